@@ -1,0 +1,38 @@
+// glosa-cli: the command-line face of Glosa. Every command prints a one-line message on stderr
+// and exits with a non-zero code on failure.
+#include <QCoreApplication>
+#include <QTextStream>
+
+#include <cstdio>
+
+namespace {
+
+int usage(QTextStream &err)
+{
+    err << "usage: glosa-cli <command> [options]\n"
+           "commands:\n"
+           "  models       list installed models\n"
+           "  translate    translate stdin line by line\n";
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("Glosa"));
+    QCoreApplication::setOrganizationName(QStringLiteral("Glosa"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(GLOSA_VERSION));
+    QTextStream err(stderr);
+    const QStringList args = QCoreApplication::arguments();
+    if (args.size() < 2)
+        return usage(err);
+    const QString command = args.at(1);
+    if (command == QLatin1String("--version")) {
+        QTextStream(stdout) << "glosa-cli " << GLOSA_VERSION << "\n";
+        return 0;
+    }
+    err << "glosa-cli: unknown command '" << command << "'\n";
+    return usage(err);
+}
