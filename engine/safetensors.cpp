@@ -1,0 +1,358 @@
+#include "engine/safetensors.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <limits>
+#include <set>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace glosa::engine {
+
+namespace {
+
+// Closes a file descriptor on every exit path of the constructor.
+struct FileDescriptor
+{
+    int fd = -1;
+    ~FileDescriptor()
+    {
+        if (fd >= 0)
+            ::close(fd);
+    }
+};
+
+std::string errnoText(int error)
+{
+    return std::strerror(error);
+}
+
+bool parseDtype(const std::string &name, DType &dtype)
+{
+    static const std::map<std::string, DType> supported = {
+        {"F32", DType::F32}, {"F16", DType::F16}, {"BF16", DType::BF16}, {"I32", DType::I32}};
+    const auto it = supported.find(name);
+    if (it == supported.end())
+        return false;
+    dtype = it->second;
+    return true;
+}
+
+// Dtypes of the safetensors format that this engine does not load; named separately so the
+// message says "not supported" rather than "unknown".
+bool isKnownSafeTensorsDtype(const std::string &name)
+{
+    static const std::set<std::string> known = {"BOOL", "U8",  "I8",  "I16",     "U16",
+                                                "U32",  "I64", "U64", "F64",     "F8_E4M3",
+                                                "F8_E5M2"};
+    return known.count(name) > 0;
+}
+
+std::string indexToString(std::int64_t flat, const Shape &shape)
+{
+    Shape index(shape.size());
+    for (std::size_t i = shape.size(); i-- > 0;) {
+        const std::int64_t d = shape[i] > 0 ? shape[i] : 1;
+        index[i] = flat % d;
+        flat /= d;
+    }
+    return shapeToString(index);
+}
+
+} // namespace
+
+struct SafeTensorsFile::Mapping
+{
+    void *address = MAP_FAILED;
+    std::size_t size = 0;
+    ~Mapping()
+    {
+        if (address != MAP_FAILED)
+            ::munmap(address, size);
+    }
+    const char *bytes() const { return static_cast<const char *>(address); }
+};
+
+void SafeTensorsFile::fail(const std::string &tensor, const std::string &message) const
+{
+    throw PackageError(m_path, tensor, message);
+}
+
+SafeTensorsFile::SafeTensorsFile(const std::string &path) : m_path(path)
+{
+    FileDescriptor file;
+    file.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (file.fd < 0)
+        fail({}, "cannot open: " + errnoText(errno));
+    struct stat info = {};
+    if (::fstat(file.fd, &info) != 0)
+        fail({}, "cannot stat: " + errnoText(errno));
+    if (!S_ISREG(info.st_mode))
+        fail({}, "not a regular file");
+    m_fileSize = static_cast<std::uint64_t>(info.st_size);
+    if (m_fileSize < 8)
+        fail({}, "file is " + std::to_string(m_fileSize) +
+                     " bytes, too short for the 8-byte header length of a safetensors file");
+    if (m_fileSize > std::numeric_limits<std::size_t>::max())
+        fail({}, "file of " + std::to_string(m_fileSize) + " bytes is too large to map");
+
+    m_mapping = std::make_shared<Mapping>();
+    m_mapping->size = static_cast<std::size_t>(m_fileSize);
+    m_mapping->address = ::mmap(nullptr, m_mapping->size, PROT_READ, MAP_PRIVATE, file.fd, 0);
+    if (m_mapping->address == MAP_FAILED)
+        fail({}, "cannot memory-map " + std::to_string(m_fileSize) + " bytes: " + errnoText(errno));
+
+    const auto *bytes = reinterpret_cast<const unsigned char *>(m_mapping->bytes());
+    std::uint64_t headerLength = 0;
+    for (int i = 7; i >= 0; --i) // little-endian u64, independent of the host byte order
+        headerLength = (headerLength << 8) | bytes[i];
+    if (headerLength > m_fileSize - 8)
+        fail({}, "header length " + std::to_string(headerLength) + " exceeds the " +
+                     std::to_string(m_fileSize - 8) + " bytes that follow it (truncated file or " +
+                     "not a safetensors file)");
+    if (headerLength > kSafeTensorsMaxHeaderBytes)
+        fail({}, "header length " + std::to_string(headerLength) + " exceeds the limit of " +
+                     std::to_string(kSafeTensorsMaxHeaderBytes) + " bytes");
+    if (headerLength < 2)
+        fail({}, "header length " + std::to_string(headerLength) +
+                     " is too short for a JSON object");
+    m_dataOffset = 8 + headerLength;
+
+    parseHeader(m_mapping->bytes() + 8, static_cast<std::size_t>(headerLength));
+    checkLayout();
+    checkFinite();
+}
+
+void SafeTensorsFile::parseHeader(const char *header, std::size_t length)
+{
+    using nlohmann::json;
+    // nlohmann keeps the last of duplicate keys silently; a duplicate tensor name would let one
+    // definition hide another, so the parser callback records them.
+    std::vector<std::set<std::string>> keysPerObject;
+    std::string duplicate;
+    const json::parser_callback_t callback = [&](int, json::parse_event_t event, json &parsed) {
+        if (event == json::parse_event_t::object_start) {
+            keysPerObject.emplace_back();
+        } else if (event == json::parse_event_t::object_end) {
+            if (!keysPerObject.empty())
+                keysPerObject.pop_back();
+        } else if (event == json::parse_event_t::key && !keysPerObject.empty() &&
+                   parsed.is_string()) {
+            const auto &key = parsed.get_ref<const std::string &>();
+            if (!keysPerObject.back().insert(key).second && duplicate.empty())
+                duplicate = key;
+        }
+        return true;
+    };
+
+    json root;
+    try {
+        root = json::parse(header, header + length, callback);
+    } catch (const json::exception &e) {
+        fail({}, std::string("header is not valid JSON: ") + e.what());
+    }
+    if (!duplicate.empty())
+        fail({}, "header has the key \"" + duplicate + "\" more than once");
+    if (!root.is_object())
+        fail({}, std::string("header is a JSON ") + root.type_name() + ", expected an object");
+
+    for (const auto &[name, value] : root.items()) {
+        if (name == "__metadata__") {
+            if (!value.is_object())
+                fail({}, "\"__metadata__\" is a JSON " + std::string(value.type_name()) +
+                             ", expected an object of strings");
+            for (const auto &[key, text] : value.items()) {
+                if (!text.is_string())
+                    fail({}, "\"__metadata__\" value \"" + key + "\" is a JSON " +
+                                 text.type_name() + ", expected a string");
+                m_metadata[key] = text.get<std::string>();
+            }
+            continue;
+        }
+        if (!value.is_object())
+            fail(name, std::string("entry is a JSON ") + value.type_name() +
+                           ", expected an object with dtype, shape and data_offsets");
+        for (const char *key : {"dtype", "shape", "data_offsets"})
+            if (!value.contains(key))
+                fail(name, std::string("entry has no \"") + key + "\"");
+
+        Entry entry;
+        const json &dtype = value["dtype"];
+        if (!dtype.is_string())
+            fail(name, "\"dtype\" is a JSON " + std::string(dtype.type_name()) +
+                           ", expected a string");
+        const std::string dtypeText = dtype.get<std::string>();
+        if (!parseDtype(dtypeText, entry.dtype))
+            fail(name, "dtype \"" + dtypeText + "\" is " +
+                           (isKnownSafeTensorsDtype(dtypeText) ? "not supported" : "unknown") +
+                           " (supported: F32, F16, BF16, I32)");
+
+        const json &shape = value["shape"];
+        if (!shape.is_array())
+            fail(name, "\"shape\" is a JSON " + std::string(shape.type_name()) +
+                           ", expected an array of integers");
+        std::uint64_t numel = 1;
+        for (const json &d : shape) {
+            if (!d.is_number_integer())
+                fail(name, "shape " + shape.dump() + " has a non-integer dimension " + d.dump());
+            if (d.is_number_integer() && !d.is_number_unsigned() && d.get<std::int64_t>() < 0)
+                fail(name, "shape " + shape.dump() + " has a negative dimension");
+            const std::uint64_t dim = d.get<std::uint64_t>();
+            if (dim > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) ||
+                __builtin_mul_overflow(numel, dim, &numel) ||
+                numel > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+                fail(name, "shape " + shape.dump() + " has more elements than can be counted");
+            entry.shape.push_back(static_cast<std::int64_t>(dim));
+        }
+
+        const json &offsets = value["data_offsets"];
+        if (!offsets.is_array() || offsets.size() != 2 || !offsets[0].is_number_unsigned() ||
+            !offsets[1].is_number_unsigned())
+            fail(name, "\"data_offsets\" is " + offsets.dump() +
+                           ", expected [begin, end] with non-negative integers");
+        entry.begin = offsets[0].get<std::uint64_t>();
+        entry.end = offsets[1].get<std::uint64_t>();
+        if (entry.begin > entry.end)
+            fail(name, "data_offsets " + offsets.dump() + " end before they begin");
+
+        std::uint64_t bytes = 0;
+        if (__builtin_mul_overflow(numel, dtypeSize(entry.dtype), &bytes))
+            fail(name, "shape " + shapeToString(entry.shape) + " × " + dtypeText +
+                           " overflows a 64-bit byte count");
+        if (bytes != entry.end - entry.begin)
+            fail(name, "shape " + shapeToString(entry.shape) + " × " + dtypeText + " = " +
+                           std::to_string(bytes) + " bytes but data_offsets span " +
+                           std::to_string(entry.end - entry.begin) + " bytes");
+        m_entries.emplace(name, std::move(entry));
+    }
+}
+
+void SafeTensorsFile::checkLayout()
+{
+    const std::uint64_t dataSize = m_fileSize - m_dataOffset;
+    std::vector<std::pair<const std::string *, const Entry *>> byOffset;
+    for (const auto &[name, entry] : m_entries) {
+        if (entry.end > dataSize)
+            fail(name, "data_offsets [" + std::to_string(entry.begin) + ", " +
+                           std::to_string(entry.end) + "] reach past the end of the " +
+                           std::to_string(dataSize) + "-byte data section (file size " +
+                           std::to_string(m_fileSize) + ", data starts at byte " +
+                           std::to_string(m_dataOffset) + ")");
+        if (entry.end > entry.begin)
+            byOffset.emplace_back(&name, &entry);
+    }
+    std::sort(byOffset.begin(), byOffset.end(), [](const auto &a, const auto &b) {
+        return a.second->begin < b.second->begin;
+    });
+    // Each tensor must start at or after the furthest end seen so far.
+    const std::pair<const std::string *, const Entry *> *furthest = nullptr;
+    for (const auto &current : byOffset) {
+        if (furthest && current.second->begin < furthest->second->end)
+            fail(*current.first,
+                 "data_offsets [" + std::to_string(current.second->begin) + ", " +
+                     std::to_string(current.second->end) + "] overlap tensor \"" +
+                     *furthest->first + "\" at [" + std::to_string(furthest->second->begin) +
+                     ", " + std::to_string(furthest->second->end) + "]");
+        if (!furthest || current.second->end > furthest->second->end)
+            furthest = &current;
+    }
+}
+
+void SafeTensorsFile::checkFinite() const
+{
+    for (const auto &[name, entry] : m_entries) {
+        if (entry.dtype == DType::I32)
+            continue;
+        const char *data = m_mapping->bytes() + m_dataOffset + entry.begin;
+        const std::int64_t n = shapeNumel(entry.shape);
+        std::int64_t bad = -1;
+        bool isNan = false;
+        if (entry.dtype == DType::F32) {
+            for (std::int64_t i = 0; i < n && bad < 0; ++i) {
+                std::uint32_t bits;
+                std::memcpy(&bits, data + 4 * i, 4);
+                if ((bits & 0x7f800000u) == 0x7f800000u) {
+                    bad = i;
+                    isNan = (bits & 0x007fffffu) != 0;
+                }
+            }
+        } else {
+            // F16: 5 exponent bits, 10 mantissa bits; BF16: 8 and 7. All-ones exponent = inf/nan.
+            const std::uint16_t exponent = entry.dtype == DType::F16 ? 0x7c00u : 0x7f80u;
+            for (std::int64_t i = 0; i < n && bad < 0; ++i) {
+                std::uint16_t bits;
+                std::memcpy(&bits, data + 2 * i, 2);
+                if ((bits & exponent) == exponent) {
+                    bad = i;
+                    isNan = (bits & static_cast<std::uint16_t>(~exponent & 0x7fffu)) != 0;
+                }
+            }
+        }
+        if (bad >= 0)
+            fail(name, std::string("value ") + std::to_string(bad) + " (index " +
+                           indexToString(bad, entry.shape) + ") is " + (isNan ? "NaN" : "infinite") +
+                           "; the weights are corrupt or training diverged");
+    }
+}
+
+const SafeTensorsFile::Entry &SafeTensorsFile::entry(const std::string &name) const
+{
+    const auto it = m_entries.find(name);
+    if (it == m_entries.end())
+        fail(name, "not found (the file has " + std::to_string(m_entries.size()) + " tensors)");
+    return it->second;
+}
+
+bool SafeTensorsFile::contains(const std::string &name) const
+{
+    return m_entries.count(name) > 0;
+}
+
+std::vector<std::string> SafeTensorsFile::names() const
+{
+    std::vector<std::string> result;
+    result.reserve(m_entries.size());
+    for (const auto &item : m_entries)
+        result.push_back(item.first);
+    return result;
+}
+
+Shape SafeTensorsFile::shape(const std::string &name) const
+{
+    return entry(name).shape;
+}
+
+DType SafeTensorsFile::dtype(const std::string &name) const
+{
+    return entry(name).dtype;
+}
+
+Tensor SafeTensorsFile::view(const std::string &name) const
+{
+    const Entry &e = entry(name);
+    // The mapping is PROT_READ; Tensor::wrap takes a mutable pointer only because tensors in
+    // general are writable. Writing to a view faults, which the class comment forbids.
+    char *data = const_cast<char *>(m_mapping->bytes()) + m_dataOffset + e.begin;
+    return Tensor::wrap(data, e.shape, e.dtype, std::shared_ptr<void>(m_mapping, data));
+}
+
+Tensor SafeTensorsFile::loadFloat(const std::string &name, const Shape &expected) const
+{
+    const Entry &e = entry(name);
+    if (!expected.empty() && e.shape != expected)
+        fail(name, "shape " + shapeToString(e.shape) + " does not match the expected " +
+                       shapeToString(expected));
+    if (e.dtype == DType::I32)
+        fail(name, "dtype I32 cannot be loaded as floating-point weights");
+    // Finiteness was checked for every tensor when the file was opened, and F16/BF16 to F32
+    // conversion maps finite values to finite values, so the copy needs no second scan.
+    return view(name).toFloat32();
+}
+
+} // namespace glosa::engine
