@@ -1,0 +1,73 @@
+// The step-decoder contract: what a model family implements so that every search strategy
+// (engine/decoding/search.h) can drive it. Modelled on Marian's Scorer (startState / step) and
+// CTranslate2's decoder layer (operator()(step, ids, DecoderState&, logits, attention)).
+//
+// Basic usage (what the searches do):
+//     std::unique_ptr<DecoderState> state = decoder.encode({{12, 7, 2}, {5, 2}}); // 2 rows
+//     state->reorder({0, 0, 0, 1, 1, 1});        // beam 3: three rows per sentence
+//     Tensor last = Tensor::fromInts({6}, {bos, bos, bos, bos, bos, bos});
+//     Tensor logProbs, attention;
+//     decoder.step(*state, last, logProbs, attention); // [6, vocab], [6, 3]
+//     state->reorder({0, 0, 2, 3, 5, 4});       // keep the rows the search chose (beam origins)
+//
+// Rows ("hypotheses") are the unit everywhere: a state holds one row per live hypothesis, and the
+// search keeps track of which sentence each row belongs to. A model never needs to know the
+// strategy: greedy, beam and sampling only differ in the origins they pass to reorder().
+#pragma once
+
+#include "engine/tensor.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace glosa::engine {
+
+// The model's per-row decoder memory (RNN hidden state, Transformer key/value cache, the encoder
+// output each row attends to, the row's step counter...). Opaque to the search.
+class DecoderState
+{
+public:
+    virtual ~DecoderState();
+
+    // Number of rows (live hypotheses) the state holds now.
+    virtual std::int64_t rows() const = 0;
+
+    // Row i of the new state is row origins[i] of the current one. Rows may be repeated (beam
+    // expansion, n-best samples) or left out (finished hypotheses and sentences); origins may be
+    // empty. Throws std::out_of_range for an origin outside [0, rows()).
+    virtual void reorder(const std::vector<std::int32_t> &origins) = 0;
+};
+
+class StepDecoder
+{
+public:
+    virtual ~StepDecoder();
+
+    // Size of the target vocabulary: the width of the log-probability rows.
+    virtual std::int64_t vocabularySize() const = 0;
+    // Token fed to the first step (BOS, or EOS / a language tag for models trained that way).
+    virtual std::int32_t startToken() const = 0;
+    // Token that ends a hypothesis.
+    virtual std::int32_t endToken() const = 0;
+
+    // Encodes a batch of source sentences once. sources[b] holds the ids exactly as the model
+    // wants them (the caller appends EOS when the model was trained with it); lengths may differ;
+    // no sentence may be empty. Returns a state with one row per sentence, in order: row b belongs
+    // to sources[b]. Column j of a row's attention is position j of that row's sentence.
+    virtual std::unique_ptr<DecoderState> encode(
+        const std::vector<std::vector<std::int32_t>> &sources) = 0;
+
+    // Advances every row by one token.
+    //   lastTokens: [rows] I32, the last token of each row (startToken() at the first step)
+    //   logProbs:   [rows, vocab] F32, log-softmax of the next-token distribution (resized here)
+    //   attention:  [rows, maxSourceLength] F32, the weights over source positions used to predict
+    //               this token; zeros past a row's own source length; each row sums to 1 over its
+    //               sentence. maxSourceLength is the longest source given to encode(). A model
+    //               without attention leaves it empty (Tensor()).
+    // Throws std::invalid_argument when lastTokens does not have state.rows() ids in range.
+    virtual void step(DecoderState &state, const Tensor &lastTokens, Tensor &logProbs,
+                      Tensor &attention) = 0;
+};
+
+} // namespace glosa::engine
