@@ -1,0 +1,174 @@
+#!/usr/bin/python3
+"""Data preparation for Glosa's translation models (Tatoeba sentence pairs).
+
+The data is read-only and never copied into the repository: it is found through `--data` or
+`$GLOSA_DATA` (default `../shared/data` relative to the repository root).
+
+Clean-up applied to every sentence (train, dev and test alike, so that training and evaluation see
+the same text):
+  * Unicode NFC (the data is documented as NFC; this makes sure of it),
+  * every run of whitespace (tabs, no-break spaces, U+200B...) becomes one ASCII space,
+    leading/trailing whitespace is removed,
+  * pairs with an empty side are dropped.
+Training pairs are additionally de-duplicated (exact duplicates after clean-up), and pairs whose
+SentencePiece length is above a limit are dropped when batches are built (see glosa_train.py).
+
+Usage:
+  /usr/bin/python3 tools/glosa_data.py stats --pair en-es
+  /usr/bin/python3 tools/glosa_data.py spm --pair en-es --vocab-size 8000 --out /work/runs/spm-en-es
+"""
+
+import argparse
+import collections
+import os
+import re
+import sys
+import tempfile
+import unicodedata
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# SentencePiece special ids. The C++ engine relies on these (documented in docs/training.md).
+PAD_ID = 0
+UNK_ID = 1
+BOS_ID = 2
+EOS_ID = 3
+
+_WS = re.compile(r"\s+")
+
+
+def data_dir(explicit=None):
+    """The shared data folder: `explicit`, else $GLOSA_DATA, else <repo>/../shared/data."""
+    if explicit:
+        return explicit
+    env = os.environ.get("GLOSA_DATA")
+    if env:
+        return env
+    return os.path.normpath(os.path.join(REPO_ROOT, "..", "shared", "data"))
+
+
+def clean(text):
+    """NFC + whitespace normalisation (see the module docstring)."""
+    text = unicodedata.normalize("NFC", text)
+    # U+200B (zero width space) is not \s in Python; treat it as whitespace too.
+    text = text.replace("\u200b", " ").replace("\ufeff", "")
+    return _WS.sub(" ", text).strip()
+
+
+def split_path(pair, split, data=None):
+    """Path of `tatoeba-<pair>/<split>.tsv`. `pair` is like 'en-es' (English first, as on disk)."""
+    return os.path.join(data_dir(data), "tatoeba-" + pair, split + ".tsv")
+
+
+def read_tsv(path):
+    """[(english, other)] from a two-column TSV, cleaned; empty pairs dropped."""
+    pairs = []
+    with open(path, encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line:
+                continue
+            cols = line.split("\t")
+            if len(cols) < 2:
+                raise ValueError("%s:%d: expected 2 tab-separated columns, got %d"
+                                 % (path, lineno, len(cols)))
+            a, b = clean(cols[0]), clean(cols[1])
+            if a and b:
+                pairs.append((a, b))
+    return pairs
+
+
+def load_pairs(pair, split, src, tgt, data=None, dedupe=None):
+    """[(source, target)] for a direction. `pair` is the folder name ('en-es'); `src`/`tgt` pick
+    the direction ('en','es' or 'es','en'). Training data is de-duplicated by default."""
+    langs = pair.split("-")
+    if sorted([src, tgt]) != sorted(langs):
+        raise ValueError("direction %s->%s does not match pair %s" % (src, tgt, pair))
+    rows = read_tsv(split_path(pair, split, data))
+    if src != langs[0]:
+        rows = [(b, a) for a, b in rows]
+    if dedupe is None:
+        dedupe = split == "train"
+    if dedupe:
+        seen = set()
+        out = []
+        for r in rows:
+            if r not in seen:
+                seen.add(r)
+                out.append(r)
+        rows = out
+    return rows
+
+
+def group_references(pairs):
+    """Multi-reference view of an evaluation split: [(source, [ref, ...])] in first-seen order.
+    Tatoeba has several translations of the same sentence; all of them are references."""
+    groups = collections.OrderedDict()
+    for s, t in pairs:
+        groups.setdefault(s, [])
+        if t not in groups[s]:
+            groups[s].append(t)
+    return list(groups.items())
+
+
+def train_spm(pair, out_dir, vocab_size=8000, model_type="unigram", data=None, langs=None):
+    """Trains a joint SentencePiece model on both sides of the training split.
+
+    Writes <out_dir>/spm.model and spm.vocab and returns the model path. Ids: pad 0, unk 1,
+    <s> 2, </s> 3. Training on all lines with no sampling makes the model deterministic."""
+    import sentencepiece as spm
+    os.makedirs(out_dir, exist_ok=True)
+    rows = read_tsv(split_path(pair, "train", data))
+    seen = set()
+    lines = []
+    for a, b in rows:
+        for s in (a, b):
+            if s not in seen:
+                seen.add(s)
+                lines.append(s)
+    fd, tmp = tempfile.mkstemp(prefix="glosa-spm-", suffix=".txt")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        for s in lines:
+            f.write(s + "\n")
+    try:
+        prefix = os.path.join(out_dir, "spm")
+        spm.SentencePieceTrainer.train(
+            input=tmp, model_prefix=prefix, vocab_size=vocab_size, model_type=model_type,
+            character_coverage=1.0, input_sentence_size=0, shuffle_input_sentence=False,
+            pad_id=PAD_ID, unk_id=UNK_ID, bos_id=BOS_ID, eos_id=EOS_ID,
+            pad_piece="<pad>", unk_piece="<unk>", bos_piece="<s>", eos_piece="</s>",
+            num_threads=2, minloglevel=2)
+    finally:
+        os.unlink(tmp)
+    return prefix + ".model"
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("stats", help="sizes of the splits after clean-up")
+    s.add_argument("--pair", default="en-es")
+    s.add_argument("--data")
+    t = sub.add_parser("spm", help="train a joint SentencePiece model")
+    t.add_argument("--pair", default="en-es")
+    t.add_argument("--data")
+    t.add_argument("--vocab-size", type=int, default=8000)
+    t.add_argument("--model-type", default="unigram")
+    t.add_argument("--out", required=True)
+    a = p.parse_args(argv)
+    if a.cmd == "stats":
+        src, tgt = a.pair.split("-")
+        for split in ("train", "dev", "test"):
+            raw = read_tsv(split_path(a.pair, split, a.data))
+            rows = load_pairs(a.pair, split, src, tgt, a.data)
+            groups = group_references(rows)
+            print("%-5s raw %7d  kept %7d  unique sources %7d" % (split, len(raw), len(rows),
+                                                                  len(groups)))
+    elif a.cmd == "spm":
+        path = train_spm(a.pair, a.out, a.vocab_size, a.model_type, a.data)
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,465 @@
+"""Training machinery shared by train_transformer.py and train_rnn.py.
+
+A model script provides an `Architecture` (name, default hyperparameters, a builder) and calls
+`main()`. Everything else lives here: data loading and token-based batching, the Adam + warm-up +
+inverse-square-root schedule, label-smoothed cross entropy, periodic atomic checkpoints in
+$GLOSA_RUNS/<run>/ (default /work/runs/<run>, outside the repository), automatic resume from the
+latest checkpoint (mid-epoch, with the same batch order), dev BLEU at every epoch end or every N
+minutes, keeping the best model, early stopping, and `--init-from <package dir>` to restart from an
+exported model package when the checkpoints are gone.
+
+Models built by an Architecture must:
+  * have state_dict() keys equal to the exported tensor names (docs/training.md),
+  * implement `loss_logits(src, src_mask, tgt_in) -> [batch, tgt_len, vocab]` (teacher forcing),
+  * implement `greedy(src, src_mask, max_len) -> [[token ids]]` (without BOS/EOS).
+Token conventions: source = pieces + </s>; decoder input = <s> + pieces; decoder output =
+pieces + </s>; pad id 0 is masked everywhere.
+"""
+
+import argparse
+import glob
+import json
+import math
+import os
+import random
+import signal
+import sys
+import time
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import glosa_data  # noqa: E402
+import glosa_metrics  # noqa: E402
+import glosa_safetensors  # noqa: E402
+
+PAD, UNK, BOS, EOS = glosa_data.PAD_ID, glosa_data.UNK_ID, glosa_data.BOS_ID, glosa_data.EOS_ID
+
+
+def runs_dir(explicit=None):
+    return explicit or os.environ.get("GLOSA_RUNS") or "/work/runs"
+
+
+def log(*args):
+    print(time.strftime("%H:%M:%S"), *args, flush=True)
+
+
+class Architecture:
+    """What a model script hands to main(): `build(hparams, vocab_size) -> nn.Module`."""
+
+    def __init__(self, name, plugin, script, defaults, build, describe=None):
+        self.name = name            # "transformer", "rnn-attention" (model.json architecture)
+        self.plugin = plugin        # "transformer", "rnnattention" (model.json plugin)
+        self.script = script        # "tools/train_transformer.py"
+        self.defaults = defaults    # architecture hyperparameters with defaults
+        self.build = build
+        self.describe = describe    # optional: hparams -> str
+
+
+# ---------------------------------------------------------------------------------------------
+# Data
+
+
+class SpmCodec:
+    def __init__(self, path):
+        import sentencepiece as spm
+        self.path = path
+        self.sp = spm.SentencePieceProcessor(model_file=path)
+        for pid, piece in ((PAD, "<pad>"), (UNK, "<unk>"), (BOS, "<s>"), (EOS, "</s>")):
+            if self.sp.id_to_piece(pid) != piece:
+                raise ValueError("%s: id %d is %r, expected %r" % (path, pid,
+                                                                  self.sp.id_to_piece(pid), piece))
+
+    def __len__(self):
+        return self.sp.get_piece_size()
+
+    def encode(self, texts):
+        return self.sp.encode(texts)
+
+    def decode(self, ids):
+        return self.sp.decode(ids)
+
+
+def encode_pairs(codec, pairs, max_len):
+    """[(src ids + EOS, tgt ids)] keeping pairs whose sides are at most max_len pieces."""
+    src = codec.encode([s for s, _ in pairs])
+    tgt = codec.encode([t for _, t in pairs])
+    out = []
+    for s, t in zip(src, tgt):
+        if 0 < len(s) <= max_len and 0 < len(t) <= max_len:
+            out.append((s + [EOS], t))
+    return out
+
+
+def make_batches(examples, max_tokens, seed):
+    """Token-based batches: examples sorted by length (with a seeded random tie-break so batches
+    differ between epochs), grouped so that batch_size * max(padded source, padded target length)
+    stays under max_tokens, then shuffled. Deterministic for a given seed (needed for resume)."""
+    rng = random.Random(seed)
+    keys = [(len(t), len(s), rng.random(), i) for i, (s, t) in enumerate(examples)]
+    keys.sort()
+    batches, cur, cur_max = [], [], 0
+    for _, _, _, i in keys:
+        s, t = examples[i]
+        m = max(len(s), len(t) + 1)
+        if cur and (len(cur) + 1) * max(cur_max, m) > max_tokens:
+            batches.append(cur)
+            cur, cur_max = [], 0
+        cur.append(i)
+        cur_max = max(cur_max, m)
+    if cur:
+        batches.append(cur)
+    rng.shuffle(batches)
+    return batches
+
+
+def collate(examples, idx):
+    """src [B, S], src_mask [B, S] (True = real token), tgt_in [B, T], tgt_out [B, T]."""
+    srcs = [examples[i][0] for i in idx]
+    tgts = [examples[i][1] for i in idx]
+    B = len(idx)
+    S = max(len(s) for s in srcs)
+    T = max(len(t) for t in tgts) + 1
+    src = torch.full((B, S), PAD, dtype=torch.long)
+    tgt_in = torch.full((B, T), PAD, dtype=torch.long)
+    tgt_out = torch.full((B, T), PAD, dtype=torch.long)
+    for b, (s, t) in enumerate(zip(srcs, tgts)):
+        src[b, :len(s)] = torch.tensor(s)
+        tgt_in[b, 0] = BOS
+        tgt_in[b, 1:len(t) + 1] = torch.tensor(t)
+        tgt_out[b, :len(t)] = torch.tensor(t)
+        tgt_out[b, len(t)] = EOS
+    return src, src != PAD, tgt_in, tgt_out
+
+
+def pad_sources(id_lists):
+    B = len(id_lists)
+    S = max(len(s) for s in id_lists)
+    src = torch.full((B, S), PAD, dtype=torch.long)
+    for b, s in enumerate(id_lists):
+        src[b, :len(s)] = torch.tensor(s)
+    return src, src != PAD
+
+
+# ---------------------------------------------------------------------------------------------
+# Decoding helpers used for dev evaluation
+
+
+@torch.no_grad()
+def translate(model, codec, sources, batch_size=64, max_len_a=1.5, max_len_b=10, decode=None):
+    """Greedy translations of a list of source strings (batched by length, order preserved).
+    `decode(model, src, src_mask, max_len)` overrides the search (default: model.greedy)."""
+    was_training = model.training
+    model.eval()
+    ids = [s + [EOS] for s in codec.encode(list(sources))]
+    order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
+    out = [None] * len(ids)
+    for k in range(0, len(order), batch_size):
+        chunk = order[k:k + batch_size]
+        src, mask = pad_sources([ids[i] for i in chunk])
+        max_len = int(src.shape[1] * max_len_a + max_len_b)
+        hyps = (decode or (lambda m, s, sm, ml: m.greedy(s, sm, ml)))(model, src, mask, max_len)
+        for i, h in zip(chunk, hyps):
+            out[i] = codec.decode(h)
+    if was_training:
+        model.train()
+    return out
+
+
+def evaluate_groups(model, codec, groups, **kw):
+    """(BLEU, chrF, hypotheses) on [(source, [refs])]."""
+    hyps = translate(model, codec, [s for s, _ in groups], **kw)
+    refs = [r for _, r in groups]
+    return (glosa_metrics.corpus_bleu(hyps, refs).score, glosa_metrics.corpus_chrf(hyps, refs),
+            hyps)
+
+
+# ---------------------------------------------------------------------------------------------
+# Checkpoints
+
+
+def atomic_save(obj, path):
+    tmp = path + ".tmp"
+    torch.save(obj, tmp)
+    os.replace(tmp, path)
+
+
+def load_package_weights(model, package_dir):
+    """Loads model.safetensors (any float dtype) of an exported package into `model`."""
+    tensors = glosa_safetensors.load(os.path.join(package_dir, "model.safetensors"))
+    own = model.state_dict()
+    missing = sorted(set(own) - set(tensors))
+    extra = sorted(set(tensors) - set(own))
+    if missing or extra:
+        raise ValueError("%s: tensors missing %s, unexpected %s" % (package_dir, missing, extra))
+    for name, t in tensors.items():
+        if tuple(t.shape) != tuple(own[name].shape):
+            raise ValueError("%s: tensor %s has shape %s, model expects %s"
+                             % (package_dir, name, tuple(t.shape), tuple(own[name].shape)))
+    model.load_state_dict({k: torch.as_tensor(v).float() for k, v in tensors.items()})
+
+
+def build_from_checkpoint(arch_builders, path):
+    """(model, config, checkpoint dict) from a best.pt/last.pt; arch_builders maps name->build."""
+    ck = torch.load(path, map_location="cpu")
+    cfg = ck["config"]
+    build = arch_builders[cfg["architecture"]]
+    model = build(cfg["hparams"], cfg["vocab_size"])
+    model.load_state_dict(ck["model"])
+    model.eval()
+    return model, cfg, ck
+
+
+# ---------------------------------------------------------------------------------------------
+# Training loop
+
+
+def add_common_args(p, arch):
+    g = p.add_argument_group("run")
+    g.add_argument("--run", required=True, help="run name: checkpoints in $GLOSA_RUNS/<run>/")
+    g.add_argument("--runs-dir", help="default $GLOSA_RUNS or /work/runs")
+    g.add_argument("--data", help="default $GLOSA_DATA or <repo>/../shared/data")
+    g.add_argument("--pair", default="en-es", help="data folder tatoeba-<pair>")
+    g.add_argument("--src", default="en")
+    g.add_argument("--tgt", default="es")
+    g.add_argument("--spm", help="SentencePiece model; default: train a joint one in the run dir")
+    g.add_argument("--vocab-size", type=int, default=8000)
+    g.add_argument("--init-from", help="package dir (model.json + model.safetensors + spm.model) "
+                   "to take weights, hyperparameters and tokenizer from when no checkpoint exists")
+    g.add_argument("--threads", type=int, default=2)
+    g.add_argument("--seed", type=int, default=1)
+    t = p.add_argument_group("training")
+    t.add_argument("--max-tokens", type=int, default=3000,
+                   help="batch size in tokens: batch * max(padded src, padded tgt) <= this")
+    t.add_argument("--max-len", type=int, default=100, help="drop training pairs longer (pieces)")
+    t.add_argument("--lr", type=float, default=1e-3, help="peak learning rate")
+    t.add_argument("--warmup", type=int, default=600, help="linear warm-up steps, then 1/sqrt")
+    t.add_argument("--adam-betas", type=float, nargs=2, default=[0.9, 0.98])
+    t.add_argument("--adam-eps", type=float, default=1e-9)
+    t.add_argument("--weight-decay", type=float, default=0.0)
+    t.add_argument("--clip-norm", type=float, default=1.0, help="0 turns clipping off")
+    t.add_argument("--label-smoothing", type=float, default=0.1)
+    t.add_argument("--max-epochs", type=int, default=40)
+    t.add_argument("--max-minutes", type=float, default=0, help="stop after this much training "
+                   "time in this process (0: no limit)")
+    t.add_argument("--checkpoint-minutes", type=float, default=5.0)
+    t.add_argument("--eval-minutes", type=float, default=15.0,
+                   help="dev evaluation every N minutes and at every epoch end")
+    t.add_argument("--dev-size", type=int, default=0,
+                   help="evaluate on the first N grouped dev sources (0: all)")
+    t.add_argument("--patience", type=int, default=6,
+                   help="stop after this many evaluations without a better dev BLEU")
+    t.add_argument("--log-every", type=int, default=50)
+    a = p.add_argument_group("architecture (ignored when resuming: the checkpoint's values win)")
+    for k, v in arch.defaults.items():
+        flag = "--" + k.replace("_", "-")
+        if isinstance(v, bool):
+            a.add_argument(flag, type=lambda x: x.lower() in ("1", "true", "yes"), default=v)
+        else:
+            a.add_argument(flag, type=type(v), default=v)
+
+
+def lr_at(step, peak, warmup):
+    """Linear warm-up to `peak` over `warmup` steps, then peak * sqrt(warmup / step)
+    (the inverse-square-root schedule of Vaswani et al. 2017, rescaled to a chosen peak)."""
+    step = max(step, 1)
+    if step < warmup:
+        return peak * step / warmup
+    return peak * math.sqrt(warmup / step)
+
+
+def latest_checkpoint(run_dir):
+    p = os.path.join(run_dir, "last.pt")
+    return p if os.path.exists(p) else None
+
+
+def main(arch, argv=None):
+    p = argparse.ArgumentParser(description="Train a %s translation model" % arch.name)
+    add_common_args(p, arch)
+    args = p.parse_args(argv)
+
+    os.environ.pop("OPENBLAS_CORETYPE", None)
+    torch.set_num_threads(args.threads)
+    run_dir = os.path.join(runs_dir(args.runs_dir), args.run)
+    os.makedirs(run_dir, exist_ok=True)
+
+    ckpt_path = latest_checkpoint(run_dir)
+    ck = None
+    if ckpt_path:
+        ck = torch.load(ckpt_path, map_location="cpu")
+        cfg = ck["config"]
+        if cfg["architecture"] != arch.name:
+            raise SystemExit("%s holds a %s model, not %s" % (ckpt_path, cfg["architecture"],
+                                                              arch.name))
+        log("resuming from %s (step %d, epoch %d, batch %d)" % (
+            ckpt_path, ck["step"], ck["epoch"], ck["batch_in_epoch"]))
+        # Training options given now win (so a resumed run can be given more time or a new
+        # patience); the architecture and data direction come from the checkpoint.
+        cfg["train"].update({k: getattr(args, k) for k in cfg["train"] if hasattr(args, k)
+                             and k not in ("seed", "max_tokens", "max_len")})
+    else:
+        hparams = {k: getattr(args, k) for k in arch.defaults}
+        init_step = 0
+        spm_path = args.spm
+        if args.init_from:
+            with open(os.path.join(args.init_from, "model.json"), encoding="utf-8") as f:
+                manifest = json.load(f)
+            if manifest["architecture"] != arch.name:
+                raise SystemExit("%s is a %s package" % (args.init_from, manifest["architecture"]))
+            hparams = {k: manifest["hyperparameters"][k] for k in arch.defaults}
+            spm_path = os.path.join(args.init_from, manifest["tokenizer"]["source"])
+            init_step = int(manifest.get("training", {}).get("steps", 0))
+            log("initialising from package %s (step %d)" % (args.init_from, init_step))
+        dst_spm = os.path.join(run_dir, "spm.model")
+        if spm_path:
+            if os.path.abspath(spm_path) != os.path.abspath(dst_spm):
+                with open(spm_path, "rb") as fi, open(dst_spm, "wb") as fo:
+                    fo.write(fi.read())
+        elif not os.path.exists(dst_spm):
+            log("training a joint SentencePiece model (%d pieces)" % args.vocab_size)
+            glosa_data.train_spm(args.pair, run_dir, args.vocab_size, data=args.data)
+        cfg = {
+            "architecture": arch.name, "plugin": arch.plugin, "script": arch.script,
+            "hparams": hparams, "pair": args.pair, "src": args.src, "tgt": args.tgt,
+            "train": {k: getattr(args, k) for k in (
+                "max_tokens", "max_len", "lr", "warmup", "adam_betas", "adam_eps", "weight_decay",
+                "clip_norm", "label_smoothing", "max_epochs", "max_minutes",
+                "checkpoint_minutes", "eval_minutes", "dev_size", "patience", "log_every",
+                "seed")},
+            "init_from": args.init_from, "init_step": init_step,
+        }
+    tr = cfg["train"]
+    codec = SpmCodec(os.path.join(run_dir, "spm.model"))
+    cfg["vocab_size"] = len(codec)
+
+    torch.manual_seed(tr["seed"])
+    model = arch.build(cfg["hparams"], cfg["vocab_size"])
+    nparams = sum(p.numel() for p in model.parameters())
+    opt = torch.optim.Adam(model.parameters(), lr=tr["lr"], betas=tuple(tr["adam_betas"]),
+                           eps=tr["adam_eps"], weight_decay=tr["weight_decay"])
+    state = {"step": cfg.get("init_step", 0), "epoch": 0, "batch_in_epoch": 0,
+             "best_bleu": -1.0, "evals_since_best": 0, "history": [], "train_seconds": 0.0}
+    if ck is not None:
+        model.load_state_dict(ck["model"])
+        opt.load_state_dict(ck["optimizer"])
+        for k in state:
+            state[k] = ck[k]
+        torch.set_rng_state(ck["torch_rng"])
+    elif cfg.get("init_from"):
+        load_package_weights(model, cfg["init_from"])
+    log("%s: %d parameters, hparams %s" % (arch.name, nparams, json.dumps(cfg["hparams"])))
+    log("run dir %s, training options %s" % (run_dir, json.dumps(tr)))
+
+    train = encode_pairs(codec, glosa_data.load_pairs(cfg["pair"], "train", cfg["src"],
+                                                      cfg["tgt"], args.data), tr["max_len"])
+    dev_groups = glosa_data.group_references(
+        glosa_data.load_pairs(cfg["pair"], "dev", cfg["src"], cfg["tgt"], args.data))
+    if tr["dev_size"]:
+        dev_groups = dev_groups[:tr["dev_size"]]
+    log("train %d pairs, dev %d sources" % (len(train), len(dev_groups)))
+
+    def save(path, best=False):
+        obj = {"config": cfg, "model": model.state_dict(), "torch_rng": torch.get_rng_state()}
+        obj.update(state)
+        if not best:
+            obj["optimizer"] = opt.state_dict()
+        atomic_save(obj, path)
+
+    stop = {"flag": False}
+
+    def on_signal(signum, frame):
+        log("signal %d: checkpointing and stopping" % signum)
+        stop["flag"] = True
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+
+    def evaluate():
+        t0 = time.time()
+        bleu, chrf, hyps = evaluate_groups(model, codec, dev_groups)
+        entry = {"step": state["step"], "epoch": state["epoch"] + state["batch_in_epoch"] /
+                 max(len(batches), 1), "train_minutes": state["train_seconds"] / 60,
+                 "dev_bleu": bleu, "dev_chrf": chrf, "time": time.strftime("%Y-%m-%d %H:%M:%S")}
+        state["history"].append(entry)
+        improved = bleu > state["best_bleu"]
+        if improved:
+            state["best_bleu"] = bleu
+            state["evals_since_best"] = 0
+            save(os.path.join(run_dir, "best.pt"), best=True)
+            with open(os.path.join(run_dir, "best-dev-hyps.txt"), "w", encoding="utf-8") as f:
+                f.write("\n".join(hyps) + "\n")
+        else:
+            state["evals_since_best"] += 1
+        with open(os.path.join(run_dir, "history.json"), "w") as f:
+            json.dump(state["history"], f, indent=1)
+        log("DEV step %d epoch %.2f train %.1f min: BLEU %.2f chrF %.2f (best %.2f%s) [%.0fs]" % (
+            state["step"], entry["epoch"], entry["train_minutes"], bleu, chrf,
+            state["best_bleu"], ", new best" if improved else "", time.time() - t0))
+        for i in range(min(3, len(hyps))):
+            log("  %s => %s" % (dev_groups[i][0], hyps[i]))
+        save(os.path.join(run_dir, "last.pt"))
+
+    model.train()
+    proc_start = time.time()
+    last_ckpt = time.time()
+    last_eval = time.time()
+    loss_acc, tok_acc, t_acc = 0.0, 0, time.time()
+    done = False
+    while not done and state["epoch"] < tr["max_epochs"]:
+        batches = make_batches(train, tr["max_tokens"], tr["seed"] * 1000 + state["epoch"])
+        if state["batch_in_epoch"] == 0:
+            log("epoch %d: %d batches" % (state["epoch"] + 1, len(batches)))
+        while state["batch_in_epoch"] < len(batches):
+            t_step = time.time()
+            src, src_mask, tgt_in, tgt_out = collate(train, batches[state["batch_in_epoch"]])
+            lr = lr_at(state["step"] + 1, tr["lr"], tr["warmup"])
+            for g in opt.param_groups:
+                g["lr"] = lr
+            logits = model.loss_logits(src, src_mask, tgt_in)
+            loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), tgt_out.reshape(-1),
+                                   ignore_index=PAD, label_smoothing=tr["label_smoothing"])
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            if tr["clip_norm"] > 0:
+                torch.nn.utils.clip_grad_norm_(model.parameters(), tr["clip_norm"])
+            opt.step()
+            ntok = int((tgt_out != PAD).sum())
+            state["step"] += 1
+            state["batch_in_epoch"] += 1
+            state["train_seconds"] += time.time() - t_step
+            loss_acc += float(loss) * ntok
+            tok_acc += ntok
+            if state["step"] % tr["log_every"] == 0:
+                dt = time.time() - t_acc
+                log("step %d epoch %d batch %d/%d loss %.3f lr %.2e %.0f tok/s" % (
+                    state["step"], state["epoch"] + 1, state["batch_in_epoch"], len(batches),
+                    loss_acc / tok_acc, lr, tok_acc / dt))
+                loss_acc, tok_acc, t_acc = 0.0, 0, time.time()
+            if state["batch_in_epoch"] == len(batches):
+                state["epoch"] += 1
+                state["batch_in_epoch"] = 0
+                evaluate()
+                last_eval = last_ckpt = time.time()
+                break
+            if tr["eval_minutes"] > 0 and time.time() - last_eval > tr["eval_minutes"] * 60:
+                evaluate()
+                last_eval = last_ckpt = time.time()
+            elif time.time() - last_ckpt > tr["checkpoint_minutes"] * 60:
+                save(os.path.join(run_dir, "last.pt"))
+                last_ckpt = time.time()
+            if state["evals_since_best"] >= tr["patience"]:
+                log("early stopping: %d evaluations without improvement" % tr["patience"])
+                done = True
+                break
+            if tr["max_minutes"] and time.time() - proc_start > tr["max_minutes"] * 60:
+                log("time limit reached")
+                done = True
+                break
+            if stop["flag"]:
+                done = True
+                break
+        if state["evals_since_best"] >= tr["patience"]:
+            done = True
+    save(os.path.join(run_dir, "last.pt"))
+    log("finished: step %d, best dev BLEU %.2f" % (state["step"], state["best_bleu"]))
+    return 0

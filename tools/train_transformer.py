@@ -1,0 +1,249 @@
+#!/usr/bin/python3
+"""Transformer encoder-decoder for translation (Vaswani et al. 2017, "Attention Is All You Need"),
+written so that the C++ engine (plugins/transformer) can reproduce it operation by operation.
+
+Exact computation (docs/training.md lists every tensor):
+  embed(ids)     = E[ids] * sqrt(d_model) + PE[pos]                       E: [vocab, d_model]
+                   PE[pos, 2i] = sin(pos / 10000^(2i/d)), PE[pos, 2i+1] = cos(same); pos from 0
+  Linear(x)      = x W^T + b                                              W: [out, in], b: [out]
+  LayerNorm(x)   = (x - mean) / sqrt(var + eps) * gamma + beta,  biased var, eps = 1e-6
+  MHA(q, kv)     = out_proj(concat_h softmax(Q_h K_h^T / sqrt(d_head) + mask) V_h),
+                   Q = q_proj(q), K = k_proj(kv), V = v_proj(kv), heads split along the feature
+                   axis (head h = features [h*d_head, (h+1)*d_head)); masked scores are -inf
+  FFN(x)         = fc2(relu(fc1(x)))
+  encoder layer  (pre-norm): x = x + MHA(LN1(x), LN1(x)) [source padding masked]
+                             x = x + FFN(LN2(x))
+  encoder output = final_norm(x)
+  decoder layer  (pre-norm): y = y + MHA(LN1(y), LN1(y)) [causal: position t sees <= t]
+                             y = y + MHA(LN2(y), memory) [source padding masked]
+                             y = y + FFN(LN3(y))
+  logits         = final_norm(y) E^T                       (tied with both embeddings, no bias)
+Dropout (training only) is applied to the embedding sum, attention weights, the ReLU output and
+each sub-layer output before the residual addition.
+
+Usage (see docs/training.md):
+  /usr/bin/python3 tools/train_transformer.py --run transformer-en-es --src en --tgt es
+"""
+
+import math
+import os
+import sys
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import glosa_train  # noqa: E402
+
+DEFAULTS = {
+    "d_model": 256,
+    "heads": 4,
+    "ffn_dim": 1024,
+    "encoder_layers": 3,
+    "decoder_layers": 3,
+    "dropout": 0.1,
+    "attention_dropout": 0.1,
+    "layer_norm_eps": 1e-6,
+    "max_positions": 256,
+}
+
+
+def sinusoidal_positions(n, d):
+    """[n, d]: PE[pos, 2i] = sin(pos / 10000^(2i/d)), PE[pos, 2i+1] = cos(pos / 10000^(2i/d))."""
+    pos = torch.arange(n, dtype=torch.float64).unsqueeze(1)
+    div = torch.pow(10000.0, torch.arange(0, d, 2, dtype=torch.float64) / d)
+    pe = torch.zeros(n, d, dtype=torch.float64)
+    pe[:, 0::2] = torch.sin(pos / div)
+    pe[:, 1::2] = torch.cos(pos / div)
+    return pe.float()
+
+
+class MultiHeadAttention(nn.Module):
+    def __init__(self, d, heads, dropout):
+        super().__init__()
+        if d % heads:
+            raise ValueError("d_model %d is not divisible by heads %d" % (d, heads))
+        self.heads, self.d_head = heads, d // heads
+        self.q_proj = nn.Linear(d, d)
+        self.k_proj = nn.Linear(d, d)
+        self.v_proj = nn.Linear(d, d)
+        self.out_proj = nn.Linear(d, d)
+        self.dropout = nn.Dropout(dropout)
+        for lin in (self.q_proj, self.k_proj, self.v_proj, self.out_proj):
+            nn.init.xavier_uniform_(lin.weight)
+            nn.init.zeros_(lin.bias)
+
+    def split(self, x):
+        B, T, _ = x.shape
+        return x.view(B, T, self.heads, self.d_head).transpose(1, 2)  # [B, h, T, d_head]
+
+    def forward(self, q, kv, mask, return_attention=False):
+        """q [B, Tq, d], kv [B, Tk, d], mask broadcastable to [B, h, Tq, Tk] (True = blocked)."""
+        Q = self.split(self.q_proj(q))
+        K = self.split(self.k_proj(kv))
+        V = self.split(self.v_proj(kv))
+        scores = torch.matmul(Q, K.transpose(-1, -2)) / math.sqrt(self.d_head)
+        scores = scores.masked_fill(mask, float("-inf"))
+        attn = torch.softmax(scores, dim=-1)
+        out = torch.matmul(self.dropout(attn), V)  # [B, h, Tq, d_head]
+        B, _, Tq, _ = out.shape
+        out = self.out_proj(out.transpose(1, 2).reshape(B, Tq, self.heads * self.d_head))
+        return (out, attn) if return_attention else out
+
+
+class FeedForward(nn.Module):
+    def __init__(self, d, ffn, dropout):
+        super().__init__()
+        self.fc1 = nn.Linear(d, ffn)
+        self.fc2 = nn.Linear(ffn, d)
+        self.dropout = nn.Dropout(dropout)
+        for lin in (self.fc1, self.fc2):
+            nn.init.xavier_uniform_(lin.weight)
+            nn.init.zeros_(lin.bias)
+
+    def forward(self, x):
+        return self.fc2(self.dropout(F.relu(self.fc1(x))))
+
+
+class EncoderLayer(nn.Module):
+    def __init__(self, h):
+        super().__init__()
+        d = h["d_model"]
+        self.self_attn_norm = nn.LayerNorm(d, eps=h["layer_norm_eps"])
+        self.self_attn = MultiHeadAttention(d, h["heads"], h["attention_dropout"])
+        self.ffn_norm = nn.LayerNorm(d, eps=h["layer_norm_eps"])
+        self.ffn = FeedForward(d, h["ffn_dim"], h["dropout"])
+        self.dropout = nn.Dropout(h["dropout"])
+
+    def forward(self, x, pad_mask):
+        y = self.self_attn_norm(x)
+        x = x + self.dropout(self.self_attn(y, y, pad_mask))
+        return x + self.dropout(self.ffn(self.ffn_norm(x)))
+
+
+class DecoderLayer(nn.Module):
+    def __init__(self, h):
+        super().__init__()
+        d = h["d_model"]
+        self.self_attn_norm = nn.LayerNorm(d, eps=h["layer_norm_eps"])
+        self.self_attn = MultiHeadAttention(d, h["heads"], h["attention_dropout"])
+        self.cross_attn_norm = nn.LayerNorm(d, eps=h["layer_norm_eps"])
+        self.cross_attn = MultiHeadAttention(d, h["heads"], h["attention_dropout"])
+        self.ffn_norm = nn.LayerNorm(d, eps=h["layer_norm_eps"])
+        self.ffn = FeedForward(d, h["ffn_dim"], h["dropout"])
+        self.dropout = nn.Dropout(h["dropout"])
+
+    def forward(self, y, memory, causal_mask, src_pad_mask, return_attention=False):
+        z = self.self_attn_norm(y)
+        y = y + self.dropout(self.self_attn(z, z, causal_mask))
+        c, attn = self.cross_attn(self.cross_attn_norm(y), memory, src_pad_mask, True)
+        y = y + self.dropout(c)
+        y = y + self.dropout(self.ffn(self.ffn_norm(y)))
+        return (y, attn) if return_attention else y
+
+
+class Stack(nn.Module):
+    def __init__(self, layer, n, h):
+        super().__init__()
+        self.layers = nn.ModuleList([layer(h) for _ in range(n)])
+        self.final_norm = nn.LayerNorm(h["d_model"], eps=h["layer_norm_eps"])
+
+
+class Transformer(nn.Module):
+    def __init__(self, h, vocab_size):
+        super().__init__()
+        self.h = dict(h)
+        d = h["d_model"]
+        self.embedding = nn.Embedding(vocab_size, d)
+        nn.init.normal_(self.embedding.weight, mean=0.0, std=d ** -0.5)
+        self.encoder = Stack(EncoderLayer, h["encoder_layers"], h)
+        self.decoder = Stack(DecoderLayer, h["decoder_layers"], h)
+        self.dropout = nn.Dropout(h["dropout"])
+        # Not a parameter: recomputed from the formula (the C++ side does the same).
+        self.register_buffer("pe", sinusoidal_positions(h["max_positions"], d), persistent=False)
+        self.scale = math.sqrt(d)
+
+    def embed(self, ids, offset=0):
+        if ids.shape[1] + offset > self.pe.shape[0]:
+            raise ValueError("sequence of %d tokens exceeds max_positions %d"
+                             % (ids.shape[1] + offset, self.pe.shape[0]))
+        x = self.embedding(ids) * self.scale + self.pe[offset:offset + ids.shape[1]]
+        return self.dropout(x)
+
+    def encode(self, src, src_mask):
+        """src [B, S], src_mask [B, S] (True = token) -> memory [B, S, d]."""
+        pad = ~src_mask[:, None, None, :]  # [B, 1, 1, S]
+        x = self.embed(src)
+        for layer in self.encoder.layers:
+            x = layer(x, pad)
+        return self.encoder.final_norm(x)
+
+    def decode(self, tgt_in, memory, src_mask, return_attention=False):
+        """tgt_in [B, T] -> logits [B, T, vocab] (and the last layer's cross attention
+        [B, heads, T, S] when asked)."""
+        T = tgt_in.shape[1]
+        causal = torch.ones(T, T, dtype=torch.bool).triu(1)[None, None]  # [1, 1, T, T]
+        pad = ~src_mask[:, None, None, :]
+        y = self.embed(tgt_in)
+        attn = None
+        for layer in self.decoder.layers:
+            y, attn = layer(y, memory, causal, pad, True)
+        logits = F.linear(self.decoder.final_norm(y), self.embedding.weight)
+        return (logits, attn) if return_attention else logits
+
+    def loss_logits(self, src, src_mask, tgt_in):
+        return self.decode(tgt_in, self.encode(src, src_mask), src_mask)
+
+    @torch.no_grad()
+    def greedy(self, src, src_mask, max_len):
+        memory = self.encode(src, src_mask)
+        B = src.shape[0]
+        ys = torch.full((B, 1), glosa_train.BOS, dtype=torch.long)
+        done = torch.zeros(B, dtype=torch.bool)
+        max_len = min(max_len, self.pe.shape[0] - 1)
+        for _ in range(max_len):
+            logits = self.decode(ys, memory, src_mask)[:, -1]
+            logits[:, glosa_train.PAD] = float("-inf")
+            logits[:, glosa_train.BOS] = float("-inf")
+            nxt = logits.argmax(-1)
+            nxt = torch.where(done, torch.full_like(nxt, glosa_train.PAD), nxt)
+            ys = torch.cat([ys, nxt[:, None]], 1)
+            done |= nxt == glosa_train.EOS
+            if bool(done.all()):
+                break
+        out = []
+        for row in ys[:, 1:].tolist():
+            toks = []
+            for t in row:
+                if t in (glosa_train.EOS, glosa_train.PAD):
+                    break
+                toks.append(t)
+            out.append(toks)
+        return out
+
+    # -- beam search state interface used by tools/evaluate.py ------------------------------
+    def start_state(self, src, src_mask):
+        return {"memory": self.encode(src, src_mask), "src_mask": src_mask}
+
+    def step_logprobs(self, state, ys):
+        """ys [N, t] (all hypotheses so far, starting with BOS) -> log-probs [N, vocab] and the
+        last layer's cross attention averaged over heads [N, S]. No key/value cache: recomputes
+        the prefix (simple and exact; evaluation speed is adequate for 2k sentences)."""
+        logits, attn = self.decode(ys, state["memory"], state["src_mask"], True)
+        return torch.log_softmax(logits[:, -1].float(), -1), attn[:, :, -1].mean(1)
+
+    def reorder_state(self, state, index):
+        return {"memory": state["memory"].index_select(0, index),
+                "src_mask": state["src_mask"].index_select(0, index)}
+
+
+def build(hparams, vocab_size):
+    return Transformer(hparams, vocab_size)
+
+
+ARCH = glosa_train.Architecture("transformer", "transformer", "tools/train_transformer.py",
+                                DEFAULTS, build)
+
+if __name__ == "__main__":
+    sys.exit(glosa_train.main(ARCH))
