@@ -7,6 +7,9 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include <algorithm>
+#include <cstring>
+
 #include <map>
 #include <memory>
 #include <mutex>
