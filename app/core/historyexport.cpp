@@ -1,0 +1,193 @@
+#include "app/core/historyexport.h"
+
+#include "app/core/historystore.h"
+
+#include <QFileDevice>
+#include <QIODevice>
+#include <QJsonDocument>
+#include <QXmlStreamWriter>
+
+namespace glosa {
+
+std::optional<HistoryExportFormat> historyExportFormatFromName(const QString &name)
+{
+    const QString n = name.toLower();
+    if (n == QLatin1String("jsonl") || n == QLatin1String("jsonlines"))
+        return HistoryExportFormat::JsonLines;
+    if (n == QLatin1String("csv"))
+        return HistoryExportFormat::Csv;
+    if (n == QLatin1String("tmx"))
+        return HistoryExportFormat::Tmx;
+    return std::nullopt;
+}
+
+namespace {
+
+[[noreturn]] void writeFailed(const QIODevice &device)
+{
+    const auto *file = qobject_cast<const QFileDevice *>(&device);
+    throw HistoryError(HistoryError::Code::Io,
+                       QStringLiteral("Could not write the history export%1.")
+                           .arg(file ? QStringLiteral(" to ") + file->fileName() : QString()),
+                       device.errorString());
+}
+
+void write(QIODevice &device, const QByteArray &bytes)
+{
+    if (device.write(bytes) != bytes.size())
+        writeFailed(device);
+}
+
+// RFC 4180: quote every field that needs it, double the quotes inside.
+QByteArray csvField(const QString &value)
+{
+    QByteArray utf8 = value.toUtf8();
+    if (utf8.contains(',') || utf8.contains('"') || utf8.contains('\n') || utf8.contains('\r')) {
+        utf8.replace('"', "\"\"");
+        utf8 = '"' + utf8 + '"';
+    }
+    return utf8;
+}
+
+QByteArray csvRow(const QStringList &fields)
+{
+    QByteArray row;
+    for (qsizetype i = 0; i < fields.size(); ++i) {
+        if (i > 0)
+            row += ',';
+        row += csvField(fields[i]);
+    }
+    return row + "\r\n";
+}
+
+// XML 1.0 forbids most control characters even when escaped; a stray one from a pasted text
+// must not make the whole TMX file unreadable.
+QString xmlSafe(const QString &text)
+{
+    QString out;
+    out.reserve(text.size());
+    for (QChar c : text) {
+        const char16_t u = c.unicode();
+        if (u >= 0x20 || u == '\t' || u == '\n' || u == '\r')
+            out.append(c);
+    }
+    return out;
+}
+
+QString languageOrUnknown(const QString &language)
+{
+    return language.isEmpty() ? QStringLiteral("und") : language;
+}
+
+} // namespace
+
+qint64 exportHistory(const HistoryStore &store, HistoryExportFormat format, QIODevice &device,
+                     const HistoryFilter &filter)
+{
+    qint64 written = 0;
+    switch (format) {
+    case HistoryExportFormat::JsonLines:
+        store.forEachEntry(filter, [&](const HistoryEntry &e) {
+            write(device, QJsonDocument(e.toJson()).toJson(QJsonDocument::Compact) + '\n');
+            ++written;
+            return true;
+        });
+        break;
+    case HistoryExportFormat::Csv:
+        write(device, csvRow({QStringLiteral("id"), QStringLiteral("time"),
+                              QStringLiteral("kind"), QStringLiteral("model_id"),
+                              QStringLiteral("model_version"), QStringLiteral("source_language"),
+                              QStringLiteral("target_language"), QStringLiteral("column"),
+                              QStringLiteral("label"), QStringLiteral("input"),
+                              QStringLiteral("output"), QStringLiteral("score"),
+                              QStringLiteral("elapsed_ms"), QStringLiteral("starred"),
+                              QStringLiteral("settings")}));
+        store.forEachEntry(filter, [&](const HistoryEntry &e) {
+            QList<const HistoryOutput *> best;
+            for (const HistoryOutput &o : e.outputs) {
+                if (e.bestOutput(o.column) == &o)
+                    best.append(&o);
+            }
+            if (best.isEmpty())
+                best.append(nullptr);
+            const QString settings = QString::fromUtf8(
+                QJsonDocument(e.settings).toJson(QJsonDocument::Compact));
+            for (const HistoryOutput *o : best) {
+                write(device,
+                      csvRow({QString::number(e.id),
+                              e.time.toUTC().toString(Qt::ISODateWithMs),
+                              historyKindName(e.kind), e.modelId, e.modelVersion,
+                              e.sourceLanguage, e.targetLanguage,
+                              o ? QString::number(o->column) : QString(),
+                              o ? o->label : QString(), e.inputText,
+                              o ? o->text : QString(),
+                              o && o->score ? QString::number(*o->score, 'g', 8) : QString(),
+                              QString::number(e.elapsedMs, 'f', 3),
+                              e.starred ? QStringLiteral("1") : QStringLiteral("0"),
+                              settings}));
+                ++written;
+            }
+            return true;
+        });
+        break;
+    case HistoryExportFormat::Tmx: {
+        QXmlStreamWriter xml(&device);
+        xml.setAutoFormatting(true);
+        xml.writeStartDocument();
+        xml.writeStartElement(QStringLiteral("tmx"));
+        xml.writeAttribute(QStringLiteral("version"), QStringLiteral("1.4"));
+        xml.writeEmptyElement(QStringLiteral("header"));
+        xml.writeAttribute(QStringLiteral("creationtool"), QStringLiteral("Glosa"));
+        xml.writeAttribute(QStringLiteral("creationtoolversion"), QStringLiteral(GLOSA_VERSION));
+        xml.writeAttribute(QStringLiteral("segtype"), QStringLiteral("sentence"));
+        xml.writeAttribute(QStringLiteral("o-tmf"), QStringLiteral("glosa-history"));
+        xml.writeAttribute(QStringLiteral("adminlang"), QStringLiteral("en"));
+        xml.writeAttribute(QStringLiteral("srclang"), QStringLiteral("*all*"));
+        xml.writeAttribute(QStringLiteral("datatype"), QStringLiteral("plaintext"));
+        xml.writeStartElement(QStringLiteral("body"));
+        HistoryFilter translations = filter;
+        // Nothing but translations goes into a TMX: a filter on another kind exports no <tu>.
+        const bool wantsTranslations = !translations.kind
+            || *translations.kind == HistoryKind::Translation;
+        translations.kind = HistoryKind::Translation;
+        const auto writeUnit = [&](const HistoryEntry &e) {
+            const HistoryOutput *best = e.bestOutput(0);
+            if (!best || e.inputText.isEmpty())
+                return true;
+            xml.writeStartElement(QStringLiteral("tu"));
+            xml.writeAttribute(QStringLiteral("tuid"), QString::number(e.id));
+            xml.writeAttribute(QStringLiteral("creationdate"),
+                               e.time.toUTC().toString(QStringLiteral("yyyyMMdd'T'HHmmss'Z'")));
+            xml.writeStartElement(QStringLiteral("prop"));
+            xml.writeAttribute(QStringLiteral("type"), QStringLiteral("x-glosa-model"));
+            xml.writeCharacters(xmlSafe(e.modelId + QLatin1Char(' ') + e.modelVersion).trimmed());
+            xml.writeEndElement();
+            const std::pair<QString, QString> sides[] = {
+                {languageOrUnknown(e.sourceLanguage), e.inputText},
+                {languageOrUnknown(e.targetLanguage), best->text}};
+            for (const auto &[language, text] : sides) {
+                xml.writeStartElement(QStringLiteral("tuv"));
+                xml.writeAttribute(QStringLiteral("xml:lang"), language);
+                xml.writeTextElement(QStringLiteral("seg"), xmlSafe(text));
+                xml.writeEndElement();
+            }
+            xml.writeEndElement();
+            if (xml.hasError())
+                writeFailed(device);
+            ++written;
+            return true;
+        };
+        if (wantsTranslations)
+            store.forEachEntry(translations, writeUnit);
+        xml.writeEndElement(); // body
+        xml.writeEndElement(); // tmx
+        xml.writeEndDocument();
+        if (xml.hasError())
+            writeFailed(device);
+        break;
+    }
+    }
+    return written;
+}
+
+} // namespace glosa

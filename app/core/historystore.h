@@ -1,0 +1,191 @@
+// HistoryStore: the user's translation, caption and comparison history in one SQLite file.
+//
+// Basic usage:
+//     glosa::HistoryStore store;
+//     const glosa::HistoryOpenResult opened = store.open(glosa::HistoryStore::defaultPath());
+//     if (opened.status == glosa::HistoryOpenResult::Status::Recovered)
+//         showWarning(opened.message);               // the damaged file was kept as a backup
+//     const qint64 id = store.addEntry(entry);       // one transaction; throws glosa::HistoryError
+//     glosa::HistoryPage page = store.recent({}, 0, 50);
+//     glosa::HistoryPage hits = store.search("buenos dias", {}, 0, 50); // snippets: "[Buenos] [días]"
+//     std::optional<glosa::HistoryEntry> full = store.entry(id);
+//
+// Why the sqlite3 C API and not Qt Sql's QSQLITE driver (both link the same system libsqlite3
+// 3.40, which is built with FTS5): the guarantees this store makes depend on details QSqlError
+// flattens into strings. We need the extended result code and the OS errno to tell a full disk
+// (SQLITE_FULL, or SQLITE_IOERR_WRITE with ENOSPC/EFBIG) from a corrupt file (SQLITE_CORRUPT,
+// SQLITE_NOTADB) from a lock held by another process (SQLITE_BUSY), we need BEGIN IMMEDIATE and
+// sqlite3_busy_timeout on a connection we own, and QSqlDatabase's per-thread named connections
+// would add nothing but rules. The C API keeps all of that explicit in one .cpp.
+//
+// Guarantees (tested in tests/tst_historystore.cpp and tests/tst_historyrobustness.cpp):
+//   - Crash safety: every addEntry is one transaction in a WAL-mode database, so a process killed
+//     at any moment leaves either the whole entry (entry row, all outputs, the full-text row) or
+//     none of it. With Options::durable (the default, synchronous=FULL) this holds for power loss
+//     too; without it, only for process crashes.
+//   - Corruption: open() finds a file that is not a database, or fails PRAGMA quick_check, moves
+//     it (with its -wal) aside to "<path>.corrupt-<UTC timestamp>", creates a fresh store and says
+//     so in HistoryOpenResult. Nothing is deleted.
+//   - Concurrency: writes use BEGIN IMMEDIATE with a busy timeout and are retried, so two Glosa
+//     processes writing at once wait for each other; a caller only sees HistoryError::Busy (with a
+//     friendly message) if another process holds the lock for longer than Options::busyTimeoutMs
+//     on every retry.
+//   - Disk full: HistoryError::DiskFull; the transaction is rolled back, the file stays intact
+//     and the store stays usable.
+//
+// Threads: every public method locks an internal mutex, so one store may be shared, but a callback
+// passed to forEachEntry must not call back into the store from another thread.
+#pragma once
+
+#include "app/core/historyentry.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+
+namespace glosa {
+
+// What every failing HistoryStore method throws. what() (and message()) is one sentence for the
+// user; details() carries SQLite's own message for logs.
+class HistoryError : public std::runtime_error
+{
+public:
+    enum class Code {
+        Busy,         // another process kept the database locked past the busy timeout
+        DiskFull,     // no space left (or a file-size limit / quota was reached)
+        Corrupt,      // the file is damaged (only after open(); open() recovers on its own)
+        NewerVersion, // the file was written by a newer Glosa with a schema we do not know
+        CannotOpen,   // missing permissions, a directory in the way, a read-only medium
+        Io,           // any other I/O error
+        NotOpen,      // a method was called before open() or after close()
+        Internal,     // a bug or an unexpected SQLite error
+    };
+
+    HistoryError(Code code, const QString &message, const QString &details = QString(),
+                 int sqliteCode = 0);
+
+    Code code() const { return m_code; }
+    QString message() const { return m_message; }
+    QString details() const { return m_details; }
+    int sqliteCode() const { return m_sqliteCode; } // extended result code; 0 when none
+
+private:
+    Code m_code;
+    QString m_message;
+    QString m_details;
+    int m_sqliteCode;
+};
+
+struct HistoryOpenResult
+{
+    enum class Status {
+        Opened,    // an existing history
+        Created,   // a new, empty history
+        Recovered, // the old file was damaged: it was moved to backupPath, a new one was created
+    };
+    Status status = Status::Opened;
+    QString backupPath; // Recovered only
+    QString message;    // Recovered only: a sentence for the user (the GUI shows it)
+    int migratedFrom = -1; // schema version before open() migrated it; -1 when nothing changed
+};
+
+struct HistorySearchOptions
+{
+    enum class Order {
+        Newest,    // most recently added first (fast at any size: follows the index order)
+        Relevance, // best BM25 match first
+    };
+    Order order = Order::Newest;
+    QString highlightBegin = QStringLiteral("["); // wrapped around every hit in the snippet
+    QString highlightEnd = QStringLiteral("]");
+    int snippetTokens = 16; // length of the snippet in tokens (FTS5 allows 1..64)
+};
+
+class HistoryStore
+{
+public:
+    struct Options
+    {
+        // How long one attempt waits for another process's write lock (milliseconds). A write is
+        // tried up to 4 times, so the worst case before HistoryError::Busy is about 4× this.
+        int busyTimeoutMs = 5000;
+        // synchronous=FULL: a committed entry survives a power cut. false = synchronous=NORMAL,
+        // which still survives a crash of the process and commits faster on slow disks.
+        bool durable = true;
+        // Applied inside every addEntry transaction when active (see HistoryRetention).
+        HistoryRetention retention;
+        // A size quota in bytes (PRAGMA max_page_count); 0 = none. Reaching it is DiskFull.
+        qint64 maxDatabaseBytes = 0;
+        // Run PRAGMA quick_check when opening an existing file so damage inside the file (not only
+        // in its header) is found at start rather than in the middle of a search.
+        bool checkIntegrityOnOpen = true;
+    };
+
+    // The schema version open() migrates to (PRAGMA user_version).
+    static constexpr int kSchemaVersion = 1;
+
+    HistoryStore();
+    explicit HistoryStore(const Options &options);
+    ~HistoryStore();
+    HistoryStore(const HistoryStore &) = delete;
+    HistoryStore &operator=(const HistoryStore &) = delete;
+
+    // QStandardPaths::AppDataLocation/history.sqlite (the folder is created by open()).
+    static QString defaultPath();
+
+    // Opens or creates the database, migrates its schema, and recovers from a damaged file (see
+    // the header comment). Throws HistoryError (NewerVersion, CannotOpen, Busy, Io) otherwise.
+    HistoryOpenResult open(const QString &path);
+    void close();
+    bool isOpen() const;
+    QString path() const;
+    const Options &options() const { return m_options; }
+    // Takes effect on the next addEntry.
+    void setRetention(const HistoryRetention &retention);
+
+    // Adds one entry in one transaction and returns its id (ids are never reused). An invalid
+    // entry.time means now. Throws std::invalid_argument for a malformed alignment.
+    qint64 addEntry(const HistoryEntry &entry);
+    // Adds many entries in a single transaction (imports, benchmarks): all or none.
+    QList<qint64> addEntries(const QList<HistoryEntry> &entries);
+
+    std::optional<HistoryEntry> entry(qint64 id) const;
+    // Newest first (time, then id); `limit` rows from `offset`.
+    HistoryPage recent(const HistoryFilter &filter = {}, int offset = 0, int limit = 50) const;
+    // Full-text search over inputs and all outputs. Every whitespace-separated word of `text`
+    // must occur (as a word prefix, ignoring case and accents); FTS5 operators in `text` are taken
+    // literally. An empty `text` (no letters or digits) is the same as recent().
+    HistoryPage search(const QString &text, const HistoryFilter &filter = {}, int offset = 0,
+                       int limit = 50, const HistorySearchOptions &options = {}) const;
+    qint64 count(const HistoryFilter &filter = {}) const;
+
+    // Return false when no entry has that id.
+    bool setStarred(qint64 id, bool starred);
+    bool removeEntry(qint64 id);
+    // Removes every entry, starred ones included (the GUI asks first). Returns how many.
+    qint64 clear();
+    // Removes what `retention` allows to remove; returns how many entries went.
+    qint64 applyRetention(const HistoryRetention &retention);
+
+    // Calls `visit` for every entry matching `filter`, oldest first, inside one read transaction
+    // (a consistent snapshot even while other processes write). Stop early by returning false.
+    void forEachEntry(const HistoryFilter &filter,
+                      const std::function<bool(const HistoryEntry &)> &visit) const;
+
+    // PRAGMA integrity_check plus the FTS5 index check; empty when everything is fine.
+    QStringList integrityCheck() const;
+
+    struct Impl; // the connection and its statements (historystore.cpp)
+
+private:
+    Options m_options;
+    std::unique_ptr<Impl> d;
+    mutable std::recursive_mutex m_mutex;
+};
+
+} // namespace glosa
