@@ -294,10 +294,14 @@ def main(arch, argv=None):
                                                               arch.name))
         log("resuming from %s (step %d, epoch %d, batch %d)" % (
             ckpt_path, ck["step"], ck["epoch"], ck["batch_in_epoch"]))
-        # Training options given now win (so a resumed run can be given more time or a new
-        # patience); the architecture and data direction come from the checkpoint.
-        cfg["train"].update({k: getattr(args, k) for k in cfg["train"] if hasattr(args, k)
-                             and k not in ("seed", "max_tokens", "max_len")})
+        # Training options given explicitly now win (so a resumed run can be given more time or a
+        # new patience); everything else, architecture and data direction included, comes from
+        # the checkpoint.
+        given = {a.split("=")[0][2:].replace("-", "_") for a in (argv if argv is not None
+                                                                   else sys.argv[1:])
+                 if a.startswith("--")}
+        cfg["train"].update({k: getattr(args, k) for k in cfg["train"]
+                             if k in given and k not in ("seed", "max_tokens", "max_len")})
     else:
         hparams = {k: getattr(args, k) for k in arch.defaults}
         init_step = 0

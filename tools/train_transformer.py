@@ -222,16 +222,16 @@ class Transformer(nn.Module):
             out.append(toks)
         return out
 
-    # -- beam search state interface used by tools/evaluate.py ------------------------------
+    # -- incremental decoding interface used by beam search (tools/evaluate.py) ---------------
     def start_state(self, src, src_mask):
         return {"memory": self.encode(src, src_mask), "src_mask": src_mask}
 
-    def step_logprobs(self, state, ys):
-        """ys [N, t] (all hypotheses so far, starting with BOS) -> log-probs [N, vocab] and the
-        last layer's cross attention averaged over heads [N, S]. No key/value cache: recomputes
-        the prefix (simple and exact; evaluation speed is adequate for 2k sentences)."""
+    def step(self, state, ys):
+        """ys [N, t] (each hypothesis so far, starting with BOS) -> (log-probs [N, vocab], last
+        layer's cross attention averaged over heads [N, S], state). No key/value cache: the prefix
+        is recomputed, which is exact and fast enough for evaluation."""
         logits, attn = self.decode(ys, state["memory"], state["src_mask"], True)
-        return torch.log_softmax(logits[:, -1].float(), -1), attn[:, :, -1].mean(1)
+        return torch.log_softmax(logits[:, -1].float(), -1), attn[:, :, -1].mean(1), state
 
     def reorder_state(self, state, index):
         return {"memory": state["memory"].index_select(0, index),

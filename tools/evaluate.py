@@ -1,0 +1,237 @@
+#!/usr/bin/python3
+"""Scores translations of the Tatoeba dev/test splits with BLEU and chrF2 (sacrebleu defaults,
+see glosa_metrics.py), multi-reference: the split is grouped by source sentence and every
+translation of a source is a reference. Hypotheses are one line per grouped source, in the order
+in which the sources first appear in the split.
+
+  # a file of hypotheses
+  evaluate.py hyps --pair en-es --src en --tgt es --split test hyps.txt
+  # a PyTorch checkpoint (best.pt / last.pt) or an exported package folder
+  evaluate.py model --split dev --beam 4 --alpha 0.6 /work/runs/transformer-en-es/best.pt
+  evaluate.py model --split test resources/models/transformer-en-es
+  # the rule-based Apertium baseline (apertium eng-spa / spa-eng)
+  evaluate.py apertium --src en --tgt es --split test
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import glosa_data  # noqa: E402
+import glosa_metrics  # noqa: E402
+import glosa_train  # noqa: E402
+
+PAD, BOS, EOS = glosa_train.PAD, glosa_train.BOS, glosa_train.EOS
+
+
+def builders():
+    """architecture name -> build(hparams, vocab_size)."""
+    import train_transformer
+    out = {train_transformer.ARCH.name: train_transformer.build}
+    try:
+        import train_rnn
+        out[train_rnn.ARCH.name] = train_rnn.build
+    except ImportError:
+        pass
+    return out
+
+
+def load_model(path):
+    """(model, codec, info) from a checkpoint file or a package folder. info has 'architecture',
+    'hparams', 'src', 'tgt', 'pair' and, for checkpoints, the whole 'config'."""
+    if os.path.isdir(path):
+        with open(os.path.join(path, "model.json"), encoding="utf-8") as f:
+            manifest = json.load(f)
+        build = builders()[manifest["architecture"]]
+        codec = glosa_train.SpmCodec(os.path.join(path, manifest["tokenizer"]["source"]))
+        model = build(manifest["hyperparameters"], len(codec))
+        glosa_train.load_package_weights(model, path)
+        model.eval()
+        src, tgt = manifest["languages"]["source"], manifest["languages"]["target"]
+        info = {"architecture": manifest["architecture"], "hparams": manifest["hyperparameters"],
+                "src": src, "tgt": tgt, "pair": manifest.get("training", {}).get(
+                    "pair", "en-" + (tgt if src == "en" else src)), "manifest": manifest}
+        return model, codec, info
+    model, cfg, ck = glosa_train.build_from_checkpoint(builders(), path)
+    codec = glosa_train.SpmCodec(os.path.join(os.path.dirname(path), "spm.model"))
+    info = {"architecture": cfg["architecture"], "hparams": cfg["hparams"], "src": cfg["src"],
+            "tgt": cfg["tgt"], "pair": cfg["pair"], "config": cfg, "checkpoint": ck}
+    return model, codec, info
+
+
+@torch.no_grad()
+def beam_search(model, src, src_mask, max_len, beam=4, alpha=0.6):
+    """Batched beam search. Scores are sums of log-probabilities; a finished hypothesis (one that
+    emitted </s>) is ranked by score / lp with the GNMT length penalty
+    lp = ((5 + n) / 6) ** alpha (Wu et al. 2016), n = number of output tokens including </s>
+    (alpha 0 turns it off). A sentence stops when it has `beam` finished hypotheses; at max_len the
+    live ones are finished as they are. PAD and BOS are never produced.
+    src [B, S], src_mask [B, S] -> [[token ids]] (best hypothesis per sentence, no BOS/EOS)."""
+    B = src.shape[0]
+    k = beam
+    state = model.start_state(src, src_mask)
+    state = model.reorder_state(state, torch.arange(B).repeat_interleave(k))
+    ys = torch.full((B * k, 1), BOS, dtype=torch.long)
+    scores = torch.full((B, k), float("-inf"))
+    scores[:, 0] = 0.0
+    finished = [[] for _ in range(B)]
+    done = [False] * B
+
+    def lp(n):
+        return ((5.0 + n) / 6.0) ** alpha
+
+    for t in range(max_len):
+        logp, _, state = model.step(state, ys)  # [B*k, V]
+        logp[:, PAD] = float("-inf")
+        logp[:, BOS] = float("-inf")
+        V = logp.shape[1]
+        cand = (scores.view(B * k, 1) + logp).view(B, k * V)
+        top_s, top_i = cand.topk(2 * k, dim=1)  # [B, 2k]
+        top_s, top_i = top_s.tolist(), top_i.tolist()
+        next_rows, next_tok, next_scores = [], [], []
+        for b in range(B):
+            rows, toks, scs = [], [], []
+            if not done[b]:
+                for s, i in zip(top_s[b], top_i[b]):
+                    if s == float("-inf"):
+                        break
+                    r, tok = b * k + i // V, i % V
+                    if tok == EOS:
+                        finished[b].append((s / lp(t + 1), ys[r, 1:].tolist()))
+                    else:
+                        rows.append(r)
+                        toks.append(tok)
+                        scs.append(s)
+                    if len(rows) == k:
+                        break
+                if len(finished[b]) >= k:
+                    done[b] = True
+            # keep the shapes fixed: pad dead/done sentences with -inf beams
+            while len(rows) < k:
+                rows.append(b * k)
+                toks.append(PAD)
+                scs.append(float("-inf"))
+            if done[b]:
+                scs = [float("-inf")] * k
+            next_rows += rows
+            next_tok += toks
+            next_scores += scs
+        if all(done):
+            break
+        index = torch.tensor(next_rows)
+        ys = torch.cat([ys.index_select(0, index), torch.tensor(next_tok)[:, None]], 1)
+        state = model.reorder_state(state, index)
+        scores = torch.tensor(next_scores).view(B, k)
+    out = []
+    for b in range(B):
+        if not done[b]:
+            for j in range(k):
+                s = float(scores[b, j])
+                if s > float("-inf"):
+                    finished[b].append((s / lp(ys.shape[1]), ys[b * k + j, 1:].tolist()))
+        best = max(finished[b], key=lambda x: x[0])[1] if finished[b] else []
+        out.append(best)
+    return out
+
+
+def translate_model(model, codec, sources, beam=1, alpha=0.6, batch_size=64):
+    if beam <= 1:
+        return glosa_train.translate(model, codec, sources, batch_size=batch_size)
+    return glosa_train.translate(
+        model, codec, sources, batch_size=max(1, batch_size // beam),
+        decode=lambda m, s, sm, ml: beam_search(m, s, sm, ml, beam, alpha))
+
+
+def groups_for(pair, src, tgt, split, data=None):
+    return glosa_data.group_references(glosa_data.load_pairs(pair, split, src, tgt, data))
+
+
+def score(hyps, groups):
+    refs = [r for _, r in groups]
+    if len(hyps) != len(refs):
+        raise SystemExit("%d hypotheses for %d grouped sources" % (len(hyps), len(refs)))
+    return glosa_metrics.corpus_bleu(hyps, refs), glosa_metrics.corpus_chrf(hyps, refs)
+
+
+def apertium(sources, src, tgt):
+    """Translates with the Apertium command line, one sentence a line (-u: no unknown-word
+    marks, so the output is plain text)."""
+    mode = {"en": "eng", "es": "spa"}[src] + "-" + {"en": "eng", "es": "spa"}[tgt]
+    text = "\n".join(s.replace("\n", " ") for s in sources) + "\n"
+    res = subprocess.run(["apertium", "-u", mode], input=text, capture_output=True,
+                         text=True, check=True)
+    out = res.stdout.rstrip("\n").split("\n")
+    if len(out) != len(sources):
+        raise RuntimeError("apertium returned %d lines for %d sentences"
+                           % (len(out), len(sources)))
+    return [o.strip() for o in out]
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    for name in ("hyps", "model", "apertium"):
+        s = sub.add_parser(name)
+        s.add_argument("--data")
+        s.add_argument("--split", default="test", choices=["dev", "test", "train"])
+        s.add_argument("--pair", help="data folder tatoeba-<pair> (default from the model/en-es)")
+        s.add_argument("--src")
+        s.add_argument("--tgt")
+        s.add_argument("--out", help="write the hypotheses here")
+        s.add_argument("--json", action="store_true", help="print the scores as JSON")
+        if name == "hyps":
+            s.add_argument("file")
+        if name == "model":
+            s.add_argument("path", help="checkpoint .pt or package folder")
+            s.add_argument("--beam", type=int, default=1, help="1 = greedy")
+            s.add_argument("--alpha", type=float, default=0.6, help="GNMT length penalty")
+            s.add_argument("--threads", type=int, default=2)
+            s.add_argument("--limit", type=int, default=0, help="first N sources only")
+    a = p.parse_args(argv)
+    os.environ.pop("OPENBLAS_CORETYPE", None)
+    t0 = time.time()
+    decoding = None
+    if a.cmd == "model":
+        torch.set_num_threads(a.threads)
+        model, codec, info = load_model(a.path)
+        src, tgt = a.src or info["src"], a.tgt or info["tgt"]
+        pair = a.pair or info["pair"]
+        groups = groups_for(pair, src, tgt, a.split, a.data)
+        if a.limit:
+            groups = groups[:a.limit]
+        hyps = translate_model(model, codec, [s for s, _ in groups], a.beam, a.alpha)
+        decoding = "greedy" if a.beam <= 1 else "beam %d, alpha %.1f" % (a.beam, a.alpha)
+    else:
+        src, tgt = a.src or "en", a.tgt or "es"
+        pair = a.pair or "-".join(sorted([src, tgt], key=lambda x: x != "en"))
+        groups = groups_for(pair, src, tgt, a.split, a.data)
+        if a.cmd == "hyps":
+            with open(a.file, encoding="utf-8") as f:
+                hyps = [line.rstrip("\n") for line in f]
+        else:
+            hyps = apertium([s for s, _ in groups], src, tgt)
+            decoding = "apertium"
+    bleu, chrf = score(hyps, groups)
+    if a.out:
+        with open(a.out, "w", encoding="utf-8") as f:
+            f.write("\n".join(hyps) + "\n")
+    result = {"split": "tatoeba-%s/%s" % (pair, a.split), "direction": src + "-" + tgt,
+              "bleu": round(bleu.score, 2), "chrf": round(chrf, 2), "decoding": decoding,
+              "segments": len(hyps), "seconds": round(time.time() - t0, 1)}
+    if a.json:
+        print(json.dumps(result))
+    else:
+        print("%s %s->%s (%d sources, %s): %s | chrF2 = %.2f [%.0fs]" % (
+            result["split"], src, tgt, len(hyps), decoding or a.cmd, bleu, chrf,
+            result["seconds"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
