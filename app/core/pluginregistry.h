@@ -50,7 +50,9 @@ struct PluginRecord
     QString reason;            // one line for the user; empty when loaded
     int apiVersion = -1;       // from the metadata; -1 when absent
     QString name;              // metadata "name" (empty when not read)
-    QStringList architectures; // metadata "architectures"
+    // Metadata "architectures"; for a loaded plugin, what its architectures() returns (the
+    // code decides what it can load, and lookups use this list).
+    QStringList architectures;
     QStringList tasks;         // metadata "tasks" ("translation", "captioning")
     // Owned by Qt's plugin loader, valid for the life of the process; null unless loaded.
     ModelPluginInterface *plugin = nullptr;
