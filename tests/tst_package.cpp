@@ -1,7 +1,7 @@
 // Model package loading: the safetensors reader against deliberately broken files (every error
 // must name the file and the tensor), and ModelPackage against broken manifests and tokenizers.
 // Files are written byte by byte here so that each test states exactly what is on disk.
-// #include "engine/package.h"
+#include "engine/package.h"
 #include "engine/safetensors.h"
 
 #include "testutil.h"
@@ -90,6 +90,68 @@ bool writeFile(const QString &path, const QByteArray &bytes)
 {
     QFile file(path);
     return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+}
+
+// The manifest of docs/model-package.md, shrunk to a two-tensor toy model.
+nlohmann::json validManifest()
+{
+    return nlohmann::json::parse(R"({
+        "format_version": 1,
+        "id": "toy-en-es",
+        "version": "1.0.0",
+        "name": "Toy English → Spanish",
+        "task": "translation",
+        "architecture": "toy",
+        "plugin": "toy",
+        "languages": {"source": "en", "target": "es"},
+        "hyperparameters": {"d_model": 4, "vocab": 3, "dropout": 0.1, "tied": true,
+                            "activation": "relu", "huge": 10000000000},
+        "tokenizer": {"type": "sentencepiece", "source": "spm.model", "target": "spm.model"},
+        "weights": "model.safetensors",
+        "decoding": {"strategy": "beam", "beam_size": 4},
+        "training": {"script": "none", "data": [{"name": "hand-written", "licence": "CC0",
+                                                  "attribution": "the Glosa tests"}]},
+        "licence": "CC0",
+        "x-unknown": {"kept": true}
+    })");
+}
+
+QByteArray validWeights()
+{
+    return buildSafetensors({{"embedding.weight", "F16", {3, 4},
+                              halfBytes({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, false)},
+                             {"out.bias", "F32", {3}, floatBytes({0.5f, -0.5f, 0})},
+                             {"positions", "I32", {2}, QByteArray(8, '\0')}});
+}
+
+QString spmModel()
+{
+    return glosa::test::testDataDir() + "/spm/spm.model";
+}
+
+// Writes a package into `folder`: model.json, model.safetensors and spm.model.
+bool writePackage(const QString &folder, const nlohmann::json &manifest,
+                  const QByteArray &weights = validWeights())
+{
+    QFile::remove(folder + "/spm.model");
+    return writeFile(folder + "/model.json", QByteArray::fromStdString(manifest.dump(2))) &&
+           writeFile(folder + "/model.safetensors", weights) &&
+           QFile::copy(spmModel(), folder + "/spm.model");
+}
+
+template <typename Call> QString packageError(Call call, std::string *file = nullptr,
+                                              std::string *tensor = nullptr)
+{
+    try {
+        call();
+    } catch (const PackageError &e) {
+        if (file)
+            *file = e.file();
+        if (tensor)
+            *tensor = e.tensor();
+        return QString::fromUtf8(e.what());
+    }
+    return QStringLiteral("<no PackageError>");
 }
 
 } // namespace
@@ -321,6 +383,212 @@ private slots:
         // The view keeps the mapping alive after the file object is gone.
         QCOMPARE(halfToFloat(f16View.data<std::uint16_t>()[5]), 65504.0f);
         QCOMPARE(f16View.toFloat32().data<float>()[1], -1.25f);
+    }
+
+    void validPackage()
+    {
+        QTemporaryDir dir;
+        QVERIFY(writePackage(dir.path(), validManifest()));
+        const ModelPackage package = ModelPackage::load(dir.path().toStdString());
+        QCOMPARE(package.folder(), dir.path().toStdString());
+        QCOMPARE(package.id(), std::string("toy-en-es"));
+        QCOMPARE(package.name(), std::string("Toy English → Spanish"));
+        QCOMPARE(package.version(), std::string("1.0.0"));
+        QVERIFY(package.task() == Task::Translation);
+        QCOMPARE(package.architecture(), std::string("toy"));
+        QCOMPARE(package.plugin(), std::string("toy"));
+        QCOMPARE(package.licence(), std::string("CC0"));
+        QCOMPARE(package.sourceLanguage(), std::string("en"));
+        QCOMPARE(package.targetLanguage(), std::string("es"));
+        QCOMPARE(package.manifest()["x-unknown"]["kept"].get<bool>(), true);
+        QCOMPARE(package.decoding()["beam_size"].get<int>(), 4);
+        QCOMPARE(package.hyperparameter<int>("d_model"), 4);
+        QCOMPARE(package.hyperparameter<double>("dropout"), 0.1);
+        QCOMPARE(package.hyperparameter<double>("d_model"), 4.0); // integers are numbers too
+        QCOMPARE(package.hyperparameter<bool>("tied"), true);
+        QCOMPARE(package.hyperparameter<std::string>("activation"), std::string("relu"));
+        QCOMPARE(package.hyperparameter<std::int64_t>("huge"), std::int64_t(10000000000));
+        QCOMPARE(package.hyperparameter<int>("layers", 6), 6);
+
+        QVERIFY(package.sourceTokenizer());
+        QCOMPARE(package.sourceTokenizer(), package.targetTokenizer()); // one file, one instance
+        QCOMPARE(package.targetTokenizer()->pieceToId("<s>"), 2);
+
+        package.requireTensors({{"embedding.weight", {3, 4}}, {"out.bias", {3}}, {"out.bias", {}}});
+        const Tensor embedding = package.weight("embedding.weight", {3, 4});
+        QVERIFY(embedding.dtype() == DType::F32);
+        QCOMPARE(embedding.data<float>()[11], 11.0f);
+        QCOMPARE(package.weights().names().size(), std::size_t(3));
+
+        // Plugin-side checks name model.json or the tensor.
+        std::string file, tensor;
+        QString what = packageError([&] { package.hyperparameter<int>("layers"); }, &file);
+        QVERIFY2(what.contains("missing required key \"hyperparameters.layers\""), qPrintable(what));
+        QCOMPARE(file, package.manifestPath());
+        what = packageError([&] { package.hyperparameter<int>("activation"); });
+        QVERIFY2(what.contains("\"hyperparameters.activation\" is \"relu\", expected an integer"),
+                 qPrintable(what));
+        what = packageError([&] { package.hyperparameter<int>("huge"); });
+        QVERIFY2(what.contains("expected an integer in range"), qPrintable(what));
+        what = packageError([&] { package.hyperparameter<bool>("d_model"); });
+        QVERIFY2(what.contains("expected a boolean"), qPrintable(what));
+
+        what = packageError([&] { package.weight("out.bias", {4}); }, &file, &tensor);
+        QCOMPARE(tensor, std::string("out.bias"));
+        QVERIFY2(what.endsWith("model.safetensors: tensor \"out.bias\": shape [3] does not match "
+                               "the expected [4]"), qPrintable(what));
+
+        what = packageError([&] {
+            package.requireTensors({{"embedding.weight", {3, 4}},
+                                    {"decoder.out.weight", {3, 4}},
+                                    {"out.bias", {4}},
+                                    {"positions", {2}}});
+        }, &file, &tensor);
+        QCOMPARE(tensor, std::string("decoder.out.weight"));
+        QCOMPARE(QString::fromStdString(file), dir.filePath("model.safetensors"));
+        QVERIFY2(what.contains("tensor \"decoder.out.weight\": not found (architecture \"toy\"); "
+                               "2 more: tensor \"out.bias\": shape [3] does not match the "
+                               "expected [4]; tensor \"positions\": dtype I32"), qPrintable(what));
+    }
+    void captioningPackageHasNoSourceTokenizer()
+    {
+        nlohmann::json manifest = validManifest();
+        manifest["task"] = "captioning";
+        manifest["languages"].erase("source");
+        manifest["tokenizer"].erase("source");
+        QTemporaryDir dir;
+        QVERIFY(writePackage(dir.path(), manifest));
+        const ModelPackage package = ModelPackage::load(dir.path().toStdString());
+        QVERIFY(package.task() == Task::Captioning);
+        QVERIFY(!package.sourceTokenizer());
+        QVERIFY(package.targetTokenizer());
+        QCOMPARE(package.sourceLanguage(), std::string());
+    }
+    // Each row patches the valid manifest (RFC 6902 JSON patch) and expects this message.
+    void brokenManifest_data()
+    {
+        QTest::addColumn<QString>("patch");
+        QTest::addColumn<QString>("message");
+        auto remove = [](const char *path) {
+            return QString(R"([{"op": "remove", "path": "%1"}])").arg(path);
+        };
+        auto replace = [](const char *path, const char *value) {
+            return QString(R"([{"op": "replace", "path": "%1", "value": %2}])").arg(path, value);
+        };
+        for (const char *key : {"format_version", "id", "name", "task", "architecture", "plugin",
+                                "languages", "hyperparameters", "tokenizer", "weights",
+                                "training", "licence"})
+            QTest::newRow(qPrintable(QString("no ") + key))
+                << remove(qPrintable(QString("/") + key))
+                << QString("missing required key \"%1\"").arg(key);
+        QTest::newRow("no target language") << remove("/languages/target")
+                                            << "missing required key \"languages.target\"";
+        QTest::newRow("no source language") << remove("/languages/source")
+                                            << "missing required key \"languages.source\"";
+        QTest::newRow("no source tokenizer") << remove("/tokenizer/source")
+                                             << "missing required key \"tokenizer.source\"";
+        QTest::newRow("no training data") << remove("/training/data")
+                                          << "missing required key \"training.data\"";
+        QTest::newRow("no data licence") << remove("/training/data/0/licence")
+                                         << "missing required key \"training.data[0].licence\"";
+        QTest::newRow("no attribution") << remove("/training/data/0/attribution")
+                                        << "missing required key \"training.data[0].attribution\"";
+        QTest::newRow("empty training data") << replace("/training/data", "[]")
+                                             << "\"training.data\" must be a non-empty array";
+        QTest::newRow("format 2") << replace("/format_version", "2")
+                                  << "\"format_version\" is 2; this version of Glosa reads format 1";
+        QTest::newRow("format string") << replace("/format_version", "\"1\"")
+                                       << "\"format_version\" is a string, expected 1";
+        QTest::newRow("id number") << replace("/id", "7") << "\"id\" is a number, expected a string";
+        QTest::newRow("id path") << replace("/id", "\"../../etc\"") << "\"id\" is \"../../etc\"";
+        QTest::newRow("empty name") << replace("/name", "\"\"") << "\"name\" is empty";
+        QTest::newRow("bad task") << replace("/task", "\"summarise\"")
+                                  << "\"task\" is \"summarise\", expected \"translation\" or "
+                                     "\"captioning\"";
+        QTest::newRow("languages array") << replace("/languages", "[\"en\", \"es\"]")
+                                         << "\"languages\" is an array, expected an object";
+        QTest::newRow("hyperparameters null") << replace("/hyperparameters", "null")
+                                              << "\"hyperparameters\" is null, expected an object";
+        QTest::newRow("decoding string") << replace("/decoding", "\"beam\"")
+                                         << "\"decoding\" is a string, expected an object";
+        QTest::newRow("tokenizer type") << replace("/tokenizer/type", "\"bpe\"")
+                                        << "\"tokenizer.type\" is \"bpe\", expected \"sentencepiece\"";
+        QTest::newRow("absolute weights") << replace("/weights", "\"/etc/passwd\"")
+                                          << "\"weights\" is \"/etc/passwd\"; files must be named "
+                                             "relative to the package folder";
+        QTest::newRow("escaping tokenizer") << replace("/tokenizer/target", "\"../spm.model\"")
+                                            << "\"tokenizer.target\" is \"../spm.model\"";
+        QTest::newRow("version number") << replace("/version", "1")
+                                        << "\"version\" is a number, expected a string";
+    }
+    void brokenManifest()
+    {
+        QFETCH(QString, patch);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const nlohmann::json manifest =
+            validManifest().patch(nlohmann::json::parse(patch.toStdString()));
+        QVERIFY(writePackage(dir.path(), manifest));
+        std::string file;
+        const QString what =
+            packageError([&] { ModelPackage::load(dir.path().toStdString()); }, &file);
+        QCOMPARE(QString::fromStdString(file), dir.filePath("model.json"));
+        QVERIFY2(what.startsWith(dir.filePath("model.json") + ": "), qPrintable(what));
+        QVERIFY2(what.contains(message), qPrintable(what));
+    }
+    void brokenPackageFiles()
+    {
+        QTemporaryDir dir;
+        const QString folder = dir.path();
+        std::string file, tensor;
+        auto load = [&] { ModelPackage::load(folder.toStdString()); };
+
+        QString what = packageError([&] { ModelPackage::load((folder + "/none").toStdString()); });
+        QVERIFY2(what.contains("/none: not a folder"), qPrintable(what));
+        what = packageError(load, &file);
+        QCOMPARE(QString::fromStdString(file), folder + "/model.json");
+        QVERIFY2(what.contains("model.json: file not found"), qPrintable(what));
+
+        QVERIFY(writePackage(folder, validManifest()));
+        QVERIFY(writeFile(folder + "/model.json", "{\"id\": \"x\",\n \"name\": }"));
+        what = packageError(load, &file);
+        QVERIFY2(what.contains("model.json: not valid JSON: ") && what.contains("line 2"),
+                 qPrintable(what));
+        QVERIFY(writeFile(folder + "/model.json", "[1]"));
+        QVERIFY2(packageError(load).contains("model.json: the top level is an array"),
+                 qPrintable(packageError(load)));
+
+        // Missing and broken tokenizers name the tokenizer file.
+        nlohmann::json manifest = validManifest();
+        manifest["tokenizer"]["source"] = "source.model";
+        QVERIFY(writePackage(folder, manifest));
+        what = packageError(load, &file);
+        QCOMPARE(QString::fromStdString(file), folder + "/source.model");
+        QVERIFY2(what.contains("source.model: file not found (named by \"tokenizer.source\" in "
+                               "model.json)"), qPrintable(what));
+        QVERIFY(writeFile(folder + "/source.model", "this is not a protobuf"));
+        what = packageError(load, &file);
+        QCOMPARE(QString::fromStdString(file), folder + "/source.model");
+        QVERIFY2(what.contains("source.model: cannot load the SentencePiece model"),
+                 qPrintable(what));
+        QVERIFY(QFile::remove(folder + "/source.model"));
+        QVERIFY(QFile::copy(spmModel(), folder + "/source.model"));
+        const ModelPackage twoTokenizers = ModelPackage::load(folder.toStdString());
+        QVERIFY(twoTokenizers.sourceTokenizer() != twoTokenizers.targetTokenizer());
+
+        // Weights: missing file, then a NaN in one tensor.
+        QVERIFY(writePackage(folder, validManifest()));
+        QVERIFY(QFile::remove(folder + "/model.safetensors"));
+        what = packageError(load, &file);
+        QVERIFY2(what.contains("model.safetensors: file not found (named by \"weights\""),
+                 qPrintable(what));
+        QVERIFY(writePackage(folder, validManifest(),
+                             buildSafetensors({{"out.bias", "F32", {2},
+                                                floatBytes({1, std::nanf("")})}})));
+        what = packageError(load, &file, &tensor);
+        QCOMPARE(QString::fromStdString(file), folder + "/model.safetensors");
+        QCOMPARE(tensor, std::string("out.bias"));
+        QVERIFY2(what.contains("tensor \"out.bias\": value 1 (index [1]) is NaN"), qPrintable(what));
     }
     // Random corruptions of a valid file must load or throw PackageError, never crash.
     void corruptedFilesNeverCrash()

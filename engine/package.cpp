@@ -1,0 +1,260 @@
+#include "engine/package.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace glosa::engine {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr std::uintmax_t kMaxManifestBytes = 16u << 20; // a manifest is a few KB
+
+std::string typeName(const json &value)
+{
+    return value.is_number_integer() || value.is_number_float() ? "a number"
+           : value.is_object()                                  ? "an object"
+           : value.is_array()                                   ? "an array"
+           : value.is_string()                                  ? "a string"
+           : value.is_boolean()                                 ? "a boolean"
+                                                                : "null";
+}
+
+// Ids become folder names when a package is imported: keep them to a portable, inert alphabet.
+bool isValidId(const std::string &id)
+{
+    if (id.empty() || id.size() > 128 || id.front() == '.' || id.front() == '-')
+        return false;
+    for (char c : id)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'))
+            return false;
+    return true;
+}
+
+} // namespace
+
+std::string ModelPackage::manifestPath() const
+{
+    return (fs::path(m_folder) / "model.json").string();
+}
+
+void ModelPackage::failManifest(const std::string &message) const
+{
+    throw PackageError(manifestPath(), {}, message);
+}
+
+ModelPackage ModelPackage::load(const std::string &folder)
+{
+    ModelPackage package;
+    package.m_folder = folder;
+    std::error_code error;
+    if (!fs::is_directory(folder, error))
+        throw PackageError(folder, {}, "not a folder (a model package is a folder with model.json)");
+    const std::string manifestPath = package.manifestPath();
+    if (!fs::is_regular_file(manifestPath, error))
+        throw PackageError(manifestPath, {}, "file not found");
+    const std::uintmax_t size = fs::file_size(manifestPath, error);
+    if (error || size > kMaxManifestBytes)
+        package.failManifest(error ? "cannot read its size: " + error.message()
+                                   : std::to_string(size) + " bytes is too large for a manifest");
+    std::ifstream stream(manifestPath, std::ios::binary);
+    std::stringstream contents;
+    contents << stream.rdbuf();
+    if (!stream)
+        package.failManifest("cannot read the file");
+    try {
+        package.m_manifest = json::parse(contents.str());
+    } catch (const json::exception &e) {
+        package.failManifest(std::string("not valid JSON: ") + e.what());
+    }
+    const json &m = package.m_manifest;
+    if (!m.is_object())
+        package.failManifest("the top level is " + typeName(m) + ", expected an object");
+
+    // Helpers that name the key in every message ("languages.target").
+    auto require = [&](const json &parent, const std::string &key,
+                       const std::string &path) -> const json & {
+        if (!parent.contains(key))
+            package.failManifest("missing required key \"" + path + "\"");
+        return parent[key];
+    };
+    auto requireString = [&](const json &parent, const std::string &key,
+                             const std::string &path) -> std::string {
+        const json &value = require(parent, key, path);
+        if (!value.is_string())
+            package.failManifest("\"" + path + "\" is " + typeName(value) + ", expected a string");
+        std::string text = value.get<std::string>();
+        if (text.empty())
+            package.failManifest("\"" + path + "\" is empty");
+        return text;
+    };
+    auto requireObject = [&](const json &parent, const std::string &key,
+                             const std::string &path) -> const json & {
+        const json &value = require(parent, key, path);
+        if (!value.is_object())
+            package.failManifest("\"" + path + "\" is " + typeName(value) + ", expected an object");
+        return value;
+    };
+    // A file named by the manifest: relative, inside the folder, present.
+    auto requireFile = [&](const json &parent, const std::string &key,
+                           const std::string &path) -> std::string {
+        const std::string name = requireString(parent, key, path);
+        const fs::path relative(name);
+        if (relative.is_absolute() ||
+            std::any_of(relative.begin(), relative.end(), [](const fs::path &p) { return p == ".."; }))
+            package.failManifest("\"" + path + "\" is \"" + name +
+                                 "\"; files must be named relative to the package folder");
+        const std::string file = (fs::path(folder) / relative).string();
+        if (!fs::is_regular_file(file, error))
+            throw PackageError(file, {}, "file not found (named by \"" + path + "\" in model.json)");
+        return file;
+    };
+
+    const json &version = require(m, "format_version", "format_version");
+    if (!version.is_number_integer())
+        package.failManifest("\"format_version\" is " + typeName(version) + ", expected 1");
+    if (version.get<std::int64_t>() != 1)
+        package.failManifest("\"format_version\" is " + version.dump() +
+                             "; this version of Glosa reads format 1 only");
+
+    package.m_id = requireString(m, "id", "id");
+    if (!isValidId(package.m_id))
+        package.failManifest("\"id\" is \"" + package.m_id +
+                             "\"; ids use letters, digits, '-', '_' and '.' only and do not start "
+                             "with '.' or '-'");
+    package.m_name = requireString(m, "name", "name");
+    if (m.contains("version")) {
+        if (!m["version"].is_string())
+            package.failManifest("\"version\" is " + typeName(m["version"]) + ", expected a string");
+        package.m_version = m["version"].get<std::string>();
+    }
+    const std::string task = requireString(m, "task", "task");
+    if (task == "translation")
+        package.m_task = Task::Translation;
+    else if (task == "captioning")
+        package.m_task = Task::Captioning;
+    else
+        package.failManifest("\"task\" is \"" + task +
+                             "\", expected \"translation\" or \"captioning\"");
+    const bool translation = package.m_task == Task::Translation;
+    package.m_architecture = requireString(m, "architecture", "architecture");
+    package.m_plugin = requireString(m, "plugin", "plugin");
+    package.m_licence = requireString(m, "licence", "licence");
+
+    const json &languages = requireObject(m, "languages", "languages");
+    package.m_targetLanguage = requireString(languages, "target", "languages.target");
+    if (translation)
+        package.m_sourceLanguage = requireString(languages, "source", "languages.source");
+
+    requireObject(m, "hyperparameters", "hyperparameters");
+    if (m.contains("decoding") && !m["decoding"].is_object())
+        package.failManifest("\"decoding\" is " + typeName(m["decoding"]) + ", expected an object");
+    if (m.contains("scores") && !m["scores"].is_object())
+        package.failManifest("\"scores\" is " + typeName(m["scores"]) + ", expected an object");
+
+    const json &training = requireObject(m, "training", "training");
+    const json &data = require(training, "data", "training.data");
+    if (!data.is_array() || data.empty())
+        package.failManifest("\"training.data\" must be a non-empty array naming the training "
+                             "data with its licence and attribution");
+    for (std::size_t i = 0; i < data.size(); ++i) {
+        const std::string at = "training.data[" + std::to_string(i) + "]";
+        if (!data[i].is_object())
+            package.failManifest("\"" + at + "\" is " + typeName(data[i]) + ", expected an object");
+        requireString(data[i], "licence", at + ".licence");
+        requireString(data[i], "attribution", at + ".attribution");
+    }
+
+    // Files last, so that a manifest error is reported before a missing-file error.
+    const json &tokenizer = requireObject(m, "tokenizer", "tokenizer");
+    const std::string type = requireString(tokenizer, "type", "tokenizer.type");
+    if (type != "sentencepiece")
+        package.failManifest("\"tokenizer.type\" is \"" + type + "\", expected \"sentencepiece\"");
+    const std::string targetModel = requireFile(tokenizer, "target", "tokenizer.target");
+    const std::string sourceModel =
+        translation ? requireFile(tokenizer, "source", "tokenizer.source") : std::string();
+    const std::string weights = requireFile(m, "weights", "weights");
+
+    package.m_weights = std::make_shared<const SafeTensorsFile>(weights);
+    package.m_targetTokenizer = std::make_shared<const Tokenizer>(targetModel);
+    if (translation)
+        package.m_sourceTokenizer =
+            fs::equivalent(sourceModel, targetModel, error)
+                ? package.m_targetTokenizer
+                : std::make_shared<const Tokenizer>(sourceModel);
+    return package;
+}
+
+const nlohmann::json &ModelPackage::hyperparameters() const
+{
+    return m_manifest["hyperparameters"];
+}
+
+const nlohmann::json &ModelPackage::decoding() const
+{
+    static const json empty = json::object();
+    const auto it = m_manifest.find("decoding");
+    return it == m_manifest.end() ? empty : *it;
+}
+
+const nlohmann::json &ModelPackage::hyperparameterValue(const std::string &key) const
+{
+    const json &h = hyperparameters();
+    const auto it = h.find(key);
+    if (it == h.end())
+        failManifest("missing required key \"hyperparameters." + key + "\" (architecture \"" +
+                     m_architecture + "\" needs it)");
+    return *it;
+}
+
+void ModelPackage::failHyperparameter(const std::string &key, const char *expected) const
+{
+    failManifest("\"hyperparameters." + key + "\" is " + hyperparameters()[key].dump() +
+                 ", expected " + expected);
+}
+
+Tensor ModelPackage::weight(const std::string &name, const Shape &expectedShape) const
+{
+    return m_weights->loadFloat(name, expectedShape);
+}
+
+void ModelPackage::requireTensors(const std::vector<TensorRequirement> &tensors) const
+{
+    std::string firstTensor;
+    std::string firstProblem;
+    std::vector<std::string> others;
+    for (const TensorRequirement &t : tensors) {
+        std::string problem;
+        if (!m_weights->contains(t.name))
+            problem = "not found";
+        else if (!t.shape.empty() && m_weights->shape(t.name) != t.shape)
+            problem = "shape " + shapeToString(m_weights->shape(t.name)) +
+                      " does not match the expected " + shapeToString(t.shape);
+        else if (m_weights->dtype(t.name) == DType::I32)
+            problem = "dtype I32, expected F32, F16 or BF16";
+        if (problem.empty())
+            continue;
+        if (firstProblem.empty()) {
+            firstTensor = t.name;
+            firstProblem = problem;
+        } else {
+            others.push_back("tensor \"" + t.name + "\": " + problem);
+        }
+    }
+    if (firstProblem.empty())
+        return;
+    std::string message = firstProblem + " (architecture \"" + m_architecture + "\")";
+    if (!others.empty()) {
+        message += "; " + std::to_string(others.size()) + " more: ";
+        for (std::size_t i = 0; i < others.size() && i < 8; ++i)
+            message += (i ? "; " : "") + others[i];
+        if (others.size() > 8)
+            message += "; ...";
+    }
+    throw PackageError(m_weights->path(), firstTensor, message);
+}
+
+} // namespace glosa::engine

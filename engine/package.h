@@ -1,0 +1,131 @@
+// ModelPackage: a model folder (docs/model-package.md) parsed and validated at the file level —
+// model.json, the safetensors weights and the SentencePiece tokenizers — before any plugin sees
+// it. Plugins then check their own tensors through requireTensors()/weight(), so that every
+// weight is known to be present, correctly shaped and finite before it is used.
+//
+// Basic usage:
+//     const ModelPackage package = ModelPackage::load("resources/models/transformer-en-es");
+//     const int d = package.hyperparameter<int>("d_model");
+//     package.requireTensors({{"embedding.weight", {vocab, d}}, {"out.bias", {vocab}}});
+//     Tensor w = package.weight("embedding.weight", {vocab, d});   // fp32, 64-byte aligned
+//     std::shared_ptr<const Tokenizer> spm = package.sourceTokenizer();
+//
+// Every error is a PackageError naming the file (model.json, model.safetensors, spm.model) and,
+// for weights, the tensor; manifest errors name the key ("model.json: "languages.target" is
+// missing").
+#pragma once
+
+#include "engine/model.h"
+#include "engine/packageerror.h"
+#include "engine/safetensors.h"
+#include "engine/text/tokenizer.h"
+
+#include <nlohmann/json.hpp>
+
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace glosa::engine {
+
+// A tensor a plugin needs, with its expected shape (empty shape: any shape is accepted).
+struct TensorRequirement
+{
+    std::string name;
+    Shape shape;
+};
+
+class ModelPackage
+{
+public:
+    // Parses and validates `folder`; throws PackageError.
+    static ModelPackage load(const std::string &folder);
+
+    const std::string &folder() const { return m_folder; }
+    // The whole model.json, unknown keys included.
+    const nlohmann::json &manifest() const { return m_manifest; }
+    std::string manifestPath() const;
+
+    const std::string &id() const { return m_id; }
+    const std::string &name() const { return m_name; }
+    const std::string &version() const { return m_version; } // "" when absent
+    Task task() const { return m_task; }
+    const std::string &architecture() const { return m_architecture; }
+    const std::string &plugin() const { return m_plugin; }
+    const std::string &licence() const { return m_licence; }
+    // BCP 47 codes; the source language is "" for captioning models.
+    const std::string &sourceLanguage() const { return m_sourceLanguage; }
+    const std::string &targetLanguage() const { return m_targetLanguage; }
+    // "hyperparameters" (an object); "decoding" (an object, empty when absent).
+    const nlohmann::json &hyperparameters() const;
+    const nlohmann::json &decoding() const;
+
+    // A required hyperparameter converted to T (int, std::int64_t, double, bool, std::string);
+    // PackageError naming model.json and "hyperparameters.<key>" when missing or mistyped.
+    template <typename T> T hyperparameter(const std::string &key) const;
+    // The same with a default when the key is absent (still an error when mistyped).
+    template <typename T> T hyperparameter(const std::string &key, const T &fallback) const;
+
+    const SafeTensorsFile &weights() const { return *m_weights; }
+    // fp32 copy of a tensor, checked against `expectedShape` when it is not empty.
+    Tensor weight(const std::string &name, const Shape &expectedShape = {}) const;
+    // Checks that every tensor exists with its shape (and a floating-point dtype); one
+    // PackageError naming the first offending tensor and listing all the problems found.
+    void requireTensors(const std::vector<TensorRequirement> &tensors) const;
+
+    // The tokenizers named in "tokenizer"; source and target share one instance when they name
+    // the same file. Captioning packages have no source tokenizer (nullptr).
+    std::shared_ptr<const Tokenizer> sourceTokenizer() const { return m_sourceTokenizer; }
+    std::shared_ptr<const Tokenizer> targetTokenizer() const { return m_targetTokenizer; }
+
+private:
+    ModelPackage() = default;
+    [[noreturn]] void failManifest(const std::string &message) const;
+    const nlohmann::json &hyperparameterValue(const std::string &key) const;
+    [[noreturn]] void failHyperparameter(const std::string &key, const char *expected) const;
+
+    std::string m_folder;
+    nlohmann::json m_manifest;
+    std::string m_id, m_name, m_version, m_architecture, m_plugin, m_licence;
+    std::string m_sourceLanguage, m_targetLanguage;
+    Task m_task = Task::Translation;
+    std::shared_ptr<const SafeTensorsFile> m_weights;
+    std::shared_ptr<const Tokenizer> m_sourceTokenizer;
+    std::shared_ptr<const Tokenizer> m_targetTokenizer;
+};
+
+template <typename T> T ModelPackage::hyperparameter(const std::string &key) const
+{
+    const nlohmann::json &value = hyperparameterValue(key);
+    if constexpr (std::is_same_v<T, bool>) {
+        if (!value.is_boolean())
+            failHyperparameter(key, "a boolean");
+    } else if constexpr (std::is_integral_v<T>) {
+        if (!value.is_number_integer())
+            failHyperparameter(key, "an integer");
+        // Range check: a value that does not fit T is as wrong as a string.
+        if (value.is_number_unsigned() ? value.get<std::uint64_t>() >
+                                             static_cast<std::uint64_t>(std::numeric_limits<T>::max())
+                                       : (value.get<std::int64_t>() < std::numeric_limits<T>::min() ||
+                                          value.get<std::int64_t>() > std::numeric_limits<T>::max()))
+            failHyperparameter(key, "an integer in range");
+    } else if constexpr (std::is_floating_point_v<T>) {
+        if (!value.is_number())
+            failHyperparameter(key, "a number");
+    } else if constexpr (std::is_same_v<T, std::string>) {
+        if (!value.is_string())
+            failHyperparameter(key, "a string");
+    } else {
+        static_assert(sizeof(T) == 0, "unsupported hyperparameter type");
+    }
+    return value.get<T>();
+}
+
+template <typename T>
+T ModelPackage::hyperparameter(const std::string &key, const T &fallback) const
+{
+    return hyperparameters().contains(key) ? hyperparameter<T>(key) : fallback;
+}
+
+} // namespace glosa::engine

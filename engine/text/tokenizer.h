@@ -1,0 +1,79 @@
+// Tokenizer: a SentencePiece model that reports, for every piece, where it came from in the
+// caller's original text.
+//
+// Basic usage:
+//     glosa::engine::Tokenizer tokenizer("pkg/spm.model");      // throws PackageError
+//     std::vector<Token> tokens = tokenizer.encode(text);         // ids, pieces, ranges
+//     std::string back = tokenizer.decode({tokens[0].id, ...});
+//
+// Offsets. encode() first validates UTF-8 and normalises the text to NFC (ICU), then lets
+// SentencePiece apply the model's own normaliser (nmt_nfkc for our models) and read the surface
+// offsets of each piece. Those offsets refer to the NFC string; NormalizedText maps them back to
+// the caller's string, widening to whole characters where NFC rewrote them (a decomposed "e" +
+// U+0301 maps to both code points). So token.bytes always indexes the string passed to encode(),
+// and token.utf16 indexes the same text held in a QString (QString::fromUtf8 of it).
+//
+// White space. SentencePiece folds the space before a word into the piece ("▁word"); the ranges
+// here exclude white space, so a highlight covers only the word's letters. A piece that is only
+// "▁" gets an empty range at the end of the white space it stands for.
+//
+// Thread safety: encode/decode are const and may run concurrently.
+#pragma once
+
+#include "engine/text/unicode.h"
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sentencepiece {
+class SentencePieceProcessor;
+}
+
+namespace glosa::engine {
+
+struct Token
+{
+    int id = 0;
+    std::string piece; // vocabulary entry, "▁" marks a preceding space
+    TextSpan bytes;    // UTF-8 byte offsets in the original text
+    TextSpan chars;    // code point offsets in the original text
+    TextSpan utf16;    // UTF-16 code unit offsets (QString positions) in the original text
+};
+
+class Tokenizer
+{
+public:
+    // Loads a SentencePiece model file; PackageError naming the file when it is missing or not a
+    // SentencePiece model.
+    explicit Tokenizer(const std::string &modelPath);
+    ~Tokenizer();
+    Tokenizer(const Tokenizer &) = delete;
+    Tokenizer &operator=(const Tokenizer &) = delete;
+
+    const std::string &path() const { return m_path; }
+    int vocabSize() const;
+    // -1 where the model defines no such piece.
+    int padId() const;
+    int unkId() const;
+    int bosId() const;
+    int eosId() const;
+    // unkId() for pieces not in the vocabulary.
+    int pieceToId(const std::string &piece) const;
+    // Throws std::out_of_range outside [0, vocabSize()).
+    std::string idToPiece(int id) const;
+
+    // Pieces of `text` without BOS/EOS; throws InvalidUtf8Error (byte offset in the message).
+    std::vector<Token> encode(std::string_view text) const;
+    std::vector<int> encodeIds(std::string_view text) const;
+    // Text for `ids` (control ids such as BOS/EOS/PAD decode to nothing; unknown pieces to
+    // " ⁇ "). Throws std::invalid_argument for ids outside [0, vocabSize()).
+    std::string decode(const std::vector<int> &ids) const;
+
+private:
+    std::string m_path;
+    std::unique_ptr<sentencepiece::SentencePieceProcessor> m_processor;
+};
+
+} // namespace glosa::engine
