@@ -44,9 +44,9 @@ enum class EarlyStopping : std::uint8_t {
     Eager,
 };
 
-const char *searchStrategyName(SearchStrategy strategy);           // "greedy", "beam", "sample"
+const char *searchStrategyName(SearchStrategy strategy); // "greedy", "beam", "sample"
 const char *lengthNormalizationName(LengthNormalization normalization); // "none", "gnmt", "average"
-const char *earlyStoppingName(EarlyStopping stopping);             // "heuristic", ...
+const char *earlyStoppingName(EarlyStopping stopping);                  // "heuristic", ...
 // Inverse of the names above; throw std::invalid_argument listing the accepted names.
 SearchStrategy searchStrategyFromName(const std::string &name);
 LengthNormalization lengthNormalizationFromName(const std::string &name);
@@ -110,14 +110,14 @@ struct DecodingOptions
     // p (Holtzman et al. 2019). 1 disables it; must be in (0, 1].
     float topP = 1.0f;
     // Seed of the request's random generator (std::mt19937_64 with our own uniform draw, so the
-    // same seed gives the same samples with every compiler and standard library). Each
-    // (sentence, sample) pair gets its own generator derived from it, so a sentence samples the
-    // same whatever else is in the batch.
+    // same seed gives the same samples with every compiler and standard library). Each sample
+    // of each sentence gets its own generator, derived from the seed, the sentence's source
+    // tokens and the sample index: a sentence samples the same whatever else is in the batch.
     std::uint64_t seed = 0;
 
     // --- Traces (trace.h) ------------------------------------------------------------------
-    bool trace = false;  // record the search tree and per-step candidates
-    int traceTopN = 10;  // candidates recorded per step and stage
+    bool trace = false; // record the search tree and per-step candidates
+    int traceTopN = 10; // candidates recorded per step and stage
 
     // Throws std::invalid_argument naming the first bad field and its value. vocabularySize > 0
     // also checks token ids (suppressTokens, targetPrefix) against it.

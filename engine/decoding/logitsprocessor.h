@@ -33,7 +33,7 @@ struct DecodingOptions;
 
 struct ProcessorContext
 {
-    std::int32_t step = 0;                // index of the token being chosen (0: the first one)
+    std::int32_t step = 0;                 // index of the token being chosen (0: the first one)
     std::span<const std::int32_t> history; // tokens chosen so far (no start token)
     std::int32_t endToken = -1;
 };
@@ -48,7 +48,8 @@ public:
     // which lets renormalize() work from the changes alone.
     explicit ScoreRow(std::span<float> scores, bool logProbabilities = true)
         : m_scores(scores), m_logProbabilities(logProbabilities)
-    {}
+    {
+    }
 
     std::int64_t size() const { return static_cast<std::int64_t>(m_scores.size()); }
     float operator[](std::int32_t token) const { return m_scores[token]; }

@@ -24,7 +24,8 @@ class Rng
 {
 public:
     explicit Rng(std::uint64_t seed) : m_engine(seed) {}
-    // A well-mixed seed for one (sentence, sample) pair of a request (SplitMix64 steps).
+    // A well-mixed seed for one (sentence, sample) pair of a request (SplitMix64 steps);
+    // `sentence` is any 64-bit key of the sentence (the search hashes its source tokens).
     static std::uint64_t derive(std::uint64_t seed, std::uint64_t sentence, std::uint64_t sample);
     // Uniform in [0, 1) with 53 random bits.
     double uniform() { return static_cast<double>(m_engine() >> 11) * 0x1.0p-53; }
@@ -70,9 +71,9 @@ public:
 
     // The distribution sample() draws from: temperature, top-k, top-p, renormalised, best first.
     // `stages`, when given, receives the distribution after each of the three steps (for traces).
-    std::vector<TokenProbability> distribution(
-        std::span<const float> logProbs,
-        std::vector<std::vector<TokenProbability>> *stages = nullptr) const;
+    std::vector<TokenProbability>
+    distribution(std::span<const float> logProbs,
+                 std::vector<std::vector<TokenProbability>> *stages = nullptr) const;
     // Inverse-CDF draw over distribution(): one uniform per call. -1 when every score is -inf.
     std::int32_t sample(std::span<const float> logProbs, Rng &rng) const;
     static std::int32_t draw(const std::vector<TokenProbability> &distribution, Rng &rng);

@@ -39,7 +39,7 @@ struct Hypothesis
     float logProb = 0.0f;      // Σ tokenLogProbs + eosLogProb
     float score = 0.0f;        // the ranking score: logProb with length and coverage penalties
     // [tokens, source length]: the attention that predicted each token, rows sum to 1 (as the
-    // model returned them). Empty when the model gives no attention.
+    // model returned them). Empty when the model gives no attention or there are no tokens.
     Tensor attention;
     std::int32_t traceNode = -1; // the hypothesis's last node in DecodingResult::trace
 };

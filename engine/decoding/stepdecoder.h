@@ -55,8 +55,8 @@ public:
     // wants them (the caller appends EOS when the model was trained with it); lengths may differ;
     // no sentence may be empty. Returns a state with one row per sentence, in order: row b belongs
     // to sources[b]. Column j of a row's attention is position j of that row's sentence.
-    virtual std::unique_ptr<DecoderState> encode(
-        const std::vector<std::vector<std::int32_t>> &sources) = 0;
+    virtual std::unique_ptr<DecoderState>
+    encode(const std::vector<std::vector<std::int32_t>> &sources) = 0;
 
     // Advances every row by one token.
     //   lastTokens: [rows] I32, the last token of each row (startToken() at the first step)

@@ -45,8 +45,8 @@ struct TraceNode
 
 struct StepTrace
 {
-    std::int32_t step = 0;  // target position being predicted
-    std::int32_t node = 0;  // the TraceNode being expanded (its children are this step's tokens)
+    std::int32_t step = 0;    // target position being predicted
+    std::int32_t node = 0;    // the TraceNode being expanded (its children are this step's tokens)
     std::int32_t chosen = -1; // greedy / sampling: the token picked; beam: -1 (see the nodes)
     // The union of each stage's top-N tokens, best first by the final stage.
     std::vector<std::int32_t> tokens;

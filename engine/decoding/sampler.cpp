@@ -1,0 +1,195 @@
+#include "engine/decoding/sampler.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace glosa::engine {
+
+namespace {
+
+std::uint64_t splitMix64(std::uint64_t &state)
+{
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+bool better(const TokenProbability &a, const TokenProbability &b)
+{
+    return a.probability > b.probability || (a.probability == b.probability && a.token < b.token);
+}
+
+void renormalize(std::vector<TokenProbability> &distribution)
+{
+    double sum = 0.0;
+    for (const TokenProbability &entry : distribution)
+        sum += entry.probability;
+    if (sum > 0)
+        for (TokenProbability &entry : distribution)
+            entry.probability /= sum;
+}
+
+} // namespace
+
+std::uint64_t Rng::derive(std::uint64_t seed, std::uint64_t sentence, std::uint64_t sample)
+{
+    std::uint64_t state = seed;
+    std::uint64_t mixed = splitMix64(state);
+    state = mixed ^ (sentence * 0xd1b54a32d192ed03ULL);
+    mixed = splitMix64(state);
+    state = mixed ^ (sample * 0x8cb92ba72f3d8dd7ULL);
+    return splitMix64(state);
+}
+
+std::vector<TokenProbability> keepTopK(std::vector<TokenProbability> distribution, int k)
+{
+    if (k < 0)
+        throw std::invalid_argument("top-k: k = " + std::to_string(k) + " must be >= 0");
+    std::sort(distribution.begin(), distribution.end(), better);
+    if (k > 0 && static_cast<std::size_t>(k) < distribution.size())
+        distribution.resize(k);
+    renormalize(distribution);
+    return distribution;
+}
+
+std::vector<TokenProbability> keepTopP(std::vector<TokenProbability> distribution, double p)
+{
+    if (!(p > 0 && p <= 1))
+        throw std::invalid_argument("top-p: p = " + std::to_string(p) + " must be in (0, 1]");
+    std::sort(distribution.begin(), distribution.end(), better);
+    if (p < 1) {
+        // The smallest prefix whose mass reaches p: the token that crosses p is kept. A relative
+        // tolerance keeps a prefix summing to p up to rounding (0.1 + 0.2 vs 0.3) from taking
+        // one token more.
+        double mass = 0.0;
+        std::size_t keep = distribution.size();
+        for (std::size_t i = 0; i < distribution.size(); ++i) {
+            mass += distribution[i].probability;
+            if (mass >= p * (1 - 1e-9)) {
+                keep = i + 1;
+                break;
+            }
+        }
+        distribution.resize(keep);
+    }
+    renormalize(distribution);
+    return distribution;
+}
+
+namespace {
+
+// Softmax of logProbs / temperature over the finite entries, normalised, in token order.
+std::vector<TokenProbability> unsortedSoftmax(std::span<const float> logProbs, double temperature)
+{
+    if (!(temperature > 0) || !std::isfinite(temperature))
+        throw std::invalid_argument("temperature " + std::to_string(temperature) +
+                                    " must be finite and > 0");
+    double maximum = -std::numeric_limits<double>::infinity();
+    for (float value : logProbs)
+        maximum = std::max(maximum, static_cast<double>(value));
+    std::vector<TokenProbability> distribution;
+    if (!std::isfinite(maximum))
+        return distribution;
+    distribution.reserve(logProbs.size());
+    for (std::size_t i = 0; i < logProbs.size(); ++i) {
+        if (!std::isfinite(logProbs[i]))
+            continue;
+        distribution.push_back(
+            {static_cast<std::int32_t>(i), std::exp((logProbs[i] - maximum) / temperature)});
+    }
+    renormalize(distribution);
+    return distribution;
+}
+
+} // namespace
+
+std::vector<TokenProbability> temperatureSoftmax(std::span<const float> logProbs,
+                                                 double temperature)
+{
+    std::vector<TokenProbability> distribution = unsortedSoftmax(logProbs, temperature);
+    std::sort(distribution.begin(), distribution.end(), better);
+    return distribution;
+}
+
+std::int32_t BestSampler::sample(std::span<const float> logProbs)
+{
+    std::int32_t best = -1;
+    float bestValue = -std::numeric_limits<float>::infinity();
+    for (std::size_t i = 0; i < logProbs.size(); ++i) {
+        if (logProbs[i] > bestValue) {
+            bestValue = logProbs[i];
+            best = static_cast<std::int32_t>(i);
+        }
+    }
+    return best;
+}
+
+RandomSampler::RandomSampler(SamplerOptions options) : m_options(options)
+{
+    if (!(options.temperature > 0) || !std::isfinite(options.temperature))
+        throw std::invalid_argument("RandomSampler: temperature " +
+                                    std::to_string(options.temperature) +
+                                    " must be finite and > 0");
+    if (options.topK < 0)
+        throw std::invalid_argument("RandomSampler: top-k " + std::to_string(options.topK) +
+                                    " must be >= 0");
+    if (!(options.topP > 0 && options.topP <= 1))
+        throw std::invalid_argument("RandomSampler: top-p " + std::to_string(options.topP) +
+                                    " must be in (0, 1]");
+}
+
+std::vector<TokenProbability>
+RandomSampler::distribution(std::span<const float> logProbs,
+                            std::vector<std::vector<TokenProbability>> *stages) const
+{
+    std::vector<TokenProbability> result = unsortedSoftmax(logProbs, m_options.temperature);
+    const bool truncateK =
+        m_options.topK > 0 && static_cast<std::size_t>(m_options.topK) < result.size();
+    if (truncateK && !stages) {
+        // Only the k best need sorting: O(vocab) selection instead of an O(vocab log vocab) sort.
+        std::nth_element(result.begin(), result.begin() + (m_options.topK - 1), result.end(),
+                         better);
+        result.resize(m_options.topK);
+    }
+    std::sort(result.begin(), result.end(), better);
+    if (stages)
+        stages->push_back(result);
+    if (m_options.topK > 0)
+        result = keepTopK(std::move(result), m_options.topK);
+    if (stages)
+        stages->push_back(result);
+    if (m_options.topP < 1)
+        result = keepTopP(std::move(result), m_options.topP);
+    if (stages)
+        stages->push_back(result);
+    return result;
+}
+
+std::int32_t RandomSampler::draw(const std::vector<TokenProbability> &distribution, Rng &rng)
+{
+    if (distribution.empty())
+        return -1;
+    const double u = rng.uniform();
+    double cumulative = 0.0;
+    for (const TokenProbability &entry : distribution) {
+        cumulative += entry.probability;
+        if (u < cumulative)
+            return entry.token;
+    }
+    // u fell in the rounding gap above the last cumulative sum.
+    for (auto it = distribution.rbegin(); it != distribution.rend(); ++it)
+        if (it->probability > 0)
+            return it->token;
+    return distribution.back().token;
+}
+
+std::int32_t RandomSampler::sample(std::span<const float> logProbs, Rng &rng) const
+{
+    return draw(distribution(logProbs), rng);
+}
+
+} // namespace glosa::engine

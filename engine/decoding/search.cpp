@@ -1,0 +1,739 @@
+#include "engine/decoding/search.h"
+
+#include "engine/decoding/logitsprocessor.h"
+#include "engine/decoding/sampler.h"
+#include "engine/decoding/stepdecoder.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <queue>
+#include <string>
+
+namespace glosa::engine {
+
+namespace {
+
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+constexpr double kCoverageFloor = 1e-6;
+
+// ---------------------------------------------------------------------------------------------
+// Paths: hypotheses share their prefixes through back-pointers (Marian's Hypothesis), so a step
+// costs O(beam) bookkeeping however long the hypotheses and sources are.
+
+struct PathNode
+{
+    std::int32_t parent; // index in Sentence::path; -1: the start
+    std::int32_t token;
+    float logProb;
+    std::int64_t attentionRow; // offset in Sentence::attention; -1 when none
+};
+
+struct Alive
+{
+    std::vector<std::int32_t> tokens; // the history the processors read
+    float cumulative = 0.0f;
+    std::int32_t pathNode = -1;
+    std::int32_t traceNode = 0;
+    std::vector<float> coverage; // [source length]; only with a coverage penalty
+    std::uint32_t sample = 0;    // sampling: which of the nBest samples
+};
+
+// ---------------------------------------------------------------------------------------------
+// Traces
+
+class Tracer
+{
+public:
+    Tracer(const DecodingOptions &options, const LogitsProcessorChain &chain, bool sampling)
+        : m_enabled(options.trace), m_topN(options.traceTopN)
+    {
+        if (!m_enabled)
+            return;
+        trace.stages.push_back("model");
+        for (const auto &processor : chain.processors())
+            trace.stages.push_back(processor->name());
+        if (sampling) {
+            trace.stages.push_back("temperature");
+            trace.stages.push_back("top-k");
+            trace.stages.push_back("top-p");
+        }
+        trace.nodes.push_back(TraceNode{}); // the root
+    }
+
+    bool enabled() const { return m_enabled; }
+
+    std::int32_t addNode(std::int32_t parent, std::int32_t step, std::int32_t token, float logProb,
+                         float cumulative, float normalized, NodeFate fate)
+    {
+        if (!m_enabled)
+            return -1;
+        const auto id = static_cast<std::int32_t>(trace.nodes.size());
+        trace.nodes.push_back({id, parent, step, token, logProb, cumulative, normalized, fate});
+        return id;
+    }
+
+    // Row snapshots, in order: the model's row, then one per processor (log-domain, full rows).
+    void snapshot(std::span<const float> row)
+    {
+        if (m_enabled)
+            m_rows.emplace_back(row.begin(), row.end());
+    }
+    void samplerStages(std::vector<std::vector<TokenProbability>> stages)
+    {
+        if (m_enabled)
+            m_samplerStages = std::move(stages);
+    }
+
+    void endRow(std::int32_t step, std::int32_t node, std::int32_t chosen)
+    {
+        if (!m_enabled)
+            return;
+        // Per stage: probabilities of the whole row (softmax of the snapshot) or the sampler's
+        // truncated distribution, then the union of each stage's top-N.
+        std::vector<std::vector<double>> dense; // per full-row stage: probabilities [vocab]
+        std::vector<std::int32_t> tokens;
+        for (const std::vector<float> &row : m_rows) {
+            std::vector<double> probabilities(row.size(), 0.0);
+            float maximum = kNegInf;
+            for (float value : row)
+                maximum = std::max(maximum, value);
+            if (maximum != kNegInf) {
+                double sum = 0.0;
+                for (std::size_t i = 0; i < row.size(); ++i)
+                    sum += probabilities[i] = std::exp(static_cast<double>(row[i] - maximum));
+                for (double &p : probabilities)
+                    p /= sum;
+            }
+            std::vector<std::int32_t> order(row.size());
+            for (std::size_t i = 0; i < order.size(); ++i)
+                order[i] = static_cast<std::int32_t>(i);
+            const std::size_t n = std::min<std::size_t>(m_topN, order.size());
+            std::partial_sort(order.begin(), order.begin() + n, order.end(),
+                              [&](std::int32_t a, std::int32_t b) {
+                                  return probabilities[a] > probabilities[b] ||
+                                         (probabilities[a] == probabilities[b] && a < b);
+                              });
+            for (std::size_t i = 0; i < n; ++i)
+                if (probabilities[order[i]] > 0)
+                    tokens.push_back(order[i]);
+            dense.push_back(std::move(probabilities));
+        }
+        for (const auto &stage : m_samplerStages)
+            for (std::size_t i = 0; i < std::min<std::size_t>(m_topN, stage.size()); ++i)
+                tokens.push_back(stage[i].token);
+        std::sort(tokens.begin(), tokens.end());
+        tokens.erase(std::unique(tokens.begin(), tokens.end()), tokens.end());
+
+        StepTrace stepTrace;
+        stepTrace.step = step;
+        stepTrace.node = node;
+        stepTrace.chosen = chosen;
+        for (const auto &probabilities : dense) {
+            std::vector<float> values;
+            for (std::int32_t token : tokens)
+                values.push_back(static_cast<float>(probabilities[token]));
+            stepTrace.probabilities.push_back(std::move(values));
+        }
+        for (const auto &stage : m_samplerStages) {
+            std::vector<float> values(tokens.size(), 0.0f);
+            for (const TokenProbability &entry : stage) {
+                auto it = std::lower_bound(tokens.begin(), tokens.end(), entry.token);
+                if (it != tokens.end() && *it == entry.token)
+                    values[it - tokens.begin()] = static_cast<float>(entry.probability);
+            }
+            stepTrace.probabilities.push_back(std::move(values));
+        }
+        // Best first by the last stage.
+        std::vector<std::size_t> order(tokens.size());
+        for (std::size_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        const std::vector<float> &last = stepTrace.probabilities.back();
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::size_t a, std::size_t b) { return last[a] > last[b]; });
+        for (std::size_t i = 0; i < order.size(); ++i)
+            stepTrace.tokens.push_back(tokens[order[i]]);
+        for (auto &values : stepTrace.probabilities) {
+            std::vector<float> sorted;
+            for (std::size_t i : order)
+                sorted.push_back(values[i]);
+            values = std::move(sorted);
+        }
+        trace.steps.push_back(std::move(stepTrace));
+        m_rows.clear();
+        m_samplerStages.clear();
+    }
+
+    DecodingTrace trace;
+
+private:
+    bool m_enabled;
+    int m_topN;
+    std::vector<std::vector<float>> m_rows;
+    std::vector<std::vector<TokenProbability>> m_samplerStages;
+};
+
+// ---------------------------------------------------------------------------------------------
+
+struct Sentence
+{
+    std::int64_t sourceLength = 0;
+    int maxLength = 0;
+    std::vector<Alive> alive;
+    std::vector<Hypothesis> finished;
+    std::vector<PathNode> path;
+    std::vector<float> attention; // rows of [sourceLength], referenced by PathNode
+    bool done = false;
+    Tracer tracer;
+
+    Sentence(const DecodingOptions &options, const LogitsProcessorChain &chain, bool sampling)
+        : tracer(options, chain, sampling)
+    {
+    }
+};
+
+void checkSources(const std::vector<std::vector<std::int32_t>> &sources)
+{
+    for (std::size_t b = 0; b < sources.size(); ++b)
+        if (sources[b].empty())
+            throw std::invalid_argument("decode: source sentence " + std::to_string(b) +
+                                        " is empty (it needs at least an EOS token)");
+}
+
+void checkStepOutputs(const Tensor &logProbs, const Tensor &attention, std::int64_t rows,
+                      std::int64_t vocabulary, std::int64_t maxSourceLength)
+{
+    if (logProbs.rank() != 2 || logProbs.dim(0) != rows || logProbs.dim(1) != vocabulary)
+        throw std::runtime_error("StepDecoder::step returned log-probabilities of shape " +
+                                 shapeToString(logProbs.shape()) + ", expected [" +
+                                 std::to_string(rows) + ", " + std::to_string(vocabulary) + "]");
+    if (!attention.empty() &&
+        (attention.rank() != 2 || attention.dim(0) != rows || attention.dim(1) < maxSourceLength))
+        throw std::runtime_error("StepDecoder::step returned attention of shape " +
+                                 shapeToString(attention.shape()) + ", expected [" +
+                                 std::to_string(rows) + ", >= " + std::to_string(maxSourceLength) +
+                                 "]");
+}
+
+std::unique_ptr<DecoderState> encodeChecked(StepDecoder &decoder,
+                                            const std::vector<std::vector<std::int32_t>> &sources)
+{
+    std::unique_ptr<DecoderState> state = decoder.encode(sources);
+    if (!state || state->rows() != static_cast<std::int64_t>(sources.size()))
+        throw std::runtime_error("StepDecoder::encode returned " +
+                                 std::to_string(state ? state->rows() : 0) + " rows for " +
+                                 std::to_string(sources.size()) + " sentences");
+    return state;
+}
+
+// FNV-1a over the source ids: the sentence's key for its random generators.
+std::uint64_t sourceKey(const std::vector<std::int32_t> &source)
+{
+    std::uint64_t hash = 0xcbf29ce484222325ULL;
+    for (std::int32_t token : source) {
+        for (int byte = 0; byte < 4; ++byte) {
+            hash ^= (static_cast<std::uint32_t>(token) >> (8 * byte)) & 0xffu;
+            hash *= 0x100000001b3ULL;
+        }
+    }
+    return hash;
+}
+
+void checkCancelled(const DecodingControl &control)
+{
+    if (control.cancelled && control.cancelled())
+        throw DecodingCancelled();
+}
+
+// Appends one token to a copy of `parent`: path node, attention row, coverage.
+Alive extend(Sentence &sentence, const Alive &parent, std::int32_t token, float logProb,
+             const float *attentionRow, bool withCoverage)
+{
+    Alive child;
+    child.tokens.reserve(parent.tokens.size() + 1);
+    child.tokens = parent.tokens;
+    child.tokens.push_back(token);
+    child.cumulative = parent.cumulative + logProb;
+    child.sample = parent.sample;
+    std::int64_t offset = -1;
+    if (attentionRow) {
+        offset = static_cast<std::int64_t>(sentence.attention.size());
+        sentence.attention.insert(sentence.attention.end(), attentionRow,
+                                  attentionRow + sentence.sourceLength);
+    }
+    child.pathNode = static_cast<std::int32_t>(sentence.path.size());
+    sentence.path.push_back({parent.pathNode, token, logProb, offset});
+    if (withCoverage) {
+        child.coverage = parent.coverage;
+        if (attentionRow)
+            for (std::int64_t j = 0; j < sentence.sourceLength; ++j)
+                child.coverage[j] += attentionRow[j];
+    }
+    return child;
+}
+
+// Turns an alive hypothesis into a result, with or without a final EOS.
+Hypothesis finalize(const DecodingOptions &options, const Sentence &sentence, const Alive &alive,
+                    bool withEos, float eosLogProb)
+{
+    Hypothesis hypothesis;
+    hypothesis.tokens = alive.tokens;
+    const std::size_t length = alive.tokens.size();
+    hypothesis.tokenLogProbs.assign(length, 0.0f);
+    bool hasAttention = false;
+    std::vector<std::int64_t> rows(length, -1);
+    std::int32_t node = alive.pathNode;
+    for (std::size_t i = length; i-- > 0;) {
+        const PathNode &pathNode = sentence.path.at(node);
+        hypothesis.tokenLogProbs[i] = pathNode.logProb;
+        rows[i] = pathNode.attentionRow;
+        hasAttention = hasAttention || pathNode.attentionRow >= 0;
+        node = pathNode.parent;
+    }
+    if (hasAttention && length > 0) {
+        hypothesis.attention = Tensor({static_cast<std::int64_t>(length), sentence.sourceLength});
+        float *out = hypothesis.attention.data<float>();
+        for (std::size_t i = 0; i < length; ++i)
+            if (rows[i] >= 0)
+                std::copy_n(sentence.attention.data() + rows[i], sentence.sourceLength,
+                            out + i * sentence.sourceLength);
+    }
+    hypothesis.endedWithEos = withEos;
+    hypothesis.eosLogProb = withEos ? eosLogProb : 0.0f;
+    hypothesis.logProb = alive.cumulative + hypothesis.eosLogProb;
+    const int scoredLength = static_cast<int>(length) + (withEos ? 1 : 0);
+    hypothesis.score =
+        finalScore(options, hypothesis.logProb, scoredLength,
+                   alive.coverage.empty() ? nullptr : alive.coverage.data(), sentence.sourceLength);
+    hypothesis.traceNode = alive.traceNode;
+    return hypothesis;
+}
+
+std::vector<DecodingResult> collectResults(std::vector<Sentence> &sentences, int nBest)
+{
+    std::vector<DecodingResult> results(sentences.size());
+    for (std::size_t b = 0; b < sentences.size(); ++b) {
+        std::vector<Hypothesis> &finished = sentences[b].finished;
+        std::stable_sort(
+            finished.begin(), finished.end(),
+            [](const Hypothesis &a, const Hypothesis &c) { return a.score > c.score; });
+        if (static_cast<int>(finished.size()) > nBest)
+            finished.resize(nBest);
+        results[b].hypotheses = std::move(finished);
+        results[b].trace = std::move(sentences[b].tracer.trace);
+    }
+    return results;
+}
+
+// Applies the processor chain to one row, feeding the tracer, and records n-gram blocks.
+void processRow(const LogitsProcessorChain &chain, const ProcessorContext &context,
+                std::span<float> scores, Sentence &sentence, const Alive &hypothesis,
+                std::int32_t step, const DecodingOptions &options)
+{
+    Tracer &tracer = sentence.tracer;
+    tracer.snapshot(scores);
+    if (chain.empty())
+        return;
+    ScoreRow row(scores);
+    chain.apply(context, row, [&](std::size_t, const ScoreRow &r) { tracer.snapshot(r.values()); });
+    if (tracer.enabled()) {
+        for (std::int32_t token : row.blockedByNgram()) {
+            float original = 0.0f;
+            for (const ScoreRow::Change &change : row.changes())
+                if (change.token == token)
+                    original = change.original;
+            const float cumulative = hypothesis.cumulative + original;
+            tracer.addNode(
+                hypothesis.traceNode, step, token, original, cumulative,
+                finalScore(options, cumulative, static_cast<int>(hypothesis.tokens.size()) + 1),
+                NodeFate::BlockedByNgram);
+        }
+    }
+}
+
+struct Candidate
+{
+    float score;             // cumulative log-probability
+    std::int32_t hypothesis; // index in Sentence::alive
+    std::int32_t token;
+};
+
+// Total order: higher score first, then earlier hypothesis, then smaller token.
+bool candidateBefore(const Candidate &a, const Candidate &b)
+{
+    if (a.score != b.score)
+        return a.score > b.score;
+    if (a.hypothesis != b.hypothesis)
+        return a.hypothesis < b.hypothesis;
+    return a.token < b.token;
+}
+
+} // namespace
+
+double lengthNormalizer(const DecodingOptions &options, int length)
+{
+    switch (options.lengthNormalization) {
+    case LengthNormalization::None:
+        return 1.0;
+    case LengthNormalization::Gnmt:
+        if (options.lengthPenalty == 0.0f)
+            return 1.0;
+        return std::pow((5.0 + length) / 6.0, static_cast<double>(options.lengthPenalty));
+    case LengthNormalization::Average:
+        return std::max(length, 1);
+    }
+    return 1.0;
+}
+
+float finalScore(const DecodingOptions &options, float logProb, int length, const float *coverage,
+                 std::int64_t sourceLength)
+{
+    double score = logProb / lengthNormalizer(options, length);
+    if (options.coveragePenalty > 0 && coverage) {
+        double penalty = 0.0;
+        for (std::int64_t j = 0; j < sourceLength; ++j)
+            penalty += std::log(std::clamp(static_cast<double>(coverage[j]), kCoverageFloor, 1.0));
+        score += options.coveragePenalty * penalty;
+    }
+    return static_cast<float>(score);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+std::vector<DecodingResult>
+GreedySearch::operator()(StepDecoder &decoder,
+                         const std::vector<std::vector<std::int32_t>> &sources,
+                         const DecodingOptions &options, const DecodingControl &control) const
+{
+    const std::int64_t vocabulary = decoder.vocabularySize();
+    options.validate(vocabulary);
+    checkSources(sources);
+    if (sources.empty())
+        return {};
+    const bool sampling = options.strategy == SearchStrategy::Sample;
+    const int samples = sampling ? options.nBest : 1;
+    const std::int32_t endToken = decoder.endToken();
+    const LogitsProcessorChain chain = LogitsProcessorChain::fromOptions(options, endToken);
+    const RandomSampler sampler({options.temperature, options.topK, options.topP});
+    const bool withCoverage = options.coveragePenalty > 0;
+
+    std::vector<Sentence> sentences;
+    std::int64_t maxSourceLength = 0;
+    std::vector<std::int32_t> origins;
+    for (std::size_t b = 0; b < sources.size(); ++b) {
+        Sentence &sentence = sentences.emplace_back(options, chain, sampling);
+        sentence.sourceLength = static_cast<std::int64_t>(sources[b].size());
+        sentence.maxLength = options.maxLengthFor(sentence.sourceLength);
+        maxSourceLength = std::max(maxSourceLength, sentence.sourceLength);
+        for (int k = 0; k < samples; ++k) {
+            Alive alive;
+            alive.sample = static_cast<std::uint32_t>(k);
+            if (withCoverage)
+                alive.coverage.assign(sentence.sourceLength, 0.0f);
+            sentence.alive.push_back(std::move(alive));
+            origins.push_back(static_cast<std::int32_t>(b));
+        }
+    }
+    std::unique_ptr<DecoderState> state = encodeChecked(decoder, sources);
+    if (samples > 1)
+        state->reorder(origins);
+    // Generators per (sentence, sample): the same sentence samples the same in any batch.
+    std::vector<std::vector<Rng>> generators(sentences.size());
+    if (sampling)
+        for (std::size_t b = 0; b < sentences.size(); ++b)
+            for (int k = 0; k < samples; ++k)
+                generators[b].emplace_back(Rng::derive(options.seed, sourceKey(sources[b]), k));
+
+    Tensor lastTokens, logProbs, attention;
+    for (std::int32_t step = 0;; ++step) {
+        std::int64_t rows = 0;
+        int maxSteps = 0;
+        for (const Sentence &sentence : sentences) {
+            rows += static_cast<std::int64_t>(sentence.alive.size());
+            if (!sentence.alive.empty())
+                maxSteps = std::max(maxSteps, sentence.maxLength);
+        }
+        if (rows == 0)
+            break;
+        checkCancelled(control);
+        lastTokens.resize({rows}, DType::I32);
+        std::int32_t *last = lastTokens.data<std::int32_t>();
+        for (const Sentence &sentence : sentences)
+            for (const Alive &alive : sentence.alive)
+                *last++ = alive.tokens.empty() ? decoder.startToken() : alive.tokens.back();
+        decoder.step(*state, lastTokens, logProbs, attention);
+        checkStepOutputs(logProbs, attention, rows, vocabulary, maxSourceLength);
+
+        origins.clear();
+        std::int32_t row = 0;
+        for (std::size_t b = 0; b < sentences.size(); ++b) {
+            Sentence &sentence = sentences[b];
+            std::vector<Alive> next;
+            for (const Alive &alive : sentence.alive) {
+                const std::int32_t thisRow = row++;
+                std::span<float> scores(logProbs.data<float>() + thisRow * vocabulary,
+                                        static_cast<std::size_t>(vocabulary));
+                const float *attentionRow =
+                    attention.empty() ? nullptr
+                                      : attention.data<float>() + thisRow * attention.dim(1);
+                ProcessorContext context{step, alive.tokens, endToken};
+                processRow(chain, context, scores, sentence, alive, step, options);
+                std::int32_t token;
+                if (sampling) {
+                    std::vector<std::vector<TokenProbability>> stages;
+                    const auto distribution =
+                        sampler.distribution(scores, sentence.tracer.enabled() ? &stages : nullptr);
+                    sentence.tracer.samplerStages(std::move(stages));
+                    token = RandomSampler::draw(distribution, generators[b][alive.sample]);
+                } else {
+                    token = BestSampler::sample(scores);
+                }
+                sentence.tracer.endRow(step, alive.traceNode, token);
+                if (token < 0) { // every token blocked: stop here, without EOS
+                    sentence.finished.push_back(finalize(options, sentence, alive, false, 0));
+                    continue;
+                }
+                const float logProb = scores[token];
+                if (token == endToken) {
+                    Hypothesis hypothesis = finalize(options, sentence, alive, true, logProb);
+                    hypothesis.traceNode = sentence.tracer.addNode(
+                        alive.traceNode, step, token, logProb, hypothesis.logProb, hypothesis.score,
+                        NodeFate::Finished);
+                    sentence.finished.push_back(std::move(hypothesis));
+                    continue;
+                }
+                Alive child = extend(sentence, alive, token, logProb, attentionRow, withCoverage);
+                const bool full = static_cast<int>(child.tokens.size()) >= sentence.maxLength;
+                child.traceNode = sentence.tracer.addNode(
+                    alive.traceNode, step, token, logProb, child.cumulative,
+                    finalScore(options, child.cumulative, static_cast<int>(child.tokens.size()),
+                               child.coverage.empty() ? nullptr : child.coverage.data(),
+                               sentence.sourceLength),
+                    full ? NodeFate::Finished : NodeFate::Kept);
+                if (full) {
+                    sentence.finished.push_back(finalize(options, sentence, child, false, 0));
+                    continue;
+                }
+                origins.push_back(thisRow);
+                next.push_back(std::move(child));
+            }
+            sentence.alive = std::move(next);
+        }
+        if (control.progress)
+            control.progress(step, maxSteps);
+        state->reorder(origins);
+    }
+    return collectResults(sentences, samples);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+std::vector<DecodingResult>
+BeamSearch::operator()(StepDecoder &decoder, const std::vector<std::vector<std::int32_t>> &sources,
+                       const DecodingOptions &options, const DecodingControl &control) const
+{
+    const std::int64_t vocabulary = decoder.vocabularySize();
+    options.validate(vocabulary);
+    checkSources(sources);
+    if (sources.empty())
+        return {};
+    const int beam = options.beamSize;
+    const std::size_t candidatesWanted = 2 * static_cast<std::size_t>(beam);
+    const std::int32_t endToken = decoder.endToken();
+    const LogitsProcessorChain chain = LogitsProcessorChain::fromOptions(options, endToken);
+    const bool withCoverage = options.coveragePenalty > 0;
+
+    std::vector<Sentence> sentences;
+    std::int64_t maxSourceLength = 0;
+    for (const std::vector<std::int32_t> &source : sources) {
+        Sentence &sentence = sentences.emplace_back(options, chain, false);
+        sentence.sourceLength = static_cast<std::int64_t>(source.size());
+        sentence.maxLength = options.maxLengthFor(sentence.sourceLength);
+        maxSourceLength = std::max(maxSourceLength, sentence.sourceLength);
+        Alive start;
+        if (withCoverage)
+            start.coverage.assign(sentence.sourceLength, 0.0f);
+        sentence.alive.push_back(std::move(start));
+    }
+    std::unique_ptr<DecoderState> state = encodeChecked(decoder, sources);
+
+    Tensor lastTokens, logProbs, attention;
+    std::vector<std::int32_t> origins;
+    std::vector<Candidate> heap;
+    for (std::int32_t step = 0;; ++step) {
+        std::int64_t rows = 0;
+        int maxSteps = 0;
+        for (const Sentence &sentence : sentences) {
+            if (sentence.done)
+                continue;
+            rows += static_cast<std::int64_t>(sentence.alive.size());
+            maxSteps = std::max(maxSteps, sentence.maxLength);
+        }
+        if (rows == 0)
+            break;
+        checkCancelled(control);
+        lastTokens.resize({rows}, DType::I32);
+        std::int32_t *last = lastTokens.data<std::int32_t>();
+        for (const Sentence &sentence : sentences)
+            if (!sentence.done)
+                for (const Alive &alive : sentence.alive)
+                    *last++ = alive.tokens.empty() ? decoder.startToken() : alive.tokens.back();
+        decoder.step(*state, lastTokens, logProbs, attention);
+        checkStepOutputs(logProbs, attention, rows, vocabulary, maxSourceLength);
+
+        origins.clear();
+        std::int32_t firstRow = 0;
+        for (Sentence &sentence : sentences) {
+            if (sentence.done)
+                continue;
+            const auto aliveCount = static_cast<std::int32_t>(sentence.alive.size());
+            // 1. Process each row and keep the 2×beam best (hypothesis, token) pairs in a
+            //    min-heap: one comparison per vocabulary entry for most of them.
+            heap.clear();
+            float threshold = kNegInf;
+            for (std::int32_t h = 0; h < aliveCount; ++h) {
+                const Alive &alive = sentence.alive[h];
+                float *scores = logProbs.data<float>() + (firstRow + h) * vocabulary;
+                ProcessorContext context{step, alive.tokens, endToken};
+                processRow(chain, context, {scores, static_cast<std::size_t>(vocabulary)}, sentence,
+                           alive, step, options);
+                sentence.tracer.endRow(step, alive.traceNode, -1);
+                const float base = alive.cumulative;
+                for (std::int32_t v = 0; v < vocabulary; ++v) {
+                    const float total = base + scores[v];
+                    if (total < threshold || total == kNegInf)
+                        continue;
+                    const Candidate candidate{total, h, v};
+                    if (heap.size() == candidatesWanted) {
+                        if (!candidateBefore(candidate, heap.front()))
+                            continue;
+                        std::pop_heap(heap.begin(), heap.end(), candidateBefore);
+                        heap.back() = candidate;
+                    } else {
+                        heap.push_back(candidate);
+                    }
+                    std::push_heap(heap.begin(), heap.end(), candidateBefore);
+                    if (heap.size() == candidatesWanted)
+                        threshold = heap.front().score;
+                }
+            }
+            std::sort(heap.begin(), heap.end(), candidateBefore);
+
+            // 2. Walk the candidates best first: EOS among the first `beam` finishes a
+            //    hypothesis, other tokens fill the beam, the rest is pruned.
+            std::vector<Alive> next;
+            std::vector<std::int32_t> nextOrigins;
+            for (std::size_t rank = 0; rank < heap.size(); ++rank) {
+                const Candidate &candidate = heap[rank];
+                const Alive &parent = sentence.alive[candidate.hypothesis];
+                const std::int32_t row = firstRow + candidate.hypothesis;
+                const float logProb = logProbs.data<float>()[row * vocabulary + candidate.token];
+                const float *attentionRow =
+                    attention.empty() ? nullptr : attention.data<float>() + row * attention.dim(1);
+                const auto length = static_cast<int>(parent.tokens.size()) + 1;
+                if (candidate.token == endToken) {
+                    if (rank < static_cast<std::size_t>(beam)) {
+                        Hypothesis hypothesis = finalize(options, sentence, parent, true, logProb);
+                        hypothesis.traceNode = sentence.tracer.addNode(
+                            parent.traceNode, step, candidate.token, logProb, hypothesis.logProb,
+                            hypothesis.score, NodeFate::Finished);
+                        sentence.finished.push_back(std::move(hypothesis));
+                    } else if (sentence.tracer.enabled()) {
+                        sentence.tracer.addNode(
+                            parent.traceNode, step, candidate.token, logProb, candidate.score,
+                            finalScore(options, candidate.score, length), NodeFate::Pruned);
+                    }
+                    continue;
+                }
+                if (static_cast<int>(next.size()) >= beam) {
+                    if (sentence.tracer.enabled())
+                        sentence.tracer.addNode(
+                            parent.traceNode, step, candidate.token, logProb, candidate.score,
+                            finalScore(options, candidate.score, length), NodeFate::Pruned);
+                    continue;
+                }
+                Alive child =
+                    extend(sentence, parent, candidate.token, logProb, attentionRow, withCoverage);
+                const bool full = length >= sentence.maxLength;
+                child.traceNode = sentence.tracer.addNode(
+                    parent.traceNode, step, candidate.token, logProb, child.cumulative,
+                    finalScore(options, child.cumulative, length,
+                               child.coverage.empty() ? nullptr : child.coverage.data(),
+                               sentence.sourceLength),
+                    full ? NodeFate::Finished : NodeFate::Kept);
+                if (full) {
+                    sentence.finished.push_back(finalize(options, sentence, child, false, 0));
+                    // Counts against the beam like a kept hypothesis, so that exactly `beam`
+                    // hypotheses end at the maximum length.
+                    next.emplace_back();
+                    nextOrigins.push_back(-1);
+                    continue;
+                }
+                next.push_back(std::move(child));
+                nextOrigins.push_back(row);
+            }
+            // Placeholders of hypotheses finished at the maximum length leave the beam.
+            std::vector<Alive> kept;
+            for (std::size_t i = 0; i < next.size(); ++i)
+                if (nextOrigins[i] >= 0)
+                    kept.push_back(std::move(next[i]));
+            std::erase(nextOrigins, -1);
+            if (heap.empty() && sentence.finished.empty()) {
+                // Every continuation was blocked: what we have is the best there is.
+                for (const Alive &alive : sentence.alive)
+                    sentence.finished.push_back(finalize(options, sentence, alive, false, 0));
+            }
+            firstRow += aliveCount;
+            sentence.alive = std::move(kept);
+
+            // 3. Stopping rule (decodingoptions.h, EarlyStopping).
+            bool done = sentence.alive.empty();
+            if (!done && static_cast<int>(sentence.finished.size()) >= options.nBest) {
+                std::vector<float> scores;
+                for (const Hypothesis &hypothesis : sentence.finished)
+                    scores.push_back(hypothesis.score);
+                std::nth_element(scores.begin(), scores.begin() + (options.nBest - 1), scores.end(),
+                                 std::greater<float>());
+                const float worstKept = scores[options.nBest - 1];
+                const Alive &best = sentence.alive.front(); // the highest cumulative log-prob
+                switch (options.earlyStopping) {
+                case EarlyStopping::Eager:
+                    done = true;
+                    break;
+                case EarlyStopping::Heuristic:
+                    done = finalScore(options, best.cumulative,
+                                      static_cast<int>(best.tokens.size()) + 1,
+                                      best.coverage.empty() ? nullptr : best.coverage.data(),
+                                      sentence.sourceLength) <= worstKept;
+                    break;
+                case EarlyStopping::Bounded:
+                    done = static_cast<float>(best.cumulative /
+                                              lengthNormalizer(options, sentence.maxLength)) <=
+                           worstKept;
+                    break;
+                }
+            }
+            if (done) {
+                sentence.done = true;
+                sentence.alive.clear();
+            } else {
+                origins.insert(origins.end(), nextOrigins.begin(), nextOrigins.end());
+            }
+        }
+        if (control.progress)
+            control.progress(step, maxSteps);
+        state->reorder(origins);
+    }
+    return collectResults(sentences, options.nBest);
+}
+
+std::vector<DecodingResult> decode(StepDecoder &decoder,
+                                   const std::vector<std::vector<std::int32_t>> &sources,
+                                   const DecodingOptions &options, const DecodingControl &control)
+{
+    if (options.strategy == SearchStrategy::Beam)
+        return BeamSearch()(decoder, sources, options, control);
+    return GreedySearch()(decoder, sources, options, control);
+}
+
+} // namespace glosa::engine
