@@ -8,6 +8,7 @@
 #include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QStandardPaths>
+#include <QStorageInfo>
 #include <QThread>
 #include <QTimeZone>
 
@@ -18,6 +19,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <sys/resource.h>
 
 namespace glosa {
 
@@ -100,9 +102,28 @@ constexpr int kWriteAttempts = 4;
 
 QString fromUtf8(const char *s) { return s ? QString::fromUtf8(s) : QString(); }
 
-bool isDiskFullErrno(int e)
+// SQLite reports a failed write(2) as SQLITE_IOERR_WRITE, and sqlite3_system_errno() reads the
+// global errno only after the rollback has run, so ENOSPC/EFBIG is often lost by then (measured:
+// 0 under RLIMIT_FSIZE). Hence the file system is asked directly as well.
+bool looksLikeDiskFull(const QString &path, int sysErrno)
 {
-    return e == ENOSPC || e == EFBIG || e == EDQUOT;
+    if (sysErrno == ENOSPC || sysErrno == EFBIG || sysErrno == EDQUOT)
+        return true;
+    const QFileInfo info(path);
+    const QStorageInfo storage(info.absolutePath());
+    if (storage.isValid() && storage.bytesAvailable() >= 0
+        && storage.bytesAvailable() < 4 * 1024 * 1024)
+        return true;
+    // A file-size limit (ulimit -f) behaves like a full disk for the file that reached it.
+    rlimit limit{};
+    if (getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+        const qint64 margin = 64 * 1024; // a transaction writes whole pages and WAL frames
+        for (const QString &file : {path, path + QStringLiteral("-wal")}) {
+            if (QFileInfo(file).size() + margin >= qint64(limit.rlim_cur))
+                return true;
+        }
+    }
+    return false;
 }
 
 // One place that turns SQLite's result codes into what a user can act on.
@@ -127,11 +148,10 @@ HistoryError makeError(sqlite3 *db, int rc, const QString &path, const char *wha
                                 .arg(path),
                             details, rc);
     case SQLITE_IOERR:
-        if (isDiskFullErrno(sysErrno)) {
+        if (looksLikeDiskFull(path, sysErrno)) {
             return HistoryError(HistoryError::Code::DiskFull,
-                                QStringLiteral("Not enough disk space to save to the history "
-                                               "(%1): %2.")
-                                    .arg(path, QString::fromLocal8Bit(std::strerror(sysErrno))),
+                                QStringLiteral("Not enough disk space to save to the history (%1).")
+                                    .arg(path),
                                 details, rc);
         }
         return HistoryError(HistoryError::Code::Io,

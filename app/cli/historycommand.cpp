@@ -1,0 +1,271 @@
+#include "app/cli/historycommand.h"
+
+#include "app/core/historyexport.h"
+#include "app/core/historystore.h"
+
+#include <QCommandLineParser>
+#include <QFile>
+#include <QJsonDocument>
+#include <QSaveFile>
+#include <QTextStream>
+
+namespace glosa::cli {
+
+std::optional<QString> takeHistoryOption(QStringList &args, QTextStream &err)
+{
+    QString path;
+    for (qsizetype i = 1; i < args.size();) {
+        const QString &a = args[i];
+        if (a == QLatin1String("--history")) {
+            if (i + 1 >= args.size()) {
+                err << "glosa-cli: --history needs a PATH\n";
+                return std::nullopt;
+            }
+            path = args[i + 1];
+            args.remove(i, 2);
+        } else if (a.startsWith(QLatin1String("--history="))) {
+            path = a.mid(10);
+            args.remove(i);
+        } else {
+            ++i;
+        }
+    }
+    return path.isEmpty() ? HistoryStore::defaultPath() : path;
+}
+
+namespace {
+
+int usage(QTextStream &err)
+{
+    err << "usage: glosa-cli [--history PATH] history <list|search QUERY|show ID|export|star ID|"
+           "unstar ID|delete ID|clear --yes> [options]\n"
+           "  export --format jsonl|csv|tmx [-o FILE]\n"
+           "  filters: --kind KIND --model ID --since DATE --until DATE --starred\n";
+    return 2;
+}
+
+QString oneLine(QString text)
+{
+    text.replace(QLatin1Char('\n'), QLatin1Char(' '));
+    text.replace(QLatin1Char('\t'), QLatin1Char(' '));
+    return text;
+}
+
+std::optional<QDateTime> parseDate(const QString &text)
+{
+    QDateTime t = QDateTime::fromString(text, Qt::ISODateWithMs);
+    if (!t.isValid()) {
+        const QDate d = QDate::fromString(text, Qt::ISODate);
+        if (!d.isValid())
+            return std::nullopt;
+        t = QDateTime(d, QTime(0, 0), Qt::UTC);
+    }
+    if (t.timeSpec() == Qt::LocalTime) // no offset given: UTC, as documented
+        t.setTimeSpec(Qt::UTC);
+    return t;
+}
+
+void printSummary(QTextStream &out, const HistorySummary &s, bool withSnippet)
+{
+    out << s.id << '\t' << s.time.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) << '\t'
+        << historyKindName(s.kind) << '\t' << (s.starred ? "*" : "") << s.modelId << '\t';
+    if (withSnippet)
+        out << oneLine(s.snippet) << '\n';
+    else
+        out << oneLine(s.inputPreview) << '\t' << oneLine(s.outputPreview) << '\n';
+}
+
+} // namespace
+
+int runHistoryCommand(const QStringList &args, const QString &historyPath, QTextStream &out,
+                      QTextStream &err)
+{
+    if (args.isEmpty())
+        return usage(err);
+    const QString sub = args.first();
+    static const QStringList known = {"list", "search", "show", "export", "star", "unstar",
+                                      "delete", "clear"};
+    if (!known.contains(sub)) { // before open(): a typo must not create a database
+        err << "glosa-cli history: unknown subcommand '" << sub << "'\n";
+        return usage(err);
+    }
+
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    const QCommandLineOption kindOption(QStringLiteral("kind"), QString(), QStringLiteral("KIND"));
+    const QCommandLineOption modelOption(QStringLiteral("model"), QString(), QStringLiteral("ID"));
+    const QCommandLineOption sinceOption(QStringLiteral("since"), QString(), QStringLiteral("DATE"));
+    const QCommandLineOption untilOption(QStringLiteral("until"), QString(), QStringLiteral("DATE"));
+    const QCommandLineOption starredOption(QStringLiteral("starred"));
+    const QCommandLineOption limitOption(QStringLiteral("limit"), QString(), QStringLiteral("N"),
+                                         QStringLiteral("20"));
+    const QCommandLineOption offsetOption(QStringLiteral("offset"), QString(), QStringLiteral("N"),
+                                          QStringLiteral("0"));
+    const QCommandLineOption relevanceOption(QStringLiteral("relevance"));
+    const QCommandLineOption formatOption(QStringLiteral("format"), QString(),
+                                          QStringLiteral("FORMAT"));
+    const QCommandLineOption outputOption({QStringLiteral("o"), QStringLiteral("output")},
+                                          QString(), QStringLiteral("FILE"));
+    const QCommandLineOption yesOption(QStringLiteral("yes"));
+    parser.addOptions({kindOption, modelOption, sinceOption, untilOption, starredOption,
+                       limitOption, offsetOption, relevanceOption, formatOption, outputOption,
+                       yesOption});
+    if (!parser.parse(QStringList{QStringLiteral("glosa-cli history")} + args.mid(1))) {
+        err << "glosa-cli history: " << parser.errorText() << '\n';
+        return usage(err);
+    }
+    const QStringList positional = parser.positionalArguments();
+
+    HistoryFilter filter;
+    if (parser.isSet(kindOption)) {
+        filter.kind = historyKindFromName(parser.value(kindOption));
+        if (!filter.kind) {
+            err << "glosa-cli history: unknown kind '" << parser.value(kindOption)
+                << "' (translation, caption, comparison)\n";
+            return 2;
+        }
+    }
+    filter.modelId = parser.value(modelOption);
+    for (const auto &[option, target] : {std::pair{&sinceOption, &filter.from},
+                                         std::pair{&untilOption, &filter.to}}) {
+        if (!parser.isSet(*option))
+            continue;
+        const std::optional<QDateTime> t = parseDate(parser.value(*option));
+        if (!t) {
+            err << "glosa-cli history: '" << parser.value(*option)
+                << "' is not an ISO 8601 date\n";
+            return 2;
+        }
+        *target = *t;
+    }
+    filter.starredOnly = parser.isSet(starredOption);
+    bool limitOk = false, offsetOk = false;
+    const int limit = parser.value(limitOption).toInt(&limitOk);
+    const int offset = parser.value(offsetOption).toInt(&offsetOk);
+    if (!limitOk || !offsetOk || limit < 0 || offset < 0) {
+        err << "glosa-cli history: --limit and --offset take a number >= 0\n";
+        return 2;
+    }
+    const auto idArgument = [&]() -> qint64 {
+        bool ok = false;
+        const qint64 id = positional.size() == 1 ? positional.first().toLongLong(&ok) : 0;
+        return ok && id > 0 ? id : 0;
+    };
+
+    try {
+        HistoryStore store;
+        const HistoryOpenResult opened = store.open(historyPath);
+        if (opened.status == HistoryOpenResult::Status::Recovered)
+            err << "glosa-cli: warning: " << opened.message << '\n';
+
+        if (sub == QLatin1String("list")) {
+            const HistoryPage page = store.recent(filter, offset, limit);
+            for (const HistorySummary &s : page.items)
+                printSummary(out, s, false);
+            if (page.hasMore)
+                err << "(more: --offset " << offset + limit << ")\n";
+            return 0;
+        }
+        if (sub == QLatin1String("search")) {
+            if (positional.isEmpty()) {
+                err << "glosa-cli history search: QUERY is missing\n";
+                return 2;
+            }
+            HistorySearchOptions options;
+            if (parser.isSet(relevanceOption))
+                options.order = HistorySearchOptions::Order::Relevance;
+            const HistoryPage page = store.search(positional.join(QLatin1Char(' ')), filter,
+                                                  offset, limit, options);
+            for (const HistorySummary &s : page.items)
+                printSummary(out, s, true);
+            if (page.hasMore)
+                err << "(more: --offset " << offset + limit << ")\n";
+            return 0;
+        }
+        if (sub == QLatin1String("show")) {
+            const qint64 id = idArgument();
+            const std::optional<HistoryEntry> e = id ? store.entry(id) : std::nullopt;
+            if (!e) {
+                err << "glosa-cli history show: no entry '" << positional.join(' ') << "'\n";
+                return 1;
+            }
+            out << QJsonDocument(e->toJson()).toJson(QJsonDocument::Indented);
+            return 0;
+        }
+        if (sub == QLatin1String("export")) {
+            const std::optional<HistoryExportFormat> format =
+                historyExportFormatFromName(parser.value(formatOption));
+            if (!format) {
+                err << "glosa-cli history export: --format must be jsonl, csv or tmx\n";
+                return 2;
+            }
+            qint64 n = 0;
+            if (parser.isSet(outputOption) && parser.value(outputOption) != QLatin1String("-")) {
+                // QSaveFile: a failed export never leaves a truncated file behind.
+                QSaveFile file(parser.value(outputOption));
+                if (!file.open(QIODevice::WriteOnly)) {
+                    err << "glosa-cli history export: cannot write " << file.fileName() << ": "
+                        << file.errorString() << '\n';
+                    return 1;
+                }
+                n = exportHistory(store, *format, file, filter);
+                if (!file.commit()) {
+                    err << "glosa-cli history export: cannot write " << file.fileName() << ": "
+                        << file.errorString() << '\n';
+                    return 1;
+                }
+            } else {
+                out.flush();
+                QFile stdoutFile;
+                stdoutFile.open(stdout, QIODevice::WriteOnly);
+                n = exportHistory(store, *format, stdoutFile, filter);
+            }
+            err << "exported " << n << (n == 1 ? " record\n" : " records\n");
+            return 0;
+        }
+        if (sub == QLatin1String("star") || sub == QLatin1String("unstar")
+            || sub == QLatin1String("delete")) {
+            const qint64 id = idArgument();
+            const bool done = id && (sub == QLatin1String("delete")
+                                         ? store.removeEntry(id)
+                                         : store.setStarred(id, sub == QLatin1String("star")));
+            if (!done) {
+                err << "glosa-cli history " << sub << ": no entry '" << positional.join(' ')
+                    << "'\n";
+                return 1;
+            }
+            return 0;
+        }
+        if (sub == QLatin1String("clear")) {
+            if (!parser.isSet(yesOption)) {
+                err << "glosa-cli history clear: this removes every entry, starred ones too; "
+                       "add --yes to confirm\n";
+                return 2;
+            }
+            err << "removed " << store.clear() << " entries\n";
+            return 0;
+        }
+    } catch (const HistoryError &e) {
+        err << "glosa-cli history: " << e.message() << '\n';
+        return 1;
+    }
+    return usage(err);
+}
+
+qint64 saveToHistory(const HistoryEntry &entry, const QString &historyPath, QTextStream &err)
+{
+    try {
+        HistoryStore store;
+        const HistoryOpenResult opened = store.open(historyPath);
+        if (opened.status == HistoryOpenResult::Status::Recovered)
+            err << "glosa-cli: warning: " << opened.message << '\n';
+        return store.addEntry(entry);
+    } catch (const HistoryError &e) {
+        err << "glosa-cli: not saved to the history: " << e.message() << '\n';
+    } catch (const std::invalid_argument &e) {
+        err << "glosa-cli: not saved to the history: " << e.what() << '\n';
+    }
+    return 0;
+}
+
+} // namespace glosa::cli

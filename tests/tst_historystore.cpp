@@ -1,0 +1,798 @@
+// HistoryStore in one process: schema, round trips, queries, retention, export, damaged files.
+// The multi-process guarantees (crash, concurrent writers, disk full) are in
+// tst_historyrobustness.cpp.
+#include "app/core/historyexport.h"
+#include "app/core/historystore.h"
+
+#include <QBuffer>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
+#include <QtTest>
+
+#include <sqlite3.h>
+
+using namespace glosa;
+
+namespace {
+
+HistoryEntry makeTranslation(const QString &input, const QStringList &nbest,
+                             const QString &model = QStringLiteral("transformer-en-es"))
+{
+    HistoryEntry e;
+    e.kind = HistoryKind::Translation;
+    e.modelId = model;
+    e.modelVersion = QStringLiteral("1.2");
+    e.sourceLanguage = QStringLiteral("en");
+    e.targetLanguage = QStringLiteral("es");
+    e.settings = QJsonObject{{QStringLiteral("search"), QStringLiteral("beam")},
+                             {QStringLiteral("beamSize"), 4},
+                             {QStringLiteral("lengthPenalty"), 0.6}};
+    e.inputText = input;
+    e.elapsedMs = 12.5;
+    for (int rank = 0; rank < nbest.size(); ++rank) {
+        HistoryOutput o;
+        o.rank = rank;
+        o.text = nbest[rank];
+        o.score = -0.25 * (rank + 1);
+        e.outputs.append(o);
+    }
+    return e;
+}
+
+// Runs one SQL statement on a separate raw connection and returns the first column of every row.
+QStringList rawQuery(const QString &path, const char *sql)
+{
+    sqlite3 *db = nullptr;
+    QStringList rows;
+    if (sqlite3_open(QFile::encodeName(path).constData(), &db) != SQLITE_OK) {
+        sqlite3_close(db);
+        return {QStringLiteral("cannot open")};
+    }
+    sqlite3_stmt *stmt = nullptr;
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) == SQLITE_OK) {
+        while (sqlite3_step(stmt) == SQLITE_ROW)
+            rows.append(QString::fromUtf8(
+                reinterpret_cast<const char *>(sqlite3_column_text(stmt, 0))));
+    } else {
+        rows.append(QStringLiteral("error: ") + QString::fromUtf8(sqlite3_errmsg(db)));
+    }
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+    return rows;
+}
+
+QList<qint64> ids(const HistoryPage &page)
+{
+    QList<qint64> out;
+    for (const HistorySummary &s : page.items)
+        out.append(s.id);
+    return out;
+}
+
+} // namespace
+
+class TestHistoryStore : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString dbPath() const { return m_dir.filePath(QStringLiteral("history.sqlite")); }
+
+private slots:
+    void init() { QVERIFY(m_dir.isValid()); QFile::remove(dbPath()); }
+    void cleanup()
+    {
+        const QStringList files = QDir(m_dir.path()).entryList(QDir::Files);
+        for (const QString &f : files)
+            QFile::remove(m_dir.filePath(f));
+    }
+
+    void createsSchemaWithWalAndFts5()
+    {
+        HistoryStore store;
+        const HistoryOpenResult r = store.open(dbPath());
+        QCOMPARE(r.status, HistoryOpenResult::Status::Created);
+        QCOMPARE(r.migratedFrom, 0);
+        QVERIFY(store.isOpen());
+        QCOMPARE(rawQuery(dbPath(), "PRAGMA user_version"),
+                 QStringList{QString::number(HistoryStore::kSchemaVersion)});
+        QCOMPARE(rawQuery(dbPath(), "PRAGMA journal_mode"), QStringList{QStringLiteral("wal")});
+        QCOMPARE(rawQuery(dbPath(), "SELECT sqlite_compileoption_used('ENABLE_FTS5')"),
+                 QStringList{QStringLiteral("1")});
+        QCOMPARE(rawQuery(dbPath(), "SELECT name FROM sqlite_schema WHERE name = 'entries_fts'"),
+                 QStringList{QStringLiteral("entries_fts")});
+        store.close();
+
+        // Reopening neither migrates nor recreates.
+        HistoryStore again;
+        const HistoryOpenResult r2 = again.open(dbPath());
+        QCOMPARE(r2.status, HistoryOpenResult::Status::Opened);
+        QCOMPARE(r2.migratedFrom, -1);
+    }
+
+    void migratesAnEmptyVersionZeroDatabase()
+    {
+        QCOMPARE(rawQuery(dbPath(), "CREATE TABLE unrelated (x)"), QStringList());
+        HistoryStore store;
+        const HistoryOpenResult r = store.open(dbPath());
+        QCOMPARE(r.status, HistoryOpenResult::Status::Opened);
+        QCOMPARE(r.migratedFrom, 0);
+        QVERIFY(store.addEntry(makeTranslation(QStringLiteral("hello"), {QStringLiteral("hola")}))
+                > 0);
+    }
+
+    void refusesANewerSchemaWithoutTouchingIt()
+    {
+        {
+            HistoryStore store;
+            store.open(dbPath());
+            store.addEntry(makeTranslation(QStringLiteral("keep me"), {QStringLiteral("x")}));
+        }
+        QCOMPARE(rawQuery(dbPath(), "PRAGMA user_version = 99"), QStringList());
+        HistoryStore store;
+        try {
+            store.open(dbPath());
+            QFAIL("open() accepted schema 99");
+        } catch (const HistoryError &e) {
+            QCOMPARE(e.code(), HistoryError::Code::NewerVersion);
+            QVERIFY2(e.message().contains(QLatin1String("newer")), qPrintable(e.message()));
+        }
+        QVERIFY(!store.isOpen());
+        QCOMPARE(QDir(m_dir.path()).entryList({QStringLiteral("*.corrupt-*")}), QStringList());
+        QCOMPARE(rawQuery(dbPath(), "SELECT input_text FROM entries"),
+                 QStringList{QStringLiteral("keep me")});
+    }
+
+    void roundTripsEveryField()
+    {
+        HistoryStore store;
+        store.open(dbPath());
+        HistoryEntry e;
+        e.kind = HistoryKind::Comparison;
+        e.time = QDateTime(QDate(2026, 3, 14), QTime(15, 9, 26, 535), Qt::UTC);
+        e.modelId = QStringLiteral("rnn-en-es");
+        e.modelVersion = QStringLiteral("0.3");
+        e.sourceLanguage = QStringLiteral("en");
+        e.targetLanguage = QStringLiteral("es");
+        e.settings = QJsonObject{{QStringLiteral("columns"),
+                                  QJsonArray{QStringLiteral("greedy"), QStringLiteral("beam")}},
+                                 {QStringLiteral("temperature"), 0.7}};
+        e.inputText = QStringLiteral("The cat sleeps.\nÜber “quotes”, 'apostrophes' ✓");
+        e.elapsedMs = 42.25;
+        e.starred = true;
+        QImage image(40, 20, QImage::Format_RGB32);
+        image.fill(Qt::red);
+        e.thumbnailPng = HistoryEntry::makeThumbnail(image, 16);
+        e.imagePath = QStringLiteral("/tmp/cat.png");
+        e.imageHash = QStringLiteral("ab12");
+        for (int column = 0; column < 2; ++column) {
+            for (int rank = 0; rank < 2; ++rank) {
+                HistoryOutput o;
+                o.column = column;
+                o.rank = rank;
+                o.label = column == 0 ? QStringLiteral("greedy") : QStringLiteral("beam 4");
+                o.text = QStringLiteral("El gato duerme %1/%2.").arg(column).arg(rank);
+                if (rank == 0)
+                    o.score = -1.0 / 3.0;
+                o.alignment.rows = 3;
+                o.alignment.cols = 4;
+                for (int i = 0; i < 12; ++i)
+                    o.alignment.weights.append(float(i) / 11.0f + 0.001f * column);
+                o.alignment.sourceTokens = {QStringLiteral("▁The"), QStringLiteral("▁cat"),
+                                            QStringLiteral("▁sleeps"), QStringLiteral(".")};
+                o.alignment.targetTokens = {QStringLiteral("▁El"), QStringLiteral("▁gato"),
+                                            QStringLiteral("▁duerme")};
+                e.outputs.append(o);
+            }
+        }
+        const qint64 id = store.addEntry(e);
+        QVERIFY(id > 0);
+        const std::optional<HistoryEntry> got = store.entry(id);
+        QVERIFY(got.has_value());
+        QCOMPARE(got->id, id);
+        QCOMPARE(got->kind, e.kind);
+        QCOMPARE(got->time, e.time);
+        QCOMPARE(got->modelId, e.modelId);
+        QCOMPARE(got->modelVersion, e.modelVersion);
+        QCOMPARE(got->sourceLanguage, e.sourceLanguage);
+        QCOMPARE(got->targetLanguage, e.targetLanguage);
+        QCOMPARE(got->settings, e.settings);
+        QCOMPARE(got->inputText, e.inputText);
+        QCOMPARE(got->imagePath, e.imagePath);
+        QCOMPARE(got->imageHash, e.imageHash);
+        QCOMPARE(got->thumbnailPng, e.thumbnailPng);
+        QCOMPARE(QImage::fromData(got->thumbnailPng).size(), QSize(16, 8));
+        QCOMPARE(got->elapsedMs, e.elapsedMs);
+        QCOMPARE(got->starred, true);
+        QCOMPARE(got->outputs.size(), 4);
+        for (int i = 0; i < 4; ++i) {
+            const HistoryOutput &a = e.outputs[i];
+            const HistoryOutput &b = got->outputs[i];
+            QCOMPARE(b.column, a.column);
+            QCOMPARE(b.rank, a.rank);
+            QCOMPARE(b.label, a.label);
+            QCOMPARE(b.text, a.text);
+            QCOMPARE(b.score.has_value(), a.score.has_value());
+            if (a.score)
+                QCOMPARE(*b.score, *a.score);
+            QCOMPARE(b.alignment.rows, 3);
+            QCOMPARE(b.alignment.cols, 4);
+            QCOMPARE(b.alignment.sourceTokens, a.alignment.sourceTokens);
+            QCOMPARE(b.alignment.targetTokens, a.alignment.targetTokens);
+            QCOMPARE(b.alignment.weights.size(), 12);
+            for (int k = 0; k < 12; ++k) {
+                // float16 keeps 11 significant bits: relative error below 2^-11.
+                QVERIFY2(std::abs(b.alignment.weights[k] - a.alignment.weights[k])
+                             <= std::abs(a.alignment.weights[k]) / 2048.0f + 1e-7f,
+                         qPrintable(QStringLiteral("%1 vs %2").arg(b.alignment.weights[k])
+                                        .arg(a.alignment.weights[k])));
+            }
+        }
+        QCOMPARE(got->bestOutput(1)->label, QStringLiteral("beam 4"));
+        QVERIFY(!store.entry(id + 1000).has_value());
+    }
+
+    void alignmentBlobIsHalfPrecision()
+    {
+        HistoryAlignment a;
+        a.rows = 2;
+        a.cols = 3;
+        a.weights = {0.0f, 1.0f, -2.0f, 0.5f, 65504.0f, 1.0f / 3.0f};
+        const QByteArray blob = a.toHalfBlob();
+        QCOMPARE(blob.size(), 12);
+        // 1.0 = 0x3c00, little-endian.
+        QCOMPARE(quint8(blob[2]), quint8(0x00));
+        QCOMPARE(quint8(blob[3]), quint8(0x3c));
+        const QList<float> back = HistoryAlignment::weightsFromHalfBlob(2, 3, blob);
+        QCOMPARE(back[4], 65504.0f);
+        QCOMPARE(back[2], -2.0f);
+        QVERIFY(std::abs(back[5] - 1.0f / 3.0f) < 1e-3f);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 HistoryAlignment::weightsFromHalfBlob(2, 2, blob));
+        a.rows = 4;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, a.toHalfBlob());
+
+        HistoryStore store;
+        store.open(dbPath());
+        HistoryEntry bad = makeTranslation(QStringLiteral("x"), {QStringLiteral("y")});
+        bad.outputs[0].alignment = a; // 6 weights for [4, 3]
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, store.addEntry(bad));
+        QCOMPARE(store.count(), 0); // nothing half-written
+    }
+
+    void recentPagesNewestFirst()
+    {
+        HistoryStore store;
+        store.open(dbPath());
+        const QDateTime base(QDate(2026, 1, 1), QTime(12, 0), Qt::UTC);
+        QList<HistoryEntry> entries;
+        for (int i = 0; i < 25; ++i) {
+            HistoryEntry e = makeTranslation(QStringLiteral("sentence %1").arg(i),
+                                             {QStringLiteral("frase %1").arg(i)});
+            e.time = base.addSecs(60 * ((i * 7) % 25)); // times out of insertion order
+            entries.append(e);
+        }
+        const QList<qint64> added = store.addEntries(entries);
+        QCOMPARE(added.size(), 25);
+        QCOMPARE(store.count(), 25);
+
+        QList<qint64> seen;
+        QDateTime previous;
+        for (int offset = 0;; offset += 10) {
+            const HistoryPage page = store.recent({}, offset, 10);
+            for (const HistorySummary &s : page.items) {
+                if (previous.isValid())
+                    QVERIFY(s.time < previous);
+                previous = s.time;
+                seen.append(s.id);
+                QCOMPARE(s.outputPreview, QStringLiteral("frase ") + s.inputPreview.mid(9));
+            }
+            QCOMPARE(page.hasMore, offset + 10 < 25);
+            if (!page.hasMore)
+                break;
+        }
+        QCOMPARE(seen.size(), 25);
+        QCOMPARE(QSet<qint64>(seen.begin(), seen.end()),
+                 QSet<qint64>(added.begin(), added.end()));
+    }
+
+    void filters_data()
+    {
+        QTest::addColumn<int>("kind"); // -1 = any
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<int>("fromDay"); // 0 = unbounded
+        QTest::addColumn<int>("toDay");
+        QTest::addColumn<bool>("starredOnly");
+        QTest::addColumn<QStringList>("expected"); // inputs, newest first
+
+        // Fixture (see filters()): day d in March, kind, model, starred.
+        QTest::newRow("none") << -1 << QString() << 0 << 0 << false
+                              << QStringList{"e5", "e4", "e3", "e2", "e1"};
+        QTest::newRow("captions") << int(HistoryKind::Caption) << QString() << 0 << 0 << false
+                                  << QStringList{"e4", "e2"};
+        QTest::newRow("comparisons") << int(HistoryKind::Comparison) << QString() << 0 << 0
+                                     << false << QStringList{"e5"};
+        QTest::newRow("model") << -1 << "m2" << 0 << 0 << false << QStringList{"e5", "e3"};
+        QTest::newRow("from day 2") << -1 << QString() << 2 << 0 << false
+                                    << QStringList{"e5", "e4", "e3", "e2"};
+        QTest::newRow("days [2, 4)") << -1 << QString() << 2 << 4 << false
+                                     << QStringList{"e3", "e2"};
+        QTest::newRow("starred") << -1 << QString() << 0 << 0 << true << QStringList{"e4", "e1"};
+        QTest::newRow("caption+starred+from 3") << int(HistoryKind::Caption) << QString() << 3
+                                                << 0 << true << QStringList{"e4"};
+        QTest::newRow("model+kind, none") << int(HistoryKind::Caption) << "m2" << 0 << 0 << false
+                                          << QStringList();
+    }
+
+    void filters()
+    {
+        QFETCH(int, kind);
+        QFETCH(QString, model);
+        QFETCH(int, fromDay);
+        QFETCH(int, toDay);
+        QFETCH(bool, starredOnly);
+        QFETCH(QStringList, expected);
+
+        HistoryStore store;
+        store.open(dbPath());
+        const struct { HistoryKind kind; const char *model; bool starred; } rows[] = {
+            {HistoryKind::Translation, "m1", true},  {HistoryKind::Caption, "m1", false},
+            {HistoryKind::Translation, "m2", false}, {HistoryKind::Caption, "m1", true},
+            {HistoryKind::Comparison, "m2", false},
+        };
+        for (int i = 0; i < 5; ++i) {
+            HistoryEntry e = makeTranslation(QStringLiteral("e%1 common").arg(i + 1),
+                                             {QStringLiteral("salida común")},
+                                             QString::fromLatin1(rows[i].model));
+            e.kind = rows[i].kind;
+            e.time = QDateTime(QDate(2026, 3, i + 1), QTime(10, 0), Qt::UTC);
+            const qint64 id = store.addEntry(e);
+            if (rows[i].starred)
+                QVERIFY(store.setStarred(id, true));
+        }
+        HistoryFilter filter;
+        if (kind >= 0)
+            filter.kind = HistoryKind(kind);
+        filter.modelId = model;
+        if (fromDay > 0)
+            filter.from = QDateTime(QDate(2026, 3, fromDay), QTime(0, 0), Qt::UTC);
+        if (toDay > 0)
+            filter.to = QDateTime(QDate(2026, 3, toDay), QTime(0, 0), Qt::UTC);
+        filter.starredOnly = starredOnly;
+
+        QStringList got;
+        for (const HistorySummary &s : store.recent(filter, 0, 100).items)
+            got.append(s.inputPreview.section(QLatin1Char(' '), 0, 0));
+        QCOMPARE(got, expected);
+        QCOMPARE(store.count(filter), qint64(expected.size()));
+        // The same filter applies to a search that matches every entry.
+        got.clear();
+        for (const HistorySummary &s : store.search(QStringLiteral("común"), filter, 0, 100).items)
+            got.append(s.inputPreview.section(QLatin1Char(' '), 0, 0));
+        QCOMPARE(got, expected);
+    }
+
+    void search_data()
+    {
+        QTest::addColumn<QString>("query");
+        QTest::addColumn<QStringList>("expected"); // inputs of the hits, newest first
+        QTest::addColumn<QString>("snippetPart");  // in the first hit's snippet
+
+        QTest::newRow("input word") << "morning" << QStringList{"Good morning."} << "[morning]";
+        QTest::newRow("output word") << "gato" << QStringList{"The cat sleeps."} << "[gato]";
+        QTest::newRow("n-best output") << "dormita" << QStringList{"The cat sleeps."}
+                                       << "[dormita]";
+        QTest::newRow("accents folded") << "dias" << QStringList{"Good morning."} << "[días]";
+        QTest::newRow("case folded") << "GOOD" << QStringList{"Good morning."} << "[Good]";
+        QTest::newRow("prefix") << "slee" << QStringList{"The cat sleeps."} << "[sleeps]";
+        QTest::newRow("all words") << "cat duerme" << QStringList{"The cat sleeps."} << "]";
+        QTest::newRow("words in both") << "the" << QStringList{"", "The dog (barks) AND \"bites\"",
+                                                               "The cat sleeps."}
+                                       << "on [the] sand";
+        QTest::newRow("no hit") << "elephant" << QStringList() << QString();
+        QTest::newRow("FTS syntax is literal") << "\"bites\" AND (barks) -x NEAR/2 *"
+                                               << QStringList() << QString();
+        QTest::newRow("quotes and parens") << "(barks) \"bites" << QStringList{
+            "The dog (barks) AND \"bites\""} << "[barks]";
+        QTest::newRow("column-like word") << "input:morning" << QStringList() << QString();
+        QTest::newRow("caption by file name") << "beach" << QStringList{""} << "[beach]";
+    }
+
+    void search()
+    {
+        QFETCH(QString, query);
+        QFETCH(QStringList, expected);
+        QFETCH(QString, snippetPart);
+
+        HistoryStore store;
+        store.open(dbPath());
+        store.addEntry(makeTranslation(QStringLiteral("The cat sleeps."),
+                                       {QStringLiteral("El gato duerme."),
+                                        QStringLiteral("El gato dormita.")}));
+        store.addEntry(makeTranslation(QStringLiteral("Good morning."),
+                                       {QStringLiteral("Buenos días.")}));
+        store.addEntry(makeTranslation(QStringLiteral("The dog (barks) AND \"bites\""),
+                                       {QStringLiteral("El perro ladra y muerde")}));
+        HistoryEntry caption;
+        caption.kind = HistoryKind::Caption;
+        caption.imagePath = QStringLiteral("/photos/beach-2025.jpg");
+        caption.outputs.append({.text = QStringLiteral("two people walk on the sand")});
+        store.addEntry(caption);
+
+        const HistoryPage page = store.search(query);
+        QStringList got;
+        for (const HistorySummary &s : page.items)
+            got.append(s.inputPreview);
+        QCOMPARE(got, expected);
+        if (!expected.isEmpty())
+            QVERIFY2(page.items.first().snippet.contains(snippetPart),
+                     qPrintable(page.items.first().snippet));
+    }
+
+    void searchOrderAndMarkers()
+    {
+        HistoryStore store;
+        store.open(dbPath());
+        const qint64 weak = store.addEntry(makeTranslation(
+            QStringLiteral("apple and a long sentence about many other things entirely"),
+            {QStringLiteral("manzana")}));
+        const qint64 strong = store.addEntry(makeTranslation(QStringLiteral("apple apple apple"),
+                                                             {QStringLiteral("manzana")}));
+        const qint64 newest = store.addEntry(makeTranslation(
+            QStringLiteral("one apple among a great many unrelated words in a row here"),
+            {QStringLiteral("x")}));
+        QCOMPARE(ids(store.search(QStringLiteral("apple"))), (QList<qint64>{newest, strong, weak}));
+        HistorySearchOptions options;
+        options.order = HistorySearchOptions::Order::Relevance;
+        options.highlightBegin = QStringLiteral("<b>");
+        options.highlightEnd = QStringLiteral("</b>");
+        const HistoryPage page = store.search(QStringLiteral("apple"), {}, 0, 10, options);
+        QCOMPARE(page.items.first().id, strong);
+        QCOMPARE(page.items.first().snippet, QStringLiteral("<b>apple</b> <b>apple</b> <b>apple</b>"));
+        // Paging a search.
+        const HistoryPage first = store.search(QStringLiteral("apple"), {}, 0, 2);
+        QCOMPARE(first.items.size(), 2);
+        QVERIFY(first.hasMore);
+        const HistoryPage second = store.search(QStringLiteral("apple"), {}, 2, 2);
+        QCOMPARE(ids(second), QList<qint64>{weak});
+        QVERIFY(!second.hasMore);
+        // No words: the same as recent().
+        QCOMPARE(ids(store.search(QStringLiteral(" -- "))), ids(store.recent()));
+    }
+
+    void starDeleteClear()
+    {
+        HistoryStore store;
+        store.open(dbPath());
+        const qint64 a = store.addEntry(makeTranslation(QStringLiteral("alpha"),
+                                                        {QStringLiteral("alfa"),
+                                                         QStringLiteral("alfa2")}));
+        const qint64 b = store.addEntry(makeTranslation(QStringLiteral("beta"),
+                                                        {QStringLiteral("beta")}));
+        QVERIFY(store.setStarred(a, true));
+        QVERIFY(store.entry(a)->starred);
+        QVERIFY(store.setStarred(a, false));
+        QVERIFY(!store.entry(a)->starred);
+        QVERIFY(!store.setStarred(9999, true));
+
+        QVERIFY(store.removeEntry(a));
+        QVERIFY(!store.removeEntry(a));
+        QVERIFY(!store.entry(a).has_value());
+        QCOMPARE(store.count(), 1);
+        QCOMPARE(store.search(QStringLiteral("alpha")).items.size(), 0);
+        // The outputs and the index row went with it (foreign key cascade, trigger).
+        QCOMPARE(rawQuery(dbPath(), "SELECT count(*) FROM outputs"), QStringList{"1"});
+        QCOMPARE(rawQuery(dbPath(), "SELECT count(*) FROM entries_fts"), QStringList{"1"});
+        // Ids are never reused.
+        const qint64 c = store.addEntry(makeTranslation(QStringLiteral("gamma"), {}));
+        QVERIFY(c > b);
+
+        QVERIFY(store.setStarred(b, true));
+        QCOMPARE(store.clear(), 2);
+        QCOMPARE(store.count(), 0);
+        QCOMPARE(store.recent().items.size(), 0);
+        QCOMPARE(rawQuery(dbPath(), "SELECT count(*) FROM outputs"), QStringList{"0"});
+        QCOMPARE(rawQuery(dbPath(), "SELECT count(*) FROM entries_fts"), QStringList{"0"});
+        QCOMPARE(store.integrityCheck(), QStringList());
+        QVERIFY(store.addEntry(makeTranslation(QStringLiteral("delta"), {})) > c);
+        QCOMPARE(store.count(), 1);
+    }
+
+    void retention()
+    {
+        HistoryStore store;
+        store.open(dbPath());
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        QList<HistoryEntry> entries;
+        for (int i = 0; i < 10; ++i) {
+            HistoryEntry e = makeTranslation(QStringLiteral("old %1").arg(i), {});
+            e.time = now.addDays(-(10 - i)); // days -10 .. -1
+            entries.append(e);
+        }
+        const QList<qint64> added = store.addEntries(entries);
+        store.setStarred(added[0], true); // the oldest, starred: survives everything
+
+        // Age: entries older than 5.5 days go (days -10..-6), except the starred one.
+        QCOMPARE(store.applyRetention({.maxEntries = 0, .maxAgeDays = 6}), 4);
+        QCOMPARE(store.count(), 6);
+        QVERIFY(store.entry(added[0]).has_value());
+        QVERIFY(!store.entry(added[1]).has_value());
+        QVERIFY(store.entry(added[5]).has_value());
+
+        // Count: keep 3, removing the oldest unstarred first.
+        QCOMPARE(store.applyRetention({.maxEntries = 3}), 3);
+        QCOMPARE(ids(store.recent()), (QList<qint64>{added[9], added[8], added[0]}));
+
+        // On insert.
+        store.setRetention({.maxEntries = 3});
+        const qint64 fresh = store.addEntry(makeTranslation(QStringLiteral("new"), {}));
+        QCOMPARE(ids(store.recent()), (QList<qint64>{fresh, added[9], added[0]}));
+        QCOMPARE(store.count(), 3);
+        QCOMPARE(store.applyRetention({}), 0);
+        QCOMPARE(store.integrityCheck(), QStringList());
+    }
+
+    void exportJsonLines()
+    {
+        HistoryStore store;
+        store.open(dbPath());
+        HistoryEntry e = makeTranslation(QStringLiteral("line one\nline \"two\""),
+                                         {QStringLiteral("uno"), QStringLiteral("dos")});
+        e.outputs[0].alignment = {.rows = 1, .cols = 2, .weights = {0.25f, 0.75f}};
+        const qint64 a = store.addEntry(e);
+        HistoryEntry c;
+        c.kind = HistoryKind::Caption;
+        c.imagePath = QStringLiteral("/img/a.png");
+        c.imageHash = QStringLiteral("ff00");
+        c.thumbnailPng = QByteArray("\x89PNG fake", 9);
+        c.outputs.append({.text = QStringLiteral("a dog")});
+        const qint64 b = store.addEntry(c);
+
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
+        QCOMPARE(exportHistory(store, HistoryExportFormat::JsonLines, buffer), 2);
+        const QList<QByteArray> lines = buffer.data().trimmed().split('\n');
+        QCOMPARE(lines.size(), 2);
+        const QJsonObject first = QJsonDocument::fromJson(lines[0]).object();
+        QCOMPARE(first.value("id").toInteger(), a);
+        QCOMPARE(first.value("kind").toString(), QStringLiteral("translation"));
+        QCOMPARE(first.value("input").toString(), e.inputText);
+        QCOMPARE(first.value("settings").toObject(), e.settings);
+        const QJsonArray outs = first.value("outputs").toArray();
+        QCOMPARE(outs.size(), 2);
+        QCOMPARE(outs[1].toObject().value("text").toString(), QStringLiteral("dos"));
+        QCOMPARE(outs[0].toObject().value("score").toDouble(), -0.25);
+        QCOMPARE(outs[0].toObject().value("alignment").toObject().value("weights").toArray(),
+                 (QJsonArray{0.25, 0.75}));
+        const QJsonObject second = QJsonDocument::fromJson(lines[1]).object();
+        QCOMPARE(second.value("id").toInteger(), b);
+        QCOMPARE(second.value("image").toObject().value("sha256").toString(),
+                 QStringLiteral("ff00"));
+        QCOMPARE(QByteArray::fromBase64(second.value("image").toObject()
+                                            .value("thumbnailPng").toString().toLatin1()),
+                 c.thumbnailPng);
+    }
+
+    void exportCsv()
+    {
+        HistoryStore store;
+        store.open(dbPath());
+        store.addEntry(makeTranslation(QStringLiteral("a, \"quoted\"\nline"),
+                                       {QStringLiteral("best"), QStringLiteral("second")}));
+        HistoryEntry cmp = makeTranslation(QStringLiteral("compare"), {});
+        cmp.kind = HistoryKind::Comparison;
+        cmp.outputs = {{.column = 0, .rank = 0, .label = "greedy", .text = "g"},
+                       {.column = 1, .rank = 1, .label = "beam", .text = "b2"},
+                       {.column = 1, .rank = 0, .label = "beam", .text = "b1"}};
+        store.addEntry(cmp);
+
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
+        QCOMPARE(exportHistory(store, HistoryExportFormat::Csv, buffer), 3);
+        const QString csv = QString::fromUtf8(buffer.data());
+        QVERIFY(csv.startsWith(QLatin1String("id,time,kind,model_id,model_version,source_language,"
+                                             "target_language,column,label,input,output,score,"
+                                             "elapsed_ms,starred,settings\r\n")));
+        QVERIFY2(csv.contains(QLatin1String(",\"a, \"\"quoted\"\"\nline\",best,-0.25,")),
+                 qPrintable(csv));
+        QVERIFY(!csv.contains(QLatin1String("second")));
+        QVERIFY(csv.contains(QLatin1String(",comparison,")));
+        QVERIFY(csv.contains(QLatin1String(",0,greedy,compare,g,")));
+        QVERIFY(csv.contains(QLatin1String(",1,beam,compare,b1,")));
+        QVERIFY(!csv.contains(QLatin1String("b2")));
+        // Settings are one quoted JSON field.
+        QVERIFY(csv.contains(QLatin1String("\"{\"\"beamSize\"\":4,")));
+    }
+
+    void exportTmx()
+    {
+        HistoryStore store;
+        store.open(dbPath());
+        store.addEntry(makeTranslation(QStringLiteral("Fish & <chips>\x01"),
+                                       {QStringLiteral("Pescado y patatas")}));
+        HistoryEntry caption;
+        caption.kind = HistoryKind::Caption;
+        caption.outputs.append({.text = QStringLiteral("a caption")});
+        store.addEntry(caption);
+        HistoryEntry noLanguages = makeTranslation(QStringLiteral("Hi"), {QStringLiteral("Hola")});
+        noLanguages.sourceLanguage.clear();
+        noLanguages.targetLanguage.clear();
+        store.addEntry(noLanguages);
+
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
+        QCOMPARE(exportHistory(store, HistoryExportFormat::Tmx, buffer), 2);
+        QXmlStreamReader xml(buffer.data());
+        QStringList segs, langs;
+        int units = 0;
+        QString version;
+        while (!xml.atEnd()) {
+            xml.readNext();
+            if (!xml.isStartElement())
+                continue;
+            if (xml.name() == QLatin1String("tmx"))
+                version = xml.attributes().value("version").toString();
+            else if (xml.name() == QLatin1String("tu"))
+                ++units;
+            else if (xml.name() == QLatin1String("tuv"))
+                langs.append(xml.attributes().value("xml:lang").toString());
+            else if (xml.name() == QLatin1String("seg"))
+                segs.append(xml.readElementText());
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QCOMPARE(version, QStringLiteral("1.4"));
+        QCOMPARE(units, 2);
+        QCOMPARE(langs, (QStringList{"en", "es", "und", "und"}));
+        QCOMPARE(segs, (QStringList{"Fish & <chips>", "Pescado y patatas", "Hi", "Hola"}));
+
+        QBuffer none;
+        none.open(QIODevice::WriteOnly);
+        QCOMPARE(exportHistory(store, HistoryExportFormat::Tmx, none,
+                               {.kind = HistoryKind::Caption}),
+                 0);
+        QVERIFY(none.data().contains("</tmx>"));
+    }
+
+    void damagedFileIsMovedAside_data()
+    {
+        QTest::addColumn<QString>("damage");
+        QTest::newRow("not a database") << "garbage";
+        QTest::newRow("schema page scribbled") << "page1";
+        QTest::newRow("data pages scribbled") << "pages";
+        QTest::newRow("truncated") << "truncate";
+    }
+
+    void damagedFileIsMovedAside()
+    {
+        QFETCH(QString, damage);
+        if (damage == QLatin1String("garbage")) {
+            QFile f(dbPath());
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QByteArray junk(16384, Qt::Uninitialized);
+            QRandomGenerator rng(7);
+            for (char &c : junk)
+                c = char(rng.bounded(256));
+            f.write(junk);
+        } else {
+            HistoryStore store;
+            store.open(dbPath());
+            QList<HistoryEntry> many;
+            for (int i = 0; i < 300; ++i)
+                many.append(makeTranslation(QStringLiteral("entry %1 ").arg(i).repeated(20),
+                                            {QStringLiteral("salida %1").arg(i)}));
+            store.addEntries(many);
+            store.close(); // checkpoints: everything is in the main file now
+            QVERIFY(!QFileInfo::exists(dbPath() + QStringLiteral("-wal")));
+            QFile f(dbPath());
+            QVERIFY(f.open(QIODevice::ReadWrite));
+            const qint64 size = f.size();
+            QVERIFY(size > 40 * 4096);
+            if (damage == QLatin1String("page1")) {
+                f.seek(100); // keep the 100-byte header, scribble over the schema b-tree
+                f.write(QByteArray(4096 - 100, '\x5a'));
+            } else if (damage == QLatin1String("pages")) {
+                for (qint64 page = 5; page < 40; page += 3) {
+                    f.seek(page * 4096);
+                    f.write(QByteArray(4096, '\xa5'));
+                }
+            } else {
+                f.resize(size / 2);
+            }
+        }
+        const QByteArray damaged = [&] {
+            QFile f(dbPath());
+            f.open(QIODevice::ReadOnly);
+            return f.readAll();
+        }();
+
+        HistoryStore store;
+        const HistoryOpenResult r = store.open(dbPath());
+        QCOMPARE(r.status, HistoryOpenResult::Status::Recovered);
+        QVERIFY(!r.message.isEmpty());
+        QVERIFY2(r.message.contains(QDir::toNativeSeparators(r.backupPath)), qPrintable(r.message));
+        QVERIFY(r.backupPath.startsWith(dbPath() + QStringLiteral(".corrupt-")));
+        // The damaged bytes are kept as they were, the new store is empty and works.
+        QFile backup(r.backupPath);
+        QVERIFY(backup.open(QIODevice::ReadOnly));
+        QCOMPARE(backup.readAll(), damaged);
+        QCOMPARE(store.count(), 0);
+        QVERIFY(store.addEntry(makeTranslation(QStringLiteral("after"), {QStringLiteral("x")}))
+                > 0);
+        QCOMPARE(store.integrityCheck(), QStringList());
+        QCOMPARE(store.search(QStringLiteral("after")).items.size(), 1);
+    }
+
+    void notOpenThrows()
+    {
+        HistoryStore store;
+        try {
+            store.recent();
+            QFAIL("no exception");
+        } catch (const HistoryError &e) {
+            QCOMPARE(e.code(), HistoryError::Code::NotOpen);
+        }
+    }
+
+    void busyErrorIsFriendly()
+    {
+        HistoryStore::Options options;
+        options.busyTimeoutMs = 100;
+        HistoryStore store(options);
+        store.open(dbPath());
+        sqlite3 *other = nullptr;
+        QCOMPARE(sqlite3_open(QFile::encodeName(dbPath()).constData(), &other), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+        QElapsedTimer timer;
+        timer.start();
+        try {
+            store.addEntry(makeTranslation(QStringLiteral("blocked"), {}));
+            QFAIL("the write went through a held lock");
+        } catch (const HistoryError &e) {
+            QCOMPARE(e.code(), HistoryError::Code::Busy);
+            QVERIFY2(!e.message().contains(QLatin1String("locked")), qPrintable(e.message()));
+        }
+        QVERIFY(timer.elapsed() >= 4 * 100); // every attempt waited its timeout
+        QCOMPARE(sqlite3_exec(other, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(other);
+        QVERIFY(store.addEntry(makeTranslation(QStringLiteral("free"), {})) > 0);
+        QCOMPARE(store.count(), 1);
+    }
+
+    void diskQuotaIsDiskFull()
+    {
+        HistoryStore::Options options;
+        options.maxDatabaseBytes = 256 * 1024;
+        HistoryStore store(options);
+        store.open(dbPath());
+        int added = 0;
+        QList<qint64> ids;
+        try {
+            for (; added < 1000; ++added)
+                ids.append(store.addEntry(makeTranslation(
+                    QStringLiteral("big %1 ").arg(added) + QString(3000, QLatin1Char('y')),
+                    {QStringLiteral("grande")})));
+            QFAIL("the quota was never reached");
+        } catch (const HistoryError &e) {
+            QCOMPARE(e.code(), HistoryError::Code::DiskFull);
+            QVERIFY2(e.message().contains(QLatin1String("disk space")), qPrintable(e.message()));
+        }
+        QVERIFY(added > 10);
+        // Nothing half-written, the store keeps working, and space freed is reused.
+        QCOMPARE(store.count(), qint64(added));
+        QCOMPARE(store.integrityCheck(), QStringList());
+        QCOMPARE(store.recent({}, 0, 5).items.size(), 5);
+        for (int i = 0; i < 5; ++i)
+            QVERIFY(store.removeEntry(ids[i]));
+        QVERIFY(store.addEntry(makeTranslation(QStringLiteral("small"), {})) > 0);
+        QCOMPARE(store.count(), qint64(added - 4));
+        QCOMPARE(store.integrityCheck(), QStringList());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHistoryStore)
+#include "tst_historystore.moc"
