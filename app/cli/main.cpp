@@ -1,5 +1,7 @@
 // glosa-cli: the command-line face of Glosa. Every command prints a one-line message on stderr
 // and exits with a non-zero code on failure.
+#include "app/cli/historycommand.h"
+
 #include <QCoreApplication>
 #include <QTextStream>
 
@@ -12,7 +14,8 @@ int usage(QTextStream &err)
     err << "usage: glosa-cli <command> [options]\n"
            "commands:\n"
            "  models       list installed models\n"
-           "  translate    translate stdin line by line\n";
+           "  translate    translate stdin line by line\n"
+           "  history      list, search, export the history (--history PATH: which database)\n";
     return 2;
 }
 
@@ -25,13 +28,20 @@ int main(int argc, char *argv[])
     QCoreApplication::setOrganizationName(QStringLiteral("Glosa"));
     QCoreApplication::setApplicationVersion(QStringLiteral(GLOSA_VERSION));
     QTextStream err(stderr);
-    const QStringList args = QCoreApplication::arguments();
+    QStringList args = QCoreApplication::arguments();
+    const std::optional<QString> historyPath = glosa::cli::takeHistoryOption(args, err);
+    if (!historyPath)
+        return 2;
     if (args.size() < 2)
         return usage(err);
     const QString command = args.at(1);
     if (command == QLatin1String("--version")) {
         QTextStream(stdout) << "glosa-cli " << GLOSA_VERSION << "\n";
         return 0;
+    }
+    if (command == QLatin1String("history")) {
+        QTextStream out(stdout);
+        return glosa::cli::runHistoryCommand(args.mid(2), *historyPath, out, err);
     }
     err << "glosa-cli: unknown command '" << command << "'\n";
     return usage(err);
