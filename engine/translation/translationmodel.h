@@ -1,0 +1,84 @@
+// TranslationModel: a loaded translation model as the app sees it — a step decoder
+// (engine/decoding/stepdecoder.h), the source and target tokenizers and the package's defaults.
+// A translation plugin only writes its StepDecoder and returns
+//
+//     return std::make_shared<engine::TranslationModel>(package, std::make_unique<MyDecoder>(...));
+//
+// from ModelPluginInterface::load(); the Translator (translator.h) does the rest: text →
+// sentences → ids → search → ids → text, with alignments on the user's characters.
+//
+// Thread safety: the step decoder is driven by one thread at a time (one worker per model).
+#pragma once
+
+#include "engine/decoding/decodingoptions.h"
+#include "engine/decoding/stepdecoder.h"
+#include "engine/model.h"
+#include "engine/text/tokenizer.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <memory>
+#include <string>
+
+namespace glosa::engine {
+
+class ModelPackage;
+
+class TranslationModel : public Model
+{
+public:
+    // Takes the id, languages, tokenizers and "decoding" defaults from the package. Throws
+    // std::invalid_argument when the decoder is null or its vocabulary differs from the target
+    // tokenizer's.
+    TranslationModel(const ModelPackage &package, std::unique_ptr<StepDecoder> decoder);
+    // For models built without a package (tests): everything explicit.
+    TranslationModel(std::string id, std::string sourceLanguage, std::string targetLanguage,
+                     std::shared_ptr<const Tokenizer> sourceTokenizer,
+                     std::shared_ptr<const Tokenizer> targetTokenizer,
+                     std::unique_ptr<StepDecoder> decoder, DecodingOptions defaults = {});
+    ~TranslationModel() override;
+
+    Task task() const override { return Task::Translation; }
+    std::string id() const override { return m_id; }
+
+    const std::string &sourceLanguage() const { return m_sourceLanguage; }
+    const std::string &targetLanguage() const { return m_targetLanguage; }
+    const Tokenizer &sourceTokenizer() const { return *m_sourceTokenizer; }
+    const Tokenizer &targetTokenizer() const { return *m_targetTokenizer; }
+    StepDecoder &decoder() { return *m_decoder; }
+
+    // The package's "decoding" object over DecodingOptions' defaults (decodingOptionsFromJson).
+    const DecodingOptions &defaultDecodingOptions() const { return m_defaults; }
+    // Whether the source ids end with the source tokenizer's EOS (how our models are trained).
+    bool appendSourceEos() const { return m_appendSourceEos; }
+    void setAppendSourceEos(bool append) { m_appendSourceEos = append; }
+    // Longest source (in pieces, EOS included) given to the decoder at once; longer sentences are
+    // cut into chunks at word starts by the Translator (model.json hyperparameter
+    // "max_source_length", default 256).
+    int maxSourceLength() const { return m_maxSourceLength; }
+    void setMaxSourceLength(int length);
+
+private:
+    std::string m_id;
+    std::string m_sourceLanguage;
+    std::string m_targetLanguage;
+    std::shared_ptr<const Tokenizer> m_sourceTokenizer;
+    std::shared_ptr<const Tokenizer> m_targetTokenizer;
+    std::unique_ptr<StepDecoder> m_decoder;
+    DecodingOptions m_defaults;
+    bool m_appendSourceEos = true;
+    int m_maxSourceLength = 256;
+};
+
+// Reads a model.json "decoding" object (docs/model-package.md) over `base`: keys "strategy",
+// "beam_size", "n_best", "length_normalization", "length_penalty", "coverage_penalty",
+// "early_stopping", "max_length", "max_length_ratio", "min_length", "no_repeat_ngram_size",
+// "repetition_penalty", "ngram_penalty", "ngram_penalty_size", "temperature", "top_k", "top_p",
+// "seed". Unknown keys are ignored; a known key with a wrong type or value throws
+// std::invalid_argument naming it.
+DecodingOptions decodingOptionsFromJson(const nlohmann::json &decoding,
+                                        const DecodingOptions &base = {});
+// Every setting of `options` under those keys (what the CLI's --json reports as "strategy").
+nlohmann::json decodingOptionsToJson(const DecodingOptions &options);
+
+} // namespace glosa::engine

@@ -1,0 +1,185 @@
+#include "engine/translation/translator.h"
+
+#include "engine/text/sentencesplitter.h"
+#include "engine/text/unicode.h"
+#include "engine/translation/translationmodel.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace glosa::engine {
+
+namespace {
+
+const std::string kWordStart = "\xe2\x96\x81"; // "▁", SentencePiece's space marker
+
+bool startsWord(const Token &token)
+{
+    return token.piece.compare(0, kWordStart.size(), kWordStart) == 0;
+}
+
+struct PendingSegment
+{
+    TextSpan source;
+    std::vector<Token> tokens; // ranges in the input, EOS not yet appended
+};
+
+// Cuts `tokens` into chunks of at most `limit` pieces, each cut before a word start when one is
+// in the second half of the window (so that words stay whole), else exactly at the limit.
+std::vector<std::vector<Token>> chunk(std::vector<Token> tokens, std::size_t limit)
+{
+    std::vector<std::vector<Token>> chunks;
+    std::size_t begin = 0;
+    while (tokens.size() - begin > limit) {
+        std::size_t cut = begin + limit;
+        for (std::size_t i = begin + limit; i > begin + limit / 2; --i) {
+            if (startsWord(tokens[i])) {
+                cut = i;
+                break;
+            }
+        }
+        chunks.emplace_back(tokens.begin() + begin, tokens.begin() + cut);
+        begin = cut;
+    }
+    chunks.emplace_back(tokens.begin() + begin, tokens.end());
+    return chunks;
+}
+
+} // namespace
+
+const Tensor &TranslatedSegment::alignment() const
+{
+    static const Tensor empty;
+    return hypotheses.empty() ? empty : hypotheses.front().attention;
+}
+
+Translator::Translator(std::shared_ptr<TranslationModel> model) : m_model(std::move(model))
+{
+    if (!m_model)
+        throw std::invalid_argument("Translator: null model");
+}
+
+void Translator::setBatchSize(int size)
+{
+    if (size < 1)
+        throw std::invalid_argument("Translator: batch size " + std::to_string(size) +
+                                    " must be at least 1");
+    m_batchSize = size;
+}
+
+TranslationResult Translator::translate(std::string_view text, const DecodingOptions &options,
+                                        const DecodingControl &control)
+{
+    validateUtf8(text, "input");
+    StepDecoder &decoder = m_model->decoder();
+    options.validate(decoder.vocabularySize());
+    const Tokenizer &sourceTokenizer = m_model->sourceTokenizer();
+    const Tokenizer &targetTokenizer = m_model->targetTokenizer();
+    const bool appendEos = m_model->appendSourceEos();
+    const std::size_t limit =
+        static_cast<std::size_t>(m_model->maxSourceLength()) - (appendEos ? 1 : 0);
+
+    // 1. Sentences, then pieces located in the input, then chunks of what is too long.
+    const SentenceSplitter splitter(m_model->sourceLanguage());
+    const Utf8Offsets inputOffsets(text);
+    std::vector<PendingSegment> pending;
+    for (const TextSpan sentence : splitter.split(text)) {
+        std::vector<Token> tokens =
+            sourceTokenizer.encode(text.substr(sentence.begin, sentence.size()));
+        for (Token &token : tokens) {
+            token.bytes = {token.bytes.begin + sentence.begin, token.bytes.end + sentence.begin};
+            token.chars = inputOffsets.codePoints(token.bytes);
+            token.utf16 = inputOffsets.utf16(token.bytes);
+        }
+        if (tokens.empty())
+            continue;
+        for (std::vector<Token> &piece : chunk(std::move(tokens), limit)) {
+            PendingSegment segment;
+            segment.source = {piece.front().bytes.begin, piece.back().bytes.end};
+            // A chunk's range covers its pieces (a lone "▁" has an empty range: keep it inside).
+            segment.source.begin = std::max(segment.source.begin, sentence.begin);
+            segment.source.end = std::max(segment.source.end, segment.source.begin);
+            segment.tokens = std::move(piece);
+            pending.push_back(std::move(segment));
+        }
+    }
+    // Segment sources must not overlap and must be ordered for the white space copy below.
+    for (std::size_t i = 1; i < pending.size(); ++i)
+        pending[i].source.begin = std::max(pending[i].source.begin, pending[i - 1].source.end);
+
+    // 2. Search, in batches.
+    TranslationResult result;
+    result.segments.resize(pending.size());
+    for (std::size_t first = 0; first < pending.size(); first += m_batchSize) {
+        const std::size_t last = std::min(pending.size(), first + m_batchSize);
+        std::vector<std::vector<std::int32_t>> sources;
+        for (std::size_t i = first; i < last; ++i) {
+            std::vector<std::int32_t> ids;
+            for (const Token &token : pending[i].tokens)
+                ids.push_back(token.id);
+            if (appendEos)
+                ids.push_back(sourceTokenizer.eosId());
+            sources.push_back(std::move(ids));
+        }
+        std::vector<DecodingResult> decoded = decode(decoder, sources, options, control);
+        for (std::size_t i = first; i < last; ++i) {
+            TranslatedSegment &segment = result.segments[i];
+            segment.source = pending[i].source;
+            segment.sourceTokens = std::move(pending[i].tokens);
+            if (appendEos) {
+                Token eos;
+                eos.id = sourceTokenizer.eosId();
+                eos.piece = sourceTokenizer.idToPiece(eos.id);
+                eos.bytes = {segment.source.end, segment.source.end};
+                eos.chars = inputOffsets.codePoints(eos.bytes);
+                eos.utf16 = inputOffsets.utf16(eos.bytes);
+                segment.sourceTokens.push_back(std::move(eos));
+            }
+            segment.hypotheses = std::move(decoded[i - first].hypotheses);
+            segment.trace = std::move(decoded[i - first].trace);
+            for (const Hypothesis &hypothesis : segment.hypotheses)
+                segment.texts.push_back(targetTokenizer.decode(
+                    std::vector<int>(hypothesis.tokens.begin(), hypothesis.tokens.end())));
+        }
+    }
+
+    // 3. The text: input white space around the segments, the best hypotheses in between.
+    std::size_t copied = 0;
+    for (TranslatedSegment &segment : result.segments) {
+        result.text.append(text.substr(copied, segment.source.begin - copied));
+        const std::size_t start = result.text.size();
+        const std::string best = segment.texts.empty() ? std::string() : segment.texts.front();
+        result.text += best;
+        segment.target = {start, result.text.size()};
+        copied = segment.source.end;
+        // Each target piece's range: what decoding one more piece added, trimmed of white space.
+        if (!segment.hypotheses.empty()) {
+            const std::vector<std::int32_t> &ids = segment.hypotheses.front().tokens;
+            std::vector<int> prefix;
+            std::size_t previous = 0;
+            for (std::int32_t id : ids) {
+                prefix.push_back(id);
+                const std::size_t end =
+                    std::min(targetTokenizer.decode(prefix).size(), best.size());
+                Token token;
+                token.id = id;
+                token.piece = targetTokenizer.idToPiece(id);
+                const TextSpan local = trimWhiteSpace(best, {std::min(previous, end), end});
+                token.bytes = {start + local.begin, start + local.end};
+                segment.targetTokens.push_back(std::move(token));
+                previous = std::max(previous, end);
+            }
+        }
+    }
+    result.text.append(text.substr(copied));
+    const Utf8Offsets outputOffsets(result.text);
+    for (TranslatedSegment &segment : result.segments) {
+        for (Token &token : segment.targetTokens) {
+            token.chars = outputOffsets.codePoints(token.bytes);
+            token.utf16 = outputOffsets.utf16(token.bytes);
+        }
+    }
+    return result;
+}
+
+} // namespace glosa::engine

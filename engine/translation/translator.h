@@ -1,0 +1,87 @@
+// Translator: text in, text out, for one TranslationModel — with everything the GUI needs to
+// draw why: per-segment source and target tokens located in the user's own text and in the
+// translation, n-best hypotheses, attention alignments and the search traces.
+//
+// Basic usage:
+//     Translator translator(model);                         // shared_ptr<TranslationModel>
+//     DecodingOptions options = model->defaultDecodingOptions();
+//     TranslationResult result = translator.translate("Hello. How are you?", options);
+//     std::cout << result.text;                             // "Hola. ¿Cómo estás?"
+//     const TranslatedSegment &s = result.segments[0];
+//     // s.alignment() [target tokens, source tokens]; s.sourceTokens[j].utf16 is where source
+//     // token j sits in the input, s.targetTokens[i].utf16 where target token i sits in
+//     // result.text.
+//
+// Pipeline: validate UTF-8 (InvalidUtf8Error) → sentences (SentenceSplitter for the model's
+// source language) → SentencePiece pieces with their original ranges (Tokenizer) → sentences
+// longer than the model's maxSourceLength are cut into chunks at word starts, never dropped →
+// batched search (decode()) → detokenised text. The white space between sentences is copied
+// from the input, so a paragraph keeps its shape.
+//
+// Not thread-safe: one thread drives a model at a time (the app's worker owns both).
+#pragma once
+
+#include "engine/decoding/search.h"
+#include "engine/text/tokenizer.h"
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace glosa::engine {
+
+class TranslationModel;
+
+// A piece of a sentence translated in one search: a whole sentence, or a chunk of a long one.
+struct TranslatedSegment
+{
+    TextSpan source; // bytes of the input text (trimmed of white space)
+    TextSpan target; // bytes of TranslationResult::text taken by the best hypothesis
+    // What the model read: pieces with ranges in the input text, then EOS (id eosId(), piece
+    // "</s>", an empty range at source.end) when the model appends it. Attention columns follow
+    // this order exactly.
+    std::vector<Token> sourceTokens;
+    // Search output, best first (DecodingOptions::nBest of them).
+    std::vector<Hypothesis> hypotheses;
+    std::vector<std::string> texts; // detokenised text of each hypothesis
+    // The best hypothesis's pieces with ranges in TranslationResult::text (bytes, code points,
+    // UTF-16); one per hypotheses[0].tokens entry.
+    std::vector<Token> targetTokens;
+    DecodingTrace trace; // empty unless DecodingOptions::trace
+
+    // hypotheses[0].attention: [target tokens, source tokens] (rows sum to 1); empty Tensor when
+    // the model gives none.
+    const Tensor &alignment() const;
+};
+
+struct TranslationResult
+{
+    std::string text; // the best translation, with the input's white space around segments
+    std::vector<TranslatedSegment> segments;
+};
+
+class Translator
+{
+public:
+    // Throws std::invalid_argument for a null model.
+    explicit Translator(std::shared_ptr<TranslationModel> model);
+
+    TranslationModel &model() const { return *m_model; }
+    // Segments decoded together in one batch (default 16).
+    int batchSize() const { return m_batchSize; }
+    void setBatchSize(int size);
+
+    // Throws InvalidUtf8Error (naming the byte offset) for ill-formed input, std::invalid_argument
+    // for bad options, DecodingCancelled when control.cancelled() says so. White space before,
+    // between and after the segments is copied to the result, so empty or white-space-only input
+    // comes back as it is, with no segments.
+    TranslationResult translate(std::string_view text, const DecodingOptions &options,
+                                const DecodingControl &control = {});
+
+private:
+    std::shared_ptr<TranslationModel> m_model;
+    int m_batchSize = 16;
+};
+
+} // namespace glosa::engine
