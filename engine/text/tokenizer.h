@@ -36,7 +36,9 @@ namespace glosa::engine {
 struct Token
 {
     int id = 0;
-    std::string piece; // vocabulary entry, "▁" marks a preceding space
+    // The vocabulary entry, "▁" marking a preceding space; for unknown pieces (id == unkId())
+    // SentencePiece gives the (normalised) text it could not match instead of "<unk>".
+    std::string piece;
     TextSpan bytes;    // UTF-8 byte offsets in the original text
     TextSpan chars;    // code point offsets in the original text
     TextSpan utf16;    // UTF-16 code unit offsets (QString positions) in the original text
