@@ -52,12 +52,12 @@ struct ModelInfo
     QJsonObject scores;     // "scores" (optional): {"<test set>": {"bleu": .., "chrf": ..}}
     QJsonObject manifest;   // the whole model.json (empty when it could not be parsed)
 
-    QString folder;         // absolute, clean path of the package folder
-    QString searchPath;     // the search folder it was found under (empty for find() by folder)
-    qint64 sizeOnDisk = 0;  // bytes of all regular files under `folder`
+    QString folder;        // absolute, clean path of the package folder
+    QString searchPath;    // the search folder it was found under (empty for find() by folder)
+    qint64 sizeOnDisk = 0; // bytes of all regular files under `folder`
 
-    QString error;          // why the package is broken; empty when it is listed as usable
-    QString shadowedBy;     // folder of the package with the same id that wins; usually empty
+    QString error;      // why the package is broken; empty when it is listed as usable
+    QString shadowedBy; // folder of the package with the same id that wins; usually empty
 
     bool isValid() const { return error.isEmpty(); }
 };

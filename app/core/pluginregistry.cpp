@@ -42,14 +42,22 @@ bool isUsefulError(const QString &error)
 QString pluginStatusName(PluginRecord::Status status)
 {
     switch (status) {
-    case PluginRecord::Status::Loaded: return QStringLiteral("loaded");
-    case PluginRecord::Status::NotAPlugin: return QStringLiteral("not a plugin");
-    case PluginRecord::Status::WrongIid: return QStringLiteral("wrong IID");
-    case PluginRecord::Status::MissingApiVersion: return QStringLiteral("missing apiVersion");
-    case PluginRecord::Status::WrongApiVersion: return QStringLiteral("wrong apiVersion");
-    case PluginRecord::Status::Duplicate: return QStringLiteral("duplicate");
-    case PluginRecord::Status::InstanceFailed: return QStringLiteral("instance() failed");
-    case PluginRecord::Status::InterfaceMismatch: return QStringLiteral("qobject_cast failed");
+    case PluginRecord::Status::Loaded:
+        return QStringLiteral("loaded");
+    case PluginRecord::Status::NotAPlugin:
+        return QStringLiteral("not a plugin");
+    case PluginRecord::Status::WrongIid:
+        return QStringLiteral("wrong IID");
+    case PluginRecord::Status::MissingApiVersion:
+        return QStringLiteral("missing apiVersion");
+    case PluginRecord::Status::WrongApiVersion:
+        return QStringLiteral("wrong apiVersion");
+    case PluginRecord::Status::Duplicate:
+        return QStringLiteral("duplicate");
+    case PluginRecord::Status::InstanceFailed:
+        return QStringLiteral("instance() failed");
+    case PluginRecord::Status::InterfaceMismatch:
+        return QStringLiteral("qobject_cast failed");
     }
     return QStringLiteral("unknown");
 }
@@ -156,9 +164,9 @@ const PluginRecord &PluginRegistry::addFile(const QString &fileName)
         const QString otherKey =
             other.name.isEmpty() ? QFileInfo(other.fileName).fileName() : other.name;
         if (otherKey == key)
-            return reject(PluginRecord::Status::Duplicate,
-                          QStringLiteral("plugin \"%1\" already loaded from %2")
-                              .arg(key, other.fileName));
+            return reject(
+                PluginRecord::Status::Duplicate,
+                QStringLiteral("plugin \"%1\" already loaded from %2").arg(key, other.fileName));
     }
 
     QObject *instance = loader.instance();

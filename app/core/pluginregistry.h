@@ -20,6 +20,9 @@
 // Checks 1-5 read the metadata from the file without loading it (Qt parses the ELF section), so
 // a plugin rejected there never runs any code in our process: an outdated plugin cannot crash us.
 //
+// Threads: scan() / addFile() on one thread (the GUI thread at start-up); afterwards the const
+// lookups and the plugins' load() may be called from worker threads.
+//
 // Plugins are never unloaded: models they created may outlive the registry, and their code must
 // stay mapped while those models exist.
 #pragma once
@@ -45,15 +48,15 @@ struct PluginRecord
         InterfaceMismatch, // instance() is not a glosa::ModelPluginInterface
     };
 
-    QString fileName;          // absolute path of the file
+    QString fileName; // absolute path of the file
     Status status = Status::NotAPlugin;
-    QString reason;            // one line for the user; empty when loaded
-    int apiVersion = -1;       // from the metadata; -1 when absent
-    QString name;              // metadata "name" (empty when not read)
+    QString reason;      // one line for the user; empty when loaded
+    int apiVersion = -1; // from the metadata; -1 when absent
+    QString name;        // metadata "name" (empty when not read)
     // Metadata "architectures"; for a loaded plugin, what its architectures() returns (the
     // code decides what it can load, and lookups use this list).
     QStringList architectures;
-    QStringList tasks;         // metadata "tasks" ("translation", "captioning")
+    QStringList tasks; // metadata "tasks" ("translation", "captioning")
     // Owned by Qt's plugin loader, valid for the life of the process; null unless loaded.
     ModelPluginInterface *plugin = nullptr;
 
