@@ -52,7 +52,8 @@ ModelPackage ModelPackage::load(const std::string &folder)
     package.m_folder = folder;
     std::error_code error;
     if (!fs::is_directory(folder, error))
-        throw PackageError(folder, {}, "not a folder (a model package is a folder with model.json)");
+        throw PackageError(folder, {},
+                           "not a folder (a model package is a folder with model.json)");
     const std::string manifestPath = package.manifestPath();
     if (!fs::is_regular_file(manifestPath, error))
         throw PackageError(manifestPath, {}, "file not found");
@@ -103,13 +104,14 @@ ModelPackage ModelPackage::load(const std::string &folder)
                            const std::string &path) -> std::string {
         const std::string name = requireString(parent, key, path);
         const fs::path relative(name);
-        if (relative.is_absolute() ||
-            std::any_of(relative.begin(), relative.end(), [](const fs::path &p) { return p == ".."; }))
+        if (relative.is_absolute() || std::any_of(relative.begin(), relative.end(),
+                                                  [](const fs::path &p) { return p == ".."; }))
             package.failManifest("\"" + path + "\" is \"" + name +
                                  "\"; files must be named relative to the package folder");
         const std::string file = (fs::path(folder) / relative).string();
         if (!fs::is_regular_file(file, error))
-            throw PackageError(file, {}, "file not found (named by \"" + path + "\" in model.json)");
+            throw PackageError(file, {},
+                               "file not found (named by \"" + path + "\" in model.json)");
         return file;
     };
 
@@ -128,7 +130,8 @@ ModelPackage ModelPackage::load(const std::string &folder)
     package.m_name = requireString(m, "name", "name");
     if (m.contains("version")) {
         if (!m["version"].is_string())
-            package.failManifest("\"version\" is " + typeName(m["version"]) + ", expected a string");
+            package.failManifest("\"version\" is " + typeName(m["version"]) +
+                                 ", expected a string");
         package.m_version = m["version"].get<std::string>();
     }
     const std::string task = requireString(m, "task", "task");
@@ -181,10 +184,9 @@ ModelPackage ModelPackage::load(const std::string &folder)
     package.m_weights = std::make_shared<const SafeTensorsFile>(weights);
     package.m_targetTokenizer = std::make_shared<const Tokenizer>(targetModel);
     if (translation)
-        package.m_sourceTokenizer =
-            fs::equivalent(sourceModel, targetModel, error)
-                ? package.m_targetTokenizer
-                : std::make_shared<const Tokenizer>(sourceModel);
+        package.m_sourceTokenizer = fs::equivalent(sourceModel, targetModel, error)
+                                        ? package.m_targetTokenizer
+                                        : std::make_shared<const Tokenizer>(sourceModel);
     return package;
 }
 

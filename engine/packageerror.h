@@ -15,10 +15,10 @@ public:
     // what() is "<file>: tensor "<tensor>": <message>", or "<file>: <message>" without a
     // tensor, or just <message> without a file.
     PackageError(std::string file, std::string tensor, const std::string &message)
-        : std::runtime_error(format(file, tensor, message))
-        , m_file(std::move(file))
-        , m_tensor(std::move(tensor))
-    {}
+        : std::runtime_error(format(file, tensor, message)), m_file(std::move(file)),
+          m_tensor(std::move(tensor))
+    {
+    }
 
     // The offending file as given to the loader (may be empty).
     const std::string &file() const { return m_file; }

@@ -48,9 +48,8 @@ bool parseDtype(const std::string &name, DType &dtype)
 // message says "not supported" rather than "unknown".
 bool isKnownSafeTensorsDtype(const std::string &name)
 {
-    static const std::set<std::string> known = {"BOOL", "U8",  "I8",  "I16",     "U16",
-                                                "U32",  "I64", "U64", "F64",     "F8_E4M3",
-                                                "F8_E5M2"};
+    static const std::set<std::string> known = {"BOOL", "U8",  "I8",  "I16",     "U16",    "U32",
+                                                "I64",  "U64", "F64", "F8_E4M3", "F8_E5M2"};
     return known.count(name) > 0;
 }
 
@@ -120,8 +119,8 @@ SafeTensorsFile::SafeTensorsFile(const std::string &path) : m_path(path)
         fail({}, "header length " + std::to_string(headerLength) + " exceeds the limit of " +
                      std::to_string(kSafeTensorsMaxHeaderBytes) + " bytes");
     if (headerLength < 2)
-        fail({}, "header length " + std::to_string(headerLength) +
-                     " is too short for a JSON object");
+        fail({},
+             "header length " + std::to_string(headerLength) + " is too short for a JSON object");
     m_dataOffset = 8 + headerLength;
 
     parseHeader(m_mapping->bytes() + 8, static_cast<std::size_t>(headerLength));
@@ -185,8 +184,8 @@ void SafeTensorsFile::parseHeader(const char *header, std::size_t length)
         Entry entry;
         const json &dtype = value["dtype"];
         if (!dtype.is_string())
-            fail(name, "\"dtype\" is a JSON " + std::string(dtype.type_name()) +
-                           ", expected a string");
+            fail(name,
+                 "\"dtype\" is a JSON " + std::string(dtype.type_name()) + ", expected a string");
         const std::string dtypeText = dtype.get<std::string>();
         if (!parseDtype(dtypeText, entry.dtype))
             fail(name, "dtype \"" + dtypeText + "\" is " +
@@ -247,18 +246,17 @@ void SafeTensorsFile::checkLayout()
         if (entry.end > entry.begin)
             byOffset.emplace_back(&name, &entry);
     }
-    std::sort(byOffset.begin(), byOffset.end(), [](const auto &a, const auto &b) {
-        return a.second->begin < b.second->begin;
-    });
+    std::sort(byOffset.begin(), byOffset.end(),
+              [](const auto &a, const auto &b) { return a.second->begin < b.second->begin; });
     // Each tensor must start at or after the furthest end seen so far.
     const std::pair<const std::string *, const Entry *> *furthest = nullptr;
     for (const auto &current : byOffset) {
         if (furthest && current.second->begin < furthest->second->end)
-            fail(*current.first,
-                 "data_offsets [" + std::to_string(current.second->begin) + ", " +
-                     std::to_string(current.second->end) + "] overlap tensor \"" +
-                     *furthest->first + "\" at [" + std::to_string(furthest->second->begin) +
-                     ", " + std::to_string(furthest->second->end) + "]");
+            fail(*current.first, "data_offsets [" + std::to_string(current.second->begin) + ", " +
+                                     std::to_string(current.second->end) + "] overlap tensor \"" +
+                                     *furthest->first + "\" at [" +
+                                     std::to_string(furthest->second->begin) + ", " +
+                                     std::to_string(furthest->second->end) + "]");
         if (!furthest || current.second->end > furthest->second->end)
             furthest = &current;
     }
@@ -296,7 +294,8 @@ void SafeTensorsFile::checkFinite() const
         }
         if (bad >= 0)
             fail(name, std::string("value ") + std::to_string(bad) + " (index " +
-                           indexToString(bad, entry.shape) + ") is " + (isNan ? "NaN" : "infinite") +
+                           indexToString(bad, entry.shape) + ") is " +
+                           (isNan ? "NaN" : "infinite") +
                            "; the weights are corrupt or training diverged");
     }
 }

@@ -118,7 +118,9 @@ nlohmann::json validManifest()
 
 QByteArray validWeights()
 {
-    return buildSafetensors({{"embedding.weight", "F16", {3, 4},
+    return buildSafetensors({{"embedding.weight",
+                              "F16",
+                              {3, 4},
                               halfBytes({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, false)},
                              {"out.bias", "F32", {3}, floatBytes({0.5f, -0.5f, 0})},
                              {"positions", "I32", {2}, QByteArray(8, '\0')}});
@@ -139,8 +141,8 @@ bool writePackage(const QString &folder, const nlohmann::json &manifest,
            QFile::copy(spmModel(), folder + "/spm.model");
 }
 
-template <typename Call> QString packageError(Call call, std::string *file = nullptr,
-                                              std::string *tensor = nullptr)
+template <typename Call>
+QString packageError(Call call, std::string *file = nullptr, std::string *tensor = nullptr)
 {
     try {
         call();
@@ -163,7 +165,7 @@ private slots:
     void brokenSafetensors_data()
     {
         QTest::addColumn<QByteArray>("bytes");
-        QTest::addColumn<QString>("tensor"); // the tensor the error must name ("" for none)
+        QTest::addColumn<QString>("tensor");  // the tensor the error must name ("" for none)
         QTest::addColumn<QString>("message"); // a substring the error must contain
 
         const QByteArray valid = buildSafetensors({{"w", "F32", {2, 2}, floatBytes({1, 2, 3, 4})}});
@@ -171,68 +173,82 @@ private slots:
             return safetensorsBytes(json, data);
         };
 
-        QTest::newRow("empty") << QByteArray() << "" << "0 bytes, too short";
-        QTest::newRow("5 bytes") << QByteArray(5, '\x01') << "" << "5 bytes, too short";
+        QTest::newRow("empty") << QByteArray() << ""
+                               << "0 bytes, too short";
+        QTest::newRow("5 bytes") << QByteArray(5, '\x01') << ""
+                                 << "5 bytes, too short";
         QTest::newRow("header length past end")
             << (littleEndian64(1000) + QByteArray("{}      ")) << ""
             << "header length 1000 exceeds the 8 bytes that follow it";
-        QTest::newRow("header length 2^64-1")
-            << (littleEndian64(~0ull) + QByteArray(16, ' ')) << ""
-            << "header length 18446744073709551615 exceeds";
-        QTest::newRow("header length 0") << littleEndian64(0) << "" << "too short for a JSON";
-        QTest::newRow("truncated header") << valid.left(20) << "" << "exceeds the 12 bytes";
+        QTest::newRow("header length 2^64-1") << (littleEndian64(~0ull) + QByteArray(16, ' ')) << ""
+                                              << "header length 18446744073709551615 exceeds";
+        QTest::newRow("header length 0") << littleEndian64(0) << ""
+                                         << "too short for a JSON";
+        QTest::newRow("truncated header") << valid.left(20) << ""
+                                          << "exceeds the 12 bytes";
         QTest::newRow("truncated data")
             << valid.left(valid.size() - 3) << "w"
             << "data_offsets [0, 16] reach past the end of the 13-byte data section";
-        QTest::newRow("not json") << header("{\"w\": [1, 2") << "" << "header is not valid JSON";
+        QTest::newRow("not json") << header("{\"w\": [1, 2") << ""
+                                  << "header is not valid JSON";
         QTest::newRow("binary garbage")
             << safetensorsBytes(QByteArray("\xff\xfe\x00\x01garbage", 11), {}) << ""
             << "header is not valid JSON";
-        QTest::newRow("json array") << header("[1, 2, 3]") << "" << "header is a JSON array";
+        QTest::newRow("json array") << header("[1, 2, 3]") << ""
+                                    << "header is a JSON array";
         QTest::newRow("duplicate tensor")
             << header(R"({"w": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]},
                           "w": {"dtype": "F32", "shape": [2], "data_offsets": [4, 12]}})")
-            << "" << "key \"w\" more than once";
-        QTest::newRow("entry not object") << header(R"({"w": 3})") << "w" << "entry is a JSON number";
+            << ""
+            << "key \"w\" more than once";
+        QTest::newRow("entry not object") << header(R"({"w": 3})") << "w"
+                                          << "entry is a JSON number";
         QTest::newRow("no dtype") << header(R"({"w": {"shape": [1], "data_offsets": [0, 4]}})")
-                                  << "w" << "entry has no \"dtype\"";
+                                  << "w"
+                                  << "entry has no \"dtype\"";
         QTest::newRow("no shape") << header(R"({"w": {"dtype": "F32", "data_offsets": [0, 4]}})")
-                                  << "w" << "entry has no \"shape\"";
+                                  << "w"
+                                  << "entry has no \"shape\"";
         QTest::newRow("no offsets") << header(R"({"w": {"dtype": "F32", "shape": [1]}})") << "w"
                                     << "entry has no \"data_offsets\"";
         QTest::newRow("unknown dtype")
             << header(R"({"enc.w": {"dtype": "F12", "shape": [1], "data_offsets": [0, 4]}})")
-            << "enc.w" << "dtype \"F12\" is unknown";
+            << "enc.w"
+            << "dtype \"F12\" is unknown";
         QTest::newRow("unsupported dtype")
-            << header(R"({"ids": {"dtype": "I64", "shape": [1], "data_offsets": [0, 8]}})")
-            << "ids" << "dtype \"I64\" is not supported (supported: F32, F16, BF16, I32)";
+            << header(R"({"ids": {"dtype": "I64", "shape": [1], "data_offsets": [0, 8]}})") << "ids"
+            << "dtype \"I64\" is not supported (supported: F32, F16, BF16, I32)";
         QTest::newRow("dtype not string")
             << header(R"({"w": {"dtype": 32, "shape": [1], "data_offsets": [0, 4]}})") << "w"
             << "\"dtype\" is a JSON number";
         QTest::newRow("negative dim")
             << header(R"({"w": {"dtype": "F32", "shape": [2, -2], "data_offsets": [0, 16]}})")
-            << "w" << "shape [2,-2] has a negative dimension";
+            << "w"
+            << "shape [2,-2] has a negative dimension";
         QTest::newRow("fractional dim")
-            << header(R"({"w": {"dtype": "F32", "shape": [2.5], "data_offsets": [0, 10]}})")
-            << "w" << "non-integer dimension 2.5";
+            << header(R"({"w": {"dtype": "F32", "shape": [2.5], "data_offsets": [0, 10]}})") << "w"
+            << "non-integer dimension 2.5";
         QTest::newRow("shape not array")
             << header(R"({"w": {"dtype": "F32", "shape": 4, "data_offsets": [0, 16]}})") << "w"
             << "\"shape\" is a JSON number";
         QTest::newRow("dim beyond uint64")
-            << header(R"({"w": {"dtype": "F32", "shape": [1e30], "data_offsets": [0, 4]}})")
-            << "w" << "non-integer dimension";
+            << header(R"({"w": {"dtype": "F32", "shape": [1e30], "data_offsets": [0, 4]}})") << "w"
+            << "non-integer dimension";
         QTest::newRow("element count overflows")
             << header(R"({"w": {"dtype": "F32", "shape": [4294967296, 4294967296],
                                 "data_offsets": [0, 0]}})")
-            << "w" << "more elements than can be counted";
+            << "w"
+            << "more elements than can be counted";
         QTest::newRow("byte count overflows")
             << header(R"({"w": {"dtype": "F32", "shape": [4611686018427387904],
                                 "data_offsets": [0, 0]}})")
-            << "w" << "overflows a 64-bit byte count";
+            << "w"
+            << "overflows a 64-bit byte count";
         QTest::newRow("span != shape x size")
             << header(R"({"decoder.out.weight": {"dtype": "F16", "shape": [8, 4],
                                                  "data_offsets": [0, 60]}})")
-            << "decoder.out.weight" << "shape [8, 4] × F16 = 64 bytes but data_offsets span 60 bytes";
+            << "decoder.out.weight"
+            << "shape [8, 4] × F16 = 64 bytes but data_offsets span 60 bytes";
         QTest::newRow("offsets reversed")
             << header(R"({"w": {"dtype": "F32", "shape": [0], "data_offsets": [8, 4]}})") << "w"
             << "end before they begin";
@@ -240,38 +256,46 @@ private slots:
             << header(R"({"w": {"dtype": "F32", "shape": [1], "data_offsets": [-4, 0]}})") << "w"
             << "expected [begin, end] with non-negative integers";
         QTest::newRow("offsets three")
-            << header(R"({"w": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4, 8]}})")
-            << "w" << "expected [begin, end]";
+            << header(R"({"w": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4, 8]}})") << "w"
+            << "expected [begin, end]";
         QTest::newRow("offsets outside file")
-            << header(R"({"w": {"dtype": "F32", "shape": [32], "data_offsets": [0, 128]}})")
-            << "w" << "data_offsets [0, 128] reach past the end of the 64-byte data section";
-        QTest::newRow("offsets far outside file")
-            << header(R"({"w": {"dtype": "F32", "shape": [1],
+            << header(R"({"w": {"dtype": "F32", "shape": [32], "data_offsets": [0, 128]}})") << "w"
+            << "data_offsets [0, 128] reach past the end of the 64-byte data section";
+        QTest::newRow("offsets far outside file") << header(R"({"w": {"dtype": "F32", "shape": [1],
                                 "data_offsets": [18446744073709551608, 18446744073709551612]}})")
-            << "w" << "reach past the end";
+                                                  << "w"
+                                                  << "reach past the end";
         QTest::newRow("overlap")
             << header(R"({"a": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]},
                           "b": {"dtype": "F32", "shape": [4], "data_offsets": [8, 24]}})")
-            << "b" << "data_offsets [8, 24] overlap tensor \"a\" at [0, 16]";
+            << "b"
+            << "data_offsets [8, 24] overlap tensor \"a\" at [0, 16]";
         QTest::newRow("overlap contained")
             << header(R"({"a": {"dtype": "F32", "shape": [8], "data_offsets": [0, 32]},
                           "b": {"dtype": "F32", "shape": [1], "data_offsets": [16, 20]},
                           "c": {"dtype": "F32", "shape": [1], "data_offsets": [24, 28]}})")
-            << "b" << "overlap tensor \"a\"";
-        QTest::newRow("metadata not strings")
-            << header(R"({"__metadata__": {"epochs": 5}})") << "" << "value \"epochs\" is a JSON number";
+            << "b"
+            << "overlap tensor \"a\"";
+        QTest::newRow("metadata not strings") << header(R"({"__metadata__": {"epochs": 5}})") << ""
+                                              << "value \"epochs\" is a JSON number";
         QTest::newRow("nan f32")
-            << buildSafetensors({{"ok", "F32", {2}, floatBytes({1, 2})},
-                                 {"enc.w", "F32", {2, 3},
-                                  floatBytes({0, 1, 2, 3, std::nanf(""), 5})}})
-            << "enc.w" << "value 4 (index [1, 1]) is NaN";
-        QTest::newRow("inf f16")
-            << buildSafetensors({{"h", "F16", {3},
-                                  halfBytes({1, -std::numeric_limits<float>::infinity(), 0}, false)}})
-            << "h" << "value 1 (index [1]) is infinite";
-        QTest::newRow("nan bf16")
-            << buildSafetensors({{"b", "BF16", {2}, halfBytes({std::nanf(""), 1}, true)}}) << "b"
-            << "value 0 (index [0]) is NaN";
+            << buildSafetensors(
+                   {{"ok", "F32", {2}, floatBytes({1, 2})},
+                    {"enc.w", "F32", {2, 3}, floatBytes({0, 1, 2, 3, std::nanf(""), 5})}})
+            << "enc.w"
+            << "value 4 (index [1, 1]) is NaN";
+        QTest::newRow("inf f16") << buildSafetensors(
+                                        {{"h",
+                                          "F16",
+                                          {3},
+                                          halfBytes({1, -std::numeric_limits<float>::infinity(), 0},
+                                                    false)}})
+                                 << "h"
+                                 << "value 1 (index [1]) is infinite";
+        QTest::newRow("nan bf16") << buildSafetensors(
+                                         {{"b", "BF16", {2}, halfBytes({std::nanf(""), 1}, true)}})
+                                  << "b"
+                                  << "value 0 (index [0]) is NaN";
     }
     void brokenSafetensors()
     {
@@ -373,8 +397,11 @@ private slots:
                     QVERIFY2(std::string(e.what()).find(message) != std::string::npos, e.what());
                 }
             };
-            expectError([&] { file.loadFloat("f32", {3, 2}); }, "f32",
-                        "shape [2, 3] does not match the expected [3, 2]");
+            expectError(
+                [&] {
+                    file.loadFloat("f32", {3, 2});
+                },
+                "f32", "shape [2, 3] does not match the expected [3, 2]");
             expectError([&] { file.loadFloat("ids"); }, "ids", "dtype I32 cannot be loaded");
             expectError([&] { file.view("decoder.missing"); }, "decoder.missing",
                         "not found (the file has 6 tensors)");
@@ -423,7 +450,8 @@ private slots:
         // Plugin-side checks name model.json or the tensor.
         std::string file, tensor;
         QString what = packageError([&] { package.hyperparameter<int>("layers"); }, &file);
-        QVERIFY2(what.contains("missing required key \"hyperparameters.layers\""), qPrintable(what));
+        QVERIFY2(what.contains("missing required key \"hyperparameters.layers\""),
+                 qPrintable(what));
         QCOMPARE(file, package.manifestPath());
         what = packageError([&] { package.hyperparameter<int>("activation"); });
         QVERIFY2(what.contains("\"hyperparameters.activation\" is \"relu\", expected an integer"),
@@ -436,19 +464,23 @@ private slots:
         what = packageError([&] { package.weight("out.bias", {4}); }, &file, &tensor);
         QCOMPARE(tensor, std::string("out.bias"));
         QVERIFY2(what.endsWith("model.safetensors: tensor \"out.bias\": shape [3] does not match "
-                               "the expected [4]"), qPrintable(what));
+                               "the expected [4]"),
+                 qPrintable(what));
 
-        what = packageError([&] {
-            package.requireTensors({{"embedding.weight", {3, 4}},
-                                    {"decoder.out.weight", {3, 4}},
-                                    {"out.bias", {4}},
-                                    {"positions", {2}}});
-        }, &file, &tensor);
+        what = packageError(
+            [&] {
+                package.requireTensors({{"embedding.weight", {3, 4}},
+                                        {"decoder.out.weight", {3, 4}},
+                                        {"out.bias", {4}},
+                                        {"positions", {2}}});
+            },
+            &file, &tensor);
         QCOMPARE(tensor, std::string("decoder.out.weight"));
         QCOMPARE(QString::fromStdString(file), dir.filePath("model.safetensors"));
         QVERIFY2(what.contains("tensor \"decoder.out.weight\": not found (architecture \"toy\"); "
                                "2 more: tensor \"out.bias\": shape [3] does not match the "
-                               "expected [4]; tensor \"positions\": dtype I32"), qPrintable(what));
+                               "expected [4]; tensor \"positions\": dtype I32"),
+                 qPrintable(what));
     }
     void captioningPackageHasNoSourceTokenizer()
     {
@@ -475,31 +507,33 @@ private slots:
         auto replace = [](const char *path, const char *value) {
             return QString(R"([{"op": "replace", "path": "%1", "value": %2}])").arg(path, value);
         };
-        for (const char *key : {"format_version", "id", "name", "task", "architecture", "plugin",
-                                "languages", "hyperparameters", "tokenizer", "weights",
-                                "training", "licence"})
+        for (const char *key :
+             {"format_version", "id", "name", "task", "architecture", "plugin", "languages",
+              "hyperparameters", "tokenizer", "weights", "training", "licence"})
             QTest::newRow(qPrintable(QString("no ") + key))
                 << remove(qPrintable(QString("/") + key))
                 << QString("missing required key \"%1\"").arg(key);
-        QTest::newRow("no target language") << remove("/languages/target")
-                                            << "missing required key \"languages.target\"";
-        QTest::newRow("no source language") << remove("/languages/source")
-                                            << "missing required key \"languages.source\"";
-        QTest::newRow("no source tokenizer") << remove("/tokenizer/source")
-                                             << "missing required key \"tokenizer.source\"";
-        QTest::newRow("no training data") << remove("/training/data")
-                                          << "missing required key \"training.data\"";
+        QTest::newRow("no target language")
+            << remove("/languages/target") << "missing required key \"languages.target\"";
+        QTest::newRow("no source language")
+            << remove("/languages/source") << "missing required key \"languages.source\"";
+        QTest::newRow("no source tokenizer")
+            << remove("/tokenizer/source") << "missing required key \"tokenizer.source\"";
+        QTest::newRow("no training data")
+            << remove("/training/data") << "missing required key \"training.data\"";
         QTest::newRow("no data licence") << remove("/training/data/0/licence")
                                          << "missing required key \"training.data[0].licence\"";
         QTest::newRow("no attribution") << remove("/training/data/0/attribution")
                                         << "missing required key \"training.data[0].attribution\"";
-        QTest::newRow("empty training data") << replace("/training/data", "[]")
-                                             << "\"training.data\" must be a non-empty array";
-        QTest::newRow("format 2") << replace("/format_version", "2")
-                                  << "\"format_version\" is 2; this version of Glosa reads format 1";
-        QTest::newRow("format string") << replace("/format_version", "\"1\"")
-                                       << "\"format_version\" is a string, expected 1";
-        QTest::newRow("id number") << replace("/id", "7") << "\"id\" is a number, expected a string";
+        QTest::newRow("empty training data")
+            << replace("/training/data", "[]") << "\"training.data\" must be a non-empty array";
+        QTest::newRow("format 2")
+            << replace("/format_version", "2")
+            << "\"format_version\" is 2; this version of Glosa reads format 1";
+        QTest::newRow("format string")
+            << replace("/format_version", "\"1\"") << "\"format_version\" is a string, expected 1";
+        QTest::newRow("id number")
+            << replace("/id", "7") << "\"id\" is a number, expected a string";
         QTest::newRow("id path") << replace("/id", "\"../../etc\"") << "\"id\" is \"../../etc\"";
         QTest::newRow("empty name") << replace("/name", "\"\"") << "\"name\" is empty";
         QTest::newRow("bad task") << replace("/task", "\"summarise\"")
@@ -509,17 +543,18 @@ private slots:
                                          << "\"languages\" is an array, expected an object";
         QTest::newRow("hyperparameters null") << replace("/hyperparameters", "null")
                                               << "\"hyperparameters\" is null, expected an object";
-        QTest::newRow("decoding string") << replace("/decoding", "\"beam\"")
-                                         << "\"decoding\" is a string, expected an object";
-        QTest::newRow("tokenizer type") << replace("/tokenizer/type", "\"bpe\"")
-                                        << "\"tokenizer.type\" is \"bpe\", expected \"sentencepiece\"";
+        QTest::newRow("decoding string")
+            << replace("/decoding", "\"beam\"") << "\"decoding\" is a string, expected an object";
+        QTest::newRow("tokenizer type")
+            << replace("/tokenizer/type", "\"bpe\"")
+            << "\"tokenizer.type\" is \"bpe\", expected \"sentencepiece\"";
         QTest::newRow("absolute weights") << replace("/weights", "\"/etc/passwd\"")
                                           << "\"weights\" is \"/etc/passwd\"; files must be named "
                                              "relative to the package folder";
         QTest::newRow("escaping tokenizer") << replace("/tokenizer/target", "\"../spm.model\"")
                                             << "\"tokenizer.target\" is \"../spm.model\"";
-        QTest::newRow("version number") << replace("/version", "1")
-                                        << "\"version\" is a number, expected a string";
+        QTest::newRow("version number")
+            << replace("/version", "1") << "\"version\" is a number, expected a string";
     }
     void brokenManifest()
     {
@@ -565,7 +600,8 @@ private slots:
         what = packageError(load, &file);
         QCOMPARE(QString::fromStdString(file), folder + "/source.model");
         QVERIFY2(what.contains("source.model: file not found (named by \"tokenizer.source\" in "
-                               "model.json)"), qPrintable(what));
+                               "model.json)"),
+                 qPrintable(what));
         QVERIFY(writeFile(folder + "/source.model", "this is not a protobuf"));
         what = packageError(load, &file);
         QCOMPARE(QString::fromStdString(file), folder + "/source.model");
@@ -582,21 +618,22 @@ private slots:
         what = packageError(load, &file);
         QVERIFY2(what.contains("model.safetensors: file not found (named by \"weights\""),
                  qPrintable(what));
-        QVERIFY(writePackage(folder, validManifest(),
-                             buildSafetensors({{"out.bias", "F32", {2},
-                                                floatBytes({1, std::nanf("")})}})));
+        QVERIFY(writePackage(
+            folder, validManifest(),
+            buildSafetensors({{"out.bias", "F32", {2}, floatBytes({1, std::nanf("")})}})));
         what = packageError(load, &file, &tensor);
         QCOMPARE(QString::fromStdString(file), folder + "/model.safetensors");
         QCOMPARE(tensor, std::string("out.bias"));
-        QVERIFY2(what.contains("tensor \"out.bias\": value 1 (index [1]) is NaN"), qPrintable(what));
+        QVERIFY2(what.contains("tensor \"out.bias\": value 1 (index [1]) is NaN"),
+                 qPrintable(what));
     }
     // Random corruptions of a valid file must load or throw PackageError, never crash.
     void corruptedFilesNeverCrash()
     {
-        const QByteArray valid = buildSafetensors(
-            {{"a", "F32", {2, 3}, floatBytes({1, 2, 3, 4, 5, 6})},
-             {"b", "F16", {4}, halfBytes({1, 2, 3, 4}, false)}},
-            {{"k", "v"}});
+        const QByteArray valid =
+            buildSafetensors({{"a", "F32", {2, 3}, floatBytes({1, 2, 3, 4, 5, 6})},
+                              {"b", "F16", {4}, halfBytes({1, 2, 3, 4}, false)}},
+                             {{"k", "v"}});
         QTemporaryDir dir;
         const QString path = dir.filePath("fuzz.safetensors");
         std::mt19937 random(1234);

@@ -41,7 +41,8 @@ private slots:
         QTest::addColumn<std::string>("input");
         QTest::addColumn<std::string>("expected");
         QTest::newRow("ascii") << std::string("plain text") << std::string("plain text");
-        QTest::newRow("decomposed e acute") << std::string("cafe\u0301") << std::string("caf\u00e9");
+        QTest::newRow("decomposed e acute")
+            << std::string("cafe\u0301") << std::string("caf\u00e9");
         QTest::newRow("composed stays") << std::string("caf\u00e9") << std::string("caf\u00e9");
         QTest::newRow("n tilde") << std::string("an\u0303o") << std::string("a\u00f1o");
         QTest::newRow("angstrom singleton") << std::string("\u212b") << std::string("\u00c5");
@@ -69,10 +70,10 @@ private slots:
         QCOMPARE(nfc.text(), std::string("caf\u00e9 y a\u00f1o"));
         // "é" is bytes [3, 5) of the NFC text and "e" + U+0301, bytes [3, 6), of the original.
         QCOMPARE(nfc.toOriginal({3, 5}), (TextSpan{3, 6}));
-        QCOMPARE(nfc.toOriginal({0, 3}), (TextSpan{0, 3})); // before any change: exact
-        QCOMPARE(nfc.toOriginal({6, 7}), (TextSpan{7, 8})); // "y": shifted by one byte
+        QCOMPARE(nfc.toOriginal({0, 3}), (TextSpan{0, 3}));   // before any change: exact
+        QCOMPARE(nfc.toOriginal({6, 7}), (TextSpan{7, 8}));   // "y": shifted by one byte
         QCOMPARE(nfc.toOriginal({8, 12}), (TextSpan{9, 14})); // "año" covers "an" + U+0303 + "o"
-        QCOMPARE(nfc.toOriginal({4, 4}), (TextSpan{3, 3})); // inside "é": empty at its start
+        QCOMPARE(nfc.toOriginal({4, 4}), (TextSpan{3, 3}));   // inside "é": empty at its start
         QCOMPARE(nfc.toOriginalEnd(4), std::size_t(6));
         QCOMPARE(nfc.toOriginal({0, nfc.text().size()}), (TextSpan{0, original.size()}));
         const NormalizedText same("ya NFC: caf\u00e9");
@@ -84,15 +85,18 @@ private slots:
         QTest::addColumn<std::string>("text");
         QTest::addColumn<int>("offset");
         QTest::addColumn<QString>("message");
-        QTest::newRow("ff") << std::string("abc\xff") << 3 << "byte 0xff at offset 3 (after \"abc\")";
+        QTest::newRow("ff") << std::string("abc\xff") << 3
+                            << "byte 0xff at offset 3 (after \"abc\")";
         QTest::newRow("stray continuation") << std::string("\x80z") << 0 << "byte 0x80 at offset 0";
         QTest::newRow("overlong slash") << std::string("a\xc0\xaf") << 1 << "byte 0xc0 at offset 1";
         QTest::newRow("overlong 3-byte") << std::string("\xe0\x80\xaf") << 0 << "offset 0";
-        QTest::newRow("surrogate") << std::string("ok \xed\xa0\x80") << 3 << "byte 0xed at offset 3";
-        QTest::newRow("above U+10FFFF") << std::string("\xf4\x90\x80\x80") << 0 << "0xf4 at offset 0";
+        QTest::newRow("surrogate")
+            << std::string("ok \xed\xa0\x80") << 3 << "byte 0xed at offset 3";
+        QTest::newRow("above U+10FFFF")
+            << std::string("\xf4\x90\x80\x80") << 0 << "0xf4 at offset 0";
         QTest::newRow("truncated") << std::string("caf\xc3") << 3 << "0xc3 at offset 3";
-        QTest::newRow("truncated emoji") << std::string("\xc3\xa9\xf0\x9f\x98") << 2
-                                         << "0xf0 at offset 2 (after \"\u00e9\")";
+        QTest::newRow("truncated emoji")
+            << std::string("\xc3\xa9\xf0\x9f\x98") << 2 << "0xf0 at offset 2 (after \"\u00e9\")";
         QTest::newRow("missing continuation") << std::string("\xe2\x82x") << 0 << "offset 0";
     }
     void invalidUtf8()
@@ -120,7 +124,7 @@ private slots:
     void validUtf8()
     {
         for (const std::string &text : {std::string("\u00e9\u20ac\U0001F600\U0010FFFF"),
-                                       std::string("nul\0inside", 10), std::string("\x7f")})
+                                        std::string("nul\0inside", 10), std::string("\x7f")})
             QCOMPARE(findInvalidUtf8(text), std::string::npos);
     }
     void utf8Offsets()
@@ -161,13 +165,13 @@ private slots:
                                        << QStringList{"Vi al Sr. Ruiz.", "¿Y tú?"};
         QTest::newRow("es quoted") << "es" << std::string("Dijo: «¡Vamos!». Y se fue.")
                                    << QStringList{"Dijo: «¡Vamos!».", "Y se fue."};
-        QTest::newRow("decomposed kept")
-            << "es" << std::string("Cafe\u0301. An\u0303o.")
-            << QStringList{QString::fromStdString("Cafe\u0301."), QString::fromStdString("An\u0303o.")};
-        QTest::newRow("unknown language") << "xx" << std::string("One. Two.")
-                                          << QStringList{"One.", "Two."};
-        QTest::newRow("no terminator") << "en" << std::string("just words")
-                                       << QStringList{"just words"};
+        QTest::newRow("decomposed kept") << "es" << std::string("Cafe\u0301. An\u0303o.")
+                                         << QStringList{QString::fromStdString("Cafe\u0301."),
+                                                        QString::fromStdString("An\u0303o.")};
+        QTest::newRow("unknown language")
+            << "xx" << std::string("One. Two.") << QStringList{"One.", "Two."};
+        QTest::newRow("no terminator")
+            << "en" << std::string("just words") << QStringList{"just words"};
         QTest::newRow("white space only") << "en" << std::string(" \t\n ") << QStringList{};
         QTest::newRow("empty") << "en" << std::string() << QStringList{};
     }
@@ -213,8 +217,9 @@ private slots:
             tokenizer.decode({5, tokenizer.vocabSize()});
             QFAIL("no exception");
         } catch (const std::invalid_argument &e) {
-            QVERIFY2(QString(e.what()).contains("token id " + QString::number(tokenizer.vocabSize()) +
-                                                " at position 1"), e.what());
+            QVERIFY2(QString(e.what()).contains(
+                         "token id " + QString::number(tokenizer.vocabSize()) + " at position 1"),
+                     e.what());
         }
         QCOMPARE(tokenizer.decode({}), std::string());
     }
@@ -226,7 +231,8 @@ private slots:
         } catch (const PackageError &e) {
             QCOMPARE(e.file(), std::string("/nonexistent/spm.model"));
             QVERIFY2(QString(e.what()).startsWith("/nonexistent/spm.model: cannot load the "
-                                                  "SentencePiece model"), e.what());
+                                                  "SentencePiece model"),
+                     e.what());
         }
         // A file that is not a model (corpus.txt) is refused, not half-loaded.
         QVERIFY_THROWS_EXCEPTION(PackageError, Tokenizer(spmPath("corpus.txt").toStdString()));
@@ -247,12 +253,13 @@ private slots:
                 "¿Dónde está la estación? ¡Qué sorpresa!");
             row("decomposed", "El cafe\u0301 con leche, an\u0303o.",
                 "El caf\u00e9 con leche, a\u00f1o.");
-            row("unknown letter", "Zebras jumped", " \u2047 ebras jumped"); // Z is not in the corpus
+            row("unknown letter", "Zebras jumped",
+                " \u2047 ebras jumped"); // Z is not in the corpus
         }
         // Only the nmt_nfkc model folds runs of white space, as the real models do.
-        QTest::newRow("spm.model: spaces") << QString("spm.model")
-                                           << std::string("  Hace   buen\ttiempo  ")
-                                           << std::string("Hace buen tiempo");
+        QTest::newRow("spm.model: spaces")
+            << QString("spm.model") << std::string("  Hace   buen\ttiempo  ")
+            << std::string("Hace buen tiempo");
     }
     // Every piece's ranges point at the text it came from in the caller's original string.
     void tokenRanges()
@@ -312,8 +319,9 @@ private slots:
             QCOMPARE(it->bytes.end, std::size_t(6));
             QCOMPARE(it->chars.end, std::size_t(5));
             QCOMPARE(it->utf16.end, std::size_t(5));
-            QCOMPARE(decomposed.substr(it->bytes.begin, it->bytes.size()).substr(
-                         it->bytes.size() - 3), std::string("e\u0301"));
+            QCOMPARE(
+                decomposed.substr(it->bytes.begin, it->bytes.size()).substr(it->bytes.size() - 3),
+                std::string("e\u0301"));
         }
     }
     void whiteSpacePiecesGetEmptyRanges()

@@ -17,11 +17,12 @@ namespace {
 const std::map<std::string, std::vector<const char16_t *>> &extraAbbreviations()
 {
     static const std::map<std::string, std::vector<const char16_t *>> table = {
-        {"en", {u"Dr.", u"Mr.", u"Mrs.", u"Ms.", u"Prof.", u"St.", u"Mt.", u"Jr.", u"Sr.",
-                u"e.g.", u"i.e.", u"vs."}},
-        {"es", {u"Sr.", u"Sra.", u"Srta.", u"Sres.", u"Dr.", u"Dra.", u"Dres.", u"Ud.", u"Uds.",
-                u"Vd.", u"Vds.", u"Lic.", u"Ing.", u"Prof.", u"Profa.", u"D.", u"Dña.", u"Avda.",
-                u"núm.", u"pág.", u"tel.", u"p.ej.", u"EE.UU.", u"aprox."}},
+        {"en",
+         {u"Dr.", u"Mr.", u"Mrs.", u"Ms.", u"Prof.", u"St.", u"Mt.", u"Jr.", u"Sr.", u"e.g.",
+          u"i.e.", u"vs."}},
+        {"es", {u"Sr.",  u"Sra.",  u"Srta.", u"Sres.", u"Dr.",  u"Dra.",  u"Dres.",  u"Ud.",
+                u"Uds.", u"Vd.",   u"Vds.",  u"Lic.",  u"Ing.", u"Prof.", u"Profa.", u"D.",
+                u"Dña.", u"Avda.", u"núm.",  u"pág.",  u"tel.", u"p.ej.", u"EE.UU.", u"aprox."}},
     };
     return table;
 }
@@ -48,7 +49,8 @@ SentenceSplitter::SentenceSplitter(const std::string &language) : d(std::make_un
         status = U_ZERO_ERROR;
         locale = icu::Locale::createCanonical(language.c_str());
     }
-    std::unique_ptr<icu::BreakIterator> base(icu::BreakIterator::createSentenceInstance(locale, status));
+    std::unique_ptr<icu::BreakIterator> base(
+        icu::BreakIterator::createSentenceInstance(locale, status));
     if (U_FAILURE(status) || !base)
         throw std::runtime_error("cannot create an ICU sentence iterator for language \"" +
                                  language + "\": " + u_errorName(status));
@@ -107,8 +109,8 @@ std::vector<TextSpan> SentenceSplitter::split(std::string_view text) const
     std::int32_t begin = iterator->first();
     for (std::int32_t end = iterator->next(); end != icu::BreakIterator::DONE;
          begin = end, end = iterator->next()) {
-        const TextSpan span = trimWhiteSpace(text, {static_cast<std::size_t>(begin),
-                                                    static_cast<std::size_t>(end)});
+        const TextSpan span =
+            trimWhiteSpace(text, {static_cast<std::size_t>(begin), static_cast<std::size_t>(end)});
         if (!span.empty())
             sentences.push_back(span);
     }

@@ -39,9 +39,9 @@ struct Token
     // The vocabulary entry, "▁" marking a preceding space; for unknown pieces (id == unkId())
     // SentencePiece gives the (normalised) text it could not match instead of "<unk>".
     std::string piece;
-    TextSpan bytes;    // UTF-8 byte offsets in the original text
-    TextSpan chars;    // code point offsets in the original text
-    TextSpan utf16;    // UTF-16 code unit offsets (QString positions) in the original text
+    TextSpan bytes; // UTF-8 byte offsets in the original text
+    TextSpan chars; // code point offsets in the original text
+    TextSpan utf16; // UTF-16 code unit offsets (QString positions) in the original text
 };
 
 class Tokenizer

@@ -98,8 +98,8 @@ void validateUtf8(std::string_view text, const std::string &what)
     std::size_t from = offset > 20 ? offset - 20 : 0;
     while (from < offset && (static_cast<unsigned char>(text[from]) & 0xc0) == 0x80)
         ++from;
-    std::string message = what + " is not valid UTF-8: byte " + hex + " at offset " +
-                          std::to_string(offset);
+    std::string message =
+        what + " is not valid UTF-8: byte " + hex + " at offset " + std::to_string(offset);
     if (offset > 0)
         message += " (after \"" + std::string(text.substr(from, offset - from)) + "\")";
     throw InvalidUtf8Error(message, offset);
@@ -110,9 +110,8 @@ bool isNfc(std::string_view text)
     validateUtf8(text);
     checkLength(text);
     UErrorCode status = U_ZERO_ERROR;
-    const bool result =
-        nfc().isNormalizedUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size())),
-                               status);
+    const bool result = nfc().isNormalizedUTF8(
+        icu::StringPiece(text.data(), static_cast<int32_t>(text.size())), status);
     checkIcu(status, "NFC check");
     return result;
 }
@@ -148,8 +147,9 @@ std::size_t NormalizedText::map(std::size_t offset, bool isEnd) const
 {
     offset = std::min(offset, m_text.size());
     // The first edit that ends after `offset`: everything before it is a fixed shift.
-    const auto it = std::upper_bound(m_edits.begin(), m_edits.end(), offset,
-                                     [](std::size_t o, const Edit &e) { return o < e.normalizedEnd; });
+    const auto it =
+        std::upper_bound(m_edits.begin(), m_edits.end(), offset,
+                         [](std::size_t o, const Edit &e) { return o < e.normalizedEnd; });
     if (it != m_edits.end() && offset > it->normalizedBegin) // strictly inside a changed region
         return isEnd ? it->originalEnd : it->originalBegin;
     if (it == m_edits.begin())

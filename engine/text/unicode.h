@@ -40,7 +40,8 @@ class InvalidUtf8Error : public std::invalid_argument
 public:
     InvalidUtf8Error(const std::string &message, std::size_t offset)
         : std::invalid_argument(message), m_offset(offset)
-    {}
+    {
+    }
     std::size_t offset() const { return m_offset; }
 
 private:
@@ -99,7 +100,10 @@ public:
     explicit Utf8Offsets(std::string_view text); // throws InvalidUtf8Error
     std::size_t codePoint(std::size_t byteOffset) const;
     std::size_t utf16(std::size_t byteOffset) const;
-    TextSpan codePoints(TextSpan bytes) const { return {codePoint(bytes.begin), codePoint(bytes.end)}; }
+    TextSpan codePoints(TextSpan bytes) const
+    {
+        return {codePoint(bytes.begin), codePoint(bytes.end)};
+    }
     TextSpan utf16(TextSpan bytes) const { return {utf16(bytes.begin), utf16(bytes.end)}; }
 
 private:
