@@ -64,6 +64,33 @@ std::string indexToString(std::int64_t flat, const Shape &shape)
     return shapeToString(index);
 }
 
+// Data in the mapping is aligned only as well as the file aligns it: read through memcpy.
+template <typename Bits> Bits loadBits(const char *data, std::int64_t index)
+{
+    Bits bits;
+    std::memcpy(&bits, data + index * static_cast<std::int64_t>(sizeof(Bits)), sizeof(Bits));
+    return bits;
+}
+
+// Index of the first value whose exponent bits are all ones (inf or NaN), or -1. Scans in blocks
+// without an early exit so that the compiler vectorises the common, all-finite case.
+template <typename Bits>
+std::int64_t firstNonFinite(const char *data, std::int64_t n, Bits exponent)
+{
+    constexpr std::int64_t kBlock = 4096;
+    for (std::int64_t start = 0; start < n; start += kBlock) {
+        const std::int64_t end = std::min(n, start + kBlock);
+        bool any = false;
+        for (std::int64_t i = start; i < end; ++i)
+            any |= (loadBits<Bits>(data, i) & exponent) == exponent;
+        if (any)
+            for (std::int64_t i = start; i < end; ++i)
+                if ((loadBits<Bits>(data, i) & exponent) == exponent)
+                    return i;
+    }
+    return -1;
+}
+
 } // namespace
 
 struct SafeTensorsFile::Mapping
@@ -269,28 +296,16 @@ void SafeTensorsFile::checkFinite() const
             continue;
         const char *data = m_mapping->bytes() + m_dataOffset + entry.begin;
         const std::int64_t n = shapeNumel(entry.shape);
-        std::int64_t bad = -1;
-        bool isNan = false;
+        std::int64_t bad;
+        bool isNan;
         if (entry.dtype == DType::F32) {
-            for (std::int64_t i = 0; i < n && bad < 0; ++i) {
-                std::uint32_t bits;
-                std::memcpy(&bits, data + 4 * i, 4);
-                if ((bits & 0x7f800000u) == 0x7f800000u) {
-                    bad = i;
-                    isNan = (bits & 0x007fffffu) != 0;
-                }
-            }
+            bad = firstNonFinite<std::uint32_t>(data, n, 0x7f800000u);
+            isNan = bad >= 0 && (loadBits<std::uint32_t>(data, bad) & 0x007fffffu) != 0;
         } else {
-            // F16: 5 exponent bits, 10 mantissa bits; BF16: 8 and 7. All-ones exponent = inf/nan.
+            // F16: 5 exponent bits, 10 mantissa bits; BF16: 8 and 7.
             const std::uint16_t exponent = entry.dtype == DType::F16 ? 0x7c00u : 0x7f80u;
-            for (std::int64_t i = 0; i < n && bad < 0; ++i) {
-                std::uint16_t bits;
-                std::memcpy(&bits, data + 2 * i, 2);
-                if ((bits & exponent) == exponent) {
-                    bad = i;
-                    isNan = (bits & static_cast<std::uint16_t>(~exponent & 0x7fffu)) != 0;
-                }
-            }
+            bad = firstNonFinite<std::uint16_t>(data, n, exponent);
+            isNan = bad >= 0 && (loadBits<std::uint16_t>(data, bad) & (~exponent & 0x7fffu)) != 0;
         }
         if (bad >= 0)
             fail(name, std::string("value ") + std::to_string(bad) + " (index " +
