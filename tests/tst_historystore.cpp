@@ -390,6 +390,10 @@ private slots:
         QTest::newRow("accents folded") << "dias" << QStringList{"Good morning."} << "[días]";
         QTest::newRow("case folded") << "GOOD" << QStringList{"Good morning."} << "[Good]";
         QTest::newRow("prefix") << "slee" << QStringList{"The cat sleeps."} << "[sleeps]";
+        QTest::newRow("prefix, last word") << "cat slee" << QStringList{"The cat sleeps."}
+                                           << "[sleeps]";
+        QTest::newRow("earlier words exact") << "slee cat" << QStringList() << QString();
+        QTest::newRow("short last word exact") << "the ca" << QStringList() << QString();
         QTest::newRow("all words") << "cat duerme" << QStringList{"The cat sleeps."} << "]";
         QTest::newRow("words in both") << "the" << QStringList{"", "The dog (barks) AND \"bites\"",
                                                                "The cat sleeps."}
@@ -511,21 +515,22 @@ private slots:
         QList<HistoryEntry> entries;
         for (int i = 0; i < 10; ++i) {
             HistoryEntry e = makeTranslation(QStringLiteral("old %1").arg(i), {});
-            e.time = now.addDays(-(10 - i)); // days -10 .. -1
+            e.time = now.addDays(-(10 - i)).addSecs(3600); // days -10 .. -1, plus an hour
             entries.append(e);
         }
         const QList<qint64> added = store.addEntries(entries);
         store.setStarred(added[0], true); // the oldest, starred: survives everything
 
-        // Age: entries older than 5.5 days go (days -10..-6), except the starred one.
-        QCOMPARE(store.applyRetention({.maxEntries = 0, .maxAgeDays = 6}), 4);
-        QCOMPARE(store.count(), 6);
+        // Age: entries older than 6 days go (days -10..-7), except the starred one.
+        QCOMPARE(store.applyRetention({.maxEntries = 0, .maxAgeDays = 6}), 3);
+        QCOMPARE(store.count(), 7);
         QVERIFY(store.entry(added[0]).has_value());
         QVERIFY(!store.entry(added[1]).has_value());
-        QVERIFY(store.entry(added[5]).has_value());
+        QVERIFY(!store.entry(added[3]).has_value());
+        QVERIFY(store.entry(added[4]).has_value());
 
         // Count: keep 3, removing the oldest unstarred first.
-        QCOMPARE(store.applyRetention({.maxEntries = 3}), 3);
+        QCOMPARE(store.applyRetention({.maxEntries = 3}), 4);
         QCOMPARE(ids(store.recent()), (QList<qint64>{added[9], added[8], added[0]}));
 
         // On insert.
@@ -663,7 +668,7 @@ private slots:
         QTest::addColumn<QString>("damage");
         QTest::newRow("not a database") << "garbage";
         QTest::newRow("schema page scribbled") << "page1";
-        QTest::newRow("data pages scribbled") << "pages";
+        QTest::newRow("data pages scribbled, checked on open") << "pages";
         QTest::newRow("truncated") << "truncate";
     }
 
@@ -710,7 +715,9 @@ private slots:
             return f.readAll();
         }();
 
-        HistoryStore store;
+        HistoryStore::Options options;
+        options.checkIntegrityOnOpen = damage == QLatin1String("pages");
+        HistoryStore store(options);
         const HistoryOpenResult r = store.open(dbPath());
         QCOMPARE(r.status, HistoryOpenResult::Status::Recovered);
         QVERIFY(!r.message.isEmpty());
@@ -725,6 +732,53 @@ private slots:
                 > 0);
         QCOMPARE(store.integrityCheck(), QStringList());
         QCOMPARE(store.search(QStringLiteral("after")).items.size(), 1);
+    }
+
+    // Without the check on open, damage inside the file is met by a query: that query fails with
+    // Corrupt, and the next open() checks the file and recovers.
+    void damageFoundLaterIsRecoveredAtNextOpen()
+    {
+        {
+            HistoryStore store;
+            store.open(dbPath());
+            QList<HistoryEntry> many;
+            for (int i = 0; i < 300; ++i)
+                many.append(makeTranslation(QStringLiteral("entry %1 ").arg(i).repeated(20),
+                                            {QStringLiteral("salida %1").arg(i)}));
+            store.addEntries(many);
+        }
+        {
+            QFile f(dbPath());
+            QVERIFY(f.open(QIODevice::ReadWrite));
+            for (qint64 page = 1; page * 4096 < f.size(); ++page) { // all but the schema page
+                f.seek(page * 4096);
+                f.write(QByteArray(4096, '\xa5'));
+            }
+        }
+        const QString marker = dbPath() + QStringLiteral(".needs-check");
+        {
+            HistoryStore store;
+            QCOMPARE(store.open(dbPath()).status, HistoryOpenResult::Status::Opened);
+            try {
+                store.recent();
+                QFAIL("read a damaged file without an error");
+            } catch (const HistoryError &e) {
+                QCOMPARE(e.code(), HistoryError::Code::Corrupt);
+            }
+            QVERIFY(QFileInfo::exists(marker));
+        }
+        HistoryStore store;
+        const HistoryOpenResult r = store.open(dbPath());
+        QCOMPARE(r.status, HistoryOpenResult::Status::Recovered);
+        QVERIFY(!QFileInfo::exists(marker));
+        QCOMPARE(store.count(), 0);
+        // A healthy file with a stale marker is checked once and opens normally.
+        store.addEntry(makeTranslation(QStringLiteral("fine"), {}));
+        store.close();
+        QFile(marker).open(QIODevice::WriteOnly);
+        QCOMPARE(store.open(dbPath()).status, HistoryOpenResult::Status::Opened);
+        QVERIFY(!QFileInfo::exists(marker));
+        QCOMPARE(store.count(), 1);
     }
 
     void notOpenThrows()

@@ -198,24 +198,40 @@ QStringList stringListFromJson(const QString &text)
 }
 
 // Turns what the user typed into an FTS5 query that cannot be a syntax error: every word becomes
-// a quoted prefix phrase ("buen"*), so quotes, AND/OR/NOT, '-', '*', ':' and parentheses are
-// literal. The tokenizer inside the quotes splits "día," into the token día.
+// a quoted phrase, so quotes, AND/OR/NOT, '-', '*', ':' and parentheses are literal; the
+// tokenizer inside the quotes splits "día," into the token día. Only the last word may be a
+// prefix ("buen"*), and only from 3 word characters on: measured on 100,000 entries, "to"* took
+// 37 ms and "t"* 79 ms against well under 1 ms for a whole word.
 QString ftsQuery(const QString &text)
 {
     QStringList terms;
+    qsizetype lastLength = 0;
     const QStringList words = text.split(QRegularExpression(QStringLiteral("\\s+")),
                                          Qt::SkipEmptyParts);
     for (const QString &word : words) {
-        bool hasWordChar = false;
+        qsizetype wordChars = 0;
         for (QChar c : word)
-            hasWordChar = hasWordChar || c.isLetterOrNumber();
-        if (!hasWordChar)
+            wordChars += c.isLetterOrNumber() ? 1 : 0;
+        if (wordChars == 0)
             continue;
         QString quoted = word;
         quoted.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-        terms.append(QLatin1Char('"') + quoted + QStringLiteral("\"*"));
+        terms.append(QLatin1Char('"') + quoted + QLatin1Char('"'));
+        lastLength = wordChars;
     }
+    if (lastLength >= 3)
+        terms.last() += QLatin1Char('*');
     return terms.join(QLatin1Char(' '));
+}
+
+QString needsCheckMarker(const QString &path) { return path + QStringLiteral(".needs-check"); }
+
+// Remembers that a query met a damaged page, so the next open() checks the whole file.
+void markNeedsCheck(const QString &path)
+{
+    QFile marker(needsCheckMarker(path));
+    if (marker.open(QIODevice::WriteOnly))
+        marker.write(QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toUtf8() + '\n');
 }
 
 } // namespace
@@ -243,7 +259,13 @@ struct HistoryStore::Impl
         }
     }
 
-    [[noreturn]] void fail(int rc, const char *what) const { throw makeError(db, rc, path, what); }
+    [[noreturn]] void fail(int rc, const char *what) const
+    {
+        HistoryError error = makeError(db, rc, path, what);
+        if (error.code() == HistoryError::Code::Corrupt)
+            markNeedsCheck(path);
+        throw error;
+    }
 
     void exec(const char *sql)
     {
@@ -414,7 +436,8 @@ struct HistoryStore::Impl
             Statement s = prepare("PRAGMA journal_mode = WAL");
             s.step(); // a file system without shared memory keeps "delete"; still correct
         }
-        exec(options.durable ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL");
+        exec(options.syncEveryCommit ? "PRAGMA synchronous = FULL"
+                                     : "PRAGMA synchronous = NORMAL");
         exec("PRAGMA foreign_keys = ON");
         if (options.maxDatabaseBytes > 0) {
             Statement s = prepare("PRAGMA page_size");
@@ -561,7 +584,8 @@ HistoryOpenResult HistoryStore::open(const QString &path)
     try {
         d->openConnection(path, m_options);
         result.migratedFrom = d->migrate();
-        if (existed && m_options.checkIntegrityOnOpen) {
+        const bool suspect = QFileInfo::exists(needsCheckMarker(path));
+        if (existed && (m_options.checkIntegrityOnOpen || suspect)) {
             const QStringList problems = d->quickCheck();
             if (!problems.isEmpty()) {
                 throw HistoryError(HistoryError::Code::Corrupt,
@@ -569,6 +593,8 @@ HistoryOpenResult HistoryStore::open(const QString &path)
                                    problems.mid(0, 5).join(QStringLiteral("; ")), SQLITE_CORRUPT);
             }
         }
+        if (suspect)
+            QFile::remove(needsCheckMarker(path)); // checked and found fine
         result.status = existed ? HistoryOpenResult::Status::Opened
                                 : HistoryOpenResult::Status::Created;
         return result;
@@ -579,6 +605,7 @@ HistoryOpenResult HistoryStore::open(const QString &path)
         result.backupPath = moveAside(path);
         qWarning("glosa: %s; moved to %s", e.what(), qPrintable(result.backupPath));
     }
+    QFile::remove(needsCheckMarker(path));
     d->openConnection(path, m_options);
     d->migrate();
     result.status = HistoryOpenResult::Status::Recovered;
@@ -797,6 +824,7 @@ HistoryEntry readEntry(HistoryStore::Impl &d, qint64 id, bool *found)
                 o.alignment.weights = HistoryAlignment::weightsFromHalfBlob(
                     o.alignment.rows, o.alignment.cols, s.blob(7));
             } catch (const std::invalid_argument &error) {
+                markNeedsCheck(d.path);
                 throw HistoryError(HistoryError::Code::Corrupt,
                                    QStringLiteral("The history file %1 is damaged.").arg(d.path),
                                    QString::fromUtf8(error.what()), SQLITE_CORRUPT);
@@ -887,36 +915,53 @@ HistoryPage HistoryStore::search(const QString &text, const HistoryFilter &filte
     if (query.isEmpty())
         return recent(filter, offset, limit);
     const FilterSql f = filterSql(filter);
+    const bool byRelevance = options.order == HistorySearchOptions::Order::Relevance;
     // FTS5 drives the loop; ordering by its rowid (= entries.id) or by its rank lets it deliver
     // rows already sorted, so LIMIT stops early and snippet() runs only for the rows returned.
+    const std::string from = " FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid"
+                             " WHERE entries_fts MATCH ?" + f.where;
     const std::string sql = std::string("SELECT ") + kSummaryColumns
-        + ", snippet(entries_fts, -1, ?, ?, '…', ?) FROM entries_fts"
-          " JOIN entries e ON e.id = entries_fts.rowid WHERE entries_fts MATCH ?"
-        + f.where
-        + (options.order == HistorySearchOptions::Order::Relevance
-               ? " ORDER BY entries_fts.rank"
-               : " ORDER BY entries_fts.rowid DESC")
+        + ", snippet(entries_fts, -1, ?, ?, '…', ?)" + from
+        + (byRelevance ? " AND entries_fts.rowid >= ? ORDER BY entries_fts.rank"
+                       : " ORDER BY entries_fts.rowid DESC")
         + " LIMIT ? OFFSET ?";
     HistoryPage page;
-    auto s = d->prepare(sql);
-    s.bind(1, options.highlightBegin);
-    s.bind(2, options.highlightEnd);
-    s.bind(3, std::clamp(options.snippetTokens, 1, 64));
-    s.bind(4, query);
-    int i = 5;
-    for (const auto &bind : f.binds)
-        bind(s, i++);
-    s.bind(i++, qint64(std::max(0, limit)) + 1);
-    s.bind(i++, qint64(std::max(0, offset)));
-    while (s.step()) {
-        if (page.items.size() == std::max(0, limit)) {
-            page.hasMore = true;
-            break;
+    d->readTransaction([&] { // one snapshot for both statements
+        qint64 floorId = 0;
+        if (byRelevance) {
+            // The oldest id among the newest kRelevanceWindow matches (see Order::Relevance).
+            auto w = d->prepare("SELECT entries_fts.rowid" + from
+                                + " ORDER BY entries_fts.rowid DESC LIMIT 1 OFFSET ?");
+            w.bind(1, query);
+            int i = 2;
+            for (const auto &bind : f.binds)
+                bind(w, i++);
+            w.bind(i, HistorySearchOptions::kRelevanceWindow - 1);
+            if (w.step())
+                floorId = w.int64(0);
         }
-        HistorySummary h = readSummary(s);
-        h.snippet = s.text(10);
-        page.items.append(h);
-    }
+        auto s = d->prepare(sql);
+        s.bind(1, options.highlightBegin);
+        s.bind(2, options.highlightEnd);
+        s.bind(3, std::clamp(options.snippetTokens, 1, 64));
+        s.bind(4, query);
+        int i = 5;
+        for (const auto &bind : f.binds)
+            bind(s, i++);
+        if (byRelevance)
+            s.bind(i++, floorId);
+        s.bind(i++, qint64(std::max(0, limit)) + 1);
+        s.bind(i++, qint64(std::max(0, offset)));
+        while (s.step()) {
+            if (page.items.size() == std::max(0, limit)) {
+                page.hasMore = true;
+                break;
+            }
+            HistorySummary h = readSummary(s);
+            h.snippet = s.text(10);
+            page.items.append(h);
+        }
+    });
     return page;
 }
 

@@ -21,11 +21,14 @@
 // Guarantees (tested in tests/tst_historystore.cpp and tests/tst_historyrobustness.cpp):
 //   - Crash safety: every addEntry is one transaction in a WAL-mode database, so a process killed
 //     at any moment leaves either the whole entry (entry row, all outputs, the full-text row) or
-//     none of it. With Options::durable (the default, synchronous=FULL) this holds for power loss
-//     too; without it, only for process crashes.
-//   - Corruption: open() finds a file that is not a database, or fails PRAGMA quick_check, moves
-//     it (with its -wal) aside to "<path>.corrupt-<UTC timestamp>", creates a fresh store and says
-//     so in HistoryOpenResult. Nothing is deleted.
+//     none of it. By default (synchronous=NORMAL) that holds for a crash of the process or the
+//     app; a power cut may roll back the last commits (never corrupt the file). Set
+//     Options::syncEveryCommit for power-cut durability at one fsync per entry.
+//   - Corruption: open() finds a file that is not a database or has a damaged schema, moves it
+//     (with its -wal) aside to "<path>.corrupt-<UTC timestamp>", creates a fresh store and says
+//     so in HistoryOpenResult. Nothing is deleted. Damage deeper inside the file surfaces as
+//     HistoryError::Corrupt when a query reaches it; the store then leaves a "<path>.needs-check"
+//     marker, and the next open() runs PRAGMA quick_check and recovers the same way.
 //   - Concurrency: writes use BEGIN IMMEDIATE with a busy timeout and are retried, so two Glosa
 //     processes writing at once wait for each other; a caller only sees HistoryError::Busy (with a
 //     friendly message) if another process holds the lock for longer than Options::busyTimeoutMs
@@ -98,8 +101,12 @@ struct HistorySearchOptions
 {
     enum class Order {
         Newest,    // most recently added first (fast at any size: follows the index order)
-        Relevance, // best BM25 match first
+        // Best BM25 match first, among the kRelevanceWindow most recent matches: ranking every
+        // match of a word found in half of 100,000 entries alone takes ~60 ms, and in a history
+        // the recent matches are the ones people look for.
+        Relevance,
     };
+    static constexpr int kRelevanceWindow = 5000;
     Order order = Order::Newest;
     QString highlightBegin = QStringLiteral("["); // wrapped around every hit in the snippet
     QString highlightEnd = QStringLiteral("]");
@@ -114,16 +121,20 @@ public:
         // How long one attempt waits for another process's write lock (milliseconds). A write is
         // tried up to 4 times, so the worst case before HistoryError::Busy is about 4× this.
         int busyTimeoutMs = 5000;
-        // synchronous=FULL: a committed entry survives a power cut. false = synchronous=NORMAL,
-        // which still survives a crash of the process and commits faster on slow disks.
-        bool durable = true;
+        // true = synchronous=FULL: a committed entry also survives a power cut, at one fsync per
+        // commit (7.6 ms median per addEntry on this machine's disk, 0.08 ms without; see
+        // docs/benchmarks.md). false = synchronous=NORMAL, SQLite's recommendation for WAL: safe
+        // against crashes of the process, and never corrupt, but a power cut may lose the last
+        // commits.
+        bool syncEveryCommit = false;
         // Applied inside every addEntry transaction when active (see HistoryRetention).
         HistoryRetention retention;
         // A size quota in bytes (PRAGMA max_page_count); 0 = none. Reaching it is DiskFull.
         qint64 maxDatabaseBytes = 0;
-        // Run PRAGMA quick_check when opening an existing file so damage inside the file (not only
-        // in its header) is found at start rather than in the middle of a search.
-        bool checkIntegrityOnOpen = true;
+        // Run PRAGMA quick_check on every open(), not only after a HistoryError::Corrupt left the
+        // "needs-check" marker. Off by default: it reads the whole file (580 ms for 100,000
+        // entries here), which every start of the app would pay.
+        bool checkIntegrityOnOpen = false;
     };
 
     // The schema version open() migrates to (PRAGMA user_version).
@@ -157,9 +168,12 @@ public:
     std::optional<HistoryEntry> entry(qint64 id) const;
     // Newest first (time, then id); `limit` rows from `offset`.
     HistoryPage recent(const HistoryFilter &filter = {}, int offset = 0, int limit = 50) const;
-    // Full-text search over inputs and all outputs. Every whitespace-separated word of `text`
-    // must occur (as a word prefix, ignoring case and accents); FTS5 operators in `text` are taken
-    // literally. An empty `text` (no letters or digits) is the same as recent().
+    // Full-text search over inputs and all outputs (and a caption's image file name). Every
+    // whitespace-separated word of `text` must occur, ignoring case and accents; the last word
+    // also matches as a prefix when it has 3 or more characters (search as you type: "buenos
+    // dí" finds "buenos días"; shorter prefixes would match most of the index). FTS5 operators
+    // in `text` are taken literally. An empty `text` (no letters or digits) is the same as
+    // recent().
     HistoryPage search(const QString &text, const HistoryFilter &filter = {}, int offset = 0,
                        int limit = 50, const HistorySearchOptions &options = {}) const;
     qint64 count(const HistoryFilter &filter = {}) const;
