@@ -89,13 +89,19 @@ class MultiHeadAttention(nn.Module):
         Q = self.split(self.q_proj(q))
         K = self.split(self.k_proj(kv))
         V = self.split(self.v_proj(kv))
+        out, attn = self.attend(Q, K, V, mask)
+        return (out, attn) if return_attention else out
+
+    def attend(self, Q, K, V, mask):
+        """Q [B, h, Tq, d_head], K/V [B, h, Tk, d_head] -> (out [B, Tq, d], weights
+        [B, h, Tq, Tk])."""
         scores = torch.matmul(Q, K.transpose(-1, -2)) / math.sqrt(self.d_head)
-        scores = scores.masked_fill(mask, float("-inf"))
+        if mask is not None:
+            scores = scores.masked_fill(mask, float("-inf"))
         attn = torch.softmax(scores, dim=-1)
         out = torch.matmul(self.dropout(attn), V)  # [B, h, Tq, d_head]
         B, _, Tq, _ = out.shape
-        out = self.out_proj(out.transpose(1, 2).reshape(B, Tq, self.heads * self.d_head))
-        return (out, attn) if return_attention else out
+        return self.out_proj(out.transpose(1, 2).reshape(B, Tq, self.heads * self.d_head)), attn
 
 
 class FeedForward(nn.Module):
@@ -201,18 +207,61 @@ class Transformer(nn.Module):
     def loss_logits(self, src, src_mask, tgt_in):
         return self.decode(tgt_in, self.encode(src, src_mask), src_mask)
 
+    # -- incremental decoding (key/value cache), used by greedy and beam search --------------
+    def start_state(self, src, src_mask):
+        """Encodes the source and precomputes every layer's cross-attention keys and values.
+        State tensors all have the batch (hypothesis) dimension first."""
+        memory = self.encode(src, src_mask)
+        state = {"src_pad": ~src_mask[:, None, None, :]}  # [N, 1, 1, S]
+        for i, layer in enumerate(self.decoder.layers):
+            state["cross_k%d" % i] = layer.cross_attn.split(layer.cross_attn.k_proj(memory))
+            state["cross_v%d" % i] = layer.cross_attn.split(layer.cross_attn.v_proj(memory))
+        return state
+
+    def step(self, state, ys):
+        """One decoder step for every hypothesis. ys [N, t]: the tokens so far, starting with
+        BOS; only the last one is read, the earlier ones are in the state's key/value cache
+        (so calls must follow each other: t = 1, 2, ...). Returns (log-probs [N, vocab], last
+        layer's cross attention averaged over heads [N, S], new state); `state` is not modified.
+        Equal to the full recomputation in decode() (checked by tools/test_models.py)."""
+        t = ys.shape[1] - 1
+        x = self.embed(ys[:, -1:], offset=t)  # [N, 1, d]
+        new = dict(state)
+        attn = None
+        for i, layer in enumerate(self.decoder.layers):
+            sa = layer.self_attn
+            z = layer.self_attn_norm(x)
+            k, v = sa.split(sa.k_proj(z)), sa.split(sa.v_proj(z))
+            if t > 0:
+                k = torch.cat([state["self_k%d" % i], k], 2)
+                v = torch.cat([state["self_v%d" % i], v], 2)
+            new["self_k%d" % i], new["self_v%d" % i] = k, v
+            out, _ = sa.attend(sa.split(sa.q_proj(z)), k, v, None)
+            x = x + layer.dropout(out)
+            ca = layer.cross_attn
+            q = ca.split(ca.q_proj(layer.cross_attn_norm(x)))
+            out, attn = ca.attend(q, state["cross_k%d" % i], state["cross_v%d" % i],
+                                  state["src_pad"])
+            x = x + layer.dropout(out)
+            x = x + layer.dropout(layer.ffn(layer.ffn_norm(x)))
+        logits = F.linear(self.decoder.final_norm(x[:, 0]), self.embedding.weight)
+        return torch.log_softmax(logits.float(), -1), attn[:, :, 0].mean(1), new
+
+    def reorder_state(self, state, index):
+        return {k: v.index_select(0, index) for k, v in state.items()}
+
     @torch.no_grad()
     def greedy(self, src, src_mask, max_len):
-        memory = self.encode(src, src_mask)
+        state = self.start_state(src, src_mask)
         B = src.shape[0]
         ys = torch.full((B, 1), glosa_train.BOS, dtype=torch.long)
         done = torch.zeros(B, dtype=torch.bool)
         max_len = min(max_len, self.pe.shape[0] - 1)
         for _ in range(max_len):
-            logits = self.decode(ys, memory, src_mask)[:, -1]
-            logits[:, glosa_train.PAD] = float("-inf")
-            logits[:, glosa_train.BOS] = float("-inf")
-            nxt = logits.argmax(-1)
+            logp, _, state = self.step(state, ys)
+            logp[:, glosa_train.PAD] = float("-inf")
+            logp[:, glosa_train.BOS] = float("-inf")
+            nxt = logp.argmax(-1)
             nxt = torch.where(done, torch.full_like(nxt, glosa_train.PAD), nxt)
             ys = torch.cat([ys, nxt[:, None]], 1)
             done |= nxt == glosa_train.EOS
@@ -227,21 +276,6 @@ class Transformer(nn.Module):
                 toks.append(t)
             out.append(toks)
         return out
-
-    # -- incremental decoding interface used by beam search (tools/evaluate.py) ---------------
-    def start_state(self, src, src_mask):
-        return {"memory": self.encode(src, src_mask), "src_mask": src_mask}
-
-    def step(self, state, ys):
-        """ys [N, t] (each hypothesis so far, starting with BOS) -> (log-probs [N, vocab], last
-        layer's cross attention averaged over heads [N, S], state). No key/value cache: the prefix
-        is recomputed, which is exact and fast enough for evaluation."""
-        logits, attn = self.decode(ys, state["memory"], state["src_mask"], True)
-        return torch.log_softmax(logits[:, -1].float(), -1), attn[:, :, -1].mean(1), state
-
-    def reorder_state(self, state, index):
-        return {"memory": state["memory"].index_select(0, index),
-                "src_mask": state["src_mask"].index_select(0, index)}
 
 
 def build(hparams, vocab_size):

@@ -1,0 +1,153 @@
+#!/usr/bin/python3
+"""Self-test of the model code, the safetensors writer and the batching used for training.
+Small random models, no data needed. Run: /usr/bin/python3 tools/test_models.py"""
+
+import os
+import sys
+import tempfile
+import unittest
+
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import evaluate  # noqa: E402
+import glosa_safetensors  # noqa: E402
+import glosa_train  # noqa: E402
+import train_rnn  # noqa: E402
+import train_transformer  # noqa: E402
+
+V = 50
+TINY_TRANSFORMER = dict(train_transformer.DEFAULTS, d_model=16, heads=2, ffn_dim=32,
+                        encoder_layers=2, decoder_layers=2, max_positions=64)
+
+
+def tiny_rnn(kind):
+    return dict(train_rnn.DEFAULTS, embedding_dim=8, encoder_hidden=8, decoder_hidden=16,
+                attention=kind, attention_dim=12)
+
+
+def models():
+    torch.manual_seed(0)
+    out = [("transformer", train_transformer.build(TINY_TRANSFORMER, V))]
+    for kind in train_rnn.SCORES:
+        out.append(("rnn-" + kind, train_rnn.build(tiny_rnn(kind), V)))
+    for _, m in out:
+        with torch.no_grad():  # non-zero biases and norms, so that a dropped term shows
+            for p in m.parameters():
+                p.add_(torch.randn_like(p) * 0.1)
+        m.eval()
+    return out
+
+
+SRC = torch.tensor([[5, 6, 7, 8, 3], [9, 10, 3, 0, 0]])
+TGT = torch.tensor([[2, 11, 12, 13], [2, 14, 15, 0]])
+
+
+class Models(unittest.TestCase):
+    def test_incremental_step_equals_teacher_forcing(self):
+        mask = SRC != 0
+        for name, m in models():
+            with torch.no_grad():
+                full = torch.log_softmax(m.loss_logits(SRC, mask, TGT), -1)
+                state = m.start_state(SRC, mask)
+                for t in range(TGT.shape[1]):
+                    lp, attn, state = m.step(state, TGT[:, :t + 1])
+                    self.assertTrue(torch.allclose(lp, full[:, t], atol=1e-5), (name, t))
+                    self.assertEqual(tuple(attn.shape), (2, SRC.shape[1]))
+                    # attention ignores padding and sums to one
+                    self.assertEqual(float(attn[1, 3:].abs().sum()), 0.0)
+                    self.assertTrue(torch.allclose(attn.sum(-1), torch.ones(2), atol=1e-5))
+
+    def test_padding_does_not_change_a_sentence(self):
+        for name, m in models():
+            with torch.no_grad():
+                alone = m.greedy(SRC[1:, :3], SRC[1:, :3] != 0, 8)
+                batched = m.greedy(SRC, SRC != 0, 8)
+            self.assertEqual(alone[0], batched[1], name)
+
+    def test_beam_one_equals_greedy(self):
+        for name, m in models():
+            g = m.greedy(SRC, SRC != 0, 8)
+            b = evaluate.beam_search(m, SRC, SRC != 0, 8, beam=1, alpha=0.0)
+            self.assertEqual(g, b, name)
+
+    def test_beam_search_finds_a_better_or_equal_sequence(self):
+        for name, m in models():
+            mask = SRC != 0
+            g = m.greedy(SRC, mask, 8)
+            b = evaluate.beam_search(m, SRC, mask, 8, beam=4, alpha=0.0)
+            for i in range(2):
+                def logprob(tokens):
+                    ys = torch.tensor([[glosa_train.BOS] + tokens + [glosa_train.EOS]])
+                    with torch.no_grad():
+                        lp = torch.log_softmax(m.loss_logits(SRC[i:i + 1], mask[i:i + 1],
+                                                             ys[:, :-1]), -1)
+                    return float(lp[0, torch.arange(ys.shape[1] - 1), ys[0, 1:]].sum())
+                if len(g[i]) < 8 and len(b[i]) < 8:  # both finished with </s>
+                    self.assertGreaterEqual(logprob(b[i]) + 1e-4, logprob(g[i]), name)
+
+    def test_attention_kinds_have_their_tensors(self):
+        expected = {"dot": [], "scaled-dot": [], "general": ["decoder.attention.key_proj.weight"],
+                    "additive": ["decoder.attention.key_proj.weight",
+                                 "decoder.attention.query_proj.weight",
+                                 "decoder.attention.v.weight"]}
+        for kind, names in expected.items():
+            m = train_rnn.build(tiny_rnn(kind), V)
+            got = sorted(k for k in m.state_dict() if "attention" in k)
+            self.assertEqual(got, names, kind)
+        with self.assertRaises(ValueError):
+            train_rnn.build(dict(tiny_rnn("dot"), decoder_hidden=10), V)
+        with self.assertRaises(ValueError):
+            train_rnn.build(tiny_rnn("cosine"), V)
+
+
+class SafeTensors(unittest.TestCase):
+    def test_round_trip_and_layout(self):
+        tensors = {"b": np.arange(3, dtype=np.float16), "a.weight": np.ones((2, 3), np.float32),
+                   "z": np.array([1, -2], dtype=np.int64)}
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "t.safetensors")
+            glosa_safetensors.save(tensors, path, {"k": "v"})
+            header, start = glosa_safetensors.read_header(path)
+            self.assertEqual(start % 8, 0)
+            self.assertEqual(header["__metadata__"], {"k": "v"})
+            self.assertEqual(header["a.weight"], {"dtype": "F32", "shape": [2, 3],
+                                                  "data_offsets": [0, 24]})
+            self.assertEqual(header["b"]["data_offsets"], [24, 30])
+            self.assertEqual(os.path.getsize(path), start + 30 + 16)
+            back = glosa_safetensors.load(path)
+            for k, v in tensors.items():
+                self.assertEqual(back[k].dtype, v.dtype)
+                np.testing.assert_array_equal(back[k], v)
+
+
+class Batching(unittest.TestCase):
+    def test_token_budget_and_determinism(self):
+        rng = np.random.RandomState(0)
+        ex = [([4] * rng.randint(1, 30) + [3], [5] * rng.randint(1, 30)) for _ in range(500)]
+        b1 = glosa_train.make_batches(ex, 200, seed=7)
+        self.assertEqual(b1, glosa_train.make_batches(ex, 200, seed=7))
+        self.assertNotEqual(b1, glosa_train.make_batches(ex, 200, seed=8))
+        self.assertEqual(sorted(i for b in b1 for i in b), list(range(500)))
+        for b in b1:
+            m = max(max(len(ex[i][0]), len(ex[i][1]) + 1) for i in b)
+            self.assertTrue(len(b) == 1 or len(b) * m <= 200)
+
+    def test_collate(self):
+        src, mask, tin, tout = glosa_train.collate([([7, 3], [8, 9]), ([6, 6, 3], [5])], [0, 1])
+        self.assertEqual(src.tolist(), [[7, 3, 0], [6, 6, 3]])
+        self.assertEqual(tin.tolist(), [[2, 8, 9], [2, 5, 0]])
+        self.assertEqual(tout.tolist(), [[8, 9, 3], [5, 3, 0]])
+
+    def test_schedule(self):
+        self.assertAlmostEqual(glosa_train.lr_at(100, 1e-3, 400), 2.5e-4)
+        self.assertAlmostEqual(glosa_train.lr_at(400, 1e-3, 400), 1e-3)
+        self.assertAlmostEqual(glosa_train.lr_at(1600, 1e-3, 400), 5e-4)
+
+
+if __name__ == "__main__":
+    torch.set_num_threads(1)
+    unittest.main()
