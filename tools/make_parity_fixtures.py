@@ -61,7 +61,7 @@ RNN_BASE = dict(train_rnn.DEFAULTS, embedding_dim=16, encoder_hidden=16, encoder
 
 # name -> (architecture, hparams, seed, EOS logit boost, dtypes)
 VARIANTS = {
-    "transformer-tiny": ("transformer", TRANSFORMER, 14, 19.0, ("f32", "f16")),
+    "transformer-tiny": ("transformer", TRANSFORMER, 16, 14.0, ("f32", "f16")),
     "rnn-dot": ("rnn-attention", dict(RNN_BASE, attention="dot"), 21, 6.0, ("f32",)),
     "rnn-general": ("rnn-attention", dict(RNN_BASE, attention="general", encoder_layers=2), 26,
                     4.0, ("f32", "f16")),
@@ -89,11 +89,19 @@ def randomize(model, seed, eos_boost):
             else:
                 fan_in = p.shape[-1]
                 p.copy_(torch.randn(p.shape, generator=g) * (1.5 / math.sqrt(fan_in)))
-        e = model.embedding.weight[EOS]
+        # Logit shifts: EOS up by eos_boost; PAD and BOS, which every search suppresses, far down
+        # (otherwise a random model may give them most of the mass, and renormalising what is
+        # left after suppressing them amplifies fp32 rounding beyond any fixed tolerance).
+        special = [EOS, PAD, BOS]
+        shift = torch.tensor([eos_boost, -30.0, -30.0])
         if hasattr(model.decoder, "output_bias"):
-            model.decoder.output_bias[EOS] += eos_boost
+            model.decoder.output_bias[special] += shift
         else:
-            model.decoder.final_norm.bias += eos_boost * e / e.dot(e)
+            # Bias-free tied output: move the final layer norm's shift so that
+            # E[special] . delta = shift (minimum-norm solution).
+            e = model.embedding.weight[special].double()  # [3, d]
+            delta = e.T @ torch.linalg.solve(e @ e.T, shift.double())
+            model.decoder.final_norm.bias += delta.float()
     model.eval()
 
 
@@ -276,6 +284,14 @@ def build_variant(name, arch, hparams, seed, eos_boost, dtypes, check=True):
             if os.path.isdir(out):
                 shutil.rmtree(out)
             export_package.export(ckpt, out, "parity-" + pkg, dtype=dtype)
+            # The export names the model after its language pair and data; these are not
+            # translators, so say so where a model list would show them.
+            with open(os.path.join(out, "model.json"), encoding="utf-8") as f:
+                manifest = json.load(f)
+            manifest["name"] = "Parity fixture %s (random weights, not a translator)" % pkg
+            with open(os.path.join(out, "model.json"), "w", encoding="utf-8") as f:
+                json.dump(manifest, f, indent=2, ensure_ascii=False)
+                f.write("\n")
             pkg_model, _, _ = evaluate.load_model(out)  # the weights exactly as exported
             logprobs, attention = teacher_forced(pkg_model, arch, sources, prefixes)
             margins = []

@@ -1,0 +1,615 @@
+#include "plugins/transformer/transformermodel.h"
+
+#include "engine/package.h"
+#include "engine/packageerror.h"
+#include "engine/text/tokenizer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+
+namespace glosa::transformer {
+
+using engine::PackageError;
+using engine::Shape;
+using engine::Tensor;
+
+namespace {
+
+// OpenMP pays off only above a few thousand multiply-adds per loop; below that the fork/join
+// costs more than the work (a greedy step at batch 1 has 4 heads × ~20 positions × 64 dims).
+constexpr std::int64_t kParallelWork = 1 << 15;
+
+// softmax(q · K[j] · scale) over j < n, then out = Σ_j p_j V[j]. q, out [dh]; K[j] at
+// k + j * kStride, V[j] at v + j * vStride; probs [n] receives the weights. Scores are computed
+// as PyTorch does (dot product, then the scale; masked positions are simply not visited, which
+// equals masking them with -inf).
+void attendOne(const float *q, const float *k, std::int64_t kStride, const float *v,
+               std::int64_t vStride, std::int64_t n, std::int64_t dh, float scale, float *probs,
+               float *out)
+{
+    float maximum = -std::numeric_limits<float>::infinity();
+    for (std::int64_t j = 0; j < n; ++j) {
+        const float *kj = k + j * kStride;
+        float dot = 0.0f;
+        for (std::int64_t i = 0; i < dh; ++i)
+            dot += q[i] * kj[i];
+        probs[j] = dot * scale;
+        maximum = std::max(maximum, probs[j]);
+    }
+    float sum = 0.0f;
+    for (std::int64_t j = 0; j < n; ++j) {
+        probs[j] = std::exp(probs[j] - maximum);
+        sum += probs[j];
+    }
+    const float inverse = 1.0f / sum;
+    for (std::int64_t i = 0; i < dh; ++i)
+        out[i] = 0.0f;
+    for (std::int64_t j = 0; j < n; ++j) {
+        probs[j] *= inverse;
+        const float p = probs[j];
+        const float *vj = v + j * vStride;
+        for (std::int64_t i = 0; i < dh; ++i)
+            out[i] += p * vj[i];
+    }
+}
+
+void addInPlace(Tensor &x, const Tensor &y)
+{
+    float *a = x.data<float>();
+    const float *b = y.data<float>();
+    const std::int64_t n = x.numel();
+    for (std::int64_t i = 0; i < n; ++i)
+        a[i] += b[i];
+}
+
+// [a; b; ...] stacked along dim 0 (the fused projections).
+Tensor stackRows(const std::vector<Tensor> &parts)
+{
+    Shape shape = parts.front().shape();
+    shape[0] = 0;
+    for (const Tensor &p : parts)
+        shape[0] += p.dim(0);
+    Tensor out(shape);
+    char *dst = static_cast<char *>(out.raw());
+    for (const Tensor &p : parts) {
+        std::memcpy(dst, p.raw(), p.byteSize());
+        dst += p.byteSize();
+    }
+    return out;
+}
+
+[[noreturn]] void failHyperparameter(const engine::ModelPackage &package, const std::string &key,
+                                     const std::string &message)
+{
+    throw PackageError(package.manifestPath(), "",
+                       "\"hyperparameters." + key + "\": " + message);
+}
+
+void requireString(const engine::ModelPackage &package, const std::string &key,
+                   const std::string &expected)
+{
+    if (!package.hyperparameters().contains(key))
+        return; // older exports did not record the conventions that are our defaults
+    const auto value = package.hyperparameter<std::string>(key);
+    if (value != expected)
+        failHyperparameter(package, key,
+                           "\"" + value + "\" is not supported (this plugin implements \""
+                               + expected + "\")");
+}
+
+void requireBool(const engine::ModelPackage &package, const std::string &key, bool expected)
+{
+    if (!package.hyperparameters().contains(key))
+        return;
+    if (package.hyperparameter<bool>(key) != expected)
+        failHyperparameter(package, key,
+                           std::string(expected ? "false" : "true")
+                               + " is not supported by this plugin");
+}
+
+} // namespace
+
+TransformerConfig TransformerConfig::fromPackage(const engine::ModelPackage &package)
+{
+    TransformerConfig c;
+    c.vocabSize = package.hyperparameter<std::int64_t>("vocab_size");
+    c.dModel = package.hyperparameter<std::int64_t>("d_model");
+    c.heads = package.hyperparameter<std::int64_t>("heads");
+    c.ffnDim = package.hyperparameter<std::int64_t>("ffn_dim");
+    c.encoderLayers = package.hyperparameter<int>("encoder_layers");
+    c.decoderLayers = package.hyperparameter<int>("decoder_layers");
+    c.maxPositions = package.hyperparameter<std::int64_t>("max_positions");
+    c.layerNormEps = static_cast<float>(package.hyperparameter<double>("layer_norm_eps"));
+    c.padId = package.hyperparameter<std::int32_t>("pad_id", 0);
+    c.bosId = package.hyperparameter<std::int32_t>("bos_id", 2);
+    c.eosId = package.hyperparameter<std::int32_t>("eos_id", 3);
+    const std::pair<const char *, std::int64_t> positive[] = {
+        {"vocab_size", c.vocabSize}, {"d_model", c.dModel}, {"heads", c.heads},
+        {"ffn_dim", c.ffnDim}, {"encoder_layers", c.encoderLayers},
+        {"decoder_layers", c.decoderLayers}, {"max_positions", c.maxPositions}};
+    for (const auto &[key, value] : positive)
+        if (value <= 0)
+            failHyperparameter(package, key, std::to_string(value) + " must be positive");
+    if (c.dModel % c.heads != 0)
+        failHyperparameter(package, "heads",
+                           "d_model " + std::to_string(c.dModel) + " is not divisible by "
+                               + std::to_string(c.heads) + " heads");
+    if (c.dModel % 2 != 0)
+        failHyperparameter(package, "d_model",
+                           std::to_string(c.dModel)
+                               + " must be even (sinusoidal positions come in sin/cos pairs)");
+    if (!(c.layerNormEps > 0.0f))
+        failHyperparameter(package, "layer_norm_eps", "must be positive");
+    for (const auto &[key, id] : {std::pair{"pad_id", c.padId}, std::pair{"bos_id", c.bosId},
+                                  std::pair{"eos_id", c.eosId}})
+        if (id < 0 || id >= c.vocabSize)
+            failHyperparameter(package, key,
+                               std::to_string(id) + " is outside the vocabulary [0, "
+                                   + std::to_string(c.vocabSize) + ")");
+    requireString(package, "normalization", "pre-norm");
+    requireString(package, "activation", "relu");
+    requireString(package, "positional_encoding", "sinusoidal-interleaved");
+    requireString(package, "embedding_scale", "sqrt(d_model)");
+    requireBool(package, "tied_embeddings", true);
+    requireBool(package, "output_bias", false);
+    return c;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+class TransformerModel::State final : public engine::DecoderState
+{
+public:
+    std::int64_t rows() const override { return static_cast<std::int64_t>(rowSentence.size()); }
+
+    void reorder(const std::vector<std::int32_t> &origins) override
+    {
+        const std::int64_t n = rows();
+        bool identity = static_cast<std::int64_t>(origins.size()) == n;
+        bool increasing = true;
+        for (std::size_t i = 0; i < origins.size(); ++i) {
+            if (origins[i] < 0 || origins[i] >= n)
+                throw std::out_of_range("TransformerModel: origin " + std::to_string(origins[i])
+                                        + " outside [0, " + std::to_string(n) + ")");
+            identity = identity && origins[i] == static_cast<std::int32_t>(i);
+            increasing = increasing && (i == 0 || origins[i] > origins[i - 1]);
+        }
+        if (identity)
+            return; // greedy search with every row alive: nothing moves
+        std::vector<std::int32_t> sentences(origins.size());
+        for (std::size_t i = 0; i < origins.size(); ++i)
+            sentences[i] = rowSentence[origins[i]];
+        rowSentence = std::move(sentences);
+        if (step == 0)
+            return; // nothing cached yet: reserve() allocates the rows at the first step
+        const std::int64_t rowFloats = capacity * dModel;
+        const std::int64_t used = step * dModel; // only the filled positions are copied
+        const auto newRows = static_cast<std::int64_t>(origins.size());
+        for (std::size_t l = 0; l < selfKeys.size(); ++l) {
+            for (Tensor *cache : {&selfKeys[l], &selfValues[l]}) {
+                if (increasing) {
+                    // Rows only dropped: compact in place (origins[i] >= i, so no row is
+                    // overwritten before it is read).
+                    float *base = cache->data<float>();
+                    for (std::int64_t i = 0; i < newRows; ++i)
+                        if (origins[i] != i)
+                            std::memcpy(base + i * rowFloats, base + origins[i] * rowFloats,
+                                        used * sizeof(float));
+                } else {
+                    spare.resize({std::max<std::int64_t>(newRows, 1), capacity, dModel});
+                    float *dst = spare.data<float>();
+                    const float *src = cache->data<float>();
+                    for (std::int64_t i = 0; i < newRows; ++i)
+                        std::memcpy(dst + i * rowFloats, src + origins[i] * rowFloats,
+                                    used * sizeof(float));
+                    std::swap(*cache, spare);
+                }
+            }
+        }
+    }
+
+    // Makes room for position `step` in every layer's cache.
+    void reserve(std::int64_t needed, std::int64_t maxPositions)
+    {
+        const std::int64_t n = rows();
+        if (needed <= capacity)
+            return; // reorder() keeps every cache at >= rows() rows
+        std::int64_t newCapacity = std::max<std::int64_t>(capacity, 8);
+        while (newCapacity < needed)
+            newCapacity *= 2;
+        newCapacity = std::min(newCapacity, maxPositions);
+        for (std::size_t l = 0; l < selfKeys.size(); ++l) {
+            for (Tensor *cache : {&selfKeys[l], &selfValues[l]}) {
+                Tensor grown({std::max<std::int64_t>(n, 1), newCapacity, dModel});
+                if (step > 0 && !cache->empty()) {
+                    const float *src = cache->data<float>();
+                    float *dst = grown.data<float>();
+                    for (std::int64_t r = 0; r < n; ++r)
+                        std::memcpy(dst + r * newCapacity * dModel, src + r * capacity * dModel,
+                                    step * dModel * sizeof(float));
+                }
+                *cache = std::move(grown);
+            }
+        }
+        capacity = newCapacity;
+    }
+
+    std::int64_t dModel = 0;
+    std::int64_t step = 0;        // target positions already in the cache
+    std::int64_t capacity = 0;    // positions each cache row can hold
+    std::int64_t maxSourceLength = 0;
+    std::vector<std::int64_t> lengths;     // [sentences]
+    std::vector<std::int32_t> rowSentence; // [rows]: which sentence each row translates
+    std::vector<Tensor> crossKeyValues;    // per layer [sentences, maxSource, 2d]
+    std::vector<Tensor> selfKeys;          // per layer [rows, capacity, d]
+    std::vector<Tensor> selfValues;        // per layer [rows, capacity, d]
+    Tensor spare;                          // reorder scratch, swapped with a cache
+    // Per-step buffers, reused.
+    Tensor x, normed, qkv, query, context, projected, hidden, logits, probs, positionIds;
+};
+
+// ---------------------------------------------------------------------------------------------
+
+TransformerModel::TransformerModel(const engine::ModelPackage &package)
+    : m_id(package.id()), m_config(TransformerConfig::fromPackage(package))
+{
+    const TransformerConfig &c = m_config;
+    const std::int64_t d = c.dModel;
+    m_sourceTokenizer = package.sourceTokenizer();
+    m_targetTokenizer = package.targetTokenizer();
+    if (m_targetTokenizer && m_targetTokenizer->vocabSize() != c.vocabSize)
+        throw PackageError(m_targetTokenizer->path(), "",
+                           "the tokenizer has " + std::to_string(m_targetTokenizer->vocabSize())
+                               + " pieces but the model's vocabulary (hyperparameters.vocab_size)"
+                                 " has "
+                               + std::to_string(c.vocabSize));
+
+    // Every tensor is checked before any is used.
+    std::vector<engine::TensorRequirement> required{{"embedding.weight", {c.vocabSize, d}}};
+    auto addNorm = [&](const std::string &prefix) {
+        required.push_back({prefix + ".weight", {d}});
+        required.push_back({prefix + ".bias", {d}});
+    };
+    auto addAttention = [&](const std::string &prefix) {
+        for (const char *proj : {"q_proj", "k_proj", "v_proj", "out_proj"}) {
+            required.push_back({prefix + "." + proj + ".weight", {d, d}});
+            required.push_back({prefix + "." + proj + ".bias", {d}});
+        }
+    };
+    auto addFfn = [&](const std::string &prefix) {
+        required.push_back({prefix + ".fc1.weight", {c.ffnDim, d}});
+        required.push_back({prefix + ".fc1.bias", {c.ffnDim}});
+        required.push_back({prefix + ".fc2.weight", {d, c.ffnDim}});
+        required.push_back({prefix + ".fc2.bias", {d}});
+    };
+    for (int l = 0; l < c.encoderLayers; ++l) {
+        const std::string p = "encoder.layers." + std::to_string(l);
+        addNorm(p + ".self_attn_norm");
+        addAttention(p + ".self_attn");
+        addNorm(p + ".ffn_norm");
+        addFfn(p + ".ffn");
+    }
+    addNorm("encoder.final_norm");
+    for (int l = 0; l < c.decoderLayers; ++l) {
+        const std::string p = "decoder.layers." + std::to_string(l);
+        addNorm(p + ".self_attn_norm");
+        addAttention(p + ".self_attn");
+        addNorm(p + ".cross_attn_norm");
+        addAttention(p + ".cross_attn");
+        addNorm(p + ".ffn_norm");
+        addFfn(p + ".ffn");
+    }
+    addNorm("decoder.final_norm");
+    package.requireTensors(required);
+
+    auto w = [&](const std::string &name) { return package.weight(name); };
+    auto norm = [&](const std::string &prefix) {
+        return engine::ops::LayerNorm(w(prefix + ".weight"), w(prefix + ".bias"), c.layerNormEps);
+    };
+    auto ffn = [&](const std::string &prefix, const std::string &normName) {
+        FeedForward f;
+        f.norm = norm(normName);
+        f.fc1 = engine::ops::Linear(w(prefix + ".fc1.weight"), w(prefix + ".fc1.bias"),
+                                    engine::ops::Activation::Relu);
+        f.fc2 = engine::ops::Linear(w(prefix + ".fc2.weight"), w(prefix + ".fc2.bias"));
+        return f;
+    };
+    auto selfAttention = [&](const std::string &prefix, const std::string &normName) {
+        Attention a;
+        a.norm = norm(normName);
+        a.qkv = engine::ops::Linear(
+            stackRows({w(prefix + ".q_proj.weight"), w(prefix + ".k_proj.weight"),
+                       w(prefix + ".v_proj.weight")}),
+            stackRows({w(prefix + ".q_proj.bias"), w(prefix + ".k_proj.bias"),
+                       w(prefix + ".v_proj.bias")}));
+        a.out = engine::ops::Linear(w(prefix + ".out_proj.weight"), w(prefix + ".out_proj.bias"));
+        return a;
+    };
+    auto crossAttention = [&](const std::string &prefix, const std::string &normName) {
+        Attention a;
+        a.norm = norm(normName);
+        a.query = engine::ops::Linear(w(prefix + ".q_proj.weight"), w(prefix + ".q_proj.bias"));
+        a.keyValue = engine::ops::Linear(
+            stackRows({w(prefix + ".k_proj.weight"), w(prefix + ".v_proj.weight")}),
+            stackRows({w(prefix + ".k_proj.bias"), w(prefix + ".v_proj.bias")}));
+        a.out = engine::ops::Linear(w(prefix + ".out_proj.weight"), w(prefix + ".out_proj.bias"));
+        return a;
+    };
+
+    const Tensor embedding = w("embedding.weight");
+    m_embedding = engine::ops::Embedding(embedding, static_cast<float>(std::sqrt(double(d))));
+    m_output = engine::ops::Linear(embedding);
+    for (int l = 0; l < c.encoderLayers; ++l) {
+        const std::string p = "encoder.layers." + std::to_string(l);
+        m_encoder.push_back({selfAttention(p + ".self_attn", p + ".self_attn_norm"),
+                             ffn(p + ".ffn", p + ".ffn_norm")});
+    }
+    m_encoderNorm = norm("encoder.final_norm");
+    for (int l = 0; l < c.decoderLayers; ++l) {
+        const std::string p = "decoder.layers." + std::to_string(l);
+        m_decoder.push_back({selfAttention(p + ".self_attn", p + ".self_attn_norm"),
+                             crossAttention(p + ".cross_attn", p + ".cross_attn_norm"),
+                             ffn(p + ".ffn", p + ".ffn_norm")});
+    }
+    m_decoderNorm = norm("decoder.final_norm");
+
+    // PE[pos, 2i] = sin(pos / 10000^(2i/d)), PE[pos, 2i+1] = cos(...), in double then rounded to
+    // float, as sinusoidal_positions() does.
+    m_positions = Tensor({c.maxPositions, d});
+    float *pe = m_positions.data<float>();
+    for (std::int64_t pos = 0; pos < c.maxPositions; ++pos)
+        for (std::int64_t i = 0; i < d; i += 2) {
+            const double angle = static_cast<double>(pos)
+                                 / std::pow(10000.0, static_cast<double>(i) / static_cast<double>(d));
+            pe[pos * d + i] = static_cast<float>(std::sin(angle));
+            pe[pos * d + i + 1] = static_cast<float>(std::cos(angle));
+        }
+    m_alignmentLayer = c.decoderLayers - 1;
+}
+
+TransformerModel::~TransformerModel() = default;
+
+void TransformerModel::setAlignment(int layer, int head)
+{
+    if (layer < 0 || layer >= m_config.decoderLayers)
+        throw std::out_of_range("TransformerModel::setAlignment: layer " + std::to_string(layer)
+                                + " outside [0, " + std::to_string(m_config.decoderLayers) + ")");
+    if (head != kAverageHeads && (head < 0 || head >= m_config.heads))
+        throw std::out_of_range("TransformerModel::setAlignment: head " + std::to_string(head)
+                                + " outside [0, " + std::to_string(m_config.heads)
+                                + ") and not kAverageHeads (-1)");
+    m_alignmentLayer = layer;
+    m_alignmentHead = head;
+}
+
+// out [n, d] = E[ids] * sqrt(d) + PE[positions]; ids [n] I32.
+void TransformerModel::embed(const Tensor &ids, const std::vector<std::int64_t> &positions,
+                             Tensor &out) const
+{
+    m_embedding(ids, out);
+    const std::int64_t d = m_config.dModel;
+    float *x = out.data<float>();
+    const float *pe = m_positions.data<float>();
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+        const float *p = pe + positions[i] * d;
+        float *row = x + static_cast<std::int64_t>(i) * d;
+        for (std::int64_t f = 0; f < d; ++f)
+            row[f] += p[f];
+    }
+}
+
+std::unique_ptr<engine::DecoderState> TransformerModel::encode(
+    const std::vector<std::vector<std::int32_t>> &sources)
+{
+    const TransformerConfig &c = m_config;
+    const std::int64_t d = c.dModel, heads = c.heads, dh = c.headDim();
+    const auto batch = static_cast<std::int64_t>(sources.size());
+    auto state = std::make_unique<State>();
+    state->dModel = d;
+    std::int64_t S = 0;
+    for (std::int64_t b = 0; b < batch; ++b) {
+        const auto n = static_cast<std::int64_t>(sources[b].size());
+        if (n == 0)
+            throw std::invalid_argument("TransformerModel::encode: source " + std::to_string(b)
+                                        + " is empty");
+        if (n > c.maxPositions)
+            throw std::invalid_argument("TransformerModel::encode: source " + std::to_string(b)
+                                        + " has " + std::to_string(n)
+                                        + " tokens, more than max_positions "
+                                        + std::to_string(c.maxPositions)
+                                        + " (split the sentence)");
+        for (std::int32_t id : sources[b])
+            if (id < 0 || id >= c.vocabSize)
+                throw std::invalid_argument("TransformerModel::encode: token id "
+                                            + std::to_string(id) + " in source "
+                                            + std::to_string(b) + " is outside [0, "
+                                            + std::to_string(c.vocabSize) + ")");
+        state->lengths.push_back(n);
+        state->rowSentence.push_back(static_cast<std::int32_t>(b));
+        S = std::max(S, n);
+    }
+    state->maxSourceLength = S;
+    state->selfKeys.resize(c.decoderLayers);
+    state->selfValues.resize(c.decoderLayers);
+    if (batch == 0)
+        return state;
+
+    // x [B*S, d]; padded positions hold PAD and are computed like PyTorch does (their keys are
+    // masked out everywhere, so their values never matter).
+    Tensor ids({batch * S}, engine::DType::I32);
+    std::vector<std::int64_t> positions(batch * S);
+    std::int32_t *idp = ids.data<std::int32_t>();
+    for (std::int64_t b = 0; b < batch; ++b)
+        for (std::int64_t s = 0; s < S; ++s) {
+            idp[b * S + s] = s < state->lengths[b] ? sources[b][s] : c.padId;
+            positions[b * S + s] = s;
+        }
+    Tensor x, normed, qkv, context, projected, hidden;
+    embed(ids, positions, x);
+    const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
+    const std::vector<std::int64_t> &lengths = state->lengths;
+    for (const EncoderLayer &layer : m_encoder) {
+        layer.self.norm(x, normed);
+        layer.self.qkv(normed, qkv); // [B*S, 3d]
+        context.resize({batch * S, d});
+        const float *q = qkv.data<float>();
+        float *ctx = context.data<float>();
+        const std::int64_t tasks = batch * heads * S;
+#pragma omp parallel if (tasks * S * dh > kParallelWork)
+        {
+            std::vector<float> probs(S);
+#pragma omp for schedule(static)
+            for (std::int64_t task = 0; task < tasks; ++task) {
+                const std::int64_t b = task / (heads * S);
+                const std::int64_t h = (task / S) % heads;
+                const std::int64_t i = task % S;
+                const float *rowBase = q + b * S * 3 * d;
+                attendOne(rowBase + i * 3 * d + h * dh, rowBase + d + h * dh, 3 * d,
+                          rowBase + 2 * d + h * dh, 3 * d, lengths[b], dh, scale, probs.data(),
+                          ctx + (b * S + i) * d + h * dh);
+            }
+        }
+        layer.self.out(context, projected);
+        addInPlace(x, projected);
+        layer.ffn.norm(x, normed);
+        layer.ffn.fc1(normed, hidden);
+        layer.ffn.fc2(hidden, projected);
+        addInPlace(x, projected);
+    }
+    m_encoderNorm(x, normed); // memory [B*S, d]
+    state->crossKeyValues.resize(c.decoderLayers);
+    for (int l = 0; l < c.decoderLayers; ++l) {
+        m_decoder[l].cross.keyValue(normed, state->crossKeyValues[l]); // [B*S, 2d]
+        state->crossKeyValues[l] = state->crossKeyValues[l].reshaped({batch, S, 2 * d});
+    }
+    return state;
+}
+
+void TransformerModel::step(engine::DecoderState &base, const Tensor &lastTokens,
+                            Tensor &logProbs, Tensor &attention)
+{
+    auto *statePtr = dynamic_cast<State *>(&base);
+    if (!statePtr)
+        throw std::invalid_argument("TransformerModel::step: the state was not created by "
+                                    "this model's encode()");
+    State &st = *statePtr;
+    const TransformerConfig &c = m_config;
+    const std::int64_t d = c.dModel, heads = c.heads, dh = c.headDim();
+    const std::int64_t rows = st.rows();
+    if (lastTokens.rank() != 1 || lastTokens.dim(0) != rows
+        || lastTokens.dtype() != engine::DType::I32)
+        throw std::invalid_argument("TransformerModel::step: lastTokens must be I32 [" +
+                                    std::to_string(rows) + "], got "
+                                    + engine::shapeToString(lastTokens.shape()));
+    const std::int64_t t = st.step;
+    if (t >= c.maxPositions)
+        throw std::invalid_argument("TransformerModel::step: target position "
+                                    + std::to_string(t) + " reaches max_positions "
+                                    + std::to_string(c.maxPositions));
+    const std::int64_t S = st.maxSourceLength;
+    logProbs.resize({rows, c.vocabSize});
+    attention.resize({rows, S});
+    if (rows == 0)
+        return;
+    const std::int32_t *tokens = lastTokens.data<std::int32_t>();
+    for (std::int64_t r = 0; r < rows; ++r)
+        if (tokens[r] < 0 || tokens[r] >= c.vocabSize)
+            throw std::invalid_argument("TransformerModel::step: token " + std::to_string(tokens[r])
+                                        + " of row " + std::to_string(r) + " is outside [0, "
+                                        + std::to_string(c.vocabSize) + ")");
+    st.reserve(t + 1, c.maxPositions);
+
+    m_embedding(lastTokens, st.x); // [rows, d]
+    {
+        float *x = st.x.data<float>();
+        const float *pe = m_positions.data<float>() + t * d;
+        for (std::int64_t r = 0; r < rows; ++r)
+            for (std::int64_t f = 0; f < d; ++f)
+                x[r * d + f] += pe[f];
+    }
+    const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
+    const std::int64_t cap = st.capacity;
+    st.probs.resize({rows, heads, std::max(S, st.capacity)});
+    const std::int64_t probStride = st.probs.dim(2);
+    float *probs = st.probs.data<float>();
+    float *att = attention.data<float>();
+    std::fill(att, att + rows * S, 0.0f);
+
+    for (int l = 0; l < c.decoderLayers; ++l) {
+        const DecoderLayer &layer = m_decoder[l];
+        // Self-attention over positions 0..t, with this step's key and value appended.
+        layer.self.norm(st.x, st.normed);
+        layer.self.qkv(st.normed, st.qkv); // [rows, 3d]
+        float *keys = st.selfKeys[l].data<float>();
+        float *values = st.selfValues[l].data<float>();
+        const float *qkv = st.qkv.data<float>();
+        for (std::int64_t r = 0; r < rows; ++r) {
+            std::memcpy(keys + (r * cap + t) * d, qkv + r * 3 * d + d, d * sizeof(float));
+            std::memcpy(values + (r * cap + t) * d, qkv + r * 3 * d + 2 * d, d * sizeof(float));
+        }
+        st.context.resize({rows, d});
+        float *ctx = st.context.data<float>();
+        const std::int64_t tasks = rows * heads;
+#pragma omp parallel for schedule(static) if (tasks * (t + 1) * dh > kParallelWork)
+        for (std::int64_t task = 0; task < tasks; ++task) {
+            const std::int64_t r = task / heads, h = task % heads;
+            attendOne(qkv + r * 3 * d + h * dh, keys + r * cap * d + h * dh, d,
+                      values + r * cap * d + h * dh, d, t + 1, dh, scale,
+                      probs + (r * heads + h) * probStride, ctx + r * d + h * dh);
+        }
+        layer.self.out(st.context, st.projected);
+        addInPlace(st.x, st.projected);
+
+        // Cross-attention over the row's sentence.
+        layer.cross.norm(st.x, st.normed);
+        layer.cross.query(st.normed, st.query); // [rows, d]
+        const float *q = st.query.data<float>();
+        const float *memory = st.crossKeyValues[l].data<float>();
+        const std::int32_t *sentence = st.rowSentence.data();
+        const std::int64_t *lengths = st.lengths.data();
+#pragma omp parallel for schedule(static) if (tasks * S * dh > kParallelWork)
+        for (std::int64_t task = 0; task < tasks; ++task) {
+            const std::int64_t r = task / heads, h = task % heads;
+            const float *kv = memory + sentence[r] * S * 2 * d;
+            attendOne(q + r * d + h * dh, kv + h * dh, 2 * d, kv + d + h * dh, 2 * d,
+                      lengths[sentence[r]], dh, scale, probs + (r * heads + h) * probStride,
+                      ctx + r * d + h * dh);
+        }
+        if (l == m_alignmentLayer) {
+            for (std::int64_t r = 0; r < rows; ++r) {
+                const std::int64_t n = lengths[sentence[r]];
+                float *out = att + r * S;
+                if (m_alignmentHead == kAverageHeads) {
+                    for (std::int64_t h = 0; h < heads; ++h) {
+                        const float *p = probs + (r * heads + h) * probStride;
+                        for (std::int64_t j = 0; j < n; ++j)
+                            out[j] += p[j];
+                    }
+                    const float inverse = 1.0f / static_cast<float>(heads);
+                    for (std::int64_t j = 0; j < n; ++j)
+                        out[j] *= inverse;
+                } else {
+                    std::memcpy(out, probs + (r * heads + m_alignmentHead) * probStride,
+                                n * sizeof(float));
+                }
+            }
+        }
+        layer.cross.out(st.context, st.projected);
+        addInPlace(st.x, st.projected);
+
+        layer.ffn.norm(st.x, st.normed);
+        layer.ffn.fc1(st.normed, st.hidden);
+        layer.ffn.fc2(st.hidden, st.projected);
+        addInPlace(st.x, st.projected);
+    }
+    m_decoderNorm(st.x, st.normed);
+    m_output(st.normed, st.logits); // [rows, vocab]
+    m_logSoftmax(st.logits, logProbs);
+    st.step = t + 1;
+}
+
+} // namespace glosa::transformer

@@ -1,0 +1,166 @@
+// TransformerModel: the Transformer encoder-decoder of tools/train_transformer.py (Vaswani et al.
+// 2017) on the engine's ops, as a StepDecoder (engine/decoding/stepdecoder.h).
+//
+// Basic usage:
+//     const auto package = engine::ModelPackage::load("resources/models/transformer-en-es");
+//     auto model = std::make_shared<transformer::TransformerModel>(package); // validates tensors
+//     model->setAlignment(model->decoderLayers() - 1, TransformerModel::kAverageHeads);
+//     std::vector<engine::DecodingResult> r = engine::decode(*model, {{12, 7, 3}}, options);
+//
+// The computation is the one documented at the top of tools/train_transformer.py, operation by
+// operation: pre-norm layers, embeddings scaled by sqrt(d_model) plus interleaved sinusoidal
+// positions (PE[pos, 2i] = sin, PE[pos, 2i+1] = cos, pos from 0), biased-variance layer norms with
+// the package's eps, ReLU feed-forward, a final layer norm on both stacks, and an output layer
+// tied to the shared embedding without bias. tests/tst_parity_transformer.cpp checks it against
+// PyTorch on tiny random-weight packages exported by the training code.
+//
+// Decoding keeps, per state, a key/value cache for the decoder self-attention (one position is
+// appended per step; reorder() gathers rows by beam origin, in place when the origins only drop
+// rows) and the cross-attention keys/values, computed once per sentence from the encoder output
+// and shared by all rows of that sentence (reorder() only remaps the row → sentence index).
+// Query/key/value projections are fused into one prepacked matmul; every buffer lives in the state
+// and is reused from step to step, so a step allocates nothing once the cache has grown.
+//
+// Alignment: step() returns the cross-attention of one decoder layer, either one head or the mean
+// over the heads. The default is the mean over the heads of the last layer: it is what the
+// training code's beam search returns (Transformer.step), so coverage penalties behave the same in
+// PyTorch and here, and averaging heads gives a smoother, more robust alignment than any single
+// head of a model we did not train with an alignment loss (single heads often specialise in
+// attending to the next word or to EOS). The GUI may switch with setAlignment().
+//
+// Threads: one model may be used by one thread at a time (the worker that owns it). The state
+// returned by encode() belongs to the call that created it.
+#pragma once
+
+#include "engine/decoding/stepdecoder.h"
+#include "engine/model.h"
+#include "engine/ops/embedding.h"
+#include "engine/ops/layernorm.h"
+#include "engine/ops/linear.h"
+#include "engine/ops/softmax.h"
+#include "engine/tensor.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace glosa::engine {
+class ModelPackage;
+class Tokenizer;
+} // namespace glosa::engine
+
+namespace glosa::transformer {
+
+struct TransformerConfig
+{
+    std::int64_t vocabSize = 0;
+    std::int64_t dModel = 0;
+    std::int64_t heads = 0;
+    std::int64_t ffnDim = 0;
+    int encoderLayers = 0;
+    int decoderLayers = 0;
+    std::int64_t maxPositions = 0;
+    float layerNormEps = 1e-6f;
+    std::int32_t padId = 0;
+    std::int32_t bosId = 2;
+    std::int32_t eosId = 3;
+
+    std::int64_t headDim() const { return dModel / heads; }
+    // Reads and checks "hyperparameters" (values this implementation does not support are a
+    // PackageError naming model.json and the key).
+    static TransformerConfig fromPackage(const engine::ModelPackage &package);
+};
+
+class TransformerModel final : public engine::Model, public engine::StepDecoder
+{
+public:
+    // setAlignment() head value: the mean over all heads of the layer.
+    static constexpr int kAverageHeads = -1;
+
+    // Validates every tensor (names, shapes, finite values) before using any, then packs the
+    // weights. Throws engine::PackageError naming the file and the tensor.
+    explicit TransformerModel(const engine::ModelPackage &package);
+    ~TransformerModel() override;
+
+    // engine::Model
+    engine::Task task() const override { return engine::Task::Translation; }
+    std::string id() const override { return m_id; }
+
+    // engine::StepDecoder
+    std::int64_t vocabularySize() const override { return m_config.vocabSize; }
+    std::int32_t startToken() const override { return m_config.bosId; }
+    std::int32_t endToken() const override { return m_config.eosId; }
+    // sources: ids with the final EOS (the training convention: pieces + </s>), each at most
+    // maxPositions long. Throws std::invalid_argument for an empty source, an id outside the
+    // vocabulary or a source that is too long.
+    std::unique_ptr<engine::DecoderState> encode(
+        const std::vector<std::vector<std::int32_t>> &sources) override;
+    // lastTokens [rows] I32 -> logProbs [rows, vocab], attention [rows, maxSourceLength] (the
+    // cross-attention chosen with setAlignment()). Throws std::invalid_argument past
+    // maxPositions target tokens.
+    void step(engine::DecoderState &state, const engine::Tensor &lastTokens,
+              engine::Tensor &logProbs, engine::Tensor &attention) override;
+
+    const TransformerConfig &config() const { return m_config; }
+    int decoderLayers() const { return m_config.decoderLayers; }
+    int attentionHeads() const { return static_cast<int>(m_config.heads); }
+
+    // Which cross-attention step() returns: layer in [0, decoderLayers()), head in
+    // [0, attentionHeads()) or kAverageHeads. Default: (decoderLayers() - 1, kAverageHeads).
+    // Throws std::out_of_range. Takes effect at the next step().
+    void setAlignment(int layer, int head);
+    int alignmentLayer() const { return m_alignmentLayer; }
+    int alignmentHead() const { return m_alignmentHead; }
+
+    std::shared_ptr<const engine::Tokenizer> sourceTokenizer() const { return m_sourceTokenizer; }
+    std::shared_ptr<const engine::Tokenizer> targetTokenizer() const { return m_targetTokenizer; }
+
+private:
+    struct Attention
+    {
+        engine::ops::LayerNorm norm;
+        engine::ops::Linear qkv;    // self-attention: [3d, d] (q, k, v stacked)
+        engine::ops::Linear query;  // cross-attention: [d, d]
+        engine::ops::Linear keyValue; // cross-attention: [2d, d] (k, v stacked), on the memory
+        engine::ops::Linear out;    // [d, d]
+    };
+    struct FeedForward
+    {
+        engine::ops::LayerNorm norm;
+        engine::ops::Linear fc1; // [ffn, d], ReLU fused
+        engine::ops::Linear fc2; // [d, ffn]
+    };
+    struct EncoderLayer
+    {
+        Attention self;
+        FeedForward ffn;
+    };
+    struct DecoderLayer
+    {
+        Attention self;
+        Attention cross;
+        FeedForward ffn;
+    };
+    class State;
+
+    void embed(const engine::Tensor &ids, const std::vector<std::int64_t> &positions,
+               engine::Tensor &out) const;
+
+    std::string m_id;
+    TransformerConfig m_config;
+    engine::ops::Embedding m_embedding; // scaled by sqrt(d_model)
+    engine::Tensor m_positions;         // [maxPositions, d]
+    std::vector<EncoderLayer> m_encoder;
+    engine::ops::LayerNorm m_encoderNorm;
+    std::vector<DecoderLayer> m_decoder;
+    engine::ops::LayerNorm m_decoderNorm;
+    engine::ops::Linear m_output; // tied: embedding [vocab, d], no bias
+    engine::ops::LogSoftmax m_logSoftmax;
+    int m_alignmentLayer = 0;
+    int m_alignmentHead = kAverageHeads;
+    std::shared_ptr<const engine::Tokenizer> m_sourceTokenizer;
+    std::shared_ptr<const engine::Tokenizer> m_targetTokenizer;
+};
+
+} // namespace glosa::transformer

@@ -1,0 +1,188 @@
+// Shared by tst_parity_transformer and tst_parity_rnn: the golden outputs written by
+// tools/make_parity_fixtures.py next to each tiny package in tests/data/parity/<name>/, and the
+// checks that compare a StepDecoder with them.
+#pragma once
+
+#include "engine/decoding/search.h"
+#include "engine/decoding/stepdecoder.h"
+#include "engine/safetensors.h"
+#include "engine/tensor.h"
+#include "testutil.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QtTest>
+
+#include <cmath>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace glosa::test::parity {
+
+inline constexpr float kTolerance = 1e-4f;
+
+inline std::string packageDir(const QString &name)
+{
+    return (testDataDir() + QStringLiteral("/parity/") + name).toStdString();
+}
+
+struct Golden
+{
+    nlohmann::json json;
+    engine::Tensor logProbs;  // [B, T, V]
+    engine::Tensor attention; // transformer [B, T, layers, heads, S]; rnn [B, T, S]
+    std::vector<std::vector<std::int32_t>> sources;
+    std::vector<std::vector<std::int32_t>> prefixes; // each starts with BOS
+
+    static Golden load(const std::string &dir)
+    {
+        Golden g;
+        std::ifstream in(dir + "/golden.json");
+        if (!in)
+            throw std::runtime_error("cannot open " + dir + "/golden.json");
+        g.json = nlohmann::json::parse(in);
+        const engine::SafeTensorsFile file(dir + "/golden.safetensors");
+        g.logProbs = file.loadFloat("logprobs");
+        g.attention = file.loadFloat("attention");
+        g.sources = g.json.at("sources").get<std::vector<std::vector<std::int32_t>>>();
+        g.prefixes = g.json.at("target_prefixes").get<std::vector<std::vector<std::int32_t>>>();
+        return g;
+    }
+
+    engine::DecodingOptions greedyOptions() const
+    {
+        engine::DecodingOptions o;
+        const nlohmann::json &s = json.at("search");
+        o.strategy = engine::SearchStrategy::Greedy;
+        o.maxLength = s.at("max_length").get<int>();
+        o.suppressTokens = s.at("suppress_tokens").get<std::vector<std::int32_t>>();
+        return o;
+    }
+
+    engine::DecodingOptions beamOptions() const
+    {
+        engine::DecodingOptions o = greedyOptions();
+        const nlohmann::json &s = json.at("search");
+        o.strategy = engine::SearchStrategy::Beam;
+        o.beamSize = s.at("beam_size").get<int>();
+        o.nBest = s.at("n_best").get<int>();
+        o.lengthNormalization = engine::LengthNormalization::Gnmt;
+        o.lengthPenalty = s.at("length_penalty").get<float>();
+        o.earlyStopping = engine::earlyStoppingFromName(s.at("early_stopping").get<std::string>());
+        return o;
+    }
+};
+
+inline float maxAbsDiff(const float *a, const float *b, std::int64_t n)
+{
+    float worst = 0.0f;
+    for (std::int64_t i = 0; i < n; ++i) {
+        if (std::isinf(a[i]) && std::isinf(b[i]) && (a[i] > 0) == (b[i] > 0))
+            continue;
+        worst = std::max(worst, std::abs(a[i] - b[i]));
+        if (std::isnan(a[i]) || std::isnan(b[i]))
+            return INFINITY;
+    }
+    return worst;
+}
+
+// Feeds the golden target prefixes (teacher forcing) to all sentences at once and compares the
+// log-probabilities of every step. `expectedAttention(b, t, j)` gives the golden attention of
+// sentence b at step t over source position j. Returns the largest differences seen.
+template <typename AttentionFn>
+std::pair<float, float> compareTeacherForced(engine::StepDecoder &decoder, const Golden &g,
+                                             AttentionFn expectedAttention)
+{
+    const auto batch = static_cast<std::int64_t>(g.sources.size());
+    const std::int64_t steps = g.logProbs.dim(1);
+    const std::int64_t vocab = g.logProbs.dim(2);
+    std::int64_t maxSource = 0;
+    for (const auto &s : g.sources)
+        maxSource = std::max<std::int64_t>(maxSource, s.size());
+    std::unique_ptr<engine::DecoderState> state = decoder.encode(g.sources);
+    engine::Tensor logProbs, attention, last({batch}, engine::DType::I32);
+    float worstLogProb = 0.0f, worstAttention = 0.0f;
+    for (std::int64_t t = 0; t < steps; ++t) {
+        for (std::int64_t b = 0; b < batch; ++b)
+            last.data<std::int32_t>()[b] = g.prefixes[b][t];
+        decoder.step(*state, last, logProbs, attention);
+        if (logProbs.shape() != engine::Shape{batch, vocab})
+            throw std::runtime_error("logProbs shape " + engine::shapeToString(logProbs.shape()));
+        if (attention.shape() != engine::Shape{batch, maxSource})
+            throw std::runtime_error("attention shape " + engine::shapeToString(attention.shape()));
+        for (std::int64_t b = 0; b < batch; ++b) {
+            worstLogProb = std::max(
+                worstLogProb, maxAbsDiff(logProbs.data<float>() + b * vocab,
+                                         g.logProbs.data<float>() + (b * steps + t) * vocab, vocab));
+            const auto length = static_cast<std::int64_t>(g.sources[b].size());
+            for (std::int64_t j = 0; j < maxSource; ++j) {
+                const float got = attention.data<float>()[b * maxSource + j];
+                const float want = j < length ? expectedAttention(b, t, j) : 0.0f;
+                worstAttention = std::max(worstAttention, std::abs(got - want));
+            }
+        }
+    }
+    return {worstLogProb, worstAttention};
+}
+
+inline void checkGreedy(engine::StepDecoder &decoder, const Golden &g)
+{
+    const auto expected = g.json.at("greedy").get<std::vector<std::vector<std::int32_t>>>();
+    const engine::DecodingOptions options = g.greedyOptions();
+    // The whole batch at once (rows drop out as they finish) and each sentence alone.
+    const auto batch = engine::decode(decoder, g.sources, options);
+    QCOMPARE(batch.size(), g.sources.size());
+    for (std::size_t b = 0; b < g.sources.size(); ++b) {
+        QCOMPARE(batch[b].hypotheses.at(0).tokens, expected[b]);
+        const auto alone = engine::decode(decoder, {g.sources[b]}, options);
+        QCOMPARE(alone.at(0).hypotheses.at(0).tokens, expected[b]);
+    }
+}
+
+inline void checkBeam(engine::StepDecoder &decoder, const Golden &g, bool batched)
+{
+    const engine::DecodingOptions options = g.beamOptions();
+    std::vector<engine::DecodingResult> results;
+    if (batched) {
+        results = engine::decode(decoder, g.sources, options);
+    } else {
+        for (const auto &source : g.sources)
+            results.push_back(engine::decode(decoder, {source}, options).at(0));
+    }
+    QCOMPARE(results.size(), g.sources.size());
+    for (std::size_t b = 0; b < g.sources.size(); ++b) {
+        const nlohmann::json &want = g.json.at("beam").at(b);
+        const auto &got = results[b].hypotheses;
+        QCOMPARE(got.size(), want.size());
+        for (std::size_t k = 0; k < got.size(); ++k) {
+            const auto tokens = want.at(k).at("tokens").get<std::vector<std::int32_t>>();
+            QCOMPARE(got[k].tokens, tokens);
+            QCOMPARE(got[k].endedWithEos, want.at(k).at("ended_with_eos").get<bool>());
+            // Cumulative over up to max_length steps: each step is within kTolerance.
+            const float bound = kTolerance * static_cast<float>(tokens.size() + 1);
+            const float wantLogProb = want.at(k).at("log_prob").get<float>();
+            const float wantScore = want.at(k).at("score").get<float>();
+            QVERIFY2(std::abs(got[k].logProb - wantLogProb) < bound,
+                     qPrintable(QStringLiteral("sentence %1 hypothesis %2: log-prob %3 vs %4")
+                                    .arg(b).arg(k).arg(got[k].logProb).arg(wantLogProb)));
+            QVERIFY2(std::abs(got[k].score - wantScore) < bound,
+                     qPrintable(QStringLiteral("sentence %1 hypothesis %2: score %3 vs %4")
+                                    .arg(b).arg(k).arg(got[k].score).arg(wantScore)));
+            // One attention row per generated token over this sentence's source, summing to 1.
+            const auto length = static_cast<std::int64_t>(g.sources[b].size());
+            if (!tokens.empty()) {
+                QCOMPARE(got[k].attention.shape(),
+                         (engine::Shape{static_cast<std::int64_t>(tokens.size()), length}));
+                for (std::size_t i = 0; i < tokens.size(); ++i) {
+                    double sum = 0.0;
+                    for (std::int64_t j = 0; j < length; ++j)
+                        sum += got[k].attention.data<float>()[i * length + j];
+                    QVERIFY(std::abs(sum - 1.0) < 1e-4);
+                }
+            }
+        }
+    }
+}
+
+} // namespace glosa::test::parity

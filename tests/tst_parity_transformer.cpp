@@ -1,0 +1,235 @@
+// Parity of plugins/transformer with PyTorch (tools/train_transformer.py) on tiny random-weight
+// packages exported by the training code (tools/make_parity_fixtures.py): per-step
+// log-probabilities and every layer's and head's cross-attention within 1e-4, identical greedy
+// and beam-4 outputs, an fp16 package, the plugin itself, the key/value cache under reordering,
+// and packages the plugin must refuse.
+#include "app/core/pluginregistry.h"
+#include "engine/package.h"
+#include "engine/packageerror.h"
+#include "plugins/transformer/transformermodel.h"
+#include "tst_parity_common.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <filesystem>
+
+using namespace glosa;
+using namespace glosa::test::parity;
+using transformer::TransformerModel;
+
+class TestParityTransformer : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void teacherForced_data();
+    void teacherForced();
+    void greedy_data();
+    void greedy();
+    void beam_data();
+    void beam();
+    void cacheSurvivesReorder();
+    void alignmentSelection();
+    void loadsThroughPlugin();
+    void refusesBadPackages_data();
+    void refusesBadPackages();
+
+private:
+    void packages();
+};
+
+void TestParityTransformer::packages()
+{
+    QTest::addColumn<QString>("package");
+    QTest::newRow("fp32") << QStringLiteral("transformer-tiny");
+    QTest::newRow("fp16") << QStringLiteral("transformer-tiny-f16");
+}
+
+void TestParityTransformer::teacherForced_data() { packages(); }
+
+void TestParityTransformer::teacherForced()
+{
+    QFETCH(QString, package);
+    const std::string dir = packageDir(package);
+    const Golden g = Golden::load(dir);
+    TransformerModel model(engine::ModelPackage::load(dir));
+    QCOMPARE(model.decoderLayers(), 2);
+    QCOMPARE(model.attentionHeads(), 4);
+    const std::int64_t T = g.attention.dim(1), L = g.attention.dim(2), H = g.attention.dim(3),
+                       S = g.attention.dim(4);
+    QCOMPARE(L, std::int64_t(model.decoderLayers()));
+    QCOMPARE(H, std::int64_t(model.attentionHeads()));
+    auto golden = [&](std::int64_t b, std::int64_t t, std::int64_t l, std::int64_t h,
+                      std::int64_t j) {
+        return g.attention.data<float>()[(((b * T + t) * L + l) * H + h) * S + j];
+    };
+    // Every layer, every head and the mean of the heads.
+    for (int layer = 0; layer < L; ++layer) {
+        for (int head = -1; head < H; ++head) {
+            model.setAlignment(layer, head);
+            const auto [logProbDiff, attentionDiff] = compareTeacherForced(
+                model, g, [&](std::int64_t b, std::int64_t t, std::int64_t j) {
+                    if (head >= 0)
+                        return golden(b, t, layer, head, j);
+                    float sum = 0.0f;
+                    for (std::int64_t h = 0; h < H; ++h)
+                        sum += golden(b, t, layer, h, j);
+                    return sum / static_cast<float>(H);
+                });
+            const QString where = QStringLiteral("layer %1 head %2: log-prob diff %3, attention "
+                                                 "diff %4")
+                                      .arg(layer).arg(head).arg(logProbDiff).arg(attentionDiff);
+            QVERIFY2(logProbDiff < kTolerance, qPrintable(where));
+            QVERIFY2(attentionDiff < kTolerance, qPrintable(where));
+            if (layer == 0 && head == -1)
+                qInfo("%s: max |log-prob diff| %.3g, max |attention diff| %.3g",
+                      qPrintable(package), logProbDiff, attentionDiff);
+        }
+    }
+}
+
+void TestParityTransformer::greedy_data() { packages(); }
+
+void TestParityTransformer::greedy()
+{
+    QFETCH(QString, package);
+    const std::string dir = packageDir(package);
+    const Golden g = Golden::load(dir);
+    TransformerModel model(engine::ModelPackage::load(dir));
+    checkGreedy(model, g);
+}
+
+void TestParityTransformer::beam_data()
+{
+    QTest::addColumn<QString>("package");
+    QTest::addColumn<bool>("batched");
+    QTest::newRow("fp32 one by one") << QStringLiteral("transformer-tiny") << false;
+    QTest::newRow("fp32 batched") << QStringLiteral("transformer-tiny") << true;
+    QTest::newRow("fp16 batched") << QStringLiteral("transformer-tiny-f16") << true;
+}
+
+void TestParityTransformer::beam()
+{
+    QFETCH(QString, package);
+    QFETCH(bool, batched);
+    const std::string dir = packageDir(package);
+    const Golden g = Golden::load(dir);
+    TransformerModel model(engine::ModelPackage::load(dir));
+    checkBeam(model, g, batched);
+}
+
+// Rows duplicated, swapped and dropped by reorder() must continue exactly like a fresh decode of
+// the same history: the cache moves with its row.
+void TestParityTransformer::cacheSurvivesReorder()
+{
+    const std::string dir = packageDir(QStringLiteral("transformer-tiny"));
+    const Golden g = Golden::load(dir);
+    TransformerModel model(engine::ModelPackage::load(dir));
+    const std::vector<std::vector<std::int32_t>> sources{g.sources[0], g.sources[1]};
+    const std::vector<std::int32_t> a{2, 17, 42, 99, 5}, b{2, 250, 8, 8, 61};
+
+    auto fresh = [&](int sentence, const std::vector<std::int32_t> &history) {
+        auto state = model.encode({sources[sentence]});
+        engine::Tensor last({1}, engine::DType::I32), lp, att;
+        for (std::int32_t token : history) {
+            last.data<std::int32_t>()[0] = token;
+            model.step(*state, last, lp, att);
+        }
+        return lp;
+    };
+
+    auto state = model.encode(sources);
+    engine::Tensor last({2}, engine::DType::I32), lp, att;
+    for (int t = 0; t < 3; ++t) {
+        last.data<std::int32_t>()[0] = a[t];
+        last.data<std::int32_t>()[1] = b[t];
+        model.step(*state, last, lp, att);
+    }
+    state->reorder({1, 0, 1}); // rows: b, a, b (not increasing: gathered)
+    engine::Tensor last3({3}, engine::DType::I32);
+    last3.data<std::int32_t>()[0] = b[3];
+    last3.data<std::int32_t>()[1] = a[3];
+    last3.data<std::int32_t>()[2] = b[3];
+    model.step(*state, last3, lp, att);
+    state->reorder({1, 2}); // rows: a, b (increasing: compacted in place)
+    last.data<std::int32_t>()[0] = a[4];
+    last.data<std::int32_t>()[1] = b[4];
+    model.step(*state, last, lp, att);
+
+    const engine::Tensor wantA = fresh(0, a), wantB = fresh(1, b);
+    const std::int64_t V = model.vocabularySize();
+    QVERIFY(maxAbsDiff(lp.data<float>(), wantA.data<float>(), V) < 1e-5f);
+    QVERIFY(maxAbsDiff(lp.data<float>() + V, wantB.data<float>(), V) < 1e-5f);
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, state->reorder({2}));
+}
+
+void TestParityTransformer::alignmentSelection()
+{
+    TransformerModel model(engine::ModelPackage::load(packageDir(QStringLiteral("transformer-tiny"))));
+    QCOMPARE(model.alignmentLayer(), model.decoderLayers() - 1);
+    QCOMPARE(model.alignmentHead(), TransformerModel::kAverageHeads);
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, model.setAlignment(2, 0));
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, model.setAlignment(0, 4));
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, model.setAlignment(-1, 0));
+    model.setAlignment(0, 3);
+    QCOMPARE(model.alignmentLayer(), 0);
+    QCOMPARE(model.alignmentHead(), 3);
+}
+
+void TestParityTransformer::loadsThroughPlugin()
+{
+    PluginRegistry registry;
+    registry.scan({QStringLiteral(GLOSA_BINARY_DIR "/plugins")});
+    const ModelPluginInterface *plugin = registry.pluginForArchitecture(QStringLiteral("transformer"));
+    QVERIFY2(plugin, "the transformer plugin was not found in " GLOSA_BINARY_DIR "/plugins");
+    const std::string dir = packageDir(QStringLiteral("transformer-tiny"));
+    const std::shared_ptr<engine::Model> model = plugin->load(engine::ModelPackage::load(dir));
+    QVERIFY(model);
+    QCOMPARE(model->id(), std::string("parity-transformer-tiny"));
+    QVERIFY(model->task() == engine::Task::Translation);
+    auto *decoder = dynamic_cast<engine::StepDecoder *>(model.get());
+    QVERIFY(decoder);
+    checkGreedy(*decoder, Golden::load(dir));
+}
+
+void TestParityTransformer::refusesBadPackages_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("value"); // JSON
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("shapes") << "d_model" << "48" << "embedding.weight";
+    QTest::newRow("more layers") << "decoder_layers" << "3" << "decoder.layers.2";
+    QTest::newRow("post-norm") << "normalization" << "\"post-norm\"" << "hyperparameters.normalization";
+    QTest::newRow("heads") << "heads" << "5" << "not divisible";
+    QTest::newRow("untied") << "tied_embeddings" << "false" << "hyperparameters.tied_embeddings";
+    QTest::newRow("vocabulary") << "vocab_size" << "301" << "pieces";
+}
+
+// A copy of the tiny package with one hyperparameter changed: the plugin must say what is wrong
+// (the tensor or the key) instead of computing garbage.
+void TestParityTransformer::refusesBadPackages()
+{
+    QFETCH(QString, key);
+    QFETCH(QString, value);
+    QFETCH(QString, expected);
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const std::filesystem::path source = packageDir(QStringLiteral("transformer-tiny"));
+    const std::filesystem::path copy = tmp.path().toStdString();
+    for (const char *file : {"model.safetensors", "spm.model"})
+        std::filesystem::copy_file(source / file, copy / file);
+    std::ifstream in(source / "model.json");
+    nlohmann::json manifest = nlohmann::json::parse(in);
+    manifest["hyperparameters"][key.toStdString()] = nlohmann::json::parse(value.toStdString());
+    std::ofstream(copy / "model.json") << manifest.dump(2);
+    try {
+        TransformerModel model(engine::ModelPackage::load(copy.string()));
+        QFAIL("the package was accepted");
+    } catch (const engine::PackageError &e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains(expected), e.what());
+    }
+}
+
+QTEST_APPLESS_MAIN(TestParityTransformer)
+#include "tst_parity_transformer.moc"
