@@ -25,6 +25,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace glosa::engine {
@@ -105,11 +106,8 @@ template <typename T> T ModelPackage::hyperparameter(const std::string &key) con
         if (!value.is_number_integer())
             failHyperparameter(key, "an integer");
         // Range check: a value that does not fit T is as wrong as a string.
-        if (value.is_number_unsigned()
-                ? value.get<std::uint64_t>() >
-                      static_cast<std::uint64_t>(std::numeric_limits<T>::max())
-                : (value.get<std::int64_t>() < std::numeric_limits<T>::min() ||
-                   value.get<std::int64_t>() > std::numeric_limits<T>::max()))
+        if (value.is_number_unsigned() ? !std::in_range<T>(value.get<std::uint64_t>())
+                                       : !std::in_range<T>(value.get<std::int64_t>()))
             failHyperparameter(key, "an integer in range");
     } else if constexpr (std::is_floating_point_v<T>) {
         if (!value.is_number())

@@ -105,7 +105,7 @@ nlohmann::json validManifest()
         "plugin": "toy",
         "languages": {"source": "en", "target": "es"},
         "hyperparameters": {"d_model": 4, "vocab": 3, "dropout": 0.1, "tied": true,
-                            "activation": "relu", "huge": 10000000000},
+                            "activation": "relu", "huge": 10000000000, "negative": -3},
         "tokenizer": {"type": "sentencepiece", "source": "spm.model", "target": "spm.model"},
         "weights": "model.safetensors",
         "decoding": {"strategy": "beam", "beam_size": 4},
@@ -458,6 +458,10 @@ private slots:
                  qPrintable(what));
         what = packageError([&] { package.hyperparameter<int>("huge"); });
         QVERIFY2(what.contains("expected an integer in range"), qPrintable(what));
+        QCOMPARE(package.hyperparameter<int>("negative"), -3);
+        what = packageError([&] { package.hyperparameter<std::size_t>("negative"); });
+        QVERIFY2(what.contains("\"hyperparameters.negative\" is -3, expected an integer in range"),
+                 qPrintable(what));
         what = packageError([&] { package.hyperparameter<bool>("d_model"); });
         QVERIFY2(what.contains("expected a boolean"), qPrintable(what));
 
