@@ -72,8 +72,8 @@ private slots:
 
     void list()
     {
-        const Run r = cli({QStringLiteral("--history"), m_db, QStringLiteral("history"),
-                           QStringLiteral("list")});
+        const Run r = cli(
+            {QStringLiteral("--history"), m_db, QStringLiteral("history"), QStringLiteral("list")});
         QCOMPARE(r.exitCode, 0);
         const QStringList lines = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 3);
@@ -82,17 +82,17 @@ private slots:
                                           "transformer-en-es\tGood morning.\tBuenos días.")
                                .arg(m_morning));
         // Filters and paging; --history also works after the command.
-        const Run page = cli({QStringLiteral("history"), QStringLiteral("list"),
-                              QStringLiteral("--kind"), QStringLiteral("translation"),
-                              QStringLiteral("--limit"), QStringLiteral("1"),
-                              QStringLiteral("--history=") + m_db});
+        const Run page =
+            cli({QStringLiteral("history"), QStringLiteral("list"), QStringLiteral("--kind"),
+                 QStringLiteral("translation"), QStringLiteral("--limit"), QStringLiteral("1"),
+                 QStringLiteral("--history=") + m_db});
         QCOMPARE(page.exitCode, 0);
         QVERIFY(page.out.startsWith(QString::number(m_morning) + QLatin1Char('\t')));
         QCOMPARE(page.out.count(QLatin1Char('\n')), 1);
         QVERIFY(page.err.contains(QLatin1String("--offset 1")));
-        const Run until = cli({QStringLiteral("--history"), m_db, QStringLiteral("history"),
-                               QStringLiteral("list"), QStringLiteral("--until"),
-                               QStringLiteral("2026-05-02")});
+        const Run until =
+            cli({QStringLiteral("--history"), m_db, QStringLiteral("history"),
+                 QStringLiteral("list"), QStringLiteral("--until"), QStringLiteral("2026-05-02")});
         QVERIFY(until.out.startsWith(QString::number(m_cat) + QLatin1Char('\t')));
         QCOMPARE(until.out.count(QLatin1Char('\n')), 1);
     }
@@ -126,31 +126,32 @@ private slots:
         QXmlStreamReader xml(&file);
         int units = 0;
         while (!xml.atEnd()) {
-            if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("tu"))
+            if (xml.readNext() == QXmlStreamReader::StartElement &&
+                xml.name() == QLatin1String("tu"))
                 ++units;
         }
         QVERIFY(!xml.hasError());
         QCOMPARE(units, 2);
 
-        const Run jsonl = cli({QStringLiteral("--history"), m_db, QStringLiteral("history"),
-                               QStringLiteral("export"), QStringLiteral("--format"),
-                               QStringLiteral("jsonl")});
+        const Run jsonl =
+            cli({QStringLiteral("--history"), m_db, QStringLiteral("history"),
+                 QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("jsonl")});
         QCOMPARE(jsonl.exitCode, 0);
         const QStringList lines = jsonl.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 3);
         QCOMPARE(QJsonDocument::fromJson(lines[0].toUtf8()).object().value("id").toInteger(),
                  m_cat);
 
-        const Run csv = cli({QStringLiteral("--history"), m_db, QStringLiteral("history"),
-                             QStringLiteral("export"), QStringLiteral("--format"),
-                             QStringLiteral("csv"), QStringLiteral("--model"),
-                             QStringLiteral("captioner")});
+        const Run csv =
+            cli({QStringLiteral("--history"), m_db, QStringLiteral("history"),
+                 QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("csv"),
+                 QStringLiteral("--model"), QStringLiteral("captioner")});
         QCOMPARE(csv.exitCode, 0);
         QCOMPARE(csv.out.count(QLatin1String("\r\n")), 2);
 
-        const Run bad = cli({QStringLiteral("--history"), m_db, QStringLiteral("history"),
-                             QStringLiteral("export"), QStringLiteral("--format"),
-                             QStringLiteral("xml")});
+        const Run bad =
+            cli({QStringLiteral("--history"), m_db, QStringLiteral("history"),
+                 QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("xml")});
         QCOMPARE(bad.exitCode, 2);
     }
 
@@ -158,11 +159,13 @@ private slots:
     {
         const QString fresh = m_dir.filePath(QStringLiteral("never.sqlite"));
         QCOMPARE(cli({QStringLiteral("--history"), fresh, QStringLiteral("history"),
-                      QStringLiteral("lsit")}).exitCode,
+                      QStringLiteral("lsit")})
+                     .exitCode,
                  2);
-        QCOMPARE(cli({QStringLiteral("history"), QStringLiteral("list"),
-                      QStringLiteral("--history")}).exitCode,
-                 2);
+        QCOMPARE(
+            cli({QStringLiteral("history"), QStringLiteral("list"), QStringLiteral("--history")})
+                .exitCode,
+            2);
         QVERIFY(!QFileInfo::exists(fresh));
     }
 

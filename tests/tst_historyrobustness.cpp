@@ -38,8 +38,8 @@ QList<qint64> allIds(const QString &path)
     QList<qint64> ids;
     sqlite3_open_v2(QFile::encodeName(path).constData(), &db, SQLITE_OPEN_READONLY, nullptr);
     sqlite3_stmt *stmt = nullptr;
-    if (sqlite3_prepare_v2(db, "SELECT id FROM entries ORDER BY id", -1, &stmt, nullptr)
-        == SQLITE_OK) {
+    if (sqlite3_prepare_v2(db, "SELECT id FROM entries ORDER BY id", -1, &stmt, nullptr) ==
+        SQLITE_OK) {
         while (sqlite3_step(stmt) == SQLITE_ROW)
             ids.append(sqlite3_column_int64(stmt, 0));
     }
@@ -136,7 +136,9 @@ private slots:
             // it is the newest.
             QVERIFY2(fresh.size() == reported.size() || fresh.size() == reported.size() + 1,
                      qPrintable(QStringLiteral("run %1: %2 reported, %3 new in the file")
-                                    .arg(run).arg(reported.size()).arg(fresh.size())));
+                                    .arg(run)
+                                    .arg(reported.size())
+                                    .arg(fresh.size())));
             QCOMPARE(fresh.mid(0, reported.size()), reported);
             if (fresh.size() > reported.size()) {
                 QVERIFY(reported.isEmpty() || fresh.last() > reported.last());
@@ -151,8 +153,8 @@ private slots:
                 QVERIFY2(problem.isEmpty(), qPrintable(problem));
             }
             if (!reported.isEmpty()) {
-                const HistoryPage hits = store.search(QStringLiteral("run%1z").arg(run), {}, 0,
-                                                      100000);
+                const HistoryPage hits =
+                    store.search(QStringLiteral("run%1z").arg(run), {}, 0, 100000);
                 QCOMPARE(hits.items.size(), fresh.size());
             }
         }
@@ -245,8 +247,8 @@ private slots:
             store.open(dbPath());
         }
         QProcess writer;
-        writer.start(writerPath(), {QStringLiteral("fill"), dbPath(),
-                                    QString::number(1024 * 1024)});
+        writer.start(writerPath(),
+                     {QStringLiteral("fill"), dbPath(), QString::number(1024 * 1024)});
         QVERIFY(writer.waitForStarted(5000));
         QVERIFY(writer.waitForFinished(60000));
         const QByteArray out = writer.readAllStandardOutput();

@@ -5,6 +5,7 @@
 #include "app/core/historystore.h"
 
 #include <QBuffer>
+#include <QCryptographicHash>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -55,8 +56,8 @@ QStringList rawQuery(const QString &path, const char *sql)
     sqlite3_stmt *stmt = nullptr;
     if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) == SQLITE_OK) {
         while (sqlite3_step(stmt) == SQLITE_ROW)
-            rows.append(QString::fromUtf8(
-                reinterpret_cast<const char *>(sqlite3_column_text(stmt, 0))));
+            rows.append(
+                QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(stmt, 0))));
     } else {
         rows.append(QStringLiteral("error: ") + QString::fromUtf8(sqlite3_errmsg(db)));
     }
@@ -84,7 +85,11 @@ private:
     QString dbPath() const { return m_dir.filePath(QStringLiteral("history.sqlite")); }
 
 private slots:
-    void init() { QVERIFY(m_dir.isValid()); QFile::remove(dbPath()); }
+    void init()
+    {
+        QVERIFY(m_dir.isValid());
+        QFile::remove(dbPath());
+    }
     void cleanup()
     {
         const QStringList files = QDir(m_dir.path()).entryList(QDir::Files);
@@ -122,8 +127,8 @@ private slots:
         const HistoryOpenResult r = store.open(dbPath());
         QCOMPARE(r.status, HistoryOpenResult::Status::Opened);
         QCOMPARE(r.migratedFrom, 0);
-        QVERIFY(store.addEntry(makeTranslation(QStringLiteral("hello"), {QStringLiteral("hola")}))
-                > 0);
+        QVERIFY(store.addEntry(makeTranslation(QStringLiteral("hello"), {QStringLiteral("hola")})) >
+                0);
     }
 
     void refusesANewerSchemaWithoutTouchingIt()
@@ -227,9 +232,10 @@ private slots:
             QCOMPARE(b.alignment.weights.size(), 12);
             for (int k = 0; k < 12; ++k) {
                 // float16 keeps 11 significant bits: relative error below 2^-11.
-                QVERIFY2(std::abs(b.alignment.weights[k] - a.alignment.weights[k])
-                             <= std::abs(a.alignment.weights[k]) / 2048.0f + 1e-7f,
-                         qPrintable(QStringLiteral("%1 vs %2").arg(b.alignment.weights[k])
+                QVERIFY2(std::abs(b.alignment.weights[k] - a.alignment.weights[k]) <=
+                             std::abs(a.alignment.weights[k]) / 2048.0f + 1e-7f,
+                         qPrintable(QStringLiteral("%1 vs %2")
+                                        .arg(b.alignment.weights[k])
                                         .arg(a.alignment.weights[k])));
             }
         }
@@ -265,6 +271,29 @@ private slots:
         QCOMPARE(store.count(), 0); // nothing half-written
     }
 
+    void imageFromFile()
+    {
+        QImage image(300, 150, QImage::Format_RGB32);
+        image.fill(Qt::blue);
+        const QString file = m_dir.filePath(QStringLiteral("photo.png"));
+        QVERIFY(image.save(file));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+
+        HistoryEntry e;
+        QVERIFY(e.setImageFromFile(file));
+        QCOMPARE(e.imagePath, file);
+        QCOMPARE(e.imageHash,
+                 QString::fromLatin1(
+                     QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()));
+        const QImage thumb = QImage::fromData(e.thumbnailPng, "PNG");
+        QCOMPARE(thumb.size(), QSize(96, 48));
+        QCOMPARE(thumb.pixelColor(10, 10), QColor(Qt::blue));
+        QVERIFY(!e.setImageFromFile(m_dir.filePath(QStringLiteral("missing.png"))));
+        QVERIFY(e.imageHash.isEmpty() && e.thumbnailPng.isEmpty());
+    }
+
     void recentPagesNewestFirst()
     {
         HistoryStore store;
@@ -297,8 +326,7 @@ private slots:
                 break;
         }
         QCOMPARE(seen.size(), 25);
-        QCOMPARE(QSet<qint64>(seen.begin(), seen.end()),
-                 QSet<qint64>(added.begin(), added.end()));
+        QCOMPARE(QSet<qint64>(seen.begin(), seen.end()), QSet<qint64>(added.begin(), added.end()));
     }
 
     void filters_data()
@@ -315,18 +343,18 @@ private slots:
                               << QStringList{"e5", "e4", "e3", "e2", "e1"};
         QTest::newRow("captions") << int(HistoryKind::Caption) << QString() << 0 << 0 << false
                                   << QStringList{"e4", "e2"};
-        QTest::newRow("comparisons") << int(HistoryKind::Comparison) << QString() << 0 << 0
-                                     << false << QStringList{"e5"};
+        QTest::newRow("comparisons")
+            << int(HistoryKind::Comparison) << QString() << 0 << 0 << false << QStringList{"e5"};
         QTest::newRow("model") << -1 << "m2" << 0 << 0 << false << QStringList{"e5", "e3"};
-        QTest::newRow("from day 2") << -1 << QString() << 2 << 0 << false
-                                    << QStringList{"e5", "e4", "e3", "e2"};
-        QTest::newRow("days [2, 4)") << -1 << QString() << 2 << 4 << false
-                                     << QStringList{"e3", "e2"};
+        QTest::newRow("from day 2")
+            << -1 << QString() << 2 << 0 << false << QStringList{"e5", "e4", "e3", "e2"};
+        QTest::newRow("days [2, 4)")
+            << -1 << QString() << 2 << 4 << false << QStringList{"e3", "e2"};
         QTest::newRow("starred") << -1 << QString() << 0 << 0 << true << QStringList{"e4", "e1"};
-        QTest::newRow("caption+starred+from 3") << int(HistoryKind::Caption) << QString() << 3
-                                                << 0 << true << QStringList{"e4"};
-        QTest::newRow("model+kind, none") << int(HistoryKind::Caption) << "m2" << 0 << 0 << false
-                                          << QStringList();
+        QTest::newRow("caption+starred+from 3")
+            << int(HistoryKind::Caption) << QString() << 3 << 0 << true << QStringList{"e4"};
+        QTest::newRow("model+kind, none")
+            << int(HistoryKind::Caption) << "m2" << 0 << 0 << false << QStringList();
     }
 
     void filters()
@@ -340,7 +368,12 @@ private slots:
 
         HistoryStore store;
         store.open(dbPath());
-        const struct { HistoryKind kind; const char *model; bool starred; } rows[] = {
+        const struct
+        {
+            HistoryKind kind;
+            const char *model;
+            bool starred;
+        } rows[] = {
             {HistoryKind::Translation, "m1", true},  {HistoryKind::Caption, "m1", false},
             {HistoryKind::Translation, "m2", false}, {HistoryKind::Caption, "m1", true},
             {HistoryKind::Comparison, "m2", false},
@@ -385,24 +418,24 @@ private slots:
 
         QTest::newRow("input word") << "morning" << QStringList{"Good morning."} << "[morning]";
         QTest::newRow("output word") << "gato" << QStringList{"The cat sleeps."} << "[gato]";
-        QTest::newRow("n-best output") << "dormita" << QStringList{"The cat sleeps."}
-                                       << "[dormita]";
+        QTest::newRow("n-best output")
+            << "dormita" << QStringList{"The cat sleeps."} << "[dormita]";
         QTest::newRow("accents folded") << "dias" << QStringList{"Good morning."} << "[días]";
         QTest::newRow("case folded") << "GOOD" << QStringList{"Good morning."} << "[Good]";
         QTest::newRow("prefix") << "slee" << QStringList{"The cat sleeps."} << "[sleeps]";
-        QTest::newRow("prefix, last word") << "cat slee" << QStringList{"The cat sleeps."}
-                                           << "[sleeps]";
+        QTest::newRow("prefix, last word")
+            << "cat slee" << QStringList{"The cat sleeps."} << "[sleeps]";
         QTest::newRow("earlier words exact") << "slee cat" << QStringList() << QString();
         QTest::newRow("short last word exact") << "the ca" << QStringList() << QString();
         QTest::newRow("all words") << "cat duerme" << QStringList{"The cat sleeps."} << "]";
-        QTest::newRow("words in both") << "the" << QStringList{"", "The dog (barks) AND \"bites\"",
-                                                               "The cat sleeps."}
-                                       << "on [the] sand";
+        QTest::newRow("words in both")
+            << "the" << QStringList{"", "The dog (barks) AND \"bites\"", "The cat sleeps."}
+            << "on [the] sand";
         QTest::newRow("no hit") << "elephant" << QStringList() << QString();
-        QTest::newRow("FTS syntax is literal") << "\"bites\" AND (barks) -x NEAR/2 *"
-                                               << QStringList() << QString();
-        QTest::newRow("quotes and parens") << "(barks) \"bites" << QStringList{
-            "The dog (barks) AND \"bites\""} << "[barks]";
+        QTest::newRow("FTS syntax is literal")
+            << "\"bites\" AND (barks) -x NEAR/2 *" << QStringList() << QString();
+        QTest::newRow("quotes and parens")
+            << "(barks) \"bites" << QStringList{"The dog (barks) AND \"bites\""} << "[barks]";
         QTest::newRow("column-like word") << "input:morning" << QStringList() << QString();
         QTest::newRow("caption by file name") << "beach" << QStringList{""} << "[beach]";
     }
@@ -415,11 +448,11 @@ private slots:
 
         HistoryStore store;
         store.open(dbPath());
-        store.addEntry(makeTranslation(QStringLiteral("The cat sleeps."),
-                                       {QStringLiteral("El gato duerme."),
-                                        QStringLiteral("El gato dormita.")}));
-        store.addEntry(makeTranslation(QStringLiteral("Good morning."),
-                                       {QStringLiteral("Buenos días.")}));
+        store.addEntry(makeTranslation(
+            QStringLiteral("The cat sleeps."),
+            {QStringLiteral("El gato duerme."), QStringLiteral("El gato dormita.")}));
+        store.addEntry(
+            makeTranslation(QStringLiteral("Good morning."), {QStringLiteral("Buenos días.")}));
         store.addEntry(makeTranslation(QStringLiteral("The dog (barks) AND \"bites\""),
                                        {QStringLiteral("El perro ladra y muerde")}));
         HistoryEntry caption;
@@ -445,8 +478,8 @@ private slots:
         const qint64 weak = store.addEntry(makeTranslation(
             QStringLiteral("apple and a long sentence about many other things entirely"),
             {QStringLiteral("manzana")}));
-        const qint64 strong = store.addEntry(makeTranslation(QStringLiteral("apple apple apple"),
-                                                             {QStringLiteral("manzana")}));
+        const qint64 strong = store.addEntry(
+            makeTranslation(QStringLiteral("apple apple apple"), {QStringLiteral("manzana")}));
         const qint64 newest = store.addEntry(makeTranslation(
             QStringLiteral("one apple among a great many unrelated words in a row here"),
             {QStringLiteral("x")}));
@@ -457,7 +490,8 @@ private slots:
         options.highlightEnd = QStringLiteral("</b>");
         const HistoryPage page = store.search(QStringLiteral("apple"), {}, 0, 10, options);
         QCOMPARE(page.items.first().id, strong);
-        QCOMPARE(page.items.first().snippet, QStringLiteral("<b>apple</b> <b>apple</b> <b>apple</b>"));
+        QCOMPARE(page.items.first().snippet,
+                 QStringLiteral("<b>apple</b> <b>apple</b> <b>apple</b>"));
         // Paging a search.
         const HistoryPage first = store.search(QStringLiteral("apple"), {}, 0, 2);
         QCOMPARE(first.items.size(), 2);
@@ -473,11 +507,10 @@ private slots:
     {
         HistoryStore store;
         store.open(dbPath());
-        const qint64 a = store.addEntry(makeTranslation(QStringLiteral("alpha"),
-                                                        {QStringLiteral("alfa"),
-                                                         QStringLiteral("alfa2")}));
-        const qint64 b = store.addEntry(makeTranslation(QStringLiteral("beta"),
-                                                        {QStringLiteral("beta")}));
+        const qint64 a = store.addEntry(makeTranslation(
+            QStringLiteral("alpha"), {QStringLiteral("alfa"), QStringLiteral("alfa2")}));
+        const qint64 b =
+            store.addEntry(makeTranslation(QStringLiteral("beta"), {QStringLiteral("beta")}));
         QVERIFY(store.setStarred(a, true));
         QVERIFY(store.entry(a)->starred);
         QVERIFY(store.setStarred(a, false));
@@ -578,8 +611,8 @@ private slots:
         QCOMPARE(second.value("id").toInteger(), b);
         QCOMPARE(second.value("image").toObject().value("sha256").toString(),
                  QStringLiteral("ff00"));
-        QCOMPARE(QByteArray::fromBase64(second.value("image").toObject()
-                                            .value("thumbnailPng").toString().toLatin1()),
+        QCOMPARE(QByteArray::fromBase64(
+                     second.value("image").toObject().value("thumbnailPng").toString().toLatin1()),
                  c.thumbnailPng);
     }
 
@@ -657,9 +690,9 @@ private slots:
 
         QBuffer none;
         none.open(QIODevice::WriteOnly);
-        QCOMPARE(exportHistory(store, HistoryExportFormat::Tmx, none,
-                               {.kind = HistoryKind::Caption}),
-                 0);
+        QCOMPARE(
+            exportHistory(store, HistoryExportFormat::Tmx, none, {.kind = HistoryKind::Caption}),
+            0);
         QVERIFY(none.data().contains("</tmx>"));
     }
 
@@ -728,8 +761,8 @@ private slots:
         QVERIFY(backup.open(QIODevice::ReadOnly));
         QCOMPARE(backup.readAll(), damaged);
         QCOMPARE(store.count(), 0);
-        QVERIFY(store.addEntry(makeTranslation(QStringLiteral("after"), {QStringLiteral("x")}))
-                > 0);
+        QVERIFY(store.addEntry(makeTranslation(QStringLiteral("after"), {QStringLiteral("x")})) >
+                0);
         QCOMPARE(store.integrityCheck(), QStringList());
         QCOMPARE(store.search(QStringLiteral("after")).items.size(), 1);
     }
@@ -827,9 +860,9 @@ private slots:
         QList<qint64> ids;
         try {
             for (; added < 1000; ++added)
-                ids.append(store.addEntry(makeTranslation(
-                    QStringLiteral("big %1 ").arg(added) + QString(3000, QLatin1Char('y')),
-                    {QStringLiteral("grande")})));
+                ids.append(store.addEntry(makeTranslation(QStringLiteral("big %1 ").arg(added) +
+                                                              QString(3000, QLatin1Char('y')),
+                                                          {QStringLiteral("grande")})));
             QFAIL("the quota was never reached");
         } catch (const HistoryError &e) {
             QCOMPARE(e.code(), HistoryError::Code::DiskFull);

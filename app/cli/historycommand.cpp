@@ -83,8 +83,8 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
     if (args.isEmpty())
         return usage(err);
     const QString sub = args.first();
-    static const QStringList known = {"list", "search", "show", "export", "star", "unstar",
-                                      "delete", "clear"};
+    static const QStringList known = {"list", "search", "show",   "export",
+                                      "star", "unstar", "delete", "clear"};
     if (!known.contains(sub)) { // before open(): a typo must not create a database
         err << "glosa-cli history: unknown subcommand '" << sub << "'\n";
         return usage(err);
@@ -94,8 +94,10 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     const QCommandLineOption kindOption(QStringLiteral("kind"), QString(), QStringLiteral("KIND"));
     const QCommandLineOption modelOption(QStringLiteral("model"), QString(), QStringLiteral("ID"));
-    const QCommandLineOption sinceOption(QStringLiteral("since"), QString(), QStringLiteral("DATE"));
-    const QCommandLineOption untilOption(QStringLiteral("until"), QString(), QStringLiteral("DATE"));
+    const QCommandLineOption sinceOption(QStringLiteral("since"), QString(),
+                                         QStringLiteral("DATE"));
+    const QCommandLineOption untilOption(QStringLiteral("until"), QString(),
+                                         QStringLiteral("DATE"));
     const QCommandLineOption starredOption(QStringLiteral("starred"));
     const QCommandLineOption limitOption(QStringLiteral("limit"), QString(), QStringLiteral("N"),
                                          QStringLiteral("20"));
@@ -126,14 +128,13 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
         }
     }
     filter.modelId = parser.value(modelOption);
-    for (const auto &[option, target] : {std::pair{&sinceOption, &filter.from},
-                                         std::pair{&untilOption, &filter.to}}) {
+    for (const auto &[option, target] :
+         {std::pair{&sinceOption, &filter.from}, std::pair{&untilOption, &filter.to}}) {
         if (!parser.isSet(*option))
             continue;
         const std::optional<QDateTime> t = parseDate(parser.value(*option));
         if (!t) {
-            err << "glosa-cli history: '" << parser.value(*option)
-                << "' is not an ISO 8601 date\n";
+            err << "glosa-cli history: '" << parser.value(*option) << "' is not an ISO 8601 date\n";
             return 2;
         }
         *target = *t;
@@ -174,8 +175,8 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
             HistorySearchOptions options;
             if (parser.isSet(relevanceOption))
                 options.order = HistorySearchOptions::Order::Relevance;
-            const HistoryPage page = store.search(positional.join(QLatin1Char(' ')), filter,
-                                                  offset, limit, options);
+            const HistoryPage page =
+                store.search(positional.join(QLatin1Char(' ')), filter, offset, limit, options);
             for (const HistorySummary &s : page.items)
                 printSummary(out, s, true);
             if (page.hasMore)
@@ -223,8 +224,8 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
             err << "exported " << n << (n == 1 ? " record\n" : " records\n");
             return 0;
         }
-        if (sub == QLatin1String("star") || sub == QLatin1String("unstar")
-            || sub == QLatin1String("delete")) {
+        if (sub == QLatin1String("star") || sub == QLatin1String("unstar") ||
+            sub == QLatin1String("delete")) {
             const qint64 id = idArgument();
             const bool done = id && (sub == QLatin1String("delete")
                                          ? store.removeEntry(id)

@@ -28,7 +28,8 @@ QString historyKindName(HistoryKind kind)
 
 std::optional<HistoryKind> historyKindFromName(const QString &name)
 {
-    for (HistoryKind kind : {HistoryKind::Translation, HistoryKind::Caption, HistoryKind::Comparison}) {
+    for (HistoryKind kind :
+         {HistoryKind::Translation, HistoryKind::Caption, HistoryKind::Comparison}) {
         if (name == historyKindName(kind))
             return kind;
     }
@@ -38,17 +39,17 @@ std::optional<HistoryKind> historyKindFromName(const QString &name)
 void HistoryAlignment::validate() const
 {
     if (rows < 0 || cols < 0 || qint64(weights.size()) != qint64(rows) * cols) {
-        throw std::invalid_argument("HistoryAlignment: " + std::to_string(weights.size())
-                                    + " weights do not fill a [" + std::to_string(rows) + ", "
-                                    + std::to_string(cols) + "] matrix");
+        throw std::invalid_argument("HistoryAlignment: " + std::to_string(weights.size()) +
+                                    " weights do not fill a [" + std::to_string(rows) + ", " +
+                                    std::to_string(cols) + "] matrix");
     }
     if (!sourceTokens.isEmpty() && sourceTokens.size() != cols) {
-        throw std::invalid_argument("HistoryAlignment: " + std::to_string(sourceTokens.size())
-                                    + " source tokens for " + std::to_string(cols) + " columns");
+        throw std::invalid_argument("HistoryAlignment: " + std::to_string(sourceTokens.size()) +
+                                    " source tokens for " + std::to_string(cols) + " columns");
     }
     if (!targetTokens.isEmpty() && targetTokens.size() != rows) {
-        throw std::invalid_argument("HistoryAlignment: " + std::to_string(targetTokens.size())
-                                    + " target tokens for " + std::to_string(rows) + " rows");
+        throw std::invalid_argument("HistoryAlignment: " + std::to_string(targetTokens.size()) +
+                                    " target tokens for " + std::to_string(rows) + " rows");
     }
 }
 
@@ -68,9 +69,9 @@ QByteArray HistoryAlignment::toHalfBlob() const
 QList<float> HistoryAlignment::weightsFromHalfBlob(int rows, int cols, const QByteArray &blob)
 {
     if (rows < 0 || cols < 0 || qint64(blob.size()) != qint64(rows) * cols * 2) {
-        throw std::invalid_argument("HistoryAlignment: a blob of " + std::to_string(blob.size())
-                                    + " bytes is not a float16 [" + std::to_string(rows) + ", "
-                                    + std::to_string(cols) + "] matrix");
+        throw std::invalid_argument("HistoryAlignment: a blob of " + std::to_string(blob.size()) +
+                                    " bytes is not a float16 [" + std::to_string(rows) + ", " +
+                                    std::to_string(cols) + "] matrix");
     }
     QList<float> weights(qsizetype(rows) * cols);
     const auto *in = reinterpret_cast<const unsigned char *>(blob.constData());
@@ -93,9 +94,10 @@ QByteArray HistoryEntry::makeThumbnail(const QImage &image, int side)
 {
     if (image.isNull() || side <= 0)
         return QByteArray();
-    const QImage small = (image.width() > side || image.height() > side)
-        ? image.scaled(side, side, Qt::KeepAspectRatio, Qt::SmoothTransformation)
-        : image;
+    const QImage small =
+        (image.width() > side || image.height() > side)
+            ? image.scaled(side, side, Qt::KeepAspectRatio, Qt::SmoothTransformation)
+            : image;
     QByteArray png;
     QBuffer buffer(&png);
     buffer.open(QIODevice::WriteOnly);
@@ -116,8 +118,8 @@ bool HistoryEntry::setImageFromFile(const QString &path, int thumbnailSide)
     if (!image.loadFromData(bytes))
         return false;
     imagePath = path;
-    imageHash = QString::fromLatin1(
-        QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
+    imageHash =
+        QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
     thumbnailPng = makeThumbnail(image, thumbnailSide);
     return true;
 }
@@ -128,8 +130,8 @@ QJsonObject alignmentToJson(const HistoryAlignment &a)
 {
     QJsonArray weights;
     // Round-trip through float16 so the export shows exactly what the database holds.
-    const QList<float> stored = HistoryAlignment::weightsFromHalfBlob(a.rows, a.cols,
-                                                                      a.toHalfBlob());
+    const QList<float> stored =
+        HistoryAlignment::weightsFromHalfBlob(a.rows, a.cols, a.toHalfBlob());
     for (float w : stored)
         weights.append(double(w));
     QJsonObject o{{QStringLiteral("rows"), a.rows},

@@ -37,9 +37,9 @@ std::optional<HistoryKind> historyKindFromName(const QString &name);
 // GUI only paints it, so 3 significant digits are plenty).
 struct HistoryAlignment
 {
-    int rows = 0;          // target tokens
-    int cols = 0;          // source tokens
-    QList<float> weights;  // [rows, cols], row-major; empty when there is no alignment
+    int rows = 0;             // target tokens
+    int cols = 0;             // source tokens
+    QList<float> weights;     // [rows, cols], row-major; empty when there is no alignment
     QStringList sourceTokens; // optional labels for the columns (cols entries when present)
     QStringList targetTokens; // optional labels for the rows (rows entries when present)
 
@@ -55,9 +55,9 @@ struct HistoryAlignment
 
 struct HistoryOutput
 {
-    int column = 0;      // comparison column (0 for translations and captions)
-    int rank = 0;        // position in the n-best list of its column, 0 = best
-    QString label;       // what the column shows for comparisons ("beam 4", a model id); may be empty
+    int column = 0; // comparison column (0 for translations and captions)
+    int rank = 0;   // position in the n-best list of its column, 0 = best
+    QString label;  // what the column shows for comparisons ("beam 4", a model id); may be empty
     QString text;
     std::optional<double> score; // log-probability or normalised score, as the decoder gave it
     HistoryAlignment alignment;
@@ -65,18 +65,18 @@ struct HistoryOutput
 
 struct HistoryEntry
 {
-    qint64 id = 0;           // assigned by HistoryStore::addEntry; 0 before
+    qint64 id = 0; // assigned by HistoryStore::addEntry; 0 before
     HistoryKind kind = HistoryKind::Translation;
-    QDateTime time;          // when it ran; invalid = "now" when added; stored in UTC, ms precision
+    QDateTime time; // when it ran; invalid = "now" when added; stored in UTC, ms precision
     QString modelId;
     QString modelVersion;
-    QString sourceLanguage;  // BCP 47 ("en"); used by the TMX export
+    QString sourceLanguage; // BCP 47 ("en"); used by the TMX export
     QString targetLanguage;
-    QJsonObject settings;    // every decoding setting, as the decoder options serialise them
-    QString inputText;       // the text translated; for captions it may stay empty
-    QString imagePath;       // captions: the image as the user chose it
-    QString imageHash;       // captions: hex SHA-256 of the image file's bytes
-    QByteArray thumbnailPng; // captions: a small PNG (see makeThumbnail)
+    QJsonObject settings;         // every decoding setting, as the decoder options serialise them
+    QString inputText;            // the text translated; for captions it may stay empty
+    QString imagePath;            // captions: the image as the user chose it
+    QString imageHash;            // captions: hex SHA-256 of the image file's bytes
+    QByteArray thumbnailPng;      // captions: a small PNG (see makeThumbnail)
     QList<HistoryOutput> outputs; // all columns, all n-best ranks
     double elapsedMs = 0;
     bool starred = false;
@@ -114,9 +114,9 @@ struct HistorySummary
 struct HistoryFilter
 {
     std::optional<HistoryKind> kind;
-    QString modelId;     // exact match
-    QDateTime from;      // inclusive; invalid = unbounded
-    QDateTime to;        // exclusive; invalid = unbounded
+    QString modelId; // exact match
+    QDateTime from;  // inclusive; invalid = unbounded
+    QDateTime to;    // exclusive; invalid = unbounded
     bool starredOnly = false;
 };
 
@@ -133,7 +133,7 @@ struct HistoryRetention
     // Keep at most this many entries (0 = no limit). Starred entries count towards the limit but
     // are never removed, so more may remain when more than maxEntries are starred.
     qint64 maxEntries = 0;
-    int maxAgeDays = 0;    // remove unstarred entries older than this (0 = no limit)
+    int maxAgeDays = 0; // remove unstarred entries older than this (0 = no limit)
 
     bool isActive() const { return maxEntries > 0 || maxAgeDays > 0; }
 };

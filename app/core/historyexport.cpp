@@ -94,14 +94,13 @@ qint64 exportHistory(const HistoryStore &store, HistoryExportFormat format, QIOD
         });
         break;
     case HistoryExportFormat::Csv:
-        write(device, csvRow({QStringLiteral("id"), QStringLiteral("time"),
-                              QStringLiteral("kind"), QStringLiteral("model_id"),
-                              QStringLiteral("model_version"), QStringLiteral("source_language"),
-                              QStringLiteral("target_language"), QStringLiteral("column"),
-                              QStringLiteral("label"), QStringLiteral("input"),
-                              QStringLiteral("output"), QStringLiteral("score"),
-                              QStringLiteral("elapsed_ms"), QStringLiteral("starred"),
-                              QStringLiteral("settings")}));
+        write(device, csvRow({QStringLiteral("id"), QStringLiteral("time"), QStringLiteral("kind"),
+                              QStringLiteral("model_id"), QStringLiteral("model_version"),
+                              QStringLiteral("source_language"), QStringLiteral("target_language"),
+                              QStringLiteral("column"), QStringLiteral("label"),
+                              QStringLiteral("input"), QStringLiteral("output"),
+                              QStringLiteral("score"), QStringLiteral("elapsed_ms"),
+                              QStringLiteral("starred"), QStringLiteral("settings")}));
         store.forEachEntry(filter, [&](const HistoryEntry &e) {
             QList<const HistoryOutput *> best;
             for (const HistoryOutput &o : e.outputs) {
@@ -110,21 +109,17 @@ qint64 exportHistory(const HistoryStore &store, HistoryExportFormat format, QIOD
             }
             if (best.isEmpty())
                 best.append(nullptr);
-            const QString settings = QString::fromUtf8(
-                QJsonDocument(e.settings).toJson(QJsonDocument::Compact));
+            const QString settings =
+                QString::fromUtf8(QJsonDocument(e.settings).toJson(QJsonDocument::Compact));
             for (const HistoryOutput *o : best) {
                 write(device,
-                      csvRow({QString::number(e.id),
-                              e.time.toUTC().toString(Qt::ISODateWithMs),
-                              historyKindName(e.kind), e.modelId, e.modelVersion,
-                              e.sourceLanguage, e.targetLanguage,
-                              o ? QString::number(o->column) : QString(),
-                              o ? o->label : QString(), e.inputText,
-                              o ? o->text : QString(),
+                      csvRow({QString::number(e.id), e.time.toUTC().toString(Qt::ISODateWithMs),
+                              historyKindName(e.kind), e.modelId, e.modelVersion, e.sourceLanguage,
+                              e.targetLanguage, o ? QString::number(o->column) : QString(),
+                              o ? o->label : QString(), e.inputText, o ? o->text : QString(),
                               o && o->score ? QString::number(*o->score, 'g', 8) : QString(),
                               QString::number(e.elapsedMs, 'f', 3),
-                              e.starred ? QStringLiteral("1") : QStringLiteral("0"),
-                              settings}));
+                              e.starred ? QStringLiteral("1") : QStringLiteral("0"), settings}));
                 ++written;
             }
             return true;
@@ -147,8 +142,8 @@ qint64 exportHistory(const HistoryStore &store, HistoryExportFormat format, QIOD
         xml.writeStartElement(QStringLiteral("body"));
         HistoryFilter translations = filter;
         // Nothing but translations goes into a TMX: a filter on another kind exports no <tu>.
-        const bool wantsTranslations = !translations.kind
-            || *translations.kind == HistoryKind::Translation;
+        const bool wantsTranslations =
+            !translations.kind || *translations.kind == HistoryKind::Translation;
         translations.kind = HistoryKind::Translation;
         const auto writeUnit = [&](const HistoryEntry &e) {
             const HistoryOutput *best = e.bestOutput(0);

@@ -25,15 +25,13 @@ namespace glosa {
 
 HistoryError::HistoryError(Code code, const QString &message, const QString &details,
                            int sqliteCode)
-    : std::runtime_error(details.isEmpty() ? message.toStdString()
-                                           : (message + QStringLiteral(" (") + details
-                                              + QLatin1Char(')'))
-                                                 .toStdString())
-    , m_code(code)
-    , m_message(message)
-    , m_details(details)
-    , m_sqliteCode(sqliteCode)
-{}
+    : std::runtime_error(
+          details.isEmpty()
+              ? message.toStdString()
+              : (message + QStringLiteral(" (") + details + QLatin1Char(')')).toStdString()),
+      m_code(code), m_message(message), m_details(details), m_sqliteCode(sqliteCode)
+{
+}
 
 namespace {
 
@@ -100,7 +98,10 @@ static_assert(std::size(kMigrations) == HistoryStore::kSchemaVersion);
 
 constexpr int kWriteAttempts = 4;
 
-QString fromUtf8(const char *s) { return s ? QString::fromUtf8(s) : QString(); }
+QString fromUtf8(const char *s)
+{
+    return s ? QString::fromUtf8(s) : QString();
+}
 
 // SQLite reports a failed write(2) as SQLITE_IOERR_WRITE, and sqlite3_system_errno() reads the
 // global errno only after the rollback has run, so ENOSPC/EFBIG is often lost by then (measured:
@@ -111,8 +112,8 @@ bool looksLikeDiskFull(const QString &path, int sysErrno)
         return true;
     const QFileInfo info(path);
     const QStorageInfo storage(info.absolutePath());
-    if (storage.isValid() && storage.bytesAvailable() >= 0
-        && storage.bytesAvailable() < 4 * 1024 * 1024)
+    if (storage.isValid() && storage.bytesAvailable() >= 0 &&
+        storage.bytesAvailable() < 4 * 1024 * 1024)
         return true;
     // A file-size limit (ulimit -f) behaves like a full disk for the file that reached it.
     rlimit limit{};
@@ -130,9 +131,8 @@ bool looksLikeDiskFull(const QString &path, int sysErrno)
 HistoryError makeError(sqlite3 *db, int rc, const QString &path, const char *what)
 {
     const QString details = QStringLiteral("%1: %2 [sqlite %3]")
-                                .arg(QLatin1String(what),
-                                     db ? fromUtf8(sqlite3_errmsg(db))
-                                        : fromUtf8(sqlite3_errstr(rc)))
+                                .arg(QLatin1String(what), db ? fromUtf8(sqlite3_errmsg(db))
+                                                             : fromUtf8(sqlite3_errstr(rc)))
                                 .arg(rc);
     const int sysErrno = db ? sqlite3_system_errno(db) : 0;
     switch (rc & 0xff) {
@@ -143,23 +143,23 @@ HistoryError makeError(sqlite3 *db, int rc, const QString &path, const char *wha
                                            "window or process; please try again in a moment."),
                             details, rc);
     case SQLITE_FULL:
-        return HistoryError(HistoryError::Code::DiskFull,
-                            QStringLiteral("Not enough disk space to save to the history (%1).")
-                                .arg(path),
-                            details, rc);
+        return HistoryError(
+            HistoryError::Code::DiskFull,
+            QStringLiteral("Not enough disk space to save to the history (%1).").arg(path), details,
+            rc);
     case SQLITE_IOERR:
         if (looksLikeDiskFull(path, sysErrno)) {
-            return HistoryError(HistoryError::Code::DiskFull,
-                                QStringLiteral("Not enough disk space to save to the history (%1).")
-                                    .arg(path),
-                                details, rc);
+            return HistoryError(
+                HistoryError::Code::DiskFull,
+                QStringLiteral("Not enough disk space to save to the history (%1).").arg(path),
+                details, rc);
         }
         return HistoryError(HistoryError::Code::Io,
                             QStringLiteral("Could not read or write the history file %1%2.")
-                                .arg(path,
-                                     sysErrno ? QStringLiteral(": ")
-                                             + QString::fromLocal8Bit(std::strerror(sysErrno))
-                                              : QString()),
+                                .arg(path, sysErrno
+                                               ? QStringLiteral(": ") +
+                                                     QString::fromLocal8Bit(std::strerror(sysErrno))
+                                               : QString()),
                             details, rc);
     case SQLITE_CORRUPT:
     case SQLITE_NOTADB:
@@ -170,10 +170,9 @@ HistoryError makeError(sqlite3 *db, int rc, const QString &path, const char *wha
     case SQLITE_PERM:
     case SQLITE_READONLY:
     case SQLITE_AUTH:
-        return HistoryError(HistoryError::Code::CannotOpen,
-                            QStringLiteral("Cannot open the history file %1 for writing.")
-                                .arg(path),
-                            details, rc);
+        return HistoryError(
+            HistoryError::Code::CannotOpen,
+            QStringLiteral("Cannot open the history file %1 for writing.").arg(path), details, rc);
     default:
         return HistoryError(HistoryError::Code::Internal,
                             QStringLiteral("The history failed unexpectedly."), details, rc);
@@ -182,8 +181,8 @@ HistoryError makeError(sqlite3 *db, int rc, const QString &path, const char *wha
 
 QString jsonArrayText(const QStringList &list)
 {
-    return QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(list))
-                                 .toJson(QJsonDocument::Compact));
+    return QString::fromUtf8(
+        QJsonDocument(QJsonArray::fromStringList(list)).toJson(QJsonDocument::Compact));
 }
 
 QStringList stringListFromJson(const QString &text)
@@ -206,8 +205,8 @@ QString ftsQuery(const QString &text)
 {
     QStringList terms;
     qsizetype lastLength = 0;
-    const QStringList words = text.split(QRegularExpression(QStringLiteral("\\s+")),
-                                         Qt::SkipEmptyParts);
+    const QStringList words =
+        text.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
     for (const QString &word : words) {
         qsizetype wordChars = 0;
         for (QChar c : word)
@@ -224,7 +223,10 @@ QString ftsQuery(const QString &text)
     return terms.join(QLatin1Char(' '));
 }
 
-QString needsCheckMarker(const QString &path) { return path + QStringLiteral(".needs-check"); }
+QString needsCheckMarker(const QString &path)
+{
+    return path + QStringLiteral(".needs-check");
+}
 
 // Remembers that a query met a damaged page, so the next open() checks the whole file.
 void markNeedsCheck(const QString &path)
@@ -301,8 +303,7 @@ struct HistoryStore::Impl
             if (v.isNull())
                 check(sqlite3_bind_null(m_stmt, i));
             else
-                check(sqlite3_bind_blob(m_stmt, i, v.constData(), int(v.size()),
-                                       SQLITE_TRANSIENT));
+                check(sqlite3_bind_blob(m_stmt, i, v.constData(), int(v.size()), SQLITE_TRANSIENT));
         }
         void bindNull(int i) { check(sqlite3_bind_null(m_stmt, i)); }
 
@@ -421,10 +422,9 @@ struct HistoryStore::Impl
     void openConnection(const QString &file, const Options &options)
     {
         path = file;
-        const int rc = sqlite3_open_v2(QFile::encodeName(file).constData(), &db,
-                                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-                                           | SQLITE_OPEN_NOMUTEX,
-                                       nullptr);
+        const int rc = sqlite3_open_v2(
+            QFile::encodeName(file).constData(), &db,
+            SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
         if (rc != SQLITE_OK) {
             const HistoryError error = makeError(db, rc, path, "open");
             closeDb();
@@ -436,8 +436,7 @@ struct HistoryStore::Impl
             Statement s = prepare("PRAGMA journal_mode = WAL");
             s.step(); // a file system without shared memory keeps "delete"; still correct
         }
-        exec(options.syncEveryCommit ? "PRAGMA synchronous = FULL"
-                                     : "PRAGMA synchronous = NORMAL");
+        exec(options.syncEveryCommit ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL");
         exec("PRAGMA foreign_keys = ON");
         if (options.maxDatabaseBytes > 0) {
             Statement s = prepare("PRAGMA page_size");
@@ -496,7 +495,8 @@ namespace {
 // path of the main file; throws when it cannot (we never delete the user's data).
 QString moveAside(const QString &path)
 {
-    const QString stamp = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd'T'HHmmss'Z'"));
+    const QString stamp =
+        QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd'T'HHmmss'Z'"));
     QString backup = path + QStringLiteral(".corrupt-") + stamp;
     for (int i = 1; QFileInfo::exists(backup); ++i)
         backup = path + QStringLiteral(".corrupt-") + stamp + QLatin1Char('-') + QString::number(i);
@@ -556,17 +556,16 @@ static FilterSql filterSql(const HistoryFilter &f)
 
 HistoryStore::HistoryStore() : HistoryStore(Options()) {}
 
-HistoryStore::HistoryStore(const Options &options)
-    : m_options(options)
-    , d(std::make_unique<Impl>())
-{}
+HistoryStore::HistoryStore(const Options &options) : m_options(options), d(std::make_unique<Impl>())
+{
+}
 
 HistoryStore::~HistoryStore() = default;
 
 QString HistoryStore::defaultPath()
 {
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
-        + QStringLiteral("/history.sqlite");
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+           QStringLiteral("/history.sqlite");
 }
 
 HistoryOpenResult HistoryStore::open(const QString &path)
@@ -595,8 +594,8 @@ HistoryOpenResult HistoryStore::open(const QString &path)
         }
         if (suspect)
             QFile::remove(needsCheckMarker(path)); // checked and found fine
-        result.status = existed ? HistoryOpenResult::Status::Opened
-                                : HistoryOpenResult::Status::Created;
+        result.status =
+            existed ? HistoryOpenResult::Status::Opened : HistoryOpenResult::Status::Created;
         return result;
     } catch (const HistoryError &e) {
         d->closeDb();
@@ -645,8 +644,7 @@ namespace {
 void requireOpen(const HistoryStore::Impl &d)
 {
     if (!d.db) {
-        throw HistoryError(HistoryError::Code::NotOpen,
-                           QStringLiteral("The history is not open."));
+        throw HistoryError(HistoryError::Code::NotOpen, QStringLiteral("The history is not open."));
     }
 }
 
@@ -659,7 +657,8 @@ qint64 insertEntry(HistoryStore::Impl &d, const HistoryEntry &e)
             "target_language, settings, input_text, image_path, image_hash, thumbnail, "
             "elapsed_ms, starred) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         s.bind(1, historyKindName(e.kind));
-        s.bind(2, (e.time.isValid() ? e.time : QDateTime::currentDateTimeUtc()).toMSecsSinceEpoch());
+        s.bind(2,
+               (e.time.isValid() ? e.time : QDateTime::currentDateTimeUtc()).toMSecsSinceEpoch());
         s.bind(3, e.modelId);
         s.bind(4, e.modelVersion);
         s.bind(5, e.sourceLanguage);
@@ -886,9 +885,8 @@ HistoryPage HistoryStore::recent(const HistoryFilter &filter, int offset, int li
     std::lock_guard lock(m_mutex);
     requireOpen(*d);
     const FilterSql f = filterSql(filter);
-    const std::string sql = std::string("SELECT ") + kSummaryColumns
-        + " FROM entries e WHERE 1" + f.where
-        + " ORDER BY e.created_ms DESC, e.id DESC LIMIT ? OFFSET ?";
+    const std::string sql = std::string("SELECT ") + kSummaryColumns + " FROM entries e WHERE 1" +
+                            f.where + " ORDER BY e.created_ms DESC, e.id DESC LIMIT ? OFFSET ?";
     HistoryPage page;
     auto s = d->prepare(sql);
     int i = 1;
@@ -919,19 +917,20 @@ HistoryPage HistoryStore::search(const QString &text, const HistoryFilter &filte
     // FTS5 drives the loop; ordering by its rowid (= entries.id) or by its rank lets it deliver
     // rows already sorted, so LIMIT stops early and snippet() runs only for the rows returned.
     const std::string from = " FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid"
-                             " WHERE entries_fts MATCH ?" + f.where;
-    const std::string sql = std::string("SELECT ") + kSummaryColumns
-        + ", snippet(entries_fts, -1, ?, ?, '…', ?)" + from
-        + (byRelevance ? " AND entries_fts.rowid >= ? ORDER BY entries_fts.rank"
-                       : " ORDER BY entries_fts.rowid DESC")
-        + " LIMIT ? OFFSET ?";
+                             " WHERE entries_fts MATCH ?" +
+                             f.where;
+    const std::string sql = std::string("SELECT ") + kSummaryColumns +
+                            ", snippet(entries_fts, -1, ?, ?, '…', ?)" + from +
+                            (byRelevance ? " AND entries_fts.rowid >= ? ORDER BY entries_fts.rank"
+                                         : " ORDER BY entries_fts.rowid DESC") +
+                            " LIMIT ? OFFSET ?";
     HistoryPage page;
     d->readTransaction([&] { // one snapshot for both statements
         qint64 floorId = 0;
         if (byRelevance) {
             // The oldest id among the newest kRelevanceWindow matches (see Order::Relevance).
-            auto w = d->prepare("SELECT entries_fts.rowid" + from
-                                + " ORDER BY entries_fts.rowid DESC LIMIT 1 OFFSET ?");
+            auto w = d->prepare("SELECT entries_fts.rowid" + from +
+                                " ORDER BY entries_fts.rowid DESC LIMIT 1 OFFSET ?");
             w.bind(1, query);
             int i = 2;
             for (const auto &bind : f.binds)
@@ -1034,8 +1033,8 @@ void HistoryStore::forEachEntry(const HistoryFilter &filter,
     std::lock_guard lock(m_mutex);
     requireOpen(*d);
     const FilterSql f = filterSql(filter);
-    const std::string sql = "SELECT e.id FROM entries e WHERE e.id > ?" + f.where
-        + " ORDER BY e.id LIMIT 256";
+    const std::string sql =
+        "SELECT e.id FROM entries e WHERE e.id > ?" + f.where + " ORDER BY e.id LIMIT 256";
     d->readTransaction([&] {
         qint64 last = 0;
         for (;;) {

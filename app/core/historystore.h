@@ -7,8 +7,8 @@
 //         showWarning(opened.message);               // the damaged file was kept as a backup
 //     const qint64 id = store.addEntry(entry);       // one transaction; throws glosa::HistoryError
 //     glosa::HistoryPage page = store.recent({}, 0, 50);
-//     glosa::HistoryPage hits = store.search("buenos dias", {}, 0, 50); // snippets: "[Buenos] [días]"
-//     std::optional<glosa::HistoryEntry> full = store.entry(id);
+//     glosa::HistoryPage hits = store.search("buenos dias", {}, 0, 50); // snippets: "[Buenos]
+//     [días]" std::optional<glosa::HistoryEntry> full = store.entry(id);
 //
 // Why the sqlite3 C API and not Qt Sql's QSQLITE driver (both link the same system libsqlite3
 // 3.40, which is built with FTS5): the guarantees this store makes depend on details QSqlError
@@ -92,15 +92,15 @@ struct HistoryOpenResult
         Recovered, // the old file was damaged: it was moved to backupPath, a new one was created
     };
     Status status = Status::Opened;
-    QString backupPath; // Recovered only
-    QString message;    // Recovered only: a sentence for the user (the GUI shows it)
+    QString backupPath;    // Recovered only
+    QString message;       // Recovered only: a sentence for the user (the GUI shows it)
     int migratedFrom = -1; // schema version before open() migrated it; -1 when nothing changed
 };
 
 struct HistorySearchOptions
 {
     enum class Order {
-        Newest,    // most recently added first (fast at any size: follows the index order)
+        Newest, // most recently added first (fast at any size: follows the index order)
         // Best BM25 match first, among the kRelevanceWindow most recent matches: ranking every
         // match of a word found in half of 100,000 entries alone takes ~60 ms, and in a history
         // the recent matches are the ones people look for.
@@ -122,17 +122,17 @@ public:
         // tried up to 4 times, so the worst case before HistoryError::Busy is about 4× this.
         int busyTimeoutMs = 5000;
         // true = synchronous=FULL: a committed entry also survives a power cut, at one fsync per
-        // commit (7.6 ms median per addEntry on this machine's disk, 0.08 ms without; see
-        // docs/benchmarks.md). false = synchronous=NORMAL, SQLite's recommendation for WAL: safe
-        // against crashes of the process, and never corrupt, but a power cut may lose the last
-        // commits.
+        // commit (6.2 ms median per addEntry at 100,000 entries on the dev machine, 0.08 ms
+        // without; see docs/benchmarks.md). false = synchronous=NORMAL, SQLite's recommendation for
+        // WAL: safe against crashes of the process, and never corrupt, but a power cut may lose the
+        // last commits.
         bool syncEveryCommit = false;
         // Applied inside every addEntry transaction when active (see HistoryRetention).
         HistoryRetention retention;
         // A size quota in bytes (PRAGMA max_page_count); 0 = none. Reaching it is DiskFull.
         qint64 maxDatabaseBytes = 0;
         // Run PRAGMA quick_check on every open(), not only after a HistoryError::Corrupt left the
-        // "needs-check" marker. Off by default: it reads the whole file (580 ms for 100,000
+        // "needs-check" marker. Off by default: it reads the whole file (625 ms for 100,000
         // entries here), which every start of the app would pay.
         bool checkIntegrityOnOpen = false;
     };

@@ -5,8 +5,9 @@
 // Fills a fresh database with N translations (default 100,000; Tatoeba English–Spanish pairs from
 // $GLOSA_DATA/tatoeba-en-es/train.tsv when present, else generated sentences), each with a 4-best
 // list, scores and a float16 alignment, then measures single addEntry calls (each its own
-// transaction, with and without an fsync per commit), full-text searches, recent() pages and open() with its quick_check. Targets from
-// issue 7: adding < 5 ms, searching 100,000 entries < 50 ms. Results go to docs/benchmarks.md.
+// transaction, with and without an fsync per commit), full-text searches, recent() pages and open()
+// with its quick_check. Targets from issue 7: adding < 5 ms, searching 100,000 entries < 50 ms.
+// Results go to docs/benchmarks.md.
 #include "app/core/historystore.h"
 
 #include <QCoreApplication>
@@ -53,14 +54,16 @@ QList<Pair> loadPairs(qsizetype wanted, QString *origin)
     }
     if (pairs.isEmpty()) {
         *origin = QStringLiteral("generated sentences");
-        static const char *const words[] = {
-            "the", "cat", "house", "river", "small", "green", "runs", "sleeps", "quickly",
-            "yesterday", "we", "they", "book", "window", "elephant", "music", "bread", "city"};
+        static const char *const words[] = {"the",   "cat",   "house",  "river",   "small",
+                                            "green", "runs",  "sleeps", "quickly", "yesterday",
+                                            "we",    "they",  "book",   "window",  "elephant",
+                                            "music", "bread", "city"};
         QRandomGenerator rng(1);
         for (qsizetype i = 0; i < wanted; ++i) {
             QStringList s, t;
             for (int w = 0, n = 3 + rng.bounded(10); w < n; ++w) {
-                const char *word = words[std::min<int>(17, int(rng.bounded(18) * rng.generateDouble()))];
+                const char *word =
+                    words[std::min<int>(17, int(rng.bounded(18) * rng.generateDouble()))];
                 s.append(QString::fromLatin1(word));
                 t.append(QString::fromLatin1(word).toUpper());
             }
@@ -168,8 +171,8 @@ int main(int argc, char *argv[])
             for (qsizetype done = 0; done < entries;) {
                 QList<HistoryEntry> batch;
                 for (; done < entries && batch.size() < 1000; ++done)
-                    batch.append(makeEntry(pairs, done,
-                                           now.addSecs(-qint64(entries - done) * 300)));
+                    batch.append(
+                        makeEntry(pairs, done, now.addSecs(-qint64(entries - done) * 300)));
                 store.addEntries(batch);
             }
             out << "fill: " << entries << " entries in batches of 1000: " << fill.elapsed()
@@ -184,8 +187,8 @@ int main(int argc, char *argv[])
                 HistoryStore s(o);
                 s.open(file);
             });
-            out << "open (" << (check ? "with" : "without") << " quick_check): "
-                << QString::number(ms, 'f', 1) << " ms\n";
+            out << "open (" << (check ? "with" : "without")
+                << " quick_check): " << QString::number(ms, 'f', 1) << " ms\n";
         }
 
         out << "\n| operation | median ms | p90 ms |\n|---|---|---|\n";
@@ -214,10 +217,17 @@ int main(int argc, char *argv[])
         HistoryStore store(o);
         store.open(file);
         const qint64 total = store.count();
-        const struct { const char *query; const char *what; } queries[] = {
-            {"the", "very common word"},       {"house", "common word"},
-            {"elephant", "rare word"},          {"I want to", "three words"},
-            {"dias", "accent-folded (días)"},  {"transl", "prefix"},
+        const struct
+        {
+            const char *query;
+            const char *what;
+        } queries[] = {
+            {"the", "very common word"},
+            {"house", "common word"},
+            {"elephant", "rare word"},
+            {"I want to", "three words"},
+            {"dias", "accent-folded (días)"},
+            {"transl", "prefix"},
             {"zzqx", "no match"},
         };
         const HistoryFilter byModel{.modelId = QStringLiteral("rnn-en-es")};
@@ -228,30 +238,25 @@ int main(int argc, char *argv[])
             });
             HistorySearchOptions relevance;
             relevance.order = HistorySearchOptions::Order::Relevance;
-            const double ranked = timeMedian(15, [&] {
-                store.search(QString::fromUtf8(q.query), {}, 0, 50, relevance);
-            });
-            const double filtered = timeMedian(15, [&] {
-                store.search(QString::fromUtf8(q.query), byModel, 0, 50);
-            });
+            const double ranked = timeMedian(
+                15, [&] { store.search(QString::fromUtf8(q.query), {}, 0, 50, relevance); });
+            const double filtered =
+                timeMedian(15, [&] { store.search(QString::fromUtf8(q.query), byModel, 0, 50); });
             out << "| search \"" << q.query << "\" (" << q.what << "), first 50 of " << total
                 << ", newest first | " << QString::number(newest, 'f', 2) << " | |\n"
-                << "| same, by relevance (BM25) | " << QString::number(ranked, 'f', 2)
-                << " | |\n"
+                << "| same, by relevance (BM25) | " << QString::number(ranked, 'f', 2) << " | |\n"
                 << "| same, newest first, filtered to one model | "
                 << QString::number(filtered, 'f', 2) << " | |\n";
             if (hits == 0 && qstrcmp(q.query, "zzqx") != 0)
                 out << "|   (no hits for this query in this data) | | |\n";
         }
         out << "| recent(), first page of 50 | "
-            << QString::number(timeMedian(15, [&] { store.recent({}, 0, 50); }), 'f', 2)
-            << " | |\n"
+            << QString::number(timeMedian(15, [&] { store.recent({}, 0, 50); }), 'f', 2) << " | |\n"
             << "| recent(), page at offset 50,000 | "
             << QString::number(timeMedian(15, [&] { store.recent({}, 50000, 50); }), 'f', 2)
             << " | |\n"
             << "| entry(id), full entry with alignments | "
-            << QString::number(timeMedian(50, [&] { store.entry(total / 2); }), 'f', 3)
-            << " | |\n";
+            << QString::number(timeMedian(50, [&] { store.entry(total / 2); }), 'f', 3) << " | |\n";
     } catch (const std::exception &e) {
         std::fprintf(stderr, "bench_history: %s\n", e.what());
         return 1;

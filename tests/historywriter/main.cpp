@@ -36,8 +36,8 @@ glosa::HistoryEntry makeEntry(const QString &tag, int seq, int payloadChars)
     e.sourceLanguage = QStringLiteral("en");
     e.targetLanguage = QStringLiteral("es");
     e.settings = QJsonObject{{QStringLiteral("beamSize"), 3}, {QStringLiteral("seq"), seq}};
-    e.inputText = QStringLiteral("%1 entry %2 ").arg(tag).arg(seq)
-        + QString(payloadChars, QLatin1Char('x'));
+    e.inputText =
+        QStringLiteral("%1 entry %2 ").arg(tag).arg(seq) + QString(payloadChars, QLatin1Char('x'));
     e.elapsedMs = seq;
     for (int rank = 0; rank < 3; ++rank) {
         glosa::HistoryOutput o;
@@ -57,14 +57,22 @@ QString codeName(glosa::HistoryError::Code code)
 {
     using C = glosa::HistoryError::Code;
     switch (code) {
-    case C::Busy: return QStringLiteral("Busy");
-    case C::DiskFull: return QStringLiteral("DiskFull");
-    case C::Corrupt: return QStringLiteral("Corrupt");
-    case C::NewerVersion: return QStringLiteral("NewerVersion");
-    case C::CannotOpen: return QStringLiteral("CannotOpen");
-    case C::Io: return QStringLiteral("Io");
-    case C::NotOpen: return QStringLiteral("NotOpen");
-    case C::Internal: return QStringLiteral("Internal");
+    case C::Busy:
+        return QStringLiteral("Busy");
+    case C::DiskFull:
+        return QStringLiteral("DiskFull");
+    case C::Corrupt:
+        return QStringLiteral("Corrupt");
+    case C::NewerVersion:
+        return QStringLiteral("NewerVersion");
+    case C::CannotOpen:
+        return QStringLiteral("CannotOpen");
+    case C::Io:
+        return QStringLiteral("Io");
+    case C::NotOpen:
+        return QStringLiteral("NotOpen");
+    case C::Internal:
+        return QStringLiteral("Internal");
     }
     return QStringLiteral("?");
 }
