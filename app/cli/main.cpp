@@ -1,6 +1,7 @@
 // glosa-cli: the command-line face of Glosa. Every command prints a one-line message on stderr
 // and exits with a non-zero code on failure.
 #include "app/cli/historycommand.h"
+#include "app/cli/translatecommand.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -38,6 +39,12 @@ int main(int argc, char *argv[])
     if (command == QLatin1String("--version")) {
         QTextStream(stdout) << "glosa-cli " << GLOSA_VERSION << "\n";
         return 0;
+    }
+    if (command == QLatin1String("translate") || command == QLatin1String("models")) {
+        QTextStream out(stdout);
+        return command == QLatin1String("translate")
+                   ? glosa::cli::runTranslateCommand(args.mid(2), out, err)
+                   : glosa::cli::runModelsCommand(args.mid(2), out, err);
     }
     if (command == QLatin1String("history")) {
         QTextStream out(stdout);

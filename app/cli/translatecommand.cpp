@@ -1,0 +1,431 @@
+#include "app/cli/translatecommand.h"
+
+#include "app/core/modelcatalog.h"
+#include "app/core/pluginregistry.h"
+#include "engine/text/unicode.h"
+#include "engine/translation/translationmodel.h"
+#include "engine/translation/translator.h"
+
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTextStream>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <functional>
+#include <optional>
+
+namespace glosa::cli {
+
+namespace {
+
+using engine::DecodingOptions;
+
+// A usage error: exit code 2.
+struct UsageError
+{
+    QString message;
+};
+
+double rounded(double value, double scale)
+{
+    return std::isfinite(value) ? std::round(value * scale) / scale : value;
+}
+
+int parseInt(const QCommandLineParser &parser, const QString &name)
+{
+    bool ok = false;
+    const QString text = parser.value(name);
+    const int value = text.toInt(&ok);
+    if (!ok)
+        throw UsageError{QStringLiteral("--%1 '%2' is not an integer").arg(name, text)};
+    return value;
+}
+
+float parseFloat(const QCommandLineParser &parser, const QString &name)
+{
+    bool ok = false;
+    const QString text = parser.value(name);
+    const float value = text.toFloat(&ok);
+    if (!ok || !std::isfinite(value))
+        throw UsageError{QStringLiteral("--%1 '%2' is not a number").arg(name, text)};
+    return value;
+}
+
+// The model's defaults, overridden by whatever the command line sets.
+DecodingOptions optionsFrom(const QCommandLineParser &parser, DecodingOptions options)
+{
+    auto name = [](const QString &value) { return value.toStdString(); };
+    try {
+        if (parser.isSet("strategy"))
+            options.strategy = engine::searchStrategyFromName(name(parser.value("strategy")));
+        if (parser.isSet("length-normalization"))
+            options.lengthNormalization =
+                engine::lengthNormalizationFromName(name(parser.value("length-normalization")));
+        if (parser.isSet("early-stopping"))
+            options.earlyStopping =
+                engine::earlyStoppingFromName(name(parser.value("early-stopping")));
+    } catch (const std::invalid_argument &error) {
+        throw UsageError{QString::fromStdString(error.what())};
+    }
+    const std::pair<const char *, int DecodingOptions::*> ints[] = {
+        {"beam-size", &DecodingOptions::beamSize},
+        {"n-best", &DecodingOptions::nBest},
+        {"no-repeat-ngram", &DecodingOptions::noRepeatNgramSize},
+        {"top-k", &DecodingOptions::topK},
+        {"max-length", &DecodingOptions::maxLength},
+        {"min-length", &DecodingOptions::minLength},
+    };
+    for (const auto &[option, field] : ints)
+        if (parser.isSet(option))
+            options.*field = parseInt(parser, option);
+    const std::pair<const char *, float DecodingOptions::*> floats[] = {
+        {"length-penalty", &DecodingOptions::lengthPenalty},
+        {"coverage-penalty", &DecodingOptions::coveragePenalty},
+        {"repetition-penalty", &DecodingOptions::repetitionPenalty},
+        {"top-p", &DecodingOptions::topP},
+        {"temperature", &DecodingOptions::temperature},
+        {"max-length-ratio", &DecodingOptions::maxLengthRatio},
+    };
+    for (const auto &[option, field] : floats)
+        if (parser.isSet(option))
+            options.*field = parseFloat(parser, option);
+    if (parser.isSet("length-penalty") && !parser.isSet("length-normalization"))
+        options.lengthNormalization = engine::LengthNormalization::Gnmt;
+    if (parser.isSet("seed")) {
+        bool ok = false;
+        const qulonglong seed = parser.value("seed").toULongLong(&ok);
+        if (!ok)
+            throw UsageError{QStringLiteral("--seed '%1' is not a non-negative integer")
+                                 .arg(parser.value("seed"))};
+        options.seed = seed;
+    }
+    return options;
+}
+
+QString fromUtf8(const std::string &text)
+{
+    return QString::fromUtf8(text.data(), text.size());
+}
+
+QJsonValue fromNlohmann(const nlohmann::json &value)
+{
+    return QJsonDocument::fromJson(QByteArray::fromStdString("[" + value.dump() + "]"))
+        .array()
+        .at(0);
+}
+
+QJsonObject toJson(const QByteArray &line, const engine::TranslationResult &result,
+                   const DecodingOptions &options, const engine::TranslationModel &model,
+                   double elapsedMs)
+{
+    const engine::Tokenizer &target = model.targetTokenizer();
+    const QString source = QString::fromUtf8(line);
+    QJsonObject object;
+    object["source"] = source;
+    object["translation"] = fromUtf8(result.text);
+    object["model"] = QString::fromStdString(model.id());
+    object["strategy"] = fromNlohmann(engine::decodingOptionsToJson(options));
+    object["elapsed_ms"] = rounded(elapsedMs, 1000);
+
+    // Hypotheses: the k-th of every segment, joined like the best translation.
+    const std::string source8(line.constData(), line.size());
+    std::size_t hypothesisCount = 0;
+    for (const auto &segment : result.segments)
+        hypothesisCount = std::max(hypothesisCount, segment.hypotheses.size());
+    if (result.segments.empty())
+        hypothesisCount = 1; // an empty line: one empty hypothesis
+    QJsonArray hypotheses;
+    for (std::size_t k = 0; k < hypothesisCount; ++k) {
+        QString text;
+        QJsonArray tokens, ids, logProbs;
+        double score = 0.0;
+        std::size_t copied = 0;
+        for (const auto &segment : result.segments) {
+            if (segment.hypotheses.empty())
+                continue;
+            const std::size_t index = std::min(k, segment.hypotheses.size() - 1);
+            const engine::Hypothesis &hypothesis = segment.hypotheses[index];
+            text += fromUtf8(source8.substr(copied, segment.source.begin - copied));
+            text += fromUtf8(segment.texts[index]);
+            copied = segment.source.end;
+            for (std::size_t i = 0; i < hypothesis.tokens.size(); ++i) {
+                tokens.append(fromUtf8(target.idToPiece(hypothesis.tokens[i])));
+                ids.append(hypothesis.tokens[i]);
+                logProbs.append(rounded(hypothesis.tokenLogProbs[i], 1e6));
+            }
+            score += hypothesis.score;
+        }
+        text += fromUtf8(source8.substr(std::min(copied, source8.size())));
+        hypotheses.append(QJsonObject{{"text", text},
+                                      {"tokens", tokens},
+                                      {"token_ids", ids},
+                                      {"token_logprobs", logProbs},
+                                      {"score", rounded(score, 1e6)}});
+    }
+    object["hypotheses"] = hypotheses;
+
+    // Source tokens (the columns) and the block-diagonal alignment of the best hypothesis.
+    QJsonArray sourceTokens, segments;
+    std::size_t columns = 0, rows = 0;
+    const engine::Utf8Offsets sourceOffsets(source8), targetOffsets(result.text);
+    for (const auto &segment : result.segments) {
+        const engine::TextSpan from = sourceOffsets.utf16(segment.source);
+        const engine::TextSpan to = targetOffsets.utf16(segment.target);
+        segments.append(QJsonObject{{"source", QJsonArray{qint64(from.begin), qint64(from.end)}},
+                                    {"target", QJsonArray{qint64(to.begin), qint64(to.end)}},
+                                    {"first_source_token", qint64(columns)},
+                                    {"first_target_token", qint64(rows)}});
+        for (const auto &token : segment.sourceTokens)
+            sourceTokens.append(fromUtf8(token.piece));
+        columns += segment.sourceTokens.size();
+        rows += segment.hypotheses.empty() ? 0 : segment.hypotheses.front().tokens.size();
+    }
+    object["source_tokens"] = sourceTokens;
+    object["segments"] = segments;
+    QJsonArray alignment;
+    std::size_t column = 0;
+    for (const auto &segment : result.segments) {
+        const engine::Tensor &matrix = segment.alignment();
+        const std::size_t width = segment.sourceTokens.size();
+        const std::size_t height =
+            segment.hypotheses.empty() ? 0 : segment.hypotheses.front().tokens.size();
+        for (std::size_t i = 0; i < height; ++i) {
+            QJsonArray row;
+            for (std::size_t j = 0; j < columns; ++j) {
+                double value = 0.0;
+                if (!matrix.empty() && j >= column && j < column + width)
+                    value = matrix.data<float>()[i * width + (j - column)];
+                row.append(rounded(value, 1e4));
+            }
+            alignment.append(row);
+        }
+        column += width;
+    }
+    object["alignment"] = alignment;
+    return object;
+}
+
+std::shared_ptr<engine::TranslationModel> loadModel(const QString &idOrFolder, QString *error)
+{
+    PluginRegistry plugins;
+    plugins.scan();
+    ModelCatalog catalog;
+    catalog.scan();
+    const std::optional<ModelInfo> info = catalog.find(idOrFolder);
+    if (!info) {
+        *error = QStringLiteral("no model '%1': not an installed model id nor a model folder "
+                                "(see 'glosa-cli models')")
+                     .arg(idOrFolder);
+        return nullptr;
+    }
+    if (!info->isValid()) {
+        *error = QStringLiteral("model '%1' (%2) is broken: %3")
+                     .arg(idOrFolder, info->folder, info->error);
+        return nullptr;
+    }
+    const std::shared_ptr<engine::Model> model = ModelCatalog::load(*info, plugins, error);
+    if (!model)
+        return nullptr;
+    auto translation = std::dynamic_pointer_cast<engine::TranslationModel>(model);
+    if (!translation)
+        *error = QStringLiteral("model '%1' (%2) is a %3 model, not a translation model")
+                     .arg(info->id, info->folder, info->task);
+    return translation;
+}
+
+} // namespace
+
+int runTranslateCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    const QList<QCommandLineOption> options = {
+        {"model", "Model id or package folder.", "ID_OR_DIR"},
+        {"strategy", "greedy, beam or sample.", "NAME"},
+        {"beam-size", "Beam size.", "N"},
+        {"n-best", "Hypotheses per sentence (beam or sample).", "N"},
+        {"length-penalty", "GNMT length penalty alpha (0: off).", "A"},
+        {"length-normalization", "gnmt, average or none.", "NAME"},
+        {"coverage-penalty", "GNMT coverage penalty beta (0: off).", "B"},
+        {"early-stopping", "heuristic, bounded or eager.", "NAME"},
+        {"no-repeat-ngram", "Block repeated n-grams of this size (0: off).", "N"},
+        {"repetition-penalty", "CTRL repetition penalty (1: off).", "R"},
+        {"top-k", "Sample among the k best (0: off).", "K"},
+        {"top-p", "Nucleus sampling mass (1: off).", "P"},
+        {"temperature", "Sampling temperature (1: off).", "T"},
+        {"seed", "Sampling seed.", "S"},
+        {"max-length", "Maximum target tokens.", "N"},
+        {"max-length-ratio", "Also cap at ratio x source tokens (0: off).", "F"},
+        {"min-length", "Minimum target tokens before EOS.", "N"},
+        {"json", "One JSON object per line."},
+    };
+    parser.addOptions(options);
+    if (!parser.parse(QStringList{QStringLiteral("glosa-cli translate")} + args)) {
+        err << "glosa-cli translate: " << parser.errorText() << "\n";
+        return 2;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        err << "glosa-cli translate: unexpected argument '" << parser.positionalArguments().first()
+            << "' (text is read from stdin)\n";
+        return 2;
+    }
+    if (!parser.isSet("model")) {
+        err << "glosa-cli translate: --model ID_OR_DIR is required\n";
+        return 2;
+    }
+    // Check that the values parse before the (slow) model load; they are validated together with
+    // the model's defaults below.
+    try {
+        optionsFrom(parser, DecodingOptions());
+    } catch (const UsageError &error) {
+        err << "glosa-cli translate: " << error.message << "\n";
+        return 2;
+    }
+    QString error;
+    const std::shared_ptr<engine::TranslationModel> model =
+        loadModel(parser.value("model"), &error);
+    if (!model) {
+        err << "glosa-cli translate: " << error.simplified() << "\n";
+        return 1;
+    }
+    DecodingOptions decoding;
+    try {
+        decoding = optionsFrom(parser, model->defaultDecodingOptions());
+        decoding.validate(model->decoder().vocabularySize());
+    } catch (const UsageError &usage) {
+        err << "glosa-cli translate: " << usage.message << "\n";
+        return 2;
+    } catch (const std::exception &invalid) {
+        err << "glosa-cli translate: " << invalid.what() << "\n";
+        return 2;
+    }
+    const bool json = parser.isSet("json");
+
+    engine::Translator translator(model);
+    QFile input;
+    if (!input.open(stdin, QIODevice::ReadOnly)) {
+        err << "glosa-cli translate: cannot read stdin\n";
+        return 1;
+    }
+    int status = 0;
+    for (qint64 lineNumber = 1;; ++lineNumber) {
+        QByteArray line = input.readLine();
+        if (line.isEmpty() && (input.atEnd() || !input.isReadable()))
+            break;
+        if (line.endsWith('\n'))
+            line.chop(1);
+        if (line.endsWith('\r'))
+            line.chop(1);
+        const QString source = QString::fromUtf8(line);
+        QElapsedTimer timer;
+        timer.start();
+        try {
+            const engine::TranslationResult result =
+                translator.translate(std::string_view(line.constData(), line.size()), decoding);
+            const double elapsedMs = timer.nsecsElapsed() / 1e6;
+            if (json)
+                out << QJsonDocument(toJson(line, result, decoding, *model, elapsedMs))
+                           .toJson(QJsonDocument::Compact);
+            else
+                out << fromUtf8(result.text);
+        } catch (const engine::InvalidUtf8Error &invalid) {
+            err << "glosa-cli translate: line " << lineNumber << ": " << invalid.what() << "\n";
+            status = 1;
+            if (json)
+                out << QJsonDocument(QJsonObject{{"source", source},
+                                                 {"error", QString::fromUtf8(invalid.what())}})
+                           .toJson(QJsonDocument::Compact);
+        } catch (const std::exception &failure) {
+            err << "glosa-cli translate: line " << lineNumber << ": " << failure.what() << "\n";
+            status = 1;
+            if (json)
+                out << QJsonDocument(QJsonObject{{"source", source},
+                                                 {"error", QString::fromUtf8(failure.what())}})
+                           .toJson(QJsonDocument::Compact);
+        }
+        out << "\n";
+        out.flush();
+        err.flush();
+    }
+    return status;
+}
+
+int runModelsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    QCommandLineParser parser;
+    parser.addOptions({{"all", "Also list broken and shadowed packages."},
+                       {"json", "One JSON object per model."}});
+    if (!parser.parse(QStringList{QStringLiteral("glosa-cli models")} + args)) {
+        err << "glosa-cli models: " << parser.errorText() << "\n";
+        return 2;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        err << "glosa-cli models: unexpected argument '" << parser.positionalArguments().first()
+            << "'\n";
+        return 2;
+    }
+    PluginRegistry plugins;
+    plugins.scan();
+    ModelCatalog catalog;
+    catalog.scan();
+    const bool all = parser.isSet("all");
+    const bool json = parser.isSet("json");
+    const QList<ModelInfo> models = all ? catalog.models() : catalog.availableModels();
+
+    auto statusOf = [&](const ModelInfo &m) {
+        if (!m.isValid())
+            return QStringLiteral("broken: %1").arg(m.error.simplified());
+        if (!m.shadowedBy.isEmpty())
+            return QStringLiteral("shadowed by %1").arg(m.shadowedBy);
+        if (!plugins.pluginForArchitecture(m.architecture))
+            return QStringLiteral("no plugin for architecture '%1'").arg(m.architecture);
+        return QStringLiteral("ok");
+    };
+    auto languages = [](const ModelInfo &m) {
+        return m.sourceLanguage.isEmpty()
+                   ? m.targetLanguage
+                   : m.sourceLanguage + QStringLiteral("->") + m.targetLanguage;
+    };
+    if (json) {
+        for (const ModelInfo &m : models) {
+            out << QJsonDocument(QJsonObject{{"id", m.id},
+                                             {"name", m.name},
+                                             {"task", m.task},
+                                             {"source_language", m.sourceLanguage},
+                                             {"target_language", m.targetLanguage},
+                                             {"architecture", m.architecture},
+                                             {"folder", m.folder},
+                                             {"size", m.sizeOnDisk},
+                                             {"status", statusOf(m)}})
+                       .toJson(QJsonDocument::Compact)
+                << "\n";
+        }
+        return 0;
+    }
+    // An aligned table; the folder goes last because it is the long one.
+    QList<QStringList> table = {{"ID", "TASK", "LANGUAGES", "ARCHITECTURE", "STATUS", "FOLDER"}};
+    for (const ModelInfo &m : models)
+        table.append({m.id.isEmpty() ? QStringLiteral("?") : m.id, m.task, languages(m),
+                      m.architecture, statusOf(m), m.folder});
+    QList<int> widths(table.first().size(), 0);
+    for (const QStringList &row : table)
+        for (int c = 0; c < row.size(); ++c)
+            widths[c] = std::max(widths[c], int(row[c].size()));
+    for (const QStringList &row : table) {
+        QString line;
+        for (int c = 0; c < row.size(); ++c)
+            line += c + 1 < row.size() ? row[c].leftJustified(widths[c] + 2) : row[c];
+        out << line << "\n";
+    }
+    if (models.isEmpty())
+        err << "glosa-cli models: no models found in " << catalog.searchPaths().join(':') << "\n";
+    return 0;
+}
+
+} // namespace glosa::cli

@@ -1,0 +1,40 @@
+// `glosa-cli translate` and `glosa-cli models`.
+//
+//   glosa-cli translate --model ID_OR_DIR [--strategy greedy|beam|sample] [--beam-size N]
+//       [--n-best N] [--length-penalty A] [--coverage-penalty B] [--no-repeat-ngram N]
+//       [--repetition-penalty R] [--top-k K] [--top-p P] [--temperature T] [--seed S]
+//       [--max-length N] [--min-length N] [--max-length-ratio F]
+//       [--length-normalization gnmt|average|none] [--early-stopping heuristic|bounded|eager]
+//       [--json]
+//   glosa-cli models [--all] [--json]
+//
+// translate reads one text per line on stdin and writes one translation per line on stdout, in
+// order, flushed after each line. Settings not given come from the model's model.json
+// "decoding" object, then from DecodingOptions' defaults. A line may hold several sentences: it
+// is split (ICU, the model's source language) and every sentence translated; an empty line gives
+// an empty line. A line that is not valid UTF-8 gives an empty line (a JSON object with "error"
+// under --json) and a message on stderr naming the line and byte; the other lines are still
+// translated and the exit code is 1. Bad arguments or a model that cannot load: a one-line
+// message on stderr and exit code 2 (arguments) or 1 (model).
+//
+// --json writes one object per line: "source", "translation", "hypotheses" (best first; each
+// "text", "tokens" (pieces), "token_ids", "token_logprobs", "score"), "source_tokens" (pieces,
+// "</s>" included: the alignment's columns), "alignment" (one row per target token of the best
+// hypothesis, one column per source token; block-diagonal when the line held several sentences),
+// "segments" (each sentence's "source" and "target" UTF-16 ranges and the index of its first
+// source and target token), "strategy" (every setting in effect), "model", "elapsed_ms".
+// For a line with several sentences, hypothesis k joins the k-th hypothesis of each sentence
+// (the last one where a sentence has fewer) and its score is the sum of theirs.
+#pragma once
+
+#include <QStringList>
+
+class QTextStream;
+
+namespace glosa::cli {
+
+// Both return the process exit code; args start after the command name.
+int runTranslateCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+int runModelsCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+
+} // namespace glosa::cli

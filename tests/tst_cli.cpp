@@ -1,0 +1,345 @@
+// glosa-cli models / translate end to end: the real binary (QProcess), the real plugin registry,
+// model catalog, package loader, Translator and search, on the toy word-table package
+// tests/data/toy-en-es through the toytranslator test plugin.
+#include "testutil.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+    QList<QByteArray> lines() const
+    {
+        QList<QByteArray> result = out.split('\n');
+        if (!result.isEmpty() && result.last().isEmpty())
+            result.removeLast();
+        return result;
+    }
+};
+
+QString toyPackage()
+{
+    return glosa::test::testDataDir() + QStringLiteral("/toy-en-es");
+}
+
+Run runCli(const QStringList &args, const QByteArray &input = {},
+           const QString &modelPath = toyPackage())
+{
+    static QTemporaryDir home; // keeps the user's own models and settings out of the test
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("GLOSA_PLUGIN_PATH"), QStringLiteral(GLOSA_TEST_PLUGIN_DIR));
+    env.insert(QStringLiteral("GLOSA_MODEL_PATH"), modelPath);
+    env.insert(QStringLiteral("XDG_DATA_HOME"), home.path() + QStringLiteral("/data"));
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path() + QStringLiteral("/config"));
+    env.insert(QStringLiteral("HOME"), home.path());
+    process.setProcessEnvironment(env);
+    process.start(QStringLiteral(GLOSA_BINARY_DIR "/bin/glosa-cli"), args);
+    Run run;
+    if (!process.waitForStarted(10000))
+        return run;
+    process.write(input);
+    process.closeWriteChannel();
+    if (!process.waitForFinished(300000)) {
+        process.kill();
+        process.waitForFinished();
+        return run;
+    }
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
+    run.out = process.readAllStandardOutput();
+    run.err = process.readAllStandardError();
+    return run;
+}
+
+QJsonObject parse(const QByteArray &line)
+{
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(line, &error);
+    if (error.error != QJsonParseError::NoError)
+        qWarning() << "bad JSON:" << error.errorString() << line.left(200);
+    return document.object();
+}
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+private slots:
+    void modelsListsTheToyPackage()
+    {
+        const Run run = runCli({"models"});
+        QCOMPARE(run.exitCode, 0);
+        const QList<QByteArray> lines = run.lines();
+        QVERIFY(lines.size() >= 2);
+        QVERIFY(lines[0].startsWith("ID"));
+        QByteArray toy;
+        for (const QByteArray &line : lines)
+            if (line.startsWith("toy-en-es "))
+                toy = line;
+        QVERIFY2(!toy.isEmpty(), run.out);
+        for (const char *field : {"translation", "en->es", "toy-table", " ok "})
+            QVERIFY2(toy.contains(field), toy);
+        QVERIFY(toy.contains(QDir(toyPackage()).canonicalPath().toUtf8()) ||
+                toy.contains(QDir::cleanPath(toyPackage()).toUtf8()));
+
+        const Run json = runCli({"models", "--json"});
+        QCOMPARE(json.exitCode, 0);
+        bool found = false;
+        for (const QByteArray &line : json.lines()) {
+            const QJsonObject m = parse(line);
+            if (m["id"].toString() != "toy-en-es")
+                continue;
+            found = true;
+            QCOMPARE(m["task"].toString(), QStringLiteral("translation"));
+            QCOMPARE(m["source_language"].toString(), QStringLiteral("en"));
+            QCOMPARE(m["target_language"].toString(), QStringLiteral("es"));
+            QCOMPARE(m["architecture"].toString(), QStringLiteral("toy-table"));
+            QCOMPARE(m["status"].toString(), QStringLiteral("ok"));
+        }
+        QVERIFY(found);
+    }
+
+    void translatesLineByLine_data()
+    {
+        QTest::addColumn<QStringList>("options");
+        QTest::newRow("model default (beam 4)") << QStringList{};
+        QTest::newRow("greedy") << QStringList{"--strategy", "greedy"};
+        QTest::newRow("beam 5, penalties") << QStringList{
+            "--strategy",        "beam", "--beam-size",          "5",  "--length-penalty", "1.0",
+            "--no-repeat-ngram", "3",    "--repetition-penalty", "1.2"};
+        QTest::newRow("by folder") << QStringList{"--model", toyPackage()};
+    }
+    void translatesLineByLine()
+    {
+        QFETCH(QStringList, options);
+        QStringList args = {"translate"};
+        if (!options.contains("--model"))
+            args << "--model"
+                 << "toy-en-es";
+        args << options;
+        const Run run = runCli(args, "the cat is big.\n\nhello my friend! the dog is small?\n"
+                                     "we see a black car with my friend today\n");
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.err.isEmpty(), run.err);
+        const QList<QByteArray> lines = run.lines();
+        QCOMPARE(lines.size(), 4);
+        QCOMPARE(QString::fromUtf8(lines[0]), QStringLiteral("el gato es grande."));
+        QCOMPARE(lines[1], QByteArray()); // an empty line stays empty
+        QCOMPARE(QString::fromUtf8(lines[2]),
+                 QStringLiteral("hola mi amigo! el perro es pequeño?"));
+        QCOMPARE(QString::fromUtf8(lines[3]),
+                 QStringLiteral("nosotros veo un negro coche con mi amigo hoy"));
+    }
+
+    void jsonCarriesHypothesesAndAlignment()
+    {
+        const Run run = runCli({"translate", "--model", "toy-en-es", "--strategy", "beam",
+                                "--beam-size", "4", "--n-best", "3", "--json"},
+                               "the cat is big.\nhello my friend! the dog is small?\n");
+        QCOMPARE(run.exitCode, 0);
+        const QList<QByteArray> lines = run.lines();
+        QCOMPARE(lines.size(), 2);
+        for (int l = 0; l < 2; ++l) {
+            const QJsonObject o = parse(lines[l]);
+            for (const char *key : {"source", "translation", "hypotheses", "source_tokens",
+                                    "alignment", "strategy", "elapsed_ms", "segments"})
+                QVERIFY2(o.contains(key), key);
+            const QJsonArray hypotheses = o["hypotheses"].toArray();
+            QCOMPARE(hypotheses.size(), 3);
+            QCOMPARE(hypotheses[0].toObject()["text"].toString(), o["translation"].toString());
+            double previous = 1.0;
+            for (const QJsonValue &value : hypotheses) {
+                const QJsonObject h = value.toObject();
+                QCOMPARE(h["tokens"].toArray().size(), h["token_logprobs"].toArray().size());
+                QVERIFY(h["score"].toDouble() <= previous);
+                previous = h["score"].toDouble();
+            }
+            // Alignment: one row per target token of the best, one column per source token,
+            // each row a distribution.
+            const QJsonArray tokens = hypotheses[0].toObject()["tokens"].toArray();
+            const QJsonArray sourceTokens = o["source_tokens"].toArray();
+            const QJsonArray alignment = o["alignment"].toArray();
+            QCOMPARE(alignment.size(), tokens.size());
+            for (const QJsonValue &row : alignment) {
+                QCOMPARE(row.toArray().size(), sourceTokens.size());
+                double sum = 0.0;
+                for (const QJsonValue &cell : row.toArray())
+                    sum += cell.toDouble();
+                QVERIFY2(std::abs(sum - 1.0) < 1e-3, qPrintable(QString::number(sum)));
+            }
+            const QJsonObject strategy = o["strategy"].toObject();
+            QCOMPARE(strategy["strategy"].toString(), QStringLiteral("beam"));
+            QCOMPARE(strategy["beam_size"].toInt(), 4);
+            QCOMPARE(strategy["n_best"].toInt(), 3);
+            for (const char *key :
+                 {"length_penalty", "coverage_penalty", "no_repeat_ngram_size",
+                  "repetition_penalty", "top_k", "top_p", "temperature", "seed", "max_length"})
+                QVERIFY2(strategy.contains(key), key);
+        }
+        // First line: word by word, the toy attends 0.9 to the aligned source token.
+        const QJsonObject first = parse(lines[0]);
+        QCOMPARE(first["source_tokens"].toArray().last().toString(), QStringLiteral("</s>"));
+        QCOMPARE(first["hypotheses"].toArray()[0].toObject()["tokens"].toArray()[1].toString(),
+                 QStringLiteral("\u2581gato"));
+        QCOMPARE(first["alignment"].toArray()[1].toArray()[1].toDouble(), 0.9);
+        // Second line: two sentences, a block-diagonal alignment.
+        const QJsonObject second = parse(lines[1]);
+        const QJsonArray segments = second["segments"].toArray();
+        QCOMPARE(segments.size(), 2);
+        const int firstColumn = segments[1].toObject()["first_source_token"].toInt();
+        const int firstRow = segments[1].toObject()["first_target_token"].toInt();
+        QVERIFY(firstColumn > 0 && firstRow > 0);
+        const QJsonArray alignment = second["alignment"].toArray();
+        QCOMPARE(alignment[0].toArray()[firstColumn].toDouble(), 0.0);
+        QCOMPARE(alignment[firstRow].toArray()[0].toDouble(), 0.0);
+        // Segment ranges are UTF-16 positions in the source and the translation.
+        const QString source = second["source"].toString();
+        const QJsonArray range = segments[1].toObject()["source"].toArray();
+        QCOMPARE(source.mid(range[0].toInt(), range[1].toInt() - range[0].toInt()),
+                 QStringLiteral("the dog is small?"));
+        const QString translation = second["translation"].toString();
+        const QJsonArray target = segments[1].toObject()["target"].toArray();
+        QCOMPARE(translation.mid(target[0].toInt(), target[1].toInt() - target[0].toInt()),
+                 QStringLiteral("el perro es pequeño?"));
+    }
+
+    void invalidUtf8IsReportedAndTheRestTranslated()
+    {
+        const Run run =
+            runCli({"translate", "--model", "toy-en-es"}, "the cat\nbad \xff\xfe byte\nthe dog\n");
+        QCOMPARE(run.exitCode, 1);
+        const QList<QByteArray> lines = run.lines();
+        QCOMPARE(lines.size(), 3);
+        QCOMPARE(lines[0], QByteArray("el gato"));
+        QCOMPARE(lines[1], QByteArray());
+        QCOMPARE(lines[2], QByteArray("el perro"));
+        QCOMPARE(run.err.count('\n'), 1);
+        QVERIFY2(run.err.contains("line 2") && run.err.contains("UTF-8") &&
+                     run.err.contains("offset 4"),
+                 run.err);
+        const Run json =
+            runCli({"translate", "--model", "toy-en-es", "--json"}, "bad \xff\nthe dog\n");
+        QCOMPARE(json.lines().size(), 2);
+        QVERIFY(parse(json.lines()[0]).contains("error"));
+        QCOMPARE(parse(json.lines()[1])["translation"].toString(), QStringLiteral("el perro"));
+    }
+
+    void longLinesAreTranslatedCompletely()
+    {
+        // 5,000 words in sentences, and 1,200 words without any sentence end (cut into chunks
+        // at word starts by the Translator): every word must come back translated.
+        QByteArray sentences, runOn;
+        int sentenceWords = 0;
+        while (sentenceWords < 5000) {
+            sentences += "the cat is big and the dog is small. ";
+            sentenceWords += 9;
+        }
+        for (int i = 0; i < 300; ++i)
+            runOn += "my friend eats water ";
+        const Run run = runCli({"translate", "--model", "toy-en-es", "--strategy", "greedy"},
+                               sentences.trimmed() + "\n" + runOn.trimmed() + "\n");
+        QCOMPARE(run.exitCode, 0);
+        const QList<QByteArray> lines = run.lines();
+        QCOMPARE(lines.size(), 2);
+        QCOMPARE(lines[0].count("gato"), sentenceWords / 9);
+        QCOMPARE(lines[0].count("perro"), sentenceWords / 9);
+        QCOMPARE(lines[0].split(' ').size(), sentenceWords);
+        QCOMPARE(lines[1].count("agua"), 300);
+        QCOMPARE(lines[1].simplified().split(' ').size(), 1200);
+    }
+
+    void seededSamplingIsReproducible()
+    {
+        const QStringList args = {"translate", "--model",       "toy-en-es", "--strategy",
+                                  "sample",    "--temperature", "4",         "--top-k",
+                                  "20",        "--seed",        "11",        "--n-best",
+                                  "3",         "--json"};
+        const QByteArray input = "the cat is big\nhello my friend\n";
+        const Run a = runCli(args, input);
+        const Run b = runCli(args, input);
+        QCOMPARE(a.exitCode, 0);
+        auto texts = [](const Run &run) {
+            QStringList out;
+            for (const QByteArray &line : run.lines())
+                for (const QJsonValue &h : parse(line)["hypotheses"].toArray())
+                    out << h.toObject()["text"].toString();
+            return out;
+        };
+        QCOMPARE(texts(a).size(), 6);
+        QCOMPARE(texts(a), texts(b));
+        QStringList otherArgs = args;
+        otherArgs[otherArgs.indexOf("11")] = "12";
+        QVERIFY(texts(runCli(otherArgs, input)) != texts(a));
+    }
+
+    void badArgumentsFailWithOneLine_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no model") << QStringList{"translate"} << 2 << "--model";
+        QTest::newRow("unknown option")
+            << QStringList{"translate", "--model", "toy-en-es", "--beam", "3"} << 2 << "beam";
+        QTest::newRow("not a number")
+            << QStringList{"translate", "--model", "toy-en-es", "--top-p", "lots"} << 2
+            << "--top-p 'lots'";
+        QTest::newRow("bad strategy")
+            << QStringList{"translate", "--model", "toy-en-es", "--strategy", "best"} << 2
+            << "greedy, beam, sample";
+        QTest::newRow("n-best with greedy")
+            << QStringList{"translate", "--model",  "toy-en-es", "--strategy",
+                           "greedy",    "--n-best", "2"}
+            << 2 << "nBest = 2";
+        QTest::newRow("top-p out of range")
+            << QStringList{"translate", "--model", "toy-en-es", "--top-p", "1.5"} << 2
+            << "topP = 1.5";
+        QTest::newRow("unknown model")
+            << QStringList{"translate", "--model", "no-such-model"} << 1 << "no-such-model";
+        QTest::newRow("models: stray argument") << QStringList{"models", "extra"} << 2 << "extra";
+    }
+    void badArgumentsFailWithOneLine()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        const Run run = runCli(args, "the cat\n");
+        QCOMPARE(run.exitCode, exitCode);
+        QVERIFY(run.out.isEmpty());
+        QCOMPARE(run.err.count('\n'), 1);
+        QVERIFY2(run.err.contains(message.toUtf8()), run.err);
+    }
+
+    void brokenPackageSaysWhy()
+    {
+        // A copy of the toy package whose weights file is cut short.
+        QTemporaryDir dir;
+        const QString folder = dir.path() + QStringLiteral("/toy-broken");
+        QVERIFY(QDir().mkpath(folder));
+        for (const char *name : {"model.json", "spm.model"})
+            QVERIFY(QFile::copy(toyPackage() + '/' + name, folder + '/' + name));
+        QFile weights(toyPackage() + QStringLiteral("/model.safetensors"));
+        QVERIFY(weights.open(QIODevice::ReadOnly));
+        QFile cut(folder + QStringLiteral("/model.safetensors"));
+        QVERIFY(cut.open(QIODevice::WriteOnly));
+        cut.write(weights.read(weights.size() / 2));
+        cut.close();
+        const Run run = runCli({"translate", "--model", folder}, "the cat\n", dir.path());
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY(run.out.isEmpty());
+        QCOMPARE(run.err.count('\n'), 1);
+        QVERIFY2(run.err.contains("model.safetensors"), run.err);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
