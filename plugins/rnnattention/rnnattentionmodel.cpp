@@ -1,0 +1,404 @@
+#include "plugins/rnnattention/rnnattentionmodel.h"
+
+#include "engine/package.h"
+#include "engine/packageerror.h"
+#include "engine/text/tokenizer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+
+namespace glosa::rnnattention {
+
+using engine::PackageError;
+using engine::Shape;
+using engine::Tensor;
+
+namespace {
+
+[[noreturn]] void failHyperparameter(const engine::ModelPackage &package, const std::string &key,
+                                     const std::string &message)
+{
+    throw PackageError(package.manifestPath(), "",
+                       "\"hyperparameters." + key + "\": " + message);
+}
+
+// Gathers rows: dst[i] = src[origins[i]], each row `width` floats.
+void gatherRows(const Tensor &src, const std::vector<std::int32_t> &origins, std::int64_t width,
+                Tensor &dst)
+{
+    dst.resize({static_cast<std::int64_t>(origins.size()), width});
+    const float *s = src.data<float>();
+    float *d = dst.data<float>();
+    for (std::size_t i = 0; i < origins.size(); ++i)
+        std::memcpy(d + i * width, s + origins[i] * width, width * sizeof(float));
+}
+
+} // namespace
+
+const char *attentionScoreName(AttentionScore score)
+{
+    switch (score) {
+    case AttentionScore::Dot:
+        return "dot";
+    case AttentionScore::General:
+        return "general";
+    case AttentionScore::Additive:
+        return "additive";
+    case AttentionScore::ScaledDot:
+        return "scaled-dot";
+    }
+    return "?";
+}
+
+RnnAttentionConfig RnnAttentionConfig::fromPackage(const engine::ModelPackage &package)
+{
+    RnnAttentionConfig c;
+    c.vocabSize = package.hyperparameter<std::int64_t>("vocab_size");
+    c.embeddingDim = package.hyperparameter<std::int64_t>("embedding_dim");
+    c.encoderHidden = package.hyperparameter<std::int64_t>("encoder_hidden");
+    c.encoderLayers = package.hyperparameter<int>("encoder_layers");
+    c.decoderHidden = package.hyperparameter<std::int64_t>("decoder_hidden");
+    const auto kind = package.hyperparameter<std::string>("attention");
+    bool known = false;
+    for (AttentionScore s : {AttentionScore::Dot, AttentionScore::General,
+                             AttentionScore::Additive, AttentionScore::ScaledDot})
+        if (kind == attentionScoreName(s)) {
+            c.attention = s;
+            known = true;
+        }
+    if (!known)
+        failHyperparameter(package, "attention",
+                           "\"" + kind + "\" is not one of dot, general, additive, scaled-dot");
+    c.attentionDim = c.attention == AttentionScore::Additive
+                         ? package.hyperparameter<std::int64_t>("attention_dim")
+                         : 0;
+    c.padId = package.hyperparameter<std::int32_t>("pad_id", 0);
+    c.bosId = package.hyperparameter<std::int32_t>("bos_id", 2);
+    c.eosId = package.hyperparameter<std::int32_t>("eos_id", 3);
+    const std::pair<const char *, std::int64_t> positive[] = {
+        {"vocab_size", c.vocabSize}, {"embedding_dim", c.embeddingDim},
+        {"encoder_hidden", c.encoderHidden}, {"encoder_layers", c.encoderLayers},
+        {"decoder_hidden", c.decoderHidden}};
+    for (const auto &[key, value] : positive)
+        if (value <= 0)
+            failHyperparameter(package, key, std::to_string(value) + " must be positive");
+    if (c.attention == AttentionScore::Additive && c.attentionDim <= 0)
+        failHyperparameter(package, "attention_dim", "must be positive for additive attention");
+    if ((c.attention == AttentionScore::Dot || c.attention == AttentionScore::ScaledDot)
+        && c.decoderHidden != 2 * c.encoderHidden)
+        failHyperparameter(package, "decoder_hidden",
+                           kind + " attention needs decoder_hidden ("
+                               + std::to_string(c.decoderHidden) + ") == 2 * encoder_hidden ("
+                               + std::to_string(2 * c.encoderHidden) + ")");
+    for (const auto &[key, id] : {std::pair{"pad_id", c.padId}, std::pair{"bos_id", c.bosId},
+                                  std::pair{"eos_id", c.eosId}})
+        if (id < 0 || id >= c.vocabSize)
+            failHyperparameter(package, key,
+                               std::to_string(id) + " is outside the vocabulary [0, "
+                                   + std::to_string(c.vocabSize) + ")");
+    return c;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+class RnnAttentionModel::State final : public engine::DecoderState
+{
+public:
+    std::int64_t rows() const override { return static_cast<std::int64_t>(rowSentence.size()); }
+
+    void reorder(const std::vector<std::int32_t> &origins) override
+    {
+        const std::int64_t n = rows();
+        bool identity = static_cast<std::int64_t>(origins.size()) == n;
+        for (std::size_t i = 0; i < origins.size(); ++i) {
+            if (origins[i] < 0 || origins[i] >= n)
+                throw std::out_of_range("RnnAttentionModel: origin " + std::to_string(origins[i])
+                                        + " outside [0, " + std::to_string(n) + ")");
+            identity = identity && origins[i] == static_cast<std::int32_t>(i);
+        }
+        if (identity)
+            return;
+        gatherRows(hidden, origins, hidden.dim(1), spare);
+        std::swap(hidden, spare);
+        gatherRows(feed, origins, feed.dim(1), spare);
+        std::swap(feed, spare);
+        std::vector<std::int32_t> sentences(origins.size());
+        for (std::size_t i = 0; i < origins.size(); ++i)
+            sentences[i] = rowSentence[origins[i]];
+        rowSentence = std::move(sentences);
+    }
+
+    std::int64_t maxSourceLength = 0;
+    std::vector<std::int64_t> lengths;     // [sentences]
+    std::vector<std::int32_t> rowSentence; // [rows]
+    Tensor memory;                         // [sentences, S, 2H]: h_s, zeros at padding
+    Tensor keys;                           // [sentences, S, K]: what h_t is scored against
+    Tensor hidden;                         // [rows, Hd]
+    Tensor feed;                           // [rows, E]: h~ of the previous step
+    Tensor spare;
+    // Per-step buffers, reused.
+    Tensor embedded, input, query, scores, joined, next, logits;
+};
+
+// ---------------------------------------------------------------------------------------------
+
+RnnAttentionModel::RnnAttentionModel(const engine::ModelPackage &package)
+    : m_id(package.id()), m_config(RnnAttentionConfig::fromPackage(package))
+{
+    const RnnAttentionConfig &c = m_config;
+    const std::int64_t E = c.embeddingDim, H = c.encoderHidden, Hd = c.decoderHidden,
+                       K = 2 * c.encoderHidden, A = c.attentionDim;
+    m_sourceTokenizer = package.sourceTokenizer();
+    m_targetTokenizer = package.targetTokenizer();
+    if (m_targetTokenizer && m_targetTokenizer->vocabSize() != c.vocabSize)
+        throw PackageError(m_targetTokenizer->path(), "",
+                           "the tokenizer has " + std::to_string(m_targetTokenizer->vocabSize())
+                               + " pieces but the model's vocabulary (hyperparameters.vocab_size)"
+                                 " has "
+                               + std::to_string(c.vocabSize));
+
+    std::vector<engine::TensorRequirement> required{
+        {"embedding.weight", {c.vocabSize, E}},
+        {"encoder.bridge.weight", {Hd, K}},
+        {"encoder.bridge.bias", {Hd}},
+        {"decoder.rnn.weight_ih", {3 * Hd, 2 * E}},
+        {"decoder.rnn.weight_hh", {3 * Hd, Hd}},
+        {"decoder.rnn.bias_ih", {3 * Hd}},
+        {"decoder.rnn.bias_hh", {3 * Hd}},
+        {"decoder.combine.weight", {E, K + Hd}},
+        {"decoder.output_bias", {c.vocabSize}},
+    };
+    for (int l = 0; l < c.encoderLayers; ++l)
+        for (const char *suffix : {"", "_reverse"}) {
+            const std::string s = "_l" + std::to_string(l) + suffix;
+            required.push_back({"encoder.rnn.weight_ih" + s, {3 * H, l == 0 ? E : K}});
+            required.push_back({"encoder.rnn.weight_hh" + s, {3 * H, H}});
+            required.push_back({"encoder.rnn.bias_ih" + s, {3 * H}});
+            required.push_back({"encoder.rnn.bias_hh" + s, {3 * H}});
+        }
+    if (c.attention == AttentionScore::General)
+        required.push_back({"decoder.attention.key_proj.weight", {Hd, K}});
+    if (c.attention == AttentionScore::Additive) {
+        required.push_back({"decoder.attention.query_proj.weight", {A, Hd}});
+        required.push_back({"decoder.attention.key_proj.weight", {A, K}});
+        required.push_back({"decoder.attention.v.weight", {1, A}});
+    }
+    package.requireTensors(required);
+
+    auto w = [&](const std::string &name) { return package.weight(name); };
+    const Tensor embedding = w("embedding.weight");
+    m_embedding = engine::ops::Embedding(embedding);
+    for (int l = 0; l < c.encoderLayers; ++l) {
+        const std::string s = "_l" + std::to_string(l);
+        m_encoderForward.emplace_back(w("encoder.rnn.weight_ih" + s), w("encoder.rnn.weight_hh" + s),
+                                      w("encoder.rnn.bias_ih" + s), w("encoder.rnn.bias_hh" + s));
+        const std::string r = s + "_reverse";
+        m_encoderBackward.emplace_back(w("encoder.rnn.weight_ih" + r), w("encoder.rnn.weight_hh" + r),
+                                       w("encoder.rnn.bias_ih" + r), w("encoder.rnn.bias_hh" + r));
+    }
+    m_bridge = engine::ops::Linear(w("encoder.bridge.weight"), w("encoder.bridge.bias"),
+                                   engine::ops::Activation::Tanh);
+    m_decoderCell = engine::ops::Gru(w("decoder.rnn.weight_ih"), w("decoder.rnn.weight_hh"),
+                                     w("decoder.rnn.bias_ih"), w("decoder.rnn.bias_hh"));
+    if (c.attention == AttentionScore::General || c.attention == AttentionScore::Additive)
+        m_keyProjection = engine::ops::Linear(w("decoder.attention.key_proj.weight"));
+    if (c.attention == AttentionScore::Additive) {
+        m_queryProjection = engine::ops::Linear(w("decoder.attention.query_proj.weight"));
+        const Tensor v = w("decoder.attention.v.weight");
+        m_v.assign(v.data<float>(), v.data<float>() + A);
+    }
+    // train_rnn.py: 1 / sqrt(key_dim) for scaled-dot, where key_dim = 2 * encoder_hidden.
+    m_scoreScale = c.attention == AttentionScore::ScaledDot
+                       ? static_cast<float>(1.0 / std::sqrt(static_cast<double>(K)))
+                       : 1.0f;
+    m_combine = engine::ops::Linear(w("decoder.combine.weight"), Tensor(),
+                                    engine::ops::Activation::Tanh);
+    m_output = engine::ops::Linear(embedding, w("decoder.output_bias"));
+}
+
+RnnAttentionModel::~RnnAttentionModel() = default;
+
+std::unique_ptr<engine::DecoderState> RnnAttentionModel::encode(
+    const std::vector<std::vector<std::int32_t>> &sources)
+{
+    const RnnAttentionConfig &c = m_config;
+    const std::int64_t H = c.encoderHidden, K = 2 * H, E = c.embeddingDim;
+    const auto batch = static_cast<std::int64_t>(sources.size());
+    auto state = std::make_unique<State>();
+    std::int64_t S = 0;
+    for (std::int64_t b = 0; b < batch; ++b) {
+        const auto n = static_cast<std::int64_t>(sources[b].size());
+        if (n == 0)
+            throw std::invalid_argument("RnnAttentionModel::encode: source " + std::to_string(b)
+                                        + " is empty");
+        for (std::int32_t id : sources[b])
+            if (id < 0 || id >= c.vocabSize)
+                throw std::invalid_argument("RnnAttentionModel::encode: token id "
+                                            + std::to_string(id) + " in source "
+                                            + std::to_string(b) + " is outside [0, "
+                                            + std::to_string(c.vocabSize) + ")");
+        state->lengths.push_back(n);
+        state->rowSentence.push_back(static_cast<std::int32_t>(b));
+        S = std::max(S, n);
+    }
+    state->maxSourceLength = S;
+    state->hidden = Tensor({batch, c.decoderHidden});
+    state->feed = Tensor({batch, E});
+    if (batch == 0)
+        return state;
+
+    // Time-major [S, B] ids (PAD past each length: the GRUs never read those steps).
+    Tensor ids({S, batch}, engine::DType::I32);
+    std::int32_t *idp = ids.data<std::int32_t>();
+    for (std::int64_t s = 0; s < S; ++s)
+        for (std::int64_t b = 0; b < batch; ++b)
+            idp[s * batch + b] = s < state->lengths[b] ? sources[b][s] : c.padId;
+    Tensor x;
+    m_embedding(ids, x); // [S, B, E]
+    Tensor forward, backward, forwardLast, backwardLast, both;
+    for (int l = 0; l < c.encoderLayers; ++l) {
+        m_encoderForward[l].sequence(x, Tensor(), false, forward, forwardLast, state->lengths);
+        m_encoderBackward[l].sequence(x, Tensor(), true, backward, backwardLast, state->lengths);
+        both.resize({S, batch, K});
+        const float *f = forward.data<float>();
+        const float *r = backward.data<float>();
+        float *o = both.data<float>();
+        for (std::int64_t i = 0; i < S * batch; ++i) {
+            std::memcpy(o + i * K, f + i * H, H * sizeof(float));
+            std::memcpy(o + i * K + H, r + i * H, H * sizeof(float));
+        }
+        std::swap(x, both); // the next layer's input [S, B, 2H]
+    }
+    // memory [B, S, 2H] (batch-major, so that one row's attention reads contiguous states);
+    // out[t >= length] is zero, as pad_packed_sequence leaves it.
+    state->memory = Tensor({batch, S, K});
+    {
+        const float *src = x.data<float>();
+        float *dst = state->memory.data<float>();
+        for (std::int64_t b = 0; b < batch; ++b)
+            for (std::int64_t s = 0; s < S; ++s)
+                std::memcpy(dst + (b * S + s) * K, src + (s * batch + b) * K, K * sizeof(float));
+    }
+    if (m_keyProjection.empty())
+        state->keys = state->memory;
+    else
+        m_keyProjection(state->memory, state->keys); // [B, S, Hd or A]
+
+    // h_0 = tanh(bridge([fwd_last; bwd_first])) of the last layer.
+    Tensor last({batch, K});
+    for (std::int64_t b = 0; b < batch; ++b) {
+        std::memcpy(last.data<float>() + b * K, forwardLast.data<float>() + b * H,
+                    H * sizeof(float));
+        std::memcpy(last.data<float>() + b * K + H, backwardLast.data<float>() + b * H,
+                    H * sizeof(float));
+    }
+    m_bridge(last, state->hidden);
+    return state;
+}
+
+void RnnAttentionModel::step(engine::DecoderState &base, const Tensor &lastTokens,
+                             Tensor &logProbs, Tensor &attention)
+{
+    auto *statePtr = dynamic_cast<State *>(&base);
+    if (!statePtr)
+        throw std::invalid_argument("RnnAttentionModel::step: the state was not created by "
+                                    "this model's encode()");
+    State &st = *statePtr;
+    const RnnAttentionConfig &c = m_config;
+    const std::int64_t E = c.embeddingDim, Hd = c.decoderHidden, K = 2 * c.encoderHidden;
+    const std::int64_t rows = st.rows();
+    if (lastTokens.rank() != 1 || lastTokens.dim(0) != rows
+        || lastTokens.dtype() != engine::DType::I32)
+        throw std::invalid_argument("RnnAttentionModel::step: lastTokens must be I32 ["
+                                    + std::to_string(rows) + "], got "
+                                    + engine::shapeToString(lastTokens.shape()));
+    const std::int64_t S = st.maxSourceLength;
+    logProbs.resize({rows, c.vocabSize});
+    attention.resize({rows, S});
+    if (rows == 0)
+        return;
+    const std::int32_t *tokens = lastTokens.data<std::int32_t>();
+    for (std::int64_t r = 0; r < rows; ++r)
+        if (tokens[r] < 0 || tokens[r] >= c.vocabSize)
+            throw std::invalid_argument("RnnAttentionModel::step: token "
+                                        + std::to_string(tokens[r]) + " of row "
+                                        + std::to_string(r) + " is outside [0, "
+                                        + std::to_string(c.vocabSize) + ")");
+
+    // x_t = [E[y]; h~_{t-1}] -> h_t (in place).
+    m_embedding(lastTokens, st.embedded); // [rows, E]
+    st.input.resize({rows, 2 * E});
+    {
+        float *in = st.input.data<float>();
+        const float *e = st.embedded.data<float>();
+        const float *f = st.feed.data<float>();
+        for (std::int64_t r = 0; r < rows; ++r) {
+            std::memcpy(in + r * 2 * E, e + r * E, E * sizeof(float));
+            std::memcpy(in + r * 2 * E + E, f + r * E, E * sizeof(float));
+        }
+    }
+    m_decoderCell(st.input, st.hidden, st.hidden);
+
+    // Attention over each row's sentence; c_t goes straight into joined = [c_t; h_t].
+    const float *h = st.hidden.data<float>();
+    const float *query = h;
+    std::int64_t queryWidth = Hd;
+    if (c.attention == AttentionScore::Additive) {
+        m_queryProjection(st.hidden, st.query); // [rows, A]
+        query = st.query.data<float>();
+        queryWidth = c.attentionDim;
+    }
+    const std::int64_t keyWidth = st.keys.dim(2);
+    st.joined.resize({rows, K + Hd});
+    float *joined = st.joined.data<float>();
+    float *att = attention.data<float>();
+    std::fill(att, att + rows * S, 0.0f);
+    const float *keys = st.keys.data<float>();
+    const float *memory = st.memory.data<float>();
+    for (std::int64_t r = 0; r < rows; ++r) {
+        const std::int32_t b = st.rowSentence[r];
+        const std::int64_t n = st.lengths[b];
+        const float *q = query + r * queryWidth;
+        float *a = att + r * S;
+        float maximum = -std::numeric_limits<float>::infinity();
+        for (std::int64_t j = 0; j < n; ++j) {
+            const float *k = keys + (b * S + j) * keyWidth;
+            float score = 0.0f;
+            if (c.attention == AttentionScore::Additive) {
+                for (std::int64_t i = 0; i < queryWidth; ++i)
+                    score += m_v[i] * std::tanh(q[i] + k[i]);
+            } else {
+                for (std::int64_t i = 0; i < queryWidth; ++i)
+                    score += k[i] * q[i];
+                score *= m_scoreScale;
+            }
+            a[j] = score;
+            maximum = std::max(maximum, score);
+        }
+        float sum = 0.0f;
+        for (std::int64_t j = 0; j < n; ++j) {
+            a[j] = std::exp(a[j] - maximum);
+            sum += a[j];
+        }
+        const float inverse = 1.0f / sum;
+        float *context = joined + r * (K + Hd);
+        std::fill(context, context + K, 0.0f);
+        for (std::int64_t j = 0; j < n; ++j) {
+            a[j] *= inverse;
+            const float *m = memory + (b * S + j) * K;
+            for (std::int64_t i = 0; i < K; ++i)
+                context[i] += a[j] * m[i];
+        }
+        std::memcpy(context + K, h + r * Hd, Hd * sizeof(float));
+    }
+    // h~_t = tanh(combine([c_t; h_t])) becomes the next step's input feed.
+    m_combine(st.joined, st.feed); // [rows, E]
+    m_output(st.feed, st.logits);  // [rows, vocab]
+    m_logSoftmax(st.logits, logProbs);
+}
+
+} // namespace glosa::rnnattention

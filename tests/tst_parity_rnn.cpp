@@ -1,0 +1,191 @@
+// Parity of plugins/rnnattention with PyTorch (tools/train_rnn.py) on tiny random-weight packages
+// exported by the training code (tools/make_parity_fixtures.py), one per attention score
+// function (dot, general with a 2-layer encoder, additive, scaled-dot) plus an fp16 export:
+// per-step log-probabilities and attention within 1e-4, identical greedy and beam-4 outputs.
+#include "app/core/pluginregistry.h"
+#include "engine/package.h"
+#include "engine/packageerror.h"
+#include "plugins/rnnattention/rnnattentionmodel.h"
+#include "tst_parity_common.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <filesystem>
+
+using namespace glosa;
+using namespace glosa::test::parity;
+using rnnattention::RnnAttentionModel;
+
+class TestParityRnn : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void teacherForced_data() { packages(); }
+    void teacherForced();
+    void greedy_data() { packages(); }
+    void greedy();
+    void beam_data();
+    void beam();
+    void stateSurvivesReorder();
+    void loadsThroughPlugin();
+    void refusesBadPackages_data();
+    void refusesBadPackages();
+
+private:
+    static void packages();
+};
+
+void TestParityRnn::packages()
+{
+    QTest::addColumn<QString>("package");
+    QTest::addColumn<QString>("score");
+    QTest::newRow("dot") << "rnn-dot" << "dot";
+    QTest::newRow("general, 2 encoder layers") << "rnn-general" << "general";
+    QTest::newRow("general fp16") << "rnn-general-f16" << "general";
+    QTest::newRow("additive") << "rnn-additive" << "additive";
+    QTest::newRow("scaled-dot") << "rnn-scaled-dot" << "scaled-dot";
+}
+
+void TestParityRnn::teacherForced()
+{
+    QFETCH(QString, package);
+    QFETCH(QString, score);
+    const std::string dir = packageDir(package);
+    const Golden g = Golden::load(dir);
+    RnnAttentionModel model(engine::ModelPackage::load(dir));
+    QCOMPARE(QString::fromUtf8(rnnattention::attentionScoreName(model.config().attention)), score);
+    const std::int64_t T = g.attention.dim(1), S = g.attention.dim(2);
+    const auto [logProbDiff, attentionDiff] =
+        compareTeacherForced(model, g, [&](std::int64_t b, std::int64_t t, std::int64_t j) {
+            return g.attention.data<float>()[(b * T + t) * S + j];
+        });
+    qInfo("%s: max |log-prob diff| %.3g, max |attention diff| %.3g", qPrintable(package),
+          logProbDiff, attentionDiff);
+    QVERIFY(logProbDiff < kTolerance);
+    QVERIFY(attentionDiff < kTolerance);
+}
+
+void TestParityRnn::greedy()
+{
+    QFETCH(QString, package);
+    const std::string dir = packageDir(package);
+    RnnAttentionModel model(engine::ModelPackage::load(dir));
+    checkGreedy(model, Golden::load(dir));
+}
+
+void TestParityRnn::beam_data()
+{
+    QTest::addColumn<QString>("package");
+    QTest::addColumn<bool>("batched");
+    for (const char *name : {"rnn-dot", "rnn-general", "rnn-general-f16", "rnn-additive",
+                             "rnn-scaled-dot"}) {
+        QTest::addRow("%s one by one", name) << QString::fromUtf8(name) << false;
+        QTest::addRow("%s batched", name) << QString::fromUtf8(name) << true;
+    }
+}
+
+void TestParityRnn::beam()
+{
+    QFETCH(QString, package);
+    QFETCH(bool, batched);
+    const std::string dir = packageDir(package);
+    RnnAttentionModel model(engine::ModelPackage::load(dir));
+    checkBeam(model, Golden::load(dir), batched);
+}
+
+// Duplicated, swapped and dropped rows continue exactly like a fresh decode of their history.
+void TestParityRnn::stateSurvivesReorder()
+{
+    const std::string dir = packageDir(QStringLiteral("rnn-additive"));
+    const Golden g = Golden::load(dir);
+    RnnAttentionModel model(engine::ModelPackage::load(dir));
+    const std::vector<std::vector<std::int32_t>> sources{g.sources[0], g.sources[1]};
+    const std::vector<std::int32_t> a{2, 17, 42, 99}, b{2, 250, 8, 61};
+    auto fresh = [&](int sentence, const std::vector<std::int32_t> &history) {
+        auto state = model.encode({sources[sentence]});
+        engine::Tensor last({1}, engine::DType::I32), lp, att;
+        for (std::int32_t token : history) {
+            last.data<std::int32_t>()[0] = token;
+            model.step(*state, last, lp, att);
+        }
+        return lp;
+    };
+    auto state = model.encode(sources);
+    engine::Tensor last({2}, engine::DType::I32), lp, att;
+    for (int t = 0; t < 3; ++t) {
+        last.data<std::int32_t>()[0] = a[t];
+        last.data<std::int32_t>()[1] = b[t];
+        model.step(*state, last, lp, att);
+    }
+    state->reorder({1, 0, 1});
+    state->reorder({1, 2});
+    last.data<std::int32_t>()[0] = a[3];
+    last.data<std::int32_t>()[1] = b[3];
+    model.step(*state, last, lp, att);
+    const engine::Tensor wantA = fresh(0, a), wantB = fresh(1, b);
+    const std::int64_t V = model.vocabularySize();
+    QVERIFY(maxAbsDiff(lp.data<float>(), wantA.data<float>(), V) < 1e-5f);
+    QVERIFY(maxAbsDiff(lp.data<float>() + V, wantB.data<float>(), V) < 1e-5f);
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, state->reorder({-1}));
+}
+
+void TestParityRnn::loadsThroughPlugin()
+{
+    PluginRegistry registry;
+    registry.scan({QStringLiteral(GLOSA_BINARY_DIR "/plugins")});
+    const ModelPluginInterface *plugin =
+        registry.pluginForArchitecture(QStringLiteral("rnn-attention"));
+    QVERIFY2(plugin, "the rnnattention plugin was not found in " GLOSA_BINARY_DIR "/plugins");
+    const std::string dir = packageDir(QStringLiteral("rnn-general"));
+    const std::shared_ptr<engine::Model> model = plugin->load(engine::ModelPackage::load(dir));
+    QVERIFY(model);
+    QCOMPARE(model->id(), std::string("parity-rnn-general"));
+    auto *decoder = dynamic_cast<engine::StepDecoder *>(model.get());
+    QVERIFY(decoder);
+    checkGreedy(*decoder, Golden::load(dir));
+}
+
+void TestParityRnn::refusesBadPackages_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("value"); // JSON
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("unknown score") << "attention" << "\"location\"" << "hyperparameters.attention";
+    QTest::newRow("missing tensor") << "attention" << "\"additive\""
+                                    << "decoder.attention.query_proj.weight";
+    QTest::newRow("shapes") << "embedding_dim" << "24" << "embedding.weight";
+    QTest::newRow("layers") << "encoder_layers" << "3" << "encoder.rnn.weight_ih_l2";
+    QTest::newRow("dot needs equal sizes") << "attention" << "\"dot\"" << "decoder_hidden";
+}
+
+void TestParityRnn::refusesBadPackages()
+{
+    QFETCH(QString, key);
+    QFETCH(QString, value);
+    QFETCH(QString, expected);
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    // A copy of rnn-general with one hyperparameter changed (the "dot" row also sets
+    // decoder_hidden to 48, which differs from 2 * encoder_hidden = 32).
+    const std::filesystem::path source = packageDir(QStringLiteral("rnn-general"));
+    const std::filesystem::path copy = tmp.path().toStdString();
+    for (const char *file : {"model.safetensors", "spm.model"})
+        std::filesystem::copy_file(source / file, copy / file);
+    std::ifstream in(source / "model.json");
+    nlohmann::json manifest = nlohmann::json::parse(in);
+    manifest["hyperparameters"][key.toStdString()] = nlohmann::json::parse(value.toStdString());
+    if (key == "attention" && value == "\"dot\"")
+        manifest["hyperparameters"]["decoder_hidden"] = 48;
+    std::ofstream(copy / "model.json") << manifest.dump(2);
+    try {
+        RnnAttentionModel model(engine::ModelPackage::load(copy.string()));
+        QFAIL("the package was accepted");
+    } catch (const engine::PackageError &e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains(expected), e.what());
+    }
+}
+
+QTEST_APPLESS_MAIN(TestParityRnn)
+#include "tst_parity_rnn.moc"
