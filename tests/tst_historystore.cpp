@@ -716,6 +716,10 @@ private slots:
             for (char &c : junk)
                 c = char(rng.bounded(256));
             f.write(junk);
+            // A -wal that belongs to the damaged file must travel with it, not be replayed.
+            QFile wal(dbPath() + QStringLiteral("-wal"));
+            QVERIFY(wal.open(QIODevice::WriteOnly));
+            wal.write(junk.left(4096));
         } else {
             HistoryStore store;
             store.open(dbPath());
@@ -760,6 +764,11 @@ private slots:
         QFile backup(r.backupPath);
         QVERIFY(backup.open(QIODevice::ReadOnly));
         QCOMPARE(backup.readAll(), damaged);
+        if (damage == QLatin1String("garbage")) {
+            QFile wal(r.backupPath + QStringLiteral("-wal"));
+            QVERIFY(wal.open(QIODevice::ReadOnly));
+            QCOMPARE(wal.size(), 4096);
+        }
         QCOMPARE(store.count(), 0);
         QVERIFY(store.addEntry(makeTranslation(QStringLiteral("after"), {QStringLiteral("x")})) >
                 0);

@@ -500,18 +500,25 @@ QString moveAside(const QString &path)
     QString backup = path + QStringLiteral(".corrupt-") + stamp;
     for (int i = 1; QFileInfo::exists(backup); ++i)
         backup = path + QStringLiteral(".corrupt-") + stamp + QLatin1Char('-') + QString::number(i);
+    const auto cannotMove = [&] {
+        return HistoryError(HistoryError::Code::CannotOpen,
+                            QStringLiteral("The history file %1 is damaged and could not be moved "
+                                           "aside to %2.")
+                                .arg(path, backup));
+    };
+    // The -wal goes first: it belongs to the damaged file, and left next to a new, empty file it
+    // would be replayed into it. If we stop half-way, the damaged file is still where it was and
+    // the next start tries again.
+    const QString wal = path + QStringLiteral("-wal");
+    const bool hadWal = QFileInfo::exists(wal);
+    if (hadWal && !QFile::rename(wal, backup + QStringLiteral("-wal")))
+        throw cannotMove();
     if (!QFile::rename(path, backup)) {
-        throw HistoryError(HistoryError::Code::CannotOpen,
-                           QStringLiteral("The history file %1 is damaged and could not be moved "
-                                          "aside to %2.")
-                               .arg(path, backup));
+        if (hadWal)
+            QFile::rename(backup + QStringLiteral("-wal"), wal);
+        throw cannotMove();
     }
-    // The -wal belongs to the damaged file: left in place it would be replayed into the new one.
-    for (const char *suffix : {"-wal", "-shm"}) {
-        const QString side = path + QLatin1String(suffix);
-        if (QFileInfo::exists(side) && !QFile::rename(side, backup + QLatin1String(suffix)))
-            QFile::remove(side);
-    }
+    QFile::remove(path + QStringLiteral("-shm")); // only an index of the -wal, rebuilt on open
     return backup;
 }
 
@@ -598,6 +605,10 @@ HistoryOpenResult HistoryStore::open(const QString &path)
             existed ? HistoryOpenResult::Status::Opened : HistoryOpenResult::Status::Created;
         return result;
     } catch (const HistoryError &e) {
+        // Closing the last connection would checkpoint the -wal into the damaged file (or delete
+        // it): keep both exactly as found for the backup.
+        if (d->db && e.code() == HistoryError::Code::Corrupt)
+            sqlite3_db_config(d->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
         d->closeDb();
         if (e.code() != HistoryError::Code::Corrupt)
             throw;
