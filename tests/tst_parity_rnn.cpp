@@ -5,7 +5,9 @@
 #include "app/core/pluginregistry.h"
 #include "engine/package.h"
 #include "engine/packageerror.h"
-#include "plugins/rnnattention/rnnattentionmodel.h"
+#include "engine/translation/translationmodel.h"
+#include "plugins/transformer/alignmentsource.h"
+#include "plugins/rnnattention/rnnattentiondecoder.h"
 #include "tst_parity_common.h"
 
 #include <QTemporaryDir>
@@ -15,7 +17,7 @@
 
 using namespace glosa;
 using namespace glosa::test::parity;
-using rnnattention::RnnAttentionModel;
+using rnnattention::RnnAttentionDecoder;
 
 class TestParityRnn : public QObject
 {
@@ -54,7 +56,7 @@ void TestParityRnn::teacherForced()
     QFETCH(QString, score);
     const std::string dir = packageDir(package);
     const Golden g = Golden::load(dir);
-    RnnAttentionModel model(engine::ModelPackage::load(dir));
+    RnnAttentionDecoder model(engine::ModelPackage::load(dir));
     QCOMPARE(QString::fromUtf8(rnnattention::attentionScoreName(model.config().attention)), score);
     const std::int64_t T = g.attention.dim(1), S = g.attention.dim(2);
     const auto [logProbDiff, attentionDiff] =
@@ -71,7 +73,7 @@ void TestParityRnn::greedy()
 {
     QFETCH(QString, package);
     const std::string dir = packageDir(package);
-    RnnAttentionModel model(engine::ModelPackage::load(dir));
+    RnnAttentionDecoder model(engine::ModelPackage::load(dir));
     checkGreedy(model, Golden::load(dir));
 }
 
@@ -91,7 +93,7 @@ void TestParityRnn::beam()
     QFETCH(QString, package);
     QFETCH(bool, batched);
     const std::string dir = packageDir(package);
-    RnnAttentionModel model(engine::ModelPackage::load(dir));
+    RnnAttentionDecoder model(engine::ModelPackage::load(dir));
     checkBeam(model, Golden::load(dir), batched);
 }
 
@@ -100,7 +102,7 @@ void TestParityRnn::stateSurvivesReorder()
 {
     const std::string dir = packageDir(QStringLiteral("rnn-additive"));
     const Golden g = Golden::load(dir);
-    RnnAttentionModel model(engine::ModelPackage::load(dir));
+    RnnAttentionDecoder model(engine::ModelPackage::load(dir));
     const std::vector<std::vector<std::int32_t>> sources{g.sources[0], g.sources[1]};
     const std::vector<std::int32_t> a{2, 17, 42, 99}, b{2, 250, 8, 61};
     auto fresh = [&](int sentence, const std::vector<std::int32_t> &history) {
@@ -142,9 +144,13 @@ void TestParityRnn::loadsThroughPlugin()
     const std::shared_ptr<engine::Model> model = plugin->load(engine::ModelPackage::load(dir));
     QVERIFY(model);
     QCOMPARE(model->id(), std::string("parity-rnn-general"));
-    auto *decoder = dynamic_cast<engine::StepDecoder *>(model.get());
-    QVERIFY(decoder);
-    checkGreedy(*decoder, Golden::load(dir));
+    auto *translation = dynamic_cast<engine::TranslationModel *>(model.get());
+    QVERIFY(translation);
+    // One attention per step: nothing to choose.
+    QVERIFY(!dynamic_cast<AlignmentSource *>(&translation->decoder()));
+    const Golden g = Golden::load(dir);
+    checkGreedy(translation->decoder(), g);
+    checkBeam(translation->decoder(), g, true);
 }
 
 void TestParityRnn::refusesBadPackages_data()
@@ -180,7 +186,7 @@ void TestParityRnn::refusesBadPackages()
         manifest["hyperparameters"]["decoder_hidden"] = 48;
     std::ofstream(copy / "model.json") << manifest.dump(2);
     try {
-        RnnAttentionModel model(engine::ModelPackage::load(copy.string()));
+        RnnAttentionDecoder model(engine::ModelPackage::load(copy.string()));
         QFAIL("the package was accepted");
     } catch (const engine::PackageError &e) {
         QVERIFY2(QString::fromUtf8(e.what()).contains(expected), e.what());

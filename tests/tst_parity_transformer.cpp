@@ -6,7 +6,8 @@
 #include "app/core/pluginregistry.h"
 #include "engine/package.h"
 #include "engine/packageerror.h"
-#include "plugins/transformer/transformermodel.h"
+#include "engine/translation/translationmodel.h"
+#include "plugins/transformer/transformerdecoder.h"
 #include "tst_parity_common.h"
 
 #include <QTemporaryDir>
@@ -16,7 +17,7 @@
 
 using namespace glosa;
 using namespace glosa::test::parity;
-using transformer::TransformerModel;
+using transformer::TransformerDecoder;
 
 class TestParityTransformer : public QObject
 {
@@ -53,7 +54,7 @@ void TestParityTransformer::teacherForced()
     QFETCH(QString, package);
     const std::string dir = packageDir(package);
     const Golden g = Golden::load(dir);
-    TransformerModel model(engine::ModelPackage::load(dir));
+    TransformerDecoder model(engine::ModelPackage::load(dir));
     QCOMPARE(model.decoderLayers(), 2);
     QCOMPARE(model.attentionHeads(), 4);
     const std::int64_t T = g.attention.dim(1), L = g.attention.dim(2), H = g.attention.dim(3),
@@ -96,7 +97,7 @@ void TestParityTransformer::greedy()
     QFETCH(QString, package);
     const std::string dir = packageDir(package);
     const Golden g = Golden::load(dir);
-    TransformerModel model(engine::ModelPackage::load(dir));
+    TransformerDecoder model(engine::ModelPackage::load(dir));
     checkGreedy(model, g);
 }
 
@@ -115,7 +116,7 @@ void TestParityTransformer::beam()
     QFETCH(bool, batched);
     const std::string dir = packageDir(package);
     const Golden g = Golden::load(dir);
-    TransformerModel model(engine::ModelPackage::load(dir));
+    TransformerDecoder model(engine::ModelPackage::load(dir));
     checkBeam(model, g, batched);
 }
 
@@ -125,7 +126,7 @@ void TestParityTransformer::cacheSurvivesReorder()
 {
     const std::string dir = packageDir(QStringLiteral("transformer-tiny"));
     const Golden g = Golden::load(dir);
-    TransformerModel model(engine::ModelPackage::load(dir));
+    TransformerDecoder model(engine::ModelPackage::load(dir));
     const std::vector<std::vector<std::int32_t>> sources{g.sources[0], g.sources[1]};
     const std::vector<std::int32_t> a{2, 17, 42, 99, 5}, b{2, 250, 8, 8, 61};
 
@@ -166,9 +167,10 @@ void TestParityTransformer::cacheSurvivesReorder()
 
 void TestParityTransformer::alignmentSelection()
 {
-    TransformerModel model(engine::ModelPackage::load(packageDir(QStringLiteral("transformer-tiny"))));
+    TransformerDecoder model(
+        engine::ModelPackage::load(packageDir(QStringLiteral("transformer-tiny"))));
     QCOMPARE(model.alignmentLayer(), model.decoderLayers() - 1);
-    QCOMPARE(model.alignmentHead(), TransformerModel::kAverageHeads);
+    QCOMPARE(model.alignmentHead(), TransformerDecoder::kAverageHeads);
     QVERIFY_THROWS_EXCEPTION(std::out_of_range, model.setAlignment(2, 0));
     QVERIFY_THROWS_EXCEPTION(std::out_of_range, model.setAlignment(0, 4));
     QVERIFY_THROWS_EXCEPTION(std::out_of_range, model.setAlignment(-1, 0));
@@ -188,9 +190,19 @@ void TestParityTransformer::loadsThroughPlugin()
     QVERIFY(model);
     QCOMPARE(model->id(), std::string("parity-transformer-tiny"));
     QVERIFY(model->task() == engine::Task::Translation);
-    auto *decoder = dynamic_cast<engine::StepDecoder *>(model.get());
-    QVERIFY(decoder);
-    checkGreedy(*decoder, Golden::load(dir));
+    auto *translation = dynamic_cast<engine::TranslationModel *>(model.get());
+    QVERIFY(translation);
+    QCOMPARE(translation->sourceLanguage(), std::string("en"));
+    // The GUI's way to the layer/head choice, across the plugin boundary.
+    auto *source = dynamic_cast<AlignmentSource *>(&translation->decoder());
+    QVERIFY(source);
+    QCOMPARE(source->alignmentLayers(), 2);
+    QCOMPARE(source->alignmentHeads(), 4);
+    QCOMPARE(source->alignmentLayer(), 1);
+    QCOMPARE(source->alignmentHead(), AlignmentSource::kAverageHeads);
+    const Golden g = Golden::load(dir);
+    checkGreedy(translation->decoder(), g);
+    checkBeam(translation->decoder(), g, true);
 }
 
 void TestParityTransformer::refusesBadPackages_data()
@@ -224,7 +236,7 @@ void TestParityTransformer::refusesBadPackages()
     manifest["hyperparameters"][key.toStdString()] = nlohmann::json::parse(value.toStdString());
     std::ofstream(copy / "model.json") << manifest.dump(2);
     try {
-        TransformerModel model(engine::ModelPackage::load(copy.string()));
+        TransformerDecoder model(engine::ModelPackage::load(copy.string()));
         QFAIL("the package was accepted");
     } catch (const engine::PackageError &e) {
         QVERIFY2(QString::fromUtf8(e.what()).contains(expected), e.what());

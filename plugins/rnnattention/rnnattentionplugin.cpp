@@ -1,8 +1,9 @@
 // The "rnnattention" model plugin: loads packages whose model.json says "architecture":
 // "rnn-attention" (tools/train_rnn.py, exported by tools/export_package.py).
 #include "engine/package.h"
+#include "engine/translation/translationmodel.h"
 #include "plugins/modelplugin.h"
-#include "plugins/rnnattention/rnnattentionmodel.h"
+#include "plugins/rnnattention/rnnattentiondecoder.h"
 
 #include <QObject>
 
@@ -18,7 +19,8 @@ public:
     std::shared_ptr<glosa::engine::Model>
     load(const glosa::engine::ModelPackage &package) const override
     {
-        return std::make_shared<glosa::rnnattention::RnnAttentionModel>(package);
+        return std::make_shared<glosa::engine::TranslationModel>(
+            package, std::make_unique<glosa::rnnattention::RnnAttentionDecoder>(package));
     }
 };
 

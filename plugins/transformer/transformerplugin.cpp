@@ -1,8 +1,9 @@
 // The "transformer" model plugin: loads packages whose model.json says "architecture":
 // "transformer" (tools/train_transformer.py, exported by tools/export_package.py).
 #include "engine/package.h"
+#include "engine/translation/translationmodel.h"
 #include "plugins/modelplugin.h"
-#include "plugins/transformer/transformermodel.h"
+#include "plugins/transformer/transformerdecoder.h"
 
 #include <QObject>
 
@@ -18,7 +19,8 @@ public:
     std::shared_ptr<glosa::engine::Model>
     load(const glosa::engine::ModelPackage &package) const override
     {
-        return std::make_shared<glosa::transformer::TransformerModel>(package);
+        return std::make_shared<glosa::engine::TranslationModel>(
+            package, std::make_unique<glosa::transformer::TransformerDecoder>(package));
     }
 };
 

@@ -1,4 +1,4 @@
-#include "plugins/rnnattention/rnnattentionmodel.h"
+#include "plugins/rnnattention/rnnattentiondecoder.h"
 
 #include "engine/package.h"
 #include "engine/packageerror.h"
@@ -105,7 +105,7 @@ RnnAttentionConfig RnnAttentionConfig::fromPackage(const engine::ModelPackage &p
 
 // ---------------------------------------------------------------------------------------------
 
-class RnnAttentionModel::State final : public engine::DecoderState
+class RnnAttentionDecoder::State final : public engine::DecoderState
 {
 public:
     std::int64_t rows() const override { return static_cast<std::int64_t>(rowSentence.size()); }
@@ -116,7 +116,7 @@ public:
         bool identity = static_cast<std::int64_t>(origins.size()) == n;
         for (std::size_t i = 0; i < origins.size(); ++i) {
             if (origins[i] < 0 || origins[i] >= n)
-                throw std::out_of_range("RnnAttentionModel: origin " + std::to_string(origins[i])
+                throw std::out_of_range("RnnAttentionDecoder: origin " + std::to_string(origins[i])
                                         + " outside [0, " + std::to_string(n) + ")");
             identity = identity && origins[i] == static_cast<std::int32_t>(i);
         }
@@ -146,17 +146,16 @@ public:
 
 // ---------------------------------------------------------------------------------------------
 
-RnnAttentionModel::RnnAttentionModel(const engine::ModelPackage &package)
-    : m_id(package.id()), m_config(RnnAttentionConfig::fromPackage(package))
+RnnAttentionDecoder::RnnAttentionDecoder(const engine::ModelPackage &package)
+    : m_config(RnnAttentionConfig::fromPackage(package))
 {
     const RnnAttentionConfig &c = m_config;
     const std::int64_t E = c.embeddingDim, H = c.encoderHidden, Hd = c.decoderHidden,
                        K = 2 * c.encoderHidden, A = c.attentionDim;
-    m_sourceTokenizer = package.sourceTokenizer();
-    m_targetTokenizer = package.targetTokenizer();
-    if (m_targetTokenizer && m_targetTokenizer->vocabSize() != c.vocabSize)
-        throw PackageError(m_targetTokenizer->path(), "",
-                           "the tokenizer has " + std::to_string(m_targetTokenizer->vocabSize())
+    const std::shared_ptr<const engine::Tokenizer> target = package.targetTokenizer();
+    if (target && target->vocabSize() != c.vocabSize)
+        throw PackageError(target->path(), "",
+                           "the tokenizer has " + std::to_string(target->vocabSize())
                                + " pieces but the model's vocabulary (hyperparameters.vocab_size)"
                                  " has "
                                + std::to_string(c.vocabSize));
@@ -220,9 +219,9 @@ RnnAttentionModel::RnnAttentionModel(const engine::ModelPackage &package)
     m_output = engine::ops::Linear(embedding, w("decoder.output_bias"));
 }
 
-RnnAttentionModel::~RnnAttentionModel() = default;
+RnnAttentionDecoder::~RnnAttentionDecoder() = default;
 
-std::unique_ptr<engine::DecoderState> RnnAttentionModel::encode(
+std::unique_ptr<engine::DecoderState> RnnAttentionDecoder::encode(
     const std::vector<std::vector<std::int32_t>> &sources)
 {
     const RnnAttentionConfig &c = m_config;
@@ -233,11 +232,11 @@ std::unique_ptr<engine::DecoderState> RnnAttentionModel::encode(
     for (std::int64_t b = 0; b < batch; ++b) {
         const auto n = static_cast<std::int64_t>(sources[b].size());
         if (n == 0)
-            throw std::invalid_argument("RnnAttentionModel::encode: source " + std::to_string(b)
+            throw std::invalid_argument("RnnAttentionDecoder::encode: source " + std::to_string(b)
                                         + " is empty");
         for (std::int32_t id : sources[b])
             if (id < 0 || id >= c.vocabSize)
-                throw std::invalid_argument("RnnAttentionModel::encode: token id "
+                throw std::invalid_argument("RnnAttentionDecoder::encode: token id "
                                             + std::to_string(id) + " in source "
                                             + std::to_string(b) + " is outside [0, "
                                             + std::to_string(c.vocabSize) + ")");
@@ -300,12 +299,12 @@ std::unique_ptr<engine::DecoderState> RnnAttentionModel::encode(
     return state;
 }
 
-void RnnAttentionModel::step(engine::DecoderState &base, const Tensor &lastTokens,
+void RnnAttentionDecoder::step(engine::DecoderState &base, const Tensor &lastTokens,
                              Tensor &logProbs, Tensor &attention)
 {
     auto *statePtr = dynamic_cast<State *>(&base);
     if (!statePtr)
-        throw std::invalid_argument("RnnAttentionModel::step: the state was not created by "
+        throw std::invalid_argument("RnnAttentionDecoder::step: the state was not created by "
                                     "this model's encode()");
     State &st = *statePtr;
     const RnnAttentionConfig &c = m_config;
@@ -313,7 +312,7 @@ void RnnAttentionModel::step(engine::DecoderState &base, const Tensor &lastToken
     const std::int64_t rows = st.rows();
     if (lastTokens.rank() != 1 || lastTokens.dim(0) != rows
         || lastTokens.dtype() != engine::DType::I32)
-        throw std::invalid_argument("RnnAttentionModel::step: lastTokens must be I32 ["
+        throw std::invalid_argument("RnnAttentionDecoder::step: lastTokens must be I32 ["
                                     + std::to_string(rows) + "], got "
                                     + engine::shapeToString(lastTokens.shape()));
     const std::int64_t S = st.maxSourceLength;
@@ -324,7 +323,7 @@ void RnnAttentionModel::step(engine::DecoderState &base, const Tensor &lastToken
     const std::int32_t *tokens = lastTokens.data<std::int32_t>();
     for (std::int64_t r = 0; r < rows; ++r)
         if (tokens[r] < 0 || tokens[r] >= c.vocabSize)
-            throw std::invalid_argument("RnnAttentionModel::step: token "
+            throw std::invalid_argument("RnnAttentionDecoder::step: token "
                                         + std::to_string(tokens[r]) + " of row "
                                         + std::to_string(r) + " is outside [0, "
                                         + std::to_string(c.vocabSize) + ")");

@@ -1,11 +1,12 @@
-// RnnAttentionModel: the RNN encoder-decoder with attention of tools/train_rnn.py (Luong et al.
+// RnnAttentionDecoder: the RNN encoder-decoder with attention of tools/train_rnn.py (Luong et al.
 // 2015 with input feeding; the score function chosen at training time) on the engine's ops, as a
 // StepDecoder (engine/decoding/stepdecoder.h).
 //
 // Basic usage:
 //     const auto package = engine::ModelPackage::load("resources/models/rnn-attention-en-es");
-//     auto model = std::make_shared<rnnattention::RnnAttentionModel>(package);
-//     std::vector<engine::DecodingResult> r = engine::decode(*model, {{12, 7, 3}}, options);
+//     rnnattention::RnnAttentionDecoder decoder(package);          // validates every tensor
+//     std::vector<engine::DecodingResult> r = engine::decode(decoder, {{12, 7, 3}}, options);
+// The plugin wraps it in an engine::TranslationModel (engine/translation/translationmodel.h).
 //
 // The computation, exactly as the docstring of tools/train_rnn.py states it:
 //   encoder  e = E[src]; a stack of bidirectional GRUs (PyTorch's linear-before-reset cell, gates
@@ -25,7 +26,6 @@
 #pragma once
 
 #include "engine/decoding/stepdecoder.h"
-#include "engine/model.h"
 #include "engine/ops/embedding.h"
 #include "engine/ops/linear.h"
 #include "engine/ops/rnn.h"
@@ -39,7 +39,6 @@
 
 namespace glosa::engine {
 class ModelPackage;
-class Tokenizer;
 } // namespace glosa::engine
 
 namespace glosa::rnnattention {
@@ -66,16 +65,14 @@ struct RnnAttentionConfig
     static RnnAttentionConfig fromPackage(const engine::ModelPackage &package);
 };
 
-class RnnAttentionModel final : public engine::Model, public engine::StepDecoder
+class RnnAttentionDecoder final : public engine::StepDecoder
 {
 public:
     // Validates every tensor before using any, then packs the weights. Throws
     // engine::PackageError naming the file and the tensor.
-    explicit RnnAttentionModel(const engine::ModelPackage &package);
-    ~RnnAttentionModel() override;
+    explicit RnnAttentionDecoder(const engine::ModelPackage &package);
+    ~RnnAttentionDecoder() override;
 
-    engine::Task task() const override { return engine::Task::Translation; }
-    std::string id() const override { return m_id; }
 
     std::int64_t vocabularySize() const override { return m_config.vocabSize; }
     std::int32_t startToken() const override { return m_config.bosId; }
@@ -89,13 +86,10 @@ public:
               engine::Tensor &logProbs, engine::Tensor &attention) override;
 
     const RnnAttentionConfig &config() const { return m_config; }
-    std::shared_ptr<const engine::Tokenizer> sourceTokenizer() const { return m_sourceTokenizer; }
-    std::shared_ptr<const engine::Tokenizer> targetTokenizer() const { return m_targetTokenizer; }
 
 private:
     class State;
 
-    std::string m_id;
     RnnAttentionConfig m_config;
     engine::ops::Embedding m_embedding;              // [vocab, E]
     std::vector<engine::ops::Gru> m_encoderForward;  // per layer
@@ -109,8 +103,6 @@ private:
     engine::ops::Linear m_combine; // [E, 2H + Hd], tanh fused, no bias
     engine::ops::Linear m_output;  // [vocab, E] (the embedding) + output_bias
     engine::ops::LogSoftmax m_logSoftmax;
-    std::shared_ptr<const engine::Tokenizer> m_sourceTokenizer;
-    std::shared_ptr<const engine::Tokenizer> m_targetTokenizer;
 };
 
 } // namespace glosa::rnnattention

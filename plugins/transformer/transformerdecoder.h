@@ -1,11 +1,12 @@
-// TransformerModel: the Transformer encoder-decoder of tools/train_transformer.py (Vaswani et al.
+// TransformerDecoder: the Transformer encoder-decoder of tools/train_transformer.py (Vaswani et al.
 // 2017) on the engine's ops, as a StepDecoder (engine/decoding/stepdecoder.h).
 //
 // Basic usage:
 //     const auto package = engine::ModelPackage::load("resources/models/transformer-en-es");
-//     auto model = std::make_shared<transformer::TransformerModel>(package); // validates tensors
-//     model->setAlignment(model->decoderLayers() - 1, TransformerModel::kAverageHeads);
-//     std::vector<engine::DecodingResult> r = engine::decode(*model, {{12, 7, 3}}, options);
+//     transformer::TransformerDecoder decoder(package);            // validates every tensor
+//     decoder.setAlignment(decoder.decoderLayers() - 1, TransformerDecoder::kAverageHeads);
+//     std::vector<engine::DecodingResult> r = engine::decode(decoder, {{12, 7, 3}}, options);
+// The plugin wraps it in an engine::TranslationModel (engine/translation/translationmodel.h).
 //
 // The computation is the one documented at the top of tools/train_transformer.py, operation by
 // operation: pre-norm layers, embeddings scaled by sqrt(d_model) plus interleaved sinusoidal
@@ -26,14 +27,15 @@
 // training code's beam search returns (Transformer.step), so coverage penalties behave the same in
 // PyTorch and here, and averaging heads gives a smoother, more robust alignment than any single
 // head of a model we did not train with an alignment loss (single heads often specialise in
-// attending to the next word or to EOS). The GUI may switch with setAlignment().
+// attending to the next word or to EOS). The GUI may switch through AlignmentSource
+// (alignmentsource.h).
 //
 // Threads: one model may be used by one thread at a time (the worker that owns it). The state
 // returned by encode() belongs to the call that created it.
 #pragma once
 
 #include "engine/decoding/stepdecoder.h"
-#include "engine/model.h"
+#include "plugins/transformer/alignmentsource.h"
 #include "engine/ops/embedding.h"
 #include "engine/ops/layernorm.h"
 #include "engine/ops/linear.h"
@@ -47,7 +49,6 @@
 
 namespace glosa::engine {
 class ModelPackage;
-class Tokenizer;
 } // namespace glosa::engine
 
 namespace glosa::transformer {
@@ -72,20 +73,14 @@ struct TransformerConfig
     static TransformerConfig fromPackage(const engine::ModelPackage &package);
 };
 
-class TransformerModel final : public engine::Model, public engine::StepDecoder
+class TransformerDecoder final : public engine::StepDecoder, public AlignmentSource
 {
 public:
-    // setAlignment() head value: the mean over all heads of the layer.
-    static constexpr int kAverageHeads = -1;
-
     // Validates every tensor (names, shapes, finite values) before using any, then packs the
     // weights. Throws engine::PackageError naming the file and the tensor.
-    explicit TransformerModel(const engine::ModelPackage &package);
-    ~TransformerModel() override;
+    explicit TransformerDecoder(const engine::ModelPackage &package);
+    ~TransformerDecoder() override;
 
-    // engine::Model
-    engine::Task task() const override { return engine::Task::Translation; }
-    std::string id() const override { return m_id; }
 
     // engine::StepDecoder
     std::int64_t vocabularySize() const override { return m_config.vocabSize; }
@@ -106,15 +101,14 @@ public:
     int decoderLayers() const { return m_config.decoderLayers; }
     int attentionHeads() const { return static_cast<int>(m_config.heads); }
 
-    // Which cross-attention step() returns: layer in [0, decoderLayers()), head in
-    // [0, attentionHeads()) or kAverageHeads. Default: (decoderLayers() - 1, kAverageHeads).
-    // Throws std::out_of_range. Takes effect at the next step().
-    void setAlignment(int layer, int head);
-    int alignmentLayer() const { return m_alignmentLayer; }
-    int alignmentHead() const { return m_alignmentHead; }
+    // AlignmentSource: which cross-attention step() returns: layer in [0, decoderLayers()), head
+    // in [0, attentionHeads()) or kAverageHeads. Default: (decoderLayers() - 1, kAverageHeads).
+    int alignmentLayers() const override { return decoderLayers(); }
+    int alignmentHeads() const override { return attentionHeads(); }
+    void setAlignment(int layer, int head) override;
+    int alignmentLayer() const override { return m_alignmentLayer; }
+    int alignmentHead() const override { return m_alignmentHead; }
 
-    std::shared_ptr<const engine::Tokenizer> sourceTokenizer() const { return m_sourceTokenizer; }
-    std::shared_ptr<const engine::Tokenizer> targetTokenizer() const { return m_targetTokenizer; }
 
 private:
     struct Attention
@@ -147,7 +141,6 @@ private:
     void embed(const engine::Tensor &ids, const std::vector<std::int64_t> &positions,
                engine::Tensor &out) const;
 
-    std::string m_id;
     TransformerConfig m_config;
     engine::ops::Embedding m_embedding; // scaled by sqrt(d_model)
     engine::Tensor m_positions;         // [maxPositions, d]
@@ -159,8 +152,6 @@ private:
     engine::ops::LogSoftmax m_logSoftmax;
     int m_alignmentLayer = 0;
     int m_alignmentHead = kAverageHeads;
-    std::shared_ptr<const engine::Tokenizer> m_sourceTokenizer;
-    std::shared_ptr<const engine::Tokenizer> m_targetTokenizer;
 };
 
 } // namespace glosa::transformer

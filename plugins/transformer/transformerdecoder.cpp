@@ -1,4 +1,4 @@
-#include "plugins/transformer/transformermodel.h"
+#include "plugins/transformer/transformerdecoder.h"
 
 #include "engine/package.h"
 #include "engine/packageerror.h"
@@ -161,7 +161,7 @@ TransformerConfig TransformerConfig::fromPackage(const engine::ModelPackage &pac
 
 // ---------------------------------------------------------------------------------------------
 
-class TransformerModel::State final : public engine::DecoderState
+class TransformerDecoder::State final : public engine::DecoderState
 {
 public:
     std::int64_t rows() const override { return static_cast<std::int64_t>(rowSentence.size()); }
@@ -173,7 +173,7 @@ public:
         bool increasing = true;
         for (std::size_t i = 0; i < origins.size(); ++i) {
             if (origins[i] < 0 || origins[i] >= n)
-                throw std::out_of_range("TransformerModel: origin " + std::to_string(origins[i])
+                throw std::out_of_range("TransformerDecoder: origin " + std::to_string(origins[i])
                                         + " outside [0, " + std::to_string(n) + ")");
             identity = identity && origins[i] == static_cast<std::int32_t>(i);
             increasing = increasing && (i == 0 || origins[i] > origins[i - 1]);
@@ -254,16 +254,15 @@ public:
 
 // ---------------------------------------------------------------------------------------------
 
-TransformerModel::TransformerModel(const engine::ModelPackage &package)
-    : m_id(package.id()), m_config(TransformerConfig::fromPackage(package))
+TransformerDecoder::TransformerDecoder(const engine::ModelPackage &package)
+    : m_config(TransformerConfig::fromPackage(package))
 {
     const TransformerConfig &c = m_config;
     const std::int64_t d = c.dModel;
-    m_sourceTokenizer = package.sourceTokenizer();
-    m_targetTokenizer = package.targetTokenizer();
-    if (m_targetTokenizer && m_targetTokenizer->vocabSize() != c.vocabSize)
-        throw PackageError(m_targetTokenizer->path(), "",
-                           "the tokenizer has " + std::to_string(m_targetTokenizer->vocabSize())
+    const std::shared_ptr<const engine::Tokenizer> target = package.targetTokenizer();
+    if (target && target->vocabSize() != c.vocabSize)
+        throw PackageError(target->path(), "",
+                           "the tokenizer has " + std::to_string(target->vocabSize())
                                + " pieces but the model's vocabulary (hyperparameters.vocab_size)"
                                  " has "
                                + std::to_string(c.vocabSize));
@@ -371,15 +370,15 @@ TransformerModel::TransformerModel(const engine::ModelPackage &package)
     m_alignmentLayer = c.decoderLayers - 1;
 }
 
-TransformerModel::~TransformerModel() = default;
+TransformerDecoder::~TransformerDecoder() = default;
 
-void TransformerModel::setAlignment(int layer, int head)
+void TransformerDecoder::setAlignment(int layer, int head)
 {
     if (layer < 0 || layer >= m_config.decoderLayers)
-        throw std::out_of_range("TransformerModel::setAlignment: layer " + std::to_string(layer)
+        throw std::out_of_range("TransformerDecoder::setAlignment: layer " + std::to_string(layer)
                                 + " outside [0, " + std::to_string(m_config.decoderLayers) + ")");
     if (head != kAverageHeads && (head < 0 || head >= m_config.heads))
-        throw std::out_of_range("TransformerModel::setAlignment: head " + std::to_string(head)
+        throw std::out_of_range("TransformerDecoder::setAlignment: head " + std::to_string(head)
                                 + " outside [0, " + std::to_string(m_config.heads)
                                 + ") and not kAverageHeads (-1)");
     m_alignmentLayer = layer;
@@ -387,7 +386,7 @@ void TransformerModel::setAlignment(int layer, int head)
 }
 
 // out [n, d] = E[ids] * sqrt(d) + PE[positions]; ids [n] I32.
-void TransformerModel::embed(const Tensor &ids, const std::vector<std::int64_t> &positions,
+void TransformerDecoder::embed(const Tensor &ids, const std::vector<std::int64_t> &positions,
                              Tensor &out) const
 {
     m_embedding(ids, out);
@@ -402,7 +401,7 @@ void TransformerModel::embed(const Tensor &ids, const std::vector<std::int64_t> 
     }
 }
 
-std::unique_ptr<engine::DecoderState> TransformerModel::encode(
+std::unique_ptr<engine::DecoderState> TransformerDecoder::encode(
     const std::vector<std::vector<std::int32_t>> &sources)
 {
     const TransformerConfig &c = m_config;
@@ -414,17 +413,17 @@ std::unique_ptr<engine::DecoderState> TransformerModel::encode(
     for (std::int64_t b = 0; b < batch; ++b) {
         const auto n = static_cast<std::int64_t>(sources[b].size());
         if (n == 0)
-            throw std::invalid_argument("TransformerModel::encode: source " + std::to_string(b)
+            throw std::invalid_argument("TransformerDecoder::encode: source " + std::to_string(b)
                                         + " is empty");
         if (n > c.maxPositions)
-            throw std::invalid_argument("TransformerModel::encode: source " + std::to_string(b)
+            throw std::invalid_argument("TransformerDecoder::encode: source " + std::to_string(b)
                                         + " has " + std::to_string(n)
                                         + " tokens, more than max_positions "
                                         + std::to_string(c.maxPositions)
                                         + " (split the sentence)");
         for (std::int32_t id : sources[b])
             if (id < 0 || id >= c.vocabSize)
-                throw std::invalid_argument("TransformerModel::encode: token id "
+                throw std::invalid_argument("TransformerDecoder::encode: token id "
                                             + std::to_string(id) + " in source "
                                             + std::to_string(b) + " is outside [0, "
                                             + std::to_string(c.vocabSize) + ")");
@@ -489,12 +488,12 @@ std::unique_ptr<engine::DecoderState> TransformerModel::encode(
     return state;
 }
 
-void TransformerModel::step(engine::DecoderState &base, const Tensor &lastTokens,
+void TransformerDecoder::step(engine::DecoderState &base, const Tensor &lastTokens,
                             Tensor &logProbs, Tensor &attention)
 {
     auto *statePtr = dynamic_cast<State *>(&base);
     if (!statePtr)
-        throw std::invalid_argument("TransformerModel::step: the state was not created by "
+        throw std::invalid_argument("TransformerDecoder::step: the state was not created by "
                                     "this model's encode()");
     State &st = *statePtr;
     const TransformerConfig &c = m_config;
@@ -502,12 +501,12 @@ void TransformerModel::step(engine::DecoderState &base, const Tensor &lastTokens
     const std::int64_t rows = st.rows();
     if (lastTokens.rank() != 1 || lastTokens.dim(0) != rows
         || lastTokens.dtype() != engine::DType::I32)
-        throw std::invalid_argument("TransformerModel::step: lastTokens must be I32 [" +
+        throw std::invalid_argument("TransformerDecoder::step: lastTokens must be I32 [" +
                                     std::to_string(rows) + "], got "
                                     + engine::shapeToString(lastTokens.shape()));
     const std::int64_t t = st.step;
     if (t >= c.maxPositions)
-        throw std::invalid_argument("TransformerModel::step: target position "
+        throw std::invalid_argument("TransformerDecoder::step: target position "
                                     + std::to_string(t) + " reaches max_positions "
                                     + std::to_string(c.maxPositions));
     const std::int64_t S = st.maxSourceLength;
@@ -518,7 +517,7 @@ void TransformerModel::step(engine::DecoderState &base, const Tensor &lastTokens
     const std::int32_t *tokens = lastTokens.data<std::int32_t>();
     for (std::int64_t r = 0; r < rows; ++r)
         if (tokens[r] < 0 || tokens[r] >= c.vocabSize)
-            throw std::invalid_argument("TransformerModel::step: token " + std::to_string(tokens[r])
+            throw std::invalid_argument("TransformerDecoder::step: token " + std::to_string(tokens[r])
                                         + " of row " + std::to_string(r) + " is outside [0, "
                                         + std::to_string(c.vocabSize) + ")");
     st.reserve(t + 1, c.maxPositions);

@@ -1,0 +1,36 @@
+// AlignmentSource: the optional interface of a step decoder whose attention can come from one of
+// several layers and heads (the Transformer's cross-attention), so that the GUI can let users
+// switch between them without knowing the plugin's classes:
+//
+//     auto *source = dynamic_cast<glosa::AlignmentSource *>(&translationModel->decoder());
+//     if (source) {                                  // null for models with one attention
+//         for (int l = 0; l < source->alignmentLayers(); ++l) ... source->alignmentHeads() ...
+//         source->setAlignment(1, glosa::AlignmentSource::kAverageHeads);
+//     }
+//
+// Header-only and Qt-free: its type information is emitted wherever it is used and GCC/Clang's
+// libstdc++ compare type names, so dynamic_cast works across the plugin boundary
+// (tst_parity_transformer checks it on a model loaded through the plugin registry).
+// Call setAlignment() between translations, on the thread that owns the model.
+#pragma once
+
+namespace glosa {
+
+class AlignmentSource
+{
+public:
+    // setAlignment()'s head value for the mean over all heads of the layer.
+    static constexpr int kAverageHeads = -1;
+
+    virtual ~AlignmentSource() = default;
+
+    virtual int alignmentLayers() const = 0; // layers to choose from
+    virtual int alignmentHeads() const = 0;  // heads per layer
+    // layer in [0, alignmentLayers()), head in [0, alignmentHeads()) or kAverageHeads; throws
+    // std::out_of_range. Takes effect at the next step.
+    virtual void setAlignment(int layer, int head) = 0;
+    virtual int alignmentLayer() const = 0;
+    virtual int alignmentHead() const = 0;
+};
+
+} // namespace glosa
