@@ -165,13 +165,22 @@ private slots:
     }
 
     // Done-when #3: writers in several processes at once never see "database is locked".
+    void concurrentWritersNeverSeeLocked_data()
+    {
+        QTest::addColumn<bool>("freshFile");
+        QTest::newRow("existing database") << false;
+        // Every process races to create the file, switch it to WAL and run the migrations.
+        QTest::newRow("no file yet") << true;
+    }
+
     void concurrentWritersNeverSeeLocked()
     {
-        { // Create the schema first so every writer starts on equal terms.
+        QFETCH(bool, freshFile);
+        if (!freshFile) {
             HistoryStore store;
             store.open(dbPath());
         }
-        const int perWriter = 120;
+        const int perWriter = 1000; // long enough for the processes to overlap
         QList<QProcess *> writers;
         for (int w = 0; w < 3; ++w) {
             auto *p = new QProcess(this);
@@ -182,7 +191,8 @@ private slots:
         }
         // This process writes too, while the children run.
         HistoryStore store;
-        store.open(dbPath());
+        const HistoryOpenResult opened = store.open(dbPath());
+        QVERIFY(opened.status != HistoryOpenResult::Status::Recovered);
         int mine = 0;
         const auto running = [&] {
             for (QProcess *p : writers) {
@@ -191,13 +201,14 @@ private slots:
             }
             return false;
         };
-        while (running() && mine < 2000) {
+        while (running() && mine < 100000) {
             HistoryEntry e;
             e.inputText = QStringLiteral("parent entry %1").arg(mine);
             store.addEntry(e); // throws (and fails the test) on Busy
             ++mine;
             QCoreApplication::processEvents();
         }
+        QList<std::pair<qint64, qint64>> spans; // first and last id of each child
         for (int w = 0; w < 3; ++w) {
             QProcess *p = writers[w];
             // waitForFinished() is false for a process that has already finished.
@@ -205,10 +216,22 @@ private slots:
             const QByteArray out = p->readAllStandardOutput();
             QVERIFY2(p->exitCode() == 0, out.right(300).constData());
             QVERIFY(!out.contains("locked"));
-            QCOMPARE(committedIds(out).size(), perWriter);
-            QCOMPARE(store.search(QStringLiteral("writer%1").arg(w), {}, 0, 1000).items.size(),
+            const QList<qint64> ids = committedIds(out);
+            QCOMPARE(ids.size(), perWriter);
+            spans.append({ids.first(), ids.last()});
+            QCOMPARE(store.search(QStringLiteral("writer%1").arg(w), {}, 0, 100000).items.size(),
                      perWriter);
         }
+        // The test only means something if the writers really ran at the same time: their ids
+        // interleave.
+        int overlapping = 0;
+        for (int a = 0; a < 3; ++a) {
+            for (int b = a + 1; b < 3; ++b) {
+                if (spans[a].first < spans[b].second && spans[b].first < spans[a].second)
+                    ++overlapping;
+            }
+        }
+        QVERIFY2(overlapping > 0, "the writers ran one after another");
         qDeleteAll(writers);
         QVERIFY(mine > 0);
         QCOMPARE(store.count(), qint64(3 * perWriter + mine));

@@ -851,6 +851,8 @@ private slots:
         } catch (const HistoryError &e) {
             QCOMPARE(e.code(), HistoryError::Code::Busy);
             QVERIFY2(!e.message().contains(QLatin1String("locked")), qPrintable(e.message()));
+            QVERIFY(!QString::fromUtf8(e.what()).contains(QLatin1String("locked")));
+            QVERIFY(e.details().contains(QLatin1String("locked"))); // for the log
         }
         QVERIFY(timer.elapsed() >= 4 * 100); // every attempt waited its timeout
         QCOMPARE(sqlite3_exec(other, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);

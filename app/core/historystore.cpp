@@ -25,11 +25,8 @@ namespace glosa {
 
 HistoryError::HistoryError(Code code, const QString &message, const QString &details,
                            int sqliteCode)
-    : std::runtime_error(
-          details.isEmpty()
-              ? message.toStdString()
-              : (message + QStringLiteral(" (") + details + QLatin1Char(')')).toStdString()),
-      m_code(code), m_message(message), m_details(details), m_sqliteCode(sqliteCode)
+    : std::runtime_error(message.toStdString()), m_code(code), m_message(message),
+      m_details(details), m_sqliteCode(sqliteCode)
 {
 }
 
@@ -613,7 +610,8 @@ HistoryOpenResult HistoryStore::open(const QString &path)
         if (e.code() != HistoryError::Code::Corrupt)
             throw;
         result.backupPath = moveAside(path);
-        qWarning("glosa: %s; moved to %s", e.what(), qPrintable(result.backupPath));
+        qWarning("glosa: %s (%s); moved to %s", qPrintable(e.message()), qPrintable(e.details()),
+                 qPrintable(result.backupPath));
     }
     QFile::remove(needsCheckMarker(path));
     d->openConnection(path, m_options);

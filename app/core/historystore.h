@@ -53,8 +53,9 @@
 
 namespace glosa {
 
-// What every failing HistoryStore method throws. what() (and message()) is one sentence for the
-// user; details() carries SQLite's own message for logs.
+// What every failing HistoryStore method throws. what() and message() are one sentence for the
+// user (never SQLite's wording, so never "database is locked"); details() carries SQLite's own
+// message and the statement for logs.
 class HistoryError : public std::runtime_error
 {
 public:

@@ -112,7 +112,9 @@ int fill(const QString &db, qint64 limitBytes)
         say(QStringLiteral("never full"));
         return 4;
     } catch (const glosa::HistoryError &e) {
-        say(QStringLiteral("full %1 %2").arg(codeName(e.code()), QString::fromUtf8(e.what())));
+        say(QStringLiteral("full %1 %2")
+                .arg(codeName(e.code()),
+                     e.message() + QStringLiteral(" (") + e.details() + QLatin1Char(')')));
         if (e.code() != glosa::HistoryError::Code::DiskFull)
             return 4;
     }
@@ -151,7 +153,9 @@ int main(int argc, char *argv[])
         if (args.size() == 4 && args[1] == QLatin1String("fill"))
             return fill(args[2], args[3].toLongLong());
     } catch (const glosa::HistoryError &e) {
-        say(QStringLiteral("error %1 %2").arg(codeName(e.code()), QString::fromUtf8(e.what())));
+        say(QStringLiteral("error %1 %2")
+                .arg(codeName(e.code()),
+                     e.message() + QStringLiteral(" (") + e.details() + QLatin1Char(')')));
         return 3;
     }
     std::fprintf(stderr, "usage: glosa-historywriter insert DB TAG COUNT | fill DB BYTES\n");
