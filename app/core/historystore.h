@@ -7,16 +7,17 @@
 //         showWarning(opened.message);               // the damaged file was kept as a backup
 //     const qint64 id = store.addEntry(entry);       // one transaction; throws glosa::HistoryError
 //     glosa::HistoryPage page = store.recent({}, 0, 50);
-//     glosa::HistoryPage hits = store.search("buenos dias", {}, 0, 50); // snippets: "[Buenos]
-//     [días]" std::optional<glosa::HistoryEntry> full = store.entry(id);
+//     glosa::HistoryPage hits = store.search("buenos dias");   // snippet "[Buenos] [días]."
+//     std::optional<glosa::HistoryEntry> full = store.entry(id);
 //
 // Why the sqlite3 C API and not Qt Sql's QSQLITE driver (both link the same system libsqlite3
 // 3.40, which is built with FTS5): the guarantees this store makes depend on details QSqlError
 // flattens into strings. We need the extended result code and the OS errno to tell a full disk
-// (SQLITE_FULL, or SQLITE_IOERR_WRITE with ENOSPC/EFBIG) from a corrupt file (SQLITE_CORRUPT,
-// SQLITE_NOTADB) from a lock held by another process (SQLITE_BUSY), we need BEGIN IMMEDIATE and
-// sqlite3_busy_timeout on a connection we own, and QSqlDatabase's per-thread named connections
-// would add nothing but rules. The C API keeps all of that explicit in one .cpp.
+// (SQLITE_FULL, or SQLITE_IOERR_WRITE at a full volume or a file-size limit) from a corrupt
+// file (SQLITE_CORRUPT, SQLITE_NOTADB) from a lock held by another process (SQLITE_BUSY); we
+// need BEGIN IMMEDIATE, sqlite3_busy_timeout and SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE on a
+// connection we own; and QSqlDatabase's per-thread named connections would add nothing but
+// rules. The C API keeps all of that explicit in one .cpp.
 //
 // Guarantees (tested in tests/tst_historystore.cpp and tests/tst_historyrobustness.cpp):
 //   - Crash safety: every addEntry is one transaction in a WAL-mode database, so a process killed
