@@ -149,6 +149,47 @@ private slots:
         QCOMPARE(BestSampler::sample(logsOf(p)), 4); // tie between 4 and 5: smaller id
     }
 
+    void fastPathsMatchTheDefinitions_data()
+    {
+        QTest::addColumn<float>("temperature");
+        QTest::addColumn<int>("k");
+        QTest::addColumn<float>("p");
+        QTest::newRow("top-k 40") << 1.0f << 40 << 1.0f;
+        QTest::newRow("top-k 40, T 0.7, top-p 0.8") << 0.7f << 40 << 0.8f;
+        QTest::newRow("top-p 0.9 (nucleus of hundreds)") << 1.0f << 0 << 0.9f;
+        QTest::newRow("top-p 0.5, T 2") << 2.0f << 0 << 0.5f;
+        QTest::newRow("no truncation") << 1.3f << 0 << 1.0f;
+    }
+    void fastPathsMatchTheDefinitions()
+    {
+        // sample() skips the full sort where it can; the kept set and its probabilities must be
+        // those of the plain definitions (the `stages` path).
+        QFETCH(float, temperature);
+        QFETCH(int, k);
+        QFETCH(float, p);
+        std::mt19937_64 engine(99);
+        std::vector<float> logits(3000);
+        for (float &value : logits)
+            value = static_cast<float>(engine() >> 40) / (1 << 24) * 3.0f;
+        logits[17] = -std::numeric_limits<float>::infinity();
+        const RandomSampler sampler({temperature, k, p});
+        std::vector<std::vector<TokenProbability>> stages;
+        auto reference = sampler.distribution(logits, &stages);
+        auto fast = sampler.distribution(logits);
+        auto byToken = [](std::vector<TokenProbability> d) {
+            std::sort(d.begin(), d.end(), [](auto a, auto b) { return a.token < b.token; });
+            return d;
+        };
+        reference = byToken(reference);
+        fast = byToken(fast);
+        QCOMPARE(fast.size(), reference.size());
+        QVERIFY(fast.size() > 1);
+        for (std::size_t i = 0; i < fast.size(); ++i) {
+            QCOMPARE(fast[i].token, reference[i].token);
+            QVERIFY(std::abs(fast[i].probability - reference[i].probability) < 1e-9);
+        }
+    }
+
     void rngIsTheStandardEngine()
     {
         // [rand.predef]: the 10000th invocation of a default-constructed std::mt19937_64 (seed

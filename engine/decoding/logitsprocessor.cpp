@@ -16,10 +16,25 @@ void ScoreRow::set(std::int32_t token, float value)
     if (token < 0 || token >= size())
         throw std::out_of_range("ScoreRow: token " + std::to_string(token) +
                                 " outside the vocabulary [0, " + std::to_string(size()) + ")");
-    if (m_touched.size() <= static_cast<std::size_t>(token))
-        m_touched.resize(std::max<std::size_t>(token + 1, m_touched.size() * 2), 0);
-    if (!m_touched[token]) {
-        m_touched[token] = 1;
+    constexpr std::size_t kLinearLimit = 32;
+    bool seen = false;
+    if (!m_touched.empty()) {
+        seen = m_touched[token] != 0;
+    } else {
+        for (const Change &change : m_changes)
+            if (change.token == token) {
+                seen = true;
+                break;
+            }
+        if (!seen && m_changes.size() >= kLinearLimit) {
+            m_touched.assign(static_cast<std::size_t>(size()), 0);
+            for (const Change &change : m_changes)
+                m_touched[change.token] = 1;
+        }
+    }
+    if (!seen) {
+        if (!m_touched.empty())
+            m_touched[token] = 1;
         m_changes.push_back({token, m_scores[token]});
     }
     m_scores[token] = value;
@@ -43,7 +58,7 @@ void ScoreRow::forceOnly(std::int32_t token)
     m_rewritten = true;
 }
 
-bool ScoreRow::renormalize()
+float ScoreRow::logMass() const
 {
     if (!m_rewritten && m_logProbabilities) {
         // The row summed to 1 before the processors: only the changed entries moved mass.
@@ -53,32 +68,34 @@ bool ScoreRow::renormalize()
             after += std::exp(static_cast<double>(m_scores[change.token]));
         }
         const double mass = 1.0 - before + after;
-        if (mass >= 1e-3 && (1.0 - before) >= 1e-3) {
-            const float shift = static_cast<float>(std::log(mass));
-            if (shift != 0.0f)
-                for (float &value : m_scores)
-                    value -= shift;
-            return true;
-        }
+        if (mass >= 1e-3 && (1.0 - before) >= 1e-3)
+            return static_cast<float>(std::log(mass));
     }
     float maximum = kBlocked;
     for (float value : m_scores)
         maximum = std::max(maximum, value);
     if (maximum == kBlocked)
-        return false;
+        return kBlocked;
     double sum = 0.0;
     for (float value : m_scores)
         sum += std::exp(static_cast<double>(value - maximum));
-    const float shift = maximum + static_cast<float>(std::log(sum));
-    for (float &value : m_scores)
-        value -= shift;
+    return maximum + static_cast<float>(std::log(sum));
+}
+
+bool ScoreRow::renormalize()
+{
+    const float shift = logMass();
+    if (shift == kBlocked)
+        return false;
+    if (shift != 0.0f)
+        for (float &value : m_scores)
+            value -= shift;
     return true;
 }
 
 void ScoreRow::clearChanges()
 {
-    for (const Change &change : m_changes)
-        m_touched[change.token] = 0;
+    m_touched.clear();
     m_changes.clear();
     m_blockedByNgram.clear();
     m_rewritten = false;

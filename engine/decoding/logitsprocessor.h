@@ -7,6 +7,7 @@
 //     std::vector<float> row = ...;                   // [vocab] log-probabilities of one row
 //     ProcessorContext context{step, history, endToken};
 //     chain.apply(context, row);                      // processed and renormalised in place
+//     // (the searches use applyLazily(), which returns the normaliser instead of applying it)
 //
 // What the scores are: the searches pass log-probabilities (the model's log-softmax). Processors
 // only change a few entries, and each change is recorded in a ScoreRow so that renormalising
@@ -71,9 +72,12 @@ public:
     const std::vector<std::int32_t> &blockedByNgram() const { return m_blockedByNgram; }
     bool changed() const { return !m_changes.empty() || m_rewritten; }
 
-    // Log-softmax again after the processors. Works from the changed entries alone when the row
-    // held log-probabilities and keeps at least 1e-3 of its mass; otherwise over the whole row.
-    // Returns false when every score is -inf (the row cannot be renormalised; left as is).
+    // log Σ exp(scores): what renormalising subtracts from every score. Works from the changed
+    // entries alone (O(changes)) when the row held log-probabilities and keeps at least 1e-3 of
+    // its mass; otherwise over the whole row. -inf when every score is -inf.
+    float logMass() const;
+    // Log-softmax again after the processors (scores -= logMass()). Returns false when every
+    // score is -inf (the row cannot be renormalised; left as is).
     bool renormalize();
     // Forgets the record (the scores stay as they are).
     void clearChanges();
@@ -82,7 +86,8 @@ private:
     std::span<float> m_scores;
     std::vector<Change> m_changes;
     std::vector<std::int32_t> m_blockedByNgram;
-    // Also marks the entries touched in m_changes: index = token. Sized lazily.
+    // Marks the entries in m_changes (index = token) once there are many of them; a few are
+    // found by a linear search, which spares a vocabulary-sized buffer per row and step.
     std::vector<std::uint8_t> m_touched;
     bool m_logProbabilities = true;
     bool m_rewritten = false; // forceOnly() touched the whole row
@@ -191,22 +196,29 @@ public:
         return m_processors;
     }
 
-    // Applies every processor to `scores` [vocab] and renormalises when something changed.
-    // `afterEach`, when given, is called after each processor with its index and the row as it
-    // is then (not yet renormalised): the traces use it.
+    // Applies every processor to the row and returns the normaliser to subtract from each score
+    // read afterwards (0 when nothing changed). The row itself is not shifted: the searches fold
+    // the normaliser into their scores, which saves an O(vocab) pass per row and step.
+    // `afterEach` is called after each processor with its index and the row (for the traces).
     template <typename Callback>
-    void apply(const ProcessorContext &context, ScoreRow &row, Callback &&afterEach) const
+    float applyLazily(const ProcessorContext &context, ScoreRow &row, Callback &&afterEach) const
     {
         for (std::size_t i = 0; i < m_processors.size(); ++i) {
             m_processors[i]->apply(context, row);
             afterEach(i, row);
         }
-        if (row.changed())
-            row.renormalize();
+        if (!row.changed())
+            return 0.0f;
+        const float mass = row.logMass();
+        return mass == ScoreRow::kBlocked ? 0.0f : mass;
     }
+    // Applies every processor and renormalises the row in place when something changed.
     void apply(const ProcessorContext &context, ScoreRow &row) const
     {
-        apply(context, row, [](std::size_t, const ScoreRow &) {});
+        for (const auto &processor : m_processors)
+            processor->apply(context, row);
+        if (row.changed())
+            row.renormalize();
     }
     // Convenience for tests: processes a plain vector in place.
     void apply(const ProcessorContext &context, std::vector<float> &scores) const;

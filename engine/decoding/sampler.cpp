@@ -128,6 +128,44 @@ std::int32_t BestSampler::sample(std::span<const float> logProbs)
     return best;
 }
 
+namespace {
+
+// The m best finite entries of `logProbs`, best first (ties: smaller token), in one pass with a
+// min-heap whose top is the current m-th best: most entries cost one comparison.
+std::vector<std::pair<float, std::int32_t>> bestLogProbs(std::span<const float> logProbs,
+                                                         std::size_t m)
+{
+    using Entry = std::pair<float, std::int32_t>;
+    auto before = [](const Entry &a, const Entry &b) {
+        return a.first > b.first || (a.first == b.first && a.second < b.second);
+    };
+    std::vector<Entry> heap;
+    heap.reserve(std::min(m, logProbs.size()));
+    float threshold = -std::numeric_limits<float>::infinity();
+    for (std::size_t i = 0; i < logProbs.size(); ++i) {
+        const float value = logProbs[i];
+        if (value < threshold || !std::isfinite(value))
+            continue;
+        const Entry entry{value, static_cast<std::int32_t>(i)};
+        if (heap.size() < m) {
+            heap.push_back(entry);
+            std::push_heap(heap.begin(), heap.end(), before);
+        } else if (before(entry, heap.front())) {
+            std::pop_heap(heap.begin(), heap.end(), before);
+            heap.back() = entry;
+            std::push_heap(heap.begin(), heap.end(), before);
+        } else {
+            continue;
+        }
+        if (heap.size() == m)
+            threshold = heap.front().first;
+    }
+    std::sort(heap.begin(), heap.end(), before);
+    return heap;
+}
+
+} // namespace
+
 RandomSampler::RandomSampler(SamplerOptions options) : m_options(options)
 {
     if (!(options.temperature > 0) || !std::isfinite(options.temperature))
@@ -146,27 +184,63 @@ std::vector<TokenProbability>
 RandomSampler::distribution(std::span<const float> logProbs,
                             std::vector<std::vector<TokenProbability>> *stages) const
 {
-    std::vector<TokenProbability> result = unsortedSoftmax(logProbs, m_options.temperature);
-    const bool truncateK =
-        m_options.topK > 0 && static_cast<std::size_t>(m_options.topK) < result.size();
-    if (truncateK && !stages) {
-        // Only the k best need sorting: O(vocab) selection instead of an O(vocab log vocab) sort.
-        std::nth_element(result.begin(), result.begin() + (m_options.topK - 1), result.end(),
-                         better);
-        result.resize(m_options.topK);
+    const int k = m_options.topK;
+    const double p = m_options.topP;
+    if (stages) {
+        // Traces want every stage, sorted: the plain definitions.
+        std::vector<TokenProbability> result = temperatureSoftmax(logProbs, m_options.temperature);
+        stages->push_back(result);
+        if (k > 0)
+            result = keepTopK(std::move(result), k);
+        stages->push_back(result);
+        if (p < 1)
+            result = keepTopP(std::move(result), p);
+        stages->push_back(result);
+        return result;
     }
-    std::sort(result.begin(), result.end(), better);
-    if (stages)
-        stages->push_back(result);
-    if (m_options.topK > 0)
-        result = keepTopK(std::move(result), m_options.topK);
-    if (stages)
-        stages->push_back(result);
-    if (m_options.topP < 1)
-        result = keepTopP(std::move(result), m_options.topP);
-    if (stages)
-        stages->push_back(result);
-    return result;
+    const double temperature = m_options.temperature;
+    if (k > 0) {
+        // The k best log-probabilities (temperature keeps the order) in one pass, then a softmax
+        // over those k only: O(vocab) comparisons and k exponentials.
+        const std::vector<std::pair<float, std::int32_t>> top = bestLogProbs(logProbs, k);
+        std::vector<TokenProbability> result;
+        if (top.empty())
+            return result;
+        for (const auto &[value, token] : top)
+            result.push_back({token, std::exp((value - top.front().first) / temperature)});
+        renormalize(result);
+        return p < 1 ? keepTopP(std::move(result), p) : result;
+    }
+    if (p >= 1) // nothing to truncate: token order is as deterministic as any
+        return unsortedSoftmax(logProbs, temperature);
+    // Nucleus: the normaliser needs one pass of exponentials; then only a growing set of the
+    // best tokens is selected and sorted until it holds p of the mass.
+    float maximum = -std::numeric_limits<float>::infinity();
+    for (float value : logProbs)
+        maximum = std::max(maximum, value);
+    if (!std::isfinite(maximum))
+        return {};
+    const float inverse = static_cast<float>(1.0 / temperature);
+    double z = 0.0;
+    for (float value : logProbs)
+        z += std::exp((value - maximum) * inverse); // exp(-inf) = 0
+    for (std::size_t m = 64;; m *= 4) {
+        const std::vector<std::pair<float, std::int32_t>> top = bestLogProbs(logProbs, m);
+        std::vector<TokenProbability> result;
+        double mass = 0.0;
+        for (const auto &[value, token] : top) {
+            const double probability = std::exp((value - maximum) * inverse) / z;
+            result.push_back({token, probability});
+            mass += probability;
+            if (mass >= p * (1 - 1e-9))
+                break;
+        }
+        if (mass >= p * (1 - 1e-9) || top.size() < m) {
+            // The entries carry their probabilities in the whole distribution, so keepTopP cuts
+            // exactly where it would cut the fully sorted list.
+            return keepTopP(std::move(result), p);
+        }
+    }
 }
 
 std::int32_t RandomSampler::draw(const std::vector<TokenProbability> &distribution, Rng &rng)

@@ -69,8 +69,11 @@ public:
     explicit RandomSampler(SamplerOptions options = {});
     const SamplerOptions &options() const { return m_options; }
 
-    // The distribution sample() draws from: temperature, top-k, top-p, renormalised, best first.
-    // `stages`, when given, receives the distribution after each of the three steps (for traces).
+    // The distribution sample() draws from: temperature, top-k, top-p, renormalised. Best first
+    // when truncated (top-k or top-p) or when `stages` is given, in token order otherwise (no
+    // sort needed). `stages`, when given, receives the distribution after each of the three
+    // steps (for traces). Top-k costs one pass of comparisons and k exponentials; top-p alone a
+    // softmax over the row and a partial sort of the nucleus.
     std::vector<TokenProbability>
     distribution(std::span<const float> logProbs,
                  std::vector<std::vector<TokenProbability>> *stages = nullptr) const;

@@ -326,16 +326,18 @@ std::vector<DecodingResult> collectResults(std::vector<Sentence> &sentences, int
 }
 
 // Applies the processor chain to one row, feeding the tracer, and records n-gram blocks.
-void processRow(const LogitsProcessorChain &chain, const ProcessorContext &context,
-                std::span<float> scores, Sentence &sentence, const Alive &hypothesis,
-                std::int32_t step, const DecodingOptions &options)
+// Returns the normaliser to subtract from the row's scores (LogitsProcessorChain::applyLazily).
+float processRow(const LogitsProcessorChain &chain, const ProcessorContext &context,
+                 std::span<float> scores, Sentence &sentence, const Alive &hypothesis,
+                 std::int32_t step, const DecodingOptions &options)
 {
     Tracer &tracer = sentence.tracer;
     tracer.snapshot(scores);
     if (chain.empty())
-        return;
+        return 0.0f;
     ScoreRow row(scores);
-    chain.apply(context, row, [&](std::size_t, const ScoreRow &r) { tracer.snapshot(r.values()); });
+    const float shift = chain.applyLazily(
+        context, row, [&](std::size_t, const ScoreRow &r) { tracer.snapshot(r.values()); });
     if (tracer.enabled()) {
         for (std::int32_t token : row.blockedByNgram()) {
             float original = 0.0f;
@@ -349,6 +351,7 @@ void processRow(const LogitsProcessorChain &chain, const ProcessorContext &conte
                 NodeFate::BlockedByNgram);
         }
     }
+    return shift;
 }
 
 struct Candidate
@@ -477,7 +480,8 @@ GreedySearch::operator()(StepDecoder &decoder,
                     attention.empty() ? nullptr
                                       : attention.data<float>() + thisRow * attention.dim(1);
                 ProcessorContext context{step, alive.tokens, endToken};
-                processRow(chain, context, scores, sentence, alive, step, options);
+                const float shift =
+                    processRow(chain, context, scores, sentence, alive, step, options);
                 std::int32_t token;
                 if (sampling) {
                     std::vector<std::vector<TokenProbability>> stages;
@@ -493,7 +497,7 @@ GreedySearch::operator()(StepDecoder &decoder,
                     sentence.finished.push_back(finalize(options, sentence, alive, false, 0));
                     continue;
                 }
-                const float logProb = scores[token];
+                const float logProb = scores[token] - shift;
                 if (token == endToken) {
                     Hypothesis hypothesis = finalize(options, sentence, alive, true, logProb);
                     hypothesis.traceNode = sentence.tracer.addNode(
@@ -560,6 +564,7 @@ BeamSearch::operator()(StepDecoder &decoder, const std::vector<std::vector<std::
     Tensor lastTokens, logProbs, attention;
     std::vector<std::int32_t> origins;
     std::vector<Candidate> heap;
+    std::vector<float> shifts; // per alive hypothesis: the processors' normaliser
     for (std::int32_t step = 0;; ++step) {
         std::int64_t rows = 0;
         int maxSteps = 0;
@@ -590,15 +595,17 @@ BeamSearch::operator()(StepDecoder &decoder, const std::vector<std::vector<std::
             // 1. Process each row and keep the 2×beam best (hypothesis, token) pairs in a
             //    min-heap: one comparison per vocabulary entry for most of them.
             heap.clear();
+            shifts.assign(aliveCount, 0.0f);
             float threshold = kNegInf;
             for (std::int32_t h = 0; h < aliveCount; ++h) {
                 const Alive &alive = sentence.alive[h];
                 float *scores = logProbs.data<float>() + (firstRow + h) * vocabulary;
                 ProcessorContext context{step, alive.tokens, endToken};
-                processRow(chain, context, {scores, static_cast<std::size_t>(vocabulary)}, sentence,
-                           alive, step, options);
+                shifts[h] =
+                    processRow(chain, context, {scores, static_cast<std::size_t>(vocabulary)},
+                               sentence, alive, step, options);
                 sentence.tracer.endRow(step, alive.traceNode, -1);
-                const float base = alive.cumulative;
+                const float base = alive.cumulative - shifts[h];
                 for (std::int32_t v = 0; v < vocabulary; ++v) {
                     const float total = base + scores[v];
                     if (total < threshold || total == kNegInf)
@@ -627,7 +634,8 @@ BeamSearch::operator()(StepDecoder &decoder, const std::vector<std::vector<std::
                 const Candidate &candidate = heap[rank];
                 const Alive &parent = sentence.alive[candidate.hypothesis];
                 const std::int32_t row = firstRow + candidate.hypothesis;
-                const float logProb = logProbs.data<float>()[row * vocabulary + candidate.token];
+                const float logProb = logProbs.data<float>()[row * vocabulary + candidate.token] -
+                                      shifts[candidate.hypothesis];
                 const float *attentionRow =
                     attention.empty() ? nullptr : attention.data<float>() + row * attention.dim(1);
                 const auto length = static_cast<int>(parent.tokens.size()) + 1;
