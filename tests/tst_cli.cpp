@@ -3,6 +3,11 @@
 // tests/data/toy-en-es through the toytranslator test plugin.
 #include "testutil.h"
 
+#include "app/core/modelcatalog.h"
+#include "app/core/pluginregistry.h"
+#include "engine/translation/translationmodel.h"
+#include "engine/translation/translator.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -317,6 +322,71 @@ private slots:
         QVERIFY(run.out.isEmpty());
         QCOMPARE(run.err.count('\n'), 1);
         QVERIFY2(run.err.contains(message.toUtf8()), run.err);
+    }
+
+    void translatorLocatesTokensInBothTexts()
+    {
+        // In process, through the same registry / catalog / plugin path as the CLI.
+        glosa::PluginRegistry plugins;
+        plugins.scan({QStringLiteral(GLOSA_TEST_PLUGIN_DIR)});
+        QString error;
+        const auto loaded = glosa::ModelCatalog::load(
+            glosa::ModelCatalog::readPackage(toyPackage()), plugins, &error);
+        QVERIFY2(loaded, qPrintable(error));
+        auto model = std::dynamic_pointer_cast<glosa::engine::TranslationModel>(loaded);
+        QVERIFY(model);
+        QCOMPARE(model->sourceLanguage(), std::string("en"));
+        QCOMPARE(model->defaultDecodingOptions().strategy, glosa::engine::SearchStrategy::Beam);
+        glosa::engine::Translator translator(model);
+        glosa::engine::DecodingOptions options; // greedy
+
+        const QString input = QStringLiteral("  good morning, my friend!  the cat is very small. ");
+        const auto result = translator.translate(input.toStdString(), options);
+        const QString output = QString::fromStdString(result.text);
+        QCOMPARE(output, QStringLiteral("  bueno mañana, mi amigo!  el gato es muy pequeño. "));
+        QCOMPARE(result.segments.size(), std::size_t(2));
+        auto strip = [](const std::string &piece) {
+            QString text = QString::fromStdString(piece);
+            return text.startsWith(QChar(0x2581)) ? text.mid(1) : text;
+        };
+        for (const auto &segment : result.segments) {
+            // Source pieces sit on the user's characters (UTF-16 positions, as a QString has them).
+            QCOMPARE(segment.sourceTokens.back().piece, std::string("</s>"));
+            for (std::size_t j = 0; j + 1 < segment.sourceTokens.size(); ++j) {
+                const auto &token = segment.sourceTokens[j];
+                QCOMPARE(input.mid(token.utf16.begin, token.utf16.size()), strip(token.piece));
+            }
+            // Target pieces sit on the translation's characters ("mañana": 6 UTF-16 units, 7
+            // bytes).
+            QCOMPARE(segment.targetTokens.size(), segment.hypotheses[0].tokens.size());
+            for (const auto &token : segment.targetTokens)
+                QCOMPARE(output.mid(token.utf16.begin, token.utf16.size()), strip(token.piece));
+            // The alignment: [target tokens, source tokens]; the toy attends to position i.
+            const glosa::engine::Tensor &alignment = segment.alignment();
+            QCOMPARE(alignment.shape(),
+                     (glosa::engine::Shape{std::int64_t(segment.targetTokens.size()),
+                                           std::int64_t(segment.sourceTokens.size())}));
+            for (std::int64_t i = 0; i < alignment.dim(0); ++i)
+                QCOMPARE(alignment.data<float>()[i * alignment.dim(1) + i], 0.9f);
+        }
+        QCOMPARE(output.mid(result.segments[0].targetTokens[1].utf16.begin, 6),
+                 QStringLiteral("mañana"));
+
+        // A sentence longer than the model takes at once is cut at word starts, never dropped.
+        const std::string longSentence = "we see a black car with my friend today";
+        const std::string whole = translator.translate(longSentence, options).text;
+        model->setMaxSourceLength(4);
+        const auto chunked = translator.translate(longSentence, options);
+        QCOMPARE(chunked.segments.size(), std::size_t(3));
+        QCOMPARE(chunked.text, whole);
+        for (const auto &segment : chunked.segments)
+            QVERIFY(segment.sourceTokens.size() <= 4);
+        model->setMaxSourceLength(256);
+
+        // Invalid UTF-8 names the byte; white space alone comes back as it is.
+        QVERIFY_THROWS_EXCEPTION(glosa::engine::InvalidUtf8Error,
+                                 translator.translate("ok \xc3\x28", options));
+        QCOMPARE(translator.translate(" \n ", options).text, std::string(" \n "));
     }
 
     void brokenPackageSaysWhy()

@@ -66,7 +66,8 @@ def train_spm(model_prefix):
     lines = []
     for word in sorted(words):
         lines += [word] * 20
-    lines += ["the cat is big .", "hello my friend !", "is the dog small ?"] * 20
+    lines += ["the cat is big .", "hello my friend !", "is the dog small ?",
+              "yes , no ; (a) : \"b\" 'c' - 1 2 3 4 5 6 7 8 9 0"] * 20
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
         corpus = f.name
