@@ -263,6 +263,25 @@ private slots:
         QCOMPARE(lines[1].simplified().split(' ').size(), 1200);
     }
 
+    void penaltiesAndLimitsReachTheSearch()
+    {
+        // The toy would answer "el gato el gato": each option must visibly change that.
+        auto translate = [](QStringList extra) {
+            const Run run = runCli(QStringList{"translate", "--model", "toy-en-es"} + extra,
+                                   "the cat the cat\n");
+            return run.exitCode == 0 ? QString::fromUtf8(run.out).trimmed() : QString();
+        };
+        QCOMPARE(translate({"--strategy", "greedy"}), QStringLiteral("el gato el gato"));
+        QCOMPARE(translate({"--strategy", "greedy", "--max-length", "2"}),
+                 QStringLiteral("el gato"));
+        // No token twice: "el" and "gato" are blocked the second time ("la", then a copy).
+        QCOMPARE(translate({"--no-repeat-ngram", "1"}), QStringLiteral("el gato la cat"));
+        // Repetition penalty 3 cubes the repeated tokens' probabilities: .6³ < .35 for "el";
+        // "gato" (.9³ = .73) survives.
+        QCOMPARE(translate({"--strategy", "greedy", "--repetition-penalty", "3"}),
+                 QStringLiteral("el gato la gato"));
+    }
+
     void seededSamplingIsReproducible()
     {
         const QStringList args = {"translate", "--model",       "toy-en-es", "--strategy",
