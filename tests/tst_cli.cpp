@@ -282,6 +282,34 @@ private slots:
                  QStringLiteral("el gato la gato"));
     }
 
+    void saveHistoryRecordsEachLine()
+    {
+        QTemporaryDir dir;
+        const QString database = dir.path() + QStringLiteral("/history.db");
+        const Run run = runCli({"--history", database, "translate", "--model", "toy-en-es",
+                                "--n-best", "2", "--save-history"},
+                               "the cat is big. hello my friend!\n\nthe dog\n");
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.err.isEmpty(), run.err);
+        const Run shown = runCli({"--history", database, "history", "show", "1"});
+        QCOMPARE(shown.exitCode, 0);
+        const QJsonObject entry = QJsonDocument::fromJson(shown.out).object();
+        QCOMPARE(entry["modelId"].toString(), QStringLiteral("toy-en-es"));
+        QCOMPARE(entry["input"].toString(), QStringLiteral("the cat is big. hello my friend!"));
+        const QJsonArray outputs = entry["outputs"].toArray();
+        QCOMPARE(outputs.size(), 2);
+        QCOMPARE(outputs[0].toObject()["text"].toString(),
+                 QStringLiteral("el gato es grande. hola mi amigo!"));
+        const QJsonObject alignment = outputs[0].toObject()["alignment"].toObject();
+        QCOMPARE(alignment["rows"].toInt(), 9);
+        QCOMPARE(alignment["cols"].toInt(), 10); // nine pieces and </s>
+        // The empty line is not recorded; "the dog" is entry 2.
+        const Run second = runCli({"--history", database, "history", "show", "2"});
+        QCOMPARE(QJsonDocument::fromJson(second.out).object()["input"].toString(),
+                 QStringLiteral("the dog"));
+        QVERIFY(runCli({"--history", database, "history", "show", "3"}).exitCode != 0);
+    }
+
     void seededSamplingIsReproducible()
     {
         const QStringList args = {"translate", "--model",       "toy-en-es", "--strategy",

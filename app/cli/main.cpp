@@ -43,7 +43,7 @@ int main(int argc, char *argv[])
     if (command == QLatin1String("translate") || command == QLatin1String("models")) {
         QTextStream out(stdout);
         return command == QLatin1String("translate")
-                   ? glosa::cli::runTranslateCommand(args.mid(2), out, err)
+                   ? glosa::cli::runTranslateCommand(args.mid(2), *historyPath, out, err)
                    : glosa::cli::runModelsCommand(args.mid(2), out, err);
     }
     if (command == QLatin1String("history")) {

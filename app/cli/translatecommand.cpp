@@ -1,5 +1,7 @@
 #include "app/cli/translatecommand.h"
 
+#include "app/cli/historycommand.h"
+#include "app/core/historyentry.h"
 #include "app/core/modelcatalog.h"
 #include "app/core/pluginregistry.h"
 #include "engine/text/unicode.h"
@@ -211,7 +213,46 @@ QJsonObject toJson(const QByteArray &line, const engine::TranslationResult &resu
     return object;
 }
 
-std::shared_ptr<engine::TranslationModel> loadModel(const QString &idOrFolder, QString *error)
+// What --save-history records: the line, every hypothesis, the best one's alignment with its
+// token labels — taken from the --json object so that both say the same.
+HistoryEntry historyEntry(const QJsonObject &object, const ModelInfo &info)
+{
+    HistoryEntry entry;
+    entry.kind = HistoryKind::Translation;
+    entry.modelId = info.id;
+    entry.modelVersion = info.version;
+    entry.sourceLanguage = info.sourceLanguage;
+    entry.targetLanguage = info.targetLanguage;
+    entry.settings = object["strategy"].toObject();
+    entry.inputText = object["source"].toString();
+    entry.elapsedMs = object["elapsed_ms"].toDouble();
+    const QJsonArray hypotheses = object["hypotheses"].toArray();
+    for (int k = 0; k < hypotheses.size(); ++k) {
+        const QJsonObject h = hypotheses[k].toObject();
+        HistoryOutput output;
+        output.rank = k;
+        output.text = h["text"].toString();
+        output.score = h["score"].toDouble();
+        const QJsonArray rows = object["alignment"].toArray();
+        if (k == 0 && !rows.isEmpty()) {
+            HistoryAlignment &alignment = output.alignment;
+            alignment.rows = int(rows.size());
+            for (const QJsonValue &label : object["source_tokens"].toArray())
+                alignment.sourceTokens.append(label.toString());
+            alignment.cols = int(alignment.sourceTokens.size());
+            for (const QJsonValue &label : h["tokens"].toArray())
+                alignment.targetTokens.append(label.toString());
+            for (const QJsonValue &row : rows)
+                for (const QJsonValue &cell : row.toArray())
+                    alignment.weights.append(float(cell.toDouble()));
+        }
+        entry.outputs.append(output);
+    }
+    return entry;
+}
+
+std::shared_ptr<engine::TranslationModel> loadModel(const QString &idOrFolder, QString *error,
+                                                    ModelInfo *loadedInfo)
 {
     PluginRegistry plugins;
     plugins.scan();
@@ -232,6 +273,7 @@ std::shared_ptr<engine::TranslationModel> loadModel(const QString &idOrFolder, Q
     const std::shared_ptr<engine::Model> model = ModelCatalog::load(*info, plugins, error);
     if (!model)
         return nullptr;
+    *loadedInfo = *info;
     auto translation = std::dynamic_pointer_cast<engine::TranslationModel>(model);
     if (!translation)
         *error = QStringLiteral("model '%1' (%2) is a %3 model, not a translation model")
@@ -241,7 +283,8 @@ std::shared_ptr<engine::TranslationModel> loadModel(const QString &idOrFolder, Q
 
 } // namespace
 
-int runTranslateCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+int runTranslateCommand(const QStringList &args, const QString &historyPath, QTextStream &out,
+                        QTextStream &err)
 {
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -264,6 +307,7 @@ int runTranslateCommand(const QStringList &args, QTextStream &out, QTextStream &
         {"max-length-ratio", "Also cap at ratio x source tokens (0: off).", "F"},
         {"min-length", "Minimum target tokens before EOS.", "N"},
         {"json", "One JSON object per line."},
+        {"save-history", "Also record each translation in the history (--history PATH)."},
     };
     parser.addOptions(options);
     if (!parser.parse(QStringList{QStringLiteral("glosa-cli translate")} + args)) {
@@ -288,8 +332,9 @@ int runTranslateCommand(const QStringList &args, QTextStream &out, QTextStream &
         return 2;
     }
     QString error;
+    ModelInfo info;
     const std::shared_ptr<engine::TranslationModel> model =
-        loadModel(parser.value("model"), &error);
+        loadModel(parser.value("model"), &error, &info);
     if (!model) {
         err << "glosa-cli translate: " << error.simplified() << "\n";
         return 1;
@@ -306,6 +351,7 @@ int runTranslateCommand(const QStringList &args, QTextStream &out, QTextStream &
         return 2;
     }
     const bool json = parser.isSet("json");
+    const bool saveHistory = parser.isSet("save-history");
 
     engine::Translator translator(model);
     QFile input;
@@ -329,10 +375,15 @@ int runTranslateCommand(const QStringList &args, QTextStream &out, QTextStream &
             const engine::TranslationResult result =
                 translator.translate(std::string_view(line.constData(), line.size()), decoding);
             const double elapsedMs = timer.nsecsElapsed() / 1e6;
-            if (json)
-                out << QJsonDocument(toJson(line, result, decoding, *model, elapsedMs))
-                           .toJson(QJsonDocument::Compact);
-            else
+            if (json || saveHistory) {
+                const QJsonObject object = toJson(line, result, decoding, *model, elapsedMs);
+                if (json)
+                    out << QJsonDocument(object).toJson(QJsonDocument::Compact);
+                if (saveHistory && !line.isEmpty() &&
+                    saveToHistory(historyEntry(object, info), historyPath, err) == 0)
+                    status = 1;
+            }
+            if (!json)
                 out << fromUtf8(result.text);
         } catch (const engine::InvalidUtf8Error &invalid) {
             err << "glosa-cli translate: line " << lineNumber << ": " << invalid.what() << "\n";
@@ -376,6 +427,7 @@ int runModelsCommand(const QStringList &args, QTextStream &out, QTextStream &err
     catalog.scan();
     const bool all = parser.isSet("all");
     const bool json = parser.isSet("json");
+    const bool saveHistory = parser.isSet("save-history");
     const QList<ModelInfo> models = all ? catalog.models() : catalog.availableModels();
 
     auto statusOf = [&](const ModelInfo &m) {

@@ -5,7 +5,7 @@
 //       [--repetition-penalty R] [--top-k K] [--top-p P] [--temperature T] [--seed S]
 //       [--max-length N] [--min-length N] [--max-length-ratio F]
 //       [--length-normalization gnmt|average|none] [--early-stopping heuristic|bounded|eager]
-//       [--json]
+//       [--json] [--save-history]
 //   glosa-cli models [--all] [--json]
 //
 // translate reads one text per line on stdin and writes one translation per line on stdout, in
@@ -25,8 +25,13 @@
 // source and target token), "strategy" (every setting in effect), "model", "elapsed_ms".
 // For a line with several sentences, hypothesis k joins the k-th hypothesis of each sentence
 // (the last one where a sentence has fewer) and its score is the sum of theirs.
+//
+// --save-history also records every non-empty line in the history (glosa-cli's global
+// --history PATH, else the default database): all hypotheses with their scores, the best one's
+// alignment with source and target token labels, and every setting.
 #pragma once
 
+#include <QString>
 #include <QStringList>
 
 class QTextStream;
@@ -34,7 +39,8 @@ class QTextStream;
 namespace glosa::cli {
 
 // Both return the process exit code; args start after the command name.
-int runTranslateCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+int runTranslateCommand(const QStringList &args, const QString &historyPath, QTextStream &out,
+                        QTextStream &err);
 int runModelsCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 
 } // namespace glosa::cli
