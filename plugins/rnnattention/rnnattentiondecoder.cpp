@@ -367,10 +367,14 @@ void RnnAttentionDecoder::step(engine::DecoderState &base, const Tensor &lastTok
         for (std::int64_t j = 0; j < n; ++j) {
             const float *k = keys + (b * S + j) * keyWidth;
             float score = 0.0f;
+            // Float reductions are only vectorised when we allow reassociation.
             if (c.attention == AttentionScore::Additive) {
+                const float *v = m_v.data();
+#pragma omp simd reduction(+ : score)
                 for (std::int64_t i = 0; i < queryWidth; ++i)
-                    score += m_v[i] * std::tanh(q[i] + k[i]);
+                    score += v[i] * std::tanh(q[i] + k[i]);
             } else {
+#pragma omp simd reduction(+ : score)
                 for (std::int64_t i = 0; i < queryWidth; ++i)
                     score += k[i] * q[i];
                 score *= m_scoreScale;

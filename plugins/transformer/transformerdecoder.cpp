@@ -35,6 +35,8 @@ void attendOne(const float *q, const float *k, std::int64_t kStride, const float
     for (std::int64_t j = 0; j < n; ++j) {
         const float *kj = k + j * kStride;
         float dot = 0.0f;
+        // A float reduction is only vectorised when we allow reassociation.
+#pragma omp simd reduction(+ : dot)
         for (std::int64_t i = 0; i < dh; ++i)
             dot += q[i] * kj[i];
         probs[j] = dot * scale;
