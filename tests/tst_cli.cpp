@@ -42,7 +42,8 @@ Run runCli(const QStringList &args, const QByteArray &input = {},
     static QTemporaryDir home; // keeps the user's own models and settings out of the test
     QProcess process;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("GLOSA_PLUGIN_PATH"), QStringLiteral(GLOSA_TEST_PLUGIN_DIR));
+    env.insert(QStringLiteral("GLOSA_PLUGIN_PATH"),
+               QStringLiteral(GLOSA_TEST_PLUGIN_DIR "/translators"));
     env.insert(QStringLiteral("GLOSA_MODEL_PATH"), modelPath);
     env.insert(QStringLiteral("XDG_DATA_HOME"), home.path() + QStringLiteral("/data"));
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path() + QStringLiteral("/config"));
@@ -375,7 +376,7 @@ private slots:
     {
         // In process, through the same registry / catalog / plugin path as the CLI.
         glosa::PluginRegistry plugins;
-        plugins.scan({QStringLiteral(GLOSA_TEST_PLUGIN_DIR)});
+        plugins.scan({QStringLiteral(GLOSA_TEST_PLUGIN_DIR "/translators")});
         QString error;
         const auto loaded = glosa::ModelCatalog::load(
             glosa::ModelCatalog::readPackage(toyPackage()), plugins, &error);
