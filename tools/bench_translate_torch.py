@@ -13,25 +13,110 @@ Prints one JSON line: sentences/s, target tokens/s (generated pieces, EOS exclud
 seconds of the decoding loop (tokenisation and detokenisation included, model loading excluded)
 and the peak resident memory of the process (ru_maxrss, model loading included).
 
-Note what "eager" means here: the training code's Transformer has no key/value cache, so each
-step re-runs the decoder over the whole prefix (quadratic in the target length); the RNN is
-recurrent and carries its state. That is the PyTorch model as we train and evaluate it.
+Two PyTorch implementations (--impl):
+  training  the training code's own model methods: its Transformer has no key/value cache, so each
+            step re-runs the decoder over the whole prefix (quadratic in the target length); the
+            RNN is recurrent and carries its state. The PyTorch model as we train and evaluate it.
+  cached    (Transformer) the same modules and weights driven step by step with a key/value cache
+            and the cross-attention keys/values computed once, as the engine does: the fair
+            baseline for decoding speed. Its translations are checked against `training` in
+            docs/benchmarks.md (identical outputs).
 """
 
 import argparse
 import json
+import math
 import os
 import resource
 import sys
 import time
 
 import torch
+import torch.nn.functional as F
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import evaluate  # noqa: E402
 import glosa_data  # noqa: E402
 import glosa_train  # noqa: E402
+
+
+class CachedTransformer:
+    """Incremental decoding with the model's own modules (start_state / step / reorder_state, the
+    interface evaluate.beam_search drives), plus a greedy search with model.greedy's rules."""
+
+    def __init__(self, model):
+        self.m = model
+
+    def start_state(self, src, src_mask):
+        m = self.m
+        memory = m.encode(src, src_mask)
+        cross = []
+        for layer in m.decoder.layers:
+            a = layer.cross_attn
+            cross.append((a.split(a.k_proj(memory)), a.split(a.v_proj(memory))))
+        return {"pad": ~src_mask[:, None, None, :], "cross": cross,
+                "keys": [None] * len(cross), "values": [None] * len(cross), "t": 0}
+
+    @staticmethod
+    def _attend(a, q, k, v, mask=None):
+        scores = torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(a.d_head)
+        if mask is not None:
+            scores = scores.masked_fill(mask, float("-inf"))
+        attn = torch.softmax(scores, dim=-1)
+        out = torch.matmul(attn, v)  # [N, h, 1, d_head]
+        N = out.shape[0]
+        return a.out_proj(out.transpose(1, 2).reshape(N, 1, a.heads * a.d_head)), attn
+
+    def step(self, state, ys):
+        m, t = self.m, state["t"]
+        y = m.embed(ys[:, -1:], offset=t)  # [N, 1, d]
+        keys, values = list(state["keys"]), list(state["values"])
+        attn = None
+        for l, layer in enumerate(m.decoder.layers):
+            a = layer.self_attn
+            z = layer.self_attn_norm(y)
+            q, k, v = a.split(a.q_proj(z)), a.split(a.k_proj(z)), a.split(a.v_proj(z))
+            if keys[l] is not None:
+                k, v = torch.cat([keys[l], k], 2), torch.cat([values[l], v], 2)
+            keys[l], values[l] = k, v
+            y = y + self._attend(a, q, k, v)[0]
+            a = layer.cross_attn
+            q = a.split(a.q_proj(layer.cross_attn_norm(y)))
+            out, attn = self._attend(a, q, *state["cross"][l], state["pad"])
+            y = y + out
+            y = y + layer.ffn(layer.ffn_norm(y))
+        logits = F.linear(m.decoder.final_norm(y[:, -1]), m.embedding.weight)
+        new = dict(state, keys=keys, values=values, t=t + 1)
+        return torch.log_softmax(logits.float(), -1), attn[:, :, -1].mean(1), new
+
+    def reorder_state(self, state, index):
+        pick = (lambda x: None if x is None else x.index_select(0, index))
+        return dict(state, pad=pick(state["pad"]),
+                    cross=[(pick(k), pick(v)) for k, v in state["cross"]],
+                    keys=[pick(k) for k in state["keys"]],
+                    values=[pick(v) for v in state["values"]])
+
+    def greedy(self, src, src_mask, max_len):
+        """model.greedy's rules (PAD/BOS suppressed, stop at EOS or max_len)."""
+        state = self.start_state(src, src_mask)
+        B = src.shape[0]
+        ys = torch.full((B, 1), glosa_train.BOS, dtype=torch.long)
+        done = torch.zeros(B, dtype=torch.bool)
+        out = [[] for _ in range(B)]
+        for _ in range(min(max_len, self.m.pe.shape[0] - 1)):
+            logp, _, state = self.step(state, ys)
+            logp[:, glosa_train.PAD] = float("-inf")
+            logp[:, glosa_train.BOS] = float("-inf")
+            nxt = logp.argmax(-1)
+            for b, (tok, d) in enumerate(zip(nxt.tolist(), done.tolist())):
+                if not d and tok != glosa_train.EOS:
+                    out[b].append(tok)
+            done |= nxt == glosa_train.EOS
+            if bool(done.all()):
+                break
+            ys = nxt[:, None]
+        return out
 
 
 def make_input(path, count, pair="en-es", src="en", tgt="es", split="test"):
@@ -75,6 +160,7 @@ def main(argv=None):
     p.add_argument("--strategy", choices=["greedy", "beam"], default="greedy")
     p.add_argument("--beam", type=int, default=4)
     p.add_argument("--alpha", type=float, default=0.6)
+    p.add_argument("--impl", choices=["training", "cached"], default="training")
     p.add_argument("--batch", type=int, default=1)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--max-len-a", type=float, default=1.5)
@@ -91,6 +177,10 @@ def main(argv=None):
     torch.set_num_threads(a.threads)
     model, codec, info = evaluate.load_model(a.model)
     model.eval()
+    if a.impl == "cached":
+        if info["architecture"] != "transformer":
+            p.error("--impl cached is for the Transformer (the RNN is recurrent already)")
+        model = CachedTransformer(model)
     with open(a.input, encoding="utf-8") as f:
         sentences = [line.rstrip("\n") for line in f]
     beam = a.beam if a.strategy == "beam" else 1
@@ -106,7 +196,8 @@ def main(argv=None):
                 f.write(line + "\n")
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
     print(json.dumps({
-        "engine": "pytorch-eager %s" % torch.__version__, "model": info["manifest"]["id"],
+        "engine": "pytorch-eager %s (%s)" % (torch.__version__, a.impl),
+        "model": info["manifest"]["id"],
         "strategy": a.strategy if a.strategy == "greedy" else "beam %d" % beam,
         "batch": a.batch, "threads": a.threads, "sentences": len(sentences),
         "target_tokens": tokens, "seconds": round(seconds, 3),
