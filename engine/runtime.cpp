@@ -12,7 +12,7 @@ namespace glosa::engine::runtime {
 
 namespace {
 
-std::atomic<int> g_requestedThreads{0};   // 0 = all cores
+std::atomic<int> g_requestedThreads{0};      // 0 = all cores
 std::atomic<unsigned> g_threadGeneration{1}; // bumped by setNumThreads
 
 int resolvedThreads(int requested)

@@ -145,8 +145,8 @@ private slots:
         for (std::size_t i = 0; i < keys.size(); ++i) {
             const std::string &key = keys[i];
             const auto &f = files.at(key);
-            const Tensor ref = readFloats(dir + f.at("file").get<std::string>(),
-                                          f.at("shape").get<Shape>());
+            const Tensor ref =
+                readFloats(dir + f.at("file").get<std::string>(), f.at("shape").get<Shape>());
             const Tensor &out = result.features.at(tensors[i]);
             QCOMPARE(out.shape(), ref.shape());
             const auto d = deviation(out, ref, tol.at("feature_maps").at("atol").get<double>(),
@@ -159,10 +159,9 @@ private slots:
         }
         for (const char *key : {"logits", "probabilities"}) {
             const auto &f = files.at(key);
-            const Tensor ref = readFloats(dir + f.at("file").get<std::string>(),
-                                          f.at("shape").get<Shape>());
-            const Tensor &out = std::string(key) == "logits" ? result.logits
-                                                             : result.probabilities;
+            const Tensor ref =
+                readFloats(dir + f.at("file").get<std::string>(), f.at("shape").get<Shape>());
+            const Tensor &out = std::string(key) == "logits" ? result.logits : result.probabilities;
             QCOMPARE(out.shape(), ref.shape());
             const auto d = deviation(out, ref, tol.at(key).at("atol").get<double>(),
                                      tol.at(key).at("rtol").get<double>());
@@ -181,8 +180,8 @@ private slots:
 
     void featureLayoutsAgree()
     {
-        const Tensor input = readFloats(modelPath("testvectors/parrot/input.f32.bin"),
-                                        {1, 3, 224, 224});
+        const Tensor input =
+            readFloats(modelPath("testvectors/parrot/input.f32.bin"), {1, 3, 224, 224});
         const auto nchw = net()(input, {"stride32_7x7x1280", "Conv_1"});
         const auto nhwc = net()(input, {"stride32_7x7x1280"}, ops::Layout::NHWC);
         const Tensor &a = nchw.features.at("stride32_7x7x1280");
@@ -195,10 +194,10 @@ private slots:
 
     void batchOfTwoMatchesSingles()
     {
-        const Tensor a = readFloats(modelPath("testvectors/parrot/input.f32.bin"),
-                                    {1, 3, 224, 224});
-        const Tensor b = readFloats(modelPath("testvectors/hot_dog/input.f32.bin"),
-                                    {1, 3, 224, 224});
+        const Tensor a =
+            readFloats(modelPath("testvectors/parrot/input.f32.bin"), {1, 3, 224, 224});
+        const Tensor b =
+            readFloats(modelPath("testvectors/hot_dog/input.f32.bin"), {1, 3, 224, 224});
         Tensor both({2, 3, 224, 224});
         std::copy_n(a.data<float>(), a.numel(), both.data<float>());
         std::copy_n(b.data<float>(), b.numel(), both.data<float>() + a.numel());
@@ -222,8 +221,8 @@ private slots:
                 h.data<std::uint16_t>()[i] = floatToHalf(f.data<float>()[i]);
             return h;
         });
-        const Tensor input = readFloats(modelPath("testvectors/cat_720p/input.f32.bin"),
-                                        {1, 3, 224, 224});
+        const Tensor input =
+            readFloats(modelPath("testvectors/cat_720p/input.f32.bin"), {1, 3, 224, 224});
         const Tensor full = net()(input).logits, reduced = half(input).logits;
         qInfo("fp16 weights: max logit diff %.3g", deviation(reduced, full, 0, 0).maxAbs);
         QCOMPARE(topK(reduced, 1), topK(full, 1));

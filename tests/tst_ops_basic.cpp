@@ -86,8 +86,7 @@ private slots:
         Tensor out;
         GLOSA_VERIFY_THROWS_WITH(std::invalid_argument, Add()(Tensor({3, 4}), Tensor({3}), out),
                                  "Add: shape [3] does not broadcast to [3, 4]");
-        GLOSA_VERIFY_THROWS_WITH(std::invalid_argument,
-                                 Mul()(Tensor({4}), Tensor({2, 4}), out),
+        GLOSA_VERIFY_THROWS_WITH(std::invalid_argument, Mul()(Tensor({4}), Tensor({2, 4}), out),
                                  "Mul: shape [2, 4] does not broadcast to [4]");
     }
     void softmax_data()
@@ -197,8 +196,7 @@ private slots:
         Tensor out;
         GLOSA_VERIFY_THROWS_WITH(std::out_of_range, op(Tensor::fromInts({3}, {1, 10, 2}), out),
                                  "id 10 at position 1 of ids [3] is outside [0, 10)");
-        GLOSA_VERIFY_THROWS_WITH(std::out_of_range, op(Tensor::fromInts({1}, {-1}), out),
-                                 "id -1");
+        GLOSA_VERIFY_THROWS_WITH(std::out_of_range, op(Tensor::fromInts({1}, {-1}), out), "id -1");
         GLOSA_VERIFY_THROWS_WITH(std::invalid_argument, op(Tensor({2}), out), "ids must be I32");
     }
 };

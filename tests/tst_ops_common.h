@@ -45,7 +45,7 @@ inline constexpr double kOpTolerance = 1e-4;
 // Compares two tensors within kOpTolerance, printing the shapes and the error on failure.
 #define GLOSA_COMPARE_TENSORS(actual, expected)                                                    \
     do {                                                                                           \
-        const double err_ = glosa::test::maxAbsDiff(actual, expected);                            \
+        const double err_ = glosa::test::maxAbsDiff(actual, expected);                             \
         QVERIFY2(err_ <= glosa::test::kOpTolerance,                                                \
                  qPrintable(QStringLiteral("max abs error %1 (shapes %2 vs %3)")                   \
                                 .arg(err_)                                                         \
@@ -63,7 +63,7 @@ inline constexpr double kOpTolerance = 1e-4;
             expr;                                                                                  \
         } catch (const type &e_) {                                                                 \
             thrown_ = true;                                                                        \
-            QVERIFY2(std::string(e_.what()).find(fragment) != std::string::npos, e_.what());     \
+            QVERIFY2(std::string(e_.what()).find(fragment) != std::string::npos, e_.what());       \
         }                                                                                          \
         QVERIFY2(thrown_, "expected " #type " from " #expr);                                       \
     } while (0)

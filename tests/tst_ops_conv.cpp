@@ -48,16 +48,16 @@ private slots:
         QTest::newRow("1x1 relu6 one pixel")
             << 100 << 3 << 1 << 1 << true << params(1, 1, 0, 0, 0, 0, Activation::Relu6);
         QTest::newRow("3x3 same") << 3 << 16 << 3 << 7 << true << params(1, 1, 1, 1, 1, 1);
-        QTest::newRow("3x3 stride2 tflite same") << 3 << 32 << 3 << 8 << true
-                                                 << params(2, 1, 0, 0, 1, 1, Activation::Relu6);
-        QTest::newRow("3x3 odd asymmetric") << 5 << 7 << 3 << 33 << false
-                                            << params(2, 1, 1, 0, 2, 1, Activation::Relu);
-        QTest::newRow("depthwise 3x3") << 32 << 32 << 3 << 7 << true
-                                       << params(1, 32, 1, 1, 1, 1, Activation::Relu6);
+        QTest::newRow("3x3 stride2 tflite same")
+            << 3 << 32 << 3 << 8 << true << params(2, 1, 0, 0, 1, 1, Activation::Relu6);
+        QTest::newRow("3x3 odd asymmetric")
+            << 5 << 7 << 3 << 33 << false << params(2, 1, 1, 0, 2, 1, Activation::Relu);
+        QTest::newRow("depthwise 3x3")
+            << 32 << 32 << 3 << 7 << true << params(1, 32, 1, 1, 1, 1, Activation::Relu6);
         QTest::newRow("depthwise stride2 asym")
             << 96 << 96 << 3 << 14 << true << params(2, 96, 0, 0, 1, 1, Activation::Relu6);
-        QTest::newRow("depthwise odd channels") << 33 << 33 << 3 << 3 << true
-                                                << params(1, 33, 1, 1, 1, 1);
+        QTest::newRow("depthwise odd channels")
+            << 33 << 33 << 3 << 3 << true << params(1, 33, 1, 1, 1, 1);
         QTest::newRow("grouped") << 8 << 12 << 3 << 5 << true << params(1, 4, 1, 1, 1, 1);
         QTest::newRow("dilated") << 4 << 6 << 3 << 9 << true
                                  << params(1, 1, 2, 2, 2, 2, Activation::None, 2);
@@ -77,8 +77,8 @@ private slots:
             p.layout = layout;
             const Conv2d conv(w, b, p);
             for (int batch : {1, 2}) {
-                const Tensor xNchw = randomTensor({batch, inC, size, size + 1}, 3 + batch,
-                                                  -2.0f, 2.0f);
+                const Tensor xNchw =
+                    randomTensor({batch, inC, size, size + 1}, 3 + batch, -2.0f, 2.0f);
                 const Tensor x = layout == Layout::NHWC ? nchwToNhwc(xNchw) : xNchw;
                 Tensor y, expected;
                 conv(x, y);
@@ -104,10 +104,10 @@ private slots:
                                  "input [1, 5, 8, 8] is not NCHW with 3 channels");
         GLOSA_VERIFY_THROWS_WITH(std::invalid_argument, conv(Tensor({1, 3, 2, 8}), y),
                                  "smaller than the 3x3 kernel");
-        GLOSA_VERIFY_THROWS_WITH(std::invalid_argument,
-                                 Conv2d(randomTensor({4, 3, 3, 3}, 1), randomTensor({3}, 2),
-                                        Conv2dParams()),
-                                 "bias [3] does not match weight [4, 3, 3, 3]");
+        GLOSA_VERIFY_THROWS_WITH(
+            std::invalid_argument,
+            Conv2d(randomTensor({4, 3, 3, 3}, 1), randomTensor({3}, 2), Conv2dParams()),
+            "bias [3] does not match weight [4, 3, 3, 3]");
         Conv2dParams grouped;
         grouped.groups = 3;
         GLOSA_VERIFY_THROWS_WITH(std::invalid_argument,
@@ -139,9 +139,8 @@ private slots:
         p.countIncludePad = includePad;
         for (Layout layout : {Layout::NCHW, Layout::NHWC}) {
             p.layout = layout;
-            const Tensor x = randomTensor(layout == Layout::NCHW ? Shape{1, 33, 7, 7}
-                                                                 : Shape{2, 7, 7, 33},
-                                          5);
+            const Tensor x =
+                randomTensor(layout == Layout::NCHW ? Shape{1, 33, 7, 7} : Shape{2, 7, 7, 33}, 5);
             Tensor y, expected;
             AvgPool2d{p}(x, y);
             reference::avgPool2d(x, p, expected);

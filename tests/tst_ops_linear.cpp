@@ -25,8 +25,8 @@ private slots:
         const int sizes[] = {1, 3, 7, 33, 100};
         for (int in : sizes)
             for (int out : sizes)
-                QTest::addRow("in%d out%d", in, out) << in << out << bool((in + out) % 2)
-                                                     << Activation::None;
+                QTest::addRow("in%d out%d", in, out)
+                    << in << out << bool((in + out) % 2) << Activation::None;
         QTest::newRow("512x512 bias") << 512 << 512 << true << Activation::None;
         QTest::newRow("relu") << 33 << 7 << true << Activation::Relu;
         QTest::newRow("relu6") << 7 << 33 << true << Activation::Relu6;
@@ -98,13 +98,12 @@ private slots:
         Tensor y;
         GLOSA_VERIFY_THROWS_WITH(std::invalid_argument, linear(Tensor({2, 5}), y),
                                  "input [2, 5] does not end in in_features 3");
-        GLOSA_VERIFY_THROWS_WITH(std::invalid_argument,
-                                 linear(Tensor({2, 3}, DType::I32), y), "must be F32");
+        GLOSA_VERIFY_THROWS_WITH(std::invalid_argument, linear(Tensor({2, 3}, DType::I32), y),
+                                 "must be F32");
         GLOSA_VERIFY_THROWS_WITH(std::invalid_argument,
                                  Linear(randomTensor({4, 3}, 1), randomTensor({3}, 2)),
                                  "bias [3] does not match weight [4, 3]");
-        GLOSA_VERIFY_THROWS_WITH(std::invalid_argument, Linear(randomTensor({4}, 1)),
-                                 "rank 2");
+        GLOSA_VERIFY_THROWS_WITH(std::invalid_argument, Linear(randomTensor({4}, 1)), "rank 2");
         GLOSA_VERIFY_THROWS_WITH(std::logic_error, Linear()(Tensor({1, 3}), y), "empty");
     }
 };

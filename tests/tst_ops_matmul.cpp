@@ -40,8 +40,8 @@ private slots:
             for (bool broadcastB : {false, true})
                 for (float alpha : {1.0f, 0.125f}) {
                     const int bBatch = broadcastB ? 1 : batch;
-                    const Tensor b = randomTensor(
-                        transposeB ? Shape{bBatch, n, k} : Shape{bBatch, k, n}, 2);
+                    const Tensor b =
+                        randomTensor(transposeB ? Shape{bBatch, n, k} : Shape{bBatch, k, n}, 2);
                     Tensor c, expected;
                     BatchedMatMul(transposeB, alpha)(a, b, c);
                     reference::batchedMatMul(a, b, transposeB, alpha, expected);

@@ -30,7 +30,10 @@ Weights weights(int gates, std::int64_t in, std::int64_t hidden, unsigned seed, 
 }
 
 // Row b of a [B, H] tensor as a [1, H] copy.
-Tensor row(const Tensor &t, std::int64_t b) { return t.slice(b, b + 1).clone(); }
+Tensor row(const Tensor &t, std::int64_t b)
+{
+    return t.slice(b, b + 1).clone();
+}
 
 void setRow(Tensor &t, std::int64_t b, const Tensor &r)
 {
@@ -152,8 +155,7 @@ private slots:
                                  "bias [7] is not [15]");
         const Gru gru(g.wIh, g.wHh, g.bIh, g.bHh);
         Tensor h;
-        GLOSA_VERIFY_THROWS_WITH(std::invalid_argument,
-                                 gru(Tensor({2, 4}), Tensor({2, 6}), h),
+        GLOSA_VERIFY_THROWS_WITH(std::invalid_argument, gru(Tensor({2, 4}), Tensor({2, 6}), h),
                                  "state F32 [2, 6] is not F32 [2, 5]");
         Tensor out;
         GLOSA_VERIFY_THROWS_WITH(std::invalid_argument,

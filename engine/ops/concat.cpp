@@ -45,11 +45,10 @@ void Concat::operator()(const std::vector<Tensor> &inputs, Tensor &out) const
         for (int d = 0; ok && d < t.rank(); ++d)
             ok = d == axis || t.dim(d) == first.dim(d);
         if (!ok)
-            throw std::invalid_argument("Concat: input " + std::to_string(i) + " " +
-                                        dtypeName(t.dtype()) + " " + shapeToString(t.shape()) +
-                                        " does not match input 0 " + dtypeName(first.dtype()) +
-                                        " " + shapeToString(first.shape()) + " outside axis " +
-                                        std::to_string(m_axis));
+            throw std::invalid_argument(
+                "Concat: input " + std::to_string(i) + " " + dtypeName(t.dtype()) + " " +
+                shapeToString(t.shape()) + " does not match input 0 " + dtypeName(first.dtype()) +
+                " " + shapeToString(first.shape()) + " outside axis " + std::to_string(m_axis));
         shape[axis] += t.dim(axis);
     }
     // A fresh tensor: `out` might alias one of the inputs.

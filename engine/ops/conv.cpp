@@ -21,7 +21,10 @@ struct PoolPrimitive
     dnnl::pooling_forward prim;
 };
 
-tag activationTag(Layout layout) { return layout == Layout::NHWC ? tag::nhwc : tag::nchw; }
+tag activationTag(Layout layout)
+{
+    return layout == Layout::NHWC ? tag::nhwc : tag::nchw;
+}
 
 // {N, C, H, W} of a tensor in `layout`.
 dnnl::memory::dims logicalDims(const Shape &s, Layout layout)
@@ -30,13 +33,15 @@ dnnl::memory::dims logicalDims(const Shape &s, Layout layout)
                                   : dnnl::memory::dims{s[0], s[1], s[2], s[3]};
 }
 
-Shape physicalShape(std::int64_t n, std::int64_t c, std::int64_t h, std::int64_t w,
-                    Layout layout)
+Shape physicalShape(std::int64_t n, std::int64_t c, std::int64_t h, std::int64_t w, Layout layout)
 {
     return layout == Layout::NHWC ? Shape{n, h, w, c} : Shape{n, c, h, w};
 }
 
-const char *layoutName(Layout layout) { return layout == Layout::NHWC ? "NHWC" : "NCHW"; }
+const char *layoutName(Layout layout)
+{
+    return layout == Layout::NHWC ? "NHWC" : "NCHW";
+}
 
 std::int64_t outputSize(std::int64_t in, std::int64_t kernel, std::int64_t stride,
                         std::int64_t dilation, std::int64_t padBefore, std::int64_t padAfter)
@@ -72,8 +77,7 @@ struct Conv2d::Impl
         for (const dnnl::memory &m : packed)
             if (m.get_desc() == layout)
                 return m;
-        dnnl::memory plain(plainWeightsDesc(), runtime::engine(),
-                           const_cast<void *>(weight.raw()));
+        dnnl::memory plain(plainWeightsDesc(), runtime::engine(), const_cast<void *>(weight.raw()));
         dnnl::memory converted(layout, runtime::engine());
         dnnl::reorder(plain, converted).execute(runtime::stream(), plain, converted);
         runtime::stream().wait();
@@ -124,7 +128,10 @@ std::int64_t Conv2d::inChannels() const
     return m_impl ? m_impl->inPerGroup * m_impl->params.groups : 0;
 }
 
-std::int64_t Conv2d::outChannels() const { return m_impl ? m_impl->out : 0; }
+std::int64_t Conv2d::outChannels() const
+{
+    return m_impl ? m_impl->out : 0;
+}
 
 Shape Conv2d::outputShape(const Shape &input) const
 {
@@ -169,11 +176,11 @@ void Conv2d::operator()(const Tensor &x, Tensor &y) const
         const auto prop = dnnl::prop_kind::forward_inference;
         const auto alg = dnnl::algorithm::convolution_direct;
         const auto desc = impl.bias.empty()
-            ? dnnl::convolution_forward::desc(prop, alg, src, weights, dst, strides, dilates,
-                                              padL, padR)
-            : dnnl::convolution_forward::desc(prop, alg, src, weights,
-                                              {{impl.out}, dt::f32, tag::a}, dst, strides,
-                                              dilates, padL, padR);
+                              ? dnnl::convolution_forward::desc(prop, alg, src, weights, dst,
+                                                                strides, dilates, padL, padR)
+                              : dnnl::convolution_forward::desc(prop, alg, src, weights,
+                                                                {{impl.out}, dt::f32, tag::a}, dst,
+                                                                strides, dilates, padL, padR);
         dnnl::convolution_forward::primitive_desc pd(desc, makeAttr(cp.activation),
                                                      runtime::engine());
         return ConvPrimitive{pd, dnnl::convolution_forward(pd), impl.packedFor(pd.weights_desc())};
@@ -223,9 +230,9 @@ void AvgPool2d::operator()(const Tensor &x, Tensor &y) const
     static ShapeCache<PoolPrimitive> cache(256);
     const auto &pp = m_params;
     ShapeCache<PoolPrimitive>::Key key = x.shape();
-    key.insert(key.end(), {pp.kernelH, pp.kernelW, pp.strideH, pp.strideW, pp.padTop, pp.padLeft,
-                           pp.padBottom, pp.padRight, pp.countIncludePad,
-                           static_cast<std::int64_t>(pp.layout)});
+    key.insert(key.end(),
+               {pp.kernelH, pp.kernelW, pp.strideH, pp.strideW, pp.padTop, pp.padLeft, pp.padBottom,
+                pp.padRight, pp.countIncludePad, static_cast<std::int64_t>(pp.layout)});
     const auto p = cache.get(key, [&] {
         const tag t = activationTag(pp.layout);
         const dnnl::memory::desc src(logicalDims(x.shape(), pp.layout), dt::f32, t);
@@ -239,8 +246,8 @@ void AvgPool2d::operator()(const Tensor &x, Tensor &y) const
             makeAttr(), runtime::engine());
         return PoolPrimitive{pd, dnnl::pooling_forward(pd)};
     });
-    execute(p->prim, p->pd, {{DNNL_ARG_SRC, wrap(p->pd.src_desc(), x)},
-                             {DNNL_ARG_DST, wrap(p->pd.dst_desc(), y)}});
+    execute(p->prim, p->pd,
+            {{DNNL_ARG_SRC, wrap(p->pd.src_desc(), x)}, {DNNL_ARG_DST, wrap(p->pd.dst_desc(), y)}});
 }
 
 namespace {
@@ -272,7 +279,13 @@ Tensor transpose4(const Tensor &x, bool toNhwc)
 
 } // namespace
 
-Tensor nchwToNhwc(const Tensor &x) { return transpose4(x, true); }
-Tensor nhwcToNchw(const Tensor &x) { return transpose4(x, false); }
+Tensor nchwToNhwc(const Tensor &x)
+{
+    return transpose4(x, true);
+}
+Tensor nhwcToNchw(const Tensor &x)
+{
+    return transpose4(x, false);
+}
 
 } // namespace glosa::engine::ops

@@ -25,8 +25,10 @@ void conv2d(const Tensor &x, const Tensor &weight, const Tensor &bias, const Con
     const std::int64_t O = w.dim(0), IG = w.dim(1), KH = w.dim(2), KW = w.dim(3);
     if (IG * p.groups != C)
         throw std::invalid_argument("reference::conv2d: channel mismatch");
-    const std::int64_t OH = (H + p.padTop + p.padBottom - (KH - 1) * p.dilationH - 1) / p.strideH + 1;
-    const std::int64_t OW = (W + p.padLeft + p.padRight - (KW - 1) * p.dilationW - 1) / p.strideW + 1;
+    const std::int64_t OH =
+        (H + p.padTop + p.padBottom - (KH - 1) * p.dilationH - 1) / p.strideH + 1;
+    const std::int64_t OW =
+        (W + p.padLeft + p.padRight - (KW - 1) * p.dilationW - 1) / p.strideW + 1;
     const std::int64_t OG = O / p.groups;
     Tensor result(nhwc ? Shape{N, OH, OW, O} : Shape{N, O, OH, OW});
     const float *px = x.data<float>(), *pw = w.data<float>();
@@ -39,8 +41,10 @@ void conv2d(const Tensor &x, const Tensor &weight, const Tensor &bias, const Con
                     for (std::int64_t ic = 0; ic < IG; ++ic)
                         for (std::int64_t kh = 0; kh < KH; ++kh)
                             for (std::int64_t kw = 0; kw < KW; ++kw) {
-                                const std::int64_t ih = oh * p.strideH - p.padTop + kh * p.dilationH;
-                                const std::int64_t iw = ow * p.strideW - p.padLeft + kw * p.dilationW;
+                                const std::int64_t ih =
+                                    oh * p.strideH - p.padTop + kh * p.dilationH;
+                                const std::int64_t iw =
+                                    ow * p.strideW - p.padLeft + kw * p.dilationW;
                                 if (ih < 0 || ih >= H || iw < 0 || iw >= W)
                                     continue;
                                 acc += static_cast<double>(

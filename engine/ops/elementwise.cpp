@@ -71,8 +71,8 @@ void Elementwise::operator()(const Tensor &x, Tensor &y) const
             makeAttr(), runtime::engine());
         return EltwisePrimitive{pd, dnnl::eltwise_forward(pd)};
     });
-    execute(p->prim, p->pd, {{DNNL_ARG_SRC, wrap(p->pd.src_desc(), x)},
-                             {DNNL_ARG_DST, wrap(p->pd.dst_desc(), y)}});
+    execute(p->prim, p->pd,
+            {{DNNL_ARG_SRC, wrap(p->pd.src_desc(), x)}, {DNNL_ARG_DST, wrap(p->pd.dst_desc(), y)}});
 }
 
 void Binary::operator()(const Tensor &a, const Tensor &b, Tensor &out) const
@@ -90,16 +90,17 @@ void Binary::operator()(const Tensor &a, const Tensor &b, Tensor &out) const
     key.insert(key.end(), a.shape().begin(), a.shape().end());
     key.insert(key.end(), bShape.begin(), bShape.end());
     const auto p = cache.get(key, [&] {
-        const auto alg = m_kind == BinaryKind::Add ? dnnl::algorithm::binary_add
-                                                   : dnnl::algorithm::binary_mul;
+        const auto alg =
+            m_kind == BinaryKind::Add ? dnnl::algorithm::binary_add : dnnl::algorithm::binary_mul;
         const dnnl::memory::desc aMd = plainDesc(a.shape());
         dnnl::binary::primitive_desc pd(dnnl::binary::desc(alg, aMd, plainDesc(bShape), aMd),
                                         makeAttr(), runtime::engine());
         return BinaryPrimitive{pd, dnnl::binary(pd)};
     });
-    execute(p->prim, p->pd, {{DNNL_ARG_SRC_0, wrap(p->pd.src_desc(0), a)},
-                             {DNNL_ARG_SRC_1, wrap(p->pd.src_desc(1), b)},
-                             {DNNL_ARG_DST, wrap(p->pd.dst_desc(), out)}});
+    execute(p->prim, p->pd,
+            {{DNNL_ARG_SRC_0, wrap(p->pd.src_desc(0), a)},
+             {DNNL_ARG_SRC_1, wrap(p->pd.src_desc(1), b)},
+             {DNNL_ARG_DST, wrap(p->pd.dst_desc(), out)}});
 }
 
 } // namespace glosa::engine::ops

@@ -29,9 +29,8 @@ void Embedding::operator()(const Tensor &ids, Tensor &out) const
     for (std::int64_t i = 0; i < n; ++i)
         if (pi[i] < 0 || pi[i] >= vocab)
             throw std::out_of_range("Embedding: id " + std::to_string(pi[i]) + " at position " +
-                                    std::to_string(i) + " of ids " +
-                                    shapeToString(ids.shape()) + " is outside [0, " +
-                                    std::to_string(vocab) + ")");
+                                    std::to_string(i) + " of ids " + shapeToString(ids.shape()) +
+                                    " is outside [0, " + std::to_string(vocab) + ")");
     Shape shape = ids.shape();
     shape.push_back(d);
     out.resize(shape);

@@ -48,8 +48,7 @@ void LayerNorm::operator()(const Tensor &x, Tensor &y) const
     requireF32(x, "LayerNorm", "input");
     if (x.rank() < 1 || x.dim(-1) != m_size)
         throw std::invalid_argument("LayerNorm: input " + shapeToString(x.shape()) +
-                                    " does not end in normalised size " +
-                                    std::to_string(m_size));
+                                    " does not end in normalised size " + std::to_string(m_size));
     if (!(y.raw() == x.raw() && y.shape() == x.shape()))
         y.resize(x.shape());
     const std::int64_t rows = x.numel() / m_size;
@@ -62,17 +61,18 @@ void LayerNorm::operator()(const Tensor &x, Tensor &y) const
     const auto p = cache.get({rows, m_size, epsBits}, [&] {
         const dnnl::memory::desc md({rows, m_size}, dt::f32, tag::ab);
         dnnl::layer_normalization_forward::primitive_desc pd(
-            dnnl::layer_normalization_forward::desc(
-                dnnl::prop_kind::forward_inference, md, m_eps,
-                dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift),
+            dnnl::layer_normalization_forward::desc(dnnl::prop_kind::forward_inference, md, m_eps,
+                                                    dnnl::normalization_flags::use_scale |
+                                                        dnnl::normalization_flags::use_shift),
             makeAttr(), runtime::engine());
         return LayerNormPrimitive{pd, dnnl::layer_normalization_forward(pd)};
     });
     const dnnl::memory::desc vec({m_size}, dt::f32, tag::a);
-    execute(p->prim, p->pd, {{DNNL_ARG_SRC, wrap(p->pd.src_desc(), x)},
-                             {DNNL_ARG_DST, wrap(p->pd.dst_desc(), y)},
-                             {DNNL_ARG_SCALE, wrap(vec, m_gamma)},
-                             {DNNL_ARG_SHIFT, wrap(vec, m_beta)}});
+    execute(p->prim, p->pd,
+            {{DNNL_ARG_SRC, wrap(p->pd.src_desc(), x)},
+             {DNNL_ARG_DST, wrap(p->pd.dst_desc(), y)},
+             {DNNL_ARG_SCALE, wrap(vec, m_gamma)},
+             {DNNL_ARG_SHIFT, wrap(vec, m_beta)}});
 }
 
 } // namespace glosa::engine::ops

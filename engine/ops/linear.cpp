@@ -81,16 +81,15 @@ Linear::Linear(const Tensor &weight, const Tensor &bias, Activation activation)
     if (!bias.empty()) {
         if (bias.rank() != 1 || bias.dim(0) != impl->out)
             throw std::invalid_argument("Linear: bias " + shapeToString(bias.shape()) +
-                                        " does not match weight " +
-                                        shapeToString(weight.shape()) + " (expected [" +
-                                        std::to_string(impl->out) + "])");
+                                        " does not match weight " + shapeToString(weight.shape()) +
+                                        " (expected [" + std::to_string(impl->out) + "])");
         impl->bias = floatWeights(bias).clone().reshaped({1, impl->out});
     }
     // Pack once for M = 1 (the decoder's common case); other M reuse this layout.
     const Tensor w = floatWeights(weight);
     const auto pd = impl->makePd(1);
     dnnl::memory plain({{impl->in, impl->out}, dt::f32, tag::ba}, runtime::engine(),
-                             const_cast<void *>(w.raw()));
+                       const_cast<void *>(w.raw()));
     dnnl::memory packed(pd.weights_desc(), runtime::engine());
     dnnl::reorder(plain, packed).execute(runtime::stream(), plain, packed);
     runtime::stream().wait();
@@ -98,9 +97,18 @@ Linear::Linear(const Tensor &weight, const Tensor &bias, Activation activation)
     m_impl = std::move(impl);
 }
 
-std::int64_t Linear::inFeatures() const { return m_impl ? m_impl->in : 0; }
-std::int64_t Linear::outFeatures() const { return m_impl ? m_impl->out : 0; }
-Activation Linear::activation() const { return m_impl ? m_impl->activation : Activation::None; }
+std::int64_t Linear::inFeatures() const
+{
+    return m_impl ? m_impl->in : 0;
+}
+std::int64_t Linear::outFeatures() const
+{
+    return m_impl ? m_impl->out : 0;
+}
+Activation Linear::activation() const
+{
+    return m_impl ? m_impl->activation : Activation::None;
+}
 
 void Linear::operator()(const Tensor &x, Tensor &y) const
 {
@@ -109,8 +117,7 @@ void Linear::operator()(const Tensor &x, Tensor &y) const
     requireF32(x, "Linear", "input");
     if (x.rank() < 1 || x.dim(-1) != m_impl->in)
         throw std::invalid_argument("Linear: input " + shapeToString(x.shape()) +
-                                    " does not end in in_features " +
-                                    std::to_string(m_impl->in));
+                                    " does not end in in_features " + std::to_string(m_impl->in));
     const std::int64_t m = x.numel() / m_impl->in;
     Shape outShape = x.shape();
     outShape.back() = m_impl->out;

@@ -27,11 +27,11 @@ void BatchedMatMul::operator()(const Tensor &a, const Tensor &b, Tensor &c) cons
     const std::int64_t bK = m_transposeB ? b.dim(2) : b.dim(1);
     const std::int64_t n = m_transposeB ? b.dim(1) : b.dim(2);
     if (bK != k || (bBatch != batch && bBatch != 1))
-        throw std::invalid_argument(
-            std::string("BatchedMatMul: A ") + shapeToString(a.shape()) + " and B " +
-            shapeToString(b.shape()) + (m_transposeB ? " (transposed)" : "") +
-            " do not match: need K = " + std::to_string(k) + " and batch " +
-            std::to_string(batch) + " or 1");
+        throw std::invalid_argument(std::string("BatchedMatMul: A ") + shapeToString(a.shape()) +
+                                    " and B " + shapeToString(b.shape()) +
+                                    (m_transposeB ? " (transposed)" : "") +
+                                    " do not match: need K = " + std::to_string(k) + " and batch " +
+                                    std::to_string(batch) + " or 1");
     c.resize({batch, m, n});
     if (c.numel() == 0)
         return;
@@ -50,13 +50,13 @@ void BatchedMatMul::operator()(const Tensor &a, const Tensor &b, Tensor &c) cons
         dnnl::primitive_attr attr = makeAttr();
         if (m_alpha != 1.0f)
             attr.set_output_scales(0, {m_alpha});
-        dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(aMd, bMd, cMd), attr,
-                                        runtime::engine());
+        dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(aMd, bMd, cMd), attr, runtime::engine());
         return MatMulPrimitive{pd, dnnl::matmul(pd)};
     });
-    execute(p->prim, p->pd, {{DNNL_ARG_SRC, wrap(p->pd.src_desc(), a)},
-                             {DNNL_ARG_WEIGHTS, wrap(p->pd.weights_desc(), b)},
-                             {DNNL_ARG_DST, wrap(p->pd.dst_desc(), c)}});
+    execute(p->prim, p->pd,
+            {{DNNL_ARG_SRC, wrap(p->pd.src_desc(), a)},
+             {DNNL_ARG_WEIGHTS, wrap(p->pd.weights_desc(), b)},
+             {DNNL_ARG_DST, wrap(p->pd.dst_desc(), c)}});
 }
 
 } // namespace glosa::engine::ops

@@ -20,7 +20,8 @@ public:
     // alpha: scale applied to the product; 1 turns it off.
     explicit BatchedMatMul(bool transposeB = false, float alpha = 1.0f)
         : m_transposeB(transposeB), m_alpha(alpha)
-    {}
+    {
+    }
     // a [batch, M, K], b [batch | 1, K, N] ([batch | 1, N, K] if transposeB) -> c [batch, M, N]
     void operator()(const Tensor &a, const Tensor &b, Tensor &c) const;
     bool transposeB() const { return m_transposeB; }

@@ -16,27 +16,24 @@ void checkWeights(const char *op, int gates, const Tensor &wIh, const Tensor &wH
 {
     if (wHh.rank() != 2 || wIh.rank() != 2 || wHh.dim(0) % gates != 0 ||
         wHh.dim(0) / gates != wHh.dim(1) || wIh.dim(0) != wHh.dim(0) || wHh.dim(1) == 0)
-        throw std::invalid_argument(std::string(op) + ": weight_ih " +
-                                    shapeToString(wIh.shape()) + " and weight_hh " +
-                                    shapeToString(wHh.shape()) + " are not [" +
-                                    std::to_string(gates) + "H, in] and [" +
-                                    std::to_string(gates) + "H, H]");
+        throw std::invalid_argument(std::string(op) + ": weight_ih " + shapeToString(wIh.shape()) +
+                                    " and weight_hh " + shapeToString(wHh.shape()) + " are not [" +
+                                    std::to_string(gates) + "H, in] and [" + std::to_string(gates) +
+                                    "H, H]");
     hidden = wHh.dim(1);
     for (const Tensor *b : {&bIh, &bHh})
         if (!b->empty() && b->shape() != Shape{gates * hidden})
-            throw std::invalid_argument(std::string(op) + ": bias " +
-                                        shapeToString(b->shape()) + " is not [" +
-                                        std::to_string(gates * hidden) + "]");
+            throw std::invalid_argument(std::string(op) + ": bias " + shapeToString(b->shape()) +
+                                        " is not [" + std::to_string(gates * hidden) + "]");
 }
 
 void checkState(const char *op, const char *what, const Tensor &t, std::int64_t m,
                 std::int64_t hidden)
 {
     if (t.dtype() != DType::F32 || t.shape() != Shape{m, hidden})
-        throw std::invalid_argument(std::string(op) + ": " + what + " " +
-                                    dtypeName(t.dtype()) + " " + shapeToString(t.shape()) +
-                                    " is not F32 [" + std::to_string(m) + ", " +
-                                    std::to_string(hidden) + "]");
+        throw std::invalid_argument(std::string(op) + ": " + what + " " + dtypeName(t.dtype()) +
+                                    " " + shapeToString(t.shape()) + " is not F32 [" +
+                                    std::to_string(m) + ", " + std::to_string(hidden) + "]");
 }
 
 void checkProjection(const char *op, const Tensor &xProj, int gates, std::int64_t hidden)
@@ -78,8 +75,7 @@ Scratch &scratch()
 
 // Visits t = 0 .. steps-1, or backwards. Every step advances all rows (one matmul for the
 // batch); the callers then keep the old state of rows that are past their length.
-template <typename Step>
-void runSequence(std::int64_t steps, bool reverse, Step &&stepFn)
+template <typename Step> void runSequence(std::int64_t steps, bool reverse, Step &&stepFn)
 {
     for (std::int64_t i = 0; i < steps; ++i)
         stepFn(reverse ? steps - 1 - i : i);
@@ -87,8 +83,7 @@ void runSequence(std::int64_t steps, bool reverse, Step &&stepFn)
 
 } // namespace
 
-Gru::Gru(const Tensor &weightIh, const Tensor &weightHh, const Tensor &biasIh,
-         const Tensor &biasHh)
+Gru::Gru(const Tensor &weightIh, const Tensor &weightHh, const Tensor &biasIh, const Tensor &biasHh)
 {
     checkWeights("Gru", 3, weightIh, weightHh, biasIh, biasHh, m_hidden);
     m_ih = Linear(weightIh, biasIh);
@@ -129,7 +124,8 @@ void Gru::step(const Tensor &xProj, const Tensor &h, Tensor &hOut) const
     float *n = s.tanhIn.data<float>();
     for (std::int64_t r = 0; r < m; ++r)
         for (std::int64_t j = 0; j < H; ++j)
-            n[r * H + j] = xp[r * 3 * H + 2 * H + j] + sig[r * 2 * H + j] * hp[r * 3 * H + 2 * H + j];
+            n[r * H + j] =
+                xp[r * 3 * H + 2 * H + j] + sig[r * 2 * H + j] * hp[r * 3 * H + 2 * H + j];
     Elementwise(Activation::Tanh)(s.tanhIn, s.tanhIn);
     // h may alias hOut: read h before writing each element (same index), which is safe.
     if (!(hOut.raw() == h.raw() && hOut.shape() == h.shape()))
@@ -230,8 +226,8 @@ void Lstm::step(const Tensor &xProj, const Tensor &h, const Tensor &c, Tensor &h
     float *co = cOut.data<float>();
     for (std::int64_t r = 0; r < m; ++r)
         for (std::int64_t j = 0; j < H; ++j)
-            co[r * H + j] = sig[r * 3 * H + H + j] * cv[r * H + j] +
-                            sig[r * 3 * H + j] * g[r * H + j];
+            co[r * H + j] =
+                sig[r * 3 * H + H + j] * cv[r * H + j] + sig[r * 3 * H + j] * g[r * H + j];
     // tanh(c') into the g buffer (g is no longer needed).
     std::memcpy(g, co, static_cast<std::size_t>(m * H) * sizeof(float));
     Elementwise(Activation::Tanh)(s.tanhIn, s.tanhIn);
@@ -243,9 +239,8 @@ void Lstm::step(const Tensor &xProj, const Tensor &h, const Tensor &c, Tensor &h
             ho[r * H + j] = sig[r * 3 * H + 2 * H + j] * g[r * H + j];
 }
 
-void Lstm::sequence(const Tensor &x, const Tensor &h0, const Tensor &c0, bool reverse,
-                    Tensor &out, Tensor &hLast, Tensor &cLast,
-                    const std::vector<std::int64_t> &lengths) const
+void Lstm::sequence(const Tensor &x, const Tensor &h0, const Tensor &c0, bool reverse, Tensor &out,
+                    Tensor &hLast, Tensor &cLast, const std::vector<std::int64_t> &lengths) const
 {
     if (m_hidden == 0)
         throw std::logic_error("Lstm: called on an empty (default-constructed) op");

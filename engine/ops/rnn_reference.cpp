@@ -6,7 +6,10 @@ namespace glosa::engine::ops::reference {
 
 namespace {
 
-double sigmoid(double v) { return 1.0 / (1.0 + std::exp(-v)); }
+double sigmoid(double v)
+{
+    return 1.0 / (1.0 + std::exp(-v));
+}
 
 // Row r of (x · Wᵀ + b), gate block g of size H, element j.
 double affine(const Tensor &x, std::int64_t r, const Tensor &w, const Tensor &b, std::int64_t row)
@@ -29,8 +32,8 @@ void gruCell(const Tensor &x, const Tensor &h, const Tensor &weightIh, const Ten
     for (std::int64_t r = 0; r < m; ++r)
         for (std::int64_t j = 0; j < H; ++j) {
             const double rg = sigmoid(affine(x, r, wi, biasIh, j) + affine(h, r, wh, biasHh, j));
-            const double z = sigmoid(affine(x, r, wi, biasIh, H + j) +
-                                     affine(h, r, wh, biasHh, H + j));
+            const double z =
+                sigmoid(affine(x, r, wi, biasIh, H + j) + affine(h, r, wh, biasHh, H + j));
             const double n = std::tanh(affine(x, r, wi, biasIh, 2 * H + j) +
                                        rg * affine(h, r, wh, biasHh, 2 * H + j));
             result.data<float>()[r * H + j] =

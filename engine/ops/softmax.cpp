@@ -52,8 +52,8 @@ void Softmax::operator()(const Tensor &x, Tensor &y) const
         const dnnl::memory::desc md({rows, n}, dt::f32, tag::ab);
         const auto prop = dnnl::prop_kind::forward_inference;
         if (m_log) {
-            dnnl::logsoftmax_forward::primitive_desc pd(
-                dnnl::logsoftmax_forward::desc(prop, md, 1), makeAttr(), runtime::engine());
+            dnnl::logsoftmax_forward::primitive_desc pd(dnnl::logsoftmax_forward::desc(prop, md, 1),
+                                                        makeAttr(), runtime::engine());
             return SoftmaxPrimitive{pd, dnnl::logsoftmax_forward(pd), md};
         }
         dnnl::softmax_forward::primitive_desc pd(dnnl::softmax_forward::desc(prop, md, 1),

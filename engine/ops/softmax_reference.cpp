@@ -27,8 +27,8 @@ void softmax(const Tensor &x, const Tensor &mask, bool log, Tensor &y)
         for (std::int64_t i = 0; i < n; ++i)
             sum += std::exp(row[i] - mx);
         for (std::int64_t i = 0; i < n; ++i)
-            row[i] = static_cast<float>(log ? row[i] - mx - std::log(sum)
-                                            : std::exp(row[i] - mx) / sum);
+            row[i] =
+                static_cast<float>(log ? row[i] - mx - std::log(sum) : std::exp(row[i] - mx) / sum);
     }
     y = scores;
 }

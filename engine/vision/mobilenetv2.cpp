@@ -19,7 +19,7 @@ enum class OpType { Conv, Add, AvgPool, Reshape, Softmax };
 struct Node
 {
     OpType type;
-    std::string name; // = its output tensor's name
+    std::string name;        // = its output tensor's name
     std::vector<int> inputs; // value slots
     int output = -1;
     ops::Conv2d conv;
@@ -39,7 +39,10 @@ ops::Activation parseActivation(const std::string &name, const std::string &op)
     throw std::runtime_error("MobileNetV2: op " + op + " has unsupported activation " + name);
 }
 
-Shape jsonShape(const nlohmann::json &j) { return j.get<Shape>(); }
+Shape jsonShape(const nlohmann::json &j)
+{
+    return j.get<Shape>();
+}
 
 } // namespace
 
@@ -122,11 +125,12 @@ MobileNetV2::MobileNetV2(const nlohmann::json &config, const WeightLoader &loadW
                 const Tensor w = loadWeight(wName, wShape);
                 const Tensor b = loadWeight(bName, bShape);
                 if (w.shape() != wShape || b.shape() != bShape)
-                    throw std::invalid_argument("MobileNetV2: " + wName + " " +
-                                                shapeToString(w.shape()) + " / " + bName + " " +
-                                                shapeToString(b.shape()) + " differ from the "
-                                                "graph's " + shapeToString(wShape) + " / " +
-                                                shapeToString(bShape));
+                    throw std::invalid_argument(
+                        "MobileNetV2: " + wName + " " + shapeToString(w.shape()) + " / " + bName +
+                        " " + shapeToString(b.shape()) +
+                        " differ from the "
+                        "graph's " +
+                        shapeToString(wShape) + " / " + shapeToString(bShape));
                 node.conv = ops::Conv2d(w, b, p);
             } else if (type == "ADD") {
                 node.type = OpType::Add;
@@ -153,7 +157,8 @@ MobileNetV2::MobileNetV2(const nlohmann::json &config, const WeightLoader &loadW
                 if (parseActivation(op.value("activation", "NONE"), node.name) !=
                     ops::Activation::None)
                     throw std::runtime_error("MobileNetV2: pooling with an activation is not "
-                                             "supported (" + node.name + ")");
+                                             "supported (" +
+                                             node.name + ")");
             } else if (type == "RESHAPE") {
                 node.type = OpType::Reshape;
             } else if (type == "SOFTMAX") {
@@ -171,8 +176,8 @@ MobileNetV2::MobileNetV2(const nlohmann::json &config, const WeightLoader &loadW
             impl->nodes.push_back(std::move(node));
         }
         const auto &outputs = config.at("outputs");
-        impl->logitsSlot = impl->slotOf(outputs.at("logits").at("name").get<std::string>(),
-                                        "outputs.logits");
+        impl->logitsSlot =
+            impl->slotOf(outputs.at("logits").at("name").get<std::string>(), "outputs.logits");
         impl->probabilitiesSlot = impl->slotOf(
             outputs.at("probabilities").at("name").get<std::string>(), "outputs.probabilities");
     } catch (const nlohmann::json::exception &e) {
@@ -202,14 +207,23 @@ MobileNetV2 MobileNetV2::fromFiles(const std::string &configPath, const std::str
     });
 }
 
-Shape MobileNetV2::inputShape() const { return m_impl->inputShape; }
-std::int64_t MobileNetV2::numClasses() const { return m_impl->classes; }
+Shape MobileNetV2::inputShape() const
+{
+    return m_impl->inputShape;
+}
+std::int64_t MobileNetV2::numClasses() const
+{
+    return m_impl->classes;
+}
 const std::map<std::string, std::string> &MobileNetV2::featureMaps() const
 {
     return m_impl->featureMaps;
 }
 
-std::vector<std::string> MobileNetV2::tensorNames() const { return m_impl->valueNames; }
+std::vector<std::string> MobileNetV2::tensorNames() const
+{
+    return m_impl->valueNames;
+}
 
 MobileNetV2::Result MobileNetV2::operator()(const Tensor &input,
                                             const std::vector<std::string> &features,

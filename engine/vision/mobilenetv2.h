@@ -59,7 +59,7 @@ public:
     Result operator()(const Tensor &input, const std::vector<std::string> &features = {},
                       ops::Layout featureLayout = ops::Layout::NCHW) const;
 
-    Shape inputShape() const;  // [1, 3, 224, 224]
+    Shape inputShape() const; // [1, 3, 224, 224]
     std::int64_t numClasses() const;
     // alias -> tensor name, from config.json "feature_maps".
     const std::map<std::string, std::string> &featureMaps() const;
