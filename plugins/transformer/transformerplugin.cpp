@@ -19,8 +19,14 @@ public:
     std::shared_ptr<glosa::engine::Model>
     load(const glosa::engine::ModelPackage &package) const override
     {
-        return std::make_shared<glosa::engine::TranslationModel>(
-            package, std::make_unique<glosa::transformer::TransformerDecoder>(package));
+        auto decoder = std::make_unique<glosa::transformer::TransformerDecoder>(package);
+        // Sources longer than max_positions cannot be encoded: let the Translator cut them
+        // into chunks that fit instead of failing the sentence.
+        const auto positions = static_cast<int>(decoder->config().maxPositions);
+        auto model = std::make_shared<glosa::engine::TranslationModel>(package, std::move(decoder));
+        if (model->maxSourceLength() > positions)
+            model->setMaxSourceLength(positions);
+        return model;
     }
 };
 
