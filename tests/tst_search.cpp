@@ -353,6 +353,46 @@ private slots:
         }
     }
 
+    void modelsWithoutAttentionWork()
+    {
+        // A decoder that returns no attention: hypotheses carry none, and the coverage penalty,
+        // which has nothing to measure, leaves the scores alone.
+        class NoAttention final : public StepDecoder
+        {
+        public:
+            explicit NoAttention(TableStepDecoder &inner) : m_inner(inner) {}
+            std::int64_t vocabularySize() const override { return m_inner.vocabularySize(); }
+            std::int32_t startToken() const override { return m_inner.startToken(); }
+            std::int32_t endToken() const override { return m_inner.endToken(); }
+            std::unique_ptr<DecoderState> encode(const std::vector<Tokens> &sources) override
+            {
+                return m_inner.encode(sources);
+            }
+            void step(DecoderState &state, const Tensor &last, Tensor &logProbs,
+                      Tensor &attention) override
+            {
+                m_inner.step(state, last, logProbs, attention);
+                attention = Tensor();
+            }
+
+        private:
+            TableStepDecoder &m_inner;
+        };
+        TableStepDecoder table(5, BOS, EOS, bigram(kBigram));
+        NoAttention decoder(table);
+        for (SearchStrategy strategy : {SearchStrategy::Greedy, SearchStrategy::Beam}) {
+            DecodingOptions options;
+            options.strategy = strategy;
+            options.minLength = 1;
+            const Hypothesis plain = decode(decoder, {{A, EOS}}, options)[0].hypotheses.at(0);
+            options.coveragePenalty = 1.0f;
+            const Hypothesis covered = decode(decoder, {{A, EOS}}, options)[0].hypotheses.at(0);
+            QVERIFY(plain.attention.empty());
+            QCOMPARE(spell(covered.tokens), spell(plain.tokens));
+            QCOMPARE(covered.score, plain.score);
+        }
+    }
+
     void ngramBlockingRemovesRepeats_data()
     {
         QTest::addColumn<int>("strategy");

@@ -68,7 +68,7 @@ struct DecodingOptions
     float lengthPenalty = 0.0f;
     // GNMT coverage penalty β (Wu et al. 2016, eq. 14): β · Σ_source log(min(Σ_target attention,
     // 1)), added to finished hypotheses so that ones leaving source words unattended lose
-    // (they used 0.2). 0 disables it. Needs a model that returns attention.
+    // (they used 0.2). 0 disables it. Ignored for models that return no attention.
     float coveragePenalty = 0.0f;
     EarlyStopping earlyStopping = EarlyStopping::Heuristic;
     // Maximum number of generated tokens, EOS included. Must be ≥ 1.

@@ -263,11 +263,12 @@ Alive extend(Sentence &sentence, const Alive &parent, std::int32_t token, float 
     }
     child.pathNode = static_cast<std::int32_t>(sentence.path.size());
     sentence.path.push_back({parent.pathNode, token, logProb, offset});
-    if (withCoverage) {
+    // Without attention there is no coverage to measure: the penalty is then left out rather
+    // than charging every hypothesis for "unattended" source words.
+    if (withCoverage && attentionRow && !parent.coverage.empty()) {
         child.coverage = parent.coverage;
-        if (attentionRow)
-            for (std::int64_t j = 0; j < sentence.sourceLength; ++j)
-                child.coverage[j] += attentionRow[j];
+        for (std::int64_t j = 0; j < sentence.sourceLength; ++j)
+            child.coverage[j] += attentionRow[j];
     }
     return child;
 }
@@ -466,6 +467,10 @@ GreedySearch::operator()(StepDecoder &decoder,
                 *last++ = alive.tokens.empty() ? decoder.startToken() : alive.tokens.back();
         decoder.step(*state, lastTokens, logProbs, attention);
         checkStepOutputs(logProbs, attention, rows, vocabulary, maxSourceLength);
+        if (withCoverage && attention.empty()) // no attention: no coverage penalty (see extend())
+            for (Sentence &sentence : sentences)
+                for (Alive &alive : sentence.alive)
+                    alive.coverage.clear();
 
         origins.clear();
         std::int32_t row = 0;
@@ -585,6 +590,10 @@ BeamSearch::operator()(StepDecoder &decoder, const std::vector<std::vector<std::
                     *last++ = alive.tokens.empty() ? decoder.startToken() : alive.tokens.back();
         decoder.step(*state, lastTokens, logProbs, attention);
         checkStepOutputs(logProbs, attention, rows, vocabulary, maxSourceLength);
+        if (withCoverage && attention.empty()) // no attention: no coverage penalty (see extend())
+            for (Sentence &sentence : sentences)
+                for (Alive &alive : sentence.alive)
+                    alive.coverage.clear();
 
         origins.clear();
         std::int32_t firstRow = 0;
