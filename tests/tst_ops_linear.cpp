@@ -6,6 +6,9 @@
 
 #include <QtTest>
 
+#include <thread>
+#include <vector>
+
 using namespace glosa::engine;
 using namespace glosa::engine::ops;
 using glosa::test::randomTensor;
@@ -91,6 +94,32 @@ private slots:
         linear(x, y);
         runtime::setNumThreads(0);
         GLOSA_COMPARE_TENSORS(y, expected);
+    }
+    void concurrentCallsFromWorkerThreads()
+    {
+        // Each model runs in its own worker thread; two threads sharing one op (and the
+        // per-thread streams and scratchpads behind it) must not disturb each other.
+        const Tensor w = randomTensor({300, 200}, 21), b = randomTensor({300}, 22);
+        const Linear linear(w, b, Activation::Gelu);
+        std::vector<Tensor> inputs, expected(4);
+        for (int t = 0; t < 4; ++t) {
+            inputs.push_back(randomTensor({1 + 16 * t, 200}, 30 + t));
+            reference::linear(inputs[t], w, b, Activation::Gelu, expected[t]);
+        }
+        std::vector<double> worst(4, 0.0);
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 4; ++t)
+            threads.emplace_back([&, t] {
+                Tensor y;
+                for (int i = 0; i < 50; ++i) {
+                    linear(inputs[t], y);
+                    worst[t] = std::max(worst[t], glosa::test::maxAbsDiff(y, expected[t]));
+                }
+            });
+        for (auto &thread : threads)
+            thread.join();
+        for (int t = 0; t < 4; ++t)
+            QVERIFY2(worst[t] <= glosa::test::kOpTolerance, qPrintable(QString::number(worst[t])));
     }
     void rejectsMismatchedShapes()
     {
