@@ -6,6 +6,7 @@
 #include "app/core/pluginregistry.h"
 #include "engine/package.h"
 #include "engine/packageerror.h"
+#include "engine/runtime.h"
 #include "engine/translation/translationmodel.h"
 #include "plugins/transformer/transformerdecoder.h"
 #include "tst_parity_common.h"
@@ -24,6 +25,9 @@ class TestParityTransformer : public QObject
     Q_OBJECT
 
 private slots:
+    // One thread: these models are far too small for parallel kernels to pay, and on a loaded
+    // machine spinning OpenMP workers slow each step down by orders of magnitude.
+    void initTestCase() { engine::runtime::setNumThreads(1); }
     void teacherForced_data();
     void teacherForced();
     void greedy_data();
