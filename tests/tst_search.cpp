@@ -2,6 +2,7 @@
 // argmax, a wide beam is exhaustive search, beam 1 is greedy, the length penalty can change the
 // winner, n-gram blocking removes repeats, lengths, batching, n-best, traces and cancellation.
 #include "engine/decoding/search.h"
+#include "engine/translation/translationmodel.h"
 #include "plugins/toytranslator/tablestepdecoder.h"
 
 #include <QtTest>
@@ -648,6 +649,51 @@ private slots:
             QVERIFY_THROWS_EXCEPTION(DecodingCancelled,
                                      decode(decoder, {{A, EOS}}, options, control));
             QCOMPARE(decoder.stepCalls(), 3);
+        }
+    }
+
+    void optionsRoundTripThroughJson()
+    {
+        DecodingOptions options;
+        options.strategy = SearchStrategy::Sample;
+        options.beamSize = 7;
+        options.nBest = 3;
+        options.lengthNormalization = LengthNormalization::Average;
+        options.lengthPenalty = 0.6f;
+        options.coveragePenalty = 0.2f;
+        options.earlyStopping = EarlyStopping::Bounded;
+        options.maxLength = 99;
+        options.maxLengthRatio = 1.5f;
+        options.minLength = 2;
+        options.suppressTokens = {3, 4};
+        options.targetPrefix = {5};
+        options.noRepeatNgramSize = 3;
+        options.repetitionPenalty = 1.2f;
+        options.ngramPenalty = 0.3f;
+        options.ngramPenaltySize = 2;
+        options.temperature = 0.8f;
+        options.topK = 40;
+        options.topP = 0.9f;
+        options.seed = 123456789012345ULL;
+        options.trace = true;
+        options.traceTopN = 5;
+        const nlohmann::json json = decodingOptionsToJson(options);
+        QCOMPARE(json["length_penalty"].dump(), std::string("0.6")); // not 0.6000000238418579
+        const DecodingOptions back = decodingOptionsFromJson(json);
+        QCOMPARE(decodingOptionsToJson(back).dump(), json.dump());
+        QCOMPARE(back.seed, options.seed);
+        QCOMPARE(back.lengthPenalty, 0.6f);
+        // Model defaults: only the keys present change; a mistyped key names itself.
+        const DecodingOptions partial = decodingOptionsFromJson(
+            nlohmann::json::parse(R"({"strategy": "beam", "beam_size": 5})"));
+        QCOMPARE(partial.strategy, SearchStrategy::Beam);
+        QCOMPARE(partial.beamSize, 5);
+        QCOMPARE(partial.maxLength, DecodingOptions().maxLength);
+        try {
+            decodingOptionsFromJson(nlohmann::json::parse(R"({"beam_size": "wide"})"));
+            QFAIL("accepted a string beam size");
+        } catch (const std::invalid_argument &error) {
+            QVERIFY2(QByteArray(error.what()).contains("decoding.beam_size"), error.what());
         }
     }
 

@@ -129,6 +129,28 @@ DecodingOptions decodingOptionsFromJson(const nlohmann::json &decoding, const De
     o.topK = get(decoding, "top_k", o.topK);
     o.topP = get(decoding, "top_p", o.topP);
     o.seed = get(decoding, "seed", o.seed);
+    for (const auto &[key, field] : {std::pair{"suppress_tokens", &DecodingOptions::suppressTokens},
+                                     std::pair{"target_prefix", &DecodingOptions::targetPrefix}}) {
+        const auto it = decoding.find(key);
+        if (it == decoding.end())
+            continue;
+        std::vector<std::int32_t> ids;
+        if (it->is_array())
+            for (const json &id : *it)
+                if (id.is_number_integer())
+                    ids.push_back(id.get<std::int32_t>());
+        if (!it->is_array() || ids.size() != it->size())
+            throw std::invalid_argument("\"decoding." + std::string(key) + "\" is " + it->dump() +
+                                        ", expected an array of token ids");
+        o.*field = std::move(ids);
+    }
+    if (decoding.contains("trace")) {
+        if (!decoding["trace"].is_boolean())
+            throw std::invalid_argument("\"decoding.trace\" is " + decoding["trace"].dump() +
+                                        ", expected true or false");
+        o.trace = decoding["trace"].get<bool>();
+    }
+    o.traceTopN = get(decoding, "trace_top_n", o.traceTopN);
     o.validate();
     return o;
 }
@@ -156,6 +178,8 @@ nlohmann::json decodingOptionsToJson(const DecodingOptions &o)
     j["top_k"] = o.topK;
     j["top_p"] = tidy(o.topP);
     j["seed"] = o.seed;
+    j["trace"] = o.trace;
+    j["trace_top_n"] = o.traceTopN;
     return j;
 }
 
