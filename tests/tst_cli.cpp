@@ -275,6 +275,14 @@ private slots:
         QCOMPARE(translate({"--strategy", "greedy"}), QStringLiteral("el gato el gato"));
         QCOMPARE(translate({"--strategy", "greedy", "--max-length", "2"}),
                  QStringLiteral("el gato"));
+        // Stopping at the maximum length is said, not hidden.
+        const Run cut = runCli({"translate", "--model", "toy-en-es", "--max-length", "2", "--json"},
+                               "the cat the cat\n");
+        QCOMPARE(cut.exitCode, 0);
+        QVERIFY2(cut.err.contains("line 1: sentence 1 stopped at the maximum length (2 tokens)"),
+                 cut.err);
+        QCOMPARE(parse(cut.lines()[0])["hypotheses"].toArray()[0].toObject()["complete"].toBool(),
+                 false);
         // No token twice: "el" and "gato" are blocked the second time ("la", then a copy).
         QCOMPARE(translate({"--no-repeat-ngram", "1"}), QStringLiteral("el gato la cat"));
         // Repetition penalty 3 cubes the repeated tokens' probabilities: .6³ < .35 for "el";

@@ -147,6 +147,7 @@ QJsonObject toJson(const QByteArray &line, const engine::TranslationResult &resu
         QString text;
         QJsonArray tokens, ids, logProbs;
         double score = 0.0;
+        bool complete = true; // every sentence ended with EOS, none stopped at the maximum length
         std::size_t copied = 0;
         for (const auto &segment : result.segments) {
             if (segment.hypotheses.empty())
@@ -162,13 +163,15 @@ QJsonObject toJson(const QByteArray &line, const engine::TranslationResult &resu
                 logProbs.append(rounded(hypothesis.tokenLogProbs[i], 1e6));
             }
             score += hypothesis.score;
+            complete = complete && hypothesis.endedWithEos;
         }
         text += fromUtf8(source8.substr(std::min(copied, source8.size())));
         hypotheses.append(QJsonObject{{"text", text},
                                       {"tokens", tokens},
                                       {"token_ids", ids},
                                       {"token_logprobs", logProbs},
-                                      {"score", rounded(score, 1e6)}});
+                                      {"score", rounded(score, 1e6)},
+                                      {"complete", complete}});
     }
     object["hypotheses"] = hypotheses;
 
@@ -385,6 +388,14 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
             }
             if (!json)
                 out << fromUtf8(result.text);
+            // Say so when the maximum length cut a sentence: the output is then incomplete.
+            for (std::size_t i = 0; i < result.segments.size(); ++i) {
+                const auto &hypotheses = result.segments[i].hypotheses;
+                if (!hypotheses.empty() && !hypotheses.front().endedWithEos)
+                    err << "glosa-cli translate: line " << lineNumber << ": sentence " << i + 1
+                        << " stopped at the maximum length (" << hypotheses.front().tokens.size()
+                        << " tokens); its translation may be incomplete\n";
+            }
         } catch (const engine::InvalidUtf8Error &invalid) {
             err << "glosa-cli translate: line " << lineNumber << ": " << invalid.what() << "\n";
             status = 1;

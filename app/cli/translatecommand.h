@@ -17,8 +17,12 @@
 // translated and the exit code is 1. Bad arguments or a model that cannot load: a one-line
 // message on stderr and exit code 2 (arguments) or 1 (model).
 //
+// A sentence whose best hypothesis stopped at the maximum length instead of ending with EOS is
+// reported on stderr (the translation is still written).
+//
 // --json writes one object per line: "source", "translation", "hypotheses" (best first; each
-// "text", "tokens" (pieces), "token_ids", "token_logprobs", "score"), "source_tokens" (pieces,
+// "text", "tokens" (pieces), "token_ids", "token_logprobs", "score", "complete": false when a
+// sentence stopped at the maximum length), "source_tokens" (pieces,
 // "</s>" included: the alignment's columns), "alignment" (one row per target token of the best
 // hypothesis, one column per source token; block-diagonal when the line held several sentences),
 // "segments" (each sentence's "source" and "target" UTF-16 ranges and the index of its first
