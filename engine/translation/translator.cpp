@@ -57,7 +57,12 @@ Translator::Translator(std::shared_ptr<TranslationModel> model) : m_model(std::m
 {
     if (!m_model)
         throw std::invalid_argument("Translator: null model");
+    m_splitter = std::make_unique<SentenceSplitter>(m_model->sourceLanguage());
 }
+
+Translator::~Translator() = default;
+Translator::Translator(Translator &&) noexcept = default;
+Translator &Translator::operator=(Translator &&) noexcept = default;
 
 void Translator::setBatchSize(int size)
 {
@@ -80,7 +85,7 @@ TranslationResult Translator::translate(std::string_view text, const DecodingOpt
         static_cast<std::size_t>(m_model->maxSourceLength()) - (appendEos ? 1 : 0);
 
     // 1. Sentences, then pieces located in the input, then chunks of what is too long.
-    const SentenceSplitter splitter(m_model->sourceLanguage());
+    const SentenceSplitter &splitter = *m_splitter;
     const Utf8Offsets inputOffsets(text);
     std::vector<PendingSegment> pending;
     for (const TextSpan sentence : splitter.split(text)) {

@@ -31,6 +31,7 @@
 
 namespace glosa::engine {
 
+class SentenceSplitter;
 class TranslationModel;
 
 // A piece of a sentence translated in one search: a whole sentence, or a chunk of a long one.
@@ -66,6 +67,9 @@ class Translator
 public:
     // Throws std::invalid_argument for a null model.
     explicit Translator(std::shared_ptr<TranslationModel> model);
+    ~Translator();
+    Translator(Translator &&) noexcept;
+    Translator &operator=(Translator &&) noexcept;
 
     TranslationModel &model() const { return *m_model; }
     // Segments decoded together in one batch (default 16).
@@ -81,6 +85,7 @@ public:
 
 private:
     std::shared_ptr<TranslationModel> m_model;
+    std::unique_ptr<SentenceSplitter> m_splitter; // built once: ICU iterators are not free
     int m_batchSize = 16;
 };
 
