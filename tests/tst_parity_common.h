@@ -112,9 +112,10 @@ std::pair<float, float> compareTeacherForced(engine::StepDecoder &decoder, const
         if (attention.shape() != engine::Shape{batch, maxSource})
             throw std::runtime_error("attention shape " + engine::shapeToString(attention.shape()));
         for (std::int64_t b = 0; b < batch; ++b) {
-            worstLogProb = std::max(
-                worstLogProb, maxAbsDiff(logProbs.data<float>() + b * vocab,
-                                         g.logProbs.data<float>() + (b * steps + t) * vocab, vocab));
+            worstLogProb =
+                std::max(worstLogProb,
+                         maxAbsDiff(logProbs.data<float>() + b * vocab,
+                                    g.logProbs.data<float>() + (b * steps + t) * vocab, vocab));
             const auto length = static_cast<std::int64_t>(g.sources[b].size());
             for (std::int64_t j = 0; j < maxSource; ++j) {
                 const float got = attention.data<float>()[b * maxSource + j];
@@ -165,10 +166,16 @@ inline void checkBeam(engine::StepDecoder &decoder, const Golden &g, bool batche
             const float wantScore = want.at(k).at("score").get<float>();
             QVERIFY2(std::abs(got[k].logProb - wantLogProb) < bound,
                      qPrintable(QStringLiteral("sentence %1 hypothesis %2: log-prob %3 vs %4")
-                                    .arg(b).arg(k).arg(got[k].logProb).arg(wantLogProb)));
+                                    .arg(b)
+                                    .arg(k)
+                                    .arg(got[k].logProb)
+                                    .arg(wantLogProb)));
             QVERIFY2(std::abs(got[k].score - wantScore) < bound,
                      qPrintable(QStringLiteral("sentence %1 hypothesis %2: score %3 vs %4")
-                                    .arg(b).arg(k).arg(got[k].score).arg(wantScore)));
+                                    .arg(b)
+                                    .arg(k)
+                                    .arg(got[k].score)
+                                    .arg(wantScore)));
             // One attention row per generated token over this sentence's source, summing to 1.
             const auto length = static_cast<std::int64_t>(g.sources[b].size());
             if (!tokens.empty()) {

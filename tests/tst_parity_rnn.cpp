@@ -7,8 +7,8 @@
 #include "engine/packageerror.h"
 #include "engine/runtime.h"
 #include "engine/translation/translationmodel.h"
-#include "plugins/transformer/alignmentsource.h"
 #include "plugins/rnnattention/rnnattentiondecoder.h"
+#include "plugins/transformer/alignmentsource.h"
 #include "tst_parity_common.h"
 
 #include <QTemporaryDir>
@@ -47,11 +47,16 @@ void TestParityRnn::packages()
 {
     QTest::addColumn<QString>("package");
     QTest::addColumn<QString>("score");
-    QTest::newRow("dot") << "rnn-dot" << "dot";
-    QTest::newRow("general, 2 encoder layers") << "rnn-general" << "general";
-    QTest::newRow("general fp16") << "rnn-general-f16" << "general";
-    QTest::newRow("additive") << "rnn-additive" << "additive";
-    QTest::newRow("scaled-dot") << "rnn-scaled-dot" << "scaled-dot";
+    QTest::newRow("dot") << "rnn-dot"
+                         << "dot";
+    QTest::newRow("general, 2 encoder layers") << "rnn-general"
+                                               << "general";
+    QTest::newRow("general fp16") << "rnn-general-f16"
+                                  << "general";
+    QTest::newRow("additive") << "rnn-additive"
+                              << "additive";
+    QTest::newRow("scaled-dot") << "rnn-scaled-dot"
+                                << "scaled-dot";
 }
 
 void TestParityRnn::teacherForced()
@@ -85,8 +90,8 @@ void TestParityRnn::beam_data()
 {
     QTest::addColumn<QString>("package");
     QTest::addColumn<bool>("batched");
-    for (const char *name : {"rnn-dot", "rnn-general", "rnn-general-f16", "rnn-additive",
-                             "rnn-scaled-dot"}) {
+    for (const char *name :
+         {"rnn-dot", "rnn-general", "rnn-general-f16", "rnn-additive", "rnn-scaled-dot"}) {
         QTest::addRow("%s one by one", name) << QString::fromUtf8(name) << false;
         QTest::addRow("%s batched", name) << QString::fromUtf8(name) << true;
     }
@@ -162,12 +167,21 @@ void TestParityRnn::refusesBadPackages_data()
     QTest::addColumn<QString>("key");
     QTest::addColumn<QString>("value"); // JSON
     QTest::addColumn<QString>("expected");
-    QTest::newRow("unknown score") << "attention" << "\"location\"" << "hyperparameters.attention";
-    QTest::newRow("missing tensor") << "attention" << "\"additive\""
+    QTest::newRow("unknown score") << "attention"
+                                   << "\"location\""
+                                   << "hyperparameters.attention";
+    QTest::newRow("missing tensor") << "attention"
+                                    << "\"additive\""
                                     << "decoder.attention.query_proj.weight";
-    QTest::newRow("shapes") << "embedding_dim" << "24" << "embedding.weight";
-    QTest::newRow("layers") << "encoder_layers" << "3" << "encoder.rnn.weight_ih_l2";
-    QTest::newRow("dot needs equal sizes") << "attention" << "\"dot\"" << "decoder_hidden";
+    QTest::newRow("shapes") << "embedding_dim"
+                            << "24"
+                            << "embedding.weight";
+    QTest::newRow("layers") << "encoder_layers"
+                            << "3"
+                            << "encoder.rnn.weight_ih_l2";
+    QTest::newRow("dot needs equal sizes") << "attention"
+                                           << "\"dot\""
+                                           << "decoder_hidden";
 }
 
 void TestParityRnn::refusesBadPackages()

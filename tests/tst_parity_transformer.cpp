@@ -51,7 +51,10 @@ void TestParityTransformer::packages()
     QTest::newRow("fp16") << QStringLiteral("transformer-tiny-f16");
 }
 
-void TestParityTransformer::teacherForced_data() { packages(); }
+void TestParityTransformer::teacherForced_data()
+{
+    packages();
+}
 
 void TestParityTransformer::teacherForced()
 {
@@ -73,8 +76,8 @@ void TestParityTransformer::teacherForced()
     for (int layer = 0; layer < L; ++layer) {
         for (int head = -1; head < H; ++head) {
             model.setAlignment(layer, head);
-            const auto [logProbDiff, attentionDiff] = compareTeacherForced(
-                model, g, [&](std::int64_t b, std::int64_t t, std::int64_t j) {
+            const auto [logProbDiff, attentionDiff] =
+                compareTeacherForced(model, g, [&](std::int64_t b, std::int64_t t, std::int64_t j) {
                     if (head >= 0)
                         return golden(b, t, layer, head, j);
                     float sum = 0.0f;
@@ -84,7 +87,10 @@ void TestParityTransformer::teacherForced()
                 });
             const QString where = QStringLiteral("layer %1 head %2: log-prob diff %3, attention "
                                                  "diff %4")
-                                      .arg(layer).arg(head).arg(logProbDiff).arg(attentionDiff);
+                                      .arg(layer)
+                                      .arg(head)
+                                      .arg(logProbDiff)
+                                      .arg(attentionDiff);
             QVERIFY2(logProbDiff < kTolerance, qPrintable(where));
             QVERIFY2(attentionDiff < kTolerance, qPrintable(where));
             if (layer == 0 && head == -1)
@@ -94,7 +100,10 @@ void TestParityTransformer::teacherForced()
     }
 }
 
-void TestParityTransformer::greedy_data() { packages(); }
+void TestParityTransformer::greedy_data()
+{
+    packages();
+}
 
 void TestParityTransformer::greedy()
 {
@@ -187,7 +196,8 @@ void TestParityTransformer::loadsThroughPlugin()
 {
     PluginRegistry registry;
     registry.scan({QStringLiteral(GLOSA_BINARY_DIR "/plugins")});
-    const ModelPluginInterface *plugin = registry.pluginForArchitecture(QStringLiteral("transformer"));
+    const ModelPluginInterface *plugin =
+        registry.pluginForArchitecture(QStringLiteral("transformer"));
     QVERIFY2(plugin, "the transformer plugin was not found in " GLOSA_BINARY_DIR "/plugins");
     const std::string dir = packageDir(QStringLiteral("transformer-tiny"));
     const std::shared_ptr<engine::Model> model = plugin->load(engine::ModelPackage::load(dir));
@@ -214,12 +224,24 @@ void TestParityTransformer::refusesBadPackages_data()
     QTest::addColumn<QString>("key");
     QTest::addColumn<QString>("value"); // JSON
     QTest::addColumn<QString>("expected");
-    QTest::newRow("shapes") << "d_model" << "48" << "embedding.weight";
-    QTest::newRow("more layers") << "decoder_layers" << "3" << "decoder.layers.2";
-    QTest::newRow("post-norm") << "normalization" << "\"post-norm\"" << "hyperparameters.normalization";
-    QTest::newRow("heads") << "heads" << "5" << "not divisible";
-    QTest::newRow("untied") << "tied_embeddings" << "false" << "hyperparameters.tied_embeddings";
-    QTest::newRow("vocabulary") << "vocab_size" << "301" << "pieces";
+    QTest::newRow("shapes") << "d_model"
+                            << "48"
+                            << "embedding.weight";
+    QTest::newRow("more layers") << "decoder_layers"
+                                 << "3"
+                                 << "decoder.layers.2";
+    QTest::newRow("post-norm") << "normalization"
+                               << "\"post-norm\""
+                               << "hyperparameters.normalization";
+    QTest::newRow("heads") << "heads"
+                           << "5"
+                           << "not divisible";
+    QTest::newRow("untied") << "tied_embeddings"
+                            << "false"
+                            << "hyperparameters.tied_embeddings";
+    QTest::newRow("vocabulary") << "vocab_size"
+                                << "301"
+                                << "pieces";
 }
 
 // A copy of the tiny package with one hyperparameter changed: the plugin must say what is wrong

@@ -22,8 +22,7 @@ namespace {
 [[noreturn]] void failHyperparameter(const engine::ModelPackage &package, const std::string &key,
                                      const std::string &message)
 {
-    throw PackageError(package.manifestPath(), "",
-                       "\"hyperparameters." + key + "\": " + message);
+    throw PackageError(package.manifestPath(), "", "\"hyperparameters." + key + "\": " + message);
 }
 
 // Gathers rows: dst[i] = src[origins[i]], each row `width` floats.
@@ -64,8 +63,8 @@ RnnAttentionConfig RnnAttentionConfig::fromPackage(const engine::ModelPackage &p
     c.decoderHidden = package.hyperparameter<std::int64_t>("decoder_hidden");
     const auto kind = package.hyperparameter<std::string>("attention");
     bool known = false;
-    for (AttentionScore s : {AttentionScore::Dot, AttentionScore::General,
-                             AttentionScore::Additive, AttentionScore::ScaledDot})
+    for (AttentionScore s : {AttentionScore::Dot, AttentionScore::General, AttentionScore::Additive,
+                             AttentionScore::ScaledDot})
         if (kind == attentionScoreName(s)) {
             c.attention = s;
             known = true;
@@ -79,27 +78,28 @@ RnnAttentionConfig RnnAttentionConfig::fromPackage(const engine::ModelPackage &p
     c.padId = package.hyperparameter<std::int32_t>("pad_id", 0);
     c.bosId = package.hyperparameter<std::int32_t>("bos_id", 2);
     c.eosId = package.hyperparameter<std::int32_t>("eos_id", 3);
-    const std::pair<const char *, std::int64_t> positive[] = {
-        {"vocab_size", c.vocabSize}, {"embedding_dim", c.embeddingDim},
-        {"encoder_hidden", c.encoderHidden}, {"encoder_layers", c.encoderLayers},
-        {"decoder_hidden", c.decoderHidden}};
+    const std::pair<const char *, std::int64_t> positive[] = {{"vocab_size", c.vocabSize},
+                                                              {"embedding_dim", c.embeddingDim},
+                                                              {"encoder_hidden", c.encoderHidden},
+                                                              {"encoder_layers", c.encoderLayers},
+                                                              {"decoder_hidden", c.decoderHidden}};
     for (const auto &[key, value] : positive)
         if (value <= 0)
             failHyperparameter(package, key, std::to_string(value) + " must be positive");
     if (c.attention == AttentionScore::Additive && c.attentionDim <= 0)
         failHyperparameter(package, "attention_dim", "must be positive for additive attention");
-    if ((c.attention == AttentionScore::Dot || c.attention == AttentionScore::ScaledDot)
-        && c.decoderHidden != 2 * c.encoderHidden)
+    if ((c.attention == AttentionScore::Dot || c.attention == AttentionScore::ScaledDot) &&
+        c.decoderHidden != 2 * c.encoderHidden)
         failHyperparameter(package, "decoder_hidden",
-                           kind + " attention needs decoder_hidden ("
-                               + std::to_string(c.decoderHidden) + ") == 2 * encoder_hidden ("
-                               + std::to_string(2 * c.encoderHidden) + ")");
-    for (const auto &[key, id] : {std::pair{"pad_id", c.padId}, std::pair{"bos_id", c.bosId},
-                                  std::pair{"eos_id", c.eosId}})
+                           kind + " attention needs decoder_hidden (" +
+                               std::to_string(c.decoderHidden) + ") == 2 * encoder_hidden (" +
+                               std::to_string(2 * c.encoderHidden) + ")");
+    for (const auto &[key, id] :
+         {std::pair{"pad_id", c.padId}, std::pair{"bos_id", c.bosId}, std::pair{"eos_id", c.eosId}})
         if (id < 0 || id >= c.vocabSize)
             failHyperparameter(package, key,
-                               std::to_string(id) + " is outside the vocabulary [0, "
-                                   + std::to_string(c.vocabSize) + ")");
+                               std::to_string(id) + " is outside the vocabulary [0, " +
+                                   std::to_string(c.vocabSize) + ")");
     return c;
 }
 
@@ -116,8 +116,9 @@ public:
         bool identity = static_cast<std::int64_t>(origins.size()) == n;
         for (std::size_t i = 0; i < origins.size(); ++i) {
             if (origins[i] < 0 || origins[i] >= n)
-                throw std::out_of_range("RnnAttentionDecoder: origin " + std::to_string(origins[i])
-                                        + " outside [0, " + std::to_string(n) + ")");
+                throw std::out_of_range("RnnAttentionDecoder: origin " +
+                                        std::to_string(origins[i]) + " outside [0, " +
+                                        std::to_string(n) + ")");
             identity = identity && origins[i] == static_cast<std::int32_t>(i);
         }
         if (identity)
@@ -155,20 +156,16 @@ RnnAttentionDecoder::RnnAttentionDecoder(const engine::ModelPackage &package)
     const std::shared_ptr<const engine::Tokenizer> target = package.targetTokenizer();
     if (target && target->vocabSize() != c.vocabSize)
         throw PackageError(target->path(), "",
-                           "the tokenizer has " + std::to_string(target->vocabSize())
-                               + " pieces but the model's vocabulary (hyperparameters.vocab_size)"
-                                 " has "
-                               + std::to_string(c.vocabSize));
+                           "the tokenizer has " + std::to_string(target->vocabSize()) +
+                               " pieces but the model's vocabulary (hyperparameters.vocab_size)"
+                               " has " +
+                               std::to_string(c.vocabSize));
 
     std::vector<engine::TensorRequirement> required{
-        {"embedding.weight", {c.vocabSize, E}},
-        {"encoder.bridge.weight", {Hd, K}},
-        {"encoder.bridge.bias", {Hd}},
-        {"decoder.rnn.weight_ih", {3 * Hd, 2 * E}},
-        {"decoder.rnn.weight_hh", {3 * Hd, Hd}},
-        {"decoder.rnn.bias_ih", {3 * Hd}},
-        {"decoder.rnn.bias_hh", {3 * Hd}},
-        {"decoder.combine.weight", {E, K + Hd}},
+        {"embedding.weight", {c.vocabSize, E}},  {"encoder.bridge.weight", {Hd, K}},
+        {"encoder.bridge.bias", {Hd}},           {"decoder.rnn.weight_ih", {3 * Hd, 2 * E}},
+        {"decoder.rnn.weight_hh", {3 * Hd, Hd}}, {"decoder.rnn.bias_ih", {3 * Hd}},
+        {"decoder.rnn.bias_hh", {3 * Hd}},       {"decoder.combine.weight", {E, K + Hd}},
         {"decoder.output_bias", {c.vocabSize}},
     };
     for (int l = 0; l < c.encoderLayers; ++l)
@@ -193,11 +190,13 @@ RnnAttentionDecoder::RnnAttentionDecoder(const engine::ModelPackage &package)
     m_embedding = engine::ops::Embedding(embedding);
     for (int l = 0; l < c.encoderLayers; ++l) {
         const std::string s = "_l" + std::to_string(l);
-        m_encoderForward.emplace_back(w("encoder.rnn.weight_ih" + s), w("encoder.rnn.weight_hh" + s),
-                                      w("encoder.rnn.bias_ih" + s), w("encoder.rnn.bias_hh" + s));
+        m_encoderForward.emplace_back(w("encoder.rnn.weight_ih" + s),
+                                      w("encoder.rnn.weight_hh" + s), w("encoder.rnn.bias_ih" + s),
+                                      w("encoder.rnn.bias_hh" + s));
         const std::string r = s + "_reverse";
-        m_encoderBackward.emplace_back(w("encoder.rnn.weight_ih" + r), w("encoder.rnn.weight_hh" + r),
-                                       w("encoder.rnn.bias_ih" + r), w("encoder.rnn.bias_hh" + r));
+        m_encoderBackward.emplace_back(w("encoder.rnn.weight_ih" + r),
+                                       w("encoder.rnn.weight_hh" + r), w("encoder.rnn.bias_ih" + r),
+                                       w("encoder.rnn.bias_hh" + r));
     }
     m_bridge = engine::ops::Linear(w("encoder.bridge.weight"), w("encoder.bridge.bias"),
                                    engine::ops::Activation::Tanh);
@@ -214,15 +213,15 @@ RnnAttentionDecoder::RnnAttentionDecoder(const engine::ModelPackage &package)
     m_scoreScale = c.attention == AttentionScore::ScaledDot
                        ? static_cast<float>(1.0 / std::sqrt(static_cast<double>(K)))
                        : 1.0f;
-    m_combine = engine::ops::Linear(w("decoder.combine.weight"), Tensor(),
-                                    engine::ops::Activation::Tanh);
+    m_combine =
+        engine::ops::Linear(w("decoder.combine.weight"), Tensor(), engine::ops::Activation::Tanh);
     m_output = engine::ops::Linear(embedding, w("decoder.output_bias"));
 }
 
 RnnAttentionDecoder::~RnnAttentionDecoder() = default;
 
-std::unique_ptr<engine::DecoderState> RnnAttentionDecoder::encode(
-    const std::vector<std::vector<std::int32_t>> &sources)
+std::unique_ptr<engine::DecoderState>
+RnnAttentionDecoder::encode(const std::vector<std::vector<std::int32_t>> &sources)
 {
     const RnnAttentionConfig &c = m_config;
     const std::int64_t H = c.encoderHidden, K = 2 * H, E = c.embeddingDim;
@@ -232,14 +231,13 @@ std::unique_ptr<engine::DecoderState> RnnAttentionDecoder::encode(
     for (std::int64_t b = 0; b < batch; ++b) {
         const auto n = static_cast<std::int64_t>(sources[b].size());
         if (n == 0)
-            throw std::invalid_argument("RnnAttentionDecoder::encode: source " + std::to_string(b)
-                                        + " is empty");
+            throw std::invalid_argument("RnnAttentionDecoder::encode: source " + std::to_string(b) +
+                                        " is empty");
         for (std::int32_t id : sources[b])
             if (id < 0 || id >= c.vocabSize)
-                throw std::invalid_argument("RnnAttentionDecoder::encode: token id "
-                                            + std::to_string(id) + " in source "
-                                            + std::to_string(b) + " is outside [0, "
-                                            + std::to_string(c.vocabSize) + ")");
+                throw std::invalid_argument("RnnAttentionDecoder::encode: token id " +
+                                            std::to_string(id) + " in source " + std::to_string(b) +
+                                            " is outside [0, " + std::to_string(c.vocabSize) + ")");
         state->lengths.push_back(n);
         state->rowSentence.push_back(static_cast<std::int32_t>(b));
         S = std::max(S, n);
@@ -300,7 +298,7 @@ std::unique_ptr<engine::DecoderState> RnnAttentionDecoder::encode(
 }
 
 void RnnAttentionDecoder::step(engine::DecoderState &base, const Tensor &lastTokens,
-                             Tensor &logProbs, Tensor &attention)
+                               Tensor &logProbs, Tensor &attention)
 {
     auto *statePtr = dynamic_cast<State *>(&base);
     if (!statePtr)
@@ -310,11 +308,11 @@ void RnnAttentionDecoder::step(engine::DecoderState &base, const Tensor &lastTok
     const RnnAttentionConfig &c = m_config;
     const std::int64_t E = c.embeddingDim, Hd = c.decoderHidden, K = 2 * c.encoderHidden;
     const std::int64_t rows = st.rows();
-    if (lastTokens.rank() != 1 || lastTokens.dim(0) != rows
-        || lastTokens.dtype() != engine::DType::I32)
-        throw std::invalid_argument("RnnAttentionDecoder::step: lastTokens must be I32 ["
-                                    + std::to_string(rows) + "], got "
-                                    + engine::shapeToString(lastTokens.shape()));
+    if (lastTokens.rank() != 1 || lastTokens.dim(0) != rows ||
+        lastTokens.dtype() != engine::DType::I32)
+        throw std::invalid_argument("RnnAttentionDecoder::step: lastTokens must be I32 [" +
+                                    std::to_string(rows) + "], got " +
+                                    engine::shapeToString(lastTokens.shape()));
     const std::int64_t S = st.maxSourceLength;
     logProbs.resize({rows, c.vocabSize});
     attention.resize({rows, S});
@@ -323,10 +321,9 @@ void RnnAttentionDecoder::step(engine::DecoderState &base, const Tensor &lastTok
     const std::int32_t *tokens = lastTokens.data<std::int32_t>();
     for (std::int64_t r = 0; r < rows; ++r)
         if (tokens[r] < 0 || tokens[r] >= c.vocabSize)
-            throw std::invalid_argument("RnnAttentionDecoder::step: token "
-                                        + std::to_string(tokens[r]) + " of row "
-                                        + std::to_string(r) + " is outside [0, "
-                                        + std::to_string(c.vocabSize) + ")");
+            throw std::invalid_argument("RnnAttentionDecoder::step: token " +
+                                        std::to_string(tokens[r]) + " of row " + std::to_string(r) +
+                                        " is outside [0, " + std::to_string(c.vocabSize) + ")");
 
     // x_t = [E[y]; h~_{t-1}] -> h_t (in place).
     m_embedding(lastTokens, st.embedded); // [rows, E]

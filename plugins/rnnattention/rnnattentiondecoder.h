@@ -73,14 +73,13 @@ public:
     explicit RnnAttentionDecoder(const engine::ModelPackage &package);
     ~RnnAttentionDecoder() override;
 
-
     std::int64_t vocabularySize() const override { return m_config.vocabSize; }
     std::int32_t startToken() const override { return m_config.bosId; }
     std::int32_t endToken() const override { return m_config.eosId; }
     // sources: ids with the final EOS. Throws std::invalid_argument for an empty source or an id
     // outside the vocabulary.
-    std::unique_ptr<engine::DecoderState> encode(
-        const std::vector<std::vector<std::int32_t>> &sources) override;
+    std::unique_ptr<engine::DecoderState>
+    encode(const std::vector<std::vector<std::int32_t>> &sources) override;
     // lastTokens [rows] I32 -> logProbs [rows, vocab], attention [rows, maxSourceLength].
     void step(engine::DecoderState &state, const engine::Tensor &lastTokens,
               engine::Tensor &logProbs, engine::Tensor &attention) override;

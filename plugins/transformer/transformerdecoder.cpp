@@ -87,8 +87,7 @@ Tensor stackRows(const std::vector<Tensor> &parts)
 [[noreturn]] void failHyperparameter(const engine::ModelPackage &package, const std::string &key,
                                      const std::string &message)
 {
-    throw PackageError(package.manifestPath(), "",
-                       "\"hyperparameters." + key + "\": " + message);
+    throw PackageError(package.manifestPath(), "", "\"hyperparameters." + key + "\": " + message);
 }
 
 void requireString(const engine::ModelPackage &package, const std::string &key,
@@ -99,8 +98,8 @@ void requireString(const engine::ModelPackage &package, const std::string &key,
     const auto value = package.hyperparameter<std::string>(key);
     if (value != expected)
         failHyperparameter(package, key,
-                           "\"" + value + "\" is not supported (this plugin implements \""
-                               + expected + "\")");
+                           "\"" + value + "\" is not supported (this plugin implements \"" +
+                               expected + "\")");
 }
 
 void requireBool(const engine::ModelPackage &package, const std::string &key, bool expected)
@@ -109,8 +108,8 @@ void requireBool(const engine::ModelPackage &package, const std::string &key, bo
         return;
     if (package.hyperparameter<bool>(key) != expected)
         failHyperparameter(package, key,
-                           std::string(expected ? "false" : "true")
-                               + " is not supported by this plugin");
+                           std::string(expected ? "false" : "true") +
+                               " is not supported by this plugin");
 }
 
 } // namespace
@@ -129,29 +128,32 @@ TransformerConfig TransformerConfig::fromPackage(const engine::ModelPackage &pac
     c.padId = package.hyperparameter<std::int32_t>("pad_id", 0);
     c.bosId = package.hyperparameter<std::int32_t>("bos_id", 2);
     c.eosId = package.hyperparameter<std::int32_t>("eos_id", 3);
-    const std::pair<const char *, std::int64_t> positive[] = {
-        {"vocab_size", c.vocabSize}, {"d_model", c.dModel}, {"heads", c.heads},
-        {"ffn_dim", c.ffnDim}, {"encoder_layers", c.encoderLayers},
-        {"decoder_layers", c.decoderLayers}, {"max_positions", c.maxPositions}};
+    const std::pair<const char *, std::int64_t> positive[] = {{"vocab_size", c.vocabSize},
+                                                              {"d_model", c.dModel},
+                                                              {"heads", c.heads},
+                                                              {"ffn_dim", c.ffnDim},
+                                                              {"encoder_layers", c.encoderLayers},
+                                                              {"decoder_layers", c.decoderLayers},
+                                                              {"max_positions", c.maxPositions}};
     for (const auto &[key, value] : positive)
         if (value <= 0)
             failHyperparameter(package, key, std::to_string(value) + " must be positive");
     if (c.dModel % c.heads != 0)
         failHyperparameter(package, "heads",
-                           "d_model " + std::to_string(c.dModel) + " is not divisible by "
-                               + std::to_string(c.heads) + " heads");
+                           "d_model " + std::to_string(c.dModel) + " is not divisible by " +
+                               std::to_string(c.heads) + " heads");
     if (c.dModel % 2 != 0)
         failHyperparameter(package, "d_model",
-                           std::to_string(c.dModel)
-                               + " must be even (sinusoidal positions come in sin/cos pairs)");
+                           std::to_string(c.dModel) +
+                               " must be even (sinusoidal positions come in sin/cos pairs)");
     if (!(c.layerNormEps > 0.0f))
         failHyperparameter(package, "layer_norm_eps", "must be positive");
-    for (const auto &[key, id] : {std::pair{"pad_id", c.padId}, std::pair{"bos_id", c.bosId},
-                                  std::pair{"eos_id", c.eosId}})
+    for (const auto &[key, id] :
+         {std::pair{"pad_id", c.padId}, std::pair{"bos_id", c.bosId}, std::pair{"eos_id", c.eosId}})
         if (id < 0 || id >= c.vocabSize)
             failHyperparameter(package, key,
-                               std::to_string(id) + " is outside the vocabulary [0, "
-                                   + std::to_string(c.vocabSize) + ")");
+                               std::to_string(id) + " is outside the vocabulary [0, " +
+                                   std::to_string(c.vocabSize) + ")");
     requireString(package, "normalization", "pre-norm");
     requireString(package, "activation", "relu");
     requireString(package, "positional_encoding", "sinusoidal-interleaved");
@@ -175,8 +177,8 @@ public:
         bool increasing = true;
         for (std::size_t i = 0; i < origins.size(); ++i) {
             if (origins[i] < 0 || origins[i] >= n)
-                throw std::out_of_range("TransformerDecoder: origin " + std::to_string(origins[i])
-                                        + " outside [0, " + std::to_string(n) + ")");
+                throw std::out_of_range("TransformerDecoder: origin " + std::to_string(origins[i]) +
+                                        " outside [0, " + std::to_string(n) + ")");
             identity = identity && origins[i] == static_cast<std::int32_t>(i);
             increasing = increasing && (i == 0 || origins[i] > origins[i - 1]);
         }
@@ -241,8 +243,8 @@ public:
     }
 
     std::int64_t dModel = 0;
-    std::int64_t step = 0;        // target positions already in the cache
-    std::int64_t capacity = 0;    // positions each cache row can hold
+    std::int64_t step = 0;     // target positions already in the cache
+    std::int64_t capacity = 0; // positions each cache row can hold
     std::int64_t maxSourceLength = 0;
     std::vector<std::int64_t> lengths;     // [sentences]
     std::vector<std::int32_t> rowSentence; // [rows]: which sentence each row translates
@@ -264,10 +266,10 @@ TransformerDecoder::TransformerDecoder(const engine::ModelPackage &package)
     const std::shared_ptr<const engine::Tokenizer> target = package.targetTokenizer();
     if (target && target->vocabSize() != c.vocabSize)
         throw PackageError(target->path(), "",
-                           "the tokenizer has " + std::to_string(target->vocabSize())
-                               + " pieces but the model's vocabulary (hyperparameters.vocab_size)"
-                                 " has "
-                               + std::to_string(c.vocabSize));
+                           "the tokenizer has " + std::to_string(target->vocabSize()) +
+                               " pieces but the model's vocabulary (hyperparameters.vocab_size)"
+                               " has " +
+                               std::to_string(c.vocabSize));
 
     // Every tensor is checked before any is used.
     std::vector<engine::TensorRequirement> required{{"embedding.weight", {c.vocabSize, d}}};
@@ -364,8 +366,8 @@ TransformerDecoder::TransformerDecoder(const engine::ModelPackage &package)
     float *pe = m_positions.data<float>();
     for (std::int64_t pos = 0; pos < c.maxPositions; ++pos)
         for (std::int64_t i = 0; i < d; i += 2) {
-            const double angle = static_cast<double>(pos)
-                                 / std::pow(10000.0, static_cast<double>(i) / static_cast<double>(d));
+            const double angle = static_cast<double>(pos) /
+                                 std::pow(10000.0, static_cast<double>(i) / static_cast<double>(d));
             pe[pos * d + i] = static_cast<float>(std::sin(angle));
             pe[pos * d + i + 1] = static_cast<float>(std::cos(angle));
         }
@@ -377,19 +379,19 @@ TransformerDecoder::~TransformerDecoder() = default;
 void TransformerDecoder::setAlignment(int layer, int head)
 {
     if (layer < 0 || layer >= m_config.decoderLayers)
-        throw std::out_of_range("TransformerDecoder::setAlignment: layer " + std::to_string(layer)
-                                + " outside [0, " + std::to_string(m_config.decoderLayers) + ")");
+        throw std::out_of_range("TransformerDecoder::setAlignment: layer " + std::to_string(layer) +
+                                " outside [0, " + std::to_string(m_config.decoderLayers) + ")");
     if (head != kAverageHeads && (head < 0 || head >= m_config.heads))
-        throw std::out_of_range("TransformerDecoder::setAlignment: head " + std::to_string(head)
-                                + " outside [0, " + std::to_string(m_config.heads)
-                                + ") and not kAverageHeads (-1)");
+        throw std::out_of_range("TransformerDecoder::setAlignment: head " + std::to_string(head) +
+                                " outside [0, " + std::to_string(m_config.heads) +
+                                ") and not kAverageHeads (-1)");
     m_alignmentLayer = layer;
     m_alignmentHead = head;
 }
 
 // out [n, d] = E[ids] * sqrt(d) + PE[positions]; ids [n] I32.
 void TransformerDecoder::embed(const Tensor &ids, const std::vector<std::int64_t> &positions,
-                             Tensor &out) const
+                               Tensor &out) const
 {
     m_embedding(ids, out);
     const std::int64_t d = m_config.dModel;
@@ -403,8 +405,8 @@ void TransformerDecoder::embed(const Tensor &ids, const std::vector<std::int64_t
     }
 }
 
-std::unique_ptr<engine::DecoderState> TransformerDecoder::encode(
-    const std::vector<std::vector<std::int32_t>> &sources)
+std::unique_ptr<engine::DecoderState>
+TransformerDecoder::encode(const std::vector<std::vector<std::int32_t>> &sources)
 {
     const TransformerConfig &c = m_config;
     const std::int64_t d = c.dModel, heads = c.heads, dh = c.headDim();
@@ -415,20 +417,18 @@ std::unique_ptr<engine::DecoderState> TransformerDecoder::encode(
     for (std::int64_t b = 0; b < batch; ++b) {
         const auto n = static_cast<std::int64_t>(sources[b].size());
         if (n == 0)
-            throw std::invalid_argument("TransformerDecoder::encode: source " + std::to_string(b)
-                                        + " is empty");
+            throw std::invalid_argument("TransformerDecoder::encode: source " + std::to_string(b) +
+                                        " is empty");
         if (n > c.maxPositions)
-            throw std::invalid_argument("TransformerDecoder::encode: source " + std::to_string(b)
-                                        + " has " + std::to_string(n)
-                                        + " tokens, more than max_positions "
-                                        + std::to_string(c.maxPositions)
-                                        + " (split the sentence)");
+            throw std::invalid_argument("TransformerDecoder::encode: source " + std::to_string(b) +
+                                        " has " + std::to_string(n) +
+                                        " tokens, more than max_positions " +
+                                        std::to_string(c.maxPositions) + " (split the sentence)");
         for (std::int32_t id : sources[b])
             if (id < 0 || id >= c.vocabSize)
-                throw std::invalid_argument("TransformerDecoder::encode: token id "
-                                            + std::to_string(id) + " in source "
-                                            + std::to_string(b) + " is outside [0, "
-                                            + std::to_string(c.vocabSize) + ")");
+                throw std::invalid_argument("TransformerDecoder::encode: token id " +
+                                            std::to_string(id) + " in source " + std::to_string(b) +
+                                            " is outside [0, " + std::to_string(c.vocabSize) + ")");
         state->lengths.push_back(n);
         state->rowSentence.push_back(static_cast<std::int32_t>(b));
         S = std::max(S, n);
@@ -491,7 +491,7 @@ std::unique_ptr<engine::DecoderState> TransformerDecoder::encode(
 }
 
 void TransformerDecoder::step(engine::DecoderState &base, const Tensor &lastTokens,
-                            Tensor &logProbs, Tensor &attention)
+                              Tensor &logProbs, Tensor &attention)
 {
     auto *statePtr = dynamic_cast<State *>(&base);
     if (!statePtr)
@@ -501,16 +501,16 @@ void TransformerDecoder::step(engine::DecoderState &base, const Tensor &lastToke
     const TransformerConfig &c = m_config;
     const std::int64_t d = c.dModel, heads = c.heads, dh = c.headDim();
     const std::int64_t rows = st.rows();
-    if (lastTokens.rank() != 1 || lastTokens.dim(0) != rows
-        || lastTokens.dtype() != engine::DType::I32)
+    if (lastTokens.rank() != 1 || lastTokens.dim(0) != rows ||
+        lastTokens.dtype() != engine::DType::I32)
         throw std::invalid_argument("TransformerDecoder::step: lastTokens must be I32 [" +
-                                    std::to_string(rows) + "], got "
-                                    + engine::shapeToString(lastTokens.shape()));
+                                    std::to_string(rows) + "], got " +
+                                    engine::shapeToString(lastTokens.shape()));
     const std::int64_t t = st.step;
     if (t >= c.maxPositions)
-        throw std::invalid_argument("TransformerDecoder::step: target position "
-                                    + std::to_string(t) + " reaches max_positions "
-                                    + std::to_string(c.maxPositions));
+        throw std::invalid_argument("TransformerDecoder::step: target position " +
+                                    std::to_string(t) + " reaches max_positions " +
+                                    std::to_string(c.maxPositions));
     const std::int64_t S = st.maxSourceLength;
     logProbs.resize({rows, c.vocabSize});
     attention.resize({rows, S});
@@ -519,9 +519,9 @@ void TransformerDecoder::step(engine::DecoderState &base, const Tensor &lastToke
     const std::int32_t *tokens = lastTokens.data<std::int32_t>();
     for (std::int64_t r = 0; r < rows; ++r)
         if (tokens[r] < 0 || tokens[r] >= c.vocabSize)
-            throw std::invalid_argument("TransformerDecoder::step: token " + std::to_string(tokens[r])
-                                        + " of row " + std::to_string(r) + " is outside [0, "
-                                        + std::to_string(c.vocabSize) + ")");
+            throw std::invalid_argument("TransformerDecoder::step: token " +
+                                        std::to_string(tokens[r]) + " of row " + std::to_string(r) +
+                                        " is outside [0, " + std::to_string(c.vocabSize) + ")");
     st.reserve(t + 1, c.maxPositions);
 
     m_embedding(lastTokens, st.x); // [rows, d]

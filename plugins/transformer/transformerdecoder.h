@@ -35,12 +35,12 @@
 #pragma once
 
 #include "engine/decoding/stepdecoder.h"
-#include "plugins/transformer/alignmentsource.h"
 #include "engine/ops/embedding.h"
 #include "engine/ops/layernorm.h"
 #include "engine/ops/linear.h"
 #include "engine/ops/softmax.h"
 #include "engine/tensor.h"
+#include "plugins/transformer/alignmentsource.h"
 
 #include <cstdint>
 #include <memory>
@@ -81,7 +81,6 @@ public:
     explicit TransformerDecoder(const engine::ModelPackage &package);
     ~TransformerDecoder() override;
 
-
     // engine::StepDecoder
     std::int64_t vocabularySize() const override { return m_config.vocabSize; }
     std::int32_t startToken() const override { return m_config.bosId; }
@@ -89,8 +88,8 @@ public:
     // sources: ids with the final EOS (the training convention: pieces + </s>), each at most
     // maxPositions long. Throws std::invalid_argument for an empty source, an id outside the
     // vocabulary or a source that is too long.
-    std::unique_ptr<engine::DecoderState> encode(
-        const std::vector<std::vector<std::int32_t>> &sources) override;
+    std::unique_ptr<engine::DecoderState>
+    encode(const std::vector<std::vector<std::int32_t>> &sources) override;
     // lastTokens [rows] I32 -> logProbs [rows, vocab], attention [rows, maxSourceLength] (the
     // cross-attention chosen with setAlignment()). Throws std::invalid_argument past
     // maxPositions target tokens.
@@ -109,15 +108,14 @@ public:
     int alignmentLayer() const override { return m_alignmentLayer; }
     int alignmentHead() const override { return m_alignmentHead; }
 
-
 private:
     struct Attention
     {
         engine::ops::LayerNorm norm;
-        engine::ops::Linear qkv;    // self-attention: [3d, d] (q, k, v stacked)
-        engine::ops::Linear query;  // cross-attention: [d, d]
+        engine::ops::Linear qkv;      // self-attention: [3d, d] (q, k, v stacked)
+        engine::ops::Linear query;    // cross-attention: [d, d]
         engine::ops::Linear keyValue; // cross-attention: [2d, d] (k, v stacked), on the memory
-        engine::ops::Linear out;    // [d, d]
+        engine::ops::Linear out;      // [d, d]
     };
     struct FeedForward
     {

@@ -125,8 +125,8 @@ Run translate(engine::StepDecoder &decoder, const engine::Tokenizer &source,
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return ids[a].size() < ids[b].size(); });
     engine::DecodingOptions options;
-    options.strategy = o.strategy == "beam" ? engine::SearchStrategy::Beam
-                                            : engine::SearchStrategy::Greedy;
+    options.strategy =
+        o.strategy == "beam" ? engine::SearchStrategy::Beam : engine::SearchStrategy::Greedy;
     options.beamSize = o.beam;
     options.lengthNormalization = engine::LengthNormalization::Gnmt;
     options.lengthPenalty = o.alpha;
@@ -171,9 +171,9 @@ int main(int argc, char **argv)
         }
         const engine::Tokenizer &source = *package.sourceTokenizer();
         const engine::Tokenizer &target = *package.targetTokenizer();
-        const std::vector<std::string> warm(
-            sentences.begin(),
-            sentences.begin() + std::min<std::size_t>(sentences.size(), o.warmup));
+        const std::vector<std::string> warm(sentences.begin(),
+                                            sentences.begin() +
+                                                std::min<std::size_t>(sentences.size(), o.warmup));
         translate(*decoder, source, target, warm, o);
 
         const auto start = std::chrono::steady_clock::now();
@@ -188,16 +188,16 @@ int main(int argc, char **argv)
         rusage usage{};
         getrusage(RUSAGE_SELF, &usage);
         const double n = static_cast<double>(sentences.size());
-        std::printf("{\"engine\": \"glosa\", \"model\": \"%s\", \"strategy\": \"%s\", \"batch\": %d, "
-                    "\"threads\": %d, \"sentences\": %zu, \"target_tokens\": %lld, "
-                    "\"seconds\": %.3f, \"sentences_per_s\": %.2f, \"tokens_per_s\": %.1f, "
-                    "\"peak_rss_mb\": %.1f}\n",
-                    package.id().c_str(),
-                    o.strategy == "beam" ? ("beam " + std::to_string(o.beam)).c_str() : "greedy",
-                    o.batch, o.threads, sentences.size(),
-                    static_cast<long long>(run.targetTokens), seconds, n / seconds,
-                    static_cast<double>(run.targetTokens) / seconds,
-                    static_cast<double>(usage.ru_maxrss) / 1024.0);
+        std::printf(
+            "{\"engine\": \"glosa\", \"model\": \"%s\", \"strategy\": \"%s\", \"batch\": %d, "
+            "\"threads\": %d, \"sentences\": %zu, \"target_tokens\": %lld, "
+            "\"seconds\": %.3f, \"sentences_per_s\": %.2f, \"tokens_per_s\": %.1f, "
+            "\"peak_rss_mb\": %.1f}\n",
+            package.id().c_str(),
+            o.strategy == "beam" ? ("beam " + std::to_string(o.beam)).c_str() : "greedy", o.batch,
+            o.threads, sentences.size(), static_cast<long long>(run.targetTokens), seconds,
+            n / seconds, static_cast<double>(run.targetTokens) / seconds,
+            static_cast<double>(usage.ru_maxrss) / 1024.0);
         return 0;
     } catch (const std::exception &e) {
         std::cerr << "bench_translate: " << e.what() << "\n";
