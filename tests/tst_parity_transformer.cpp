@@ -8,6 +8,7 @@
 #include "engine/packageerror.h"
 #include "engine/runtime.h"
 #include "engine/translation/translationmodel.h"
+#include "engine/translation/translator.h"
 #include "plugins/transformer/transformerdecoder.h"
 #include "tst_parity_common.h"
 
@@ -39,6 +40,7 @@ private slots:
     void loadsThroughPlugin();
     void refusesBadPackages_data();
     void refusesBadPackages();
+    void shippedModelTranslates();
 
 private:
     void packages();
@@ -267,6 +269,58 @@ void TestParityTransformer::refusesBadPackages()
     } catch (const engine::PackageError &e) {
         QVERIFY2(QString::fromUtf8(e.what()).contains(expected), e.what());
     }
+}
+
+// The shipped package (resources/models/transformer-en-es, when it is there) through the plugin,
+// TranslationModel and Translator: two sentences come back translated, with one alignment row per
+// target token over the sentence's source tokens, and switching the alignment layer/head changes
+// the alignment but not the translation.
+void TestParityTransformer::shippedModelTranslates()
+{
+    const QString dir = QStringLiteral(GLOSA_SOURCE_DIR "/resources/models/transformer-en-es");
+    if (!QFileInfo::exists(dir + QStringLiteral("/model.json")))
+        QSKIP("resources/models/transformer-en-es is not there (not exported yet)");
+    PluginRegistry registry;
+    registry.scan({QStringLiteral(GLOSA_BINARY_DIR "/plugins")});
+    const ModelPluginInterface *plugin =
+        registry.pluginForArchitecture(QStringLiteral("transformer"));
+    QVERIFY(plugin);
+    auto model = std::dynamic_pointer_cast<engine::TranslationModel>(
+        plugin->load(engine::ModelPackage::load(dir.toStdString())));
+    QVERIFY(model);
+    auto *source = dynamic_cast<AlignmentSource *>(&model->decoder());
+    QVERIFY(source);
+    engine::Translator translator(model);
+    engine::DecodingOptions options = model->defaultDecodingOptions();
+    options.coveragePenalty = 0.0f; // the alignment must not change the search here
+    const std::string text = "Where is the station? I like cats.";
+
+    auto check = [&](const engine::TranslationResult &result) {
+        QCOMPARE(result.segments.size(), std::size_t(2));
+        for (const engine::TranslatedSegment &segment : result.segments) {
+            QVERIFY(!segment.texts.at(0).empty());
+            const engine::Tensor &a = segment.alignment();
+            const auto rows = static_cast<std::int64_t>(segment.hypotheses.at(0).tokens.size());
+            const auto columns = static_cast<std::int64_t>(segment.sourceTokens.size());
+            QCOMPARE(a.shape(), (engine::Shape{rows, columns}));
+            for (std::int64_t i = 0; i < rows; ++i) {
+                double sum = 0.0;
+                for (std::int64_t j = 0; j < columns; ++j)
+                    sum += a.data<float>()[i * columns + j];
+                QVERIFY(std::abs(sum - 1.0) < 1e-4);
+            }
+        }
+    };
+    const engine::TranslationResult averaged = translator.translate(text, options);
+    check(averaged);
+    qInfo("%s -> %s", text.c_str(), averaged.text.c_str());
+    source->setAlignment(0, 0);
+    const engine::TranslationResult firstHead = translator.translate(text, options);
+    check(firstHead);
+    QCOMPARE(firstHead.text, averaged.text);
+    const engine::Tensor &a = averaged.segments[0].alignment();
+    const engine::Tensor &b = firstHead.segments[0].alignment();
+    QVERIFY(maxAbsDiff(a.data<float>(), b.data<float>(), a.numel()) > 1e-3f);
 }
 
 QTEST_APPLESS_MAIN(TestParityTransformer)
