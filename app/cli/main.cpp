@@ -2,6 +2,7 @@
 // and exits with a non-zero code on failure.
 #include "app/cli/historycommand.h"
 #include "app/cli/translatecommand.h"
+#include "app/core/openmpsetup.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -24,6 +25,7 @@ int usage(QTextStream &err)
 
 int main(int argc, char *argv[])
 {
+    glosa::ensurePassiveOpenMpWait(argv);
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("Glosa"));
     QCoreApplication::setOrganizationName(QStringLiteral("Glosa"));
