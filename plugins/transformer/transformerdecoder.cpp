@@ -371,7 +371,7 @@ TransformerDecoder::TransformerDecoder(const engine::ModelPackage &package)
             pe[pos * d + i] = static_cast<float>(std::sin(angle));
             pe[pos * d + i + 1] = static_cast<float>(std::cos(angle));
         }
-    m_alignmentLayer = c.decoderLayers - 1;
+    m_alignmentLayer = std::max(c.decoderLayers - 2, 0); // see the header: aligns best
 }
 
 TransformerDecoder::~TransformerDecoder() = default;

