@@ -32,7 +32,8 @@
 // heads (a head may specialise in the next word or in EOS). This matches Garg et al. 2019
 // ("Jointly Learning to Align and Translate with Transformer Models"), where the penultimate
 // layer's attention gave the best alignments (tools/alignment_heads.py measures it again for a new
-// model). The GUI may switch through AlignmentSource (alignmentsource.h); with a coverage penalty the choice also changes the search.
+// model). The GUI may switch through AlignmentSource (alignmentsource.h); with a coverage penalty
+// the choice also changes the search.
 //
 // Threads: one model may be used by one thread at a time (the worker that owns it). The state
 // returned by encode() belongs to the call that created it.
