@@ -210,8 +210,10 @@ private slots:
         QCOMPARE(again->shadowedBy, alpha->folder);
 
         QStringList available;
+        // Bundled models (resources/models) are available too; look only at the test folders.
         for (const ModelInfo &info : catalog.availableModels())
-            available << info.folder;
+            if (info.searchPath == m_a.path() || info.searchPath == m_b.path())
+                available << info.folder;
         QCOMPARE(available, (QStringList{alpha->folder, beta->folder}));
     }
 
