@@ -2,6 +2,7 @@
 // and exits with a non-zero code on failure.
 #include "app/cli/historycommand.h"
 #include "app/cli/translatecommand.h"
+#include "app/cli/translatedoccommand.h"
 #include "app/core/openmpsetup.h"
 
 #include <QCoreApplication>
@@ -17,6 +18,7 @@ int usage(QTextStream &err)
            "commands:\n"
            "  models       list installed models\n"
            "  translate    translate stdin line by line\n"
+           "  translate-doc  translate a document (.txt .srt .md .html) keeping its structure\n"
            "  history      list, search, export the history (--history PATH: which database)\n";
     return 2;
 }
@@ -47,6 +49,10 @@ int main(int argc, char *argv[])
         return command == QLatin1String("translate")
                    ? glosa::cli::runTranslateCommand(args.mid(2), *historyPath, out, err)
                    : glosa::cli::runModelsCommand(args.mid(2), out, err);
+    }
+    if (command == QLatin1String("translate-doc")) {
+        QTextStream out(stdout);
+        return glosa::cli::runTranslateDocCommand(args.mid(2), out, err);
     }
     if (command == QLatin1String("history")) {
         QTextStream out(stdout);

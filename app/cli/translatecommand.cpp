@@ -286,13 +286,9 @@ std::shared_ptr<engine::TranslationModel> loadModel(const QString &idOrFolder, Q
 
 } // namespace
 
-int runTranslateCommand(const QStringList &args, const QString &historyPath, QTextStream &out,
-                        QTextStream &err)
+QList<QCommandLineOption> decodingCommandLineOptions()
 {
-    QCommandLineParser parser;
-    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    const QList<QCommandLineOption> options = {
-        {"model", "Model id or package folder.", "ID_OR_DIR"},
+    return {
         {"strategy", "greedy, beam or sample.", "NAME"},
         {"beam-size", "Beam size.", "N"},
         {"n-best", "Hypotheses per sentence (beam or sample).", "N"},
@@ -309,6 +305,33 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
         {"max-length", "Maximum target tokens.", "N"},
         {"max-length-ratio", "Also cap at ratio x source tokens (0: off).", "F"},
         {"min-length", "Minimum target tokens before EOS.", "N"},
+    };
+}
+
+engine::DecodingOptions decodingOptionsFromCommandLine(const QCommandLineParser &parser,
+                                                       engine::DecodingOptions defaults)
+{
+    try {
+        return optionsFrom(parser, std::move(defaults));
+    } catch (const UsageError &error) {
+        throw std::invalid_argument(error.message.toStdString());
+    }
+}
+
+std::shared_ptr<engine::TranslationModel> loadTranslationModel(const QString &idOrFolder,
+                                                               QString *error, ModelInfo *info)
+{
+    return loadModel(idOrFolder, error, info);
+}
+
+int runTranslateCommand(const QStringList &args, const QString &historyPath, QTextStream &out,
+                        QTextStream &err)
+{
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    QList<QCommandLineOption> options = {{"model", "Model id or package folder.", "ID_OR_DIR"}};
+    options += decodingCommandLineOptions();
+    options += QList<QCommandLineOption>{
         {"json", "One JSON object per line."},
         {"save-history", "Also record each translation in the history (--history PATH)."},
     };

@@ -35,12 +35,36 @@
 // alignment with source and target token labels, and every setting.
 #pragma once
 
+#include "engine/decoding/decodingoptions.h"
+
+#include <QCommandLineOption>
+#include <QList>
 #include <QString>
 #include <QStringList>
 
+#include <memory>
+
+class QCommandLineParser;
 class QTextStream;
 
+namespace glosa {
+struct ModelInfo;
+}
+namespace glosa::engine {
+class TranslationModel;
+}
+
 namespace glosa::cli {
+
+// Shared with the other commands that translate (translate-doc): the decoding options
+// (--strategy, --beam-size, ...), their values over a model's defaults (throws
+// std::invalid_argument with a one-line message), and loading a translation model by id or folder
+// (null with *error set on failure).
+QList<QCommandLineOption> decodingCommandLineOptions();
+engine::DecodingOptions decodingOptionsFromCommandLine(const QCommandLineParser &parser,
+                                                       engine::DecodingOptions defaults);
+std::shared_ptr<engine::TranslationModel> loadTranslationModel(const QString &idOrFolder,
+                                                               QString *error, ModelInfo *info);
 
 // Both return the process exit code; args start after the command name.
 int runTranslateCommand(const QStringList &args, const QString &historyPath, QTextStream &out,

@@ -1,0 +1,434 @@
+#include "app/core/documents/document.h"
+
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <numeric>
+
+namespace glosa::documents {
+
+namespace {
+
+bool isWordByte(char c)
+{
+    const auto u = static_cast<unsigned char>(c);
+    return u >= 0x80 || (u >= '0' && u <= '9') || (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z');
+}
+
+bool isBlank(const QByteArray &text)
+{
+    return std::all_of(text.begin(), text.end(), [](char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+    });
+}
+
+bool overlaps(ByteRange a, ByteRange b)
+{
+    return a.begin < b.end && b.begin < a.end;
+}
+
+bool contains(ByteRange outer, ByteRange inner)
+{
+    return outer.begin <= inner.begin && inner.end <= outer.end;
+}
+
+// Byte offset of every UTF-16 position of `text` (size() + 1 entries).
+std::vector<qsizetype> utf16ToBytes(const QString &text)
+{
+    std::vector<qsizetype> offsets(text.size() + 1, 0);
+    qsizetype bytes = 0;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        offsets[i] = bytes;
+        const char16_t c = text.at(i).unicode();
+        if (QChar::isHighSurrogate(c) && i + 1 < text.size()) {
+            offsets[++i] = bytes; // the pair is one 4-byte code point
+            bytes += 4;
+        } else {
+            bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+        }
+    }
+    offsets[text.size()] = bytes;
+    return offsets;
+}
+
+// The union of the target pieces linked to source pieces inside `source`; for an empty source
+// range (or none linked) an empty range after the last target piece linked to text before it.
+ByteRange targetOf(ByteRange source, const std::vector<AlignmentLink> &links)
+{
+    ByteRange result{-1, -1};
+    for (const AlignmentLink &link : links) {
+        const bool inside = source.size() > 0 ? overlaps(link.source, source)
+                                              : false;
+        if (!inside)
+            continue;
+        if (result.begin < 0) {
+            result = link.target;
+        } else {
+            result.begin = std::min(result.begin, link.target.begin);
+            result.end = std::max(result.end, link.target.end);
+        }
+    }
+    if (result.begin >= 0)
+        return result;
+    qsizetype point = 0;
+    for (const AlignmentLink &link : links)
+        if (link.source.end <= source.begin)
+            point = std::max(point, link.target.end);
+    return {point, point};
+}
+
+// Grows a non-empty range to whole words, so that `<b>` never lands inside "gato".
+ByteRange toWords(ByteRange range, const QByteArray &text)
+{
+    if (range.size() == 0)
+        return range;
+    while (range.begin > 0 && isWordByte(text[range.begin - 1]) && isWordByte(text[range.begin]))
+        --range.begin;
+    while (range.end < text.size() && isWordByte(text[range.end]) &&
+           isWordByte(text[range.end - 1]))
+        ++range.end;
+    return range;
+}
+
+// A position after replacing [from.begin, from.end) by `size` bytes.
+qsizetype shifted(qsizetype position, ByteRange from, qsizetype size)
+{
+    if (position <= from.begin)
+        return position;
+    if (position >= from.end)
+        return position + size - from.size();
+    return from.begin + std::min(size, position - from.begin);
+}
+
+void appendEscaped(QByteArray &out, const QByteArray &text, qsizetype begin, qsizetype end,
+                   TextEscaping escaping, const QByteArray &lineBreak)
+{
+    for (qsizetype i = begin; i < end; ++i) {
+        const char c = text[i];
+        if (c == '\n')
+            out += lineBreak;
+        else if (escaping == TextEscaping::Xml && c == '&')
+            out += "&amp;";
+        else if (escaping == TextEscaping::Xml && c == '<')
+            out += "&lt;";
+        else if (escaping == TextEscaping::Xml && c == '>')
+            out += "&gt;";
+        else
+            out += c;
+    }
+}
+
+} // namespace
+
+Segment taggedSegment(const QByteArray &raw)
+{
+    static const QRegularExpression tag(
+        QStringLiteral(R"(<(/?)(i|b|u|s|font)\b[^<>]*>|\{\\[^{}]*\})"),
+        QRegularExpression::CaseInsensitiveOption);
+    Segment segment;
+    struct Open
+    {
+        QByteArray name;
+        std::size_t index;
+    };
+    std::vector<Open> open;
+    const QString unicode = QString::fromUtf8(raw);
+    const std::vector<qsizetype> bytes = utf16ToBytes(unicode);
+    qsizetype copied = 0;
+    int order = 0;
+    auto it = tag.globalMatch(unicode);
+    while (it.hasNext()) {
+        const QRegularExpressionMatch match = it.next();
+        const qsizetype begin = bytes[match.capturedStart()], end = bytes[match.capturedEnd()];
+        segment.text += raw.mid(copied, begin - copied);
+        copied = end;
+        const QByteArray whole = raw.mid(begin, end - begin);
+        const QByteArray name = match.captured(2).toLower().toUtf8();
+        const qsizetype at = segment.text.size();
+        ++order;
+        if (name.isEmpty()) { // an ASS override such as {\an8}: stays in front
+            segment.spans.push_back({{at, at}, whole, {}, false, order, order});
+        } else if (match.captured(1).isEmpty()) {
+            open.push_back({name, segment.spans.size()});
+            segment.spans.push_back({{at, at}, whole, {}, false, order, order});
+        } else {
+            auto found = std::find_if(open.rbegin(), open.rend(),
+                                      [&](const Open &o) { return o.name == name; });
+            if (found == open.rend()) {
+                segment.spans.push_back({{at, at}, whole, {}, false, order, order});
+            } else {
+                InlineSpan &span = segment.spans[found->index];
+                span.range.end = at;
+                span.close = whole;
+                span.closeOrder = order;
+                open.erase(std::next(found).base());
+            }
+        }
+    }
+    segment.text += raw.mid(copied);
+    std::stable_sort(segment.spans.begin(), segment.spans.end(),
+                     [](const InlineSpan &a, const InlineSpan &b) {
+                         return a.range.begin != b.range.begin ? a.range.begin < b.range.begin
+                                                               : a.range.end > b.range.end;
+                     });
+    protectSpans(segment.text, segment.spans);
+    return segment;
+}
+
+void Document::appendSkeleton(const QByteArray &bytes)
+{
+    if (bytes.isEmpty())
+        return;
+    if (!parts.empty() && parts.back().segment < 0)
+        parts.back().bytes += bytes;
+    else
+        parts.push_back({bytes, -1});
+}
+
+void Document::appendSegment(Segment segment)
+{
+    if (isBlank(segment.text) && segment.spans.empty())
+        return;
+    if (isBlank(segment.text)) {
+        // Markup only (an image, a line break): nothing to translate, so it is skeleton.
+        appendSkeleton(renderSegment(segment, escaping, lineBreak));
+        return;
+    }
+    parts.push_back({{}, int(segments.size())});
+    segments.push_back(std::move(segment));
+}
+
+QByteArray Document::render() const
+{
+    QByteArray out;
+    for (const Part &part : parts)
+        out += part.segment < 0 ? part.bytes
+                                : renderSegment(segments[part.segment], escaping, lineBreak);
+    return out;
+}
+
+std::size_t Document::translatedCount() const
+{
+    return std::count_if(segments.begin(), segments.end(),
+                         [](const Segment &s) { return s.translation.has_value(); });
+}
+
+void protectSpans(const QByteArray &text, std::vector<InlineSpan> &spans)
+{
+    // One alternation, earliest and longest first: URLs before the numbers inside them.
+    static const QRegularExpression pattern(QStringLiteral(
+        R"((?:https?|ftp)://[^\s<>"']*[^\s<>"'.,;:!?)\]]|www\.[\w-]+(?:\.[\w-]+)+(?:/[^\s<>"']*[^\s<>"'.,;:!?)\]])?)"
+        R"(|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
+        R"(|%\d+\$[-+ 0#]*\d*(?:\.\d+)?[a-zA-Z]|%[-+ 0#]*\d*(?:\.\d+)?[sdifgxXcup@]|%\d+)"
+        R"(|\$\{\w+\}|\{\{\s*[\w.-]+\s*\}\}|\{[\w.-]*\})"
+        R"(|</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>)"
+        R"(|\d+(?:[.,:/]\d+)*)"
+        R"(|[\p{Sc}\p{Sm}\p{So}&#@§¶†‡•])"));
+    const QString unicode = QString::fromUtf8(text);
+    const std::vector<qsizetype> bytes = utf16ToBytes(unicode);
+    auto matches = pattern.globalMatch(unicode);
+    std::vector<InlineSpan> added;
+    while (matches.hasNext()) {
+        const QRegularExpressionMatch match = matches.next();
+        const ByteRange range{bytes[match.capturedStart()], bytes[match.capturedEnd()]};
+        // Inside a markup span is fine; across its edge or over other verbatim text is not.
+        const bool clashes = std::any_of(spans.begin(), spans.end(), [&](const InlineSpan &s) {
+            if (!overlaps(s.range, range) && s.range.size() > 0)
+                return false;
+            if (s.range.size() == 0)
+                return s.range.begin > range.begin && s.range.begin < range.end;
+            return s.verbatim || !contains(s.range, range);
+        });
+        if (!clashes)
+            added.push_back({range, {}, {}, true});
+    }
+    spans.insert(spans.end(), added.begin(), added.end());
+    std::stable_sort(spans.begin(), spans.end(), [](const InlineSpan &a, const InlineSpan &b) {
+        return a.range.begin != b.range.begin ? a.range.begin < b.range.begin
+                                              : a.range.end > b.range.end;
+    });
+}
+
+std::vector<ByteRange> projectSpans(const Segment &segment, SegmentTranslation &translation)
+{
+    const std::vector<InlineSpan> &spans = segment.spans;
+    std::vector<ByteRange> result(spans.size());
+    std::vector<bool> placed(spans.size(), false);
+
+    // 1. Verbatim text: found as it is, else written over the pieces translated from it.
+    qsizetype searchFrom = 0;
+    for (std::size_t k = 0; k < spans.size(); ++k) {
+        if (!spans[k].verbatim || spans[k].range.size() == 0)
+            continue;
+        const QByteArray wanted = segment.text.mid(spans[k].range.begin, spans[k].range.size());
+        qsizetype found = translation.text.indexOf(wanted, searchFrom);
+        if (found < 0)
+            found = translation.text.indexOf(wanted);
+        if (found >= 0) {
+            result[k] = {found, found + wanted.size()};
+            searchFrom = found + wanted.size();
+        } else {
+            ByteRange target = toWords(targetOf(spans[k].range, translation.links),
+                                       translation.text);
+            QByteArray replacement = wanted;
+            const QByteArray &t = translation.text;
+            // No doubled spaces around what is put back (" ⁇ " for an unknown symbol).
+            if (target.size() > 0) {
+                if (target.begin >= 2 && t[target.begin - 1] == ' ' && t[target.begin - 2] == ' ')
+                    --target.begin;
+                if (target.end + 1 < t.size() && t[target.end] == ' ' && t[target.end + 1] == ' ')
+                    ++target.end;
+            }
+            if (target.size() == 0) {
+                // Inserted between words: keep it a word of its own.
+                if (target.begin > 0 && translation.text[target.begin - 1] != ' ')
+                    replacement.prepend(' ');
+                if (target.begin < translation.text.size() &&
+                    translation.text[target.begin] != ' ')
+                    replacement.append(' ');
+            }
+            translation.text.replace(target.begin, target.size(), replacement);
+            for (AlignmentLink &link : translation.links) {
+                link.target.begin = shifted(link.target.begin, target, replacement.size());
+                link.target.end = shifted(link.target.end, target, replacement.size());
+            }
+            for (std::size_t m = 0; m < k; ++m) {
+                result[m].begin = shifted(result[m].begin, target, replacement.size());
+                result[m].end = shifted(result[m].end, target, replacement.size());
+            }
+            const qsizetype at = target.begin + replacement.indexOf(wanted);
+            result[k] = {at, at + wanted.size()};
+            searchFrom = result[k].end;
+        }
+        placed[k] = true;
+    }
+
+    // 2. Markup: the words its source words became, plus any verbatim text inside it.
+    for (std::size_t k = 0; k < spans.size(); ++k) {
+        if (placed[k])
+            continue;
+        ByteRange target = toWords(targetOf(spans[k].range, translation.links), translation.text);
+        for (std::size_t m = 0; m < spans.size(); ++m)
+            if (placed[m] && spans[m].verbatim && spans[k].range.size() > 0 &&
+                contains(spans[k].range, spans[m].range)) {
+                target.begin = std::min(target.begin, result[m].begin);
+                target.end = std::max(target.end, result[m].end);
+            }
+        result[k] = target;
+    }
+
+    // 3. Keep the source's shape: a span inside another stays inside its target range; spans
+    // side by side in the source do not overlap in the target.
+    for (std::size_t k = 0; k < spans.size(); ++k) {
+        if (spans[k].open.isEmpty() && spans[k].close.isEmpty())
+            continue; // verbatim text without markup writes no tags
+        ByteRange &r = result[k];
+        for (std::size_t m = 0; m < k; ++m) {
+            if (spans[m].open.isEmpty() && spans[m].close.isEmpty())
+                continue;
+            const ByteRange p = result[m];
+            if (contains(spans[m].range, spans[k].range) &&
+                (spans[m].range.size() > 0 || spans[k].range.size() == 0)) {
+                r.begin = std::clamp(r.begin, p.begin, p.end);
+                r.end = std::clamp(r.end, r.begin, p.end);
+            } else if (overlaps(r, p) || (r.size() == 0 && r.begin > p.begin && r.begin < p.end)) {
+                if (r.begin < p.begin) {
+                    r.end = p.begin;
+                } else {
+                    r.begin = p.end;
+                    r.end = std::max(r.end, r.begin);
+                }
+            }
+        }
+    }
+    return result;
+}
+
+QByteArray wrapLines(const QByteArray &text, int lines)
+{
+    QByteArray out = text;
+    if (lines <= 1)
+        return out;
+    std::vector<qsizetype> spaces;
+    for (qsizetype i = 0; i < text.size(); ++i)
+        if (text[i] == ' ')
+            spaces.push_back(i);
+    qsizetype previous = -1;
+    for (int line = 1; line < lines; ++line) {
+        const qsizetype wanted = text.size() * line / lines;
+        qsizetype best = -1;
+        for (const qsizetype space : spaces)
+            if (space > previous && (best < 0 || std::abs(space - wanted) < std::abs(best - wanted)))
+                best = space;
+        if (best < 0)
+            break;
+        out[best] = '\n';
+        previous = best;
+    }
+    return out;
+}
+
+QByteArray renderSegment(const Segment &segment, TextEscaping escaping,
+                         const QByteArray &lineBreak)
+{
+    std::vector<ByteRange> ranges;
+    QByteArray text;
+    if (segment.translation) {
+        SegmentTranslation translation = *segment.translation;
+        ranges = projectSpans(segment, translation);
+        text = translation.text;
+    } else {
+        text = segment.text;
+        for (const qsizetype at : segment.breaks)
+            if (at >= 0 && at < text.size() && text[at] == ' ')
+                text[at] = '\n';
+        for (const InlineSpan &span : segment.spans)
+            ranges.push_back(span.range);
+    }
+    if (segment.translation)
+        text = wrapLines(text, segment.lines);
+
+    // Tags at each position: closes (inner first), then empty spans, then opens (outer first).
+    QByteArray out;
+    qsizetype written = 0;
+    std::vector<qsizetype> cuts;
+    for (const ByteRange &r : ranges) {
+        cuts.push_back(r.begin);
+        cuts.push_back(r.end);
+    }
+    cuts.push_back(text.size());
+    std::sort(cuts.begin(), cuts.end());
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    // A span that contains another in the source also contains it in the output, so an empty
+    // span is written before the close of every span around it.
+    auto inside = [&](std::size_t inner, std::size_t outer) {
+        const InlineSpan &i = segment.spans[inner], &o = segment.spans[outer];
+        if (i.openOrder >= 0 && o.openOrder >= 0 && o.closeOrder >= 0)
+            return o.openOrder < i.openOrder && i.openOrder < o.closeOrder;
+        return outer < inner && contains(o.range, i.range) && i.range.begin < o.range.end;
+    };
+    std::vector<bool> emitted(ranges.size(), false);
+    for (const qsizetype at : cuts) {
+        appendEscaped(out, text, written, std::min(at, text.size()), escaping, lineBreak);
+        written = std::min(at, text.size());
+        auto emitEmpty = [&](auto &&accept) {
+            for (std::size_t z = 0; z < ranges.size(); ++z)
+                if (!emitted[z] && ranges[z].size() == 0 && ranges[z].begin == at && accept(z)) {
+                    out += segment.spans[z].open + segment.spans[z].close;
+                    emitted[z] = true;
+                }
+        };
+        for (std::size_t k = ranges.size(); k-- > 0;)
+            if (ranges[k].size() > 0 && ranges[k].end == at) {
+                emitEmpty([&](std::size_t z) { return inside(z, k); });
+                out += segment.spans[k].close;
+            }
+        emitEmpty([](std::size_t) { return true; });
+        for (std::size_t k = 0; k < ranges.size(); ++k)
+            if (ranges[k].size() > 0 && ranges[k].begin == at)
+                out += segment.spans[k].open;
+    }
+    return out;
+}
+
+} // namespace glosa::documents

@@ -1,0 +1,141 @@
+// Document: a file read as a sequence of translatable segments (plain text with inline markup
+// spans) inside an untouched skeleton, so that writing it back changes only the text.
+//
+// Basic usage:
+//     Document doc = readDocument("in.html");          // formats.h; throws DocumentError
+//     DocumentTranslator(translator).translate(doc, options); // documenttranslator.h
+//     writeDocument(doc, "out.html");                   // skeleton + translated segments
+//
+// A segment's `text` is what the model reads: one paragraph, heading, table cell or subtitle of
+// plain UTF-8 (entities decoded, line breaks folded to spaces). Its `spans` say where markup
+// sat in that text (`<b>`…`</b>`, `**`…`**`, `[`…`](url)`) and which parts must come out
+// verbatim (URLs, e-mail addresses, numbers, code spans, placeholders such as `%1$s`, `{name}`).
+// After translation, SegmentTranslation::links (target piece → its most attended source piece)
+// carry every span to the target words it was translated into: inline markup is kept in place
+// and protected text is put back verbatim where the model changed it.
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+#include <cstddef>
+#include <optional>
+#include <stdexcept>
+#include <vector>
+
+namespace glosa::documents {
+
+// A document that cannot be read or written: message() is one sentence for the user ("x.srt:
+// line 7: '00:01 -> 00:02' is not a subtitle timing").
+class DocumentError : public std::runtime_error
+{
+public:
+    explicit DocumentError(const QString &message)
+        : std::runtime_error(message.toStdString()), m_message(message)
+    {
+    }
+    const QString &message() const { return m_message; }
+
+private:
+    QString m_message;
+};
+
+// Byte range [begin, end) in a segment's text (or its translation).
+struct ByteRange
+{
+    qsizetype begin = 0;
+    qsizetype end = 0;
+    qsizetype size() const { return end - begin; }
+    bool operator==(const ByteRange &) const = default;
+};
+
+struct InlineSpan
+{
+    ByteRange range;  // the text the markup wraps (empty for `<br>`, `<img>`)
+    QByteArray open;  // written before the range, as is (`<a href="x">`, `**`)
+    QByteArray close; // written after it, as is (`</a>`, `**`); empty for a void element
+    // The range's text must appear unchanged in the translation (URL, number, code, `{name}`).
+    bool verbatim = false;
+    // Where `open` and `close` came in the source's markup (counting every tag of the segment),
+    // -1 when unknown: tells whether an empty span at another's edge was inside it (`<b>x<br></b>`
+    // or `<b>x</b><br>`), which ranges alone cannot.
+    int openOrder = -1;
+    int closeOrder = -1;
+};
+
+// One source piece and the target piece that attends to it most.
+struct AlignmentLink
+{
+    ByteRange source; // in Segment::text
+    ByteRange target; // in SegmentTranslation::text
+};
+
+struct SegmentTranslation
+{
+    QByteArray text; // plain UTF-8, no markup
+    std::vector<AlignmentLink> links;
+};
+
+struct Segment
+{
+    QByteArray text; // plain UTF-8 the model reads (no line breaks)
+    std::vector<InlineSpan> spans; // sorted by range.begin; markup spans nest, never cross
+    // Write the translation on this many lines (subtitles, hard-wrapped text); 1: one line.
+    int lines = 1;
+    // Where the source broke its lines (the spaces of `text` that were line breaks), so that an
+    // untranslated segment is written back exactly as it was read.
+    std::vector<qsizetype> breaks;
+    std::optional<SegmentTranslation> translation; // empty until translated (or cancelled)
+};
+
+enum class TextEscaping { None, Xml };
+
+struct Document
+{
+    // A piece of the file in order: bytes copied as they are, or the slot of segment `segment`.
+    struct Part
+    {
+        QByteArray bytes;
+        int segment = -1;
+    };
+
+    QString format; // "txt", "srt", "md", "html"
+    TextEscaping escaping = TextEscaping::None;
+    QByteArray lineBreak = "\n"; // what wrapped segments break lines with ("\r\n" in CRLF files)
+    std::vector<Part> parts;
+    std::vector<Segment> segments;
+
+    // Appends skeleton bytes (merged with a preceding skeleton part).
+    void appendSkeleton(const QByteArray &bytes);
+    // Appends a segment and its slot; a white-space-only segment goes to the skeleton instead.
+    void appendSegment(Segment segment);
+
+    // The file with every translated segment in place (untranslated ones as in the source).
+    QByteArray render() const;
+    std::size_t translatedCount() const;
+};
+
+// Marks URLs, e-mail addresses, numbers, placeholders (`%1$s`, `%s`, `%1`, `{name}`,
+// `{{name}}`, `${name}`) and tag-like text (`<b>`) in `text` as verbatim spans, skipping what
+// overlaps spans already there; keeps `spans` sorted.
+void protectSpans(const QByteArray &text, std::vector<InlineSpan> &spans);
+
+// Subtitle-style inline tags (`<i>`, `<b>`, `<u>`, `<font …>`, `{\an8}`) of `raw` as markup
+// spans of the returned segment, whose text is `raw` without them.
+Segment taggedSegment(const QByteArray &raw);
+
+// Where each span lands in `translation`: verbatim text the model changed is put back over the
+// target pieces aligned to it (`translation.text` and its links are updated), then markup spans
+// are carried to the target pieces aligned to their source pieces, kept nested and disjoint as
+// in the source. Returns one range per span, in `segment.spans` order.
+std::vector<ByteRange> projectSpans(const Segment &segment, SegmentTranslation &translation);
+
+// The segment written out: its translation (else its text), wrapped on `lines` lines, escaped,
+// with every span's markup around its range.
+QByteArray renderSegment(const Segment &segment, TextEscaping escaping,
+                         const QByteArray &lineBreak = "\n");
+
+// Breaks `text` at spaces into `lines` lines of similar length (fewer when it has fewer spaces).
+QByteArray wrapLines(const QByteArray &text, int lines);
+
+} // namespace glosa::documents

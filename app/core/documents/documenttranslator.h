@@ -1,0 +1,65 @@
+// DocumentTranslator: translates a Document's segments through an engine::Translator, in batches
+// of segments of similar length, with progress, time left and cancellation that keeps what is
+// done. A QObject so that the GUI can run it on its worker thread and connect to its signals;
+// the CLI calls it directly.
+//
+// Basic usage:
+//     engine::Translator translator(model);
+//     DocumentTranslator documents(translator);
+//     QObject::connect(&documents, &DocumentTranslator::progress, ...);
+//     Document doc = readDocument(path);
+//     bool complete = documents.translate(doc, options); // false: cancelled part-way
+//     writeDocument(doc, out);  // untranslated segments (after a cancel) stay in the source
+//
+// Segments are taken in document order, a window at a time (windowSize()), and sorted by length
+// inside the window so that each batch pads little; a cancel therefore leaves the document
+// translated up to about the current window. Each segment's translation carries the alignment
+// links (target piece → most attended source piece) that place its inline markup.
+#pragma once
+
+#include "app/core/documents/document.h"
+#include "engine/decoding/decodingoptions.h"
+
+#include <QObject>
+
+#include <atomic>
+
+namespace glosa::engine {
+class Translator;
+}
+
+namespace glosa::documents {
+
+class DocumentTranslator : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit DocumentTranslator(engine::Translator &translator, QObject *parent = nullptr);
+
+    // Segments read ahead and sorted by length (default 512); 1 keeps the document order.
+    int windowSize() const { return m_windowSize; }
+    void setWindowSize(int size);
+
+    // Translates every segment without a translation. Returns false when cancel() stopped it
+    // (the finished segments keep their translations). Engine errors propagate (std::exception).
+    bool translate(Document &document, const engine::DecodingOptions &options);
+
+    // Thread-safe: stops at the next decoding step.
+    void cancel() { m_cancelled = true; }
+    bool isCancelled() const { return m_cancelled; }
+
+signals:
+    // After every batch: segments translated so far and in all, and the estimated milliseconds
+    // left (-1 before the first batch).
+    void progress(int done, int total, qint64 millisecondsLeft);
+    // Segment `index` of the document has its translation.
+    void segmentTranslated(int index);
+
+private:
+    engine::Translator &m_translator;
+    int m_windowSize = 512;
+    std::atomic<bool> m_cancelled = false;
+};
+
+} // namespace glosa::documents

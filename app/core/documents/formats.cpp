@@ -1,0 +1,767 @@
+#include "app/core/documents/formats.h"
+
+#include "engine/text/unicode.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QSaveFile>
+
+#include <algorithm>
+#include <map>
+
+namespace glosa::documents {
+
+namespace {
+
+bool isSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+struct Line
+{
+    QByteArray indent;  // leading white space
+    QByteArray content; // without the indentation and trailing white space
+    QByteArray tail;    // trailing white space and the line break
+};
+
+std::vector<Line> splitLines(const QByteArray &bytes)
+{
+    std::vector<Line> lines;
+    qsizetype start = 0;
+    while (start < bytes.size()) {
+        qsizetype end = bytes.indexOf('\n', start);
+        end = end < 0 ? bytes.size() : end + 1;
+        const QByteArray raw = bytes.mid(start, end - start);
+        qsizetype a = 0, b = raw.size();
+        while (a < b && isSpace(raw[a]))
+            ++a;
+        while (b > a && isSpace(raw[b - 1]))
+            --b;
+        lines.push_back({raw.left(a), raw.mid(a, b - a), raw.mid(b)});
+        start = end;
+    }
+    return lines;
+}
+
+QByteArray lineBreakOf(const QByteArray &bytes)
+{
+    const qsizetype newline = bytes.indexOf('\n');
+    return newline > 0 && bytes[newline - 1] == '\r' ? QByteArray("\r\n") : QByteArray("\n");
+}
+
+// Checks what every reader needs: UTF-8 text with something in it. Returns the BOM if any.
+QByteArray checkText(const QByteArray &bytes, const QString &name)
+{
+    const std::size_t bad = engine::findInvalidUtf8({bytes.constData(), std::size_t(bytes.size())});
+    if (bad != std::string_view::npos)
+        throw DocumentError(QStringLiteral("%1 is not UTF-8 text (ill-formed byte 0x%2 at offset "
+                                           "%3); save it as UTF-8 first")
+                                .arg(name)
+                                .arg(quint8(bytes[qsizetype(bad)]), 2, 16, QLatin1Char('0'))
+                                .arg(bad));
+    if (bytes.contains('\0'))
+        throw DocumentError(QStringLiteral("%1 is binary data (a NUL byte at offset %2), not a "
+                                           "text document")
+                                .arg(name)
+                                .arg(bytes.indexOf('\0')));
+    if (std::all_of(bytes.begin(), bytes.end(), isSpace) ||
+        bytes.trimmed() == QByteArray("\xEF\xBB\xBF"))
+        throw DocumentError(QStringLiteral("%1 is empty: there is no text to translate").arg(name));
+    return bytes.startsWith("\xEF\xBB\xBF") ? QByteArray("\xEF\xBB\xBF") : QByteArray();
+}
+
+Segment plainSegment(const QByteArray &text, int lines, std::vector<qsizetype> breaks)
+{
+    Segment segment;
+    segment.text = text;
+    segment.lines = lines;
+    segment.breaks = std::move(breaks);
+    protectSpans(segment.text, segment.spans);
+    return segment;
+}
+
+bool endsSentence(const QByteArray &line)
+{
+    static const QByteArray enders = ".!?:;\"')]»”…";
+    return !line.isEmpty() && (enders.contains(line.back()) || line.endsWith("\xE2\x80\xA6"));
+}
+
+bool startsLowerCase(const QByteArray &line)
+{
+    const QString text = QString::fromUtf8(line.left(4));
+    return !text.isEmpty() && text.at(0).isLower();
+}
+
+// ---- txt ----
+
+Document readTxt(const QByteArray &bytes, const QString &name)
+{
+    Document doc;
+    doc.format = QStringLiteral("txt");
+    doc.lineBreak = lineBreakOf(bytes);
+    const QByteArray bom = checkText(bytes, name);
+    doc.appendSkeleton(bom);
+    const std::vector<Line> lines = splitLines(bytes.mid(bom.size()));
+    QByteArray paragraph, tail;
+    std::vector<qsizetype> breaks;
+    int count = 0;
+    auto flush = [&] {
+        if (count > 0)
+            doc.appendSegment(plainSegment(paragraph, count, breaks));
+        doc.appendSkeleton(tail);
+        paragraph.clear();
+        tail.clear();
+        breaks.clear();
+        count = 0;
+    };
+    for (const Line &line : lines) {
+        if (line.content.isEmpty()) {
+            flush();
+            doc.appendSkeleton(line.indent + line.tail);
+            continue;
+        }
+        if (count > 0 && !endsSentence(paragraph) && startsLowerCase(line.content) &&
+            line.indent.isEmpty() && tail == doc.lineBreak) {
+            breaks.push_back(paragraph.size());
+            paragraph += ' ' + line.content;
+            tail = line.tail;
+            ++count;
+            continue;
+        }
+        flush();
+        doc.appendSkeleton(line.indent);
+        paragraph = line.content;
+        tail = line.tail;
+        count = 1;
+    }
+    flush();
+    return doc;
+}
+
+// ---- srt ----
+
+Document readSrt(const QByteArray &bytes, const QString &name)
+{
+    static const QRegularExpression timing(QStringLiteral(
+        R"(^\d{1,3}:\d{2}:\d{2}[,.]\d{1,3}\s+-->\s+\d{1,3}:\d{2}:\d{2}[,.]\d{1,3}(\s.*)?$)"));
+    static const QRegularExpression number(QStringLiteral(R"(^\d+$)"));
+    Document doc;
+    doc.format = QStringLiteral("srt");
+    doc.lineBreak = lineBreakOf(bytes);
+    const QByteArray bom = checkText(bytes, name);
+    doc.appendSkeleton(bom);
+    const std::vector<Line> lines = splitLines(bytes.mid(bom.size()));
+    int cues = 0;
+    for (std::size_t i = 0; i < lines.size();) {
+        const Line &line = lines[i];
+        if (line.content.isEmpty()) {
+            doc.appendSkeleton(line.indent + line.tail);
+            ++i;
+            continue;
+        }
+        std::size_t t = i;
+        if (number.match(QString::fromUtf8(line.content)).hasMatch()) {
+            doc.appendSkeleton(line.indent + line.content + line.tail);
+            t = i + 1;
+        }
+        if (t >= lines.size() || !timing.match(QString::fromUtf8(lines[t].content)).hasMatch()) {
+            const std::size_t at = std::min(t, lines.size() - 1);
+            throw DocumentError(QStringLiteral("%1: line %2: '%3' is not a subtitle timing "
+                                               "(like 00:00:01,000 --> 00:00:02,500)")
+                                    .arg(name)
+                                    .arg(at + 1)
+                                    .arg(QString::fromUtf8(lines[at].content.left(60))));
+        }
+        doc.appendSkeleton(lines[t].indent + lines[t].content + lines[t].tail);
+        ++cues;
+        QByteArray text, tail;
+        int count = 0;
+        std::size_t j = t + 1;
+        for (; j < lines.size() && !lines[j].content.isEmpty(); ++j) {
+            if (count > 0)
+                text += '\n';
+            else
+                doc.appendSkeleton(lines[j].indent);
+            text += lines[j].content;
+            tail = lines[j].tail;
+            ++count;
+        }
+        if (count > 0) {
+            // Tags in the text (<i>, {\an8}) become inline spans; the line breaks are noted and
+            // folded to spaces for the model.
+            Segment segment = taggedSegment(text);
+            segment.lines = count;
+            for (qsizetype i = 0; i < segment.text.size(); ++i)
+                if (segment.text[i] == '\n') {
+                    segment.breaks.push_back(i);
+                    segment.text[i] = ' ';
+                }
+            doc.appendSegment(std::move(segment));
+        }
+        doc.appendSkeleton(tail);
+        i = j;
+    }
+    if (cues == 0)
+        throw DocumentError(QStringLiteral("%1 has no subtitles").arg(name));
+    return doc;
+}
+
+// ---- md ----
+
+// Markdown inline syntax of raw[from, to) into plain text and spans.
+void parseMarkdownInline(const QByteArray &raw, qsizetype from, qsizetype to, Segment &segment)
+{
+    auto addSpan = [&](qsizetype begin, const QByteArray &open, const QByteArray &close,
+                       bool verbatim) {
+        segment.spans.push_back({{begin, segment.text.size()}, open, close, verbatim});
+    };
+    qsizetype i = from;
+    while (i < to) {
+        const char c = raw[i];
+        if (c == '\\' && i + 1 < to) {
+            segment.text += raw.mid(i, 2);
+            i += 2;
+            continue;
+        }
+        if (c == '`') {
+            qsizetype ticks = 0;
+            while (i + ticks < to && raw[i + ticks] == '`')
+                ++ticks;
+            const QByteArray fence(ticks, '`');
+            const qsizetype close = raw.indexOf(fence, i + ticks);
+            if (close > 0 && close + ticks <= to) {
+                const qsizetype begin = segment.text.size();
+                segment.text += raw.mid(i + ticks, close - i - ticks);
+                addSpan(begin, fence, fence, true);
+                i = close + ticks;
+                continue;
+            }
+        }
+        if (c == '!' && i + 1 < to && raw[i + 1] == '[') {
+            static const QRegularExpression image(QStringLiteral(R"(^!\[[^\]]*\]\([^)]*\))"));
+            const auto match = image.match(QString::fromUtf8(raw.mid(i, to - i)));
+            if (match.hasMatch()) {
+                const QByteArray whole = match.captured().toUtf8();
+                addSpan(segment.text.size(), whole, {}, false);
+                i += whole.size();
+                continue;
+            }
+        }
+        if (c == '[') {
+            // [text](url): the text is translated, the url kept.
+            int depth = 0;
+            qsizetype close = -1;
+            for (qsizetype k = i; k < to; ++k) {
+                if (raw[k] == '[')
+                    ++depth;
+                else if (raw[k] == ']' && --depth == 0) {
+                    close = k;
+                    break;
+                }
+            }
+            if (close > 0 && close + 1 < to && raw[close + 1] == '(') {
+                const qsizetype end = raw.indexOf(')', close + 2);
+                if (end > 0 && end < to) {
+                    const qsizetype begin = segment.text.size();
+                    const std::size_t index = segment.spans.size();
+                    segment.spans.push_back({});
+                    parseMarkdownInline(raw, i + 1, close, segment);
+                    segment.spans[index] = {{begin, segment.text.size()}, "[",
+                                            raw.mid(close, end + 1 - close), false};
+                    i = end + 1;
+                    continue;
+                }
+            }
+        }
+        if (c == '*' || c == '_') {
+            const QByteArray marker = (i + 1 < to && raw[i + 1] == c) ? QByteArray(2, c)
+                                                                         : QByteArray(1, c);
+            const qsizetype inner = i + marker.size();
+            const bool opens = inner < to && !isSpace(raw[inner]) &&
+                               (c == '*' || i == from || !std::isalnum(uchar(raw[i - 1])));
+            qsizetype close = opens ? raw.indexOf(marker, inner + 1) : -1;
+            // A closing marker follows text, and a lone * is not half of a **.
+            while (close > 0 && close < to &&
+                   (isSpace(raw[close - 1]) ||
+                    (marker.size() == 1 && close + 1 < to && raw[close + 1] == c)))
+                close = raw.indexOf(marker, close + (marker.size() == 1 ? 2 : 1));
+            if (close > 0 && close + marker.size() <= to) {
+                const qsizetype begin = segment.text.size();
+                const std::size_t index = segment.spans.size();
+                segment.spans.push_back({});
+                parseMarkdownInline(raw, inner, close, segment);
+                segment.spans[index] = {{begin, segment.text.size()}, marker, marker, false};
+                i = close + marker.size();
+                continue;
+            }
+        }
+        segment.text += c;
+        ++i;
+    }
+}
+
+Segment markdownSegment(const QByteArray &raw, int lines)
+{
+    Segment segment;
+    segment.lines = lines;
+    parseMarkdownInline(raw, 0, raw.size(), segment);
+    for (qsizetype i = 0; i < segment.text.size(); ++i)
+        if (segment.text[i] == '\n') {
+            segment.breaks.push_back(i);
+            segment.text[i] = ' ';
+        }
+    protectSpans(segment.text, segment.spans);
+    return segment;
+}
+
+Document readMd(const QByteArray &bytes, const QString &name)
+{
+    static const QRegularExpression heading(QStringLiteral(R"(^(#{1,6}\s+))"));
+    static const QRegularExpression item(QStringLiteral(R"(^((?:>\s?)*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?))"));
+    static const QRegularExpression quote(QStringLiteral(R"(^((?:>\s?)+))"));
+    static const QRegularExpression rule(QStringLiteral(R"(^([-*_]\s*){3,}$)"));
+    static const QRegularExpression tableRule(QStringLiteral(R"(^\|?[\s:|-]+\|[\s:|-]*$)"));
+    Document doc;
+    doc.format = QStringLiteral("md");
+    doc.lineBreak = lineBreakOf(bytes);
+    const QByteArray bom = checkText(bytes, name);
+    doc.appendSkeleton(bom);
+    const std::vector<Line> lines = splitLines(bytes.mid(bom.size()));
+    QByteArray paragraph, tail;
+    int count = 0;
+    auto flush = [&] {
+        if (count > 0)
+            doc.appendSegment(markdownSegment(paragraph, count));
+        doc.appendSkeleton(tail);
+        paragraph.clear();
+        tail.clear();
+        count = 0;
+    };
+    QByteArray fence;
+    for (const Line &line : lines) {
+        const QByteArray whole = line.indent + line.content + line.tail;
+        if (!fence.isEmpty()) {
+            doc.appendSkeleton(whole);
+            if (line.content.startsWith(fence))
+                fence.clear();
+            continue;
+        }
+        if (line.content.startsWith("```") || line.content.startsWith("~~~")) {
+            flush();
+            fence = line.content.left(3);
+            doc.appendSkeleton(whole);
+            continue;
+        }
+        const QString content = QString::fromUtf8(line.content);
+        const bool codeBlock = count == 0 && (line.indent.contains('\t') || line.indent.size() >= 4);
+        if (line.content.isEmpty() || codeBlock || rule.match(content).hasMatch() ||
+            (line.content.startsWith('<') && line.content.endsWith('>'))) {
+            flush();
+            doc.appendSkeleton(whole);
+            continue;
+        }
+        if (line.content.startsWith('|')) {
+            flush();
+            if (tableRule.match(content).hasMatch()) {
+                doc.appendSkeleton(whole);
+                continue;
+            }
+            // Each cell its own segment; pipes and padding kept.
+            doc.appendSkeleton(line.indent);
+            qsizetype i = 0;
+            while (i < line.content.size()) {
+                qsizetype next = i + 1;
+                while (next < line.content.size() &&
+                       (line.content[next] != '|' || line.content[next - 1] == '\\'))
+                    ++next;
+                doc.appendSkeleton(line.content.mid(i, 1));
+                const QByteArray cell = line.content.mid(i + 1, next - i - 1);
+                const QByteArray trimmed = cell.trimmed();
+                if (!trimmed.isEmpty()) {
+                    const qsizetype lead = cell.indexOf(trimmed);
+                    doc.appendSkeleton(cell.left(lead));
+                    doc.appendSegment(markdownSegment(trimmed, 1));
+                    doc.appendSkeleton(cell.mid(lead + trimmed.size()));
+                } else {
+                    doc.appendSkeleton(cell);
+                }
+                i = next;
+            }
+            doc.appendSkeleton(line.tail);
+            continue;
+        }
+        QRegularExpressionMatch match = heading.match(content);
+        if (!match.hasMatch())
+            match = item.match(content);
+        if (!match.hasMatch())
+            match = quote.match(content);
+        if (match.hasMatch()) {
+            flush();
+            const qsizetype prefix = match.captured(1).toUtf8().size();
+            doc.appendSkeleton(line.indent + line.content.left(prefix));
+            paragraph = line.content.mid(prefix);
+            tail = line.tail;
+            count = paragraph.isEmpty() ? 0 : 1;
+            if (count == 0)
+                doc.appendSkeleton(tail), tail.clear();
+            continue;
+        }
+        if (count > 0 && line.indent.isEmpty() && tail == doc.lineBreak) {
+            paragraph += '\n' + line.content;
+            tail = line.tail;
+            ++count;
+            continue;
+        }
+        flush();
+        doc.appendSkeleton(line.indent);
+        paragraph = line.content;
+        tail = line.tail;
+        count = 1;
+    }
+    flush();
+    return doc;
+}
+
+// ---- html ----
+
+const QSet<QByteArray> &inlineElements()
+{
+    static const QSet<QByteArray> names = {
+        "a",   "abbr", "b",    "bdi",   "bdo", "big",  "cite", "code", "data", "del", "dfn",
+        "em",  "font", "i",    "ins",   "kbd", "mark", "q",    "s",    "samp", "small",
+        "span", "strong", "sub", "sup", "time", "tt", "u", "var", "br", "img", "wbr", "label"};
+    return names;
+}
+
+bool isVoid(const QByteArray &name)
+{
+    return name == "br" || name == "img" || name == "wbr";
+}
+
+bool isCode(const QByteArray &name)
+{
+    return name == "code" || name == "kbd" || name == "samp" || name == "var" || name == "tt";
+}
+
+QByteArray decodeEntity(const QByteArray &entity)
+{
+    static const std::map<QByteArray, QByteArray> named = {
+        {"amp", "&"},          {"lt", "<"},           {"gt", ">"},
+        {"quot", "\""},        {"apos", "'"},         {"nbsp", "\xC2\xA0"},
+        {"copy", "\xC2\xA9"},  {"reg", "\xC2\xAE"},   {"mdash", "\xE2\x80\x94"},
+        {"ndash", "\xE2\x80\x93"}, {"hellip", "\xE2\x80\xA6"}, {"lsquo", "\xE2\x80\x98"},
+        {"rsquo", "\xE2\x80\x99"}, {"ldquo", "\xE2\x80\x9C"}, {"rdquo", "\xE2\x80\x9D"},
+        {"laquo", "\xC2\xAB"}, {"raquo", "\xC2\xBB"}, {"euro", "\xE2\x82\xAC"}};
+    if (entity.startsWith('#')) {
+        bool ok = false;
+        const uint code = entity.size() > 1 && (entity[1] == 'x' || entity[1] == 'X')
+                              ? entity.mid(2).toUInt(&ok, 16)
+                              : entity.mid(1).toUInt(&ok, 10);
+        if (!ok || code == 0 || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
+            return {};
+        const char32_t c = code;
+        return QString::fromUcs4(&c, 1).toUtf8();
+    }
+    const auto found = named.find(entity);
+    return found == named.end() ? QByteArray() : found->second;
+}
+
+class HtmlReader
+{
+public:
+    HtmlReader(const QByteArray &bytes, const QString &name) : m_bytes(bytes), m_name(name)
+    {
+        m_doc.format = QStringLiteral("html");
+        m_doc.escaping = TextEscaping::Xml;
+        m_doc.lineBreak = lineBreakOf(bytes);
+    }
+
+    Document read()
+    {
+        const QByteArray bom = checkText(m_bytes, m_name);
+        m_doc.appendSkeleton(bom);
+        qsizetype i = bom.size();
+        const qsizetype n = m_bytes.size();
+        while (i < n) {
+            if (m_bytes[i] != '<') {
+                qsizetype end = m_bytes.indexOf('<', i + 1);
+                end = end < 0 ? n : end;
+                text(i, end);
+                i = end;
+                continue;
+            }
+            if (m_bytes.mid(i, 4) == "<!--") {
+                const qsizetype end = m_bytes.indexOf("-->", i + 4);
+                i = boundary(i, end < 0 ? n : end + 3);
+                continue;
+            }
+            if (m_bytes.mid(i, 9) == "<![CDATA[") {
+                const qsizetype end = m_bytes.indexOf("]]>", i);
+                i = boundary(i, end < 0 ? n : end + 3);
+                continue;
+            }
+            if (i + 1 < n && (m_bytes[i + 1] == '!' || m_bytes[i + 1] == '?')) {
+                const qsizetype end = m_bytes.indexOf('>', i);
+                i = boundary(i, end < 0 ? n : end + 1);
+                continue;
+            }
+            const bool closing = i + 1 < n && m_bytes[i + 1] == '/';
+            qsizetype k = i + (closing ? 2 : 1);
+            const qsizetype nameStart = k;
+            while (k < n && (std::isalnum(uchar(m_bytes[k])) || m_bytes[k] == '-' ||
+                             m_bytes[k] == ':' || m_bytes[k] == '_'))
+                ++k;
+            if (k == nameStart || !std::isalpha(uchar(m_bytes[nameStart]))) {
+                text(i, i + 1); // a lone '<' is text
+                ++i;
+                continue;
+            }
+            const QByteArray tagName = m_bytes.mid(nameStart, k - nameStart).toLower();
+            // To the '>' that is not inside a quoted attribute value.
+            char quoteChar = 0;
+            while (k < n && (quoteChar || m_bytes[k] != '>')) {
+                if (quoteChar && m_bytes[k] == quoteChar)
+                    quoteChar = 0;
+                else if (!quoteChar && (m_bytes[k] == '"' || m_bytes[k] == '\''))
+                    quoteChar = m_bytes[k];
+                ++k;
+            }
+            if (k >= n)
+                throw DocumentError(QStringLiteral("%1: the tag '<%2' at offset %3 is not closed "
+                                                   "with '>'")
+                                        .arg(m_name, QString::fromUtf8(tagName))
+                                        .arg(i));
+            const qsizetype end = k + 1;
+            const QByteArray raw = m_bytes.mid(i, end - i);
+            if (!closing && (tagName == "script" || tagName == "style" || tagName == "pre" ||
+                             tagName == "textarea")) {
+                // Raw content up to the matching end tag, untouched.
+                const QByteArray close = "</" + tagName;
+                qsizetype stop = m_bytes.toLower().indexOf(close, end);
+                if (stop < 0)
+                    stop = n;
+                const qsizetype after = m_bytes.indexOf('>', stop);
+                i = boundary(i, after < 0 ? n : after + 1);
+                continue;
+            }
+            if (!inlineElements().contains(tagName)) {
+                i = boundary(i, end);
+                continue;
+            }
+            inlineTag(tagName, raw, closing || raw.endsWith("/>"), closing);
+            i = end;
+        }
+        flush();
+        return std::move(m_doc);
+    }
+
+private:
+    struct Open
+    {
+        QByteArray name;
+        QByteArray raw;
+        qsizetype begin;
+        std::size_t index; // in m_segment.spans, reserved at the start tag
+        int order;
+    };
+
+    void text(qsizetype from, qsizetype to)
+    {
+        for (qsizetype i = from; i < to; ++i) {
+            const char c = m_bytes[i];
+            if (isSpace(c)) {
+                if (m_segment.text.isEmpty() && m_segment.spans.empty()) {
+                    m_lead += c;
+                } else {
+                    m_trail += c;
+                    if (!m_segment.text.endsWith(' '))
+                        m_segment.text += ' ';
+                }
+                continue;
+            }
+            m_trail.clear();
+            if (c == '&') {
+                const qsizetype semicolon = m_bytes.indexOf(';', i);
+                if (semicolon > i && semicolon < to && semicolon - i <= 10) {
+                    const QByteArray entity = m_bytes.mid(i + 1, semicolon - i - 1);
+                    const QByteArray decoded = decodeEntity(entity);
+                    if (!decoded.isEmpty()) {
+                        m_segment.text += decoded;
+                    } else {
+                        // Unknown: kept as written, in its place.
+                        ++m_order;
+                        m_segment.spans.push_back({{m_segment.text.size(), m_segment.text.size()},
+                                                   m_bytes.mid(i, semicolon + 1 - i), {}, false,
+                                                   m_order, m_order});
+                    }
+                    i = semicolon;
+                    continue;
+                }
+            }
+            m_segment.text += c;
+        }
+    }
+
+    void inlineTag(const QByteArray &name, const QByteArray &raw, bool selfClosing, bool closing)
+    {
+        m_trail.clear();
+        const qsizetype at = m_segment.text.size();
+        const int order = ++m_order;
+        if (closing) {
+            for (auto open = m_open.rbegin(); open != m_open.rend(); ++open) {
+                if (open->name != name)
+                    continue;
+                // Close it and everything opened inside it and left open.
+                const std::size_t keep = std::distance(open, m_open.rend()) - 1;
+                for (std::size_t k = m_open.size(); k-- > keep;) {
+                    const Open &o = m_open[k];
+                    m_segment.spans[o.index] = {{o.begin, at}, o.raw, k == keep ? raw : "",
+                                                k == keep && isCode(o.name), o.order,
+                                                k == keep ? order : o.order};
+                }
+                m_open.resize(keep);
+                return;
+            }
+            // Opened in an earlier block.
+            m_segment.spans.push_back({{at, at}, raw, {}, false, order, order});
+            return;
+        }
+        if (selfClosing || isVoid(name)) {
+            m_segment.spans.push_back({{at, at}, raw, {}, false, order, order});
+            // A line break separates words: "a<br>b" is read as "a b".
+            if (name == "br" && !m_segment.text.isEmpty() && !m_segment.text.endsWith(' '))
+                m_segment.text += ' ';
+            return;
+        }
+        m_open.push_back({name, raw, at, m_segment.spans.size(), order});
+        m_segment.spans.push_back({{at, at}, raw, {}, false, order, order});
+    }
+
+    qsizetype boundary(qsizetype from, qsizetype to)
+    {
+        flush();
+        m_doc.appendSkeleton(m_bytes.mid(from, to - from));
+        return to;
+    }
+
+    void flush()
+    {
+        // Tags left open stay where they were, as empty spans (their close is in a later block).
+        for (const Open &o : m_open)
+            m_segment.spans[o.index] = {{o.begin, o.begin}, o.raw, {}, false, o.order, o.order};
+        m_open.clear();
+        m_order = 0;
+        m_doc.appendSkeleton(m_lead);
+        // Trailing white space after the last tag goes back as it was written.
+        qsizetype lastSpan = 0;
+        for (const InlineSpan &span : m_segment.spans)
+            lastSpan = std::max(lastSpan, span.range.end);
+        QByteArray trail;
+        if (m_segment.text.endsWith(' ') && lastSpan < m_segment.text.size() && !m_trail.isEmpty()) {
+            m_segment.text.chop(1);
+            trail = m_trail;
+        }
+        std::stable_sort(m_segment.spans.begin(), m_segment.spans.end(),
+                         [](const InlineSpan &a, const InlineSpan &b) {
+                             return a.range.begin != b.range.begin ? a.range.begin < b.range.begin
+                                                                   : a.range.end > b.range.end;
+                         });
+        protectSpans(m_segment.text, m_segment.spans);
+        m_doc.appendSegment(std::move(m_segment));
+        m_doc.appendSkeleton(trail);
+        m_segment = Segment();
+        m_lead.clear();
+        m_trail.clear();
+    }
+
+    const QByteArray &m_bytes;
+    QString m_name;
+    Document m_doc;
+    Segment m_segment;
+    std::vector<Open> m_open;
+    QByteArray m_lead;  // white space before the segment's first text or tag
+    QByteArray m_trail; // white space after its last text or tag
+    int m_order = 0;    // tags seen in the current segment
+};
+
+} // namespace
+
+QStringList supportedFormats()
+{
+    return {QStringLiteral("txt"), QStringLiteral("srt"), QStringLiteral("md"),
+            QStringLiteral("markdown"), QStringLiteral("html"), QStringLiteral("htm")};
+}
+
+QString formatForPath(const QString &path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("htm") || suffix == QLatin1String("xhtml"))
+        return QStringLiteral("html");
+    if (suffix == QLatin1String("markdown"))
+        return QStringLiteral("md");
+    if (suffix == QLatin1String("txt") || suffix == QLatin1String("srt") ||
+        suffix == QLatin1String("md") || suffix == QLatin1String("html"))
+        return suffix;
+    return {};
+}
+
+Document parseDocument(const QByteArray &bytes, const QString &format, const QString &name)
+{
+    const QString label = name.isEmpty() ? QStringLiteral("the document") : name;
+    if (format == QLatin1String("txt"))
+        return readTxt(bytes, label);
+    if (format == QLatin1String("srt"))
+        return readSrt(bytes, label);
+    if (format == QLatin1String("md"))
+        return readMd(bytes, label);
+    if (format == QLatin1String("html"))
+        return HtmlReader(bytes, label).read();
+    throw DocumentError(QStringLiteral("%1: unsupported format '%2' (supported: %3)")
+                            .arg(label, format, supportedFormats().join(QStringLiteral(", "))));
+}
+
+Document readDocument(const QString &path)
+{
+    const QString format = formatForPath(path);
+    if (format.isEmpty())
+        throw DocumentError(QStringLiteral("%1: unsupported file type '.%2' (supported: %3)")
+                                .arg(path, QFileInfo(path).suffix(),
+                                     supportedFormats().join(QStringLiteral(", "))));
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        throw DocumentError(QStringLiteral("cannot open %1: %2").arg(path, file.errorString()));
+    return parseDocument(file.readAll(), format, path);
+}
+
+QByteArray plainText(const Document &document)
+{
+    QByteArray out;
+    for (const Segment &segment : document.segments) {
+        if (!out.isEmpty())
+            out += "\n\n";
+        out += wrapLines(segment.translation ? segment.translation->text : segment.text,
+                         segment.lines);
+    }
+    return out + "\n";
+}
+
+void writeDocument(const Document &document, const QString &path)
+{
+    const QString format = formatForPath(path);
+    QByteArray bytes;
+    if (format == document.format)
+        bytes = document.render();
+    else if (format == QLatin1String("txt"))
+        bytes = plainText(document);
+    else
+        throw DocumentError(QStringLiteral("cannot write a %1 document as '.%2' (write .%1 or "
+                                           ".txt)")
+                                .arg(document.format, QFileInfo(path).suffix()));
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
+        throw DocumentError(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+}
+
+} // namespace glosa::documents

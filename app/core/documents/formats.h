@@ -1,0 +1,48 @@
+// Reading and writing documents by file suffix: .txt, .srt, .md/.markdown, .html/.htm.
+//
+// Basic usage:
+//     Document doc = readDocument("talk.srt");   // DocumentError with a one-line message
+//     ...translate doc.segments...
+//     writeDocument(doc, "talk.es.srt");         // same format, or .txt for the plain text
+//
+// What each reader keeps byte-identical (the skeleton) and what it translates:
+// - txt: paragraphs are runs of lines; a line continues the previous one when that one does not
+//   end a sentence and it starts in lower case (hard-wrapped prose). Written back on as many
+//   lines as it had. Blank lines and indentation of each paragraph's first line are kept.
+// - srt: numbers, timing lines and blank lines are kept byte for byte; each cue's text is one
+//   segment written back on as many lines as it had.
+// - md: headings, list markers, block quotes, table pipes, fences and code blocks are kept;
+//   `**bold**`, `*italic*`, `_italic_`, `[link](url)` become inline spans carried to the
+//   translated words, `code` spans and images are kept verbatim.
+// - html: a tokenizer (HTML is not XML) keeps every tag with its attributes, comments, doctype,
+//   `<script>`, `<style>`, `<pre>` and `<textarea>` byte-identical; text between block tags is
+//   one segment (white space folded, entities decoded); inline tags inside it (`<b>`, `<a>`,
+//   `<code>`, `<br>`, …) become spans placed on the translated words by the alignment.
+// In every format URLs, e-mail addresses, numbers and placeholders are kept verbatim
+// (protectSpans). Input must be UTF-8 (a BOM is kept); empty or white-space-only input, ill-formed
+// UTF-8, binary data and malformed subtitles are DocumentErrors naming the file and place.
+#pragma once
+
+#include "app/core/documents/document.h"
+
+#include <QStringList>
+
+namespace glosa::documents {
+
+// Suffixes readDocument accepts, lower case without the dot.
+QStringList supportedFormats();
+// The format for a path's suffix ("htm" → "html", "markdown" → "md"), empty when unsupported.
+QString formatForPath(const QString &path);
+
+// `name` is used in messages only.
+Document parseDocument(const QByteArray &bytes, const QString &format,
+                       const QString &name = QString());
+Document readDocument(const QString &path);
+
+// The document's own format (doc.render()) or, for a .txt path, its segments as plain text, one
+// paragraph each separated by blank lines. Throws DocumentError for other suffixes or when the
+// file cannot be written.
+void writeDocument(const Document &document, const QString &path);
+QByteArray plainText(const Document &document);
+
+} // namespace glosa::documents

@@ -1,0 +1,428 @@
+// Documents: readers/writers keep the skeleton byte-identical and translate only the text; spans
+// (inline markup, protected text) follow the alignment; the pipeline batches, reports progress,
+// cancels keeping the finished part; glosa-cli translate-doc end to end. Runs on the toy
+// word-table package (tests/data/toy-en-es: word-by-word, attention on the same position) and,
+// when it is built and exported, on the shipped transformer-en-es.
+#include "testutil.h"
+
+#include "app/core/documents/documenttranslator.h"
+#include "app/core/documents/formats.h"
+#include "app/core/modelcatalog.h"
+#include "app/core/pluginregistry.h"
+#include "engine/translation/translationmodel.h"
+#include "engine/translation/translator.h"
+
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace glosa::documents;
+
+namespace {
+
+QString fixture(const QString &name)
+{
+    return glosa::test::testDataDir() + QStringLiteral("/documents/") + name;
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+std::shared_ptr<glosa::engine::TranslationModel> loadModel(const QString &package,
+                                                           const QString &pluginDir)
+{
+    glosa::PluginRegistry plugins;
+    plugins.scan({pluginDir});
+    QString error;
+    const auto loaded =
+        glosa::ModelCatalog::load(glosa::ModelCatalog::readPackage(package), plugins, &error);
+    if (!loaded)
+        qWarning("%s", qPrintable(error));
+    return std::dynamic_pointer_cast<glosa::engine::TranslationModel>(loaded);
+}
+
+std::shared_ptr<glosa::engine::TranslationModel> toyModel()
+{
+    static auto model = loadModel(glosa::test::testDataDir() + QStringLiteral("/toy-en-es"),
+                                  QStringLiteral(GLOSA_TEST_PLUGIN_DIR "/translators"));
+    return model;
+}
+
+glosa::engine::DecodingOptions greedy()
+{
+    return glosa::engine::DecodingOptions(); // greedy by default
+}
+
+Document translated(const QString &name, int batchSize = 4)
+{
+    Document doc = readDocument(fixture(name));
+    glosa::engine::Translator translator(toyModel());
+    translator.setBatchSize(batchSize);
+    DocumentTranslator documents(translator);
+    if (!documents.translate(doc, greedy()))
+        qWarning("cancelled");
+    return doc;
+}
+
+QStringList matches(const QByteArray &bytes, const QString &pattern)
+{
+    QStringList result;
+    auto it = QRegularExpression(pattern).globalMatch(QString::fromUtf8(bytes));
+    while (it.hasNext())
+        result << it.next().captured();
+    return result;
+}
+
+// Tags, comments, doctype, and script/style/pre elements whole: everything but text nodes.
+QStringList htmlSkeleton(const QByteArray &html)
+{
+    return matches(html, QStringLiteral(R"((?s)<(script|style|pre)\b.*?</\1>|<!--.*?-->|<[!/?A-Za-z][^>]*>)"));
+}
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray err;
+};
+
+Run runCli(const QStringList &args)
+{
+    static QTemporaryDir home;
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("GLOSA_PLUGIN_PATH"),
+               QStringLiteral(GLOSA_TEST_PLUGIN_DIR "/translators"));
+    env.insert(QStringLiteral("GLOSA_MODEL_PATH"),
+               glosa::test::testDataDir() + QStringLiteral("/toy-en-es"));
+    env.insert(QStringLiteral("XDG_DATA_HOME"), home.path() + QStringLiteral("/data"));
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path() + QStringLiteral("/config"));
+    env.insert(QStringLiteral("HOME"), home.path());
+    process.setProcessEnvironment(env);
+    process.start(QStringLiteral(GLOSA_BINARY_DIR "/bin/glosa-cli"), args);
+    Run run;
+    if (!process.waitForStarted(10000) || !process.waitForFinished(300000))
+        return run;
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
+    run.err = process.readAllStandardError();
+    return run;
+}
+
+} // namespace
+
+class TestDocuments : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QVERIFY2(toyModel(), "the toy package or plugin did not load"); }
+
+    void protectedSpans_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QStringList>("verbatim");
+        QTest::newRow("url") << QByteArray("see https://example.com/a?b=1, then go.")
+                             << QStringList{"https://example.com/a?b=1"};
+        QTest::newRow("email") << QByteArray("write to ana.p@mail.example.org today")
+                               << QStringList{"ana.p@mail.example.org"};
+        QTest::newRow("printf") << QByteArray("%1$s has %2$d files and %s more (%1)")
+                                << QStringList{"%1$s", "%2$d", "%s", "%1"};
+        QTest::newRow("braces") << QByteArray("hello {name}, {{count}} new and ${HOME}")
+                                << QStringList{"{name}", "{{count}}", "${HOME}"};
+        QTest::newRow("tags") << QByteArray("the <b>red</b> car<br/>")
+                              << QStringList{"<b>", "</b>", "<br/>"};
+        QTest::newRow("numbers") << QByteArray("at 10:30 pay 1,000.50 in 2024")
+                                 << QStringList{"10:30", "1,000.50", "2024"};
+        QTest::newRow("nothing") << QByteArray("the cat is small.") << QStringList{};
+    }
+    void protectedSpans()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QStringList, verbatim);
+        std::vector<InlineSpan> spans;
+        protectSpans(text, spans);
+        QStringList found;
+        for (const InlineSpan &span : spans) {
+            QVERIFY(span.verbatim);
+            found << QString::fromUtf8(text.mid(span.range.begin, span.range.size()));
+        }
+        QCOMPARE(found, verbatim);
+    }
+
+    void markupFollowsAlignment()
+    {
+        // "the red car" → "el coche rojo": the bold word moves with its translation.
+        Segment segment;
+        segment.text = "the red car";
+        segment.spans.push_back({{4, 7}, "<b>", "</b>", false});
+        SegmentTranslation translation;
+        translation.text = "el coche rojo";
+        translation.links = {{{0, 3}, {0, 2}}, {{8, 11}, {3, 8}}, {{4, 7}, {9, 13}}};
+        segment.translation = translation;
+        QCOMPARE(renderSegment(segment, TextEscaping::Xml), QByteArray("el coche <b>rojo</b>"));
+        // Nested spans stay nested; a void element lands after the word before it.
+        // "<a>the <i>red</i><br> car</a>"
+        segment.spans = {{{0, 11}, "<a>", "</a>", false, 1, 5},
+                         {{4, 7}, "<i>", "</i>", false, 2, 3},
+                         {{7, 7}, "<br>", "", false, 4, 4}};
+        QCOMPARE(renderSegment(segment, TextEscaping::Xml),
+                 QByteArray("<a>el coche <i>rojo</i><br></a>"));
+        // "<a>the <i>red<br></i> car</a>"
+        segment.spans[1].closeOrder = 5;
+        segment.spans[2].openOrder = segment.spans[2].closeOrder = 4;
+        segment.spans[0].closeOrder = 6;
+        QCOMPARE(renderSegment(segment, TextEscaping::Xml),
+                 QByteArray("<a>el coche <i>rojo<br></i></a>"));
+    }
+
+    void verbatimTextIsPutBack()
+    {
+        // The model rewrote the URL and dropped the placeholder: both come back verbatim.
+        Segment segment;
+        segment.text = "see http://a.org/x now {name}";
+        protectSpans(segment.text, segment.spans);
+        QCOMPARE(segment.spans.size(), std::size_t(2));
+        SegmentTranslation translation;
+        translation.text = "ver http a org x ahora";
+        translation.links = {{{0, 3}, {0, 3}},   {{4, 8}, {4, 8}},   {{11, 12}, {9, 10}},
+                             {{12, 16}, {10, 14}}, {{17, 18}, {15, 16}}, {{19, 22}, {17, 22}}};
+        segment.translation = translation;
+        QCOMPARE(renderSegment(segment, TextEscaping::None),
+                 QByteArray("ver http://a.org/x ahora {name}"));
+    }
+
+    void wrapsOnTheSameNumberOfLines()
+    {
+        QCOMPARE(wrapLines("el gato es muy pequeño y el perro es grande", 2),
+                 QByteArray("el gato es muy pequeño\ny el perro es grande"));
+        QCOMPARE(wrapLines("hola", 3), QByteArray("hola"));
+        QCOMPARE(wrapLines("a b c", 1), QByteArray("a b c"));
+    }
+
+    void untranslatedRendersTheSource_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("txt") << "sample.txt";
+        QTest::newRow("srt") << "sample.srt";
+        QTest::newRow("md") << "sample.md";
+    }
+    void untranslatedRendersTheSource()
+    {
+        // Reading and writing without translating gives the file back byte for byte (HTML
+        // normalises white space and entities in text, so it is checked by its tags below).
+        QFETCH(QString, name);
+        const Document doc = readDocument(fixture(name));
+        QVERIFY(!doc.segments.empty());
+        QCOMPARE(doc.render(), readAll(fixture(name)));
+    }
+
+    void txtKeepsParagraphs()
+    {
+        const Document doc = translated(QStringLiteral("sample.txt"));
+        QCOMPARE(doc.segments.size(), std::size_t(4));
+        QCOMPARE(doc.segments[1].lines, 2); // hard-wrapped: one paragraph on two lines
+        QCOMPARE(doc.segments[1].text, QByteArray("the cat is very small. the dog is big and "
+                                                  "the house is red."));
+        const QByteArray out = doc.render();
+        QCOMPARE(out.count("\n\n"), readAll(fixture("sample.txt")).count("\n\n"));
+        QCOMPARE(out.count('\n'), readAll(fixture("sample.txt")).count('\n'));
+        QVERIFY2(out.startsWith("hola, mi amigo!\n\nel gato es muy pequeño."), out);
+        QVERIFY2(out.contains("\n  yo veo un verde libro hoy.\n"), out); // indentation kept
+        QVERIFY(!out.contains("the cat"));
+    }
+
+    void srtTimingsByteIdentical()
+    {
+        const Document doc = translated(QStringLiteral("sample.srt"));
+        QCOMPARE(doc.segments.size(), std::size_t(3));
+        const QByteArray source = readAll(fixture("sample.srt"));
+        const QByteArray out = doc.render();
+        const QString timing = QStringLiteral(R"(\d+:\d+:\d+,\d+ --> [^\r\n]*\r\n)");
+        QCOMPARE(matches(out, timing), matches(source, timing));
+        QCOMPARE(matches(out, QStringLiteral("(?m)^\\d+\\r$")),
+                 matches(source, QStringLiteral("(?m)^\\d+\\r$")));
+        QCOMPARE(out.count("\r\n"), source.count("\r\n")); // two-line cue stays on two lines
+        QVERIFY(!out.contains("\n\n") && !QByteArray(out).replace("\r\n", "").contains('\n'));
+        QVERIFY2(out.contains("hola, mi amigo!\r\n"), out);
+        QVERIFY2(out.contains("<i>rojo</i>"), out);
+    }
+
+    void markdownKeepsMarkup()
+    {
+        const Document doc = translated(QStringLiteral("sample.md"));
+        const QByteArray source = readAll(fixture("sample.md"));
+        const QByteArray out = doc.render();
+        QVERIFY2(out.startsWith("# el rojo casa\n"), out);
+        QVERIFY2(out.contains("**muy pequeño**"), out);
+        QVERIFY2(out.contains("*grande*"), out);
+        QVERIFY2(out.contains("[mi nuevo libro](http://example.com/book?id=7)"), out);
+        QVERIFY2(out.contains("`the cat`"), out); // code span verbatim
+        QVERIFY2(out.contains("```\nthe cat is not translated here\n```\n"), out);
+        QVERIFY2(out.contains("\n- el casa es verde\n- yo tengo un **negro** perro\n"), out);
+        QVERIFY2(out.contains("\n> nosotros veo el blanco coche\n"), out);
+        QVERIFY2(out.contains("| el gato | el perro |\n|---------|---------|\n| rojo | verde |"),
+                 out);
+        QCOMPARE(out.count('\n'), source.count('\n'));
+    }
+
+    void htmlTagsIdentical()
+    {
+        const Document doc = translated(QStringLiteral("sample.html"));
+        const QByteArray source = readAll(fixture("sample.html"));
+        const QByteArray out = doc.render();
+        QCOMPARE(htmlSkeleton(out), htmlSkeleton(source));
+        QVERIFY(htmlSkeleton(source).size() > 40);
+        QVERIFY2(out.contains("<title>el rojo casa</title>"), out);
+        QVERIFY2(out.contains("<p>el <b>rojo</b> coche es muy pequeño."), out);
+        QVERIFY2(out.contains("el perro &amp; el gato veo <a href=\"http://example.com/?a=1&amp;"
+                              "b=2\" title=\"the cat\">mi amigo</a>.</p>"),
+                 out);
+        QVERIFY2(out.contains("<code>the_cat.txt</code>"), out);
+        QVERIFY2(out.contains("{name}<br>"), out);
+        QVERIFY2(out.contains("<td>el gato</td><td>el perro</td>"), out);
+        QVERIFY2(out.contains("hello@example.com"), out);
+        QVERIFY2(out.contains("10:30"), out);
+        QVERIFY2(out.contains("no hoy \u00a9 2024."), out); // &copy; decoded, then kept
+    }
+
+    void writesPlainText()
+    {
+        const Document doc = translated(QStringLiteral("sample.html"));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("out.txt"));
+        writeDocument(doc, path);
+        const QByteArray text = readAll(path);
+        QCOMPARE(text.count("\n\n") + 1, qsizetype(doc.segments.size()));
+        QVERIFY(!text.contains('<'));
+        QVERIFY_THROWS_EXCEPTION(DocumentError,
+                                 writeDocument(doc, dir.filePath(QStringLiteral("out.srt"))));
+    }
+
+    void badDocumentsSayWhy_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("timing") << "bad-timing.srt"
+                                << "line 2: '00:00:01,000 -> 00:00:03,500' is not a subtitle "
+                                   "timing";
+        QTest::newRow("utf8") << "bad-utf8.txt" << "is not UTF-8 text (ill-formed byte 0xff at "
+                                                   "offset 8)";
+        QTest::newRow("empty") << "empty.txt" << "is empty: there is no text to translate";
+        QTest::newRow("binary") << "binary.html" << "is binary data (a NUL byte at offset 6)";
+        QTest::newRow("missing") << "missing.txt" << "cannot open";
+        QTest::newRow("type") << "sample.pdf" << "unsupported file type '.pdf'";
+    }
+    void badDocumentsSayWhy()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, message);
+        try {
+            readDocument(fixture(name));
+            QFAIL("no DocumentError");
+        } catch (const DocumentError &error) {
+            QVERIFY2(error.message().contains(message), qPrintable(error.message()));
+            QVERIFY2(error.message().contains(name), qPrintable(error.message()));
+        }
+    }
+
+    void progressAndCancelKeepTheFinishedPart()
+    {
+        Document doc = readDocument(fixture(QStringLiteral("sample.txt")));
+        glosa::engine::Translator translator(toyModel());
+        translator.setBatchSize(1);
+        DocumentTranslator documents(translator);
+        documents.setWindowSize(1); // document order
+        QList<QList<qint64>> reports;
+        connect(&documents, &DocumentTranslator::progress, [&](int done, int total, qint64 left) {
+            reports.append({done, total, left});
+            if (done == 2 && reports.size() == 3)
+                documents.cancel();
+        });
+        QVERIFY(!documents.translate(doc, greedy()));
+        QCOMPARE(doc.translatedCount(), std::size_t(2));
+        QCOMPARE(reports.size(), 3);
+        QCOMPARE(reports[0], (QList<qint64>{0, 4, -1}));
+        QCOMPARE(reports[2][0], 2);
+        QVERIFY(reports[2][2] >= 0);
+        const QByteArray out = doc.render();
+        QVERIFY2(out.startsWith("hola, mi amigo!\n\nel gato"), out);
+        QVERIFY2(out.contains("i see a green book today."), out); // left in the source
+        // Going on translates the rest only.
+        QVERIFY(documents.translate(doc, greedy()));
+        QCOMPARE(doc.translatedCount(), std::size_t(4));
+    }
+
+    void cliTranslatesDocuments()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("out.srt"));
+        Run run = runCli({"translate-doc", "--model", "toy-en-es", fixture("sample.srt"), "-o", out,
+                          "--strategy", "greedy"});
+        QVERIFY2(run.exitCode == 0, run.err);
+        QVERIFY2(run.err.contains("translated 3 segments"), run.err);
+        const QString timing = QStringLiteral(R"(\d+:\d+:\d+,\d+ --> [^\r\n]*\r\n)");
+        QCOMPARE(matches(readAll(out), timing), matches(readAll(fixture("sample.srt")), timing));
+
+        run = runCli({"translate-doc", "--model", "toy-en-es", fixture("bad-timing.srt"), "-o",
+                      out});
+        QCOMPARE(run.exitCode, 1);
+        QCOMPARE(run.err.count('\n'), 1);
+        QVERIFY2(run.err.contains("is not a subtitle timing"), run.err);
+
+        run = runCli({"translate-doc", "--model", "toy-en-es", fixture("sample.srt")});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("-o OUT"), run.err);
+        run = runCli({"translate-doc", "--model", "toy-en-es", fixture("sample.srt"), "-o", out,
+                      "--beam-size", "x"});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("--beam-size 'x' is not an integer"), run.err);
+        run = runCli({"translate-doc", "--model", "toy-en-es", fixture("sample.srt"), "-o",
+                      dir.filePath(QStringLiteral("out.html"))});
+        QCOMPARE(run.exitCode, 2);
+        run = runCli({"translate-doc", "--model", "nope", fixture("sample.srt"), "-o", out});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("no model 'nope'"), run.err);
+    }
+
+    void realModelWritesSpanish()
+    {
+        const QString package = QStringLiteral(GLOSA_SOURCE_DIR "/resources/models/transformer-en-es");
+        const QString plugins = QStringLiteral(GLOSA_BINARY_DIR "/plugins");
+        if (!QFileInfo::exists(package + QStringLiteral("/model.json")))
+            QSKIP("resources/models/transformer-en-es is not exported");
+        if (QDir(plugins).entryList({QStringLiteral("*transformer*")}, QDir::Files).isEmpty())
+            QSKIP("the transformer plugin is not built");
+        const auto model = loadModel(package, plugins);
+        QVERIFY(model);
+        const QByteArray html =
+            "<html><body><h1>My friends</h1>\n<p>I would like to buy a <b>new</b> house near "
+            "the sea. Where is the train station?</p>\n<p>She has two children and a dog.</p>\n"
+            "<p>We went to the market yesterday and bought some bread.</p></body></html>\n";
+        Document doc = parseDocument(html, QStringLiteral("html"));
+        glosa::engine::Translator translator(model);
+        DocumentTranslator documents(translator);
+        QVERIFY(documents.translate(doc, model->defaultDecodingOptions()));
+        const QByteArray out = doc.render();
+        qInfo("%s", out.constData());
+        QCOMPARE(htmlSkeleton(out), htmlSkeleton(html));
+        // Spanish function words outnumber English ones in the text.
+        const QString text = QString::fromUtf8(plainText(doc)).toLower();
+        auto count = [&](const QStringList &words) {
+            int n = 0;
+            for (const QString &word : words)
+                n += int(matches(text.toUtf8(), QStringLiteral("\\b%1\\b").arg(word)).size());
+            return n;
+        };
+        const int spanish = count({"el", "la", "los", "las", "de", "que", "y", "en", "un", "una",
+                                   "es", "está", "dónde", "quiero", "tiene", "mis", "del"});
+        const int english = count({"the", "of", "and", "is", "where", "would", "has", "we",
+                                   "my", "to", "a"});
+        QVERIFY2(spanish >= 6 && english <= 1, qPrintable(text));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDocuments)
+#include "tst_documents.moc"
