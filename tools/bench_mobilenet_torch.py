@@ -36,10 +36,13 @@ def load_safetensors(path):
     return out
 
 
-def build(config, weights):
-    """Returns forward(x) -> logits, running config["ops"] in order."""
+def build(config, weights, outputs=None):
+    """Returns forward(x) -> logits, running config["ops"] in order. With `outputs` (a list of
+    tensor names, e.g. config["feature_maps"] values) forward returns {name: tensor} instead and
+    stops after the last of them (the captioner's feature extraction)."""
     ops = config["ops"]
     logits_name = config["outputs"]["logits"]["name"]
+    wanted = set(outputs or [])
 
     def forward(x):
         values = {config["input"]["name"]: x}
@@ -64,6 +67,8 @@ def build(config, weights):
             if op.get("activation", "NONE") == "RELU6":
                 y = torch.clamp(y, 0.0, 6.0)
             values[op["output"]] = y
+            if wanted and wanted.issubset(values):
+                return {name: values[name] for name in outputs}
         return values[logits_name]
 
     return forward

@@ -1,0 +1,306 @@
+#include "plugins/captioner/captionerdecoder.h"
+
+#include "engine/package.h"
+#include "engine/packageerror.h"
+#include "engine/text/tokenizer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+#include <utility>
+
+namespace glosa::captioner {
+
+using engine::PackageError;
+using engine::Tensor;
+
+namespace {
+
+[[noreturn]] void failHyperparameter(const engine::ModelPackage &package, const std::string &key,
+                                     const std::string &message)
+{
+    throw PackageError(package.manifestPath(), "", "\"hyperparameters." + key + "\": " + message);
+}
+
+// dst[i] = src[origins[i]], rows of `width` floats.
+void gatherRows(const Tensor &src, const std::vector<std::int32_t> &origins, std::int64_t width,
+                Tensor &dst)
+{
+    dst.resize({static_cast<std::int64_t>(origins.size()), width});
+    const float *s = src.data<float>();
+    float *d = dst.data<float>();
+    for (std::size_t i = 0; i < origins.size(); ++i)
+        std::memcpy(d + i * width, s + origins[i] * width, width * sizeof(float));
+}
+
+} // namespace
+
+CaptionerConfig CaptionerConfig::fromPackage(const engine::ModelPackage &package)
+{
+    CaptionerConfig c;
+    c.vocabSize = package.hyperparameter<std::int64_t>("vocab_size");
+    c.featureDim = package.hyperparameter<std::int64_t>("feature_dim");
+    c.projectionDim = package.hyperparameter<std::int64_t>("projection_dim", 0);
+    c.embedDim = package.hyperparameter<std::int64_t>("embed_dim");
+    c.hiddenDim = package.hyperparameter<std::int64_t>("hidden_dim");
+    c.attentionDim = package.hyperparameter<std::int64_t>("attention_dim");
+    c.gridRows = package.hyperparameter<int>("grid_rows");
+    c.gridCols = package.hyperparameter<int>("grid_cols");
+    c.featureMap = package.hyperparameter<std::string>("feature_map");
+    c.padId = package.hyperparameter<std::int32_t>("pad_id", 0);
+    c.bosId = package.hyperparameter<std::int32_t>("bos_id", 2);
+    c.eosId = package.hyperparameter<std::int32_t>("eos_id", 3);
+    const std::pair<const char *, std::int64_t> positive[] = {
+        {"vocab_size", c.vocabSize},   {"feature_dim", c.featureDim}, {"embed_dim", c.embedDim},
+        {"hidden_dim", c.hiddenDim},   {"attention_dim", c.attentionDim},
+        {"grid_rows", c.gridRows},     {"grid_cols", c.gridCols}};
+    for (const auto &[key, value] : positive)
+        if (value <= 0)
+            failHyperparameter(package, key, std::to_string(value) + " must be positive");
+    if (c.projectionDim < 0)
+        failHyperparameter(package, "projection_dim",
+                           std::to_string(c.projectionDim) + " must be 0 (none) or positive");
+    for (const auto &[key, id] :
+         {std::pair{"pad_id", c.padId}, std::pair{"bos_id", c.bosId}, std::pair{"eos_id", c.eosId}})
+        if (id < 0 || id >= c.vocabSize)
+            failHyperparameter(package, key,
+                               std::to_string(id) + " is outside the vocabulary [0, " +
+                                   std::to_string(c.vocabSize) + ")");
+    return c;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+class CaptionerDecoder::State final : public engine::DecoderState
+{
+public:
+    std::int64_t rows() const override { return static_cast<std::int64_t>(rowImage.size()); }
+
+    void reorder(const std::vector<std::int32_t> &origins) override
+    {
+        const std::int64_t n = rows();
+        bool identity = static_cast<std::int64_t>(origins.size()) == n;
+        for (std::size_t i = 0; i < origins.size(); ++i) {
+            if (origins[i] < 0 || origins[i] >= n)
+                throw std::out_of_range("CaptionerDecoder: origin " + std::to_string(origins[i]) +
+                                        " outside [0, " + std::to_string(n) + ")");
+            identity = identity && origins[i] == static_cast<std::int32_t>(i);
+        }
+        if (identity)
+            return;
+        gatherRows(hidden, origins, hidden.dim(1), spare);
+        std::swap(hidden, spare);
+        gatherRows(cell, origins, cell.dim(1), spare);
+        std::swap(cell, spare);
+        std::vector<std::int32_t> images(origins.size());
+        for (std::size_t i = 0; i < origins.size(); ++i)
+            images[i] = rowImage[origins[i]];
+        rowImage = std::move(images);
+    }
+
+    std::vector<std::int32_t> rowImage; // [rows]
+    Tensor annotations;                 // [images, L, P]: a_i
+    Tensor keys;                        // [images, L, A]: encoder_att(a_i)
+    Tensor hidden, cell;                // [rows, H]
+    Tensor spare;
+    // Per-step buffers, reused.
+    Tensor query, gate, embedded, input, logits;
+};
+
+// ---------------------------------------------------------------------------------------------
+
+CaptionerDecoder::CaptionerDecoder(const engine::ModelPackage &package)
+    : m_config(CaptionerConfig::fromPackage(package))
+{
+    const CaptionerConfig &c = m_config;
+    const std::int64_t D = c.featureDim, P = c.annotationDim(), E = c.embedDim, H = c.hiddenDim,
+                       A = c.attentionDim, V = c.vocabSize;
+    const std::shared_ptr<const engine::Tokenizer> target = package.targetTokenizer();
+    if (target && target->vocabSize() != V)
+        throw PackageError(target->path(), "",
+                           "the tokenizer has " + std::to_string(target->vocabSize()) +
+                               " pieces but the model's vocabulary (hyperparameters.vocab_size)"
+                               " has " +
+                               std::to_string(V));
+    std::vector<engine::TensorRequirement> required{
+        {"decoder.encoder_att.weight", {A, P}}, {"decoder.encoder_att.bias", {A}},
+        {"decoder.decoder_att.weight", {A, H}}, {"decoder.decoder_att.bias", {A}},
+        {"decoder.full_att.weight", {1, A}},    {"decoder.full_att.bias", {1}},
+        {"decoder.embedding.weight", {V, E}},   {"decoder.init_h.weight", {H, P}},
+        {"decoder.init_h.bias", {H}},           {"decoder.init_c.weight", {H, P}},
+        {"decoder.init_c.bias", {H}},           {"decoder.f_beta.weight", {P, H}},
+        {"decoder.f_beta.bias", {P}},           {"decoder.lstm.weight_ih", {4 * H, E + P}},
+        {"decoder.lstm.weight_hh", {4 * H, H}}, {"decoder.lstm.bias_ih", {4 * H}},
+        {"decoder.lstm.bias_hh", {4 * H}},      {"decoder.fc.weight", {V, H}},
+        {"decoder.fc.bias", {V}},
+    };
+    if (c.projectionDim) {
+        required.push_back({"decoder.project.weight", {P, D}});
+        required.push_back({"decoder.project.bias", {P}});
+    }
+    package.requireTensors(required);
+    auto w = [&](const std::string &name) { return package.weight("decoder." + name); };
+    using engine::ops::Activation;
+    using engine::ops::Linear;
+    if (c.projectionDim)
+        m_project = Linear(w("project.weight"), w("project.bias"), Activation::Relu);
+    m_encoderAtt = Linear(w("encoder_att.weight"), w("encoder_att.bias"));
+    m_decoderAtt = Linear(w("decoder_att.weight"), w("decoder_att.bias"));
+    const Tensor fullAtt = w("full_att.weight");
+    m_fullAtt.assign(fullAtt.data<float>(), fullAtt.data<float>() + A);
+    m_fullAttBias = w("full_att.bias").data<float>()[0];
+    m_embedding = engine::ops::Embedding(w("embedding.weight"));
+    m_initH = Linear(w("init_h.weight"), w("init_h.bias"), Activation::Tanh);
+    m_initC = Linear(w("init_c.weight"), w("init_c.bias"), Activation::Tanh);
+    m_fBeta = Linear(w("f_beta.weight"), w("f_beta.bias"), Activation::Sigmoid);
+    m_lstm = engine::ops::Lstm(w("lstm.weight_ih"), w("lstm.weight_hh"), w("lstm.bias_ih"),
+                               w("lstm.bias_hh"));
+    m_fc = Linear(w("fc.weight"), w("fc.bias"));
+}
+
+CaptionerDecoder::~CaptionerDecoder() = default;
+
+void CaptionerDecoder::setFeatures(Tensor features)
+{
+    const CaptionerConfig &c = m_config;
+    if (features.rank() != 3 || features.dim(1) != c.cells() || features.dim(2) != c.featureDim ||
+        features.dtype() != engine::DType::F32)
+        throw std::invalid_argument("CaptionerDecoder::setFeatures: expected F32 [images, " +
+                                    std::to_string(c.cells()) + ", " +
+                                    std::to_string(c.featureDim) + "], got " +
+                                    engine::shapeToString(features.shape()));
+    m_features = std::move(features);
+}
+
+std::vector<std::vector<std::int32_t>> CaptionerDecoder::gridSources() const
+{
+    const std::int64_t images = m_features.empty() ? 0 : m_features.dim(0);
+    std::vector<std::int32_t> cells(static_cast<std::size_t>(m_config.cells()));
+    for (std::size_t i = 0; i < cells.size(); ++i)
+        cells[i] = static_cast<std::int32_t>(i);
+    return std::vector<std::vector<std::int32_t>>(static_cast<std::size_t>(images), cells);
+}
+
+std::unique_ptr<engine::DecoderState>
+CaptionerDecoder::encode(const std::vector<std::vector<std::int32_t>> &sources)
+{
+    const CaptionerConfig &c = m_config;
+    const std::int64_t L = c.cells(), P = c.annotationDim();
+    const auto images = static_cast<std::int64_t>(sources.size());
+    const std::int64_t given = m_features.empty() ? 0 : m_features.dim(0);
+    if (images != given)
+        throw std::invalid_argument("CaptionerDecoder::encode: " + std::to_string(images) +
+                                    " sources but setFeatures() gave " + std::to_string(given) +
+                                    " images");
+    for (std::int64_t b = 0; b < images; ++b)
+        if (static_cast<std::int64_t>(sources[b].size()) != L)
+            throw std::invalid_argument("CaptionerDecoder::encode: source " + std::to_string(b) +
+                                        " has " + std::to_string(sources[b].size()) +
+                                        " ids; a captioner source is the grid, " +
+                                        std::to_string(L) + " cells");
+    auto state = std::make_unique<State>();
+    for (std::int64_t b = 0; b < images; ++b)
+        state->rowImage.push_back(static_cast<std::int32_t>(b));
+    state->hidden = Tensor({images, c.hiddenDim});
+    state->cell = Tensor({images, c.hiddenDim});
+    if (images == 0)
+        return state;
+    if (m_project.empty())
+        state->annotations = m_features;
+    else
+        m_project(m_features, state->annotations); // [images, L, P]
+    m_encoderAtt(state->annotations, state->keys);  // [images, L, A]
+    Tensor mean({images, P});
+    {
+        const float *a = state->annotations.data<float>();
+        float *m = mean.data<float>();
+        for (std::int64_t b = 0; b < images; ++b)
+            for (std::int64_t p = 0; p < P; ++p) {
+                double sum = 0.0;
+                for (std::int64_t i = 0; i < L; ++i)
+                    sum += a[(b * L + i) * P + p];
+                m[b * P + p] = static_cast<float>(sum / static_cast<double>(L));
+            }
+    }
+    m_initH(mean, state->hidden);
+    m_initC(mean, state->cell);
+    return state;
+}
+
+void CaptionerDecoder::step(engine::DecoderState &base, const Tensor &lastTokens,
+                            Tensor &logProbs, Tensor &attention)
+{
+    auto *statePtr = dynamic_cast<State *>(&base);
+    if (!statePtr)
+        throw std::invalid_argument("CaptionerDecoder::step: the state was not created by this "
+                                    "model's encode()");
+    State &st = *statePtr;
+    const CaptionerConfig &c = m_config;
+    const std::int64_t L = c.cells(), P = c.annotationDim(), E = c.embedDim,
+                       A = c.attentionDim, V = c.vocabSize;
+    const std::int64_t rows = st.rows();
+    if (lastTokens.rank() != 1 || lastTokens.dim(0) != rows ||
+        lastTokens.dtype() != engine::DType::I32)
+        throw std::invalid_argument("CaptionerDecoder::step: lastTokens must be I32 [" +
+                                    std::to_string(rows) + "], got " +
+                                    engine::shapeToString(lastTokens.shape()));
+    logProbs.resize({rows, V});
+    attention.resize({rows, L});
+    if (rows == 0)
+        return;
+    const std::int32_t *tokens = lastTokens.data<std::int32_t>();
+    for (std::int64_t r = 0; r < rows; ++r)
+        if (tokens[r] < 0 || tokens[r] >= V)
+            throw std::invalid_argument("CaptionerDecoder::step: token " +
+                                        std::to_string(tokens[r]) + " of row " +
+                                        std::to_string(r) + " is outside [0, " +
+                                        std::to_string(V) + ")");
+    // Attention and gate read h_{t-1}.
+    m_decoderAtt(st.hidden, st.query); // [rows, A]
+    m_fBeta(st.hidden, st.gate);       // [rows, P], sigmoid fused
+    m_embedding(lastTokens, st.embedded);
+    st.input.resize({rows, E + P});
+    const float *query = st.query.data<float>();
+    const float *gate = st.gate.data<float>();
+    const float *keys = st.keys.data<float>();
+    const float *annotations = st.annotations.data<float>();
+    float *att = attention.data<float>();
+    float *input = st.input.data<float>();
+    std::vector<float> context(static_cast<std::size_t>(P));
+    for (std::int64_t r = 0; r < rows; ++r) {
+        const std::int64_t image = st.rowImage[r];
+        const float *q = query + r * A;
+        float *alpha = att + r * L;
+        float top = -INFINITY;
+        for (std::int64_t i = 0; i < L; ++i) {
+            const float *k = keys + (image * L + i) * A;
+            float e = m_fullAttBias;
+            for (std::int64_t j = 0; j < A; ++j)
+                e += m_fullAtt[j] * std::max(k[j] + q[j], 0.0f);
+            alpha[i] = e;
+            top = std::max(top, e);
+        }
+        double total = 0.0;
+        for (std::int64_t i = 0; i < L; ++i) {
+            alpha[i] = std::exp(alpha[i] - top);
+            total += alpha[i];
+        }
+        std::fill(context.begin(), context.end(), 0.0f);
+        for (std::int64_t i = 0; i < L; ++i) {
+            alpha[i] = static_cast<float>(alpha[i] / total);
+            const float *a = annotations + (image * L + i) * P;
+            for (std::int64_t p = 0; p < P; ++p)
+                context[p] += alpha[i] * a[p];
+        }
+        float *x = input + r * (E + P);
+        std::memcpy(x, st.embedded.data<float>() + r * E, E * sizeof(float));
+        for (std::int64_t p = 0; p < P; ++p)
+            x[E + p] = gate[r * P + p] * context[p];
+    }
+    m_lstm(st.input, st.hidden, st.cell, st.hidden, st.cell);
+    m_fc(st.hidden, st.logits);
+    m_logSoftmax(st.logits, logProbs);
+}
+
+} // namespace glosa::captioner

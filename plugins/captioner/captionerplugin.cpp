@@ -1,0 +1,25 @@
+// The "captioner" model plugin: loads packages whose model.json says "architecture":
+// "show-attend-tell" (tools/train_captioner.py train, then export).
+#include "engine/package.h"
+#include "plugins/captioner/captionermodel.h"
+#include "plugins/modelplugin.h"
+
+#include <QObject>
+
+class CaptionerPlugin : public QObject, public glosa::ModelPluginInterface
+{
+    Q_OBJECT
+    Q_PLUGIN_METADATA(IID GlosaModelPluginInterface_iid FILE "captioner.json")
+    Q_INTERFACES(glosa::ModelPluginInterface)
+
+public:
+    QStringList architectures() const override { return {QStringLiteral("show-attend-tell")}; }
+
+    std::shared_ptr<glosa::engine::Model>
+    load(const glosa::engine::ModelPackage &package) const override
+    {
+        return std::make_shared<glosa::captioner::CaptionerModel>(package);
+    }
+};
+
+#include "captionerplugin.moc"

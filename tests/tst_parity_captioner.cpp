@@ -1,0 +1,218 @@
+// Parity of plugins/captioner with PyTorch (tools/train_captioner.py) on a tiny random captioner
+// exported by the training code (`train_captioner.py tiny tests/data/parity/captioner-tiny`): a
+// 5-layer backbone in MobileNetV2's graph format, the Show, Attend and Tell decoder, golden
+// backbone features, per-step greedy log-probabilities and attention within 1e-4, and PIL's
+// bilinear resize within one grey level.
+#include "app/core/pluginregistry.h"
+#include "engine/captioning/captioningmodel.h"
+#include "engine/package.h"
+#include "engine/packageerror.h"
+#include "engine/runtime.h"
+#include "plugins/captioner/captionermodel.h"
+#include "testutil.h"
+
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <iterator>
+
+using namespace glosa;
+using captioner::CaptionerModel;
+
+namespace {
+
+std::string packageDir()
+{
+    return (glosa::test::testDataDir() + QStringLiteral("/parity/captioner-tiny")).toStdString();
+}
+
+std::vector<std::uint8_t> readBytes(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw std::runtime_error("cannot open " + path);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+nlohmann::json golden()
+{
+    std::ifstream in(packageDir() + "/golden.json");
+    return nlohmann::json::parse(in);
+}
+
+engine::DecodingOptions greedyOptions(const nlohmann::json &g)
+{
+    engine::DecodingOptions options;
+    options.strategy = engine::SearchStrategy::Greedy;
+    options.maxLength = g["greedy"]["max_length"].get<int>();
+    options.suppressTokens = g["greedy"]["suppress_tokens"].get<std::vector<std::int32_t>>();
+    return options;
+}
+
+} // namespace
+
+class TestParityCaptioner : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { engine::runtime::setNumThreads(1); }
+    void features();
+    void greedy();
+    void beamAndSampling_data();
+    void beamAndSampling();
+    void resizeMatchesPil();
+    void loadsThroughPlugin();
+    void refusesEmptyImage();
+};
+
+void TestParityCaptioner::features()
+{
+    CaptionerModel model(engine::ModelPackage::load(packageDir()));
+    const nlohmann::json g = golden();
+    const auto rgb = readBytes(packageDir() + "/image-224x224.rgb");
+    QCOMPARE(rgb.size(), std::size_t(224 * 224 * 3));
+    const engine::Tensor f = model.features(rgb.data(), 224, 224);
+    QCOMPARE(f.shape(), (engine::Shape{1, 49, 16}));
+    const auto expected = g["features"].get<std::vector<float>>();
+    QCOMPARE(std::size_t(f.numel()), expected.size());
+    float worst = 0.0f;
+    for (std::size_t i = 0; i < expected.size(); ++i)
+        worst = std::max(worst, std::abs(f.data<float>()[i] - expected[i]));
+    QVERIFY2(worst < 1e-4f, qPrintable(QStringLiteral("max |features - torch| = %1").arg(worst)));
+}
+
+void TestParityCaptioner::greedy()
+{
+    CaptionerModel model(engine::ModelPackage::load(packageDir()));
+    const nlohmann::json g = golden();
+    const auto rgb = readBytes(packageDir() + "/image-224x224.rgb");
+    const engine::ImageCaption c = model.caption(rgb.data(), 224, 224, greedyOptions(g));
+    QCOMPARE(c.gridRows, 7);
+    QCOMPARE(c.gridCols, 7);
+    QCOMPARE(c.result.hypotheses.size(), std::size_t(1));
+    const engine::Hypothesis &h = c.result.hypotheses[0];
+    const auto tokens = g["greedy"]["tokens"].get<std::vector<std::int32_t>>();
+    QCOMPARE(h.tokens, tokens);
+    const auto logProbs = g["greedy"]["token_log_probs"].get<std::vector<float>>();
+    const auto attention = g["greedy"]["attention"].get<std::vector<std::vector<float>>>();
+    QCOMPARE(h.attention.shape(), (engine::Shape{std::int64_t(tokens.size()), 49}));
+    for (std::size_t t = 0; t < tokens.size(); ++t) {
+        QVERIFY2(std::abs(h.tokenLogProbs[t] - logProbs[t]) < 1e-4f,
+                 qPrintable(QStringLiteral("step %1: log p %2 vs torch %3")
+                                .arg(t)
+                                .arg(h.tokenLogProbs[t])
+                                .arg(logProbs[t])));
+        double sum = 0.0;
+        for (int i = 0; i < 49; ++i) {
+            const float a = h.attention.data<float>()[t * 49 + i];
+            sum += a;
+            QVERIFY2(std::abs(a - attention[t][i]) < 1e-4f,
+                     qPrintable(QStringLiteral("step %1 cell %2: attention %3 vs torch %4")
+                                    .arg(t)
+                                    .arg(i)
+                                    .arg(a)
+                                    .arg(attention[t][i])));
+        }
+        QVERIFY(std::abs(sum - 1.0) < 1e-5);
+    }
+    const std::string text = model.tokenizer().decode(h.tokens);
+    QCOMPARE(QString::fromStdString(text),
+             QString::fromStdString(g["greedy"]["text"].get<std::string>()));
+}
+
+void TestParityCaptioner::beamAndSampling_data()
+{
+    QTest::addColumn<QString>("strategy");
+    QTest::addColumn<int>("nBest");
+    QTest::addColumn<int>("noRepeat");
+    QTest::newRow("beam 3, 3-best") << "beam" << 3 << 0;
+    QTest::newRow("beam 3, no repeated unigram") << "beam" << 2 << 1;
+    QTest::newRow("sampling, 4 samples") << "sample" << 4 << 0;
+}
+
+// The shared strategies drive the captioner: n-best hypotheses with one attention row per token
+// (rows sum to 1), best first, and n-gram blocking holds.
+void TestParityCaptioner::beamAndSampling()
+{
+    QFETCH(QString, strategy);
+    QFETCH(int, nBest);
+    QFETCH(int, noRepeat);
+    CaptionerModel model(engine::ModelPackage::load(packageDir()));
+    const auto rgb = readBytes(packageDir() + "/image-224x224.rgb");
+    engine::DecodingOptions options;
+    options.strategy = engine::searchStrategyFromName(strategy.toStdString());
+    options.beamSize = 3;
+    options.nBest = nBest;
+    options.maxLength = 8;
+    options.noRepeatNgramSize = noRepeat;
+    options.seed = 11;
+    options.suppressTokens = {0, 2};
+    const engine::ImageCaption c = model.caption(rgb.data(), 224, 224, options);
+    QCOMPARE(int(c.result.hypotheses.size()), nBest);
+    for (std::size_t k = 0; k < c.result.hypotheses.size(); ++k) {
+        const engine::Hypothesis &h = c.result.hypotheses[k];
+        if (k > 0 && strategy == QLatin1String("beam"))
+            QVERIFY(h.score <= c.result.hypotheses[k - 1].score);
+        QCOMPARE(h.attention.rank() == 0 ? 0 : h.attention.dim(0), std::int64_t(h.tokens.size()));
+        for (std::size_t t = 0; t < h.tokens.size(); ++t) {
+            double sum = 0.0;
+            for (int i = 0; i < 49; ++i)
+                sum += h.attention.data<float>()[t * 49 + i];
+            QVERIFY(std::abs(sum - 1.0) < 1e-5);
+        }
+        if (noRepeat == 1) {
+            std::vector<std::int32_t> sorted = h.tokens;
+            std::sort(sorted.begin(), sorted.end());
+            QVERIFY(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end());
+        }
+    }
+}
+
+void TestParityCaptioner::resizeMatchesPil()
+{
+    const auto small = readBytes(packageDir() + "/image-97x61.rgb");
+    const auto pil = readBytes(packageDir() + "/image-97x61-resized-224.rgb");
+    QCOMPARE(small.size(), std::size_t(97 * 61 * 3));
+    const auto ours = captioner::resizeBilinear(small.data(), 97, 61, 224, 224);
+    QCOMPARE(ours.size(), pil.size());
+    int worst = 0;
+    for (std::size_t i = 0; i < ours.size(); ++i)
+        worst = std::max(worst, std::abs(int(ours[i]) - int(pil[i])));
+    QVERIFY2(worst <= 1, qPrintable(QStringLiteral("max |ours - PIL| = %1").arg(worst)));
+}
+
+void TestParityCaptioner::loadsThroughPlugin()
+{
+    PluginRegistry registry;
+    registry.scan({QStringLiteral(GLOSA_BINARY_DIR "/plugins")});
+    const ModelPluginInterface *plugin =
+        registry.pluginForArchitecture(QStringLiteral("show-attend-tell"));
+    QVERIFY2(plugin, "the captioner plugin was not found in " GLOSA_BINARY_DIR "/plugins");
+    const auto model = plugin->load(engine::ModelPackage::load(packageDir()));
+    auto captioning = std::dynamic_pointer_cast<engine::CaptioningModel>(model);
+    QVERIFY(captioning);
+    QCOMPARE(captioning->task(), engine::Task::Captioning);
+    QCOMPARE(QString::fromStdString(captioning->id()), QStringLiteral("captioner-tiny"));
+    const nlohmann::json g = golden();
+    const auto rgb = readBytes(packageDir() + "/image-224x224.rgb");
+    const engine::ImageCaption c = captioning->caption(rgb.data(), 224, 224, greedyOptions(g));
+    QCOMPARE(c.result.hypotheses.at(0).tokens,
+             g["greedy"]["tokens"].get<std::vector<std::int32_t>>());
+}
+
+void TestParityCaptioner::refusesEmptyImage()
+{
+    CaptionerModel model(engine::ModelPackage::load(packageDir()));
+    const std::uint8_t pixel[3] = {0, 0, 0};
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             model.caption(pixel, 0, 10, engine::DecodingOptions{}));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             model.caption(nullptr, 10, 10, engine::DecodingOptions{}));
+}
+
+QTEST_APPLESS_MAIN(TestParityCaptioner)
+#include "tst_parity_captioner.moc"
