@@ -7,6 +7,7 @@
 
 #include "app/core/documents/documenttranslator.h"
 #include "app/core/documents/formats.h"
+#include "app/core/documents/ziparchive.h"
 #include "app/core/modelcatalog.h"
 #include "app/core/pluginregistry.h"
 #include "engine/translation/translationmodel.h"
@@ -80,7 +81,8 @@ QStringList matches(const QByteArray &bytes, const QString &pattern)
 // Tags, comments, doctype, and script/style/pre elements whole: everything but text nodes.
 QStringList htmlSkeleton(const QByteArray &html)
 {
-    return matches(html, QStringLiteral(R"((?s)<(script|style|pre)\b.*?</\1>|<!--.*?-->|<[!/?A-Za-z][^>]*>)"));
+    return matches(
+        html, QStringLiteral(R"((?s)<(script|style|pre)\b.*?</\1>|<!--.*?-->|<[!/?A-Za-z][^>]*>)"));
 }
 
 struct Run
@@ -187,7 +189,7 @@ private slots:
         QCOMPARE(segment.spans.size(), std::size_t(2));
         SegmentTranslation translation;
         translation.text = "ver http a org x ahora";
-        translation.links = {{{0, 3}, {0, 3}},   {{4, 8}, {4, 8}},   {{11, 12}, {9, 10}},
+        translation.links = {{{0, 3}, {0, 3}},     {{4, 8}, {4, 8}},     {{11, 12}, {9, 10}},
                              {{12, 16}, {10, 14}}, {{17, 18}, {15, 16}}, {{19, 22}, {17, 22}}};
         segment.translation = translation;
         QCOMPARE(renderSegment(segment, TextEscaping::None),
@@ -288,6 +290,42 @@ private slots:
         QVERIFY2(out.contains("no hoy \u00a9 2024."), out); // &copy; decoded, then kept
     }
 
+    void odtKeepsStructureAndSpans()
+    {
+        // Fixture from tests/data/documents/make_fixtures.py.
+        const QByteArray source = readAll(fixture("sample.odt"));
+        const Document doc = translated(QStringLiteral("sample.odt"));
+        QVERIFY(doc.segments.size() >= 10);
+        const std::vector<ZipEntry> before = readZip(source, QStringLiteral("sample.odt"));
+        const std::vector<ZipEntry> after = readZip(doc.render(), QStringLiteral("out.odt"));
+        QCOMPARE(after.size(), before.size());
+        QCOMPARE(after.front().name, QStringLiteral("mimetype")); // first and stored, as ODF says
+        QVERIFY(after.front().stored);
+        QCOMPARE(after.front().data, before.front().data);
+        for (std::size_t i = 0; i < after.size(); ++i) {
+            QCOMPARE(after[i].name, before[i].name);
+            if (!after[i].name.endsWith(QLatin1String(".xml")))
+                continue;
+            QCOMPARE(htmlSkeleton(after[i].data), htmlSkeleton(before[i].data));
+        }
+        const QByteArray content = after[2].data, styles = after[3].data;
+        QVERIFY2(content.contains(">el rojo casa</text:h>"), content);
+        QVERIFY2(content.contains("el <text:span text:style-name=\"T1\">rojo</text:span> coche es "
+                                  "muy pequeño."),
+                 content);
+        QVERIFY2(content.contains("<text:a xlink:type=\"simple\" xlink:href=\"http://example.com/"
+                                  "?a=1&amp;b=2\">mi amigo</text:a>"),
+                 content);
+        QVERIFY2(content.contains("un <text:span text:style-name=\"T2\">nuevo</text:span> libro"),
+                 content);
+        QVERIFY2(content.contains(">el libro es verde.</text:p>"), content); // footnote
+        QVERIFY2(content.contains("<text:p>el gato</text:p>"), content);     // table cell
+        QVERIFY2(styles.contains(">hola, mi amigo</text:p>"), styles);       // header
+        QVERIFY2(styles.contains(">el verde libro</text:p>"), styles);       // footer
+        // Same paragraphs in and out.
+        QCOMPARE(content.count("<text:p"), before[2].data.count("<text:p"));
+    }
+
     void writesPlainText()
     {
         const Document doc = translated(QStringLiteral("sample.html"));
@@ -308,12 +346,21 @@ private slots:
         QTest::newRow("timing") << "bad-timing.srt"
                                 << "line 2: '00:00:01,000 -> 00:00:03,500' is not a subtitle "
                                    "timing";
-        QTest::newRow("utf8") << "bad-utf8.txt" << "is not UTF-8 text (ill-formed byte 0xff at "
-                                                   "offset 8)";
-        QTest::newRow("empty") << "empty.txt" << "is empty: there is no text to translate";
-        QTest::newRow("binary") << "binary.html" << "is binary data (a NUL byte at offset 6)";
-        QTest::newRow("missing") << "missing.txt" << "cannot open";
-        QTest::newRow("type") << "sample.pdf" << "unsupported file type '.pdf'";
+        QTest::newRow("utf8") << "bad-utf8.txt"
+                              << "is not UTF-8 text (ill-formed byte 0xff at "
+                                 "offset 8)";
+        QTest::newRow("empty") << "empty.txt"
+                               << "is empty: there is no text to translate";
+        QTest::newRow("binary") << "binary.html"
+                                << "is binary data (a NUL byte at offset 6)";
+        QTest::newRow("missing") << "missing.txt"
+                                 << "cannot open";
+        QTest::newRow("type") << "sample.pdf"
+                              << "unsupported file type '.pdf'";
+        QTest::newRow("corrupt odt") << "corrupt.odt"
+                                     << "is corrupt";
+        QTest::newRow("encrypted odt") << "encrypted.odt"
+                                       << "is password-protected";
     }
     void badDocumentsSayWhy()
     {
@@ -366,8 +413,8 @@ private slots:
         const QString timing = QStringLiteral(R"(\d+:\d+:\d+,\d+ --> [^\r\n]*\r\n)");
         QCOMPARE(matches(readAll(out), timing), matches(readAll(fixture("sample.srt")), timing));
 
-        run = runCli({"translate-doc", "--model", "toy-en-es", fixture("bad-timing.srt"), "-o",
-                      out});
+        run =
+            runCli({"translate-doc", "--model", "toy-en-es", fixture("bad-timing.srt"), "-o", out});
         QCOMPARE(run.exitCode, 1);
         QCOMPARE(run.err.count('\n'), 1);
         QVERIFY2(run.err.contains("is not a subtitle timing"), run.err);
@@ -389,7 +436,8 @@ private slots:
 
     void realModelWritesSpanish()
     {
-        const QString package = QStringLiteral(GLOSA_SOURCE_DIR "/resources/models/transformer-en-es");
+        const QString package =
+            QStringLiteral(GLOSA_SOURCE_DIR "/resources/models/transformer-en-es");
         const QString plugins = QStringLiteral(GLOSA_BINARY_DIR "/plugins");
         if (!QFileInfo::exists(package + QStringLiteral("/model.json")))
             QSKIP("resources/models/transformer-en-es is not exported");
@@ -418,8 +466,8 @@ private slots:
         };
         const int spanish = count({"el", "la", "los", "las", "de", "que", "y", "en", "un", "una",
                                    "es", "está", "dónde", "quiero", "tiene", "mis", "del"});
-        const int english = count({"the", "of", "and", "is", "where", "would", "has", "we",
-                                   "my", "to", "a"});
+        const int english =
+            count({"the", "of", "and", "is", "where", "would", "has", "we", "my", "to", "a"});
         QVERIFY2(spanish >= 6 && english <= 1, qPrintable(text));
     }
 };

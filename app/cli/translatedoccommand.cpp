@@ -59,9 +59,9 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1) {
         err << name
-            << (positional.isEmpty() ? QStringLiteral("the input document IN is required")
-                                     : QStringLiteral("one input document expected, got %1")
-                                           .arg(positional.size()))
+            << (positional.isEmpty()
+                    ? QStringLiteral("the input document IN is required")
+                    : QStringLiteral("one input document expected, got %1").arg(positional.size()))
             << "\n";
         return 2;
     }
@@ -90,8 +90,8 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
     const QString inFormat = documents::formatForPath(input);
     const QString outFormat = documents::formatForPath(output);
     if (!inFormat.isEmpty() && outFormat != inFormat && outFormat != QLatin1String("txt")) {
-        err << name << "cannot write a ." << QFileInfo(input).suffix() << " document as '"
-            << output << "' (write ." << inFormat << " or .txt)\n";
+        err << name << "cannot write a ." << QFileInfo(input).suffix() << " document as '" << output
+            << "' (write ." << inFormat << " or .txt)\n";
         return 2;
     }
 
@@ -129,8 +129,8 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
     timer.start();
     QObject::connect(&documentTranslator, &documents::DocumentTranslator::progress,
                      [&](int done, int total, qint64 left) {
-                         if (quiet || (lastReport.isValid() && lastReport.elapsed() < 1000 &&
-                                       done < total))
+                         if (quiet ||
+                             (lastReport.isValid() && lastReport.elapsed() < 1000 && done < total))
                              return;
                          lastReport.start();
                          err << name << done << "/" << total << " segments";
@@ -163,8 +163,7 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
     const std::size_t done = document.translatedCount();
     if (!complete) {
         err << name << "cancelled: " << done << " of " << document.segments.size()
-            << " segments translated, the rest left in the source language in " << output
-            << "\n";
+            << " segments translated, the rest left in the source language in " << output << "\n";
         return 130;
     }
     if (!quiet)

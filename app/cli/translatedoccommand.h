@@ -3,8 +3,8 @@
 //   glosa-cli translate-doc --model ID_OR_DIR IN -o OUT [--window N] [--quiet]
 //       [decoding options of `glosa-cli translate`]
 //
-// IN is .txt, .srt, .md or .html (see app/core/documents/formats.h for what each keeps); OUT has
-// the same format, or .txt for the translated paragraphs only. Progress (segments done / total
+// IN is .txt, .srt, .md, .html or .odt (see app/core/documents/formats.h for what each keeps); OUT
+// has the same format, or .txt for the translated paragraphs only. Progress (segments done / total
 // and the time left) goes to stderr about once a second unless --quiet, then a summary line
 // with segments/s. Ctrl+C stops after the current batch and still writes OUT with the finished
 // part translated (exit code 130). A document that cannot be read (not UTF-8, binary, empty,

@@ -127,10 +127,9 @@ int main(int argc, char *argv[])
         std::printf("{\"model\": \"%s\", \"format\": \"%s\", \"strategy\": \"%s\", \"batch\": %d, "
                     "\"threads\": %d, \"sentences\": %d, \"segments\": %zu, \"bytes\": %lld, "
                     "\"seconds\": %.3f, \"sentences_per_s\": %.1f, \"peak_rss_mb\": %.1f}\n",
-                    translation->id().c_str(), qPrintable(format),
-                    qPrintable(strategy), batch, threads, count, document.segments.size(),
-                    static_cast<long long>(body.size()), seconds, count / seconds,
-                    usage.ru_maxrss / 1024.0);
+                    translation->id().c_str(), qPrintable(format), qPrintable(strategy), batch,
+                    threads, count, document.segments.size(), static_cast<long long>(body.size()),
+                    seconds, count / seconds, usage.ru_maxrss / 1024.0);
     } catch (const std::exception &failure) {
         std::cerr << "bench_documents: " << failure.what() << "\n";
         return 1;

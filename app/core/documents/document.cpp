@@ -57,8 +57,7 @@ ByteRange targetOf(ByteRange source, const std::vector<AlignmentLink> &links)
 {
     ByteRange result{-1, -1};
     for (const AlignmentLink &link : links) {
-        const bool inside = source.size() > 0 ? overlaps(link.source, source)
-                                              : false;
+        const bool inside = source.size() > 0 ? overlaps(link.source, source) : false;
         if (!inside)
             continue;
         if (result.begin < 0) {
@@ -200,11 +199,29 @@ void Document::appendSegment(Segment segment)
 
 QByteArray Document::render() const
 {
-    QByteArray out;
-    for (const Part &part : parts)
-        out += part.segment < 0 ? part.bytes
-                                : renderSegment(segments[part.segment], escaping, lineBreak);
-    return out;
+    if (archive.empty()) {
+        QByteArray out;
+        for (const Part &part : parts)
+            out += part.segment < 0 ? part.bytes
+                                    : renderSegment(segments[part.segment], escaping, lineBreak);
+        return out;
+    }
+    std::vector<ZipEntry> entries = archive;
+    ZipEntry *current = nullptr;
+    for (const Part &part : parts) {
+        if (!part.entry.isEmpty()) {
+            auto found = std::find_if(entries.begin(), entries.end(),
+                                      [&](const ZipEntry &e) { return e.name == part.entry; });
+            current = found == entries.end() ? nullptr : &*found;
+            if (current)
+                current->data.clear();
+        }
+        if (current)
+            current->data += part.segment < 0
+                                 ? part.bytes
+                                 : renderSegment(segments[part.segment], escaping, lineBreak);
+    }
+    return writeZip(entries);
 }
 
 std::size_t Document::translatedCount() const
@@ -268,8 +285,8 @@ std::vector<ByteRange> projectSpans(const Segment &segment, SegmentTranslation &
             result[k] = {found, found + wanted.size()};
             searchFrom = found + wanted.size();
         } else {
-            ByteRange target = toWords(targetOf(spans[k].range, translation.links),
-                                       translation.text);
+            ByteRange target =
+                toWords(targetOf(spans[k].range, translation.links), translation.text);
             QByteArray replacement = wanted;
             const QByteArray &t = translation.text;
             // No doubled spaces around what is put back (" ⁇ " for an unknown symbol).
@@ -283,8 +300,7 @@ std::vector<ByteRange> projectSpans(const Segment &segment, SegmentTranslation &
                 // Inserted between words: keep it a word of its own.
                 if (target.begin > 0 && translation.text[target.begin - 1] != ' ')
                     replacement.prepend(' ');
-                if (target.begin < translation.text.size() &&
-                    translation.text[target.begin] != ' ')
+                if (target.begin < translation.text.size() && translation.text[target.begin] != ' ')
                     replacement.append(' ');
             }
             translation.text.replace(target.begin, target.size(), replacement);
@@ -358,7 +374,8 @@ QByteArray wrapLines(const QByteArray &text, int lines)
         const qsizetype wanted = text.size() * line / lines;
         qsizetype best = -1;
         for (const qsizetype space : spaces)
-            if (space > previous && (best < 0 || std::abs(space - wanted) < std::abs(best - wanted)))
+            if (space > previous &&
+                (best < 0 || std::abs(space - wanted) < std::abs(best - wanted)))
                 best = space;
         if (best < 0)
             break;
@@ -368,8 +385,7 @@ QByteArray wrapLines(const QByteArray &text, int lines)
     return out;
 }
 
-QByteArray renderSegment(const Segment &segment, TextEscaping escaping,
-                         const QByteArray &lineBreak)
+QByteArray renderSegment(const Segment &segment, TextEscaping escaping, const QByteArray &lineBreak)
 {
     std::vector<ByteRange> ranges;
     QByteArray text;

@@ -15,6 +15,8 @@
 // and protected text is put back verbatim where the model changed it.
 #pragma once
 
+#include "app/core/documents/ziparchive.h"
+
 #include <QByteArray>
 #include <QString>
 
@@ -78,7 +80,7 @@ struct SegmentTranslation
 
 struct Segment
 {
-    QByteArray text; // plain UTF-8 the model reads (no line breaks)
+    QByteArray text;               // plain UTF-8 the model reads (no line breaks)
     std::vector<InlineSpan> spans; // sorted by range.begin; markup spans nest, never cross
     // Write the translation on this many lines (subtitles, hard-wrapped text); 1: one line.
     int lines = 1;
@@ -97,6 +99,9 @@ struct Document
     {
         QByteArray bytes;
         int segment = -1;
+        // Office formats: this part and those after it, up to the next part naming an entry,
+        // are the text of archive entry `entry` (content.xml, styles.xml).
+        QString entry;
     };
 
     QString format; // "txt", "srt", "md", "html"
@@ -104,13 +109,17 @@ struct Document
     QByteArray lineBreak = "\n"; // what wrapped segments break lines with ("\r\n" in CRLF files)
     std::vector<Part> parts;
     std::vector<Segment> segments;
+    // Office formats: every entry of the zip archive as read; render() writes them back in order
+    // with the entries named by parts replaced.
+    std::vector<ZipEntry> archive;
 
     // Appends skeleton bytes (merged with a preceding skeleton part).
     void appendSkeleton(const QByteArray &bytes);
     // Appends a segment and its slot; a white-space-only segment goes to the skeleton instead.
     void appendSegment(Segment segment);
 
-    // The file with every translated segment in place (untranslated ones as in the source).
+    // The file with every translated segment in place (untranslated ones as in the source); for
+    // office formats the whole zip archive.
     QByteArray render() const;
     std::size_t translatedCount() const;
 };

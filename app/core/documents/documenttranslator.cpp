@@ -64,8 +64,8 @@ bool DocumentTranslator::translate(Document &document, const engine::DecodingOpt
 
     for (std::size_t windowStart = 0; windowStart < pending.size(); windowStart += m_windowSize) {
         std::vector<int> window(pending.begin() + windowStart,
-                                pending.begin() + std::min(pending.size(),
-                                                           windowStart + m_windowSize));
+                                pending.begin() +
+                                    std::min(pending.size(), windowStart + m_windowSize));
         std::stable_sort(window.begin(), window.end(), [&](int a, int b) {
             return document.segments[a].text.size() < document.segments[b].text.size();
         });
@@ -78,8 +78,8 @@ bool DocumentTranslator::translate(Document &document, const engine::DecodingOpt
             for (std::size_t k = first; k < last; ++k) {
                 starts.push_back(joined.size());
                 std::string text = document.segments[window[k]].text.toStdString();
-                std::replace_if(text.begin(), text.end(),
-                                [](char c) { return c == '\n' || c == '\r'; }, ' ');
+                std::replace_if(
+                    text.begin(), text.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
                 joined += text;
                 joined += '\n';
             }
@@ -119,7 +119,8 @@ bool DocumentTranslator::translate(Document &document, const engine::DecodingOpt
                         std::size_t(alignment.dim(1)) == sources)
                         j = mostAttended(alignment, i, sentence.sourceTokens);
                     else if (sources > 0) // no attention: assume monotonic
-                        j = int(std::min(sources - 1, i * sources / std::max<std::size_t>(rows, 1)));
+                        j = int(
+                            std::min(sources - 1, i * sources / std::max<std::size_t>(rows, 1)));
                     if (j < 0 || sentence.sourceTokens[j].bytes.empty())
                         continue;
                     const engine::TextSpan s = sentence.sourceTokens[j].bytes;
@@ -139,9 +140,9 @@ bool DocumentTranslator::translate(Document &document, const engine::DecodingOpt
             }
             const qint64 elapsed = timer.elapsed();
             const qint64 left =
-                bytesDone > 0 ? qint64(double(elapsed) * double(pendingBytes - bytesDone) /
-                                       double(bytesDone))
-                              : -1;
+                bytesDone > 0
+                    ? qint64(double(elapsed) * double(pendingBytes - bytesDone) / double(bytesDone))
+                    : -1;
             emit progress(done, total, left);
             if (m_cancelled)
                 return false;

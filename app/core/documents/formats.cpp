@@ -268,16 +268,16 @@ void parseMarkdownInline(const QByteArray &raw, qsizetype from, qsizetype to, Se
                     const std::size_t index = segment.spans.size();
                     segment.spans.push_back({});
                     parseMarkdownInline(raw, i + 1, close, segment);
-                    segment.spans[index] = {{begin, segment.text.size()}, "[",
-                                            raw.mid(close, end + 1 - close), false};
+                    segment.spans[index] = {
+                        {begin, segment.text.size()}, "[", raw.mid(close, end + 1 - close), false};
                     i = end + 1;
                     continue;
                 }
             }
         }
         if (c == '*' || c == '_') {
-            const QByteArray marker = (i + 1 < to && raw[i + 1] == c) ? QByteArray(2, c)
-                                                                         : QByteArray(1, c);
+            const QByteArray marker =
+                (i + 1 < to && raw[i + 1] == c) ? QByteArray(2, c) : QByteArray(1, c);
             const qsizetype inner = i + marker.size();
             const bool opens = inner < to && !isSpace(raw[inner]) &&
                                (c == '*' || i == from || !std::isalnum(uchar(raw[i - 1])));
@@ -319,7 +319,8 @@ Segment markdownSegment(const QByteArray &raw, int lines)
 Document readMd(const QByteArray &bytes, const QString &name)
 {
     static const QRegularExpression heading(QStringLiteral(R"(^(#{1,6}\s+))"));
-    static const QRegularExpression item(QStringLiteral(R"(^((?:>\s?)*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?))"));
+    static const QRegularExpression item(
+        QStringLiteral(R"(^((?:>\s?)*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?))"));
     static const QRegularExpression quote(QStringLiteral(R"(^((?:>\s?)+))"));
     static const QRegularExpression rule(QStringLiteral(R"(^([-*_]\s*){3,}$)"));
     static const QRegularExpression tableRule(QStringLiteral(R"(^\|?[\s:|-]+\|[\s:|-]*$)"));
@@ -355,7 +356,8 @@ Document readMd(const QByteArray &bytes, const QString &name)
             continue;
         }
         const QString content = QString::fromUtf8(line.content);
-        const bool codeBlock = count == 0 && (line.indent.contains('\t') || line.indent.size() >= 4);
+        const bool codeBlock =
+            count == 0 && (line.indent.contains('\t') || line.indent.size() >= 4);
         if (line.content.isEmpty() || codeBlock || rule.match(content).hasMatch() ||
             (line.content.startsWith('<') && line.content.endsWith('>'))) {
             flush();
@@ -429,31 +431,32 @@ Document readMd(const QByteArray &bytes, const QString &name)
 const QSet<QByteArray> &inlineElements()
 {
     static const QSet<QByteArray> names = {
-        "a",   "abbr", "b",    "bdi",   "bdo", "big",  "cite", "code", "data", "del", "dfn",
-        "em",  "font", "i",    "ins",   "kbd", "mark", "q",    "s",    "samp", "small",
-        "span", "strong", "sub", "sup", "time", "tt", "u", "var", "br", "img", "wbr", "label"};
+        "a",      "abbr", "b",   "bdi",  "bdo", "big",  "cite", "code", "data", "del",   "dfn",
+        "em",     "font", "i",   "ins",  "kbd", "mark", "q",    "s",    "samp", "small", "span",
+        "strong", "sub",  "sup", "time", "tt",  "u",    "var",  "br",   "img",  "wbr",   "label"};
     return names;
-}
-
-bool isVoid(const QByteArray &name)
-{
-    return name == "br" || name == "img" || name == "wbr";
-}
-
-bool isCode(const QByteArray &name)
-{
-    return name == "code" || name == "kbd" || name == "samp" || name == "var" || name == "tt";
 }
 
 QByteArray decodeEntity(const QByteArray &entity)
 {
-    static const std::map<QByteArray, QByteArray> named = {
-        {"amp", "&"},          {"lt", "<"},           {"gt", ">"},
-        {"quot", "\""},        {"apos", "'"},         {"nbsp", "\xC2\xA0"},
-        {"copy", "\xC2\xA9"},  {"reg", "\xC2\xAE"},   {"mdash", "\xE2\x80\x94"},
-        {"ndash", "\xE2\x80\x93"}, {"hellip", "\xE2\x80\xA6"}, {"lsquo", "\xE2\x80\x98"},
-        {"rsquo", "\xE2\x80\x99"}, {"ldquo", "\xE2\x80\x9C"}, {"rdquo", "\xE2\x80\x9D"},
-        {"laquo", "\xC2\xAB"}, {"raquo", "\xC2\xBB"}, {"euro", "\xE2\x82\xAC"}};
+    static const std::map<QByteArray, QByteArray> named = {{"amp", "&"},
+                                                           {"lt", "<"},
+                                                           {"gt", ">"},
+                                                           {"quot", "\""},
+                                                           {"apos", "'"},
+                                                           {"nbsp", "\xC2\xA0"},
+                                                           {"copy", "\xC2\xA9"},
+                                                           {"reg", "\xC2\xAE"},
+                                                           {"mdash", "\xE2\x80\x94"},
+                                                           {"ndash", "\xE2\x80\x93"},
+                                                           {"hellip", "\xE2\x80\xA6"},
+                                                           {"lsquo", "\xE2\x80\x98"},
+                                                           {"rsquo", "\xE2\x80\x99"},
+                                                           {"ldquo", "\xE2\x80\x9C"},
+                                                           {"rdquo", "\xE2\x80\x9D"},
+                                                           {"laquo", "\xC2\xAB"},
+                                                           {"raquo", "\xC2\xBB"},
+                                                           {"euro", "\xE2\x82\xAC"}};
     if (entity.startsWith('#')) {
         bool ok = false;
         const uint code = entity.size() > 1 && (entity[1] == 'x' || entity[1] == 'X')
@@ -468,19 +471,56 @@ QByteArray decodeEntity(const QByteArray &entity)
     return found == named.end() ? QByteArray() : found->second;
 }
 
+// What a markup reader treats specially; every other element is a block boundary.
+struct MarkupRules
+{
+    QSet<QByteArray> inlines; // inside a sentence: become spans
+    QSet<QByteArray> voids;   // inline and never closed (HTML's <br>)
+    QSet<QByteArray> raw;     // content kept untouched up to the end tag
+    QSet<QByteArray> code;    // inline whose text is kept verbatim
+    QSet<QByteArray> spaces;  // inline that separates words (a line break, a tab)
+};
+
+const MarkupRules &htmlRules()
+{
+    static const MarkupRules rules{inlineElements(),
+                                   {"br", "img", "wbr"},
+                                   {"script", "style", "pre", "textarea"},
+                                   {"code", "kbd", "samp", "var", "tt"},
+                                   {"br"}};
+    return rules;
+}
+
+// OpenDocument text (content.xml, styles.xml): paragraphs and headings are blocks, spans, links,
+// spaces, tabs, line breaks, bookmarks and note references are inline.
+const MarkupRules &odfRules()
+{
+    static const MarkupRules rules{
+        {"text:span", "text:a", "text:s", "text:tab", "text:line-break", "text:soft-page-break",
+         "text:bookmark", "text:bookmark-start", "text:bookmark-end", "text:reference-mark",
+         "text:reference-mark-start", "text:reference-mark-end", "text:note-ref", "text:sequence",
+         "text:ruby", "text:ruby-base"},
+        {},
+        {"text:tracked-changes", "office:font-face-decls", "office:automatic-styles",
+         "office:scripts"},
+        {},
+        {"text:s", "text:tab", "text:line-break"}};
+    return rules;
+}
+
 class HtmlReader
 {
 public:
-    HtmlReader(const QByteArray &bytes, const QString &name) : m_bytes(bytes), m_name(name)
+    HtmlReader(const QByteArray &bytes, const QString &name, const MarkupRules &rules,
+               Document &doc)
+        : m_bytes(bytes), m_name(name), m_rules(rules), m_doc(doc)
     {
-        m_doc.format = QStringLiteral("html");
-        m_doc.escaping = TextEscaping::Xml;
-        m_doc.lineBreak = lineBreakOf(bytes);
     }
 
-    Document read()
+    // `check`: the whole input is a document of its own (UTF-8, not empty, a BOM kept).
+    void read(bool check)
     {
-        const QByteArray bom = checkText(m_bytes, m_name);
+        const QByteArray bom = check ? checkText(m_bytes, m_name) : QByteArray();
         m_doc.appendSkeleton(bom);
         qsizetype i = bom.size();
         const qsizetype n = m_bytes.size();
@@ -535,8 +575,7 @@ public:
                                         .arg(i));
             const qsizetype end = k + 1;
             const QByteArray raw = m_bytes.mid(i, end - i);
-            if (!closing && (tagName == "script" || tagName == "style" || tagName == "pre" ||
-                             tagName == "textarea")) {
+            if (!closing && m_rules.raw.contains(tagName) && !raw.endsWith("/>")) {
                 // Raw content up to the matching end tag, untouched.
                 const QByteArray close = "</" + tagName;
                 qsizetype stop = m_bytes.toLower().indexOf(close, end);
@@ -546,7 +585,7 @@ public:
                 i = boundary(i, after < 0 ? n : after + 1);
                 continue;
             }
-            if (!inlineElements().contains(tagName)) {
+            if (!m_rules.inlines.contains(tagName)) {
                 i = boundary(i, end);
                 continue;
             }
@@ -554,7 +593,6 @@ public:
             i = end;
         }
         flush();
-        return std::move(m_doc);
     }
 
 private:
@@ -593,8 +631,11 @@ private:
                         // Unknown: kept as written, in its place.
                         ++m_order;
                         m_segment.spans.push_back({{m_segment.text.size(), m_segment.text.size()},
-                                                   m_bytes.mid(i, semicolon + 1 - i), {}, false,
-                                                   m_order, m_order});
+                                                   m_bytes.mid(i, semicolon + 1 - i),
+                                                   {},
+                                                   false,
+                                                   m_order,
+                                                   m_order});
                     }
                     i = semicolon;
                     continue;
@@ -617,8 +658,11 @@ private:
                 const std::size_t keep = std::distance(open, m_open.rend()) - 1;
                 for (std::size_t k = m_open.size(); k-- > keep;) {
                     const Open &o = m_open[k];
-                    m_segment.spans[o.index] = {{o.begin, at}, o.raw, k == keep ? raw : "",
-                                                k == keep && isCode(o.name), o.order,
+                    m_segment.spans[o.index] = {{o.begin, at},
+                                                o.raw,
+                                                k == keep ? raw : "",
+                                                k == keep && m_rules.code.contains(o.name),
+                                                o.order,
                                                 k == keep ? order : o.order};
                 }
                 m_open.resize(keep);
@@ -628,10 +672,11 @@ private:
             m_segment.spans.push_back({{at, at}, raw, {}, false, order, order});
             return;
         }
-        if (selfClosing || isVoid(name)) {
+        if (selfClosing || m_rules.voids.contains(name)) {
             m_segment.spans.push_back({{at, at}, raw, {}, false, order, order});
             // A line break separates words: "a<br>b" is read as "a b".
-            if (name == "br" && !m_segment.text.isEmpty() && !m_segment.text.endsWith(' '))
+            if (m_rules.spaces.contains(name) && !m_segment.text.isEmpty() &&
+                !m_segment.text.endsWith(' '))
                 m_segment.text += ' ';
             return;
         }
@@ -659,7 +704,8 @@ private:
         for (const InlineSpan &span : m_segment.spans)
             lastSpan = std::max(lastSpan, span.range.end);
         QByteArray trail;
-        if (m_segment.text.endsWith(' ') && lastSpan < m_segment.text.size() && !m_trail.isEmpty()) {
+        if (m_segment.text.endsWith(' ') && lastSpan < m_segment.text.size() &&
+            !m_trail.isEmpty()) {
             m_segment.text.chop(1);
             trail = m_trail;
         }
@@ -678,7 +724,8 @@ private:
 
     const QByteArray &m_bytes;
     QString m_name;
-    Document m_doc;
+    const MarkupRules &m_rules;
+    Document &m_doc;
     Segment m_segment;
     std::vector<Open> m_open;
     QByteArray m_lead;  // white space before the segment's first text or tag
@@ -686,12 +733,71 @@ private:
     int m_order = 0;    // tags seen in the current segment
 };
 
+// The zip checks shared by the office formats: not empty, not an encrypted (OLE) container.
+std::vector<ZipEntry> openArchive(const QByteArray &bytes, const QString &name)
+{
+    if (bytes.isEmpty())
+        throw DocumentError(QStringLiteral("%1 is empty (0 bytes)").arg(name));
+    if (bytes.startsWith("\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1"))
+        throw DocumentError(QStringLiteral("%1 is password-protected (encrypted) or in an old "
+                                           "binary format; save it without a password as .odt or "
+                                           ".docx first")
+                                .arg(name));
+    return readZip(bytes, name);
+}
+
+const ZipEntry *findEntry(const std::vector<ZipEntry> &entries, const QString &name)
+{
+    for (const ZipEntry &entry : entries)
+        if (entry.name == name)
+            return &entry;
+    return nullptr;
+}
+
+Document readOdt(const QByteArray &bytes, const QString &name)
+{
+    Document doc;
+    doc.format = QStringLiteral("odt");
+    doc.escaping = TextEscaping::Xml;
+    doc.archive = openArchive(bytes, name);
+    const ZipEntry *mimetype = findEntry(doc.archive, QStringLiteral("mimetype"));
+    if (!mimetype || !mimetype->data.startsWith("application/vnd.oasis.opendocument.text"))
+        throw DocumentError(QStringLiteral("%1 is not an OpenDocument text (mimetype '%2')")
+                                .arg(name, mimetype ? QString::fromUtf8(mimetype->data.left(80))
+                                                    : QStringLiteral("missing")));
+    const ZipEntry *manifest = findEntry(doc.archive, QStringLiteral("META-INF/manifest.xml"));
+    if (manifest && manifest->data.contains("encryption-data"))
+        throw DocumentError(QStringLiteral("%1 is password-protected (encrypted); save it "
+                                           "without a password first")
+                                .arg(name));
+    const ZipEntry *content = findEntry(doc.archive, QStringLiteral("content.xml"));
+    if (!content)
+        throw DocumentError(QStringLiteral("%1 is corrupt: it has no content.xml").arg(name));
+    for (const QString entryName : {QStringLiteral("content.xml"), QStringLiteral("styles.xml")}) {
+        const ZipEntry *entry = findEntry(doc.archive, entryName);
+        if (!entry)
+            continue;
+        const QString label = name + QLatin1Char(':') + entryName;
+        const std::size_t bad =
+            engine::findInvalidUtf8({entry->data.constData(), std::size_t(entry->data.size())});
+        if (bad != std::string_view::npos)
+            throw DocumentError(
+                QStringLiteral("%1 is corrupt: not UTF-8 at offset %2").arg(label).arg(bad));
+        doc.parts.push_back({{}, -1, entryName});
+        HtmlReader(entry->data, label, odfRules(), doc).read(false);
+    }
+    if (doc.segments.empty())
+        throw DocumentError(QStringLiteral("%1 is empty: there is no text to translate").arg(name));
+    return doc;
+}
+
 } // namespace
 
 QStringList supportedFormats()
 {
-    return {QStringLiteral("txt"), QStringLiteral("srt"), QStringLiteral("md"),
-            QStringLiteral("markdown"), QStringLiteral("html"), QStringLiteral("htm")};
+    return {QStringLiteral("txt"),      QStringLiteral("srt"),  QStringLiteral("md"),
+            QStringLiteral("markdown"), QStringLiteral("html"), QStringLiteral("htm"),
+            QStringLiteral("odt")};
 }
 
 QString formatForPath(const QString &path)
@@ -702,7 +808,8 @@ QString formatForPath(const QString &path)
     if (suffix == QLatin1String("markdown"))
         return QStringLiteral("md");
     if (suffix == QLatin1String("txt") || suffix == QLatin1String("srt") ||
-        suffix == QLatin1String("md") || suffix == QLatin1String("html"))
+        suffix == QLatin1String("md") || suffix == QLatin1String("html") ||
+        suffix == QLatin1String("odt"))
         return suffix;
     return {};
 }
@@ -716,8 +823,16 @@ Document parseDocument(const QByteArray &bytes, const QString &format, const QSt
         return readSrt(bytes, label);
     if (format == QLatin1String("md"))
         return readMd(bytes, label);
-    if (format == QLatin1String("html"))
-        return HtmlReader(bytes, label).read();
+    if (format == QLatin1String("html")) {
+        Document doc;
+        doc.format = QStringLiteral("html");
+        doc.escaping = TextEscaping::Xml;
+        doc.lineBreak = lineBreakOf(bytes);
+        HtmlReader(bytes, label, htmlRules(), doc).read(true);
+        return doc;
+    }
+    if (format == QLatin1String("odt"))
+        return readOdt(bytes, label);
     throw DocumentError(QStringLiteral("%1: unsupported format '%2' (supported: %3)")
                             .arg(label, format, supportedFormats().join(QStringLiteral(", "))));
 }

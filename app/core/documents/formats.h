@@ -1,4 +1,4 @@
-// Reading and writing documents by file suffix: .txt, .srt, .md/.markdown, .html/.htm.
+// Reading and writing documents by file suffix: .txt, .srt, .md/.markdown, .html/.htm, .odt.
 //
 // Basic usage:
 //     Document doc = readDocument("talk.srt");   // DocumentError with a one-line message
@@ -18,6 +18,11 @@
 //   `<script>`, `<style>`, `<pre>` and `<textarea>` byte-identical; text between block tags is
 //   one segment (white space folded, entities decoded); inline tags inside it (`<b>`, `<a>`,
 //   `<code>`, `<br>`, …) become spans placed on the translated words by the alignment.
+// - odt: a zip (QuaZip) whose content.xml and styles.xml (headers, footers) are read with the
+//   HTML tokenizer's rules for OpenDocument: <text:p>/<text:h> (also in lists, tables, footnotes)
+//   are segments; <text:span> (bold, italic), <text:a> (links), <text:s/>, <text:tab/>,
+//   bookmarks are inline spans. Every other entry, and the entry order (mimetype first, stored),
+//   is written back as it was. Encrypted (password) and truncated archives are DocumentErrors.
 // In every format URLs, e-mail addresses, numbers and placeholders are kept verbatim
 // (protectSpans). Input must be UTF-8 (a BOM is kept); empty or white-space-only input, ill-formed
 // UTF-8, binary data and malformed subtitles are DocumentErrors naming the file and place.

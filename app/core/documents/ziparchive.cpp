@@ -1,0 +1,76 @@
+#include "app/core/documents/ziparchive.h"
+
+#include "app/core/documents/document.h"
+
+#include <QBuffer>
+
+#include <quazip/quazip.h>
+#include <quazip/quazipfile.h>
+#include <quazip/quazipnewinfo.h>
+
+namespace glosa::documents {
+
+std::vector<ZipEntry> readZip(const QByteArray &bytes, const QString &label)
+{
+    QByteArray copy = bytes;
+    QBuffer buffer(&copy);
+    QuaZip zip(&buffer);
+    if (!zip.open(QuaZip::mdUnzip))
+        throw DocumentError(QStringLiteral("%1 is corrupt: not a readable zip archive (error %2)")
+                                .arg(label)
+                                .arg(zip.getZipError()));
+    std::vector<ZipEntry> entries;
+    for (bool more = zip.goToFirstFile(); more; more = zip.goToNextFile()) {
+        QuaZipFileInfo64 info;
+        zip.getCurrentFileInfo(&info);
+        QuaZipFile file(&zip);
+        if (!file.open(QIODevice::ReadOnly))
+            throw DocumentError(QStringLiteral("%1 is corrupt: cannot read '%2' in it (error %3)")
+                                    .arg(label, info.name)
+                                    .arg(file.getZipError()));
+        ZipEntry entry{info.name, file.readAll(), info.method == 0};
+        if (file.getZipError() != UNZ_OK) {
+            throw DocumentError(QStringLiteral("%1 is corrupt: '%2' in it is damaged (error %3)")
+                                    .arg(label, info.name)
+                                    .arg(file.getZipError()));
+        }
+        file.close();
+        if (file.getZipError() != UNZ_OK) // CRC mismatch shows at close
+            throw DocumentError(QStringLiteral("%1 is corrupt: '%2' in it fails its checksum")
+                                    .arg(label, info.name));
+        entries.push_back(std::move(entry));
+    }
+    if (zip.getZipError() != UNZ_OK)
+        throw DocumentError(QStringLiteral("%1 is corrupt: its zip directory is damaged (error %2)")
+                                .arg(label)
+                                .arg(zip.getZipError()));
+    return entries;
+}
+
+QByteArray writeZip(const std::vector<ZipEntry> &entries)
+{
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    QuaZip zip(&buffer);
+    if (!zip.open(QuaZip::mdCreate))
+        throw DocumentError(
+            QStringLiteral("cannot create a zip archive (error %1)").arg(zip.getZipError()));
+    for (const ZipEntry &entry : entries) {
+        QuaZipFile file(&zip);
+        const QuaZipNewInfo info(entry.name);
+        if (!file.open(QIODevice::WriteOnly, info, nullptr, 0, entry.stored ? 0 : Z_DEFLATED,
+                       entry.stored ? 0 : Z_DEFAULT_COMPRESSION) ||
+            file.write(entry.data) != entry.data.size())
+            throw DocumentError(QStringLiteral("cannot write '%1' into the zip archive (error %2)")
+                                    .arg(entry.name)
+                                    .arg(file.getZipError()));
+        file.close();
+    }
+    zip.close();
+    if (zip.getZipError() != ZIP_OK)
+        throw DocumentError(
+            QStringLiteral("cannot finish the zip archive (error %1)").arg(zip.getZipError()));
+    return bytes;
+}
+
+} // namespace glosa::documents

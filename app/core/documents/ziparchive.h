@@ -1,0 +1,24 @@
+// Zip archives in memory (QuaZip), for the office formats: read every entry, write them back in
+// the same order with the same compression, replacing some.
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+#include <vector>
+
+namespace glosa::documents {
+
+struct ZipEntry
+{
+    QString name;
+    QByteArray data;
+    bool stored = false; // written uncompressed (ODF's "mimetype" must be)
+};
+
+// Throws DocumentError naming `label` when `bytes` is not a readable zip archive.
+std::vector<ZipEntry> readZip(const QByteArray &bytes, const QString &label);
+// Throws DocumentError when QuaZip fails.
+QByteArray writeZip(const std::vector<ZipEntry> &entries);
+
+} // namespace glosa::documents
