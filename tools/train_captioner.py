@@ -53,6 +53,8 @@ from glosa_train import atomic_save, log, runs_dir  # noqa: E402
 
 PAD, UNK, BOS, EOS = 0, 1, 2, 3
 SPECIALS = ["<pad>", "<unk>", "<s>", "</s>"]
+# Never generated: padding, <s>, and <unk> (a caption with " ⁇ " in it helps nobody).
+SUPPRESS = [PAD, UNK, BOS]
 FLICKR8K = {"name": "Flickr8k",
             "splits": "train (6,000 images, 30,000 captions); early stopping on dev (1,000 "
                       "images)",
@@ -264,8 +266,7 @@ class Captioner(nn.Module):
         done = torch.zeros(B, dtype=torch.bool)
         for _ in range(max_len):
             logits, _, h, c = self.step(feats, proj, tokens, h, c)
-            logits[:, PAD] = -math.inf
-            logits[:, BOS] = -math.inf
+            logits[:, SUPPRESS] = -math.inf
             tokens = logits.argmax(dim=1)
             for b in range(B):
                 if not done[b]:
@@ -291,8 +292,7 @@ class Captioner(nn.Module):
             logits, _, h2, c2 = self.step(feats.expand(n, -1, -1), proj.expand(n, -1, -1), toks,
                                           torch.cat([hy[2] for hy in hyps]),
                                           torch.cat([hy[3] for hy in hyps]))
-            logits[:, PAD] = -math.inf
-            logits[:, BOS] = -math.inf
+            logits[:, SUPPRESS] = -math.inf
             logp = torch.log_softmax(logits, dim=1)
             total = logp + torch.tensor([hy[1] for hy in hyps]).unsqueeze(1)
             vals, idx = total.flatten().topk(min(2 * beam, total.numel()))
@@ -560,7 +560,7 @@ def write_package(out_dir, model, cfg, spm_path, data, dtype, manifest_extra, ba
                      "source": config.get("source")},
         # Beam 3 ranked by log-probability / length (EOS included), as Captioner.beam() scores.
         "decoding": {"strategy": "beam", "beam_size": 3, "length_normalization": "average",
-                     "max_length": 30, "suppress_tokens": [PAD, BOS]},
+                     "max_length": 30, "suppress_tokens": SUPPRESS},
     }
     manifest.update(manifest_extra)
     with open(os.path.join(out_dir, "model.json"), "w", encoding="utf-8") as f:
@@ -712,8 +712,7 @@ def tiny(args):
         tokens, logps, atts = [], [], []
         for _ in range(8):
             logits, alpha, h, c = model.step(feats, proj, tok, h, c)
-            logits[:, PAD] = -math.inf
-            logits[:, BOS] = -math.inf
+            logits[:, SUPPRESS] = -math.inf
             lp = torch.log_softmax(logits, dim=1)
             tok = lp.argmax(dim=1)
             if int(tok) == EOS:
@@ -722,7 +721,7 @@ def tiny(args):
             logps.append(float(lp[0, tok]))
             atts.append(alpha[0].tolist())
     golden = {"features": grid[0].flatten().tolist(), "grid": [7, 7], "feature_dim": 16,
-              "greedy": {"max_length": 8, "suppress_tokens": [PAD, BOS], "tokens": tokens,
+              "greedy": {"max_length": 8, "suppress_tokens": SUPPRESS, "tokens": tokens,
                          "token_log_probs": logps, "attention": atts,
                          "text": codec.decode(tokens)}}
     with open(os.path.join(out, "golden.json"), "w") as f:

@@ -1,5 +1,6 @@
 // glosa-cli: the command-line face of Glosa. Every command prints a one-line message on stderr
 // and exits with a non-zero code on failure.
+#include "app/cli/captioncommand.h"
 #include "app/cli/historycommand.h"
 #include "app/cli/translatecommand.h"
 #include "app/cli/translatedoccommand.h"
@@ -19,6 +20,7 @@ int usage(QTextStream &err)
            "  models       list installed models\n"
            "  translate    translate stdin line by line\n"
            "  translate-doc  translate a .txt .srt .md .html .odt file, keeping its structure\n"
+           "  caption      describe images (--model ID [decoding options] [--json] IMAGE...)\n"
            "  history      list, search, export the history (--history PATH: which database)\n";
     return 2;
 }
@@ -53,6 +55,10 @@ int main(int argc, char *argv[])
     if (command == QLatin1String("translate-doc")) {
         QTextStream out(stdout);
         return glosa::cli::runTranslateDocCommand(args.mid(2), out, err);
+    }
+    if (command == QLatin1String("caption")) {
+        QTextStream out(stdout);
+        return glosa::cli::runCaptionCommand(args.mid(2), out, err);
     }
     if (command == QLatin1String("history")) {
         QTextStream out(stdout);

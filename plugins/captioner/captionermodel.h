@@ -53,7 +53,7 @@ public:
                                          const engine::DecodingControl &control = {});
 
     // The package's "decoding" object over DecodingOptions' defaults.
-    const engine::DecodingOptions &defaultDecodingOptions() const { return m_defaults; }
+    engine::DecodingOptions defaultDecodingOptions() const override { return m_defaults; }
     const CaptionerConfig &config() const { return m_decoder->config(); }
     int inputWidth() const { return m_inputWidth; }
     int inputHeight() const { return m_inputHeight; }

@@ -1,0 +1,193 @@
+#include "app/cli/captioncommand.h"
+
+#include "app/cli/translatecommand.h" // the shared decoding options
+#include "app/core/imageloader.h"
+#include "app/core/modelcatalog.h"
+#include "app/core/pluginregistry.h"
+#include "engine/captioning/captioningmodel.h"
+#include "engine/translation/translationmodel.h" // decodingOptionsToJson
+
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTextStream>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <memory>
+
+namespace glosa::cli {
+
+namespace {
+
+QString fromUtf8(const std::string &text)
+{
+    return QString::fromUtf8(text.data(), qsizetype(text.size()));
+}
+
+double rounded(double value, double scale)
+{
+    return std::round(value * scale) / scale;
+}
+
+std::shared_ptr<engine::CaptioningModel> loadCaptioner(const QString &idOrFolder, QString *error)
+{
+    PluginRegistry plugins;
+    plugins.scan();
+    ModelCatalog catalog;
+    catalog.scan();
+    const std::optional<ModelInfo> info = catalog.find(idOrFolder);
+    if (!info) {
+        *error = QStringLiteral("no model '%1': not an installed model id nor a model folder "
+                                "(see 'glosa-cli models')")
+                     .arg(idOrFolder);
+        return nullptr;
+    }
+    if (!info->isValid()) {
+        *error = QStringLiteral("model '%1' (%2) is broken: %3")
+                     .arg(idOrFolder, info->folder, info->error);
+        return nullptr;
+    }
+    const std::shared_ptr<engine::Model> model = ModelCatalog::load(*info, plugins, error);
+    if (!model)
+        return nullptr;
+    auto captioner = std::dynamic_pointer_cast<engine::CaptioningModel>(model);
+    if (!captioner)
+        *error = QStringLiteral("model '%1' (%2) is a %3 model, not a captioning model")
+                     .arg(info->id, info->folder, info->task);
+    return captioner;
+}
+
+QJsonObject toJson(const QString &image, const engine::ImageCaption &caption,
+                   const engine::DecodingOptions &options, const engine::CaptioningModel &model,
+                   double elapsedMs)
+{
+    const engine::Tokenizer &tokenizer = model.tokenizer();
+    QJsonObject object;
+    object["image"] = image;
+    QJsonArray hypotheses;
+    for (const engine::Hypothesis &h : caption.result.hypotheses) {
+        QJsonObject hyp;
+        const std::vector<int> ids(h.tokens.begin(), h.tokens.end());
+        hyp["text"] = fromUtf8(tokenizer.decode(ids));
+        QJsonArray pieces, tokenIds, logProbs;
+        for (std::size_t t = 0; t < h.tokens.size(); ++t) {
+            pieces.append(fromUtf8(tokenizer.idToPiece(h.tokens[t])));
+            tokenIds.append(h.tokens[t]);
+            logProbs.append(rounded(h.tokenLogProbs[t], 1e4));
+        }
+        hyp["tokens"] = pieces;
+        hyp["token_ids"] = tokenIds;
+        hyp["token_logprobs"] = logProbs;
+        hyp["score"] = rounded(h.score, 1e4);
+        hyp["complete"] = h.endedWithEos;
+        hypotheses.append(hyp);
+    }
+    object["caption"] =
+        hypotheses.isEmpty() ? QString() : hypotheses[0].toObject()["text"].toString();
+    object["hypotheses"] = hypotheses;
+    object["tokens"] =
+        hypotheses.isEmpty() ? QJsonArray() : hypotheses[0].toObject()["tokens"].toArray();
+    QJsonArray attention;
+    if (!caption.result.hypotheses.empty()) {
+        const engine::Tensor &a = caption.result.hypotheses[0].attention;
+        if (a.rank() == 2)
+            for (std::int64_t t = 0; t < a.dim(0); ++t) {
+                QJsonArray row;
+                for (std::int64_t i = 0; i < a.dim(1); ++i)
+                    row.append(rounded(a.data<float>()[t * a.dim(1) + i], 1e5));
+                attention.append(row);
+            }
+    }
+    object["attention"] = attention;
+    object["grid"] = QJsonArray{caption.gridRows, caption.gridCols};
+    object["strategy"] = QJsonDocument::fromJson(QByteArray::fromStdString(
+                                                     engine::decodingOptionsToJson(options).dump()))
+                             .object();
+    object["model"] = QString::fromStdString(model.id());
+    object["elapsed_ms"] = rounded(elapsedMs, 10);
+    return object;
+}
+
+} // namespace
+
+int runCaptionCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    QList<QCommandLineOption> options = {{"model", "Model id or package folder.", "ID_OR_DIR"}};
+    options += decodingCommandLineOptions();
+    options += QList<QCommandLineOption>{{"json", "One JSON object per image."}};
+    parser.addOptions(options);
+    parser.addPositionalArgument("images", "Image files.", "IMAGE...");
+    if (!parser.parse(QStringList{QStringLiteral("glosa-cli caption")} + args)) {
+        err << "glosa-cli caption: " << parser.errorText() << "\n";
+        return 2;
+    }
+    if (!parser.isSet("model")) {
+        err << "glosa-cli caption: --model ID_OR_DIR is required\n";
+        return 2;
+    }
+    const QStringList images = parser.positionalArguments();
+    if (images.isEmpty()) {
+        err << "glosa-cli caption: no image given (glosa-cli caption --model ID IMAGE...)\n";
+        return 2;
+    }
+    QString error;
+    const std::shared_ptr<engine::CaptioningModel> model =
+        loadCaptioner(parser.value("model"), &error);
+    if (!model) {
+        err << "glosa-cli caption: " << error << "\n";
+        return 1;
+    }
+    engine::DecodingOptions decoding;
+    try {
+        decoding = decodingOptionsFromCommandLine(parser, model->defaultDecodingOptions());
+    } catch (const std::invalid_argument &e) {
+        err << "glosa-cli caption: " << e.what() << "\n";
+        return 2;
+    }
+    const bool json = parser.isSet("json");
+    int status = 0;
+    for (const QString &path : images) {
+        QElapsedTimer timer;
+        timer.start();
+        try {
+            const RgbImage image = loadRgbImage(path);
+            const engine::ImageCaption caption =
+                model->caption(image.pixels.data(), image.width, image.height, decoding);
+            const double ms = double(timer.nsecsElapsed()) / 1e6;
+            if (json) {
+                out << QJsonDocument(toJson(path, caption, decoding, *model, ms))
+                           .toJson(QJsonDocument::Compact)
+                    << "\n";
+            } else {
+                const auto &hyps = caption.result.hypotheses;
+                out << (hyps.empty() ? QString()
+                                     : fromUtf8(model->tokenizer().decode(std::vector<int>(
+                                           hyps[0].tokens.begin(), hyps[0].tokens.end()))))
+                    << "\n";
+            }
+        } catch (const std::exception &e) {
+            // ImageLoadError names the file; engine errors do not, so add it.
+            const QString message = QString::fromUtf8(e.what());
+            err << "glosa-cli caption: "
+                << (message.startsWith(path) ? message : path + QStringLiteral(": ") + message)
+                << "\n";
+            if (json)
+                out << QJsonDocument(QJsonObject{{"image", path}, {"error", message}})
+                           .toJson(QJsonDocument::Compact)
+                    << "\n";
+            else
+                out << "\n";
+            status = 1;
+        }
+        out.flush();
+    }
+    return status;
+}
+
+} // namespace glosa::cli
