@@ -16,6 +16,7 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+#include <QXmlStreamReader>
 #include <QtTest>
 
 using namespace glosa::documents;
@@ -324,6 +325,69 @@ private slots:
         QVERIFY2(styles.contains(">el verde libro</text:p>"), styles);       // footer
         // Same paragraphs in and out.
         QCOMPARE(content.count("<text:p"), before[2].data.count("<text:p"));
+    }
+
+    void docxKeepsRunsLinksAndParagraphs()
+    {
+        // Fixture from tests/data/documents/make_fixtures.py.
+        const QByteArray source = readAll(fixture("sample.docx"));
+        const Document doc = translated(QStringLiteral("sample.docx"));
+        const std::vector<ZipEntry> before = readZip(source, QStringLiteral("sample.docx"));
+        const std::vector<ZipEntry> after = readZip(doc.render(), QStringLiteral("out.docx"));
+        QCOMPARE(after.size(), before.size());
+        QByteArray document, footnotes, header, footer;
+        for (std::size_t i = 0; i < after.size(); ++i) {
+            QCOMPARE(after[i].name, before[i].name);
+            if (after[i].name.endsWith(QLatin1String(".rels")) ||
+                after[i].name.startsWith(QLatin1String("[")))
+                QCOMPARE(after[i].data, before[i].data);
+            QXmlStreamReader xml(after[i].data); // still well-formed XML
+            while (!xml.atEnd())
+                xml.readNext();
+            QVERIFY2(!xml.hasError(), qPrintable(after[i].name + ": " + xml.errorString()));
+            // Same paragraphs, same runs with the same properties, in the same order.
+            const QString structure = QStringLiteral("<w:(p|r|rPr|b|i|hyperlink|tab|tbl|tc|"
+                                                     "footnoteReference|bookmarkStart)\\b[^>]*>");
+            // (A run holding a tab and text is written as two runs with the same properties.)
+            const QByteArray split =
+                QByteArray(before[i].data)
+                    .replace("<w:r><w:tab/><w:t>", "<w:r><w:tab/></w:r><w:r><w:t>");
+            QCOMPARE(matches(after[i].data, structure), matches(split, structure));
+            if (after[i].name == QLatin1String("word/document.xml"))
+                document = after[i].data;
+            else if (after[i].name == QLatin1String("word/footnotes.xml"))
+                footnotes = after[i].data;
+            else if (after[i].name == QLatin1String("word/header1.xml"))
+                header = after[i].data;
+            else if (after[i].name == QLatin1String("word/footer1.xml"))
+                footer = after[i].data;
+        }
+        const QByteArray preserve = "<w:t xml:space=\"preserve\">";
+        QVERIFY2(document.contains(preserve + "el rojo casa</w:t>"), document);
+        QVERIFY2(document.contains("<w:r><w:rPr><w:b/></w:rPr>" + preserve + "rojo</w:t></w:r>"),
+                 document);
+        QVERIFY2(document.contains("<w:hyperlink r:id=\"rId9\" w:history=\"1\"><w:r><w:rPr>"
+                                   "<w:rStyle w:val=\"Hyperlink\"/></w:rPr>" +
+                                   preserve + "mi amigo</w:t></w:r></w:hyperlink>"),
+                 document);
+        QVERIFY2(document.contains("<w:r><w:rPr><w:i/></w:rPr>" + preserve + "nuevo</w:t></w:r>"),
+                 document);
+        QVERIFY2(document.contains("<w:footnoteReference w:id=\"1\"/></w:r>"), document);
+        QVERIFY2(document.contains("el perro </w:t></w:r><w:r><w:tab/></w:r><w:r>" + preserve +
+                                   "hola</w:t>"),
+                 document);
+        QVERIFY2(!document.contains("the cat"), document);
+        QVERIFY2(footnotes.contains(preserve + " el libro es verde.</w:t>"), footnotes);
+        QVERIFY2(header.contains("hola, mi amigo</w:t>"), header);
+        QVERIFY2(footer.contains("el verde libro</w:t>"), footer);
+        // Untranslated, it reads back to the same text.
+        const Document again = parseDocument(doc.render(), QStringLiteral("docx"));
+        QCOMPARE(again.segments.size(), doc.segments.size());
+        for (std::size_t i = 0; i < doc.segments.size(); ++i) {
+            SegmentTranslation written = *doc.segments[i].translation;
+            projectSpans(doc.segments[i], written); // with the protected text put back
+            QCOMPARE(again.segments[i].text, written.text);
+        }
     }
 
     void writesPlainText()

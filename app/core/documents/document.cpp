@@ -117,6 +117,70 @@ void appendEscaped(QByteArray &out, const QByteArray &text, qsizetype begin, qsi
     }
 }
 
+// Stretches the tile spans over the whole text (a gap goes to the tile before it) and moves the
+// other spans onto tile edges: a span around tiles covers exactly those tiles.
+void tileRanges(const Segment &segment, std::vector<ByteRange> &ranges, const QByteArray &text)
+{
+    const std::vector<InlineSpan> &spans = segment.spans;
+    const qsizetype size = text.size();
+    std::vector<std::size_t> tiles;
+    for (std::size_t k = 0; k < spans.size(); ++k)
+        if (spans[k].tile && ranges[k].size() > 0)
+            tiles.push_back(k);
+    if (tiles.empty())
+        return;
+    std::stable_sort(tiles.begin(), tiles.end(), [&](std::size_t a, std::size_t b) {
+        return ranges[a].begin < ranges[b].begin;
+    });
+    // A gap of spaces goes where the source had its space (bold stays on the word): to the tile
+    // after it when that one's source starts with a space, else to the tile before it.
+    std::vector<qsizetype> begins;
+    for (std::size_t i = 0; i < tiles.size(); ++i) {
+        if (i == 0) {
+            begins.push_back(0);
+            continue;
+        }
+        const qsizetype gapBegin = std::min(ranges[tiles[i - 1]].end, ranges[tiles[i]].begin);
+        const qsizetype gapEnd = ranges[tiles[i]].begin;
+        const bool spaces = std::all_of(text.begin() + gapBegin, text.begin() + gapEnd,
+                                        [](char c) { return c == ' '; });
+        const ByteRange next = spans[tiles[i]].range;
+        const bool nextLeads = next.size() > 0 && segment.text[next.begin] == ' ';
+        begins.push_back(spaces && nextLeads ? std::max(gapBegin, begins.back()) : gapEnd);
+    }
+    for (std::size_t i = 0; i < tiles.size(); ++i)
+        ranges[tiles[i]] = {begins[i], i + 1 < tiles.size() ? begins[i + 1] : size};
+    std::vector<qsizetype> edges = begins;
+    edges.push_back(size);
+    auto snap = [&](qsizetype at) {
+        qsizetype best = edges.front();
+        for (const qsizetype edge : edges)
+            if (std::abs(edge - at) < std::abs(best - at))
+                best = edge;
+        return best;
+    };
+    for (std::size_t k = 0; k < spans.size(); ++k) {
+        if (spans[k].tile)
+            continue;
+        if (ranges[k].size() == 0 || spans[k].range.size() == 0) {
+            // Empty tiles and markup sit at an edge, never inside a run's text.
+            ranges[k].begin = ranges[k].end = snap(ranges[k].begin);
+            continue;
+        }
+        qsizetype begin = -1, end = -1;
+        for (const std::size_t t : tiles)
+            if (contains(spans[k].range, spans[t].range)) {
+                begin = begin < 0 ? ranges[t].begin : std::min(begin, ranges[t].begin);
+                end = std::max(end, ranges[t].end);
+            }
+        ranges[k] = begin < 0 ? ByteRange{snap(ranges[k].begin), snap(ranges[k].begin)}
+                              : ByteRange{begin, end};
+    }
+    for (std::size_t k = 0; k < spans.size(); ++k)
+        if (spans[k].tile && ranges[k].size() == 0)
+            ranges[k].begin = ranges[k].end = snap(ranges[k].begin);
+}
+
 } // namespace
 
 Segment taggedSegment(const QByteArray &raw)
@@ -403,6 +467,8 @@ QByteArray renderSegment(const Segment &segment, TextEscaping escaping, const QB
     }
     if (segment.translation)
         text = wrapLines(text, segment.lines);
+    if (segment.translation)
+        tileRanges(segment, ranges, text);
 
     // Tags at each position: closes (inner first), then empty spans, then opens (outer first).
     QByteArray out;

@@ -63,6 +63,10 @@ struct InlineSpan
     // or `<b>x</b><br>`), which ranges alone cannot.
     int openOrder = -1;
     int closeOrder = -1;
+    // The tile spans of a segment hold all of its text between them (Word's runs: text outside a
+    // <w:r><w:t> is not allowed). After projection they are stretched to cover the whole
+    // translation, and the other spans (links, empty markup) are moved onto their edges.
+    bool tile = false;
 };
 
 // One source piece and the target piece that attends to it most.

@@ -1,4 +1,4 @@
-// Reading and writing documents by file suffix: .txt, .srt, .md/.markdown, .html/.htm, .odt.
+// Reading and writing documents by file suffix: .txt, .srt, .md/.markdown, .html/.htm, .odt, .docx.
 //
 // Basic usage:
 //     Document doc = readDocument("talk.srt");   // DocumentError with a one-line message
@@ -23,6 +23,12 @@
 //   are segments; <text:span> (bold, italic), <text:a> (links), <text:s/>, <text:tab/>,
 //   bookmarks are inline spans. Every other entry, and the entry order (mimetype first, stored),
 //   is written back as it was. Encrypted (password) and truncated archives are DocumentErrors.
+// - docx: word/document.xml, footnotes, endnotes, headers and footers; each <w:p> is a segment;
+//   every <w:t> of a run becomes a tile span (the run's <w:rPr> repeated), so bold, italic and
+//   styled runs are split over the translation by the alignment and still hold all of its text;
+//   <w:hyperlink> wraps its runs; tabs, breaks, bookmarks, footnote references, fields and
+//   drawings stay in place. A run with a tab and text is written as two runs; <w:t> gets
+//   xml:space="preserve". Paragraphs inside text boxes are left untranslated.
 // In every format URLs, e-mail addresses, numbers and placeholders are kept verbatim
 // (protectSpans). Input must be UTF-8 (a BOM is kept); empty or white-space-only input, ill-formed
 // UTF-8, binary data and malformed subtitles are DocumentErrors naming the file and place.

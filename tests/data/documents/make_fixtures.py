@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Writes the office fixtures of tst_documents: sample.odt (paragraphs, a heading, a list, a
+"""Writes the office fixtures of tst_documents: sample.docx (the same content in WordprocessingML,
+runs with bold/italic, a hyperlink, a footnote, a header and a footer, a tab), sample.odt (paragraphs, a heading, a list, a
 table, a footnote, bold/italic spans, a link, a header and a footer), corrupt.odt (a truncated
 archive) and encrypted.odt (a manifest with encryption data). The output is committed; run from
 anywhere with /usr/bin/python3 (standard library only). LibreOffice is not needed."""
@@ -49,7 +50,53 @@ def write_odt(path, manifest, content):
         z.writestr("styles.xml", STYLES, compress_type=zipfile.ZIP_DEFLATED)
 
 
+W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"'
+
+DOCUMENT = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<w:document {W}><w:body><w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>the red house</w:t></w:r></w:p><w:p><w:pPr><w:pStyle w:val="Normal"/></w:pPr><w:bookmarkStart w:id="0" w:name="start"/><w:r><w:t xml:space="preserve">the </w:t></w:r><w:r><w:rPr><w:b/></w:rPr><w:t>red</w:t></w:r><w:r><w:t xml:space="preserve"> car is very small. the dog &amp; the cat see </w:t></w:r><w:hyperlink r:id="rId9" w:history="1"><w:r><w:rPr><w:rStyle w:val="Hyperlink"/></w:rPr><w:t>my friend</w:t></w:r></w:hyperlink><w:r><w:t>.</w:t></w:r><w:bookmarkEnd w:id="0"/></w:p><w:p><w:r><w:t xml:space="preserve">i have a </w:t></w:r><w:r><w:rPr><w:i/></w:rPr><w:t>new</w:t></w:r><w:r><w:t xml:space="preserve"> book</w:t></w:r><w:r><w:rPr><w:rStyle w:val="FootnoteReference"/></w:rPr><w:footnoteReference w:id="1"/></w:r><w:r><w:t xml:space="preserve"> today.</w:t></w:r></w:p><w:p><w:pPr><w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr></w:pPr><w:r><w:t>the house is white</w:t></w:r></w:p><w:p><w:pPr><w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr></w:pPr><w:r><w:t>we see the black dog</w:t></w:r></w:p><w:tbl><w:tr><w:tc><w:p><w:r><w:t>the cat</w:t></w:r></w:p></w:tc><w:tc><w:p><w:r><w:t>the dog</w:t></w:r><w:r><w:tab/><w:t>hello</w:t></w:r></w:p></w:tc></w:tr></w:tbl><w:p/><w:sectPr><w:headerReference w:type="default" r:id="rId10"/><w:footerReference w:type="default" r:id="rId11"/></w:sectPr></w:body></w:document>
+"""
+
+FOOTNOTES = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<w:footnotes {W}><w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote><w:footnote w:id="1"><w:p><w:r><w:rPr><w:rStyle w:val="FootnoteReference"/></w:rPr><w:footnoteRef/></w:r><w:r><w:t xml:space="preserve"> the book is green.</w:t></w:r></w:p></w:footnote></w:footnotes>
+"""
+
+HEADER = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<w:hdr {W}><w:p><w:r><w:t>hello, my friend</w:t></w:r></w:p></w:hdr>
+"""
+
+FOOTER = f"""<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<w:ftr {W}><w:p><w:r><w:t>the green book</w:t></w:r></w:p></w:ftr>
+"""
+
+CONTENT_TYPES = """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/footnotes.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"/><Override PartName="/word/header1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.header+xml"/><Override PartName="/word/footer1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footer+xml"/></Types>
+"""
+
+RELS = """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>
+"""
+
+DOCUMENT_RELS = """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId8" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/footnotes" Target="footnotes.xml"/><Relationship Id="rId9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="http://example.com/?a=1&amp;b=2" TargetMode="External"/><Relationship Id="rId10" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/header" Target="header1.xml"/><Relationship Id="rId11" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/footer" Target="footer1.xml"/></Relationships>
+"""
+
+
+def write_docx(path):
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        z.writestr("[Content_Types].xml", CONTENT_TYPES)
+        z.writestr("_rels/.rels", RELS)
+        z.writestr("word/document.xml", DOCUMENT)
+        z.writestr("word/_rels/document.xml.rels", DOCUMENT_RELS)
+        z.writestr("word/footnotes.xml", FOOTNOTES)
+        z.writestr("word/header1.xml", HEADER)
+        z.writestr("word/footer1.xml", FOOTER)
+
+
 def main():
+    write_docx(os.path.join(HERE, "sample.docx"))
+    with open(os.path.join(HERE, "encrypted.docx"), "wb") as f:
+        # What Word writes for a password-protected file: an OLE compound file, not a zip.
+        f.write(bytes.fromhex("D0CF11E0A1B11AE1") + bytes(504))
     write_odt(os.path.join(HERE, "sample.odt"), MANIFEST, CONTENT)
     write_odt(os.path.join(HERE, "encrypted.odt"), ENCRYPTED_MANIFEST, os.urandom(600))
     with open(os.path.join(HERE, "sample.odt"), "rb") as f:
