@@ -6,6 +6,7 @@ on dev BLEU-4 (5 references, lower-cased, 13a tokenisation).
   train_captioner.py train --run captioner            # features once, then train / resume
   train_captioner.py export /work/runs/captioner/best.pt --id captioner-en [--score-beam 3]
   train_captioner.py tiny tests/data/parity/captioner-tiny   # random tiny package + goldens
+  train_captioner.py bleu HYPS.txt [--split dev]      # score glosa-cli caption output
 
 Features: the PyTorch MobileNetV2 of tools/bench_mobilenet_torch.py (same config.json and
 model.safetensors the engine runs) on each image, preprocessed as the backbone's README says (RGB,
@@ -592,6 +593,17 @@ def export(args):
             "bleu4": round(bleu, 2), "decoding": "beam %d (training code)" % args.score_beam,
             "step": ck["step"], "references": 5, "tokenize": "13a, lower-cased"}
         log("dev BLEU-4 beam %d: %.2f" % (args.score_beam, bleu))
+    if args.engine_hyps:
+        # Captions the shipped engine wrote for dev with this package (glosa-cli caption).
+        dev_groups = load_captions(data, "dev")
+        with open(args.engine_hyps, encoding="utf-8") as f:
+            hyps = [line.rstrip("\n").lower() for line in f]
+        refs = [[c.lower() for c in caps] for _, caps in dev_groups]
+        scores["flickr8k/dev-engine"] = {
+            "bleu4": round(glosa_metrics.corpus_bleu(hyps, refs).score, 2),
+            "decoding": "glosa-cli caption, the package's defaults (beam 3, fp16 weights)",
+            "step": ck["step"], "references": 5, "tokenize": "13a, lower-cased"}
+        log("engine dev BLEU-4: %.2f" % scores["flickr8k/dev-engine"]["bleu4"])
     out = args.out or os.path.join(HERE, "..", "resources", "models", args.id)
     extra = {
         "id": args.id, "version": args.version, "name": "English image captions (Show, Attend "
@@ -602,8 +614,7 @@ def export(args):
                      "data": [FLICKR8K]},
         "licence": "weights trained on Flickr8k (research use); backbone Apache-2.0",
         "scores": scores,
-        "reproduce": "/usr/bin/python3 tools/train_captioner.py export %s --id %s --score-beam 3"
-                     % (args.checkpoint, args.id),
+        "reproduce": "see README.md in this folder",
     }
     write_package(out, model, cfg, spm_path, data, torch.float16 if args.dtype == "f16" else torch.float32,
                   extra)
@@ -729,6 +740,16 @@ def tiny(args):
     log("wrote %s (%d tokens: %r)" % (out, len(tokens), codec.decode(tokens)))
 
 
+def bleu(args):
+    groups = load_captions(data_dir(args.data), args.split)
+    with open(args.hyps, encoding="utf-8") as f:
+        hyps = [line.rstrip("\n").lower() for line in f]
+    refs = [[c.lower() for c in caps] for _, caps in groups]
+    score = glosa_metrics.corpus_bleu(hyps, refs)
+    print("BLEU-4 %.2f on flickr8k/%s (%d images, 5 references, lower-cased, 13a)" % (
+        score.score, args.split, len(hyps)))
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -760,11 +781,19 @@ def main():
     e.add_argument("--features")
     e.add_argument("--dtype", default="f16", choices=["f16", "f32"])
     e.add_argument("--version", default="1.0.0")
-    e.add_argument("--score-beam", type=int, default=0)
+    e.add_argument("--score-beam", type=int, default=0,
+                   help="also decode dev with the training code's beam search of this size")
+    e.add_argument("--engine-hyps", help="dev captions written by glosa-cli caption with this "
+                   "package (one per image, dev order): recorded as scores.flickr8k/dev-engine")
+    b = sub.add_parser("bleu", help="BLEU-4 of one caption per line against the split's "
+                       "references, e.g. glosa-cli caption output (lower-cased, 13a, 5 refs)")
+    b.add_argument("hyps")
+    b.add_argument("--split", default="dev")
+    b.add_argument("--data")
     k = sub.add_parser("tiny")
     k.add_argument("out")
     args = p.parse_args()
-    {"train": train, "export": export, "tiny": tiny}[args.cmd](args)
+    {"train": train, "export": export, "tiny": tiny, "bleu": bleu}[args.cmd](args)
 
 
 if __name__ == "__main__":
