@@ -390,6 +390,33 @@ private slots:
         }
     }
 
+    void pdfInAsTextAndHtml()
+    {
+        // Fixture from tests/data/documents/make_fixtures.py (two pages of Helvetica lines).
+        Document doc = translated(QStringLiteral("sample.pdf"));
+        QStringList texts;
+        for (const Segment &segment : doc.segments)
+            texts << QString::fromUtf8(segment.translation->text);
+        QVERIFY2(texts.contains(QStringLiteral("el gato es muy pequeño. el perro es grande y el "
+                                               "casa es rojo.")),
+                 qPrintable(texts.join('|')));
+        QVERIFY2(texts.contains(QStringLiteral("hola, mi amigo!")), qPrintable(texts.join('|')));
+        QVERIFY2(texts.contains(QStringLiteral("nosotros tengo agua.")),
+                 qPrintable(texts.join('|')));
+        QTemporaryDir dir;
+        writeDocument(doc, dir.filePath(QStringLiteral("out.html")));
+        const QByteArray html = readAll(dir.filePath(QStringLiteral("out.html")));
+        QCOMPARE(html.count("<p>"), qsizetype(doc.segments.size()));
+        QVERIFY2(html.contains("<p>hola, mi amigo!</p>"), html);
+        writeDocument(doc, dir.filePath(QStringLiteral("out.txt")));
+        const QByteArray text = readAll(dir.filePath(QStringLiteral("out.txt")));
+        QVERIFY2(text.contains("el rojo casa\n\nel gato es muy pequeño. el perro\nes grande y el "
+                               "casa es rojo.\n\nyo veo"),
+                 text);
+        QVERIFY_THROWS_EXCEPTION(DocumentError,
+                                 writeDocument(doc, dir.filePath(QStringLiteral("out.pdf"))));
+    }
+
     void writesPlainText()
     {
         const Document doc = translated(QStringLiteral("sample.html"));
@@ -419,8 +446,8 @@ private slots:
                                 << "is binary data (a NUL byte at offset 6)";
         QTest::newRow("missing") << "missing.txt"
                                  << "cannot open";
-        QTest::newRow("type") << "sample.pdf"
-                              << "unsupported file type '.pdf'";
+        QTest::newRow("type") << "sample.epub"
+                              << "unsupported file type '.epub'";
         QTest::newRow("corrupt odt") << "corrupt.odt"
                                      << "is corrupt";
         QTest::newRow("encrypted odt") << "encrypted.odt"

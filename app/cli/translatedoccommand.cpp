@@ -89,9 +89,15 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
     }
     const QString inFormat = documents::formatForPath(input);
     const QString outFormat = documents::formatForPath(output);
-    if (!inFormat.isEmpty() && outFormat != inFormat && outFormat != QLatin1String("txt")) {
+    const bool writable =
+        inFormat == QLatin1String("pdf")
+            ? outFormat == QLatin1String("txt") || outFormat == QLatin1String("html")
+            : outFormat == inFormat || outFormat == QLatin1String("txt");
+    if (!inFormat.isEmpty() && !writable) {
         err << name << "cannot write a ." << QFileInfo(input).suffix() << " document as '" << output
-            << "' (write ." << inFormat << " or .txt)\n";
+            << "' (write "
+            << (inFormat == QLatin1String("pdf") ? QStringLiteral(".html") : "." + inFormat)
+            << " or .txt)\n";
         return 2;
     }
 

@@ -3,7 +3,7 @@
 //   glosa-cli translate-doc --model ID_OR_DIR IN -o OUT [--window N] [--quiet]
 //       [decoding options of `glosa-cli translate`]
 //
-// IN is .txt, .srt, .md, .html, .odt or .docx (see app/core/documents/formats.h for what each
+// IN is .txt, .srt, .md, .html, .odt, .docx or .pdf (see app/core/documents/formats.h for what each
 // keeps); OUT has the same format, or .txt for the translated paragraphs only. Progress (segments
 // done / total and the time left) goes to stderr about once a second unless --quiet, then a summary
 // line with segments/s. Ctrl+C stops after the current batch and still writes OUT with the finished

@@ -2,8 +2,11 @@
 
 #include "engine/text/unicode.h"
 
+#include <QBuffer>
 #include <QFile>
 #include <QFileInfo>
+#include <QPdfDocument>
+#include <QPdfSelection>
 #include <QRegularExpression>
 #include <QSaveFile>
 
@@ -1098,13 +1101,100 @@ Document readDocx(const QByteArray &bytes, const QString &name)
     return doc;
 }
 
+// ---- pdf (in only) ----
+
+// The text of every page (QtPdf / pdfium), lines as pdfium gives them, read like a .txt file:
+// lines join into paragraphs when they do not end a sentence and the next starts in lower case;
+// pages are separated by a blank line. Written out as .txt or .html paragraphs.
+Document readPdf(const QString &path, const QString &name)
+{
+    QPdfDocument pdf;
+    const QPdfDocument::Error error = pdf.load(path);
+    switch (error) {
+    case QPdfDocument::Error::None:
+        break;
+    case QPdfDocument::Error::FileNotFound:
+        throw DocumentError(QStringLiteral("cannot open %1: no such file").arg(name));
+    case QPdfDocument::Error::IncorrectPassword:
+    case QPdfDocument::Error::UnsupportedSecurityScheme:
+        throw DocumentError(QStringLiteral("%1 is password-protected (encrypted); save it without "
+                                           "a password first")
+                                .arg(name));
+    case QPdfDocument::Error::InvalidFileFormat:
+        throw DocumentError(QStringLiteral("%1 is corrupt: not a readable PDF").arg(name));
+    default:
+        throw DocumentError(QStringLiteral("%1 cannot be read as a PDF (QtPdf error %2)")
+                                .arg(name)
+                                .arg(int(error)));
+    }
+    QByteArray text;
+    for (int page = 0; page < pdf.pageCount(); ++page) {
+        const QString all = pdf.getAllText(page).text();
+        // Lines with where they sit; a gap well above the usual line spacing ends a block.
+        struct Line
+        {
+            QString text;
+            qreal top;
+        };
+        std::vector<Line> lines;
+        qsizetype start = 0;
+        while (start <= all.size()) {
+            qsizetype end = all.indexOf(QLatin1Char('\n'), start);
+            if (end < 0)
+                end = all.size();
+            QString line = all.mid(start, end - start);
+            if (line.endsWith(QLatin1Char('\r')))
+                line.chop(1);
+            line.remove(QChar(0x0002)); // pdfium's soft hyphen marker
+            if (!line.trimmed().isEmpty()) {
+                const QPdfSelection selection =
+                    pdf.getSelectionAtIndex(page, int(start), int(line.size()));
+                lines.push_back({line.trimmed(), selection.boundingRectangle().top()});
+            }
+            start = end + 1;
+        }
+        std::vector<qreal> gaps;
+        for (std::size_t i = 1; i < lines.size(); ++i)
+            gaps.push_back(lines[i].top - lines[i - 1].top);
+        std::vector<qreal> sorted = gaps;
+        std::sort(sorted.begin(), sorted.end());
+        // The usual spacing: the lower quartile (most gaps in a page are between lines).
+        const qreal usual = sorted.empty() ? 0 : sorted[sorted.size() / 4];
+        if (!text.isEmpty() && !lines.empty())
+            text += "\n\n";
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            if (i > 0)
+                text += usual > 0 && gaps[i - 1] > 1.5 * usual ? "\n\n" : "\n";
+            text += lines[i].text.toUtf8();
+        }
+    }
+    if (text.trimmed().isEmpty())
+        throw DocumentError(QStringLiteral("%1 has no text to translate (a scanned PDF needs text "
+                                           "recognition first)")
+                                .arg(name));
+    Document doc = readTxt(text + '\n', name);
+    doc.format = QStringLiteral("pdf");
+    return doc;
+}
+
+QByteArray pdfAsHtml(const Document &document)
+{
+    QByteArray out = "<!DOCTYPE html>\n<html>\n<head><meta charset=\"utf-8\"></head>\n<body>\n";
+    for (const Segment &segment : document.segments) {
+        Segment copy = segment;
+        copy.lines = 1;
+        out += "<p>" + renderSegment(copy, TextEscaping::Xml) + "</p>\n";
+    }
+    return out + "</body>\n</html>\n";
+}
+
 } // namespace
 
 QStringList supportedFormats()
 {
     return {QStringLiteral("txt"),      QStringLiteral("srt"),  QStringLiteral("md"),
             QStringLiteral("markdown"), QStringLiteral("html"), QStringLiteral("htm"),
-            QStringLiteral("odt"),      QStringLiteral("docx")};
+            QStringLiteral("odt"),      QStringLiteral("docx"), QStringLiteral("pdf")};
 }
 
 QString formatForPath(const QString &path)
@@ -1116,7 +1206,8 @@ QString formatForPath(const QString &path)
         return QStringLiteral("md");
     if (suffix == QLatin1String("txt") || suffix == QLatin1String("srt") ||
         suffix == QLatin1String("md") || suffix == QLatin1String("html") ||
-        suffix == QLatin1String("odt") || suffix == QLatin1String("docx"))
+        suffix == QLatin1String("odt") || suffix == QLatin1String("docx") ||
+        suffix == QLatin1String("pdf"))
         return suffix;
     return {};
 }
@@ -1153,6 +1244,8 @@ Document readDocument(const QString &path)
         throw DocumentError(QStringLiteral("%1: unsupported file type '.%2' (supported: %3)")
                                 .arg(path, QFileInfo(path).suffix(),
                                      supportedFormats().join(QStringLiteral(", "))));
+    if (format == QLatin1String("pdf"))
+        return readPdf(path, path);
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         throw DocumentError(QStringLiteral("cannot open %1: %2").arg(path, file.errorString()));
@@ -1175,7 +1268,15 @@ void writeDocument(const Document &document, const QString &path)
 {
     const QString format = formatForPath(path);
     QByteArray bytes;
-    if (format == document.format)
+    if (document.format == QLatin1String("pdf") && format == QLatin1String("txt"))
+        bytes = document.render(); // the PDF's text with its line layout
+    else if (document.format == QLatin1String("pdf") && format == QLatin1String("html"))
+        bytes = pdfAsHtml(document);
+    else if (format == document.format && format == QLatin1String("pdf"))
+        throw DocumentError(QStringLiteral("cannot write PDF: write the translation of %1 as .txt "
+                                           "or .html")
+                                .arg(QFileInfo(path).fileName()));
+    else if (format == document.format)
         bytes = document.render();
     else if (format == QLatin1String("txt"))
         bytes = plainText(document);

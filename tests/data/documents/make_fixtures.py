@@ -92,7 +92,59 @@ def write_docx(path):
         z.writestr("word/footer1.xml", FOOTER)
 
 
+def write_pdf(path, lines_by_page, encrypt=False):
+    """A minimal PDF 1.4: Helvetica text lines drawn top-down on each page; with `encrypt`, a
+    standard security handler whose user password is not empty (as a protected file has)."""
+    objects = []
+    pages = []
+    font = 3
+    objects.append(b"<< /Type /Catalog /Pages 2 0 R >>")
+    objects.append(None)  # pages, filled below
+    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    for lines in lines_by_page:
+        ops = ["BT /F1 12 Tf 14 TL 72 740 Td"]
+        for line in lines:
+            text = line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+            ops.append(f"({text}) Tj T*")
+        ops.append("ET")
+        stream = "\n".join(ops).encode("latin-1")
+        objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+        content = len(objects)
+        objects.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R "
+                       b"/Resources << /Font << /F1 %d 0 R >> >> >>" % (content, font))
+        pages.append(len(objects))
+    objects[1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (
+        b" ".join(b"%d 0 R" % p for p in pages), len(pages))
+    trailer_extra = b""
+    if encrypt:
+        objects.append(b"<< /Filter /Standard /V 1 /R 2 /O <" + b"11" * 32 + b"> /U <" +
+                       b"22" * 32 + b"> /P -4 >>")
+        trailer_extra = b" /Encrypt %d 0 R /ID [<%s> <%s>]" % (len(objects), b"33" * 16, b"33" * 16)
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    for offset in offsets:
+        out += b"%010d 00000 n \n" % offset
+    out += b"trailer\n<< /Size %d /Root 1 0 R%s >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1, trailer_extra, xref)
+    with open(path, "wb") as f:
+        f.write(out)
+
+
+PDF_PAGES = [
+    ["the red house", "", "the cat is very small. the dog is big and",
+     "the house is red.", "", "i see a green book today."],
+    ["hello, my friend!", "", "we have water."],
+]
+
+
 def main():
+    write_pdf(os.path.join(HERE, "sample.pdf"), PDF_PAGES)
+    write_pdf(os.path.join(HERE, "encrypted.pdf"), PDF_PAGES, encrypt=True)
     write_docx(os.path.join(HERE, "sample.docx"))
     with open(os.path.join(HERE, "encrypted.docx"), "wb") as f:
         # What Word writes for a password-protected file: an OLE compound file, not a zip.
