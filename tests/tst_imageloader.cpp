@@ -31,9 +31,10 @@ QImage pattern()
     QImage image(40, 20, QImage::Format_RGB32);
     for (int y = 0; y < 20; ++y)
         for (int x = 0; x < 40; ++x)
-            image.setPixel(x, y, x < 4 && y < 4 ? qRgb(0, 255, 0)
-                                 : x < 20       ? qRgb(255, 0, 0)
-                                                : qRgb(0, 0, 255));
+            image.setPixel(x, y,
+                           x < 4 && y < 4 ? qRgb(0, 255, 0)
+                           : x < 20       ? qRgb(255, 0, 0)
+                                          : qRgb(0, 0, 255));
     return image;
 }
 

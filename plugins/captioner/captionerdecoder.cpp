@@ -52,9 +52,9 @@ CaptionerConfig CaptionerConfig::fromPackage(const engine::ModelPackage &package
     c.bosId = package.hyperparameter<std::int32_t>("bos_id", 2);
     c.eosId = package.hyperparameter<std::int32_t>("eos_id", 3);
     const std::pair<const char *, std::int64_t> positive[] = {
-        {"vocab_size", c.vocabSize},   {"feature_dim", c.featureDim}, {"embed_dim", c.embedDim},
-        {"hidden_dim", c.hiddenDim},   {"attention_dim", c.attentionDim},
-        {"grid_rows", c.gridRows},     {"grid_cols", c.gridCols}};
+        {"vocab_size", c.vocabSize}, {"feature_dim", c.featureDim},     {"embed_dim", c.embedDim},
+        {"hidden_dim", c.hiddenDim}, {"attention_dim", c.attentionDim}, {"grid_rows", c.gridRows},
+        {"grid_cols", c.gridCols}};
     for (const auto &[key, value] : positive)
         if (value <= 0)
             failHyperparameter(package, key, std::to_string(value) + " must be positive");
@@ -124,15 +124,24 @@ CaptionerDecoder::CaptionerDecoder(const engine::ModelPackage &package)
                                " has " +
                                std::to_string(V));
     std::vector<engine::TensorRequirement> required{
-        {"decoder.encoder_att.weight", {A, P}}, {"decoder.encoder_att.bias", {A}},
-        {"decoder.decoder_att.weight", {A, H}}, {"decoder.decoder_att.bias", {A}},
-        {"decoder.full_att.weight", {1, A}},    {"decoder.full_att.bias", {1}},
-        {"decoder.embedding.weight", {V, E}},   {"decoder.init_h.weight", {H, P}},
-        {"decoder.init_h.bias", {H}},           {"decoder.init_c.weight", {H, P}},
-        {"decoder.init_c.bias", {H}},           {"decoder.f_beta.weight", {P, H}},
-        {"decoder.f_beta.bias", {P}},           {"decoder.lstm.weight_ih", {4 * H, E + P}},
-        {"decoder.lstm.weight_hh", {4 * H, H}}, {"decoder.lstm.bias_ih", {4 * H}},
-        {"decoder.lstm.bias_hh", {4 * H}},      {"decoder.fc.weight", {V, H}},
+        {"decoder.encoder_att.weight", {A, P}},
+        {"decoder.encoder_att.bias", {A}},
+        {"decoder.decoder_att.weight", {A, H}},
+        {"decoder.decoder_att.bias", {A}},
+        {"decoder.full_att.weight", {1, A}},
+        {"decoder.full_att.bias", {1}},
+        {"decoder.embedding.weight", {V, E}},
+        {"decoder.init_h.weight", {H, P}},
+        {"decoder.init_h.bias", {H}},
+        {"decoder.init_c.weight", {H, P}},
+        {"decoder.init_c.bias", {H}},
+        {"decoder.f_beta.weight", {P, H}},
+        {"decoder.f_beta.bias", {P}},
+        {"decoder.lstm.weight_ih", {4 * H, E + P}},
+        {"decoder.lstm.weight_hh", {4 * H, H}},
+        {"decoder.lstm.bias_ih", {4 * H}},
+        {"decoder.lstm.bias_hh", {4 * H}},
+        {"decoder.fc.weight", {V, H}},
         {"decoder.fc.bias", {V}},
     };
     if (c.projectionDim) {
@@ -210,7 +219,7 @@ CaptionerDecoder::encode(const std::vector<std::vector<std::int32_t>> &sources)
         state->annotations = m_features;
     else
         m_project(m_features, state->annotations); // [images, L, P]
-    m_encoderAtt(state->annotations, state->keys);  // [images, L, A]
+    m_encoderAtt(state->annotations, state->keys); // [images, L, A]
     Tensor mean({images, P});
     {
         const float *a = state->annotations.data<float>();
@@ -228,8 +237,8 @@ CaptionerDecoder::encode(const std::vector<std::vector<std::int32_t>> &sources)
     return state;
 }
 
-void CaptionerDecoder::step(engine::DecoderState &base, const Tensor &lastTokens,
-                            Tensor &logProbs, Tensor &attention)
+void CaptionerDecoder::step(engine::DecoderState &base, const Tensor &lastTokens, Tensor &logProbs,
+                            Tensor &attention)
 {
     auto *statePtr = dynamic_cast<State *>(&base);
     if (!statePtr)
@@ -237,8 +246,8 @@ void CaptionerDecoder::step(engine::DecoderState &base, const Tensor &lastTokens
                                     "model's encode()");
     State &st = *statePtr;
     const CaptionerConfig &c = m_config;
-    const std::int64_t L = c.cells(), P = c.annotationDim(), E = c.embedDim,
-                       A = c.attentionDim, V = c.vocabSize;
+    const std::int64_t L = c.cells(), P = c.annotationDim(), E = c.embedDim, A = c.attentionDim,
+                       V = c.vocabSize;
     const std::int64_t rows = st.rows();
     if (lastTokens.rank() != 1 || lastTokens.dim(0) != rows ||
         lastTokens.dtype() != engine::DType::I32)
@@ -253,9 +262,8 @@ void CaptionerDecoder::step(engine::DecoderState &base, const Tensor &lastTokens
     for (std::int64_t r = 0; r < rows; ++r)
         if (tokens[r] < 0 || tokens[r] >= V)
             throw std::invalid_argument("CaptionerDecoder::step: token " +
-                                        std::to_string(tokens[r]) + " of row " +
-                                        std::to_string(r) + " is outside [0, " +
-                                        std::to_string(V) + ")");
+                                        std::to_string(tokens[r]) + " of row " + std::to_string(r) +
+                                        " is outside [0, " + std::to_string(V) + ")");
     // Attention and gate read h_{t-1}.
     m_decoderAtt(st.hidden, st.query); // [rows, A]
     m_fBeta(st.hidden, st.gate);       // [rows, P], sigmoid fused

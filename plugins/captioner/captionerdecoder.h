@@ -95,7 +95,7 @@ private:
     class State;
 
     CaptionerConfig m_config;
-    engine::Tensor m_features; // [images, L, featureDim]
+    engine::Tensor m_features;        // [images, L, featureDim]
     engine::ops::Linear m_project;    // [P, D], relu fused (empty when projectionDim is 0)
     engine::ops::Linear m_encoderAtt; // [A, P]
     engine::ops::Linear m_decoderAtt; // [A, H]

@@ -88,9 +88,8 @@ std::vector<std::uint8_t> resizeBilinear(const std::uint8_t *rgb, int width, int
                     double v = 0.0;
                     const double *w = &t.weights[static_cast<std::size_t>(x) * t.maxCount];
                     for (int i = 0; i < t.count[x]; ++i)
-                        v += w[i] * rgb[(static_cast<std::size_t>(y) * width + t.first[x] + i) *
-                                            3 +
-                                        ch];
+                        v += w[i] *
+                             rgb[(static_cast<std::size_t>(y) * width + t.first[x] + i) * 3 + ch];
                     horizontal[(static_cast<std::size_t>(y) * outWidth + x) * 3 + ch] = clip8(v);
                 }
         src = horizontal.data();
@@ -151,8 +150,8 @@ CaptionerModel::~CaptionerModel() = default;
 Tensor CaptionerModel::features(const std::uint8_t *rgb, int width, int height) const
 {
     if (!rgb || width <= 0 || height <= 0)
-        throw std::invalid_argument("CaptionerModel: empty image (" + std::to_string(width) +
-                                    "x" + std::to_string(height) + ")");
+        throw std::invalid_argument("CaptionerModel: empty image (" + std::to_string(width) + "x" +
+                                    std::to_string(height) + ")");
     const std::vector<std::uint8_t> resized =
         resizeBilinear(rgb, width, height, m_inputWidth, m_inputHeight);
     const Tensor x = engine::vision::preprocessRgb(resized.data(), m_inputWidth, m_inputHeight);
@@ -162,9 +161,10 @@ Tensor CaptionerModel::features(const std::uint8_t *rgb, int width, int height) 
     if (grid.rank() != 4 || grid.dim(1) != c.gridRows || grid.dim(2) != c.gridCols ||
         grid.dim(3) != c.featureDim)
         throw std::runtime_error("CaptionerModel: the backbone's " + c.featureMap + " is " +
-                                 engine::shapeToString(grid.shape()) + ", the decoder expects [1, " +
-                                 std::to_string(c.gridRows) + ", " + std::to_string(c.gridCols) +
-                                 ", " + std::to_string(c.featureDim) + "]");
+                                 engine::shapeToString(grid.shape()) +
+                                 ", the decoder expects [1, " + std::to_string(c.gridRows) + ", " +
+                                 std::to_string(c.gridCols) + ", " + std::to_string(c.featureDim) +
+                                 "]");
     Tensor rows({1, c.cells(), c.featureDim});
     std::copy(grid.data<float>(), grid.data<float>() + grid.numel(), rows.data<float>());
     return rows;

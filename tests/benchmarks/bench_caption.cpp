@@ -73,8 +73,8 @@ int main(int argc, char **argv)
         for (int i = 0; i < runs; ++i) {
             const RgbImage &image = images[i % images.size()];
             const auto start = Clock::now();
-            const engine::Tensor grid = model.features(image.pixels.data(), image.width,
-                                                       image.height);
+            const engine::Tensor grid =
+                model.features(image.pixels.data(), image.width, image.height);
             backbone.push_back(msSince(start));
             const auto middle = Clock::now();
             const engine::ImageCaption caption = model.captionFeatures(grid, options);
