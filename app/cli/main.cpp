@@ -19,7 +19,7 @@ int usage(QTextStream &err)
            "commands:\n"
            "  models       list installed models\n"
            "  translate    translate stdin line by line\n"
-           "  translate-doc  translate a .txt .srt .md .html .odt .docx file, keeping its layout\n"
+           "  translate-doc  translate a document (.txt .srt .md .html .odt .docx .pdf)\n"
            "  caption      describe images (--model ID [decoding options] [--json] IMAGE...)\n"
            "  history      list, search, export the history (--history PATH: which database)\n";
     return 2;

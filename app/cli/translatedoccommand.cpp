@@ -9,7 +9,9 @@
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
+#include <QSaveFile>
 #include <QTextStream>
 
 #include <atomic>
@@ -27,6 +29,22 @@ extern "C" void cancelOnSignal(int)
     // next decoding step and the finished part is written.
     if (documents::DocumentTranslator *translator = runningTranslator.load())
         translator->cancel();
+}
+
+// At least `size` bytes from `file`, then up to and including the next blank line (or the end),
+// so that no paragraph or subtitle is cut.
+QByteArray nextChunk(QFile &file, qint64 size)
+{
+    QByteArray chunk = file.read(size);
+    if (!chunk.isEmpty() && !chunk.endsWith('\n'))
+        chunk += file.readLine();
+    while (!file.atEnd()) {
+        const QByteArray line = file.readLine();
+        chunk += line;
+        if (line.trimmed().isEmpty())
+            break;
+    }
+    return chunk;
 }
 
 QString duration(qint64 milliseconds)
@@ -49,6 +67,10 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
     options += decodingCommandLineOptions();
     options += QList<QCommandLineOption>{
         {"window", "Segments read ahead and sorted by length (1: document order).", "N"},
+        {"chunk-bytes",
+         ".txt/.srt are read, translated and written this many bytes at a time "
+         "(cut at blank lines; default 4 MiB).",
+         "N"},
         {"quiet", "No progress on stderr."},
     };
     parser.addOptions(options);
@@ -79,6 +101,16 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
             return 2;
         }
     }
+    qint64 chunkBytes = qint64(4) << 20;
+    if (parser.isSet("chunk-bytes")) {
+        bool ok = false;
+        chunkBytes = parser.value("chunk-bytes").toLongLong(&ok);
+        if (!ok || chunkBytes < 1) {
+            err << name << "--chunk-bytes '" << parser.value("chunk-bytes")
+                << "' is not a positive integer\n";
+            return 2;
+        }
+    }
     const QString input = positional.first();
     const QString output = parser.value("output");
     try {
@@ -101,10 +133,20 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
         return 2;
     }
 
-    // The document first: a corrupt file should not wait for a model to load.
+    // The document first: a corrupt file should not wait for a model to load. Line-based
+    // formats are streamed a chunk at a time (cut at blank lines), so memory stays bounded.
+    const bool streamed = inFormat == QLatin1String("txt") || inFormat == QLatin1String("srt");
+    QFile source(input);
     documents::Document document;
     try {
-        document = documents::readDocument(input);
+        if (streamed) {
+            if (!source.open(QIODevice::ReadOnly))
+                throw documents::DocumentError(
+                    QStringLiteral("cannot open %1: %2").arg(input, source.errorString()));
+            document = documents::parseDocument(nextChunk(source, chunkBytes), inFormat, input);
+        } else {
+            document = documents::readDocument(input);
+        }
     } catch (const documents::DocumentError &error) {
         err << name << error.message() << "\n";
         return 1;
@@ -133,23 +175,84 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
     const bool quiet = parser.isSet("quiet");
     QElapsedTimer timer, lastReport;
     timer.start();
-    QObject::connect(&documentTranslator, &documents::DocumentTranslator::progress,
-                     [&](int done, int total, qint64 left) {
-                         if (quiet ||
-                             (lastReport.isValid() && lastReport.elapsed() < 1000 && done < total))
-                             return;
-                         lastReport.start();
-                         err << name << done << "/" << total << " segments";
-                         if (left >= 0 && done < total)
-                             err << ", about " << duration(left) << " left";
-                         err << "\n";
-                         err.flush();
-                     });
+    // Progress over the whole file: segments of the chunks done, and bytes for the time left.
+    const qint64 totalBytes = streamed ? source.size() : 0;
+    qint64 bytesBefore = 0, bytesInChunk = 0;
+    std::size_t segmentsBefore = 0;
+    QObject::connect(
+        &documentTranslator, &documents::DocumentTranslator::progress,
+        [&](int done, int total, qint64 left) {
+            const bool last = done == total && (!streamed || source.atEnd());
+            if (quiet || (lastReport.isValid() && lastReport.elapsed() < 1000 && !last))
+                return;
+            lastReport.start();
+            err << name << segmentsBefore + done << " segments";
+            if (streamed) {
+                const qint64 bytes = bytesBefore + bytesInChunk * done / std::max(total, 1);
+                err << ", " << QString::number(bytes / 1048576.0, 'f', 1) << " of "
+                    << QString::number(totalBytes / 1048576.0, 'f', 1) << " MB";
+                if (bytes > 0 && !last)
+                    err << ", about " << duration(timer.elapsed() * (totalBytes - bytes) / bytes)
+                        << " left";
+            } else {
+                err << " of " << total;
+                if (left >= 0 && !last)
+                    err << ", about " << duration(left) << " left";
+            }
+            err << "\n";
+            err.flush();
+        });
+
+    QSaveFile sink(output); // written as the chunks are done; replaces OUT only when complete
+    if (streamed && !sink.open(QIODevice::WriteOnly)) {
+        err << name << "cannot write " << output << ": " << sink.errorString() << "\n";
+        return 1;
+    }
     runningTranslator = &documentTranslator;
     auto previous = std::signal(SIGINT, cancelOnSignal);
-    bool complete = false;
+    bool complete = true;
+    std::size_t segments = 0, translated = 0;
     try {
-        complete = documentTranslator.translate(document, decoding);
+        for (;;) {
+            bytesInChunk = streamed ? source.pos() - bytesBefore : 0;
+            complete = documentTranslator.translate(document, decoding);
+            segments += document.segments.size();
+            translated += document.translatedCount();
+            if (!streamed) {
+                documents::writeDocument(document, output);
+                break;
+            }
+            if (outFormat == inFormat)
+                sink.write(document.render());
+            else // paragraphs separated by a blank line across chunks too
+                sink.write((segmentsBefore > 0 ? "\n" : "") + documents::plainText(document));
+            segmentsBefore = segments;
+            bytesBefore = source.pos();
+            if (!complete) {
+                // The rest as it is in the source: the output stays a whole document.
+                if (outFormat == inFormat)
+                    while (!source.atEnd())
+                        sink.write(source.read(1 << 20));
+                break;
+            }
+            if (source.atEnd())
+                break;
+            const QByteArray chunk = nextChunk(source, chunkBytes);
+            if (chunk.trimmed().isEmpty()) {
+                if (outFormat == inFormat)
+                    sink.write(chunk);
+                break;
+            }
+            document = documents::parseDocument(chunk, inFormat, input);
+        }
+        if (streamed && !sink.commit())
+            throw documents::DocumentError(
+                QStringLiteral("cannot write %1: %2").arg(output, sink.errorString()));
+    } catch (const documents::DocumentError &failure) {
+        std::signal(SIGINT, previous);
+        runningTranslator = nullptr;
+        err << name << failure.message() << "\n";
+        return 1;
     } catch (const std::exception &failure) {
         std::signal(SIGINT, previous);
         runningTranslator = nullptr;
@@ -159,22 +262,16 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
     std::signal(SIGINT, previous);
     runningTranslator = nullptr;
 
-    try {
-        documents::writeDocument(document, output);
-    } catch (const documents::DocumentError &failure) {
-        err << name << failure.message() << "\n";
-        return 1;
-    }
     const double seconds = timer.nsecsElapsed() / 1e9;
-    const std::size_t done = document.translatedCount();
     if (!complete) {
-        err << name << "cancelled: " << done << " of " << document.segments.size()
-            << " segments translated, the rest left in the source language in " << output << "\n";
+        err << name << "cancelled: " << translated << " segments translated, the rest left in the "
+            << "source language in " << output << "\n";
         return 130;
     }
     if (!quiet)
-        err << name << "translated " << done << " segments in " << QString::number(seconds, 'f', 1)
-            << " s (" << QString::number(seconds > 0 ? done / seconds : 0.0, 'f', 1)
+        err << name << "translated " << translated << " segments in "
+            << QString::number(seconds, 'f', 1) << " s ("
+            << QString::number(seconds > 0 ? translated / seconds : 0.0, 'f', 1)
             << " segments/s) into " << output << "\n";
     return 0;
 }
