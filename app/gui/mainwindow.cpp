@@ -1,28 +1,625 @@
 #include "mainwindow.h"
 
+#include "app/core/inferenceworker.h"
+#include "app/core/settings.h"
+#include "captionview.h"
+#include "compareview.h"
+#include "decodingpanel.h"
+#include "guiutil.h"
+#include "modelsdialog.h"
+#include "theme.h"
+#include "translateview.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QLibraryInfo>
+#include <QLineEdit>
+#include <QLocale>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPointer>
+#include <QSettings>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
+#include <QTextBrowser>
+#include <QToolButton>
+#include <QTranslator>
+#include <QVBoxLayout>
 
 namespace glosa {
 
-static QWidget *comingView(const QString &text)
+namespace {
+// The translators currently installed on the application (ours and Qt's own).
+QPointer<QTranslator> g_appTranslator;
+QPointer<QTranslator> g_qtTranslator;
+QString g_language;
+
+QLabel *reservedView(QWidget *parent)
 {
-    auto *label = new QLabel(text);
+    auto *label = new QLabel(parent);
     label->setAlignment(Qt::AlignCenter);
     label->setWordWrap(true);
+    label->setForegroundRole(QPalette::PlaceholderText);
+    label->setMargin(40);
     return label;
 }
+} // namespace
 
-MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_tabs(new QTabWidget(this))
+bool MainWindow::setUiLanguage(const QString &language)
+{
+    QString code = language;
+    if (code.isEmpty()) {
+        const QStringList ui = QLocale().uiLanguages();
+        code = QStringLiteral("en");
+        for (const QString &l : ui) {
+            const QString base = l.section(QLatin1Char('-'), 0, 0);
+            if (base == QLatin1String("ko") || base == QLatin1String("es")
+                || base == QLatin1String("en")) {
+                code = base;
+                break;
+            }
+        }
+    }
+    if (g_appTranslator) {
+        QCoreApplication::removeTranslator(g_appTranslator);
+        delete g_appTranslator;
+    }
+    if (g_qtTranslator) {
+        QCoreApplication::removeTranslator(g_qtTranslator);
+        delete g_qtTranslator;
+    }
+    g_language = language;
+    bool ok = true;
+    if (code != QLatin1String("en")) {
+        auto *app = new QTranslator(qApp);
+        ok = app->load(QStringLiteral(":/i18n/glosa_%1.qm").arg(code));
+        if (ok) {
+            QCoreApplication::installTranslator(app);
+            g_appTranslator = app;
+        } else {
+            delete app;
+        }
+        // Qt's own strings (dialog buttons, context menus), when the system has them.
+        auto *qt = new QTranslator(qApp);
+        if (qt->load(QStringLiteral("qtbase_%1").arg(code),
+                     QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
+            QCoreApplication::installTranslator(qt);
+            g_qtTranslator = qt;
+        } else {
+            delete qt;
+        }
+    } else {
+        // No translator: the application's event still has to reach every window.
+        QEvent change(QEvent::LanguageChange);
+        for (QWidget *w : QApplication::topLevelWidgets())
+            QCoreApplication::sendEvent(w, &change);
+    }
+    QGuiApplication::setLayoutDirection(Qt::LeftToRight);
+    return ok;
+}
+
+QString MainWindow::uiLanguage()
+{
+    return g_language;
+}
+
+MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
+{
+    setWindowIcon(QIcon(QStringLiteral(":/icons/glosa.png")));
+    m_plugins.scan();
+    m_catalog.scan();
+
+    // Model bar: what translates, in which direction.
+    auto *bar = new QWidget(this);
+    auto *barLayout = new QHBoxLayout(bar);
+    barLayout->setContentsMargins(16, 10, 16, 0);
+    m_modelLabel = new QLabel(bar);
+    m_models = new QComboBox(bar);
+    m_models->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_models->setMinimumContentsLength(28);
+    m_modelLabel->setBuddy(m_models);
+    m_swap = new QToolButton(bar);
+    m_swap->setText(QStringLiteral("⇄"));
+    m_modelState = new QLabel(bar);
+    m_modelState->setForegroundRole(QPalette::PlaceholderText);
+    barLayout->addWidget(m_modelLabel);
+    barLayout->addWidget(m_models);
+    barLayout->addWidget(m_swap);
+    barLayout->addSpacing(12);
+    barLayout->addWidget(m_modelState, 1);
+
+    // Find bar (Ctrl+F): searches the visible editors.
+    m_findBar = new QWidget(this);
+    auto *findLayout = new QHBoxLayout(m_findBar);
+    findLayout->setContentsMargins(16, 6, 16, 0);
+    m_findEdit = new QLineEdit(m_findBar);
+    m_findEdit->setClearButtonEnabled(true);
+    findLayout->addWidget(m_findEdit);
+    m_findBar->setVisible(false);
+    connect(m_findEdit, &QLineEdit::returnPressed, this, [this] {
+        const QString needle = m_findEdit->text();
+        for (QPlainTextEdit *e : {m_translate->sourceEditor(), m_translate->targetEditor()})
+            if (e->find(needle) || (e->moveCursor(QTextCursor::Start), e->find(needle)))
+                return;
+    });
+
+    m_tabs = new QTabWidget(this);
+    m_tabs->setDocumentMode(true);
+    m_translate = new TranslateView(m_tabs);
+    m_compare = new CompareView(m_tabs);
+    m_caption = new CaptionView(m_tabs);
+    m_documents = reservedView(m_tabs);
+    m_history = reservedView(m_tabs);
+    m_tabs->addTab(m_translate, QString());
+    m_tabs->addTab(m_compare, QString());
+    m_tabs->addTab(m_caption, QString());
+    m_tabs->addTab(m_documents, QString());
+    m_tabs->addTab(m_history, QString());
+
+    auto *central = new QWidget(this);
+    auto *centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(6);
+    centralLayout->addWidget(bar);
+    centralLayout->addWidget(m_findBar);
+    centralLayout->addWidget(m_tabs, 1);
+    setCentralWidget(central);
+
+    createMenus();
+    connect(m_models, &QComboBox::currentIndexChanged, this, &MainWindow::onModelChosen);
+    connect(m_swap, &QToolButton::clicked, this, &MainWindow::swapDirection);
+    connect(m_translate, &TranslateView::statusMessage, this,
+            [this](const QString &m) { statusBar()->showMessage(m, 8000); });
+
+    rescanModels();
+    retranslateUi();
+    restoreSettings();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createMenus()
+{
+    m_fileMenu = menuBar()->addMenu(QString());
+    m_openAction = m_fileMenu->addAction(QString(), QKeySequence::Open, this, &MainWindow::openFile);
+    m_importAction = m_fileMenu->addAction(QString(), this, &MainWindow::importModel);
+    m_fileMenu->addSeparator();
+    m_quitAction = m_fileMenu->addAction(QString(), QKeySequence::Quit, this, &QWidget::close);
+
+    m_editMenu = menuBar()->addMenu(QString());
+    m_copyAction = m_editMenu->addAction(QString(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Y),
+                                         this, [this] {
+        QApplication::clipboard()->setText(m_translate->targetEditor()->toPlainText());
+    });
+    m_pasteAction = m_editMenu->addAction(QString(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_V),
+                                          this, [this] {
+        m_tabs->setCurrentIndex(TranslateTab);
+        m_translate->setSourceText(QApplication::clipboard()->text());
+    });
+    m_editMenu->addSeparator();
+    m_findAction = m_editMenu->addAction(QString(), QKeySequence::Find, this,
+                                         &MainWindow::showFindBar);
+
+    m_translateMenu = menuBar()->addMenu(QString());
+    m_translateAction = m_translateMenu->addAction(QString(), this, [this] {
+        if (m_tabs->currentIndex() == CompareTab)
+            m_compare->compare();
+        else if (m_tabs->currentIndex() == CaptionTab)
+            m_caption->captionSelected();
+        else
+            m_translate->translateNow();
+    });
+    m_translateAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Return),
+                                     QKeySequence(Qt::CTRL | Qt::Key_Enter)});
+    m_cancelAction = m_translateMenu->addAction(QString(), QKeySequence(Qt::Key_Escape), this,
+                                                [this] { m_translate->cancel(); });
+    m_swapAction = m_translateMenu->addAction(QString(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
+                                              this, &MainWindow::swapDirection);
+    m_compareAction = m_translateMenu->addAction(QString(),
+                                                 QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C),
+                                                 this, [this] {
+        // Carry the sentence over when Compare has none yet: "compare what I just typed".
+        if (m_compare->input()->toPlainText().trimmed().isEmpty())
+            m_compare->input()->setPlainText(m_translate->sourceEditor()->toPlainText());
+        m_tabs->setCurrentIndex(CompareTab);
+        m_compare->compare();
+    });
+
+    m_viewMenu = menuBar()->addMenu(QString());
+    for (int i = 0; i < 5; ++i) {
+        QAction *a = m_viewMenu->addAction(QString(), QKeySequence(Qt::CTRL | (Qt::Key_1 + i)),
+                                           this, [this, i] { m_tabs->setCurrentIndex(i); });
+        m_tabActions << a;
+    }
+
+    m_settingsMenu = menuBar()->addMenu(QString());
+    m_languageMenu = m_settingsMenu->addMenu(QString());
+    m_languageGroup = new QActionGroup(this);
+    for (const char *code : {"", "en", "ko", "es"}) {
+        QAction *a = m_languageMenu->addAction(QString());
+        a->setCheckable(true);
+        a->setData(QString::fromLatin1(code));
+        m_languageGroup->addAction(a);
+        m_languageActions << a;
+        connect(a, &QAction::triggered, this, [code] {
+            const QString language = QString::fromLatin1(code);
+            MainWindow::setUiLanguage(language);
+            QSettings().setValue(QLatin1String(settingsKeys::kLanguage), language);
+        });
+    }
+    m_settingsMenu->addAction(QString()); // placeholder replaced below
+    m_settingsMenu->removeAction(m_settingsMenu->actions().last());
+
+    m_helpMenu = menuBar()->addMenu(QString());
+    m_modelsAction = m_helpMenu->addAction(QString(), this, &MainWindow::showModels);
+    m_helpMenu->addSeparator();
+    m_aboutAction = m_helpMenu->addAction(QString(), this, &MainWindow::showAbout);
+    m_aboutQtAction = m_helpMenu->addAction(QString(), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::retranslateUi()
 {
     setWindowTitle(tr("Glosa"));
-    m_tabs->addTab(comingView(tr("No translation model is installed yet.")), tr("Translate"));
-    m_tabs->addTab(comingView(tr("No translation model is installed yet.")), tr("Compare"));
-    m_tabs->addTab(comingView(tr("No captioning model is installed yet.")), tr("Caption"));
-    m_tabs->addTab(comingView(tr("Document translation is not available yet.")), tr("Documents"));
-    m_tabs->addTab(comingView(tr("History is not available yet.")), tr("History"));
-    setCentralWidget(m_tabs);
-    resize(1100, 720);
+    m_tabs->setTabText(TranslateTab, tr("Translate"));
+    m_tabs->setTabText(CompareTab, tr("Compare"));
+    m_tabs->setTabText(CaptionTab, tr("Caption"));
+    m_tabs->setTabText(DocumentsTab, tr("Documents"));
+    m_tabs->setTabText(HistoryTab, tr("History"));
+    m_documents->setText(tr("Document translation (.txt, .docx, .odt, .pdf) comes in a later "
+                            "version. Until then, paste the text into Translate."));
+    m_history->setText(tr("Your translation history will be listed and searchable here."));
+    m_modelLabel->setText(tr("&Model:"));
+    m_models->setAccessibleName(tr("Translation model"));
+    m_swap->setToolTip(tr("Swap languages (Ctrl+Shift+S)"));
+    m_swap->setAccessibleName(tr("Swap languages"));
+    m_findEdit->setPlaceholderText(tr("Find in the texts (Enter: next)"));
+    m_findEdit->setAccessibleName(tr("Find"));
+
+    m_fileMenu->setTitle(tr("&File"));
+    m_openAction->setText(tr("&Open…"));
+    m_importAction->setText(tr("&Import model…"));
+    m_quitAction->setText(tr("&Quit"));
+    m_editMenu->setTitle(tr("&Edit"));
+    m_copyAction->setText(tr("&Copy translation"));
+    m_pasteAction->setText(tr("&Paste as source"));
+    m_findAction->setText(tr("&Find…"));
+    m_translateMenu->setTitle(tr("&Translate"));
+    m_translateAction->setText(tr("&Translate"));
+    m_cancelAction->setText(tr("&Cancel"));
+    m_swapAction->setText(tr("&Swap languages"));
+    m_compareAction->setText(tr("C&ompare strategies"));
+    m_viewMenu->setTitle(tr("&View"));
+    const QStringList tabNames = {tr("Translate"), tr("Compare"), tr("Caption"), tr("Documents"),
+                                  tr("History")};
+    for (int i = 0; i < m_tabActions.size(); ++i)
+        m_tabActions[i]->setText(tabNames[i]);
+    m_settingsMenu->setTitle(tr("&Settings"));
+    m_languageMenu->setTitle(tr("&Language"));
+    // Language names in their own language, so that anyone can find theirs.
+    m_languageActions[0]->setText(tr("System default"));
+    m_languageActions[1]->setText(QStringLiteral("English"));
+    m_languageActions[2]->setText(QStringLiteral("한국어"));
+    m_languageActions[3]->setText(QStringLiteral("Español"));
+    for (QAction *a : m_languageActions)
+        a->setChecked(a->data().toString() == g_language);
+    m_helpMenu->setTitle(tr("&Help"));
+    m_modelsAction->setText(tr("&Models…"));
+    m_aboutAction->setText(tr("&About Glosa"));
+    m_aboutQtAction->setText(tr("About &Qt"));
+    // Model names come from the packages; the direction arrow and languages are ours.
+    for (int i = 0; i < m_models->count(); ++i) {
+        const QString id = m_models->itemData(i).toString();
+        if (const auto info = m_catalog.find(id))
+            m_models->setItemText(i, QStringLiteral("%1   %2 → %3")
+                                         .arg(info->name, languageName(info->sourceLanguage),
+                                              languageName(info->targetLanguage)));
+    }
+    onModelChosen(m_models->currentIndex());
+}
+
+void MainWindow::changeEvent(QEvent *event)
+{
+    if (m_aboutQtAction && event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QMainWindow::changeEvent(event);
+}
+
+void MainWindow::rescanModels()
+{
+    const QString current = currentModelId();
+    m_catalog.scan();
+    const QSignalBlocker block(m_models);
+    m_models->clear();
+    for (const ModelInfo &info : m_catalog.availableModels())
+        if (info.task == QLatin1String("translation"))
+            m_models->addItem(QStringLiteral("%1   %2 → %3")
+                                  .arg(info.name, languageName(info.sourceLanguage),
+                                       languageName(info.targetLanguage)),
+                              info.id);
+    const int index = m_models->findData(current);
+    m_models->setCurrentIndex(index < 0 ? 0 : index);
+    m_models->setEnabled(m_models->count() > 0);
+
+    // The captioner: the first usable captioning package.
+    InferenceWorker *captioner = nullptr;
+    for (const ModelInfo &info : m_catalog.availableModels())
+        if (info.task == QLatin1String("captioning")
+            && m_plugins.pluginForArchitecture(info.architecture)) {
+            captioner = workerFor(info);
+            break;
+        }
+    m_caption->setCaptionWorker(captioner, captioner ? QString()
+                                                     : tr("No captioning model is installed. "
+                                                          "Install a captioning package (Help ▸ "
+                                                          "Models…) to caption images."));
+    onModelChosen(m_models->currentIndex());
+}
+
+InferenceWorker *MainWindow::workerFor(const ModelInfo &info)
+{
+    if (InferenceWorker *w = m_workers.value(info.id))
+        return w;
+    auto *worker = new InferenceWorker(this);
+    m_workers.insert(info.id, worker);
+    connect(worker, &InferenceWorker::modelLoaded, this, [this, worker](const QString &id) {
+        if (worker->modelInfo().id == currentModelId())
+            m_modelState->setText(tr("Ready"));
+        statusBar()->showMessage(tr("Loaded %1").arg(id), 4000);
+    });
+    connect(worker, &InferenceWorker::modelLoadFailed, this, [this](const QString &message) {
+        m_modelState->setText(tr("Could not load the model"));
+        statusBar()->showMessage(message);
+    });
+    worker->loadModel(info, &m_plugins);
+    return worker;
+}
+
+QString MainWindow::currentModelId() const
+{
+    return m_models->currentData().toString();
+}
+
+bool MainWindow::selectModel(const QString &id)
+{
+    const int index = m_models->findData(id);
+    if (index < 0)
+        return false;
+    m_models->setCurrentIndex(index);
+    return true;
+}
+
+void MainWindow::onModelChosen(int index)
+{
+    const std::optional<ModelInfo> info =
+        index < 0 ? std::nullopt : m_catalog.find(m_models->itemData(index).toString());
+    if (!info) {
+        const QString why = m_catalog.models().isEmpty()
+                                ? tr("No translation model is installed. Use File ▸ Import "
+                                     "model… to add a model package.")
+                                : tr("No usable translation model is installed (see Help ▸ "
+                                     "Models… for why).");
+        m_translate->setWorker(nullptr, why);
+        m_compare->setWorker(nullptr, why);
+        m_caption->setTranslationWorker(nullptr);
+        m_translate->setLanguages(QString(), QString());
+        m_modelState->setText(why);
+        updateSwap();
+        return;
+    }
+    if (!m_plugins.pluginForArchitecture(info->architecture)) {
+        const QString why = tr("The “%1” model family is not installed, so %2 cannot run.")
+                                .arg(info->architecture, info->name);
+        m_translate->setWorker(nullptr, why);
+        m_compare->setWorker(nullptr, why);
+        m_caption->setTranslationWorker(nullptr);
+        m_modelState->setText(why);
+        updateSwap();
+        return;
+    }
+    InferenceWorker *worker = workerFor(*info);
+    if (worker != nullptr) {
+        m_translate->setLanguages(info->sourceLanguage, info->targetLanguage);
+        m_translate->setWorker(worker);
+        m_compare->setWorker(worker);
+        m_caption->setTranslationWorker(worker);
+        m_modelState->setText(worker->isModelLoaded() ? tr("Ready") : tr("Loading…"));
+    }
+    updateSwap();
+}
+
+void MainWindow::updateSwap()
+{
+    const auto info = m_catalog.find(currentModelId());
+    bool reverse = false;
+    if (info)
+        for (const ModelInfo &m : m_catalog.availableModels())
+            reverse = reverse || (m.task == info->task && m.sourceLanguage == info->targetLanguage
+                                  && m.targetLanguage == info->sourceLanguage);
+    m_swap->setEnabled(reverse);
+    m_swapAction->setEnabled(reverse);
+    if (info && !reverse)
+        m_swap->setToolTip(tr("No %1 → %2 model is installed")
+                               .arg(languageName(info->targetLanguage),
+                                    languageName(info->sourceLanguage)));
+    else
+        m_swap->setToolTip(tr("Swap languages (Ctrl+Shift+S)"));
+}
+
+void MainWindow::swapDirection()
+{
+    const auto info = m_catalog.find(currentModelId());
+    if (!info)
+        return;
+    for (int i = 0; i < m_models->count(); ++i) {
+        const auto other = m_catalog.find(m_models->itemData(i).toString());
+        if (other && other->sourceLanguage == info->targetLanguage
+            && other->targetLanguage == info->sourceLanguage) {
+            m_translate->swapTexts();
+            m_models->setCurrentIndex(i);
+            return;
+        }
+    }
+}
+
+void MainWindow::showFindBar()
+{
+    m_findBar->setVisible(true);
+    m_findEdit->setFocus();
+    m_findEdit->selectAll();
+}
+
+void MainWindow::openFile()
+{
+    if (m_tabs->currentIndex() == CaptionTab) {
+        m_caption->openImages();
+        return;
+    }
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open text"), QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation),
+        tr("Text files (*.txt *.md);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
+        QMessageBox::warning(this, tr("Open text"),
+                             tr("Could not open %1: %2").arg(path, file.errorString()));
+        return;
+    }
+    m_tabs->setCurrentIndex(TranslateTab);
+    m_translate->setSourceText(QString::fromUtf8(file.readAll()));
+}
+
+void MainWindow::importModel()
+{
+    const QString folder = QFileDialog::getExistingDirectory(
+        this, tr("Import model package (a folder with model.json)"));
+    if (folder.isEmpty())
+        return;
+    QString error;
+    const std::optional<ModelInfo> imported = ModelCatalog::importModel(folder,
+                                                                        ModelCatalog::userModelsDir(),
+                                                                        &error);
+    if (!imported) {
+        QMessageBox::warning(this, tr("Import model"), error);
+        return;
+    }
+    rescanModels();
+    selectModel(imported->id);
+    statusBar()->showMessage(tr("Imported %1").arg(imported->name), 6000);
+}
+
+void MainWindow::showModels()
+{
+    ModelsDialog dialog(m_catalog, m_plugins, this);
+    connect(&dialog, &ModelsDialog::importRequested, this, [this, &dialog] {
+        dialog.accept();
+        importModel();
+    });
+    dialog.exec();
+}
+
+void MainWindow::showAbout()
+{
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("About Glosa"));
+    dialog.resize(560, 520);
+    auto *layout = new QVBoxLayout(&dialog);
+    auto *header = new QHBoxLayout;
+    auto *icon = new QLabel(&dialog);
+    icon->setPixmap(windowIcon().pixmap(72, 72));
+    auto *title = new QLabel(&dialog);
+    title->setText(QStringLiteral("<h2>Glosa %1</h2><p>%2</p>")
+                       .arg(QStringLiteral(GLOSA_VERSION),
+                            tr("An offline translator that shows why it chose its words.")
+                                .toHtmlEscaped()));
+    header->addWidget(icon);
+    header->addWidget(title, 1);
+    layout->addLayout(header);
+    auto *text = new QTextBrowser(&dialog);
+    text->setOpenExternalLinks(true);
+    text->setHtml(QStringLiteral("<h3>%1</h3><ul>"
+                                 "<li>%2</li><li>%3</li><li>%4</li></ul>"
+                                 "<h3>%5</h3><ul><li>%6</li><li>%7</li><li>%8</li><li>%9</li>"
+                                 "</ul>")
+                      .arg(tr("Data and models").toHtmlEscaped(),
+                           tr("Translation models are trained on sentence pairs from Tatoeba "
+                              "(CC-BY 2.0 FR), www.manythings.org/anki and tatoeba.org.")
+                               .toHtmlEscaped(),
+                           tr("The captioner is trained on Flickr8k, for research use only; the "
+                              "images belong to their owners and are not distributed.")
+                               .toHtmlEscaped(),
+                           tr("Image features come from MobileNetV2 (Apache License 2.0).")
+                               .toHtmlEscaped(),
+                           tr("Software").toHtmlEscaped(),
+                           tr("Qt 6 (LGPL 3.0)").toHtmlEscaped(),
+                           tr("oneDNN (Apache License 2.0)").toHtmlEscaped(),
+                           tr("SentencePiece (Apache License 2.0), ICU (Unicode License)")
+                               .toHtmlEscaped(),
+                           tr("SQLite (public domain), nlohmann/json (MIT)").toHtmlEscaped()));
+    layout->addWidget(text, 1);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    layout->addWidget(buttons);
+    dialog.exec();
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    using namespace settingsKeys;
+    if (!restoreGeometry(settings.value(QLatin1String(kGeometry)).toByteArray()))
+        resize(1280, 800);
+    restoreState(settings.value(QLatin1String(kWindowState)).toByteArray());
+    m_translate->mainSplitter()->restoreState(
+        settings.value(QLatin1String(kTranslateSplitter)).toByteArray());
+    m_translate->editorSplitter()->restoreState(
+        settings.value(QLatin1String(kTranslateEditors)).toByteArray());
+    const QString last = settings.value(QLatin1String(kLastModel)).toString();
+    if (!last.isEmpty())
+        selectModel(last);
+    if (settings.contains(QLatin1String(kDecoding)))
+        m_translate->decodingPanel()->setOptions(
+            decodingOptionsFromMap(settings.value(QLatin1String(kDecoding)).toMap()));
+    m_translate->setLiveTranslate(settings.value(QLatin1String(kLiveTranslate), true).toBool());
+    m_translate->setConfidenceShading(settings.value(QLatin1String(kConfidence), false).toBool());
+    m_compare->setColumnCount(settings.value(QLatin1String(kCompareColumns), 3).toInt());
+    m_tabs->setCurrentIndex(settings.value(QLatin1String(kCurrentTab), 0).toInt());
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings settings;
+    using namespace settingsKeys;
+    settings.setValue(QLatin1String(kGeometry), saveGeometry());
+    settings.setValue(QLatin1String(kWindowState), saveState());
+    settings.setValue(QLatin1String(kTranslateSplitter), m_translate->mainSplitter()->saveState());
+    settings.setValue(QLatin1String(kTranslateEditors), m_translate->editorSplitter()->saveState());
+    settings.setValue(QLatin1String(kCurrentTab), m_tabs->currentIndex());
+    settings.setValue(QLatin1String(kLastModel), currentModelId());
+    settings.setValue(QLatin1String(kDecoding),
+                      decodingOptionsToMap(m_translate->decodingPanel()->options()));
+    settings.setValue(QLatin1String(kLiveTranslate), m_translate->liveTranslate());
+    settings.setValue(QLatin1String(kConfidence), m_translate->confidenceShading());
+    settings.setValue(QLatin1String(kCompareColumns), m_compare->columnCount());
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    saveSettings();
+    QMainWindow::closeEvent(event);
 }
 
 } // namespace glosa

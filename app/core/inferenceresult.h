@@ -1,0 +1,93 @@
+// What the inference worker hands to the views: the results of one translation or caption
+// request, converted to Qt types, with every token's position in the text it was shown in, so
+// that the GUI can paint alignments on QTextDocuments without knowing about the tokenizer.
+#pragma once
+
+#include "engine/decoding/decodingoptions.h"
+#include "engine/decoding/trace.h"
+
+#include <QHash>
+#include <QImage>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QVector>
+
+namespace glosa {
+
+// One token as shown to the user: its vocabulary piece and the UTF-16 range it covers in the
+// text it belongs to (the source text, or the hypothesis's own text). Ranges exclude white space;
+// a token that stands only for white space has begin == end.
+struct TokenSpan
+{
+    int id = -1;
+    QString piece; // "▁" marks a preceding space, as in the vocabulary
+    int begin = 0;
+    int end = 0;
+    QString surface() const; // the piece without "▁", for labels
+};
+
+struct TranslationHypothesis
+{
+    QString text;
+    QList<TokenSpan> tokens;
+    QVector<float> tokenLogProbs; // [tokens]
+    float score = 0.0f;           // ranking score (length/coverage penalties), summed over sentences
+    float logProb = 0.0f;
+    // [tokens.size(), source tokens] row-major; rows sum to 1 within the token's sentence and
+    // are 0 elsewhere (sentences are decoded independently). Empty without attention.
+    QVector<float> alignment;
+    int sourceCount = 0; // columns of `alignment`
+
+    float alignmentAt(int target, int source) const
+    {
+        return alignment.isEmpty() ? 0.0f : alignment.at(target * sourceCount + source);
+    }
+};
+
+// The search trace of one sentence with the pieces of every token it mentions.
+struct SentenceTrace
+{
+    engine::DecodingTrace trace;
+    QHash<int, QString> pieces; // token id → vocabulary piece
+    int targetOffset = 0;       // index of the sentence's first token in the hypothesis
+    int tokenCount = 0;         // tokens of the best hypothesis in this sentence
+    int bestNode = -1;          // the best hypothesis's last trace node
+};
+
+struct TranslationResult
+{
+    QString modelId;
+    QString source;
+    QList<TokenSpan> sourceTokens;
+    QList<TranslationHypothesis> hypotheses; // best first (n-best of every sentence, joined)
+    QList<SentenceTrace> traces;             // one per sentence when tracing was asked for
+    engine::DecodingOptions options;
+    double elapsedMs = 0.0;
+
+    bool isEmpty() const { return hypotheses.isEmpty(); }
+    const TranslationHypothesis *best() const
+    {
+        return hypotheses.isEmpty() ? nullptr : &hypotheses.first();
+    }
+};
+
+struct CaptionResult
+{
+    QString modelId;
+    QString imagePath;
+    QImage image;       // as the model saw it (oriented), for the overlay
+    QString text;
+    QList<TokenSpan> tokens;
+    QVector<float> tokenLogProbs;
+    float score = 0.0f;
+    int gridRows = 0;
+    int gridCols = 0;
+    QVector<float> attention; // [tokens, gridRows * gridCols] row-major
+    double elapsedMs = 0.0;
+};
+
+} // namespace glosa
+
+Q_DECLARE_METATYPE(glosa::TranslationResult)
+Q_DECLARE_METATYPE(glosa::CaptionResult)

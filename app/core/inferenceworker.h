@@ -1,0 +1,87 @@
+// InferenceWorker: one worker thread per loaded model (STYLE.md habit 7, translateLocally's
+// MarianInterface, Qt's mandelbrot RenderThread). The GUI thread only posts requests and receives
+// signals; it never waits on inference.
+//
+// Basic usage (GUI thread):
+//     auto *worker = new glosa::InferenceWorker(this);
+//     connect(worker, &InferenceWorker::translationReady, this, &View::show);
+//     connect(worker, &InferenceWorker::failed, this, &View::showError);
+//     worker->loadModel(info, &registry);           // loads on the worker thread
+//     worker->translate(text, {options});           // latest request wins
+//
+// Latest wins: a new request replaces one that has not started, and cancels the running one
+// between two decoding steps (DecodingControl::cancelled); results of superseded requests are
+// never emitted. cancel() drops the pending request and stops the running one.
+//
+// Errors: every exception the engine or a plugin throws is caught on the worker thread and
+// re-emitted as failed(id, message); nothing propagates into the event loop.
+#pragma once
+
+#include "app/core/inferenceresult.h"
+#include "app/core/modelcatalog.h"
+
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <memory>
+
+class QThread;
+
+namespace glosa {
+
+class PluginRegistry;
+class InferenceExecutor;
+
+class InferenceWorker : public QObject
+{
+    Q_OBJECT
+public:
+    explicit InferenceWorker(QObject *parent = nullptr);
+    ~InferenceWorker() override; // cancels, stops the thread and waits for it
+
+    // Loads the model on the worker thread (cancelling whatever runs); emits modelLoaded or
+    // modelLoadFailed. `plugins` must outlive the worker.
+    void loadModel(const ModelInfo &info, const PluginRegistry *plugins);
+    // Uses an already loaded model (tests, or a model shared with another worker).
+    void setModel(const ModelInfo &info, std::shared_ptr<engine::Model> model);
+    const ModelInfo &modelInfo() const { return m_info; }
+    bool isModelLoaded() const { return m_loaded; }
+
+    // Translates `text` once per entry of `options` (the Compare view's columns; each column is
+    // emitted as soon as it is done by columnReady, then all of them by translationReady).
+    // Returns the request id.
+    quint64 translate(const QString &text, const QList<engine::DecodingOptions> &options);
+    quint64 caption(const QString &imagePath, const engine::DecodingOptions &options);
+    void cancel();
+
+    bool isBusy() const { return m_busy; }
+    quint64 latestRequest() const { return m_latest.load(); }
+
+signals:
+    void modelLoaded(const QString &modelId);
+    void modelLoadFailed(const QString &message);
+    void busyChanged(bool busy);
+    void progress(quint64 request, int step, int maxSteps);
+    void columnReady(quint64 request, int column, const glosa::TranslationResult &result);
+    void translationReady(quint64 request, const QList<glosa::TranslationResult> &results);
+    void captionReady(quint64 request, const glosa::CaptionResult &result);
+    void failed(quint64 request, const QString &message);
+    void cancelled(quint64 request);
+
+private:
+    friend class InferenceExecutor;
+    void post(quint64 id);
+    void onFinished(quint64 id);
+
+    QThread *m_thread = nullptr;
+    InferenceExecutor *m_executor = nullptr; // lives on m_thread
+    ModelInfo m_info;
+    bool m_loaded = false;
+    bool m_busy = false;
+    // The newest request id; a running request whose id is older is cancelled at its next step.
+    std::atomic<quint64> m_latest{0};
+    quint64 m_next = 0;
+};
+
+} // namespace glosa

@@ -1,0 +1,47 @@
+// Settings: decoding options as QVariantMaps (QSettings, presets) and the built-in presets.
+// Window layout, last model and UI language are stored by the GUI under the keys below.
+#pragma once
+
+#include "engine/decoding/decodingoptions.h"
+
+#include <QList>
+#include <QString>
+#include <QVariantMap>
+
+namespace glosa {
+
+namespace settingsKeys {
+inline constexpr char kGeometry[] = "window/geometry";
+inline constexpr char kWindowState[] = "window/state";
+inline constexpr char kCurrentTab[] = "window/tab";
+inline constexpr char kTranslateSplitter[] = "translate/splitter";
+inline constexpr char kTranslateEditors[] = "translate/editors";
+inline constexpr char kLastModel[] = "models/last";
+inline constexpr char kDecoding[] = "decoding/current";
+inline constexpr char kPresets[] = "decoding/presets"; // user presets: name → options map
+inline constexpr char kCompareColumns[] = "compare/columns";
+inline constexpr char kLanguage[] = "ui/language";       // "" follows the system locale
+inline constexpr char kConfidence[] = "translate/confidence";
+inline constexpr char kLiveTranslate[] = "translate/live";
+} // namespace settingsKeys
+
+// Every DecodingOptions field under its CLI name ("beam_size", "top_p", ...). Fields left out
+// of a map keep their defaults, so old settings files still load.
+QVariantMap decodingOptionsToMap(const engine::DecodingOptions &options);
+engine::DecodingOptions decodingOptionsFromMap(const QVariantMap &map);
+
+// One line for column headers and tooltips: "beam 5 · no-repeat 3", "top-k 40 · T 0.8".
+QString decodingSummary(const engine::DecodingOptions &options);
+
+struct DecodingPreset
+{
+    QString name; // untranslated key for built-ins; the user's name otherwise
+    engine::DecodingOptions options;
+    bool builtIn = false;
+};
+
+// Greedy; beam 5; beam 5 + no-repeat 3-gram; top-k 40 at T 0.8; top-p 0.9 — the Compare view's
+// default columns, in that order.
+QList<DecodingPreset> builtInPresets();
+
+} // namespace glosa

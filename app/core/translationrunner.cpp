@@ -1,0 +1,258 @@
+#include "app/core/translationrunner.h"
+
+#include "engine/captioning/captioningmodel.h"
+#include "engine/text/tokenizer.h"
+#include "engine/translation/translationmodel.h"
+#include "engine/translation/translator.h"
+
+#include <QElapsedTimer>
+#include <QImageReader>
+#include <QPainter>
+
+#include <cstring>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace glosa {
+
+QString TokenSpan::surface() const
+{
+    QString s = piece;
+    s.replace(QChar(0x2581), QString());
+    return s.isEmpty() ? piece : s;
+}
+
+namespace {
+
+const QChar kSpaceMark(0x2581); // SentencePiece's "▁"
+
+bool isBytePiece(const std::string &piece)
+{
+    return piece.size() == 6 && piece.rfind("<0x", 0) == 0 && piece.back() == '>';
+}
+
+// Appends the pieces of `ids` to `text` the way SentencePiece detokenises (▁ → space, no space
+// at the start of a segment), recording each token's range. Used for the n-best alternatives,
+// whose ranges the Translator does not compute.
+void appendTokens(const engine::Tokenizer &tokenizer, const std::vector<std::int32_t> &ids,
+                  QString &text, QList<TokenSpan> &spans)
+{
+    const int segmentStart = text.size();
+    for (std::int32_t id : ids) {
+        TokenSpan span;
+        span.id = id;
+        const std::string piece = tokenizer.idToPiece(id);
+        span.piece = QString::fromStdString(piece);
+        QString surface;
+        if (isBytePiece(piece) || id == tokenizer.unkId())
+            surface = QString::fromStdString(tokenizer.decode({id}));
+        else if (id == tokenizer.bosId() || id == tokenizer.eosId() || id == tokenizer.padId())
+            surface.clear();
+        else
+            surface = span.piece;
+        int leading = 0;
+        while (leading < surface.size() && surface.at(leading) == kSpaceMark)
+            ++leading;
+        if (leading > 0 && text.size() > segmentStart)
+            text += QString(leading, QLatin1Char(' '));
+        surface = surface.mid(leading).replace(kSpaceMark, QLatin1Char(' '));
+        span.begin = text.size();
+        text += surface;
+        span.end = text.size();
+        spans.append(span);
+    }
+}
+
+TokenSpan toSpan(const engine::Token &token)
+{
+    return {token.id, QString::fromStdString(token.piece), int(token.utf16.begin),
+            int(token.utf16.end)};
+}
+
+} // namespace
+
+bool canTranslate(const engine::Model &model)
+{
+    return dynamic_cast<const engine::TranslationModel *>(&model) != nullptr;
+}
+
+bool canCaption(const engine::Model &model)
+{
+    return dynamic_cast<const engine::CaptioningModel *>(&model) != nullptr;
+}
+
+TranslationResult runTranslation(const std::shared_ptr<engine::Model> &model, const QString &text,
+                                 const engine::DecodingOptions &options,
+                                 const engine::DecodingControl &control)
+{
+    QElapsedTimer timer;
+    timer.start();
+    auto translationModel = std::dynamic_pointer_cast<engine::TranslationModel>(model);
+    if (!translationModel)
+        throw std::invalid_argument("model '" + (model ? model->id() : std::string("(none)"))
+                                    + "' is not a translation model");
+
+    TranslationResult result;
+    result.modelId = QString::fromStdString(model->id());
+    result.source = text;
+    result.options = options;
+
+    engine::Translator translator(translationModel);
+    const std::string utf8 = text.toStdString();
+    const engine::TranslationResult translated = translator.translate(utf8, options, control);
+    const engine::Tokenizer &targetTokenizer = translationModel->targetTokenizer();
+
+    // Source tokens of every segment, in order; remember where each segment's columns start.
+    std::vector<int> firstColumn;
+    for (const engine::TranslatedSegment &segment : translated.segments) {
+        firstColumn.push_back(result.sourceTokens.size());
+        for (const engine::Token &token : segment.sourceTokens)
+            result.sourceTokens.append(toSpan(token));
+    }
+    const int sourceCount = result.sourceTokens.size();
+
+    std::size_t nBest = 0;
+    for (const engine::TranslatedSegment &segment : translated.segments)
+        nBest = std::max(nBest, segment.hypotheses.size());
+    for (std::size_t k = 0; k < nBest; ++k) {
+        TranslationHypothesis hypothesis;
+        hypothesis.sourceCount = sourceCount;
+        std::vector<float> alignment;
+        std::size_t previousEnd = 0; // bytes of translated.text
+        for (std::size_t s = 0; s < translated.segments.size(); ++s) {
+            const engine::TranslatedSegment &segment = translated.segments[s];
+            if (segment.hypotheses.empty())
+                continue;
+            const engine::Hypothesis &h =
+                segment.hypotheses[std::min(k, segment.hypotheses.size() - 1)];
+            if (k == 0) {
+                // The Translator already placed the best hypothesis in translated.text.
+                for (const engine::Token &token : segment.targetTokens)
+                    hypothesis.tokens.append(toSpan(token));
+            } else {
+                hypothesis.text += QString::fromUtf8(translated.text.data() + previousEnd,
+                                                     segment.target.begin - previousEnd);
+                appendTokens(targetTokenizer, h.tokens, hypothesis.text, hypothesis.tokens);
+                previousEnd = segment.target.end;
+            }
+            hypothesis.tokenLogProbs +=
+                QVector<float>(h.tokenLogProbs.begin(), h.tokenLogProbs.end());
+            hypothesis.score += h.score;
+            hypothesis.logProb += h.logProb;
+            // [tokens, segment source tokens] → rows of the whole-text matrix.
+            const bool hasAttention = !h.attention.empty() && h.attention.rank() == 2;
+            const std::int64_t columns = hasAttention ? h.attention.dim(1) : 0;
+            const int segmentColumns = int(segment.sourceTokens.size());
+            for (std::size_t t = 0; t < h.tokens.size(); ++t) {
+                std::vector<float> row(sourceCount, 0.0f);
+                if (hasAttention) {
+                    const float *a = h.attention.data<float>() + t * columns;
+                    for (int j = 0; j < std::min<int>(segmentColumns, int(columns)); ++j)
+                        row[firstColumn[s] + j] = a[j];
+                }
+                alignment.insert(alignment.end(), row.begin(), row.end());
+            }
+        }
+        if (k == 0)
+            hypothesis.text = QString::fromStdString(translated.text);
+        else
+            hypothesis.text += QString::fromUtf8(translated.text.data() + previousEnd,
+                                                 translated.text.size() - previousEnd);
+        if (std::any_of(alignment.begin(), alignment.end(), [](float v) { return v != 0.0f; }))
+            hypothesis.alignment = QVector<float>(alignment.begin(), alignment.end());
+        result.hypotheses.append(std::move(hypothesis));
+    }
+
+    if (options.trace) {
+        int offset = 0;
+        for (const engine::TranslatedSegment &segment : translated.segments) {
+            SentenceTrace trace;
+            trace.trace = segment.trace;
+            trace.targetOffset = offset;
+            if (!segment.hypotheses.empty()) {
+                trace.tokenCount = int(segment.hypotheses.front().tokens.size());
+                trace.bestNode = segment.hypotheses.front().traceNode;
+            }
+            offset += trace.tokenCount;
+            auto name = [&](int id) {
+                if (id >= 0 && id < targetTokenizer.vocabSize() && !trace.pieces.contains(id))
+                    trace.pieces.insert(id, QString::fromStdString(targetTokenizer.idToPiece(id)));
+            };
+            for (const engine::TraceNode &node : trace.trace.nodes)
+                name(node.token);
+            for (const engine::StepTrace &step : trace.trace.steps)
+                for (std::int32_t id : step.tokens)
+                    name(id);
+            result.traces.append(std::move(trace));
+        }
+    }
+    result.elapsedMs = timer.nsecsElapsed() / 1e6;
+    return result;
+}
+
+CaptionResult runCaption(const std::shared_ptr<engine::Model> &model, const QString &imagePath,
+                         const engine::DecodingOptions &options,
+                         const engine::DecodingControl &control)
+{
+    QElapsedTimer timer;
+    timer.start();
+    auto captioner = std::dynamic_pointer_cast<engine::CaptioningModel>(model);
+    if (!captioner)
+        throw std::invalid_argument("model '" + (model ? model->id() : std::string("(none)"))
+                                    + "' is not a captioning model");
+    CaptionResult result;
+    result.modelId = QString::fromStdString(model->id());
+    result.imagePath = imagePath;
+    result.image = loadImageForModel(imagePath);
+    const QImage &rgb = result.image;
+    // QImage rows are 32-bit aligned; the engine wants them packed.
+    std::vector<std::uint8_t> pixels(std::size_t(rgb.width()) * rgb.height() * 3);
+    for (int y = 0; y < rgb.height(); ++y)
+        std::memcpy(pixels.data() + std::size_t(y) * rgb.width() * 3, rgb.constScanLine(y),
+                    std::size_t(rgb.width()) * 3);
+    const engine::ImageCaption caption =
+        captioner->caption(pixels.data(), rgb.width(), rgb.height(), options, control);
+    if (caption.result.hypotheses.empty())
+        throw std::runtime_error("the captioner returned no hypothesis for "
+                                 + imagePath.toStdString());
+    const engine::Hypothesis &best = caption.result.hypotheses.front();
+    appendTokens(captioner->tokenizer(), best.tokens, result.text, result.tokens);
+    result.tokenLogProbs = QVector<float>(best.tokenLogProbs.begin(), best.tokenLogProbs.end());
+    result.score = best.score;
+    result.gridRows = caption.gridRows;
+    result.gridCols = caption.gridCols;
+    if (!best.attention.empty())
+        result.attention = QVector<float>(best.attention.data<float>(),
+                                          best.attention.data<float>() + best.attention.numel());
+    result.elapsedMs = timer.nsecsElapsed() / 1e6;
+    return result;
+}
+
+QImage loadImageForModel(const QString &path, qint64 maxPixels)
+{
+    QImageReader reader(path);
+    reader.setAutoTransform(true); // EXIF orientation
+    const QSize size = reader.size();
+    if (size.isValid() && qint64(size.width()) * size.height() > maxPixels)
+        throw std::runtime_error(QStringLiteral("%1: %2 × %3 pixels is more than the limit of %4")
+                                     .arg(path)
+                                     .arg(size.width())
+                                     .arg(size.height())
+                                     .arg(maxPixels)
+                                     .toStdString());
+    QImage image = reader.read();
+    if (image.isNull())
+        throw std::runtime_error(QStringLiteral("%1: %2").arg(path, reader.errorString())
+                                     .toStdString());
+    // Alpha is composited on white (a transparent logo is a logo on paper, not on black).
+    QImage rgb(image.size(), QImage::Format_RGB888);
+    rgb.fill(Qt::white);
+    QPainter painter(&rgb);
+    painter.drawImage(0, 0, image.convertToFormat(QImage::Format_ARGB32_Premultiplied));
+    painter.end();
+    return rgb;
+}
+
+} // namespace glosa

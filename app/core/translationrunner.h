@@ -1,0 +1,38 @@
+// The text side of translating and captioning on a loaded model: sentence splitting,
+// tokenisation, decoding through engine/decoding/search.h, detokenisation with every token's
+// position, and the alignment matrix in token × token form. Runs on the worker thread; Qt types
+// in and out so that the GUI never touches the engine's tokenizers.
+#pragma once
+
+#include "app/core/inferenceresult.h"
+#include "engine/decoding/search.h"
+#include "engine/model.h"
+
+#include <QImage>
+
+#include <memory>
+
+namespace glosa {
+
+// Whether `model` can translate / caption (it implements the matching engine interface).
+bool canTranslate(const engine::Model &model);
+bool canCaption(const engine::Model &model);
+
+// Translates `text` (any number of sentences and lines; they are decoded as one batch). Throws
+// what the engine throws, std::invalid_argument for a model that cannot translate, and
+// engine::DecodingCancelled when control.cancelled() turns true.
+TranslationResult runTranslation(const std::shared_ptr<engine::Model> &model, const QString &text,
+                                 const engine::DecodingOptions &options,
+                                 const engine::DecodingControl &control = {});
+
+// Captions the image file. Throws std::runtime_error naming the file for unreadable images.
+CaptionResult runCaption(const std::shared_ptr<engine::Model> &model, const QString &imagePath,
+                         const engine::DecodingOptions &options,
+                         const engine::DecodingControl &control = {});
+
+// Reads an image file for a captioner: EXIF orientation applied, alpha composited on white,
+// any depth converted to 8-bit RGB. Throws std::runtime_error naming the file for a missing,
+// truncated or non-image file, or one with more than `maxPixels` pixels.
+QImage loadImageForModel(const QString &path, qint64 maxPixels = 64LL * 1024 * 1024);
+
+} // namespace glosa

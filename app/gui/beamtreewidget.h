@@ -1,0 +1,46 @@
+// BeamTreeWidget: the search tree of one sentence (engine/decoding/trace.h): one column per step,
+// nodes coloured by fate (kept, pruned, finished, blocked by n-gram), the best hypothesis's path
+// drawn heavier. Clicking a node on the best path selects that token.
+#pragma once
+
+#include "app/core/inferenceresult.h"
+
+#include <QWidget>
+
+namespace glosa {
+
+class BeamTreeWidget : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit BeamTreeWidget(QWidget *parent = nullptr);
+
+    void setTrace(const SentenceTrace &trace);
+    void clear();
+    void setSelectedStep(int step);
+    int nodeCount() const { return int(m_trace.trace.nodes.size()); }
+    // The best hypothesis's nodes from the first token on (root excluded).
+    const QList<int> &bestPath() const { return m_bestPath; }
+    QSize sizeHint() const override;
+
+signals:
+    void stepClicked(int step);
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    bool event(QEvent *event) override;
+
+private:
+    void layoutNodes();
+    int nodeAt(const QPoint &position) const;
+
+    SentenceTrace m_trace;
+    QList<int> m_bestPath;
+    QVector<QPointF> m_positions; // per node
+    int m_maxStep = 0;
+    int m_rows = 0;
+    int m_selectedStep = -1;
+};
+
+} // namespace glosa

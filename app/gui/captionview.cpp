@@ -1,0 +1,437 @@
+#include "captionview.h"
+
+#include "app/core/inferenceworker.h"
+#include "decodingpanel.h"
+#include "theme.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QImageReader>
+#include <QLabel>
+#include <QListWidget>
+#include <QMimeData>
+#include <QPainter>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSlider>
+#include <QStandardPaths>
+#include <QToolButton>
+#include <QUuid>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace glosa {
+
+// ---------------------------------------------------------------------------------------------
+// ImageAttentionWidget
+
+ImageAttentionWidget::ImageAttentionWidget(QWidget *parent) : QWidget(parent)
+{
+    setMinimumSize(240, 200);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+}
+
+void ImageAttentionWidget::setImage(const QImage &image)
+{
+    m_image = image;
+    m_heat = QImage();
+    update();
+}
+
+void ImageAttentionWidget::setAttention(int rows, int cols, const QVector<float> &weights)
+{
+    m_heat = QImage();
+    if (rows > 0 && cols > 0 && weights.size() == rows * cols) {
+        const float peak = *std::max_element(weights.begin(), weights.end());
+        m_heat = QImage(cols, rows, QImage::Format_ARGB32);
+        for (int r = 0; r < rows; ++r)
+            for (int c = 0; c < cols; ++c) {
+                const float v = peak > 0 ? weights[r * cols + c] / peak : 0.0f;
+                QColor colour = theme::heatColor(palette(), 0.35f + 0.65f * v);
+                colour.setAlphaF(0.15 + 0.85 * v);
+                m_heat.setPixelColor(c, r, colour);
+            }
+    }
+    update();
+}
+
+void ImageAttentionWidget::setBlend(double blend)
+{
+    m_blend = blend;
+    update();
+}
+
+QSize ImageAttentionWidget::sizeHint() const
+{
+    return {520, 400};
+}
+
+void ImageAttentionWidget::paintEvent(QPaintEvent *)
+{
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::SmoothPixmapTransform);
+    if (m_image.isNull())
+        return;
+    const QSize fitted = m_image.size().scaled(size(), Qt::KeepAspectRatio);
+    const QRect target(QPoint((width() - fitted.width()) / 2, (height() - fitted.height()) / 2),
+                       fitted);
+    painter.drawImage(target, m_image);
+    if (!m_heat.isNull()) {
+        // Smooth upsampling of the grid reads as "where the model looked" rather than as tiles.
+        const QImage heat = m_heat.scaled(target.size(), Qt::IgnoreAspectRatio,
+                                          Qt::SmoothTransformation);
+        painter.setOpacity(m_blend);
+        painter.drawImage(target, heat);
+        painter.setOpacity(1.0);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// CaptionView
+
+CaptionView::CaptionView(QWidget *parent) : QWidget(parent)
+{
+    setAcceptDrops(true);
+    m_imagesTitle = new QLabel(this);
+    m_imagesTitle->setFont(theme::titleFont(font()));
+    m_thumbnails = new QListWidget(this);
+    m_thumbnails->setViewMode(QListView::IconMode);
+    m_thumbnails->setIconSize(QSize(112, 84));
+    m_thumbnails->setGridSize(QSize(128, 108));
+    m_thumbnails->setResizeMode(QListView::Adjust);
+    m_thumbnails->setMovement(QListView::Static);
+    m_thumbnails->setMinimumWidth(150);
+    m_thumbnails->setMaximumWidth(290);
+    m_open = new QPushButton(this);
+    m_paste = new QPushButton(this);
+    auto *left = new QVBoxLayout;
+    left->addWidget(m_imagesTitle);
+    left->addWidget(m_thumbnails, 1);
+    auto *leftButtons = new QHBoxLayout;
+    leftButtons->addWidget(m_open);
+    leftButtons->addWidget(m_paste);
+    left->addLayout(leftButtons);
+
+    m_image = new ImageAttentionWidget(this);
+    m_dropHint = new QLabel(this);
+    m_dropHint->setAlignment(Qt::AlignCenter);
+    m_dropHint->setWordWrap(true);
+    m_dropHint->setForegroundRole(QPalette::PlaceholderText);
+    m_captionTitle = new QLabel(this);
+    m_captionTitle->setFont(theme::titleFont(font()));
+    m_caption = new QLabel(this);
+    m_caption->setFont(theme::editorFont(font()));
+    m_caption->setWordWrap(true);
+    m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_words = new QWidget(this);
+    m_wordsLayout = new QHBoxLayout(m_words);
+    m_wordsLayout->setContentsMargins(0, 0, 0, 0);
+    m_wordsLayout->setSpacing(4);
+    m_scrubLabel = new QLabel(this);
+    m_scrub = new QSlider(Qt::Horizontal, this);
+    m_scrub->setRange(0, 0);
+    m_scrubLabel->setBuddy(m_scrub);
+    m_blendLabel = new QLabel(this);
+    m_blend = new QSlider(Qt::Horizontal, this);
+    m_blend->setRange(0, 100);
+    m_blend->setValue(60);
+    m_blendLabel->setBuddy(m_blend);
+    m_status = new QLabel(this);
+    m_status->setWordWrap(true);
+    m_captionButton = new QPushButton(this);
+    m_translate = new QPushButton(this);
+    m_translation = new QLabel(this);
+    m_translation->setWordWrap(true);
+    m_translation->setFont(theme::editorFont(font()));
+    m_translation->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto *center = new QVBoxLayout;
+    center->addWidget(m_image, 1);
+    center->addWidget(m_dropHint);
+    center->addWidget(m_captionTitle);
+    center->addWidget(m_caption);
+    center->addWidget(m_words);
+    auto *sliders = new QHBoxLayout;
+    sliders->addWidget(m_scrubLabel);
+    sliders->addWidget(m_scrub, 2);
+    sliders->addSpacing(16);
+    sliders->addWidget(m_blendLabel);
+    sliders->addWidget(m_blend, 1);
+    center->addLayout(sliders);
+    auto *actions = new QHBoxLayout;
+    actions->addWidget(m_status, 1);
+    actions->addWidget(m_captionButton);
+    actions->addWidget(m_translate);
+    center->addLayout(actions);
+    center->addWidget(m_translation);
+
+    m_decodingTitle = new QLabel(this);
+    m_decodingTitle->setFont(theme::titleFont(font()));
+    m_decoding = new DecodingPanel(this, true);
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidget(m_decoding);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setMinimumWidth(270);
+    scroll->setMaximumWidth(340);
+    auto *right = new QVBoxLayout;
+    right->addWidget(m_decodingTitle);
+    right->addWidget(scroll, 1);
+
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(16, 12, 16, 12);
+    layout->setSpacing(16);
+    layout->addLayout(left);
+    layout->addLayout(center, 1);
+    layout->addLayout(right);
+
+    connect(m_open, &QPushButton::clicked, this, &CaptionView::openImages);
+    connect(m_paste, &QPushButton::clicked, this, &CaptionView::pasteImage);
+    connect(m_captionButton, &QPushButton::clicked, this, &CaptionView::captionSelected);
+    connect(m_translate, &QPushButton::clicked, this, &CaptionView::translateCaption);
+    connect(m_thumbnails, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (row < 0)
+            return;
+        const QString path = m_thumbnails->item(row)->data(Qt::UserRole).toString();
+        QImageReader reader(path);
+        reader.setAutoTransform(true);
+        m_image->setImage(reader.read());
+        m_dropHint->setVisible(false);
+        captionSelected();
+    });
+    connect(m_scrub, &QSlider::valueChanged, this, &CaptionView::selectWord);
+    connect(m_blend, &QSlider::valueChanged, this, [this](int v) { m_image->setBlend(v / 100.0); });
+
+    setCaptionWorker(nullptr);
+    setTranslationWorker(nullptr);
+    retranslateUi();
+}
+
+void CaptionView::retranslateUi()
+{
+    m_imagesTitle->setText(tr("Images"));
+    m_open->setText(tr("Open…"));
+    m_open->setToolTip(tr("Open one or more images (Ctrl+O)"));
+    m_paste->setText(tr("Paste"));
+    m_paste->setToolTip(tr("Paste an image from the clipboard"));
+    m_thumbnails->setAccessibleName(tr("Images"));
+    m_image->setAccessibleName(tr("Image with attention overlay"));
+    m_dropHint->setText(tr("Drop images here, paste one, or open them from disk."));
+    m_captionTitle->setText(tr("Caption"));
+    m_scrubLabel->setText(tr("&Word:"));
+    m_scrub->setAccessibleName(tr("Word of the caption"));
+    m_blendLabel->setText(tr("&Blend:"));
+    m_blend->setAccessibleName(tr("Heatmap blend"));
+    m_captionButton->setText(tr("Caption"));
+    m_translate->setText(tr("Translate caption"));
+    m_translate->setToolTip(tr("Translate the caption with the selected translation model"));
+    m_decodingTitle->setText(tr("Decoding"));
+    if (!m_worker)
+        m_status->setText(m_unavailable);
+}
+
+void CaptionView::changeEvent(QEvent *event)
+{
+    if (m_decoding && event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QWidget::changeEvent(event);
+}
+
+void CaptionView::setCaptionWorker(InferenceWorker *worker, const QString &status)
+{
+    if (m_worker)
+        disconnect(m_worker, nullptr, this, nullptr);
+    m_worker = worker;
+    m_unavailable = status;
+    m_captionButton->setEnabled(worker != nullptr);
+    m_status->setText(worker ? QString() : status);
+    if (!worker)
+        return;
+    connect(worker, &InferenceWorker::captionReady, this,
+            [this](quint64 id, const CaptionResult &result) {
+                if (id == m_request)
+                    showResult(result);
+            });
+    connect(worker, &InferenceWorker::failed, this, [this](quint64 id, const QString &message) {
+        if (id == m_request)
+            m_status->setText(tr("Captioning failed: %1").arg(message));
+    });
+}
+
+void CaptionView::setTranslationWorker(InferenceWorker *worker)
+{
+    if (m_translator)
+        disconnect(m_translator, nullptr, this, nullptr);
+    m_translator = worker;
+    m_translate->setEnabled(worker != nullptr && !m_result.text.isEmpty());
+    if (!worker)
+        return;
+    connect(worker, &InferenceWorker::translationReady, this,
+            [this](quint64 id, const QList<TranslationResult> &results) {
+                if (id == m_translationRequest && !results.isEmpty() && results.first().best())
+                    m_translation->setText(results.first().best()->text);
+            });
+}
+
+void CaptionView::addImages(const QStringList &paths)
+{
+    int first = -1;
+    for (const QString &path : paths) {
+        QImageReader reader(path);
+        reader.setAutoTransform(true);
+        const QSize size = reader.size();
+        if (size.isValid())
+            reader.setScaledSize(size.scaled(QSize(224, 168), Qt::KeepAspectRatio));
+        const QImage thumbnail = reader.read();
+        auto *item = new QListWidgetItem(QFileInfo(path).fileName());
+        item->setData(Qt::UserRole, path);
+        item->setToolTip(QDir::toNativeSeparators(path));
+        if (!thumbnail.isNull())
+            item->setIcon(QPixmap::fromImage(thumbnail));
+        m_thumbnails->addItem(item);
+        if (first < 0)
+            first = m_thumbnails->count() - 1;
+    }
+    if (first >= 0)
+        m_thumbnails->setCurrentRow(first);
+}
+
+QStringList CaptionView::images() const
+{
+    QStringList paths;
+    for (int i = 0; i < m_thumbnails->count(); ++i)
+        paths << m_thumbnails->item(i)->data(Qt::UserRole).toString();
+    return paths;
+}
+
+void CaptionView::openImages()
+{
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Open images"),
+        QStandardPaths::writableLocation(QStandardPaths::PicturesLocation),
+        tr("Images (*.png *.jpg *.jpeg *.webp *.bmp *.gif)"));
+    addImages(paths);
+}
+
+void CaptionView::pasteImage()
+{
+    const QImage image = QApplication::clipboard()->image();
+    if (image.isNull()) {
+        m_status->setText(tr("The clipboard holds no image."));
+        return;
+    }
+    // The worker reads files (the history keeps paths), so a pasted image gets one.
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation)
+                        + QStringLiteral("/pasted");
+    QDir().mkpath(dir);
+    const QString path =
+        dir + QLatin1Char('/') + QUuid::createUuid().toString(QUuid::WithoutBraces) + ".png";
+    if (image.save(path))
+        addImages({path});
+}
+
+void CaptionView::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (event->mimeData()->hasUrls() || event->mimeData()->hasImage())
+        event->acceptProposedAction();
+}
+
+void CaptionView::dropEvent(QDropEvent *event)
+{
+    QStringList paths;
+    for (const QUrl &url : event->mimeData()->urls())
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    addImages(paths);
+    event->acceptProposedAction();
+}
+
+void CaptionView::captionSelected()
+{
+    QListWidgetItem *item = m_thumbnails->currentItem();
+    if (!item)
+        return;
+    if (!m_worker) {
+        m_status->setText(m_unavailable);
+        return;
+    }
+    m_request = m_worker->caption(item->data(Qt::UserRole).toString(), m_decoding->options());
+    m_status->setText(tr("Captioning…"));
+}
+
+void CaptionView::showResult(const CaptionResult &result)
+{
+    m_result = result;
+    m_caption->setText(result.text);
+    m_translation->clear();
+    m_status->setText(tr("%1 ms").arg(result.elapsedMs, 0, 'f', 0));
+    m_translate->setEnabled(m_translator != nullptr && !result.text.isEmpty());
+    rebuildWords();
+    selectWord(0);
+    emit captionShown(result);
+}
+
+void CaptionView::rebuildWords()
+{
+    while (QLayoutItem *item = m_wordsLayout->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    for (int i = 0; i < m_result.tokens.size(); ++i) {
+        auto *button = new QToolButton(m_words);
+        button->setText(m_result.tokens[i].surface());
+        button->setCheckable(true);
+        button->setAutoRaise(true);
+        button->setProperty("token", i);
+        button->installEventFilter(this);
+        connect(button, &QToolButton::clicked, this, [this, i] { selectWord(i); });
+        m_wordsLayout->addWidget(button);
+    }
+    m_wordsLayout->addStretch(1);
+    m_scrub->setRange(0, std::max(0, int(m_result.tokens.size()) - 1));
+}
+
+bool CaptionView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::Enter && watched->property("token").isValid())
+        selectWord(watched->property("token").toInt());
+    return QWidget::eventFilter(watched, event);
+}
+
+void CaptionView::selectWord(int index)
+{
+    const int cells = m_result.gridRows * m_result.gridCols;
+    if (index < 0 || index >= m_result.tokens.size() || cells == 0
+        || m_result.attention.size() < (index + 1) * cells) {
+        m_image->setAttention(0, 0, {});
+        return;
+    }
+    m_word = index;
+    m_image->setAttention(m_result.gridRows, m_result.gridCols,
+                          m_result.attention.mid(index * cells, cells));
+    for (int i = 0; i < m_wordsLayout->count(); ++i)
+        if (auto *button = qobject_cast<QToolButton *>(m_wordsLayout->itemAt(i)->widget()))
+            button->setChecked(i == index);
+    if (m_scrub->value() != index)
+        m_scrub->setValue(index);
+}
+
+void CaptionView::translateCaption()
+{
+    if (!m_translator || m_result.text.isEmpty())
+        return;
+    m_translationRequest = m_translator->translate(m_result.text, {engine::DecodingOptions()});
+    m_translation->setText(tr("Translating…"));
+}
+
+QString CaptionView::captionText() const { return m_result.text; }
+QString CaptionView::translatedCaption() const { return m_translation->text(); }
+
+} // namespace glosa

@@ -1,0 +1,111 @@
+// CaptionView: drop, paste or open images (several at once, shown as thumbnails); the caption of
+// the selected one with a per-word attention heatmap over the image (hover or scrub the words,
+// blend slider), decoding settings, and "Translate caption" with the translation model.
+#pragma once
+
+#include "app/core/inferenceresult.h"
+
+#include <QHash>
+#include <QWidget>
+
+class QComboBox;
+class QHBoxLayout;
+class QLabel;
+class QListWidget;
+class QPushButton;
+class QSlider;
+class QPlainTextEdit;
+
+namespace glosa {
+
+class DecodingPanel;
+class InferenceWorker;
+
+// The image with the attention of one word painted over it.
+class ImageAttentionWidget : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ImageAttentionWidget(QWidget *parent = nullptr);
+    void setImage(const QImage &image);
+    // weights: [rows * cols] row-major; empty clears the overlay.
+    void setAttention(int rows, int cols, const QVector<float> &weights);
+    void setBlend(double blend); // 0: image only, 1: heatmap only
+    QSize sizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+
+private:
+    QImage m_image;
+    QImage m_heat; // rows × cols, ARGB, scaled smoothly when painted
+    double m_blend = 0.6;
+};
+
+class CaptionView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit CaptionView(QWidget *parent = nullptr);
+
+    void setCaptionWorker(InferenceWorker *worker, const QString &status = QString());
+    void setTranslationWorker(InferenceWorker *worker);
+    // Adds images (thumbnails) and captions the first one added.
+    void addImages(const QStringList &paths);
+    QStringList images() const;
+    const CaptionResult &result() const { return m_result; }
+    QString captionText() const;
+    QString translatedCaption() const;
+    void selectWord(int index);
+
+public slots:
+    void openImages();
+    void pasteImage();
+    void captionSelected();
+    void translateCaption();
+
+signals:
+    void captionShown(const glosa::CaptionResult &result);
+
+protected:
+    void changeEvent(QEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    void retranslateUi();
+    void showResult(const CaptionResult &result);
+    void rebuildWords();
+
+    InferenceWorker *m_worker = nullptr;
+    InferenceWorker *m_translator = nullptr;
+    QString m_unavailable;
+    quint64 m_request = 0;
+    quint64 m_translationRequest = 0;
+    CaptionResult m_result;
+    int m_word = -1;
+
+    QLabel *m_imagesTitle = nullptr;
+    QListWidget *m_thumbnails = nullptr;
+    QPushButton *m_open = nullptr;
+    QPushButton *m_paste = nullptr;
+    ImageAttentionWidget *m_image = nullptr;
+    QLabel *m_dropHint = nullptr;
+    QWidget *m_words = nullptr;
+    QHBoxLayout *m_wordsLayout = nullptr;
+    QLabel *m_scrubLabel = nullptr;
+    QSlider *m_scrub = nullptr;
+    QLabel *m_blendLabel = nullptr;
+    QSlider *m_blend = nullptr;
+    QLabel *m_captionTitle = nullptr;
+    QLabel *m_caption = nullptr;
+    QLabel *m_status = nullptr;
+    QPushButton *m_captionButton = nullptr;
+    QPushButton *m_translate = nullptr;
+    QLabel *m_translation = nullptr;
+    QLabel *m_decodingTitle = nullptr;
+    DecodingPanel *m_decoding = nullptr;
+};
+
+} // namespace glosa

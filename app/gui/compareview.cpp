@@ -1,0 +1,535 @@
+#include "compareview.h"
+
+#include "app/core/inferenceworker.h"
+#include "app/core/settings.h"
+#include "beamtreewidget.h"
+#include "decodingpanel.h"
+#include "probabilitychart.h"
+#include "theme.h"
+
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRandomGenerator>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTextEdit>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace glosa {
+
+// ---------------------------------------------------------------------------------------------
+// CompareColumn
+
+CompareColumn::CompareColumn(int index, QWidget *parent) : QWidget(parent), m_index(index)
+{
+    setAutoFillBackground(true);
+    setBackgroundRole(QPalette::Base);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(10, 10, 10, 10);
+    layout->setSpacing(6);
+    auto *header = new QHBoxLayout;
+    m_preset = new QComboBox(this);
+    m_edit = new QToolButton(this);
+    header->addWidget(m_preset, 1);
+    header->addWidget(m_edit);
+    layout->addLayout(header);
+    m_summary = new QLabel(this);
+    m_summary->setForegroundRole(QPalette::PlaceholderText);
+    layout->addWidget(m_summary);
+    m_output = new QTextEdit(this);
+    m_output->setReadOnly(true);
+    m_output->setFont(theme::editorFont(font()));
+    m_output->setFrameShape(QFrame::NoFrame);
+    m_output->viewport()->installEventFilter(this);
+    m_output->setMinimumHeight(70);
+    layout->addWidget(m_output, 1);
+    m_metrics = new QLabel(this);
+    m_metrics->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_metrics);
+
+    for (const DecodingPreset &preset : builtInPresets())
+        m_preset->addItem(QString(), preset.name);
+    m_preset->addItem(QString(), QString());
+    connect(m_preset, &QComboBox::activated, this, [this](int i) {
+        const QString key = m_preset->itemData(i).toString();
+        for (const DecodingPreset &preset : builtInPresets())
+            if (preset.name == key)
+                setOptions(preset.options, key);
+        emit optionsEdited(m_index);
+    });
+    connect(m_edit, &QToolButton::clicked, this, &CompareColumn::editOptions);
+    const QList<DecodingPreset> presets = builtInPresets();
+    const DecodingPreset &initial = presets.at(index % presets.size());
+    setOptions(initial.options, initial.name);
+    retranslateUi();
+}
+
+void CompareColumn::retranslateUi()
+{
+    for (int i = 0; i < m_preset->count(); ++i) {
+        const QString key = m_preset->itemData(i).toString();
+        m_preset->setItemText(i, key.isEmpty() ? tr("Custom") : DecodingPanel::presetDisplayName(key));
+    }
+    m_edit->setText(tr("Edit…"));
+    m_edit->setToolTip(tr("Edit every decoding setting of this column"));
+    m_preset->setAccessibleName(tr("Strategy of column %1").arg(m_index + 1));
+    m_output->setAccessibleName(tr("Output of column %1").arg(m_index + 1));
+    m_metrics->setText(metricsText());
+}
+
+void CompareColumn::changeEvent(QEvent *event)
+{
+    // Palette changes arrive during construction (setBackgroundRole), before the children exist.
+    if (m_metrics && event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    else if (m_metrics && event->type() == QEvent::PaletteChange)
+        repaintTokens();
+    QWidget::changeEvent(event);
+}
+
+void CompareColumn::setOptions(const engine::DecodingOptions &options, const QString &preset)
+{
+    m_options = options;
+    const int index = m_preset->findData(preset);
+    m_preset->setCurrentIndex(index < 0 ? m_preset->count() - 1 : index);
+    m_summary->setText(decodingSummary(options));
+}
+
+void CompareColumn::editOptions()
+{
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Column %1 decoding").arg(m_index + 1));
+    auto *layout = new QVBoxLayout(&dialog);
+    auto *panel = new DecodingPanel(&dialog);
+    panel->setOptions(m_options);
+    layout->addWidget(panel);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    layout->addWidget(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    if (dialog.exec() == QDialog::Accepted) {
+        setOptions(panel->options(), panel->currentPresetName());
+        emit optionsEdited(m_index);
+    }
+}
+
+void CompareColumn::setPending()
+{
+    m_metrics->setText(tr("Decoding…"));
+}
+
+QString CompareColumn::metricsText() const
+{
+    const TranslationHypothesis *h = m_result.best();
+    if (!h)
+        return QString();
+    return tr("score %1 · %n token(s) · %2 ms", "", int(h->tokens.size()))
+        .arg(double(h->score), 0, 'f', 2)
+        .arg(m_result.elapsedMs, 0, 'f', 0);
+}
+
+void CompareColumn::setResult(const TranslationResult &result, const QList<int> &differing)
+{
+    m_result = result;
+    m_differing = differing;
+    m_selectedToken = -1;
+    const TranslationHypothesis *h = result.best();
+    m_output->setPlainText(h ? h->text : QString());
+    m_metrics->setText(metricsText());
+    repaintTokens();
+}
+
+void CompareColumn::setSelected(bool selected)
+{
+    m_selected = selected;
+    setBackgroundRole(selected ? QPalette::AlternateBase : QPalette::Base);
+}
+
+void CompareColumn::setSelectedToken(int token)
+{
+    m_selectedToken = token;
+    repaintTokens();
+}
+
+int CompareColumn::tokenAtPosition(int position) const
+{
+    const TranslationHypothesis *h = m_result.best();
+    if (!h)
+        return -1;
+    for (int i = 0; i < h->tokens.size(); ++i)
+        if (h->tokens[i].begin <= position && position < h->tokens[i].end)
+            return i;
+    return -1;
+}
+
+void CompareColumn::repaintTokens()
+{
+    const TranslationHypothesis *h = m_result.best();
+    QList<QTextEdit::ExtraSelection> selections;
+    if (h) {
+        const QPalette pal = palette();
+        for (int i = 0; i < h->tokens.size(); ++i) {
+            const TokenSpan &t = h->tokens[i];
+            if (t.begin == t.end)
+                continue;
+            QTextEdit::ExtraSelection s;
+            s.cursor = QTextCursor(m_output->document());
+            s.cursor.setPosition(t.begin);
+            s.cursor.setPosition(t.end, QTextCursor::KeepAnchor);
+            const float p = i < h->tokenLogProbs.size() ? std::exp(h->tokenLogProbs[i]) : 1.0f;
+            s.format.setBackground(theme::confidenceColor(pal, p));
+            s.format.setToolTip(tr("Probability %1%").arg(QString::number(p * 100, 'f', 1)));
+            if (m_differing.contains(i)) {
+                s.format.setFontWeight(QFont::DemiBold);
+                s.format.setUnderlineStyle(QTextCharFormat::SingleUnderline);
+                s.format.setUnderlineColor(theme::accent(pal));
+            }
+            if (i == m_selectedToken) {
+                s.format.setBackground(theme::attentionColor(pal, 1.0f));
+                s.format.setForeground(theme::textOn(theme::attentionColor(pal, 1.0f)));
+            }
+            selections << s;
+        }
+    }
+    m_output->setExtraSelections(selections);
+}
+
+bool CompareColumn::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_output->viewport() && event->type() == QEvent::MouseButtonRelease) {
+        auto *mouse = static_cast<QMouseEvent *>(event);
+        const QTextCursor cursor = m_output->cursorForPosition(mouse->position().toPoint());
+        int position = cursor.position();
+        if (mouse->position().x() < m_output->cursorRect(cursor).x() && position > 0)
+            --position;
+        const int token = tokenAtPosition(position);
+        if (token >= 0)
+            emit tokenClicked(m_index, token);
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+// ---------------------------------------------------------------------------------------------
+// CompareView
+
+CompareView::CompareView(QWidget *parent) : QWidget(parent)
+{
+    m_inputTitle = new QLabel(this);
+    m_inputTitle->setFont(theme::titleFont(font()));
+    m_input = new QPlainTextEdit(this);
+    m_input->setFont(theme::editorFont(font()));
+    m_input->setMaximumHeight(110);
+    m_input->document()->setDocumentMargin(10);
+    m_input->setTabChangesFocus(true);
+    m_columnsLabel = new QLabel(this);
+    m_columnCount = new QSpinBox(this);
+    m_columnCount->setRange(2, 6);
+    m_columnsLabel->setBuddy(m_columnCount);
+    m_compare = new QPushButton(this);
+    m_compare->setDefault(true);
+    m_resample = new QPushButton(this);
+    m_status = new QLabel(this);
+
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(m_columnsLabel);
+    controls->addWidget(m_columnCount);
+    controls->addSpacing(12);
+    controls->addWidget(m_status, 1);
+    controls->addWidget(m_resample);
+    controls->addWidget(m_compare);
+
+    auto *columnsHost = new QWidget(this);
+    m_columnsLayout = new QHBoxLayout(columnsHost);
+    m_columnsLayout->setContentsMargins(0, 0, 0, 0);
+    m_columnsLayout->setSpacing(10);
+
+    m_treeTitle = new QLabel(this);
+    m_treeTitle->setFont(theme::titleFont(font()));
+    m_legend = new QLabel(this);
+    m_legend->setTextFormat(Qt::RichText);
+    m_tree = new BeamTreeWidget(this);
+    auto *treeScroll = new QScrollArea(this);
+    treeScroll->setWidget(m_tree);
+    treeScroll->setWidgetResizable(true);
+    auto *treeBox = new QWidget(this);
+    auto *treeLayout = new QVBoxLayout(treeBox);
+    treeLayout->setContentsMargins(0, 0, 0, 0);
+    auto *treeHeader = new QHBoxLayout;
+    treeHeader->addWidget(m_treeTitle);
+    treeHeader->addStretch(1);
+    treeHeader->addWidget(m_legend);
+    treeLayout->addLayout(treeHeader);
+    treeLayout->addWidget(treeScroll, 1);
+
+    m_chartTitle = new QLabel(this);
+    m_chartTitle->setFont(theme::titleFont(font()));
+    m_chart = new ProbabilityChart(this);
+    auto *chartBox = new QWidget(this);
+    auto *chartLayout = new QVBoxLayout(chartBox);
+    chartLayout->setContentsMargins(0, 0, 0, 0);
+    chartLayout->addWidget(m_chartTitle);
+    chartLayout->addWidget(m_chart, 1);
+
+    auto *bottom = new QSplitter(Qt::Horizontal, this);
+    bottom->addWidget(treeBox);
+    bottom->addWidget(chartBox);
+    bottom->setStretchFactor(0, 3);
+    bottom->setStretchFactor(1, 2);
+    bottom->setHandleWidth(16);
+
+    m_splitter = new QSplitter(Qt::Vertical, this);
+    m_splitter->addWidget(columnsHost);
+    m_splitter->addWidget(bottom);
+    m_splitter->setStretchFactor(0, 1);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setHandleWidth(16);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(16, 12, 16, 12);
+    layout->setSpacing(8);
+    layout->addWidget(m_inputTitle);
+    layout->addWidget(m_input);
+    layout->addLayout(controls);
+    layout->addWidget(m_splitter, 1);
+
+    connect(m_columnCount, &QSpinBox::valueChanged, this, &CompareView::setColumnCount);
+    connect(m_compare, &QPushButton::clicked, this, &CompareView::compare);
+    connect(m_resample, &QPushButton::clicked, this, &CompareView::resample);
+    connect(m_tree, &BeamTreeWidget::stepClicked, this, [this](int step) {
+        const CompareColumn *c = column(m_selectedColumn);
+        if (!c || c->result().traces.isEmpty())
+            return;
+        selectToken(m_selectedColumn, c->result().traces.first().targetOffset + step);
+    });
+
+    setColumnCount(3);
+    setWorker(nullptr);
+    retranslateUi();
+}
+
+void CompareView::retranslateUi()
+{
+    m_inputTitle->setText(tr("Sentence to compare"));
+    m_input->setPlaceholderText(tr("Type a sentence and compare how each strategy translates it…"));
+    m_input->setAccessibleName(tr("Sentence to compare"));
+    m_columnsLabel->setText(tr("&Columns:"));
+    m_columnCount->setAccessibleName(tr("Number of columns"));
+    m_compare->setText(tr("&Compare"));
+    m_compare->setToolTip(tr("Decode the sentence with every column's strategy (Ctrl+Shift+C)"));
+    m_resample->setText(tr("&Re-sample"));
+    m_resample->setToolTip(tr("Draw new seeds for the sampling columns and compare again"));
+    m_treeTitle->setText(tr("Search tree"));
+    m_chartTitle->setText(tr("Candidates at the selected step"));
+    m_tree->setAccessibleName(tr("Search tree"));
+    m_chart->setAccessibleName(tr("Probability chart"));
+    const QPalette pal = palette();
+    auto dot = [](const QColor &c, const QString &text) {
+        return QStringLiteral("<span style=\"color:%1\">●</span> %2&nbsp;&nbsp;")
+            .arg(c.name(), text.toHtmlEscaped());
+    };
+    m_legend->setText(dot(theme::keptColor(pal), tr("kept")) + dot(theme::prunedColor(pal), tr("pruned"))
+                      + dot(theme::finishedColor(pal), tr("finished"))
+                      + dot(theme::blockedColor(pal), tr("blocked")));
+    if (!m_worker)
+        m_status->setText(m_unavailable);
+}
+
+void CompareView::changeEvent(QEvent *event)
+{
+    if (m_chart && (event->type() == QEvent::LanguageChange
+                    || event->type() == QEvent::PaletteChange))
+        retranslateUi();
+    QWidget::changeEvent(event);
+}
+
+void CompareView::setWorker(InferenceWorker *worker, const QString &status)
+{
+    if (m_worker)
+        disconnect(m_worker, nullptr, this, nullptr);
+    m_worker = worker;
+    m_unavailable = status;
+    m_request = 0;
+    m_compare->setEnabled(worker != nullptr);
+    m_resample->setEnabled(worker != nullptr);
+    m_status->setText(worker ? QString() : status);
+    if (!worker)
+        return;
+    connect(worker, &InferenceWorker::columnReady, this, &CompareView::onColumn);
+    connect(worker, &InferenceWorker::translationReady, this, [this](quint64 id) {
+        if (id != m_request)
+            return;
+        m_status->setText(tr("Done."));
+        emit comparisonShown();
+    });
+    connect(worker, &InferenceWorker::failed, this, [this](quint64 id, const QString &message) {
+        if (id == m_request)
+            m_status->setText(tr("Comparison failed: %1").arg(message));
+    });
+}
+
+void CompareView::setColumnCount(int count)
+{
+    count = std::clamp(count, 2, 6);
+    while (m_columns.size() < count) {
+        auto *c = new CompareColumn(m_columns.size(), this);
+        connect(c, &CompareColumn::tokenClicked, this, &CompareView::selectToken);
+        m_columnsLayout->addWidget(c, 1);
+        m_columns.append(c);
+    }
+    while (m_columns.size() > count)
+        delete m_columns.takeLast();
+    if (m_columnCount->value() != count)
+        m_columnCount->setValue(count);
+    m_selectedColumn = std::min(m_selectedColumn, count - 1);
+}
+
+void CompareView::compare()
+{
+    if (!m_worker) {
+        m_status->setText(m_unavailable);
+        return;
+    }
+    const QString text = m_input->toPlainText();
+    if (text.trimmed().isEmpty())
+        return;
+    QList<engine::DecodingOptions> options;
+    for (CompareColumn *c : m_columns) {
+        engine::DecodingOptions o = c->options();
+        o.trace = true;
+        options << o;
+        c->setPending();
+    }
+    m_request = m_worker->translate(text, options);
+    m_status->setText(tr("Decoding %n column(s)…", "", int(options.size())));
+}
+
+void CompareView::resample()
+{
+    for (CompareColumn *c : m_columns) {
+        engine::DecodingOptions o = c->options();
+        if (o.strategy != engine::SearchStrategy::Sample)
+            continue;
+        o.seed = QRandomGenerator::global()->bounded(2147483647u);
+        // Keep the preset name when only the seed changed: the strategy is still the preset's.
+        c->setOptions(o, QString());
+    }
+    compare();
+}
+
+QList<int> CompareView::differingTokens(const TranslationHypothesis &a,
+                                        const TranslationHypothesis &b)
+{
+    // Word-level LCS on surface forms; whatever of `a` is not in it differs.
+    const int n = a.tokens.size(), m = b.tokens.size();
+    std::vector<std::vector<int>> lcs(n + 1, std::vector<int>(m + 1, 0));
+    for (int i = n - 1; i >= 0; --i)
+        for (int j = m - 1; j >= 0; --j)
+            lcs[i][j] = a.tokens[i].surface() == b.tokens[j].surface()
+                            ? lcs[i + 1][j + 1] + 1
+                            : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+    QList<int> differing;
+    int i = 0, j = 0;
+    while (i < n) {
+        if (j < m && a.tokens[i].surface() == b.tokens[j].surface()) {
+            ++i;
+            ++j;
+        } else if (j < m && lcs[i][j + 1] >= lcs[i + 1][j]) {
+            ++j;
+        } else {
+            differing << i++;
+        }
+    }
+    return differing;
+}
+
+void CompareView::onColumn(quint64 request, int index, const TranslationResult &result)
+{
+    if (request != m_request || index >= m_columns.size())
+        return;
+    m_columns[index]->setResult(result, {});
+    refreshDifferences();
+    if (index == m_selectedColumn)
+        updateTrace();
+}
+
+void CompareView::refreshDifferences()
+{
+    // Each column is compared with its neighbour on the left (the first with the second), so a
+    // reader scanning left to right sees what each strategy changed.
+    for (int i = 0; i < m_columns.size(); ++i) {
+        CompareColumn *c = m_columns[i];
+        CompareColumn *other = m_columns.value(i == 0 ? 1 : i - 1);
+        if (!c->hasResult() || !other || !other->hasResult())
+            continue;
+        c->setResult(c->result(), differingTokens(*c->result().best(), *other->result().best()));
+    }
+}
+
+void CompareView::selectToken(int columnIndex, int token)
+{
+    for (int i = 0; i < m_columns.size(); ++i) {
+        m_columns[i]->setSelected(i == columnIndex);
+        m_columns[i]->setSelectedToken(i == columnIndex ? token : -1);
+    }
+    const bool columnChanged = columnIndex != m_selectedColumn;
+    m_selectedColumn = columnIndex;
+    m_selectedToken = token;
+    if (columnChanged)
+        updateTrace();
+    else
+        updateTrace();
+}
+
+void CompareView::updateTrace()
+{
+    const CompareColumn *c = column(m_selectedColumn);
+    if (!c || !c->hasResult() || c->result().traces.isEmpty()) {
+        m_tree->clear();
+        m_chart->clear();
+        return;
+    }
+    // The sentence the selected token belongs to (the first one when none is selected).
+    const QList<SentenceTrace> &traces = c->result().traces;
+    int sentence = 0;
+    for (int s = 0; s < traces.size(); ++s)
+        if (m_selectedToken >= traces[s].targetOffset
+            && m_selectedToken < traces[s].targetOffset + traces[s].tokenCount)
+            sentence = s;
+    const SentenceTrace &trace = traces[sentence];
+    if (m_tree->bestPath().isEmpty() || m_tree->nodeCount() != int(trace.trace.nodes.size()))
+        m_tree->setTrace(trace);
+    else
+        m_tree->setTrace(trace);
+    const int step = m_selectedToken < 0 ? -1 : m_selectedToken - trace.targetOffset;
+    m_tree->setSelectedStep(step);
+    if (step < 0 || step >= m_tree->bestPath().size()) {
+        m_chart->clear();
+        return;
+    }
+    // The step that produced the selected token expanded the token's parent node.
+    const int node = m_tree->bestPath().at(step);
+    const engine::TraceNode &n = trace.trace.nodes[node];
+    QStringList stages;
+    for (const std::string &stage : trace.trace.stages)
+        stages << QString::fromStdString(stage);
+    for (const engine::StepTrace &s : trace.trace.steps) {
+        if (s.step == n.step && s.node == n.parent) {
+            m_chart->setStep(s, stages, trace.pieces, n.token);
+            return;
+        }
+    }
+    m_chart->clear();
+}
+
+} // namespace glosa

@@ -1,0 +1,134 @@
+// CompareView: one input, 2-6 columns, each decoded with its own strategy. Each column shows the
+// output with per-token probability shading, its score, length and time; words that differ from
+// the neighbouring column are marked. Below, the search tree of the selected column (nodes
+// coloured by fate) and the per-step probability chart (before and after the logits processors)
+// for the selected token.
+#pragma once
+
+#include "app/core/inferenceresult.h"
+
+#include <QList>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+class QSplitter;
+class QTextEdit;
+class QToolButton;
+class QHBoxLayout;
+
+namespace glosa {
+
+class BeamTreeWidget;
+class InferenceWorker;
+class ProbabilityChart;
+
+class CompareColumn : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit CompareColumn(int index, QWidget *parent = nullptr);
+
+    engine::DecodingOptions options() const { return m_options; }
+    void setOptions(const engine::DecodingOptions &options, const QString &preset = QString());
+    void setResult(const TranslationResult &result, const QList<int> &differing);
+    void setPending();
+    void setSelected(bool selected);
+    void setSelectedToken(int token);
+    const TranslationResult &result() const { return m_result; }
+    bool hasResult() const { return !m_result.isEmpty(); }
+    QString metricsText() const;
+    QTextEdit *output() const { return m_output; }
+    int tokenAtPosition(int position) const;
+    void retranslateUi();
+
+signals:
+    void tokenClicked(int column, int token);
+    void optionsEdited(int column);
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+    void changeEvent(QEvent *event) override;
+
+private:
+    void repaintTokens();
+    void editOptions();
+
+    int m_index = 0;
+    engine::DecodingOptions m_options;
+    TranslationResult m_result;
+    QList<int> m_differing;
+    int m_selectedToken = -1;
+    bool m_selected = false;
+    QComboBox *m_preset = nullptr;
+    QToolButton *m_edit = nullptr;
+    QLabel *m_summary = nullptr;
+    QTextEdit *m_output = nullptr;
+    QLabel *m_metrics = nullptr;
+};
+
+class CompareView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit CompareView(QWidget *parent = nullptr);
+
+    void setWorker(InferenceWorker *worker, const QString &status = QString());
+    QPlainTextEdit *input() const { return m_input; }
+    int columnCount() const { return m_columns.size(); }
+    void setColumnCount(int count);
+    CompareColumn *column(int index) const { return m_columns.value(index); }
+    BeamTreeWidget *tree() const { return m_tree; }
+    ProbabilityChart *chart() const { return m_chart; }
+    int selectedColumn() const { return m_selectedColumn; }
+    QSplitter *splitter() const { return m_splitter; }
+
+    // Token indices of column a's best hypothesis that are not in the longest common subsequence
+    // with column b's (by surface form).
+    static QList<int> differingTokens(const TranslationHypothesis &a,
+                                      const TranslationHypothesis &b);
+
+public slots:
+    void compare();
+    void resample(); // new seeds for the sampling columns, then compare
+    void selectToken(int column, int token);
+
+signals:
+    void comparisonShown();
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void retranslateUi();
+    void onColumn(quint64 request, int column, const glosa::TranslationResult &result);
+    void refreshDifferences();
+    void updateTrace();
+
+    InferenceWorker *m_worker = nullptr;
+    QString m_unavailable;
+    quint64 m_request = 0;
+    QList<CompareColumn *> m_columns;
+    int m_selectedColumn = 0;
+    int m_selectedToken = -1;
+
+    QLabel *m_inputTitle = nullptr;
+    QPlainTextEdit *m_input = nullptr;
+    QLabel *m_columnsLabel = nullptr;
+    QSpinBox *m_columnCount = nullptr;
+    QPushButton *m_compare = nullptr;
+    QPushButton *m_resample = nullptr;
+    QLabel *m_status = nullptr;
+    QHBoxLayout *m_columnsLayout = nullptr;
+    QLabel *m_treeTitle = nullptr;
+    QLabel *m_chartTitle = nullptr;
+    QLabel *m_legend = nullptr;
+    BeamTreeWidget *m_tree = nullptr;
+    ProbabilityChart *m_chart = nullptr;
+    QSplitter *m_splitter = nullptr;
+};
+
+} // namespace glosa

@@ -1,0 +1,32 @@
+#include "guiutil.h"
+
+#include <QCoreApplication>
+#include <QLocale>
+
+namespace glosa {
+
+QString languageName(const QString &code)
+{
+    const QString base = code.section(QLatin1Char('-'), 0, 0).toLower();
+    if (base == QLatin1String("en"))
+        return QCoreApplication::translate("glosa::Languages", "English");
+    if (base == QLatin1String("es"))
+        return QCoreApplication::translate("glosa::Languages", "Spanish");
+    if (base == QLatin1String("ko"))
+        return QCoreApplication::translate("glosa::Languages", "Korean");
+    if (base == QLatin1String("fr"))
+        return QCoreApplication::translate("glosa::Languages", "French");
+    if (base == QLatin1String("de"))
+        return QCoreApplication::translate("glosa::Languages", "German");
+    if (base.isEmpty())
+        return QCoreApplication::translate("glosa::Languages", "Image");
+    const QString name = QLocale(base).nativeLanguageName();
+    return name.isEmpty() ? code : name;
+}
+
+QString formatBytes(qint64 bytes)
+{
+    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeSIFormat);
+}
+
+} // namespace glosa

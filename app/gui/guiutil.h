@@ -1,0 +1,15 @@
+// Small helpers shared by the views.
+#pragma once
+
+#include <QString>
+
+class QWidget;
+
+namespace glosa {
+
+// Display name of a BCP 47 language code in the UI language ("en" → "English" / "영어").
+QString languageName(const QString &code);
+// "1.2 MB", "340 KB".
+QString formatBytes(qint64 bytes);
+
+} // namespace glosa

@@ -1,0 +1,129 @@
+#include "probabilitychart.h"
+
+#include "theme.h"
+
+#include <QPainter>
+
+#include <algorithm>
+
+namespace glosa {
+
+ProbabilityChart::ProbabilityChart(QWidget *parent) : QWidget(parent)
+{
+    setMinimumHeight(160);
+}
+
+void ProbabilityChart::clear()
+{
+    m_labels.clear();
+    m_tokens.clear();
+    m_values.clear();
+    m_stages.clear();
+    m_chosen = -1;
+    m_step = -1;
+    update();
+}
+
+void ProbabilityChart::setStep(const engine::StepTrace &step, const QStringList &stages,
+                               const QHash<int, QString> &pieces, int chosenToken)
+{
+    clear();
+    m_step = step.step;
+    m_chosen = chosenToken;
+    const int shown = std::min<int>(int(step.tokens.size()), 10);
+    for (int i = 0; i < shown; ++i) {
+        m_tokens << step.tokens[i];
+        QString label = pieces.value(step.tokens[i], QString::number(step.tokens[i]));
+        label.replace(QChar(0x2581), QStringLiteral("·"));
+        m_labels << label;
+    }
+    // The first stage (the model) and the last (what the search or sampler used) tell the story;
+    // intermediate processor stages are in the tooltip-free middle and would crowd the bars.
+    QList<int> keep;
+    if (!step.probabilities.empty()) {
+        keep << 0;
+        if (step.probabilities.size() > 1)
+            keep << int(step.probabilities.size()) - 1;
+    }
+    for (int s : keep) {
+        m_stages << stages.value(s, QString::number(s));
+        QVector<float> values;
+        for (int i = 0; i < shown; ++i)
+            values << (i < int(step.probabilities[s].size()) ? step.probabilities[s][i] : 0.0f);
+        m_values << values;
+    }
+    update();
+}
+
+QSize ProbabilityChart::sizeHint() const
+{
+    return {420, 220};
+}
+
+void ProbabilityChart::paintEvent(QPaintEvent *)
+{
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::Antialiasing);
+    const QPalette pal = palette();
+    painter.fillRect(rect(), pal.color(QPalette::Base));
+    if (m_tokens.isEmpty()) {
+        painter.setPen(pal.color(QPalette::PlaceholderText));
+        painter.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap,
+                         tr("Click a word in a column to see the candidates the model weighed "
+                            "at that step."));
+        return;
+    }
+    const QFontMetrics fm(font());
+    const int legendHeight = fm.height() + 8;
+    const int labelHeight = fm.height() + 10;
+    const QRect plot = rect().adjusted(40, legendHeight + 8, -12, -labelHeight - 4);
+    // Axis and grid at 0, 0.5, 1.
+    painter.setPen(pal.color(QPalette::Mid));
+    for (double v : {0.0, 0.25, 0.5, 0.75, 1.0}) {
+        const int y = plot.bottom() - int(v * plot.height());
+        painter.drawLine(plot.left(), y, plot.right(), y);
+        painter.drawText(QRect(0, y - fm.height() / 2, 34, fm.height()),
+                         Qt::AlignRight | Qt::AlignVCenter, QString::number(v, 'g', 2));
+    }
+    const QColor colours[2] = {theme::prunedColor(pal), theme::accent(pal)};
+    const int groups = m_tokens.size();
+    const double groupWidth = double(plot.width()) / groups;
+    const int stages = m_values.size();
+    const double barWidth = std::max(4.0, (groupWidth - 10) / std::max(1, stages));
+    for (int i = 0; i < groups; ++i) {
+        const double x0 = plot.left() + i * groupWidth + 5;
+        for (int s = 0; s < stages; ++s) {
+            const float v = std::clamp(m_values[s][i], 0.0f, 1.0f);
+            const QRectF bar(x0 + s * barWidth, plot.bottom() - v * plot.height(), barWidth - 2,
+                             v * plot.height());
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(colours[std::min(s, 1)]);
+            painter.drawRoundedRect(bar, 2, 2);
+        }
+        const bool chosen = m_tokens[i] == m_chosen;
+        QFont f = font();
+        f.setBold(chosen);
+        painter.setFont(f);
+        painter.setPen(chosen ? theme::accent(pal) : pal.color(QPalette::Text));
+        painter.drawText(QRectF(x0 - 4, plot.bottom() + 4, groupWidth, labelHeight),
+                         Qt::AlignHCenter | Qt::AlignTop,
+                         QFontMetrics(f).elidedText(m_labels[i], Qt::ElideRight, int(groupWidth)));
+        painter.setFont(font());
+    }
+    // Legend.
+    int x = plot.left();
+    for (int s = 0; s < stages; ++s) {
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(colours[std::min(s, 1)]);
+        painter.drawRoundedRect(QRect(x, 6, 12, 12), 2, 2);
+        painter.setPen(pal.color(QPalette::Text));
+        const QString text = s == 0 ? tr("model") : tr("after %1").arg(m_stages[s]);
+        painter.drawText(x + 16, 6 + fm.ascent(), text);
+        x += 16 + fm.horizontalAdvance(text) + 18;
+    }
+    painter.setPen(pal.color(QPalette::PlaceholderText));
+    painter.drawText(QRect(x, 4, plot.right() - x, fm.height() + 4), Qt::AlignRight,
+                     tr("step %1").arg(m_step + 1));
+}
+
+} // namespace glosa

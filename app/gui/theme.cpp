@@ -1,0 +1,89 @@
+#include "theme.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace glosa::theme {
+
+namespace {
+QColor mix(const QColor &a, const QColor &b, float t)
+{
+    t = std::clamp(t, 0.0f, 1.0f);
+    return QColor::fromRgbF(a.redF() + (b.redF() - a.redF()) * t,
+                            a.greenF() + (b.greenF() - a.greenF()) * t,
+                            a.blueF() + (b.blueF() - a.blueF()) * t);
+}
+} // namespace
+
+bool isDark(const QPalette &palette)
+{
+    return palette.color(QPalette::Window).lightness() < 128;
+}
+
+QColor accent(const QPalette &palette)
+{
+    // Teal reads well as a highlight on both white and near-black editors, and is the icon's.
+    return isDark(palette) ? QColor(0x2e, 0xc4, 0xb6) : QColor(0x12, 0x8c, 0x9a);
+}
+
+QColor attentionColor(const QPalette &palette, float weight)
+{
+    QColor c = accent(palette);
+    c.setAlphaF(std::clamp(0.08f + 0.82f * std::sqrt(std::clamp(weight, 0.0f, 1.0f)), 0.0f, 0.9f));
+    return c;
+}
+
+QColor heatColor(const QPalette &palette, float value)
+{
+    const QColor base = palette.color(QPalette::Base);
+    const QColor mid = accent(palette);
+    const QColor end = isDark(palette) ? QColor(0xf9, 0xe2, 0x6b) : QColor(0x23, 0x2b, 0x8c);
+    value = std::clamp(value, 0.0f, 1.0f);
+    return value < 0.5f ? mix(base, mid, value * 2.0f) : mix(mid, end, (value - 0.5f) * 2.0f);
+}
+
+QColor confidenceColor(const QPalette &palette, float probability)
+{
+    QColor warm = isDark(palette) ? QColor(0xff, 0x8a, 0x65) : QColor(0xe6, 0x5c, 0x2e);
+    warm.setAlphaF(std::clamp(0.75f * (1.0f - probability), 0.0f, 0.75f));
+    return warm;
+}
+
+QColor keptColor(const QPalette &palette) { return accent(palette); }
+QColor prunedColor(const QPalette &palette)
+{
+    return isDark(palette) ? QColor(0x6b, 0x72, 0x80) : QColor(0xb0, 0xb6, 0xc0);
+}
+QColor finishedColor(const QPalette &palette)
+{
+    return isDark(palette) ? QColor(0x8b, 0xd4, 0x50) : QColor(0x3c, 0x9a, 0x2e);
+}
+QColor blockedColor(const QPalette &palette)
+{
+    return isDark(palette) ? QColor(0xff, 0x6b, 0x6b) : QColor(0xd0, 0x3a, 0x3a);
+}
+
+QColor textOn(const QColor &background)
+{
+    const double luminance =
+        0.2126 * background.redF() + 0.7152 * background.greenF() + 0.0722 * background.blueF();
+    return luminance > 0.55 || background.alphaF() < 0.45 ? QColor(0x1d, 0x1f, 0x24)
+                                                          : QColor(Qt::white);
+}
+
+QFont titleFont(const QFont &base)
+{
+    QFont f = base;
+    f.setPointSizeF(base.pointSizeF() * 1.15);
+    f.setWeight(QFont::DemiBold);
+    return f;
+}
+
+QFont editorFont(const QFont &base)
+{
+    QFont f = base;
+    f.setPointSizeF(base.pointSizeF() * 1.3);
+    return f;
+}
+
+} // namespace glosa::theme

@@ -1,0 +1,556 @@
+#include "translateview.h"
+
+#include "app/core/inferenceworker.h"
+#include "decodingpanel.h"
+#include "guiutil.h"
+#include "heatmapwidget.h"
+#include "theme.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QComboBox>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTextBlock>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace glosa {
+
+namespace {
+constexpr int kDebounceMs = 450;
+
+QWidget *card(QWidget *parent, QLayout *layout)
+{
+    auto *w = new QWidget(parent);
+    w->setLayout(layout);
+    layout->setContentsMargins(0, 0, 0, 0);
+    return w;
+}
+
+int tokenAt(const QList<TokenSpan> &tokens, int position)
+{
+    for (int i = 0; i < tokens.size(); ++i)
+        if (tokens.at(i).begin <= position && position < tokens.at(i).end)
+            return i;
+    return -1;
+}
+
+QTextEdit::ExtraSelection tokenSelection(QPlainTextEdit *editor, const TokenSpan &span)
+{
+    QTextEdit::ExtraSelection selection;
+    selection.cursor = QTextCursor(editor->document());
+    selection.cursor.setPosition(span.begin);
+    selection.cursor.setPosition(span.end, QTextCursor::KeepAnchor);
+    return selection;
+}
+} // namespace
+
+TranslateView::TranslateView(QWidget *parent) : QWidget(parent)
+{
+    m_source = new QPlainTextEdit(this);
+    m_target = new QPlainTextEdit(this);
+    m_target->setReadOnly(true);
+    m_target->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    for (QPlainTextEdit *editor : {m_source, m_target}) {
+        editor->setFont(theme::editorFont(font()));
+        editor->setFrameShape(QFrame::StyledPanel);
+        editor->viewport()->setMouseTracking(true);
+        editor->viewport()->installEventFilter(this);
+        editor->document()->setDocumentMargin(12);
+        editor->setTabChangesFocus(true);
+    }
+
+    m_sourceTitle = new QLabel(this);
+    m_targetTitle = new QLabel(this);
+    m_sourceTitle->setFont(theme::titleFont(font()));
+    m_targetTitle->setFont(theme::titleFont(font()));
+    m_count = new QLabel(this);
+    m_count->setForegroundRole(QPalette::PlaceholderText);
+    m_translate = new QPushButton(this);
+    m_translate->setDefault(true);
+    m_cancel = new QPushButton(this);
+    m_cancel->setEnabled(false);
+    m_live = new QCheckBox(this);
+    m_live->setChecked(true);
+    m_confidence = new QCheckBox(this);
+    m_alternatives = new QComboBox(this);
+    m_alternatives->setVisible(false);
+    m_copy = new QPushButton(this);
+    m_status = new QLabel(this);
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_progress = new QProgressBar(this);
+    m_progress->setMaximumHeight(6);
+    m_progress->setTextVisible(false);
+    m_progress->setVisible(false);
+
+    auto *sourceLayout = new QVBoxLayout;
+    sourceLayout->setSpacing(6);
+    sourceLayout->addWidget(m_sourceTitle);
+    sourceLayout->addWidget(m_source, 1);
+    auto *sourceBar = new QHBoxLayout;
+    sourceBar->addWidget(m_count);
+    sourceBar->addStretch(1);
+    sourceBar->addWidget(m_live);
+    sourceBar->addWidget(m_cancel);
+    sourceBar->addWidget(m_translate);
+    sourceLayout->addLayout(sourceBar);
+
+    auto *targetLayout = new QVBoxLayout;
+    targetLayout->setSpacing(6);
+    auto *targetHeader = new QHBoxLayout;
+    targetHeader->addWidget(m_targetTitle);
+    targetHeader->addStretch(1);
+    targetHeader->addWidget(m_alternatives);
+    targetLayout->addLayout(targetHeader);
+    targetLayout->addWidget(m_target, 1);
+    targetLayout->addWidget(m_progress);
+    auto *targetBar = new QHBoxLayout;
+    targetBar->addWidget(m_status, 1);
+    targetBar->addWidget(m_confidence);
+    targetBar->addWidget(m_copy);
+    targetLayout->addLayout(targetBar);
+
+    m_editorSplitter = new QSplitter(Qt::Horizontal, this);
+    m_editorSplitter->addWidget(card(this, sourceLayout));
+    m_editorSplitter->addWidget(card(this, targetLayout));
+    m_editorSplitter->setChildrenCollapsible(false);
+    m_editorSplitter->setHandleWidth(16);
+
+    m_heatmapTitle = new QLabel(this);
+    m_heatmapTitle->setFont(theme::titleFont(font()));
+    m_heatmapHint = new QLabel(this);
+    m_heatmapHint->setForegroundRole(QPalette::PlaceholderText);
+    m_heatmap = new HeatmapWidget(this);
+    m_heatmapScroll = new QScrollArea(this);
+    m_heatmapScroll->setWidget(m_heatmap);
+    m_heatmapScroll->setWidgetResizable(true);
+    m_heatmapScroll->setFrameShape(QFrame::StyledPanel);
+    auto *heatLayout = new QVBoxLayout;
+    auto *heatHeader = new QHBoxLayout;
+    heatHeader->addWidget(m_heatmapTitle);
+    heatHeader->addWidget(m_heatmapHint, 1);
+    heatLayout->addLayout(heatHeader);
+    heatLayout->addWidget(m_heatmapScroll, 1);
+
+    m_verticalSplitter = new QSplitter(Qt::Vertical, this);
+    m_verticalSplitter->addWidget(m_editorSplitter);
+    m_verticalSplitter->addWidget(card(this, heatLayout));
+    m_verticalSplitter->setStretchFactor(0, 3);
+    m_verticalSplitter->setStretchFactor(1, 2);
+    m_verticalSplitter->setHandleWidth(16);
+
+    m_decodingTitle = new QLabel(this);
+    m_decodingTitle->setFont(theme::titleFont(font()));
+    m_decoding = new DecodingPanel(this);
+    auto *decodingScroll = new QScrollArea(this);
+    decodingScroll->setWidget(m_decoding);
+    decodingScroll->setWidgetResizable(true);
+    decodingScroll->setFrameShape(QFrame::NoFrame);
+    decodingScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto *decodingLayout = new QVBoxLayout;
+    decodingLayout->addWidget(m_decodingTitle);
+    decodingLayout->addWidget(decodingScroll, 1);
+    QWidget *decodingCard = card(this, decodingLayout);
+    decodingCard->setMinimumWidth(340);
+
+    m_mainSplitter = new QSplitter(Qt::Horizontal, this);
+    m_mainSplitter->addWidget(m_verticalSplitter);
+    m_mainSplitter->addWidget(decodingCard);
+    m_mainSplitter->setStretchFactor(0, 1);
+    m_mainSplitter->setStretchFactor(1, 0);
+    m_mainSplitter->setHandleWidth(16);
+    m_mainSplitter->setSizes({860, 360});
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(16, 12, 16, 12);
+    layout->addWidget(m_mainSplitter);
+
+    m_debounce = new QTimer(this);
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(kDebounceMs);
+    connect(m_debounce, &QTimer::timeout, this, &TranslateView::translateNow);
+    connect(m_source, &QPlainTextEdit::textChanged, this, [this] {
+        updateCounts();
+        if (m_live->isChecked())
+            m_debounce->start();
+    });
+    connect(m_translate, &QPushButton::clicked, this, &TranslateView::translateNow);
+    connect(m_cancel, &QPushButton::clicked, this, &TranslateView::cancel);
+    connect(m_decoding, &DecodingPanel::optionsChanged, this, [this] {
+        if (m_live->isChecked() && !m_source->toPlainText().trimmed().isEmpty())
+            m_debounce->start();
+    });
+    connect(m_confidence, &QCheckBox::toggled, this, &TranslateView::updateOverlay);
+    connect(m_copy, &QPushButton::clicked, this, [this] {
+        QApplication::clipboard()->setText(m_target->toPlainText());
+    });
+    connect(m_alternatives, &QComboBox::activated, this, [this](int index) {
+        m_hypothesis = index;
+        showResult(m_result);
+    });
+    connect(m_target, &QPlainTextEdit::selectionChanged, this, &TranslateView::updateOverlay);
+    connect(m_source, &QPlainTextEdit::selectionChanged, this, &TranslateView::updateOverlay);
+    connect(m_heatmap, &HeatmapWidget::cellHovered, this, [this](int row, int) {
+        m_hoverTarget = row;
+        m_hoverSource = -1;
+        updateOverlay();
+    });
+
+    setWorker(nullptr);
+    retranslateUi();
+    updateCounts();
+}
+
+void TranslateView::retranslateUi()
+{
+    setLanguages(m_sourceLanguage, m_targetLanguage);
+    m_translate->setText(tr("&Translate"));
+    m_translate->setToolTip(tr("Translate now (Ctrl+Enter)"));
+    m_cancel->setText(tr("Cancel"));
+    m_live->setText(tr("Translate as I type"));
+    m_confidence->setText(tr("Shade by confidence"));
+    m_confidence->setToolTip(
+        tr("Underline target words the model was unsure about (darker: less probable)"));
+    m_copy->setText(tr("Copy"));
+    m_copy->setToolTip(tr("Copy the translation to the clipboard"));
+    m_source->setPlaceholderText(tr("Type or paste text to translate…"));
+    m_target->setPlaceholderText(tr("The translation appears here. Hover a word to see which "
+                                    "source words it came from."));
+    m_source->setAccessibleName(tr("Source text"));
+    m_target->setAccessibleName(tr("Translation"));
+    m_alternatives->setAccessibleName(tr("Alternative translations"));
+    m_heatmap->setAccessibleName(tr("Attention heatmap"));
+    m_heatmapTitle->setText(tr("Attention"));
+    m_heatmapHint->setText(tr("rows: translation tokens · columns: source tokens · hover a "
+                              "cell for its weight"));
+    m_decodingTitle->setText(tr("Decoding"));
+    for (int i = 0; i < m_alternatives->count(); ++i)
+        m_alternatives->setItemText(i, tr("Alternative %1").arg(i + 1));
+    updateCounts();
+    if (!m_worker)
+        m_status->setText(m_unavailable);
+}
+
+void TranslateView::changeEvent(QEvent *event)
+{
+    if (m_decoding && event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    else if (m_decoding && event->type() == QEvent::PaletteChange)
+        updateOverlay();
+    QWidget::changeEvent(event);
+}
+
+void TranslateView::setLanguages(const QString &source, const QString &target)
+{
+    m_sourceLanguage = source;
+    m_targetLanguage = target;
+    m_sourceTitle->setText(source.isEmpty() ? tr("Source") : languageName(source));
+    m_targetTitle->setText(target.isEmpty() ? tr("Translation") : languageName(target));
+}
+
+void TranslateView::setWorker(InferenceWorker *worker, const QString &status)
+{
+    if (m_worker)
+        disconnect(m_worker, nullptr, this, nullptr);
+    m_worker = worker;
+    m_unavailable = status;
+    m_request = 0;
+    const bool usable = worker != nullptr;
+    m_translate->setEnabled(usable);
+    m_source->setEnabled(true);
+    m_status->setText(usable ? QString() : status);
+    if (!worker)
+        return;
+    connect(worker, &InferenceWorker::translationReady, this, &TranslateView::onResult);
+    connect(worker, &InferenceWorker::failed, this, &TranslateView::onFailed);
+    connect(worker, &InferenceWorker::progress, this, [this](quint64 id, int step, int max) {
+        if (id != m_request)
+            return;
+        m_progress->setVisible(true);
+        m_progress->setRange(0, std::max(1, max));
+        m_progress->setValue(step);
+    });
+    connect(worker, &InferenceWorker::busyChanged, this, [this](bool busy) {
+        m_cancel->setEnabled(busy);
+        if (!busy)
+            m_progress->setVisible(false);
+    });
+    connect(worker, &InferenceWorker::modelLoaded, this, [this] {
+        if (!m_source->toPlainText().trimmed().isEmpty())
+            translateNow();
+    });
+    if (worker->isModelLoaded() && !m_source->toPlainText().trimmed().isEmpty())
+        translateNow();
+}
+
+void TranslateView::setSourceText(const QString &text)
+{
+    m_source->setPlainText(text);
+}
+
+void TranslateView::translateNow()
+{
+    m_debounce->stop();
+    if (!m_worker) {
+        m_status->setText(m_unavailable);
+        return;
+    }
+    const QString text = m_source->toPlainText();
+    if (text.trimmed().isEmpty()) {
+        m_worker->cancel();
+        showResult(TranslationResult());
+        return;
+    }
+    engine::DecodingOptions options = m_decoding->options();
+    options.trace = false;
+    m_request = m_worker->translate(text, {options});
+    m_status->setText(tr("Translating…"));
+}
+
+void TranslateView::cancel()
+{
+    m_debounce->stop();
+    if (m_worker)
+        m_worker->cancel();
+    m_progress->setVisible(false);
+    m_status->setText(tr("Cancelled."));
+}
+
+void TranslateView::swapTexts()
+{
+    const QString translation = m_target->toPlainText();
+    m_source->setPlainText(translation);
+}
+
+void TranslateView::onResult(quint64 request, const QList<TranslationResult> &results)
+{
+    if (request != m_request || results.isEmpty())
+        return;
+    // The source may have changed while this ran; the debounce timer will bring a fresh one.
+    m_hypothesis = 0;
+    showResult(results.first());
+    const TranslationResult &r = results.first();
+    m_status->setText(tr("%n token(s) in %1 ms", "", r.best() ? int(r.best()->tokens.size()) : 0)
+                          .arg(QString::number(r.elapsedMs, 'f', 0)));
+    emit translationShown(r);
+}
+
+void TranslateView::onFailed(quint64 request, const QString &message)
+{
+    if (request != m_request)
+        return;
+    m_status->setText(tr("Translation failed: %1").arg(message));
+    emit statusMessage(message);
+}
+
+const TranslationHypothesis *TranslateView::shownHypothesis() const
+{
+    if (m_result.hypotheses.isEmpty())
+        return nullptr;
+    return &m_result.hypotheses.at(std::clamp<int>(m_hypothesis, 0,
+                                                   m_result.hypotheses.size() - 1));
+}
+
+void TranslateView::showResult(const TranslationResult &result)
+{
+    m_result = result;
+    m_hoverTarget = m_hoverSource = -1;
+    m_alternatives->clear();
+    for (int i = 0; i < result.hypotheses.size(); ++i)
+        m_alternatives->addItem(tr("Alternative %1").arg(i + 1));
+    m_alternatives->setCurrentIndex(std::max(0, std::min<int>(m_hypothesis,
+                                                              result.hypotheses.size() - 1)));
+    m_alternatives->setVisible(result.hypotheses.size() > 1);
+    const TranslationHypothesis *h = shownHypothesis();
+    m_target->setPlainText(h ? h->text : QString());
+    if (h && !h->alignment.isEmpty()) {
+        QStringList rows, columns;
+        for (const TokenSpan &t : h->tokens)
+            rows << t.surface();
+        for (const TokenSpan &t : result.sourceTokens)
+            columns << t.surface();
+        m_heatmap->setMatrix(rows, columns, h->alignment);
+    } else {
+        m_heatmap->clear();
+    }
+    updateOverlay();
+}
+
+int TranslateView::targetTokenAt(int position) const
+{
+    const TranslationHypothesis *h = shownHypothesis();
+    return h ? tokenAt(h->tokens, position) : -1;
+}
+
+int TranslateView::sourceTokenAt(int position) const
+{
+    // Only while the source still says what was translated: positions would be stale otherwise.
+    if (m_source->toPlainText() != m_result.source)
+        return -1;
+    return tokenAt(m_result.sourceTokens, position);
+}
+
+bool TranslateView::eventFilter(QObject *watched, QEvent *event)
+{
+    const bool target = watched == m_target->viewport();
+    const bool source = watched == m_source->viewport();
+    if ((target || source) && event->type() == QEvent::MouseMove) {
+        auto *mouse = static_cast<QMouseEvent *>(event);
+        QPlainTextEdit *editor = target ? m_target : m_source;
+        const QPoint pos = mouse->position().toPoint();
+        const QTextCursor cursor = editor->cursorForPosition(pos);
+        int position = cursor.position();
+        // cursorForPosition() returns the nearest boundary; the character under the pointer is
+        // the one before it when the pointer is on its right half.
+        const QRect caret = editor->cursorRect(cursor);
+        if (pos.x() < caret.x() && position > 0)
+            --position;
+        const bool onText = std::abs(pos.y() - caret.center().y()) <= caret.height();
+        const int token = !onText ? -1 : target ? targetTokenAt(position) : sourceTokenAt(position);
+        int &hover = target ? m_hoverTarget : m_hoverSource;
+        if (token != hover || (target ? m_hoverSource : m_hoverTarget) != -1) {
+            hover = token;
+            (target ? m_hoverSource : m_hoverTarget) = -1;
+            updateOverlay();
+        }
+    } else if ((target || source) && event->type() == QEvent::Leave) {
+        if (m_hoverTarget != -1 || m_hoverSource != -1) {
+            m_hoverTarget = m_hoverSource = -1;
+            updateOverlay();
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+QList<int> TranslateView::selectedTokens(bool target) const
+{
+    QPlainTextEdit *editor = target ? m_target : m_source;
+    const QTextCursor cursor = editor->textCursor();
+    QList<int> tokens;
+    if (!cursor.hasSelection())
+        return tokens;
+    const QList<TokenSpan> *spans = nullptr;
+    if (target) {
+        if (const TranslationHypothesis *h = shownHypothesis())
+            spans = &h->tokens;
+    } else if (m_source->toPlainText() == m_result.source) {
+        spans = &m_result.sourceTokens;
+    }
+    if (!spans)
+        return tokens;
+    for (int i = 0; i < spans->size(); ++i) {
+        const TokenSpan &t = spans->at(i);
+        if (t.end > cursor.selectionStart() && t.begin < cursor.selectionEnd())
+            tokens << i;
+    }
+    return tokens;
+}
+
+void TranslateView::updateOverlay()
+{
+    const QPalette pal = palette();
+    QList<QTextEdit::ExtraSelection> sourceSelections, targetSelections;
+    const TranslationHypothesis *h = shownHypothesis();
+    const bool sourceCurrent = m_source->toPlainText() == m_result.source;
+
+    if (h && m_confidence->isChecked()) {
+        for (int i = 0; i < h->tokens.size() && i < h->tokenLogProbs.size(); ++i) {
+            const float p = std::exp(h->tokenLogProbs.at(i));
+            if (p > 0.9f || h->tokens.at(i).begin == h->tokens.at(i).end)
+                continue;
+            QTextEdit::ExtraSelection s = tokenSelection(m_target, h->tokens.at(i));
+            s.format.setUnderlineStyle(QTextCharFormat::SingleUnderline);
+            s.format.setUnderlineColor(theme::confidenceColor(pal, p));
+            s.format.setBackground(theme::confidenceColor(pal, p).lighter(100));
+            s.format.setToolTip(tr("Probability %1%").arg(QString::number(p * 100, 'f', 1)));
+            targetSelections << s;
+        }
+    }
+
+    // Which rows (target tokens) or columns (source tokens) are active.
+    QList<int> targets = m_hoverTarget >= 0 ? QList<int>{m_hoverTarget} : selectedTokens(true);
+    QList<int> sources;
+    if (targets.isEmpty())
+        sources = m_hoverSource >= 0 ? QList<int>{m_hoverSource} : selectedTokens(false);
+
+    int heatRow = -1, heatColumn = -1;
+    if (h && !h->alignment.isEmpty() && sourceCurrent) {
+        const QColor outline = theme::accent(pal);
+        if (!targets.isEmpty()) {
+            heatRow = targets.size() == 1 ? targets.first() : -1;
+            for (int t : targets) {
+                QTextEdit::ExtraSelection s = tokenSelection(m_target, h->tokens.at(t));
+                s.format.setBackground(theme::attentionColor(pal, 1.0f));
+                s.format.setForeground(theme::textOn(theme::attentionColor(pal, 1.0f)));
+                s.format.setProperty(kTokenProperty, t);
+                targetSelections << s;
+            }
+            // Several selected target words: each source word shows its strongest weight.
+            for (int j = 0; j < m_result.sourceTokens.size(); ++j) {
+                float weight = 0.0f;
+                for (int t : targets)
+                    weight = std::max(weight, h->alignmentAt(t, j));
+                const TokenSpan &span = m_result.sourceTokens.at(j);
+                if (weight <= 0.0f || span.begin == span.end)
+                    continue;
+                QTextEdit::ExtraSelection s = tokenSelection(m_source, span);
+                s.format.setBackground(theme::attentionColor(pal, weight));
+                s.format.setProperty(kTokenProperty, j);
+                s.format.setProperty(kWeightProperty, weight);
+                s.format.setToolTip(QString::number(weight, 'f', 3));
+                sourceSelections << s;
+            }
+        } else if (!sources.isEmpty()) {
+            heatColumn = sources.size() == 1 ? sources.first() : -1;
+            for (int j : sources) {
+                QTextEdit::ExtraSelection s = tokenSelection(m_source, m_result.sourceTokens.at(j));
+                s.format.setBackground(theme::attentionColor(pal, 1.0f));
+                s.format.setProperty(kTokenProperty, j);
+                sourceSelections << s;
+            }
+            for (int t = 0; t < h->tokens.size(); ++t) {
+                float weight = 0.0f;
+                for (int j : sources)
+                    weight = std::max(weight, h->alignmentAt(t, j));
+                const TokenSpan &span = h->tokens.at(t);
+                if (weight <= 0.0f || span.begin == span.end)
+                    continue;
+                QTextEdit::ExtraSelection s = tokenSelection(m_target, span);
+                s.format.setBackground(theme::attentionColor(pal, weight));
+                s.format.setProperty(kTokenProperty, t);
+                s.format.setProperty(kWeightProperty, weight);
+                s.format.setToolTip(QString::number(weight, 'f', 3));
+                targetSelections << s;
+            }
+        }
+        Q_UNUSED(outline);
+    }
+    m_source->setExtraSelections(sourceSelections);
+    m_target->setExtraSelections(targetSelections);
+    m_heatmap->setHighlight(heatRow, heatColumn);
+}
+
+void TranslateView::updateCounts()
+{
+    const QString text = m_source->toPlainText();
+    m_count->setText(tr("%n character(s)", "", int(text.size())));
+}
+
+bool TranslateView::liveTranslate() const { return m_live->isChecked(); }
+void TranslateView::setLiveTranslate(bool on) { m_live->setChecked(on); }
+bool TranslateView::confidenceShading() const { return m_confidence->isChecked(); }
+void TranslateView::setConfidenceShading(bool on) { m_confidence->setChecked(on); }
+
+} // namespace glosa

@@ -1,0 +1,119 @@
+// TranslateView: source and target editors with the alignment overlay, the attention heatmap and
+// the decoding panel. Hover or select a target word and the source words it attended to light up
+// with intensity by weight; hover a source word and the target words that attended to it light up.
+#pragma once
+
+#include "app/core/inferenceresult.h"
+
+#include <QTextFormat>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QScrollArea;
+class QSplitter;
+class QTimer;
+
+namespace glosa {
+
+class DecodingPanel;
+class HeatmapWidget;
+class InferenceWorker;
+
+class TranslateView : public QWidget
+{
+    Q_OBJECT
+public:
+    // Properties stored in the editors' extra selections, so that tests (and accessibility
+    // tools) can read what the overlay shows: the token index and its attention weight.
+    static constexpr int kTokenProperty = QTextFormat::UserProperty + 1;
+    static constexpr int kWeightProperty = QTextFormat::UserProperty + 2;
+
+    explicit TranslateView(QWidget *parent = nullptr);
+
+    // The worker of the current translation model (null: none installed / loaded); `status`
+    // explains why when it is null.
+    void setWorker(InferenceWorker *worker, const QString &status = QString());
+    void setLanguages(const QString &source, const QString &target);
+
+    QPlainTextEdit *sourceEditor() const { return m_source; }
+    QPlainTextEdit *targetEditor() const { return m_target; }
+    HeatmapWidget *heatmap() const { return m_heatmap; }
+    DecodingPanel *decodingPanel() const { return m_decoding; }
+    QSplitter *mainSplitter() const { return m_mainSplitter; }
+    QSplitter *editorSplitter() const { return m_editorSplitter; }
+    const TranslationResult &result() const { return m_result; }
+    const TranslationHypothesis *shownHypothesis() const;
+
+    bool liveTranslate() const;
+    void setLiveTranslate(bool on);
+    bool confidenceShading() const;
+    void setConfidenceShading(bool on);
+
+    // Index of the target / source token at a text position, -1 when none.
+    int targetTokenAt(int position) const;
+    int sourceTokenAt(int position) const;
+
+public slots:
+    void translateNow();
+    void cancel();
+    void swapTexts(); // the translation becomes the source (after a direction swap)
+    void setSourceText(const QString &text);
+
+signals:
+    void translationShown(const glosa::TranslationResult &result);
+    void statusMessage(const QString &message);
+
+protected:
+    void changeEvent(QEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    void retranslateUi();
+    void onResult(quint64 request, const QList<glosa::TranslationResult> &results);
+    void onFailed(quint64 request, const QString &message);
+    void showResult(const TranslationResult &result);
+    void updateOverlay();
+    void updateCounts();
+    QList<int> selectedTokens(bool target) const;
+
+    InferenceWorker *m_worker = nullptr;
+    QString m_unavailable;
+    quint64 m_request = 0;
+    TranslationResult m_result;
+    int m_hypothesis = 0;
+    int m_hoverTarget = -1;
+    int m_hoverSource = -1;
+
+    QLabel *m_sourceTitle = nullptr;
+    QLabel *m_targetTitle = nullptr;
+    QString m_sourceLanguage;
+    QString m_targetLanguage;
+    QPlainTextEdit *m_source = nullptr;
+    QPlainTextEdit *m_target = nullptr;
+    QLabel *m_count = nullptr;
+    QPushButton *m_translate = nullptr;
+    QPushButton *m_cancel = nullptr;
+    QCheckBox *m_live = nullptr;
+    QCheckBox *m_confidence = nullptr;
+    QComboBox *m_alternatives = nullptr;
+    QPushButton *m_copy = nullptr;
+    QLabel *m_status = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QLabel *m_heatmapTitle = nullptr;
+    QLabel *m_heatmapHint = nullptr;
+    HeatmapWidget *m_heatmap = nullptr;
+    QScrollArea *m_heatmapScroll = nullptr;
+    QLabel *m_decodingTitle = nullptr;
+    DecodingPanel *m_decoding = nullptr;
+    QSplitter *m_mainSplitter = nullptr;
+    QSplitter *m_editorSplitter = nullptr;
+    QSplitter *m_verticalSplitter = nullptr;
+    QTimer *m_debounce = nullptr;
+};
+
+} // namespace glosa
