@@ -547,6 +547,11 @@ private slots:
         const QByteArray out = doc.render();
         qInfo("%s", out.constData());
         QCOMPARE(htmlSkeleton(out), htmlSkeleton(html));
+        // The bold word is carried to its translation by the alignment.
+        QVERIFY2(QRegularExpression(QStringLiteral("<b>nuev[oa]s?</b>"))
+                     .match(QString::fromUtf8(out))
+                     .hasMatch(),
+                 out);
         // Spanish function words outnumber English ones in the text.
         const QString text = QString::fromUtf8(plainText(doc)).toLower();
         auto count = [&](const QStringList &words) {
