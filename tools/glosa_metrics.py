@@ -88,7 +88,8 @@ def bleu_statistics(hyp, refs, max_order=4, tokenize=tokenize_13a):
         ref_words = tokenize(ref).split()
         rl = len(ref_words)
         diff = abs(rl - hyp_len)
-        if closest_diff is None or diff < closest_diff or (diff == closest_diff and rl < closest_len):
+        if (closest_diff is None or diff < closest_diff
+                or (diff == closest_diff and rl < closest_len)):
             closest_len, closest_diff = rl, diff
         for ng, c in _ngrams(ref_words, max_order).items():
             if c > max_ref_counts[ng]:

@@ -235,6 +235,8 @@ def add_common_args(p, arch):
     t.add_argument("--max-len", type=int, default=100, help="drop training pairs longer (pieces)")
     t.add_argument("--lr", type=float, default=1e-3, help="peak learning rate")
     t.add_argument("--warmup", type=int, default=600, help="linear warm-up steps, then 1/sqrt")
+    t.add_argument("--rewarm", type=int, default=200,
+                   help="after --init-from: linear ramp of the learning rate over this many steps")
     t.add_argument("--adam-betas", type=float, nargs=2, default=[0.9, 0.98])
     t.add_argument("--adam-eps", type=float, default=1e-9)
     t.add_argument("--weight-decay", type=float, default=0.0)
@@ -327,8 +329,8 @@ def main(arch, argv=None):
             "architecture": arch.name, "plugin": arch.plugin, "script": arch.script,
             "hparams": hparams, "pair": args.pair, "src": args.src, "tgt": args.tgt,
             "train": {k: getattr(args, k) for k in (
-                "max_tokens", "max_len", "lr", "warmup", "adam_betas", "adam_eps", "weight_decay",
-                "clip_norm", "label_smoothing", "max_epochs", "max_minutes",
+                "max_tokens", "max_len", "lr", "warmup", "rewarm", "adam_betas", "adam_eps",
+                "weight_decay", "clip_norm", "label_smoothing", "max_epochs", "max_minutes",
                 "checkpoint_minutes", "eval_minutes", "dev_size", "patience", "log_every",
                 "seed")},
             "init_from": args.init_from, "init_step": init_step,
@@ -417,6 +419,10 @@ def main(arch, argv=None):
             t_step = time.time()
             src, src_mask, tgt_in, tgt_out = collate(train, batches[state["batch_in_epoch"]])
             lr = lr_at(state["step"] + 1, tr["lr"], tr["warmup"])
+            if cfg.get("init_step"):
+                # Adam's moments start from zero after --init-from: ramp the rate up again
+                # so that the first, sign-like Adam updates do not knock the weights about.
+                lr *= min(1.0, (state["step"] + 1 - cfg["init_step"]) / tr.get("rewarm", 200))
             for g in opt.param_groups:
                 g["lr"] = lr
             logits = model.loss_logits(src, src_mask, tgt_in)
