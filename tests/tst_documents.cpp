@@ -417,6 +417,34 @@ private slots:
                                  writeDocument(doc, dir.filePath(QStringLiteral("out.pdf"))));
     }
 
+    void trickyHtmlKeepsEveryTag_data()
+    {
+        QTest::addColumn<QByteArray>("html");
+        QTest::newRow("unclosed") << QByteArray("<p>the cat <b>is big\n<p>the dog</b> is small");
+        QTest::newRow("stray close") << QByteArray("<div>the cat</i> is big</div>");
+        QTest::newRow("quoted >") << QByteArray("<p title=\"a > b\" data-x='<i>'>the <span "
+                                                "class=\"x>y\">red</span> car</p>");
+        QTest::newRow("lone <") << QByteArray("<p>if a < b and the cat > the dog</p>");
+        QTest::newRow("uppercase") << QByteArray("<P>the <B>red</B> car<BR>the dog</P>");
+        QTest::newRow("comment inside") << QByteArray("<p>the cat <!-- x --> is big</p>");
+        QTest::newRow("nested inline") << QByteArray("<p><a href=\"#\"><b><i>the red</i> car</b>"
+                                                     "</a> is very small</p>");
+        QTest::newRow("entities") << QByteArray("<p>the &lt;cat&gt; &#233; &#x41; &bogus; dog</p>");
+        QTest::newRow("script only") << QByteArray("<script>if (a<b) {}</script><p>the cat</p>");
+        QTest::newRow("unclosed script") << QByteArray("<p>the cat</p><script>var a = 1;");
+    }
+    void trickyHtmlKeepsEveryTag()
+    {
+        QFETCH(QByteArray, html);
+        Document doc = parseDocument(html, QStringLiteral("html"));
+        glosa::engine::Translator translator(toyModel());
+        DocumentTranslator documents(translator);
+        QVERIFY(documents.translate(doc, greedy()));
+        const QByteArray out = doc.render();
+        QCOMPARE(htmlSkeleton(out), htmlSkeleton(html));
+        QVERIFY2(!out.contains("the cat") && !out.contains("the dog"), out);
+    }
+
     void writesPlainText()
     {
         const Document doc = translated(QStringLiteral("sample.html"));

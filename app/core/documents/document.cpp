@@ -388,6 +388,11 @@ std::vector<ByteRange> projectSpans(const Segment &segment, SegmentTranslation &
         if (placed[k])
             continue;
         ByteRange target = toWords(targetOf(spans[k].range, translation.links), translation.text);
+        // An empty span after a space in the source goes after the space in the target too.
+        const qsizetype at = spans[k].range.begin;
+        if (spans[k].range.size() == 0 && at > 0 && segment.text[at - 1] == ' ' &&
+            target.begin < translation.text.size() && translation.text[target.begin] == ' ')
+            target.begin = target.end = target.begin + 1;
         for (std::size_t m = 0; m < spans.size(); ++m)
             if (placed[m] && spans[m].verbatim && spans[k].range.size() > 0 &&
                 contains(spans[k].range, spans[m].range)) {
