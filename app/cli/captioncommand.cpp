@@ -146,6 +146,7 @@ int runCaptionCommand(const QStringList &args, QTextStream &out, QTextStream &er
     engine::DecodingOptions decoding;
     try {
         decoding = decodingOptionsFromCommandLine(parser, model->defaultDecodingOptions());
+        decoding.validate(model->tokenizer().vocabSize()); // bad settings are usage errors
     } catch (const std::invalid_argument &e) {
         err << "glosa-cli caption: " << e.what() << "\n";
         return 2;

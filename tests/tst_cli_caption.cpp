@@ -1,0 +1,178 @@
+// glosa-cli caption end to end: the real binary (QProcess), plugin registry, package loader,
+// image loader, backbone and search, on the tiny random captioner of tests/data/parity (whose
+// PyTorch greedy caption is in its golden.json).
+#include "testutil.h"
+
+#include <QFile>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+    QList<QByteArray> lines() const
+    {
+        QList<QByteArray> result = out.split('\n');
+        if (!result.isEmpty() && result.last().isEmpty())
+            result.removeLast();
+        return result;
+    }
+};
+
+QString tinyPackage()
+{
+    return glosa::test::testDataDir() + QStringLiteral("/parity/captioner-tiny");
+}
+
+Run runCli(const QStringList &args)
+{
+    static QTemporaryDir home; // keeps the user's own models and settings out of the test
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("GLOSA_PLUGIN_PATH"), QStringLiteral(GLOSA_BINARY_DIR "/plugins"));
+    env.insert(QStringLiteral("GLOSA_MODEL_PATH"), tinyPackage());
+    env.insert(QStringLiteral("XDG_DATA_HOME"), home.path() + QStringLiteral("/data"));
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path() + QStringLiteral("/config"));
+    env.insert(QStringLiteral("HOME"), home.path());
+    env.insert(QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1"));
+    process.setProcessEnvironment(env);
+    process.start(QStringLiteral(GLOSA_BINARY_DIR "/bin/glosa-cli"),
+                  QStringList{QStringLiteral("caption")} + args);
+    Run run;
+    if (!process.waitForStarted(10000) || !process.waitForFinished(120000)) {
+        process.kill();
+        process.waitForFinished();
+        return run;
+    }
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
+    run.out = process.readAllStandardOutput();
+    run.err = process.readAllStandardError();
+    return run;
+}
+
+QJsonObject golden()
+{
+    QFile f(tinyPackage() + QStringLiteral("/golden.json"));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+} // namespace
+
+class TestCliCaption : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void plainCaption();
+    void json();
+    void brokenImageAmongGoodOnes();
+    void usageErrors_data();
+    void usageErrors();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_png; // the golden 224x224 image, written losslessly
+};
+
+void TestCliCaption::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QFile raw(tinyPackage() + QStringLiteral("/image-224x224.rgb"));
+    QVERIFY(raw.open(QIODevice::ReadOnly));
+    const QByteArray pixels = raw.readAll();
+    QCOMPARE(pixels.size(), 224 * 224 * 3);
+    QImage image(reinterpret_cast<const uchar *>(pixels.constData()), 224, 224, 224 * 3,
+                 QImage::Format_RGB888);
+    m_png = m_dir.filePath(QStringLiteral("golden.png"));
+    QVERIFY(image.save(m_png));
+}
+
+void TestCliCaption::plainCaption()
+{
+    const Run run =
+        runCli({"--model", tinyPackage(), "--strategy", "greedy", "--max-length", "8", m_png});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QCOMPARE(run.lines().size(), 1);
+    QCOMPARE(QString::fromUtf8(run.lines()[0]), golden()["greedy"].toObject()["text"].toString());
+}
+
+void TestCliCaption::json()
+{
+    const Run run = runCli({"--model", tinyPackage(), "--strategy", "beam", "--beam-size", "3",
+                            "--n-best", "2", "--max-length", "8", "--json", m_png});
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QCOMPARE(run.lines().size(), 1);
+    const QJsonObject o = QJsonDocument::fromJson(run.lines()[0]).object();
+    QCOMPARE(o["image"].toString(), m_png);
+    QCOMPARE(o["model"].toString(), QStringLiteral("captioner-tiny"));
+    QCOMPARE(o["grid"].toArray(), (QJsonArray{7, 7}));
+    QCOMPARE(o["hypotheses"].toArray().size(), 2);
+    const QJsonArray tokens = o["tokens"].toArray();
+    const QJsonArray attention = o["attention"].toArray();
+    QVERIFY(!tokens.isEmpty());
+    QCOMPARE(attention.size(), tokens.size());
+    for (const QJsonValue &row : attention) {
+        QCOMPARE(row.toArray().size(), 49);
+        double sum = 0.0;
+        for (const QJsonValue &v : row.toArray())
+            sum += v.toDouble();
+        QVERIFY2(std::abs(sum - 1.0) < 1e-3, qPrintable(QString::number(sum)));
+    }
+    QCOMPARE(o["caption"].toString(), o["hypotheses"].toArray()[0].toObject()["text"].toString());
+    QCOMPARE(o["strategy"].toObject()["beam_size"].toInt(), 3);
+}
+
+void TestCliCaption::brokenImageAmongGoodOnes()
+{
+    const QString text = m_dir.filePath(QStringLiteral("notes.jpg"));
+    QFile f(text);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("not a picture\n");
+    f.close();
+    const Run run = runCli(
+        {"--model", tinyPackage(), "--strategy", "greedy", "--max-length", "8", text, m_png});
+    QCOMPARE(run.exitCode, 1);
+    QCOMPARE(run.lines().size(), 2);
+    QVERIFY(run.lines()[0].isEmpty());
+    QCOMPARE(QString::fromUtf8(run.lines()[1]), golden()["greedy"].toObject()["text"].toString());
+    QVERIFY2(run.err.contains(text.toUtf8() + ": not an image Qt can read"), run.err.constData());
+}
+
+void TestCliCaption::usageErrors_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("no image") << QStringList{"--model", "captioner-tiny"} << 2 << "no image given";
+    QTest::newRow("no model") << QStringList{"x.png"} << 2 << "--model ID_OR_DIR is required";
+    QTest::newRow("bad beam") << QStringList{"--model", "captioner-tiny", "--beam-size", "0",
+                                             "x.png"}
+                              << 2 << "beamSize";
+    QTest::newRow("unknown model") << QStringList{"--model", "nope", "x.png"} << 1 << "no model";
+}
+
+void TestCliCaption::usageErrors()
+{
+    QFETCH(QStringList, args);
+    QFETCH(int, exitCode);
+    QFETCH(QString, message);
+    const Run run = runCli(args);
+    QCOMPARE(run.exitCode, exitCode);
+    QVERIFY2(run.out.isEmpty(), run.out.constData());
+    QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
+}
+
+QTEST_APPLESS_MAIN(TestCliCaption)
+#include "tst_cli_caption.moc"
