@@ -1,12 +1,19 @@
+#include "app/core/openmpsetup.h"
 #include "app/core/settings.h"
+#include "compareview.h"
 #include "mainwindow.h"
+#include "translateview.h"
 
 #include <QApplication>
+#include <QCommandLineParser>
 #include <QIcon>
+#include <QPlainTextEdit>
 #include <QSettings>
+#include <QTabWidget>
 
 int main(int argc, char *argv[])
 {
+    glosa::ensurePassiveOpenMpWait(argv);
     QApplication::setHighDpiScaleFactorRoundingPolicy(
         Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
     QApplication app(argc, argv);
@@ -15,9 +22,44 @@ int main(int argc, char *argv[])
     QApplication::setApplicationVersion(QStringLiteral(GLOSA_VERSION));
     QApplication::setDesktopFileName(QStringLiteral("org.glosa.Glosa"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/glosa.png")));
+
+    // Lets a launcher (or tools/screenshots) open Glosa on a model, a view and a text.
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Glosa, the offline translator that shows its work"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption modelOption(QStringLiteral("model"),
+                                         QStringLiteral("Model id to select."), QStringLiteral("ID"));
+    const QCommandLineOption viewOption(QStringLiteral("view"),
+                                        QStringLiteral("View to show: translate, compare or caption."),
+                                        QStringLiteral("NAME"));
+    parser.addOption(modelOption);
+    parser.addOption(viewOption);
+    parser.addPositionalArgument(QStringLiteral("text"),
+                                 QStringLiteral("Text to put into the view's input."));
+    parser.process(app);
+
     glosa::MainWindow::setUiLanguage(
         QSettings().value(QLatin1String(glosa::settingsKeys::kLanguage)).toString());
     glosa::MainWindow window;
+    if (parser.isSet(modelOption))
+        window.selectModel(parser.value(modelOption));
+    const QString view = parser.value(viewOption);
+    const QString text = parser.positionalArguments().join(QLatin1Char(' '));
+    if (view == QLatin1String("compare")) {
+        window.tabs()->setCurrentIndex(glosa::MainWindow::CompareTab);
+        if (!text.isEmpty()) {
+            window.compareView()->input()->setPlainText(text);
+            QMetaObject::invokeMethod(window.compareView(), &glosa::CompareView::compare,
+                                      Qt::QueuedConnection);
+        }
+    } else if (view == QLatin1String("caption")) {
+        window.tabs()->setCurrentIndex(glosa::MainWindow::CaptionTab);
+    } else if (view == QLatin1String("translate") || !text.isEmpty()) {
+        window.tabs()->setCurrentIndex(glosa::MainWindow::TranslateTab);
+        if (!text.isEmpty())
+            window.translateView()->sourceEditor()->setPlainText(text);
+    }
     window.show();
     return app.exec();
 }

@@ -1,13 +1,23 @@
 #!/bin/sh
-# Screenshot of the main window under Xvfb with the toy test model (needs xvfb, imagemagick).
-# Usage: tools/screenshots/take.sh [BUILD_DIR]   → docs/screenshots/translate.png
+# Screenshots of each view of the real app under Xvfb with the bundled models
+# (needs xvfb and imagemagick). Usage: tools/screenshots/take.sh [BUILD_DIR] → docs/screenshots/
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${1:-$ROOT/build}
-export GLOSA_PLUGIN_PATH="$BUILD/tests/plugins" GLOSA_MODEL_PATH="$ROOT/tests/data/toy-en-es"
-export XDG_CONFIG_HOME=$(mktemp -d)
-mkdir -p "$ROOT/docs/screenshots"
-xvfb-run -a -s "-screen 0 1400x900x24" sh -c "
-  '$BUILD/bin/glosa' & P=\$!; sleep 5
-  import -window root '$ROOT/docs/screenshots/translate.png'; kill \$P"
-rm -rf "$XDG_CONFIG_HOME"
+OUT="$ROOT/docs/screenshots"
+export XDG_CONFIG_HOME=$(mktemp -d) XDG_DATA_HOME=$(mktemp -d)
+mkdir -p "$OUT"
+
+shot() { # shot NAME SECONDS ARGS...
+  name=$1; wait=$2; shift 2
+  xvfb-run -a -s "-screen 0 1400x900x24" sh -c '
+    "$0" "$@" & P=$!; sleep '"$wait"'
+    import -window root "'"$OUT/$name.png"'"; kill $P' "$BUILD/bin/glosa" "$@"
+  echo "$OUT/$name.png"
+}
+
+shot translate 12 --model transformer-en-es --view translate \
+  "I would like to book a table for two people tomorrow evening. The restaurant near the station is very popular."
+shot compare 8 --model transformer-en-es --view compare "She told me that she had never seen such a beautiful city."
+shot caption 5 --view caption
+rm -rf "$XDG_CONFIG_HOME" "$XDG_DATA_HOME"
