@@ -9,7 +9,7 @@ PACKAGES=(
   qt6-base-dev qt6-base-dev-tools libqt6sql6-sqlite qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   libdnnl-dev ocl-icd-opencl-dev libicu-dev libsqlite3-dev libsentencepiece-dev
   nlohmann-json3-dev libbenchmark-dev xvfb xauth
-  libquazip1-qt6-dev qt6-pdf-dev
+  libquazip1-qt6-dev qt6-pdf-dev qt6-image-formats-plugins
 )
 
 missing=()

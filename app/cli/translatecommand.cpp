@@ -461,7 +461,6 @@ int runModelsCommand(const QStringList &args, QTextStream &out, QTextStream &err
     catalog.scan();
     const bool all = parser.isSet("all");
     const bool json = parser.isSet("json");
-    const bool saveHistory = parser.isSet("save-history");
     const QList<ModelInfo> models = all ? catalog.models() : catalog.availableModels();
 
     auto statusOf = [&](const ModelInfo &m) {
