@@ -23,7 +23,7 @@ class TestGui : public QObject
 private slots:
     void initTestCase()
     {
-        qputenv("GLOSA_PLUGIN_PATH", GLOSA_TEST_PLUGIN_DIR);
+        qputenv("GLOSA_PLUGIN_PATH", GLOSA_TEST_PLUGIN_DIR "/translators");
         qputenv("GLOSA_MODEL_PATH", GLOSA_TEST_DATA_DIR "/toy-en-es");
         QVERIFY(m_settingsDir.isValid());
         QSettings::setDefaultFormat(QSettings::IniFormat);
