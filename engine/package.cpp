@@ -218,6 +218,11 @@ void ModelPackage::failHyperparameter(const std::string &key, const char *expect
                  ", expected " + expected);
 }
 
+void ModelPackage::hyperparameterError(const std::string &key, const std::string &message) const
+{
+    throw PackageError(manifestPath(), "", "\"hyperparameters." + key + "\": " + message);
+}
+
 Tensor ModelPackage::weight(const std::string &name, const Shape &expectedShape) const
 {
     return m_weights->loadFloat(name, expectedShape);

@@ -80,6 +80,10 @@ public:
     std::shared_ptr<const Tokenizer> sourceTokenizer() const { return m_sourceTokenizer; }
     std::shared_ptr<const Tokenizer> targetTokenizer() const { return m_targetTokenizer; }
 
+    // Throws PackageError naming model.json and `hyperparameters.<key>`: for the checks a plugin
+    // makes beyond the type and range hyperparameter<T>() already checks.
+    [[noreturn]] void hyperparameterError(const std::string &key, const std::string &message) const;
+
 private:
     ModelPackage() = default;
     [[noreturn]] void failManifest(const std::string &message) const;

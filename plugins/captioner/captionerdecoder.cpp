@@ -1,5 +1,6 @@
 #include "plugins/captioner/captionerdecoder.h"
 
+#include "engine/ops/gather.h"
 #include "engine/package.h"
 #include "engine/packageerror.h"
 #include "engine/text/tokenizer.h"
@@ -14,27 +15,6 @@ namespace glosa::captioner {
 
 using engine::PackageError;
 using engine::Tensor;
-
-namespace {
-
-[[noreturn]] void failHyperparameter(const engine::ModelPackage &package, const std::string &key,
-                                     const std::string &message)
-{
-    throw PackageError(package.manifestPath(), "", "\"hyperparameters." + key + "\": " + message);
-}
-
-// dst[i] = src[origins[i]], rows of `width` floats.
-void gatherRows(const Tensor &src, const std::vector<std::int32_t> &origins, std::int64_t width,
-                Tensor &dst)
-{
-    dst.resize({static_cast<std::int64_t>(origins.size()), width});
-    const float *s = src.data<float>();
-    float *d = dst.data<float>();
-    for (std::size_t i = 0; i < origins.size(); ++i)
-        std::memcpy(d + i * width, s + origins[i] * width, width * sizeof(float));
-}
-
-} // namespace
 
 CaptionerConfig CaptionerConfig::fromPackage(const engine::ModelPackage &package)
 {
@@ -57,14 +37,14 @@ CaptionerConfig CaptionerConfig::fromPackage(const engine::ModelPackage &package
         {"grid_cols", c.gridCols}};
     for (const auto &[key, value] : positive)
         if (value <= 0)
-            failHyperparameter(package, key, std::to_string(value) + " must be positive");
+            package.hyperparameterError(key, std::to_string(value) + " must be positive");
     if (c.projectionDim < 0)
-        failHyperparameter(package, "projection_dim",
+        package.hyperparameterError("projection_dim",
                            std::to_string(c.projectionDim) + " must be 0 (none) or positive");
     for (const auto &[key, id] :
          {std::pair{"pad_id", c.padId}, std::pair{"bos_id", c.bosId}, std::pair{"eos_id", c.eosId}})
         if (id < 0 || id >= c.vocabSize)
-            failHyperparameter(package, key,
+            package.hyperparameterError(key,
                                std::to_string(id) + " is outside the vocabulary [0, " +
                                    std::to_string(c.vocabSize) + ")");
     return c;
@@ -89,9 +69,9 @@ public:
         }
         if (identity)
             return;
-        gatherRows(hidden, origins, hidden.dim(1), spare);
+        engine::ops::gatherRows(hidden, origins, spare);
         std::swap(hidden, spare);
-        gatherRows(cell, origins, cell.dim(1), spare);
+        engine::ops::gatherRows(cell, origins, spare);
         std::swap(cell, spare);
         std::vector<std::int32_t> images(origins.size());
         for (std::size_t i = 0; i < origins.size(); ++i)

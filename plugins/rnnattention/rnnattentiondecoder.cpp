@@ -1,5 +1,6 @@
 #include "plugins/rnnattention/rnnattentiondecoder.h"
 
+#include "engine/ops/gather.h"
 #include "engine/package.h"
 #include "engine/packageerror.h"
 #include "engine/text/tokenizer.h"
@@ -16,27 +17,6 @@ namespace glosa::rnnattention {
 using engine::PackageError;
 using engine::Shape;
 using engine::Tensor;
-
-namespace {
-
-[[noreturn]] void failHyperparameter(const engine::ModelPackage &package, const std::string &key,
-                                     const std::string &message)
-{
-    throw PackageError(package.manifestPath(), "", "\"hyperparameters." + key + "\": " + message);
-}
-
-// Gathers rows: dst[i] = src[origins[i]], each row `width` floats.
-void gatherRows(const Tensor &src, const std::vector<std::int32_t> &origins, std::int64_t width,
-                Tensor &dst)
-{
-    dst.resize({static_cast<std::int64_t>(origins.size()), width});
-    const float *s = src.data<float>();
-    float *d = dst.data<float>();
-    for (std::size_t i = 0; i < origins.size(); ++i)
-        std::memcpy(d + i * width, s + origins[i] * width, width * sizeof(float));
-}
-
-} // namespace
 
 const char *attentionScoreName(AttentionScore score)
 {
@@ -70,7 +50,7 @@ RnnAttentionConfig RnnAttentionConfig::fromPackage(const engine::ModelPackage &p
             known = true;
         }
     if (!known)
-        failHyperparameter(package, "attention",
+        package.hyperparameterError("attention",
                            "\"" + kind + "\" is not one of dot, general, additive, scaled-dot");
     c.attentionDim = c.attention == AttentionScore::Additive
                          ? package.hyperparameter<std::int64_t>("attention_dim")
@@ -85,19 +65,19 @@ RnnAttentionConfig RnnAttentionConfig::fromPackage(const engine::ModelPackage &p
                                                               {"decoder_hidden", c.decoderHidden}};
     for (const auto &[key, value] : positive)
         if (value <= 0)
-            failHyperparameter(package, key, std::to_string(value) + " must be positive");
+            package.hyperparameterError(key, std::to_string(value) + " must be positive");
     if (c.attention == AttentionScore::Additive && c.attentionDim <= 0)
-        failHyperparameter(package, "attention_dim", "must be positive for additive attention");
+        package.hyperparameterError("attention_dim", "must be positive for additive attention");
     if ((c.attention == AttentionScore::Dot || c.attention == AttentionScore::ScaledDot) &&
         c.decoderHidden != 2 * c.encoderHidden)
-        failHyperparameter(package, "decoder_hidden",
+        package.hyperparameterError("decoder_hidden",
                            kind + " attention needs decoder_hidden (" +
                                std::to_string(c.decoderHidden) + ") == 2 * encoder_hidden (" +
                                std::to_string(2 * c.encoderHidden) + ")");
     for (const auto &[key, id] :
          {std::pair{"pad_id", c.padId}, std::pair{"bos_id", c.bosId}, std::pair{"eos_id", c.eosId}})
         if (id < 0 || id >= c.vocabSize)
-            failHyperparameter(package, key,
+            package.hyperparameterError(key,
                                std::to_string(id) + " is outside the vocabulary [0, " +
                                    std::to_string(c.vocabSize) + ")");
     return c;
@@ -123,9 +103,9 @@ public:
         }
         if (identity)
             return;
-        gatherRows(hidden, origins, hidden.dim(1), spare);
+        engine::ops::gatherRows(hidden, origins, spare);
         std::swap(hidden, spare);
-        gatherRows(feed, origins, feed.dim(1), spare);
+        engine::ops::gatherRows(feed, origins, spare);
         std::swap(feed, spare);
         std::vector<std::int32_t> sentences(origins.size());
         for (std::size_t i = 0; i < origins.size(); ++i)

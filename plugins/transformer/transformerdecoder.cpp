@@ -84,12 +84,6 @@ Tensor stackRows(const std::vector<Tensor> &parts)
     return out;
 }
 
-[[noreturn]] void failHyperparameter(const engine::ModelPackage &package, const std::string &key,
-                                     const std::string &message)
-{
-    throw PackageError(package.manifestPath(), "", "\"hyperparameters." + key + "\": " + message);
-}
-
 void requireString(const engine::ModelPackage &package, const std::string &key,
                    const std::string &expected)
 {
@@ -97,7 +91,7 @@ void requireString(const engine::ModelPackage &package, const std::string &key,
         return; // older exports did not record the conventions that are our defaults
     const auto value = package.hyperparameter<std::string>(key);
     if (value != expected)
-        failHyperparameter(package, key,
+        package.hyperparameterError(key,
                            "\"" + value + "\" is not supported (this plugin implements \"" +
                                expected + "\")");
 }
@@ -107,7 +101,7 @@ void requireBool(const engine::ModelPackage &package, const std::string &key, bo
     if (!package.hyperparameters().contains(key))
         return;
     if (package.hyperparameter<bool>(key) != expected)
-        failHyperparameter(package, key,
+        package.hyperparameterError(key,
                            std::string(expected ? "false" : "true") +
                                " is not supported by this plugin");
 }
@@ -137,21 +131,21 @@ TransformerConfig TransformerConfig::fromPackage(const engine::ModelPackage &pac
                                                               {"max_positions", c.maxPositions}};
     for (const auto &[key, value] : positive)
         if (value <= 0)
-            failHyperparameter(package, key, std::to_string(value) + " must be positive");
+            package.hyperparameterError(key, std::to_string(value) + " must be positive");
     if (c.dModel % c.heads != 0)
-        failHyperparameter(package, "heads",
+        package.hyperparameterError("heads",
                            "d_model " + std::to_string(c.dModel) + " is not divisible by " +
                                std::to_string(c.heads) + " heads");
     if (c.dModel % 2 != 0)
-        failHyperparameter(package, "d_model",
+        package.hyperparameterError("d_model",
                            std::to_string(c.dModel) +
                                " must be even (sinusoidal positions come in sin/cos pairs)");
     if (!(c.layerNormEps > 0.0f))
-        failHyperparameter(package, "layer_norm_eps", "must be positive");
+        package.hyperparameterError("layer_norm_eps", "must be positive");
     for (const auto &[key, id] :
          {std::pair{"pad_id", c.padId}, std::pair{"bos_id", c.bosId}, std::pair{"eos_id", c.eosId}})
         if (id < 0 || id >= c.vocabSize)
-            failHyperparameter(package, key,
+            package.hyperparameterError(key,
                                std::to_string(id) + " is outside the vocabulary [0, " +
                                    std::to_string(c.vocabSize) + ")");
     requireString(package, "normalization", "pre-norm");
