@@ -227,6 +227,8 @@ def add_common_args(p, arch):
     g.add_argument("--vocab-size", type=int, default=8000)
     g.add_argument("--init-from", help="package dir (model.json + model.safetensors + spm.model) "
                    "to take weights, hyperparameters and tokenizer from when no checkpoint exists")
+    g.add_argument("--init-embedding", help="package dir whose joint `embedding.weight` (same "
+                   "vocabulary and width) starts this model's embedding; its spm.model is used")
     g.add_argument("--threads", type=int, default=2)
     g.add_argument("--seed", type=int, default=1)
     t = p.add_argument_group("training")
@@ -317,6 +319,10 @@ def main(arch, argv=None):
             spm_path = os.path.join(args.init_from, manifest["tokenizer"]["source"])
             init_step = int(manifest.get("training", {}).get("steps", 0))
             log("initialising from package %s (step %d)" % (args.init_from, init_step))
+        elif args.init_embedding:
+            with open(os.path.join(args.init_embedding, "model.json"), encoding="utf-8") as f:
+                manifest = json.load(f)
+            spm_path = os.path.join(args.init_embedding, manifest["tokenizer"]["source"])
         dst_spm = os.path.join(run_dir, "spm.model")
         if spm_path:
             if os.path.abspath(spm_path) != os.path.abspath(dst_spm):
@@ -334,6 +340,7 @@ def main(arch, argv=None):
                 "checkpoint_minutes", "eval_minutes", "dev_size", "patience", "log_every",
                 "seed")},
             "init_from": args.init_from, "init_step": init_step,
+            "init_embedding": args.init_embedding,
         }
     tr = cfg["train"]
     codec = SpmCodec(os.path.join(run_dir, "spm.model"))
@@ -354,6 +361,17 @@ def main(arch, argv=None):
         torch.set_rng_state(ck["torch_rng"])
     elif cfg.get("init_from"):
         load_package_weights(model, cfg["init_from"])
+    elif cfg.get("init_embedding"):
+        # Another architecture's embedding over the same joint vocabulary: the RNN starts from
+        # the Transformer's word vectors instead of noise (the rest is trained from scratch).
+        emb = glosa_safetensors.load(os.path.join(cfg["init_embedding"], "model.safetensors"))
+        emb = torch.as_tensor(emb["embedding.weight"]).float()
+        if tuple(emb.shape) != tuple(model.embedding.weight.shape):
+            raise SystemExit("%s: embedding %s, model expects %s" % (
+                cfg["init_embedding"], tuple(emb.shape), tuple(model.embedding.weight.shape)))
+        with torch.no_grad():
+            model.embedding.weight.copy_(emb)
+        log("embedding initialised from %s" % cfg["init_embedding"])
     log("%s: %d parameters, hparams %s" % (arch.name, nparams, json.dumps(cfg["hparams"])))
     log("run dir %s, training options %s" % (run_dir, json.dumps(tr)))
 
