@@ -223,6 +223,15 @@ void ModelPackage::hyperparameterError(const std::string &key, const std::string
     throw PackageError(manifestPath(), "", "\"hyperparameters." + key + "\": " + message);
 }
 
+void ModelPackage::requireTokenIds(
+    std::initializer_list<std::pair<const char *, std::int64_t>> ids, std::int64_t vocabSize) const
+{
+    for (const auto &[key, id] : ids)
+        if (id < 0 || id >= vocabSize)
+            hyperparameterError(key, std::to_string(id) + " is outside the vocabulary [0, " +
+                                         std::to_string(vocabSize) + ")");
+}
+
 Tensor ModelPackage::weight(const std::string &name, const Shape &expectedShape) const
 {
     return m_weights->loadFloat(name, expectedShape);

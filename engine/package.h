@@ -22,6 +22,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <memory>
 #include <string>
@@ -83,6 +85,10 @@ public:
     // Throws PackageError naming model.json and `hyperparameters.<key>`: for the checks a plugin
     // makes beyond the type and range hyperparameter<T>() already checks.
     [[noreturn]] void hyperparameterError(const std::string &key, const std::string &message) const;
+    // Throws hyperparameterError for the first special token id (pad_id, bos_id, ...) outside the
+    // vocabulary [0, vocabSize).
+    void requireTokenIds(std::initializer_list<std::pair<const char *, std::int64_t>> ids,
+                         std::int64_t vocabSize) const;
 
 private:
     ModelPackage() = default;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace glosa::engine {
 
@@ -13,6 +14,27 @@ namespace glosa::engine {
 // dynamic_cast works across the plugins.
 DecoderState::~DecoderState() = default;
 StepDecoder::~StepDecoder() = default;
+
+bool checkOrigins(const std::vector<std::int32_t> &origins, std::int64_t rows, const char *decoder)
+{
+    bool identity = static_cast<std::int64_t>(origins.size()) == rows;
+    for (std::size_t i = 0; i < origins.size(); ++i) {
+        if (origins[i] < 0 || origins[i] >= rows)
+            throw std::out_of_range(std::string(decoder) + ": origin " +
+                                    std::to_string(origins[i]) + " outside [0, " +
+                                    std::to_string(rows) + ")");
+        identity = identity && origins[i] == static_cast<std::int32_t>(i);
+    }
+    return identity;
+}
+
+void reorderRows(std::vector<std::int32_t> &values, const std::vector<std::int32_t> &origins)
+{
+    std::vector<std::int32_t> reordered(origins.size());
+    for (std::size_t i = 0; i < origins.size(); ++i)
+        reordered[i] = values[origins[i]];
+    values = std::move(reordered);
+}
 
 const char *nodeFateName(NodeFate fate)
 {

@@ -39,6 +39,14 @@ public:
     virtual void reorder(const std::vector<std::int32_t> &origins) = 0;
 };
 
+// For DecoderState::reorder() implementations: throws std::out_of_range, naming `decoder`, for an
+// origin outside [0, rows), and says whether `origins` is the identity (nothing to move: greedy
+// search with every row alive).
+bool checkOrigins(const std::vector<std::int32_t> &origins, std::int64_t rows,
+                  const char *decoder);
+// values[i] = values[origins[i]]: the per-row bookkeeping (which sentence or image a row is for).
+void reorderRows(std::vector<std::int32_t> &values, const std::vector<std::int32_t> &origins);
+
 class StepDecoder
 {
 public:

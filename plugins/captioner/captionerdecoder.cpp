@@ -41,12 +41,8 @@ CaptionerConfig CaptionerConfig::fromPackage(const engine::ModelPackage &package
     if (c.projectionDim < 0)
         package.hyperparameterError("projection_dim",
                            std::to_string(c.projectionDim) + " must be 0 (none) or positive");
-    for (const auto &[key, id] :
-         {std::pair{"pad_id", c.padId}, std::pair{"bos_id", c.bosId}, std::pair{"eos_id", c.eosId}})
-        if (id < 0 || id >= c.vocabSize)
-            package.hyperparameterError(key,
-                               std::to_string(id) + " is outside the vocabulary [0, " +
-                                   std::to_string(c.vocabSize) + ")");
+    package.requireTokenIds({{"pad_id", c.padId}, {"bos_id", c.bosId}, {"eos_id", c.eosId}},
+                            c.vocabSize);
     return c;
 }
 
@@ -59,24 +55,13 @@ public:
 
     void reorder(const std::vector<std::int32_t> &origins) override
     {
-        const std::int64_t n = rows();
-        bool identity = static_cast<std::int64_t>(origins.size()) == n;
-        for (std::size_t i = 0; i < origins.size(); ++i) {
-            if (origins[i] < 0 || origins[i] >= n)
-                throw std::out_of_range("CaptionerDecoder: origin " + std::to_string(origins[i]) +
-                                        " outside [0, " + std::to_string(n) + ")");
-            identity = identity && origins[i] == static_cast<std::int32_t>(i);
-        }
-        if (identity)
+        if (engine::checkOrigins(origins, rows(), "CaptionerDecoder"))
             return;
         engine::ops::gatherRows(hidden, origins, spare);
         std::swap(hidden, spare);
         engine::ops::gatherRows(cell, origins, spare);
         std::swap(cell, spare);
-        std::vector<std::int32_t> images(origins.size());
-        for (std::size_t i = 0; i < origins.size(); ++i)
-            images[i] = rowImage[origins[i]];
-        rowImage = std::move(images);
+        engine::reorderRows(rowImage, origins);
     }
 
     std::vector<std::int32_t> rowImage; // [rows]

@@ -74,12 +74,8 @@ RnnAttentionConfig RnnAttentionConfig::fromPackage(const engine::ModelPackage &p
                            kind + " attention needs decoder_hidden (" +
                                std::to_string(c.decoderHidden) + ") == 2 * encoder_hidden (" +
                                std::to_string(2 * c.encoderHidden) + ")");
-    for (const auto &[key, id] :
-         {std::pair{"pad_id", c.padId}, std::pair{"bos_id", c.bosId}, std::pair{"eos_id", c.eosId}})
-        if (id < 0 || id >= c.vocabSize)
-            package.hyperparameterError(key,
-                               std::to_string(id) + " is outside the vocabulary [0, " +
-                                   std::to_string(c.vocabSize) + ")");
+    package.requireTokenIds({{"pad_id", c.padId}, {"bos_id", c.bosId}, {"eos_id", c.eosId}},
+                            c.vocabSize);
     return c;
 }
 
@@ -92,25 +88,13 @@ public:
 
     void reorder(const std::vector<std::int32_t> &origins) override
     {
-        const std::int64_t n = rows();
-        bool identity = static_cast<std::int64_t>(origins.size()) == n;
-        for (std::size_t i = 0; i < origins.size(); ++i) {
-            if (origins[i] < 0 || origins[i] >= n)
-                throw std::out_of_range("RnnAttentionDecoder: origin " +
-                                        std::to_string(origins[i]) + " outside [0, " +
-                                        std::to_string(n) + ")");
-            identity = identity && origins[i] == static_cast<std::int32_t>(i);
-        }
-        if (identity)
+        if (engine::checkOrigins(origins, rows(), "RnnAttentionDecoder"))
             return;
         engine::ops::gatherRows(hidden, origins, spare);
         std::swap(hidden, spare);
         engine::ops::gatherRows(feed, origins, spare);
         std::swap(feed, spare);
-        std::vector<std::int32_t> sentences(origins.size());
-        for (std::size_t i = 0; i < origins.size(); ++i)
-            sentences[i] = rowSentence[origins[i]];
-        rowSentence = std::move(sentences);
+        engine::reorderRows(rowSentence, origins);
     }
 
     std::int64_t maxSourceLength = 0;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <utility>
@@ -142,12 +143,8 @@ TransformerConfig TransformerConfig::fromPackage(const engine::ModelPackage &pac
                                " must be even (sinusoidal positions come in sin/cos pairs)");
     if (!(c.layerNormEps > 0.0f))
         package.hyperparameterError("layer_norm_eps", "must be positive");
-    for (const auto &[key, id] :
-         {std::pair{"pad_id", c.padId}, std::pair{"bos_id", c.bosId}, std::pair{"eos_id", c.eosId}})
-        if (id < 0 || id >= c.vocabSize)
-            package.hyperparameterError(key,
-                               std::to_string(id) + " is outside the vocabulary [0, " +
-                                   std::to_string(c.vocabSize) + ")");
+    package.requireTokenIds({{"pad_id", c.padId}, {"bos_id", c.bosId}, {"eos_id", c.eosId}},
+                            c.vocabSize);
     requireString(package, "normalization", "pre-norm");
     requireString(package, "activation", "relu");
     requireString(package, "positional_encoding", "sinusoidal-interleaved");
@@ -166,22 +163,10 @@ public:
 
     void reorder(const std::vector<std::int32_t> &origins) override
     {
-        const std::int64_t n = rows();
-        bool identity = static_cast<std::int64_t>(origins.size()) == n;
-        bool increasing = true;
-        for (std::size_t i = 0; i < origins.size(); ++i) {
-            if (origins[i] < 0 || origins[i] >= n)
-                throw std::out_of_range("TransformerDecoder: origin " + std::to_string(origins[i]) +
-                                        " outside [0, " + std::to_string(n) + ")");
-            identity = identity && origins[i] == static_cast<std::int32_t>(i);
-            increasing = increasing && (i == 0 || origins[i] > origins[i - 1]);
-        }
-        if (identity)
-            return; // greedy search with every row alive: nothing moves
-        std::vector<std::int32_t> sentences(origins.size());
-        for (std::size_t i = 0; i < origins.size(); ++i)
-            sentences[i] = rowSentence[origins[i]];
-        rowSentence = std::move(sentences);
+        if (engine::checkOrigins(origins, rows(), "TransformerDecoder"))
+            return;
+        const bool increasing = std::is_sorted(origins.begin(), origins.end(), std::less_equal<>());
+        engine::reorderRows(rowSentence, origins);
         if (step == 0)
             return; // nothing cached yet: reserve() allocates the rows at the first step
         const std::int64_t rowFloats = capacity * dModel;
