@@ -35,29 +35,12 @@ double rounded(double value, double scale)
 
 std::shared_ptr<engine::CaptioningModel> loadCaptioner(const QString &idOrFolder, QString *error)
 {
-    PluginRegistry plugins;
-    plugins.scan();
-    ModelCatalog catalog;
-    catalog.scan();
-    const std::optional<ModelInfo> info = catalog.find(idOrFolder);
-    if (!info) {
-        *error = QStringLiteral("no model '%1': not an installed model id nor a model folder "
-                                "(see 'glosa-cli models')")
-                     .arg(idOrFolder);
-        return nullptr;
-    }
-    if (!info->isValid()) {
-        *error = QStringLiteral("model '%1' (%2) is broken: %3")
-                     .arg(idOrFolder, info->folder, info->error);
-        return nullptr;
-    }
-    const std::shared_ptr<engine::Model> model = ModelCatalog::load(*info, plugins, error);
-    if (!model)
-        return nullptr;
+    std::shared_ptr<engine::Model> model =
+        loadInstalledModel(idOrFolder, QStringLiteral("captioning"), error);
     auto captioner = std::dynamic_pointer_cast<engine::CaptioningModel>(model);
-    if (!captioner)
-        *error = QStringLiteral("model '%1' (%2) is a %3 model, not a captioning model")
-                     .arg(info->id, info->folder, info->task);
+    if (model && !captioner)
+        *error = QStringLiteral("model '%1': its plugin did not give a captioning model")
+                     .arg(idOrFolder);
     return captioner;
 }
 

@@ -254,8 +254,10 @@ HistoryEntry historyEntry(const QJsonObject &object, const ModelInfo &info)
     return entry;
 }
 
-std::shared_ptr<engine::TranslationModel> loadModel(const QString &idOrFolder, QString *error,
-                                                    ModelInfo *loadedInfo)
+} // namespace
+
+std::shared_ptr<engine::Model> loadInstalledModel(const QString &idOrFolder, const QString &task,
+                                                  QString *error, ModelInfo *loadedInfo)
 {
     PluginRegistry plugins;
     plugins.scan();
@@ -273,18 +275,16 @@ std::shared_ptr<engine::TranslationModel> loadModel(const QString &idOrFolder, Q
                      .arg(idOrFolder, info->folder, info->error);
         return nullptr;
     }
-    const std::shared_ptr<engine::Model> model = ModelCatalog::load(*info, plugins, error);
-    if (!model)
+    if (info->task != task) {
+        *error = QStringLiteral("model '%1' (%2) is a %3 model, not a %4 model")
+                     .arg(info->id, info->folder, info->task, task);
         return nullptr;
-    *loadedInfo = *info;
-    auto translation = std::dynamic_pointer_cast<engine::TranslationModel>(model);
-    if (!translation)
-        *error = QStringLiteral("model '%1' (%2) is a %3 model, not a translation model")
-                     .arg(info->id, info->folder, info->task);
-    return translation;
+    }
+    std::shared_ptr<engine::Model> model = ModelCatalog::load(*info, plugins, error);
+    if (model && loadedInfo)
+        *loadedInfo = *info;
+    return model;
 }
-
-} // namespace
 
 QList<QCommandLineOption> decodingCommandLineOptions()
 {
@@ -321,7 +321,13 @@ engine::DecodingOptions decodingOptionsFromCommandLine(const QCommandLineParser 
 std::shared_ptr<engine::TranslationModel> loadTranslationModel(const QString &idOrFolder,
                                                                QString *error, ModelInfo *info)
 {
-    return loadModel(idOrFolder, error, info);
+    std::shared_ptr<engine::Model> model =
+        loadInstalledModel(idOrFolder, QStringLiteral("translation"), error, info);
+    auto translation = std::dynamic_pointer_cast<engine::TranslationModel>(model);
+    if (model && !translation)
+        *error = QStringLiteral("model '%1': its plugin did not give a translation model")
+                     .arg(idOrFolder);
+    return translation;
 }
 
 int runTranslateCommand(const QStringList &args, const QString &historyPath, QTextStream &out,
@@ -360,7 +366,7 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
     QString error;
     ModelInfo info;
     const std::shared_ptr<engine::TranslationModel> model =
-        loadModel(parser.value("model"), &error, &info);
+        loadTranslationModel(parser.value("model"), &error, &info);
     if (!model) {
         err << "glosa-cli translate: " << error.simplified() << "\n";
         return 1;

@@ -51,6 +51,7 @@ namespace glosa {
 struct ModelInfo;
 }
 namespace glosa::engine {
+class Model;
 class TranslationModel;
 }
 
@@ -65,6 +66,11 @@ engine::DecodingOptions decodingOptionsFromCommandLine(const QCommandLineParser 
                                                        engine::DecodingOptions defaults);
 std::shared_ptr<engine::TranslationModel> loadTranslationModel(const QString &idOrFolder,
                                                                QString *error, ModelInfo *info);
+// An installed model id or a model folder whose model.json declares `task` ("translation",
+// "captioning"), loaded by its plugin; null with *error set when it is missing, broken, of
+// another task or rejected by the plugin. *info (when given) receives its catalog entry.
+std::shared_ptr<engine::Model> loadInstalledModel(const QString &idOrFolder, const QString &task,
+                                                  QString *error, ModelInfo *info = nullptr);
 
 // Both return the process exit code; args start after the command name.
 int runTranslateCommand(const QStringList &args, const QString &historyPath, QTextStream &out,
