@@ -165,7 +165,7 @@ private slots:
         QCOMPARE(paths.at(0), m_a.path());
         QCOMPARE(paths.at(1), m_b.path());
         // This test runs from the build tree, so the bundled models are the source tree's.
-        const QString bundled = QDir::cleanPath(QStringLiteral(GLOSA_SOURCE_MODELS_DIR));
+        const QString bundled = QDir::cleanPath(QStringLiteral(GLOSA_SOURCE_DIR "/resources/models"));
         if (QFileInfo(bundled).isDir())
             QCOMPARE(paths.last(), bundled);
         QVERIFY(!paths.contains(QStringLiteral(GLOSA_INSTALL_DATA_DIR "/models")));
