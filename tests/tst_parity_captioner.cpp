@@ -3,12 +3,12 @@
 // 5-layer backbone in MobileNetV2's graph format, the Show, Attend and Tell decoder, golden
 // backbone features, per-step greedy log-probabilities and attention within 1e-4, and PIL's
 // bilinear resize within one grey level.
-#include "app/core/pluginregistry.h"
 #include "engine/captioning/captioningmodel.h"
 #include "engine/package.h"
 #include "engine/packageerror.h"
 #include "engine/runtime.h"
 #include "plugins/captioner/captionermodel.h"
+#include "testplugins.h"
 #include "testutil.h"
 
 #include <QtTest>
@@ -191,14 +191,10 @@ void TestParityCaptioner::resizeMatchesPil()
 
 void TestParityCaptioner::loadsThroughPlugin()
 {
-    PluginRegistry registry;
-    registry.scan({QStringLiteral(GLOSA_BINARY_DIR "/plugins")});
-    const ModelPluginInterface *plugin =
-        registry.pluginForArchitecture(QStringLiteral("show-attend-tell"));
-    QVERIFY2(plugin, "the captioner plugin was not found in " GLOSA_BINARY_DIR "/plugins");
-    const auto model = plugin->load(engine::ModelPackage::load(packageDir()));
-    auto captioning = std::dynamic_pointer_cast<engine::CaptioningModel>(model);
-    QVERIFY(captioning);
+    QString error;
+    const auto captioning = glosa::test::loadWithBuiltPlugin<engine::CaptioningModel>(
+        QStringLiteral("show-attend-tell"), packageDir(), &error);
+    QVERIFY2(captioning, qPrintable(error));
     QCOMPARE(captioning->task(), engine::Task::Captioning);
     QCOMPARE(QString::fromStdString(captioning->id()), QStringLiteral("captioner-tiny"));
     const nlohmann::json g = golden();

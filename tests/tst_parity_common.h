@@ -14,6 +14,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -25,6 +26,22 @@ inline constexpr float kTolerance = 1e-4f;
 inline std::string packageDir(const QString &name)
 {
     return (testDataDir() + QStringLiteral("/parity/") + name).toStdString();
+}
+
+// A copy of the package in `dir`, written into `into`, with the hyperparameters in `changes`
+// replaced: for the tests that check a plugin refuses a package that does not match its weights.
+inline std::string copyWithHyperparameters(const std::string &dir, const QString &into,
+                                           const nlohmann::json &changes)
+{
+    const std::filesystem::path source = dir;
+    const std::filesystem::path copy = into.toStdString();
+    for (const char *file : {"model.safetensors", "spm.model"})
+        std::filesystem::copy_file(source / file, copy / file);
+    std::ifstream in(source / "model.json");
+    nlohmann::json manifest = nlohmann::json::parse(in);
+    manifest["hyperparameters"].update(changes);
+    std::ofstream(copy / "model.json") << manifest.dump(2);
+    return copy.string();
 }
 
 struct Golden

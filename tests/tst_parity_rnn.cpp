@@ -2,13 +2,13 @@
 // exported by the training code (tools/make_parity_fixtures.py), one per attention score
 // function (dot, general with a 2-layer encoder, additive, scaled-dot) plus an fp16 export:
 // per-step log-probabilities and attention within 1e-4, identical greedy and beam-4 outputs.
-#include "app/core/pluginregistry.h"
 #include "engine/package.h"
 #include "engine/packageerror.h"
 #include "engine/runtime.h"
 #include "engine/translation/translationmodel.h"
 #include "plugins/rnnattention/rnnattentiondecoder.h"
 #include "plugins/transformer/alignmentsource.h"
+#include "testplugins.h"
 #include "tst_parity_common.h"
 
 #include <QTemporaryDir>
@@ -144,17 +144,12 @@ void TestParityRnn::stateSurvivesReorder()
 
 void TestParityRnn::loadsThroughPlugin()
 {
-    PluginRegistry registry;
-    registry.scan({QStringLiteral(GLOSA_BINARY_DIR "/plugins")});
-    const ModelPluginInterface *plugin =
-        registry.pluginForArchitecture(QStringLiteral("rnn-attention"));
-    QVERIFY2(plugin, "the rnnattention plugin was not found in " GLOSA_BINARY_DIR "/plugins");
     const std::string dir = packageDir(QStringLiteral("rnn-general"));
-    const std::shared_ptr<engine::Model> model = plugin->load(engine::ModelPackage::load(dir));
-    QVERIFY(model);
-    QCOMPARE(model->id(), std::string("parity-rnn-general"));
-    auto *translation = dynamic_cast<engine::TranslationModel *>(model.get());
-    QVERIFY(translation);
+    QString error;
+    const auto translation = glosa::test::loadWithBuiltPlugin<engine::TranslationModel>(
+        QStringLiteral("rnn-attention"), dir, &error);
+    QVERIFY2(translation, qPrintable(error));
+    QCOMPARE(translation->id(), std::string("parity-rnn-general"));
     // One attention per step: nothing to choose.
     QVERIFY(!dynamic_cast<AlignmentSource *>(&translation->decoder()));
     const Golden g = Golden::load(dir);
@@ -193,18 +188,13 @@ void TestParityRnn::refusesBadPackages()
     QVERIFY(tmp.isValid());
     // A copy of rnn-general with one hyperparameter changed (the "dot" row also sets
     // decoder_hidden to 48, which differs from 2 * encoder_hidden = 32).
-    const std::filesystem::path source = packageDir(QStringLiteral("rnn-general"));
-    const std::filesystem::path copy = tmp.path().toStdString();
-    for (const char *file : {"model.safetensors", "spm.model"})
-        std::filesystem::copy_file(source / file, copy / file);
-    std::ifstream in(source / "model.json");
-    nlohmann::json manifest = nlohmann::json::parse(in);
-    manifest["hyperparameters"][key.toStdString()] = nlohmann::json::parse(value.toStdString());
+    nlohmann::json changes = {{key.toStdString(), nlohmann::json::parse(value.toStdString())}};
     if (key == "attention" && value == "\"dot\"")
-        manifest["hyperparameters"]["decoder_hidden"] = 48;
-    std::ofstream(copy / "model.json") << manifest.dump(2);
+        changes["decoder_hidden"] = 48;
+    const std::string copy =
+        copyWithHyperparameters(packageDir(QStringLiteral("rnn-general")), tmp.path(), changes);
     try {
-        RnnAttentionDecoder model(engine::ModelPackage::load(copy.string()));
+        RnnAttentionDecoder model(engine::ModelPackage::load(copy));
         QFAIL("the package was accepted");
     } catch (const engine::PackageError &e) {
         QVERIFY2(QString::fromUtf8(e.what()).contains(expected), e.what());

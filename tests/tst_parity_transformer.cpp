@@ -3,13 +3,13 @@
 // log-probabilities and every layer's and head's cross-attention within 1e-4, identical greedy
 // and beam-4 outputs, an fp16 package, the plugin itself, the key/value cache under reordering,
 // and packages the plugin must refuse.
-#include "app/core/pluginregistry.h"
 #include "engine/package.h"
 #include "engine/packageerror.h"
 #include "engine/runtime.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
 #include "plugins/transformer/transformerdecoder.h"
+#include "testplugins.h"
 #include "tst_parity_common.h"
 
 #include <QTemporaryDir>
@@ -196,18 +196,13 @@ void TestParityTransformer::alignmentSelection()
 
 void TestParityTransformer::loadsThroughPlugin()
 {
-    PluginRegistry registry;
-    registry.scan({QStringLiteral(GLOSA_BINARY_DIR "/plugins")});
-    const ModelPluginInterface *plugin =
-        registry.pluginForArchitecture(QStringLiteral("transformer"));
-    QVERIFY2(plugin, "the transformer plugin was not found in " GLOSA_BINARY_DIR "/plugins");
     const std::string dir = packageDir(QStringLiteral("transformer-tiny"));
-    const std::shared_ptr<engine::Model> model = plugin->load(engine::ModelPackage::load(dir));
-    QVERIFY(model);
-    QCOMPARE(model->id(), std::string("parity-transformer-tiny"));
-    QVERIFY(model->task() == engine::Task::Translation);
-    auto *translation = dynamic_cast<engine::TranslationModel *>(model.get());
-    QVERIFY(translation);
+    QString error;
+    const auto translation = glosa::test::loadWithBuiltPlugin<engine::TranslationModel>(
+        QStringLiteral("transformer"), dir, &error);
+    QVERIFY2(translation, qPrintable(error));
+    QCOMPARE(translation->id(), std::string("parity-transformer-tiny"));
+    QVERIFY(translation->task() == engine::Task::Translation);
     QCOMPARE(translation->sourceLanguage(), std::string("en"));
     // The GUI's way to the layer/head choice, across the plugin boundary.
     auto *source = dynamic_cast<AlignmentSource *>(&translation->decoder());
@@ -255,16 +250,11 @@ void TestParityTransformer::refusesBadPackages()
     QFETCH(QString, expected);
     QTemporaryDir tmp;
     QVERIFY(tmp.isValid());
-    const std::filesystem::path source = packageDir(QStringLiteral("transformer-tiny"));
-    const std::filesystem::path copy = tmp.path().toStdString();
-    for (const char *file : {"model.safetensors", "spm.model"})
-        std::filesystem::copy_file(source / file, copy / file);
-    std::ifstream in(source / "model.json");
-    nlohmann::json manifest = nlohmann::json::parse(in);
-    manifest["hyperparameters"][key.toStdString()] = nlohmann::json::parse(value.toStdString());
-    std::ofstream(copy / "model.json") << manifest.dump(2);
+    const std::string copy = copyWithHyperparameters(
+        packageDir(QStringLiteral("transformer-tiny")), tmp.path(),
+        {{key.toStdString(), nlohmann::json::parse(value.toStdString())}});
     try {
-        TransformerDecoder model(engine::ModelPackage::load(copy.string()));
+        TransformerDecoder model(engine::ModelPackage::load(copy));
         QFAIL("the package was accepted");
     } catch (const engine::PackageError &e) {
         QVERIFY2(QString::fromUtf8(e.what()).contains(expected), e.what());
@@ -280,14 +270,10 @@ void TestParityTransformer::shippedModelTranslates()
     const QString dir = QStringLiteral(GLOSA_SOURCE_DIR "/resources/models/transformer-en-es");
     if (!QFileInfo::exists(dir + QStringLiteral("/model.json")))
         QSKIP("resources/models/transformer-en-es is not there (not exported yet)");
-    PluginRegistry registry;
-    registry.scan({QStringLiteral(GLOSA_BINARY_DIR "/plugins")});
-    const ModelPluginInterface *plugin =
-        registry.pluginForArchitecture(QStringLiteral("transformer"));
-    QVERIFY(plugin);
-    auto model = std::dynamic_pointer_cast<engine::TranslationModel>(
-        plugin->load(engine::ModelPackage::load(dir.toStdString())));
-    QVERIFY(model);
+    QString error;
+    const auto model = glosa::test::loadWithBuiltPlugin<engine::TranslationModel>(
+        QStringLiteral("transformer"), dir.toStdString(), &error);
+    QVERIFY2(model, qPrintable(error));
     auto *source = dynamic_cast<AlignmentSource *>(&model->decoder());
     QVERIFY(source);
     engine::Translator translator(model);
