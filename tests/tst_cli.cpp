@@ -1,6 +1,7 @@
 // glosa-cli models / translate end to end: the real binary (QProcess), the real plugin registry,
 // model catalog, package loader, Translator and search, on the toy word-table package
 // tests/data/toy-en-es through the toytranslator test plugin.
+#include "clirunner.h"
 #include "testutil.h"
 
 #include "app/core/modelcatalog.h"
@@ -17,19 +18,7 @@
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-    QList<QByteArray> lines() const
-    {
-        QList<QByteArray> result = out.split('\n');
-        if (!result.isEmpty() && result.last().isEmpty())
-            result.removeLast();
-        return result;
-    }
-};
+using Run = glosa::test::CliRun;
 
 QString toyPackage()
 {
@@ -39,31 +28,11 @@ QString toyPackage()
 Run runCli(const QStringList &args, const QByteArray &input = {},
            const QString &modelPath = toyPackage())
 {
-    static QTemporaryDir home; // keeps the user's own models and settings out of the test
-    QProcess process;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("GLOSA_PLUGIN_PATH"),
-               QStringLiteral(GLOSA_TEST_PLUGIN_DIR "/translators"));
-    env.insert(QStringLiteral("GLOSA_MODEL_PATH"), modelPath);
-    env.insert(QStringLiteral("XDG_DATA_HOME"), home.path() + QStringLiteral("/data"));
-    env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path() + QStringLiteral("/config"));
-    env.insert(QStringLiteral("HOME"), home.path());
-    process.setProcessEnvironment(env);
-    process.start(QStringLiteral(GLOSA_BINARY_DIR "/bin/glosa-cli"), args);
-    Run run;
-    if (!process.waitForStarted(10000))
-        return run;
-    process.write(input);
-    process.closeWriteChannel();
-    if (!process.waitForFinished(300000)) {
-        process.kill();
-        process.waitForFinished();
-        return run;
-    }
-    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
-    run.out = process.readAllStandardOutput();
-    run.err = process.readAllStandardError();
-    return run;
+    return glosa::test::runGlosaCli(
+        args,
+        {{QStringLiteral("GLOSA_PLUGIN_PATH"), QStringLiteral(GLOSA_TEST_PLUGIN_DIR "/translators")},
+         {QStringLiteral("GLOSA_MODEL_PATH"), modelPath}},
+        input);
 }
 
 QJsonObject parse(const QByteArray &line)

@@ -1,6 +1,7 @@
 // glosa-cli caption end to end: the real binary (QProcess), plugin registry, package loader,
 // image loader, backbone and search, on the tiny random captioner of tests/data/parity (whose
 // PyTorch greedy caption is in its golden.json).
+#include "clirunner.h"
 #include "testutil.h"
 
 #include <QFile>
@@ -14,19 +15,7 @@
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-    QList<QByteArray> lines() const
-    {
-        QList<QByteArray> result = out.split('\n');
-        if (!result.isEmpty() && result.last().isEmpty())
-            result.removeLast();
-        return result;
-    }
-};
+using Run = glosa::test::CliRun;
 
 QString tinyPackage()
 {
@@ -35,28 +24,12 @@ QString tinyPackage()
 
 Run runCli(const QStringList &args)
 {
-    static QTemporaryDir home; // keeps the user's own models and settings out of the test
-    QProcess process;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("GLOSA_PLUGIN_PATH"), QStringLiteral(GLOSA_BINARY_DIR "/plugins"));
-    env.insert(QStringLiteral("GLOSA_MODEL_PATH"), tinyPackage());
-    env.insert(QStringLiteral("XDG_DATA_HOME"), home.path() + QStringLiteral("/data"));
-    env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path() + QStringLiteral("/config"));
-    env.insert(QStringLiteral("HOME"), home.path());
-    env.insert(QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1"));
-    process.setProcessEnvironment(env);
-    process.start(QStringLiteral(GLOSA_BINARY_DIR "/bin/glosa-cli"),
-                  QStringList{QStringLiteral("caption")} + args);
-    Run run;
-    if (!process.waitForStarted(10000) || !process.waitForFinished(120000)) {
-        process.kill();
-        process.waitForFinished();
-        return run;
-    }
-    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
-    run.out = process.readAllStandardOutput();
-    run.err = process.readAllStandardError();
-    return run;
+    return glosa::test::runGlosaCli(QStringList{QStringLiteral("caption")} + args,
+                                    {{QStringLiteral("GLOSA_PLUGIN_PATH"),
+                                      QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
+                                     {QStringLiteral("GLOSA_MODEL_PATH"), tinyPackage()},
+                                     {QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1")}},
+                                    {}, 120000);
 }
 
 QJsonObject golden()
