@@ -31,22 +31,6 @@ extern "C" void cancelOnSignal(int)
         translator->cancel();
 }
 
-// At least `size` bytes from `file`, then up to and including the next blank line (or the end),
-// so that no paragraph or subtitle is cut.
-QByteArray nextChunk(QFile &file, qint64 size)
-{
-    QByteArray chunk = file.read(size);
-    if (!chunk.isEmpty() && !chunk.endsWith('\n'))
-        chunk += file.readLine();
-    while (!file.atEnd()) {
-        const QByteArray line = file.readLine();
-        chunk += line;
-        if (line.trimmed().isEmpty())
-            break;
-    }
-    return chunk;
-}
-
 QString duration(qint64 milliseconds)
 {
     const qint64 seconds = (milliseconds + 500) / 1000;
@@ -121,21 +105,16 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
     }
     const QString inFormat = documents::formatForPath(input);
     const QString outFormat = documents::formatForPath(output);
-    const bool writable =
-        inFormat == QLatin1String("pdf")
-            ? outFormat == QLatin1String("txt") || outFormat == QLatin1String("html")
-            : outFormat == inFormat || outFormat == QLatin1String("txt");
-    if (!inFormat.isEmpty() && !writable) {
+    const QStringList writable = documents::writableFormats(inFormat);
+    if (!inFormat.isEmpty() && !writable.contains(outFormat)) {
         err << name << "cannot write a ." << QFileInfo(input).suffix() << " document as '" << output
-            << "' (write "
-            << (inFormat == QLatin1String("pdf") ? QStringLiteral(".html") : "." + inFormat)
-            << " or .txt)\n";
+            << "' (write ." << writable.join(QStringLiteral(", .")) << ")\n";
         return 2;
     }
 
     // The document first: a corrupt file should not wait for a model to load. Line-based
     // formats are streamed a chunk at a time (cut at blank lines), so memory stays bounded.
-    const bool streamed = inFormat == QLatin1String("txt") || inFormat == QLatin1String("srt");
+    const bool streamed = documents::isStreamable(inFormat);
     QFile source(input);
     documents::Document document;
     try {
@@ -143,7 +122,8 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
             if (!source.open(QIODevice::ReadOnly))
                 throw documents::DocumentError(
                     QStringLiteral("cannot open %1: %2").arg(input, source.errorString()));
-            document = documents::parseDocument(nextChunk(source, chunkBytes), inFormat, input);
+            document =
+                documents::parseDocument(documents::readChunk(source, chunkBytes), inFormat, input);
         } else {
             document = documents::readDocument(input);
         }
@@ -175,18 +155,20 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
     const bool quiet = parser.isSet("quiet");
     QElapsedTimer timer, lastReport;
     timer.start();
-    // Progress over the whole file: segments of the chunks done, and bytes for the time left.
+    // Progress over the whole file: sentences of the chunks done, and bytes for the time left.
     const qint64 totalBytes = streamed ? source.size() : 0;
     qint64 bytesBefore = 0, bytesInChunk = 0;
     std::size_t segmentsBefore = 0;
+    qint64 sentencesBefore = 0, sentencesInChunk = 0;
     QObject::connect(
         &documentTranslator, &documents::DocumentTranslator::progress,
         [&](int done, int total, qint64 left) {
+            sentencesInChunk = total;
             const bool last = done == total && (!streamed || source.atEnd());
             if (quiet || (lastReport.isValid() && lastReport.elapsed() < 1000 && !last))
                 return;
             lastReport.start();
-            err << name << segmentsBefore + done << " segments";
+            err << name << sentencesBefore + done << " sentences";
             if (streamed) {
                 const qint64 bytes = bytesBefore + bytesInChunk * done / std::max(total, 1);
                 err << ", " << QString::number(bytes / 1048576.0, 'f', 1) << " of "
@@ -227,6 +209,7 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
             else // paragraphs separated by a blank line across chunks too
                 sink.write((segmentsBefore > 0 ? "\n" : "") + documents::plainText(document));
             segmentsBefore = segments;
+            sentencesBefore += sentencesInChunk;
             bytesBefore = source.pos();
             if (!complete) {
                 // The rest as it is in the source: the output stays a whole document.
@@ -237,7 +220,7 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
             }
             if (source.atEnd())
                 break;
-            const QByteArray chunk = nextChunk(source, chunkBytes);
+            const QByteArray chunk = documents::readChunk(source, chunkBytes);
             if (chunk.trimmed().isEmpty()) {
                 if (outFormat == inFormat)
                     sink.write(chunk);

@@ -5,6 +5,7 @@
 #include "captionview.h"
 #include "compareview.h"
 #include "decodingpanel.h"
+#include "documentsview.h"
 #include "guiutil.h"
 #include "modelsdialog.h"
 #include "theme.h"
@@ -161,7 +162,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     m_translate = new TranslateView(m_tabs);
     m_compare = new CompareView(m_tabs);
     m_caption = new CaptionView(m_tabs);
-    m_documents = reservedView(m_tabs);
+    m_documents = new DocumentsView(m_tabs);
     m_history = reservedView(m_tabs);
     m_tabs->addTab(m_translate, QString());
     m_tabs->addTab(m_compare, QString());
@@ -182,6 +183,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connect(m_models, &QComboBox::currentIndexChanged, this, &MainWindow::onModelChosen);
     connect(m_swap, &QToolButton::clicked, this, &MainWindow::swapDirection);
     connect(m_translate, &TranslateView::statusMessage, this,
+            [this](const QString &m) { statusBar()->showMessage(m, 8000); });
+    connect(m_documents, &DocumentsView::statusMessage, this,
             [this](const QString &m) { statusBar()->showMessage(m, 8000); });
 
     rescanModels();
@@ -219,13 +222,20 @@ void MainWindow::createMenus()
             m_compare->compare();
         else if (m_tabs->currentIndex() == CaptionTab)
             m_caption->captionSelected();
+        else if (m_tabs->currentIndex() == DocumentsTab)
+            m_documents->translateDocument();
         else
             m_translate->translateNow();
     });
     m_translateAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Return),
                                      QKeySequence(Qt::CTRL | Qt::Key_Enter)});
     m_cancelAction = m_translateMenu->addAction(QString(), QKeySequence(Qt::Key_Escape), this,
-                                                [this] { m_translate->cancel(); });
+                                                [this] {
+        if (m_tabs->currentIndex() == DocumentsTab)
+            m_documents->cancel();
+        else
+            m_translate->cancel();
+    });
     m_swapAction = m_translateMenu->addAction(QString(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
                                               this, &MainWindow::swapDirection);
     m_compareAction = m_translateMenu->addAction(QString(),
@@ -278,8 +288,6 @@ void MainWindow::retranslateUi()
     m_tabs->setTabText(CaptionTab, tr("Caption"));
     m_tabs->setTabText(DocumentsTab, tr("Documents"));
     m_tabs->setTabText(HistoryTab, tr("History"));
-    m_documents->setText(tr("Document translation (.txt, .docx, .odt, .pdf) comes in a later "
-                            "version. Until then, paste the text into Translate."));
     m_history->setText(tr("Your translation history will be listed and searchable here."));
     m_modelLabel->setText(tr("&Model:"));
     m_models->setAccessibleName(tr("Translation model"));
@@ -414,6 +422,7 @@ void MainWindow::onModelChosen(int index)
         m_translate->setWorker(nullptr, why);
         m_compare->setWorker(nullptr, why);
         m_caption->setTranslationWorker(nullptr);
+        m_documents->setModel(std::nullopt, nullptr, why);
         m_translate->setLanguages(QString(), QString());
         m_modelState->setText(why);
         updateSwap();
@@ -425,6 +434,7 @@ void MainWindow::onModelChosen(int index)
         m_translate->setWorker(nullptr, why);
         m_compare->setWorker(nullptr, why);
         m_caption->setTranslationWorker(nullptr);
+        m_documents->setModel(std::nullopt, nullptr, why);
         m_modelState->setText(why);
         updateSwap();
         return;
@@ -435,6 +445,7 @@ void MainWindow::onModelChosen(int index)
         m_translate->setWorker(worker);
         m_compare->setWorker(worker);
         m_caption->setTranslationWorker(worker);
+        m_documents->setModel(*info, &m_plugins);
         m_modelState->setText(worker->isModelLoaded() ? tr("Ready") : tr("Loading…"));
     }
     updateSwap();
@@ -485,6 +496,10 @@ void MainWindow::openFile()
 {
     if (m_tabs->currentIndex() == CaptionTab) {
         m_caption->openImages();
+        return;
+    }
+    if (m_tabs->currentIndex() == DocumentsTab) {
+        m_documents->chooseDocument();
         return;
     }
     const QString path = QFileDialog::getOpenFileName(

@@ -23,6 +23,7 @@ namespace glosa {
 
 class CaptionView;
 class CompareView;
+class DocumentsView;
 class InferenceWorker;
 class TranslateView;
 
@@ -43,6 +44,7 @@ public:
     TranslateView *translateView() const { return m_translate; }
     CompareView *compareView() const { return m_compare; }
     CaptionView *captionView() const { return m_caption; }
+    DocumentsView *documentsView() const { return m_documents; }
     QTabWidget *tabs() const { return m_tabs; }
     QComboBox *modelPicker() const { return m_models; }
     const ModelCatalog &catalog() const { return m_catalog; }
@@ -81,7 +83,7 @@ private:
     TranslateView *m_translate = nullptr;
     CompareView *m_compare = nullptr;
     CaptionView *m_caption = nullptr;
-    QLabel *m_documents = nullptr;
+    DocumentsView *m_documents = nullptr;
     QLabel *m_history = nullptr;
 
     QLabel *m_modelLabel = nullptr;

@@ -76,10 +76,20 @@ struct AlignmentLink
     ByteRange target; // in SegmentTranslation::text
 };
 
+// One sentence (or chunk of a long one) as the model translated it: where it is in the segment's
+// text and where its translation is in SegmentTranslation::text, so that a viewer can highlight
+// a sentence and its translation together.
+struct SentencePair
+{
+    ByteRange source;
+    ByteRange target;
+};
+
 struct SegmentTranslation
 {
     QByteArray text; // plain UTF-8, no markup
     std::vector<AlignmentLink> links;
+    std::vector<SentencePair> sentences; // in order
 };
 
 struct Segment

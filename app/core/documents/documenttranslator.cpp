@@ -1,6 +1,8 @@
 #include "app/core/documents/documenttranslator.h"
 
 #include "engine/decoding/search.h"
+#include "engine/text/sentencesplitter.h"
+#include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
 
 #include <QElapsedTimer>
@@ -44,15 +46,25 @@ void DocumentTranslator::setWindowSize(int size)
 bool DocumentTranslator::translate(Document &document, const engine::DecodingOptions &options)
 {
     m_cancelled = false;
+    // Progress counts sentences, as the user thinks of a document, split by the same rules the
+    // translator uses (a long sentence cut into chunks still counts once).
+    const engine::SentenceSplitter splitter(m_translator.model().sourceLanguage());
+    std::vector<int> sentenceCount(document.segments.size(), 0);
     std::vector<int> pending;
     qint64 pendingBytes = 0;
-    for (int i = 0; i < int(document.segments.size()); ++i)
-        if (!document.segments[i].translation) {
+    int total = 0, done = 0;
+    for (int i = 0; i < int(document.segments.size()); ++i) {
+        const Segment &segment = document.segments[i];
+        const std::string_view text(segment.text.constData(), std::size_t(segment.text.size()));
+        sentenceCount[i] = std::max(1, int(splitter.split(text).size()));
+        total += sentenceCount[i];
+        if (segment.translation) {
+            done += sentenceCount[i];
+        } else {
             pending.push_back(i);
-            pendingBytes += document.segments[i].text.size();
+            pendingBytes += segment.text.size();
         }
-    const int total = int(document.segments.size());
-    int done = total - int(pending.size());
+    }
     emit progress(done, total, pending.empty() ? 0 : -1);
 
     engine::DecodingControl control;
@@ -107,6 +119,8 @@ bool DocumentTranslator::translate(Document &document, const engine::DecodingOpt
                 const qsizetype offset = out.text.size();
                 out.text += QByteArray(result.text.data() + sentence.target.begin,
                                        qsizetype(sentence.target.size()));
+                out.sentences.push_back(
+                    {{begin, qsizetype(sentence.source.end) - start}, {offset, out.text.size()}});
                 const engine::Tensor &alignment = sentence.alignment();
                 const std::size_t rows = sentence.targetTokens.size();
                 const std::size_t sources = sentence.sourceTokens.size();
@@ -135,7 +149,7 @@ bool DocumentTranslator::translate(Document &document, const engine::DecodingOpt
                 translations[k].text += segment.text.mid(copied[k]);
                 segment.translation = std::move(translations[k]);
                 bytesDone += segment.text.size();
-                ++done;
+                done += sentenceCount[window[first + k]];
                 emit segmentTranslated(window[first + k]);
             }
             const qint64 elapsed = timer.elapsed();

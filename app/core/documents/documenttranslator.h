@@ -50,8 +50,9 @@ public:
     bool isCancelled() const { return m_cancelled; }
 
 signals:
-    // After every batch: segments translated so far and in all, and the estimated milliseconds
-    // left (-1 before the first batch).
+    // Before the first batch and after every batch: sentences of the document translated so far
+    // and in all (ICU sentences of the model's source language, at least one per segment), and
+    // the estimated milliseconds left (-1 before the first batch).
     void progress(int done, int total, qint64 millisecondsLeft);
     // Segment `index` of the document has its translation.
     void segmentTranslated(int index);

@@ -1188,6 +1188,74 @@ QByteArray pdfAsHtml(const Document &document)
     return out + "</body>\n</html>\n";
 }
 
+// The paragraphs of `document` (translated, else as read), each on one line and XML-escaped: what
+// the office documents made from a PDF hold.
+std::vector<QByteArray> xmlParagraphs(const Document &document)
+{
+    std::vector<QByteArray> paragraphs;
+    for (const Segment &segment : document.segments) {
+        Segment copy = segment;
+        copy.lines = 1;
+        paragraphs.push_back(renderSegment(copy, TextEscaping::Xml));
+    }
+    return paragraphs;
+}
+
+// A minimal OpenDocument text (ODF 1.2 package: mimetype stored first, manifest, content) with one
+// <text:p> per paragraph; LibreOffice and Word open it.
+QByteArray pdfAsOdt(const Document &document)
+{
+    QByteArray content =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<office:document-content "
+        "xmlns:office=\"urn:oasis:names:tc:opendocument:xmlns:office:1.0\" "
+        "xmlns:text=\"urn:oasis:names:tc:opendocument:xmlns:text:1.0\" office:version=\"1.2\">"
+        "<office:body><office:text>";
+    for (const QByteArray &paragraph : xmlParagraphs(document))
+        content += "<text:p>" + paragraph + "</text:p>\n";
+    content += "</office:text></office:body></office:document-content>\n";
+    const QByteArray manifest =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<manifest:manifest xmlns:manifest=\"urn:oasis:names:tc:opendocument:xmlns:manifest:1.0\" "
+        "manifest:version=\"1.2\">"
+        "<manifest:file-entry manifest:full-path=\"/\" manifest:version=\"1.2\" "
+        "manifest:media-type=\"application/vnd.oasis.opendocument.text\"/>"
+        "<manifest:file-entry manifest:full-path=\"content.xml\" manifest:media-type=\"text/xml\"/>"
+        "</manifest:manifest>\n";
+    return writeZip({{QStringLiteral("mimetype"), "application/vnd.oasis.opendocument.text", true},
+                     {QStringLiteral("META-INF/manifest.xml"), manifest, false},
+                     {QStringLiteral("content.xml"), content, false}});
+}
+
+// A minimal WordprocessingML document (content types, package relationship, document part)
+// with one <w:p> per paragraph.
+QByteArray pdfAsDocx(const Document &document)
+{
+    QByteArray body =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
+        "<w:document xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\">"
+        "<w:body>";
+    for (const QByteArray &paragraph : xmlParagraphs(document))
+        body += "<w:p><w:r><w:t xml:space=\"preserve\">" + paragraph + "</w:t></w:r></w:p>\n";
+    body += "</w:body></w:document>\n";
+    const QByteArray types =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
+        "<Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\">"
+        "<Default Extension=\"rels\" "
+        "ContentType=\"application/vnd.openxmlformats-package.relationships+xml\"/>"
+        "<Default Extension=\"xml\" ContentType=\"application/xml\"/>"
+        "<Override PartName=\"/word/document.xml\" ContentType=\"application/"
+        "vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml\"/></Types>\n";
+    const QByteArray rels =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
+        "<Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">"
+        "<Relationship Id=\"rId1\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/"
+        "relationships/officeDocument\" Target=\"word/document.xml\"/></Relationships>\n";
+    return writeZip({{QStringLiteral("[Content_Types].xml"), types, false},
+                     {QStringLiteral("_rels/.rels"), rels, false},
+                     {QStringLiteral("word/document.xml"), body, false}});
+}
+
 } // namespace
 
 QStringList supportedFormats()
@@ -1272,9 +1340,13 @@ void writeDocument(const Document &document, const QString &path)
         bytes = document.render(); // the PDF's text with its line layout
     else if (document.format == QLatin1String("pdf") && format == QLatin1String("html"))
         bytes = pdfAsHtml(document);
+    else if (document.format == QLatin1String("pdf") && format == QLatin1String("odt"))
+        bytes = pdfAsOdt(document);
+    else if (document.format == QLatin1String("pdf") && format == QLatin1String("docx"))
+        bytes = pdfAsDocx(document);
     else if (format == document.format && format == QLatin1String("pdf"))
-        throw DocumentError(QStringLiteral("cannot write PDF: write the translation of %1 as .txt "
-                                           "or .html")
+        throw DocumentError(QStringLiteral("cannot write PDF: write the translation of %1 as "
+                                           ".odt, .docx, .html or .txt")
                                 .arg(QFileInfo(path).fileName()));
     else if (format == document.format)
         bytes = document.render();
@@ -1287,6 +1359,37 @@ void writeDocument(const Document &document, const QString &path)
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
         throw DocumentError(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+}
+
+QStringList writableFormats(const QString &format)
+{
+    if (format == QLatin1String("pdf"))
+        return {QStringLiteral("odt"), QStringLiteral("docx"), QStringLiteral("html"),
+                QStringLiteral("txt")};
+    if (format.isEmpty())
+        return {};
+    if (format == QLatin1String("txt"))
+        return {format};
+    return {format, QStringLiteral("txt")};
+}
+
+bool isStreamable(const QString &format)
+{
+    return format == QLatin1String("txt") || format == QLatin1String("srt");
+}
+
+QByteArray readChunk(QIODevice &device, qint64 size)
+{
+    QByteArray chunk = device.read(size);
+    if (!chunk.isEmpty() && !chunk.endsWith('\n'))
+        chunk += device.readLine();
+    while (!device.atEnd()) {
+        const QByteArray line = device.readLine();
+        chunk += line;
+        if (line.trimmed().isEmpty())
+            break;
+    }
+    return chunk;
 }
 
 } // namespace glosa::documents

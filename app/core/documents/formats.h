@@ -23,6 +23,8 @@
 //   are segments; <text:span> (bold, italic), <text:a> (links), <text:s/>, <text:tab/>,
 //   bookmarks are inline spans. Every other entry, and the entry order (mimetype first, stored),
 //   is written back as it was. Encrypted (password) and truncated archives are DocumentErrors.
+// - pdf (in only): the text of each page by blocks of lines, read like a .txt file; written
+//   out as .txt, or as .odt, .docx or .html with one paragraph per block.
 // - docx: word/document.xml, footnotes, endnotes, headers and footers; each <w:p> is a segment;
 //   every <w:t> of a run becomes a tile span (the run's <w:rPr> repeated), so bold, italic and
 //   styled runs are split over the translation by the alignment and still hold all of its text;
@@ -37,6 +39,8 @@
 #include "app/core/documents/document.h"
 
 #include <QStringList>
+
+class QIODevice;
 
 namespace glosa::documents {
 
@@ -55,5 +59,16 @@ Document readDocument(const QString &path);
 // file cannot be written.
 void writeDocument(const Document &document, const QString &path);
 QByteArray plainText(const Document &document);
+
+// What a document read as `format` can be written as (formats, own one first): its own format
+// and .txt; a PDF as .odt, .docx, .html (one paragraph each) or .txt.
+QStringList writableFormats(const QString &format);
+
+// Big files: .txt and .srt can be read, translated and written a chunk at a time (memory bounded
+// by the chunk, not the file), since a blank line always ends a paragraph or a subtitle.
+bool isStreamable(const QString &format);
+// At least `size` bytes from `device`, then up to and including the next blank line (or the end),
+// so that no paragraph or subtitle is cut; empty at the end.
+QByteArray readChunk(QIODevice &device, qint64 size);
 
 } // namespace glosa::documents

@@ -1,0 +1,120 @@
+// DocumentWorker: reads, translates and writes one document on its own thread, for the Documents
+// view. The GUI thread posts requests and receives signals; it never waits on reading, inference
+// or writing, and never touches the Document (which lives on the worker thread).
+//
+// Basic usage (GUI thread):
+//     auto *worker = new DocumentWorker(this);
+//     connect(worker, &DocumentWorker::opened, view, &View::showSource);
+//     connect(worker, &DocumentWorker::translated, view, &View::showTranslations);
+//     worker->setModel(info, &plugins);       // loaded on the worker thread when first needed
+//     worker->open(path);                     // opened(...) or failed(message)
+//     worker->translate(DocumentWorker::Fast); // progress(...), translated(...),
+//     finished(complete) worker->cancel();                       // keeps the finished part:
+//     finished(false) worker->exportTo(outPath);              // exported(path) or failed(message)
+//
+// Why not InferenceWorker: its requests are "latest wins", so a keystroke in the Translate view
+// would cancel a document that has run for minutes; a document gets its own thread (and its own
+// instance of the model, 15 MB for the shipped Transformer) so both go on at once.
+#pragma once
+
+#include "app/core/modelcatalog.h"
+
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <atomic>
+#include <functional>
+
+class QThread;
+
+namespace glosa {
+
+class PluginRegistry;
+
+namespace documents {
+class DocumentExecutor;
+
+// A sentence of a paragraph and its translation, in UTF-16 offsets of the paragraph's source
+// text and of its translation (QString positions, what the editors show).
+struct SentenceLink
+{
+    int sourceBegin = 0;
+    int sourceEnd = 0;
+    int targetBegin = 0;
+    int targetEnd = 0;
+};
+
+// A paragraph (segment) of the open document and its translation.
+struct TranslatedParagraph
+{
+    int index = -1;
+    QString text;
+    QList<SentenceLink> sentences;
+};
+
+class DocumentWorker : public QObject
+{
+    Q_OBJECT
+public:
+    // Fast: greedy search, what a long document wants; Best: the model's own defaults (beam).
+    enum class Quality { Fast, Best };
+
+    explicit DocumentWorker(QObject *parent = nullptr);
+    ~DocumentWorker() override; // cancels, stops the thread and waits for it
+
+    // The model to translate with, loaded on the worker thread when a translation starts (kept
+    // for the next one). `plugins` must outlive the worker.
+    void setModel(const ModelInfo &info, const PluginRegistry *plugins);
+    const ModelInfo &modelInfo() const { return m_info; }
+
+    // Reads `path` (any supported format); emits opened or failed. Cancels a running translation.
+    void open(const QString &path);
+    // Translates the open document's untranslated paragraphs (again after a cancel: the rest).
+    void translate(Quality quality = Quality::Fast);
+    // Thread-safe: stops at the next decoding step; the finished paragraphs keep their
+    // translations and finished(false) follows.
+    void cancel();
+    // Writes the open document to `path`: its own format, .txt, or for a PDF .odt, .docx, .html.
+    void exportTo(const QString &path);
+
+    bool isBusy() const { return m_busy; }
+    QString path() const { return m_path; }
+    // Formats exportTo accepts for the open document (suffixes without the dot), own one first.
+    QStringList exportFormats() const { return m_exportFormats; }
+
+signals:
+    void busyChanged(bool busy);
+    // The document is read: its format and each paragraph's text, in order.
+    void opened(const QString &path, const QString &format, const QStringList &paragraphs);
+    // Sentences done and in all, and the estimated milliseconds left (-1: not known yet).
+    void progress(int done, int total, qint64 millisecondsLeft);
+    // Paragraphs translated since the last report (after each batch).
+    void translated(const QList<glosa::documents::TranslatedParagraph> &paragraphs);
+    // The translation stopped: complete, or cancelled with the finished part kept.
+    void finished(bool complete);
+    void exported(const QString &path);
+    // One sentence for the user (unreadable document, model that cannot load, write error).
+    void failed(const QString &message);
+
+private:
+    friend class DocumentExecutor;
+    void post(std::function<void()> job);
+    void setBusy(bool busy);
+
+    QThread *m_thread = nullptr;
+    DocumentExecutor *m_executor = nullptr; // lives on m_thread
+    ModelInfo m_info;
+    const PluginRegistry *m_plugins = nullptr;
+    QString m_path;
+    QStringList m_exportFormats;
+    bool m_busy = false;
+    int m_jobs = 0; // posted and not finished
+    std::atomic<bool> m_cancel = false;
+};
+
+} // namespace documents
+} // namespace glosa
+
+Q_DECLARE_METATYPE(glosa::documents::TranslatedParagraph)

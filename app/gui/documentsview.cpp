@@ -1,0 +1,472 @@
+#include "documentsview.h"
+
+#include "app/core/documents/formats.h"
+#include "app/core/modelcatalog.h"
+#include "guiutil.h"
+#include "theme.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHash>
+#include <QLabel>
+#include <QMimeData>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QTextBlock>
+#include <QVBoxLayout>
+
+namespace glosa {
+
+namespace {
+
+QString duration(qint64 milliseconds)
+{
+    const qint64 seconds = (milliseconds + 500) / 1000;
+    if (seconds < 60)
+        return DocumentsView::tr("%n s", nullptr, int(seconds));
+    return DocumentsView::tr("%1 min %2 s").arg(seconds / 60).arg(seconds % 60);
+}
+
+QString filterFor(const QString &format)
+{
+    static const QHash<QString, const char *> names = {
+        {QStringLiteral("odt"), QT_TRANSLATE_NOOP("glosa::DocumentsView", "OpenDocument text")},
+        {QStringLiteral("docx"), QT_TRANSLATE_NOOP("glosa::DocumentsView", "Word document")},
+        {QStringLiteral("html"), QT_TRANSLATE_NOOP("glosa::DocumentsView", "Web page")},
+        {QStringLiteral("md"), QT_TRANSLATE_NOOP("glosa::DocumentsView", "Markdown")},
+        {QStringLiteral("srt"), QT_TRANSLATE_NOOP("glosa::DocumentsView", "Subtitles")},
+        {QStringLiteral("txt"), QT_TRANSLATE_NOOP("glosa::DocumentsView", "Plain text")},
+    };
+    return QStringLiteral("%1 (*.%2)")
+        .arg(DocumentsView::tr(names.value(format, "Document")), format);
+}
+
+// One line of text per paragraph in both panes, so that block n is paragraph n on either side.
+QString oneLine(QString text)
+{
+    for (QChar &c : text)
+        if (c == QLatin1Char('\n') || c == QLatin1Char('\r') || c == QChar::ParagraphSeparator ||
+            c == QChar::LineSeparator)
+            c = QLatin1Char(' ');
+    return text;
+}
+
+} // namespace
+
+DocumentsView::DocumentsView(QWidget *parent)
+    : QWidget(parent), m_worker(new documents::DocumentWorker(this))
+{
+    setAcceptDrops(true);
+
+    m_open = new QPushButton(this);
+    m_file = new QLabel(this);
+    m_file->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_qualityLabel = new QLabel(this);
+    m_quality = new QComboBox(this);
+    m_quality->addItem(QString(), int(documents::DocumentWorker::Quality::Fast));
+    m_quality->addItem(QString(), int(documents::DocumentWorker::Quality::Best));
+    m_qualityLabel->setBuddy(m_quality);
+    m_translate = new QPushButton(this);
+    m_translate->setDefault(true);
+    m_cancel = new QPushButton(this);
+    m_export = new QPushButton(this);
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(m_open);
+    bar->addWidget(m_file, 1);
+    bar->addWidget(m_qualityLabel);
+    bar->addWidget(m_quality);
+    bar->addWidget(m_translate);
+    bar->addWidget(m_cancel);
+    bar->addWidget(m_export);
+
+    m_progress = new QProgressBar(this);
+    m_progress->setTextVisible(false);
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_status = new QLabel(this);
+    m_status->setWordWrap(true);
+    auto *progressRow = new QHBoxLayout;
+    progressRow->addWidget(m_progress, 1);
+    progressRow->addWidget(m_status, 2);
+
+    auto makePane = [this](QLabel *&title, QPlainTextEdit *&pane) {
+        auto *box = new QWidget(this);
+        auto *layout = new QVBoxLayout(box);
+        layout->setContentsMargins(0, 0, 0, 0);
+        title = new QLabel(box);
+        title->setFont(theme::titleFont(font()));
+        pane = new QPlainTextEdit(box);
+        pane->setReadOnly(true);
+        pane->setFont(theme::editorFont(font()));
+        pane->setAcceptDrops(false); // a dropped file opens the document (the view takes it)
+        pane->viewport()->setAcceptDrops(false);
+        pane->document()->setUndoRedoEnabled(false);
+        // Read-only but with a cursor: clicking a sentence highlights it on both sides.
+        pane->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+        layout->addWidget(title);
+        layout->addWidget(pane, 1);
+        return box;
+    };
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(makePane(m_sourceTitle, m_source));
+    splitter->addWidget(makePane(m_targetTitle, m_target));
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addLayout(progressRow);
+    layout->addWidget(splitter, 1);
+
+    connect(m_open, &QPushButton::clicked, this, &DocumentsView::chooseDocument);
+    connect(m_translate, &QPushButton::clicked, this, &DocumentsView::translateDocument);
+    connect(m_cancel, &QPushButton::clicked, this, &DocumentsView::cancel);
+    connect(m_export, &QPushButton::clicked, this, &DocumentsView::exportDocument);
+    connect(m_source->verticalScrollBar(), &QScrollBar::valueChanged, this,
+            [this] { linkScroll(m_source, m_target); });
+    connect(m_target->verticalScrollBar(), &QScrollBar::valueChanged, this,
+            [this] { linkScroll(m_target, m_source); });
+    connect(m_source, &QPlainTextEdit::cursorPositionChanged, this,
+            [this] { onCursorMoved(m_source); });
+    connect(m_target, &QPlainTextEdit::cursorPositionChanged, this,
+            [this] { onCursorMoved(m_target); });
+
+    connect(m_worker, &documents::DocumentWorker::opened, this, &DocumentsView::showOpened);
+    connect(m_worker, &documents::DocumentWorker::translated, this, &DocumentsView::showTranslated);
+    connect(m_worker, &documents::DocumentWorker::progress, this, &DocumentsView::showProgress);
+    connect(m_worker, &documents::DocumentWorker::finished, this, [this](bool complete) {
+        m_translating = false;
+        updateState();
+        emit statusMessage(complete ? tr("The document is translated.")
+                                    : tr("Stopped: %1 of %2 sentences are translated; Export "
+                                         "keeps the rest in the source language.")
+                                          .arg(m_done)
+                                          .arg(m_total));
+        emit finished(complete);
+    });
+    connect(m_worker, &documents::DocumentWorker::exported, this, [this](const QString &path) {
+        emit statusMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
+        emit exported(path);
+    });
+    connect(m_worker, &documents::DocumentWorker::failed, this, [this](const QString &message) {
+        m_status->setText(message);
+        emit statusMessage(message);
+        emit failed(message);
+    });
+    connect(m_worker, &documents::DocumentWorker::busyChanged, this, [this] { updateState(); });
+
+    retranslateUi();
+    updateState();
+}
+
+void DocumentsView::setModel(const std::optional<ModelInfo> &info, const PluginRegistry *plugins,
+                             const QString &unavailable)
+{
+    m_hasModel = info.has_value();
+    m_unavailable = unavailable;
+    if (info) {
+        m_worker->setModel(*info, plugins);
+        m_targetTitle->setText(tr("Translation (%1)").arg(languageName(info->targetLanguage)));
+    }
+    updateState();
+}
+
+void DocumentsView::chooseDocument()
+{
+    QStringList patterns;
+    for (const QString &suffix : documents::supportedFormats())
+        patterns << QStringLiteral("*.") + suffix;
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open document"),
+        QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation),
+        tr("Documents (%1);;All files (*)").arg(patterns.join(QLatin1Char(' '))));
+    if (!path.isEmpty())
+        openDocument(path);
+}
+
+void DocumentsView::openDocument(const QString &path)
+{
+    m_path = path;
+    m_sources.clear();
+    m_sentences.clear();
+    m_isTranslated.clear();
+    m_translatedCount = 0;
+    m_translating = false;
+    m_done = m_total = 0;
+    m_left = -1;
+    m_currentParagraph = m_currentSentence = -1;
+    m_source->clear();
+    m_target->clear();
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_file->setText(QFileInfo(path).fileName());
+    m_status->setText(tr("Reading %1…").arg(QFileInfo(path).fileName()));
+    m_worker->open(path);
+    updateState();
+}
+
+void DocumentsView::showOpened(const QString &path, const QString &format,
+                               const QStringList &paragraphs)
+{
+    Q_UNUSED(format);
+    if (path != m_path)
+        return; // a later open replaced it
+    m_sources = paragraphs;
+    m_sentences = QList<QList<documents::SentenceLink>>(paragraphs.size());
+    m_isTranslated = QList<bool>(paragraphs.size(), false);
+    QString joined;
+    for (const QString &paragraph : paragraphs) {
+        if (!joined.isEmpty())
+            joined += QLatin1Char('\n');
+        joined += oneLine(paragraph);
+    }
+    const QSignalBlocker blockSource(m_source), blockTarget(m_target);
+    m_source->setPlainText(joined);
+    // Until translated, a paragraph shows its source, dimmed: what Export would write for it.
+    m_target->setPlainText(joined);
+    QTextCursor all(m_target->document());
+    all.select(QTextCursor::Document);
+    QTextCharFormat dim;
+    dim.setForeground(palette().color(QPalette::Disabled, QPalette::Text));
+    all.mergeCharFormat(dim);
+    m_status->setText(tr("%n paragraph(s) to translate.", nullptr, int(paragraphs.size())));
+    updateState();
+    emit opened(path);
+}
+
+void DocumentsView::translateDocument()
+{
+    if (!m_hasModel || m_sources.isEmpty() || m_translating)
+        return;
+    m_translating = true;
+    m_left = -1;
+    m_worker->translate(documents::DocumentWorker::Quality(m_quality->currentData().toInt()));
+    m_status->setText(tr("Loading the model…"));
+    updateState();
+}
+
+void DocumentsView::cancel()
+{
+    if (m_translating)
+        m_worker->cancel();
+}
+
+void DocumentsView::showTranslated(const QList<documents::TranslatedParagraph> &paragraphs)
+{
+    QTextDocument *doc = m_target->document();
+    const QSignalBlocker block(m_target);
+    QTextCursor cursor(doc);
+    cursor.beginEditBlock();
+    QTextCharFormat normal;
+    normal.setForeground(palette().color(QPalette::Text));
+    for (const documents::TranslatedParagraph &paragraph : paragraphs) {
+        if (paragraph.index < 0 || paragraph.index >= m_sentences.size())
+            continue;
+        const QTextBlock target = doc->findBlockByNumber(paragraph.index);
+        cursor.setPosition(target.position());
+        cursor.setPosition(target.position() + target.length() - 1, QTextCursor::KeepAnchor);
+        cursor.insertText(oneLine(paragraph.text), normal);
+        if (!m_isTranslated[paragraph.index]) {
+            m_isTranslated[paragraph.index] = true;
+            ++m_translatedCount;
+        }
+        m_sentences[paragraph.index] = paragraph.sentences;
+    }
+    cursor.endEditBlock();
+    // The paragraphs' lengths changed: bring the panes back in line.
+    linkScroll(m_source, m_target);
+    if (m_currentParagraph >= 0)
+        selectSentence(m_currentParagraph, m_currentSentence);
+}
+
+void DocumentsView::showProgress(int done, int total, qint64 millisecondsLeft)
+{
+    m_done = done;
+    m_total = total;
+    m_left = millisecondsLeft;
+    m_progress->setRange(0, std::max(total, 1));
+    m_progress->setValue(done);
+    m_status->setText(progressText());
+}
+
+QString DocumentsView::progressText() const
+{
+    QString text = tr("%1 / %2 sentences").arg(m_done).arg(m_total);
+    if (m_translating && m_done < m_total)
+        text += m_left >= 0 ? tr(", about %1 left").arg(duration(m_left))
+                            : tr(", estimating the time left…");
+    return text;
+}
+
+void DocumentsView::exportDocument()
+{
+    const QStringList formats = m_worker->exportFormats();
+    if (formats.isEmpty())
+        return;
+    QStringList filters;
+    for (const QString &format : formats)
+        filters << filterFor(format);
+    const QFileInfo source(m_path);
+    const QString suggested = source.dir().filePath(source.completeBaseName() + QLatin1Char('.') +
+                                                    m_worker->modelInfo().targetLanguage +
+                                                    QLatin1Char('.') + formats.first());
+    QString filter = filters.first();
+    QString path = QFileDialog::getSaveFileName(this, tr("Export translation"), suggested,
+                                                filters.join(QStringLiteral(";;")), &filter);
+    if (path.isEmpty())
+        return;
+    const QString chosen = formats.value(filters.indexOf(filter), formats.first());
+    if (!formats.contains(QFileInfo(path).suffix().toLower()))
+        path += QLatin1Char('.') + chosen;
+    exportTo(path);
+}
+
+void DocumentsView::exportTo(const QString &path)
+{
+    m_worker->exportTo(path);
+}
+
+void DocumentsView::selectSentence(int paragraph, int sentence)
+{
+    m_currentParagraph = paragraph;
+    m_currentSentence = sentence;
+    QList<QTextEdit::ExtraSelection> sourceMarks, targetMarks;
+    if (paragraph >= 0 && paragraph < m_sentences.size()) {
+        QTextCharFormat mark;
+        mark.setBackground(theme::attentionColor(palette(), 0.45f));
+        auto select = [&](QPlainTextEdit *pane, int begin, int end) {
+            const QTextBlock block = pane->document()->findBlockByNumber(paragraph);
+            QTextCursor cursor(block);
+            cursor.setPosition(block.position() + std::clamp(begin, 0, block.length() - 1));
+            cursor.setPosition(block.position() + std::clamp(end, 0, block.length() - 1),
+                               QTextCursor::KeepAnchor);
+            return QTextEdit::ExtraSelection{cursor, mark};
+        };
+        const QList<documents::SentenceLink> &links = m_sentences[paragraph];
+        if (sentence >= 0 && sentence < links.size()) {
+            const documents::SentenceLink &link = links[sentence];
+            sourceMarks << select(m_source, link.sourceBegin, link.sourceEnd);
+            targetMarks << select(m_target, link.targetBegin, link.targetEnd);
+        } else { // not translated yet: the paragraph
+            sourceMarks << select(m_source, 0, int(m_sources.value(paragraph).size()));
+        }
+    }
+    m_source->setExtraSelections(sourceMarks);
+    m_target->setExtraSelections(targetMarks);
+}
+
+void DocumentsView::onCursorMoved(QPlainTextEdit *pane)
+{
+    if (m_syncing)
+        return;
+    const QTextCursor cursor = pane->textCursor();
+    const int paragraph = cursor.blockNumber();
+    const int column = cursor.positionInBlock();
+    int sentence = -1;
+    const QList<documents::SentenceLink> links = m_sentences.value(paragraph);
+    for (int i = 0; i < links.size(); ++i) {
+        const int begin = pane == m_source ? links[i].sourceBegin : links[i].targetBegin;
+        if (begin <= column || i == 0)
+            sentence = i; // the last sentence starting at or before the cursor
+    }
+    selectSentence(paragraph, sentence);
+    // Keep the other side's paragraph in view.
+    QPlainTextEdit *other = pane == m_source ? m_target : m_source;
+    m_syncing = true;
+    QTextCursor there(other->document()->findBlockByNumber(paragraph));
+    other->setTextCursor(there);
+    other->ensureCursorVisible();
+    m_syncing = false;
+}
+
+void DocumentsView::linkScroll(QPlainTextEdit *from, QPlainTextEdit *to)
+{
+    if (m_syncing || from->document()->blockCount() != to->document()->blockCount())
+        return;
+    m_syncing = true;
+    // QPlainTextEdit scrolls by layout lines: the top paragraph of `from` and how many of its
+    // lines are scrolled past, put at the top of `to`.
+    const QTextBlock top = from->cursorForPosition(QPoint(0, 0)).block();
+    const int within = std::max(0, from->verticalScrollBar()->value() - top.firstLineNumber());
+    const QTextBlock same = to->document()->findBlockByNumber(top.blockNumber());
+    if (same.isValid())
+        to->verticalScrollBar()->setValue(same.firstLineNumber() +
+                                          std::min(within, std::max(0, same.lineCount() - 1)));
+    m_syncing = false;
+}
+
+void DocumentsView::updateState()
+{
+    const bool busy = m_worker->isBusy();
+    const bool open = !m_sources.isEmpty();
+    m_open->setEnabled(true);
+    m_translate->setEnabled(m_hasModel && open && !m_translating && !busy &&
+                            m_translatedCount < m_sources.size());
+    m_translate->setText(m_translatedCount > 0 && m_translatedCount < m_sources.size()
+                             ? tr("&Continue")
+                             : tr("&Translate"));
+    m_cancel->setEnabled(m_translating);
+    m_export->setEnabled(open && !m_translating && !busy);
+    m_quality->setEnabled(!m_translating);
+    if (!m_hasModel && !m_unavailable.isEmpty())
+        m_status->setText(m_unavailable);
+}
+
+void DocumentsView::retranslateUi()
+{
+    m_open->setText(tr("&Open…"));
+    m_open->setToolTip(tr("Open a document (.txt, .md, .html, .srt, .docx, .odt, .pdf), or drop "
+                          "one here"));
+    if (m_path.isEmpty())
+        m_file->setText(tr("Open or drop a document"));
+    m_qualityLabel->setText(tr("&Quality:"));
+    m_quality->setItemText(0, tr("Fast (greedy)"));
+    m_quality->setItemText(1, tr("Best (beam search)"));
+    m_cancel->setText(tr("Cancel"));
+    m_cancel->setToolTip(tr("Stop; the finished part is kept"));
+    m_export->setText(tr("&Export…"));
+    m_export->setToolTip(tr("Save the translation as a document"));
+    m_sourceTitle->setText(tr("Source"));
+    if (m_targetTitle->text().isEmpty())
+        m_targetTitle->setText(tr("Translation"));
+    m_progress->setAccessibleName(tr("Translation progress"));
+    m_source->setAccessibleName(tr("Source document"));
+    m_target->setAccessibleName(tr("Translated document"));
+    updateState();
+}
+
+void DocumentsView::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QWidget::changeEvent(event);
+}
+
+void DocumentsView::dragEnterEvent(QDragEnterEvent *event)
+{
+    for (const QUrl &url : event->mimeData()->urls())
+        if (url.isLocalFile() && !documents::formatForPath(url.toLocalFile()).isEmpty()) {
+            event->acceptProposedAction();
+            return;
+        }
+}
+
+void DocumentsView::dropEvent(QDropEvent *event)
+{
+    for (const QUrl &url : event->mimeData()->urls())
+        if (url.isLocalFile() && !documents::formatForPath(url.toLocalFile()).isEmpty()) {
+            openDocument(url.toLocalFile());
+            event->acceptProposedAction();
+            return;
+        }
+}
+
+} // namespace glosa

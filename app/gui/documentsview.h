@@ -1,0 +1,113 @@
+// DocumentsView: open or drop a document (.txt, .md, .html, .srt, .docx, .odt, .pdf), translate it
+// on a DocumentWorker thread, and watch it fill in: the source and the translation side by side,
+// one paragraph per line of text in both, scrolled together; the sentence under the cursor (in
+// either pane) is highlighted with its translation. Progress says sentences done / total and the
+// time left; Cancel keeps the finished part (the rest is exported in the source language); Export
+// writes the document in its own format or as text, a PDF as .odt, .docx, .html or .txt.
+#pragma once
+
+#include "app/core/documents/documentworker.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QComboBox;
+class QLabel;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+
+namespace glosa {
+
+class PluginRegistry;
+struct ModelInfo;
+
+class DocumentsView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit DocumentsView(QWidget *parent = nullptr);
+
+    // The model to translate with; nullopt with the reason to show when there is none.
+    void setModel(const std::optional<ModelInfo> &info, const PluginRegistry *plugins,
+                  const QString &unavailable = QString());
+
+    // Reads the document (on the worker thread); the source pane fills when it is read.
+    void openDocument(const QString &path);
+    QString documentPath() const { return m_path; }
+
+    QPlainTextEdit *sourcePane() const { return m_source; }
+    QPlainTextEdit *targetPane() const { return m_target; }
+    QProgressBar *progressBar() const { return m_progress; }
+    QString progressText() const;
+    documents::DocumentWorker *worker() const { return m_worker; }
+    // Paragraphs with a translation so far.
+    int translatedCount() const { return m_translatedCount; }
+    // The highlighted sentence: its paragraph and its index in that paragraph (-1: none).
+    int currentParagraph() const { return m_currentParagraph; }
+    int currentSentence() const { return m_currentSentence; }
+    // Highlights sentence `sentence` of paragraph `paragraph` in both panes.
+    void selectSentence(int paragraph, int sentence);
+
+public slots:
+    void chooseDocument();
+    void translateDocument();
+    void cancel();
+    // Asks where to save (format by the chosen file type) and exports there.
+    void exportDocument();
+    // Exports to `path` without asking; exported(path) or failed(message) follow.
+    void exportTo(const QString &path);
+
+signals:
+    void opened(const QString &path);
+    void finished(bool complete);
+    void exported(const QString &path);
+    void failed(const QString &message);
+    void statusMessage(const QString &message);
+
+protected:
+    void changeEvent(QEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+
+private:
+    void retranslateUi();
+    void updateState();
+    void showOpened(const QString &path, const QString &format, const QStringList &paragraphs);
+    void showTranslated(const QList<documents::TranslatedParagraph> &paragraphs);
+    void showProgress(int done, int total, qint64 millisecondsLeft);
+    void onCursorMoved(QPlainTextEdit *pane);
+    void linkScroll(QPlainTextEdit *from, QPlainTextEdit *to);
+
+    documents::DocumentWorker *m_worker = nullptr;
+    bool m_hasModel = false;
+    QString m_unavailable;
+    QString m_path;
+    QStringList m_sources;                             // each paragraph's text
+    QList<QList<documents::SentenceLink>> m_sentences; // per paragraph, once translated
+    QList<bool> m_isTranslated;
+    int m_translatedCount = 0;
+    bool m_translating = false;
+    int m_done = 0, m_total = 0;
+    qint64 m_left = -1;
+    int m_currentParagraph = -1;
+    int m_currentSentence = -1;
+    bool m_syncing = false; // linked scrolling or highlighting in progress: no feedback
+
+    QPushButton *m_open = nullptr;
+    QLabel *m_file = nullptr;
+    QLabel *m_qualityLabel = nullptr;
+    QComboBox *m_quality = nullptr;
+    QPushButton *m_translate = nullptr;
+    QPushButton *m_cancel = nullptr;
+    QPushButton *m_export = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QLabel *m_status = nullptr;
+    QLabel *m_sourceTitle = nullptr;
+    QLabel *m_targetTitle = nullptr;
+    QPlainTextEdit *m_source = nullptr;
+    QPlainTextEdit *m_target = nullptr;
+};
+
+} // namespace glosa

@@ -1,0 +1,305 @@
+// The Documents view, driven like a user would, with the shipped Transformer
+// (resources/models/transformer-en-es) on real documents: the LibreOffice-made .docx fixture and
+// a text of 50 everyday sentences (tests/data/documents/sentences.txt) repeated into a longer
+// document. Translation runs on the DocumentWorker thread; these tests only wait for signals.
+#include "testutil.h"
+
+#include "app/core/documents/formats.h"
+#include "app/core/modelcatalog.h"
+#include "app/core/pluginregistry.h"
+#include "app/gui/documentsview.h"
+
+#include <QElapsedTimer>
+#include <QMimeData>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTextBlock>
+#include <QTimer>
+#include <QtTest>
+
+using namespace glosa;
+
+namespace {
+
+QString fixture(const QString &name)
+{
+    return glosa::test::testDataDir() + QStringLiteral("/documents/") + name;
+}
+
+// Spanish and English function words in `text`: a translation into Spanish has many of the first
+// and (almost) none of the second.
+std::pair<int, int> spanishAndEnglish(const QString &text)
+{
+    auto count = [&](const QStringList &words) {
+        int n = 0;
+        for (const QString &word : words)
+            n += int(
+                text.count(QRegularExpression(QStringLiteral("\\b%1\\b").arg(word),
+                                              QRegularExpression::CaseInsensitiveOption |
+                                                  QRegularExpression::UseUnicodePropertiesOption)));
+        return n;
+    };
+    return {count({"el", "la", "los", "las", "de", "que", "y", "en", "un", "una", "es", "del",
+                   "por", "para", "con", "muy"}),
+            count({"the", "of", "and", "is", "are", "with", "very", "this", "to"})};
+}
+
+} // namespace
+
+class TestDocumentsView : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        const QString package =
+            QStringLiteral(GLOSA_SOURCE_DIR "/resources/models/transformer-en-es");
+        if (!QFileInfo::exists(package + QStringLiteral("/model.json")))
+            QSKIP("resources/models/transformer-en-es is not exported");
+        m_plugins.scan({QStringLiteral(GLOSA_BINARY_DIR "/plugins")});
+        m_info = ModelCatalog::readPackage(package);
+        QVERIFY2(m_info.isValid(), qPrintable(m_info.error));
+        if (!m_plugins.pluginForArchitecture(m_info.architecture))
+            QSKIP("the transformer plugin is not built");
+        QVERIFY(m_dir.isValid());
+        // A longer document: the 50 sentences six times over, one paragraph each.
+        QFile sentences(fixture(QStringLiteral("sentences.txt")));
+        QVERIFY(sentences.open(QIODevice::ReadOnly));
+        const QByteArray text = sentences.readAll();
+        QFile longer(m_dir.filePath(QStringLiteral("longer.txt")));
+        QVERIFY(longer.open(QIODevice::WriteOnly));
+        for (int i = 0; i < 6; ++i)
+            longer.write(text);
+    }
+
+    void translatesADocxWithProgressAndExports()
+    {
+        DocumentsView view;
+        view.resize(1000, 600);
+        view.show();
+        view.setModel(m_info, &m_plugins);
+        QSignalSpy opened(&view, &DocumentsView::opened);
+        view.openDocument(fixture(QStringLiteral("report.docx")));
+        QVERIFY(opened.wait(10000));
+        const int paragraphs = view.sourcePane()->document()->blockCount();
+        QVERIFY(paragraphs >= 10);
+        QVERIFY(view.sourcePane()->toPlainText().contains(QStringLiteral("sea")));
+
+        QSignalSpy finished(&view, &DocumentsView::finished);
+        QList<int> done;
+        connect(view.worker(), &documents::DocumentWorker::progress, this,
+                [&](int d, int) { done << d; });
+        // The GUI thread keeps turning while the worker translates.
+        QElapsedTimer clock;
+        qint64 last = 0, worst = 0;
+        QTimer tick;
+        connect(&tick, &QTimer::timeout, [&] {
+            worst = std::max(worst, clock.elapsed() - last);
+            last = clock.elapsed();
+        });
+        tick.start(5);
+        clock.start();
+        view.translateDocument();
+        QVERIFY(finished.wait(120000));
+        tick.stop();
+        QCOMPARE(finished.first().first().toBool(), true);
+        QVERIFY(!done.isEmpty());
+        QCOMPARE(view.progressBar()->value(), view.progressBar()->maximum());
+        QCOMPARE(done.last(), view.progressBar()->maximum());
+        QVERIFY2(view.progressText().startsWith(
+                     QStringLiteral("%1 / %1 sentences").arg(view.progressBar()->maximum())),
+                 qPrintable(view.progressText()));
+        QCOMPARE(view.translatedCount(), paragraphs);
+        QCOMPARE(view.targetPane()->document()->blockCount(), paragraphs);
+        const auto [spanish, english] = spanishAndEnglish(view.targetPane()->toPlainText());
+        QVERIFY2(spanish >= 15 && english <= spanish / 5,
+                 qPrintable(view.targetPane()->toPlainText()));
+        qInfo("longest event-loop stall while translating: %lld ms", worst);
+        QVERIFY2(worst < 500, qPrintable(QString::number(worst)));
+
+        // The sentence under the cursor is highlighted on both sides.
+        QTextCursor cursor(view.sourcePane()->document()->findBlockByNumber(1));
+        cursor.movePosition(QTextCursor::Right, QTextCursor::MoveAnchor, 2);
+        view.sourcePane()->setTextCursor(cursor);
+        QCOMPARE(view.currentParagraph(), 1);
+        QCOMPARE(view.currentSentence(), 0);
+        QCOMPARE(view.sourcePane()->extraSelections().size(), 1);
+        QCOMPARE(view.targetPane()->extraSelections().size(), 1);
+        const QString sourceSentence =
+            view.sourcePane()->extraSelections().first().cursor.selectedText();
+        const QString targetSentence =
+            view.targetPane()->extraSelections().first().cursor.selectedText();
+        QVERIFY2(!sourceSentence.isEmpty() && !targetSentence.isEmpty() &&
+                     sourceSentence != targetSentence,
+                 qPrintable(sourceSentence + " | " + targetSentence));
+        QVERIFY(
+            view.sourcePane()->document()->findBlockByNumber(1).text().startsWith(sourceSentence));
+        // Clicking in the translation selects the same sentence.
+        QTextCursor inTarget(view.targetPane()->document()->findBlockByNumber(1));
+        inTarget.movePosition(QTextCursor::EndOfBlock);
+        view.targetPane()->setTextCursor(inTarget);
+        QCOMPARE(view.currentParagraph(), 1);
+
+        // Export as .docx: the same paragraphs, in Spanish.
+        QSignalSpy exported(&view, &DocumentsView::exported);
+        const QString out = m_dir.filePath(QStringLiteral("report.es.docx"));
+        view.exportTo(out);
+        QVERIFY(exported.wait(10000));
+        const documents::Document written = documents::readDocument(out);
+        const documents::Document source =
+            documents::readDocument(fixture(QStringLiteral("report.docx")));
+        QCOMPARE(written.segments.size(), source.segments.size());
+        QString text;
+        for (const documents::Segment &segment : written.segments)
+            text += QString::fromUtf8(segment.text) + QLatin1Char('\n');
+        QVERIFY2(spanishAndEnglish(text).first >= 15, qPrintable(text));
+    }
+
+    void cancelKeepsTheFinishedPart()
+    {
+        DocumentsView view;
+        view.resize(1000, 600);
+        view.show();
+        view.setModel(m_info, &m_plugins);
+        QSignalSpy opened(&view, &DocumentsView::opened);
+        const QString input = m_dir.filePath(QStringLiteral("longer.txt"));
+        view.openDocument(input);
+        QVERIFY(opened.wait(10000));
+        QCOMPARE(view.sourcePane()->document()->blockCount(), 300);
+
+        QSignalSpy finished(&view, &DocumentsView::finished);
+        // Cancel as soon as the first batch is in, by the Cancel button like a user.
+        QPushButton *cancel = nullptr;
+        for (QPushButton *button : view.findChildren<QPushButton *>())
+            if (button->text() == QLatin1String("Cancel"))
+                cancel = button;
+        QVERIFY(cancel);
+        const QMetaObject::Connection cancelling =
+            connect(view.worker(), &documents::DocumentWorker::progress, this, [&](int done, int) {
+                if (done > 0 && cancel->isEnabled())
+                    cancel->click();
+            });
+        view.translateDocument();
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(finished.first().first().toBool(), false);
+        const int translated = view.translatedCount();
+        QVERIFY2(translated > 0 && translated < 300, qPrintable(QString::number(translated)));
+        QVERIFY(view.progressText().contains(QStringLiteral(" / 300 sentences")));
+
+        QSignalSpy exported(&view, &DocumentsView::exported);
+        const QString out = m_dir.filePath(QStringLiteral("longer.es.txt"));
+        view.exportTo(out);
+        QVERIFY(exported.wait(10000));
+        QFile in(input), written(out);
+        QVERIFY(in.open(QIODevice::ReadOnly) && written.open(QIODevice::ReadOnly));
+        const QList<QByteArray> before = in.readAll().split('\n');
+        const QList<QByteArray> after = written.readAll().split('\n');
+        QCOMPARE(after.size(), before.size());
+        // The finished paragraphs are in Spanish, the others left exactly as they were.
+        int kept = 0;
+        QString spanishPart;
+        for (int i = 0; i < before.size() - 1; ++i) {
+            if (after[i] == before[i])
+                ++kept;
+            else
+                spanishPart += QString::fromUtf8(after[i]) + QLatin1Char('\n');
+        }
+        QCOMPARE(kept, 300 - translated);
+        QVERIFY2(spanishAndEnglish(spanishPart).first >= translated, qPrintable(spanishPart));
+
+        // Continue translates only the rest.
+        disconnect(cancelling);
+        finished.clear();
+        view.translateDocument();
+        QVERIFY(finished.wait(180000));
+        QCOMPARE(finished.first().first().toBool(), true);
+        QCOMPARE(view.translatedCount(), 300);
+    }
+
+    void scrollingIsLinked()
+    {
+        DocumentsView view;
+        view.resize(900, 400);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QSignalSpy opened(&view, &DocumentsView::opened);
+        view.openDocument(m_dir.filePath(QStringLiteral("longer.txt")));
+        QVERIFY(opened.wait(10000));
+        // Make the panes' paragraphs differ in length, as a translation does.
+        QPlainTextEdit *source = view.sourcePane(), *target = view.targetPane();
+        QVERIFY(source->verticalScrollBar()->maximum() > 0);
+        const QTextBlock block = source->document()->findBlockByNumber(150);
+        source->verticalScrollBar()->setValue(block.firstLineNumber());
+        QCOMPARE(source->cursorForPosition(QPoint(0, 0)).blockNumber(), 150);
+        QCOMPARE(target->cursorForPosition(QPoint(0, 0)).blockNumber(), 150);
+        const QTextBlock back = target->document()->findBlockByNumber(40);
+        target->verticalScrollBar()->setValue(back.firstLineNumber());
+        QCOMPARE(source->cursorForPosition(QPoint(0, 0)).blockNumber(), 40);
+    }
+
+    void droppingAFileOpensIt()
+    {
+        DocumentsView view;
+        view.show();
+        QSignalSpy opened(&view, &DocumentsView::opened);
+        QMimeData data;
+        data.setUrls({QUrl::fromLocalFile(fixture(QStringLiteral("report.odt")))});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &data, Qt::LeftButton,
+                              Qt::NoModifier);
+        QCoreApplication::sendEvent(&view, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&view, &drop);
+        QVERIFY(opened.wait(10000));
+        QCOMPARE(view.documentPath(), fixture(QStringLiteral("report.odt")));
+        QVERIFY(view.sourcePane()->document()->blockCount() >= 10);
+
+        // Not a document: refused.
+        QMimeData image;
+        image.setUrls({QUrl::fromLocalFile(QStringLiteral("/tmp/photo.jpg"))});
+        QDragEnterEvent refused(QPoint(10, 10), Qt::CopyAction, &image, Qt::LeftButton,
+                                Qt::NoModifier);
+        refused.setAccepted(false);
+        QCoreApplication::sendEvent(&view, &refused);
+        QVERIFY(!refused.isAccepted());
+    }
+
+    void brokenDocumentsSayWhy_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("corrupt") << "corrupt.odt"
+                                 << "is corrupt";
+        QTest::newRow("encrypted") << "encrypted.docx"
+                                   << "is password-protected";
+        QTest::newRow("empty") << "empty.txt"
+                               << "is empty";
+    }
+    void brokenDocumentsSayWhy()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, message);
+        DocumentsView view;
+        view.setModel(m_info, &m_plugins);
+        QSignalSpy failed(&view, &DocumentsView::failed);
+        view.openDocument(fixture(name));
+        QVERIFY(failed.wait(10000));
+        const QString text = failed.first().first().toString();
+        QVERIFY2(text.contains(message) && text.contains(name), qPrintable(text));
+        QCOMPARE(view.sourcePane()->document()->isEmpty(), true);
+    }
+
+private:
+    PluginRegistry m_plugins;
+    ModelInfo m_info;
+    QTemporaryDir m_dir;
+};
+
+QTEST_MAIN(TestDocumentsView)
+#include "tst_documentsview.moc"
