@@ -504,8 +504,9 @@ const MarkupRules &odfRules()
          "text:reference-mark-start", "text:reference-mark-end", "text:note-ref", "text:sequence",
          "text:ruby", "text:ruby-base"},
         {},
+        // A note's citation is its number or mark ("1", "*"): not text to translate.
         {"text:tracked-changes", "office:font-face-decls", "office:automatic-styles",
-         "office:scripts"},
+         "office:scripts", "text:note-citation"},
         {},
         {"text:s", "text:tab", "text:line-break"}};
     return rules;
