@@ -28,6 +28,8 @@ private slots:
         QVERIFY(m_settingsDir.isValid());
         QSettings::setDefaultFormat(QSettings::IniFormat);
         QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
+        // The history the window records into (AppDataLocation) goes to the temporary folder too.
+        qputenv("XDG_DATA_HOME", m_settingsDir.path().toUtf8());
         QCoreApplication::setOrganizationName(QStringLiteral("GlosaTest"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_gui"));
     }

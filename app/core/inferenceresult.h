@@ -84,6 +84,7 @@ struct CaptionResult
     int gridRows = 0;
     int gridCols = 0;
     QVector<float> attention; // [tokens, gridRows * gridCols] row-major
+    engine::DecodingOptions options; // as the request asked (the history records them)
     double elapsedMs = 0.0;
 };
 

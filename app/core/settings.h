@@ -23,6 +23,9 @@ inline constexpr char kCompareColumns[] = "compare/columns";
 inline constexpr char kLanguage[] = "ui/language";       // "" follows the system locale
 inline constexpr char kConfidence[] = "translate/confidence";
 inline constexpr char kLiveTranslate[] = "translate/live";
+inline constexpr char kHistoryEnabled[] = "history/enabled";       // record new entries (default on)
+inline constexpr char kHistoryMaxEntries[] = "history/maxEntries"; // 0 = no limit
+inline constexpr char kHistoryMaxAgeDays[] = "history/maxAgeDays"; // 0 = no limit
 } // namespace settingsKeys
 
 // Every DecodingOptions field under its CLI name ("beam_size", "top_p", ...). Fields left out

@@ -205,6 +205,7 @@ CaptionResult runCaption(const std::shared_ptr<engine::Model> &model, const QStr
     CaptionResult result;
     result.modelId = QString::fromStdString(model->id());
     result.imagePath = imagePath;
+    result.options = options;
     result.image = loadImageForModel(imagePath);
     const QImage &rgb = result.image;
     // QImage rows are 32-bit aligned; the engine wants them packed.

@@ -353,6 +353,34 @@ void CaptionView::dropEvent(QDropEvent *event)
     event->acceptProposedAction();
 }
 
+void CaptionView::showStoredCaption(const CaptionResult &result, const QImage &thumbnail,
+                                    const QString &status)
+{
+    m_request = 0;
+    {
+        // Selecting a thumbnail captions it; here the caption is already known.
+        const QSignalBlocker block(m_thumbnails);
+        int row = images().indexOf(result.imagePath);
+        if (row < 0 && !result.imagePath.isEmpty()) {
+            auto *item = new QListWidgetItem(QFileInfo(result.imagePath).fileName());
+            item->setData(Qt::UserRole, result.imagePath);
+            item->setToolTip(QDir::toNativeSeparators(result.imagePath));
+            const QImage icon = result.image.isNull() ? thumbnail : result.image;
+            if (!icon.isNull())
+                item->setIcon(QPixmap::fromImage(icon.scaled(QSize(224, 168), Qt::KeepAspectRatio,
+                                                             Qt::SmoothTransformation)));
+            m_thumbnails->addItem(item);
+            row = m_thumbnails->count() - 1;
+        }
+        m_thumbnails->setCurrentRow(row);
+    }
+    m_image->setImage(result.image.isNull() ? thumbnail : result.image);
+    m_dropHint->setVisible(false);
+    m_decoding->setOptions(result.options);
+    showResult(result);
+    m_status->setText(status);
+}
+
 void CaptionView::captionSelected()
 {
     QListWidgetItem *item = m_thumbnails->currentItem();

@@ -57,6 +57,11 @@ public:
     QString captionText() const;
     QString translatedCaption() const;
     void selectWord(int index);
+    DecodingPanel *decodingPanel() const { return m_decoding; }
+    // Shows a caption recorded earlier (History ▸ Open) without captioning again: the image from
+    // its file (the stored thumbnail when the file is gone), the words and their attention.
+    void showStoredCaption(const glosa::CaptionResult &result, const QImage &thumbnail,
+                           const QString &status);
 
 public slots:
     void openImages();

@@ -453,6 +453,22 @@ QList<int> CompareView::differingTokens(const TranslationHypothesis &a,
     return differing;
 }
 
+void CompareView::showStoredComparison(const QString &input,
+                                       const QList<TranslationResult> &columns,
+                                       const QString &status)
+{
+    m_request = 0; // a comparison still running must not overwrite the stored one
+    setColumnCount(int(columns.size()));
+    m_input->setPlainText(input);
+    for (int i = 0; i < m_columns.size() && i < columns.size(); ++i) {
+        m_columns[i]->setOptions(columns[i].options);
+        m_columns[i]->setResult(columns[i], {});
+    }
+    refreshDifferences();
+    updateTrace();
+    m_status->setText(status);
+}
+
 void CompareView::onColumn(quint64 request, int index, const TranslationResult &result)
 {
     if (request != m_request || index >= m_columns.size())

@@ -95,6 +95,10 @@ public slots:
     void compare();
     void resample(); // new seeds for the sampling columns, then compare
     void selectToken(int column, int token);
+    // Shows a comparison recorded earlier (History ▸ Open): one column per result, each with its
+    // decoding options, without decoding again (search trees are not recorded).
+    void showStoredComparison(const QString &input, const QList<glosa::TranslationResult> &columns,
+                              const QString &status);
 
 signals:
     void comparisonShown();

@@ -7,6 +7,8 @@
 #include "decodingpanel.h"
 #include "documentsview.h"
 #include "guiutil.h"
+#include "historycontroller.h"
+#include "historyview.h"
 #include "modelsdialog.h"
 #include "theme.h"
 #include "translateview.h"
@@ -47,16 +49,6 @@ namespace {
 QPointer<QTranslator> g_appTranslator;
 QPointer<QTranslator> g_qtTranslator;
 QString g_language;
-
-QLabel *reservedView(QWidget *parent)
-{
-    auto *label = new QLabel(parent);
-    label->setAlignment(Qt::AlignCenter);
-    label->setWordWrap(true);
-    label->setForegroundRole(QPalette::PlaceholderText);
-    label->setMargin(40);
-    return label;
-}
 } // namespace
 
 bool MainWindow::setUiLanguage(const QString &language)
@@ -163,7 +155,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     m_compare = new CompareView(m_tabs);
     m_caption = new CaptionView(m_tabs);
     m_documents = new DocumentsView(m_tabs);
-    m_history = reservedView(m_tabs);
+    m_history = new HistoryView(m_tabs);
     m_tabs->addTab(m_translate, QString());
     m_tabs->addTab(m_compare, QString());
     m_tabs->addTab(m_caption, QString());
@@ -190,6 +182,13 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     rescanModels();
     retranslateUi();
     restoreSettings();
+
+    // Last, so that every view is connected before the first entry is recorded, and a damaged
+    // history file found by openStore() is reported in the status bar.
+    connect(m_history, &HistoryView::statusMessage, this,
+            [this](const QString &m) { statusBar()->showMessage(m, 15000); });
+    new HistoryController(this, m_history);
+    m_history->openStore(HistoryStore::defaultPath());
 }
 
 MainWindow::~MainWindow() = default;
@@ -270,8 +269,8 @@ void MainWindow::createMenus()
             QSettings().setValue(QLatin1String(settingsKeys::kLanguage), language);
         });
     }
-    m_settingsMenu->addAction(QString()); // placeholder replaced below
-    m_settingsMenu->removeAction(m_settingsMenu->actions().last());
+    m_historySettingsAction = m_settingsMenu->addAction(QString(), m_history,
+                                                        &HistoryView::editSettings);
 
     m_helpMenu = menuBar()->addMenu(QString());
     m_modelsAction = m_helpMenu->addAction(QString(), this, &MainWindow::showModels);
@@ -288,7 +287,6 @@ void MainWindow::retranslateUi()
     m_tabs->setTabText(CaptionTab, tr("Caption"));
     m_tabs->setTabText(DocumentsTab, tr("Documents"));
     m_tabs->setTabText(HistoryTab, tr("History"));
-    m_history->setText(tr("Your translation history will be listed and searchable here."));
     m_modelLabel->setText(tr("&Model:"));
     m_models->setAccessibleName(tr("Translation model"));
     m_swap->setToolTip(tr("Swap languages (Ctrl+Shift+S)"));
@@ -316,6 +314,7 @@ void MainWindow::retranslateUi()
         m_tabActions[i]->setText(tabNames[i]);
     m_settingsMenu->setTitle(tr("&Settings"));
     m_languageMenu->setTitle(tr("&Language"));
+    m_historySettingsAction->setText(tr("&History…"));
     // Language names in their own language, so that anyone can find theirs.
     m_languageActions[0]->setText(tr("System default"));
     m_languageActions[1]->setText(QStringLiteral("English"));
@@ -360,6 +359,10 @@ void MainWindow::rescanModels()
     const int index = m_models->findData(current);
     m_models->setCurrentIndex(index < 0 ? 0 : index);
     m_models->setEnabled(m_models->count() > 0);
+    QStringList modelIds;
+    for (const ModelInfo &info : m_catalog.models())
+        modelIds << info.id;
+    m_history->setModelIds(modelIds);
 
     // The captioner: the first usable captioning package.
     InferenceWorker *captioner = nullptr;
@@ -487,6 +490,11 @@ void MainWindow::swapDirection()
 
 void MainWindow::showFindBar()
 {
+    if (m_tabs->currentIndex() == HistoryTab) { // Ctrl+F there searches the history
+        m_findBar->setVisible(false);
+        m_history->focusSearch();
+        return;
+    }
     m_findBar->setVisible(true);
     m_findEdit->setFocus();
     m_findEdit->selectAll();

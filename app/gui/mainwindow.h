@@ -23,6 +23,7 @@ namespace glosa {
 
 class CaptionView;
 class CompareView;
+class HistoryView;
 class DocumentsView;
 class InferenceWorker;
 class TranslateView;
@@ -44,6 +45,7 @@ public:
     TranslateView *translateView() const { return m_translate; }
     CompareView *compareView() const { return m_compare; }
     CaptionView *captionView() const { return m_caption; }
+    HistoryView *historyView() const { return m_history; }
     DocumentsView *documentsView() const { return m_documents; }
     QTabWidget *tabs() const { return m_tabs; }
     QComboBox *modelPicker() const { return m_models; }
@@ -84,7 +86,7 @@ private:
     CompareView *m_compare = nullptr;
     CaptionView *m_caption = nullptr;
     DocumentsView *m_documents = nullptr;
-    QLabel *m_history = nullptr;
+    HistoryView *m_history = nullptr;
 
     QLabel *m_modelLabel = nullptr;
     QComboBox *m_models = nullptr;
@@ -111,6 +113,7 @@ private:
     QAction *m_swapAction = nullptr;
     QAction *m_compareAction = nullptr;
     QList<QAction *> m_tabActions;
+    QAction *m_historySettingsAction = nullptr;
     QAction *m_modelsAction = nullptr;
     QAction *m_aboutAction = nullptr;
     QAction *m_aboutQtAction = nullptr;

@@ -300,6 +300,18 @@ void TranslateView::setSourceText(const QString &text)
     m_source->setPlainText(text);
 }
 
+void TranslateView::showStoredResult(const TranslationResult &result, const QString &status)
+{
+    m_decoding->setOptions(result.options);
+    m_source->setPlainText(result.source);
+    // Both edits above start the live-translation timer; the stored result is the translation.
+    m_debounce->stop();
+    m_request = 0; // a request still running for the old text must not replace it
+    m_hypothesis = 0;
+    showResult(result);
+    m_status->setText(status);
+}
+
 void TranslateView::translateNow()
 {
     m_debounce->stop();

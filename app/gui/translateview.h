@@ -63,6 +63,9 @@ public slots:
     void cancel();
     void swapTexts(); // the translation becomes the source (after a direction swap)
     void setSourceText(const QString &text);
+    // Shows a result recorded earlier (History ▸ Open) as if it had just been translated: its
+    // source, decoding settings, hypotheses and alignment, without translating again.
+    void showStoredResult(const glosa::TranslationResult &result, const QString &status);
 
 signals:
     void translationShown(const glosa::TranslationResult &result);

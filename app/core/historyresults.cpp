@@ -1,0 +1,232 @@
+#include "app/core/historyresults.h"
+
+#include "app/core/settings.h"
+#include "app/core/translationrunner.h" // loadImageForModel
+#include "engine/translation/translationmodel.h" // decodingOptionsToJson / FromJson
+
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace glosa {
+
+namespace {
+const QString kColumns = QStringLiteral("columns");
+const QString kGrid = QStringLiteral("grid");
+
+QStringList pieces(const QList<TokenSpan> &tokens)
+{
+    QStringList out;
+    out.reserve(tokens.size());
+    for (const TokenSpan &t : tokens)
+        out << t.piece;
+    return out;
+}
+
+// The hypotheses of one result as outputs of `column`; every hypothesis keeps its own alignment.
+void appendOutputs(HistoryEntry &entry, const TranslationResult &result, int column,
+                   const QString &label)
+{
+    const QStringList sourcePieces = pieces(result.sourceTokens);
+    for (int k = 0; k < result.hypotheses.size(); ++k) {
+        const TranslationHypothesis &h = result.hypotheses[k];
+        HistoryOutput output;
+        output.column = column;
+        output.rank = k;
+        output.label = label;
+        output.text = h.text;
+        output.score = h.score;
+        if (!h.alignment.isEmpty() && h.sourceCount == sourcePieces.size()
+            && h.alignment.size() == qsizetype(h.tokens.size()) * h.sourceCount) {
+            output.alignment.rows = int(h.tokens.size());
+            output.alignment.cols = h.sourceCount;
+            output.alignment.weights = QList<float>(h.alignment.begin(), h.alignment.end());
+            output.alignment.sourceTokens = sourcePieces;
+            output.alignment.targetTokens = pieces(h.tokens);
+        }
+        entry.outputs.append(output);
+    }
+}
+
+HistoryEntry entryFor(HistoryKind kind, const ModelInfo &model)
+{
+    HistoryEntry entry;
+    entry.kind = kind;
+    entry.modelId = model.id;
+    entry.modelVersion = model.version;
+    entry.sourceLanguage = model.sourceLanguage;
+    entry.targetLanguage = model.targetLanguage;
+    return entry;
+}
+} // namespace
+
+QJsonObject decodingSettingsJson(const engine::DecodingOptions &options)
+{
+    return QJsonDocument::fromJson(
+               QByteArray::fromStdString(engine::decodingOptionsToJson(options).dump()))
+        .object();
+}
+
+engine::DecodingOptions decodingOptionsFromSettings(const QJsonObject &settings)
+{
+    try {
+        const QByteArray json = QJsonDocument(settings).toJson(QJsonDocument::Compact);
+        return engine::decodingOptionsFromJson(nlohmann::json::parse(json.toStdString()));
+    } catch (const std::exception &) {
+        return engine::DecodingOptions();
+    }
+}
+
+HistoryEntry translationHistoryEntry(const TranslationResult &result, const ModelInfo &model)
+{
+    HistoryEntry entry = entryFor(HistoryKind::Translation, model);
+    entry.settings = decodingSettingsJson(result.options);
+    entry.inputText = result.source;
+    entry.elapsedMs = result.elapsedMs;
+    appendOutputs(entry, result, 0, QString());
+    return entry;
+}
+
+HistoryEntry comparisonHistoryEntry(const QString &input, const QList<TranslationResult> &columns,
+                                    const ModelInfo &model)
+{
+    HistoryEntry entry = entryFor(HistoryKind::Comparison, model);
+    entry.inputText = input;
+    QJsonArray settings;
+    for (int c = 0; c < columns.size(); ++c) {
+        settings.append(decodingSettingsJson(columns[c].options));
+        entry.elapsedMs += columns[c].elapsedMs;
+        appendOutputs(entry, columns[c], c, decodingSummary(columns[c].options));
+    }
+    entry.settings = QJsonObject{{kColumns, settings}};
+    return entry;
+}
+
+HistoryEntry captionHistoryEntry(const CaptionResult &result, const ModelInfo &model)
+{
+    HistoryEntry entry = entryFor(HistoryKind::Caption, model);
+    entry.settings = decodingSettingsJson(result.options);
+    entry.settings.insert(kGrid, QJsonArray{result.gridRows, result.gridCols});
+    if (!entry.setImageFromFile(result.imagePath))
+        entry.imagePath = result.imagePath; // keep at least where it was
+    entry.elapsedMs = result.elapsedMs;
+    HistoryOutput output;
+    output.text = result.text;
+    output.score = result.score;
+    const int cells = result.gridRows * result.gridCols;
+    if (cells > 0 && result.attention.size() == qsizetype(result.tokens.size()) * cells) {
+        output.alignment.rows = int(result.tokens.size());
+        output.alignment.cols = cells;
+        output.alignment.weights = QList<float>(result.attention.begin(), result.attention.end());
+        output.alignment.targetTokens = pieces(result.tokens);
+    }
+    entry.outputs.append(output);
+    return entry;
+}
+
+QList<engine::DecodingOptions> historyColumnOptions(const HistoryEntry &entry)
+{
+    QList<engine::DecodingOptions> out;
+    if (entry.kind != HistoryKind::Comparison)
+        return {decodingOptionsFromSettings(entry.settings)};
+    for (const QJsonValue &v : entry.settings.value(kColumns).toArray())
+        out << decodingOptionsFromSettings(v.toObject());
+    return out;
+}
+
+TranslationResult translationResultFromHistory(const HistoryEntry &entry, int column)
+{
+    TranslationResult result;
+    result.modelId = entry.modelId;
+    result.source = entry.inputText;
+    result.options = historyColumnOptions(entry).value(column);
+    // Per-column times are not kept: a comparison's columns share the entry's total.
+    result.elapsedMs = entry.elapsedMs;
+    QList<const HistoryOutput *> outputs;
+    for (const HistoryOutput &o : entry.outputs)
+        if (o.column == column)
+            outputs << &o;
+    std::sort(outputs.begin(), outputs.end(),
+              [](const HistoryOutput *a, const HistoryOutput *b) { return a->rank < b->rank; });
+    for (const HistoryOutput *o : outputs) {
+        TranslationHypothesis h;
+        h.text = o->text;
+        h.score = float(o->score.value_or(0.0));
+        h.logProb = h.score;
+        const HistoryAlignment &a = o->alignment;
+        if (!a.isEmpty() && a.targetTokens.size() == a.rows) {
+            h.tokens = spansFromPieces(o->text, a.targetTokens);
+            h.alignment = QVector<float>(a.weights.begin(), a.weights.end());
+            h.sourceCount = a.cols;
+            if (result.sourceTokens.isEmpty() && a.sourceTokens.size() == a.cols)
+                result.sourceTokens = spansFromPieces(entry.inputText, a.sourceTokens);
+        }
+        result.hypotheses << h;
+    }
+    return result;
+}
+
+CaptionResult captionResultFromHistory(const HistoryEntry &entry)
+{
+    CaptionResult result;
+    result.modelId = entry.modelId;
+    result.imagePath = entry.imagePath;
+    result.options = decodingOptionsFromSettings(entry.settings);
+    result.elapsedMs = entry.elapsedMs;
+    const QJsonArray grid = entry.settings.value(kGrid).toArray();
+    result.gridRows = grid.at(0).toInt();
+    result.gridCols = grid.at(1).toInt();
+    if (const HistoryOutput *best = entry.bestOutput()) {
+        result.text = best->text;
+        result.score = float(best->score.value_or(0.0));
+        const HistoryAlignment &a = best->alignment;
+        if (a.targetTokens.size() == a.rows)
+            result.tokens = spansFromPieces(best->text, a.targetTokens);
+        if (!a.isEmpty() && a.cols == result.gridRows * result.gridCols)
+            result.attention = QVector<float>(a.weights.begin(), a.weights.end());
+    }
+    if (QFileInfo::exists(entry.imagePath)) {
+        try {
+            result.image = loadImageForModel(entry.imagePath);
+        } catch (const std::exception &) {
+            // Changed or damaged since: the caller shows the stored thumbnail.
+        }
+    }
+    return result;
+}
+
+QList<TokenSpan> spansFromPieces(const QString &text, const QStringList &pieces)
+{
+    QList<TokenSpan> spans;
+    spans.reserve(pieces.size());
+    int position = 0;
+    bool lost = false; // the previous piece was not found: resynchronise on the next one
+    for (const QString &piece : pieces) {
+        TokenSpan span;
+        span.piece = piece;
+        QString surface = piece;
+        surface.remove(QChar(0x2581));
+        int at = surface.isEmpty() ? -1 : text.indexOf(surface, position);
+        // Only white space may lie between two tokens; anything else means this piece is not
+        // spelt in the text as in the vocabulary (unless an earlier piece was not found).
+        for (int i = position; at >= 0 && !lost && i < at; ++i)
+            if (!text.at(i).isSpace())
+                at = -1;
+        if (at >= 0) {
+            span.begin = at;
+            span.end = at + int(surface.size());
+            position = span.end;
+            lost = false;
+        } else {
+            span.begin = span.end = position;
+            lost = lost || !surface.isEmpty();
+        }
+        spans << span;
+    }
+    return spans;
+}
+
+} // namespace glosa

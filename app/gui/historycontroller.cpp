@@ -1,0 +1,246 @@
+#include "historycontroller.h"
+
+#include "app/core/historyresults.h"
+#include "app/core/inferenceworker.h"
+#include "captionview.h"
+#include "compareview.h"
+#include "decodingpanel.h"
+#include "historyview.h"
+#include "mainwindow.h"
+#include "translateview.h"
+
+#include <QEvent>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QLocale>
+#include <QTabWidget>
+
+namespace glosa {
+
+namespace {
+QString keyOf(const HistoryEntry &e)
+{
+    return QStringList{historyKindName(e.kind), e.modelId, e.inputText, e.imagePath,
+                       QString::fromUtf8(QJsonDocument(e.settings).toJson(QJsonDocument::Compact))}
+        .join(QChar(0));
+}
+
+// Whether `b` looks like `a` being typed or corrected rather than another text: they share a
+// beginning or an end at least half as long as the shorter of the two ("The" → "The cat",
+// "Good mornign" → "Good morning"), where a new sentence pasted over the old one shares little.
+bool sameTextEdited(const QString &a, const QString &b)
+{
+    const qsizetype shorter = std::min(a.size(), b.size());
+    qsizetype prefix = 0, suffix = 0;
+    while (prefix < shorter && a[prefix] == b[prefix])
+        ++prefix;
+    while (suffix < shorter && a[a.size() - 1 - suffix] == b[b.size() - 1 - suffix])
+        ++suffix;
+    return shorter > 0 && 2 * std::max(prefix, suffix) >= shorter;
+}
+
+ModelInfo modelInfo(const MainWindow *window, const QString &id)
+{
+    if (const std::optional<ModelInfo> info = window->catalog().find(id))
+        return *info;
+    ModelInfo unknown;
+    unknown.id = id;
+    return unknown;
+}
+} // namespace
+
+HistoryController::HistoryController(MainWindow *window, HistoryView *view)
+    : QObject(window), m_window(window), m_view(view)
+{
+    m_settle.setSingleShot(true);
+    m_settle.setInterval(kSettleMs);
+    connect(&m_settle, &QTimer::timeout, this, &HistoryController::flush);
+    connect(window->translateView(), &TranslateView::translationShown, this,
+            &HistoryController::onTranslation);
+    connect(window->compareView(), &CompareView::comparisonShown, this,
+            &HistoryController::onComparison);
+    connect(window->captionView(), &CaptionView::captionShown, this,
+            &HistoryController::onCaption);
+    connect(window->tabs(), &QTabWidget::currentChanged, this, [this] { flush(); });
+    connect(view, &HistoryView::openRequested, this, &HistoryController::openEntry);
+    connect(view, &HistoryView::rerunRequested, this, &HistoryController::rerun);
+    window->installEventFilter(this); // flush on close
+}
+
+bool HistoryController::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_window && event->type() == QEvent::Close)
+        flush();
+    return QObject::eventFilter(watched, event);
+}
+
+void HistoryController::onTranslation(const TranslationResult &result)
+{
+    if (result.isEmpty()) // the source was cleared: what was there before still settles
+        return;
+    if (m_pending && !sameTextEdited(m_pending->source, result.source))
+        flush(); // a different text, not the next state of the one being typed
+    m_pending = result;
+    m_settle.start();
+}
+
+void HistoryController::flush()
+{
+    m_settle.stop();
+    if (!m_pending)
+        return;
+    const HistoryEntry entry =
+        translationHistoryEntry(*m_pending, modelInfo(m_window, m_pending->modelId));
+    m_pending.reset();
+    recordOnce(entry);
+}
+
+void HistoryController::onComparison()
+{
+    const CompareView *compare = m_window->compareView();
+    QList<TranslationResult> columns;
+    for (int i = 0; i < compare->columnCount(); ++i)
+        columns << compare->column(i)->result();
+    if (columns.isEmpty() || columns.first().isEmpty())
+        return;
+    recordOnce(comparisonHistoryEntry(columns.first().source, columns,
+                                      modelInfo(m_window, columns.first().modelId)));
+}
+
+void HistoryController::onCaption(const CaptionResult &result)
+{
+    recordOnce(captionHistoryEntry(result, modelInfo(m_window, result.modelId)));
+}
+
+void HistoryController::recordOnce(const HistoryEntry &entry)
+{
+    const QString key = keyOf(entry);
+    if (key == m_lastKey)
+        return;
+    if (m_view->record(entry) > 0)
+        m_lastKey = key;
+}
+
+QString HistoryController::versionNote(const HistoryEntry &entry) const
+{
+    const std::optional<ModelInfo> installed = m_window->catalog().find(entry.modelId);
+    if (!installed)
+        return tr("The model %1 is no longer installed; the recorded result is shown, but a new "
+                  "translation would use %2.")
+            .arg(entry.modelId, m_window->currentModelId());
+    if (installed->version != entry.modelVersion)
+        return tr("Recorded with %1 version %2; version %3 is installed now.")
+            .arg(entry.modelId, entry.modelVersion, installed->version);
+    return QString();
+}
+
+void HistoryController::openEntry(const HistoryEntry &entry)
+{
+    // The view about to be filled may re-translate what it restores; that must not be recorded
+    // as a new entry, and a translation still held back belongs to what the view showed before.
+    flush();
+    m_lastKey = keyOf(entry);
+    const QString when = QLocale().toString(entry.time.toLocalTime(), QLocale::ShortFormat);
+    QString status = tr("From the history (%1).").arg(when);
+    const QString note = versionNote(entry);
+    switch (entry.kind) {
+    case HistoryKind::Translation:
+        m_window->selectModel(entry.modelId);
+        m_window->tabs()->setCurrentIndex(MainWindow::TranslateTab);
+        m_window->translateView()->showStoredResult(translationResultFromHistory(entry), status);
+        break;
+    case HistoryKind::Comparison: {
+        m_window->selectModel(entry.modelId);
+        m_window->tabs()->setCurrentIndex(MainWindow::CompareTab);
+        QList<TranslationResult> columns;
+        const QList<engine::DecodingOptions> options = historyColumnOptions(entry);
+        for (int c = 0; c < options.size(); ++c)
+            columns << translationResultFromHistory(entry, c);
+        m_window->compareView()->showStoredComparison(entry.inputText, columns, status);
+        break;
+    }
+    case HistoryKind::Caption:
+        m_window->tabs()->setCurrentIndex(MainWindow::CaptionTab);
+        m_window->captionView()->showStoredCaption(captionResultFromHistory(entry),
+                                                   QImage::fromData(entry.thumbnailPng), status);
+        break;
+    }
+    m_lastKey = keyOf(entry); // tab changes above flushed nothing new, but be explicit
+    if (!note.isEmpty())
+        emit m_view->statusMessage(note);
+}
+
+InferenceWorker *HistoryController::captionWorker() const
+{
+    for (const ModelInfo &info : m_window->catalog().availableModels())
+        if (info.task == QLatin1String("captioning")
+            && m_window->plugins().pluginForArchitecture(info.architecture))
+            return m_window->workerFor(info);
+    return nullptr;
+}
+
+void HistoryController::watchRerun(InferenceWorker *worker)
+{
+    if (m_rerunWorker == worker)
+        return;
+    for (QMetaObject::Connection &c : m_rerunConnections)
+        disconnect(c);
+    m_rerunWorker = worker;
+    m_rerunConnections[0] = connect(
+        worker, &InferenceWorker::translationReady, this,
+        [this, worker](quint64 id, const QList<TranslationResult> &results) {
+            if (id != m_rerunRequest || results.isEmpty())
+                return;
+            m_rerunRequest = 0;
+            const HistoryEntry now = translationHistoryEntry(
+                results.first(), modelInfo(m_window, worker->modelInfo().id));
+            m_view->showRerunResult(now);
+            recordOnce(now);
+        });
+    m_rerunConnections[1] = connect(
+        worker, &InferenceWorker::captionReady, this, [this](quint64 id, const CaptionResult &r) {
+            if (id != m_rerunRequest)
+                return;
+            m_rerunRequest = 0;
+            const HistoryEntry now = captionHistoryEntry(r, modelInfo(m_window, r.modelId));
+            m_view->showRerunResult(now);
+            recordOnce(now);
+        });
+    m_rerunConnections[2] = connect(worker, &InferenceWorker::failed, this,
+                                    [this](quint64 id, const QString &message) {
+                                        if (id != m_rerunRequest)
+                                            return;
+                                        m_rerunRequest = 0;
+                                        m_view->showRerunFailed(message);
+                                    });
+}
+
+void HistoryController::rerun(const HistoryEntry &entry)
+{
+    m_view->showRerunPending(entry);
+    if (entry.kind == HistoryKind::Caption) {
+        InferenceWorker *worker = captionWorker();
+        if (!worker || !QFileInfo::exists(entry.imagePath)) {
+            m_view->showRerunFailed(!worker ? tr("No captioning model is installed.")
+                                            : tr("The image %1 is gone.").arg(entry.imagePath));
+            return;
+        }
+        watchRerun(worker);
+        m_rerunRequest = worker->caption(entry.imagePath,
+                                         m_window->captionView()->decodingPanel()->options());
+        return;
+    }
+    // Translations and comparisons: the input with the Translate view's model and settings.
+    const std::optional<ModelInfo> info = m_window->catalog().find(m_window->currentModelId());
+    InferenceWorker *worker = info ? m_window->workerFor(*info) : nullptr;
+    if (!worker) {
+        m_view->showRerunFailed(tr("No translation model is installed."));
+        return;
+    }
+    watchRerun(worker);
+    engine::DecodingOptions options = m_window->translateView()->decodingPanel()->options();
+    options.trace = false;
+    m_rerunRequest = worker->translate(entry.inputText, {options});
+}
+
+} // namespace glosa

@@ -1,0 +1,68 @@
+// HistoryController: connects the views to the history. It records what the Translate, Compare and
+// Caption views show into the HistoryView's store, opens a recorded entry in its view again (same
+// model, settings, outputs and alignment), and runs "Re-run with current settings".
+//
+// When a translation is recorded: translate-as-you-type produces a result for every pause in
+// typing, and recording each one would fill the history with "Good", "Good mor", "Good morning".
+// So the latest translation is held back and recorded once no newer one has come for kSettleMs
+// (the user stopped typing and is reading it), or at once when the user leaves the Translate tab
+// or closes the window. A result for a different text (one that does not share at least half its
+// beginning or end with the held one: another sentence pasted, not the same one typed further)
+// records the held one first. A result identical to the last recorded entry (same model, input and
+// settings: pressing Translate twice, or the view re-translating an entry just opened from the
+// history) is not recorded again. Comparisons and captions are explicit requests and are
+// recorded as soon as they are shown.
+#pragma once
+
+#include "app/core/historyentry.h"
+#include "app/core/inferenceresult.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QTimer>
+
+#include <optional>
+
+namespace glosa {
+
+class HistoryView;
+class InferenceWorker;
+class MainWindow;
+
+class HistoryController : public QObject
+{
+    Q_OBJECT
+public:
+    static constexpr int kSettleMs = 2000;
+
+    HistoryController(MainWindow *window, HistoryView *view);
+
+    // Records the held-back translation now, if any.
+    void flush();
+    void openEntry(const glosa::HistoryEntry &entry);
+    void rerun(const glosa::HistoryEntry &entry);
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    void onTranslation(const glosa::TranslationResult &result);
+    void onComparison();
+    void onCaption(const glosa::CaptionResult &result);
+    void recordOnce(const HistoryEntry &entry);
+    QString versionNote(const HistoryEntry &entry) const;
+    InferenceWorker *captionWorker() const;
+    void watchRerun(InferenceWorker *worker);
+
+    MainWindow *m_window;
+    HistoryView *m_view;
+    std::optional<TranslationResult> m_pending;
+    QTimer m_settle;
+    QString m_lastKey; // kind, model, input and settings of the last recorded or opened entry
+
+    QPointer<InferenceWorker> m_rerunWorker;
+    quint64 m_rerunRequest = 0;
+    QMetaObject::Connection m_rerunConnections[3];
+};
+
+} // namespace glosa

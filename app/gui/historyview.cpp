@@ -1,0 +1,745 @@
+#include "historyview.h"
+
+#include "app/core/historyexport.h"
+#include "app/core/historyresults.h"
+#include "app/core/settings.h"
+#include "historymodel.h"
+#include "theme.h"
+
+#include <QAbstractTextDocumentLayout>
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QImage>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QLocale>
+#include <QMessageBox>
+#include <QPainter>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSettings>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QStyledItemDelegate>
+#include <QTextBrowser>
+#include <QTextDocument>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace glosa {
+
+namespace {
+constexpr int kSearchDelayMs = 200;
+
+// Paints HistoryModel::HtmlRole: a header line, the input or the search snippet, the output.
+class HistoryDelegate : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+    void paint(QPainter *painter, const QStyleOptionViewItem &option,
+               const QModelIndex &index) const override
+    {
+        QStyleOptionViewItem opt = option;
+        initStyleOption(&opt, index);
+        opt.text.clear();
+        opt.widget->style()->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
+        QTextDocument doc;
+        setUp(doc, option, index);
+        painter->save();
+        painter->translate(option.rect.topLeft() + QPoint(6, 4));
+        QAbstractTextDocumentLayout::PaintContext context;
+        context.palette = option.palette;
+        const bool selected = option.state & QStyle::State_Selected;
+        context.palette.setColor(QPalette::Text, option.palette.color(
+                                                     selected ? QPalette::HighlightedText
+                                                              : QPalette::Text));
+        doc.documentLayout()->draw(painter, context);
+        painter->restore();
+    }
+
+    QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override
+    {
+        QTextDocument doc;
+        setUp(doc, option, index);
+        return QSize(int(doc.idealWidth()) + 12, int(doc.size().height()) + 8);
+    }
+
+private:
+    static void setUp(QTextDocument &doc, const QStyleOptionViewItem &option,
+                      const QModelIndex &index)
+    {
+        doc.setDefaultFont(option.font);
+        doc.setDocumentMargin(0);
+        doc.setDefaultStyleSheet(
+            QStringLiteral(".output { color: %1; } b { color: %2; }")
+                .arg(option.palette.color(QPalette::PlaceholderText).name(),
+                     theme::accent(option.palette).name()));
+        doc.setTextWidth(std::max(120, option.rect.width() - 12));
+        doc.setHtml(index.data(HistoryModel::HtmlRole).toString());
+    }
+};
+
+QString modelText(const HistoryEntry &e)
+{
+    return e.modelVersion.isEmpty() ? e.modelId : QStringLiteral("%1 %2").arg(e.modelId, e.modelVersion);
+}
+
+QString paragraph(const QString &text)
+{
+    return text.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+}
+
+// One entry in full for the details pane.
+QString entryHtml(const HistoryEntry &e)
+{
+    QString html = QStringLiteral("<p><b>%1</b> · %2 · %3 · %4</p>")
+                       .arg(HistoryModel::kindLabel(e.kind), modelText(e).toHtmlEscaped(),
+                            QLocale().toString(e.time.toLocalTime(), QLocale::LongFormat)
+                                .toHtmlEscaped(),
+                            HistoryView::tr("%1 ms").arg(e.elapsedMs, 0, 'f', 0));
+    if (e.kind == HistoryKind::Caption) {
+        if (!e.thumbnailPng.isEmpty())
+            html += QStringLiteral("<p><img src='history:thumbnail'></p>");
+        html += QStringLiteral("<p>%1</p>").arg(paragraph(e.imagePath));
+    } else {
+        html += QStringLiteral("<h4>%1</h4><p>%2</p>")
+                    .arg(HistoryView::tr("Input"), paragraph(e.inputText));
+    }
+    const QList<engine::DecodingOptions> columns = historyColumnOptions(e);
+    for (int c = 0; c < columns.size(); ++c) {
+        const QString title = e.kind == HistoryKind::Comparison
+                                  ? HistoryView::tr("Column %1").arg(c + 1)
+                                  : HistoryView::tr("Output");
+        html += QStringLiteral("<h4>%1 <small>(%2)</small></h4><ol>")
+                    .arg(title, decodingSummary(columns[c]).toHtmlEscaped());
+        for (const HistoryOutput &o : e.outputs) {
+            if (o.column != c)
+                continue;
+            html += QStringLiteral("<li>%1").arg(paragraph(o.text));
+            if (o.score)
+                html += QStringLiteral(" <small>%1</small>")
+                            .arg(HistoryView::tr("score %1").arg(*o.score, 0, 'f', 2));
+            html += QStringLiteral("</li>");
+        }
+        html += QStringLiteral("</ol>");
+    }
+    return html;
+}
+
+QString rerunTitle(const QString &when, const HistoryEntry &e)
+{
+    const QList<engine::DecodingOptions> options = historyColumnOptions(e);
+    return QStringLiteral("%1 — %2 · %3")
+        .arg(when, modelText(e), options.isEmpty() ? QString() : decodingSummary(options.first()));
+}
+} // namespace
+
+HistoryView::HistoryView(QWidget *parent) : QWidget(parent)
+{
+    m_banner = new QLabel(this);
+    m_banner->setWordWrap(true);
+    m_banner->setVisible(false);
+    m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_banner->setFrameShape(QFrame::StyledPanel);
+    m_banner->setMargin(8);
+
+    m_search = new QLineEdit(this);
+    m_search->setClearButtonEnabled(true);
+    m_kind = new QComboBox(this);
+    m_model = new QComboBox(this);
+    m_period = new QComboBox(this);
+    m_starredOnly = new QCheckBox(this);
+    m_export = new QPushButton(this);
+    m_clear = new QPushButton(this);
+    m_settings = new QPushButton(this);
+    for (int i = 0; i < 4; ++i)
+        m_kind->addItem(QString());
+    m_model->addItem(QString());
+    for (int days : {0, 1, 7, 30, 365})
+        m_period->addItem(QString(), days);
+
+    m_listModel = new HistoryModel(this);
+    m_list = new QListView(this);
+    m_list->setModel(m_listModel);
+    m_list->setItemDelegate(new HistoryDelegate(m_list));
+    m_list->setUniformItemSizes(false);
+    m_list->setWordWrap(true);
+    m_list->setAlternatingRowColors(true);
+    m_list->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_list->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+    m_count = new QLabel(this);
+    m_count->setForegroundRole(QPalette::PlaceholderText);
+
+    m_details = new QTextBrowser(this);
+    m_details->setOpenLinks(false);
+    m_open = new QPushButton(this);
+    m_open->setDefault(true);
+    m_rerun = new QPushButton(this);
+    m_star = new QPushButton(this);
+    m_star->setCheckable(true);
+    m_delete = new QPushButton(this);
+
+    m_thenTitle = new QLabel(this);
+    m_nowTitle = new QLabel(this);
+    m_then = new QPlainTextEdit(this);
+    m_now = new QPlainTextEdit(this);
+    for (QLabel *l : {m_thenTitle, m_nowTitle}) {
+        l->setWordWrap(true);
+        l->setFont(theme::titleFont(font()));
+    }
+    for (QPlainTextEdit *e : {m_then, m_now}) {
+        e->setReadOnly(true);
+        e->setFont(theme::editorFont(font()));
+    }
+    m_rerunPane = new QWidget(this);
+    auto *rerunLayout = new QHBoxLayout(m_rerunPane);
+    rerunLayout->setContentsMargins(0, 0, 0, 0);
+    for (auto [title, text] : {std::pair{m_thenTitle, m_then}, std::pair{m_nowTitle, m_now}}) {
+        auto *column = new QVBoxLayout;
+        column->addWidget(title);
+        column->addWidget(text, 1);
+        rerunLayout->addLayout(column, 1);
+    }
+    m_rerunPane->setVisible(false);
+
+    auto *filters = new QHBoxLayout;
+    filters->addWidget(m_search, 3);
+    filters->addWidget(m_kind);
+    filters->addWidget(m_model);
+    filters->addWidget(m_period);
+    filters->addWidget(m_starredOnly);
+    filters->addSpacing(12);
+    filters->addWidget(m_export);
+    filters->addWidget(m_clear);
+    filters->addWidget(m_settings);
+
+    auto *left = new QWidget(this);
+    auto *leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(m_list, 1);
+    leftLayout->addWidget(m_count);
+
+    auto *right = new QWidget(this);
+    auto *rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->addWidget(m_details, 2);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_open);
+    buttons->addWidget(m_rerun);
+    buttons->addStretch(1);
+    buttons->addWidget(m_star);
+    buttons->addWidget(m_delete);
+    rightLayout->addLayout(buttons);
+    rightLayout->addWidget(m_rerunPane, 1);
+
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(left);
+    splitter->addWidget(right);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
+    splitter->setHandleWidth(16);
+    splitter->setChildrenCollapsible(false);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(16, 12, 16, 12);
+    layout->addWidget(m_banner);
+    layout->addLayout(filters);
+    layout->addWidget(splitter, 1);
+
+    // Names for tests and accessibility tools.
+    m_search->setObjectName(QStringLiteral("historySearch"));
+    m_list->setObjectName(QStringLiteral("historyList"));
+    m_open->setObjectName(QStringLiteral("historyOpen"));
+    m_rerun->setObjectName(QStringLiteral("historyRerun"));
+    m_star->setObjectName(QStringLiteral("historyStar"));
+    m_delete->setObjectName(QStringLiteral("historyDelete"));
+    m_export->setObjectName(QStringLiteral("historyExport"));
+    m_clear->setObjectName(QStringLiteral("historyClear"));
+    m_settings->setObjectName(QStringLiteral("historySettings"));
+
+    m_searchDelay = new QTimer(this);
+    m_searchDelay->setSingleShot(true);
+    m_searchDelay->setInterval(kSearchDelayMs);
+    connect(m_searchDelay, &QTimer::timeout, this, &HistoryView::refresh);
+    connect(m_search, &QLineEdit::textChanged, m_searchDelay, qOverload<>(&QTimer::start));
+    connect(m_search, &QLineEdit::returnPressed, this, &HistoryView::refresh);
+    for (QComboBox *box : {m_kind, m_model, m_period})
+        connect(box, &QComboBox::activated, this, &HistoryView::refresh);
+    connect(m_starredOnly, &QCheckBox::toggled, this, &HistoryView::refresh);
+    connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex &index) {
+                if (index.isValid())
+                    showEntry(index.data(HistoryModel::IdRole).toLongLong());
+            });
+    connect(m_list, &QListView::activated, this, &HistoryView::openCurrent);
+    connect(m_open, &QPushButton::clicked, this, &HistoryView::openCurrent);
+    connect(m_rerun, &QPushButton::clicked, this, &HistoryView::rerunCurrent);
+    connect(m_star, &QPushButton::clicked, this, &HistoryView::toggleStarCurrent);
+    connect(m_delete, &QPushButton::clicked, this, &HistoryView::deleteCurrent);
+    connect(m_export, &QPushButton::clicked, this, &HistoryView::exportHistory);
+    connect(m_clear, &QPushButton::clicked, this, [this] { clearAll(); });
+    connect(m_settings, &QPushButton::clicked, this, &HistoryView::editSettings);
+
+    retranslateUi();
+    updateButtons();
+}
+
+HistoryView::~HistoryView()
+{
+    m_listModel->setStore(nullptr);
+}
+
+void HistoryView::retranslateUi()
+{
+    m_search->setPlaceholderText(tr("Search the history (Ctrl+F)"));
+    m_search->setAccessibleName(tr("Search the history"));
+    m_kind->setItemText(0, tr("All kinds"));
+    m_kind->setItemText(1, tr("Translations"));
+    m_kind->setItemText(2, tr("Captions"));
+    m_kind->setItemText(3, tr("Comparisons"));
+    m_kind->setAccessibleName(tr("Kind"));
+    m_model->setItemText(0, tr("All models"));
+    m_model->setAccessibleName(tr("Model"));
+    const QStringList periods = {tr("Any time"), tr("Today"), tr("Past 7 days"),
+                                 tr("Past 30 days"), tr("Past year")};
+    for (int i = 0; i < periods.size(); ++i)
+        m_period->setItemText(i, periods[i]);
+    m_period->setAccessibleName(tr("Period"));
+    m_starredOnly->setText(tr("Starred"));
+    m_export->setText(tr("&Export…"));
+    m_export->setToolTip(tr("Save the entries the filters select as JSON Lines, CSV or TMX"));
+    m_clear->setText(tr("Clear all…"));
+    m_settings->setText(tr("Settings…"));
+    m_settings->setToolTip(tr("Recording and how long entries are kept"));
+    m_list->setAccessibleName(tr("History entries"));
+    m_details->setAccessibleName(tr("Entry details"));
+    m_open->setText(tr("&Open"));
+    m_open->setToolTip(tr("Show this entry in its view, with its model and settings"));
+    m_rerun->setText(tr("&Re-run with current settings"));
+    m_rerun->setToolTip(tr("Translate the input again with the current model and settings, "
+                           "and show both results side by side"));
+    m_delete->setText(tr("&Delete"));
+    updateButtons();
+    updateCount();
+}
+
+void HistoryView::updateCount()
+{
+    if (!m_store || !m_store->isOpen()) {
+        m_count->clear();
+        return;
+    }
+    try {
+        m_count->setText(m_listModel->search().trimmed().isEmpty()
+                             ? tr("%n entry(s)", "", int(m_store->count(m_listModel->filter())))
+                             : tr("Search results"));
+    } catch (const std::exception &) {
+        m_count->clear(); // the list query reports store errors; the count is a nicety
+    }
+}
+
+void HistoryView::changeEvent(QEvent *event)
+{
+    if (m_delete && event->type() == QEvent::LanguageChange) {
+        retranslateUi();
+        if (m_current)
+            m_details->setHtml(entryHtml(*m_current));
+    }
+    QWidget::changeEvent(event);
+}
+
+void HistoryView::showEvent(QShowEvent *event)
+{
+    if (m_stale)
+        refresh();
+    QWidget::showEvent(event);
+}
+
+bool HistoryView::openStore(const QString &path, HistoryStore::Options options)
+{
+    m_listModel->setStore(nullptr);
+    m_store.reset();
+    m_current.reset();
+    m_banner->setVisible(false);
+    const QSettings settings;
+    options.retention.maxEntries =
+        settings.value(QLatin1String(settingsKeys::kHistoryMaxEntries), 0).toLongLong();
+    options.retention.maxAgeDays =
+        settings.value(QLatin1String(settingsKeys::kHistoryMaxAgeDays), 0).toInt();
+    auto store = std::make_unique<HistoryStore>(options);
+    try {
+        m_openResult = store->open(path);
+    } catch (const std::exception &e) {
+        m_openResult = {};
+        reportError(tr("The history could not be opened, so nothing will be recorded until Glosa "
+                       "restarts."),
+                    e);
+        updateButtons();
+        return false;
+    }
+    m_store = std::move(store);
+    if (m_openResult.status == HistoryOpenResult::Status::Recovered) {
+        const QString message = tr("The history file was damaged and has been set aside as %1. "
+                                   "A new, empty history was started.")
+                                    .arg(QDir::toNativeSeparators(m_openResult.backupPath));
+        showBanner(message);
+        emit statusMessage(message);
+    }
+    m_listModel->setStore(m_store.get());
+    applyRetentionSettings();
+    refresh();
+    return true;
+}
+
+void HistoryView::showBanner(const QString &text)
+{
+    m_banner->setText(text);
+    m_banner->setVisible(true);
+}
+
+void HistoryView::reportError(const QString &what, const std::exception &error)
+{
+    const auto *history = dynamic_cast<const HistoryError *>(&error);
+    const QString why = history ? history->message() : QString::fromLocal8Bit(error.what());
+    const QString message = QStringLiteral("%1 %2").arg(what, why);
+    showBanner(message);
+    emit statusMessage(message);
+}
+
+bool HistoryView::isRecording() const
+{
+    return QSettings().value(QLatin1String(settingsKeys::kHistoryEnabled), true).toBool();
+}
+
+qint64 HistoryView::record(const HistoryEntry &entry)
+{
+    if (!m_store || !isRecording())
+        return 0;
+    qint64 id = 0;
+    try {
+        id = m_store->addEntry(entry);
+    } catch (const std::exception &e) {
+        // DiskFull, Busy, Io: the entry is lost, the app and the store carry on.
+        reportError(tr("Not saved to the history:"), e);
+        return 0;
+    }
+    if (!m_banner->isHidden() && m_openResult.status != HistoryOpenResult::Status::Recovered)
+        m_banner->setVisible(false); // the earlier write error is over
+    if (isVisible())
+        refresh();
+    else
+        m_stale = true;
+    return id;
+}
+
+void HistoryView::setModelIds(const QStringList &ids)
+{
+    const QString current = m_model->currentData().toString();
+    while (m_model->count() > 1)
+        m_model->removeItem(1);
+    for (const QString &id : ids)
+        m_model->addItem(id, id);
+    m_model->setCurrentIndex(std::max(0, m_model->findData(current)));
+}
+
+HistoryFilter HistoryView::currentFilter() const
+{
+    HistoryFilter filter;
+    static const HistoryKind kinds[] = {HistoryKind::Translation, HistoryKind::Caption,
+                                        HistoryKind::Comparison};
+    if (m_kind->currentIndex() > 0)
+        filter.kind = kinds[m_kind->currentIndex() - 1];
+    filter.modelId = m_model->currentData().toString();
+    if (const int days = m_period->currentData().toInt(); days > 0)
+        filter.from = QDateTime(QDate::currentDate().addDays(1 - days), QTime(0, 0));
+    filter.starredOnly = m_starredOnly->isChecked();
+    return filter;
+}
+
+void HistoryView::refresh()
+{
+    m_searchDelay->stop();
+    m_stale = false;
+    if (!m_store)
+        return;
+    const qint64 shown = currentId();
+    try {
+        m_listModel->setQuery(m_search->text(), currentFilter());
+    } catch (const std::exception &e) {
+        reportError(tr("The history could not be read:"), e);
+        return;
+    }
+    updateCount();
+    // Keep the entry on the right where it was, selected again if the new list has it.
+    if (const int row = m_listModel->rowOf(shown); row >= 0)
+        m_list->setCurrentIndex(m_listModel->index(row));
+}
+
+void HistoryView::showEntry(qint64 id)
+{
+    if (!m_store || (m_current && m_current->id == id))
+        return;
+    try {
+        m_current = m_store->entry(id);
+    } catch (const std::exception &e) {
+        m_current.reset();
+        reportError(tr("The entry could not be read:"), e);
+    }
+    m_rerunPane->setVisible(false);
+    if (m_current) {
+        if (!m_current->thumbnailPng.isEmpty())
+            m_details->document()->addResource(QTextDocument::ImageResource,
+                                               QUrl(QStringLiteral("history:thumbnail")),
+                                               QImage::fromData(m_current->thumbnailPng));
+        m_details->setHtml(entryHtml(*m_current));
+    } else {
+        m_details->clear();
+    }
+    updateButtons();
+}
+
+void HistoryView::updateButtons()
+{
+    const bool have = m_current.has_value();
+    m_open->setEnabled(have);
+    m_rerun->setEnabled(have);
+    m_star->setEnabled(have);
+    m_delete->setEnabled(have);
+    m_star->setChecked(have && m_current->starred);
+    m_star->setText(have && m_current->starred ? tr("★ Starred") : tr("☆ Star"));
+    m_export->setEnabled(m_store != nullptr);
+    m_clear->setEnabled(m_store != nullptr);
+}
+
+void HistoryView::focusSearch()
+{
+    m_search->setFocus(Qt::ShortcutFocusReason);
+    m_search->selectAll();
+}
+
+void HistoryView::openCurrent()
+{
+    if (m_current)
+        emit openRequested(*m_current);
+}
+
+void HistoryView::rerunCurrent()
+{
+    if (m_current)
+        emit rerunRequested(*m_current);
+}
+
+void HistoryView::showRerunPending(const HistoryEntry &then)
+{
+    const HistoryOutput *best = then.bestOutput();
+    m_thenTitle->setText(rerunTitle(tr("Then"), then));
+    m_then->setPlainText(best ? best->text : QString());
+    m_nowTitle->setText(tr("Now"));
+    m_now->setPlainText(tr("Running…"));
+    m_rerunPane->setVisible(true);
+}
+
+void HistoryView::showRerunResult(const HistoryEntry &now)
+{
+    const HistoryOutput *best = now.bestOutput();
+    m_nowTitle->setText(rerunTitle(tr("Now"), now));
+    m_now->setPlainText(best ? best->text : QString());
+    m_rerunPane->setVisible(true);
+}
+
+void HistoryView::showRerunFailed(const QString &message)
+{
+    m_now->setPlainText(message);
+    m_rerunPane->setVisible(true);
+}
+
+void HistoryView::toggleStarCurrent()
+{
+    if (!m_current || !m_store)
+        return;
+    const bool starred = !m_current->starred;
+    try {
+        m_store->setStarred(m_current->id, starred);
+    } catch (const std::exception &e) {
+        reportError(tr("The star could not be saved:"), e);
+        updateButtons();
+        return;
+    }
+    m_current->starred = starred;
+    m_listModel->setStarred(m_listModel->rowOf(m_current->id), starred);
+    updateButtons();
+}
+
+void HistoryView::deleteCurrent()
+{
+    if (!m_current || !m_store)
+        return;
+    const qint64 id = m_current->id;
+    try {
+        m_store->removeEntry(id);
+    } catch (const std::exception &e) {
+        reportError(tr("The entry could not be deleted:"), e);
+        return;
+    }
+    m_current.reset();
+    m_details->clear();
+    m_rerunPane->setVisible(false);
+    m_listModel->removeRowOf(id);
+    updateButtons();
+    updateCount();
+}
+
+qint64 HistoryView::clearAll()
+{
+    if (!m_store)
+        return 0;
+    const auto answer = QMessageBox::question(
+        this, tr("Clear the history"),
+        tr("Remove every entry from the history, starred ones too? This cannot be undone."),
+        QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+    if (answer != QMessageBox::Yes)
+        return 0;
+    qint64 removed = 0;
+    try {
+        removed = m_store->clear();
+    } catch (const std::exception &e) {
+        reportError(tr("The history could not be cleared:"), e);
+        return 0;
+    }
+    m_current.reset();
+    m_details->clear();
+    m_rerunPane->setVisible(false);
+    updateButtons();
+    refresh();
+    emit statusMessage(tr("Removed %n history entry(s).", "", int(removed)));
+    return removed;
+}
+
+void HistoryView::exportHistory()
+{
+    if (!m_store)
+        return;
+    const QString jsonl = tr("JSON Lines, everything (*.jsonl)");
+    const QString csv = tr("CSV, best outputs (*.csv)");
+    const QString tmx = tr("TMX translation memory, translations only (*.tmx)");
+    QString selected = jsonl;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export history"),
+        QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)
+            + QStringLiteral("/glosa-history.jsonl"),
+        QStringList{jsonl, csv, tmx}.join(QStringLiteral(";;")), &selected);
+    if (path.isEmpty())
+        return;
+    QString format = QFileInfo(path).suffix().toLower();
+    if (!historyExportFormatFromName(format))
+        format = selected == csv ? QStringLiteral("csv")
+                 : selected == tmx ? QStringLiteral("tmx")
+                                   : QStringLiteral("jsonl");
+    const qint64 n = exportTo(path, format);
+    if (n >= 0)
+        emit statusMessage(tr("Exported %n entry(s) to %1", "", int(n))
+                               .arg(QDir::toNativeSeparators(path)));
+}
+
+qint64 HistoryView::exportTo(const QString &path, const QString &formatName)
+{
+    const std::optional<HistoryExportFormat> format = historyExportFormatFromName(formatName);
+    if (!m_store || !format)
+        return -1;
+    // QSaveFile: a failed export (full disk) leaves an earlier file of that name as it was.
+    QSaveFile file(path);
+    try {
+        if (!file.open(QIODevice::WriteOnly))
+            throw HistoryError(HistoryError::Code::Io,
+                               tr("Cannot write %1: %2").arg(path, file.errorString()));
+        const qint64 n = glosa::exportHistory(*m_store, *format, file, currentFilter());
+        if (!file.commit())
+            throw HistoryError(HistoryError::Code::Io,
+                               tr("Cannot write %1: %2").arg(path, file.errorString()));
+        return n;
+    } catch (const std::exception &e) {
+        file.cancelWriting();
+        reportError(tr("The history could not be exported."), e);
+        QMessageBox::warning(this, tr("Export history"), m_banner->text());
+        return -1;
+    }
+}
+
+qint64 HistoryView::applyRetentionSettings()
+{
+    if (!m_store)
+        return 0;
+    const QSettings settings;
+    HistoryRetention retention;
+    retention.maxEntries =
+        settings.value(QLatin1String(settingsKeys::kHistoryMaxEntries), 0).toLongLong();
+    retention.maxAgeDays = settings.value(QLatin1String(settingsKeys::kHistoryMaxAgeDays), 0).toInt();
+    m_store->setRetention(retention);
+    if (!retention.isActive())
+        return 0;
+    try {
+        return m_store->applyRetention(retention);
+    } catch (const std::exception &e) {
+        reportError(tr("Old entries could not be removed:"), e);
+        return 0;
+    }
+}
+
+void HistoryView::editSettings()
+{
+    QSettings settings;
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("History settings"));
+    auto *form = new QFormLayout(&dialog);
+    auto *enabled = new QCheckBox(tr("Record translations, captions and comparisons"), &dialog);
+    enabled->setObjectName(QStringLiteral("historyEnabled"));
+    enabled->setChecked(isRecording());
+    auto *maxEntries = new QSpinBox(&dialog);
+    maxEntries->setObjectName(QStringLiteral("historyMaxEntries"));
+    maxEntries->setRange(0, 10'000'000);
+    maxEntries->setSingleStep(1000);
+    maxEntries->setSpecialValueText(tr("No limit"));
+    maxEntries->setValue(settings.value(QLatin1String(settingsKeys::kHistoryMaxEntries), 0).toInt());
+    auto *maxAge = new QSpinBox(&dialog);
+    maxAge->setObjectName(QStringLiteral("historyMaxAgeDays"));
+    maxAge->setRange(0, 36500);
+    maxAge->setSuffix(tr(" days"));
+    maxAge->setSpecialValueText(tr("No limit"));
+    maxAge->setValue(settings.value(QLatin1String(settingsKeys::kHistoryMaxAgeDays), 0).toInt());
+    auto *note = new QLabel(tr("Starred entries are always kept. Older entries beyond the limits "
+                               "are removed now and whenever a new one is recorded."),
+                            &dialog);
+    note->setWordWrap(true);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    form->addRow(enabled);
+    form->addRow(tr("Keep at most:"), maxEntries);
+    form->addRow(tr("Remove entries older than:"), maxAge);
+    form->addRow(note);
+    form->addRow(buttons);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    settings.setValue(QLatin1String(settingsKeys::kHistoryEnabled), enabled->isChecked());
+    settings.setValue(QLatin1String(settingsKeys::kHistoryMaxEntries), maxEntries->value());
+    settings.setValue(QLatin1String(settingsKeys::kHistoryMaxAgeDays), maxAge->value());
+    const qint64 removed = applyRetentionSettings();
+    if (removed > 0)
+        emit statusMessage(tr("Removed %n old history entry(s).", "", int(removed)));
+    refresh();
+}
+
+} // namespace glosa

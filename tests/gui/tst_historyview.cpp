@@ -1,0 +1,545 @@
+// The History tab on the real app: the bundled Transformer (resources/models/transformer-en-es)
+// through the real plugins, a real SQLite history in a temporary folder (found through
+// QStandardPaths::AppDataLocation, as the app finds it), driven through the real widgets offscreen.
+#include "app/core/historyresults.h"
+#include "app/core/historystore.h"
+#include "app/core/inferenceworker.h"
+#include "app/core/settings.h"
+#include "app/gui/captionview.h"
+#include "app/gui/compareview.h"
+#include "app/gui/decodingpanel.h"
+#include "app/gui/historycontroller.h"
+#include "app/gui/historymodel.h"
+#include "app/gui/historyview.h"
+#include "app/gui/mainwindow.h"
+#include "app/gui/translateview.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialog>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QImage>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBrowser>
+#include <QTimer>
+
+#include <functional>
+#include <memory>
+
+using namespace glosa;
+
+namespace {
+constexpr int kTranslateTimeoutMs = 60000; // the shared 2-core machine also trains models
+
+// Runs `act` on the next modal dialog of type T once it is open (QMessageBox::question and
+// QDialog::exec block until it is answered).
+template<typename T>
+void whenModal(std::function<void(T *)> act)
+{
+    auto *poll = new QTimer(qApp);
+    poll->setInterval(20);
+    QObject::connect(poll, &QTimer::timeout, [poll, act] {
+        if (auto *dialog = qobject_cast<T *>(QApplication::activeModalWidget())) {
+            poll->stop();
+            poll->deleteLater();
+            act(dialog);
+        }
+    });
+    poll->start();
+}
+
+QString settingsText(const engine::DecodingOptions &o)
+{
+    QStringList parts;
+    const QVariantMap map = decodingOptionsToMap(o);
+    for (auto it = map.begin(); it != map.end(); ++it)
+        parts << it.key() + QLatin1Char('=') + it.value().toString();
+    return parts.join(QLatin1Char(' '));
+}
+} // namespace
+
+class TestHistoryView : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dataDir.isValid());
+        QVERIFY(m_settingsDir.isValid());
+        qputenv("GLOSA_PLUGIN_PATH", GLOSA_BINARY_DIR "/plugins");
+        qputenv("GLOSA_MODEL_PATH", GLOSA_SOURCE_DIR "/resources/models/transformer-en-es");
+        qputenv("XDG_DATA_HOME", m_dataDir.path().toUtf8()); // AppDataLocation in the temp dir
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
+        QCoreApplication::setOrganizationName(QStringLiteral("GlosaTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_historyview"));
+
+        m_window = std::make_unique<MainWindow>();
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QCOMPARE(m_window->currentModelId(), QStringLiteral("transformer-en-es"));
+        m_view = m_window->historyView();
+        QVERIFY(m_view->store());
+        QVERIFY2(m_view->store()->path().startsWith(m_dataDir.path()),
+                 qPrintable(m_view->store()->path()));
+        // Typing in tests is done through setSourceText + translateNow.
+        m_window->translateView()->setLiveTranslate(false);
+        InferenceWorker *worker =
+            m_window->workerFor(*m_window->catalog().find(m_window->currentModelId()));
+        QTRY_VERIFY_WITH_TIMEOUT(worker->isModelLoaded(), kTranslateTimeoutMs);
+    }
+
+    void init()
+    {
+        QSettings().remove(QStringLiteral("history"));
+        m_view->applyRetentionSettings();
+        m_view->store()->clear();
+        m_view->refresh();
+        m_window->tabs()->setCurrentIndex(MainWindow::TranslateTab);
+    }
+
+    // Translates with the real model and waits until the Translate view shows it.
+    TranslationResult translate(const QString &text)
+    {
+        m_window->tabs()->setCurrentIndex(MainWindow::TranslateTab);
+        TranslateView *view = m_window->translateView();
+        QSignalSpy shown(view, &TranslateView::translationShown);
+        view->setSourceText(text);
+        view->translateNow();
+        if (!shown.wait(kTranslateTimeoutMs))
+            return {};
+        return view->result();
+    }
+
+    void translatingRecordsTheSettledResultOnly()
+    {
+        // Three results in quick succession, as translate-as-you-type gives them: only the last,
+        // once nothing newer came for HistoryController::kSettleMs, is recorded.
+        QElapsedTimer clock;
+        clock.start();
+        for (const QString &text : {QStringLiteral("The"), QStringLiteral("The cat"),
+                                    QStringLiteral("The cat sleeps on the bed.")})
+            QVERIFY(!translate(text).isEmpty());
+        const qint64 typing = clock.elapsed();
+        QCOMPARE(m_view->store()->count(), 0); // nothing yet: the translation has not settled
+        QTRY_COMPARE_WITH_TIMEOUT(m_view->store()->count(), 1, HistoryController::kSettleMs * 3);
+        QVERIFY2(typing < HistoryController::kSettleMs,
+                 qPrintable(QStringLiteral("three translations took %1 ms").arg(typing)));
+        const HistoryPage page = m_view->store()->recent();
+        QCOMPARE(page.items.size(), 1);
+        const std::optional<HistoryEntry> e = m_view->store()->entry(page.items.first().id);
+        QVERIFY(e);
+        const TranslationResult &shown = m_window->translateView()->result();
+        QCOMPARE(e->kind, HistoryKind::Translation);
+        QCOMPARE(e->inputText, QStringLiteral("The cat sleeps on the bed."));
+        QCOMPARE(e->modelId, QStringLiteral("transformer-en-es"));
+        QCOMPARE(e->modelVersion, m_window->catalog().find(e->modelId)->version);
+        QCOMPARE(e->bestOutput()->text, shown.best()->text);
+        QCOMPARE(e->outputs.size(), shown.hypotheses.size());
+        QCOMPARE(e->bestOutput()->alignment.rows, int(shown.best()->tokens.size()));
+        QCOMPARE(e->bestOutput()->alignment.cols, int(shown.sourceTokens.size()));
+        QCOMPARE(settingsText(decodingOptionsFromSettings(e->settings)),
+                 settingsText(shown.options));
+        QVERIFY(e->elapsedMs > 0);
+
+        // Pressing Translate again on the same text adds nothing.
+        QVERIFY(!translate(QStringLiteral("The cat sleeps on the bed.")).isEmpty());
+        QTest::qWait(HistoryController::kSettleMs + 300);
+        QCOMPARE(m_view->store()->count(), 1);
+    }
+
+    void leavingTheTabRecordsAtOnce()
+    {
+        QVERIFY(!translate(QStringLiteral("Where is the station?")).isEmpty());
+        QCOMPARE(m_view->store()->count(), 0);
+        m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
+        QCOMPARE(m_view->store()->count(), 1);
+        // The list shows it without a restart.
+        QCOMPARE(m_view->model()->rowCount(), 1);
+        QCOMPARE(m_view->model()->summary(0).inputPreview, QStringLiteral("Where is the station?"));
+    }
+
+    void searchHighlightsTheHit()
+    {
+        QVERIFY(!translate(QStringLiteral("My sister reads a book.")).isEmpty());
+        QVERIFY(!translate(QStringLiteral("The weather is nice today.")).isEmpty());
+        m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
+        QCOMPARE(m_view->store()->count(), 2);
+        QCOMPARE(m_view->model()->rowCount(), 2);
+
+        QTest::keyClicks(m_view->searchEdit(), QStringLiteral("sister"));
+        QTRY_COMPARE(m_view->model()->rowCount(), 1);
+        const QString snippet = m_view->model()->index(0).data(HistoryModel::SnippetRole).toString();
+        QVERIFY2(snippet.contains(QStringLiteral("<b>sister</b>")), qPrintable(snippet));
+        QVERIFY(m_view->model()->index(0).data(HistoryModel::HtmlRole).toString().contains(
+            QStringLiteral("<b>sister</b>")));
+
+        m_view->searchEdit()->clear();
+        QTest::keyClicks(m_view->searchEdit(), QStringLiteral("elephants"));
+        QTRY_COMPARE(m_view->model()->rowCount(), 0);
+        m_view->searchEdit()->clear();
+        QTRY_COMPARE(m_view->model()->rowCount(), 2);
+
+        // Filters: no comparison was made; starring one and asking for starred ones finds it.
+        m_view->kindFilter()->setCurrentIndex(3);
+        m_view->refresh();
+        QCOMPARE(m_view->model()->rowCount(), 0);
+        m_view->kindFilter()->setCurrentIndex(0);
+        m_view->refresh();
+        m_view->list()->setCurrentIndex(m_view->model()->index(1));
+        const qint64 id = m_view->currentId();
+        QVERIFY(id > 0);
+        m_view->toggleStarCurrent();
+        m_view->starredFilter()->setChecked(true);
+        QCOMPARE(m_view->model()->rowCount(), 1);
+        QCOMPARE(m_view->model()->summary(0).id, id);
+        QVERIFY(m_view->store()->entry(id)->starred);
+        m_view->starredFilter()->setChecked(false);
+
+        // Delete one.
+        m_view->list()->setCurrentIndex(m_view->model()->index(0));
+        const qint64 doomed = m_view->currentId();
+        m_view->deleteCurrent();
+        QCOMPARE(m_view->store()->count(), 1);
+        QVERIFY(!m_view->store()->entry(doomed));
+        QCOMPARE(m_view->model()->rowCount(), 1);
+    }
+
+    void openingRestoresTheTranslateView()
+    {
+        TranslateView *translate = m_window->translateView();
+        engine::DecodingOptions options;
+        options.strategy = engine::SearchStrategy::Beam;
+        options.beamSize = 3;
+        options.nBest = 2;
+        options.noRepeatNgramSize = 2;
+        translate->decodingPanel()->setOptions(options);
+        const TranslationResult original = this->translate(QStringLiteral("I would like a cup of "
+                                                                          "coffee, please."));
+        QVERIFY(!original.isEmpty());
+        QCOMPARE(original.hypotheses.size(), 2);
+        m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
+        QCOMPARE(m_view->store()->count(), 1);
+
+        // Something else in the Translate view, with other settings.
+        translate->decodingPanel()->setOptions(engine::DecodingOptions());
+        QVERIFY(!this->translate(QStringLiteral("Good night.")).isEmpty());
+        m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
+        QCOMPARE(m_view->store()->count(), 2);
+
+        QCOMPARE(m_view->model()->rowCount(), 2);
+        m_view->list()->setCurrentIndex(m_view->model()->index(1)); // the older one
+        QVERIFY(m_view->details()->toPlainText().contains(QStringLiteral("cup of coffee")));
+        QPushButton *open = m_view->findChild<QPushButton *>(QStringLiteral("historyOpen"));
+        QVERIFY(open);
+        QTest::mouseClick(open, Qt::LeftButton);
+
+        QCOMPARE(m_window->tabs()->currentIndex(), int(MainWindow::TranslateTab));
+        QCOMPARE(m_window->currentModelId(), QStringLiteral("transformer-en-es"));
+        QCOMPARE(translate->sourceEditor()->toPlainText(), original.source);
+        QCOMPARE(settingsText(translate->decodingPanel()->options()), settingsText(original.options));
+        QCOMPARE(translate->targetEditor()->toPlainText(), original.best()->text);
+        const TranslationResult &restored = translate->result();
+        QCOMPARE(restored.hypotheses.size(), original.hypotheses.size());
+        QCOMPARE(restored.sourceTokens.size(), original.sourceTokens.size());
+        for (int j = 0; j < original.sourceTokens.size(); ++j) {
+            QCOMPARE(restored.sourceTokens[j].begin, original.sourceTokens[j].begin);
+            QCOMPARE(restored.sourceTokens[j].end, original.sourceTokens[j].end);
+        }
+        for (int k = 0; k < original.hypotheses.size(); ++k) {
+            const TranslationHypothesis &a = original.hypotheses[k], &b = restored.hypotheses[k];
+            QCOMPARE(b.text, a.text);
+            QCOMPARE(b.tokens.size(), a.tokens.size());
+            for (int t = 0; t < a.tokens.size(); ++t) {
+                QCOMPARE(b.tokens[t].begin, a.tokens[t].begin);
+                QCOMPARE(b.tokens[t].end, a.tokens[t].end);
+            }
+            QCOMPARE(b.alignment.size(), a.alignment.size());
+            for (int i = 0; i < a.alignment.size(); ++i) // float16: 3 significant digits
+                QVERIFY(std::abs(b.alignment[i] - a.alignment[i]) <= 1e-3f + 1e-3f * a.alignment[i]);
+        }
+        // The view does not count the restored result as a new translation.
+        QTest::qWait(HistoryController::kSettleMs + 300);
+        QCOMPARE(m_view->store()->count(), 2);
+    }
+
+    void rerunShowsThenAndNow()
+    {
+        QVERIFY(!translate(QStringLiteral("The children play in the garden.")).isEmpty());
+        m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
+        const QString then = m_window->translateView()->result().best()->text;
+        engine::DecodingOptions greedy;
+        greedy.strategy = engine::SearchStrategy::Greedy;
+        m_window->translateView()->decodingPanel()->setOptions(greedy);
+        m_view->list()->setCurrentIndex(m_view->model()->index(0));
+        m_view->rerunCurrent();
+        QCOMPARE(m_view->rerunThen()->toPlainText(), then);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            m_view->rerunNow()->toPlainText() != HistoryView::tr("Running…"), kTranslateTimeoutMs);
+        QVERIFY(!m_view->rerunNow()->toPlainText().isEmpty());
+        // The new run is a translation like any other, and it used the current settings.
+        QTRY_COMPARE(m_view->store()->count(), 2);
+        const HistorySummary newest = m_view->store()->recent().items.first();
+        const std::optional<HistoryEntry> now = m_view->store()->entry(newest.id);
+        QCOMPARE(now->bestOutput()->text, m_view->rerunNow()->toPlainText());
+        QCOMPARE(decodingOptionsFromSettings(now->settings).strategy, engine::SearchStrategy::Greedy);
+        m_window->translateView()->decodingPanel()->setOptions(engine::DecodingOptions());
+    }
+
+    void comparisonIsRecordedAndRestored()
+    {
+        CompareView *compare = m_window->compareView();
+        compare->setColumnCount(2);
+        compare->input()->setPlainText(QStringLiteral("We are going to the beach tomorrow."));
+        QSignalSpy shown(compare, &CompareView::comparisonShown);
+        compare->compare();
+        QVERIFY(shown.wait(kTranslateTimeoutMs));
+        QCOMPARE(m_view->store()->count(), 1);
+        const std::optional<HistoryEntry> e =
+            m_view->store()->entry(m_view->store()->recent().items.first().id);
+        QCOMPARE(e->kind, HistoryKind::Comparison);
+        QCOMPARE(historyColumnOptions(*e).size(), 2);
+        const QString column1 = compare->column(1)->output()->toPlainText();
+
+        compare->setColumnCount(4);
+        compare->input()->setPlainText(QStringLiteral("something else"));
+        m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
+        m_view->list()->setCurrentIndex(m_view->model()->index(0));
+        m_view->openCurrent();
+        QCOMPARE(m_window->tabs()->currentIndex(), int(MainWindow::CompareTab));
+        QCOMPARE(compare->columnCount(), 2);
+        QCOMPARE(compare->input()->toPlainText(), e->inputText);
+        QCOMPARE(compare->column(1)->output()->toPlainText(), column1);
+        QCOMPARE(settingsText(compare->column(1)->options()),
+                 settingsText(historyColumnOptions(*e).at(1)));
+    }
+
+    void captionIsRecordedAndRestored()
+    {
+        // The tiny captioner's golden test image, as a PNG the bundled captioner can read.
+        QFile raw(QStringLiteral(GLOSA_TEST_DATA_DIR "/parity/captioner-tiny/image-224x224.rgb"));
+        QVERIFY(raw.open(QIODevice::ReadOnly));
+        const QByteArray pixels = raw.readAll();
+        QCOMPARE(pixels.size(), 224 * 224 * 3);
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("photo.png"));
+        QVERIFY(QImage(reinterpret_cast<const uchar *>(pixels.constData()), 224, 224, 224 * 3,
+                       QImage::Format_RGB888)
+                    .save(png));
+
+        CaptionView *caption = m_window->captionView();
+        m_window->tabs()->setCurrentIndex(MainWindow::CaptionTab);
+        QSignalSpy shown(caption, &CaptionView::captionShown);
+        caption->addImages({png});
+        QVERIFY(shown.wait(kTranslateTimeoutMs));
+        const CaptionResult original = caption->result();
+        QVERIFY(!original.text.isEmpty());
+        QCOMPARE(m_view->store()->count(), 1);
+        const std::optional<HistoryEntry> e =
+            m_view->store()->entry(m_view->store()->recent().items.first().id);
+        QCOMPARE(e->kind, HistoryKind::Caption);
+        QCOMPARE(e->imagePath, png);
+        QCOMPARE(e->imageHash.size(), 64);
+        QVERIFY(!e->thumbnailPng.isEmpty());
+        QCOMPARE(e->bestOutput()->text, original.text);
+        QCOMPARE(e->bestOutput()->alignment.rows, int(original.tokens.size()));
+        QCOMPARE(e->bestOutput()->alignment.cols, original.gridRows * original.gridCols);
+
+        m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
+        m_view->list()->setCurrentIndex(m_view->model()->index(0));
+        QVERIFY(m_view->details()->toPlainText().contains(original.text));
+        m_view->openCurrent();
+        QCOMPARE(m_window->tabs()->currentIndex(), int(MainWindow::CaptionTab));
+        const CaptionResult &restored = caption->result();
+        QCOMPARE(restored.text, original.text);
+        QCOMPARE(restored.gridRows, original.gridRows);
+        QCOMPARE(restored.gridCols, original.gridCols);
+        QCOMPARE(restored.attention.size(), original.attention.size());
+        QCOMPARE(restored.tokens.size(), original.tokens.size());
+        QCOMPARE(restored.image.size(), original.image.size());
+        QCOMPARE(caption->images().count(png), 1); // not added a second time
+        QCOMPARE(m_view->store()->count(), 1);     // showing it again records nothing
+    }
+
+    void clearAllAsksFirst()
+    {
+        QVERIFY(!translate(QStringLiteral("I am hungry.")).isEmpty());
+        m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
+        QCOMPARE(m_view->store()->count(), 1);
+
+        QString asked;
+        whenModal<QMessageBox>([&](QMessageBox *box) {
+            asked = box->text();
+            box->button(QMessageBox::No)->click();
+        });
+        QCOMPARE(m_view->clearAll(), 0);
+        QVERIFY(asked.contains(QStringLiteral("starred")));
+        QCOMPARE(m_view->store()->count(), 1);
+        QCOMPARE(m_view->model()->rowCount(), 1);
+
+        whenModal<QMessageBox>([](QMessageBox *box) { box->button(QMessageBox::Yes)->click(); });
+        QCOMPARE(m_view->clearAll(), 1);
+        QCOMPARE(m_view->store()->count(), 0);
+        QCOMPARE(m_view->model()->rowCount(), 0);
+    }
+
+    void retentionLimitPrunes()
+    {
+        const TranslationResult result = translate(QStringLiteral("The door is open."));
+        QVERIFY(!result.isEmpty());
+        m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
+        const ModelInfo info = *m_window->catalog().find(result.modelId);
+        for (int i = 0; i < 4; ++i) {
+            HistoryEntry e = translationHistoryEntry(result, info);
+            e.inputText = QStringLiteral("older %1").arg(i);
+            e.time = QDateTime::currentDateTimeUtc().addDays(-10 - i);
+            QVERIFY(m_view->record(e) > 0);
+        }
+        QCOMPARE(m_view->store()->count(), 5);
+
+        // Settings ▸ History…: keep at most 3.
+        whenModal<QDialog>([](QDialog *dialog) {
+            dialog->findChild<QSpinBox *>(QStringLiteral("historyMaxEntries"))->setValue(3);
+            dialog->accept();
+        });
+        m_view->editSettings();
+        QCOMPARE(QSettings().value(QLatin1String(settingsKeys::kHistoryMaxEntries)).toInt(), 3);
+        QCOMPARE(m_view->store()->count(), 3);
+        QCOMPARE(m_view->model()->rowCount(), 3);
+        QCOMPARE(m_view->model()->summary(0).inputPreview, QStringLiteral("The door is open."));
+
+        // Applied on every insert too.
+        QVERIFY(!translate(QStringLiteral("The window is closed.")).isEmpty());
+        m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
+        QCOMPARE(m_view->store()->count(), 3);
+        QCOMPARE(m_view->model()->summary(0).inputPreview, QStringLiteral("The window is closed."));
+
+        // Max age: entries older than a week go.
+        whenModal<QDialog>([](QDialog *dialog) {
+            dialog->findChild<QSpinBox *>(QStringLiteral("historyMaxEntries"))->setValue(0);
+            dialog->findChild<QSpinBox *>(QStringLiteral("historyMaxAgeDays"))->setValue(7);
+            dialog->accept();
+        });
+        m_view->editSettings();
+        QCOMPARE(m_view->store()->count(), 2);
+
+        // Recording off: nothing new is kept.
+        whenModal<QDialog>([](QDialog *dialog) {
+            dialog->findChild<QCheckBox *>(QStringLiteral("historyEnabled"))->setChecked(false);
+            dialog->accept();
+        });
+        m_view->editSettings();
+        QVERIFY(!translate(QStringLiteral("The car is red.")).isEmpty());
+        m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
+        QCOMPARE(m_view->store()->count(), 2);
+    }
+
+    void ctrlFSearchesTheHistoryOnItsTab()
+    {
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
+        QTest::keyClick(m_window.get(), Qt::Key_F, Qt::ControlModifier);
+        QTRY_COMPARE(QApplication::focusWidget(), m_view->searchEdit());
+        // Elsewhere it still opens the find bar for the editors.
+        m_window->tabs()->setCurrentIndex(MainWindow::TranslateTab);
+        QTest::keyClick(m_window.get(), Qt::Key_F, Qt::ControlModifier);
+        QTRY_VERIFY(QApplication::focusWidget() != m_view->searchEdit());
+        QVERIFY(qobject_cast<QLineEdit *>(QApplication::focusWidget()));
+    }
+
+    void diskFullIsReportedAndTheAppGoesOn()
+    {
+        QTemporaryDir dir;
+        HistoryStore::Options options;
+        options.maxDatabaseBytes = 256 * 1024; // a quota stands in for a full disk (SQLITE_FULL)
+        QVERIFY(m_view->openStore(dir.filePath(QStringLiteral("small.sqlite")), options));
+        const TranslationResult result = translate(QStringLiteral("The sun is shining."));
+        QVERIFY(!result.isEmpty());
+        HistoryEntry big = translationHistoryEntry(result, *m_window->catalog().find(result.modelId));
+        big.inputText = QString(100 * 1024, QLatin1Char('x'));
+        QSignalSpy messages(m_view, &HistoryView::statusMessage);
+        int saved = 0;
+        while (saved < 20 && m_view->record(big) > 0)
+            ++saved;
+        QVERIFY2(saved < 20, "the quota was never reached");
+        QVERIFY(!messages.isEmpty());
+        QVERIFY2(messages.last().first().toString().contains(QStringLiteral("disk space")),
+                 qPrintable(messages.last().first().toString()));
+        QVERIFY(!m_view->banner()->isHidden());
+        QVERIFY(m_window->statusBar()->currentMessage().contains(QStringLiteral("disk space")));
+        // The store and the app go on: reading works, and a later entry that fits is saved
+        // once space is made.
+        QCOMPARE(m_view->store()->count(), saved);
+        QCOMPARE(m_view->store()->integrityCheck(), QStringList());
+        m_view->store()->clear();
+        m_window->tabs()->setCurrentIndex(MainWindow::TranslateTab);
+        QVERIFY(!translate(QStringLiteral("The moon is bright.")).isEmpty());
+        m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
+        // "The sun…" was held back until a different text came; both fit now.
+        QCOMPARE(m_view->store()->count(), 2);
+        QCOMPARE(m_view->model()->summary(0).inputPreview, QStringLiteral("The moon is bright."));
+        QVERIFY(m_view->banner()->isHidden());
+        QVERIFY(m_view->openStore(HistoryStore::defaultPath()));
+    }
+
+    void corruptDatabaseAtStartIsReported()
+    {
+        QTemporaryDir data;
+        qputenv("XDG_DATA_HOME", data.path().toUtf8());
+        const QString path = HistoryStore::defaultPath();
+        QVERIFY(QDir().mkpath(QFileInfo(path).path()));
+        QFile garbage(path);
+        QVERIFY(garbage.open(QIODevice::WriteOnly));
+        garbage.write(QByteArray(8192, '\x5a'));
+        garbage.close();
+
+        auto window = std::make_unique<MainWindow>();
+        qputenv("XDG_DATA_HOME", m_dataDir.path().toUtf8());
+        HistoryView *view = window->historyView();
+        QCOMPARE(view->openResult().status, HistoryOpenResult::Status::Recovered);
+        QVERIFY(QFile::exists(view->openResult().backupPath));
+        QVERIFY(!view->banner()->isHidden());
+        QVERIFY(view->banner()->text().contains(QStringLiteral("damaged")));
+        QVERIFY2(window->statusBar()->currentMessage().contains(QStringLiteral("damaged")),
+                 qPrintable(window->statusBar()->currentMessage()));
+        // The fresh history works.
+        window->translateView()->setLiveTranslate(false);
+        QSignalSpy shown(window->translateView(), &TranslateView::translationShown);
+        window->translateView()->setSourceText(QStringLiteral("Hello."));
+        window->translateView()->translateNow();
+        QVERIFY(shown.wait(kTranslateTimeoutMs));
+        window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
+        QCOMPARE(view->store()->count(), 1);
+    }
+
+    void cleanupTestCase()
+    {
+        m_window.reset();
+    }
+
+private:
+    QTemporaryDir m_dataDir;
+    QTemporaryDir m_settingsDir;
+    std::unique_ptr<MainWindow> m_window;
+    HistoryView *m_view = nullptr;
+};
+
+QTEST_MAIN(TestHistoryView)
+#include "tst_historyview.moc"
