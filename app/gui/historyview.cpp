@@ -7,6 +7,7 @@
 #include "theme.h"
 
 #include <QAbstractTextDocumentLayout>
+#include <QAction>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -17,6 +18,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QImage>
 #include <QLabel>
@@ -43,7 +45,10 @@ namespace glosa {
 namespace {
 constexpr int kSearchDelayMs = 200;
 
-// Paints HistoryModel::HtmlRole: a header line, the input or the search snippet, the output.
+// Paints HistoryModel::HtmlRole: a header line, the input or the search snippet, the output, each
+// on one line and cut at the right edge. Rows of one height let the list use uniform item sizes,
+// so laying out thousands of loaded rows costs nothing (wrapped rows of varying height made every
+// page that was fetched re-measure all rows before it: 48 ms at 200 rows).
 class HistoryDelegate : public QStyledItemDelegate
 {
 public:
@@ -55,10 +60,12 @@ public:
         QStyleOptionViewItem opt = option;
         initStyleOption(&opt, index);
         opt.text.clear();
-        opt.widget->style()->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
+        QStyle *style = opt.widget ? opt.widget->style() : QApplication::style();
+        style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
         QTextDocument doc;
         setUp(doc, option, index);
         painter->save();
+        painter->setClipRect(option.rect.adjusted(6, 0, -6, 0));
         painter->translate(option.rect.topLeft() + QPoint(6, 4));
         QAbstractTextDocumentLayout::PaintContext context;
         context.palette = option.palette;
@@ -74,7 +81,7 @@ public:
     {
         QTextDocument doc;
         setUp(doc, option, index);
-        return QSize(int(doc.idealWidth()) + 12, int(doc.size().height()) + 8);
+        return QSize(120, int(doc.size().height()) + 8); // the list gives rows its full width
     }
 
 private:
@@ -83,11 +90,18 @@ private:
     {
         doc.setDefaultFont(option.font);
         doc.setDocumentMargin(0);
+        // On the selection's background the muted output and the accent would not be readable.
+        const bool selected = option.state & QStyle::State_Selected;
+        const QPalette &pal = option.palette;
         doc.setDefaultStyleSheet(
             QStringLiteral(".output { color: %1; } b { color: %2; }")
-                .arg(option.palette.color(QPalette::PlaceholderText).name(),
-                     theme::accent(option.palette).name()));
-        doc.setTextWidth(std::max(120, option.rect.width() - 12));
+                .arg(pal.color(selected ? QPalette::HighlightedText : QPalette::PlaceholderText)
+                         .name(),
+                     (selected ? pal.color(QPalette::HighlightedText) : theme::accent(pal))
+                         .name()));
+        QTextOption noWrap;
+        noWrap.setWrapMode(QTextOption::NoWrap);
+        doc.setDefaultTextOption(noWrap);
         doc.setHtml(index.data(HistoryModel::HtmlRole).toString());
     }
 };
@@ -175,8 +189,7 @@ HistoryView::HistoryView(QWidget *parent) : QWidget(parent)
     m_list = new QListView(this);
     m_list->setModel(m_listModel);
     m_list->setItemDelegate(new HistoryDelegate(m_list));
-    m_list->setUniformItemSizes(false);
-    m_list->setWordWrap(true);
+    m_list->setUniformItemSizes(true);
     m_list->setAlternatingRowColors(true);
     m_list->setSelectionMode(QAbstractItemView::SingleSelection);
     m_list->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
@@ -205,14 +218,16 @@ HistoryView::HistoryView(QWidget *parent) : QWidget(parent)
         e->setFont(theme::editorFont(font()));
     }
     m_rerunPane = new QWidget(this);
-    auto *rerunLayout = new QHBoxLayout(m_rerunPane);
+    // A grid keeps both texts level when one title wraps and the other does not.
+    auto *rerunLayout = new QGridLayout(m_rerunPane);
     rerunLayout->setContentsMargins(0, 0, 0, 0);
-    for (auto [title, text] : {std::pair{m_thenTitle, m_then}, std::pair{m_nowTitle, m_now}}) {
-        auto *column = new QVBoxLayout;
-        column->addWidget(title);
-        column->addWidget(text, 1);
-        rerunLayout->addLayout(column, 1);
-    }
+    rerunLayout->addWidget(m_thenTitle, 0, 0, Qt::AlignBottom);
+    rerunLayout->addWidget(m_nowTitle, 0, 1, Qt::AlignBottom);
+    rerunLayout->addWidget(m_then, 1, 0);
+    rerunLayout->addWidget(m_now, 1, 1);
+    rerunLayout->setColumnStretch(0, 1);
+    rerunLayout->setColumnStretch(1, 1);
+    rerunLayout->setRowStretch(1, 1);
     m_rerunPane->setVisible(false);
 
     auto *filters = new QHBoxLayout;
@@ -285,6 +300,19 @@ HistoryView::HistoryView(QWidget *parent) : QWidget(parent)
                     showEntry(index.data(HistoryModel::IdRole).toLongLong());
             });
     connect(m_list, &QListView::activated, this, &HistoryView::openCurrent);
+    // The same commands on the list's context menu, Delete on the keyboard.
+    m_list->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_openAction = new QAction(m_list);
+    m_rerunAction = new QAction(m_list);
+    m_starAction = new QAction(m_list);
+    m_deleteAction = new QAction(m_list);
+    m_deleteAction->setShortcut(QKeySequence::Delete);
+    m_deleteAction->setShortcutContext(Qt::WidgetShortcut);
+    connect(m_openAction, &QAction::triggered, this, &HistoryView::openCurrent);
+    connect(m_rerunAction, &QAction::triggered, this, &HistoryView::rerunCurrent);
+    connect(m_starAction, &QAction::triggered, this, &HistoryView::toggleStarCurrent);
+    connect(m_deleteAction, &QAction::triggered, this, &HistoryView::deleteCurrent);
+    m_list->addActions({m_openAction, m_rerunAction, m_starAction, m_deleteAction});
     connect(m_open, &QPushButton::clicked, this, &HistoryView::openCurrent);
     connect(m_rerun, &QPushButton::clicked, this, &HistoryView::rerunCurrent);
     connect(m_star, &QPushButton::clicked, this, &HistoryView::toggleStarCurrent);
@@ -332,6 +360,9 @@ void HistoryView::retranslateUi()
     m_rerun->setToolTip(tr("Translate the input again with the current model and settings, "
                            "and show both results side by side"));
     m_delete->setText(tr("&Delete"));
+    m_openAction->setText(tr("Open"));
+    m_rerunAction->setText(tr("Re-run with current settings"));
+    m_deleteAction->setText(tr("Delete"));
     updateButtons();
     updateCount();
 }
@@ -401,6 +432,7 @@ bool HistoryView::openStore(const QString &path, HistoryStore::Options options)
     m_listModel->setStore(m_store.get());
     applyRetentionSettings();
     refresh();
+    updateButtons();
     return true;
 }
 
@@ -520,6 +552,9 @@ void HistoryView::updateButtons()
     m_delete->setEnabled(have);
     m_star->setChecked(have && m_current->starred);
     m_star->setText(have && m_current->starred ? tr("★ Starred") : tr("☆ Star"));
+    m_starAction->setText(have && m_current->starred ? tr("Remove star") : tr("Star"));
+    for (QAction *a : {m_openAction, m_rerunAction, m_starAction, m_deleteAction})
+        a->setEnabled(have);
     m_export->setEnabled(m_store != nullptr);
     m_clear->setEnabled(m_store != nullptr);
 }

@@ -17,6 +17,7 @@
 
 #include <memory>
 
+class QAction;
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -133,6 +134,10 @@ private:
     QPushButton *m_rerun = nullptr;
     QPushButton *m_star = nullptr;
     QPushButton *m_delete = nullptr;
+    QAction *m_openAction = nullptr;
+    QAction *m_rerunAction = nullptr;
+    QAction *m_starAction = nullptr;
+    QAction *m_deleteAction = nullptr;
     QWidget *m_rerunPane = nullptr;
     QLabel *m_thenTitle = nullptr;
     QLabel *m_nowTitle = nullptr;

@@ -98,6 +98,8 @@ private slots:
         QVERIFY(m_view->store());
         QVERIFY2(m_view->store()->path().startsWith(m_dataDir.path()),
                  qPrintable(m_view->store()->path()));
+        for (const char *name : {"historyExport", "historyClear", "historySettings"})
+            QVERIFY2(m_view->findChild<QPushButton *>(QLatin1String(name))->isEnabled(), name);
         // Typing in tests is done through setSourceText + translateNow.
         m_window->translateView()->setLiveTranslate(false);
         InferenceWorker *worker =
@@ -377,24 +379,84 @@ private slots:
         QCOMPARE(m_view->store()->count(), 1);     // showing it again records nothing
     }
 
+    void exportWritesWhatTheFiltersSelect()
+    {
+        const TranslationResult result = translate(QStringLiteral("The bread is fresh."));
+        QVERIFY(!result.isEmpty());
+        m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
+        const ModelInfo info = *m_window->catalog().find(result.modelId);
+        QVERIFY(m_view->record(comparisonHistoryEntry(result.source, {result, result}, info)) > 0);
+        QCOMPARE(m_view->store()->count(), 2);
+
+        QTemporaryDir dir;
+        const auto lines = [](const QString &path) {
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly) ? f.readAll().trimmed().split('\n')
+                                               : QList<QByteArray>();
+        };
+        QCOMPARE(m_view->exportTo(dir.filePath(QStringLiteral("all.jsonl")), QStringLiteral("jsonl")), 2);
+        QCOMPARE(lines(dir.filePath(QStringLiteral("all.jsonl"))).size(), 2);
+        // TMX: translations only.
+        QCOMPARE(m_view->exportTo(dir.filePath(QStringLiteral("tm.tmx")), QStringLiteral("tmx")), 1);
+        QFile tmx(dir.filePath(QStringLiteral("tm.tmx")));
+        QVERIFY(tmx.open(QIODevice::ReadOnly));
+        const QByteArray memory = tmx.readAll();
+        QVERIFY(memory.contains("The bread is fresh."));
+        QVERIFY(memory.contains(result.best()->text.toUtf8()));
+        // The kind filter applies: comparisons only, one CSV row per column after the header.
+        m_view->kindFilter()->setCurrentIndex(3);
+        QCOMPARE(m_view->exportTo(dir.filePath(QStringLiteral("cmp.csv")), QStringLiteral("csv")), 2);
+        QCOMPARE(lines(dir.filePath(QStringLiteral("cmp.csv"))).size(), 3);
+        m_view->kindFilter()->setCurrentIndex(0);
+    }
+
+    void listLoadsPageByPage()
+    {
+        const TranslationResult result = translate(QStringLiteral("One more time."));
+        QVERIFY(!result.isEmpty());
+        m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
+        const ModelInfo info = *m_window->catalog().find(result.modelId);
+        QList<HistoryEntry> entries;
+        for (int i = 0; i < 2 * HistoryModel::kPageSize + 49; ++i) {
+            HistoryEntry e = translationHistoryEntry(result, info);
+            e.inputText = QStringLiteral("sentence %1").arg(i);
+            entries << e;
+        }
+        m_view->store()->addEntries(entries);
+        m_view->refresh();
+        QCOMPARE(m_view->model()->rowCount(), HistoryModel::kPageSize);
+        QVERIFY(m_view->model()->canFetchMore({}));
+        // Scrolling to the end loads the next page (QAbstractItemView asks the model).
+        for (int page = 2; page <= 3; ++page) {
+            m_view->list()->scrollToBottom();
+            QTRY_COMPARE(m_view->model()->rowCount(),
+                         std::min(page * HistoryModel::kPageSize, 2 * HistoryModel::kPageSize + 50));
+        }
+        QVERIFY(!m_view->model()->canFetchMore({}));
+        QCOMPARE(m_view->model()->summary(m_view->model()->rowCount() - 1).inputPreview,
+                 QStringLiteral("One more time."));
+    }
+
     void clearAllAsksFirst()
     {
         QVERIFY(!translate(QStringLiteral("I am hungry.")).isEmpty());
         m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
         QCOMPARE(m_view->store()->count(), 1);
 
+        QPushButton *clear = m_view->findChild<QPushButton *>(QStringLiteral("historyClear"));
+        QVERIFY(clear && clear->isEnabled());
         QString asked;
         whenModal<QMessageBox>([&](QMessageBox *box) {
             asked = box->text();
             box->button(QMessageBox::No)->click();
         });
-        QCOMPARE(m_view->clearAll(), 0);
+        QTest::mouseClick(clear, Qt::LeftButton); // returns once the question is answered
         QVERIFY(asked.contains(QStringLiteral("starred")));
         QCOMPARE(m_view->store()->count(), 1);
         QCOMPARE(m_view->model()->rowCount(), 1);
 
         whenModal<QMessageBox>([](QMessageBox *box) { box->button(QMessageBox::Yes)->click(); });
-        QCOMPARE(m_view->clearAll(), 1);
+        QTest::mouseClick(clear, Qt::LeftButton);
         QCOMPARE(m_view->store()->count(), 0);
         QCOMPARE(m_view->model()->rowCount(), 0);
     }
