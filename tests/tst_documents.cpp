@@ -120,11 +120,16 @@ QStringList matches(const QByteArray &bytes, const QString &pattern)
     return result;
 }
 
-// Tags, comments, doctype, and script/style/pre elements whole: everything but text nodes.
+// Tags, comments, doctype, and script/style/pre elements whole: everything but text nodes and
+// the values of the attributes that are translated (alt, title, placeholder, aria-label).
 QStringList htmlSkeleton(const QByteArray &html)
 {
+    static const QRegularExpression translated(
+        QStringLiteral("(\\s(?:alt|title|placeholder|aria-label)\\s*=\\s*)(\"[^\"]*\"|'[^']*')"));
+    const QByteArray masked = QString::fromUtf8(html).replace(translated, "\\1\"\"").toUtf8();
     return matches(
-        html, QStringLiteral(R"((?s)<(script|style|pre)\b.*?</\1>|<!--.*?-->|<[!/?A-Za-z][^>]*>)"));
+        masked,
+        QStringLiteral(R"((?s)<(script|style|pre)\b.*?</\1>|<!--.*?-->|<[!/?A-Za-z][^>]*>)"));
 }
 
 struct Run
@@ -330,7 +335,7 @@ private slots:
         QVERIFY2(out.contains("<title>el rojo casa</title>"), out);
         QVERIFY2(out.contains("<p>el <b>rojo</b> coche es muy pequeño."), out);
         QVERIFY2(out.contains("el perro &amp; el gato veo <a href=\"http://example.com/?a=1&amp;"
-                              "b=2\" title=\"the cat\">mi amigo</a>.</p>"),
+                              "b=2\" title=\"el gato\">mi amigo</a>.</p>"),
                  out);
         QVERIFY2(out.contains("<code>the_cat.txt</code>"), out);
         QVERIFY2(out.contains("{name}<br>"), out);
@@ -369,9 +374,14 @@ private slots:
         QVERIFY2(content.contains("un <text:span text:style-name=\"T2\">nuevo</text:span> libro"),
                  content);
         QVERIFY2(content.contains(">el libro es verde.</text:p>"), content); // footnote
-        QVERIFY2(content.contains("<text:p>el gato</text:p>"), content);     // table cell
-        QVERIFY2(styles.contains(">hola, mi amigo</text:p>"), styles);       // header
-        QVERIFY2(styles.contains(">el verde libro</text:p>"), styles);       // footer
+        // The footnote stays inside its paragraph, which is one sentence around it, and its
+        // citation is not text.
+        QVERIFY2(content.contains("<text:note-citation>1</text:note-citation>"), content);
+        QVERIFY(std::any_of(doc.segments.begin(), doc.segments.end(),
+                            [](const Segment &s) { return s.text == "i have a new book today."; }));
+        QVERIFY2(content.contains("<text:p>el gato</text:p>"), content); // table cell
+        QVERIFY2(styles.contains(">hola, mi amigo</text:p>"), styles);   // header
+        QVERIFY2(styles.contains(">el verde libro</text:p>"), styles);   // footer
         // Same paragraphs in and out.
         QCOMPARE(content.count("<text:p"), before[2].data.count("<text:p"));
     }
@@ -494,6 +504,31 @@ private slots:
         QVERIFY2(!out.contains("the cat") && !out.contains("the dog"), out);
     }
 
+    void htmlAltAndTitleAreTranslated()
+    {
+        // What a Spanish reader meets: the tooltip and the screen reader's alt text in Spanish.
+        // (The toy word table knows no '"friend"' with its quotes; the quotes it copies are
+        // escaped for the single-quoted attribute. White space around an inline tag is folded to
+        // one space, written before it.)
+        const QByteArray html =
+            "<div title=\"the dog\"><p>the cat <img src=\"the_cat.png\" alt=\"the red car\" "
+            "title='my &quot;friend&quot;'> is big</p>\n<p><img alt=\"the house\" src=x></p>"
+            "<input placeholder=\"hello\" value=\"the cat\"></div>";
+        Document doc = parseDocument(html, QStringLiteral("html"));
+        QCOMPARE(doc.segments.size(), std::size_t(6));
+        glosa::engine::Translator translator(toyModel());
+        DocumentTranslator documents(translator);
+        QVERIFY(documents.translate(doc, greedy()));
+        const QByteArray out = doc.render();
+        QCOMPARE(out,
+                 QByteArray("<div title=\"el perro\"><p>el gato <img src=\"the_cat.png\" "
+                            "alt=\"el rojo coche\" title='mi &quot;friend&quot;'>es grande</p>\n"
+                            "<p><img alt=\"el casa\" src=x></p><input placeholder=\"hola\" "
+                            "value=\"the cat\"></div>"));
+        // Not paragraphs of the text.
+        QCOMPARE(plainText(doc), QByteArray("el gato es grande\n"));
+    }
+
     void writesPlainText()
     {
         const Document doc = translated(QStringLiteral("sample.html"));
@@ -501,7 +536,10 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("out.txt"));
         writeDocument(doc, path);
         const QByteArray text = readAll(path);
-        QCOMPARE(text.count("\n\n") + 1, qsizetype(doc.segments.size()));
+        const auto paragraphs = std::count_if(doc.segments.begin(), doc.segments.end(),
+                                              [](const Segment &s) { return !s.attribute; });
+        QCOMPARE(paragraphs, qsizetype(doc.segments.size()) - 1); // title="the cat"
+        QCOMPARE(text.count("\n\n") + 1, paragraphs);
         QVERIFY(!text.contains('<'));
         QVERIFY_THROWS_EXCEPTION(DocumentError,
                                  writeDocument(doc, dir.filePath(QStringLiteral("out.srt"))));
@@ -682,6 +720,10 @@ private slots:
                                     "The church was built", "Last summer"})
             QVERIFY2(!allText.contains(QLatin1String(english)), english);
         QVERIFY2(allText.contains(QLatin1String("family@example.com")), qPrintable(allText));
+        // The paragraph with the footnote is one segment, the note's text another.
+        QVERIFY(std::any_of(doc.segments.begin(), doc.segments.end(), [](const Segment &s) {
+            return s.text == "The old church in the town is very famous and many people visit it.";
+        }));
     }
 
     void pdfWrittenAsOfficeDocuments_data()

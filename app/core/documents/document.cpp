@@ -3,7 +3,9 @@
 #include <QRegularExpression>
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
+#include <stdexcept>
 
 namespace glosa::documents {
 
@@ -99,8 +101,9 @@ qsizetype shifted(qsizetype position, ByteRange from, qsizetype size)
     return from.begin + std::min(size, position - from.begin);
 }
 
+// `quotes`: inside an attribute value, whichever quote delimits it.
 void appendEscaped(QByteArray &out, const QByteArray &text, qsizetype begin, qsizetype end,
-                   TextEscaping escaping, const QByteArray &lineBreak)
+                   TextEscaping escaping, const QByteArray &lineBreak, bool quotes = false)
 {
     for (qsizetype i = begin; i < end; ++i) {
         const char c = text[i];
@@ -112,6 +115,10 @@ void appendEscaped(QByteArray &out, const QByteArray &text, qsizetype begin, qsi
             out += "&lt;";
         else if (escaping == TextEscaping::Xml && c == '>')
             out += "&gt;";
+        else if (quotes && c == '"')
+            out += "&quot;";
+        else if (quotes && c == '\'')
+            out += "&#39;";
         else
             out += c;
     }
@@ -180,6 +187,12 @@ void tileRanges(const Segment &segment, std::vector<ByteRange> &ranges, const QB
         if (spans[k].tile && ranges[k].size() == 0)
             ranges[k].begin = ranges[k].end = snap(ranges[k].begin);
 }
+
+// Writes the segment as renderSegment does, the bytes to `write` and each nested segment's index
+// to `writeNested` where it goes.
+void renderInto(const Segment &segment, TextEscaping escaping, const QByteArray &lineBreak,
+                const std::function<void(const QByteArray &)> &write,
+                const std::function<void(int)> &writeNested);
 
 } // namespace
 
@@ -253,12 +266,41 @@ void Document::appendSegment(Segment segment)
     if (isBlank(segment.text) && segment.spans.empty())
         return;
     if (isBlank(segment.text)) {
-        // Markup only (an image, a line break): nothing to translate, so it is skeleton.
-        appendSkeleton(renderSegment(segment, escaping, lineBreak));
+        // Markup only (an image, a line break): nothing to translate, so it is skeleton, but
+        // what is nested in it (an image's alt text) keeps its slot.
+        renderInto(
+            segment, escaping, lineBreak,
+            [this](const QByteArray &bytes) { appendSkeleton(bytes); },
+            [this](int nested) {
+                parts.push_back({{}, nested});
+            });
         return;
     }
     parts.push_back({{}, int(segments.size())});
     segments.push_back(std::move(segment));
+}
+
+int Document::appendNested(Segment segment)
+{
+    segments.push_back(std::move(segment));
+    return int(segments.size()) - 1;
+}
+
+void Document::nestInto(Document &&inner, InlineSpan &span)
+{
+    const int base = int(segments.size());
+    for (Segment &segment : inner.segments) {
+        for (InlineSpan &s : segment.spans)
+            for (NestedSegment &n : s.nested)
+                n.segment += base;
+        segments.push_back(std::move(segment));
+    }
+    for (const Part &part : inner.parts) {
+        if (part.segment < 0)
+            span.open += part.bytes;
+        else
+            span.nested.push_back({span.open.size(), base + part.segment});
+    }
 }
 
 QByteArray Document::render() const
@@ -266,8 +308,9 @@ QByteArray Document::render() const
     if (archive.empty()) {
         QByteArray out;
         for (const Part &part : parts)
-            out += part.segment < 0 ? part.bytes
-                                    : renderSegment(segments[part.segment], escaping, lineBreak);
+            out += part.segment < 0
+                       ? part.bytes
+                       : renderSegment(segments[part.segment], escaping, lineBreak, this);
         return out;
     }
     std::vector<ZipEntry> entries = archive;
@@ -283,7 +326,7 @@ QByteArray Document::render() const
         if (current)
             current->data += part.segment < 0
                                  ? part.bytes
-                                 : renderSegment(segments[part.segment], escaping, lineBreak);
+                                 : renderSegment(segments[part.segment], escaping, lineBreak, this);
     }
     return writeZip(entries);
 }
@@ -454,7 +497,26 @@ QByteArray wrapLines(const QByteArray &text, int lines)
     return out;
 }
 
-QByteArray renderSegment(const Segment &segment, TextEscaping escaping, const QByteArray &lineBreak)
+QByteArray renderSegment(const Segment &segment, TextEscaping escaping, const QByteArray &lineBreak,
+                         const Document *document)
+{
+    QByteArray out;
+    renderInto(
+        segment, escaping, lineBreak, [&](const QByteArray &bytes) { out += bytes; },
+        [&](int nested) {
+            if (!document || nested < 0 || nested >= int(document->segments.size()))
+                throw std::logic_error("renderSegment: a nested segment needs its document");
+            out += renderSegment(document->segments[std::size_t(nested)], escaping, lineBreak,
+                                 document);
+        });
+    return out;
+}
+
+namespace {
+
+void renderInto(const Segment &segment, TextEscaping escaping, const QByteArray &lineBreak,
+                const std::function<void(const QByteArray &)> &write,
+                const std::function<void(int)> &writeNested)
 {
     std::vector<ByteRange> ranges;
     QByteArray text;
@@ -475,6 +537,16 @@ QByteArray renderSegment(const Segment &segment, TextEscaping escaping, const QB
     if (segment.translation)
         tileRanges(segment, ranges, text);
 
+    // Markup written as it was read, with its nested segments in their places.
+    auto writeOpen = [&](const InlineSpan &span) {
+        qsizetype from = 0;
+        for (const NestedSegment &n : span.nested) {
+            write(span.open.mid(from, n.at - from));
+            writeNested(n.segment);
+            from = n.at;
+        }
+        write(span.open.mid(from));
+    };
     // Tags at each position: closes (inner first), then empty spans, then opens (outer first).
     QByteArray out;
     qsizetype written = 0;
@@ -496,26 +568,31 @@ QByteArray renderSegment(const Segment &segment, TextEscaping escaping, const QB
     };
     std::vector<bool> emitted(ranges.size(), false);
     for (const qsizetype at : cuts) {
-        appendEscaped(out, text, written, std::min(at, text.size()), escaping, lineBreak);
+        appendEscaped(out, text, written, std::min(at, text.size()), escaping, lineBreak,
+                      segment.attribute);
+        write(out);
+        out.clear();
         written = std::min(at, text.size());
         auto emitEmpty = [&](auto &&accept) {
             for (std::size_t z = 0; z < ranges.size(); ++z)
                 if (!emitted[z] && ranges[z].size() == 0 && ranges[z].begin == at && accept(z)) {
-                    out += segment.spans[z].open + segment.spans[z].close;
+                    writeOpen(segment.spans[z]);
+                    write(segment.spans[z].close);
                     emitted[z] = true;
                 }
         };
         for (std::size_t k = ranges.size(); k-- > 0;)
             if (ranges[k].size() > 0 && ranges[k].end == at) {
                 emitEmpty([&](std::size_t z) { return inside(z, k); });
-                out += segment.spans[k].close;
+                write(segment.spans[k].close);
             }
         emitEmpty([](std::size_t) { return true; });
         for (std::size_t k = 0; k < ranges.size(); ++k)
             if (ranges[k].size() > 0 && ranges[k].begin == at)
-                out += segment.spans[k].open;
+                writeOpen(segment.spans[k]);
     }
-    return out;
 }
+
+} // namespace
 
 } // namespace glosa::documents

@@ -51,6 +51,13 @@ struct ByteRange
     bool operator==(const ByteRange &) const = default;
 };
 
+// A segment of the document written inside another's markup: at byte `at` of a span's `open`.
+struct NestedSegment
+{
+    qsizetype at = 0;
+    int segment = -1; // in Document::segments
+};
+
 struct InlineSpan
 {
     ByteRange range;  // the text the markup wraps (empty for `<br>`, `<img>`)
@@ -67,6 +74,10 @@ struct InlineSpan
     // <w:r><w:t> is not allowed). After projection they are stretched to cover the whole
     // translation, and the other spans (links, empty markup) are moved onto their edges.
     bool tile = false;
+    // Text inside the markup that is translated on its own, as segments of the document (which
+    // have no slot of their own in Document::parts): an ODF footnote kept inside its paragraph,
+    // an HTML alt or title attribute. Sorted by `at`.
+    std::vector<NestedSegment> nested;
 };
 
 // One source piece and the target piece that attends to it most.
@@ -102,6 +113,9 @@ struct Segment
     // untranslated segment is written back exactly as it was read.
     std::vector<qsizetype> breaks;
     std::optional<SegmentTranslation> translation; // empty until translated (or cancelled)
+    // An attribute value (HTML alt, title): both quotes are escaped when written, and it is not
+    // a paragraph of plainText().
+    bool attribute = false;
 };
 
 enum class TextEscaping { None, Xml };
@@ -129,8 +143,14 @@ struct Document
 
     // Appends skeleton bytes (merged with a preceding skeleton part).
     void appendSkeleton(const QByteArray &bytes);
-    // Appends a segment and its slot; a white-space-only segment goes to the skeleton instead.
+    // Appends a segment and its slot; a white-space-only segment goes to the skeleton instead
+    // (with slots for its spans' nested segments).
     void appendSegment(Segment segment);
+    // Appends a segment without a slot, for a span's `nested`; returns its index.
+    int appendNested(Segment segment);
+    // Moves the parts and segments of `inner` (a piece of markup read on its own) into `span`:
+    // its skeleton bytes are appended to span.open and its segment slots become nested segments.
+    void nestInto(Document &&inner, InlineSpan &span);
 
     // The file with every translated segment in place (untranslated ones as in the source); for
     // office formats the whole zip archive.
@@ -154,9 +174,10 @@ Segment taggedSegment(const QByteArray &raw);
 std::vector<ByteRange> projectSpans(const Segment &segment, SegmentTranslation &translation);
 
 // The segment written out: its translation (else its text), wrapped on `lines` lines, escaped,
-// with every span's markup around its range.
+// with every span's markup around its range. Nested segments are rendered from `document`
+// (required when a span has any).
 QByteArray renderSegment(const Segment &segment, TextEscaping escaping,
-                         const QByteArray &lineBreak = "\n");
+                         const QByteArray &lineBreak = "\n", const Document *document = nullptr);
 
 // Breaks `text` at spaces into `lines` lines of similar length (fewer when it has fewer spaces).
 QByteArray wrapLines(const QByteArray &text, int lines);

@@ -482,15 +482,25 @@ struct MarkupRules
     QSet<QByteArray> raw;     // content kept untouched up to the end tag
     QSet<QByteArray> code;    // inline whose text is kept verbatim
     QSet<QByteArray> spaces;  // inline that separates words (a line break, a tab)
+    // Inline elements whose content is paragraphs of their own, kept in place inside the
+    // sentence and translated as nested segments (ODF's <text:note>: a footnote written where
+    // it is referenced).
+    QSet<QByteArray> notes;
+    // Attributes whose quoted values are text for people (alt, title): translated as segments.
+    QSet<QByteArray> attributes;
 };
 
 const MarkupRules &htmlRules()
 {
+    // Alt and title texts are translated: a reader of the Spanish page hears the Spanish alt text
+    // from a screen reader and sees the Spanish tooltip.
     static const MarkupRules rules{inlineElements(),
                                    {"br", "img", "wbr"},
                                    {"script", "style", "pre", "textarea"},
                                    {"code", "kbd", "samp", "var", "tt"},
-                                   {"br"}};
+                                   {"br"},
+                                   {},
+                                   {"alt", "title", "placeholder", "aria-label"}};
     return rules;
 }
 
@@ -508,7 +518,9 @@ const MarkupRules &odfRules()
         {"text:tracked-changes", "office:font-face-decls", "office:automatic-styles",
          "office:scripts", "text:note-citation"},
         {},
-        {"text:s", "text:tab", "text:line-break"}};
+        {"text:s", "text:tab", "text:line-break"},
+        {"text:note"},
+        {}};
     return rules;
 }
 
@@ -589,8 +601,23 @@ public:
                 i = boundary(i, after < 0 ? n : after + 1);
                 continue;
             }
+            if (!closing && m_rules.notes.contains(tagName) && !raw.endsWith("/>")) {
+                i = note(tagName, raw, end);
+                continue;
+            }
             if (!m_rules.inlines.contains(tagName)) {
-                i = boundary(i, end);
+                flush();
+                // The tag is skeleton; its alt or title text gets a slot of its own.
+                std::vector<NestedSegment> nested;
+                const QByteArray open = closing ? raw : nestAttributes(raw, nested);
+                qsizetype from = 0;
+                for (const NestedSegment &n : nested) {
+                    m_doc.appendSkeleton(open.mid(from, n.at - from));
+                    m_doc.parts.push_back({{}, n.segment});
+                    from = n.at;
+                }
+                m_doc.appendSkeleton(open.mid(from));
+                i = end;
                 continue;
             }
             inlineTag(tagName, raw, closing || raw.endsWith("/>"), closing);
@@ -607,7 +634,111 @@ private:
         qsizetype begin;
         std::size_t index; // in m_segment.spans, reserved at the start tag
         int order;
+        std::vector<NestedSegment> nested;
     };
+
+    // `raw` without the values of the translated attributes, which become nested segments of
+    // the document (at their places in the returned bytes).
+    QByteArray nestAttributes(const QByteArray &raw, std::vector<NestedSegment> &nested)
+    {
+        if (m_rules.attributes.isEmpty())
+            return raw;
+        QByteArray open;
+        qsizetype copied = 0;
+        qsizetype k = 1;
+        const qsizetype n = raw.size();
+        while (k < n && !isSpace(raw[k]) && raw[k] != '>' && raw[k] != '/')
+            ++k; // the tag name
+        while (k < n) {
+            while (k < n && (isSpace(raw[k]) || raw[k] == '/'))
+                ++k;
+            const qsizetype nameStart = k;
+            while (k < n && !isSpace(raw[k]) && raw[k] != '=' && raw[k] != '>' && raw[k] != '/')
+                ++k;
+            const QByteArray name = raw.mid(nameStart, k - nameStart).toLower();
+            if (name.isEmpty())
+                break;
+            qsizetype j = k;
+            while (j < n && isSpace(raw[j]))
+                ++j;
+            if (j >= n || raw[j] != '=')
+                continue; // an attribute without a value
+            ++j;
+            while (j < n && isSpace(raw[j]))
+                ++j;
+            if (j >= n)
+                break;
+            if (raw[j] != '"' && raw[j] != '\'') { // unquoted: to the next space or '>'
+                k = j;
+                while (k < n && !isSpace(raw[k]) && raw[k] != '>')
+                    ++k;
+                continue;
+            }
+            const qsizetype valueBegin = j + 1;
+            const qsizetype valueEnd = raw.indexOf(raw[j], valueBegin);
+            if (valueEnd < 0)
+                break;
+            k = valueEnd + 1;
+            if (!m_rules.attributes.contains(name))
+                continue;
+            Segment segment;
+            segment.attribute = true;
+            for (qsizetype c = valueBegin; c < valueEnd; ++c) {
+                if (isSpace(raw[c])) {
+                    if (!segment.text.isEmpty() && !segment.text.endsWith(' '))
+                        segment.text += ' ';
+                    continue;
+                }
+                const qsizetype semicolon = raw.indexOf(';', c);
+                if (raw[c] == '&' && semicolon > c && semicolon < valueEnd && semicolon - c <= 10) {
+                    const QByteArray decoded = decodeEntity(raw.mid(c + 1, semicolon - c - 1));
+                    if (!decoded.isEmpty()) {
+                        segment.text += decoded;
+                        c = semicolon;
+                        continue;
+                    }
+                }
+                segment.text += raw[c];
+            }
+            if (segment.text.endsWith(' '))
+                segment.text.chop(1);
+            if (segment.text.trimmed().isEmpty())
+                continue;
+            protectSpans(segment.text, segment.spans);
+            open += raw.mid(copied, valueBegin - copied);
+            nested.push_back({open.size(), m_doc.appendNested(std::move(segment))});
+            copied = valueEnd;
+        }
+        return open + raw.mid(copied);
+    }
+
+    // An element kept inline whose content is read as paragraphs of its own (a footnote): one
+    // empty span holding it all, its paragraphs nested. Returns where reading goes on.
+    qsizetype note(const QByteArray &name, const QByteArray &raw, qsizetype contentBegin)
+    {
+        // The end tag itself, not </text:note-citation> or </text:note-body> (notes do not nest).
+        const QByteArray endTag = "</" + name;
+        qsizetype stop = m_bytes.indexOf(endTag, contentBegin);
+        while (stop >= 0 && stop + endTag.size() < m_bytes.size() &&
+               m_bytes[stop + endTag.size()] != '>' && !isSpace(m_bytes[stop + endTag.size()]))
+            stop = m_bytes.indexOf(endTag, stop + 1);
+        if (stop < 0)
+            stop = m_bytes.size();
+        qsizetype after = m_bytes.indexOf('>', stop);
+        after = after < 0 ? m_bytes.size() : after + 1;
+        m_trail.clear();
+        const qsizetype at = m_segment.text.size();
+        const int order = ++m_order;
+        InlineSpan span{{at, at}, raw, {}, false, order, order};
+        const QByteArray content = m_bytes.mid(contentBegin, stop - contentBegin);
+        Document inner;
+        inner.escaping = m_doc.escaping;
+        HtmlReader(content, m_name, m_rules, inner).read(false);
+        m_doc.nestInto(std::move(inner), span);
+        span.open += m_bytes.mid(stop, after - stop);
+        m_segment.spans.push_back(std::move(span));
+        return after;
+    }
 
     void text(qsizetype from, qsizetype to)
     {
@@ -667,7 +798,9 @@ private:
                                                 k == keep ? raw : "",
                                                 k == keep && m_rules.code.contains(o.name),
                                                 o.order,
-                                                k == keep ? order : o.order};
+                                                k == keep ? order : o.order,
+                                                false,
+                                                o.nested};
                 }
                 m_open.resize(keep);
                 return;
@@ -676,16 +809,18 @@ private:
             m_segment.spans.push_back({{at, at}, raw, {}, false, order, order});
             return;
         }
+        std::vector<NestedSegment> nested;
+        const QByteArray open = nestAttributes(raw, nested);
         if (selfClosing || m_rules.voids.contains(name)) {
-            m_segment.spans.push_back({{at, at}, raw, {}, false, order, order});
+            m_segment.spans.push_back({{at, at}, open, {}, false, order, order, false, nested});
             // A line break separates words: "a<br>b" is read as "a b".
             if (m_rules.spaces.contains(name) && !m_segment.text.isEmpty() &&
                 !m_segment.text.endsWith(' '))
                 m_segment.text += ' ';
             return;
         }
-        m_open.push_back({name, raw, at, m_segment.spans.size(), order});
-        m_segment.spans.push_back({{at, at}, raw, {}, false, order, order});
+        m_open.push_back({name, open, at, m_segment.spans.size(), order, nested});
+        m_segment.spans.push_back({{at, at}, open, {}, false, order, order, false, nested});
     }
 
     qsizetype boundary(qsizetype from, qsizetype to)
@@ -699,7 +834,8 @@ private:
     {
         // Tags left open stay where they were, as empty spans (their close is in a later block).
         for (const Open &o : m_open)
-            m_segment.spans[o.index] = {{o.begin, o.begin}, o.raw, {}, false, o.order, o.order};
+            m_segment.spans[o.index] = {
+                {o.begin, o.begin}, o.raw, {}, false, o.order, o.order, false, o.nested};
         m_open.clear();
         m_order = 0;
         m_doc.appendSkeleton(m_lead);
@@ -1325,6 +1461,8 @@ QByteArray plainText(const Document &document)
 {
     QByteArray out;
     for (const Segment &segment : document.segments) {
+        if (segment.attribute)
+            continue; // alt and title texts are not paragraphs
         if (!out.isEmpty())
             out += "\n\n";
         out += wrapLines(segment.translation ? segment.translation->text : segment.text,

@@ -17,12 +17,18 @@
 // - html: a tokenizer (HTML is not XML) keeps every tag with its attributes, comments, doctype,
 //   `<script>`, `<style>`, `<pre>` and `<textarea>` byte-identical; text between block tags is
 //   one segment (white space folded, entities decoded); inline tags inside it (`<b>`, `<a>`,
-//   `<code>`, `<br>`, …) become spans placed on the translated words by the alignment.
+//   `<code>`, `<br>`, …) become spans placed on the translated words by the alignment. The values
+//   of alt, title, placeholder and aria-label are translated too (nested segments: what a reader
+//   of the translated page sees as a tooltip or hears from a screen reader); plainText() leaves
+//   them out.
 // - odt: a zip (QuaZip) whose content.xml and styles.xml (headers, footers) are read with the
 //   HTML tokenizer's rules for OpenDocument: <text:p>/<text:h> (also in lists, tables, footnotes)
 //   are segments; <text:span> (bold, italic), <text:a> (links), <text:s/>, <text:tab/>,
-//   bookmarks are inline spans. Every other entry, and the entry order (mimetype first, stored),
-//   is written back as it was. Encrypted (password) and truncated archives are DocumentErrors.
+//   bookmarks are inline spans. A <text:note> (footnote, endnote) stays in place inside its
+//   paragraph, which is read as one sentence around it; the note's paragraphs are nested
+//   segments and its citation is kept as it is. Every other entry, and the entry order (mimetype
+//   first, stored), is written back as it was. Encrypted (password) and truncated archives are
+//   DocumentErrors.
 // - pdf (in only): the text of each page by blocks of lines, read like a .txt file; written
 //   out as .txt, or as .odt, .docx or .html with one paragraph per block.
 // - docx: word/document.xml, footnotes, endnotes, headers and footers; each <w:p> is a segment;
