@@ -275,8 +275,10 @@ void CaptionView::setTranslationWorker(InferenceWorker *worker)
         return;
     connect(worker, &InferenceWorker::translationReady, this,
             [this](quint64 id, const QList<TranslationResult> &results) {
-                if (id == m_translationRequest && !results.isEmpty() && results.first().best())
+                if (id == m_translationRequest && !results.isEmpty() && results.first().best()) {
                     m_translation->setText(results.first().best()->text);
+                    emit captionTranslated(results.first());
+                }
             });
 }
 

@@ -71,6 +71,8 @@ public slots:
 
 signals:
     void captionShown(const glosa::CaptionResult &result);
+    // "Translate caption" finished (the history records it as a translation).
+    void captionTranslated(const glosa::TranslationResult &result);
 
 protected:
     void changeEvent(QEvent *event) override;

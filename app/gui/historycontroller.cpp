@@ -61,6 +61,10 @@ HistoryController::HistoryController(MainWindow *window, HistoryView *view)
             &HistoryController::onComparison);
     connect(window->captionView(), &CaptionView::captionShown, this,
             &HistoryController::onCaption);
+    connect(window->captionView(), &CaptionView::captionTranslated, this,
+            [this](const TranslationResult &result) {
+                recordOnce(translationHistoryEntry(result, modelInfo(m_window, result.modelId)));
+            });
     connect(window->tabs(), &QTabWidget::currentChanged, this, [this] { flush(); });
     connect(view, &HistoryView::openRequested, this, &HistoryController::openEntry);
     connect(view, &HistoryView::rerunRequested, this, &HistoryController::rerun);

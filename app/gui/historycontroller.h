@@ -10,8 +10,8 @@
 // beginning or end with the held one: another sentence pasted, not the same one typed further)
 // records the held one first. A result identical to the last recorded entry (same model, input and
 // settings: pressing Translate twice, or the view re-translating an entry just opened from the
-// history) is not recorded again. Comparisons and captions are explicit requests and are
-// recorded as soon as they are shown.
+// history) is not recorded again. Comparisons, captions and translated captions are explicit
+// requests and are recorded as soon as they are shown.
 #pragma once
 
 #include "app/core/historyentry.h"

@@ -377,6 +377,17 @@ private slots:
         QCOMPARE(restored.image.size(), original.image.size());
         QCOMPARE(caption->images().count(png), 1); // not added a second time
         QCOMPARE(m_view->store()->count(), 1);     // showing it again records nothing
+
+        // "Translate caption" is a translation like the others.
+        QSignalSpy translated(caption, &CaptionView::captionTranslated);
+        caption->translateCaption();
+        QVERIFY(translated.wait(kTranslateTimeoutMs));
+        QCOMPARE(m_view->store()->count(), 2);
+        const std::optional<HistoryEntry> t =
+            m_view->store()->entry(m_view->store()->recent().items.first().id);
+        QCOMPARE(t->kind, HistoryKind::Translation);
+        QCOMPARE(t->inputText, original.text);
+        QCOMPARE(t->bestOutput()->text, caption->translatedCaption());
     }
 
     void exportWritesWhatTheFiltersSelect()
