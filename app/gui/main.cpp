@@ -1,11 +1,15 @@
 #include "app/core/openmpsetup.h"
 #include "app/core/settings.h"
 #include "compareview.h"
+#include "historymodel.h"
+#include "historyview.h"
 #include "mainwindow.h"
 #include "translateview.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QLineEdit>
+#include <QListView>
 #include <QIcon>
 #include <QPlainTextEdit>
 #include <QSettings>
@@ -31,12 +35,13 @@ int main(int argc, char *argv[])
     const QCommandLineOption modelOption(QStringLiteral("model"),
                                          QStringLiteral("Model id to select."), QStringLiteral("ID"));
     const QCommandLineOption viewOption(QStringLiteral("view"),
-                                        QStringLiteral("View to show: translate, compare or caption."),
+                                        QStringLiteral("View to show: translate, compare, caption or history."),
                                         QStringLiteral("NAME"));
     parser.addOption(modelOption);
     parser.addOption(viewOption);
     parser.addPositionalArgument(QStringLiteral("text"),
-                                 QStringLiteral("Text to put into the view's input."));
+                                 QStringLiteral("Text to put into the view's input (history: "
+                                                "what to search for)."));
     parser.process(app);
 
     glosa::MainWindow::setUiLanguage(
@@ -55,6 +60,12 @@ int main(int argc, char *argv[])
         }
     } else if (view == QLatin1String("caption")) {
         window.tabs()->setCurrentIndex(glosa::MainWindow::CaptionTab);
+    } else if (view == QLatin1String("history")) {
+        window.tabs()->setCurrentIndex(glosa::MainWindow::HistoryTab);
+        glosa::HistoryView *history = window.historyView();
+        history->searchEdit()->setText(text);
+        history->refresh();
+        history->list()->setCurrentIndex(history->model()->index(0, 0));
     } else if (view == QLatin1String("translate") || !text.isEmpty()) {
         window.tabs()->setCurrentIndex(glosa::MainWindow::TranslateTab);
         if (!text.isEmpty())
