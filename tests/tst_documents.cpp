@@ -449,6 +449,38 @@ private slots:
         }
     }
 
+    void docxTextBoxesAreTranslatedInPlace()
+    {
+        // textbox.docx: LibreOffice's Word export of textbox.fodt — a text box inside a
+        // paragraph's text and one alone in a paragraph, each stored twice (DrawingML and its
+        // VML fallback).
+        const QByteArray source = readAll(fixture("textbox.docx"));
+        const Document doc = translated(QStringLiteral("textbox.docx"));
+        QCOMPARE(doc.translatedCount(), doc.segments.size());
+        QByteArray before, after;
+        for (const ZipEntry &entry : readZip(source, QStringLiteral("textbox.docx")))
+            if (entry.name == QLatin1String("word/document.xml"))
+                before = entry.data;
+        for (const ZipEntry &entry : readZip(doc.render(), QStringLiteral("out.docx")))
+            if (entry.name == QLatin1String("word/document.xml"))
+                after = entry.data;
+        QXmlStreamReader xml(after);
+        while (!xml.atEnd())
+            xml.readNext();
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        // Everything but the text is as it was: paragraphs, runs, the drawings and their boxes.
+        const QString structure = QStringLiteral(R"(<(?!w:t\b)[^>]*>)");
+        QCOMPARE(matches(after, structure).size(), matches(before, structure).size());
+        QCOMPARE(after.count("<w:txbxContent>"), 4); // two boxes, twice each
+        for (const char *text : {"i see a green book today.", "the house is red.",
+                                 "hello, my friend!", "the cat is very small."})
+            QVERIFY2(!after.contains(text), text);
+        QCOMPARE(after.count(">yo veo un verde libro hoy.</w:t>"), 2);
+        QCOMPARE(after.count(">el casa es rojo.</w:t>"), 2);
+        QCOMPARE(after.count(">hola, mi amigo!</w:t>"), 2);
+        QVERIFY2(after.contains(">el perro") && after.contains("> es grande.</w:t>"), after);
+    }
+
     void pdfInAsTextAndHtml()
     {
         // Fixture from tests/data/documents/make_fixtures.py (two pages of Helvetica lines).

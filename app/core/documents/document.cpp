@@ -286,7 +286,8 @@ int Document::appendNested(Segment segment)
     return int(segments.size()) - 1;
 }
 
-void Document::nestInto(Document &&inner, InlineSpan &span)
+// Moves the segments of `inner` to the end of `segments`; returns the index of its first one.
+int adoptSegments(std::vector<Segment> &segments, Document &inner)
 {
     const int base = int(segments.size());
     for (Segment &segment : inner.segments) {
@@ -295,6 +296,23 @@ void Document::nestInto(Document &&inner, InlineSpan &span)
                 n.segment += base;
         segments.push_back(std::move(segment));
     }
+    return base;
+}
+
+void Document::appendParts(Document &&inner)
+{
+    const int base = adoptSegments(segments, inner);
+    for (const Part &part : inner.parts) {
+        if (part.segment < 0)
+            appendSkeleton(part.bytes);
+        else
+            parts.push_back({{}, base + part.segment});
+    }
+}
+
+void Document::nestInto(Document &&inner, InlineSpan &span)
+{
+    const int base = adoptSegments(segments, inner);
     for (const Part &part : inner.parts) {
         if (part.segment < 0)
             span.open += part.bytes;

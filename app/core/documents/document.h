@@ -151,6 +151,8 @@ struct Document
     // Moves the parts and segments of `inner` (a piece of markup read on its own) into `span`:
     // its skeleton bytes are appended to span.open and its segment slots become nested segments.
     void nestInto(Document &&inner, InlineSpan &span);
+    // Moves the parts and segments of `inner` to the end of this document.
+    void appendParts(Document &&inner);
 
     // The file with every translated segment in place (untranslated ones as in the source); for
     // office formats the whole zip archive.

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 
 namespace glosa::documents {
 
@@ -1008,8 +1009,9 @@ QByteArray decodeXmlText(const QByteArray &raw)
 // segments. A text run becomes one tile span per <w:t> (the run's properties repeated), so the
 // translation can be split among the source's runs by the alignment; hyperlinks (and smart tags,
 // tracked insertions) are spans around their runs; anything else inside the paragraph (tabs,
-// breaks, bookmarks, fields, drawings) is kept whole at its place. A paragraph holding other
-// paragraphs (text boxes) is kept untranslated.
+// breaks, bookmarks, fields, drawings) is kept whole at its place. A text box (<w:txbxContent>,
+// in DrawingML and in its VML fallback) is kept whole too, its paragraphs read as nested
+// segments.
 class DocxReader
 {
 public:
@@ -1041,8 +1043,9 @@ private:
     {
         const qsizetype open = tagEnd(raw, 0);
         const qsizetype close = raw.lastIndexOf("</w:p>");
-        if (raw[open - 2] == '/' || close < open || raw.indexOf("<w:p ", open) >= 0 ||
-            raw.indexOf("<w:p>", open) >= 0) {
+        if (raw[open - 2] == '/' || close < open ||
+            ((raw.indexOf("<w:p ", open) >= 0 || raw.indexOf("<w:p>", open) >= 0) &&
+             !raw.contains("<w:txbxContent"))) {
             m_doc.appendSkeleton(raw);
             return;
         }
@@ -1055,17 +1058,29 @@ private:
             ++first;
         while (last > first && !m_items[last - 1].text)
             --last;
+        const bool boxes = std::any_of(m_items.begin(), m_items.end(),
+                                       [](const Item &item) { return item.inner != nullptr; });
+        // Items outside the segment: skeleton, but a text box keeps its paragraphs' slots.
+        auto outside = [&](std::size_t from, std::size_t to) {
+            for (std::size_t k = from; k < to; ++k) {
+                if (m_items[k].inner)
+                    m_doc.appendParts(Document(*m_items[k].inner));
+                else
+                    m_doc.appendSkeleton(m_items[k].raw);
+            }
+        };
         if (first == last) {
-            m_doc.appendSkeleton(raw);
+            if (!boxes) {
+                m_doc.appendSkeleton(raw);
+            } else {
+                m_doc.appendSkeleton(raw.left(open));
+                outside(0, m_items.size());
+                m_doc.appendSkeleton(raw.mid(close));
+            }
             return;
         }
-        QByteArray prefix = raw.left(open), suffix;
-        for (std::size_t k = 0; k < first; ++k)
-            prefix += m_items[k].raw;
-        for (std::size_t k = last; k < m_items.size(); ++k)
-            suffix += m_items[k].raw;
-        suffix += raw.mid(close);
-        m_doc.appendSkeleton(prefix);
+        m_doc.appendSkeleton(raw.left(open));
+        outside(0, first);
         // Containers (<w:hyperlink>) opened or closed outside [first, last) stay whole there.
         std::vector<std::pair<qsizetype, std::size_t>> containers; // text position, item
         int order = 0;
@@ -1087,6 +1102,10 @@ private:
                 span.close = item.raw;
                 span.closeOrder = order;
                 containers.pop_back();
+            } else if (item.inner) {
+                InlineSpan span{{at, at}, {}, {}, false, order, order};
+                m_doc.nestInto(Document(*item.inner), span);
+                m_segment.spans.push_back(std::move(span));
             } else {
                 m_segment.spans.push_back({{at, at}, item.raw, {}, false, order, order});
                 // A tab or a line break separates words: the run before it gets a space.
@@ -1111,7 +1130,8 @@ private:
                          });
         protectSpans(m_segment.text, m_segment.spans);
         m_doc.appendSegment(std::move(m_segment));
-        m_doc.appendSkeleton(suffix);
+        outside(last, m_items.size());
+        m_doc.appendSkeleton(raw.mid(close));
     }
 
     struct Item
@@ -1122,6 +1142,8 @@ private:
         QByteArray decoded;     // Text: the text
         bool text = false;      // holds text, directly or inside
         bool separates = false; // a tab or break inside a run
+        // A text box's markup read on its own: skeleton and its paragraphs' segments.
+        std::shared_ptr<const Document> inner;
     };
 
     void children(const QByteArray &raw, qsizetype from, qsizetype to)
@@ -1137,7 +1159,14 @@ private:
                 throw DocumentError(
                     QStringLiteral("a <%1> is not closed").arg(QString::fromUtf8(name)));
             const QByteArray element = raw.mid(next, end - next);
-            if (name == "w:r" && element.contains("<w:t")) {
+            if (element.contains("<w:txbxContent")) {
+                const QByteArray whole = raw.mid(i, end - i);
+                auto inner = std::make_shared<Document>();
+                inner->escaping = m_doc.escaping;
+                DocxReader(whole, *inner).read();
+                m_items.push_back({Item::Other, whole});
+                m_items.back().inner = std::move(inner);
+            } else if (name == "w:r" && element.contains("<w:t")) {
                 run(element);
             } else if ((name == "w:hyperlink" || name == "w:smartTag" || name == "w:ins") &&
                        raw[tagEnd(raw, next) - 2] != '/') {

@@ -36,7 +36,8 @@
 //   styled runs are split over the translation by the alignment and still hold all of its text;
 //   <w:hyperlink> wraps its runs; tabs, breaks, bookmarks, footnote references, fields and
 //   drawings stay in place. A run with a tab and text is written as two runs; <w:t> gets
-//   xml:space="preserve". Paragraphs inside text boxes are left untranslated.
+//   xml:space="preserve". A text box stays in place in its paragraph (DrawingML and its VML
+//   fallback alike); its paragraphs are translated as nested segments.
 // In every format URLs, e-mail addresses, numbers and placeholders are kept verbatim
 // (protectSpans). Input must be UTF-8 (a BOM is kept); empty or white-space-only input, ill-formed
 // UTF-8, binary data and malformed subtitles are DocumentErrors naming the file and place.
