@@ -461,7 +461,12 @@ void CompareView::showStoredComparison(const QString &input,
     setColumnCount(int(columns.size()));
     m_input->setPlainText(input);
     for (int i = 0; i < m_columns.size() && i < columns.size(); ++i) {
-        m_columns[i]->setOptions(columns[i].options);
+        // The preset's name when the settings are one (the history keeps settings, not names).
+        QString preset;
+        for (const DecodingPreset &p : builtInPresets())
+            if (decodingOptionsToMap(p.options) == decodingOptionsToMap(columns[i].options))
+                preset = p.name;
+        m_columns[i]->setOptions(columns[i].options, preset);
         m_columns[i]->setResult(columns[i], {});
     }
     refreshDifferences();

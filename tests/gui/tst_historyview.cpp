@@ -321,6 +321,10 @@ private slots:
 
         compare->setColumnCount(4);
         compare->input()->setPlainText(QStringLiteral("something else"));
+        engine::DecodingOptions custom;
+        custom.maxLength = 7;
+        compare->column(0)->setOptions(custom);
+        compare->column(1)->setOptions(custom);
         m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
         m_view->list()->setCurrentIndex(m_view->model()->index(0));
         m_view->openCurrent();
@@ -330,6 +334,10 @@ private slots:
         QCOMPARE(compare->column(1)->output()->toPlainText(), column1);
         QCOMPARE(settingsText(compare->column(1)->options()),
                  settingsText(historyColumnOptions(*e).at(1)));
+        // The columns were the first two presets; their names come back with their settings.
+        for (int i = 0; i < 2; ++i)
+            QCOMPARE(compare->column(i)->findChild<QComboBox *>()->currentData().toString(),
+                     builtInPresets().at(i).name);
     }
 
     void captionIsRecordedAndRestored()
