@@ -399,6 +399,13 @@ void HistoryView::showEvent(QShowEvent *event)
     QWidget::showEvent(event);
 }
 
+HistoryStore::Options HistoryView::defaultOptions()
+{
+    HistoryStore::Options options;
+    options.busyTimeoutMs = 100;
+    return options;
+}
+
 bool HistoryView::openStore(const QString &path, HistoryStore::Options options)
 {
     m_listModel->setStore(nullptr);

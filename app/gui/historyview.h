@@ -39,9 +39,14 @@ public:
     explicit HistoryView(QWidget *parent = nullptr);
     ~HistoryView() override;
 
+    // The GUI thread writes to the store directly (an insert takes ~0.1 ms), so it must not wait
+    // the store's default 4 × 5 s for a lock another Glosa process holds: 4 × 100 ms (about half
+    // a second in tst_historyview) at most, then the entry is reported as not saved. Another
+    // process's writes hold the lock for well under a millisecond each.
+    static HistoryStore::Options defaultOptions();
     // Opens (or creates) the database; the retention settings from QSettings are applied. On
     // failure the view stays usable but empty and says why. Returns whether a store is open.
-    bool openStore(const QString &path, HistoryStore::Options options = {});
+    bool openStore(const QString &path, HistoryStore::Options options = defaultOptions());
     HistoryStore *store() const { return m_store.get(); }
     // What openStore() found (Recovered: the damaged file's backup path and a message).
     const HistoryOpenResult &openResult() const { return m_openResult; }

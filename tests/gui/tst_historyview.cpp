@@ -39,6 +39,8 @@
 #include <QTextBrowser>
 #include <QTimer>
 
+#include <sqlite3.h>
+
 #include <functional>
 #include <memory>
 
@@ -548,7 +550,7 @@ private slots:
     void diskFullIsReportedAndTheAppGoesOn()
     {
         QTemporaryDir dir;
-        HistoryStore::Options options;
+        HistoryStore::Options options = HistoryView::defaultOptions();
         options.maxDatabaseBytes = 256 * 1024; // a quota stands in for a full disk (SQLITE_FULL)
         QVERIFY(m_view->openStore(dir.filePath(QStringLiteral("small.sqlite")), options));
         const TranslationResult result = translate(QStringLiteral("The sun is shining."));
@@ -578,6 +580,35 @@ private slots:
         QCOMPARE(m_view->model()->summary(0).inputPreview, QStringLiteral("The moon is bright."));
         QVERIFY(m_view->banner()->isHidden());
         QVERIFY(m_view->openStore(HistoryStore::defaultPath()));
+    }
+
+    void lockedHistoryDoesNotFreezeTheWindow()
+    {
+        const TranslationResult result = translate(QStringLiteral("The shop is closed."));
+        QVERIFY(!result.isEmpty());
+        m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
+        QCOMPARE(m_view->store()->count(), 1);
+        // Another process (here: another connection) holds the write lock.
+        sqlite3 *holder = nullptr;
+        QCOMPARE(sqlite3_open(QFile::encodeName(m_view->store()->path()).constData(), &holder),
+                 SQLITE_OK);
+        QCOMPARE(sqlite3_exec(holder, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+        HistoryEntry e = translationHistoryEntry(result, *m_window->catalog().find(result.modelId));
+        QSignalSpy messages(m_view, &HistoryView::statusMessage);
+        QElapsedTimer clock;
+        clock.start();
+        const qint64 id = m_view->record(e);
+        const qint64 waited = clock.elapsed();
+        QCOMPARE(sqlite3_exec(holder, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(holder);
+        QCOMPARE(id, 0);
+        qInfo() << "record() gave up on a locked history after" << waited << "ms";
+        QVERIFY2(waited < 2000, qPrintable(QString::number(waited)));
+        QVERIFY(!messages.isEmpty());
+        QVERIFY2(messages.last().first().toString().contains(QStringLiteral("another Glosa")),
+                 qPrintable(messages.last().first().toString()));
+        QVERIFY(m_view->record(e) > 0); // and the next one is saved
+        QCOMPARE(m_view->store()->count(), 2);
     }
 
     void corruptDatabaseAtStartIsReported()
