@@ -129,9 +129,8 @@ QString HistoryController::versionNote(const HistoryEntry &entry) const
 {
     const std::optional<ModelInfo> installed = m_window->catalog().find(entry.modelId);
     if (!installed)
-        return tr("The model %1 is no longer installed; the recorded result is shown, but a new "
-                  "translation would use %2.")
-            .arg(entry.modelId, m_window->currentModelId());
+        return tr("The model %1 is no longer installed; the recorded result is shown as it was.")
+            .arg(entry.modelId);
     if (installed->version != entry.modelVersion)
         return tr("Recorded with %1 version %2; version %3 is installed now.")
             .arg(entry.modelId, entry.modelVersion, installed->version);
@@ -145,7 +144,7 @@ void HistoryController::openEntry(const HistoryEntry &entry)
     flush();
     m_lastKey = keyOf(entry);
     const QString when = QLocale().toString(entry.time.toLocalTime(), QLocale::ShortFormat);
-    QString status = tr("From the history (%1).").arg(when);
+    const QString status = tr("From the history (%1).").arg(when);
     const QString note = versionNote(entry);
     switch (entry.kind) {
     case HistoryKind::Translation:
@@ -169,7 +168,6 @@ void HistoryController::openEntry(const HistoryEntry &entry)
                                                    QImage::fromData(entry.thumbnailPng), status);
         break;
     }
-    m_lastKey = keyOf(entry); // tab changes above flushed nothing new, but be explicit
     if (!note.isEmpty())
         emit m_view->statusMessage(note);
 }

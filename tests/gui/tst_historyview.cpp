@@ -283,6 +283,21 @@ private slots:
         QCOMPARE(m_view->store()->count(), 2);
     }
 
+    void openingAnOlderModelVersionSaysSo()
+    {
+        const TranslationResult result = translate(QStringLiteral("It is raining."));
+        QVERIFY(!result.isEmpty());
+        m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
+        HistoryEntry old = translationHistoryEntry(result, *m_window->catalog().find(result.modelId));
+        old.modelVersion = QStringLiteral("0.1");
+        QVERIFY(m_view->record(old) > 0);
+        m_view->list()->setCurrentIndex(m_view->model()->index(0));
+        m_view->openCurrent();
+        QCOMPARE(m_window->translateView()->targetEditor()->toPlainText(), result.best()->text);
+        QVERIFY2(m_window->statusBar()->currentMessage().contains(QStringLiteral("version 0.1")),
+                 qPrintable(m_window->statusBar()->currentMessage()));
+    }
+
     void rerunShowsThenAndNow()
     {
         QVERIFY(!translate(QStringLiteral("The children play in the garden.")).isEmpty());
