@@ -1,4 +1,1520 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="es">
+<context>
+    <name>glosa::BeamTreeWidget</name>
+    <message>
+        <source>Compare to see the search tree of the selected column.</source>
+        <translation>Pulse Comparar para ver el árbol de búsqueda de la columna seleccionada.</translation>
+    </message>
+    <message>
+        <source>kept</source>
+        <translation>conservada</translation>
+    </message>
+    <message>
+        <source>pruned</source>
+        <translation>podada</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>terminada</translation>
+    </message>
+    <message>
+        <source>blocked by n-gram</source>
+        <translation>bloqueada por n-grama</translation>
+    </message>
+    <message>
+        <source>“%1” (step %2): %3
+log p %4 · cumulative %5 · score %6</source>
+        <translation>«%1» (paso %2): %3
+log p %4 · acumulado %5 · puntuación %6</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::CaptionView</name>
+    <message>
+        <source>Images</source>
+        <translation>Imágenes</translation>
+    </message>
+    <message>
+        <source>Open…</source>
+        <translation>Abrir…</translation>
+    </message>
+    <message>
+        <source>Open one or more images (Ctrl+O)</source>
+        <translation>Abrir una o más imágenes (Ctrl+O)</translation>
+    </message>
+    <message>
+        <source>Paste</source>
+        <translation>Pegar</translation>
+    </message>
+    <message>
+        <source>Paste an image from the clipboard</source>
+        <translation>Pegar una imagen desde el portapapeles</translation>
+    </message>
+    <message>
+        <source>Image with attention overlay</source>
+        <translation>Imagen con la atención superpuesta</translation>
+    </message>
+    <message>
+        <source>Drop images here, paste one, or open them from disk.</source>
+        <translation>Suelte imágenes aquí, pegue una o ábralas desde el disco.</translation>
+    </message>
+    <message>
+        <source>Caption</source>
+        <translation>Descripción</translation>
+    </message>
+    <message>
+        <source>&amp;Word:</source>
+        <translation>&amp;Palabra:</translation>
+    </message>
+    <message>
+        <source>Word of the caption</source>
+        <translation>Palabra de la descripción</translation>
+    </message>
+    <message>
+        <source>&amp;Blend:</source>
+        <translation>&amp;Mezcla:</translation>
+    </message>
+    <message>
+        <source>Heatmap blend</source>
+        <translation>Mezcla del mapa de calor</translation>
+    </message>
+    <message>
+        <source>Translate caption</source>
+        <translation>Traducir descripción</translation>
+    </message>
+    <message>
+        <source>Translate the caption with the selected translation model</source>
+        <translation>Traducir la descripción con el modelo de traducción seleccionado</translation>
+    </message>
+    <message>
+        <source>Decoding</source>
+        <translation>Decodificación</translation>
+    </message>
+    <message>
+        <source>Captioning failed: %1</source>
+        <translation>Error al describir la imagen: %1</translation>
+    </message>
+    <message>
+        <source>Open images</source>
+        <translation>Abrir imágenes</translation>
+    </message>
+    <message>
+        <source>Images (*.png *.jpg *.jpeg *.webp *.bmp *.gif)</source>
+        <translation>Imágenes (*.png *.jpg *.jpeg *.webp *.bmp *.gif)</translation>
+    </message>
+    <message>
+        <source>The clipboard holds no image.</source>
+        <translation>El portapapeles no contiene ninguna imagen.</translation>
+    </message>
+    <message>
+        <source>Captioning…</source>
+        <translation>Describiendo…</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Translating…</source>
+        <translation>Traduciendo…</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::CompareColumn</name>
+    <message>
+        <source>Custom</source>
+        <translation>Personalizado</translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation>Editar…</translation>
+    </message>
+    <message>
+        <source>Edit every decoding setting of this column</source>
+        <translation>Editar todos los ajustes de decodificación de esta columna</translation>
+    </message>
+    <message>
+        <source>Strategy of column %1</source>
+        <translation>Estrategia de la columna %1</translation>
+    </message>
+    <message>
+        <source>Output of column %1</source>
+        <translation>Salida de la columna %1</translation>
+    </message>
+    <message>
+        <source>Column %1 decoding</source>
+        <translation>Decodificación de la columna %1</translation>
+    </message>
+    <message>
+        <source>Decoding…</source>
+        <translation>Decodificando…</translation>
+    </message>
+    <message numerus="yes">
+        <source>score %1 · %n token(s) · %2 ms</source>
+        <translation>
+            <numerusform>puntuación %1 · %n token · %2 ms</numerusform>
+            <numerusform>puntuación %1 · %n tokens · %2 ms</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Probability %1%</source>
+        <translation>Probabilidad %1 %</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::CompareView</name>
+    <message>
+        <source>Sentence to compare</source>
+        <translation>Oración para comparar</translation>
+    </message>
+    <message>
+        <source>Type a sentence and compare how each strategy translates it…</source>
+        <translation>Escriba una oración y compare cómo la traduce cada estrategia…</translation>
+    </message>
+    <message>
+        <source>&amp;Columns:</source>
+        <translation>&amp;Columnas:</translation>
+    </message>
+    <message>
+        <source>Number of columns</source>
+        <translation>Número de columnas</translation>
+    </message>
+    <message>
+        <source>&amp;Compare</source>
+        <translation>&amp;Comparar</translation>
+    </message>
+    <message>
+        <source>Decode the sentence with every column&apos;s strategy (Ctrl+Shift+C)</source>
+        <translation>Decodificar la oración con la estrategia de cada columna (Ctrl+Shift+C)</translation>
+    </message>
+    <message>
+        <source>&amp;Re-sample</source>
+        <translation>&amp;Volver a muestrear</translation>
+    </message>
+    <message>
+        <source>Draw new seeds for the sampling columns and compare again</source>
+        <translation>Generar semillas nuevas para las columnas de muestreo y volver a comparar</translation>
+    </message>
+    <message>
+        <source>Search tree</source>
+        <translation>Árbol de búsqueda</translation>
+    </message>
+    <message>
+        <source>Candidates at the selected step</source>
+        <translation>Candidatos en el paso seleccionado</translation>
+    </message>
+    <message>
+        <source>Probability chart</source>
+        <translation>Gráfico de probabilidades</translation>
+    </message>
+    <message>
+        <source>kept</source>
+        <translation>conservada</translation>
+    </message>
+    <message>
+        <source>pruned</source>
+        <translation>podada</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>terminada</translation>
+    </message>
+    <message>
+        <source>blocked</source>
+        <translation>bloqueada</translation>
+    </message>
+    <message>
+        <source>Done.</source>
+        <translation>Hecho.</translation>
+    </message>
+    <message>
+        <source>Comparison failed: %1</source>
+        <translation>Error en la comparación: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Decoding %n column(s)…</source>
+        <translation>
+            <numerusform>Decodificando %n columna…</numerusform>
+            <numerusform>Decodificando %n columnas…</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>glosa::DecodingPanel</name>
+    <message>
+        <source>Greedy</source>
+        <translation>Voraz</translation>
+    </message>
+    <message>
+        <source>Beam 5</source>
+        <translation>Haz 5</translation>
+    </message>
+    <message>
+        <source>Beam 5 + no-repeat 3-gram</source>
+        <translation>Haz 5 + sin repetir 3-gramas</translation>
+    </message>
+    <message>
+        <source>Top-k 40, T 0.8</source>
+        <translation>Top-k 40, T 0,8</translation>
+    </message>
+    <message>
+        <source>Top-p 0.9</source>
+        <translation>Top-p 0,9</translation>
+    </message>
+    <message>
+        <source>&amp;Preset:</source>
+        <translation>&amp;Preajuste:</translation>
+    </message>
+    <message>
+        <source>Save…</source>
+        <translation>Guardar…</translation>
+    </message>
+    <message>
+        <source>Save these settings as a preset</source>
+        <translation>Guardar estos ajustes como preajuste</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Eliminar</translation>
+    </message>
+    <message>
+        <source>Delete the selected preset</source>
+        <translation>Eliminar el preajuste seleccionado</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>Búsqueda</translation>
+    </message>
+    <message>
+        <source>Penalties</source>
+        <translation>Penalizaciones</translation>
+    </message>
+    <message>
+        <source>Sampling</source>
+        <translation>Muestreo</translation>
+    </message>
+    <message>
+        <source>Beam search</source>
+        <translation>Búsqueda en haz</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>Ninguna</translation>
+    </message>
+    <message>
+        <source>GNMT (Wu et al. 2016)</source>
+        <translation>GNMT (Wu et al. 2016)</translation>
+    </message>
+    <message>
+        <source>Average log-probability</source>
+        <translation>Log-probabilidad media</translation>
+    </message>
+    <message>
+        <source>Heuristic</source>
+        <translation>Heurística</translation>
+    </message>
+    <message>
+        <source>Bounded (exact)</source>
+        <translation>Acotada (exacta)</translation>
+    </message>
+    <message>
+        <source>Eager</source>
+        <translation>Inmediata</translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation>Nueva</translation>
+    </message>
+    <message>
+        <source>Draw a new random seed</source>
+        <translation>Generar una semilla aleatoria nueva</translation>
+    </message>
+    <message>
+        <source>&amp;Strategy:</source>
+        <translation>&amp;Estrategia:</translation>
+    </message>
+    <message>
+        <source>How the next word is chosen at each step</source>
+        <translation>Cómo se elige la palabra siguiente en cada paso</translation>
+    </message>
+    <message>
+        <source>&amp;Beam size:</source>
+        <translation>Tamaño del &amp;haz:</translation>
+    </message>
+    <message>
+        <source>Hypotheses kept at each step (1 behaves like greedy)</source>
+        <translation>Hipótesis conservadas en cada paso (con 1 equivale a la decodificación voraz)</translation>
+    </message>
+    <message>
+        <source>&amp;N-best:</source>
+        <translation>&amp;N mejores:</translation>
+    </message>
+    <message>
+        <source>Alternatives returned (beam search and sampling)</source>
+        <translation>Alternativas devueltas (búsqueda en haz y muestreo)</translation>
+    </message>
+    <message>
+        <source>Length &amp;normalisation:</source>
+        <translation>Normalización de &amp;longitud:</translation>
+    </message>
+    <message>
+        <source>How finished hypotheses of different lengths are ranked</source>
+        <translation>Cómo se ordenan las hipótesis terminadas de longitudes distintas</translation>
+    </message>
+    <message>
+        <source>Length penalty &amp;α:</source>
+        <translation>Penalización de longitud &amp;α:</translation>
+    </message>
+    <message>
+        <source>GNMT length-penalty exponent; 0 turns it off (0.6 is common)</source>
+        <translation>Exponente de la penalización de longitud de GNMT; 0 la desactiva (0,6 es habitual)</translation>
+    </message>
+    <message>
+        <source>&amp;Coverage penalty β:</source>
+        <translation>Penalización de &amp;cobertura β:</translation>
+    </message>
+    <message>
+        <source>Penalises translations that leave source words unattended; 0 turns it off</source>
+        <translation>Penaliza las traducciones que desatienden palabras del original; 0 la desactiva</translation>
+    </message>
+    <message>
+        <source>&amp;Early stopping:</source>
+        <translation>Parada tempr&amp;ana:</translation>
+    </message>
+    <message>
+        <source>When beam search may stop</source>
+        <translation>Cuándo puede detenerse la búsqueda en haz</translation>
+    </message>
+    <message>
+        <source>&amp;Maximum length:</source>
+        <translation>Longitud &amp;máxima:</translation>
+    </message>
+    <message>
+        <source>Most tokens generated per sentence</source>
+        <translation>Máximo de tokens generados por oración</translation>
+    </message>
+    <message>
+        <source>Maximum length &amp;ratio:</source>
+        <translation>P&amp;roporción de longitud máxima:</translation>
+    </message>
+    <message>
+        <source>Also cap the length at this multiple of the source length; 0 turns it off</source>
+        <translation>Limitar además la longitud a este múltiplo de la longitud del original; 0 lo desactiva</translation>
+    </message>
+    <message>
+        <source>M&amp;inimum length:</source>
+        <translation>Longitud mín&amp;ima:</translation>
+    </message>
+    <message>
+        <source>The end of sentence is forbidden before this</source>
+        <translation>El fin de oración está prohibido antes de esta longitud</translation>
+    </message>
+    <message>
+        <source>No-repeat &amp;n-gram:</source>
+        <translation>N-&amp;grama sin repetición:</translation>
+    </message>
+    <message>
+        <source>No n-gram of this size may occur twice; 0 turns it off</source>
+        <translation>Ningún n-grama de este tamaño puede aparecer dos veces; 0 lo desactiva</translation>
+    </message>
+    <message>
+        <source>Re&amp;petition penalty:</source>
+        <translation>Penali&amp;zación por repetición:</translation>
+    </message>
+    <message>
+        <source>Discourages tokens already generated (Keskar et al. 2019); 1 turns it off</source>
+        <translation>Desfavorece los tokens ya generados (Keskar et al. 2019); 1 la desactiva</translation>
+    </message>
+    <message>
+        <source>Soft n-gram penalty &amp;λ:</source>
+        <translation>Penalización suave de n-gramas &amp;λ:</translation>
+    </message>
+    <message>
+        <source>Subtracted once per earlier occurrence of the n-gram; 0 turns it off</source>
+        <translation>Se resta una vez por cada aparición anterior del n-grama; 0 la desactiva</translation>
+    </message>
+    <message>
+        <source>Soft n-gram si&amp;ze:</source>
+        <translation>Tamaño &amp;del n-grama suave:</translation>
+    </message>
+    <message>
+        <source>N-gram size for the soft penalty</source>
+        <translation>Tamaño de n-grama de la penalización suave</translation>
+    </message>
+    <message>
+        <source>&amp;Temperature:</source>
+        <translation>&amp;Temperatura:</translation>
+    </message>
+    <message>
+        <source>Below 1 sharpens the distribution, above 1 flattens it</source>
+        <translation>Por debajo de 1 concentra la distribución; por encima de 1 la aplana</translation>
+    </message>
+    <message>
+        <source>Top-&amp;k:</source>
+        <translation>Top-&amp;k:</translation>
+    </message>
+    <message>
+        <source>Sample among the k most probable tokens; 0 turns it off</source>
+        <translation>Muestrear entre los k tokens más probables; 0 lo desactiva</translation>
+    </message>
+    <message>
+        <source>Top-p (n&amp;ucleus):</source>
+        <translation>Top-p (n&amp;úcleo):</translation>
+    </message>
+    <message>
+        <source>Sample among the most probable tokens that reach this probability; 1 turns it off</source>
+        <translation>Muestrear entre los tokens más probables hasta reunir esta probabilidad; 1 lo desactiva</translation>
+    </message>
+    <message>
+        <source>S&amp;eed:</source>
+        <translation>&amp;Semilla:</translation>
+    </message>
+    <message>
+        <source>The same seed gives the same samples</source>
+        <translation>La misma semilla da las mismas muestras</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Semilla</translation>
+    </message>
+    <message>
+        <source>Decoding preset</source>
+        <translation>Preajuste de decodificación</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>Personalizado</translation>
+    </message>
+    <message>
+        <source>Save preset</source>
+        <translation>Guardar preajuste</translation>
+    </message>
+    <message>
+        <source>Preset name:</source>
+        <translation>Nombre del preajuste:</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::DocumentsView</name>
+    <message numerus="yes">
+        <source>%n s</source>
+        <translation>
+            <numerusform>%n s</numerusform>
+            <numerusform>%n s</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <source>OpenDocument text</source>
+        <translation>Texto OpenDocument</translation>
+    </message>
+    <message>
+        <source>Word document</source>
+        <translation>Documento de Word</translation>
+    </message>
+    <message>
+        <source>Web page</source>
+        <translation>Página web</translation>
+    </message>
+    <message>
+        <source>Markdown</source>
+        <translation>Markdown</translation>
+    </message>
+    <message>
+        <source>Subtitles</source>
+        <translation>Subtítulos</translation>
+    </message>
+    <message>
+        <source>Plain text</source>
+        <translation>Texto sin formato</translation>
+    </message>
+    <message>
+        <source>The document is translated.</source>
+        <translation>El documento está traducido.</translation>
+    </message>
+    <message>
+        <source>Stopped: %1 of %2 sentences are translated; Export keeps the rest in the source language.</source>
+        <translation>Detenido: %1 de %2 oraciones están traducidas; Exportar deja el resto en el idioma original.</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>Se guardó %1</translation>
+    </message>
+    <message>
+        <source>Translation (%1)</source>
+        <translation>Traducción (%1)</translation>
+    </message>
+    <message>
+        <source>Open document</source>
+        <translation>Abrir documento</translation>
+    </message>
+    <message>
+        <source>Documents (%1);;All files (*)</source>
+        <translation>Documentos (%1);;Todos los archivos (*)</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>Leyendo %1…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n paragraph(s) to translate.</source>
+        <translation>
+            <numerusform>%n párrafo por traducir.</numerusform>
+            <numerusform>%n párrafos por traducir.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Loading the model…</source>
+        <translation>Cargando el modelo…</translation>
+    </message>
+    <message>
+        <source>%1 / %2 sentences</source>
+        <translation>%1 / %2 oraciones</translation>
+    </message>
+    <message>
+        <source>, about %1 left</source>
+        <translation>, quedan unos %1</translation>
+    </message>
+    <message>
+        <source>, estimating the time left…</source>
+        <translation>, calculando el tiempo restante…</translation>
+    </message>
+    <message>
+        <source>Export translation</source>
+        <translation>Exportar traducción</translation>
+    </message>
+    <message>
+        <source>&amp;Continue</source>
+        <translation>&amp;Continuar</translation>
+    </message>
+    <message>
+        <source>&amp;Translate</source>
+        <translation>&amp;Traducir</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>&amp;Abrir…</translation>
+    </message>
+    <message>
+        <source>Open a document (.txt, .md, .html, .srt, .docx, .odt, .pdf), or drop one here</source>
+        <translation>Abra un documento (.txt, .md, .html, .srt, .docx, .odt, .pdf) o suéltelo aquí</translation>
+    </message>
+    <message>
+        <source>Open or drop a document</source>
+        <translation>Abra o suelte un documento</translation>
+    </message>
+    <message>
+        <source>&amp;Quality:</source>
+        <translation>Ca&amp;lidad:</translation>
+    </message>
+    <message>
+        <source>Fast (greedy)</source>
+        <translation>Rápida (voraz)</translation>
+    </message>
+    <message>
+        <source>Best (beam search)</source>
+        <translation>Mejor (búsqueda en haz)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <source>Stop; the finished part is kept</source>
+        <translation>Detener; se conserva la parte terminada</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>&amp;Exportar…</translation>
+    </message>
+    <message>
+        <source>Save the translation as a document</source>
+        <translation>Guardar la traducción como documento</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Original</translation>
+    </message>
+    <message>
+        <source>Translation</source>
+        <translation>Traducción</translation>
+    </message>
+    <message>
+        <source>Translation progress</source>
+        <translation>Progreso de la traducción</translation>
+    </message>
+    <message>
+        <source>Source document</source>
+        <translation>Documento original</translation>
+    </message>
+    <message>
+        <source>Translated document</source>
+        <translation>Documento traducido</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::HeatmapWidget</name>
+    <message>
+        <source>The attention matrix appears here after a translation.</source>
+        <translation>La matriz de atención aparece aquí después de traducir.</translation>
+    </message>
+    <message>
+        <source>%1 → %2: %3</source>
+        <translation>%1 → %2: %3</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::HistoryController</name>
+    <message>
+        <source>Recorded with %1 version %2; version %3 is installed now.</source>
+        <translation>Se registró con %1 versión %2; ahora está instalada la versión %3.</translation>
+    </message>
+    <message>
+        <source>From the history (%1).</source>
+        <translation>Del historial (%1).</translation>
+    </message>
+    <message>
+        <source>No captioning model is installed.</source>
+        <translation>No hay ningún modelo de descripción de imágenes instalado.</translation>
+    </message>
+    <message>
+        <source>The image %1 is gone.</source>
+        <translation>La imagen %1 ya no existe.</translation>
+    </message>
+    <message>
+        <source>No translation model is installed.</source>
+        <translation>No hay ningún modelo de traducción instalado.</translation>
+    </message>
+    <message>
+        <source>The model %1 is no longer installed; the recorded result is shown as it was.</source>
+        <translation>El modelo %1 ya no está instalado; el resultado guardado se muestra tal como era.</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::HistoryModel</name>
+    <message>
+        <source>Translation</source>
+        <translation>Traducción</translation>
+    </message>
+    <message>
+        <source>Caption</source>
+        <translation>Descripción</translation>
+    </message>
+    <message>
+        <source>Comparison</source>
+        <translation>Comparación</translation>
+    </message>
+    <message>
+        <source>(image)</source>
+        <translation>(imagen)</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::HistoryView</name>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>Entrada</translation>
+    </message>
+    <message>
+        <source>Column %1</source>
+        <translation>Columna %1</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>Salida</translation>
+    </message>
+    <message>
+        <source>score %1</source>
+        <translation>puntuación %1</translation>
+    </message>
+    <message>
+        <source>Search the history (Ctrl+F)</source>
+        <translation>Buscar en el historial (Ctrl+F)</translation>
+    </message>
+    <message>
+        <source>Search the history</source>
+        <translation>Buscar en el historial</translation>
+    </message>
+    <message>
+        <source>All kinds</source>
+        <translation>Todos los tipos</translation>
+    </message>
+    <message>
+        <source>Translations</source>
+        <translation>Traducciones</translation>
+    </message>
+    <message>
+        <source>Captions</source>
+        <translation>Descripciones</translation>
+    </message>
+    <message>
+        <source>Comparisons</source>
+        <translation>Comparaciones</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Tipo</translation>
+    </message>
+    <message>
+        <source>All models</source>
+        <translation>Todos los modelos</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modelo</translation>
+    </message>
+    <message>
+        <source>Any time</source>
+        <translation>Cualquier fecha</translation>
+    </message>
+    <message>
+        <source>Today</source>
+        <translation>Hoy</translation>
+    </message>
+    <message>
+        <source>Past 7 days</source>
+        <translation>Últimos 7 días</translation>
+    </message>
+    <message>
+        <source>Past 30 days</source>
+        <translation>Últimos 30 días</translation>
+    </message>
+    <message>
+        <source>Past year</source>
+        <translation>Último año</translation>
+    </message>
+    <message>
+        <source>Period</source>
+        <translation>Período</translation>
+    </message>
+    <message>
+        <source>Starred</source>
+        <translation>Destacadas</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>&amp;Exportar…</translation>
+    </message>
+    <message>
+        <source>Save the entries the filters select as JSON Lines, CSV or TMX</source>
+        <translation>Guardar las entradas que seleccionan los filtros como JSON Lines, CSV o TMX</translation>
+    </message>
+    <message>
+        <source>Clear all…</source>
+        <translation>Borrar todo…</translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation>Configuración…</translation>
+    </message>
+    <message>
+        <source>Recording and how long entries are kept</source>
+        <translation>Registro y tiempo de conservación de las entradas</translation>
+    </message>
+    <message>
+        <source>History entries</source>
+        <translation>Entradas del historial</translation>
+    </message>
+    <message>
+        <source>Entry details</source>
+        <translation>Detalles de la entrada</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>&amp;Abrir</translation>
+    </message>
+    <message>
+        <source>Show this entry in its view, with its model and settings</source>
+        <translation>Mostrar esta entrada en su vista, con su modelo y sus ajustes</translation>
+    </message>
+    <message>
+        <source>&amp;Re-run with current settings</source>
+        <translation>&amp;Repetir con los ajustes actuales</translation>
+    </message>
+    <message>
+        <source>Translate the input again with the current model and settings, and show both results side by side</source>
+        <translation>Traducir de nuevo la entrada con el modelo y los ajustes actuales, y mostrar ambos resultados lado a lado</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>&amp;Eliminar</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>Abrir</translation>
+    </message>
+    <message>
+        <source>Re-run with current settings</source>
+        <translation>Repetir con los ajustes actuales</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Eliminar</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entry(s)</source>
+        <translation>
+            <numerusform>%n entrada</numerusform>
+            <numerusform>%n entradas</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Search results</source>
+        <translation>Resultados de la búsqueda</translation>
+    </message>
+    <message>
+        <source>The history could not be opened, so nothing will be recorded until Glosa restarts.</source>
+        <translation>No se pudo abrir el historial; no se registrará nada hasta que Glosa se reinicie.</translation>
+    </message>
+    <message>
+        <source>The history file was damaged and has been set aside as %1. A new, empty history was started.</source>
+        <translation>El archivo del historial estaba dañado y se ha apartado como %1. Se ha iniciado un historial nuevo y vacío.</translation>
+    </message>
+    <message>
+        <source>Not saved to the history:</source>
+        <translation>No se guardó en el historial:</translation>
+    </message>
+    <message>
+        <source>The history could not be read:</source>
+        <translation>No se pudo leer el historial:</translation>
+    </message>
+    <message>
+        <source>The entry could not be read:</source>
+        <translation>No se pudo leer la entrada:</translation>
+    </message>
+    <message>
+        <source>★ Starred</source>
+        <translation>★ Destacada</translation>
+    </message>
+    <message>
+        <source>☆ Star</source>
+        <translation>☆ Destacar</translation>
+    </message>
+    <message>
+        <source>Remove star</source>
+        <translation>Quitar destacado</translation>
+    </message>
+    <message>
+        <source>Star</source>
+        <translation>Destacar</translation>
+    </message>
+    <message>
+        <source>Then</source>
+        <translation>Antes</translation>
+    </message>
+    <message>
+        <source>Now</source>
+        <translation>Ahora</translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation>Ejecutando…</translation>
+    </message>
+    <message>
+        <source>The star could not be saved:</source>
+        <translation>No se pudo guardar el destacado:</translation>
+    </message>
+    <message>
+        <source>The entry could not be deleted:</source>
+        <translation>No se pudo eliminar la entrada:</translation>
+    </message>
+    <message>
+        <source>Clear the history</source>
+        <translation>Borrar el historial</translation>
+    </message>
+    <message>
+        <source>Remove every entry from the history, starred ones too? This cannot be undone.</source>
+        <translation>¿Quitar todas las entradas del historial, también las destacadas? Esta acción no se puede deshacer.</translation>
+    </message>
+    <message>
+        <source>The history could not be cleared:</source>
+        <translation>No se pudo borrar el historial:</translation>
+    </message>
+    <message numerus="yes">
+        <source>Removed %n history entry(s).</source>
+        <translation>
+            <numerusform>Se quitó %n entrada del historial.</numerusform>
+            <numerusform>Se quitaron %n entradas del historial.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>JSON Lines, everything (*.jsonl)</source>
+        <translation>JSON Lines, todo (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>CSV, best outputs (*.csv)</source>
+        <translation>CSV, mejores salidas (*.csv)</translation>
+    </message>
+    <message>
+        <source>TMX translation memory, translations only (*.tmx)</source>
+        <translation>Memoria de traducción TMX, solo traducciones (*.tmx)</translation>
+    </message>
+    <message>
+        <source>Export history</source>
+        <translation>Exportar historial</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n entry(s) to %1</source>
+        <translation>
+            <numerusform>Se exportó %n entrada a %1</numerusform>
+            <numerusform>Se exportaron %n entradas a %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>No se puede escribir %1: %2</translation>
+    </message>
+    <message>
+        <source>The history could not be exported.</source>
+        <translation>No se pudo exportar el historial.</translation>
+    </message>
+    <message>
+        <source>Old entries could not be removed:</source>
+        <translation>No se pudieron quitar las entradas antiguas:</translation>
+    </message>
+    <message>
+        <source>History settings</source>
+        <translation>Configuración del historial</translation>
+    </message>
+    <message>
+        <source>Record translations, captions and comparisons</source>
+        <translation>Registrar traducciones, descripciones y comparaciones</translation>
+    </message>
+    <message>
+        <source>No limit</source>
+        <translation>Sin límite</translation>
+    </message>
+    <message>
+        <source> days</source>
+        <translation> días</translation>
+    </message>
+    <message>
+        <source>Starred entries are always kept. Older entries beyond the limits are removed now and whenever a new one is recorded.</source>
+        <translation>Las entradas destacadas se conservan siempre. Las entradas antiguas que superen los límites se quitan ahora y cada vez que se registra una nueva.</translation>
+    </message>
+    <message>
+        <source>Keep at most:</source>
+        <translation>Conservar como máximo:</translation>
+    </message>
+    <message>
+        <source>Remove entries older than:</source>
+        <translation>Quitar las entradas con más de:</translation>
+    </message>
+    <message numerus="yes">
+        <source>Removed %n old history entry(s).</source>
+        <translation>
+            <numerusform>Se quitó %n entrada antigua del historial.</numerusform>
+            <numerusform>Se quitaron %n entradas antiguas del historial.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>glosa::Languages</name>
+    <message>
+        <source>English</source>
+        <translation>Inglés</translation>
+    </message>
+    <message>
+        <source>Spanish</source>
+        <translation>Español</translation>
+    </message>
+    <message>
+        <source>Korean</source>
+        <translation>Coreano</translation>
+    </message>
+    <message>
+        <source>French</source>
+        <translation>Francés</translation>
+    </message>
+    <message>
+        <source>German</source>
+        <translation>Alemán</translation>
+    </message>
+    <message>
+        <source>Image</source>
+        <translation>Imagen</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::MainWindow</name>
+    <message>
+        <source>Glosa</source>
+        <translation>Glosa</translation>
+    </message>
+    <message>
+        <source>Translate</source>
+        <translation>Traducir</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Comparar</translation>
+    </message>
+    <message>
+        <source>Caption</source>
+        <translation>Describir</translation>
+    </message>
+    <message>
+        <source>Documents</source>
+        <translation>Documentos</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>Historial</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>&amp;Modelo:</translation>
+    </message>
+    <message>
+        <source>Translation model</source>
+        <translation>Modelo de traducción</translation>
+    </message>
+    <message>
+        <source>Swap languages (Ctrl+Shift+S)</source>
+        <translation>Intercambiar idiomas (Ctrl+Shift+S)</translation>
+    </message>
+    <message>
+        <source>Swap languages</source>
+        <translation>Intercambiar idiomas</translation>
+    </message>
+    <message>
+        <source>Find in the texts (Enter: next)</source>
+        <translation>Buscar en los textos (Enter: siguiente)</translation>
+    </message>
+    <message>
+        <source>Find</source>
+        <translation>Buscar</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Archivo</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>&amp;Abrir…</translation>
+    </message>
+    <message>
+        <source>&amp;Import model…</source>
+        <translation>&amp;Importar modelo…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Salir</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>&amp;Editar</translation>
+    </message>
+    <message>
+        <source>&amp;Copy translation</source>
+        <translation>&amp;Copiar traducción</translation>
+    </message>
+    <message>
+        <source>&amp;Paste as source</source>
+        <translation>&amp;Pegar como original</translation>
+    </message>
+    <message>
+        <source>&amp;Find…</source>
+        <translation>&amp;Buscar…</translation>
+    </message>
+    <message>
+        <source>&amp;Translate</source>
+        <translation>&amp;Traducir</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>&amp;Cancelar</translation>
+    </message>
+    <message>
+        <source>&amp;Swap languages</source>
+        <translation>&amp;Intercambiar idiomas</translation>
+    </message>
+    <message>
+        <source>C&amp;ompare strategies</source>
+        <translation>C&amp;omparar estrategias</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ver</translation>
+    </message>
+    <message>
+        <source>&amp;Settings</source>
+        <translation>&amp;Configuración</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Idioma</translation>
+    </message>
+    <message>
+        <source>&amp;History…</source>
+        <translation>&amp;Historial…</translation>
+    </message>
+    <message>
+        <source>System default</source>
+        <translation>Predeterminado del sistema</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>Ay&amp;uda</translation>
+    </message>
+    <message>
+        <source>&amp;Models…</source>
+        <translation>&amp;Modelos…</translation>
+    </message>
+    <message>
+        <source>&amp;About Glosa</source>
+        <translation>&amp;Acerca de Glosa</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>Acerca de &amp;Qt</translation>
+    </message>
+    <message>
+        <source>No captioning model is installed. Install a captioning package (Help ▸ Models…) to caption images.</source>
+        <translation>No hay ningún modelo de descripción de imágenes instalado. Instale un paquete de descripción (Ayuda ▸ Modelos…) para describir imágenes.</translation>
+    </message>
+    <message>
+        <source>Ready</source>
+        <translation>Listo</translation>
+    </message>
+    <message>
+        <source>Loaded %1</source>
+        <translation>Se cargó %1</translation>
+    </message>
+    <message>
+        <source>Could not load the model</source>
+        <translation>No se pudo cargar el modelo</translation>
+    </message>
+    <message>
+        <source>No translation model is installed. Use File ▸ Import model… to add a model package.</source>
+        <translation>No hay ningún modelo de traducción instalado. Use Archivo ▸ Importar modelo… para añadir un paquete de modelo.</translation>
+    </message>
+    <message>
+        <source>No usable translation model is installed (see Help ▸ Models… for why).</source>
+        <translation>No hay instalado ningún modelo de traducción utilizable (el motivo se indica en Ayuda ▸ Modelos…).</translation>
+    </message>
+    <message>
+        <source>The “%1” model family is not installed, so %2 cannot run.</source>
+        <translation>La familia de modelos «%1» no está instalada, por lo que %2 no puede ejecutarse.</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>Cargando…</translation>
+    </message>
+    <message>
+        <source>No %1 → %2 model is installed</source>
+        <translation>No hay ningún modelo %1 → %2 instalado</translation>
+    </message>
+    <message>
+        <source>Open text</source>
+        <translation>Abrir texto</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt *.md);;All files (*)</source>
+        <translation>Archivos de texto (*.txt *.md);;Todos los archivos (*)</translation>
+    </message>
+    <message>
+        <source>Could not open %1: %2</source>
+        <translation>No se pudo abrir %1: %2</translation>
+    </message>
+    <message>
+        <source>Import model package (a folder with model.json)</source>
+        <translation>Importar paquete de modelo (una carpeta con model.json)</translation>
+    </message>
+    <message>
+        <source>Import model</source>
+        <translation>Importar modelo</translation>
+    </message>
+    <message>
+        <source>Imported %1</source>
+        <translation>Se importó %1</translation>
+    </message>
+    <message>
+        <source>About Glosa</source>
+        <translation>Acerca de Glosa</translation>
+    </message>
+    <message>
+        <source>An offline translator that shows why it chose its words.</source>
+        <translation>Un traductor sin conexión que muestra por qué eligió sus palabras.</translation>
+    </message>
+    <message>
+        <source>Data and models</source>
+        <translation>Datos y modelos</translation>
+    </message>
+    <message>
+        <source>Translation models are trained on sentence pairs from Tatoeba (CC-BY 2.0 FR), www.manythings.org/anki and tatoeba.org.</source>
+        <translation>Los modelos de traducción se entrenan con pares de oraciones de Tatoeba (CC-BY 2.0 FR), www.manythings.org/anki y tatoeba.org.</translation>
+    </message>
+    <message>
+        <source>The captioner is trained on Flickr8k, for research use only; the images belong to their owners and are not distributed.</source>
+        <translation>El modelo de descripción de imágenes se entrena con Flickr8k, solo para uso en investigación; las imágenes pertenecen a sus propietarios y no se distribuyen.</translation>
+    </message>
+    <message>
+        <source>Image features come from MobileNetV2 (Apache License 2.0).</source>
+        <translation>Las características de imagen provienen de MobileNetV2 (Apache License 2.0).</translation>
+    </message>
+    <message>
+        <source>Software</source>
+        <translation>Software</translation>
+    </message>
+    <message>
+        <source>Qt 6 (LGPL 3.0)</source>
+        <translation>Qt 6 (LGPL 3.0)</translation>
+    </message>
+    <message>
+        <source>oneDNN (Apache License 2.0)</source>
+        <translation>oneDNN (Apache License 2.0)</translation>
+    </message>
+    <message>
+        <source>SentencePiece (Apache License 2.0), ICU (Unicode License)</source>
+        <translation>SentencePiece (Apache License 2.0), ICU (Unicode License)</translation>
+    </message>
+    <message>
+        <source>SQLite (public domain), nlohmann/json (MIT)</source>
+        <translation>SQLite (dominio público), nlohmann/json (MIT)</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::ModelsDialog</name>
+    <message>
+        <source>Models</source>
+        <translation>Modelos</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Nombre</translation>
+    </message>
+    <message>
+        <source>Languages</source>
+        <translation>Idiomas</translation>
+    </message>
+    <message>
+        <source>Architecture</source>
+        <translation>Arquitectura</translation>
+    </message>
+    <message>
+        <source>Scores</source>
+        <translation>Puntuaciones</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Tamaño</translation>
+    </message>
+    <message>
+        <source>Licence</source>
+        <translation>Licencia</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Estado</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>Carpeta</translation>
+    </message>
+    <message>
+        <source>Installed models</source>
+        <translation>Modelos instalados</translation>
+    </message>
+    <message>
+        <source>Plugin</source>
+        <translation>Complemento</translation>
+    </message>
+    <message>
+        <source>Architectures</source>
+        <translation>Arquitecturas</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>Archivo</translation>
+    </message>
+    <message>
+        <source>Plugins</source>
+        <translation>Complementos</translation>
+    </message>
+    <message>
+        <source>Import model…</source>
+        <translation>Importar modelo…</translation>
+    </message>
+    <message>
+        <source>Broken: %1</source>
+        <translation>Dañado: %1</translation>
+    </message>
+    <message>
+        <source>Hidden by %1</source>
+        <translation>Oculto por %1</translation>
+    </message>
+    <message>
+        <source>No plugin for “%1” is installed</source>
+        <translation>No hay ningún complemento para «%1» instalado</translation>
+    </message>
+    <message>
+        <source>Ready</source>
+        <translation>Listo</translation>
+    </message>
+    <message>
+        <source>Image → %1</source>
+        <translation>Imagen → %1</translation>
+    </message>
+    <message>
+        <source>Loaded</source>
+        <translation>Cargado</translation>
+    </message>
+    <message>
+        <source>Models are looked for in: %1</source>
+        <translation>Los modelos se buscan en: %1</translation>
+    </message>
+    <message>
+        <source>(no folder exists yet)</source>
+        <translation>(todavía no existe ninguna carpeta)</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::ProbabilityChart</name>
+    <message>
+        <source>Click a word in a column to see the candidates the model weighed at that step.</source>
+        <translation>Haga clic en una palabra de una columna para ver los candidatos que el modelo sopesó en ese paso.</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>modelo</translation>
+    </message>
+    <message>
+        <source>after %1</source>
+        <translation>tras %1</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>paso %1</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::TranslateView</name>
+    <message>
+        <source>&amp;Translate</source>
+        <translation>&amp;Traducir</translation>
+    </message>
+    <message>
+        <source>Translate now (Ctrl+Enter)</source>
+        <translation>Traducir ahora (Ctrl+Enter)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <source>Translate as I type</source>
+        <translation>Traducir mientras escribo</translation>
+    </message>
+    <message>
+        <source>Shade by confidence</source>
+        <translation>Sombrear según la confianza</translation>
+    </message>
+    <message>
+        <source>Underline target words the model was unsure about (darker: less probable)</source>
+        <translation>Subrayar las palabras de la traducción de las que el modelo no estaba seguro (más oscuro: menos probable)</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Copiar</translation>
+    </message>
+    <message>
+        <source>Copy the translation to the clipboard</source>
+        <translation>Copiar la traducción al portapapeles</translation>
+    </message>
+    <message>
+        <source>Type or paste text to translate…</source>
+        <translation>Escriba o pegue el texto que quiere traducir…</translation>
+    </message>
+    <message>
+        <source>The translation appears here. Hover a word to see which source words it came from.</source>
+        <translation>La traducción aparece aquí. Pase el puntero sobre una palabra para ver de qué palabras del original procede.</translation>
+    </message>
+    <message>
+        <source>Source text</source>
+        <translation>Texto original</translation>
+    </message>
+    <message>
+        <source>Translation</source>
+        <translation>Traducción</translation>
+    </message>
+    <message>
+        <source>Alternative translations</source>
+        <translation>Traducciones alternativas</translation>
+    </message>
+    <message>
+        <source>Attention heatmap</source>
+        <translation>Mapa de calor de la atención</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>Atención</translation>
+    </message>
+    <message>
+        <source>rows: translation tokens · columns: source tokens · hover a cell for its weight</source>
+        <translation>filas: tokens de la traducción · columnas: tokens del original · pase el puntero sobre una celda para ver su peso</translation>
+    </message>
+    <message>
+        <source>Decoding</source>
+        <translation>Decodificación</translation>
+    </message>
+    <message>
+        <source>Alternative %1</source>
+        <translation>Alternativa %1</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Original</translation>
+    </message>
+    <message>
+        <source>Translating…</source>
+        <translation>Traduciendo…</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>Cancelado.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n token(s) in %1 ms</source>
+        <translation>
+            <numerusform>%n token en %1 ms</numerusform>
+            <numerusform>%n tokens en %1 ms</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Translation failed: %1</source>
+        <translation>Error en la traducción: %1</translation>
+    </message>
+    <message>
+        <source>Probability %1%</source>
+        <translation>Probabilidad %1 %</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n character(s)</source>
+        <translation>
+            <numerusform>%n carácter</numerusform>
+            <numerusform>%n caracteres</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>glosa::documents::DocumentWorker</name>
+    <message>
+        <source>Open a document first.</source>
+        <translation>Abra primero un documento.</translation>
+    </message>
+    <message>
+        <source>%1 cannot translate.</source>
+        <translation>%1 no puede traducir.</translation>
+    </message>
+</context>
 </TS>

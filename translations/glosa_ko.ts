@@ -1,4 +1,1510 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="ko">
+<context>
+    <name>glosa::BeamTreeWidget</name>
+    <message>
+        <source>Compare to see the search tree of the selected column.</source>
+        <translation>비교를 실행하면 선택한 열의 탐색 트리가 표시됩니다.</translation>
+    </message>
+    <message>
+        <source>kept</source>
+        <translation>유지됨</translation>
+    </message>
+    <message>
+        <source>pruned</source>
+        <translation>가지치기됨</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>완료됨</translation>
+    </message>
+    <message>
+        <source>blocked by n-gram</source>
+        <translation>n-그램으로 차단됨</translation>
+    </message>
+    <message>
+        <source>“%1” (step %2): %3
+log p %4 · cumulative %5 · score %6</source>
+        <translation>“%1” (%2단계): %3
+log p %4 · 누적 %5 · 점수 %6</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::CaptionView</name>
+    <message>
+        <source>Images</source>
+        <translation>이미지</translation>
+    </message>
+    <message>
+        <source>Open…</source>
+        <translation>열기…</translation>
+    </message>
+    <message>
+        <source>Open one or more images (Ctrl+O)</source>
+        <translation>이미지를 하나 이상 엽니다 (Ctrl+O)</translation>
+    </message>
+    <message>
+        <source>Paste</source>
+        <translation>붙여넣기</translation>
+    </message>
+    <message>
+        <source>Paste an image from the clipboard</source>
+        <translation>클립보드에서 이미지를 붙여넣습니다</translation>
+    </message>
+    <message>
+        <source>Image with attention overlay</source>
+        <translation>어텐션을 겹쳐 표시한 이미지</translation>
+    </message>
+    <message>
+        <source>Drop images here, paste one, or open them from disk.</source>
+        <translation>이미지를 여기에 끌어다 놓거나, 붙여넣거나, 디스크에서 여십시오.</translation>
+    </message>
+    <message>
+        <source>Caption</source>
+        <translation>캡션</translation>
+    </message>
+    <message>
+        <source>&amp;Word:</source>
+        <translation>단어(&amp;W):</translation>
+    </message>
+    <message>
+        <source>Word of the caption</source>
+        <translation>캡션의 단어</translation>
+    </message>
+    <message>
+        <source>&amp;Blend:</source>
+        <translation>혼합(&amp;B):</translation>
+    </message>
+    <message>
+        <source>Heatmap blend</source>
+        <translation>히트맵 혼합</translation>
+    </message>
+    <message>
+        <source>Translate caption</source>
+        <translation>캡션 번역</translation>
+    </message>
+    <message>
+        <source>Translate the caption with the selected translation model</source>
+        <translation>선택한 번역 모델로 캡션을 번역합니다</translation>
+    </message>
+    <message>
+        <source>Decoding</source>
+        <translation>디코딩</translation>
+    </message>
+    <message>
+        <source>Captioning failed: %1</source>
+        <translation>캡션 생성 실패: %1</translation>
+    </message>
+    <message>
+        <source>Open images</source>
+        <translation>이미지 열기</translation>
+    </message>
+    <message>
+        <source>Images (*.png *.jpg *.jpeg *.webp *.bmp *.gif)</source>
+        <translation>이미지 (*.png *.jpg *.jpeg *.webp *.bmp *.gif)</translation>
+    </message>
+    <message>
+        <source>The clipboard holds no image.</source>
+        <translation>클립보드에 이미지가 없습니다.</translation>
+    </message>
+    <message>
+        <source>Captioning…</source>
+        <translation>캡션 생성 중…</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Translating…</source>
+        <translation>번역 중…</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::CompareColumn</name>
+    <message>
+        <source>Custom</source>
+        <translation>사용자 정의</translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation>편집…</translation>
+    </message>
+    <message>
+        <source>Edit every decoding setting of this column</source>
+        <translation>이 열의 모든 디코딩 설정을 편집합니다</translation>
+    </message>
+    <message>
+        <source>Strategy of column %1</source>
+        <translation>%1열의 전략</translation>
+    </message>
+    <message>
+        <source>Output of column %1</source>
+        <translation>%1열의 출력</translation>
+    </message>
+    <message>
+        <source>Column %1 decoding</source>
+        <translation>%1열 디코딩</translation>
+    </message>
+    <message>
+        <source>Decoding…</source>
+        <translation>디코딩 중…</translation>
+    </message>
+    <message numerus="yes">
+        <source>score %1 · %n token(s) · %2 ms</source>
+        <translation>
+            <numerusform>점수 %1 · 토큰 %n개 · %2 ms</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Probability %1%</source>
+        <translation>확률 %1%</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::CompareView</name>
+    <message>
+        <source>Sentence to compare</source>
+        <translation>비교할 문장</translation>
+    </message>
+    <message>
+        <source>Type a sentence and compare how each strategy translates it…</source>
+        <translation>문장을 입력하고 전략마다 어떻게 번역하는지 비교해 보십시오…</translation>
+    </message>
+    <message>
+        <source>&amp;Columns:</source>
+        <translation>열(&amp;C):</translation>
+    </message>
+    <message>
+        <source>Number of columns</source>
+        <translation>열 수</translation>
+    </message>
+    <message>
+        <source>&amp;Compare</source>
+        <translation>비교(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Decode the sentence with every column&apos;s strategy (Ctrl+Shift+C)</source>
+        <translation>각 열의 전략으로 문장을 디코딩합니다 (Ctrl+Shift+C)</translation>
+    </message>
+    <message>
+        <source>&amp;Re-sample</source>
+        <translation>다시 샘플링(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Draw new seeds for the sampling columns and compare again</source>
+        <translation>샘플링 열에 새 시드를 뽑아 다시 비교합니다</translation>
+    </message>
+    <message>
+        <source>Search tree</source>
+        <translation>탐색 트리</translation>
+    </message>
+    <message>
+        <source>Candidates at the selected step</source>
+        <translation>선택한 단계의 후보</translation>
+    </message>
+    <message>
+        <source>Probability chart</source>
+        <translation>확률 차트</translation>
+    </message>
+    <message>
+        <source>kept</source>
+        <translation>유지됨</translation>
+    </message>
+    <message>
+        <source>pruned</source>
+        <translation>가지치기됨</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>완료됨</translation>
+    </message>
+    <message>
+        <source>blocked</source>
+        <translation>차단됨</translation>
+    </message>
+    <message>
+        <source>Done.</source>
+        <translation>완료되었습니다.</translation>
+    </message>
+    <message>
+        <source>Comparison failed: %1</source>
+        <translation>비교 실패: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Decoding %n column(s)…</source>
+        <translation>
+            <numerusform>열 %n개 디코딩 중…</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>glosa::DecodingPanel</name>
+    <message>
+        <source>Greedy</source>
+        <translation>탐욕적</translation>
+    </message>
+    <message>
+        <source>Beam 5</source>
+        <translation>빔 5</translation>
+    </message>
+    <message>
+        <source>Beam 5 + no-repeat 3-gram</source>
+        <translation>빔 5 + 3-그램 반복 금지</translation>
+    </message>
+    <message>
+        <source>Top-k 40, T 0.8</source>
+        <translation>Top-k 40, T 0.8</translation>
+    </message>
+    <message>
+        <source>Top-p 0.9</source>
+        <translation>Top-p 0.9</translation>
+    </message>
+    <message>
+        <source>&amp;Preset:</source>
+        <translation>사전 설정(&amp;P):</translation>
+    </message>
+    <message>
+        <source>Save…</source>
+        <translation>저장…</translation>
+    </message>
+    <message>
+        <source>Save these settings as a preset</source>
+        <translation>이 설정을 사전 설정으로 저장합니다</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>삭제</translation>
+    </message>
+    <message>
+        <source>Delete the selected preset</source>
+        <translation>선택한 사전 설정을 삭제합니다</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>탐색</translation>
+    </message>
+    <message>
+        <source>Penalties</source>
+        <translation>페널티</translation>
+    </message>
+    <message>
+        <source>Sampling</source>
+        <translation>샘플링</translation>
+    </message>
+    <message>
+        <source>Beam search</source>
+        <translation>빔 탐색</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>없음</translation>
+    </message>
+    <message>
+        <source>GNMT (Wu et al. 2016)</source>
+        <translation>GNMT (Wu et al. 2016)</translation>
+    </message>
+    <message>
+        <source>Average log-probability</source>
+        <translation>평균 로그 확률</translation>
+    </message>
+    <message>
+        <source>Heuristic</source>
+        <translation>휴리스틱</translation>
+    </message>
+    <message>
+        <source>Bounded (exact)</source>
+        <translation>상한 기반 (정확)</translation>
+    </message>
+    <message>
+        <source>Eager</source>
+        <translation>즉시</translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation>새 시드</translation>
+    </message>
+    <message>
+        <source>Draw a new random seed</source>
+        <translation>새 무작위 시드를 뽑습니다</translation>
+    </message>
+    <message>
+        <source>&amp;Strategy:</source>
+        <translation>전략(&amp;S):</translation>
+    </message>
+    <message>
+        <source>How the next word is chosen at each step</source>
+        <translation>각 단계에서 다음 단어를 고르는 방법</translation>
+    </message>
+    <message>
+        <source>&amp;Beam size:</source>
+        <translation>빔 크기(&amp;B):</translation>
+    </message>
+    <message>
+        <source>Hypotheses kept at each step (1 behaves like greedy)</source>
+        <translation>각 단계에서 유지할 가설 수 (1이면 탐욕적 디코딩과 같음)</translation>
+    </message>
+    <message>
+        <source>&amp;N-best:</source>
+        <translation>상위 N개(&amp;N):</translation>
+    </message>
+    <message>
+        <source>Alternatives returned (beam search and sampling)</source>
+        <translation>반환할 대안 수 (빔 탐색 및 샘플링)</translation>
+    </message>
+    <message>
+        <source>Length &amp;normalisation:</source>
+        <translation>길이 정규화(&amp;N):</translation>
+    </message>
+    <message>
+        <source>How finished hypotheses of different lengths are ranked</source>
+        <translation>길이가 다른 완료 가설의 순위를 매기는 방법</translation>
+    </message>
+    <message>
+        <source>Length penalty &amp;α:</source>
+        <translation>길이 페널티 &amp;α:</translation>
+    </message>
+    <message>
+        <source>GNMT length-penalty exponent; 0 turns it off (0.6 is common)</source>
+        <translation>GNMT 길이 페널티 지수입니다. 0이면 끕니다 (보통 0.6)</translation>
+    </message>
+    <message>
+        <source>&amp;Coverage penalty β:</source>
+        <translation>커버리지 페널티 β(&amp;C):</translation>
+    </message>
+    <message>
+        <source>Penalises translations that leave source words unattended; 0 turns it off</source>
+        <translation>원문 단어에 어텐션을 주지 않은 번역에 페널티를 줍니다. 0이면 끕니다</translation>
+    </message>
+    <message>
+        <source>&amp;Early stopping:</source>
+        <translation>조기 종료(&amp;E):</translation>
+    </message>
+    <message>
+        <source>When beam search may stop</source>
+        <translation>빔 탐색을 멈출 수 있는 시점</translation>
+    </message>
+    <message>
+        <source>&amp;Maximum length:</source>
+        <translation>최대 길이(&amp;M):</translation>
+    </message>
+    <message>
+        <source>Most tokens generated per sentence</source>
+        <translation>문장당 생성할 최대 토큰 수</translation>
+    </message>
+    <message>
+        <source>Maximum length &amp;ratio:</source>
+        <translation>최대 길이 비율(&amp;R):</translation>
+    </message>
+    <message>
+        <source>Also cap the length at this multiple of the source length; 0 turns it off</source>
+        <translation>길이를 원문 길이의 이 배수로도 제한합니다. 0이면 끕니다</translation>
+    </message>
+    <message>
+        <source>M&amp;inimum length:</source>
+        <translation>최소 길이(&amp;I):</translation>
+    </message>
+    <message>
+        <source>The end of sentence is forbidden before this</source>
+        <translation>이 길이 전에는 문장을 끝낼 수 없습니다</translation>
+    </message>
+    <message>
+        <source>No-repeat &amp;n-gram:</source>
+        <translation>반복 금지 n-그램(&amp;N):</translation>
+    </message>
+    <message>
+        <source>No n-gram of this size may occur twice; 0 turns it off</source>
+        <translation>이 크기의 n-그램은 두 번 나올 수 없습니다. 0이면 끕니다</translation>
+    </message>
+    <message>
+        <source>Re&amp;petition penalty:</source>
+        <translation>반복 페널티(&amp;P):</translation>
+    </message>
+    <message>
+        <source>Discourages tokens already generated (Keskar et al. 2019); 1 turns it off</source>
+        <translation>이미 생성된 토큰을 억제합니다 (Keskar et al. 2019). 1이면 끕니다</translation>
+    </message>
+    <message>
+        <source>Soft n-gram penalty &amp;λ:</source>
+        <translation>소프트 n-그램 페널티 &amp;λ:</translation>
+    </message>
+    <message>
+        <source>Subtracted once per earlier occurrence of the n-gram; 0 turns it off</source>
+        <translation>n-그램이 앞에서 나온 횟수만큼 뺍니다. 0이면 끕니다</translation>
+    </message>
+    <message>
+        <source>Soft n-gram si&amp;ze:</source>
+        <translation>소프트 n-그램 크기(&amp;Z):</translation>
+    </message>
+    <message>
+        <source>N-gram size for the soft penalty</source>
+        <translation>소프트 페널티의 n-그램 크기</translation>
+    </message>
+    <message>
+        <source>&amp;Temperature:</source>
+        <translation>온도(&amp;T):</translation>
+    </message>
+    <message>
+        <source>Below 1 sharpens the distribution, above 1 flattens it</source>
+        <translation>1보다 작으면 분포가 뾰족해지고, 1보다 크면 평평해집니다</translation>
+    </message>
+    <message>
+        <source>Top-&amp;k:</source>
+        <translation>Top-&amp;k:</translation>
+    </message>
+    <message>
+        <source>Sample among the k most probable tokens; 0 turns it off</source>
+        <translation>확률이 가장 높은 토큰 k개 중에서 샘플링합니다. 0이면 끕니다</translation>
+    </message>
+    <message>
+        <source>Top-p (n&amp;ucleus):</source>
+        <translation>Top-p (뉴클리어스)(&amp;U):</translation>
+    </message>
+    <message>
+        <source>Sample among the most probable tokens that reach this probability; 1 turns it off</source>
+        <translation>누적 확률이 이 값에 이를 때까지 확률이 높은 토큰들 중에서 샘플링합니다. 1이면 끕니다</translation>
+    </message>
+    <message>
+        <source>S&amp;eed:</source>
+        <translation>시드(&amp;E):</translation>
+    </message>
+    <message>
+        <source>The same seed gives the same samples</source>
+        <translation>같은 시드는 같은 샘플을 만듭니다</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>시드</translation>
+    </message>
+    <message>
+        <source>Decoding preset</source>
+        <translation>디코딩 사전 설정</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>사용자 정의</translation>
+    </message>
+    <message>
+        <source>Save preset</source>
+        <translation>사전 설정 저장</translation>
+    </message>
+    <message>
+        <source>Preset name:</source>
+        <translation>사전 설정 이름:</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::DocumentsView</name>
+    <message numerus="yes">
+        <source>%n s</source>
+        <translation>
+            <numerusform>%n초</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1분 %2초</translation>
+    </message>
+    <message>
+        <source>OpenDocument text</source>
+        <translation>OpenDocument 텍스트</translation>
+    </message>
+    <message>
+        <source>Word document</source>
+        <translation>Word 문서</translation>
+    </message>
+    <message>
+        <source>Web page</source>
+        <translation>웹 페이지</translation>
+    </message>
+    <message>
+        <source>Markdown</source>
+        <translation>Markdown</translation>
+    </message>
+    <message>
+        <source>Subtitles</source>
+        <translation>자막</translation>
+    </message>
+    <message>
+        <source>Plain text</source>
+        <translation>일반 텍스트</translation>
+    </message>
+    <message>
+        <source>The document is translated.</source>
+        <translation>문서 번역을 마쳤습니다.</translation>
+    </message>
+    <message>
+        <source>Stopped: %1 of %2 sentences are translated; Export keeps the rest in the source language.</source>
+        <translation>중지됨: 문장 %2개 중 %1개를 번역했습니다. 내보내면 나머지는 원문 언어로 남습니다.</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1을(를) 저장했습니다</translation>
+    </message>
+    <message>
+        <source>Translation (%1)</source>
+        <translation>번역 (%1)</translation>
+    </message>
+    <message>
+        <source>Open document</source>
+        <translation>문서 열기</translation>
+    </message>
+    <message>
+        <source>Documents (%1);;All files (*)</source>
+        <translation>문서 (%1);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>%1 읽는 중…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n paragraph(s) to translate.</source>
+        <translation>
+            <numerusform>번역할 문단이 %n개 있습니다.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Loading the model…</source>
+        <translation>모델을 불러오는 중…</translation>
+    </message>
+    <message>
+        <source>%1 / %2 sentences</source>
+        <translation>문장 %1 / %2</translation>
+    </message>
+    <message>
+        <source>, about %1 left</source>
+        <translation>, 약 %1 남음</translation>
+    </message>
+    <message>
+        <source>, estimating the time left…</source>
+        <translation>, 남은 시간 계산 중…</translation>
+    </message>
+    <message>
+        <source>Export translation</source>
+        <translation>번역 내보내기</translation>
+    </message>
+    <message>
+        <source>&amp;Continue</source>
+        <translation>계속(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Translate</source>
+        <translation>번역(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>열기(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open a document (.txt, .md, .html, .srt, .docx, .odt, .pdf), or drop one here</source>
+        <translation>문서(.txt, .md, .html, .srt, .docx, .odt, .pdf)를 열거나 여기에 끌어다 놓으십시오</translation>
+    </message>
+    <message>
+        <source>Open or drop a document</source>
+        <translation>문서를 열거나 끌어다 놓으십시오</translation>
+    </message>
+    <message>
+        <source>&amp;Quality:</source>
+        <translation>품질(&amp;Q):</translation>
+    </message>
+    <message>
+        <source>Fast (greedy)</source>
+        <translation>빠름 (탐욕적)</translation>
+    </message>
+    <message>
+        <source>Best (beam search)</source>
+        <translation>최상 (빔 탐색)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Stop; the finished part is kept</source>
+        <translation>중지합니다. 완료된 부분은 유지됩니다</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>내보내기(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Save the translation as a document</source>
+        <translation>번역을 문서로 저장합니다</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>원문</translation>
+    </message>
+    <message>
+        <source>Translation</source>
+        <translation>번역</translation>
+    </message>
+    <message>
+        <source>Translation progress</source>
+        <translation>번역 진행률</translation>
+    </message>
+    <message>
+        <source>Source document</source>
+        <translation>원본 문서</translation>
+    </message>
+    <message>
+        <source>Translated document</source>
+        <translation>번역된 문서</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::HeatmapWidget</name>
+    <message>
+        <source>The attention matrix appears here after a translation.</source>
+        <translation>번역하고 나면 여기에 어텐션 행렬이 표시됩니다.</translation>
+    </message>
+    <message>
+        <source>%1 → %2: %3</source>
+        <translation>%1 → %2: %3</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::HistoryController</name>
+    <message>
+        <source>Recorded with %1 version %2; version %3 is installed now.</source>
+        <translation>%1 버전 %2(으)로 기록되었습니다. 현재 설치된 버전은 %3입니다.</translation>
+    </message>
+    <message>
+        <source>From the history (%1).</source>
+        <translation>기록에서 불러옴 (%1).</translation>
+    </message>
+    <message>
+        <source>No captioning model is installed.</source>
+        <translation>캡션 모델이 설치되어 있지 않습니다.</translation>
+    </message>
+    <message>
+        <source>The image %1 is gone.</source>
+        <translation>이미지 %1이(가) 더 이상 없습니다.</translation>
+    </message>
+    <message>
+        <source>No translation model is installed.</source>
+        <translation>번역 모델이 설치되어 있지 않습니다.</translation>
+    </message>
+    <message>
+        <source>The model %1 is no longer installed; the recorded result is shown as it was.</source>
+        <translation>%1 모델이 더 이상 설치되어 있지 않습니다. 기록된 결과를 그때 그대로 표시합니다.</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::HistoryModel</name>
+    <message>
+        <source>Translation</source>
+        <translation>번역</translation>
+    </message>
+    <message>
+        <source>Caption</source>
+        <translation>캡션</translation>
+    </message>
+    <message>
+        <source>Comparison</source>
+        <translation>비교</translation>
+    </message>
+    <message>
+        <source>(image)</source>
+        <translation>(이미지)</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::HistoryView</name>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>입력</translation>
+    </message>
+    <message>
+        <source>Column %1</source>
+        <translation>%1열</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>출력</translation>
+    </message>
+    <message>
+        <source>score %1</source>
+        <translation>점수 %1</translation>
+    </message>
+    <message>
+        <source>Search the history (Ctrl+F)</source>
+        <translation>기록 검색 (Ctrl+F)</translation>
+    </message>
+    <message>
+        <source>Search the history</source>
+        <translation>기록 검색</translation>
+    </message>
+    <message>
+        <source>All kinds</source>
+        <translation>모든 종류</translation>
+    </message>
+    <message>
+        <source>Translations</source>
+        <translation>번역</translation>
+    </message>
+    <message>
+        <source>Captions</source>
+        <translation>캡션</translation>
+    </message>
+    <message>
+        <source>Comparisons</source>
+        <translation>비교</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>종류</translation>
+    </message>
+    <message>
+        <source>All models</source>
+        <translation>모든 모델</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>모델</translation>
+    </message>
+    <message>
+        <source>Any time</source>
+        <translation>전체 기간</translation>
+    </message>
+    <message>
+        <source>Today</source>
+        <translation>오늘</translation>
+    </message>
+    <message>
+        <source>Past 7 days</source>
+        <translation>지난 7일</translation>
+    </message>
+    <message>
+        <source>Past 30 days</source>
+        <translation>지난 30일</translation>
+    </message>
+    <message>
+        <source>Past year</source>
+        <translation>지난 1년</translation>
+    </message>
+    <message>
+        <source>Period</source>
+        <translation>기간</translation>
+    </message>
+    <message>
+        <source>Starred</source>
+        <translation>별표한 항목</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>내보내기(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Save the entries the filters select as JSON Lines, CSV or TMX</source>
+        <translation>필터로 고른 항목을 JSON Lines, CSV 또는 TMX로 저장합니다</translation>
+    </message>
+    <message>
+        <source>Clear all…</source>
+        <translation>모두 지우기…</translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation>설정…</translation>
+    </message>
+    <message>
+        <source>Recording and how long entries are kept</source>
+        <translation>기록 여부와 항목 보관 기간</translation>
+    </message>
+    <message>
+        <source>History entries</source>
+        <translation>기록 항목</translation>
+    </message>
+    <message>
+        <source>Entry details</source>
+        <translation>항목 세부 정보</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>열기(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Show this entry in its view, with its model and settings</source>
+        <translation>이 항목을 해당 보기에서 모델 및 설정과 함께 표시합니다</translation>
+    </message>
+    <message>
+        <source>&amp;Re-run with current settings</source>
+        <translation>현재 설정으로 다시 실행(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Translate the input again with the current model and settings, and show both results side by side</source>
+        <translation>현재 모델과 설정으로 입력을 다시 번역하고 두 결과를 나란히 표시합니다</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>삭제(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>열기</translation>
+    </message>
+    <message>
+        <source>Re-run with current settings</source>
+        <translation>현재 설정으로 다시 실행</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>삭제</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entry(s)</source>
+        <translation>
+            <numerusform>항목 %n개</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Search results</source>
+        <translation>검색 결과</translation>
+    </message>
+    <message>
+        <source>The history could not be opened, so nothing will be recorded until Glosa restarts.</source>
+        <translation>기록을 열 수 없어 Glosa를 다시 시작할 때까지 아무것도 기록되지 않습니다.</translation>
+    </message>
+    <message>
+        <source>The history file was damaged and has been set aside as %1. A new, empty history was started.</source>
+        <translation>기록 파일이 손상되어 %1(으)로 따로 보관했습니다. 비어 있는 새 기록을 시작했습니다.</translation>
+    </message>
+    <message>
+        <source>Not saved to the history:</source>
+        <translation>기록에 저장하지 못했습니다:</translation>
+    </message>
+    <message>
+        <source>The history could not be read:</source>
+        <translation>기록을 읽을 수 없습니다:</translation>
+    </message>
+    <message>
+        <source>The entry could not be read:</source>
+        <translation>항목을 읽을 수 없습니다:</translation>
+    </message>
+    <message>
+        <source>★ Starred</source>
+        <translation>★ 별표됨</translation>
+    </message>
+    <message>
+        <source>☆ Star</source>
+        <translation>☆ 별표</translation>
+    </message>
+    <message>
+        <source>Remove star</source>
+        <translation>별표 제거</translation>
+    </message>
+    <message>
+        <source>Star</source>
+        <translation>별표</translation>
+    </message>
+    <message>
+        <source>Then</source>
+        <translation>이전</translation>
+    </message>
+    <message>
+        <source>Now</source>
+        <translation>현재</translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation>실행 중…</translation>
+    </message>
+    <message>
+        <source>The star could not be saved:</source>
+        <translation>별표를 저장할 수 없습니다:</translation>
+    </message>
+    <message>
+        <source>The entry could not be deleted:</source>
+        <translation>항목을 삭제할 수 없습니다:</translation>
+    </message>
+    <message>
+        <source>Clear the history</source>
+        <translation>기록 지우기</translation>
+    </message>
+    <message>
+        <source>Remove every entry from the history, starred ones too? This cannot be undone.</source>
+        <translation>별표한 항목을 포함해 기록의 모든 항목을 제거하시겠습니까? 이 작업은 되돌릴 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>The history could not be cleared:</source>
+        <translation>기록을 지울 수 없습니다:</translation>
+    </message>
+    <message numerus="yes">
+        <source>Removed %n history entry(s).</source>
+        <translation>
+            <numerusform>기록 항목 %n개를 제거했습니다.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>JSON Lines, everything (*.jsonl)</source>
+        <translation>JSON Lines, 전체 (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>CSV, best outputs (*.csv)</source>
+        <translation>CSV, 최상위 출력 (*.csv)</translation>
+    </message>
+    <message>
+        <source>TMX translation memory, translations only (*.tmx)</source>
+        <translation>TMX 번역 메모리, 번역만 (*.tmx)</translation>
+    </message>
+    <message>
+        <source>Export history</source>
+        <translation>기록 내보내기</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n entry(s) to %1</source>
+        <translation>
+            <numerusform>항목 %n개를 %1(으)로 내보냈습니다</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1에 쓸 수 없습니다: %2</translation>
+    </message>
+    <message>
+        <source>The history could not be exported.</source>
+        <translation>기록을 내보낼 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>Old entries could not be removed:</source>
+        <translation>오래된 항목을 제거할 수 없습니다:</translation>
+    </message>
+    <message>
+        <source>History settings</source>
+        <translation>기록 설정</translation>
+    </message>
+    <message>
+        <source>Record translations, captions and comparisons</source>
+        <translation>번역, 캡션, 비교 기록</translation>
+    </message>
+    <message>
+        <source>No limit</source>
+        <translation>제한 없음</translation>
+    </message>
+    <message>
+        <source> days</source>
+        <translation>일</translation>
+    </message>
+    <message>
+        <source>Starred entries are always kept. Older entries beyond the limits are removed now and whenever a new one is recorded.</source>
+        <translation>별표한 항목은 항상 보관됩니다. 한도를 넘는 오래된 항목은 지금, 그리고 새 항목이 기록될 때마다 제거됩니다.</translation>
+    </message>
+    <message>
+        <source>Keep at most:</source>
+        <translation>최대 보관 개수:</translation>
+    </message>
+    <message>
+        <source>Remove entries older than:</source>
+        <translation>다음보다 오래된 항목 제거:</translation>
+    </message>
+    <message numerus="yes">
+        <source>Removed %n old history entry(s).</source>
+        <translation>
+            <numerusform>오래된 기록 항목 %n개를 제거했습니다.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>glosa::Languages</name>
+    <message>
+        <source>English</source>
+        <translation>영어</translation>
+    </message>
+    <message>
+        <source>Spanish</source>
+        <translation>스페인어</translation>
+    </message>
+    <message>
+        <source>Korean</source>
+        <translation>한국어</translation>
+    </message>
+    <message>
+        <source>French</source>
+        <translation>프랑스어</translation>
+    </message>
+    <message>
+        <source>German</source>
+        <translation>독일어</translation>
+    </message>
+    <message>
+        <source>Image</source>
+        <translation>이미지</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::MainWindow</name>
+    <message>
+        <source>Glosa</source>
+        <translation>Glosa</translation>
+    </message>
+    <message>
+        <source>Translate</source>
+        <translation>번역</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>비교</translation>
+    </message>
+    <message>
+        <source>Caption</source>
+        <translation>캡션</translation>
+    </message>
+    <message>
+        <source>Documents</source>
+        <translation>문서</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>기록</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>모델(&amp;M):</translation>
+    </message>
+    <message>
+        <source>Translation model</source>
+        <translation>번역 모델</translation>
+    </message>
+    <message>
+        <source>Swap languages (Ctrl+Shift+S)</source>
+        <translation>언어 바꾸기 (Ctrl+Shift+S)</translation>
+    </message>
+    <message>
+        <source>Swap languages</source>
+        <translation>언어 바꾸기</translation>
+    </message>
+    <message>
+        <source>Find in the texts (Enter: next)</source>
+        <translation>텍스트에서 찾기 (Enter: 다음)</translation>
+    </message>
+    <message>
+        <source>Find</source>
+        <translation>찾기</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>파일(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>열기(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Import model…</source>
+        <translation>모델 가져오기(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>끝내기(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>편집(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy translation</source>
+        <translation>번역 복사(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Paste as source</source>
+        <translation>원문으로 붙여넣기(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Find…</source>
+        <translation>찾기(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>&amp;Translate</source>
+        <translation>번역(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>취소(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Swap languages</source>
+        <translation>언어 바꾸기(&amp;S)</translation>
+    </message>
+    <message>
+        <source>C&amp;ompare strategies</source>
+        <translation>전략 비교(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>보기(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Settings</source>
+        <translation>설정(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>언어(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;History…</source>
+        <translation>기록(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>System default</source>
+        <translation>시스템 기본값</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>도움말(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Models…</source>
+        <translation>모델(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>&amp;About Glosa</source>
+        <translation>Glosa 정보(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>Qt 정보(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>No captioning model is installed. Install a captioning package (Help ▸ Models…) to caption images.</source>
+        <translation>캡션 모델이 설치되어 있지 않습니다. 이미지에 캡션을 달려면 캡션 패키지를 설치하십시오 (도움말 ▸ 모델…).</translation>
+    </message>
+    <message>
+        <source>Ready</source>
+        <translation>준비됨</translation>
+    </message>
+    <message>
+        <source>Loaded %1</source>
+        <translation>%1 불러옴</translation>
+    </message>
+    <message>
+        <source>Could not load the model</source>
+        <translation>모델을 불러올 수 없습니다</translation>
+    </message>
+    <message>
+        <source>No translation model is installed. Use File ▸ Import model… to add a model package.</source>
+        <translation>번역 모델이 설치되어 있지 않습니다. 파일 ▸ 모델 가져오기…로 모델 패키지를 추가하십시오.</translation>
+    </message>
+    <message>
+        <source>No usable translation model is installed (see Help ▸ Models… for why).</source>
+        <translation>사용할 수 있는 번역 모델이 설치되어 있지 않습니다 (이유는 도움말 ▸ 모델…에서 확인하십시오).</translation>
+    </message>
+    <message>
+        <source>The “%1” model family is not installed, so %2 cannot run.</source>
+        <translation>“%1” 모델 계열이 설치되어 있지 않아 %2을(를) 실행할 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>불러오는 중…</translation>
+    </message>
+    <message>
+        <source>No %1 → %2 model is installed</source>
+        <translation>%1 → %2 모델이 설치되어 있지 않습니다</translation>
+    </message>
+    <message>
+        <source>Open text</source>
+        <translation>텍스트 열기</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt *.md);;All files (*)</source>
+        <translation>텍스트 파일 (*.txt *.md);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <source>Could not open %1: %2</source>
+        <translation>%1을(를) 열 수 없습니다: %2</translation>
+    </message>
+    <message>
+        <source>Import model package (a folder with model.json)</source>
+        <translation>모델 패키지 가져오기 (model.json이 있는 폴더)</translation>
+    </message>
+    <message>
+        <source>Import model</source>
+        <translation>모델 가져오기</translation>
+    </message>
+    <message>
+        <source>Imported %1</source>
+        <translation>%1 가져옴</translation>
+    </message>
+    <message>
+        <source>About Glosa</source>
+        <translation>Glosa 정보</translation>
+    </message>
+    <message>
+        <source>An offline translator that shows why it chose its words.</source>
+        <translation>단어를 고른 이유를 보여 주는 오프라인 번역기입니다.</translation>
+    </message>
+    <message>
+        <source>Data and models</source>
+        <translation>데이터와 모델</translation>
+    </message>
+    <message>
+        <source>Translation models are trained on sentence pairs from Tatoeba (CC-BY 2.0 FR), www.manythings.org/anki and tatoeba.org.</source>
+        <translation>번역 모델은 Tatoeba(CC-BY 2.0 FR)의 문장 쌍(www.manythings.org/anki, tatoeba.org)으로 학습되었습니다.</translation>
+    </message>
+    <message>
+        <source>The captioner is trained on Flickr8k, for research use only; the images belong to their owners and are not distributed.</source>
+        <translation>캡션 모델은 연구 목적으로만 쓸 수 있는 Flickr8k로 학습되었습니다. 이미지는 각 소유자의 것이며 배포하지 않습니다.</translation>
+    </message>
+    <message>
+        <source>Image features come from MobileNetV2 (Apache License 2.0).</source>
+        <translation>이미지 특징은 MobileNetV2(Apache License 2.0)로 추출합니다.</translation>
+    </message>
+    <message>
+        <source>Software</source>
+        <translation>소프트웨어</translation>
+    </message>
+    <message>
+        <source>Qt 6 (LGPL 3.0)</source>
+        <translation>Qt 6 (LGPL 3.0)</translation>
+    </message>
+    <message>
+        <source>oneDNN (Apache License 2.0)</source>
+        <translation>oneDNN (Apache License 2.0)</translation>
+    </message>
+    <message>
+        <source>SentencePiece (Apache License 2.0), ICU (Unicode License)</source>
+        <translation>SentencePiece (Apache License 2.0), ICU (Unicode License)</translation>
+    </message>
+    <message>
+        <source>SQLite (public domain), nlohmann/json (MIT)</source>
+        <translation>SQLite (퍼블릭 도메인), nlohmann/json (MIT)</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::ModelsDialog</name>
+    <message>
+        <source>Models</source>
+        <translation>모델</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>이름</translation>
+    </message>
+    <message>
+        <source>Languages</source>
+        <translation>언어</translation>
+    </message>
+    <message>
+        <source>Architecture</source>
+        <translation>아키텍처</translation>
+    </message>
+    <message>
+        <source>Scores</source>
+        <translation>점수</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>크기</translation>
+    </message>
+    <message>
+        <source>Licence</source>
+        <translation>라이선스</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>상태</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>폴더</translation>
+    </message>
+    <message>
+        <source>Installed models</source>
+        <translation>설치된 모델</translation>
+    </message>
+    <message>
+        <source>Plugin</source>
+        <translation>플러그인</translation>
+    </message>
+    <message>
+        <source>Architectures</source>
+        <translation>아키텍처</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>파일</translation>
+    </message>
+    <message>
+        <source>Plugins</source>
+        <translation>플러그인</translation>
+    </message>
+    <message>
+        <source>Import model…</source>
+        <translation>모델 가져오기…</translation>
+    </message>
+    <message>
+        <source>Broken: %1</source>
+        <translation>손상됨: %1</translation>
+    </message>
+    <message>
+        <source>Hidden by %1</source>
+        <translation>%1에 가려짐</translation>
+    </message>
+    <message>
+        <source>No plugin for “%1” is installed</source>
+        <translation>“%1”용 플러그인이 설치되어 있지 않습니다</translation>
+    </message>
+    <message>
+        <source>Ready</source>
+        <translation>준비됨</translation>
+    </message>
+    <message>
+        <source>Image → %1</source>
+        <translation>이미지 → %1</translation>
+    </message>
+    <message>
+        <source>Loaded</source>
+        <translation>불러옴</translation>
+    </message>
+    <message>
+        <source>Models are looked for in: %1</source>
+        <translation>모델을 찾는 위치: %1</translation>
+    </message>
+    <message>
+        <source>(no folder exists yet)</source>
+        <translation>(아직 폴더가 없습니다)</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::ProbabilityChart</name>
+    <message>
+        <source>Click a word in a column to see the candidates the model weighed at that step.</source>
+        <translation>열에서 단어를 클릭하면 그 단계에서 모델이 고려한 후보가 표시됩니다.</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>모델</translation>
+    </message>
+    <message>
+        <source>after %1</source>
+        <translation>%1 후</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>%1단계</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::TranslateView</name>
+    <message>
+        <source>&amp;Translate</source>
+        <translation>번역(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Translate now (Ctrl+Enter)</source>
+        <translation>지금 번역 (Ctrl+Enter)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Translate as I type</source>
+        <translation>입력하는 동안 번역</translation>
+    </message>
+    <message>
+        <source>Shade by confidence</source>
+        <translation>신뢰도에 따라 음영 표시</translation>
+    </message>
+    <message>
+        <source>Underline target words the model was unsure about (darker: less probable)</source>
+        <translation>모델이 확신하지 못한 번역 단어에 밑줄을 긋습니다 (진할수록 확률이 낮음)</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>복사</translation>
+    </message>
+    <message>
+        <source>Copy the translation to the clipboard</source>
+        <translation>번역을 클립보드에 복사합니다</translation>
+    </message>
+    <message>
+        <source>Type or paste text to translate…</source>
+        <translation>번역할 텍스트를 입력하거나 붙여넣으십시오…</translation>
+    </message>
+    <message>
+        <source>The translation appears here. Hover a word to see which source words it came from.</source>
+        <translation>번역이 여기에 표시됩니다. 단어 위에 마우스를 올리면 어느 원문 단어에서 왔는지 볼 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Source text</source>
+        <translation>원문 텍스트</translation>
+    </message>
+    <message>
+        <source>Translation</source>
+        <translation>번역</translation>
+    </message>
+    <message>
+        <source>Alternative translations</source>
+        <translation>대체 번역</translation>
+    </message>
+    <message>
+        <source>Attention heatmap</source>
+        <translation>어텐션 히트맵</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>어텐션</translation>
+    </message>
+    <message>
+        <source>rows: translation tokens · columns: source tokens · hover a cell for its weight</source>
+        <translation>행: 번역 토큰 · 열: 원문 토큰 · 셀 위에 마우스를 올리면 가중치 표시</translation>
+    </message>
+    <message>
+        <source>Decoding</source>
+        <translation>디코딩</translation>
+    </message>
+    <message>
+        <source>Alternative %1</source>
+        <translation>대안 %1</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>원문</translation>
+    </message>
+    <message>
+        <source>Translating…</source>
+        <translation>번역 중…</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>취소되었습니다.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n token(s) in %1 ms</source>
+        <translation>
+            <numerusform>토큰 %n개, %1 ms</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Translation failed: %1</source>
+        <translation>번역 실패: %1</translation>
+    </message>
+    <message>
+        <source>Probability %1%</source>
+        <translation>확률 %1%</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n character(s)</source>
+        <translation>
+            <numerusform>%n자</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>glosa::documents::DocumentWorker</name>
+    <message>
+        <source>Open a document first.</source>
+        <translation>먼저 문서를 여십시오.</translation>
+    </message>
+    <message>
+        <source>%1 cannot translate.</source>
+        <translation>%1은(는) 번역할 수 없습니다.</translation>
+    </message>
+</context>
 </TS>
