@@ -221,6 +221,11 @@ QList<TokenSpan> spansFromPieces(const QString &text, const QStringList &pieces)
             position = span.end;
             lost = false;
         } else {
+            // A lone "▁" stands for the white space before the next word; the worker puts its
+            // empty span where that word begins.
+            if (surface.isEmpty() && piece.startsWith(QChar(0x2581)))
+                while (position < text.size() && text.at(position).isSpace())
+                    ++position;
             span.begin = span.end = position;
             lost = lost || !surface.isEmpty();
         }

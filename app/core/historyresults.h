@@ -48,9 +48,10 @@ TranslationResult translationResultFromHistory(const HistoryEntry &entry, int co
 // Without pixels when the image file is gone (the caller may show the thumbnail instead).
 CaptionResult captionResultFromHistory(const HistoryEntry &entry);
 
-// Token spans of `pieces` ("▁" marks a preceding space) in `text`, found left to right. A piece
-// that cannot be found (byte-fallback pieces, text normalised by the tokenizer) or that stands
-// only for white space gets an empty span at the current position, as the worker does.
+// Token spans of `pieces` ("▁" marks a preceding space) in `text`, found left to right, as the
+// worker made them: a piece that stands only for white space gets an empty span where the next
+// word begins, one that is not in the text ("</s>", byte-fallback pieces, text the tokenizer
+// normalised) an empty span where the previous token ended.
 QList<TokenSpan> spansFromPieces(const QString &text, const QStringList &pieces);
 
 } // namespace glosa

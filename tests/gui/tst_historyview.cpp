@@ -234,8 +234,12 @@ private slots:
         options.nBest = 2;
         options.noRepeatNgramSize = 2;
         translate->decodingPanel()->setOptions(options);
-        const TranslationResult original = this->translate(QStringLiteral("I would like a cup of "
-                                                                          "coffee, please."));
+        // Two sentences (decoded separately, so the alignment is block-diagonal), two spaces, and
+        // "€" / "—" that the tokenizer keeps apart with white-space-only pieces: every token's
+        // position must come back.
+        const TranslationResult original = this->translate(
+            QStringLiteral("I would like a cup of coffee, please.  It costs 3 € — "
+                           "doesn't it?"));
         QVERIFY(!original.isEmpty());
         QCOMPARE(original.hypotheses.size(), 2);
         m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
