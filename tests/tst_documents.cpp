@@ -77,24 +77,6 @@ std::shared_ptr<glosa::engine::TranslationModel> realModel(QString *why)
     return model;
 }
 
-// Spanish and English function words in `text`: a translation into Spanish has many of the first
-// and few of the second.
-std::pair<int, int> spanishAndEnglish(const QString &text)
-{
-    auto count = [&](const QStringList &words) {
-        int n = 0;
-        for (const QString &word : words)
-            n += int(
-                text.count(QRegularExpression(QStringLiteral("\\b%1\\b").arg(word),
-                                              QRegularExpression::CaseInsensitiveOption |
-                                                  QRegularExpression::UseUnicodePropertiesOption)));
-        return n;
-    };
-    return {count({"el", "la",   "los", "las", "de",   "que", "y",   "en", "un",     "una",
-                   "es", "está", "del", "por", "para", "con", "muy", "mi", "quiere", "tiene"}),
-            count({"the", "of", "and", "is", "are", "with", "very", "this", "to", "we", "my"})};
-}
-
 glosa::engine::DecodingOptions greedy()
 {
     return glosa::engine::DecodingOptions(); // greedy by default
@@ -481,6 +463,29 @@ private slots:
         QVERIFY2(after.contains(">el perro") && after.contains("> es grande.</w:t>"), after);
     }
 
+    void odtFramesStayInTheirParagraph()
+    {
+        // textbox.odt: LibreOffice's ODF of textbox.fodt; a frame's text box is read like a
+        // footnote: kept in its place in the sentence, its paragraphs translated on their own.
+        const QByteArray source = readAll(fixture("textbox.odt"));
+        const Document doc = translated(QStringLiteral("textbox.odt"));
+        QVERIFY(std::any_of(doc.segments.begin(), doc.segments.end(),
+                            [](const Segment &s) { return s.text == "the dog is big."; }));
+        QByteArray before, after;
+        for (const ZipEntry &entry : readZip(source, QStringLiteral("textbox.odt")))
+            if (entry.name == QLatin1String("content.xml"))
+                before = entry.data;
+        for (const ZipEntry &entry : readZip(doc.render(), QStringLiteral("out.odt")))
+            if (entry.name == QLatin1String("content.xml"))
+                after = entry.data;
+        QCOMPARE(htmlSkeleton(after), htmlSkeleton(before));
+        QVERIFY2(after.contains(">yo veo un verde libro hoy.</text:p><text:p "
+                                "text:style-name=\"Frame_20_contents\">el casa es rojo.</text:p>"),
+                 after);
+        QVERIFY2(after.contains(">hola, mi amigo!</text:p>"), after);
+        QVERIFY2(after.contains(">el gato es muy pequeño.</text:p>"), after);
+    }
+
     void pdfInAsTextAndHtml()
     {
         // Fixture from tests/data/documents/make_fixtures.py (two pages of Helvetica lines).
@@ -746,7 +751,7 @@ private slots:
         }
         QVERIFY2(marked >= 6, qPrintable(QString::number(marked))); // 3 bold, 2 italic, 2 links
         // The text is Spanish, in the body, the footnote, the header and the footer alike.
-        const auto [spanish, english] = spanishAndEnglish(allText);
+        const auto [spanish, english] = glosa::test::spanishAndEnglishWords(allText);
         QVERIFY2(spanish >= 30 && english <= spanish / 10, qPrintable(allText));
         for (const char *english : {"Notes from my family", "The house near the sea",
                                     "The church was built", "Last summer"})
@@ -789,7 +794,7 @@ private slots:
         QString text;
         for (const Segment &segment : back.segments)
             text += QString::fromUtf8(segment.text) + QLatin1Char('\n');
-        const auto [spanish, english] = spanishAndEnglish(text);
+        const auto [spanish, english] = glosa::test::spanishAndEnglishWords(text);
         QVERIFY2(spanish >= 30 && english <= spanish / 10, qPrintable(text));
     }
 
@@ -922,7 +927,7 @@ private slots:
                  out);
         // Spanish function words outnumber English ones in the text.
         const QString text = QString::fromUtf8(plainText(doc));
-        const auto [spanish, english] = spanishAndEnglish(text);
+        const auto [spanish, english] = glosa::test::spanishAndEnglishWords(text);
         QVERIFY2(spanish >= 6 && english <= 1, qPrintable(text));
     }
 };

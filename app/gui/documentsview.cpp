@@ -220,6 +220,11 @@ void DocumentsView::showOpened(const QString &path, const QString &format,
     if (path != m_path)
         return; // a later open replaced it
     m_sources = paragraphs;
+    // Reports of a translation cancelled by this open may have come in since openDocument().
+    m_done = m_total = 0;
+    m_left = -1;
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
     m_sentences = QList<QList<documents::SentenceLink>>(paragraphs.size());
     m_isTranslated = QList<bool>(paragraphs.size(), false);
     QString joined;

@@ -31,24 +31,6 @@ QString fixture(const QString &name)
     return glosa::test::testDataDir() + QStringLiteral("/documents/") + name;
 }
 
-// Spanish and English function words in `text`: a translation into Spanish has many of the first
-// and (almost) none of the second.
-std::pair<int, int> spanishAndEnglish(const QString &text)
-{
-    auto count = [&](const QStringList &words) {
-        int n = 0;
-        for (const QString &word : words)
-            n += int(
-                text.count(QRegularExpression(QStringLiteral("\\b%1\\b").arg(word),
-                                              QRegularExpression::CaseInsensitiveOption |
-                                                  QRegularExpression::UseUnicodePropertiesOption)));
-        return n;
-    };
-    return {count({"el", "la", "los", "las", "de", "que", "y", "en", "un", "una", "es", "del",
-                   "por", "para", "con", "muy"}),
-            count({"the", "of", "and", "is", "are", "with", "very", "this", "to"})};
-}
-
 } // namespace
 
 class TestDocumentsView : public QObject
@@ -81,12 +63,8 @@ private slots:
     void translatesADocxWithProgressAndExports()
     {
         DocumentsView view;
-        view.resize(1000, 600);
-        view.show();
-        view.setModel(m_info, &m_plugins);
-        QSignalSpy opened(&view, &DocumentsView::opened);
-        view.openDocument(fixture(QStringLiteral("report.docx")));
-        QVERIFY(opened.wait(10000));
+        if (!showOpened(view, fixture(QStringLiteral("report.docx"))))
+            return;
         const int paragraphs = view.sourcePane()->document()->blockCount();
         QVERIFY(paragraphs >= 10);
         QVERIFY(view.sourcePane()->toPlainText().contains(QStringLiteral("sea")));
@@ -117,7 +95,8 @@ private slots:
                  qPrintable(view.progressText()));
         QCOMPARE(view.translatedCount(), paragraphs);
         QCOMPARE(view.targetPane()->document()->blockCount(), paragraphs);
-        const auto [spanish, english] = spanishAndEnglish(view.targetPane()->toPlainText());
+        const auto [spanish, english] =
+            glosa::test::spanishAndEnglishWords(view.targetPane()->toPlainText());
         QVERIFY2(spanish >= 15 && english <= spanish / 5,
                  qPrintable(view.targetPane()->toPlainText()));
         qInfo("longest event-loop stall while translating: %lld ms", worst);
@@ -158,19 +137,15 @@ private slots:
         QString text;
         for (const documents::Segment &segment : written.segments)
             text += QString::fromUtf8(segment.text) + QLatin1Char('\n');
-        QVERIFY2(spanishAndEnglish(text).first >= 15, qPrintable(text));
+        QVERIFY2(glosa::test::spanishAndEnglishWords(text).first >= 15, qPrintable(text));
     }
 
     void cancelKeepsTheFinishedPart()
     {
         DocumentsView view;
-        view.resize(1000, 600);
-        view.show();
-        view.setModel(m_info, &m_plugins);
-        QSignalSpy opened(&view, &DocumentsView::opened);
         const QString input = m_dir.filePath(QStringLiteral("longer.txt"));
-        view.openDocument(input);
-        QVERIFY(opened.wait(10000));
+        if (!showOpened(view, input))
+            return;
         QCOMPARE(view.sourcePane()->document()->blockCount(), 300);
 
         QSignalSpy finished(&view, &DocumentsView::finished);
@@ -211,7 +186,8 @@ private slots:
                 spanishPart += QString::fromUtf8(after[i]) + QLatin1Char('\n');
         }
         QCOMPARE(kept, 300 - translated);
-        QVERIFY2(spanishAndEnglish(spanishPart).first >= translated, qPrintable(spanishPart));
+        QVERIFY2(glosa::test::spanishAndEnglishWords(spanishPart).first >= translated,
+                 qPrintable(spanishPart));
 
         // Continue translates only the rest.
         disconnect(cancelling);
@@ -296,6 +272,23 @@ private slots:
     }
 
 private:
+    // Shows `view` with the model and opens `path` in it; false (the test failed) when it does
+    // not open.
+    bool showOpened(DocumentsView &view, const QString &path)
+    {
+        view.resize(1000, 600);
+        view.show();
+        view.setModel(m_info, &m_plugins);
+        QSignalSpy opened(&view, &DocumentsView::opened);
+        view.openDocument(path);
+        if (!opened.wait(10000)) {
+            QTest::qFail(qPrintable(QStringLiteral("%1 did not open").arg(path)), __FILE__,
+                         __LINE__);
+            return false;
+        }
+        return true;
+    }
+
     PluginRegistry m_plugins;
     ModelInfo m_info;
     QTemporaryDir m_dir;

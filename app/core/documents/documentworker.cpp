@@ -89,6 +89,7 @@ public:
     {
         if (!m_document) {
             fail(DocumentWorker::tr("Open a document first."));
+            deliver([](DocumentWorker *w) { emit w->finished(false); });
             return;
         }
         try {

@@ -520,9 +520,28 @@ const MarkupRules &odfRules()
          "office:scripts", "text:note-citation"},
         {},
         {"text:s", "text:tab", "text:line-break"},
-        {"text:note"},
+        // Footnotes and frames (text boxes) stay where they are in the sentence.
+        {"text:note", "draw:frame"},
         {}};
     return rules;
+}
+
+// The index just after the '>' of the tag starting at `i` (quotes respected), or -1.
+qsizetype tagEnd(const QByteArray &raw, qsizetype i)
+{
+    char quote = 0;
+    for (qsizetype k = i + 1; k < raw.size(); ++k) {
+        const char c = raw[k];
+        if (quote) {
+            if (c == quote)
+                quote = 0;
+        } else if (c == '"' || c == '\'') {
+            quote = c;
+        } else if (c == '>') {
+            return k + 1;
+        }
+    }
+    return -1;
 }
 
 class HtmlReader
@@ -717,14 +736,30 @@ private:
     // empty span holding it all, its paragraphs nested. Returns where reading goes on.
     qsizetype note(const QByteArray &name, const QByteArray &raw, qsizetype contentBegin)
     {
-        // The end tag itself, not </text:note-citation> or </text:note-body> (notes do not nest).
-        const QByteArray endTag = "</" + name;
-        qsizetype stop = m_bytes.indexOf(endTag, contentBegin);
-        while (stop >= 0 && stop + endTag.size() < m_bytes.size() &&
-               m_bytes[stop + endTag.size()] != '>' && !isSpace(m_bytes[stop + endTag.size()]))
-            stop = m_bytes.indexOf(endTag, stop + 1);
-        if (stop < 0)
-            stop = m_bytes.size();
+        // The matching end tag: not </text:note-citation>, and past the end of a frame inside
+        // a frame's text box.
+        auto tagAt = [&](qsizetype k, qsizetype length) {
+            return k + length < m_bytes.size() &&
+                   (m_bytes[k + length] == '>' || m_bytes[k + length] == '/' ||
+                    isSpace(m_bytes[k + length]));
+        };
+        const QByteArray startTag = "<" + name, endTag = "</" + name;
+        qsizetype stop = contentBegin;
+        for (int depth = 1; depth > 0;) {
+            stop = m_bytes.indexOf('<', stop);
+            if (stop < 0) {
+                stop = m_bytes.size();
+                break;
+            }
+            if (m_bytes.mid(stop, endTag.size()) == endTag && tagAt(stop, endTag.size()))
+                --depth;
+            else if (m_bytes.mid(stop, startTag.size()) == startTag &&
+                     tagAt(stop, startTag.size()) &&
+                     !m_bytes.mid(stop, tagEnd(m_bytes, stop) - stop).endsWith("/>"))
+                ++depth;
+            if (depth > 0)
+                ++stop;
+        }
         qsizetype after = m_bytes.indexOf('>', stop);
         after = after < 0 ? m_bytes.size() : after + 1;
         m_trail.clear();
@@ -933,24 +968,6 @@ Document readOdt(const QByteArray &bytes, const QString &name)
 }
 
 // ---- docx ----
-
-// The index just after the '>' of the tag starting at `i` (quotes respected), or -1.
-qsizetype tagEnd(const QByteArray &raw, qsizetype i)
-{
-    char quote = 0;
-    for (qsizetype k = i + 1; k < raw.size(); ++k) {
-        const char c = raw[k];
-        if (quote) {
-            if (c == quote)
-                quote = 0;
-        } else if (c == '"' || c == '\'') {
-            quote = c;
-        } else if (c == '>') {
-            return k + 1;
-        }
-    }
-    return -1;
-}
 
 QByteArray tagNameAt(const QByteArray &raw, qsizetype i)
 {
@@ -1343,43 +1360,40 @@ Document readPdf(const QString &path, const QString &name)
     return doc;
 }
 
-QByteArray pdfAsHtml(const Document &document)
+// The paragraphs of a document read from a PDF (translated, else as read), each on one line,
+// XML-escaped and wrapped in `open` … `close`, between `head` and `tail`: the body of the
+// .html, .odt and .docx written for it.
+QByteArray paragraphsAsXml(const Document &document, const QByteArray &head, const QByteArray &open,
+                           const QByteArray &close, const QByteArray &tail)
 {
-    QByteArray out = "<!DOCTYPE html>\n<html>\n<head><meta charset=\"utf-8\"></head>\n<body>\n";
+    QByteArray out = head;
     for (const Segment &segment : document.segments) {
         Segment copy = segment;
         copy.lines = 1;
-        out += "<p>" + renderSegment(copy, TextEscaping::Xml) + "</p>\n";
+        out += open + renderSegment(copy, TextEscaping::Xml) + close;
     }
-    return out + "</body>\n</html>\n";
+    return out + tail;
 }
 
-// The paragraphs of `document` (translated, else as read), each on one line and XML-escaped: what
-// the office documents made from a PDF hold.
-std::vector<QByteArray> xmlParagraphs(const Document &document)
+QByteArray pdfAsHtml(const Document &document)
 {
-    std::vector<QByteArray> paragraphs;
-    for (const Segment &segment : document.segments) {
-        Segment copy = segment;
-        copy.lines = 1;
-        paragraphs.push_back(renderSegment(copy, TextEscaping::Xml));
-    }
-    return paragraphs;
+    return paragraphsAsXml(
+        document, "<!DOCTYPE html>\n<html>\n<head><meta charset=\"utf-8\"></head>\n<body>\n", "<p>",
+        "</p>\n", "</body>\n</html>\n");
 }
 
 // A minimal OpenDocument text (ODF 1.2 package: mimetype stored first, manifest, content) with one
 // <text:p> per paragraph; LibreOffice and Word open it.
 QByteArray pdfAsOdt(const Document &document)
 {
-    QByteArray content =
+    const QByteArray content = paragraphsAsXml(
+        document,
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         "<office:document-content "
         "xmlns:office=\"urn:oasis:names:tc:opendocument:xmlns:office:1.0\" "
         "xmlns:text=\"urn:oasis:names:tc:opendocument:xmlns:text:1.0\" office:version=\"1.2\">"
-        "<office:body><office:text>";
-    for (const QByteArray &paragraph : xmlParagraphs(document))
-        content += "<text:p>" + paragraph + "</text:p>\n";
-    content += "</office:text></office:body></office:document-content>\n";
+        "<office:body><office:text>",
+        "<text:p>", "</text:p>\n", "</office:text></office:body></office:document-content>\n");
     const QByteArray manifest =
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         "<manifest:manifest xmlns:manifest=\"urn:oasis:names:tc:opendocument:xmlns:manifest:1.0\" "
@@ -1397,13 +1411,13 @@ QByteArray pdfAsOdt(const Document &document)
 // with one <w:p> per paragraph.
 QByteArray pdfAsDocx(const Document &document)
 {
-    QByteArray body =
+    const QByteArray body = paragraphsAsXml(
+        document,
         "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
         "<w:document xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\">"
-        "<w:body>";
-    for (const QByteArray &paragraph : xmlParagraphs(document))
-        body += "<w:p><w:r><w:t xml:space=\"preserve\">" + paragraph + "</w:t></w:r></w:p>\n";
-    body += "</w:body></w:document>\n";
+        "<w:body>",
+        "<w:p><w:r><w:t xml:space=\"preserve\">", "</w:t></w:r></w:p>\n",
+        "</w:body></w:document>\n");
     const QByteArray types =
         "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
         "<Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\">"

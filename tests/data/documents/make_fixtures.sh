@@ -2,7 +2,7 @@
 # Makes the office fixtures of tst_documents and tst_documentsview from report.html with
 # LibreOffice, as a user's word processor would write them: report.docx (Word 2007+),
 # report.odt (ODF 1.3) and report.pdf, each with a heading, paragraphs with bold, italic and links,
-# lists, a table, a footnote, a header and a footer; and textbox.docx from textbox.fodt (text
+# lists, a table, a footnote, a header and a footer; and textbox.docx/.odt from textbox.fodt (text
 # boxes, inline and anchored, in the toy model's words). The outputs are committed (a few KB each), so
 # that building and testing need no LibreOffice; run this again after editing report.html.
 #
@@ -24,10 +24,13 @@ convert 'pdf:writer_pdf_Export'
 for suffix in docx odt pdf; do
     cp "$work/report.$suffix" "$here/report.$suffix"
 done
-# Text boxes as Word stores them (DrawingML with a VML fallback), from a flat ODF text.
-nice -n 10 soffice --headless --norestore --convert-to 'docx:MS Word 2007 XML' --outdir "$work" \
-    "$here/textbox.fodt" >/dev/null 2>&1
-cp "$work/textbox.docx" "$here/textbox.docx"
+# Text boxes as Word stores them (DrawingML with a VML fallback) and as ODF does (draw:frame),
+# from a flat ODF text.
+for target in 'docx:MS Word 2007 XML' 'odt:writer8'; do
+    nice -n 10 soffice --headless --norestore --convert-to "$target" --outdir "$work" \
+        "$here/textbox.fodt" >/dev/null 2>&1
+done
+cp "$work/textbox.docx" "$work/textbox.odt" "$here/"
 # A document cut short, as an interrupted download leaves it.
 head -c 3000 "$here/report.docx" > "$here/truncated.docx"
-ls -l "$here"/report.* "$here/textbox.docx" "$here/truncated.docx"
+ls -l "$here"/report.* "$here"/textbox.* "$here/truncated.docx"
