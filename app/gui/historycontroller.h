@@ -21,6 +21,7 @@
 #include <QPointer>
 #include <QTimer>
 
+#include <memory>
 #include <optional>
 
 namespace glosa {
@@ -36,6 +37,7 @@ public:
     static constexpr int kSettleMs = 2000;
 
     HistoryController(MainWindow *window, HistoryView *view);
+    ~HistoryController() override;
 
     // Records the held-back translation now, if any.
     void flush();
@@ -59,6 +61,9 @@ private:
     std::optional<TranslationResult> m_pending;
     QTimer m_settle;
     QString m_lastKey; // kind, model, input and settings of the last recorded or opened entry
+
+    // Cleared by the destructor; caption entries made on the thread pool check it.
+    std::shared_ptr<bool> m_alive = std::make_shared<bool>(true);
 
     QPointer<InferenceWorker> m_rerunWorker;
     quint64 m_rerunRequest = 0;
