@@ -412,11 +412,6 @@ bool HistoryView::openStore(const QString &path, HistoryStore::Options options)
     m_store.reset();
     m_current.reset();
     m_banner->setVisible(false);
-    const QSettings settings;
-    options.retention.maxEntries =
-        settings.value(QLatin1String(settingsKeys::kHistoryMaxEntries), 0).toLongLong();
-    options.retention.maxAgeDays =
-        settings.value(QLatin1String(settingsKeys::kHistoryMaxAgeDays), 0).toInt();
     auto store = std::make_unique<HistoryStore>(options);
     try {
         m_openResult = store->open(path);
@@ -437,7 +432,7 @@ bool HistoryView::openStore(const QString &path, HistoryStore::Options options)
         emit statusMessage(message);
     }
     m_listModel->setStore(m_store.get());
-    applyRetentionSettings();
+    applyRetentionSettings(); // also sets the store's retention for every later insert
     refresh();
     updateButtons();
     return true;

@@ -633,6 +633,19 @@ private slots:
         QCOMPARE(m_view->store()->count(), 2);
     }
 
+    void unopenableHistoryLeavesTheAppWorking()
+    {
+        QTemporaryDir dir; // a folder where the database file should be: it cannot be opened
+        QVERIFY(!m_view->openStore(dir.path()));
+        QVERIFY(!m_view->banner()->isHidden());
+        QVERIFY(m_view->banner()->text().contains(QStringLiteral("could not be opened")));
+        QVERIFY(!m_view->findChild<QPushButton *>(QStringLiteral("historyClear"))->isEnabled());
+        QVERIFY(!translate(QStringLiteral("The cat is black.")).isEmpty());
+        m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab); // records nowhere, quietly
+        QCOMPARE(m_view->model()->rowCount(), 0);
+        QVERIFY(m_view->openStore(HistoryStore::defaultPath()));
+    }
+
     void corruptDatabaseAtStartIsReported()
     {
         QTemporaryDir data;
