@@ -288,8 +288,26 @@ void DocumentsView::showTranslated(const QList<documents::TranslatedParagraph> &
     cursor.endEditBlock();
     // The paragraphs' lengths changed: bring the panes back in line.
     linkScroll(m_source, m_target);
-    if (m_currentParagraph >= 0)
-        selectSentence(m_currentParagraph, m_currentSentence);
+    // The highlighted paragraph may have its sentences now.
+    if (m_currentParagraph >= 0) {
+        const QTextCursor at = m_source->textCursor();
+        selectSentence(m_currentParagraph,
+                       at.blockNumber() == m_currentParagraph
+                           ? sentenceAt(m_currentParagraph, at.positionInBlock(), true)
+                           : m_currentSentence);
+    }
+}
+
+int DocumentsView::sentenceAt(int paragraph, int column, bool inSource) const
+{
+    int sentence = -1;
+    const QList<documents::SentenceLink> links = m_sentences.value(paragraph);
+    for (int i = 0; i < links.size(); ++i) {
+        const int begin = inSource ? links[i].sourceBegin : links[i].targetBegin;
+        if (begin <= column || i == 0)
+            sentence = i; // the last sentence starting at or before the column
+    }
+    return sentence;
 }
 
 void DocumentsView::showProgress(int done, int total, qint64 millisecondsLeft)
@@ -374,15 +392,7 @@ void DocumentsView::onCursorMoved(QPlainTextEdit *pane)
         return;
     const QTextCursor cursor = pane->textCursor();
     const int paragraph = cursor.blockNumber();
-    const int column = cursor.positionInBlock();
-    int sentence = -1;
-    const QList<documents::SentenceLink> links = m_sentences.value(paragraph);
-    for (int i = 0; i < links.size(); ++i) {
-        const int begin = pane == m_source ? links[i].sourceBegin : links[i].targetBegin;
-        if (begin <= column || i == 0)
-            sentence = i; // the last sentence starting at or before the cursor
-    }
-    selectSentence(paragraph, sentence);
+    selectSentence(paragraph, sentenceAt(paragraph, cursor.positionInBlock(), pane == m_source));
     // Keep the other side's paragraph in view.
     QPlainTextEdit *other = pane == m_source ? m_target : m_source;
     m_syncing = true;

@@ -78,6 +78,9 @@ private:
     void showTranslated(const QList<documents::TranslatedParagraph> &paragraphs);
     void showProgress(int done, int total, qint64 millisecondsLeft);
     void onCursorMoved(QPlainTextEdit *pane);
+    // The sentence of `paragraph` at `column` of the source (else of the translation); -1 while
+    // the paragraph is not translated.
+    int sentenceAt(int paragraph, int column, bool inSource) const;
     void linkScroll(QPlainTextEdit *from, QPlainTextEdit *to);
 
     documents::DocumentWorker *m_worker = nullptr;

@@ -1,6 +1,7 @@
 #include "app/core/openmpsetup.h"
 #include "app/core/settings.h"
 #include "compareview.h"
+#include "documentsview.h"
 #include "historymodel.h"
 #include "historyview.h"
 #include "mainwindow.h"
@@ -35,13 +36,15 @@ int main(int argc, char *argv[])
     const QCommandLineOption modelOption(QStringLiteral("model"),
                                          QStringLiteral("Model id to select."), QStringLiteral("ID"));
     const QCommandLineOption viewOption(QStringLiteral("view"),
-                                        QStringLiteral("View to show: translate, compare, caption or history."),
+                                        QStringLiteral("View to show: translate, compare, caption, documents "
+                                                       "or history."),
                                         QStringLiteral("NAME"));
     parser.addOption(modelOption);
     parser.addOption(viewOption);
     parser.addPositionalArgument(QStringLiteral("text"),
                                  QStringLiteral("Text to put into the view's input (history: "
-                                                "what to search for)."));
+                                                "what to search for; documents: a file to "
+                                                "open and translate)."));
     parser.process(app);
 
     glosa::MainWindow::setUiLanguage(
@@ -60,6 +63,14 @@ int main(int argc, char *argv[])
         }
     } else if (view == QLatin1String("caption")) {
         window.tabs()->setCurrentIndex(glosa::MainWindow::CaptionTab);
+    } else if (view == QLatin1String("documents")) {
+        window.tabs()->setCurrentIndex(glosa::MainWindow::DocumentsTab);
+        if (!text.isEmpty()) {
+            glosa::DocumentsView *documents = window.documentsView();
+            QObject::connect(documents, &glosa::DocumentsView::opened, documents,
+                             &glosa::DocumentsView::translateDocument);
+            documents->openDocument(text);
+        }
     } else if (view == QLatin1String("history")) {
         window.tabs()->setCurrentIndex(glosa::MainWindow::HistoryTab);
         glosa::HistoryView *history = window.historyView();

@@ -99,6 +99,9 @@ private slots:
             glosa::test::spanishAndEnglishWords(view.targetPane()->toPlainText());
         QVERIFY2(spanish >= 15 && english <= spanish / 5,
                  qPrintable(view.targetPane()->toPlainText()));
+        // The preview shows what Export writes: protected text (the e-mail address) verbatim.
+        QVERIFY2(view.targetPane()->toPlainText().contains(QStringLiteral("family@example.com")),
+                 qPrintable(view.targetPane()->toPlainText()));
         qInfo("longest event-loop stall while translating: %lld ms", worst);
         QVERIFY2(worst < 500, qPrintable(QString::number(worst)));
 

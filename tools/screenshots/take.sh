@@ -20,6 +20,7 @@ shot translate 12 --model transformer-en-es --view translate \
   "I would like to book a table for two people tomorrow evening. The restaurant near the station is very popular."
 shot compare 8 --model transformer-en-es --view compare "She told me that she had never seen such a beautiful city."
 shot caption 5 --view caption
+shot documents 12 --model transformer-en-es --view documents "$ROOT/tests/data/documents/report.docx"
 # The two runs above were recorded in this XDG_DATA_HOME's history.
 shot history 5 --view history table
 rm -rf "$XDG_CONFIG_HOME" "$XDG_DATA_HOME"

@@ -429,6 +429,10 @@ std::vector<ByteRange> projectSpans(const Segment &segment, SegmentTranslation &
                     replacement.append(' ');
             }
             translation.text.replace(target.begin, target.size(), replacement);
+            for (SentencePair &sentence : translation.sentences) {
+                sentence.target.begin = shifted(sentence.target.begin, target, replacement.size());
+                sentence.target.end = shifted(sentence.target.end, target, replacement.size());
+            }
             for (AlignmentLink &link : translation.links) {
                 link.target.begin = shifted(link.target.begin, target, replacement.size());
                 link.target.end = shifted(link.target.end, target, replacement.size());

@@ -170,7 +170,8 @@ void protectSpans(const QByteArray &text, std::vector<InlineSpan> &spans);
 Segment taggedSegment(const QByteArray &raw);
 
 // Where each span lands in `translation`: verbatim text the model changed is put back over the
-// target pieces aligned to it (`translation.text` and its links are updated), then markup spans
+// target pieces aligned to it (`translation.text`, its links and sentences are updated), then
+// markup spans
 // are carried to the target pieces aligned to their source pieces, kept nested and disjoint as
 // in the source. Returns one range per span, in `segment.spans` order.
 std::vector<ByteRange> projectSpans(const Segment &segment, SegmentTranslation &translation);

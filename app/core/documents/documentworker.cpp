@@ -27,17 +27,21 @@ int utf16Offset(const QByteArray &text, qsizetype bytes)
         QString::fromUtf8(text.constData(), std::clamp<qsizetype>(bytes, 0, text.size())).size());
 }
 
+// The paragraph as it will be written: with the protected text (URLs, e-mail addresses,
+// numbers) put back where the model changed it.
 TranslatedParagraph paragraphOf(const Document &document, int index)
 {
     const Segment &segment = document.segments[std::size_t(index)];
+    SegmentTranslation written = *segment.translation;
+    projectSpans(segment, written);
     TranslatedParagraph paragraph;
     paragraph.index = index;
-    paragraph.text = QString::fromUtf8(segment.translation->text);
-    for (const SentencePair &pair : segment.translation->sentences)
+    paragraph.text = QString::fromUtf8(written.text);
+    for (const SentencePair &pair : written.sentences)
         paragraph.sentences.append({utf16Offset(segment.text, pair.source.begin),
                                     utf16Offset(segment.text, pair.source.end),
-                                    utf16Offset(segment.translation->text, pair.target.begin),
-                                    utf16Offset(segment.translation->text, pair.target.end)});
+                                    utf16Offset(written.text, pair.target.begin),
+                                    utf16Offset(written.text, pair.target.end)});
     return paragraph;
 }
 
