@@ -22,6 +22,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileDialog>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -451,6 +452,20 @@ private slots:
         QCOMPARE(m_view->exportTo(dir.filePath(QStringLiteral("cmp.csv")), QStringLiteral("csv")), 2);
         QCOMPARE(lines(dir.filePath(QStringLiteral("cmp.csv"))).size(), 3);
         m_view->kindFilter()->setCurrentIndex(0);
+
+        // Through the Export… button and its file dialog: the format follows the file name.
+        const QString chosen = dir.filePath(QStringLiteral("chosen.tmx"));
+        whenModal<QFileDialog>([&](QFileDialog *dialog) {
+            dialog->selectFile(chosen);
+            QMetaObject::invokeMethod(dialog, "accept"); // a protected slot
+        });
+        QSignalSpy messages(m_view, &HistoryView::statusMessage);
+        QTest::mouseClick(m_view->findChild<QPushButton *>(QStringLiteral("historyExport")),
+                          Qt::LeftButton);
+        QVERIFY(QFile::exists(chosen));
+        QVERIFY(lines(chosen).join('\n').contains("<tu"));
+        QCOMPARE(messages.size(), 1);
+        QVERIFY(messages.first().first().toString().contains(QStringLiteral("Exported 1")));
     }
 
     void listLoadsPageByPage()
