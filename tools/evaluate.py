@@ -11,9 +11,18 @@ in which the sources first appear in the split.
   evaluate.py model --split test resources/models/transformer-en-es
   # the rule-based Apertium baseline (apertium eng-spa / spa-eng)
   evaluate.py apertium --src en --tgt es --split test
+  # the product itself: build/bin/glosa-cli translate with the package's default decoding,
+  # optionally recording the scores in the package's model.json
+  evaluate.py cli --split test --record resources/models/transformer-es-en
+  evaluate.py cli --split newstest2013 --model transformer-es-en
+
+Splits: dev, test (Tatoeba, multi-reference) and the out-of-domain sets of
+../shared/data/newstest/en-es (newstest2013, newstest2012, ..., tico19-test; one reference a
+sentence, read from <set>.<src>.gz and <set>.<tgt>.gz).
 """
 
 import argparse
+import gzip
 import json
 import os
 import subprocess
@@ -154,8 +163,54 @@ def translate_model(model, codec, sources, beam=1, alpha=0.6, batch_size=64):
         decode=lambda m, s, sm, ml: beam_search(m, s, sm, ml, beam, alpha))
 
 
+TATOEBA_SPLITS = ("dev", "test", "train")
+
+
 def groups_for(pair, src, tgt, split, data=None):
-    return glosa_data.group_references(glosa_data.load_pairs(pair, split, src, tgt, data))
+    if split in TATOEBA_SPLITS:
+        return glosa_data.group_references(glosa_data.load_pairs(pair, split, src, tgt, data))
+    # An out-of-domain set: line-aligned gzip files, one reference per sentence.
+    folder = os.path.join(glosa_data.data_dir(data), "newstest", pair)
+    sides = []
+    for lang in (src, tgt):
+        path = os.path.join(folder, "%s.%s.gz" % (split, lang))
+        if not os.path.exists(path) and lang == "es":
+            path = os.path.join(folder, "%s.es-LA.gz" % split)  # tico19-test
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            sides.append([line.rstrip("\n") for line in f])
+    if len(sides[0]) != len(sides[1]):
+        raise SystemExit("%s: %d source and %d reference lines" % (split, len(sides[0]),
+                                                                   len(sides[1])))
+    return [(s, [r]) for s, r in zip(*sides)]
+
+
+def split_name(pair, split):
+    return ("tatoeba-%s/%s" if split in TATOEBA_SPLITS else "%s/%s") % (pair, split)
+
+
+def glosa_cli(sources, model, executable):
+    """Translates with `glosa-cli translate --model MODEL` (the package's default decoding), one
+    sentence a line. Returns the translations and the decoding the CLI reported."""
+    text = "\n".join(s.replace("\n", " ") for s in sources) + "\n"
+    res = subprocess.run([executable, "translate", "--model", model], input=text,
+                         capture_output=True, text=True)
+    out = res.stdout.split("\n")[:len(sources)]
+    if res.returncode not in (0,) or len(out) != len(sources):
+        raise RuntimeError("glosa-cli exited with %d and %d lines for %d sentences: %s"
+                           % (res.returncode, len(out), len(sources), res.stderr[-2000:]))
+    return out
+
+
+def record_score(package_dir, key, result):
+    """Writes {bleu, chrf, decoding} under scores[key] of the package's model.json."""
+    path = os.path.join(package_dir, "model.json")
+    with open(path, encoding="utf-8") as f:
+        manifest = json.load(f)
+    manifest.setdefault("scores", {})[key] = {
+        "bleu": result["bleu"], "chrf": result["chrf"], "decoding": result["decoding"]}
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(manifest, f, indent=2, ensure_ascii=False)
+        f.write("\n")
 
 
 def score(hyps, groups):
@@ -182,10 +237,11 @@ def apertium(sources, src, tgt):
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
-    for name in ("hyps", "model", "apertium"):
+    for name in ("hyps", "model", "apertium", "cli"):
         s = sub.add_parser(name)
         s.add_argument("--data")
-        s.add_argument("--split", default="test", choices=["dev", "test", "train"])
+        s.add_argument("--split", default="test",
+                       help="dev, test, train (Tatoeba) or an out-of-domain set (newstest2013)")
         s.add_argument("--pair", help="data folder tatoeba-<pair> (default from the model/en-es)")
         s.add_argument("--src")
         s.add_argument("--tgt")
@@ -199,6 +255,14 @@ def main(argv=None):
             s.add_argument("--alpha", type=float, default=0.6, help="GNMT length penalty")
             s.add_argument("--threads", type=int, default=2)
             s.add_argument("--limit", type=int, default=0, help="first N sources only")
+        if name == "cli":
+            s.add_argument("--model", help="installed model id or package folder "
+                           "(default: the --record folder)")
+            s.add_argument("--record", metavar="PACKAGE_DIR",
+                           help="also write the scores into this package's model.json")
+            s.add_argument("--glosa-cli", default=os.path.join(
+                os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "build", "bin",
+                "glosa-cli"))
     a = p.parse_args(argv)
     os.environ.pop("OPENBLAS_CORETYPE", None)
     t0 = time.time()
@@ -213,6 +277,29 @@ def main(argv=None):
             groups = groups[:a.limit]
         hyps = translate_model(model, codec, [s for s, _ in groups], a.beam, a.alpha)
         decoding = "greedy" if a.beam <= 1 else "beam %d, alpha %.1f" % (a.beam, a.alpha)
+    elif a.cmd == "cli":
+        model = a.model or a.record
+        if not model:
+            raise SystemExit("cli: give --model or --record")
+        # `glosa-cli models --json`: one object a line (id, folder, source/target_language).
+        listing = [json.loads(line) for line in subprocess.run(
+            [a.glosa_cli, "models", "--json"], capture_output=True, text=True,
+            check=True).stdout.splitlines() if line.strip()]
+        entry = next((m for m in listing if m.get("id") == model or
+                      os.path.realpath(m.get("folder", "")) == os.path.realpath(model)), None)
+        if entry is None:
+            raise SystemExit("cli: glosa-cli knows no model %s" % model)
+        src = a.src or entry["source_language"]
+        tgt = a.tgt or entry["target_language"]
+        with open(os.path.join(entry["folder"], "model.json"), encoding="utf-8") as f:
+            defaults = json.load(f).get("decoding", {})
+        pair = a.pair or "-".join(sorted([src, tgt], key=lambda x: x != "en"))
+        groups = groups_for(pair, src, tgt, a.split, a.data)
+        hyps = glosa_cli([s for s, _ in groups], model, a.glosa_cli)
+        decoding = ("beam %d, alpha %.1f" % (defaults.get("beam_size", 1),
+                                             defaults.get("length_penalty", 0.0))
+                    if defaults.get("strategy") == "beam" else defaults.get("strategy", "greedy"))
+        decoding += " (package defaults, glosa-cli translate)"
     else:
         src, tgt = a.src or "en", a.tgt or "es"
         pair = a.pair or "-".join(sorted([src, tgt], key=lambda x: x != "en"))
@@ -227,9 +314,11 @@ def main(argv=None):
     if a.out:
         with open(a.out, "w", encoding="utf-8") as f:
             f.write("\n".join(hyps) + "\n")
-    result = {"split": "tatoeba-%s/%s" % (pair, a.split), "direction": src + "-" + tgt,
+    result = {"split": split_name(pair, a.split), "direction": src + "-" + tgt,
               "bleu": round(bleu.score, 2), "chrf": round(chrf, 2), "decoding": decoding,
               "segments": len(hyps), "seconds": round(time.time() - t0, 1)}
+    if a.cmd == "cli" and a.record:
+        record_score(a.record, result["split"], result)
     if a.json:
         print(json.dumps(result))
     else:

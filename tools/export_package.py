@@ -118,6 +118,16 @@ def export(ckpt_path, out_dir, pkg_id, dtype="f16", version="1.0.0", scores=None
         "licence": "CC-BY 2.0 FR (weights trained on Tatoeba)",
         "scores": all_scores,
     }
+    # A run that started from another package: say so, since its steps and dev history then
+    # continue that package's training (--init-from) or reuse its word vectors (--init-embedding).
+    if cfg.get("init_from"):
+        manifest["training"]["initialised_from"] = {
+            "package": os.path.basename(os.path.normpath(cfg["init_from"])),
+            "what": "all weights", "at_step": cfg.get("init_step", 0)}
+    elif cfg.get("init_embedding"):
+        manifest["training"]["initialised_from"] = {
+            "package": os.path.basename(os.path.normpath(cfg["init_embedding"])),
+            "what": "embedding.weight (joint vocabulary)"}
     with open(os.path.join(out_dir, "model.json"), "w", encoding="utf-8") as f:
         json.dump(manifest, f, indent=2, ensure_ascii=False)
         f.write("\n")
