@@ -143,16 +143,29 @@ private slots:
         QVERIFY2(glosa::test::spanishAndEnglishWords(text).first >= 15, qPrintable(text));
     }
 
+    void cancelKeepsTheFinishedPart_data()
+    {
+        QTest::addColumn<qint64>("chunkBytes");
+        QTest::addColumn<int>("cancelAt"); // sentences done
+        // The whole file (12 KB) in one piece; and streamed 2 KB at a time (about six chunks),
+        // cancelled in the third, so that finished chunks, the chunk in progress and the
+        // untouched rest all go into the export.
+        QTest::newRow("one chunk") << (qint64(1) << 20) << 1;
+        QTest::newRow("2 KB chunks") << qint64(2048) << 100;
+    }
     void cancelKeepsTheFinishedPart()
     {
+        QFETCH(qint64, chunkBytes);
+        QFETCH(int, cancelAt);
         DocumentsView view;
+        view.worker()->setChunkBytes(chunkBytes);
         const QString input = m_dir.filePath(QStringLiteral("longer.txt"));
         if (!showOpened(view, input))
             return;
         QCOMPARE(view.sourcePane()->document()->blockCount(), 300);
 
         QSignalSpy finished(&view, &DocumentsView::finished);
-        // Cancel as soon as the first batch is in, by the Cancel button like a user.
+        // Cancel once `cancelAt` sentences are done, by the Cancel button like a user.
         QPushButton *cancel = nullptr;
         for (QPushButton *button : view.findChildren<QPushButton *>())
             if (button->text() == QLatin1String("Cancel"))
@@ -160,7 +173,7 @@ private slots:
         QVERIFY(cancel);
         const QMetaObject::Connection cancelling =
             connect(view.worker(), &documents::DocumentWorker::progress, this, [&](int done, int) {
-                if (done > 0 && cancel->isEnabled())
+                if (done >= cancelAt && cancel->isEnabled())
                     cancel->click();
             });
         view.translateDocument();
@@ -199,6 +212,16 @@ private slots:
         QVERIFY(finished.wait(180000));
         QCOMPARE(finished.first().first().toBool(), true);
         QCOMPARE(view.translatedCount(), 300);
+        QCOMPARE(view.progressBar()->value(), 300);
+        exported.clear();
+        view.exportTo(out);
+        QVERIFY(exported.wait(10000));
+        written.close();
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        const QList<QByteArray> done = written.readAll().split('\n');
+        QCOMPARE(done.size(), before.size());
+        for (int i = 0; i < before.size() - 1; ++i)
+            QVERIFY2(done[i] != before[i] && !done[i].isEmpty(), done[i]);
     }
 
     void scrollingIsLinked()

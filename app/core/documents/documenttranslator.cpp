@@ -43,20 +43,29 @@ void DocumentTranslator::setWindowSize(int size)
     m_windowSize = size;
 }
 
+std::vector<int> DocumentTranslator::sentenceCounts(const Document &document) const
+{
+    // Sentences as the user thinks of a document, split by the same rules the translator uses
+    // (a long sentence cut into chunks still counts once).
+    const engine::SentenceSplitter splitter(m_translator.model().sourceLanguage());
+    std::vector<int> counts;
+    counts.reserve(document.segments.size());
+    for (const Segment &segment : document.segments) {
+        const std::string_view text(segment.text.constData(), std::size_t(segment.text.size()));
+        counts.push_back(std::max(1, int(splitter.split(text).size())));
+    }
+    return counts;
+}
+
 bool DocumentTranslator::translate(Document &document, const engine::DecodingOptions &options)
 {
     m_cancelled = false;
-    // Progress counts sentences, as the user thinks of a document, split by the same rules the
-    // translator uses (a long sentence cut into chunks still counts once).
-    const engine::SentenceSplitter splitter(m_translator.model().sourceLanguage());
-    std::vector<int> sentenceCount(document.segments.size(), 0);
+    const std::vector<int> sentenceCount = sentenceCounts(document);
     std::vector<int> pending;
     qint64 pendingBytes = 0;
     int total = 0, done = 0;
     for (int i = 0; i < int(document.segments.size()); ++i) {
         const Segment &segment = document.segments[i];
-        const std::string_view text(segment.text.constData(), std::size_t(segment.text.size()));
-        sentenceCount[i] = std::max(1, int(splitter.split(text).size()));
         total += sentenceCount[i];
         if (segment.translation) {
             done += sentenceCount[i];

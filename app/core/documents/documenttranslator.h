@@ -23,6 +23,7 @@
 #include <QObject>
 
 #include <atomic>
+#include <vector>
 
 namespace glosa::engine {
 class Translator;
@@ -40,6 +41,10 @@ public:
     // Segments read ahead and sorted by length (default 512); 1 keeps the document order.
     int windowSize() const { return m_windowSize; }
     void setWindowSize(int size);
+
+    // What progress() counts for each segment: its ICU sentences for the model's source language
+    // (at least one).
+    std::vector<int> sentenceCounts(const Document &document) const;
 
     // Translates every segment without a translation. Returns false when cancel() stopped it
     // (the finished segments keep their translations). Engine errors propagate (std::exception).

@@ -12,6 +12,11 @@
 //     finished(complete) worker->cancel();                       // keeps the finished part:
 //     finished(false) worker->exportTo(outPath);              // exported(path) or failed(message)
 //
+// Big .txt and .srt files are streamed: read once for the panes, then parsed, translated and
+// written a chunk at a time (setChunkBytes, 1 MiB by default) into temporary files, so the worker
+// holds one chunk, not the file; Export joins the finished chunks, the chunk in progress and the
+// untouched rest. Other formats are held whole (a .docx or .odt is one zip).
+//
 // Why not InferenceWorker: its requests are "latest wins", so a keystroke in the Translate view
 // would cancel a document that has run for minutes; a document gets its own thread (and its own
 // instance of the model, 15 MB for the shipped Transformer) so both go on at once.
@@ -24,6 +29,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
 
@@ -79,6 +85,10 @@ public:
     // Writes the open document to `path`: its own format, .txt, or for a PDF .odt, .docx, .html.
     void exportTo(const QString &path);
 
+    // .txt and .srt are read, translated and exported this many bytes at a time (cut at blank
+    // lines; default 1 MiB), from the next open() on.
+    void setChunkBytes(qint64 bytes) { m_chunkBytes = std::max<qint64>(1, bytes); }
+
     bool isBusy() const { return m_busy; }
     QString path() const { return m_path; }
     // Formats exportTo accepts for the open document (suffixes without the dot), own one first.
@@ -111,6 +121,7 @@ private:
     QStringList m_exportFormats;
     bool m_busy = false;
     int m_jobs = 0; // posted and not finished
+    qint64 m_chunkBytes = qint64(1) << 20;
     std::atomic<bool> m_cancel = false;
 };
 
