@@ -3,6 +3,7 @@
 #include "app/core/inferenceworker.h"
 #include "app/core/settings.h"
 #include "app/gui/compareview.h"
+#include "app/gui/heatmapwidget.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/translateview.h"
 
@@ -20,7 +21,20 @@
 #include <QTimer>
 #include <QElapsedTimer>
 
+#include <time.h>
+
 using namespace glosa;
+
+namespace {
+// CPU time of the calling thread: what the GUI thread itself spent, whatever else the (shared,
+// loaded) machine was running.
+double threadCpuMs()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+} // namespace
 
 namespace {
 
@@ -107,12 +121,18 @@ private slots:
             QCOMPARE(weight, h->alignmentAt(token, j));
             ++checked;
         }
-        int nonZero = 0;
-        for (int j = 0; j < h->sourceCount; ++j)
-            if (h->alignmentAt(token, j) > 0
-                && view->result().sourceTokens[j].begin != view->result().sourceTokens[j].end)
-                ++nonZero;
-        QCOMPARE(checked, nonZero);
+        // The overlay shows the strongest non-negligible weights of the row, and only those.
+        QVector<float> row;
+        QList<bool> empty;
+        for (int j = 0; j < h->sourceCount; ++j) {
+            row << h->alignmentAt(token, j);
+            empty << (view->result().sourceTokens[j].begin == view->result().sourceTokens[j].end);
+        }
+        const QList<int> shown = TranslateView::overlayWords(row, empty);
+        QVERIFY(!shown.isEmpty());
+        QCOMPARE(checked, int(shown.size()));
+        for (int j : shown)
+            QVERIFY(row[j] >= TranslateView::kMinOverlayWeight);
     }
 
     void compareThreeStrategiesShowsThreeScores()
@@ -253,19 +273,31 @@ private slots:
     void eventLoopNeverStallsWhileTranslating()
     {
         MainWindow window;
+        window.resize(1400, 900);
+        window.tabs()->setCurrentIndex(MainWindow::TranslateTab); // earlier tests may have left another
         window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
         TranslateView *view = window.translateView();
+        QVERIFY(!view->heatmap()->visibleRegion().isEmpty()); // its painting is part of what is timed
         QString paragraph;
         for (int i = 0; i < 40; ++i)
             paragraph += QStringLiteral("the big dog and my friend have a new red house. ");
         QElapsedTimer clock;
         qint64 last = 0, worst = 0;
+        double lastCpu = 0, worstCpu = 0, worstCpuWall = 0;
         QTimer tick;
         tick.setInterval(5);
         clock.start();
         connect(&tick, &QTimer::timeout, [&] {
-            worst = std::max(worst, clock.elapsed() - last);
-            last = clock.elapsed();
+            const double cpu = threadCpuMs();
+            const qint64 now = clock.elapsed();
+            if (cpu - lastCpu > worstCpu) {
+                worstCpu = cpu - lastCpu;
+                worstCpuWall = now - last;
+            }
+            worst = std::max(worst, now - last);
+            last = now;
+            lastCpu = cpu;
         });
         tick.start();
         view->setSourceText(paragraph); // laying out the typed text is not inference: not timed
@@ -274,13 +306,26 @@ private slots:
         clock.restart();
         last = 0;
         worst = 0;
+        lastCpu = threadCpuMs();
+        worstCpu = 0;
         QTRY_VERIFY_WITH_TIMEOUT(view->result().source == paragraph, 30000);
-        qInfo() << "longest event-loop gap while translating:" << worst << "ms";
-        // Known problem, not yet fixed: showing a 400-token result (target text, 400 × 400
-        // heatmap) on the GUI thread measured 44-91 ms on the shared 2-core machine; inference
-        // itself runs on the worker thread. Reported loudly instead of failing the suite.
-        if (worst >= 50)
-            QSKIP(qPrintable(QStringLiteral("KNOWN STALL: %1 ms > 50 ms").arg(worst)));
+        QCOMPARE(view->heatmap()->rows(), int(view->shownHypothesis()->tokens.size()));
+        // Showing the result (target text, a ~480 × 480 heatmap, the overlay) and the repaints
+        // it causes happen on the GUI thread after this point: keep timing through them and
+        // through hovering the heatmap.
+        QTest::qWait(300);
+        const QRect cell = view->heatmap()->cellRect(0, 0);
+        QTest::mouseMove(view->heatmap(), cell.center());
+        QTest::qWait(100);
+        qInfo() << "longest event-loop gap while translating:" << worst << "ms wall;"
+                << worstCpu << "ms of GUI-thread CPU in one gap (" << worstCpuWall << "ms wall)";
+        // What the GUI thread itself spends without returning to the event loop is the stall our
+        // code causes. Wall-clock gaps also include time the scheduler gives to other processes
+        // (on the shared 2-core machine: gaps of 200-500 ms with under 1 ms of our CPU in them),
+        // so they are reported, not checked.
+        QVERIFY2(worstCpu < 50,
+                 qPrintable(QStringLiteral("the GUI thread worked %1 ms without returning to the "
+                                           "event loop").arg(worstCpu)));
     }
 
 private:

@@ -4,6 +4,7 @@
 
 #include <QHelpEvent>
 #include <QMouseEvent>
+#include <QPaintEvent>
 #include <QPainter>
 #include <QToolTip>
 
@@ -32,6 +33,7 @@ void HeatmapWidget::setMatrix(const QStringList &rowLabels, const QStringList &c
     m_values = values;
     m_values.resize(rowLabels.size() * columnLabels.size());
     m_highlightRow = m_highlightColumn = m_hoverRow = m_hoverColumn = -1;
+    updateOrigin();
     updateGeometry();
     update();
 }
@@ -50,7 +52,7 @@ void HeatmapWidget::setHighlight(int row, int column)
     update();
 }
 
-QPoint HeatmapWidget::origin() const
+void HeatmapWidget::updateOrigin()
 {
     const QFontMetrics fm(font());
     int rowLabelWidth = 0;
@@ -60,8 +62,17 @@ QPoint HeatmapWidget::origin() const
     for (const QString &label : m_columnLabels)
         columnLabelHeight = std::max(columnLabelHeight, fm.horizontalAdvance(label));
     // Column labels are drawn at 45°, so they need about 0.71 of their width upwards.
-    return {kMargin + std::min(rowLabelWidth, 160) + 8,
-            kMargin + int(std::min(columnLabelHeight, 160) * 0.72) + fm.height()};
+    m_origin = {kMargin + std::min(rowLabelWidth, 160) + 8,
+                kMargin + int(std::min(columnLabelHeight, 160) * 0.72) + fm.height()};
+}
+
+void HeatmapWidget::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::FontChange) {
+        updateOrigin();
+        updateGeometry();
+    }
+    QWidget::changeEvent(event);
 }
 
 int HeatmapWidget::cellSize() const
@@ -106,12 +117,12 @@ std::pair<int, int> HeatmapWidget::cellAt(const QPoint &position) const
     return {row, column};
 }
 
-void HeatmapWidget::paintEvent(QPaintEvent *)
+void HeatmapWidget::paintEvent(QPaintEvent *event)
 {
     QPainter painter(this);
-    painter.setRenderHint(QPainter::Antialiasing);
     const QPalette pal = palette();
-    painter.fillRect(rect(), pal.color(QPalette::Base));
+    const QRect exposed = event->rect();
+    painter.fillRect(exposed, pal.color(QPalette::Base));
     if (m_rowLabels.isEmpty() || m_columnLabels.isEmpty()) {
         painter.setPen(pal.color(QPalette::PlaceholderText));
         painter.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
@@ -121,34 +132,40 @@ void HeatmapWidget::paintEvent(QPaintEvent *)
     const int size = cellSize();
     const QPoint o = origin();
     const QFontMetrics fm(font());
-    for (int r = 0; r < rows(); ++r) {
-        for (int c = 0; c < columns(); ++c) {
-            const QRect cell = cellRect(r, c).adjusted(1, 1, -1, -1);
-            painter.fillRect(cell, theme::heatColor(pal, value(r, c)));
-        }
-    }
+    // Only what the scroll area exposes: a long paragraph's matrix has 10⁵ cells and more.
+    const int firstRow = std::clamp((exposed.top() - o.y()) / size, 0, rows() - 1);
+    const int lastRow = std::clamp((exposed.bottom() - o.y()) / size, 0, rows() - 1);
+    const int firstColumn = std::clamp((exposed.left() - o.x()) / size - 1, 0, columns() - 1);
+    const int lastColumn = std::clamp((exposed.right() - o.x()) / size + 1, 0, columns() - 1);
+    for (int r = firstRow; r <= lastRow; ++r)
+        for (int c = firstColumn; c <= lastColumn; ++c)
+            painter.fillRect(QRect(o.x() + c * size + 1, o.y() + r * size + 1, size - 2, size - 2),
+                             theme::heatColor(pal, value(r, c)));
+    painter.setRenderHint(QPainter::Antialiasing);
     // Axis labels: target tokens on the left, source tokens at 45° on top.
-    for (int r = 0; r < rows(); ++r) {
+    QFont bold = font();
+    bold.setBold(true);
+    for (int r = firstRow; r <= lastRow; ++r) {
         const bool on = r == m_highlightRow || r == m_hoverRow;
         painter.setPen(on ? theme::accent(pal) : pal.color(QPalette::Text));
-        QFont f = font();
-        f.setBold(on);
-        painter.setFont(f);
+        painter.setFont(on ? bold : font());
         const QRect label(kMargin, o.y() + r * size, o.x() - kMargin - 8, size);
         painter.drawText(label, Qt::AlignRight | Qt::AlignVCenter,
                          fm.elidedText(m_rowLabels.at(r), Qt::ElideRight, label.width()));
     }
-    for (int c = 0; c < columns(); ++c) {
-        const bool on = c == m_highlightColumn || c == m_hoverColumn;
-        painter.setPen(on ? theme::accent(pal) : pal.color(QPalette::Text));
-        QFont f = font();
-        f.setBold(on);
-        painter.setFont(f);
-        painter.save();
-        painter.translate(o.x() + c * size + size / 2 + 2, o.y() - 6);
-        painter.rotate(-45);
-        painter.drawText(0, 0, fm.elidedText(m_columnLabels.at(c), Qt::ElideRight, 160));
-        painter.restore();
+    if (exposed.top() < o.y()) {
+        // A label at 45° reaches up to o.y() to the right of its column: start a bit further left.
+        const int firstLabel = std::clamp((exposed.left() - o.x() - o.y()) / size, 0, columns() - 1);
+        for (int c = firstLabel; c <= lastColumn; ++c) {
+            const bool on = c == m_highlightColumn || c == m_hoverColumn;
+            painter.setPen(on ? theme::accent(pal) : pal.color(QPalette::Text));
+            painter.setFont(on ? bold : font());
+            painter.save();
+            painter.translate(o.x() + c * size + size / 2 + 2, o.y() - 6);
+            painter.rotate(-45);
+            painter.drawText(0, 0, fm.elidedText(m_columnLabels.at(c), Qt::ElideRight, 160));
+            painter.restore();
+        }
     }
     painter.setFont(font());
     // Outlines of the highlighted row/column and the hovered cell.

@@ -36,11 +36,13 @@ protected:
     void paintEvent(QPaintEvent *event) override;
     void mouseMoveEvent(QMouseEvent *event) override;
     void leaveEvent(QEvent *event) override;
+    void changeEvent(QEvent *event) override;
     bool event(QEvent *event) override;
 
 private:
     int cellSize() const;
-    QPoint origin() const;
+    QPoint origin() const { return m_origin; }
+    void updateOrigin();
     std::pair<int, int> cellAt(const QPoint &position) const;
 
     QStringList m_rowLabels;
@@ -50,6 +52,10 @@ private:
     int m_highlightColumn = -1;
     int m_hoverRow = -1;
     int m_hoverColumn = -1;
+    // Where the cells start, below and right of the labels. Measuring every label costs
+    // milliseconds for a long paragraph, so it is done when the labels or the font change, never
+    // per cell or per paint (that made a 400 × 400 matrix block the GUI thread for minutes).
+    QPoint m_origin;
 };
 
 } // namespace glosa

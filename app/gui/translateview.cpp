@@ -497,9 +497,21 @@ void TranslateView::updateOverlay()
     if (targets.isEmpty())
         sources = m_hoverSource >= 0 ? QList<int>{m_hoverSource} : selectedTokens(false);
 
+    // The words a hovered/selected word attended to (or was attended by), shaded by weight.
+    const auto markWeights = [&pal](QPlainTextEdit *editor, const QList<TokenSpan> &spans,
+                                    const QVector<float> &weights, const QList<bool> &empty,
+                                    QList<QTextEdit::ExtraSelection> &selections) {
+        for (int i : overlayWords(weights, empty)) {
+            QTextEdit::ExtraSelection s = tokenSelection(editor, spans.at(i));
+            s.format.setBackground(theme::attentionColor(pal, weights[i]));
+            s.format.setProperty(kTokenProperty, i);
+            s.format.setProperty(kWeightProperty, weights[i]);
+            s.format.setToolTip(QString::number(weights[i], 'f', 3));
+            selections << s;
+        }
+    };
     int heatRow = -1, heatColumn = -1;
     if (h && !h->alignment.isEmpty() && sourceCurrent) {
-        const QColor outline = theme::accent(pal);
         if (!targets.isEmpty()) {
             heatRow = targets.size() == 1 ? targets.first() : -1;
             for (int t : targets) {
@@ -510,20 +522,14 @@ void TranslateView::updateOverlay()
                 targetSelections << s;
             }
             // Several selected target words: each source word shows its strongest weight.
-            for (int j = 0; j < m_result.sourceTokens.size(); ++j) {
-                float weight = 0.0f;
+            QVector<float> weights(m_result.sourceTokens.size(), 0.0f);
+            QList<bool> empty(weights.size());
+            for (int j = 0; j < weights.size(); ++j) {
                 for (int t : targets)
-                    weight = std::max(weight, h->alignmentAt(t, j));
-                const TokenSpan &span = m_result.sourceTokens.at(j);
-                if (weight <= 0.0f || span.begin == span.end)
-                    continue;
-                QTextEdit::ExtraSelection s = tokenSelection(m_source, span);
-                s.format.setBackground(theme::attentionColor(pal, weight));
-                s.format.setProperty(kTokenProperty, j);
-                s.format.setProperty(kWeightProperty, weight);
-                s.format.setToolTip(QString::number(weight, 'f', 3));
-                sourceSelections << s;
+                    weights[j] = std::max(weights[j], h->alignmentAt(t, j));
+                empty[j] = m_result.sourceTokens.at(j).begin == m_result.sourceTokens.at(j).end;
             }
+            markWeights(m_source, m_result.sourceTokens, weights, empty, sourceSelections);
         } else if (!sources.isEmpty()) {
             heatColumn = sources.size() == 1 ? sources.first() : -1;
             for (int j : sources) {
@@ -532,26 +538,32 @@ void TranslateView::updateOverlay()
                 s.format.setProperty(kTokenProperty, j);
                 sourceSelections << s;
             }
-            for (int t = 0; t < h->tokens.size(); ++t) {
-                float weight = 0.0f;
+            QVector<float> weights(h->tokens.size(), 0.0f);
+            QList<bool> empty(weights.size());
+            for (int t = 0; t < weights.size(); ++t) {
                 for (int j : sources)
-                    weight = std::max(weight, h->alignmentAt(t, j));
-                const TokenSpan &span = h->tokens.at(t);
-                if (weight <= 0.0f || span.begin == span.end)
-                    continue;
-                QTextEdit::ExtraSelection s = tokenSelection(m_target, span);
-                s.format.setBackground(theme::attentionColor(pal, weight));
-                s.format.setProperty(kTokenProperty, t);
-                s.format.setProperty(kWeightProperty, weight);
-                s.format.setToolTip(QString::number(weight, 'f', 3));
-                targetSelections << s;
+                    weights[t] = std::max(weights[t], h->alignmentAt(t, j));
+                empty[t] = h->tokens.at(t).begin == h->tokens.at(t).end;
             }
+            markWeights(m_target, h->tokens, weights, empty, targetSelections);
         }
-        Q_UNUSED(outline);
     }
     m_source->setExtraSelections(sourceSelections);
     m_target->setExtraSelections(targetSelections);
     m_heatmap->setHighlight(heatRow, heatColumn);
+}
+
+QList<int> TranslateView::overlayWords(const QVector<float> &weights, const QList<bool> &empty)
+{
+    QList<int> words;
+    for (int i = 0; i < weights.size(); ++i)
+        if (weights.at(i) >= kMinOverlayWeight && !empty.value(i))
+            words << i;
+    std::stable_sort(words.begin(), words.end(),
+                     [&](int a, int b) { return weights.at(a) > weights.at(b); });
+    if (words.size() > kMaxOverlayWords)
+        words.resize(kMaxOverlayWords);
+    return words;
 }
 
 void TranslateView::updateCounts()

@@ -32,6 +32,14 @@ public:
     // tools) can read what the overlay shows: the token index and its attention weight.
     static constexpr int kTokenProperty = QTextFormat::UserProperty + 1;
     static constexpr int kWeightProperty = QTextFormat::UserProperty + 2;
+    // The overlay lights up at most this many words, the strongest, and none under the minimum
+    // weight: QTextLayout unites the regions of all extra selections of a paragraph into one
+    // QPainterPath on every paint, which is quadratic in their number (255 faint selections on a
+    // 40-sentence paragraph took 50 ms a paint), and weights under 1% are barely visible anyway.
+    static constexpr int kMaxOverlayWords = 40;
+    static constexpr float kMinOverlayWeight = 0.01f;
+    // Which of `weights` the overlay shows (indices, strongest first), skipping `empty` ones.
+    static QList<int> overlayWords(const QVector<float> &weights, const QList<bool> &empty);
 
     explicit TranslateView(QWidget *parent = nullptr);
 
