@@ -68,7 +68,7 @@ int main(int argc, char *argv[])
         if (!text.isEmpty()) {
             glosa::DocumentsView *documents = window.documentsView();
             QObject::connect(documents, &glosa::DocumentsView::opened, documents,
-                             &glosa::DocumentsView::translateDocument);
+                             &glosa::DocumentsView::translateDocument, Qt::SingleShotConnection);
             documents->openDocument(text);
         }
     } else if (view == QLatin1String("history")) {
