@@ -224,6 +224,69 @@ private slots:
             QVERIFY2(done[i] != before[i] && !done[i].isEmpty(), done[i]);
     }
 
+    void subtitlesStreamKeepTheirTimings()
+    {
+        // 100 cues (the 50 sentences twice), CRLF, streamed 1 KB at a time: the exported .srt
+        // has every number and timing line byte for byte, the text in Spanish; as .txt, one
+        // paragraph per cue.
+        const QList<QByteArray> sentences = [] {
+            QFile file(fixture(QStringLiteral("sentences.txt")));
+            return file.open(QIODevice::ReadOnly) ? file.readAll().trimmed().split('\n')
+                                                  : QList<QByteArray>();
+        }();
+        QCOMPARE(sentences.size(), 50);
+        QByteArray srt;
+        for (int i = 0; i < 100; ++i)
+            srt += QByteArray::number(i + 1) + "\r\n" +
+                   QStringLiteral("00:%1:%2,000 --> 00:%1:%3,500\r\n")
+                       .arg(i / 20, 2, 10, QLatin1Char('0'))
+                       .arg(i % 20 * 3, 2, 10, QLatin1Char('0'))
+                       .arg(i % 20 * 3 + 2, 2, 10, QLatin1Char('0'))
+                       .toLatin1() +
+                   sentences[i % 50] + "\r\n\r\n";
+        const QString input = m_dir.filePath(QStringLiteral("talk.srt"));
+        QFile file(input);
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.write(srt) == srt.size());
+        file.close();
+
+        DocumentsView view;
+        view.worker()->setChunkBytes(1024);
+        if (!showOpened(view, input))
+            return;
+        QCOMPARE(view.sourcePane()->document()->blockCount(), 100);
+        QSignalSpy finished(&view, &DocumentsView::finished);
+        view.translateDocument();
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(finished.first().first().toBool(), true);
+
+        QSignalSpy exported(&view, &DocumentsView::exported);
+        const QString out = m_dir.filePath(QStringLiteral("talk.es.srt"));
+        view.exportTo(out);
+        QVERIFY(exported.wait(10000));
+        QFile written(out);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        const QList<QByteArray> before = srt.split('\n'), after = written.readAll().split('\n');
+        QCOMPARE(after.size(), before.size());
+        QString text;
+        for (int i = 0; i < before.size(); ++i) {
+            if (i % 4 == 2)
+                text += QString::fromUtf8(after[i]) + QLatin1Char('\n');
+            else // number, timing, blank line
+                QCOMPARE(after[i], before[i]);
+        }
+        QVERIFY2(glosa::test::spanishAndEnglishWords(text).first >= 100, qPrintable(text));
+
+        const QString plain = m_dir.filePath(QStringLiteral("talk.es.txt"));
+        exported.clear();
+        view.exportTo(plain);
+        QVERIFY(exported.wait(10000));
+        QFile plainFile(plain);
+        QVERIFY(plainFile.open(QIODevice::ReadOnly));
+        const QByteArray paragraphs = plainFile.readAll();
+        QCOMPARE(paragraphs.count("\n\n") + 1, 100);
+        QVERIFY(!paragraphs.contains("-->"));
+    }
+
     void scrollingIsLinked()
     {
         DocumentsView view;
