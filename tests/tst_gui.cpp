@@ -2,7 +2,9 @@
 // tests/data/toy-en-es), offscreen.
 #include "app/core/inferenceworker.h"
 #include "app/core/settings.h"
+#include "app/core/settings.h"
 #include "app/gui/compareview.h"
+#include "app/gui/decodingpanel.h"
 #include "app/gui/heatmapwidget.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/translateview.h"
@@ -10,6 +12,9 @@
 #include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
+#include <QJsonObject>
+#include <QJsonDocument>
+#include <QFile>
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QPointer>
@@ -268,6 +273,39 @@ private slots:
         QCOMPARE(korean, QStringLiteral("기록"));
         QCOMPARE(spanish, QStringLiteral("Historial"));
         QCOMPARE(window.tabs()->tabText(MainWindow::HistoryTab), QStringLiteral("History"));
+    }
+
+    void translateStartsWithTheModelsDecodingUntilAPresetIsPicked()
+    {
+        // What the package asks for, read here straight from its model.json.
+        QFile manifest(QStringLiteral(GLOSA_TEST_DATA_DIR "/toy-en-es/model.json"));
+        QVERIFY(manifest.open(QIODevice::ReadOnly));
+        const QJsonObject decoding =
+            QJsonDocument::fromJson(manifest.readAll()).object().value("decoding").toObject();
+        QCOMPARE(decoding.value("strategy").toString(), QStringLiteral("beam"));
+        QSettings().remove(QLatin1String(settingsKeys::kDecodingPreset));
+        {
+            MainWindow window;
+            DecodingPanel *panel = window.translateView()->decodingPanel();
+            QCOMPARE(panel->currentPresetName(), QLatin1String(DecodingPanel::kModelPreset));
+            const engine::DecodingOptions shown = panel->options();
+            QCOMPARE(shown.strategy, engine::SearchStrategy::Beam);
+            QCOMPARE(shown.beamSize, decoding.value("beam_size").toInt());
+            QCOMPARE(shown.lengthPenalty, float(decoding.value("length_penalty").toDouble()));
+            QCOMPARE(shown.lengthNormalization, engine::LengthNormalization::Gnmt);
+            // The user's choice wins over the model's, also after a restart.
+            QVERIFY(panel->applyPreset(QStringLiteral("Greedy")));
+            window.close();
+        }
+        MainWindow again;
+        DecodingPanel *panel = again.translateView()->decodingPanel();
+        QCOMPARE(panel->currentPresetName(), QStringLiteral("Greedy"));
+        QCOMPARE(panel->options().strategy, engine::SearchStrategy::Greedy);
+        panel->setModelDefaults(panel->modelDefaults()); // a model switch keeps the user's preset
+        QCOMPARE(panel->options().strategy, engine::SearchStrategy::Greedy);
+        QVERIFY(panel->applyPreset(QLatin1String(DecodingPanel::kModelPreset)));
+        QCOMPARE(panel->options().strategy, engine::SearchStrategy::Beam);
+        again.close();
     }
 
     void eventLoopNeverStallsWhileTranslating()

@@ -2,6 +2,7 @@
 
 #include "app/core/pluginregistry.h"
 #include "engine/package.h"
+#include "engine/translation/translationmodel.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -18,6 +19,19 @@
 #include <exception>
 
 namespace glosa {
+
+engine::DecodingOptions ModelInfo::decodingDefaults() const
+{
+    const QJsonValue decoding = manifest.value(QLatin1String("decoding"));
+    if (!decoding.isObject())
+        return {};
+    try {
+        const QByteArray text = QJsonDocument(decoding.toObject()).toJson(QJsonDocument::Compact);
+        return engine::decodingOptionsFromJson(nlohmann::json::parse(text.toStdString()));
+    } catch (const std::exception &) {
+        return {};
+    }
+}
 
 namespace {
 

@@ -24,6 +24,7 @@
 // in models() with `shadowedBy` set to the winner's folder.
 #pragma once
 
+#include "engine/decoding/decodingoptions.h"
 #include "engine/model.h"
 
 #include <QJsonObject>
@@ -60,6 +61,10 @@ struct ModelInfo
     QString shadowedBy; // folder of the package with the same id that wins; usually empty
 
     bool isValid() const { return error.isEmpty(); }
+    // The package's "decoding" object over DecodingOptions' defaults (for the shipped
+    // Transformer: beam 4, GNMT α 0.6), read from the manifest without loading the model; plain
+    // defaults when the object is absent or invalid (loading the model reports that).
+    engine::DecodingOptions decodingDefaults() const;
 };
 
 class ModelCatalog

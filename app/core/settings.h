@@ -18,6 +18,7 @@ inline constexpr char kTranslateSplitter[] = "translate/splitter";
 inline constexpr char kTranslateEditors[] = "translate/editors";
 inline constexpr char kLastModel[] = "models/last";
 inline constexpr char kDecoding[] = "decoding/current";
+inline constexpr char kDecodingPreset[] = "decoding/preset"; // "" when the settings are custom
 inline constexpr char kPresets[] = "decoding/presets"; // user presets: name → options map
 inline constexpr char kCompareColumns[] = "compare/columns";
 inline constexpr char kLanguage[] = "ui/language";       // "" follows the system locale

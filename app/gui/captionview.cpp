@@ -254,6 +254,7 @@ void CaptionView::setCaptionWorker(InferenceWorker *worker, const QString &statu
     m_status->setText(worker ? QString() : status);
     if (!worker)
         return;
+    m_decoding->setModelDefaults(worker->modelInfo().decodingDefaults());
     connect(worker, &InferenceWorker::captionReady, this,
             [this](quint64 id, const CaptionResult &result) {
                 if (id == m_request)
@@ -457,7 +458,10 @@ void CaptionView::translateCaption()
 {
     if (!m_translator || m_result.text.isEmpty())
         return;
-    m_translationRequest = m_translator->translate(m_result.text, {engine::DecodingOptions()});
+    // The caption is one short sentence: the translation model's own decoding (beam search for
+    // the shipped Transformer) costs little more than greedy and reads better.
+    m_translationRequest =
+        m_translator->translate(m_result.text, {m_translator->modelInfo().decodingDefaults()});
     m_translation->setText(tr("Translating…"));
 }
 

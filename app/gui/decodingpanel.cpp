@@ -135,8 +135,9 @@ DecodingPanel::DecodingPanel(QWidget *parent, bool compact) : QWidget(parent), m
                 label->setBuddy(form->itemAt(row, QFormLayout::FieldRole)->widget());
     }
 
-    setOptions(engine::DecodingOptions());
+    showOptions(m_modelDefaults);
     reloadPresets();
+    m_presets->setCurrentIndex(m_presets->findData(QLatin1String(kModelPreset)));
     retranslateUi();
 
     for (QComboBox *box : {m_strategy, m_normalization, m_earlyStopping})
@@ -261,6 +262,7 @@ void DecodingPanel::reloadPresets()
     m_updating = true;
     m_presets->clear();
     m_presets->addItem(tr("Custom"), QString());
+    m_presets->addItem(tr("Model's defaults"), QLatin1String(kModelPreset));
     for (const DecodingPreset &preset : builtInPresets())
         m_presets->addItem(presetDisplayName(preset.name), preset.name);
     QSettings settings;
@@ -281,9 +283,15 @@ bool DecodingPanel::applyPreset(const QString &name)
 {
     if (name.isEmpty())
         return false;
+    if (name == QLatin1String(kModelPreset)) {
+        showOptions(m_modelDefaults);
+        m_presets->setCurrentIndex(m_presets->findData(name));
+        emit optionsChanged();
+        return true;
+    }
     for (const DecodingPreset &preset : builtInPresets()) {
         if (preset.name == name) {
-            setOptions(preset.options);
+            showOptions(preset.options);
             m_presets->setCurrentIndex(m_presets->findData(name));
             emit optionsChanged();
             return true;
@@ -293,7 +301,7 @@ bool DecodingPanel::applyPreset(const QString &name)
     const QVariantMap user = settings.value(QLatin1String(settingsKeys::kPresets)).toMap();
     if (!user.contains(name))
         return false;
-    setOptions(decodingOptionsFromMap(user.value(name).toMap()));
+    showOptions(decodingOptionsFromMap(user.value(name).toMap()));
     m_presets->setCurrentIndex(m_presets->findData(name));
     emit optionsChanged();
     return true;
@@ -351,10 +359,30 @@ engine::DecodingOptions DecodingPanel::options() const
     o.topK = m_topK->value();
     o.topP = float(m_topP->value());
     o.seed = std::uint64_t(m_seed->value());
+    o.suppressTokens = m_modelDefaults.suppressTokens; // e.g. <pad> and <s>, never a word
+    o.targetPrefix = m_modelDefaults.targetPrefix;
     return o;
 }
 
-void DecodingPanel::setOptions(const engine::DecodingOptions &o)
+void DecodingPanel::setOptions(const engine::DecodingOptions &options)
+{
+    showOptions(options);
+    const bool wasUpdating = m_updating;
+    m_updating = true;
+    m_presets->setCurrentIndex(0);
+    m_updating = wasUpdating;
+}
+
+void DecodingPanel::setModelDefaults(const engine::DecodingOptions &defaults)
+{
+    m_modelDefaults = defaults;
+    if (currentPresetName() == QLatin1String(kModelPreset)) {
+        showOptions(defaults);
+        emit optionsChanged();
+    }
+}
+
+void DecodingPanel::showOptions(const engine::DecodingOptions &o)
 {
     const bool wasUpdating = m_updating;
     m_updating = true;

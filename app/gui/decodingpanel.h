@@ -24,8 +24,19 @@ public:
     // `compact` hides the preset management buttons (Compare columns).
     explicit DecodingPanel(QWidget *parent = nullptr, bool compact = false);
 
+    // Preset key of the current model package's "decoding" defaults; the panel starts on it.
+    static constexpr char kModelPreset[] = ":model";
+
+    // The shown settings; what the panel has no control for (suppressed tokens, target prefix)
+    // comes from the model's defaults.
     engine::DecodingOptions options() const;
+    // Shows `options` as "Custom" settings.
     void setOptions(const engine::DecodingOptions &options);
+    // The selected model's package defaults (ModelInfo::decodingDefaults()); shown at once while
+    // the "Model's defaults" preset is selected, so that choosing a model switches to its
+    // decoding unless the user picked other settings.
+    void setModelDefaults(const engine::DecodingOptions &defaults);
+    const engine::DecodingOptions &modelDefaults() const { return m_modelDefaults; }
     // Selects a preset by its key (built-in name or user name); false when unknown.
     bool applyPreset(const QString &name);
     QString currentPresetName() const;
@@ -43,12 +54,14 @@ private:
     void retranslateUi();
     void reloadPresets();
     void updateEnabled();
+    void showOptions(const engine::DecodingOptions &options);
     void onControlChanged();
     void savePreset();
     void deletePreset();
 
     bool m_compact = false;
     bool m_updating = false;
+    engine::DecodingOptions m_modelDefaults;
     QComboBox *m_presets = nullptr;
     QToolButton *m_savePreset = nullptr;
     QToolButton *m_deletePreset = nullptr;

@@ -613,7 +613,12 @@ void MainWindow::restoreSettings()
     const QString last = settings.value(QLatin1String(kLastModel)).toString();
     if (!last.isEmpty())
         selectModel(last);
-    if (settings.contains(QLatin1String(kDecoding)))
+    // A preset (the model's defaults unless the user chose another) is applied again, so that
+    // it follows the model; custom settings are restored as they were.
+    if (!m_translate->decodingPanel()->applyPreset(
+            settings.value(QLatin1String(kDecodingPreset), QLatin1String(DecodingPanel::kModelPreset))
+                .toString())
+        && settings.contains(QLatin1String(kDecoding)))
         m_translate->decodingPanel()->setOptions(
             decodingOptionsFromMap(settings.value(QLatin1String(kDecoding)).toMap()));
     m_translate->setLiveTranslate(settings.value(QLatin1String(kLiveTranslate), true).toBool());
@@ -634,6 +639,8 @@ void MainWindow::saveSettings() const
     settings.setValue(QLatin1String(kLastModel), currentModelId());
     settings.setValue(QLatin1String(kDecoding),
                       decodingOptionsToMap(m_translate->decodingPanel()->options()));
+    settings.setValue(QLatin1String(kDecodingPreset),
+                      m_translate->decodingPanel()->currentPresetName());
     settings.setValue(QLatin1String(kLiveTranslate), m_translate->liveTranslate());
     settings.setValue(QLatin1String(kConfidence), m_translate->confidenceShading());
     settings.setValue(QLatin1String(kCompareColumns), m_compare->columnCount());

@@ -273,6 +273,7 @@ void TranslateView::setWorker(InferenceWorker *worker, const QString &status)
     m_status->setText(usable ? QString() : status);
     if (!worker)
         return;
+    m_decoding->setModelDefaults(worker->modelInfo().decodingDefaults());
     connect(worker, &InferenceWorker::translationReady, this, &TranslateView::onResult);
     connect(worker, &InferenceWorker::failed, this, &TranslateView::onFailed);
     connect(worker, &InferenceWorker::progress, this, [this](quint64 id, int step, int max) {
