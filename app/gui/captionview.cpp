@@ -42,13 +42,16 @@ void ImageAttentionWidget::setImage(const QImage &image)
 {
     m_image = image;
     m_heat = QImage();
+    m_weights.clear();
     update();
 }
 
 void ImageAttentionWidget::setAttention(int rows, int cols, const QVector<float> &weights)
 {
     m_heat = QImage();
+    m_weights.clear();
     if (rows > 0 && cols > 0 && weights.size() == rows * cols) {
+        m_weights = weights;
         const float peak = *std::max_element(weights.begin(), weights.end());
         m_heat = QImage(cols, rows, QImage::Format_ARGB32);
         for (int r = 0; r < rows; ++r)

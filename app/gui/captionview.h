@@ -31,6 +31,9 @@ public:
     // weights: [rows * cols] row-major; empty clears the overlay.
     void setAttention(int rows, int cols, const QVector<float> &weights);
     void setBlend(double blend); // 0: image only, 1: heatmap only
+    double blend() const { return m_blend; }
+    const QVector<float> &attention() const { return m_weights; } // what the overlay shows
+    const QImage &image() const { return m_image; }
     QSize sizeHint() const override;
 
 protected:
@@ -39,6 +42,7 @@ protected:
 private:
     QImage m_image;
     QImage m_heat; // rows × cols, ARGB, scaled smoothly when painted
+    QVector<float> m_weights;
     double m_blend = 0.6;
 };
 
@@ -58,6 +62,9 @@ public:
     QString translatedCaption() const;
     void selectWord(int index);
     DecodingPanel *decodingPanel() const { return m_decoding; }
+    ImageAttentionWidget *imageWidget() const { return m_image; }
+    QListWidget *thumbnails() const { return m_thumbnails; }
+    QSlider *blendSlider() const { return m_blend; }
     // Shows a caption recorded earlier (History ▸ Open) without captioning again: the image from
     // its file (the stored thumbnail when the file is gone), the words and their attention.
     void showStoredCaption(const glosa::CaptionResult &result, const QImage &thumbnail,

@@ -1,5 +1,6 @@
 #include "app/core/openmpsetup.h"
 #include "app/core/settings.h"
+#include "captionview.h"
 #include "compareview.h"
 #include "documentsview.h"
 #include "historymodel.h"
@@ -42,7 +43,8 @@ int main(int argc, char *argv[])
     parser.addOption(modelOption);
     parser.addOption(viewOption);
     parser.addPositionalArgument(QStringLiteral("text"),
-                                 QStringLiteral("Text to put into the view's input (history: "
+                                 QStringLiteral("Text to put into the view's input (caption: image "
+                                                "files; history: "
                                                 "what to search for; documents: a file to "
                                                 "open and translate)."));
     parser.process(app);
@@ -63,6 +65,7 @@ int main(int argc, char *argv[])
         }
     } else if (view == QLatin1String("caption")) {
         window.tabs()->setCurrentIndex(glosa::MainWindow::CaptionTab);
+        window.captionView()->addImages(parser.positionalArguments()); // image files to caption
     } else if (view == QLatin1String("documents")) {
         window.tabs()->setCurrentIndex(glosa::MainWindow::DocumentsTab);
         if (!text.isEmpty()) {

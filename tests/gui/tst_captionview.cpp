@@ -1,0 +1,129 @@
+// The Caption view on the real captioner plugin and the bundled captioner-en model, with real
+// photographs (tests/data/images): dropping files shows thumbnails and a caption computed on the
+// worker thread; words scrub the attention overlay; "Translate caption" uses the bundled
+// English → Spanish Transformer. The expected caption and translation are computed here by the
+// same models loaded separately, never written down.
+#include "app/core/inferenceworker.h"
+#include "app/core/modelcatalog.h"
+#include "app/core/pluginregistry.h"
+#include "app/core/translationrunner.h"
+#include "app/gui/captionview.h"
+
+#include <QApplication>
+#include <QListWidget>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QTest>
+#include <QUrl>
+
+using namespace glosa;
+
+class TestCaptionView : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        m_plugins.scan({QStringLiteral(GLOSA_BINARY_DIR "/plugins")});
+        m_catalog.scan({QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+        const auto captioner = m_catalog.find(QStringLiteral("captioner-en"));
+        const auto translator = m_catalog.find(QStringLiteral("transformer-en-es"));
+        QVERIFY2(captioner && captioner->isValid(), "resources/models/captioner-en is missing");
+        QVERIFY2(translator && translator->isValid(), "resources/models/transformer-en-es is missing");
+        m_captionerInfo = *captioner;
+        m_translatorInfo = *translator;
+    }
+
+    void droppingPhotosCaptionsThemOnTheWorker()
+    {
+        CaptionView view;
+        view.resize(1200, 800);
+        InferenceWorker captioner, translator;
+        captioner.loadModel(m_captionerInfo, &m_plugins);
+        translator.loadModel(m_translatorInfo, &m_plugins);
+        view.setCaptionWorker(&captioner);
+        view.setTranslationWorker(&translator);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+
+        const QString astronaut = QStringLiteral(GLOSA_TEST_DATA_DIR "/images/astronaut.jpg");
+        const QString cat = QStringLiteral(GLOSA_TEST_DATA_DIR "/images/chelsea.jpg");
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(astronaut), QUrl::fromLocalFile(cat)});
+        QSignalSpy shown(&view, &CaptionView::captionShown);
+        QDragEnterEvent enter(QPoint(400, 300), Qt::CopyAction, &mime, Qt::LeftButton,
+                              Qt::NoModifier);
+        QApplication::sendEvent(&view, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(400, 300), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&view, &drop);
+
+        // The drop returns at once: the caption is computed on the worker's thread, not ours.
+        QVERIFY(view.captionText().isEmpty());
+        QVERIFY(captioner.isBusy());
+        QCOMPARE(view.images(), (QStringList{astronaut, cat}));
+        for (int i = 0; i < 2; ++i)
+            QVERIFY(!view.thumbnails()->item(i)->icon().isNull());
+        QVERIFY(shown.wait(60000));
+
+        const CaptionResult &result = view.result();
+        QCOMPARE(result.imagePath, astronaut);
+        QCOMPARE(result.modelId, QStringLiteral("captioner-en"));
+        // The view asked for the package's decoding (beam 3 for captioner-en).
+        QCOMPARE(result.options.strategy, m_captionerInfo.decodingDefaults().strategy);
+        QCOMPARE(result.options.beamSize, m_captionerInfo.decodingDefaults().beamSize);
+
+        QString error;
+        const std::shared_ptr<engine::Model> model =
+            ModelCatalog::load(m_captionerInfo, m_plugins, &error);
+        QVERIFY2(model, qPrintable(error));
+        const CaptionResult expected = runCaption(model, astronaut, result.options);
+        QVERIFY(!expected.text.isEmpty());
+        QCOMPARE(view.captionText(), expected.text);
+        QCOMPARE(result.gridRows * result.gridCols, 49); // MobileNetV2's 7 × 7 feature map
+        QCOMPARE(result.attention.size(), result.tokens.size() * 49);
+        QCOMPARE(result.attention, expected.attention);
+
+        // Scrubbing a word shows that word's attention row over the image; blend is adjustable.
+        const int cells = result.gridRows * result.gridCols;
+        QVERIFY(!view.imageWidget()->image().isNull());
+        QCOMPARE(view.imageWidget()->attention(), result.attention.mid(0, cells));
+        const int word = int(result.tokens.size()) - 1;
+        view.selectWord(word);
+        QCOMPARE(view.imageWidget()->attention(), result.attention.mid(word * cells, cells));
+        QVERIFY(view.imageWidget()->attention() != result.attention.mid(0, cells));
+        view.blendSlider()->setValue(25);
+        QCOMPARE(view.imageWidget()->blend(), 0.25);
+
+        // Translate caption: the bundled Transformer with its own decoding defaults.
+        QSignalSpy translated(&view, &CaptionView::captionTranslated);
+        QTRY_VERIFY_WITH_TIMEOUT(translator.isModelLoaded(), 60000);
+        view.translateCaption();
+        QVERIFY(translated.wait(60000));
+        const std::shared_ptr<engine::Model> spanish =
+            ModelCatalog::load(m_translatorInfo, m_plugins, &error);
+        QVERIFY2(spanish, qPrintable(error));
+        const TranslationResult expectedSpanish =
+            runTranslation(spanish, expected.text, m_translatorInfo.decodingDefaults());
+        QVERIFY(expectedSpanish.best());
+        QCOMPARE(view.translatedCaption(), expectedSpanish.best()->text);
+        QVERIFY(view.translatedCaption() != view.captionText());
+        qInfo() << "caption:" << view.captionText() << "→" << view.translatedCaption();
+
+        // The other photo: selecting its thumbnail captions it.
+        view.thumbnails()->setCurrentRow(1);
+        QVERIFY(shown.wait(60000));
+        QCOMPARE(view.result().imagePath, cat);
+        QCOMPARE(view.captionText(), runCaption(model, cat, view.result().options).text);
+    }
+
+private:
+    PluginRegistry m_plugins;
+    ModelCatalog m_catalog;
+    ModelInfo m_captionerInfo;
+    ModelInfo m_translatorInfo;
+};
+
+QTEST_MAIN(TestCaptionView)
+#include "tst_captionview.moc"
