@@ -2,6 +2,7 @@
 
 #include "app/core/pluginregistry.h"
 #include "app/core/translationrunner.h"
+#include "engine/translation/translationmodel.h"
 
 #include <QElapsedTimer>
 #include <QMutex>
@@ -20,6 +21,7 @@ struct Request
     quint64 id = 0;
     QString text; // the text, or the image path
     QList<engine::DecodingOptions> options;
+    AlignmentChoice alignment;
     ModelInfo info;
     const PluginRegistry *plugins = nullptr;
     std::shared_ptr<engine::Model> model; // setModel()
@@ -118,8 +120,19 @@ private:
                     return;
                 }
                 m_model = std::move(model);
-                deliver(id, [modelId = request.info.id](InferenceWorker *w) {
+                int layers = 0, heads = 0;
+                AlignmentChoice defaults;
+                if (AlignmentSource *source = alignmentSource()) {
+                    layers = source->alignmentLayers();
+                    heads = source->alignmentHeads();
+                    defaults = {source->alignmentLayer(), source->alignmentHead()};
+                }
+                m_defaultAlignment = defaults;
+                deliver(id, [modelId = request.info.id, layers, heads, defaults](InferenceWorker *w) {
                     w->m_loaded = true;
+                    w->m_alignmentLayers = layers;
+                    w->m_alignmentHeads = heads;
+                    w->m_defaultAlignment = defaults;
                     emit w->modelLoaded(modelId);
                 }, true);
                 return;
@@ -127,6 +140,11 @@ private:
             case Request::Kind::Translate: {
                 if (!m_model)
                     throw std::runtime_error("no model is loaded");
+                if (AlignmentSource *source = alignmentSource()) {
+                    const AlignmentChoice choice =
+                        request.alignment.layer >= 0 ? request.alignment : m_defaultAlignment;
+                    source->setAlignment(choice.layer, choice.head); // throws when out of range
+                }
                 QList<TranslationResult> results;
                 for (int column = 0; column < request.options.size(); ++column) {
                     TranslationResult result =
@@ -168,11 +186,19 @@ private:
         }
     }
 
+    // The loaded model's decoder when its attention can come from several layers and heads.
+    AlignmentSource *alignmentSource() const
+    {
+        auto *translation = dynamic_cast<engine::TranslationModel *>(m_model.get());
+        return translation ? dynamic_cast<AlignmentSource *>(&translation->decoder()) : nullptr;
+    }
+
     InferenceWorker *m_owner;
     QMutex m_mutex;
     std::optional<Request> m_pending;
     std::optional<Request> m_afterLoad;
     std::shared_ptr<engine::Model> m_model; // only touched on the worker thread
+    AlignmentChoice m_defaultAlignment;      // the loaded model's, on the worker thread
 };
 
 InferenceWorker::InferenceWorker(QObject *parent) : QObject(parent), m_thread(new QThread)
@@ -226,6 +252,8 @@ void InferenceWorker::loadModel(const ModelInfo &info, const PluginRegistry *plu
     request.plugins = plugins;
     m_info = info;
     m_loaded = false;
+    m_alignmentLayers = m_alignmentHeads = 0;
+    m_defaultAlignment = {};
     m_executor->setPending(std::move(request));
     post(m_next);
 }
@@ -239,18 +267,22 @@ void InferenceWorker::setModel(const ModelInfo &info, std::shared_ptr<engine::Mo
     request.model = std::move(model);
     m_info = info;
     m_loaded = false;
+    m_alignmentLayers = m_alignmentHeads = 0;
+    m_defaultAlignment = {};
     m_executor->setPending(std::move(request));
     post(m_next);
 }
 
 quint64 InferenceWorker::translate(const QString &text,
-                                   const QList<engine::DecodingOptions> &options)
+                                   const QList<engine::DecodingOptions> &options,
+                                   const AlignmentChoice &alignment)
 {
     Request request;
     request.kind = Request::Kind::Translate;
     request.id = ++m_next;
     request.text = text;
     request.options = options;
+    request.alignment = alignment;
     m_executor->setPending(std::move(request));
     post(m_next);
     return m_next;

@@ -19,6 +19,7 @@
 
 #include "app/core/inferenceresult.h"
 #include "app/core/modelcatalog.h"
+#include "plugins/transformer/alignmentsource.h"
 
 #include <QObject>
 #include <QString>
@@ -32,6 +33,17 @@ namespace glosa {
 
 class PluginRegistry;
 class InferenceExecutor;
+
+// Which cross-attention a translation's alignment comes from, for models whose step decoder is an
+// AlignmentSource (plugins/transformer/alignmentsource.h): a layer and a head, or the mean of the
+// layer's heads. layer < 0 keeps the model's default (the Transformer: mean of the heads of the
+// penultimate decoder layer).
+struct AlignmentChoice
+{
+    int layer = -1;
+    int head = AlignmentSource::kAverageHeads;
+    bool operator==(const AlignmentChoice &) const = default;
+};
 
 class InferenceWorker : public QObject
 {
@@ -51,9 +63,16 @@ public:
     // Translates `text` once per entry of `options` (the Compare view's columns; each column is
     // emitted as soon as it is done by columnReady, then all of them by translationReady).
     // Returns the request id.
-    quint64 translate(const QString &text, const QList<engine::DecodingOptions> &options);
+    quint64 translate(const QString &text, const QList<engine::DecodingOptions> &options,
+                      const AlignmentChoice &alignment = {});
     quint64 caption(const QString &imagePath, const engine::DecodingOptions &options);
     void cancel();
+
+    // What the loaded model offers to AlignmentChoice (0 layers: one attention, nothing to choose)
+    // and its default; known once modelLoaded has been emitted.
+    int alignmentLayers() const { return m_alignmentLayers; }
+    int alignmentHeads() const { return m_alignmentHeads; }
+    AlignmentChoice defaultAlignment() const { return m_defaultAlignment; }
 
     bool isBusy() const { return m_busy; }
     quint64 latestRequest() const { return m_latest.load(); }
@@ -79,6 +98,9 @@ private:
     ModelInfo m_info;
     bool m_loaded = false;
     bool m_busy = false;
+    int m_alignmentLayers = 0;
+    int m_alignmentHeads = 0;
+    AlignmentChoice m_defaultAlignment;
     // The newest request id; a running request whose id is older is cancelled at its next step.
     std::atomic<quint64> m_latest{0};
     quint64 m_next = 0;

@@ -141,6 +141,10 @@ TranslateView::TranslateView(QWidget *parent) : QWidget(parent)
     auto *heatHeader = new QHBoxLayout;
     heatHeader->addWidget(m_heatmapTitle);
     heatHeader->addWidget(m_heatmapHint, 1);
+    m_alignment = new QComboBox(this);
+    m_alignment->setVisible(false);
+    m_alignment->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    heatHeader->addWidget(m_alignment);
     heatLayout->addLayout(heatHeader);
     heatLayout->addWidget(m_heatmapScroll, 1);
 
@@ -193,6 +197,10 @@ TranslateView::TranslateView(QWidget *parent) : QWidget(parent)
             m_debounce->start();
     });
     connect(m_confidence, &QCheckBox::toggled, this, &TranslateView::updateOverlay);
+    connect(m_alignment, &QComboBox::activated, this, [this] {
+        if (!m_source->toPlainText().trimmed().isEmpty())
+            translateNow(); // the alignment is recorded while decoding
+    });
     connect(m_copy, &QPushButton::clicked, this, [this] {
         QApplication::clipboard()->setText(m_target->toPlainText());
     });
@@ -236,6 +244,9 @@ void TranslateView::retranslateUi()
     m_heatmapHint->setText(tr("rows: translation tokens · columns: source tokens · hover a "
                               "cell for its weight"));
     m_decodingTitle->setText(tr("Decoding"));
+    m_alignment->setAccessibleName(tr("Attention layer and head"));
+    m_alignment->setToolTip(tr("Which cross-attention the heatmap and the highlights show"));
+    updateAlignmentChoices();
     for (int i = 0; i < m_alternatives->count(); ++i)
         m_alternatives->setItemText(i, tr("Alternative %1").arg(i + 1));
     updateCounts();
@@ -289,11 +300,39 @@ void TranslateView::setWorker(InferenceWorker *worker, const QString &status)
             m_progress->setVisible(false);
     });
     connect(worker, &InferenceWorker::modelLoaded, this, [this] {
+        m_alignment->clear(); // a new model: its default again
+        updateAlignmentChoices();
         if (!m_source->toPlainText().trimmed().isEmpty())
             translateNow();
     });
+    m_alignment->clear();
+    updateAlignmentChoices();
     if (worker->isModelLoaded() && !m_source->toPlainText().trimmed().isEmpty())
         translateNow();
+}
+
+void TranslateView::updateAlignmentChoices()
+{
+    const int layers = m_worker && m_worker->isModelLoaded() ? m_worker->alignmentLayers() : 0;
+    const int heads = layers > 0 ? m_worker->alignmentHeads() : 0;
+    const QVariant current = m_alignment->currentData();
+    m_alignment->clear();
+    if (layers > 0) {
+        const AlignmentChoice preset = m_worker->defaultAlignment();
+        for (int layer = 0; layer < layers; ++layer)
+            for (int head = AlignmentSource::kAverageHeads; head < heads; ++head) {
+                QString text = head == AlignmentSource::kAverageHeads
+                                   ? tr("Layer %1 · mean of heads").arg(layer + 1)
+                                   : tr("Layer %1 · head %2").arg(layer + 1).arg(head + 1);
+                if (preset == AlignmentChoice{layer, head})
+                    text = tr("%1 (default)").arg(text);
+                m_alignment->addItem(text, QPoint(layer, head));
+            }
+        const int index = m_alignment->findData(
+            current.isValid() ? current : QVariant(QPoint(preset.layer, preset.head)));
+        m_alignment->setCurrentIndex(std::max(0, index));
+    }
+    m_alignment->setVisible(layers > 0);
 }
 
 void TranslateView::setSourceText(const QString &text)
@@ -328,7 +367,12 @@ void TranslateView::translateNow()
     }
     engine::DecodingOptions options = m_decoding->options();
     options.trace = false;
-    m_request = m_worker->translate(text, {options});
+    AlignmentChoice alignment;
+    if (m_alignment->currentIndex() >= 0) {
+        const QPoint choice = m_alignment->currentData().toPoint();
+        alignment = {choice.x(), choice.y()};
+    }
+    m_request = m_worker->translate(text, {options}, alignment);
     m_status->setText(tr("Translating…"));
 }
 

@@ -51,6 +51,8 @@ public:
     QPlainTextEdit *sourceEditor() const { return m_source; }
     QPlainTextEdit *targetEditor() const { return m_target; }
     HeatmapWidget *heatmap() const { return m_heatmap; }
+    // Which layer and head the alignment comes from (models with several; hidden otherwise).
+    QComboBox *alignmentSelector() const { return m_alignment; }
     DecodingPanel *decodingPanel() const { return m_decoding; }
     QSplitter *mainSplitter() const { return m_mainSplitter; }
     QSplitter *editorSplitter() const { return m_editorSplitter; }
@@ -90,6 +92,7 @@ private:
     void showResult(const TranslationResult &result);
     void updateOverlay();
     void updateCounts();
+    void updateAlignmentChoices();
     QList<int> selectedTokens(bool target) const;
 
     InferenceWorker *m_worker = nullptr;
@@ -117,6 +120,7 @@ private:
     QProgressBar *m_progress = nullptr;
     QLabel *m_heatmapTitle = nullptr;
     QLabel *m_heatmapHint = nullptr;
+    QComboBox *m_alignment = nullptr;
     HeatmapWidget *m_heatmap = nullptr;
     QScrollArea *m_heatmapScroll = nullptr;
     QLabel *m_decodingTitle = nullptr;
