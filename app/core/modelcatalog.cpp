@@ -208,8 +208,14 @@ QStringList ModelCatalog::defaultSearchPaths()
     QStringList candidates =
         qEnvironmentVariable("GLOSA_MODEL_PATH").split(QDir::listSeparator(), Qt::SkipEmptyParts);
     candidates << userModelsDir();
-    candidates << (runsFromBuildTree() ? QStringLiteral(GLOSA_SOURCE_MODELS_DIR)
-                                       : QStringLiteral(GLOSA_INSTALL_DATA_DIR "/models"));
+    if (runsFromBuildTree()) {
+        candidates << QStringLiteral(GLOSA_SOURCE_MODELS_DIR);
+    } else {
+        // Relative to the binary first, so that an installed tree works wherever it is moved.
+        if (!executableDir().isEmpty())
+            candidates << executableDir() + QStringLiteral("/../" GLOSA_INSTALL_DATA_RELDIR "/models");
+        candidates << QStringLiteral(GLOSA_INSTALL_DATA_DIR "/models");
+    }
     QStringList out;
     QStringList seen;
     for (const QString &candidate : candidates) {

@@ -68,8 +68,12 @@ QStringList PluginRegistry::defaultSearchPaths()
     const QString env = qEnvironmentVariable("GLOSA_PLUGIN_PATH");
     candidates << env.split(QDir::listSeparator(), Qt::SkipEmptyParts);
     const QString exeDir = executableDir();
-    if (!exeDir.isEmpty())
+    if (!exeDir.isEmpty()) {
         candidates << exeDir + QStringLiteral("/../plugins");
+        // An installed tree moved elsewhere (cmake --install --prefix, a relocated package):
+        // bin/ and lib/glosa/plugins keep their places relative to each other.
+        candidates << exeDir + QStringLiteral("/../" GLOSA_INSTALL_PLUGIN_RELDIR);
+    }
     candidates << QStringLiteral(GLOSA_INSTALL_PLUGIN_DIR);
 
     QStringList out;
