@@ -495,6 +495,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>Preset name:</source>
         <translation>Nombre del preajuste:</translation>
     </message>
+    <message>
+        <source>Model&apos;s defaults</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>glosa::DocumentsView</name>
@@ -1504,6 +1508,26 @@ log p %4 · acumulado %5 · puntuación %6</translation>
             <numerusform>%n carácter</numerusform>
             <numerusform>%n caracteres</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Attention layer and head</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Which cross-attention the heatmap and the highlights show</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Layer %1 · mean of heads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Layer %1 · head %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (default)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

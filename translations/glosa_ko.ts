@@ -493,6 +493,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>Preset name:</source>
         <translation>사전 설정 이름:</translation>
     </message>
+    <message>
+        <source>Model&apos;s defaults</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>glosa::DocumentsView</name>
@@ -1180,7 +1184,7 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     </message>
     <message>
         <source>Loaded %1</source>
-        <translation>%1 불러옴</translation>
+        <translation>%1을(를) 불러왔습니다</translation>
     </message>
     <message>
         <source>Could not load the model</source>
@@ -1228,7 +1232,7 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     </message>
     <message>
         <source>Imported %1</source>
-        <translation>%1 가져옴</translation>
+        <translation>%1을(를) 가져왔습니다</translation>
     </message>
     <message>
         <source>About Glosa</source>
@@ -1494,6 +1498,26 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>
             <numerusform>%n자</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Attention layer and head</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Which cross-attention the heatmap and the highlights show</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Layer %1 · mean of heads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Layer %1 · head %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (default)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
