@@ -497,7 +497,7 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     </message>
     <message>
         <source>Model&apos;s defaults</source>
-        <translation type="unfinished"></translation>
+        <translation>Valores predeterminados del modelo</translation>
     </message>
 </context>
 <context>
@@ -1511,23 +1511,23 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     </message>
     <message>
         <source>Attention layer and head</source>
-        <translation type="unfinished"></translation>
+        <translation>Capa y cabeza de atención</translation>
     </message>
     <message>
         <source>Which cross-attention the heatmap and the highlights show</source>
-        <translation type="unfinished"></translation>
+        <translation>Qué atención cruzada muestran el mapa de calor y los resaltados</translation>
     </message>
     <message>
         <source>Layer %1 · mean of heads</source>
-        <translation type="unfinished"></translation>
+        <translation>Capa %1 · media de las cabezas</translation>
     </message>
     <message>
         <source>Layer %1 · head %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Capa %1 · cabeza %2</translation>
     </message>
     <message>
         <source>%1 (default)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (predeterminado)</translation>
     </message>
 </context>
 <context>

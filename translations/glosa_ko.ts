@@ -495,7 +495,7 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     </message>
     <message>
         <source>Model&apos;s defaults</source>
-        <translation type="unfinished"></translation>
+        <translation>모델 기본값</translation>
     </message>
 </context>
 <context>
@@ -1501,23 +1501,23 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     </message>
     <message>
         <source>Attention layer and head</source>
-        <translation type="unfinished"></translation>
+        <translation>어텐션 레이어와 헤드</translation>
     </message>
     <message>
         <source>Which cross-attention the heatmap and the highlights show</source>
-        <translation type="unfinished"></translation>
+        <translation>히트맵과 강조 표시에 보여 줄 교차 어텐션</translation>
     </message>
     <message>
         <source>Layer %1 · mean of heads</source>
-        <translation type="unfinished"></translation>
+        <translation>레이어 %1 · 헤드 평균</translation>
     </message>
     <message>
         <source>Layer %1 · head %2</source>
-        <translation type="unfinished"></translation>
+        <translation>레이어 %1 · 헤드 %2</translation>
     </message>
     <message>
         <source>%1 (default)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (기본값)</translation>
     </message>
 </context>
 <context>
