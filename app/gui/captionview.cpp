@@ -25,6 +25,7 @@
 #include <QUuid>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace glosa {
@@ -52,14 +53,16 @@ void ImageAttentionWidget::setAttention(int rows, int cols, const QVector<float>
     m_weights.clear();
     if (rows > 0 && cols > 0 && weights.size() == rows * cols) {
         m_weights = weights;
-        const float peak = *std::max_element(weights.begin(), weights.end());
+        // A spotlight: cells are darkened by how little attention they got relative to the
+        // word's strongest and weakest cells. Soft attention over 7 × 7 cells is rarely peaked,
+        // so scaling by the peak alone tinted the whole photo evenly.
+        const auto [low, high] = std::minmax_element(weights.begin(), weights.end());
+        const float range = *high - *low;
         m_heat = QImage(cols, rows, QImage::Format_ARGB32);
         for (int r = 0; r < rows; ++r)
             for (int c = 0; c < cols; ++c) {
-                const float v = peak > 0 ? weights[r * cols + c] / peak : 0.0f;
-                QColor colour = theme::heatColor(palette(), 0.35f + 0.65f * v);
-                colour.setAlphaF(0.15 + 0.85 * v);
-                m_heat.setPixelColor(c, r, colour);
+                const float v = range > 0 ? (weights[r * cols + c] - *low) / range : 1.0f;
+                m_heat.setPixelColor(c, r, QColor(0, 0, 0, int(std::lround(230 * (1.0f - v)))));
             }
     }
     update();
@@ -144,7 +147,7 @@ CaptionView::CaptionView(QWidget *parent) : QWidget(parent)
     m_blendLabel = new QLabel(this);
     m_blend = new QSlider(Qt::Horizontal, this);
     m_blend->setRange(0, 100);
-    m_blend->setValue(60);
+    m_blend->setValue(75);
     m_blendLabel->setBuddy(m_blend);
     m_status = new QLabel(this);
     m_status->setWordWrap(true);

@@ -43,7 +43,7 @@ private:
     QImage m_image;
     QImage m_heat; // rows × cols, ARGB, scaled smoothly when painted
     QVector<float> m_weights;
-    double m_blend = 0.6;
+    double m_blend = 0.75;
 };
 
 class CaptionView : public QWidget

@@ -153,6 +153,8 @@ TranslateView::TranslateView(QWidget *parent) : QWidget(parent)
     m_verticalSplitter->addWidget(card(this, heatLayout));
     m_verticalSplitter->setStretchFactor(0, 3);
     m_verticalSplitter->setStretchFactor(1, 2);
+    // The editors' size hints would otherwise leave the heatmap a strip at 1280 × 800.
+    m_verticalSplitter->setSizes({1, 1});
     m_verticalSplitter->setHandleWidth(16);
 
     m_decodingTitle = new QLabel(this);

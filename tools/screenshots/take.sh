@@ -10,7 +10,8 @@ mkdir -p "$OUT"
 
 shot() { # shot NAME SECONDS ARGS...
   name=$1; wait=$2; shift 2
-  xvfb-run -a -s "-screen 0 1400x900x24" sh -c '
+  # No window manager: the screen is the main window's default size, so the shot is the window.
+  xvfb-run -a -s "-screen 0 1280x800x24" sh -c '
     "$0" "$@" & P=$!; sleep '"$wait"'
     import -window root "'"$OUT/$name.png"'"; kill $P' "$BUILD/bin/glosa" "$@"
   echo "$OUT/$name.png"
@@ -19,7 +20,8 @@ shot() { # shot NAME SECONDS ARGS...
 shot translate 12 --model transformer-en-es --view translate \
   "I would like to book a table for two people tomorrow evening. The restaurant near the station is very popular."
 shot compare 8 --model transformer-en-es --view compare "She told me that she had never seen such a beautiful city."
-shot caption 5 --view caption
+shot caption 8 --model transformer-en-es --view caption "$ROOT/tests/data/images/astronaut.jpg" \
+  "$ROOT/tests/data/images/chelsea.jpg"
 shot documents 12 --model transformer-en-es --view documents "$ROOT/tests/data/documents/report.docx"
 # The two runs above were recorded in this XDG_DATA_HOME's history.
 shot history 5 --view history table
