@@ -370,6 +370,14 @@ void CompareView::setWorker(InferenceWorker *worker, const QString &status)
         if (id != m_request)
             return;
         m_status->setText(tr("Done."));
+        // Until a word is picked, the tree shows the first beam search: greedy's is one line.
+        if (m_selectedToken < 0)
+            for (int i = 0; i < m_columns.size(); ++i)
+                if (m_columns[i]->hasResult()
+                    && m_columns[i]->result().options.strategy == engine::SearchStrategy::Beam) {
+                    selectToken(i, -1);
+                    break;
+                }
         emit comparisonShown();
     });
     connect(worker, &InferenceWorker::failed, this, [this](quint64 id, const QString &message) {
@@ -503,13 +511,9 @@ void CompareView::selectToken(int columnIndex, int token)
         m_columns[i]->setSelected(i == columnIndex);
         m_columns[i]->setSelectedToken(i == columnIndex ? token : -1);
     }
-    const bool columnChanged = columnIndex != m_selectedColumn;
     m_selectedColumn = columnIndex;
     m_selectedToken = token;
-    if (columnChanged)
-        updateTrace();
-    else
-        updateTrace();
+    updateTrace();
 }
 
 void CompareView::updateTrace()
@@ -528,10 +532,7 @@ void CompareView::updateTrace()
             && m_selectedToken < traces[s].targetOffset + traces[s].tokenCount)
             sentence = s;
     const SentenceTrace &trace = traces[sentence];
-    if (m_tree->bestPath().isEmpty() || m_tree->nodeCount() != int(trace.trace.nodes.size()))
-        m_tree->setTrace(trace);
-    else
-        m_tree->setTrace(trace);
+    m_tree->setTrace(trace);
     const int step = m_selectedToken < 0 ? -1 : m_selectedToken - trace.targetOffset;
     m_tree->setSelectedStep(step);
     if (step < 0 || step >= m_tree->bestPath().size()) {
