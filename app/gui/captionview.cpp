@@ -2,6 +2,7 @@
 
 #include "app/core/inferenceworker.h"
 #include "decodingpanel.h"
+#include "guiutil.h"
 #include "theme.h"
 
 #include <QApplication>
@@ -153,6 +154,7 @@ CaptionView::CaptionView(QWidget *parent) : QWidget(parent)
     m_status->setWordWrap(true);
     m_captionButton = new QPushButton(this);
     m_translate = new QPushButton(this);
+    m_translate->setObjectName(QStringLiteral("translateCaption"));
     m_translation = new QLabel(this);
     m_translation->setWordWrap(true);
     m_translation->setFont(theme::editorFont(font()));
@@ -237,7 +239,7 @@ void CaptionView::retranslateUi()
     m_blend->setAccessibleName(tr("Heatmap blend"));
     m_captionButton->setText(tr("Caption"));
     m_translate->setText(tr("Translate caption"));
-    m_translate->setToolTip(tr("Translate the caption with the selected translation model"));
+    updateTranslateButton();
     m_decodingTitle->setText(tr("Decoding"));
     if (!m_worker)
         m_status->setText(m_unavailable);
@@ -257,6 +259,7 @@ void CaptionView::setCaptionWorker(InferenceWorker *worker, const QString &statu
     m_worker = worker;
     m_unavailable = status;
     m_captionButton->setEnabled(worker != nullptr);
+    updateTranslateButton();
     m_status->setText(worker ? QString() : status);
     if (!worker)
         return;
@@ -277,7 +280,7 @@ void CaptionView::setTranslationWorker(InferenceWorker *worker)
     if (m_translator)
         disconnect(m_translator, nullptr, this, nullptr);
     m_translator = worker;
-    m_translate->setEnabled(worker != nullptr && !m_result.text.isEmpty());
+    updateTranslateButton();
     if (!worker)
         return;
     connect(worker, &InferenceWorker::translationReady, this,
@@ -409,7 +412,7 @@ void CaptionView::showResult(const CaptionResult &result)
     m_caption->setText(result.text);
     m_translation->clear();
     m_status->setText(tr("%1 ms").arg(result.elapsedMs, 0, 'f', 0));
-    m_translate->setEnabled(m_translator != nullptr && !result.text.isEmpty());
+    updateTranslateButton();
     rebuildWords();
     selectWord(0);
     emit captionShown(result);
@@ -460,9 +463,29 @@ void CaptionView::selectWord(int index)
         m_scrub->setValue(index);
 }
 
-void CaptionView::translateCaption()
+bool CaptionView::canTranslate() const
 {
     if (!m_translator || m_result.text.isEmpty())
+        return false;
+    // The selected translation model must read the captions' language (an es→en model cannot
+    // translate "a dog runs on the grass").
+    const QString captions = m_worker ? m_worker->modelInfo().targetLanguage : QString();
+    return captions.isEmpty() || m_translator->modelInfo().sourceLanguage == captions;
+}
+
+void CaptionView::updateTranslateButton()
+{
+    m_translate->setEnabled(canTranslate());
+    m_translate->setToolTip(
+        !m_translator || canTranslate() || m_result.text.isEmpty()
+            ? tr("Translate the caption with the selected translation model")
+            : tr("The selected translation model does not translate from %1: choose one that does "
+                 "to translate captions").arg(languageName(m_worker->modelInfo().targetLanguage)));
+}
+
+void CaptionView::translateCaption()
+{
+    if (!canTranslate())
         return;
     // The caption is one short sentence: the translation model's own decoding (beam search for
     // the shipped Transformer) costs little more than greedy and reads better.

@@ -91,6 +91,8 @@ private:
     void retranslateUi();
     void showResult(const CaptionResult &result);
     void rebuildWords();
+    bool canTranslate() const;
+    void updateTranslateButton();
 
     InferenceWorker *m_worker = nullptr;
     InferenceWorker *m_translator = nullptr;

@@ -11,6 +11,7 @@
 
 #include <QApplication>
 #include <QListWidget>
+#include <QPushButton>
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QSlider>
@@ -110,6 +111,16 @@ private slots:
         QCOMPARE(view.translatedCaption(), expectedSpanish.best()->text);
         QVERIFY(view.translatedCaption() != view.captionText());
         qInfo() << "caption:" << view.captionText() << "→" << view.translatedCaption();
+
+        // A model that does not read English cannot translate the captions.
+        const auto esEn = m_catalog.find(QStringLiteral("transformer-es-en"));
+        QVERIFY2(esEn, "resources/models/transformer-es-en is missing");
+        InferenceWorker spanishToEnglish;
+        spanishToEnglish.loadModel(*esEn, &m_plugins);
+        view.setTranslationWorker(&spanishToEnglish);
+        QVERIFY(!view.findChild<QPushButton *>(QStringLiteral("translateCaption"))->isEnabled());
+        view.setTranslationWorker(&translator);
+        QVERIFY(view.findChild<QPushButton *>(QStringLiteral("translateCaption"))->isEnabled());
 
         // The other photo: selecting its thumbnail captions it.
         view.thumbnails()->setCurrentRow(1);
