@@ -120,6 +120,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>Translating…</source>
         <translation>번역 중…</translation>
     </message>
+    <message>
+        <source>The selected translation model does not translate from %1: choose one that does to translate captions</source>
+        <translation>선택한 번역 모델은 %1 원문을 번역하지 않습니다. 캡션을 번역하려면 이를 지원하는 모델을 선택하십시오</translation>
+    </message>
 </context>
 <context>
     <name>glosa::CompareColumn</name>
