@@ -1,7 +1,7 @@
-// CaptioningModel: what the app needs from an image captioner (issue 5's plugin implements it).
-// Defined by the GUI work because the captioner did not exist yet; kept minimal so that the
-// captioner's author can grow it: one call that encodes an image and runs the shared search
-// strategies (engine/decoding/search.h) over the model's step decoder.
+// CaptioningModel: what the app needs from an image captioner, implemented by plugins/captioner
+// (MobileNetV2 features + a soft-attention LSTM). One call encodes an image and runs the shared
+// search strategies (engine/decoding/search.h) over the model's step decoder; the app calls it on
+// an InferenceWorker thread (app/core/translationrunner.h runCaption), never on the GUI thread.
 //
 // Basic usage:
 //     auto model = std::dynamic_pointer_cast<CaptioningModel>(loaded);
