@@ -19,6 +19,8 @@
 #include <QMimeData>
 #include <QPainter>
 #include <QPushButton>
+#include <QThreadPool>
+#include <QPointer>
 #include <QScrollArea>
 #include <QSlider>
 #include <QStandardPaths>
@@ -207,10 +209,11 @@ CaptionView::CaptionView(QWidget *parent) : QWidget(parent)
     connect(m_thumbnails, &QListWidget::currentRowChanged, this, [this](int row) {
         if (row < 0)
             return;
-        const QString path = m_thumbnails->item(row)->data(Qt::UserRole).toString();
-        QImageReader reader(path);
-        reader.setAutoTransform(true);
-        m_image->setImage(reader.read());
+        // The full image arrives with the caption (read on the worker thread); meanwhile the
+        // thumbnail, or nothing while that is still being made.
+        const QIcon icon = m_thumbnails->item(row)->icon();
+        m_image->setImage(icon.isNull() ? QImage()
+                                        : icon.pixmap(m_thumbnails->iconSize()).toImage());
         m_dropHint->setVisible(false);
         captionSelected();
     });
@@ -296,23 +299,42 @@ void CaptionView::addImages(const QStringList &paths)
 {
     int first = -1;
     for (const QString &path : paths) {
-        QImageReader reader(path);
-        reader.setAutoTransform(true);
-        const QSize size = reader.size();
-        if (size.isValid())
-            reader.setScaledSize(size.scaled(QSize(224, 168), Qt::KeepAspectRatio));
-        const QImage thumbnail = reader.read();
         auto *item = new QListWidgetItem(QFileInfo(path).fileName());
         item->setData(Qt::UserRole, path);
         item->setToolTip(QDir::toNativeSeparators(path));
-        if (!thumbnail.isNull())
-            item->setIcon(QPixmap::fromImage(thumbnail));
         m_thumbnails->addItem(item);
         if (first < 0)
             first = m_thumbnails->count() - 1;
+        // Decoding a 12-megapixel JPEG takes 100 ms and more: thumbnails are made on the thread
+        // pool and set when ready, so dropping a folder of photos never freezes the window.
+        QThreadPool::globalInstance()->start([view = QPointer<CaptionView>(this), path] {
+            QImageReader reader(path);
+            reader.setAutoTransform(true);
+            const QSize size = reader.size();
+            if (size.isValid())
+                reader.setScaledSize(size.scaled(QSize(224, 168), Qt::KeepAspectRatio));
+            const QImage thumbnail = reader.read();
+            QMetaObject::invokeMethod(view, [view, path, thumbnail] {
+                if (view)
+                    view->setThumbnail(path, thumbnail);
+            }, Qt::QueuedConnection);
+        });
     }
     if (first >= 0)
         m_thumbnails->setCurrentRow(first);
+}
+
+void CaptionView::setThumbnail(const QString &path, const QImage &thumbnail)
+{
+    for (int i = 0; i < m_thumbnails->count(); ++i) {
+        QListWidgetItem *item = m_thumbnails->item(i);
+        if (item->data(Qt::UserRole).toString() != path || thumbnail.isNull())
+            continue;
+        item->setIcon(QPixmap::fromImage(thumbnail));
+        // Until its caption brings the full image, the selected photo is shown from its thumbnail.
+        if (item == m_thumbnails->currentItem() && m_image->image().isNull())
+            m_image->setImage(thumbnail);
+    }
 }
 
 QStringList CaptionView::images() const
@@ -409,6 +431,8 @@ void CaptionView::captionSelected()
 void CaptionView::showResult(const CaptionResult &result)
 {
     m_result = result;
+    if (!result.image.isNull())
+        m_image->setImage(result.image);
     m_caption->setText(result.text);
     m_translation->clear();
     m_status->setText(tr("%1 ms").arg(result.elapsedMs, 0, 'f', 0));

@@ -91,6 +91,7 @@ private:
     void retranslateUi();
     void showResult(const CaptionResult &result);
     void rebuildWords();
+    void setThumbnail(const QString &path, const QImage &thumbnail);
     bool canTranslate() const;
     void updateTranslateButton();
 
