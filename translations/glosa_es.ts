@@ -124,6 +124,11 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>The selected translation model does not translate from %1: choose one that does to translate captions</source>
         <translation>El modelo de traducción seleccionado no admite %1 como idioma de origen: elija uno que lo admita para traducir las descripciones</translation>
     </message>
+    <message>
+        <source>Caption</source>
+        <comment>button: caption the chosen images</comment>
+        <translation>Describir</translation>
+    </message>
 </context>
 <context>
     <name>glosa::CompareColumn</name>

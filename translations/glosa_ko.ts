@@ -124,6 +124,11 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>The selected translation model does not translate from %1: choose one that does to translate captions</source>
         <translation>선택한 번역 모델은 %1 원문을 번역하지 않습니다. 캡션을 번역하려면 이를 지원하는 모델을 선택하십시오</translation>
     </message>
+    <message>
+        <source>Caption</source>
+        <comment>button: caption the chosen images</comment>
+        <translation>캡션 생성</translation>
+    </message>
 </context>
 <context>
     <name>glosa::CompareColumn</name>

@@ -240,7 +240,7 @@ void CaptionView::retranslateUi()
     m_scrub->setAccessibleName(tr("Word of the caption"));
     m_blendLabel->setText(tr("&Blend:"));
     m_blend->setAccessibleName(tr("Heatmap blend"));
-    m_captionButton->setText(tr("Caption"));
+    m_captionButton->setText(tr("Caption", "button: caption the chosen images"));
     m_translate->setText(tr("Translate caption"));
     updateTranslateButton();
     m_decodingTitle->setText(tr("Decoding"));
