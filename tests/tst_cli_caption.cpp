@@ -4,6 +4,7 @@
 #include "clirunner.h"
 #include "testutil.h"
 
+#include <QCryptographicHash>
 #include <QFile>
 #include <QImage>
 #include <QJsonArray>
@@ -22,9 +23,10 @@ QString tinyPackage()
     return glosa::test::testDataDir() + QStringLiteral("/parity/captioner-tiny");
 }
 
-Run runCli(const QStringList &args)
+// `command` "caption" or "history"; --history may stand anywhere in `args`.
+Run runCli(const QStringList &args, const QString &command = QStringLiteral("caption"))
 {
-    return glosa::test::runGlosaCli(QStringList{QStringLiteral("caption")} + args,
+    return glosa::test::runGlosaCli(QStringList{command} + args,
                                     {{QStringLiteral("GLOSA_PLUGIN_PATH"),
                                       QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
                                      {QStringLiteral("GLOSA_MODEL_PATH"), tinyPackage()},
@@ -51,6 +53,7 @@ private slots:
     void plainCaption();
     void json();
     void brokenImageAmongGoodOnes();
+    void saveHistoryRecordsEachImage();
     void usageErrors_data();
     void usageErrors();
 
@@ -121,6 +124,53 @@ void TestCliCaption::brokenImageAmongGoodOnes()
     QVERIFY(run.lines()[0].isEmpty());
     QCOMPARE(QString::fromUtf8(run.lines()[1]), golden()["greedy"].toObject()["text"].toString());
     QVERIFY2(run.err.contains(text.toUtf8() + ": not an image Qt can read"), run.err.constData());
+}
+
+void TestCliCaption::saveHistoryRecordsEachImage()
+{
+    QTemporaryDir dir;
+    const QString database = dir.filePath(QStringLiteral("history.sqlite"));
+    const QString broken = dir.filePath(QStringLiteral("broken.png"));
+    QFile f(broken);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("\x89PNG\r\n\x1a\n cut short");
+    f.close();
+    const QStringList caption = {"--model", tinyPackage(), "--strategy", "greedy",
+                                 "--max-length", "8", "--history", database};
+
+    // Without --save-history nothing is recorded (the database is not even created).
+    QCOMPARE(runCli(caption + QStringList{m_png}).exitCode, 0);
+    QVERIFY(!QFile::exists(database));
+
+    const Run run = runCli(caption + QStringList{"--save-history", m_png, broken});
+    QCOMPARE(run.exitCode, 1); // the broken image
+    const QString text = golden()["greedy"].toObject()["text"].toString();
+    QCOMPARE(QString::fromUtf8(run.lines().value(0)), text);
+
+    const Run list = runCli({"--history", database, "list"}, QStringLiteral("history"));
+    QCOMPARE(list.exitCode, 0);
+    QCOMPARE(list.lines().size(), 1); // the broken image is not recorded
+    const Run shown = runCli({"--history", database, "show", "1"}, QStringLiteral("history"));
+    QVERIFY2(shown.exitCode == 0, shown.err.constData());
+    const QJsonObject entry = QJsonDocument::fromJson(shown.out).object();
+    QCOMPARE(entry["kind"].toString(), QStringLiteral("caption"));
+    QCOMPARE(entry["modelId"].toString(), QStringLiteral("captioner-tiny"));
+    const QJsonObject image = entry["image"].toObject();
+    QCOMPARE(image["path"].toString(), m_png);
+    QFile png(m_png);
+    QVERIFY(png.open(QIODevice::ReadOnly));
+    QCOMPARE(image["sha256"].toString(),
+             QString::fromLatin1(
+                 QCryptographicHash::hash(png.readAll(), QCryptographicHash::Sha256).toHex()));
+    QVERIFY(!QImage::fromData(QByteArray::fromBase64(image["thumbnailPng"].toString().toLatin1()))
+                 .isNull());
+    const QJsonArray outputs = entry["outputs"].toArray();
+    QCOMPARE(outputs.size(), 1);
+    QCOMPARE(outputs[0].toObject()["text"].toString(), text);
+    const QJsonObject alignment = outputs[0].toObject()["alignment"].toObject();
+    QCOMPARE(alignment["cols"].toInt(), 49); // the 7 x 7 grid
+    QVERIFY(alignment["rows"].toInt() > 0);
+    QCOMPARE(entry["settings"].toObject()["strategy"].toString(), QStringLiteral("greedy"));
 }
 
 void TestCliCaption::usageErrors_data()

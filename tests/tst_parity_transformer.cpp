@@ -175,8 +175,13 @@ void TestParityTransformer::cacheSurvivesReorder()
 
     const engine::Tensor wantA = fresh(0, a), wantB = fresh(1, b);
     const std::int64_t V = model.vocabularySize();
-    QVERIFY(maxAbsDiff(lp.data<float>(), wantA.data<float>(), V) < 1e-5f);
-    QVERIFY(maxAbsDiff(lp.data<float>() + V, wantB.data<float>(), V) < 1e-5f);
+    const float diffA = maxAbsDiff(lp.data<float>(), wantA.data<float>(), V);
+    const float diffB = maxAbsDiff(lp.data<float>() + V, wantB.data<float>(), V);
+    // Rows of a batch of 3 and of 1 go through different matmul kernels (accumulation order):
+    // a few fp32 ulps apart (up to 1.1e-5 with oneDNN's AVX2 kernels); a cache row gathered
+    // from the wrong sentence would be off by whole units.
+    QVERIFY2(diffA < kTolerance && diffB < kTolerance,
+             qPrintable(QStringLiteral("max |diff| a %1, b %2").arg(diffA).arg(diffB)));
     QVERIFY_THROWS_EXCEPTION(std::out_of_range, state->reorder({2}));
 }
 

@@ -1,9 +1,12 @@
 #include "app/cli/captioncommand.h"
 
+#include "app/cli/historycommand.h"
 #include "app/cli/translatecommand.h" // the shared decoding options
+#include "app/core/historyresults.h"
 #include "app/core/imageloader.h"
 #include "app/core/modelcatalog.h"
 #include "app/core/pluginregistry.h"
+#include "app/core/translationrunner.h"
 #include "engine/captioning/captioningmodel.h"
 #include "engine/translation/translationmodel.h" // decodingOptionsToJson
 
@@ -33,10 +36,11 @@ double rounded(double value, double scale)
     return std::round(value * scale) / scale;
 }
 
-std::shared_ptr<engine::CaptioningModel> loadCaptioner(const QString &idOrFolder, QString *error)
+std::shared_ptr<engine::CaptioningModel> loadCaptioner(const QString &idOrFolder, QString *error,
+                                                       ModelInfo *info)
 {
     std::shared_ptr<engine::Model> model =
-        loadInstalledModel(idOrFolder, QStringLiteral("captioning"), error);
+        loadInstalledModel(idOrFolder, QStringLiteral("captioning"), error, info);
     auto captioner = std::dynamic_pointer_cast<engine::CaptioningModel>(model);
     if (model && !captioner)
         *error = QStringLiteral("model '%1': its plugin did not give a captioning model")
@@ -97,13 +101,16 @@ QJsonObject toJson(const QString &image, const engine::ImageCaption &caption,
 
 } // namespace
 
-int runCaptionCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+int runCaptionCommand(const QStringList &args, const QString &historyPath, QTextStream &out,
+                      QTextStream &err)
 {
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     QList<QCommandLineOption> options = {{"model", "Model id or package folder.", "ID_OR_DIR"}};
     options += decodingCommandLineOptions();
-    options += QList<QCommandLineOption>{{"json", "One JSON object per image."}};
+    options += QList<QCommandLineOption>{
+        {"json", "One JSON object per image."},
+        {"save-history", "Record each caption in the history (--history PATH chooses it)."}};
     parser.addOptions(options);
     parser.addPositionalArgument("images", "Image files.", "IMAGE...");
     if (!parser.parse(QStringList{QStringLiteral("glosa-cli caption")} + args)) {
@@ -120,8 +127,9 @@ int runCaptionCommand(const QStringList &args, QTextStream &out, QTextStream &er
         return 2;
     }
     QString error;
+    ModelInfo info;
     const std::shared_ptr<engine::CaptioningModel> model =
-        loadCaptioner(parser.value("model"), &error);
+        loadCaptioner(parser.value("model"), &error, &info);
     if (!model) {
         err << "glosa-cli caption: " << error << "\n";
         return 1;
@@ -135,6 +143,7 @@ int runCaptionCommand(const QStringList &args, QTextStream &out, QTextStream &er
         return 2;
     }
     const bool json = parser.isSet("json");
+    const bool saveHistory = parser.isSet("save-history");
     int status = 0;
     for (const QString &path : images) {
         QElapsedTimer timer;
@@ -154,6 +163,13 @@ int runCaptionCommand(const QStringList &args, QTextStream &out, QTextStream &er
                                      : fromUtf8(model->tokenizer().decode(std::vector<int>(
                                            hyps[0].tokens.begin(), hyps[0].tokens.end()))))
                     << "\n";
+            }
+            // The entry the app would make for this caption (image hash and thumbnail included).
+            if (saveHistory) {
+                CaptionResult shown = captionResultFrom(*model, caption, path, decoding);
+                shown.elapsedMs = ms;
+                if (saveToHistory(captionHistoryEntry(shown, info), historyPath, err) == 0)
+                    status = 1;
             }
         } catch (const std::exception &e) {
             // ImageLoadError names the file; engine errors do not, so add it.

@@ -1,6 +1,7 @@
 // `glosa-cli caption`.
 //
-//   glosa-cli caption --model ID_OR_DIR [the decoding options of translate] [--json] IMAGE...
+//   glosa-cli caption --model ID_OR_DIR [the decoding options of translate] [--json]
+//                     [--save-history] IMAGE...
 //
 // Writes one caption per image per line on stdout, in order, flushed after each image. Images are
 // read with loadRgbImage (app/core/imageloader.h: jpg, png, webp, bmp, first frame of a gif, EXIF
@@ -13,6 +14,10 @@
 // hypothesis's pieces), "attention" (one row per token of the best hypothesis, one column per
 // grid cell in row-major order; each row sums to 1), "grid" ([rows, cols]), "strategy" (every
 // setting in effect), "model", "elapsed_ms".
+//
+// --save-history records each caption as the app does (image path, SHA-256 and thumbnail, the
+// best caption with its attention, the settings) in the database `historyPath` (see
+// historycommand.h); nothing is recorded without it.
 #pragma once
 
 #include <QString>
@@ -23,6 +28,7 @@ class QTextStream;
 namespace glosa::cli {
 
 // Returns the process exit code; args start after the command name.
-int runCaptionCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+int runCaptionCommand(const QStringList &args, const QString &historyPath, QTextStream &out,
+                      QTextStream &err);
 
 } // namespace glosa::cli

@@ -29,7 +29,7 @@ int usage(QTextStream &err)
 
 int main(int argc, char *argv[])
 {
-    glosa::ensurePassiveOpenMpWait(argv);
+    glosa::setUpOpenMp(argv);
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("Glosa"));
     QCoreApplication::setOrganizationName(QStringLiteral("Glosa"));
@@ -58,7 +58,7 @@ int main(int argc, char *argv[])
     }
     if (command == QLatin1String("caption")) {
         QTextStream out(stdout);
-        return glosa::cli::runCaptionCommand(args.mid(2), out, err);
+        return glosa::cli::runCaptionCommand(args.mid(2), *historyPath, out, err);
     }
     if (command == QLatin1String("history")) {
         QTextStream out(stdout);

@@ -1,7 +1,7 @@
 #include "app/core/historyresults.h"
 
+#include "app/core/imageloader.h"
 #include "app/core/settings.h"
-#include "app/core/translationrunner.h" // loadImageForModel
 #include "engine/translation/translationmodel.h" // decodingOptionsToJson / FromJson
 
 #include <QFileInfo>
@@ -190,7 +190,7 @@ CaptionResult captionResultFromHistory(const HistoryEntry &entry)
     }
     if (QFileInfo::exists(entry.imagePath)) {
         try {
-            result.image = loadImageForModel(entry.imagePath);
+            result.image = toQImage(loadRgbImage(entry.imagePath));
         } catch (const std::exception &) {
             // Changed or damaged since: the caller shows the stored thumbnail.
         }

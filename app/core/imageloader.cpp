@@ -104,4 +104,11 @@ RgbImage loadRgbImage(const QString &path, std::int64_t maxPixels)
     return out;
 }
 
+QImage toQImage(const RgbImage &image)
+{
+    return QImage(image.pixels.data(), image.width, image.height, image.width * 3,
+                  QImage::Format_RGB888)
+        .copy();
+}
+
 } // namespace glosa

@@ -20,6 +20,7 @@
 //     "decompression bomb" never allocates its pixels).
 #pragma once
 
+#include <QImage>
 #include <QString>
 
 #include <cstdint>
@@ -48,5 +49,8 @@ inline constexpr std::int64_t kDefaultMaxImagePixels = 50'000'000;
 
 // Throws ImageLoadError; see above.
 RgbImage loadRgbImage(const QString &path, std::int64_t maxPixels = kDefaultMaxImagePixels);
+
+// The same pixels as a QImage (Format_RGB888, its own copy), for the views' overlays.
+QImage toQImage(const RgbImage &image);
 
 } // namespace glosa

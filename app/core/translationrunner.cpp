@@ -1,15 +1,12 @@
 #include "app/core/translationrunner.h"
 
+#include "app/core/imageloader.h"
 #include "engine/captioning/captioningmodel.h"
 #include "engine/text/tokenizer.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
 
 #include <QElapsedTimer>
-#include <QImageReader>
-#include <QPainter>
-
-#include <cstring>
 
 #include <algorithm>
 #include <stdexcept>
@@ -192,6 +189,29 @@ TranslationResult runTranslation(const std::shared_ptr<engine::Model> &model, co
     return result;
 }
 
+CaptionResult captionResultFrom(const engine::CaptioningModel &captioner,
+                                const engine::ImageCaption &caption, const QString &imagePath,
+                                const engine::DecodingOptions &options)
+{
+    if (caption.result.hypotheses.empty())
+        throw std::runtime_error("the captioner returned no hypothesis for "
+                                 + imagePath.toStdString());
+    CaptionResult result;
+    result.modelId = QString::fromStdString(captioner.id());
+    result.imagePath = imagePath;
+    result.options = options;
+    const engine::Hypothesis &best = caption.result.hypotheses.front();
+    appendTokens(captioner.tokenizer(), best.tokens, result.text, result.tokens);
+    result.tokenLogProbs = QVector<float>(best.tokenLogProbs.begin(), best.tokenLogProbs.end());
+    result.score = best.score;
+    result.gridRows = caption.gridRows;
+    result.gridCols = caption.gridCols;
+    if (!best.attention.empty())
+        result.attention = QVector<float>(best.attention.data<float>(),
+                                          best.attention.data<float>() + best.attention.numel());
+    return result;
+}
+
 CaptionResult runCaption(const std::shared_ptr<engine::Model> &model, const QString &imagePath,
                          const engine::DecodingOptions &options,
                          const engine::DecodingControl &control)
@@ -202,58 +222,13 @@ CaptionResult runCaption(const std::shared_ptr<engine::Model> &model, const QStr
     if (!captioner)
         throw std::invalid_argument("model '" + (model ? model->id() : std::string("(none)"))
                                     + "' is not a captioning model");
-    CaptionResult result;
-    result.modelId = QString::fromStdString(model->id());
-    result.imagePath = imagePath;
-    result.options = options;
-    result.image = loadImageForModel(imagePath);
-    const QImage &rgb = result.image;
-    // QImage rows are 32-bit aligned; the engine wants them packed.
-    std::vector<std::uint8_t> pixels(std::size_t(rgb.width()) * rgb.height() * 3);
-    for (int y = 0; y < rgb.height(); ++y)
-        std::memcpy(pixels.data() + std::size_t(y) * rgb.width() * 3, rgb.constScanLine(y),
-                    std::size_t(rgb.width()) * 3);
+    const RgbImage rgb = loadRgbImage(imagePath);
     const engine::ImageCaption caption =
-        captioner->caption(pixels.data(), rgb.width(), rgb.height(), options, control);
-    if (caption.result.hypotheses.empty())
-        throw std::runtime_error("the captioner returned no hypothesis for "
-                                 + imagePath.toStdString());
-    const engine::Hypothesis &best = caption.result.hypotheses.front();
-    appendTokens(captioner->tokenizer(), best.tokens, result.text, result.tokens);
-    result.tokenLogProbs = QVector<float>(best.tokenLogProbs.begin(), best.tokenLogProbs.end());
-    result.score = best.score;
-    result.gridRows = caption.gridRows;
-    result.gridCols = caption.gridCols;
-    if (!best.attention.empty())
-        result.attention = QVector<float>(best.attention.data<float>(),
-                                          best.attention.data<float>() + best.attention.numel());
+        captioner->caption(rgb.pixels.data(), rgb.width, rgb.height, options, control);
+    CaptionResult result = captionResultFrom(*captioner, caption, imagePath, options);
+    result.image = toQImage(rgb);
     result.elapsedMs = timer.nsecsElapsed() / 1e6;
     return result;
-}
-
-QImage loadImageForModel(const QString &path, qint64 maxPixels)
-{
-    QImageReader reader(path);
-    reader.setAutoTransform(true); // EXIF orientation
-    const QSize size = reader.size();
-    if (size.isValid() && qint64(size.width()) * size.height() > maxPixels)
-        throw std::runtime_error(QStringLiteral("%1: %2 × %3 pixels is more than the limit of %4")
-                                     .arg(path)
-                                     .arg(size.width())
-                                     .arg(size.height())
-                                     .arg(maxPixels)
-                                     .toStdString());
-    QImage image = reader.read();
-    if (image.isNull())
-        throw std::runtime_error(QStringLiteral("%1: %2").arg(path, reader.errorString())
-                                     .toStdString());
-    // Alpha is composited on white (a transparent logo is a logo on paper, not on black).
-    QImage rgb(image.size(), QImage::Format_RGB888);
-    rgb.fill(Qt::white);
-    QPainter painter(&rgb);
-    painter.drawImage(0, 0, image.convertToFormat(QImage::Format_ARGB32_Premultiplied));
-    painter.end();
-    return rgb;
 }
 
 } // namespace glosa

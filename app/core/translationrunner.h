@@ -8,9 +8,12 @@
 #include "engine/decoding/search.h"
 #include "engine/model.h"
 
-#include <QImage>
-
 #include <memory>
+
+namespace glosa::engine {
+class CaptioningModel;
+struct ImageCaption;
+} // namespace glosa::engine
 
 namespace glosa {
 
@@ -25,14 +28,17 @@ TranslationResult runTranslation(const std::shared_ptr<engine::Model> &model, co
                                  const engine::DecodingOptions &options,
                                  const engine::DecodingControl &control = {});
 
-// Captions the image file. Throws std::runtime_error naming the file for unreadable images.
+// Captions the image file (read by loadRgbImage, app/core/imageloader.h). Throws ImageLoadError
+// naming the file for unreadable images.
 CaptionResult runCaption(const std::shared_ptr<engine::Model> &model, const QString &imagePath,
                          const engine::DecodingOptions &options,
                          const engine::DecodingControl &control = {});
 
-// Reads an image file for a captioner: EXIF orientation applied, alpha composited on white,
-// any depth converted to 8-bit RGB. Throws std::runtime_error naming the file for a missing,
-// truncated or non-image file, or one with more than `maxPixels` pixels.
-QImage loadImageForModel(const QString &path, qint64 maxPixels = 64LL * 1024 * 1024);
+// The best hypothesis of `caption` as the views and the history keep it: text with each token's
+// position, log-probabilities, attention over the grid. Leaves `image` and `elapsedMs` to the
+// caller. Throws std::runtime_error when the search returned no hypothesis.
+CaptionResult captionResultFrom(const engine::CaptioningModel &captioner,
+                                const engine::ImageCaption &caption, const QString &imagePath,
+                                const engine::DecodingOptions &options);
 
 } // namespace glosa

@@ -21,7 +21,6 @@
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSplitter>
-#include <QStandardPaths>
 #include <QTextBlock>
 #include <QVBoxLayout>
 
@@ -185,8 +184,7 @@ void DocumentsView::chooseDocument()
     for (const QString &suffix : documents::supportedFormats())
         patterns << QStringLiteral("*.") + suffix;
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open document"),
-        QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation),
+        this, tr("Open document"), documentsFolder(),
         tr("Documents (%1);;All files (*)").arg(patterns.join(QLatin1Char(' '))));
     if (!path.isEmpty())
         openDocument(path);

@@ -1,7 +1,9 @@
 #include "guiutil.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QLocale>
+#include <QStandardPaths>
 
 namespace glosa {
 
@@ -27,6 +29,12 @@ QString languageName(const QString &code)
 QString formatBytes(qint64 bytes)
 {
     return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeSIFormat);
+}
+
+QString documentsFolder()
+{
+    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    return !documents.isEmpty() && QDir(documents).exists() ? documents : QDir::homePath();
 }
 
 } // namespace glosa

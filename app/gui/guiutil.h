@@ -11,5 +11,8 @@ namespace glosa {
 QString languageName(const QString &code);
 // "1.2 MB", "340 KB".
 QString formatBytes(qint64 bytes);
+// Where file dialogs start: the user's Documents folder, or the home folder where there is none
+// (a fresh account, a server): a dialog opened on a missing folder shows an empty list.
+QString documentsFolder();
 
 } // namespace glosa

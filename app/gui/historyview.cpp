@@ -3,6 +3,7 @@
 #include "app/core/historyexport.h"
 #include "app/core/historyresults.h"
 #include "app/core/settings.h"
+#include "guiutil.h"
 #include "historymodel.h"
 #include "theme.h"
 
@@ -33,7 +34,6 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QStandardPaths>
 #include <QStyledItemDelegate>
 #include <QTextBrowser>
 #include <QTextDocument>
@@ -675,8 +675,7 @@ void HistoryView::exportHistory()
     QString selected = jsonl;
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Export history"),
-        QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)
-            + QStringLiteral("/glosa-history.jsonl"),
+        documentsFolder() + QStringLiteral("/glosa-history.jsonl"),
         QStringList{jsonl, csv, tmx}.join(QStringLiteral(";;")), &selected);
     if (path.isEmpty())
         return;

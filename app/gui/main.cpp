@@ -19,7 +19,7 @@
 
 int main(int argc, char *argv[])
 {
-    glosa::ensurePassiveOpenMpWait(argv);
+    glosa::setUpOpenMp(argv);
     QApplication::setHighDpiScaleFactorRoundingPolicy(
         Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
     QApplication app(argc, argv);

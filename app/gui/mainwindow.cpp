@@ -34,7 +34,6 @@
 #include <QPointer>
 #include <QSettings>
 #include <QSplitter>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTextBrowser>
@@ -511,7 +510,7 @@ void MainWindow::openFile()
         return;
     }
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open text"), QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation),
+        this, tr("Open text"), documentsFolder(),
         tr("Text files (*.txt *.md);;All files (*)"));
     if (path.isEmpty())
         return;

@@ -52,18 +52,24 @@ namespace {
 constexpr int kTranslateTimeoutMs = 60000; // the shared 2-core machine also trains models
 
 // Runs `act` on the next modal dialog of type T once it is open (QMessageBox::question and
-// QDialog::exec block until it is answered).
+// QDialog::exec block until it is answered). Gives up after 30 s, so that a dialog that never
+// opens cannot leave a poll behind whose `act` captured a finished test's locals.
 template<typename T>
 void whenModal(std::function<void(T *)> act)
 {
     auto *poll = new QTimer(qApp);
     poll->setInterval(20);
-    QObject::connect(poll, &QTimer::timeout, [poll, act] {
-        if (auto *dialog = qobject_cast<T *>(QApplication::activeModalWidget())) {
-            poll->stop();
-            poll->deleteLater();
+    auto *deadline = new QElapsedTimer;
+    deadline->start();
+    QObject::connect(poll, &QTimer::timeout, [poll, act, deadline] {
+        auto *dialog = qobject_cast<T *>(QApplication::activeModalWidget());
+        if (!dialog && deadline->elapsed() < 30000)
+            return;
+        poll->stop();
+        poll->deleteLater();
+        delete deadline;
+        if (dialog)
             act(dialog);
-        }
     });
     poll->start();
 }
@@ -454,15 +460,26 @@ private slots:
         m_view->kindFilter()->setCurrentIndex(0);
 
         // Through the Export… button and its file dialog: the format follows the file name.
+        // The name is typed into the dialog's name field, as a person would: selectFile() leaves
+        // that field alone once it has keyboard focus, which the dialog takes when it is
+        // activated (early or late, depending on the machine's load).
         const QString chosen = dir.filePath(QStringLiteral("chosen.tmx"));
+        bool answered = false;
         whenModal<QFileDialog>([&](QFileDialog *dialog) {
-            dialog->selectFile(chosen);
+            dialog->setDirectory(dir.path());
+            auto *name = dialog->findChild<QLineEdit *>(QStringLiteral("fileNameEdit"));
+            QVERIFY(name);
+            name->setText(QFileInfo(chosen).fileName());
+            answered = true;
             QMetaObject::invokeMethod(dialog, "accept"); // a protected slot
         });
         QSignalSpy messages(m_view, &HistoryView::statusMessage);
         QTest::mouseClick(m_view->findChild<QPushButton *>(QStringLiteral("historyExport")),
                           Qt::LeftButton);
-        QVERIFY(QFile::exists(chosen));
+        QVERIFY(answered);
+        QVERIFY2(QFile::exists(chosen),
+                 qPrintable(messages.isEmpty() ? QStringLiteral("no status message")
+                                               : messages.first().first().toString()));
         QVERIFY(lines(chosen).join('\n').contains("<tu"));
         QCOMPARE(messages.size(), 1);
         QVERIFY(messages.first().first().toString().contains(QStringLiteral("Exported 1")));
