@@ -157,6 +157,34 @@ private slots:
         }
     }
 
+    void resampleDrawsNewSeedsAndKeepsThePresets()
+    {
+        MainWindow window;
+        window.show();
+        CompareView *compare = window.compareView();
+        compare->setColumnCount(5); // the defaults: greedy, beam 5, beam 5 + 3-gram, top-k, top-p
+        compare->input()->setPlainText(QStringLiteral("the cat is big"));
+        QList<quint64> seeds;
+        QStringList presets;
+        for (int i = 0; i < 5; ++i) {
+            seeds << compare->column(i)->options().seed;
+            presets << compare->column(i)->presetName();
+            QVERIFY2(!presets.last().isEmpty(), "every default column is a preset");
+        }
+        QCOMPARE(compare->column(3)->options().strategy, engine::SearchStrategy::Sample);
+        QCOMPARE(compare->column(4)->options().strategy, engine::SearchStrategy::Sample);
+        QSignalSpy shown(compare, &CompareView::comparisonShown);
+        compare->resample();
+        QVERIFY(shown.wait(15000));
+        for (int i = 0; i < 5; ++i) {
+            const bool sampling =
+                compare->column(i)->options().strategy == engine::SearchStrategy::Sample;
+            QCOMPARE(compare->column(i)->options().seed != seeds[i], sampling);
+            QCOMPARE(compare->column(i)->presetName(), presets[i]);
+            QVERIFY(compare->column(i)->hasResult());
+        }
+    }
+
     void settingsSurviveRestart()
     {
         {

@@ -106,6 +106,11 @@ void CompareColumn::setOptions(const engine::DecodingOptions &options, const QSt
     m_summary->setText(decodingSummary(options));
 }
 
+QString CompareColumn::presetName() const
+{
+    return m_preset->currentData().toString();
+}
+
 void CompareColumn::editOptions()
 {
     QDialog dialog(this);
@@ -430,7 +435,7 @@ void CompareView::resample()
             continue;
         o.seed = QRandomGenerator::global()->bounded(2147483647u);
         // Keep the preset name when only the seed changed: the strategy is still the preset's.
-        c->setOptions(o, QString());
+        c->setOptions(o, c->presetName());
     }
     compare();
 }

@@ -33,6 +33,8 @@ public:
     explicit CompareColumn(int index, QWidget *parent = nullptr);
 
     engine::DecodingOptions options() const { return m_options; }
+    // The chosen preset's name, empty for "Custom".
+    QString presetName() const;
     void setOptions(const engine::DecodingOptions &options, const QString &preset = QString());
     void setResult(const TranslationResult &result, const QList<int> &differing);
     void setPending();
