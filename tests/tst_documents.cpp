@@ -16,6 +16,8 @@
 #include "engine/translation/translator.h"
 
 #include <QElapsedTimer>
+#include <QPainter>
+#include <QPdfWriter>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -605,6 +607,47 @@ private slots:
                                         << "is password-protected";
         QTest::newRow("truncated docx") << "truncated.docx" // report.docx cut at 3000 bytes
                                         << "is corrupt";
+        QTest::newRow("encrypted pdf") << "encrypted.pdf"
+                                       << "is password-protected";
+        QTest::newRow("corrupt pdf") << "corrupt.pdf"
+                                     << "is corrupt";
+    }
+
+    // Files the test makes itself: empty office files and PDFs, and a PDF with only a picture
+    // (what a scanner gives), drawn with QPdfWriter.
+    void emptyAndScannedDocumentsSayWhy_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("empty docx") << "empty.docx" << "is empty";
+        QTest::newRow("empty odt") << "empty.odt" << "is empty";
+        QTest::newRow("empty pdf") << "empty.pdf" << "is empty";
+        QTest::newRow("scanned pdf") << "scanned.pdf" << "has no text to translate";
+    }
+    void emptyAndScannedDocumentsSayWhy()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(name);
+        if (name == QLatin1String("scanned.pdf")) {
+            QPdfWriter writer(path);
+            QPainter painter(&writer);
+            QImage page(400, 300, QImage::Format_RGB32);
+            page.fill(Qt::white);
+            QPainter(&page).fillRect(40, 40, 320, 20, Qt::black); // a "line of text" as pixels
+            painter.drawImage(QRect(0, 0, 4000, 3000), page);
+        } else {
+            QFile empty(path);
+            QVERIFY(empty.open(QIODevice::WriteOnly));
+        }
+        try {
+            readDocument(path);
+            QFAIL("no DocumentError");
+        } catch (const DocumentError &error) {
+            QVERIFY2(error.message().contains(message), qPrintable(error.message()));
+            QVERIFY2(error.message().contains(name), qPrintable(error.message()));
+        }
     }
     void badDocumentsSayWhy()
     {
