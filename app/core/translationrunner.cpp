@@ -68,6 +68,17 @@ TokenSpan toSpan(const engine::Token &token)
             int(token.utf16.end)};
 }
 
+// `model` as the interface T, or std::invalid_argument naming the model.
+template<typename T>
+std::shared_ptr<T> modelAs(const std::shared_ptr<engine::Model> &model, const char *what)
+{
+    auto typed = std::dynamic_pointer_cast<T>(model);
+    if (!typed)
+        throw std::invalid_argument("model '" + (model ? model->id() : std::string("(none)"))
+                                    + "' is not " + what);
+    return typed;
+}
+
 } // namespace
 
 bool canTranslate(const engine::Model &model)
@@ -86,10 +97,7 @@ TranslationResult runTranslation(const std::shared_ptr<engine::Model> &model, co
 {
     QElapsedTimer timer;
     timer.start();
-    auto translationModel = std::dynamic_pointer_cast<engine::TranslationModel>(model);
-    if (!translationModel)
-        throw std::invalid_argument("model '" + (model ? model->id() : std::string("(none)"))
-                                    + "' is not a translation model");
+    const auto translationModel = modelAs<engine::TranslationModel>(model, "a translation model");
 
     TranslationResult result;
     result.modelId = QString::fromStdString(model->id());
@@ -218,10 +226,7 @@ CaptionResult runCaption(const std::shared_ptr<engine::Model> &model, const QStr
 {
     QElapsedTimer timer;
     timer.start();
-    auto captioner = std::dynamic_pointer_cast<engine::CaptioningModel>(model);
-    if (!captioner)
-        throw std::invalid_argument("model '" + (model ? model->id() : std::string("(none)"))
-                                    + "' is not a captioning model");
+    const auto captioner = modelAs<engine::CaptioningModel>(model, "a captioning model");
     const RgbImage rgb = loadRgbImage(imagePath);
     const engine::ImageCaption caption =
         captioner->caption(rgb.pixels.data(), rgb.width, rgb.height, options, control);
