@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="es">
 <context>
+    <name>glosa::Architectures</name>
+    <message>
+        <source>Transformer</source>
+        <translation>Transformer</translation>
+    </message>
+    <message>
+        <source>RNN with attention</source>
+        <translation>RNN con atención</translation>
+    </message>
+</context>
+<context>
     <name>glosa::BeamTreeWidget</name>
     <message>
         <source>Compare to see the search tree of the selected column.</source>

@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ko">
 <context>
+    <name>glosa::Architectures</name>
+    <message>
+        <source>Transformer</source>
+        <translation>트랜스포머</translation>
+    </message>
+    <message>
+        <source>RNN with attention</source>
+        <translation>어텐션 RNN</translation>
+    </message>
+</context>
+<context>
     <name>glosa::BeamTreeWidget</name>
     <message>
         <source>Compare to see the search tree of the selected column.</source>

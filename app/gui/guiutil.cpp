@@ -26,6 +26,15 @@ QString languageName(const QString &code)
     return name.isEmpty() ? code : name;
 }
 
+QString architectureName(const QString &architecture)
+{
+    if (architecture == QLatin1String("transformer"))
+        return QCoreApplication::translate("glosa::Architectures", "Transformer");
+    if (architecture == QLatin1String("rnn-attention"))
+        return QCoreApplication::translate("glosa::Architectures", "RNN with attention");
+    return architecture;
+}
+
 QString formatBytes(qint64 bytes)
 {
     return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeSIFormat);

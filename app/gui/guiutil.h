@@ -9,6 +9,9 @@ namespace glosa {
 
 // Display name of a BCP 47 language code in the UI language ("en" → "English" / "영어").
 QString languageName(const QString &code);
+// Display name of a model architecture ("rnn-attention" → "RNN with attention"); unknown ones
+// as they are spelled in model.json.
+QString architectureName(const QString &architecture);
 // "1.2 MB", "340 KB".
 QString formatBytes(qint64 bytes);
 // Where file dialogs start: the user's Documents folder, or the home folder where there is none

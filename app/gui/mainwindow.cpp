@@ -48,6 +48,15 @@ namespace {
 QPointer<QTranslator> g_appTranslator;
 QPointer<QTranslator> g_qtTranslator;
 QString g_language;
+
+// The model picker's entry: direction and architecture in the UI language. The package's own
+// name (English, and repeating the direction) is the entry's tooltip and in the Models dialog.
+QString modelItemText(const ModelInfo &info)
+{
+    return QStringLiteral("%1 → %2 · %3")
+        .arg(languageName(info.sourceLanguage), languageName(info.targetLanguage),
+             architectureName(info.architecture));
+}
 } // namespace
 
 bool MainWindow::setUiLanguage(const QString &language)
@@ -325,13 +334,10 @@ void MainWindow::retranslateUi()
     m_modelsAction->setText(tr("&Models…"));
     m_aboutAction->setText(tr("&About Glosa"));
     m_aboutQtAction->setText(tr("About &Qt"));
-    // Model names come from the packages; the direction arrow and languages are ours.
     for (int i = 0; i < m_models->count(); ++i) {
         const QString id = m_models->itemData(i).toString();
         if (const auto info = m_catalog.find(id))
-            m_models->setItemText(i, QStringLiteral("%1   %2 → %3")
-                                         .arg(info->name, languageName(info->sourceLanguage),
-                                              languageName(info->targetLanguage)));
+            m_models->setItemText(i, modelItemText(*info));
     }
     onModelChosen(m_models->currentIndex());
 }
@@ -350,11 +356,10 @@ void MainWindow::rescanModels()
     const QSignalBlocker block(m_models);
     m_models->clear();
     for (const ModelInfo &info : m_catalog.availableModels())
-        if (info.task == QLatin1String("translation"))
-            m_models->addItem(QStringLiteral("%1   %2 → %3")
-                                  .arg(info.name, languageName(info.sourceLanguage),
-                                       languageName(info.targetLanguage)),
-                              info.id);
+        if (info.task == QLatin1String("translation")) {
+            m_models->addItem(modelItemText(info), info.id);
+            m_models->setItemData(m_models->count() - 1, info.name, Qt::ToolTipRole);
+        }
     const int index = m_models->findData(current);
     m_models->setCurrentIndex(index < 0 ? 0 : index);
     m_models->setEnabled(m_models->count() > 0);
