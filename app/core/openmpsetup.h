@@ -16,11 +16,12 @@ namespace glosa {
 //
 // 2. Inference threads per worker: $GLOSA_THREADS, else 1. With passive waiting every parallel
 //    region has to wake its sleeping partner, and the model steps of interactive decoding are
-//    tens of small primitives: measured on the 2-core machine (docs/benchmarks.md, "Threads"),
-//    Transformer greedy at batch 1 ran 127 sentences/s on 1 thread against 42 on 2 passive
-//    threads (185 on 2 spinning threads, which fall to 14 once another program takes a core),
-//    and even batch 32 was faster on 1 thread (658 against 523). Each loaded model has its own
-//    worker thread, so two models still use two cores.
+//    tens of small primitives. Measured on a 2-core machine (docs/benchmarks.md, "Threads"):
+//    Transformer greedy at batch 1 ran 54.5 sentences/s on 1 thread against 11.2 on 2 passive
+//    threads, greedy at batch 32 311.7 against 160.7; only beam 4 at batch 32 gained from the
+//    second thread (146.1 against 123.9). (2 spinning threads are faster until another program
+//    takes a core, then collapse.) Each loaded model has its own worker thread, so two models
+//    still use two cores.
 void setUpOpenMp(char *argv[]);
 
 } // namespace glosa
