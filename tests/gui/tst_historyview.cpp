@@ -18,6 +18,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDeadlineTimer>
 #include <QDialog>
 #include <QDir>
 #include <QElapsedTimer>
@@ -59,15 +60,12 @@ void whenModal(std::function<void(T *)> act)
 {
     auto *poll = new QTimer(qApp);
     poll->setInterval(20);
-    auto *deadline = new QElapsedTimer;
-    deadline->start();
-    QObject::connect(poll, &QTimer::timeout, [poll, act, deadline] {
+    QObject::connect(poll, &QTimer::timeout, [poll, act, deadline = QDeadlineTimer(30000)] {
         auto *dialog = qobject_cast<T *>(QApplication::activeModalWidget());
-        if (!dialog && deadline->elapsed() < 30000)
+        if (!dialog && !deadline.hasExpired())
             return;
         poll->stop();
         poll->deleteLater();
-        delete deadline;
         if (dialog)
             act(dialog);
     });

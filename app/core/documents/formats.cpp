@@ -1291,7 +1291,7 @@ Document readDocx(const QByteArray &bytes, const QString &name)
 // pages are separated by a blank line. Written out as .txt or .html paragraphs.
 Document readPdf(const QString &path, const QString &name)
 {
-    if (QFileInfo(path).exists() && QFileInfo(path).size() == 0) // QtPdf calls it "invalid"
+    if (const QFileInfo file(path); file.exists() && file.size() == 0) // QtPdf: "invalid"
         throw DocumentError(QStringLiteral("%1 is empty (0 bytes)").arg(name));
     QPdfDocument pdf;
     const QPdfDocument::Error error = pdf.load(path);
