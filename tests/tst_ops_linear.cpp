@@ -1,4 +1,4 @@
-// Linear (oneDNN matmul with prepacked weights) against its plain-loop reference.
+// Linear (oneDNN matmul or 1×1 convolution, prepacked weights) against its plain-loop reference.
 #include "engine/ops/linear.h"
 #include "engine/runtime.h"
 
@@ -14,6 +14,22 @@ using namespace glosa::engine::ops;
 using glosa::test::randomTensor;
 
 Q_DECLARE_METATYPE(glosa::engine::ops::Activation)
+Q_DECLARE_METATYPE(glosa::engine::ops::Linear::Kernel)
+
+namespace {
+const char *kernelName(Linear::Kernel kernel)
+{
+    switch (kernel) {
+    case Linear::Kernel::Auto:
+        return "auto";
+    case Linear::Kernel::Matmul:
+        return "matmul";
+    case Linear::Kernel::Convolution:
+        return "conv";
+    }
+    return "?";
+}
+} // namespace
 
 class TestOpsLinear : public QObject
 {
@@ -25,17 +41,31 @@ private slots:
         QTest::addColumn<int>("out");
         QTest::addColumn<bool>("withBias");
         QTest::addColumn<Activation>("activation");
-        const int sizes[] = {1, 3, 7, 33, 100};
-        for (int in : sizes)
-            for (int out : sizes)
-                QTest::addRow("in%d out%d", in, out)
-                    << in << out << bool((in + out) % 2) << Activation::None;
-        QTest::newRow("512x512 bias") << 512 << 512 << true << Activation::None;
-        QTest::newRow("relu") << 33 << 7 << true << Activation::Relu;
-        QTest::newRow("relu6") << 7 << 33 << true << Activation::Relu6;
-        QTest::newRow("gelu") << 100 << 3 << false << Activation::Gelu;
-        QTest::newRow("tanh") << 3 << 100 << true << Activation::Tanh;
-        QTest::newRow("sigmoid") << 33 << 33 << true << Activation::Sigmoid;
+        QTest::addColumn<Linear::Kernel>("kernel");
+        // Every case on both primitives, whichever one Auto picks on this machine.
+        for (Linear::Kernel kernel : {Linear::Kernel::Matmul, Linear::Kernel::Convolution}) {
+            const char *k = kernelName(kernel);
+            const int sizes[] = {1, 3, 7, 33, 100};
+            for (int in : sizes)
+                for (int out : sizes)
+                    QTest::addRow("%s in%d out%d", k, in, out)
+                        << in << out << bool((in + out) % 2) << Activation::None << kernel;
+            const struct
+            {
+                const char *name;
+                int in, out;
+                bool bias;
+                Activation activation;
+            } cases[] = {{"512x512 bias", 512, 512, true, Activation::None},
+                         {"relu", 33, 7, true, Activation::Relu},
+                         {"relu6", 7, 33, true, Activation::Relu6},
+                         {"gelu", 100, 3, false, Activation::Gelu},
+                         {"tanh", 3, 100, true, Activation::Tanh},
+                         {"sigmoid", 33, 33, true, Activation::Sigmoid}};
+            for (const auto &c : cases)
+                QTest::addRow("%s %s", k, c.name)
+                    << c.in << c.out << c.bias << c.activation << kernel;
+        }
     }
     void matchesReference()
     {
@@ -43,11 +73,13 @@ private slots:
         QFETCH(int, out);
         QFETCH(bool, withBias);
         QFETCH(Activation, activation);
+        QFETCH(Linear::Kernel, kernel);
         const Tensor w = randomTensor({out, in}, 1);
         const Tensor b = withBias ? randomTensor({out}, 2) : Tensor();
-        const Linear linear(w, b, activation);
+        const Linear linear(w, b, activation, kernel);
         QCOMPARE(linear.inFeatures(), in);
         QCOMPARE(linear.outFeatures(), out);
+        QCOMPARE(linear.kernel(), kernel);
         // One op over several M exercises the per-M primitive cache and the shared packing.
         for (int m : {1, 3, 7, 33, 100, 1}) {
             const Tensor x = randomTensor({m, in}, 3 + m, -2.0f, 2.0f);
@@ -56,6 +88,13 @@ private slots:
             reference::linear(x, w, b, activation, expected);
             GLOSA_COMPARE_TENSORS(y, expected);
         }
+    }
+    void autoPicksAPrimitive()
+    {
+        const Linear linear(randomTensor({8, 4}, 5));
+        QVERIFY(linear.kernel() != Linear::Kernel::Auto);
+        qInfo("Linear::Kernel::Auto uses the %s primitive on this machine",
+              kernelName(linear.kernel()));
     }
     void flattensLeadingDimensions()
     {

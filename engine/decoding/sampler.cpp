@@ -117,15 +117,18 @@ std::vector<TokenProbability> temperatureSoftmax(std::span<const float> logProbs
 
 std::int32_t BestSampler::sample(std::span<const float> logProbs)
 {
-    std::int32_t best = -1;
+    // Two passes that vectorise — the maximum, then its first position — instead of one loop with
+    // a data-dependent branch, which took 4% of a greedy step at 32 rows × 8,000 tokens. NaN
+    // never wins (the comparison is false), as in the one-pass loop.
+    const float *p = logProbs.data();
+    const std::size_t n = logProbs.size();
     float bestValue = -std::numeric_limits<float>::infinity();
-    for (std::size_t i = 0; i < logProbs.size(); ++i) {
-        if (logProbs[i] > bestValue) {
-            bestValue = logProbs[i];
-            best = static_cast<std::int32_t>(i);
-        }
-    }
-    return best;
+#pragma omp simd reduction(max : bestValue)
+    for (std::size_t i = 0; i < n; ++i)
+        bestValue = p[i] > bestValue ? p[i] : bestValue;
+    if (!(bestValue > -std::numeric_limits<float>::infinity()))
+        return -1; // every token is masked
+    return static_cast<std::int32_t>(std::find(p, p + n, bestValue) - p);
 }
 
 namespace {

@@ -12,10 +12,16 @@ namespace {
 
 struct LinearPrimitive
 {
-    dnnl::matmul::primitive_desc pd;
-    dnnl::matmul prim;
-    dnnl::memory weights; // packed in pd.weights_desc()
+    dnnl::primitive_desc_base pd; // a matmul's or a convolution's
+    dnnl::primitive prim;
+    dnnl::memory weights; // packed in pd.weights_desc(0)
 };
+
+bool isPlain(const dnnl::memory::desc &weights, std::int64_t in, std::int64_t out)
+{
+    return weights == dnnl::memory::desc({in, out}, dt::f32, tag::ab) ||
+           weights == dnnl::memory::desc({in, out}, dt::f32, tag::ba);
+}
 
 } // namespace
 
@@ -24,14 +30,15 @@ struct Linear::Impl
     std::int64_t in = 0;
     std::int64_t out = 0;
     Activation activation = Activation::None;
+    Kernel kernel = Kernel::Matmul;
     Tensor bias; // [1, out] F32, or empty
     // Packed copies of the weights, one per distinct layout a primitive asked for (in practice
-    // the brgemm layout depends on K and N only, so there is one).
+    // the layout depends on K and N only, so there is one).
     mutable std::mutex packedMutex;
     mutable std::vector<dnnl::memory> packed;
     ShapeCache<LinearPrimitive> primitives;
 
-    dnnl::matmul::primitive_desc makePd(std::int64_t m) const
+    dnnl::matmul::primitive_desc makeMatmulPd(std::int64_t m) const
     {
         const dnnl::memory::desc src({m, in}, dt::f32, tag::ab);
         const dnnl::memory::desc weights({in, out}, dt::f32, tag::any);
@@ -41,6 +48,32 @@ struct Linear::Impl
             return {dnnl::matmul::desc(src, weights, dst), attr, runtime::engine()};
         const dnnl::memory::desc biasMd({1, out}, dt::f32, tag::ab);
         return {dnnl::matmul::desc(src, weights, biasMd, dst), attr, runtime::engine()};
+    }
+
+    // x [m, in] is one NWC image of width m with `in` channels, y [m, out] likewise.
+    dnnl::convolution_forward::primitive_desc makeConvolutionPd(std::int64_t m) const
+    {
+        using conv = dnnl::convolution_forward;
+        const dnnl::memory::desc src({1, in, m}, dt::f32, tag::nwc);
+        const dnnl::memory::desc weights({out, in, 1}, dt::f32, tag::any);
+        const dnnl::memory::desc dst({1, out, m}, dt::f32, tag::nwc);
+        const dnnl::memory::dims stride{1}, padding{0};
+        const auto prop = dnnl::prop_kind::forward_inference;
+        const auto alg = dnnl::algorithm::convolution_direct;
+        const dnnl::primitive_attr attr = makeAttr(activation);
+        if (bias.empty())
+            return {conv::desc(prop, alg, src, weights, dst, stride, padding, padding), attr,
+                    runtime::engine()};
+        const dnnl::memory::desc biasMd({out}, dt::f32, tag::x);
+        return {conv::desc(prop, alg, src, weights, biasMd, dst, stride, padding, padding), attr,
+                runtime::engine()};
+    }
+
+    // The weights [out, in] row-major, as the chosen primitive names them.
+    dnnl::memory::desc plainWeights() const
+    {
+        return kernel == Kernel::Matmul ? dnnl::memory::desc({in, out}, dt::f32, tag::ba)
+                                        : dnnl::memory::desc({out, in, 1}, dt::f32, tag::oiw);
     }
 
     // Returns the packed weights in `layout`, reordering from an existing packed copy (the
@@ -62,15 +95,23 @@ struct Linear::Impl
     std::shared_ptr<const LinearPrimitive> primitiveFor(std::int64_t m) const
     {
         return primitives.get({m}, [&] {
-            LinearPrimitive p{makePd(m), {}, {}};
-            p.prim = dnnl::matmul(p.pd);
-            p.weights = packedFor(p.pd.weights_desc());
+            LinearPrimitive p;
+            if (kernel == Kernel::Matmul) {
+                const auto pd = makeMatmulPd(m);
+                p.pd = pd;
+                p.prim = dnnl::matmul(pd);
+            } else {
+                const auto pd = makeConvolutionPd(m);
+                p.pd = pd;
+                p.prim = dnnl::convolution_forward(pd);
+            }
+            p.weights = packedFor(p.pd.weights_desc(0));
             return p;
         });
     }
 };
 
-Linear::Linear(const Tensor &weight, const Tensor &bias, Activation activation)
+Linear::Linear(const Tensor &weight, const Tensor &bias, Activation activation, Kernel kernel)
 {
     requireRank(weight, 2, "Linear", "weight [out, in]");
     requireNonEmpty(weight, "Linear", "weight");
@@ -85,12 +126,18 @@ Linear::Linear(const Tensor &weight, const Tensor &bias, Activation activation)
                                         " (expected [" + std::to_string(impl->out) + "])");
         impl->bias = floatWeights(bias).clone().reshaped({1, impl->out});
     }
-    // Pack once for M = 1 (the decoder's common case); other M reuse this layout.
+    // Pack once for M = 1 (the decoder's common case); other M reuse this layout. A matmul that
+    // asks for plain weights will not prepack them (gemm:jit, below AVX-512): Auto then takes the
+    // 1×1 convolution, whose kernels work on blocked weights (see linear.h).
+    dnnl::memory::desc layout = impl->makeMatmulPd(1).weights_desc();
+    impl->kernel = kernel != Kernel::Auto                      ? kernel
+                   : isPlain(layout, impl->in, impl->out) ? Kernel::Convolution
+                                                          : Kernel::Matmul;
+    if (impl->kernel == Kernel::Convolution)
+        layout = impl->makeConvolutionPd(1).weights_desc();
     const Tensor w = floatWeights(weight);
-    const auto pd = impl->makePd(1);
-    dnnl::memory plain({{impl->in, impl->out}, dt::f32, tag::ba}, runtime::engine(),
-                       const_cast<void *>(w.raw()));
-    dnnl::memory packed(pd.weights_desc(), runtime::engine());
+    dnnl::memory plain(impl->plainWeights(), runtime::engine(), const_cast<void *>(w.raw()));
+    dnnl::memory packed(layout, runtime::engine());
     dnnl::reorder(plain, packed).execute(runtime::stream(), plain, packed);
     runtime::stream().wait();
     impl->packed.push_back(packed);
@@ -109,6 +156,10 @@ Activation Linear::activation() const
 {
     return m_impl ? m_impl->activation : Activation::None;
 }
+Linear::Kernel Linear::kernel() const
+{
+    return m_impl ? m_impl->kernel : Kernel::Auto;
+}
 
 void Linear::operator()(const Tensor &x, Tensor &y) const
 {
@@ -126,12 +177,12 @@ void Linear::operator()(const Tensor &x, Tensor &y) const
         return;
     const auto p = m_impl->primitiveFor(m);
     std::unordered_map<int, dnnl::memory> args{
-        {DNNL_ARG_SRC, wrap(p->pd.src_desc(), x)},
+        {DNNL_ARG_SRC, wrap(p->pd.src_desc(0), x)},
         {DNNL_ARG_WEIGHTS, p->weights},
-        {DNNL_ARG_DST, wrap(p->pd.dst_desc(), y)},
+        {DNNL_ARG_DST, wrap(p->pd.dst_desc(0), y)},
     };
     if (!m_impl->bias.empty())
-        args.emplace(DNNL_ARG_BIAS, wrap(p->pd.bias_desc(), m_impl->bias));
+        args.emplace(DNNL_ARG_BIAS, wrap(p->pd.weights_desc(1), m_impl->bias));
     execute(p->prim, p->pd, std::move(args));
 }
 

@@ -5,13 +5,20 @@
 //     Tensor y;
 //     proj(x, y);                                // x [..., in] -> y [..., out]
 //
-// The weights are reordered once, at construction, into the layout the matmul kernel prefers
-// (format_tag::any): at M = 1 that costs ~8 µs instead of ~11 µs (512×512) per call. Primitives
-// are created lazily and cached per M (the number of rows). We measured the alternative, one
-// primitive with a run-time M (DNNL_RUNTIME_DIM_VAL): oneDNN 2.6 then falls back from the brgemm
-// kernel to gemm:jit, which cannot use the prepacked layout and was 15–65% slower at M = 1..5
-// (8.5 vs 9.9–11.1 µs at M = 1, 14.2 vs 16.6–23.6 µs at M = 5, 512×512, one thread), while a
-// cached primitive per M costs one creation (~0.1–1 ms, then oneDNN's own cache) per new M.
+// The weights are reordered once, at construction, into the layout the kernel prefers
+// (format_tag::any). Primitives are created lazily and cached per M (the number of rows). We
+// measured the alternative, one primitive with a run-time M (DNNL_RUNTIME_DIM_VAL): oneDNN 2.6
+// then falls back from the brgemm kernel to gemm:jit, which cannot use the prepacked layout and
+// was 15–65% slower at M = 1..5 (8.5 vs 9.9–11.1 µs at M = 1, 14.2 vs 16.6–23.6 µs at M = 5,
+// 512×512, one thread), while a cached primitive per M costs one creation (~0.1–1 ms, then
+// oneDNN's own cache) per new M.
+//
+// Which primitive (Linear::Kernel): oneDNN 2.6's matmul prepacks weights only on AVX-512 and up
+// (brgemm); on AVX2 it runs gemm:jit, which repacks the plain weights on every call. There the
+// same product as a 1×1 convolution — the M rows as the width of one NWC image, so x and y keep
+// their row-major layout — runs the jit_1x1 kernel on weights blocked once, at construction:
+// 1.1–2.3× faster than the matmul for the decoder's shapes at M = 8..128 (docs/benchmarks.md,
+// "Linear kernels"). Kernel::Auto picks the matmul where it prepacks, the convolution where not.
 //
 // Thread-safe: one Linear may be called from several threads at once. Copies share the packed
 // weights.
@@ -27,11 +34,14 @@ namespace glosa::engine::ops {
 class Linear
 {
 public:
+    enum class Kernel { Auto, Matmul, Convolution };
+
     Linear() = default; // empty; calling it throws
     // weight [out, in] and bias [out] (or an empty Tensor for none), F32/F16/BF16 storage; the
-    // weights are packed (copied), so the arguments need not outlive the op.
+    // weights are packed (copied), so the arguments need not outlive the op. `kernel` is for
+    // tests and benchmarks; everything else leaves it to Auto.
     explicit Linear(const Tensor &weight, const Tensor &bias = Tensor(),
-                    Activation activation = Activation::None);
+                    Activation activation = Activation::None, Kernel kernel = Kernel::Auto);
 
     // x [..., in] (F32) -> y [..., out]; y is resized (its storage reused when large enough).
     void operator()(const Tensor &x, Tensor &y) const;
@@ -40,6 +50,7 @@ public:
     std::int64_t inFeatures() const;
     std::int64_t outFeatures() const;
     Activation activation() const;
+    Kernel kernel() const; // Matmul or Convolution (Auto resolved at construction)
 
 private:
     struct Impl;

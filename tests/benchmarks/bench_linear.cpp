@@ -1,6 +1,8 @@
-// bench_linear: GFLOP/s of ops::Linear (oneDNN matmul, prepacked weights) against the plain-loop
-// reference for the M×K×N shapes a translator meets: one decoder step, a batch of rows, a big
-// square product. Prints the median of many runs. Usage: bench_linear [threads] (default: all).
+// bench_linear: GFLOP/s of ops::Linear on each of its oneDNN primitives (matmul, 1×1 convolution;
+// weights prepacked) against the plain-loop reference for the M×K×N shapes a translator meets:
+// one decoder step, a batch of 32 rows through the shipped models' layers, a big square product.
+// Prints the median of many runs and which primitive Linear::Kernel::Auto picks here.
+// Usage: bench_linear [threads] (default: all).
 #include "engine/ops/linear.h"
 #include "engine/runtime.h"
 
@@ -44,31 +46,44 @@ int main(int argc, char **argv)
 {
     if (argc > 1)
         runtime::setNumThreads(std::atoi(argv[1]));
-    std::printf("threads: %d\n", runtime::numThreads());
-    std::printf("%-16s %12s %12s %12s %12s %9s\n", "M x K x N", "engine us", "engine GF/s",
-                "ref us", "ref GF/s", "speed-up");
-    const std::int64_t shapes[][3] = {{1, 512, 512}, {64, 512, 2048}, {512, 512, 512}};
+    using Kernel = ops::Linear::Kernel;
+    std::printf("threads: %d; Linear::Kernel::Auto uses the %s here\n", runtime::numThreads(),
+                ops::Linear(randomTensor({8, 8}, 1)).kernel() == Kernel::Matmul
+                    ? "matmul"
+                    : "1x1 convolution");
+    std::printf("%-16s %12s %12s %12s %12s %12s %9s\n", "M x K x N", "matmul us", "matmul GF/s",
+                "conv us", "conv GF/s", "ref GF/s", "conv/matmul");
+    // The shipped models' layers: Transformer d_model 256, FFN 1024, fused QKV 768, tied output
+    // projection 8000; RNN GRU gates 512 -> 1536.
+    const std::int64_t shapes[][3] = {{1, 512, 512},    {1, 256, 8000},   {32, 256, 256},
+                                      {32, 256, 768},   {32, 256, 1024},  {32, 1024, 256},
+                                      {32, 512, 1536},  {32, 256, 8000},  {64, 512, 2048},
+                                      {512, 512, 512}};
     for (const auto &s : shapes) {
         const std::int64_t m = s[0], k = s[1], n = s[2];
         const Tensor w = randomTensor({n, k}, 1), b = randomTensor({n}, 2);
         const Tensor x = randomTensor({m, k}, 3);
-        const ops::Linear linear(w, b);
-        Tensor y, yRef;
-        linear(x, y); // warm-up: primitive creation
         const double flops = 2.0 * m * k * n;
-        // Aim for about a second of engine work per shape, at least 50 runs.
-        const double once = medianSeconds([&] { linear(x, y); }, 5);
-        const int runs = std::clamp(static_cast<int>(1.0 / std::max(once, 1e-7)), 50, 20000);
-        const double engine = medianSeconds([&] { linear(x, y); }, runs);
+        double seconds[2];
+        for (const Kernel kernel : {Kernel::Matmul, Kernel::Convolution}) {
+            const ops::Linear linear(w, b, ops::Activation::None, kernel);
+            Tensor y;
+            linear(x, y); // warm-up: primitive creation
+            // Aim for about a second of engine work per shape, at least 50 runs.
+            const double once = medianSeconds([&] { linear(x, y); }, 5);
+            const int runs = std::clamp(static_cast<int>(1.0 / std::max(once, 1e-7)), 50, 20000);
+            seconds[kernel == Kernel::Convolution] = medianSeconds([&] { linear(x, y); }, runs);
+        }
+        Tensor yRef;
         const double reference =
             medianSeconds([&] { ops::reference::linear(x, w, b, ops::Activation::None, yRef); },
                           m * n * k > 10'000'000 ? 3 : 21);
         char label[32];
         std::snprintf(label, sizeof label, "%lldx%lldx%lld", static_cast<long long>(m),
                       static_cast<long long>(k), static_cast<long long>(n));
-        std::printf("%-16s %12.1f %12.1f %12.1f %12.2f %8.0fx\n", label, engine * 1e6,
-                    flops / engine * 1e-9, reference * 1e6, flops / reference * 1e-9,
-                    reference / engine);
+        std::printf("%-16s %12.1f %12.1f %12.1f %12.1f %12.2f %8.2fx\n", label, seconds[0] * 1e6,
+                    flops / seconds[0] * 1e-9, seconds[1] * 1e6, flops / seconds[1] * 1e-9,
+                    flops / reference * 1e-9, seconds[0] / seconds[1]);
     }
     return 0;
 }
