@@ -17,10 +17,9 @@ namespace glosa {
 // 2. Inference threads per worker: $GLOSA_THREADS, else 1. With passive waiting every parallel
 //    region has to wake its sleeping partner, and the model steps of interactive decoding are
 //    tens of small primitives. Measured on a 2-core machine (docs/benchmarks.md, "Threads"):
-//    Transformer greedy at batch 1 ran 54.5 sentences/s on 1 thread against 11.2 on 2 passive
-//    threads, greedy at batch 32 311.7 against 160.7; only beam 4 at batch 32 gained from the
-//    second thread (146.1 against 123.9). (2 spinning threads are faster until another program
-//    takes a core, then collapse.) Each loaded model has its own worker thread, so two models
+//    Transformer greedy at batch 1 ran 66.4 sentences/s on 1 thread against 21.3 on 2 passive
+//    threads, greedy at batch 32 349.0 against 263.6, beam 4 at batch 32 143.8 against 103.1.
+//    (2 spinning threads are faster until another program takes a core, then collapse.) Each loaded model has its own worker thread, so two models
 //    still use two cores.
 void setUpOpenMp(char *argv[]);
 

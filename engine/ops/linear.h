@@ -17,8 +17,9 @@
 // (brgemm); on AVX2 it runs gemm:jit, which repacks the plain weights on every call. There the
 // same product as a 1×1 convolution — the M rows as the width of one NWC image, so x and y keep
 // their row-major layout — runs the jit_1x1 kernel on weights blocked once, at construction:
-// 1.1–2.3× faster than the matmul for the decoder's shapes at M = 8..128 (docs/benchmarks.md,
-// "Linear kernels"). Kernel::Auto picks the matmul where it prepacks, the convolution where not.
+// 1.3–2.3× faster than the matmul on the models' layers at M = 32 and level on the 8000-wide
+// output projection (docs/benchmarks.md, "Which primitive"). Kernel::Auto picks the matmul where
+// it prepacks, the convolution where it would not.
 //
 // Thread-safe: one Linear may be called from several threads at once. Copies share the packed
 // weights.
