@@ -2,7 +2,7 @@
 // tests/data/toy-en-es), offscreen.
 #include "app/core/inferenceworker.h"
 #include "app/core/settings.h"
-#include "app/core/settings.h"
+#include "app/gui/beamtreewidget.h"
 #include "app/gui/compareview.h"
 #include "app/gui/decodingpanel.h"
 #include "app/gui/heatmapwidget.h"
@@ -18,6 +18,8 @@
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QPointer>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
@@ -155,6 +157,45 @@ private slots:
             QVERIFY(compare->column(i)->metricsText().contains(QStringLiteral("score")));
             QVERIFY(!compare->column(i)->output()->toPlainText().isEmpty());
         }
+    }
+
+    void selectingALateWordScrollsTheSearchTreeToIt()
+    {
+        MainWindow window;
+        window.resize(900, 700);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.tabs()->setCurrentIndex(MainWindow::CompareTab);
+        CompareView *compare = window.compareView();
+        compare->setColumnCount(1);
+        compare->input()->setPlainText(
+            QStringLiteral("the cat is big and the dog is small and the cat is small"));
+        QSignalSpy shown(compare, &CompareView::comparisonShown);
+        compare->compare();
+        QVERIFY(shown.wait(15000));
+        auto *scroll = qobject_cast<QScrollArea *>(compare->tree()->parentWidget()->parentWidget());
+        QVERIFY(scroll);
+        const int last = int(compare->column(0)->result().best()->tokens.size()) - 1;
+        compare->selectToken(0, last);
+        const int step = compare->tree()->bestPath().size() - 1;
+        QVERIFY(step > 0);
+        const QPoint at = compare->tree()->stepPosition(step);
+        // The tree is wider than its view (it scrolls instead of clipping) ...
+        QVERIFY2(compare->tree()->width() > scroll->viewport()->width(),
+                 qPrintable(QStringLiteral("tree %1 px, view %2 px")
+                                .arg(compare->tree()->width())
+                                .arg(scroll->viewport()->width())));
+        // ... and the selected step is inside the visible part.
+        const int left = scroll->horizontalScrollBar()->value();
+        QVERIFY(left > 0);
+        QVERIFY2(at.x() >= left && at.x() < left + scroll->viewport()->width(),
+                 qPrintable(QStringLiteral("node at x %1, view from %2 to %3")
+                                .arg(at.x())
+                                .arg(left)
+                                .arg(left + scroll->viewport()->width())));
+        // Selecting the first word scrolls back.
+        compare->selectToken(0, 0);
+        QCOMPARE(scroll->horizontalScrollBar()->value(), 0);
     }
 
     void resampleDrawsNewSeedsAndKeepsThePresets()

@@ -99,6 +99,13 @@ void BeamTreeWidget::layoutNodes()
         p.setY(kMargin + 10 + p.y() * kRowHeight);
 }
 
+QPoint BeamTreeWidget::stepPosition(int step) const
+{
+    if (step < 0 || step >= m_bestPath.size())
+        return {};
+    return m_positions.value(m_bestPath.at(step)).toPoint();
+}
+
 QSize BeamTreeWidget::sizeHint() const
 {
     return {kMargin * 2 + (m_maxStep + 1) * kStepWidth + 60,

@@ -21,7 +21,11 @@ public:
     int nodeCount() const { return int(m_trace.trace.nodes.size()); }
     // The best hypothesis's nodes from the first token on (root excluded).
     const QList<int> &bestPath() const { return m_bestPath; }
+    // Where the best path's node at `step` is drawn; a null point when there is none.
+    QPoint stepPosition(int step) const;
     QSize sizeHint() const override;
+    // In its scroll area the tree scrolls rather than squeezes (or clips) its steps.
+    QSize minimumSizeHint() const override { return sizeHint(); }
 
 signals:
     void stepClicked(int step);

@@ -8,6 +8,7 @@
 #include "theme.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QEvent>
@@ -264,9 +265,9 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     m_legend = new QLabel(this);
     m_legend->setTextFormat(Qt::RichText);
     m_tree = new BeamTreeWidget(this);
-    auto *treeScroll = new QScrollArea(this);
-    treeScroll->setWidget(m_tree);
-    treeScroll->setWidgetResizable(true);
+    m_treeScroll = new QScrollArea(this);
+    m_treeScroll->setWidget(m_tree);
+    m_treeScroll->setWidgetResizable(true);
     auto *treeBox = new QWidget(this);
     auto *treeLayout = new QVBoxLayout(treeBox);
     treeLayout->setContentsMargins(0, 0, 0, 0);
@@ -275,7 +276,7 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     treeHeader->addStretch(1);
     treeHeader->addWidget(m_legend);
     treeLayout->addLayout(treeHeader);
-    treeLayout->addWidget(treeScroll, 1);
+    treeLayout->addWidget(m_treeScroll, 1);
 
     m_chartTitle = new QLabel(this);
     m_chartTitle->setFont(theme::titleFont(font()));
@@ -540,6 +541,13 @@ void CompareView::updateTrace()
     m_tree->setTrace(trace);
     const int step = m_selectedToken < 0 ? -1 : m_selectedToken - trace.targetOffset;
     m_tree->setSelectedStep(step);
+    if (step >= 0 && step < m_tree->bestPath().size()) {
+        // Long sentences run off the right: bring the selected step into view. The new trace's
+        // size is only a pending layout request so far; apply it first.
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        const QPoint at = m_tree->stepPosition(step);
+        m_treeScroll->ensureVisible(at.x(), at.y(), 120, 40);
+    }
     if (step < 0 || step >= m_tree->bestPath().size()) {
         m_chart->clear();
         return;

@@ -14,6 +14,7 @@ class QComboBox;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
+class QScrollArea;
 class QSpinBox;
 class QSplitter;
 class QTextEdit;
@@ -133,6 +134,7 @@ private:
     QLabel *m_chartTitle = nullptr;
     QLabel *m_legend = nullptr;
     BeamTreeWidget *m_tree = nullptr;
+    QScrollArea *m_treeScroll = nullptr;
     ProbabilityChart *m_chart = nullptr;
     QSplitter *m_splitter = nullptr;
 };

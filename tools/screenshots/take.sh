@@ -1,6 +1,7 @@
 #!/bin/sh
 # Screenshots of each view of the real app under Xvfb with the bundled models
-# (needs xvfb and imagemagick). Usage: tools/screenshots/take.sh [BUILD_DIR] → docs/screenshots/
+# (needs xvfb, imagemagick and xdotool). Usage: tools/screenshots/take.sh [BUILD_DIR]
+# → docs/screenshots/
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${1:-$ROOT/build}
@@ -8,18 +9,22 @@ OUT="$ROOT/docs/screenshots"
 export XDG_CONFIG_HOME=$(mktemp -d) XDG_DATA_HOME=$(mktemp -d)
 mkdir -p "$OUT"
 
-shot() { # shot NAME SECONDS ARGS...
+shot() { # shot NAME SECONDS ARGS... (CLICK="X Y": click there, as a reader would, before the shot)
   name=$1; wait=$2; shift 2
   # No window manager: the screen is the main window's default size, so the shot is the window.
   xvfb-run -a -s "-screen 0 1280x800x24" sh -c '
     "$0" "$@" & P=$!; sleep '"$wait"'
+    if [ -n "'"${CLICK:-}"'" ]; then xdotool mousemove '"${CLICK:-}"' click 1 mousemove 0 0; sleep 1; fi
     import -window root "'"$OUT/$name.png"'"; kill $P' "$BUILD/bin/glosa" "$@"
   echo "$OUT/$name.png"
 }
 
 shot translate 12 --model transformer-en-es --view translate \
   "I would like to book a table for two people tomorrow evening. The restaurant near the station is very popular."
-shot compare 8 --model transformer-en-es --view compare "She told me that she had never seen such a beautiful city."
+# A sentence where greedy search drops words that beam search keeps; the click selects greedy's
+# "en" after "casa", so the chart shows the candidates of the step where the columns part.
+CLICK="172 340" shot compare 8 --model transformer-en-es --view compare \
+  "He visited his hometown for the first time in ten years."
 shot caption 8 --model transformer-en-es --view caption "$ROOT/tests/data/images/astronaut.jpg" \
   "$ROOT/tests/data/images/chelsea.jpg"
 shot documents 12 --model transformer-en-es --view documents "$ROOT/tests/data/documents/report.docx"
