@@ -1040,6 +1040,21 @@ log p %4 · acumulado %5 · puntuación %6</translation>
             <numerusform>Se quitaron %n entradas antiguas del historial.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n entry(s) could not be saved to the history before it was closed.</source>
+        <translation>
+            <numerusform>%n entrada no se pudo guardar en el historial antes de cerrarlo.</numerusform>
+            <numerusform>%n entradas no se pudieron guardar en el historial antes de cerrarlo.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The history has been locked by another program for a long time; the oldest unsaved entry was dropped.</source>
+        <translation>Otro programa lleva mucho tiempo bloqueando el historial; se descartó la entrada sin guardar más antigua.</translation>
+    </message>
+    <message>
+        <source>Not saved to the history yet: %1 Glosa will save it when the history is free.</source>
+        <translation>Aún no se ha guardado en el historial: %1 Glosa la guardará cuando el historial quede libre.</translation>
+    </message>
 </context>
 <context>
     <name>glosa::Languages</name>

@@ -1032,6 +1032,20 @@ log p %4 · 누적 %5 · 점수 %6</translation>
             <numerusform>오래된 기록 항목 %n개를 제거했습니다.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n entry(s) could not be saved to the history before it was closed.</source>
+        <translation>
+            <numerusform>기록을 닫기 전에 항목 %n개를 저장하지 못했습니다.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The history has been locked by another program for a long time; the oldest unsaved entry was dropped.</source>
+        <translation>다른 프로그램이 기록을 오랫동안 잠그고 있어, 저장되지 않은 가장 오래된 항목을 버렸습니다.</translation>
+    </message>
+    <message>
+        <source>Not saved to the history yet: %1 Glosa will save it when the history is free.</source>
+        <translation>아직 기록에 저장되지 않았습니다: %1 기록을 사용할 수 있게 되면 Glosa가 저장합니다.</translation>
+    </message>
 </context>
 <context>
     <name>glosa::Languages</name>

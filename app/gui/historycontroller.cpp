@@ -141,7 +141,7 @@ void HistoryController::recordOnce(const HistoryEntry &entry)
     const QString key = keyOf(entry);
     if (key == m_lastKey)
         return;
-    if (m_view->record(entry) > 0)
+    if (m_view->record(entry) != 0) // saved, or waiting for another process's lock
         m_lastKey = key;
 }
 

@@ -7,6 +7,8 @@
 #include "historymodel.h"
 #include "theme.h"
 
+#include <algorithm>
+
 #include <QAbstractTextDocumentLayout>
 #include <QAction>
 #include <QApplication>
@@ -285,6 +287,10 @@ HistoryView::HistoryView(QWidget *parent) : QWidget(parent)
     m_clear->setObjectName(QStringLiteral("historyClear"));
     m_settings->setObjectName(QStringLiteral("historySettings"));
 
+    m_retry = new QTimer(this);
+    m_retry->setSingleShot(true);
+    connect(m_retry, &QTimer::timeout, this, &HistoryView::retryQueued);
+
     m_searchDelay = new QTimer(this);
     m_searchDelay->setSingleShot(true);
     m_searchDelay->setInterval(kSearchDelayMs);
@@ -327,6 +333,7 @@ HistoryView::HistoryView(QWidget *parent) : QWidget(parent)
 
 HistoryView::~HistoryView()
 {
+    retryQueued(); // a last chance for entries still waiting for another process's lock
     m_listModel->setStore(nullptr);
 }
 
@@ -408,6 +415,14 @@ HistoryStore::Options HistoryView::defaultOptions()
 
 bool HistoryView::openStore(const QString &path, HistoryStore::Options options)
 {
+    // Entries still waiting belong to the database being closed: a last try, then say so.
+    if (retryQueued() > 0) {
+        const QString message = tr("%n entry(s) could not be saved to the history before it was "
+                                   "closed.", nullptr, int(m_queued.size()));
+        m_queued.clear();
+        m_retry->stop();
+        emit statusMessage(message);
+    }
     m_listModel->setStore(nullptr);
     m_store.reset();
     m_current.reset();
@@ -462,21 +477,80 @@ qint64 HistoryView::record(const HistoryEntry &entry)
 {
     if (!m_store || !isRecording())
         return 0;
+    if (!m_queued.isEmpty()) { // behind the entries already waiting, to keep their order
+        if (m_queued.size() >= kMaxQueued) {
+            m_queued.removeFirst();
+            const QString message = tr("The history has been locked by another program for a "
+                                       "long time; the oldest unsaved entry was dropped.");
+            showBanner(message);
+            emit statusMessage(message);
+        }
+        m_queued.append(entry);
+        return kQueued;
+    }
     qint64 id = 0;
     try {
         id = m_store->addEntry(entry);
+    } catch (const HistoryError &e) {
+        if (e.code() == HistoryError::Code::Busy) {
+            m_queued.append(entry);
+            m_retry->start(kRetryFirstMs);
+            const QString message =
+                tr("Not saved to the history yet: %1 Glosa will save it when the history is free.")
+                    .arg(e.message());
+            showBanner(message);
+            emit statusMessage(message);
+            return kQueued;
+        }
+        // DiskFull, Io: the entry is lost, the app and the store carry on.
+        reportError(tr("Not saved to the history:"), e);
+        return 0;
     } catch (const std::exception &e) {
-        // DiskFull, Busy, Io: the entry is lost, the app and the store carry on.
         reportError(tr("Not saved to the history:"), e);
         return 0;
     }
-    if (!m_banner->isHidden() && m_openResult.status != HistoryOpenResult::Status::Recovered)
+    entryAdded(true);
+    return id;
+}
+
+int HistoryView::retryQueued()
+{
+    int saved = 0;
+    bool locked = false, failed = false;
+    while (!m_queued.isEmpty() && m_store && !locked) {
+        try {
+            m_store->addEntry(m_queued.first());
+            ++saved;
+        } catch (const HistoryError &e) {
+            locked = e.code() == HistoryError::Code::Busy;
+            if (locked)
+                break; // still locked: back off and try again
+            failed = true;
+            reportError(tr("Not saved to the history:"), e);
+        } catch (const std::exception &e) {
+            failed = true;
+            reportError(tr("Not saved to the history:"), e);
+        }
+        m_queued.removeFirst();
+    }
+    if (locked)
+        m_retry->start(std::clamp(2 * m_retry->interval(), kRetryFirstMs, kRetryMaxMs));
+    else
+        m_retry->stop();
+    if (saved > 0)
+        entryAdded(!locked && !failed);
+    return int(m_queued.size());
+}
+
+void HistoryView::entryAdded(bool writesWork)
+{
+    if (writesWork && !m_banner->isHidden()
+        && m_openResult.status != HistoryOpenResult::Status::Recovered)
         m_banner->setVisible(false); // the earlier write error is over
     if (isVisible())
         refresh();
     else
         m_stale = true;
-    return id;
 }
 
 void HistoryView::setModelIds(const QStringList &ids)

@@ -41,8 +41,8 @@ public:
 
     // The GUI thread writes to the store directly (an insert takes ~0.1 ms), so it must not wait
     // the store's default 4 × 5 s for a lock another Glosa process holds: 4 × 100 ms (about half
-    // a second in tst_historyview) at most, then the entry is reported as not saved. Another
-    // process's writes hold the lock for well under a millisecond each.
+    // a second in tst_historyview) at most; then the entry waits in a queue and is written later
+    // (see record()). Another process's writes hold the lock for well under a millisecond each.
     static HistoryStore::Options defaultOptions();
     // Opens (or creates) the database; the retention settings from QSettings are applied. On
     // failure the view stays usable but empty and says why. Returns whether a store is open.
@@ -51,9 +51,20 @@ public:
     // What openStore() found (Recovered: the damaged file's backup path and a message).
     const HistoryOpenResult &openResult() const { return m_openResult; }
 
-    // Adds an entry when recording is on; returns its id, or 0 when it was not recorded (off, or
-    // a store error, which is reported through statusMessage and the banner).
+    // Adds an entry when recording is on; returns its id, kQueued, or 0 when it was not recorded
+    // (off, or a store error, which is reported through statusMessage and the banner).
+    // kQueued: another process holds the database's lock (or earlier entries still wait for it),
+    // so the entry waits, in order, and is written when the lock is free — retried after
+    // kRetryFirstMs, doubling up to kRetryMaxMs, and once more when the view is destroyed — rather
+    // than lost. At most kMaxQueued entries wait; beyond that the oldest is dropped, and reported.
+    static constexpr qint64 kQueued = -1;
+    static constexpr int kRetryFirstMs = 1000;
+    static constexpr int kRetryMaxMs = 30000;
+    static constexpr int kMaxQueued = 200;
     qint64 record(const HistoryEntry &entry);
+    int queuedCount() const { return int(m_queued.size()); }
+    // Writes the waiting entries now (what the retry timer does); returns how many still wait.
+    int retryQueued();
     bool isRecording() const;
 
     // Model ids offered by the model filter (installed models; entries of others still show
@@ -113,6 +124,9 @@ private:
     void showEntry(qint64 id);
     void reportError(const QString &what, const std::exception &error);
     void showBanner(const QString &text);
+    // The list shows the new entries; writesWork: the last writes succeeded, so an earlier
+    // write error's banner can go.
+    void entryAdded(bool writesWork);
     void updateButtons();
     void updateCount();
     HistoryFilter currentFilter() const;
@@ -122,6 +136,8 @@ private:
     HistoryModel *m_listModel = nullptr;
     std::optional<HistoryEntry> m_current;
     bool m_stale = false; // entries were added while the tab was hidden
+    QList<HistoryEntry> m_queued; // kept out by another process's lock, oldest first
+    QTimer *m_retry = nullptr;
 
     QLabel *m_banner = nullptr;
     QLineEdit *m_search = nullptr;

@@ -634,7 +634,7 @@ private slots:
         QVERIFY(m_view->openStore(HistoryStore::defaultPath()));
     }
 
-    void lockedHistoryDoesNotFreezeTheWindow()
+    void lockedHistoryDoesNotFreezeTheWindowNorLoseTheEntry()
     {
         const TranslationResult result = translate(QStringLiteral("The shop is closed."));
         QVERIFY(!result.isEmpty());
@@ -645,22 +645,38 @@ private slots:
         QCOMPARE(sqlite3_open(QFile::encodeName(m_view->store()->path()).constData(), &holder),
                  SQLITE_OK);
         QCOMPARE(sqlite3_exec(holder, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
-        HistoryEntry e = translationHistoryEntry(result, *m_window->catalog().find(result.modelId));
+        HistoryEntry first = translationHistoryEntry(result, *m_window->catalog().find(result.modelId));
+        first.inputText = QStringLiteral("first while locked");
+        HistoryEntry second = first;
+        second.inputText = QStringLiteral("second while locked");
         QSignalSpy messages(m_view, &HistoryView::statusMessage);
         QElapsedTimer clock;
         clock.start();
-        const qint64 id = m_view->record(e);
+        QCOMPARE(m_view->record(first), HistoryView::kQueued);
         const qint64 waited = clock.elapsed();
-        QCOMPARE(sqlite3_exec(holder, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
-        sqlite3_close(holder);
-        QCOMPARE(id, 0);
         qInfo() << "record() gave up on a locked history after" << waited << "ms";
         QVERIFY2(waited < 2000, qPrintable(QString::number(waited)));
         QVERIFY(!messages.isEmpty());
         QVERIFY2(messages.last().first().toString().contains(QStringLiteral("another Glosa")),
                  qPrintable(messages.last().first().toString()));
-        QVERIFY(m_view->record(e) > 0); // and the next one is saved
-        QCOMPARE(m_view->store()->count(), 2);
+        QVERIFY(!m_view->banner()->isHidden());
+        // A later entry queues behind the first without waiting for the lock again.
+        clock.restart();
+        QCOMPARE(m_view->record(second), HistoryView::kQueued);
+        QVERIFY2(clock.elapsed() < 50, qPrintable(QString::number(clock.elapsed())));
+        QCOMPARE(m_view->queuedCount(), 2);
+        QTest::qWait(HistoryView::kRetryFirstMs + 600); // a retry meets the lock and backs off
+        QCOMPARE(m_view->queuedCount(), 2);
+        QCOMPARE(m_view->store()->count(), 1);
+        // The lock is released: the retry timer writes both, in order.
+        QCOMPARE(sqlite3_exec(holder, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(holder);
+        QTRY_COMPARE_WITH_TIMEOUT(m_view->queuedCount(), 0, 4 * HistoryView::kRetryFirstMs + 2000);
+        QCOMPARE(m_view->store()->count(), 3);
+        QCOMPARE(m_view->model()->summary(0).inputPreview, second.inputText);
+        QCOMPARE(m_view->model()->summary(1).inputPreview, first.inputText);
+        QVERIFY(m_view->banner()->isHidden());
+        QVERIFY(m_view->record(first) > 0); // and later ones are saved at once
     }
 
     void unopenableHistoryLeavesTheAppWorking()
