@@ -7,6 +7,7 @@
 #include "app/gui/decodingpanel.h"
 #include "app/gui/heatmapwidget.h"
 #include "app/gui/mainwindow.h"
+#include "app/gui/probabilitychart.h"
 #include "app/gui/translateview.h"
 
 #include <QAbstractButton>
@@ -157,6 +158,57 @@ private slots:
             QVERIFY(compare->column(i)->metricsText().contains(QStringLiteral("score")));
             QVERIFY(!compare->column(i)->output()->toPlainText().isEmpty());
         }
+    }
+
+    void differencesAreMarkedAndAClickedWordShowsItsCandidates()
+    {
+        MainWindow window;
+        window.resize(1000, 700);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.tabs()->setCurrentIndex(MainWindow::CompareTab);
+        CompareView *compare = window.compareView();
+        compare->setColumnCount(2);
+        QCOMPARE(compare->column(0)->options().strategy, engine::SearchStrategy::Greedy);
+        compare->input()->setPlainText(QStringLiteral("the cat is big and the dog is small"));
+        // Column 1 samples at a high temperature; the first seed whose sample is not greedy's.
+        engine::DecodingOptions wild = compare->column(0)->options();
+        wild.strategy = engine::SearchStrategy::Sample;
+        wild.temperature = 3.0f;
+        QSignalSpy shown(compare, &CompareView::comparisonShown);
+        CompareColumn *greedy = compare->column(0);
+        CompareColumn *sampled = compare->column(1);
+        bool differ = false;
+        for (quint64 seed = 1; seed <= 20 && !differ; ++seed) {
+            wild.seed = seed;
+            sampled->setOptions(wild);
+            compare->compare();
+            QVERIFY(shown.wait(15000));
+            differ = greedy->output()->toPlainText() != sampled->output()->toPlainText();
+        }
+        QVERIFY2(differ, "20 samples at T = 3 all gave greedy's translation");
+
+        // Exactly the tokens outside the longest common subsequence are underlined.
+        const TranslationHypothesis &mine = *greedy->result().best();
+        const QList<int> expected = CompareView::differingTokens(mine, *sampled->result().best());
+        QVERIFY(!expected.isEmpty());
+        QList<int> underlined;
+        for (const QTextEdit::ExtraSelection &sel : greedy->output()->extraSelections())
+            if (sel.format.fontUnderline())
+                underlined << greedy->tokenAtPosition(sel.cursor.selectionStart());
+        QCOMPARE(underlined, expected);
+
+        // Clicking the first differing word selects it, and the chart shows the candidates of
+        // the step that chose it, the chosen token among them.
+        QCOMPARE(compare->chart()->barCount(), 0);
+        const TokenSpan &word = mine.tokens[expected.first()];
+        QTextCursor cursor(greedy->output()->document());
+        cursor.setPosition((word.begin + word.end) / 2);
+        QTest::mouseClick(greedy->output()->viewport(), Qt::LeftButton, {},
+                          greedy->output()->cursorRect(cursor).center());
+        QCOMPARE(compare->selectedColumn(), 0);
+        QVERIFY(compare->chart()->barCount() > 0);
+        QVERIFY(compare->tree()->nodeCount() > 0);
     }
 
     void selectingALateWordScrollsTheSearchTreeToIt()
