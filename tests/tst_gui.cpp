@@ -8,6 +8,7 @@
 #include "app/gui/heatmapwidget.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/probabilitychart.h"
+#include "app/gui/theme.h"
 #include "app/gui/translateview.h"
 
 #include <QAbstractButton>
@@ -209,6 +210,58 @@ private slots:
         QCOMPARE(compare->selectedColumn(), 0);
         QVERIFY(compare->chart()->barCount() > 0);
         QVERIFY(compare->tree()->nodeCount() > 0);
+    }
+
+    void treeNodesAreColouredByTheirFate()
+    {
+        MainWindow window;
+        window.resize(1000, 700);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.tabs()->setCurrentIndex(MainWindow::CompareTab);
+        CompareView *compare = window.compareView();
+        compare->setColumnCount(1);
+        // Beam 4 prunes and finishes hypotheses; no-repeat 1-gram blocks every repeated word.
+        engine::DecodingOptions options = compare->column(0)->options();
+        options.strategy = engine::SearchStrategy::Beam;
+        options.beamSize = 4;
+        options.noRepeatNgramSize = 1;
+        compare->column(0)->setOptions(options);
+        compare->input()->setPlainText(QStringLiteral("the cat is big and the dog is small"));
+        QSignalSpy shown(compare, &CompareView::comparisonShown);
+        compare->compare();
+        QVERIFY(shown.wait(15000));
+        compare->selectToken(0, 0);
+        BeamTreeWidget *tree = compare->tree();
+        const engine::DecodingTrace &trace = compare->column(0)->result().traces.first().trace;
+        QCOMPARE(tree->nodeCount(), int(trace.nodes.size()));
+        const QImage image = tree->grab().toImage();
+        const QPalette pal = tree->palette();
+        QSet<int> seen;
+        for (const engine::TraceNode &node : trace.nodes) {
+            if (node.parent < 0)
+                continue; // the root
+            QColor expected;
+            switch (node.fate) {
+            case engine::NodeFate::Kept: expected = theme::keptColor(pal); break;
+            case engine::NodeFate::Pruned: expected = theme::prunedColor(pal); break;
+            case engine::NodeFate::Finished: expected = theme::finishedColor(pal); break;
+            case engine::NodeFate::BlockedByNgram: expected = theme::blockedColor(pal); break;
+            }
+            const QPoint centre = tree->nodePosition(node.id);
+            QVERIFY2(image.pixelColor(centre).rgb() == expected.rgb(),
+                     qPrintable(QStringLiteral("node %1 (%2) at %3,%4 is %5, expected %6")
+                                    .arg(node.id)
+                                    .arg(QString::fromLatin1(engine::nodeFateName(node.fate)))
+                                    .arg(centre.x())
+                                    .arg(centre.y())
+                                    .arg(image.pixelColor(centre).name(), expected.name())));
+            seen.insert(int(node.fate));
+        }
+        for (engine::NodeFate fate : {engine::NodeFate::Kept, engine::NodeFate::Pruned,
+                                      engine::NodeFate::Finished,
+                                      engine::NodeFate::BlockedByNgram})
+            QVERIFY2(seen.contains(int(fate)), engine::nodeFateName(fate));
     }
 
     void selectingALateWordScrollsTheSearchTreeToIt()

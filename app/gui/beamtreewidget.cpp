@@ -103,7 +103,7 @@ QPoint BeamTreeWidget::stepPosition(int step) const
 {
     if (step < 0 || step >= m_bestPath.size())
         return {};
-    return m_positions.value(m_bestPath.at(step)).toPoint();
+    return nodePosition(m_bestPath.at(step));
 }
 
 QSize BeamTreeWidget::sizeHint() const

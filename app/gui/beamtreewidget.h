@@ -21,7 +21,9 @@ public:
     int nodeCount() const { return int(m_trace.trace.nodes.size()); }
     // The best hypothesis's nodes from the first token on (root excluded).
     const QList<int> &bestPath() const { return m_bestPath; }
-    // Where the best path's node at `step` is drawn; a null point when there is none.
+    // Where a node's centre is drawn (the trace's node id); a null point when there is none.
+    QPoint nodePosition(int node) const { return m_positions.value(node).toPoint(); }
+    // The same for the best path's node at `step`.
     QPoint stepPosition(int step) const;
     QSize sizeHint() const override;
     // In its scroll area the tree scrolls rather than squeezes (or clips) its steps.
