@@ -22,11 +22,17 @@ namespace glosa::cli {
 namespace {
 
 std::atomic<documents::DocumentTranslator *> runningTranslator = nullptr;
+// Set by SIGINT and kept until the command ends: DocumentTranslator::translate() clears its own
+// cancel flag when it starts, so a Ctrl+C between two streamed chunks would otherwise be
+// forgotten (and the whole file translated).
+std::atomic<bool> interrupted = false;
+static_assert(std::atomic<bool>::is_always_lock_free);
 
 extern "C" void cancelOnSignal(int)
 {
-    // Only an atomic flag is touched here (async-signal-safe); the batch in flight stops at its
-    // next decoding step and the finished part is written.
+    // Only atomics are touched here (async-signal-safe); the batch in flight stops at its next
+    // decoding step and the finished part is written.
+    interrupted = true;
     if (documents::DocumentTranslator *translator = runningTranslator.load())
         translator->cancel();
 }
@@ -191,6 +197,7 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
         return 1;
     }
     runningTranslator = &documentTranslator;
+    interrupted = false;
     auto previous = std::signal(SIGINT, cancelOnSignal);
     bool complete = true;
     std::size_t segments = 0, translated = 0;
@@ -198,6 +205,8 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
         for (;;) {
             bytesInChunk = streamed ? source.pos() - bytesBefore : 0;
             complete = documentTranslator.translate(document, decoding);
+            if (streamed && interrupted)
+                complete = false; // stop after this chunk, however far it got
             segments += document.segments.size();
             translated += document.translatedCount();
             if (!streamed) {
