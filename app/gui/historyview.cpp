@@ -34,6 +34,7 @@
 #include <QPushButton>
 #include <QSaveFile>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStyledItemDelegate>
@@ -333,7 +334,10 @@ HistoryView::HistoryView(QWidget *parent) : QWidget(parent)
 
 HistoryView::~HistoryView()
 {
-    retryQueued(); // a last chance for entries still waiting for another process's lock
+    // A last chance for entries still waiting for another process's lock. Silently: the main
+    // window that shows statusMessage is already half destroyed when its children go.
+    const QSignalBlocker quiet(this);
+    retryQueued();
     m_listModel->setStore(nullptr);
 }
 
