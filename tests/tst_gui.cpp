@@ -77,6 +77,27 @@ QList<ShownText> shownTexts(QObject *root)
     return texts;
 }
 
+// Shows `window` on its Compare tab with `columns` columns; null when it was never exposed.
+CompareView *showCompare(MainWindow &window, int columns)
+{
+    window.resize(1000, 700);
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window))
+        return nullptr;
+    window.tabs()->setCurrentIndex(MainWindow::CompareTab);
+    CompareView *compare = window.compareView();
+    compare->setColumnCount(columns);
+    return compare;
+}
+
+// Runs a comparison and waits until every column has shown its result.
+bool runComparison(CompareView *compare)
+{
+    QSignalSpy shown(compare, &CompareView::comparisonShown);
+    compare->compare();
+    return shown.wait(15000);
+}
+
 } // namespace
 
 class TestGui : public QObject
@@ -151,9 +172,7 @@ private slots:
         CompareView *compare = window.compareView();
         compare->setColumnCount(3);
         compare->input()->setPlainText(QStringLiteral("the dog is small"));
-        QSignalSpy shown(compare, &CompareView::comparisonShown);
-        compare->compare();
-        QVERIFY(shown.wait(15000));
+        QVERIFY(runComparison(compare));
         for (int i = 0; i < 3; ++i) {
             QVERIFY(compare->column(i)->hasResult());
             QVERIFY(compare->column(i)->metricsText().contains(QStringLiteral("score")));
@@ -164,27 +183,21 @@ private slots:
     void differencesAreMarkedAndAClickedWordShowsItsCandidates()
     {
         MainWindow window;
-        window.resize(1000, 700);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.tabs()->setCurrentIndex(MainWindow::CompareTab);
-        CompareView *compare = window.compareView();
-        compare->setColumnCount(2);
+        CompareView *compare = showCompare(window, 2);
+        QVERIFY(compare);
         QCOMPARE(compare->column(0)->options().strategy, engine::SearchStrategy::Greedy);
         compare->input()->setPlainText(QStringLiteral("the cat is big and the dog is small"));
         // Column 1 samples at a high temperature; the first seed whose sample is not greedy's.
         engine::DecodingOptions wild = compare->column(0)->options();
         wild.strategy = engine::SearchStrategy::Sample;
         wild.temperature = 3.0f;
-        QSignalSpy shown(compare, &CompareView::comparisonShown);
         CompareColumn *greedy = compare->column(0);
         CompareColumn *sampled = compare->column(1);
         bool differ = false;
         for (quint64 seed = 1; seed <= 20 && !differ; ++seed) {
             wild.seed = seed;
             sampled->setOptions(wild);
-            compare->compare();
-            QVERIFY(shown.wait(15000));
+            QVERIFY(runComparison(compare));
             differ = greedy->output()->toPlainText() != sampled->output()->toPlainText();
         }
         QVERIFY2(differ, "20 samples at T = 3 all gave greedy's translation");
@@ -215,12 +228,8 @@ private slots:
     void treeNodesAreColouredByTheirFate()
     {
         MainWindow window;
-        window.resize(1000, 700);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.tabs()->setCurrentIndex(MainWindow::CompareTab);
-        CompareView *compare = window.compareView();
-        compare->setColumnCount(1);
+        CompareView *compare = showCompare(window, 1);
+        QVERIFY(compare);
         // Beam 4 prunes and finishes hypotheses; no-repeat 1-gram blocks every repeated word.
         engine::DecodingOptions options = compare->column(0)->options();
         options.strategy = engine::SearchStrategy::Beam;
@@ -228,9 +237,7 @@ private slots:
         options.noRepeatNgramSize = 1;
         compare->column(0)->setOptions(options);
         compare->input()->setPlainText(QStringLiteral("the cat is big and the dog is small"));
-        QSignalSpy shown(compare, &CompareView::comparisonShown);
-        compare->compare();
-        QVERIFY(shown.wait(15000));
+        QVERIFY(runComparison(compare));
         compare->selectToken(0, 0);
         BeamTreeWidget *tree = compare->tree();
         const engine::DecodingTrace &trace = compare->column(0)->result().traces.first().trace;
@@ -241,13 +248,7 @@ private slots:
         for (const engine::TraceNode &node : trace.nodes) {
             if (node.parent < 0)
                 continue; // the root
-            QColor expected;
-            switch (node.fate) {
-            case engine::NodeFate::Kept: expected = theme::keptColor(pal); break;
-            case engine::NodeFate::Pruned: expected = theme::prunedColor(pal); break;
-            case engine::NodeFate::Finished: expected = theme::finishedColor(pal); break;
-            case engine::NodeFate::BlockedByNgram: expected = theme::blockedColor(pal); break;
-            }
+            const QColor expected = theme::fateColor(pal, node.fate);
             const QPoint centre = tree->nodePosition(node.id);
             QVERIFY2(image.pixelColor(centre).rgb() == expected.rgb(),
                      qPrintable(QStringLiteral("node %1 (%2) at %3,%4 is %5, expected %6")
@@ -267,17 +268,11 @@ private slots:
     void selectingALateWordScrollsTheSearchTreeToIt()
     {
         MainWindow window;
-        window.resize(900, 700);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.tabs()->setCurrentIndex(MainWindow::CompareTab);
-        CompareView *compare = window.compareView();
-        compare->setColumnCount(1);
+        CompareView *compare = showCompare(window, 1);
+        QVERIFY(compare);
         compare->input()->setPlainText(
             QStringLiteral("the cat is big and the dog is small and the cat is small"));
-        QSignalSpy shown(compare, &CompareView::comparisonShown);
-        compare->compare();
-        QVERIFY(shown.wait(15000));
+        QVERIFY(runComparison(compare));
         auto *scroll = qobject_cast<QScrollArea *>(compare->tree()->parentWidget()->parentWidget());
         QVERIFY(scroll);
         const int last = int(compare->column(0)->result().best()->tokens.size()) - 1;

@@ -153,15 +153,8 @@ void BeamTreeWidget::paintEvent(QPaintEvent *)
     painter.setFont(small);
     for (const engine::TraceNode &node : nodes) {
         const QPointF p = m_positions[node.id];
-        QColor fill;
-        switch (node.fate) {
-        case engine::NodeFate::Kept: fill = theme::keptColor(pal); break;
-        case engine::NodeFate::Pruned: fill = theme::prunedColor(pal); break;
-        case engine::NodeFate::Finished: fill = theme::finishedColor(pal); break;
-        case engine::NodeFate::BlockedByNgram: fill = theme::blockedColor(pal); break;
-        }
-        if (node.parent < 0)
-            fill = pal.color(QPalette::Text);
+        const QColor fill =
+            node.parent < 0 ? pal.color(QPalette::Text) : theme::fateColor(pal, node.fate);
         painter.setPen(best.contains(node.id) ? QPen(pal.color(QPalette::Text), 1.6) : Qt::NoPen);
         painter.setBrush(fill);
         painter.drawEllipse(p, kRadius, kRadius);

@@ -63,6 +63,17 @@ QColor blockedColor(const QPalette &palette)
     return isDark(palette) ? QColor(0xff, 0x6b, 0x6b) : QColor(0xd0, 0x3a, 0x3a);
 }
 
+QColor fateColor(const QPalette &palette, engine::NodeFate fate)
+{
+    switch (fate) {
+    case engine::NodeFate::Kept: return keptColor(palette);
+    case engine::NodeFate::Pruned: return prunedColor(palette);
+    case engine::NodeFate::Finished: return finishedColor(palette);
+    case engine::NodeFate::BlockedByNgram: return blockedColor(palette);
+    }
+    return keptColor(palette);
+}
+
 QColor textOn(const QColor &background)
 {
     const double luminance =

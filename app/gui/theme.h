@@ -2,6 +2,8 @@
 // light and dark themes alike (the palette follows the system; views repaint on PaletteChange).
 #pragma once
 
+#include "engine/decoding/trace.h"
+
 #include <QColor>
 #include <QFont>
 #include <QPalette>
@@ -23,6 +25,8 @@ QColor keptColor(const QPalette &palette);
 QColor prunedColor(const QPalette &palette);
 QColor finishedColor(const QPalette &palette);
 QColor blockedColor(const QPalette &palette);
+// One of the four above for a node's fate.
+QColor fateColor(const QPalette &palette, engine::NodeFate fate);
 // Readable text colour on `background`.
 QColor textOn(const QColor &background);
 // Title font for view headers: a little larger and semi-bold.
