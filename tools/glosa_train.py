@@ -30,6 +30,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import glosa_corpus  # noqa: E402
 import glosa_data  # noqa: E402
 import glosa_metrics  # noqa: E402
 import glosa_safetensors  # noqa: E402
@@ -75,7 +76,7 @@ class SpmCodec:
         return self.sp.get_piece_size()
 
     def encode(self, texts):
-        return self.sp.encode(texts)
+        return self.sp.encode(texts, num_threads=torch.get_num_threads())
 
     def decode(self, ids):
         return self.sp.decode(ids)
@@ -140,6 +141,53 @@ def pad_sources(id_lists):
     for b, s in enumerate(id_lists):
         src[b, :len(s)] = torch.tensor(s)
     return src, src != PAD
+
+
+class TatoebaData:
+    """The Tatoeba split of one pair: the same examples every epoch, one dev set."""
+
+    def __init__(self, cfg, codec, data):
+        tr = cfg["train"]
+        self.train = encode_pairs(codec, glosa_data.load_pairs(cfg["pair"], "train", cfg["src"],
+                                                               cfg["tgt"], data), tr["max_len"])
+        groups = glosa_data.group_references(
+            glosa_data.load_pairs(cfg["pair"], "dev", cfg["src"], cfg["tgt"], data))
+        if tr["dev_size"]:
+            groups = groups[:tr["dev_size"]]
+        self.dev = {"tatoeba": groups}
+        log("train %d pairs, dev %d sources" % (len(self.train), len(groups)))
+
+    def examples(self, epoch):
+        return self.train
+
+
+class CorpusData:
+    """A corpus folder made by glosa_corpus.py: each epoch samples the mixture and applies the
+    augmentations afresh (seeded by the epoch, so a resumed run sees the same examples); several
+    dev sets, whose mean BLEU picks the best checkpoint."""
+
+    def __init__(self, cfg, codec):
+        tr = cfg["train"]
+        self.cfg, self.codec = cfg, codec
+        self.rows = glosa_corpus.read_train(cfg["corpus"])
+        self.dev = glosa_corpus.read_dev(cfg["corpus"], cfg["src"], cfg["tgt"])
+        if tr["dev_size"]:
+            self.dev = {k: v[:tr["dev_size"]] for k, v in self.dev.items()}
+        self.epoch, self.cache = None, None
+        log("corpus %s: %d rows, dev %s" % (cfg["corpus"], len(self.rows),
+                                            {k: len(v) for k, v in self.dev.items()}))
+
+    def examples(self, epoch):
+        if epoch != self.epoch:
+            t0 = time.time()
+            pairs = glosa_corpus.epoch_pairs(self.rows, self.cfg["src"] + "-" + self.cfg["tgt"],
+                                             epoch, self.cfg["train"]["seed"])
+            self.cache = encode_pairs(self.codec, pairs, self.cfg["train"]["max_len"])
+            self.epoch = epoch
+            log("epoch %d data: %d examples of %d sampled pairs, %d target tokens [%.0fs]" % (
+                epoch + 1, len(self.cache), len(pairs), sum(len(t) for _, t in self.cache),
+                time.time() - t0))
+        return self.cache
 
 
 # ---------------------------------------------------------------------------------------------
@@ -221,6 +269,8 @@ def add_common_args(p, arch):
     g.add_argument("--runs-dir", help="default $GLOSA_RUNS or /work/runs")
     g.add_argument("--data", help="default $GLOSA_DATA or <repo>/../shared/data")
     g.add_argument("--pair", default="en-es", help="data folder tatoeba-<pair>")
+    g.add_argument("--corpus", help="train on a corpus folder made by glosa_corpus.py (its "
+                   "spm.model, mixture and dev sets) instead of Tatoeba")
     g.add_argument("--src", default="en")
     g.add_argument("--tgt", default="es")
     g.add_argument("--spm", help="SentencePiece model; default: train a joint one in the run dir")
@@ -324,6 +374,8 @@ def main(arch, argv=None):
                 manifest = json.load(f)
             spm_path = os.path.join(args.init_embedding, manifest["tokenizer"]["source"])
         dst_spm = os.path.join(run_dir, "spm.model")
+        if args.corpus and not spm_path:
+            spm_path = os.path.join(args.corpus, "spm.model")
         if spm_path:
             if os.path.abspath(spm_path) != os.path.abspath(dst_spm):
                 with open(spm_path, "rb") as fi, open(dst_spm, "wb") as fo:
@@ -341,6 +393,7 @@ def main(arch, argv=None):
                 "seed")},
             "init_from": args.init_from, "init_step": init_step,
             "init_embedding": args.init_embedding,
+            "corpus": os.path.abspath(args.corpus) if args.corpus else None,
         }
     tr = cfg["train"]
     codec = SpmCodec(os.path.join(run_dir, "spm.model"))
@@ -375,13 +428,9 @@ def main(arch, argv=None):
     log("%s: %d parameters, hparams %s" % (arch.name, nparams, json.dumps(cfg["hparams"])))
     log("run dir %s, training options %s" % (run_dir, json.dumps(tr)))
 
-    train = encode_pairs(codec, glosa_data.load_pairs(cfg["pair"], "train", cfg["src"],
-                                                      cfg["tgt"], args.data), tr["max_len"])
-    dev_groups = glosa_data.group_references(
-        glosa_data.load_pairs(cfg["pair"], "dev", cfg["src"], cfg["tgt"], args.data))
-    if tr["dev_size"]:
-        dev_groups = dev_groups[:tr["dev_size"]]
-    log("train %d pairs, dev %d sources" % (len(train), len(dev_groups)))
+    if cfg.get("corpus") and args.corpus:
+        cfg["corpus"] = os.path.abspath(args.corpus)  # the folder may have moved between runs
+    data = CorpusData(cfg, codec) if cfg.get("corpus") else TatoebaData(cfg, codec, args.data)
 
     def save(path, best=False):
         obj = {"config": cfg, "model": model.state_dict(), "torch_rng": torch.get_rng_state()}
@@ -400,10 +449,22 @@ def main(arch, argv=None):
 
     def evaluate():
         t0 = time.time()
-        bleu, chrf, hyps = evaluate_groups(model, codec, dev_groups)
+        scores, all_hyps = {}, []
+        for name, groups in data.dev.items():
+            b, c, h = evaluate_groups(model, codec, groups)
+            scores[name] = {"bleu": b, "chrf": c}
+            all_hyps += h
+            for i in range(min(2, len(h))):
+                log("  [%s] %s => %s" % (name, groups[i][0], h[i]))
+        # One set: its score. Several: the mean, so that no domain is traded away unseen.
+        bleu = sum(v["bleu"] for v in scores.values()) / len(scores)
+        chrf = sum(v["chrf"] for v in scores.values()) / len(scores)
+        hyps = all_hyps
         entry = {"step": state["step"], "epoch": state["epoch"] + state["batch_in_epoch"] /
                  max(len(batches), 1), "train_minutes": state["train_seconds"] / 60,
                  "dev_bleu": bleu, "dev_chrf": chrf, "time": time.strftime("%Y-%m-%d %H:%M:%S")}
+        if len(scores) > 1:
+            entry["dev_sets"] = scores
         state["history"].append(entry)
         improved = bleu > state["best_bleu"]
         if improved:
@@ -416,11 +477,11 @@ def main(arch, argv=None):
             state["evals_since_best"] += 1
         with open(os.path.join(run_dir, "history.json"), "w") as f:
             json.dump(state["history"], f, indent=1)
-        log("DEV step %d epoch %.2f train %.1f min: BLEU %.2f chrF %.2f (best %.2f%s) [%.0fs]" % (
-            state["step"], entry["epoch"], entry["train_minutes"], bleu, chrf,
-            state["best_bleu"], ", new best" if improved else "", time.time() - t0))
-        for i in range(min(3, len(hyps))):
-            log("  %s => %s" % (dev_groups[i][0], hyps[i]))
+        log("DEV step %d epoch %.2f train %.1f min: BLEU %.2f chrF %.2f (best %.2f%s) %s "
+            "[%.0fs]" % (state["step"], entry["epoch"], entry["train_minutes"], bleu, chrf,
+                         state["best_bleu"], ", new best" if improved else "",
+                         " ".join("%s %.2f" % (k, v["bleu"]) for k, v in scores.items())
+                         if len(scores) > 1 else "", time.time() - t0))
         save(os.path.join(run_dir, "last.pt"))
 
     model.train()
@@ -430,6 +491,7 @@ def main(arch, argv=None):
     loss_acc, tok_acc, t_acc = 0.0, 0, time.time()
     done = False
     while not done and state["epoch"] < tr["max_epochs"]:
+        train = data.examples(state["epoch"])
         batches = make_batches(train, tr["max_tokens"], tr["seed"] * 1000 + state["epoch"])
         if state["batch_in_epoch"] == 0:
             log("epoch %d: %d batches" % (state["epoch"] + 1, len(batches)))

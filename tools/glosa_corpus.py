@@ -1,0 +1,353 @@
+#!/usr/bin/python3
+"""The broad English–Spanish corpus of the general-domain models (docs/training.md, "Broad data").
+
+`build` reads every source (Tatoeba, ../shared/data/parallel-en-es, the 2008–2011 news sets),
+cleans and filters it, holds out the dev sets, and writes to --out:
+  train.tsv        origin<TAB>english<TAB>spanish, in file order (consecutive lines of a file stay
+                   consecutive, which the concatenation augmentation relies on)
+  dev/<set>.en/.es the dev sets: news (newstest2012), docs (Microsoft Learn + LibreOffice help
+                   held-out blocks), prose (Europarl held-out block), tatoeba (Tatoeba dev)
+  stats.json       what every filter removed, per source
+`spm` trains the joint SentencePiece model on a sample of train.tsv.
+
+The mixture (how often each origin is seen per epoch, which origins are tagged as machine
+translated) and the training-time augmentations (placeholders for protected spans, copied names,
+concatenated consecutive pairs) are applied per epoch by `epoch_pairs()`, seeded by the epoch
+number so that a resumed run sees the same data.
+
+newstest2013 and TICO-19 are report-only: this module never reads them.
+"""
+
+import argparse
+import collections
+import gzip
+import json
+import lzma
+import os
+import random
+import re
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import glosa_data  # noqa: E402
+import glosa_spans  # noqa: E402
+
+PARALLEL = ["msdocs-human", "msdocs-machine", "gettext-ui", "libreoffice-help", "gimp-help",
+            "debian-docs", "europarl-sample", "globalvoices", "bible"]
+NEWS_TRAIN = ["news-test2008", "newssyscomb2009", "newstest2009", "newstest2010", "newstest2011"]
+NEWS_DEV = "newstest2012"
+MACHINE_TRANSLATED = {"msdocs-machine"}
+
+# Held-out blocks (the last N lines of a file, i.e. whole documents, not random lines that would
+# have near-copies from the same page in train).
+HOLDOUT = {"msdocs-human": ("docs", 500), "libreoffice-help": ("docs", 250),
+           "europarl-sample": ("prose", 500)}
+
+# Times each origin is seen per epoch, per direction. Fractions are sampled (0.5 = a random half
+# each epoch). Decided on dev (docs/training.md).
+MIXTURE = {
+    "en-es": {"tatoeba": 2.0, "msdocs-human": 1.0, "msdocs-machine": 0.35, "gettext-ui": 1.0,
+              "libreoffice-help": 1.0, "gimp-help": 1.0, "debian-docs": 1.0,
+              "europarl-sample": 3.0, "globalvoices": 3.0, "news": 4.0, "bible": 0.0},
+    "es-en": {"tatoeba": 2.0, "msdocs-human": 1.0, "msdocs-machine": 0.35, "gettext-ui": 1.0,
+              "libreoffice-help": 1.0, "gimp-help": 1.0, "debian-docs": 1.0,
+              "europarl-sample": 3.0, "globalvoices": 3.0, "news": 4.0, "bible": 0.5},
+}
+
+EN_STOP = set("the and of to is in that for with you this are be on it was from by not have "
+              "your can will which or as an at".split())
+ES_STOP = set("el la de que y en los las del se por un una para con es al lo como más su "
+              "sus le o este esta".split())
+_WORD = re.compile(r"\w+", re.UNICODE)
+_MOJIBAKE = re.compile("[ÃÂ][\u0080-\u00bf]")
+
+
+def _read_lines(path):
+    opener = lzma.open if path.endswith(".xz") else gzip.open
+    with opener(path, "rt", encoding="utf-8") as f:
+        return [line.rstrip("\n") for line in f]
+
+
+def _fix_mojibake(text):
+    """UTF-8 read as Latin-1 ('MensajerÃ­a'): undo it when that gives valid UTF-8."""
+    if not _MOJIBAKE.search(text):
+        return text
+    try:
+        return text.encode("cp1252").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        try:
+            return text.encode("latin-1").decode("utf-8")
+        except (UnicodeEncodeError, UnicodeDecodeError):
+            return None
+
+
+def _stop_counts(words):
+    return sum(w in EN_STOP for w in words), sum(w in ES_STOP for w in words)
+
+
+def filter_reason(en, es):
+    """None if the pair is kept, else the name of the filter that drops it."""
+    if not en or not es:
+        return "empty"
+    if en == es:
+        return "copy"
+    if en.lower() == es.lower() or _WORD.findall(en.lower()) == _WORD.findall(es.lower()):
+        return "copy"
+    we, ws = _WORD.findall(en.lower()), _WORD.findall(es.lower())
+    if not we or not ws:
+        return "no-words"
+    if len(we) > 150 or len(ws) > 150:
+        return "too-long"
+    le, ls = len(en), len(es)
+    if max(le, ls) > 40 and max(le, ls) / max(1, min(le, ls)) > 2.2:
+        return "length-ratio"
+    if max(len(we), len(ws)) >= 6 and max(len(we), len(ws)) / min(len(we), len(ws)) > 2.5:
+        return "length-ratio"
+    letters = sum(c.isalpha() for c in en)
+    if letters < 0.4 * le:
+        return "not-prose"
+    en_e, en_s = _stop_counts(we)
+    es_e, es_s = _stop_counts(ws)
+    if len(ws) >= 4 and es_e > es_s:
+        return "language"
+    if len(we) >= 4 and en_s > en_e:
+        return "language"
+    return None
+
+
+def _clean_pair(en, es):
+    en, es = glosa_data.clean(en), glosa_data.clean(es)
+    en, es = _fix_mojibake(en), _fix_mojibake(es)
+    return en, es
+
+
+def build(data, out):
+    os.makedirs(os.path.join(out, "dev"), exist_ok=True)
+    stats = collections.OrderedDict()
+    dev = collections.defaultdict(list)
+    sources = []  # (origin, [(en, es)])
+
+    par = os.path.join(data, "parallel-en-es")
+    for name in PARALLEL:
+        en = _read_lines(os.path.join(par, name + ".en.xz"))
+        es = _read_lines(os.path.join(par, name + ".es.xz"))
+        if len(en) != len(es):
+            raise SystemExit("%s: %d English lines, %d Spanish" % (name, len(en), len(es)))
+        pairs = list(zip(en, es))
+        if name in HOLDOUT:
+            set_name, n = HOLDOUT[name]
+            held, pairs = pairs[-n:], pairs[:-n]
+            for a, b in held:
+                a, b = _clean_pair(a, b)
+                if a and b and filter_reason(a, b) is None:
+                    dev[set_name].append((a, b))
+        sources.append((name, pairs))
+    news = []
+    for name in NEWS_TRAIN:
+        d = os.path.join(data, "newstest", "en-es")
+        news += list(zip(_read_lines(os.path.join(d, name + ".en.gz")),
+                         _read_lines(os.path.join(d, name + ".es.gz"))))
+    sources.append(("news", news))
+    d = os.path.join(data, "newstest", "en-es")
+    for a, b in zip(_read_lines(os.path.join(d, NEWS_DEV + ".en.gz")),
+                    _read_lines(os.path.join(d, NEWS_DEV + ".es.gz"))):
+        a, b = glosa_data.clean(a), glosa_data.clean(b)
+        if a and b:
+            dev["news"].append((a, b))
+    sources.insert(0, ("tatoeba", glosa_data.read_tsv(glosa_data.split_path("en-es", "train",
+                                                                             data))))
+    for a, b in glosa_data.read_tsv(glosa_data.split_path("en-es", "dev", data)):
+        dev["tatoeba"].append((a, b))
+
+    # Nothing whose English side is in a dev set may be trained on.
+    dev_en = {a.lower() for rows in dev.values() for a, _ in rows}
+    seen_pairs = set()
+    source_count = collections.Counter()
+    with open(os.path.join(out, "train.tsv.tmp"), "w", encoding="utf-8") as f:
+        for origin, pairs in sources:
+            st = collections.Counter(raw=len(pairs))
+            for a, b in pairs:
+                a, b = _clean_pair(a, b)
+                if a is None or b is None:
+                    st["mojibake"] += 1
+                    continue
+                reason = filter_reason(a, b)
+                if reason is None and a.lower() in dev_en:
+                    reason = "in-dev"
+                key = (a.lower(), b.lower())
+                if reason is None and key in seen_pairs:
+                    reason = "duplicate"
+                # Boilerplate: the same English line with many translations (menu labels, "Note",
+                # "Yes") is capped at 3 distinct pairs across all files.
+                # Tatoeba's several translations of one sentence are real and kept.
+                if reason is None and origin != "tatoeba" and source_count[a.lower()] >= 3:
+                    reason = "repeated-source"
+                if reason:
+                    st[reason] += 1
+                    continue
+                seen_pairs.add(key)
+                source_count[a.lower()] += 1
+                st["kept"] += 1
+                f.write("%s\t%s\t%s\n" % (origin, a, b))
+            stats[origin] = dict(st)
+            print("%-18s %s" % (origin, dict(st)), flush=True)
+    os.replace(os.path.join(out, "train.tsv.tmp"), os.path.join(out, "train.tsv"))
+    for set_name, rows in dev.items():
+        with open(os.path.join(out, "dev", set_name + ".en"), "w", encoding="utf-8") as fe, \
+             open(os.path.join(out, "dev", set_name + ".es"), "w", encoding="utf-8") as fs:
+            for a, b in rows:
+                fe.write(a + "\n")
+                fs.write(b + "\n")
+        stats["dev-" + set_name] = len(rows)
+    with open(os.path.join(out, "stats.json"), "w") as f:
+        json.dump(stats, f, indent=1)
+
+
+def read_train(corpus):
+    """[(origin, en, es)] in file order."""
+    rows = []
+    with open(os.path.join(corpus, "train.tsv"), encoding="utf-8") as f:
+        for line in f:
+            o, a, b = line.rstrip("\n").split("\t")
+            rows.append((o, a, b))
+    return rows
+
+
+def read_dev(corpus, src, tgt):
+    """{set name: [(source, [references])]} for the direction src->tgt."""
+    out = collections.OrderedDict()
+    d = os.path.join(corpus, "dev")
+    for name in ("news", "docs", "prose", "tatoeba"):
+        with open(os.path.join(d, name + "." + src), encoding="utf-8") as f:
+            s = [x.rstrip("\n") for x in f]
+        with open(os.path.join(d, name + "." + tgt), encoding="utf-8") as f:
+            t = [x.rstrip("\n") for x in f]
+        out[name] = glosa_data.group_references(list(zip(s, t)))
+    return out
+
+
+def train_spm(corpus, vocab_size, sample=1500000, seed=1):
+    """Joint unigram model over both languages, with byte fallback (emoji and rare scripts are
+    spelt in bytes instead of becoming <unk>) and the placeholder/tag symbols as single pieces.
+    Machine-translated Spanish is left out of the sample."""
+    import sentencepiece as spm
+    rows = read_train(corpus)
+    rng = random.Random(seed)
+    lines = []
+    for o, a, b in rows:
+        lines.append(a)
+        if o not in MACHINE_TRANSLATED:
+            lines.append(b)
+    rng.shuffle(lines)
+    lines = lines[:sample]
+    fd, tmp = tempfile.mkstemp(prefix="glosa-spm-", suffix=".txt")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        for s in lines:
+            f.write(s + "\n")
+    try:
+        spm.SentencePieceTrainer.train(
+            input=tmp, model_prefix=os.path.join(corpus, "spm"), vocab_size=vocab_size,
+            model_type="unigram", character_coverage=0.9999, byte_fallback=True,
+            input_sentence_size=0, shuffle_input_sentence=False,
+            user_defined_symbols=glosa_spans.USER_SYMBOLS,
+            pad_id=glosa_data.PAD_ID, unk_id=glosa_data.UNK_ID, bos_id=glosa_data.BOS_ID,
+            eos_id=glosa_data.EOS_ID, pad_piece="<pad>", unk_piece="<unk>", bos_piece="<s>",
+            eos_piece="</s>", num_threads=2, minloglevel=1)
+    finally:
+        os.unlink(tmp)
+    return os.path.join(corpus, "spm.model")
+
+
+# ---------------------------------------------------------------------------------------------
+# Per-epoch sampling and augmentation
+
+_NAME = re.compile(r"(?<=\w[ ,;:])([A-ZÁÉÍÓÚÑ][a-záéíóúñü]{2,})(?=[ ,.;:!?])")
+_SYLLABLES = ("ka", "ve", "lin", "to", "mar", "su", "ra", "ni", "ko", "bel", "dra", "an",
+              "ste", "ja", "ol", "wen", "ri", "po", "zu", "gar", "mi", "el", "ta", "dor")
+
+
+def _pseudo_name(rng):
+    n = "".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(2, 3)))
+    return n[0].upper() + n[1:]
+
+
+def swap_names(src, tgt, rng):
+    """Capitalised words (not sentence-initial) that occur in both sides are names the model must
+    copy; replacing them by new ones teaches copying of names it never saw."""
+    for name in set(_NAME.findall(src)):
+        if re.search(r"(?<!\w)" + name + r"(?!\w)", tgt):
+            new = _pseudo_name(rng)
+            src = re.sub(r"(?<!\w)" + name + r"(?!\w)", new, src)
+            tgt = re.sub(r"(?<!\w)" + name + r"(?!\w)", new, tgt)
+    return src, tgt
+
+
+def epoch_pairs(rows, direction, epoch, seed, p_protect=0.5, p_names=0.1, p_concat=0.08,
+                max_concat=4):
+    """[(source text, target text)] for one epoch: the mixture sampled, machine-translated pairs
+    tagged, spans replaced by placeholders in a share of the pairs that have them, names swapped,
+    and runs of 2..max_concat consecutive pairs of one file joined into long examples."""
+    src_lang, tgt_lang = direction.split("-")
+    weights = MIXTURE[direction]
+    rng = random.Random(seed * 1000003 + epoch)
+    out = []
+    i = 0
+    n = len(rows)
+    while i < n:
+        origin = rows[i][0]
+        w = weights.get(origin, 1.0)
+        # The run of consecutive rows joined into this example (usually 1).
+        k = 1
+        if rng.random() < p_concat:
+            k = rng.randint(2, max_concat)
+            while i + k > n or rows[i + k - 1][0] != origin:
+                k -= 1
+        reps = int(w) + (1 if rng.random() < w - int(w) else 0)
+        for _ in range(reps):
+            parts = []
+            for o, en, es in rows[i:i + k]:
+                s, t = (en, es) if src_lang == "en" else (es, en)
+                parts.append((s, t))
+            s = " ".join(p[0] for p in parts)
+            t = " ".join(p[1] for p in parts)
+            if rng.random() < p_names:
+                s, t = swap_names(s, t, rng)
+            if rng.random() < p_protect:
+                s, t, _ = glosa_spans.protect_pair(s, t)
+            if origin in MACHINE_TRANSLATED:
+                s = glosa_spans.MT_TAG + s
+            out.append((s, t))
+        i += k
+    rng.shuffle(out)
+    return out
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    b = sub.add_parser("build", help="clean, filter and split the corpus")
+    b.add_argument("--data")
+    b.add_argument("--out", required=True)
+    s = sub.add_parser("spm", help="train the joint SentencePiece model into the corpus folder")
+    s.add_argument("--corpus", required=True)
+    s.add_argument("--vocab-size", type=int, default=16000)
+    e = sub.add_parser("sample", help="print a few augmented training pairs of an epoch")
+    e.add_argument("--corpus", required=True)
+    e.add_argument("--direction", default="en-es")
+    e.add_argument("--n", type=int, default=20)
+    a = p.parse_args(argv)
+    if a.cmd == "build":
+        build(glosa_data.data_dir(a.data), a.out)
+    elif a.cmd == "spm":
+        print(train_spm(a.corpus, a.vocab_size))
+    elif a.cmd == "sample":
+        pairs = epoch_pairs(read_train(a.corpus), a.direction, 0, 1)
+        print("%d pairs" % len(pairs))
+        for s, t in pairs[:a.n]:
+            print(repr(s), "=>", repr(t))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

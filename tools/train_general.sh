@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Trains (or resumes) the general-domain Transformer of one direction on the broad corpus
+# (docs/training.md, "General-domain models"). Safe to run again at any time: the corpus and the
+# SentencePiece model are built once, training resumes from $GLOSA_RUNS/<run>/last.pt.
+#
+#   tools/train_general.sh en-es            # background: nohup tools/train_general.sh en-es &
+#   GLOSA_RUNS=/work/runs tools/train_general.sh es-en --max-minutes 150
+#
+# Extra arguments go to train_transformer.py (training options given again override the
+# checkpoint's, e.g. --max-minutes or --patience).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+DIRECTION=${1:?usage: train_general.sh en-es|es-en [train_transformer.py options]}
+shift
+RUNS=${GLOSA_RUNS:-/work/runs}
+CORPUS=$RUNS/broad-en-es
+PY=/usr/bin/python3
+export OMP_WAIT_POLICY=PASSIVE
+unset OPENBLAS_CORETYPE
+
+if [ ! -f "$CORPUS/train.tsv" ]; then
+  nice -n 10 $PY "$ROOT/tools/glosa_corpus.py" build --out "$CORPUS"
+fi
+if [ ! -f "$CORPUS/spm.model" ]; then
+  nice -n 10 $PY "$ROOT/tools/glosa_corpus.py" spm --corpus "$CORPUS" --vocab-size 16000
+fi
+
+SRC=${DIRECTION%-*}
+TGT=${DIRECTION#*-}
+# 6 encoder + 2 decoder layers at d 256 (10.9M parameters), sized for two CPU cores: the 21.5M
+# d 384 variant trained at half the speed (docs/training.md). Two decoder layers keep decoding cheap.
+exec nice -n 10 $PY "$ROOT/tools/train_transformer.py" \
+  --run "general-$DIRECTION" --corpus "$CORPUS" --src "$SRC" --tgt "$TGT" \
+  --d-model 256 --heads 4 --ffn-dim 1024 --encoder-layers 6 --decoder-layers 2 \
+  --max-positions 1024 --max-len 256 --max-tokens 3500 --lr 1e-3 --warmup 600 \
+  --eval-minutes 40 --checkpoint-minutes 5 --dev-size 400 --patience 8 --max-epochs 30 "$@"
