@@ -42,7 +42,7 @@ _PATTERNS = [
     ("email", r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
     ("code", r"`[^`\n]+`"),
     ("tag", r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>"),
-    ("placeholder", r"%\d+|%\([\w]+\)[sd]|%[-+ #0]*\d*(?:\.\d+)?[sdifuxXcpeEgG@]|"
+    ("placeholder", r"%\(\w+\)[sd]|%[-+ #0]*\d*(?:\.\d+)?[sdifuxXcpeEgG@]|%\d+|"
                     r"\$\{\w+\}|\{\{?\w*\}?\}"),
     ("emoji", _EMOJI),
     ("number", _NUMBER),
@@ -74,18 +74,22 @@ def protect(text, limit=PLACEHOLDERS):
 
 def restore(text, spans):
     """Puts the spans back: the first copy of each placeholder becomes its span, later copies
-    are dropped, and spans the output lost are appended (so each span appears exactly once)."""
+    are dropped, and spans the output lost are appended (so each span appears exactly once).
+    The same as restoreSpans() in engine/text/protectedspans.cpp."""
     seen = set()
-    out = []
-    for ch in text:
-        k = ord(ch) - PLACEHOLDER_BASE
-        if 0 <= k < len(spans):
-            if k not in seen:
-                seen.add(k)
-                out.append(spans[k])
-            continue
-        out.append(ch)
-    restored = "".join(out)
+    out = ""
+    i = 0
+    while i < len(text):
+        k = ord(text[i]) - PLACEHOLDER_BASE
+        i += 1
+        if not 0 <= k < 64:
+            out += text[i - 1]
+        elif k < len(spans) and k not in seen:
+            seen.add(k)
+            out += spans[k]
+        elif i < len(text) and text[i] == " " and (not out or out[-1] == " "):
+            i += 1  # a dropped copy takes one of the spaces around it along
+    restored = out
     missing = [spans[k] for k in range(len(spans)) if k not in seen]
     if missing:
         restored = (restored.rstrip() + " " + " ".join(missing)).strip()

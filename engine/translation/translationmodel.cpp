@@ -1,6 +1,7 @@
 #include "engine/translation/translationmodel.h"
 
 #include "engine/package.h"
+#include "engine/text/protectedspans.h"
 
 #include <nlohmann/json.hpp>
 
@@ -17,6 +18,7 @@ TranslationModel::TranslationModel(const ModelPackage &package,
                        decodingOptionsFromJson(package.decoding()))
 {
     setMaxSourceLength(package.hyperparameter<int>("max_source_length", 256));
+    setPlaceholders(package.hyperparameter<int>("placeholders", 0));
 }
 
 TranslationModel::TranslationModel(std::string id, std::string sourceLanguage,
@@ -52,6 +54,27 @@ void TranslationModel::setMaxSourceLength(int length)
         throw std::invalid_argument("TranslationModel " + m_id + ": max_source_length " +
                                     std::to_string(length) + " must be at least 2");
     m_maxSourceLength = length;
+}
+
+void TranslationModel::setPlaceholders(int count)
+{
+    if (count < 0 || count > 64)
+        throw std::invalid_argument("TranslationModel " + m_id + ": placeholders " +
+                                    std::to_string(count) + " is not in [0, 64]");
+    for (int k = 0; k < count; ++k) {
+        for (const Tokenizer *tokenizer : {m_sourceTokenizer.get(), m_targetTokenizer.get()}) {
+            const int id = tokenizer->pieceToId(placeholderText(k));
+            if (id == tokenizer->unkId() || id < 0) {
+                char codePoint[16];
+                std::snprintf(codePoint, sizeof codePoint, "U+%04X",
+                              static_cast<unsigned>(kPlaceholderBase) + k);
+                throw std::invalid_argument("TranslationModel " + m_id + ": placeholder " +
+                                            std::to_string(k) + " (" + codePoint +
+                                            ") is not a piece of " + tokenizer->path());
+            }
+        }
+    }
+    m_placeholders = count;
 }
 
 namespace {

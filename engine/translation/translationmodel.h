@@ -57,6 +57,12 @@ public:
     // "max_source_length", default 256).
     int maxSourceLength() const { return m_maxSourceLength; }
     void setMaxSourceLength(int length);
+    // How many placeholder pieces (U+E000 + k, one vocabulary piece each, on both sides) the
+    // model was trained to copy: the Translator hands it protected spans (protectedspans.h) as
+    // placeholders. 0, the default, when the model knows none (model.json hyperparameter
+    // "placeholders"). Throws std::invalid_argument when a tokenizer lacks one of the pieces.
+    int placeholders() const { return m_placeholders; }
+    void setPlaceholders(int count);
 
 private:
     std::string m_id;
@@ -68,6 +74,7 @@ private:
     DecodingOptions m_defaults;
     bool m_appendSourceEos = true;
     int m_maxSourceLength = 256;
+    int m_placeholders = 0;
 };
 
 // Reads a model.json "decoding" object (docs/model-package.md) over `base`: keys "strategy",

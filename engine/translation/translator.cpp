@@ -1,5 +1,6 @@
 #include "engine/translation/translator.h"
 
+#include "engine/text/protectedspans.h"
 #include "engine/text/sentencesplitter.h"
 #include "engine/text/unicode.h"
 #include "engine/translation/translationmodel.h"
@@ -21,8 +22,94 @@ bool startsWord(const Token &token)
 struct PendingSegment
 {
     TextSpan source;
-    std::vector<Token> tokens; // ranges in the input, EOS not yet appended
+    std::vector<Token> tokens;      // ranges in the input, EOS not yet appended
+    std::vector<std::string> spans; // protected span k is placeholder k in tokens
 };
+
+// A stretch of a sentence encoded at once, and the protected spans in it (input offsets).
+struct Unit
+{
+    TextSpan range;
+    std::vector<TextSpan> spans;
+};
+
+// Splits a sentence so that no unit holds more protected spans than the model has placeholders:
+// a cut goes before the first span that would not fit, back at the white space before it where
+// there is one after the previous span (so that no word is split).
+std::vector<Unit> protectionUnits(std::string_view text, TextSpan sentence,
+                                  const std::vector<ProtectedSpan> &spans, std::size_t limit)
+{
+    std::vector<Unit> units;
+    Unit unit{{sentence.begin, sentence.end}, {}};
+    for (const ProtectedSpan &span : spans) {
+        const TextSpan at{sentence.begin + span.bytes.begin, sentence.begin + span.bytes.end};
+        if (unit.spans.size() == limit) {
+            std::size_t cut = at.begin;
+            for (std::size_t c = at.begin; c > unit.spans.back().end; --c) {
+                if (isWhiteSpace(static_cast<unsigned char>(text[c - 1]))) {
+                    cut = c;
+                    break;
+                }
+            }
+            unit.range.end = cut;
+            units.push_back(std::move(unit));
+            unit = Unit{{cut, sentence.end}, {}};
+        }
+        unit.spans.push_back(at);
+    }
+    units.push_back(std::move(unit));
+    return units;
+}
+
+// Encodes a unit with its spans replaced by placeholders 0, 1, ... and maps every piece back to
+// the input: a placeholder piece covers its whole span, other pieces shift past the spans.
+std::vector<Token> encodeUnit(const Tokenizer &tokenizer, std::string_view text, const Unit &unit)
+{
+    std::string modelText;
+    std::vector<std::size_t> placeholderAt; // byte offset of placeholder k in modelText
+    std::size_t copied = unit.range.begin;
+    for (std::size_t k = 0; k < unit.spans.size(); ++k) {
+        modelText.append(text.substr(copied, unit.spans[k].begin - copied));
+        placeholderAt.push_back(modelText.size());
+        modelText += placeholderText(static_cast<int>(k));
+        copied = unit.spans[k].end;
+    }
+    modelText.append(text.substr(copied, unit.range.end - copied));
+    // Input offset of modelText offset x; `end` picks the span's end for a placeholder's inside.
+    const auto toInput = [&](std::size_t x, bool end) {
+        std::size_t input = unit.range.begin + x;
+        for (std::size_t k = 0; k < placeholderAt.size(); ++k) {
+            const std::size_t p = placeholderAt[k];
+            const std::size_t placeholderBytes = placeholderText(static_cast<int>(k)).size();
+            if (x <= p)
+                break;
+            if (x < p + placeholderBytes)
+                return end ? unit.spans[k].end : unit.spans[k].begin;
+            input = input - placeholderBytes + unit.spans[k].size();
+        }
+        return input;
+    };
+    std::vector<Token> tokens = tokenizer.encode(modelText);
+    for (Token &token : tokens)
+        token.bytes = {toInput(token.bytes.begin, false), toInput(token.bytes.end, true)};
+    return tokens;
+}
+
+// A chunk's placeholders renumbered 0, 1, ... in order of appearance (the numbering the model
+// was trained on), with the span texts in that order.
+std::vector<std::string> renumberPlaceholders(std::vector<Token> &tokens, std::string_view text,
+                                              const Tokenizer &tokenizer)
+{
+    std::vector<std::string> spans;
+    for (Token &token : tokens) {
+        if (placeholderIndex(token.piece) < 0)
+            continue;
+        token.piece = placeholderText(static_cast<int>(spans.size()));
+        token.id = tokenizer.pieceToId(token.piece);
+        spans.emplace_back(text.substr(token.bytes.begin, token.bytes.size()));
+    }
+    return spans;
+}
 
 // Cuts `tokens` into chunks of at most `limit` pieces, each cut before a word start when one is
 // in the second half of the window (so that words stay whole), else exactly at the limit.
@@ -58,6 +145,7 @@ Translator::Translator(std::shared_ptr<TranslationModel> model) : m_model(std::m
     if (!m_model)
         throw std::invalid_argument("Translator: null model");
     m_splitter = std::make_unique<SentenceSplitter>(m_model->sourceLanguage());
+    m_protector = std::make_unique<SpanProtector>();
 }
 
 Translator::~Translator() = default;
@@ -83,29 +171,35 @@ TranslationResult Translator::translate(std::string_view text, const DecodingOpt
     const bool appendEos = m_model->appendSourceEos();
     const std::size_t limit =
         static_cast<std::size_t>(m_model->maxSourceLength()) - (appendEos ? 1 : 0);
+    const std::size_t placeholders = static_cast<std::size_t>(m_model->placeholders());
 
     // 1. Sentences, then pieces located in the input, then chunks of what is too long.
     const SentenceSplitter &splitter = *m_splitter;
     const Utf8Offsets inputOffsets(text);
     std::vector<PendingSegment> pending;
     for (const TextSpan sentence : splitter.split(text)) {
-        std::vector<Token> tokens =
-            sourceTokenizer.encode(text.substr(sentence.begin, sentence.size()));
-        for (Token &token : tokens) {
-            token.bytes = {token.bytes.begin + sentence.begin, token.bytes.end + sentence.begin};
-            token.chars = inputOffsets.codePoints(token.bytes);
-            token.utf16 = inputOffsets.utf16(token.bytes);
-        }
-        if (tokens.empty())
-            continue;
-        for (std::vector<Token> &piece : chunk(std::move(tokens), limit)) {
-            PendingSegment segment;
-            segment.source = {piece.front().bytes.begin, piece.back().bytes.end};
-            // A chunk's range covers its pieces (a lone "▁" has an empty range: keep it inside).
-            segment.source.begin = std::max(segment.source.begin, sentence.begin);
-            segment.source.end = std::max(segment.source.end, segment.source.begin);
-            segment.tokens = std::move(piece);
-            pending.push_back(std::move(segment));
+        const std::vector<ProtectedSpan> spans =
+            placeholders ? m_protector->find(text.substr(sentence.begin, sentence.size()))
+                         : std::vector<ProtectedSpan>();
+        for (const Unit &unit : protectionUnits(text, sentence, spans, placeholders)) {
+            std::vector<Token> tokens = encodeUnit(sourceTokenizer, text, unit);
+            for (Token &token : tokens) {
+                token.chars = inputOffsets.codePoints(token.bytes);
+                token.utf16 = inputOffsets.utf16(token.bytes);
+            }
+            if (tokens.empty())
+                continue;
+            for (std::vector<Token> &piece : chunk(std::move(tokens), limit)) {
+                PendingSegment segment;
+                segment.source = {piece.front().bytes.begin, piece.back().bytes.end};
+                // A chunk's range covers its pieces (a lone "▁" has an empty range: keep it
+                // inside).
+                segment.source.begin = std::max(segment.source.begin, unit.range.begin);
+                segment.source.end = std::max(segment.source.end, segment.source.begin);
+                segment.spans = renumberPlaceholders(piece, text, sourceTokenizer);
+                segment.tokens = std::move(piece);
+                pending.push_back(std::move(segment));
+            }
         }
     }
     // Segment sources must not overlap and must be ordered for the white space copy below.
@@ -131,6 +225,7 @@ TranslationResult Translator::translate(std::string_view text, const DecodingOpt
             TranslatedSegment &segment = result.segments[i];
             segment.source = pending[i].source;
             segment.sourceTokens = std::move(pending[i].tokens);
+            segment.protectedSpans = std::move(pending[i].spans);
             if (appendEos) {
                 Token eos;
                 eos.id = sourceTokenizer.eosId();
@@ -143,8 +238,10 @@ TranslationResult Translator::translate(std::string_view text, const DecodingOpt
             segment.hypotheses = std::move(decoded[i - first].hypotheses);
             segment.trace = std::move(decoded[i - first].trace);
             for (const Hypothesis &hypothesis : segment.hypotheses)
-                segment.texts.push_back(targetTokenizer.decode(
-                    std::vector<int>(hypothesis.tokens.begin(), hypothesis.tokens.end())));
+                segment.texts.push_back(restoreSpans(
+                    targetTokenizer.decode(
+                        std::vector<int>(hypothesis.tokens.begin(), hypothesis.tokens.end())),
+                    segment.protectedSpans, true));
         }
     }
 
@@ -164,8 +261,10 @@ TranslationResult Translator::translate(std::string_view text, const DecodingOpt
             std::size_t previous = 0;
             for (std::int32_t id : ids) {
                 prefix.push_back(id);
-                const std::size_t end =
-                    std::min(targetTokenizer.decode(prefix).size(), best.size());
+                const std::size_t end = std::min(
+                    restoreSpans(targetTokenizer.decode(prefix), segment.protectedSpans, false)
+                        .size(),
+                    best.size());
                 Token token;
                 token.id = id;
                 token.piece = targetTokenizer.idToPiece(id);

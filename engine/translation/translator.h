@@ -13,10 +13,14 @@
 //     // result.text.
 //
 // Pipeline: validate UTF-8 (InvalidUtf8Error) → sentences (SentenceSplitter for the model's
-// source language) → SentencePiece pieces with their original ranges (Tokenizer) → sentences
-// longer than the model's maxSourceLength are cut into chunks at word starts, never dropped →
-// batched search (decode()) → detokenised text. The white space between sentences is copied
-// from the input, so a paragraph keeps its shape.
+// source language) → protected spans (URLs, numbers, emoji, markup... protectedspans.h) become
+// placeholders when the model has them, a sentence with more spans than placeholders is cut →
+// SentencePiece pieces with their original ranges (Tokenizer; a placeholder's piece covers its
+// whole span) → sentences longer than the model's maxSourceLength are cut into chunks at word
+// starts, never dropped →
+// batched search (decode()) → detokenised text with the spans put back, each exactly once
+// (restoreSpans). The white space between sentences is copied from the input, so a paragraph
+// keeps its shape.
 //
 // Not thread-safe: one thread drives a model at a time (the app's worker owns both).
 #pragma once
@@ -32,6 +36,7 @@
 namespace glosa::engine {
 
 class SentenceSplitter;
+class SpanProtector;
 class TranslationModel;
 
 // A piece of a sentence translated in one search: a whole sentence, or a chunk of a long one.
@@ -45,7 +50,10 @@ struct TranslatedSegment
     std::vector<Token> sourceTokens;
     // Search output, best first (DecodingOptions::nBest of them).
     std::vector<Hypothesis> hypotheses;
-    std::vector<std::string> texts; // detokenised text of each hypothesis
+    std::vector<std::string> texts; // detokenised text of each hypothesis, spans restored
+    // The protected spans (protectedspans.h) the model read as placeholders: placeholder k in
+    // sourceTokens and in the hypotheses' tokens stands for protectedSpans[k].
+    std::vector<std::string> protectedSpans;
     // The best hypothesis's pieces with ranges in TranslationResult::text (bytes, code points,
     // UTF-16); one per hypotheses[0].tokens entry.
     std::vector<Token> targetTokens;
@@ -86,6 +94,7 @@ public:
 private:
     std::shared_ptr<TranslationModel> m_model;
     std::unique_ptr<SentenceSplitter> m_splitter; // built once: ICU iterators are not free
+    std::unique_ptr<SpanProtector> m_protector;   // likewise for its regular expression
     int m_batchSize = 16;
 };
 
