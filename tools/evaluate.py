@@ -16,15 +16,26 @@ in which the sources first appear in the split.
   evaluate.py cli --split test --record resources/models/transformer-es-en
   evaluate.py cli --split newstest2013 --model transformer-es-en
 
+  # the whole table of the README: every model given, and Apertium, on every report set
+  evaluate.py report --models transformer-en-es,rnn-attention-en-es --markdown table.md
+
 Splits: dev, test (Tatoeba, multi-reference) and the out-of-domain sets of
 ../shared/data/newstest/en-es (newstest2013, newstest2012, ..., tico19-test; one reference a
-sentence, read from <set>.<src>.gz and <set>.<tgt>.gz).
+sentence, read from <set>.<src>.gz and <set>.<tgt>.gz). `report` adds the dev sets of the broad
+corpus (glosa_corpus.py: dev-news = newstest2012, dev-docs, dev-prose) and two small sets of
+ours with our own references (tools/eval/: the sentences quoted in issue #13, and a 12-sentence
+news paragraph), and for Spanish output the share of invented words: words (letters only) that are
+neither in Debian's Spanish word list (wspanish, /usr/share/dict/spanish) nor in the reference.
+That list holds lemmas only (no plurals, no conjugated verbs: Apertium's Tatoeba output scores
+13.5% "invented" against it), so the inflected forms of the Spanish Hunspell dictionary
+(hunspell-es, expanded by hunspell-tools' unmunch) count as words too.
 """
 
 import argparse
 import gzip
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -234,9 +245,128 @@ def apertium(sources, src, tgt):
     return [o.strip() for o in out]
 
 
+SPANISH_WORDS = "/usr/share/dict/spanish"
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+HUNSPELL_ES = ("/usr/share/hunspell/es_ES.dic", "/usr/share/hunspell/es_ES.aff")
+
+
+def spanish_words():
+    """The word list plus Hunspell's inflected forms (when hunspell-es and unmunch are here)."""
+    with open(SPANISH_WORDS, encoding="utf-8") as f:
+        known = {w.strip().lower() for w in f}
+    if all(os.path.exists(p) for p in HUNSPELL_ES):
+        forms = subprocess.run(["unmunch", *HUNSPELL_ES], capture_output=True, check=True).stdout
+        known |= {w.strip().lower() for w in forms.decode("utf-8", "replace").split("\n")}
+    else:
+        print("report: hunspell-es is not installed: inflected forms will count as invented",
+              file=sys.stderr)
+    return known
+
+
+def invented_words(hyps, groups, known):
+    """(invented, words, examples): words of `hyps` (runs of letters, lower-cased) found neither in
+    `known` (spanish_words()) nor in the sentence's references."""
+    invented, total, examples = 0, 0, []
+    for h, (_, refs) in zip(hyps, groups):
+        ref_words = {w.lower() for r in refs for w in _LETTERS.findall(r)}
+        for w in _LETTERS.findall(h):
+            total += 1
+            w = w.lower()
+            if w not in known and w not in ref_words:
+                invented += 1
+                if len(examples) < 12:
+                    examples.append(w)
+    return invented, total, examples
+
+
+def report_sets(src, tgt, data, corpus):
+    """[(name, groups)] of the report: Tatoeba test, the report-only news and health sets, the
+    corpus dev sets when the corpus folder exists, and tools/eval."""
+    pair = "en-" + (tgt if src == "en" else src)
+    sets = [("tatoeba-test", groups_for(pair, src, tgt, "test", data)),
+            ("newstest2013", groups_for(pair, src, tgt, "newstest2013", data)),
+            ("tico19-test", groups_for(pair, src, tgt, "tico19-test", data))]
+    if corpus and os.path.isdir(os.path.join(corpus, "dev")):
+        import glosa_corpus
+        for name, groups in glosa_corpus.read_dev(corpus, src, tgt).items():
+            if name != "tatoeba":
+                sets.append(("dev-" + name, groups))
+    else:
+        print("report: no corpus folder %s: dev-news/docs/prose left out" % corpus,
+              file=sys.stderr)
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "eval")
+    for name in ("quoted", "paragraph"):
+        with open(os.path.join(here, name + "." + src), encoding="utf-8") as f:
+            s = [x.rstrip("\n") for x in f]
+        with open(os.path.join(here, name + "." + tgt), encoding="utf-8") as f:
+            t = [x.rstrip("\n") for x in f]
+        sets.append((name, [(a, [b]) for a, b in zip(s, t)]))
+    return sets
+
+
+def report(models, data, corpus, executable, markdown=None, out_dir=None):
+    """Scores every model (glosa-cli, package defaults) and Apertium on every report set of each
+    direction the models cover. Returns the rows."""
+    listing = [json.loads(line) for line in subprocess.run(
+        [executable, "models", "--json"], capture_output=True, text=True,
+        check=True).stdout.splitlines() if line.strip()]
+    by_direction = {}
+    for m in models:
+        entry = next((e for e in listing if e.get("id") == m), None)
+        if entry is None:
+            raise SystemExit("report: glosa-cli knows no model %s" % m)
+        by_direction.setdefault((entry["source_language"], entry["target_language"]),
+                                []).append(m)
+    rows = []
+    known = spanish_words() if os.path.exists(SPANISH_WORDS) else None
+    for (src, tgt), ids in sorted(by_direction.items()):
+        for name, groups in report_sets(src, tgt, data, corpus):
+            sources = [s for s, _ in groups]
+            for system in ids + ["apertium"]:
+                t0 = time.time()
+                hyps = (apertium(sources, src, tgt) if system == "apertium"
+                        else glosa_cli(sources, system, executable))
+                bleu, chrf = score(hyps, groups)
+                row = {"direction": src + "-" + tgt, "set": name, "system": system,
+                       "bleu": round(bleu.score, 2), "chrf": round(chrf, 2),
+                       "segments": len(hyps), "seconds": round(time.time() - t0, 1)}
+                if tgt == "es" and known:
+                    inv, total, examples = invented_words(hyps, groups, known)
+                    row["invented_percent"] = round(100.0 * inv / max(total, 1), 2)
+                    row["invented_examples"] = examples
+                rows.append(row)
+                print(json.dumps(row, ensure_ascii=False), flush=True)
+                if out_dir:
+                    os.makedirs(out_dir, exist_ok=True)
+                    with open(os.path.join(out_dir, "%s.%s.%s" % (name, system, tgt)), "w",
+                              encoding="utf-8") as f:
+                        f.write("\n".join(hyps) + "\n")
+    if markdown:
+        with open(markdown, "w", encoding="utf-8") as f:
+            f.write("| direction | set | system | BLEU | chrF2 | invented words |\n")
+            f.write("|---|---|---|---|---|---|\n")
+            for r in rows:
+                inv = "%.2f%%" % r["invented_percent"] if "invented_percent" in r else ""
+                f.write("| %s | %s | %s | %.2f | %.2f | %s |\n" % (
+                    r["direction"], r["set"], r["system"], r["bleu"], r["chrf"], inv))
+    return rows
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("report", help="every model and Apertium on every report set")
+    r.add_argument("--models", required=True, help="comma-separated installed model ids")
+    r.add_argument("--data")
+    r.add_argument("--corpus", default=os.path.join(os.environ.get("GLOSA_RUNS", "/work/runs"),
+                                                    "broad-en-es"),
+                   help="corpus folder of glosa_corpus.py, for the dev sets")
+    r.add_argument("--markdown", help="write the table here")
+    r.add_argument("--out-dir", help="write every system's output here")
+    r.add_argument("--glosa-cli", default=os.path.join(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "build", "bin", "glosa-cli"))
     for name in ("hyps", "model", "apertium", "cli"):
         s = sub.add_parser(name)
         s.add_argument("--data")
@@ -265,6 +395,9 @@ def main(argv=None):
                 "glosa-cli"))
     a = p.parse_args(argv)
     os.environ.pop("OPENBLAS_CORETYPE", None)
+    if a.cmd == "report":
+        report(a.models.split(","), a.data, a.corpus, a.glosa_cli, a.markdown, a.out_dir)
+        return 0
     t0 = time.time()
     decoding = None
     if a.cmd == "model":

@@ -206,6 +206,8 @@ def translate(model, codec, sources, batch_size=64, max_len_a=1.5, max_len_b=10,
     for k in range(0, len(order), batch_size):
         chunk = order[k:k + batch_size]
         src, mask = pad_sources([ids[i] for i in chunk])
+        device = next(model.parameters()).device
+        src, mask = src.to(device), mask.to(device)
         max_len = int(src.shape[1] * max_len_a + max_len_b)
         hyps = (decode or (lambda m, s, sm, ml: m.greedy(s, sm, ml)))(model, src, mask, max_len)
         for i, h in zip(chunk, hyps):
@@ -280,6 +282,7 @@ def add_common_args(p, arch):
     g.add_argument("--init-embedding", help="package dir whose joint `embedding.weight` (same "
                    "vocabulary and width) starts this model's embedding; its spm.model is used")
     g.add_argument("--threads", type=int, default=2)
+    g.add_argument("--device", default="cpu", help="cpu, or cuda on a GPU machine (bf16 autocast)")
     g.add_argument("--seed", type=int, default=1)
     t = p.add_argument_group("training")
     t.add_argument("--max-tokens", type=int, default=3000,
@@ -401,6 +404,7 @@ def main(arch, argv=None):
 
     torch.manual_seed(tr["seed"])
     model = arch.build(cfg["hparams"], cfg["vocab_size"])
+    device = torch.device(args.device)
     nparams = sum(p.numel() for p in model.parameters())
     opt = torch.optim.Adam(model.parameters(), lr=tr["lr"], betas=tuple(tr["adam_betas"]),
                            eps=tr["adam_eps"], weight_decay=tr["weight_decay"])
@@ -408,6 +412,7 @@ def main(arch, argv=None):
              "best_bleu": -1.0, "evals_since_best": 0, "history": [], "train_seconds": 0.0}
     if ck is not None:
         model.load_state_dict(ck["model"])
+        model.to(device)
         opt.load_state_dict(ck["optimizer"])
         for k in state:
             state[k] = ck[k]
@@ -425,6 +430,7 @@ def main(arch, argv=None):
         with torch.no_grad():
             model.embedding.weight.copy_(emb)
         log("embedding initialised from %s" % cfg["init_embedding"])
+    model.to(device)  # no-op where the checkpoint's weights already moved it
     log("%s: %d parameters, hparams %s" % (arch.name, nparams, json.dumps(cfg["hparams"])))
     log("run dir %s, training options %s" % (run_dir, json.dumps(tr)))
 
@@ -433,7 +439,8 @@ def main(arch, argv=None):
     data = CorpusData(cfg, codec) if cfg.get("corpus") else TatoebaData(cfg, codec, args.data)
 
     def save(path, best=False):
-        obj = {"config": cfg, "model": model.state_dict(), "torch_rng": torch.get_rng_state()}
+        obj = {"config": cfg, "model": {k: v.cpu() for k, v in model.state_dict().items()},
+               "torch_rng": torch.get_rng_state()}
         obj.update(state)
         if not best:
             obj["optimizer"] = opt.state_dict()
@@ -497,7 +504,8 @@ def main(arch, argv=None):
             log("epoch %d: %d batches" % (state["epoch"] + 1, len(batches)))
         while state["batch_in_epoch"] < len(batches):
             t_step = time.time()
-            src, src_mask, tgt_in, tgt_out = collate(train, batches[state["batch_in_epoch"]])
+            src, src_mask, tgt_in, tgt_out = (x.to(device, non_blocking=True) for x in collate(
+                train, batches[state["batch_in_epoch"]]))
             lr = lr_at(state["step"] + 1, tr["lr"], tr["warmup"])
             if cfg.get("init_step"):
                 # Adam's moments start from zero after --init-from: ramp the rate up again
@@ -505,9 +513,11 @@ def main(arch, argv=None):
                 lr *= min(1.0, (state["step"] + 1 - cfg["init_step"]) / tr.get("rewarm", 200))
             for g in opt.param_groups:
                 g["lr"] = lr
-            logits = model.loss_logits(src, src_mask, tgt_in)
-            loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), tgt_out.reshape(-1),
-                                   ignore_index=PAD, label_smoothing=tr["label_smoothing"])
+            with torch.autocast(device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
+                logits = model.loss_logits(src, src_mask, tgt_in)
+            loss = F.cross_entropy(logits.float().reshape(-1, logits.shape[-1]),
+                                   tgt_out.reshape(-1), ignore_index=PAD,
+                                   label_smoothing=tr["label_smoothing"])
             opt.zero_grad(set_to_none=True)
             loss.backward()
             if tr["clip_norm"] > 0:

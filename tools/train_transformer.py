@@ -195,7 +195,7 @@ class Transformer(nn.Module):
         """tgt_in [B, T] -> logits [B, T, vocab] (and the last layer's cross attention
         [B, heads, T, S] when asked)."""
         T = tgt_in.shape[1]
-        causal = torch.ones(T, T, dtype=torch.bool).triu(1)[None, None]  # [1, 1, T, T]
+        causal = torch.ones(T, T, dtype=torch.bool, device=tgt_in.device).triu(1)[None, None]  # [1, 1, T, T]
         pad = ~src_mask[:, None, None, :]
         y = self.embed(tgt_in)
         attn = None
@@ -254,8 +254,8 @@ class Transformer(nn.Module):
     def greedy(self, src, src_mask, max_len):
         state = self.start_state(src, src_mask)
         B = src.shape[0]
-        ys = torch.full((B, 1), glosa_train.BOS, dtype=torch.long)
-        done = torch.zeros(B, dtype=torch.bool)
+        ys = torch.full((B, 1), glosa_train.BOS, dtype=torch.long, device=src.device)
+        done = torch.zeros(B, dtype=torch.bool, device=src.device)
         max_len = min(max_len, self.pe.shape[0] - 1)
         for _ in range(max_len):
             logp, _, state = self.step(state, ys)
