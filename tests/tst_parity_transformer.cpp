@@ -38,6 +38,7 @@ private slots:
     void cacheSurvivesReorder();
     void alignmentSelection();
     void loadsThroughPlugin();
+    void searchStopsAtMaxPositions();
     void refusesBadPackages_data();
     void refusesBadPackages();
     void shippedModelTranslates();
@@ -197,6 +198,29 @@ void TestParityTransformer::alignmentSelection()
     model.setAlignment(0, 3);
     QCOMPARE(model.alignmentLayer(), 0);
     QCOMPARE(model.alignmentHead(), 3);
+}
+
+// A maximum length beyond the model's positions (64 here) is cut to them: the search used to ask
+// for position 64 and the decoder threw.
+void TestParityTransformer::searchStopsAtMaxPositions()
+{
+    QString error;
+    const auto model = glosa::test::loadWithBuiltPlugin<engine::TranslationModel>(
+        QStringLiteral("transformer"), packageDir(QStringLiteral("transformer-tiny")), &error);
+    QVERIFY2(model, qPrintable(error));
+    engine::Translator translator(model);
+    for (const engine::SearchStrategy strategy :
+         {engine::SearchStrategy::Greedy, engine::SearchStrategy::Beam}) {
+        engine::DecodingOptions options = model->defaultDecodingOptions();
+        options.strategy = strategy;
+        options.maxLength = 500;
+        options.minLength = 0;
+        const engine::TranslationResult result = translator.translate("costs 90 euros", options);
+        QVERIFY(!result.segments.empty());
+        for (const engine::TranslatedSegment &segment : result.segments)
+            for (const engine::Hypothesis &hypothesis : segment.hypotheses)
+                QVERIFY(hypothesis.tokens.size() <= 64);
+    }
 }
 
 void TestParityTransformer::loadsThroughPlugin()

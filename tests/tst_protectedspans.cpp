@@ -1,20 +1,85 @@
 // Protected spans (engine/text/protectedspans.h): the C++ rules find exactly the spans the
 // training data was made with (tests/data/protected-spans/cases.tsv is written by
 // tools/glosa_spans.py, and tools/test_spans.py checks the Python side against the same table),
-// restoreSpans puts every span back exactly once, and the general-domain SentencePiece model
+// restoreSpans puts every span back exactly once, the general-domain SentencePiece model
 // (tests/data/protected-spans/spm.model, the one the packages ship) reads each placeholder as one
-// piece.
+// piece, and the Translator hands a model that declares placeholders its spans as placeholders
+// and restores them in its output. The Translator tests use a random-weight Transformer over that
+// tokenizer (tests/data/parity/transformer-placeholders, tools/make_parity_fixtures.py), loaded
+// through the real plugin: where spans go and how they come back does not depend on the weights.
+#include "engine/runtime.h"
 #include "engine/text/protectedspans.h"
 #include "engine/text/tokenizer.h"
+#include "engine/translation/translationmodel.h"
+#include "engine/translation/translator.h"
 
+#include "testplugins.h"
 #include "testutil.h"
 
 #include <QFile>
 #include <QtTest>
 
+#include <algorithm>
+
 using namespace glosa::engine;
 
 Q_DECLARE_METATYPE(std::string)
+
+namespace {
+
+std::shared_ptr<TranslationModel> loadFixture(const char *name, QString *error)
+{
+    return glosa::test::loadWithBuiltPlugin<TranslationModel>(
+        QStringLiteral("transformer"),
+        (glosa::test::testDataDir() + "/parity/" + name).toStdString(), error);
+}
+
+std::size_t occurrences(const std::string &text, const std::string &what)
+{
+    std::size_t n = 0;
+    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+        ++n;
+    return n;
+}
+
+// Every span of `text` was given to the model as a placeholder (in order, at most `limit` a
+// segment), the placeholder's source piece covers the span, the first target piece that copies
+// it covers the restored span, and the span is in the output.
+void checkProtected(const std::string &text, const TranslationResult &result, std::size_t limit)
+{
+    const SpanProtector protector;
+    std::vector<std::string> expected;
+    for (const ProtectedSpan &span : protector.find(text))
+        expected.push_back(text.substr(span.bytes.begin, span.bytes.size()));
+    std::vector<std::string> given;
+    for (const TranslatedSegment &segment : result.segments) {
+        QVERIFY(segment.protectedSpans.size() <= limit);
+        given.insert(given.end(), segment.protectedSpans.begin(), segment.protectedSpans.end());
+        for (const Token &token : segment.sourceTokens) {
+            const int k = placeholderIndex(token.piece);
+            if (k < 0)
+                continue;
+            QVERIFY(static_cast<std::size_t>(k) < segment.protectedSpans.size());
+            QCOMPARE(text.substr(token.bytes.begin, token.bytes.size()),
+                     segment.protectedSpans[k]);
+        }
+        std::vector<bool> seen(segment.protectedSpans.size(), false);
+        for (const Token &token : segment.targetTokens) {
+            const int k = placeholderIndex(token.piece);
+            if (k < 0 || static_cast<std::size_t>(k) >= seen.size() || seen[k])
+                continue;
+            seen[k] = true;
+            QCOMPARE(result.text.substr(token.bytes.begin, token.bytes.size()),
+                     segment.protectedSpans[k]);
+        }
+    }
+    QCOMPARE(given, expected);
+    for (const std::string &span : expected)
+        QVERIFY2(occurrences(result.text, span) >= 1,
+                 qPrintable(QString::fromStdString("lost " + span + " in " + result.text)));
+}
+
+} // namespace
 
 class TestProtectedSpans : public QObject
 {
@@ -83,6 +148,81 @@ private slots:
         QCOMPARE(placeholderIndex("a" + placeholderText(3)), -1);
         QCOMPARE(placeholderIndex("\xee\x81\x80"), -1); // U+E040: beyond the placeholders
         QVERIFY_THROWS_EXCEPTION(std::out_of_range, placeholderText(64));
+    }
+
+    void initTestCase() { runtime::setNumThreads(1); }
+
+    void translatorProtects_data()
+    {
+        QTest::addColumn<std::string>("text");
+        for (const char *language : {"en", "es"}) {
+            QFile file(glosa::test::testDataDir() + "/protected-spans/" + language + ".txt");
+            QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(file.fileName()));
+            int row = 0;
+            while (!file.atEnd())
+                QTest::newRow(qPrintable(QString("%1 %2").arg(language).arg(++row)))
+                    << QString::fromUtf8(file.readLine()).trimmed().toStdString();
+        }
+    }
+    void translatorProtects()
+    {
+        QFETCH(std::string, text);
+        static QString error;
+        static const std::shared_ptr<TranslationModel> model =
+            loadFixture("transformer-placeholders", &error);
+        QVERIFY2(model, qPrintable(error));
+        QCOMPARE(model->placeholders(), 16);
+        Translator translator(model);
+        DecodingOptions options = model->defaultDecodingOptions();
+        options.strategy = SearchStrategy::Greedy;
+        checkProtected(text, translator.translate(text, options), 16);
+    }
+
+    // More spans in one sentence than the model has placeholders: the sentence is cut into
+    // segments of at most 16 spans, and all 40 come back.
+    void moreSpansThanPlaceholders()
+    {
+        QString error;
+        const auto model = loadFixture("transformer-placeholders", &error);
+        QVERIFY2(model, qPrintable(error));
+        std::string text = "The winning numbers are";
+        for (int i = 1; i <= 40; ++i)
+            text += " " + std::to_string(i * 7) + (i < 40 ? "," : ".");
+        Translator translator(model);
+        DecodingOptions options = model->defaultDecodingOptions();
+        options.strategy = SearchStrategy::Greedy;
+        const TranslationResult result = translator.translate(text, options);
+        QVERIFY(result.segments.size() >= 3);
+        checkProtected(text, result, 16);
+    }
+
+    // A model without placeholders reads the spans as text, as before.
+    void modelWithoutPlaceholders()
+    {
+        QString error;
+        const auto model = loadFixture("transformer-tiny", &error);
+        QVERIFY2(model, qPrintable(error));
+        QCOMPARE(model->placeholders(), 0);
+        Translator translator(model);
+        DecodingOptions options = model->defaultDecodingOptions();
+        options.strategy = SearchStrategy::Greedy;
+        const TranslationResult result = translator.translate("costs 90 euros", options);
+        QVERIFY(!result.segments.empty());
+        for (const TranslatedSegment &segment : result.segments) {
+            QVERIFY(segment.protectedSpans.empty());
+            for (const Token &token : segment.sourceTokens)
+                QCOMPARE(placeholderIndex(token.piece), -1);
+        }
+    }
+
+    // A package may not claim placeholders its tokenizer lacks.
+    void placeholdersNeedPieces()
+    {
+        QString error;
+        const auto model = loadFixture("transformer-tiny", &error);
+        QVERIFY2(model, qPrintable(error));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, model->setPlaceholders(1));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, model->setPlaceholders(-1));
     }
 
     // The shipped SentencePiece model has every placeholder as a piece of its own, so a

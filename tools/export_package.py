@@ -29,6 +29,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import evaluate  # noqa: E402
+import glosa_data  # noqa: E402
 import glosa_safetensors  # noqa: E402
 import glosa_train  # noqa: E402
 
@@ -44,10 +45,43 @@ TATOEBA = {
 }
 
 
-def manifest_hparams(info, vocab_size):
+NEWS = {"name": "WMT news test sets 2008-2011 (news-test2008, newssyscomb2009, newstest2009-2011)",
+        "licence": "WMT shared task data, research use",
+        "attribution": "Workshop on Statistical Machine Translation (statmt.org)"}
+
+
+def broad_data(pair):
+    """training.data for a run on the broad corpus: every parallel-en-es file from its
+    MANIFEST.tsv (name, pairs, licence, whether machine translated), the news sets and Tatoeba."""
+    import glosa_corpus
+    data = [dict(TATOEBA, name=TATOEBA["name"] % pair)]
+    manifest = os.path.join(glosa_data.data_dir(), "parallel-en-es", "MANIFEST.tsv")
+    with open(manifest, encoding="utf-8") as f:
+        rows = [line.rstrip("\n").split("\t") for line in f][1:]
+    for name, pairs, domain, licence, translation in rows:
+        data.append({"name": "%s (%s)" % (name, domain), "pairs": int(pairs),
+                     "licence": licence, "translation": translation,
+                     "weight": {d: w.get(name, 1.0) for d, w in glosa_corpus.MIXTURE.items()}})
+    data.append(NEWS)
+    return data
+
+
+def placeholder_count(codec):
+    """How many placeholder pieces U+E000 + k the tokenizer has (0 for the Tatoeba models)."""
+    import glosa_spans
+    n = 0
+    while n < glosa_spans.PLACEHOLDERS and codec.sp.piece_to_id(
+            glosa_spans.placeholder(n)) != glosa_train.UNK:
+        n += 1
+    return n
+
+
+def manifest_hparams(info, vocab_size, placeholders=0):
     """Everything a C++ implementation needs besides the tensors."""
     h = dict(info["hparams"])
     h["vocab_size"] = vocab_size
+    if placeholders:
+        h["placeholders"] = placeholders
     h.update({"pad_id": glosa_train.PAD, "unk_id": glosa_train.UNK, "bos_id": glosa_train.BOS,
               "eos_id": glosa_train.EOS})
     if info["architecture"] == "transformer":
@@ -83,7 +117,12 @@ def export(ckpt_path, out_dir, pkg_id, dtype="f16", version="1.0.0", scores=None
     src, tgt = cfg["src"], cfg["tgt"]
     best = [e for e in ck.get("history", []) if e["dev_bleu"] == ck.get("best_bleu")]
     all_scores = {}
-    if best:
+    if best and cfg.get("corpus"):
+        all_scores["broad-dev-mean"] = {
+            "bleu": round(best[-1]["dev_bleu"], 2), "chrf": round(best[-1]["dev_chrf"], 2),
+            "decoding": "greedy", "step": best[-1]["step"],
+            "sets": best[-1].get("dev_sets", {})}
+    elif best:
         all_scores["tatoeba-%s/dev" % cfg["pair"]] = {
             "bleu": round(best[-1]["dev_bleu"], 2), "chrf": round(best[-1]["dev_chrf"], 2),
             "decoding": "greedy", "step": best[-1]["step"]}
@@ -98,7 +137,7 @@ def export(ckpt_path, out_dir, pkg_id, dtype="f16", version="1.0.0", scores=None
         "architecture": cfg["architecture"],
         "plugin": cfg["plugin"],
         "languages": {"source": src, "target": tgt},
-        "hyperparameters": manifest_hparams(info, len(codec)),
+        "hyperparameters": manifest_hparams(info, len(codec), placeholder_count(codec)),
         "tokenizer": {"type": "sentencepiece", "source": "spm.model", "target": "spm.model"},
         "weights": "model.safetensors",
         "decoding": decoding or {"strategy": "beam", "beam_size": 4, "length_penalty": 0.6,
@@ -107,7 +146,8 @@ def export(ckpt_path, out_dir, pkg_id, dtype="f16", version="1.0.0", scores=None
         "training": {
             "script": cfg["script"],
             "pair": cfg["pair"],
-            "data": [dict(TATOEBA, name=TATOEBA["name"] % cfg["pair"])],
+            "data": (broad_data(cfg["pair"]) if cfg.get("corpus")
+                     else [dict(TATOEBA, name=TATOEBA["name"] % cfg["pair"])]),
             "steps": ck["step"],
             "epochs_completed": ck["epoch"],
             "batches_into_epoch": ck["batch_in_epoch"],
@@ -115,7 +155,9 @@ def export(ckpt_path, out_dir, pkg_id, dtype="f16", version="1.0.0", scores=None
             "options": cfg["train"],
             "dev_history": dev_history(ck),
         },
-        "licence": "CC-BY 2.0 FR (weights trained on Tatoeba)",
+        "licence": ("weights trained on data under CC BY 4.0, CC BY 3.0, CC-BY 2.0 FR, MPL-2.0, "
+                    "GFDL, GPL/LGPL and public-domain licences: see training.data"
+                    if cfg.get("corpus") else "CC-BY 2.0 FR (weights trained on Tatoeba)"),
         "scores": all_scores,
     }
     # A run that started from another package: say so, since its steps and dev history then

@@ -22,7 +22,14 @@ that an engine within 1e-4 must reproduce it; a seed that gives a near-tie is re
 
 Tokenizer: tests/data/spm/spm-identity.model (300 pieces, 4 KB), copied into each package.
 
+One more package, transformer-placeholders, has no golden files: a random-weight Transformer
+over the general-domain 16k SentencePiece model (tests/data/protected-spans/spm.model), with the
+"placeholders" hyperparameter that model's pieces allow. tst_protectedspans runs the Translator
+on it: where spans become placeholders, where their pieces point and how they come back do not
+depend on what the weights say.
+
   /usr/bin/python3 tools/make_parity_fixtures.py          # rewrites tests/data/parity/
+  /usr/bin/python3 tools/make_parity_fixtures.py transformer-placeholders   # only that one
 """
 
 import json
@@ -105,7 +112,7 @@ def randomize(model, seed, eos_boost):
     model.eval()
 
 
-def fake_checkpoint(arch, hparams, model, vocab, directory):
+def fake_checkpoint(arch, hparams, model, vocab, directory, spm=SPM):
     """A checkpoint in glosa_train.main's format, so that export_package.export() takes it."""
     script = {"transformer": train_transformer.ARCH, "rnn-attention": train_rnn.ARCH}[arch]
     cfg = {"architecture": arch, "plugin": script.plugin, "script": script.script,
@@ -117,8 +124,36 @@ def fake_checkpoint(arch, hparams, model, vocab, directory):
           "train_seconds": 0.0}
     path = os.path.join(directory, "last.pt")
     torch.save(ck, path)
-    shutil.copyfile(SPM, os.path.join(directory, "spm.model"))
+    shutil.copyfile(spm, os.path.join(directory, "spm.model"))
     return path
+
+
+PLACEHOLDER_SPM = os.path.join(REPO, "tests", "data", "protected-spans", "spm.model")
+PLACEHOLDER_HPARAMS = dict(train_transformer.DEFAULTS, d_model=16, heads=2, ffn_dim=32,
+                           encoder_layers=1, decoder_layers=1, max_positions=1024)
+
+
+def build_placeholder_package(seed=41):
+    vocab = len(glosa_train.SpmCodec(PLACEHOLDER_SPM))
+    torch.manual_seed(seed)
+    model = train_transformer.build(PLACEHOLDER_HPARAMS, vocab)
+    randomize(model, seed, 3.0)
+    out = os.path.join(OUT, "transformer-placeholders")
+    if os.path.isdir(out):
+        shutil.rmtree(out)
+    with tempfile.TemporaryDirectory() as tmp:
+        ckpt = fake_checkpoint("transformer", PLACEHOLDER_HPARAMS, model, vocab, tmp,
+                               PLACEHOLDER_SPM)
+        _, _, _, manifest = export_package.export(ckpt, out, "parity-transformer-placeholders",
+                                                  dtype="f16")
+    manifest["name"] = "Placeholder fixture (random weights, not a translator)"
+    if manifest["hyperparameters"].get("placeholders") != 16:
+        raise SystemExit("%s: the tokenizer should give 16 placeholders" % PLACEHOLDER_SPM)
+    with open(os.path.join(out, "model.json"), "w", encoding="utf-8") as f:
+        json.dump(manifest, f, indent=2, ensure_ascii=False)
+        f.write("\n")
+    size = sum(os.path.getsize(os.path.join(out, x)) for x in os.listdir(out))
+    print("%-22s %7d bytes" % ("transformer-placeholders", size))
 
 
 def make_inputs(vocab, seed):
@@ -335,6 +370,8 @@ def main():
     for name, variant in VARIANTS.items():
         if not only or name in only:
             build_variant(name, *variant)
+    if not only or "transformer-placeholders" in only:
+        build_placeholder_package()
     return 0
 
 

@@ -427,7 +427,8 @@ GreedySearch::operator()(StepDecoder &decoder,
     for (std::size_t b = 0; b < sources.size(); ++b) {
         Sentence &sentence = sentences.emplace_back(options, chain, sampling);
         sentence.sourceLength = static_cast<std::int64_t>(sources[b].size());
-        sentence.maxLength = options.maxLengthFor(sentence.sourceLength);
+        sentence.maxLength = static_cast<int>(std::min<std::int64_t>(
+            options.maxLengthFor(sentence.sourceLength), decoder.maxTargetLength()));
         maxSourceLength = std::max(maxSourceLength, sentence.sourceLength);
         for (int k = 0; k < samples; ++k) {
             Alive alive;
@@ -557,7 +558,8 @@ BeamSearch::operator()(StepDecoder &decoder, const std::vector<std::vector<std::
     for (const std::vector<std::int32_t> &source : sources) {
         Sentence &sentence = sentences.emplace_back(options, chain, false);
         sentence.sourceLength = static_cast<std::int64_t>(source.size());
-        sentence.maxLength = options.maxLengthFor(sentence.sourceLength);
+        sentence.maxLength = static_cast<int>(std::min<std::int64_t>(
+            options.maxLengthFor(sentence.sourceLength), decoder.maxTargetLength()));
         maxSourceLength = std::max(maxSourceLength, sentence.sourceLength);
         Alive start;
         if (withCoverage)

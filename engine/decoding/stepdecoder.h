@@ -18,6 +18,7 @@
 #include "engine/tensor.h"
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -58,6 +59,9 @@ public:
     virtual std::int32_t startToken() const = 0;
     // Token that ends a hypothesis.
     virtual std::int32_t endToken() const = 0;
+    // Most target tokens a row can hold (a Transformer's max_positions); searches never ask for
+    // more, whatever DecodingOptions::maxLength says. No limit unless a model has one.
+    virtual std::int64_t maxTargetLength() const { return std::numeric_limits<std::int64_t>::max(); }
 
     // Encodes a batch of source sentences once. sources[b] holds the ids exactly as the model
     // wants them (the caller appends EOS when the model was trained with it); lengths may differ;

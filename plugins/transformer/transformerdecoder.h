@@ -90,6 +90,7 @@ public:
     std::int64_t vocabularySize() const override { return m_config.vocabSize; }
     std::int32_t startToken() const override { return m_config.bosId; }
     std::int32_t endToken() const override { return m_config.eosId; }
+    std::int64_t maxTargetLength() const override { return m_config.maxPositions; }
     // sources: ids with the final EOS (the training convention: pieces + </s>), each at most
     // maxPositions long. Throws std::invalid_argument for an empty source, an id outside the
     // vocabulary or a source that is too long.
