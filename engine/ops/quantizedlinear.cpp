@@ -1,0 +1,241 @@
+#include "engine/ops/quantizedlinear.h"
+
+#include "engine/ops/dnnlutil.h"
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace glosa::engine::ops {
+
+using namespace detail;
+
+namespace {
+
+struct QuantizedPrimitive
+{
+    dnnl::convolution_forward::primitive_desc pd;
+    dnnl::convolution_forward prim;
+    dnnl::memory weights; // int8 in pd's layout, oneDNN's s8s8 compensation included
+};
+
+// Symmetric int8: scale = max|v| / 127 (1 for an all-zero row, whose codes are all zero anyway).
+float rowScale(const float *v, std::int64_t n)
+{
+    float amax = 0.0f;
+#pragma omp simd reduction(max : amax)
+    for (std::int64_t i = 0; i < n; ++i)
+        amax = std::max(amax, std::fabs(v[i]));
+    return amax > 0.0f ? amax / 127.0f : 1.0f;
+}
+
+void quantizeRow(const float *v, std::int64_t n, float scale, std::int8_t *out)
+{
+    const float inverse = 1.0f / scale;
+    // |v| <= max|v| = 127 · scale, so no clamp is needed; rounding half away from zero.
+#pragma omp simd
+    for (std::int64_t i = 0; i < n; ++i) {
+        const float q = v[i] * inverse;
+        out[i] = static_cast<std::int8_t>(static_cast<int>(q + (q >= 0.0f ? 0.5f : -0.5f)));
+    }
+}
+
+void applyActivation(Activation activation, float *v, std::int64_t n)
+{
+    if (activation == Activation::None)
+        return;
+    if (activation == Activation::Relu) {
+        for (std::int64_t i = 0; i < n; ++i)
+            v[i] = v[i] > 0.0f ? v[i] : 0.0f;
+        return;
+    }
+    for (std::int64_t i = 0; i < n; ++i)
+        v[i] = activationReference(activation, v[i]);
+}
+
+} // namespace
+
+struct QuantizedLinear::Impl
+{
+    std::int64_t in = 0;
+    std::int64_t out = 0;
+    Activation activation = Activation::None;
+    std::vector<float> bias;         // [out] or empty
+    std::vector<float> weightScales; // [out]
+    // The int8 codes [out, in] row-major: the brgemm kernels (AVX-512) pick a blocking that
+    // depends on M, and a blocked copy with compensation cannot be reordered into another, so
+    // each layout is packed from these (one byte a weight, a quarter of the fp32 weights).
+    std::vector<std::int8_t> codes;
+    mutable std::mutex packedMutex;
+    mutable std::vector<dnnl::memory> packed; // one per layout asked for
+    ShapeCache<QuantizedPrimitive> primitives;
+
+    dnnl::memory packedFor(const dnnl::memory::desc &layout) const
+    {
+        std::lock_guard lock(packedMutex);
+        for (const dnnl::memory &m : packed)
+            if (m.get_desc() == layout)
+                return m;
+        dnnl::memory plain({{out, in, 1}, dt::s8, tag::oiw}, runtime::engine(),
+                           const_cast<std::int8_t *>(codes.data()));
+        dnnl::memory converted(layout, runtime::engine());
+        dnnl::reorder(plain, converted).execute(runtime::stream(), plain, converted);
+        runtime::stream().wait();
+        packed.push_back(converted);
+        return converted;
+    }
+
+    // x [m, in] is one NWC image of width m with `in` channels, y [m, out] likewise.
+    dnnl::convolution_forward::primitive_desc makePd(std::int64_t m) const
+    {
+        using conv = dnnl::convolution_forward;
+        const dnnl::memory::desc src({1, in, m}, dt::s8, tag::nwc);
+        const dnnl::memory::desc wei({out, in, 1}, dt::s8, tag::any);
+        const dnnl::memory::desc dst({1, out, m}, dt::f32, tag::nwc);
+        const dnnl::memory::dims stride{1}, padding{0};
+        dnnl::primitive_attr attr = makeAttr();
+        attr.set_output_scales(1 << 1, weightScales); // per output channel (dst dim 1)
+        return {conv::desc(dnnl::prop_kind::forward_inference,
+                           dnnl::algorithm::convolution_direct, src, wei, dst, stride, padding,
+                           padding),
+                attr, runtime::engine()};
+    }
+
+    std::shared_ptr<const QuantizedPrimitive> primitiveFor(std::int64_t m) const
+    {
+        return primitives.get({m}, [&] {
+            QuantizedPrimitive p{makePd(m), {}, {}};
+            p.prim = dnnl::convolution_forward(p.pd);
+            p.weights = packedFor(p.pd.weights_desc());
+            return p;
+        });
+    }
+};
+
+QuantizedLinear::QuantizedLinear(const Tensor &weight, const Tensor &bias, Activation activation)
+{
+    requireRank(weight, 2, "QuantizedLinear", "weight [out, in]");
+    requireNonEmpty(weight, "QuantizedLinear", "weight");
+    auto impl = std::make_shared<Impl>();
+    impl->out = weight.dim(0);
+    impl->in = weight.dim(1);
+    impl->activation = activation;
+    if (!bias.empty()) {
+        if (bias.rank() != 1 || bias.dim(0) != impl->out)
+            throw std::invalid_argument("QuantizedLinear: bias " + shapeToString(bias.shape()) +
+                                        " does not match weight " +
+                                        shapeToString(weight.shape()));
+        const Tensor b = floatWeights(bias);
+        impl->bias.assign(b.data<float>(), b.data<float>() + impl->out);
+    }
+    const Tensor w = floatWeights(weight);
+    std::vector<std::int8_t> &codes = impl->codes;
+    codes.resize(static_cast<std::size_t>(impl->out * impl->in));
+    impl->weightScales.resize(static_cast<std::size_t>(impl->out));
+    for (std::int64_t n = 0; n < impl->out; ++n) {
+        const float *row = w.data<float>() + n * impl->in;
+        impl->weightScales[n] = rowScale(row, impl->in);
+        quantizeRow(row, impl->in, impl->weightScales[n], codes.data() + n * impl->in);
+    }
+    // Pack for M = 1 now (the decoder's case); other layouts when a new M asks for one.
+    impl->packedFor(impl->makePd(1).weights_desc());
+    m_impl = std::move(impl);
+}
+
+std::int64_t QuantizedLinear::inFeatures() const
+{
+    return m_impl ? m_impl->in : 0;
+}
+
+std::int64_t QuantizedLinear::outFeatures() const
+{
+    return m_impl ? m_impl->out : 0;
+}
+
+std::string QuantizedLinear::implementation(std::int64_t rows) const
+{
+    return m_impl ? m_impl->primitiveFor(rows)->pd.impl_info_str() : std::string();
+}
+
+void QuantizedLinear::operator()(const Tensor &x, Tensor &y) const
+{
+    if (!m_impl)
+        throw std::logic_error("QuantizedLinear: called on an empty (default-constructed) op");
+    requireF32(x, "QuantizedLinear", "input");
+    const Impl &im = *m_impl;
+    if (x.rank() < 1 || x.dim(-1) != im.in)
+        throw std::invalid_argument("QuantizedLinear: input " + shapeToString(x.shape()) +
+                                    " does not end in in_features " + std::to_string(im.in));
+    const std::int64_t m = x.numel() / im.in;
+    Shape outShape = x.shape();
+    outShape.back() = im.out;
+    y.resize(outShape);
+    if (m == 0)
+        return;
+    // Per-row scales and codes; thread-local so that concurrent calls do not share them.
+    thread_local std::vector<std::int8_t> codes;
+    thread_local std::vector<float> rowScales;
+    codes.resize(static_cast<std::size_t>(m * im.in));
+    rowScales.resize(static_cast<std::size_t>(m));
+    const float *xs = x.data<float>();
+    for (std::int64_t r = 0; r < m; ++r) {
+        rowScales[r] = rowScale(xs + r * im.in, im.in);
+        quantizeRow(xs + r * im.in, im.in, rowScales[r], codes.data() + r * im.in);
+    }
+    const auto p = im.primitiveFor(m);
+    execute(p->prim, p->pd,
+            {{DNNL_ARG_SRC, dnnl::memory(p->pd.src_desc(), runtime::engine(), codes.data())},
+             {DNNL_ARG_WEIGHTS, p->weights},
+             {DNNL_ARG_DST, wrap(p->pd.dst_desc(), y)}});
+    // The primitive applied s_w; the row scale, the bias and the activation remain.
+    float *ys = y.data<float>();
+    for (std::int64_t r = 0; r < m; ++r) {
+        float *row = ys + r * im.out;
+        const float s = rowScales[r];
+        if (im.bias.empty()) {
+            for (std::int64_t n = 0; n < im.out; ++n)
+                row[n] *= s;
+        } else {
+            for (std::int64_t n = 0; n < im.out; ++n)
+                row[n] = row[n] * s + im.bias[n];
+        }
+        applyActivation(im.activation, row, im.out);
+    }
+}
+
+namespace reference {
+
+void quantizedLinear(const Tensor &x, const Tensor &weight, const Tensor &bias,
+                     Activation activation, Tensor &y)
+{
+    const Tensor w = detail::floatWeights(weight);
+    const std::int64_t out = w.dim(0), in = w.dim(1), m = x.numel() / in;
+    std::vector<std::int8_t> wq(static_cast<std::size_t>(out * in)), xq(static_cast<std::size_t>(in));
+    std::vector<float> ws(static_cast<std::size_t>(out));
+    for (std::int64_t n = 0; n < out; ++n) {
+        ws[n] = rowScale(w.data<float>() + n * in, in);
+        quantizeRow(w.data<float>() + n * in, in, ws[n], wq.data() + n * in);
+    }
+    const Tensor b = bias.empty() ? Tensor() : detail::floatWeights(bias);
+    Shape outShape = x.shape();
+    outShape.back() = out;
+    y.resize(outShape);
+    for (std::int64_t r = 0; r < m; ++r) {
+        const float *xr = x.data<float>() + r * in;
+        const float xs = rowScale(xr, in);
+        quantizeRow(xr, in, xs, xq.data());
+        for (std::int64_t n = 0; n < out; ++n) {
+            std::int64_t sum = 0;
+            for (std::int64_t k = 0; k < in; ++k)
+                sum += static_cast<std::int64_t>(xq[k]) * wq[n * in + k];
+            double v = static_cast<double>(sum) * xs * ws[n];
+            if (!b.empty())
+                v += b.data<float>()[n];
+            y.data<float>()[r * out + n] = activationReference(activation, static_cast<float>(v));
+        }
+    }
+}
+
+} // namespace reference
+
+} // namespace glosa::engine::ops

@@ -1,0 +1,62 @@
+// QuantizedLinear: y = x · Wᵀ + b in int8 — weights quantized once per output channel, the input
+// quantized per row on every call, products accumulated in int32 by oneDNN, then rescaled to f32.
+//
+// Basic usage:
+//     ops::QuantizedLinear proj(weight, bias);   // weight [out, in] F32/F16/BF16, bias [out]
+//     Tensor y;
+//     proj(x, y);                                // x [..., in] F32 -> y [..., out] F32
+//
+// The arithmetic (what tst_ops_quantizedlinear checks against the plain reference):
+//     s_w[n] = max_k |W[n, k]| / 127           W_q[n, k] = round(W[n, k] / s_w[n])  (int8)
+//     s_x[m] = max_k |x[m, k]| / 127           x_q[m, k] = round(x[m, k] / s_x[m])  (int8)
+//     y[m, n] = act(s_x[m] · s_w[n] · Σ_k x_q[m, k] · W_q[n, k] + b[n])
+// Per-row input scales (one per token) rather than one per call: a padded batch mixes rows of
+// very different ranges, and the rescale costs the same either way.
+//
+// The kernel is oneDNN's int8 1×1 convolution (the rows are the width of one NWC image, as in
+// Linear's convolution path): oneDNN 2.6 convolutions take no run-time output scales, so the
+// primitive applies s_w (fixed per channel) and the per-call s_x, the bias and the activation
+// are applied here, in one pass over y. On AVX2 without VNNI oneDNN halves the weights in its
+// reorder (its s8s8 compensation) so that vpmaddubsw cannot saturate: the weights then carry
+// 7 bits, which the tolerance of the tests allows for.
+//
+// Thread-safe: one QuantizedLinear may be called from several threads at once.
+#pragma once
+
+#include "engine/ops/activation.h"
+#include "engine/tensor.h"
+
+#include <memory>
+
+namespace glosa::engine::ops {
+
+class QuantizedLinear
+{
+public:
+    QuantizedLinear() = default; // empty; calling it throws
+    explicit QuantizedLinear(const Tensor &weight, const Tensor &bias = Tensor(),
+                             Activation activation = Activation::None);
+
+    // x [..., in] (F32) -> y [..., out] (F32); y is resized.
+    void operator()(const Tensor &x, Tensor &y) const;
+
+    bool empty() const { return m_impl == nullptr; }
+    std::int64_t inFeatures() const;
+    std::int64_t outFeatures() const;
+    // The oneDNN implementation chosen for `rows` rows (e.g. "jit_uni_int8_1x1:avx2"), for
+    // benchmarks.
+    std::string implementation(std::int64_t rows) const;
+
+private:
+    struct Impl;
+    std::shared_ptr<const Impl> m_impl;
+};
+
+namespace reference {
+// The arithmetic above with plain loops (exact int32 sums, double rescale): what QuantizedLinear
+// computes, up to oneDNN's 7-bit weights on AVX2 without VNNI.
+void quantizedLinear(const Tensor &x, const Tensor &weight, const Tensor &bias,
+                     Activation activation, Tensor &y);
+} // namespace reference
+
+} // namespace glosa::engine::ops
