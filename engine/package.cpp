@@ -46,7 +46,28 @@ void ModelPackage::failManifest(const std::string &message) const
     throw PackageError(manifestPath(), {}, message);
 }
 
-ModelPackage ModelPackage::load(const std::string &folder)
+const char *computeTypeName(ComputeType type)
+{
+    switch (type) {
+    case ComputeType::Auto:
+        return "auto";
+    case ComputeType::Float32:
+        return "float32";
+    case ComputeType::Int8:
+        return "int8";
+    }
+    return "?";
+}
+
+ComputeType parseComputeType(const std::string &name)
+{
+    for (ComputeType type : {ComputeType::Auto, ComputeType::Float32, ComputeType::Int8})
+        if (name == computeTypeName(type))
+            return type;
+    throw std::invalid_argument("compute type \"" + name + "\" is not one of auto, float32, int8");
+}
+
+ModelPackage ModelPackage::load(const std::string &folder, ComputeType computeType)
 {
     ModelPackage package;
     package.m_folder = folder;
@@ -187,6 +208,13 @@ ModelPackage ModelPackage::load(const std::string &folder)
         package.m_sourceTokenizer = fs::equivalent(sourceModel, targetModel, error)
                                         ? package.m_targetTokenizer
                                         : std::make_shared<const Tokenizer>(sourceModel);
+    // Packages hold fp32/fp16 weights so far ("compute_type" absent): Auto is fp32 for them.
+    const auto stored = m.find("compute_type");
+    const bool storedInt8 = stored != m.end() && stored->is_string() && *stored == "int8";
+    package.m_computeType =
+        computeType == ComputeType::Int8 || (computeType == ComputeType::Auto && storedInt8)
+            ? ComputeType::Int8
+            : ComputeType::Float32;
     return package;
 }
 
@@ -223,8 +251,8 @@ void ModelPackage::hyperparameterError(const std::string &key, const std::string
     throw PackageError(manifestPath(), "", "\"hyperparameters." + key + "\": " + message);
 }
 
-void ModelPackage::requireTokenIds(
-    std::initializer_list<std::pair<const char *, std::int64_t>> ids, std::int64_t vocabSize) const
+void ModelPackage::requireTokenIds(std::initializer_list<std::pair<const char *, std::int64_t>> ids,
+                                   std::int64_t vocabSize) const
 {
     for (const auto &[key, id] : ids)
         if (id < 0 || id >= vocabSize)

@@ -39,11 +39,24 @@ struct TensorRequirement
     Shape shape;
 };
 
+// The arithmetic a plugin builds its large linear layers with (as CTranslate2's compute_type):
+// Auto takes int8 where the package's weights are int8 ("compute_type": "int8" in model.json),
+// fp32 otherwise; Int8 quantizes fp32/fp16 weights at load (ops::QuantizedLinear).
+enum class ComputeType { Auto, Float32, Int8 };
+const char *computeTypeName(ComputeType type); // "auto", "float32", "int8"
+// Throws std::invalid_argument naming the accepted values.
+ComputeType parseComputeType(const std::string &name);
+
 class ModelPackage
 {
 public:
-    // Parses and validates `folder`; throws PackageError.
-    static ModelPackage load(const std::string &folder);
+    // Parses and validates `folder`; throws PackageError. `computeType` is what the caller asks
+    // for; computeType() says what the plugin is to build.
+    static ModelPackage load(const std::string &folder,
+                             ComputeType computeType = ComputeType::Auto);
+
+    // Float32 or Int8: the request resolved against the package (see ComputeType).
+    ComputeType computeType() const { return m_computeType; }
 
     const std::string &folder() const { return m_folder; }
     // The whole model.json, unknown keys included.
@@ -98,6 +111,7 @@ private:
 
     std::string m_folder;
     nlohmann::json m_manifest;
+    ComputeType m_computeType = ComputeType::Float32;
     std::string m_id, m_name, m_version, m_architecture, m_plugin, m_licence;
     std::string m_sourceLanguage, m_targetLanguage;
     Task m_task = Task::Translation;

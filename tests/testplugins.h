@@ -18,17 +18,20 @@ namespace glosa::test {
 // plugin is missing, refuses the package or gives another kind of model.
 template <typename T>
 std::shared_ptr<T> loadWithBuiltPlugin(const QString &architecture, const std::string &dir,
-                                       QString *error)
+                                       QString *error,
+                                       engine::ComputeType computeType = engine::ComputeType::Auto)
 {
     PluginRegistry registry;
     registry.scan({QStringLiteral(GLOSA_BINARY_DIR "/plugins")});
     const ModelPluginInterface *plugin = registry.pluginForArchitecture(architecture);
     if (!plugin) {
-        *error = QStringLiteral("no plugin for %1 in " GLOSA_BINARY_DIR "/plugins").arg(architecture);
+        *error =
+            QStringLiteral("no plugin for %1 in " GLOSA_BINARY_DIR "/plugins").arg(architecture);
         return nullptr;
     }
     try {
-        auto model = std::dynamic_pointer_cast<T>(plugin->load(engine::ModelPackage::load(dir)));
+        auto model = std::dynamic_pointer_cast<T>(
+            plugin->load(engine::ModelPackage::load(dir, computeType)));
         if (!model)
             *error = QStringLiteral("the %1 plugin gave another kind of model").arg(architecture);
         return model;

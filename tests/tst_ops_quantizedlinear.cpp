@@ -62,8 +62,8 @@ private slots:
         const struct
         {
             int in, out;
-        } shapes[] = {{256, 256}, {256, 1024}, {1024, 256}, {256, 8000}, {384, 1536}, {37, 19},
-                      {64, 3},    {3, 64}};
+        } shapes[] = {{256, 256},  {256, 1024}, {1024, 256}, {256, 8000},
+                      {384, 1536}, {37, 19},    {64, 3},     {3, 64}};
         for (const auto &s : shapes)
             for (int rows : {1, 3, 32})
                 QTest::addRow("%dx%d rows %d", s.in, s.out, rows)
@@ -98,10 +98,10 @@ private slots:
         reference::linear(x, w, b, activation, fp32Reference);
         const double vsInt8 = relativeRms(y, int8Reference);
         const double vsFp32 = relativeRms(y, fp32Reference);
-        QVERIFY2(vsInt8 < 0.02, qPrintable(QString("vs int8 reference %1 (%2)")
-                                               .arg(vsInt8)
-                                               .arg(QString::fromStdString(
-                                                   op.implementation(rows)))));
+        QVERIFY2(vsInt8 < 0.02,
+                 qPrintable(QString("vs int8 reference %1 (%2)")
+                                .arg(vsInt8)
+                                .arg(QString::fromStdString(op.implementation(rows)))));
         QVERIFY2(vsFp32 < 0.03, qPrintable(QString("vs fp32 reference %1").arg(vsFp32)));
         qInfo("relative RMS error: %.4f vs the int8 reference, %.4f vs fp32 (%s)", vsInt8, vsFp32,
               op.implementation(rows).c_str());

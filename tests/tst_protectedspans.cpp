@@ -60,8 +60,7 @@ void checkProtected(const std::string &text, const TranslationResult &result, st
             if (k < 0)
                 continue;
             QVERIFY(static_cast<std::size_t>(k) < segment.protectedSpans.size());
-            QCOMPARE(text.substr(token.bytes.begin, token.bytes.size()),
-                     segment.protectedSpans[k]);
+            QCOMPARE(text.substr(token.bytes.begin, token.bytes.size()), segment.protectedSpans[k]);
         }
         std::vector<bool> seen(segment.protectedSpans.size(), false);
         for (const Token &token : segment.targetTokens) {
@@ -121,14 +120,13 @@ private slots:
         QTest::newRow("in place") << "cuesta " + p0 + " a las " + p1 + "." << true
                                   << std::string("cuesta 90 € a las 10:30.");
         QTest::newRow("swapped") << p1 + " y " + p0 << true << std::string("10:30 y 90 €");
-        QTest::newRow("second copy dropped") << p0 + " " + p0 + " " + p1 << true
-                                             << std::string("90 € 10:30");
-        QTest::newRow("lost one appended") << "cuesta " + p0 + ". " << true
-                                           << std::string("cuesta 90 €. 10:30");
-        QTest::newRow("lost one kept out") << "cuesta " + p0 << false
-                                           << std::string("cuesta 90 €");
-        QTest::newRow("unknown placeholder dropped") << p0 + placeholderText(7) << false
-                                                     << std::string("90 €");
+        QTest::newRow("second copy dropped")
+            << p0 + " " + p0 + " " + p1 << true << std::string("90 € 10:30");
+        QTest::newRow("lost one appended")
+            << "cuesta " + p0 + ". " << true << std::string("cuesta 90 €. 10:30");
+        QTest::newRow("lost one kept out") << "cuesta " + p0 << false << std::string("cuesta 90 €");
+        QTest::newRow("unknown placeholder dropped")
+            << p0 + placeholderText(7) << false << std::string("90 €");
         QTest::newRow("all lost") << std::string() << true << std::string("90 € 10:30");
     }
     void restore()

@@ -43,8 +43,7 @@ public:
 // For DecoderState::reorder() implementations: throws std::out_of_range, naming `decoder`, for an
 // origin outside [0, rows), and says whether `origins` is the identity (nothing to move: greedy
 // search with every row alive).
-bool checkOrigins(const std::vector<std::int32_t> &origins, std::int64_t rows,
-                  const char *decoder);
+bool checkOrigins(const std::vector<std::int32_t> &origins, std::int64_t rows, const char *decoder);
 // values[i] = values[origins[i]]: the per-row bookkeeping (which sentence or image a row is for).
 void reorderRows(std::vector<std::int32_t> &values, const std::vector<std::int32_t> &origins);
 
@@ -61,7 +60,10 @@ public:
     virtual std::int32_t endToken() const = 0;
     // Most target tokens a row can hold (a Transformer's max_positions); searches never ask for
     // more, whatever DecodingOptions::maxLength says. No limit unless a model has one.
-    virtual std::int64_t maxTargetLength() const { return std::numeric_limits<std::int64_t>::max(); }
+    virtual std::int64_t maxTargetLength() const
+    {
+        return std::numeric_limits<std::int64_t>::max();
+    }
 
     // Encodes a batch of source sentences once. sources[b] holds the ids exactly as the model
     // wants them (the caller appends EOS when the model was trained with it); lengths may differ;

@@ -1,6 +1,7 @@
 #include "engine/ops/linear.h"
 
 #include "engine/ops/dnnlutil.h"
+#include "engine/ops/quantizedlinear.h"
 
 #include <vector>
 
@@ -130,7 +131,7 @@ Linear::Linear(const Tensor &weight, const Tensor &bias, Activation activation, 
     // asks for plain weights will not prepack them (gemm:jit, below AVX-512): Auto then takes the
     // 1×1 convolution, whose kernels work on blocked weights (see linear.h).
     dnnl::memory::desc layout = impl->makeMatmulPd(1).weights_desc();
-    impl->kernel = kernel != Kernel::Auto                      ? kernel
+    impl->kernel = kernel != Kernel::Auto                 ? kernel
                    : isPlain(layout, impl->in, impl->out) ? Kernel::Convolution
                                                           : Kernel::Matmul;
     if (impl->kernel == Kernel::Convolution)
@@ -144,25 +145,43 @@ Linear::Linear(const Tensor &weight, const Tensor &bias, Activation activation, 
     m_impl = std::move(impl);
 }
 
+Linear Linear::withPrecision(bool int8, const Tensor &weight, const Tensor &bias,
+                             Activation activation)
+{
+    if (!int8)
+        return Linear(weight, bias, activation);
+    Linear linear;
+    linear.m_int8 = std::make_shared<const QuantizedLinear>(weight, bias, activation);
+    return linear;
+}
+
+bool Linear::int8() const
+{
+    return m_int8 != nullptr;
+}
 std::int64_t Linear::inFeatures() const
 {
-    return m_impl ? m_impl->in : 0;
+    return m_int8 ? m_int8->inFeatures() : m_impl ? m_impl->in : 0;
 }
 std::int64_t Linear::outFeatures() const
 {
-    return m_impl ? m_impl->out : 0;
+    return m_int8 ? m_int8->outFeatures() : m_impl ? m_impl->out : 0;
 }
 Activation Linear::activation() const
 {
-    return m_impl ? m_impl->activation : Activation::None;
+    return m_int8 ? m_int8->activation() : m_impl ? m_impl->activation : Activation::None;
 }
 Linear::Kernel Linear::kernel() const
 {
-    return m_impl ? m_impl->kernel : Kernel::Auto;
+    return m_int8 ? Kernel::Convolution : m_impl ? m_impl->kernel : Kernel::Auto;
 }
 
 void Linear::operator()(const Tensor &x, Tensor &y) const
 {
+    if (m_int8) {
+        (*m_int8)(x, y);
+        return;
+    }
     if (!m_impl)
         throw std::logic_error("Linear: called on an empty (default-constructed) op");
     requireF32(x, "Linear", "input");

@@ -32,6 +32,8 @@
 
 namespace glosa::engine::ops {
 
+class QuantizedLinear;
+
 class Linear
 {
 public:
@@ -43,6 +45,11 @@ public:
     // tests and benchmarks; everything else leaves it to Auto.
     explicit Linear(const Tensor &weight, const Tensor &bias = Tensor(),
                     Activation activation = Activation::None, Kernel kernel = Kernel::Auto);
+    // The same layer in int8 (QuantizedLinear, quantizedlinear.h) when `int8`, else as above:
+    // what a plugin builds for ModelPackage::computeType().
+    static Linear withPrecision(bool int8, const Tensor &weight, const Tensor &bias = Tensor(),
+                                Activation activation = Activation::None);
+    bool int8() const;
 
     // x [..., in] (F32) -> y [..., out]; y is resized (its storage reused when large enough).
     void operator()(const Tensor &x, Tensor &y) const;
@@ -56,6 +63,7 @@ public:
 private:
     struct Impl;
     std::shared_ptr<const Impl> m_impl;
+    std::shared_ptr<const QuantizedLinear> m_int8; // set instead of m_impl for int8 layers
 };
 
 namespace reference {

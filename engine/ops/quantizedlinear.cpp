@@ -95,9 +95,8 @@ struct QuantizedLinear::Impl
         const dnnl::memory::dims stride{1}, padding{0};
         dnnl::primitive_attr attr = makeAttr();
         attr.set_output_scales(1 << 1, weightScales); // per output channel (dst dim 1)
-        return {conv::desc(dnnl::prop_kind::forward_inference,
-                           dnnl::algorithm::convolution_direct, src, wei, dst, stride, padding,
-                           padding),
+        return {conv::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                           src, wei, dst, stride, padding, padding),
                 attr, runtime::engine()};
     }
 
@@ -123,8 +122,7 @@ QuantizedLinear::QuantizedLinear(const Tensor &weight, const Tensor &bias, Activ
     if (!bias.empty()) {
         if (bias.rank() != 1 || bias.dim(0) != impl->out)
             throw std::invalid_argument("QuantizedLinear: bias " + shapeToString(bias.shape()) +
-                                        " does not match weight " +
-                                        shapeToString(weight.shape()));
+                                        " does not match weight " + shapeToString(weight.shape()));
         const Tensor b = floatWeights(bias);
         impl->bias.assign(b.data<float>(), b.data<float>() + impl->out);
     }
@@ -150,6 +148,11 @@ std::int64_t QuantizedLinear::inFeatures() const
 std::int64_t QuantizedLinear::outFeatures() const
 {
     return m_impl ? m_impl->out : 0;
+}
+
+Activation QuantizedLinear::activation() const
+{
+    return m_impl ? m_impl->activation : Activation::None;
 }
 
 std::string QuantizedLinear::implementation(std::int64_t rows) const
@@ -210,7 +213,8 @@ void quantizedLinear(const Tensor &x, const Tensor &weight, const Tensor &bias,
 {
     const Tensor w = detail::floatWeights(weight);
     const std::int64_t out = w.dim(0), in = w.dim(1), m = x.numel() / in;
-    std::vector<std::int8_t> wq(static_cast<std::size_t>(out * in)), xq(static_cast<std::size_t>(in));
+    std::vector<std::int8_t> wq(static_cast<std::size_t>(out * in)),
+        xq(static_cast<std::size_t>(in));
     std::vector<float> ws(static_cast<std::size_t>(out));
     for (std::int64_t n = 0; n < out; ++n) {
         ws[n] = rowScale(w.data<float>() + n * in, in);

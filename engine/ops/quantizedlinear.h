@@ -43,6 +43,7 @@ public:
     bool empty() const { return m_impl == nullptr; }
     std::int64_t inFeatures() const;
     std::int64_t outFeatures() const;
+    Activation activation() const;
     // The oneDNN implementation chosen for `rows` rows (e.g. "jit_uni_int8_1x1:avx2"), for
     // benchmarks.
     std::string implementation(std::int64_t rows) const;

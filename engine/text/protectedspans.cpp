@@ -12,18 +12,19 @@ namespace {
 
 // One alternative per kind, in priority order (the leftmost match wins, then the first
 // alternative). Keep equal to tools/glosa_spans.py's _PATTERNS (ICU syntax here: \x{...}).
-constexpr std::array<const char *, 8> kKinds = {"private", "url",   "email", "code",
+constexpr std::array<const char *, 8> kKinds = {"private", "url",         "email", "code",
                                                 "tag",     "placeholder", "emoji", "number"};
 
-const char kEmojiChar[] = R"([\x{1F000}-\x{1FAFF}\x{2600}-\x{27BF}\x{2B00}-\x{2BFF}\x{2300}-\x{23FF}])";
+const char kEmojiChar[] =
+    R"([\x{1F000}-\x{1FAFF}\x{2600}-\x{27BF}\x{2B00}-\x{2BFF}\x{2300}-\x{23FF}])";
 const char kUnits[] = "%|‰|€|\\$|£|¥|°[CF]?|km/h|km²|m²|m³|km|cm|mm|µm|nm|kg|mg|g|ml|l|KiB|MiB|"
                       "GiB|TiB|KB|MB|GB|TB|kB|Kbps|Mbps|Gbps|GHz|MHz|kHz|Hz|ms|px|pt|dpi|mAh|kWh|"
                       "kW|W|V";
 
 std::string rules()
 {
-    const std::string emoji = std::string(kEmojiChar) + R"((?:[\x{FE0F}\x{200D}\x{1F3FB}-\x{1F3FF}]|)" +
-                              kEmojiChar + ")*";
+    const std::string emoji = std::string(kEmojiChar) +
+                              R"((?:[\x{FE0F}\x{200D}\x{1F3FB}-\x{1F3FF}]|)" + kEmojiChar + ")*";
     const std::string number = std::string(R"((?:[$€£¥]\s?)?(?<![\w.,])[+-]?\d+(?:[.,:/-]\d+)*)") +
                                R"((?:\s?(?:)" + kUnits + R"())?(?!\w))";
     const std::array<std::string, 8> alternatives = {
@@ -91,8 +92,8 @@ SpanProtector::SpanProtector() : m_pattern(std::make_unique<Pattern>())
     const std::string pattern = rules();
     UErrorCode status = U_ZERO_ERROR;
     UParseError parseError;
-    UText *text = utext_openUTF8(nullptr, pattern.data(), static_cast<int64_t>(pattern.size()),
-                                 &status);
+    UText *text =
+        utext_openUTF8(nullptr, pattern.data(), static_cast<int64_t>(pattern.size()), &status);
     check(status, "reading the rules");
     m_pattern->regex = uregex_openUText(text, 0, &parseError, &status);
     utext_close(text);
@@ -107,10 +108,9 @@ std::vector<ProtectedSpan> SpanProtector::find(std::string_view text) const
     UErrorCode status = U_ZERO_ERROR;
     URegularExpression *regex = uregex_clone(m_pattern->regex, &status);
     check(status, "cloning the rules");
-    const std::unique_ptr<URegularExpression, void (*)(URegularExpression *)> owner(
-        regex, uregex_close);
-    UText *utext = utext_openUTF8(nullptr, text.data(), static_cast<int64_t>(text.size()),
-                                  &status);
+    const std::unique_ptr<URegularExpression, void (*)(URegularExpression *)> owner(regex,
+                                                                                    uregex_close);
+    UText *utext = utext_openUTF8(nullptr, text.data(), static_cast<int64_t>(text.size()), &status);
     const std::unique_ptr<UText, UText *(*)(UText *)> textOwner(utext, utext_close);
     check(status, "reading the text");
     uregex_setUText(regex, utext, &status);

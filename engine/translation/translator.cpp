@@ -238,10 +238,10 @@ TranslationResult Translator::translate(std::string_view text, const DecodingOpt
             segment.hypotheses = std::move(decoded[i - first].hypotheses);
             segment.trace = std::move(decoded[i - first].trace);
             for (const Hypothesis &hypothesis : segment.hypotheses)
-                segment.texts.push_back(restoreSpans(
-                    targetTokenizer.decode(
-                        std::vector<int>(hypothesis.tokens.begin(), hypothesis.tokens.end())),
-                    segment.protectedSpans, true));
+                segment.texts.push_back(
+                    restoreSpans(targetTokenizer.decode(std::vector<int>(hypothesis.tokens.begin(),
+                                                                         hypothesis.tokens.end())),
+                                 segment.protectedSpans, true));
         }
     }
 

@@ -92,9 +92,9 @@ void requireString(const engine::ModelPackage &package, const std::string &key,
         return; // older exports did not record the conventions that are our defaults
     const auto value = package.hyperparameter<std::string>(key);
     if (value != expected)
-        package.hyperparameterError(key,
-                           "\"" + value + "\" is not supported (this plugin implements \"" +
-                               expected + "\")");
+        package.hyperparameterError(key, "\"" + value +
+                                             "\" is not supported (this plugin implements \"" +
+                                             expected + "\")");
 }
 
 void requireBool(const engine::ModelPackage &package, const std::string &key, bool expected)
@@ -102,9 +102,8 @@ void requireBool(const engine::ModelPackage &package, const std::string &key, bo
     if (!package.hyperparameters().contains(key))
         return;
     if (package.hyperparameter<bool>(key) != expected)
-        package.hyperparameterError(key,
-                           std::string(expected ? "false" : "true") +
-                               " is not supported by this plugin");
+        package.hyperparameterError(key, std::string(expected ? "false" : "true") +
+                                             " is not supported by this plugin");
 }
 
 } // namespace
@@ -134,13 +133,13 @@ TransformerConfig TransformerConfig::fromPackage(const engine::ModelPackage &pac
         if (value <= 0)
             package.hyperparameterError(key, std::to_string(value) + " must be positive");
     if (c.dModel % c.heads != 0)
-        package.hyperparameterError("heads",
-                           "d_model " + std::to_string(c.dModel) + " is not divisible by " +
-                               std::to_string(c.heads) + " heads");
+        package.hyperparameterError("heads", "d_model " + std::to_string(c.dModel) +
+                                                 " is not divisible by " + std::to_string(c.heads) +
+                                                 " heads");
     if (c.dModel % 2 != 0)
-        package.hyperparameterError("d_model",
-                           std::to_string(c.dModel) +
-                               " must be even (sinusoidal positions come in sin/cos pairs)");
+        package.hyperparameterError(
+            "d_model", std::to_string(c.dModel) +
+                           " must be even (sinusoidal positions come in sin/cos pairs)");
     if (!(c.layerNormEps > 0.0f))
         package.hyperparameterError("layer_norm_eps", "must be positive");
     package.requireTokenIds({{"pad_id", c.padId}, {"bos_id", c.bosId}, {"eos_id", c.eosId}},
@@ -289,42 +288,47 @@ TransformerDecoder::TransformerDecoder(const engine::ModelPackage &package)
     package.requireTensors(required);
 
     auto w = [&](const std::string &name) { return package.weight(name); };
+    // Int8 covers every projection (attention, FFN, the tied output); embeddings, layer norms,
+    // softmax and the residual sums stay fp32 (ComputeType, docs/model-package.md).
+    const bool int8 = package.computeType() == engine::ComputeType::Int8;
+    auto linear = [&](const Tensor &weight, const Tensor &bias = Tensor(),
+                      engine::ops::Activation activation = engine::ops::Activation::None) {
+        return engine::ops::Linear::withPrecision(int8, weight, bias, activation);
+    };
     auto norm = [&](const std::string &prefix) {
         return engine::ops::LayerNorm(w(prefix + ".weight"), w(prefix + ".bias"), c.layerNormEps);
     };
     auto ffn = [&](const std::string &prefix, const std::string &normName) {
         FeedForward f;
         f.norm = norm(normName);
-        f.fc1 = engine::ops::Linear(w(prefix + ".fc1.weight"), w(prefix + ".fc1.bias"),
-                                    engine::ops::Activation::Relu);
-        f.fc2 = engine::ops::Linear(w(prefix + ".fc2.weight"), w(prefix + ".fc2.bias"));
+        f.fc1 = linear(w(prefix + ".fc1.weight"), w(prefix + ".fc1.bias"),
+                       engine::ops::Activation::Relu);
+        f.fc2 = linear(w(prefix + ".fc2.weight"), w(prefix + ".fc2.bias"));
         return f;
     };
     auto selfAttention = [&](const std::string &prefix, const std::string &normName) {
         Attention a;
         a.norm = norm(normName);
-        a.qkv = engine::ops::Linear(
-            stackRows({w(prefix + ".q_proj.weight"), w(prefix + ".k_proj.weight"),
-                       w(prefix + ".v_proj.weight")}),
-            stackRows({w(prefix + ".q_proj.bias"), w(prefix + ".k_proj.bias"),
-                       w(prefix + ".v_proj.bias")}));
-        a.out = engine::ops::Linear(w(prefix + ".out_proj.weight"), w(prefix + ".out_proj.bias"));
+        a.qkv = linear(stackRows({w(prefix + ".q_proj.weight"), w(prefix + ".k_proj.weight"),
+                                  w(prefix + ".v_proj.weight")}),
+                       stackRows({w(prefix + ".q_proj.bias"), w(prefix + ".k_proj.bias"),
+                                  w(prefix + ".v_proj.bias")}));
+        a.out = linear(w(prefix + ".out_proj.weight"), w(prefix + ".out_proj.bias"));
         return a;
     };
     auto crossAttention = [&](const std::string &prefix, const std::string &normName) {
         Attention a;
         a.norm = norm(normName);
-        a.query = engine::ops::Linear(w(prefix + ".q_proj.weight"), w(prefix + ".q_proj.bias"));
-        a.keyValue = engine::ops::Linear(
-            stackRows({w(prefix + ".k_proj.weight"), w(prefix + ".v_proj.weight")}),
-            stackRows({w(prefix + ".k_proj.bias"), w(prefix + ".v_proj.bias")}));
-        a.out = engine::ops::Linear(w(prefix + ".out_proj.weight"), w(prefix + ".out_proj.bias"));
+        a.query = linear(w(prefix + ".q_proj.weight"), w(prefix + ".q_proj.bias"));
+        a.keyValue = linear(stackRows({w(prefix + ".k_proj.weight"), w(prefix + ".v_proj.weight")}),
+                            stackRows({w(prefix + ".k_proj.bias"), w(prefix + ".v_proj.bias")}));
+        a.out = linear(w(prefix + ".out_proj.weight"), w(prefix + ".out_proj.bias"));
         return a;
     };
 
     const Tensor embedding = w("embedding.weight");
     m_embedding = engine::ops::Embedding(embedding, static_cast<float>(std::sqrt(double(d))));
-    m_output = engine::ops::Linear(embedding);
+    m_output = linear(embedding);
     for (int l = 0; l < c.encoderLayers; ++l) {
         const std::string p = "encoder.layers." + std::to_string(l);
         m_encoder.push_back({selfAttention(p + ".self_attn", p + ".self_attn_norm"),
