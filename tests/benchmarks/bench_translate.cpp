@@ -46,6 +46,7 @@ struct Options
     int threads = 2;
     double maxLenA = 1.5, maxLenB = 10;
     int warmup = 8;
+    engine::ComputeType computeType = engine::ComputeType::Auto;
 };
 
 Options parse(int argc, char **argv)
@@ -80,13 +81,15 @@ Options parse(int argc, char **argv)
             o.maxLenB = std::stod(value());
         else if (arg == "--warmup")
             o.warmup = std::stoi(value());
+        else if (arg == "--compute-type")
+            o.computeType = engine::parseComputeType(value());
         else
             throw std::invalid_argument("unknown option " + arg);
     }
     if (o.model.empty() || o.input.empty())
         throw std::invalid_argument("usage: bench_translate --model DIR --input FILE [--strategy "
                                     "greedy|beam] [--beam 4] [--batch 1] [--threads 2] "
-                                    "[--output FILE]");
+                                    "[--compute-type auto|float32|int8] [--output FILE]");
     if (o.strategy != "greedy" && o.strategy != "beam")
         throw std::invalid_argument("--strategy must be greedy or beam");
     if (o.batch < 1)
@@ -159,7 +162,7 @@ int main(int argc, char **argv)
     try {
         const Options o = parse(argc, argv);
         engine::runtime::setNumThreads(o.threads);
-        const engine::ModelPackage package = engine::ModelPackage::load(o.model);
+        const engine::ModelPackage package = engine::ModelPackage::load(o.model, o.computeType);
         std::unique_ptr<engine::StepDecoder> decoder = makeDecoder(package);
         std::vector<std::string> sentences;
         {
@@ -189,11 +192,11 @@ int main(int argc, char **argv)
         getrusage(RUSAGE_SELF, &usage);
         const double n = static_cast<double>(sentences.size());
         std::printf(
-            "{\"engine\": \"glosa\", \"model\": \"%s\", \"strategy\": \"%s\", \"batch\": %d, "
-            "\"threads\": %d, \"sentences\": %zu, \"target_tokens\": %lld, "
+            "{\"engine\": \"glosa\", \"model\": \"%s\", \"compute_type\": \"%s\", "
+            "\"strategy\": \"%s\", \"batch\": %d, \"threads\": %d, \"sentences\": %zu, \"target_tokens\": %lld, "
             "\"seconds\": %.3f, \"sentences_per_s\": %.2f, \"tokens_per_s\": %.1f, "
             "\"peak_rss_mb\": %.1f}\n",
-            package.id().c_str(),
+            package.id().c_str(), engine::computeTypeName(package.computeType()),
             o.strategy == "beam" ? ("beam " + std::to_string(o.beam)).c_str() : "greedy", o.batch,
             o.threads, sentences.size(), static_cast<long long>(run.targetTokens), seconds,
             n / seconds, static_cast<double>(run.targetTokens) / seconds,
