@@ -166,6 +166,27 @@ private slots:
         QCOMPARE(mismatches.load(), 0);
     }
 
+    // What the plugins build: Linear::withPrecision(true, ...) is that op, and says so (a plugin
+    // that asked empty() of an int8 layer once skipped it: the RNN's key projection).
+    void linearWithPrecision()
+    {
+        const Tensor w = randomTensor({24, 40}, 11), b = randomTensor({24}, 12);
+        const Tensor x = randomTensor({3, 40}, 13);
+        const Linear int8 = Linear::withPrecision(true, w, b, Activation::Tanh);
+        QVERIFY(!int8.empty());
+        QVERIFY(int8.int8());
+        QCOMPARE(int8.inFeatures(), std::int64_t(40));
+        QCOMPARE(int8.outFeatures(), std::int64_t(24));
+        QVERIFY(int8.activation() == Activation::Tanh);
+        Tensor y, expected;
+        int8(x, y);
+        QuantizedLinear(w, b, Activation::Tanh)(x, expected);
+        QCOMPARE(glosa::test::maxAbsDiff(y, expected), 0.0);
+        const Linear fp32 = Linear::withPrecision(false, w, b);
+        QVERIFY(!fp32.empty());
+        QVERIFY(!fp32.int8());
+    }
+
     void rejectsBadArguments()
     {
         const Tensor w = randomTensor({8, 16}, 1);

@@ -7,10 +7,14 @@
 #include "engine/decoding/stepdecoder.h"
 #include "engine/safetensors.h"
 #include "engine/tensor.h"
+#include "engine/translation/translationmodel.h"
+#include "engine/translation/translator.h"
+#include "testplugins.h"
 #include "testutil.h"
 
 #include <nlohmann/json.hpp>
 
+#include <QFile>
 #include <QtTest>
 
 #include <cmath>
@@ -207,6 +211,90 @@ inline void checkBeam(engine::StepDecoder &decoder, const Golden &g, bool batche
             }
         }
     }
+}
+
+// int8 against fp32 on a shipped model (resources/models/<package>), loaded through the built
+// plugin with each ComputeType: greedy output equal on most sentences, and where it is equal, the
+// log-probability of every chosen token close to fp32's. int8 moves a logit by about 1% of its
+// size (tst_ops_quantizedlinear), so a token chosen by a clear margin stays chosen while a
+// near-tie may flip, after which the two outputs go their own ways: the share of equal outputs is
+// high on Tatoeba, where the models are sure, and lower on the 60 sentences full of numbers and
+// URLs (tests/data/protected-spans/en.txt) that they never saw the like of. The bounds are the
+// measured values (printed) with margin. Rows: int8AgreementRows(); checks: checkInt8Agreement().
+inline void int8AgreementRows(double minEqualOwnSentences, double minEqualTatoeba)
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<double>("minEqual");
+    QTest::addRow("protected-spans sentences")
+        << testDataDir() + "/protected-spans/en.txt" << minEqualOwnSentences;
+    QTest::addRow("tatoeba test") << QStringLiteral("tatoeba-en-es/test.tsv") << minEqualTatoeba;
+}
+
+inline void checkInt8Agreement(const QString &architecture, const char *package)
+{
+    QFETCH(QString, file);
+    QFETCH(double, minEqual);
+    QStringList sentences;
+    if (file.endsWith(".tsv")) {
+        GLOSA_REQUIRE_SHARED_DATA(file);
+        QFile tsv(sharedDataDir() + "/" + file);
+        QVERIFY(tsv.open(QIODevice::ReadOnly));
+        while (!tsv.atEnd() && sentences.size() < 300) {
+            const QString source = QString::fromUtf8(tsv.readLine()).section('\t', 0, 0);
+            if (!sentences.contains(source))
+                sentences << source;
+        }
+    } else {
+        QFile text(file);
+        QVERIFY(text.open(QIODevice::ReadOnly));
+        while (!text.atEnd())
+            sentences << QString::fromUtf8(text.readLine()).trimmed();
+    }
+    const std::string dir = std::string(GLOSA_SOURCE_DIR "/resources/models/") + package;
+    QString error;
+    const auto fp32 = loadWithBuiltPlugin<engine::TranslationModel>(architecture, dir, &error,
+                                                                    engine::ComputeType::Float32);
+    QVERIFY2(fp32, qPrintable(error));
+    const auto int8 = loadWithBuiltPlugin<engine::TranslationModel>(architecture, dir, &error,
+                                                                    engine::ComputeType::Int8);
+    QVERIFY2(int8, qPrintable(error));
+    engine::Translator a(fp32), b(int8);
+    engine::DecodingOptions options = fp32->defaultDecodingOptions();
+    options.strategy = engine::SearchStrategy::Greedy;
+    int equal = 0, tokens = 0;
+    double sumDiff = 0.0, maxDiff = 0.0;
+    for (const QString &sentence : sentences) {
+        const std::string text = sentence.toStdString();
+        const engine::TranslationResult x = a.translate(text, options);
+        const engine::TranslationResult y = b.translate(text, options);
+        // Equal: the same pieces (the same text can come from other pieces).
+        bool same = x.segments.size() == y.segments.size();
+        for (std::size_t s = 0; same && s < x.segments.size(); ++s)
+            same = x.segments[s].hypotheses.front().tokens ==
+                   y.segments[s].hypotheses.front().tokens;
+        if (!same)
+            continue;
+        ++equal;
+        for (std::size_t s = 0; s < x.segments.size(); ++s) {
+            const auto &px = x.segments[s].hypotheses.front().tokenLogProbs;
+            const auto &py = y.segments[s].hypotheses.front().tokenLogProbs;
+            for (std::size_t i = 0; i < px.size(); ++i) {
+                const double d = std::fabs(double(px[i]) - py[i]);
+                sumDiff += d;
+                maxDiff = std::max(maxDiff, d);
+                ++tokens;
+            }
+        }
+    }
+    const QString measured = QString("equal %1/%2, token log-prob |diff| mean %3 max %4")
+                                 .arg(equal)
+                                 .arg(sentences.size())
+                                 .arg(sumDiff / std::max(tokens, 1))
+                                 .arg(maxDiff);
+    qInfo("%s", qPrintable(measured));
+    QVERIFY2(equal >= minEqual * sentences.size(), qPrintable(measured));
+    QVERIFY2(sumDiff / std::max(tokens, 1) < 0.05, qPrintable(measured));
+    QVERIFY2(maxDiff < 0.5, qPrintable(measured));
 }
 
 } // namespace glosa::test::parity

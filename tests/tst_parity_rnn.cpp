@@ -36,6 +36,12 @@ private slots:
     void beam();
     void stateSurvivesReorder();
     void loadsThroughPlugin();
+    void int8CloseToFloat32_data() { int8AgreementRows(0.55, 0.90); }
+    // ComputeType::Int8 against Float32 on the shipped RNN (see tst_parity_common.h).
+    void int8CloseToFloat32()
+    {
+        checkInt8Agreement(QStringLiteral("rnn-attention"), "rnn-attention-en-es");
+    }
     void refusesBadPackages_data();
     void refusesBadPackages();
 

@@ -54,7 +54,7 @@ public:
     // x [..., in] (F32) -> y [..., out]; y is resized (its storage reused when large enough).
     void operator()(const Tensor &x, Tensor &y) const;
 
-    bool empty() const { return m_impl == nullptr; }
+    bool empty() const { return m_impl == nullptr && m_int8 == nullptr; }
     std::int64_t inFeatures() const;
     std::int64_t outFeatures() const;
     Activation activation() const;

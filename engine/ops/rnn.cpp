@@ -83,11 +83,12 @@ template <typename Step> void runSequence(std::int64_t steps, bool reverse, Step
 
 } // namespace
 
-Gru::Gru(const Tensor &weightIh, const Tensor &weightHh, const Tensor &biasIh, const Tensor &biasHh)
+Gru::Gru(const Tensor &weightIh, const Tensor &weightHh, const Tensor &biasIh, const Tensor &biasHh,
+         bool int8)
 {
     checkWeights("Gru", 3, weightIh, weightHh, biasIh, biasHh, m_hidden);
-    m_ih = Linear(weightIh, biasIh);
-    m_hh = Linear(weightHh, biasHh);
+    m_ih = Linear::withPrecision(int8, weightIh, biasIh);
+    m_hh = Linear::withPrecision(int8, weightHh, biasHh);
 }
 
 void Gru::operator()(const Tensor &x, const Tensor &h, Tensor &hOut) const

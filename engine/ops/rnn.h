@@ -37,8 +37,11 @@ class Gru
 public:
     Gru() = default; // empty; calling it throws
     // weightIh [3H, in], weightHh [3H, H] (rows r, z, n), biasIh [3H], biasHh [3H] (either bias
-    // may be an empty Tensor for none). Any float storage dtype; packed at construction.
-    Gru(const Tensor &weightIh, const Tensor &weightHh, const Tensor &biasIh, const Tensor &biasHh);
+    // may be an empty Tensor for none). Any float storage dtype; packed at construction. `int8`
+    // builds both projections as Linear::withPrecision(true, ...) (the gates' arithmetic stays
+    // fp32).
+    Gru(const Tensor &weightIh, const Tensor &weightHh, const Tensor &biasIh, const Tensor &biasHh,
+        bool int8 = false);
 
     // One step: x [M, in], h [M, H] -> hOut [M, H]. hOut may alias h.
     void operator()(const Tensor &x, const Tensor &h, Tensor &hOut) const;

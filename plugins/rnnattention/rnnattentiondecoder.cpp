@@ -50,8 +50,8 @@ RnnAttentionConfig RnnAttentionConfig::fromPackage(const engine::ModelPackage &p
             known = true;
         }
     if (!known)
-        package.hyperparameterError("attention",
-                           "\"" + kind + "\" is not one of dot, general, additive, scaled-dot");
+        package.hyperparameterError(
+            "attention", "\"" + kind + "\" is not one of dot, general, additive, scaled-dot");
     c.attentionDim = c.attention == AttentionScore::Additive
                          ? package.hyperparameter<std::int64_t>("attention_dim")
                          : 0;
@@ -70,10 +70,10 @@ RnnAttentionConfig RnnAttentionConfig::fromPackage(const engine::ModelPackage &p
         package.hyperparameterError("attention_dim", "must be positive for additive attention");
     if ((c.attention == AttentionScore::Dot || c.attention == AttentionScore::ScaledDot) &&
         c.decoderHidden != 2 * c.encoderHidden)
-        package.hyperparameterError("decoder_hidden",
-                           kind + " attention needs decoder_hidden (" +
-                               std::to_string(c.decoderHidden) + ") == 2 * encoder_hidden (" +
-                               std::to_string(2 * c.encoderHidden) + ")");
+        package.hyperparameterError(
+            "decoder_hidden", kind + " attention needs decoder_hidden (" +
+                                  std::to_string(c.decoderHidden) + ") == 2 * encoder_hidden (" +
+                                  std::to_string(2 * c.encoderHidden) + ")");
     package.requireTokenIds({{"pad_id", c.padId}, {"bos_id", c.bosId}, {"eos_id", c.eosId}},
                             c.vocabSize);
     return c;
@@ -150,26 +150,33 @@ RnnAttentionDecoder::RnnAttentionDecoder(const engine::ModelPackage &package)
     package.requireTensors(required);
 
     auto w = [&](const std::string &name) { return package.weight(name); };
+    // Int8 covers the GRU projections and every Linear (attention, combine, output); embeddings,
+    // the gates' arithmetic and the attention softmax stay fp32 (ComputeType).
+    const bool int8 = package.computeType() == engine::ComputeType::Int8;
+    auto linear = [&](const Tensor &weight, const Tensor &bias = Tensor(),
+                      engine::ops::Activation activation = engine::ops::Activation::None) {
+        return engine::ops::Linear::withPrecision(int8, weight, bias, activation);
+    };
     const Tensor embedding = w("embedding.weight");
     m_embedding = engine::ops::Embedding(embedding);
     for (int l = 0; l < c.encoderLayers; ++l) {
         const std::string s = "_l" + std::to_string(l);
         m_encoderForward.emplace_back(w("encoder.rnn.weight_ih" + s),
                                       w("encoder.rnn.weight_hh" + s), w("encoder.rnn.bias_ih" + s),
-                                      w("encoder.rnn.bias_hh" + s));
+                                      w("encoder.rnn.bias_hh" + s), int8);
         const std::string r = s + "_reverse";
         m_encoderBackward.emplace_back(w("encoder.rnn.weight_ih" + r),
                                        w("encoder.rnn.weight_hh" + r), w("encoder.rnn.bias_ih" + r),
-                                       w("encoder.rnn.bias_hh" + r));
+                                       w("encoder.rnn.bias_hh" + r), int8);
     }
-    m_bridge = engine::ops::Linear(w("encoder.bridge.weight"), w("encoder.bridge.bias"),
-                                   engine::ops::Activation::Tanh);
+    m_bridge =
+        linear(w("encoder.bridge.weight"), w("encoder.bridge.bias"), engine::ops::Activation::Tanh);
     m_decoderCell = engine::ops::Gru(w("decoder.rnn.weight_ih"), w("decoder.rnn.weight_hh"),
-                                     w("decoder.rnn.bias_ih"), w("decoder.rnn.bias_hh"));
+                                     w("decoder.rnn.bias_ih"), w("decoder.rnn.bias_hh"), int8);
     if (c.attention == AttentionScore::General || c.attention == AttentionScore::Additive)
-        m_keyProjection = engine::ops::Linear(w("decoder.attention.key_proj.weight"));
+        m_keyProjection = linear(w("decoder.attention.key_proj.weight"));
     if (c.attention == AttentionScore::Additive) {
-        m_queryProjection = engine::ops::Linear(w("decoder.attention.query_proj.weight"));
+        m_queryProjection = linear(w("decoder.attention.query_proj.weight"));
         const Tensor v = w("decoder.attention.v.weight");
         m_v.assign(v.data<float>(), v.data<float>() + A);
     }
@@ -177,9 +184,8 @@ RnnAttentionDecoder::RnnAttentionDecoder(const engine::ModelPackage &package)
     m_scoreScale = c.attention == AttentionScore::ScaledDot
                        ? static_cast<float>(1.0 / std::sqrt(static_cast<double>(K)))
                        : 1.0f;
-    m_combine =
-        engine::ops::Linear(w("decoder.combine.weight"), Tensor(), engine::ops::Activation::Tanh);
-    m_output = engine::ops::Linear(embedding, w("decoder.output_bias"));
+    m_combine = linear(w("decoder.combine.weight"), Tensor(), engine::ops::Activation::Tanh);
+    m_output = linear(embedding, w("decoder.output_bias"));
 }
 
 RnnAttentionDecoder::~RnnAttentionDecoder() = default;
