@@ -262,7 +262,38 @@ void ModelPackage::requireTokenIds(std::initializer_list<std::pair<const char *,
 
 Tensor ModelPackage::weight(const std::string &name, const Shape &expectedShape) const
 {
-    return m_weights->loadFloat(name, expectedShape);
+    if (m_weights->dtype(name) != DType::I8)
+        return m_weights->loadFloat(name, expectedShape);
+    // An int8 weight [rows, ...]: row r is codes × scale[r], the scales in "<name>.scale"
+    // (F32 [rows], positive). Plugins that compute in int8 quantize this F32 copy again and get
+    // the same codes back: each row's largest code is ±127 by construction, so the row's new
+    // scale is its stored scale (docs/model-package.md, "int8 weights").
+    const Tensor codes = m_weights->view(name);
+    if (!expectedShape.empty() && codes.shape() != expectedShape)
+        throw PackageError(m_weights->path(), name,
+                           "shape " + shapeToString(codes.shape()) +
+                               " does not match the expected " + shapeToString(expectedShape));
+    if (codes.rank() < 1)
+        throw PackageError(m_weights->path(), name, "an int8 weight needs at least one dimension");
+    const std::string scaleName = name + ".scale";
+    if (!m_weights->contains(scaleName))
+        throw PackageError(m_weights->path(), name,
+                           "int8 weight without its scales (tensor \"" + scaleName + "\")");
+    const Tensor scales = m_weights->loadFloat(scaleName, Shape{codes.dim(0)});
+    const std::int64_t rows = codes.dim(0), cols = codes.numel() / std::max<std::int64_t>(rows, 1);
+    Tensor out(codes.shape(), DType::F32);
+    for (std::int64_t r = 0; r < rows; ++r) {
+        const float s = scales.data<float>()[r];
+        if (!(s > 0.0f))
+            throw PackageError(m_weights->path(), scaleName,
+                               "scale " + std::to_string(s) + " of row " + std::to_string(r) +
+                                   " is not positive");
+        const std::int8_t *in = codes.data<std::int8_t>() + r * cols;
+        float *o = out.data<float>() + r * cols;
+        for (std::int64_t c = 0; c < cols; ++c)
+            o[c] = static_cast<float>(in[c]) * s;
+    }
+    return out;
 }
 
 void ModelPackage::requireTensors(const std::vector<TensorRequirement> &tensors) const
@@ -278,7 +309,9 @@ void ModelPackage::requireTensors(const std::vector<TensorRequirement> &tensors)
             problem = "shape " + shapeToString(m_weights->shape(t.name)) +
                       " does not match the expected " + shapeToString(t.shape);
         else if (m_weights->dtype(t.name) == DType::I32)
-            problem = "dtype I32, expected F32, F16 or BF16";
+            problem = "dtype I32, expected F32, F16, BF16 or I8";
+        else if (m_weights->dtype(t.name) == DType::I8 && !m_weights->contains(t.name + ".scale"))
+            problem = "int8 weight without its scales (tensor \"" + t.name + ".scale\")";
         if (problem.empty())
             continue;
         if (firstProblem.empty()) {

@@ -36,7 +36,8 @@ std::string errnoText(int error)
 bool parseDtype(const std::string &name, DType &dtype)
 {
     static const std::map<std::string, DType> supported = {
-        {"F32", DType::F32}, {"F16", DType::F16}, {"BF16", DType::BF16}, {"I32", DType::I32}};
+        {"F32", DType::F32}, {"F16", DType::F16}, {"BF16", DType::BF16}, {"I32", DType::I32},
+        {"I8", DType::I8}};
     const auto it = supported.find(name);
     if (it == supported.end())
         return false;
@@ -217,7 +218,7 @@ void SafeTensorsFile::parseHeader(const char *header, std::size_t length)
         if (!parseDtype(dtypeText, entry.dtype))
             fail(name, "dtype \"" + dtypeText + "\" is " +
                            (isKnownSafeTensorsDtype(dtypeText) ? "not supported" : "unknown") +
-                           " (supported: F32, F16, BF16, I32)");
+                           " (supported: F32, F16, BF16, I32, I8)");
 
         const json &shape = value["shape"];
         if (!shape.is_array())
@@ -292,8 +293,8 @@ void SafeTensorsFile::checkLayout()
 void SafeTensorsFile::checkFinite() const
 {
     for (const auto &[name, entry] : m_entries) {
-        if (entry.dtype == DType::I32)
-            continue;
+        if (entry.dtype == DType::I32 || entry.dtype == DType::I8)
+            continue; // integers are always finite
         const char *data = m_mapping->bytes() + m_dataOffset + entry.begin;
         const std::int64_t n = shapeNumel(entry.shape);
         std::int64_t bad;
@@ -362,8 +363,10 @@ Tensor SafeTensorsFile::loadFloat(const std::string &name, const Shape &expected
     if (!expected.empty() && e.shape != expected)
         fail(name, "shape " + shapeToString(e.shape) + " does not match the expected " +
                        shapeToString(expected));
-    if (e.dtype == DType::I32)
-        fail(name, "dtype I32 cannot be loaded as floating-point weights");
+    if (e.dtype == DType::I32 || e.dtype == DType::I8)
+        fail(name, std::string("dtype ") + dtypeName(e.dtype) +
+                       " cannot be loaded as floating-point weights" +
+                       (e.dtype == DType::I8 ? " without its scales" : ""));
     // Finiteness was checked for every tensor when the file was opened, and F16/BF16 to F32
     // conversion maps finite values to finite values, so the copy needs no second scan.
     return view(name).toFloat32();

@@ -30,6 +30,8 @@ std::size_t dtypeSize(DType type)
     case DType::F16:
     case DType::BF16:
         return 2;
+    case DType::I8:
+        return 1;
     }
     return 0;
 }
@@ -45,6 +47,8 @@ const char *dtypeName(DType type)
         return "F16";
     case DType::BF16:
         return "BF16";
+    case DType::I8:
+        return "I8";
     }
     return "?";
 }

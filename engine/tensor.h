@@ -20,7 +20,8 @@
 
 namespace glosa::engine {
 
-enum class DType : std::uint8_t { F32, I32, F16, BF16 };
+// I8: int8 codes of a quantized weight, storage only (ModelPackage::weight scales them to F32).
+enum class DType : std::uint8_t { F32, I32, F16, BF16, I8 };
 
 std::size_t dtypeSize(DType type);
 const char *dtypeName(DType type);
@@ -103,6 +104,8 @@ template <typename T> constexpr DType Tensor::dtypeOf()
         return DType::I32;
     else if constexpr (std::is_same_v<T, std::uint16_t>)
         return DType::F16; // raw 16-bit storage; checkDtype accepts F16 and BF16
+    else if constexpr (std::is_same_v<T, std::int8_t>)
+        return DType::I8;
     else
         static_assert(sizeof(T) == 0, "unsupported tensor element type");
 }

@@ -217,7 +217,7 @@ private slots:
             << "dtype \"F12\" is unknown";
         QTest::newRow("unsupported dtype")
             << header(R"({"ids": {"dtype": "I64", "shape": [1], "data_offsets": [0, 8]}})") << "ids"
-            << "dtype \"I64\" is not supported (supported: F32, F16, BF16, I32)";
+            << "dtype \"I64\" is not supported (supported: F32, F16, BF16, I32, I8)";
         QTest::newRow("dtype not string")
             << header(R"({"w": {"dtype": 32, "shape": [1], "data_offsets": [0, 4]}})") << "w"
             << "\"dtype\" is a JSON number";

@@ -18,6 +18,7 @@
 #include <QtTest>
 
 #include <filesystem>
+#include <fstream>
 
 using namespace glosa;
 using namespace glosa::test::parity;
@@ -41,6 +42,9 @@ private slots:
     void alignmentSelection();
     void loadsThroughPlugin();
     void searchStopsAtMaxPositions();
+    void int8Package();
+    void int8PackageRefusesBrokenScales_data();
+    void int8PackageRefusesBrokenScales();
     void int8CloseToFloat32_data();
     void int8CloseToFloat32();
     void refusesBadPackages_data();
@@ -225,6 +229,94 @@ void TestParityTransformer::searchStopsAtMaxPositions()
             for (const engine::Hypothesis &hypothesis : segment.hypotheses)
                 QVERIFY(hypothesis.tokens.size() <= 64);
     }
+}
+
+// transformer-tiny-i8 is transformer-tiny with its weight matrices stored as int8 codes and a
+// scale per row (export_package.py --quantize int8): the package asks for int8 compute, and read
+// back as F32 every weight is codes × scale, within half a step of the fp32 original.
+void TestParityTransformer::int8Package()
+{
+    const engine::ModelPackage int8 = engine::ModelPackage::load(packageDir("transformer-tiny-i8"));
+    QVERIFY(int8.computeType() == engine::ComputeType::Int8);
+    QVERIFY(
+        engine::ModelPackage::load(packageDir("transformer-tiny-i8"), engine::ComputeType::Float32)
+            .computeType() == engine::ComputeType::Float32);
+    QVERIFY(engine::ModelPackage::load(packageDir("transformer-tiny")).computeType() ==
+            engine::ComputeType::Float32);
+    const engine::ModelPackage fp32 = engine::ModelPackage::load(packageDir("transformer-tiny"));
+    for (const char *name : {"embedding.weight", "encoder.layers.0.ffn.fc1.weight",
+                             "decoder.layers.1.cross_attn.k_proj.weight"}) {
+        const engine::Tensor q = int8.weight(name), f = fp32.weight(name);
+        QCOMPARE(q.shape(), f.shape());
+        const std::int64_t rows = f.dim(0), cols = f.numel() / rows;
+        for (std::int64_t r = 0; r < rows; ++r) {
+            float amax = 0.0f;
+            for (std::int64_t c = 0; c < cols; ++c)
+                amax = std::max(amax, std::fabs(f.data<float>()[r * cols + c]));
+            const double step = amax / 127.0;
+            for (std::int64_t c = 0; c < cols; ++c)
+                QVERIFY(std::fabs(q.data<float>()[r * cols + c] - f.data<float>()[r * cols + c]) <=
+                        0.5 * step * (1 + 1e-5));
+        }
+    }
+    QString error;
+    const auto model = glosa::test::loadWithBuiltPlugin<engine::TranslationModel>(
+        QStringLiteral("transformer"), packageDir("transformer-tiny-i8"), &error);
+    QVERIFY2(model, qPrintable(error));
+    engine::Translator translator(model);
+    QVERIFY(!translator.translate("a b c", model->defaultDecodingOptions()).segments.empty());
+}
+
+// A copy of transformer-tiny-i8 whose safetensors header or data is edited: each damage must be
+// refused with a message naming the tensor.
+void TestParityTransformer::int8PackageRefusesBrokenScales_data()
+{
+    QTest::addColumn<QString>("damage");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("scale missing") << "rename"
+                                   << "int8 weight without its scales";
+    QTest::newRow("scale negative") << "negative"
+                                    << "is not positive";
+}
+
+void TestParityTransformer::int8PackageRefusesBrokenScales()
+{
+    QFETCH(QString, damage);
+    QFETCH(QString, expected);
+    const std::string name = "encoder.layers.0.ffn.fc1.weight";
+    QTemporaryDir dir;
+    const std::filesystem::path from = packageDir("transformer-tiny-i8"),
+                                to = dir.path().toStdString();
+    for (const char *file : {"model.json", "spm.model", "model.safetensors"})
+        std::filesystem::copy_file(from / file, to / file);
+    std::fstream file(to / "model.safetensors", std::ios::in | std::ios::out | std::ios::binary);
+    std::uint64_t headerLength = 0;
+    file.read(reinterpret_cast<char *>(&headerLength), 8);
+    std::string header(headerLength, ' ');
+    file.read(header.data(), static_cast<std::streamsize>(headerLength));
+    nlohmann::json json = nlohmann::json::parse(header);
+    if (damage == "rename") {
+        // Same length, so the data stays where it is.
+        json[name + ".scalf"] = json[name + ".scale"];
+        json.erase(name + ".scale");
+        std::string text = json.dump();
+        text.resize(headerLength, ' ');
+        file.seekp(8);
+        file.write(text.data(), static_cast<std::streamsize>(text.size()));
+    } else {
+        const std::uint64_t at =
+            8 + headerLength + json[name + ".scale"]["data_offsets"][0].get<std::uint64_t>();
+        const float minusOne = -1.0f;
+        file.seekp(static_cast<std::streamoff>(at));
+        file.write(reinterpret_cast<const char *>(&minusOne), 4);
+    }
+    file.close();
+    QString error;
+    const auto model = glosa::test::loadWithBuiltPlugin<engine::TranslationModel>(
+        QStringLiteral("transformer"), to.string(), &error);
+    QVERIFY(!model);
+    QVERIFY2(error.contains(expected) && error.contains("encoder.layers.0.ffn.fc1.weight"),
+             qPrintable(error));
 }
 
 // ComputeType::Int8 against Float32 on the shipped en→es model (tst_parity_common.h says what

@@ -99,13 +99,61 @@ def dev_history(ck):
             for e in ck.get("history", [])]
 
 
+def quantize_int8(tensors):
+    """Every weight matrix (2-D and up: projections, GRU gates, the embedding) as int8 codes with
+    one F32 scale per row (per output channel): scale = max|row| / 127, code = round(w / scale),
+    halves away from zero, as engine/ops/quantizedlinear.cpp quantizes. Vectors (biases, layer
+    norms) keep their float dtype."""
+    out = {}
+    for name, t in tensors.items():
+        if t.dim() < 2:
+            out[name] = t
+            continue
+        w = t.float().reshape(t.shape[0], -1)
+        amax = w.abs().max(dim=1).values
+        scale = torch.where(amax > 0, amax / 127.0, torch.ones_like(amax))
+        q = w / scale[:, None]
+        codes = torch.trunc(q + torch.where(q >= 0, 0.5, -0.5)).clamp(-127, 127).to(torch.int8)
+        out[name] = codes.reshape(t.shape)
+        out[name + ".scale"] = scale.float()
+    return out
+
+
+def quantize_package(src_dir, out_dir):
+    """An existing package with its weight matrices in int8 (quantize_int8) and "compute_type":
+    "int8" in model.json; tokenizer files and everything else copied."""
+    tensors = glosa_safetensors.load(os.path.join(src_dir, "model.safetensors"))
+    with open(os.path.join(src_dir, "model.json"), encoding="utf-8") as f:
+        manifest = json.load(f)
+    os.makedirs(out_dir, exist_ok=True)
+    for name in os.listdir(src_dir):
+        if name not in ("model.safetensors", "model.json") and os.path.isfile(
+                os.path.join(src_dir, name)):
+            shutil.copyfile(os.path.join(src_dir, name), os.path.join(out_dir, name))
+    quantized = quantize_int8({k: torch.as_tensor(v.astype("float32")) for k, v in tensors.items()})
+    quantized = {k: (v if v.dtype == torch.int8 or k.endswith(".scale")
+                     else torch.as_tensor(tensors[k])) for k, v in quantized.items()}
+    glosa_safetensors.save(quantized, os.path.join(out_dir, "model.safetensors"),
+                           metadata={"format": "pt", "architecture": manifest["architecture"],
+                                     "id": manifest["id"], "compute_type": "int8"})
+    manifest["compute_type"] = "int8"
+    with open(os.path.join(out_dir, "model.json"), "w", encoding="utf-8") as f:
+        json.dump(manifest, f, indent=2, ensure_ascii=False)
+        f.write("\n")
+    return manifest
+
+
 def export(ckpt_path, out_dir, pkg_id, dtype="f16", version="1.0.0", scores=None,
-           decoding=None):
+           decoding=None, quantize=None):
     model, codec, info = evaluate.load_model(ckpt_path)
     cfg, ck = info["config"], info["checkpoint"]
     os.makedirs(out_dir, exist_ok=True)
     np_dtype = {"f16": torch.float16, "f32": torch.float32}[dtype]
     tensors = {k: v.detach().to(np_dtype) for k, v in model.state_dict().items()}
+    if quantize == "int8":
+        tensors = quantize_int8({k: v.detach() for k, v in model.state_dict().items()})
+        tensors = {k: (v if v.dtype == torch.int8 or k.endswith(".scale") else v.to(np_dtype))
+                   for k, v in tensors.items()}
     for k, v in tensors.items():
         if not torch.isfinite(v).all():
             raise ValueError("tensor %s has non-finite values after conversion to %s" % (k, dtype))
@@ -155,6 +203,7 @@ def export(ckpt_path, out_dir, pkg_id, dtype="f16", version="1.0.0", scores=None
             "options": cfg["train"],
             "dev_history": dev_history(ck),
         },
+        **({"compute_type": "int8"} if quantize == "int8" else {}),
         "licence": ("weights trained on data under CC BY 4.0, CC BY 3.0, CC-BY 2.0 FR, MPL-2.0, "
                     "GFDL, GPL/LGPL and public-domain licences: see training.data"
                     if cfg.get("corpus") else "CC-BY 2.0 FR (weights trained on Tatoeba)"),
@@ -178,10 +227,15 @@ def export(ckpt_path, out_dir, pkg_id, dtype="f16", version="1.0.0", scores=None
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("checkpoint")
+    p.add_argument("checkpoint", help="checkpoint .pt, or with --from-package a package folder")
+    p.add_argument("--from-package", action="store_true",
+                   help="re-export an existing package (with --quantize int8 and --out)")
     p.add_argument("--id", help="package id (folder name under resources/models)")
     p.add_argument("--out", help="default <repo>/resources/models/<id>")
-    p.add_argument("--dtype", default="f16", choices=["f16", "f32"])
+    p.add_argument("--dtype", default="f16", choices=["f16", "f32"],
+                   help="float dtype of the tensors (with --quantize: of the vectors)")
+    p.add_argument("--quantize", choices=["int8"], help="weight matrices as int8 with per-row "
+                   "scales (docs/model-package.md); the engine then computes in int8 by default")
     p.add_argument("--version", default="1.0.0")
     p.add_argument("--list", action="store_true", help="print tensor names and shapes, then exit")
     p.add_argument("--verify", type=int, default=0,
@@ -200,10 +254,18 @@ def main(argv=None):
         for k, v in model.state_dict().items():
             print("%-50s %s" % (k, list(v.shape)))
         return 0
+    if a.from_package:
+        if a.quantize != "int8" or not a.out:
+            p.error("--from-package needs --quantize int8 and --out")
+        quantize_package(a.checkpoint, a.out)
+        print("quantized %s -> %s (%d bytes)" % (a.checkpoint, a.out, os.path.getsize(
+            os.path.join(a.out, "model.safetensors"))))
+        return 0
     if not a.id:
         p.error("--id is required")
     out = a.out or os.path.join(REPO_ROOT, "resources", "models", a.id)
-    model, codec, info, manifest = export(a.checkpoint, out, a.id, a.dtype, a.version)
+    model, codec, info, manifest = export(a.checkpoint, out, a.id, a.dtype, a.version,
+                                          quantize=a.quantize)
     print("exported %s -> %s (%d bytes)" % (a.checkpoint, out,
                                            os.path.getsize(os.path.join(out, "model.safetensors"))))
     if a.verify:

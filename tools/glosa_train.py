@@ -235,9 +235,24 @@ def atomic_save(obj, path):
     os.replace(tmp, path)
 
 
+def dequantize(tensors):
+    """int8 weights (I8 codes + "<name>.scale" F32 per row, docs/model-package.md) as float32,
+    the way the engine's ModelPackage::weight reads them; other tensors as they are."""
+    import numpy as np
+    out = {}
+    for name, t in tensors.items():
+        if name.endswith(".scale") and name[:-len(".scale")] in tensors:
+            continue
+        if t.dtype == np.int8:
+            scale = tensors[name + ".scale"].astype(np.float32)
+            t = t.astype(np.float32) * scale.reshape((-1,) + (1,) * (t.ndim - 1))
+        out[name] = t
+    return out
+
+
 def load_package_weights(model, package_dir):
-    """Loads model.safetensors (any float dtype) of an exported package into `model`."""
-    tensors = glosa_safetensors.load(os.path.join(package_dir, "model.safetensors"))
+    """Loads model.safetensors (any float dtype, or int8 with scales) of an exported package."""
+    tensors = dequantize(glosa_safetensors.load(os.path.join(package_dir, "model.safetensors")))
     own = model.state_dict()
     missing = sorted(set(own) - set(tensors))
     extra = sorted(set(tensors) - set(own))

@@ -30,6 +30,7 @@ depend on what the weights say.
 
   /usr/bin/python3 tools/make_parity_fixtures.py          # rewrites tests/data/parity/
   /usr/bin/python3 tools/make_parity_fixtures.py transformer-placeholders   # only that one
+  /usr/bin/python3 tools/make_parity_fixtures.py transformer-tiny-i8   # int8 copy of the tiny one
 """
 
 import json
@@ -372,6 +373,22 @@ def main():
             build_variant(name, *variant)
     if not only or "transformer-placeholders" in only:
         build_placeholder_package()
+    if not only or "transformer-tiny-i8" in only:
+        # The fp32 tiny package with its weight matrices in int8 (export_package --quantize):
+        # tst_parity_transformer checks the engine reads codes × scales back and refuses broken
+        # scales.
+        out = os.path.join(OUT, "transformer-tiny-i8")
+        if os.path.isdir(out):
+            shutil.rmtree(out)
+        manifest = export_package.quantize_package(os.path.join(OUT, "transformer-tiny"), out)
+        for name in ("golden.json", "golden.safetensors"):
+            os.remove(os.path.join(out, name))
+        manifest["name"] = "Parity fixture transformer-tiny-i8 (random weights, int8)"
+        with open(os.path.join(out, "model.json"), "w", encoding="utf-8") as f:
+            json.dump(manifest, f, indent=2, ensure_ascii=False)
+            f.write("\n")
+        print("%-22s %7d bytes" % ("transformer-tiny-i8", sum(
+            os.path.getsize(os.path.join(out, x)) for x in os.listdir(out))))
     return 0
 
 
