@@ -105,6 +105,10 @@ struct HistorySummary
     QString inputPreview;  // first 200 characters of the input
     QString outputPreview; // first 200 characters of the best output of column 0
     QString snippet;       // search only: matching text with the hits wrapped in markers
+    // Search only: the input's and the outputs' own snippets, each empty when that side has no
+    // hit (so that a view shows a hit in the output on the output's line).
+    QString inputSnippet;
+    QString outputSnippet;
     bool starred = false;
     bool hasImage = false;
     double elapsedMs = 0;

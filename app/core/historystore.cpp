@@ -929,7 +929,9 @@ HistoryPage HistoryStore::search(const QString &text, const HistoryFilter &filte
                              " WHERE entries_fts MATCH ?" +
                              f.where;
     const std::string sql = std::string("SELECT ") + kSummaryColumns +
-                            ", snippet(entries_fts, -1, ?, ?, '…', ?)" + from +
+                            ", snippet(entries_fts, -1, ?1, ?2, '…', ?3)"
+                            ", snippet(entries_fts, 0, ?1, ?2, '…', ?3)"
+                            ", snippet(entries_fts, 1, ?1, ?2, '…', ?3)" + from +
                             (byRelevance ? " AND entries_fts.rowid >= ? ORDER BY entries_fts.rank"
                                          : " ORDER BY entries_fts.rowid DESC") +
                             " LIMIT ? OFFSET ?";
@@ -967,6 +969,11 @@ HistoryPage HistoryStore::search(const QString &text, const HistoryFilter &filte
             }
             HistorySummary h = readSummary(s);
             h.snippet = s.text(10);
+            const QString inInput = s.text(11), inOutputs = s.text(12);
+            if (inInput.contains(options.highlightBegin))
+                h.inputSnippet = inInput;
+            if (inOutputs.contains(options.highlightBegin))
+                h.outputSnippet = inOutputs;
             page.items.append(h);
         }
     });

@@ -369,8 +369,29 @@ void DecodingPanel::setOptions(const engine::DecodingOptions &options)
     showOptions(options);
     const bool wasUpdating = m_updating;
     m_updating = true;
-    m_presets->setCurrentIndex(0);
+    m_presets->setCurrentIndex(std::max(0, int(m_presets->findData(presetFor(this->options())))));
     m_updating = wasUpdating;
+}
+
+QString DecodingPanel::presetFor(const engine::DecodingOptions &options) const
+{
+    // The settings the panel has controls for; the seed as its spin box holds it.
+    auto key = [](engine::DecodingOptions o) {
+        o.seed %= 2147483647u;
+        return decodingOptionsToMap(o);
+    };
+    const QVariantMap wanted = key(options);
+    if (key(m_modelDefaults) == wanted)
+        return QLatin1String(kModelPreset);
+    for (const DecodingPreset &preset : builtInPresets())
+        if (key(preset.options) == wanted)
+            return preset.name;
+    const QVariantMap user =
+        QSettings().value(QLatin1String(settingsKeys::kPresets)).toMap();
+    for (auto it = user.begin(); it != user.end(); ++it)
+        if (key(decodingOptionsFromMap(it.value().toMap())) == wanted)
+            return it.key();
+    return QString();
 }
 
 void DecodingPanel::setModelDefaults(const engine::DecodingOptions &defaults)

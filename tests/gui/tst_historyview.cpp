@@ -32,6 +32,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -98,6 +99,8 @@ private slots:
         QCoreApplication::setOrganizationName(QStringLiteral("GlosaTest"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_historyview"));
 
+        // The first model is the default for the UI language's direction: English → en→es.
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
         m_window = std::make_unique<MainWindow>();
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
@@ -229,6 +232,42 @@ private slots:
         QCOMPARE(m_view->store()->count(), 1);
         QVERIFY(!m_view->store()->entry(doomed));
         QCOMPARE(m_view->model()->rowCount(), 1);
+    }
+
+    // A hit in the output is shown on the output's line, the input line keeps the input; an
+    // entry made with a preset reopens with that preset's name, not "Custom".
+    void searchHitInTheOutputAndPresetSurviveReopening()
+    {
+        TranslateView *translate = m_window->translateView();
+        QVERIFY(translate->decodingPanel()->applyPreset(QStringLiteral("Greedy")));
+        const TranslationResult result = this->translate(QStringLiteral("My sister reads a book."));
+        QVERIFY(!result.isEmpty());
+        // A word of the translation that the English input lacks.
+        QString word;
+        for (const QString &w : result.best()->text.split(QRegularExpression(QStringLiteral("\\W+")),
+                                                         Qt::SkipEmptyParts))
+            if (w.size() >= 4 && !result.source.contains(w, Qt::CaseInsensitive))
+                word = w;
+        QVERIFY2(!word.isEmpty(), qPrintable(result.best()->text));
+        m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
+        QTRY_COMPARE(m_view->store()->count(), 1);
+        QTest::keyClicks(m_view->searchEdit(), word);
+        QTRY_VERIFY(!m_view->model()->index(0).data(HistoryModel::SnippetRole).toString().isEmpty());
+        QCOMPARE(m_view->model()->rowCount(), 1);
+        const QStringList lines =
+            m_view->model()->index(0).data(HistoryModel::HtmlRole).toString().split(
+                QStringLiteral("<br>"));
+        QCOMPARE(lines.size(), 3);
+        QCOMPARE(lines[1], result.source.toHtmlEscaped()); // the input line: the input
+        QVERIFY2(lines[2].contains(QStringLiteral("<b>%1</b>").arg(word)), qPrintable(lines[2]));
+        m_view->searchEdit()->clear();
+
+        translate->decodingPanel()->applyPreset(QLatin1String(DecodingPanel::kModelPreset));
+        m_view->list()->setCurrentIndex(m_view->model()->index(0));
+        m_view->openCurrent();
+        QCOMPARE(m_window->tabs()->currentIndex(), int(MainWindow::TranslateTab));
+        QCOMPARE(translate->decodingPanel()->currentPresetName(), QStringLiteral("Greedy"));
+        QCOMPARE(translate->decodingPanel()->options().strategy, engine::SearchStrategy::Greedy);
     }
 
     void openingRestoresTheTranslateView()
