@@ -676,6 +676,22 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>Translated document</source>
         <translation>번역된 문서</translation>
     </message>
+    <message>
+        <source>Saved %1 in UTF-8: the translation has characters that %2 does not have</source>
+        <translation>%1을(를) UTF-8로 저장했습니다: 번역에 %2에 없는 문자가 있습니다</translation>
+    </message>
+    <message>
+        <source>Saved %1 in %2, as it was read</source>
+        <translation>%1을(를) 읽은 그대로 %2(으)로 저장했습니다</translation>
+    </message>
+    <message>
+        <source>Translation (%1), made with other settings: Translate to update it</source>
+        <translation>번역 (%1), 다른 설정으로 만들어짐: 번역을 눌러 업데이트하세요</translation>
+    </message>
+    <message>
+        <source>The file is in %1, not UTF-8; Export writes %1 too where every character fits.</source>
+        <translation>파일이 UTF-8이 아닌 %1입니다. 내보내기도 모든 문자가 들어가면 %1(으)로 씁니다.</translation>
+    </message>
 </context>
 <context>
     <name>glosa::HeatmapWidget</name>

@@ -3,6 +3,7 @@
 #include "app/cli/translatecommand.h"
 #include "app/core/documents/documenttranslator.h"
 #include "app/core/documents/formats.h"
+#include "app/core/documents/textencoding.h"
 #include "app/core/modelcatalog.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
@@ -120,7 +121,9 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
 
     // The document first: a corrupt file should not wait for a model to load. Line-based
     // formats are streamed a chunk at a time (cut at blank lines), so memory stays bounded.
-    const bool streamed = documents::isStreamable(inFormat);
+    // Only UTF-8 is cut into chunks; a file in another encoding is converted whole.
+    const bool streamed = documents::isStreamable(inFormat)
+                          && documents::detectFileEncoding(input) == QLatin1String("UTF-8");
     QFile source(input);
     documents::Document document;
     try {
@@ -210,7 +213,18 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
             segments += document.segments.size();
             translated += document.translatedCount();
             if (!streamed) {
-                documents::writeDocument(document, output);
+                const QString written = documents::writeDocument(document, output);
+                // Say so whenever the text is not plain UTF-8 in and out.
+                if (document.encoding != QLatin1String("UTF-8"))
+                    err << name << input << " was read as "
+                        << documents::encodingDisplayName(document.encoding) << "; " << output
+                        << " is written in " << documents::encodingDisplayName(written)
+                        << (written == document.encoding
+                                ? QString()
+                                : QStringLiteral(" (the translation has characters that %1 does "
+                                                 "not have)")
+                                      .arg(documents::encodingDisplayName(document.encoding)))
+                        << "\n";
                 break;
             }
             if (outFormat == inFormat)

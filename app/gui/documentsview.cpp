@@ -1,6 +1,7 @@
 #include "documentsview.h"
 
 #include "app/core/documents/formats.h"
+#include "app/core/documents/textencoding.h"
 #include "app/core/modelcatalog.h"
 #include "guiutil.h"
 #include "theme.h"
@@ -76,6 +77,7 @@ DocumentsView::DocumentsView(QWidget *parent)
     m_quality->addItem(QString(), int(documents::DocumentWorker::Quality::Best));
     m_qualityLabel->setBuddy(m_quality);
     m_translate = new QPushButton(this);
+    m_translate->setObjectName(QStringLiteral("translateDocument"));
     m_translate->setDefault(true);
     m_cancel = new QPushButton(this);
     m_export = new QPushButton(this);
@@ -119,6 +121,8 @@ DocumentsView::DocumentsView(QWidget *parent)
     auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(makePane(m_sourceTitle, m_source));
     splitter->addWidget(makePane(m_targetTitle, m_target));
+    m_targetTitle->setObjectName(QStringLiteral("targetTitle"));
+    m_quality->setObjectName(QStringLiteral("quality"));
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
@@ -127,6 +131,7 @@ DocumentsView::DocumentsView(QWidget *parent)
 
     connect(m_open, &QPushButton::clicked, this, &DocumentsView::chooseDocument);
     connect(m_translate, &QPushButton::clicked, this, &DocumentsView::translateDocument);
+    connect(m_quality, &QComboBox::currentIndexChanged, this, [this] { updateState(); });
     connect(m_cancel, &QPushButton::clicked, this, &DocumentsView::cancel);
     connect(m_export, &QPushButton::clicked, this, &DocumentsView::exportDocument);
     connect(m_source->verticalScrollBar(), &QScrollBar::valueChanged, this,
@@ -151,11 +156,23 @@ DocumentsView::DocumentsView(QWidget *parent)
                                           .arg(m_total));
         emit finished(complete);
     });
-    connect(m_worker, &documents::DocumentWorker::exported, this, [this](const QString &path) {
-        emit statusMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
+    connect(m_worker, &documents::DocumentWorker::exported, this,
+            [this](const QString &path, const QString &encoding) {
+        const QString where = QDir::toNativeSeparators(path);
+        if (encoding != m_encoding && m_encoding != QLatin1String("UTF-8"))
+            emit statusMessage(tr("Saved %1 in UTF-8: the translation has characters that %2 "
+                                  "does not have")
+                                   .arg(where, documents::encodingDisplayName(m_encoding)));
+        else if (encoding != QLatin1String("UTF-8"))
+            emit statusMessage(tr("Saved %1 in %2, as it was read")
+                                   .arg(where, documents::encodingDisplayName(encoding)));
+        else
+            emit statusMessage(tr("Saved %1").arg(where));
         emit exported(path);
     });
     connect(m_worker, &documents::DocumentWorker::failed, this, [this](const QString &message) {
+        m_restarting = false;
+        updateState();
         m_status->setText(message);
         emit statusMessage(message);
         emit failed(message);
@@ -171,11 +188,36 @@ void DocumentsView::setModel(const std::optional<ModelInfo> &info, const PluginR
 {
     m_hasModel = info.has_value();
     m_unavailable = unavailable;
-    if (info) {
+    if (info)
         m_worker->setModel(*info, plugins);
-        m_targetTitle->setText(tr("Translation (%1)").arg(languageName(info->targetLanguage)));
-    }
     updateState();
+}
+
+DocumentsView::Settings DocumentsView::currentSettings() const
+{
+    return {m_worker->modelInfo().id, m_worker->modelInfo().targetLanguage,
+            m_quality->currentData().toInt()};
+}
+
+bool DocumentsView::isOutOfDate() const
+{
+    return m_translatedCount > 0 && !m_translating && m_translatedWith != currentSettings();
+}
+
+void DocumentsView::updateTargetTitle()
+{
+    // The pane shows the translation made so far: it keeps that language until translated again.
+    const bool shown = m_translatedCount > 0 || m_translating;
+    const QString language = shown ? m_translatedWith.targetLanguage
+                                   : (m_hasModel ? m_worker->modelInfo().targetLanguage : QString());
+    if (language.isEmpty())
+        m_targetTitle->setText(tr("Translation"));
+    else if (isOutOfDate())
+        m_targetTitle->setText(tr("Translation (%1), made with other settings: Translate to "
+                                  "update it")
+                                   .arg(languageName(language)));
+    else
+        m_targetTitle->setText(tr("Translation (%1)").arg(languageName(language)));
 }
 
 void DocumentsView::chooseDocument()
@@ -193,6 +235,7 @@ void DocumentsView::chooseDocument()
 void DocumentsView::openDocument(const QString &path)
 {
     m_path = path;
+    m_restarting = false;
     m_sources.clear();
     m_sentences.clear();
     m_isTranslated.clear();
@@ -212,12 +255,13 @@ void DocumentsView::openDocument(const QString &path)
 }
 
 void DocumentsView::showOpened(const QString &path, const QString &format,
-                               const QStringList &paragraphs)
+                               const QStringList &paragraphs, const QString &encoding)
 {
     Q_UNUSED(format);
     if (path != m_path)
         return; // a later open replaced it
     m_sources = paragraphs;
+    m_encoding = encoding;
     // Reports of a translation cancelled by this open may have come in since openDocument().
     m_done = m_total = 0;
     m_left = -1;
@@ -240,15 +284,33 @@ void DocumentsView::showOpened(const QString &path, const QString &format,
     QTextCharFormat dim;
     dim.setForeground(palette().color(QPalette::Disabled, QPalette::Text));
     all.mergeCharFormat(dim);
-    m_status->setText(tr("%n paragraph(s) to translate.", nullptr, int(paragraphs.size())));
+    QString status = tr("%n paragraph(s) to translate.", nullptr, int(paragraphs.size()));
+    if (encoding != QLatin1String("UTF-8"))
+        status += QLatin1Char(' ')
+                  + tr("The file is in %1, not UTF-8; Export writes %1 too where every character "
+                       "fits.")
+                        .arg(documents::encodingDisplayName(encoding));
+    m_status->setText(status);
     updateState();
     emit opened(path);
+    if (m_restarting) {
+        m_restarting = false;
+        translateDocument();
+    }
 }
 
 void DocumentsView::translateDocument()
 {
-    if (!m_hasModel || m_sources.isEmpty() || m_translating)
+    if (!m_hasModel || m_sources.isEmpty() || m_translating || m_restarting)
         return;
+    if (isOutOfDate()) {
+        // Another model or quality: read the document again and translate all of it.
+        openDocument(m_path);
+        m_restarting = true; // showOpened() goes on
+        updateState();
+        return;
+    }
+    m_translatedWith = currentSettings();
     m_translating = true;
     m_left = -1;
     m_worker->translate(documents::DocumentWorker::Quality(m_quality->currentData().toInt()));
@@ -421,11 +483,13 @@ void DocumentsView::updateState()
     const bool busy = m_worker->isBusy();
     const bool open = !m_sources.isEmpty();
     m_open->setEnabled(true);
-    m_translate->setEnabled(m_hasModel && open && !m_translating && !busy &&
-                            m_translatedCount < m_sources.size());
-    m_translate->setText(m_translatedCount > 0 && m_translatedCount < m_sources.size()
+    const bool outOfDate = isOutOfDate();
+    m_translate->setEnabled(m_hasModel && open && !m_translating && !busy && !m_restarting &&
+                            (m_translatedCount < m_sources.size() || outOfDate));
+    m_translate->setText(m_translatedCount > 0 && m_translatedCount < m_sources.size() && !outOfDate
                              ? tr("&Continue")
                              : tr("&Translate"));
+    updateTargetTitle();
     m_cancel->setEnabled(m_translating);
     m_export->setEnabled(open && !m_translating && !busy);
     m_quality->setEnabled(!m_translating);
@@ -448,8 +512,6 @@ void DocumentsView::retranslateUi()
     m_export->setText(tr("&Export…"));
     m_export->setToolTip(tr("Save the translation as a document"));
     m_sourceTitle->setText(tr("Source"));
-    if (m_targetTitle->text().isEmpty())
-        m_targetTitle->setText(tr("Translation"));
     m_progress->setAccessibleName(tr("Translation progress"));
     m_source->setAccessibleName(tr("Source document"));
     m_target->setAccessibleName(tr("Translated document"));

@@ -74,7 +74,8 @@ protected:
 private:
     void retranslateUi();
     void updateState();
-    void showOpened(const QString &path, const QString &format, const QStringList &paragraphs);
+    void showOpened(const QString &path, const QString &format, const QStringList &paragraphs,
+                    const QString &encoding);
     void showTranslated(const QList<documents::TranslatedParagraph> &paragraphs);
     void showProgress(int done, int total, qint64 millisecondsLeft);
     void onCursorMoved(QPlainTextEdit *pane);
@@ -82,6 +83,18 @@ private:
     // the paragraph is not translated.
     int sentenceAt(int paragraph, int column, bool inSource) const;
     void linkScroll(QPlainTextEdit *from, QPlainTextEdit *to);
+    // What a translation is made with: the model and the quality.
+    struct Settings
+    {
+        QString modelId;
+        QString targetLanguage;
+        int quality = 0;
+        bool operator==(const Settings &) const = default;
+    };
+    Settings currentSettings() const;
+    // Part of the document is translated, with other settings than the current ones.
+    bool isOutOfDate() const;
+    void updateTargetTitle();
 
     documents::DocumentWorker *m_worker = nullptr;
     bool m_hasModel = false;
@@ -91,6 +104,9 @@ private:
     QList<QList<documents::SentenceLink>> m_sentences; // per paragraph, once translated
     QList<bool> m_isTranslated;
     int m_translatedCount = 0;
+    QString m_encoding; // of the open file (documents/textencoding.h)
+    Settings m_translatedWith; // of the translation shown (valid while m_translatedCount > 0)
+    bool m_restarting = false; // translateDocument() re-reads the document to translate it anew
     bool m_translating = false;
     int m_done = 0, m_total = 0;
     qint64 m_left = -1;

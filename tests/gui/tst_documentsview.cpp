@@ -9,7 +9,9 @@
 #include "app/core/pluginregistry.h"
 #include "app/gui/documentsview.h"
 
+#include <QComboBox>
 #include <QElapsedTimer>
+#include <QLabel>
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -358,6 +360,51 @@ private slots:
         const QString text = failed.first().first().toString();
         QVERIFY2(text.contains(message) && text.contains(name), qPrintable(text));
         QCOMPARE(view.sourcePane()->document()->isEmpty(), true);
+    }
+
+    // After a change of model (a swap) or quality, Translate is enabled again and translates
+    // the whole document anew; until then the pane keeps the language it shows in its title.
+    void changingTheModelOrQualityAllowsTranslatingAgain()
+    {
+        const ModelInfo reverse = ModelCatalog::readPackage(
+            QStringLiteral(GLOSA_SOURCE_DIR "/resources/models/transformer-es-en"));
+        QVERIFY2(reverse.isValid(), qPrintable(reverse.error));
+        DocumentsView view;
+        if (!showOpened(view, fixture(QStringLiteral("sample.txt"))))
+            return;
+        auto *translate = view.findChild<QPushButton *>(QStringLiteral("translateDocument"));
+        auto *title = view.findChild<QLabel *>(QStringLiteral("targetTitle"));
+        auto *quality = view.findChild<QComboBox *>(QStringLiteral("quality"));
+        QVERIFY(translate && title && quality);
+        QCOMPARE(title->text(), QStringLiteral("Translation (Spanish)"));
+        QSignalSpy finished(&view, &DocumentsView::finished);
+        translate->click();
+        QVERIFY(finished.wait(120000));
+        QTRY_VERIFY(!view.worker()->isBusy());
+        const QString spanish = view.targetPane()->toPlainText();
+        const int paragraphs = view.translatedCount();
+        QVERIFY(paragraphs > 0);
+        QVERIFY(!translate->isEnabled()); // all done with these settings
+
+        // The swap: es → en. The Spanish text is still shown, and said to be.
+        view.setModel(reverse, &m_plugins);
+        QVERIFY(translate->isEnabled());
+        QVERIFY2(title->text().startsWith(QStringLiteral("Translation (Spanish), made with other")),
+                 qPrintable(title->text()));
+        QCOMPARE(view.targetPane()->toPlainText(), spanish);
+        translate->click();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 120000);
+        QTRY_VERIFY(!view.worker()->isBusy());
+        QCOMPARE(view.translatedCount(), paragraphs);
+        QCOMPARE(title->text(), QStringLiteral("Translation (English)"));
+        QVERIFY(view.targetPane()->toPlainText() != spanish);
+        QVERIFY(!translate->isEnabled());
+
+        // Quality: Best (beam search) instead of Fast.
+        quality->setCurrentIndex(1 - quality->currentIndex());
+        QVERIFY(translate->isEnabled());
+        quality->setCurrentIndex(1 - quality->currentIndex());
+        QVERIFY(!translate->isEnabled()); // back to what the shown translation was made with
     }
 
 private:

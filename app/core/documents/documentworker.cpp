@@ -2,6 +2,7 @@
 
 #include "app/core/documents/documenttranslator.h"
 #include "app/core/documents/formats.h"
+#include "app/core/documents/textencoding.h"
 #include "app/core/pluginregistry.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
@@ -87,9 +88,12 @@ public:
                 for (const Segment &segment : document.segments)
                     paragraphs << QString::fromUtf8(segment.text);
             };
-            m_streamed = isStreamable(m_format);
+            // Only UTF-8 is cut into chunks: other encodings are converted whole.
+            m_streamed = isStreamable(m_format) && detectFileEncoding(path) == QLatin1String("UTF-8");
+            QString encoding = QStringLiteral("UTF-8");
             if (!m_streamed) {
                 Document document = readDocument(path);
+                encoding = document.encoding;
                 collect(document);
                 m_chunks.push_back({0, 0, 0, int(document.segments.size())});
                 m_document = std::move(document);
@@ -115,8 +119,8 @@ public:
                 }
             }
             const QString format = m_format;
-            deliver([path, format, paragraphs](DocumentWorker *w) {
-                emit w->opened(path, format, paragraphs);
+            deliver([path, format, paragraphs, encoding](DocumentWorker *w) {
+                emit w->opened(path, format, paragraphs, encoding);
             });
         } catch (const DocumentError &error) {
             m_chunks.clear();
@@ -194,8 +198,9 @@ public:
             return;
         }
         try {
+            QString encoding = QStringLiteral("UTF-8");
             if (!m_streamed) {
-                writeDocument(*m_document, path);
+                encoding = writeDocument(*m_document, path);
             } else {
                 // The finished chunks as written, then the rest: the chunk in progress with its
                 // finished paragraphs, the others as in the source.
@@ -231,7 +236,7 @@ public:
                     throw DocumentError(
                         QStringLiteral("cannot write %1: %2").arg(path, out.errorString()));
             }
-            deliver([path](DocumentWorker *w) { emit w->exported(path); });
+            deliver([path, encoding](DocumentWorker *w) { emit w->exported(path, encoding); });
         } catch (const DocumentError &error) {
             fail(error.message());
         }

@@ -96,15 +96,19 @@ public:
 
 signals:
     void busyChanged(bool busy);
-    // The document is read: its format and each paragraph's text, in order.
-    void opened(const QString &path, const QString &format, const QStringList &paragraphs);
+    // The document is read: its format, each paragraph's text, in order, and the file's text
+    // encoding ("UTF-8", "windows-1252", ...; see documents/textencoding.h).
+    void opened(const QString &path, const QString &format, const QStringList &paragraphs,
+                const QString &encoding);
     // Sentences done and in all, and the estimated milliseconds left (-1: not known yet).
     void progress(int done, int total, qint64 millisecondsLeft);
     // Paragraphs translated since the last report (after each batch).
     void translated(const QList<glosa::documents::TranslatedParagraph> &paragraphs);
     // The translation stopped: complete, or cancelled with the finished part kept.
     void finished(bool complete);
-    void exported(const QString &path);
+    // `encoding`: what the text was written in (the document's own, or UTF-8 when a character
+    // does not fit in it).
+    void exported(const QString &path, const QString &encoding);
     // One sentence for the user (unreadable document, model that cannot load, write error).
     void failed(const QString &message);
 
