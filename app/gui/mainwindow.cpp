@@ -360,7 +360,10 @@ void MainWindow::rescanModels()
             m_models->addItem(modelItemText(info), info.id);
             m_models->setItemData(m_models->count() - 1, info.name, Qt::ToolTipRole);
         }
-    const int index = m_models->findData(current);
+    int index = m_models->findData(current);
+    if (index < 0) // first start, or the model went away: the best one for the user's language
+        if (const auto preferred = m_catalog.defaultTranslationModel(QLocale().uiLanguages()))
+            index = m_models->findData(preferred->id);
     m_models->setCurrentIndex(index < 0 ? 0 : index);
     m_models->setEnabled(m_models->count() > 0);
     QStringList modelIds;
