@@ -6,13 +6,18 @@
 #include "app/gui/compareview.h"
 #include "app/gui/decodingpanel.h"
 #include "app/gui/heatmapwidget.h"
+#include "app/core/modelcatalog.h"
+#include "app/core/pluginregistry.h"
 #include "app/gui/mainwindow.h"
+#include "app/gui/modelsdialog.h"
 #include "app/gui/probabilitychart.h"
 #include "app/gui/theme.h"
 #include "app/gui/translateview.h"
 
 #include <QAbstractButton>
 #include <QAction>
+#include <QComboBox>
+#include <QLabel>
 #include <QApplication>
 #include <QJsonObject>
 #include <QJsonDocument>
@@ -23,6 +28,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QSignalSpy>
@@ -115,6 +121,8 @@ private slots:
         qputenv("XDG_DATA_HOME", m_settingsDir.path().toUtf8());
         QCoreApplication::setOrganizationName(QStringLiteral("GlosaTest"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_gui"));
+        // The first model is the default for the UI language's direction: English → en→es.
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
     }
 
     void typingShowsTranslationAndHoverHighlightsAlignmentRow()
@@ -178,6 +186,50 @@ private slots:
             QVERIFY(compare->column(i)->metricsText().contains(QStringLiteral("score")));
             QVERIFY(!compare->column(i)->output()->toPlainText().isEmpty());
         }
+    }
+
+    // A column whose settings change after a comparison says its result is out of date at once
+    // and is decoded again with the new settings, alone: the other columns keep their results.
+    void changingAColumnsSettingsRerunsIt()
+    {
+        MainWindow window;
+        CompareView *compare = showCompare(window, 2);
+        QVERIFY(compare);
+        compare->input()->setPlainText(QStringLiteral("the cat is big and the dog is small"));
+        QVERIFY(runComparison(compare));
+        CompareColumn *first = compare->column(0), *second = compare->column(1);
+        QVERIFY(!first->isStale() && !second->isStale());
+        const TranslationResult firstResult = first->result();
+        const TranslationResult secondResult = second->result();
+
+        // Pick another preset in column 2's strategy box, as a user does.
+        auto *preset = second->findChild<QComboBox *>();
+        QVERIFY(preset);
+        const int current = preset->currentIndex();
+        int other = 0;
+        while (other == current || preset->itemData(other).toString().isEmpty())
+            ++other;
+        preset->setCurrentIndex(other);
+        emit preset->activated(other);
+        const engine::DecodingOptions wanted = second->options();
+        QVERIFY(second->isStale()); // at once, before the new result
+        QVERIFY(decodingOptionsToMap(wanted) != decodingOptionsToMap(secondResult.options));
+        QTRY_VERIFY_WITH_TIMEOUT(!second->isStale(), 15000);
+        engine::DecodingOptions decoded = second->result().options;
+        decoded.trace = false;
+        QCOMPARE(decodingOptionsToMap(decoded), decodingOptionsToMap(wanted));
+        QVERIFY(second->metricsText().contains(QStringLiteral("score")));
+        QCOMPARE(first->result().elapsedMs, firstResult.elapsedMs); // not decoded again
+
+        // Without a model to decode with, the column stays visibly out of date.
+        compare->setWorker(nullptr, QStringLiteral("no model"));
+        engine::DecodingOptions changed = second->options();
+        changed.beamSize += 1;
+        changed.strategy = engine::SearchStrategy::Beam;
+        second->setOptions(changed);
+        QVERIFY(second->isStale());
+        auto *metrics = second->findChildren<QLabel *>().last();
+        QVERIFY2(metrics->text().contains(QStringLiteral("Out of date")), qPrintable(metrics->text()));
     }
 
     void differencesAreMarkedAndAClickedWordShowsItsCandidates()
@@ -442,6 +494,78 @@ private slots:
         QCOMPARE(korean, QStringLiteral("기록"));
         QCOMPARE(spanish, QStringLiteral("Historial"));
         QCOMPARE(window.tabs()->tabText(MainWindow::HistoryTab), QStringLiteral("History"));
+    }
+
+    // On first start the model is the default for the user's language: Spanish → the bundled
+    // transformer-es-en; English → the toy package, which declares "default": true in a folder
+    // searched before the bundled ones (whose en→es default is transformer-en-es, not the RNN
+    // that comes first by name).
+    void firstStartPicksTheDefaultModelForTheLanguage()
+    {
+        QSettings().remove(QLatin1String(settingsKeys::kLastModel));
+        QLocale::setDefault(QLocale(QLocale::Spanish, QLocale::Spain));
+        QString spanish;
+        {
+            MainWindow window;
+            spanish = window.currentModelId();
+        }
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+        MainWindow window;
+        QCOMPARE(spanish, QStringLiteral("transformer-es-en"));
+        QCOMPARE(window.currentModelId(), QStringLiteral("toy-en-es"));
+    }
+
+    // The y axis ends just above the highest bar: a flat distribution is not a row of slivers.
+    void chartAxisFitsTheData_data()
+    {
+        QTest::addColumn<QList<float>>("model");
+        QTest::addColumn<QList<float>>("after");
+        QTest::addColumn<double>("top");
+        QTest::newRow("peaked") << QList<float>{0.9f, 0.05f} << QList<float>{0.95f, 0.0f} << 1.0;
+        QTest::newRow("flat") << QList<float>{0.031f, 0.02f, 0.019f}
+                              << QList<float>{0.04f, 0.03f, 0.02f} << 0.05;
+        QTest::newRow("very flat") << QList<float>{0.004f, 0.003f} << QList<float>{} << 0.01;
+        QTest::newRow("half") << QList<float>{0.3f, 0.2f} << QList<float>{0.45f, 0.4f} << 0.5;
+    }
+    void chartAxisFitsTheData()
+    {
+        QFETCH(QList<float>, model);
+        QFETCH(QList<float>, after);
+        QFETCH(double, top);
+        engine::StepTrace step;
+        for (int i = 0; i < model.size(); ++i)
+            step.tokens.push_back(i + 4);
+        step.probabilities.emplace_back(model.begin(), model.end());
+        if (!after.isEmpty())
+            step.probabilities.emplace_back(after.begin(), after.end());
+        ProbabilityChart chart;
+        chart.setStep(step, {QStringLiteral("model"), QStringLiteral("temperature")}, {}, 4);
+        QCOMPARE(chart.axisMaximum(), top);
+        chart.clear();
+        QCOMPARE(chart.axisMaximum(), 1.0);
+    }
+
+    // Help ▸ Models lists the captioner's BLEU-4 as well as the translators' BLEU and chrF.
+    void modelsDialogShowsEveryModelsScores()
+    {
+        ModelCatalog catalog;
+        catalog.scan({QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+        PluginRegistry plugins;
+        ModelsDialog dialog(catalog, plugins);
+        auto *table = dialog.findChild<QTableWidget *>(QStringLiteral("modelsTable"));
+        QVERIFY(table);
+        QMap<QString, QString> scores;
+        for (int r = 0; r < table->rowCount(); ++r)
+            scores[table->item(r, table->columnCount() - 1)->text()] = table->item(r, 3)->text();
+        const QString captioner =
+            scores.value(QDir::toNativeSeparators(catalog.find("captioner-en")->folder));
+        QVERIFY2(captioner.contains(QStringLiteral("BLEU-4 21.4")), qPrintable(captioner));
+        const QString transformer =
+            scores.value(QDir::toNativeSeparators(catalog.find("transformer-en-es")->folder));
+        QVERIFY2(transformer.contains(QStringLiteral("BLEU 42.5")) // 42.55 in model.json
+                     || transformer.contains(QStringLiteral("BLEU 42.6")),
+                 qPrintable(transformer));
+        QVERIFY2(transformer.contains(QStringLiteral("chrF 61.5")), qPrintable(transformer));
     }
 
     void translateStartsWithTheModelsDecodingUntilAPresetIsPicked()

@@ -182,6 +182,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>Probability %1%</source>
         <translation>Probabilidad %1 %</translation>
     </message>
+    <message>
+        <source>Out of date: the settings changed after this result</source>
+        <translation>Desactualizado: los ajustes cambiaron después de este resultado</translation>
+    </message>
 </context>
 <context>
     <name>glosa::CompareView</name>
@@ -259,6 +263,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
             <numerusform>Decodificando %n columna…</numerusform>
             <numerusform>Decodificando %n columnas…</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Decoding column %1 with its new settings…</source>
+        <translation>Decodificando la columna %1 con sus nuevos ajustes…</translation>
     </message>
 </context>
 <context>

@@ -181,6 +181,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>Probability %1%</source>
         <translation>확률 %1%</translation>
     </message>
+    <message>
+        <source>Out of date: the settings changed after this result</source>
+        <translation>오래된 결과: 이 결과 이후 설정이 바뀌었습니다</translation>
+    </message>
 </context>
 <context>
     <name>glosa::CompareView</name>
@@ -257,6 +261,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>
             <numerusform>열 %n개 디코딩 중…</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Decoding column %1 with its new settings…</source>
+        <translation>열 %1을(를) 새 설정으로 디코딩하는 중…</translation>
     </message>
 </context>
 <context>

@@ -86,7 +86,7 @@ void CompareColumn::retranslateUi()
     m_edit->setToolTip(tr("Edit every decoding setting of this column"));
     m_preset->setAccessibleName(tr("Strategy of column %1").arg(m_index + 1));
     m_output->setAccessibleName(tr("Output of column %1").arg(m_index + 1));
-    m_metrics->setText(metricsText());
+    showMetrics();
 }
 
 void CompareColumn::changeEvent(QEvent *event)
@@ -105,6 +105,25 @@ void CompareColumn::setOptions(const engine::DecodingOptions &options, const QSt
     const int index = m_preset->findData(preset);
     m_preset->setCurrentIndex(index < 0 ? m_preset->count() - 1 : index);
     m_summary->setText(decodingSummary(options));
+    showMetrics();
+}
+
+bool CompareColumn::isStale() const
+{
+    if (!hasResult())
+        return false;
+    engine::DecodingOptions decoded = m_result.options, current = m_options;
+    decoded.trace = current.trace = false; // the view asks for traces; not a setting
+    return decodingOptionsToMap(decoded) != decodingOptionsToMap(current);
+}
+
+void CompareColumn::showMetrics()
+{
+    const bool stale = isStale();
+    m_metrics->setText(stale ? tr("Out of date: the settings changed after this result")
+                             : metricsText());
+    m_metrics->setForegroundRole(stale ? QPalette::PlaceholderText : QPalette::WindowText);
+    m_output->setForegroundRole(stale ? QPalette::PlaceholderText : QPalette::Text);
 }
 
 QString CompareColumn::presetName() const
@@ -152,7 +171,7 @@ void CompareColumn::setResult(const TranslationResult &result, const QList<int> 
     m_selectedToken = -1;
     const TranslationHypothesis *h = result.best();
     m_output->setPlainText(h ? h->text : QString());
-    m_metrics->setText(metricsText());
+    showMetrics();
     repaintTokens();
 }
 
@@ -366,6 +385,8 @@ void CompareView::setWorker(InferenceWorker *worker, const QString &status)
     m_worker = worker;
     m_unavailable = status;
     m_request = 0;
+    m_comparing = false;
+    m_columnRequest = 0;
     m_compare->setEnabled(worker != nullptr);
     m_resample->setEnabled(worker != nullptr);
     m_status->setText(worker ? QString() : status);
@@ -373,8 +394,11 @@ void CompareView::setWorker(InferenceWorker *worker, const QString &status)
         return;
     connect(worker, &InferenceWorker::columnReady, this, &CompareView::onColumn);
     connect(worker, &InferenceWorker::translationReady, this, [this](quint64 id) {
+        if (id == m_columnRequest)
+            m_status->setText(tr("Done."));
         if (id != m_request)
             return;
+        m_comparing = false;
         m_status->setText(tr("Done."));
         // Until a word is picked, the tree shows the first beam search: greedy's is one line.
         if (m_selectedToken < 0)
@@ -387,8 +411,14 @@ void CompareView::setWorker(InferenceWorker *worker, const QString &status)
         emit comparisonShown();
     });
     connect(worker, &InferenceWorker::failed, this, [this](quint64 id, const QString &message) {
-        if (id == m_request)
+        if (id == m_request || id == m_columnRequest)
             m_status->setText(tr("Comparison failed: %1").arg(message));
+        if (id == m_request)
+            m_comparing = false;
+    });
+    connect(worker, &InferenceWorker::cancelled, this, [this](quint64 id) {
+        if (id == m_request)
+            m_comparing = false;
     });
 }
 
@@ -398,6 +428,7 @@ void CompareView::setColumnCount(int count)
     while (m_columns.size() < count) {
         auto *c = new CompareColumn(m_columns.size(), this);
         connect(c, &CompareColumn::tokenClicked, this, &CompareView::selectToken);
+        connect(c, &CompareColumn::optionsEdited, this, &CompareView::rerunColumn);
         m_columnsLayout->addWidget(c, 1);
         m_columns.append(c);
     }
@@ -425,7 +456,24 @@ void CompareView::compare()
         c->setPending();
     }
     m_request = m_worker->translate(text, options);
+    m_comparing = true;
+    m_comparedText = text;
     m_status->setText(tr("Decoding %n column(s)…", "", int(options.size())));
+}
+
+void CompareView::rerunColumn(int index)
+{
+    CompareColumn *c = m_columns.value(index);
+    // While the whole comparison runs its result for this column arrives marked out of date;
+    // starting another request now would cancel it (the worker runs the latest only).
+    if (!c || !c->isStale() || !m_worker || m_comparing || m_comparedText.isEmpty())
+        return;
+    engine::DecodingOptions o = c->options();
+    o.trace = true;
+    m_columnRequest = m_worker->translate(m_comparedText, {o});
+    m_columnRequestIndex = index;
+    c->setPending();
+    m_status->setText(tr("Decoding column %1 with its new settings…").arg(index + 1));
 }
 
 void CompareView::resample()
@@ -472,6 +520,9 @@ void CompareView::showStoredComparison(const QString &input,
                                        const QString &status)
 {
     m_request = 0; // a comparison still running must not overwrite the stored one
+    m_columnRequest = 0;
+    m_comparing = false;
+    m_comparedText = input;
     setColumnCount(int(columns.size()));
     m_input->setPlainText(input);
     for (int i = 0; i < m_columns.size() && i < columns.size(); ++i) {
@@ -490,7 +541,11 @@ void CompareView::showStoredComparison(const QString &input,
 
 void CompareView::onColumn(quint64 request, int index, const TranslationResult &result)
 {
-    if (request != m_request || index >= m_columns.size())
+    if (request != 0 && request == m_columnRequest)
+        index = m_columnRequestIndex;
+    else if (request != m_request)
+        return;
+    if (index < 0 || index >= m_columns.size())
         return;
     m_columns[index]->setResult(result, {});
     refreshDifferences();

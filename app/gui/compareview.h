@@ -43,6 +43,9 @@ public:
     void setSelectedToken(int token);
     const TranslationResult &result() const { return m_result; }
     bool hasResult() const { return !m_result.isEmpty(); }
+    // The result shown was decoded with other settings than the column's current ones (they were
+    // changed after it); shown as "out of date" until the column is decoded again.
+    bool isStale() const;
     QString metricsText() const;
     QTextEdit *output() const { return m_output; }
     int tokenAtPosition(int position) const;
@@ -59,6 +62,7 @@ protected:
 private:
     void repaintTokens();
     void editOptions();
+    void showMetrics();
 
     int m_index = 0;
     engine::DecodingOptions m_options;
@@ -112,12 +116,18 @@ protected:
 private:
     void retranslateUi();
     void onColumn(quint64 request, int column, const glosa::TranslationResult &result);
+    // A column's settings changed: decode it again (alone) when it shows a result of the old ones.
+    void rerunColumn(int column);
     void refreshDifferences();
     void updateTrace();
 
     InferenceWorker *m_worker = nullptr;
     QString m_unavailable;
     quint64 m_request = 0;
+    bool m_comparing = false; // m_request has not finished (nor failed) yet
+    QString m_comparedText;   // the input the shown results are of
+    quint64 m_columnRequest = 0; // rerunColumn()'s request, and its column
+    int m_columnRequestIndex = -1;
     QList<CompareColumn *> m_columns;
     int m_selectedColumn = 0;
     int m_selectedToken = -1;
