@@ -16,6 +16,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sys/resource.h>
+
 namespace {
 
 using Run = glosa::test::CliRun;
@@ -286,6 +288,40 @@ private slots:
         QCOMPARE(QJsonDocument::fromJson(second.out).object()["input"].toString(),
                  QStringLiteral("the dog"));
         QVERIFY(runCli({"--history", database, "history", "show", "3"}).exitCode != 0);
+    }
+
+    // glosa-cli translate --save-history on one 5,000-word line with the real Transformer: the
+    // history grows by under 5 MB (sparse alignment) and the process peaks under 300 MB (it
+    // built the dense alignment as JSON: 65 MB and 872 MB before).
+    void saveHistoryOfALongLineStaysSmall()
+    {
+        QFile sample(QStringLiteral(GLOSA_SOURCE_DIR "/resources/samples/paragraph-en.txt"));
+        QVERIFY(sample.open(QIODevice::ReadOnly));
+        const QList<QByteArray> paragraph = sample.readAll().simplified().split(' ');
+        QList<QByteArray> words;
+        while (words.size() < 5000)
+            words += paragraph;
+        const QByteArray line = words.mid(0, 5000).join(' ') + '\n';
+        QTemporaryDir dir;
+        const QString database = dir.filePath(QStringLiteral("history.sqlite"));
+        const Run run = glosa::test::runGlosaCli(
+            {"--history", database, "translate", "--model", "transformer-en-es", "--save-history"},
+            {{QStringLiteral("GLOSA_PLUGIN_PATH"), QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
+             {QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1")}},
+            line);
+        QVERIFY2(run.exitCode == 0, run.err);
+        rusage usage{};
+        getrusage(RUSAGE_CHILDREN, &usage); // the largest child so far: this one
+        const qint64 bytes = QFileInfo(database).size() + QFileInfo(database + "-wal").size();
+        qInfo("5,000 words: history %.2f MB, peak %.0f MB", bytes / 1048576.0,
+              usage.ru_maxrss / 1024.0);
+        QVERIFY2(bytes <= 5 * 1024 * 1024, qPrintable(QString::number(bytes)));
+        QVERIFY2(usage.ru_maxrss <= 300 * 1024, qPrintable(QString::number(usage.ru_maxrss)));
+        const Run shown = runCli({"--history", database, "history", "show", "1"});
+        const QJsonObject alignment =
+            parse(shown.out)["outputs"].toArray()[0].toObject()["alignment"].toObject();
+        QVERIFY(alignment["rows"].toInt() > 5000 && alignment["cols"].toInt() > 5000);
+        QVERIFY(alignment.contains("rowStarts"));
     }
 
     void seededSamplingIsReproducible()

@@ -1079,6 +1079,14 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>Not saved to the history yet: %1 Glosa will save it when the history is free.</source>
         <translation>Aún no se ha guardado en el historial: %1 Glosa la guardará cuando el historial quede libre.</translation>
     </message>
+    <message>
+        <source> MB</source>
+        <translation> MB</translation>
+    </message>
+    <message>
+        <source>Keep the history file under:</source>
+        <translation>Mantener el archivo del historial por debajo de:</translation>
+    </message>
 </context>
 <context>
     <name>glosa::Languages</name>

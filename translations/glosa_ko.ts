@@ -1070,6 +1070,14 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>Not saved to the history yet: %1 Glosa will save it when the history is free.</source>
         <translation>아직 기록에 저장되지 않았습니다: %1 기록을 사용할 수 있게 되면 Glosa가 저장합니다.</translation>
     </message>
+    <message>
+        <source> MB</source>
+        <translation> MB</translation>
+    </message>
+    <message>
+        <source>Keep the history file under:</source>
+        <translation>기록 파일 크기 상한:</translation>
+    </message>
 </context>
 <context>
     <name>glosa::Languages</name>

@@ -2,6 +2,7 @@
 
 #include "app/core/historyexport.h"
 #include "app/core/historystore.h"
+#include "app/core/settings.h"
 
 #include <QCommandLineParser>
 #include <QFile>
@@ -168,7 +169,9 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
     };
 
     try {
-        HistoryStore store;
+        HistoryStore::Options options;
+        options.retention = historyRetentionFromSettings(); // the app's Settings ▸ History
+        HistoryStore store(options);
         const HistoryOpenResult opened = store.open(historyPath);
         if (opened.status == HistoryOpenResult::Status::Recovered)
             err << "glosa-cli: warning: " << opened.message << '\n';
@@ -270,7 +273,9 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
 qint64 saveToHistory(const HistoryEntry &entry, const QString &historyPath, QTextStream &err)
 {
     try {
-        HistoryStore store;
+        HistoryStore::Options options;
+        options.retention = historyRetentionFromSettings(); // the app's Settings ▸ History
+        HistoryStore store(options);
         const HistoryOpenResult opened = store.open(historyPath);
         if (opened.status == HistoryOpenResult::Status::Recovered)
             err << "glosa-cli: warning: " << opened.message << '\n';

@@ -124,9 +124,12 @@ QJsonValue fromNlohmann(const nlohmann::json &value)
         .at(0);
 }
 
+// `withAlignment`: also the dense "alignment" matrix (--json); --save-history alone takes the
+// sentences' matrices from `result` instead (historyEntry()), since for a long line the dense
+// JSON matrix is hundreds of MB.
 QJsonObject toJson(const QByteArray &line, const engine::TranslationResult &result,
                    const DecodingOptions &options, const engine::TranslationModel &model,
-                   double elapsedMs)
+                   double elapsedMs, bool withAlignment)
 {
     const engine::Tokenizer &target = model.targetTokenizer();
     const QString source = QString::fromUtf8(line);
@@ -195,6 +198,8 @@ QJsonObject toJson(const QByteArray &line, const engine::TranslationResult &resu
     }
     object["source_tokens"] = sourceTokens;
     object["segments"] = segments;
+    if (!withAlignment)
+        return object;
     QJsonArray alignment;
     std::size_t column = 0;
     for (const auto &segment : result.segments) {
@@ -219,8 +224,10 @@ QJsonObject toJson(const QByteArray &line, const engine::TranslationResult &resu
 }
 
 // What --save-history records: the line, every hypothesis, the best one's alignment with its
-// token labels — taken from the --json object so that both say the same.
-HistoryEntry historyEntry(const QJsonObject &object, const ModelInfo &info)
+// token labels — texts and labels taken from the JSON object (toJson()) so that both say the
+// same. The alignment is sparse: each sentence's rows hold only that sentence's source tokens.
+HistoryEntry historyEntry(const QJsonObject &object, const engine::TranslationResult &result,
+                          const ModelInfo &info)
 {
     HistoryEntry entry;
     entry.kind = HistoryKind::Translation;
@@ -238,18 +245,37 @@ HistoryEntry historyEntry(const QJsonObject &object, const ModelInfo &info)
         output.rank = k;
         output.text = h["text"].toString();
         output.score = h["score"].toDouble();
-        const QJsonArray rows = object["alignment"].toArray();
-        if (k == 0 && !rows.isEmpty()) {
-            HistoryAlignment &alignment = output.alignment;
-            alignment.rows = int(rows.size());
-            for (const QJsonValue &label : object["source_tokens"].toArray())
-                alignment.sourceTokens.append(label.toString());
-            alignment.cols = int(alignment.sourceTokens.size());
-            for (const QJsonValue &label : h["tokens"].toArray())
-                alignment.targetTokens.append(label.toString());
-            for (const QJsonValue &row : rows)
-                for (const QJsonValue &cell : row.toArray())
-                    alignment.weights.append(float(cell.toDouble()));
+        if (k == 0) {
+            HistoryAlignment a;
+            std::size_t column = 0;
+            for (const auto &segment : result.segments) {
+                const engine::Tensor &matrix = segment.alignment();
+                const int width = int(segment.sourceTokens.size());
+                const std::size_t height =
+                    segment.hypotheses.empty() ? 0 : segment.hypotheses.front().tokens.size();
+                for (std::size_t i = 0; i < height; ++i) {
+                    a.rowStarts << int(column);
+                    a.rowLengths << (matrix.empty() ? 0 : width);
+                    if (!matrix.empty())
+                        a.weights.append(QList<float>(matrix.data<float>() + i * width,
+                                                      matrix.data<float>() + (i + 1) * width));
+                }
+                column += std::size_t(width);
+            }
+            a.rows = int(a.rowStarts.size());
+            a.cols = int(column);
+            if (!a.weights.isEmpty()) {
+                for (const QJsonValue &label : object["source_tokens"].toArray())
+                    a.sourceTokens.append(label.toString());
+                for (const QJsonValue &label : h["tokens"].toArray())
+                    a.targetTokens.append(label.toString());
+                // One sentence: every row spans all columns, the dense form.
+                if (a.weights.size() == qsizetype(a.rows) * a.cols) {
+                    a.rowStarts.clear();
+                    a.rowLengths.clear();
+                }
+                output.alignment = a;
+            }
         }
         entry.outputs.append(output);
     }
@@ -476,11 +502,11 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
                 translator.translate(std::string_view(line.constData(), line.size()), decoding);
             const double elapsedMs = timer.nsecsElapsed() / 1e6;
             if (json || saveHistory) {
-                const QJsonObject object = toJson(line, result, decoding, *model, elapsedMs);
+                const QJsonObject object = toJson(line, result, decoding, *model, elapsedMs, json);
                 if (json)
                     out << QJsonDocument(object).toJson(QJsonDocument::Compact);
                 if (saveHistory && !line.isEmpty() &&
-                    saveToHistory(historyEntry(object, info), historyPath, err) == 0)
+                    saveToHistory(historyEntry(object, result, info), historyPath, err) == 0)
                     status = 1;
             }
             if (!json)

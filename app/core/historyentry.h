@@ -42,15 +42,34 @@ struct HistoryAlignment
     QList<float> weights;     // [rows, cols], row-major; empty when there is no alignment
     QStringList sourceTokens; // optional labels for the columns (cols entries when present)
     QStringList targetTokens; // optional labels for the rows (rows entries when present)
+    // Sparse rows, for the block-diagonal alignments of texts of several sentences (a sentence
+    // attends only to its own source tokens; 5,000 words are ~7,000 × 7,000 cells, 98 MB as
+    // float16, of which ~1% are not 0): row r holds rowLengths[r] weights from column
+    // rowStarts[r] on, the rows one after another in `weights`; the rest of a row is 0. Both
+    // empty: `weights` is the dense [rows, cols] matrix.
+    QList<int> rowStarts;
+    QList<int> rowLengths;
 
     bool isEmpty() const { return weights.isEmpty(); }
-    // Throws std::invalid_argument when weights.size() != rows * cols or a label list has the
-    // wrong length.
+    bool isSparse() const { return !rowStarts.isEmpty(); }
+    // The dense [rows, cols] matrix, from either form.
+    QList<float> denseWeights() const;
+    // Keeps each row from its first to its last non-zero weight when that is under half the
+    // cells. The weights are not changed, so the matrix reads back exactly as it was.
+    void sparsify();
+    // Throws std::invalid_argument when the weights do not fill the matrix (dense: rows * cols;
+    // sparse: the rows' lengths, each inside the columns) or a label list has the wrong length.
     void validate() const;
-    // rows * cols little-endian IEEE float16 values (glosa::engine::floatToHalf).
+    // The `weights` as little-endian IEEE float16 values (glosa::engine::floatToHalf).
     QByteArray toHalfBlob() const;
     // Throws std::invalid_argument when blob.size() != rows * cols * 2.
     static QList<float> weightsFromHalfBlob(int rows, int cols, const QByteArray &blob);
+    // Sparse rows as stored: rows × (int32 first column, int32 count), little-endian; and back
+    // (throws std::invalid_argument when the blob is not rows * 8 bytes).
+    QByteArray rowSpansBlob() const;
+    void setRowSpansFromBlob(const QByteArray &blob);
+    // `count` float16 values (throws std::invalid_argument when the blob is not count * 2 bytes).
+    static QList<float> floatsFromHalfBlob(qsizetype count, const QByteArray &blob);
 };
 
 struct HistoryOutput
@@ -138,8 +157,11 @@ struct HistoryRetention
     // are never removed, so more may remain when more than maxEntries are starred.
     qint64 maxEntries = 0;
     int maxAgeDays = 0; // remove unstarred entries older than this (0 = no limit)
+    // Remove the oldest unstarred entries while the database's pages in use hold more than this
+    // many bytes (0 = no limit). Freed pages are reused, so the file stays about this size.
+    qint64 maxBytes = 0;
 
-    bool isActive() const { return maxEntries > 0 || maxAgeDays > 0; }
+    bool isActive() const { return maxEntries > 0 || maxAgeDays > 0 || maxBytes > 0; }
 };
 
 } // namespace glosa

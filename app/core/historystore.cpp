@@ -90,6 +90,12 @@ CREATE TRIGGER entries_after_delete AFTER DELETE ON entries BEGIN
     DELETE FROM entries_fts WHERE rowid = old.id;
 END;
 )sql",
+    // 1 -> 2: sparse alignments (HistoryAlignment::rowStarts / rowLengths). NULL: align_weights
+    // is the dense [rows, cols]; else rows × (int32 first column, int32 count), little-endian,
+    // and align_weights holds those spans one after another.
+    R"sql(
+ALTER TABLE outputs ADD COLUMN align_row_spans BLOB;
+)sql",
 };
 static_assert(std::size(kMigrations) == HistoryStore::kSchemaVersion);
 
@@ -686,8 +692,8 @@ qint64 insertEntry(HistoryStore::Impl &d, const HistoryEntry &e)
     for (const HistoryOutput &o : e.outputs) {
         auto s = d.prepare(
             "INSERT INTO outputs (entry_id, column_index, rank, label, text, score, align_rows, "
-            "align_cols, align_weights, align_source_tokens, align_target_tokens) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+            "align_cols, align_weights, align_source_tokens, align_target_tokens, "
+            "align_row_spans) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         s.bind(1, id);
         s.bind(2, o.column);
         s.bind(3, o.rank);
@@ -697,6 +703,10 @@ qint64 insertEntry(HistoryStore::Impl &d, const HistoryEntry &e)
             s.bind(6, *o.score);
         else
             s.bindNull(6);
+        if (o.alignment.isSparse())
+            s.bindBlob(12, o.alignment.rowSpansBlob());
+        else
+            s.bindNull(12);
         if (o.alignment.isEmpty()) {
             s.bind(7, 0);
             s.bind(8, 0);
@@ -761,6 +771,27 @@ qint64 applyRetentionLocked(HistoryStore::Impl &d, const HistoryRetention &r)
             removed += sqlite3_changes64(d.db);
         }
     }
+    if (r.maxBytes > 0) {
+        // Pages in use (the freed ones are reused before the file grows), oldest entry first.
+        auto used = [&] {
+            qint64 v[3] = {0, 0, 0};
+            const char *pragmas[] = {"PRAGMA page_count", "PRAGMA freelist_count",
+                                     "PRAGMA page_size"};
+            for (int i = 0; i < 3; ++i) {
+                auto s = d.prepare(pragmas[i]);
+                v[i] = s.step() ? s.int64(0) : 0;
+            }
+            return (v[0] - v[1]) * v[2];
+        };
+        while (used() > r.maxBytes) {
+            auto s = d.prepare("DELETE FROM entries WHERE id = (SELECT id FROM entries WHERE NOT "
+                               "starred ORDER BY created_ms, id LIMIT 1)");
+            s.run();
+            if (sqlite3_changes64(d.db) == 0)
+                break; // only starred entries are left
+            ++removed;
+        }
+    }
     return removed;
 }
 
@@ -814,8 +845,9 @@ HistoryEntry readEntry(HistoryStore::Impl &d, qint64 id, bool *found)
         e.starred = s.int64(12) != 0;
     }
     auto s = d.prepare("SELECT column_index, rank, label, text, score, align_rows, align_cols, "
-                       "align_weights, align_source_tokens, align_target_tokens FROM outputs "
-                       "WHERE entry_id = ? ORDER BY column_index, rank");
+                       "align_weights, align_source_tokens, align_target_tokens, "
+                       "align_row_spans FROM outputs WHERE entry_id = ? "
+                       "ORDER BY column_index, rank");
     s.bind(1, id);
     while (s.step()) {
         HistoryOutput o;
@@ -829,8 +861,17 @@ HistoryEntry readEntry(HistoryStore::Impl &d, qint64 id, bool *found)
             o.alignment.rows = int(s.int64(5));
             o.alignment.cols = int(s.int64(6));
             try {
-                o.alignment.weights = HistoryAlignment::weightsFromHalfBlob(
-                    o.alignment.rows, o.alignment.cols, s.blob(7));
+                if (s.isNull(10)) {
+                    o.alignment.weights = HistoryAlignment::weightsFromHalfBlob(
+                        o.alignment.rows, o.alignment.cols, s.blob(7));
+                } else {
+                    o.alignment.setRowSpansFromBlob(s.blob(10));
+                    qsizetype count = 0;
+                    for (int length : std::as_const(o.alignment.rowLengths))
+                        count += length;
+                    o.alignment.weights = HistoryAlignment::floatsFromHalfBlob(count, s.blob(7));
+                    o.alignment.validate();
+                }
             } catch (const std::invalid_argument &error) {
                 markNeedsCheck(d.path);
                 throw HistoryError(HistoryError::Code::Corrupt,

@@ -140,7 +140,7 @@ public:
     };
 
     // The schema version open() migrates to (PRAGMA user_version).
-    static constexpr int kSchemaVersion = 1;
+    static constexpr int kSchemaVersion = 2;
 
     HistoryStore();
     explicit HistoryStore(const Options &options);

@@ -796,11 +796,7 @@ qint64 HistoryView::applyRetentionSettings()
 {
     if (!m_store)
         return 0;
-    const QSettings settings;
-    HistoryRetention retention;
-    retention.maxEntries =
-        settings.value(QLatin1String(settingsKeys::kHistoryMaxEntries), 0).toLongLong();
-    retention.maxAgeDays = settings.value(QLatin1String(settingsKeys::kHistoryMaxAgeDays), 0).toInt();
+    const HistoryRetention retention = historyRetentionFromSettings();
     m_store->setRetention(retention);
     if (!retention.isActive())
         return 0;
@@ -833,6 +829,16 @@ void HistoryView::editSettings()
     maxAge->setSuffix(tr(" days"));
     maxAge->setSpecialValueText(tr("No limit"));
     maxAge->setValue(settings.value(QLatin1String(settingsKeys::kHistoryMaxAgeDays), 0).toInt());
+    auto *maxSize = new QSpinBox(&dialog);
+    maxSize->setObjectName(QStringLiteral("historyMaxMegabytes"));
+    maxSize->setRange(0, 1'000'000);
+    maxSize->setSingleStep(100);
+    maxSize->setSuffix(tr(" MB"));
+    maxSize->setSpecialValueText(tr("No limit"));
+    maxSize->setValue(settings
+                          .value(QLatin1String(settingsKeys::kHistoryMaxMegabytes),
+                                 kDefaultHistoryMaxMegabytes)
+                          .toInt());
     auto *note = new QLabel(tr("Starred entries are always kept. Older entries beyond the limits "
                                "are removed now and whenever a new one is recorded."),
                             &dialog);
@@ -843,6 +849,7 @@ void HistoryView::editSettings()
     form->addRow(enabled);
     form->addRow(tr("Keep at most:"), maxEntries);
     form->addRow(tr("Remove entries older than:"), maxAge);
+    form->addRow(tr("Keep the history file under:"), maxSize);
     form->addRow(note);
     form->addRow(buttons);
     if (dialog.exec() != QDialog::Accepted)
@@ -850,6 +857,7 @@ void HistoryView::editSettings()
     settings.setValue(QLatin1String(settingsKeys::kHistoryEnabled), enabled->isChecked());
     settings.setValue(QLatin1String(settingsKeys::kHistoryMaxEntries), maxEntries->value());
     settings.setValue(QLatin1String(settingsKeys::kHistoryMaxAgeDays), maxAge->value());
+    settings.setValue(QLatin1String(settingsKeys::kHistoryMaxMegabytes), maxSize->value());
     const qint64 removed = applyRetentionSettings();
     if (removed > 0)
         emit statusMessage(tr("Removed %n old history entry(s).", "", int(removed)));
