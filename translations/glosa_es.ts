@@ -186,6 +186,13 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>Out of date: the settings changed after this result</source>
         <translation>Desactualizado: los ajustes cambiaron después de este resultado</translation>
     </message>
+    <message numerus="yes">
+        <source>Probabilities and differences are shown for the first %n token(s).</source>
+        <translation>
+            <numerusform>Las probabilidades y las diferencias se muestran para el primer token.</numerusform>
+            <numerusform>Las probabilidades y las diferencias se muestran para los primeros %n tokens.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>glosa::CompareView</name>

@@ -185,6 +185,12 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>Out of date: the settings changed after this result</source>
         <translation>오래된 결과: 이 결과 이후 설정이 바뀌었습니다</translation>
     </message>
+    <message numerus="yes">
+        <source>Probabilities and differences are shown for the first %n token(s).</source>
+        <translation>
+            <numerusform>확률과 차이는 처음 %n개 토큰에만 표시됩니다.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>glosa::CompareView</name>

@@ -87,10 +87,19 @@ void HistoryAlignment::sparsify()
 {
     if (isSparse() || weights.size() != qsizetype(rows) * cols || rows == 0)
         return;
+    const QList<float> dense = std::move(weights);
+    setWeightsFromDense(dense.constData());
+}
+
+void HistoryAlignment::setWeightsFromDense(const float *dense)
+{
+    weights.clear();
+    rowStarts.clear();
+    rowLengths.clear();
     QList<int> starts, lengths;
     qsizetype kept = 0;
     for (int r = 0; r < rows; ++r) {
-        const float *row = weights.constData() + qsizetype(r) * cols;
+        const float *row = dense + qsizetype(r) * cols;
         int first = 0, last = cols;
         while (first < cols && row[first] == 0.0f)
             ++first;
@@ -100,14 +109,15 @@ void HistoryAlignment::sparsify()
         lengths << last - first;
         kept += last - first;
     }
-    if (kept * 2 >= weights.size())
-        return; // dense is as small, and simpler
-    QList<float> values;
-    values.reserve(kept);
-    for (int r = 0; r < rows; ++r)
-        for (int k = 0; k < lengths[r]; ++k)
-            values << weights[qsizetype(r) * cols + starts[r] + k];
-    weights = std::move(values);
+    if (kept * 2 >= qsizetype(rows) * cols) { // dense is as small, and simpler
+        weights = QList<float>(dense, dense + qsizetype(rows) * cols);
+        return;
+    }
+    weights.reserve(kept);
+    for (int r = 0; r < rows; ++r) {
+        const float *row = dense + qsizetype(r) * cols + starts[r];
+        weights.append(QList<float>(row, row + lengths[r]));
+    }
     rowStarts = std::move(starts);
     rowLengths = std::move(lengths);
 }

@@ -57,6 +57,8 @@ struct HistoryAlignment
     // Keeps each row from its first to its last non-zero weight when that is under half the
     // cells. The weights are not changed, so the matrix reads back exactly as it was.
     void sparsify();
+    // The same from a dense [rows, cols] array (rows and cols set), without copying it whole.
+    void setWeightsFromDense(const float *dense);
     // Throws std::invalid_argument when the weights do not fill the matrix (dense: rows * cols;
     // sparse: the rows' lengths, each inside the columns) or a label list has the wrong length.
     void validate() const;

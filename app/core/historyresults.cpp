@@ -43,10 +43,10 @@ void appendOutputs(HistoryEntry &entry, const TranslationResult &result, int col
             && h.alignment.size() == qsizetype(h.tokens.size()) * h.sourceCount) {
             output.alignment.rows = int(h.tokens.size());
             output.alignment.cols = h.sourceCount;
-            output.alignment.weights = QList<float>(h.alignment.begin(), h.alignment.end());
+            // Several sentences: block-diagonal, mostly zeros, stored sparse.
+            output.alignment.setWeightsFromDense(h.alignment.constData());
             output.alignment.sourceTokens = sourcePieces;
             output.alignment.targetTokens = pieces(h.tokens);
-            output.alignment.sparsify(); // several sentences: block-diagonal, mostly zeros
         }
         entry.outputs.append(output);
     }

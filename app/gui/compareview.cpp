@@ -19,6 +19,7 @@
 #include <QPushButton>
 #include <QRandomGenerator>
 #include <QScrollArea>
+#include <QSet>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTextEdit>
@@ -120,8 +121,14 @@ bool CompareColumn::isStale() const
 void CompareColumn::showMetrics()
 {
     const bool stale = isStale();
-    m_metrics->setText(stale ? tr("Out of date: the settings changed after this result")
-                             : metricsText());
+    const TranslationHypothesis *h = m_result.best();
+    QString text = stale ? tr("Out of date: the settings changed after this result")
+                         : metricsText();
+    if (h && h->tokens.size() > kMaxMarkedTokens)
+        text += QLatin1Char('\n')
+                + tr("Probabilities and differences are shown for the first %n token(s).", "",
+                     kMaxMarkedTokens);
+    m_metrics->setText(text);
     m_metrics->setForegroundRole(stale ? QPalette::PlaceholderText : QPalette::WindowText);
     m_output->setForegroundRole(stale ? QPalette::PlaceholderText : QPalette::Text);
 }
@@ -175,6 +182,12 @@ void CompareColumn::setResult(const TranslationResult &result, const QList<int> 
     repaintTokens();
 }
 
+void CompareColumn::setDiffering(const QList<int> &differing)
+{
+    m_differing = differing;
+    repaintTokens();
+}
+
 void CompareColumn::setSelected(bool selected)
 {
     m_selected = selected;
@@ -204,7 +217,8 @@ void CompareColumn::repaintTokens()
     QList<QTextEdit::ExtraSelection> selections;
     if (h) {
         const QPalette pal = palette();
-        for (int i = 0; i < h->tokens.size(); ++i) {
+        const QSet<int> differing(m_differing.begin(), m_differing.end());
+        for (int i = 0; i < h->tokens.size() && i < kMaxMarkedTokens; ++i) {
             const TokenSpan &t = h->tokens[i];
             if (t.begin == t.end)
                 continue;
@@ -215,7 +229,7 @@ void CompareColumn::repaintTokens()
             const float p = i < h->tokenLogProbs.size() ? std::exp(h->tokenLogProbs[i]) : 1.0f;
             s.format.setBackground(theme::confidenceColor(pal, p));
             s.format.setToolTip(tr("Probability %1%").arg(QString::number(p * 100, 'f', 1)));
-            if (m_differing.contains(i)) {
+            if (differing.contains(i)) {
                 s.format.setFontWeight(QFont::DemiBold);
                 s.format.setUnderlineStyle(QTextCharFormat::SingleUnderline);
                 s.format.setUnderlineColor(theme::accent(pal));
@@ -489,30 +503,57 @@ void CompareView::resample()
     compare();
 }
 
-QList<int> CompareView::differingTokens(const TranslationHypothesis &a,
-                                        const TranslationHypothesis &b)
+namespace {
+// Word-level LCS on surface forms of a[a0, a1) and b[b0, b1); whatever of `a` is not in it
+// differs (indices into a).
+QList<int> lcsDiffering(const QList<TokenSpan> &a, int a0, int a1, const QList<TokenSpan> &b,
+                        int b0, int b1)
 {
-    // Word-level LCS on surface forms; whatever of `a` is not in it differs.
-    const int n = a.tokens.size(), m = b.tokens.size();
+    const int n = std::max(0, a1 - a0), m = std::max(0, b1 - b0);
     std::vector<std::vector<int>> lcs(n + 1, std::vector<int>(m + 1, 0));
     for (int i = n - 1; i >= 0; --i)
         for (int j = m - 1; j >= 0; --j)
-            lcs[i][j] = a.tokens[i].surface() == b.tokens[j].surface()
+            lcs[i][j] = a[a0 + i].surface() == b[b0 + j].surface()
                             ? lcs[i + 1][j + 1] + 1
                             : std::max(lcs[i + 1][j], lcs[i][j + 1]);
     QList<int> differing;
     int i = 0, j = 0;
     while (i < n) {
-        if (j < m && a.tokens[i].surface() == b.tokens[j].surface()) {
+        if (j < m && a[a0 + i].surface() == b[b0 + j].surface()) {
             ++i;
             ++j;
         } else if (j < m && lcs[i][j + 1] >= lcs[i + 1][j]) {
             ++j;
         } else {
-            differing << i++;
+            differing << a0 + i++;
         }
     }
     return differing;
+}
+} // namespace
+
+QList<int> CompareView::differingTokens(const TranslationHypothesis &a,
+                                        const TranslationHypothesis &b)
+{
+    return lcsDiffering(a.tokens, 0, int(a.tokens.size()), b.tokens, 0, int(b.tokens.size()));
+}
+
+QList<int> CompareView::differingTokens(const TranslationResult &a, const TranslationResult &b)
+{
+    const TranslationHypothesis *x = a.best(), *y = b.best();
+    if (!x || !y)
+        return {};
+    if (!a.traces.isEmpty() && a.traces.size() == b.traces.size()) {
+        QList<int> differing;
+        for (int s = 0; s < a.traces.size(); ++s) {
+            const SentenceTrace &p = a.traces[s], &q = b.traces[s];
+            differing += lcsDiffering(x->tokens, p.targetOffset, p.targetOffset + p.tokenCount,
+                                      y->tokens, q.targetOffset, q.targetOffset + q.tokenCount);
+        }
+        return differing;
+    }
+    return lcsDiffering(x->tokens, 0, std::min<int>(x->tokens.size(), CompareColumn::kMaxMarkedTokens),
+                        y->tokens, 0, std::min<int>(y->tokens.size(), CompareColumn::kMaxMarkedTokens));
 }
 
 void CompareView::showStoredComparison(const QString &input,
@@ -562,7 +603,7 @@ void CompareView::refreshDifferences()
         CompareColumn *other = m_columns.value(i == 0 ? 1 : i - 1);
         if (!c->hasResult() || !other || !other->hasResult())
             continue;
-        c->setResult(c->result(), differingTokens(*c->result().best(), *other->result().best()));
+        c->setDiffering(differingTokens(c->result(), other->result()));
     }
 }
 

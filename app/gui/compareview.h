@@ -38,6 +38,12 @@ public:
     QString presetName() const;
     void setOptions(const engine::DecodingOptions &options, const QString &preset = QString());
     void setResult(const TranslationResult &result, const QList<int> &differing);
+    // The tokens of the best hypothesis that differ from the neighbouring column's (marked).
+    void setDiffering(const QList<int> &differing);
+    // Shading and difference marks are painted on at most this many tokens: every one is a
+    // format range of the output's layout, and thousands of them (a 5,000-word paste) made each
+    // repaint take seconds. The column says so when it cuts.
+    static constexpr int kMaxMarkedTokens = 1500;
     void setPending();
     void setSelected(bool selected);
     void setSelectedToken(int token);
@@ -97,6 +103,10 @@ public:
     // with column b's (by surface form).
     static QList<int> differingTokens(const TranslationHypothesis &a,
                                       const TranslationHypothesis &b);
+    // The same sentence by sentence when both results carry one trace per sentence (the source
+    // is split the same way for every column): the quadratic subsequence stays small for long
+    // texts. Without traces, the whole hypotheses, up to kMaxMarkedTokens tokens of each.
+    static QList<int> differingTokens(const TranslationResult &a, const TranslationResult &b);
 
 public slots:
     void compare();

@@ -100,10 +100,11 @@ void HistoryController::flush()
     m_settle.stop();
     if (!m_pending)
         return;
-    const HistoryEntry entry =
-        translationHistoryEntry(*m_pending, modelInfo(m_window, m_pending->modelId));
+    const TranslationResult result = *m_pending;
     m_pending.reset();
-    recordOnce(entry);
+    record(QList<TranslationResult>{result}, [result, info = modelInfo(m_window, result.modelId)] {
+        return translationHistoryEntry(result, info);
+    });
 }
 
 void HistoryController::onComparison()
@@ -114,18 +115,34 @@ void HistoryController::onComparison()
         columns << compare->column(i)->result();
     if (columns.isEmpty() || columns.first().isEmpty())
         return;
-    recordOnce(comparisonHistoryEntry(columns.first().source, columns,
-                                      modelInfo(m_window, columns.first().modelId)));
+    record(columns, [columns, info = modelInfo(m_window, columns.first().modelId)] {
+        return comparisonHistoryEntry(columns.first().source, columns, info);
+    });
 }
 
-void HistoryController::onCaption(const CaptionResult &result)
+void HistoryController::record(const QList<TranslationResult> &results,
+                               std::function<HistoryEntry()> makeEntry)
 {
-    // The entry reads, hashes, decodes and shrinks the image file: 362 ms for a 12-megapixel
-    // JPEG here, so it is made on the thread pool and recorded back on the GUI thread (where
-    // m_alive is read and written, so the check there is not racy).
-    const ModelInfo info = modelInfo(m_window, result.modelId);
-    QThreadPool::globalInstance()->start([this, result, info, alive = m_alive] {
-        HistoryEntry entry = captionHistoryEntry(result, info);
+    // Making the entry reads every alignment cell: for a long text (5,000 words: ~40 million
+    // per hypothesis) that takes the GUI thread hundreds of milliseconds, so it is made on the
+    // thread pool and recorded back here. Usual sizes are recorded at once, so that the History
+    // tab lists a translation the moment it is opened.
+    qsizetype cells = 0;
+    for (const TranslationResult &r : results)
+        for (const TranslationHypothesis &h : r.hypotheses)
+            cells += h.alignment.size();
+    if (cells < kLargeAlignmentCells)
+        recordOnce(makeEntry());
+    else
+        recordInBackground(std::move(makeEntry));
+}
+
+void HistoryController::recordInBackground(std::function<HistoryEntry()> makeEntry)
+{
+    // Recorded back on the GUI thread, where m_alive is read and written, so the check there is
+    // not racy.
+    QThreadPool::globalInstance()->start([this, makeEntry = std::move(makeEntry), alive = m_alive] {
+        HistoryEntry entry = makeEntry();
         QMetaObject::invokeMethod(
             qApp,
             [this, alive, entry = std::move(entry)] {
@@ -133,6 +150,15 @@ void HistoryController::onCaption(const CaptionResult &result)
                     recordOnce(entry);
             },
             Qt::QueuedConnection);
+    });
+}
+
+void HistoryController::onCaption(const CaptionResult &result)
+{
+    // The entry reads, hashes, decodes and shrinks the image file: 362 ms for a 12-megapixel
+    // JPEG here.
+    recordInBackground([result, info = modelInfo(m_window, result.modelId)] {
+        return captionHistoryEntry(result, info);
     });
 }
 

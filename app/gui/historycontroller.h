@@ -21,6 +21,7 @@
 #include <QPointer>
 #include <QTimer>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -52,6 +53,11 @@ private:
     void onComparison();
     void onCaption(const glosa::CaptionResult &result);
     void recordOnce(const HistoryEntry &entry);
+    // Records what makeEntry() makes: at once, or for results with more alignment cells than
+    // kLargeAlignmentCells made on the thread pool and recorded when done.
+    void record(const QList<TranslationResult> &results, std::function<HistoryEntry()> makeEntry);
+    void recordInBackground(std::function<HistoryEntry()> makeEntry);
+    static constexpr qsizetype kLargeAlignmentCells = 2'000'000;
     QString versionNote(const HistoryEntry &entry) const;
     InferenceWorker *captionWorker() const;
     void watchRerun(InferenceWorker *worker);
