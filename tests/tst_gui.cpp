@@ -16,6 +16,11 @@
 
 #include <QAbstractButton>
 #include <QAction>
+#include <QDialogButtonBox>
+#include <QPushButton>
+#include <QGlyphRun>
+#include <QRawFont>
+#include <QTextLayout>
 #include <QComboBox>
 #include <QLabel>
 #include <QApplication>
@@ -566,6 +571,94 @@ private slots:
                      || transformer.contains(QStringLiteral("BLEU 42.6")),
                  qPrintable(transformer));
         QVERIFY2(transformer.contains(QStringLiteral("chrF 61.5")), qPrintable(transformer));
+    }
+
+    // The UI language reaches Qt's own strings (qtbase_ko/es.qm, installed by
+    // scripts/setup-common.sh), numbers, and the font: Korean is drawn with Hangul glyphs, not
+    // boxes (a CJK font is installed with the other packages).
+    void uiLanguageReachesQtsStringsNumbersAndFonts()
+    {
+        QString close[2], number[2];
+        const char *languages[2] = {"ko", "es"};
+        for (int i = 0; i < 2; ++i) {
+            MainWindow::setUiLanguage(QLatin1String(languages[i]));
+            QDialogButtonBox box(QDialogButtonBox::Close);
+            close[i] = box.button(QDialogButtonBox::Close)->text().remove(QLatin1Char('&'));
+            number[i] = QLocale().toString(12.5, 'f', 1);
+        }
+        MainWindow::setUiLanguage(QStringLiteral("ko"));
+        QTextLayout layout(QStringLiteral("기록 설정 번역"), QApplication::font());
+        layout.beginLayout();
+        layout.createLine();
+        layout.endLayout();
+        QStringList fonts;
+        int missing = 0;
+        for (const QGlyphRun &run : layout.glyphRuns()) {
+            fonts << run.rawFont().familyName();
+            for (quint32 glyph : run.glyphIndexes())
+                missing += glyph == 0; // .notdef: a box
+        }
+        MainWindow::setUiLanguage(QStringLiteral("en"));
+        QCOMPARE(close[0], QStringLiteral("닫기"));
+        QCOMPARE(close[1], QStringLiteral("Cerrar"));
+        QCOMPARE(number[1], QStringLiteral("12,5"));
+        QCOMPARE(QLocale().toString(12.5, 'f', 1), QStringLiteral("12.5"));
+        QVERIFY2(missing == 0, qPrintable(QStringLiteral("%1 boxes; fonts: %2")
+                                              .arg(missing)
+                                              .arg(fonts.join(QStringLiteral(", ")))));
+    }
+
+    // Every language at 1280 × 800: no label, button or combo box on any tab shows less than
+    // its text (the Spanish Decoding panel and combo boxes used to be cut).
+    void noTextIsClippedAt1280x800_data()
+    {
+        QTest::addColumn<QString>("language");
+        for (const char *language : {"en", "es", "ko"})
+            QTest::newRow(language) << QString::fromLatin1(language);
+    }
+    void noTextIsClippedAt1280x800()
+    {
+        QFETCH(QString, language);
+        MainWindow::setUiLanguage(language);
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QStringList clipped;
+        for (int tab = 0; tab < window.tabs()->count(); ++tab) {
+            window.tabs()->setCurrentIndex(tab);
+            QCoreApplication::processEvents();
+            QTest::qWait(20);
+            for (QWidget *w : window.findChildren<QWidget *>()) {
+                if (!w->isVisible() || w->width() <= 0)
+                    continue;
+                // Inside a scroll area the widget may be wider than what is shown: it scrolls.
+                QString what;
+                if (auto *label = qobject_cast<QLabel *>(w)) {
+                    if (!label->wordWrap() && !label->text().isEmpty()
+                        && label->sizeHint().width() > label->width())
+                        what = label->text();
+                } else if (auto *button = qobject_cast<QAbstractButton *>(w)) {
+                    if (!button->text().isEmpty() && button->sizeHint().width() > button->width())
+                        what = button->text();
+                } else if (auto *combo = qobject_cast<QComboBox *>(w)) {
+                    // What the combo box would ask for to show its longest item whole.
+                    QComboBox probe;
+                    probe.setFont(combo->font());
+                    for (int i = 0; i < combo->count(); ++i)
+                        probe.addItem(combo->itemIcon(i), combo->itemText(i));
+                    probe.setSizeAdjustPolicy(QComboBox::AdjustToContents);
+                    if (probe.sizeHint().width() > combo->width())
+                        what = combo->currentText() + QStringLiteral(" (combo)");
+                }
+                if (!what.isEmpty())
+                    clipped << QStringLiteral("%1: \"%2\" (%3)")
+                                   .arg(window.tabs()->tabText(tab), what,
+                                        QString::fromLatin1(w->metaObject()->className()));
+            }
+        }
+        MainWindow::setUiLanguage(QStringLiteral("en"));
+        QVERIFY2(clipped.isEmpty(), qPrintable(clipped.join(QLatin1Char('\n'))));
     }
 
     void translateStartsWithTheModelsDecodingUntilAPresetIsPicked()

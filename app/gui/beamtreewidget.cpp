@@ -2,6 +2,7 @@
 
 #include "theme.h"
 
+#include <QLocale>
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -209,9 +210,9 @@ bool BeamTreeWidget::event(QEvent *event)
                     .arg(pieceLabel(m_trace.pieces, n.token))
                     .arg(n.step + 1)
                     .arg(fate)
-                    .arg(double(n.logProb), 0, 'f', 3)
-                    .arg(double(n.cumulativeLogProb), 0, 'f', 3)
-                    .arg(double(n.normalizedScore), 0, 'f', 3),
+                    .arg(QLocale().toString(double(n.logProb), 'f', 3))
+                    .arg(QLocale().toString(double(n.cumulativeLogProb), 'f', 3))
+                    .arg(QLocale().toString(double(n.normalizedScore), 'f', 3)),
                 this);
         } else {
             QToolTip::hideText();

@@ -5,6 +5,7 @@
 #include "guiutil.h"
 #include "theme.h"
 
+#include <QLocale>
 #include <QApplication>
 #include <QClipboard>
 #include <QDir>
@@ -446,7 +447,7 @@ void CaptionView::showResult(const CaptionResult &result)
     selectWord(0);
     if (result.text.isEmpty() && result.imagePath.isEmpty())
         return; // cleared, not shown
-    m_status->setText(tr("%1 ms").arg(result.elapsedMs, 0, 'f', 0));
+    m_status->setText(tr("%1 ms").arg(QLocale().toString(result.elapsedMs, 'f', 0)));
     emit captionShown(result);
 }
 

@@ -7,6 +7,7 @@
 #include "probabilitychart.h"
 #include "theme.h"
 
+#include <QLocale>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDialog>
@@ -167,8 +168,8 @@ QString CompareColumn::metricsText() const
     if (!h)
         return QString();
     return tr("score %1 · %n token(s) · %2 ms", "", int(h->tokens.size()))
-        .arg(double(h->score), 0, 'f', 2)
-        .arg(m_result.elapsedMs, 0, 'f', 0);
+        .arg(QLocale().toString(double(h->score), 'f', 2),
+             QLocale().toString(m_result.elapsedMs, 'f', 0));
 }
 
 void CompareColumn::setResult(const TranslationResult &result, const QList<int> &differing)
@@ -228,7 +229,7 @@ void CompareColumn::repaintTokens()
             s.cursor.setPosition(t.end, QTextCursor::KeepAnchor);
             const float p = i < h->tokenLogProbs.size() ? std::exp(h->tokenLogProbs[i]) : 1.0f;
             s.format.setBackground(theme::confidenceColor(pal, p));
-            s.format.setToolTip(tr("Probability %1%").arg(QString::number(p * 100, 'f', 1)));
+            s.format.setToolTip(tr("Probability %1%").arg(QLocale().toString(p * 100, 'f', 1)));
             if (differing.contains(i)) {
                 s.format.setFontWeight(QFont::DemiBold);
                 s.format.setUnderlineStyle(QTextCharFormat::SingleUnderline);

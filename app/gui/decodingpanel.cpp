@@ -49,8 +49,9 @@ DecodingPanel::DecodingPanel(QWidget *parent, bool compact) : QWidget(parent), m
     auto *presetRow = new QHBoxLayout;
     m_presetLabel = new QLabel(this);
     m_presets = new QComboBox(this);
-    m_presets->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_presets->setMinimumContentsLength(14);
+    // As wide as its longest preset ("Valores predeterminados del modelo"): the panel scrolls
+    // sideways in a narrow window instead of cutting the name.
+    m_presets->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_presetLabel->setBuddy(m_presets);
     m_savePreset = new QToolButton(this);
     m_deletePreset = new QToolButton(this);

@@ -2,6 +2,7 @@
 
 #include "theme.h"
 
+#include <QLocale>
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPaintEvent>
@@ -212,7 +213,7 @@ bool HeatmapWidget::event(QEvent *event)
             QToolTip::showText(help->globalPos(),
                                tr("%1 → %2: %3")
                                    .arg(m_rowLabels.at(row), m_columnLabels.at(column))
-                                   .arg(double(value(row, column)), 0, 'f', 3),
+                                   .arg(QLocale().toString(double(value(row, column)), 'f', 3)),
                                this);
         else
             QToolTip::hideText();

@@ -126,7 +126,7 @@ QString entryHtml(const HistoryEntry &e)
                        .arg(HistoryModel::kindLabel(e.kind), modelText(e).toHtmlEscaped(),
                             QLocale().toString(e.time.toLocalTime(), QLocale::LongFormat)
                                 .toHtmlEscaped(),
-                            HistoryView::tr("%1 ms").arg(e.elapsedMs, 0, 'f', 0));
+                            HistoryView::tr("%1 ms").arg(QLocale().toString(e.elapsedMs, 'f', 0)));
     if (e.kind == HistoryKind::Caption) {
         if (!e.thumbnailPng.isEmpty())
             html += QStringLiteral("<p><img src='history:thumbnail'></p>");
@@ -148,7 +148,7 @@ QString entryHtml(const HistoryEntry &e)
             html += QStringLiteral("<li>%1").arg(paragraph(o.text));
             if (o.score)
                 html += QStringLiteral(" <small>%1</small>")
-                            .arg(HistoryView::tr("score %1").arg(*o.score, 0, 'f', 2));
+                            .arg(HistoryView::tr("score %1").arg(QLocale().toString(*o.score, 'f', 2)));
             html += QStringLiteral("</li>");
         }
         html += QStringLiteral("</ol>");

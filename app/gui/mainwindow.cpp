@@ -27,6 +27,7 @@
 #include <QLabel>
 #include <QLibraryInfo>
 #include <QLineEdit>
+#include <QFont>
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -83,6 +84,16 @@ bool MainWindow::setUiLanguage(const QString &language)
         delete g_qtTranslator;
     }
     g_language = language;
+    // Dates and numbers follow the UI language when one is chosen (12,5 in Spanish); following
+    // the system, they follow the system's locale, region included.
+    if (!language.isEmpty())
+        QLocale::setDefault(QLocale(code));
+    // Korean needs a font with Hangul: the one fontconfig picks for the text already, else one
+    // of those scripts/setup-common.sh installs, rather than boxes.
+    if (code == QLatin1String("ko"))
+        QFont::insertSubstitutions(QApplication::font().family(),
+                                   {QStringLiteral("Noto Sans CJK KR"), QStringLiteral("NanumGothic"),
+                                    QStringLiteral("UnDotum"), QStringLiteral("Baekmuk Gulim")});
     bool ok = true;
     if (code != QLatin1String("en")) {
         auto *app = new QTranslator(qApp);

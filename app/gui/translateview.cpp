@@ -6,6 +6,7 @@
 #include "heatmapwidget.h"
 #include "theme.h"
 
+#include <QLocale>
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
@@ -402,7 +403,7 @@ void TranslateView::onResult(quint64 request, const QList<TranslationResult> &re
     showResult(results.first());
     const TranslationResult &r = results.first();
     m_status->setText(tr("%n token(s) in %1 ms", "", r.best() ? int(r.best()->tokens.size()) : 0)
-                          .arg(QString::number(r.elapsedMs, 'f', 0)));
+                          .arg(QLocale().toString(r.elapsedMs, 'f', 0)));
     emit translationShown(r);
 }
 
@@ -533,7 +534,7 @@ void TranslateView::updateOverlay()
             s.format.setUnderlineStyle(QTextCharFormat::SingleUnderline);
             s.format.setUnderlineColor(theme::confidenceColor(pal, p));
             s.format.setBackground(theme::confidenceColor(pal, p).lighter(100));
-            s.format.setToolTip(tr("Probability %1%").arg(QString::number(p * 100, 'f', 1)));
+            s.format.setToolTip(tr("Probability %1%").arg(QLocale().toString(p * 100, 'f', 1)));
             targetSelections << s;
         }
     }
@@ -553,7 +554,7 @@ void TranslateView::updateOverlay()
             s.format.setBackground(theme::attentionColor(pal, weights[i]));
             s.format.setProperty(kTokenProperty, i);
             s.format.setProperty(kWeightProperty, weights[i]);
-            s.format.setToolTip(QString::number(weights[i], 'f', 3));
+            s.format.setToolTip(QLocale().toString(weights[i], 'f', 3));
             selections << s;
         }
     };
