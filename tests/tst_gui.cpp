@@ -16,30 +16,30 @@
 
 #include <QAbstractButton>
 #include <QAction>
-#include <QDialogButtonBox>
-#include <QPushButton>
-#include <QGlyphRun>
-#include <QRawFont>
-#include <QTextLayout>
-#include <QComboBox>
-#include <QLabel>
 #include <QApplication>
-#include <QJsonObject>
-#include <QJsonDocument>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QGlyphRun>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QPointer>
+#include <QPushButton>
+#include <QRawFont>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QSignalSpy>
 #include <QTextEdit>
+#include <QTextLayout>
 #include <QTimer>
-#include <QElapsedTimer>
 
 #include <time.h>
 

@@ -702,7 +702,7 @@ private slots:
         const QString csv = QString::fromUtf8(buffer.data());
         QVERIFY(csv.startsWith(QLatin1String("id,time,kind,model_id,model_version,source_language,"
                                              "target_language,column,label,input,output,score,"
-                                             "elapsed_ms,starred,settings\r\n")));
+                                             "elapsed_ms,starred,settings,edited\r\n")));
         QVERIFY2(csv.contains(QLatin1String(",\"a, \"\"quoted\"\"\nline\",best,-0.25,")),
                  qPrintable(csv));
         QVERIFY(!csv.contains(QLatin1String("second")));

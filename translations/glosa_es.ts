@@ -749,6 +749,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>The model %1 is no longer installed; the recorded result is shown as it was.</source>
         <translation>El modelo %1 ya no está instalado; el resultado guardado se muestra tal como era.</translation>
     </message>
+    <message>
+        <source>Your edit was not saved to the history: %1</source>
+        <translation>Su corrección no se guardó en el historial: %1</translation>
+    </message>
 </context>
 <context>
     <name>glosa::HistoryModel</name>
@@ -1093,6 +1097,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>Keep the history file under:</source>
         <translation>Mantener el archivo del historial por debajo de:</translation>
+    </message>
+    <message>
+        <source>Your version</source>
+        <translation>Su versión</translation>
     </message>
 </context>
 <context>
@@ -1602,6 +1610,22 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>%1 (default)</source>
         <translation>%1 (predeterminado)</translation>
+    </message>
+    <message>
+        <source>Your edited translation is kept: press Translate to replace it.</source>
+        <translation>Se conserva su traducción corregida: pulse Traducir para reemplazarla.</translation>
+    </message>
+    <message>
+        <source>Edited: your version is kept in the history next to the model&apos;s.</source>
+        <translation>Corregida: su versión se guarda en el historial junto a la del modelo.</translation>
+    </message>
+    <message>
+        <source>Replace your edits?</source>
+        <translation>¿Reemplazar sus correcciones?</translation>
+    </message>
+    <message>
+        <source>The translation has your edits. Translate again and replace them with the model&apos;s translation?</source>
+        <translation>La traducción tiene sus correcciones. ¿Traducir de nuevo y reemplazarlas por la traducción del modelo?</translation>
     </message>
 </context>
 <context>

@@ -744,6 +744,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>The model %1 is no longer installed; the recorded result is shown as it was.</source>
         <translation>%1 모델이 더 이상 설치되어 있지 않습니다. 기록된 결과를 그때 그대로 표시합니다.</translation>
     </message>
+    <message>
+        <source>Your edit was not saved to the history: %1</source>
+        <translation>수정한 내용을 기록에 저장하지 못했습니다: %1</translation>
+    </message>
 </context>
 <context>
     <name>glosa::HistoryModel</name>
@@ -1083,6 +1087,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>Keep the history file under:</source>
         <translation>기록 파일 크기 상한:</translation>
+    </message>
+    <message>
+        <source>Your version</source>
+        <translation>내 버전</translation>
     </message>
 </context>
 <context>
@@ -1590,6 +1598,22 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>%1 (default)</source>
         <translation>%1 (기본값)</translation>
+    </message>
+    <message>
+        <source>Your edited translation is kept: press Translate to replace it.</source>
+        <translation>수정한 번역이 유지됩니다. 바꾸려면 번역을 누르세요.</translation>
+    </message>
+    <message>
+        <source>Edited: your version is kept in the history next to the model&apos;s.</source>
+        <translation>수정됨: 내 버전이 모델의 번역과 함께 기록에 저장됩니다.</translation>
+    </message>
+    <message>
+        <source>Replace your edits?</source>
+        <translation>수정한 내용을 바꿀까요?</translation>
+    </message>
+    <message>
+        <source>The translation has your edits. Translate again and replace them with the model&apos;s translation?</source>
+        <translation>번역에 수정한 내용이 있습니다. 다시 번역하여 모델의 번역으로 바꿀까요?</translation>
     </message>
 </context>
 <context>

@@ -294,6 +294,8 @@ QJsonObject HistoryEntry::toJson() const
                              {QStringLiteral("thumbnailPng"),
                               QString::fromLatin1(thumbnailPng.toBase64())}});
     }
+    if (!editedText.isEmpty())
+        j.insert(QStringLiteral("editedText"), editedText);
     return j;
 }
 

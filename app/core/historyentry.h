@@ -99,6 +99,9 @@ struct HistoryEntry
     QString imageHash;            // captions: hex SHA-256 of the image file's bytes
     QByteArray thumbnailPng;      // captions: a small PNG (see makeThumbnail)
     QList<HistoryOutput> outputs; // all columns, all n-best ranks
+    // Translations: the user's own version of the best output (edited in the Translate view),
+    // kept next to the model's; empty when it was not edited.
+    QString editedText;
     double elapsedMs = 0;
     bool starred = false;
 

@@ -93,8 +93,10 @@ END;
     // 1 -> 2: sparse alignments (HistoryAlignment::rowStarts / rowLengths). NULL: align_weights
     // is the dense [rows, cols]; else rows × (int32 first column, int32 count), little-endian,
     // and align_weights holds those spans one after another.
+    // And the user's own version of a translation (HistoryEntry::editedText).
     R"sql(
 ALTER TABLE outputs ADD COLUMN align_row_spans BLOB;
+ALTER TABLE entries ADD COLUMN edited_text TEXT NOT NULL DEFAULT '';
 )sql",
 };
 static_assert(std::size(kMigrations) == HistoryStore::kSchemaVersion);
@@ -670,7 +672,7 @@ qint64 insertEntry(HistoryStore::Impl &d, const HistoryEntry &e)
         auto s = d.prepare(
             "INSERT INTO entries (kind, created_ms, model_id, model_version, source_language, "
             "target_language, settings, input_text, image_path, image_hash, thumbnail, "
-            "elapsed_ms, starred) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+            "elapsed_ms, starred, edited_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         s.bind(1, historyKindName(e.kind));
         s.bind(2,
                (e.time.isValid() ? e.time : QDateTime::currentDateTimeUtc()).toMSecsSinceEpoch());
@@ -685,6 +687,7 @@ qint64 insertEntry(HistoryStore::Impl &d, const HistoryEntry &e)
         s.bindBlob(11, e.thumbnailPng);
         s.bind(12, e.elapsedMs);
         s.bind(13, e.starred ? 1 : 0);
+        s.bind(14, e.editedText);
         s.run();
         id = sqlite3_last_insert_rowid(d.db);
     }
@@ -730,6 +733,8 @@ qint64 insertEntry(HistoryStore::Impl &d, const HistoryEntry &e)
         if (!texts.contains(o.text))
             texts.append(o.text);
     }
+    if (!e.editedText.isEmpty() && !texts.contains(e.editedText))
+        texts.append(e.editedText); // found by the user's words too
     QString input = e.inputText;
     if (!e.imagePath.isEmpty()) // captions are found by their file name too
         input += QLatin1Char('\n') + QFileInfo(e.imagePath).fileName();
@@ -824,7 +829,7 @@ HistoryEntry readEntry(HistoryStore::Impl &d, qint64 id, bool *found)
     {
         auto s = d.prepare("SELECT kind, created_ms, model_id, model_version, source_language, "
                            "target_language, settings, input_text, image_path, image_hash, "
-                           "thumbnail, elapsed_ms, starred FROM entries WHERE id = ?");
+                           "thumbnail, elapsed_ms, starred, edited_text FROM entries WHERE id = ?");
         s.bind(1, id);
         if (!s.step())
             return e;
@@ -843,6 +848,7 @@ HistoryEntry readEntry(HistoryStore::Impl &d, qint64 id, bool *found)
         e.thumbnailPng = s.blob(10);
         e.elapsedMs = s.real(11);
         e.starred = s.int64(12) != 0;
+        e.editedText = s.text(13);
     }
     auto s = d.prepare("SELECT column_index, rank, label, text, score, align_rows, align_cols, "
                        "align_weights, align_source_tokens, align_target_tokens, "
@@ -1047,6 +1053,28 @@ bool HistoryStore::setStarred(qint64 id, bool starred)
         s.bind(2, id);
         s.run();
         return sqlite3_changes64(d->db) > 0;
+    });
+}
+
+bool HistoryStore::setEditedText(qint64 id, const QString &text)
+{
+    std::lock_guard lock(m_mutex);
+    requireOpen(*d);
+    return d->writeTransaction([&] {
+        auto s = d->prepare("UPDATE entries SET edited_text = ? WHERE id = ?");
+        s.bind(1, text);
+        s.bind(2, id);
+        s.run();
+        if (sqlite3_changes64(d->db) == 0)
+            return false;
+        // The search finds the user's words as well as the model's.
+        auto f = d->prepare("UPDATE entries_fts SET outputs = (SELECT group_concat(text, char(10)) "
+                            "FROM (SELECT DISTINCT text FROM outputs WHERE entry_id = ?1 "
+                            "UNION SELECT edited_text FROM entries WHERE id = ?1 AND "
+                            "edited_text <> '')) WHERE rowid = ?1");
+        f.bind(1, id);
+        f.run();
+        return true;
     });
 }
 

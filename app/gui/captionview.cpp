@@ -5,7 +5,6 @@
 #include "guiutil.h"
 #include "theme.h"
 
-#include <QLocale>
 #include <QApplication>
 #include <QClipboard>
 #include <QDir>
@@ -17,14 +16,15 @@
 #include <QImageReader>
 #include <QLabel>
 #include <QListWidget>
+#include <QLocale>
 #include <QMimeData>
 #include <QPainter>
-#include <QPushButton>
-#include <QThreadPool>
 #include <QPointer>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSlider>
 #include <QStandardPaths>
+#include <QThreadPool>
 #include <QToolButton>
 #include <QUuid>
 #include <QVBoxLayout>

@@ -7,7 +7,6 @@
 #include "probabilitychart.h"
 #include "theme.h"
 
-#include <QLocale>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDialog>
@@ -15,6 +14,7 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QMouseEvent>
 #include <QPlainTextEdit>
 #include <QPushButton>

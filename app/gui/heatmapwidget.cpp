@@ -2,8 +2,8 @@
 
 #include "theme.h"
 
-#include <QLocale>
 #include <QHelpEvent>
+#include <QLocale>
 #include <QMouseEvent>
 #include <QPaintEvent>
 #include <QPainter>

@@ -68,6 +68,14 @@ HistoryController::HistoryController(MainWindow *window, HistoryView *view)
                 recordOnce(translationHistoryEntry(result, modelInfo(m_window, result.modelId)));
             });
     connect(window->tabs(), &QTabWidget::currentChanged, this, [this] { flush(); });
+    m_editSettle.setSingleShot(true);
+    m_editSettle.setInterval(kSettleMs / 2);
+    connect(&m_editSettle, &QTimer::timeout, this, &HistoryController::saveEdit);
+    connect(window->translateView(), &TranslateView::translationEdited, this,
+            [this](const QString &text) {
+                m_editToSave = text;
+                m_editSettle.start();
+            });
     connect(view, &HistoryView::openRequested, this, &HistoryController::openEntry);
     connect(view, &HistoryView::rerunRequested, this, &HistoryController::rerun);
     window->installEventFilter(this); // flush on close
@@ -80,8 +88,10 @@ HistoryController::~HistoryController()
 
 bool HistoryController::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched == m_window && event->type() == QEvent::Close)
+    if (watched == m_window && event->type() == QEvent::Close) {
         flush();
+        saveEdit();
+    }
     return QObject::eventFilter(watched, event);
 }
 
@@ -92,6 +102,8 @@ void HistoryController::onTranslation(const TranslationResult &result)
     if (m_pending && !sameTextEdited(m_pending->source, result.source))
         flush(); // a different text, not the next state of the one being typed
     m_pending = result;
+    m_shownTranslationId = 0; // a new translation replaced the recorded one in the view
+    m_editToSave.reset();
     m_settle.start();
 }
 
@@ -137,6 +149,25 @@ void HistoryController::record(const QList<TranslationResult> &results,
         recordInBackground(std::move(makeEntry));
 }
 
+void HistoryController::saveEdit()
+{
+    m_editSettle.stop();
+    if (!m_editToSave)
+        return;
+    flush(); // the model's translation first
+    if (m_shownTranslationId <= 0 || !m_view->store())
+        return; // recorded later (recordOnce() comes back here), or not recorded at all
+    try {
+        m_view->store()->setEditedText(m_shownTranslationId, *m_editToSave);
+        m_editToSave.reset();
+        m_view->refresh();
+    } catch (const std::exception &e) {
+        emit m_view->statusMessage(tr("Your edit was not saved to the history: %1")
+                                       .arg(QString::fromUtf8(e.what())));
+        m_editToSave.reset();
+    }
+}
+
 void HistoryController::recordInBackground(std::function<HistoryEntry()> makeEntry)
 {
     // Recorded back on the GUI thread, where m_alive is read and written, so the check there is
@@ -165,10 +196,22 @@ void HistoryController::onCaption(const CaptionResult &result)
 void HistoryController::recordOnce(const HistoryEntry &entry)
 {
     const QString key = keyOf(entry);
-    if (key == m_lastKey)
-        return;
-    if (m_view->record(entry) != 0) // saved, or waiting for another process's lock
-        m_lastKey = key;
+    qint64 id = m_lastId; // the same as the last one: that entry
+    if (key != m_lastKey) {
+        id = m_view->record(entry);
+        if (id != 0) { // saved, or waiting for another process's lock
+            m_lastKey = key;
+            m_lastId = id;
+        }
+    }
+    // The entry of the translation on show: later edits of it go there.
+    const TranslationResult &shown = m_window->translateView()->result();
+    if (id > 0 && entry.kind == HistoryKind::Translation && !shown.isEmpty()
+        && entry.inputText == shown.source && entry.modelId == shown.modelId) {
+        m_shownTranslationId = id;
+        if (m_editToSave && !m_editSettle.isActive())
+            saveEdit();
+    }
 }
 
 QString HistoryController::versionNote(const HistoryEntry &entry) const
@@ -189,6 +232,7 @@ void HistoryController::openEntry(const HistoryEntry &entry)
     // as a new entry, and a translation still held back belongs to what the view showed before.
     flush();
     m_lastKey = keyOf(entry);
+    m_lastId = entry.id;
     const QString when = QLocale().toString(entry.time.toLocalTime(), QLocale::ShortFormat);
     const QString status = tr("From the history (%1).").arg(when);
     const QString note = versionNote(entry);
@@ -196,7 +240,10 @@ void HistoryController::openEntry(const HistoryEntry &entry)
     case HistoryKind::Translation:
         m_window->selectModel(entry.modelId);
         m_window->tabs()->setCurrentIndex(MainWindow::TranslateTab);
-        m_window->translateView()->showStoredResult(translationResultFromHistory(entry), status);
+        m_window->translateView()->showStoredResult(translationResultFromHistory(entry), status,
+                                                    entry.editedText);
+        m_shownTranslationId = entry.id; // edits of the reopened translation go to its entry
+        m_editToSave.reset();
         break;
     case HistoryKind::Comparison: {
         m_window->selectModel(entry.modelId);

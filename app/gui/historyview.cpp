@@ -153,6 +153,9 @@ QString entryHtml(const HistoryEntry &e)
         }
         html += QStringLiteral("</ol>");
     }
+    if (!e.editedText.isEmpty())
+        html += QStringLiteral("<h4>%1</h4><p>%2</p>")
+                    .arg(HistoryView::tr("Your version"), paragraph(e.editedText));
     return html;
 }
 

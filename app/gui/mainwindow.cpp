@@ -23,11 +23,11 @@
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QFileDialog>
+#include <QFont>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLibraryInfo>
 #include <QLineEdit>
-#include <QFont>
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>

@@ -6,7 +6,6 @@
 #include "heatmapwidget.h"
 #include "theme.h"
 
-#include <QLocale>
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
@@ -14,6 +13,8 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
+#include <QMessageBox>
 #include <QMouseEvent>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -60,9 +61,7 @@ QTextEdit::ExtraSelection tokenSelection(QPlainTextEdit *editor, const TokenSpan
 TranslateView::TranslateView(QWidget *parent) : QWidget(parent)
 {
     m_source = new QPlainTextEdit(this);
-    m_target = new QPlainTextEdit(this);
-    m_target->setReadOnly(true);
-    m_target->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    m_target = new QPlainTextEdit(this); // editable: post-editing
     for (QPlainTextEdit *editor : {m_source, m_target}) {
         editor->setFont(theme::editorFont(font()));
         editor->setFrameShape(QFrame::StyledPanel);
@@ -79,6 +78,7 @@ TranslateView::TranslateView(QWidget *parent) : QWidget(parent)
     m_count = new QLabel(this);
     m_count->setForegroundRole(QPalette::PlaceholderText);
     m_translate = new QPushButton(this);
+    m_translate->setObjectName(QStringLiteral("translateButton"));
     m_translate->setDefault(true);
     m_cancel = new QPushButton(this);
     m_cancel->setEnabled(false);
@@ -187,13 +187,42 @@ TranslateView::TranslateView(QWidget *parent) : QWidget(parent)
     m_debounce = new QTimer(this);
     m_debounce->setSingleShot(true);
     m_debounce->setInterval(kDebounceMs);
-    connect(m_debounce, &QTimer::timeout, this, &TranslateView::translateNow);
+    connect(m_debounce, &QTimer::timeout, this, [this] {
+        // Translating as you type never replaces the user's edits; the button asks first.
+        if (m_edited) {
+            m_status->setText(tr("Your edited translation is kept: press Translate to replace it."));
+            return;
+        }
+        translateNow();
+    });
+    connect(m_target, &QPlainTextEdit::textChanged, this, [this] {
+        if (m_settingTarget)
+            return;
+        const TranslationHypothesis *h = shownHypothesis();
+        const bool edited = m_target->toPlainText() != (h ? h->text : QString());
+        if (!edited && !m_edited)
+            return;
+        m_edited = edited;
+        m_status->setText(edited ? tr("Edited: your version is kept in the history next to the "
+                                      "model's.")
+                                 : QString());
+        updateOverlay();
+        emit translationEdited(editedText());
+    });
     connect(m_source, &QPlainTextEdit::textChanged, this, [this] {
         updateCounts();
         if (m_live->isChecked())
             m_debounce->start();
     });
-    connect(m_translate, &QPushButton::clicked, this, &TranslateView::translateNow);
+    connect(m_translate, &QPushButton::clicked, this, [this] {
+        if (m_edited
+            && QMessageBox::question(this, tr("Replace your edits?"),
+                                     tr("The translation has your edits. Translate again and "
+                                        "replace them with the model's translation?"))
+                   != QMessageBox::Yes)
+            return;
+        translateNow();
+    });
     connect(m_cancel, &QPushButton::clicked, this, &TranslateView::cancel);
     connect(m_decoding, &DecodingPanel::optionsChanged, this, [this] {
         if (m_live->isChecked() && !m_source->toPlainText().trimmed().isEmpty())
@@ -343,7 +372,8 @@ void TranslateView::setSourceText(const QString &text)
     m_source->setPlainText(text);
 }
 
-void TranslateView::showStoredResult(const TranslationResult &result, const QString &status)
+void TranslateView::showStoredResult(const TranslationResult &result, const QString &status,
+                                     const QString &editedText)
 {
     m_decoding->setOptions(result.options);
     m_source->setPlainText(result.source);
@@ -352,6 +382,13 @@ void TranslateView::showStoredResult(const TranslationResult &result, const QStr
     m_request = 0; // a request still running for the old text must not replace it
     m_hypothesis = 0;
     showResult(result);
+    if (!editedText.isEmpty()) {
+        m_settingTarget = true;
+        m_target->setPlainText(editedText);
+        m_settingTarget = false;
+        m_edited = editedText != (result.best() ? result.best()->text : QString());
+        updateOverlay();
+    }
     m_status->setText(status);
 }
 
@@ -434,7 +471,10 @@ void TranslateView::showResult(const TranslationResult &result)
                                                               result.hypotheses.size() - 1)));
     m_alternatives->setVisible(result.hypotheses.size() > 1);
     const TranslationHypothesis *h = shownHypothesis();
+    m_settingTarget = true;
     m_target->setPlainText(h ? h->text : QString());
+    m_settingTarget = false;
+    m_edited = false;
     if (h && !h->alignment.isEmpty()) {
         QStringList rows, columns;
         for (const TokenSpan &t : h->tokens)
@@ -448,10 +488,15 @@ void TranslateView::showResult(const TranslationResult &result)
     updateOverlay();
 }
 
+QString TranslateView::editedText() const
+{
+    return m_edited ? m_target->toPlainText() : QString();
+}
+
 int TranslateView::targetTokenAt(int position) const
 {
     const TranslationHypothesis *h = shownHypothesis();
-    return h ? tokenAt(h->tokens, position) : -1;
+    return h && !m_edited ? tokenAt(h->tokens, position) : -1;
 }
 
 int TranslateView::sourceTokenAt(int position) const
@@ -523,9 +568,10 @@ void TranslateView::updateOverlay()
     const QPalette pal = palette();
     QList<QTextEdit::ExtraSelection> sourceSelections, targetSelections;
     const TranslationHypothesis *h = shownHypothesis();
-    const bool sourceCurrent = m_source->toPlainText() == m_result.source;
+    // Token positions hold for the model's texts only, not for edited ones.
+    const bool sourceCurrent = m_source->toPlainText() == m_result.source && !m_edited;
 
-    if (h && m_confidence->isChecked()) {
+    if (h && m_confidence->isChecked() && !m_edited) {
         for (int i = 0; i < h->tokens.size() && i < h->tokenLogProbs.size(); ++i) {
             const float p = std::exp(h->tokenLogProbs.at(i));
             if (p > 0.9f || h->tokens.at(i).begin == h->tokens.at(i).end)
