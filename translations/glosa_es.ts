@@ -711,6 +711,31 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>The file is in %1, not UTF-8; Export writes %1 too where every character fits.</source>
         <translation>El archivo está en %1, no en UTF-8; Exportar también escribe %1 si caben todos los caracteres.</translation>
     </message>
+    <message numerus="yes">
+        <source>%n paragraph(s) edited; Export writes your version.</source>
+        <translation>
+            <numerusform>%n párrafo corregido; Exportar escribe su versión.</numerusform>
+            <numerusform>%n párrafos corregidos; Exportar escribe su versión.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Discard your edits?</source>
+        <translation>¿Descartar sus correcciones?</translation>
+    </message>
+    <message numerus="yes">
+        <source>Opening another document discards the %n paragraph(s) you edited. Export first to keep them.</source>
+        <translation>
+            <numerusform>Abrir otro documento descarta el párrafo que corrigió. Exporte antes para conservarlo.</numerusform>
+            <numerusform>Abrir otro documento descarta los %n párrafos que corrigió. Exporte antes para conservarlos.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Translating the document again replaces the %n paragraph(s) you edited.</source>
+        <translation>
+            <numerusform>Traducir de nuevo el documento reemplaza el párrafo que corrigió.</numerusform>
+            <numerusform>Traducir de nuevo el documento reemplaza los %n párrafos que corrigió.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>glosa::HeatmapWidget</name>

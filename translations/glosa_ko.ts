@@ -706,6 +706,28 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>The file is in %1, not UTF-8; Export writes %1 too where every character fits.</source>
         <translation>파일이 UTF-8이 아닌 %1입니다. 내보내기도 모든 문자가 들어가면 %1(으)로 씁니다.</translation>
     </message>
+    <message numerus="yes">
+        <source>%n paragraph(s) edited; Export writes your version.</source>
+        <translation>
+            <numerusform>단락 %n개를 수정했습니다. 내보내기는 내 버전을 씁니다.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Discard your edits?</source>
+        <translation>수정한 내용을 버릴까요?</translation>
+    </message>
+    <message numerus="yes">
+        <source>Opening another document discards the %n paragraph(s) you edited. Export first to keep them.</source>
+        <translation>
+            <numerusform>다른 문서를 열면 수정한 단락 %n개가 사라집니다. 유지하려면 먼저 내보내세요.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Translating the document again replaces the %n paragraph(s) you edited.</source>
+        <translation>
+            <numerusform>문서를 다시 번역하면 수정한 단락 %n개가 바뀝니다.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>glosa::HeatmapWidget</name>

@@ -6,6 +6,7 @@
 #include "guiutil.h"
 #include "theme.h"
 
+#include <QClipboard>
 #include <QComboBox>
 #include <QDir>
 #include <QDragEnterEvent>
@@ -13,9 +14,12 @@
 #include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHash>
+#include <QKeyEvent>
 #include <QLabel>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -122,6 +126,22 @@ DocumentsView::DocumentsView(QWidget *parent)
     splitter->addWidget(makePane(m_sourceTitle, m_source));
     splitter->addWidget(makePane(m_targetTitle, m_target));
     m_targetTitle->setObjectName(QStringLiteral("targetTitle"));
+    // Post-editing: the translation pane takes the user's corrections, one line per paragraph.
+    m_target->setReadOnly(false);
+    m_target->setTextInteractionFlags(Qt::TextEditorInteraction);
+    m_target->installEventFilter(this);
+    connect(m_target->document(), &QTextDocument::contentsChange, this,
+            [this](int position, int, int) {
+                if (m_fillingTarget || m_sources.isEmpty())
+                    return;
+                const QTextBlock block = m_target->document()->findBlock(position);
+                if (!block.isValid() || block.blockNumber() >= m_sources.size())
+                    return;
+                m_edits[block.blockNumber()] = block.text();
+                m_sentences[block.blockNumber()].clear(); // its sentences moved
+                m_status->setText(tr("%n paragraph(s) edited; Export writes your version.", "",
+                                     int(m_edits.size())));
+            });
     m_quality->setObjectName(QStringLiteral("quality"));
 
     auto *layout = new QVBoxLayout(this);
@@ -228,8 +248,19 @@ void DocumentsView::chooseDocument()
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open document"), documentsFolder(),
         tr("Documents (%1);;All files (*)").arg(patterns.join(QLatin1Char(' '))));
-    if (!path.isEmpty())
+    if (!path.isEmpty() && !keepEdits())
         openDocument(path);
+}
+
+bool DocumentsView::keepEdits()
+{
+    return !m_edits.isEmpty()
+           && QMessageBox::question(this, tr("Discard your edits?"),
+                                    tr("Opening another document discards the %n paragraph(s) "
+                                       "you edited. Export first to keep them.",
+                                       "", int(m_edits.size())),
+                                    QMessageBox::Discard | QMessageBox::Cancel)
+                  != QMessageBox::Discard;
 }
 
 void DocumentsView::openDocument(const QString &path)
@@ -244,8 +275,11 @@ void DocumentsView::openDocument(const QString &path)
     m_done = m_total = 0;
     m_left = -1;
     m_currentParagraph = m_currentSentence = -1;
+    m_edits.clear();
     m_source->clear();
+    m_fillingTarget = true;
     m_target->clear();
+    m_fillingTarget = false;
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
     m_file->setText(QFileInfo(path).fileName());
@@ -276,6 +310,7 @@ void DocumentsView::showOpened(const QString &path, const QString &format,
         joined += oneLine(paragraph);
     }
     const QSignalBlocker blockSource(m_source), blockTarget(m_target);
+    m_fillingTarget = true;
     m_source->setPlainText(joined);
     // Until translated, a paragraph shows its source, dimmed: what Export would write for it.
     m_target->setPlainText(joined);
@@ -284,6 +319,9 @@ void DocumentsView::showOpened(const QString &path, const QString &format,
     QTextCharFormat dim;
     dim.setForeground(palette().color(QPalette::Disabled, QPalette::Text));
     all.mergeCharFormat(dim);
+    m_fillingTarget = false;
+    // A streamed file's finished chunks are written as they are done: no edits for those.
+    m_target->setReadOnly(m_worker->isStreamed());
     QString status = tr("%n paragraph(s) to translate.", nullptr, int(paragraphs.size()));
     if (encoding != QLatin1String("UTF-8"))
         status += QLatin1Char(' ')
@@ -305,6 +343,14 @@ void DocumentsView::translateDocument()
         return;
     if (isOutOfDate()) {
         // Another model or quality: read the document again and translate all of it.
+        if (!m_edits.isEmpty()
+            && QMessageBox::question(this, tr("Discard your edits?"),
+                                     tr("Translating the document again replaces the %n "
+                                        "paragraph(s) you edited.",
+                                        "", int(m_edits.size())),
+                                     QMessageBox::Discard | QMessageBox::Cancel)
+                   != QMessageBox::Discard)
+            return;
         openDocument(m_path);
         m_restarting = true; // showOpened() goes on
         updateState();
@@ -328,6 +374,7 @@ void DocumentsView::showTranslated(const QList<documents::TranslatedParagraph> &
 {
     QTextDocument *doc = m_target->document();
     const QSignalBlocker block(m_target);
+    m_fillingTarget = true;
     QTextCursor cursor(doc);
     cursor.beginEditBlock();
     QTextCharFormat normal;
@@ -336,16 +383,21 @@ void DocumentsView::showTranslated(const QList<documents::TranslatedParagraph> &
         if (paragraph.index < 0 || paragraph.index >= m_sentences.size())
             continue;
         const QTextBlock target = doc->findBlockByNumber(paragraph.index);
-        cursor.setPosition(target.position());
-        cursor.setPosition(target.position() + target.length() - 1, QTextCursor::KeepAnchor);
-        cursor.insertText(oneLine(paragraph.text), normal);
+        if (!m_edits.contains(paragraph.index)) { // the user's own version stays
+            cursor.setPosition(target.position());
+            cursor.setPosition(target.position() + target.length() - 1, QTextCursor::KeepAnchor);
+            cursor.insertText(oneLine(paragraph.text), normal);
+        }
         if (!m_isTranslated[paragraph.index]) {
             m_isTranslated[paragraph.index] = true;
             ++m_translatedCount;
         }
-        m_sentences[paragraph.index] = paragraph.sentences;
+        m_sentences[paragraph.index] = m_edits.contains(paragraph.index)
+                                           ? QList<documents::SentenceLink>()
+                                           : paragraph.sentences;
     }
     cursor.endEditBlock();
+    m_fillingTarget = false;
     // The paragraphs' lengths changed: bring the panes back in line.
     linkScroll(m_source, m_target);
     // The highlighted paragraph may have its sentences now.
@@ -414,7 +466,7 @@ void DocumentsView::exportDocument()
 
 void DocumentsView::exportTo(const QString &path)
 {
-    m_worker->exportTo(path);
+    m_worker->exportTo(path, m_edits);
 }
 
 void DocumentsView::selectSentence(int paragraph, int sentence)
@@ -518,6 +570,32 @@ void DocumentsView::retranslateUi()
     updateState();
 }
 
+bool DocumentsView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched != m_target || event->type() != QEvent::KeyPress || m_target->isReadOnly())
+        return QWidget::eventFilter(watched, event);
+    // One line per paragraph: no key may add a line break or join two paragraphs.
+    auto *key = static_cast<QKeyEvent *>(event);
+    const QTextCursor cursor = m_target->textCursor();
+    const bool acrossParagraphs =
+        cursor.hasSelection()
+        && m_target->document()->findBlock(cursor.selectionStart()).blockNumber()
+               != m_target->document()->findBlock(cursor.selectionEnd()).blockNumber();
+    const bool edits = !key->text().isEmpty() || key->key() == Qt::Key_Backspace
+                       || key->key() == Qt::Key_Delete || key->matches(QKeySequence::Cut)
+                       || key->matches(QKeySequence::Paste);
+    if (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter || (acrossParagraphs && edits)
+        || (!cursor.hasSelection() && key->key() == Qt::Key_Backspace && cursor.atBlockStart())
+        || (!cursor.hasSelection() && key->key() == Qt::Key_Delete && cursor.atBlockEnd()))
+        return true;
+    if (key->matches(QKeySequence::Paste)) { // pasted lines become one
+        QTextCursor at = m_target->textCursor();
+        at.insertText(QGuiApplication::clipboard()->text().simplified());
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
 void DocumentsView::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::LanguageChange)
@@ -538,6 +616,8 @@ void DocumentsView::dropEvent(QDropEvent *event)
 {
     for (const QUrl &url : event->mimeData()->urls())
         if (url.isLocalFile() && !documents::formatForPath(url.toLocalFile()).isEmpty()) {
+            if (keepEdits())
+                return;
             openDocument(url.toLocalFile());
             event->acceptProposedAction();
             return;

@@ -8,6 +8,7 @@
 
 #include "app/core/documents/documentworker.h"
 
+#include <QMap>
 #include <QWidget>
 
 #include <optional>
@@ -47,6 +48,10 @@ public:
     // The highlighted sentence: its paragraph and its index in that paragraph (-1: none).
     int currentParagraph() const { return m_currentParagraph; }
     int currentSentence() const { return m_currentSentence; }
+    // Post-editing: the user's own translations of paragraphs (index → text), typed into the
+    // translation pane; Export writes them instead of the model's.
+    const QMap<int, QString> &edits() const { return m_edits; }
+
     // Highlights sentence `sentence` of paragraph `paragraph` in both panes.
     void selectSentence(int paragraph, int sentence);
 
@@ -68,6 +73,8 @@ signals:
 
 protected:
     void changeEvent(QEvent *event) override;
+    // Keeps the translation pane one line per paragraph while the user edits it.
+    bool eventFilter(QObject *watched, QEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
@@ -94,6 +101,8 @@ private:
     Settings currentSettings() const;
     // Part of the document is translated, with other settings than the current ones.
     bool isOutOfDate() const;
+    // Asks before the user's edits are thrown away; true when they are to be kept.
+    bool keepEdits();
     void updateTargetTitle();
 
     documents::DocumentWorker *m_worker = nullptr;
@@ -105,6 +114,8 @@ private:
     QList<bool> m_isTranslated;
     int m_translatedCount = 0;
     QString m_encoding; // of the open file (documents/textencoding.h)
+    QMap<int, QString> m_edits;
+    bool m_fillingTarget = false; // the view, not the user, is writing the translation pane
     Settings m_translatedWith; // of the translation shown (valid while m_translatedCount > 0)
     bool m_restarting = false; // translateDocument() re-reads the document to translate it anew
     bool m_translating = false;

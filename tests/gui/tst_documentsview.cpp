@@ -9,9 +9,11 @@
 #include "app/core/pluginregistry.h"
 #include "app/gui/documentsview.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QLabel>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -362,6 +364,60 @@ private slots:
         QCOMPARE(view.sourcePane()->document()->isEmpty(), true);
     }
 
+    // Post-editing: the translation pane takes corrections, one line per paragraph; Export
+    // writes them; translating the document anew asks before it discards them.
+    void editsAreExportedAndTranslatingAgainAsks()
+    {
+        const ModelInfo reverse = ModelCatalog::readPackage(
+            QStringLiteral(GLOSA_SOURCE_DIR "/resources/models/transformer-es-en"));
+        DocumentsView view;
+        if (!showOpened(view, fixture(QStringLiteral("sample.md"))))
+            return;
+        QSignalSpy finished(&view, &DocumentsView::finished);
+        view.translateDocument();
+        QVERIFY(finished.wait(120000));
+        QTRY_VERIFY(!view.worker()->isBusy());
+        QPlainTextEdit *pane = view.targetPane();
+        QVERIFY(!pane->isReadOnly());
+        const int paragraphs = pane->document()->blockCount();
+
+        // Type at the end of the first paragraph; Return and joining lines are refused.
+        QTextCursor end(pane->document()->findBlockByNumber(0));
+        end.movePosition(QTextCursor::EndOfBlock);
+        pane->setTextCursor(end);
+        pane->setFocus();
+        QTest::keyClicks(pane, QStringLiteral(" (revisado)"));
+        QTest::keyClick(pane, Qt::Key_Return);
+        QTest::keyClick(pane, Qt::Key_Delete);
+        QCOMPARE(pane->document()->blockCount(), paragraphs);
+        const QString mine = pane->document()->findBlockByNumber(0).text();
+        QVERIFY2(mine.endsWith(QStringLiteral(" (revisado)")), qPrintable(mine));
+        QCOMPARE(view.edits().value(0), mine);
+
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("out.md"));
+        QSignalSpy exported(&view, &DocumentsView::exported);
+        view.exportTo(out);
+        QVERIFY(exported.wait(30000));
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray written = file.readAll();
+        QVERIFY2(written.startsWith("# " + mine.toUtf8() + "\n"), written.left(200));
+
+        // Another direction: Translate asks; Cancel keeps the edits, Discard translates anew.
+        view.setModel(reverse, &m_plugins);
+        auto *translate = view.findChild<QPushButton *>(QStringLiteral("translateDocument"));
+        answerNextQuestion(QMessageBox::Cancel);
+        translate->click();
+        QCOMPARE(view.edits().size(), 1);
+        QCOMPARE(pane->document()->findBlockByNumber(0).text(), mine);
+        answerNextQuestion(QMessageBox::Discard);
+        translate->click();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 120000);
+        QVERIFY(view.edits().isEmpty());
+        QVERIFY(!pane->document()->findBlockByNumber(0).text().contains(QStringLiteral("revisado")));
+    }
+
     // After a change of model (a swap) or quality, Translate is enabled again and translates
     // the whole document anew; until then the pane keeps the language it shows in its title.
     void changingTheModelOrQualityAllowsTranslatingAgain()
@@ -423,6 +479,22 @@ private:
             return false;
         }
         return true;
+    }
+
+    // Clicks `button` in the next message box as soon as it is open (QMessageBox::question
+    // blocks until answered).
+    static void answerNextQuestion(QMessageBox::StandardButton button)
+    {
+        auto *poll = new QTimer(qApp);
+        poll->setInterval(20);
+        QObject::connect(poll, &QTimer::timeout, [poll, button] {
+            if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
+                poll->deleteLater();
+                poll->stop();
+                box->button(button)->click();
+            }
+        });
+        poll->start();
     }
 
     PluginRegistry m_plugins;

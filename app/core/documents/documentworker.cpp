@@ -89,7 +89,8 @@ public:
                     paragraphs << QString::fromUtf8(segment.text);
             };
             // Only UTF-8 is cut into chunks: other encodings are converted whole.
-            m_streamed = isStreamable(m_format) && detectFileEncoding(path) == QLatin1String("UTF-8");
+            m_streamed =
+                isStreamable(m_format) && detectFileEncoding(path) == QLatin1String("UTF-8");
             QString encoding = QStringLiteral("UTF-8");
             if (!m_streamed) {
                 Document document = readDocument(path);
@@ -119,7 +120,9 @@ public:
                 }
             }
             const QString format = m_format;
-            deliver([path, format, paragraphs, encoding](DocumentWorker *w) {
+            deliver([path, format, paragraphs, encoding,
+                     streamed = m_streamed](DocumentWorker *w) {
+                w->m_streamed = streamed;
                 emit w->opened(path, format, paragraphs, encoding);
             });
         } catch (const DocumentError &error) {
@@ -191,7 +194,7 @@ public:
         }
     }
 
-    void exportTo(const QString &path)
+    void exportTo(const QString &path, const QMap<int, QString> &edits)
     {
         if (m_chunks.empty()) {
             fail(DocumentWorker::tr("Open a document first."));
@@ -199,7 +202,16 @@ public:
         }
         try {
             QString encoding = QStringLiteral("UTF-8");
-            if (!m_streamed) {
+            if (!m_streamed && !edits.isEmpty()) {
+                // The user's versions replace the model's (their markup cannot follow: no
+                // alignment links to the user's words).
+                Document edited = *m_document;
+                for (auto it = edits.begin(); it != edits.end(); ++it)
+                    if (it.key() >= 0 && std::size_t(it.key()) < edited.segments.size())
+                        edited.segments[std::size_t(it.key())].translation =
+                            SegmentTranslation{it.value().toUtf8(), {}, {}};
+                encoding = writeDocument(edited, path);
+            } else if (!m_streamed) {
                 encoding = writeDocument(*m_document, path);
             } else {
                 // The finished chunks as written, then the rest: the chunk in progress with its
@@ -440,9 +452,9 @@ void DocumentWorker::cancel()
     m_executor->cancelRunning();
 }
 
-void DocumentWorker::exportTo(const QString &path)
+void DocumentWorker::exportTo(const QString &path, const QMap<int, QString> &edits)
 {
-    post([executor = m_executor, path] { executor->exportTo(path); });
+    post([executor = m_executor, path, edits] { executor->exportTo(path, edits); });
 }
 
 } // namespace glosa::documents

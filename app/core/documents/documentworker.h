@@ -25,6 +25,7 @@
 #include "app/core/modelcatalog.h"
 
 #include <QList>
+#include <QMap>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -83,7 +84,12 @@ public:
     // translations and finished(false) follows.
     void cancel();
     // Writes the open document to `path`: its own format, .txt, or for a PDF .odt, .docx, .html.
-    void exportTo(const QString &path);
+    // `edits`: the user's own translations of paragraphs (post-editing; index → text), written
+    // instead of the model's. Only for documents that are not streamed (isStreamed()).
+    void exportTo(const QString &path, const QMap<int, QString> &edits = {});
+    // The open document is a big .txt/.srt read and written a chunk at a time (its finished
+    // chunks are already written: they cannot take edits).
+    bool isStreamed() const { return m_streamed; }
 
     // .txt and .srt are read, translated and exported this many bytes at a time (cut at blank
     // lines; default 1 MiB), from the next open() on.
@@ -124,6 +130,7 @@ private:
     QString m_path;
     QStringList m_exportFormats;
     bool m_busy = false;
+    bool m_streamed = false; // of the document last opened
     int m_jobs = 0; // posted and not finished
     qint64 m_chunkBytes = qint64(1) << 20;
     std::atomic<bool> m_cancel = false;
