@@ -371,8 +371,8 @@ private slots:
         }
         for (const QStringList &choice : {QStringList{}, QStringList{"--to", "es"},
                                           QStringList{"--from", "en", "--to", "es"}}) {
-            const Run run = runCli(QStringList{"translate", "--json"} + choice,
-                                   "the cat is big.\n", dir.path());
+            const Run run = runCli(QStringList{"translate", "--json"} + choice, "the cat is big.\n",
+                                   dir.path());
             QCOMPARE(run.exitCode, 0);
             const QJsonObject object = parse(run.lines().value(0));
             QCOMPARE(object["model"].toString(), QStringLiteral("b-default"));
@@ -395,9 +395,13 @@ private slots:
         QTest::newRow("--help") << QStringList{"--help"} << general;
         QTest::newRow("-h") << QStringList{"-h"} << general;
         QTest::newRow("help") << QStringList{"help"} << general;
-        const QStringList translate = {"Usage: glosa-cli translate", "Options:",
-                                       "--beam-size N", "[default: 4]", "--from LANG",
-                                       "Examples:", "| glosa-cli translate"};
+        const QStringList translate = {"Usage: glosa-cli translate",
+                                       "Options:",
+                                       "--beam-size N",
+                                       "[default: 4]",
+                                       "--from LANG",
+                                       "Examples:",
+                                       "| glosa-cli translate"};
         QTest::newRow("help translate") << QStringList{"help", "translate"} << translate;
         QTest::newRow("translate --help") << QStringList{"translate", "--help"} << translate;
         QTest::newRow("translate with options -h")
@@ -410,8 +414,8 @@ private slots:
         QTest::newRow("history --help")
             << QStringList{"history", "--help"}
             << QStringList{"search QUERY", "--limit N", "[default: 20]", "--format FORMAT"};
-        QTest::newRow("help models") << QStringList{"help", "models"}
-                                     << QStringList{"--all", "glosa-cli models"};
+        QTest::newRow("help models")
+            << QStringList{"help", "models"} << QStringList{"--all", "glosa-cli models"};
         QTest::newRow("man page") << QStringList{"help", "--man"}
                                   << QStringList{".TH GLOSA\\-CLI 1", ".SH COMMAND: translate"};
     }

@@ -1,8 +1,8 @@
 // glosa-cli caption end to end: the real binary (QProcess), plugin registry, package loader,
 // image loader, backbone and search, on the tiny random captioner of tests/data/parity (whose
 // PyTorch greedy caption is in its golden.json).
-#include "clirunner.h"
 #include "app/core/translationrunner.h"
+#include "clirunner.h"
 #include "testutil.h"
 
 #include <QCryptographicHash>
@@ -120,11 +120,16 @@ void TestCliCaption::tidyCaption_data()
 {
     QTest::addColumn<QString>("raw");
     QTest::addColumn<QString>("shown");
-    QTest::newRow("full stop") << "a dog runs on the grass ." << "A dog runs on the grass.";
-    QTest::newRow("commas") << "two men , one dog ." << "Two men, one dog.";
-    QTest::newRow("no stop") << "a man rides a bike" << "A man rides a bike";
-    QTest::newRow("empty") << "" << "";
-    QTest::newRow("only a stop") << " ." << ".";
+    QTest::newRow("full stop") << "a dog runs on the grass ."
+                               << "A dog runs on the grass.";
+    QTest::newRow("commas") << "two men , one dog ."
+                            << "Two men, one dog.";
+    QTest::newRow("no stop") << "a man rides a bike"
+                             << "A man rides a bike";
+    QTest::newRow("empty") << ""
+                           << "";
+    QTest::newRow("only a stop") << " ."
+                                 << ".";
 }
 
 void TestCliCaption::tidyCaption()

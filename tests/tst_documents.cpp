@@ -673,9 +673,9 @@ private slots:
         QTest::addColumn<QString>("text");          // of the first segment
         const QString spanish = QStringLiteral("El niño comió pan en la mañana, ¿sí?");
         const QString paragraph = spanish + QStringLiteral(" Él está aquí.\n\nAdiós, señor.\n");
-        QTest::newRow("Latin-1 txt") << "txt" << paragraph.toLatin1()
-                                     << QStringList{"ISO-8859-1", "windows-1252"} << spanish
-                                                                                   + " Él está aquí.";
+        QTest::newRow("Latin-1 txt")
+            << "txt" << paragraph.toLatin1() << QStringList{"ISO-8859-1", "windows-1252"}
+            << spanish + " Él está aquí.";
         QByteArray cp1252 = "\x93Quoted\x94 words cost 5 \x80 \x96 a lot, the caf\xe9 said.\n";
         QTest::newRow("Windows-1252 md") << "md" << cp1252 << QStringList{"windows-1252"}
                                          << QStringLiteral("“Quoted” words cost 5 € – a lot, the "
@@ -691,8 +691,8 @@ private slots:
         QByteArray utf16be("\xFE\xFF", 2);
         for (QChar c : paragraph)
             utf16be.append(char(c.unicode() >> 8)).append(char(c.unicode() & 0xFF));
-        QTest::newRow("UTF-16BE txt") << "txt" << utf16be << QStringList{"UTF-16BE"}
-                                      << spanish + " Él está aquí.";
+        QTest::newRow("UTF-16BE txt")
+            << "txt" << utf16be << QStringList{"UTF-16BE"} << spanish + " Él está aquí.";
     }
     void otherEncodingsAreReadAndWrittenBack()
     {
@@ -765,18 +765,21 @@ private slots:
         const QString in = dir.filePath(QStringLiteral("notes.md"));
         QFile file(in);
         QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("the cat is big `\xc7""a va`.\n\nthe dog is small.\n");
+        file.write("the cat is big `\xc7"
+                   "a va`.\n\nthe dog is small.\n");
         file.close();
         const QString out = dir.filePath(QStringLiteral("notas.md"));
-        const Run run = runCli({"translate-doc", "--model", "toy-en-es", in, "-o", out,
-                                "--strategy", "greedy"});
+        const Run run = runCli(
+            {"translate-doc", "--model", "toy-en-es", in, "-o", out, "--strategy", "greedy"});
         QVERIFY2(run.exitCode == 0, run.err);
         QVERIFY2(run.err.contains(QStringLiteral("was read as ISO-8859-1; %1 is written in "
-                                                 "ISO-8859-1").arg(out).toUtf8())
-                     || run.err.contains("was read as Windows-1252"),
+                                                 "ISO-8859-1")
+                                      .arg(out)
+                                      .toUtf8()) ||
+                     run.err.contains("was read as Windows-1252"),
                  run.err);
-        QCOMPARE(readAll(out),
-                 QByteArray("el gato es grande `\xc7""a va`.\n\nel perro es peque\xf1o.\n"));
+        QCOMPARE(readAll(out), QByteArray("el gato es grande `\xc7"
+                                          "a va`.\n\nel perro es peque\xf1o.\n"));
     }
 
     void progressAndCancelKeepTheFinishedPart()

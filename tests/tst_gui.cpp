@@ -1,13 +1,13 @@
 // GUI tests on the real widgets and the real toy translation plugin (tests/plugins/toytranslator,
 // tests/data/toy-en-es), offscreen.
 #include "app/core/inferenceworker.h"
+#include "app/core/modelcatalog.h"
+#include "app/core/pluginregistry.h"
 #include "app/core/settings.h"
 #include "app/gui/beamtreewidget.h"
 #include "app/gui/compareview.h"
 #include "app/gui/decodingpanel.h"
 #include "app/gui/heatmapwidget.h"
-#include "app/core/modelcatalog.h"
-#include "app/core/pluginregistry.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/modelsdialog.h"
 #include "app/gui/probabilitychart.h"
@@ -234,7 +234,8 @@ private slots:
         second->setOptions(changed);
         QVERIFY(second->isStale());
         auto *metrics = second->findChildren<QLabel *>().last();
-        QVERIFY2(metrics->text().contains(QStringLiteral("Out of date")), qPrintable(metrics->text()));
+        QVERIFY2(metrics->text().contains(QStringLiteral("Out of date")),
+                 qPrintable(metrics->text()));
     }
 
     void differencesAreMarkedAndAClickedWordShowsItsCandidates()
@@ -635,8 +636,8 @@ private slots:
                 // Inside a scroll area the widget may be wider than what is shown: it scrolls.
                 QString what;
                 if (auto *label = qobject_cast<QLabel *>(w)) {
-                    if (!label->wordWrap() && !label->text().isEmpty()
-                        && label->sizeHint().width() > label->width())
+                    if (!label->wordWrap() && !label->text().isEmpty() &&
+                        label->sizeHint().width() > label->width())
                         what = label->text();
                 } else if (auto *button = qobject_cast<QAbstractButton *>(w)) {
                     if (!button->text().isEmpty() && button->sizeHint().width() > button->width())

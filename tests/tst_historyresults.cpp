@@ -140,7 +140,7 @@ private slots:
         plugins.scan({QStringLiteral(GLOSA_BINARY_DIR "/plugins")});
         const ModelInfo info =
             ModelCatalog::readPackage(QStringLiteral(GLOSA_SOURCE_DIR "/resources/models/"
-                                                     "transformer-en-es"));
+                                                                      "transformer-en-es"));
         QString error;
         const auto model = ModelCatalog::load(info, plugins, &error);
         QVERIFY2(model, qPrintable(error));
@@ -183,8 +183,8 @@ private slots:
         QCOMPARE(again.sourceCount, best.sourceCount);
         QCOMPARE(again.alignment.size(), best.alignment.size());
         for (qsizetype i = 0; i < best.alignment.size(); ++i) // float16: 3 significant digits
-            if (std::abs(again.alignment[i] - best.alignment[i])
-                > 1e-3f + 1e-3f * best.alignment[i])
+            if (std::abs(again.alignment[i] - best.alignment[i]) >
+                1e-3f + 1e-3f * best.alignment[i])
                 QFAIL(qPrintable(QStringLiteral("cell %1: %2, was %3")
                                      .arg(i)
                                      .arg(again.alignment[i])

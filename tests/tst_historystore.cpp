@@ -614,10 +614,10 @@ private slots:
         HistoryAlignment a;
         a.rows = 4;
         a.cols = 6;
-        a.weights = {0.5f, 0.5f, 0, 0, 0, 0, //
-                     0.25f, 0.75f, 0, 0, 0, 0, //
-                     0, 0, 0, 0.125f, 0.375f, 0.5f, //
-                     0, 0, 0, 1.0f, 0, 0};
+        a.weights = {0.5f,  0.5f,  0, 0,      0,      0,    //
+                     0.25f, 0.75f, 0, 0,      0,      0,    //
+                     0,     0,     0, 0.125f, 0.375f, 0.5f, //
+                     0,     0,     0, 1.0f,   0,      0};
         const QList<float> dense = a.weights;
         a.sparsify();
         QVERIFY(a.isSparse());

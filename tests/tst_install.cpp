@@ -113,8 +113,8 @@ private slots:
         QTest::newRow("Spanish system") << "es_ES.UTF-8" << QStringList() << "transformer-es-en";
         QTest::newRow("Korean system, no ko model: from English")
             << "ko_KR.UTF-8" << QStringList() << "transformer-en-es";
-        QTest::newRow("--from es") << "en_US.UTF-8" << QStringList{"--from", "es"}
-                                   << "transformer-es-en";
+        QTest::newRow("--from es")
+            << "en_US.UTF-8" << QStringList{"--from", "es"} << "transformer-es-en";
         QTest::newRow("--to es") << "es_ES.UTF-8" << QStringList{"--to", "es"}
                                  << "transformer-en-es";
     }
@@ -125,8 +125,8 @@ private slots:
         QFETCH(QString, model);
         const QString out =
             runCli(QStringList{QStringLiteral("translate"), QStringLiteral("--json")} + arguments,
-                   "Hola.\n", {{QStringLiteral("LC_ALL"), locale},
-                                {QStringLiteral("LANGUAGE"), QString()}});
+                   "Hola.\n",
+                   {{QStringLiteral("LC_ALL"), locale}, {QStringLiteral("LANGUAGE"), QString()}});
         QVERIFY2(out.contains(QStringLiteral("\"model\":\"%1\"").arg(model)), qPrintable(out));
     }
 

@@ -334,8 +334,8 @@ private slots:
         QTest::newRow("en-US") << QStringList{"en-US"} << "transformer-en-es";
         QTest::newRow("es-ES") << QStringList{"es-ES", "en"} << "transformer-es-en";
         QTest::newRow("es_MX") << QStringList{"es_MX"} << "transformer-es-en";
-        QTest::newRow("ko-KR: no Korean model, English next") << QStringList{"ko-KR"}
-                                                              << "transformer-en-es";
+        QTest::newRow("ko-KR: no Korean model, English next")
+            << QStringList{"ko-KR"} << "transformer-en-es";
         QTest::newRow("nothing known") << QStringList{} << "transformer-en-es";
     }
     void defaultModelPerDirection()

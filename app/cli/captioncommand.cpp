@@ -74,9 +74,8 @@ QJsonObject toJson(const QString &image, const engine::ImageCaption &caption,
         hypotheses.append(hyp);
     }
     // As the app shows it; the hypotheses keep the model's own text and tokens.
-    object["caption"] = hypotheses.isEmpty()
-                            ? QString()
-                            : tidyCaption(hypotheses[0].toObject()["text"].toString());
+    object["caption"] =
+        hypotheses.isEmpty() ? QString() : tidyCaption(hypotheses[0].toObject()["text"].toString());
     object["hypotheses"] = hypotheses;
     object["tokens"] =
         hypotheses.isEmpty() ? QJsonArray() : hypotheses[0].toObject()["tokens"].toArray();
@@ -107,8 +106,9 @@ CommandHelp captionCommandHelp()
 {
     CommandHelp help;
     help.name = QStringLiteral("caption");
-    help.synopsis = QStringLiteral("[--model ID_OR_DIR] [decoding options] [--json] [--save-history] "
-                                   "IMAGE...");
+    help.synopsis =
+        QStringLiteral("[--model ID_OR_DIR] [decoding options] [--json] [--save-history] "
+                       "IMAGE...");
     help.summary = QStringLiteral("Describe images in words.");
     help.description =
         QStringLiteral("Writes one caption per image per line (jpg, png, webp, bmp, gif). An image "
@@ -116,8 +116,9 @@ CommandHelp captionCommandHelp()
                        "code 1). --json also gives every hypothesis, its tokens and "
                        "log-probabilities, and where the model looked for each word.\n\n") +
         decodingHelpParagraph();
-    help.options = {{"model", "Model id or package folder of a captioning model (default: the installed one).",
-                     "ID_OR_DIR"}};
+    help.options = {
+        {"model", "Model id or package folder of a captioning model (default: the installed one).",
+         "ID_OR_DIR"}};
     help.options += decodingCommandLineOptions();
     help.options += QList<QCommandLineOption>{
         {"json", "One JSON object per image."},
@@ -189,10 +190,10 @@ int runCaptionCommand(const QStringList &args, const QString &historyPath, QText
                     << "\n";
             } else {
                 const auto &hyps = caption.result.hypotheses;
-                out << (hyps.empty() ? QString()
-                                     : tidyCaption(fromUtf8(model->tokenizer().decode(
-                                           std::vector<int>(hyps[0].tokens.begin(),
-                                                            hyps[0].tokens.end())))))
+                out << (hyps.empty()
+                            ? QString()
+                            : tidyCaption(fromUtf8(model->tokenizer().decode(
+                                  std::vector<int>(hyps[0].tokens.begin(), hyps[0].tokens.end())))))
                     << "\n";
             }
             // The entry the app would make for this caption (image hash and thumbnail included).

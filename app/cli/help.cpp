@@ -108,20 +108,20 @@ QString generalHelpText()
     text += QStringLiteral("\nExamples:\n");
     for (const CommandHelp &help : commandHelps())
         text += QStringLiteral("  %1\n").arg(help.examples.value(0));
-    text += QLatin1Char('\n')
-            + wrapped(QStringLiteral("'glosa-cli help COMMAND' or 'glosa-cli COMMAND --help' shows "
-                                     "a command's options and their defaults; 'man glosa-cli' "
-                                     "all of it."),
-                      0)
-            + QLatin1Char('\n');
+    text += QLatin1Char('\n') +
+            wrapped(QStringLiteral("'glosa-cli help COMMAND' or 'glosa-cli COMMAND --help' shows "
+                                   "a command's options and their defaults; 'man glosa-cli' "
+                                   "all of it."),
+                    0) +
+            QLatin1Char('\n');
     return text;
 }
 
 QString commandHelpText(const CommandHelp &help)
 {
-    QString text = QStringLiteral("Usage: glosa-cli %1 %2\n\n%3\n\n%4\n")
-                       .arg(help.name, help.synopsis, help.summary,
-                            paragraphs(help.description, 0));
+    QString text =
+        QStringLiteral("Usage: glosa-cli %1 %2\n\n%3\n\n%4\n")
+            .arg(help.name, help.synopsis, help.summary, paragraphs(help.description, 0));
     if (!help.options.isEmpty()) {
         text += QStringLiteral("\nOptions:\n");
         int width = 0;
@@ -131,8 +131,9 @@ QString commandHelpText(const CommandHelp &help)
         for (const QCommandLineOption &option : help.options) {
             const QString spec = optionSpec(option);
             text += QStringLiteral("  ") + spec;
-            text += spec.size() + 2 > width ? QLatin1Char('\n') + QString(width + 2, QLatin1Char(' '))
-                                            : QString(width - spec.size(), QLatin1Char(' '));
+            text += spec.size() + 2 > width
+                        ? QLatin1Char('\n') + QString(width + 2, QLatin1Char(' '))
+                        : QString(width - spec.size(), QLatin1Char(' '));
             text += wrapped(optionText(option), width + 2) + QLatin1Char('\n');
         }
     }
@@ -150,21 +151,22 @@ QString manPage()
                                   ".SH SYNOPSIS\n.B glosa\\-cli\n[\\-\\-history PATH] COMMAND "
                                   "[options]\n.SH DESCRIPTION\n")
                        .arg(QStringLiteral(GLOSA_VERSION));
-    page += roff(QStringLiteral("Glosa translates text and documents and captions photos with "
-                                "neural models that run on this computer; nothing leaves the "
-                                "machine. The graphical application is glosa (see glosa --help).\n"));
+    page +=
+        roff(QStringLiteral("Glosa translates text and documents and captions photos with "
+                            "neural models that run on this computer; nothing leaves the "
+                            "machine. The graphical application is glosa (see glosa --help).\n"));
     page += QStringLiteral(".SH GLOBAL OPTIONS\n");
     for (const QCommandLineOption &option : globalOptions())
-        page += QStringLiteral(".TP\n.B %1\n%2\n").arg(roff(optionSpec(option)),
-                                                      roff(optionText(option)));
+        page += QStringLiteral(".TP\n.B %1\n%2\n")
+                    .arg(roff(optionSpec(option)), roff(optionText(option)));
     for (const CommandHelp &help : commandHelps()) {
         page += QStringLiteral(".SH COMMAND: %1\n.B glosa\\-cli %1\n%2\n.PP\n%3\n")
                     .arg(roff(help.name), roff(help.synopsis), roff(help.summary));
         for (const QString &p : help.description.split(QStringLiteral("\n\n")))
             page += QStringLiteral(".PP\n") + roff(p) + QLatin1Char('\n');
         for (const QCommandLineOption &option : help.options)
-            page += QStringLiteral(".TP\n.B %1\n%2\n").arg(roff(optionSpec(option)),
-                                                          roff(optionText(option)));
+            page += QStringLiteral(".TP\n.B %1\n%2\n")
+                        .arg(roff(optionSpec(option)), roff(optionText(option)));
         page += QStringLiteral(".PP\nExamples:\n.RS\n.nf\n");
         for (const QString &example : help.examples)
             page += roff(example) + QLatin1Char('\n');

@@ -13,12 +13,12 @@ namespace glosa::cli {
 
 struct CommandHelp
 {
-    QString name;                     // "translate"
-    QString synopsis;                 // arguments after "glosa-cli NAME"
-    QString summary;                  // one line, for the list of commands
-    QString description;              // paragraphs separated by "\n\n"
+    QString name;                      // "translate"
+    QString synopsis;                  // arguments after "glosa-cli NAME"
+    QString summary;                   // one line, for the list of commands
+    QString description;               // paragraphs separated by "\n\n"
     QList<QCommandLineOption> options; // a default value, when set, is printed with the option
-    QStringList examples;             // command lines, each optionally followed by "  # comment"
+    QStringList examples;              // command lines, each optionally followed by "  # comment"
 };
 
 // Every command, in the order `glosa-cli --help` lists them.

@@ -367,8 +367,9 @@ const QString &decodingHelpParagraph()
 QList<QCommandLineOption> modelCommandLineOptions()
 {
     return {
-        {"model", "Model id or package folder (see 'glosa-cli models'); without it, the default "
-                  "model for --from/--to, else for the system language.",
+        {"model",
+         "Model id or package folder (see 'glosa-cli models'); without it, the default "
+         "model for --from/--to, else for the system language.",
          "ID_OR_DIR"},
         {"from", "Without --model: the source language (e.g. en, es) of the default model.",
          "LANG"},
@@ -393,15 +394,15 @@ std::optional<QString> modelFromCommandLine(const QCommandLineParser &parser, QS
             ? catalog.defaultModel(translation, parser.value("from"), parser.value("to"))
             : catalog.defaultTranslationModel(QLocale::system().uiLanguages());
     if (!info) {
-        *error = parser.isSet("from") || parser.isSet("to")
-                     ? QStringLiteral("no translation model from '%1' to '%2' is installed (see "
-                                      "'glosa-cli models')")
-                           .arg(parser.value("from").isEmpty() ? QStringLiteral("*")
-                                                               : parser.value("from"),
-                                parser.value("to").isEmpty() ? QStringLiteral("*")
-                                                             : parser.value("to"))
-                     : QStringLiteral("no translation model is installed (see 'glosa-cli "
-                                      "models')");
+        *error =
+            parser.isSet("from") || parser.isSet("to")
+                ? QStringLiteral("no translation model from '%1' to '%2' is installed (see "
+                                 "'glosa-cli models')")
+                      .arg(parser.value("from").isEmpty() ? QStringLiteral("*")
+                                                          : parser.value("from"),
+                           parser.value("to").isEmpty() ? QStringLiteral("*") : parser.value("to"))
+                : QStringLiteral("no translation model is installed (see 'glosa-cli "
+                                 "models')");
         return std::nullopt;
     }
     return info->id;
@@ -651,10 +652,9 @@ int runModelsCommand(const QStringList &args, QTextStream &out, QTextStream &err
     // An aligned table; the folder goes last because it is the long one.
     QList<QStringList> table = {{"ID", "TASK", "LANGUAGES", "ARCHITECTURE", "STATUS", "FOLDER"}};
     for (const ModelInfo &m : models)
-        table.append({m.id.isEmpty() ? QStringLiteral("?") : m.id, m.task, languages(m),
-                      m.architecture,
-                      statusOf(m) + (isDefault(m) ? QStringLiteral(" (default)") : QString()),
-                      m.folder});
+        table.append(
+            {m.id.isEmpty() ? QStringLiteral("?") : m.id, m.task, languages(m), m.architecture,
+             statusOf(m) + (isDefault(m) ? QStringLiteral(" (default)") : QString()), m.folder});
     QList<int> widths(table.first().size(), 0);
     for (const QStringList &row : table)
         for (int c = 0; c < row.size(); ++c)

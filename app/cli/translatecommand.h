@@ -1,6 +1,7 @@
 // `glosa-cli translate` and `glosa-cli models`.
 //
-//   glosa-cli translate [--model ID_OR_DIR | --from LANG --to LANG] [--strategy greedy|beam|sample] [--beam-size N]
+//   glosa-cli translate [--model ID_OR_DIR | --from LANG --to LANG] [--strategy greedy|beam|sample]
+//   [--beam-size N]
 //       [--n-best N] [--length-penalty A] [--coverage-penalty B] [--no-repeat-ngram N]
 //       [--repetition-penalty R] [--top-k K] [--top-p P] [--temperature T] [--seed S]
 //       [--max-length N] [--min-length N] [--max-length-ratio F]

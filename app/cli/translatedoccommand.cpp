@@ -76,8 +76,8 @@ CommandHelp translateDocCommandHelp()
                              QStringLiteral("N"), QString::number(qint64(4) << 20));
     help.options += {output, window, chunk};
     help.options += decodingCommandLineOptions();
-    help.options += QCommandLineOption(QStringLiteral("quiet"),
-                                       QStringLiteral("No progress on stderr."));
+    help.options +=
+        QCommandLineOption(QStringLiteral("quiet"), QStringLiteral("No progress on stderr."));
     help.examples = {
         QStringLiteral("glosa-cli translate-doc report.docx -o informe.docx"),
         QStringLiteral("glosa-cli translate-doc --from es carta.odt -o letter.odt"),
@@ -152,8 +152,8 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
     // The document first: a corrupt file should not wait for a model to load. Line-based
     // formats are streamed a chunk at a time (cut at blank lines), so memory stays bounded.
     // Only UTF-8 is cut into chunks; a file in another encoding is converted whole.
-    const bool streamed = documents::isStreamable(inFormat)
-                          && documents::detectFileEncoding(input) == QLatin1String("UTF-8");
+    const bool streamed = documents::isStreamable(inFormat) &&
+                          documents::detectFileEncoding(input) == QLatin1String("UTF-8");
     QFile source(input);
     documents::Document document;
     try {

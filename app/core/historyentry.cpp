@@ -46,11 +46,12 @@ void HistoryAlignment::validate() const
                                         " row lengths for " + std::to_string(rows) + " rows");
         qint64 total = 0;
         for (int r = 0; r < rows; ++r) {
-            if (rowStarts[r] < 0 || rowLengths[r] < 0 || rowStarts[r] + qint64(rowLengths[r]) > cols)
-                throw std::invalid_argument(
-                    "HistoryAlignment: row " + std::to_string(r) + " spans columns " +
-                    std::to_string(rowStarts[r]) + " + " + std::to_string(rowLengths[r]) +
-                    " of " + std::to_string(cols));
+            if (rowStarts[r] < 0 || rowLengths[r] < 0 ||
+                rowStarts[r] + qint64(rowLengths[r]) > cols)
+                throw std::invalid_argument("HistoryAlignment: row " + std::to_string(r) +
+                                            " spans columns " + std::to_string(rowStarts[r]) +
+                                            " + " + std::to_string(rowLengths[r]) + " of " +
+                                            std::to_string(cols));
             total += rowLengths[r];
         }
         if (total != weights.size())

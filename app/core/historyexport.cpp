@@ -94,14 +94,14 @@ qint64 exportHistory(const HistoryStore &store, HistoryExportFormat format, QIOD
         });
         break;
     case HistoryExportFormat::Csv:
-        write(device, csvRow({QStringLiteral("id"), QStringLiteral("time"), QStringLiteral("kind"),
-                              QStringLiteral("model_id"), QStringLiteral("model_version"),
-                              QStringLiteral("source_language"), QStringLiteral("target_language"),
-                              QStringLiteral("column"), QStringLiteral("label"),
-                              QStringLiteral("input"), QStringLiteral("output"),
-                              QStringLiteral("score"), QStringLiteral("elapsed_ms"),
-                              QStringLiteral("starred"), QStringLiteral("settings"),
-                              QStringLiteral("edited")}));
+        write(device,
+              csvRow({QStringLiteral("id"), QStringLiteral("time"), QStringLiteral("kind"),
+                      QStringLiteral("model_id"), QStringLiteral("model_version"),
+                      QStringLiteral("source_language"), QStringLiteral("target_language"),
+                      QStringLiteral("column"), QStringLiteral("label"), QStringLiteral("input"),
+                      QStringLiteral("output"), QStringLiteral("score"),
+                      QStringLiteral("elapsed_ms"), QStringLiteral("starred"),
+                      QStringLiteral("settings"), QStringLiteral("edited")}));
         store.forEachEntry(filter, [&](const HistoryEntry &e) {
             QList<const HistoryOutput *> best;
             for (const HistoryOutput &o : e.outputs) {

@@ -978,7 +978,8 @@ HistoryPage HistoryStore::search(const QString &text, const HistoryFilter &filte
     const std::string sql = std::string("SELECT ") + kSummaryColumns +
                             ", snippet(entries_fts, -1, ?1, ?2, '…', ?3)"
                             ", snippet(entries_fts, 0, ?1, ?2, '…', ?3)"
-                            ", snippet(entries_fts, 1, ?1, ?2, '…', ?3)" + from +
+                            ", snippet(entries_fts, 1, ?1, ?2, '…', ?3)" +
+                            from +
                             (byRelevance ? " AND entries_fts.rowid >= ? ORDER BY entries_fts.rank"
                                          : " ORDER BY entries_fts.rowid DESC") +
                             " LIMIT ? OFFSET ?";

@@ -357,8 +357,9 @@ std::optional<ModelInfo> ModelCatalog::defaultModel(const QString &task,
 {
     std::optional<ModelInfo> first;
     for (const ModelInfo &info : availableModels()) {
-        if (info.task != task || (!sourceLanguage.isEmpty() && info.sourceLanguage != sourceLanguage)
-            || (!targetLanguage.isEmpty() && info.targetLanguage != targetLanguage))
+        if (info.task != task ||
+            (!sourceLanguage.isEmpty() && info.sourceLanguage != sourceLanguage) ||
+            (!targetLanguage.isEmpty() && info.targetLanguage != targetLanguage))
             continue;
         if (info.isDefault)
             return info;
@@ -372,8 +373,9 @@ std::optional<ModelInfo> ModelCatalog::defaultTranslationModel(const QStringList
 {
     const QString translation = QStringLiteral("translation");
     for (const QString &language : languages + QStringList{QStringLiteral("en")})
-        if (auto info = defaultModel(translation, QString(language).replace(QLatin1Char('_'), QLatin1Char('-'))
-                                                    .section(QLatin1Char('-'), 0, 0)))
+        if (auto info = defaultModel(translation, QString(language)
+                                                      .replace(QLatin1Char('_'), QLatin1Char('-'))
+                                                      .section(QLatin1Char('-'), 0, 0)))
             return info;
     return defaultModel(translation);
 }

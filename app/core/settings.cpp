@@ -11,11 +11,13 @@ HistoryRetention historyRetentionFromSettings()
     HistoryRetention retention;
     retention.maxEntries =
         settings.value(QLatin1String(settingsKeys::kHistoryMaxEntries), 0).toLongLong();
-    retention.maxAgeDays = settings.value(QLatin1String(settingsKeys::kHistoryMaxAgeDays), 0).toInt();
-    retention.maxBytes = settings.value(QLatin1String(settingsKeys::kHistoryMaxMegabytes),
-                                        kDefaultHistoryMaxMegabytes)
-                             .toLongLong()
-                         * 1024 * 1024;
+    retention.maxAgeDays =
+        settings.value(QLatin1String(settingsKeys::kHistoryMaxAgeDays), 0).toInt();
+    retention.maxBytes =
+        settings
+            .value(QLatin1String(settingsKeys::kHistoryMaxMegabytes), kDefaultHistoryMaxMegabytes)
+            .toLongLong() *
+        1024 * 1024;
     return retention;
 }
 

@@ -204,8 +204,8 @@ QString tidyCaption(const QString &raw, QList<TokenSpan> *tokens)
     QVector<int> moved(raw.size() + 1); // index in raw → index in text
     for (int i = 0; i < raw.size(); ++i) {
         moved[i] = int(text.size());
-        if (raw[i] == QLatin1Char(' ') && i + 1 < raw.size()
-            && QStringView(u".,;:!?").contains(raw[i + 1]))
+        if (raw[i] == QLatin1Char(' ') && i + 1 < raw.size() &&
+            QStringView(u".,;:!?").contains(raw[i + 1]))
             continue;
         text += raw[i];
     }

@@ -41,8 +41,8 @@ CaptionResult runCaption(const std::shared_ptr<engine::Model> &model, const QStr
 QString tidyCaption(const QString &raw, QList<TokenSpan> *tokens = nullptr);
 
 // The best hypothesis of `caption` as the views and the history keep it: text (tidyCaption())
-// with each token's position, log-probabilities, attention over the grid. Leaves `image` and `elapsedMs` to the
-// caller. Throws std::runtime_error when the search returned no hypothesis.
+// with each token's position, log-probabilities, attention over the grid. Leaves `image` and
+// `elapsedMs` to the caller. Throws std::runtime_error when the search returned no hypothesis.
 CaptionResult captionResultFrom(const engine::CaptioningModel &captioner,
                                 const engine::ImageCaption &caption, const QString &imagePath,
                                 const engine::DecodingOptions &options);

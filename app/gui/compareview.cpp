@@ -123,12 +123,12 @@ void CompareColumn::showMetrics()
 {
     const bool stale = isStale();
     const TranslationHypothesis *h = m_result.best();
-    QString text = stale ? tr("Out of date: the settings changed after this result")
-                         : metricsText();
+    QString text =
+        stale ? tr("Out of date: the settings changed after this result") : metricsText();
     if (h && h->tokens.size() > kMaxMarkedTokens)
-        text += QLatin1Char('\n')
-                + tr("Probabilities and differences are shown for the first %n token(s).", "",
-                     kMaxMarkedTokens);
+        text += QLatin1Char('\n') +
+                tr("Probabilities and differences are shown for the first %n token(s).", "",
+                   kMaxMarkedTokens);
     m_metrics->setText(text);
     m_metrics->setForegroundRole(stale ? QPalette::PlaceholderText : QPalette::WindowText);
     m_output->setForegroundRole(stale ? QPalette::PlaceholderText : QPalette::Text);
@@ -553,8 +553,9 @@ QList<int> CompareView::differingTokens(const TranslationResult &a, const Transl
         }
         return differing;
     }
-    return lcsDiffering(x->tokens, 0, std::min<int>(x->tokens.size(), CompareColumn::kMaxMarkedTokens),
-                        y->tokens, 0, std::min<int>(y->tokens.size(), CompareColumn::kMaxMarkedTokens));
+    return lcsDiffering(x->tokens, 0,
+                        std::min<int>(x->tokens.size(), CompareColumn::kMaxMarkedTokens), y->tokens,
+                        0, std::min<int>(y->tokens.size(), CompareColumn::kMaxMarkedTokens));
 }
 
 void CompareView::showStoredComparison(const QString &input,

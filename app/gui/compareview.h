@@ -134,8 +134,8 @@ private:
     InferenceWorker *m_worker = nullptr;
     QString m_unavailable;
     quint64 m_request = 0;
-    bool m_comparing = false; // m_request has not finished (nor failed) yet
-    QString m_comparedText;   // the input the shown results are of
+    bool m_comparing = false;    // m_request has not finished (nor failed) yet
+    QString m_comparedText;      // the input the shown results are of
     quint64 m_columnRequest = 0; // rerunColumn()'s request, and its column
     int m_columnRequestIndex = -1;
     QList<CompareColumn *> m_columns;

@@ -387,8 +387,7 @@ QString DecodingPanel::presetFor(const engine::DecodingOptions &options) const
     for (const DecodingPreset &preset : builtInPresets())
         if (key(preset.options) == wanted)
             return preset.name;
-    const QVariantMap user =
-        QSettings().value(QLatin1String(settingsKeys::kPresets)).toMap();
+    const QVariantMap user = QSettings().value(QLatin1String(settingsKeys::kPresets)).toMap();
     for (auto it = user.begin(); it != user.end(); ++it)
         if (key(decodingOptionsFromMap(it.value().toMap())) == wanted)
             return it.key();

@@ -178,18 +178,19 @@ DocumentsView::DocumentsView(QWidget *parent)
     });
     connect(m_worker, &documents::DocumentWorker::exported, this,
             [this](const QString &path, const QString &encoding) {
-        const QString where = QDir::toNativeSeparators(path);
-        if (encoding != m_encoding && m_encoding != QLatin1String("UTF-8"))
-            emit statusMessage(tr("Saved %1 in UTF-8: the translation has characters that %2 "
-                                  "does not have")
-                                   .arg(where, documents::encodingDisplayName(m_encoding)));
-        else if (encoding != QLatin1String("UTF-8"))
-            emit statusMessage(tr("Saved %1 in %2, as it was read")
-                                   .arg(where, documents::encodingDisplayName(encoding)));
-        else
-            emit statusMessage(tr("Saved %1").arg(where));
-        emit exported(path);
-    });
+                const QString where = QDir::toNativeSeparators(path);
+                if (encoding != m_encoding && m_encoding != QLatin1String("UTF-8"))
+                    emit statusMessage(
+                        tr("Saved %1 in UTF-8: the translation has characters that %2 "
+                           "does not have")
+                            .arg(where, documents::encodingDisplayName(m_encoding)));
+                else if (encoding != QLatin1String("UTF-8"))
+                    emit statusMessage(tr("Saved %1 in %2, as it was read")
+                                           .arg(where, documents::encodingDisplayName(encoding)));
+                else
+                    emit statusMessage(tr("Saved %1").arg(where));
+                emit exported(path);
+            });
     connect(m_worker, &documents::DocumentWorker::failed, this, [this](const QString &message) {
         m_restarting = false;
         updateState();
@@ -228,8 +229,9 @@ void DocumentsView::updateTargetTitle()
 {
     // The pane shows the translation made so far: it keeps that language until translated again.
     const bool shown = m_translatedCount > 0 || m_translating;
-    const QString language = shown ? m_translatedWith.targetLanguage
-                                   : (m_hasModel ? m_worker->modelInfo().targetLanguage : QString());
+    const QString language = shown
+                                 ? m_translatedWith.targetLanguage
+                                 : (m_hasModel ? m_worker->modelInfo().targetLanguage : QString());
     if (language.isEmpty())
         m_targetTitle->setText(tr("Translation"));
     else if (isOutOfDate())
@@ -254,13 +256,13 @@ void DocumentsView::chooseDocument()
 
 bool DocumentsView::keepEdits()
 {
-    return !m_edits.isEmpty()
-           && QMessageBox::question(this, tr("Discard your edits?"),
-                                    tr("Opening another document discards the %n paragraph(s) "
-                                       "you edited. Export first to keep them.",
-                                       "", int(m_edits.size())),
-                                    QMessageBox::Discard | QMessageBox::Cancel)
-                  != QMessageBox::Discard;
+    return !m_edits.isEmpty() &&
+           QMessageBox::question(this, tr("Discard your edits?"),
+                                 tr("Opening another document discards the %n paragraph(s) "
+                                    "you edited. Export first to keep them.",
+                                    "", int(m_edits.size())),
+                                 QMessageBox::Discard | QMessageBox::Cancel) !=
+               QMessageBox::Discard;
 }
 
 void DocumentsView::openDocument(const QString &path)
@@ -324,10 +326,10 @@ void DocumentsView::showOpened(const QString &path, const QString &format,
     m_target->setReadOnly(m_worker->isStreamed());
     QString status = tr("%n paragraph(s) to translate.", nullptr, int(paragraphs.size()));
     if (encoding != QLatin1String("UTF-8"))
-        status += QLatin1Char(' ')
-                  + tr("The file is in %1, not UTF-8; Export writes %1 too where every character "
-                       "fits.")
-                        .arg(documents::encodingDisplayName(encoding));
+        status += QLatin1Char(' ') +
+                  tr("The file is in %1, not UTF-8; Export writes %1 too where every character "
+                     "fits.")
+                      .arg(documents::encodingDisplayName(encoding));
     m_status->setText(status);
     updateState();
     emit opened(path);
@@ -343,13 +345,13 @@ void DocumentsView::translateDocument()
         return;
     if (isOutOfDate()) {
         // Another model or quality: read the document again and translate all of it.
-        if (!m_edits.isEmpty()
-            && QMessageBox::question(this, tr("Discard your edits?"),
-                                     tr("Translating the document again replaces the %n "
-                                        "paragraph(s) you edited.",
-                                        "", int(m_edits.size())),
-                                     QMessageBox::Discard | QMessageBox::Cancel)
-                   != QMessageBox::Discard)
+        if (!m_edits.isEmpty() &&
+            QMessageBox::question(this, tr("Discard your edits?"),
+                                  tr("Translating the document again replaces the %n "
+                                     "paragraph(s) you edited.",
+                                     "", int(m_edits.size())),
+                                  QMessageBox::Discard | QMessageBox::Cancel) !=
+                QMessageBox::Discard)
             return;
         openDocument(m_path);
         m_restarting = true; // showOpened() goes on
@@ -578,15 +580,16 @@ bool DocumentsView::eventFilter(QObject *watched, QEvent *event)
     auto *key = static_cast<QKeyEvent *>(event);
     const QTextCursor cursor = m_target->textCursor();
     const bool acrossParagraphs =
-        cursor.hasSelection()
-        && m_target->document()->findBlock(cursor.selectionStart()).blockNumber()
-               != m_target->document()->findBlock(cursor.selectionEnd()).blockNumber();
-    const bool edits = !key->text().isEmpty() || key->key() == Qt::Key_Backspace
-                       || key->key() == Qt::Key_Delete || key->matches(QKeySequence::Cut)
-                       || key->matches(QKeySequence::Paste);
-    if (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter || (acrossParagraphs && edits)
-        || (!cursor.hasSelection() && key->key() == Qt::Key_Backspace && cursor.atBlockStart())
-        || (!cursor.hasSelection() && key->key() == Qt::Key_Delete && cursor.atBlockEnd()))
+        cursor.hasSelection() &&
+        m_target->document()->findBlock(cursor.selectionStart()).blockNumber() !=
+            m_target->document()->findBlock(cursor.selectionEnd()).blockNumber();
+    const bool edits = !key->text().isEmpty() || key->key() == Qt::Key_Backspace ||
+                       key->key() == Qt::Key_Delete || key->matches(QKeySequence::Cut) ||
+                       key->matches(QKeySequence::Paste);
+    if (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter ||
+        (acrossParagraphs && edits) ||
+        (!cursor.hasSelection() && key->key() == Qt::Key_Backspace && cursor.atBlockStart()) ||
+        (!cursor.hasSelection() && key->key() == Qt::Key_Delete && cursor.atBlockEnd()))
         return true;
     if (key->matches(QKeySequence::Paste)) { // pasted lines become one
         QTextCursor at = m_target->textCursor();

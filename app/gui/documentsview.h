@@ -116,8 +116,8 @@ private:
     QString m_encoding; // of the open file (documents/textencoding.h)
     QMap<int, QString> m_edits;
     bool m_fillingTarget = false; // the view, not the user, is writing the translation pane
-    Settings m_translatedWith; // of the translation shown (valid while m_translatedCount > 0)
-    bool m_restarting = false; // translateDocument() re-reads the document to translate it anew
+    Settings m_translatedWith;    // of the translation shown (valid while m_translatedCount > 0)
+    bool m_restarting = false;    // translateDocument() re-reads the document to translate it anew
     bool m_translating = false;
     int m_done = 0, m_total = 0;
     qint64 m_left = -1;

@@ -162,8 +162,8 @@ void HistoryController::saveEdit()
         m_editToSave.reset();
         m_view->refresh();
     } catch (const std::exception &e) {
-        emit m_view->statusMessage(tr("Your edit was not saved to the history: %1")
-                                       .arg(QString::fromUtf8(e.what())));
+        emit m_view->statusMessage(
+            tr("Your edit was not saved to the history: %1").arg(QString::fromUtf8(e.what())));
         m_editToSave.reset();
     }
 }
@@ -206,8 +206,8 @@ void HistoryController::recordOnce(const HistoryEntry &entry)
     }
     // The entry of the translation on show: later edits of it go there.
     const TranslationResult &shown = m_window->translateView()->result();
-    if (id > 0 && entry.kind == HistoryKind::Translation && !shown.isEmpty()
-        && entry.inputText == shown.source && entry.modelId == shown.modelId) {
+    if (id > 0 && entry.kind == HistoryKind::Translation && !shown.isEmpty() &&
+        entry.inputText == shown.source && entry.modelId == shown.modelId) {
         m_shownTranslationId = id;
         if (m_editToSave && !m_editSettle.isActive())
             saveEdit();

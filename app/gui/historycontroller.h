@@ -70,7 +70,7 @@ private:
     std::optional<TranslationResult> m_pending;
     QTimer m_settle;
     QString m_lastKey; // kind, model, input and settings of the last recorded or opened entry
-    qint64 m_lastId = 0; // its id (HistoryView::kQueued while it waits for the lock)
+    qint64 m_lastId = 0;             // its id (HistoryView::kQueued while it waits for the lock)
     qint64 m_shownTranslationId = 0; // the entry of what the Translate view shows; 0: none yet
     std::optional<QString> m_editToSave;
     QTimer m_editSettle;

@@ -122,11 +122,11 @@ QString paragraph(const QString &text)
 // One entry in full for the details pane.
 QString entryHtml(const HistoryEntry &e)
 {
-    QString html = QStringLiteral("<p><b>%1</b> · %2 · %3 · %4</p>")
-                       .arg(HistoryModel::kindLabel(e.kind), modelText(e).toHtmlEscaped(),
-                            QLocale().toString(e.time.toLocalTime(), QLocale::LongFormat)
-                                .toHtmlEscaped(),
-                            HistoryView::tr("%1 ms").arg(QLocale().toString(e.elapsedMs, 'f', 0)));
+    QString html =
+        QStringLiteral("<p><b>%1</b> · %2 · %3 · %4</p>")
+            .arg(HistoryModel::kindLabel(e.kind), modelText(e).toHtmlEscaped(),
+                 QLocale().toString(e.time.toLocalTime(), QLocale::LongFormat).toHtmlEscaped(),
+                 HistoryView::tr("%1 ms").arg(QLocale().toString(e.elapsedMs, 'f', 0)));
     if (e.kind == HistoryKind::Caption) {
         if (!e.thumbnailPng.isEmpty())
             html += QStringLiteral("<p><img src='history:thumbnail'></p>");
@@ -147,8 +147,9 @@ QString entryHtml(const HistoryEntry &e)
                 continue;
             html += QStringLiteral("<li>%1").arg(paragraph(o.text));
             if (o.score)
-                html += QStringLiteral(" <small>%1</small>")
-                            .arg(HistoryView::tr("score %1").arg(QLocale().toString(*o.score, 'f', 2)));
+                html +=
+                    QStringLiteral(" <small>%1</small>")
+                        .arg(HistoryView::tr("score %1").arg(QLocale().toString(*o.score, 'f', 2)));
             html += QStringLiteral("</li>");
         }
         html += QStringLiteral("</ol>");
@@ -838,10 +839,10 @@ void HistoryView::editSettings()
     maxSize->setSingleStep(100);
     maxSize->setSuffix(tr(" MB"));
     maxSize->setSpecialValueText(tr("No limit"));
-    maxSize->setValue(settings
-                          .value(QLatin1String(settingsKeys::kHistoryMaxMegabytes),
-                                 kDefaultHistoryMaxMegabytes)
-                          .toInt());
+    maxSize->setValue(
+        settings
+            .value(QLatin1String(settingsKeys::kHistoryMaxMegabytes), kDefaultHistoryMaxMegabytes)
+            .toInt());
     auto *note = new QLabel(tr("Starred entries are always kept. Older entries beyond the limits "
                                "are removed now and whenever a new one is recorded."),
                             &dialog);

@@ -92,8 +92,9 @@ bool MainWindow::setUiLanguage(const QString &language)
     // of those scripts/setup-common.sh installs, rather than boxes.
     if (code == QLatin1String("ko"))
         QFont::insertSubstitutions(QApplication::font().family(),
-                                   {QStringLiteral("Noto Sans CJK KR"), QStringLiteral("NanumGothic"),
-                                    QStringLiteral("UnDotum"), QStringLiteral("Baekmuk Gulim")});
+                                   {QStringLiteral("Noto Sans CJK KR"),
+                                    QStringLiteral("NanumGothic"), QStringLiteral("UnDotum"),
+                                    QStringLiteral("Baekmuk Gulim")});
     bool ok = true;
     if (code != QLatin1String("en")) {
         auto *app = new QTranslator(qApp);

@@ -9,10 +9,10 @@
 #include <QHeaderView>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
 #include <QTabWidget>
 #include <QTableWidget>
-#include <QLocale>
 #include <QVBoxLayout>
 
 namespace glosa {
@@ -30,10 +30,9 @@ QString scoresText(const QJsonObject &scores)
             {"bleu", "BLEU"}, {"bleu4", "BLEU-4"}, {"chrf", "chrF"}};
         for (const auto &[key, label] : names)
             if (s.contains(QLatin1String(key)))
-                metrics << QStringLiteral("%1 %2").arg(QLatin1String(label),
-                                                       QLocale().toString(
-                                                           s.value(QLatin1String(key)).toDouble(),
-                                                           'f', 1));
+                metrics << QStringLiteral("%1 %2").arg(
+                    QLatin1String(label),
+                    QLocale().toString(s.value(QLatin1String(key)).toDouble(), 'f', 1));
         if (metrics.isEmpty())
             continue;
         parts << QStringLiteral("%1: %2").arg(it.key(), metrics.join(QStringLiteral(", ")));

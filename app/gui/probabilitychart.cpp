@@ -108,8 +108,7 @@ void ProbabilityChart::paintEvent(QPaintEvent *)
         const double x0 = plot.left() + i * groupWidth + 5;
         for (int s = 0; s < stages; ++s) {
             const double v = std::clamp(double(m_values[s][i]), 0.0, m_axisMaximum);
-            const QRectF bar(x0 + s * barWidth, plot.bottom() - v * scale, barWidth - 2,
-                             v * scale);
+            const QRectF bar(x0 + s * barWidth, plot.bottom() - v * scale, barWidth - 2, v * scale);
             painter.setPen(Qt::NoPen);
             painter.setBrush(colours[std::min(s, 1)]);
             painter.drawRoundedRect(bar, 2, 2);

@@ -190,7 +190,8 @@ TranslateView::TranslateView(QWidget *parent) : QWidget(parent)
     connect(m_debounce, &QTimer::timeout, this, [this] {
         // Translating as you type never replaces the user's edits; the button asks first.
         if (m_edited) {
-            m_status->setText(tr("Your edited translation is kept: press Translate to replace it."));
+            m_status->setText(
+                tr("Your edited translation is kept: press Translate to replace it."));
             return;
         }
         translateNow();
@@ -215,11 +216,10 @@ TranslateView::TranslateView(QWidget *parent) : QWidget(parent)
             m_debounce->start();
     });
     connect(m_translate, &QPushButton::clicked, this, [this] {
-        if (m_edited
-            && QMessageBox::question(this, tr("Replace your edits?"),
-                                     tr("The translation has your edits. Translate again and "
-                                        "replace them with the model's translation?"))
-                   != QMessageBox::Yes)
+        if (m_edited && QMessageBox::question(
+                            this, tr("Replace your edits?"),
+                            tr("The translation has your edits. Translate again and "
+                               "replace them with the model's translation?")) != QMessageBox::Yes)
             return;
         translateNow();
     });

@@ -11,8 +11,8 @@
 
 #include <QApplication>
 #include <QListWidget>
-#include <QPushButton>
 #include <QMimeData>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTemporaryDir>

@@ -415,7 +415,8 @@ private slots:
         translate->click();
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 120000);
         QVERIFY(view.edits().isEmpty());
-        QVERIFY(!pane->document()->findBlockByNumber(0).text().contains(QStringLiteral("revisado")));
+        QVERIFY(
+            !pane->document()->findBlockByNumber(0).text().contains(QStringLiteral("revisado")));
     }
 
     // After a change of model (a swap) or quality, Translate is enabled again and translates

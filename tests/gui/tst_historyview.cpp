@@ -248,19 +248,22 @@ private slots:
         QVERIFY(!result.isEmpty());
         // A word of the translation that the English input lacks.
         QString word;
-        for (const QString &w : result.best()->text.split(QRegularExpression(QStringLiteral("\\W+")),
-                                                         Qt::SkipEmptyParts))
+        for (const QString &w : result.best()->text.split(
+                 QRegularExpression(QStringLiteral("\\W+")), Qt::SkipEmptyParts))
             if (w.size() >= 4 && !result.source.contains(w, Qt::CaseInsensitive))
                 word = w;
         QVERIFY2(!word.isEmpty(), qPrintable(result.best()->text));
         m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
         QTRY_COMPARE(m_view->store()->count(), 1);
         QTest::keyClicks(m_view->searchEdit(), word);
-        QTRY_VERIFY(!m_view->model()->index(0).data(HistoryModel::SnippetRole).toString().isEmpty());
+        QTRY_VERIFY(
+            !m_view->model()->index(0).data(HistoryModel::SnippetRole).toString().isEmpty());
         QCOMPARE(m_view->model()->rowCount(), 1);
-        const QStringList lines =
-            m_view->model()->index(0).data(HistoryModel::HtmlRole).toString().split(
-                QStringLiteral("<br>"));
+        const QStringList lines = m_view->model()
+                                      ->index(0)
+                                      .data(HistoryModel::HtmlRole)
+                                      .toString()
+                                      .split(QStringLiteral("<br>"));
         QCOMPARE(lines.size(), 3);
         QCOMPARE(lines[1], result.source.toHtmlEscaped()); // the input line: the input
         QVERIFY2(lines[2].contains(QStringLiteral("<b>%1</b>").arg(word)), qPrintable(lines[2]));

@@ -120,8 +120,7 @@ public:
                 }
             }
             const QString format = m_format;
-            deliver([path, format, paragraphs, encoding,
-                     streamed = m_streamed](DocumentWorker *w) {
+            deliver([path, format, paragraphs, encoding, streamed = m_streamed](DocumentWorker *w) {
                 w->m_streamed = streamed;
                 emit w->opened(path, format, paragraphs, encoding);
             });

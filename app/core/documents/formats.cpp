@@ -1467,14 +1467,14 @@ QString formatForPath(const QString &path)
 Document parseDocument(const QByteArray &bytes, const QString &format, const QString &name)
 {
     const QString label = name.isEmpty() ? QStringLiteral("the document") : name;
-    if (format == QLatin1String("txt") || format == QLatin1String("srt")
-        || format == QLatin1String("md")) {
+    if (format == QLatin1String("txt") || format == QLatin1String("srt") ||
+        format == QLatin1String("md")) {
         // Plain text files come in other encodings too: read them as UTF-8, write them back.
         const QString encoding = detectEncoding(bytes);
         const QByteArray utf8 = decodeText(bytes, encoding, label);
         Document doc = format == QLatin1String("txt")   ? readTxt(utf8, label)
                        : format == QLatin1String("srt") ? readSrt(utf8, label)
-                                                         : readMd(utf8, label);
+                                                        : readMd(utf8, label);
         if (!encoding.isEmpty())
             doc.encoding = encoding;
         return doc;

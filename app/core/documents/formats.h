@@ -26,9 +26,9 @@
 //   are segments; <text:span> (bold, italic), <text:a> (links), <text:s/>, <text:tab/>,
 //   bookmarks are inline spans. A <text:note> (footnote, endnote) stays in place inside its
 //   paragraph, which is read as one sentence around it; the note's paragraphs are nested
-//   segments and its citation is kept as it is. A <draw:frame> (text box) is read the same way. Every other entry, and the entry order (mimetype
-//   first, stored), is written back as it was. Encrypted (password) and truncated archives are
-//   DocumentErrors.
+//   segments and its citation is kept as it is. A <draw:frame> (text box) is read the same way.
+//   Every other entry, and the entry order (mimetype first, stored), is written back as it was.
+//   Encrypted (password) and truncated archives are DocumentErrors.
 // - pdf (in only): the text of each page by blocks of lines, read like a .txt file; written
 //   out as .txt, or as .odt, .docx or .html with one paragraph per block.
 // - docx: word/document.xml, footnotes, endnotes, headers and footers; each <w:p> is a segment;

@@ -39,8 +39,8 @@ Converter strictConverter(const QString &encoding)
 
 bool isControl(char16_t c)
 {
-    return (c < 0x20 && c != u'\t' && c != u'\n' && c != u'\r' && c != u'\f')
-           || (c >= 0x7F && c <= 0x9F);
+    return (c < 0x20 && c != u'\t' && c != u'\n' && c != u'\r' && c != u'\f') ||
+           (c >= 0x7F && c <= 0x9F);
 }
 
 // `bytes` in `encoding` as UTF-16; nullopt when a byte does not map or a control character
@@ -88,9 +88,8 @@ QString detectEncoding(const QByteArray &bytes, bool truncated)
         const QString name = QString::fromLatin1(ucsdet_getName(matches[i], &status));
         // Multi-byte guesses for bytes that are not UTF-8 are the detector's weakest; the
         // single-byte encodings are checked by converting (undefined bytes, control characters).
-        if (U_SUCCESS(status) && !name.startsWith(QLatin1String("UTF-"))
-            && ucnv_getMaxCharSize(strictConverter(name).get()) == 1
-            && toUtf16(bytes, name))
+        if (U_SUCCESS(status) && !name.startsWith(QLatin1String("UTF-")) &&
+            ucnv_getMaxCharSize(strictConverter(name).get()) == 1 && toUtf16(bytes, name))
             found = name;
     }
     ucsdet_close(detector);
@@ -109,8 +108,8 @@ QByteArray decodeText(const QByteArray &bytes, const QString &encoding, const QS
     QByteArray utf8 = QString::fromStdU16String(*text).toUtf8();
     // ICU drops a UTF-16 byte-order mark; the readers keep UTF-8's in the skeleton, so that it
     // is written back.
-    if ((bytes.startsWith("\xFF\xFE") || bytes.startsWith("\xFE\xFF"))
-        && !utf8.startsWith("\xEF\xBB\xBF"))
+    if ((bytes.startsWith("\xFF\xFE") || bytes.startsWith("\xFE\xFF")) &&
+        !utf8.startsWith("\xEF\xBB\xBF"))
         utf8.prepend("\xEF\xBB\xBF");
     return utf8;
 }
