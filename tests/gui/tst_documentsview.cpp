@@ -364,6 +364,48 @@ private slots:
         QCOMPARE(view.sourcePane()->document()->isEmpty(), true);
     }
 
+    // A Latin-1 text: read (not streamed as UTF-8, which refused it), its encoding said in the
+    // status line, translated, and exported in Latin-1 again.
+    void aLatin1TextSaysItsEncodingAndExportsInIt()
+    {
+        QTemporaryDir dir;
+        const QString in = dir.filePath(QStringLiteral("notas.txt"));
+        QFile file(in);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("The children play in the garden.\n\nMy sister reads a book.\n");
+        file.write("\nThe caf\xe9 is open.\n");
+        file.close();
+        DocumentsView view;
+        if (!showOpened(view, in))
+            return;
+        QString status;
+        for (QLabel *label : view.findChildren<QLabel *>())
+            if (label->text().contains(QStringLiteral("not UTF-8")))
+                status = label->text();
+        QVERIFY2(status.contains(QStringLiteral("ISO-8859-1"))
+                     || status.contains(QStringLiteral("Windows-1252")),
+                 qPrintable(status));
+        QVERIFY(view.sourcePane()->toPlainText().contains(QStringLiteral("café")));
+        QSignalSpy finished(&view, &DocumentsView::finished);
+        view.translateDocument();
+        QVERIFY(finished.wait(120000));
+        QTRY_VERIFY(!view.worker()->isBusy());
+        const QString out = dir.filePath(QStringLiteral("notes.es.txt"));
+        QSignalSpy exported(&view, &DocumentsView::exported);
+        QSignalSpy messages(&view, &DocumentsView::statusMessage);
+        view.exportTo(out);
+        QVERIFY(exported.wait(30000));
+        QFile written(out);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        const QByteArray bytes = written.readAll();
+        // Spanish in Latin-1: one byte per accented letter, none of UTF-8's two-byte forms.
+        QVERIFY2(!bytes.contains("\xc3"), bytes);
+        QVERIFY(QString::fromLatin1(bytes).contains(QStringLiteral("ni\u00f1os"))
+                || QString::fromLatin1(bytes).contains(QStringLiteral("jard\u00edn")));
+        QVERIFY2(messages.last().first().toString().contains(QStringLiteral("as it was read")),
+                 qPrintable(messages.last().first().toString()));
+    }
+
     // Post-editing: the translation pane takes corrections, one line per paragraph; Export
     // writes them; translating the document anew asks before it discards them.
     void editsAreExportedAndTranslatingAgainAsks()
