@@ -622,9 +622,28 @@ private slots:
         QFETCH(QString, language);
         MainWindow::setUiLanguage(language);
         MainWindow window;
+        // The default 3 Compare columns (earlier tests change them; 6 are wider than 1280).
+        window.compareView()->setColumnCount(3);
+        // The bundled Transformer: its layer and head selector joins the attention header.
+        QVERIFY(window.selectModel(QStringLiteral("transformer-en-es")));
         window.resize(1280, 800);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.tabs()->setCurrentIndex(MainWindow::TranslateTab); // earlier tests may have left another
+        QTRY_VERIFY_WITH_TIMEOUT(!window.translateView()->alignmentSelector()->isHidden(), 30000);
+        window.resize(1280, 800);
+        // The window fits the screen it was made for: nothing is pushed off its right edge.
+        QVERIFY2(window.minimumSizeHint().width() <= 1280,
+                 qPrintable(QString::number(window.minimumSizeHint().width())));
+        QCOMPARE(window.width(), 1280);
+        // Inside a scroll area that can scroll sideways, text out of view is not cut.
+        const auto scrollsSideways = [](QWidget *w) {
+            for (QWidget *p = w->parentWidget(); p; p = p->parentWidget())
+                if (auto *area = qobject_cast<QAbstractScrollArea *>(p))
+                    if (area->horizontalScrollBar()->isVisible())
+                        return true;
+            return false;
+        };
         QStringList clipped;
         for (int tab = 0; tab < window.tabs()->count(); ++tab) {
             window.tabs()->setCurrentIndex(tab);
@@ -633,14 +652,17 @@ private slots:
             for (QWidget *w : window.findChildren<QWidget *>()) {
                 if (!w->isVisible() || w->width() <= 0)
                     continue;
+                // What of it can be seen: its parents (a scroll area's viewport) may cut it.
+                const int shown = w->visibleRegion().boundingRect().width();
+                const int width = scrollsSideways(w) ? w->width() : std::min(w->width(), shown);
                 // Inside a scroll area the widget may be wider than what is shown: it scrolls.
                 QString what;
                 if (auto *label = qobject_cast<QLabel *>(w)) {
                     if (!label->wordWrap() && !label->text().isEmpty() &&
-                        label->sizeHint().width() > label->width())
+                        label->sizeHint().width() > width)
                         what = label->text();
                 } else if (auto *button = qobject_cast<QAbstractButton *>(w)) {
-                    if (!button->text().isEmpty() && button->sizeHint().width() > button->width())
+                    if (!button->text().isEmpty() && button->sizeHint().width() > width)
                         what = button->text();
                 } else if (auto *combo = qobject_cast<QComboBox *>(w)) {
                     // What the combo box would ask for to show its longest item whole.
@@ -649,7 +671,7 @@ private slots:
                     for (int i = 0; i < combo->count(); ++i)
                         probe.addItem(combo->itemIcon(i), combo->itemText(i));
                     probe.setSizeAdjustPolicy(QComboBox::AdjustToContents);
-                    if (probe.sizeHint().width() > combo->width())
+                    if (probe.sizeHint().width() > width)
                         what = combo->currentText() + QStringLiteral(" (combo)");
                 }
                 if (!what.isEmpty())

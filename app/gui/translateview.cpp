@@ -133,6 +133,9 @@ TranslateView::TranslateView(QWidget *parent) : QWidget(parent)
     m_heatmapTitle->setFont(theme::titleFont(font()));
     m_heatmapHint = new QLabel(this);
     m_heatmapHint->setForegroundRole(QPalette::PlaceholderText);
+    // Wraps: in Spanish, with the layer and head selector beside it, it made the window 1,466
+    // pixels wide at least, wider than a 1280 × 800 screen.
+    m_heatmapHint->setWordWrap(true);
     m_heatmap = new HeatmapWidget(this);
     m_heatmapScroll = new QScrollArea(this);
     m_heatmapScroll->setWidget(m_heatmap);
@@ -165,7 +168,9 @@ TranslateView::TranslateView(QWidget *parent) : QWidget(parent)
     decodingScroll->setWidget(m_decoding);
     decodingScroll->setWidgetResizable(true);
     decodingScroll->setFrameShape(QFrame::NoFrame);
-    decodingScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Sideways too: in Spanish at 1280 × 800 the panel is wider than its column, and without a
+    // scroll bar its right side (Guardar…, Eliminar, the combo boxes) was cut off.
+    decodingScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     auto *decodingLayout = new QVBoxLayout;
     decodingLayout->addWidget(m_decodingTitle);
     decodingLayout->addWidget(decodingScroll, 1);
