@@ -43,11 +43,16 @@ CompareColumn::CompareColumn(int index, QWidget *parent) : QWidget(parent), m_in
     layout->setSpacing(6);
     auto *header = new QHBoxLayout;
     m_preset = new QComboBox(this);
+    // Six columns must fit a 1280-pixel window: the preset box gives up width (the header's
+    // stretch gives it back when there is room), the labels wrap.
+    m_preset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_preset->setMinimumContentsLength(8);
     m_edit = new QToolButton(this);
     header->addWidget(m_preset, 1);
     header->addWidget(m_edit);
     layout->addLayout(header);
     m_summary = new QLabel(this);
+    m_summary->setWordWrap(true);
     m_summary->setForegroundRole(QPalette::PlaceholderText);
     layout->addWidget(m_summary);
     m_output = new QTextEdit(this);
@@ -58,6 +63,7 @@ CompareColumn::CompareColumn(int index, QWidget *parent) : QWidget(parent), m_in
     m_output->setMinimumHeight(70);
     layout->addWidget(m_output, 1);
     m_metrics = new QLabel(this);
+    m_metrics->setWordWrap(true);
     m_metrics->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_metrics);
 
