@@ -32,7 +32,9 @@ void HeatmapWidget::setMatrix(const QStringList &rowLabels, const QStringList &c
     m_rowLabels = rowLabels;
     m_columnLabels = columnLabels;
     m_values = values;
-    m_values.resize(rowLabels.size() * columnLabels.size());
+    // Shared with the result (a 5,000-word text's matrix is ~180 MB): resizing would copy it.
+    if (m_values.size() != rowLabels.size() * columnLabels.size())
+        m_values.resize(rowLabels.size() * columnLabels.size());
     m_highlightRow = m_highlightColumn = m_hoverRow = m_hoverColumn = -1;
     updateOrigin();
     updateGeometry();
