@@ -16,6 +16,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sys/resource.h>
+
 namespace {
 
 using Run = glosa::test::CliRun;
@@ -288,6 +290,40 @@ private slots:
         QVERIFY(runCli({"--history", database, "history", "show", "3"}).exitCode != 0);
     }
 
+    // glosa-cli translate --save-history on one 5,000-word line with the real Transformer: the
+    // history grows by under 5 MB (sparse alignment) and the process peaks under 300 MB (it
+    // built the dense alignment as JSON: 65 MB and 872 MB before).
+    void saveHistoryOfALongLineStaysSmall()
+    {
+        QFile sample(QStringLiteral(GLOSA_SOURCE_DIR "/resources/samples/paragraph-en.txt"));
+        QVERIFY(sample.open(QIODevice::ReadOnly));
+        const QList<QByteArray> paragraph = sample.readAll().simplified().split(' ');
+        QList<QByteArray> words;
+        while (words.size() < 5000)
+            words += paragraph;
+        const QByteArray line = words.mid(0, 5000).join(' ') + '\n';
+        QTemporaryDir dir;
+        const QString database = dir.filePath(QStringLiteral("history.sqlite"));
+        const Run run = glosa::test::runGlosaCli(
+            {"--history", database, "translate", "--model", "transformer-en-es", "--save-history"},
+            {{QStringLiteral("GLOSA_PLUGIN_PATH"), QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
+             {QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1")}},
+            line);
+        QVERIFY2(run.exitCode == 0, run.err);
+        rusage usage{};
+        getrusage(RUSAGE_CHILDREN, &usage); // the largest child so far: this one
+        const qint64 bytes = QFileInfo(database).size() + QFileInfo(database + "-wal").size();
+        qInfo("5,000 words: history %.2f MB, peak %.0f MB", bytes / 1048576.0,
+              usage.ru_maxrss / 1024.0);
+        QVERIFY2(bytes <= 5 * 1024 * 1024, qPrintable(QString::number(bytes)));
+        QVERIFY2(usage.ru_maxrss <= 300 * 1024, qPrintable(QString::number(usage.ru_maxrss)));
+        const Run shown = runCli({"--history", database, "history", "show", "1"});
+        const QJsonObject alignment =
+            parse(shown.out)["outputs"].toArray()[0].toObject()["alignment"].toObject();
+        QVERIFY(alignment["rows"].toInt() > 5000 && alignment["cols"].toInt() > 5000);
+        QVERIFY(alignment.contains("rowStarts"));
+    }
+
     void seededSamplingIsReproducible()
     {
         const QStringList args = {"translate", "--model",       "toy-en-es", "--strategy",
@@ -312,12 +348,107 @@ private slots:
         QVERIFY(texts(runCli(otherArgs, input)) != texts(a));
     }
 
+    // Without --model: the package that declares "default": true for the direction translates,
+    // although another one comes first by name (as the RNN did before the Transformer).
+    void withoutModelTheDefaultTranslates()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (const auto &[folder, isDefault] : {std::pair{"a-first", false}, {"b-default", true}}) {
+            QVERIFY(QDir(dir.path()).mkdir(QLatin1String(folder)));
+            const QString to = dir.filePath(QLatin1String(folder));
+            for (const char *name : {"spm.model", "model.safetensors"})
+                QVERIFY(QFile::copy(toyPackage() + QLatin1Char('/') + QLatin1String(name),
+                                    to + QLatin1Char('/') + QLatin1String(name)));
+            QFile in(toyPackage() + QStringLiteral("/model.json"));
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            QJsonObject manifest = QJsonDocument::fromJson(in.readAll()).object();
+            manifest["id"] = QLatin1String(folder);
+            manifest["default"] = isDefault;
+            QFile out(to + QStringLiteral("/model.json"));
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(QJsonDocument(manifest).toJson());
+        }
+        for (const QStringList &choice : {QStringList{}, QStringList{"--to", "es"},
+                                          QStringList{"--from", "en", "--to", "es"}}) {
+            const Run run = runCli(QStringList{"translate", "--json"} + choice, "the cat is big.\n",
+                                   dir.path());
+            QCOMPARE(run.exitCode, 0);
+            const QJsonObject object = parse(run.lines().value(0));
+            QCOMPARE(object["model"].toString(), QStringLiteral("b-default"));
+            QCOMPARE(object["translation"].toString(), QStringLiteral("el gato es grande."));
+        }
+        const Run models = runCli({"models", "--json"}, {}, dir.path());
+        QStringList defaults;
+        for (const QByteArray &line : models.lines())
+            if (parse(line)["default"].toBool())
+                defaults << parse(line)["id"].toString();
+        QVERIFY2(defaults.contains("b-default") && !defaults.contains("a-first"), models.out);
+    }
+
+    void helpPrintsUsageOptionsDefaultsAndExamples_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QStringList>("expected");
+        const QStringList general = {"Usage: glosa-cli", "translate-doc", "--history PATH",
+                                     "Examples:", "glosa-cli translate"};
+        QTest::newRow("--help") << QStringList{"--help"} << general;
+        QTest::newRow("-h") << QStringList{"-h"} << general;
+        QTest::newRow("help") << QStringList{"help"} << general;
+        const QStringList translate = {"Usage: glosa-cli translate",
+                                       "Options:",
+                                       "--beam-size N",
+                                       "[default: 4]",
+                                       "--from LANG",
+                                       "Examples:",
+                                       "| glosa-cli translate"};
+        QTest::newRow("help translate") << QStringList{"help", "translate"} << translate;
+        QTest::newRow("translate --help") << QStringList{"translate", "--help"} << translate;
+        QTest::newRow("translate with options -h")
+            << QStringList{"translate", "--model", "toy-en-es", "-h"} << translate;
+        QTest::newRow("translate-doc --help")
+            << QStringList{"translate-doc", "--help"}
+            << QStringList{"-o, --output OUT", "--window N", "[default: 512]", "Examples:"};
+        QTest::newRow("caption --help") << QStringList{"caption", "--help"}
+                                        << QStringList{"IMAGE...", "--top-p P", "[default: 1]"};
+        QTest::newRow("history --help")
+            << QStringList{"history", "--help"}
+            << QStringList{"search QUERY", "--limit N", "[default: 20]", "--format FORMAT"};
+        QTest::newRow("help models")
+            << QStringList{"help", "models"} << QStringList{"--all", "glosa-cli models"};
+        QTest::newRow("man page") << QStringList{"help", "--man"}
+                                  << QStringList{".TH GLOSA\\-CLI 1", ".SH COMMAND: translate"};
+    }
+    void helpPrintsUsageOptionsDefaultsAndExamples()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QStringList, expected);
+        const Run run = runCli(args);
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.err.isEmpty(), run.err);
+        for (const QString &text : expected)
+            QVERIFY2(QString::fromUtf8(run.out).contains(text),
+                     qPrintable(text + QStringLiteral(" is not in:\n") + run.out));
+    }
+
+    void helpOnAnUnknownCommandFails()
+    {
+        const Run run = runCli({"help", "transalte"});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(run.out.isEmpty());
+        QVERIFY2(run.err.contains("unknown command 'transalte'"), run.err);
+    }
+
     void badArgumentsFailWithOneLine_data()
     {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("message");
-        QTest::newRow("no model") << QStringList{"translate"} << 2 << "--model";
+        QTest::newRow("no model for --from")
+            << QStringList{"translate", "--from", "xx"} << 1 << "no translation model from 'xx'";
+        QTest::newRow("--model and --from")
+            << QStringList{"translate", "--model", "toy-en-es", "--from", "en"} << 2
+            << "--from and --to";
         QTest::newRow("unknown option")
             << QStringList{"translate", "--model", "toy-en-es", "--beam", "3"} << 2 << "beam";
         QTest::newRow("not a number")

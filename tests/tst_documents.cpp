@@ -588,6 +588,7 @@ private slots:
         QTest::newRow("timing") << "bad-timing.srt"
                                 << "line 2: '00:00:01,000 -> 00:00:03,500' is not a subtitle "
                                    "timing";
+        // Not UTF-8, and no single-byte encoding either: it holds a control character (U+0001).
         QTest::newRow("utf8") << "bad-utf8.txt"
                               << "is not UTF-8 text (ill-formed byte 0xff at "
                                  "offset 8)";
@@ -660,6 +661,125 @@ private slots:
             QVERIFY2(error.message().contains(message), qPrintable(error.message()));
             QVERIFY2(error.message().contains(name), qPrintable(error.message()));
         }
+    }
+
+    // .txt, .srt and .md in Latin-1, Windows-1252 or UTF-16 with a byte-order mark: read (ICU's
+    // charset detector), the text as the model needs it (UTF-8), and written back byte for byte.
+    void otherEncodingsAreReadAndWrittenBack_data()
+    {
+        QTest::addColumn<QString>("suffix");
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QStringList>("encodings"); // what the detector may call it
+        QTest::addColumn<QString>("text");          // of the first segment
+        const QString spanish = QStringLiteral("El niño comió pan en la mañana, ¿sí?");
+        const QString paragraph = spanish + QStringLiteral(" Él está aquí.\n\nAdiós, señor.\n");
+        QTest::newRow("Latin-1 txt")
+            << "txt" << paragraph.toLatin1() << QStringList{"ISO-8859-1", "windows-1252"}
+            << spanish + " Él está aquí.";
+        QByteArray cp1252 = "\x93Quoted\x94 words cost 5 \x80 \x96 a lot, the caf\xe9 said.\n";
+        QTest::newRow("Windows-1252 md") << "md" << cp1252 << QStringList{"windows-1252"}
+                                         << QStringLiteral("“Quoted” words cost 5 € – a lot, the "
+                                                           "café said.");
+        const QString srt = QStringLiteral("1\r\n00:00:01,000 --> 00:00:02,500\r\n¿Dónde está "
+                                           "la estación?\r\n\r\n2\r\n00:00:03,000 --> "
+                                           "00:00:04,000\r\nAquí.\r\n");
+        QByteArray utf16le("\xFF\xFE", 2);
+        for (QChar c : srt)
+            utf16le.append(char(c.unicode() & 0xFF)).append(char(c.unicode() >> 8));
+        QTest::newRow("UTF-16LE srt") << "srt" << utf16le << QStringList{"UTF-16LE"}
+                                      << QStringLiteral("¿Dónde está la estación?");
+        QByteArray utf16be("\xFE\xFF", 2);
+        for (QChar c : paragraph)
+            utf16be.append(char(c.unicode() >> 8)).append(char(c.unicode() & 0xFF));
+        QTest::newRow("UTF-16BE txt")
+            << "txt" << utf16be << QStringList{"UTF-16BE"} << spanish + " Él está aquí.";
+    }
+    void otherEncodingsAreReadAndWrittenBack()
+    {
+        QFETCH(QString, suffix);
+        QFETCH(QByteArray, bytes);
+        QFETCH(QStringList, encodings);
+        QFETCH(QString, text);
+        QTemporaryDir dir;
+        const QString in = dir.filePath(QStringLiteral("in.") + suffix);
+        QFile file(in);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(bytes);
+        file.close();
+        const Document doc = readDocument(in);
+        QVERIFY2(encodings.contains(doc.encoding), qPrintable(doc.encoding));
+        QVERIFY(!doc.segments.empty());
+        QCOMPARE(QString::fromUtf8(doc.segments.front().text), text);
+        const QString out = dir.filePath(QStringLiteral("out.") + suffix);
+        QCOMPARE(writeDocument(doc, out), doc.encoding);
+        QCOMPARE(readAll(out), bytes);
+    }
+
+    // Exported HTML says which language it is in: the translation's, not the source's.
+    void exportedHtmlGetsTheTargetLanguage_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("html (lang=\"en\" in the source)") << "sample.html";
+        QTest::newRow("pdf as html") << "sample.pdf";
+    }
+    void exportedHtmlGetsTheTargetLanguage()
+    {
+        QFETCH(QString, name);
+        const Document doc = translated(name);
+        QCOMPARE(doc.targetLanguage, QStringLiteral("es"));
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("out.html"));
+        writeDocument(doc, out);
+        const QByteArray html = readAll(out);
+        QVERIFY2(html.contains("<html lang=\"es\">"), html.left(200));
+        QVERIFY(!html.contains("lang=\"en\""));
+        // Untranslated, it keeps the source's.
+        if (name.endsWith(QLatin1String(".html"))) {
+            writeDocument(readDocument(fixture(name)), out);
+            QVERIFY(readAll(out).contains("<html lang=\"en\">"));
+        }
+    }
+
+    // A translation with a character the file's encoding lacks is written in UTF-8 (and says so).
+    void translationThatDoesNotFitIsWrittenAsUtf8()
+    {
+        QTemporaryDir dir;
+        const QString in = dir.filePath(QStringLiteral("in.txt"));
+        QFile file(in);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QStringLiteral("Una canción de amor.\n").toLatin1());
+        file.close();
+        Document doc = readDocument(in);
+        QVERIFY(doc.encoding != QLatin1String("UTF-8"));
+        doc.segments.front().translation = SegmentTranslation{"A love song \xe2\x99\xaa.", {}, {}};
+        const QString out = dir.filePath(QStringLiteral("out.txt"));
+        QCOMPARE(writeDocument(doc, out), QStringLiteral("UTF-8"));
+        QCOMPARE(readAll(out), QByteArray("A love song \xe2\x99\xaa.\n"));
+    }
+
+    // A Latin-1 Markdown file through glosa-cli: not streamed as UTF-8 (which failed), written
+    // back in Latin-1 (the code span's "Ç" and the translation's "ñ" one byte each), and said so.
+    void cliTranslatesALatin1Text()
+    {
+        QTemporaryDir dir;
+        const QString in = dir.filePath(QStringLiteral("notes.md"));
+        QFile file(in);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("the cat is big `\xc7"
+                   "a va`.\n\nthe dog is small.\n");
+        file.close();
+        const QString out = dir.filePath(QStringLiteral("notas.md"));
+        const Run run = runCli(
+            {"translate-doc", "--model", "toy-en-es", in, "-o", out, "--strategy", "greedy"});
+        QVERIFY2(run.exitCode == 0, run.err);
+        QVERIFY2(run.err.contains(QStringLiteral("was read as ISO-8859-1; %1 is written in "
+                                                 "ISO-8859-1")
+                                      .arg(out)
+                                      .toUtf8()) ||
+                     run.err.contains("was read as Windows-1252"),
+                 run.err);
+        QCOMPARE(readAll(out), QByteArray("el gato es grande `\xc7"
+                                          "a va`.\n\nel perro es peque\xf1o.\n"));
     }
 
     void progressAndCancelKeepTheFinishedPart()

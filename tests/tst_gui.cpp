@@ -1,12 +1,15 @@
 // GUI tests on the real widgets and the real toy translation plugin (tests/plugins/toytranslator,
 // tests/data/toy-en-es), offscreen.
 #include "app/core/inferenceworker.h"
+#include "app/core/modelcatalog.h"
+#include "app/core/pluginregistry.h"
 #include "app/core/settings.h"
 #include "app/gui/beamtreewidget.h"
 #include "app/gui/compareview.h"
 #include "app/gui/decodingpanel.h"
 #include "app/gui/heatmapwidget.h"
 #include "app/gui/mainwindow.h"
+#include "app/gui/modelsdialog.h"
 #include "app/gui/probabilitychart.h"
 #include "app/gui/theme.h"
 #include "app/gui/translateview.h"
@@ -14,21 +17,29 @@
 #include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
-#include <QJsonObject>
-#include <QJsonDocument>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QGlyphRun>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QPointer>
+#include <QPushButton>
+#include <QRawFont>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
+#include <QSignalSpy>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QSignalSpy>
 #include <QTextEdit>
+#include <QTextLayout>
 #include <QTimer>
-#include <QElapsedTimer>
 
 #include <time.h>
 
@@ -115,6 +126,8 @@ private slots:
         qputenv("XDG_DATA_HOME", m_settingsDir.path().toUtf8());
         QCoreApplication::setOrganizationName(QStringLiteral("GlosaTest"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_gui"));
+        // The first model is the default for the UI language's direction: English → en→es.
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
     }
 
     void typingShowsTranslationAndHoverHighlightsAlignmentRow()
@@ -178,6 +191,51 @@ private slots:
             QVERIFY(compare->column(i)->metricsText().contains(QStringLiteral("score")));
             QVERIFY(!compare->column(i)->output()->toPlainText().isEmpty());
         }
+    }
+
+    // A column whose settings change after a comparison says its result is out of date at once
+    // and is decoded again with the new settings, alone: the other columns keep their results.
+    void changingAColumnsSettingsRerunsIt()
+    {
+        MainWindow window;
+        CompareView *compare = showCompare(window, 2);
+        QVERIFY(compare);
+        compare->input()->setPlainText(QStringLiteral("the cat is big and the dog is small"));
+        QVERIFY(runComparison(compare));
+        CompareColumn *first = compare->column(0), *second = compare->column(1);
+        QVERIFY(!first->isStale() && !second->isStale());
+        const TranslationResult firstResult = first->result();
+        const TranslationResult secondResult = second->result();
+
+        // Pick another preset in column 2's strategy box, as a user does.
+        auto *preset = second->findChild<QComboBox *>();
+        QVERIFY(preset);
+        const int current = preset->currentIndex();
+        int other = 0;
+        while (other == current || preset->itemData(other).toString().isEmpty())
+            ++other;
+        preset->setCurrentIndex(other);
+        emit preset->activated(other);
+        const engine::DecodingOptions wanted = second->options();
+        QVERIFY(second->isStale()); // at once, before the new result
+        QVERIFY(decodingOptionsToMap(wanted) != decodingOptionsToMap(secondResult.options));
+        QTRY_VERIFY_WITH_TIMEOUT(!second->isStale(), 15000);
+        engine::DecodingOptions decoded = second->result().options;
+        decoded.trace = false;
+        QCOMPARE(decodingOptionsToMap(decoded), decodingOptionsToMap(wanted));
+        QVERIFY(second->metricsText().contains(QStringLiteral("score")));
+        QCOMPARE(first->result().elapsedMs, firstResult.elapsedMs); // not decoded again
+
+        // Without a model to decode with, the column stays visibly out of date.
+        compare->setWorker(nullptr, QStringLiteral("no model"));
+        engine::DecodingOptions changed = second->options();
+        changed.beamSize += 1;
+        changed.strategy = engine::SearchStrategy::Beam;
+        second->setOptions(changed);
+        QVERIFY(second->isStale());
+        auto *metrics = second->findChildren<QLabel *>().last();
+        QVERIFY2(metrics->text().contains(QStringLiteral("Out of date")),
+                 qPrintable(metrics->text()));
     }
 
     void differencesAreMarkedAndAClickedWordShowsItsCandidates()
@@ -442,6 +500,192 @@ private slots:
         QCOMPARE(korean, QStringLiteral("기록"));
         QCOMPARE(spanish, QStringLiteral("Historial"));
         QCOMPARE(window.tabs()->tabText(MainWindow::HistoryTab), QStringLiteral("History"));
+    }
+
+    // On first start the model is the default for the user's language: Spanish → the bundled
+    // transformer-es-en; English → the toy package, which declares "default": true in a folder
+    // searched before the bundled ones (whose en→es default is transformer-en-es, not the RNN
+    // that comes first by name).
+    void firstStartPicksTheDefaultModelForTheLanguage()
+    {
+        QSettings().remove(QLatin1String(settingsKeys::kLastModel));
+        QLocale::setDefault(QLocale(QLocale::Spanish, QLocale::Spain));
+        QString spanish;
+        {
+            MainWindow window;
+            spanish = window.currentModelId();
+        }
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+        MainWindow window;
+        QCOMPARE(spanish, QStringLiteral("transformer-es-en"));
+        QCOMPARE(window.currentModelId(), QStringLiteral("toy-en-es"));
+    }
+
+    // The y axis ends just above the highest bar: a flat distribution is not a row of slivers.
+    void chartAxisFitsTheData_data()
+    {
+        QTest::addColumn<QList<float>>("model");
+        QTest::addColumn<QList<float>>("after");
+        QTest::addColumn<double>("top");
+        QTest::newRow("peaked") << QList<float>{0.9f, 0.05f} << QList<float>{0.95f, 0.0f} << 1.0;
+        QTest::newRow("flat") << QList<float>{0.031f, 0.02f, 0.019f}
+                              << QList<float>{0.04f, 0.03f, 0.02f} << 0.05;
+        QTest::newRow("very flat") << QList<float>{0.004f, 0.003f} << QList<float>{} << 0.01;
+        QTest::newRow("half") << QList<float>{0.3f, 0.2f} << QList<float>{0.45f, 0.4f} << 0.5;
+    }
+    void chartAxisFitsTheData()
+    {
+        QFETCH(QList<float>, model);
+        QFETCH(QList<float>, after);
+        QFETCH(double, top);
+        engine::StepTrace step;
+        for (int i = 0; i < model.size(); ++i)
+            step.tokens.push_back(i + 4);
+        step.probabilities.emplace_back(model.begin(), model.end());
+        if (!after.isEmpty())
+            step.probabilities.emplace_back(after.begin(), after.end());
+        ProbabilityChart chart;
+        chart.setStep(step, {QStringLiteral("model"), QStringLiteral("temperature")}, {}, 4);
+        QCOMPARE(chart.axisMaximum(), top);
+        chart.clear();
+        QCOMPARE(chart.axisMaximum(), 1.0);
+    }
+
+    // Help ▸ Models lists the captioner's BLEU-4 as well as the translators' BLEU and chrF.
+    void modelsDialogShowsEveryModelsScores()
+    {
+        ModelCatalog catalog;
+        catalog.scan({QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+        PluginRegistry plugins;
+        ModelsDialog dialog(catalog, plugins);
+        auto *table = dialog.findChild<QTableWidget *>(QStringLiteral("modelsTable"));
+        QVERIFY(table);
+        QMap<QString, QString> scores;
+        for (int r = 0; r < table->rowCount(); ++r)
+            scores[table->item(r, table->columnCount() - 1)->text()] = table->item(r, 3)->text();
+        const QString captioner =
+            scores.value(QDir::toNativeSeparators(catalog.find("captioner-en")->folder));
+        QVERIFY2(captioner.contains(QStringLiteral("BLEU-4 21.4")), qPrintable(captioner));
+        const QString transformer =
+            scores.value(QDir::toNativeSeparators(catalog.find("transformer-en-es")->folder));
+        QVERIFY2(transformer.contains(QStringLiteral("BLEU 42.5")) // 42.55 in model.json
+                     || transformer.contains(QStringLiteral("BLEU 42.6")),
+                 qPrintable(transformer));
+        QVERIFY2(transformer.contains(QStringLiteral("chrF 61.5")), qPrintable(transformer));
+    }
+
+    // The UI language reaches Qt's own strings (qtbase_ko/es.qm, installed by
+    // scripts/setup-common.sh), numbers, and the font: Korean is drawn with Hangul glyphs, not
+    // boxes (a CJK font is installed with the other packages).
+    void uiLanguageReachesQtsStringsNumbersAndFonts()
+    {
+        QString close[2], number[2];
+        const char *languages[2] = {"ko", "es"};
+        for (int i = 0; i < 2; ++i) {
+            MainWindow::setUiLanguage(QLatin1String(languages[i]));
+            QDialogButtonBox box(QDialogButtonBox::Close);
+            close[i] = box.button(QDialogButtonBox::Close)->text().remove(QLatin1Char('&'));
+            number[i] = QLocale().toString(12.5, 'f', 1);
+        }
+        MainWindow::setUiLanguage(QStringLiteral("ko"));
+        QTextLayout layout(QStringLiteral("기록 설정 번역"), QApplication::font());
+        layout.beginLayout();
+        layout.createLine();
+        layout.endLayout();
+        QStringList fonts;
+        int missing = 0;
+        for (const QGlyphRun &run : layout.glyphRuns()) {
+            fonts << run.rawFont().familyName();
+            for (quint32 glyph : run.glyphIndexes())
+                missing += glyph == 0; // .notdef: a box
+        }
+        MainWindow::setUiLanguage(QStringLiteral("en"));
+        QCOMPARE(close[0], QStringLiteral("닫기"));
+        QCOMPARE(close[1], QStringLiteral("Cerrar"));
+        QCOMPARE(number[1], QStringLiteral("12,5"));
+        QCOMPARE(QLocale().toString(12.5, 'f', 1), QStringLiteral("12.5"));
+        QVERIFY2(missing == 0, qPrintable(QStringLiteral("%1 boxes; fonts: %2")
+                                              .arg(missing)
+                                              .arg(fonts.join(QStringLiteral(", ")))));
+    }
+
+    // Every language at 1280 × 800: no label, button or combo box on any tab shows less than
+    // its text (the Spanish Decoding panel and combo boxes used to be cut).
+    void noTextIsClippedAt1280x800_data()
+    {
+        QTest::addColumn<QString>("language");
+        for (const char *language : {"en", "es", "ko"})
+            QTest::newRow(language) << QString::fromLatin1(language);
+    }
+    void noTextIsClippedAt1280x800()
+    {
+        QFETCH(QString, language);
+        MainWindow::setUiLanguage(language);
+        MainWindow window;
+        // The default 3 Compare columns (earlier tests change them; 6 are wider than 1280).
+        window.compareView()->setColumnCount(3);
+        // The bundled Transformer: its layer and head selector joins the attention header.
+        QVERIFY(window.selectModel(QStringLiteral("transformer-en-es")));
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.tabs()->setCurrentIndex(MainWindow::TranslateTab); // earlier tests may have left another
+        QTRY_VERIFY_WITH_TIMEOUT(!window.translateView()->alignmentSelector()->isHidden(), 30000);
+        window.resize(1280, 800);
+        // The window fits the screen it was made for: nothing is pushed off its right edge.
+        QVERIFY2(window.minimumSizeHint().width() <= 1280,
+                 qPrintable(QString::number(window.minimumSizeHint().width())));
+        QCOMPARE(window.width(), 1280);
+        // Inside a scroll area that can scroll sideways, text out of view is not cut.
+        const auto scrollsSideways = [](QWidget *w) {
+            for (QWidget *p = w->parentWidget(); p; p = p->parentWidget())
+                if (auto *area = qobject_cast<QAbstractScrollArea *>(p))
+                    if (area->horizontalScrollBar()->isVisible())
+                        return true;
+            return false;
+        };
+        QStringList clipped;
+        for (int tab = 0; tab < window.tabs()->count(); ++tab) {
+            window.tabs()->setCurrentIndex(tab);
+            QCoreApplication::processEvents();
+            QTest::qWait(20);
+            for (QWidget *w : window.findChildren<QWidget *>()) {
+                if (!w->isVisible() || w->width() <= 0)
+                    continue;
+                // What of it can be seen: its parents (a scroll area's viewport) may cut it.
+                const int shown = w->visibleRegion().boundingRect().width();
+                const int width = scrollsSideways(w) ? w->width() : std::min(w->width(), shown);
+                // Inside a scroll area the widget may be wider than what is shown: it scrolls.
+                QString what;
+                if (auto *label = qobject_cast<QLabel *>(w)) {
+                    if (!label->wordWrap() && !label->text().isEmpty() &&
+                        label->sizeHint().width() > width)
+                        what = label->text();
+                } else if (auto *button = qobject_cast<QAbstractButton *>(w)) {
+                    if (!button->text().isEmpty() && button->sizeHint().width() > width)
+                        what = button->text();
+                } else if (auto *combo = qobject_cast<QComboBox *>(w)) {
+                    // What the combo box would ask for to show its longest item whole.
+                    QComboBox probe;
+                    probe.setFont(combo->font());
+                    for (int i = 0; i < combo->count(); ++i)
+                        probe.addItem(combo->itemIcon(i), combo->itemText(i));
+                    probe.setSizeAdjustPolicy(QComboBox::AdjustToContents);
+                    if (probe.sizeHint().width() > width)
+                        what = combo->currentText() + QStringLiteral(" (combo)");
+                }
+                if (!what.isEmpty())
+                    clipped << QStringLiteral("%1: \"%2\" (%3)")
+                                   .arg(window.tabs()->tabText(tab), what,
+                                        QString::fromLatin1(w->metaObject()->className()));
+            }
+        }
+        // Six Compare columns still fit (their preset boxes and labels give up width).
+        window.compareView()->setColumnCount(6);
+        const int sixColumns = window.minimumSizeHint().width();
+        MainWindow::setUiLanguage(QStringLiteral("en"));
+        QVERIFY2(clipped.isEmpty(), qPrintable(clipped.join(QLatin1Char('\n'))));
+        QVERIFY2(sixColumns <= 1280, qPrintable(QString::number(sixColumns)));
     }
 
     void translateStartsWithTheModelsDecodingUntilAPresetIsPicked()

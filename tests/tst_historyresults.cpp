@@ -2,9 +2,16 @@
 // and outputs of each entry kind surviving the trip into a HistoryEntry and back. The end-to-end
 // check against the real worker's positions is tests/gui/tst_historyview.cpp.
 #include "app/core/historyresults.h"
+#include "app/core/historystore.h"
+#include "app/core/modelcatalog.h"
+#include "app/core/pluginregistry.h"
 #include "app/core/settings.h"
+#include "app/core/translationrunner.h"
 
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace glosa;
@@ -122,6 +129,66 @@ private slots:
             QCOMPARE(back.hypotheses[k].alignment, r.hypotheses[k].alignment); // exact in fp16
             QCOMPARE(back.hypotheses[k].sourceCount, 3);
         }
+    }
+
+    // 5,000 words through the real Transformer, 3 hypotheses, as the app records them: the
+    // alignments (block-diagonal, one block per sentence) are stored sparse, so the entry adds
+    // under 5 MB to a real database (it was ~70 MB per hypothesis), and it reopens exactly.
+    void aLongTranslationStaysSmallAndReopensExactly()
+    {
+        PluginRegistry plugins;
+        plugins.scan({QStringLiteral(GLOSA_BINARY_DIR "/plugins")});
+        const ModelInfo info =
+            ModelCatalog::readPackage(QStringLiteral(GLOSA_SOURCE_DIR "/resources/models/"
+                                                                      "transformer-en-es"));
+        QString error;
+        const auto model = ModelCatalog::load(info, plugins, &error);
+        QVERIFY2(model, qPrintable(error));
+        QFile sample(QStringLiteral(GLOSA_SOURCE_DIR "/resources/samples/paragraph-en.txt"));
+        QVERIFY(sample.open(QIODevice::ReadOnly));
+        const QStringList paragraph =
+            QString::fromUtf8(sample.readAll()).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        QStringList words;
+        while (words.size() < 5000)
+            words += paragraph;
+        const QString text = words.mid(0, 5000).join(QLatin1Char(' '));
+        engine::DecodingOptions options = info.decodingDefaults(); // beam 4
+        options.nBest = 3;
+        const TranslationResult result = runTranslation(model, text, options);
+        QCOMPARE(result.hypotheses.size(), 3);
+        const TranslationHypothesis &best = *result.best();
+        QVERIFY(best.sourceCount > 5000 && best.tokens.size() > 5000);
+
+        HistoryEntry entry = translationHistoryEntry(result, info);
+        for (const HistoryOutput &o : entry.outputs)
+            QVERIFY(o.alignment.isSparse());
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("history.sqlite"));
+        qint64 id = 0;
+        {
+            HistoryStore store;
+            store.open(path);
+            id = store.addEntry(entry);
+        } // closed: the WAL is checkpointed into the file
+        const qint64 bytes = QFileInfo(path).size();
+        qInfo("a 5,000-word translation with 3 hypotheses: %.2f MB", bytes / 1048576.0);
+        QVERIFY2(bytes <= 5 * 1024 * 1024, qPrintable(QString::number(bytes)));
+
+        HistoryStore store;
+        store.open(path);
+        const TranslationResult back = translationResultFromHistory(*store.entry(id));
+        QCOMPARE(back.hypotheses.size(), 3);
+        const TranslationHypothesis &again = back.hypotheses.first();
+        QCOMPARE(again.text, best.text);
+        QCOMPARE(again.sourceCount, best.sourceCount);
+        QCOMPARE(again.alignment.size(), best.alignment.size());
+        for (qsizetype i = 0; i < best.alignment.size(); ++i) // float16: 3 significant digits
+            if (std::abs(again.alignment[i] - best.alignment[i]) >
+                1e-3f + 1e-3f * best.alignment[i])
+                QFAIL(qPrintable(QStringLiteral("cell %1: %2, was %3")
+                                     .arg(i)
+                                     .arg(again.alignment[i])
+                                     .arg(best.alignment[i])));
     }
 
     void comparisonKeepsEachColumnsSettings()

@@ -575,6 +575,73 @@ private slots:
         QCOMPARE(store.integrityCheck(), QStringList());
     }
 
+    // "Keep the history file under N MB": the oldest unstarred entries go while the pages in
+    // use hold more; the freed pages are reused, so the file itself stays about that size.
+    void retentionBySize()
+    {
+        const qint64 limit = 2 * 1024 * 1024;
+        HistoryStore::Options options;
+        options.retention.maxBytes = limit;
+        HistoryStore store(options);
+        store.open(dbPath());
+        QList<qint64> added;
+        for (int i = 0; i < 40; ++i) {
+            HistoryEntry e = makeTranslation(QStringLiteral("entry %1").arg(i),
+                                             {QStringLiteral("entrada %1").arg(i)});
+            HistoryAlignment &a = e.outputs[0].alignment; // 250 × 400 float16: 200 KB
+            a.rows = 250;
+            a.cols = 400;
+            for (int k = 0; k < a.rows * a.cols; ++k)
+                a.weights << float((k * 7919 + i) % 1000) / 1000.0f;
+            added << store.addEntry(e);
+            if (i == 0)
+                QVERIFY(store.setStarred(added[0], true)); // kept whatever the size
+        }
+        const qint64 kept = store.count();
+        QVERIFY2(kept > 3 && kept < 20, qPrintable(QString::number(kept)));
+        QVERIFY(store.entry(added[0]).has_value());  // starred
+        QVERIFY(store.entry(added[39]).has_value()); // the newest
+        QVERIFY(!store.entry(added[1]).has_value()); // the oldest unstarred went first
+        QCOMPARE(store.integrityCheck(), QStringList());
+        store.close(); // checkpoints the WAL into the file
+        const qint64 bytes = QFileInfo(dbPath()).size();
+        QVERIFY2(bytes <= limit + 300 * 1024, qPrintable(QString::number(bytes)));
+    }
+
+    // Sparse rows (block-diagonal alignments) are stored as such and read back exactly.
+    void sparseAlignmentRoundTrip()
+    {
+        HistoryAlignment a;
+        a.rows = 4;
+        a.cols = 6;
+        a.weights = {0.5f,  0.5f,  0, 0,      0,      0,    //
+                     0.25f, 0.75f, 0, 0,      0,      0,    //
+                     0,     0,     0, 0.125f, 0.375f, 0.5f, //
+                     0,     0,     0, 1.0f,   0,      0};
+        const QList<float> dense = a.weights;
+        a.sparsify();
+        QVERIFY(a.isSparse());
+        QCOMPARE(a.rowStarts, (QList<int>{0, 0, 3, 3}));
+        QCOMPARE(a.rowLengths, (QList<int>{2, 2, 3, 1}));
+        QCOMPARE(a.denseWeights(), dense);
+        HistoryEntry e = makeTranslation(QStringLiteral("two sentences"), {QStringLiteral("dos")});
+        e.outputs[0].alignment = a;
+        HistoryStore store;
+        store.open(dbPath());
+        const qint64 id = store.addEntry(e);
+        const HistoryAlignment back = store.entry(id)->outputs[0].alignment;
+        QCOMPARE(back.rowStarts, a.rowStarts);
+        QCOMPARE(back.rowLengths, a.rowLengths);
+        QCOMPARE(back.denseWeights(), dense); // all exact in float16
+        // A matrix with few zeros stays dense.
+        HistoryAlignment full{.rows = 2, .cols = 2, .weights = {0.5f, 0.5f, 0.0f, 1.0f}};
+        full.sparsify();
+        QVERIFY(!full.isSparse());
+        // Spans outside the matrix are refused.
+        a.rowLengths[3] = 4;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, a.validate());
+    }
+
     void exportJsonLines()
     {
         HistoryStore store;
@@ -635,7 +702,7 @@ private slots:
         const QString csv = QString::fromUtf8(buffer.data());
         QVERIFY(csv.startsWith(QLatin1String("id,time,kind,model_id,model_version,source_language,"
                                              "target_language,column,label,input,output,score,"
-                                             "elapsed_ms,starred,settings\r\n")));
+                                             "elapsed_ms,starred,settings,edited\r\n")));
         QVERIFY2(csv.contains(QLatin1String(",\"a, \"\"quoted\"\"\nline\",best,-0.25,")),
                  qPrintable(csv));
         QVERIFY(!csv.contains(QLatin1String("second")));

@@ -48,6 +48,7 @@ private slots:
                                            .arg(QLatin1String(language))
                                     << false;
         QTest::newRow("launcher") << "share/applications/org.glosa.Glosa.desktop" << false;
+        QTest::newRow("man page") << "share/man/man1/glosa-cli.1" << false;
         QTest::newRow("icon svg") << "share/icons/hicolor/scalable/apps/org.glosa.Glosa.svg"
                                   << false;
         QTest::newRow("icon png") << "share/icons/hicolor/256x256/apps/org.glosa.Glosa.png"
@@ -100,6 +101,55 @@ private slots:
         QVERIFY2(spanish.contains(QStringLiteral("estación")), qPrintable(spanish));
     }
 
+    // Without --model, the default package for the system language's direction translates:
+    // transformer-en-es and transformer-es-en declare "default": true (the RNN comes first by
+    // name).
+    void installedCliUsesTheDefaultModelForTheSystemLanguage_data()
+    {
+        QTest::addColumn<QString>("locale");
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("model");
+        QTest::newRow("English system") << "en_US.UTF-8" << QStringList() << "transformer-en-es";
+        QTest::newRow("Spanish system") << "es_ES.UTF-8" << QStringList() << "transformer-es-en";
+        QTest::newRow("Korean system, no ko model: from English")
+            << "ko_KR.UTF-8" << QStringList() << "transformer-en-es";
+        QTest::newRow("--from es")
+            << "en_US.UTF-8" << QStringList{"--from", "es"} << "transformer-es-en";
+        QTest::newRow("--to es") << "es_ES.UTF-8" << QStringList{"--to", "es"}
+                                 << "transformer-en-es";
+    }
+    void installedCliUsesTheDefaultModelForTheSystemLanguage()
+    {
+        QFETCH(QString, locale);
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, model);
+        const QString out =
+            runCli(QStringList{QStringLiteral("translate"), QStringLiteral("--json")} + arguments,
+                   "Hola.\n",
+                   {{QStringLiteral("LC_ALL"), locale}, {QStringLiteral("LANGUAGE"), QString()}});
+        QVERIFY2(out.contains(QStringLiteral("\"model\":\"%1\"").arg(model)), qPrintable(out));
+    }
+
+    // `glosa --help` and `--version` need no display (no X server, no QT_QPA_PLATFORM).
+    void installedGuiPrintsHelpWithoutADisplay()
+    {
+        for (const char *flag : {"--help", "--version"}) {
+            QProcess glosa;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+                env.remove(QLatin1String(name));
+            glosa.setProcessEnvironment(env);
+            glosa.start(m_prefix.filePath(QStringLiteral("bin/glosa")), {QLatin1String(flag)});
+            QVERIFY(glosa.waitForFinished(60000));
+            const QString out = QString::fromUtf8(glosa.readAllStandardOutput());
+            QVERIFY2(glosa.exitStatus() == QProcess::NormalExit && glosa.exitCode() == 0,
+                     qPrintable(out + QString::fromUtf8(glosa.readAllStandardError())));
+            QVERIFY2(out.contains(qstrcmp(flag, "--help") == 0 ? QStringLiteral("--model")
+                                                               : QStringLiteral(GLOSA_VERSION)),
+                     qPrintable(out));
+        }
+    }
+
 private:
     // CMAKE_INSTALL_LIBDIR: "lib", or "lib/<multiarch>" for a /usr prefix on Debian.
     QString libDir() const
@@ -113,12 +163,15 @@ private:
         return QStringLiteral("lib");
     }
 
-    QString runCli(const QStringList &arguments, const QByteArray &input = {})
+    QString runCli(const QStringList &arguments, const QByteArray &input = {},
+                   const QList<std::pair<QString, QString>> &variables = {})
     {
         QProcess cli;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         for (const char *name : {"GLOSA_PLUGIN_PATH", "GLOSA_MODEL_PATH", "GLOSA_DATA"})
             env.remove(QLatin1String(name));
+        for (const auto &[name, value] : variables)
+            env.insert(name, value);
         env.insert(QStringLiteral("XDG_DATA_HOME"), m_home.path()); // no user-installed models
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.path());
         cli.setProcessEnvironment(env);

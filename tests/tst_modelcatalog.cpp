@@ -325,6 +325,56 @@ private slots:
         QVERIFY(info.sourceLanguage.isEmpty());
     }
 
+    // The bundled folder: three translation packages, the RNN first by name; the two
+    // Transformers declare "default": true.
+    void defaultModelPerDirection_data()
+    {
+        QTest::addColumn<QStringList>("languages");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("en-US") << QStringList{"en-US"} << "transformer-en-es";
+        QTest::newRow("es-ES") << QStringList{"es-ES", "en"} << "transformer-es-en";
+        QTest::newRow("es_MX") << QStringList{"es_MX"} << "transformer-es-en";
+        QTest::newRow("ko-KR: no Korean model, English next")
+            << QStringList{"ko-KR"} << "transformer-en-es";
+        QTest::newRow("nothing known") << QStringList{} << "transformer-en-es";
+    }
+    void defaultModelPerDirection()
+    {
+        QFETCH(QStringList, languages);
+        QFETCH(QString, expected);
+        ModelCatalog catalog;
+        catalog.scan({QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+        QCOMPARE(catalog.availableModels().first().id, QStringLiteral("captioner-en"));
+        QCOMPARE(catalog.availableModels().at(1).id, QStringLiteral("rnn-attention-en-es"));
+        QCOMPARE(catalog.defaultTranslationModel(languages)->id, expected);
+        QCOMPARE(catalog.defaultModel("translation", "en", "es")->id,
+                 QStringLiteral("transformer-en-es"));
+        QCOMPARE(catalog.defaultModel("captioning")->id, QStringLiteral("captioner-en"));
+        QVERIFY(!catalog.defaultModel("translation", "ko"));
+    }
+
+    // Without a declared default the first package of the direction is used; "default" must be
+    // a boolean.
+    void defaultFlag()
+    {
+        QTemporaryDir dir;
+        makePackage(dir.path(), "a", "a");
+        makePackage(dir.path(), "b", "b", [](QJsonObject &m) { m.insert("default", true); });
+        makePackage(dir.path(), "c", "c", [](QJsonObject &m) {
+            m.insert("languages", QJsonObject{{"source", "es"}, {"target", "en"}});
+        });
+        makePackage(dir.path(), "d", "d", [](QJsonObject &m) { m.insert("default", "yes"); });
+        ModelCatalog catalog;
+        catalog.scan({dir.path()});
+        QCOMPARE(catalog.defaultModel("translation", "en")->id, QStringLiteral("b"));
+        QCOMPARE(catalog.defaultModel("translation", "es", "en")->id, QStringLiteral("c"));
+        QCOMPARE(catalog.defaultTranslationModel({"es"})->id, QStringLiteral("c"));
+        QVERIFY(catalog.find("b")->isDefault);
+        QVERIFY(!catalog.find("a")->isDefault);
+        QVERIFY2(catalog.find("d")->error.contains("\"default\" must be true or false"),
+                 qPrintable(catalog.find("d")->error));
+    }
+
     void findByIdOrFolder()
     {
         ModelCatalog catalog;

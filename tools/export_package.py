@@ -7,7 +7,7 @@
   resources/models/<id>/model.json          manifest: hyperparameters, tokenizer, decoding
                                             defaults, data licence and attribution, scores
 
-  export_package.py /work/runs/transformer-en-es/best.pt --id transformer-en-es
+  export_package.py /work/runs/transformer-en-es/best.pt --id transformer-en-es --default
   export_package.py CKPT --id ID --verify 400         # also compare fp16 vs fp32 dev BLEU
   export_package.py CKPT --id ID --score dev,test --beam 4   # decode and record scores
   export_package.py --list CKPT                       # print tensor names and shapes
@@ -144,7 +144,7 @@ def quantize_package(src_dir, out_dir):
 
 
 def export(ckpt_path, out_dir, pkg_id, dtype="f16", version="1.0.0", scores=None,
-           decoding=None, quantize=None):
+           decoding=None, quantize=None, is_default=False):
     model, codec, info = evaluate.load_model(ckpt_path)
     cfg, ck = info["config"], info["checkpoint"]
     os.makedirs(out_dir, exist_ok=True)
@@ -209,6 +209,8 @@ def export(ckpt_path, out_dir, pkg_id, dtype="f16", version="1.0.0", scores=None
                     if cfg.get("corpus") else "CC-BY 2.0 FR (weights trained on Tatoeba)"),
         "scores": all_scores,
     }
+    if is_default:  # the package the app and glosa-cli use for this direction (model-package.md)
+        manifest["default"] = True
     # A run that started from another package: say so, since its steps and dev history then
     # continue that package's training (--init-from) or reuse its word vectors (--init-embedding).
     if cfg.get("init_from"):
@@ -237,6 +239,8 @@ def main(argv=None):
     p.add_argument("--quantize", choices=["int8"], help="weight matrices as int8 with per-row "
                    "scales (docs/model-package.md); the engine then computes in int8 by default")
     p.add_argument("--version", default="1.0.0")
+    p.add_argument("--default", action="store_true",
+                   help='write "default": true: the package to use for its direction')
     p.add_argument("--list", action="store_true", help="print tensor names and shapes, then exit")
     p.add_argument("--verify", type=int, default=0,
                    help="greedy-decode the first N dev sources with the fp32 checkpoint and the "
@@ -265,7 +269,7 @@ def main(argv=None):
         p.error("--id is required")
     out = a.out or os.path.join(REPO_ROOT, "resources", "models", a.id)
     model, codec, info, manifest = export(a.checkpoint, out, a.id, a.dtype, a.version,
-                                          quantize=a.quantize)
+                                          quantize=a.quantize, is_default=a.default)
     print("exported %s -> %s (%d bytes)" % (a.checkpoint, out,
                                            os.path.getsize(os.path.join(out, "model.safetensors"))))
     if a.verify:

@@ -182,6 +182,17 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>Probability %1%</source>
         <translation>Probabilidad %1 %</translation>
     </message>
+    <message>
+        <source>Out of date: the settings changed after this result</source>
+        <translation>Desactualizado: los ajustes cambiaron después de este resultado</translation>
+    </message>
+    <message numerus="yes">
+        <source>Probabilities and differences are shown for the first %n token(s).</source>
+        <translation>
+            <numerusform>Las probabilidades y las diferencias se muestran para el primer token.</numerusform>
+            <numerusform>Las probabilidades y las diferencias se muestran para los primeros %n tokens.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>glosa::CompareView</name>
@@ -259,6 +270,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
             <numerusform>Decodificando %n columna…</numerusform>
             <numerusform>Decodificando %n columnas…</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Decoding column %1 with its new settings…</source>
+        <translation>Decodificando la columna %1 con sus nuevos ajustes…</translation>
     </message>
 </context>
 <context>
@@ -680,6 +695,47 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>Translated document</source>
         <translation>Documento traducido</translation>
     </message>
+    <message>
+        <source>Saved %1 in UTF-8: the translation has characters that %2 does not have</source>
+        <translation>Se guardó %1 en UTF-8: la traducción tiene caracteres que %2 no tiene</translation>
+    </message>
+    <message>
+        <source>Saved %1 in %2, as it was read</source>
+        <translation>Se guardó %1 en %2, como se leyó</translation>
+    </message>
+    <message>
+        <source>Translation (%1), made with other settings: Translate to update it</source>
+        <translation>Traducción (%1), hecha con otros ajustes: pulse Traducir para actualizarla</translation>
+    </message>
+    <message>
+        <source>The file is in %1, not UTF-8; Export writes %1 too where every character fits.</source>
+        <translation>El archivo está en %1, no en UTF-8; Exportar también escribe %1 si caben todos los caracteres.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n paragraph(s) edited; Export writes your version.</source>
+        <translation>
+            <numerusform>%n párrafo corregido; Exportar escribe su versión.</numerusform>
+            <numerusform>%n párrafos corregidos; Exportar escribe su versión.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Discard your edits?</source>
+        <translation>¿Descartar sus correcciones?</translation>
+    </message>
+    <message numerus="yes">
+        <source>Opening another document discards the %n paragraph(s) you edited. Export first to keep them.</source>
+        <translation>
+            <numerusform>Abrir otro documento descarta el párrafo que corrigió. Exporte antes para conservarlo.</numerusform>
+            <numerusform>Abrir otro documento descarta los %n párrafos que corrigió. Exporte antes para conservarlos.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Translating the document again replaces the %n paragraph(s) you edited.</source>
+        <translation>
+            <numerusform>Traducir de nuevo el documento reemplaza el párrafo que corrigió.</numerusform>
+            <numerusform>Traducir de nuevo el documento reemplaza los %n párrafos que corrigió.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>glosa::HeatmapWidget</name>
@@ -717,6 +773,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>The model %1 is no longer installed; the recorded result is shown as it was.</source>
         <translation>El modelo %1 ya no está instalado; el resultado guardado se muestra tal como era.</translation>
+    </message>
+    <message>
+        <source>Your edit was not saved to the history: %1</source>
+        <translation>Su corrección no se guardó en el historial: %1</translation>
     </message>
 </context>
 <context>
@@ -1054,6 +1114,18 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>Not saved to the history yet: %1 Glosa will save it when the history is free.</source>
         <translation>Aún no se ha guardado en el historial: %1 Glosa la guardará cuando el historial quede libre.</translation>
+    </message>
+    <message>
+        <source> MB</source>
+        <translation> MB</translation>
+    </message>
+    <message>
+        <source>Keep the history file under:</source>
+        <translation>Mantener el archivo del historial por debajo de:</translation>
+    </message>
+    <message>
+        <source>Your version</source>
+        <translation>Su versión</translation>
     </message>
 </context>
 <context>
@@ -1563,6 +1635,22 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>%1 (default)</source>
         <translation>%1 (predeterminado)</translation>
+    </message>
+    <message>
+        <source>Your edited translation is kept: press Translate to replace it.</source>
+        <translation>Se conserva su traducción corregida: pulse Traducir para reemplazarla.</translation>
+    </message>
+    <message>
+        <source>Edited: your version is kept in the history next to the model&apos;s.</source>
+        <translation>Corregida: su versión se guarda en el historial junto a la del modelo.</translation>
+    </message>
+    <message>
+        <source>Replace your edits?</source>
+        <translation>¿Reemplazar sus correcciones?</translation>
+    </message>
+    <message>
+        <source>The translation has your edits. Translate again and replace them with the model&apos;s translation?</source>
+        <translation>La traducción tiene sus correcciones. ¿Traducir de nuevo y reemplazarlas por la traducción del modelo?</translation>
     </message>
 </context>
 <context>

@@ -181,6 +181,16 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>Probability %1%</source>
         <translation>확률 %1%</translation>
     </message>
+    <message>
+        <source>Out of date: the settings changed after this result</source>
+        <translation>오래된 결과: 이 결과 이후 설정이 바뀌었습니다</translation>
+    </message>
+    <message numerus="yes">
+        <source>Probabilities and differences are shown for the first %n token(s).</source>
+        <translation>
+            <numerusform>확률과 차이는 처음 %n개 토큰에만 표시됩니다.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>glosa::CompareView</name>
@@ -257,6 +267,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>
             <numerusform>열 %n개 디코딩 중…</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Decoding column %1 with its new settings…</source>
+        <translation>열 %1을(를) 새 설정으로 디코딩하는 중…</translation>
     </message>
 </context>
 <context>
@@ -676,6 +690,44 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>Translated document</source>
         <translation>번역된 문서</translation>
     </message>
+    <message>
+        <source>Saved %1 in UTF-8: the translation has characters that %2 does not have</source>
+        <translation>%1을(를) UTF-8로 저장했습니다: 번역에 %2에 없는 문자가 있습니다</translation>
+    </message>
+    <message>
+        <source>Saved %1 in %2, as it was read</source>
+        <translation>%1을(를) 읽은 그대로 %2(으)로 저장했습니다</translation>
+    </message>
+    <message>
+        <source>Translation (%1), made with other settings: Translate to update it</source>
+        <translation>번역 (%1), 다른 설정으로 만들어짐: 번역을 눌러 업데이트하세요</translation>
+    </message>
+    <message>
+        <source>The file is in %1, not UTF-8; Export writes %1 too where every character fits.</source>
+        <translation>파일이 UTF-8이 아닌 %1입니다. 내보내기도 모든 문자가 들어가면 %1(으)로 씁니다.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n paragraph(s) edited; Export writes your version.</source>
+        <translation>
+            <numerusform>단락 %n개를 수정했습니다. 내보내기는 내 버전을 씁니다.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Discard your edits?</source>
+        <translation>수정한 내용을 버릴까요?</translation>
+    </message>
+    <message numerus="yes">
+        <source>Opening another document discards the %n paragraph(s) you edited. Export first to keep them.</source>
+        <translation>
+            <numerusform>다른 문서를 열면 수정한 단락 %n개가 사라집니다. 유지하려면 먼저 내보내세요.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Translating the document again replaces the %n paragraph(s) you edited.</source>
+        <translation>
+            <numerusform>문서를 다시 번역하면 수정한 단락 %n개가 바뀝니다.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>glosa::HeatmapWidget</name>
@@ -713,6 +765,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>The model %1 is no longer installed; the recorded result is shown as it was.</source>
         <translation>%1 모델이 더 이상 설치되어 있지 않습니다. 기록된 결과를 그때 그대로 표시합니다.</translation>
+    </message>
+    <message>
+        <source>Your edit was not saved to the history: %1</source>
+        <translation>수정한 내용을 기록에 저장하지 못했습니다: %1</translation>
     </message>
 </context>
 <context>
@@ -1045,6 +1101,18 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>Not saved to the history yet: %1 Glosa will save it when the history is free.</source>
         <translation>아직 기록에 저장되지 않았습니다: %1 기록을 사용할 수 있게 되면 Glosa가 저장합니다.</translation>
+    </message>
+    <message>
+        <source> MB</source>
+        <translation> MB</translation>
+    </message>
+    <message>
+        <source>Keep the history file under:</source>
+        <translation>기록 파일 크기 상한:</translation>
+    </message>
+    <message>
+        <source>Your version</source>
+        <translation>내 버전</translation>
     </message>
 </context>
 <context>
@@ -1552,6 +1620,22 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>%1 (default)</source>
         <translation>%1 (기본값)</translation>
+    </message>
+    <message>
+        <source>Your edited translation is kept: press Translate to replace it.</source>
+        <translation>수정한 번역이 유지됩니다. 바꾸려면 번역을 누르세요.</translation>
+    </message>
+    <message>
+        <source>Edited: your version is kept in the history next to the model&apos;s.</source>
+        <translation>수정됨: 내 버전이 모델의 번역과 함께 기록에 저장됩니다.</translation>
+    </message>
+    <message>
+        <source>Replace your edits?</source>
+        <translation>수정한 내용을 바꿀까요?</translation>
+    </message>
+    <message>
+        <source>The translation has your edits. Translate again and replace them with the model&apos;s translation?</source>
+        <translation>번역에 수정한 내용이 있습니다. 다시 번역하여 모델의 번역으로 바꿀까요?</translation>
     </message>
 </context>
 <context>

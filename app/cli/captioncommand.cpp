@@ -73,8 +73,9 @@ QJsonObject toJson(const QString &image, const engine::ImageCaption &caption,
         hyp["complete"] = h.endedWithEos;
         hypotheses.append(hyp);
     }
+    // As the app shows it; the hypotheses keep the model's own text and tokens.
     object["caption"] =
-        hypotheses.isEmpty() ? QString() : hypotheses[0].toObject()["text"].toString();
+        hypotheses.isEmpty() ? QString() : tidyCaption(hypotheses[0].toObject()["text"].toString());
     object["hypotheses"] = hypotheses;
     object["tokens"] =
         hypotheses.isEmpty() ? QJsonArray() : hypotheses[0].toObject()["tokens"].toArray();
@@ -101,24 +102,42 @@ QJsonObject toJson(const QString &image, const engine::ImageCaption &caption,
 
 } // namespace
 
+CommandHelp captionCommandHelp()
+{
+    CommandHelp help;
+    help.name = QStringLiteral("caption");
+    help.synopsis =
+        QStringLiteral("[--model ID_OR_DIR] [decoding options] [--json] [--save-history] "
+                       "IMAGE...");
+    help.summary = QStringLiteral("Describe images in words.");
+    help.description =
+        QStringLiteral("Writes one caption per image per line (jpg, png, webp, bmp, gif). An image "
+                       "that cannot be read gives an empty line and a message on stderr (exit "
+                       "code 1). --json also gives every hypothesis, its tokens and "
+                       "log-probabilities, and where the model looked for each word.\n\n") +
+        decodingHelpParagraph();
+    help.options = {
+        {"model", "Model id or package folder of a captioning model (default: the installed one).",
+         "ID_OR_DIR"}};
+    help.options += decodingCommandLineOptions();
+    help.options += QList<QCommandLineOption>{
+        {"json", "One JSON object per image."},
+        {"save-history", "Record each caption in the history (--history PATH chooses it)."}};
+    help.examples = {QStringLiteral("glosa-cli caption photo.jpg"),
+                     QStringLiteral("glosa-cli caption --model captioner-en --beam-size 5 --json "
+                                    "*.jpg")};
+    return help;
+}
+
 int runCaptionCommand(const QStringList &args, const QString &historyPath, QTextStream &out,
                       QTextStream &err)
 {
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    QList<QCommandLineOption> options = {{"model", "Model id or package folder.", "ID_OR_DIR"}};
-    options += decodingCommandLineOptions();
-    options += QList<QCommandLineOption>{
-        {"json", "One JSON object per image."},
-        {"save-history", "Record each caption in the history (--history PATH chooses it)."}};
-    parser.addOptions(options);
+    parser.addOptions(captionCommandHelp().options);
     parser.addPositionalArgument("images", "Image files.", "IMAGE...");
     if (!parser.parse(QStringList{QStringLiteral("glosa-cli caption")} + args)) {
         err << "glosa-cli caption: " << parser.errorText() << "\n";
-        return 2;
-    }
-    if (!parser.isSet("model")) {
-        err << "glosa-cli caption: --model ID_OR_DIR is required\n";
         return 2;
     }
     const QStringList images = parser.positionalArguments();
@@ -126,10 +145,22 @@ int runCaptionCommand(const QStringList &args, const QString &historyPath, QText
         err << "glosa-cli caption: no image given (glosa-cli caption --model ID IMAGE...)\n";
         return 2;
     }
+    QString modelId = parser.value("model");
+    if (modelId.isEmpty()) { // the default captioning package
+        ModelCatalog catalog;
+        catalog.scan();
+        const std::optional<ModelInfo> captioner =
+            catalog.defaultModel(QStringLiteral("captioning"));
+        if (!captioner) {
+            err << "glosa-cli caption: no captioning model is installed (see 'glosa-cli "
+                   "models')\n";
+            return 1;
+        }
+        modelId = captioner->id;
+    }
     QString error;
     ModelInfo info;
-    const std::shared_ptr<engine::CaptioningModel> model =
-        loadCaptioner(parser.value("model"), &error, &info);
+    const std::shared_ptr<engine::CaptioningModel> model = loadCaptioner(modelId, &error, &info);
     if (!model) {
         err << "glosa-cli caption: " << error << "\n";
         return 1;
@@ -159,9 +190,10 @@ int runCaptionCommand(const QStringList &args, const QString &historyPath, QText
                     << "\n";
             } else {
                 const auto &hyps = caption.result.hypotheses;
-                out << (hyps.empty() ? QString()
-                                     : fromUtf8(model->tokenizer().decode(std::vector<int>(
-                                           hyps[0].tokens.begin(), hyps[0].tokens.end()))))
+                out << (hyps.empty()
+                            ? QString()
+                            : tidyCaption(fromUtf8(model->tokenizer().decode(
+                                  std::vector<int>(hyps[0].tokens.begin(), hyps[0].tokens.end())))))
                     << "\n";
             }
             // The entry the app would make for this caption (image hash and thumbnail included).

@@ -20,6 +20,8 @@
 // historycommand.h); nothing is recorded without it.
 #pragma once
 
+#include "app/cli/help.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -27,6 +29,7 @@ class QTextStream;
 
 namespace glosa::cli {
 
+CommandHelp captionCommandHelp();
 // Returns the process exit code; args start after the command name.
 int runCaptionCommand(const QStringList &args, const QString &historyPath, QTextStream &out,
                       QTextStream &err);

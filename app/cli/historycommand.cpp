@@ -2,6 +2,7 @@
 
 #include "app/core/historyexport.h"
 #include "app/core/historystore.h"
+#include "app/core/settings.h"
 
 #include <QCommandLineParser>
 #include <QFile>
@@ -37,10 +38,8 @@ namespace {
 
 int usage(QTextStream &err)
 {
-    err << "usage: glosa-cli [--history PATH] history <list|search QUERY|show ID|export|star ID|"
-           "unstar ID|delete ID|clear --yes> [options]\n"
-           "  export --format jsonl|csv|tmx [-o FILE]\n"
-           "  filters: --kind KIND --model ID --since DATE --until DATE --starred\n";
+    err << "usage: glosa-cli [--history PATH] history " << historyCommandHelp().synopsis
+        << "\n'glosa-cli history --help' tells more.\n";
     return 2;
 }
 
@@ -77,6 +76,41 @@ void printSummary(QTextStream &out, const HistorySummary &s, bool withSnippet)
 
 } // namespace
 
+CommandHelp historyCommandHelp()
+{
+    CommandHelp help;
+    help.name = QStringLiteral("history");
+    help.synopsis = QStringLiteral("list|search QUERY...|show ID|export|star ID|unstar ID|delete "
+                                   "ID|clear --yes [options]");
+    help.summary = QStringLiteral("List, search, show, export, star or delete history entries.");
+    help.description = QStringLiteral(
+        "Works on the history the app records (or --history PATH): list shows the newest "
+        "entries, search finds entries by words of their input or output (newest first, or "
+        "--relevance), show prints one entry in full as JSON, export writes the entries that "
+        "match the filters as JSON Lines, CSV or TMX, clear deletes every entry.\n\n"
+        "Dates are ISO 8601 in UTC; a bare date means its midnight.");
+    help.options = {
+        {"kind", "Only entries of this kind: translation, caption or comparison.", "KIND"},
+        {"model", "Only entries made with this model id.", "ID"},
+        {"since", "Only entries made at or after DATE.", "DATE"},
+        {"until", "Only entries made before DATE.", "DATE"},
+        {"starred", "Only starred entries."},
+        {"limit", "list, search: at most N entries.", "N", QStringLiteral("20")},
+        {"offset", "list, search: skip the first N entries.", "N", QStringLiteral("0")},
+        {"relevance", "search: best matches first instead of newest first."},
+        {"format", "export: jsonl, csv or tmx.", "FORMAT"},
+        {{"o", "output"}, "export: write FILE instead of stdout.", "FILE"},
+        {"yes", "clear: really delete every entry."},
+    };
+    help.examples = {
+        QStringLiteral("glosa-cli history search coffee"),
+        QStringLiteral("glosa-cli history list --kind translation --since 2026-01-01 --limit 50"),
+        QStringLiteral("glosa-cli history export --format tmx --starred -o memory.tmx"),
+        QStringLiteral("glosa-cli --history work.sqlite history show 12"),
+    };
+    return help;
+}
+
 int runHistoryCommand(const QStringList &args, const QString &historyPath, QTextStream &out,
                       QTextStream &err)
 {
@@ -92,26 +126,7 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
 
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    const QCommandLineOption kindOption(QStringLiteral("kind"), QString(), QStringLiteral("KIND"));
-    const QCommandLineOption modelOption(QStringLiteral("model"), QString(), QStringLiteral("ID"));
-    const QCommandLineOption sinceOption(QStringLiteral("since"), QString(),
-                                         QStringLiteral("DATE"));
-    const QCommandLineOption untilOption(QStringLiteral("until"), QString(),
-                                         QStringLiteral("DATE"));
-    const QCommandLineOption starredOption(QStringLiteral("starred"));
-    const QCommandLineOption limitOption(QStringLiteral("limit"), QString(), QStringLiteral("N"),
-                                         QStringLiteral("20"));
-    const QCommandLineOption offsetOption(QStringLiteral("offset"), QString(), QStringLiteral("N"),
-                                          QStringLiteral("0"));
-    const QCommandLineOption relevanceOption(QStringLiteral("relevance"));
-    const QCommandLineOption formatOption(QStringLiteral("format"), QString(),
-                                          QStringLiteral("FORMAT"));
-    const QCommandLineOption outputOption({QStringLiteral("o"), QStringLiteral("output")},
-                                          QString(), QStringLiteral("FILE"));
-    const QCommandLineOption yesOption(QStringLiteral("yes"));
-    parser.addOptions({kindOption, modelOption, sinceOption, untilOption, starredOption,
-                       limitOption, offsetOption, relevanceOption, formatOption, outputOption,
-                       yesOption});
+    parser.addOptions(historyCommandHelp().options);
     if (!parser.parse(QStringList{QStringLiteral("glosa-cli history")} + args.mid(1))) {
         err << "glosa-cli history: " << parser.errorText() << '\n';
         return usage(err);
@@ -119,30 +134,30 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
     const QStringList positional = parser.positionalArguments();
 
     HistoryFilter filter;
-    if (parser.isSet(kindOption)) {
-        filter.kind = historyKindFromName(parser.value(kindOption));
+    if (parser.isSet("kind")) {
+        filter.kind = historyKindFromName(parser.value("kind"));
         if (!filter.kind) {
-            err << "glosa-cli history: unknown kind '" << parser.value(kindOption)
+            err << "glosa-cli history: unknown kind '" << parser.value("kind")
                 << "' (translation, caption, comparison)\n";
             return 2;
         }
     }
-    filter.modelId = parser.value(modelOption);
+    filter.modelId = parser.value("model");
     for (const auto &[option, target] :
-         {std::pair{&sinceOption, &filter.from}, std::pair{&untilOption, &filter.to}}) {
-        if (!parser.isSet(*option))
+         {std::pair{"since", &filter.from}, std::pair{"until", &filter.to}}) {
+        if (!parser.isSet(option))
             continue;
-        const std::optional<QDateTime> t = parseDate(parser.value(*option));
+        const std::optional<QDateTime> t = parseDate(parser.value(option));
         if (!t) {
-            err << "glosa-cli history: '" << parser.value(*option) << "' is not an ISO 8601 date\n";
+            err << "glosa-cli history: '" << parser.value(option) << "' is not an ISO 8601 date\n";
             return 2;
         }
         *target = *t;
     }
-    filter.starredOnly = parser.isSet(starredOption);
+    filter.starredOnly = parser.isSet("starred");
     bool limitOk = false, offsetOk = false;
-    const int limit = parser.value(limitOption).toInt(&limitOk);
-    const int offset = parser.value(offsetOption).toInt(&offsetOk);
+    const int limit = parser.value("limit").toInt(&limitOk);
+    const int offset = parser.value("offset").toInt(&offsetOk);
     if (!limitOk || !offsetOk || limit < 0 || offset < 0) {
         err << "glosa-cli history: --limit and --offset take a number >= 0\n";
         return 2;
@@ -154,7 +169,9 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
     };
 
     try {
-        HistoryStore store;
+        HistoryStore::Options options;
+        options.retention = historyRetentionFromSettings(); // the app's Settings ▸ History
+        HistoryStore store(options);
         const HistoryOpenResult opened = store.open(historyPath);
         if (opened.status == HistoryOpenResult::Status::Recovered)
             err << "glosa-cli: warning: " << opened.message << '\n';
@@ -173,7 +190,7 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
                 return 2;
             }
             HistorySearchOptions options;
-            if (parser.isSet(relevanceOption))
+            if (parser.isSet("relevance"))
                 options.order = HistorySearchOptions::Order::Relevance;
             const HistoryPage page =
                 store.search(positional.join(QLatin1Char(' ')), filter, offset, limit, options);
@@ -195,15 +212,15 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
         }
         if (sub == QLatin1String("export")) {
             const std::optional<HistoryExportFormat> format =
-                historyExportFormatFromName(parser.value(formatOption));
+                historyExportFormatFromName(parser.value("format"));
             if (!format) {
                 err << "glosa-cli history export: --format must be jsonl, csv or tmx\n";
                 return 2;
             }
             qint64 n = 0;
-            if (parser.isSet(outputOption) && parser.value(outputOption) != QLatin1String("-")) {
+            if (parser.isSet("output") && parser.value("output") != QLatin1String("-")) {
                 // QSaveFile: a failed export never leaves a truncated file behind.
-                QSaveFile file(parser.value(outputOption));
+                QSaveFile file(parser.value("output"));
                 if (!file.open(QIODevice::WriteOnly)) {
                     err << "glosa-cli history export: cannot write " << file.fileName() << ": "
                         << file.errorString() << '\n';
@@ -238,7 +255,7 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
             return 0;
         }
         if (sub == QLatin1String("clear")) {
-            if (!parser.isSet(yesOption)) {
+            if (!parser.isSet("yes")) {
                 err << "glosa-cli history clear: this removes every entry, starred ones too; "
                        "add --yes to confirm\n";
                 return 2;
@@ -256,7 +273,9 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
 qint64 saveToHistory(const HistoryEntry &entry, const QString &historyPath, QTextStream &err)
 {
     try {
-        HistoryStore store;
+        HistoryStore::Options options;
+        options.retention = historyRetentionFromSettings(); // the app's Settings ▸ History
+        HistoryStore store(options);
         const HistoryOpenResult opened = store.open(historyPath);
         if (opened.status == HistoryOpenResult::Status::Recovered)
             err << "glosa-cli: warning: " << opened.message << '\n';

@@ -12,6 +12,7 @@
 // Commands that record (translate, caption with --save-history) call saveToHistory().
 #pragma once
 
+#include "app/cli/help.h"
 #include "app/core/historyentry.h"
 
 #include <QString>
@@ -28,6 +29,7 @@ namespace glosa::cli {
 // option has no value.
 std::optional<QString> takeHistoryOption(QStringList &args, QTextStream &err);
 
+CommandHelp historyCommandHelp();
 // Runs `history <args...>` (args start after "history"). Returns the process exit code: 0, 1 for
 // a failure (message on err), 2 for a usage error.
 int runHistoryCommand(const QStringList &args, const QString &historyPath, QTextStream &out,

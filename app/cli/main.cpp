@@ -1,6 +1,7 @@
 // glosa-cli: the command-line face of Glosa. Every command prints a one-line message on stderr
 // and exits with a non-zero code on failure.
 #include "app/cli/captioncommand.h"
+#include "app/cli/help.h"
 #include "app/cli/historycommand.h"
 #include "app/cli/translatecommand.h"
 #include "app/cli/translatedoccommand.h"
@@ -9,20 +10,24 @@
 #include <QCoreApplication>
 #include <QTextStream>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace {
 
 int usage(QTextStream &err)
 {
-    err << "usage: glosa-cli <command> [options]\n"
-           "commands:\n"
-           "  models       list installed models\n"
-           "  translate    translate stdin line by line\n"
-           "  translate-doc  translate a document (.txt .srt .md .html .odt .docx .pdf)\n"
-           "  caption      describe images (--model ID [decoding options] [--json] IMAGE...)\n"
-           "  history      list, search, export the history (--history PATH: which database)\n";
+    err << "usage: glosa-cli [--history PATH] COMMAND [options]\n"
+           "commands:\n";
+    for (const glosa::cli::CommandHelp &help : glosa::cli::commandHelps())
+        err << "  " << help.name.leftJustified(15) << help.summary << "\n";
+    err << "'glosa-cli --help' tells more.\n";
     return 2;
+}
+
+bool isHelpFlag(const QString &arg)
+{
+    return arg == QLatin1String("--help") || arg == QLatin1String("-h");
 }
 
 } // namespace
@@ -42,6 +47,32 @@ int main(int argc, char *argv[])
     if (args.size() < 2)
         return usage(err);
     const QString command = args.at(1);
+    // Help goes to stdout and exits 0: `--help`, `help [COMMAND]`, `COMMAND --help`, and
+    // `help --man` (the man page, written by the build).
+    if (isHelpFlag(command) || command == QLatin1String("help")) {
+        QTextStream out(stdout);
+        const QString topic = command == QLatin1String("help") ? args.value(2) : QString();
+        if (topic == QLatin1String("--man")) {
+            out << glosa::cli::manPage();
+        } else if (topic.isEmpty()) {
+            out << glosa::cli::generalHelpText();
+        } else if (const glosa::cli::CommandHelp *help = glosa::cli::findCommandHelp(topic)) {
+            out << glosa::cli::commandHelpText(*help);
+        } else {
+            err << "glosa-cli help: unknown command '" << topic << "'\n";
+            return usage(err);
+        }
+        return 0;
+    }
+    if (const glosa::cli::CommandHelp *help = glosa::cli::findCommandHelp(command)) {
+        const QStringList rest = args.mid(2);
+        // Before "--", and not a value: `history search -h` looks for nothing else anyway.
+        if (std::any_of(rest.begin(), std::find(rest.begin(), rest.end(), QStringLiteral("--")),
+                        isHelpFlag)) {
+            QTextStream(stdout) << glosa::cli::commandHelpText(*help);
+            return 0;
+        }
+    }
     if (command == QLatin1String("--version")) {
         QTextStream(stdout) << "glosa-cli " << GLOSA_VERSION << "\n";
         return 0;

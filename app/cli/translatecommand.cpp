@@ -1,5 +1,6 @@
 #include "app/cli/translatecommand.h"
 
+#include "app/cli/help.h"
 #include "app/cli/historycommand.h"
 #include "app/core/historyentry.h"
 #include "app/core/modelcatalog.h"
@@ -14,6 +15,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLocale>
 #include <QTextStream>
 
 #include <nlohmann/json.hpp>
@@ -122,9 +124,12 @@ QJsonValue fromNlohmann(const nlohmann::json &value)
         .at(0);
 }
 
+// `withAlignment`: also the dense "alignment" matrix (--json); --save-history alone takes the
+// sentences' matrices from `result` instead (historyEntry()), since for a long line the dense
+// JSON matrix is hundreds of MB.
 QJsonObject toJson(const QByteArray &line, const engine::TranslationResult &result,
                    const DecodingOptions &options, const engine::TranslationModel &model,
-                   double elapsedMs)
+                   double elapsedMs, bool withAlignment)
 {
     const engine::Tokenizer &target = model.targetTokenizer();
     const QString source = QString::fromUtf8(line);
@@ -193,6 +198,8 @@ QJsonObject toJson(const QByteArray &line, const engine::TranslationResult &resu
     }
     object["source_tokens"] = sourceTokens;
     object["segments"] = segments;
+    if (!withAlignment)
+        return object;
     QJsonArray alignment;
     std::size_t column = 0;
     for (const auto &segment : result.segments) {
@@ -217,8 +224,10 @@ QJsonObject toJson(const QByteArray &line, const engine::TranslationResult &resu
 }
 
 // What --save-history records: the line, every hypothesis, the best one's alignment with its
-// token labels — taken from the --json object so that both say the same.
-HistoryEntry historyEntry(const QJsonObject &object, const ModelInfo &info)
+// token labels — texts and labels taken from the JSON object (toJson()) so that both say the
+// same. The alignment is sparse: each sentence's rows hold only that sentence's source tokens.
+HistoryEntry historyEntry(const QJsonObject &object, const engine::TranslationResult &result,
+                          const ModelInfo &info)
 {
     HistoryEntry entry;
     entry.kind = HistoryKind::Translation;
@@ -236,18 +245,37 @@ HistoryEntry historyEntry(const QJsonObject &object, const ModelInfo &info)
         output.rank = k;
         output.text = h["text"].toString();
         output.score = h["score"].toDouble();
-        const QJsonArray rows = object["alignment"].toArray();
-        if (k == 0 && !rows.isEmpty()) {
-            HistoryAlignment &alignment = output.alignment;
-            alignment.rows = int(rows.size());
-            for (const QJsonValue &label : object["source_tokens"].toArray())
-                alignment.sourceTokens.append(label.toString());
-            alignment.cols = int(alignment.sourceTokens.size());
-            for (const QJsonValue &label : h["tokens"].toArray())
-                alignment.targetTokens.append(label.toString());
-            for (const QJsonValue &row : rows)
-                for (const QJsonValue &cell : row.toArray())
-                    alignment.weights.append(float(cell.toDouble()));
+        if (k == 0) {
+            HistoryAlignment a;
+            std::size_t column = 0;
+            for (const auto &segment : result.segments) {
+                const engine::Tensor &matrix = segment.alignment();
+                const int width = int(segment.sourceTokens.size());
+                const std::size_t height =
+                    segment.hypotheses.empty() ? 0 : segment.hypotheses.front().tokens.size();
+                for (std::size_t i = 0; i < height; ++i) {
+                    a.rowStarts << int(column);
+                    a.rowLengths << (matrix.empty() ? 0 : width);
+                    if (!matrix.empty())
+                        a.weights.append(QList<float>(matrix.data<float>() + i * width,
+                                                      matrix.data<float>() + (i + 1) * width));
+                }
+                column += std::size_t(width);
+            }
+            a.rows = int(a.rowStarts.size());
+            a.cols = int(column);
+            if (!a.weights.isEmpty()) {
+                for (const QJsonValue &label : object["source_tokens"].toArray())
+                    a.sourceTokens.append(label.toString());
+                for (const QJsonValue &label : h["tokens"].toArray())
+                    a.targetTokens.append(label.toString());
+                // One sentence: every row spans all columns, the dense form.
+                if (a.weights.size() == qsizetype(a.rows) * a.cols) {
+                    a.rowStarts.clear();
+                    a.rowLengths.clear();
+                }
+                output.alignment = a;
+            }
         }
         entry.outputs.append(output);
     }
@@ -288,24 +316,96 @@ std::shared_ptr<engine::Model> loadInstalledModel(const QString &idOrFolder, con
 
 QList<QCommandLineOption> decodingCommandLineOptions()
 {
-    return {
-        {"strategy", "greedy, beam or sample.", "NAME"},
-        {"beam-size", "Beam size.", "N"},
-        {"n-best", "Hypotheses per sentence (beam or sample).", "N"},
-        {"length-penalty", "GNMT length penalty alpha (0: off).", "A"},
-        {"length-normalization", "gnmt, average or none.", "NAME"},
-        {"coverage-penalty", "GNMT coverage penalty beta (0: off).", "B"},
-        {"early-stopping", "heuristic, bounded or eager.", "NAME"},
-        {"no-repeat-ngram", "Block repeated n-grams of this size (0: off).", "N"},
-        {"repetition-penalty", "CTRL repetition penalty (1: off).", "R"},
-        {"top-k", "Sample among the k best (0: off).", "K"},
-        {"top-p", "Nucleus sampling mass (1: off).", "P"},
-        {"temperature", "Sampling temperature (1: off).", "T"},
-        {"seed", "Sampling seed.", "S"},
-        {"max-length", "Maximum target tokens.", "N"},
-        {"max-length-ratio", "Also cap at ratio x source tokens (0: off).", "F"},
-        {"min-length", "Minimum target tokens before EOS.", "N"},
+    // The defaults shown are DecodingOptions'; a model package's "decoding" object overrides them
+    // (the bundled Transformers: beam 4, length penalty 0.6), and the command line overrides both.
+    const DecodingOptions d;
+    auto option = [](const char *name, const char *description, const char *value,
+                     const QString &defaultValue) {
+        QCommandLineOption o(QString::fromLatin1(name), QString::fromLatin1(description),
+                             QString::fromLatin1(value));
+        o.setDefaultValue(defaultValue);
+        return o;
     };
+    auto number = [](double v) { return QString::number(v); };
+    return {
+        option("strategy", "greedy, beam or sample.", "NAME",
+               QString::fromLatin1(engine::searchStrategyName(d.strategy))),
+        option("beam-size", "Beam size.", "N", number(d.beamSize)),
+        option("n-best", "Hypotheses per sentence (beam or sample).", "N", number(d.nBest)),
+        option("length-penalty", "GNMT length penalty alpha (0: off).", "A",
+               number(d.lengthPenalty)),
+        option("length-normalization", "gnmt, average or none.", "NAME",
+               QString::fromLatin1(engine::lengthNormalizationName(d.lengthNormalization))),
+        option("coverage-penalty", "GNMT coverage penalty beta (0: off).", "B",
+               number(d.coveragePenalty)),
+        option("early-stopping", "heuristic, bounded or eager.", "NAME",
+               QString::fromLatin1(engine::earlyStoppingName(d.earlyStopping))),
+        option("no-repeat-ngram", "Block repeated n-grams of this size (0: off).", "N",
+               number(d.noRepeatNgramSize)),
+        option("repetition-penalty", "CTRL repetition penalty (1: off).", "R",
+               number(d.repetitionPenalty)),
+        option("top-k", "Sample among the k best (0: off).", "K", number(d.topK)),
+        option("top-p", "Nucleus sampling mass (1: off).", "P", number(d.topP)),
+        option("temperature", "Sampling temperature (1: off).", "T", number(d.temperature)),
+        option("seed", "Sampling seed.", "S", QString::number(d.seed)),
+        option("max-length", "Maximum target tokens.", "N", number(d.maxLength)),
+        option("max-length-ratio", "Also cap at ratio x source tokens (0: off).", "F",
+               number(d.maxLengthRatio)),
+        option("min-length", "Minimum target tokens before EOS.", "N", number(d.minLength)),
+    };
+}
+
+const QString &decodingHelpParagraph()
+{
+    static const QString text = QStringLiteral(
+        "Decoding options that are not given take the model package's own settings (its "
+        "model.json \"decoding\": beam 4 with length penalty 0.6 for the bundled Transformers), "
+        "then the defaults shown.");
+    return text;
+}
+
+QList<QCommandLineOption> modelCommandLineOptions()
+{
+    return {
+        {"model",
+         "Model id or package folder (see 'glosa-cli models'); without it, the default "
+         "model for --from/--to, else for the system language.",
+         "ID_OR_DIR"},
+        {"from", "Without --model: the source language (e.g. en, es) of the default model.",
+         "LANG"},
+        {"to", "Without --model: the target language of the default model.", "LANG"},
+    };
+}
+
+std::optional<QString> modelFromCommandLine(const QCommandLineParser &parser, QString *error)
+{
+    if (parser.isSet("model")) {
+        if (parser.isSet("from") || parser.isSet("to")) {
+            *error = QStringLiteral("--from and --to choose a model: leave out --model or them");
+            return std::nullopt;
+        }
+        return parser.value("model");
+    }
+    ModelCatalog catalog;
+    catalog.scan();
+    const QString translation = QStringLiteral("translation");
+    const std::optional<ModelInfo> info =
+        parser.isSet("from") || parser.isSet("to")
+            ? catalog.defaultModel(translation, parser.value("from"), parser.value("to"))
+            : catalog.defaultTranslationModel(QLocale::system().uiLanguages());
+    if (!info) {
+        *error =
+            parser.isSet("from") || parser.isSet("to")
+                ? QStringLiteral("no translation model from '%1' to '%2' is installed (see "
+                                 "'glosa-cli models')")
+                      .arg(parser.value("from").isEmpty() ? QStringLiteral("*")
+                                                          : parser.value("from"),
+                           parser.value("to").isEmpty() ? QStringLiteral("*") : parser.value("to"))
+                : QStringLiteral("no translation model is installed (see 'glosa-cli "
+                                 "models')");
+        return std::nullopt;
+    }
+    return info->id;
 }
 
 engine::DecodingOptions decodingOptionsFromCommandLine(const QCommandLineParser &parser,
@@ -335,13 +435,7 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
 {
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    QList<QCommandLineOption> options = {{"model", "Model id or package folder.", "ID_OR_DIR"}};
-    options += decodingCommandLineOptions();
-    options += QList<QCommandLineOption>{
-        {"json", "One JSON object per line."},
-        {"save-history", "Also record each translation in the history (--history PATH)."},
-    };
-    parser.addOptions(options);
+    parser.addOptions(translateCommandHelp().options);
     if (!parser.parse(QStringList{QStringLiteral("glosa-cli translate")} + args)) {
         err << "glosa-cli translate: " << parser.errorText() << "\n";
         return 2;
@@ -349,10 +443,6 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
     if (!parser.positionalArguments().isEmpty()) {
         err << "glosa-cli translate: unexpected argument '" << parser.positionalArguments().first()
             << "' (text is read from stdin)\n";
-        return 2;
-    }
-    if (!parser.isSet("model")) {
-        err << "glosa-cli translate: --model ID_OR_DIR is required\n";
         return 2;
     }
     // Check that the values parse before the (slow) model load; they are validated together with
@@ -364,9 +454,14 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
         return 2;
     }
     QString error;
+    const std::optional<QString> modelId = modelFromCommandLine(parser, &error);
+    if (!modelId) {
+        err << "glosa-cli translate: " << error << "\n";
+        return parser.isSet("model") ? 2 : 1;
+    }
     ModelInfo info;
     const std::shared_ptr<engine::TranslationModel> model =
-        loadTranslationModel(parser.value("model"), &error, &info);
+        loadTranslationModel(*modelId, &error, &info);
     if (!model) {
         err << "glosa-cli translate: " << error.simplified() << "\n";
         return 1;
@@ -408,11 +503,11 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
                 translator.translate(std::string_view(line.constData(), line.size()), decoding);
             const double elapsedMs = timer.nsecsElapsed() / 1e6;
             if (json || saveHistory) {
-                const QJsonObject object = toJson(line, result, decoding, *model, elapsedMs);
+                const QJsonObject object = toJson(line, result, decoding, *model, elapsedMs, json);
                 if (json)
                     out << QJsonDocument(object).toJson(QJsonDocument::Compact);
                 if (saveHistory && !line.isEmpty() &&
-                    saveToHistory(historyEntry(object, info), historyPath, err) == 0)
+                    saveToHistory(historyEntry(object, result, info), historyPath, err) == 0)
                     status = 1;
             }
             if (!json)
@@ -447,11 +542,60 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
     return status;
 }
 
+CommandHelp translateCommandHelp()
+{
+    CommandHelp help;
+    help.name = QStringLiteral("translate");
+    help.synopsis = QStringLiteral("[--model ID_OR_DIR | --from LANG --to LANG] [decoding "
+                                   "options] [--json] [--save-history] < TEXT");
+    help.summary = QStringLiteral("Translate stdin line by line.");
+    help.description =
+        QStringLiteral("Reads one text per line on stdin and writes one translation per line on "
+                       "stdout, in order, flushed after each line. A line may hold several "
+                       "sentences; an empty line gives an empty line. A line that is not UTF-8 "
+                       "gives an empty line and a message on stderr (exit code 1).\n\n") +
+        decodingHelpParagraph() +
+        QStringLiteral("\n\n--json writes one object per line: the translation, every "
+                       "hypothesis with its tokens, token log-probabilities and score, the "
+                       "source tokens, the alignment and the settings in effect.");
+    help.options = modelCommandLineOptions() + decodingCommandLineOptions();
+    help.options += QList<QCommandLineOption>{
+        {"json", "One JSON object per line."},
+        {"save-history", "Also record each translation in the history (--history PATH)."},
+    };
+    help.examples = {
+        QStringLiteral("echo \"I would like a cup of coffee.\" | glosa-cli translate"),
+        QStringLiteral("echo \"¿Dónde está la estación?\" | glosa-cli translate --from es"),
+        QStringLiteral("glosa-cli translate --model transformer-en-es --strategy beam "
+                       "--beam-size 5 --n-best 3 --json < sentences.txt"),
+        QStringLiteral("glosa-cli translate --strategy sample --top-p 0.9 --seed 7 --save-history "
+                       "< notes.txt"),
+    };
+    return help;
+}
+
+CommandHelp modelsCommandHelp()
+{
+    CommandHelp help;
+    help.name = QStringLiteral("models");
+    help.synopsis = QStringLiteral("[--all] [--json]");
+    help.summary = QStringLiteral("List the installed models.");
+    help.description = QStringLiteral(
+        "Lists every usable model package: its id, task, languages, architecture, status and "
+        "folder. Packages are looked for in $GLOSA_MODEL_PATH, the user's models folder and the "
+        "bundled models, in that order; a package that declares \"default\": true is the one "
+        "used for its direction when --model is not given (marked \"default\").");
+    help.options = {{"all", "Also list broken and shadowed packages."},
+                    {"json", "One JSON object per model."}};
+    help.examples = {QStringLiteral("glosa-cli models"),
+                     QStringLiteral("glosa-cli models --all --json")};
+    return help;
+}
+
 int runModelsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     QCommandLineParser parser;
-    parser.addOptions({{"all", "Also list broken and shadowed packages."},
-                       {"json", "One JSON object per model."}});
+    parser.addOptions(modelsCommandHelp().options);
     if (!parser.parse(QStringList{QStringLiteral("glosa-cli models")} + args)) {
         err << "glosa-cli models: " << parser.errorText() << "\n";
         return 2;
@@ -469,6 +613,11 @@ int runModelsCommand(const QStringList &args, QTextStream &out, QTextStream &err
     const bool json = parser.isSet("json");
     const QList<ModelInfo> models = all ? catalog.models() : catalog.availableModels();
 
+    // The model used for its direction when no --model is given.
+    auto isDefault = [&](const ModelInfo &m) {
+        const auto chosen = catalog.defaultModel(m.task, m.sourceLanguage, m.targetLanguage);
+        return m.isValid() && m.shadowedBy.isEmpty() && chosen && chosen->folder == m.folder;
+    };
     auto statusOf = [&](const ModelInfo &m) {
         if (!m.isValid())
             return QStringLiteral("broken: %1").arg(m.error.simplified());
@@ -493,6 +642,7 @@ int runModelsCommand(const QStringList &args, QTextStream &out, QTextStream &err
                                              {"architecture", m.architecture},
                                              {"folder", m.folder},
                                              {"size", m.sizeOnDisk},
+                                             {"default", isDefault(m)},
                                              {"status", statusOf(m)}})
                        .toJson(QJsonDocument::Compact)
                 << "\n";
@@ -502,8 +652,9 @@ int runModelsCommand(const QStringList &args, QTextStream &out, QTextStream &err
     // An aligned table; the folder goes last because it is the long one.
     QList<QStringList> table = {{"ID", "TASK", "LANGUAGES", "ARCHITECTURE", "STATUS", "FOLDER"}};
     for (const ModelInfo &m : models)
-        table.append({m.id.isEmpty() ? QStringLiteral("?") : m.id, m.task, languages(m),
-                      m.architecture, statusOf(m), m.folder});
+        table.append(
+            {m.id.isEmpty() ? QStringLiteral("?") : m.id, m.task, languages(m), m.architecture,
+             statusOf(m) + (isDefault(m) ? QStringLiteral(" (default)") : QString()), m.folder});
     QList<int> widths(table.first().size(), 0);
     for (const QStringList &row : table)
         for (int c = 0; c < row.size(); ++c)

@@ -1,6 +1,7 @@
 // `glosa-cli translate` and `glosa-cli models`.
 //
-//   glosa-cli translate --model ID_OR_DIR [--strategy greedy|beam|sample] [--beam-size N]
+//   glosa-cli translate [--model ID_OR_DIR | --from LANG --to LANG] [--strategy greedy|beam|sample]
+//   [--beam-size N]
 //       [--n-best N] [--length-penalty A] [--coverage-penalty B] [--no-repeat-ngram N]
 //       [--repetition-penalty R] [--top-k K] [--top-p P] [--temperature T] [--seed S]
 //       [--max-length N] [--min-length N] [--max-length-ratio F]
@@ -8,6 +9,8 @@
 //       [--json] [--save-history]
 //   glosa-cli models [--all] [--json]
 //
+// Without --model, translate uses the default model (ModelCatalog::defaultModel) from --from to
+// --to, or for the system language (ModelCatalog::defaultTranslationModel).
 // translate reads one text per line on stdin and writes one translation per line on stdout, in
 // order, flushed after each line. Settings not given come from the model's model.json
 // "decoding" object, then from DecodingOptions' defaults. A line may hold several sentences: it
@@ -35,6 +38,7 @@
 // alignment with source and target token labels, and every setting.
 #pragma once
 
+#include "app/cli/help.h"
 #include "engine/decoding/decodingoptions.h"
 
 #include <QCommandLineOption>
@@ -43,6 +47,7 @@
 #include <QStringList>
 
 #include <memory>
+#include <optional>
 
 class QCommandLineParser;
 class QTextStream;
@@ -61,7 +66,14 @@ namespace glosa::cli {
 // (--strategy, --beam-size, ...), their values over a model's defaults (throws
 // std::invalid_argument with a one-line message), and loading a translation model by id or folder
 // (null with *error set on failure).
+// --model, --from, --to; which model they name (an id or folder; nullopt with *error set when no
+// installed model matches or they contradict each other).
+QList<QCommandLineOption> modelCommandLineOptions();
+std::optional<QString> modelFromCommandLine(const QCommandLineParser &parser, QString *error);
+// Every decoding option with DecodingOptions' default, and the paragraph of help that says how a
+// model's own defaults come in between.
 QList<QCommandLineOption> decodingCommandLineOptions();
+const QString &decodingHelpParagraph();
 engine::DecodingOptions decodingOptionsFromCommandLine(const QCommandLineParser &parser,
                                                        engine::DecodingOptions defaults);
 std::shared_ptr<engine::TranslationModel> loadTranslationModel(const QString &idOrFolder,
@@ -72,6 +84,8 @@ std::shared_ptr<engine::TranslationModel> loadTranslationModel(const QString &id
 std::shared_ptr<engine::Model> loadInstalledModel(const QString &idOrFolder, const QString &task,
                                                   QString *error, ModelInfo *info = nullptr);
 
+CommandHelp translateCommandHelp();
+CommandHelp modelsCommandHelp();
 // Both return the process exit code; args start after the command name.
 int runTranslateCommand(const QStringList &args, const QString &historyPath, QTextStream &out,
                         QTextStream &err);

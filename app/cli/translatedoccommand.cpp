@@ -3,6 +3,7 @@
 #include "app/cli/translatecommand.h"
 #include "app/core/documents/documenttranslator.h"
 #include "app/core/documents/formats.h"
+#include "app/core/documents/textencoding.h"
 #include "app/core/modelcatalog.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
@@ -46,24 +47,54 @@ QString duration(qint64 milliseconds)
 
 } // namespace
 
+CommandHelp translateDocCommandHelp()
+{
+    CommandHelp help;
+    help.name = QStringLiteral("translate-doc");
+    help.synopsis = QStringLiteral("[--model ID_OR_DIR | --from LANG --to LANG] IN -o OUT "
+                                   "[--window N] [--chunk-bytes N] [--quiet] [decoding options]");
+    help.summary = QStringLiteral("Translate a document (.txt .srt .md .html .odt .docx .pdf) and "
+                                  "keep its structure.");
+    help.description =
+        QStringLiteral("OUT has the format of IN, or .txt for the translated paragraphs only "
+                       "(.odt, .docx, .html or .txt for a PDF). .txt and .srt are streamed "
+                       "--chunk-bytes at a time, so memory stays bounded on big files; OUT "
+                       "replaces an existing file only once complete. Progress goes to stderr "
+                       "about once a second unless --quiet. Ctrl+C stops and still writes OUT "
+                       "with the finished part translated (exit code 130).\n\n") +
+        decodingHelpParagraph();
+    help.options = modelCommandLineOptions();
+    QCommandLineOption output({QStringLiteral("o"), QStringLiteral("output")},
+                              QStringLiteral("Output document."), QStringLiteral("OUT"));
+    QCommandLineOption window(QStringLiteral("window"),
+                              QStringLiteral("Segments read ahead and sorted by length "
+                                             "(1: document order)."),
+                              QStringLiteral("N"), QStringLiteral("512"));
+    QCommandLineOption chunk(QStringLiteral("chunk-bytes"),
+                             QStringLiteral(".txt/.srt are read, translated and written this many "
+                                            "bytes at a time (cut at blank lines)."),
+                             QStringLiteral("N"), QString::number(qint64(4) << 20));
+    help.options += {output, window, chunk};
+    help.options += decodingCommandLineOptions();
+    help.options +=
+        QCommandLineOption(QStringLiteral("quiet"), QStringLiteral("No progress on stderr."));
+    help.examples = {
+        QStringLiteral("glosa-cli translate-doc report.docx -o informe.docx"),
+        QStringLiteral("glosa-cli translate-doc --from es carta.odt -o letter.odt"),
+        QStringLiteral("glosa-cli translate-doc --model transformer-en-es film.srt -o film.es.srt "
+                       "--strategy greedy"),
+        QStringLiteral("glosa-cli translate-doc paper.pdf -o paper.html"),
+    };
+    return help;
+}
+
 int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     Q_UNUSED(out);
     const QString name = QStringLiteral("glosa-cli translate-doc: ");
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    QList<QCommandLineOption> options = {{"model", "Model id or package folder.", "ID_OR_DIR"},
-                                         {{"o", "output"}, "Output document.", "OUT"}};
-    options += decodingCommandLineOptions();
-    options += QList<QCommandLineOption>{
-        {"window", "Segments read ahead and sorted by length (1: document order).", "N"},
-        {"chunk-bytes",
-         ".txt/.srt are read, translated and written this many bytes at a time "
-         "(cut at blank lines; default 4 MiB).",
-         "N"},
-        {"quiet", "No progress on stderr."},
-    };
-    parser.addOptions(options);
+    parser.addOptions(translateDocCommandHelp().options);
     if (!parser.parse(QStringList{QStringLiteral("glosa-cli translate-doc")} + args)) {
         err << name << parser.errorText() << "\n";
         return 2;
@@ -77,8 +108,8 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
             << "\n";
         return 2;
     }
-    if (!parser.isSet("model") || !parser.isSet("output")) {
-        err << name << "--model ID_OR_DIR and -o OUT are required\n";
+    if (!parser.isSet("output")) {
+        err << name << "-o OUT is required\n";
         return 2;
     }
     int window = 512;
@@ -120,7 +151,9 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
 
     // The document first: a corrupt file should not wait for a model to load. Line-based
     // formats are streamed a chunk at a time (cut at blank lines), so memory stays bounded.
-    const bool streamed = documents::isStreamable(inFormat);
+    // Only UTF-8 is cut into chunks; a file in another encoding is converted whole.
+    const bool streamed = documents::isStreamable(inFormat) &&
+                          documents::detectFileEncoding(input) == QLatin1String("UTF-8");
     QFile source(input);
     documents::Document document;
     try {
@@ -139,9 +172,14 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
     }
 
     QString error;
+    const std::optional<QString> modelId = modelFromCommandLine(parser, &error);
+    if (!modelId) {
+        err << name << error << "\n";
+        return parser.isSet("model") ? 2 : 1;
+    }
     ModelInfo info;
     const std::shared_ptr<engine::TranslationModel> model =
-        loadTranslationModel(parser.value("model"), &error, &info);
+        loadTranslationModel(*modelId, &error, &info);
     if (!model) {
         err << name << error.simplified() << "\n";
         return 1;
@@ -210,7 +248,18 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
             segments += document.segments.size();
             translated += document.translatedCount();
             if (!streamed) {
-                documents::writeDocument(document, output);
+                const QString written = documents::writeDocument(document, output);
+                // Say so whenever the text is not plain UTF-8 in and out.
+                if (document.encoding != QLatin1String("UTF-8"))
+                    err << name << input << " was read as "
+                        << documents::encodingDisplayName(document.encoding) << "; " << output
+                        << " is written in " << documents::encodingDisplayName(written)
+                        << (written == document.encoding
+                                ? QString()
+                                : QStringLiteral(" (the translation has characters that %1 does "
+                                                 "not have)")
+                                      .arg(documents::encodingDisplayName(document.encoding)))
+                        << "\n";
                 break;
             }
             if (outFormat == inFormat)

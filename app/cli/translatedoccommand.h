@@ -1,6 +1,7 @@
 // `glosa-cli translate-doc`: translate a whole document and keep its structure.
 //
-//   glosa-cli translate-doc --model ID_OR_DIR IN -o OUT [--window N] [--chunk-bytes N] [--quiet]
+//   glosa-cli translate-doc [--model ID_OR_DIR | --from LANG --to LANG] IN -o OUT [--window N]
+//   [--chunk-bytes N] [--quiet]
 //       [decoding options of `glosa-cli translate`]
 //
 // IN is .txt, .srt, .md, .html, .odt, .docx or .pdf (see app/core/documents/formats.h for what
@@ -17,12 +18,15 @@
 // before the model is loaded; a later chunk's error message counts lines from that chunk.
 #pragma once
 
+#include "app/cli/help.h"
+
 #include <QStringList>
 
 class QTextStream;
 
 namespace glosa::cli {
 
+CommandHelp translateDocCommandHelp();
 // Returns the process exit code; args start after the command name.
 int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 

@@ -42,15 +42,36 @@ struct HistoryAlignment
     QList<float> weights;     // [rows, cols], row-major; empty when there is no alignment
     QStringList sourceTokens; // optional labels for the columns (cols entries when present)
     QStringList targetTokens; // optional labels for the rows (rows entries when present)
+    // Sparse rows, for the block-diagonal alignments of texts of several sentences (a sentence
+    // attends only to its own source tokens; 5,000 words are ~7,000 × 7,000 cells, 98 MB as
+    // float16, of which ~1% are not 0): row r holds rowLengths[r] weights from column
+    // rowStarts[r] on, the rows one after another in `weights`; the rest of a row is 0. Both
+    // empty: `weights` is the dense [rows, cols] matrix.
+    QList<int> rowStarts;
+    QList<int> rowLengths;
 
     bool isEmpty() const { return weights.isEmpty(); }
-    // Throws std::invalid_argument when weights.size() != rows * cols or a label list has the
-    // wrong length.
+    bool isSparse() const { return !rowStarts.isEmpty(); }
+    // The dense [rows, cols] matrix, from either form.
+    QList<float> denseWeights() const;
+    // Keeps each row from its first to its last non-zero weight when that is under half the
+    // cells. The weights are not changed, so the matrix reads back exactly as it was.
+    void sparsify();
+    // The same from a dense [rows, cols] array (rows and cols set), without copying it whole.
+    void setWeightsFromDense(const float *dense);
+    // Throws std::invalid_argument when the weights do not fill the matrix (dense: rows * cols;
+    // sparse: the rows' lengths, each inside the columns) or a label list has the wrong length.
     void validate() const;
-    // rows * cols little-endian IEEE float16 values (glosa::engine::floatToHalf).
+    // The `weights` as little-endian IEEE float16 values (glosa::engine::floatToHalf).
     QByteArray toHalfBlob() const;
     // Throws std::invalid_argument when blob.size() != rows * cols * 2.
     static QList<float> weightsFromHalfBlob(int rows, int cols, const QByteArray &blob);
+    // Sparse rows as stored: rows × (int32 first column, int32 count), little-endian; and back
+    // (throws std::invalid_argument when the blob is not rows * 8 bytes).
+    QByteArray rowSpansBlob() const;
+    void setRowSpansFromBlob(const QByteArray &blob);
+    // `count` float16 values (throws std::invalid_argument when the blob is not count * 2 bytes).
+    static QList<float> floatsFromHalfBlob(qsizetype count, const QByteArray &blob);
 };
 
 struct HistoryOutput
@@ -78,6 +99,9 @@ struct HistoryEntry
     QString imageHash;            // captions: hex SHA-256 of the image file's bytes
     QByteArray thumbnailPng;      // captions: a small PNG (see makeThumbnail)
     QList<HistoryOutput> outputs; // all columns, all n-best ranks
+    // Translations: the user's own version of the best output (edited in the Translate view),
+    // kept next to the model's; empty when it was not edited.
+    QString editedText;
     double elapsedMs = 0;
     bool starred = false;
 
@@ -105,6 +129,10 @@ struct HistorySummary
     QString inputPreview;  // first 200 characters of the input
     QString outputPreview; // first 200 characters of the best output of column 0
     QString snippet;       // search only: matching text with the hits wrapped in markers
+    // Search only: the input's and the outputs' own snippets, each empty when that side has no
+    // hit (so that a view shows a hit in the output on the output's line).
+    QString inputSnippet;
+    QString outputSnippet;
     bool starred = false;
     bool hasImage = false;
     double elapsedMs = 0;
@@ -134,8 +162,11 @@ struct HistoryRetention
     // are never removed, so more may remain when more than maxEntries are starred.
     qint64 maxEntries = 0;
     int maxAgeDays = 0; // remove unstarred entries older than this (0 = no limit)
+    // Remove the oldest unstarred entries while the database's pages in use hold more than this
+    // many bytes (0 = no limit). Freed pages are reused, so the file stays about this size.
+    qint64 maxBytes = 0;
 
-    bool isActive() const { return maxEntries > 0 || maxAgeDays > 0; }
+    bool isActive() const { return maxEntries > 0 || maxAgeDays > 0 || maxBytes > 0; }
 };
 
 } // namespace glosa

@@ -94,13 +94,14 @@ qint64 exportHistory(const HistoryStore &store, HistoryExportFormat format, QIOD
         });
         break;
     case HistoryExportFormat::Csv:
-        write(device, csvRow({QStringLiteral("id"), QStringLiteral("time"), QStringLiteral("kind"),
-                              QStringLiteral("model_id"), QStringLiteral("model_version"),
-                              QStringLiteral("source_language"), QStringLiteral("target_language"),
-                              QStringLiteral("column"), QStringLiteral("label"),
-                              QStringLiteral("input"), QStringLiteral("output"),
-                              QStringLiteral("score"), QStringLiteral("elapsed_ms"),
-                              QStringLiteral("starred"), QStringLiteral("settings")}));
+        write(device,
+              csvRow({QStringLiteral("id"), QStringLiteral("time"), QStringLiteral("kind"),
+                      QStringLiteral("model_id"), QStringLiteral("model_version"),
+                      QStringLiteral("source_language"), QStringLiteral("target_language"),
+                      QStringLiteral("column"), QStringLiteral("label"), QStringLiteral("input"),
+                      QStringLiteral("output"), QStringLiteral("score"),
+                      QStringLiteral("elapsed_ms"), QStringLiteral("starred"),
+                      QStringLiteral("settings"), QStringLiteral("edited")}));
         store.forEachEntry(filter, [&](const HistoryEntry &e) {
             QList<const HistoryOutput *> best;
             for (const HistoryOutput &o : e.outputs) {
@@ -119,7 +120,8 @@ qint64 exportHistory(const HistoryStore &store, HistoryExportFormat format, QIOD
                               o ? o->label : QString(), e.inputText, o ? o->text : QString(),
                               o && o->score ? QString::number(*o->score, 'g', 8) : QString(),
                               QString::number(e.elapsedMs, 'f', 3),
-                              e.starred ? QStringLiteral("1") : QStringLiteral("0"), settings}));
+                              e.starred ? QStringLiteral("1") : QStringLiteral("0"), settings,
+                              o && o->column == 0 ? e.editedText : QString()}));
                 ++written;
             }
             return true;
@@ -159,7 +161,9 @@ qint64 exportHistory(const HistoryStore &store, HistoryExportFormat format, QIOD
             xml.writeEndElement();
             const std::pair<QString, QString> sides[] = {
                 {languageOrUnknown(e.sourceLanguage), e.inputText},
-                {languageOrUnknown(e.targetLanguage), best->text}};
+                // A translation memory wants the user's version when there is one.
+                {languageOrUnknown(e.targetLanguage),
+                 e.editedText.isEmpty() ? best->text : e.editedText}};
             for (const auto &[language, text] : sides) {
                 xml.writeStartElement(QStringLiteral("tuv"));
                 xml.writeAttribute(QStringLiteral("xml:lang"), language);

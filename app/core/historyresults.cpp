@@ -43,7 +43,8 @@ void appendOutputs(HistoryEntry &entry, const TranslationResult &result, int col
             && h.alignment.size() == qsizetype(h.tokens.size()) * h.sourceCount) {
             output.alignment.rows = int(h.tokens.size());
             output.alignment.cols = h.sourceCount;
-            output.alignment.weights = QList<float>(h.alignment.begin(), h.alignment.end());
+            // Several sentences: block-diagonal, mostly zeros, stored sparse.
+            output.alignment.setWeightsFromDense(h.alignment.constData());
             output.alignment.sourceTokens = sourcePieces;
             output.alignment.targetTokens = pieces(h.tokens);
         }
@@ -159,7 +160,8 @@ TranslationResult translationResultFromHistory(const HistoryEntry &entry, int co
         const HistoryAlignment &a = o->alignment;
         if (!a.isEmpty() && a.targetTokens.size() == a.rows) {
             h.tokens = spansFromPieces(o->text, a.targetTokens);
-            h.alignment = QVector<float>(a.weights.begin(), a.weights.end());
+            const QList<float> dense = a.denseWeights();
+            h.alignment = QVector<float>(dense.begin(), dense.end());
             h.sourceCount = a.cols;
             if (result.sourceTokens.isEmpty() && a.sourceTokens.size() == a.cols)
                 result.sourceTokens = spansFromPieces(entry.inputText, a.sourceTokens);
@@ -185,8 +187,10 @@ CaptionResult captionResultFromHistory(const HistoryEntry &entry)
         const HistoryAlignment &a = best->alignment;
         if (a.targetTokens.size() == a.rows)
             result.tokens = spansFromPieces(best->text, a.targetTokens);
-        if (!a.isEmpty() && a.cols == result.gridRows * result.gridCols)
-            result.attention = QVector<float>(a.weights.begin(), a.weights.end());
+        if (!a.isEmpty() && a.cols == result.gridRows * result.gridCols) {
+            const QList<float> dense = a.denseWeights();
+            result.attention = QVector<float>(dense.begin(), dense.end());
+        }
     }
     if (QFileInfo::exists(entry.imagePath)) {
         try {

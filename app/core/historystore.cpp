@@ -90,6 +90,14 @@ CREATE TRIGGER entries_after_delete AFTER DELETE ON entries BEGIN
     DELETE FROM entries_fts WHERE rowid = old.id;
 END;
 )sql",
+    // 1 -> 2: sparse alignments (HistoryAlignment::rowStarts / rowLengths). NULL: align_weights
+    // is the dense [rows, cols]; else rows × (int32 first column, int32 count), little-endian,
+    // and align_weights holds those spans one after another.
+    // And the user's own version of a translation (HistoryEntry::editedText).
+    R"sql(
+ALTER TABLE outputs ADD COLUMN align_row_spans BLOB;
+ALTER TABLE entries ADD COLUMN edited_text TEXT NOT NULL DEFAULT '';
+)sql",
 };
 static_assert(std::size(kMigrations) == HistoryStore::kSchemaVersion);
 
@@ -664,7 +672,7 @@ qint64 insertEntry(HistoryStore::Impl &d, const HistoryEntry &e)
         auto s = d.prepare(
             "INSERT INTO entries (kind, created_ms, model_id, model_version, source_language, "
             "target_language, settings, input_text, image_path, image_hash, thumbnail, "
-            "elapsed_ms, starred) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+            "elapsed_ms, starred, edited_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         s.bind(1, historyKindName(e.kind));
         s.bind(2,
                (e.time.isValid() ? e.time : QDateTime::currentDateTimeUtc()).toMSecsSinceEpoch());
@@ -679,6 +687,7 @@ qint64 insertEntry(HistoryStore::Impl &d, const HistoryEntry &e)
         s.bindBlob(11, e.thumbnailPng);
         s.bind(12, e.elapsedMs);
         s.bind(13, e.starred ? 1 : 0);
+        s.bind(14, e.editedText);
         s.run();
         id = sqlite3_last_insert_rowid(d.db);
     }
@@ -686,8 +695,8 @@ qint64 insertEntry(HistoryStore::Impl &d, const HistoryEntry &e)
     for (const HistoryOutput &o : e.outputs) {
         auto s = d.prepare(
             "INSERT INTO outputs (entry_id, column_index, rank, label, text, score, align_rows, "
-            "align_cols, align_weights, align_source_tokens, align_target_tokens) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+            "align_cols, align_weights, align_source_tokens, align_target_tokens, "
+            "align_row_spans) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         s.bind(1, id);
         s.bind(2, o.column);
         s.bind(3, o.rank);
@@ -697,6 +706,10 @@ qint64 insertEntry(HistoryStore::Impl &d, const HistoryEntry &e)
             s.bind(6, *o.score);
         else
             s.bindNull(6);
+        if (o.alignment.isSparse())
+            s.bindBlob(12, o.alignment.rowSpansBlob());
+        else
+            s.bindNull(12);
         if (o.alignment.isEmpty()) {
             s.bind(7, 0);
             s.bind(8, 0);
@@ -720,6 +733,8 @@ qint64 insertEntry(HistoryStore::Impl &d, const HistoryEntry &e)
         if (!texts.contains(o.text))
             texts.append(o.text);
     }
+    if (!e.editedText.isEmpty() && !texts.contains(e.editedText))
+        texts.append(e.editedText); // found by the user's words too
     QString input = e.inputText;
     if (!e.imagePath.isEmpty()) // captions are found by their file name too
         input += QLatin1Char('\n') + QFileInfo(e.imagePath).fileName();
@@ -761,6 +776,27 @@ qint64 applyRetentionLocked(HistoryStore::Impl &d, const HistoryRetention &r)
             removed += sqlite3_changes64(d.db);
         }
     }
+    if (r.maxBytes > 0) {
+        // Pages in use (the freed ones are reused before the file grows), oldest entry first.
+        auto used = [&] {
+            qint64 v[3] = {0, 0, 0};
+            const char *pragmas[] = {"PRAGMA page_count", "PRAGMA freelist_count",
+                                     "PRAGMA page_size"};
+            for (int i = 0; i < 3; ++i) {
+                auto s = d.prepare(pragmas[i]);
+                v[i] = s.step() ? s.int64(0) : 0;
+            }
+            return (v[0] - v[1]) * v[2];
+        };
+        while (used() > r.maxBytes) {
+            auto s = d.prepare("DELETE FROM entries WHERE id = (SELECT id FROM entries WHERE NOT "
+                               "starred ORDER BY created_ms, id LIMIT 1)");
+            s.run();
+            if (sqlite3_changes64(d.db) == 0)
+                break; // only starred entries are left
+            ++removed;
+        }
+    }
     return removed;
 }
 
@@ -793,7 +829,7 @@ HistoryEntry readEntry(HistoryStore::Impl &d, qint64 id, bool *found)
     {
         auto s = d.prepare("SELECT kind, created_ms, model_id, model_version, source_language, "
                            "target_language, settings, input_text, image_path, image_hash, "
-                           "thumbnail, elapsed_ms, starred FROM entries WHERE id = ?");
+                           "thumbnail, elapsed_ms, starred, edited_text FROM entries WHERE id = ?");
         s.bind(1, id);
         if (!s.step())
             return e;
@@ -812,10 +848,12 @@ HistoryEntry readEntry(HistoryStore::Impl &d, qint64 id, bool *found)
         e.thumbnailPng = s.blob(10);
         e.elapsedMs = s.real(11);
         e.starred = s.int64(12) != 0;
+        e.editedText = s.text(13);
     }
     auto s = d.prepare("SELECT column_index, rank, label, text, score, align_rows, align_cols, "
-                       "align_weights, align_source_tokens, align_target_tokens FROM outputs "
-                       "WHERE entry_id = ? ORDER BY column_index, rank");
+                       "align_weights, align_source_tokens, align_target_tokens, "
+                       "align_row_spans FROM outputs WHERE entry_id = ? "
+                       "ORDER BY column_index, rank");
     s.bind(1, id);
     while (s.step()) {
         HistoryOutput o;
@@ -829,8 +867,17 @@ HistoryEntry readEntry(HistoryStore::Impl &d, qint64 id, bool *found)
             o.alignment.rows = int(s.int64(5));
             o.alignment.cols = int(s.int64(6));
             try {
-                o.alignment.weights = HistoryAlignment::weightsFromHalfBlob(
-                    o.alignment.rows, o.alignment.cols, s.blob(7));
+                if (s.isNull(10)) {
+                    o.alignment.weights = HistoryAlignment::weightsFromHalfBlob(
+                        o.alignment.rows, o.alignment.cols, s.blob(7));
+                } else {
+                    o.alignment.setRowSpansFromBlob(s.blob(10));
+                    qsizetype count = 0;
+                    for (int length : std::as_const(o.alignment.rowLengths))
+                        count += length;
+                    o.alignment.weights = HistoryAlignment::floatsFromHalfBlob(count, s.blob(7));
+                    o.alignment.validate();
+                }
             } catch (const std::invalid_argument &error) {
                 markNeedsCheck(d.path);
                 throw HistoryError(HistoryError::Code::Corrupt,
@@ -929,7 +976,10 @@ HistoryPage HistoryStore::search(const QString &text, const HistoryFilter &filte
                              " WHERE entries_fts MATCH ?" +
                              f.where;
     const std::string sql = std::string("SELECT ") + kSummaryColumns +
-                            ", snippet(entries_fts, -1, ?, ?, '…', ?)" + from +
+                            ", snippet(entries_fts, -1, ?1, ?2, '…', ?3)"
+                            ", snippet(entries_fts, 0, ?1, ?2, '…', ?3)"
+                            ", snippet(entries_fts, 1, ?1, ?2, '…', ?3)" +
+                            from +
                             (byRelevance ? " AND entries_fts.rowid >= ? ORDER BY entries_fts.rank"
                                          : " ORDER BY entries_fts.rowid DESC") +
                             " LIMIT ? OFFSET ?";
@@ -967,6 +1017,11 @@ HistoryPage HistoryStore::search(const QString &text, const HistoryFilter &filte
             }
             HistorySummary h = readSummary(s);
             h.snippet = s.text(10);
+            const QString inInput = s.text(11), inOutputs = s.text(12);
+            if (inInput.contains(options.highlightBegin))
+                h.inputSnippet = inInput;
+            if (inOutputs.contains(options.highlightBegin))
+                h.outputSnippet = inOutputs;
             page.items.append(h);
         }
     });
@@ -999,6 +1054,28 @@ bool HistoryStore::setStarred(qint64 id, bool starred)
         s.bind(2, id);
         s.run();
         return sqlite3_changes64(d->db) > 0;
+    });
+}
+
+bool HistoryStore::setEditedText(qint64 id, const QString &text)
+{
+    std::lock_guard lock(m_mutex);
+    requireOpen(*d);
+    return d->writeTransaction([&] {
+        auto s = d->prepare("UPDATE entries SET edited_text = ? WHERE id = ?");
+        s.bind(1, text);
+        s.bind(2, id);
+        s.run();
+        if (sqlite3_changes64(d->db) == 0)
+            return false;
+        // The search finds the user's words as well as the model's.
+        auto f = d->prepare("UPDATE entries_fts SET outputs = (SELECT group_concat(text, char(10)) "
+                            "FROM (SELECT DISTINCT text FROM outputs WHERE entry_id = ?1 "
+                            "UNION SELECT edited_text FROM entries WHERE id = ?1 AND "
+                            "edited_text <> '')) WHERE rowid = ?1");
+        f.bind(1, id);
+        f.run();
+        return true;
     });
 }
 

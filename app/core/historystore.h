@@ -140,7 +140,7 @@ public:
     };
 
     // The schema version open() migrates to (PRAGMA user_version).
-    static constexpr int kSchemaVersion = 1;
+    static constexpr int kSchemaVersion = 2;
 
     HistoryStore();
     explicit HistoryStore(const Options &options);
@@ -183,6 +183,8 @@ public:
     // Return false when no entry has that id.
     bool setStarred(qint64 id, bool starred);
     bool removeEntry(qint64 id);
+    // The user's own version of a translation entry (HistoryEntry::editedText; "" forgets it).
+    bool setEditedText(qint64 id, const QString &text);
     // Removes every entry, starred ones included (the GUI asks first). Returns how many.
     qint64 clear();
     // Removes what `retention` allows to remove; returns how many entries went.

@@ -174,6 +174,10 @@ QStringList readManifest(const QJsonObject &m, ModelInfo &info)
     if (!scores.isUndefined() && !scores.isObject())
         problems << QStringLiteral("\"scores\" must be an object");
     info.scores = scores.toObject();
+    const QJsonValue isDefault = m.value(QLatin1String("default"));
+    if (!isDefault.isUndefined() && !isDefault.isBool())
+        problems << QStringLiteral("\"default\" must be true or false");
+    info.isDefault = isDefault.toBool();
     return problems;
 }
 
@@ -345,6 +349,35 @@ std::optional<ModelInfo> ModelCatalog::find(const QString &idOrFolder) const
         if (QFileInfo(info.folder).canonicalFilePath() == canonical)
             return info;
     return readPackage(idOrFolder);
+}
+
+std::optional<ModelInfo> ModelCatalog::defaultModel(const QString &task,
+                                                    const QString &sourceLanguage,
+                                                    const QString &targetLanguage) const
+{
+    std::optional<ModelInfo> first;
+    for (const ModelInfo &info : availableModels()) {
+        if (info.task != task ||
+            (!sourceLanguage.isEmpty() && info.sourceLanguage != sourceLanguage) ||
+            (!targetLanguage.isEmpty() && info.targetLanguage != targetLanguage))
+            continue;
+        if (info.isDefault)
+            return info;
+        if (!first)
+            first = info;
+    }
+    return first;
+}
+
+std::optional<ModelInfo> ModelCatalog::defaultTranslationModel(const QStringList &languages) const
+{
+    const QString translation = QStringLiteral("translation");
+    for (const QString &language : languages + QStringList{QStringLiteral("en")})
+        if (auto info = defaultModel(translation, QString(language)
+                                                      .replace(QLatin1Char('_'), QLatin1Char('-'))
+                                                      .section(QLatin1Char('-'), 0, 0)))
+            return info;
+    return defaultModel(translation);
 }
 
 std::shared_ptr<engine::Model>

@@ -51,6 +51,7 @@ struct ModelInfo
     QString targetLanguage; // "languages.target"
     QString licence;        // "licence"
     QJsonObject scores;     // "scores" (optional): {"<test set>": {"bleu": .., "chrf": ..}}
+    bool isDefault = false; // "default": true: the package is the one to use for its direction
     QJsonObject manifest;   // the whole model.json (empty when it could not be parsed)
 
     QString folder;        // absolute, clean path of the package folder
@@ -93,6 +94,16 @@ public:
     // (it need not be under a search folder). std::nullopt when it is neither. The result may be
     // a broken package: check isValid().
     std::optional<ModelInfo> find(const QString &idOrFolder) const;
+
+    // The package to use for `task` from `sourceLanguage` to `targetLanguage` (either may be
+    // empty: any): among availableModels(), the first that declares "default": true, else the
+    // first in catalog order (search folder, then name). std::nullopt when none matches.
+    std::optional<ModelInfo> defaultModel(const QString &task, const QString &sourceLanguage = {},
+                                          const QString &targetLanguage = {}) const;
+    // The translation package to start with for a user whose languages are `languages` (BCP 47,
+    // most preferred first, as QLocale::uiLanguages() gives them): the default from the first of
+    // them that a package translates from ("es-ES" counts as "es"), else from English, else any.
+    std::optional<ModelInfo> defaultTranslationModel(const QStringList &languages) const;
 
     // Reads `folder`/model.json without touching the weights. Never throws; problems end up in
     // ModelInfo::error.

@@ -101,8 +101,11 @@ void PluginRegistry::scan(const QStringList &folders)
             continue;
         const QFileInfoList files =
             dir.entryInfoList(QDir::Files | QDir::NoDotAndDotDot, QDir::Name);
+        // Shared libraries only: a plugin folder may hold other files (the build tree's has
+        // CMake's *.cmake), and those are not plugins that failed.
         for (const QFileInfo &file : files)
-            addFile(file.absoluteFilePath());
+            if (QLibrary::isLibrary(file.fileName()))
+                addFile(file.absoluteFilePath());
     }
 }
 

@@ -1,8 +1,25 @@
 #include "app/core/settings.h"
 
+#include <QSettings>
 #include <QStringList>
 
 namespace glosa {
+
+HistoryRetention historyRetentionFromSettings()
+{
+    const QSettings settings;
+    HistoryRetention retention;
+    retention.maxEntries =
+        settings.value(QLatin1String(settingsKeys::kHistoryMaxEntries), 0).toLongLong();
+    retention.maxAgeDays =
+        settings.value(QLatin1String(settingsKeys::kHistoryMaxAgeDays), 0).toInt();
+    retention.maxBytes =
+        settings
+            .value(QLatin1String(settingsKeys::kHistoryMaxMegabytes), kDefaultHistoryMaxMegabytes)
+            .toLongLong() *
+        1024 * 1024;
+    return retention;
+}
 
 QVariantMap decodingOptionsToMap(const engine::DecodingOptions &o)
 {

@@ -2,6 +2,7 @@
 // Window layout, last model and UI language are stored by the GUI under the keys below.
 #pragma once
 
+#include "app/core/historyentry.h"
 #include "engine/decoding/decodingoptions.h"
 
 #include <QList>
@@ -27,7 +28,13 @@ inline constexpr char kLiveTranslate[] = "translate/live";
 inline constexpr char kHistoryEnabled[] = "history/enabled";       // record new entries (default on)
 inline constexpr char kHistoryMaxEntries[] = "history/maxEntries"; // 0 = no limit
 inline constexpr char kHistoryMaxAgeDays[] = "history/maxAgeDays"; // 0 = no limit
+inline constexpr char kHistoryMaxMegabytes[] = "history/maxMegabytes"; // 0 = no limit
 } // namespace settingsKeys
+
+// The history file is kept under this size unless the user chose another (Settings ▸ History).
+inline constexpr int kDefaultHistoryMaxMegabytes = 500;
+// The retention the user chose in Settings ▸ History (QSettings), for the app and glosa-cli.
+HistoryRetention historyRetentionFromSettings();
 
 // Every DecodingOptions field under its CLI name ("beam_size", "top_p", ...). Fields left out
 // of a map keep their defaults, so old settings files still load.

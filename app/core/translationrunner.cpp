@@ -197,6 +197,29 @@ TranslationResult runTranslation(const std::shared_ptr<engine::Model> &model, co
     return result;
 }
 
+QString tidyCaption(const QString &raw, QList<TokenSpan> *tokens)
+{
+    QString text;
+    text.reserve(raw.size());
+    QVector<int> moved(raw.size() + 1); // index in raw → index in text
+    for (int i = 0; i < raw.size(); ++i) {
+        moved[i] = int(text.size());
+        if (raw[i] == QLatin1Char(' ') && i + 1 < raw.size() &&
+            QStringView(u".,;:!?").contains(raw[i + 1]))
+            continue;
+        text += raw[i];
+    }
+    moved[raw.size()] = int(text.size());
+    if (!text.isEmpty())
+        text[0] = text[0].toUpper();
+    if (tokens)
+        for (TokenSpan &token : *tokens) {
+            token.begin = moved.value(token.begin, int(text.size()));
+            token.end = moved.value(token.end, int(text.size()));
+        }
+    return text;
+}
+
 CaptionResult captionResultFrom(const engine::CaptioningModel &captioner,
                                 const engine::ImageCaption &caption, const QString &imagePath,
                                 const engine::DecodingOptions &options)
@@ -209,7 +232,9 @@ CaptionResult captionResultFrom(const engine::CaptioningModel &captioner,
     result.imagePath = imagePath;
     result.options = options;
     const engine::Hypothesis &best = caption.result.hypotheses.front();
-    appendTokens(captioner.tokenizer(), best.tokens, result.text, result.tokens);
+    QString raw;
+    appendTokens(captioner.tokenizer(), best.tokens, raw, result.tokens);
+    result.text = tidyCaption(raw, &result.tokens);
     result.tokenLogProbs = QVector<float>(best.tokenLogProbs.begin(), best.tokenLogProbs.end());
     result.score = best.score;
     result.gridRows = caption.gridRows;

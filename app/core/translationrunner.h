@@ -34,9 +34,15 @@ CaptionResult runCaption(const std::shared_ptr<engine::Model> &model, const QStr
                          const engine::DecodingOptions &options,
                          const engine::DecodingControl &control = {});
 
-// The best hypothesis of `caption` as the views and the history keep it: text with each token's
-// position, log-probabilities, attention over the grid. Leaves `image` and `elapsedMs` to the
-// caller. Throws std::runtime_error when the search returned no hypothesis.
+// A caption as people write one: the captioners are trained on lower-cased, tokenised text
+// ("a dog runs on the grass ."), so the first letter is capitalised and the space before
+// . , ; : ! ? is dropped ("A dog runs on the grass."). `tokens` (when given) are ranges into
+// `text` and are moved along; their pieces stay as the model produced them.
+QString tidyCaption(const QString &raw, QList<TokenSpan> *tokens = nullptr);
+
+// The best hypothesis of `caption` as the views and the history keep it: text (tidyCaption())
+// with each token's position, log-probabilities, attention over the grid. Leaves `image` and
+// `elapsedMs` to the caller. Throws std::runtime_error when the search returned no hypothesis.
 CaptionResult captionResultFrom(const engine::CaptioningModel &captioner,
                                 const engine::ImageCaption &caption, const QString &imagePath,
                                 const engine::DecodingOptions &options);

@@ -3,6 +3,7 @@
 #include "theme.h"
 
 #include <QHelpEvent>
+#include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -203,16 +204,15 @@ bool BeamTreeWidget::event(QEvent *event)
             case engine::NodeFate::Finished: fate = tr("finished"); break;
             case engine::NodeFate::BlockedByNgram: fate = tr("blocked by n-gram"); break;
             }
-            QToolTip::showText(
-                help->globalPos(),
-                tr("“%1” (step %2): %3\nlog p %4 · cumulative %5 · score %6")
-                    .arg(pieceLabel(m_trace.pieces, n.token))
-                    .arg(n.step + 1)
-                    .arg(fate)
-                    .arg(double(n.logProb), 0, 'f', 3)
-                    .arg(double(n.cumulativeLogProb), 0, 'f', 3)
-                    .arg(double(n.normalizedScore), 0, 'f', 3),
-                this);
+            QToolTip::showText(help->globalPos(),
+                               tr("“%1” (step %2): %3\nlog p %4 · cumulative %5 · score %6")
+                                   .arg(pieceLabel(m_trace.pieces, n.token))
+                                   .arg(n.step + 1)
+                                   .arg(fate)
+                                   .arg(QLocale().toString(double(n.logProb), 'f', 3))
+                                   .arg(QLocale().toString(double(n.cumulativeLogProb), 'f', 3))
+                                   .arg(QLocale().toString(double(n.normalizedScore), 'f', 3)),
+                               this);
         } else {
             QToolTip::hideText();
         }

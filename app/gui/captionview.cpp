@@ -16,14 +16,15 @@
 #include <QImageReader>
 #include <QLabel>
 #include <QListWidget>
+#include <QLocale>
 #include <QMimeData>
 #include <QPainter>
-#include <QPushButton>
-#include <QThreadPool>
 #include <QPointer>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSlider>
 #include <QStandardPaths>
+#include <QThreadPool>
 #include <QToolButton>
 #include <QUuid>
 #include <QVBoxLayout>
@@ -273,8 +274,12 @@ void CaptionView::setCaptionWorker(InferenceWorker *worker, const QString &statu
                     showResult(result);
             });
     connect(worker, &InferenceWorker::failed, this, [this](quint64 id, const QString &message) {
-        if (id == m_request)
-            m_status->setText(tr("Captioning failed: %1").arg(message));
+        if (id != m_request)
+            return;
+        // Nothing of the previous image may stay: "Translate caption" would translate it.
+        m_image->setImage(QImage());
+        showResult(CaptionResult());
+        m_status->setText(tr("Captioning failed: %1").arg(message));
     });
 }
 
@@ -425,6 +430,7 @@ void CaptionView::captionSelected()
         return;
     }
     m_request = m_worker->caption(item->data(Qt::UserRole).toString(), m_decoding->options());
+    showResult(CaptionResult()); // the caption shown so far is another image's
     m_status->setText(tr("Captioning…"));
 }
 
@@ -435,10 +441,13 @@ void CaptionView::showResult(const CaptionResult &result)
         m_image->setImage(result.image);
     m_caption->setText(result.text);
     m_translation->clear();
-    m_status->setText(tr("%1 ms").arg(result.elapsedMs, 0, 'f', 0));
+    m_translationRequest = 0; // a translation of the previous caption must not land here
     updateTranslateButton();
     rebuildWords();
     selectWord(0);
+    if (result.text.isEmpty() && result.imagePath.isEmpty())
+        return; // cleared, not shown
+    m_status->setText(tr("%1 ms").arg(QLocale().toString(result.elapsedMs, 'f', 0)));
     emit captionShown(result);
 }
 

@@ -14,11 +14,13 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QMouseEvent>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRandomGenerator>
 #include <QScrollArea>
+#include <QSet>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTextEdit>
@@ -41,11 +43,16 @@ CompareColumn::CompareColumn(int index, QWidget *parent) : QWidget(parent), m_in
     layout->setSpacing(6);
     auto *header = new QHBoxLayout;
     m_preset = new QComboBox(this);
+    // Six columns must fit a 1280-pixel window: the preset box gives up width (the header's
+    // stretch gives it back when there is room), the labels wrap.
+    m_preset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_preset->setMinimumContentsLength(8);
     m_edit = new QToolButton(this);
     header->addWidget(m_preset, 1);
     header->addWidget(m_edit);
     layout->addLayout(header);
     m_summary = new QLabel(this);
+    m_summary->setWordWrap(true);
     m_summary->setForegroundRole(QPalette::PlaceholderText);
     layout->addWidget(m_summary);
     m_output = new QTextEdit(this);
@@ -56,6 +63,7 @@ CompareColumn::CompareColumn(int index, QWidget *parent) : QWidget(parent), m_in
     m_output->setMinimumHeight(70);
     layout->addWidget(m_output, 1);
     m_metrics = new QLabel(this);
+    m_metrics->setWordWrap(true);
     m_metrics->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_metrics);
 
@@ -86,7 +94,7 @@ void CompareColumn::retranslateUi()
     m_edit->setToolTip(tr("Edit every decoding setting of this column"));
     m_preset->setAccessibleName(tr("Strategy of column %1").arg(m_index + 1));
     m_output->setAccessibleName(tr("Output of column %1").arg(m_index + 1));
-    m_metrics->setText(metricsText());
+    showMetrics();
 }
 
 void CompareColumn::changeEvent(QEvent *event)
@@ -105,6 +113,31 @@ void CompareColumn::setOptions(const engine::DecodingOptions &options, const QSt
     const int index = m_preset->findData(preset);
     m_preset->setCurrentIndex(index < 0 ? m_preset->count() - 1 : index);
     m_summary->setText(decodingSummary(options));
+    showMetrics();
+}
+
+bool CompareColumn::isStale() const
+{
+    if (!hasResult())
+        return false;
+    engine::DecodingOptions decoded = m_result.options, current = m_options;
+    decoded.trace = current.trace = false; // the view asks for traces; not a setting
+    return decodingOptionsToMap(decoded) != decodingOptionsToMap(current);
+}
+
+void CompareColumn::showMetrics()
+{
+    const bool stale = isStale();
+    const TranslationHypothesis *h = m_result.best();
+    QString text =
+        stale ? tr("Out of date: the settings changed after this result") : metricsText();
+    if (h && h->tokens.size() > kMaxMarkedTokens)
+        text += QLatin1Char('\n') +
+                tr("Probabilities and differences are shown for the first %n token(s).", "",
+                   kMaxMarkedTokens);
+    m_metrics->setText(text);
+    m_metrics->setForegroundRole(stale ? QPalette::PlaceholderText : QPalette::WindowText);
+    m_output->setForegroundRole(stale ? QPalette::PlaceholderText : QPalette::Text);
 }
 
 QString CompareColumn::presetName() const
@@ -141,8 +174,8 @@ QString CompareColumn::metricsText() const
     if (!h)
         return QString();
     return tr("score %1 · %n token(s) · %2 ms", "", int(h->tokens.size()))
-        .arg(double(h->score), 0, 'f', 2)
-        .arg(m_result.elapsedMs, 0, 'f', 0);
+        .arg(QLocale().toString(double(h->score), 'f', 2),
+             QLocale().toString(m_result.elapsedMs, 'f', 0));
 }
 
 void CompareColumn::setResult(const TranslationResult &result, const QList<int> &differing)
@@ -152,7 +185,13 @@ void CompareColumn::setResult(const TranslationResult &result, const QList<int> 
     m_selectedToken = -1;
     const TranslationHypothesis *h = result.best();
     m_output->setPlainText(h ? h->text : QString());
-    m_metrics->setText(metricsText());
+    showMetrics();
+    repaintTokens();
+}
+
+void CompareColumn::setDiffering(const QList<int> &differing)
+{
+    m_differing = differing;
     repaintTokens();
 }
 
@@ -185,7 +224,8 @@ void CompareColumn::repaintTokens()
     QList<QTextEdit::ExtraSelection> selections;
     if (h) {
         const QPalette pal = palette();
-        for (int i = 0; i < h->tokens.size(); ++i) {
+        const QSet<int> differing(m_differing.begin(), m_differing.end());
+        for (int i = 0; i < h->tokens.size() && i < kMaxMarkedTokens; ++i) {
             const TokenSpan &t = h->tokens[i];
             if (t.begin == t.end)
                 continue;
@@ -195,8 +235,8 @@ void CompareColumn::repaintTokens()
             s.cursor.setPosition(t.end, QTextCursor::KeepAnchor);
             const float p = i < h->tokenLogProbs.size() ? std::exp(h->tokenLogProbs[i]) : 1.0f;
             s.format.setBackground(theme::confidenceColor(pal, p));
-            s.format.setToolTip(tr("Probability %1%").arg(QString::number(p * 100, 'f', 1)));
-            if (m_differing.contains(i)) {
+            s.format.setToolTip(tr("Probability %1%").arg(QLocale().toString(p * 100, 'f', 1)));
+            if (differing.contains(i)) {
                 s.format.setFontWeight(QFont::DemiBold);
                 s.format.setUnderlineStyle(QTextCharFormat::SingleUnderline);
                 s.format.setUnderlineColor(theme::accent(pal));
@@ -366,6 +406,8 @@ void CompareView::setWorker(InferenceWorker *worker, const QString &status)
     m_worker = worker;
     m_unavailable = status;
     m_request = 0;
+    m_comparing = false;
+    m_columnRequest = 0;
     m_compare->setEnabled(worker != nullptr);
     m_resample->setEnabled(worker != nullptr);
     m_status->setText(worker ? QString() : status);
@@ -373,8 +415,11 @@ void CompareView::setWorker(InferenceWorker *worker, const QString &status)
         return;
     connect(worker, &InferenceWorker::columnReady, this, &CompareView::onColumn);
     connect(worker, &InferenceWorker::translationReady, this, [this](quint64 id) {
+        if (id == m_columnRequest)
+            m_status->setText(tr("Done."));
         if (id != m_request)
             return;
+        m_comparing = false;
         m_status->setText(tr("Done."));
         // Until a word is picked, the tree shows the first beam search: greedy's is one line.
         if (m_selectedToken < 0)
@@ -387,8 +432,14 @@ void CompareView::setWorker(InferenceWorker *worker, const QString &status)
         emit comparisonShown();
     });
     connect(worker, &InferenceWorker::failed, this, [this](quint64 id, const QString &message) {
-        if (id == m_request)
+        if (id == m_request || id == m_columnRequest)
             m_status->setText(tr("Comparison failed: %1").arg(message));
+        if (id == m_request)
+            m_comparing = false;
+    });
+    connect(worker, &InferenceWorker::cancelled, this, [this](quint64 id) {
+        if (id == m_request)
+            m_comparing = false;
     });
 }
 
@@ -398,6 +449,7 @@ void CompareView::setColumnCount(int count)
     while (m_columns.size() < count) {
         auto *c = new CompareColumn(m_columns.size(), this);
         connect(c, &CompareColumn::tokenClicked, this, &CompareView::selectToken);
+        connect(c, &CompareColumn::optionsEdited, this, &CompareView::rerunColumn);
         m_columnsLayout->addWidget(c, 1);
         m_columns.append(c);
     }
@@ -425,7 +477,24 @@ void CompareView::compare()
         c->setPending();
     }
     m_request = m_worker->translate(text, options);
+    m_comparing = true;
+    m_comparedText = text;
     m_status->setText(tr("Decoding %n column(s)…", "", int(options.size())));
+}
+
+void CompareView::rerunColumn(int index)
+{
+    CompareColumn *c = m_columns.value(index);
+    // While the whole comparison runs its result for this column arrives marked out of date;
+    // starting another request now would cancel it (the worker runs the latest only).
+    if (!c || !c->isStale() || !m_worker || m_comparing || m_comparedText.isEmpty())
+        return;
+    engine::DecodingOptions o = c->options();
+    o.trace = true;
+    m_columnRequest = m_worker->translate(m_comparedText, {o});
+    m_columnRequestIndex = index;
+    c->setPending();
+    m_status->setText(tr("Decoding column %1 with its new settings…").arg(index + 1));
 }
 
 void CompareView::resample()
@@ -441,30 +510,58 @@ void CompareView::resample()
     compare();
 }
 
-QList<int> CompareView::differingTokens(const TranslationHypothesis &a,
-                                        const TranslationHypothesis &b)
+namespace {
+// Word-level LCS on surface forms of a[a0, a1) and b[b0, b1); whatever of `a` is not in it
+// differs (indices into a).
+QList<int> lcsDiffering(const QList<TokenSpan> &a, int a0, int a1, const QList<TokenSpan> &b,
+                        int b0, int b1)
 {
-    // Word-level LCS on surface forms; whatever of `a` is not in it differs.
-    const int n = a.tokens.size(), m = b.tokens.size();
+    const int n = std::max(0, a1 - a0), m = std::max(0, b1 - b0);
     std::vector<std::vector<int>> lcs(n + 1, std::vector<int>(m + 1, 0));
     for (int i = n - 1; i >= 0; --i)
         for (int j = m - 1; j >= 0; --j)
-            lcs[i][j] = a.tokens[i].surface() == b.tokens[j].surface()
+            lcs[i][j] = a[a0 + i].surface() == b[b0 + j].surface()
                             ? lcs[i + 1][j + 1] + 1
                             : std::max(lcs[i + 1][j], lcs[i][j + 1]);
     QList<int> differing;
     int i = 0, j = 0;
     while (i < n) {
-        if (j < m && a.tokens[i].surface() == b.tokens[j].surface()) {
+        if (j < m && a[a0 + i].surface() == b[b0 + j].surface()) {
             ++i;
             ++j;
         } else if (j < m && lcs[i][j + 1] >= lcs[i + 1][j]) {
             ++j;
         } else {
-            differing << i++;
+            differing << a0 + i++;
         }
     }
     return differing;
+}
+} // namespace
+
+QList<int> CompareView::differingTokens(const TranslationHypothesis &a,
+                                        const TranslationHypothesis &b)
+{
+    return lcsDiffering(a.tokens, 0, int(a.tokens.size()), b.tokens, 0, int(b.tokens.size()));
+}
+
+QList<int> CompareView::differingTokens(const TranslationResult &a, const TranslationResult &b)
+{
+    const TranslationHypothesis *x = a.best(), *y = b.best();
+    if (!x || !y)
+        return {};
+    if (!a.traces.isEmpty() && a.traces.size() == b.traces.size()) {
+        QList<int> differing;
+        for (int s = 0; s < a.traces.size(); ++s) {
+            const SentenceTrace &p = a.traces[s], &q = b.traces[s];
+            differing += lcsDiffering(x->tokens, p.targetOffset, p.targetOffset + p.tokenCount,
+                                      y->tokens, q.targetOffset, q.targetOffset + q.tokenCount);
+        }
+        return differing;
+    }
+    return lcsDiffering(x->tokens, 0,
+                        std::min<int>(x->tokens.size(), CompareColumn::kMaxMarkedTokens), y->tokens,
+                        0, std::min<int>(y->tokens.size(), CompareColumn::kMaxMarkedTokens));
 }
 
 void CompareView::showStoredComparison(const QString &input,
@@ -472,6 +569,9 @@ void CompareView::showStoredComparison(const QString &input,
                                        const QString &status)
 {
     m_request = 0; // a comparison still running must not overwrite the stored one
+    m_columnRequest = 0;
+    m_comparing = false;
+    m_comparedText = input;
     setColumnCount(int(columns.size()));
     m_input->setPlainText(input);
     for (int i = 0; i < m_columns.size() && i < columns.size(); ++i) {
@@ -490,7 +590,11 @@ void CompareView::showStoredComparison(const QString &input,
 
 void CompareView::onColumn(quint64 request, int index, const TranslationResult &result)
 {
-    if (request != m_request || index >= m_columns.size())
+    if (request != 0 && request == m_columnRequest)
+        index = m_columnRequestIndex;
+    else if (request != m_request)
+        return;
+    if (index < 0 || index >= m_columns.size())
         return;
     m_columns[index]->setResult(result, {});
     refreshDifferences();
@@ -507,7 +611,7 @@ void CompareView::refreshDifferences()
         CompareColumn *other = m_columns.value(i == 0 ? 1 : i - 1);
         if (!c->hasResult() || !other || !other->hasResult())
             continue;
-        c->setResult(c->result(), differingTokens(*c->result().best(), *other->result().best()));
+        c->setDiffering(differingTokens(c->result(), other->result()));
     }
 }
 

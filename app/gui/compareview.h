@@ -38,11 +38,20 @@ public:
     QString presetName() const;
     void setOptions(const engine::DecodingOptions &options, const QString &preset = QString());
     void setResult(const TranslationResult &result, const QList<int> &differing);
+    // The tokens of the best hypothesis that differ from the neighbouring column's (marked).
+    void setDiffering(const QList<int> &differing);
+    // Shading and difference marks are painted on at most this many tokens: every one is a
+    // format range of the output's layout, and thousands of them (a 5,000-word paste) made each
+    // repaint take seconds. The column says so when it cuts.
+    static constexpr int kMaxMarkedTokens = 1500;
     void setPending();
     void setSelected(bool selected);
     void setSelectedToken(int token);
     const TranslationResult &result() const { return m_result; }
     bool hasResult() const { return !m_result.isEmpty(); }
+    // The result shown was decoded with other settings than the column's current ones (they were
+    // changed after it); shown as "out of date" until the column is decoded again.
+    bool isStale() const;
     QString metricsText() const;
     QTextEdit *output() const { return m_output; }
     int tokenAtPosition(int position) const;
@@ -59,6 +68,7 @@ protected:
 private:
     void repaintTokens();
     void editOptions();
+    void showMetrics();
 
     int m_index = 0;
     engine::DecodingOptions m_options;
@@ -93,6 +103,10 @@ public:
     // with column b's (by surface form).
     static QList<int> differingTokens(const TranslationHypothesis &a,
                                       const TranslationHypothesis &b);
+    // The same sentence by sentence when both results carry one trace per sentence (the source
+    // is split the same way for every column): the quadratic subsequence stays small for long
+    // texts. Without traces, the whole hypotheses, up to kMaxMarkedTokens tokens of each.
+    static QList<int> differingTokens(const TranslationResult &a, const TranslationResult &b);
 
 public slots:
     void compare();
@@ -112,12 +126,18 @@ protected:
 private:
     void retranslateUi();
     void onColumn(quint64 request, int column, const glosa::TranslationResult &result);
+    // A column's settings changed: decode it again (alone) when it shows a result of the old ones.
+    void rerunColumn(int column);
     void refreshDifferences();
     void updateTrace();
 
     InferenceWorker *m_worker = nullptr;
     QString m_unavailable;
     quint64 m_request = 0;
+    bool m_comparing = false;    // m_request has not finished (nor failed) yet
+    QString m_comparedText;      // the input the shown results are of
+    quint64 m_columnRequest = 0; // rerunColumn()'s request, and its column
+    int m_columnRequestIndex = -1;
     QList<CompareColumn *> m_columns;
     int m_selectedColumn = 0;
     int m_selectedToken = -1;

@@ -49,8 +49,9 @@ DecodingPanel::DecodingPanel(QWidget *parent, bool compact) : QWidget(parent), m
     auto *presetRow = new QHBoxLayout;
     m_presetLabel = new QLabel(this);
     m_presets = new QComboBox(this);
-    m_presets->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_presets->setMinimumContentsLength(14);
+    // As wide as its longest preset ("Valores predeterminados del modelo"): the panel scrolls
+    // sideways in a narrow window instead of cutting the name.
+    m_presets->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_presetLabel->setBuddy(m_presets);
     m_savePreset = new QToolButton(this);
     m_deletePreset = new QToolButton(this);
@@ -369,8 +370,28 @@ void DecodingPanel::setOptions(const engine::DecodingOptions &options)
     showOptions(options);
     const bool wasUpdating = m_updating;
     m_updating = true;
-    m_presets->setCurrentIndex(0);
+    m_presets->setCurrentIndex(std::max(0, int(m_presets->findData(presetFor(this->options())))));
     m_updating = wasUpdating;
+}
+
+QString DecodingPanel::presetFor(const engine::DecodingOptions &options) const
+{
+    // The settings the panel has controls for; the seed as its spin box holds it.
+    auto key = [](engine::DecodingOptions o) {
+        o.seed %= 2147483647u;
+        return decodingOptionsToMap(o);
+    };
+    const QVariantMap wanted = key(options);
+    if (key(m_modelDefaults) == wanted)
+        return QLatin1String(kModelPreset);
+    for (const DecodingPreset &preset : builtInPresets())
+        if (key(preset.options) == wanted)
+            return preset.name;
+    const QVariantMap user = QSettings().value(QLatin1String(settingsKeys::kPresets)).toMap();
+    for (auto it = user.begin(); it != user.end(); ++it)
+        if (key(decodingOptionsFromMap(it.value().toMap())) == wanted)
+            return it.key();
+    return QString();
 }
 
 void DecodingPanel::setModelDefaults(const engine::DecodingOptions &defaults)

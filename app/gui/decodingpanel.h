@@ -30,7 +30,8 @@ public:
     // The shown settings; what the panel has no control for (suppressed tokens, target prefix)
     // comes from the model's defaults.
     engine::DecodingOptions options() const;
-    // Shows `options` as "Custom" settings.
+    // Shows `options`, under the name of the preset they are (the model's defaults first, then
+    // the built-in and the user's presets), else as "Custom".
     void setOptions(const engine::DecodingOptions &options);
     // The selected model's package defaults (ModelInfo::decodingDefaults()); shown at once while
     // the "Model's defaults" preset is selected, so that choosing a model switches to its
@@ -40,6 +41,8 @@ public:
     // Selects a preset by its key (built-in name or user name); false when unknown.
     bool applyPreset(const QString &name);
     QString currentPresetName() const;
+    // The key of the preset whose settings `options` are, as setOptions() picks it; empty for none.
+    QString presetFor(const engine::DecodingOptions &options) const;
 
     // Translated display name of a built-in preset key.
     static QString presetDisplayName(const QString &key);

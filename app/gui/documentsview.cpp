@@ -1,10 +1,12 @@
 #include "documentsview.h"
 
 #include "app/core/documents/formats.h"
+#include "app/core/documents/textencoding.h"
 #include "app/core/modelcatalog.h"
 #include "guiutil.h"
 #include "theme.h"
 
+#include <QClipboard>
 #include <QComboBox>
 #include <QDir>
 #include <QDragEnterEvent>
@@ -12,9 +14,12 @@
 #include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHash>
+#include <QKeyEvent>
 #include <QLabel>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -76,6 +81,7 @@ DocumentsView::DocumentsView(QWidget *parent)
     m_quality->addItem(QString(), int(documents::DocumentWorker::Quality::Best));
     m_qualityLabel->setBuddy(m_quality);
     m_translate = new QPushButton(this);
+    m_translate->setObjectName(QStringLiteral("translateDocument"));
     m_translate->setDefault(true);
     m_cancel = new QPushButton(this);
     m_export = new QPushButton(this);
@@ -119,6 +125,24 @@ DocumentsView::DocumentsView(QWidget *parent)
     auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(makePane(m_sourceTitle, m_source));
     splitter->addWidget(makePane(m_targetTitle, m_target));
+    m_targetTitle->setObjectName(QStringLiteral("targetTitle"));
+    // Post-editing: the translation pane takes the user's corrections, one line per paragraph.
+    m_target->setReadOnly(false);
+    m_target->setTextInteractionFlags(Qt::TextEditorInteraction);
+    m_target->installEventFilter(this);
+    connect(m_target->document(), &QTextDocument::contentsChange, this,
+            [this](int position, int, int) {
+                if (m_fillingTarget || m_sources.isEmpty())
+                    return;
+                const QTextBlock block = m_target->document()->findBlock(position);
+                if (!block.isValid() || block.blockNumber() >= m_sources.size())
+                    return;
+                m_edits[block.blockNumber()] = block.text();
+                m_sentences[block.blockNumber()].clear(); // its sentences moved
+                m_status->setText(tr("%n paragraph(s) edited; Export writes your version.", "",
+                                     int(m_edits.size())));
+            });
+    m_quality->setObjectName(QStringLiteral("quality"));
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
@@ -127,6 +151,7 @@ DocumentsView::DocumentsView(QWidget *parent)
 
     connect(m_open, &QPushButton::clicked, this, &DocumentsView::chooseDocument);
     connect(m_translate, &QPushButton::clicked, this, &DocumentsView::translateDocument);
+    connect(m_quality, &QComboBox::currentIndexChanged, this, [this] { updateState(); });
     connect(m_cancel, &QPushButton::clicked, this, &DocumentsView::cancel);
     connect(m_export, &QPushButton::clicked, this, &DocumentsView::exportDocument);
     connect(m_source->verticalScrollBar(), &QScrollBar::valueChanged, this,
@@ -151,11 +176,24 @@ DocumentsView::DocumentsView(QWidget *parent)
                                           .arg(m_total));
         emit finished(complete);
     });
-    connect(m_worker, &documents::DocumentWorker::exported, this, [this](const QString &path) {
-        emit statusMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
-        emit exported(path);
-    });
+    connect(m_worker, &documents::DocumentWorker::exported, this,
+            [this](const QString &path, const QString &encoding) {
+                const QString where = QDir::toNativeSeparators(path);
+                if (encoding != m_encoding && m_encoding != QLatin1String("UTF-8"))
+                    emit statusMessage(
+                        tr("Saved %1 in UTF-8: the translation has characters that %2 "
+                           "does not have")
+                            .arg(where, documents::encodingDisplayName(m_encoding)));
+                else if (encoding != QLatin1String("UTF-8"))
+                    emit statusMessage(tr("Saved %1 in %2, as it was read")
+                                           .arg(where, documents::encodingDisplayName(encoding)));
+                else
+                    emit statusMessage(tr("Saved %1").arg(where));
+                emit exported(path);
+            });
     connect(m_worker, &documents::DocumentWorker::failed, this, [this](const QString &message) {
+        m_restarting = false;
+        updateState();
         m_status->setText(message);
         emit statusMessage(message);
         emit failed(message);
@@ -171,11 +209,37 @@ void DocumentsView::setModel(const std::optional<ModelInfo> &info, const PluginR
 {
     m_hasModel = info.has_value();
     m_unavailable = unavailable;
-    if (info) {
+    if (info)
         m_worker->setModel(*info, plugins);
-        m_targetTitle->setText(tr("Translation (%1)").arg(languageName(info->targetLanguage)));
-    }
     updateState();
+}
+
+DocumentsView::Settings DocumentsView::currentSettings() const
+{
+    return {m_worker->modelInfo().id, m_worker->modelInfo().targetLanguage,
+            m_quality->currentData().toInt()};
+}
+
+bool DocumentsView::isOutOfDate() const
+{
+    return m_translatedCount > 0 && !m_translating && m_translatedWith != currentSettings();
+}
+
+void DocumentsView::updateTargetTitle()
+{
+    // The pane shows the translation made so far: it keeps that language until translated again.
+    const bool shown = m_translatedCount > 0 || m_translating;
+    const QString language = shown
+                                 ? m_translatedWith.targetLanguage
+                                 : (m_hasModel ? m_worker->modelInfo().targetLanguage : QString());
+    if (language.isEmpty())
+        m_targetTitle->setText(tr("Translation"));
+    else if (isOutOfDate())
+        m_targetTitle->setText(tr("Translation (%1), made with other settings: Translate to "
+                                  "update it")
+                                   .arg(languageName(language)));
+    else
+        m_targetTitle->setText(tr("Translation (%1)").arg(languageName(language)));
 }
 
 void DocumentsView::chooseDocument()
@@ -186,13 +250,25 @@ void DocumentsView::chooseDocument()
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open document"), documentsFolder(),
         tr("Documents (%1);;All files (*)").arg(patterns.join(QLatin1Char(' '))));
-    if (!path.isEmpty())
+    if (!path.isEmpty() && !keepEdits())
         openDocument(path);
+}
+
+bool DocumentsView::keepEdits()
+{
+    return !m_edits.isEmpty() &&
+           QMessageBox::question(this, tr("Discard your edits?"),
+                                 tr("Opening another document discards the %n paragraph(s) "
+                                    "you edited. Export first to keep them.",
+                                    "", int(m_edits.size())),
+                                 QMessageBox::Discard | QMessageBox::Cancel) !=
+               QMessageBox::Discard;
 }
 
 void DocumentsView::openDocument(const QString &path)
 {
     m_path = path;
+    m_restarting = false;
     m_sources.clear();
     m_sentences.clear();
     m_isTranslated.clear();
@@ -201,8 +277,11 @@ void DocumentsView::openDocument(const QString &path)
     m_done = m_total = 0;
     m_left = -1;
     m_currentParagraph = m_currentSentence = -1;
+    m_edits.clear();
     m_source->clear();
+    m_fillingTarget = true;
     m_target->clear();
+    m_fillingTarget = false;
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
     m_file->setText(QFileInfo(path).fileName());
@@ -212,12 +291,13 @@ void DocumentsView::openDocument(const QString &path)
 }
 
 void DocumentsView::showOpened(const QString &path, const QString &format,
-                               const QStringList &paragraphs)
+                               const QStringList &paragraphs, const QString &encoding)
 {
     Q_UNUSED(format);
     if (path != m_path)
         return; // a later open replaced it
     m_sources = paragraphs;
+    m_encoding = encoding;
     // Reports of a translation cancelled by this open may have come in since openDocument().
     m_done = m_total = 0;
     m_left = -1;
@@ -232,6 +312,7 @@ void DocumentsView::showOpened(const QString &path, const QString &format,
         joined += oneLine(paragraph);
     }
     const QSignalBlocker blockSource(m_source), blockTarget(m_target);
+    m_fillingTarget = true;
     m_source->setPlainText(joined);
     // Until translated, a paragraph shows its source, dimmed: what Export would write for it.
     m_target->setPlainText(joined);
@@ -240,15 +321,44 @@ void DocumentsView::showOpened(const QString &path, const QString &format,
     QTextCharFormat dim;
     dim.setForeground(palette().color(QPalette::Disabled, QPalette::Text));
     all.mergeCharFormat(dim);
-    m_status->setText(tr("%n paragraph(s) to translate.", nullptr, int(paragraphs.size())));
+    m_fillingTarget = false;
+    // A streamed file's finished chunks are written as they are done: no edits for those.
+    m_target->setReadOnly(m_worker->isStreamed());
+    QString status = tr("%n paragraph(s) to translate.", nullptr, int(paragraphs.size()));
+    if (encoding != QLatin1String("UTF-8"))
+        status += QLatin1Char(' ') +
+                  tr("The file is in %1, not UTF-8; Export writes %1 too where every character "
+                     "fits.")
+                      .arg(documents::encodingDisplayName(encoding));
+    m_status->setText(status);
     updateState();
     emit opened(path);
+    if (m_restarting) {
+        m_restarting = false;
+        translateDocument();
+    }
 }
 
 void DocumentsView::translateDocument()
 {
-    if (!m_hasModel || m_sources.isEmpty() || m_translating)
+    if (!m_hasModel || m_sources.isEmpty() || m_translating || m_restarting)
         return;
+    if (isOutOfDate()) {
+        // Another model or quality: read the document again and translate all of it.
+        if (!m_edits.isEmpty() &&
+            QMessageBox::question(this, tr("Discard your edits?"),
+                                  tr("Translating the document again replaces the %n "
+                                     "paragraph(s) you edited.",
+                                     "", int(m_edits.size())),
+                                  QMessageBox::Discard | QMessageBox::Cancel) !=
+                QMessageBox::Discard)
+            return;
+        openDocument(m_path);
+        m_restarting = true; // showOpened() goes on
+        updateState();
+        return;
+    }
+    m_translatedWith = currentSettings();
     m_translating = true;
     m_left = -1;
     m_worker->translate(documents::DocumentWorker::Quality(m_quality->currentData().toInt()));
@@ -266,6 +376,7 @@ void DocumentsView::showTranslated(const QList<documents::TranslatedParagraph> &
 {
     QTextDocument *doc = m_target->document();
     const QSignalBlocker block(m_target);
+    m_fillingTarget = true;
     QTextCursor cursor(doc);
     cursor.beginEditBlock();
     QTextCharFormat normal;
@@ -274,16 +385,21 @@ void DocumentsView::showTranslated(const QList<documents::TranslatedParagraph> &
         if (paragraph.index < 0 || paragraph.index >= m_sentences.size())
             continue;
         const QTextBlock target = doc->findBlockByNumber(paragraph.index);
-        cursor.setPosition(target.position());
-        cursor.setPosition(target.position() + target.length() - 1, QTextCursor::KeepAnchor);
-        cursor.insertText(oneLine(paragraph.text), normal);
+        if (!m_edits.contains(paragraph.index)) { // the user's own version stays
+            cursor.setPosition(target.position());
+            cursor.setPosition(target.position() + target.length() - 1, QTextCursor::KeepAnchor);
+            cursor.insertText(oneLine(paragraph.text), normal);
+        }
         if (!m_isTranslated[paragraph.index]) {
             m_isTranslated[paragraph.index] = true;
             ++m_translatedCount;
         }
-        m_sentences[paragraph.index] = paragraph.sentences;
+        m_sentences[paragraph.index] = m_edits.contains(paragraph.index)
+                                           ? QList<documents::SentenceLink>()
+                                           : paragraph.sentences;
     }
     cursor.endEditBlock();
+    m_fillingTarget = false;
     // The paragraphs' lengths changed: bring the panes back in line.
     linkScroll(m_source, m_target);
     // The highlighted paragraph may have its sentences now.
@@ -352,7 +468,7 @@ void DocumentsView::exportDocument()
 
 void DocumentsView::exportTo(const QString &path)
 {
-    m_worker->exportTo(path);
+    m_worker->exportTo(path, m_edits);
 }
 
 void DocumentsView::selectSentence(int paragraph, int sentence)
@@ -421,11 +537,13 @@ void DocumentsView::updateState()
     const bool busy = m_worker->isBusy();
     const bool open = !m_sources.isEmpty();
     m_open->setEnabled(true);
-    m_translate->setEnabled(m_hasModel && open && !m_translating && !busy &&
-                            m_translatedCount < m_sources.size());
-    m_translate->setText(m_translatedCount > 0 && m_translatedCount < m_sources.size()
+    const bool outOfDate = isOutOfDate();
+    m_translate->setEnabled(m_hasModel && open && !m_translating && !busy && !m_restarting &&
+                            (m_translatedCount < m_sources.size() || outOfDate));
+    m_translate->setText(m_translatedCount > 0 && m_translatedCount < m_sources.size() && !outOfDate
                              ? tr("&Continue")
                              : tr("&Translate"));
+    updateTargetTitle();
     m_cancel->setEnabled(m_translating);
     m_export->setEnabled(open && !m_translating && !busy);
     m_quality->setEnabled(!m_translating);
@@ -448,12 +566,37 @@ void DocumentsView::retranslateUi()
     m_export->setText(tr("&Export…"));
     m_export->setToolTip(tr("Save the translation as a document"));
     m_sourceTitle->setText(tr("Source"));
-    if (m_targetTitle->text().isEmpty())
-        m_targetTitle->setText(tr("Translation"));
     m_progress->setAccessibleName(tr("Translation progress"));
     m_source->setAccessibleName(tr("Source document"));
     m_target->setAccessibleName(tr("Translated document"));
     updateState();
+}
+
+bool DocumentsView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched != m_target || event->type() != QEvent::KeyPress || m_target->isReadOnly())
+        return QWidget::eventFilter(watched, event);
+    // One line per paragraph: no key may add a line break or join two paragraphs.
+    auto *key = static_cast<QKeyEvent *>(event);
+    const QTextCursor cursor = m_target->textCursor();
+    const bool acrossParagraphs =
+        cursor.hasSelection() &&
+        m_target->document()->findBlock(cursor.selectionStart()).blockNumber() !=
+            m_target->document()->findBlock(cursor.selectionEnd()).blockNumber();
+    const bool edits = !key->text().isEmpty() || key->key() == Qt::Key_Backspace ||
+                       key->key() == Qt::Key_Delete || key->matches(QKeySequence::Cut) ||
+                       key->matches(QKeySequence::Paste);
+    if (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter ||
+        (acrossParagraphs && edits) ||
+        (!cursor.hasSelection() && key->key() == Qt::Key_Backspace && cursor.atBlockStart()) ||
+        (!cursor.hasSelection() && key->key() == Qt::Key_Delete && cursor.atBlockEnd()))
+        return true;
+    if (key->matches(QKeySequence::Paste)) { // pasted lines become one
+        QTextCursor at = m_target->textCursor();
+        at.insertText(QGuiApplication::clipboard()->text().simplified());
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void DocumentsView::changeEvent(QEvent *event)
@@ -476,6 +619,8 @@ void DocumentsView::dropEvent(QDropEvent *event)
 {
     for (const QUrl &url : event->mimeData()->urls())
         if (url.isLocalFile() && !documents::formatForPath(url.toLocalFile()).isEmpty()) {
+            if (keepEdits())
+                return;
             openDocument(url.toLocalFile());
             event->acceptProposedAction();
             return;

@@ -8,6 +8,7 @@
 
 #include "app/core/documents/documentworker.h"
 
+#include <QMap>
 #include <QWidget>
 
 #include <optional>
@@ -47,6 +48,10 @@ public:
     // The highlighted sentence: its paragraph and its index in that paragraph (-1: none).
     int currentParagraph() const { return m_currentParagraph; }
     int currentSentence() const { return m_currentSentence; }
+    // Post-editing: the user's own translations of paragraphs (index → text), typed into the
+    // translation pane; Export writes them instead of the model's.
+    const QMap<int, QString> &edits() const { return m_edits; }
+
     // Highlights sentence `sentence` of paragraph `paragraph` in both panes.
     void selectSentence(int paragraph, int sentence);
 
@@ -68,13 +73,16 @@ signals:
 
 protected:
     void changeEvent(QEvent *event) override;
+    // Keeps the translation pane one line per paragraph while the user edits it.
+    bool eventFilter(QObject *watched, QEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
 private:
     void retranslateUi();
     void updateState();
-    void showOpened(const QString &path, const QString &format, const QStringList &paragraphs);
+    void showOpened(const QString &path, const QString &format, const QStringList &paragraphs,
+                    const QString &encoding);
     void showTranslated(const QList<documents::TranslatedParagraph> &paragraphs);
     void showProgress(int done, int total, qint64 millisecondsLeft);
     void onCursorMoved(QPlainTextEdit *pane);
@@ -82,6 +90,20 @@ private:
     // the paragraph is not translated.
     int sentenceAt(int paragraph, int column, bool inSource) const;
     void linkScroll(QPlainTextEdit *from, QPlainTextEdit *to);
+    // What a translation is made with: the model and the quality.
+    struct Settings
+    {
+        QString modelId;
+        QString targetLanguage;
+        int quality = 0;
+        bool operator==(const Settings &) const = default;
+    };
+    Settings currentSettings() const;
+    // Part of the document is translated, with other settings than the current ones.
+    bool isOutOfDate() const;
+    // Asks before the user's edits are thrown away; true when they are to be kept.
+    bool keepEdits();
+    void updateTargetTitle();
 
     documents::DocumentWorker *m_worker = nullptr;
     bool m_hasModel = false;
@@ -91,6 +113,11 @@ private:
     QList<QList<documents::SentenceLink>> m_sentences; // per paragraph, once translated
     QList<bool> m_isTranslated;
     int m_translatedCount = 0;
+    QString m_encoding; // of the open file (documents/textencoding.h)
+    QMap<int, QString> m_edits;
+    bool m_fillingTarget = false; // the view, not the user, is writing the translation pane
+    Settings m_translatedWith;    // of the translation shown (valid while m_translatedCount > 0)
+    bool m_restarting = false;    // translateDocument() re-reads the document to translate it anew
     bool m_translating = false;
     int m_done = 0, m_total = 0;
     qint64 m_left = -1;

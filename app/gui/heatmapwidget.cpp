@@ -3,6 +3,7 @@
 #include "theme.h"
 
 #include <QHelpEvent>
+#include <QLocale>
 #include <QMouseEvent>
 #include <QPaintEvent>
 #include <QPainter>
@@ -31,7 +32,9 @@ void HeatmapWidget::setMatrix(const QStringList &rowLabels, const QStringList &c
     m_rowLabels = rowLabels;
     m_columnLabels = columnLabels;
     m_values = values;
-    m_values.resize(rowLabels.size() * columnLabels.size());
+    // Shared with the result (a 5,000-word text's matrix is ~180 MB): resizing would copy it.
+    if (m_values.size() != rowLabels.size() * columnLabels.size())
+        m_values.resize(rowLabels.size() * columnLabels.size());
     m_highlightRow = m_highlightColumn = m_hoverRow = m_hoverColumn = -1;
     updateOrigin();
     updateGeometry();
@@ -212,7 +215,7 @@ bool HeatmapWidget::event(QEvent *event)
             QToolTip::showText(help->globalPos(),
                                tr("%1 → %2: %3")
                                    .arg(m_rowLabels.at(row), m_columnLabels.at(column))
-                                   .arg(double(value(row, column)), 0, 'f', 3),
+                                   .arg(QLocale().toString(double(value(row, column)), 'f', 3)),
                                this);
         else
             QToolTip::hideText();

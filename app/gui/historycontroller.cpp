@@ -68,6 +68,14 @@ HistoryController::HistoryController(MainWindow *window, HistoryView *view)
                 recordOnce(translationHistoryEntry(result, modelInfo(m_window, result.modelId)));
             });
     connect(window->tabs(), &QTabWidget::currentChanged, this, [this] { flush(); });
+    m_editSettle.setSingleShot(true);
+    m_editSettle.setInterval(kSettleMs / 2);
+    connect(&m_editSettle, &QTimer::timeout, this, &HistoryController::saveEdit);
+    connect(window->translateView(), &TranslateView::translationEdited, this,
+            [this](const QString &text) {
+                m_editToSave = text;
+                m_editSettle.start();
+            });
     connect(view, &HistoryView::openRequested, this, &HistoryController::openEntry);
     connect(view, &HistoryView::rerunRequested, this, &HistoryController::rerun);
     window->installEventFilter(this); // flush on close
@@ -80,8 +88,10 @@ HistoryController::~HistoryController()
 
 bool HistoryController::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched == m_window && event->type() == QEvent::Close)
+    if (watched == m_window && event->type() == QEvent::Close) {
         flush();
+        saveEdit();
+    }
     return QObject::eventFilter(watched, event);
 }
 
@@ -92,6 +102,8 @@ void HistoryController::onTranslation(const TranslationResult &result)
     if (m_pending && !sameTextEdited(m_pending->source, result.source))
         flush(); // a different text, not the next state of the one being typed
     m_pending = result;
+    m_shownTranslationId = 0; // a new translation replaced the recorded one in the view
+    m_editToSave.reset();
     m_settle.start();
 }
 
@@ -100,10 +112,11 @@ void HistoryController::flush()
     m_settle.stop();
     if (!m_pending)
         return;
-    const HistoryEntry entry =
-        translationHistoryEntry(*m_pending, modelInfo(m_window, m_pending->modelId));
+    const TranslationResult result = *m_pending;
     m_pending.reset();
-    recordOnce(entry);
+    record(QList<TranslationResult>{result}, [result, info = modelInfo(m_window, result.modelId)] {
+        return translationHistoryEntry(result, info);
+    });
 }
 
 void HistoryController::onComparison()
@@ -114,18 +127,53 @@ void HistoryController::onComparison()
         columns << compare->column(i)->result();
     if (columns.isEmpty() || columns.first().isEmpty())
         return;
-    recordOnce(comparisonHistoryEntry(columns.first().source, columns,
-                                      modelInfo(m_window, columns.first().modelId)));
+    record(columns, [columns, info = modelInfo(m_window, columns.first().modelId)] {
+        return comparisonHistoryEntry(columns.first().source, columns, info);
+    });
 }
 
-void HistoryController::onCaption(const CaptionResult &result)
+void HistoryController::record(const QList<TranslationResult> &results,
+                               std::function<HistoryEntry()> makeEntry)
 {
-    // The entry reads, hashes, decodes and shrinks the image file: 362 ms for a 12-megapixel
-    // JPEG here, so it is made on the thread pool and recorded back on the GUI thread (where
-    // m_alive is read and written, so the check there is not racy).
-    const ModelInfo info = modelInfo(m_window, result.modelId);
-    QThreadPool::globalInstance()->start([this, result, info, alive = m_alive] {
-        HistoryEntry entry = captionHistoryEntry(result, info);
+    // Making the entry reads every alignment cell: for a long text (5,000 words: ~40 million
+    // per hypothesis) that takes the GUI thread hundreds of milliseconds, so it is made on the
+    // thread pool and recorded back here. Usual sizes are recorded at once, so that the History
+    // tab lists a translation the moment it is opened.
+    qsizetype cells = 0;
+    for (const TranslationResult &r : results)
+        for (const TranslationHypothesis &h : r.hypotheses)
+            cells += h.alignment.size();
+    if (cells < kLargeAlignmentCells)
+        recordOnce(makeEntry());
+    else
+        recordInBackground(std::move(makeEntry));
+}
+
+void HistoryController::saveEdit()
+{
+    m_editSettle.stop();
+    if (!m_editToSave)
+        return;
+    flush(); // the model's translation first
+    if (m_shownTranslationId <= 0 || !m_view->store())
+        return; // recorded later (recordOnce() comes back here), or not recorded at all
+    try {
+        m_view->store()->setEditedText(m_shownTranslationId, *m_editToSave);
+        m_editToSave.reset();
+        m_view->refresh();
+    } catch (const std::exception &e) {
+        emit m_view->statusMessage(
+            tr("Your edit was not saved to the history: %1").arg(QString::fromUtf8(e.what())));
+        m_editToSave.reset();
+    }
+}
+
+void HistoryController::recordInBackground(std::function<HistoryEntry()> makeEntry)
+{
+    // Recorded back on the GUI thread, where m_alive is read and written, so the check there is
+    // not racy.
+    QThreadPool::globalInstance()->start([this, makeEntry = std::move(makeEntry), alive = m_alive] {
+        HistoryEntry entry = makeEntry();
         QMetaObject::invokeMethod(
             qApp,
             [this, alive, entry = std::move(entry)] {
@@ -136,13 +184,34 @@ void HistoryController::onCaption(const CaptionResult &result)
     });
 }
 
+void HistoryController::onCaption(const CaptionResult &result)
+{
+    // The entry reads, hashes, decodes and shrinks the image file: 362 ms for a 12-megapixel
+    // JPEG here.
+    recordInBackground([result, info = modelInfo(m_window, result.modelId)] {
+        return captionHistoryEntry(result, info);
+    });
+}
+
 void HistoryController::recordOnce(const HistoryEntry &entry)
 {
     const QString key = keyOf(entry);
-    if (key == m_lastKey)
-        return;
-    if (m_view->record(entry) != 0) // saved, or waiting for another process's lock
-        m_lastKey = key;
+    qint64 id = m_lastId; // the same as the last one: that entry
+    if (key != m_lastKey) {
+        id = m_view->record(entry);
+        if (id != 0) { // saved, or waiting for another process's lock
+            m_lastKey = key;
+            m_lastId = id;
+        }
+    }
+    // The entry of the translation on show: later edits of it go there.
+    const TranslationResult &shown = m_window->translateView()->result();
+    if (id > 0 && entry.kind == HistoryKind::Translation && !shown.isEmpty() &&
+        entry.inputText == shown.source && entry.modelId == shown.modelId) {
+        m_shownTranslationId = id;
+        if (m_editToSave && !m_editSettle.isActive())
+            saveEdit();
+    }
 }
 
 QString HistoryController::versionNote(const HistoryEntry &entry) const
@@ -163,6 +232,7 @@ void HistoryController::openEntry(const HistoryEntry &entry)
     // as a new entry, and a translation still held back belongs to what the view showed before.
     flush();
     m_lastKey = keyOf(entry);
+    m_lastId = entry.id;
     const QString when = QLocale().toString(entry.time.toLocalTime(), QLocale::ShortFormat);
     const QString status = tr("From the history (%1).").arg(when);
     const QString note = versionNote(entry);
@@ -170,7 +240,10 @@ void HistoryController::openEntry(const HistoryEntry &entry)
     case HistoryKind::Translation:
         m_window->selectModel(entry.modelId);
         m_window->tabs()->setCurrentIndex(MainWindow::TranslateTab);
-        m_window->translateView()->showStoredResult(translationResultFromHistory(entry), status);
+        m_window->translateView()->showStoredResult(translationResultFromHistory(entry), status,
+                                                    entry.editedText);
+        m_shownTranslationId = entry.id; // edits of the reopened translation go to its entry
+        m_editToSave.reset();
         break;
     case HistoryKind::Comparison: {
         m_window->selectModel(entry.modelId);

@@ -21,6 +21,7 @@
 #include <QPointer>
 #include <QTimer>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -52,6 +53,14 @@ private:
     void onComparison();
     void onCaption(const glosa::CaptionResult &result);
     void recordOnce(const HistoryEntry &entry);
+    // Records what makeEntry() makes: at once, or for results with more alignment cells than
+    // kLargeAlignmentCells made on the thread pool and recorded when done.
+    void record(const QList<TranslationResult> &results, std::function<HistoryEntry()> makeEntry);
+    void recordInBackground(std::function<HistoryEntry()> makeEntry);
+    // Post-editing: the user's version of the shown translation goes into its entry, once the
+    // typing settles (the translation itself is recorded first when it is still held back).
+    void saveEdit();
+    static constexpr qsizetype kLargeAlignmentCells = 2'000'000;
     QString versionNote(const HistoryEntry &entry) const;
     InferenceWorker *captionWorker() const;
     void watchRerun(InferenceWorker *worker);
@@ -61,6 +70,10 @@ private:
     std::optional<TranslationResult> m_pending;
     QTimer m_settle;
     QString m_lastKey; // kind, model, input and settings of the last recorded or opened entry
+    qint64 m_lastId = 0;             // its id (HistoryView::kQueued while it waits for the lock)
+    qint64 m_shownTranslationId = 0; // the entry of what the Translate view shows; 0: none yet
+    std::optional<QString> m_editToSave;
+    QTimer m_editSettle;
 
     // Cleared by the destructor; caption entries made on the thread pool check it.
     std::shared_ptr<bool> m_alive = std::make_shared<bool>(true);

@@ -127,9 +127,12 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
         QString input = s.inputPreview.toHtmlEscaped();
         if (s.kind == HistoryKind::Caption && input.isEmpty())
             input = tr("(image)");
-        const QString body = s.snippet.isEmpty() ? input : snippetHtml(s.snippet);
+        // A hit shows on the line of the side it is in: the input's or the output's.
+        const QString body = s.inputSnippet.isEmpty() ? input : snippetHtml(s.inputSnippet);
+        const QString output = s.outputSnippet.isEmpty() ? s.outputPreview.toHtmlEscaped()
+                                                         : snippetHtml(s.outputSnippet);
         return QStringLiteral("<small>%1</small><br>%2<br><span class='output'>→ %3</span>")
-            .arg(header, body, s.outputPreview.toHtmlEscaped());
+            .arg(header, body, output);
     }
     default:
         return {};

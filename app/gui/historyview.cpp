@@ -122,11 +122,11 @@ QString paragraph(const QString &text)
 // One entry in full for the details pane.
 QString entryHtml(const HistoryEntry &e)
 {
-    QString html = QStringLiteral("<p><b>%1</b> · %2 · %3 · %4</p>")
-                       .arg(HistoryModel::kindLabel(e.kind), modelText(e).toHtmlEscaped(),
-                            QLocale().toString(e.time.toLocalTime(), QLocale::LongFormat)
-                                .toHtmlEscaped(),
-                            HistoryView::tr("%1 ms").arg(e.elapsedMs, 0, 'f', 0));
+    QString html =
+        QStringLiteral("<p><b>%1</b> · %2 · %3 · %4</p>")
+            .arg(HistoryModel::kindLabel(e.kind), modelText(e).toHtmlEscaped(),
+                 QLocale().toString(e.time.toLocalTime(), QLocale::LongFormat).toHtmlEscaped(),
+                 HistoryView::tr("%1 ms").arg(QLocale().toString(e.elapsedMs, 'f', 0)));
     if (e.kind == HistoryKind::Caption) {
         if (!e.thumbnailPng.isEmpty())
             html += QStringLiteral("<p><img src='history:thumbnail'></p>");
@@ -147,12 +147,16 @@ QString entryHtml(const HistoryEntry &e)
                 continue;
             html += QStringLiteral("<li>%1").arg(paragraph(o.text));
             if (o.score)
-                html += QStringLiteral(" <small>%1</small>")
-                            .arg(HistoryView::tr("score %1").arg(*o.score, 0, 'f', 2));
+                html +=
+                    QStringLiteral(" <small>%1</small>")
+                        .arg(HistoryView::tr("score %1").arg(QLocale().toString(*o.score, 'f', 2)));
             html += QStringLiteral("</li>");
         }
         html += QStringLiteral("</ol>");
     }
+    if (!e.editedText.isEmpty())
+        html += QStringLiteral("<h4>%1</h4><p>%2</p>")
+                    .arg(HistoryView::tr("Your version"), paragraph(e.editedText));
     return html;
 }
 
@@ -796,11 +800,7 @@ qint64 HistoryView::applyRetentionSettings()
 {
     if (!m_store)
         return 0;
-    const QSettings settings;
-    HistoryRetention retention;
-    retention.maxEntries =
-        settings.value(QLatin1String(settingsKeys::kHistoryMaxEntries), 0).toLongLong();
-    retention.maxAgeDays = settings.value(QLatin1String(settingsKeys::kHistoryMaxAgeDays), 0).toInt();
+    const HistoryRetention retention = historyRetentionFromSettings();
     m_store->setRetention(retention);
     if (!retention.isActive())
         return 0;
@@ -833,6 +833,16 @@ void HistoryView::editSettings()
     maxAge->setSuffix(tr(" days"));
     maxAge->setSpecialValueText(tr("No limit"));
     maxAge->setValue(settings.value(QLatin1String(settingsKeys::kHistoryMaxAgeDays), 0).toInt());
+    auto *maxSize = new QSpinBox(&dialog);
+    maxSize->setObjectName(QStringLiteral("historyMaxMegabytes"));
+    maxSize->setRange(0, 1'000'000);
+    maxSize->setSingleStep(100);
+    maxSize->setSuffix(tr(" MB"));
+    maxSize->setSpecialValueText(tr("No limit"));
+    maxSize->setValue(
+        settings
+            .value(QLatin1String(settingsKeys::kHistoryMaxMegabytes), kDefaultHistoryMaxMegabytes)
+            .toInt());
     auto *note = new QLabel(tr("Starred entries are always kept. Older entries beyond the limits "
                                "are removed now and whenever a new one is recorded."),
                             &dialog);
@@ -843,6 +853,7 @@ void HistoryView::editSettings()
     form->addRow(enabled);
     form->addRow(tr("Keep at most:"), maxEntries);
     form->addRow(tr("Remove entries older than:"), maxAge);
+    form->addRow(tr("Keep the history file under:"), maxSize);
     form->addRow(note);
     form->addRow(buttons);
     if (dialog.exec() != QDialog::Accepted)
@@ -850,6 +861,7 @@ void HistoryView::editSettings()
     settings.setValue(QLatin1String(settingsKeys::kHistoryEnabled), enabled->isChecked());
     settings.setValue(QLatin1String(settingsKeys::kHistoryMaxEntries), maxEntries->value());
     settings.setValue(QLatin1String(settingsKeys::kHistoryMaxAgeDays), maxAge->value());
+    settings.setValue(QLatin1String(settingsKeys::kHistoryMaxMegabytes), maxSize->value());
     const qint64 removed = applyRetentionSettings();
     if (removed > 0)
         emit statusMessage(tr("Removed %n old history entry(s).", "", int(removed)));

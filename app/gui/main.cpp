@@ -17,37 +17,73 @@
 #include <QSettings>
 #include <QTabWidget>
 
+namespace {
+
+// What a launcher (or tools/screenshots) may pass: a model, a view and a text.
+struct CommandLine
+{
+    QCommandLineParser parser;
+    QCommandLineOption model{QStringLiteral("model"), QStringLiteral("Model id to select."),
+                             QStringLiteral("ID")};
+    QCommandLineOption view{QStringLiteral("view"),
+                            QStringLiteral("View to show: translate, compare, caption, documents "
+                                           "or history."),
+                            QStringLiteral("NAME")};
+
+    CommandLine()
+    {
+        parser.setApplicationDescription(
+            QStringLiteral("Glosa, the offline translator that shows its work"));
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addOption(model);
+        parser.addOption(view);
+        parser.addPositionalArgument(QStringLiteral("text"),
+                                     QStringLiteral("Text to put into the view's input (caption: "
+                                                    "image files; history: what to search for; "
+                                                    "documents: a file to open and translate)."));
+    }
+};
+
+void setApplicationNames()
+{
+    QCoreApplication::setApplicationName(QStringLiteral("Glosa"));
+    QCoreApplication::setOrganizationName(QStringLiteral("Glosa"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(GLOSA_VERSION));
+}
+
+} // namespace
+
 int main(int argc, char *argv[])
 {
     glosa::setUpOpenMp(argv);
+    // --help and --version print and exit before any window system is needed, so that they work
+    // over ssh or in a script with no display. (Only then: QApplication also takes options of
+    // its own, such as -platform, that QCoreApplication does not know.)
+    const auto asks = [&](std::initializer_list<const char *> flags) {
+        for (int i = 1; i < argc; ++i)
+            for (const char *flag : flags)
+                if (qstrcmp(argv[i], flag) == 0)
+                    return true;
+        return false;
+    };
+    if (asks({"-h", "--help", "--help-all", "-?", "-v", "--version"})) {
+        QCoreApplication console(argc, argv);
+        setApplicationNames();
+        CommandLine commandLine;
+        commandLine.parser.process(console);
+    }
     QApplication::setHighDpiScaleFactorRoundingPolicy(
         Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
     QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("Glosa"));
-    QApplication::setOrganizationName(QStringLiteral("Glosa"));
-    QApplication::setApplicationVersion(QStringLiteral(GLOSA_VERSION));
+    setApplicationNames();
     QApplication::setDesktopFileName(QStringLiteral("org.glosa.Glosa"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/glosa.png")));
-
-    // Lets a launcher (or tools/screenshots) open Glosa on a model, a view and a text.
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Glosa, the offline translator that shows its work"));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption modelOption(QStringLiteral("model"),
-                                         QStringLiteral("Model id to select."), QStringLiteral("ID"));
-    const QCommandLineOption viewOption(QStringLiteral("view"),
-                                        QStringLiteral("View to show: translate, compare, caption, documents "
-                                                       "or history."),
-                                        QStringLiteral("NAME"));
-    parser.addOption(modelOption);
-    parser.addOption(viewOption);
-    parser.addPositionalArgument(QStringLiteral("text"),
-                                 QStringLiteral("Text to put into the view's input (caption: image "
-                                                "files; history: "
-                                                "what to search for; documents: a file to "
-                                                "open and translate)."));
-    parser.process(app);
+    CommandLine commandLine;
+    commandLine.parser.process(app);
+    const QCommandLineParser &parser = commandLine.parser;
+    const QCommandLineOption &modelOption = commandLine.model;
+    const QCommandLineOption &viewOption = commandLine.view;
 
     glosa::MainWindow::setUiLanguage(
         QSettings().value(QLatin1String(glosa::settingsKeys::kLanguage)).toString());

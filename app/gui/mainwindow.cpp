@@ -23,6 +23,7 @@
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QFileDialog>
+#include <QFont>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLibraryInfo>
@@ -83,6 +84,17 @@ bool MainWindow::setUiLanguage(const QString &language)
         delete g_qtTranslator;
     }
     g_language = language;
+    // Dates and numbers follow the UI language when one is chosen (12,5 in Spanish); following
+    // the system, they follow the system's locale, region included.
+    if (!language.isEmpty())
+        QLocale::setDefault(QLocale(code));
+    // Korean needs a font with Hangul: the one fontconfig picks for the text already, else one
+    // of those scripts/setup-common.sh installs, rather than boxes.
+    if (code == QLatin1String("ko"))
+        QFont::insertSubstitutions(QApplication::font().family(),
+                                   {QStringLiteral("Noto Sans CJK KR"),
+                                    QStringLiteral("NanumGothic"), QStringLiteral("UnDotum"),
+                                    QStringLiteral("Baekmuk Gulim")});
     bool ok = true;
     if (code != QLatin1String("en")) {
         auto *app = new QTranslator(qApp);
@@ -360,7 +372,10 @@ void MainWindow::rescanModels()
             m_models->addItem(modelItemText(info), info.id);
             m_models->setItemData(m_models->count() - 1, info.name, Qt::ToolTipRole);
         }
-    const int index = m_models->findData(current);
+    int index = m_models->findData(current);
+    if (index < 0) // first start, or the model went away: the best one for the user's language
+        if (const auto preferred = m_catalog.defaultTranslationModel(QLocale().uiLanguages()))
+            index = m_models->findData(preferred->id);
     m_models->setCurrentIndex(index < 0 ? 0 : index);
     m_models->setEnabled(m_models->count() > 0);
     QStringList modelIds;

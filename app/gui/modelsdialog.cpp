@@ -9,6 +9,7 @@
 #include <QHeaderView>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -23,10 +24,17 @@ QString scoresText(const QJsonObject &scores)
     for (auto it = scores.begin(); it != scores.end(); ++it) {
         const QJsonObject s = it.value().toObject();
         QStringList metrics;
-        for (const char *key : {"bleu", "chrf"})
+        // Translation models report BLEU and chrF, the captioner BLEU-4; numbers in the UI's
+        // locale (21,4 in Spanish).
+        const std::pair<const char *, const char *> names[] = {
+            {"bleu", "BLEU"}, {"bleu4", "BLEU-4"}, {"chrf", "chrF"}};
+        for (const auto &[key, label] : names)
             if (s.contains(QLatin1String(key)))
-                metrics << QStringLiteral("%1 %2").arg(QString::fromLatin1(key).toUpper())
-                               .arg(s.value(QLatin1String(key)).toDouble(), 0, 'f', 1);
+                metrics << QStringLiteral("%1 %2").arg(
+                    QLatin1String(label),
+                    QLocale().toString(s.value(QLatin1String(key)).toDouble(), 'f', 1));
+        if (metrics.isEmpty())
+            continue;
         parts << QStringLiteral("%1: %2").arg(it.key(), metrics.join(QStringLiteral(", ")));
     }
     return parts.join(QStringLiteral("\n"));
@@ -41,6 +49,7 @@ ModelsDialog::ModelsDialog(const ModelCatalog &catalog, const PluginRegistry &pl
     resize(980, 480);
     m_tabs = new QTabWidget(this);
     m_models = new QTableWidget(this);
+    m_models->setObjectName(QStringLiteral("modelsTable"));
     m_models->setColumnCount(8);
     m_models->setHorizontalHeaderLabels({tr("Name"), tr("Languages"), tr("Architecture"),
                                          tr("Scores"), tr("Size"), tr("Licence"), tr("Status"),

@@ -2,6 +2,7 @@
 
 #include "theme.h"
 
+#include <QLocale>
 #include <QPainter>
 
 #include <algorithm>
@@ -21,6 +22,7 @@ void ProbabilityChart::clear()
     m_stages.clear();
     m_chosen = -1;
     m_step = -1;
+    m_axisMaximum = 1.0;
     update();
 }
 
@@ -52,6 +54,16 @@ void ProbabilityChart::setStep(const engine::StepTrace &step, const QStringList 
             values << (i < int(step.probabilities[s].size()) ? step.probabilities[s][i] : 0.0f);
         m_values << values;
     }
+    float highest = 0.0f;
+    for (const QVector<float> &values : std::as_const(m_values))
+        for (float v : values)
+            highest = std::max(highest, v);
+    m_axisMaximum = 1.0;
+    for (double top : {0.01, 0.02, 0.05, 0.1, 0.2, 0.5})
+        if (highest <= top) {
+            m_axisMaximum = top;
+            break;
+        }
     update();
 }
 
@@ -77,14 +89,16 @@ void ProbabilityChart::paintEvent(QPaintEvent *)
     const int legendHeight = fm.height() + 8;
     const int labelHeight = fm.height() + 10;
     const QRect plot = rect().adjusted(40, legendHeight + 8, -12, -labelHeight - 4);
-    // Axis and grid at 0, 0.5, 1.
+    // Axis and grid at quarters of the axis, which ends just above the highest bar.
     painter.setPen(pal.color(QPalette::Mid));
-    for (double v : {0.0, 0.25, 0.5, 0.75, 1.0}) {
-        const int y = plot.bottom() - int(v * plot.height());
+    for (double quarter : {0.0, 0.25, 0.5, 0.75, 1.0}) {
+        const int y = plot.bottom() - int(quarter * plot.height());
         painter.drawLine(plot.left(), y, plot.right(), y);
         painter.drawText(QRect(0, y - fm.height() / 2, 34, fm.height()),
-                         Qt::AlignRight | Qt::AlignVCenter, QString::number(v, 'g', 2));
+                         Qt::AlignRight | Qt::AlignVCenter,
+                         QLocale().toString(quarter * m_axisMaximum, 'g', 2));
     }
+    const double scale = plot.height() / m_axisMaximum;
     const QColor colours[2] = {theme::prunedColor(pal), theme::accent(pal)};
     const int groups = m_tokens.size();
     const double groupWidth = double(plot.width()) / groups;
@@ -93,9 +107,8 @@ void ProbabilityChart::paintEvent(QPaintEvent *)
     for (int i = 0; i < groups; ++i) {
         const double x0 = plot.left() + i * groupWidth + 5;
         for (int s = 0; s < stages; ++s) {
-            const float v = std::clamp(m_values[s][i], 0.0f, 1.0f);
-            const QRectF bar(x0 + s * barWidth, plot.bottom() - v * plot.height(), barWidth - 2,
-                             v * plot.height());
+            const double v = std::clamp(double(m_values[s][i]), 0.0, m_axisMaximum);
+            const QRectF bar(x0 + s * barWidth, plot.bottom() - v * scale, barWidth - 2, v * scale);
             painter.setPen(Qt::NoPen);
             painter.setBrush(colours[std::min(s, 1)]);
             painter.drawRoundedRect(bar, 2, 2);

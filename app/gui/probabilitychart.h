@@ -18,6 +18,9 @@ public:
                  const QHash<int, QString> &pieces, int chosenToken);
     void clear();
     int barCount() const { return m_tokens.size(); }
+    // The top of the y axis: the smallest of 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1 that holds every
+    // bar, so that a flat distribution (all candidates near 0.02) still shows its differences.
+    double axisMaximum() const { return m_axisMaximum; }
     QSize sizeHint() const override;
 
 protected:
@@ -30,6 +33,7 @@ private:
     QList<QVector<float>> m_values; // [stage][token]
     int m_chosen = -1;
     int m_step = -1;
+    double m_axisMaximum = 1.0;
 };
 
 } // namespace glosa

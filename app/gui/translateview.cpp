@@ -13,6 +13,8 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
+#include <QMessageBox>
 #include <QMouseEvent>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -59,9 +61,7 @@ QTextEdit::ExtraSelection tokenSelection(QPlainTextEdit *editor, const TokenSpan
 TranslateView::TranslateView(QWidget *parent) : QWidget(parent)
 {
     m_source = new QPlainTextEdit(this);
-    m_target = new QPlainTextEdit(this);
-    m_target->setReadOnly(true);
-    m_target->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    m_target = new QPlainTextEdit(this); // editable: post-editing
     for (QPlainTextEdit *editor : {m_source, m_target}) {
         editor->setFont(theme::editorFont(font()));
         editor->setFrameShape(QFrame::StyledPanel);
@@ -78,6 +78,7 @@ TranslateView::TranslateView(QWidget *parent) : QWidget(parent)
     m_count = new QLabel(this);
     m_count->setForegroundRole(QPalette::PlaceholderText);
     m_translate = new QPushButton(this);
+    m_translate->setObjectName(QStringLiteral("translateButton"));
     m_translate->setDefault(true);
     m_cancel = new QPushButton(this);
     m_cancel->setEnabled(false);
@@ -132,6 +133,9 @@ TranslateView::TranslateView(QWidget *parent) : QWidget(parent)
     m_heatmapTitle->setFont(theme::titleFont(font()));
     m_heatmapHint = new QLabel(this);
     m_heatmapHint->setForegroundRole(QPalette::PlaceholderText);
+    // Wraps: in Spanish, with the layer and head selector beside it, it made the window 1,466
+    // pixels wide at least, wider than a 1280 × 800 screen.
+    m_heatmapHint->setWordWrap(true);
     m_heatmap = new HeatmapWidget(this);
     m_heatmapScroll = new QScrollArea(this);
     m_heatmapScroll->setWidget(m_heatmap);
@@ -164,7 +168,9 @@ TranslateView::TranslateView(QWidget *parent) : QWidget(parent)
     decodingScroll->setWidget(m_decoding);
     decodingScroll->setWidgetResizable(true);
     decodingScroll->setFrameShape(QFrame::NoFrame);
-    decodingScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Sideways too: in Spanish at 1280 × 800 the panel is wider than its column, and without a
+    // scroll bar its right side (Guardar…, Eliminar, the combo boxes) was cut off.
+    decodingScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     auto *decodingLayout = new QVBoxLayout;
     decodingLayout->addWidget(m_decodingTitle);
     decodingLayout->addWidget(decodingScroll, 1);
@@ -186,13 +192,42 @@ TranslateView::TranslateView(QWidget *parent) : QWidget(parent)
     m_debounce = new QTimer(this);
     m_debounce->setSingleShot(true);
     m_debounce->setInterval(kDebounceMs);
-    connect(m_debounce, &QTimer::timeout, this, &TranslateView::translateNow);
+    connect(m_debounce, &QTimer::timeout, this, [this] {
+        // Translating as you type never replaces the user's edits; the button asks first.
+        if (m_edited) {
+            m_status->setText(
+                tr("Your edited translation is kept: press Translate to replace it."));
+            return;
+        }
+        translateNow();
+    });
+    connect(m_target, &QPlainTextEdit::textChanged, this, [this] {
+        if (m_settingTarget)
+            return;
+        const TranslationHypothesis *h = shownHypothesis();
+        const bool edited = m_target->toPlainText() != (h ? h->text : QString());
+        if (!edited && !m_edited)
+            return;
+        m_edited = edited;
+        m_status->setText(edited ? tr("Edited: your version is kept in the history next to the "
+                                      "model's.")
+                                 : QString());
+        updateOverlay();
+        emit translationEdited(editedText());
+    });
     connect(m_source, &QPlainTextEdit::textChanged, this, [this] {
         updateCounts();
         if (m_live->isChecked())
             m_debounce->start();
     });
-    connect(m_translate, &QPushButton::clicked, this, &TranslateView::translateNow);
+    connect(m_translate, &QPushButton::clicked, this, [this] {
+        if (m_edited && QMessageBox::question(
+                            this, tr("Replace your edits?"),
+                            tr("The translation has your edits. Translate again and "
+                               "replace them with the model's translation?")) != QMessageBox::Yes)
+            return;
+        translateNow();
+    });
     connect(m_cancel, &QPushButton::clicked, this, &TranslateView::cancel);
     connect(m_decoding, &DecodingPanel::optionsChanged, this, [this] {
         if (m_live->isChecked() && !m_source->toPlainText().trimmed().isEmpty())
@@ -342,7 +377,8 @@ void TranslateView::setSourceText(const QString &text)
     m_source->setPlainText(text);
 }
 
-void TranslateView::showStoredResult(const TranslationResult &result, const QString &status)
+void TranslateView::showStoredResult(const TranslationResult &result, const QString &status,
+                                     const QString &editedText)
 {
     m_decoding->setOptions(result.options);
     m_source->setPlainText(result.source);
@@ -351,6 +387,13 @@ void TranslateView::showStoredResult(const TranslationResult &result, const QStr
     m_request = 0; // a request still running for the old text must not replace it
     m_hypothesis = 0;
     showResult(result);
+    if (!editedText.isEmpty()) {
+        m_settingTarget = true;
+        m_target->setPlainText(editedText);
+        m_settingTarget = false;
+        m_edited = editedText != (result.best() ? result.best()->text : QString());
+        updateOverlay();
+    }
     m_status->setText(status);
 }
 
@@ -402,7 +445,7 @@ void TranslateView::onResult(quint64 request, const QList<TranslationResult> &re
     showResult(results.first());
     const TranslationResult &r = results.first();
     m_status->setText(tr("%n token(s) in %1 ms", "", r.best() ? int(r.best()->tokens.size()) : 0)
-                          .arg(QString::number(r.elapsedMs, 'f', 0)));
+                          .arg(QLocale().toString(r.elapsedMs, 'f', 0)));
     emit translationShown(r);
 }
 
@@ -433,7 +476,10 @@ void TranslateView::showResult(const TranslationResult &result)
                                                               result.hypotheses.size() - 1)));
     m_alternatives->setVisible(result.hypotheses.size() > 1);
     const TranslationHypothesis *h = shownHypothesis();
+    m_settingTarget = true;
     m_target->setPlainText(h ? h->text : QString());
+    m_settingTarget = false;
+    m_edited = false;
     if (h && !h->alignment.isEmpty()) {
         QStringList rows, columns;
         for (const TokenSpan &t : h->tokens)
@@ -447,10 +493,15 @@ void TranslateView::showResult(const TranslationResult &result)
     updateOverlay();
 }
 
+QString TranslateView::editedText() const
+{
+    return m_edited ? m_target->toPlainText() : QString();
+}
+
 int TranslateView::targetTokenAt(int position) const
 {
     const TranslationHypothesis *h = shownHypothesis();
-    return h ? tokenAt(h->tokens, position) : -1;
+    return h && !m_edited ? tokenAt(h->tokens, position) : -1;
 }
 
 int TranslateView::sourceTokenAt(int position) const
@@ -522,9 +573,10 @@ void TranslateView::updateOverlay()
     const QPalette pal = palette();
     QList<QTextEdit::ExtraSelection> sourceSelections, targetSelections;
     const TranslationHypothesis *h = shownHypothesis();
-    const bool sourceCurrent = m_source->toPlainText() == m_result.source;
+    // Token positions hold for the model's texts only, not for edited ones.
+    const bool sourceCurrent = m_source->toPlainText() == m_result.source && !m_edited;
 
-    if (h && m_confidence->isChecked()) {
+    if (h && m_confidence->isChecked() && !m_edited) {
         for (int i = 0; i < h->tokens.size() && i < h->tokenLogProbs.size(); ++i) {
             const float p = std::exp(h->tokenLogProbs.at(i));
             if (p > 0.9f || h->tokens.at(i).begin == h->tokens.at(i).end)
@@ -533,7 +585,7 @@ void TranslateView::updateOverlay()
             s.format.setUnderlineStyle(QTextCharFormat::SingleUnderline);
             s.format.setUnderlineColor(theme::confidenceColor(pal, p));
             s.format.setBackground(theme::confidenceColor(pal, p).lighter(100));
-            s.format.setToolTip(tr("Probability %1%").arg(QString::number(p * 100, 'f', 1)));
+            s.format.setToolTip(tr("Probability %1%").arg(QLocale().toString(p * 100, 'f', 1)));
             targetSelections << s;
         }
     }
@@ -553,7 +605,7 @@ void TranslateView::updateOverlay()
             s.format.setBackground(theme::attentionColor(pal, weights[i]));
             s.format.setProperty(kTokenProperty, i);
             s.format.setProperty(kWeightProperty, weights[i]);
-            s.format.setToolTip(QString::number(weights[i], 'f', 3));
+            s.format.setToolTip(QLocale().toString(weights[i], 'f', 3));
             selections << s;
         }
     };

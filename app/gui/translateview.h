@@ -64,6 +64,10 @@ public:
     bool confidenceShading() const;
     void setConfidenceShading(bool on);
 
+    // Post-editing: the translation pane is editable. The user's version of the shown
+    // translation, empty while it is the model's own.
+    QString editedText() const;
+
     // Index of the target / source token at a text position, -1 when none.
     int targetTokenAt(int position) const;
     int sourceTokenAt(int position) const;
@@ -75,10 +79,14 @@ public slots:
     void setSourceText(const QString &text);
     // Shows a result recorded earlier (History ▸ Open) as if it had just been translated: its
     // source, decoding settings, hypotheses and alignment, without translating again.
-    void showStoredResult(const glosa::TranslationResult &result, const QString &status);
+    void showStoredResult(const glosa::TranslationResult &result, const QString &status,
+                          const QString &editedText = QString());
 
 signals:
     void translationShown(const glosa::TranslationResult &result);
+    // The user changed the translation pane (post-editing): `text` is their version of the
+    // translation of the shown result, "" when they went back to the model's.
+    void translationEdited(const QString &text);
     void statusMessage(const QString &message);
 
 protected:
@@ -100,6 +108,8 @@ private:
     quint64 m_request = 0;
     TranslationResult m_result;
     int m_hypothesis = 0;
+    bool m_edited = false;        // the target pane holds the user's version
+    bool m_settingTarget = false; // the view, not the user, is filling the target pane
     int m_hoverTarget = -1;
     int m_hoverSource = -1;
 

@@ -11,10 +11,11 @@
 
 #include <QApplication>
 #include <QListWidget>
-#include <QPushButton>
 #include <QMimeData>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QUrl>
 
@@ -127,6 +128,43 @@ private slots:
         QVERIFY(shown.wait(60000));
         QCOMPARE(view.result().imagePath, cat);
         QCOMPARE(view.captionText(), runCaption(model, cat, view.result().options).text);
+    }
+
+    // A file that is not an image: its failure leaves no caption of the previous photo behind,
+    // and "Translate caption" is disabled instead of translating that old caption.
+    void aFailedImageClearsTheCaption()
+    {
+        CaptionView view;
+        InferenceWorker captioner, translator;
+        captioner.loadModel(m_captionerInfo, &m_plugins);
+        translator.loadModel(m_translatorInfo, &m_plugins);
+        view.setCaptionWorker(&captioner);
+        view.setTranslationWorker(&translator);
+        QSignalSpy shown(&view, &CaptionView::captionShown);
+        QSignalSpy failed(&captioner, &InferenceWorker::failed);
+        view.addImages({QStringLiteral(GLOSA_TEST_DATA_DIR "/images/chelsea.jpg")});
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(translator.isModelLoaded(), 60000);
+        auto *translate = view.findChild<QPushButton *>(QStringLiteral("translateCaption"));
+        QVERIFY(!view.captionText().isEmpty());
+        QVERIFY(translate->isEnabled());
+
+        QTemporaryDir dir;
+        const QString broken = dir.filePath(QStringLiteral("holiday.jpg"));
+        QFile file(broken);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("this is not a JPEG\n");
+        file.close();
+        view.addImages({broken});
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 60000);
+        QCoreApplication::processEvents();
+        QVERIFY2(view.captionText().isEmpty(), qPrintable(view.captionText()));
+        QVERIFY(view.result().tokens.isEmpty());
+        QVERIFY(view.imageWidget()->attention().isEmpty());
+        QVERIFY(!translate->isEnabled());
+        view.translateCaption(); // the shortcut, too, does nothing
+        QVERIFY(view.translatedCaption().isEmpty());
+        QCOMPARE(shown.count(), 1);
     }
 
 private:

@@ -9,7 +9,11 @@
 #include "app/core/pluginregistry.h"
 #include "app/gui/documentsview.h"
 
+#include <QApplication>
+#include <QComboBox>
 #include <QElapsedTimer>
+#include <QLabel>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -360,6 +364,148 @@ private slots:
         QCOMPARE(view.sourcePane()->document()->isEmpty(), true);
     }
 
+    // A Latin-1 text: read (not streamed as UTF-8, which refused it), its encoding said in the
+    // status line, translated, and exported in Latin-1 again.
+    void aLatin1TextSaysItsEncodingAndExportsInIt()
+    {
+        QTemporaryDir dir;
+        const QString in = dir.filePath(QStringLiteral("notas.txt"));
+        QFile file(in);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("The children play in the garden.\n\nMy sister reads a book.\n");
+        file.write("\nThe caf\xe9 is open.\n");
+        file.close();
+        DocumentsView view;
+        if (!showOpened(view, in))
+            return;
+        QString status;
+        for (QLabel *label : view.findChildren<QLabel *>())
+            if (label->text().contains(QStringLiteral("not UTF-8")))
+                status = label->text();
+        QVERIFY2(status.contains(QStringLiteral("ISO-8859-1"))
+                     || status.contains(QStringLiteral("Windows-1252")),
+                 qPrintable(status));
+        QVERIFY(view.sourcePane()->toPlainText().contains(QStringLiteral("café")));
+        QSignalSpy finished(&view, &DocumentsView::finished);
+        view.translateDocument();
+        QVERIFY(finished.wait(120000));
+        QTRY_VERIFY(!view.worker()->isBusy());
+        const QString out = dir.filePath(QStringLiteral("notes.es.txt"));
+        QSignalSpy exported(&view, &DocumentsView::exported);
+        QSignalSpy messages(&view, &DocumentsView::statusMessage);
+        view.exportTo(out);
+        QVERIFY(exported.wait(30000));
+        QFile written(out);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        const QByteArray bytes = written.readAll();
+        // Spanish in Latin-1: one byte per accented letter, none of UTF-8's two-byte forms.
+        QVERIFY2(!bytes.contains("\xc3"), bytes);
+        QVERIFY(QString::fromLatin1(bytes).contains(QStringLiteral("ni\u00f1os"))
+                || QString::fromLatin1(bytes).contains(QStringLiteral("jard\u00edn")));
+        QVERIFY2(messages.last().first().toString().contains(QStringLiteral("as it was read")),
+                 qPrintable(messages.last().first().toString()));
+    }
+
+    // Post-editing: the translation pane takes corrections, one line per paragraph; Export
+    // writes them; translating the document anew asks before it discards them.
+    void editsAreExportedAndTranslatingAgainAsks()
+    {
+        const ModelInfo reverse = ModelCatalog::readPackage(
+            QStringLiteral(GLOSA_SOURCE_DIR "/resources/models/transformer-es-en"));
+        DocumentsView view;
+        if (!showOpened(view, fixture(QStringLiteral("sample.md"))))
+            return;
+        QSignalSpy finished(&view, &DocumentsView::finished);
+        view.translateDocument();
+        QVERIFY(finished.wait(120000));
+        QTRY_VERIFY(!view.worker()->isBusy());
+        QPlainTextEdit *pane = view.targetPane();
+        QVERIFY(!pane->isReadOnly());
+        const int paragraphs = pane->document()->blockCount();
+
+        // Type at the end of the first paragraph; Return and joining lines are refused.
+        QTextCursor end(pane->document()->findBlockByNumber(0));
+        end.movePosition(QTextCursor::EndOfBlock);
+        pane->setTextCursor(end);
+        pane->setFocus();
+        QTest::keyClicks(pane, QStringLiteral(" (revisado)"));
+        QTest::keyClick(pane, Qt::Key_Return);
+        QTest::keyClick(pane, Qt::Key_Delete);
+        QCOMPARE(pane->document()->blockCount(), paragraphs);
+        const QString mine = pane->document()->findBlockByNumber(0).text();
+        QVERIFY2(mine.endsWith(QStringLiteral(" (revisado)")), qPrintable(mine));
+        QCOMPARE(view.edits().value(0), mine);
+
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("out.md"));
+        QSignalSpy exported(&view, &DocumentsView::exported);
+        view.exportTo(out);
+        QVERIFY(exported.wait(30000));
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray written = file.readAll();
+        QVERIFY2(written.startsWith("# " + mine.toUtf8() + "\n"), written.left(200));
+
+        // Another direction: Translate asks; Cancel keeps the edits, Discard translates anew.
+        view.setModel(reverse, &m_plugins);
+        auto *translate = view.findChild<QPushButton *>(QStringLiteral("translateDocument"));
+        answerNextQuestion(QMessageBox::Cancel);
+        translate->click();
+        QCOMPARE(view.edits().size(), 1);
+        QCOMPARE(pane->document()->findBlockByNumber(0).text(), mine);
+        answerNextQuestion(QMessageBox::Discard);
+        translate->click();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 120000);
+        QVERIFY(view.edits().isEmpty());
+        QVERIFY(
+            !pane->document()->findBlockByNumber(0).text().contains(QStringLiteral("revisado")));
+    }
+
+    // After a change of model (a swap) or quality, Translate is enabled again and translates
+    // the whole document anew; until then the pane keeps the language it shows in its title.
+    void changingTheModelOrQualityAllowsTranslatingAgain()
+    {
+        const ModelInfo reverse = ModelCatalog::readPackage(
+            QStringLiteral(GLOSA_SOURCE_DIR "/resources/models/transformer-es-en"));
+        QVERIFY2(reverse.isValid(), qPrintable(reverse.error));
+        DocumentsView view;
+        if (!showOpened(view, fixture(QStringLiteral("sample.txt"))))
+            return;
+        auto *translate = view.findChild<QPushButton *>(QStringLiteral("translateDocument"));
+        auto *title = view.findChild<QLabel *>(QStringLiteral("targetTitle"));
+        auto *quality = view.findChild<QComboBox *>(QStringLiteral("quality"));
+        QVERIFY(translate && title && quality);
+        QCOMPARE(title->text(), QStringLiteral("Translation (Spanish)"));
+        QSignalSpy finished(&view, &DocumentsView::finished);
+        translate->click();
+        QVERIFY(finished.wait(120000));
+        QTRY_VERIFY(!view.worker()->isBusy());
+        const QString spanish = view.targetPane()->toPlainText();
+        const int paragraphs = view.translatedCount();
+        QVERIFY(paragraphs > 0);
+        QVERIFY(!translate->isEnabled()); // all done with these settings
+
+        // The swap: es → en. The Spanish text is still shown, and said to be.
+        view.setModel(reverse, &m_plugins);
+        QVERIFY(translate->isEnabled());
+        QVERIFY2(title->text().startsWith(QStringLiteral("Translation (Spanish), made with other")),
+                 qPrintable(title->text()));
+        QCOMPARE(view.targetPane()->toPlainText(), spanish);
+        translate->click();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 120000);
+        QTRY_VERIFY(!view.worker()->isBusy());
+        QCOMPARE(view.translatedCount(), paragraphs);
+        QCOMPARE(title->text(), QStringLiteral("Translation (English)"));
+        QVERIFY(view.targetPane()->toPlainText() != spanish);
+        QVERIFY(!translate->isEnabled());
+
+        // Quality: Best (beam search) instead of Fast.
+        quality->setCurrentIndex(1 - quality->currentIndex());
+        QVERIFY(translate->isEnabled());
+        quality->setCurrentIndex(1 - quality->currentIndex());
+        QVERIFY(!translate->isEnabled()); // back to what the shown translation was made with
+    }
+
 private:
     // Shows `view` with the model and opens `path` in it; false (the test failed) when it does
     // not open.
@@ -376,6 +522,22 @@ private:
             return false;
         }
         return true;
+    }
+
+    // Clicks `button` in the next message box as soon as it is open (QMessageBox::question
+    // blocks until answered).
+    static void answerNextQuestion(QMessageBox::StandardButton button)
+    {
+        auto *poll = new QTimer(qApp);
+        poll->setInterval(20);
+        QObject::connect(poll, &QTimer::timeout, [poll, button] {
+            if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
+                poll->deleteLater();
+                poll->stop();
+                box->button(button)->click();
+            }
+        });
+        poll->start();
     }
 
     PluginRegistry m_plugins;

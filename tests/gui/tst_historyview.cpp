@@ -1,6 +1,7 @@
 // The History tab on the real app: the bundled Transformer (resources/models/transformer-en-es)
 // through the real plugins, a real SQLite history in a temporary folder (found through
 // QStandardPaths::AppDataLocation, as the app finds it), driven through the real widgets offscreen.
+#include "app/core/historyexport.h"
 #include "app/core/historyresults.h"
 #include "app/core/historystore.h"
 #include "app/core/inferenceworker.h"
@@ -16,6 +17,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QBuffer>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDeadlineTimer>
@@ -25,12 +27,15 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -98,6 +103,8 @@ private slots:
         QCoreApplication::setOrganizationName(QStringLiteral("GlosaTest"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_historyview"));
 
+        // The first model is the default for the UI language's direction: English → en→es.
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
         m_window = std::make_unique<MainWindow>();
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
@@ -229,6 +236,110 @@ private slots:
         QCOMPARE(m_view->store()->count(), 1);
         QVERIFY(!m_view->store()->entry(doomed));
         QCOMPARE(m_view->model()->rowCount(), 1);
+    }
+
+    // A hit in the output is shown on the output's line, the input line keeps the input; an
+    // entry made with a preset reopens with that preset's name, not "Custom".
+    void searchHitInTheOutputAndPresetSurviveReopening()
+    {
+        TranslateView *translate = m_window->translateView();
+        QVERIFY(translate->decodingPanel()->applyPreset(QStringLiteral("Greedy")));
+        const TranslationResult result = this->translate(QStringLiteral("My sister reads a book."));
+        QVERIFY(!result.isEmpty());
+        // A word of the translation that the English input lacks.
+        QString word;
+        for (const QString &w : result.best()->text.split(
+                 QRegularExpression(QStringLiteral("\\W+")), Qt::SkipEmptyParts))
+            if (w.size() >= 4 && !result.source.contains(w, Qt::CaseInsensitive))
+                word = w;
+        QVERIFY2(!word.isEmpty(), qPrintable(result.best()->text));
+        m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
+        QTRY_COMPARE(m_view->store()->count(), 1);
+        QTest::keyClicks(m_view->searchEdit(), word);
+        QTRY_VERIFY(
+            !m_view->model()->index(0).data(HistoryModel::SnippetRole).toString().isEmpty());
+        QCOMPARE(m_view->model()->rowCount(), 1);
+        const QStringList lines = m_view->model()
+                                      ->index(0)
+                                      .data(HistoryModel::HtmlRole)
+                                      .toString()
+                                      .split(QStringLiteral("<br>"));
+        QCOMPARE(lines.size(), 3);
+        QCOMPARE(lines[1], result.source.toHtmlEscaped()); // the input line: the input
+        QVERIFY2(lines[2].contains(QStringLiteral("<b>%1</b>").arg(word)), qPrintable(lines[2]));
+        m_view->searchEdit()->clear();
+
+        translate->decodingPanel()->applyPreset(QLatin1String(DecodingPanel::kModelPreset));
+        m_view->list()->setCurrentIndex(m_view->model()->index(0));
+        m_view->openCurrent();
+        QCOMPARE(m_window->tabs()->currentIndex(), int(MainWindow::TranslateTab));
+        QCOMPARE(translate->decodingPanel()->currentPresetName(), QStringLiteral("Greedy"));
+        QCOMPARE(translate->decodingPanel()->options().strategy, engine::SearchStrategy::Greedy);
+    }
+
+    // Post-editing: the translation pane takes the user's corrections; they are stored next to
+    // the model's translation (and exported), live translation never replaces them, Translate
+    // asks first, and reopening the entry shows the user's version.
+    void postEditsAreKeptAndReplacingThemAsks()
+    {
+        TranslateView *view = m_window->translateView();
+        const TranslationResult result = translate(QStringLiteral("My brother writes a letter."));
+        QVERIFY(!result.isEmpty());
+        const QString model = result.best()->text;
+        QPlainTextEdit *target = view->targetEditor();
+        QVERIFY(!target->isReadOnly());
+        target->setFocus();
+        target->moveCursor(QTextCursor::End);
+        QTest::keyClicks(target, QStringLiteral(" Hoy."));
+        const QString mine = model + QStringLiteral(" Hoy.");
+        QCOMPARE(view->editedText(), mine);
+
+        // Recorded with the user's version once the typing settles.
+        QTRY_COMPARE_WITH_TIMEOUT(m_view->store()->count(), 1, 10000);
+        const qint64 id = m_view->store()->recent().items.first().id;
+        QTRY_COMPARE_WITH_TIMEOUT(m_view->store()->entry(id)->editedText, mine, 10000);
+        QCOMPARE(m_view->store()->entry(id)->outputs.first().text, model);
+        QBuffer jsonl;
+        jsonl.open(QIODevice::WriteOnly);
+        QCOMPARE(exportHistory(*m_view->store(), HistoryExportFormat::JsonLines, jsonl), 1);
+        QCOMPARE(QJsonDocument::fromJson(jsonl.data()).object().value("editedText").toString(),
+                 mine);
+        QBuffer tmx;
+        tmx.open(QIODevice::WriteOnly);
+        exportHistory(*m_view->store(), HistoryExportFormat::Tmx, tmx);
+        QVERIFY2(tmx.data().contains(mine.toUtf8()), tmx.data());
+        // Found by the user's own words too.
+        QCOMPARE(m_view->store()->search(QStringLiteral("Hoy")).items.size(), 1);
+
+        // Typing in the source does not replace the edits (live translation)...
+        view->setLiveTranslate(true);
+        view->setSourceText(QStringLiteral("My brother writes a letter today."));
+        QTest::qWait(1500);
+        QCOMPARE(target->toPlainText(), mine);
+        view->setLiveTranslate(false);
+        // ... and Translate asks: "No" keeps them, "Yes" translates anew.
+        auto *button = view->findChild<QPushButton *>(QStringLiteral("translateButton"));
+        QVERIFY(button);
+        whenModal<QMessageBox>([](QMessageBox *box) { box->button(QMessageBox::No)->click(); });
+        button->click();
+        QCOMPARE(target->toPlainText(), mine);
+        QSignalSpy shown(view, &TranslateView::translationShown);
+        whenModal<QMessageBox>([](QMessageBox *box) { box->button(QMessageBox::Yes)->click(); });
+        button->click();
+        QVERIFY(shown.wait(kTranslateTimeoutMs));
+        QVERIFY(view->editedText().isEmpty());
+        QCOMPARE(target->toPlainText(), view->result().best()->text);
+
+        // Reopening the first entry shows the user's version.
+        m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
+        m_view->refresh();
+        const int row = m_view->model()->rowOf(id);
+        QVERIFY(row >= 0);
+        m_view->list()->setCurrentIndex(m_view->model()->index(row));
+        QVERIFY(m_view->details()->toPlainText().contains(mine));
+        m_view->openCurrent();
+        QCOMPARE(target->toPlainText(), mine);
+        QCOMPARE(view->editedText(), mine);
     }
 
     void openingRestoresTheTranslateView()

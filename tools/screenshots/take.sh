@@ -1,6 +1,6 @@
 #!/bin/sh
 # Screenshots of each view of the real app under Xvfb with the bundled models
-# (needs xvfb, imagemagick and xdotool). Usage: tools/screenshots/take.sh [BUILD_DIR]
+# (needs xvfb, imagemagick and xdotool), the last one in Korean. Usage: tools/screenshots/take.sh [BUILD_DIR]
 # → docs/screenshots/
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -30,4 +30,9 @@ shot caption 8 --model transformer-en-es --view caption "$ROOT/tests/data/images
 shot documents 12 --model transformer-en-es --view documents "$ROOT/tests/data/documents/report.docx"
 # The two runs above were recorded in this XDG_DATA_HOME's history.
 shot history 5 --view history table
+# The Korean UI (Settings ▸ Language), Hangul from the font scripts/setup-common.sh installs.
+mkdir -p "$XDG_CONFIG_HOME/Glosa"
+printf '[ui]\nlanguage=ko\n' > "$XDG_CONFIG_HOME/Glosa/Glosa.conf"
+shot translate-ko 12 --model transformer-en-es --view translate \
+  "Where is the train station? I would like a cup of coffee."
 rm -rf "$XDG_CONFIG_HOME" "$XDG_DATA_HOME"

@@ -135,6 +135,12 @@ struct Document
     QString format; // "txt", "srt", "md", "html"
     TextEscaping escaping = TextEscaping::None;
     QByteArray lineBreak = "\n"; // what wrapped segments break lines with ("\r\n" in CRLF files)
+    // The file's text encoding (documents/textencoding.h): parts and segments hold UTF-8 and
+    // writeDocument() converts back. "UTF-8" for every format but .txt, .srt and .md.
+    QString encoding = QStringLiteral("UTF-8");
+    // The language of the translations (BCP 47, set by DocumentTranslator), for the lang
+    // attribute of HTML written from the document.
+    QString targetLanguage;
     std::vector<Part> parts;
     std::vector<Segment> segments;
     // Office formats: every entry of the zip archive as read; render() writes them back in order

@@ -60,6 +60,7 @@ std::vector<int> DocumentTranslator::sentenceCounts(const Document &document) co
 bool DocumentTranslator::translate(Document &document, const engine::DecodingOptions &options)
 {
     m_cancelled = false;
+    document.targetLanguage = QString::fromStdString(m_translator.model().targetLanguage());
     const std::vector<int> sentenceCount = sentenceCounts(document);
     std::vector<int> pending;
     qint64 pendingBytes = 0;

@@ -2,6 +2,7 @@
 
 #include "app/core/documents/documenttranslator.h"
 #include "app/core/documents/formats.h"
+#include "app/core/documents/textencoding.h"
 #include "app/core/pluginregistry.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
@@ -87,9 +88,13 @@ public:
                 for (const Segment &segment : document.segments)
                     paragraphs << QString::fromUtf8(segment.text);
             };
-            m_streamed = isStreamable(m_format);
+            // Only UTF-8 is cut into chunks: other encodings are converted whole.
+            m_streamed =
+                isStreamable(m_format) && detectFileEncoding(path) == QLatin1String("UTF-8");
+            QString encoding = QStringLiteral("UTF-8");
             if (!m_streamed) {
                 Document document = readDocument(path);
+                encoding = document.encoding;
                 collect(document);
                 m_chunks.push_back({0, 0, 0, int(document.segments.size())});
                 m_document = std::move(document);
@@ -115,8 +120,9 @@ public:
                 }
             }
             const QString format = m_format;
-            deliver([path, format, paragraphs](DocumentWorker *w) {
-                emit w->opened(path, format, paragraphs);
+            deliver([path, format, paragraphs, encoding, streamed = m_streamed](DocumentWorker *w) {
+                w->m_streamed = streamed;
+                emit w->opened(path, format, paragraphs, encoding);
             });
         } catch (const DocumentError &error) {
             m_chunks.clear();
@@ -187,15 +193,25 @@ public:
         }
     }
 
-    void exportTo(const QString &path)
+    void exportTo(const QString &path, const QMap<int, QString> &edits)
     {
         if (m_chunks.empty()) {
             fail(DocumentWorker::tr("Open a document first."));
             return;
         }
         try {
-            if (!m_streamed) {
-                writeDocument(*m_document, path);
+            QString encoding = QStringLiteral("UTF-8");
+            if (!m_streamed && !edits.isEmpty()) {
+                // The user's versions replace the model's (their markup cannot follow: no
+                // alignment links to the user's words).
+                Document edited = *m_document;
+                for (auto it = edits.begin(); it != edits.end(); ++it)
+                    if (it.key() >= 0 && std::size_t(it.key()) < edited.segments.size())
+                        edited.segments[std::size_t(it.key())].translation =
+                            SegmentTranslation{it.value().toUtf8(), {}, {}};
+                encoding = writeDocument(edited, path);
+            } else if (!m_streamed) {
+                encoding = writeDocument(*m_document, path);
             } else {
                 // The finished chunks as written, then the rest: the chunk in progress with its
                 // finished paragraphs, the others as in the source.
@@ -231,7 +247,7 @@ public:
                     throw DocumentError(
                         QStringLiteral("cannot write %1: %2").arg(path, out.errorString()));
             }
-            deliver([path](DocumentWorker *w) { emit w->exported(path); });
+            deliver([path, encoding](DocumentWorker *w) { emit w->exported(path, encoding); });
         } catch (const DocumentError &error) {
             fail(error.message());
         }
@@ -435,9 +451,9 @@ void DocumentWorker::cancel()
     m_executor->cancelRunning();
 }
 
-void DocumentWorker::exportTo(const QString &path)
+void DocumentWorker::exportTo(const QString &path, const QMap<int, QString> &edits)
 {
-    post([executor = m_executor, path] { executor->exportTo(path); });
+    post([executor = m_executor, path, edits] { executor->exportTo(path, edits); });
 }
 
 } // namespace glosa::documents

@@ -25,6 +25,7 @@
 #include "app/core/modelcatalog.h"
 
 #include <QList>
+#include <QMap>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -83,7 +84,12 @@ public:
     // translations and finished(false) follows.
     void cancel();
     // Writes the open document to `path`: its own format, .txt, or for a PDF .odt, .docx, .html.
-    void exportTo(const QString &path);
+    // `edits`: the user's own translations of paragraphs (post-editing; index → text), written
+    // instead of the model's. Only for documents that are not streamed (isStreamed()).
+    void exportTo(const QString &path, const QMap<int, QString> &edits = {});
+    // The open document is a big .txt/.srt read and written a chunk at a time (its finished
+    // chunks are already written: they cannot take edits).
+    bool isStreamed() const { return m_streamed; }
 
     // .txt and .srt are read, translated and exported this many bytes at a time (cut at blank
     // lines; default 1 MiB), from the next open() on.
@@ -96,15 +102,19 @@ public:
 
 signals:
     void busyChanged(bool busy);
-    // The document is read: its format and each paragraph's text, in order.
-    void opened(const QString &path, const QString &format, const QStringList &paragraphs);
+    // The document is read: its format, each paragraph's text, in order, and the file's text
+    // encoding ("UTF-8", "windows-1252", ...; see documents/textencoding.h).
+    void opened(const QString &path, const QString &format, const QStringList &paragraphs,
+                const QString &encoding);
     // Sentences done and in all, and the estimated milliseconds left (-1: not known yet).
     void progress(int done, int total, qint64 millisecondsLeft);
     // Paragraphs translated since the last report (after each batch).
     void translated(const QList<glosa::documents::TranslatedParagraph> &paragraphs);
     // The translation stopped: complete, or cancelled with the finished part kept.
     void finished(bool complete);
-    void exported(const QString &path);
+    // `encoding`: what the text was written in (the document's own, or UTF-8 when a character
+    // does not fit in it).
+    void exported(const QString &path, const QString &encoding);
     // One sentence for the user (unreadable document, model that cannot load, write error).
     void failed(const QString &message);
 
@@ -120,6 +130,7 @@ private:
     QString m_path;
     QStringList m_exportFormats;
     bool m_busy = false;
+    bool m_streamed = false; // of the document last opened
     int m_jobs = 0; // posted and not finished
     qint64 m_chunkBytes = qint64(1) << 20;
     std::atomic<bool> m_cancel = false;

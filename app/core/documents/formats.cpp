@@ -1,5 +1,7 @@
 #include "app/core/documents/formats.h"
 
+#include "app/core/documents/textencoding.h"
+
 #include "engine/text/unicode.h"
 
 #include <QBuffer>
@@ -1465,12 +1467,18 @@ QString formatForPath(const QString &path)
 Document parseDocument(const QByteArray &bytes, const QString &format, const QString &name)
 {
     const QString label = name.isEmpty() ? QStringLiteral("the document") : name;
-    if (format == QLatin1String("txt"))
-        return readTxt(bytes, label);
-    if (format == QLatin1String("srt"))
-        return readSrt(bytes, label);
-    if (format == QLatin1String("md"))
-        return readMd(bytes, label);
+    if (format == QLatin1String("txt") || format == QLatin1String("srt") ||
+        format == QLatin1String("md")) {
+        // Plain text files come in other encodings too: read them as UTF-8, write them back.
+        const QString encoding = detectEncoding(bytes);
+        const QByteArray utf8 = decodeText(bytes, encoding, label);
+        Document doc = format == QLatin1String("txt")   ? readTxt(utf8, label)
+                       : format == QLatin1String("srt") ? readSrt(utf8, label)
+                                                        : readMd(utf8, label);
+        if (!encoding.isEmpty())
+            doc.encoding = encoding;
+        return doc;
+    }
     if (format == QLatin1String("html")) {
         Document doc;
         doc.format = QStringLiteral("html");
@@ -1516,7 +1524,29 @@ QByteArray plainText(const Document &document)
     return out + "\n";
 }
 
-void writeDocument(const Document &document, const QString &path)
+namespace {
+// `html` with lang="`language`" on its <html> tag (replacing the source's own language).
+QByteArray withLanguage(QByteArray html, const QString &language)
+{
+    static const QRegularExpression tag(QStringLiteral("<html\\b[^>]*>"),
+                                        QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression lang(
+        QStringLiteral("\\slang\\s*=\\s*(\"[^\"]*\"|'[^']*'|[^\\s>]+)"),
+        QRegularExpression::CaseInsensitiveOption);
+    const QString text = QString::fromLatin1(html.left(64 * 1024)); // the tag's bytes, 1:1
+    const QRegularExpressionMatch open = tag.match(text);
+    if (!open.hasMatch() || language.isEmpty())
+        return html;
+    const QByteArray value = " lang=\"" + language.toUtf8() + "\"";
+    const QRegularExpressionMatch old = lang.match(open.captured());
+    if (old.hasMatch())
+        return html.replace(open.capturedStart() + old.capturedStart(), old.capturedLength(),
+                            value);
+    return html.insert(open.capturedStart() + 5, value);
+}
+} // namespace
+
+QString writeDocument(const Document &document, const QString &path)
 {
     const QString format = formatForPath(path);
     QByteArray bytes;
@@ -1540,9 +1570,19 @@ void writeDocument(const Document &document, const QString &path)
         throw DocumentError(QStringLiteral("cannot write a %1 document as '.%2' (write .%1 or "
                                            ".txt)")
                                 .arg(document.format, QFileInfo(path).suffix()));
+    if (format == QLatin1String("html") && document.translatedCount() > 0)
+        bytes = withLanguage(bytes, document.targetLanguage);
+    // Text in the file's own encoding, as long as every character of the translation has one.
+    QString encoding = QStringLiteral("UTF-8");
+    if (format == QLatin1String("txt") || format == document.format)
+        if (const std::optional<QByteArray> encoded = encodeText(bytes, document.encoding)) {
+            bytes = *encoded;
+            encoding = document.encoding;
+        }
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
         throw DocumentError(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+    return encoding;
 }
 
 QStringList writableFormats(const QString &format)

@@ -26,9 +26,9 @@
 //   are segments; <text:span> (bold, italic), <text:a> (links), <text:s/>, <text:tab/>,
 //   bookmarks are inline spans. A <text:note> (footnote, endnote) stays in place inside its
 //   paragraph, which is read as one sentence around it; the note's paragraphs are nested
-//   segments and its citation is kept as it is. A <draw:frame> (text box) is read the same way. Every other entry, and the entry order (mimetype
-//   first, stored), is written back as it was. Encrypted (password) and truncated archives are
-//   DocumentErrors.
+//   segments and its citation is kept as it is. A <draw:frame> (text box) is read the same way.
+//   Every other entry, and the entry order (mimetype first, stored), is written back as it was.
+//   Encrypted (password) and truncated archives are DocumentErrors.
 // - pdf (in only): the text of each page by blocks of lines, read like a .txt file; written
 //   out as .txt, or as .odt, .docx or .html with one paragraph per block.
 // - docx: word/document.xml, footnotes, endnotes, headers and footers; each <w:p> is a segment;
@@ -39,8 +39,10 @@
 //   xml:space="preserve". A text box stays in place in its paragraph (DrawingML and its VML
 //   fallback alike); its paragraphs are translated as nested segments.
 // In every format URLs, e-mail addresses, numbers and placeholders are kept verbatim
-// (protectSpans). Input must be UTF-8 (a BOM is kept); empty or white-space-only input, ill-formed
-// UTF-8, binary data and malformed subtitles are DocumentErrors naming the file and place.
+// (protectSpans). Input is UTF-8 (a BOM is kept); .txt, .srt and .md may also be UTF-16 with a
+// byte-order mark or a single-byte encoding such as Windows-1252 (documents/textencoding.h,
+// Document::encoding). Empty or white-space-only input, ill-formed UTF-8, binary data and
+// malformed subtitles are DocumentErrors naming the file and place.
 #pragma once
 
 #include "app/core/documents/document.h"
@@ -62,9 +64,11 @@ Document parseDocument(const QByteArray &bytes, const QString &format,
 Document readDocument(const QString &path);
 
 // The document's own format (doc.render()) or, for a .txt path, its segments as plain text, one
-// paragraph each separated by blank lines. Throws DocumentError for other suffixes or when the
-// file cannot be written.
-void writeDocument(const Document &document, const QString &path);
+// paragraph each separated by blank lines. Text goes out in the document's encoding (a .txt,
+// .srt or .md read as Windows-1252 or UTF-16 is written so) when every character fits, else in
+// UTF-8; returns which. Throws DocumentError for other suffixes or when the file cannot be
+// written.
+QString writeDocument(const Document &document, const QString &path);
 QByteArray plainText(const Document &document);
 
 // What a document read as `format` can be written as (formats, own one first): its own format

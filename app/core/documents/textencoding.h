@@ -1,0 +1,40 @@
+// Text files that are not UTF-8: Latin-1 / Windows-1252 (and other single-byte encodings ICU's
+// charset detector recognises) and UTF-16 with a byte-order mark. The readers work on UTF-8, so
+// such a file is converted when read and converted back when written (documents/formats.h).
+//
+// Basic usage:
+//     const QString encoding = detectEncoding(bytes);  // "UTF-8", "windows-1252", "UTF-16LE", ...
+//     const QByteArray utf8 = decodeText(bytes, encoding, "notes.txt"); // DocumentError if not
+//     std::optional<QByteArray> back = encodeText(utf8, encoding); // nullopt: a character does
+//                                                                   // not fit (write UTF-8)
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+#include <optional>
+
+namespace glosa::documents {
+
+// "UTF-8" for UTF-8 (with or without a BOM, and for `bytes` that are only the start of a file
+// cut inside a character when `truncated`), "UTF-16LE" / "UTF-16BE" after a byte-order mark, else
+// the best single-byte encoding ICU's detector (ucsdet) names, e.g. "ISO-8859-1" or
+// "windows-1252". Empty when none fits (binary data, or bytes no encoding explains).
+QString detectEncoding(const QByteArray &bytes, bool truncated = false);
+
+// `bytes` in `encoding` (as detectEncoding names it) as UTF-8; a byte-order mark becomes UTF-8's.
+// `bytes` as they are for "UTF-8". Throws DocumentError naming `name` when a byte has no
+// character in the encoding or the text holds control characters.
+QByteArray decodeText(const QByteArray &bytes, const QString &encoding, const QString &name);
+
+// UTF-8 `utf8` in `encoding`; nullopt when a character has no representation in it.
+std::optional<QByteArray> encodeText(const QByteArray &utf8, const QString &encoding);
+
+// detectEncoding() of the start of the file at `path` (64 KiB): what decides whether a .txt or
+// .srt can be streamed a chunk at a time (only UTF-8 can). Empty when it cannot be read.
+QString detectFileEncoding(const QString &path);
+
+// "Windows-1252", "ISO-8859-1", "UTF-16LE": how the UI and messages name an encoding.
+QString encodingDisplayName(const QString &encoding);
+
+} // namespace glosa::documents

@@ -1,0 +1,150 @@
+// A 5,000-word text in the Translate and Compare views with the real Transformer
+// (resources/models/transformer-en-es): the GUI thread never works more than 100 ms without
+// returning to the event loop while it is translated, shown, compared and shown again
+// (issue #18: comparing such a paste froze the window for about a minute).
+#include "app/core/inferenceworker.h"
+#include "app/gui/compareview.h"
+#include "app/gui/heatmapwidget.h"
+#include "app/gui/mainwindow.h"
+#include "app/gui/translateview.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+#include <time.h>
+
+using namespace glosa;
+
+namespace {
+
+double threadCpuMs()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+// The longest stretch the GUI thread spent without coming back to the event loop, as wall time
+// and as the thread's own CPU time (the wall time also holds what the shared machine gave to
+// other processes).
+class StallMeter : public QObject
+{
+public:
+    StallMeter()
+    {
+        m_tick.setInterval(5);
+        connect(&m_tick, &QTimer::timeout, this, [this] {
+            const double cpu = threadCpuMs();
+            const qint64 now = m_clock.elapsed();
+            m_worstWall = std::max(m_worstWall, now - m_lastWall);
+            m_worstCpu = std::max(m_worstCpu, cpu - m_lastCpu);
+            m_lastWall = now;
+            m_lastCpu = cpu;
+        });
+        m_clock.start();
+        m_lastCpu = threadCpuMs();
+        m_tick.start();
+    }
+    qint64 worstWallMs() const { return m_worstWall; }
+    double worstCpuMs() const { return m_worstCpu; }
+
+private:
+    QTimer m_tick;
+    QElapsedTimer m_clock;
+    qint64 m_lastWall = 0, m_worstWall = 0;
+    double m_lastCpu = 0, m_worstCpu = 0;
+};
+
+QString fiveThousandWords()
+{
+    QFile sample(QStringLiteral(GLOSA_SOURCE_DIR "/resources/samples/paragraph-en.txt"));
+    if (!sample.open(QIODevice::ReadOnly))
+        return QString();
+    const QStringList paragraph =
+        QString::fromUtf8(sample.readAll()).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    QStringList words;
+    while (words.size() < 5000)
+        words += paragraph;
+    return words.mid(0, 5000).join(QLatin1Char(' '));
+}
+
+} // namespace
+
+class TestLongInput : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_home.isValid());
+        qputenv("GLOSA_PLUGIN_PATH", GLOSA_BINARY_DIR "/plugins");
+        qputenv("GLOSA_MODEL_PATH", GLOSA_SOURCE_DIR "/resources/models/transformer-en-es");
+        qputenv("XDG_DATA_HOME", m_home.path().toUtf8());
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_home.path());
+        QCoreApplication::setOrganizationName(QStringLiteral("GlosaTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_longinput"));
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+        m_text = fiveThousandWords();
+        QVERIFY(!m_text.isEmpty());
+        m_window = std::make_unique<MainWindow>();
+        m_window->resize(1280, 800);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QCOMPARE(m_window->currentModelId(), QStringLiteral("transformer-en-es"));
+        InferenceWorker *worker =
+            m_window->workerFor(*m_window->catalog().find(m_window->currentModelId()));
+        QTRY_VERIFY_WITH_TIMEOUT(worker->isModelLoaded(), 60000);
+        m_window->translateView()->setLiveTranslate(false);
+    }
+
+    void translatingFiveThousandWordsKeepsTheWindowResponsive()
+    {
+        m_window->tabs()->setCurrentIndex(MainWindow::TranslateTab);
+        TranslateView *view = m_window->translateView();
+        view->setSourceText(m_text); // typing or pasting is not what is timed
+        QCoreApplication::processEvents();
+        QSignalSpy shown(view, &TranslateView::translationShown);
+        StallMeter meter;
+        view->translateNow();
+        QVERIFY(shown.wait(300000));
+        QTest::qWait(500); // the repaints that follow
+        qInfo() << "translate 5,000 words: longest GUI-thread stall" << meter.worstCpuMs()
+                << "ms CPU," << meter.worstWallMs() << "ms wall";
+        QVERIFY(view->result().best());
+        QVERIFY2(meter.worstCpuMs() < 100, qPrintable(QString::number(meter.worstCpuMs())));
+    }
+
+    void comparingFiveThousandWordsKeepsTheWindowResponsive()
+    {
+        m_window->tabs()->setCurrentIndex(MainWindow::CompareTab);
+        CompareView *compare = m_window->compareView();
+        compare->setColumnCount(2);
+        compare->input()->setPlainText(m_text);
+        QCoreApplication::processEvents();
+        QSignalSpy shown(compare, &CompareView::comparisonShown);
+        StallMeter meter;
+        compare->compare();
+        QVERIFY(shown.wait(600000));
+        QTest::qWait(500);
+        qInfo() << "compare 5,000 words: longest GUI-thread stall" << meter.worstCpuMs()
+                << "ms CPU," << meter.worstWallMs() << "ms wall";
+        QVERIFY(compare->column(1)->hasResult());
+        QVERIFY2(meter.worstCpuMs() < 100, qPrintable(QString::number(meter.worstCpuMs())));
+    }
+
+private:
+    QTemporaryDir m_home;
+    QString m_text;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+QTEST_MAIN(TestLongInput)
+#include "tst_longinput.moc"
