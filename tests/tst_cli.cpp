@@ -95,6 +95,9 @@ private slots:
             "--strategy",        "beam", "--beam-size",          "5",  "--length-penalty", "1.0",
             "--no-repeat-ngram", "3",    "--repetition-penalty", "1.2"};
         QTest::newRow("by folder") << QStringList{"--model", toyPackage()};
+        // The toy model's decisions win by wide margins: int8 gives the same words.
+        QTest::newRow("int8") << QStringList{"--compute-type", "int8"};
+        QTest::newRow("float32") << QStringList{"--compute-type", "float32"};
     }
     void translatesLineByLine()
     {
@@ -467,6 +470,9 @@ private slots:
         QTest::newRow("unknown model")
             << QStringList{"translate", "--model", "no-such-model"} << 1 << "no-such-model";
         QTest::newRow("models: stray argument") << QStringList{"models", "extra"} << 2 << "extra";
+        QTest::newRow("bad compute type")
+            << QStringList{"translate", "--model", "toy-en-es", "--compute-type", "int4"} << 2
+            << "compute type \"int4\" is not one of auto, float32, int8";
     }
     void badArgumentsFailWithOneLine()
     {

@@ -40,6 +40,7 @@
 
 #include "app/cli/help.h"
 #include "engine/decoding/decodingoptions.h"
+#include "engine/package.h"
 
 #include <QCommandLineOption>
 #include <QList>
@@ -58,7 +59,7 @@ struct ModelInfo;
 namespace glosa::engine {
 class Model;
 class TranslationModel;
-}
+} // namespace glosa::engine
 
 namespace glosa::cli {
 
@@ -70,19 +71,25 @@ namespace glosa::cli {
 // installed model matches or they contradict each other).
 QList<QCommandLineOption> modelCommandLineOptions();
 std::optional<QString> modelFromCommandLine(const QCommandLineParser &parser, QString *error);
+// --compute-type (auto when absent); nullopt with *error for a value that is not one.
+std::optional<engine::ComputeType> computeTypeFromCommandLine(const QCommandLineParser &parser,
+                                                              QString *error);
 // Every decoding option with DecodingOptions' default, and the paragraph of help that says how a
 // model's own defaults come in between.
 QList<QCommandLineOption> decodingCommandLineOptions();
 const QString &decodingHelpParagraph();
 engine::DecodingOptions decodingOptionsFromCommandLine(const QCommandLineParser &parser,
                                                        engine::DecodingOptions defaults);
-std::shared_ptr<engine::TranslationModel> loadTranslationModel(const QString &idOrFolder,
-                                                               QString *error, ModelInfo *info);
+std::shared_ptr<engine::TranslationModel>
+loadTranslationModel(const QString &idOrFolder, QString *error, ModelInfo *info,
+                     engine::ComputeType computeType = engine::ComputeType::Auto);
 // An installed model id or a model folder whose model.json declares `task` ("translation",
 // "captioning"), loaded by its plugin; null with *error set when it is missing, broken, of
 // another task or rejected by the plugin. *info (when given) receives its catalog entry.
-std::shared_ptr<engine::Model> loadInstalledModel(const QString &idOrFolder, const QString &task,
-                                                  QString *error, ModelInfo *info = nullptr);
+std::shared_ptr<engine::Model>
+loadInstalledModel(const QString &idOrFolder, const QString &task, QString *error,
+                   ModelInfo *info = nullptr,
+                   engine::ComputeType computeType = engine::ComputeType::Auto);
 
 CommandHelp translateCommandHelp();
 CommandHelp modelsCommandHelp();

@@ -177,9 +177,15 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
         err << name << error << "\n";
         return parser.isSet("model") ? 2 : 1;
     }
+    const std::optional<engine::ComputeType> computeType =
+        computeTypeFromCommandLine(parser, &error);
+    if (!computeType) {
+        err << name << error << "\n";
+        return 2;
+    }
     ModelInfo info;
     const std::shared_ptr<engine::TranslationModel> model =
-        loadTranslationModel(*modelId, &error, &info);
+        loadTranslationModel(*modelId, &error, &info, *computeType);
     if (!model) {
         err << name << error.simplified() << "\n";
         return 1;

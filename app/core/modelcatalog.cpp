@@ -217,7 +217,8 @@ QStringList ModelCatalog::defaultSearchPaths()
     } else {
         // Relative to the binary first, so that an installed tree works wherever it is moved.
         if (!executableDir().isEmpty())
-            candidates << executableDir() + QStringLiteral("/../" GLOSA_INSTALL_DATA_RELDIR "/models");
+            candidates << executableDir() +
+                              QStringLiteral("/../" GLOSA_INSTALL_DATA_RELDIR "/models");
         candidates << QStringLiteral(GLOSA_INSTALL_DATA_DIR "/models");
     }
     QStringList out;
@@ -380,8 +381,10 @@ std::optional<ModelInfo> ModelCatalog::defaultTranslationModel(const QStringList
     return defaultModel(translation);
 }
 
-std::shared_ptr<engine::Model>
-ModelCatalog::load(const ModelInfo &info, const PluginRegistry &plugins, QString *errorMessage)
+std::shared_ptr<engine::Model> ModelCatalog::load(const ModelInfo &info,
+                                                  const PluginRegistry &plugins,
+                                                  QString *errorMessage,
+                                                  engine::ComputeType computeType)
 {
     auto fail = [&](const QString &why) -> std::shared_ptr<engine::Model> {
         if (errorMessage)
@@ -412,7 +415,8 @@ ModelCatalog::load(const ModelInfo &info, const PluginRegistry &plugins, QString
 
     std::shared_ptr<engine::Model> model;
     try {
-        const engine::ModelPackage package = engine::ModelPackage::load(info.folder.toStdString());
+        const engine::ModelPackage package =
+            engine::ModelPackage::load(info.folder.toStdString(), computeType);
         model = record->plugin->load(package);
     } catch (const std::exception &e) {
         return fail(QString::fromStdString(e.what()));

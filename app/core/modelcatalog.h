@@ -26,6 +26,7 @@
 
 #include "engine/decoding/decodingoptions.h"
 #include "engine/model.h"
+#include "engine/package.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -113,8 +114,11 @@ public:
     // whose architectures contain info.architecture and lets it build the model. Returns null on
     // any failure, with a one-line message naming the model folder in *errorMessage. Loading may
     // take seconds: call it from a worker thread, never the GUI thread.
-    static std::shared_ptr<engine::Model> load(const ModelInfo &info, const PluginRegistry &plugins,
-                                               QString *errorMessage = nullptr);
+    // `computeType` is what the package is loaded with (engine/package.h: auto takes int8 where
+    // the package's weights are int8).
+    static std::shared_ptr<engine::Model>
+    load(const ModelInfo &info, const PluginRegistry &plugins, QString *errorMessage = nullptr,
+         engine::ComputeType computeType = engine::ComputeType::Auto);
 
     // Validates `folder` (model.json and the engine's package checks) and copies it, all regular
     // files and subfolders, to `destinationRoot`/<id>. Refuses when that folder exists. The copy
