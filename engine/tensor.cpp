@@ -1,5 +1,7 @@
 #include "engine/tensor.h"
 
+#include "engine/limits.h"
+
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -53,7 +55,9 @@ std::int64_t shapeNumel(const Shape &shape)
 {
     std::int64_t n = 1;
     for (auto d : shape)
-        n *= d;
+        if (__builtin_mul_overflow(n, d, &n))
+            throw std::overflow_error("tensor shape " + shapeToString(shape) +
+                                      " has more elements than a 64-bit count holds");
     return n;
 }
 
@@ -70,10 +74,20 @@ std::string shapeToString(const Shape &shape)
 
 static void checkShape(const Shape &shape)
 {
+    if (shape.size() > static_cast<std::size_t>(limits::kMaxTensorRank))
+        throw std::invalid_argument("tensor shape has " + std::to_string(shape.size()) +
+                                    " dimensions, more than the limit of " +
+                                    std::to_string(limits::kMaxTensorRank));
     for (auto d : shape)
         if (d < 0)
             throw std::invalid_argument("tensor shape " + shapeToString(shape) +
                                         " has a negative dimension");
+    std::int64_t n = 1;
+    for (auto d : shape)
+        if (__builtin_mul_overflow(n, d, &n) || n > limits::kMaxTensorElements)
+            throw std::invalid_argument("tensor shape " + shapeToString(shape) +
+                                        " has more elements than the limit of " +
+                                        std::to_string(limits::kMaxTensorElements));
 }
 
 Tensor::Tensor(Shape shape, DType dtype) : m_shape(std::move(shape)), m_dtype(dtype)

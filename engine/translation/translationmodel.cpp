@@ -1,5 +1,6 @@
 #include "engine/translation/translationmodel.h"
 
+#include "engine/limits.h"
 #include "engine/package.h"
 
 #include <nlohmann/json.hpp>
@@ -16,7 +17,8 @@ TranslationModel::TranslationModel(const ModelPackage &package,
                        package.sourceTokenizer(), package.targetTokenizer(), std::move(decoder),
                        decodingOptionsFromJson(package.decoding()))
 {
-    setMaxSourceLength(package.hyperparameter<int>("max_source_length", 256));
+    setMaxSourceLength(static_cast<int>(
+        package.boundedHyperparameter("max_source_length", 2, limits::kMaxPositions, 256)));
 }
 
 TranslationModel::TranslationModel(std::string id, std::string sourceLanguage,
