@@ -1,5 +1,6 @@
 #include "app/core/documents/formats.h"
 
+#include "app/core/limits.h"
 #include "engine/text/unicode.h"
 
 #include <QBuffer>
@@ -547,10 +548,16 @@ qsizetype tagEnd(const QByteArray &raw, qsizetype i)
 class HtmlReader
 {
 public:
+    // `boxes`: how many notes or frames this markup is nested in.
     HtmlReader(const QByteArray &bytes, const QString &name, const MarkupRules &rules,
-               Document &doc)
-        : m_bytes(bytes), m_name(name), m_rules(rules), m_doc(doc)
+               Document &doc, int boxes = 0)
+        : m_bytes(bytes), m_name(name), m_rules(rules), m_doc(doc), m_boxes(boxes)
     {
+        if (boxes > limits::kMaxBoxDepth)
+            throw DocumentError(QStringLiteral("%1: notes or frames nest deeper than the limit "
+                                               "of %2")
+                                    .arg(m_name)
+                                    .arg(limits::kMaxBoxDepth));
     }
 
     // `check`: the whole input is a document of its own (UTF-8, not empty, a BOM kept).
@@ -769,7 +776,7 @@ private:
         const QByteArray content = m_bytes.mid(contentBegin, stop - contentBegin);
         Document inner;
         inner.escaping = m_doc.escaping;
-        HtmlReader(content, m_name, m_rules, inner).read(false);
+        HtmlReader(content, m_name, m_rules, inner, m_boxes + 1).read(false);
         m_doc.nestInto(std::move(inner), span);
         span.open += m_bytes.mid(stop, after - stop);
         m_segment.spans.push_back(std::move(span));
@@ -855,6 +862,11 @@ private:
                 m_segment.text += ' ';
             return;
         }
+        if (m_open.size() >= std::size_t(limits::kMaxMarkupDepth))
+            throw DocumentError(QStringLiteral("%1: inline elements nest deeper than the limit "
+                                               "of %2")
+                                    .arg(m_name)
+                                    .arg(limits::kMaxMarkupDepth));
         m_open.push_back({name, open, at, m_segment.spans.size(), order, nested});
         m_segment.spans.push_back({{at, at}, open, {}, false, order, order, false, nested});
     }
@@ -902,6 +914,7 @@ private:
     QString m_name;
     const MarkupRules &m_rules;
     Document &m_doc;
+    const int m_boxes;
     Segment m_segment;
     std::vector<Open> m_open;
     QByteArray m_lead;  // white space before the segment's first text or tag
@@ -1032,7 +1045,14 @@ QByteArray decodeXmlText(const QByteArray &raw)
 class DocxReader
 {
 public:
-    DocxReader(const QByteArray &xml, Document &doc) : m_xml(xml), m_doc(doc) {}
+    // `boxes`: how many text boxes this markup is nested in.
+    DocxReader(const QByteArray &xml, Document &doc, int boxes = 0)
+        : m_xml(xml), m_doc(doc), m_boxes(boxes)
+    {
+        if (boxes > limits::kMaxBoxDepth)
+            throw DocumentError(QStringLiteral("text boxes nest deeper than the limit of %1")
+                                    .arg(limits::kMaxBoxDepth));
+    }
 
     void read()
     {
@@ -1068,7 +1088,7 @@ private:
         }
         m_segment = Segment();
         m_items.clear();
-        children(raw, open, close);
+        children(raw, open, close, 1);
         // Leading and trailing items without text stay outside the segment.
         std::size_t first = 0, last = m_items.size();
         while (first < last && !m_items[first].text)
@@ -1163,8 +1183,11 @@ private:
         std::shared_ptr<const Document> inner;
     };
 
-    void children(const QByteArray &raw, qsizetype from, qsizetype to)
+    void children(const QByteArray &raw, qsizetype from, qsizetype to, int depth)
     {
+        if (depth > limits::kMaxMarkupDepth)
+            throw DocumentError(QStringLiteral("elements nest deeper than the limit of %1")
+                                    .arg(limits::kMaxMarkupDepth));
         qsizetype i = from;
         while (i < to) {
             const qsizetype next = raw.indexOf('<', i);
@@ -1175,23 +1198,24 @@ private:
             if (end < 0 || end > to)
                 throw DocumentError(
                     QStringLiteral("a <%1> is not closed").arg(QString::fromUtf8(name)));
-            const QByteArray element = raw.mid(next, end - next);
+            // A view: a copy at every level of nesting costs the depth times the size.
+            const QByteArrayView element(raw.constData() + next, end - next);
             if (element.contains("<w:txbxContent")) {
                 const QByteArray whole = raw.mid(i, end - i);
                 auto inner = std::make_shared<Document>();
                 inner->escaping = m_doc.escaping;
-                DocxReader(whole, *inner).read();
+                DocxReader(whole, *inner, m_boxes + 1).read();
                 m_items.push_back({Item::Other, whole});
                 m_items.back().inner = std::move(inner);
             } else if (name == "w:r" && element.contains("<w:t")) {
-                run(element);
+                run(element.toByteArray());
             } else if ((name == "w:hyperlink" || name == "w:smartTag" || name == "w:ins") &&
                        raw[tagEnd(raw, next) - 2] != '/') {
                 const qsizetype openEnd = tagEnd(raw, next);
                 const qsizetype closeStart = raw.lastIndexOf('<', end - 1);
                 const std::size_t start = m_items.size();
                 m_items.push_back({Item::ContainerOpen, raw.mid(next, openEnd - next)});
-                children(raw, openEnd, closeStart);
+                children(raw, openEnd, closeStart, depth + 1);
                 bool text = false;
                 for (std::size_t k = start + 1; k < m_items.size(); ++k)
                     text = text || m_items[k].text;
@@ -1247,6 +1271,7 @@ private:
 
     const QByteArray &m_xml;
     Document &m_doc;
+    const int m_boxes;
     Segment m_segment;
     std::vector<Item> m_items;
 };
