@@ -44,10 +44,10 @@ private slots:
             QStringLiteral(GLOSA_SOURCE_DIR "/resources/models/transformer-en-es");
         if (!QFileInfo::exists(package + QStringLiteral("/model.json")))
             QSKIP("resources/models/transformer-en-es is not exported");
-        m_plugins.scan({QStringLiteral(GLOSA_BINARY_DIR "/plugins")});
+        m_plugins->scan({QStringLiteral(GLOSA_BINARY_DIR "/plugins")});
         m_info = ModelCatalog::readPackage(package);
         QVERIFY2(m_info.isValid(), qPrintable(m_info.error));
-        if (!m_plugins.pluginForArchitecture(m_info.architecture))
+        if (!m_plugins->pluginForArchitecture(m_info.architecture))
             QSKIP("the transformer plugin is not built");
         QVERIFY(m_dir.isValid());
         // A longer document: the 50 sentences six times over, one paragraph each.
@@ -351,7 +351,7 @@ private slots:
         QFETCH(QString, name);
         QFETCH(QString, message);
         DocumentsView view;
-        view.setModel(m_info, &m_plugins);
+        view.setModel(m_info, m_plugins);
         QSignalSpy failed(&view, &DocumentsView::failed);
         view.openDocument(fixture(name));
         QVERIFY(failed.wait(10000));
@@ -367,7 +367,7 @@ private:
     {
         view.resize(1000, 600);
         view.show();
-        view.setModel(m_info, &m_plugins);
+        view.setModel(m_info, m_plugins);
         QSignalSpy opened(&view, &DocumentsView::opened);
         view.openDocument(path);
         if (!opened.wait(10000)) {
@@ -378,7 +378,7 @@ private:
         return true;
     }
 
-    PluginRegistry m_plugins;
+    std::shared_ptr<PluginRegistry> m_plugins = std::make_shared<PluginRegistry>();
     ModelInfo m_info;
     QTemporaryDir m_dir;
 };
