@@ -110,6 +110,25 @@ private slots:
         QVERIFY(!QFileInfo::exists(out));
     }
 
+    // Finding 13: with no translation a document comes back byte for byte. An image at the edge
+    // of emphasis moved outside it (`a *![i](y)* b` came back as `a **![i](y) b`); SRT lost
+    // mixed CRLF/LF line ends and leading spaces or form feeds inside cue text.
+    void untranslatedDocumentsComeBackByteForByte_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("md image at the edge of emphasis") << "emphasis-image.md";
+        QTest::newRow("srt mixed line ends, spaces, form feed") << "mixed-line-ends.srt";
+    }
+    void untranslatedDocumentsComeBackByteForByte()
+    {
+        QFETCH(QString, name);
+        QFile file(hostile(name));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray bytes = file.readAll();
+        const Document doc = readDocument(hostile(name));
+        QCOMPARE(doc.render(), bytes);
+    }
+
     // Finding 7: a shape 100,000 dimensions deep crashed under ASan.
     void deepShapeIsRefused()
     {

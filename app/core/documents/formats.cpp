@@ -183,8 +183,31 @@ Document readSrt(const QByteArray &bytes, const QString &name)
         ++cues;
         QByteArray text, tail;
         int count = 0;
+        auto flush = [&] {
+            if (count > 0) {
+                // Tags in the text (<i>, {\an8}) become inline spans; the line breaks are noted
+                // and folded to spaces for the model.
+                Segment segment = taggedSegment(text);
+                segment.lines = count;
+                for (qsizetype i = 0; i < segment.text.size(); ++i)
+                    if (segment.text[i] == '\n') {
+                        segment.breaks.push_back(i);
+                        segment.text[i] = ' ';
+                    }
+                doc.appendSegment(std::move(segment));
+            }
+            doc.appendSkeleton(tail);
+            text.clear();
+            tail.clear();
+            count = 0;
+        };
         std::size_t j = t + 1;
         for (; j < lines.size() && !lines[j].content.isEmpty(); ++j) {
+            // Lines join into one segment only across the file's own line break: any other
+            // separator (a CRLF in an LF file, trailing or leading spaces, a form feed) stays in
+            // the skeleton between two segments, so that the file comes back byte for byte.
+            if (count > 0 && (tail != doc.lineBreak || !lines[j].indent.isEmpty()))
+                flush();
             if (count > 0)
                 text += '\n';
             else
@@ -193,19 +216,7 @@ Document readSrt(const QByteArray &bytes, const QString &name)
             tail = lines[j].tail;
             ++count;
         }
-        if (count > 0) {
-            // Tags in the text (<i>, {\an8}) become inline spans; the line breaks are noted and
-            // folded to spaces for the model.
-            Segment segment = taggedSegment(text);
-            segment.lines = count;
-            for (qsizetype i = 0; i < segment.text.size(); ++i)
-                if (segment.text[i] == '\n') {
-                    segment.breaks.push_back(i);
-                    segment.text[i] = ' ';
-                }
-            doc.appendSegment(std::move(segment));
-        }
-        doc.appendSkeleton(tail);
+        flush();
         i = j;
     }
     if (cues == 0)
@@ -218,9 +229,16 @@ Document readSrt(const QByteArray &bytes, const QString &name)
 // Markdown inline syntax of raw[from, to) into plain text and spans.
 void parseMarkdownInline(const QByteArray &raw, qsizetype from, qsizetype to, Segment &segment)
 {
+    // The markers' offsets in `raw` order them: an image at the edge of emphasis (`*![i](y)*`)
+    // has the same empty range as the emphasis' edge, and only the order says it is inside.
     auto addSpan = [&](qsizetype begin, const QByteArray &open, const QByteArray &close,
-                       bool verbatim) {
-        segment.spans.push_back({{begin, segment.text.size()}, open, close, verbatim});
+                       bool verbatim, qsizetype openAt, qsizetype closeAt) {
+        segment.spans.push_back({{begin, segment.text.size()},
+                                 open,
+                                 close,
+                                 verbatim,
+                                 int(openAt),
+                                 int(closeAt)});
     };
     qsizetype i = from;
     while (i < to) {
@@ -239,7 +257,7 @@ void parseMarkdownInline(const QByteArray &raw, qsizetype from, qsizetype to, Se
             if (close > 0 && close + ticks <= to) {
                 const qsizetype begin = segment.text.size();
                 segment.text += raw.mid(i + ticks, close - i - ticks);
-                addSpan(begin, fence, fence, true);
+                addSpan(begin, fence, fence, true, i, close);
                 i = close + ticks;
                 continue;
             }
@@ -249,7 +267,7 @@ void parseMarkdownInline(const QByteArray &raw, qsizetype from, qsizetype to, Se
             const auto match = image.match(QString::fromUtf8(raw.mid(i, to - i)));
             if (match.hasMatch()) {
                 const QByteArray whole = match.captured().toUtf8();
-                addSpan(segment.text.size(), whole, {}, false);
+                addSpan(segment.text.size(), whole, {}, false, i, i);
                 i += whole.size();
                 continue;
             }
@@ -273,8 +291,12 @@ void parseMarkdownInline(const QByteArray &raw, qsizetype from, qsizetype to, Se
                     const std::size_t index = segment.spans.size();
                     segment.spans.push_back({});
                     parseMarkdownInline(raw, i + 1, close, segment);
-                    segment.spans[index] = {
-                        {begin, segment.text.size()}, "[", raw.mid(close, end + 1 - close), false};
+                    segment.spans[index] = {{begin, segment.text.size()},
+                                            "[",
+                                            raw.mid(close, end + 1 - close),
+                                            false,
+                                            int(i),
+                                            int(close)};
                     i = end + 1;
                     continue;
                 }
@@ -297,7 +319,8 @@ void parseMarkdownInline(const QByteArray &raw, qsizetype from, qsizetype to, Se
                 const std::size_t index = segment.spans.size();
                 segment.spans.push_back({});
                 parseMarkdownInline(raw, inner, close, segment);
-                segment.spans[index] = {{begin, segment.text.size()}, marker, marker, false};
+                segment.spans[index] = {
+                    {begin, segment.text.size()}, marker, marker, false, int(i), int(close)};
                 i = close + marker.size();
                 continue;
             }
