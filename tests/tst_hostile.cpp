@@ -110,6 +110,49 @@ private slots:
         QVERIFY(!QFileInfo::exists(out));
     }
 
+    // Finding 11: a 1 MiB line without spaces cost ~19 minutes of decoding. glosa-cli translate
+    // reports a line over the limit and goes on with the next; the output keeps one line per
+    // input line.
+    void overlongLineIsReportedAndSkipped()
+    {
+        QFile file(hostile(QStringLiteral("line-1mib.txt")));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QElapsedTimer timer;
+        timer.start();
+        const auto run = runCli({"translate", "--model", "toy-en-es"},
+                                glosa::test::testDataDir() + QStringLiteral("/toy-en-es"),
+                                QStringLiteral(GLOSA_TEST_PLUGIN_DIR "/translators"),
+                                file.readAll());
+        QVERIFY2(timer.elapsed() < 10000, qPrintable(QString::number(timer.elapsed())));
+        QCOMPARE(run.exitCode, 1);
+        QCOMPARE(run.lines(), (QList<QByteArray>{"el gato", "", "el perro"}));
+        QCOMPARE(run.err.count('\n'), 1);
+        QVERIFY2(run.err.contains("line 2: longer than the limit of 32768 bytes a line"), run.err);
+    }
+
+    // Finding 11: streaming read to the next blank line without a cap (a 200 MB .txt without
+    // one reached 3 GB in translate-doc). A chunk now ends at most 1 MiB past its size, at a
+    // line end, and says it was cut; the chunks still cover the file exactly.
+    void chunksStopAtTheLimit()
+    {
+        QFile file(hostile(QStringLiteral("no-blank-lines.txt")));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const qint64 size = 64 * 1024;
+        qint64 covered = 0;
+        int chunks = 0;
+        while (!file.atEnd()) {
+            bool cut = false;
+            const QByteArray chunk = readChunk(file, size, &cut);
+            QVERIFY(chunk.size() <= size + (1 << 20));
+            QVERIFY(chunk.endsWith('\n'));
+            QCOMPARE(cut, !file.atEnd());
+            covered += chunk.size();
+            ++chunks;
+        }
+        QCOMPARE(covered, file.size());
+        QCOMPARE(chunks, 3); // 2,640,000 bytes in chunks of at most 64 KiB + 1 MiB
+    }
+
     // Finding 13: with no translation a document comes back byte for byte. An image at the edge
     // of emphasis moved outside it (`a *![i](y)* b` came back as `a **![i](y) b`); SRT lost
     // mixed CRLF/LF line ends and leading spaces or form feeds inside cue text.

@@ -2,6 +2,7 @@
 
 #include "app/cli/historycommand.h"
 #include "app/core/historyentry.h"
+#include "app/core/limits.h"
 #include "app/core/modelcatalog.h"
 #include "app/core/pluginregistry.h"
 #include "engine/text/unicode.h"
@@ -393,9 +394,14 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
     }
     int status = 0;
     for (qint64 lineNumber = 1;; ++lineNumber) {
-        QByteArray line = input.readLine();
+        // At most the limit and "\r\n" (readLine reads one byte less than it is given).
+        QByteArray line = input.readLine(limits::kMaxLineBytes + 3);
         if (line.isEmpty() && (input.atEnd() || !input.isReadable()))
             break;
+        const bool overlong = !line.endsWith('\n') && !input.atEnd();
+        if (overlong) // the rest of the line is skipped, never held whole
+            while (!input.atEnd() && !input.readLine(1 << 16).endsWith('\n')) {
+            }
         if (line.endsWith('\n'))
             line.chop(1);
         if (line.endsWith('\r'))
@@ -404,6 +410,12 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
         QElapsedTimer timer;
         timer.start();
         try {
+            if (overlong)
+                throw std::length_error(QStringLiteral("longer than the limit of %1 bytes a line; "
+                                                       "not translated (break it into lines or "
+                                                       "use translate-doc)")
+                                            .arg(limits::kMaxLineBytes)
+                                            .toStdString());
             const engine::TranslationResult result =
                 translator.translate(std::string_view(line.constData(), line.size()), decoding);
             const double elapsedMs = timer.nsecsElapsed() / 1e6;

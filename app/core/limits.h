@@ -21,9 +21,15 @@ inline constexpr int kMaxMarkupDepth = 100;
 // markup, so the depth multiplies memory. Word and LibreOffice make one level; a few are allowed.
 inline constexpr int kMaxBoxDepth = 4;
 
-// Streaming .txt/.srt (glosa-cli translate-doc): the most bytes read before a paragraph ends.
-// A longer paragraph is cut there (at a line end when it has one) with a notice.
+// Streaming .txt/.srt (glosa-cli translate-doc, the Documents view): the most bytes read past a
+// chunk's size to reach the end of its paragraph. A longer paragraph is cut there (at a line end
+// when it has one) with a notice.
 inline constexpr std::int64_t kMaxChunkBytes = std::int64_t(1) << 20;
+
+// glosa-cli translate: the longest input line translated (a line is one request). 32 KiB
+// already take seconds to decode on one core; a 1 MB line without spaces took 19 minutes. Longer
+// lines are reported and skipped without reading them into memory whole.
+inline constexpr std::int64_t kMaxLineBytes = 32 * 1024;
 
 // Images: width x height, read from the header before decoding. QImageReader's own allocation
 // limit (256 MB) is raised to match, so that it never fires first with a vaguer message.

@@ -1610,17 +1610,40 @@ bool isStreamable(const QString &format)
     return format == QLatin1String("txt") || format == QLatin1String("srt");
 }
 
-QByteArray readChunk(QIODevice &device, qint64 size)
+QByteArray readChunk(QIODevice &device, qint64 size, bool *cut)
 {
+    // Never more than the limit past `size`: a 200 MB text without a blank line was read whole.
+    const qint64 limit = size + limits::kMaxChunkBytes;
+    if (cut)
+        *cut = false;
     QByteArray chunk = device.read(size);
-    if (!chunk.isEmpty() && !chunk.endsWith('\n'))
-        chunk += device.readLine();
-    while (!device.atEnd()) {
-        const QByteArray line = device.readLine();
+    auto readLine = [&] { return device.readLine(limit - chunk.size() + 1); };
+    if (!chunk.isEmpty() && !chunk.endsWith('\n') && chunk.size() < limit)
+        chunk += readLine();
+    while (!device.atEnd() && chunk.size() < limit && chunk.endsWith('\n')) {
+        const QByteArray line = readLine();
         chunk += line;
         if (line.trimmed().isEmpty())
-            break;
+            return chunk;
     }
+    if (device.atEnd() || chunk.endsWith('\n') && chunk.size() < limit)
+        return chunk;
+    // Cut at the limit: at the last line end when there is one, else at a UTF-8 character
+    // boundary, so that the next chunk starts with a whole character.
+    qsizetype keep = chunk.lastIndexOf('\n') + 1;
+    if (keep == 0) {
+        keep = chunk.size();
+        while (keep > 0 && (uchar(chunk[keep - 1]) & 0xC0) == 0x80)
+            --keep; // continuation bytes
+        if (keep > 0 && uchar(chunk[keep - 1]) >= 0xC0)
+            --keep; // the lead byte of the cut character
+        if (keep == 0)
+            keep = chunk.size(); // not UTF-8 at all: the reader will say so
+    }
+    device.seek(device.pos() - (chunk.size() - keep));
+    chunk.truncate(keep);
+    if (cut)
+        *cut = true;
     return chunk;
 }
 

@@ -102,6 +102,12 @@ def committed():
         f.write('<html><body><p>' + '<b>' * n + 'x' + '</b>' * n + '</p></body></html>\n')
     # 7. A tensor shape 100,000 dimensions deep.
     safetensors(out("shape-100000-deep.safetensors"), [1] * 100000)
+    # 11. A 1 MiB line without spaces (19 minutes of decoding), between two short ones; 2.5 MiB
+    # of text without a blank line (translate-doc read it whole: 200 MB took 3 GB).
+    with open(out("line-1mib.txt"), "w") as f:
+        f.write("the cat\n" + "a" * (1 << 20) + "\nthe dog\n")
+    with open(out("no-blank-lines.txt"), "w") as f:
+        f.write("the cat sat on the mat.\n" * 110000)
     # 13. Fidelity: an image at the edge of emphasis; SRT with mixed line ends, leading spaces
     # and a form feed in cue text.
     with open(out("emphasis-image.md"), "w") as f:
@@ -123,6 +129,9 @@ def large(folder):
         f.write('<p>' + '<b>' * n + 'x' + '</b>' * n + '</p>\n')
     with open(out("line-1mib.txt"), "w") as f:
         f.write("a" * (1 << 20) + "\n")
+    with open(out("text-200mib.txt"), "w") as f:
+        for _ in range(200):
+            f.write("the cat sat on the mat.\n" * 43691)
     with open(out("nul.txt"), "wb") as f:
         f.write(b"the cat\0 the dog\n")
     png_header(out("20000x20000.png"), 20000, 20000, depth=8, colour=2)
