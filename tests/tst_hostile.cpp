@@ -6,6 +6,7 @@
 // parity package tests/data/parity/transformer-tiny.
 #include "app/core/documents/document.h"
 #include "app/core/documents/formats.h"
+#include "app/core/historystore.h"
 #include "app/core/imageloader.h"
 #include "clirunner.h"
 #include "engine/packageerror.h"
@@ -151,6 +152,33 @@ private slots:
         }
         QCOMPARE(covered, file.size());
         QCOMPARE(chunks, 3); // 2,640,000 bytes in chunks of at most 64 KiB + 1 MiB
+    }
+
+    // Finding 12: one damaged page (six entries) made the whole history file move aside and an
+    // empty one start: every other entry was "lost". The readable entries are now carried over
+    // into the new file and the damaged ones counted; the old file is kept and named.
+    void damagedHistoryPageCostsOnlyItsEntries()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("history.sqlite"));
+        QVERIFY(QFile::copy(hostile(QStringLiteral("history-damaged-page.sqlite")), path));
+        QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+        glosa::HistoryStore::Options options;
+        options.checkIntegrityOnOpen = true;
+        glosa::HistoryStore store(options);
+        const glosa::HistoryOpenResult result = store.open(path);
+        QCOMPARE(result.status, glosa::HistoryOpenResult::Status::Recovered);
+        QCOMPARE(result.recoveredEntries, 34);
+        QCOMPARE(result.lostEntries, 6);
+        QCOMPARE(store.count(), qint64(34));
+        QVERIFY2(result.message.contains(QDir::toNativeSeparators(result.backupPath)),
+                 qPrintable(result.message));
+        QVERIFY2(result.message.contains(QStringLiteral("34 entries")), qPrintable(result.message));
+        QVERIFY(QFileInfo::exists(result.backupPath));
+        // The carried-over entries are whole: text and outputs.
+        const auto search = store.search(QStringLiteral("dog 39"));
+        QCOMPARE(search.items.size(), 1);
+        QCOMPARE(store.integrityCheck(), QStringList());
     }
 
     // Finding 13: with no translation a document comes back byte for byte. An image at the edge

@@ -78,6 +78,12 @@ def png_header(path, width, height, depth=8, colour=6):
         f.write(chunk(b"IDAT", data) + chunk(b"IEND", b""))
 
 
+def damage_history_page(path, page, page_size=4096):
+    with open(path, "r+b") as f:
+        f.seek((page - 1) * page_size)
+        f.write(b"\xa5" * page_size)
+
+
 def committed():
     out = lambda name: os.path.join(HERE, name)
     # 2. Hyperlinks nested 20,000 deep (the reader recursed and copied each level: bad_alloc).
@@ -108,6 +114,10 @@ def committed():
         f.write("the cat\n" + "a" * (1 << 20) + "\nthe dog\n")
     with open(out("no-blank-lines.txt"), "w") as f:
         f.write("the cat sat on the mat.\n" * 110000)
+    # 12. history-damaged-page.sqlite: 40 entries written by glosa-cli translate --save-history
+    # (toy model), then the leaf page 30 of the entries table (entries 13-18) overwritten with
+    # 0xa5, as damage_history_page() does. Committed as made; not rewritten here (it needs the
+    # built glosa-cli).
     # 13. Fidelity: an image at the edge of emphasis; SRT with mixed line ends, leading spaces
     # and a form feed in cue text.
     with open(out("emphasis-image.md"), "w") as f:
