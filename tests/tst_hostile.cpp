@@ -131,6 +131,22 @@ private slots:
         QVERIFY2(run.err.contains("line 2: longer than the limit of 32768 bytes a line"), run.err);
     }
 
+    // A NUL byte in a line read from a pipe: Qt's readLine on a FILE* (fgets) stopped at it and
+    // dropped the rest of the line (found while measuring docs/robustness.md's table).
+    void nulBytesInALineAreKept()
+    {
+        QFile file(hostile(QStringLiteral("nul-in-line.txt")));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const auto run = runCli({"translate", "--model", "toy-en-es"},
+                                glosa::test::testDataDir() + QStringLiteral("/toy-en-es"),
+                                QStringLiteral(GLOSA_TEST_PLUGIN_DIR "/translators"),
+                                file.readAll());
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(run.lines().size(), 2);
+        QVERIFY2(run.lines().at(0).startsWith("el gato") && run.lines().at(0).endsWith("el perro"),
+                 run.out);
+    }
+
     // Finding 11: streaming read to the next blank line without a cap (a 200 MB .txt without
     // one reached 3 GB in translate-doc). A chunk now ends at most 1 MiB past its size, at a
     // line end, and says it was cut; the chunks still cover the file exactly.

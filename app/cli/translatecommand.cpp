@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <unistd.h>
 #include <functional>
 #include <optional>
 
@@ -388,7 +389,8 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
 
     engine::Translator translator(model);
     QFile input;
-    if (!input.open(stdin, QIODevice::ReadOnly)) {
+    // By descriptor: on a FILE* (fgets) Qt's readLine stops at a NUL byte and loses the rest.
+    if (!input.open(STDIN_FILENO, QIODevice::ReadOnly)) {
         err << "glosa-cli translate: cannot read stdin\n";
         return 1;
     }
@@ -398,14 +400,17 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
         QByteArray line = input.readLine(limits::kMaxLineBytes + 3);
         if (line.isEmpty() && (input.atEnd() || !input.isReadable()))
             break;
-        const bool overlong = !line.endsWith('\n') && !input.atEnd();
+        // (atEnd() is no help on a pipe: it is true whenever the pipe is momentarily empty.)
+        bool overlong = !line.endsWith('\n') && line.size() > limits::kMaxLineBytes + 1;
         if (overlong) // the rest of the line is skipped, never held whole
-            while (!input.atEnd() && !input.readLine(1 << 16).endsWith('\n')) {
+            for (QByteArray rest; !(rest = input.readLine(1 << 16)).isEmpty() &&
+                                  !rest.endsWith('\n');) {
             }
         if (line.endsWith('\n'))
             line.chop(1);
         if (line.endsWith('\r'))
             line.chop(1);
+        overlong = overlong || line.size() > limits::kMaxLineBytes;
         const QString source = QString::fromUtf8(line);
         QElapsedTimer timer;
         timer.start();

@@ -84,6 +84,15 @@ def damage_history_page(path, page, page_size=4096):
         f.write(b"\xa5" * page_size)
 
 
+def png_bytes_header(width, height):
+    """PNG signature and IHDR (8-bit RGB) with one row of IDAT: a header claiming the size."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    row = zlib.compress(b"\0" * (1 + width * 3))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", row) + chunk(b"IEND", b""))
+
+
 def committed():
     out = lambda name: os.path.join(HERE, name)
     # 2. Hyperlinks nested 20,000 deep (the reader recursed and copied each level: bad_alloc).
@@ -118,6 +127,9 @@ def committed():
     # (toy model), then the leaf page 30 of the entries table (entries 13-18) overwritten with
     # 0xa5, as damage_history_page() does. Committed as made; not rewritten here (it needs the
     # built glosa-cli).
+    # A NUL byte inside a line (translate on a pipe dropped the rest of the line).
+    with open(out("nul-in-line.txt"), "wb") as f:
+        f.write(b"the cat\0 the dog\nthe dog\n")
     # 13. Fidelity: an image at the edge of emphasis; SRT with mixed line ends, leading spaces
     # and a form feed in cue text.
     with open(out("emphasis-image.md"), "w") as f:
@@ -144,7 +156,13 @@ def large(folder):
             f.write("the cat sat on the mat.\n" * 43691)
     with open(out("nul.txt"), "wb") as f:
         f.write(b"the cat\0 the dog\n")
-    png_header(out("20000x20000.png"), 20000, 20000, depth=8, colour=2)
+    # Only the header and the first rows: the loader must refuse it from the header.
+    with open(out("20000x20000.png"), "wb") as f:
+        f.write(png_bytes_header(20000, 20000))
+    safetensors(out("shape-100000-deep.safetensors"), [1] * 100000)
+    header = json.dumps({"w": {"dtype": "F32", "shape": [1024], "data_offsets": [0, 4096]}}).encode()
+    with open(out("offsets-past-end.safetensors"), "wb") as f:
+        f.write(struct.pack("<Q", len(header)) + header + b"\0" * 16)
 
 
 if __name__ == "__main__":
