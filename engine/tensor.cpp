@@ -304,15 +304,22 @@ Tensor Tensor::toFloat32() const
     Tensor out(m_shape, DType::F32);
     float *dst = out.data<float>();
     const std::int64_t n = numel();
+    // memcpy loads: a tensor wrapped over a safetensors file may start at any byte offset
+    // (UBSan: misaligned load, found by fuzz_safetensors); compilers make them plain loads.
+    const auto *src = static_cast<const unsigned char *>(raw());
     if (m_dtype == DType::F16 || m_dtype == DType::BF16) {
-        const auto *src = static_cast<const std::uint16_t *>(raw());
         auto convert = m_dtype == DType::F16 ? halfToFloat : bfloat16ToFloat;
-        for (std::int64_t i = 0; i < n; ++i)
-            dst[i] = convert(src[i]);
+        for (std::int64_t i = 0; i < n; ++i) {
+            std::uint16_t bits;
+            std::memcpy(&bits, src + 2 * i, sizeof bits);
+            dst[i] = convert(bits);
+        }
     } else {
-        const auto *src = data<std::int32_t>();
-        for (std::int64_t i = 0; i < n; ++i)
-            dst[i] = static_cast<float>(src[i]);
+        for (std::int64_t i = 0; i < n; ++i) {
+            std::int32_t value;
+            std::memcpy(&value, src + 4 * i, sizeof value);
+            dst[i] = static_cast<float>(value);
+        }
     }
     return out;
 }
