@@ -1,5 +1,5 @@
 // Shared by the libFuzzer harnesses: each calls the app's real entry point for one kind of
-// untrusted input (see README.md). Only the errors the entry point documents are expected; any
+// untrusted input (see docs/robustness.md). Only the errors the entry point documents are expected; any
 // other exception, crash, sanitizer report, leak, hang or out-of-memory is a finding.
 #pragma once
 
