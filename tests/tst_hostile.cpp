@@ -205,6 +205,9 @@ private slots:
         QTest::addColumn<QString>("name");
         QTest::newRow("md image at the edge of emphasis") << "emphasis-image.md";
         QTest::newRow("srt mixed line ends, spaces, form feed") << "mixed-line-ends.srt";
+        // Found by fuzz_html on its seed: a line break and indentation inside a paragraph came
+        // back as one space.
+        QTest::newRow("html white space inside a paragraph") << "paragraph-white-space.html";
     }
     void untranslatedDocumentsComeBackByteForByte()
     {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <numeric>
 #include <stdexcept>
 
@@ -102,11 +103,21 @@ qsizetype shifted(qsizetype position, ByteRange from, qsizetype size)
 }
 
 // `quotes`: inside an attribute value, whichever quote delimits it.
+// `asRead`: by start, the end and the bytes written instead of text[start, end)
+// (Segment::asRead), or null.
 void appendEscaped(QByteArray &out, const QByteArray &text, qsizetype begin, qsizetype end,
-                   TextEscaping escaping, const QByteArray &lineBreak, bool quotes = false)
+                   TextEscaping escaping, const QByteArray &lineBreak, bool quotes = false,
+                   const std::map<qsizetype, std::pair<qsizetype, QByteArray>> *asRead = nullptr)
 {
     for (qsizetype i = begin; i < end; ++i) {
         const char c = text[i];
+        if (asRead) {
+            if (const auto found = asRead->find(i); found != asRead->end()) {
+                out += found->second.second;
+                i = std::min(end, found->second.first) - 1;
+                continue;
+            }
+        }
         if (c == '\n')
             out += lineBreak;
         else if (escaping == TextEscaping::Xml && c == '&')
@@ -542,6 +553,7 @@ void renderInto(const Segment &segment, TextEscaping escaping, const QByteArray 
 {
     std::vector<ByteRange> ranges;
     QByteArray text;
+    std::map<qsizetype, std::pair<qsizetype, QByteArray>> asRead; // untranslated
     if (segment.translation) {
         SegmentTranslation translation = *segment.translation;
         ranges = projectSpans(segment, translation);
@@ -553,6 +565,8 @@ void renderInto(const Segment &segment, TextEscaping escaping, const QByteArray 
                 text[at] = '\n';
         for (const InlineSpan &span : segment.spans)
             ranges.push_back(span.range);
+        for (const auto &[range, bytes] : segment.asRead)
+            asRead[range.begin] = {range.end, bytes};
     }
     if (segment.translation)
         text = wrapLines(text, segment.lines);
@@ -591,7 +605,7 @@ void renderInto(const Segment &segment, TextEscaping escaping, const QByteArray 
     std::vector<bool> emitted(ranges.size(), false);
     for (const qsizetype at : cuts) {
         appendEscaped(out, text, written, std::min(at, text.size()), escaping, lineBreak,
-                      segment.attribute);
+                      segment.attribute, asRead.empty() ? nullptr : &asRead);
         write(out);
         out.clear();
         written = std::min(at, text.size());

@@ -815,19 +815,34 @@ private:
                     m_lead += c;
                 } else {
                     m_trail += c;
-                    if (!m_segment.text.endsWith(' '))
+                    const qsizetype last = m_segment.text.size() - 1;
+                    if (!m_segment.text.endsWith(' ')) {
                         m_segment.text += ' ';
+                        m_run = {last + 1, {}};
+                    } else if (m_run.first < 0 && !m_segment.asRead.empty() &&
+                               m_segment.asRead.back().first.begin == last &&
+                               m_segment.asRead.back().second.isEmpty()) {
+                        // The space a <br> added: this white space is what it stands for.
+                        m_segment.asRead.pop_back();
+                        m_run = {last, {}};
+                    }
+                    if (m_run.first == m_segment.text.size() - 1)
+                        m_run.second += c;
                 }
                 continue;
             }
             m_trail.clear();
+            endRun();
             if (c == '&') {
                 const qsizetype semicolon = m_bytes.indexOf(';', i);
                 if (semicolon > i && semicolon < to && semicolon - i <= 10) {
                     const QByteArray entity = m_bytes.mid(i + 1, semicolon - i - 1);
                     const QByteArray decoded = decodeEntity(entity);
                     if (!decoded.isEmpty()) {
+                        const qsizetype at = m_segment.text.size();
                         m_segment.text += decoded;
+                        m_segment.asRead.push_back(
+                            {{at, m_segment.text.size()}, m_bytes.mid(i, semicolon + 1 - i)});
                     } else {
                         // Unknown: kept as written, in its place.
                         ++m_order;
@@ -846,9 +861,19 @@ private:
         }
     }
 
+    // A run of white space folded to the one space of the text: kept when it was anything else,
+    // so that the untranslated paragraph is written back as it was read (Segment::asRead).
+    void endRun()
+    {
+        if (m_run.first >= 0 && m_run.second != " ")
+            m_segment.asRead.push_back({{m_run.first, m_run.first + 1}, m_run.second});
+        m_run = {-1, {}};
+    }
+
     void inlineTag(const QByteArray &name, const QByteArray &raw, bool selfClosing, bool closing)
     {
         m_trail.clear();
+        endRun();
         const qsizetype at = m_segment.text.size();
         const int order = ++m_order;
         if (closing) {
@@ -881,8 +906,11 @@ private:
             m_segment.spans.push_back({{at, at}, open, {}, false, order, order, false, nested});
             // A line break separates words: "a<br>b" is read as "a b".
             if (m_rules.spaces.contains(name) && !m_segment.text.isEmpty() &&
-                !m_segment.text.endsWith(' '))
+                !m_segment.text.endsWith(' ')) {
                 m_segment.text += ' ';
+                m_segment.asRead.push_back(
+                    {{m_segment.text.size() - 1, m_segment.text.size()}, {}}); // not in the source
+            }
             return;
         }
         if (m_open.size() >= std::size_t(limits::kMaxMarkupDepth))
@@ -919,7 +947,12 @@ private:
             !m_trail.isEmpty()) {
             m_segment.text.chop(1);
             trail = m_trail;
+            m_run = {-1, {}}; // written as skeleton
+            while (!m_segment.asRead.empty() &&
+                   m_segment.asRead.back().first.end > m_segment.text.size())
+                m_segment.asRead.pop_back();
         }
+        endRun();
         std::stable_sort(m_segment.spans.begin(), m_segment.spans.end(),
                          [](const InlineSpan &a, const InlineSpan &b) {
                              return a.range.begin != b.range.begin ? a.range.begin < b.range.begin
@@ -942,6 +975,7 @@ private:
     std::vector<Open> m_open;
     QByteArray m_lead;  // white space before the segment's first text or tag
     QByteArray m_trail; // white space after its last text or tag
+    std::pair<qsizetype, QByteArray> m_run{-1, {}}; // the white space run being read
     int m_order = 0;    // tags seen in the current segment
 };
 

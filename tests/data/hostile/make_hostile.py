@@ -137,6 +137,10 @@ def committed():
     with open(out("mixed-line-ends.srt"), "wb") as f:
         f.write(b"1\r\n00:00:01,000 --> 00:00:02,000\r\n  two leading spaces\n\x0cform feed\r\n\r\n"
                 b"2\n00:00:03,000 --> 00:00:04,000\n\tand a tab\r\n\n")
+    # 13. White space inside HTML paragraphs (fuzz_html's first finding).
+    with open(out("paragraph-white-space.html"), "wb") as f:
+        f.write(b"<p>the red\n   car is <b>very</b>\n\tsmall.  </p>\n<p>\n  a  b\r\n c\n</p>\n"
+                b"<p>a<br>b<br>\n  c</p>\n")
     # 14. A 6000 x 6000 RGBA PNG, 16 bits a channel: 36 megapixels, under the app's limit, but
     # 288 MB decoded (Qt's own default allocation limit is 256 MB).
     png_header(out("6000x6000-rgba64.png"), 6000, 6000, depth=16, colour=6)
