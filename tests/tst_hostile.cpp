@@ -219,6 +219,35 @@ private slots:
         QCOMPARE(doc.render(), bytes);
     }
 
+    // Finding 9: no exception escapes glosa-cli's main. With its address space capped at 350 MB
+    // the zip bomb's inflation runs out of memory before its limit: std::bad_alloc, which no
+    // command catches, is one line and exit code 1 (the old code died with SIGABRT).
+    void outOfMemoryIsAMessage()
+    {
+#ifdef GLOSA_SANITIZED
+        QSKIP("AddressSanitizer reserves terabytes of address space: RLIMIT_AS cannot be capped");
+#endif
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("GLOSA_PLUGIN_PATH"),
+                   QStringLiteral(GLOSA_TEST_PLUGIN_DIR "/translators"));
+        env.insert(QStringLiteral("GLOSA_MODEL_PATH"),
+                   glosa::test::testDataDir() + QStringLiteral("/toy-en-es"));
+        process.setProcessEnvironment(env);
+        QTemporaryDir dir;
+        process.start(QStringLiteral("/bin/sh"),
+                      {"-c", "ulimit -v 350000 && exec \"$0\" \"$@\"",
+                       QStringLiteral(GLOSA_BINARY_DIR "/bin/glosa-cli"), "translate-doc",
+                       "--model", "toy-en-es", hostile(QStringLiteral("zip-bomb-129mib.docx")),
+                       "-o", dir.filePath(QStringLiteral("out.docx"))});
+        QVERIFY(process.waitForFinished(60000));
+        const QByteArray err = process.readAllStandardError();
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(process.exitCode(), 1);
+        QCOMPARE(err, QByteArray("glosa-cli: out of memory (the input is too large for this "
+                                 "machine)\n"));
+    }
+
     // Finding 7: a shape 100,000 dimensions deep crashed under ASan.
     void deepShapeIsRefused()
     {
