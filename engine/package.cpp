@@ -246,6 +246,27 @@ void ModelPackage::failHyperparameter(const std::string &key, const char *expect
                  ", expected " + expected);
 }
 
+std::int64_t ModelPackage::boundedHyperparameter(const std::string &key, std::int64_t minimum,
+                                                 std::int64_t maximum) const
+{
+    const auto value = hyperparameter<std::int64_t>(key);
+    if (value < minimum)
+        hyperparameterError(key, std::to_string(value) + " must be at least " +
+                                     std::to_string(minimum));
+    if (value > maximum)
+        hyperparameterError(key, std::to_string(value) + " is more than the limit of " +
+                                     std::to_string(maximum));
+    return value;
+}
+
+std::int64_t ModelPackage::boundedHyperparameter(const std::string &key, std::int64_t minimum,
+                                                 std::int64_t maximum,
+                                                 std::int64_t fallback) const
+{
+    return hyperparameters().contains(key) ? boundedHyperparameter(key, minimum, maximum)
+                                           : fallback;
+}
+
 void ModelPackage::hyperparameterError(const std::string &key, const std::string &message) const
 {
     throw PackageError(manifestPath(), "", "\"hyperparameters." + key + "\": " + message);

@@ -95,6 +95,13 @@ public:
     std::shared_ptr<const Tokenizer> sourceTokenizer() const { return m_sourceTokenizer; }
     std::shared_ptr<const Tokenizer> targetTokenizer() const { return m_targetTokenizer; }
 
+    // An integer hyperparameter in [minimum, maximum] (a size: the maxima are in
+    // engine/limits.h); PackageError naming the key, its value and the bound it breaks.
+    std::int64_t boundedHyperparameter(const std::string &key, std::int64_t minimum,
+                                       std::int64_t maximum) const;
+    std::int64_t boundedHyperparameter(const std::string &key, std::int64_t minimum,
+                                       std::int64_t maximum, std::int64_t fallback) const;
+
     // Throws PackageError naming model.json and `hyperparameters.<key>`: for the checks a plugin
     // makes beyond the type and range hyperparameter<T>() already checks.
     [[noreturn]] void hyperparameterError(const std::string &key, const std::string &message) const;

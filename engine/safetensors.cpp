@@ -1,5 +1,7 @@
 #include "engine/safetensors.h"
 
+#include "engine/limits.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -163,7 +165,13 @@ void SafeTensorsFile::parseHeader(const char *header, std::size_t length)
     // definition hide another, so the parser callback records them.
     std::vector<std::set<std::string>> keysPerObject;
     std::string duplicate;
-    const json::parser_callback_t callback = [&](int, json::parse_event_t event, json &parsed) {
+    bool tooDeep = false;
+    const json::parser_callback_t callback = [&](int depth, json::parse_event_t event,
+                                                 json &parsed) {
+        if (depth > limits::kMaxJsonDepth) {
+            tooDeep = true;
+            return false; // dropped: the header is rejected below
+        }
         if (event == json::parse_event_t::object_start) {
             keysPerObject.emplace_back();
         } else if (event == json::parse_event_t::object_end) {
@@ -184,6 +192,9 @@ void SafeTensorsFile::parseHeader(const char *header, std::size_t length)
     } catch (const json::exception &e) {
         fail({}, std::string("header is not valid JSON: ") + e.what());
     }
+    if (tooDeep)
+        fail({}, "header nests objects or arrays deeper than the limit of " +
+                     std::to_string(limits::kMaxJsonDepth));
     if (!duplicate.empty())
         fail({}, "header has the key \"" + duplicate + "\" more than once");
     if (!root.is_object())
@@ -224,6 +235,10 @@ void SafeTensorsFile::parseHeader(const char *header, std::size_t length)
         if (!shape.is_array())
             fail(name, "\"shape\" is a JSON " + std::string(shape.type_name()) +
                            ", expected an array of integers");
+        if (shape.size() > static_cast<std::size_t>(limits::kMaxTensorRank))
+            fail(name, "shape has " + std::to_string(shape.size()) +
+                           " dimensions, more than the limit of " +
+                           std::to_string(limits::kMaxTensorRank));
         std::uint64_t numel = 1;
         for (const json &d : shape) {
             if (!d.is_number_integer())
@@ -233,8 +248,9 @@ void SafeTensorsFile::parseHeader(const char *header, std::size_t length)
             const std::uint64_t dim = d.get<std::uint64_t>();
             if (dim > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) ||
                 __builtin_mul_overflow(numel, dim, &numel) ||
-                numel > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-                fail(name, "shape " + shape.dump() + " has more elements than can be counted");
+                numel > static_cast<std::uint64_t>(limits::kMaxTensorElements))
+                fail(name, "shape " + shape.dump() + " has more elements than the limit of " +
+                               std::to_string(limits::kMaxTensorElements));
             entry.shape.push_back(static_cast<std::int64_t>(dim));
         }
 
@@ -248,10 +264,7 @@ void SafeTensorsFile::parseHeader(const char *header, std::size_t length)
         if (entry.begin > entry.end)
             fail(name, "data_offsets " + offsets.dump() + " end before they begin");
 
-        std::uint64_t bytes = 0;
-        if (__builtin_mul_overflow(numel, dtypeSize(entry.dtype), &bytes))
-            fail(name, "shape " + shapeToString(entry.shape) + " × " + dtypeText +
-                           " overflows a 64-bit byte count");
+        const std::uint64_t bytes = numel * dtypeSize(entry.dtype); // numel is within the limit
         if (bytes != entry.end - entry.begin)
             fail(name, "shape " + shapeToString(entry.shape) + " × " + dtypeText + " = " +
                            std::to_string(bytes) + " bytes but data_offsets span " +

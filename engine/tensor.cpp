@@ -1,5 +1,7 @@
 #include "engine/tensor.h"
 
+#include "engine/limits.h"
+
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -57,7 +59,9 @@ std::int64_t shapeNumel(const Shape &shape)
 {
     std::int64_t n = 1;
     for (auto d : shape)
-        n *= d;
+        if (__builtin_mul_overflow(n, d, &n))
+            throw std::overflow_error("tensor shape " + shapeToString(shape) +
+                                      " has more elements than a 64-bit count holds");
     return n;
 }
 
@@ -74,10 +78,20 @@ std::string shapeToString(const Shape &shape)
 
 static void checkShape(const Shape &shape)
 {
+    if (shape.size() > static_cast<std::size_t>(limits::kMaxTensorRank))
+        throw std::invalid_argument("tensor shape has " + std::to_string(shape.size()) +
+                                    " dimensions, more than the limit of " +
+                                    std::to_string(limits::kMaxTensorRank));
     for (auto d : shape)
         if (d < 0)
             throw std::invalid_argument("tensor shape " + shapeToString(shape) +
                                         " has a negative dimension");
+    std::int64_t n = 1;
+    for (auto d : shape)
+        if (__builtin_mul_overflow(n, d, &n) || n > limits::kMaxTensorElements)
+            throw std::invalid_argument("tensor shape " + shapeToString(shape) +
+                                        " has more elements than the limit of " +
+                                        std::to_string(limits::kMaxTensorElements));
 }
 
 Tensor::Tensor(Shape shape, DType dtype) : m_shape(std::move(shape)), m_dtype(dtype)
@@ -294,15 +308,22 @@ Tensor Tensor::toFloat32() const
     Tensor out(m_shape, DType::F32);
     float *dst = out.data<float>();
     const std::int64_t n = numel();
+    // memcpy loads: a tensor wrapped over a safetensors file may start at any byte offset
+    // (UBSan: misaligned load, found by fuzz_safetensors); compilers make them plain loads.
+    const auto *src = static_cast<const unsigned char *>(raw());
     if (m_dtype == DType::F16 || m_dtype == DType::BF16) {
-        const auto *src = static_cast<const std::uint16_t *>(raw());
         auto convert = m_dtype == DType::F16 ? halfToFloat : bfloat16ToFloat;
-        for (std::int64_t i = 0; i < n; ++i)
-            dst[i] = convert(src[i]);
+        for (std::int64_t i = 0; i < n; ++i) {
+            std::uint16_t bits;
+            std::memcpy(&bits, src + 2 * i, sizeof bits);
+            dst[i] = convert(bits);
+        }
     } else {
-        const auto *src = data<std::int32_t>();
-        for (std::int64_t i = 0; i < n; ++i)
-            dst[i] = static_cast<float>(src[i]);
+        for (std::int64_t i = 0; i < n; ++i) {
+            std::int32_t value;
+            std::memcpy(&value, src + 4 * i, sizeof value);
+            dst[i] = static_cast<float>(value);
+        }
     }
     return out;
 }

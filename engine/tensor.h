@@ -28,6 +28,7 @@ const char *dtypeName(DType type);
 
 using Shape = std::vector<std::int64_t>;
 
+// The product of the dimensions; throws std::overflow_error when it does not fit 64 bits.
 std::int64_t shapeNumel(const Shape &shape);
 std::string shapeToString(const Shape &shape); // "[2, 3]"
 

@@ -1,4 +1,5 @@
 # Sourced by scripts/run and scripts/test: installs what is missing, then configures and builds.
+# (Also by scripts/setup-sanitize.sh, for the packages only.)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD_DIR=${GLOSA_BUILD_DIR:-$ROOT/build}
@@ -27,5 +28,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release
-cmake --build "$BUILD_DIR"
+# GLOSA_SETUP_ONLY=1: packages only (scripts/setup-sanitize.sh builds elsewhere, with clang).
+if [ -z "${GLOSA_SETUP_ONLY:-}" ]; then
+  cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release
+  cmake --build "$BUILD_DIR"
+fi

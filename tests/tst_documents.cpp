@@ -1058,8 +1058,15 @@ private slots:
         // Peak resident memory of glosa-cli: the toy model, Qt and a chunk in flight (39 MB
         // measured), not the 10 MiB document (read as one chunk, --chunk-bytes 100000000, it
         // peaked at 141 MB with an eighth of it translated).
+        // Under AddressSanitizer the same run holds ASan's shadow memory and its 256 MB quarantine
+        // of freed blocks (468 MB measured): the bound grows by that, it is not dropped.
+#ifdef GLOSA_SANITIZED
+        const qint64 boundKiB = (96 + 512) * 1024;
+#else
+        const qint64 boundKiB = 96 * 1024;
+#endif
         qInfo("glosa-cli peak resident memory: %lld MB", peakKiB / 1024);
-        QVERIFY2(peakKiB > 0 && peakKiB < 96 * 1024, qPrintable(QString::number(peakKiB)));
+        QVERIFY2(peakKiB > 0 && peakKiB < boundKiB, qPrintable(QString::number(peakKiB)));
     }
 
     void realModelWritesSpanish()

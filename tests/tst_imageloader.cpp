@@ -219,7 +219,7 @@ void TestImageLoader::brokenFiles()
     QFETCH(QString, kind);
     QFETCH(QString, message);
     QString path = m_dir.filePath(QStringLiteral("broken-") + kind);
-    std::int64_t limit = glosa::kDefaultMaxImagePixels;
+    std::int64_t limit = glosa::limits::kMaxImagePixels;
     if (kind == QLatin1String("empty")) {
         writeBytes(path, {});
     } else if (kind == QLatin1String("text")) {

@@ -238,12 +238,22 @@ private slots:
             << header(R"({"w": {"dtype": "F32", "shape": [4294967296, 4294967296],
                                 "data_offsets": [0, 0]}})")
             << "w"
-            << "more elements than can be counted";
-        QTest::newRow("byte count overflows")
-            << header(R"({"w": {"dtype": "F32", "shape": [4611686018427387904],
+            << "more elements than the limit of 2147483648";
+        QTest::newRow("element count over the limit")
+            << header(R"({"w": {"dtype": "F32", "shape": [2147483649],
                                 "data_offsets": [0, 0]}})")
             << "w"
-            << "overflows a 64-bit byte count";
+            << "more elements than the limit of 2147483648";
+        QTest::newRow("rank over the limit")
+            << header(R"({"w": {"dtype": "F32", "shape": [1, 1, 1, 1, 1, 1, 1, 1, 1],
+                                "data_offsets": [0, 4]}})")
+            << "w"
+            << "shape has 9 dimensions, more than the limit of 8";
+        QTest::newRow("nested deeper than the limit")
+            << safetensorsBytes("{\"w\": " + QByteArray(100, '[') + QByteArray(100, ']') + "}",
+                                QByteArray(64, '\0'))
+            << ""
+            << "nests objects or arrays deeper than the limit of 64";
         QTest::newRow("span != shape x size")
             << header(R"({"decoder.out.weight": {"dtype": "F16", "shape": [8, 4],
                                                  "data_offsets": [0, 60]}})")

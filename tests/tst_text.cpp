@@ -170,6 +170,11 @@ private slots:
                                                         QString::fromStdString("An\u0303o.")};
         QTest::newRow("unknown language")
             << "xx" << std::string("One. Two.") << QStringList{"One.", "Two."};
+        // ICU has no abbreviation filters for these (U_MISSING_RESOURCE_ERROR): the splitter
+        // used to throw, and glosa-cli aborted on a package with such a source language.
+        for (const char *tag : {"ja", "zh", "und", ""})
+            QTest::addRow("no filter data '%s'", tag)
+                << tag << std::string("One. Two? 三。") << QStringList{"One.", "Two?", "三。"};
         QTest::newRow("no terminator")
             << "en" << std::string("just words") << QStringList{"just words"};
         QTest::newRow("white space only") << "en" << std::string(" \t\n ") << QStringList{};

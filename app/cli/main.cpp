@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <exception>
+#include <new>
 
 namespace {
 
@@ -30,16 +32,8 @@ bool isHelpFlag(const QString &arg)
     return arg == QLatin1String("--help") || arg == QLatin1String("-h");
 }
 
-} // namespace
-
-int main(int argc, char *argv[])
+int run(QTextStream &err)
 {
-    glosa::setUpOpenMp(argv);
-    QCoreApplication app(argc, argv);
-    QCoreApplication::setApplicationName(QStringLiteral("Glosa"));
-    QCoreApplication::setOrganizationName(QStringLiteral("Glosa"));
-    QCoreApplication::setApplicationVersion(QStringLiteral(GLOSA_VERSION));
-    QTextStream err(stderr);
     QStringList args = QCoreApplication::arguments();
     const std::optional<QString> historyPath = glosa::cli::takeHistoryOption(args, err);
     if (!historyPath)
@@ -97,4 +91,28 @@ int main(int argc, char *argv[])
     }
     err << "glosa-cli: unknown command '" << command << "'\n";
     return usage(err);
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    glosa::setUpOpenMp(argv);
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("Glosa"));
+    QCoreApplication::setOrganizationName(QStringLiteral("Glosa"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(GLOSA_VERSION));
+    QTextStream err(stderr);
+    // The commands report the errors they expect; anything else (out of memory, a library's
+    // exception) becomes one line and exit code 1 here instead of std::terminate's SIGABRT.
+    try {
+        return run(err);
+    } catch (const std::bad_alloc &) {
+        err << "glosa-cli: out of memory (the input is too large for this machine)\n";
+    } catch (const std::exception &error) {
+        err << "glosa-cli: " << QString::fromLocal8Bit(error.what()) << "\n";
+    } catch (...) {
+        err << "glosa-cli: an unknown error stopped the command\n";
+    }
+    return 1;
 }

@@ -3,6 +3,7 @@
 #include "app/cli/help.h"
 #include "app/cli/historycommand.h"
 #include "app/core/historyentry.h"
+#include "app/core/limits.h"
 #include "app/core/modelcatalog.h"
 #include "app/core/pluginregistry.h"
 #include "engine/text/unicode.h"
@@ -21,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <unistd.h>
 #include <functional>
 #include <optional>
 
@@ -506,23 +508,38 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
 
     engine::Translator translator(model);
     QFile input;
-    if (!input.open(stdin, QIODevice::ReadOnly)) {
+    // By descriptor: on a FILE* (fgets) Qt's readLine stops at a NUL byte and loses the rest.
+    if (!input.open(STDIN_FILENO, QIODevice::ReadOnly)) {
         err << "glosa-cli translate: cannot read stdin\n";
         return 1;
     }
     int status = 0;
     for (qint64 lineNumber = 1;; ++lineNumber) {
-        QByteArray line = input.readLine();
+        // At most the limit and "\r\n" (readLine reads one byte less than it is given).
+        QByteArray line = input.readLine(limits::kMaxLineBytes + 3);
         if (line.isEmpty() && (input.atEnd() || !input.isReadable()))
             break;
+        // (atEnd() is no help on a pipe: it is true whenever the pipe is momentarily empty.)
+        bool overlong = !line.endsWith('\n') && line.size() > limits::kMaxLineBytes + 1;
+        if (overlong) // the rest of the line is skipped, never held whole
+            for (QByteArray rest; !(rest = input.readLine(1 << 16)).isEmpty() &&
+                                  !rest.endsWith('\n');) {
+            }
         if (line.endsWith('\n'))
             line.chop(1);
         if (line.endsWith('\r'))
             line.chop(1);
+        overlong = overlong || line.size() > limits::kMaxLineBytes;
         const QString source = QString::fromUtf8(line);
         QElapsedTimer timer;
         timer.start();
         try {
+            if (overlong)
+                throw std::length_error(QStringLiteral("longer than the limit of %1 bytes a line; "
+                                                       "not translated (break it into lines or "
+                                                       "use translate-doc)")
+                                            .arg(limits::kMaxLineBytes)
+                                            .toStdString());
             const engine::TranslationResult result =
                 translator.translate(std::string_view(line.constData(), line.size()), decoding);
             const double elapsedMs = timer.nsecsElapsed() / 1e6;

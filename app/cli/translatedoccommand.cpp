@@ -4,6 +4,7 @@
 #include "app/core/documents/documenttranslator.h"
 #include "app/core/documents/formats.h"
 #include "app/core/documents/textencoding.h"
+#include "app/core/limits.h"
 #include "app/core/modelcatalog.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
@@ -155,6 +156,15 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
     const bool streamed = documents::isStreamable(inFormat) &&
                           documents::detectFileEncoding(input) == QLatin1String("UTF-8");
     QFile source(input);
+    auto nextChunk = [&] {
+        bool cut = false;
+        const QByteArray chunk = documents::readChunk(source, chunkBytes, &cut);
+        if (cut)
+            err << name << "notice: " << input << ": a paragraph runs past the limit of "
+                << (limits::kMaxChunkBytes >> 20) << " MiB without a blank line; cut at byte "
+                << source.pos() << "\n";
+        return chunk;
+    };
     documents::Document document;
     try {
         if (streamed) {
@@ -162,7 +172,7 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
                 throw documents::DocumentError(
                     QStringLiteral("cannot open %1: %2").arg(input, source.errorString()));
             document =
-                documents::parseDocument(documents::readChunk(source, chunkBytes), inFormat, input);
+                documents::parseDocument(nextChunk(), inFormat, input);
         } else {
             document = documents::readDocument(input);
         }
@@ -284,7 +294,7 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
             }
             if (source.atEnd())
                 break;
-            const QByteArray chunk = documents::readChunk(source, chunkBytes);
+            const QByteArray chunk = nextChunk();
             if (chunk.trimmed().isEmpty()) {
                 if (outFormat == inFormat)
                     sink.write(chunk);

@@ -10,6 +10,7 @@
 #include <QStandardPaths>
 #include <QStorageInfo>
 #include <QThread>
+#include <QUrl>
 #include <QTimeZone>
 
 #include <sqlite3.h>
@@ -422,6 +423,22 @@ struct HistoryStore::Impl
         return s.step() ? int(s.int64(0)) : 0;
     }
 
+    // A damaged file moved aside, read as it is: immutable (nothing written, no -wal replayed).
+    void openDamaged(const QString &file)
+    {
+        path = file;
+        const QByteArray uri = "file:" + QUrl::toPercentEncoding(file, "/") + "?immutable=1";
+        const int rc = sqlite3_open_v2(uri.constData(), &db,
+                                       SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+                                       nullptr);
+        if (rc != SQLITE_OK) {
+            const HistoryError error = makeError(db, rc, path, "open");
+            closeDb();
+            throw error;
+        }
+        sqlite3_extended_result_codes(db, 1);
+    }
+
     // Connection settings; the first statements that read the file, so a file that is not a
     // database fails here with SQLITE_NOTADB.
     void openConnection(const QString &file, const Options &options)
@@ -527,6 +544,14 @@ QString moveAside(const QString &path)
     return backup;
 }
 
+struct Salvage
+{
+    int recovered = 0;
+    int lost = 0;
+};
+// Copies every entry that can still be read from the damaged file into `to` (defined below).
+Salvage salvageInto(HistoryStore::Impl &to, const QString &damaged);
+
 // WHERE clause for a filter over `entries e`; binds start at `firstBind`.
 struct FilterSql
 {
@@ -624,11 +649,24 @@ HistoryOpenResult HistoryStore::open(const QString &path)
     QFile::remove(needsCheckMarker(path));
     d->openConnection(path, m_options);
     d->migrate();
+    // Damage confined to some pages or rows costs those entries, not the whole history.
+    const Salvage salvage = salvageInto(*d, result.backupPath);
     result.status = HistoryOpenResult::Status::Recovered;
     result.migratedFrom = -1;
-    result.message = QStringLiteral("The history file was damaged and could not be read. It was "
-                                    "kept as %1 and a new, empty history was started.")
-                         .arg(QDir::toNativeSeparators(result.backupPath));
+    result.recoveredEntries = salvage.recovered;
+    result.lostEntries = salvage.lost;
+    const QString backup = QDir::toNativeSeparators(result.backupPath);
+    if (salvage.recovered == 0)
+        result.message = QStringLiteral("The history file was damaged and could not be read. It "
+                                        "was kept as %1 and a new, empty history was started.")
+                             .arg(backup);
+    else
+        result.message = QStringLiteral("The history file was damaged. It was kept as %1; the "
+                                        "%2 entries that could be read were carried over into a "
+                                        "new history, %3 damaged ones could not be.")
+                             .arg(backup)
+                             .arg(salvage.recovered)
+                             .arg(salvage.lost);
     return result;
 }
 
@@ -890,6 +928,59 @@ HistoryEntry readEntry(HistoryStore::Impl &d, qint64 id, bool *found)
         e.outputs.append(o);
     }
     return e;
+}
+
+Salvage salvageInto(HistoryStore::Impl &to, const QString &damaged)
+{
+    Salvage result;
+    try {
+        HistoryStore::Impl from;
+        from.openDamaged(damaged);
+        // The ids in order, as far as the table can be walked; past a damaged page, every id up
+        // to the largest one recorded is tried on its own (a lookup may avoid the bad page).
+        QList<qint64> ids;
+        bool walked = true;
+        try {
+            auto s = from.prepare("SELECT id FROM entries ORDER BY id");
+            while (s.step())
+                ids.append(s.int64(0));
+        } catch (const HistoryError &) {
+            walked = false;
+        }
+        if (!walked) {
+            qint64 largest = ids.isEmpty() ? 0 : ids.last();
+            for (const char *sql : {"SELECT max(id) FROM entries",
+                                    "SELECT seq FROM sqlite_sequence WHERE name = 'entries'"}) {
+                try {
+                    auto s = from.prepare(sql);
+                    if (s.step())
+                        largest = std::max(largest, s.int64(0));
+                } catch (const HistoryError &) {
+                }
+            }
+            for (qint64 id = ids.isEmpty() ? 1 : ids.last() + 1; id <= largest; ++id)
+                ids.append(id);
+        }
+        to.writeTransaction([&] {
+            for (const qint64 id : ids) {
+                try {
+                    bool found = false;
+                    const HistoryEntry entry = readEntry(from, id, &found);
+                    if (found) {
+                        insertEntry(to, entry);
+                        ++result.recovered;
+                    }
+                } catch (const HistoryError &) {
+                    ++result.lost;
+                }
+            }
+            return 0;
+        });
+    } catch (const HistoryError &) {
+        // Not readable at all (not a database, the schema damaged): nothing to carry over.
+    }
+    QFile::remove(needsCheckMarker(damaged)); // left by the reads that met the damage
+    return result;
 }
 
 } // namespace

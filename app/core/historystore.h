@@ -91,11 +91,15 @@ struct HistoryOpenResult
     enum class Status {
         Opened,    // an existing history
         Created,   // a new, empty history
-        Recovered, // the old file was damaged: it was moved to backupPath, a new one was created
+        // The old file was damaged: it was moved to backupPath, and a new one holds every entry
+        // that could still be read from it.
+        Recovered,
     };
     Status status = Status::Opened;
     QString backupPath;    // Recovered only
     QString message;       // Recovered only: a sentence for the user (the GUI shows it)
+    int recoveredEntries = 0; // Recovered only: entries carried over into the new file
+    int lostEntries = 0;      // Recovered only: entries found damaged (not carried over)
     int migratedFrom = -1; // schema version before open() migrated it; -1 when nothing changed
 };
 

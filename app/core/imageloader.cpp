@@ -5,6 +5,7 @@
 #include <QImage>
 #include <QImageReader>
 
+#include <algorithm>
 #include <cstring>
 
 namespace glosa {
@@ -62,6 +63,10 @@ RgbImage loadRgbImage(const QString &path, std::int64_t maxPixels)
                        .arg(header.height())
                        .arg(std::int64_t(header.width()) * header.height())
                        .arg(maxPixels));
+    // Qt refuses to allocate more than 256 MB for a decoded image by default, which a 16-bit
+    // RGBA image under the pixel limit exceeds (6000 x 6000 x 8 bytes = 288 MB) with a vague
+    // "corrupt" error. Our limit is the real one: allow 8 bytes a pixel up to it.
+    reader.setAllocationLimit(int(std::min<std::int64_t>(maxPixels * 8 / (1 << 20) + 1, 1 << 20)));
     QImage image = reader.read(); // the first frame of an animation
     if (image.isNull())
         fail(path, QStringLiteral("cannot decode the %1 image (truncated or corrupt?): %2")

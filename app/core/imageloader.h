@@ -20,6 +20,8 @@
 //     "decompression bomb" never allocates its pixels).
 #pragma once
 
+#include "app/core/limits.h"
+
 #include <QImage>
 #include <QString>
 
@@ -43,12 +45,9 @@ struct RgbImage
     std::vector<std::uint8_t> pixels; // [height, width, 3] row-major, no row padding
 };
 
-// 50 megapixels: larger than any camera photo people caption, small enough that the decoded
-// RGBA buffer (200 MB) cannot exhaust memory.
-inline constexpr std::int64_t kDefaultMaxImagePixels = 50'000'000;
-
-// Throws ImageLoadError; see above.
-RgbImage loadRgbImage(const QString &path, std::int64_t maxPixels = kDefaultMaxImagePixels);
+// Throws ImageLoadError; see above. The default limit, 50 megapixels, is larger than any camera
+// photo people caption and small enough that the decoded buffer cannot exhaust memory.
+RgbImage loadRgbImage(const QString &path, std::int64_t maxPixels = limits::kMaxImagePixels);
 
 // The same pixels as a QImage (Format_RGB888, its own copy), for the views' overlays.
 QImage toQImage(const RgbImage &image);

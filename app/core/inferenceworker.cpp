@@ -23,7 +23,7 @@ struct Request
     QList<engine::DecodingOptions> options;
     AlignmentChoice alignment;
     ModelInfo info;
-    const PluginRegistry *plugins = nullptr;
+    std::shared_ptr<const PluginRegistry> plugins; // Load
     std::shared_ptr<engine::Model> model; // setModel()
 };
 } // namespace
@@ -243,13 +243,14 @@ void InferenceWorker::onFinished(quint64 id)
     }
 }
 
-void InferenceWorker::loadModel(const ModelInfo &info, const PluginRegistry *plugins)
+void InferenceWorker::loadModel(const ModelInfo &info,
+                                std::shared_ptr<const PluginRegistry> plugins)
 {
     Request request;
     request.kind = Request::Kind::Load;
     request.id = ++m_next;
     request.info = info;
-    request.plugins = plugins;
+    request.plugins = std::move(plugins);
     m_info = info;
     m_loaded = false;
     m_alignmentLayers = m_alignmentHeads = 0;

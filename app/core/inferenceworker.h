@@ -6,7 +6,7 @@
 //     auto *worker = new glosa::InferenceWorker(this);
 //     connect(worker, &InferenceWorker::translationReady, this, &View::show);
 //     connect(worker, &InferenceWorker::failed, this, &View::showError);
-//     worker->loadModel(info, &registry);           // loads on the worker thread
+//     worker->loadModel(info, registry);            // loads on the worker thread
 //     worker->translate(text, {options});           // latest request wins
 //
 // Latest wins: a new request replaces one that has not started, and cancels the running one
@@ -54,7 +54,9 @@ public:
 
     // Loads the model on the worker thread (cancelling whatever runs); emits modelLoaded or
     // modelLoadFailed. `plugins` must outlive the worker.
-    void loadModel(const ModelInfo &info, const PluginRegistry *plugins);
+    // The worker shares the registry until the load is done: whoever destroys its own copy
+    // first (the main window at shutdown) cannot pull it from under the worker thread.
+    void loadModel(const ModelInfo &info, std::shared_ptr<const PluginRegistry> plugins);
     // Uses an already loaded model (tests, or a model shared with another worker).
     void setModel(const ModelInfo &info, std::shared_ptr<engine::Model> model);
     const ModelInfo &modelInfo() const { return m_info; }

@@ -204,13 +204,14 @@ DocumentsView::DocumentsView(QWidget *parent)
     updateState();
 }
 
-void DocumentsView::setModel(const std::optional<ModelInfo> &info, const PluginRegistry *plugins,
+void DocumentsView::setModel(const std::optional<ModelInfo> &info,
+                             std::shared_ptr<const PluginRegistry> plugins,
                              const QString &unavailable)
 {
     m_hasModel = info.has_value();
     m_unavailable = unavailable;
     if (info)
-        m_worker->setModel(*info, plugins);
+        m_worker->setModel(*info, std::move(plugins));
     updateState();
 }
 

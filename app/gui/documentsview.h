@@ -11,6 +11,7 @@
 #include <QMap>
 #include <QWidget>
 
+#include <memory>
 #include <optional>
 
 class QComboBox;
@@ -31,7 +32,8 @@ public:
     explicit DocumentsView(QWidget *parent = nullptr);
 
     // The model to translate with; nullopt with the reason to show when there is none.
-    void setModel(const std::optional<ModelInfo> &info, const PluginRegistry *plugins,
+    void setModel(const std::optional<ModelInfo> &info,
+                  std::shared_ptr<const PluginRegistry> plugins,
                   const QString &unavailable = QString());
 
     // Reads the document (on the worker thread); the source pane fills when it is read.

@@ -132,7 +132,9 @@ QString MainWindow::uiLanguage()
 MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 {
     setWindowIcon(QIcon(QStringLiteral(":/icons/glosa.png")));
-    m_plugins.scan();
+    auto plugins = std::make_shared<PluginRegistry>();
+    plugins->scan();
+    m_plugins = std::move(plugins);
     m_catalog.scan();
 
     // Model bar: what translates, in which direction.
@@ -387,7 +389,7 @@ void MainWindow::rescanModels()
     InferenceWorker *captioner = nullptr;
     for (const ModelInfo &info : m_catalog.availableModels())
         if (info.task == QLatin1String("captioning")
-            && m_plugins.pluginForArchitecture(info.architecture)) {
+            && m_plugins->pluginForArchitecture(info.architecture)) {
             captioner = workerFor(info);
             break;
         }
@@ -413,7 +415,7 @@ InferenceWorker *MainWindow::workerFor(const ModelInfo &info)
         m_modelState->setText(tr("Could not load the model"));
         statusBar()->showMessage(message);
     });
-    worker->loadModel(info, &m_plugins);
+    worker->loadModel(info, m_plugins);
     return worker;
 }
 
@@ -450,7 +452,7 @@ void MainWindow::onModelChosen(int index)
         updateSwap();
         return;
     }
-    if (!m_plugins.pluginForArchitecture(info->architecture)) {
+    if (!m_plugins->pluginForArchitecture(info->architecture)) {
         const QString why = tr("The “%1” model family is not installed, so %2 cannot run.")
                                 .arg(info->architecture, info->name);
         m_translate->setWorker(nullptr, why);
@@ -467,7 +469,7 @@ void MainWindow::onModelChosen(int index)
         m_translate->setWorker(worker);
         m_compare->setWorker(worker);
         m_caption->setTranslationWorker(worker);
-        m_documents->setModel(*info, &m_plugins);
+        m_documents->setModel(*info, m_plugins);
         m_modelState->setText(worker->isModelLoaded() ? tr("Ready") : tr("Loading…"));
     }
     updateSwap();
@@ -565,7 +567,7 @@ void MainWindow::importModel()
 
 void MainWindow::showModels()
 {
-    ModelsDialog dialog(m_catalog, m_plugins, this);
+    ModelsDialog dialog(m_catalog, *m_plugins, this);
     connect(&dialog, &ModelsDialog::importRequested, this, [this, &dialog] {
         dialog.accept();
         importModel();

@@ -9,6 +9,8 @@
 #include <QHash>
 #include <QMainWindow>
 
+#include <memory>
+
 class QAction;
 class QActionGroup;
 class QComboBox;
@@ -50,7 +52,7 @@ public:
     QTabWidget *tabs() const { return m_tabs; }
     QComboBox *modelPicker() const { return m_models; }
     const ModelCatalog &catalog() const { return m_catalog; }
-    const PluginRegistry &plugins() const { return m_plugins; }
+    const PluginRegistry &plugins() const { return *m_plugins; }
     // The worker of a model, created (and the model loaded) on first use.
     InferenceWorker *workerFor(const ModelInfo &info);
     QString currentModelId() const;
@@ -77,7 +79,10 @@ private:
     void updateSwap();
     void showFindBar();
 
-    PluginRegistry m_plugins;
+    // Shared with the worker threads that load from it: the workers are children, destroyed
+    // after these members, and may still be inside ModelCatalog::load then. Never changed
+    // after it is set (so that no thread reads it while it changes).
+    std::shared_ptr<const PluginRegistry> m_plugins;
     ModelCatalog m_catalog;
     QHash<QString, InferenceWorker *> m_workers;
 

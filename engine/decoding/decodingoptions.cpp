@@ -2,6 +2,7 @@
 
 #include "engine/decoding/stepdecoder.h"
 #include "engine/decoding/trace.h"
+#include "engine/limits.h"
 
 #include <algorithm>
 #include <cmath>
@@ -146,6 +147,20 @@ EarlyStopping earlyStoppingFromName(const std::string &name)
 
 void DecodingOptions::validate(std::int64_t vocabularySize) const
 {
+    // Upper bounds first: a beam of a million, or a million tokens of output, would allocate
+    // gigabytes before any other check could matter (docs/robustness.md).
+    const std::pair<const char *, std::pair<int, int>> bounded[] = {
+        {"beamSize", {beamSize, limits::kMaxBeamSize}},
+        {"nBest", {nBest, limits::kMaxBeamSize}},
+        {"maxLength", {maxLength, limits::kMaxDecodeLength}},
+        {"topK", {topK, limits::kMaxTopK}},
+        {"noRepeatNgramSize", {noRepeatNgramSize, limits::kMaxNgramSize}},
+        {"ngramPenaltySize", {ngramPenaltySize, limits::kMaxNgramSize}},
+        {"traceTopN", {traceTopN, limits::kMaxBeamSize}}};
+    for (const auto &[field, valueAndLimit] : bounded)
+        if (valueAndLimit.first > valueAndLimit.second)
+            fail(field, std::to_string(valueAndLimit.first),
+                 "is more than the limit of " + std::to_string(valueAndLimit.second));
     if (beamSize < 1)
         fail("beamSize", std::to_string(beamSize), "must be at least 1");
     if (nBest < 1)

@@ -11,6 +11,11 @@ namespace glosa::engine::ops {
 
 namespace {
 
+// Stateless and configured once. Named objects, not `Elementwise(Activation::X)(in, out)`: clang
+// parses that statement as a declaration (the most vexing parse) and rejects the file.
+const Elementwise kSigmoid{Activation::Sigmoid};
+const Elementwise kTanh{Activation::Tanh};
+
 void checkWeights(const char *op, int gates, const Tensor &wIh, const Tensor &wHh,
                   const Tensor &bIh, const Tensor &bHh, std::int64_t &hidden)
 {
@@ -121,13 +126,13 @@ void Gru::step(const Tensor &xProj, const Tensor &h, Tensor &hOut) const
     for (std::int64_t r = 0; r < m; ++r)
         for (std::int64_t j = 0; j < 2 * H; ++j)
             sig[r * 2 * H + j] = xp[r * 3 * H + j] + hp[r * 3 * H + j];
-    Elementwise(Activation::Sigmoid)(s.sig, s.sig);
+    kSigmoid(s.sig, s.sig);
     float *n = s.tanhIn.data<float>();
     for (std::int64_t r = 0; r < m; ++r)
         for (std::int64_t j = 0; j < H; ++j)
             n[r * H + j] =
                 xp[r * 3 * H + 2 * H + j] + sig[r * 2 * H + j] * hp[r * 3 * H + 2 * H + j];
-    Elementwise(Activation::Tanh)(s.tanhIn, s.tanhIn);
+    kTanh(s.tanhIn, s.tanhIn);
     // h may alias hOut: read h before writing each element (same index), which is safe.
     if (!(hOut.raw() == h.raw() && hOut.shape() == h.shape()))
         hOut.resize({m, H});
@@ -219,8 +224,8 @@ void Lstm::step(const Tensor &xProj, const Tensor &h, const Tensor &c, Tensor &h
             sr[2 * H + j] = xr[3 * H + j] + hr[3 * H + j]; // o
         }
     }
-    Elementwise(Activation::Sigmoid)(s.sig, s.sig);
-    Elementwise(Activation::Tanh)(s.tanhIn, s.tanhIn);
+    kSigmoid(s.sig, s.sig);
+    kTanh(s.tanhIn, s.tanhIn);
     if (!(cOut.raw() == c.raw() && cOut.shape() == c.shape()))
         cOut.resize({m, H});
     const float *cv = c.data<float>();
@@ -231,7 +236,7 @@ void Lstm::step(const Tensor &xProj, const Tensor &h, const Tensor &c, Tensor &h
                 sig[r * 3 * H + H + j] * cv[r * H + j] + sig[r * 3 * H + j] * g[r * H + j];
     // tanh(c') into the g buffer (g is no longer needed).
     std::memcpy(g, co, static_cast<std::size_t>(m * H) * sizeof(float));
-    Elementwise(Activation::Tanh)(s.tanhIn, s.tanhIn);
+    kTanh(s.tanhIn, s.tanhIn);
     if (!(hOut.raw() == h.raw() && hOut.shape() == h.shape()))
         hOut.resize({m, H});
     float *ho = hOut.data<float>();

@@ -56,9 +56,14 @@ SentenceSplitter::SentenceSplitter(const std::string &language) : d(std::make_un
                                  language + "\": " + u_errorName(status));
 
     // The filtered builder loads CLDR's "standard" suppressions for the locale (none for most
-    // languages) and takes our additions on top.
+    // languages) and takes our additions on top. ICU has no such data at all for some locales
+    // ("ja", "zh", "und", ""): U_MISSING_RESOURCE_ERROR. Those get the unfiltered iterator.
     std::unique_ptr<icu::FilteredBreakIteratorBuilder> builder(
         icu::FilteredBreakIteratorBuilder::createInstance(locale, status));
+    if (status == U_MISSING_RESOURCE_ERROR) {
+        d->prototype = std::move(base);
+        return;
+    }
     if (U_FAILURE(status) || !builder)
         throw std::runtime_error("cannot create ICU abbreviation filters for language \"" +
                                  language + "\": " + u_errorName(status));

@@ -1,5 +1,6 @@
 #include "engine/translation/translationmodel.h"
 
+#include "engine/limits.h"
 #include "engine/package.h"
 #include "engine/text/protectedspans.h"
 
@@ -17,8 +18,9 @@ TranslationModel::TranslationModel(const ModelPackage &package,
                        package.sourceTokenizer(), package.targetTokenizer(), std::move(decoder),
                        decodingOptionsFromJson(package.decoding()))
 {
-    setMaxSourceLength(package.hyperparameter<int>("max_source_length", 256));
-    setPlaceholders(package.hyperparameter<int>("placeholders", 0));
+    setMaxSourceLength(static_cast<int>(
+        package.boundedHyperparameter("max_source_length", 2, limits::kMaxPositions, 256)));
+    setPlaceholders(static_cast<int>(package.boundedHyperparameter("placeholders", 0, 64, 0)));
 }
 
 TranslationModel::TranslationModel(std::string id, std::string sourceLanguage,

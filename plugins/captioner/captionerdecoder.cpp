@@ -1,6 +1,7 @@
 #include "plugins/captioner/captionerdecoder.h"
 
 #include "engine/ops/gather.h"
+#include "engine/limits.h"
 #include "engine/package.h"
 #include "engine/packageerror.h"
 #include "engine/text/tokenizer.h"
@@ -19,28 +20,19 @@ using engine::Tensor;
 CaptionerConfig CaptionerConfig::fromPackage(const engine::ModelPackage &package)
 {
     CaptionerConfig c;
-    c.vocabSize = package.hyperparameter<std::int64_t>("vocab_size");
-    c.featureDim = package.hyperparameter<std::int64_t>("feature_dim");
-    c.projectionDim = package.hyperparameter<std::int64_t>("projection_dim", 0);
-    c.embedDim = package.hyperparameter<std::int64_t>("embed_dim");
-    c.hiddenDim = package.hyperparameter<std::int64_t>("hidden_dim");
-    c.attentionDim = package.hyperparameter<std::int64_t>("attention_dim");
-    c.gridRows = package.hyperparameter<int>("grid_rows");
-    c.gridCols = package.hyperparameter<int>("grid_cols");
+    using namespace engine::limits;
+    c.vocabSize = package.boundedHyperparameter("vocab_size", 1, kMaxVocabulary);
+    c.featureDim = package.boundedHyperparameter("feature_dim", 1, kMaxModelWidth);
+    c.projectionDim = package.boundedHyperparameter("projection_dim", 0, kMaxModelWidth, 0);
+    c.embedDim = package.boundedHyperparameter("embed_dim", 1, kMaxModelWidth);
+    c.hiddenDim = package.boundedHyperparameter("hidden_dim", 1, kMaxModelWidth);
+    c.attentionDim = package.boundedHyperparameter("attention_dim", 1, kMaxModelWidth);
+    c.gridRows = static_cast<int>(package.boundedHyperparameter("grid_rows", 1, kMaxPositions));
+    c.gridCols = static_cast<int>(package.boundedHyperparameter("grid_cols", 1, kMaxPositions));
     c.featureMap = package.hyperparameter<std::string>("feature_map");
     c.padId = package.hyperparameter<std::int32_t>("pad_id", 0);
     c.bosId = package.hyperparameter<std::int32_t>("bos_id", 2);
     c.eosId = package.hyperparameter<std::int32_t>("eos_id", 3);
-    const std::pair<const char *, std::int64_t> positive[] = {
-        {"vocab_size", c.vocabSize}, {"feature_dim", c.featureDim},     {"embed_dim", c.embedDim},
-        {"hidden_dim", c.hiddenDim}, {"attention_dim", c.attentionDim}, {"grid_rows", c.gridRows},
-        {"grid_cols", c.gridCols}};
-    for (const auto &[key, value] : positive)
-        if (value <= 0)
-            package.hyperparameterError(key, std::to_string(value) + " must be positive");
-    if (c.projectionDim < 0)
-        package.hyperparameterError("projection_dim",
-                           std::to_string(c.projectionDim) + " must be 0 (none) or positive");
     package.requireTokenIds({{"pad_id", c.padId}, {"bos_id", c.bosId}, {"eos_id", c.eosId}},
                             c.vocabSize);
     return c;

@@ -1,6 +1,7 @@
 #include "plugins/rnnattention/rnnattentiondecoder.h"
 
 #include "engine/ops/gather.h"
+#include "engine/limits.h"
 #include "engine/package.h"
 #include "engine/packageerror.h"
 #include "engine/text/tokenizer.h"
@@ -36,11 +37,12 @@ const char *attentionScoreName(AttentionScore score)
 RnnAttentionConfig RnnAttentionConfig::fromPackage(const engine::ModelPackage &package)
 {
     RnnAttentionConfig c;
-    c.vocabSize = package.hyperparameter<std::int64_t>("vocab_size");
-    c.embeddingDim = package.hyperparameter<std::int64_t>("embedding_dim");
-    c.encoderHidden = package.hyperparameter<std::int64_t>("encoder_hidden");
-    c.encoderLayers = package.hyperparameter<int>("encoder_layers");
-    c.decoderHidden = package.hyperparameter<std::int64_t>("decoder_hidden");
+    using namespace engine::limits;
+    c.vocabSize = package.boundedHyperparameter("vocab_size", 1, kMaxVocabulary);
+    c.embeddingDim = package.boundedHyperparameter("embedding_dim", 1, kMaxModelWidth);
+    c.encoderHidden = package.boundedHyperparameter("encoder_hidden", 1, kMaxModelWidth);
+    c.encoderLayers = static_cast<int>(package.boundedHyperparameter("encoder_layers", 1, kMaxLayers));
+    c.decoderHidden = package.boundedHyperparameter("decoder_hidden", 1, kMaxModelWidth);
     const auto kind = package.hyperparameter<std::string>("attention");
     bool known = false;
     for (AttentionScore s : {AttentionScore::Dot, AttentionScore::General, AttentionScore::Additive,
@@ -53,21 +55,11 @@ RnnAttentionConfig RnnAttentionConfig::fromPackage(const engine::ModelPackage &p
         package.hyperparameterError(
             "attention", "\"" + kind + "\" is not one of dot, general, additive, scaled-dot");
     c.attentionDim = c.attention == AttentionScore::Additive
-                         ? package.hyperparameter<std::int64_t>("attention_dim")
+                         ? package.boundedHyperparameter("attention_dim", 1, kMaxModelWidth)
                          : 0;
     c.padId = package.hyperparameter<std::int32_t>("pad_id", 0);
     c.bosId = package.hyperparameter<std::int32_t>("bos_id", 2);
     c.eosId = package.hyperparameter<std::int32_t>("eos_id", 3);
-    const std::pair<const char *, std::int64_t> positive[] = {{"vocab_size", c.vocabSize},
-                                                              {"embedding_dim", c.embeddingDim},
-                                                              {"encoder_hidden", c.encoderHidden},
-                                                              {"encoder_layers", c.encoderLayers},
-                                                              {"decoder_hidden", c.decoderHidden}};
-    for (const auto &[key, value] : positive)
-        if (value <= 0)
-            package.hyperparameterError(key, std::to_string(value) + " must be positive");
-    if (c.attention == AttentionScore::Additive && c.attentionDim <= 0)
-        package.hyperparameterError("attention_dim", "must be positive for additive attention");
     if ((c.attention == AttentionScore::Dot || c.attention == AttentionScore::ScaledDot) &&
         c.decoderHidden != 2 * c.encoderHidden)
         package.hyperparameterError(

@@ -1,5 +1,6 @@
 #include "plugins/transformer/transformerdecoder.h"
 
+#include "engine/limits.h"
 #include "engine/package.h"
 #include "engine/packageerror.h"
 #include "engine/text/tokenizer.h"
@@ -111,27 +112,18 @@ void requireBool(const engine::ModelPackage &package, const std::string &key, bo
 TransformerConfig TransformerConfig::fromPackage(const engine::ModelPackage &package)
 {
     TransformerConfig c;
-    c.vocabSize = package.hyperparameter<std::int64_t>("vocab_size");
-    c.dModel = package.hyperparameter<std::int64_t>("d_model");
-    c.heads = package.hyperparameter<std::int64_t>("heads");
-    c.ffnDim = package.hyperparameter<std::int64_t>("ffn_dim");
-    c.encoderLayers = package.hyperparameter<int>("encoder_layers");
-    c.decoderLayers = package.hyperparameter<int>("decoder_layers");
-    c.maxPositions = package.hyperparameter<std::int64_t>("max_positions");
+    using namespace engine::limits;
+    c.vocabSize = package.boundedHyperparameter("vocab_size", 1, kMaxVocabulary);
+    c.dModel = package.boundedHyperparameter("d_model", 1, kMaxModelWidth);
+    c.heads = package.boundedHyperparameter("heads", 1, kMaxModelWidth);
+    c.ffnDim = package.boundedHyperparameter("ffn_dim", 1, kMaxModelWidth);
+    c.encoderLayers = static_cast<int>(package.boundedHyperparameter("encoder_layers", 1, kMaxLayers));
+    c.decoderLayers = static_cast<int>(package.boundedHyperparameter("decoder_layers", 1, kMaxLayers));
+    c.maxPositions = package.boundedHyperparameter("max_positions", 1, kMaxPositions);
     c.layerNormEps = static_cast<float>(package.hyperparameter<double>("layer_norm_eps"));
     c.padId = package.hyperparameter<std::int32_t>("pad_id", 0);
     c.bosId = package.hyperparameter<std::int32_t>("bos_id", 2);
     c.eosId = package.hyperparameter<std::int32_t>("eos_id", 3);
-    const std::pair<const char *, std::int64_t> positive[] = {{"vocab_size", c.vocabSize},
-                                                              {"d_model", c.dModel},
-                                                              {"heads", c.heads},
-                                                              {"ffn_dim", c.ffnDim},
-                                                              {"encoder_layers", c.encoderLayers},
-                                                              {"decoder_layers", c.decoderLayers},
-                                                              {"max_positions", c.maxPositions}};
-    for (const auto &[key, value] : positive)
-        if (value <= 0)
-            package.hyperparameterError(key, std::to_string(value) + " must be positive");
     if (c.dModel % c.heads != 0)
         package.hyperparameterError("heads", "d_model " + std::to_string(c.dModel) +
                                                  " is not divisible by " + std::to_string(c.heads) +

@@ -34,8 +34,8 @@ class TestAlignmentHeads : public QObject
 private slots:
     void choosingAHeadShowsThatHeadsWeights()
     {
-        PluginRegistry plugins;
-        plugins.scan({QStringLiteral(GLOSA_BINARY_DIR "/plugins")});
+        auto plugins = std::make_shared<PluginRegistry>();
+        plugins->scan({QStringLiteral(GLOSA_BINARY_DIR "/plugins")});
         ModelCatalog catalog;
         catalog.scan({QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
         const auto info = catalog.find(QStringLiteral("transformer-en-es"));
@@ -48,7 +48,7 @@ private slots:
         view.setLiveTranslate(false);
         InferenceWorker worker;
         QSignalSpy loaded(&worker, &InferenceWorker::modelLoaded);
-        worker.loadModel(*info, &plugins);
+        worker.loadModel(*info, plugins);
         view.setWorker(&worker);
         QVERIFY(loaded.wait(60000));
 
@@ -77,7 +77,7 @@ private slots:
         QVERIFY(shownHead != meanOfHeads);
 
         QString error;
-        const std::shared_ptr<engine::Model> model = ModelCatalog::load(*info, plugins, &error);
+        const std::shared_ptr<engine::Model> model = ModelCatalog::load(*info, *plugins, &error);
         QVERIFY2(model, qPrintable(error));
         auto *translation = dynamic_cast<engine::TranslationModel *>(model.get());
         QVERIFY(translation);

@@ -27,7 +27,7 @@ class TestCaptionView : public QObject
 private slots:
     void initTestCase()
     {
-        m_plugins.scan({QStringLiteral(GLOSA_BINARY_DIR "/plugins")});
+        m_plugins->scan({QStringLiteral(GLOSA_BINARY_DIR "/plugins")});
         m_catalog.scan({QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
         const auto captioner = m_catalog.find(QStringLiteral("captioner-en"));
         const auto translator = m_catalog.find(QStringLiteral("transformer-en-es"));
@@ -42,8 +42,8 @@ private slots:
         CaptionView view;
         view.resize(1200, 800);
         InferenceWorker captioner, translator;
-        captioner.loadModel(m_captionerInfo, &m_plugins);
-        translator.loadModel(m_translatorInfo, &m_plugins);
+        captioner.loadModel(m_captionerInfo, m_plugins);
+        translator.loadModel(m_translatorInfo, m_plugins);
         view.setCaptionWorker(&captioner);
         view.setTranslationWorker(&translator);
         view.show();
@@ -78,7 +78,7 @@ private slots:
 
         QString error;
         const std::shared_ptr<engine::Model> model =
-            ModelCatalog::load(m_captionerInfo, m_plugins, &error);
+            ModelCatalog::load(m_captionerInfo, *m_plugins, &error);
         QVERIFY2(model, qPrintable(error));
         const CaptionResult expected = runCaption(model, astronaut, result.options);
         QVERIFY(!expected.text.isEmpty());
@@ -104,7 +104,7 @@ private slots:
         view.translateCaption();
         QVERIFY(translated.wait(60000));
         const std::shared_ptr<engine::Model> spanish =
-            ModelCatalog::load(m_translatorInfo, m_plugins, &error);
+            ModelCatalog::load(m_translatorInfo, *m_plugins, &error);
         QVERIFY2(spanish, qPrintable(error));
         const TranslationResult expectedSpanish =
             runTranslation(spanish, expected.text, m_translatorInfo.decodingDefaults());
@@ -117,7 +117,7 @@ private slots:
         const auto esEn = m_catalog.find(QStringLiteral("transformer-es-en"));
         QVERIFY2(esEn, "resources/models/transformer-es-en is missing");
         InferenceWorker spanishToEnglish;
-        spanishToEnglish.loadModel(*esEn, &m_plugins);
+        spanishToEnglish.loadModel(*esEn, m_plugins);
         view.setTranslationWorker(&spanishToEnglish);
         QVERIFY(!view.findChild<QPushButton *>(QStringLiteral("translateCaption"))->isEnabled());
         view.setTranslationWorker(&translator);
@@ -136,8 +136,8 @@ private slots:
     {
         CaptionView view;
         InferenceWorker captioner, translator;
-        captioner.loadModel(m_captionerInfo, &m_plugins);
-        translator.loadModel(m_translatorInfo, &m_plugins);
+        captioner.loadModel(m_captionerInfo, m_plugins);
+        translator.loadModel(m_translatorInfo, m_plugins);
         view.setCaptionWorker(&captioner);
         view.setTranslationWorker(&translator);
         QSignalSpy shown(&view, &CaptionView::captionShown);
@@ -168,7 +168,7 @@ private slots:
     }
 
 private:
-    PluginRegistry m_plugins;
+    std::shared_ptr<PluginRegistry> m_plugins = std::make_shared<PluginRegistry>();
     ModelCatalog m_catalog;
     ModelInfo m_captionerInfo;
     ModelInfo m_translatorInfo;

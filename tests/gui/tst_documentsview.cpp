@@ -48,10 +48,10 @@ private slots:
             QStringLiteral(GLOSA_SOURCE_DIR "/resources/models/transformer-en-es");
         if (!QFileInfo::exists(package + QStringLiteral("/model.json")))
             QSKIP("resources/models/transformer-en-es is not exported");
-        m_plugins.scan({QStringLiteral(GLOSA_BINARY_DIR "/plugins")});
+        m_plugins->scan({QStringLiteral(GLOSA_BINARY_DIR "/plugins")});
         m_info = ModelCatalog::readPackage(package);
         QVERIFY2(m_info.isValid(), qPrintable(m_info.error));
-        if (!m_plugins.pluginForArchitecture(m_info.architecture))
+        if (!m_plugins->pluginForArchitecture(m_info.architecture))
             QSKIP("the transformer plugin is not built");
         QVERIFY(m_dir.isValid());
         // A longer document: the 50 sentences six times over, one paragraph each.
@@ -355,7 +355,7 @@ private slots:
         QFETCH(QString, name);
         QFETCH(QString, message);
         DocumentsView view;
-        view.setModel(m_info, &m_plugins);
+        view.setModel(m_info, m_plugins);
         QSignalSpy failed(&view, &DocumentsView::failed);
         view.openDocument(fixture(name));
         QVERIFY(failed.wait(10000));
@@ -447,7 +447,7 @@ private slots:
         QVERIFY2(written.startsWith("# " + mine.toUtf8() + "\n"), written.left(200));
 
         // Another direction: Translate asks; Cancel keeps the edits, Discard translates anew.
-        view.setModel(reverse, &m_plugins);
+        view.setModel(reverse, m_plugins);
         auto *translate = view.findChild<QPushButton *>(QStringLiteral("translateDocument"));
         answerNextQuestion(QMessageBox::Cancel);
         translate->click();
@@ -486,7 +486,7 @@ private slots:
         QVERIFY(!translate->isEnabled()); // all done with these settings
 
         // The swap: es → en. The Spanish text is still shown, and said to be.
-        view.setModel(reverse, &m_plugins);
+        view.setModel(reverse, m_plugins);
         QVERIFY(translate->isEnabled());
         QVERIFY2(title->text().startsWith(QStringLiteral("Translation (Spanish), made with other")),
                  qPrintable(title->text()));
@@ -513,7 +513,7 @@ private:
     {
         view.resize(1000, 600);
         view.show();
-        view.setModel(m_info, &m_plugins);
+        view.setModel(m_info, m_plugins);
         QSignalSpy opened(&view, &DocumentsView::opened);
         view.openDocument(path);
         if (!opened.wait(10000)) {
@@ -540,7 +540,7 @@ private:
         poll->start();
     }
 
-    PluginRegistry m_plugins;
+    std::shared_ptr<PluginRegistry> m_plugins = std::make_shared<PluginRegistry>();
     ModelInfo m_info;
     QTemporaryDir m_dir;
 };

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <numeric>
 #include <stdexcept>
 
@@ -102,11 +103,21 @@ qsizetype shifted(qsizetype position, ByteRange from, qsizetype size)
 }
 
 // `quotes`: inside an attribute value, whichever quote delimits it.
+// `asRead`: by start, the end and the bytes written instead of text[start, end)
+// (Segment::asRead), or null.
 void appendEscaped(QByteArray &out, const QByteArray &text, qsizetype begin, qsizetype end,
-                   TextEscaping escaping, const QByteArray &lineBreak, bool quotes = false)
+                   TextEscaping escaping, const QByteArray &lineBreak, bool quotes = false,
+                   const std::map<qsizetype, std::pair<qsizetype, QByteArray>> *asRead = nullptr)
 {
     for (qsizetype i = begin; i < end; ++i) {
         const char c = text[i];
+        if (asRead) {
+            if (const auto found = asRead->find(i); found != asRead->end()) {
+                out += found->second.second;
+                i = std::min(end, found->second.first) - 1;
+                continue;
+            }
+        }
         if (c == '\n')
             out += lineBreak;
         else if (escaping == TextEscaping::Xml && c == '&')
@@ -542,6 +553,7 @@ void renderInto(const Segment &segment, TextEscaping escaping, const QByteArray 
 {
     std::vector<ByteRange> ranges;
     QByteArray text;
+    std::map<qsizetype, std::pair<qsizetype, QByteArray>> asRead; // untranslated
     if (segment.translation) {
         SegmentTranslation translation = *segment.translation;
         ranges = projectSpans(segment, translation);
@@ -553,6 +565,8 @@ void renderInto(const Segment &segment, TextEscaping escaping, const QByteArray 
                 text[at] = '\n';
         for (const InlineSpan &span : segment.spans)
             ranges.push_back(span.range);
+        for (const auto &[range, bytes] : segment.asRead)
+            asRead[range.begin] = {range.end, bytes};
     }
     if (segment.translation)
         text = wrapLines(text, segment.lines);
@@ -591,27 +605,66 @@ void renderInto(const Segment &segment, TextEscaping escaping, const QByteArray 
     std::vector<bool> emitted(ranges.size(), false);
     for (const qsizetype at : cuts) {
         appendEscaped(out, text, written, std::min(at, text.size()), escaping, lineBreak,
-                      segment.attribute);
+                      segment.attribute, asRead.empty() ? nullptr : &asRead);
         write(out);
         out.clear();
         written = std::min(at, text.size());
+        const auto emptyHere = [&](std::size_t z) {
+            return !emitted[z] && ranges[z].size() == 0 && ranges[z].begin == at;
+        };
+        // An empty span with markup on both sides (`*![i](y)*` has no text) holds the empty spans
+        // that were inside it in the source: they are written between its open and close.
+        std::function<void(std::size_t)> emitOne = [&](std::size_t z) {
+            emitted[z] = true;
+            writeOpen(segment.spans[z]);
+            for (std::size_t y = 0; y < ranges.size(); ++y)
+                if (emptyHere(y) && inside(y, z))
+                    emitOne(y);
+            write(segment.spans[z].close);
+        };
         auto emitEmpty = [&](auto &&accept) {
-            for (std::size_t z = 0; z < ranges.size(); ++z)
-                if (!emitted[z] && ranges[z].size() == 0 && ranges[z].begin == at && accept(z)) {
-                    writeOpen(segment.spans[z]);
-                    write(segment.spans[z].close);
-                    emitted[z] = true;
-                }
+            for (std::size_t z = 0; z < ranges.size(); ++z) {
+                if (!emptyHere(z) || !accept(z))
+                    continue;
+                bool nested = false; // written by the empty span around it
+                for (std::size_t y = 0; y < ranges.size() && !nested; ++y)
+                    nested = y != z && emptyHere(y) && inside(z, y);
+                if (!nested)
+                    emitOne(z);
+            }
+        };
+        // Only when the source's order says so (ranges alone cannot tell) is an empty span at
+        // the start of a span inside it (`**![j](z) d**`), written after its open.
+        const auto insideOpening = [&](std::size_t z, std::size_t k) {
+            return segment.spans[z].openOrder >= 0 && segment.spans[k].openOrder >= 0 &&
+                   inside(z, k);
+        };
+        const auto opensHere = [&](std::size_t k) {
+            return ranges[k].size() > 0 && ranges[k].begin == at;
         };
         for (std::size_t k = ranges.size(); k-- > 0;)
             if (ranges[k].size() > 0 && ranges[k].end == at) {
                 emitEmpty([&](std::size_t z) { return inside(z, k); });
                 write(segment.spans[k].close);
             }
-        emitEmpty([](std::size_t) { return true; });
+        emitEmpty([&](std::size_t z) {
+            for (std::size_t k = 0; k < ranges.size(); ++k)
+                if (opensHere(k) && insideOpening(z, k))
+                    return false;
+            return true;
+        });
         for (std::size_t k = 0; k < ranges.size(); ++k)
-            if (ranges[k].size() > 0 && ranges[k].begin == at)
+            if (opensHere(k)) {
                 writeOpen(segment.spans[k]);
+                emitEmpty([&](std::size_t z) {
+                    if (!insideOpening(z, k))
+                        return false;
+                    for (std::size_t m = k + 1; m < ranges.size(); ++m)
+                        if (opensHere(m) && insideOpening(z, m))
+                            return false; // written after that deeper open
+                    return true;
+                });
+            }
     }
 }
 

@@ -112,6 +112,10 @@ struct Segment
     // Where the source broke its lines (the spaces of `text` that were line breaks), so that an
     // untranslated segment is written back exactly as it was read.
     std::vector<qsizetype> breaks;
+    // Pieces of `text` that the source wrote otherwise, and how: a space that stood for a line
+    // break and indentation inside an HTML paragraph, a space a <br> added (""), a decoded
+    // entity ("&copy;"). Written instead of those bytes while the segment is untranslated.
+    std::vector<std::pair<ByteRange, QByteArray>> asRead;
     std::optional<SegmentTranslation> translation; // empty until translated (or cancelled)
     // An attribute value (HTML alt, title): both quotes are escaped when written, and it is not
     // a paragraph of plainText().

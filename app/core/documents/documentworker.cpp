@@ -133,7 +133,7 @@ public:
         }
     }
 
-    void translate(const ModelInfo &info, const PluginRegistry *plugins,
+    void translate(const ModelInfo &info, const std::shared_ptr<const PluginRegistry> &plugins,
                    DocumentWorker::Quality quality)
     {
         if (m_chunks.empty()) {
@@ -395,10 +395,11 @@ DocumentWorker::~DocumentWorker()
     delete m_thread;
 }
 
-void DocumentWorker::setModel(const ModelInfo &info, const PluginRegistry *plugins)
+void DocumentWorker::setModel(const ModelInfo &info,
+                              std::shared_ptr<const PluginRegistry> plugins)
 {
     m_info = info;
-    m_plugins = plugins;
+    m_plugins = std::move(plugins);
 }
 
 void DocumentWorker::post(std::function<void()> job)

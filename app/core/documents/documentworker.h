@@ -6,7 +6,7 @@
 //     auto *worker = new DocumentWorker(this);
 //     connect(worker, &DocumentWorker::opened, view, &View::showSource);
 //     connect(worker, &DocumentWorker::translated, view, &View::showTranslations);
-//     worker->setModel(info, &plugins);       // loaded on the worker thread when first needed
+//     worker->setModel(info, plugins);        // loaded on the worker thread when first needed
 //     worker->open(path);                     // opened(...) or failed(message)
 //     worker->translate(DocumentWorker::Fast); // progress(...), translated(...),
 //     finished(complete) worker->cancel();                       // keeps the finished part:
@@ -33,6 +33,7 @@
 #include <algorithm>
 #include <atomic>
 #include <functional>
+#include <memory>
 
 class QThread;
 
@@ -73,7 +74,8 @@ public:
 
     // The model to translate with, loaded on the worker thread when a translation starts (kept
     // for the next one). `plugins` must outlive the worker.
-    void setModel(const ModelInfo &info, const PluginRegistry *plugins);
+    // Shared: a load on the worker thread keeps the registry alive (see InferenceWorker).
+    void setModel(const ModelInfo &info, std::shared_ptr<const PluginRegistry> plugins);
     const ModelInfo &modelInfo() const { return m_info; }
 
     // Reads `path` (any supported format); emits opened or failed. Cancels a running translation.
@@ -126,7 +128,7 @@ private:
     QThread *m_thread = nullptr;
     DocumentExecutor *m_executor = nullptr; // lives on m_thread
     ModelInfo m_info;
-    const PluginRegistry *m_plugins = nullptr;
+    std::shared_ptr<const PluginRegistry> m_plugins;
     QString m_path;
     QStringList m_exportFormats;
     bool m_busy = false;

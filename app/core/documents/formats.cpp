@@ -1,6 +1,7 @@
 #include "app/core/documents/formats.h"
 
 #include "app/core/documents/textencoding.h"
+#include "app/core/limits.h"
 
 #include "engine/text/unicode.h"
 
@@ -184,8 +185,31 @@ Document readSrt(const QByteArray &bytes, const QString &name)
         ++cues;
         QByteArray text, tail;
         int count = 0;
+        auto flush = [&] {
+            if (count > 0) {
+                // Tags in the text (<i>, {\an8}) become inline spans; the line breaks are noted
+                // and folded to spaces for the model.
+                Segment segment = taggedSegment(text);
+                segment.lines = count;
+                for (qsizetype i = 0; i < segment.text.size(); ++i)
+                    if (segment.text[i] == '\n') {
+                        segment.breaks.push_back(i);
+                        segment.text[i] = ' ';
+                    }
+                doc.appendSegment(std::move(segment));
+            }
+            doc.appendSkeleton(tail);
+            text.clear();
+            tail.clear();
+            count = 0;
+        };
         std::size_t j = t + 1;
         for (; j < lines.size() && !lines[j].content.isEmpty(); ++j) {
+            // Lines join into one segment only across the file's own line break: any other
+            // separator (a CRLF in an LF file, trailing or leading spaces, a form feed) stays in
+            // the skeleton between two segments, so that the file comes back byte for byte.
+            if (count > 0 && (tail != doc.lineBreak || !lines[j].indent.isEmpty()))
+                flush();
             if (count > 0)
                 text += '\n';
             else
@@ -194,19 +218,7 @@ Document readSrt(const QByteArray &bytes, const QString &name)
             tail = lines[j].tail;
             ++count;
         }
-        if (count > 0) {
-            // Tags in the text (<i>, {\an8}) become inline spans; the line breaks are noted and
-            // folded to spaces for the model.
-            Segment segment = taggedSegment(text);
-            segment.lines = count;
-            for (qsizetype i = 0; i < segment.text.size(); ++i)
-                if (segment.text[i] == '\n') {
-                    segment.breaks.push_back(i);
-                    segment.text[i] = ' ';
-                }
-            doc.appendSegment(std::move(segment));
-        }
-        doc.appendSkeleton(tail);
+        flush();
         i = j;
     }
     if (cues == 0)
@@ -219,9 +231,16 @@ Document readSrt(const QByteArray &bytes, const QString &name)
 // Markdown inline syntax of raw[from, to) into plain text and spans.
 void parseMarkdownInline(const QByteArray &raw, qsizetype from, qsizetype to, Segment &segment)
 {
+    // The markers' offsets in `raw` order them: an image at the edge of emphasis (`*![i](y)*`)
+    // has the same empty range as the emphasis' edge, and only the order says it is inside.
     auto addSpan = [&](qsizetype begin, const QByteArray &open, const QByteArray &close,
-                       bool verbatim) {
-        segment.spans.push_back({{begin, segment.text.size()}, open, close, verbatim});
+                       bool verbatim, qsizetype openAt, qsizetype closeAt) {
+        segment.spans.push_back({{begin, segment.text.size()},
+                                 open,
+                                 close,
+                                 verbatim,
+                                 int(openAt),
+                                 int(closeAt)});
     };
     qsizetype i = from;
     while (i < to) {
@@ -240,7 +259,7 @@ void parseMarkdownInline(const QByteArray &raw, qsizetype from, qsizetype to, Se
             if (close > 0 && close + ticks <= to) {
                 const qsizetype begin = segment.text.size();
                 segment.text += raw.mid(i + ticks, close - i - ticks);
-                addSpan(begin, fence, fence, true);
+                addSpan(begin, fence, fence, true, i, close);
                 i = close + ticks;
                 continue;
             }
@@ -250,7 +269,7 @@ void parseMarkdownInline(const QByteArray &raw, qsizetype from, qsizetype to, Se
             const auto match = image.match(QString::fromUtf8(raw.mid(i, to - i)));
             if (match.hasMatch()) {
                 const QByteArray whole = match.captured().toUtf8();
-                addSpan(segment.text.size(), whole, {}, false);
+                addSpan(segment.text.size(), whole, {}, false, i, i);
                 i += whole.size();
                 continue;
             }
@@ -274,8 +293,12 @@ void parseMarkdownInline(const QByteArray &raw, qsizetype from, qsizetype to, Se
                     const std::size_t index = segment.spans.size();
                     segment.spans.push_back({});
                     parseMarkdownInline(raw, i + 1, close, segment);
-                    segment.spans[index] = {
-                        {begin, segment.text.size()}, "[", raw.mid(close, end + 1 - close), false};
+                    segment.spans[index] = {{begin, segment.text.size()},
+                                            "[",
+                                            raw.mid(close, end + 1 - close),
+                                            false,
+                                            int(i),
+                                            int(close)};
                     i = end + 1;
                     continue;
                 }
@@ -298,7 +321,8 @@ void parseMarkdownInline(const QByteArray &raw, qsizetype from, qsizetype to, Se
                 const std::size_t index = segment.spans.size();
                 segment.spans.push_back({});
                 parseMarkdownInline(raw, inner, close, segment);
-                segment.spans[index] = {{begin, segment.text.size()}, marker, marker, false};
+                segment.spans[index] = {
+                    {begin, segment.text.size()}, marker, marker, false, int(i), int(close)};
                 i = close + marker.size();
                 continue;
             }
@@ -549,10 +573,16 @@ qsizetype tagEnd(const QByteArray &raw, qsizetype i)
 class HtmlReader
 {
 public:
+    // `boxes`: how many notes or frames this markup is nested in.
     HtmlReader(const QByteArray &bytes, const QString &name, const MarkupRules &rules,
-               Document &doc)
-        : m_bytes(bytes), m_name(name), m_rules(rules), m_doc(doc)
+               Document &doc, int boxes = 0)
+        : m_bytes(bytes), m_name(name), m_rules(rules), m_doc(doc), m_boxes(boxes)
     {
+        if (boxes > limits::kMaxBoxDepth)
+            throw DocumentError(QStringLiteral("%1: notes or frames nest deeper than the limit "
+                                               "of %2")
+                                    .arg(m_name)
+                                    .arg(limits::kMaxBoxDepth));
     }
 
     // `check`: the whole input is a document of its own (UTF-8, not empty, a BOM kept).
@@ -771,7 +801,7 @@ private:
         const QByteArray content = m_bytes.mid(contentBegin, stop - contentBegin);
         Document inner;
         inner.escaping = m_doc.escaping;
-        HtmlReader(content, m_name, m_rules, inner).read(false);
+        HtmlReader(content, m_name, m_rules, inner, m_boxes + 1).read(false);
         m_doc.nestInto(std::move(inner), span);
         span.open += m_bytes.mid(stop, after - stop);
         m_segment.spans.push_back(std::move(span));
@@ -787,19 +817,34 @@ private:
                     m_lead += c;
                 } else {
                     m_trail += c;
-                    if (!m_segment.text.endsWith(' '))
+                    const qsizetype last = m_segment.text.size() - 1;
+                    if (!m_segment.text.endsWith(' ')) {
                         m_segment.text += ' ';
+                        m_run = {last + 1, {}};
+                    } else if (m_run.first < 0 && !m_segment.asRead.empty() &&
+                               m_segment.asRead.back().first.begin == last &&
+                               m_segment.asRead.back().second.isEmpty()) {
+                        // The space a <br> added: this white space is what it stands for.
+                        m_segment.asRead.pop_back();
+                        m_run = {last, {}};
+                    }
+                    if (m_run.first == m_segment.text.size() - 1)
+                        m_run.second += c;
                 }
                 continue;
             }
             m_trail.clear();
+            endRun();
             if (c == '&') {
                 const qsizetype semicolon = m_bytes.indexOf(';', i);
                 if (semicolon > i && semicolon < to && semicolon - i <= 10) {
                     const QByteArray entity = m_bytes.mid(i + 1, semicolon - i - 1);
                     const QByteArray decoded = decodeEntity(entity);
                     if (!decoded.isEmpty()) {
+                        const qsizetype at = m_segment.text.size();
                         m_segment.text += decoded;
+                        m_segment.asRead.push_back(
+                            {{at, m_segment.text.size()}, m_bytes.mid(i, semicolon + 1 - i)});
                     } else {
                         // Unknown: kept as written, in its place.
                         ++m_order;
@@ -818,9 +863,19 @@ private:
         }
     }
 
+    // A run of white space folded to the one space of the text: kept when it was anything else,
+    // so that the untranslated paragraph is written back as it was read (Segment::asRead).
+    void endRun()
+    {
+        if (m_run.first >= 0 && m_run.second != " ")
+            m_segment.asRead.push_back({{m_run.first, m_run.first + 1}, m_run.second});
+        m_run = {-1, {}};
+    }
+
     void inlineTag(const QByteArray &name, const QByteArray &raw, bool selfClosing, bool closing)
     {
         m_trail.clear();
+        endRun();
         const qsizetype at = m_segment.text.size();
         const int order = ++m_order;
         if (closing) {
@@ -853,10 +908,18 @@ private:
             m_segment.spans.push_back({{at, at}, open, {}, false, order, order, false, nested});
             // A line break separates words: "a<br>b" is read as "a b".
             if (m_rules.spaces.contains(name) && !m_segment.text.isEmpty() &&
-                !m_segment.text.endsWith(' '))
+                !m_segment.text.endsWith(' ')) {
                 m_segment.text += ' ';
+                m_segment.asRead.push_back(
+                    {{m_segment.text.size() - 1, m_segment.text.size()}, {}}); // not in the source
+            }
             return;
         }
+        if (m_open.size() >= std::size_t(limits::kMaxMarkupDepth))
+            throw DocumentError(QStringLiteral("%1: inline elements nest deeper than the limit "
+                                               "of %2")
+                                    .arg(m_name)
+                                    .arg(limits::kMaxMarkupDepth));
         m_open.push_back({name, open, at, m_segment.spans.size(), order, nested});
         m_segment.spans.push_back({{at, at}, open, {}, false, order, order, false, nested});
     }
@@ -886,7 +949,12 @@ private:
             !m_trail.isEmpty()) {
             m_segment.text.chop(1);
             trail = m_trail;
+            m_run = {-1, {}}; // written as skeleton
+            while (!m_segment.asRead.empty() &&
+                   m_segment.asRead.back().first.end > m_segment.text.size())
+                m_segment.asRead.pop_back();
         }
+        endRun();
         std::stable_sort(m_segment.spans.begin(), m_segment.spans.end(),
                          [](const InlineSpan &a, const InlineSpan &b) {
                              return a.range.begin != b.range.begin ? a.range.begin < b.range.begin
@@ -904,10 +972,12 @@ private:
     QString m_name;
     const MarkupRules &m_rules;
     Document &m_doc;
+    const int m_boxes;
     Segment m_segment;
     std::vector<Open> m_open;
     QByteArray m_lead;  // white space before the segment's first text or tag
     QByteArray m_trail; // white space after its last text or tag
+    std::pair<qsizetype, QByteArray> m_run{-1, {}}; // the white space run being read
     int m_order = 0;    // tags seen in the current segment
 };
 
@@ -1034,7 +1104,14 @@ QByteArray decodeXmlText(const QByteArray &raw)
 class DocxReader
 {
 public:
-    DocxReader(const QByteArray &xml, Document &doc) : m_xml(xml), m_doc(doc) {}
+    // `boxes`: how many text boxes this markup is nested in.
+    DocxReader(const QByteArray &xml, Document &doc, int boxes = 0)
+        : m_xml(xml), m_doc(doc), m_boxes(boxes)
+    {
+        if (boxes > limits::kMaxBoxDepth)
+            throw DocumentError(QStringLiteral("text boxes nest deeper than the limit of %1")
+                                    .arg(limits::kMaxBoxDepth));
+    }
 
     void read()
     {
@@ -1070,7 +1147,7 @@ private:
         }
         m_segment = Segment();
         m_items.clear();
-        children(raw, open, close);
+        children(raw, open, close, 1);
         // Leading and trailing items without text stay outside the segment.
         std::size_t first = 0, last = m_items.size();
         while (first < last && !m_items[first].text)
@@ -1165,8 +1242,11 @@ private:
         std::shared_ptr<const Document> inner;
     };
 
-    void children(const QByteArray &raw, qsizetype from, qsizetype to)
+    void children(const QByteArray &raw, qsizetype from, qsizetype to, int depth)
     {
+        if (depth > limits::kMaxMarkupDepth)
+            throw DocumentError(QStringLiteral("elements nest deeper than the limit of %1")
+                                    .arg(limits::kMaxMarkupDepth));
         qsizetype i = from;
         while (i < to) {
             const qsizetype next = raw.indexOf('<', i);
@@ -1177,23 +1257,24 @@ private:
             if (end < 0 || end > to)
                 throw DocumentError(
                     QStringLiteral("a <%1> is not closed").arg(QString::fromUtf8(name)));
-            const QByteArray element = raw.mid(next, end - next);
+            // A view: a copy at every level of nesting costs the depth times the size.
+            const QByteArrayView element(raw.constData() + next, end - next);
             if (element.contains("<w:txbxContent")) {
                 const QByteArray whole = raw.mid(i, end - i);
                 auto inner = std::make_shared<Document>();
                 inner->escaping = m_doc.escaping;
-                DocxReader(whole, *inner).read();
+                DocxReader(whole, *inner, m_boxes + 1).read();
                 m_items.push_back({Item::Other, whole});
                 m_items.back().inner = std::move(inner);
             } else if (name == "w:r" && element.contains("<w:t")) {
-                run(element);
+                run(element.toByteArray());
             } else if ((name == "w:hyperlink" || name == "w:smartTag" || name == "w:ins") &&
                        raw[tagEnd(raw, next) - 2] != '/') {
                 const qsizetype openEnd = tagEnd(raw, next);
                 const qsizetype closeStart = raw.lastIndexOf('<', end - 1);
                 const std::size_t start = m_items.size();
                 m_items.push_back({Item::ContainerOpen, raw.mid(next, openEnd - next)});
-                children(raw, openEnd, closeStart);
+                children(raw, openEnd, closeStart, depth + 1);
                 bool text = false;
                 for (std::size_t k = start + 1; k < m_items.size(); ++k)
                     text = text || m_items[k].text;
@@ -1249,6 +1330,7 @@ private:
 
     const QByteArray &m_xml;
     Document &m_doc;
+    const int m_boxes;
     Segment m_segment;
     std::vector<Item> m_items;
 };
@@ -1602,17 +1684,40 @@ bool isStreamable(const QString &format)
     return format == QLatin1String("txt") || format == QLatin1String("srt");
 }
 
-QByteArray readChunk(QIODevice &device, qint64 size)
+QByteArray readChunk(QIODevice &device, qint64 size, bool *cut)
 {
+    // Never more than the limit past `size`: a 200 MB text without a blank line was read whole.
+    const qint64 limit = size + limits::kMaxChunkBytes;
+    if (cut)
+        *cut = false;
     QByteArray chunk = device.read(size);
-    if (!chunk.isEmpty() && !chunk.endsWith('\n'))
-        chunk += device.readLine();
-    while (!device.atEnd()) {
-        const QByteArray line = device.readLine();
+    auto readLine = [&] { return device.readLine(limit - chunk.size() + 1); };
+    if (!chunk.isEmpty() && !chunk.endsWith('\n') && chunk.size() < limit)
+        chunk += readLine();
+    while (!device.atEnd() && chunk.size() < limit && chunk.endsWith('\n')) {
+        const QByteArray line = readLine();
         chunk += line;
         if (line.trimmed().isEmpty())
-            break;
+            return chunk;
     }
+    if (device.atEnd() || chunk.endsWith('\n') && chunk.size() < limit)
+        return chunk;
+    // Cut at the limit: at the last line end when there is one, else at a UTF-8 character
+    // boundary, so that the next chunk starts with a whole character.
+    qsizetype keep = chunk.lastIndexOf('\n') + 1;
+    if (keep == 0) {
+        keep = chunk.size();
+        while (keep > 0 && (uchar(chunk[keep - 1]) & 0xC0) == 0x80)
+            --keep; // continuation bytes
+        if (keep > 0 && uchar(chunk[keep - 1]) >= 0xC0)
+            --keep; // the lead byte of the cut character
+        if (keep == 0)
+            keep = chunk.size(); // not UTF-8 at all: the reader will say so
+    }
+    device.seek(device.pos() - (chunk.size() - keep));
+    chunk.truncate(keep);
+    if (cut)
+        *cut = true;
     return chunk;
 }
 

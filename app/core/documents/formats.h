@@ -79,7 +79,9 @@ QStringList writableFormats(const QString &format);
 // by the chunk, not the file), since a blank line always ends a paragraph or a subtitle.
 bool isStreamable(const QString &format);
 // At least `size` bytes from `device`, then up to and including the next blank line (or the end),
-// so that no paragraph or subtitle is cut; empty at the end.
-QByteArray readChunk(QIODevice &device, qint64 size);
+// so that no paragraph or subtitle is cut; empty at the end. But never more than
+// limits::kMaxChunkBytes past `size`: a longer paragraph is cut at its last line end before that,
+// or at a character boundary, and *cut says so. `device` must be seekable.
+QByteArray readChunk(QIODevice &device, qint64 size, bool *cut = nullptr);
 
 } // namespace glosa::documents

@@ -1,6 +1,7 @@
 #include "app/core/documents/ziparchive.h"
 
 #include "app/core/documents/document.h"
+#include "app/core/limits.h"
 
 #include <QBuffer>
 
@@ -20,6 +21,14 @@ std::vector<ZipEntry> readZip(const QByteArray &bytes, const QString &label)
                                 .arg(label)
                                 .arg(zip.getZipError()));
     std::vector<ZipEntry> entries;
+    std::int64_t total = 0;
+    auto tooLarge = [&](const QString &what, std::int64_t limit) {
+        return DocumentError(
+            QStringLiteral("%1 is too large: %2 inflates to more than the limit of %3 MiB (a zip "
+                           "bomb?)")
+                .arg(label, what)
+                .arg(limit >> 20));
+    };
     for (bool more = zip.goToFirstFile(); more; more = zip.goToNextFile()) {
         QuaZipFileInfo64 info;
         zip.getCurrentFileInfo(&info);
@@ -28,7 +37,21 @@ std::vector<ZipEntry> readZip(const QByteArray &bytes, const QString &label)
             throw DocumentError(QStringLiteral("%1 is corrupt: cannot read '%2' in it (error %3)")
                                     .arg(label, info.name)
                                     .arg(file.getZipError()));
-        ZipEntry entry{info.name, file.readAll(), info.method == 0};
+        // Read in pieces and stop at the first byte over a limit: the sizes the archive declares
+        // can lie, so they only reserve memory when they are within the limits.
+        const QString member = QLatin1Char('\'') + info.name + QLatin1Char('\'');
+        ZipEntry entry{info.name, {}, info.method == 0};
+        if (info.uncompressedSize <= quint64(limits::kMaxZipMemberBytes))
+            entry.data.reserve(qsizetype(info.uncompressedSize));
+        char piece[1 << 16];
+        for (qint64 n; (n = file.read(piece, sizeof piece)) > 0;) {
+            if (entry.data.size() + n > limits::kMaxZipMemberBytes)
+                throw tooLarge(member, limits::kMaxZipMemberBytes);
+            total += n;
+            if (total > limits::kMaxZipTotalBytes)
+                throw tooLarge(QStringLiteral("the archive"), limits::kMaxZipTotalBytes);
+            entry.data.append(piece, n);
+        }
         if (file.getZipError() != UNZ_OK) {
             throw DocumentError(QStringLiteral("%1 is corrupt: '%2' in it is damaged (error %3)")
                                     .arg(label, info.name)

@@ -16,7 +16,8 @@ struct ZipEntry
     bool stored = false; // written uncompressed (ODF's "mimetype" must be)
 };
 
-// Throws DocumentError naming `label` when `bytes` is not a readable zip archive.
+// Throws DocumentError naming `label` when `bytes` is not a readable zip archive, or when a
+// member or the whole archive inflates past limits::kMaxZipMemberBytes / kMaxZipTotalBytes.
 std::vector<ZipEntry> readZip(const QByteArray &bytes, const QString &label);
 // Throws DocumentError when QuaZip fails.
 QByteArray writeZip(const std::vector<ZipEntry> &entries);

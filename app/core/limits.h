@@ -1,0 +1,38 @@
+// Resource limits on the files people open: documents and images. Each is checked before the
+// memory it guards is allocated, and a violation is an error naming the limit and the file,
+// never a crash, a hang or gigabytes of memory. docs/robustness.md lists them with the reasons
+// for each value; the engine's own limits (tensors, model packages, decoding) are in
+// engine/limits.h.
+#pragma once
+
+#include <cstdint>
+
+namespace glosa::limits {
+
+// A .docx/.odt is a zip archive: what one member (word/document.xml, content.xml, a picture)
+// and the whole archive may inflate to. A zip bomb stops at the first byte over.
+inline constexpr std::int64_t kMaxZipMemberBytes = std::int64_t(128) << 20;
+inline constexpr std::int64_t kMaxZipTotalBytes = std::int64_t(384) << 20;
+
+// HTML/XML: elements open inside one another (inline markup, hyperlinks, notes, text boxes).
+// Real documents stay below 30; recursion and per-level copies make deeper input costly.
+inline constexpr int kMaxMarkupDepth = 100;
+// Text boxes (and notes) inside text boxes: each level is read on its own from a copy of its
+// markup, so the depth multiplies memory. Word and LibreOffice make one level; a few are allowed.
+inline constexpr int kMaxBoxDepth = 4;
+
+// Streaming .txt/.srt (glosa-cli translate-doc, the Documents view): the most bytes read past a
+// chunk's size to reach the end of its paragraph. A longer paragraph is cut there (at a line end
+// when it has one) with a notice.
+inline constexpr std::int64_t kMaxChunkBytes = std::int64_t(1) << 20;
+
+// glosa-cli translate: the longest input line translated (a line is one request). 32 KiB
+// already take seconds to decode on one core; a 1 MB line without spaces took 19 minutes. Longer
+// lines are reported and skipped without reading them into memory whole.
+inline constexpr std::int64_t kMaxLineBytes = 32 * 1024;
+
+// Images: width x height, read from the header before decoding. QImageReader's own allocation
+// limit (256 MB) is raised to match, so that it never fires first with a vaguer message.
+inline constexpr std::int64_t kMaxImagePixels = 50'000'000;
+
+} // namespace glosa::limits

@@ -1,0 +1,33 @@
+// Resource limits on untrusted input: model packages, tensors and decoding options. Every limit
+// is checked before anything is allocated for it, and a violation throws with the limit's name,
+// its value and the offending value. docs/robustness.md lists them with the reasons for each
+// value; the app's own limits (documents, images) are in app/core/limits.h.
+#pragma once
+
+#include <cstdint>
+
+namespace glosa::engine::limits {
+
+// Tensors: the rank and the element count of any shape (a safetensors header, a Tensor). The
+// product of the dimensions is computed with overflow checks before it is compared.
+inline constexpr int kMaxTensorRank = 8;
+inline constexpr std::int64_t kMaxTensorElements = std::int64_t(1) << 31; // 8 GiB as fp32
+
+// JSON (model.json, a safetensors header): nesting depth of objects and arrays.
+inline constexpr int kMaxJsonDepth = 64;
+
+// Model hyperparameters (model.json): widths (d_model, hidden sizes, FFN, attention), layer
+// counts, vocabulary and positions. Far above any model this app can run on a CPU, far below
+// what exhausts memory; the weights are then checked against them before any is read.
+inline constexpr std::int64_t kMaxModelWidth = 16384;
+inline constexpr std::int64_t kMaxLayers = 64;
+inline constexpr std::int64_t kMaxVocabulary = std::int64_t(1) << 20;
+inline constexpr std::int64_t kMaxPositions = 16384;
+
+// Decoding options (model.json "decoding", the CLI, the GUI).
+inline constexpr int kMaxBeamSize = 64;
+inline constexpr int kMaxDecodeLength = 4096; // maxLength, in target tokens
+inline constexpr int kMaxTopK = 1 << 20;
+inline constexpr int kMaxNgramSize = 64;
+
+} // namespace glosa::engine::limits
