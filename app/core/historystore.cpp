@@ -10,8 +10,8 @@
 #include <QStandardPaths>
 #include <QStorageInfo>
 #include <QThread>
-#include <QUrl>
 #include <QTimeZone>
+#include <QUrl>
 
 #include <sqlite3.h>
 
@@ -428,9 +428,9 @@ struct HistoryStore::Impl
     {
         path = file;
         const QByteArray uri = "file:" + QUrl::toPercentEncoding(file, "/") + "?immutable=1";
-        const int rc = sqlite3_open_v2(uri.constData(), &db,
-                                       SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
-                                       nullptr);
+        const int rc =
+            sqlite3_open_v2(uri.constData(), &db,
+                            SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr);
         if (rc != SQLITE_OK) {
             const HistoryError error = makeError(db, rc, path, "open");
             closeDb();
@@ -860,14 +860,19 @@ HistorySummary readSummary(const HistoryStore::Impl::Statement &s)
     return h;
 }
 
-HistoryEntry readEntry(HistoryStore::Impl &d, qint64 id, bool *found)
+// `schemaVersion`: that of the file read, which for a damaged file moved aside may be older than
+// kSchemaVersion (it is read as it is, never migrated): columns added later read as empty.
+HistoryEntry readEntry(HistoryStore::Impl &d, qint64 id, bool *found,
+                       int schemaVersion = HistoryStore::kSchemaVersion)
 {
     HistoryEntry e;
     *found = false;
+    const bool v2 = schemaVersion >= 2; // edited_text, align_row_spans
     {
-        auto s = d.prepare("SELECT kind, created_ms, model_id, model_version, source_language, "
-                           "target_language, settings, input_text, image_path, image_hash, "
-                           "thumbnail, elapsed_ms, starred, edited_text FROM entries WHERE id = ?");
+        auto s = d.prepare(std::string("SELECT kind, created_ms, model_id, model_version, "
+                                       "source_language, target_language, settings, input_text, "
+                                       "image_path, image_hash, thumbnail, elapsed_ms, starred, ") +
+                           (v2 ? "edited_text" : "''") + " FROM entries WHERE id = ?");
         s.bind(1, id);
         if (!s.step())
             return e;
@@ -888,10 +893,11 @@ HistoryEntry readEntry(HistoryStore::Impl &d, qint64 id, bool *found)
         e.starred = s.int64(12) != 0;
         e.editedText = s.text(13);
     }
-    auto s = d.prepare("SELECT column_index, rank, label, text, score, align_rows, align_cols, "
-                       "align_weights, align_source_tokens, align_target_tokens, "
-                       "align_row_spans FROM outputs WHERE entry_id = ? "
-                       "ORDER BY column_index, rank");
+    auto s = d.prepare(std::string("SELECT column_index, rank, label, text, score, align_rows, "
+                                   "align_cols, align_weights, align_source_tokens, "
+                                   "align_target_tokens, ") +
+                       (v2 ? "align_row_spans" : "NULL") +
+                       " FROM outputs WHERE entry_id = ? ORDER BY column_index, rank");
     s.bind(1, id);
     while (s.step()) {
         HistoryOutput o;
@@ -936,6 +942,11 @@ Salvage salvageInto(HistoryStore::Impl &to, const QString &damaged)
     try {
         HistoryStore::Impl from;
         from.openDamaged(damaged);
+        int version = HistoryStore::kSchemaVersion;
+        try {
+            version = from.userVersion();
+        } catch (const HistoryError &) {
+        }
         // The ids in order, as far as the table can be walked; past a damaged page, every id up
         // to the largest one recorded is tried on its own (a lookup may avoid the bad page).
         QList<qint64> ids;
@@ -965,7 +976,7 @@ Salvage salvageInto(HistoryStore::Impl &to, const QString &damaged)
             for (const qint64 id : ids) {
                 try {
                     bool found = false;
-                    const HistoryEntry entry = readEntry(from, id, &found);
+                    const HistoryEntry entry = readEntry(from, id, &found, version);
                     if (found) {
                         insertEntry(to, entry);
                         ++result.recovered;
