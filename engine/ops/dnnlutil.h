@@ -81,6 +81,36 @@ private:
     mutable std::map<Key, std::shared_ptr<const Entry>> m_entries;
 };
 
+// Weights in every layout the primitives of an op ask for: each layout is reordered once from
+// `source` (kept as the reference copy) and then shared. Thread-safe.
+class PackedWeights
+{
+public:
+    // Set once, before the first get().
+    void setSource(dnnl::memory source) { m_source = std::move(source); }
+
+    dnnl::memory get(const dnnl::memory::desc &layout) const
+    {
+        if (m_source.get_desc() == layout)
+            return m_source;
+        std::lock_guard lock(m_mutex);
+        for (const dnnl::memory &m : m_packed)
+            if (m.get_desc() == layout)
+                return m;
+        dnnl::memory source = m_source; // a handle: the execute arguments are not const
+        dnnl::memory converted(layout, runtime::engine());
+        dnnl::reorder(source, converted).execute(runtime::stream(), source, converted);
+        runtime::stream().wait();
+        m_packed.push_back(converted);
+        return converted;
+    }
+
+private:
+    dnnl::memory m_source;
+    mutable std::mutex m_mutex;
+    mutable std::vector<dnnl::memory> m_packed;
+};
+
 // fp32 copy (or the same tensor when already F32) of a weight given in any storage dtype.
 Tensor floatWeights(const Tensor &t);
 

@@ -33,10 +33,10 @@ struct Linear::Impl
     Activation activation = Activation::None;
     Kernel kernel = Kernel::Matmul;
     Tensor bias; // [1, out] F32, or empty
-    // Packed copies of the weights, one per distinct layout a primitive asked for (in practice
-    // the layout depends on K and N only, so there is one).
-    mutable std::mutex packedMutex;
-    mutable std::vector<dnnl::memory> packed;
+    // The weights packed for M = 1 at construction, and any other layout a primitive asks for
+    // (in practice the layout depends on K and N only, so there is one); the plain weights are
+    // not kept.
+    PackedWeights packed;
     ShapeCache<LinearPrimitive> primitives;
 
     dnnl::matmul::primitive_desc makeMatmulPd(std::int64_t m) const
@@ -77,22 +77,6 @@ struct Linear::Impl
                                         : dnnl::memory::desc({out, in, 1}, dt::f32, tag::oiw);
     }
 
-    // Returns the packed weights in `layout`, reordering from an existing packed copy (the
-    // plain weights are not kept after construction).
-    dnnl::memory packedFor(const dnnl::memory::desc &layout) const
-    {
-        std::lock_guard lock(packedMutex);
-        for (const dnnl::memory &m : packed)
-            if (m.get_desc() == layout)
-                return m;
-        dnnl::memory converted(layout, runtime::engine());
-        dnnl::memory &from = packed.front();
-        dnnl::reorder(from, converted).execute(runtime::stream(), from, converted);
-        runtime::stream().wait();
-        packed.push_back(converted);
-        return converted;
-    }
-
     std::shared_ptr<const LinearPrimitive> primitiveFor(std::int64_t m) const
     {
         return primitives.get({m}, [&] {
@@ -106,7 +90,7 @@ struct Linear::Impl
                 p.pd = pd;
                 p.prim = dnnl::convolution_forward(pd);
             }
-            p.weights = packedFor(p.pd.weights_desc(0));
+            p.weights = packed.get(p.pd.weights_desc(0));
             return p;
         });
     }
@@ -141,7 +125,7 @@ Linear::Linear(const Tensor &weight, const Tensor &bias, Activation activation, 
     dnnl::memory packed(layout, runtime::engine());
     dnnl::reorder(plain, packed).execute(runtime::stream(), plain, packed);
     runtime::stream().wait();
-    impl->packed.push_back(packed);
+    impl->packed.setSource(packed);
     m_impl = std::move(impl);
 }
 

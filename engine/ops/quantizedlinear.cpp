@@ -66,24 +66,8 @@ struct QuantizedLinear::Impl
     // depends on M, and a blocked copy with compensation cannot be reordered into another, so
     // each layout is packed from these (one byte a weight, a quarter of the fp32 weights).
     std::vector<std::int8_t> codes;
-    mutable std::mutex packedMutex;
-    mutable std::vector<dnnl::memory> packed; // one per layout asked for
+    PackedWeights packed; // from the codes, as oiw
     ShapeCache<QuantizedPrimitive> primitives;
-
-    dnnl::memory packedFor(const dnnl::memory::desc &layout) const
-    {
-        std::lock_guard lock(packedMutex);
-        for (const dnnl::memory &m : packed)
-            if (m.get_desc() == layout)
-                return m;
-        dnnl::memory plain({{out, in, 1}, dt::s8, tag::oiw}, runtime::engine(),
-                           const_cast<std::int8_t *>(codes.data()));
-        dnnl::memory converted(layout, runtime::engine());
-        dnnl::reorder(plain, converted).execute(runtime::stream(), plain, converted);
-        runtime::stream().wait();
-        packed.push_back(converted);
-        return converted;
-    }
 
     // x [m, in] is one NWC image of width m with `in` channels, y [m, out] likewise.
     dnnl::convolution_forward::primitive_desc makePd(std::int64_t m) const
@@ -105,7 +89,7 @@ struct QuantizedLinear::Impl
         return primitives.get({m}, [&] {
             QuantizedPrimitive p{makePd(m), {}, {}};
             p.prim = dnnl::convolution_forward(p.pd);
-            p.weights = packedFor(p.pd.weights_desc());
+            p.weights = packed.get(p.pd.weights_desc());
             return p;
         });
     }
@@ -136,7 +120,9 @@ QuantizedLinear::QuantizedLinear(const Tensor &weight, const Tensor &bias, Activ
         quantizeRow(row, impl->in, impl->weightScales[n], codes.data() + n * impl->in);
     }
     // Pack for M = 1 now (the decoder's case); other layouts when a new M asks for one.
-    impl->packedFor(impl->makePd(1).weights_desc());
+    impl->packed.setSource(dnnl::memory({{impl->out, impl->in, 1}, dt::s8, tag::oiw},
+                                        runtime::engine(), codes.data()));
+    impl->packed.get(impl->makePd(1).weights_desc());
     m_impl = std::move(impl);
 }
 
