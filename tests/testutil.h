@@ -1,12 +1,16 @@
 // Helpers shared by the Qt Test executables.
 #pragma once
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QString>
 #include <QtTest>
 
 #include <utility>
+
+#include <time.h>
 
 namespace glosa::test {
 
@@ -19,7 +23,10 @@ inline QString sharedDataDir()
 }
 
 // Committed fixtures under tests/data.
-inline QString testDataDir() { return QStringLiteral(GLOSA_TEST_DATA_DIR); }
+inline QString testDataDir()
+{
+    return QStringLiteral(GLOSA_TEST_DATA_DIR);
+}
 
 // Spanish and English function words in `text` (whole words, any case): a translation into
 // Spanish has many of the first and few of the second.
@@ -37,6 +44,28 @@ inline std::pair<int, int> spanishAndEnglishWords(const QString &text)
     return {count({"el", "la",   "los", "las", "de",   "que", "y",   "en", "un",     "una",
                    "es", "está", "del", "por", "para", "con", "muy", "mi", "quiere", "tiene"}),
             count({"the", "of", "and", "is", "are", "with", "very", "this", "to", "we", "my"})};
+}
+
+// The app's settings (QSettings, INI) in `settingsDir` and its data (AppDataLocation: the
+// history) in `dataDir`, under the organization GlosaTest: a test never reads or writes the
+// user's own.
+inline void isolateAppState(const QString &settingsDir, const QString &dataDir,
+                            const QString &applicationName)
+{
+    qputenv("XDG_DATA_HOME", dataDir.toUtf8());
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir);
+    QCoreApplication::setOrganizationName(QStringLiteral("GlosaTest"));
+    QCoreApplication::setApplicationName(applicationName);
+}
+
+// CPU time of the calling thread: what the GUI thread itself spent, whatever else the (shared,
+// loaded) machine was running.
+inline double threadCpuMs()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
 } // namespace glosa::test

@@ -14,6 +14,8 @@
 #include "app/gui/theme.h"
 #include "app/gui/translateview.h"
 
+#include "testutil.h"
+
 #include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
@@ -41,19 +43,10 @@
 #include <QTextLayout>
 #include <QTimer>
 
-#include <time.h>
-
 using namespace glosa;
 
 namespace {
-// CPU time of the calling thread: what the GUI thread itself spent, whatever else the (shared,
-// loaded) machine was running.
-double threadCpuMs()
-{
-    timespec t{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
+using glosa::test::threadCpuMs;
 } // namespace
 
 namespace {
@@ -120,12 +113,9 @@ private slots:
         qputenv("GLOSA_PLUGIN_PATH", GLOSA_TEST_PLUGIN_DIR "/translators");
         qputenv("GLOSA_MODEL_PATH", GLOSA_TEST_DATA_DIR "/toy-en-es");
         QVERIFY(m_settingsDir.isValid());
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
         // The history the window records into (AppDataLocation) goes to the temporary folder too.
-        qputenv("XDG_DATA_HOME", m_settingsDir.path().toUtf8());
-        QCoreApplication::setOrganizationName(QStringLiteral("GlosaTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_gui"));
+        glosa::test::isolateAppState(m_settingsDir.path(), m_settingsDir.path(),
+                                     QStringLiteral("tst_gui"));
         // The first model is the default for the UI language's direction: English → en→es.
         QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
     }
@@ -318,8 +308,7 @@ private slots:
             seen.insert(int(node.fate));
         }
         for (engine::NodeFate fate : {engine::NodeFate::Kept, engine::NodeFate::Pruned,
-                                      engine::NodeFate::Finished,
-                                      engine::NodeFate::BlockedByNgram})
+                                      engine::NodeFate::Finished, engine::NodeFate::BlockedByNgram})
             QVERIFY2(seen.contains(int(fate)), engine::nodeFateName(fate));
     }
 
@@ -464,20 +453,20 @@ private slots:
                 if (!t.object)
                     continue;
                 const QString shown = t.object->property(t.property).toString();
-                const bool differs = QCoreApplication::translate(t.context.toLatin1().constData(),
-                                                                 t.english.toUtf8().constData())
-                                     != t.english;
+                const bool differs =
+                    QCoreApplication::translate(t.context.toLatin1().constData(),
+                                                t.english.toUtf8().constData()) != t.english;
                 translatable[i] = translatable[i] || differs;
                 if (differs ? shown == t.english
-                            : step.language == QLatin1String("en") && translatable[i]
-                                  && shown != t.english)
+                            : step.language == QLatin1String("en") && translatable[i] &&
+                                  shown != t.english)
                     wrong << QStringLiteral("%1 %2.%3 “%4”: “%5”")
                                  .arg(t.context,
                                       QString::fromLatin1(t.object->metaObject()->className()),
                                       QString::fromLatin1(t.property), t.english, shown);
             }
-            QVERIFY2(wrong.isEmpty(), qPrintable(step.language + QStringLiteral(":\n")
-                                                 + wrong.join(QLatin1Char('\n'))));
+            QVERIFY2(wrong.isEmpty(), qPrintable(step.language + QStringLiteral(":\n") +
+                                                 wrong.join(QLatin1Char('\n'))));
         }
         // The walk reached the views' widgets, not just the menus.
         QVERIFY(translatable.count(true) > 200);
@@ -629,7 +618,8 @@ private slots:
         window.resize(1280, 800);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.tabs()->setCurrentIndex(MainWindow::TranslateTab); // earlier tests may have left another
+        window.tabs()->setCurrentIndex(
+            MainWindow::TranslateTab); // earlier tests may have left another
         QTRY_VERIFY_WITH_TIMEOUT(!window.translateView()->alignmentSelector()->isHidden(), 30000);
         window.resize(1280, 800);
         // The window fits the screen it was made for: nothing is pushed off its right edge.
@@ -725,11 +715,13 @@ private slots:
     {
         MainWindow window;
         window.resize(1400, 900);
-        window.tabs()->setCurrentIndex(MainWindow::TranslateTab); // earlier tests may have left another
+        window.tabs()->setCurrentIndex(
+            MainWindow::TranslateTab); // earlier tests may have left another
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         TranslateView *view = window.translateView();
-        QVERIFY(!view->heatmap()->visibleRegion().isEmpty()); // its painting is part of what is timed
+        QVERIFY(
+            !view->heatmap()->visibleRegion().isEmpty()); // its painting is part of what is timed
         QString paragraph;
         for (int i = 0; i < 40; ++i)
             paragraph += QStringLiteral("the big dog and my friend have a new red house. ");
@@ -768,15 +760,16 @@ private slots:
         const QRect cell = view->heatmap()->cellRect(0, 0);
         QTest::mouseMove(view->heatmap(), cell.center());
         QTest::qWait(100);
-        qInfo() << "longest event-loop gap while translating:" << worst << "ms wall;"
-                << worstCpu << "ms of GUI-thread CPU in one gap (" << worstCpuWall << "ms wall)";
+        qInfo() << "longest event-loop gap while translating:" << worst << "ms wall;" << worstCpu
+                << "ms of GUI-thread CPU in one gap (" << worstCpuWall << "ms wall)";
         // What the GUI thread itself spends without returning to the event loop is the stall our
         // code causes. Wall-clock gaps also include time the scheduler gives to other processes
         // (on the shared 2-core machine: gaps of 200-500 ms with under 1 ms of our CPU in them),
         // so they are reported, not checked.
         QVERIFY2(worstCpu < 50,
                  qPrintable(QStringLiteral("the GUI thread worked %1 ms without returning to the "
-                                           "event loop").arg(worstCpu)));
+                                           "event loop")
+                                .arg(worstCpu)));
     }
 
 private:

@@ -15,6 +15,8 @@
 #include "app/gui/mainwindow.h"
 #include "app/gui/translateview.h"
 
+#include "testutil.h"
+
 #include <QAction>
 #include <QApplication>
 #include <QBuffer>
@@ -60,8 +62,7 @@ constexpr int kTranslateTimeoutMs = 60000; // the shared 2-core machine also tra
 // Runs `act` on the next modal dialog of type T once it is open (QMessageBox::question and
 // QDialog::exec block until it is answered). Gives up after 30 s, so that a dialog that never
 // opens cannot leave a poll behind whose `act` captured a finished test's locals.
-template<typename T>
-void whenModal(std::function<void(T *)> act)
+template <typename T> void whenModal(std::function<void(T *)> act)
 {
     auto *poll = new QTimer(qApp);
     poll->setInterval(20);
@@ -97,11 +98,8 @@ private slots:
         QVERIFY(m_settingsDir.isValid());
         qputenv("GLOSA_PLUGIN_PATH", GLOSA_BINARY_DIR "/plugins");
         qputenv("GLOSA_MODEL_PATH", GLOSA_SOURCE_DIR "/resources/models/transformer-en-es");
-        qputenv("XDG_DATA_HOME", m_dataDir.path().toUtf8()); // AppDataLocation in the temp dir
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
-        QCoreApplication::setOrganizationName(QStringLiteral("GlosaTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_historyview"));
+        glosa::test::isolateAppState(m_settingsDir.path(), m_dataDir.path(),
+                                     QStringLiteral("tst_historyview"));
 
         // The first model is the default for the UI language's direction: English → en→es.
         QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
@@ -202,10 +200,14 @@ private slots:
 
         QTest::keyClicks(m_view->searchEdit(), QStringLiteral("sister"));
         QTRY_COMPARE(m_view->model()->rowCount(), 1);
-        const QString snippet = m_view->model()->index(0).data(HistoryModel::SnippetRole).toString();
+        const QString snippet =
+            m_view->model()->index(0).data(HistoryModel::SnippetRole).toString();
         QVERIFY2(snippet.contains(QStringLiteral("<b>sister</b>")), qPrintable(snippet));
-        QVERIFY(m_view->model()->index(0).data(HistoryModel::HtmlRole).toString().contains(
-            QStringLiteral("<b>sister</b>")));
+        QVERIFY(m_view->model()
+                    ->index(0)
+                    .data(HistoryModel::HtmlRole)
+                    .toString()
+                    .contains(QStringLiteral("<b>sister</b>")));
 
         m_view->searchEdit()->clear();
         QTest::keyClicks(m_view->searchEdit(), QStringLiteral("elephants"));
@@ -354,9 +356,9 @@ private slots:
         // Two sentences (decoded separately, so the alignment is block-diagonal), two spaces, and
         // "€" / "—" that the tokenizer keeps apart with white-space-only pieces: every token's
         // position must come back.
-        const TranslationResult original = this->translate(
-            QStringLiteral("I would like a cup of coffee, please.  It costs 3 € — "
-                           "doesn't it?"));
+        const TranslationResult original =
+            this->translate(QStringLiteral("I would like a cup of coffee, please.  It costs 3 € — "
+                                           "doesn't it?"));
         QVERIFY(!original.isEmpty());
         QCOMPARE(original.hypotheses.size(), 2);
         m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
@@ -378,7 +380,8 @@ private slots:
         QCOMPARE(m_window->tabs()->currentIndex(), int(MainWindow::TranslateTab));
         QCOMPARE(m_window->currentModelId(), QStringLiteral("transformer-en-es"));
         QCOMPARE(translate->sourceEditor()->toPlainText(), original.source);
-        QCOMPARE(settingsText(translate->decodingPanel()->options()), settingsText(original.options));
+        QCOMPARE(settingsText(translate->decodingPanel()->options()),
+                 settingsText(original.options));
         QCOMPARE(translate->targetEditor()->toPlainText(), original.best()->text);
         const TranslationResult &restored = translate->result();
         QCOMPARE(restored.hypotheses.size(), original.hypotheses.size());
@@ -397,7 +400,8 @@ private slots:
             }
             QCOMPARE(b.alignment.size(), a.alignment.size());
             for (int i = 0; i < a.alignment.size(); ++i) // float16: 3 significant digits
-                QVERIFY(std::abs(b.alignment[i] - a.alignment[i]) <= 1e-3f + 1e-3f * a.alignment[i]);
+                QVERIFY(std::abs(b.alignment[i] - a.alignment[i]) <=
+                        1e-3f + 1e-3f * a.alignment[i]);
         }
         // The view does not count the restored result as a new translation.
         QTest::qWait(HistoryController::kSettleMs + 300);
@@ -409,7 +413,8 @@ private slots:
         const TranslationResult result = translate(QStringLiteral("It is raining."));
         QVERIFY(!result.isEmpty());
         m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
-        HistoryEntry old = translationHistoryEntry(result, *m_window->catalog().find(result.modelId));
+        HistoryEntry old =
+            translationHistoryEntry(result, *m_window->catalog().find(result.modelId));
         old.modelVersion = QStringLiteral("0.1");
         QVERIFY(m_view->record(old) > 0);
         m_view->list()->setCurrentIndex(m_view->model()->index(0));
@@ -430,15 +435,16 @@ private slots:
         m_view->list()->setCurrentIndex(m_view->model()->index(0));
         m_view->rerunCurrent();
         QCOMPARE(m_view->rerunThen()->toPlainText(), then);
-        QTRY_VERIFY_WITH_TIMEOUT(
-            m_view->rerunNow()->toPlainText() != HistoryView::tr("Running…"), kTranslateTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(m_view->rerunNow()->toPlainText() != HistoryView::tr("Running…"),
+                                 kTranslateTimeoutMs);
         QVERIFY(!m_view->rerunNow()->toPlainText().isEmpty());
         // The new run is a translation like any other, and it used the current settings.
         QTRY_COMPARE(m_view->store()->count(), 2);
         const HistorySummary newest = m_view->store()->recent().items.first();
         const std::optional<HistoryEntry> now = m_view->store()->entry(newest.id);
         QCOMPARE(now->bestOutput()->text, m_view->rerunNow()->toPlainText());
-        QCOMPARE(decodingOptionsFromSettings(now->settings).strategy, engine::SearchStrategy::Greedy);
+        QCOMPARE(decodingOptionsFromSettings(now->settings).strategy,
+                 engine::SearchStrategy::Greedy);
         m_window->translateView()->decodingPanel()->setOptions(engine::DecodingOptions());
     }
 
@@ -553,10 +559,13 @@ private slots:
             return f.open(QIODevice::ReadOnly) ? f.readAll().trimmed().split('\n')
                                                : QList<QByteArray>();
         };
-        QCOMPARE(m_view->exportTo(dir.filePath(QStringLiteral("all.jsonl")), QStringLiteral("jsonl")), 2);
+        QCOMPARE(
+            m_view->exportTo(dir.filePath(QStringLiteral("all.jsonl")), QStringLiteral("jsonl")),
+            2);
         QCOMPARE(lines(dir.filePath(QStringLiteral("all.jsonl"))).size(), 2);
         // TMX: translations only.
-        QCOMPARE(m_view->exportTo(dir.filePath(QStringLiteral("tm.tmx")), QStringLiteral("tmx")), 1);
+        QCOMPARE(m_view->exportTo(dir.filePath(QStringLiteral("tm.tmx")), QStringLiteral("tmx")),
+                 1);
         QFile tmx(dir.filePath(QStringLiteral("tm.tmx")));
         QVERIFY(tmx.open(QIODevice::ReadOnly));
         const QByteArray memory = tmx.readAll();
@@ -564,7 +573,8 @@ private slots:
         QVERIFY(memory.contains(result.best()->text.toUtf8()));
         // The kind filter applies: comparisons only, one CSV row per column after the header.
         m_view->kindFilter()->setCurrentIndex(3);
-        QCOMPARE(m_view->exportTo(dir.filePath(QStringLiteral("cmp.csv")), QStringLiteral("csv")), 2);
+        QCOMPARE(m_view->exportTo(dir.filePath(QStringLiteral("cmp.csv")), QStringLiteral("csv")),
+                 2);
         QCOMPARE(lines(dir.filePath(QStringLiteral("cmp.csv"))).size(), 3);
         m_view->kindFilter()->setCurrentIndex(0);
 
@@ -613,8 +623,8 @@ private slots:
         // Scrolling to the end loads the next page (QAbstractItemView asks the model).
         for (int page = 2; page <= 3; ++page) {
             m_view->list()->scrollToBottom();
-            QTRY_COMPARE(m_view->model()->rowCount(),
-                         std::min(page * HistoryModel::kPageSize, 2 * HistoryModel::kPageSize + 50));
+            QTRY_COMPARE(m_view->model()->rowCount(), std::min(page * HistoryModel::kPageSize,
+                                                               2 * HistoryModel::kPageSize + 50));
         }
         QVERIFY(!m_view->model()->canFetchMore({}));
         QCOMPARE(m_view->model()->summary(m_view->model()->rowCount() - 1).inputPreview,
@@ -718,7 +728,8 @@ private slots:
         QVERIFY(m_view->openStore(dir.filePath(QStringLiteral("small.sqlite")), options));
         const TranslationResult result = translate(QStringLiteral("The sun is shining."));
         QVERIFY(!result.isEmpty());
-        HistoryEntry big = translationHistoryEntry(result, *m_window->catalog().find(result.modelId));
+        HistoryEntry big =
+            translationHistoryEntry(result, *m_window->catalog().find(result.modelId));
         big.inputText = QString(100 * 1024, QLatin1Char('x'));
         QSignalSpy messages(m_view, &HistoryView::statusMessage);
         int saved = 0;
@@ -756,7 +767,8 @@ private slots:
         QCOMPARE(sqlite3_open(QFile::encodeName(m_view->store()->path()).constData(), &holder),
                  SQLITE_OK);
         QCOMPARE(sqlite3_exec(holder, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
-        HistoryEntry first = translationHistoryEntry(result, *m_window->catalog().find(result.modelId));
+        HistoryEntry first =
+            translationHistoryEntry(result, *m_window->catalog().find(result.modelId));
         first.inputText = QStringLiteral("first while locked");
         HistoryEntry second = first;
         second.inputText = QStringLiteral("second while locked");
@@ -834,10 +846,7 @@ private slots:
         QCOMPARE(view->store()->count(), 1);
     }
 
-    void cleanupTestCase()
-    {
-        m_window.reset();
-    }
+    void cleanupTestCase() { m_window.reset(); }
 
 private:
     QTemporaryDir m_dataDir;

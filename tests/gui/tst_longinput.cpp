@@ -8,6 +8,8 @@
 #include "app/gui/mainwindow.h"
 #include "app/gui/translateview.h"
 
+#include "testutil.h"
+
 #include <QElapsedTimer>
 #include <QFile>
 #include <QPlainTextEdit>
@@ -18,18 +20,11 @@
 #include <QTest>
 #include <QTimer>
 
-#include <time.h>
-
 using namespace glosa;
 
 namespace {
 
-double threadCpuMs()
-{
-    timespec t{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
+using glosa::test::threadCpuMs;
 
 // The longest stretch the GUI thread spent without coming back to the event loop, as wall time
 // and as the thread's own CPU time (the wall time also holds what the shared machine gave to
@@ -86,11 +81,7 @@ private slots:
         QVERIFY(m_home.isValid());
         qputenv("GLOSA_PLUGIN_PATH", GLOSA_BINARY_DIR "/plugins");
         qputenv("GLOSA_MODEL_PATH", GLOSA_SOURCE_DIR "/resources/models/transformer-en-es");
-        qputenv("XDG_DATA_HOME", m_home.path().toUtf8());
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_home.path());
-        QCoreApplication::setOrganizationName(QStringLiteral("GlosaTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_longinput"));
+        glosa::test::isolateAppState(m_home.path(), m_home.path(), QStringLiteral("tst_longinput"));
         QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
         m_text = fiveThousandWords();
         QVERIFY(!m_text.isEmpty());

@@ -7,6 +7,8 @@
 // without a sanitizer too.
 #include "app/gui/mainwindow.h"
 
+#include "testutil.h"
+
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -22,11 +24,8 @@ private slots:
         qputenv("GLOSA_PLUGIN_PATH", GLOSA_TEST_PLUGIN_DIR "/translators");
         qputenv("GLOSA_MODEL_PATH", GLOSA_TEST_DATA_DIR "/toy-en-es");
         QVERIFY(m_settingsDir.isValid());
-        QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
-        qputenv("XDG_DATA_HOME", m_settingsDir.path().toUtf8());
-        QCoreApplication::setOrganizationName(QStringLiteral("GlosaTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_shutdown"));
+        glosa::test::isolateAppState(m_settingsDir.path(), m_settingsDir.path(),
+                                     QStringLiteral("tst_shutdown"));
     }
 
     void destroyingTheWindowWhileAModelLoads()
