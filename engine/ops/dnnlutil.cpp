@@ -44,6 +44,16 @@ void requireNonEmpty(const Tensor &t, const char *op, const char *what)
                                     shapeToString(t.shape()));
 }
 
+void requireLinearWeights(const Tensor &weight, const Tensor &bias, const char *op)
+{
+    requireRank(weight, 2, op, "weight [out, in]");
+    requireNonEmpty(weight, op, "weight");
+    if (!bias.empty() && (bias.rank() != 1 || bias.dim(0) != weight.dim(0)))
+        throw std::invalid_argument(std::string(op) + ": bias " + shapeToString(bias.shape()) +
+                                    " does not match weight " + shapeToString(weight.shape()) +
+                                    " (expected [" + std::to_string(weight.dim(0)) + "])");
+}
+
 void eltwiseParams(Activation activation, dnnl::algorithm &alg, float &alpha, float &beta)
 {
     alpha = 0.0f;

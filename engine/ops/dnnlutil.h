@@ -32,6 +32,8 @@ inline dnnl::memory::dims toDims(const Shape &shape)
 void requireF32(const Tensor &t, const char *op, const char *what);
 void requireRank(const Tensor &t, int rank, const char *op, const char *what);
 void requireNonEmpty(const Tensor &t, const char *op, const char *what);
+// A linear layer's weight [out, in] (non-empty) and bias [out] or empty.
+void requireLinearWeights(const Tensor &weight, const Tensor &bias, const char *op);
 
 // Attribute with the user scratchpad (see runtime::threadScratchpad) and an optional activation
 // post-op.

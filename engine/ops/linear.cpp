@@ -98,19 +98,13 @@ struct Linear::Impl
 
 Linear::Linear(const Tensor &weight, const Tensor &bias, Activation activation, Kernel kernel)
 {
-    requireRank(weight, 2, "Linear", "weight [out, in]");
-    requireNonEmpty(weight, "Linear", "weight");
+    requireLinearWeights(weight, bias, "Linear");
     auto impl = std::make_shared<Impl>();
     impl->out = weight.dim(0);
     impl->in = weight.dim(1);
     impl->activation = activation;
-    if (!bias.empty()) {
-        if (bias.rank() != 1 || bias.dim(0) != impl->out)
-            throw std::invalid_argument("Linear: bias " + shapeToString(bias.shape()) +
-                                        " does not match weight " + shapeToString(weight.shape()) +
-                                        " (expected [" + std::to_string(impl->out) + "])");
+    if (!bias.empty())
         impl->bias = floatWeights(bias).clone().reshaped({1, impl->out});
-    }
     // Pack once for M = 1 (the decoder's common case); other M reuse this layout. A matmul that
     // asks for plain weights will not prepack them (gemm:jit, below AVX-512): Auto then takes the
     // 1×1 convolution, whose kernels work on blocked weights (see linear.h).

@@ -97,16 +97,12 @@ struct QuantizedLinear::Impl
 
 QuantizedLinear::QuantizedLinear(const Tensor &weight, const Tensor &bias, Activation activation)
 {
-    requireRank(weight, 2, "QuantizedLinear", "weight [out, in]");
-    requireNonEmpty(weight, "QuantizedLinear", "weight");
+    requireLinearWeights(weight, bias, "QuantizedLinear");
     auto impl = std::make_shared<Impl>();
     impl->out = weight.dim(0);
     impl->in = weight.dim(1);
     impl->activation = activation;
     if (!bias.empty()) {
-        if (bias.rank() != 1 || bias.dim(0) != impl->out)
-            throw std::invalid_argument("QuantizedLinear: bias " + shapeToString(bias.shape()) +
-                                        " does not match weight " + shapeToString(weight.shape()));
         const Tensor b = floatWeights(bias);
         impl->bias.assign(b.data<float>(), b.data<float>() + impl->out);
     }
