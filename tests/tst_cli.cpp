@@ -459,14 +459,14 @@ private slots:
             << "--top-p 'lots'";
         QTest::newRow("bad strategy")
             << QStringList{"translate", "--model", "toy-en-es", "--strategy", "best"} << 2
-            << "greedy, beam, sample";
+            << "--strategy 'best' is not greedy, beam or sample";
         QTest::newRow("n-best with greedy")
             << QStringList{"translate", "--model",  "toy-en-es", "--strategy",
                            "greedy",    "--n-best", "2"}
-            << 2 << "nBest = 2";
+            << 2 << "n_best = 2";
         QTest::newRow("top-p out of range")
             << QStringList{"translate", "--model", "toy-en-es", "--top-p", "1.5"} << 2
-            << "topP = 1.5";
+            << "top_p = 1.5";
         QTest::newRow("unknown model")
             << QStringList{"translate", "--model", "no-such-model"} << 1 << "no-such-model";
         QTest::newRow("models: stray argument") << QStringList{"models", "extra"} << 2 << "extra";

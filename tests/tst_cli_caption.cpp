@@ -220,7 +220,7 @@ void TestCliCaption::usageErrors_data()
     QTest::newRow("nothing") << QStringList{} << 2 << "no image given";
     QTest::newRow("bad beam") << QStringList{"--model", "captioner-tiny", "--beam-size", "0",
                                              "x.png"}
-                              << 2 << "beamSize";
+                              << 2 << "beam_size = 0";
     QTest::newRow("unknown model") << QStringList{"--model", "nope", "x.png"} << 1 << "no model";
 }
 

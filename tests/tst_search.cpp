@@ -2,8 +2,11 @@
 // argmax, a wide beam is exhaustive search, beam 1 is greedy, the length penalty can change the
 // winner, n-gram blocking removes repeats, lengths, batching, n-best, traces and cancellation.
 #include "engine/decoding/search.h"
+#include "engine/decoding/decodingfields.h"
 #include "engine/translation/translationmodel.h"
 #include "plugins/toytranslator/tablestepdecoder.h"
+
+#include <nlohmann/json.hpp>
 
 #include <QtTest>
 
@@ -708,9 +711,9 @@ private slots:
         options.topP = 0.0f;
         try {
             options.validate();
-            QFAIL("validate() accepted topP = 0");
+            QFAIL("validate() accepted top_p = 0");
         } catch (const std::invalid_argument &error) {
-            QVERIFY2(QByteArray(error.what()).contains("topP = 0"), error.what());
+            QVERIFY2(QByteArray(error.what()).contains("top_p = 0"), error.what());
         }
         QVERIFY(decode(decoder, {}, DecodingOptions()).empty());
     }

@@ -8,7 +8,7 @@
 #include "app/core/pluginregistry.h"
 #include "app/core/translationrunner.h"
 #include "engine/captioning/captioningmodel.h"
-#include "engine/translation/translationmodel.h" // decodingOptionsToJson
+#include "engine/decoding/decodingfields.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>

@@ -7,6 +7,7 @@
 #include "app/core/modelcatalog.h"
 #include "app/core/pluginregistry.h"
 #include "engine/text/unicode.h"
+#include "engine/decoding/decodingfields.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
 
@@ -43,74 +44,22 @@ double rounded(double value, double scale)
     return std::isfinite(value) ? std::round(value * scale) / scale : value;
 }
 
-int parseInt(const QCommandLineParser &parser, const QString &name)
-{
-    bool ok = false;
-    const QString text = parser.value(name);
-    const int value = text.toInt(&ok);
-    if (!ok)
-        throw UsageError{QStringLiteral("--%1 '%2' is not an integer").arg(name, text)};
-    return value;
-}
-
-float parseFloat(const QCommandLineParser &parser, const QString &name)
-{
-    bool ok = false;
-    const QString text = parser.value(name);
-    const float value = text.toFloat(&ok);
-    if (!ok || !std::isfinite(value))
-        throw UsageError{QStringLiteral("--%1 '%2' is not a number").arg(name, text)};
-    return value;
-}
-
 // The model's defaults, overridden by whatever the command line sets.
 DecodingOptions optionsFrom(const QCommandLineParser &parser, DecodingOptions options)
 {
-    auto name = [](const QString &value) { return value.toStdString(); };
-    try {
-        if (parser.isSet("strategy"))
-            options.strategy = engine::searchStrategyFromName(name(parser.value("strategy")));
-        if (parser.isSet("length-normalization"))
-            options.lengthNormalization =
-                engine::lengthNormalizationFromName(name(parser.value("length-normalization")));
-        if (parser.isSet("early-stopping"))
-            options.earlyStopping =
-                engine::earlyStoppingFromName(name(parser.value("early-stopping")));
-    } catch (const std::invalid_argument &error) {
-        throw UsageError{QString::fromStdString(error.what())};
+    for (const engine::DecodingField &field : engine::decodingFields()) {
+        const QString name = QString::fromStdString(field.optionName());
+        if (!field.isSetting() || !parser.isSet(name))
+            continue;
+        try {
+            engine::decodingFieldFromText(options, field, parser.value(name).toStdString());
+        } catch (const std::invalid_argument &error) {
+            throw UsageError{QStringLiteral("--%1 %2").arg(name, QString::fromUtf8(error.what()))};
+        }
     }
-    const std::pair<const char *, int DecodingOptions::*> ints[] = {
-        {"beam-size", &DecodingOptions::beamSize},
-        {"n-best", &DecodingOptions::nBest},
-        {"no-repeat-ngram", &DecodingOptions::noRepeatNgramSize},
-        {"top-k", &DecodingOptions::topK},
-        {"max-length", &DecodingOptions::maxLength},
-        {"min-length", &DecodingOptions::minLength},
-    };
-    for (const auto &[option, field] : ints)
-        if (parser.isSet(option))
-            options.*field = parseInt(parser, option);
-    const std::pair<const char *, float DecodingOptions::*> floats[] = {
-        {"length-penalty", &DecodingOptions::lengthPenalty},
-        {"coverage-penalty", &DecodingOptions::coveragePenalty},
-        {"repetition-penalty", &DecodingOptions::repetitionPenalty},
-        {"top-p", &DecodingOptions::topP},
-        {"temperature", &DecodingOptions::temperature},
-        {"max-length-ratio", &DecodingOptions::maxLengthRatio},
-    };
-    for (const auto &[option, field] : floats)
-        if (parser.isSet(option))
-            options.*field = parseFloat(parser, option);
+    // A length penalty only acts under GNMT normalisation; asking for one asks for that.
     if (parser.isSet("length-penalty") && !parser.isSet("length-normalization"))
         options.lengthNormalization = engine::LengthNormalization::Gnmt;
-    if (parser.isSet("seed")) {
-        bool ok = false;
-        const qulonglong seed = parser.value("seed").toULongLong(&ok);
-        if (!ok)
-            throw UsageError{QStringLiteral("--seed '%1' is not a non-negative integer")
-                                 .arg(parser.value("seed"))};
-        options.seed = seed;
-    }
     return options;
 }
 
@@ -321,41 +270,20 @@ QList<QCommandLineOption> decodingCommandLineOptions()
 {
     // The defaults shown are DecodingOptions'; a model package's "decoding" object overrides them
     // (the bundled Transformers: beam 4, length penalty 0.6), and the command line overrides both.
-    const DecodingOptions d;
-    auto option = [](const char *name, const char *description, const char *value,
-                     const QString &defaultValue) {
-        QCommandLineOption o(QString::fromLatin1(name), QString::fromLatin1(description),
-                             QString::fromLatin1(value));
-        o.setDefaultValue(defaultValue);
-        return o;
-    };
-    auto number = [](double v) { return QString::number(v); };
-    return {
-        option("strategy", "greedy, beam or sample.", "NAME",
-               QString::fromLatin1(engine::searchStrategyName(d.strategy))),
-        option("beam-size", "Beam size.", "N", number(d.beamSize)),
-        option("n-best", "Hypotheses per sentence (beam or sample).", "N", number(d.nBest)),
-        option("length-penalty", "GNMT length penalty alpha (0: off).", "A",
-               number(d.lengthPenalty)),
-        option("length-normalization", "gnmt, average or none.", "NAME",
-               QString::fromLatin1(engine::lengthNormalizationName(d.lengthNormalization))),
-        option("coverage-penalty", "GNMT coverage penalty beta (0: off).", "B",
-               number(d.coveragePenalty)),
-        option("early-stopping", "heuristic, bounded or eager.", "NAME",
-               QString::fromLatin1(engine::earlyStoppingName(d.earlyStopping))),
-        option("no-repeat-ngram", "Block repeated n-grams of this size (0: off).", "N",
-               number(d.noRepeatNgramSize)),
-        option("repetition-penalty", "CTRL repetition penalty (1: off).", "R",
-               number(d.repetitionPenalty)),
-        option("top-k", "Sample among the k best (0: off).", "K", number(d.topK)),
-        option("top-p", "Nucleus sampling mass (1: off).", "P", number(d.topP)),
-        option("temperature", "Sampling temperature (1: off).", "T", number(d.temperature)),
-        option("seed", "Sampling seed.", "S", QString::number(d.seed)),
-        option("max-length", "Maximum target tokens.", "N", number(d.maxLength)),
-        option("max-length-ratio", "Also cap at ratio x source tokens (0: off).", "F",
-               number(d.maxLengthRatio)),
-        option("min-length", "Minimum target tokens before EOS.", "N", number(d.minLength)),
-    };
+    const DecodingOptions defaults;
+    QList<QCommandLineOption> options;
+    for (const engine::DecodingField &field : engine::decodingFields()) {
+        if (!field.isSetting())
+            continue;
+        QStringList names{QString::fromStdString(field.optionName())};
+        if (field.formerName)
+            names << QString::fromStdString(field.formerOptionName());
+        QCommandLineOption option(names, QString::fromUtf8(field.help),
+                                  QString::fromLatin1(field.valueName));
+        option.setDefaultValue(QString::fromStdString(engine::decodingFieldToText(defaults, field)));
+        options << option;
+    }
+    return options;
 }
 
 const QString &decodingHelpParagraph()

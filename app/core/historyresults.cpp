@@ -2,7 +2,7 @@
 
 #include "app/core/imageloader.h"
 #include "app/core/settings.h"
-#include "engine/translation/translationmodel.h" // decodingOptionsToJson / FromJson
+#include "engine/decoding/decodingfields.h"
 
 #include <QFileInfo>
 #include <QJsonArray>

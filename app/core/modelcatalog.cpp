@@ -1,8 +1,10 @@
 #include "app/core/modelcatalog.h"
 
 #include "app/core/pluginregistry.h"
+#include "engine/decoding/decodingfields.h"
 #include "engine/package.h"
-#include "engine/translation/translationmodel.h"
+
+#include <nlohmann/json.hpp>
 
 #include <QCoreApplication>
 #include <QDir>

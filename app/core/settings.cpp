@@ -1,5 +1,7 @@
 #include "app/core/settings.h"
 
+#include "engine/decoding/decodingfields.h"
+
 #include <QSettings>
 #include <QStringList>
 
@@ -21,71 +23,46 @@ HistoryRetention historyRetentionFromSettings()
     return retention;
 }
 
-QVariantMap decodingOptionsToMap(const engine::DecodingOptions &o)
+QVariantMap decodingOptionsToMap(const engine::DecodingOptions &options)
 {
-    QVariantMap m;
-    m[QStringLiteral("strategy")] = QString::fromLatin1(engine::searchStrategyName(o.strategy));
-    m[QStringLiteral("beam_size")] = o.beamSize;
-    m[QStringLiteral("n_best")] = o.nBest;
-    m[QStringLiteral("length_normalization")] =
-        QString::fromLatin1(engine::lengthNormalizationName(o.lengthNormalization));
-    m[QStringLiteral("length_penalty")] = o.lengthPenalty;
-    m[QStringLiteral("coverage_penalty")] = o.coveragePenalty;
-    m[QStringLiteral("early_stopping")] =
-        QString::fromLatin1(engine::earlyStoppingName(o.earlyStopping));
-    m[QStringLiteral("max_length")] = o.maxLength;
-    m[QStringLiteral("max_length_ratio")] = o.maxLengthRatio;
-    m[QStringLiteral("min_length")] = o.minLength;
-    m[QStringLiteral("no_repeat_ngram")] = o.noRepeatNgramSize;
-    m[QStringLiteral("repetition_penalty")] = o.repetitionPenalty;
-    m[QStringLiteral("ngram_penalty")] = o.ngramPenalty;
-    m[QStringLiteral("ngram_penalty_size")] = o.ngramPenaltySize;
-    m[QStringLiteral("temperature")] = o.temperature;
-    m[QStringLiteral("top_k")] = o.topK;
-    m[QStringLiteral("top_p")] = o.topP;
-    m[QStringLiteral("seed")] = QString::number(o.seed);
-    return m;
+    QVariantMap map;
+    for (const engine::DecodingField &field : engine::decodingFields())
+        map.insert(QLatin1String(field.name),
+                   QString::fromStdString(engine::decodingFieldToText(options, field)));
+    return map;
 }
 
-engine::DecodingOptions decodingOptionsFromMap(const QVariantMap &m)
+engine::DecodingOptions decodingOptionsFromMap(const QVariantMap &map)
 {
-    engine::DecodingOptions o;
-    auto text = [&](const char *key) { return m.value(QLatin1String(key)).toString().toStdString(); };
-    // A stale or hand-edited settings file must not stop the app: unknown names keep defaults.
-    try {
-        if (m.contains(QStringLiteral("strategy")))
-            o.strategy = engine::searchStrategyFromName(text("strategy"));
-        if (m.contains(QStringLiteral("length_normalization")))
-            o.lengthNormalization = engine::lengthNormalizationFromName(text("length_normalization"));
-        if (m.contains(QStringLiteral("early_stopping")))
-            o.earlyStopping = engine::earlyStoppingFromName(text("early_stopping"));
-    } catch (const std::exception &) {
+    engine::DecodingOptions options;
+    for (const engine::DecodingField &field : engine::decodingFields()) {
+        QVariant value = map.value(QLatin1String(field.name));
+        if (!value.isValid() && field.formerName)
+            value = map.value(QLatin1String(field.formerName));
+        if (!value.isValid())
+            continue;
+        // Maps saved before every value was text hold numbers (as QVariant int or float, whose
+        // toString() is their shortest decimal) and token-id lists.
+        QString text = value.toString();
+        if (value.typeId() == QMetaType::QVariantList || value.typeId() == QMetaType::QStringList)
+            text = value.toStringList().join(QLatin1Char(','));
+        // A stale or hand-edited settings file must not stop the app: a value that does not
+        // parse keeps the default.
+        try {
+            engine::decodingFieldFromText(options, field, text.toStdString());
+        } catch (const std::invalid_argument &) {
+        }
     }
-    auto toInt = [&](const char *key, int &field) {
-        if (m.contains(QLatin1String(key)))
-            field = m.value(QLatin1String(key)).toInt();
-    };
-    auto toFloat = [&](const char *key, float &field) {
-        if (m.contains(QLatin1String(key)))
-            field = m.value(QLatin1String(key)).toFloat();
-    };
-    toInt("beam_size", o.beamSize);
-    toInt("n_best", o.nBest);
-    toFloat("length_penalty", o.lengthPenalty);
-    toFloat("coverage_penalty", o.coveragePenalty);
-    toInt("max_length", o.maxLength);
-    toFloat("max_length_ratio", o.maxLengthRatio);
-    toInt("min_length", o.minLength);
-    toInt("no_repeat_ngram", o.noRepeatNgramSize);
-    toFloat("repetition_penalty", o.repetitionPenalty);
-    toFloat("ngram_penalty", o.ngramPenalty);
-    toInt("ngram_penalty_size", o.ngramPenaltySize);
-    toFloat("temperature", o.temperature);
-    toInt("top_k", o.topK);
-    toFloat("top_p", o.topP);
-    if (m.contains(QStringLiteral("seed")))
-        o.seed = m.value(QStringLiteral("seed")).toString().toULongLong();
-    return o;
+    return options;
+}
+
+QVariantMap decodingPresetKey(const engine::DecodingOptions &options)
+{
+    QVariantMap map = decodingOptionsToMap(options);
+    for (const engine::DecodingField &field : engine::decodingFields())
+        if (!field.isSetting())
+            map.remove(QLatin1String(field.name));
+    return map;
 }
 
 QString decodingSummary(const engine::DecodingOptions &o)

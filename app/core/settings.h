@@ -36,10 +36,14 @@ inline constexpr int kDefaultHistoryMaxMegabytes = 500;
 // The retention the user chose in Settings ▸ History (QSettings), for the app and glosa-cli.
 HistoryRetention historyRetentionFromSettings();
 
-// Every DecodingOptions field under its CLI name ("beam_size", "top_p", ...). Fields left out
-// of a map keep their defaults, so old settings files still load.
+// Every DecodingOptions field under its engine::decodingFields() name ("beam_size", "top_p",
+// ...), as text. Fields left out of a map keep their defaults and former names are read, so old
+// settings files and presets still load.
 QVariantMap decodingOptionsToMap(const engine::DecodingOptions &options);
 engine::DecodingOptions decodingOptionsFromMap(const QVariantMap &map);
+// The map of only the fields a person sets (DecodingField::isSetting()): equal keys are the same
+// preset, whatever the model (suppressed tokens) or the view (traces) added.
+QVariantMap decodingPresetKey(const engine::DecodingOptions &options);
 
 // One line for column headers and tooltips: "beam 5 · no-repeat 3", "top-k 40 · T 0.8".
 QString decodingSummary(const engine::DecodingOptions &options);

@@ -120,9 +120,8 @@ bool CompareColumn::isStale() const
 {
     if (!hasResult())
         return false;
-    engine::DecodingOptions decoded = m_result.options, current = m_options;
-    decoded.trace = current.trace = false; // the view asks for traces; not a setting
-    return decodingOptionsToMap(decoded) != decodingOptionsToMap(current);
+    // The view asks for traces; they are not a setting.
+    return decodingPresetKey(m_result.options) != decodingPresetKey(m_options);
 }
 
 void CompareColumn::showMetrics()
@@ -578,7 +577,7 @@ void CompareView::showStoredComparison(const QString &input,
         // The preset's name when the settings are one (the history keeps settings, not names).
         QString preset;
         for (const DecodingPreset &p : builtInPresets())
-            if (decodingOptionsToMap(p.options) == decodingOptionsToMap(columns[i].options))
+            if (decodingPresetKey(p.options) == decodingPresetKey(columns[i].options))
                 preset = p.name;
         m_columns[i]->setOptions(columns[i].options, preset);
         m_columns[i]->setResult(columns[i], {});

@@ -379,7 +379,7 @@ QString DecodingPanel::presetFor(const engine::DecodingOptions &options) const
     // The settings the panel has controls for; the seed as its spin box holds it.
     auto key = [](engine::DecodingOptions o) {
         o.seed %= 2147483647u;
-        return decodingOptionsToMap(o);
+        return decodingPresetKey(o);
     };
     const QVariantMap wanted = key(options);
     if (key(m_modelDefaults) == wanted)

@@ -15,8 +15,6 @@
 #include "engine/model.h"
 #include "engine/text/tokenizer.h"
 
-#include <nlohmann/json.hpp>
-
 #include <memory>
 #include <string>
 
@@ -76,17 +74,5 @@ private:
     int m_maxSourceLength = 256;
     int m_placeholders = 0;
 };
-
-// Reads a model.json "decoding" object (docs/model-package.md) over `base`: keys "strategy",
-// "beam_size", "n_best", "length_normalization", "length_penalty", "coverage_penalty",
-// "early_stopping", "max_length", "max_length_ratio", "min_length", "no_repeat_ngram_size",
-// "repetition_penalty", "ngram_penalty", "ngram_penalty_size", "suppress_tokens", "target_prefix",
-// "temperature", "top_k", "top_p", "seed", "trace", "trace_top_n". Unknown keys are ignored; a
-// known key with a wrong type or value throws std::invalid_argument naming it. The GUI's presets
-// can round-trip through decodingOptionsToJson().
-DecodingOptions decodingOptionsFromJson(const nlohmann::json &decoding,
-                                        const DecodingOptions &base = {});
-// Every setting of `options` under those keys (what the CLI's --json reports as "strategy").
-nlohmann::json decodingOptionsToJson(const DecodingOptions &options);
 
 } // namespace glosa::engine

@@ -2,7 +2,7 @@
 
 #include "engine/package.h"
 #include "engine/packageerror.h"
-#include "engine/translation/translationmodel.h" // decodingOptionsFromJson
+#include "engine/decoding/decodingfields.h"
 
 #include <nlohmann/json.hpp>
 
