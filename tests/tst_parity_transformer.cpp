@@ -342,12 +342,12 @@ void TestParityTransformer::loadsThroughPlugin()
     QVERIFY(translation->task() == engine::Task::Translation);
     QCOMPARE(translation->sourceLanguage(), std::string("en"));
     // The GUI's way to the layer/head choice, across the plugin boundary.
-    auto *source = dynamic_cast<AlignmentSource *>(&translation->decoder());
+    engine::AlignmentSource *source = translation->decoder().alignmentSource();
     QVERIFY(source);
     QCOMPARE(source->alignmentLayers(), 2);
     QCOMPARE(source->alignmentHeads(), 4);
     QCOMPARE(source->alignmentLayer(), 0); // penultimate of 2
-    QCOMPARE(source->alignmentHead(), AlignmentSource::kAverageHeads);
+    QCOMPARE(source->alignmentHead(), engine::AlignmentSource::kAverageHeads);
     const Golden g = Golden::load(dir);
     checkGreedy(translation->decoder(), g);
     checkBeam(translation->decoder(), g, true);
@@ -411,7 +411,7 @@ void TestParityTransformer::shippedModelTranslates()
     const auto model = glosa::test::loadWithBuiltPlugin<engine::TranslationModel>(
         QStringLiteral("transformer"), dir.toStdString(), &error);
     QVERIFY2(model, qPrintable(error));
-    auto *source = dynamic_cast<AlignmentSource *>(&model->decoder());
+    engine::AlignmentSource *source = model->decoder().alignmentSource();
     QVERIFY(source);
     engine::Translator translator(model);
     engine::DecodingOptions options = model->defaultDecodingOptions();

@@ -122,7 +122,7 @@ private:
                 m_model = std::move(model);
                 int layers = 0, heads = 0;
                 AlignmentChoice defaults;
-                if (AlignmentSource *source = alignmentSource()) {
+                if (engine::AlignmentSource *source = alignmentSource()) {
                     layers = source->alignmentLayers();
                     heads = source->alignmentHeads();
                     defaults = {source->alignmentLayer(), source->alignmentHead()};
@@ -140,7 +140,7 @@ private:
             case Request::Kind::Translate: {
                 if (!m_model)
                     throw std::runtime_error("no model is loaded");
-                if (AlignmentSource *source = alignmentSource()) {
+                if (engine::AlignmentSource *source = alignmentSource()) {
                     const AlignmentChoice choice =
                         request.alignment.layer >= 0 ? request.alignment : m_defaultAlignment;
                     source->setAlignment(choice.layer, choice.head); // throws when out of range
@@ -187,10 +187,10 @@ private:
     }
 
     // The loaded model's decoder when its attention can come from several layers and heads.
-    AlignmentSource *alignmentSource() const
+    engine::AlignmentSource *alignmentSource() const
     {
         auto *translation = dynamic_cast<engine::TranslationModel *>(m_model.get());
-        return translation ? dynamic_cast<AlignmentSource *>(&translation->decoder()) : nullptr;
+        return translation ? translation->decoder().alignmentSource() : nullptr;
     }
 
     InferenceWorker *m_owner;

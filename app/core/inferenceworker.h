@@ -19,7 +19,7 @@
 
 #include "app/core/inferenceresult.h"
 #include "app/core/modelcatalog.h"
-#include "plugins/transformer/alignmentsource.h"
+#include "engine/decoding/alignmentsource.h"
 
 #include <QObject>
 #include <QString>
@@ -35,13 +35,13 @@ class PluginRegistry;
 class InferenceExecutor;
 
 // Which cross-attention a translation's alignment comes from, for models whose step decoder is an
-// AlignmentSource (plugins/transformer/alignmentsource.h): a layer and a head, or the mean of the
+// engine::AlignmentSource (engine/decoding/alignmentsource.h): a layer and a head, or the mean of the
 // layer's heads. layer < 0 keeps the model's default (the Transformer: mean of the heads of the
 // penultimate decoder layer).
 struct AlignmentChoice
 {
     int layer = -1;
-    int head = AlignmentSource::kAverageHeads;
+    int head = engine::AlignmentSource::kAverageHeads;
     bool operator==(const AlignmentChoice &) const = default;
 };
 

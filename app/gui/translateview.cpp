@@ -357,8 +357,8 @@ void TranslateView::updateAlignmentChoices()
     if (layers > 0) {
         const AlignmentChoice preset = m_worker->defaultAlignment();
         for (int layer = 0; layer < layers; ++layer)
-            for (int head = AlignmentSource::kAverageHeads; head < heads; ++head) {
-                QString text = head == AlignmentSource::kAverageHeads
+            for (int head = engine::AlignmentSource::kAverageHeads; head < heads; ++head) {
+                QString text = head == engine::AlignmentSource::kAverageHeads
                                    ? tr("Layer %1 · mean of heads").arg(layer + 1)
                                    : tr("Layer %1 · head %2").arg(layer + 1).arg(head + 1);
                 if (preset == AlignmentChoice{layer, head})

@@ -47,6 +47,8 @@ bool checkOrigins(const std::vector<std::int32_t> &origins, std::int64_t rows, c
 // values[i] = values[origins[i]]: the per-row bookkeeping (which sentence or image a row is for).
 void reorderRows(std::vector<std::int32_t> &values, const std::vector<std::int32_t> &origins);
 
+class AlignmentSource;
+
 class StepDecoder
 {
 public:
@@ -64,6 +66,9 @@ public:
     {
         return std::numeric_limits<std::int64_t>::max();
     }
+    // The choice of which layer and head step() returns as attention (alignmentsource.h), for
+    // decoders with more than one; null (the default) for those with one attention.
+    virtual AlignmentSource *alignmentSource() { return nullptr; }
 
     // Encodes a batch of source sentences once. sources[b] holds the ids exactly as the model
     // wants them (the caller appends EOS when the model was trained with it); lengths may differ;

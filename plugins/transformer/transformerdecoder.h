@@ -45,7 +45,7 @@
 #include "engine/ops/linear.h"
 #include "engine/ops/softmax.h"
 #include "engine/tensor.h"
-#include "plugins/transformer/alignmentsource.h"
+#include "engine/decoding/alignmentsource.h"
 
 #include <cstdint>
 #include <memory>
@@ -78,7 +78,7 @@ struct TransformerConfig
     static TransformerConfig fromPackage(const engine::ModelPackage &package);
 };
 
-class TransformerDecoder final : public engine::StepDecoder, public AlignmentSource
+class TransformerDecoder final : public engine::StepDecoder, public engine::AlignmentSource
 {
 public:
     // Validates every tensor (names, shapes, finite values) before using any, then packs the
@@ -91,6 +91,7 @@ public:
     std::int32_t startToken() const override { return m_config.bosId; }
     std::int32_t endToken() const override { return m_config.eosId; }
     std::int64_t maxTargetLength() const override { return m_config.maxPositions; }
+    engine::AlignmentSource *alignmentSource() override { return this; }
     // sources: ids with the final EOS (the training convention: pieces + </s>), each at most
     // maxPositions long. Throws std::invalid_argument for an empty source, an id outside the
     // vocabulary or a source that is too long.

@@ -57,7 +57,7 @@ private slots:
         QCOMPARE(selector->count(), layers * (heads + 1));
         // Documented default: the mean of the heads of the penultimate decoder layer.
         QCOMPARE(selector->currentData().toPoint(),
-                 QPoint(layers - 2, AlignmentSource::kAverageHeads));
+                 QPoint(layers - 2, engine::AlignmentSource::kAverageHeads));
         QVERIFY(selector->currentText().contains(QStringLiteral("default")));
 
         const QString text = QStringLiteral("I would like a cup of coffee.");
@@ -81,7 +81,7 @@ private slots:
         QVERIFY2(model, qPrintable(error));
         auto *translation = dynamic_cast<engine::TranslationModel *>(model.get());
         QVERIFY(translation);
-        auto *source = dynamic_cast<AlignmentSource *>(&translation->decoder());
+        engine::AlignmentSource *source = translation->decoder().alignmentSource();
         QVERIFY(source);
         source->setAlignment(choice.x(), choice.y());
         const TranslationResult expected = runTranslation(model, text, options);

@@ -2,19 +2,16 @@
 // several layers and heads (the Transformer's cross-attention), so that the GUI can let users
 // switch between them without knowing the plugin's classes:
 //
-//     auto *source = dynamic_cast<glosa::AlignmentSource *>(&translationModel->decoder());
-//     if (source) {                                  // null for models with one attention
+//     if (AlignmentSource *source = translationModel->decoder().alignmentSource()) {
 //         for (int l = 0; l < source->alignmentLayers(); ++l) ... source->alignmentHeads() ...
-//         source->setAlignment(1, glosa::AlignmentSource::kAverageHeads);
-//     }
+//         source->setAlignment(1, AlignmentSource::kAverageHeads);
+//     }                                              // null for models with one attention
 //
-// Header-only and Qt-free: its type information is emitted wherever it is used and GCC/Clang's
-// libstdc++ compare type names, so dynamic_cast works across the plugin boundary
-// (tst_parity_transformer checks it on a model loaded through the plugin registry).
-// Call setAlignment() between translations, on the thread that owns the model.
+// StepDecoder::alignmentSource() hands it out, so that no caller casts across the plugin
+// boundary. Call setAlignment() between translations, on the thread that owns the model.
 #pragma once
 
-namespace glosa {
+namespace glosa::engine {
 
 class AlignmentSource
 {
@@ -33,4 +30,4 @@ public:
     virtual int alignmentHead() const = 0;
 };
 
-} // namespace glosa
+} // namespace glosa::engine
