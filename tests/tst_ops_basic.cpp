@@ -2,7 +2,6 @@
 // plain-loop references.
 #include "engine/ops/elementwise.h"
 #include "engine/ops/embedding.h"
-#include "engine/ops/gather.h"
 #include "engine/ops/layernorm.h"
 #include "engine/ops/softmax.h"
 
@@ -27,23 +26,6 @@ class TestOpsBasic : public QObject
 {
     Q_OBJECT
 private slots:
-    // Beam reordering: every row lands where its origin says, rank > 2 kept, bad origins named.
-    void gatherRowsFollowsOrigins()
-    {
-        std::vector<float> values(4 * 2 * 3);
-        for (std::size_t i = 0; i < values.size(); ++i)
-            values[i] = static_cast<float>(i);
-        const Tensor src = Tensor::fromFloats({4, 2, 3}, values);
-        const std::vector<std::int32_t> origins = {3, 0, 0, 2, 1};
-        Tensor dst;
-        ops::gatherRows(src, origins, dst);
-        QCOMPARE(dst.shape(), (Shape{5, 2, 3}));
-        for (std::size_t i = 0; i < origins.size(); ++i)
-            for (int j = 0; j < 6; ++j)
-                QCOMPARE(dst.data<float>()[i * 6 + j], values[origins[i] * 6 + j]);
-        QVERIFY_THROWS_EXCEPTION(std::out_of_range, ops::gatherRows(src, {4}, dst));
-        QVERIFY_THROWS_EXCEPTION(std::out_of_range, ops::gatherRows(src, {-1}, dst));
-    }
     void elementwise_data()
     {
         QTest::addColumn<Activation>("activation");

@@ -1,6 +1,7 @@
 #include "plugins/captioner/captionerdecoder.h"
 
-#include "engine/ops/gather.h"
+#include "engine/layers/attention.h"
+#include "engine/layers/stategather.h"
 #include "engine/limits.h"
 #include "engine/package.h"
 #include "engine/packageerror.h"
@@ -49,10 +50,8 @@ public:
     {
         if (engine::checkOrigins(origins, rows(), "CaptionerDecoder"))
             return;
-        engine::ops::gatherRows(hidden, origins, spare);
-        std::swap(hidden, spare);
-        engine::ops::gatherRows(cell, origins, spare);
-        std::swap(cell, spare);
+        engine::layers::gatherStateRows(hidden, origins, spare);
+        engine::layers::gatherStateRows(cell, origins, spare);
         engine::reorderRows(rowImage, origins);
     }
 
@@ -237,27 +236,15 @@ void CaptionerDecoder::step(engine::DecoderState &base, const Tensor &lastTokens
         const std::int64_t image = st.rowImage[r];
         const float *q = query + r * A;
         float *alpha = att + r * L;
-        float top = -INFINITY;
         for (std::int64_t i = 0; i < L; ++i) {
             const float *k = keys + (image * L + i) * A;
             float e = m_fullAttBias;
             for (std::int64_t j = 0; j < A; ++j)
                 e += m_fullAtt[j] * std::max(k[j] + q[j], 0.0f);
             alpha[i] = e;
-            top = std::max(top, e);
         }
-        double total = 0.0;
-        for (std::int64_t i = 0; i < L; ++i) {
-            alpha[i] = std::exp(alpha[i] - top);
-            total += alpha[i];
-        }
-        std::fill(context.begin(), context.end(), 0.0f);
-        for (std::int64_t i = 0; i < L; ++i) {
-            alpha[i] = static_cast<float>(alpha[i] / total);
-            const float *a = annotations + (image * L + i) * P;
-            for (std::int64_t p = 0; p < P; ++p)
-                context[p] += alpha[i] * a[p];
-        }
+        engine::layers::softmaxWeightedSum(alpha, L, annotations + image * L * P, P, P,
+                                           context.data());
         float *x = input + r * (E + P);
         std::memcpy(x, st.embedded.data<float>() + r * E, E * sizeof(float));
         for (std::int64_t p = 0; p < P; ++p)

@@ -1,8 +1,8 @@
 #include "plugins/captioner/captionermodel.h"
 
+#include "engine/decoding/decodingfields.h"
 #include "engine/package.h"
 #include "engine/packageerror.h"
-#include "engine/decoding/decodingfields.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,7 @@
 #include "plugins/rnnattention/rnnattentiondecoder.h"
 
-#include "engine/ops/gather.h"
+#include "engine/layers/attention.h"
+#include "engine/layers/stategather.h"
 #include "engine/limits.h"
 #include "engine/package.h"
 #include "engine/packageerror.h"
@@ -41,7 +42,8 @@ RnnAttentionConfig RnnAttentionConfig::fromPackage(const engine::ModelPackage &p
     c.vocabSize = package.boundedHyperparameter("vocab_size", 1, kMaxVocabulary);
     c.embeddingDim = package.boundedHyperparameter("embedding_dim", 1, kMaxModelWidth);
     c.encoderHidden = package.boundedHyperparameter("encoder_hidden", 1, kMaxModelWidth);
-    c.encoderLayers = static_cast<int>(package.boundedHyperparameter("encoder_layers", 1, kMaxLayers));
+    c.encoderLayers =
+        static_cast<int>(package.boundedHyperparameter("encoder_layers", 1, kMaxLayers));
     c.decoderHidden = package.boundedHyperparameter("decoder_hidden", 1, kMaxModelWidth);
     const auto kind = package.hyperparameter<std::string>("attention");
     bool known = false;
@@ -82,10 +84,8 @@ public:
     {
         if (engine::checkOrigins(origins, rows(), "RnnAttentionDecoder"))
             return;
-        engine::ops::gatherRows(hidden, origins, spare);
-        std::swap(hidden, spare);
-        engine::ops::gatherRows(feed, origins, spare);
-        std::swap(feed, spare);
+        engine::layers::gatherStateRows(hidden, origins, spare);
+        engine::layers::gatherStateRows(feed, origins, spare);
         engine::reorderRows(rowSentence, origins);
     }
 
@@ -322,39 +322,13 @@ void RnnAttentionDecoder::step(engine::DecoderState &base, const Tensor &lastTok
         const std::int64_t n = st.lengths[b];
         const float *q = query + r * queryWidth;
         float *a = att + r * S;
-        float maximum = -std::numeric_limits<float>::infinity();
-        for (std::int64_t j = 0; j < n; ++j) {
-            const float *k = keys + (b * S + j) * keyWidth;
-            float score = 0.0f;
-            // Float reductions are only vectorised when we allow reassociation.
-            if (c.attention == AttentionScore::Additive) {
-                const float *v = m_v.data();
-#pragma omp simd reduction(+ : score)
-                for (std::int64_t i = 0; i < queryWidth; ++i)
-                    score += v[i] * std::tanh(q[i] + k[i]);
-            } else {
-#pragma omp simd reduction(+ : score)
-                for (std::int64_t i = 0; i < queryWidth; ++i)
-                    score += k[i] * q[i];
-                score *= m_scoreScale;
-            }
-            a[j] = score;
-            maximum = std::max(maximum, score);
-        }
-        float sum = 0.0f;
-        for (std::int64_t j = 0; j < n; ++j) {
-            a[j] = std::exp(a[j] - maximum);
-            sum += a[j];
-        }
-        const float inverse = 1.0f / sum;
+        const float *k = keys + b * S * keyWidth;
+        if (c.attention == AttentionScore::Additive)
+            engine::layers::additiveScores(m_v.data(), q, k, keyWidth, n, queryWidth, a);
+        else
+            engine::layers::dotScores(q, k, keyWidth, n, queryWidth, m_scoreScale, a);
         float *context = joined + r * (K + Hd);
-        std::fill(context, context + K, 0.0f);
-        for (std::int64_t j = 0; j < n; ++j) {
-            a[j] *= inverse;
-            const float *m = memory + (b * S + j) * K;
-            for (std::int64_t i = 0; i < K; ++i)
-                context[i] += a[j] * m[i];
-        }
+        engine::layers::softmaxWeightedSum(a, n, memory + b * S * K, K, K, context);
         std::memcpy(context + K, h + r * Hd, Hd * sizeof(float));
     }
     // h~_t = tanh(combine([c_t; h_t])) becomes the next step's input feed.

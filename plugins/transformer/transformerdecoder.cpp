@@ -1,5 +1,7 @@
 #include "plugins/transformer/transformerdecoder.h"
 
+#include "engine/layers/attention.h"
+#include "engine/layers/stategather.h"
 #include "engine/limits.h"
 #include "engine/package.h"
 #include "engine/packageerror.h"
@@ -8,7 +10,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <utility>
@@ -26,39 +27,14 @@ namespace {
 constexpr std::int64_t kParallelWork = 1 << 15;
 
 // softmax(q · K[j] · scale) over j < n, then out = Σ_j p_j V[j]. q, out [dh]; K[j] at
-// k + j * kStride, V[j] at v + j * vStride; probs [n] receives the weights. Scores are computed
-// as PyTorch does (dot product, then the scale; masked positions are simply not visited, which
-// equals masking them with -inf).
+// k + j * kStride, V[j] at v + j * vStride; probs [n] receives the weights. Masked positions are
+// simply not visited, which equals masking them with -inf (engine/layers/attention.h).
 void attendOne(const float *q, const float *k, std::int64_t kStride, const float *v,
                std::int64_t vStride, std::int64_t n, std::int64_t dh, float scale, float *probs,
                float *out)
 {
-    float maximum = -std::numeric_limits<float>::infinity();
-    for (std::int64_t j = 0; j < n; ++j) {
-        const float *kj = k + j * kStride;
-        float dot = 0.0f;
-        // A float reduction is only vectorised when we allow reassociation.
-#pragma omp simd reduction(+ : dot)
-        for (std::int64_t i = 0; i < dh; ++i)
-            dot += q[i] * kj[i];
-        probs[j] = dot * scale;
-        maximum = std::max(maximum, probs[j]);
-    }
-    float sum = 0.0f;
-    for (std::int64_t j = 0; j < n; ++j) {
-        probs[j] = std::exp(probs[j] - maximum);
-        sum += probs[j];
-    }
-    const float inverse = 1.0f / sum;
-    for (std::int64_t i = 0; i < dh; ++i)
-        out[i] = 0.0f;
-    for (std::int64_t j = 0; j < n; ++j) {
-        probs[j] *= inverse;
-        const float p = probs[j];
-        const float *vj = v + j * vStride;
-        for (std::int64_t i = 0; i < dh; ++i)
-            out[i] += p * vj[i];
-    }
+    engine::layers::dotScores(q, k, kStride, n, dh, scale, probs);
+    engine::layers::softmaxWeightedSum(probs, n, v, vStride, dh, out);
 }
 
 void addInPlace(Tensor &x, const Tensor &y)
@@ -117,8 +93,10 @@ TransformerConfig TransformerConfig::fromPackage(const engine::ModelPackage &pac
     c.dModel = package.boundedHyperparameter("d_model", 1, kMaxModelWidth);
     c.heads = package.boundedHyperparameter("heads", 1, kMaxModelWidth);
     c.ffnDim = package.boundedHyperparameter("ffn_dim", 1, kMaxModelWidth);
-    c.encoderLayers = static_cast<int>(package.boundedHyperparameter("encoder_layers", 1, kMaxLayers));
-    c.decoderLayers = static_cast<int>(package.boundedHyperparameter("decoder_layers", 1, kMaxLayers));
+    c.encoderLayers =
+        static_cast<int>(package.boundedHyperparameter("encoder_layers", 1, kMaxLayers));
+    c.decoderLayers =
+        static_cast<int>(package.boundedHyperparameter("decoder_layers", 1, kMaxLayers));
     c.maxPositions = package.boundedHyperparameter("max_positions", 1, kMaxPositions);
     c.layerNormEps = static_cast<float>(package.hyperparameter<double>("layer_norm_eps"));
     c.padId = package.hyperparameter<std::int32_t>("pad_id", 0);
@@ -156,34 +134,12 @@ public:
     {
         if (engine::checkOrigins(origins, rows(), "TransformerDecoder"))
             return;
-        const bool increasing = std::is_sorted(origins.begin(), origins.end(), std::less_equal<>());
         engine::reorderRows(rowSentence, origins);
         if (step == 0)
             return; // nothing cached yet: reserve() allocates the rows at the first step
-        const std::int64_t rowFloats = capacity * dModel;
-        const std::int64_t used = step * dModel; // only the filled positions are copied
-        const auto newRows = static_cast<std::int64_t>(origins.size());
-        for (std::size_t l = 0; l < selfKeys.size(); ++l) {
-            for (Tensor *cache : {&selfKeys[l], &selfValues[l]}) {
-                if (increasing) {
-                    // Rows only dropped: compact in place (origins[i] >= i, so no row is
-                    // overwritten before it is read).
-                    float *base = cache->data<float>();
-                    for (std::int64_t i = 0; i < newRows; ++i)
-                        if (origins[i] != i)
-                            std::memcpy(base + i * rowFloats, base + origins[i] * rowFloats,
-                                        used * sizeof(float));
-                } else {
-                    spare.resize({std::max<std::int64_t>(newRows, 1), capacity, dModel});
-                    float *dst = spare.data<float>();
-                    const float *src = cache->data<float>();
-                    for (std::int64_t i = 0; i < newRows; ++i)
-                        std::memcpy(dst + i * rowFloats, src + origins[i] * rowFloats,
-                                    used * sizeof(float));
-                    std::swap(*cache, spare);
-                }
-            }
-        }
+        for (std::size_t l = 0; l < selfKeys.size(); ++l)
+            for (Tensor *cache : {&selfKeys[l], &selfValues[l]})
+                engine::layers::gatherStateRows(*cache, origins, spare, step * dModel);
     }
 
     // Makes room for position `step` in every layer's cache.
@@ -191,7 +147,7 @@ public:
     {
         const std::int64_t n = rows();
         if (needed <= capacity)
-            return; // reorder() keeps every cache at >= rows() rows
+            return; // reorder() keeps every cache at rows() rows
         std::int64_t newCapacity = std::max<std::int64_t>(capacity, 8);
         while (newCapacity < needed)
             newCapacity *= 2;

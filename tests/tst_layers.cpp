@@ -1,0 +1,153 @@
+// engine/layers against plain references: the attention blocks every model family uses (score
+// functions, softmax and weighted sum, in double precision here) and the decoder-state row gather
+// behind every DecoderState::reorder().
+#include "engine/layers/attention.h"
+#include "engine/layers/stategather.h"
+#include "tst_ops_common.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <vector>
+
+using namespace glosa::engine;
+using glosa::test::randomTensor;
+
+namespace {
+
+std::vector<double> softmax(const std::vector<double> &scores)
+{
+    double maximum = -INFINITY, sum = 0;
+    for (double s : scores)
+        maximum = std::max(maximum, s);
+    std::vector<double> p;
+    for (double s : scores)
+        p.push_back(std::exp(s - maximum));
+    for (double v : p)
+        sum += v;
+    for (double &v : p)
+        v /= sum;
+    return p;
+}
+
+} // namespace
+
+class TestLayers : public QObject
+{
+    Q_OBJECT
+private slots:
+    void attentionMatchesReference_data()
+    {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<int>("dim");
+        QTest::addColumn<float>("spread"); // score magnitude: large values test the max shift
+        QTest::addColumn<bool>("additive");
+        QTest::newRow("one position") << 1 << 8 << 1.0f << false;
+        QTest::newRow("dot, 7 x 64") << 7 << 64 << 1.0f << false;
+        QTest::newRow("dot, large scores") << 13 << 16 << 40.0f << false;
+        QTest::newRow("additive, 9 x 32") << 9 << 32 << 1.0f << true;
+        QTest::newRow("additive, 50 x 5") << 50 << 5 << 3.0f << true;
+    }
+    void attentionMatchesReference()
+    {
+        QFETCH(int, n);
+        QFETCH(int, dim);
+        QFETCH(float, spread);
+        QFETCH(bool, additive);
+        // Keys and values in rows wider than they are read, as the plugins lay them out.
+        const int stride = dim + 3, width = dim + 1, valueStride = width + 2;
+        const Tensor q = randomTensor({dim}, 1, -spread, spread);
+        const Tensor k = randomTensor({n, stride}, 2, -spread, spread);
+        const Tensor v = randomTensor({n, valueStride}, 3);
+        const Tensor w = randomTensor({dim}, 4);
+        const float scale = 1.0f / std::sqrt(float(dim));
+
+        std::vector<double> scores(n);
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < dim; ++i) {
+                const double qi = q.data<float>()[i], kj = k.data<float>()[j * stride + i];
+                scores[j] += additive ? w.data<float>()[i] * std::tanh(qi + kj) : qi * kj;
+            }
+        if (!additive)
+            for (double &s : scores)
+                s *= scale;
+        const std::vector<double> p = softmax(scores);
+
+        std::vector<float> got(n + 1, -7.0f); // one past n must stay untouched
+        if (additive)
+            layers::additiveScores(w.data<float>(), q.data<float>(), k.data<float>(), stride, n,
+                                   dim, got.data());
+        else
+            layers::dotScores(q.data<float>(), k.data<float>(), stride, n, dim, scale, got.data());
+        for (int j = 0; j < n; ++j)
+            QVERIFY2(
+                std::abs(got[j] - scores[j]) <= 1e-5 * (1 + std::abs(scores[j])),
+                qPrintable(QStringLiteral("score %1: %2 vs %3").arg(j).arg(got[j]).arg(scores[j])));
+        std::vector<float> out(width + 1, -7.0f);
+        layers::softmaxWeightedSum(got.data(), n, v.data<float>(), valueStride, width, out.data());
+        double total = 0;
+        for (int j = 0; j < n; ++j) {
+            QVERIFY(std::abs(got[j] - p[j]) <= 1e-6);
+            total += got[j];
+        }
+        QVERIFY(std::abs(total - 1.0) <= 1e-5);
+        QCOMPARE(got[n], -7.0f);
+        for (int i = 0; i < width; ++i) {
+            double expected = 0;
+            for (int j = 0; j < n; ++j)
+                expected += p[j] * v.data<float>()[j * valueStride + i];
+            QVERIFY2(
+                std::abs(out[i] - expected) <= 1e-5,
+                qPrintable(QStringLiteral("out %1: %2 vs %3").arg(i).arg(out[i]).arg(expected)));
+        }
+        QCOMPARE(out[width], -7.0f);
+    }
+
+    // Every row lands where its origin says, rank > 2 kept, the in-place and the spare path.
+    void gatherStateRowsFollowsOrigins_data()
+    {
+        QTest::addColumn<std::vector<std::int32_t>>("origins");
+        QTest::newRow("expand and shuffle (spare)") << std::vector<std::int32_t>{3, 0, 0, 2, 1};
+        QTest::newRow("drop rows (in place)") << std::vector<std::int32_t>{0, 2, 3};
+        QTest::newRow("identity") << std::vector<std::int32_t>{0, 1, 2, 3};
+        QTest::newRow("all finished") << std::vector<std::int32_t>{};
+        QTest::newRow("one repeated") << std::vector<std::int32_t>{1, 1};
+    }
+    void gatherStateRowsFollowsOrigins()
+    {
+        QFETCH(std::vector<std::int32_t>, origins);
+        std::vector<float> values(4 * 2 * 3);
+        for (std::size_t i = 0; i < values.size(); ++i)
+            values[i] = static_cast<float>(i);
+        for (int used : {-1, 6, 4}) { // whole rows; whole rows given as a count; a prefix
+            Tensor rows = Tensor::fromFloats({4, 2, 3}, values);
+            Tensor spare;
+            layers::gatherStateRows(rows, origins, spare, used);
+            QCOMPARE(rows.shape(), (Shape{std::int64_t(origins.size()), 2, 3}));
+            const int copied = used < 0 ? 6 : used;
+            for (std::size_t i = 0; i < origins.size(); ++i)
+                for (int j = 0; j < copied; ++j)
+                    QCOMPARE(rows.data<float>()[i * 6 + j], values[origins[i] * 6 + j]);
+        }
+        Tensor rows = Tensor::fromFloats({4, 2, 3}, values), spare;
+        QVERIFY_THROWS_EXCEPTION(std::out_of_range, layers::gatherStateRows(rows, {4}, spare));
+        QVERIFY_THROWS_EXCEPTION(std::out_of_range, layers::gatherStateRows(rows, {-1}, spare));
+    }
+
+    // A state reordered many times keeps one buffer and one spare: no allocation per step.
+    void gatherStateRowsReusesBuffers()
+    {
+        Tensor rows = randomTensor({8, 16}, 5), spare;
+        layers::gatherStateRows(rows, {7, 6, 5, 4, 3, 2, 1, 0}, spare); // allocates the spare
+        const void *a = rows.raw(), *b = spare.raw();
+        for (int step = 0; step < 10; ++step) {
+            layers::gatherStateRows(rows, {7, 6, 5, 4, 3, 2, 1, 0}, spare);
+            QVERIFY((rows.raw() == a && spare.raw() == b) || (rows.raw() == b && spare.raw() == a));
+        }
+        layers::gatherStateRows(rows, {0, 3}, spare); // dropping rows copies nothing away
+        QVERIFY(rows.raw() == a || rows.raw() == b);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLayers)
+#include "tst_layers.moc"
