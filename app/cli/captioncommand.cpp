@@ -1,7 +1,7 @@
 #include "app/cli/captioncommand.h"
 
 #include "app/cli/historycommand.h"
-#include "app/cli/translatecommand.h" // the shared decoding options
+#include "app/cli/modeloptions.h"
 #include "app/core/historyresults.h"
 #include "app/core/imageloader.h"
 #include "app/core/modelcatalog.h"

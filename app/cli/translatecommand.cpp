@@ -2,12 +2,13 @@
 
 #include "app/cli/help.h"
 #include "app/cli/historycommand.h"
+#include "app/cli/modeloptions.h"
 #include "app/core/historyentry.h"
 #include "app/core/limits.h"
 #include "app/core/modelcatalog.h"
 #include "app/core/pluginregistry.h"
-#include "engine/text/unicode.h"
 #include "engine/decoding/decodingfields.h"
+#include "engine/text/unicode.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
 
@@ -17,15 +18,14 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QLocale>
 #include <QTextStream>
 
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <unistd.h>
 #include <functional>
 #include <optional>
+#include <unistd.h>
 
 namespace glosa::cli {
 
@@ -33,34 +33,9 @@ namespace {
 
 using engine::DecodingOptions;
 
-// A usage error: exit code 2.
-struct UsageError
-{
-    QString message;
-};
-
 double rounded(double value, double scale)
 {
     return std::isfinite(value) ? std::round(value * scale) / scale : value;
-}
-
-// The model's defaults, overridden by whatever the command line sets.
-DecodingOptions optionsFrom(const QCommandLineParser &parser, DecodingOptions options)
-{
-    for (const engine::DecodingField &field : engine::decodingFields()) {
-        const QString name = QString::fromStdString(field.optionName());
-        if (!field.isSetting() || !parser.isSet(name))
-            continue;
-        try {
-            engine::decodingFieldFromText(options, field, parser.value(name).toStdString());
-        } catch (const std::invalid_argument &error) {
-            throw UsageError{QStringLiteral("--%1 %2").arg(name, QString::fromUtf8(error.what()))};
-        }
-    }
-    // A length penalty only acts under GNMT normalisation; asking for one asks for that.
-    if (parser.isSet("length-penalty") && !parser.isSet("length-normalization"))
-        options.lengthNormalization = engine::LengthNormalization::Gnmt;
-    return options;
 }
 
 QString fromUtf8(const std::string &text)
@@ -235,149 +210,6 @@ HistoryEntry historyEntry(const QJsonObject &object, const engine::TranslationRe
 
 } // namespace
 
-std::shared_ptr<engine::Model> loadInstalledModel(const QString &idOrFolder, const QString &task,
-                                                  QString *error, ModelInfo *loadedInfo,
-                                                  engine::ComputeType computeType)
-{
-    PluginRegistry plugins;
-    plugins.scan();
-    ModelCatalog catalog;
-    catalog.scan();
-    const std::optional<ModelInfo> info = catalog.find(idOrFolder);
-    if (!info) {
-        *error = QStringLiteral("no model '%1': not an installed model id nor a model folder "
-                                "(see 'glosa-cli models')")
-                     .arg(idOrFolder);
-        return nullptr;
-    }
-    if (!info->isValid()) {
-        *error = QStringLiteral("model '%1' (%2) is broken: %3")
-                     .arg(idOrFolder, info->folder, info->error);
-        return nullptr;
-    }
-    if (info->task != task) {
-        *error = QStringLiteral("model '%1' (%2) is a %3 model, not a %4 model")
-                     .arg(info->id, info->folder, info->task, task);
-        return nullptr;
-    }
-    std::shared_ptr<engine::Model> model = ModelCatalog::load(*info, plugins, error, computeType);
-    if (model && loadedInfo)
-        *loadedInfo = *info;
-    return model;
-}
-
-QList<QCommandLineOption> decodingCommandLineOptions()
-{
-    // The defaults shown are DecodingOptions'; a model package's "decoding" object overrides them
-    // (the bundled Transformers: beam 4, length penalty 0.6), and the command line overrides both.
-    const DecodingOptions defaults;
-    QList<QCommandLineOption> options;
-    for (const engine::DecodingField &field : engine::decodingFields()) {
-        if (!field.isSetting())
-            continue;
-        QStringList names{QString::fromStdString(field.optionName())};
-        if (field.formerName)
-            names << QString::fromStdString(field.formerOptionName());
-        QCommandLineOption option(names, QString::fromUtf8(field.help),
-                                  QString::fromLatin1(field.valueName));
-        option.setDefaultValue(QString::fromStdString(engine::decodingFieldToText(defaults, field)));
-        options << option;
-    }
-    return options;
-}
-
-const QString &decodingHelpParagraph()
-{
-    static const QString text = QStringLiteral(
-        "Decoding options that are not given take the model package's own settings (its "
-        "model.json \"decoding\": beam 4 with length penalty 0.6 for the bundled Transformers), "
-        "then the defaults shown.");
-    return text;
-}
-
-QList<QCommandLineOption> modelCommandLineOptions()
-{
-    return {
-        {"model",
-         "Model id or package folder (see 'glosa-cli models'); without it, the default "
-         "model for --from/--to, else for the system language.",
-         "ID_OR_DIR"},
-        {"from", "Without --model: the source language (e.g. en, es) of the default model.",
-         "LANG"},
-        {"to", "Without --model: the target language of the default model.", "LANG"},
-        {"compute-type",
-         "Arithmetic of the model's large layers: auto (int8 where the package stores int8 "
-         "weights, else float32), float32, or int8 (quantized at load: about 1.5-3x faster, "
-         "output equal to float32 on most sentences).",
-         "TYPE", "auto"},
-    };
-}
-
-std::optional<engine::ComputeType> computeTypeFromCommandLine(const QCommandLineParser &parser,
-                                                              QString *error)
-{
-    try {
-        return engine::parseComputeType(parser.value("compute-type").toStdString());
-    } catch (const std::invalid_argument &invalid) {
-        *error = QString::fromStdString(invalid.what());
-        return std::nullopt;
-    }
-}
-
-std::optional<QString> modelFromCommandLine(const QCommandLineParser &parser, QString *error)
-{
-    if (parser.isSet("model")) {
-        if (parser.isSet("from") || parser.isSet("to")) {
-            *error = QStringLiteral("--from and --to choose a model: leave out --model or them");
-            return std::nullopt;
-        }
-        return parser.value("model");
-    }
-    ModelCatalog catalog;
-    catalog.scan();
-    const QString translation = QStringLiteral("translation");
-    const std::optional<ModelInfo> info =
-        parser.isSet("from") || parser.isSet("to")
-            ? catalog.defaultModel(translation, parser.value("from"), parser.value("to"))
-            : catalog.defaultTranslationModel(QLocale::system().uiLanguages());
-    if (!info) {
-        *error =
-            parser.isSet("from") || parser.isSet("to")
-                ? QStringLiteral("no translation model from '%1' to '%2' is installed (see "
-                                 "'glosa-cli models')")
-                      .arg(parser.value("from").isEmpty() ? QStringLiteral("*")
-                                                          : parser.value("from"),
-                           parser.value("to").isEmpty() ? QStringLiteral("*") : parser.value("to"))
-                : QStringLiteral("no translation model is installed (see 'glosa-cli "
-                                 "models')");
-        return std::nullopt;
-    }
-    return info->id;
-}
-
-engine::DecodingOptions decodingOptionsFromCommandLine(const QCommandLineParser &parser,
-                                                       engine::DecodingOptions defaults)
-{
-    try {
-        return optionsFrom(parser, std::move(defaults));
-    } catch (const UsageError &error) {
-        throw std::invalid_argument(error.message.toStdString());
-    }
-}
-
-std::shared_ptr<engine::TranslationModel> loadTranslationModel(const QString &idOrFolder,
-                                                               QString *error, ModelInfo *info,
-                                                               engine::ComputeType computeType)
-{
-    std::shared_ptr<engine::Model> model =
-        loadInstalledModel(idOrFolder, QStringLiteral("translation"), error, info, computeType);
-    auto translation = std::dynamic_pointer_cast<engine::TranslationModel>(model);
-    if (model && !translation)
-        *error = QStringLiteral("model '%1': its plugin did not give a translation model")
-                     .arg(idOrFolder);
-    return translation;
-}
-
 int runTranslateCommand(const QStringList &args, const QString &historyPath, QTextStream &out,
                         QTextStream &err)
 {
@@ -396,9 +228,9 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
     // Check that the values parse before the (slow) model load; they are validated together with
     // the model's defaults below.
     try {
-        optionsFrom(parser, DecodingOptions());
-    } catch (const UsageError &error) {
-        err << "glosa-cli translate: " << error.message << "\n";
+        decodingOptionsFromCommandLine(parser, DecodingOptions());
+    } catch (const std::invalid_argument &error) {
+        err << "glosa-cli translate: " << error.what() << "\n";
         return 2;
     }
     QString error;
@@ -422,11 +254,8 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
     }
     DecodingOptions decoding;
     try {
-        decoding = optionsFrom(parser, model->defaultDecodingOptions());
+        decoding = decodingOptionsFromCommandLine(parser, model->defaultDecodingOptions());
         decoding.validate(model->decoder().vocabularySize());
-    } catch (const UsageError &usage) {
-        err << "glosa-cli translate: " << usage.message << "\n";
-        return 2;
     } catch (const std::exception &invalid) {
         err << "glosa-cli translate: " << invalid.what() << "\n";
         return 2;
@@ -450,8 +279,8 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
         // (atEnd() is no help on a pipe: it is true whenever the pipe is momentarily empty.)
         bool overlong = !line.endsWith('\n') && line.size() > limits::kMaxLineBytes + 1;
         if (overlong) // the rest of the line is skipped, never held whole
-            for (QByteArray rest; !(rest = input.readLine(1 << 16)).isEmpty() &&
-                                  !rest.endsWith('\n');) {
+            for (QByteArray rest;
+                 !(rest = input.readLine(1 << 16)).isEmpty() && !rest.endsWith('\n');) {
             }
         if (line.endsWith('\n'))
             line.chop(1);

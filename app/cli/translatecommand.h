@@ -1,12 +1,8 @@
 // `glosa-cli translate` and `glosa-cli models`.
 //
-//   glosa-cli translate [--model ID_OR_DIR | --from LANG --to LANG] [--strategy greedy|beam|sample]
-//   [--beam-size N]
-//       [--n-best N] [--length-penalty A] [--coverage-penalty B] [--no-repeat-ngram N]
-//       [--repetition-penalty R] [--top-k K] [--top-p P] [--temperature T] [--seed S]
-//       [--max-length N] [--min-length N] [--max-length-ratio F]
-//       [--length-normalization gnmt|average|none] [--early-stopping heuristic|bounded|eager]
-//       [--json] [--save-history]
+//   glosa-cli translate [--model ID_OR_DIR | --from LANG --to LANG] [--compute-type TYPE]
+//       [every decoding setting of engine/decoding/decodingfields.cpp: --strategy, --beam-size,
+//        --no-repeat-ngram-size, --top-p, ... (app/cli/modeloptions.h)] [--json] [--save-history]
 //   glosa-cli models [--all] [--json]
 //
 // Without --model, translate uses the default model (ModelCatalog::defaultModel) from --from to
@@ -39,57 +35,13 @@
 #pragma once
 
 #include "app/cli/help.h"
-#include "engine/decoding/decodingoptions.h"
-#include "engine/package.h"
 
-#include <QCommandLineOption>
-#include <QList>
 #include <QString>
 #include <QStringList>
 
-#include <memory>
-#include <optional>
-
-class QCommandLineParser;
 class QTextStream;
 
-namespace glosa {
-struct ModelInfo;
-}
-namespace glosa::engine {
-class Model;
-class TranslationModel;
-} // namespace glosa::engine
-
 namespace glosa::cli {
-
-// Shared with the other commands that translate (translate-doc): the decoding options
-// (--strategy, --beam-size, ...), their values over a model's defaults (throws
-// std::invalid_argument with a one-line message), and loading a translation model by id or folder
-// (null with *error set on failure).
-// --model, --from, --to; which model they name (an id or folder; nullopt with *error set when no
-// installed model matches or they contradict each other).
-QList<QCommandLineOption> modelCommandLineOptions();
-std::optional<QString> modelFromCommandLine(const QCommandLineParser &parser, QString *error);
-// --compute-type (auto when absent); nullopt with *error for a value that is not one.
-std::optional<engine::ComputeType> computeTypeFromCommandLine(const QCommandLineParser &parser,
-                                                              QString *error);
-// Every decoding option with DecodingOptions' default, and the paragraph of help that says how a
-// model's own defaults come in between.
-QList<QCommandLineOption> decodingCommandLineOptions();
-const QString &decodingHelpParagraph();
-engine::DecodingOptions decodingOptionsFromCommandLine(const QCommandLineParser &parser,
-                                                       engine::DecodingOptions defaults);
-std::shared_ptr<engine::TranslationModel>
-loadTranslationModel(const QString &idOrFolder, QString *error, ModelInfo *info,
-                     engine::ComputeType computeType = engine::ComputeType::Auto);
-// An installed model id or a model folder whose model.json declares `task` ("translation",
-// "captioning"), loaded by its plugin; null with *error set when it is missing, broken, of
-// another task or rejected by the plugin. *info (when given) receives its catalog entry.
-std::shared_ptr<engine::Model>
-loadInstalledModel(const QString &idOrFolder, const QString &task, QString *error,
-                   ModelInfo *info = nullptr,
-                   engine::ComputeType computeType = engine::ComputeType::Auto);
 
 CommandHelp translateCommandHelp();
 CommandHelp modelsCommandHelp();

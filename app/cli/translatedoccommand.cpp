@@ -1,6 +1,6 @@
 #include "app/cli/translatedoccommand.h"
 
-#include "app/cli/translatecommand.h"
+#include "app/cli/modeloptions.h"
 #include "app/core/documents/documenttranslator.h"
 #include "app/core/documents/formats.h"
 #include "app/core/documents/textencoding.h"

@@ -1,0 +1,169 @@
+#include "app/cli/modeloptions.h"
+
+#include "app/core/modelcatalog.h"
+#include "app/core/pluginregistry.h"
+#include "engine/decoding/decodingfields.h"
+#include "engine/translation/translationmodel.h"
+
+#include <QCommandLineParser>
+#include <QLocale>
+
+#include <stdexcept>
+
+namespace glosa::cli {
+
+std::shared_ptr<engine::Model> loadInstalledModel(const QString &idOrFolder, const QString &task,
+                                                  QString *error, ModelInfo *loadedInfo,
+                                                  engine::ComputeType computeType)
+{
+    PluginRegistry plugins;
+    plugins.scan();
+    ModelCatalog catalog;
+    catalog.scan();
+    const std::optional<ModelInfo> info = catalog.find(idOrFolder);
+    if (!info) {
+        *error = QStringLiteral("no model '%1': not an installed model id nor a model folder "
+                                "(see 'glosa-cli models')")
+                     .arg(idOrFolder);
+        return nullptr;
+    }
+    if (!info->isValid()) {
+        *error = QStringLiteral("model '%1' (%2) is broken: %3")
+                     .arg(idOrFolder, info->folder, info->error);
+        return nullptr;
+    }
+    if (info->task != task) {
+        *error = QStringLiteral("model '%1' (%2) is a %3 model, not a %4 model")
+                     .arg(info->id, info->folder, info->task, task);
+        return nullptr;
+    }
+    std::shared_ptr<engine::Model> model = ModelCatalog::load(*info, plugins, error, computeType);
+    if (model && loadedInfo)
+        *loadedInfo = *info;
+    return model;
+}
+
+QList<QCommandLineOption> decodingCommandLineOptions()
+{
+    // The defaults shown are DecodingOptions'; a model package's "decoding" object overrides them
+    // (the bundled Transformers: beam 4, length penalty 0.6), and the command line overrides both.
+    const engine::DecodingOptions defaults;
+    QList<QCommandLineOption> options;
+    for (const engine::DecodingField &field : engine::decodingFields()) {
+        if (!field.isSetting())
+            continue;
+        QStringList names{QString::fromStdString(field.optionName())};
+        if (field.formerName)
+            names << QString::fromStdString(field.formerOptionName());
+        QCommandLineOption option(names, QString::fromUtf8(field.help),
+                                  QString::fromLatin1(field.valueName));
+        option.setDefaultValue(
+            QString::fromStdString(engine::decodingFieldToText(defaults, field)));
+        options << option;
+    }
+    return options;
+}
+
+const QString &decodingHelpParagraph()
+{
+    static const QString text = QStringLiteral(
+        "Decoding options that are not given take the model package's own settings (its "
+        "model.json \"decoding\": beam 4 with length penalty 0.6 for the bundled Transformers), "
+        "then the defaults shown.");
+    return text;
+}
+
+QList<QCommandLineOption> modelCommandLineOptions()
+{
+    return {
+        {"model",
+         "Model id or package folder (see 'glosa-cli models'); without it, the default "
+         "model for --from/--to, else for the system language.",
+         "ID_OR_DIR"},
+        {"from", "Without --model: the source language (e.g. en, es) of the default model.",
+         "LANG"},
+        {"to", "Without --model: the target language of the default model.", "LANG"},
+        {"compute-type",
+         "Arithmetic of the model's large layers: auto (int8 where the package stores int8 "
+         "weights, else float32), float32, or int8 (quantized at load: about 1.5-3x faster, "
+         "output equal to float32 on most sentences).",
+         "TYPE", "auto"},
+    };
+}
+
+std::optional<engine::ComputeType> computeTypeFromCommandLine(const QCommandLineParser &parser,
+                                                              QString *error)
+{
+    try {
+        return engine::parseComputeType(parser.value("compute-type").toStdString());
+    } catch (const std::invalid_argument &invalid) {
+        *error = QString::fromStdString(invalid.what());
+        return std::nullopt;
+    }
+}
+
+std::optional<QString> modelFromCommandLine(const QCommandLineParser &parser, QString *error)
+{
+    if (parser.isSet("model")) {
+        if (parser.isSet("from") || parser.isSet("to")) {
+            *error = QStringLiteral("--from and --to choose a model: leave out --model or them");
+            return std::nullopt;
+        }
+        return parser.value("model");
+    }
+    ModelCatalog catalog;
+    catalog.scan();
+    const QString translation = QStringLiteral("translation");
+    const std::optional<ModelInfo> info =
+        parser.isSet("from") || parser.isSet("to")
+            ? catalog.defaultModel(translation, parser.value("from"), parser.value("to"))
+            : catalog.defaultTranslationModel(QLocale::system().uiLanguages());
+    if (!info) {
+        *error =
+            parser.isSet("from") || parser.isSet("to")
+                ? QStringLiteral("no translation model from '%1' to '%2' is installed (see "
+                                 "'glosa-cli models')")
+                      .arg(parser.value("from").isEmpty() ? QStringLiteral("*")
+                                                          : parser.value("from"),
+                           parser.value("to").isEmpty() ? QStringLiteral("*") : parser.value("to"))
+                : QStringLiteral("no translation model is installed (see 'glosa-cli "
+                                 "models')");
+        return std::nullopt;
+    }
+    return info->id;
+}
+
+engine::DecodingOptions decodingOptionsFromCommandLine(const QCommandLineParser &parser,
+                                                       engine::DecodingOptions defaults)
+{
+    for (const engine::DecodingField &field : engine::decodingFields()) {
+        const QString name = QString::fromStdString(field.optionName());
+        if (!field.isSetting() || !parser.isSet(name))
+            continue;
+        try {
+            engine::decodingFieldFromText(defaults, field, parser.value(name).toStdString());
+        } catch (const std::invalid_argument &error) {
+            throw std::invalid_argument(
+                QStringLiteral("--%1 %2").arg(name, QString::fromUtf8(error.what())).toStdString());
+        }
+    }
+    // A length penalty only acts under GNMT normalisation; asking for one asks for that.
+    if (parser.isSet("length-penalty") && !parser.isSet("length-normalization"))
+        defaults.lengthNormalization = engine::LengthNormalization::Gnmt;
+    return defaults;
+}
+
+std::shared_ptr<engine::TranslationModel> loadTranslationModel(const QString &idOrFolder,
+                                                               QString *error, ModelInfo *info,
+                                                               engine::ComputeType computeType)
+{
+    std::shared_ptr<engine::Model> model =
+        loadInstalledModel(idOrFolder, QStringLiteral("translation"), error, info, computeType);
+    auto translation = std::dynamic_pointer_cast<engine::TranslationModel>(model);
+    if (model && !translation)
+        *error = QStringLiteral("model '%1': its plugin did not give a translation model")
+                     .arg(idOrFolder);
+    return translation;
+}
+
+} // namespace glosa::cli

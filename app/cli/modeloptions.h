@@ -1,0 +1,57 @@
+// What every glosa-cli command that runs a model shares (translate, translate-doc, caption):
+// choosing and loading the model, and the decoding options, generated from the engine's field
+// table (engine/decoding/decodingfields.h).
+#pragma once
+
+#include "engine/decoding/decodingoptions.h"
+#include "engine/package.h"
+
+#include <QCommandLineOption>
+#include <QList>
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+class QCommandLineParser;
+
+namespace glosa {
+struct ModelInfo;
+}
+namespace glosa::engine {
+class Model;
+class TranslationModel;
+} // namespace glosa::engine
+
+namespace glosa::cli {
+
+// --model, --from, --to, --compute-type.
+QList<QCommandLineOption> modelCommandLineOptions();
+// Which model they name (an id or folder); nullopt with *error set when no installed model
+// matches or they contradict each other.
+std::optional<QString> modelFromCommandLine(const QCommandLineParser &parser, QString *error);
+// --compute-type (auto when absent); nullopt with *error for a value that is not one.
+std::optional<engine::ComputeType> computeTypeFromCommandLine(const QCommandLineParser &parser,
+                                                              QString *error);
+
+// Every decoding setting of the field table as an option (--beam-size, ...) with DecodingOptions'
+// default, and the paragraph of help that says how a model's own defaults come in between.
+QList<QCommandLineOption> decodingCommandLineOptions();
+const QString &decodingHelpParagraph();
+// The options given, over `defaults` (the model's). Throws std::invalid_argument with a one-line
+// message naming the option ("--beam-size 'x' is not an integer"); validation is the caller's.
+engine::DecodingOptions decodingOptionsFromCommandLine(const QCommandLineParser &parser,
+                                                       engine::DecodingOptions defaults);
+
+// An installed model id or a model folder whose model.json declares `task` ("translation",
+// "captioning"), loaded by its plugin; null with *error set when it is missing, broken, of
+// another task or rejected by the plugin. *info (when given) receives its catalog entry.
+std::shared_ptr<engine::Model>
+loadInstalledModel(const QString &idOrFolder, const QString &task, QString *error,
+                   ModelInfo *info = nullptr,
+                   engine::ComputeType computeType = engine::ComputeType::Auto);
+std::shared_ptr<engine::TranslationModel>
+loadTranslationModel(const QString &idOrFolder, QString *error, ModelInfo *info,
+                     engine::ComputeType computeType = engine::ComputeType::Auto);
+
+} // namespace glosa::cli
