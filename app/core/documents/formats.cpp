@@ -8,62 +8,97 @@
 #include <QFileInfo>
 #include <QSaveFile>
 
+#include <optional>
+
 namespace glosa::documents {
+
+namespace {
+
+QByteArray asRead(const Document &document)
+{
+    return document.render();
+}
+
+} // namespace
+
+const std::vector<DocumentFormat> &documentFormats()
+{
+    using namespace formats;
+    // Descriptions are translated where they are shown, in the glosa::DocumentsView context.
+    // clang-format off
+    static const std::vector<DocumentFormat> table = {
+        // name, aliases, description, parse, readFile, streamable, writable as
+        {"txt", {}, QT_TRANSLATE_NOOP("glosa::DocumentsView", "Plain text"),
+         parseTxt, nullptr, true, {{"txt", asRead}}},
+        {"srt", {}, QT_TRANSLATE_NOOP("glosa::DocumentsView", "Subtitles"),
+         parseSrt, nullptr, true, {{"srt", asRead}, {"txt", plainText}}},
+        {"md", {"markdown"}, QT_TRANSLATE_NOOP("glosa::DocumentsView", "Markdown"),
+         parseMd, nullptr, false, {{"md", asRead}, {"txt", plainText}}},
+        {"html", {"htm", "xhtml"}, QT_TRANSLATE_NOOP("glosa::DocumentsView", "Web page"),
+         parseHtml, nullptr, false, {{"html", writeHtml}, {"txt", plainText}}},
+        {"odt", {}, QT_TRANSLATE_NOOP("glosa::DocumentsView", "OpenDocument text"),
+         parseOdt, nullptr, false, {{"odt", asRead}, {"txt", plainText}}},
+        {"docx", {}, QT_TRANSLATE_NOOP("glosa::DocumentsView", "Word document"),
+         parseDocx, nullptr, false, {{"docx", asRead}, {"txt", plainText}}},
+        // Not written back (QtPdf only reads): its text blocks become paragraphs of an editable
+        // format, or the text as laid out on the pages.
+        {"pdf", {}, QT_TRANSLATE_NOOP("glosa::DocumentsView", "PDF document"),
+         nullptr, readPdf, false,
+         {{"odt", writeOdtParagraphs}, {"docx", writeDocxParagraphs},
+          {"html", writeHtmlParagraphs}, {"txt", asRead}}},
+    };
+    // clang-format on
+    return table;
+}
+
+const DocumentFormat *findFormat(const QString &format)
+{
+    for (const DocumentFormat &row : documentFormats())
+        if (row.name == format)
+            return &row;
+    return nullptr;
+}
 
 QStringList supportedFormats()
 {
-    return {QStringLiteral("txt"),      QStringLiteral("srt"),  QStringLiteral("md"),
-            QStringLiteral("markdown"), QStringLiteral("html"), QStringLiteral("htm"),
-            QStringLiteral("odt"),      QStringLiteral("docx"), QStringLiteral("pdf")};
+    QStringList suffixes;
+    for (const DocumentFormat &row : documentFormats())
+        suffixes << row.name << row.aliases;
+    return suffixes;
 }
 
 QString formatForPath(const QString &path)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix == QLatin1String("htm") || suffix == QLatin1String("xhtml"))
-        return QStringLiteral("html");
-    if (suffix == QLatin1String("markdown"))
-        return QStringLiteral("md");
-    if (suffix == QLatin1String("txt") || suffix == QLatin1String("srt") ||
-        suffix == QLatin1String("md") || suffix == QLatin1String("html") ||
-        suffix == QLatin1String("odt") || suffix == QLatin1String("docx") ||
-        suffix == QLatin1String("pdf"))
-        return suffix;
+    for (const DocumentFormat &row : documentFormats())
+        if (row.name == suffix || row.aliases.contains(suffix))
+            return row.name;
     return {};
 }
 
 Document parseDocument(const QByteArray &bytes, const QString &format, const QString &name)
 {
     const QString label = name.isEmpty() ? QStringLiteral("the document") : name;
-    if (format == QLatin1String("txt"))
-        return formats::parseTxt(bytes, label);
-    if (format == QLatin1String("srt"))
-        return formats::parseSrt(bytes, label);
-    if (format == QLatin1String("md"))
-        return formats::parseMd(bytes, label);
-    if (format == QLatin1String("html"))
-        return formats::parseHtml(bytes, label);
-    if (format == QLatin1String("odt"))
-        return formats::parseOdt(bytes, label);
-    if (format == QLatin1String("docx"))
-        return formats::parseDocx(bytes, label);
-    throw DocumentError(QStringLiteral("%1: unsupported format '%2' (supported: %3)")
-                            .arg(label, format, supportedFormats().join(QStringLiteral(", "))));
+    const DocumentFormat *row = findFormat(format);
+    if (!row || !row->parse)
+        throw DocumentError(QStringLiteral("%1: unsupported format '%2' (supported: %3)")
+                                .arg(label, format, supportedFormats().join(QStringLiteral(", "))));
+    return row->parse(bytes, label);
 }
 
 Document readDocument(const QString &path)
 {
-    const QString format = formatForPath(path);
-    if (format.isEmpty())
+    const DocumentFormat *row = findFormat(formatForPath(path));
+    if (!row)
         throw DocumentError(QStringLiteral("%1: unsupported file type '.%2' (supported: %3)")
                                 .arg(path, QFileInfo(path).suffix(),
                                      supportedFormats().join(QStringLiteral(", "))));
-    if (format == QLatin1String("pdf"))
-        return formats::readPdf(path);
+    if (row->readFile)
+        return row->readFile(path);
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         throw DocumentError(QStringLiteral("cannot open %1: %2").arg(path, file.errorString()));
-    return parseDocument(file.readAll(), format, path);
+    return parseDocument(file.readAll(), row->name, path);
 }
 
 QByteArray plainText(const Document &document)
@@ -83,36 +118,26 @@ QByteArray plainText(const Document &document)
 QString writeDocument(const Document &document, const QString &path)
 {
     const QString format = formatForPath(path);
-    QByteArray bytes;
-    if (document.format == QLatin1String("pdf") && format == QLatin1String("txt"))
-        bytes = document.render(); // the PDF's text with its line layout
-    else if (document.format == QLatin1String("pdf") && format == QLatin1String("html"))
-        bytes = formats::writeHtmlParagraphs(document);
-    else if (document.format == QLatin1String("pdf") && format == QLatin1String("odt"))
-        bytes = formats::writeOdtParagraphs(document);
-    else if (document.format == QLatin1String("pdf") && format == QLatin1String("docx"))
-        bytes = formats::writeDocxParagraphs(document);
-    else if (format == document.format && format == QLatin1String("pdf"))
-        throw DocumentError(QStringLiteral("cannot write PDF: write the translation of %1 as "
-                                           ".odt, .docx, .html or .txt")
-                                .arg(QFileInfo(path).fileName()));
-    else if (format == document.format && format == QLatin1String("html"))
-        bytes = formats::writeHtml(document);
-    else if (format == document.format)
-        bytes = document.render();
-    else if (format == QLatin1String("txt"))
-        bytes = plainText(document);
-    else
-        throw DocumentError(QStringLiteral("cannot write a %1 document as '.%2' (write .%1 or "
-                                           ".txt)")
-                                .arg(document.format, QFileInfo(path).suffix()));
+    const DocumentFormat *row = findFormat(document.format);
+    const WriteAs *way = nullptr;
+    if (row)
+        for (const WriteAs &candidate : row->writableAs)
+            if (candidate.format == format)
+                way = &candidate;
+    if (!way)
+        throw DocumentError(QStringLiteral("cannot write a %1 document as '.%2' (write %3)")
+                                .arg(document.format, QFileInfo(path).suffix(),
+                                     suffixList(writableFormats(document.format),
+                                                QStringLiteral(", "), QStringLiteral(" or "))));
+    QByteArray bytes = way->write(document);
     // Text in the file's own encoding, as long as every character of the translation has one.
+    // Only .txt, .srt and .md are read in other encodings, and they are written as themselves or
+    // as .txt.
     QString encoding = QStringLiteral("UTF-8");
-    if (format == QLatin1String("txt") || format == document.format)
-        if (const std::optional<QByteArray> encoded = encodeText(bytes, document.encoding)) {
-            bytes = *encoded;
-            encoding = document.encoding;
-        }
+    if (const std::optional<QByteArray> encoded = encodeText(bytes, document.encoding)) {
+        bytes = *encoded;
+        encoding = document.encoding;
+    }
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
         throw DocumentError(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
@@ -121,19 +146,28 @@ QString writeDocument(const Document &document, const QString &path)
 
 QStringList writableFormats(const QString &format)
 {
-    if (format == QLatin1String("pdf"))
-        return {QStringLiteral("odt"), QStringLiteral("docx"), QStringLiteral("html"),
-                QStringLiteral("txt")};
-    if (format.isEmpty())
-        return {};
-    if (format == QLatin1String("txt"))
-        return {format};
-    return {format, QStringLiteral("txt")};
+    QStringList formats;
+    if (const DocumentFormat *row = findFormat(format))
+        for (const WriteAs &way : row->writableAs)
+            formats << way.format;
+    return formats;
+}
+
+QString suffixList(const QStringList &formats, const QString &separator, const QString &last)
+{
+    QString out;
+    for (qsizetype i = 0; i < formats.size(); ++i)
+        out += (i == 0                                     ? QString()
+                : i + 1 < formats.size() || last.isEmpty() ? separator
+                                                           : last) +
+               QLatin1Char('.') + formats[i];
+    return out;
 }
 
 bool isStreamable(const QString &format)
 {
-    return format == QLatin1String("txt") || format == QLatin1String("srt");
+    const DocumentFormat *row = findFormat(format);
+    return row && row->streamable;
 }
 
 QByteArray readChunk(QIODevice &device, qint64 size, bool *cut)
