@@ -156,11 +156,11 @@ QStringList writableFormats(const QString &format)
 QString suffixList(const QStringList &formats, const QString &separator, const QString &last)
 {
     QString out;
-    for (qsizetype i = 0; i < formats.size(); ++i)
-        out += (i == 0                                     ? QString()
-                : i + 1 < formats.size() || last.isEmpty() ? separator
-                                                           : last) +
-               QLatin1Char('.') + formats[i];
+    for (qsizetype i = 0; i < formats.size(); ++i) {
+        if (i > 0)
+            out += i + 1 == formats.size() && !last.isEmpty() ? last : separator;
+        out += QLatin1Char('.') + formats[i];
+    }
     return out;
 }
 
