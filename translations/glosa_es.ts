@@ -553,6 +553,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <translation>Texto OpenDocument</translation>
     </message>
     <message>
+        <source>PDF document</source>
+        <translation>Documento PDF</translation>
+    </message>
+    <message>
         <source>Word document</source>
         <translation>Documento de Word</translation>
     </message>
@@ -640,8 +644,8 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <translation>&amp;Abrir…</translation>
     </message>
     <message>
-        <source>Open a document (.txt, .md, .html, .srt, .docx, .odt, .pdf), or drop one here</source>
-        <translation>Abra un documento (.txt, .md, .html, .srt, .docx, .odt, .pdf) o suéltelo aquí</translation>
+        <source>Open a document (%1), or drop one here</source>
+        <translation>Abra un documento (%1) o suéltelo aquí</translation>
     </message>
     <message>
         <source>Open or drop a document</source>

@@ -549,6 +549,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>OpenDocument 텍스트</translation>
     </message>
     <message>
+        <source>PDF document</source>
+        <translation>PDF 문서</translation>
+    </message>
+    <message>
         <source>Word document</source>
         <translation>Word 문서</translation>
     </message>
@@ -635,8 +639,8 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>열기(&amp;O)…</translation>
     </message>
     <message>
-        <source>Open a document (.txt, .md, .html, .srt, .docx, .odt, .pdf), or drop one here</source>
-        <translation>문서(.txt, .md, .html, .srt, .docx, .odt, .pdf)를 열거나 여기에 끌어다 놓으십시오</translation>
+        <source>Open a document (%1), or drop one here</source>
+        <translation>문서(%1)를 열거나 여기에 끌어다 놓으십시오</translation>
     </message>
     <message>
         <source>Open or drop a document</source>

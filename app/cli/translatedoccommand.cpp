@@ -54,15 +54,26 @@ CommandHelp translateDocCommandHelp()
     help.name = QStringLiteral("translate-doc");
     help.synopsis = QStringLiteral("[--model ID_OR_DIR | --from LANG --to LANG] IN -o OUT "
                                    "[--window N] [--chunk-bytes N] [--quiet] [decoding options]");
-    help.summary = QStringLiteral("Translate a document (.txt .srt .md .html .odt .docx .pdf) and "
-                                  "keep its structure.");
+    QStringList formats, streamed;
+    for (const documents::DocumentFormat &row : documents::documentFormats()) {
+        formats << row.name;
+        if (row.streamable)
+            streamed << row.name;
+    }
+    const QString streamedList =
+        documents::suffixList(streamed, QStringLiteral(", "), QStringLiteral(" and "));
+    help.summary = QStringLiteral("Translate a document (%1) and keep its structure.")
+                       .arg(documents::suffixList(formats, QStringLiteral(" ")));
     help.description =
         QStringLiteral("OUT has the format of IN, or .txt for the translated paragraphs only "
-                       "(.odt, .docx, .html or .txt for a PDF). .txt and .srt are streamed "
+                       "(%1 for a PDF). %2 are streamed "
                        "--chunk-bytes at a time, so memory stays bounded on big files; OUT "
                        "replaces an existing file only once complete. Progress goes to stderr "
                        "about once a second unless --quiet. Ctrl+C stops and still writes OUT "
-                       "with the finished part translated (exit code 130).\n\n") +
+                       "with the finished part translated (exit code 130).\n\n")
+            .arg(documents::suffixList(documents::writableFormats(QStringLiteral("pdf")),
+                                       QStringLiteral(", "), QStringLiteral(" or ")),
+                 streamedList) +
         decodingHelpParagraph();
     help.options = modelCommandLineOptions();
     QCommandLineOption output({QStringLiteral("o"), QStringLiteral("output")},
@@ -72,8 +83,9 @@ CommandHelp translateDocCommandHelp()
                                              "(1: document order)."),
                               QStringLiteral("N"), QStringLiteral("512"));
     QCommandLineOption chunk(QStringLiteral("chunk-bytes"),
-                             QStringLiteral(".txt/.srt are read, translated and written this many "
-                                            "bytes at a time (cut at blank lines)."),
+                             QStringLiteral("%1 are read, translated and written this many "
+                                            "bytes at a time (cut at blank lines).")
+                                 .arg(streamedList),
                              QStringLiteral("N"), QString::number(qint64(4) << 20));
     help.options += {output, window, chunk};
     help.options += decodingCommandLineOptions();

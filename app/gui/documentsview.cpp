@@ -16,7 +16,6 @@
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QHBoxLayout>
-#include <QHash>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QMessageBox>
@@ -39,20 +38,6 @@ QString duration(qint64 milliseconds)
     if (seconds < 60)
         return DocumentsView::tr("%n s", nullptr, int(seconds));
     return DocumentsView::tr("%1 min %2 s").arg(seconds / 60).arg(seconds % 60);
-}
-
-QString filterFor(const QString &format)
-{
-    static const QHash<QString, const char *> names = {
-        {QStringLiteral("odt"), QT_TRANSLATE_NOOP("glosa::DocumentsView", "OpenDocument text")},
-        {QStringLiteral("docx"), QT_TRANSLATE_NOOP("glosa::DocumentsView", "Word document")},
-        {QStringLiteral("html"), QT_TRANSLATE_NOOP("glosa::DocumentsView", "Web page")},
-        {QStringLiteral("md"), QT_TRANSLATE_NOOP("glosa::DocumentsView", "Markdown")},
-        {QStringLiteral("srt"), QT_TRANSLATE_NOOP("glosa::DocumentsView", "Subtitles")},
-        {QStringLiteral("txt"), QT_TRANSLATE_NOOP("glosa::DocumentsView", "Plain text")},
-    };
-    return QStringLiteral("%1 (*.%2)")
-        .arg(DocumentsView::tr(names.value(format, "Document")), format);
 }
 
 // One line of text per paragraph in both panes, so that block n is paragraph n on either side.
@@ -243,14 +228,27 @@ void DocumentsView::updateTargetTitle()
         m_targetTitle->setText(tr("Translation (%1)").arg(languageName(language)));
 }
 
-void DocumentsView::chooseDocument()
+QString DocumentsView::openFilter()
 {
     QStringList patterns;
     for (const QString &suffix : documents::supportedFormats())
         patterns << QStringLiteral("*.") + suffix;
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open document"), documentsFolder(),
-        tr("Documents (%1);;All files (*)").arg(patterns.join(QLatin1Char(' '))));
+    return tr("Documents (%1);;All files (*)").arg(patterns.join(QLatin1Char(' ')));
+}
+
+QStringList DocumentsView::exportFilters(const QStringList &formats)
+{
+    QStringList filters;
+    for (const QString &format : formats)
+        if (const documents::DocumentFormat *row = documents::findFormat(format))
+            filters << QStringLiteral("%1 (*.%2)").arg(tr(row->description), format);
+    return filters;
+}
+
+void DocumentsView::chooseDocument()
+{
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open document"), documentsFolder(), openFilter());
     if (!path.isEmpty() && !keepEdits())
         openDocument(path);
 }
@@ -449,9 +447,7 @@ void DocumentsView::exportDocument()
     const QStringList formats = m_worker->exportFormats();
     if (formats.isEmpty())
         return;
-    QStringList filters;
-    for (const QString &format : formats)
-        filters << filterFor(format);
+    const QStringList filters = exportFilters(formats);
     const QFileInfo source(m_path);
     const QString suggested = source.dir().filePath(source.completeBaseName() + QLatin1Char('.') +
                                                     m_worker->modelInfo().targetLanguage +
@@ -462,7 +458,7 @@ void DocumentsView::exportDocument()
     if (path.isEmpty())
         return;
     const QString chosen = formats.value(filters.indexOf(filter), formats.first());
-    if (!formats.contains(QFileInfo(path).suffix().toLower()))
+    if (!formats.contains(documents::formatForPath(path)))
         path += QLatin1Char('.') + chosen;
     exportTo(path);
 }
@@ -555,8 +551,11 @@ void DocumentsView::updateState()
 void DocumentsView::retranslateUi()
 {
     m_open->setText(tr("&Open…"));
-    m_open->setToolTip(tr("Open a document (.txt, .md, .html, .srt, .docx, .odt, .pdf), or drop "
-                          "one here"));
+    QStringList formats;
+    for (const documents::DocumentFormat &row : documents::documentFormats())
+        formats << row.name;
+    m_open->setToolTip(tr("Open a document (%1), or drop one here")
+                           .arg(documents::suffixList(formats, QStringLiteral(", "))));
     if (m_path.isEmpty())
         m_file->setText(tr("Open or drop a document"));
     m_qualityLabel->setText(tr("&Quality:"));

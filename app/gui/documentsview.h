@@ -1,4 +1,4 @@
-// DocumentsView: open or drop a document (.txt, .md, .html, .srt, .docx, .odt, .pdf), translate it
+// DocumentsView: open or drop a document (a format of documents/formats.h), translate it
 // on a DocumentWorker thread, and watch it fill in: the source and the translation side by side,
 // one paragraph per line of text in both, scrolled together; the sentence under the cursor (in
 // either pane) is highlighted with its translation. Progress says sentences done / total and the
@@ -56,6 +56,11 @@ public:
 
     // Highlights sentence `sentence` of paragraph `paragraph` in both panes.
     void selectSentence(int paragraph, int sentence);
+
+    // The Open dialog's name filters: every suffix of the format table, then all files.
+    static QString openFilter();
+    // Export dialog's name filters, one per format in `formats` (of the format table).
+    static QStringList exportFilters(const QStringList &formats);
 
 public slots:
     void chooseDocument();

@@ -51,8 +51,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     const QByteArray bytes = input(data, size);
     Document doc;
     try {
-        if (format == QLatin1String("pdf")) {
-            doc = readDocument(glosa::fuzz::writeInput(data, size, ".pdf"));
+        if (!findFormat(format)->parse) { // read from a file only (PDF)
+            doc = readDocument(
+                glosa::fuzz::writeInput(data, size, ("." + format.toStdString()).c_str()));
             (void)plainText(doc);
             return 0;
         }

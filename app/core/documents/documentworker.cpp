@@ -217,10 +217,13 @@ public:
                 // finished paragraphs, the others as in the source.
                 const QString format = formatForPath(path);
                 const bool own = format == m_format;
-                if (!own && format != QLatin1String("txt"))
+                const QStringList writable = writableFormats(m_format);
+                if (!writable.contains(format))
                     throw DocumentError(QStringLiteral("cannot write a %1 document as '.%2' "
-                                                       "(write .%1 or .txt)")
-                                            .arg(m_format, QFileInfo(path).suffix()));
+                                                       "(write %3)")
+                                            .arg(m_format, QFileInfo(path).suffix(),
+                                                 suffixList(writable, QStringLiteral(", "),
+                                                            QStringLiteral(" or "))));
                 QSaveFile out(path);
                 if (!out.open(QIODevice::WriteOnly))
                     throw DocumentError(

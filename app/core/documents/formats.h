@@ -1,4 +1,6 @@
-// Reading and writing documents by file suffix: .txt, .srt, .md/.markdown, .html/.htm, .odt, .docx.
+// Reading and writing documents by file suffix: .txt, .srt, .md, .html, .odt, .docx, .pdf, as the
+// format table (documentFormats(), the one list every other list of formats derives from) says.
+// Each format's reader and writers are in formats/<name>.cpp.
 //
 // Basic usage:
 //     Document doc = readDocument("talk.srt");   // DocumentError with a one-line message
@@ -49,11 +51,44 @@
 
 #include <QStringList>
 
+#include <vector>
+
 class QIODevice;
 
 namespace glosa::documents {
 
-// Suffixes readDocument accepts, lower case without the dot.
+// A document written as one format.
+struct WriteAs
+{
+    QString format;
+    QByteArray (*write)(const Document &document);
+};
+
+// One row of the format table. File dialogs, drag and drop, the CLI's checks, export choices,
+// streaming and the readers and writers all ask the table, so adding a format is a
+// formats/<name>.cpp and a row.
+struct DocumentFormat
+{
+    QString name;            // Document::format, and the suffix written
+    QStringList aliases;     // other suffixes read as this format, lower case
+    const char *description; // for file dialogs: QT_TRANSLATE_NOOP("glosa::DocumentsView", …)
+    // Reads a whole file's bytes; `name` is used in messages. Null when only readFile can.
+    Document (*parse)(const QByteArray &bytes, const QString &name);
+    // Reads the file at `path` itself; null when its bytes go to parse.
+    Document (*readFile)(const QString &path);
+    // A blank line always ends a paragraph, so big files are read, translated and written a chunk
+    // at a time (readChunk), memory bounded by the chunk, not the file.
+    bool streamable;
+    // What a document read as this format can be written as, and how; the suggested one first.
+    std::vector<WriteAs> writableAs;
+};
+
+// In the order the formats are listed to users.
+const std::vector<DocumentFormat> &documentFormats();
+// The row named `format` (not an alias), null when none.
+const DocumentFormat *findFormat(const QString &format);
+
+// Suffixes readDocument accepts (every name and alias), lower case without the dot.
 QStringList supportedFormats();
 // The format for a path's suffix ("htm" → "html", "markdown" → "md"), empty when unsupported.
 QString formatForPath(const QString &path);
@@ -66,17 +101,20 @@ Document readDocument(const QString &path);
 // The document's own format (doc.render()) or, for a .txt path, its segments as plain text, one
 // paragraph each separated by blank lines. Text goes out in the document's encoding (a .txt,
 // .srt or .md read as Windows-1252 or UTF-16 is written so) when every character fits, else in
-// UTF-8; returns which. Throws DocumentError for other suffixes or when the file cannot be
-// written.
+// UTF-8; returns which. Throws DocumentError for suffixes writableFormats() does not name or when
+// the file cannot be written.
 QString writeDocument(const Document &document, const QString &path);
 QByteArray plainText(const Document &document);
 
-// What a document read as `format` can be written as (formats, own one first): its own format
-// and .txt; a PDF as .odt, .docx, .html (one paragraph each) or .txt.
+// What a document read as `format` can be written as (formats, the suggested one first): its own
+// format and .txt; a PDF as .odt, .docx, .html (one paragraph each) or .txt.
 QStringList writableFormats(const QString &format);
 
-// Big files: .txt and .srt can be read, translated and written a chunk at a time (memory bounded
-// by the chunk, not the file), since a blank line always ends a paragraph or a subtitle.
+// `formats` as suffixes for people: ".txt, .srt or .md" with separator ", " and `last` " or ".
+QString suffixList(const QStringList &formats, const QString &separator,
+                   const QString &last = QString());
+
+// Whether .`format` files can be read, translated and written a chunk at a time (.txt, .srt).
 bool isStreamable(const QString &format);
 // At least `size` bytes from `device`, then up to and including the next blank line (or the end),
 // so that no paragraph or subtitle is cut; empty at the end. But never more than

@@ -96,4 +96,24 @@ QByteArray writeZip(const std::vector<ZipEntry> &entries)
     return bytes;
 }
 
+std::vector<ZipEntry> openArchive(const QByteArray &bytes, const QString &name)
+{
+    if (bytes.isEmpty())
+        throw DocumentError(QStringLiteral("%1 is empty (0 bytes)").arg(name));
+    if (bytes.startsWith("\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1"))
+        throw DocumentError(QStringLiteral("%1 is password-protected (encrypted) or in an old "
+                                           "binary format; save it without a password as .odt or "
+                                           ".docx first")
+                                .arg(name));
+    return readZip(bytes, name);
+}
+
+const ZipEntry *findEntry(const std::vector<ZipEntry> &entries, const QString &name)
+{
+    for (const ZipEntry &entry : entries)
+        if (entry.name == name)
+            return &entry;
+    return nullptr;
+}
+
 } // namespace glosa::documents

@@ -22,4 +22,10 @@ std::vector<ZipEntry> readZip(const QByteArray &bytes, const QString &label);
 // Throws DocumentError when QuaZip fails.
 QByteArray writeZip(const std::vector<ZipEntry> &entries);
 
+// readZip() for an office document (.odt, .docx), after the checks it needs first: not empty,
+// not an encrypted (OLE) container, which Word and LibreOffice write for a password.
+std::vector<ZipEntry> openArchive(const QByteArray &bytes, const QString &name);
+// The entry called `name`, or null.
+const ZipEntry *findEntry(const std::vector<ZipEntry> &entries, const QString &name);
+
 } // namespace glosa::documents

@@ -1,0 +1,371 @@
+// Word (WordprocessingML): the paragraphs of the document, notes, headers and footers; runs
+// become tile spans so that their formatting is split over the translation (formats.h).
+#include "app/core/documents/formats/entrypoints.h"
+#include "app/core/documents/formats/markup.h"
+#include "app/core/documents/formats/textlines.h"
+#include "app/core/limits.h"
+
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <memory>
+
+namespace glosa::documents::formats {
+
+namespace {
+
+QByteArray tagNameAt(const QByteArray &raw, qsizetype i)
+{
+    qsizetype k = i + 1;
+    if (k < raw.size() && raw[k] == '/')
+        ++k;
+    const qsizetype start = k;
+    while (k < raw.size() && !isSpace(raw[k]) && raw[k] != '>' && raw[k] != '/')
+        ++k;
+    return raw.mid(start, k - start);
+}
+
+// The end of the element whose start tag is at `i` (just after its end tag), or -1.
+qsizetype elementEnd(const QByteArray &raw, qsizetype i)
+{
+    qsizetype end = tagEnd(raw, i);
+    if (end < 0 || raw[end - 2] == '/')
+        return end;
+    int depth = 1;
+    while (depth > 0) {
+        const qsizetype next = raw.indexOf('<', end);
+        if (next < 0)
+            return -1;
+        end = tagEnd(raw, next);
+        if (end < 0)
+            return -1;
+        if (raw[next + 1] == '/')
+            --depth;
+        else if (raw[next + 1] != '?' && raw[next + 1] != '!' && raw[end - 2] != '/')
+            ++depth;
+    }
+    return end;
+}
+
+QByteArray decodeXmlText(const QByteArray &raw)
+{
+    QByteArray out;
+    for (qsizetype i = 0; i < raw.size(); ++i) {
+        if (raw[i] == '&') {
+            const qsizetype semicolon = raw.indexOf(';', i);
+            if (semicolon > i) {
+                const QByteArray decoded = decodeEntity(raw.mid(i + 1, semicolon - i - 1));
+                if (!decoded.isEmpty()) {
+                    out += decoded;
+                    i = semicolon;
+                    continue;
+                }
+            }
+        }
+        out += raw[i];
+    }
+    return out;
+}
+
+// Word paragraphs (<w:p>) of one part (document, footnotes, endnotes, headers, footers) as
+// segments. A text run becomes one tile span per <w:t> (the run's properties repeated), so the
+// translation can be split among the source's runs by the alignment; hyperlinks (and smart tags,
+// tracked insertions) are spans around their runs; anything else inside the paragraph (tabs,
+// breaks, bookmarks, fields, drawings) is kept whole at its place. A text box (<w:txbxContent>,
+// in DrawingML and in its VML fallback) is kept whole too, its paragraphs read as nested
+// segments.
+class DocxReader
+{
+public:
+    // `boxes`: how many text boxes this markup is nested in.
+    DocxReader(const QByteArray &xml, Document &doc, int boxes = 0)
+        : m_xml(xml), m_doc(doc), m_boxes(boxes)
+    {
+        if (boxes > limits::kMaxBoxDepth)
+            throw DocumentError(QStringLiteral("text boxes nest deeper than the limit of %1")
+                                    .arg(limits::kMaxBoxDepth));
+    }
+
+    void read()
+    {
+        qsizetype i = 0;
+        while (i < m_xml.size()) {
+            qsizetype p = m_xml.indexOf("<w:p", i);
+            while (p >= 0 && p + 4 < m_xml.size() && !isSpace(m_xml[p + 4]) &&
+                   m_xml[p + 4] != '>' && m_xml[p + 4] != '/')
+                p = m_xml.indexOf("<w:p", p + 4);
+            if (p < 0) {
+                m_doc.appendSkeleton(m_xml.mid(i));
+                return;
+            }
+            m_doc.appendSkeleton(m_xml.mid(i, p - i));
+            const qsizetype end = elementEnd(m_xml, p);
+            if (end < 0)
+                throw DocumentError(QStringLiteral("a <w:p> at offset %1 is not closed").arg(p));
+            paragraph(m_xml.mid(p, end - p));
+            i = end;
+        }
+    }
+
+private:
+    void paragraph(const QByteArray &raw)
+    {
+        const qsizetype open = tagEnd(raw, 0);
+        const qsizetype close = raw.lastIndexOf("</w:p>");
+        if (raw[open - 2] == '/' || close < open ||
+            ((raw.indexOf("<w:p ", open) >= 0 || raw.indexOf("<w:p>", open) >= 0) &&
+             !raw.contains("<w:txbxContent"))) {
+            m_doc.appendSkeleton(raw);
+            return;
+        }
+        m_segment = Segment();
+        m_items.clear();
+        children(raw, open, close, 1);
+        // Leading and trailing items without text stay outside the segment.
+        std::size_t first = 0, last = m_items.size();
+        while (first < last && !m_items[first].text)
+            ++first;
+        while (last > first && !m_items[last - 1].text)
+            --last;
+        const bool boxes = std::any_of(m_items.begin(), m_items.end(),
+                                       [](const Item &item) { return item.inner != nullptr; });
+        // Items outside the segment: skeleton, but a text box keeps its paragraphs' slots.
+        auto outside = [&](std::size_t from, std::size_t to) {
+            for (std::size_t k = from; k < to; ++k) {
+                if (m_items[k].inner)
+                    m_doc.appendParts(Document(*m_items[k].inner));
+                else
+                    m_doc.appendSkeleton(m_items[k].raw);
+            }
+        };
+        if (first == last) {
+            if (!boxes) {
+                m_doc.appendSkeleton(raw);
+            } else {
+                m_doc.appendSkeleton(raw.left(open));
+                outside(0, m_items.size());
+                m_doc.appendSkeleton(raw.mid(close));
+            }
+            return;
+        }
+        m_doc.appendSkeleton(raw.left(open));
+        outside(0, first);
+        // Containers (<w:hyperlink>) opened or closed outside [first, last) stay whole there.
+        std::vector<std::pair<qsizetype, std::size_t>> containers; // text position, item
+        int order = 0;
+        for (std::size_t k = first; k < last; ++k) {
+            const Item &item = m_items[k];
+            const qsizetype at = m_segment.text.size();
+            ++order;
+            if (item.kind == Item::Text) {
+                m_segment.text += item.decoded;
+                m_segment.spans.push_back(
+                    {{at, m_segment.text.size()}, item.raw, item.close, false, order, order, true});
+            } else if (item.kind == Item::ContainerOpen) {
+                containers.push_back({at, k});
+                m_segment.spans.push_back({{at, at}, item.raw, {}, false, order, order});
+                containers.back().second = m_segment.spans.size() - 1;
+            } else if (item.kind == Item::ContainerClose && !containers.empty()) {
+                InlineSpan &span = m_segment.spans[containers.back().second];
+                span.range.end = at;
+                span.close = item.raw;
+                span.closeOrder = order;
+                containers.pop_back();
+            } else if (item.inner) {
+                InlineSpan span{{at, at}, {}, {}, false, order, order};
+                m_doc.nestInto(Document(*item.inner), span);
+                m_segment.spans.push_back(std::move(span));
+            } else {
+                m_segment.spans.push_back({{at, at}, item.raw, {}, false, order, order});
+                // A tab or a line break separates words: the run before it gets a space.
+                if (item.separates && !m_segment.text.isEmpty() && !m_segment.text.endsWith(' '))
+                    for (auto span = m_segment.spans.rbegin(); span != m_segment.spans.rend();
+                         ++span)
+                        if (span->tile) {
+                            if (span->range.end == m_segment.text.size()) {
+                                m_segment.text += ' ';
+                                ++span->range.end;
+                                m_segment.spans.back().range = {m_segment.text.size(),
+                                                                m_segment.text.size()};
+                            }
+                            break;
+                        }
+            }
+        }
+        std::stable_sort(m_segment.spans.begin(), m_segment.spans.end(),
+                         [](const InlineSpan &a, const InlineSpan &b) {
+                             return a.range.begin != b.range.begin ? a.range.begin < b.range.begin
+                                                                   : a.range.end > b.range.end;
+                         });
+        protectSpans(m_segment.text, m_segment.spans);
+        m_doc.appendSegment(std::move(m_segment));
+        outside(last, m_items.size());
+        m_doc.appendSkeleton(raw.mid(close));
+    }
+
+    struct Item
+    {
+        enum Kind { Text, ContainerOpen, ContainerClose, Other } kind = Other;
+        QByteArray raw;         // the markup (for Text: run start, properties and <w:t>)
+        QByteArray close;       // Text: </w:t></w:r>
+        QByteArray decoded;     // Text: the text
+        bool text = false;      // holds text, directly or inside
+        bool separates = false; // a tab or break inside a run
+        // A text box's markup read on its own: skeleton and its paragraphs' segments.
+        std::shared_ptr<const Document> inner;
+    };
+
+    void children(const QByteArray &raw, qsizetype from, qsizetype to, int depth)
+    {
+        if (depth > limits::kMaxMarkupDepth)
+            throw DocumentError(QStringLiteral("elements nest deeper than the limit of %1")
+                                    .arg(limits::kMaxMarkupDepth));
+        qsizetype i = from;
+        while (i < to) {
+            const qsizetype next = raw.indexOf('<', i);
+            if (next < 0 || next >= to)
+                break; // white space between elements
+            const QByteArray name = tagNameAt(raw, next);
+            const qsizetype end = elementEnd(raw, next);
+            if (end < 0 || end > to)
+                throw DocumentError(
+                    QStringLiteral("a <%1> is not closed").arg(QString::fromUtf8(name)));
+            // A view: a copy at every level of nesting costs the depth times the size.
+            const QByteArrayView element(raw.constData() + next, end - next);
+            if (element.contains("<w:txbxContent")) {
+                const QByteArray whole = raw.mid(i, end - i);
+                auto inner = std::make_shared<Document>();
+                inner->escaping = m_doc.escaping;
+                DocxReader(whole, *inner, m_boxes + 1).read();
+                m_items.push_back({Item::Other, whole});
+                m_items.back().inner = std::move(inner);
+            } else if (name == "w:r" && element.contains("<w:t")) {
+                run(element.toByteArray());
+            } else if ((name == "w:hyperlink" || name == "w:smartTag" || name == "w:ins") &&
+                       raw[tagEnd(raw, next) - 2] != '/') {
+                const qsizetype openEnd = tagEnd(raw, next);
+                const qsizetype closeStart = raw.lastIndexOf('<', end - 1);
+                const std::size_t start = m_items.size();
+                m_items.push_back({Item::ContainerOpen, raw.mid(next, openEnd - next)});
+                children(raw, openEnd, closeStart, depth + 1);
+                bool text = false;
+                for (std::size_t k = start + 1; k < m_items.size(); ++k)
+                    text = text || m_items[k].text;
+                m_items[start].text = text;
+                m_items.push_back({Item::ContainerClose, raw.mid(closeStart, end - closeStart)});
+                m_items.back().text = text;
+            } else {
+                m_items.push_back({Item::Other, raw.mid(i, end - i)});
+            }
+            i = end;
+        }
+    }
+
+    void run(const QByteArray &element)
+    {
+        const qsizetype openEnd = tagEnd(element, 0);
+        const qsizetype closeStart = element.lastIndexOf("</w:r>");
+        QByteArray head = element.left(openEnd);
+        qsizetype i = openEnd;
+        const qsizetype properties = element.indexOf("<w:rPr", openEnd);
+        if (properties >= 0 && element.left(properties).mid(openEnd).trimmed().isEmpty()) {
+            const qsizetype end = elementEnd(element, properties);
+            head = element.left(end);
+            i = end;
+        }
+        while (i < closeStart) {
+            const qsizetype next = element.indexOf('<', i);
+            if (next < 0 || next >= closeStart)
+                break;
+            const qsizetype end = elementEnd(element, next);
+            const QByteArray name = tagNameAt(element, next);
+            if (name == "w:t") {
+                const qsizetype textStart = tagEnd(element, next);
+                QByteArray tag = element.mid(next, textStart - next);
+                if (tag.endsWith("/>")) {
+                    i = end;
+                    continue;
+                }
+                // Spaces at the ends of a translated run matter: keep them.
+                if (!tag.contains("xml:space"))
+                    tag = "<w:t xml:space=\"preserve\">";
+                const qsizetype textEnd = element.lastIndexOf("</w:t>", end);
+                Item item{Item::Text, head + tag, "</w:t></w:r>",
+                          decodeXmlText(element.mid(textStart, textEnd - textStart)), true};
+                m_items.push_back(item);
+            } else {
+                m_items.push_back({Item::Other, head + element.mid(next, end - next) + "</w:r>"});
+                m_items.back().separates = name == "w:tab" || name == "w:br" || name == "w:cr";
+            }
+            i = end;
+        }
+    }
+
+    const QByteArray &m_xml;
+    Document &m_doc;
+    const int m_boxes;
+    Segment m_segment;
+    std::vector<Item> m_items;
+};
+
+} // namespace
+
+Document parseDocx(const QByteArray &bytes, const QString &name)
+{
+    Document doc;
+    doc.format = QStringLiteral("docx");
+    doc.escaping = TextEscaping::Xml;
+    doc.archive = openArchive(bytes, name);
+    if (!findEntry(doc.archive, QStringLiteral("[Content_Types].xml")) ||
+        !findEntry(doc.archive, QStringLiteral("word/document.xml")))
+        throw DocumentError(
+            QStringLiteral("%1 is not a Word document (no word/document.xml)").arg(name));
+    static const QRegularExpression parts(
+        QStringLiteral(R"(^word/(document|footnotes|endnotes|header\d*|footer\d*)\.xml$)"));
+    for (const ZipEntry &entry : doc.archive) {
+        if (!parts.match(entry.name).hasMatch())
+            continue;
+        const QString label = name + QLatin1Char(':') + entry.name;
+        checkMemberUtf8(entry.data, label);
+        doc.parts.push_back({{}, -1, entry.name});
+        try {
+            DocxReader(entry.data, doc).read();
+        } catch (const DocumentError &error) {
+            throw DocumentError(QStringLiteral("%1 is corrupt: %2").arg(label, error.message()));
+        }
+    }
+    if (doc.segments.empty())
+        throw DocumentError(QStringLiteral("%1 is empty: there is no text to translate").arg(name));
+    return doc;
+}
+
+// A minimal WordprocessingML document (content types, package relationship, document part)
+// with one <w:p> per paragraph.
+QByteArray writeDocxParagraphs(const Document &document)
+{
+    const QByteArray body = paragraphsAsXml(
+        document,
+        "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
+        "<w:document xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\">"
+        "<w:body>",
+        "<w:p><w:r><w:t xml:space=\"preserve\">", "</w:t></w:r></w:p>\n",
+        "</w:body></w:document>\n");
+    const QByteArray types =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
+        "<Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\">"
+        "<Default Extension=\"rels\" "
+        "ContentType=\"application/vnd.openxmlformats-package.relationships+xml\"/>"
+        "<Default Extension=\"xml\" ContentType=\"application/xml\"/>"
+        "<Override PartName=\"/word/document.xml\" ContentType=\"application/"
+        "vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml\"/></Types>\n";
+    const QByteArray rels =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
+        "<Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">"
+        "<Relationship Id=\"rId1\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/"
+        "relationships/officeDocument\" Target=\"word/document.xml\"/></Relationships>\n";
+    return writeZip({{QStringLiteral("[Content_Types].xml"), types, false},
+                     {QStringLiteral("_rels/.rels"), rels, false},
+                     {QStringLiteral("word/document.xml"), body, false}});
+}
+
+} // namespace glosa::documents::formats

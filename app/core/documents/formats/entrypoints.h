@@ -1,0 +1,29 @@
+// What each format's file (formats/<name>.cpp) gives the format table (documents/formats.cpp):
+// its reader and the writers other formats are converted with. Readers take the label used in
+// messages; writers return the file's bytes.
+#pragma once
+
+#include "app/core/documents/document.h"
+
+#include <QByteArray>
+#include <QString>
+
+namespace glosa::documents::formats {
+
+Document parseTxt(const QByteArray &bytes, const QString &name);
+Document readTxt(const QByteArray &utf8, const QString &name); // no encoding detection (PDF)
+Document parseSrt(const QByteArray &bytes, const QString &name);
+Document parseMd(const QByteArray &bytes, const QString &name);
+Document parseHtml(const QByteArray &bytes, const QString &name);
+Document parseOdt(const QByteArray &bytes, const QString &name);
+Document parseDocx(const QByteArray &bytes, const QString &name);
+Document readPdf(const QString &path); // QtPdf reads files, not bytes
+
+// The document as read, with the target language on its <html> tag once translated.
+QByteArray writeHtml(const Document &document);
+// A document of another format as one paragraph per segment (a PDF's text blocks).
+QByteArray writeHtmlParagraphs(const Document &document);
+QByteArray writeOdtParagraphs(const Document &document);
+QByteArray writeDocxParagraphs(const Document &document);
+
+} // namespace glosa::documents::formats

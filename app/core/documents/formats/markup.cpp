@@ -1,0 +1,506 @@
+#include "app/core/documents/formats/markup.h"
+
+#include "app/core/documents/formats/textlines.h"
+#include "app/core/limits.h"
+
+#include "engine/text/unicode.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+namespace glosa::documents::formats {
+
+QByteArray decodeEntity(const QByteArray &entity)
+{
+    static const std::map<QByteArray, QByteArray> named = {{"amp", "&"},
+                                                           {"lt", "<"},
+                                                           {"gt", ">"},
+                                                           {"quot", "\""},
+                                                           {"apos", "'"},
+                                                           {"nbsp", "\xC2\xA0"},
+                                                           {"copy", "\xC2\xA9"},
+                                                           {"reg", "\xC2\xAE"},
+                                                           {"mdash", "\xE2\x80\x94"},
+                                                           {"ndash", "\xE2\x80\x93"},
+                                                           {"hellip", "\xE2\x80\xA6"},
+                                                           {"lsquo", "\xE2\x80\x98"},
+                                                           {"rsquo", "\xE2\x80\x99"},
+                                                           {"ldquo", "\xE2\x80\x9C"},
+                                                           {"rdquo", "\xE2\x80\x9D"},
+                                                           {"laquo", "\xC2\xAB"},
+                                                           {"raquo", "\xC2\xBB"},
+                                                           {"euro", "\xE2\x82\xAC"}};
+    if (entity.startsWith('#')) {
+        bool ok = false;
+        const uint code = entity.size() > 1 && (entity[1] == 'x' || entity[1] == 'X')
+                              ? entity.mid(2).toUInt(&ok, 16)
+                              : entity.mid(1).toUInt(&ok, 10);
+        if (!ok || code == 0 || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
+            return {};
+        const char32_t c = code;
+        return QString::fromUcs4(&c, 1).toUtf8();
+    }
+    const auto found = named.find(entity);
+    return found == named.end() ? QByteArray() : found->second;
+}
+
+qsizetype tagEnd(const QByteArray &raw, qsizetype i)
+{
+    char quote = 0;
+    for (qsizetype k = i + 1; k < raw.size(); ++k) {
+        const char c = raw[k];
+        if (quote) {
+            if (c == quote)
+                quote = 0;
+        } else if (c == '"' || c == '\'') {
+            quote = c;
+        } else if (c == '>') {
+            return k + 1;
+        }
+    }
+    return -1;
+}
+
+namespace {
+
+class HtmlReader
+{
+public:
+    // `boxes`: how many notes or frames this markup is nested in.
+    HtmlReader(const QByteArray &bytes, const QString &name, const MarkupRules &rules,
+               Document &doc, int boxes = 0)
+        : m_bytes(bytes), m_name(name), m_rules(rules), m_doc(doc), m_boxes(boxes)
+    {
+        if (boxes > limits::kMaxBoxDepth)
+            throw DocumentError(QStringLiteral("%1: notes or frames nest deeper than the limit "
+                                               "of %2")
+                                    .arg(m_name)
+                                    .arg(limits::kMaxBoxDepth));
+    }
+
+    // `check`: the whole input is a document of its own (UTF-8, not empty, a BOM kept).
+    void read(bool check)
+    {
+        const QByteArray bom = check ? checkText(m_bytes, m_name) : QByteArray();
+        m_doc.appendSkeleton(bom);
+        qsizetype i = bom.size();
+        const qsizetype n = m_bytes.size();
+        while (i < n) {
+            if (m_bytes[i] != '<') {
+                qsizetype end = m_bytes.indexOf('<', i + 1);
+                end = end < 0 ? n : end;
+                text(i, end);
+                i = end;
+                continue;
+            }
+            if (m_bytes.mid(i, 4) == "<!--") {
+                const qsizetype end = m_bytes.indexOf("-->", i + 4);
+                i = boundary(i, end < 0 ? n : end + 3);
+                continue;
+            }
+            if (m_bytes.mid(i, 9) == "<![CDATA[") {
+                const qsizetype end = m_bytes.indexOf("]]>", i);
+                i = boundary(i, end < 0 ? n : end + 3);
+                continue;
+            }
+            if (i + 1 < n && (m_bytes[i + 1] == '!' || m_bytes[i + 1] == '?')) {
+                const qsizetype end = m_bytes.indexOf('>', i);
+                i = boundary(i, end < 0 ? n : end + 1);
+                continue;
+            }
+            const bool closing = i + 1 < n && m_bytes[i + 1] == '/';
+            qsizetype k = i + (closing ? 2 : 1);
+            const qsizetype nameStart = k;
+            while (k < n && (std::isalnum(uchar(m_bytes[k])) || m_bytes[k] == '-' ||
+                             m_bytes[k] == ':' || m_bytes[k] == '_'))
+                ++k;
+            if (k == nameStart || !std::isalpha(uchar(m_bytes[nameStart]))) {
+                text(i, i + 1); // a lone '<' is text
+                ++i;
+                continue;
+            }
+            const QByteArray tagName = m_bytes.mid(nameStart, k - nameStart).toLower();
+            // To the '>' that is not inside a quoted attribute value.
+            char quoteChar = 0;
+            while (k < n && (quoteChar || m_bytes[k] != '>')) {
+                if (quoteChar && m_bytes[k] == quoteChar)
+                    quoteChar = 0;
+                else if (!quoteChar && (m_bytes[k] == '"' || m_bytes[k] == '\''))
+                    quoteChar = m_bytes[k];
+                ++k;
+            }
+            if (k >= n)
+                throw DocumentError(QStringLiteral("%1: the tag '<%2' at offset %3 is not closed "
+                                                   "with '>'")
+                                        .arg(m_name, QString::fromUtf8(tagName))
+                                        .arg(i));
+            const qsizetype end = k + 1;
+            const QByteArray raw = m_bytes.mid(i, end - i);
+            if (!closing && m_rules.raw.contains(tagName) && !raw.endsWith("/>")) {
+                // Raw content up to the matching end tag, untouched.
+                const QByteArray close = "</" + tagName;
+                qsizetype stop = m_bytes.toLower().indexOf(close, end);
+                if (stop < 0)
+                    stop = n;
+                const qsizetype after = m_bytes.indexOf('>', stop);
+                i = boundary(i, after < 0 ? n : after + 1);
+                continue;
+            }
+            if (!closing && m_rules.notes.contains(tagName) && !raw.endsWith("/>")) {
+                i = note(tagName, raw, end);
+                continue;
+            }
+            if (!m_rules.inlines.contains(tagName)) {
+                flush();
+                // The tag is skeleton; its alt or title text gets a slot of its own.
+                std::vector<NestedSegment> nested;
+                const QByteArray open = closing ? raw : nestAttributes(raw, nested);
+                qsizetype from = 0;
+                for (const NestedSegment &n : nested) {
+                    m_doc.appendSkeleton(open.mid(from, n.at - from));
+                    m_doc.parts.push_back({{}, n.segment});
+                    from = n.at;
+                }
+                m_doc.appendSkeleton(open.mid(from));
+                i = end;
+                continue;
+            }
+            inlineTag(tagName, raw, closing || raw.endsWith("/>"), closing);
+            i = end;
+        }
+        flush();
+    }
+
+private:
+    struct Open
+    {
+        QByteArray name;
+        QByteArray raw;
+        qsizetype begin;
+        std::size_t index; // in m_segment.spans, reserved at the start tag
+        int order;
+        std::vector<NestedSegment> nested;
+    };
+
+    // `raw` without the values of the translated attributes, which become nested segments of
+    // the document (at their places in the returned bytes).
+    QByteArray nestAttributes(const QByteArray &raw, std::vector<NestedSegment> &nested)
+    {
+        if (m_rules.attributes.isEmpty())
+            return raw;
+        QByteArray open;
+        qsizetype copied = 0;
+        qsizetype k = 1;
+        const qsizetype n = raw.size();
+        while (k < n && !isSpace(raw[k]) && raw[k] != '>' && raw[k] != '/')
+            ++k; // the tag name
+        while (k < n) {
+            while (k < n && (isSpace(raw[k]) || raw[k] == '/'))
+                ++k;
+            const qsizetype nameStart = k;
+            while (k < n && !isSpace(raw[k]) && raw[k] != '=' && raw[k] != '>' && raw[k] != '/')
+                ++k;
+            const QByteArray name = raw.mid(nameStart, k - nameStart).toLower();
+            if (name.isEmpty())
+                break;
+            qsizetype j = k;
+            while (j < n && isSpace(raw[j]))
+                ++j;
+            if (j >= n || raw[j] != '=')
+                continue; // an attribute without a value
+            ++j;
+            while (j < n && isSpace(raw[j]))
+                ++j;
+            if (j >= n)
+                break;
+            if (raw[j] != '"' && raw[j] != '\'') { // unquoted: to the next space or '>'
+                k = j;
+                while (k < n && !isSpace(raw[k]) && raw[k] != '>')
+                    ++k;
+                continue;
+            }
+            const qsizetype valueBegin = j + 1;
+            const qsizetype valueEnd = raw.indexOf(raw[j], valueBegin);
+            if (valueEnd < 0)
+                break;
+            k = valueEnd + 1;
+            if (!m_rules.attributes.contains(name))
+                continue;
+            Segment segment;
+            segment.attribute = true;
+            for (qsizetype c = valueBegin; c < valueEnd; ++c) {
+                if (isSpace(raw[c])) {
+                    if (!segment.text.isEmpty() && !segment.text.endsWith(' '))
+                        segment.text += ' ';
+                    continue;
+                }
+                const qsizetype semicolon = raw.indexOf(';', c);
+                if (raw[c] == '&' && semicolon > c && semicolon < valueEnd && semicolon - c <= 10) {
+                    const QByteArray decoded = decodeEntity(raw.mid(c + 1, semicolon - c - 1));
+                    if (!decoded.isEmpty()) {
+                        segment.text += decoded;
+                        c = semicolon;
+                        continue;
+                    }
+                }
+                segment.text += raw[c];
+            }
+            if (segment.text.endsWith(' '))
+                segment.text.chop(1);
+            if (segment.text.trimmed().isEmpty())
+                continue;
+            protectSpans(segment.text, segment.spans);
+            open += raw.mid(copied, valueBegin - copied);
+            nested.push_back({open.size(), m_doc.appendNested(std::move(segment))});
+            copied = valueEnd;
+        }
+        return open + raw.mid(copied);
+    }
+
+    // An element kept inline whose content is read as paragraphs of its own (a footnote): one
+    // empty span holding it all, its paragraphs nested. Returns where reading goes on.
+    qsizetype note(const QByteArray &name, const QByteArray &raw, qsizetype contentBegin)
+    {
+        // The matching end tag: not </text:note-citation>, and past the end of a frame inside
+        // a frame's text box.
+        auto tagAt = [&](qsizetype k, qsizetype length) {
+            return k + length < m_bytes.size() &&
+                   (m_bytes[k + length] == '>' || m_bytes[k + length] == '/' ||
+                    isSpace(m_bytes[k + length]));
+        };
+        const QByteArray startTag = "<" + name, endTag = "</" + name;
+        qsizetype stop = contentBegin;
+        for (int depth = 1; depth > 0;) {
+            stop = m_bytes.indexOf('<', stop);
+            if (stop < 0) {
+                stop = m_bytes.size();
+                break;
+            }
+            if (m_bytes.mid(stop, endTag.size()) == endTag && tagAt(stop, endTag.size()))
+                --depth;
+            else if (m_bytes.mid(stop, startTag.size()) == startTag &&
+                     tagAt(stop, startTag.size()) &&
+                     !m_bytes.mid(stop, tagEnd(m_bytes, stop) - stop).endsWith("/>"))
+                ++depth;
+            if (depth > 0)
+                ++stop;
+        }
+        qsizetype after = m_bytes.indexOf('>', stop);
+        after = after < 0 ? m_bytes.size() : after + 1;
+        m_trail.clear();
+        const qsizetype at = m_segment.text.size();
+        const int order = ++m_order;
+        InlineSpan span{{at, at}, raw, {}, false, order, order};
+        const QByteArray content = m_bytes.mid(contentBegin, stop - contentBegin);
+        Document inner;
+        inner.escaping = m_doc.escaping;
+        HtmlReader(content, m_name, m_rules, inner, m_boxes + 1).read(false);
+        m_doc.nestInto(std::move(inner), span);
+        span.open += m_bytes.mid(stop, after - stop);
+        m_segment.spans.push_back(std::move(span));
+        return after;
+    }
+
+    void text(qsizetype from, qsizetype to)
+    {
+        for (qsizetype i = from; i < to; ++i) {
+            const char c = m_bytes[i];
+            if (isSpace(c)) {
+                if (m_segment.text.isEmpty() && m_segment.spans.empty()) {
+                    m_lead += c;
+                } else {
+                    m_trail += c;
+                    const qsizetype last = m_segment.text.size() - 1;
+                    if (!m_segment.text.endsWith(' ')) {
+                        m_segment.text += ' ';
+                        m_run = {last + 1, {}};
+                    } else if (m_run.first < 0 && !m_segment.asRead.empty() &&
+                               m_segment.asRead.back().first.begin == last &&
+                               m_segment.asRead.back().second.isEmpty()) {
+                        // The space a <br> added: this white space is what it stands for.
+                        m_segment.asRead.pop_back();
+                        m_run = {last, {}};
+                    }
+                    if (m_run.first == m_segment.text.size() - 1)
+                        m_run.second += c;
+                }
+                continue;
+            }
+            m_trail.clear();
+            endRun();
+            if (c == '&') {
+                const qsizetype semicolon = m_bytes.indexOf(';', i);
+                if (semicolon > i && semicolon < to && semicolon - i <= 10) {
+                    const QByteArray entity = m_bytes.mid(i + 1, semicolon - i - 1);
+                    const QByteArray decoded = decodeEntity(entity);
+                    if (!decoded.isEmpty()) {
+                        const qsizetype at = m_segment.text.size();
+                        m_segment.text += decoded;
+                        m_segment.asRead.push_back(
+                            {{at, m_segment.text.size()}, m_bytes.mid(i, semicolon + 1 - i)});
+                    } else {
+                        // Unknown: kept as written, in its place.
+                        ++m_order;
+                        m_segment.spans.push_back({{m_segment.text.size(), m_segment.text.size()},
+                                                   m_bytes.mid(i, semicolon + 1 - i),
+                                                   {},
+                                                   false,
+                                                   m_order,
+                                                   m_order});
+                    }
+                    i = semicolon;
+                    continue;
+                }
+            }
+            m_segment.text += c;
+        }
+    }
+
+    // A run of white space folded to the one space of the text: kept when it was anything else,
+    // so that the untranslated paragraph is written back as it was read (Segment::asRead).
+    void endRun()
+    {
+        if (m_run.first >= 0 && m_run.second != " ")
+            m_segment.asRead.push_back({{m_run.first, m_run.first + 1}, m_run.second});
+        m_run = {-1, {}};
+    }
+
+    void inlineTag(const QByteArray &name, const QByteArray &raw, bool selfClosing, bool closing)
+    {
+        m_trail.clear();
+        endRun();
+        const qsizetype at = m_segment.text.size();
+        const int order = ++m_order;
+        if (closing) {
+            for (auto open = m_open.rbegin(); open != m_open.rend(); ++open) {
+                if (open->name != name)
+                    continue;
+                // Close it and everything opened inside it and left open.
+                const std::size_t keep = std::distance(open, m_open.rend()) - 1;
+                for (std::size_t k = m_open.size(); k-- > keep;) {
+                    const Open &o = m_open[k];
+                    m_segment.spans[o.index] = {{o.begin, at},
+                                                o.raw,
+                                                k == keep ? raw : "",
+                                                k == keep && m_rules.code.contains(o.name),
+                                                o.order,
+                                                k == keep ? order : o.order,
+                                                false,
+                                                o.nested};
+                }
+                m_open.resize(keep);
+                return;
+            }
+            // Opened in an earlier block.
+            m_segment.spans.push_back({{at, at}, raw, {}, false, order, order});
+            return;
+        }
+        std::vector<NestedSegment> nested;
+        const QByteArray open = nestAttributes(raw, nested);
+        if (selfClosing || m_rules.voids.contains(name)) {
+            m_segment.spans.push_back({{at, at}, open, {}, false, order, order, false, nested});
+            // A line break separates words: "a<br>b" is read as "a b".
+            if (m_rules.spaces.contains(name) && !m_segment.text.isEmpty() &&
+                !m_segment.text.endsWith(' ')) {
+                m_segment.text += ' ';
+                m_segment.asRead.push_back(
+                    {{m_segment.text.size() - 1, m_segment.text.size()}, {}}); // not in the source
+            }
+            return;
+        }
+        if (m_open.size() >= std::size_t(limits::kMaxMarkupDepth))
+            throw DocumentError(QStringLiteral("%1: inline elements nest deeper than the limit "
+                                               "of %2")
+                                    .arg(m_name)
+                                    .arg(limits::kMaxMarkupDepth));
+        m_open.push_back({name, open, at, m_segment.spans.size(), order, nested});
+        m_segment.spans.push_back({{at, at}, open, {}, false, order, order, false, nested});
+    }
+
+    qsizetype boundary(qsizetype from, qsizetype to)
+    {
+        flush();
+        m_doc.appendSkeleton(m_bytes.mid(from, to - from));
+        return to;
+    }
+
+    void flush()
+    {
+        // Tags left open stay where they were, as empty spans (their close is in a later block).
+        for (const Open &o : m_open)
+            m_segment.spans[o.index] = {
+                {o.begin, o.begin}, o.raw, {}, false, o.order, o.order, false, o.nested};
+        m_open.clear();
+        m_order = 0;
+        m_doc.appendSkeleton(m_lead);
+        // Trailing white space after the last tag goes back as it was written.
+        qsizetype lastSpan = 0;
+        for (const InlineSpan &span : m_segment.spans)
+            lastSpan = std::max(lastSpan, span.range.end);
+        QByteArray trail;
+        if (m_segment.text.endsWith(' ') && lastSpan < m_segment.text.size() &&
+            !m_trail.isEmpty()) {
+            m_segment.text.chop(1);
+            trail = m_trail;
+            m_run = {-1, {}}; // written as skeleton
+            while (!m_segment.asRead.empty() &&
+                   m_segment.asRead.back().first.end > m_segment.text.size())
+                m_segment.asRead.pop_back();
+        }
+        endRun();
+        std::stable_sort(m_segment.spans.begin(), m_segment.spans.end(),
+                         [](const InlineSpan &a, const InlineSpan &b) {
+                             return a.range.begin != b.range.begin ? a.range.begin < b.range.begin
+                                                                   : a.range.end > b.range.end;
+                         });
+        protectSpans(m_segment.text, m_segment.spans);
+        m_doc.appendSegment(std::move(m_segment));
+        m_doc.appendSkeleton(trail);
+        m_segment = Segment();
+        m_lead.clear();
+        m_trail.clear();
+    }
+
+    const QByteArray &m_bytes;
+    QString m_name;
+    const MarkupRules &m_rules;
+    Document &m_doc;
+    const int m_boxes;
+    Segment m_segment;
+    std::vector<Open> m_open;
+    QByteArray m_lead;  // white space before the segment's first text or tag
+    QByteArray m_trail; // white space after its last text or tag
+    std::pair<qsizetype, QByteArray> m_run{-1, {}}; // the white space run being read
+    int m_order = 0;    // tags seen in the current segment
+};
+
+} // namespace
+
+void readMarkup(const QByteArray &bytes, const QString &name, const MarkupRules &rules,
+                Document &doc, bool check)
+{
+    HtmlReader(bytes, name, rules, doc).read(check);
+}
+
+QByteArray paragraphsAsXml(const Document &document, const QByteArray &head, const QByteArray &open,
+                           const QByteArray &close, const QByteArray &tail)
+{
+    QByteArray out = head;
+    for (const Segment &segment : document.segments) {
+        Segment copy = segment;
+        copy.lines = 1;
+        out += open + renderSegment(copy, TextEscaping::Xml) + close;
+    }
+    return out + tail;
+}
+
+void checkMemberUtf8(const QByteArray &data, const QString &label)
+{
+    const std::size_t bad = engine::findInvalidUtf8({data.constData(), std::size_t(data.size())});
+    if (bad != std::string_view::npos)
+        throw DocumentError(
+            QStringLiteral("%1 is corrupt: not UTF-8 at offset %2").arg(label).arg(bad));
+}
+
+} // namespace glosa::documents::formats
