@@ -1,8 +1,8 @@
 // HistoryStore in one process: schema, round trips, queries, retention, export, damaged files.
 // The multi-process guarantees (crash, concurrent writers, disk full) are in
 // tst_historyrobustness.cpp.
-#include "app/core/historyexport.h"
-#include "app/core/historystore.h"
+#include "app/core/history/export.h"
+#include "app/core/history/store.h"
 
 #include <QBuffer>
 #include <QCryptographicHash>

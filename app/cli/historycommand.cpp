@@ -1,7 +1,7 @@
 #include "app/cli/historycommand.h"
 
-#include "app/core/historyexport.h"
-#include "app/core/historystore.h"
+#include "app/core/history/export.h"
+#include "app/core/history/store.h"
 #include "app/core/settings.h"
 
 #include <QCommandLineParser>

@@ -1,6 +1,6 @@
 #include "historycontroller.h"
 
-#include "app/core/historyresults.h"
+#include "app/core/history/results.h"
 #include "app/core/inferenceworker.h"
 #include "captionview.h"
 #include "compareview.h"

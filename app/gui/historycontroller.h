@@ -14,7 +14,7 @@
 // requests and are recorded as soon as they are shown.
 #pragma once
 
-#include "app/core/historyentry.h"
+#include "app/core/history/entry.h"
 #include "app/core/inferenceresult.h"
 
 #include <QObject>

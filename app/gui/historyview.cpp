@@ -1,7 +1,7 @@
 #include "historyview.h"
 
-#include "app/core/historyexport.h"
-#include "app/core/historyresults.h"
+#include "app/core/history/export.h"
+#include "app/core/history/results.h"
 #include "app/core/settings.h"
 #include "guiutil.h"
 #include "historymodel.h"

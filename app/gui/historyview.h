@@ -10,8 +10,8 @@
 // say why, and the next record() tries again.
 #pragma once
 
-#include "app/core/historyentry.h"
-#include "app/core/historystore.h"
+#include "app/core/history/entry.h"
+#include "app/core/history/store.h"
 
 #include <QWidget>
 

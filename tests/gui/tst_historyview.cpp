@@ -1,9 +1,9 @@
 // The History tab on the real app: the bundled Transformer (resources/models/transformer-en-es)
 // through the real plugins, a real SQLite history in a temporary folder (found through
 // QStandardPaths::AppDataLocation, as the app finds it), driven through the real widgets offscreen.
-#include "app/core/historyexport.h"
-#include "app/core/historyresults.h"
-#include "app/core/historystore.h"
+#include "app/core/history/export.h"
+#include "app/core/history/results.h"
+#include "app/core/history/store.h"
 #include "app/core/inferenceworker.h"
 #include "app/core/settings.h"
 #include "app/gui/captionview.h"

@@ -41,7 +41,7 @@
 // passed to forEachEntry must not call back into the store from another thread.
 #pragma once
 
-#include "app/core/historyentry.h"
+#include "app/core/history/entry.h"
 
 #include <QString>
 #include <QStringList>
@@ -202,7 +202,7 @@ public:
     // PRAGMA integrity_check plus the FTS5 index check; empty when everything is fine.
     QStringList integrityCheck() const;
 
-    struct Impl; // the connection and its statements (historystore.cpp)
+    struct Impl; // the connection and its statements (store.cpp)
 
 private:
     Options m_options;

@@ -1,4 +1,4 @@
-#include "app/core/historystore.h"
+#include "app/core/history/store.h"
 
 #include <QDir>
 #include <QFile>
