@@ -1,5 +1,5 @@
 // glosa-cli history ... against a real database, through the real executable.
-#include "app/core/historystore.h"
+#include "app/core/history/store.h"
 
 #include <QJsonDocument>
 #include <QProcess>

@@ -1,8 +1,8 @@
 // app/core/historyresults: token positions rebuilt from pieces (table-driven), and the settings
 // and outputs of each entry kind surviving the trip into a HistoryEntry and back. The end-to-end
 // check against the real worker's positions is tests/gui/tst_historyview.cpp.
-#include "app/core/historyresults.h"
-#include "app/core/historystore.h"
+#include "app/core/history/results.h"
+#include "app/core/history/store.h"
 #include "app/core/modelcatalog.h"
 #include "app/core/pluginregistry.h"
 #include "app/core/settings.h"

@@ -1,6 +1,6 @@
 // The history's promises across processes, with real child processes (glosa-historywriter):
 // killed with SIGKILL while writing, writing at the same time, and writing into a file-size limit.
-#include "app/core/historystore.h"
+#include "app/core/history/store.h"
 
 #include <QProcess>
 #include <QRandomGenerator>

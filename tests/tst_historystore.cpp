@@ -1,8 +1,10 @@
 // HistoryStore in one process: schema, round trips, queries, retention, export, damaged files.
 // The multi-process guarantees (crash, concurrent writers, disk full) are in
 // tst_historyrobustness.cpp.
-#include "app/core/historyexport.h"
-#include "app/core/historystore.h"
+#include "app/core/history/export.h"
+#include "app/core/history/store.h"
+
+#include "historytestutil.h"
 
 #include <QBuffer>
 #include <QCryptographicHash>
@@ -17,32 +19,9 @@
 #include <sqlite3.h>
 
 using namespace glosa;
+using glosa::test::makeTranslation;
 
 namespace {
-
-HistoryEntry makeTranslation(const QString &input, const QStringList &nbest,
-                             const QString &model = QStringLiteral("transformer-en-es"))
-{
-    HistoryEntry e;
-    e.kind = HistoryKind::Translation;
-    e.modelId = model;
-    e.modelVersion = QStringLiteral("1.2");
-    e.sourceLanguage = QStringLiteral("en");
-    e.targetLanguage = QStringLiteral("es");
-    e.settings = QJsonObject{{QStringLiteral("search"), QStringLiteral("beam")},
-                             {QStringLiteral("beamSize"), 4},
-                             {QStringLiteral("lengthPenalty"), 0.6}};
-    e.inputText = input;
-    e.elapsedMs = 12.5;
-    for (int rank = 0; rank < nbest.size(); ++rank) {
-        HistoryOutput o;
-        o.rank = rank;
-        o.text = nbest[rank];
-        o.score = -0.25 * (rank + 1);
-        e.outputs.append(o);
-    }
-    return e;
-}
 
 // Runs one SQL statement on a separate raw connection and returns the first column of every row.
 QStringList rawQuery(const QString &path, const char *sql)

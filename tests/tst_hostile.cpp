@@ -6,7 +6,7 @@
 // parity package tests/data/parity/transformer-tiny.
 #include "app/core/documents/document.h"
 #include "app/core/documents/formats.h"
-#include "app/core/historystore.h"
+#include "app/core/history/store.h"
 #include "app/core/imageloader.h"
 #include "clirunner.h"
 #include "engine/packageerror.h"

@@ -803,6 +803,32 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     </message>
 </context>
 <context>
+    <name>glosa::HistoryRecorder</name>
+    <message>
+        <source>Not saved to the history:</source>
+        <translation>No se guardó en el historial:</translation>
+    </message>
+    <message>
+        <source>Old entries could not be removed:</source>
+        <translation>No se pudieron quitar las entradas antiguas:</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entry(s) could not be saved to the history before it was closed.</source>
+        <translation>
+            <numerusform>%n entrada no se pudo guardar en el historial antes de cerrarlo.</numerusform>
+            <numerusform>%n entradas no se pudieron guardar en el historial antes de cerrarlo.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The history has been locked by another program for a long time; the oldest unsaved entry was dropped.</source>
+        <translation>Otro programa lleva mucho tiempo bloqueando el historial; se descartó la entrada sin guardar más antigua.</translation>
+    </message>
+    <message>
+        <source>Not saved to the history yet: %1 Glosa will save it when the history is free.</source>
+        <translation>Aún no se ha guardado en el historial: %1 Glosa la guardará cuando el historial quede libre.</translation>
+    </message>
+</context>
+<context>
     <name>glosa::HistoryView</name>
     <message>
         <source>%1 ms</source>
@@ -968,10 +994,6 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <translation>El archivo del historial estaba dañado y se ha apartado como %1. Se ha iniciado un historial nuevo y vacío.</translation>
     </message>
     <message>
-        <source>Not saved to the history:</source>
-        <translation>No se guardó en el historial:</translation>
-    </message>
-    <message>
         <source>The history could not be read:</source>
         <translation>No se pudo leer el historial:</translation>
     </message>
@@ -1066,10 +1088,6 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <translation>No se pudo exportar el historial.</translation>
     </message>
     <message>
-        <source>Old entries could not be removed:</source>
-        <translation>No se pudieron quitar las entradas antiguas:</translation>
-    </message>
-    <message>
         <source>History settings</source>
         <translation>Configuración del historial</translation>
     </message>
@@ -1103,21 +1121,6 @@ log p %4 · acumulado %5 · puntuación %6</translation>
             <numerusform>Se quitó %n entrada antigua del historial.</numerusform>
             <numerusform>Se quitaron %n entradas antiguas del historial.</numerusform>
         </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n entry(s) could not be saved to the history before it was closed.</source>
-        <translation>
-            <numerusform>%n entrada no se pudo guardar en el historial antes de cerrarlo.</numerusform>
-            <numerusform>%n entradas no se pudieron guardar en el historial antes de cerrarlo.</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>The history has been locked by another program for a long time; the oldest unsaved entry was dropped.</source>
-        <translation>Otro programa lleva mucho tiempo bloqueando el historial; se descartó la entrada sin guardar más antigua.</translation>
-    </message>
-    <message>
-        <source>Not saved to the history yet: %1 Glosa will save it when the history is free.</source>
-        <translation>Aún no se ha guardado en el historial: %1 Glosa la guardará cuando el historial quede libre.</translation>
     </message>
     <message>
         <source> MB</source>

@@ -795,6 +795,31 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     </message>
 </context>
 <context>
+    <name>glosa::HistoryRecorder</name>
+    <message>
+        <source>Not saved to the history:</source>
+        <translation>기록에 저장하지 못했습니다:</translation>
+    </message>
+    <message>
+        <source>Old entries could not be removed:</source>
+        <translation>오래된 항목을 제거할 수 없습니다:</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entry(s) could not be saved to the history before it was closed.</source>
+        <translation>
+            <numerusform>기록을 닫기 전에 항목 %n개를 저장하지 못했습니다.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The history has been locked by another program for a long time; the oldest unsaved entry was dropped.</source>
+        <translation>다른 프로그램이 기록을 오랫동안 잠그고 있어, 저장되지 않은 가장 오래된 항목을 버렸습니다.</translation>
+    </message>
+    <message>
+        <source>Not saved to the history yet: %1 Glosa will save it when the history is free.</source>
+        <translation>아직 기록에 저장되지 않았습니다: %1 기록을 사용할 수 있게 되면 Glosa가 저장합니다.</translation>
+    </message>
+</context>
+<context>
     <name>glosa::HistoryView</name>
     <message>
         <source>%1 ms</source>
@@ -959,10 +984,6 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>기록 파일이 손상되어 %1(으)로 따로 보관했습니다. 비어 있는 새 기록을 시작했습니다.</translation>
     </message>
     <message>
-        <source>Not saved to the history:</source>
-        <translation>기록에 저장하지 못했습니다:</translation>
-    </message>
-    <message>
         <source>The history could not be read:</source>
         <translation>기록을 읽을 수 없습니다:</translation>
     </message>
@@ -1055,10 +1076,6 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>기록을 내보낼 수 없습니다.</translation>
     </message>
     <message>
-        <source>Old entries could not be removed:</source>
-        <translation>오래된 항목을 제거할 수 없습니다:</translation>
-    </message>
-    <message>
         <source>History settings</source>
         <translation>기록 설정</translation>
     </message>
@@ -1091,20 +1108,6 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>
             <numerusform>오래된 기록 항목 %n개를 제거했습니다.</numerusform>
         </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n entry(s) could not be saved to the history before it was closed.</source>
-        <translation>
-            <numerusform>기록을 닫기 전에 항목 %n개를 저장하지 못했습니다.</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>The history has been locked by another program for a long time; the oldest unsaved entry was dropped.</source>
-        <translation>다른 프로그램이 기록을 오랫동안 잠그고 있어, 저장되지 않은 가장 오래된 항목을 버렸습니다.</translation>
-    </message>
-    <message>
-        <source>Not saved to the history yet: %1 Glosa will save it when the history is free.</source>
-        <translation>아직 기록에 저장되지 않았습니다: %1 기록을 사용할 수 있게 되면 Glosa가 저장합니다.</translation>
     </message>
     <message>
         <source> MB</source>

@@ -2,7 +2,7 @@
 
 #include "app/cli/historycommand.h"
 #include "app/cli/modeloptions.h"
-#include "app/core/historyresults.h"
+#include "app/core/history/results.h"
 #include "app/core/imageloader.h"
 #include "app/core/modelcatalog.h"
 #include "app/core/pluginregistry.h"

@@ -1,7 +1,8 @@
 #include "app/cli/historycommand.h"
 
-#include "app/core/historyexport.h"
-#include "app/core/historystore.h"
+#include "app/core/history/export.h"
+#include "app/core/history/recorder.h"
+#include "app/core/history/store.h"
 #include "app/core/settings.h"
 
 #include <QCommandLineParser>
@@ -272,20 +273,19 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
 
 qint64 saveToHistory(const HistoryEntry &entry, const QString &historyPath, QTextStream &err)
 {
-    try {
-        HistoryStore::Options options;
-        options.retention = historyRetentionFromSettings(); // the app's Settings ▸ History
-        HistoryStore store(options);
-        const HistoryOpenResult opened = store.open(historyPath);
-        if (opened.status == HistoryOpenResult::Status::Recovered)
-            err << "glosa-cli: warning: " << opened.message << '\n';
-        return store.addEntry(entry);
-    } catch (const HistoryError &e) {
-        err << "glosa-cli: not saved to the history: " << e.message() << '\n';
-    } catch (const std::invalid_argument &e) {
-        err << "glosa-cli: not saved to the history: " << e.what() << '\n';
+    // The app's recorder, so that the retention chosen in Settings ▸ History applies here too.
+    // Batch: --save-history is an explicit request (recorded even with the app's recording
+    // switched off) that may wait for another process's lock but cannot be retried later.
+    HistoryRecorder recorder(HistoryRecorder::Mode::Batch);
+    QObject::connect(&recorder, &HistoryRecorder::warning,
+                     [&err](const QString &message) { err << "glosa-cli: " << message << '\n'; });
+    if (!recorder.open(historyPath)) {
+        err << "glosa-cli: not saved to the history: " << recorder.openError() << '\n';
+        return 0;
     }
-    return 0;
+    if (recorder.openResult().status == HistoryOpenResult::Status::Recovered)
+        err << "glosa-cli: warning: " << recorder.openResult().message << '\n';
+    return recorder.record(entry);
 }
 
 } // namespace glosa::cli

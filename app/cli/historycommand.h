@@ -13,7 +13,7 @@
 #pragma once
 
 #include "app/cli/help.h"
-#include "app/core/historyentry.h"
+#include "app/core/history/entry.h"
 
 #include <QString>
 #include <QStringList>

@@ -3,7 +3,7 @@
 #include "app/cli/help.h"
 #include "app/cli/historycommand.h"
 #include "app/cli/modeloptions.h"
-#include "app/core/historyentry.h"
+#include "app/core/history/entry.h"
 #include "app/core/limits.h"
 #include "app/core/modelcatalog.h"
 #include "app/core/pluginregistry.h"

@@ -2,7 +2,7 @@
 // Window layout, last model and UI language are stored by the GUI under the keys below.
 #pragma once
 
-#include "app/core/historyentry.h"
+#include "app/core/history/entry.h"
 #include "engine/decoding/decodingoptions.h"
 
 #include <QList>

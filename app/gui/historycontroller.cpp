@@ -1,6 +1,7 @@
 #include "historycontroller.h"
 
-#include "app/core/historyresults.h"
+#include "app/core/history/recorder.h"
+#include "app/core/history/results.h"
 #include "app/core/inferenceworker.h"
 #include "captionview.h"
 #include "compareview.h"
@@ -51,8 +52,9 @@ ModelInfo modelInfo(const MainWindow *window, const QString &id)
 }
 } // namespace
 
-HistoryController::HistoryController(MainWindow *window, HistoryView *view)
-    : QObject(window), m_window(window), m_view(view)
+HistoryController::HistoryController(MainWindow *window, HistoryRecorder *recorder,
+                                     HistoryView *view)
+    : QObject(window), m_window(window), m_recorder(recorder), m_view(view)
 {
     m_settle.setSingleShot(true);
     m_settle.setInterval(kSettleMs);
@@ -155,10 +157,10 @@ void HistoryController::saveEdit()
     if (!m_editToSave)
         return;
     flush(); // the model's translation first
-    if (m_shownTranslationId <= 0 || !m_view->store())
+    if (m_shownTranslationId <= 0 || !m_recorder->store())
         return; // recorded later (recordOnce() comes back here), or not recorded at all
     try {
-        m_view->store()->setEditedText(m_shownTranslationId, *m_editToSave);
+        m_recorder->store()->setEditedText(m_shownTranslationId, *m_editToSave);
         m_editToSave.reset();
         m_view->refresh();
     } catch (const std::exception &e) {
@@ -198,7 +200,7 @@ void HistoryController::recordOnce(const HistoryEntry &entry)
     const QString key = keyOf(entry);
     qint64 id = m_lastId; // the same as the last one: that entry
     if (key != m_lastKey) {
-        id = m_view->record(entry);
+        id = m_recorder->record(entry);
         if (id != 0) { // saved, or waiting for another process's lock
             m_lastKey = key;
             m_lastId = id;

@@ -1,5 +1,5 @@
 // HistoryController: connects the views to the history. It records what the Translate, Compare and
-// Caption views show into the HistoryView's store, opens a recorded entry in its view again (same
+// Caption views show through the HistoryRecorder, opens a recorded entry in its view again (same
 // model, settings, outputs and alignment), and runs "Re-run with current settings".
 //
 // When a translation is recorded: translate-as-you-type produces a result for every pause in
@@ -14,7 +14,7 @@
 // requests and are recorded as soon as they are shown.
 #pragma once
 
-#include "app/core/historyentry.h"
+#include "app/core/history/entry.h"
 #include "app/core/inferenceresult.h"
 
 #include <QObject>
@@ -27,6 +27,7 @@
 
 namespace glosa {
 
+class HistoryRecorder;
 class HistoryView;
 class InferenceWorker;
 class MainWindow;
@@ -37,7 +38,7 @@ class HistoryController : public QObject
 public:
     static constexpr int kSettleMs = 2000;
 
-    HistoryController(MainWindow *window, HistoryView *view);
+    HistoryController(MainWindow *window, HistoryRecorder *recorder, HistoryView *view);
     ~HistoryController() override;
 
     // Records the held-back translation now, if any.
@@ -66,11 +67,12 @@ private:
     void watchRerun(InferenceWorker *worker);
 
     MainWindow *m_window;
+    HistoryRecorder *m_recorder;
     HistoryView *m_view;
     std::optional<TranslationResult> m_pending;
     QTimer m_settle;
     QString m_lastKey; // kind, model, input and settings of the last recorded or opened entry
-    qint64 m_lastId = 0;             // its id (HistoryView::kQueued while it waits for the lock)
+    qint64 m_lastId = 0;             // its id (HistoryRecorder::kQueued while it waits)
     qint64 m_shownTranslationId = 0; // the entry of what the Translate view shows; 0: none yet
     std::optional<QString> m_editToSave;
     QTimer m_editSettle;

@@ -1,6 +1,6 @@
 #include "historymodel.h"
 
-#include "app/core/historystore.h"
+#include "app/core/history/store.h"
 
 #include <QLocale>
 

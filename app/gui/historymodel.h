@@ -3,7 +3,7 @@
 // (canFetchMore / fetchMore), so that a history of 100,000 entries opens as fast as one of ten.
 #pragma once
 
-#include "app/core/historyentry.h"
+#include "app/core/history/entry.h"
 
 #include <QAbstractListModel>
 

@@ -1,7 +1,8 @@
 #include "historyview.h"
 
-#include "app/core/historyexport.h"
-#include "app/core/historyresults.h"
+#include "app/core/history/export.h"
+#include "app/core/history/recorder.h"
+#include "app/core/history/results.h"
 #include "app/core/settings.h"
 #include "guiutil.h"
 #include "historymodel.h"
@@ -34,7 +35,6 @@
 #include <QPushButton>
 #include <QSaveFile>
 #include <QSettings>
-#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStyledItemDelegate>
@@ -168,7 +168,8 @@ QString rerunTitle(const QString &when, const HistoryEntry &e)
 }
 } // namespace
 
-HistoryView::HistoryView(QWidget *parent) : QWidget(parent)
+HistoryView::HistoryView(HistoryRecorder *recorder, QWidget *parent)
+    : QWidget(parent), m_recorder(recorder)
 {
     m_banner = new QLabel(this);
     m_banner->setWordWrap(true);
@@ -292,9 +293,15 @@ HistoryView::HistoryView(QWidget *parent) : QWidget(parent)
     m_clear->setObjectName(QStringLiteral("historyClear"));
     m_settings->setObjectName(QStringLiteral("historySettings"));
 
-    m_retry = new QTimer(this);
-    m_retry->setSingleShot(true);
-    connect(m_retry, &QTimer::timeout, this, &HistoryView::retryQueued);
+    connect(recorder, &HistoryRecorder::storeChanged, this, &HistoryView::storeChanged);
+    connect(recorder, &HistoryRecorder::entriesAdded, this, &HistoryView::entriesAdded);
+    connect(recorder, &HistoryRecorder::warning, this, &HistoryView::warn);
+    connect(recorder, &HistoryRecorder::statusMessage, this, &HistoryView::statusMessage);
+    // The main window's children go in the order they were made; the list must not keep the
+    // store of a recorder that went first.
+    connect(recorder, &QObject::destroyed, m_listModel, [model = m_listModel] {
+        model->setStore(nullptr);
+    });
 
     m_searchDelay = new QTimer(this);
     m_searchDelay->setSingleShot(true);
@@ -336,13 +343,9 @@ HistoryView::HistoryView(QWidget *parent) : QWidget(parent)
     updateButtons();
 }
 
-HistoryView::~HistoryView()
+HistoryStore *HistoryView::store() const
 {
-    // A last chance for entries still waiting for another process's lock. Silently: the main
-    // window that shows statusMessage is already half destroyed when its children go.
-    const QSignalBlocker quiet(this);
-    retryQueued();
-    m_listModel->setStore(nullptr);
+    return m_recorder ? m_recorder->store() : nullptr;
 }
 
 void HistoryView::retranslateUi()
@@ -384,13 +387,13 @@ void HistoryView::retranslateUi()
 
 void HistoryView::updateCount()
 {
-    if (!m_store || !m_store->isOpen()) {
+    if (!store() || !store()->isOpen()) {
         m_count->clear();
         return;
     }
     try {
         m_count->setText(m_listModel->search().trimmed().isEmpty()
-                             ? tr("%n entry(s)", "", int(m_store->count(m_listModel->filter())))
+                             ? tr("%n entry(s)", "", int(store()->count(m_listModel->filter())))
                              : tr("Search results"));
     } catch (const std::exception &) {
         m_count->clear(); // the list query reports store errors; the count is a nicety
@@ -414,51 +417,25 @@ void HistoryView::showEvent(QShowEvent *event)
     QWidget::showEvent(event);
 }
 
-HistoryStore::Options HistoryView::defaultOptions()
+void HistoryView::storeChanged()
 {
-    HistoryStore::Options options;
-    options.busyTimeoutMs = 100;
-    return options;
-}
-
-bool HistoryView::openStore(const QString &path, HistoryStore::Options options)
-{
-    // Entries still waiting belong to the database being closed: a last try, then say so.
-    if (retryQueued() > 0) {
-        const QString message = tr("%n entry(s) could not be saved to the history before it was "
-                                   "closed.", nullptr, int(m_queued.size()));
-        m_queued.clear();
-        m_retry->stop();
-        emit statusMessage(message);
-    }
-    m_listModel->setStore(nullptr);
-    m_store.reset();
+    m_listModel->setStore(store());
     m_current.reset();
-    m_banner->setVisible(false);
-    auto store = std::make_unique<HistoryStore>(options);
-    try {
-        m_openResult = store->open(path);
-    } catch (const std::exception &e) {
-        m_openResult = {};
-        reportError(tr("The history could not be opened, so nothing will be recorded until Glosa "
-                       "restarts."),
-                    e);
-        updateButtons();
-        return false;
+    if (!store()) {
+        m_banner->setVisible(false);
+        if (m_recorder && !m_recorder->openError().isEmpty()) {
+            const QString message =
+                tr("The history could not be opened, so nothing will be recorded until Glosa "
+                   "restarts.");
+            warn(QStringLiteral("%1 %2").arg(message, m_recorder->openError()));
+        }
+    } else if (m_recorder->openResult().status == HistoryOpenResult::Status::Recovered) {
+        warn(tr("The history file was damaged and has been set aside as %1. A new, empty "
+                "history was started.")
+                 .arg(QDir::toNativeSeparators(m_recorder->openResult().backupPath)));
     }
-    m_store = std::move(store);
-    if (m_openResult.status == HistoryOpenResult::Status::Recovered) {
-        const QString message = tr("The history file was damaged and has been set aside as %1. "
-                                   "A new, empty history was started.")
-                                    .arg(QDir::toNativeSeparators(m_openResult.backupPath));
-        showBanner(message);
-        emit statusMessage(message);
-    }
-    m_listModel->setStore(m_store.get());
-    applyRetentionSettings(); // also sets the store's retention for every later insert
     refresh();
     updateButtons();
-    return true;
 }
 
 void HistoryView::showBanner(const QString &text)
@@ -471,89 +448,19 @@ void HistoryView::reportError(const QString &what, const std::exception &error)
 {
     const auto *history = dynamic_cast<const HistoryError *>(&error);
     const QString why = history ? history->message() : QString::fromLocal8Bit(error.what());
-    const QString message = QStringLiteral("%1 %2").arg(what, why);
+    warn(QStringLiteral("%1 %2").arg(what, why));
+}
+
+void HistoryView::warn(const QString &message)
+{
     showBanner(message);
     emit statusMessage(message);
 }
 
-bool HistoryView::isRecording() const
-{
-    return QSettings().value(QLatin1String(settingsKeys::kHistoryEnabled), true).toBool();
-}
-
-qint64 HistoryView::record(const HistoryEntry &entry)
-{
-    if (!m_store || !isRecording())
-        return 0;
-    if (!m_queued.isEmpty()) { // behind the entries already waiting, to keep their order
-        if (m_queued.size() >= kMaxQueued) {
-            m_queued.removeFirst();
-            const QString message = tr("The history has been locked by another program for a "
-                                       "long time; the oldest unsaved entry was dropped.");
-            showBanner(message);
-            emit statusMessage(message);
-        }
-        m_queued.append(entry);
-        return kQueued;
-    }
-    qint64 id = 0;
-    try {
-        id = m_store->addEntry(entry);
-    } catch (const HistoryError &e) {
-        if (e.code() == HistoryError::Code::Busy) {
-            m_queued.append(entry);
-            m_retry->start(kRetryFirstMs);
-            const QString message =
-                tr("Not saved to the history yet: %1 Glosa will save it when the history is free.")
-                    .arg(e.message());
-            showBanner(message);
-            emit statusMessage(message);
-            return kQueued;
-        }
-        // DiskFull, Io: the entry is lost, the app and the store carry on.
-        reportError(tr("Not saved to the history:"), e);
-        return 0;
-    } catch (const std::exception &e) {
-        reportError(tr("Not saved to the history:"), e);
-        return 0;
-    }
-    entryAdded(true);
-    return id;
-}
-
-int HistoryView::retryQueued()
-{
-    int saved = 0;
-    bool locked = false, failed = false;
-    while (!m_queued.isEmpty() && m_store && !locked) {
-        try {
-            m_store->addEntry(m_queued.first());
-            ++saved;
-        } catch (const HistoryError &e) {
-            locked = e.code() == HistoryError::Code::Busy;
-            if (locked)
-                break; // still locked: back off and try again
-            failed = true;
-            reportError(tr("Not saved to the history:"), e);
-        } catch (const std::exception &e) {
-            failed = true;
-            reportError(tr("Not saved to the history:"), e);
-        }
-        m_queued.removeFirst();
-    }
-    if (locked)
-        m_retry->start(std::clamp(2 * m_retry->interval(), kRetryFirstMs, kRetryMaxMs));
-    else
-        m_retry->stop();
-    if (saved > 0)
-        entryAdded(!locked && !failed);
-    return int(m_queued.size());
-}
-
-void HistoryView::entryAdded(bool writesWork)
+void HistoryView::entriesAdded(bool writesWork)
 {
     if (writesWork && !m_banner->isHidden()
-        && m_openResult.status != HistoryOpenResult::Status::Recovered)
+        && m_recorder->openResult().status != HistoryOpenResult::Status::Recovered)
         m_banner->setVisible(false); // the earlier write error is over
     if (isVisible())
         refresh();
@@ -589,7 +496,7 @@ void HistoryView::refresh()
 {
     m_searchDelay->stop();
     m_stale = false;
-    if (!m_store)
+    if (!store())
         return;
     const qint64 shown = currentId();
     try {
@@ -606,10 +513,10 @@ void HistoryView::refresh()
 
 void HistoryView::showEntry(qint64 id)
 {
-    if (!m_store || (m_current && m_current->id == id))
+    if (!store() || (m_current && m_current->id == id))
         return;
     try {
-        m_current = m_store->entry(id);
+        m_current = store()->entry(id);
     } catch (const std::exception &e) {
         m_current.reset();
         reportError(tr("The entry could not be read:"), e);
@@ -639,8 +546,8 @@ void HistoryView::updateButtons()
     m_starAction->setText(have && m_current->starred ? tr("Remove star") : tr("Star"));
     for (QAction *a : {m_openAction, m_rerunAction, m_starAction, m_deleteAction})
         a->setEnabled(have);
-    m_export->setEnabled(m_store != nullptr);
-    m_clear->setEnabled(m_store != nullptr);
+    m_export->setEnabled(store() != nullptr);
+    m_clear->setEnabled(store() != nullptr);
 }
 
 void HistoryView::focusSearch()
@@ -687,11 +594,11 @@ void HistoryView::showRerunFailed(const QString &message)
 
 void HistoryView::toggleStarCurrent()
 {
-    if (!m_current || !m_store)
+    if (!m_current || !store())
         return;
     const bool starred = !m_current->starred;
     try {
-        m_store->setStarred(m_current->id, starred);
+        store()->setStarred(m_current->id, starred);
     } catch (const std::exception &e) {
         reportError(tr("The star could not be saved:"), e);
         updateButtons();
@@ -704,11 +611,11 @@ void HistoryView::toggleStarCurrent()
 
 void HistoryView::deleteCurrent()
 {
-    if (!m_current || !m_store)
+    if (!m_current || !store())
         return;
     const qint64 id = m_current->id;
     try {
-        m_store->removeEntry(id);
+        store()->removeEntry(id);
     } catch (const std::exception &e) {
         reportError(tr("The entry could not be deleted:"), e);
         return;
@@ -723,7 +630,7 @@ void HistoryView::deleteCurrent()
 
 qint64 HistoryView::clearAll()
 {
-    if (!m_store)
+    if (!store())
         return 0;
     const auto answer = QMessageBox::question(
         this, tr("Clear the history"),
@@ -733,7 +640,7 @@ qint64 HistoryView::clearAll()
         return 0;
     qint64 removed = 0;
     try {
-        removed = m_store->clear();
+        removed = store()->clear();
     } catch (const std::exception &e) {
         reportError(tr("The history could not be cleared:"), e);
         return 0;
@@ -749,7 +656,7 @@ qint64 HistoryView::clearAll()
 
 void HistoryView::exportHistory()
 {
-    if (!m_store)
+    if (!store())
         return;
     const QString jsonl = tr("JSON Lines, everything (*.jsonl)");
     const QString csv = tr("CSV, best outputs (*.csv)");
@@ -775,7 +682,7 @@ void HistoryView::exportHistory()
 qint64 HistoryView::exportTo(const QString &path, const QString &formatName)
 {
     const std::optional<HistoryExportFormat> format = historyExportFormatFromName(formatName);
-    if (!m_store || !format)
+    if (!store() || !format)
         return -1;
     // QSaveFile: a failed export (full disk) leaves an earlier file of that name as it was.
     QSaveFile file(path);
@@ -783,7 +690,7 @@ qint64 HistoryView::exportTo(const QString &path, const QString &formatName)
         if (!file.open(QIODevice::WriteOnly))
             throw HistoryError(HistoryError::Code::Io,
                                tr("Cannot write %1: %2").arg(path, file.errorString()));
-        const qint64 n = glosa::exportHistory(*m_store, *format, file, currentFilter());
+        const qint64 n = glosa::exportHistory(*store(), *format, file, currentFilter());
         if (!file.commit())
             throw HistoryError(HistoryError::Code::Io,
                                tr("Cannot write %1: %2").arg(path, file.errorString()));
@@ -796,22 +703,6 @@ qint64 HistoryView::exportTo(const QString &path, const QString &formatName)
     }
 }
 
-qint64 HistoryView::applyRetentionSettings()
-{
-    if (!m_store)
-        return 0;
-    const HistoryRetention retention = historyRetentionFromSettings();
-    m_store->setRetention(retention);
-    if (!retention.isActive())
-        return 0;
-    try {
-        return m_store->applyRetention(retention);
-    } catch (const std::exception &e) {
-        reportError(tr("Old entries could not be removed:"), e);
-        return 0;
-    }
-}
-
 void HistoryView::editSettings()
 {
     QSettings settings;
@@ -820,7 +711,8 @@ void HistoryView::editSettings()
     auto *form = new QFormLayout(&dialog);
     auto *enabled = new QCheckBox(tr("Record translations, captions and comparisons"), &dialog);
     enabled->setObjectName(QStringLiteral("historyEnabled"));
-    enabled->setChecked(isRecording());
+    enabled->setChecked(
+        settings.value(QLatin1String(settingsKeys::kHistoryEnabled), true).toBool());
     auto *maxEntries = new QSpinBox(&dialog);
     maxEntries->setObjectName(QStringLiteral("historyMaxEntries"));
     maxEntries->setRange(0, 10'000'000);
@@ -862,7 +754,7 @@ void HistoryView::editSettings()
     settings.setValue(QLatin1String(settingsKeys::kHistoryMaxEntries), maxEntries->value());
     settings.setValue(QLatin1String(settingsKeys::kHistoryMaxAgeDays), maxAge->value());
     settings.setValue(QLatin1String(settingsKeys::kHistoryMaxMegabytes), maxSize->value());
-    const qint64 removed = applyRetentionSettings();
+    const qint64 removed = m_recorder ? m_recorder->applyRetentionSettings() : 0;
     if (removed > 0)
         emit statusMessage(tr("Removed %n old history entry(s).", "", int(removed)));
     refresh();

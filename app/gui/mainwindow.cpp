@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "app/core/history/recorder.h"
 #include "app/core/inferenceworker.h"
 #include "app/core/settings.h"
 #include "captionview.h"
@@ -177,7 +178,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     m_compare = new CompareView(m_tabs);
     m_caption = new CaptionView(m_tabs);
     m_documents = new DocumentsView(m_tabs);
-    m_history = new HistoryView(m_tabs);
+    m_historyRecorder = new HistoryRecorder(HistoryRecorder::Mode::Interactive, this);
+    m_history = new HistoryView(m_historyRecorder, m_tabs);
     m_tabs->addTab(m_translate, QString());
     m_tabs->addTab(m_compare, QString());
     m_tabs->addTab(m_caption, QString());
@@ -206,11 +208,11 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     restoreSettings();
 
     // Last, so that every view is connected before the first entry is recorded, and a damaged
-    // history file found by openStore() is reported in the status bar.
+    // history file found by open() is reported in the status bar.
     connect(m_history, &HistoryView::statusMessage, this,
             [this](const QString &m) { statusBar()->showMessage(m, 15000); });
-    new HistoryController(this, m_history);
-    m_history->openStore(HistoryStore::defaultPath());
+    new HistoryController(this, m_historyRecorder, m_history);
+    m_historyRecorder->open(HistoryStore::defaultPath());
 }
 
 MainWindow::~MainWindow() = default;

@@ -25,6 +25,7 @@ namespace glosa {
 
 class CaptionView;
 class CompareView;
+class HistoryRecorder;
 class HistoryView;
 class DocumentsView;
 class InferenceWorker;
@@ -48,6 +49,7 @@ public:
     CompareView *compareView() const { return m_compare; }
     CaptionView *captionView() const { return m_caption; }
     HistoryView *historyView() const { return m_history; }
+    HistoryRecorder *historyRecorder() const { return m_historyRecorder; }
     DocumentsView *documentsView() const { return m_documents; }
     QTabWidget *tabs() const { return m_tabs; }
     QComboBox *modelPicker() const { return m_models; }
@@ -92,6 +94,7 @@ private:
     CaptionView *m_caption = nullptr;
     DocumentsView *m_documents = nullptr;
     HistoryView *m_history = nullptr;
+    HistoryRecorder *m_historyRecorder = nullptr;
 
     QLabel *m_modelLabel = nullptr;
     QComboBox *m_models = nullptr;

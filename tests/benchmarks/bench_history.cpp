@@ -8,7 +8,7 @@
 // transaction, with and without an fsync per commit), full-text searches, recent() pages and open()
 // with its quick_check. Targets from issue 7: adding < 5 ms, searching 100,000 entries < 50 ms.
 // Results go to docs/benchmarks.md.
-#include "app/core/historystore.h"
+#include "app/core/history/store.h"
 
 #include <QCoreApplication>
 #include <QDir>

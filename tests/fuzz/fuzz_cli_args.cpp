@@ -2,7 +2,7 @@
 // conversion of translate/translate-doc/caption (decodingCommandLineOptions,
 // decodingOptionsFromCommandLine), then DecodingOptions::validate as a command does before it
 // allocates anything. Usage errors are std::invalid_argument; anything else is a finding.
-#include "app/cli/translatecommand.h"
+#include "app/cli/modeloptions.h"
 #include "fuzzutil.h"
 
 #include <QCommandLineParser>

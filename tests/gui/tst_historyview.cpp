@@ -1,9 +1,10 @@
 // The History tab on the real app: the bundled Transformer (resources/models/transformer-en-es)
 // through the real plugins, a real SQLite history in a temporary folder (found through
 // QStandardPaths::AppDataLocation, as the app finds it), driven through the real widgets offscreen.
-#include "app/core/historyexport.h"
-#include "app/core/historyresults.h"
-#include "app/core/historystore.h"
+#include "app/core/history/export.h"
+#include "app/core/history/recorder.h"
+#include "app/core/history/results.h"
+#include "app/core/history/store.h"
 #include "app/core/inferenceworker.h"
 #include "app/core/settings.h"
 #include "app/gui/captionview.h"
@@ -108,9 +109,10 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
         QCOMPARE(m_window->currentModelId(), QStringLiteral("transformer-en-es"));
         m_view = m_window->historyView();
-        QVERIFY(m_view->store());
-        QVERIFY2(m_view->store()->path().startsWith(m_dataDir.path()),
-                 qPrintable(m_view->store()->path()));
+        m_history = m_window->historyRecorder();
+        QVERIFY(m_history->store());
+        QVERIFY2(m_history->store()->path().startsWith(m_dataDir.path()),
+                 qPrintable(m_history->store()->path()));
         for (const char *name : {"historyExport", "historyClear", "historySettings"})
             QVERIFY2(m_view->findChild<QPushButton *>(QLatin1String(name))->isEnabled(), name);
         // Typing in tests is done through setSourceText + translateNow.
@@ -123,8 +125,8 @@ private slots:
     void init()
     {
         QSettings().remove(QStringLiteral("history"));
-        m_view->applyRetentionSettings();
-        m_view->store()->clear();
+        m_history->applyRetentionSettings();
+        m_history->store()->clear();
         m_view->refresh();
         m_window->tabs()->setCurrentIndex(MainWindow::TranslateTab);
     }
@@ -152,13 +154,13 @@ private slots:
                                     QStringLiteral("The cat sleeps on the bed.")})
             QVERIFY(!translate(text).isEmpty());
         const qint64 typing = clock.elapsed();
-        QCOMPARE(m_view->store()->count(), 0); // nothing yet: the translation has not settled
-        QTRY_COMPARE_WITH_TIMEOUT(m_view->store()->count(), 1, HistoryController::kSettleMs * 3);
+        QCOMPARE(m_history->store()->count(), 0); // nothing yet: the translation has not settled
+        QTRY_COMPARE_WITH_TIMEOUT(m_history->store()->count(), 1, HistoryController::kSettleMs * 3);
         QVERIFY2(typing < HistoryController::kSettleMs,
                  qPrintable(QStringLiteral("three translations took %1 ms").arg(typing)));
-        const HistoryPage page = m_view->store()->recent();
+        const HistoryPage page = m_history->store()->recent();
         QCOMPARE(page.items.size(), 1);
-        const std::optional<HistoryEntry> e = m_view->store()->entry(page.items.first().id);
+        const std::optional<HistoryEntry> e = m_history->store()->entry(page.items.first().id);
         QVERIFY(e);
         const TranslationResult &shown = m_window->translateView()->result();
         QCOMPARE(e->kind, HistoryKind::Translation);
@@ -176,15 +178,15 @@ private slots:
         // Pressing Translate again on the same text adds nothing.
         QVERIFY(!translate(QStringLiteral("The cat sleeps on the bed.")).isEmpty());
         QTest::qWait(HistoryController::kSettleMs + 300);
-        QCOMPARE(m_view->store()->count(), 1);
+        QCOMPARE(m_history->store()->count(), 1);
     }
 
     void leavingTheTabRecordsAtOnce()
     {
         QVERIFY(!translate(QStringLiteral("Where is the station?")).isEmpty());
-        QCOMPARE(m_view->store()->count(), 0);
+        QCOMPARE(m_history->store()->count(), 0);
         m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
-        QCOMPARE(m_view->store()->count(), 1);
+        QCOMPARE(m_history->store()->count(), 1);
         // The list shows it without a restart.
         QCOMPARE(m_view->model()->rowCount(), 1);
         QCOMPARE(m_view->model()->summary(0).inputPreview, QStringLiteral("Where is the station?"));
@@ -195,7 +197,7 @@ private slots:
         QVERIFY(!translate(QStringLiteral("My sister reads a book.")).isEmpty());
         QVERIFY(!translate(QStringLiteral("The weather is nice today.")).isEmpty());
         m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
-        QCOMPARE(m_view->store()->count(), 2);
+        QCOMPARE(m_history->store()->count(), 2);
         QCOMPARE(m_view->model()->rowCount(), 2);
 
         QTest::keyClicks(m_view->searchEdit(), QStringLiteral("sister"));
@@ -228,15 +230,15 @@ private slots:
         m_view->starredFilter()->setChecked(true);
         QCOMPARE(m_view->model()->rowCount(), 1);
         QCOMPARE(m_view->model()->summary(0).id, id);
-        QVERIFY(m_view->store()->entry(id)->starred);
+        QVERIFY(m_history->store()->entry(id)->starred);
         m_view->starredFilter()->setChecked(false);
 
         // Delete one.
         m_view->list()->setCurrentIndex(m_view->model()->index(0));
         const qint64 doomed = m_view->currentId();
         m_view->deleteCurrent();
-        QCOMPARE(m_view->store()->count(), 1);
-        QVERIFY(!m_view->store()->entry(doomed));
+        QCOMPARE(m_history->store()->count(), 1);
+        QVERIFY(!m_history->store()->entry(doomed));
         QCOMPARE(m_view->model()->rowCount(), 1);
     }
 
@@ -256,7 +258,7 @@ private slots:
                 word = w;
         QVERIFY2(!word.isEmpty(), qPrintable(result.best()->text));
         m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
-        QTRY_COMPARE(m_view->store()->count(), 1);
+        QTRY_COMPARE(m_history->store()->count(), 1);
         QTest::keyClicks(m_view->searchEdit(), word);
         QTRY_VERIFY(
             !m_view->model()->index(0).data(HistoryModel::SnippetRole).toString().isEmpty());
@@ -297,21 +299,21 @@ private slots:
         QCOMPARE(view->editedText(), mine);
 
         // Recorded with the user's version once the typing settles.
-        QTRY_COMPARE_WITH_TIMEOUT(m_view->store()->count(), 1, 10000);
-        const qint64 id = m_view->store()->recent().items.first().id;
-        QTRY_COMPARE_WITH_TIMEOUT(m_view->store()->entry(id)->editedText, mine, 10000);
-        QCOMPARE(m_view->store()->entry(id)->outputs.first().text, model);
+        QTRY_COMPARE_WITH_TIMEOUT(m_history->store()->count(), 1, 10000);
+        const qint64 id = m_history->store()->recent().items.first().id;
+        QTRY_COMPARE_WITH_TIMEOUT(m_history->store()->entry(id)->editedText, mine, 10000);
+        QCOMPARE(m_history->store()->entry(id)->outputs.first().text, model);
         QBuffer jsonl;
         jsonl.open(QIODevice::WriteOnly);
-        QCOMPARE(exportHistory(*m_view->store(), HistoryExportFormat::JsonLines, jsonl), 1);
+        QCOMPARE(exportHistory(*m_history->store(), HistoryExportFormat::JsonLines, jsonl), 1);
         QCOMPARE(QJsonDocument::fromJson(jsonl.data()).object().value("editedText").toString(),
                  mine);
         QBuffer tmx;
         tmx.open(QIODevice::WriteOnly);
-        exportHistory(*m_view->store(), HistoryExportFormat::Tmx, tmx);
+        exportHistory(*m_history->store(), HistoryExportFormat::Tmx, tmx);
         QVERIFY2(tmx.data().contains(mine.toUtf8()), tmx.data());
         // Found by the user's own words too.
-        QCOMPARE(m_view->store()->search(QStringLiteral("Hoy")).items.size(), 1);
+        QCOMPARE(m_history->store()->search(QStringLiteral("Hoy")).items.size(), 1);
 
         // Typing in the source does not replace the edits (live translation)...
         view->setLiveTranslate(true);
@@ -362,13 +364,13 @@ private slots:
         QVERIFY(!original.isEmpty());
         QCOMPARE(original.hypotheses.size(), 2);
         m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
-        QCOMPARE(m_view->store()->count(), 1);
+        QCOMPARE(m_history->store()->count(), 1);
 
         // Something else in the Translate view, with other settings.
         translate->decodingPanel()->setOptions(engine::DecodingOptions());
         QVERIFY(!this->translate(QStringLiteral("Good night.")).isEmpty());
         m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
-        QCOMPARE(m_view->store()->count(), 2);
+        QCOMPARE(m_history->store()->count(), 2);
 
         QCOMPARE(m_view->model()->rowCount(), 2);
         m_view->list()->setCurrentIndex(m_view->model()->index(1)); // the older one
@@ -405,7 +407,7 @@ private slots:
         }
         // The view does not count the restored result as a new translation.
         QTest::qWait(HistoryController::kSettleMs + 300);
-        QCOMPARE(m_view->store()->count(), 2);
+        QCOMPARE(m_history->store()->count(), 2);
     }
 
     void openingAnOlderModelVersionSaysSo()
@@ -416,7 +418,7 @@ private slots:
         HistoryEntry old =
             translationHistoryEntry(result, *m_window->catalog().find(result.modelId));
         old.modelVersion = QStringLiteral("0.1");
-        QVERIFY(m_view->record(old) > 0);
+        QVERIFY(m_history->record(old) > 0);
         m_view->list()->setCurrentIndex(m_view->model()->index(0));
         m_view->openCurrent();
         QCOMPARE(m_window->translateView()->targetEditor()->toPlainText(), result.best()->text);
@@ -439,9 +441,9 @@ private slots:
                                  kTranslateTimeoutMs);
         QVERIFY(!m_view->rerunNow()->toPlainText().isEmpty());
         // The new run is a translation like any other, and it used the current settings.
-        QTRY_COMPARE(m_view->store()->count(), 2);
-        const HistorySummary newest = m_view->store()->recent().items.first();
-        const std::optional<HistoryEntry> now = m_view->store()->entry(newest.id);
+        QTRY_COMPARE(m_history->store()->count(), 2);
+        const HistorySummary newest = m_history->store()->recent().items.first();
+        const std::optional<HistoryEntry> now = m_history->store()->entry(newest.id);
         QCOMPARE(now->bestOutput()->text, m_view->rerunNow()->toPlainText());
         QCOMPARE(decodingOptionsFromSettings(now->settings).strategy,
                  engine::SearchStrategy::Greedy);
@@ -456,9 +458,9 @@ private slots:
         QSignalSpy shown(compare, &CompareView::comparisonShown);
         compare->compare();
         QVERIFY(shown.wait(kTranslateTimeoutMs));
-        QCOMPARE(m_view->store()->count(), 1);
+        QCOMPARE(m_history->store()->count(), 1);
         const std::optional<HistoryEntry> e =
-            m_view->store()->entry(m_view->store()->recent().items.first().id);
+            m_history->store()->entry(m_history->store()->recent().items.first().id);
         QCOMPARE(e->kind, HistoryKind::Comparison);
         QCOMPARE(historyColumnOptions(*e).size(), 2);
         const QString column1 = compare->column(1)->output()->toPlainText();
@@ -504,9 +506,9 @@ private slots:
         QVERIFY(shown.wait(kTranslateTimeoutMs));
         const CaptionResult original = caption->result();
         QVERIFY(!original.text.isEmpty());
-        QTRY_COMPARE(m_view->store()->count(), 1); // the entry is made off the GUI thread
+        QTRY_COMPARE(m_history->store()->count(), 1); // the entry is made off the GUI thread
         const std::optional<HistoryEntry> e =
-            m_view->store()->entry(m_view->store()->recent().items.first().id);
+            m_history->store()->entry(m_history->store()->recent().items.first().id);
         QCOMPARE(e->kind, HistoryKind::Caption);
         QCOMPARE(e->imagePath, png);
         QCOMPARE(e->imageHash.size(), 64);
@@ -530,15 +532,15 @@ private slots:
         QCOMPARE(caption->images().count(png), 1); // not added a second time
         QThreadPool::globalInstance()->waitForDone();
         QCoreApplication::processEvents();
-        QCOMPARE(m_view->store()->count(), 1); // showing it again records nothing
+        QCOMPARE(m_history->store()->count(), 1); // showing it again records nothing
 
         // "Translate caption" is a translation like the others.
         QSignalSpy translated(caption, &CaptionView::captionTranslated);
         caption->translateCaption();
         QVERIFY(translated.wait(kTranslateTimeoutMs));
-        QCOMPARE(m_view->store()->count(), 2);
+        QCOMPARE(m_history->store()->count(), 2);
         const std::optional<HistoryEntry> t =
-            m_view->store()->entry(m_view->store()->recent().items.first().id);
+            m_history->store()->entry(m_history->store()->recent().items.first().id);
         QCOMPARE(t->kind, HistoryKind::Translation);
         QCOMPARE(t->inputText, original.text);
         QCOMPARE(t->bestOutput()->text, caption->translatedCaption());
@@ -550,8 +552,9 @@ private slots:
         QVERIFY(!result.isEmpty());
         m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
         const ModelInfo info = *m_window->catalog().find(result.modelId);
-        QVERIFY(m_view->record(comparisonHistoryEntry(result.source, {result, result}, info)) > 0);
-        QCOMPARE(m_view->store()->count(), 2);
+        QVERIFY(m_history->record(comparisonHistoryEntry(result.source, {result, result}, info))
+                > 0);
+        QCOMPARE(m_history->store()->count(), 2);
 
         QTemporaryDir dir;
         const auto lines = [](const QString &path) {
@@ -616,7 +619,7 @@ private slots:
             e.inputText = QStringLiteral("sentence %1").arg(i);
             entries << e;
         }
-        m_view->store()->addEntries(entries);
+        m_history->store()->addEntries(entries);
         m_view->refresh();
         QCOMPARE(m_view->model()->rowCount(), HistoryModel::kPageSize);
         QVERIFY(m_view->model()->canFetchMore({}));
@@ -635,7 +638,7 @@ private slots:
     {
         QVERIFY(!translate(QStringLiteral("I am hungry.")).isEmpty());
         m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
-        QCOMPARE(m_view->store()->count(), 1);
+        QCOMPARE(m_history->store()->count(), 1);
 
         QPushButton *clear = m_view->findChild<QPushButton *>(QStringLiteral("historyClear"));
         QVERIFY(clear && clear->isEnabled());
@@ -646,12 +649,12 @@ private slots:
         });
         QTest::mouseClick(clear, Qt::LeftButton); // returns once the question is answered
         QVERIFY(asked.contains(QStringLiteral("starred")));
-        QCOMPARE(m_view->store()->count(), 1);
+        QCOMPARE(m_history->store()->count(), 1);
         QCOMPARE(m_view->model()->rowCount(), 1);
 
         whenModal<QMessageBox>([](QMessageBox *box) { box->button(QMessageBox::Yes)->click(); });
         QTest::mouseClick(clear, Qt::LeftButton);
-        QCOMPARE(m_view->store()->count(), 0);
+        QCOMPARE(m_history->store()->count(), 0);
         QCOMPARE(m_view->model()->rowCount(), 0);
     }
 
@@ -665,9 +668,9 @@ private slots:
             HistoryEntry e = translationHistoryEntry(result, info);
             e.inputText = QStringLiteral("older %1").arg(i);
             e.time = QDateTime::currentDateTimeUtc().addDays(-10 - i);
-            QVERIFY(m_view->record(e) > 0);
+            QVERIFY(m_history->record(e) > 0);
         }
-        QCOMPARE(m_view->store()->count(), 5);
+        QCOMPARE(m_history->store()->count(), 5);
 
         // Settings ▸ History…: keep at most 3.
         whenModal<QDialog>([](QDialog *dialog) {
@@ -676,14 +679,14 @@ private slots:
         });
         m_view->editSettings();
         QCOMPARE(QSettings().value(QLatin1String(settingsKeys::kHistoryMaxEntries)).toInt(), 3);
-        QCOMPARE(m_view->store()->count(), 3);
+        QCOMPARE(m_history->store()->count(), 3);
         QCOMPARE(m_view->model()->rowCount(), 3);
         QCOMPARE(m_view->model()->summary(0).inputPreview, QStringLiteral("The door is open."));
 
         // Applied on every insert too.
         QVERIFY(!translate(QStringLiteral("The window is closed.")).isEmpty());
         m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
-        QCOMPARE(m_view->store()->count(), 3);
+        QCOMPARE(m_history->store()->count(), 3);
         QCOMPARE(m_view->model()->summary(0).inputPreview, QStringLiteral("The window is closed."));
 
         // Max age: entries older than a week go.
@@ -693,7 +696,7 @@ private slots:
             dialog->accept();
         });
         m_view->editSettings();
-        QCOMPARE(m_view->store()->count(), 2);
+        QCOMPARE(m_history->store()->count(), 2);
 
         // Recording off: nothing new is kept.
         whenModal<QDialog>([](QDialog *dialog) {
@@ -703,7 +706,7 @@ private slots:
         m_view->editSettings();
         QVERIFY(!translate(QStringLiteral("The car is red.")).isEmpty());
         m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
-        QCOMPARE(m_view->store()->count(), 2);
+        QCOMPARE(m_history->store()->count(), 2);
     }
 
     void ctrlFSearchesTheHistoryOnItsTab()
@@ -723,9 +726,9 @@ private slots:
     void diskFullIsReportedAndTheAppGoesOn()
     {
         QTemporaryDir dir;
-        HistoryStore::Options options = HistoryView::defaultOptions();
+        HistoryStore::Options options = HistoryRecorder::defaultOptions();
         options.maxDatabaseBytes = 256 * 1024; // a quota stands in for a full disk (SQLITE_FULL)
-        QVERIFY(m_view->openStore(dir.filePath(QStringLiteral("small.sqlite")), options));
+        QVERIFY(m_history->open(dir.filePath(QStringLiteral("small.sqlite")), options));
         const TranslationResult result = translate(QStringLiteral("The sun is shining."));
         QVERIFY(!result.isEmpty());
         HistoryEntry big =
@@ -733,7 +736,7 @@ private slots:
         big.inputText = QString(100 * 1024, QLatin1Char('x'));
         QSignalSpy messages(m_view, &HistoryView::statusMessage);
         int saved = 0;
-        while (saved < 20 && m_view->record(big) > 0)
+        while (saved < 20 && m_history->record(big) > 0)
             ++saved;
         QVERIFY2(saved < 20, "the quota was never reached");
         QVERIFY(!messages.isEmpty());
@@ -743,17 +746,17 @@ private slots:
         QVERIFY(m_window->statusBar()->currentMessage().contains(QStringLiteral("disk space")));
         // The store and the app go on: reading works, and a later entry that fits is saved
         // once space is made.
-        QCOMPARE(m_view->store()->count(), saved);
-        QCOMPARE(m_view->store()->integrityCheck(), QStringList());
-        m_view->store()->clear();
+        QCOMPARE(m_history->store()->count(), saved);
+        QCOMPARE(m_history->store()->integrityCheck(), QStringList());
+        m_history->store()->clear();
         m_window->tabs()->setCurrentIndex(MainWindow::TranslateTab);
         QVERIFY(!translate(QStringLiteral("The moon is bright.")).isEmpty());
         m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
         // "The sun…" was held back until a different text came; both fit now.
-        QCOMPARE(m_view->store()->count(), 2);
+        QCOMPARE(m_history->store()->count(), 2);
         QCOMPARE(m_view->model()->summary(0).inputPreview, QStringLiteral("The moon is bright."));
         QVERIFY(m_view->banner()->isHidden());
-        QVERIFY(m_view->openStore(HistoryStore::defaultPath()));
+        QVERIFY(m_history->open(HistoryStore::defaultPath()));
     }
 
     void lockedHistoryDoesNotFreezeTheWindowNorLoseTheEntry()
@@ -761,10 +764,10 @@ private slots:
         const TranslationResult result = translate(QStringLiteral("The shop is closed."));
         QVERIFY(!result.isEmpty());
         m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
-        QCOMPARE(m_view->store()->count(), 1);
+        QCOMPARE(m_history->store()->count(), 1);
         // Another process (here: another connection) holds the write lock.
         sqlite3 *holder = nullptr;
-        QCOMPARE(sqlite3_open(QFile::encodeName(m_view->store()->path()).constData(), &holder),
+        QCOMPARE(sqlite3_open(QFile::encodeName(m_history->store()->path()).constData(), &holder),
                  SQLITE_OK);
         QCOMPARE(sqlite3_exec(holder, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
         HistoryEntry first =
@@ -775,7 +778,7 @@ private slots:
         QSignalSpy messages(m_view, &HistoryView::statusMessage);
         QElapsedTimer clock;
         clock.start();
-        QCOMPARE(m_view->record(first), HistoryView::kQueued);
+        QCOMPARE(m_history->record(first), HistoryRecorder::kQueued);
         const qint64 waited = clock.elapsed();
         qInfo() << "record() gave up on a locked history after" << waited << "ms";
         QVERIFY2(waited < 2000, qPrintable(QString::number(waited)));
@@ -785,34 +788,35 @@ private slots:
         QVERIFY(!m_view->banner()->isHidden());
         // A later entry queues behind the first without waiting for the lock again.
         clock.restart();
-        QCOMPARE(m_view->record(second), HistoryView::kQueued);
+        QCOMPARE(m_history->record(second), HistoryRecorder::kQueued);
         QVERIFY2(clock.elapsed() < 50, qPrintable(QString::number(clock.elapsed())));
-        QCOMPARE(m_view->queuedCount(), 2);
-        QTest::qWait(HistoryView::kRetryFirstMs + 600); // a retry meets the lock and backs off
-        QCOMPARE(m_view->queuedCount(), 2);
-        QCOMPARE(m_view->store()->count(), 1);
+        QCOMPARE(m_history->queuedCount(), 2);
+        QTest::qWait(HistoryRecorder::kRetryFirstMs + 600); // a retry meets the lock and backs off
+        QCOMPARE(m_history->queuedCount(), 2);
+        QCOMPARE(m_history->store()->count(), 1);
         // The lock is released: the retry timer writes both, in order.
         QCOMPARE(sqlite3_exec(holder, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
         sqlite3_close(holder);
-        QTRY_COMPARE_WITH_TIMEOUT(m_view->queuedCount(), 0, 4 * HistoryView::kRetryFirstMs + 2000);
-        QCOMPARE(m_view->store()->count(), 3);
+        QTRY_COMPARE_WITH_TIMEOUT(m_history->queuedCount(), 0,
+                                  4 * HistoryRecorder::kRetryFirstMs + 2000);
+        QCOMPARE(m_history->store()->count(), 3);
         QCOMPARE(m_view->model()->summary(0).inputPreview, second.inputText);
         QCOMPARE(m_view->model()->summary(1).inputPreview, first.inputText);
         QVERIFY(m_view->banner()->isHidden());
-        QVERIFY(m_view->record(first) > 0); // and later ones are saved at once
+        QVERIFY(m_history->record(first) > 0); // and later ones are saved at once
     }
 
     void unopenableHistoryLeavesTheAppWorking()
     {
         QTemporaryDir dir; // a folder where the database file should be: it cannot be opened
-        QVERIFY(!m_view->openStore(dir.path()));
+        QVERIFY(!m_history->open(dir.path()));
         QVERIFY(!m_view->banner()->isHidden());
         QVERIFY(m_view->banner()->text().contains(QStringLiteral("could not be opened")));
         QVERIFY(!m_view->findChild<QPushButton *>(QStringLiteral("historyClear"))->isEnabled());
         QVERIFY(!translate(QStringLiteral("The cat is black.")).isEmpty());
         m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab); // records nowhere, quietly
         QCOMPARE(m_view->model()->rowCount(), 0);
-        QVERIFY(m_view->openStore(HistoryStore::defaultPath()));
+        QVERIFY(m_history->open(HistoryStore::defaultPath()));
     }
 
     void corruptDatabaseAtStartIsReported()
@@ -829,8 +833,9 @@ private slots:
         auto window = std::make_unique<MainWindow>();
         qputenv("XDG_DATA_HOME", m_dataDir.path().toUtf8());
         HistoryView *view = window->historyView();
-        QCOMPARE(view->openResult().status, HistoryOpenResult::Status::Recovered);
-        QVERIFY(QFile::exists(view->openResult().backupPath));
+        const HistoryOpenResult &opened = window->historyRecorder()->openResult();
+        QCOMPARE(opened.status, HistoryOpenResult::Status::Recovered);
+        QVERIFY(QFile::exists(opened.backupPath));
         QVERIFY(!view->banner()->isHidden());
         QVERIFY(view->banner()->text().contains(QStringLiteral("damaged")));
         QVERIFY2(window->statusBar()->currentMessage().contains(QStringLiteral("damaged")),
@@ -841,9 +846,9 @@ private slots:
         window->translateView()->setSourceText(QStringLiteral("Hello."));
         window->translateView()->translateNow();
         QVERIFY(shown.wait(kTranslateTimeoutMs));
-        QCOMPARE(view->store()->count(), 0); // held back until it settles…
+        QCOMPARE(window->historyRecorder()->store()->count(), 0); // held back until it settles…
         window->close();                     // …or the window closes
-        QCOMPARE(view->store()->count(), 1);
+        QCOMPARE(window->historyRecorder()->store()->count(), 1);
     }
 
     void cleanupTestCase() { m_window.reset(); }
@@ -853,6 +858,7 @@ private:
     QTemporaryDir m_settingsDir;
     std::unique_ptr<MainWindow> m_window;
     HistoryView *m_view = nullptr;
+    HistoryRecorder *m_history = nullptr;
 };
 
 QTEST_MAIN(TestHistoryView)

@@ -8,7 +8,7 @@
 //                                             then check that the store still works
 //
 // Exit codes: 0 success, 2 usage, 3 an unexpected HistoryError, 4 a check failed.
-#include "app/core/historystore.h"
+#include "app/core/history/store.h"
 
 #include <QCoreApplication>
 #include <QJsonObject>

@@ -9,7 +9,7 @@
 // Entries come oldest first from one read snapshot of the store (HistoryStore::forEachEntry).
 #pragma once
 
-#include "app/core/historyentry.h"
+#include "app/core/history/entry.h"
 
 #include <optional>
 

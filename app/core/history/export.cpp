@@ -1,6 +1,6 @@
-#include "app/core/historyexport.h"
+#include "app/core/history/export.h"
 
-#include "app/core/historystore.h"
+#include "app/core/history/store.h"
 
 #include <QFileDevice>
 #include <QIODevice>

@@ -1,4 +1,4 @@
-#include "app/core/historyresults.h"
+#include "app/core/history/results.h"
 
 #include "app/core/imageloader.h"
 #include "app/core/settings.h"

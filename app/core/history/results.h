@@ -20,7 +20,7 @@
 // the attention over the image, which the matrix alone does not give.
 #pragma once
 
-#include "app/core/historyentry.h"
+#include "app/core/history/entry.h"
 #include "app/core/inferenceresult.h"
 #include "app/core/modelcatalog.h"
 

@@ -17,7 +17,11 @@
 // file (SQLITE_CORRUPT, SQLITE_NOTADB) from a lock held by another process (SQLITE_BUSY); we
 // need BEGIN IMMEDIATE, sqlite3_busy_timeout and SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE on a
 // connection we own; and QSqlDatabase's per-thread named connections would add nothing but
-// rules. The C API keeps all of that explicit in one .cpp.
+// rules. The C API keeps all of that explicit in sqlite.cpp.
+//
+// Files: sqlite.h (the connection, statements, transactions, SQLite's errors as HistoryError),
+// schema.h (tables, migrations, one entry's rows), recovery.h (open, move aside, salvage), and
+// store.cpp (the queries and the retention).
 //
 // Guarantees (tested in tests/tst_historystore.cpp and tests/tst_historyrobustness.cpp):
 //   - Crash safety: every addEntry is one transaction in a WAL-mode database, so a process killed
@@ -41,7 +45,8 @@
 // passed to forEachEntry must not call back into the store from another thread.
 #pragma once
 
-#include "app/core/historyentry.h"
+#include "app/core/history/entry.h"
+#include "app/core/history/error.h"
 
 #include <QString>
 #include <QStringList>
@@ -50,41 +55,12 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <stdexcept>
 
 namespace glosa {
 
-// What every failing HistoryStore method throws. what() and message() are one sentence for the
-// user (never SQLite's wording, so never "database is locked"); details() carries SQLite's own
-// message and the statement for logs.
-class HistoryError : public std::runtime_error
-{
-public:
-    enum class Code {
-        Busy,         // another process kept the database locked past the busy timeout
-        DiskFull,     // no space left (or a file-size limit / quota was reached)
-        Corrupt,      // the file is damaged (only after open(); open() recovers on its own)
-        NewerVersion, // the file was written by a newer Glosa with a schema we do not know
-        CannotOpen,   // missing permissions, a directory in the way, a read-only medium
-        Io,           // any other I/O error
-        NotOpen,      // a method was called before open() or after close()
-        Internal,     // a bug or an unexpected SQLite error
-    };
-
-    HistoryError(Code code, const QString &message, const QString &details = QString(),
-                 int sqliteCode = 0);
-
-    Code code() const { return m_code; }
-    QString message() const { return m_message; }
-    QString details() const { return m_details; }
-    int sqliteCode() const { return m_sqliteCode; } // extended result code; 0 when none
-
-private:
-    Code m_code;
-    QString m_message;
-    QString m_details;
-    int m_sqliteCode;
-};
+namespace history {
+class Connection;
+}
 
 struct HistoryOpenResult
 {
@@ -202,11 +178,9 @@ public:
     // PRAGMA integrity_check plus the FTS5 index check; empty when everything is fine.
     QStringList integrityCheck() const;
 
-    struct Impl; // the connection and its statements (historystore.cpp)
-
 private:
     Options m_options;
-    std::unique_ptr<Impl> d;
+    std::unique_ptr<history::Connection> d;
     mutable std::recursive_mutex m_mutex;
 };
 

@@ -1,4 +1,4 @@
-#include "app/core/historyentry.h"
+#include "app/core/history/entry.h"
 
 #include "engine/tensor.h"
 
