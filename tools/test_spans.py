@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Checks tools/glosa_spans.py against tests/data/protected-spans/cases.tsv (the table the C++
-rules are tested on too, tests/tst_protectedspans.cpp) and the placeholder round trip.
+rules are tested on too, tests/engine/tst_protectedspans.cpp) and the placeholder round trip.
 
   python3 tools/test_spans.py
 """

@@ -622,7 +622,7 @@ def export(args):
 
 
 # ---------------------------------------------------------------------------------------------
-# Tiny random package + PyTorch golden outputs for tests/tst_parity_captioner.cpp
+# Tiny random package + PyTorch golden outputs for tests/parity/tst_parity_captioner.cpp
 
 
 def tiny_backbone(seed):

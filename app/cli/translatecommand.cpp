@@ -45,9 +45,12 @@ QString fromUtf8(const std::string &text)
 
 QJsonValue fromNlohmann(const nlohmann::json &value)
 {
-    return QJsonDocument::fromJson(QByteArray::fromStdString("[" + value.dump() + "]"))
-        .array()
-        .at(0);
+    // Wrapped in an array: QJsonDocument parses only arrays and objects. Appended piece by piece,
+    // since GCC 12 warns (-Wrestrict, a false positive) on "[" + std::string.
+    QByteArray array = "[";
+    array += QByteArray::fromStdString(value.dump());
+    array += ']';
+    return QJsonDocument::fromJson(array).array().at(0);
 }
 
 // `withAlignment`: also the dense "alignment" matrix (--json); --save-history alone takes the

@@ -1,4 +1,4 @@
-// InferenceWorker: one worker thread per loaded model (STYLE.md habit 7, translateLocally's
+// InferenceWorker: one worker thread per loaded model (docs/architecture.md; translateLocally's
 // MarianInterface, Qt's mandelbrot RenderThread). The GUI thread only posts requests and receives
 // signals; it never waits on inference.
 //

@@ -20,7 +20,7 @@
 //   score    dot: h_t · h_s; general: h_t · (W_a h_s); additive: v · tanh(W_q h_t + W_k h_s);
 //            scaled-dot: h_t · h_s / sqrt(2 · encoder_hidden)
 // Per-source work (W_a h_s, W_k h_s) is done once in encode(). step() returns a_t as the
-// alignment. tests/tst_parity_rnn.cpp checks all four score functions against PyTorch.
+// alignment. tests/parity/tst_parity_rnn.cpp checks all four score functions against PyTorch.
 //
 // Threads: one model may be used by one thread at a time (the worker that owns it).
 #pragma once

@@ -12,7 +12,7 @@
 // operation: pre-norm layers, embeddings scaled by sqrt(d_model) plus interleaved sinusoidal
 // positions (PE[pos, 2i] = sin, PE[pos, 2i+1] = cos, pos from 0), biased-variance layer norms with
 // the package's eps, ReLU feed-forward, a final layer norm on both stacks, and an output layer
-// tied to the shared embedding without bias. tests/tst_parity_transformer.cpp checks it against
+// tied to the shared embedding without bias. tests/parity/tst_parity_transformer.cpp checks it against
 // PyTorch on tiny random-weight packages exported by the training code.
 //
 // Decoding keeps, per state, a key/value cache for the decoder self-attention (one position is

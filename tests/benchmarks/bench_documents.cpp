@@ -3,8 +3,8 @@
 // .html, then read, translated by DocumentTranslator and written back, as glosa-cli
 // translate-doc does.
 //
-//   build-docs/bin/bench_documents --model resources/models/transformer-en-es \
-//       --plugins build-docs/plugins --input /work/shared/data/tatoeba-en-es/test.tsv \
+//   build-docs/bin/bench_documents --model resources/models/transformer-en-es
+//       --plugins build-docs/plugins --input /work/shared/data/tatoeba-en-es/test.tsv
 //       --sentences 1000 --format html --strategy greedy --batch 32 --threads 2
 //
 // Prints one JSON line: sentences and segments translated, wall seconds (reading, translating,

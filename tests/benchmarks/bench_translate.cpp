@@ -3,7 +3,7 @@
 // (stable sort by source length, consecutive batches), maximum length (1.5 × padded source
 // length + 10 per batch), PAD/BOS suppressed, greedy or beam search with GNMT α = 0.6.
 //
-//   build-nmt/bin/bench_translate --model resources/models/transformer-en-es \
+//   build-nmt/bin/bench_translate --model resources/models/transformer-en-es
 //       --input /tmp/bench-en.txt --strategy beam --batch 32 --threads 2 --output /tmp/out.txt
 //
 // Prints one JSON line: sentences/s, target tokens/s (generated pieces, EOS excluded), wall

@@ -3,7 +3,7 @@
 // draws match the truncated renormalised distribution (chi-square, fixed seed).
 #include "engine/decoding/sampler.h"
 #include "engine/decoding/search.h"
-#include "plugins/toytranslator/tablestepdecoder.h"
+#include "tests/plugins/toytranslator/tablestepdecoder.h"
 
 #include <QtTest>
 

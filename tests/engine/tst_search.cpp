@@ -4,7 +4,7 @@
 #include "engine/decoding/search.h"
 #include "engine/decoding/decodingfields.h"
 #include "engine/translation/translationmodel.h"
-#include "plugins/toytranslator/tablestepdecoder.h"
+#include "tests/plugins/toytranslator/tablestepdecoder.h"
 
 #include <nlohmann/json.hpp>
 

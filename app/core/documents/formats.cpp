@@ -186,7 +186,7 @@ QByteArray readChunk(QIODevice &device, qint64 size, bool *cut)
         if (line.trimmed().isEmpty())
             return chunk;
     }
-    if (device.atEnd() || chunk.endsWith('\n') && chunk.size() < limit)
+    if (device.atEnd() || (chunk.endsWith('\n') && chunk.size() < limit))
         return chunk;
     // Cut at the limit: at the last line end when there is one, else at a UTF-8 character
     // boundary, so that the next chunk starts with a whole character.

@@ -23,7 +23,7 @@
 // schema.h (tables, migrations, one entry's rows), recovery.h (open, move aside, salvage), and
 // store.cpp (the queries and the retention).
 //
-// Guarantees (tested in tests/tst_historystore.cpp and tests/tst_historyrobustness.cpp):
+// Guarantees (tested in tests/core/tst_historystore.cpp and tests/core/tst_historyrobustness.cpp):
 //   - Crash safety: every addEntry is one transaction in a WAL-mode database, so a process killed
 //     at any moment leaves either the whole entry (entry row, all outputs, the full-text row) or
 //     none of it. By default (synchronous=NORMAL) that holds for a crash of the process or the

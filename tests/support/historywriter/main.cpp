@@ -1,4 +1,4 @@
-// glosa-historywriter: writes history entries for tests/tst_historyrobustness.cpp, reporting
+// glosa-historywriter: writes history entries for tests/core/tst_historyrobustness.cpp, reporting
 // every committed id on stdout ("committed <id>") right after its transaction commits, each line
 // with a single write(2) so a SIGKILL can never leave half a line.
 //

@@ -49,7 +49,7 @@ Document parseOdt(const QByteArray &bytes, const QString &name)
     const ZipEntry *content = findEntry(doc.archive, QStringLiteral("content.xml"));
     if (!content)
         throw DocumentError(QStringLiteral("%1 is corrupt: it has no content.xml").arg(name));
-    for (const QString entryName : {QStringLiteral("content.xml"), QStringLiteral("styles.xml")}) {
+    for (const QString &entryName : {QStringLiteral("content.xml"), QStringLiteral("styles.xml")}) {
         const ZipEntry *entry = findEntry(doc.archive, entryName);
         if (!entry)
             continue;
