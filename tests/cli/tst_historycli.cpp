@@ -1,8 +1,8 @@
 // glosa-cli history ... against a real database, through the real executable.
 #include "app/core/history/store.h"
+#include "clirunner.h"
 
 #include <QJsonDocument>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtTest>
@@ -20,15 +20,8 @@ struct Run
 
 Run cli(const QStringList &args)
 {
-    QProcess p;
-    p.start(QStringLiteral(GLOSA_BINARY_DIR "/bin/glosa-cli"), args);
-    Run r;
-    if (!p.waitForFinished(30000))
-        return r;
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    const test::CliRun run = test::runGlosaCli(args, {}, {}, 30000);
+    return {run.exitCode, QString::fromUtf8(run.out), QString::fromUtf8(run.err)};
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 // when it is built and exported, on the shipped transformer-en-es. Fixtures: sample.* and the
 // broken files are hand-made edge cases (make_fixtures.py); report.docx/.odt/.pdf are
 // LibreOffice's conversions of report.html (make_fixtures.sh).
+#include "clirunner.h"
 #include "testutil.h"
 
 #include "app/core/documents/documenttranslator.h"
@@ -131,34 +132,19 @@ struct Run
     QByteArray err;
 };
 
-// glosa-cli with the toy package and plugin, and a private home.
-void prepareCli(QProcess &process)
+// glosa-cli with the toy package and plugin (and, from clirunner.h, a private home).
+QList<std::pair<QString, QString>> toyCliEnvironment()
 {
-    static QTemporaryDir home;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("GLOSA_PLUGIN_PATH"),
-               QStringLiteral(GLOSA_TEST_PLUGIN_DIR "/translators"));
-    env.insert(QStringLiteral("GLOSA_MODEL_PATH"),
-               glosa::test::testDataDir() + QStringLiteral("/toy-en-es"));
-    env.insert(QStringLiteral("XDG_DATA_HOME"), home.path() + QStringLiteral("/data"));
-    env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path() + QStringLiteral("/config"));
-    env.insert(QStringLiteral("HOME"), home.path());
-    process.setProcessEnvironment(env);
-    process.setProgram(QStringLiteral(GLOSA_BINARY_DIR "/bin/glosa-cli"));
+    return {{QStringLiteral("GLOSA_PLUGIN_PATH"),
+             QStringLiteral(GLOSA_TEST_PLUGIN_DIR "/translators")},
+            {QStringLiteral("GLOSA_MODEL_PATH"),
+             glosa::test::testDataDir() + QStringLiteral("/toy-en-es")}};
 }
 
 Run runCli(const QStringList &args)
 {
-    QProcess process;
-    prepareCli(process);
-    process.setArguments(args);
-    process.start();
-    Run run;
-    if (!process.waitForStarted(10000) || !process.waitForFinished(300000))
-        return run;
-    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
-    run.err = process.readAllStandardError();
-    return run;
+    const glosa::test::CliRun run = glosa::test::runGlosaCli(args, toyCliEnvironment());
+    return {run.exitCode, run.err};
 }
 
 } // namespace
@@ -986,7 +972,7 @@ private slots:
         file.close();
 
         QProcess cli;
-        prepareCli(cli);
+        glosa::test::prepareGlosaCli(cli, toyCliEnvironment());
         cli.setArguments({"translate-doc", "--model", "toy-en-es", input, "-o", output,
                           "--strategy", "greedy", "--chunk-bytes", "262144"});
         const QRegularExpression report(

@@ -28,12 +28,11 @@ struct CliRun
     }
 };
 
-// glosa-cli `args` with `input` on stdin and the variables in `env` set (GLOSA_PLUGIN_PATH,
+// `process` set up to run the real glosa-cli with the variables in `env` set (GLOSA_PLUGIN_PATH,
 // GLOSA_MODEL_PATH, ...). HOME and the XDG folders point into a private temporary folder so that
-// the user's own models, settings and history stay out of the test.
-inline CliRun runGlosaCli(const QStringList &args,
-                          const QList<std::pair<QString, QString>> &env,
-                          const QByteArray &input = {}, int timeoutMs = 300000)
+// the user's own models, settings and history stay out of the test. For tests that watch the
+// process while it runs (progress lines, signals); runGlosaCli() below is the common case.
+inline void prepareGlosaCli(QProcess &process, const QList<std::pair<QString, QString>> &env)
 {
     static QTemporaryDir home;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
@@ -42,9 +41,19 @@ inline CliRun runGlosaCli(const QStringList &args,
     environment.insert(QStringLiteral("HOME"), home.path());
     for (const auto &[name, value] : env)
         environment.insert(name, value);
-    QProcess process;
     process.setProcessEnvironment(environment);
-    process.start(QStringLiteral(GLOSA_BINARY_DIR "/bin/glosa-cli"), args);
+    process.setProgram(QStringLiteral(GLOSA_BINARY_DIR "/bin/glosa-cli"));
+}
+
+// glosa-cli `args` with `input` on stdin, prepared as prepareGlosaCli() says; waits for it.
+inline CliRun runGlosaCli(const QStringList &args,
+                          const QList<std::pair<QString, QString>> &env = {},
+                          const QByteArray &input = {}, int timeoutMs = 300000)
+{
+    QProcess process;
+    prepareGlosaCli(process, env);
+    process.setArguments(args);
+    process.start();
     CliRun run;
     if (!process.waitForStarted(10000))
         return run;
