@@ -228,18 +228,18 @@ private slots:
         QSKIP("AddressSanitizer reserves terabytes of address space: RLIMIT_AS cannot be capped");
 #endif
         QProcess process;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("GLOSA_PLUGIN_PATH"),
-                   QStringLiteral(GLOSA_TEST_PLUGIN_DIR "/translators"));
-        env.insert(QStringLiteral("GLOSA_MODEL_PATH"),
-                   glosa::test::testDataDir() + QStringLiteral("/toy-en-es"));
-        process.setProcessEnvironment(env);
+        glosa::test::prepareGlosaCli(
+            process, {{QStringLiteral("GLOSA_PLUGIN_PATH"),
+                       QStringLiteral(GLOSA_TEST_PLUGIN_DIR "/translators")},
+                      {QStringLiteral("GLOSA_MODEL_PATH"),
+                       glosa::test::testDataDir() + QStringLiteral("/toy-en-es")}});
         QTemporaryDir dir;
+        // Through a shell, which caps the address space and then becomes glosa-cli.
         process.start(QStringLiteral("/bin/sh"),
-                      {"-c", "ulimit -v 350000 && exec \"$0\" \"$@\"",
-                       QStringLiteral(GLOSA_BINARY_DIR "/bin/glosa-cli"), "translate-doc",
-                       "--model", "toy-en-es", hostile(QStringLiteral("zip-bomb-129mib.docx")),
-                       "-o", dir.filePath(QStringLiteral("out.docx"))});
+                      {"-c", "ulimit -v 350000 && exec \"$0\" \"$@\"", process.program(),
+                       "translate-doc", "--model", "toy-en-es",
+                       hostile(QStringLiteral("zip-bomb-129mib.docx")), "-o",
+                       dir.filePath(QStringLiteral("out.docx"))});
         QVERIFY(process.waitForFinished(60000));
         const QByteArray err = process.readAllStandardError();
         QCOMPARE(process.exitStatus(), QProcess::NormalExit);
