@@ -55,6 +55,8 @@ const DecodingField kFields[] = {
     {"temperature", &O::temperature, 0, kUnbounded, true, "T", "Sampling temperature (1: off)."},
     {"top_k", &O::topK, 0, limits::kMaxTopK, false, "K", "Sample among the k best (0: off)."},
     {"top_p", &O::topP, 0, 1, true, "P", "Nucleus sampling mass (1: off)."},
+    {"min_p", &O::minP, 0, 1, false, "M",
+     "Keep tokens with at least M x the best one's probability (0: off)."},
     {"seed", &O::seed, 0, 0, false, "S", "Sampling seed."},
     // --- Traces
     {"trace", &O::trace, 0, 0, false, nullptr, "Record the search tree and per-step candidates."},

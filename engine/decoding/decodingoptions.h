@@ -109,6 +109,11 @@ struct DecodingOptions
     // Nucleus sampling: keep the smallest set of most probable tokens whose probability reaches
     // p (Holtzman et al. 2019). 1 disables it; must be in (0, 1].
     float topP = 1.0f;
+    // Min-p sampling: keep only the tokens whose probability is at least minP times the most
+    // probable one's, so the cut follows the model's confidence (Nguyen et al. 2024, "Turning Up
+    // the Heat: Min-p Sampling for Creative and Coherent LLM Outputs"; llama.cpp's min_p).
+    // Applied after top-p. 0 disables it; at most 1.
+    float minP = 0.0f;
     // Seed of the request's random generator (std::mt19937_64 with our own uniform draw, so the
     // same seed gives the same samples with every compiler and standard library). Each sample
     // of each sentence gets its own generator, derived from the seed, the sentence's source

@@ -80,6 +80,22 @@ std::vector<TokenProbability> keepTopP(std::vector<TokenProbability> distributio
     return distribution;
 }
 
+std::vector<TokenProbability> keepMinP(std::vector<TokenProbability> distribution, double minP)
+{
+    if (!(minP >= 0 && minP <= 1))
+        throw std::invalid_argument("min-p: " + std::to_string(minP) + " must be in [0, 1]");
+    double best = 0.0;
+    for (const TokenProbability &entry : distribution)
+        best = std::max(best, entry.probability);
+    // The ratio to the best is the same before and after renormalising, so min-p does not care
+    // which truncations ran before it.
+    const double threshold = minP * best;
+    std::erase_if(distribution,
+                  [&](const TokenProbability &entry) { return entry.probability < threshold; });
+    renormalize(distribution);
+    return distribution;
+}
+
 namespace {
 
 // Softmax of logProbs / temperature over the finite entries, normalised, in token order.
@@ -181,11 +197,27 @@ RandomSampler::RandomSampler(SamplerOptions options) : m_options(options)
     if (!(options.topP > 0 && options.topP <= 1))
         throw std::invalid_argument("RandomSampler: top-p " + std::to_string(options.topP) +
                                     " must be in (0, 1]");
+    if (!(options.minP >= 0 && options.minP <= 1))
+        throw std::invalid_argument("RandomSampler: min-p " + std::to_string(options.minP) +
+                                    " must be in [0, 1]");
 }
 
 std::vector<TokenProbability>
 RandomSampler::distribution(std::span<const float> logProbs,
                             std::vector<std::vector<TokenProbability>> *stages) const
+{
+    std::vector<TokenProbability> result = truncated(logProbs, stages);
+    if (m_options.minP > 0) {
+        result = keepMinP(std::move(result), m_options.minP);
+        if (stages)
+            stages->push_back(result);
+    }
+    return result;
+}
+
+std::vector<TokenProbability>
+RandomSampler::truncated(std::span<const float> logProbs,
+                         std::vector<std::vector<TokenProbability>> *stages) const
 {
     const int k = m_options.topK;
     const double p = m_options.topP;

@@ -7,7 +7,8 @@
 //     Rng rng(Rng::derive(seed, sentence, sample));
 //     std::int32_t token = sampler.sample(row, rng);   // row: [vocab] log-probabilities
 //
-// Truncation order (Hugging Face's and CTranslate2's): temperature, then top-k, then top-p.
+// Truncation order (Hugging Face's and CTranslate2's): temperature, then top-k, then top-p, then
+// min-p (llama.cpp's order).
 // Ties are broken by the smaller token id, so the kept set never depends on sort stability.
 #pragma once
 
@@ -46,12 +47,15 @@ struct SamplerOptions
     float temperature = 1.0f; // see DecodingOptions::temperature; 1 disables, must be > 0
     int topK = 0;             // see DecodingOptions::topK; 0 disables
     float topP = 1.0f;        // see DecodingOptions::topP; 1 disables, must be in (0, 1]
+    float minP = 0.0f;        // see DecodingOptions::minP; 0 disables, must be in [0, 1]
 };
 
 // The token sets are tested on their own (table-driven), so they are free functions.
 // Input: tokens with probabilities summing to 1; output: the kept ones, best first, renormalised.
 std::vector<TokenProbability> keepTopK(std::vector<TokenProbability> distribution, int k);
 std::vector<TokenProbability> keepTopP(std::vector<TokenProbability> distribution, double p);
+// The tokens with probability >= minP × the largest, in their order (sorted or not).
+std::vector<TokenProbability> keepMinP(std::vector<TokenProbability> distribution, double minP);
 // Softmax of logProbs / temperature over the finite entries, best first (ties: smaller id).
 std::vector<TokenProbability> temperatureSoftmax(std::span<const float> logProbs,
                                                  double temperature);
@@ -69,11 +73,11 @@ public:
     explicit RandomSampler(SamplerOptions options = {});
     const SamplerOptions &options() const { return m_options; }
 
-    // The distribution sample() draws from: temperature, top-k, top-p, renormalised. Best first
-    // when truncated (top-k or top-p) or when `stages` is given, in token order otherwise (no
-    // sort needed). `stages`, when given, receives the distribution after each of the three
-    // steps (for traces). Top-k costs one pass of comparisons and k exponentials; top-p alone a
-    // softmax over the row and a partial sort of the nucleus.
+    // The distribution sample() draws from: temperature, top-k, top-p, min-p, renormalised. Best
+    // first when truncated by top-k or top-p or when `stages` is given, in token order otherwise
+    // (no sort needed). `stages`, when given, receives the distribution after each step (three,
+    // four with min-p; for traces). Top-k costs one pass of comparisons and k exponentials; top-p
+    // alone a softmax over the row and a partial sort of the nucleus.
     std::vector<TokenProbability>
     distribution(std::span<const float> logProbs,
                  std::vector<std::vector<TokenProbability>> *stages = nullptr) const;
@@ -82,6 +86,11 @@ public:
     static std::int32_t draw(const std::vector<TokenProbability> &distribution, Rng &rng);
 
 private:
+    // distribution() before min-p: temperature, top-k and top-p.
+    std::vector<TokenProbability>
+    truncated(std::span<const float> logProbs,
+              std::vector<std::vector<TokenProbability>> *stages) const;
+
     SamplerOptions m_options;
 };
 

@@ -57,6 +57,8 @@ public:
             trace.stages.push_back("temperature");
             trace.stages.push_back("top-k");
             trace.stages.push_back("top-p");
+            if (options.minP > 0)
+                trace.stages.push_back("min-p");
         }
         trace.nodes.push_back(TraceNode{}); // the root
     }
@@ -418,7 +420,7 @@ GreedySearch::operator()(StepDecoder &decoder,
     const int samples = sampling ? options.nBest : 1;
     const std::int32_t endToken = decoder.endToken();
     const LogitsProcessorChain chain = LogitsProcessorChain::fromOptions(options, endToken);
-    const RandomSampler sampler({options.temperature, options.topK, options.topP});
+    const RandomSampler sampler({options.temperature, options.topK, options.topP, options.minP});
     const bool withCoverage = options.coveragePenalty > 0;
 
     std::vector<Sentence> sentences;

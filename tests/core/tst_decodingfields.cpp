@@ -43,6 +43,7 @@ const std::map<std::string, std::string> kNonDefault = {
     {"temperature", "0.7"},
     {"top_k", "40"},
     {"top_p", "0.9"},
+    {"min_p", "0.05"},
     {"seed", "18446744073709551615"},
     {"trace", "true"},
     {"trace_top_n", "5"},

@@ -117,6 +117,35 @@ private slots:
         compareKept(keepTopP(distributionOf(input), p), tokens, expected);
     }
 
+    void minP_data()
+    {
+        QTest::addColumn<Probabilities>("input");
+        QTest::addColumn<double>("minP");
+        QTest::addColumn<Tokens>("tokens");
+        QTest::addColumn<Probabilities>("expected");
+        // Tokens with probability >= minP × the best, in input order, renormalised.
+        QTest::newRow("0 disables") << Probabilities{0.1, 0.2, 0.3, 0.4} << 0.0
+                                    << Tokens{0, 1, 2, 3} << Probabilities{0.1, 0.2, 0.3, 0.4};
+        QTest::newRow("0.5: >= 0.2") << Probabilities{0.1, 0.2, 0.3, 0.4} << 0.5 << Tokens{1, 2, 3}
+                                     << Probabilities{0.222, 0.333, 0.444};
+        QTest::newRow("1: the best only (ties kept)")
+            << Probabilities{0.4, 0.1, 0.1, 0.4} << 1.0 << Tokens{0, 3} << Probabilities{0.5, 0.5};
+        // A confident model keeps one token where a flat one keeps many: the point of min-p.
+        QTest::newRow("0.1, confident")
+            << Probabilities{0.9, 0.05, 0.03, 0.02} << 0.1 << Tokens{0} << Probabilities{1.0};
+        QTest::newRow("0.1, flat") << Probabilities{0.3, 0.25, 0.25, 0.2} << 0.1
+                                   << Tokens{0, 1, 2, 3} << Probabilities{0.3, 0.25, 0.25, 0.2};
+    }
+    void minP()
+    {
+        QFETCH(Probabilities, input);
+        QFETCH(double, minP);
+        QFETCH(Tokens, tokens);
+        QFETCH(Probabilities, expected);
+        compareKept(keepMinP(distributionOf(input), minP), tokens, expected);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, keepMinP(distributionOf(input), 1.5));
+    }
+
     void temperatureFollowsItsFormula()
     {
         const Probabilities p = {0.1, 0.2, 0.3, 0.4};
@@ -147,6 +176,13 @@ private slots:
         // needs three tokens (.333 + .333 = .667 < .8).
         compareKept(kept, Tokens{4, 5, 3}, Probabilities{0.3788, 0.3788, 0.2424});
         QCOMPARE(BestSampler::sample(logsOf(p)), 4); // tie between 4 and 5: smaller id
+
+        // Min-p 0.7 after that: 0.2424 < 0.7 × 0.3788, so token 3 goes; a fourth stage.
+        stages.clear();
+        const auto withMinP = RandomSampler({0.5f, 4, 0.8f, 0.7f}).distribution(logsOf(p), &stages);
+        QCOMPARE(stages.size(), std::size_t(4));
+        compareKept(withMinP, Tokens{4, 5}, Probabilities{0.5, 0.5});
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, RandomSampler({1.0f, 0, 1.0f, -0.1f}));
     }
 
     void fastPathsMatchTheDefinitions_data()
@@ -154,11 +190,14 @@ private slots:
         QTest::addColumn<float>("temperature");
         QTest::addColumn<int>("k");
         QTest::addColumn<float>("p");
-        QTest::newRow("top-k 40") << 1.0f << 40 << 1.0f;
-        QTest::newRow("top-k 40, T 0.7, top-p 0.8") << 0.7f << 40 << 0.8f;
-        QTest::newRow("top-p 0.9 (nucleus of hundreds)") << 1.0f << 0 << 0.9f;
-        QTest::newRow("top-p 0.5, T 2") << 2.0f << 0 << 0.5f;
-        QTest::newRow("no truncation") << 1.3f << 0 << 1.0f;
+        QTest::addColumn<float>("minP");
+        QTest::newRow("top-k 40") << 1.0f << 40 << 1.0f << 0.0f;
+        QTest::newRow("top-k 40, T 0.7, top-p 0.8") << 0.7f << 40 << 0.8f << 0.0f;
+        QTest::newRow("top-p 0.9 (nucleus of hundreds)") << 1.0f << 0 << 0.9f << 0.0f;
+        QTest::newRow("top-p 0.5, T 2") << 2.0f << 0 << 0.5f << 0.0f;
+        QTest::newRow("no truncation") << 1.3f << 0 << 1.0f << 0.0f;
+        QTest::newRow("min-p 0.2 alone (unsorted path)") << 1.0f << 0 << 1.0f << 0.2f;
+        QTest::newRow("top-k 40, min-p 0.5") << 1.0f << 40 << 1.0f << 0.5f;
     }
     void fastPathsMatchTheDefinitions()
     {
@@ -167,12 +206,13 @@ private slots:
         QFETCH(float, temperature);
         QFETCH(int, k);
         QFETCH(float, p);
+        QFETCH(float, minP);
         std::mt19937_64 engine(99);
         std::vector<float> logits(3000);
         for (float &value : logits)
             value = static_cast<float>(engine() >> 40) / (1 << 24) * 3.0f;
         logits[17] = -std::numeric_limits<float>::infinity();
-        const RandomSampler sampler({temperature, k, p});
+        const RandomSampler sampler({temperature, k, p, minP});
         std::vector<std::vector<TokenProbability>> stages;
         auto reference = sampler.distribution(logits, &stages);
         auto fast = sampler.distribution(logits);
