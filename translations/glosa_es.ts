@@ -503,6 +503,14 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <translation>Muestrear entre los tokens más probables hasta reunir esta probabilidad; 1 lo desactiva</translation>
     </message>
     <message>
+        <source>Min-p (re&amp;lative):</source>
+        <translation>Min-p (re&amp;lativo):</translation>
+    </message>
+    <message>
+        <source>Keep the tokens at least this fraction as probable as the best one; 0 turns it off</source>
+        <translation>Conservar los tokens con al menos esta fracción de la probabilidad del mejor; 0 lo desactiva</translation>
+    </message>
+    <message>
         <source>S&amp;eed:</source>
         <translation>&amp;Semilla:</translation>
     </message>

@@ -500,6 +500,14 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>누적 확률이 이 값에 이를 때까지 확률이 높은 토큰들 중에서 샘플링합니다. 1이면 끕니다</translation>
     </message>
     <message>
+        <source>Min-p (re&amp;lative):</source>
+        <translation>Min-p (상대값)(&amp;L):</translation>
+    </message>
+    <message>
+        <source>Keep the tokens at least this fraction as probable as the best one; 0 turns it off</source>
+        <translation>가장 확률이 높은 토큰 대비 이 비율 이상의 확률을 가진 토큰만 남깁니다. 0이면 끕니다</translation>
+    </message>
+    <message>
         <source>S&amp;eed:</source>
         <translation>시드(&amp;E):</translation>
     </message>

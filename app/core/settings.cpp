@@ -82,7 +82,9 @@ QString decodingSummary(const engine::DecodingOptions &o)
             parts << QStringLiteral("top-k %1").arg(o.topK);
         if (o.topP < 1.0f)
             parts << QStringLiteral("top-p %1").arg(o.topP);
-        if (o.topK == 0 && o.topP >= 1.0f)
+        if (o.minP > 0.0f)
+            parts << QStringLiteral("min-p %1").arg(o.minP);
+        if (o.topK == 0 && o.topP >= 1.0f && o.minP <= 0.0f)
             parts << QStringLiteral("sample");
         if (o.temperature != 1.0f)
             parts << QStringLiteral("T %1").arg(o.temperature);

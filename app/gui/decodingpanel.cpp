@@ -113,6 +113,7 @@ DecodingPanel::DecodingPanel(QWidget *parent, bool compact) : QWidget(parent), m
     m_temperature = realBox(0.05, 5.0, 0.05, 2, this);
     m_topK = intBox(0, 1000, this);
     m_topP = realBox(0.01, 1.0, 0.05, 2, this);
+    m_minP = realBox(0.0, 1.0, 0.05, 2, this);
     auto *seedRow = new QWidget(this);
     auto *seedLayout = new QHBoxLayout(seedRow);
     seedLayout->setContentsMargins(0, 0, 0, 0);
@@ -123,6 +124,7 @@ DecodingPanel::DecodingPanel(QWidget *parent, bool compact) : QWidget(parent), m
     m_samplingForm->addRow(new QLabel(this), m_temperature);
     m_samplingForm->addRow(new QLabel(this), m_topK);
     m_samplingForm->addRow(new QLabel(this), m_topP);
+    m_samplingForm->addRow(new QLabel(this), m_minP);
     m_samplingForm->addRow(new QLabel(this), seedRow);
     layout->addWidget(m_samplingGroup);
     layout->addStretch(1);
@@ -131,8 +133,8 @@ DecodingPanel::DecodingPanel(QWidget *parent, bool compact) : QWidget(parent), m
         form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
         form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
         for (int row = 0; row < form->rowCount(); ++row)
-            if (auto *label = qobject_cast<QLabel *>(
-                    form->itemAt(row, QFormLayout::LabelRole)->widget()))
+            if (auto *label =
+                    qobject_cast<QLabel *>(form->itemAt(row, QFormLayout::LabelRole)->widget()))
                 label->setBuddy(form->itemAt(row, QFormLayout::FieldRole)->widget());
     }
 
@@ -147,14 +149,12 @@ DecodingPanel::DecodingPanel(QWidget *parent, bool compact) : QWidget(parent), m
                           m_ngramPenaltySize, m_topK, m_seed})
         connect(box, &QSpinBox::valueChanged, this, &DecodingPanel::onControlChanged);
     for (QDoubleSpinBox *box : {m_lengthPenalty, m_coveragePenalty, m_maxLengthRatio,
-                                m_repetitionPenalty, m_ngramPenalty, m_temperature, m_topP})
+                                m_repetitionPenalty, m_ngramPenalty, m_temperature, m_topP, m_minP})
         connect(box, &QDoubleSpinBox::valueChanged, this, &DecodingPanel::onControlChanged);
-    connect(m_presets, &QComboBox::activated, this, [this](int index) {
-        applyPreset(m_presets->itemData(index).toString());
-    });
-    connect(m_newSeed, &QToolButton::clicked, this, [this] {
-        m_seed->setValue(int(QRandomGenerator::global()->bounded(2147483647u)));
-    });
+    connect(m_presets, &QComboBox::activated, this,
+            [this](int index) { applyPreset(m_presets->itemData(index).toString()); });
+    connect(m_newSeed, &QToolButton::clicked, this,
+            [this] { m_seed->setValue(int(QRandomGenerator::global()->bounded(2147483647u))); });
     connect(m_savePreset, &QToolButton::clicked, this, &DecodingPanel::savePreset);
     connect(m_deletePreset, &QToolButton::clicked, this, &DecodingPanel::deletePreset);
 }
@@ -229,6 +229,9 @@ void DecodingPanel::retranslateUi()
         {m_topK, tr("Top-&k:"), tr("Sample among the k most probable tokens; 0 turns it off")},
         {m_topP, tr("Top-p (n&ucleus):"),
          tr("Sample among the most probable tokens that reach this probability; 1 turns it off")},
+        {m_minP, tr("Min-p (re&lative):"),
+         tr("Keep the tokens at least this fraction as probable as the best one; 0 turns it "
+            "off")},
         {m_seed->parentWidget(), tr("S&eed:"), tr("The same seed gives the same samples")},
     };
     for (const Row &row : rows) {
@@ -340,11 +343,11 @@ engine::DecodingOptions DecodingPanel::options() const
     engine::DecodingOptions o;
     o.strategy = engine::SearchStrategy(m_strategy->currentData().toInt());
     o.beamSize = m_beamSize->value();
-    o.nBest = o.strategy == engine::SearchStrategy::Greedy
-                  ? 1
-                  : std::min(m_nBest->value(), o.strategy == engine::SearchStrategy::Beam
-                                                   ? o.beamSize
-                                                   : m_nBest->value());
+    o.nBest =
+        o.strategy == engine::SearchStrategy::Greedy
+            ? 1
+            : std::min(m_nBest->value(),
+                       o.strategy == engine::SearchStrategy::Beam ? o.beamSize : m_nBest->value());
     o.lengthNormalization = engine::LengthNormalization(m_normalization->currentData().toInt());
     o.lengthPenalty = float(m_lengthPenalty->value());
     o.coveragePenalty = float(m_coveragePenalty->value());
@@ -359,6 +362,7 @@ engine::DecodingOptions DecodingPanel::options() const
     o.temperature = float(m_temperature->value());
     o.topK = m_topK->value();
     o.topP = float(m_topP->value());
+    o.minP = float(m_minP->value());
     o.seed = std::uint64_t(m_seed->value());
     o.suppressTokens = m_modelDefaults.suppressTokens; // e.g. <pad> and <s>, never a word
     o.targetPrefix = m_modelDefaults.targetPrefix;
@@ -424,6 +428,7 @@ void DecodingPanel::showOptions(const engine::DecodingOptions &o)
     m_temperature->setValue(o.temperature);
     m_topK->setValue(o.topK);
     m_topP->setValue(o.topP);
+    m_minP->setValue(o.minP);
     m_seed->setValue(int(o.seed % 2147483647u));
     m_updating = wasUpdating;
     updateEnabled();
@@ -438,8 +443,8 @@ void DecodingPanel::updateEnabled()
     setRowVisible(m_searchForm, m_nBest, !(strategy == engine::SearchStrategy::Greedy));
     setRowVisible(m_searchForm, m_earlyStopping, beam);
     m_samplingGroup->setVisible(sample);
-    m_lengthPenalty->setEnabled(m_normalization->currentData().toInt()
-                                == int(engine::LengthNormalization::Gnmt));
+    m_lengthPenalty->setEnabled(m_normalization->currentData().toInt() ==
+                                int(engine::LengthNormalization::Gnmt));
     m_ngramPenaltySize->setEnabled(m_ngramPenalty->value() > 0.0);
 }
 

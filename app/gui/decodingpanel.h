@@ -94,6 +94,7 @@ private:
     QDoubleSpinBox *m_temperature = nullptr;
     QSpinBox *m_topK = nullptr;
     QDoubleSpinBox *m_topP = nullptr;
+    QDoubleSpinBox *m_minP = nullptr;
     QSpinBox *m_seed = nullptr;
     QToolButton *m_newSeed = nullptr;
 };
