@@ -17,7 +17,6 @@ pieces + </s>; pad id 0 is masked everywhere.
 """
 
 import argparse
-import glob
 import json
 import math
 import os
@@ -227,6 +226,19 @@ def evaluate_groups(model, codec, groups, **kw):
 
 # ---------------------------------------------------------------------------------------------
 # Checkpoints
+
+
+def stop_on_signals():
+    """SIGTERM and SIGINT set the returned flag instead of killing the process: the training loop
+    checkpoints and stops at the next step, so a stopped run resumes where it was."""
+    stop = {"flag": False}
+
+    def on_signal(signum, frame):
+        log("signal %d: checkpointing and stopping" % signum)
+        stop["flag"] = True
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    return stop
 
 
 def atomic_save(obj, path):
@@ -461,13 +473,7 @@ def main(arch, argv=None):
             obj["optimizer"] = opt.state_dict()
         atomic_save(obj, path)
 
-    stop = {"flag": False}
-
-    def on_signal(signum, frame):
-        log("signal %d: checkpointing and stopping" % signum)
-        stop["flag"] = True
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
+    stop = stop_on_signals()
 
     def evaluate():
         t0 = time.time()

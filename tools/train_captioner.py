@@ -36,7 +36,6 @@ import json
 import math
 import os
 import random
-import signal
 import sys
 import time
 
@@ -50,7 +49,7 @@ sys.path.insert(0, HERE)
 import bench_mobilenet_torch  # noqa: E402
 import glosa_metrics  # noqa: E402
 import glosa_safetensors  # noqa: E402
-from glosa_train import atomic_save, log, runs_dir  # noqa: E402
+from glosa_train import atomic_save, log, runs_dir, stop_on_signals  # noqa: E402
 
 PAD, UNK, BOS, EOS = 0, 1, 2, 3
 SPECIALS = ["<pad>", "<unk>", "<s>", "</s>"]
@@ -396,13 +395,7 @@ def train(args):
             obj["optimizer"] = opt.state_dict()
         atomic_save(obj, path)
 
-    stop = {"flag": False}
-
-    def on_signal(signum, frame):
-        log("signal %d: checkpointing and stopping" % signum)
-        stop["flag"] = True
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
+    stop = stop_on_signals()
 
     def evaluate():
         t0 = time.time()
@@ -696,7 +689,7 @@ def tiny(args):
     cfg = {"architecture": "show-attend-tell", "plugin": "captioner", "hparams": hp,
            "script": "tools/train_captioner.py"}
     # write_package takes the backbone from the data folder; the tiny one is written here.
-    manifest = write_package(out, model, cfg, spm_path, None, torch.float32, {
+    write_package(out, model, cfg, spm_path, None, torch.float32, {
         "id": "captioner-tiny", "version": "0", "name": "tiny random captioner (tests)",
         "training": {"script": "tools/train_captioner.py tiny", "data": [
             {"name": "none (random weights)", "licence": "CC0", "attribution": "Glosa tests"}]},
