@@ -46,9 +46,13 @@ public:
     // (at least one).
     std::vector<int> sentenceCounts(const Document &document) const;
 
-    // Translates every segment without a translation. Returns false when cancel() stopped it
-    // (the finished segments keep their translations). Engine errors propagate (std::exception).
-    bool translate(Document &document, const engine::DecodingOptions &options);
+    // Translates every segment without a translation. Returns false when cancel() or `cancelled`
+    // stopped it (the finished segments keep their translations). Engine errors propagate
+    // (std::exception). `cancelled` is a flag its owner keeps and clears: one set before the call
+    // stops it too, where cancel()'s own flag is cleared by every call (a chunked translation,
+    // glosa-cli's Ctrl+C, must not forget a cancel that came between two chunks).
+    bool translate(Document &document, const engine::DecodingOptions &options,
+                   const std::atomic<bool> *cancelled = nullptr);
 
     // Thread-safe: stops at the next decoding step.
     void cancel() { m_cancelled = true; }
