@@ -31,8 +31,6 @@
 #include <optional>
 #include <vector>
 
-class QIODevice;
-
 namespace glosa::documents {
 
 class DocumentTranslator;

@@ -1,7 +1,7 @@
 // DocumentTranslator: translates a Document's segments through an engine::Translator, in batches
 // of segments of similar length, with progress, time left and cancellation that keeps what is
-// done. A QObject so that the GUI can run it on its worker thread and connect to its signals;
-// the CLI calls it directly.
+// done. A QObject so that its callers connect to its signals; glosa-cli translate-doc and the
+// Documents view drive it a chunk at a time through ChunkedTranslation (chunkedtranslation.h).
 //
 // Basic usage:
 //     engine::Translator translator(model);
@@ -56,7 +56,6 @@ public:
 
     // Thread-safe: stops at the next decoding step.
     void cancel() { m_cancelled = true; }
-    bool isCancelled() const { return m_cancelled; }
 
 signals:
     // Before the first batch and after every batch: sentences of the document translated so far
