@@ -301,6 +301,24 @@ private slots:
         const QString empty = writeFile(dir, QStringLiteral("empty.srt"), "\n\n");
         QVERIFY_THROWS_EXCEPTION(DocumentError, ChunkedTranslation(empty, 1024));
     }
+
+    // A file cut short after it was opened (the chunks are read as they are needed) is an error,
+    // not a loop waiting for the bytes it had.
+    void aFileCutShortAfterOpeningIsAnError()
+    {
+        QTemporaryDir dir;
+        // Longer than QFile's read buffer, so that the rest is read from the disk.
+        const QString path = writeFile(dir, QStringLiteral("long.txt"), paragraphs(4000));
+        ChunkedTranslation source(path, 256);
+        QVERIFY(QFile::resize(path, 300));
+        try {
+            source.scan([](const Document &) {});
+            QFAIL("no DocumentError");
+        } catch (const DocumentError &error) {
+            QVERIFY2(error.message().startsWith(QStringLiteral("cannot read ") + path),
+                     qPrintable(error.message()));
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestChunkedTranslation)

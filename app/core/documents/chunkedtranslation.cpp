@@ -80,6 +80,11 @@ Document ChunkedTranslation::loadChunk(std::size_t c)
         bool cut = false;
         bytes = documents::readChunk(m_file, m_chunkBytes, &cut);
         chunk.end = m_file.pos();
+        if (bytes.isEmpty() && c > 0) // shorter than when it was opened, or unreadable
+            throw DocumentError(QStringLiteral("cannot read %1 past byte %2: %3")
+                                    .arg(m_path)
+                                    .arg(chunk.begin)
+                                    .arg(m_file.errorString()));
         if (cut && m_notice)
             m_notice(QStringLiteral("%1: a paragraph runs past the limit of %2 MiB without a "
                                     "blank line; cut at byte %3")
