@@ -113,13 +113,15 @@ public:
                 for (const Segment &segment : chunk.segments)
                     paragraphs << QString::fromUtf8(segment.text);
             });
-            deliver([path, format = document->format(), paragraphs, encoding = document->encoding(),
-                     streamed = document->isStreamed()](DocumentWorker *w) {
+            m_document = std::move(document);
+            m_finished = std::make_unique<FinishedChunks>();
+            // Last: the job ends (and the worker stops being busy) right after.
+            deliver([path, format = m_document->format(), paragraphs,
+                     encoding = m_document->encoding(),
+                     streamed = m_document->isStreamed()](DocumentWorker *w) {
                 w->m_streamed = streamed;
                 emit w->opened(path, format, paragraphs, encoding);
             });
-            m_document = std::move(document);
-            m_finished = std::make_unique<FinishedChunks>();
         } catch (const DocumentError &error) {
             fail(error.message());
         } catch (const std::exception &error) {
