@@ -35,7 +35,7 @@ namespace glosa::documents {
 
 class DocumentTranslator;
 
-// Progress over the whole file, reported after each batch of each chunk.
+// Progress over the whole file, reported as each chunk starts and after each of its batches.
 struct ChunkProgress
 {
     qint64 sentencesDone = 0; // in the whole document, the finished chunks included
@@ -57,7 +57,7 @@ class ChunkSink
 public:
     virtual ~ChunkSink() = default;
     // A chunk: translated, or (writeUnfinished) partly or not at all. A chunk without segments is
-    // the white space after the last paragraph.
+    // white space (after the last paragraph, or blank lines longer than a chunk).
     virtual void write(const Document &chunk) = 0;
 };
 
