@@ -1,49 +1,112 @@
 #include "app/cli/translatedoccommand.h"
 
 #include "app/cli/modeloptions.h"
+#include "app/core/documents/chunkedtranslation.h"
 #include "app/core/documents/documenttranslator.h"
 #include "app/core/documents/formats.h"
 #include "app/core/documents/textencoding.h"
-#include "app/core/limits.h"
 #include "app/core/modelcatalog.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
-#include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
 #include <QTextStream>
 
 #include <atomic>
 #include <csignal>
+#include <limits>
+#include <optional>
 
 namespace glosa::cli {
 
 namespace {
 
-std::atomic<documents::DocumentTranslator *> runningTranslator = nullptr;
-// Set by SIGINT and kept until the command ends: DocumentTranslator::translate() clears its own
-// cancel flag when it starts, so a Ctrl+C between two streamed chunks would otherwise be
-// forgotten (and the whole file translated).
+// Set by Ctrl+C (SIGINT) while a translation runs; the pipeline reads it at every decoding step
+// and before every chunk. Kept until the command ends: a Ctrl+C between two chunks is not lost.
 std::atomic<bool> interrupted = false;
 static_assert(std::atomic<bool>::is_always_lock_free);
 
 extern "C" void cancelOnSignal(int)
 {
-    // Only atomics are touched here (async-signal-safe); the batch in flight stops at its next
-    // decoding step and the finished part is written.
-    interrupted = true;
-    if (documents::DocumentTranslator *translator = runningTranslator.load())
-        translator->cancel();
+    interrupted = true; // only an atomic: async-signal-safe
 }
+
+// Ctrl+C cancels (and the finished part is still written) while this lives; the previous
+// handler is back however the command ends.
+class CancelOnInterrupt
+{
+public:
+    CancelOnInterrupt()
+    {
+        interrupted = false;
+        m_previous = std::signal(SIGINT, cancelOnSignal);
+    }
+    ~CancelOnInterrupt() { std::signal(SIGINT, m_previous); }
+    CancelOnInterrupt(const CancelOnInterrupt &) = delete;
+    CancelOnInterrupt &operator=(const CancelOnInterrupt &) = delete;
+
+private:
+    void (*m_previous)(int) = SIG_DFL;
+};
 
 QString duration(qint64 milliseconds)
 {
     const qint64 seconds = (milliseconds + 500) / 1000;
     return seconds < 60 ? QStringLiteral("%1 s").arg(seconds)
                         : QStringLiteral("%1 min %2 s").arg(seconds / 60).arg(seconds % 60);
+}
+
+QString megabytes(qint64 bytes)
+{
+    return QString::number(bytes / 1048576.0, 'f', 1);
+}
+
+// One progress line: sentences done and, streamed, MB of the file (the sentences of the chunks
+// not read yet are not known), else sentences in all; the time left until the end.
+QString progressLine(const documents::ChunkProgress &progress, bool streamed)
+{
+    QString line = QStringLiteral("%1 sentences").arg(progress.sentencesDone);
+    if (streamed)
+        line += QStringLiteral(", %1 of %2 MB")
+                    .arg(megabytes(progress.bytesDone), megabytes(progress.bytesTotal));
+    else
+        line += QStringLiteral(" of %1").arg(progress.sentencesTotal);
+    if (progress.millisecondsLeft >= 0 && !progress.last)
+        line += QStringLiteral(", about %1 left").arg(duration(progress.millisecondsLeft));
+    return line;
+}
+
+// Said whenever the text is not plain UTF-8 in and out.
+QString encodingNotice(const QString &input, const QString &read, const QString &output,
+                       const QString &written)
+{
+    return QStringLiteral("%1 was read as %2; %3 is written in %4")
+               .arg(input, documents::encodingDisplayName(read), output,
+                    documents::encodingDisplayName(written)) +
+           (written == read ? QString()
+                            : QStringLiteral(" (the translation has characters that %1 does "
+                                             "not have)")
+                                  .arg(documents::encodingDisplayName(read)));
+}
+
+// The value of a positive integer option up to `most` (or `fallback` when not given); nullopt
+// after saying why on `err`.
+std::optional<qint64> positiveOption(const QCommandLineParser &parser, const QString &option,
+                                     qint64 fallback, QTextStream &err,
+                                     qint64 most = std::numeric_limits<qint64>::max())
+{
+    if (!parser.isSet(option))
+        return fallback;
+    bool ok = false;
+    const qint64 value = parser.value(option).toLongLong(&ok);
+    if (ok && value >= 1 && value <= most)
+        return value;
+    err << "glosa-cli translate-doc: --" << option << " '" << parser.value(option)
+        << "' is not a positive integer\n";
+    return std::nullopt;
 }
 
 } // namespace
@@ -125,26 +188,12 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
         err << name << "-o OUT is required\n";
         return 2;
     }
-    int window = 512;
-    if (parser.isSet("window")) {
-        bool ok = false;
-        window = parser.value("window").toInt(&ok);
-        if (!ok || window < 1) {
-            err << name << "--window '" << parser.value("window")
-                << "' is not a positive integer\n";
-            return 2;
-        }
-    }
-    qint64 chunkBytes = qint64(4) << 20;
-    if (parser.isSet("chunk-bytes")) {
-        bool ok = false;
-        chunkBytes = parser.value("chunk-bytes").toLongLong(&ok);
-        if (!ok || chunkBytes < 1) {
-            err << name << "--chunk-bytes '" << parser.value("chunk-bytes")
-                << "' is not a positive integer\n";
-            return 2;
-        }
-    }
+    const std::optional<qint64> window =
+        positiveOption(parser, QStringLiteral("window"), 512, err, std::numeric_limits<int>::max());
+    const std::optional<qint64> chunkBytes =
+        positiveOption(parser, QStringLiteral("chunk-bytes"), qint64(4) << 20, err);
+    if (!window || !chunkBytes)
+        return 2;
     const QString input = positional.first();
     const QString output = parser.value("output");
     try {
@@ -162,32 +211,13 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
         return 2;
     }
 
-    // The document first: a corrupt file should not wait for a model to load. Line-based
-    // formats are streamed a chunk at a time (cut at blank lines), so memory stays bounded.
-    // Only UTF-8 is cut into chunks; a file in another encoding is converted whole.
-    const bool streamed = documents::isStreamable(inFormat) &&
-                          documents::detectFileEncoding(input) == QLatin1String("UTF-8");
-    QFile source(input);
-    auto nextChunk = [&] {
-        bool cut = false;
-        const QByteArray chunk = documents::readChunk(source, chunkBytes, &cut);
-        if (cut)
-            err << name << "notice: " << input << ": a paragraph runs past the limit of "
-                << (limits::kMaxChunkBytes >> 20) << " MiB without a blank line; cut at byte "
-                << source.pos() << "\n";
-        return chunk;
-    };
-    documents::Document document;
+    // The document first (its first chunk when streamed): a corrupt file should not wait for a
+    // model to load.
+    std::optional<documents::ChunkedTranslation> document;
     try {
-        if (streamed) {
-            if (!source.open(QIODevice::ReadOnly))
-                throw documents::DocumentError(
-                    QStringLiteral("cannot open %1: %2").arg(input, source.errorString()));
-            document =
-                documents::parseDocument(nextChunk(), inFormat, input);
-        } else {
-            document = documents::readDocument(input);
-        }
+        document.emplace(input, *chunkBytes, [&](const QString &notice) {
+            err << name << "notice: " << notice << "\n";
+        });
     } catch (const documents::DocumentError &error) {
         err << name << error.message() << "\n";
         return 1;
@@ -223,113 +253,51 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
 
     engine::Translator translator(model);
     documents::DocumentTranslator documentTranslator(translator);
-    documentTranslator.setWindowSize(window);
+    documentTranslator.setWindowSize(int(*window));
     const bool quiet = parser.isSet("quiet");
+    const bool streamed = document->isStreamed();
     QElapsedTimer timer, lastReport;
     timer.start();
-    // Progress over the whole file: sentences of the chunks done, and bytes for the time left.
-    const qint64 totalBytes = streamed ? source.size() : 0;
-    qint64 bytesBefore = 0, bytesInChunk = 0;
-    std::size_t segmentsBefore = 0;
-    qint64 sentencesBefore = 0, sentencesInChunk = 0;
     QObject::connect(
-        &documentTranslator, &documents::DocumentTranslator::progress,
-        [&](int done, int total, qint64 left) {
-            sentencesInChunk = total;
-            const bool last = done == total && (!streamed || source.atEnd());
-            if (quiet || (lastReport.isValid() && lastReport.elapsed() < 1000 && !last))
+        &*document, &documents::ChunkedTranslation::progress,
+        [&](const documents::ChunkProgress &progress) {
+            // About once a second, and the last one.
+            if (quiet || (lastReport.isValid() && lastReport.elapsed() < 1000 && !progress.last))
                 return;
             lastReport.start();
-            err << name << sentencesBefore + done << " sentences";
-            if (streamed) {
-                const qint64 bytes = bytesBefore + bytesInChunk * done / std::max(total, 1);
-                err << ", " << QString::number(bytes / 1048576.0, 'f', 1) << " of "
-                    << QString::number(totalBytes / 1048576.0, 'f', 1) << " MB";
-                if (bytes > 0 && !last)
-                    err << ", about " << duration(timer.elapsed() * (totalBytes - bytes) / bytes)
-                        << " left";
-            } else {
-                err << " of " << total;
-                if (left >= 0 && !last)
-                    err << ", about " << duration(left) << " left";
-            }
-            err << "\n";
+            err << name << progressLine(progress, streamed) << "\n";
             err.flush();
         });
 
-    QSaveFile sink(output); // written as the chunks are done; replaces OUT only when complete
-    if (streamed && !sink.open(QIODevice::WriteOnly)) {
-        err << name << "cannot write " << output << ": " << sink.errorString() << "\n";
+    QSaveFile file(output); // written as the chunks are done; replaces OUT only when complete
+    if (streamed && !file.open(QIODevice::WriteOnly)) {
+        err << name << "cannot write " << output << ": " << file.errorString() << "\n";
         return 1;
     }
-    runningTranslator = &documentTranslator;
-    interrupted = false;
-    auto previous = std::signal(SIGINT, cancelOnSignal);
+    documents::ChunkWriter writer(file, outFormat != inFormat); // streamed only
     bool complete = true;
-    std::size_t segments = 0, translated = 0;
     try {
-        for (;;) {
-            bytesInChunk = streamed ? source.pos() - bytesBefore : 0;
-            complete = documentTranslator.translate(document, decoding);
-            if (streamed && interrupted)
-                complete = false; // stop after this chunk, however far it got
-            segments += document.segments.size();
-            translated += document.translatedCount();
-            if (!streamed) {
-                const QString written = documents::writeDocument(document, output);
-                // Say so whenever the text is not plain UTF-8 in and out.
-                if (document.encoding != QLatin1String("UTF-8"))
-                    err << name << input << " was read as "
-                        << documents::encodingDisplayName(document.encoding) << "; " << output
-                        << " is written in " << documents::encodingDisplayName(written)
-                        << (written == document.encoding
-                                ? QString()
-                                : QStringLiteral(" (the translation has characters that %1 does "
-                                                 "not have)")
-                                      .arg(documents::encodingDisplayName(document.encoding)))
-                        << "\n";
-                break;
-            }
-            if (outFormat == inFormat)
-                sink.write(document.render());
-            else // paragraphs separated by a blank line across chunks too
-                sink.write((segmentsBefore > 0 ? "\n" : "") + documents::plainText(document));
-            segmentsBefore = segments;
-            sentencesBefore += sentencesInChunk;
-            bytesBefore = source.pos();
-            if (!complete) {
-                // The rest as it is in the source: the output stays a whole document.
-                if (outFormat == inFormat)
-                    while (!source.atEnd())
-                        sink.write(source.read(1 << 20));
-                break;
-            }
-            if (source.atEnd())
-                break;
-            const QByteArray chunk = nextChunk();
-            if (chunk.trimmed().isEmpty()) {
-                if (outFormat == inFormat)
-                    sink.write(chunk);
-                break;
-            }
-            document = documents::parseDocument(chunk, inFormat, input);
+        const CancelOnInterrupt cancelOnInterrupt;
+        complete = document->translate(documentTranslator, decoding, writer, interrupted);
+        if (streamed) {
+            if (!complete) // the rest as it is in the source: OUT stays a whole document
+                document->writeUnfinished(writer);
+            if (!file.commit())
+                throw documents::DocumentError(
+                    QStringLiteral("cannot write %1: %2").arg(output, file.errorString()));
+        } else {
+            const QString written = documents::writeDocument(document->document(), output);
+            if (document->encoding() != QLatin1String("UTF-8"))
+                err << name << encodingNotice(input, document->encoding(), output, written) << "\n";
         }
-        if (streamed && !sink.commit())
-            throw documents::DocumentError(
-                QStringLiteral("cannot write %1: %2").arg(output, sink.errorString()));
     } catch (const documents::DocumentError &failure) {
-        std::signal(SIGINT, previous);
-        runningTranslator = nullptr;
         err << name << failure.message() << "\n";
         return 1;
     } catch (const std::exception &failure) {
-        std::signal(SIGINT, previous);
-        runningTranslator = nullptr;
         err << name << input << ": " << failure.what() << "\n";
         return 1;
     }
-    std::signal(SIGINT, previous);
-    runningTranslator = nullptr;
+    const std::size_t translated = document->translatedCount();
 
     const double seconds = timer.nsecsElapsed() / 1e9;
     if (!complete) {

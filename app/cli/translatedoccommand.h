@@ -16,6 +16,7 @@
 // archive or PDF, unsupported type) or a model that cannot load: one line on stderr and exit
 // code 1; bad arguments: exit code 2. The document (its first chunk when streamed) is checked
 // before the model is loaded; a later chunk's error message counts lines from that chunk.
+// Chunks, progress and cancellation: app/core/documents/chunkedtranslation.h, as in the GUI.
 #pragma once
 
 #include "app/cli/help.h"

@@ -57,7 +57,8 @@ std::vector<int> DocumentTranslator::sentenceCounts(const Document &document) co
     return counts;
 }
 
-bool DocumentTranslator::translate(Document &document, const engine::DecodingOptions &options)
+bool DocumentTranslator::translate(Document &document, const engine::DecodingOptions &options,
+                                   const std::atomic<bool> *cancelled)
 {
     m_cancelled = false;
     document.targetLanguage = QString::fromStdString(m_translator.model().targetLanguage());
@@ -78,7 +79,8 @@ bool DocumentTranslator::translate(Document &document, const engine::DecodingOpt
     emit progress(done, total, pending.empty() ? 0 : -1);
 
     engine::DecodingControl control;
-    control.cancelled = [this] { return m_cancelled.load(); };
+    auto stopped = [&] { return m_cancelled.load() || (cancelled && cancelled->load()); };
+    control.cancelled = stopped;
     QElapsedTimer timer;
     timer.start();
     qint64 bytesDone = 0;
@@ -168,7 +170,7 @@ bool DocumentTranslator::translate(Document &document, const engine::DecodingOpt
                     ? qint64(double(elapsed) * double(pendingBytes - bytesDone) / double(bytesDone))
                     : -1;
             emit progress(done, total, left);
-            if (m_cancelled)
+            if (stopped())
                 return false;
         }
     }

@@ -1,7 +1,7 @@
 // DocumentTranslator: translates a Document's segments through an engine::Translator, in batches
 // of segments of similar length, with progress, time left and cancellation that keeps what is
-// done. A QObject so that the GUI can run it on its worker thread and connect to its signals;
-// the CLI calls it directly.
+// done. A QObject so that its callers connect to its signals; glosa-cli translate-doc and the
+// Documents view drive it a chunk at a time through ChunkedTranslation (chunkedtranslation.h).
 //
 // Basic usage:
 //     engine::Translator translator(model);
@@ -46,13 +46,16 @@ public:
     // (at least one).
     std::vector<int> sentenceCounts(const Document &document) const;
 
-    // Translates every segment without a translation. Returns false when cancel() stopped it
-    // (the finished segments keep their translations). Engine errors propagate (std::exception).
-    bool translate(Document &document, const engine::DecodingOptions &options);
+    // Translates every segment without a translation. Returns false when cancel() or `cancelled`
+    // stopped it (the finished segments keep their translations). Engine errors propagate
+    // (std::exception). `cancelled` is a flag its owner keeps and clears: one set before the call
+    // stops it too, where cancel()'s own flag is cleared by every call (a chunked translation,
+    // glosa-cli's Ctrl+C, must not forget a cancel that came between two chunks).
+    bool translate(Document &document, const engine::DecodingOptions &options,
+                   const std::atomic<bool> *cancelled = nullptr);
 
     // Thread-safe: stops at the next decoding step.
     void cancel() { m_cancelled = true; }
-    bool isCancelled() const { return m_cancelled; }
 
 signals:
     // Before the first batch and after every batch: sentences of the document translated so far

@@ -12,10 +12,11 @@
 //     finished(complete) worker->cancel();                       // keeps the finished part:
 //     finished(false) worker->exportTo(outPath);              // exported(path) or failed(message)
 //
-// Big .txt and .srt files are streamed: read once for the panes, then parsed, translated and
-// written a chunk at a time (setChunkBytes, 1 MiB by default) into temporary files, so the worker
-// holds one chunk, not the file; Export joins the finished chunks, the chunk in progress and the
-// untouched rest. Other formats are held whole (a .docx or .odt is one zip).
+// Big .txt and .srt files are streamed (ChunkedTranslation, as glosa-cli translate-doc does):
+// read once for the panes, then parsed, translated and written a chunk at a time (setChunkBytes,
+// 1 MiB by default) into temporary files, so the worker holds one chunk, not the file; Export
+// joins the finished chunks, the chunk in progress and the untouched rest. Other formats are held
+// whole (a .docx or .odt is one zip).
 //
 // Why not InferenceWorker: its requests are "latest wins", so a keystroke in the Translate view
 // would cancel a document that has run for minutes; a document gets its own thread (and its own
@@ -135,6 +136,8 @@ private:
     bool m_streamed = false; // of the document last opened
     int m_jobs = 0; // posted and not finished
     qint64 m_chunkBytes = qint64(1) << 20;
+    // Set by cancel() (GUI thread), cleared by translate(); the pipeline reads it at every
+    // decoding step and between chunks, so a cancel posted before the job starts is not lost.
     std::atomic<bool> m_cancel = false;
 };
 
