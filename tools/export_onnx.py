@@ -15,7 +15,15 @@ package's weights loaded by evaluate.load_model and converted to float32, as bot
   decoder_step.onnx  token int64 [N, 1], position int64 [1] (the step, 0 for BOS), src_pad,
                      cross_k{i}, cross_v{i}, past_k{i}, past_v{i} [N, heads, t, d_head] (t = 0 at
                      the first step)
-                     -> log_probs float [N, vocab], present_k{i}, present_v{i} [N, heads, t + 1, d_head]
+                     -> log_probs float [N, vocab], top_log_probs float [N, K], top_ids int64
+                        [N, K], present_k{i}, present_v{i} [N, heads, t + 1, d_head]
+
+top_* are the K best entries of each row with PAD and BOS suppressed (the searches' rule), best
+first, ties to the lower id (ONNX TopK): greedy reads the first, beam k the first 2k (the best 2k
+candidates of a sentence are among its rows' 2k best). The host fetches only these and the cache,
+so the selection over the vocabulary runs in ORT's native code, as the engine's does in C++,
+rather than in JavaScript over a [N, vocab] copy (which made beam search at batch 32 spend more
+time in JS and its garbage collector than in ORT). log_probs is fetched by the check only.
 
 Choice: the cross-attention keys/values are outputs of the encoder graph (Transformer.start_state
 traced as is). They depend on the encoder output only, so they are computed once per batch, as in
@@ -111,9 +119,11 @@ class EncoderGraph(torch.nn.Module):
 
 
 class DecoderStepGraph(torch.nn.Module):
-    def __init__(self, model):
+    def __init__(self, model, top_k):
         super().__init__()
         self.m = model
+        self.top_k = top_k
+        self.register_buffer("suppressed", torch.tensor([glosa_train.PAD, glosa_train.BOS]))
 
     def forward(self, token, position, src_pad, *caches):
         m = self.m
@@ -125,10 +135,12 @@ class DecoderStepGraph(torch.nn.Module):
         x = m.embedding(token) * m.scale + m.pe.index_select(0, position)
         h, present, _ = m.step_layers(x, past, cross, src_pad)
         log_probs = torch.log_softmax(torch.nn.functional.linear(h, m.embedding.weight), -1)
-        return (log_probs,) + tuple(t for kv in present for t in kv)
+        top_log_probs, top_ids = log_probs.index_fill(1, self.suppressed, float("-inf")).topk(
+            self.top_k, -1)
+        return (log_probs, top_log_probs, top_ids) + tuple(t for kv in present for t in kv)
 
 
-def export(model, info, out_dir, opset):
+def export(model, info, out_dir, opset, top_k):
     os.makedirs(out_dir, exist_ok=True)
     # Transformer.embed's length check reads a shape as a Python bool; the step graph does not use
     # embed and the encoder's check is a trace-time constant we do not need in the graph.
@@ -142,7 +154,7 @@ def export(model, info, out_dir, opset):
     src = torch.tensor([[5, 6, 7, glosa_train.EOS], [8, 9, glosa_train.EOS, glosa_train.PAD]])
     # The wrappers in eval mode: torch.onnx.export restores the mode it found when it is done,
     # and a new Module is in training mode, which would switch the model's dropout back on.
-    encoder, decoder = EncoderGraph(model).eval(), DecoderStepGraph(model).eval()
+    encoder, decoder = EncoderGraph(model).eval(), DecoderStepGraph(model, top_k).eval()
     with torch.no_grad():
         torch.onnx.export(
             encoder, (src,), os.path.join(out_dir, "encoder.onnx"),
@@ -157,9 +169,11 @@ def export(model, info, out_dir, opset):
         torch.onnx.export(
             decoder, example, os.path.join(out_dir, "decoder_step.onnx"),
             input_names=["token", "position", "src_pad"] + cross + past,
-            output_names=["log_probs"] + present, opset_version=opset,
+            output_names=["log_probs", "top_log_probs", "top_ids"] + present,
+            opset_version=opset,
             dynamic_axes=dict({"token": {0: "rows"}, "src_pad": {0: "rows", 3: "src_len"},
-                               "log_probs": {0: "rows"}},
+                               "log_probs": {0: "rows"}, "top_log_probs": {0: "rows"},
+                               "top_ids": {0: "rows"}},
                               **{n: {0: "rows", 2: "src_len"} for n in cross},
                               **{n: {0: "rows", 2: "past_len"} for n in past},
                               **{n: {0: "rows", 2: "present_len"} for n in present}))
@@ -168,7 +182,7 @@ def export(model, info, out_dir, opset):
         "decoder_layers": L, "heads": heads, "d_head": d_head, "d_model": h["d_model"],
         "ffn_dim": h["ffn_dim"], "encoder_layers": h["encoder_layers"],
         "vocab_size": model.embedding.weight.shape[0], "max_positions": model.pe.shape[0],
-        "pad_id": glosa_train.PAD, "bos_id": glosa_train.BOS, "eos_id": glosa_train.EOS,
+        "top_k": top_k, "pad_id": glosa_train.PAD, "bos_id": glosa_train.BOS, "eos_id": glosa_train.EOS,
         "encoder_outputs": ["src_pad"] + cross, "cross": cross, "past": past,
         "present": present}
     with open(os.path.join(out_dir, "manifest.json"), "w") as f:
@@ -216,6 +230,8 @@ def main(argv=None):
                                                    "transformer-en-es"), help="package folder")
     p.add_argument("--out", help="output folder (default build/onnx/<model id>)")
     p.add_argument("--opset", type=int, default=17)
+    p.add_argument("--top-k", type=int, default=8,
+                   help="best entries per row output by the step graph (>= 2 x the beam size)")
     p.add_argument("--no-check", action="store_true")
     a = p.parse_args(argv)
     torch.set_num_threads(1)
@@ -224,7 +240,7 @@ def main(argv=None):
         p.error("only the Transformer has an ONNX export")
     model = model.float().eval()
     out = a.out or os.path.join(ROOT, "build", "onnx", info["manifest"]["id"])
-    export(model, info, out, a.opset)
+    export(model, info, out, a.opset, a.top_k)
     print("wrote %s/encoder.onnx, decoder_step.onnx, manifest.json" % out)
     if not a.no_check:
         result = check(model, codec, out, CHECK_SENTENCES)

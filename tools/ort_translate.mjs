@@ -39,7 +39,7 @@ function parseArgs(argv) {
 const opts = parseArgs(process.argv);
 const ort = createRequire(path.join(path.resolve(opts.ortDir), 'package.json'))('onnxruntime-node');
 const meta = JSON.parse(readFileSync(path.join(opts.graphs, 'manifest.json'), 'utf8'));
-const { pad_id: PAD, bos_id: BOS, eos_id: EOS, vocab_size: V, heads: H, d_head: DH } = meta;
+const { pad_id: PAD, bos_id: BOS, eos_id: EOS, vocab_size: V, heads: H, d_head: DH, top_k: K } = meta;
 
 // One intra-op thread by default (what the engine and the PyTorch side get); one inter-op
 // thread and sequential execution, since a step is a chain of small ops.
@@ -74,12 +74,21 @@ function startFeeds(enc, rows) {
   return feeds;
 }
 
-async function step(feeds, tokens, position) {
+// One decoder step; the cache moves from present_* to past_*. Returns the rows' K best
+// (log-prob, id) with PAD/BOS suppressed (top_*, see export_onnx.py), or with `full` the whole
+// log_probs [rows, V] (the check).
+async function step(feeds, tokens, position, full = false) {
   feeds.token = int64(tokens, [tokens.length, 1]);
   feeds.position = int64([position], [1]);
-  const out = await decoder.run(feeds);
+  const fetches = (full ? ['log_probs'] : ['top_log_probs', 'top_ids']).concat(meta.present);
+  // onnxruntime-node 1.20.1 returns the fetched values in fetch order but names them after the
+  // graph's first outputs (log_probs, top_log_probs, ...), so they are taken by position.
+  const values = Object.values(await decoder.run(feeds, fetches));
+  const out = Object.fromEntries(fetches.map((name, i) => [name, values[i]]));
+  if (!full && out.top_ids.type !== 'int64') throw new Error('unexpected order of fetched outputs');
   meta.past.forEach((name, i) => { feeds[name] = out[meta.present[i]]; });
-  return out.log_probs.data; // [rows, V]
+  if (full) return out.log_probs.data;
+  return { logp: out.top_log_probs.data, ids: Int32Array.from(out.top_ids.data, Number) };
 }
 
 // Transformer.greedy's rules: PAD and BOS suppressed, a row stops at EOS, the batch when every
@@ -93,12 +102,9 @@ async function greedy(batch, maxLen) {
   const done = new Array(B).fill(false);
   let tokens = new Array(B).fill(BOS);
   for (let t = 0; t < Math.min(maxLen, meta.max_positions - 1); ++t) {
-    const logp = await step(feeds, tokens, t);
+    const { ids } = await step(feeds, tokens, t);
     tokens = tokens.map((_, b) => {
-      let best = -1, bestScore = -Infinity;
-      for (let v = 0, o = b * V; v < V; ++v, ++o) {
-        if (v !== PAD && v !== BOS && logp[o] > bestScore) { bestScore = logp[o]; best = v; }
-      }
+      const best = ids[b * K];
       if (!done[b] && best !== EOS) out[b].push(best);
       if (best === EOS) done[b] = true;
       return best;
@@ -114,6 +120,7 @@ async function greedy(batch, maxLen) {
 // maxLen. The cross keys/values are expanded to k rows once; only the self-attention cache is
 // gathered after each step (a row's beam origin is always a row of the same sentence).
 async function beamSearch(batch, maxLen, k, alpha) {
+  if (2 * k > K) throw new Error(`beam ${k} needs the graph's top_k >= ${2 * k} (export_onnx.py --top-k)`);
   const enc = await encoder.run({ src: padSources(batch) });
   const B = batch.length;
   const expand = [];
@@ -129,24 +136,24 @@ async function beamSearch(batch, maxLen, k, alpha) {
   const done = new Array(B).fill(false);
   let steps = 0;
   for (let t = 0; t < maxLen; ++t) {
-    const logp = await step(feeds, tokens, t);
+    const { logp, ids } = await step(feeds, tokens, t);
     steps = t + 1;
     const rows = [], nextTokens = [], nextScores = [];
     for (let b = 0; b < B; ++b) {
       const r0 = rows.length;
       if (!done[b]) {
-        // the 2k best (score, row, token) of the sentence's k × V candidates, best first
+        // the 2k best (score, row, token) of the sentence's k rows, best first, from each
+        // row's 2k best
         const top = [];
         for (let j = 0; j < k; ++j) {
           const r = b * k + j, base = scores[r];
           if (base === -Infinity) continue;
-          for (let v = 0, o = r * V; v < V; ++v, ++o) {
-            if (v === PAD || v === BOS) continue;
+          for (let i = 0, o = r * K; i < 2 * k; ++i, ++o) {
             const s = base + logp[o];
-            if (top.length === 2 * k && s <= top[top.length - 1][0]) continue;
-            let i = top.length;
-            while (i > 0 && top[i - 1][0] < s) --i;
-            top.splice(i, 0, [s, r, v]);
+            if (top.length === 2 * k && s <= top[top.length - 1][0]) break;
+            let n = top.length;
+            while (n > 0 && top[n - 1][0] < s) --n;
+            top.splice(n, 0, [s, r, ids[o]]);
             if (top.length > 2 * k) top.pop();
           }
         }
@@ -204,7 +211,7 @@ async function check() {
   const feeds = startFeeds(enc, B);
   const result = new Float32Array(B * T * V);
   for (let t = 0; t < T; ++t) {
-    const logp = await step(feeds, targets.map((row) => (t < row.length ? row[t] : PAD)), t);
+    const logp = await step(feeds, targets.map((row) => (t < row.length ? row[t] : PAD)), t, true);
     for (let b = 0; b < B; ++b) {
       if (t < targets[b].length) result.set(logp.subarray(b * V, (b + 1) * V), (b * T + t) * V);
     }
