@@ -226,26 +226,42 @@ class Transformer(nn.Module):
         Equal to the full recomputation in decode() (checked by tools/test_models.py)."""
         t = ys.shape[1] - 1
         x = self.embed(ys[:, -1:], offset=t)  # [N, 1, d]
+        past = [(state["self_k%d" % i], state["self_v%d" % i]) if t > 0 else None
+                for i in range(len(self.decoder.layers))]
+        cross = [(state["cross_k%d" % i], state["cross_v%d" % i])
+                 for i in range(len(self.decoder.layers))]
+        h, past, attn = self.step_layers(x, past, cross, state["src_pad"])
         new = dict(state)
+        for i, (k, v) in enumerate(past):
+            new["self_k%d" % i], new["self_v%d" % i] = k, v
+        logits = F.linear(h, self.embedding.weight)
+        return torch.log_softmax(logits.float(), -1), attn[:, :, 0].mean(1), new
+
+    def step_layers(self, x, past, cross, src_pad):
+        """The decoder layers and final norm for one new position, on tensors only (no dict, no
+        Python branch on the step number) so that tools/export_onnx.py can trace the same code
+        into the ONNX decoder-step graph. x [N, 1, d] embedded; past: per layer (keys, values)
+        [N, h, t, d_head] of the earlier positions, or None at t = 0; cross: per layer the
+        cross-attention (keys, values) [N, h, S, d_head]; src_pad [N, 1, 1, S] (True = padding).
+        Returns (hidden [N, d], new past with t + 1 positions, last layer's cross attention
+        [N, h, 1, S])."""
+        new_past = []
         attn = None
-        for i, layer in enumerate(self.decoder.layers):
+        for layer, kv, (cross_k, cross_v) in zip(self.decoder.layers, past, cross):
             sa = layer.self_attn
             z = layer.self_attn_norm(x)
             k, v = sa.split(sa.k_proj(z)), sa.split(sa.v_proj(z))
-            if t > 0:
-                k = torch.cat([state["self_k%d" % i], k], 2)
-                v = torch.cat([state["self_v%d" % i], v], 2)
-            new["self_k%d" % i], new["self_v%d" % i] = k, v
+            if kv is not None:
+                k, v = torch.cat([kv[0], k], 2), torch.cat([kv[1], v], 2)
+            new_past.append((k, v))
             out, _ = sa.attend(sa.split(sa.q_proj(z)), k, v, None)
             x = x + layer.dropout(out)
             ca = layer.cross_attn
             q = ca.split(ca.q_proj(layer.cross_attn_norm(x)))
-            out, attn = ca.attend(q, state["cross_k%d" % i], state["cross_v%d" % i],
-                                  state["src_pad"])
+            out, attn = ca.attend(q, cross_k, cross_v, src_pad)
             x = x + layer.dropout(out)
             x = x + layer.dropout(layer.ffn(layer.ffn_norm(x)))
-        logits = F.linear(self.decoder.final_norm(x[:, 0]), self.embedding.weight)
-        return torch.log_softmax(logits.float(), -1), attn[:, :, 0].mean(1), new
+        return self.decoder.final_norm(x[:, 0]), new_past, attn
 
     def reorder_state(self, state, index):
         return {k: v.index_select(0, index) for k, v in state.items()}
