@@ -45,6 +45,8 @@ class CaptionerDecoder::State final : public engine::DecoderState
 {
 public:
     std::int64_t rows() const override { return static_cast<std::int64_t>(rowImage.size()); }
+    std::int64_t sourceLength(std::int64_t) const override { return cells; }
+    std::uint64_t sourceKey(std::int64_t) const override { return key; }
 
     void reorder(const std::vector<std::int32_t> &origins) override
     {
@@ -56,9 +58,11 @@ public:
     }
 
     std::vector<std::int32_t> rowImage; // [rows]
-    Tensor annotations;                 // [images, L, P]: a_i
-    Tensor keys;                        // [images, L, A]: encoder_att(a_i)
-    Tensor hidden, cell;                // [rows, H]
+    std::int64_t cells = 0;
+    std::uint64_t key = 0;
+    Tensor annotations;  // [images, L, P]: a_i
+    Tensor keys;         // [images, L, A]: encoder_att(a_i)
+    Tensor hidden, cell; // [rows, H]
     Tensor spare;
     // Per-step buffers, reused.
     Tensor query, gate, embedded, input, logits;
@@ -165,6 +169,9 @@ CaptionerDecoder::encode(const std::vector<std::vector<std::int32_t>> &sources)
                                         " ids; a captioner source is the grid, " +
                                         std::to_string(L) + " cells");
     auto state = std::make_unique<State>();
+    state->cells = L;
+    if (images > 0)
+        state->key = engine::tokenKey(sources[0]);
     for (std::int64_t b = 0; b < images; ++b)
         state->rowImage.push_back(static_cast<std::int32_t>(b));
     state->hidden = Tensor({images, c.hiddenDim});

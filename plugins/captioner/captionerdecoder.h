@@ -64,7 +64,7 @@ struct CaptionerConfig
     static CaptionerConfig fromPackage(const engine::ModelPackage &package);
 };
 
-class CaptionerDecoder final : public engine::StepDecoder
+class CaptionerDecoder final : public engine::TextStepDecoder
 {
 public:
     // Checks every decoder.* tensor before using any, then packs the weights; PackageError
