@@ -9,9 +9,8 @@
 //     engine::ImageCaption c = model.caption(rgb, width, height, options);
 //     c.result.hypotheses[0].attention;   // [tokens, gridRows * gridCols], rows sum to 1
 //
-// Preprocessing is the backbone's (its README): RGB, resized to 224×224 over the whole image
-// with PIL's bilinear filter (a triangle filter widened by the scale factor when shrinking, as
-// PIL.Image.resize does), then (x - 128) / 128.
+// Preprocessing is the backbone's (engine/vision/imageprep.h): resized to its 224×224 input over
+// the whole image with PIL's bilinear filter, then (x - 128) / 128.
 #pragma once
 
 #include "engine/captioning/captioningmodel.h"
@@ -25,12 +24,6 @@
 #include <vector>
 
 namespace glosa::captioner {
-
-// PIL-compatible bilinear resize of 8-bit RGB (Image.resize(size, BILINEAR)): separable triangle
-// filter with support max(scale, 1), horizontal pass then vertical, each rounded to 8 bits as
-// PIL does. rgb is [height, width, 3] row-major; returns [outHeight, outWidth, 3].
-std::vector<std::uint8_t> resizeBilinear(const std::uint8_t *rgb, int width, int height,
-                                         int outWidth, int outHeight);
 
 class CaptionerModel final : public engine::CaptioningModel
 {

@@ -1,8 +1,8 @@
 // Parity of plugins/captioner with PyTorch (tools/train_captioner.py) on a tiny random captioner
 // exported by the training code (`train_captioner.py tiny tests/data/parity/captioner-tiny`): a
 // 5-layer backbone in MobileNetV2's graph format, the Show, Attend and Tell decoder, golden
-// backbone features, per-step greedy log-probabilities and attention within 1e-4, and PIL's
-// bilinear resize within one grey level.
+// backbone features, per-step greedy log-probabilities and attention within 1e-4. The resize is
+// tested in tests/engine/tst_imageprep.cpp.
 #include "engine/captioning/captioningmodel.h"
 #include "engine/package.h"
 #include "engine/packageerror.h"
@@ -65,7 +65,6 @@ private slots:
     void greedy();
     void beamAndSampling_data();
     void beamAndSampling();
-    void resizeMatchesPil();
     void loadsThroughPlugin();
     void refusesEmptyImage();
     void shippedBackboneMatchesTestVectors_data();
@@ -174,19 +173,6 @@ void TestParityCaptioner::beamAndSampling()
             QVERIFY(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end());
         }
     }
-}
-
-void TestParityCaptioner::resizeMatchesPil()
-{
-    const auto small = readBytes(packageDir() + "/image-97x61.rgb");
-    const auto pil = readBytes(packageDir() + "/image-97x61-resized-224.rgb");
-    QCOMPARE(small.size(), std::size_t(97 * 61 * 3));
-    const auto ours = captioner::resizeBilinear(small.data(), 97, 61, 224, 224);
-    QCOMPARE(ours.size(), pil.size());
-    int worst = 0;
-    for (std::size_t i = 0; i < ours.size(); ++i)
-        worst = std::max(worst, std::abs(int(ours[i]) - int(pil[i])));
-    QVERIFY2(worst <= 1, qPrintable(QStringLiteral("max |ours - PIL| = %1").arg(worst)));
 }
 
 void TestParityCaptioner::loadsThroughPlugin()
