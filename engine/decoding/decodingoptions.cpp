@@ -14,6 +14,7 @@ namespace glosa::engine {
 // dynamic_cast works across the plugins.
 DecoderState::~DecoderState() = default;
 StepDecoder::~StepDecoder() = default;
+TextStepDecoder::~TextStepDecoder() = default;
 
 bool checkOrigins(const std::vector<std::int32_t> &origins, std::int64_t rows, const char *decoder)
 {
@@ -34,6 +35,18 @@ void reorderRows(std::vector<std::int32_t> &values, const std::vector<std::int32
     for (std::size_t i = 0; i < origins.size(); ++i)
         reordered[i] = values[origins[i]];
     values = std::move(reordered);
+}
+
+std::uint64_t tokenKey(const std::vector<std::int32_t> &ids)
+{
+    std::uint64_t hash = 0xcbf29ce484222325ULL;
+    for (std::int32_t token : ids) {
+        for (int byte = 0; byte < 4; ++byte) {
+            hash ^= (static_cast<std::uint32_t>(token) >> (8 * byte)) & 0xffu;
+            hash *= 0x100000001b3ULL;
+        }
+    }
+    return hash;
 }
 
 const char *nodeFateName(NodeFate fate)

@@ -194,14 +194,6 @@ struct Sentence
     }
 };
 
-void checkSources(const std::vector<std::vector<std::int32_t>> &sources)
-{
-    for (std::size_t b = 0; b < sources.size(); ++b)
-        if (sources[b].empty())
-            throw std::invalid_argument("decode: source sentence " + std::to_string(b) +
-                                        " is empty (it needs at least an EOS token)");
-}
-
 void checkStepOutputs(const Tensor &logProbs, const Tensor &attention, std::int64_t rows,
                       std::int64_t vocabulary, std::int64_t maxSourceLength)
 {
@@ -217,28 +209,26 @@ void checkStepOutputs(const Tensor &logProbs, const Tensor &attention, std::int6
                                  "]");
 }
 
-std::unique_ptr<DecoderState> encodeChecked(StepDecoder &decoder,
-                                            const std::vector<std::vector<std::int32_t>> &sources)
+// The search's side of an encoded state's row: its source length (checked: the search sizes
+// coverage and attention rows by it) and length limit.
+Sentence &startSentence(std::vector<Sentence> &sentences, const StepDecoder &decoder,
+                        const DecoderState &state, std::int64_t row, const DecodingOptions &options,
+                        const LogitsProcessorChain &chain, bool sampling)
 {
-    std::unique_ptr<DecoderState> state = decoder.encode(sources);
-    if (!state || state->rows() != static_cast<std::int64_t>(sources.size()))
-        throw std::runtime_error("StepDecoder::encode returned " +
-                                 std::to_string(state ? state->rows() : 0) + " rows for " +
-                                 std::to_string(sources.size()) + " sentences");
-    return state;
+    Sentence &sentence = sentences.emplace_back(options, chain, sampling);
+    sentence.sourceLength = state.sourceLength(row);
+    if (sentence.sourceLength < 0)
+        throw std::runtime_error("DecoderState::sourceLength(" + std::to_string(row) +
+                                 ") is negative");
+    sentence.maxLength = static_cast<int>(std::min<std::int64_t>(
+        options.maxLengthFor(sentence.sourceLength), decoder.maxTargetLength()));
+    return sentence;
 }
 
-// FNV-1a over the source ids: the sentence's key for its random generators.
-std::uint64_t sourceKey(const std::vector<std::int32_t> &source)
+void checkEncoded(const DecoderState *state)
 {
-    std::uint64_t hash = 0xcbf29ce484222325ULL;
-    for (std::int32_t token : source) {
-        for (int byte = 0; byte < 4; ++byte) {
-            hash ^= (static_cast<std::uint32_t>(token) >> (8 * byte)) & 0xffu;
-            hash *= 0x100000001b3ULL;
-        }
-    }
-    return hash;
+    if (!state)
+        throw std::invalid_argument("decode: no encoded state (the encoder returned null)");
 }
 
 void checkCancelled(const DecodingControl &control)
@@ -406,15 +396,16 @@ float finalScore(const DecodingOptions &options, float logProb, int length, cons
 
 // ---------------------------------------------------------------------------------------------
 
-std::vector<DecodingResult>
-GreedySearch::operator()(StepDecoder &decoder,
-                         const std::vector<std::vector<std::int32_t>> &sources,
-                         const DecodingOptions &options, const DecodingControl &control) const
+std::vector<DecodingResult> GreedySearch::operator()(StepDecoder &decoder,
+                                                     std::unique_ptr<DecoderState> state,
+                                                     const DecodingOptions &options,
+                                                     const DecodingControl &control) const
 {
     const std::int64_t vocabulary = decoder.vocabularySize();
     options.validate(vocabulary);
-    checkSources(sources);
-    if (sources.empty())
+    checkEncoded(state.get());
+    const std::int64_t inputs = state->rows();
+    if (inputs == 0)
         return {};
     const bool sampling = options.strategy == SearchStrategy::Sample;
     const int samples = sampling ? options.nBest : 1;
@@ -426,13 +417,15 @@ GreedySearch::operator()(StepDecoder &decoder,
     std::vector<Sentence> sentences;
     std::int64_t maxSourceLength = 0;
     std::vector<std::int32_t> origins;
-    for (std::size_t b = 0; b < sources.size(); ++b) {
-        Sentence &sentence = sentences.emplace_back(options, chain, sampling);
-        sentence.sourceLength = static_cast<std::int64_t>(sources[b].size());
-        sentence.maxLength = static_cast<int>(std::min<std::int64_t>(
-            options.maxLengthFor(sentence.sourceLength), decoder.maxTargetLength()));
+    // Generators per (sentence, sample): the same input samples the same in any batch. Read
+    // before the first reorder, while row b is input b.
+    std::vector<std::vector<Rng>> generators(static_cast<std::size_t>(inputs));
+    for (std::int64_t b = 0; b < inputs; ++b) {
+        Sentence &sentence = startSentence(sentences, decoder, *state, b, options, chain, sampling);
         maxSourceLength = std::max(maxSourceLength, sentence.sourceLength);
         for (int k = 0; k < samples; ++k) {
+            if (sampling)
+                generators[b].emplace_back(Rng::derive(options.seed, state->sourceKey(b), k));
             Alive alive;
             alive.sample = static_cast<std::uint32_t>(k);
             if (withCoverage)
@@ -441,15 +434,8 @@ GreedySearch::operator()(StepDecoder &decoder,
             origins.push_back(static_cast<std::int32_t>(b));
         }
     }
-    std::unique_ptr<DecoderState> state = encodeChecked(decoder, sources);
     if (samples > 1)
         state->reorder(origins);
-    // Generators per (sentence, sample): the same sentence samples the same in any batch.
-    std::vector<std::vector<Rng>> generators(sentences.size());
-    if (sampling)
-        for (std::size_t b = 0; b < sentences.size(); ++b)
-            for (int k = 0; k < samples; ++k)
-                generators[b].emplace_back(Rng::derive(options.seed, sourceKey(sources[b]), k));
 
     Tensor lastTokens, logProbs, attention;
     for (std::int32_t step = 0;; ++step) {
@@ -540,14 +526,16 @@ GreedySearch::operator()(StepDecoder &decoder,
 
 // ---------------------------------------------------------------------------------------------
 
-std::vector<DecodingResult>
-BeamSearch::operator()(StepDecoder &decoder, const std::vector<std::vector<std::int32_t>> &sources,
-                       const DecodingOptions &options, const DecodingControl &control) const
+std::vector<DecodingResult> BeamSearch::operator()(StepDecoder &decoder,
+                                                   std::unique_ptr<DecoderState> state,
+                                                   const DecodingOptions &options,
+                                                   const DecodingControl &control) const
 {
     const std::int64_t vocabulary = decoder.vocabularySize();
     options.validate(vocabulary);
-    checkSources(sources);
-    if (sources.empty())
+    checkEncoded(state.get());
+    const std::int64_t inputs = state->rows();
+    if (inputs == 0)
         return {};
     const int beam = options.beamSize;
     const std::size_t candidatesWanted = 2 * static_cast<std::size_t>(beam);
@@ -557,18 +545,14 @@ BeamSearch::operator()(StepDecoder &decoder, const std::vector<std::vector<std::
 
     std::vector<Sentence> sentences;
     std::int64_t maxSourceLength = 0;
-    for (const std::vector<std::int32_t> &source : sources) {
-        Sentence &sentence = sentences.emplace_back(options, chain, false);
-        sentence.sourceLength = static_cast<std::int64_t>(source.size());
-        sentence.maxLength = static_cast<int>(std::min<std::int64_t>(
-            options.maxLengthFor(sentence.sourceLength), decoder.maxTargetLength()));
+    for (std::int64_t b = 0; b < inputs; ++b) {
+        Sentence &sentence = startSentence(sentences, decoder, *state, b, options, chain, false);
         maxSourceLength = std::max(maxSourceLength, sentence.sourceLength);
         Alive start;
         if (withCoverage)
             start.coverage.assign(sentence.sourceLength, 0.0f);
         sentence.alive.push_back(std::move(start));
     }
-    std::unique_ptr<DecoderState> state = encodeChecked(decoder, sources);
 
     Tensor lastTokens, logProbs, attention;
     std::vector<std::int32_t> origins;
@@ -748,13 +732,32 @@ BeamSearch::operator()(StepDecoder &decoder, const std::vector<std::vector<std::
     return collectResults(sentences, options.nBest);
 }
 
-std::vector<DecodingResult> decode(StepDecoder &decoder,
-                                   const std::vector<std::vector<std::int32_t>> &sources,
+std::vector<DecodingResult> decode(StepDecoder &decoder, std::unique_ptr<DecoderState> encoded,
                                    const DecodingOptions &options, const DecodingControl &control)
 {
     if (options.strategy == SearchStrategy::Beam)
-        return BeamSearch()(decoder, sources, options, control);
-    return GreedySearch()(decoder, sources, options, control);
+        return BeamSearch()(decoder, std::move(encoded), options, control);
+    return GreedySearch()(decoder, std::move(encoded), options, control);
+}
+
+std::vector<DecodingResult> decode(TextStepDecoder &decoder,
+                                   const std::vector<std::vector<std::int32_t>> &sources,
+                                   const DecodingOptions &options, const DecodingControl &control)
+{
+    // Bad options and sources fail before the encoder runs, not after.
+    options.validate(decoder.vocabularySize());
+    for (std::size_t b = 0; b < sources.size(); ++b)
+        if (sources[b].empty())
+            throw std::invalid_argument("decode: source sentence " + std::to_string(b) +
+                                        " is empty (it needs at least an EOS token)");
+    if (sources.empty())
+        return {};
+    std::unique_ptr<DecoderState> state = decoder.encode(sources);
+    if (state && state->rows() != static_cast<std::int64_t>(sources.size()))
+        throw std::runtime_error("TextStepDecoder::encode returned " +
+                                 std::to_string(state->rows()) + " rows for " +
+                                 std::to_string(sources.size()) + " sentences");
+    return decode(decoder, std::move(state), options, control);
 }
 
 } // namespace glosa::engine

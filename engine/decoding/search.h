@@ -10,6 +10,12 @@
 //     std::vector<DecodingResult> results = decode(decoder, {{12, 7, 2}, {5, 2}}, options);
 //     const Hypothesis &best = results[0].hypotheses[0];   // tokens, log-probs, attention
 //
+// The search itself starts from an encoded DecoderState (as CTranslate2's decode(decoder, state,
+// ...)): it reads each row's source length and sampling key from the state, never the source, so
+// that text and images share it. decode(decoder, sources, ...) is the text convenience: it
+// encodes with the TextStepDecoder, then searches.
+//     std::vector<DecodingResult> captions = decode(decoder, imageEncoder.encode(images), options);
+//
 // Cancellation: DecodingControl::cancelled is checked before every step; when it returns true
 // the search throws DecodingCancelled and the decoder state is dropped.
 #pragma once
@@ -20,12 +26,15 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
 namespace glosa::engine {
 
+class DecoderState;
 class StepDecoder;
+class TextStepDecoder;
 
 struct Hypothesis
 {
@@ -75,12 +84,12 @@ float finalScore(const DecodingOptions &options, float logProb, int length,
 double lengthNormalizer(const DecodingOptions &options, int length);
 
 // Greedy search (BestSampler) and sampling (RandomSampler, nBest samples per sentence): one row
-// per hypothesis, no beam. sources as for StepDecoder::encode().
+// per hypothesis, no beam. `encoded` as for decode() below.
 class GreedySearch
 {
 public:
     std::vector<DecodingResult> operator()(StepDecoder &decoder,
-                                           const std::vector<std::vector<std::int32_t>> &sources,
+                                           std::unique_ptr<DecoderState> encoded,
                                            const DecodingOptions &options,
                                            const DecodingControl &control = {}) const;
 };
@@ -92,14 +101,21 @@ class BeamSearch
 {
 public:
     std::vector<DecodingResult> operator()(StepDecoder &decoder,
-                                           const std::vector<std::vector<std::int32_t>> &sources,
+                                           std::unique_ptr<DecoderState> encoded,
                                            const DecodingOptions &options,
                                            const DecodingControl &control = {}) const;
 };
 
-// Validates the options against the decoder and runs the strategy they ask for. Returns one
-// result per source, in order.
-std::vector<DecodingResult> decode(StepDecoder &decoder,
+// Validates the options against the decoder and runs the strategy they ask for from `encoded`:
+// the state an encoder returned for a batch, one row per input, before any step or reorder.
+// Returns one result per input, in row order. Throws std::invalid_argument for a null state.
+std::vector<DecodingResult> decode(StepDecoder &decoder, std::unique_ptr<DecoderState> encoded,
+                                   const DecodingOptions &options,
+                                   const DecodingControl &control = {});
+
+// Text: validates the options and the sources (none empty), encodes them with the decoder
+// (TextStepDecoder::encode) and decodes that. Returns one result per source, in order.
+std::vector<DecodingResult> decode(TextStepDecoder &decoder,
                                    const std::vector<std::vector<std::int32_t>> &sources,
                                    const DecodingOptions &options,
                                    const DecodingControl &control = {});

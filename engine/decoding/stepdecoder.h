@@ -2,8 +2,12 @@
 // (engine/decoding/search.h) can drive it. Modelled on Marian's Scorer (startState / step) and
 // CTranslate2's decoder layer (operator()(step, ids, DecoderState&, logits, attention)).
 //
+// A search starts from an encoded DecoderState, whoever encoded it: a TextStepDecoder encodes
+// token ids itself, a captioner's ImageEncoder (engine/captioning/imageencoder.h) encodes images.
+//
 // Basic usage (what the searches do):
 //     std::unique_ptr<DecoderState> state = decoder.encode({{12, 7, 2}, {5, 2}}); // 2 rows
+//     state->sourceLength(1);                   // 2: row 1 attends over two positions
 //     state->reorder({0, 0, 0, 1, 1, 1});        // beam 3: three rows per sentence
 //     Tensor last = Tensor::fromInts({6}, {bos, bos, bos, bos, bos, bos});
 //     Tensor logProbs, attention;
@@ -34,6 +38,15 @@ public:
     // Number of rows (live hypotheses) the state holds now.
     virtual std::int64_t rows() const = 0;
 
+    // How many source positions row `row` attends over: its sentence's length, or a captioner's
+    // grid cells. Its attention columns past that are zeros; maxLengthRatio and the coverage
+    // penalty measure it. The search reads it instead of the source, which it never sees.
+    virtual std::int64_t sourceLength(std::int64_t row) const = 0;
+    // Identifies row `row`'s input for the sampling generators (with DecodingOptions::seed and
+    // the sample index), so that an input draws the same whatever else is in its batch: tokenKey()
+    // of the source ids for text; for images, imageencoder.h says.
+    virtual std::uint64_t sourceKey(std::int64_t row) const = 0;
+
     // Row i of the new state is row origins[i] of the current one. Rows may be repeated (beam
     // expansion, n-best samples) or left out (finished hypotheses and sentences); origins may be
     // empty. Throws std::out_of_range for an origin outside [0, rows()).
@@ -46,6 +59,8 @@ public:
 bool checkOrigins(const std::vector<std::int32_t> &origins, std::int64_t rows, const char *decoder);
 // values[i] = values[origins[i]]: the per-row bookkeeping (which sentence or image a row is for).
 void reorderRows(std::vector<std::int32_t> &values, const std::vector<std::int32_t> &origins);
+// FNV-1a over the ids' little-endian bytes: DecoderState::sourceKey() of a text source.
+std::uint64_t tokenKey(const std::vector<std::int32_t> &ids);
 
 class AlignmentSource;
 
@@ -70,23 +85,31 @@ public:
     // decoders with more than one; null (the default) for those with one attention.
     virtual AlignmentSource *alignmentSource() { return nullptr; }
 
-    // Encodes a batch of source sentences once. sources[b] holds the ids exactly as the model
-    // wants them (the caller appends EOS when the model was trained with it); lengths may differ;
-    // no sentence may be empty. Returns a state with one row per sentence, in order: row b belongs
-    // to sources[b]. Column j of a row's attention is position j of that row's sentence.
-    virtual std::unique_ptr<DecoderState>
-    encode(const std::vector<std::vector<std::int32_t>> &sources) = 0;
-
     // Advances every row by one token.
     //   lastTokens: [rows] I32, the last token of each row (startToken() at the first step)
     //   logProbs:   [rows, vocab] F32, log-softmax of the next-token distribution (resized here)
     //   attention:  [rows, maxSourceLength] F32, the weights over source positions used to predict
-    //               this token; zeros past a row's own source length; each row sums to 1 over its
-    //               sentence. maxSourceLength is the longest source given to encode(). A model
-    //               without attention leaves it empty (Tensor()).
+    //               this token; zeros past the row's sourceLength(); each row sums to 1 over its
+    //               source. maxSourceLength is the largest sourceLength() of the encoded state. A
+    //               model without attention leaves it empty (Tensor()).
     // Throws std::invalid_argument when lastTokens does not have state.rows() ids in range.
     virtual void step(DecoderState &state, const Tensor &lastTokens, Tensor &logProbs,
                       Tensor &attention) = 0;
+};
+
+// A step decoder with its own encoder over source token ids: the translation families.
+class TextStepDecoder : public StepDecoder
+{
+public:
+    ~TextStepDecoder() override;
+
+    // Encodes a batch of source sentences once. sources[b] holds the ids exactly as the model
+    // wants them (the caller appends EOS when the model was trained with it); lengths may differ;
+    // no sentence may be empty. Returns a state with one row per sentence, in order: row b belongs
+    // to sources[b], with sourceLength(b) == sources[b].size() and sourceKey(b) ==
+    // tokenKey(sources[b]). Column j of a row's attention is position j of that row's sentence.
+    virtual std::unique_ptr<DecoderState>
+    encode(const std::vector<std::vector<std::int32_t>> &sources) = 0;
 };
 
 } // namespace glosa::engine

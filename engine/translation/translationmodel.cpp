@@ -12,7 +12,7 @@
 namespace glosa::engine {
 
 TranslationModel::TranslationModel(const ModelPackage &package,
-                                   std::unique_ptr<StepDecoder> decoder)
+                                   std::unique_ptr<TextStepDecoder> decoder)
     : TranslationModel(package.id(), package.sourceLanguage(), package.targetLanguage(),
                        package.sourceTokenizer(), package.targetTokenizer(), std::move(decoder),
                        decodingOptionsFromJson(package.decoding()))
@@ -26,7 +26,8 @@ TranslationModel::TranslationModel(std::string id, std::string sourceLanguage,
                                    std::string targetLanguage,
                                    std::shared_ptr<const Tokenizer> sourceTokenizer,
                                    std::shared_ptr<const Tokenizer> targetTokenizer,
-                                   std::unique_ptr<StepDecoder> decoder, DecodingOptions defaults)
+                                   std::unique_ptr<TextStepDecoder> decoder,
+                                   DecodingOptions defaults)
     : m_id(std::move(id)), m_sourceLanguage(std::move(sourceLanguage)),
       m_targetLanguage(std::move(targetLanguage)), m_sourceTokenizer(std::move(sourceTokenizer)),
       m_targetTokenizer(std::move(targetTokenizer)), m_decoder(std::move(decoder)),

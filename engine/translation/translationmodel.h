@@ -1,6 +1,6 @@
-// TranslationModel: a loaded translation model as the app sees it — a step decoder
+// TranslationModel: a loaded translation model as the app sees it — a text step decoder
 // (engine/decoding/stepdecoder.h), the source and target tokenizers and the package's defaults.
-// A translation plugin only writes its StepDecoder and returns
+// A translation plugin only writes its TextStepDecoder and returns
 //
 //     return std::make_shared<engine::TranslationModel>(package, std::make_unique<MyDecoder>(...));
 //
@@ -28,12 +28,12 @@ public:
     // Takes the id, languages, tokenizers and "decoding" defaults from the package. Throws
     // std::invalid_argument when the decoder is null or its vocabulary differs from the target
     // tokenizer's.
-    TranslationModel(const ModelPackage &package, std::unique_ptr<StepDecoder> decoder);
+    TranslationModel(const ModelPackage &package, std::unique_ptr<TextStepDecoder> decoder);
     // For models built without a package (tests): everything explicit.
     TranslationModel(std::string id, std::string sourceLanguage, std::string targetLanguage,
                      std::shared_ptr<const Tokenizer> sourceTokenizer,
                      std::shared_ptr<const Tokenizer> targetTokenizer,
-                     std::unique_ptr<StepDecoder> decoder, DecodingOptions defaults = {});
+                     std::unique_ptr<TextStepDecoder> decoder, DecodingOptions defaults = {});
     ~TranslationModel() override;
 
     Task task() const override { return Task::Translation; }
@@ -43,7 +43,7 @@ public:
     const std::string &targetLanguage() const { return m_targetLanguage; }
     const Tokenizer &sourceTokenizer() const { return *m_sourceTokenizer; }
     const Tokenizer &targetTokenizer() const { return *m_targetTokenizer; }
-    StepDecoder &decoder() { return *m_decoder; }
+    TextStepDecoder &decoder() { return *m_decoder; }
 
     // The package's "decoding" object over DecodingOptions' defaults (decodingOptionsFromJson).
     const DecodingOptions &defaultDecodingOptions() const { return m_defaults; }
@@ -68,7 +68,7 @@ private:
     std::string m_targetLanguage;
     std::shared_ptr<const Tokenizer> m_sourceTokenizer;
     std::shared_ptr<const Tokenizer> m_targetTokenizer;
-    std::unique_ptr<StepDecoder> m_decoder;
+    std::unique_ptr<TextStepDecoder> m_decoder;
     DecodingOptions m_defaults;
     bool m_appendSourceEos = true;
     int m_maxSourceLength = 256;

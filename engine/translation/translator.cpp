@@ -164,7 +164,7 @@ TranslationResult Translator::translate(std::string_view text, const DecodingOpt
                                         const DecodingControl &control)
 {
     validateUtf8(text, "input");
-    StepDecoder &decoder = m_model->decoder();
+    TextStepDecoder &decoder = m_model->decoder();
     options.validate(decoder.vocabularySize());
     const Tokenizer &sourceTokenizer = m_model->sourceTokenizer();
     const Tokenizer &targetTokenizer = m_model->targetTokenizer();

@@ -320,18 +320,4 @@ MobileNetV2::Result MobileNetV2::operator()(const Tensor &input,
     return result;
 }
 
-Tensor preprocessRgb(const std::uint8_t *rgb, std::int64_t width, std::int64_t height)
-{
-    if (!rgb || width < 1 || height < 1)
-        throw std::invalid_argument("preprocessRgb: no pixels or bad size " +
-                                    std::to_string(width) + "x" + std::to_string(height));
-    Tensor out({1, 3, height, width});
-    float *dst = out.data<float>();
-    const std::int64_t plane = width * height;
-    for (std::int64_t i = 0; i < plane; ++i)
-        for (std::int64_t c = 0; c < 3; ++c)
-            dst[c * plane + i] = (static_cast<float>(rgb[i * 3 + c]) - 128.0f) * 0.0078125f;
-    return out;
-}
-
 } // namespace glosa::engine::vision

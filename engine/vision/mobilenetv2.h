@@ -5,7 +5,7 @@
 // Basic usage:
 //     auto net = vision::MobileNetV2::fromFiles("mobilenet_v2/config.json",
 //                                                "mobilenet_v2/model.safetensors");
-//     Tensor x = vision::preprocessRgb(pixels, 224, 224);        // [1, 3, 224, 224]
+//     Tensor x = vision::preprocessRgb(pixels, 224, 224);        // imageprep.h: [1, 3, 224, 224]
 //     auto out = net(x, {"stride32_7x7x1280"}, ops::Layout::NHWC);
 //     out.logits;                                                // [1, 1001]
 //     out.features.at("stride32_7x7x1280");                     // [1, 7, 7, 1280]
@@ -53,7 +53,7 @@ public:
         std::map<std::string, Tensor> features; // requested maps, keyed as requested
     };
 
-    // input [N, 3, H, W] NCHW fp32 (preprocessRgb), H×W as in the config (224×224).
+    // input [N, 3, H, W] NCHW fp32 (imageprep.h prepareRgb), H×W as in the config (224×224).
     // features: config feature-map aliases ("stride16_14x14x96") or tensor names
     // ("expanded_conv_12.add", "Conv_1", "input"); each comes back in `featureLayout`.
     Result operator()(const Tensor &input, const std::vector<std::string> &features = {},
@@ -69,10 +69,5 @@ private:
     struct Impl;
     std::shared_ptr<const Impl> m_impl;
 };
-
-// RGB u8 pixels, row-major HWC (height rows of width×3 bytes, no padding) -> [1, 3, H, W] with
-// x = (pixel - 128) / 128, the exact float form of TFLite's uint8 input quantisation (scale
-// 1/128, zero point 128). No resizing: scale the image to the network's size first.
-Tensor preprocessRgb(const std::uint8_t *rgb, std::int64_t width, std::int64_t height);
 
 } // namespace glosa::engine::vision

@@ -41,37 +41,24 @@ CaptionerConfig CaptionerConfig::fromPackage(const engine::ModelPackage &package
 
 // ---------------------------------------------------------------------------------------------
 
-class CaptionerDecoder::State final : public engine::DecoderState
+void CaptionerState::reorder(const std::vector<std::int32_t> &origins)
 {
-public:
-    std::int64_t rows() const override { return static_cast<std::int64_t>(rowImage.size()); }
-
-    void reorder(const std::vector<std::int32_t> &origins) override
-    {
-        if (engine::checkOrigins(origins, rows(), "CaptionerDecoder"))
-            return;
-        engine::layers::gatherStateRows(hidden, origins, spare);
-        engine::layers::gatherStateRows(cell, origins, spare);
-        engine::reorderRows(rowImage, origins);
-    }
-
-    std::vector<std::int32_t> rowImage; // [rows]
-    Tensor annotations;                 // [images, L, P]: a_i
-    Tensor keys;                        // [images, L, A]: encoder_att(a_i)
-    Tensor hidden, cell;                // [rows, H]
-    Tensor spare;
-    // Per-step buffers, reused.
-    Tensor query, gate, embedded, input, logits;
-};
+    if (engine::checkOrigins(origins, rows(), "CaptionerDecoder"))
+        return;
+    engine::layers::gatherStateRows(hidden, origins, spare);
+    engine::layers::gatherStateRows(cell, origins, spare);
+    engine::reorderRows(rowImage, origins);
+}
 
 // ---------------------------------------------------------------------------------------------
 
-CaptionerDecoder::CaptionerDecoder(const engine::ModelPackage &package)
-    : m_config(CaptionerConfig::fromPackage(package))
+CaptionerDecoder::CaptionerDecoder(const engine::ModelPackage &package,
+                                   const CaptionerConfig &config)
+    : m_config(config)
 {
     const CaptionerConfig &c = m_config;
-    const std::int64_t D = c.featureDim, P = c.annotationDim(), E = c.embedDim, H = c.hiddenDim,
-                       A = c.attentionDim, V = c.vocabSize;
+    const std::int64_t P = c.annotationDim(), E = c.embedDim, H = c.hiddenDim, A = c.attentionDim,
+                       V = c.vocabSize;
     const std::shared_ptr<const engine::Tokenizer> target = package.targetTokenizer();
     if (target && target->vocabSize() != V)
         throw PackageError(target->path(), "",
@@ -79,18 +66,12 @@ CaptionerDecoder::CaptionerDecoder(const engine::ModelPackage &package)
                                " pieces but the model's vocabulary (hyperparameters.vocab_size)"
                                " has " +
                                std::to_string(V));
-    std::vector<engine::TensorRequirement> required{
-        {"decoder.encoder_att.weight", {A, P}},
-        {"decoder.encoder_att.bias", {A}},
+    package.requireTensors({
         {"decoder.decoder_att.weight", {A, H}},
         {"decoder.decoder_att.bias", {A}},
         {"decoder.full_att.weight", {1, A}},
         {"decoder.full_att.bias", {1}},
         {"decoder.embedding.weight", {V, E}},
-        {"decoder.init_h.weight", {H, P}},
-        {"decoder.init_h.bias", {H}},
-        {"decoder.init_c.weight", {H, P}},
-        {"decoder.init_c.bias", {H}},
         {"decoder.f_beta.weight", {P, H}},
         {"decoder.f_beta.bias", {P}},
         {"decoder.lstm.weight_ih", {4 * H, E + P}},
@@ -99,25 +80,15 @@ CaptionerDecoder::CaptionerDecoder(const engine::ModelPackage &package)
         {"decoder.lstm.bias_hh", {4 * H}},
         {"decoder.fc.weight", {V, H}},
         {"decoder.fc.bias", {V}},
-    };
-    if (c.projectionDim) {
-        required.push_back({"decoder.project.weight", {P, D}});
-        required.push_back({"decoder.project.bias", {P}});
-    }
-    package.requireTensors(required);
+    });
     auto w = [&](const std::string &name) { return package.weight("decoder." + name); };
     using engine::ops::Activation;
     using engine::ops::Linear;
-    if (c.projectionDim)
-        m_project = Linear(w("project.weight"), w("project.bias"), Activation::Relu);
-    m_encoderAtt = Linear(w("encoder_att.weight"), w("encoder_att.bias"));
     m_decoderAtt = Linear(w("decoder_att.weight"), w("decoder_att.bias"));
     const Tensor fullAtt = w("full_att.weight");
     m_fullAtt.assign(fullAtt.data<float>(), fullAtt.data<float>() + A);
     m_fullAttBias = w("full_att.bias").data<float>()[0];
     m_embedding = engine::ops::Embedding(w("embedding.weight"));
-    m_initH = Linear(w("init_h.weight"), w("init_h.bias"), Activation::Tanh);
-    m_initC = Linear(w("init_c.weight"), w("init_c.bias"), Activation::Tanh);
     m_fBeta = Linear(w("f_beta.weight"), w("f_beta.bias"), Activation::Sigmoid);
     m_lstm = engine::ops::Lstm(w("lstm.weight_ih"), w("lstm.weight_hh"), w("lstm.bias_ih"),
                                w("lstm.bias_hh"));
@@ -126,81 +97,14 @@ CaptionerDecoder::CaptionerDecoder(const engine::ModelPackage &package)
 
 CaptionerDecoder::~CaptionerDecoder() = default;
 
-void CaptionerDecoder::setFeatures(Tensor features)
-{
-    const CaptionerConfig &c = m_config;
-    if (features.rank() != 3 || features.dim(1) != c.cells() || features.dim(2) != c.featureDim ||
-        features.dtype() != engine::DType::F32)
-        throw std::invalid_argument("CaptionerDecoder::setFeatures: expected F32 [images, " +
-                                    std::to_string(c.cells()) + ", " +
-                                    std::to_string(c.featureDim) + "], got " +
-                                    engine::shapeToString(features.shape()));
-    m_features = std::move(features);
-}
-
-std::vector<std::vector<std::int32_t>> CaptionerDecoder::gridSources() const
-{
-    const std::int64_t images = m_features.empty() ? 0 : m_features.dim(0);
-    std::vector<std::int32_t> cells(static_cast<std::size_t>(m_config.cells()));
-    for (std::size_t i = 0; i < cells.size(); ++i)
-        cells[i] = static_cast<std::int32_t>(i);
-    return std::vector<std::vector<std::int32_t>>(static_cast<std::size_t>(images), cells);
-}
-
-std::unique_ptr<engine::DecoderState>
-CaptionerDecoder::encode(const std::vector<std::vector<std::int32_t>> &sources)
-{
-    const CaptionerConfig &c = m_config;
-    const std::int64_t L = c.cells(), P = c.annotationDim();
-    const auto images = static_cast<std::int64_t>(sources.size());
-    const std::int64_t given = m_features.empty() ? 0 : m_features.dim(0);
-    if (images != given)
-        throw std::invalid_argument("CaptionerDecoder::encode: " + std::to_string(images) +
-                                    " sources but setFeatures() gave " + std::to_string(given) +
-                                    " images");
-    for (std::int64_t b = 0; b < images; ++b)
-        if (static_cast<std::int64_t>(sources[b].size()) != L)
-            throw std::invalid_argument("CaptionerDecoder::encode: source " + std::to_string(b) +
-                                        " has " + std::to_string(sources[b].size()) +
-                                        " ids; a captioner source is the grid, " +
-                                        std::to_string(L) + " cells");
-    auto state = std::make_unique<State>();
-    for (std::int64_t b = 0; b < images; ++b)
-        state->rowImage.push_back(static_cast<std::int32_t>(b));
-    state->hidden = Tensor({images, c.hiddenDim});
-    state->cell = Tensor({images, c.hiddenDim});
-    if (images == 0)
-        return state;
-    if (m_project.empty())
-        state->annotations = m_features;
-    else
-        m_project(m_features, state->annotations); // [images, L, P]
-    m_encoderAtt(state->annotations, state->keys); // [images, L, A]
-    Tensor mean({images, P});
-    {
-        const float *a = state->annotations.data<float>();
-        float *m = mean.data<float>();
-        for (std::int64_t b = 0; b < images; ++b)
-            for (std::int64_t p = 0; p < P; ++p) {
-                double sum = 0.0;
-                for (std::int64_t i = 0; i < L; ++i)
-                    sum += a[(b * L + i) * P + p];
-                m[b * P + p] = static_cast<float>(sum / static_cast<double>(L));
-            }
-    }
-    m_initH(mean, state->hidden);
-    m_initC(mean, state->cell);
-    return state;
-}
-
 void CaptionerDecoder::step(engine::DecoderState &base, const Tensor &lastTokens, Tensor &logProbs,
                             Tensor &attention)
 {
-    auto *statePtr = dynamic_cast<State *>(&base);
+    auto *statePtr = dynamic_cast<CaptionerState *>(&base);
     if (!statePtr)
-        throw std::invalid_argument("CaptionerDecoder::step: the state was not created by this "
-                                    "model's encode()");
-    State &st = *statePtr;
+        throw std::invalid_argument("CaptionerDecoder::step: the state was not created by a "
+                                    "CaptionerEncoder");
+    CaptionerState &st = *statePtr;
     const CaptionerConfig &c = m_config;
     const std::int64_t L = c.cells(), P = c.annotationDim(), E = c.embedDim, A = c.attentionDim,
                        V = c.vocabSize;

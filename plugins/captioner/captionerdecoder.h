@@ -1,12 +1,14 @@
 // CaptionerDecoder: the Show, Attend and Tell decoder (Xu et al. 2015, arXiv:1502.03044, soft
 // attention) of tools/train_captioner.py on the engine's ops, as a StepDecoder
 // (engine/decoding/stepdecoder.h), so that greedy, beam, sampling and every logits processor of
-// the shared search drive it unchanged.
+// the shared search drive it unchanged. Its states come from the captioner's image encoder
+// (captionerencoder.h), which computes the per-image half of the model.
 //
 // Basic usage:
-//     CaptionerDecoder decoder(package);                    // checks every decoder.* tensor
-//     decoder.setFeatures(grid);                            // [images, L, backbone channels]
-//     auto results = engine::decode(decoder, decoder.gridSources(), options);
+//     const auto config = CaptionerConfig::fromPackage(package);
+//     CaptionerEncoder encoder(package, config);
+//     CaptionerDecoder decoder(package, config);             // checks its decoder.* tensors
+//     auto results = engine::decode(decoder, encoder.encode(images), options);
 //
 // The computation, as the docstring of tools/train_captioner.py states it (a_i: grid rows):
 //   a_i = relu(project(f_i))                       (projection_dim 0: a_i = f_i)
@@ -15,12 +17,8 @@
 //           α = softmax_i(e); z = σ(f_beta(h_{t-1})) ⊙ Σ_i α_i a_i      (gating scalar β)
 //           h_t, c_t = LSTM([embedding(y_{t-1}); z], h_{t-1}, c_{t-1})   (gates i, f, g, o)
 //           log-probs = log_softmax(fc(h_t)); attention = α (sums to 1 over the L cells)
-// encoder_att(a_i) is computed once per image in encode().
-//
-// "Sources": the search hands encode() one id list per image; the captioner reads only their
-// number and length, which must be the grid size L (gridSources() builds them), so that the
-// search's source length - used by maxLengthRatio and the coverage penalty - is the attention
-// width.
+// a_i, encoder_att(a_i), h_0 and c_0 are computed once per image, by the encoder; the rest is
+// step(). The weights keep their "decoder." names in the package, whichever half uses them.
 //
 // Threads: one decoder is driven by one thread at a time (the worker that owns the model).
 #pragma once
@@ -33,7 +31,6 @@
 #include "engine/tensor.h"
 
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -64,46 +61,53 @@ struct CaptionerConfig
     static CaptionerConfig fromPackage(const engine::ModelPackage &package);
 };
 
+// The state the encoder makes and the decoder steps: per image, the annotations and their
+// attention keys; per row, which image it describes and the LSTM's h and c.
+class CaptionerState final : public engine::DecoderState
+{
+public:
+    std::int64_t rows() const override { return static_cast<std::int64_t>(rowImage.size()); }
+    // Every row attends over the whole grid.
+    std::int64_t sourceLength(std::int64_t) const override { return cells; }
+    // The image's index in its batch (engine/captioning/imageencoder.h).
+    std::uint64_t sourceKey(std::int64_t row) const override
+    {
+        return static_cast<std::uint64_t>(rowImage.at(row));
+    }
+    void reorder(const std::vector<std::int32_t> &origins) override;
+
+    std::int64_t cells = 0;             // L
+    std::vector<std::int32_t> rowImage; // [rows]
+    engine::Tensor annotations;         // [images, L, P]: a_i
+    engine::Tensor keys;                // [images, L, A]: encoder_att(a_i)
+    engine::Tensor hidden, cell;        // [rows, H]
+    engine::Tensor spare;
+    // Per-step buffers, reused.
+    engine::Tensor query, gate, embedded, input, logits;
+};
+
 class CaptionerDecoder final : public engine::StepDecoder
 {
 public:
-    // Checks every decoder.* tensor before using any, then packs the weights; PackageError
-    // naming the file and the tensor.
-    explicit CaptionerDecoder(const engine::ModelPackage &package);
+    // Checks the decoder.* tensors step() uses before using any, then packs the weights;
+    // PackageError naming the file and the tensor.
+    CaptionerDecoder(const engine::ModelPackage &package, const CaptionerConfig &config);
     ~CaptionerDecoder() override;
-
-    // The images the next encode() describes: features [images, L, featureDim] F32, grid rows in
-    // row-major order (NHWC backbone output). Throws std::invalid_argument on another shape.
-    void setFeatures(engine::Tensor features);
-    // One source per image given to setFeatures(): L ids (the cell indices).
-    std::vector<std::vector<std::int32_t>> gridSources() const;
 
     std::int64_t vocabularySize() const override { return m_config.vocabSize; }
     std::int32_t startToken() const override { return m_config.bosId; }
     std::int32_t endToken() const override { return m_config.eosId; }
-    // sources: one per image of setFeatures(), each of length L. Throws std::invalid_argument
-    // otherwise.
-    std::unique_ptr<engine::DecoderState>
-    encode(const std::vector<std::vector<std::int32_t>> &sources) override;
-    // lastTokens [rows] I32 -> logProbs [rows, vocab], attention [rows, L].
+    // state: a CaptionerState from CaptionerEncoder::encode(). lastTokens [rows] I32 ->
+    // logProbs [rows, vocab], attention [rows, L].
     void step(engine::DecoderState &state, const engine::Tensor &lastTokens,
               engine::Tensor &logProbs, engine::Tensor &attention) override;
 
-    const CaptionerConfig &config() const { return m_config; }
-
 private:
-    class State;
-
     CaptionerConfig m_config;
-    engine::Tensor m_features;        // [images, L, featureDim]
-    engine::ops::Linear m_project;    // [P, D], relu fused (empty when projectionDim is 0)
-    engine::ops::Linear m_encoderAtt; // [A, P]
     engine::ops::Linear m_decoderAtt; // [A, H]
     std::vector<float> m_fullAtt;     // [A]
     float m_fullAttBias = 0.0f;
     engine::ops::Embedding m_embedding; // [vocab, E]
-    engine::ops::Linear m_initH;        // [H, P], tanh fused
-    engine::ops::Linear m_initC;        // [H, P], tanh fused
     engine::ops::Linear m_fBeta;        // [P, H], sigmoid fused
     engine::ops::Lstm m_lstm;           // input E + P, hidden H
     engine::ops::Linear m_fc;           // [vocab, H]

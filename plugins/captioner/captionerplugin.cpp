@@ -18,7 +18,7 @@ public:
     std::shared_ptr<glosa::engine::Model>
     load(const glosa::engine::ModelPackage &package) const override
     {
-        return std::make_shared<glosa::captioner::CaptionerModel>(package);
+        return glosa::captioner::loadCaptioner(package);
     }
 };
 

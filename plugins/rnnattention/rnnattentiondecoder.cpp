@@ -79,6 +79,14 @@ class RnnAttentionDecoder::State final : public engine::DecoderState
 {
 public:
     std::int64_t rows() const override { return static_cast<std::int64_t>(rowSentence.size()); }
+    std::int64_t sourceLength(std::int64_t row) const override
+    {
+        return lengths[rowSentence.at(row)];
+    }
+    std::uint64_t sourceKey(std::int64_t row) const override
+    {
+        return sourceKeys[rowSentence.at(row)];
+    }
 
     void reorder(const std::vector<std::int32_t> &origins) override
     {
@@ -91,6 +99,7 @@ public:
 
     std::int64_t maxSourceLength = 0;
     std::vector<std::int64_t> lengths;     // [sentences]
+    std::vector<std::uint64_t> sourceKeys; // [sentences]: tokenKey() of the source
     std::vector<std::int32_t> rowSentence; // [rows]
     Tensor memory;                         // [sentences, S, 2H]: h_s, zeros at padding
     Tensor keys;                           // [sentences, S, K]: what h_t is scored against
@@ -201,6 +210,7 @@ RnnAttentionDecoder::encode(const std::vector<std::vector<std::int32_t>> &source
                                             std::to_string(id) + " in source " + std::to_string(b) +
                                             " is outside [0, " + std::to_string(c.vocabSize) + ")");
         state->lengths.push_back(n);
+        state->sourceKeys.push_back(engine::tokenKey(sources[b]));
         state->rowSentence.push_back(static_cast<std::int32_t>(b));
         S = std::max(S, n);
     }

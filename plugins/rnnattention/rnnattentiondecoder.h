@@ -1,6 +1,6 @@
 // RnnAttentionDecoder: the RNN encoder-decoder with attention of tools/train_rnn.py (Luong et al.
 // 2015 with input feeding; the score function chosen at training time) on the engine's ops, as a
-// StepDecoder (engine/decoding/stepdecoder.h).
+// TextStepDecoder (engine/decoding/stepdecoder.h).
 //
 // Basic usage:
 //     const auto package = engine::ModelPackage::load("resources/models/rnn-attention-en-es");
@@ -65,7 +65,7 @@ struct RnnAttentionConfig
     static RnnAttentionConfig fromPackage(const engine::ModelPackage &package);
 };
 
-class RnnAttentionDecoder final : public engine::StepDecoder
+class RnnAttentionDecoder final : public engine::TextStepDecoder
 {
 public:
     // Validates every tensor before using any, then packs the weights. Throws

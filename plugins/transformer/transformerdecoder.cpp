@@ -129,6 +129,14 @@ class TransformerDecoder::State final : public engine::DecoderState
 {
 public:
     std::int64_t rows() const override { return static_cast<std::int64_t>(rowSentence.size()); }
+    std::int64_t sourceLength(std::int64_t row) const override
+    {
+        return lengths[rowSentence.at(row)];
+    }
+    std::uint64_t sourceKey(std::int64_t row) const override
+    {
+        return sourceKeys[rowSentence.at(row)];
+    }
 
     void reorder(const std::vector<std::int32_t> &origins) override
     {
@@ -173,6 +181,7 @@ public:
     std::int64_t capacity = 0; // positions each cache row can hold
     std::int64_t maxSourceLength = 0;
     std::vector<std::int64_t> lengths;     // [sentences]
+    std::vector<std::uint64_t> sourceKeys; // [sentences]: tokenKey() of the source
     std::vector<std::int32_t> rowSentence; // [rows]: which sentence each row translates
     std::vector<Tensor> crossKeyValues;    // per layer [sentences, maxSource, 2d]
     std::vector<Tensor> selfKeys;          // per layer [rows, capacity, d]
@@ -361,6 +370,7 @@ TransformerDecoder::encode(const std::vector<std::vector<std::int32_t>> &sources
                                             std::to_string(id) + " in source " + std::to_string(b) +
                                             " is outside [0, " + std::to_string(c.vocabSize) + ")");
         state->lengths.push_back(n);
+        state->sourceKeys.push_back(engine::tokenKey(sources[b]));
         state->rowSentence.push_back(static_cast<std::int32_t>(b));
         S = std::max(S, n);
     }

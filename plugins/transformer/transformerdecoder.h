@@ -12,8 +12,8 @@
 // operation: pre-norm layers, embeddings scaled by sqrt(d_model) plus interleaved sinusoidal
 // positions (PE[pos, 2i] = sin, PE[pos, 2i+1] = cos, pos from 0), biased-variance layer norms with
 // the package's eps, ReLU feed-forward, a final layer norm on both stacks, and an output layer
-// tied to the shared embedding without bias. tests/parity/tst_parity_transformer.cpp checks it against
-// PyTorch on tiny random-weight packages exported by the training code.
+// tied to the shared embedding without bias. tests/parity/tst_parity_transformer.cpp checks it
+// against PyTorch on tiny random-weight packages exported by the training code.
 //
 // Decoding keeps, per state, a key/value cache for the decoder self-attention (one position is
 // appended per step; reorder() gathers rows by beam origin, in place when the origins only drop
@@ -39,13 +39,13 @@
 // returned by encode() belongs to the call that created it.
 #pragma once
 
+#include "engine/decoding/alignmentsource.h"
 #include "engine/decoding/stepdecoder.h"
 #include "engine/ops/embedding.h"
 #include "engine/ops/layernorm.h"
 #include "engine/ops/linear.h"
 #include "engine/ops/softmax.h"
 #include "engine/tensor.h"
-#include "engine/decoding/alignmentsource.h"
 
 #include <cstdint>
 #include <memory>
@@ -78,7 +78,7 @@ struct TransformerConfig
     static TransformerConfig fromPackage(const engine::ModelPackage &package);
 };
 
-class TransformerDecoder final : public engine::StepDecoder, public engine::AlignmentSource
+class TransformerDecoder final : public engine::TextStepDecoder, public engine::AlignmentSource
 {
 public:
     // Validates every tensor (names, shapes, finite values) before using any, then packs the
@@ -86,7 +86,7 @@ public:
     explicit TransformerDecoder(const engine::ModelPackage &package);
     ~TransformerDecoder() override;
 
-    // engine::StepDecoder
+    // engine::TextStepDecoder
     std::int64_t vocabularySize() const override { return m_config.vocabSize; }
     std::int32_t startToken() const override { return m_config.bosId; }
     std::int32_t endToken() const override { return m_config.eosId; }

@@ -1,6 +1,6 @@
 // bench_caption: median milliseconds to caption one image with the shipped captioner, split into
-// the backbone (resize + MobileNetV2 to the 7×7 grid) and the decoder (Show, Attend and Tell
-// under the shared search), as the app runs it.
+// the encoder (resize, MobileNetV2 to the 7×7 grid, the per-image projections) and the decoder
+// (Show, Attend and Tell under the shared search), as CaptioningModel::caption runs them.
 // Usage: bench_caption [threads] [runs] [beam] [image.jpg ...]
 //   threads default: all cores; runs default 50; beam default 3 (1: greedy). Images are loaded
 //   with loadRgbImage and used in turn; without any, a synthetic 224×224 pattern is captioned.
@@ -8,6 +8,7 @@
 #include "app/core/imageloader.h"
 #include "engine/package.h"
 #include "engine/runtime.h"
+#include "engine/vision/imageprep.h"
 #include "plugins/captioner/captionermodel.h"
 
 #include <QString>
@@ -59,34 +60,36 @@ int main(int argc, char **argv)
                 pattern.pixels[i] = static_cast<std::uint8_t>((i * 31) % 256);
             images.push_back(std::move(pattern));
         }
-        captioner::CaptionerModel model(engine::ModelPackage::load(dir));
-        engine::DecodingOptions options = model.defaultDecodingOptions();
+        const auto model = captioner::loadCaptioner(engine::ModelPackage::load(dir));
+        engine::DecodingOptions options = model->defaultDecodingOptions();
         options.strategy = beam > 1 ? engine::SearchStrategy::Beam : engine::SearchStrategy::Greedy;
         options.beamSize = beam;
         options.nBest = 1;
+        engine::ImageEncoder &imageEncoder = model->encoder();
+        auto encode = [&](const RgbImage &image) {
+            return imageEncoder.encode(
+                engine::vision::prepareRgb(image.pixels.data(), image.width, image.height,
+                                           imageEncoder.inputWidth(), imageEncoder.inputHeight()));
+        };
         for (int i = 0; i < 3; ++i) // warm-up: primitive creation per shape
-            model.captionFeatures(
-                model.features(images[0].pixels.data(), images[0].width, images[0].height),
-                options);
-        std::vector<double> backbone, decoder, total;
+            engine::decode(model->decoder(), encode(images[0]), options);
+        std::vector<double> encoder, decoder, total;
         std::size_t tokens = 0;
         for (int i = 0; i < runs; ++i) {
             const RgbImage &image = images[i % images.size()];
             const auto start = Clock::now();
-            const engine::Tensor grid =
-                model.features(image.pixels.data(), image.width, image.height);
-            backbone.push_back(msSince(start));
+            std::unique_ptr<engine::DecoderState> state = encode(image);
+            encoder.push_back(msSince(start));
             const auto middle = Clock::now();
-            const engine::ImageCaption caption = model.captionFeatures(grid, options);
+            const auto results = engine::decode(model->decoder(), std::move(state), options);
             decoder.push_back(msSince(middle));
             total.push_back(msSince(start));
-            tokens += caption.result.hypotheses.at(0).tokens.size();
+            tokens += results.at(0).hypotheses.at(0).tokens.size();
         }
         std::printf("captioner %s, threads %d, beam %d, %d runs over %zu image(s): median %.2f ms "
-                    "per image (backbone %.2f ms, decoder %.2f ms; %.1f tokens per caption)\n",
-                    model.id().c_str(), engine::runtime::numThreads(), beam, runs, images.size(),
-                    median(total), median(backbone), median(decoder),
-                    double(tokens) / double(runs));
+                    "per image (encoder %.2f ms, decoder %.2f ms; %.1f tokens per caption)\n",
+                    model->id().c_str(), engine::runtime::numThreads(), beam, runs, images.size(),
+                    median(total), median(encoder), median(decoder), double(tokens) / double(runs));
     } catch (const std::exception &e) {
         std::fprintf(stderr, "bench_caption: %s\n", e.what());
         return 1;

@@ -48,7 +48,7 @@ Tensor randomTensor(const Shape &shape, float scale, std::uint64_t seed)
     return t;
 }
 
-class OutputLayerDecoder final : public StepDecoder
+class OutputLayerDecoder final : public TextStepDecoder
 {
 public:
     OutputLayerDecoder(std::int64_t vocabulary, std::int64_t hidden)
@@ -65,11 +65,10 @@ public:
     encode(const std::vector<std::vector<std::int32_t>> &sources) override
     {
         auto state = std::make_unique<State>(this);
-        state->sourceLength = 0;
-        for (const auto &source : sources)
-            state->sourceLength = std::max<std::int64_t>(state->sourceLength, source.size());
-        state->rowsCount = static_cast<std::int64_t>(sources.size());
-        state->steps.assign(sources.size(), 0);
+        for (const auto &source : sources) {
+            state->maxSourceLength = std::max<std::int64_t>(state->maxSourceLength, source.size());
+            state->rowsData.push_back({0, tokenKey(source)});
+        }
         return state;
     }
 
@@ -81,13 +80,13 @@ public:
         m_embedding(lastTokens, m_hidden); // [rows, hidden]
         m_output(m_hidden, m_logits);      // [rows, vocab]
         m_logSoftmax(m_logits, logProbs);  // [rows, vocab]
-        attention.resize({state.rowsCount, state.sourceLength});
+        attention.resize({state.rows(), state.maxSourceLength});
         float *a = attention.data<float>();
-        for (std::int64_t r = 0; r < state.rowsCount; ++r) {
+        for (std::int64_t r = 0; r < state.rows(); ++r) {
             const std::int64_t focus =
-                std::min<std::int64_t>(state.steps[r]++, state.sourceLength - 1);
-            for (std::int64_t j = 0; j < state.sourceLength; ++j)
-                a[r * state.sourceLength + j] = j == focus ? 1.0f : 0.0f;
+                std::min<std::int64_t>(state.rowsData[r].steps++, state.maxSourceLength - 1);
+            for (std::int64_t j = 0; j < state.maxSourceLength; ++j)
+                a[r * state.maxSourceLength + j] = j == focus ? 1.0f : 0.0f;
         }
         modelTime += Clock::now() - start;
         ++stepCalls;
@@ -107,22 +106,28 @@ private:
     struct State final : DecoderState
     {
         explicit State(OutputLayerDecoder *owner) : owner(owner) {}
-        std::int64_t rows() const override { return rowsCount; }
+        std::int64_t rows() const override { return static_cast<std::int64_t>(rowsData.size()); }
+        // Every row attends over the longest source (the benchmark decodes one).
+        std::int64_t sourceLength(std::int64_t) const override { return maxSourceLength; }
+        std::uint64_t sourceKey(std::int64_t row) const override { return rowsData.at(row).key; }
         void reorder(const std::vector<std::int32_t> &origins) override
         {
             const auto start = Clock::now();
-            std::vector<int> next;
+            std::vector<Row> next;
             next.reserve(origins.size());
             for (std::int32_t origin : origins)
-                next.push_back(steps.at(origin));
-            steps = std::move(next);
-            rowsCount = static_cast<std::int64_t>(origins.size());
+                next.push_back(rowsData.at(origin));
+            rowsData = std::move(next);
             owner->modelTime += Clock::now() - start;
         }
+        struct Row
+        {
+            int steps;
+            std::uint64_t key;
+        };
         OutputLayerDecoder *owner;
-        std::int64_t rowsCount = 0;
-        std::int64_t sourceLength = 0;
-        std::vector<int> steps;
+        std::int64_t maxSourceLength = 0;
+        std::vector<Row> rowsData;
     };
 
     std::int64_t m_vocabulary;

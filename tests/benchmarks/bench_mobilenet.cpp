@@ -3,6 +3,7 @@
 // Usage: bench_mobilenet [threads] [runs]  (threads default: all cores; runs default: 200).
 // Needs the shared data (GLOSA_DATA or the configured default).
 #include "engine/runtime.h"
+#include "engine/vision/imageprep.h"
 #include "engine/vision/mobilenetv2.h"
 
 #include <algorithm>

@@ -97,7 +97,7 @@ Options parse(int argc, char **argv)
     return o;
 }
 
-std::unique_ptr<engine::StepDecoder> makeDecoder(const engine::ModelPackage &package)
+std::unique_ptr<engine::TextStepDecoder> makeDecoder(const engine::ModelPackage &package)
 {
     if (package.architecture() == "transformer")
         return std::make_unique<transformer::TransformerDecoder>(package);
@@ -112,7 +112,7 @@ struct Run
     std::int64_t targetTokens = 0;
 };
 
-Run translate(engine::StepDecoder &decoder, const engine::Tokenizer &source,
+Run translate(engine::TextStepDecoder &decoder, const engine::Tokenizer &source,
               const engine::Tokenizer &target, const std::vector<std::string> &sentences,
               const Options &o)
 {
@@ -163,7 +163,7 @@ int main(int argc, char **argv)
         const Options o = parse(argc, argv);
         engine::runtime::setNumThreads(o.threads);
         const engine::ModelPackage package = engine::ModelPackage::load(o.model, o.computeType);
-        std::unique_ptr<engine::StepDecoder> decoder = makeDecoder(package);
+        std::unique_ptr<engine::TextStepDecoder> decoder = makeDecoder(package);
         std::vector<std::string> sentences;
         {
             std::ifstream in(o.input);
@@ -191,16 +191,16 @@ int main(int argc, char **argv)
         rusage usage{};
         getrusage(RUSAGE_SELF, &usage);
         const double n = static_cast<double>(sentences.size());
-        std::printf(
-            "{\"engine\": \"glosa\", \"model\": \"%s\", \"compute_type\": \"%s\", "
-            "\"strategy\": \"%s\", \"batch\": %d, \"threads\": %d, \"sentences\": %zu, \"target_tokens\": %lld, "
-            "\"seconds\": %.3f, \"sentences_per_s\": %.2f, \"tokens_per_s\": %.1f, "
-            "\"peak_rss_mb\": %.1f}\n",
-            package.id().c_str(), engine::computeTypeName(package.computeType()),
-            o.strategy == "beam" ? ("beam " + std::to_string(o.beam)).c_str() : "greedy", o.batch,
-            o.threads, sentences.size(), static_cast<long long>(run.targetTokens), seconds,
-            n / seconds, static_cast<double>(run.targetTokens) / seconds,
-            static_cast<double>(usage.ru_maxrss) / 1024.0);
+        std::printf("{\"engine\": \"glosa\", \"model\": \"%s\", \"compute_type\": \"%s\", "
+                    "\"strategy\": \"%s\", \"batch\": %d, \"threads\": %d, \"sentences\": %zu, "
+                    "\"target_tokens\": %lld, "
+                    "\"seconds\": %.3f, \"sentences_per_s\": %.2f, \"tokens_per_s\": %.1f, "
+                    "\"peak_rss_mb\": %.1f}\n",
+                    package.id().c_str(), engine::computeTypeName(package.computeType()),
+                    o.strategy == "beam" ? ("beam " + std::to_string(o.beam)).c_str() : "greedy",
+                    o.batch, o.threads, sentences.size(), static_cast<long long>(run.targetTokens),
+                    seconds, n / seconds, static_cast<double>(run.targetTokens) / seconds,
+                    static_cast<double>(usage.ru_maxrss) / 1024.0);
         return 0;
     } catch (const std::exception &e) {
         std::cerr << "bench_translate: " << e.what() << "\n";

@@ -2,6 +2,7 @@
 // shared/data/mobilenet_v2/testvectors: preprocessing, feature maps (14×14×96, 7×7×320,
 // 7×7×1280, ...), logits and probabilities within the manifest's tolerances, identical top-5.
 #include "engine/safetensors.h"
+#include "engine/vision/imageprep.h"
 #include "engine/vision/mobilenetv2.h"
 
 #include "testutil.h"

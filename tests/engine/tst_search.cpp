@@ -1,8 +1,9 @@
 // Search strategies on a toy step-decoder driven by hand-written probability tables: greedy is the
 // argmax, a wide beam is exhaustive search, beam 1 is greedy, the length penalty can change the
-// winner, n-gram blocking removes repeats, lengths, batching, n-best, traces and cancellation.
-#include "engine/decoding/search.h"
+// winner, n-gram blocking removes repeats, lengths, batching, n-best, traces, cancellation, and
+// decoding from an encoded state that reports its own lengths and sampling keys.
 #include "engine/decoding/decodingfields.h"
+#include "engine/decoding/search.h"
 #include "engine/translation/translationmodel.h"
 #include "tests/plugins/toytranslator/tablestepdecoder.h"
 
@@ -361,7 +362,7 @@ private slots:
     {
         // A decoder that returns no attention: hypotheses carry none, and the coverage penalty,
         // which has nothing to measure, leaves the scores alone.
-        class NoAttention final : public StepDecoder
+        class NoAttention final : public TextStepDecoder
         {
         public:
             explicit NoAttention(TableStepDecoder &inner) : m_inner(inner) {}
@@ -716,6 +717,120 @@ private slots:
             QVERIFY2(QByteArray(error.what()).contains("top_p = 0"), error.what());
         }
         QVERIFY(decode(decoder, {}, DecodingOptions()).empty());
+    }
+
+    // The search starts from an encoded state: decode(decoder, encode(sources)) is what the text
+    // convenience decode(decoder, sources) returns, for every strategy.
+    void decodesFromAnEncodedState_data()
+    {
+        QTest::addColumn<int>("strategy");
+        QTest::newRow("greedy") << int(SearchStrategy::Greedy);
+        QTest::newRow("beam") << int(SearchStrategy::Beam);
+        QTest::newRow("sample") << int(SearchStrategy::Sample);
+    }
+
+    void decodesFromAnEncodedState()
+    {
+        QFETCH(int, strategy);
+        TableStepDecoder decoder(5, BOS, EOS, hashed(3, 5, 0.5));
+        const std::vector<Tokens> sources = {{A, EOS}, {B, A, C, EOS}};
+        DecodingOptions options;
+        options.strategy = static_cast<SearchStrategy>(strategy);
+        options.beamSize = 3;
+        options.nBest = options.strategy == SearchStrategy::Greedy ? 1 : 2;
+        options.seed = 9;
+        options.maxLength = 8;
+        options.coveragePenalty = 0.2f;
+        const auto fromSources = decode(decoder, sources, options);
+        const auto fromState = decode(decoder, decoder.encode(sources), options);
+        QCOMPARE(fromState.size(), sources.size());
+        for (std::size_t b = 0; b < sources.size(); ++b) {
+            QCOMPARE(fromState[b].hypotheses.size(), fromSources[b].hypotheses.size());
+            for (std::size_t k = 0; k < fromState[b].hypotheses.size(); ++k) {
+                QCOMPARE(fromState[b].hypotheses[k].tokens, fromSources[b].hypotheses[k].tokens);
+                QCOMPARE(fromState[b].hypotheses[k].score, fromSources[b].hypotheses[k].score);
+            }
+        }
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 decode(decoder, std::unique_ptr<DecoderState>(), options));
+    }
+
+    // Lengths and sampling keys come from the state, not from source ids (an image encoder's
+    // state has none): maxLengthRatio follows sourceLength(), the samples follow sourceKey().
+    void stateGivesLengthsAndKeys()
+    {
+        // A state reporting its own source length and key over a TableStepDecoder's state, and
+        // a decoder with no encode() of its own that steps it, as a captioner's is.
+        class Reported final : public DecoderState
+        {
+        public:
+            Reported(std::unique_ptr<DecoderState> inner, std::int64_t length, std::uint64_t key)
+                : inner(std::move(inner)), m_length(length), m_key(key)
+            {
+            }
+            std::int64_t rows() const override { return inner->rows(); }
+            std::int64_t sourceLength(std::int64_t) const override { return m_length; }
+            std::uint64_t sourceKey(std::int64_t) const override { return m_key; }
+            void reorder(const std::vector<std::int32_t> &origins) override
+            {
+                inner->reorder(origins);
+            }
+            std::unique_ptr<DecoderState> inner;
+
+        private:
+            std::int64_t m_length;
+            std::uint64_t m_key;
+        };
+        class Stepper final : public StepDecoder
+        {
+        public:
+            explicit Stepper(TableStepDecoder &table) : m_table(table) {}
+            std::int64_t vocabularySize() const override { return m_table.vocabularySize(); }
+            std::int32_t startToken() const override { return m_table.startToken(); }
+            std::int32_t endToken() const override { return m_table.endToken(); }
+            void step(DecoderState &state, const Tensor &last, Tensor &logProbs,
+                      Tensor &attention) override
+            {
+                m_table.step(*dynamic_cast<Reported &>(state).inner, last, logProbs, attention);
+            }
+
+        private:
+            TableStepDecoder &m_table;
+        };
+        const std::vector<std::vector<double>> chatty = {
+            {0, 0.01, 0.5, 0.49}, {0, 1, 0, 0}, {0, 0.01, 0.5, 0.49}, {0, 0.01, 0.49, 0.5}};
+        TableStepDecoder table(4, BOS, EOS, bigram(chatty));
+        Stepper decoder(table);
+        const std::vector<Tokens> source = {{A, A, A, A, A, EOS}};
+        auto reported = [&](std::int64_t length, std::uint64_t key) {
+            return std::make_unique<Reported>(table.encode(source), length, key);
+        };
+        DecodingOptions options;
+        options.maxLength = 20;
+        options.maxLengthRatio = 1.5f; // ceil(1.5 × 2) = 3, where the ids would give 9
+        for (SearchStrategy strategy : {SearchStrategy::Greedy, SearchStrategy::Beam}) {
+            options.strategy = strategy;
+            const Hypothesis best = decode(decoder, reported(2, 0), options)[0].hypotheses.at(0);
+            QCOMPARE(best.tokens.size(), std::size_t(3));
+            QCOMPARE(best.attention.shape(), (Shape{3, 2}));
+        }
+        options.strategy = SearchStrategy::Sample;
+        options.maxLengthRatio = 0;
+        options.nBest = 4;
+        options.seed = 17;
+        auto tokens = [](const std::vector<DecodingResult> &results) {
+            std::vector<Tokens> out;
+            for (const Hypothesis &h : results.at(0).hypotheses)
+                out.push_back(h.tokens);
+            return out;
+        };
+        auto samples = [&](std::uint64_t key) {
+            return tokens(decode(decoder, reported(6, key), options));
+        };
+        QCOMPARE(samples(1), samples(1));
+        QVERIFY(samples(1) != samples(2));
+        // A text state's key is tokenKey() of its source, so seeded text samples do not move.
+        QCOMPARE(samples(tokenKey(source[0])), tokens(decode(table, source, options)));
     }
 };
 

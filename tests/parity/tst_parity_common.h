@@ -1,6 +1,6 @@
 // Shared by tst_parity_transformer and tst_parity_rnn: the golden outputs written by
 // tools/make_parity_fixtures.py next to each tiny package in tests/data/parity/<name>/, and the
-// checks that compare a StepDecoder with them.
+// checks that compare a TextStepDecoder with them.
 #pragma once
 
 #include "engine/decoding/search.h"
@@ -112,7 +112,7 @@ inline float maxAbsDiff(const float *a, const float *b, std::int64_t n)
 // log-probabilities of every step. `expectedAttention(b, t, j)` gives the golden attention of
 // sentence b at step t over source position j. Returns the largest differences seen.
 template <typename AttentionFn>
-std::pair<float, float> compareTeacherForced(engine::StepDecoder &decoder, const Golden &g,
+std::pair<float, float> compareTeacherForced(engine::TextStepDecoder &decoder, const Golden &g,
                                              AttentionFn expectedAttention)
 {
     const auto batch = static_cast<std::int64_t>(g.sources.size());
@@ -148,7 +148,7 @@ std::pair<float, float> compareTeacherForced(engine::StepDecoder &decoder, const
     return {worstLogProb, worstAttention};
 }
 
-inline void checkGreedy(engine::StepDecoder &decoder, const Golden &g)
+inline void checkGreedy(engine::TextStepDecoder &decoder, const Golden &g)
 {
     const auto expected = g.json.at("greedy").get<std::vector<std::vector<std::int32_t>>>();
     const engine::DecodingOptions options = g.greedyOptions();
@@ -162,7 +162,7 @@ inline void checkGreedy(engine::StepDecoder &decoder, const Golden &g)
     }
 }
 
-inline void checkBeam(engine::StepDecoder &decoder, const Golden &g, bool batched)
+inline void checkBeam(engine::TextStepDecoder &decoder, const Golden &g, bool batched)
 {
     const engine::DecodingOptions options = g.beamOptions();
     std::vector<engine::DecodingResult> results;
@@ -270,8 +270,8 @@ inline void checkInt8Agreement(const QString &architecture, const char *package)
         // Equal: the same pieces (the same text can come from other pieces).
         bool same = x.segments.size() == y.segments.size();
         for (std::size_t s = 0; same && s < x.segments.size(); ++s)
-            same = x.segments[s].hypotheses.front().tokens ==
-                   y.segments[s].hypotheses.front().tokens;
+            same =
+                x.segments[s].hypotheses.front().tokens == y.segments[s].hypotheses.front().tokens;
         if (!same)
             continue;
         ++equal;

@@ -1,4 +1,4 @@
-// TableStepDecoder: a real StepDecoder whose next-token distribution is a hand-written function
+// TableStepDecoder: a real TextStepDecoder whose next-token distribution is a hand-written function
 // of (source sentence, tokens generated so far). The decoding tests drive every search with it,
 // and the toy translation plugin wraps it around a probability table read from a model package,
 // so the CLI test goes through the same code path as real models.
@@ -22,7 +22,7 @@
 
 namespace glosa::toy {
 
-class TableStepDecoder final : public engine::StepDecoder
+class TableStepDecoder final : public engine::TextStepDecoder
 {
 public:
     // Probabilities (not logs) of the next token, [vocab], given the source and the history.
@@ -142,6 +142,14 @@ private:
         std::vector<Row> rowsData;
         std::int64_t maxSourceLength = 0;
         std::int64_t rows() const override { return static_cast<std::int64_t>(rowsData.size()); }
+        std::int64_t sourceLength(std::int64_t row) const override
+        {
+            return static_cast<std::int64_t>(sources[rowsData.at(row).sentence].size());
+        }
+        std::uint64_t sourceKey(std::int64_t row) const override
+        {
+            return engine::tokenKey(sources[rowsData.at(row).sentence]);
+        }
         void reorder(const std::vector<std::int32_t> &origins) override
         {
             std::vector<Row> next;

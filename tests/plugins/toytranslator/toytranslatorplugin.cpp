@@ -15,8 +15,8 @@ namespace {
 using glosa::engine::Tensor;
 using Tokens = std::vector<std::int32_t>;
 
-std::unique_ptr<glosa::engine::StepDecoder> makeDecoder(Tensor table, std::int32_t startToken,
-                                                        std::int32_t endToken)
+std::unique_ptr<glosa::engine::TextStepDecoder> makeDecoder(Tensor table, std::int32_t startToken,
+                                                            std::int32_t endToken)
 {
     const std::int64_t vocabulary = table.dim(0);
     auto distribution = [table, vocabulary, endToken](const Tokens &source, const Tokens &history) {
