@@ -8,6 +8,8 @@
 #include <QHash>
 #include <QWidget>
 
+#include <memory>
+
 class QComboBox;
 class QHBoxLayout;
 class QLabel;
@@ -19,6 +21,7 @@ class QPlainTextEdit;
 namespace glosa {
 
 class DecodingPanel;
+class InferenceRequest;
 class InferenceWorker;
 
 // The image with the attention of one word painted over it.
@@ -51,6 +54,7 @@ class CaptionView : public QWidget
     Q_OBJECT
 public:
     explicit CaptionView(QWidget *parent = nullptr);
+    ~CaptionView() override;
 
     void setCaptionWorker(InferenceWorker *worker, const QString &status = QString());
     void setTranslationWorker(InferenceWorker *worker);
@@ -98,8 +102,8 @@ private:
     InferenceWorker *m_worker = nullptr;
     InferenceWorker *m_translator = nullptr;
     QString m_unavailable;
-    quint64 m_request = 0;
-    quint64 m_translationRequest = 0;
+    std::unique_ptr<InferenceRequest> m_request;
+    std::unique_ptr<InferenceRequest> m_translationRequest;
     CaptionResult m_result;
     int m_word = -1;
 

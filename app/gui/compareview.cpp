@@ -363,6 +363,8 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     retranslateUi();
 }
 
+CompareView::~CompareView() = default;
+
 void CompareView::retranslateUi()
 {
     m_inputTitle->setText(tr("Sentence to compare"));
@@ -400,46 +402,14 @@ void CompareView::changeEvent(QEvent *event)
 
 void CompareView::setWorker(InferenceWorker *worker, const QString &status)
 {
-    if (m_worker)
-        disconnect(m_worker, nullptr, this, nullptr);
     m_worker = worker;
     m_unavailable = status;
-    m_request = 0;
+    m_request.reset();
     m_comparing = false;
-    m_columnRequest = 0;
+    m_columnRequest.reset();
     m_compare->setEnabled(worker != nullptr);
     m_resample->setEnabled(worker != nullptr);
     m_status->setText(worker ? QString() : status);
-    if (!worker)
-        return;
-    connect(worker, &InferenceWorker::columnReady, this, &CompareView::onColumn);
-    connect(worker, &InferenceWorker::translationReady, this, [this](quint64 id) {
-        if (id == m_columnRequest)
-            m_status->setText(tr("Done."));
-        if (id != m_request)
-            return;
-        m_comparing = false;
-        m_status->setText(tr("Done."));
-        // Until a word is picked, the tree shows the first beam search: greedy's is one line.
-        if (m_selectedToken < 0)
-            for (int i = 0; i < m_columns.size(); ++i)
-                if (m_columns[i]->hasResult()
-                    && m_columns[i]->result().options.strategy == engine::SearchStrategy::Beam) {
-                    selectToken(i, -1);
-                    break;
-                }
-        emit comparisonShown();
-    });
-    connect(worker, &InferenceWorker::failed, this, [this](quint64 id, const QString &message) {
-        if (id == m_request || id == m_columnRequest)
-            m_status->setText(tr("Comparison failed: %1").arg(message));
-        if (id == m_request)
-            m_comparing = false;
-    });
-    connect(worker, &InferenceWorker::cancelled, this, [this](quint64 id) {
-        if (id == m_request)
-            m_comparing = false;
-    });
 }
 
 void CompareView::setColumnCount(int count)
@@ -476,6 +446,25 @@ void CompareView::compare()
         c->setPending();
     }
     m_request = m_worker->translate(text, options);
+    connect(m_request.get(), &InferenceRequest::columnReady, this, &CompareView::showColumn);
+    connect(m_request.get(), &InferenceRequest::translated, this, [this] {
+        m_comparing = false;
+        m_status->setText(tr("Done."));
+        // Until a word is picked, the tree shows the first beam search: greedy's is one line.
+        if (m_selectedToken < 0)
+            for (int i = 0; i < m_columns.size(); ++i)
+                if (m_columns[i]->hasResult() &&
+                    m_columns[i]->result().options.strategy == engine::SearchStrategy::Beam) {
+                    selectToken(i, -1);
+                    break;
+                }
+        emit comparisonShown();
+    });
+    connect(m_request.get(), &InferenceRequest::failed, this, [this](const QString &message) {
+        m_comparing = false;
+        showFailure(message);
+    });
+    connect(m_request.get(), &InferenceRequest::cancelled, this, [this] { m_comparing = false; });
     m_comparing = true;
     m_comparedText = text;
     m_status->setText(tr("Decoding %n column(s)…", "", int(options.size())));
@@ -491,7 +480,11 @@ void CompareView::rerunColumn(int index)
     engine::DecodingOptions o = c->options();
     o.trace = true;
     m_columnRequest = m_worker->translate(m_comparedText, {o});
-    m_columnRequestIndex = index;
+    connect(m_columnRequest.get(), &InferenceRequest::columnReady, this,
+            [this, index](int, const TranslationResult &result) { showColumn(index, result); });
+    connect(m_columnRequest.get(), &InferenceRequest::translated, this,
+            [this] { m_status->setText(tr("Done.")); });
+    connect(m_columnRequest.get(), &InferenceRequest::failed, this, &CompareView::showFailure);
     c->setPending();
     m_status->setText(tr("Decoding column %1 with its new settings…").arg(index + 1));
 }
@@ -567,8 +560,8 @@ void CompareView::showStoredComparison(const QString &input,
                                        const QList<TranslationResult> &columns,
                                        const QString &status)
 {
-    m_request = 0; // a comparison still running must not overwrite the stored one
-    m_columnRequest = 0;
+    m_request.reset(); // a comparison still running must not overwrite the stored one
+    m_columnRequest.reset();
     m_comparing = false;
     m_comparedText = input;
     setColumnCount(int(columns.size()));
@@ -587,12 +580,13 @@ void CompareView::showStoredComparison(const QString &input,
     m_status->setText(status);
 }
 
-void CompareView::onColumn(quint64 request, int index, const TranslationResult &result)
+void CompareView::showFailure(const QString &message)
 {
-    if (request != 0 && request == m_columnRequest)
-        index = m_columnRequestIndex;
-    else if (request != m_request)
-        return;
+    m_status->setText(tr("Comparison failed: %1").arg(message));
+}
+
+void CompareView::showColumn(int index, const TranslationResult &result)
+{
     if (index < 0 || index >= m_columns.size())
         return;
     m_columns[index]->setResult(result, {});

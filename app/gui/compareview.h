@@ -10,6 +10,8 @@
 #include <QList>
 #include <QWidget>
 
+#include <memory>
+
 class QComboBox;
 class QLabel;
 class QPlainTextEdit;
@@ -24,6 +26,7 @@ class QHBoxLayout;
 namespace glosa {
 
 class BeamTreeWidget;
+class InferenceRequest;
 class InferenceWorker;
 class ProbabilityChart;
 
@@ -88,6 +91,7 @@ class CompareView : public QWidget
     Q_OBJECT
 public:
     explicit CompareView(QWidget *parent = nullptr);
+    ~CompareView() override;
 
     void setWorker(InferenceWorker *worker, const QString &status = QString());
     QPlainTextEdit *input() const { return m_input; }
@@ -125,7 +129,8 @@ protected:
 
 private:
     void retranslateUi();
-    void onColumn(quint64 request, int column, const glosa::TranslationResult &result);
+    void showColumn(int column, const glosa::TranslationResult &result);
+    void showFailure(const QString &message);
     // A column's settings changed: decode it again (alone) when it shows a result of the old ones.
     void rerunColumn(int column);
     void refreshDifferences();
@@ -133,11 +138,10 @@ private:
 
     InferenceWorker *m_worker = nullptr;
     QString m_unavailable;
-    quint64 m_request = 0;
-    bool m_comparing = false;    // m_request has not finished (nor failed) yet
-    QString m_comparedText;      // the input the shown results are of
-    quint64 m_columnRequest = 0; // rerunColumn()'s request, and its column
-    int m_columnRequestIndex = -1;
+    std::unique_ptr<InferenceRequest> m_request;
+    bool m_comparing = false;                          // m_request has not ended yet
+    QString m_comparedText;                            // the input the shown results are of
+    std::unique_ptr<InferenceRequest> m_columnRequest; // rerunColumn()'s request
     QList<CompareColumn *> m_columns;
     int m_selectedColumn = 0;
     int m_selectedToken = -1;

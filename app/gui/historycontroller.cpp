@@ -276,40 +276,10 @@ InferenceWorker *HistoryController::captionWorker() const
     return nullptr;
 }
 
-void HistoryController::watchRerun(InferenceWorker *worker)
+void HistoryController::showRerun(const HistoryEntry &now)
 {
-    if (m_rerunWorker == worker)
-        return;
-    for (QMetaObject::Connection &c : m_rerunConnections)
-        disconnect(c);
-    m_rerunWorker = worker;
-    m_rerunConnections[0] = connect(
-        worker, &InferenceWorker::translationReady, this,
-        [this, worker](quint64 id, const QList<TranslationResult> &results) {
-            if (id != m_rerunRequest || results.isEmpty())
-                return;
-            m_rerunRequest = 0;
-            const HistoryEntry now = translationHistoryEntry(
-                results.first(), modelInfo(m_window, worker->modelInfo().id));
-            m_view->showRerunResult(now);
-            recordOnce(now);
-        });
-    m_rerunConnections[1] = connect(
-        worker, &InferenceWorker::captionReady, this, [this](quint64 id, const CaptionResult &r) {
-            if (id != m_rerunRequest)
-                return;
-            m_rerunRequest = 0;
-            const HistoryEntry now = captionHistoryEntry(r, modelInfo(m_window, r.modelId));
-            m_view->showRerunResult(now);
-            recordOnce(now);
-        });
-    m_rerunConnections[2] = connect(worker, &InferenceWorker::failed, this,
-                                    [this](quint64 id, const QString &message) {
-                                        if (id != m_rerunRequest)
-                                            return;
-                                        m_rerunRequest = 0;
-                                        m_view->showRerunFailed(message);
-                                    });
+    m_view->showRerunResult(now);
+    recordOnce(now);
 }
 
 void HistoryController::rerun(const HistoryEntry &entry)
@@ -322,9 +292,12 @@ void HistoryController::rerun(const HistoryEntry &entry)
                                             : tr("The image %1 is gone.").arg(entry.imagePath));
             return;
         }
-        watchRerun(worker);
-        m_rerunRequest = worker->caption(entry.imagePath,
-                                         m_window->captionView()->decodingPanel()->options());
+        m_rerun =
+            worker->caption(entry.imagePath, m_window->captionView()->decodingPanel()->options());
+        connect(m_rerun.get(), &InferenceRequest::captioned, this, [this](const CaptionResult &r) {
+            showRerun(captionHistoryEntry(r, modelInfo(m_window, r.modelId)));
+        });
+        connect(m_rerun.get(), &InferenceRequest::failed, m_view, &HistoryView::showRerunFailed);
         return;
     }
     // Translations and comparisons: the input with the Translate view's model and settings.
@@ -334,10 +307,15 @@ void HistoryController::rerun(const HistoryEntry &entry)
         m_view->showRerunFailed(tr("No translation model is installed."));
         return;
     }
-    watchRerun(worker);
     engine::DecodingOptions options = m_window->translateView()->decodingPanel()->options();
     options.trace = false;
-    m_rerunRequest = worker->translate(entry.inputText, {options});
+    m_rerun = worker->translate(entry.inputText, {options});
+    connect(m_rerun.get(), &InferenceRequest::translated, this,
+            [this, info = *info](const QList<TranslationResult> &results) {
+                if (!results.isEmpty())
+                    showRerun(translationHistoryEntry(results.first(), info));
+            });
+    connect(m_rerun.get(), &InferenceRequest::failed, m_view, &HistoryView::showRerunFailed);
 }
 
 } // namespace glosa

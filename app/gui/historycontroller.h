@@ -18,7 +18,6 @@
 #include "app/core/inferenceresult.h"
 
 #include <QObject>
-#include <QPointer>
 #include <QTimer>
 
 #include <functional>
@@ -29,6 +28,7 @@ namespace glosa {
 
 class HistoryRecorder;
 class HistoryView;
+class InferenceRequest;
 class InferenceWorker;
 class MainWindow;
 
@@ -64,7 +64,8 @@ private:
     static constexpr qsizetype kLargeAlignmentCells = 2'000'000;
     QString versionNote(const HistoryEntry &entry) const;
     InferenceWorker *captionWorker() const;
-    void watchRerun(InferenceWorker *worker);
+    // A re-run's result: shown next to the recorded entry, and recorded itself.
+    void showRerun(const HistoryEntry &now);
 
     MainWindow *m_window;
     HistoryRecorder *m_recorder;
@@ -80,9 +81,7 @@ private:
     // Cleared by the destructor; caption entries made on the thread pool check it.
     std::shared_ptr<bool> m_alive = std::make_shared<bool>(true);
 
-    QPointer<InferenceWorker> m_rerunWorker;
-    quint64 m_rerunRequest = 0;
-    QMetaObject::Connection m_rerunConnections[3];
+    std::unique_ptr<InferenceRequest> m_rerun;
 };
 
 } // namespace glosa

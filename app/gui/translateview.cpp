@@ -258,6 +258,8 @@ TranslateView::TranslateView(QWidget *parent) : QWidget(parent)
     updateCounts();
 }
 
+TranslateView::~TranslateView() = default;
+
 void TranslateView::retranslateUi()
 {
     setLanguages(m_sourceLanguage, m_targetLanguage);
@@ -314,7 +316,7 @@ void TranslateView::setWorker(InferenceWorker *worker, const QString &status)
         disconnect(m_worker, nullptr, this, nullptr);
     m_worker = worker;
     m_unavailable = status;
-    m_request = 0;
+    m_request.reset();
     const bool usable = worker != nullptr;
     m_translate->setEnabled(usable);
     m_source->setEnabled(true);
@@ -322,15 +324,6 @@ void TranslateView::setWorker(InferenceWorker *worker, const QString &status)
     if (!worker)
         return;
     m_decoding->setModelDefaults(worker->modelInfo().decodingDefaults());
-    connect(worker, &InferenceWorker::translationReady, this, &TranslateView::onResult);
-    connect(worker, &InferenceWorker::failed, this, &TranslateView::onFailed);
-    connect(worker, &InferenceWorker::progress, this, [this](quint64 id, int step, int max) {
-        if (id != m_request)
-            return;
-        m_progress->setVisible(true);
-        m_progress->setRange(0, std::max(1, max));
-        m_progress->setValue(step);
-    });
     connect(worker, &InferenceWorker::busyChanged, this, [this](bool busy) {
         m_cancel->setEnabled(busy);
         if (!busy)
@@ -384,7 +377,7 @@ void TranslateView::showStoredResult(const TranslationResult &result, const QStr
     m_source->setPlainText(result.source);
     // Both edits above start the live-translation timer; the stored result is the translation.
     m_debounce->stop();
-    m_request = 0; // a request still running for the old text must not replace it
+    m_request.reset(); // a request still running for the old text must not replace it
     m_hypothesis = 0;
     showResult(result);
     if (!editedText.isEmpty()) {
@@ -418,6 +411,13 @@ void TranslateView::translateNow()
         alignment = {choice.x(), choice.y()};
     }
     m_request = m_worker->translate(text, {options}, alignment);
+    connect(m_request.get(), &InferenceRequest::progress, this, [this](int step, int max) {
+        m_progress->setVisible(true);
+        m_progress->setRange(0, std::max(1, max));
+        m_progress->setValue(step);
+    });
+    connect(m_request.get(), &InferenceRequest::translated, this, &TranslateView::onResult);
+    connect(m_request.get(), &InferenceRequest::failed, this, &TranslateView::onFailed);
     m_status->setText(tr("Translating…"));
 }
 
@@ -436,9 +436,9 @@ void TranslateView::swapTexts()
     m_source->setPlainText(translation);
 }
 
-void TranslateView::onResult(quint64 request, const QList<TranslationResult> &results)
+void TranslateView::onResult(const QList<TranslationResult> &results)
 {
-    if (request != m_request || results.isEmpty())
+    if (results.isEmpty())
         return;
     // The source may have changed while this ran; the debounce timer will bring a fresh one.
     m_hypothesis = 0;
@@ -449,10 +449,8 @@ void TranslateView::onResult(quint64 request, const QList<TranslationResult> &re
     emit translationShown(r);
 }
 
-void TranslateView::onFailed(quint64 request, const QString &message)
+void TranslateView::onFailed(const QString &message)
 {
-    if (request != m_request)
-        return;
     m_status->setText(tr("Translation failed: %1").arg(message));
     emit statusMessage(message);
 }

@@ -8,6 +8,8 @@
 #include <QTextFormat>
 #include <QWidget>
 
+#include <memory>
+
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -22,6 +24,7 @@ namespace glosa {
 
 class DecodingPanel;
 class HeatmapWidget;
+class InferenceRequest;
 class InferenceWorker;
 
 class TranslateView : public QWidget
@@ -42,6 +45,7 @@ public:
     static QList<int> overlayWords(const QVector<float> &weights, const QList<bool> &empty);
 
     explicit TranslateView(QWidget *parent = nullptr);
+    ~TranslateView() override;
 
     // The worker of the current translation model (null: none installed / loaded); `status`
     // explains why when it is null.
@@ -95,8 +99,8 @@ protected:
 
 private:
     void retranslateUi();
-    void onResult(quint64 request, const QList<glosa::TranslationResult> &results);
-    void onFailed(quint64 request, const QString &message);
+    void onResult(const QList<glosa::TranslationResult> &results);
+    void onFailed(const QString &message);
     void showResult(const TranslationResult &result);
     void updateOverlay();
     void updateCounts();
@@ -105,7 +109,7 @@ private:
 
     InferenceWorker *m_worker = nullptr;
     QString m_unavailable;
-    quint64 m_request = 0;
+    std::unique_ptr<InferenceRequest> m_request; // the translation on its way, if any
     TranslationResult m_result;
     int m_hypothesis = 0;
     bool m_edited = false;        // the target pane holds the user's version
