@@ -106,7 +106,7 @@ void ImageAttentionWidget::paintEvent(QPaintEvent *)
 // ---------------------------------------------------------------------------------------------
 // CaptionView
 
-CaptionView::CaptionView(QWidget *parent) : QWidget(parent)
+CaptionView::CaptionView(AppContext &context, QWidget *parent) : QWidget(parent), m_context(context)
 {
     setAcceptDrops(true);
     m_imagesTitle = new QLabel(this);
@@ -221,8 +221,9 @@ CaptionView::CaptionView(QWidget *parent) : QWidget(parent)
     connect(m_scrub, &QSlider::valueChanged, this, &CaptionView::selectWord);
     connect(m_blend, &QSlider::valueChanged, this, [this](int v) { m_image->setBlend(v / 100.0); });
 
-    setCaptionWorker(nullptr);
-    setTranslationWorker(nullptr);
+    connect(&context, &AppContext::modelChosen, this, &CaptionView::useModel);
+    useModel(context.choice(AppContext::kCaptioning));
+    useModel(context.choice(AppContext::kTranslation));
     retranslateUi();
 }
 
@@ -248,7 +249,7 @@ void CaptionView::retranslateUi()
     updateTranslateButton();
     m_decodingTitle->setText(tr("Decoding"));
     if (!m_worker)
-        m_status->setText(m_unavailable);
+        m_status->setText(unavailableText(m_captioner));
 }
 
 void CaptionView::changeEvent(QEvent *event)
@@ -258,23 +259,25 @@ void CaptionView::changeEvent(QEvent *event)
     QWidget::changeEvent(event);
 }
 
-void CaptionView::setCaptionWorker(InferenceWorker *worker, const QString &status)
+void CaptionView::useModel(const ModelChoice &choice)
 {
+    InferenceWorker *worker = choice.isReady() ? m_context.workerFor(*choice.model) : nullptr;
+    if (choice.task == AppContext::kTranslation) {
+        m_translator = worker;
+        m_translationRequest.reset();
+        updateTranslateButton();
+        return;
+    }
+    if (choice.task != AppContext::kCaptioning)
+        return;
+    m_captioner = choice;
     m_worker = worker;
-    m_unavailable = status;
     m_request.reset();
     m_captionButton->setEnabled(worker != nullptr);
     updateTranslateButton();
-    m_status->setText(worker ? QString() : status);
+    m_status->setText(unavailableText(choice));
     if (worker)
         m_decoding->setModelDefaults(worker->modelInfo().decodingDefaults());
-}
-
-void CaptionView::setTranslationWorker(InferenceWorker *worker)
-{
-    m_translator = worker;
-    m_translationRequest.reset();
-    updateTranslateButton();
 }
 
 void CaptionView::addImages(const QStringList &paths)
@@ -403,7 +406,7 @@ void CaptionView::captionSelected()
     if (!item)
         return;
     if (!m_worker) {
-        m_status->setText(m_unavailable);
+        m_status->setText(unavailableText(m_captioner));
         return;
     }
     m_request = m_worker->caption(item->data(Qt::UserRole).toString(), m_decoding->options());

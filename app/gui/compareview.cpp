@@ -4,6 +4,7 @@
 #include "app/core/settings.h"
 #include "beamtreewidget.h"
 #include "decodingpanel.h"
+#include "guiutil.h"
 #include "probabilitychart.h"
 #include "theme.h"
 
@@ -268,7 +269,7 @@ bool CompareColumn::eventFilter(QObject *watched, QEvent *event)
 // ---------------------------------------------------------------------------------------------
 // CompareView
 
-CompareView::CompareView(QWidget *parent) : QWidget(parent)
+CompareView::CompareView(AppContext &context, QWidget *parent) : QWidget(parent), m_context(context)
 {
     m_inputTitle = new QLabel(this);
     m_inputTitle->setFont(theme::titleFont(font()));
@@ -359,7 +360,8 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     });
 
     setColumnCount(3);
-    setWorker(nullptr);
+    connect(&context, &AppContext::modelChosen, this, &CompareView::useModel);
+    useModel(context.choice(AppContext::kTranslation));
     retranslateUi();
 }
 
@@ -389,7 +391,7 @@ void CompareView::retranslateUi()
                       + dot(theme::finishedColor(pal), tr("finished"))
                       + dot(theme::blockedColor(pal), tr("blocked")));
     if (!m_worker)
-        m_status->setText(m_unavailable);
+        m_status->setText(unavailableText(m_choice));
 }
 
 void CompareView::changeEvent(QEvent *event)
@@ -400,16 +402,19 @@ void CompareView::changeEvent(QEvent *event)
     QWidget::changeEvent(event);
 }
 
-void CompareView::setWorker(InferenceWorker *worker, const QString &status)
+void CompareView::useModel(const ModelChoice &choice)
 {
+    if (choice.task != AppContext::kTranslation)
+        return;
+    m_choice = choice;
+    InferenceWorker *worker = choice.isReady() ? m_context.workerFor(*choice.model) : nullptr;
     m_worker = worker;
-    m_unavailable = status;
     m_request.reset();
     m_comparing = false;
     m_columnRequest.reset();
     m_compare->setEnabled(worker != nullptr);
     m_resample->setEnabled(worker != nullptr);
-    m_status->setText(worker ? QString() : status);
+    m_status->setText(unavailableText(choice));
 }
 
 void CompareView::setColumnCount(int count)
@@ -432,7 +437,7 @@ void CompareView::setColumnCount(int count)
 void CompareView::compare()
 {
     if (!m_worker) {
-        m_status->setText(m_unavailable);
+        m_status->setText(unavailableText(m_choice));
         return;
     }
     const QString text = m_input->toPlainText();

@@ -5,6 +5,7 @@
 // for the selected token.
 #pragma once
 
+#include "app/core/appcontext.h"
 #include "app/core/inferenceresult.h"
 
 #include <QList>
@@ -90,10 +91,9 @@ class CompareView : public QWidget
 {
     Q_OBJECT
 public:
-    explicit CompareView(QWidget *parent = nullptr);
+    explicit CompareView(AppContext &context, QWidget *parent = nullptr);
     ~CompareView() override;
 
-    void setWorker(InferenceWorker *worker, const QString &status = QString());
     QPlainTextEdit *input() const { return m_input; }
     int columnCount() const { return m_columns.size(); }
     void setColumnCount(int count);
@@ -129,6 +129,8 @@ protected:
 
 private:
     void retranslateUi();
+    // The translation model chosen in the context: its worker, or why there is none.
+    void useModel(const glosa::ModelChoice &choice);
     void showColumn(int column, const glosa::TranslationResult &result);
     void showFailure(const QString &message);
     // A column's settings changed: decode it again (alone) when it shows a result of the old ones.
@@ -136,8 +138,9 @@ private:
     void refreshDifferences();
     void updateTrace();
 
-    InferenceWorker *m_worker = nullptr;
-    QString m_unavailable;
+    AppContext &m_context;
+    ModelChoice m_choice;
+    InferenceWorker *m_worker = nullptr; // the chosen model's; null when it cannot run
     std::unique_ptr<InferenceRequest> m_request;
     bool m_comparing = false;                          // m_request has not ended yet
     QString m_comparedText;                            // the input the shown results are of

@@ -20,17 +20,22 @@
 #include <QObject>
 #include <QTimer>
 
+class QTabWidget;
+
 #include <functional>
 #include <memory>
 #include <optional>
 
 namespace glosa {
 
+class AppContext;
+class CaptionView;
+class CompareView;
 class HistoryRecorder;
 class HistoryView;
 class InferenceRequest;
 class InferenceWorker;
-class MainWindow;
+class TranslateView;
 
 class HistoryController : public QObject
 {
@@ -38,7 +43,20 @@ class HistoryController : public QObject
 public:
     static constexpr int kSettleMs = 2000;
 
-    HistoryController(MainWindow *window, HistoryRecorder *recorder, HistoryView *view);
+    // The views whose results are recorded and in which recorded entries open again; `tabs`
+    // holds them.
+    struct Views
+    {
+        QTabWidget *tabs = nullptr;
+        TranslateView *translate = nullptr;
+        CompareView *compare = nullptr;
+        CaptionView *caption = nullptr;
+        HistoryView *history = nullptr;
+    };
+
+    // Records what `views` show through the context's recorder; `window` holds them (what is
+    // held back is recorded when it closes).
+    HistoryController(AppContext &context, const Views &views, QWidget *window);
     ~HistoryController() override;
 
     // Records the held-back translation now, if any.
@@ -67,7 +85,9 @@ private:
     // A re-run's result: shown next to the recorded entry, and recorded itself.
     void showRerun(const HistoryEntry &now);
 
-    MainWindow *m_window;
+    AppContext &m_context;
+    Views m_views;
+    QWidget *m_window;
     HistoryRecorder *m_recorder;
     HistoryView *m_view;
     std::optional<TranslationResult> m_pending;

@@ -58,7 +58,8 @@ QTextEdit::ExtraSelection tokenSelection(QPlainTextEdit *editor, const TokenSpan
 }
 } // namespace
 
-TranslateView::TranslateView(QWidget *parent) : QWidget(parent)
+TranslateView::TranslateView(AppContext &context, QWidget *parent)
+    : QWidget(parent), m_context(context)
 {
     m_source = new QPlainTextEdit(this);
     m_target = new QPlainTextEdit(this); // editable: post-editing
@@ -253,7 +254,8 @@ TranslateView::TranslateView(QWidget *parent) : QWidget(parent)
         updateOverlay();
     });
 
-    setWorker(nullptr);
+    connect(&context, &AppContext::modelChosen, this, &TranslateView::useModel);
+    useModel(context.choice(AppContext::kTranslation));
     retranslateUi();
     updateCounts();
 }
@@ -290,7 +292,7 @@ void TranslateView::retranslateUi()
         m_alternatives->setItemText(i, tr("Alternative %1").arg(i + 1));
     updateCounts();
     if (!m_worker)
-        m_status->setText(m_unavailable);
+        m_status->setText(unavailableText(m_choice));
 }
 
 void TranslateView::changeEvent(QEvent *event)
@@ -310,17 +312,22 @@ void TranslateView::setLanguages(const QString &source, const QString &target)
     m_targetTitle->setText(target.isEmpty() ? tr("Translation") : languageName(target));
 }
 
-void TranslateView::setWorker(InferenceWorker *worker, const QString &status)
+void TranslateView::useModel(const ModelChoice &choice)
 {
+    if (choice.task != AppContext::kTranslation)
+        return;
     if (m_worker)
         disconnect(m_worker, nullptr, this, nullptr);
+    m_choice = choice;
+    InferenceWorker *worker = choice.isReady() ? m_context.workerFor(*choice.model) : nullptr;
     m_worker = worker;
-    m_unavailable = status;
     m_request.reset();
+    setLanguages(choice.model ? choice.model->sourceLanguage : QString(),
+                 choice.model ? choice.model->targetLanguage : QString());
     const bool usable = worker != nullptr;
     m_translate->setEnabled(usable);
     m_source->setEnabled(true);
-    m_status->setText(usable ? QString() : status);
+    m_status->setText(unavailableText(choice));
     if (!worker)
         return;
     m_decoding->setModelDefaults(worker->modelInfo().decodingDefaults());
@@ -394,7 +401,7 @@ void TranslateView::translateNow()
 {
     m_debounce->stop();
     if (!m_worker) {
-        m_status->setText(m_unavailable);
+        m_status->setText(unavailableText(m_choice));
         return;
     }
     const QString text = m_source->toPlainText();

@@ -3,6 +3,7 @@
 // worker thread; words scrub the attention overlay; "Translate caption" uses the bundled
 // English → Spanish Transformer. The expected caption and translation are computed here by the
 // same models loaded separately, never written down.
+#include "app/core/appcontext.h"
 #include "app/core/inferenceworker.h"
 #include "app/core/modelcatalog.h"
 #include "app/core/pluginregistry.h"
@@ -28,10 +29,11 @@ class TestCaptionView : public QObject
 private slots:
     void initTestCase()
     {
-        m_plugins->scan({QStringLiteral(GLOSA_BINARY_DIR "/plugins")});
-        m_catalog.scan({QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
-        const auto captioner = m_catalog.find(QStringLiteral("captioner-en"));
-        const auto translator = m_catalog.find(QStringLiteral("transformer-en-es"));
+        m_context = std::make_unique<AppContext>(
+            QStringList{QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
+            QStringList{QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+        const auto captioner = m_context->catalog().find(QStringLiteral("captioner-en"));
+        const auto translator = m_context->catalog().find(QStringLiteral("transformer-en-es"));
         QVERIFY2(captioner && captioner->isValid(), "resources/models/captioner-en is missing");
         QVERIFY2(translator && translator->isValid(), "resources/models/transformer-en-es is missing");
         m_captionerInfo = *captioner;
@@ -40,13 +42,12 @@ private slots:
 
     void droppingPhotosCaptionsThemOnTheWorker()
     {
-        CaptionView view;
+        CaptionView view(*m_context);
         view.resize(1200, 800);
-        InferenceWorker captioner, translator;
-        captioner.loadModel(m_captionerInfo, m_plugins);
-        translator.loadModel(m_translatorInfo, m_plugins);
-        view.setCaptionWorker(&captioner);
-        view.setTranslationWorker(&translator);
+        // The context chose the captioner (the only one); the translator is chosen here.
+        QVERIFY(m_context->chooseModel(m_translatorInfo.id));
+        InferenceWorker &captioner = *m_context->workerFor(m_captionerInfo);
+        InferenceWorker &translator = *m_context->workerFor(m_translatorInfo);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
 
@@ -79,7 +80,7 @@ private slots:
 
         QString error;
         const std::shared_ptr<engine::Model> model =
-            ModelCatalog::load(m_captionerInfo, *m_plugins, &error);
+            ModelCatalog::load(m_captionerInfo, *m_context->plugins(), &error);
         QVERIFY2(model, qPrintable(error));
         const CaptionResult expected = runCaption(model, astronaut, result.options);
         QVERIFY(!expected.text.isEmpty());
@@ -105,7 +106,7 @@ private slots:
         view.translateCaption();
         QVERIFY(translated.wait(60000));
         const std::shared_ptr<engine::Model> spanish =
-            ModelCatalog::load(m_translatorInfo, *m_plugins, &error);
+            ModelCatalog::load(m_translatorInfo, *m_context->plugins(), &error);
         QVERIFY2(spanish, qPrintable(error));
         const TranslationResult expectedSpanish =
             runTranslation(spanish, expected.text, m_translatorInfo.decodingDefaults());
@@ -115,13 +116,10 @@ private slots:
         qInfo() << "caption:" << view.captionText() << "→" << view.translatedCaption();
 
         // A model that does not read English cannot translate the captions.
-        const auto esEn = m_catalog.find(QStringLiteral("transformer-es-en"));
-        QVERIFY2(esEn, "resources/models/transformer-es-en is missing");
-        InferenceWorker spanishToEnglish;
-        spanishToEnglish.loadModel(*esEn, m_plugins);
-        view.setTranslationWorker(&spanishToEnglish);
+        QVERIFY2(m_context->chooseModel(QStringLiteral("transformer-es-en")),
+                 "resources/models/transformer-es-en is missing");
         QVERIFY(!view.findChild<QPushButton *>(QStringLiteral("translateCaption"))->isEnabled());
-        view.setTranslationWorker(&translator);
+        QVERIFY(m_context->chooseModel(m_translatorInfo.id));
         QVERIFY(view.findChild<QPushButton *>(QStringLiteral("translateCaption"))->isEnabled());
 
         // The other photo: selecting its thumbnail captions it.
@@ -135,12 +133,10 @@ private slots:
     // and "Translate caption" is disabled instead of translating that old caption.
     void aFailedImageClearsTheCaption()
     {
-        CaptionView view;
-        InferenceWorker captioner, translator;
-        captioner.loadModel(m_captionerInfo, m_plugins);
-        translator.loadModel(m_translatorInfo, m_plugins);
-        view.setCaptionWorker(&captioner);
-        view.setTranslationWorker(&translator);
+        CaptionView view(*m_context);
+        QVERIFY(m_context->chooseModel(m_translatorInfo.id));
+        InferenceWorker &captioner = *m_context->workerFor(m_captionerInfo);
+        InferenceWorker &translator = *m_context->workerFor(m_translatorInfo);
         QSignalSpy shown(&view, &CaptionView::captionShown);
         view.addImages({QStringLiteral(GLOSA_TEST_DATA_DIR "/images/chelsea.jpg")});
         QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 60000);
@@ -173,8 +169,7 @@ private slots:
     }
 
 private:
-    std::shared_ptr<PluginRegistry> m_plugins = std::make_shared<PluginRegistry>();
-    ModelCatalog m_catalog;
+    std::unique_ptr<AppContext> m_context;
     ModelInfo m_captionerInfo;
     ModelInfo m_translatorInfo;
 };
