@@ -1305,10 +1305,6 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <translation>Acerca de &amp;Qt</translation>
     </message>
     <message>
-        <source>No captioning model is installed. Install a captioning package (Help ▸ Models…) to caption images.</source>
-        <translation>No hay ningún modelo de descripción de imágenes instalado. Instale un paquete de descripción (Ayuda ▸ Modelos…) para describir imágenes.</translation>
-    </message>
-    <message>
         <source>Ready</source>
         <translation>Listo</translation>
     </message>
@@ -1319,18 +1315,6 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>Could not load the model</source>
         <translation>No se pudo cargar el modelo</translation>
-    </message>
-    <message>
-        <source>No translation model is installed. Use File ▸ Import model… to add a model package.</source>
-        <translation>No hay ningún modelo de traducción instalado. Use Archivo ▸ Importar modelo… para añadir un paquete de modelo.</translation>
-    </message>
-    <message>
-        <source>No usable translation model is installed (see Help ▸ Models… for why).</source>
-        <translation>No hay instalado ningún modelo de traducción utilizable (el motivo se indica en Ayuda ▸ Modelos…).</translation>
-    </message>
-    <message>
-        <source>The “%1” model family is not installed, so %2 cannot run.</source>
-        <translation>La familia de modelos «%1» no está instalada, por lo que %2 no puede ejecutarse.</translation>
     </message>
     <message>
         <source>Loading…</source>
@@ -1407,6 +1391,25 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>SQLite (public domain), nlohmann/json (MIT)</source>
         <translation>SQLite (dominio público), nlohmann/json (MIT)</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::ModelChoice</name>
+    <message>
+        <source>No captioning model is installed. Install a captioning package (Help ▸ Models…) to caption images.</source>
+        <translation>No hay ningún modelo de descripción de imágenes instalado. Instale un paquete de descripción (Ayuda ▸ Modelos…) para describir imágenes.</translation>
+    </message>
+    <message>
+        <source>No translation model is installed. Use File ▸ Import model… to add a model package.</source>
+        <translation>No hay ningún modelo de traducción instalado. Use Archivo ▸ Importar modelo… para añadir un paquete de modelo.</translation>
+    </message>
+    <message>
+        <source>The “%1” model family is not installed, so %2 cannot run.</source>
+        <translation>La familia de modelos «%1» no está instalada, por lo que %2 no puede ejecutarse.</translation>
+    </message>
+    <message>
+        <source>No usable translation model is installed (see Help ▸ Models… for why).</source>
+        <translation>No hay instalado ningún modelo de traducción utilizable (el motivo se indica en Ayuda ▸ Modelos…).</translation>
     </message>
 </context>
 <context>

@@ -1292,10 +1292,6 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>Qt 정보(&amp;Q)</translation>
     </message>
     <message>
-        <source>No captioning model is installed. Install a captioning package (Help ▸ Models…) to caption images.</source>
-        <translation>캡션 모델이 설치되어 있지 않습니다. 이미지에 캡션을 달려면 캡션 패키지를 설치하십시오 (도움말 ▸ 모델…).</translation>
-    </message>
-    <message>
         <source>Ready</source>
         <translation>준비됨</translation>
     </message>
@@ -1306,18 +1302,6 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>Could not load the model</source>
         <translation>모델을 불러올 수 없습니다</translation>
-    </message>
-    <message>
-        <source>No translation model is installed. Use File ▸ Import model… to add a model package.</source>
-        <translation>번역 모델이 설치되어 있지 않습니다. 파일 ▸ 모델 가져오기…로 모델 패키지를 추가하십시오.</translation>
-    </message>
-    <message>
-        <source>No usable translation model is installed (see Help ▸ Models… for why).</source>
-        <translation>사용할 수 있는 번역 모델이 설치되어 있지 않습니다 (이유는 도움말 ▸ 모델…에서 확인하십시오).</translation>
-    </message>
-    <message>
-        <source>The “%1” model family is not installed, so %2 cannot run.</source>
-        <translation>“%1” 모델 계열이 설치되어 있지 않아 %2을(를) 실행할 수 없습니다.</translation>
     </message>
     <message>
         <source>Loading…</source>
@@ -1394,6 +1378,25 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>SQLite (public domain), nlohmann/json (MIT)</source>
         <translation>SQLite (퍼블릭 도메인), nlohmann/json (MIT)</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::ModelChoice</name>
+    <message>
+        <source>No captioning model is installed. Install a captioning package (Help ▸ Models…) to caption images.</source>
+        <translation>캡션 모델이 설치되어 있지 않습니다. 이미지에 캡션을 달려면 캡션 패키지를 설치하십시오 (도움말 ▸ 모델…).</translation>
+    </message>
+    <message>
+        <source>No translation model is installed. Use File ▸ Import model… to add a model package.</source>
+        <translation>번역 모델이 설치되어 있지 않습니다. 파일 ▸ 모델 가져오기…로 모델 패키지를 추가하십시오.</translation>
+    </message>
+    <message>
+        <source>The “%1” model family is not installed, so %2 cannot run.</source>
+        <translation>“%1” 모델 계열이 설치되어 있지 않아 %2을(를) 실행할 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>No usable translation model is installed (see Help ▸ Models… for why).</source>
+        <translation>사용할 수 있는 번역 모델이 설치되어 있지 않습니다 (이유는 도움말 ▸ 모델…에서 확인하십시오).</translation>
     </message>
 </context>
 <context>

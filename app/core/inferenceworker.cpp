@@ -86,15 +86,25 @@ public:
 private:
     bool superseded(quint64 id) const { return m_owner->m_latest.load() != id; }
 
-    // Runs `emitter` on the GUI thread, unless a newer request has replaced `id` by then
-    // (checked there, so a result never arrives after the request that superseded it).
-    template <typename F> void deliver(quint64 id, F emitter, bool always = false)
+    // Runs `f(worker)` on the GUI thread: a load's outcome, which is the worker's own state.
+    template <typename F> void toWorker(F f)
     {
-        InferenceWorker *owner = m_owner;
-        QMetaObject::invokeMethod(owner, [owner, id, emitter = std::move(emitter), always] {
-            if (always || owner->m_latest.load() == id)
-                emitter(owner);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            m_owner, [owner = m_owner, f = std::move(f)] { f(owner); }, Qt::QueuedConnection);
+    }
+
+    // Runs `f(handle)` on the GUI thread, unless request `id` has been superseded by then
+    // (checked there, so a result never arrives after the request that superseded it) or its
+    // caller dropped it. `last`: the request's final report.
+    template <typename F> void toRequest(quint64 id, F f, bool last = false)
+    {
+        QMetaObject::invokeMethod(
+            m_owner,
+            [owner = m_owner, id, f = std::move(f), last] {
+                if (InferenceRequest *request = owner->handle(id, last))
+                    f(request);
+            },
+            Qt::QueuedConnection);
     }
 
     void run(const Request &request)
@@ -103,9 +113,8 @@ private:
         engine::DecodingControl control;
         control.cancelled = [this, id] { return superseded(id); };
         control.progress = [this, id](int step, int maxSteps) {
-            deliver(id, [id, step, maxSteps](InferenceWorker *w) {
-                emit w->progress(id, step, maxSteps);
-            });
+            toRequest(id,
+                      [step, maxSteps](InferenceRequest *r) { emit r->progress(step, maxSteps); });
         };
         try {
             switch (request.kind) {
@@ -115,8 +124,7 @@ private:
                     request.model ? request.model
                                   : ModelCatalog::load(request.info, *request.plugins, &error);
                 if (!model) {
-                    deliver(id, [error](InferenceWorker *w) { emit w->modelLoadFailed(error); },
-                            true);
+                    toWorker([error](InferenceWorker *w) { emit w->modelLoadFailed(error); });
                     return;
                 }
                 m_model = std::move(model);
@@ -128,13 +136,13 @@ private:
                     defaults = {source->alignmentLayer(), source->alignmentHead()};
                 }
                 m_defaultAlignment = defaults;
-                deliver(id, [modelId = request.info.id, layers, heads, defaults](InferenceWorker *w) {
+                toWorker([modelId = request.info.id, layers, heads, defaults](InferenceWorker *w) {
                     w->m_loaded = true;
                     w->m_alignmentLayers = layers;
                     w->m_alignmentHeads = heads;
                     w->m_defaultAlignment = defaults;
                     emit w->modelLoaded(modelId);
-                }, true);
+                });
                 return;
             }
             case Request::Kind::Translate: {
@@ -151,14 +159,13 @@ private:
                         runTranslation(m_model, request.text, request.options.at(column), control);
                     if (superseded(id))
                         throw engine::DecodingCancelled();
-                    deliver(id, [id, column, result](InferenceWorker *w) {
-                        emit w->columnReady(id, column, result);
+                    toRequest(id, [column, result](InferenceRequest *r) {
+                        emit r->columnReady(column, result);
                     });
                     results.append(std::move(result));
                 }
-                deliver(id, [id, results](InferenceWorker *w) {
-                    emit w->translationReady(id, results);
-                });
+                toRequest(
+                    id, [results](InferenceRequest *r) { emit r->translated(results); }, true);
                 return;
             }
             case Request::Kind::Caption: {
@@ -168,22 +175,27 @@ private:
                     runCaption(m_model, request.text, request.options.value(0), control);
                 if (superseded(id))
                     throw engine::DecodingCancelled();
-                deliver(id, [id, result](InferenceWorker *w) { emit w->captionReady(id, result); });
+                toRequest(
+                    id, [result](InferenceRequest *r) { emit r->captioned(result); }, true);
                 return;
             }
             }
         } catch (const engine::DecodingCancelled &) {
-            deliver(id, [id](InferenceWorker *w) { emit w->cancelled(id); }, true);
+            // Only a newer request (or cancel()) cancels: supersede() has reported it already.
         } catch (const std::exception &e) {
-            const QString message = QString::fromUtf8(e.what());
-            if (request.kind == Request::Kind::Load)
-                deliver(id, [message](InferenceWorker *w) { emit w->modelLoadFailed(message); },
-                        true);
-            else
-                deliver(id, [id, message](InferenceWorker *w) { emit w->failed(id, message); });
+            fail(request, QString::fromUtf8(e.what()));
         } catch (...) {
-            deliver(id, [id](InferenceWorker *w) { emit w->failed(id, QStringLiteral("unknown error")); });
+            fail(request, QStringLiteral("unknown error"));
         }
+    }
+
+    void fail(const Request &request, const QString &message)
+    {
+        if (request.kind == Request::Kind::Load)
+            toWorker([message](InferenceWorker *w) { emit w->modelLoadFailed(message); });
+        else
+            toRequest(
+                request.id, [message](InferenceRequest *r) { emit r->failed(message); }, true);
     }
 
     // The loaded model's decoder when its attention can come from several layers and heads.
@@ -210,8 +222,8 @@ InferenceWorker::InferenceWorker(QObject *parent) : QObject(parent), m_thread(ne
     m_executor = new InferenceExecutor(this);
     m_executor->moveToThread(m_thread);
     connect(m_thread, &QThread::finished, m_executor, &QObject::deleteLater);
-    // Signals are emitted on the worker thread; queued connections deliver them on ours, and
-    // the filter below drops the ones of superseded requests.
+    // The executor reports through queued calls to this object, so on our thread, where
+    // handle() drops the reports of superseded requests.
     m_thread->start();
 }
 
@@ -224,9 +236,37 @@ InferenceWorker::~InferenceWorker()
     delete m_thread;
 }
 
+std::unique_ptr<InferenceRequest> InferenceWorker::openRequest(quint64 id)
+{
+    std::unique_ptr<InferenceRequest> request(new InferenceRequest);
+    m_requests.insert(id, request.get());
+    return request;
+}
+
+void InferenceWorker::supersede(quint64 id)
+{
+    for (auto it = m_requests.begin(); it != m_requests.end();) {
+        if (it.key() == id) {
+            ++it;
+            continue;
+        }
+        // Queued: the caller that superseded it is still in the middle of its own code.
+        if (InferenceRequest *request = it.value())
+            QMetaObject::invokeMethod(
+                request, [request] { emit request->cancelled(); }, Qt::QueuedConnection);
+        it = m_requests.erase(it);
+    }
+}
+
+InferenceRequest *InferenceWorker::handle(quint64 id, bool last)
+{
+    return last ? m_requests.take(id).data() : m_requests.value(id).data();
+}
+
 void InferenceWorker::post(quint64 id)
 {
     m_latest.store(id);
+    supersede(id);
     if (!m_busy) {
         m_busy = true;
         emit busyChanged(true);
@@ -274,9 +314,9 @@ void InferenceWorker::setModel(const ModelInfo &info, std::shared_ptr<engine::Mo
     post(m_next);
 }
 
-quint64 InferenceWorker::translate(const QString &text,
-                                   const QList<engine::DecodingOptions> &options,
-                                   const AlignmentChoice &alignment)
+std::unique_ptr<InferenceRequest>
+InferenceWorker::translate(const QString &text, const QList<engine::DecodingOptions> &options,
+                           const AlignmentChoice &alignment)
 {
     Request request;
     request.kind = Request::Kind::Translate;
@@ -284,27 +324,31 @@ quint64 InferenceWorker::translate(const QString &text,
     request.text = text;
     request.options = options;
     request.alignment = alignment;
+    std::unique_ptr<InferenceRequest> handle = openRequest(m_next);
     m_executor->setPending(std::move(request));
     post(m_next);
-    return m_next;
+    return handle;
 }
 
-quint64 InferenceWorker::caption(const QString &imagePath, const engine::DecodingOptions &options)
+std::unique_ptr<InferenceRequest> InferenceWorker::caption(const QString &imagePath,
+                                                           const engine::DecodingOptions &options)
 {
     Request request;
     request.kind = Request::Kind::Caption;
     request.id = ++m_next;
     request.text = imagePath;
     request.options = {options};
+    std::unique_ptr<InferenceRequest> handle = openRequest(m_next);
     m_executor->setPending(std::move(request));
     post(m_next);
-    return m_next;
+    return handle;
 }
 
 void InferenceWorker::cancel()
 {
     m_executor->dropPending();
     m_latest.store(++m_next);
+    supersede(m_next);
     if (m_busy) {
         m_busy = false;
         emit busyChanged(false);

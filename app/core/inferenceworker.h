@@ -4,24 +4,31 @@
 //
 // Basic usage (GUI thread):
 //     auto *worker = new glosa::InferenceWorker(this);
-//     connect(worker, &InferenceWorker::translationReady, this, &View::show);
-//     connect(worker, &InferenceWorker::failed, this, &View::showError);
 //     worker->loadModel(info, registry);            // loads on the worker thread
-//     worker->translate(text, {options});           // latest request wins
+//     m_request = worker->translate(text, {options}); // latest request wins
+//     connect(m_request.get(), &InferenceRequest::translated, this, &View::show);
+//     connect(m_request.get(), &InferenceRequest::failed, this, &View::showError);
+//
+// Each request answers through its own InferenceRequest, so a caller hears about its requests
+// only, however many views share the worker (one per model: Translate, Compare, Caption and the
+// History's re-run all post to the chosen model's).
 //
 // Latest wins: a new request replaces one that has not started, and cancels the running one
-// between two decoding steps (DecodingControl::cancelled); results of superseded requests are
-// never emitted. cancel() drops the pending request and stops the running one.
+// between two decoding steps (DecodingControl::cancelled); a superseded request reports
+// cancelled() and nothing else. cancel() drops the pending request and stops the running one.
 //
 // Errors: every exception the engine or a plugin throws is caught on the worker thread and
-// re-emitted as failed(id, message); nothing propagates into the event loop.
+// reported as the request's failed(message) (a load's as modelLoadFailed); nothing propagates
+// into the event loop.
 #pragma once
 
 #include "app/core/inferenceresult.h"
 #include "app/core/modelcatalog.h"
 #include "engine/decoding/alignmentsource.h"
 
+#include <QHash>
 #include <QObject>
+#include <QPointer>
 #include <QString>
 
 #include <atomic>
@@ -45,6 +52,27 @@ struct AlignmentChoice
     bool operator==(const AlignmentChoice &) const = default;
 };
 
+// A translation or caption posted to an InferenceWorker, as its caller sees it. It ends with
+// exactly one of translated, captioned, failed or cancelled (a newer request to the same worker,
+// or cancel(), superseded it). The caller owns it: destroying it drops whatever it has still to
+// report, while the work itself goes on until something supersedes it.
+class InferenceRequest : public QObject
+{
+    Q_OBJECT
+signals:
+    void progress(int step, int maxSteps);
+    // A translation's column (an entry of its options) is done; translated() follows the last.
+    void columnReady(int column, const glosa::TranslationResult &result);
+    void translated(const QList<glosa::TranslationResult> &results);
+    void captioned(const glosa::CaptionResult &result);
+    void failed(const QString &message);
+    void cancelled();
+
+private:
+    friend class InferenceWorker;
+    InferenceRequest() = default;
+};
+
 class InferenceWorker : public QObject
 {
     Q_OBJECT
@@ -63,11 +91,14 @@ public:
     bool isModelLoaded() const { return m_loaded; }
 
     // Translates `text` once per entry of `options` (the Compare view's columns; each column is
-    // emitted as soon as it is done by columnReady, then all of them by translationReady).
-    // Returns the request id.
-    quint64 translate(const QString &text, const QList<engine::DecodingOptions> &options,
-                      const AlignmentChoice &alignment = {});
-    quint64 caption(const QString &imagePath, const engine::DecodingOptions &options);
+    // reported as soon as it is done by columnReady, then all of them by translated).
+    [[nodiscard]] std::unique_ptr<InferenceRequest>
+    translate(const QString &text, const QList<engine::DecodingOptions> &options,
+              const AlignmentChoice &alignment = {});
+    [[nodiscard]] std::unique_ptr<InferenceRequest> caption(const QString &imagePath,
+                                                            const engine::DecodingOptions &options);
+    // Supersedes every request: the pending one is dropped, the running one stops at its next
+    // step, and each reports cancelled().
     void cancel();
 
     // What the loaded model offers to AlignmentChoice (0 layers: one attention, nothing to choose)
@@ -77,22 +108,21 @@ public:
     AlignmentChoice defaultAlignment() const { return m_defaultAlignment; }
 
     bool isBusy() const { return m_busy; }
-    quint64 latestRequest() const { return m_latest.load(); }
 
 signals:
     void modelLoaded(const QString &modelId);
     void modelLoadFailed(const QString &message);
     void busyChanged(bool busy);
-    void progress(quint64 request, int step, int maxSteps);
-    void columnReady(quint64 request, int column, const glosa::TranslationResult &result);
-    void translationReady(quint64 request, const QList<glosa::TranslationResult> &results);
-    void captionReady(quint64 request, const glosa::CaptionResult &result);
-    void failed(quint64 request, const QString &message);
-    void cancelled(quint64 request);
 
 private:
     friend class InferenceExecutor;
+    std::unique_ptr<InferenceRequest> openRequest(quint64 id);
     void post(quint64 id);
+    // Every open request but `id` reports cancelled (after the caller's code has returned).
+    void supersede(quint64 id);
+    // The handle of request `id` while it may still report (null once superseded, ended or
+    // dropped by its caller); `last` forgets it: its final report.
+    InferenceRequest *handle(quint64 id, bool last);
     void onFinished(quint64 id);
 
     QThread *m_thread = nullptr;
@@ -106,6 +136,8 @@ private:
     // The newest request id; a running request whose id is older is cancelled at its next step.
     std::atomic<quint64> m_latest{0};
     quint64 m_next = 0;
+    // Ids are the worker's own business (the executor's "latest wins"); callers hold handles.
+    QHash<quint64, QPointer<InferenceRequest>> m_requests;
 };
 
 } // namespace glosa

@@ -106,7 +106,7 @@ void ImageAttentionWidget::paintEvent(QPaintEvent *)
 // ---------------------------------------------------------------------------------------------
 // CaptionView
 
-CaptionView::CaptionView(QWidget *parent) : QWidget(parent)
+CaptionView::CaptionView(AppContext &context, QWidget *parent) : QWidget(parent), m_context(context)
 {
     setAcceptDrops(true);
     m_imagesTitle = new QLabel(this);
@@ -221,10 +221,13 @@ CaptionView::CaptionView(QWidget *parent) : QWidget(parent)
     connect(m_scrub, &QSlider::valueChanged, this, &CaptionView::selectWord);
     connect(m_blend, &QSlider::valueChanged, this, [this](int v) { m_image->setBlend(v / 100.0); });
 
-    setCaptionWorker(nullptr);
-    setTranslationWorker(nullptr);
+    connect(&context, &AppContext::modelChosen, this, &CaptionView::useModel);
+    useModel(context.choice(AppContext::kCaptioning));
+    useModel(context.choice(AppContext::kTranslation));
     retranslateUi();
 }
+
+CaptionView::~CaptionView() = default;
 
 void CaptionView::retranslateUi()
 {
@@ -246,7 +249,7 @@ void CaptionView::retranslateUi()
     updateTranslateButton();
     m_decodingTitle->setText(tr("Decoding"));
     if (!m_worker)
-        m_status->setText(m_unavailable);
+        m_status->setText(unavailableText(m_captioner));
 }
 
 void CaptionView::changeEvent(QEvent *event)
@@ -256,48 +259,25 @@ void CaptionView::changeEvent(QEvent *event)
     QWidget::changeEvent(event);
 }
 
-void CaptionView::setCaptionWorker(InferenceWorker *worker, const QString &status)
+void CaptionView::useModel(const ModelChoice &choice)
 {
-    if (m_worker)
-        disconnect(m_worker, nullptr, this, nullptr);
+    InferenceWorker *worker = choice.isReady() ? m_context.workerFor(*choice.model) : nullptr;
+    if (choice.task == AppContext::kTranslation) {
+        m_translator = worker;
+        m_translationRequest.reset();
+        updateTranslateButton();
+        return;
+    }
+    if (choice.task != AppContext::kCaptioning)
+        return;
+    m_captioner = choice;
     m_worker = worker;
-    m_unavailable = status;
+    m_request.reset();
     m_captionButton->setEnabled(worker != nullptr);
     updateTranslateButton();
-    m_status->setText(worker ? QString() : status);
-    if (!worker)
-        return;
-    m_decoding->setModelDefaults(worker->modelInfo().decodingDefaults());
-    connect(worker, &InferenceWorker::captionReady, this,
-            [this](quint64 id, const CaptionResult &result) {
-                if (id == m_request)
-                    showResult(result);
-            });
-    connect(worker, &InferenceWorker::failed, this, [this](quint64 id, const QString &message) {
-        if (id != m_request)
-            return;
-        // Nothing of the previous image may stay: "Translate caption" would translate it.
-        m_image->setImage(QImage());
-        showResult(CaptionResult());
-        m_status->setText(tr("Captioning failed: %1").arg(message));
-    });
-}
-
-void CaptionView::setTranslationWorker(InferenceWorker *worker)
-{
-    if (m_translator)
-        disconnect(m_translator, nullptr, this, nullptr);
-    m_translator = worker;
-    updateTranslateButton();
-    if (!worker)
-        return;
-    connect(worker, &InferenceWorker::translationReady, this,
-            [this](quint64 id, const QList<TranslationResult> &results) {
-                if (id == m_translationRequest && !results.isEmpty() && results.first().best()) {
-                    m_translation->setText(results.first().best()->text);
-                    emit captionTranslated(results.first());
-                }
-            });
+    m_status->setText(unavailableText(choice));
+    if (worker)
+        m_decoding->setModelDefaults(worker->modelInfo().decodingDefaults());
 }
 
 void CaptionView::addImages(const QStringList &paths)
@@ -395,7 +375,7 @@ void CaptionView::dropEvent(QDropEvent *event)
 void CaptionView::showStoredCaption(const CaptionResult &result, const QImage &thumbnail,
                                     const QString &status)
 {
-    m_request = 0;
+    m_request.reset();
     {
         // Selecting a thumbnail captions it; here the caption is already known.
         const QSignalBlocker block(m_thumbnails);
@@ -426,10 +406,17 @@ void CaptionView::captionSelected()
     if (!item)
         return;
     if (!m_worker) {
-        m_status->setText(m_unavailable);
+        m_status->setText(unavailableText(m_captioner));
         return;
     }
     m_request = m_worker->caption(item->data(Qt::UserRole).toString(), m_decoding->options());
+    connect(m_request.get(), &InferenceRequest::captioned, this, &CaptionView::showResult);
+    connect(m_request.get(), &InferenceRequest::failed, this, [this](const QString &message) {
+        // Nothing of the previous image may stay: "Translate caption" would translate it.
+        m_image->setImage(QImage());
+        showResult(CaptionResult());
+        m_status->setText(tr("Captioning failed: %1").arg(message));
+    });
     showResult(CaptionResult()); // the caption shown so far is another image's
     m_status->setText(tr("Captioning…"));
 }
@@ -441,7 +428,7 @@ void CaptionView::showResult(const CaptionResult &result)
         m_image->setImage(result.image);
     m_caption->setText(result.text);
     m_translation->clear();
-    m_translationRequest = 0; // a translation of the previous caption must not land here
+    m_translationRequest.reset(); // a translation of the previous caption must not land here
     updateTranslateButton();
     rebuildWords();
     selectWord(0);
@@ -524,6 +511,13 @@ void CaptionView::translateCaption()
     // the shipped Transformer) costs little more than greedy and reads better.
     m_translationRequest =
         m_translator->translate(m_result.text, {m_translator->modelInfo().decodingDefaults()});
+    connect(m_translationRequest.get(), &InferenceRequest::translated, this,
+            [this](const QList<TranslationResult> &results) {
+                if (results.isEmpty() || !results.first().best())
+                    return;
+                m_translation->setText(results.first().best()->text);
+                emit captionTranslated(results.first());
+            });
     m_translation->setText(tr("Translating…"));
 }
 

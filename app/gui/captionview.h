@@ -3,10 +3,13 @@
 // blend slider), decoding settings, and "Translate caption" with the translation model.
 #pragma once
 
+#include "app/core/appcontext.h"
 #include "app/core/inferenceresult.h"
 
 #include <QHash>
 #include <QWidget>
+
+#include <memory>
 
 class QComboBox;
 class QHBoxLayout;
@@ -19,6 +22,7 @@ class QPlainTextEdit;
 namespace glosa {
 
 class DecodingPanel;
+class InferenceRequest;
 class InferenceWorker;
 
 // The image with the attention of one word painted over it.
@@ -50,10 +54,9 @@ class CaptionView : public QWidget
 {
     Q_OBJECT
 public:
-    explicit CaptionView(QWidget *parent = nullptr);
+    explicit CaptionView(AppContext &context, QWidget *parent = nullptr);
+    ~CaptionView() override;
 
-    void setCaptionWorker(InferenceWorker *worker, const QString &status = QString());
-    void setTranslationWorker(InferenceWorker *worker);
     // Adds images (thumbnails) and captions the first one added.
     void addImages(const QStringList &paths);
     QStringList images() const;
@@ -89,17 +92,21 @@ protected:
 
 private:
     void retranslateUi();
+    // The captioning model chosen in the context, and the translation model that translates
+    // captions: their workers, or why there is none.
+    void useModel(const glosa::ModelChoice &choice);
     void showResult(const CaptionResult &result);
     void rebuildWords();
     void setThumbnail(const QString &path, const QImage &thumbnail);
     bool canTranslate() const;
     void updateTranslateButton();
 
-    InferenceWorker *m_worker = nullptr;
-    InferenceWorker *m_translator = nullptr;
-    QString m_unavailable;
-    quint64 m_request = 0;
-    quint64 m_translationRequest = 0;
+    AppContext &m_context;
+    ModelChoice m_captioner;
+    InferenceWorker *m_worker = nullptr;     // the captioning model's; null when none can run
+    InferenceWorker *m_translator = nullptr; // the translation model's; null when none can run
+    std::unique_ptr<InferenceRequest> m_request;
+    std::unique_ptr<InferenceRequest> m_translationRequest;
     CaptionResult m_result;
     int m_word = -1;
 

@@ -4,6 +4,7 @@
 #include "app/core/settings.h"
 #include "beamtreewidget.h"
 #include "decodingpanel.h"
+#include "guiutil.h"
 #include "probabilitychart.h"
 #include "theme.h"
 
@@ -268,7 +269,7 @@ bool CompareColumn::eventFilter(QObject *watched, QEvent *event)
 // ---------------------------------------------------------------------------------------------
 // CompareView
 
-CompareView::CompareView(QWidget *parent) : QWidget(parent)
+CompareView::CompareView(AppContext &context, QWidget *parent) : QWidget(parent), m_context(context)
 {
     m_inputTitle = new QLabel(this);
     m_inputTitle->setFont(theme::titleFont(font()));
@@ -359,9 +360,12 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     });
 
     setColumnCount(3);
-    setWorker(nullptr);
+    connect(&context, &AppContext::modelChosen, this, &CompareView::useModel);
+    useModel(context.choice(AppContext::kTranslation));
     retranslateUi();
 }
+
+CompareView::~CompareView() = default;
 
 void CompareView::retranslateUi()
 {
@@ -387,7 +391,7 @@ void CompareView::retranslateUi()
                       + dot(theme::finishedColor(pal), tr("finished"))
                       + dot(theme::blockedColor(pal), tr("blocked")));
     if (!m_worker)
-        m_status->setText(m_unavailable);
+        m_status->setText(unavailableText(m_choice));
 }
 
 void CompareView::changeEvent(QEvent *event)
@@ -398,48 +402,19 @@ void CompareView::changeEvent(QEvent *event)
     QWidget::changeEvent(event);
 }
 
-void CompareView::setWorker(InferenceWorker *worker, const QString &status)
+void CompareView::useModel(const ModelChoice &choice)
 {
-    if (m_worker)
-        disconnect(m_worker, nullptr, this, nullptr);
+    if (choice.task != AppContext::kTranslation)
+        return;
+    m_choice = choice;
+    InferenceWorker *worker = choice.isReady() ? m_context.workerFor(*choice.model) : nullptr;
     m_worker = worker;
-    m_unavailable = status;
-    m_request = 0;
+    m_request.reset();
     m_comparing = false;
-    m_columnRequest = 0;
+    m_columnRequest.reset();
     m_compare->setEnabled(worker != nullptr);
     m_resample->setEnabled(worker != nullptr);
-    m_status->setText(worker ? QString() : status);
-    if (!worker)
-        return;
-    connect(worker, &InferenceWorker::columnReady, this, &CompareView::onColumn);
-    connect(worker, &InferenceWorker::translationReady, this, [this](quint64 id) {
-        if (id == m_columnRequest)
-            m_status->setText(tr("Done."));
-        if (id != m_request)
-            return;
-        m_comparing = false;
-        m_status->setText(tr("Done."));
-        // Until a word is picked, the tree shows the first beam search: greedy's is one line.
-        if (m_selectedToken < 0)
-            for (int i = 0; i < m_columns.size(); ++i)
-                if (m_columns[i]->hasResult()
-                    && m_columns[i]->result().options.strategy == engine::SearchStrategy::Beam) {
-                    selectToken(i, -1);
-                    break;
-                }
-        emit comparisonShown();
-    });
-    connect(worker, &InferenceWorker::failed, this, [this](quint64 id, const QString &message) {
-        if (id == m_request || id == m_columnRequest)
-            m_status->setText(tr("Comparison failed: %1").arg(message));
-        if (id == m_request)
-            m_comparing = false;
-    });
-    connect(worker, &InferenceWorker::cancelled, this, [this](quint64 id) {
-        if (id == m_request)
-            m_comparing = false;
-    });
+    m_status->setText(unavailableText(choice));
 }
 
 void CompareView::setColumnCount(int count)
@@ -462,7 +437,7 @@ void CompareView::setColumnCount(int count)
 void CompareView::compare()
 {
     if (!m_worker) {
-        m_status->setText(m_unavailable);
+        m_status->setText(unavailableText(m_choice));
         return;
     }
     const QString text = m_input->toPlainText();
@@ -476,6 +451,25 @@ void CompareView::compare()
         c->setPending();
     }
     m_request = m_worker->translate(text, options);
+    connect(m_request.get(), &InferenceRequest::columnReady, this, &CompareView::showColumn);
+    connect(m_request.get(), &InferenceRequest::translated, this, [this] {
+        m_comparing = false;
+        m_status->setText(tr("Done."));
+        // Until a word is picked, the tree shows the first beam search: greedy's is one line.
+        if (m_selectedToken < 0)
+            for (int i = 0; i < m_columns.size(); ++i)
+                if (m_columns[i]->hasResult() &&
+                    m_columns[i]->result().options.strategy == engine::SearchStrategy::Beam) {
+                    selectToken(i, -1);
+                    break;
+                }
+        emit comparisonShown();
+    });
+    connect(m_request.get(), &InferenceRequest::failed, this, [this](const QString &message) {
+        m_comparing = false;
+        showFailure(message);
+    });
+    connect(m_request.get(), &InferenceRequest::cancelled, this, [this] { m_comparing = false; });
     m_comparing = true;
     m_comparedText = text;
     m_status->setText(tr("Decoding %n column(s)…", "", int(options.size())));
@@ -491,7 +485,11 @@ void CompareView::rerunColumn(int index)
     engine::DecodingOptions o = c->options();
     o.trace = true;
     m_columnRequest = m_worker->translate(m_comparedText, {o});
-    m_columnRequestIndex = index;
+    connect(m_columnRequest.get(), &InferenceRequest::columnReady, this,
+            [this, index](int, const TranslationResult &result) { showColumn(index, result); });
+    connect(m_columnRequest.get(), &InferenceRequest::translated, this,
+            [this] { m_status->setText(tr("Done.")); });
+    connect(m_columnRequest.get(), &InferenceRequest::failed, this, &CompareView::showFailure);
     c->setPending();
     m_status->setText(tr("Decoding column %1 with its new settings…").arg(index + 1));
 }
@@ -567,8 +565,8 @@ void CompareView::showStoredComparison(const QString &input,
                                        const QList<TranslationResult> &columns,
                                        const QString &status)
 {
-    m_request = 0; // a comparison still running must not overwrite the stored one
-    m_columnRequest = 0;
+    m_request.reset(); // a comparison still running must not overwrite the stored one
+    m_columnRequest.reset();
     m_comparing = false;
     m_comparedText = input;
     setColumnCount(int(columns.size()));
@@ -587,12 +585,13 @@ void CompareView::showStoredComparison(const QString &input,
     m_status->setText(status);
 }
 
-void CompareView::onColumn(quint64 request, int index, const TranslationResult &result)
+void CompareView::showFailure(const QString &message)
 {
-    if (request != 0 && request == m_columnRequest)
-        index = m_columnRequestIndex;
-    else if (request != m_request)
-        return;
+    m_status->setText(tr("Comparison failed: %1").arg(message));
+}
+
+void CompareView::showColumn(int index, const TranslationResult &result)
+{
     if (index < 0 || index >= m_columns.size())
         return;
     m_columns[index]->setResult(result, {});

@@ -5,10 +5,13 @@
 // for the selected token.
 #pragma once
 
+#include "app/core/appcontext.h"
 #include "app/core/inferenceresult.h"
 
 #include <QList>
 #include <QWidget>
+
+#include <memory>
 
 class QComboBox;
 class QLabel;
@@ -24,6 +27,7 @@ class QHBoxLayout;
 namespace glosa {
 
 class BeamTreeWidget;
+class InferenceRequest;
 class InferenceWorker;
 class ProbabilityChart;
 
@@ -87,9 +91,9 @@ class CompareView : public QWidget
 {
     Q_OBJECT
 public:
-    explicit CompareView(QWidget *parent = nullptr);
+    explicit CompareView(AppContext &context, QWidget *parent = nullptr);
+    ~CompareView() override;
 
-    void setWorker(InferenceWorker *worker, const QString &status = QString());
     QPlainTextEdit *input() const { return m_input; }
     int columnCount() const { return m_columns.size(); }
     void setColumnCount(int count);
@@ -125,19 +129,22 @@ protected:
 
 private:
     void retranslateUi();
-    void onColumn(quint64 request, int column, const glosa::TranslationResult &result);
+    // The translation model chosen in the context: its worker, or why there is none.
+    void useModel(const glosa::ModelChoice &choice);
+    void showColumn(int column, const glosa::TranslationResult &result);
+    void showFailure(const QString &message);
     // A column's settings changed: decode it again (alone) when it shows a result of the old ones.
     void rerunColumn(int column);
     void refreshDifferences();
     void updateTrace();
 
-    InferenceWorker *m_worker = nullptr;
-    QString m_unavailable;
-    quint64 m_request = 0;
-    bool m_comparing = false;    // m_request has not finished (nor failed) yet
-    QString m_comparedText;      // the input the shown results are of
-    quint64 m_columnRequest = 0; // rerunColumn()'s request, and its column
-    int m_columnRequestIndex = -1;
+    AppContext &m_context;
+    ModelChoice m_choice;
+    InferenceWorker *m_worker = nullptr; // the chosen model's; null when it cannot run
+    std::unique_ptr<InferenceRequest> m_request;
+    bool m_comparing = false;                          // m_request has not ended yet
+    QString m_comparedText;                            // the input the shown results are of
+    std::unique_ptr<InferenceRequest> m_columnRequest; // rerunColumn()'s request
     QList<CompareColumn *> m_columns;
     int m_selectedColumn = 0;
     int m_selectedToken = -1;

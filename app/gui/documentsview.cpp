@@ -52,8 +52,8 @@ QString oneLine(QString text)
 
 } // namespace
 
-DocumentsView::DocumentsView(QWidget *parent)
-    : QWidget(parent), m_worker(new documents::DocumentWorker(this))
+DocumentsView::DocumentsView(AppContext &context, QWidget *parent)
+    : QWidget(parent), m_context(context), m_worker(new documents::DocumentWorker(this))
 {
     setAcceptDrops(true);
 
@@ -185,18 +185,19 @@ DocumentsView::DocumentsView(QWidget *parent)
     });
     connect(m_worker, &documents::DocumentWorker::busyChanged, this, [this] { updateState(); });
 
+    connect(&context, &AppContext::modelChosen, this, &DocumentsView::useModel);
+    useModel(context.choice(AppContext::kTranslation));
     retranslateUi();
     updateState();
 }
 
-void DocumentsView::setModel(const std::optional<ModelInfo> &info,
-                             std::shared_ptr<const PluginRegistry> plugins,
-                             const QString &unavailable)
+void DocumentsView::useModel(const ModelChoice &choice)
 {
-    m_hasModel = info.has_value();
-    m_unavailable = unavailable;
-    if (info)
-        m_worker->setModel(*info, std::move(plugins));
+    if (choice.task != AppContext::kTranslation)
+        return;
+    m_choice = choice;
+    if (choice.isReady())
+        m_worker->setModel(*choice.model, m_context.plugins());
     updateState();
 }
 
@@ -215,9 +216,9 @@ void DocumentsView::updateTargetTitle()
 {
     // The pane shows the translation made so far: it keeps that language until translated again.
     const bool shown = m_translatedCount > 0 || m_translating;
-    const QString language = shown
-                                 ? m_translatedWith.targetLanguage
-                                 : (m_hasModel ? m_worker->modelInfo().targetLanguage : QString());
+    const QString language =
+        shown ? m_translatedWith.targetLanguage
+              : (m_choice.isReady() ? m_worker->modelInfo().targetLanguage : QString());
     if (language.isEmpty())
         m_targetTitle->setText(tr("Translation"));
     else if (isOutOfDate())
@@ -340,7 +341,7 @@ void DocumentsView::showOpened(const QString &path, const QString &format,
 
 void DocumentsView::translateDocument()
 {
-    if (!m_hasModel || m_sources.isEmpty() || m_translating || m_restarting)
+    if (!m_choice.isReady() || m_sources.isEmpty() || m_translating || m_restarting)
         return;
     if (isOutOfDate()) {
         // Another model or quality: read the document again and translate all of it.
@@ -535,8 +536,8 @@ void DocumentsView::updateState()
     const bool open = !m_sources.isEmpty();
     m_open->setEnabled(true);
     const bool outOfDate = isOutOfDate();
-    m_translate->setEnabled(m_hasModel && open && !m_translating && !busy && !m_restarting &&
-                            (m_translatedCount < m_sources.size() || outOfDate));
+    m_translate->setEnabled(m_choice.isReady() && open && !m_translating && !busy &&
+                            !m_restarting && (m_translatedCount < m_sources.size() || outOfDate));
     m_translate->setText(m_translatedCount > 0 && m_translatedCount < m_sources.size() && !outOfDate
                              ? tr("&Continue")
                              : tr("&Translate"));
@@ -544,8 +545,8 @@ void DocumentsView::updateState()
     m_cancel->setEnabled(m_translating);
     m_export->setEnabled(open && !m_translating && !busy);
     m_quality->setEnabled(!m_translating);
-    if (!m_hasModel && !m_unavailable.isEmpty())
-        m_status->setText(m_unavailable);
+    if (!m_choice.isReady())
+        m_status->setText(unavailableText(m_choice));
 }
 
 void DocumentsView::retranslateUi()

@@ -6,13 +6,11 @@
 // writes the document in its own format or as text, a PDF as .odt, .docx, .html or .txt.
 #pragma once
 
+#include "app/core/appcontext.h"
 #include "app/core/documents/documentworker.h"
 
 #include <QMap>
 #include <QWidget>
-
-#include <memory>
-#include <optional>
 
 class QComboBox;
 class QLabel;
@@ -22,19 +20,13 @@ class QPushButton;
 
 namespace glosa {
 
-class PluginRegistry;
-struct ModelInfo;
-
 class DocumentsView : public QWidget
 {
     Q_OBJECT
 public:
-    explicit DocumentsView(QWidget *parent = nullptr);
-
-    // The model to translate with; nullopt with the reason to show when there is none.
-    void setModel(const std::optional<ModelInfo> &info,
-                  std::shared_ptr<const PluginRegistry> plugins,
-                  const QString &unavailable = QString());
+    // Translates with the translation model chosen in `context`, loaded by the view's own
+    // DocumentWorker (a document must not be cancelled by the Translate view's next keystroke).
+    explicit DocumentsView(AppContext &context, QWidget *parent = nullptr);
 
     // Reads the document (on the worker thread); the source pane fills when it is read.
     void openDocument(const QString &path);
@@ -86,6 +78,7 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
+    void useModel(const glosa::ModelChoice &choice);
     void retranslateUi();
     void updateState();
     void showOpened(const QString &path, const QString &format, const QStringList &paragraphs,
@@ -112,9 +105,9 @@ private:
     bool keepEdits();
     void updateTargetTitle();
 
+    AppContext &m_context;
     documents::DocumentWorker *m_worker = nullptr;
-    bool m_hasModel = false;
-    QString m_unavailable;
+    ModelChoice m_choice; // the translation model
     QString m_path;
     QStringList m_sources;                             // each paragraph's text
     QList<QList<documents::SentenceLink>> m_sentences; // per paragraph, once translated

@@ -1,5 +1,7 @@
 #include "guiutil.h"
 
+#include "app/core/appcontext.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QLocale>
@@ -44,6 +46,34 @@ QString documentsFolder()
 {
     const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
     return !documents.isEmpty() && QDir(documents).exists() ? documents : QDir::homePath();
+}
+
+QString unavailableText(const ModelChoice &choice)
+{
+    using Status = ModelChoice::Status;
+    if (choice.isReady())
+        return QString();
+    if (choice.task == AppContext::kCaptioning)
+        return QCoreApplication::translate(
+            "glosa::ModelChoice", "No captioning model is installed. Install a "
+                                  "captioning package (Help ▸ Models…) to caption images.");
+    switch (choice.status) {
+    case Status::NoneInstalled:
+        return QCoreApplication::translate("glosa::ModelChoice",
+                                           "No translation model is installed. Use File ▸ Import "
+                                           "model… to add a model package.");
+    case Status::PluginMissing:
+        return QCoreApplication::translate("glosa::ModelChoice",
+                                           "The “%1” model family is not installed, so %2 cannot "
+                                           "run.")
+            .arg(choice.model->architecture, choice.model->name);
+    case Status::NoneUsable:
+    case Status::Ready:
+        break;
+    }
+    return QCoreApplication::translate("glosa::ModelChoice",
+                                       "No usable translation model is installed (see Help ▸ "
+                                       "Models… for why).");
 }
 
 } // namespace glosa

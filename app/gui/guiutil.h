@@ -7,6 +7,8 @@ class QWidget;
 
 namespace glosa {
 
+struct ModelChoice;
+
 // Display name of a BCP 47 language code in the UI language ("en" → "English" / "영어").
 QString languageName(const QString &code);
 // Display name of a model architecture ("rnn-attention" → "RNN with attention"); unknown ones
@@ -17,5 +19,8 @@ QString formatBytes(qint64 bytes);
 // Where file dialogs start: the user's Documents folder, or the home folder where there is none
 // (a fresh account, a server): a dialog opened on a missing folder shows an empty list.
 QString documentsFolder();
+// Why the model `choice` cannot run, in the UI language, for a view to show in its place; empty
+// when it can.
+QString unavailableText(const ModelChoice &choice);
 
 } // namespace glosa

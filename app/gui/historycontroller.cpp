@@ -1,5 +1,6 @@
 #include "historycontroller.h"
 
+#include "app/core/appcontext.h"
 #include "app/core/history/recorder.h"
 #include "app/core/history/results.h"
 #include "app/core/inferenceworker.h"
@@ -7,7 +8,6 @@
 #include "compareview.h"
 #include "decodingpanel.h"
 #include "historyview.h"
-#include "mainwindow.h"
 #include "translateview.h"
 
 #include <QApplication>
@@ -42,9 +42,9 @@ bool sameTextEdited(const QString &a, const QString &b)
     return shorter > 0 && 2 * std::max(prefix, suffix) >= shorter;
 }
 
-ModelInfo modelInfo(const MainWindow *window, const QString &id)
+ModelInfo modelInfo(const ModelCatalog &catalog, const QString &id)
 {
-    if (const std::optional<ModelInfo> info = window->catalog().find(id))
+    if (const std::optional<ModelInfo> info = catalog.find(id))
         return *info;
     ModelInfo unknown;
     unknown.id = id;
@@ -52,34 +52,32 @@ ModelInfo modelInfo(const MainWindow *window, const QString &id)
 }
 } // namespace
 
-HistoryController::HistoryController(MainWindow *window, HistoryRecorder *recorder,
-                                     HistoryView *view)
-    : QObject(window), m_window(window), m_recorder(recorder), m_view(view)
+HistoryController::HistoryController(AppContext &context, const Views &views, QWidget *window)
+    : QObject(window), m_context(context), m_views(views), m_window(window),
+      m_recorder(context.history()), m_view(views.history)
 {
     m_settle.setSingleShot(true);
     m_settle.setInterval(kSettleMs);
     connect(&m_settle, &QTimer::timeout, this, &HistoryController::flush);
-    connect(window->translateView(), &TranslateView::translationShown, this,
+    connect(views.translate, &TranslateView::translationShown, this,
             &HistoryController::onTranslation);
-    connect(window->compareView(), &CompareView::comparisonShown, this,
-            &HistoryController::onComparison);
-    connect(window->captionView(), &CaptionView::captionShown, this,
-            &HistoryController::onCaption);
-    connect(window->captionView(), &CaptionView::captionTranslated, this,
+    connect(views.compare, &CompareView::comparisonShown, this, &HistoryController::onComparison);
+    connect(views.caption, &CaptionView::captionShown, this, &HistoryController::onCaption);
+    connect(views.caption, &CaptionView::captionTranslated, this,
             [this](const TranslationResult &result) {
-                recordOnce(translationHistoryEntry(result, modelInfo(m_window, result.modelId)));
+                recordOnce(translationHistoryEntry(result,
+                                                   modelInfo(m_context.catalog(), result.modelId)));
             });
-    connect(window->tabs(), &QTabWidget::currentChanged, this, [this] { flush(); });
+    connect(views.tabs, &QTabWidget::currentChanged, this, [this] { flush(); });
     m_editSettle.setSingleShot(true);
     m_editSettle.setInterval(kSettleMs / 2);
     connect(&m_editSettle, &QTimer::timeout, this, &HistoryController::saveEdit);
-    connect(window->translateView(), &TranslateView::translationEdited, this,
-            [this](const QString &text) {
-                m_editToSave = text;
-                m_editSettle.start();
-            });
-    connect(view, &HistoryView::openRequested, this, &HistoryController::openEntry);
-    connect(view, &HistoryView::rerunRequested, this, &HistoryController::rerun);
+    connect(views.translate, &TranslateView::translationEdited, this, [this](const QString &text) {
+        m_editToSave = text;
+        m_editSettle.start();
+    });
+    connect(m_view, &HistoryView::openRequested, this, &HistoryController::openEntry);
+    connect(m_view, &HistoryView::rerunRequested, this, &HistoryController::rerun);
     window->installEventFilter(this); // flush on close
 }
 
@@ -116,20 +114,21 @@ void HistoryController::flush()
         return;
     const TranslationResult result = *m_pending;
     m_pending.reset();
-    record(QList<TranslationResult>{result}, [result, info = modelInfo(m_window, result.modelId)] {
-        return translationHistoryEntry(result, info);
-    });
+    record(QList<TranslationResult>{result},
+           [result, info = modelInfo(m_context.catalog(), result.modelId)] {
+               return translationHistoryEntry(result, info);
+           });
 }
 
 void HistoryController::onComparison()
 {
-    const CompareView *compare = m_window->compareView();
+    const CompareView *compare = m_views.compare;
     QList<TranslationResult> columns;
     for (int i = 0; i < compare->columnCount(); ++i)
         columns << compare->column(i)->result();
     if (columns.isEmpty() || columns.first().isEmpty())
         return;
-    record(columns, [columns, info = modelInfo(m_window, columns.first().modelId)] {
+    record(columns, [columns, info = modelInfo(m_context.catalog(), columns.first().modelId)] {
         return comparisonHistoryEntry(columns.first().source, columns, info);
     });
 }
@@ -190,7 +189,7 @@ void HistoryController::onCaption(const CaptionResult &result)
 {
     // The entry reads, hashes, decodes and shrinks the image file: 362 ms for a 12-megapixel
     // JPEG here.
-    recordInBackground([result, info = modelInfo(m_window, result.modelId)] {
+    recordInBackground([result, info = modelInfo(m_context.catalog(), result.modelId)] {
         return captionHistoryEntry(result, info);
     });
 }
@@ -207,7 +206,7 @@ void HistoryController::recordOnce(const HistoryEntry &entry)
         }
     }
     // The entry of the translation on show: later edits of it go there.
-    const TranslationResult &shown = m_window->translateView()->result();
+    const TranslationResult &shown = m_views.translate->result();
     if (id > 0 && entry.kind == HistoryKind::Translation && !shown.isEmpty() &&
         entry.inputText == shown.source && entry.modelId == shown.modelId) {
         m_shownTranslationId = id;
@@ -218,7 +217,7 @@ void HistoryController::recordOnce(const HistoryEntry &entry)
 
 QString HistoryController::versionNote(const HistoryEntry &entry) const
 {
-    const std::optional<ModelInfo> installed = m_window->catalog().find(entry.modelId);
+    const std::optional<ModelInfo> installed = m_context.catalog().find(entry.modelId);
     if (!installed)
         return tr("The model %1 is no longer installed; the recorded result is shown as it was.")
             .arg(entry.modelId);
@@ -240,27 +239,27 @@ void HistoryController::openEntry(const HistoryEntry &entry)
     const QString note = versionNote(entry);
     switch (entry.kind) {
     case HistoryKind::Translation:
-        m_window->selectModel(entry.modelId);
-        m_window->tabs()->setCurrentIndex(MainWindow::TranslateTab);
-        m_window->translateView()->showStoredResult(translationResultFromHistory(entry), status,
-                                                    entry.editedText);
+        m_context.chooseModel(entry.modelId);
+        m_views.tabs->setCurrentWidget(m_views.translate);
+        m_views.translate->showStoredResult(translationResultFromHistory(entry), status,
+                                            entry.editedText);
         m_shownTranslationId = entry.id; // edits of the reopened translation go to its entry
         m_editToSave.reset();
         break;
     case HistoryKind::Comparison: {
-        m_window->selectModel(entry.modelId);
-        m_window->tabs()->setCurrentIndex(MainWindow::CompareTab);
+        m_context.chooseModel(entry.modelId);
+        m_views.tabs->setCurrentWidget(m_views.compare);
         QList<TranslationResult> columns;
         const QList<engine::DecodingOptions> options = historyColumnOptions(entry);
         for (int c = 0; c < options.size(); ++c)
             columns << translationResultFromHistory(entry, c);
-        m_window->compareView()->showStoredComparison(entry.inputText, columns, status);
+        m_views.compare->showStoredComparison(entry.inputText, columns, status);
         break;
     }
     case HistoryKind::Caption:
-        m_window->tabs()->setCurrentIndex(MainWindow::CaptionTab);
-        m_window->captionView()->showStoredCaption(captionResultFromHistory(entry),
-                                                   QImage::fromData(entry.thumbnailPng), status);
+        m_views.tabs->setCurrentWidget(m_views.caption);
+        m_views.caption->showStoredCaption(captionResultFromHistory(entry),
+                                           QImage::fromData(entry.thumbnailPng), status);
         break;
     }
     if (!note.isEmpty())
@@ -269,47 +268,14 @@ void HistoryController::openEntry(const HistoryEntry &entry)
 
 InferenceWorker *HistoryController::captionWorker() const
 {
-    for (const ModelInfo &info : m_window->catalog().availableModels())
-        if (info.task == QLatin1String("captioning")
-            && m_window->plugins().pluginForArchitecture(info.architecture))
-            return m_window->workerFor(info);
-    return nullptr;
+    const ModelChoice captioner = m_context.choice(AppContext::kCaptioning);
+    return captioner.isReady() ? m_context.workerFor(*captioner.model) : nullptr;
 }
 
-void HistoryController::watchRerun(InferenceWorker *worker)
+void HistoryController::showRerun(const HistoryEntry &now)
 {
-    if (m_rerunWorker == worker)
-        return;
-    for (QMetaObject::Connection &c : m_rerunConnections)
-        disconnect(c);
-    m_rerunWorker = worker;
-    m_rerunConnections[0] = connect(
-        worker, &InferenceWorker::translationReady, this,
-        [this, worker](quint64 id, const QList<TranslationResult> &results) {
-            if (id != m_rerunRequest || results.isEmpty())
-                return;
-            m_rerunRequest = 0;
-            const HistoryEntry now = translationHistoryEntry(
-                results.first(), modelInfo(m_window, worker->modelInfo().id));
-            m_view->showRerunResult(now);
-            recordOnce(now);
-        });
-    m_rerunConnections[1] = connect(
-        worker, &InferenceWorker::captionReady, this, [this](quint64 id, const CaptionResult &r) {
-            if (id != m_rerunRequest)
-                return;
-            m_rerunRequest = 0;
-            const HistoryEntry now = captionHistoryEntry(r, modelInfo(m_window, r.modelId));
-            m_view->showRerunResult(now);
-            recordOnce(now);
-        });
-    m_rerunConnections[2] = connect(worker, &InferenceWorker::failed, this,
-                                    [this](quint64 id, const QString &message) {
-                                        if (id != m_rerunRequest)
-                                            return;
-                                        m_rerunRequest = 0;
-                                        m_view->showRerunFailed(message);
-                                    });
+    m_view->showRerunResult(now);
+    recordOnce(now);
 }
 
 void HistoryController::rerun(const HistoryEntry &entry)
@@ -322,22 +288,28 @@ void HistoryController::rerun(const HistoryEntry &entry)
                                             : tr("The image %1 is gone.").arg(entry.imagePath));
             return;
         }
-        watchRerun(worker);
-        m_rerunRequest = worker->caption(entry.imagePath,
-                                         m_window->captionView()->decodingPanel()->options());
+        m_rerun = worker->caption(entry.imagePath, m_views.caption->decodingPanel()->options());
+        connect(m_rerun.get(), &InferenceRequest::captioned, this, [this](const CaptionResult &r) {
+            showRerun(captionHistoryEntry(r, modelInfo(m_context.catalog(), r.modelId)));
+        });
+        connect(m_rerun.get(), &InferenceRequest::failed, m_view, &HistoryView::showRerunFailed);
         return;
     }
     // Translations and comparisons: the input with the Translate view's model and settings.
-    const std::optional<ModelInfo> info = m_window->catalog().find(m_window->currentModelId());
-    InferenceWorker *worker = info ? m_window->workerFor(*info) : nullptr;
-    if (!worker) {
+    const ModelChoice translation = m_context.choice(AppContext::kTranslation);
+    if (!translation.isReady()) {
         m_view->showRerunFailed(tr("No translation model is installed."));
         return;
     }
-    watchRerun(worker);
-    engine::DecodingOptions options = m_window->translateView()->decodingPanel()->options();
+    engine::DecodingOptions options = m_views.translate->decodingPanel()->options();
     options.trace = false;
-    m_rerunRequest = worker->translate(entry.inputText, {options});
+    m_rerun = m_context.workerFor(*translation.model)->translate(entry.inputText, {options});
+    connect(m_rerun.get(), &InferenceRequest::translated, this,
+            [this, info = *translation.model](const QList<TranslationResult> &results) {
+                if (!results.isEmpty())
+                    showRerun(translationHistoryEntry(results.first(), info));
+            });
+    connect(m_rerun.get(), &InferenceRequest::failed, m_view, &HistoryView::showRerunFailed);
 }
 
 } // namespace glosa

@@ -18,8 +18,9 @@
 #include "app/core/inferenceresult.h"
 
 #include <QObject>
-#include <QPointer>
 #include <QTimer>
+
+class QTabWidget;
 
 #include <functional>
 #include <memory>
@@ -27,10 +28,14 @@
 
 namespace glosa {
 
+class AppContext;
+class CaptionView;
+class CompareView;
 class HistoryRecorder;
 class HistoryView;
+class InferenceRequest;
 class InferenceWorker;
-class MainWindow;
+class TranslateView;
 
 class HistoryController : public QObject
 {
@@ -38,7 +43,20 @@ class HistoryController : public QObject
 public:
     static constexpr int kSettleMs = 2000;
 
-    HistoryController(MainWindow *window, HistoryRecorder *recorder, HistoryView *view);
+    // The views whose results are recorded and in which recorded entries open again; `tabs`
+    // holds them.
+    struct Views
+    {
+        QTabWidget *tabs = nullptr;
+        TranslateView *translate = nullptr;
+        CompareView *compare = nullptr;
+        CaptionView *caption = nullptr;
+        HistoryView *history = nullptr;
+    };
+
+    // Records what `views` show through the context's recorder; `window` holds them (what is
+    // held back is recorded when it closes).
+    HistoryController(AppContext &context, const Views &views, QWidget *window);
     ~HistoryController() override;
 
     // Records the held-back translation now, if any.
@@ -64,9 +82,12 @@ private:
     static constexpr qsizetype kLargeAlignmentCells = 2'000'000;
     QString versionNote(const HistoryEntry &entry) const;
     InferenceWorker *captionWorker() const;
-    void watchRerun(InferenceWorker *worker);
+    // A re-run's result: shown next to the recorded entry, and recorded itself.
+    void showRerun(const HistoryEntry &now);
 
-    MainWindow *m_window;
+    AppContext &m_context;
+    Views m_views;
+    QWidget *m_window;
     HistoryRecorder *m_recorder;
     HistoryView *m_view;
     std::optional<TranslationResult> m_pending;
@@ -80,9 +101,7 @@ private:
     // Cleared by the destructor; caption entries made on the thread pool check it.
     std::shared_ptr<bool> m_alive = std::make_shared<bool>(true);
 
-    QPointer<InferenceWorker> m_rerunWorker;
-    quint64 m_rerunRequest = 0;
-    QMetaObject::Connection m_rerunConnections[3];
+    std::unique_ptr<InferenceRequest> m_rerun;
 };
 
 } // namespace glosa

@@ -1,3 +1,4 @@
+#include "app/core/appcontext.h"
 #include "app/core/openmpsetup.h"
 #include "app/core/settings.h"
 #include "captionview.h"
@@ -87,9 +88,11 @@ int main(int argc, char *argv[])
 
     glosa::MainWindow::setUiLanguage(
         QSettings().value(QLatin1String(glosa::settingsKeys::kLanguage)).toString());
-    glosa::MainWindow window;
+    // The window shows the context's models, workers and history; it goes first.
+    glosa::AppContext context;
+    glosa::MainWindow window(context);
     if (parser.isSet(modelOption))
-        window.selectModel(parser.value(modelOption));
+        context.chooseModel(parser.value(modelOption));
     const QString view = parser.value(viewOption);
     const QString text = parser.positionalArguments().join(QLatin1Char(' '));
     if (view == QLatin1String("compare")) {

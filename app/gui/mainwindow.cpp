@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "app/core/appcontext.h"
 #include "app/core/history/recorder.h"
 #include "app/core/inferenceworker.h"
 #include "app/core/settings.h"
@@ -130,13 +131,10 @@ QString MainWindow::uiLanguage()
     return g_language;
 }
 
-MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
+MainWindow::MainWindow(AppContext &context, QWidget *parent)
+    : QMainWindow(parent), m_context(context)
 {
     setWindowIcon(QIcon(QStringLiteral(":/icons/glosa.png")));
-    auto plugins = std::make_shared<PluginRegistry>();
-    plugins->scan();
-    m_plugins = std::move(plugins);
-    m_catalog.scan();
 
     // Model bar: what translates, in which direction.
     auto *bar = new QWidget(this);
@@ -174,12 +172,11 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
-    m_translate = new TranslateView(m_tabs);
-    m_compare = new CompareView(m_tabs);
-    m_caption = new CaptionView(m_tabs);
-    m_documents = new DocumentsView(m_tabs);
-    m_historyRecorder = new HistoryRecorder(HistoryRecorder::Mode::Interactive, this);
-    m_history = new HistoryView(m_historyRecorder, m_tabs);
+    m_translate = new TranslateView(context, m_tabs);
+    m_compare = new CompareView(context, m_tabs);
+    m_caption = new CaptionView(context, m_tabs);
+    m_documents = new DocumentsView(context, m_tabs);
+    m_history = new HistoryView(context.history(), m_tabs);
     m_tabs->addTab(m_translate, QString());
     m_tabs->addTab(m_compare, QString());
     m_tabs->addTab(m_caption, QString());
@@ -196,23 +193,36 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     setCentralWidget(central);
 
     createMenus();
-    connect(m_models, &QComboBox::currentIndexChanged, this, &MainWindow::onModelChosen);
+    connect(m_models, &QComboBox::currentIndexChanged, this,
+            [this] { m_context.chooseModel(currentModelId()); });
+    connect(&context, &AppContext::modelsChanged, this, &MainWindow::fillModelPicker);
+    connect(&context, &AppContext::modelChosen, this, &MainWindow::showModelChoice);
+    connect(&context, &AppContext::modelLoaded, this, [this](const ModelInfo &info) {
+        if (info.id == currentModelId())
+            m_modelState->setText(tr("Ready"));
+        statusBar()->showMessage(tr("Loaded %1").arg(info.id), 4000);
+    });
+    connect(&context, &AppContext::modelLoadFailed, this,
+            [this](const ModelInfo &, const QString &message) {
+                m_modelState->setText(tr("Could not load the model"));
+                statusBar()->showMessage(message);
+            });
     connect(m_swap, &QToolButton::clicked, this, &MainWindow::swapDirection);
     connect(m_translate, &TranslateView::statusMessage, this,
             [this](const QString &m) { statusBar()->showMessage(m, 8000); });
     connect(m_documents, &DocumentsView::statusMessage, this,
             [this](const QString &m) { statusBar()->showMessage(m, 8000); });
 
-    rescanModels();
-    retranslateUi();
+    fillModelPicker();
+    retranslateUi(); // shows the model choice too
     restoreSettings();
 
     // Last, so that every view is connected before the first entry is recorded, and a damaged
     // history file found by open() is reported in the status bar.
     connect(m_history, &HistoryView::statusMessage, this,
             [this](const QString &m) { statusBar()->showMessage(m, 15000); });
-    new HistoryController(this, m_historyRecorder, m_history);
-    m_historyRecorder->open(HistoryStore::defaultPath());
+    new HistoryController(context, {m_tabs, m_translate, m_compare, m_caption, m_history}, this);
+    context.history()->open(HistoryStore::defaultPath());
 }
 
 MainWindow::~MainWindow() = default;
@@ -352,10 +362,10 @@ void MainWindow::retranslateUi()
     m_aboutQtAction->setText(tr("About &Qt"));
     for (int i = 0; i < m_models->count(); ++i) {
         const QString id = m_models->itemData(i).toString();
-        if (const auto info = m_catalog.find(id))
+        if (const auto info = m_context.catalog().find(id))
             m_models->setItemText(i, modelItemText(*info));
     }
-    onModelChosen(m_models->currentIndex());
+    showModelChoice(m_context.choice(AppContext::kTranslation));
 }
 
 void MainWindow::changeEvent(QEvent *event)
@@ -365,60 +375,20 @@ void MainWindow::changeEvent(QEvent *event)
     QMainWindow::changeEvent(event);
 }
 
-void MainWindow::rescanModels()
+void MainWindow::fillModelPicker()
 {
-    const QString current = currentModelId();
-    m_catalog.scan();
-    const QSignalBlocker block(m_models);
+    const QSignalBlocker block(m_models); // the context's choice selects the entry
     m_models->clear();
-    for (const ModelInfo &info : m_catalog.availableModels())
-        if (info.task == QLatin1String("translation")) {
+    for (const ModelInfo &info : m_context.catalog().availableModels())
+        if (info.task == AppContext::kTranslation) {
             m_models->addItem(modelItemText(info), info.id);
             m_models->setItemData(m_models->count() - 1, info.name, Qt::ToolTipRole);
         }
-    int index = m_models->findData(current);
-    if (index < 0) // first start, or the model went away: the best one for the user's language
-        if (const auto preferred = m_catalog.defaultTranslationModel(QLocale().uiLanguages()))
-            index = m_models->findData(preferred->id);
-    m_models->setCurrentIndex(index < 0 ? 0 : index);
     m_models->setEnabled(m_models->count() > 0);
     QStringList modelIds;
-    for (const ModelInfo &info : m_catalog.models())
+    for (const ModelInfo &info : m_context.catalog().models())
         modelIds << info.id;
     m_history->setModelIds(modelIds);
-
-    // The captioner: the first usable captioning package.
-    InferenceWorker *captioner = nullptr;
-    for (const ModelInfo &info : m_catalog.availableModels())
-        if (info.task == QLatin1String("captioning")
-            && m_plugins->pluginForArchitecture(info.architecture)) {
-            captioner = workerFor(info);
-            break;
-        }
-    m_caption->setCaptionWorker(captioner, captioner ? QString()
-                                                     : tr("No captioning model is installed. "
-                                                          "Install a captioning package (Help ▸ "
-                                                          "Models…) to caption images."));
-    onModelChosen(m_models->currentIndex());
-}
-
-InferenceWorker *MainWindow::workerFor(const ModelInfo &info)
-{
-    if (InferenceWorker *w = m_workers.value(info.id))
-        return w;
-    auto *worker = new InferenceWorker(this);
-    m_workers.insert(info.id, worker);
-    connect(worker, &InferenceWorker::modelLoaded, this, [this, worker](const QString &id) {
-        if (worker->modelInfo().id == currentModelId())
-            m_modelState->setText(tr("Ready"));
-        statusBar()->showMessage(tr("Loaded %1").arg(id), 4000);
-    });
-    connect(worker, &InferenceWorker::modelLoadFailed, this, [this](const QString &message) {
-        m_modelState->setText(tr("Could not load the model"));
-        statusBar()->showMessage(message);
-    });
-    worker->loadModel(info, m_plugins);
-    return worker;
 }
 
 QString MainWindow::currentModelId() const
@@ -426,63 +396,28 @@ QString MainWindow::currentModelId() const
     return m_models->currentData().toString();
 }
 
-bool MainWindow::selectModel(const QString &id)
+void MainWindow::showModelChoice(const ModelChoice &choice)
 {
-    const int index = m_models->findData(id);
-    if (index < 0)
-        return false;
-    m_models->setCurrentIndex(index);
-    return true;
-}
-
-void MainWindow::onModelChosen(int index)
-{
-    const std::optional<ModelInfo> info =
-        index < 0 ? std::nullopt : m_catalog.find(m_models->itemData(index).toString());
-    if (!info) {
-        const QString why = m_catalog.models().isEmpty()
-                                ? tr("No translation model is installed. Use File ▸ Import "
-                                     "model… to add a model package.")
-                                : tr("No usable translation model is installed (see Help ▸ "
-                                     "Models… for why).");
-        m_translate->setWorker(nullptr, why);
-        m_compare->setWorker(nullptr, why);
-        m_caption->setTranslationWorker(nullptr);
-        m_documents->setModel(std::nullopt, nullptr, why);
-        m_translate->setLanguages(QString(), QString());
-        m_modelState->setText(why);
-        updateSwap();
+    if (choice.task != AppContext::kTranslation)
         return;
+    {
+        const QSignalBlocker block(m_models);
+        m_models->setCurrentIndex(choice.model ? m_models->findData(choice.model->id) : -1);
     }
-    if (!m_plugins->pluginForArchitecture(info->architecture)) {
-        const QString why = tr("The “%1” model family is not installed, so %2 cannot run.")
-                                .arg(info->architecture, info->name);
-        m_translate->setWorker(nullptr, why);
-        m_compare->setWorker(nullptr, why);
-        m_caption->setTranslationWorker(nullptr);
-        m_documents->setModel(std::nullopt, nullptr, why);
-        m_modelState->setText(why);
-        updateSwap();
-        return;
-    }
-    InferenceWorker *worker = workerFor(*info);
-    if (worker != nullptr) {
-        m_translate->setLanguages(info->sourceLanguage, info->targetLanguage);
-        m_translate->setWorker(worker);
-        m_compare->setWorker(worker);
-        m_caption->setTranslationWorker(worker);
-        m_documents->setModel(*info, m_plugins);
-        m_modelState->setText(worker->isModelLoaded() ? tr("Ready") : tr("Loading…"));
-    }
+    if (choice.isReady())
+        m_modelState->setText(m_context.workerFor(*choice.model)->isModelLoaded() ? tr("Ready")
+                                                                                  : tr("Loading…"));
+    else
+        m_modelState->setText(unavailableText(choice));
     updateSwap();
 }
 
 void MainWindow::updateSwap()
 {
-    const auto info = m_catalog.find(currentModelId());
+    const auto info = m_context.catalog().find(currentModelId());
     bool reverse = false;
     if (info)
-        for (const ModelInfo &m : m_catalog.availableModels())
+        for (const ModelInfo &m : m_context.catalog().availableModels())
             reverse = reverse || (m.task == info->task && m.sourceLanguage == info->targetLanguage
                                   && m.targetLanguage == info->sourceLanguage);
     m_swap->setEnabled(reverse);
@@ -497,11 +432,11 @@ void MainWindow::updateSwap()
 
 void MainWindow::swapDirection()
 {
-    const auto info = m_catalog.find(currentModelId());
+    const auto info = m_context.catalog().find(currentModelId());
     if (!info)
         return;
     for (int i = 0; i < m_models->count(); ++i) {
-        const auto other = m_catalog.find(m_models->itemData(i).toString());
+        const auto other = m_context.catalog().find(m_models->itemData(i).toString());
         if (other && other->sourceLanguage == info->targetLanguage
             && other->targetLanguage == info->sourceLanguage) {
             m_translate->swapTexts();
@@ -562,14 +497,14 @@ void MainWindow::importModel()
         QMessageBox::warning(this, tr("Import model"), error);
         return;
     }
-    rescanModels();
-    selectModel(imported->id);
+    m_context.rescanModels();
+    m_context.chooseModel(imported->id);
     statusBar()->showMessage(tr("Imported %1").arg(imported->name), 6000);
 }
 
 void MainWindow::showModels()
 {
-    ModelsDialog dialog(m_catalog, *m_plugins, this);
+    ModelsDialog dialog(m_context.catalog(), *m_context.plugins(), this);
     connect(&dialog, &ModelsDialog::importRequested, this, [this, &dialog] {
         dialog.accept();
         importModel();
@@ -635,7 +570,7 @@ void MainWindow::restoreSettings()
         settings.value(QLatin1String(kTranslateEditors)).toByteArray());
     const QString last = settings.value(QLatin1String(kLastModel)).toString();
     if (!last.isEmpty())
-        selectModel(last);
+        m_context.chooseModel(last);
     // A preset (the model's defaults unless the user chose another) is applied again, so that
     // it follows the model; custom settings are restored as they were.
     if (!m_translate->decodingPanel()->applyPreset(

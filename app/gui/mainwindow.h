@@ -1,15 +1,9 @@
 // The main window: a model / direction bar over one tab per view (Translate, Compare, Caption,
-// Documents, History), menus with the standard shortcuts, settings that survive a restart, and
-// one InferenceWorker per loaded model.
+// Documents, History), menus with the standard shortcuts, and settings that survive a restart.
+// What the views share (models, workers, the history) is the AppContext's, which outlives it.
 #pragma once
 
-#include "app/core/modelcatalog.h"
-#include "app/core/pluginregistry.h"
-
-#include <QHash>
 #include <QMainWindow>
-
-#include <memory>
 
 class QAction;
 class QActionGroup;
@@ -23,13 +17,13 @@ class QTranslator;
 
 namespace glosa {
 
+class AppContext;
 class CaptionView;
 class CompareView;
-class HistoryRecorder;
 class HistoryView;
 class DocumentsView;
-class InferenceWorker;
 class TranslateView;
+struct ModelChoice;
 
 class MainWindow : public QMainWindow
 {
@@ -37,7 +31,7 @@ class MainWindow : public QMainWindow
 public:
     enum Tab { TranslateTab, CompareTab, CaptionTab, DocumentsTab, HistoryTab };
 
-    explicit MainWindow(QWidget *parent = nullptr);
+    explicit MainWindow(AppContext &context, QWidget *parent = nullptr);
     ~MainWindow() override;
 
     // Installs the translators for `language` ("ko", "es", "en"; "" = system locale) on the
@@ -49,16 +43,12 @@ public:
     CompareView *compareView() const { return m_compare; }
     CaptionView *captionView() const { return m_caption; }
     HistoryView *historyView() const { return m_history; }
-    HistoryRecorder *historyRecorder() const { return m_historyRecorder; }
     DocumentsView *documentsView() const { return m_documents; }
     QTabWidget *tabs() const { return m_tabs; }
     QComboBox *modelPicker() const { return m_models; }
-    const ModelCatalog &catalog() const { return m_catalog; }
-    const PluginRegistry &plugins() const { return *m_plugins; }
-    // The worker of a model, created (and the model loaded) on first use.
-    InferenceWorker *workerFor(const ModelInfo &info);
+    AppContext &context() const { return m_context; }
+    // The translation model in the picker (the context's choice).
     QString currentModelId() const;
-    bool selectModel(const QString &id);
 
 public slots:
     void openFile();
@@ -66,7 +56,6 @@ public slots:
     void showModels();
     void showAbout();
     void swapDirection();
-    void rescanModels();
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -77,16 +66,13 @@ private:
     void retranslateUi();
     void restoreSettings();
     void saveSettings() const;
-    void onModelChosen(int index);
+    // The picker lists the installed translation models, and shows the chosen one and its state.
+    void fillModelPicker();
+    void showModelChoice(const glosa::ModelChoice &choice);
     void updateSwap();
     void showFindBar();
 
-    // Shared with the worker threads that load from it: the workers are children, destroyed
-    // after these members, and may still be inside ModelCatalog::load then. Never changed
-    // after it is set (so that no thread reads it while it changes).
-    std::shared_ptr<const PluginRegistry> m_plugins;
-    ModelCatalog m_catalog;
-    QHash<QString, InferenceWorker *> m_workers;
+    AppContext &m_context;
 
     QTabWidget *m_tabs = nullptr;
     TranslateView *m_translate = nullptr;
@@ -94,7 +80,6 @@ private:
     CaptionView *m_caption = nullptr;
     DocumentsView *m_documents = nullptr;
     HistoryView *m_history = nullptr;
-    HistoryRecorder *m_historyRecorder = nullptr;
 
     QLabel *m_modelLabel = nullptr;
     QComboBox *m_models = nullptr;

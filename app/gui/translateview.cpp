@@ -58,7 +58,8 @@ QTextEdit::ExtraSelection tokenSelection(QPlainTextEdit *editor, const TokenSpan
 }
 } // namespace
 
-TranslateView::TranslateView(QWidget *parent) : QWidget(parent)
+TranslateView::TranslateView(AppContext &context, QWidget *parent)
+    : QWidget(parent), m_context(context)
 {
     m_source = new QPlainTextEdit(this);
     m_target = new QPlainTextEdit(this); // editable: post-editing
@@ -253,10 +254,13 @@ TranslateView::TranslateView(QWidget *parent) : QWidget(parent)
         updateOverlay();
     });
 
-    setWorker(nullptr);
+    connect(&context, &AppContext::modelChosen, this, &TranslateView::useModel);
+    useModel(context.choice(AppContext::kTranslation));
     retranslateUi();
     updateCounts();
 }
+
+TranslateView::~TranslateView() = default;
 
 void TranslateView::retranslateUi()
 {
@@ -288,7 +292,7 @@ void TranslateView::retranslateUi()
         m_alternatives->setItemText(i, tr("Alternative %1").arg(i + 1));
     updateCounts();
     if (!m_worker)
-        m_status->setText(m_unavailable);
+        m_status->setText(unavailableText(m_choice));
 }
 
 void TranslateView::changeEvent(QEvent *event)
@@ -308,29 +312,25 @@ void TranslateView::setLanguages(const QString &source, const QString &target)
     m_targetTitle->setText(target.isEmpty() ? tr("Translation") : languageName(target));
 }
 
-void TranslateView::setWorker(InferenceWorker *worker, const QString &status)
+void TranslateView::useModel(const ModelChoice &choice)
 {
+    if (choice.task != AppContext::kTranslation)
+        return;
     if (m_worker)
         disconnect(m_worker, nullptr, this, nullptr);
+    m_choice = choice;
+    InferenceWorker *worker = choice.isReady() ? m_context.workerFor(*choice.model) : nullptr;
     m_worker = worker;
-    m_unavailable = status;
-    m_request = 0;
+    m_request.reset();
+    setLanguages(choice.model ? choice.model->sourceLanguage : QString(),
+                 choice.model ? choice.model->targetLanguage : QString());
     const bool usable = worker != nullptr;
     m_translate->setEnabled(usable);
     m_source->setEnabled(true);
-    m_status->setText(usable ? QString() : status);
+    m_status->setText(unavailableText(choice));
     if (!worker)
         return;
     m_decoding->setModelDefaults(worker->modelInfo().decodingDefaults());
-    connect(worker, &InferenceWorker::translationReady, this, &TranslateView::onResult);
-    connect(worker, &InferenceWorker::failed, this, &TranslateView::onFailed);
-    connect(worker, &InferenceWorker::progress, this, [this](quint64 id, int step, int max) {
-        if (id != m_request)
-            return;
-        m_progress->setVisible(true);
-        m_progress->setRange(0, std::max(1, max));
-        m_progress->setValue(step);
-    });
     connect(worker, &InferenceWorker::busyChanged, this, [this](bool busy) {
         m_cancel->setEnabled(busy);
         if (!busy)
@@ -384,7 +384,7 @@ void TranslateView::showStoredResult(const TranslationResult &result, const QStr
     m_source->setPlainText(result.source);
     // Both edits above start the live-translation timer; the stored result is the translation.
     m_debounce->stop();
-    m_request = 0; // a request still running for the old text must not replace it
+    m_request.reset(); // a request still running for the old text must not replace it
     m_hypothesis = 0;
     showResult(result);
     if (!editedText.isEmpty()) {
@@ -401,7 +401,7 @@ void TranslateView::translateNow()
 {
     m_debounce->stop();
     if (!m_worker) {
-        m_status->setText(m_unavailable);
+        m_status->setText(unavailableText(m_choice));
         return;
     }
     const QString text = m_source->toPlainText();
@@ -418,6 +418,13 @@ void TranslateView::translateNow()
         alignment = {choice.x(), choice.y()};
     }
     m_request = m_worker->translate(text, {options}, alignment);
+    connect(m_request.get(), &InferenceRequest::progress, this, [this](int step, int max) {
+        m_progress->setVisible(true);
+        m_progress->setRange(0, std::max(1, max));
+        m_progress->setValue(step);
+    });
+    connect(m_request.get(), &InferenceRequest::translated, this, &TranslateView::onResult);
+    connect(m_request.get(), &InferenceRequest::failed, this, &TranslateView::onFailed);
     m_status->setText(tr("Translating…"));
 }
 
@@ -436,9 +443,9 @@ void TranslateView::swapTexts()
     m_source->setPlainText(translation);
 }
 
-void TranslateView::onResult(quint64 request, const QList<TranslationResult> &results)
+void TranslateView::onResult(const QList<TranslationResult> &results)
 {
-    if (request != m_request || results.isEmpty())
+    if (results.isEmpty())
         return;
     // The source may have changed while this ran; the debounce timer will bring a fresh one.
     m_hypothesis = 0;
@@ -449,10 +456,8 @@ void TranslateView::onResult(quint64 request, const QList<TranslationResult> &re
     emit translationShown(r);
 }
 
-void TranslateView::onFailed(quint64 request, const QString &message)
+void TranslateView::onFailed(const QString &message)
 {
-    if (request != m_request)
-        return;
     m_status->setText(tr("Translation failed: %1").arg(message));
     emit statusMessage(message);
 }

@@ -3,10 +3,13 @@
 // with intensity by weight; hover a source word and the target words that attended to it light up.
 #pragma once
 
+#include "app/core/appcontext.h"
 #include "app/core/inferenceresult.h"
 
 #include <QTextFormat>
 #include <QWidget>
+
+#include <memory>
 
 class QCheckBox;
 class QComboBox;
@@ -20,8 +23,10 @@ class QTimer;
 
 namespace glosa {
 
+class AppContext;
 class DecodingPanel;
 class HeatmapWidget;
+class InferenceRequest;
 class InferenceWorker;
 
 class TranslateView : public QWidget
@@ -41,11 +46,9 @@ public:
     // Which of `weights` the overlay shows (indices, strongest first), skipping `empty` ones.
     static QList<int> overlayWords(const QVector<float> &weights, const QList<bool> &empty);
 
-    explicit TranslateView(QWidget *parent = nullptr);
+    explicit TranslateView(AppContext &context, QWidget *parent = nullptr);
+    ~TranslateView() override;
 
-    // The worker of the current translation model (null: none installed / loaded); `status`
-    // explains why when it is null.
-    void setWorker(InferenceWorker *worker, const QString &status = QString());
     void setLanguages(const QString &source, const QString &target);
 
     QPlainTextEdit *sourceEditor() const { return m_source; }
@@ -95,17 +98,20 @@ protected:
 
 private:
     void retranslateUi();
-    void onResult(quint64 request, const QList<glosa::TranslationResult> &results);
-    void onFailed(quint64 request, const QString &message);
+    // The translation model chosen in the context: its worker, or why there is none.
+    void useModel(const glosa::ModelChoice &choice);
+    void onResult(const QList<glosa::TranslationResult> &results);
+    void onFailed(const QString &message);
     void showResult(const TranslationResult &result);
     void updateOverlay();
     void updateCounts();
     void updateAlignmentChoices();
     QList<int> selectedTokens(bool target) const;
 
-    InferenceWorker *m_worker = nullptr;
-    QString m_unavailable;
-    quint64 m_request = 0;
+    AppContext &m_context;
+    ModelChoice m_choice;
+    InferenceWorker *m_worker = nullptr;         // the chosen model's; null when it cannot run
+    std::unique_ptr<InferenceRequest> m_request; // the translation on its way, if any
     TranslationResult m_result;
     int m_hypothesis = 0;
     bool m_edited = false;        // the target pane holds the user's version

@@ -2,8 +2,8 @@
 // real model): it offers every layer's heads and their mean, starts on the model's default (mean
 // of the penultimate layer's heads), and choosing a head re-translates so that the heatmap shows
 // exactly that head's cross-attention, computed here by the same model loaded separately.
+#include "app/core/appcontext.h"
 #include "app/core/inferenceworker.h"
-#include "app/core/modelcatalog.h"
 #include "app/core/pluginregistry.h"
 #include "app/core/translationrunner.h"
 #include "app/gui/heatmapwidget.h"
@@ -34,23 +34,18 @@ class TestAlignmentHeads : public QObject
 private slots:
     void choosingAHeadShowsThatHeadsWeights()
     {
-        auto plugins = std::make_shared<PluginRegistry>();
-        plugins->scan({QStringLiteral(GLOSA_BINARY_DIR "/plugins")});
-        ModelCatalog catalog;
-        catalog.scan({QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
-        const auto info = catalog.find(QStringLiteral("transformer-en-es"));
+        AppContext context({QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
+                           {QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+        const auto info = context.catalog().find(QStringLiteral("transformer-en-es"));
         QVERIFY2(info && info->isValid(), "resources/models/transformer-en-es is missing");
         const int layers = info->manifest["hyperparameters"]["decoder_layers"].toInt();
         const int heads = info->manifest["hyperparameters"]["heads"].toInt();
         QVERIFY(layers >= 2 && heads >= 2);
 
-        TranslateView view;
+        TranslateView view(context);
         view.setLiveTranslate(false);
-        InferenceWorker worker;
-        QSignalSpy loaded(&worker, &InferenceWorker::modelLoaded);
-        worker.loadModel(*info, plugins);
-        view.setWorker(&worker);
-        QVERIFY(loaded.wait(60000));
+        QVERIFY(context.chooseModel(info->id));
+        QTRY_VERIFY_WITH_TIMEOUT(context.workerFor(*info)->isModelLoaded(), 60000);
 
         QComboBox *selector = view.alignmentSelector();
         QVERIFY(!selector->isHidden());
@@ -77,7 +72,8 @@ private slots:
         QVERIFY(shownHead != meanOfHeads);
 
         QString error;
-        const std::shared_ptr<engine::Model> model = ModelCatalog::load(*info, *plugins, &error);
+        const std::shared_ptr<engine::Model> model =
+            ModelCatalog::load(*info, *context.plugins(), &error);
         QVERIFY2(model, qPrintable(error));
         auto *translation = dynamic_cast<engine::TranslationModel *>(model.get());
         QVERIFY(translation);

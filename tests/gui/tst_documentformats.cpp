@@ -6,6 +6,7 @@
 #include "clirunner.h"
 #include "testutil.h"
 
+#include "app/core/appcontext.h"
 #include "app/core/documents/formats.h"
 #include "app/gui/documentsview.h"
 
@@ -249,7 +250,8 @@ private slots:
             documents.section(QLatin1Char('('), 1).chopped(1).split(QLatin1Char(' '));
         QVERIFY2(patterns.contains(QStringLiteral("*.") + suffix.toLower()), qPrintable(documents));
         // Dropping.
-        DocumentsView view;
+        AppContext noModels(QStringList{}, QStringList{}); // a view, no translation needed
+        DocumentsView view(noModels);
         QMimeData data;
         data.setUrls({QUrl::fromLocalFile(QStringLiteral("/tmp/dropped.") + suffix)});
         QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &data, Qt::LeftButton,
@@ -273,7 +275,8 @@ private slots:
 
     void droppingRefusesOtherFiles()
     {
-        DocumentsView view;
+        AppContext noModels(QStringList{}, QStringList{}); // a view, no translation needed
+        DocumentsView view(noModels);
         QMimeData data;
         data.setUrls({QUrl::fromLocalFile(QStringLiteral("/tmp/book.epub"))});
         QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &data, Qt::LeftButton,

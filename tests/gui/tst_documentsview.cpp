@@ -4,6 +4,7 @@
 // document. Translation runs on the DocumentWorker thread; these tests only wait for signals.
 #include "testutil.h"
 
+#include "app/core/appcontext.h"
 #include "app/core/documents/formats.h"
 #include "app/core/modelcatalog.h"
 #include "app/core/pluginregistry.h"
@@ -48,10 +49,12 @@ private slots:
             QStringLiteral(GLOSA_SOURCE_DIR "/resources/models/transformer-en-es");
         if (!QFileInfo::exists(package + QStringLiteral("/model.json")))
             QSKIP("resources/models/transformer-en-es is not exported");
-        m_plugins->scan({QStringLiteral(GLOSA_BINARY_DIR "/plugins")});
+        m_context = std::make_unique<AppContext>(
+            QStringList{QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
+            QStringList{QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
         m_info = ModelCatalog::readPackage(package);
         QVERIFY2(m_info.isValid(), qPrintable(m_info.error));
-        if (!m_plugins->pluginForArchitecture(m_info.architecture))
+        if (!m_context->plugins()->pluginForArchitecture(m_info.architecture))
             QSKIP("the transformer plugin is not built");
         QVERIFY(m_dir.isValid());
         // A longer document: the 50 sentences six times over, one paragraph each.
@@ -66,7 +69,7 @@ private slots:
 
     void translatesADocxWithProgressAndExports()
     {
-        DocumentsView view;
+        DocumentsView view(*m_context);
         if (!showOpened(view, fixture(QStringLiteral("report.docx"))))
             return;
         const int paragraphs = view.sourcePane()->document()->blockCount();
@@ -161,7 +164,7 @@ private slots:
     {
         QFETCH(qint64, chunkBytes);
         QFETCH(int, cancelAt);
-        DocumentsView view;
+        DocumentsView view(*m_context);
         view.worker()->setChunkBytes(chunkBytes);
         const QString input = m_dir.filePath(QStringLiteral("longer.txt"));
         if (!showOpened(view, input))
@@ -253,7 +256,7 @@ private slots:
         QVERIFY(file.open(QIODevice::WriteOnly) && file.write(srt) == srt.size());
         file.close();
 
-        DocumentsView view;
+        DocumentsView view(*m_context);
         view.worker()->setChunkBytes(1024);
         if (!showOpened(view, input))
             return;
@@ -293,7 +296,7 @@ private slots:
 
     void scrollingIsLinked()
     {
-        DocumentsView view;
+        DocumentsView view(*m_context);
         view.resize(900, 400);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
@@ -314,7 +317,7 @@ private slots:
 
     void droppingAFileOpensIt()
     {
-        DocumentsView view;
+        DocumentsView view(*m_context);
         view.show();
         QSignalSpy opened(&view, &DocumentsView::opened);
         QMimeData data;
@@ -354,8 +357,8 @@ private slots:
     {
         QFETCH(QString, name);
         QFETCH(QString, message);
-        DocumentsView view;
-        view.setModel(m_info, m_plugins);
+        DocumentsView view(*m_context);
+        QVERIFY(m_context->chooseModel(m_info.id));
         QSignalSpy failed(&view, &DocumentsView::failed);
         view.openDocument(fixture(name));
         QVERIFY(failed.wait(10000));
@@ -375,7 +378,7 @@ private slots:
         file.write("The children play in the garden.\n\nMy sister reads a book.\n");
         file.write("\nThe caf\xe9 is open.\n");
         file.close();
-        DocumentsView view;
+        DocumentsView view(*m_context);
         if (!showOpened(view, in))
             return;
         QString status;
@@ -412,7 +415,7 @@ private slots:
     {
         const ModelInfo reverse = ModelCatalog::readPackage(
             QStringLiteral(GLOSA_SOURCE_DIR "/resources/models/transformer-es-en"));
-        DocumentsView view;
+        DocumentsView view(*m_context);
         if (!showOpened(view, fixture(QStringLiteral("sample.md"))))
             return;
         QSignalSpy finished(&view, &DocumentsView::finished);
@@ -447,7 +450,7 @@ private slots:
         QVERIFY2(written.startsWith("# " + mine.toUtf8() + "\n"), written.left(200));
 
         // Another direction: Translate asks; Cancel keeps the edits, Discard translates anew.
-        view.setModel(reverse, m_plugins);
+        QVERIFY(m_context->chooseModel(reverse.id));
         auto *translate = view.findChild<QPushButton *>(QStringLiteral("translateDocument"));
         answerNextQuestion(QMessageBox::Cancel);
         translate->click();
@@ -468,7 +471,7 @@ private slots:
         const ModelInfo reverse = ModelCatalog::readPackage(
             QStringLiteral(GLOSA_SOURCE_DIR "/resources/models/transformer-es-en"));
         QVERIFY2(reverse.isValid(), qPrintable(reverse.error));
-        DocumentsView view;
+        DocumentsView view(*m_context);
         if (!showOpened(view, fixture(QStringLiteral("sample.txt"))))
             return;
         auto *translate = view.findChild<QPushButton *>(QStringLiteral("translateDocument"));
@@ -486,7 +489,7 @@ private slots:
         QVERIFY(!translate->isEnabled()); // all done with these settings
 
         // The swap: es → en. The Spanish text is still shown, and said to be.
-        view.setModel(reverse, m_plugins);
+        QVERIFY(m_context->chooseModel(reverse.id));
         QVERIFY(translate->isEnabled());
         QVERIFY2(title->text().startsWith(QStringLiteral("Translation (Spanish), made with other")),
                  qPrintable(title->text()));
@@ -513,7 +516,7 @@ private:
     {
         view.resize(1000, 600);
         view.show();
-        view.setModel(m_info, m_plugins);
+        m_context->chooseModel(m_info.id);
         QSignalSpy opened(&view, &DocumentsView::opened);
         view.openDocument(path);
         if (!opened.wait(10000)) {
@@ -540,7 +543,7 @@ private:
         poll->start();
     }
 
-    std::shared_ptr<PluginRegistry> m_plugins = std::make_shared<PluginRegistry>();
+    std::unique_ptr<AppContext> m_context; // the views' models
     ModelInfo m_info;
     QTemporaryDir m_dir;
 };

@@ -15,6 +15,7 @@
 #include "app/gui/translateview.h"
 
 #include "testutil.h"
+#include "testwindow.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -122,7 +123,7 @@ private slots:
 
     void typingShowsTranslationAndHoverHighlightsAlignmentRow()
     {
-        MainWindow window;
+        test::Window window;
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QCOMPARE(window.currentModelId(), QStringLiteral("toy-en-es"));
@@ -170,7 +171,7 @@ private slots:
 
     void compareThreeStrategiesShowsThreeScores()
     {
-        MainWindow window;
+        test::Window window;
         window.show();
         CompareView *compare = window.compareView();
         compare->setColumnCount(3);
@@ -187,7 +188,7 @@ private slots:
     // and is decoded again with the new settings, alone: the other columns keep their results.
     void changingAColumnsSettingsRerunsIt()
     {
-        MainWindow window;
+        test::Window window;
         CompareView *compare = showCompare(window, 2);
         QVERIFY(compare);
         compare->input()->setPlainText(QStringLiteral("the cat is big and the dog is small"));
@@ -217,20 +218,23 @@ private slots:
         QCOMPARE(first->result().elapsedMs, firstResult.elapsedMs); // not decoded again
 
         // Without a model to decode with, the column stays visibly out of date.
-        compare->setWorker(nullptr, QStringLiteral("no model"));
-        engine::DecodingOptions changed = second->options();
+        AppContext noModels(QStringList{}, QStringList{});
+        CompareView unable(noModels);
+        unable.showStoredComparison(firstResult.source, {firstResult, second->result()}, QString());
+        CompareColumn *stored = unable.column(1);
+        engine::DecodingOptions changed = stored->options();
         changed.beamSize += 1;
         changed.strategy = engine::SearchStrategy::Beam;
-        second->setOptions(changed);
-        QVERIFY(second->isStale());
-        auto *metrics = second->findChildren<QLabel *>().last();
+        stored->setOptions(changed);
+        QVERIFY(stored->isStale());
+        auto *metrics = stored->findChildren<QLabel *>().last();
         QVERIFY2(metrics->text().contains(QStringLiteral("Out of date")),
                  qPrintable(metrics->text()));
     }
 
     void differencesAreMarkedAndAClickedWordShowsItsCandidates()
     {
-        MainWindow window;
+        test::Window window;
         CompareView *compare = showCompare(window, 2);
         QVERIFY(compare);
         QCOMPARE(compare->column(0)->options().strategy, engine::SearchStrategy::Greedy);
@@ -275,7 +279,7 @@ private slots:
 
     void treeNodesAreColouredByTheirFate()
     {
-        MainWindow window;
+        test::Window window;
         CompareView *compare = showCompare(window, 1);
         QVERIFY(compare);
         // Beam 4 prunes and finishes hypotheses; no-repeat 1-gram blocks every repeated word.
@@ -314,7 +318,7 @@ private slots:
 
     void selectingALateWordScrollsTheSearchTreeToIt()
     {
-        MainWindow window;
+        test::Window window;
         CompareView *compare = showCompare(window, 1);
         QVERIFY(compare);
         compare->input()->setPlainText(
@@ -347,7 +351,7 @@ private slots:
 
     void resampleDrawsNewSeedsAndKeepsThePresets()
     {
-        MainWindow window;
+        test::Window window;
         window.show();
         CompareView *compare = window.compareView();
         compare->setColumnCount(5); // the defaults: greedy, beam 5, beam 5 + 3-gram, top-k, top-p
@@ -376,13 +380,13 @@ private slots:
     void settingsSurviveRestart()
     {
         {
-            MainWindow window;
+            test::Window window;
             window.compareView()->setColumnCount(5);
             window.tabs()->setCurrentIndex(MainWindow::CompareTab);
             window.translateView()->setConfidenceShading(true);
             window.close();
         }
-        MainWindow again;
+        test::Window again;
         QCOMPARE(again.compareView()->columnCount(), 5);
         QCOMPARE(again.tabs()->currentIndex(), int(MainWindow::CompareTab));
         QVERIFY(again.translateView()->confidenceShading());
@@ -392,7 +396,7 @@ private slots:
     // buttons come from the compiled translations/glosa_<code>.ts, and English comes back.
     void switchingLanguageRetranslates()
     {
-        MainWindow window;
+        test::Window window;
         window.show();
         struct Expected
         {
@@ -475,7 +479,7 @@ private slots:
     // With no choice saved, the system locale picks the UI language.
     void systemLocaleChoosesLanguage()
     {
-        MainWindow window;
+        test::Window window;
         QLocale::setDefault(QLocale(QLocale::Korean, QLocale::SouthKorea));
         MainWindow::setUiLanguage(QString());
         QCoreApplication::sendPostedEvents(nullptr, QEvent::LanguageChange);
@@ -501,11 +505,11 @@ private slots:
         QLocale::setDefault(QLocale(QLocale::Spanish, QLocale::Spain));
         QString spanish;
         {
-            MainWindow window;
+            test::Window window;
             spanish = window.currentModelId();
         }
         QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
-        MainWindow window;
+        test::Window window;
         QCOMPARE(spanish, QStringLiteral("transformer-es-en"));
         QCOMPARE(window.currentModelId(), QStringLiteral("toy-en-es"));
     }
@@ -610,11 +614,11 @@ private slots:
     {
         QFETCH(QString, language);
         MainWindow::setUiLanguage(language);
-        MainWindow window;
+        test::Window window;
         // The default 3 Compare columns (earlier tests change them; 6 are wider than 1280).
         window.compareView()->setColumnCount(3);
         // The bundled Transformer: its layer and head selector joins the attention header.
-        QVERIFY(window.selectModel(QStringLiteral("transformer-en-es")));
+        QVERIFY(window.context().chooseModel(QStringLiteral("transformer-en-es")));
         window.resize(1280, 800);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -688,7 +692,7 @@ private slots:
         QCOMPARE(decoding.value("strategy").toString(), QStringLiteral("beam"));
         QSettings().remove(QLatin1String(settingsKeys::kDecodingPreset));
         {
-            MainWindow window;
+            test::Window window;
             DecodingPanel *panel = window.translateView()->decodingPanel();
             QCOMPARE(panel->currentPresetName(), QLatin1String(DecodingPanel::kModelPreset));
             const engine::DecodingOptions shown = panel->options();
@@ -700,7 +704,7 @@ private slots:
             QVERIFY(panel->applyPreset(QStringLiteral("Greedy")));
             window.close();
         }
-        MainWindow again;
+        test::Window again;
         DecodingPanel *panel = again.translateView()->decodingPanel();
         QCOMPARE(panel->currentPresetName(), QStringLiteral("Greedy"));
         QCOMPARE(panel->options().strategy, engine::SearchStrategy::Greedy);
@@ -713,7 +717,7 @@ private slots:
 
     void eventLoopNeverStallsWhileTranslating()
     {
-        MainWindow window;
+        test::Window window;
         window.resize(1400, 900);
         window.tabs()->setCurrentIndex(
             MainWindow::TranslateTab); // earlier tests may have left another

@@ -17,6 +17,7 @@
 #include "app/gui/translateview.h"
 
 #include "testutil.h"
+#include "testwindow.h"
 
 #include <QAction>
 #include <QApplication>
@@ -104,12 +105,12 @@ private slots:
 
         // The first model is the default for the UI language's direction: English → en→es.
         QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
-        m_window = std::make_unique<MainWindow>();
+        m_window = std::make_unique<test::Window>();
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
         QCOMPARE(m_window->currentModelId(), QStringLiteral("transformer-en-es"));
         m_view = m_window->historyView();
-        m_history = m_window->historyRecorder();
+        m_history = m_window->context().history();
         QVERIFY(m_history->store());
         QVERIFY2(m_history->store()->path().startsWith(m_dataDir.path()),
                  qPrintable(m_history->store()->path()));
@@ -117,8 +118,8 @@ private slots:
             QVERIFY2(m_view->findChild<QPushButton *>(QLatin1String(name))->isEnabled(), name);
         // Typing in tests is done through setSourceText + translateNow.
         m_window->translateView()->setLiveTranslate(false);
-        InferenceWorker *worker =
-            m_window->workerFor(*m_window->catalog().find(m_window->currentModelId()));
+        InferenceWorker *worker = m_window->context().workerFor(
+            *m_window->context().catalog().find(m_window->currentModelId()));
         QTRY_VERIFY_WITH_TIMEOUT(worker->isModelLoaded(), kTranslateTimeoutMs);
     }
 
@@ -166,7 +167,7 @@ private slots:
         QCOMPARE(e->kind, HistoryKind::Translation);
         QCOMPARE(e->inputText, QStringLiteral("The cat sleeps on the bed."));
         QCOMPARE(e->modelId, QStringLiteral("transformer-en-es"));
-        QCOMPARE(e->modelVersion, m_window->catalog().find(e->modelId)->version);
+        QCOMPARE(e->modelVersion, m_window->context().catalog().find(e->modelId)->version);
         QCOMPARE(e->bestOutput()->text, shown.best()->text);
         QCOMPARE(e->outputs.size(), shown.hypotheses.size());
         QCOMPARE(e->bestOutput()->alignment.rows, int(shown.best()->tokens.size()));
@@ -416,7 +417,7 @@ private slots:
         QVERIFY(!result.isEmpty());
         m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
         HistoryEntry old =
-            translationHistoryEntry(result, *m_window->catalog().find(result.modelId));
+            translationHistoryEntry(result, *m_window->context().catalog().find(result.modelId));
         old.modelVersion = QStringLiteral("0.1");
         QVERIFY(m_history->record(old) > 0);
         m_view->list()->setCurrentIndex(m_view->model()->index(0));
@@ -551,7 +552,7 @@ private slots:
         const TranslationResult result = translate(QStringLiteral("The bread is fresh."));
         QVERIFY(!result.isEmpty());
         m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
-        const ModelInfo info = *m_window->catalog().find(result.modelId);
+        const ModelInfo info = *m_window->context().catalog().find(result.modelId);
         QVERIFY(m_history->record(comparisonHistoryEntry(result.source, {result, result}, info))
                 > 0);
         QCOMPARE(m_history->store()->count(), 2);
@@ -612,7 +613,7 @@ private slots:
         const TranslationResult result = translate(QStringLiteral("One more time."));
         QVERIFY(!result.isEmpty());
         m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
-        const ModelInfo info = *m_window->catalog().find(result.modelId);
+        const ModelInfo info = *m_window->context().catalog().find(result.modelId);
         QList<HistoryEntry> entries;
         for (int i = 0; i < 2 * HistoryModel::kPageSize + 49; ++i) {
             HistoryEntry e = translationHistoryEntry(result, info);
@@ -663,7 +664,7 @@ private slots:
         const TranslationResult result = translate(QStringLiteral("The door is open."));
         QVERIFY(!result.isEmpty());
         m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
-        const ModelInfo info = *m_window->catalog().find(result.modelId);
+        const ModelInfo info = *m_window->context().catalog().find(result.modelId);
         for (int i = 0; i < 4; ++i) {
             HistoryEntry e = translationHistoryEntry(result, info);
             e.inputText = QStringLiteral("older %1").arg(i);
@@ -732,7 +733,7 @@ private slots:
         const TranslationResult result = translate(QStringLiteral("The sun is shining."));
         QVERIFY(!result.isEmpty());
         HistoryEntry big =
-            translationHistoryEntry(result, *m_window->catalog().find(result.modelId));
+            translationHistoryEntry(result, *m_window->context().catalog().find(result.modelId));
         big.inputText = QString(100 * 1024, QLatin1Char('x'));
         QSignalSpy messages(m_view, &HistoryView::statusMessage);
         int saved = 0;
@@ -771,7 +772,7 @@ private slots:
                  SQLITE_OK);
         QCOMPARE(sqlite3_exec(holder, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
         HistoryEntry first =
-            translationHistoryEntry(result, *m_window->catalog().find(result.modelId));
+            translationHistoryEntry(result, *m_window->context().catalog().find(result.modelId));
         first.inputText = QStringLiteral("first while locked");
         HistoryEntry second = first;
         second.inputText = QStringLiteral("second while locked");
@@ -830,10 +831,10 @@ private slots:
         garbage.write(QByteArray(8192, '\x5a'));
         garbage.close();
 
-        auto window = std::make_unique<MainWindow>();
+        auto window = std::make_unique<test::Window>();
         qputenv("XDG_DATA_HOME", m_dataDir.path().toUtf8());
         HistoryView *view = window->historyView();
-        const HistoryOpenResult &opened = window->historyRecorder()->openResult();
+        const HistoryOpenResult &opened = window->context().history()->openResult();
         QCOMPARE(opened.status, HistoryOpenResult::Status::Recovered);
         QVERIFY(QFile::exists(opened.backupPath));
         QVERIFY(!view->banner()->isHidden());
@@ -846,9 +847,9 @@ private slots:
         window->translateView()->setSourceText(QStringLiteral("Hello."));
         window->translateView()->translateNow();
         QVERIFY(shown.wait(kTranslateTimeoutMs));
-        QCOMPARE(window->historyRecorder()->store()->count(), 0); // held back until it settles…
+        QCOMPARE(window->context().history()->store()->count(), 0); // held back until it settles…
         window->close();                     // …or the window closes
-        QCOMPARE(window->historyRecorder()->store()->count(), 1);
+        QCOMPARE(window->context().history()->store()->count(), 1);
     }
 
     void cleanupTestCase() { m_window.reset(); }

@@ -9,6 +9,7 @@
 #include "app/gui/translateview.h"
 
 #include "testutil.h"
+#include "testwindow.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -85,13 +86,13 @@ private slots:
         QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
         m_text = fiveThousandWords();
         QVERIFY(!m_text.isEmpty());
-        m_window = std::make_unique<MainWindow>();
+        m_window = std::make_unique<test::Window>();
         m_window->resize(1280, 800);
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
         QCOMPARE(m_window->currentModelId(), QStringLiteral("transformer-en-es"));
-        InferenceWorker *worker =
-            m_window->workerFor(*m_window->catalog().find(m_window->currentModelId()));
+        InferenceWorker *worker = m_window->context().workerFor(
+            *m_window->context().catalog().find(m_window->currentModelId()));
         QTRY_VERIFY_WITH_TIMEOUT(worker->isModelLoaded(), 60000);
         m_window->translateView()->setLiveTranslate(false);
     }

@@ -2,9 +2,11 @@
 // its model on a worker thread as soon as it is built; destroying it at once used to destroy
 // its PluginRegistry (a member) before the workers (children, deleted after the members) were
 // stopped, while a worker was still inside ModelCatalog::load reading it: a heap-use-after-free
-// under ASan in tst_gui. The registry is now shared with the workers that load from it. Run
+// under ASan in tst_gui. The workers now belong to the AppContext, which stops and joins them
+// before its registry goes, and the registry is shared with the workers that load from it. Run
 // with MALLOC_PERTURB_ set (freed memory overwritten; ctest does) the old order crashes here
 // without a sanitizer too.
+#include "app/core/appcontext.h"
 #include "app/gui/mainwindow.h"
 
 #include "testutil.h"
@@ -31,9 +33,11 @@ private slots:
     void destroyingTheWindowWhileAModelLoads()
     {
         for (int i = 0; i < 50; ++i) {
-            auto *window = new MainWindow;
+            auto *context = new AppContext;
+            auto *window = new MainWindow(*context);
             QCOMPARE(window->currentModelId(), QStringLiteral("toy-en-es")); // its load is posted
-            delete window; // the worker is (most likely) still loading
+            delete window;
+            delete context; // the worker is (most likely) still loading
         }
     }
 

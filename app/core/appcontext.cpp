@@ -1,0 +1,110 @@
+#include "app/core/appcontext.h"
+
+#include "app/core/history/recorder.h"
+#include "app/core/inferenceworker.h"
+#include "app/core/pluginregistry.h"
+
+#include <QLocale>
+
+namespace glosa {
+
+AppContext::AppContext(QObject *parent)
+    : AppContext(PluginRegistry::defaultSearchPaths(), ModelCatalog::defaultSearchPaths(), parent)
+{
+}
+
+AppContext::AppContext(const QStringList &pluginFolders, const QStringList &modelFolders,
+                       QObject *parent)
+    : QObject(parent), m_modelFolders(modelFolders),
+      m_history(new HistoryRecorder(HistoryRecorder::Mode::Interactive, this))
+{
+    auto plugins = std::make_shared<PluginRegistry>();
+    plugins->scan(pluginFolders);
+    m_plugins = std::move(plugins);
+    rescanModels();
+}
+
+AppContext::~AppContext()
+{
+    // Each worker cancels and joins its thread, which may be inside ModelCatalog::load reading
+    // the registry and the catalog: they go after the workers (tests/gui/tst_shutdown.cpp).
+    m_workers.clear();
+}
+
+InferenceWorker *AppContext::workerFor(const ModelInfo &info)
+{
+    std::unique_ptr<InferenceWorker> &worker = m_workers[info.id];
+    if (worker)
+        return worker.get();
+    worker = std::make_unique<InferenceWorker>();
+    InferenceWorker *w = worker.get();
+    connect(w, &InferenceWorker::modelLoaded, this,
+            [this, w] { emit modelLoaded(w->modelInfo()); });
+    connect(w, &InferenceWorker::modelLoadFailed, this,
+            [this, w](const QString &message) { emit modelLoadFailed(w->modelInfo(), message); });
+    w->loadModel(info, m_plugins);
+    return w;
+}
+
+ModelChoice AppContext::choice(const QString &task) const
+{
+    return m_choices.value(task, ModelChoice{task, std::nullopt, ModelChoice::Status::NoneUsable});
+}
+
+std::optional<ModelInfo> AppContext::installed(const QString &id) const
+{
+    for (const ModelInfo &info : m_catalog.availableModels())
+        if (info.id == id)
+            return info;
+    return std::nullopt;
+}
+
+bool AppContext::chooseModel(const QString &id)
+{
+    const std::optional<ModelInfo> info = installed(id);
+    if (!info)
+        return false;
+    // Choosing the model already chosen changes nothing (the views would start over: the
+    // Translate view translates its text again).
+    const std::optional<ModelInfo> chosen = choice(info->task).model;
+    if (!chosen || chosen->id != id)
+        choose(info->task, info);
+    return true;
+}
+
+void AppContext::rescanModels()
+{
+    m_catalog.scan(m_modelFolders);
+    emit modelsChanged();
+
+    // Translation: the model chosen so far while it is installed, else the best one for the
+    // user's language.
+    const std::optional<ModelInfo> chosen = choice(kTranslation).model;
+    std::optional<ModelInfo> translation = chosen ? installed(chosen->id) : std::nullopt;
+    if (!translation)
+        translation = m_catalog.defaultTranslationModel(QLocale().uiLanguages());
+    choose(kTranslation, translation);
+
+    // Captioning: the first package that can run (there is no picker for it).
+    std::optional<ModelInfo> captioner;
+    for (const ModelInfo &info : m_catalog.availableModels())
+        if (info.task == kCaptioning && m_plugins->pluginForArchitecture(info.architecture)) {
+            captioner = info;
+            break;
+        }
+    choose(kCaptioning, captioner);
+}
+
+void AppContext::choose(const QString &task, const std::optional<ModelInfo> &model)
+{
+    ModelChoice choice{task, model, ModelChoice::Status::Ready};
+    if (!model)
+        choice.status = m_catalog.models().isEmpty() ? ModelChoice::Status::NoneInstalled
+                                                     : ModelChoice::Status::NoneUsable;
+    else if (!m_plugins->pluginForArchitecture(model->architecture))
+        choice.status = ModelChoice::Status::PluginMissing;
+    m_choices.insert(task, choice);
+    emit modelChosen(choice);
+}
+
+} // namespace glosa
