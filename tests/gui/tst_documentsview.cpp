@@ -519,7 +519,10 @@ private:
         m_context->chooseModel(m_info.id);
         QSignalSpy opened(&view, &DocumentsView::opened);
         view.openDocument(path);
-        if (!opened.wait(10000)) {
+        // The worker reports `opened` while it still counts as busy, and the view keeps Translate
+        // disabled while busy: under load a click right after `opened` could find it disabled.
+        if (!opened.wait(10000) ||
+            !QTest::qWaitFor([&] { return !view.worker()->isBusy(); }, 10000)) {
             QTest::qFail(qPrintable(QStringLiteral("%1 did not open").arg(path)), __FILE__,
                          __LINE__);
             return false;
