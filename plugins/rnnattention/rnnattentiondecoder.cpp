@@ -2,6 +2,7 @@
 
 #include "engine/layers/attention.h"
 #include "engine/layers/stategather.h"
+#include "engine/layers/textstate.h"
 #include "engine/limits.h"
 #include "engine/package.h"
 #include "engine/packageerror.h"
@@ -75,36 +76,23 @@ RnnAttentionConfig RnnAttentionConfig::fromPackage(const engine::ModelPackage &p
 
 // ---------------------------------------------------------------------------------------------
 
-class RnnAttentionDecoder::State final : public engine::DecoderState
+class RnnAttentionDecoder::State final : public engine::layers::TextState
 {
 public:
-    std::int64_t rows() const override { return static_cast<std::int64_t>(rowSentence.size()); }
-    std::int64_t sourceLength(std::int64_t row) const override
-    {
-        return lengths[rowSentence.at(row)];
-    }
-    std::uint64_t sourceKey(std::int64_t row) const override
-    {
-        return sourceKeys[rowSentence.at(row)];
-    }
+    using TextState::TextState;
 
     void reorder(const std::vector<std::int32_t> &origins) override
     {
-        if (engine::checkOrigins(origins, rows(), "RnnAttentionDecoder"))
+        if (!reorderSentences(origins))
             return;
         engine::layers::gatherStateRows(hidden, origins, spare);
         engine::layers::gatherStateRows(feed, origins, spare);
-        engine::reorderRows(rowSentence, origins);
     }
 
-    std::int64_t maxSourceLength = 0;
-    std::vector<std::int64_t> lengths;     // [sentences]
-    std::vector<std::uint64_t> sourceKeys; // [sentences]: tokenKey() of the source
-    std::vector<std::int32_t> rowSentence; // [rows]
-    Tensor memory;                         // [sentences, S, 2H]: h_s, zeros at padding
-    Tensor keys;                           // [sentences, S, K]: what h_t is scored against
-    Tensor hidden;                         // [rows, Hd]
-    Tensor feed;                           // [rows, E]: h~ of the previous step
+    Tensor memory; // [sentences, S, 2H]: h_s, zeros at padding
+    Tensor keys;   // [sentences, S, K]: what h_t is scored against
+    Tensor hidden; // [rows, Hd]
+    Tensor feed;   // [rows, E]: h~ of the previous step
     Tensor spare;
     // Per-step buffers, reused.
     Tensor embedded, input, query, scores, joined, next, logits;
@@ -197,24 +185,10 @@ RnnAttentionDecoder::encode(const std::vector<std::vector<std::int32_t>> &source
     const RnnAttentionConfig &c = m_config;
     const std::int64_t H = c.encoderHidden, K = 2 * H, E = c.embeddingDim;
     const auto batch = static_cast<std::int64_t>(sources.size());
-    auto state = std::make_unique<State>();
-    std::int64_t S = 0;
-    for (std::int64_t b = 0; b < batch; ++b) {
-        const auto n = static_cast<std::int64_t>(sources[b].size());
-        if (n == 0)
-            throw std::invalid_argument("RnnAttentionDecoder::encode: source " + std::to_string(b) +
-                                        " is empty");
-        for (std::int32_t id : sources[b])
-            if (id < 0 || id >= c.vocabSize)
-                throw std::invalid_argument("RnnAttentionDecoder::encode: token id " +
-                                            std::to_string(id) + " in source " + std::to_string(b) +
-                                            " is outside [0, " + std::to_string(c.vocabSize) + ")");
-        state->lengths.push_back(n);
-        state->sourceKeys.push_back(engine::tokenKey(sources[b]));
-        state->rowSentence.push_back(static_cast<std::int32_t>(b));
-        S = std::max(S, n);
-    }
-    state->maxSourceLength = S;
+    // No length limit: the GRU runs over any number of positions.
+    auto state = std::make_unique<State>(
+        sources, c.vocabSize, std::numeric_limits<std::int64_t>::max(), "RnnAttentionDecoder");
+    const std::int64_t S = state->maxSourceLength;
     state->hidden = Tensor({batch, c.decoderHidden});
     state->feed = Tensor({batch, E});
     if (batch == 0)

@@ -2,6 +2,7 @@
 
 #include "engine/layers/attention.h"
 #include "engine/layers/stategather.h"
+#include "engine/layers/textstate.h"
 #include "engine/limits.h"
 #include "engine/package.h"
 #include "engine/packageerror.h"
@@ -125,24 +126,15 @@ TransformerConfig TransformerConfig::fromPackage(const engine::ModelPackage &pac
 
 // ---------------------------------------------------------------------------------------------
 
-class TransformerDecoder::State final : public engine::DecoderState
+class TransformerDecoder::State final : public engine::layers::TextState
 {
 public:
-    std::int64_t rows() const override { return static_cast<std::int64_t>(rowSentence.size()); }
-    std::int64_t sourceLength(std::int64_t row) const override
-    {
-        return lengths[rowSentence.at(row)];
-    }
-    std::uint64_t sourceKey(std::int64_t row) const override
-    {
-        return sourceKeys[rowSentence.at(row)];
-    }
+    using TextState::TextState;
 
     void reorder(const std::vector<std::int32_t> &origins) override
     {
-        if (engine::checkOrigins(origins, rows(), "TransformerDecoder"))
+        if (!reorderSentences(origins))
             return;
-        engine::reorderRows(rowSentence, origins);
         if (step == 0)
             return; // nothing cached yet: reserve() allocates the rows at the first step
         for (std::size_t l = 0; l < selfKeys.size(); ++l)
@@ -177,16 +169,12 @@ public:
     }
 
     std::int64_t dModel = 0;
-    std::int64_t step = 0;     // target positions already in the cache
-    std::int64_t capacity = 0; // positions each cache row can hold
-    std::int64_t maxSourceLength = 0;
-    std::vector<std::int64_t> lengths;     // [sentences]
-    std::vector<std::uint64_t> sourceKeys; // [sentences]: tokenKey() of the source
-    std::vector<std::int32_t> rowSentence; // [rows]: which sentence each row translates
-    std::vector<Tensor> crossKeyValues;    // per layer [sentences, maxSource, 2d]
-    std::vector<Tensor> selfKeys;          // per layer [rows, capacity, d]
-    std::vector<Tensor> selfValues;        // per layer [rows, capacity, d]
-    Tensor spare;                          // reorder scratch, swapped with a cache
+    std::int64_t step = 0;              // target positions already in the cache
+    std::int64_t capacity = 0;          // positions each cache row can hold
+    std::vector<Tensor> crossKeyValues; // per layer [sentences, maxSource, 2d]
+    std::vector<Tensor> selfKeys;       // per layer [rows, capacity, d]
+    std::vector<Tensor> selfValues;     // per layer [rows, capacity, d]
+    Tensor spare;                       // reorder scratch, swapped with a cache
     // Per-step buffers, reused.
     Tensor x, normed, qkv, query, context, projected, hidden, logits, probs, positionIds;
 };
@@ -351,30 +339,10 @@ TransformerDecoder::encode(const std::vector<std::vector<std::int32_t>> &sources
     const TransformerConfig &c = m_config;
     const std::int64_t d = c.dModel, heads = c.heads, dh = c.headDim();
     const auto batch = static_cast<std::int64_t>(sources.size());
-    auto state = std::make_unique<State>();
+    auto state =
+        std::make_unique<State>(sources, c.vocabSize, c.maxPositions, "TransformerDecoder");
     state->dModel = d;
-    std::int64_t S = 0;
-    for (std::int64_t b = 0; b < batch; ++b) {
-        const auto n = static_cast<std::int64_t>(sources[b].size());
-        if (n == 0)
-            throw std::invalid_argument("TransformerDecoder::encode: source " + std::to_string(b) +
-                                        " is empty");
-        if (n > c.maxPositions)
-            throw std::invalid_argument("TransformerDecoder::encode: source " + std::to_string(b) +
-                                        " has " + std::to_string(n) +
-                                        " tokens, more than max_positions " +
-                                        std::to_string(c.maxPositions) + " (split the sentence)");
-        for (std::int32_t id : sources[b])
-            if (id < 0 || id >= c.vocabSize)
-                throw std::invalid_argument("TransformerDecoder::encode: token id " +
-                                            std::to_string(id) + " in source " + std::to_string(b) +
-                                            " is outside [0, " + std::to_string(c.vocabSize) + ")");
-        state->lengths.push_back(n);
-        state->sourceKeys.push_back(engine::tokenKey(sources[b]));
-        state->rowSentence.push_back(static_cast<std::int32_t>(b));
-        S = std::max(S, n);
-    }
-    state->maxSourceLength = S;
+    const std::int64_t S = state->maxSourceLength;
     state->selfKeys.resize(c.decoderLayers);
     state->selfValues.resize(c.decoderLayers);
     if (batch == 0)

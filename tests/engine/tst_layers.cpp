@@ -1,8 +1,9 @@
 // engine/layers against plain references: the attention blocks every model family uses (score
-// functions, softmax and weighted sum, in double precision here) and the decoder-state row gather
-// behind every DecoderState::reorder().
+// functions, softmax and weighted sum, in double precision here), the decoder-state row gather
+// behind every DecoderState::reorder(), and the text decoders' shared state bookkeeping.
 #include "engine/layers/attention.h"
 #include "engine/layers/stategather.h"
+#include "engine/layers/textstate.h"
 #include "tst_ops_common.h"
 
 #include <QtTest>
@@ -146,6 +147,44 @@ private slots:
         }
         layers::gatherStateRows(rows, {0, 3}, spare); // dropping rows copies nothing away
         QVERIFY(rows.raw() == a || rows.raw() == b);
+    }
+
+    // The row → sentence bookkeeping of the text decoders: lengths, keys, checks, reordering.
+    void textStateKeepsRowsToSentences()
+    {
+        struct State : layers::TextState
+        {
+            using TextState::TextState;
+            int moved = 0;
+            void reorder(const std::vector<std::int32_t> &origins) override
+            {
+                if (reorderSentences(origins))
+                    ++moved;
+            }
+        };
+        State state({{5, 6, 2}, {7, 2}}, 10, 3, "Toy");
+        QCOMPARE(state.rows(), 2);
+        QCOMPARE(state.maxSourceLength, 3);
+        QCOMPARE(state.sourceKey(1), tokenKey({7, 2}));
+        state.reorder({0, 1}); // the identity: nothing moves
+        QCOMPARE(state.moved, 0);
+        state.reorder({1, 1, 0});
+        QCOMPARE(state.moved, 1);
+        QCOMPARE(state.rows(), 3);
+        QCOMPARE(state.sourceLength(0), 2);
+        QCOMPARE(state.sourceLength(2), 3);
+        QVERIFY_THROWS_EXCEPTION(std::out_of_range, state.reorder({3}));
+        const auto refused = [](const std::vector<std::vector<std::int32_t>> &sources) {
+            try {
+                State bad(sources, 10, 3, "Toy");
+            } catch (const std::invalid_argument &error) {
+                return QString::fromUtf8(error.what());
+            }
+            return QString();
+        };
+        QCOMPARE(refused({{1}, {}}), QStringLiteral("Toy::encode: source 1 is empty"));
+        QVERIFY(refused({{1, 10}}).contains(QStringLiteral("token id 10 in source 0")));
+        QVERIFY(refused({{1, 2, 3, 4}}).contains(QStringLiteral("more than max_positions 3")));
     }
 };
 
