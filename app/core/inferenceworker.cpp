@@ -24,7 +24,7 @@ struct Request
     AlignmentChoice alignment;
     ModelInfo info;
     std::shared_ptr<const PluginRegistry> plugins; // Load
-    std::shared_ptr<engine::Model> model; // setModel()
+    std::shared_ptr<engine::Model> model;          // setModel()
 };
 } // namespace
 
@@ -40,8 +40,8 @@ public:
     {
         QMutexLocker lock(&m_mutex);
         // A model load is never dropped in favour of a later translation: keep it in front.
-        if (request.kind != Request::Kind::Load && m_pending
-            && m_pending->kind == Request::Kind::Load) {
+        if (request.kind != Request::Kind::Load && m_pending &&
+            m_pending->kind == Request::Kind::Load) {
             m_afterLoad = std::move(request);
             return;
         }
@@ -71,9 +71,9 @@ public:
         if (!request)
             return;
         run(*request);
-        QMetaObject::invokeMethod(m_owner, [owner = m_owner, id = request->id] {
-            owner->onFinished(id);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            m_owner, [owner = m_owner, id = request->id] { owner->onFinished(id); },
+            Qt::QueuedConnection);
         bool more = false;
         {
             QMutexLocker lock(&m_mutex);
@@ -210,7 +210,7 @@ private:
     std::optional<Request> m_pending;
     std::optional<Request> m_afterLoad;
     std::shared_ptr<engine::Model> m_model; // only touched on the worker thread
-    AlignmentChoice m_defaultAlignment;      // the loaded model's, on the worker thread
+    AlignmentChoice m_defaultAlignment;     // the loaded model's, on the worker thread
 };
 
 InferenceWorker::InferenceWorker(QObject *parent) : QObject(parent), m_thread(new QThread)
@@ -271,8 +271,8 @@ void InferenceWorker::post(quint64 id)
         m_busy = true;
         emit busyChanged(true);
     }
-    QMetaObject::invokeMethod(m_executor, [executor = m_executor] { executor->process(); },
-                              Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_executor, [executor = m_executor] { executor->process(); }, Qt::QueuedConnection);
 }
 
 void InferenceWorker::onFinished(quint64 id)
@@ -286,25 +286,22 @@ void InferenceWorker::onFinished(quint64 id)
 void InferenceWorker::loadModel(const ModelInfo &info,
                                 std::shared_ptr<const PluginRegistry> plugins)
 {
-    Request request;
-    request.kind = Request::Kind::Load;
-    request.id = ++m_next;
-    request.info = info;
-    request.plugins = std::move(plugins);
-    m_info = info;
-    m_loaded = false;
-    m_alignmentLayers = m_alignmentHeads = 0;
-    m_defaultAlignment = {};
-    m_executor->setPending(std::move(request));
-    post(m_next);
+    postLoad(info, std::move(plugins), nullptr);
 }
 
 void InferenceWorker::setModel(const ModelInfo &info, std::shared_ptr<engine::Model> model)
+{
+    postLoad(info, nullptr, std::move(model));
+}
+
+void InferenceWorker::postLoad(const ModelInfo &info, std::shared_ptr<const PluginRegistry> plugins,
+                               std::shared_ptr<engine::Model> model)
 {
     Request request;
     request.kind = Request::Kind::Load;
     request.id = ++m_next;
     request.info = info;
+    request.plugins = std::move(plugins);
     request.model = std::move(model);
     m_info = info;
     m_loaded = false;

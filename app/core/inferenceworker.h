@@ -42,8 +42,8 @@ class PluginRegistry;
 class InferenceExecutor;
 
 // Which cross-attention a translation's alignment comes from, for models whose step decoder is an
-// engine::AlignmentSource (engine/decoding/alignmentsource.h): a layer and a head, or the mean of the
-// layer's heads. layer < 0 keeps the model's default (the Transformer: mean of the heads of the
+// engine::AlignmentSource (engine/decoding/alignmentsource.h): a layer and a head, or the mean of
+// the layer's heads. layer < 0 keeps the model's default (the Transformer: mean of the heads of the
 // penultimate decoder layer).
 struct AlignmentChoice
 {
@@ -115,6 +115,9 @@ signals:
     void busyChanged(bool busy);
 
 private:
+    // Both loads: a registry to load the package with, or a model already loaded.
+    void postLoad(const ModelInfo &info, std::shared_ptr<const PluginRegistry> plugins,
+                  std::shared_ptr<engine::Model> model);
     friend class InferenceExecutor;
     std::unique_ptr<InferenceRequest> openRequest(quint64 id);
     void post(quint64 id);
