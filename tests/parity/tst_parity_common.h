@@ -297,4 +297,41 @@ inline void checkInt8Agreement(const QString &architecture, const char *package)
     QVERIFY2(maxDiff < 0.5, qPrintable(measured));
 }
 
+// Rows duplicated, swapped and dropped by reorder() must continue exactly like a fresh decode of
+// the same history: a state's tensors move with their row. Decodes `sources` 0 and 1 with the
+// histories a and b (5 tokens each): three steps, reorder to rows (b, a, b) — not increasing, so
+// gathered — one step, reorder to (a, b) — increasing, so compacted in place — one step. Returns
+// each row's max |log-prob difference| from a fresh decode of its sentence.
+inline std::pair<float, float>
+reorderedVersusFresh(engine::TextStepDecoder &model,
+                     const std::vector<std::vector<std::int32_t>> &sources,
+                     const std::vector<std::int32_t> &a, const std::vector<std::int32_t> &b)
+{
+    auto fresh = [&](int sentence, const std::vector<std::int32_t> &history) {
+        auto state = model.encode({sources[sentence]});
+        engine::Tensor last({1}, engine::DType::I32), lp, att;
+        for (std::int32_t token : history) {
+            last.data<std::int32_t>()[0] = token;
+            model.step(*state, last, lp, att);
+        }
+        return lp;
+    };
+    auto state = model.encode({sources[0], sources[1]});
+    engine::Tensor last({2}, engine::DType::I32), last3({3}, engine::DType::I32), lp, att;
+    auto feed = [&](engine::Tensor &tokens, std::initializer_list<std::int32_t> ids) {
+        std::copy(ids.begin(), ids.end(), tokens.data<std::int32_t>());
+        model.step(*state, tokens, lp, att);
+    };
+    for (int t = 0; t < 3; ++t)
+        feed(last, {a[t], b[t]});
+    state->reorder({1, 0, 1});
+    feed(last3, {b[3], a[3], b[3]});
+    state->reorder({1, 2});
+    feed(last, {a[4], b[4]});
+    const engine::Tensor wantA = fresh(0, a), wantB = fresh(1, b);
+    const std::int64_t V = model.vocabularySize();
+    return {maxAbsDiff(lp.data<float>(), wantA.data<float>(), V),
+            maxAbsDiff(lp.data<float>() + V, wantB.data<float>(), V)};
+}
+
 } // namespace glosa::test::parity

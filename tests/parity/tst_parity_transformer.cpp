@@ -152,45 +152,14 @@ void TestParityTransformer::cacheSurvivesReorder()
     const Golden g = Golden::load(dir);
     TransformerDecoder model(engine::ModelPackage::load(dir));
     const std::vector<std::vector<std::int32_t>> sources{g.sources[0], g.sources[1]};
-    const std::vector<std::int32_t> a{2, 17, 42, 99, 5}, b{2, 250, 8, 8, 61};
-
-    auto fresh = [&](int sentence, const std::vector<std::int32_t> &history) {
-        auto state = model.encode({sources[sentence]});
-        engine::Tensor last({1}, engine::DType::I32), lp, att;
-        for (std::int32_t token : history) {
-            last.data<std::int32_t>()[0] = token;
-            model.step(*state, last, lp, att);
-        }
-        return lp;
-    };
-
-    auto state = model.encode(sources);
-    engine::Tensor last({2}, engine::DType::I32), lp, att;
-    for (int t = 0; t < 3; ++t) {
-        last.data<std::int32_t>()[0] = a[t];
-        last.data<std::int32_t>()[1] = b[t];
-        model.step(*state, last, lp, att);
-    }
-    state->reorder({1, 0, 1}); // rows: b, a, b (not increasing: gathered)
-    engine::Tensor last3({3}, engine::DType::I32);
-    last3.data<std::int32_t>()[0] = b[3];
-    last3.data<std::int32_t>()[1] = a[3];
-    last3.data<std::int32_t>()[2] = b[3];
-    model.step(*state, last3, lp, att);
-    state->reorder({1, 2}); // rows: a, b (increasing: compacted in place)
-    last.data<std::int32_t>()[0] = a[4];
-    last.data<std::int32_t>()[1] = b[4];
-    model.step(*state, last, lp, att);
-
-    const engine::Tensor wantA = fresh(0, a), wantB = fresh(1, b);
-    const std::int64_t V = model.vocabularySize();
-    const float diffA = maxAbsDiff(lp.data<float>(), wantA.data<float>(), V);
-    const float diffB = maxAbsDiff(lp.data<float>() + V, wantB.data<float>(), V);
+    const auto [diffA, diffB] =
+        reorderedVersusFresh(model, sources, {2, 17, 42, 99, 5}, {2, 250, 8, 8, 61});
     // Rows of a batch of 3 and of 1 go through different matmul kernels (accumulation order):
     // a few fp32 ulps apart (up to 1.1e-5 with oneDNN's AVX2 kernels); a cache row gathered
     // from the wrong sentence would be off by whole units.
     QVERIFY2(diffA < kTolerance && diffB < kTolerance,
              qPrintable(QStringLiteral("max |diff| a %1, b %2").arg(diffA).arg(diffB)));
+    auto state = model.encode(sources);
     QVERIFY_THROWS_EXCEPTION(std::out_of_range, state->reorder({2}));
 }
 
