@@ -253,11 +253,6 @@ Segment taggedSegment(const QByteArray &raw)
         }
     }
     segment.text += raw.mid(copied);
-    std::stable_sort(segment.spans.begin(), segment.spans.end(),
-                     [](const InlineSpan &a, const InlineSpan &b) {
-                         return a.range.begin != b.range.begin ? a.range.begin < b.range.begin
-                                                               : a.range.end > b.range.end;
-                     });
     protectSpans(segment.text, segment.spans);
     return segment;
 }
@@ -368,6 +363,12 @@ std::size_t Document::translatedCount() const
 
 void protectSpans(const QByteArray &text, std::vector<InlineSpan> &spans)
 {
+    // The readers collect spans in document order of their tags; nesting wants the outermost of
+    // those that start together first.
+    std::stable_sort(spans.begin(), spans.end(), [](const InlineSpan &a, const InlineSpan &b) {
+        return a.range.begin != b.range.begin ? a.range.begin < b.range.begin
+                                              : a.range.end > b.range.end;
+    });
     // One alternation, earliest and longest first: URLs before the numbers inside them.
     static const QRegularExpression pattern(QStringLiteral(
         R"((?:https?|ftp)://[^\s<>"']*[^\s<>"'.,;:!?)\]]|www\.[\w-]+(?:\.[\w-]+)+(?:/[^\s<>"']*[^\s<>"'.,;:!?)\]])?)"

@@ -170,9 +170,9 @@ struct Document
     std::size_t translatedCount() const;
 };
 
-// Marks URLs, e-mail addresses, numbers, placeholders (`%1$s`, `%s`, `%1`, `{name}`,
-// `{{name}}`, `${name}`) and tag-like text (`<b>`) in `text` as verbatim spans, skipping what
-// overlaps spans already there; keeps `spans` sorted.
+// Sorts `spans` (by start, the outermost first), then marks URLs, e-mail addresses, numbers,
+// placeholders (`%1$s`, `%s`, `%1`, `{name}`, `{{name}}`, `${name}`) and tag-like text (`<b>`) in
+// `text` as verbatim spans, skipping what overlaps spans already there; keeps `spans` sorted.
 void protectSpans(const QByteArray &text, std::vector<InlineSpan> &spans);
 
 // Subtitle-style inline tags (`<i>`, `<b>`, `<u>`, `<font …>`, `{\an8}`) of `raw` as markup

@@ -192,11 +192,6 @@ private:
                         }
             }
         }
-        std::stable_sort(m_segment.spans.begin(), m_segment.spans.end(),
-                         [](const InlineSpan &a, const InlineSpan &b) {
-                             return a.range.begin != b.range.begin ? a.range.begin < b.range.begin
-                                                                   : a.range.end > b.range.end;
-                         });
         protectSpans(m_segment.text, m_segment.spans);
         m_doc.appendSegment(std::move(m_segment));
         outside(last, m_items.size());

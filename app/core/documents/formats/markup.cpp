@@ -449,11 +449,6 @@ private:
                 m_segment.asRead.pop_back();
         }
         endRun();
-        std::stable_sort(m_segment.spans.begin(), m_segment.spans.end(),
-                         [](const InlineSpan &a, const InlineSpan &b) {
-                             return a.range.begin != b.range.begin ? a.range.begin < b.range.begin
-                                                                   : a.range.end > b.range.end;
-                         });
         protectSpans(m_segment.text, m_segment.spans);
         m_doc.appendSegment(std::move(m_segment));
         m_doc.appendSkeleton(trail);
