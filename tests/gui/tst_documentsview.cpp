@@ -25,7 +25,9 @@
 #include <QTemporaryDir>
 #include <QTextBlock>
 #include <QTimer>
+
 #include <QtTest>
+#include <memory>
 
 using namespace glosa;
 
@@ -385,8 +387,8 @@ private slots:
         for (QLabel *label : view.findChildren<QLabel *>())
             if (label->text().contains(QStringLiteral("not UTF-8")))
                 status = label->text();
-        QVERIFY2(status.contains(QStringLiteral("ISO-8859-1"))
-                     || status.contains(QStringLiteral("Windows-1252")),
+        QVERIFY2(status.contains(QStringLiteral("ISO-8859-1")) ||
+                     status.contains(QStringLiteral("Windows-1252")),
                  qPrintable(status));
         QVERIFY(view.sourcePane()->toPlainText().contains(QStringLiteral("café")));
         QSignalSpy finished(&view, &DocumentsView::finished);
@@ -403,8 +405,8 @@ private slots:
         const QByteArray bytes = written.readAll();
         // Spanish in Latin-1: one byte per accented letter, none of UTF-8's two-byte forms.
         QVERIFY2(!bytes.contains("\xc3"), bytes);
-        QVERIFY(QString::fromLatin1(bytes).contains(QStringLiteral("ni\u00f1os"))
-                || QString::fromLatin1(bytes).contains(QStringLiteral("jard\u00edn")));
+        QVERIFY(QString::fromLatin1(bytes).contains(QStringLiteral("ni\u00f1os")) ||
+                QString::fromLatin1(bytes).contains(QStringLiteral("jard\u00edn")));
         QVERIFY2(messages.last().first().toString().contains(QStringLiteral("as it was read")),
                  qPrintable(messages.last().first().toString()));
     }
@@ -452,12 +454,18 @@ private slots:
         // Another direction: Translate asks; Cancel keeps the edits, Discard translates anew.
         QVERIFY(m_context->chooseModel(reverse.id));
         auto *translate = view.findChild<QPushButton *>(QStringLiteral("translateDocument"));
-        answerNextQuestion(QMessageBox::Cancel);
+        // As a user would: click once Translate is enabled, and each question is answered by its
+        // own answer (a click on a disabled button would leave an answer waiting for the next).
+        QTRY_VERIFY(translate->isEnabled());
+        std::shared_ptr<bool> answered = answerNextQuestion(QMessageBox::Cancel);
         translate->click();
+        QVERIFY(*answered); // asked and answered inside click()
         QCOMPARE(view.edits().size(), 1);
         QCOMPARE(pane->document()->findBlockByNumber(0).text(), mine);
-        answerNextQuestion(QMessageBox::Discard);
+        QTRY_VERIFY(translate->isEnabled());
+        answered = answerNextQuestion(QMessageBox::Discard);
         translate->click();
+        QVERIFY(*answered);
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 120000);
         QVERIFY(view.edits().isEmpty());
         QVERIFY(
@@ -531,19 +539,22 @@ private:
     }
 
     // Clicks `button` in the next message box as soon as it is open (QMessageBox::question
-    // blocks until answered).
-    static void answerNextQuestion(QMessageBox::StandardButton button)
+    // blocks until answered); the returned flag says whether it has.
+    static std::shared_ptr<bool> answerNextQuestion(QMessageBox::StandardButton button)
     {
+        auto answered = std::make_shared<bool>(false);
         auto *poll = new QTimer(qApp);
         poll->setInterval(20);
-        QObject::connect(poll, &QTimer::timeout, [poll, button] {
+        QObject::connect(poll, &QTimer::timeout, [poll, button, answered] {
             if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
-                poll->deleteLater();
                 poll->stop();
+                poll->deleteLater();
+                *answered = true;
                 box->button(button)->click();
             }
         });
         poll->start();
+        return answered;
     }
 
     std::unique_ptr<AppContext> m_context; // the views' models
