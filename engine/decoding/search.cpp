@@ -225,10 +225,14 @@ Sentence &startSentence(std::vector<Sentence> &sentences, const StepDecoder &dec
     return sentence;
 }
 
-void checkEncoded(const DecoderState *state)
+// What every search checks before it starts; returns the number of inputs the state holds.
+std::int64_t startChecks(const StepDecoder &decoder, const DecoderState *state,
+                         const DecodingOptions &options)
 {
+    options.validate(decoder.vocabularySize());
     if (!state)
         throw std::invalid_argument("decode: no encoded state (the encoder returned null)");
+    return state->rows();
 }
 
 void checkCancelled(const DecodingControl &control)
@@ -402,9 +406,7 @@ std::vector<DecodingResult> GreedySearch::operator()(StepDecoder &decoder,
                                                      const DecodingControl &control) const
 {
     const std::int64_t vocabulary = decoder.vocabularySize();
-    options.validate(vocabulary);
-    checkEncoded(state.get());
-    const std::int64_t inputs = state->rows();
+    const std::int64_t inputs = startChecks(decoder, state.get(), options);
     if (inputs == 0)
         return {};
     const bool sampling = options.strategy == SearchStrategy::Sample;
@@ -532,9 +534,7 @@ std::vector<DecodingResult> BeamSearch::operator()(StepDecoder &decoder,
                                                    const DecodingControl &control) const
 {
     const std::int64_t vocabulary = decoder.vocabularySize();
-    options.validate(vocabulary);
-    checkEncoded(state.get());
-    const std::int64_t inputs = state->rows();
+    const std::int64_t inputs = startChecks(decoder, state.get(), options);
     if (inputs == 0)
         return {};
     const int beam = options.beamSize;
