@@ -93,11 +93,12 @@ public:
     TranslationResult translate(std::string_view text, const DecodingOptions &options,
                                 const DecodingControl &control = {});
 
-    // Every attention behind `segment`'s best hypothesis, each layer and head
-    // (attentioninspector.h: rows follow targetTokens, columns sourceTokens): the model is run
+    // Every attention behind `segment`'s hypothesis `hypothesis` (0: the best), each layer and
+    // head (attentioninspector.h: rows follow its tokens, columns sourceTokens): the model is run
     // again on that one sentence, so only callers that show the maps pay for them. std::nullopt
-    // when the model has no AttentionInspector or the segment no hypothesis.
-    std::optional<AttentionMaps> inspectAttention(const TranslatedSegment &segment);
+    // when the model has no AttentionInspector or the segment no such hypothesis.
+    std::optional<AttentionMaps> inspectAttention(const TranslatedSegment &segment,
+                                                  std::size_t hypothesis = 0);
 
 private:
     std::shared_ptr<TranslationModel> m_model;
