@@ -14,6 +14,10 @@ For each tiny architecture variant it
                            "logprobs" [B, T, V], and the cross-attention
                            transformer: "attention" [B, T, layers, heads, S] (every layer, head)
                            rnn:         "attention" [B, T, S]
+                           and the Transformer's self-attention, every layer and head:
+                           "encoder_self_attention" [B, layers, heads, S, S] and
+                           "decoder_self_attention" [B, layers, heads, T, T] (masked: zero above
+                           the diagonal)
        golden.json         sources, target prefixes, greedy outputs (model.greedy), and beam-4
                            n-best lists (tokens, log-prob, score) from a port of the engine's
                            BeamSearch (engine/decoding/search.cpp) driven by model.step().
@@ -33,6 +37,7 @@ depend on what the weights say.
   /usr/bin/python3 tools/make_parity_fixtures.py transformer-tiny-i8   # int8 copy of the tiny one
 """
 
+import contextlib
 import json
 import math
 import os
@@ -169,31 +174,58 @@ def make_inputs(vocab, seed):
 # Teacher forcing
 
 
+@contextlib.contextmanager
+def recording_weights(attentions, sink):
+    """Appends to `sink` the softmax weights [B, heads, Tq, Tk] each of the given
+    MultiHeadAttention modules computes, in call order, by wrapping their own attend(): the
+    training code's numbers, not a re-implementation of them."""
+    for module in attentions:
+        def attend(Q, K, V, mask, original=module.attend):
+            out, attn = original(Q, K, V, mask)
+            sink.append(attn)
+            return out, attn
+        module.attend = attend
+    try:
+        yield
+    finally:
+        for module in attentions:
+            del module.attend  # back to the class's method
+
+
 @torch.no_grad()
 def teacher_forced(model, arch, sources, prefixes):
+    """-> (logprobs, cross-attention, {name: more golden tensors})"""
     src, mask = glosa_train.pad_sources(sources)
     tgt = torch.tensor(prefixes)
     if arch == "transformer":
-        memory = model.encode(src, mask)
-        T = tgt.shape[1]
-        causal = torch.ones(T, T, dtype=torch.bool).triu(1)[None, None]
-        pad = ~mask[:, None, None, :]
-        y = model.embed(tgt)
-        attns = []
-        for layer in model.decoder.layers:
-            y, attn = layer(y, memory, causal, pad, True)  # attn [B, heads, T, S]
-            attns.append(attn)
+        encoder_self, decoder_self = [], []
+        with recording_weights([layer.self_attn for layer in model.encoder.layers],
+                               encoder_self), \
+                recording_weights([layer.self_attn for layer in model.decoder.layers],
+                                  decoder_self):
+            memory = model.encode(src, mask)
+            T = tgt.shape[1]
+            causal = torch.ones(T, T, dtype=torch.bool).triu(1)[None, None]
+            pad = ~mask[:, None, None, :]
+            y = model.embed(tgt)
+            attns = []
+            for layer in model.decoder.layers:
+                y, attn = layer(y, memory, causal, pad, True)  # attn [B, heads, T, S]
+                attns.append(attn)
         logits = torch.nn.functional.linear(model.decoder.final_norm(y), model.embedding.weight)
         logprobs = torch.log_softmax(logits, -1)  # [B, T, V]
         attention = torch.stack(attns, 0).permute(1, 3, 0, 2, 4)  # [B, T, layers, heads, S]
-        return logprobs, attention
+        return logprobs, attention, {
+            "encoder_self_attention": torch.stack(encoder_self, 1),  # [B, layers, heads, S, S]
+            "decoder_self_attention": torch.stack(decoder_self, 1),  # [B, layers, heads, T, T]
+        }
     state = model.start_state(src, mask)
     lps, atts = [], []
     for t in range(tgt.shape[1]):
         lp, a, state = model.step(state, tgt[:, :t + 1])
         lps.append(lp)
         atts.append(a)
-    return torch.stack(lps, 1), torch.stack(atts, 1)  # [B, T, V], [B, T, S]
+    return torch.stack(lps, 1), torch.stack(atts, 1), {}  # [B, T, V], [B, T, S]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -329,12 +361,12 @@ def build_variant(name, arch, hparams, seed, eos_boost, dtypes, check=True):
                 json.dump(manifest, f, indent=2, ensure_ascii=False)
                 f.write("\n")
             pkg_model, _, _ = evaluate.load_model(out)  # the weights exactly as exported
-            logprobs, attention = teacher_forced(pkg_model, arch, sources, prefixes)
+            logprobs, attention, more = teacher_forced(pkg_model, arch, sources, prefixes)
             margins = []
             greedy_out = greedy(pkg_model, sources, margins)
             beams = [beam_search(pkg_model, s, margins) for s in sources]
-            glosa_safetensors.save({"logprobs": logprobs.float().contiguous(),
-                                    "attention": attention.float().contiguous()},
+            tensors = dict(more, logprobs=logprobs, attention=attention)
+            glosa_safetensors.save({k: v.float().contiguous() for k, v in tensors.items()},
                                    os.path.join(out, "golden.safetensors"))
             golden = {
                 "generated_by": "tools/make_parity_fixtures.py",

@@ -750,6 +750,13 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     </message>
 </context>
 <context>
+    <name>glosa::HeadGridWidget</name>
+    <message>
+        <source>Head %1</source>
+        <translation>Cabeza %1</translation>
+    </message>
+</context>
+<context>
     <name>glosa::HeatmapWidget</name>
     <message>
         <source>The attention matrix appears here after a translation.</source>
@@ -1669,6 +1676,50 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>The translation has your edits. Translate again and replace them with the model&apos;s translation?</source>
         <translation>La traducción tiene sus correcciones. ¿Traducir de nuevo y reemplazarlas por la traducción del modelo?</translation>
+    </message>
+    <message>
+        <source>Attention kind</source>
+        <translation>Tipo de atención</translation>
+    </message>
+    <message>
+        <source>Which of the model&apos;s attentions the heatmap shows</source>
+        <translation>Qué atención del modelo muestra el mapa de calor</translation>
+    </message>
+    <message>
+        <source>All heads</source>
+        <translation>Todas las cabezas</translation>
+    </message>
+    <message>
+        <source>Every head of the layer side by side; click one to see it large</source>
+        <translation>Todas las cabezas de la capa, una junto a otra; pulse una para verla en grande</translation>
+    </message>
+    <message>
+        <source>Attention heads</source>
+        <translation>Cabezas de atención</translation>
+    </message>
+    <message>
+        <source>Cross-attention</source>
+        <translation>Atención cruzada</translation>
+    </message>
+    <message>
+        <source>Encoder self-attention</source>
+        <translation>Autoatención del codificador</translation>
+    </message>
+    <message>
+        <source>Decoder self-attention</source>
+        <translation>Autoatención del decodificador</translation>
+    </message>
+    <message>
+        <source>every head of the layer · click one to see it large</source>
+        <translation>todas las cabezas de la capa · pulse una para verla en grande</translation>
+    </message>
+    <message>
+        <source>rows and columns: source tokens · each row: what the encoder read for that token</source>
+        <translation>filas y columnas: tokens del original · cada fila: lo que el codificador leyó para ese token</translation>
+    </message>
+    <message>
+        <source>rows: translation tokens · columns: what the decoder had read (the start, then the translation so far; the rest is masked)</source>
+        <translation>filas: tokens de la traducción · columnas: lo que el decodificador había leído (el inicio y la traducción hasta entonces; el resto está enmascarado)</translation>
     </message>
 </context>
 <context>

@@ -742,6 +742,13 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     </message>
 </context>
 <context>
+    <name>glosa::HeadGridWidget</name>
+    <message>
+        <source>Head %1</source>
+        <translation>헤드 %1</translation>
+    </message>
+</context>
+<context>
     <name>glosa::HeatmapWidget</name>
     <message>
         <source>The attention matrix appears here after a translation.</source>
@@ -1654,6 +1661,50 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>The translation has your edits. Translate again and replace them with the model&apos;s translation?</source>
         <translation>번역에 수정한 내용이 있습니다. 다시 번역하여 모델의 번역으로 바꿀까요?</translation>
+    </message>
+    <message>
+        <source>Attention kind</source>
+        <translation>어텐션 종류</translation>
+    </message>
+    <message>
+        <source>Which of the model&apos;s attentions the heatmap shows</source>
+        <translation>히트맵에 보여 줄 모델의 어텐션</translation>
+    </message>
+    <message>
+        <source>All heads</source>
+        <translation>모든 헤드</translation>
+    </message>
+    <message>
+        <source>Every head of the layer side by side; click one to see it large</source>
+        <translation>레이어의 모든 헤드를 나란히 표시 · 하나를 클릭하면 크게 표시</translation>
+    </message>
+    <message>
+        <source>Attention heads</source>
+        <translation>어텐션 헤드</translation>
+    </message>
+    <message>
+        <source>Cross-attention</source>
+        <translation>교차 어텐션</translation>
+    </message>
+    <message>
+        <source>Encoder self-attention</source>
+        <translation>인코더 셀프 어텐션</translation>
+    </message>
+    <message>
+        <source>Decoder self-attention</source>
+        <translation>디코더 셀프 어텐션</translation>
+    </message>
+    <message>
+        <source>every head of the layer · click one to see it large</source>
+        <translation>레이어의 모든 헤드 · 하나를 클릭하면 크게 표시</translation>
+    </message>
+    <message>
+        <source>rows and columns: source tokens · each row: what the encoder read for that token</source>
+        <translation>행과 열: 원문 토큰 · 각 행: 인코더가 그 토큰을 위해 읽은 것</translation>
+    </message>
+    <message>
+        <source>rows: translation tokens · columns: what the decoder had read (the start, then the translation so far; the rest is masked)</source>
+        <translation>행: 번역 토큰 · 열: 디코더가 읽은 것 (시작 토큰과 그때까지의 번역, 나머지는 마스킹됨)</translation>
     </message>
 </context>
 <context>

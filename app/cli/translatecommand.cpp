@@ -7,6 +7,7 @@
 #include "app/core/limits.h"
 #include "app/core/modelcatalog.h"
 #include "app/core/pluginregistry.h"
+#include "engine/decoding/attentioninspector.h"
 #include "engine/decoding/decodingfields.h"
 #include "engine/text/unicode.h"
 #include "engine/translation/translationmodel.h"
@@ -152,6 +153,40 @@ QJsonObject toJson(const QByteArray &line, const engine::TranslationResult &resu
     return object;
 }
 
+// --attention all: one object per segment, each kind the model has → [layers][heads][rows][columns]
+// (engine/decoding/attentioninspector.h), {} for a model that shows no more than "alignment".
+QJsonArray attentionJson(engine::Translator &translator, const engine::TranslationResult &result)
+{
+    engine::AttentionInspector *inspector = translator.model().decoder().attentionInspector();
+    QJsonArray segments;
+    for (const auto &segment : result.segments) {
+        QJsonObject kinds;
+        if (const std::optional<engine::AttentionMaps> maps = translator.inspectAttention(segment))
+            for (const engine::AttentionKind kind : inspector->attentionKinds()) {
+                const engine::Tensor &tensor = maps->of(kind);
+                const float *p = tensor.data<float>();
+                QJsonArray layers;
+                for (std::int64_t l = 0; l < tensor.dim(0); ++l) {
+                    QJsonArray heads;
+                    for (std::int64_t h = 0; h < tensor.dim(1); ++h) {
+                        QJsonArray rows;
+                        for (std::int64_t i = 0; i < tensor.dim(2); ++i) {
+                            QJsonArray row;
+                            for (std::int64_t j = 0; j < tensor.dim(3); ++j)
+                                row.append(rounded(*p++, 1e4));
+                            rows.append(row);
+                        }
+                        heads.append(rows);
+                    }
+                    layers.append(heads);
+                }
+                kinds[QString::fromLatin1(engine::attentionKindName(kind))] = layers;
+            }
+        segments.append(kinds);
+    }
+    return segments;
+}
+
 // What --save-history records: the line, every hypothesis, the best one's alignment with its
 // token labels — texts and labels taken from the JSON object (toJson()) so that both say the
 // same. The alignment is sparse: each sentence's rows hold only that sentence's source tokens.
@@ -265,6 +300,16 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
     }
     const bool json = parser.isSet("json");
     const bool saveHistory = parser.isSet("save-history");
+    const QString attention = parser.value("attention");
+    if (attention != QLatin1String("cross") && attention != QLatin1String("all")) {
+        err << "glosa-cli translate: --attention must be cross or all, not '" << attention << "'\n";
+        return 2;
+    }
+    const bool allAttention = attention == QLatin1String("all");
+    if (allAttention && !json) {
+        err << "glosa-cli translate: --attention all needs --json\n";
+        return 2;
+    }
 
     engine::Translator translator(model);
     QFile input;
@@ -304,7 +349,9 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
                 translator.translate(std::string_view(line.constData(), line.size()), decoding);
             const double elapsedMs = timer.nsecsElapsed() / 1e6;
             if (json || saveHistory) {
-                const QJsonObject object = toJson(line, result, decoding, *model, elapsedMs, json);
+                QJsonObject object = toJson(line, result, decoding, *model, elapsedMs, json);
+                if (allAttention)
+                    object["attention"] = attentionJson(translator, result);
                 if (json)
                     out << QJsonDocument(object).toJson(QJsonDocument::Compact);
                 if (saveHistory && !line.isEmpty() &&
@@ -348,7 +395,8 @@ CommandHelp translateCommandHelp()
     CommandHelp help;
     help.name = QStringLiteral("translate");
     help.synopsis = QStringLiteral("[--model ID_OR_DIR | --from LANG --to LANG] [decoding "
-                                   "options] [--json] [--save-history] < TEXT");
+                                   "options] [--json [--attention cross|all]] [--save-history] "
+                                   "< TEXT");
     help.summary = QStringLiteral("Translate stdin line by line.");
     help.description =
         QStringLiteral("Reads one text per line on stdin and writes one translation per line on "
@@ -358,10 +406,15 @@ CommandHelp translateCommandHelp()
         decodingHelpParagraph() +
         QStringLiteral("\n\n--json writes one object per line: the translation, every "
                        "hypothesis with its tokens, token log-probabilities and score, the "
-                       "source tokens, the alignment and the settings in effect.");
+                       "source tokens, the alignment and the settings in effect; with "
+                       "--attention all also every attention map of the best hypothesis.");
     help.options = modelCommandLineOptions() + decodingCommandLineOptions();
     help.options += QList<QCommandLineOption>{
         {"json", "One JSON object per line."},
+        {"attention",
+         "With --json: cross (the default) gives the alignment; all also gives every layer's and "
+         "head's cross-, encoder self- and decoder self-attention the model has.",
+         "cross|all", "cross"},
         {"save-history", "Also record each translation in the history (--history PATH)."},
     };
     help.examples = {

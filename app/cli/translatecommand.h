@@ -2,7 +2,8 @@
 //
 //   glosa-cli translate [--model ID_OR_DIR | --from LANG --to LANG] [--compute-type TYPE]
 //       [every decoding setting of engine/decoding/decodingfields.cpp: --strategy, --beam-size,
-//        --no-repeat-ngram-size, --top-p, ... (app/cli/modeloptions.h)] [--json] [--save-history]
+//        --no-repeat-ngram-size, --top-p, ... (app/cli/modeloptions.h)]
+//       [--json [--attention cross|all]] [--save-history]
 //   glosa-cli models [--all] [--json]
 //
 // Without --model, translate uses the default model (ModelCatalog::defaultModel) from --from to
@@ -26,6 +27,16 @@
 // hypothesis, one column per source token; block-diagonal when the line held several sentences),
 // "segments" (each sentence's "source" and "target" UTF-16 ranges and the index of its first
 // source and target token), "strategy" (every setting in effect), "model", "elapsed_ms".
+// --attention all (with --json; the default, cross, gives only "alignment") adds "attention": one
+// object per segment (as in "segments"), with a key for each kind the model has
+// (engine/decoding/attentioninspector.h) holding [layer][head][row][column] weights of the best
+// hypothesis, rounded to 1e-4:
+//   "cross"         rows: the segment's target tokens; columns: its source tokens
+//   "encoder_self"  rows and columns: its source tokens
+//   "decoder_self"  rows: its target tokens; column 0 the start token, column j > 0 target token
+//                   j - 1; zero above the diagonal (masked), rows sum to 1 over j ≤ row
+// A Transformer has all three, the RNN only "cross" (one layer, one head); a model that shows no
+// more than the alignment gives {}. The maps come from running the model again on each sentence.
 // For a line with several sentences, hypothesis k joins the k-th hypothesis of each sentence
 // (the last one where a sentence has fewer) and its score is the sum of theirs.
 //

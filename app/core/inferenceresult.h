@@ -3,6 +3,7 @@
 // that the GUI can paint alignments on QTextDocuments without knowing about the tokenizer.
 #pragma once
 
+#include "engine/decoding/attentioninspector.h"
 #include "engine/decoding/decodingoptions.h"
 #include "engine/decoding/trace.h"
 
@@ -27,6 +28,16 @@ struct TokenSpan
     QString surface() const; // the piece without "▁", for labels
 };
 
+// One sentence's share of a hypothesis's attention maps (engine/decoding/attentioninspector.h),
+// and where its rows and columns start in the whole text's tokens. Kept per sentence: dense maps
+// of a whole paragraph would grow with the square of its length for every layer and head.
+struct SentenceAttention
+{
+    int firstSourceToken = 0;
+    int firstTargetToken = 0;
+    engine::AttentionMaps maps;
+};
+
 struct TranslationHypothesis
 {
     QString text;
@@ -38,6 +49,10 @@ struct TranslationHypothesis
     // are 0 elsewhere (sentences are decoded independently). Empty without attention.
     QVector<float> alignment;
     int sourceCount = 0; // columns of `alignment`
+    // Every attention of this hypothesis, sentence by sentence, when the request asked for them
+    // (InferenceWorker::translate's everyAttention) and the model has an AttentionInspector;
+    // attentionMatrix() (translationrunner.h) draws one kind, layer and head of it.
+    QList<SentenceAttention> attentionMaps;
 
     float alignmentAt(int target, int source) const
     {

@@ -22,6 +22,7 @@ struct Request
     QString text; // the text, or the image path
     QList<engine::DecodingOptions> options;
     AlignmentChoice alignment;
+    bool everyAttention = false;
     ModelInfo info;
     std::shared_ptr<const PluginRegistry> plugins; // Load
     std::shared_ptr<engine::Model> model;          // setModel()
@@ -136,11 +137,13 @@ private:
                     defaults = {source->alignmentLayer(), source->alignmentHead()};
                 }
                 m_defaultAlignment = defaults;
-                toWorker([modelId = request.info.id, layers, heads, defaults](InferenceWorker *w) {
+                toWorker([modelId = request.info.id, layers, heads, defaults,
+                          kinds = attentionKinds(*m_model)](InferenceWorker *w) {
                     w->m_loaded = true;
                     w->m_alignmentLayers = layers;
                     w->m_alignmentHeads = heads;
                     w->m_defaultAlignment = defaults;
+                    w->m_attentionKinds = kinds;
                     emit w->modelLoaded(modelId);
                 });
                 return;
@@ -156,7 +159,8 @@ private:
                 QList<TranslationResult> results;
                 for (int column = 0; column < request.options.size(); ++column) {
                     TranslationResult result =
-                        runTranslation(m_model, request.text, request.options.at(column), control);
+                        runTranslation(m_model, request.text, request.options.at(column), control,
+                                       request.everyAttention);
                     if (superseded(id))
                         throw engine::DecodingCancelled();
                     toRequest(id, [column, result](InferenceRequest *r) {
@@ -307,13 +311,14 @@ void InferenceWorker::postLoad(const ModelInfo &info, std::shared_ptr<const Plug
     m_loaded = false;
     m_alignmentLayers = m_alignmentHeads = 0;
     m_defaultAlignment = {};
+    m_attentionKinds.clear();
     m_executor->setPending(std::move(request));
     post(m_next);
 }
 
 std::unique_ptr<InferenceRequest>
 InferenceWorker::translate(const QString &text, const QList<engine::DecodingOptions> &options,
-                           const AlignmentChoice &alignment)
+                           const AlignmentChoice &alignment, bool everyAttention)
 {
     Request request;
     request.kind = Request::Kind::Translate;
@@ -321,6 +326,7 @@ InferenceWorker::translate(const QString &text, const QList<engine::DecodingOpti
     request.text = text;
     request.options = options;
     request.alignment = alignment;
+    request.everyAttention = everyAttention;
     std::unique_ptr<InferenceRequest> handle = openRequest(m_next);
     m_executor->setPending(std::move(request));
     post(m_next);

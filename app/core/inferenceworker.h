@@ -25,6 +25,7 @@
 #include "app/core/inferenceresult.h"
 #include "app/core/modelcatalog.h"
 #include "engine/decoding/alignmentsource.h"
+#include "engine/decoding/attentioninspector.h"
 
 #include <QHash>
 #include <QObject>
@@ -92,9 +93,11 @@ public:
 
     // Translates `text` once per entry of `options` (the Compare view's columns; each column is
     // reported as soon as it is done by columnReady, then all of them by translated).
+    // `everyAttention`: also every layer's and head's attention of each hypothesis
+    // (TranslationHypothesis::attentionMaps), which costs one more pass over each sentence.
     [[nodiscard]] std::unique_ptr<InferenceRequest>
     translate(const QString &text, const QList<engine::DecodingOptions> &options,
-              const AlignmentChoice &alignment = {});
+              const AlignmentChoice &alignment = {}, bool everyAttention = false);
     [[nodiscard]] std::unique_ptr<InferenceRequest> caption(const QString &imagePath,
                                                             const engine::DecodingOptions &options);
     // Supersedes every request: the pending one is dropped, the running one stops at its next
@@ -106,6 +109,9 @@ public:
     int alignmentLayers() const { return m_alignmentLayers; }
     int alignmentHeads() const { return m_alignmentHeads; }
     AlignmentChoice defaultAlignment() const { return m_defaultAlignment; }
+    // The kinds of attention the loaded model can show (attentionKinds(), translationrunner.h);
+    // known once modelLoaded has been emitted.
+    QList<engine::AttentionKind> attentionKinds() const { return m_attentionKinds; }
 
     bool isBusy() const { return m_busy; }
 
@@ -136,6 +142,7 @@ private:
     int m_alignmentLayers = 0;
     int m_alignmentHeads = 0;
     AlignmentChoice m_defaultAlignment;
+    QList<engine::AttentionKind> m_attentionKinds;
     // The newest request id; a running request whose id is older is cancelled at its next step.
     std::atomic<quint64> m_latest{0};
     quint64 m_next = 0;

@@ -9,6 +9,7 @@
 #include <QElapsedTimer>
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -93,7 +94,7 @@ bool canCaption(const engine::Model &model)
 
 TranslationResult runTranslation(const std::shared_ptr<engine::Model> &model, const QString &text,
                                  const engine::DecodingOptions &options,
-                                 const engine::DecodingControl &control)
+                                 const engine::DecodingControl &control, bool everyAttention)
 {
     QElapsedTimer timer;
     timer.start();
@@ -130,8 +131,16 @@ TranslationResult runTranslation(const std::shared_ptr<engine::Model> &model, co
             const engine::TranslatedSegment &segment = translated.segments[s];
             if (segment.hypotheses.empty())
                 continue;
-            const engine::Hypothesis &h =
-                segment.hypotheses[std::min(k, segment.hypotheses.size() - 1)];
+            const std::size_t index = std::min(k, segment.hypotheses.size() - 1);
+            const engine::Hypothesis &h = segment.hypotheses[index];
+            if (everyAttention) {
+                if (control.cancelled && control.cancelled())
+                    throw engine::DecodingCancelled();
+                if (std::optional<engine::AttentionMaps> maps =
+                        translator.inspectAttention(segment, index))
+                    hypothesis.attentionMaps.append(
+                        {firstColumn[s], int(hypothesis.tokens.size()), std::move(*maps)});
+            }
             if (k == 0) {
                 // The Translator already placed the best hypothesis in translated.text.
                 for (const engine::Token &token : segment.targetTokens)
@@ -197,6 +206,87 @@ TranslationResult runTranslation(const std::shared_ptr<engine::Model> &model, co
     return result;
 }
 
+QList<engine::AttentionKind> attentionKinds(engine::Model &model)
+{
+    auto *translation = dynamic_cast<engine::TranslationModel *>(&model);
+    if (!translation)
+        return {};
+    engine::AttentionInspector *inspector = translation->decoder().attentionInspector();
+    if (!inspector)
+        return {engine::AttentionKind::Cross};
+    const std::vector<engine::AttentionKind> kinds = inspector->attentionKinds();
+    return QList<engine::AttentionKind>(kinds.begin(), kinds.end());
+}
+
+namespace {
+// The first sentence's [layers, heads, rows, columns] maps of `kind`: every sentence has the same
+// layers and heads.
+const engine::Tensor *firstMaps(const TranslationHypothesis &hypothesis, engine::AttentionKind kind)
+{
+    if (hypothesis.attentionMaps.isEmpty())
+        return nullptr;
+    const engine::Tensor &maps = hypothesis.attentionMaps.first().maps.of(kind);
+    return maps.rank() == 4 ? &maps : nullptr;
+}
+} // namespace
+
+int attentionLayers(const TranslationHypothesis &hypothesis, engine::AttentionKind kind)
+{
+    const engine::Tensor *maps = firstMaps(hypothesis, kind);
+    return maps ? int(maps->dim(0)) : 0;
+}
+
+int attentionHeads(const TranslationHypothesis &hypothesis, engine::AttentionKind kind)
+{
+    const engine::Tensor *maps = firstMaps(hypothesis, kind);
+    return maps ? int(maps->dim(1)) : 0;
+}
+
+QVector<float> attentionMatrix(const TranslationResult &result,
+                               const TranslationHypothesis &hypothesis, engine::AttentionKind kind,
+                               int layer, int head, int *rows, int *columns)
+{
+    using Kind = engine::AttentionKind;
+    const int sources = int(result.sourceTokens.size());
+    const int targets = int(hypothesis.tokens.size());
+    *rows = kind == Kind::EncoderSelf ? sources : targets;
+    *columns = kind == Kind::DecoderSelf ? targets : sources;
+    const bool inRange = layer >= 0 && layer < attentionLayers(hypothesis, kind) &&
+                         head >= engine::AlignmentSource::kAverageHeads &&
+                         head < attentionHeads(hypothesis, kind);
+    if (!inRange) {
+        *rows = *columns = 0;
+        return {};
+    }
+    QVector<float> matrix(qsizetype(*rows) * *columns, 0.0f);
+    for (const SentenceAttention &sentence : hypothesis.attentionMaps) {
+        const engine::Tensor block = engine::attentionMap(sentence.maps.of(kind), layer, head);
+        const int top =
+            kind == Kind::EncoderSelf ? sentence.firstSourceToken : sentence.firstTargetToken;
+        const int left =
+            kind == Kind::DecoderSelf ? sentence.firstTargetToken : sentence.firstSourceToken;
+        const float *values = block.data<float>();
+        for (std::int64_t i = 0; i < block.dim(0) && top + i < *rows; ++i)
+            for (std::int64_t j = 0; j < block.dim(1) && left + j < *columns; ++j)
+                matrix[(top + i) * *columns + left + j] = values[i * block.dim(1) + j];
+    }
+    return matrix;
+}
+
+QStringList decoderInputLabels(const TranslationHypothesis &hypothesis, const QString &start)
+{
+    QStringList labels;
+    for (const SentenceAttention &sentence : hypothesis.attentionMaps) {
+        const engine::Tensor &maps = sentence.maps.decoderSelf;
+        const int count = maps.rank() == 4 ? int(maps.dim(2)) : 0;
+        for (int j = 0; j < count; ++j)
+            labels << (j == 0
+                           ? start
+                           : hypothesis.tokens.value(sentence.firstTargetToken + j - 1).surface());
+    }
+    return labels;
+}
+
 QString tidyCaption(const QString &raw, QList<TokenSpan> *tokens)
 {
     QString text;
@@ -225,8 +315,8 @@ CaptionResult captionResultFrom(const engine::CaptioningModel &captioner,
                                 const engine::DecodingOptions &options)
 {
     if (caption.result.hypotheses.empty())
-        throw std::runtime_error("the captioner returned no hypothesis for "
-                                 + imagePath.toStdString());
+        throw std::runtime_error("the captioner returned no hypothesis for " +
+                                 imagePath.toStdString());
     CaptionResult result;
     result.modelId = QString::fromStdString(captioner.id());
     result.imagePath = imagePath;

@@ -1,8 +1,10 @@
 #include "translateview.h"
 
 #include "app/core/inferenceworker.h"
+#include "app/core/translationrunner.h"
 #include "decodingpanel.h"
 #include "guiutil.h"
+#include "headgridwidget.h"
 #include "heatmapwidget.h"
 #include "theme.h"
 
@@ -149,9 +151,27 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
     m_alignment = new QComboBox(this);
     m_alignment->setVisible(false);
     m_alignment->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_kind = new QComboBox(this);
+    m_kind->setVisible(false);
+    m_kind->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_layerHead = new QComboBox(this);
+    m_layerHead->setVisible(false);
+    m_layerHead->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_allHeads = new QCheckBox(this);
+    m_allHeads->setVisible(false);
+    heatHeader->addWidget(m_kind);
     heatHeader->addWidget(m_alignment);
+    heatHeader->addWidget(m_layerHead);
+    heatHeader->addWidget(m_allHeads);
+    m_headGrid = new HeadGridWidget(this);
+    m_headGridScroll = new QScrollArea(this);
+    m_headGridScroll->setWidget(m_headGrid);
+    m_headGridScroll->setWidgetResizable(true);
+    m_headGridScroll->setFrameShape(QFrame::StyledPanel);
+    m_headGridScroll->setVisible(false);
     heatLayout->addLayout(heatHeader);
     heatLayout->addWidget(m_heatmapScroll, 1);
+    heatLayout->addWidget(m_headGridScroll, 1);
 
     m_verticalSplitter = new QSplitter(Qt::Vertical, this);
     m_verticalSplitter->addWidget(m_editorSplitter);
@@ -239,6 +259,29 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
         if (!m_source->toPlainText().trimmed().isEmpty())
             translateNow(); // the alignment is recorded while decoding
     });
+    // The other kinds and the head grid are drawn from the maps the result carries; a result
+    // translated without them is translated again with them.
+    const auto attentionChoiceChanged = [this] {
+        updateLayerHeadChoices();
+        if (missingAttentionMaps() && !m_source->toPlainText().trimmed().isEmpty())
+            translateNow();
+        else
+            showAttention();
+    };
+    connect(m_kind, &QComboBox::activated, this, attentionChoiceChanged);
+    connect(m_allHeads, &QCheckBox::toggled, this, attentionChoiceChanged);
+    connect(m_layerHead, &QComboBox::activated, this, &TranslateView::showAttention);
+    connect(m_headGrid, &HeadGridWidget::headClicked, this, [this](int head) {
+        const bool cross = shownAttentionKind() == engine::AttentionKind::Cross;
+        QComboBox *selector = cross ? m_alignment : m_layerHead;
+        const int index = selector->findData(QPoint(shownLayerHead().x(), head));
+        if (index < 0)
+            return;
+        selector->setCurrentIndex(index);
+        m_allHeads->setChecked(false); // shows that head large (or translates again)
+        if (cross)
+            emit m_alignment->activated(index);
+    });
     connect(m_copy, &QPushButton::clicked, this, [this] {
         QApplication::clipboard()->setText(m_target->toPlainText());
     });
@@ -249,6 +292,8 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
     connect(m_target, &QPlainTextEdit::selectionChanged, this, &TranslateView::updateOverlay);
     connect(m_source, &QPlainTextEdit::selectionChanged, this, &TranslateView::updateOverlay);
     connect(m_heatmap, &HeatmapWidget::cellHovered, this, [this](int row, int) {
+        if (shownAttentionKind() != engine::AttentionKind::Cross)
+            return; // the editors' overlay follows the alignment
         m_hoverTarget = row;
         m_hoverSource = -1;
         updateOverlay();
@@ -282,12 +327,19 @@ void TranslateView::retranslateUi()
     m_alternatives->setAccessibleName(tr("Alternative translations"));
     m_heatmap->setAccessibleName(tr("Attention heatmap"));
     m_heatmapTitle->setText(tr("Attention"));
-    m_heatmapHint->setText(tr("rows: translation tokens · columns: source tokens · hover a "
-                              "cell for its weight"));
     m_decodingTitle->setText(tr("Decoding"));
     m_alignment->setAccessibleName(tr("Attention layer and head"));
     m_alignment->setToolTip(tr("Which cross-attention the heatmap and the highlights show"));
+    m_kind->setAccessibleName(tr("Attention kind"));
+    m_kind->setToolTip(tr("Which of the model's attentions the heatmap shows"));
+    m_layerHead->setAccessibleName(tr("Attention layer and head"));
+    m_allHeads->setText(tr("All heads"));
+    m_allHeads->setToolTip(tr("Every head of the layer side by side; click one to see it large"));
+    m_headGrid->setAccessibleName(tr("Attention heads"));
     updateAlignmentChoices();
+    updateKindChoices();
+    updateLayerHeadChoices();
+    showAttention(); // the hint follows the kind
     for (int i = 0; i < m_alternatives->count(); ++i)
         m_alternatives->setItemText(i, tr("Alternative %1").arg(i + 1));
     updateCounts();
@@ -339,11 +391,13 @@ void TranslateView::useModel(const ModelChoice &choice)
     connect(worker, &InferenceWorker::modelLoaded, this, [this] {
         m_alignment->clear(); // a new model: its default again
         updateAlignmentChoices();
+        updateKindChoices();
         if (!m_source->toPlainText().trimmed().isEmpty())
             translateNow();
     });
     m_alignment->clear();
     updateAlignmentChoices();
+    updateKindChoices();
     if (worker->isModelLoaded() && !m_source->toPlainText().trimmed().isEmpty())
         translateNow();
 }
@@ -369,7 +423,142 @@ void TranslateView::updateAlignmentChoices()
             current.isValid() ? current : QVariant(QPoint(preset.layer, preset.head)));
         m_alignment->setCurrentIndex(std::max(0, index));
     }
-    m_alignment->setVisible(layers > 0);
+    m_alignment->setVisible(layers > 0 && shownAttentionKind() == engine::AttentionKind::Cross);
+}
+
+void TranslateView::updateKindChoices()
+{
+    const QList<engine::AttentionKind> kinds = m_worker && m_worker->isModelLoaded()
+                                                   ? m_worker->attentionKinds()
+                                                   : QList<engine::AttentionKind>();
+    const engine::AttentionKind current = shownAttentionKind();
+    m_kind->clear();
+    for (const engine::AttentionKind kind : kinds) {
+        switch (kind) {
+        case engine::AttentionKind::Cross:
+            m_kind->addItem(tr("Cross-attention"), int(kind));
+            break;
+        case engine::AttentionKind::EncoderSelf:
+            m_kind->addItem(tr("Encoder self-attention"), int(kind));
+            break;
+        case engine::AttentionKind::DecoderSelf:
+            m_kind->addItem(tr("Decoder self-attention"), int(kind));
+            break;
+        }
+    }
+    m_kind->setCurrentIndex(std::max(0, m_kind->findData(int(current))));
+    // One kind (the RNN, the toy models): nothing to choose, and no heads to lay out.
+    m_kind->setVisible(kinds.size() > 1);
+    m_allHeads->setVisible(kinds.size() > 1);
+    if (kinds.size() <= 1)
+        m_allHeads->setChecked(false);
+    updateLayerHeadChoices();
+}
+
+engine::AttentionKind TranslateView::shownAttentionKind() const
+{
+    return m_kind->currentIndex() < 0
+               ? engine::AttentionKind::Cross
+               : static_cast<engine::AttentionKind>(m_kind->currentData().toInt());
+}
+
+void TranslateView::updateLayerHeadChoices()
+{
+    const engine::AttentionKind kind = shownAttentionKind();
+    const TranslationHypothesis *h = shownHypothesis();
+    const int layers = h ? attentionLayers(*h, kind) : 0;
+    const int heads = h ? attentionHeads(*h, kind) : 0;
+    const QVariant current = m_layerHead->currentData();
+    m_layerHead->clear();
+    if (kind != engine::AttentionKind::Cross)
+        for (int layer = 0; layer < layers; ++layer)
+            for (int head = engine::AlignmentSource::kAverageHeads; head < heads; ++head)
+                m_layerHead->addItem(head == engine::AlignmentSource::kAverageHeads
+                                         ? tr("Layer %1 · mean of heads").arg(layer + 1)
+                                         : tr("Layer %1 · head %2").arg(layer + 1).arg(head + 1),
+                                     QPoint(layer, head));
+    m_layerHead->setCurrentIndex(std::max(0, m_layerHead->findData(current)));
+    m_layerHead->setVisible(m_layerHead->count() > 0);
+    m_alignment->setVisible(m_alignment->count() > 0 && kind == engine::AttentionKind::Cross);
+}
+
+QPoint TranslateView::shownLayerHead() const
+{
+    const QComboBox *selector =
+        shownAttentionKind() == engine::AttentionKind::Cross ? m_alignment : m_layerHead;
+    return selector->currentIndex() >= 0 ? selector->currentData().toPoint()
+                                         : QPoint(0, engine::AlignmentSource::kAverageHeads);
+}
+
+bool TranslateView::needsEveryAttention() const
+{
+    return shownAttentionKind() != engine::AttentionKind::Cross || m_allHeads->isChecked();
+}
+
+bool TranslateView::missingAttentionMaps() const
+{
+    const TranslationHypothesis *h = shownHypothesis();
+    return needsEveryAttention() && h && h->attentionMaps.isEmpty();
+}
+
+void TranslateView::showAttention()
+{
+    using Kind = engine::AttentionKind;
+    const Kind kind = shownAttentionKind();
+    const bool grid = m_allHeads->isChecked();
+    switch (kind) {
+    case Kind::Cross:
+        m_heatmapHint->setText(grid ? tr("every head of the layer · click one to see it large")
+                                    : tr("rows: translation tokens · columns: source tokens · "
+                                         "hover a cell for its weight"));
+        break;
+    case Kind::EncoderSelf:
+        m_heatmapHint->setText(tr("rows and columns: source tokens · each row: what the encoder "
+                                  "read for that token"));
+        break;
+    case Kind::DecoderSelf:
+        m_heatmapHint->setText(tr("rows: translation tokens · columns: what the decoder had read "
+                                  "(the start, then the translation so far; the rest is masked)"));
+        break;
+    }
+    m_heatmapScroll->setVisible(!grid);
+    m_headGridScroll->setVisible(grid);
+    const TranslationHypothesis *h = shownHypothesis();
+    if (!h) {
+        m_heatmap->clear();
+        m_headGrid->clear();
+        return;
+    }
+    QStringList sourceLabels, targetLabels;
+    for (const TokenSpan &t : m_result.sourceTokens)
+        sourceLabels << t.surface();
+    for (const TokenSpan &t : h->tokens)
+        targetLabels << t.surface();
+    const QPoint layerHead = shownLayerHead();
+    int rows = 0, columns = 0;
+    if (grid) {
+        QList<QVector<float>> maps;
+        for (int head = 0; head < attentionHeads(*h, kind); ++head)
+            maps << attentionMatrix(m_result, *h, kind, layerHead.x(), head, &rows, &columns);
+        m_headGrid->setHeads(maps, rows, columns);
+        return;
+    }
+    if (kind == Kind::Cross) {
+        // The alignment the search recorded for the chosen layer and head.
+        if (h->alignment.isEmpty())
+            m_heatmap->clear();
+        else
+            m_heatmap->setMatrix(targetLabels, sourceLabels, h->alignment);
+        return;
+    }
+    const QVector<float> matrix =
+        attentionMatrix(m_result, *h, kind, layerHead.x(), layerHead.y(), &rows, &columns);
+    if (matrix.isEmpty())
+        m_heatmap->clear();
+    else if (kind == Kind::EncoderSelf)
+        m_heatmap->setMatrix(sourceLabels, sourceLabels, matrix);
+    else
+        m_heatmap->setMatrix(targetLabels, decoderInputLabels(*h, QStringLiteral("<s>")), matrix);
 }
 
 void TranslateView::setSourceText(const QString &text)
@@ -417,7 +606,7 @@ void TranslateView::translateNow()
         const QPoint choice = m_alignment->currentData().toPoint();
         alignment = {choice.x(), choice.y()};
     }
-    m_request = m_worker->translate(text, {options}, alignment);
+    m_request = m_worker->translate(text, {options}, alignment, needsEveryAttention());
     connect(m_request.get(), &InferenceRequest::progress, this, [this](int step, int max) {
         m_progress->setVisible(true);
         m_progress->setRange(0, std::max(1, max));
@@ -485,16 +674,8 @@ void TranslateView::showResult(const TranslationResult &result)
     m_target->setPlainText(h ? h->text : QString());
     m_settingTarget = false;
     m_edited = false;
-    if (h && !h->alignment.isEmpty()) {
-        QStringList rows, columns;
-        for (const TokenSpan &t : h->tokens)
-            rows << t.surface();
-        for (const TokenSpan &t : result.sourceTokens)
-            columns << t.surface();
-        m_heatmap->setMatrix(rows, columns, h->alignment);
-    } else {
-        m_heatmap->clear();
-    }
+    updateLayerHeadChoices();
+    showAttention();
     updateOverlay();
 }
 
@@ -654,7 +835,9 @@ void TranslateView::updateOverlay()
     }
     m_source->setExtraSelections(sourceSelections);
     m_target->setExtraSelections(targetSelections);
-    m_heatmap->setHighlight(heatRow, heatColumn);
+    // Rows and columns are target × source tokens in the cross-attention only.
+    const bool cross = shownAttentionKind() == engine::AttentionKind::Cross;
+    m_heatmap->setHighlight(cross ? heatRow : -1, cross ? heatColumn : -1);
 }
 
 QList<int> TranslateView::overlayWords(const QVector<float> &weights, const QList<bool> &empty)

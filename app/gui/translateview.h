@@ -1,10 +1,16 @@
-// TranslateView: source and target editors with the alignment overlay, the attention heatmap and
+// TranslateView: source and target editors with the alignment overlay, the attention panel and
 // the decoding panel. Hover or select a target word and the source words it attended to light up
 // with intensity by weight; hover a source word and the target words that attended to it light up.
+//
+// The attention panel shows the cross-attention (the alignment the search recorded) by default;
+// for a model with an AttentionInspector (engine/decoding/attentioninspector.h) it also offers
+// encoder and decoder self-attention, any layer and head or their mean, and a grid of every head
+// of a layer. Those maps are asked of the worker only while one of them is shown.
 #pragma once
 
 #include "app/core/appcontext.h"
 #include "app/core/inferenceresult.h"
+#include "engine/decoding/attentioninspector.h"
 
 #include <QTextFormat>
 #include <QWidget>
@@ -25,6 +31,7 @@ namespace glosa {
 
 class AppContext;
 class DecodingPanel;
+class HeadGridWidget;
 class HeatmapWidget;
 class InferenceRequest;
 class InferenceWorker;
@@ -56,6 +63,14 @@ public:
     HeatmapWidget *heatmap() const { return m_heatmap; }
     // Which layer and head the alignment comes from (models with several; hidden otherwise).
     QComboBox *alignmentSelector() const { return m_alignment; }
+    // Which attention the panel shows: one entry per kind the model has (hidden with one).
+    QComboBox *attentionKindSelector() const { return m_kind; }
+    engine::AttentionKind shownAttentionKind() const;
+    // The layer and head of a self-attention kind (the cross-attention's is alignmentSelector()).
+    QComboBox *layerHeadSelector() const { return m_layerHead; }
+    // Shows every head of the chosen layer side by side instead of one map.
+    QCheckBox *allHeadsToggle() const { return m_allHeads; }
+    HeadGridWidget *headGrid() const { return m_headGrid; }
     DecodingPanel *decodingPanel() const { return m_decoding; }
     QSplitter *mainSplitter() const { return m_mainSplitter; }
     QSplitter *editorSplitter() const { return m_editorSplitter; }
@@ -106,6 +121,17 @@ private:
     void updateOverlay();
     void updateCounts();
     void updateAlignmentChoices();
+    void updateKindChoices();
+    void updateLayerHeadChoices();
+    // The heatmap or the head grid for the shown hypothesis, kind, layer and head.
+    void showAttention();
+    // Whether what the panel shows needs every attention map (TranslationHypothesis::
+    // attentionMaps), and whether the shown result lacks them (then it is translated again).
+    bool needsEveryAttention() const;
+    bool missingAttentionMaps() const;
+    // The layer and head shown: the cross-attention's from alignmentSelector(), the others' from
+    // layerHeadSelector().
+    QPoint shownLayerHead() const;
     QList<int> selectedTokens(bool target) const;
 
     AppContext &m_context;
@@ -137,8 +163,13 @@ private:
     QLabel *m_heatmapTitle = nullptr;
     QLabel *m_heatmapHint = nullptr;
     QComboBox *m_alignment = nullptr;
+    QComboBox *m_kind = nullptr;
+    QComboBox *m_layerHead = nullptr;
+    QCheckBox *m_allHeads = nullptr;
     HeatmapWidget *m_heatmap = nullptr;
     QScrollArea *m_heatmapScroll = nullptr;
+    HeadGridWidget *m_headGrid = nullptr;
+    QScrollArea *m_headGridScroll = nullptr;
     QLabel *m_decodingTitle = nullptr;
     DecodingPanel *m_decoding = nullptr;
     QSplitter *m_mainSplitter = nullptr;

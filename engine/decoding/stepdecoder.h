@@ -63,6 +63,7 @@ void reorderRows(std::vector<std::int32_t> &values, const std::vector<std::int32
 std::uint64_t tokenKey(const std::vector<std::int32_t> &ids);
 
 class AlignmentSource;
+class AttentionInspector;
 
 class StepDecoder
 {
@@ -110,6 +111,10 @@ public:
     // tokenKey(sources[b]). Column j of a row's attention is position j of that row's sentence.
     virtual std::unique_ptr<DecoderState>
     encode(const std::vector<std::vector<std::int32_t>> &sources) = 0;
+    // Every attention of one translation, layer by layer and head by head
+    // (attentioninspector.h), for decoders that can show more than step()'s alignment; null (the
+    // default) for those that cannot.
+    virtual AttentionInspector *attentionInspector() { return nullptr; }
 };
 
 } // namespace glosa::engine

@@ -140,6 +140,19 @@ const Tensor &TranslatedSegment::alignment() const
     return hypotheses.empty() ? empty : hypotheses.front().attention;
 }
 
+std::optional<AttentionMaps> Translator::inspectAttention(const TranslatedSegment &segment,
+                                                          std::size_t hypothesis)
+{
+    AttentionInspector *inspector = m_model->decoder().attentionInspector();
+    if (!inspector || hypothesis >= segment.hypotheses.size())
+        return std::nullopt;
+    std::vector<std::int32_t> source;
+    source.reserve(segment.sourceTokens.size());
+    for (const Token &token : segment.sourceTokens)
+        source.push_back(token.id);
+    return inspector->inspectAttention(source, segment.hypotheses[hypothesis].tokens);
+}
+
 Translator::Translator(std::shared_ptr<TranslationModel> model) : m_model(std::move(model))
 {
     if (!m_model)

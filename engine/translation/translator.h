@@ -25,10 +25,12 @@
 // Not thread-safe: one thread drives a model at a time (the app's worker owns both).
 #pragma once
 
+#include "engine/decoding/attentioninspector.h"
 #include "engine/decoding/search.h"
 #include "engine/text/tokenizer.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -90,6 +92,13 @@ public:
     // comes back as it is, with no segments.
     TranslationResult translate(std::string_view text, const DecodingOptions &options,
                                 const DecodingControl &control = {});
+
+    // Every attention behind `segment`'s hypothesis `hypothesis` (0: the best), each layer and
+    // head (attentioninspector.h: rows follow its tokens, columns sourceTokens): the model is run
+    // again on that one sentence, so only callers that show the maps pay for them. std::nullopt
+    // when the model has no AttentionInspector or the segment no such hypothesis.
+    std::optional<AttentionMaps> inspectAttention(const TranslatedSegment &segment,
+                                                  std::size_t hypothesis = 0);
 
 private:
     std::shared_ptr<TranslationModel> m_model;

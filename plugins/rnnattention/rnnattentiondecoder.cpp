@@ -321,4 +321,14 @@ void RnnAttentionDecoder::step(engine::DecoderState &base, const Tensor &lastTok
     m_logSoftmax(st.logits, logProbs);
 }
 
+engine::AttentionMaps RnnAttentionDecoder::inspectAttention(const std::vector<std::int32_t> &source,
+                                                            const std::vector<std::int32_t> &target)
+{
+    const engine::Tensor attention = engine::teacherForcedAttention(*this, source, target);
+    engine::AttentionMaps maps;
+    maps.cross = attention.empty() ? engine::Tensor({1, 1, 0, std::int64_t(source.size())})
+                                   : attention.reshaped({1, 1, attention.dim(0), attention.dim(1)});
+    return maps;
+}
+
 } // namespace glosa::rnnattention

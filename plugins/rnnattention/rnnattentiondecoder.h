@@ -20,11 +20,14 @@
 //   score    dot: h_t · h_s; general: h_t · (W_a h_s); additive: v · tanh(W_q h_t + W_k h_s);
 //            scaled-dot: h_t · h_s / sqrt(2 · encoder_hidden)
 // Per-source work (W_a h_s, W_k h_s) is done once in encode(). step() returns a_t as the
-// alignment. tests/parity/tst_parity_rnn.cpp checks all four score functions against PyTorch.
+// alignment; it is the model's one attention, and the only kind inspectAttention() reports
+// (engine/decoding/attentioninspector.h: one layer, one head). tests/parity/tst_parity_rnn.cpp
+// checks all four score functions against PyTorch.
 //
 // Threads: one model may be used by one thread at a time (the worker that owns it).
 #pragma once
 
+#include "engine/decoding/attentioninspector.h"
 #include "engine/decoding/stepdecoder.h"
 #include "engine/ops/embedding.h"
 #include "engine/ops/linear.h"
@@ -65,7 +68,7 @@ struct RnnAttentionConfig
     static RnnAttentionConfig fromPackage(const engine::ModelPackage &package);
 };
 
-class RnnAttentionDecoder final : public engine::TextStepDecoder
+class RnnAttentionDecoder final : public engine::TextStepDecoder, public engine::AttentionInspector
 {
 public:
     // Validates every tensor before using any, then packs the weights. Throws
@@ -83,6 +86,15 @@ public:
     // lastTokens [rows] I32 -> logProbs [rows, vocab], attention [rows, maxSourceLength].
     void step(engine::DecoderState &state, const engine::Tensor &lastTokens,
               engine::Tensor &logProbs, engine::Tensor &attention) override;
+    engine::AttentionInspector *attentionInspector() override { return this; }
+
+    // AttentionInspector: Cross only, [1, 1, T, S] (step()'s attention).
+    std::vector<engine::AttentionKind> attentionKinds() const override
+    {
+        return {engine::AttentionKind::Cross};
+    }
+    engine::AttentionMaps inspectAttention(const std::vector<std::int32_t> &source,
+                                           const std::vector<std::int32_t> &target) override;
 
     const RnnAttentionConfig &config() const { return m_config; }
 

@@ -38,6 +38,14 @@ void attendOne(const float *q, const float *k, std::int64_t kStride, const float
     engine::layers::softmaxWeightedSum(probs, n, v, vStride, dh, out);
 }
 
+// Where the weights of query `row` of `head` in `layer` go in a recorded [layers, heads, rows,
+// columns] map (AttentionMaps).
+float *mapRow(Tensor &maps, std::int64_t layer, std::int64_t head, std::int64_t row)
+{
+    const std::int64_t heads = maps.dim(1), rows = maps.dim(2), columns = maps.dim(3);
+    return maps.data<float>() + ((layer * heads + head) * rows + row) * columns;
+}
+
 void addInPlace(Tensor &x, const Tensor &y)
 {
     float *a = x.data<float>();
@@ -317,6 +325,31 @@ void TransformerDecoder::setAlignment(int layer, int head)
     m_alignmentHead = head;
 }
 
+std::vector<engine::AttentionKind> TransformerDecoder::attentionKinds() const
+{
+    return {engine::AttentionKind::Cross, engine::AttentionKind::EncoderSelf,
+            engine::AttentionKind::DecoderSelf};
+}
+
+engine::AttentionMaps TransformerDecoder::inspectAttention(const std::vector<std::int32_t> &source,
+                                                           const std::vector<std::int32_t> &target)
+{
+    const auto S = static_cast<std::int64_t>(source.size());
+    const auto T = static_cast<std::int64_t>(target.size());
+    const std::int64_t heads = m_config.heads;
+    engine::AttentionMaps maps;
+    maps.encoderSelf = Tensor({m_config.encoderLayers, heads, S, S});
+    maps.decoderSelf = Tensor({m_config.decoderLayers, heads, T, T});
+    maps.cross = Tensor({m_config.decoderLayers, heads, T, S});
+    struct Recording
+    {
+        engine::AttentionMaps *&slot;
+        ~Recording() { slot = nullptr; } // also when encode() or step() throws
+    } recording{m_recording = &maps};
+    engine::teacherForcedAttention(*this, source, target);
+    return maps;
+}
+
 // out [n, d] = E[ids] * sqrt(d) + PE[positions]; ids [n] I32.
 void TransformerDecoder::embed(const Tensor &ids, const std::vector<std::int64_t> &positions,
                                Tensor &out) const
@@ -362,7 +395,8 @@ TransformerDecoder::encode(const std::vector<std::vector<std::int32_t>> &sources
     embed(ids, positions, x);
     const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
     const std::vector<std::int64_t> &lengths = state->lengths;
-    for (const EncoderLayer &layer : m_encoder) {
+    for (int l = 0; l < c.encoderLayers; ++l) {
+        const EncoderLayer &layer = m_encoder[l];
         layer.self.norm(x, normed);
         layer.self.qkv(normed, qkv); // [B*S, 3d]
         context.resize({batch * S, d});
@@ -381,6 +415,9 @@ TransformerDecoder::encode(const std::vector<std::vector<std::int32_t>> &sources
                 attendOne(rowBase + i * 3 * d + h * dh, rowBase + d + h * dh, 3 * d,
                           rowBase + 2 * d + h * dh, 3 * d, lengths[b], dh, scale, probs.data(),
                           ctx + (b * S + i) * d + h * dh);
+                if (m_recording) // one sentence: b == 0, lengths[0] == S
+                    std::memcpy(mapRow(m_recording->encoderSelf, l, h, i), probs.data(),
+                                S * sizeof(float));
             }
         }
         layer.self.out(context, projected);
@@ -471,6 +508,10 @@ void TransformerDecoder::step(engine::DecoderState &base, const Tensor &lastToke
                       values + r * cap * d + h * dh, d, t + 1, dh, scale,
                       probs + (r * heads + h) * probStride, ctx + r * d + h * dh);
         }
+        if (m_recording) // one row: its position t sees positions 0..t
+            for (std::int64_t h = 0; h < heads; ++h)
+                std::memcpy(mapRow(m_recording->decoderSelf, l, h, t), probs + h * probStride,
+                            (t + 1) * sizeof(float));
         layer.self.out(st.context, st.projected);
         addInPlace(st.x, st.projected);
 
@@ -489,6 +530,10 @@ void TransformerDecoder::step(engine::DecoderState &base, const Tensor &lastToke
                       lengths[sentence[r]], dh, scale, probs + (r * heads + h) * probStride,
                       ctx + r * d + h * dh);
         }
+        if (m_recording)
+            for (std::int64_t h = 0; h < heads; ++h)
+                std::memcpy(mapRow(m_recording->cross, l, h, t), probs + h * probStride,
+                            S * sizeof(float));
         if (l == m_alignmentLayer) {
             for (std::int64_t r = 0; r < rows; ++r) {
                 const std::int64_t n = lengths[sentence[r]];

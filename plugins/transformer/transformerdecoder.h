@@ -35,11 +35,17 @@
 // model). The GUI may switch through AlignmentSource (alignmentsource.h); with a coverage penalty
 // the choice also changes the search.
 //
+// Inspection (engine/decoding/attentioninspector.h): inspectAttention() re-runs encode() and step()
+// on one sentence with a recorder set, and they copy every head's softmax weights into it as they
+// compute them: the maps are the very numbers the search used, and a search without the recorder
+// pays one null test per layer.
+//
 // Threads: one model may be used by one thread at a time (the worker that owns it). The state
 // returned by encode() belongs to the call that created it.
 #pragma once
 
 #include "engine/decoding/alignmentsource.h"
+#include "engine/decoding/attentioninspector.h"
 #include "engine/decoding/stepdecoder.h"
 #include "engine/ops/embedding.h"
 #include "engine/ops/layernorm.h"
@@ -78,7 +84,9 @@ struct TransformerConfig
     static TransformerConfig fromPackage(const engine::ModelPackage &package);
 };
 
-class TransformerDecoder final : public engine::TextStepDecoder, public engine::AlignmentSource
+class TransformerDecoder final : public engine::TextStepDecoder,
+                                 public engine::AlignmentSource,
+                                 public engine::AttentionInspector
 {
 public:
     // Validates every tensor (names, shapes, finite values) before using any, then packs the
@@ -92,6 +100,7 @@ public:
     std::int32_t endToken() const override { return m_config.eosId; }
     std::int64_t maxTargetLength() const override { return m_config.maxPositions; }
     engine::AlignmentSource *alignmentSource() override { return this; }
+    engine::AttentionInspector *attentionInspector() override { return this; }
     // sources: ids with the final EOS (the training convention: pieces + </s>), each at most
     // maxPositions long. Throws std::invalid_argument for an empty source, an id outside the
     // vocabulary or a source that is too long.
@@ -115,6 +124,12 @@ public:
     void setAlignment(int layer, int head) override;
     int alignmentLayer() const override { return m_alignmentLayer; }
     int alignmentHead() const override { return m_alignmentHead; }
+
+    // AttentionInspector: all three kinds, every layer and head (encoderLayers() layers for
+    // encoder self-attention, decoderLayers() for the others).
+    std::vector<engine::AttentionKind> attentionKinds() const override;
+    engine::AttentionMaps inspectAttention(const std::vector<std::int32_t> &source,
+                                           const std::vector<std::int32_t> &target) override;
 
 private:
     struct Attention
@@ -158,6 +173,9 @@ private:
     engine::ops::LogSoftmax m_logSoftmax;
     int m_alignmentLayer = 0;
     int m_alignmentHead = kAverageHeads;
+    // Set only during inspectAttention() (one sentence, one row): encode() and step() then copy
+    // every head's weights into it. Null otherwise, so that a search pays one test per layer.
+    engine::AttentionMaps *m_recording = nullptr;
 };
 
 } // namespace glosa::transformer

@@ -30,11 +30,11 @@ QString toyPackage()
 Run runCli(const QStringList &args, const QByteArray &input = {},
            const QString &modelPath = toyPackage())
 {
-    return glosa::test::runGlosaCli(
-        args,
-        {{QStringLiteral("GLOSA_PLUGIN_PATH"), QStringLiteral(GLOSA_TEST_PLUGIN_DIR "/translators")},
-         {QStringLiteral("GLOSA_MODEL_PATH"), modelPath}},
-        input);
+    return glosa::test::runGlosaCli(args,
+                                    {{QStringLiteral("GLOSA_PLUGIN_PATH"),
+                                      QStringLiteral(GLOSA_TEST_PLUGIN_DIR "/translators")},
+                                     {QStringLiteral("GLOSA_MODEL_PATH"), modelPath}},
+                                    input);
 }
 
 QJsonObject parse(const QByteArray &line)
@@ -191,6 +191,71 @@ private slots:
         const QJsonArray target = segments[1].toObject()["target"].toArray();
         QCOMPARE(translation.mid(target[0].toInt(), target[1].toInt() - target[0].toInt()),
                  QStringLiteral("el perro es pequeño?"));
+    }
+
+    // --attention all on the tiny parity Transformer (random weights: the text does not matter):
+    // every kind, layer and head, with the masked decoder rows; the toy word table has none.
+    void attentionAllGivesEveryMap()
+    {
+        const QString tiny =
+            glosa::test::testDataDir() + QStringLiteral("/parity/transformer-tiny");
+        const Run run = runCli({"translate", "--model", tiny, "--strategy", "greedy",
+                                "--max-length", "6", "--json", "--attention", "all"},
+                               "the cat\n", tiny);
+        QVERIFY2(run.exitCode == 0, run.err);
+        const QJsonObject o = parse(run.lines().value(0));
+        const QJsonArray attention = o["attention"].toArray();
+        QCOMPARE(attention.size(), o["segments"].toArray().size());
+        const QJsonObject maps = attention[0].toObject();
+        QCOMPARE(maps.keys(), (QStringList{"cross", "decoder_self", "encoder_self"}));
+        const qsizetype S = o["source_tokens"].toArray().size();
+        const qsizetype T = o["hypotheses"].toArray()[0].toObject()["tokens"].toArray().size();
+        QVERIFY(T > 0);
+        auto checkShape = [](const QJsonArray &layers, qsizetype rows, qsizetype columns) {
+            QCOMPARE(layers.size(), 2); // transformer-tiny: 2 × 4 heads on both stacks
+            for (const QJsonValue &heads : layers) {
+                QCOMPARE(heads.toArray().size(), 4);
+                for (const QJsonValue &map : heads.toArray()) {
+                    QCOMPARE(map.toArray().size(), rows);
+                    for (const QJsonValue &row : map.toArray())
+                        QCOMPARE(row.toArray().size(), columns);
+                }
+            }
+        };
+        checkShape(maps["cross"].toArray(), T, S);
+        checkShape(maps["encoder_self"].toArray(), S, S);
+        checkShape(maps["decoder_self"].toArray(), T, T);
+        // Masked: row i sums to 1 over columns 0..i and is 0 after.
+        for (const QJsonValue &heads : maps["decoder_self"].toArray())
+            for (const QJsonValue &map : heads.toArray())
+                for (qsizetype i = 0; i < T; ++i) {
+                    const QJsonArray row = map.toArray()[i].toArray();
+                    double sum = 0.0;
+                    for (qsizetype j = 0; j < T; ++j) {
+                        if (j > i)
+                            QCOMPARE(row[j].toDouble(), 0.0);
+                        sum += row[j].toDouble();
+                    }
+                    QVERIFY2(std::abs(sum - 1.0) < 1e-3, qPrintable(QString::number(sum)));
+                }
+        // The default alignment (layer 0, the mean of the heads) is the mean of layer 0's maps.
+        const QJsonArray layer0 = maps["cross"].toArray()[0].toArray();
+        const QJsonArray alignment = o["alignment"].toArray();
+        for (qsizetype i = 0; i < T; ++i)
+            for (qsizetype j = 0; j < S; ++j) {
+                double mean = 0.0;
+                for (const QJsonValue &map : layer0)
+                    mean += map.toArray()[i].toArray()[j].toDouble() / 4;
+                QVERIFY(std::abs(mean - alignment[i].toArray()[j].toDouble()) < 1e-3);
+            }
+
+        const Run toy = runCli(
+            {"translate", "--model", "toy-en-es", "--json", "--attention", "all"}, "the cat\n");
+        QCOMPARE(toy.exitCode, 0);
+        QCOMPARE(parse(toy.lines().value(0))["attention"].toArray(), QJsonArray{QJsonObject()});
+        // The default is today's output: the alignment only.
+        const Run plain = runCli({"translate", "--model", "toy-en-es", "--json"}, "the cat\n");
+        QVERIFY(!parse(plain.lines().value(0)).contains("attention"));
     }
 
     void invalidUtf8IsReportedAndTheRestTranslated()
@@ -469,6 +534,12 @@ private slots:
             << "top_p = 1.5";
         QTest::newRow("unknown model")
             << QStringList{"translate", "--model", "no-such-model"} << 1 << "no-such-model";
+        QTest::newRow("bad attention kind")
+            << QStringList{"translate", "--model", "toy-en-es", "--json", "--attention", "self"}
+            << 2 << "--attention must be cross or all, not 'self'";
+        QTest::newRow("attention all without --json")
+            << QStringList{"translate", "--model", "toy-en-es", "--attention", "all"} << 2
+            << "--attention all needs --json";
         QTest::newRow("models: stray argument") << QStringList{"models", "extra"} << 2 << "extra";
         QTest::newRow("bad compute type")
             << QStringList{"translate", "--model", "toy-en-es", "--compute-type", "int4"} << 2

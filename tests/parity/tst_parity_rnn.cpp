@@ -3,6 +3,7 @@
 // function (dot, general with a 2-layer encoder, additive, scaled-dot) plus an fp16 export:
 // per-step log-probabilities and attention within 1e-4, identical greedy and beam-4 outputs.
 #include "engine/decoding/alignmentsource.h"
+#include "engine/decoding/attentioninspector.h"
 #include "engine/package.h"
 #include "engine/packageerror.h"
 #include "engine/runtime.h"
@@ -136,9 +137,25 @@ void TestParityRnn::loadsThroughPlugin()
         QStringLiteral("rnn-attention"), dir, &error);
     QVERIFY2(translation, qPrintable(error));
     QCOMPARE(translation->id(), std::string("parity-rnn-general"));
-    // One attention per step: nothing to choose.
+    // One attention per step: nothing to choose, and the inspector reports that one.
     QVERIFY(!translation->decoder().alignmentSource());
     const Golden g = Golden::load(dir);
+    engine::AttentionInspector *inspector = translation->decoder().attentionInspector();
+    QVERIFY(inspector);
+    QVERIFY(inspector->attentionKinds() ==
+            std::vector<engine::AttentionKind>{engine::AttentionKind::Cross});
+    const std::vector<std::int32_t> target(g.prefixes[1].begin() + 1, g.prefixes[1].end());
+    const engine::AttentionMaps maps = inspector->inspectAttention(g.sources[1], target);
+    QVERIFY(maps.encoderSelf.empty() && maps.decoderSelf.empty());
+    const auto T = static_cast<std::int64_t>(target.size());
+    const auto S = static_cast<std::int64_t>(g.sources[1].size()), maxS = g.attention.dim(2);
+    QVERIFY(maps.cross.shape() == (engine::Shape{1, 1, T, S}));
+    float diff = 0; // g.attention [B, T + 1, maxS]: the golden rows of sentence 1
+    for (std::int64_t t = 0; t < T; ++t)
+        diff = std::max(diff,
+                        maxAbsDiff(maps.cross.data<float>() + t * S,
+                                   g.attention.data<float>() + (g.attention.dim(1) + t) * maxS, S));
+    QVERIFY2(diff < kTolerance, qPrintable(QString::number(diff)));
     checkGreedy(translation->decoder(), g);
     checkBeam(translation->decoder(), g, true);
 }

@@ -1,8 +1,10 @@
 // Parity of plugins/transformer with PyTorch (tools/train_transformer.py) on tiny random-weight
 // packages exported by the training code (tools/make_parity_fixtures.py): per-step
-// log-probabilities and every layer's and head's cross-attention within 1e-4, identical greedy
+// log-probabilities and every layer's and head's cross-attention within 1e-4, every layer's and
+// head's self-attention (encoder, masked decoder) through the AttentionInspector, identical greedy
 // and beam-4 outputs, an fp16 package, the plugin itself, the key/value cache under reordering,
 // and packages the plugin must refuse.
+#include "engine/decoding/attentioninspector.h"
 #include "engine/package.h"
 #include "engine/packageerror.h"
 #include "engine/runtime.h"
@@ -40,6 +42,8 @@ private slots:
     void beam();
     void cacheSurvivesReorder();
     void alignmentSelection();
+    void inspectsEveryAttention();
+    void inspectedCrossIsTheSearchAlignment();
     void loadsThroughPlugin();
     void searchStopsAtMaxPositions();
     void int8Package();
@@ -109,6 +113,127 @@ void TestParityTransformer::teacherForced()
                       qPrintable(package), logProbDiff, attentionDiff);
         }
     }
+}
+
+// Every layer and head of the three kinds against PyTorch, sentence by sentence (the inspector
+// takes one), and the masking: decoder self-attention rows sum to 1 over the positions up to the
+// query's own and are exactly 0 after it.
+void TestParityTransformer::inspectsEveryAttention()
+{
+    using engine::AttentionKind;
+    const std::string dir = packageDir(QStringLiteral("transformer-tiny"));
+    const Golden g = Golden::load(dir);
+    const engine::SafeTensorsFile file(dir + "/golden.safetensors");
+    const engine::Tensor encoderGolden = file.loadFloat("encoder_self_attention"); // [B,L,H,S,S]
+    const engine::Tensor decoderGolden = file.loadFloat("decoder_self_attention"); // [B,L,H,T,T]
+    TransformerDecoder model(engine::ModelPackage::load(dir));
+    engine::AttentionInspector *inspector = model.attentionInspector();
+    QVERIFY(inspector);
+    QCOMPARE(inspector->attentionKinds(),
+             (std::vector<AttentionKind>{AttentionKind::Cross, AttentionKind::EncoderSelf,
+                                         AttentionKind::DecoderSelf}));
+    const std::int64_t B = encoderGolden.dim(0), L = encoderGolden.dim(1), H = encoderGolden.dim(2),
+                       maxS = encoderGolden.dim(3), T = decoderGolden.dim(3);
+    // golden(tensor, b, l, h, i, j) for the [B, L, H, rows, columns] goldens.
+    auto golden = [](const engine::Tensor &t, std::int64_t b, std::int64_t l, std::int64_t h,
+                     std::int64_t i, std::int64_t j) {
+        const std::int64_t L = t.dim(1), H = t.dim(2), R = t.dim(3), C = t.dim(4);
+        return t.data<float>()[(((b * L + l) * H + h) * R + i) * C + j];
+    };
+    auto crossGolden = [&](std::int64_t b, std::int64_t l, std::int64_t h, std::int64_t t,
+                           std::int64_t j) { // g.attention [B, T, L, H, S]
+        return g.attention.data<float>()[(((b * T + t) * L + l) * H + h) * maxS + j];
+    };
+    float encoderDiff = 0, decoderDiff = 0, crossDiff = 0, rowSumDiff = 0, masked = 0;
+    for (std::int64_t b = 0; b < B; ++b) {
+        const std::vector<std::int32_t> &source = g.sources[b];
+        // The golden inputs are BOS + 6 tokens; the target those inputs come from is the 6
+        // tokens and one more (EOS), whose input is never fed.
+        std::vector<std::int32_t> target(g.prefixes[b].begin() + 1, g.prefixes[b].end());
+        target.push_back(model.endToken());
+        const engine::AttentionMaps maps = inspector->inspectAttention(source, target);
+        const auto S = static_cast<std::int64_t>(source.size());
+        QCOMPARE(maps.encoderSelf.shape(), (engine::Shape{L, H, S, S}));
+        QCOMPARE(maps.decoderSelf.shape(), (engine::Shape{L, H, T, T}));
+        QCOMPARE(maps.cross.shape(), (engine::Shape{L, H, T, S}));
+        for (int l = 0; l < L; ++l)
+            for (int h = 0; h < H; ++h) {
+                const engine::Tensor enc = engine::attentionMap(maps.encoderSelf, l, h);
+                const engine::Tensor dec = engine::attentionMap(maps.decoderSelf, l, h);
+                const engine::Tensor cross = engine::attentionMap(maps.cross, l, h);
+                for (std::int64_t i = 0; i < S; ++i) {
+                    float sum = 0;
+                    for (std::int64_t j = 0; j < S; ++j) {
+                        const float p = enc.data<float>()[i * S + j];
+                        encoderDiff = std::max(encoderDiff,
+                                               std::abs(p - golden(encoderGolden, b, l, h, i, j)));
+                        sum += p;
+                    }
+                    rowSumDiff = std::max(rowSumDiff, std::abs(sum - 1.0f));
+                }
+                for (std::int64_t i = 0; i < T; ++i) {
+                    float sum = 0, crossSum = 0;
+                    for (std::int64_t j = 0; j < T; ++j) {
+                        const float p = dec.data<float>()[i * T + j];
+                        decoderDiff = std::max(decoderDiff,
+                                               std::abs(p - golden(decoderGolden, b, l, h, i, j)));
+                        if (j <= i)
+                            sum += p;
+                        else
+                            masked = std::max(masked, std::abs(p));
+                    }
+                    for (std::int64_t j = 0; j < S; ++j) {
+                        const float p = cross.data<float>()[i * S + j];
+                        crossDiff = std::max(crossDiff, std::abs(p - crossGolden(b, l, h, i, j)));
+                        crossSum += p;
+                    }
+                    rowSumDiff =
+                        std::max({rowSumDiff, std::abs(sum - 1.0f), std::abs(crossSum - 1.0f)});
+                }
+            }
+    }
+    qInfo("max |diff| vs PyTorch: encoder self %.3g, decoder self %.3g, cross %.3g; max |row sum "
+          "- 1| %.3g; largest masked weight %g",
+          encoderDiff, decoderDiff, crossDiff, rowSumDiff, masked);
+    QVERIFY(encoderDiff < kTolerance);
+    QVERIFY(decoderDiff < kTolerance);
+    QVERIFY(crossDiff < kTolerance);
+    QVERIFY(rowSumDiff < 1e-5f);
+    QCOMPARE(masked, 0.0f);
+    // The mean of the heads is the mean of the maps.
+    const engine::AttentionMaps maps = inspector->inspectAttention(g.sources[0], {5, 6});
+    const engine::Tensor mean =
+        engine::attentionMap(maps.decoderSelf, 1, engine::AlignmentSource::kAverageHeads);
+    float expected = 0;
+    for (int h = 0; h < H; ++h)
+        expected += engine::attentionMap(maps.decoderSelf, 1, h).data<float>()[2] / float(H);
+    QCOMPARE(mean.data<float>()[2], expected); // row 1, column 0
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, engine::attentionMap(maps.cross, 2, 0));
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, engine::attentionMap(maps.cross, 0, 4));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, inspector->inspectAttention({}, {5}));
+    // A failed inspection leaves the model recording nothing: a search still works.
+    checkGreedy(model, g);
+}
+
+// The inspector re-runs the hypothesis a search chose: its cross map for the alignment layer and
+// head is the search's own alignment, and the search itself is unchanged by having inspected.
+void TestParityTransformer::inspectedCrossIsTheSearchAlignment()
+{
+    const std::string dir = packageDir(QStringLiteral("transformer-tiny"));
+    const Golden g = Golden::load(dir);
+    TransformerDecoder model(engine::ModelPackage::load(dir));
+    const std::vector<engine::DecodingResult> results =
+        engine::decode(model, {g.sources[1]}, g.beamOptions());
+    const engine::Hypothesis &best = results.at(0).hypotheses.at(0);
+    QVERIFY(!best.tokens.empty());
+    const engine::AttentionMaps maps = model.inspectAttention(g.sources[1], best.tokens);
+    const engine::Tensor alignment =
+        engine::attentionMap(maps.cross, model.alignmentLayer(), model.alignmentHead());
+    QCOMPARE(alignment.shape(), best.attention.shape());
+    // Beam rows and a single row go through the same kernels, but in a different batch.
+    QVERIFY(maxAbsDiff(alignment.data<float>(), best.attention.data<float>(), alignment.numel()) <
+            1e-5f);
+    checkBeam(model, g, false);
 }
 
 void TestParityTransformer::greedy_data()

@@ -1,0 +1,131 @@
+// The Translate view's attention panel beyond the alignment, on the bundled Transformer (real
+// plugin, real model): it lists the kinds the model has, switching to encoder self-attention
+// translates again with every map and shows a source × source heatmap equal to what the engine's
+// AttentionInspector gives the same model, decoder self-attention is masked (nothing above the
+// diagonal), and the head grid shows every head of a layer, one click opening a head large.
+#include "app/core/appcontext.h"
+#include "app/core/inferenceworker.h"
+#include "app/core/pluginregistry.h"
+#include "app/gui/headgridwidget.h"
+#include "app/gui/heatmapwidget.h"
+#include "app/gui/translateview.h"
+#include "engine/decoding/attentioninspector.h"
+#include "engine/translation/translationmodel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace glosa;
+using engine::AttentionKind;
+
+class TestAttentionKinds : public QObject
+{
+    Q_OBJECT
+private slots:
+    void switchesKindsAndHeads()
+    {
+        AppContext context({QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
+                           {QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+        const auto info = context.catalog().find(QStringLiteral("transformer-en-es"));
+        QVERIFY2(info && info->isValid(), "resources/models/transformer-en-es is missing");
+        const int heads = info->manifest["hyperparameters"]["heads"].toInt();
+
+        TranslateView view(context);
+        view.setLiveTranslate(false);
+        view.resize(1280, 800);
+        view.show();
+        QVERIFY(context.chooseModel(info->id));
+        QTRY_VERIFY_WITH_TIMEOUT(context.workerFor(*info)->isModelLoaded(), 60000);
+
+        QComboBox *kinds = view.attentionKindSelector();
+        QVERIFY(kinds->isVisible());
+        QCOMPARE(kinds->count(), 3);
+        QCOMPARE(view.shownAttentionKind(), AttentionKind::Cross);
+
+        QSignalSpy shown(&view, &TranslateView::translationShown);
+        view.setSourceText(QStringLiteral("I would like a cup of coffee."));
+        view.translateNow();
+        QVERIFY(shown.wait(60000));
+        // The alignment alone: no maps asked for.
+        QVERIFY(view.shownHypothesis()->attentionMaps.isEmpty());
+        const int S = int(view.result().sourceTokens.size());
+        const int T = int(view.shownHypothesis()->tokens.size());
+        QCOMPARE(view.heatmap()->rows(), T);
+        QCOMPARE(view.heatmap()->columns(), S);
+
+        // Encoder self-attention: translated again, with the maps.
+        kinds->setCurrentIndex(kinds->findData(int(AttentionKind::EncoderSelf)));
+        emit kinds->activated(kinds->currentIndex());
+        QVERIFY(shown.wait(60000));
+        QVERIFY(!view.shownHypothesis()->attentionMaps.isEmpty());
+        QVERIFY(view.layerHeadSelector()->isVisible());
+        QVERIFY(!view.alignmentSelector()->isVisible());
+        QCOMPARE(view.layerHeadSelector()->currentData().toPoint(),
+                 QPoint(0, engine::AlignmentSource::kAverageHeads));
+        QCOMPARE(view.heatmap()->rows(), S);
+        QCOMPARE(view.heatmap()->columns(), S);
+
+        // The same numbers as the engine's inspector on the same model.
+        QString error;
+        const std::shared_ptr<engine::Model> model =
+            ModelCatalog::load(*info, *context.plugins(), &error);
+        QVERIFY2(model, qPrintable(error));
+        auto *translation = dynamic_cast<engine::TranslationModel *>(model.get());
+        QVERIFY(translation && translation->decoder().attentionInspector());
+        std::vector<std::int32_t> source, target;
+        for (const TokenSpan &t : view.result().sourceTokens)
+            source.push_back(t.id);
+        for (const TokenSpan &t : view.shownHypothesis()->tokens)
+            target.push_back(t.id);
+        const engine::AttentionMaps maps =
+            translation->decoder().attentionInspector()->inspectAttention(source, target);
+        const engine::Tensor expected =
+            engine::attentionMap(maps.encoderSelf, 0, engine::AlignmentSource::kAverageHeads);
+        float worst = 0.0f;
+        for (int i = 0; i < S; ++i)
+            for (int j = 0; j < S; ++j)
+                worst = std::max(worst, std::abs(view.heatmap()->value(i, j) -
+                                                 expected.data<float>()[i * S + j]));
+        QVERIFY2(worst < 1e-6f, qPrintable(QString::number(worst)));
+
+        // Decoder self-attention: the maps are there already; masked above the diagonal.
+        kinds->setCurrentIndex(kinds->findData(int(AttentionKind::DecoderSelf)));
+        emit kinds->activated(kinds->currentIndex());
+        QCOMPARE(view.heatmap()->rows(), T);
+        QCOMPARE(view.heatmap()->columns(), T);
+        for (int i = 0; i < T; ++i) {
+            float sum = 0.0f;
+            for (int j = 0; j < T; ++j) {
+                if (j > i)
+                    QCOMPARE(view.heatmap()->value(i, j), 0.0f);
+                sum += view.heatmap()->value(i, j);
+            }
+            QVERIFY(std::abs(sum - 1.0f) < 1e-4f);
+        }
+
+        // The head grid: every head of layer 1; clicking head 2 shows it large.
+        view.allHeadsToggle()->setChecked(true);
+        HeadGridWidget *grid = view.headGrid();
+        QTRY_VERIFY(grid->isVisible());
+        QVERIFY(!view.heatmap()->isVisible());
+        QCOMPARE(grid->heads(), heads);
+        QCOMPARE(grid->rows(), T);
+        QCOMPARE(grid->columns(), T);
+        QTest::mouseClick(grid, Qt::LeftButton, {}, grid->headRect(1).center());
+        QVERIFY(!view.allHeadsToggle()->isChecked());
+        QTRY_VERIFY(view.heatmap()->isVisible());
+        QCOMPARE(view.layerHeadSelector()->currentData().toPoint(), QPoint(0, 1));
+        const engine::Tensor head = engine::attentionMap(maps.decoderSelf, 0, 1);
+        worst = 0.0f;
+        for (int i = 0; i < T; ++i)
+            for (int j = 0; j < T; ++j)
+                worst = std::max(
+                    worst, std::abs(view.heatmap()->value(i, j) - head.data<float>()[i * T + j]));
+        QVERIFY2(worst < 1e-6f, qPrintable(QString::number(worst)));
+    }
+};
+
+QTEST_MAIN(TestAttentionKinds)
+#include "tst_attentionkinds.moc"
