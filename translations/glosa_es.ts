@@ -794,6 +794,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
 <context>
     <name>glosa::HistoryModel</name>
     <message>
+        <source>Document</source>
+        <translation>Documento</translation>
+    </message>
+    <message>
         <source>Translation</source>
         <translation>Traducción</translation>
     </message>
@@ -838,6 +842,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
 </context>
 <context>
     <name>glosa::HistoryView</name>
+    <message>
+        <source>Documents</source>
+        <translation>Documentos</translation>
+    </message>
     <message>
         <source>%1 ms</source>
         <translation>%1 ms</translation>

@@ -786,6 +786,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
 <context>
     <name>glosa::HistoryModel</name>
     <message>
+        <source>Document</source>
+        <translation>문서</translation>
+    </message>
+    <message>
         <source>Translation</source>
         <translation>번역</translation>
     </message>
@@ -829,6 +833,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
 </context>
 <context>
     <name>glosa::HistoryView</name>
+    <message>
+        <source>Documents</source>
+        <translation>문서</translation>
+    </message>
     <message>
         <source>%1 ms</source>
         <translation>%1 ms</translation>
