@@ -437,7 +437,8 @@ private slots:
         QCOMPARE(pane->document()->blockCount(), paragraphs);
         const QString mine = pane->document()->findBlockByNumber(0).text();
         QVERIFY2(mine.endsWith(QStringLiteral(" (revisado)")), qPrintable(mine));
-        QCOMPARE(view.edits().value(0), mine);
+        QCOMPARE(view.edits().value(0).size(), 1); // the sentence typed into
+        QVERIFY(mine.endsWith(view.edits().value(0).first()));
 
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("out.md"));
@@ -462,6 +463,66 @@ private slots:
         QVERIFY(view.edits().isEmpty());
         QVERIFY(
             !pane->document()->findBlockByNumber(0).text().contains(QStringLiteral("revisado")));
+    }
+
+    // Post-editing one sentence of a paragraph: Export writes it in place of the model's and the
+    // paragraph's other sentence keeps its bold.
+    void aSentenceEditKeepsTheOtherSentencesMarkup()
+    {
+        DocumentsView view(*m_context);
+        if (!showOpened(view, fixture(QStringLiteral("report.html"))))
+            return;
+        QSignalSpy finished(&view, &DocumentsView::finished);
+        view.translateDocument();
+        QVERIFY(finished.wait(120000));
+        QTRY_VERIFY(!view.worker()->isBusy());
+        // "Last summer we went to a small town near the sea. The <b>weather</b> was very nice…"
+        int paragraph = -1;
+        for (QTextBlock b = view.sourcePane()->document()->begin(); b.isValid(); b = b.next())
+            if (b.text().startsWith(QStringLiteral("Last summer")))
+                paragraph = b.blockNumber();
+        QVERIFY(paragraph >= 0);
+        QSignalSpy exported(&view, &DocumentsView::exported);
+        auto exportHtml = [&](const QString &name) {
+            const QString out = m_dir.filePath(name);
+            view.exportTo(out);
+            QFile file(out);
+            if (!exported.wait(30000) || !file.open(QIODevice::ReadOnly))
+                return QString();
+            return QString::fromUtf8(file.readAll());
+        };
+        const QString unedited = exportHtml(QStringLiteral("unedited.html"));
+        static const QRegularExpression bold(QStringLiteral("<b>[^<]+</b>"));
+        const QString boldWord = bold.match(unedited).captured();
+        QVERIFY2(!boldWord.isEmpty(), qPrintable(unedited));
+
+        // Select the translation of the first sentence and type over it.
+        QPlainTextEdit *pane = view.targetPane();
+        QTextCursor at(pane->document()->findBlockByNumber(paragraph));
+        pane->setTextCursor(at);
+        QCOMPARE(view.currentSentence(), 0);
+        QCOMPARE(pane->extraSelections().size(), 1);
+        const QTextCursor sentence = pane->extraSelections().first().cursor;
+        const QString model = sentence.selectedText();
+        QVERIFY2(!model.isEmpty() && unedited.contains(QStringLiteral("<p>") + model + ' '),
+                 qPrintable(model));
+        pane->setTextCursor(sentence);
+        pane->setFocus();
+        const QString mine = QStringLiteral("El verano pasado fuimos a un pueblo junto al mar.");
+        QTest::keyClicks(pane, mine);
+        QCOMPARE(view.edits().size(), 1);
+        QCOMPARE(view.edits().value(paragraph), (QMap<int, QString>{{0, mine}}));
+        // The highlight follows the edited sentence.
+        pane->setTextCursor(QTextCursor(pane->document()->findBlockByNumber(paragraph)));
+        QCOMPARE(pane->extraSelections().first().cursor.selectedText(), mine);
+
+        // Only the sentence changed: the rest of the paragraph, its bold included, is as it was.
+        const QString edited = exportHtml(QStringLiteral("edited.html"));
+        QString expected = unedited;
+        expected.replace(QStringLiteral("<p>") + model + ' ', QStringLiteral("<p>") + mine + ' ');
+        QVERIFY(expected != unedited);
+        QCOMPARE(edited, expected);
+        QVERIFY(edited.contains(boldWord));
     }
 
     // After a change of model (a swap) or quality, Translate is enabled again and translates
