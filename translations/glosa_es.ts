@@ -545,6 +545,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
 </context>
 <context>
     <name>glosa::DocumentsView</name>
+    <message>
+        <source>The history was not updated: %1</source>
+        <translation>El historial no se actualizó: %1</translation>
+    </message>
     <message numerus="yes">
         <source>%n s</source>
         <translation>

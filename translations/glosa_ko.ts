@@ -542,6 +542,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
 </context>
 <context>
     <name>glosa::DocumentsView</name>
+    <message>
+        <source>The history was not updated: %1</source>
+        <translation>기록을 업데이트하지 못했습니다: %1</translation>
+    </message>
     <message numerus="yes">
         <source>%n s</source>
         <translation>

@@ -2,6 +2,8 @@
 
 #include "app/core/documents/formats.h"
 #include "app/core/documents/textencoding.h"
+#include "app/core/history/recorder.h"
+#include "app/core/history/results.h"
 #include "app/core/modelcatalog.h"
 #include "guiutil.h"
 #include "theme.h"
@@ -152,6 +154,7 @@ DocumentsView::DocumentsView(AppContext &context, QWidget *parent)
     connect(m_worker, &documents::DocumentWorker::progress, this, &DocumentsView::showProgress);
     connect(m_worker, &documents::DocumentWorker::finished, this, [this](bool complete) {
         m_translating = false;
+        recordHistory(true);
         updateState();
         emit statusMessage(complete ? tr("The document is translated.")
                                     : tr("Stopped: %1 of %2 sentences are translated; Export "
@@ -266,6 +269,7 @@ bool DocumentsView::keepEdits()
 
 void DocumentsView::openDocument(const QString &path)
 {
+    recordHistory(false); // the user's version of the document left (or translated anew)
     m_path = path;
     m_restarting = false;
     m_sources.clear();
@@ -278,6 +282,9 @@ void DocumentsView::openDocument(const QString &path)
     m_currentParagraph = m_currentSentence = -1;
     m_edits.clear();
     m_targets.clear();
+    m_modelTexts.clear();
+    m_historyId = 0;
+    m_recordedEdit.clear();
     m_source->clear();
     m_fillingTarget = true;
     m_target->clear();
@@ -308,6 +315,7 @@ void DocumentsView::showOpened(const QString &path, const QString &format,
     m_targets.clear();
     for (const QString &paragraph : paragraphs)
         m_targets << oneLine(paragraph);
+    m_modelTexts = QStringList(paragraphs.size());
     const QString joined = m_targets.join(QLatin1Char('\n'));
     const QSignalBlocker blockSource(m_source), blockTarget(m_target);
     m_fillingTarget = true;
@@ -383,8 +391,9 @@ void DocumentsView::showTranslated(const QList<documents::TranslatedParagraph> &
         if (paragraph.index < 0 || paragraph.index >= m_sentences.size())
             continue;
         const QTextBlock target = doc->findBlockByNumber(paragraph.index);
+        m_modelTexts[paragraph.index] = oneLine(paragraph.text);
         if (!m_edits.contains(paragraph.index)) { // the user's own version stays
-            m_targets[paragraph.index] = oneLine(paragraph.text);
+            m_targets[paragraph.index] = m_modelTexts[paragraph.index];
             cursor.setPosition(target.position());
             cursor.setPosition(target.position() + target.length() - 1, QTextCursor::KeepAnchor);
             cursor.insertText(m_targets[paragraph.index], normal);
@@ -466,6 +475,7 @@ void DocumentsView::exportDocument()
 void DocumentsView::exportTo(const QString &path)
 {
     m_worker->exportTo(path, m_edits);
+    recordHistory(false); // the user's version as exported
 }
 
 void DocumentsView::noteEdit(int paragraph, const QString &text)
@@ -516,6 +526,44 @@ void DocumentsView::noteEdit(int paragraph, const QString &text)
     }
     for (int i = first; i <= last; ++i)
         edits[i] = text.mid(links[i].targetBegin, links[i].targetEnd - links[i].targetBegin);
+}
+
+void DocumentsView::recordHistory(bool translated)
+{
+    if (m_translatedCount == 0)
+        return;
+    QStringList model = m_modelTexts;
+    for (int i = 0; i < model.size(); ++i)
+        if (!m_isTranslated[i])
+            model[i] = m_sources[i]; // what Export writes for it
+    const QString edited =
+        m_edits.isEmpty() || m_targets == model ? QString() : m_targets.join(QLatin1Char('\n'));
+    HistoryRecorder *recorder = m_context.history();
+    HistoryStore *store = recorder->store();
+    try {
+        if (!translated && m_historyId != 0) {
+            if (edited == m_recordedEdit || m_historyId < 0 || !store)
+                return; // as recorded, waiting for another process's lock, or not recorded
+            store->setEditedText(m_historyId, edited);
+            m_recordedEdit = edited;
+            return;
+        }
+        // More of the document is translated (Continue after Cancel): one entry per
+        // translation, the latest state (unless the user starred the earlier one).
+        if (m_historyId > 0 && store) {
+            const std::optional<HistoryEntry> earlier = store->entry(m_historyId);
+            if (earlier && !earlier->starred)
+                store->removeEntry(m_historyId);
+        }
+    } catch (const std::exception &error) {
+        emit statusMessage(
+            tr("The history was not updated: %1").arg(QString::fromUtf8(error.what())));
+        return;
+    }
+    m_historyId = recorder->record(documentHistoryEntry(
+        m_path, m_sources, model, edited, m_worker->modelInfo(),
+        m_translatedWith.quality == int(documents::DocumentWorker::Quality::Best)));
+    m_recordedEdit = edited;
 }
 
 void DocumentsView::selectSentence(int paragraph, int sentence)

@@ -6,6 +6,7 @@
 
 #include "app/core/appcontext.h"
 #include "app/core/documents/formats.h"
+#include "app/core/history/recorder.h"
 #include "app/core/modelcatalog.h"
 #include "app/core/pluginregistry.h"
 #include "app/gui/documentsview.h"
@@ -57,6 +58,10 @@ private slots:
         if (!m_context->plugins()->pluginForArchitecture(m_info.architecture))
             QSKIP("the transformer plugin is not built");
         QVERIFY(m_dir.isValid());
+        // The settings the history recorder reads, away from the user's own.
+        glosa::test::isolateAppState(m_dir.filePath(QStringLiteral("settings")),
+                                     m_dir.filePath(QStringLiteral("data")),
+                                     QStringLiteral("tst_documentsview"));
         // A longer document: the 50 sentences six times over, one paragraph each.
         QFile sentences(fixture(QStringLiteral("sentences.txt")));
         QVERIFY(sentences.open(QIODevice::ReadOnly));
@@ -466,9 +471,12 @@ private slots:
     }
 
     // Post-editing one sentence of a paragraph: Export writes it in place of the model's and the
-    // paragraph's other sentence keeps its bold.
-    void aSentenceEditKeepsTheOtherSentencesMarkup()
+    // paragraph's other sentence keeps its bold; the history gets a document entry with the
+    // model's version and the user's.
+    void aSentenceEditKeepsTheOtherSentencesMarkupAndIsRecorded()
     {
+        HistoryRecorder *history = m_context->history();
+        QVERIFY(history->open(m_dir.filePath(QStringLiteral("history.sqlite"))));
         DocumentsView view(*m_context);
         if (!showOpened(view, fixture(QStringLiteral("report.html"))))
             return;
@@ -523,6 +531,34 @@ private slots:
         QVERIFY(expected != unedited);
         QCOMPARE(edited, expected);
         QVERIFY(edited.contains(boldWord));
+
+        // The history: one document entry, the model's version next to the user's.
+        HistoryFilter documents;
+        documents.kind = HistoryKind::Document;
+        const HistoryPage page = history->store()->recent(documents);
+        QCOMPARE(page.items.size(), 1);
+        const std::optional<HistoryEntry> entry = history->store()->entry(page.items[0].id);
+        QVERIFY(entry.has_value());
+        QVERIFY(entry->inputText.contains(QStringLiteral("Last summer we went")));
+        QCOMPARE(entry->inputText.count(QLatin1Char('\n')) + 1,
+                 view.sourcePane()->document()->blockCount());
+        QVERIFY(entry->bestOutput()->text.contains(model));
+        QVERIFY(!entry->bestOutput()->text.contains(mine));
+        QCOMPARE(entry->editedText, pane->toPlainText());
+        QVERIFY(entry->editedText.contains(mine));
+        QCOMPARE(entry->settings.value(QStringLiteral("document")).toString(),
+                 fixture(QStringLiteral("report.html")));
+        QVERIFY(entry->outputs.first().alignment.isEmpty()); // no matrices for documents
+
+        // An edit after the export is kept when the user leaves the document.
+        QTest::keyClicks(pane, QStringLiteral("¡"));
+        QCOMPARE(view.edits().value(paragraph).value(0), QStringLiteral("¡") + mine);
+        view.openDocument(fixture(QStringLiteral("sample.txt")));
+        QCOMPARE(history->store()->recent(documents).items.size(), 1);
+        QVERIFY(
+            history->store()->entry(entry->id)->editedText.contains(QStringLiteral("¡") + mine));
+        QTRY_VERIFY(!view.worker()->isBusy());
+        history->close();
     }
 
     // After a change of model (a swap) or quality, Translate is enabled again and translates
