@@ -6,6 +6,7 @@
 
 #include "app/core/appcontext.h"
 #include "app/core/documents/formats.h"
+#include "app/core/documents/ziparchive.h"
 #include "app/core/history/recorder.h"
 #include "app/core/modelcatalog.h"
 #include "app/core/pluginregistry.h"
@@ -473,12 +474,26 @@ private slots:
     // Post-editing one sentence of a paragraph: Export writes it in place of the model's and the
     // paragraph's other sentence keeps its bold; the history gets a document entry with the
     // model's version and the user's.
+    void aSentenceEditKeepsTheOtherSentencesMarkupAndIsRecorded_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("part"); // the zip entry with the text; "": the whole file
+        QTest::addColumn<QString>("bold"); // what a bold word looks like
+        QTest::newRow("html") << QStringLiteral("report.html") << QString()
+                              << QStringLiteral("<b>[^<]+</b>");
+        QTest::newRow("docx") << QStringLiteral("report.docx")
+                              << QStringLiteral("word/document.xml")
+                              << QStringLiteral("<w:b/></w:rPr><w:t[^>]*>[^<]+</w:t>");
+    }
     void aSentenceEditKeepsTheOtherSentencesMarkupAndIsRecorded()
     {
+        QFETCH(QString, file);
+        QFETCH(QString, part);
+        QFETCH(QString, bold);
         HistoryRecorder *history = m_context->history();
-        QVERIFY(history->open(m_dir.filePath(QStringLiteral("history.sqlite"))));
+        QVERIFY(history->open(m_dir.filePath(QTest::currentDataTag() + QStringLiteral(".sqlite"))));
         DocumentsView view(*m_context);
-        if (!showOpened(view, fixture(QStringLiteral("report.html"))))
+        if (!showOpened(view, fixture(file)))
             return;
         QSignalSpy finished(&view, &DocumentsView::finished);
         view.translateDocument();
@@ -491,17 +506,23 @@ private slots:
                 paragraph = b.blockNumber();
         QVERIFY(paragraph >= 0);
         QSignalSpy exported(&view, &DocumentsView::exported);
-        auto exportHtml = [&](const QString &name) {
-            const QString out = m_dir.filePath(name);
+        // The exported text (of the document's XML for a .docx).
+        auto exportText = [&](const QString &name) {
+            const QString out = m_dir.filePath(name + QLatin1Char('.') + QFileInfo(file).suffix());
             view.exportTo(out);
-            QFile file(out);
-            if (!exported.wait(30000) || !file.open(QIODevice::ReadOnly))
+            QFile written(out);
+            if (!exported.wait(30000) || !written.open(QIODevice::ReadOnly))
                 return QString();
-            return QString::fromUtf8(file.readAll());
+            const QByteArray bytes = written.readAll();
+            if (part.isEmpty())
+                return QString::fromUtf8(bytes);
+            for (const documents::ZipEntry &zipped : documents::readZip(bytes, out))
+                if (zipped.name == part)
+                    return QString::fromUtf8(zipped.data);
+            return QString();
         };
-        const QString unedited = exportHtml(QStringLiteral("unedited.html"));
-        static const QRegularExpression bold(QStringLiteral("<b>[^<]+</b>"));
-        const QString boldWord = bold.match(unedited).captured();
+        const QString unedited = exportText(QStringLiteral("unedited"));
+        const QString boldWord = QRegularExpression(bold).match(unedited).captured();
         QVERIFY2(!boldWord.isEmpty(), qPrintable(unedited));
 
         // Select the translation of the first sentence and type over it.
@@ -512,7 +533,8 @@ private slots:
         QCOMPARE(pane->extraSelections().size(), 1);
         const QTextCursor sentence = pane->extraSelections().first().cursor;
         const QString model = sentence.selectedText();
-        QVERIFY2(!model.isEmpty() && unedited.contains(QStringLiteral("<p>") + model + ' '),
+        // The sentence starts a text node in the file.
+        QVERIFY2(!model.isEmpty() && unedited.count(QLatin1Char('>') + model + ' ') == 1,
                  qPrintable(model));
         pane->setTextCursor(sentence);
         pane->setFocus();
@@ -525,9 +547,9 @@ private slots:
         QCOMPARE(pane->extraSelections().first().cursor.selectedText(), mine);
 
         // Only the sentence changed: the rest of the paragraph, its bold included, is as it was.
-        const QString edited = exportHtml(QStringLiteral("edited.html"));
+        const QString edited = exportText(QStringLiteral("edited"));
         QString expected = unedited;
-        expected.replace(QStringLiteral("<p>") + model + ' ', QStringLiteral("<p>") + mine + ' ');
+        expected.replace(QLatin1Char('>') + model + ' ', QLatin1Char('>') + mine + ' ');
         QVERIFY(expected != unedited);
         QCOMPARE(edited, expected);
         QVERIFY(edited.contains(boldWord));
@@ -546,8 +568,7 @@ private slots:
         QVERIFY(!entry->bestOutput()->text.contains(mine));
         QCOMPARE(entry->editedText, pane->toPlainText());
         QVERIFY(entry->editedText.contains(mine));
-        QCOMPARE(entry->settings.value(QStringLiteral("document")).toString(),
-                 fixture(QStringLiteral("report.html")));
+        QCOMPARE(entry->settings.value(QStringLiteral("document")).toString(), fixture(file));
         QVERIFY(entry->outputs.first().alignment.isEmpty()); // no matrices for documents
 
         // An edit after the export is kept when the user leaves the document.
