@@ -545,6 +545,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
 </context>
 <context>
     <name>glosa::DocumentsView</name>
+    <message>
+        <source>The history was not updated: %1</source>
+        <translation>El historial no se actualizó: %1</translation>
+    </message>
     <message numerus="yes">
         <source>%n s</source>
         <translation>
@@ -801,6 +805,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
 <context>
     <name>glosa::HistoryModel</name>
     <message>
+        <source>Document</source>
+        <translation>Documento</translation>
+    </message>
+    <message>
         <source>Translation</source>
         <translation>Traducción</translation>
     </message>
@@ -845,6 +853,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
 </context>
 <context>
     <name>glosa::HistoryView</name>
+    <message>
+        <source>Documents</source>
+        <translation>Documentos</translation>
+    </message>
     <message>
         <source>%1 ms</source>
         <translation>%1 ms</translation>

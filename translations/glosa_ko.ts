@@ -542,6 +542,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
 </context>
 <context>
     <name>glosa::DocumentsView</name>
+    <message>
+        <source>The history was not updated: %1</source>
+        <translation>기록을 업데이트하지 못했습니다: %1</translation>
+    </message>
     <message numerus="yes">
         <source>%n s</source>
         <translation>
@@ -793,6 +797,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
 <context>
     <name>glosa::HistoryModel</name>
     <message>
+        <source>Document</source>
+        <translation>문서</translation>
+    </message>
+    <message>
         <source>Translation</source>
         <translation>번역</translation>
     </message>
@@ -836,6 +844,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
 </context>
 <context>
     <name>glosa::HistoryView</name>
+    <message>
+        <source>Documents</source>
+        <translation>문서</translation>
+    </message>
     <message>
         <source>%1 ms</source>
         <translation>%1 ms</translation>

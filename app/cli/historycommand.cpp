@@ -91,7 +91,8 @@ CommandHelp historyCommandHelp()
         "match the filters as JSON Lines, CSV or TMX, clear deletes every entry.\n\n"
         "Dates are ISO 8601 in UTC; a bare date means its midnight.");
     help.options = {
-        {"kind", "Only entries of this kind: translation, caption or comparison.", "KIND"},
+        {"kind", "Only entries of this kind: translation, caption, comparison or document.",
+         "KIND"},
         {"model", "Only entries made with this model id.", "ID"},
         {"since", "Only entries made at or after DATE.", "DATE"},
         {"until", "Only entries made before DATE.", "DATE"},
@@ -139,7 +140,7 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
         filter.kind = historyKindFromName(parser.value("kind"));
         if (!filter.kind) {
             err << "glosa-cli history: unknown kind '" << parser.value("kind")
-                << "' (translation, caption, comparison)\n";
+                << "' (translation, caption, comparison, document)\n";
             return 2;
         }
     }

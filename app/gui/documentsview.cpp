@@ -2,6 +2,8 @@
 
 #include "app/core/documents/formats.h"
 #include "app/core/documents/textencoding.h"
+#include "app/core/history/recorder.h"
+#include "app/core/history/results.h"
 #include "app/core/modelcatalog.h"
 #include "guiutil.h"
 #include "theme.h"
@@ -122,8 +124,7 @@ DocumentsView::DocumentsView(AppContext &context, QWidget *parent)
                 const QTextBlock block = m_target->document()->findBlock(position);
                 if (!block.isValid() || block.blockNumber() >= m_sources.size())
                     return;
-                m_edits[block.blockNumber()] = block.text();
-                m_sentences[block.blockNumber()].clear(); // its sentences moved
+                noteEdit(block.blockNumber(), block.text());
                 m_status->setText(tr("%n paragraph(s) edited; Export writes your version.", "",
                                      int(m_edits.size())));
             });
@@ -153,6 +154,7 @@ DocumentsView::DocumentsView(AppContext &context, QWidget *parent)
     connect(m_worker, &documents::DocumentWorker::progress, this, &DocumentsView::showProgress);
     connect(m_worker, &documents::DocumentWorker::finished, this, [this](bool complete) {
         m_translating = false;
+        recordHistory(true);
         updateState();
         emit statusMessage(complete ? tr("The document is translated.")
                                     : tr("Stopped: %1 of %2 sentences are translated; Export "
@@ -267,6 +269,7 @@ bool DocumentsView::keepEdits()
 
 void DocumentsView::openDocument(const QString &path)
 {
+    recordHistory(false); // the user's version of the document left (or translated anew)
     m_path = path;
     m_restarting = false;
     m_sources.clear();
@@ -278,6 +281,10 @@ void DocumentsView::openDocument(const QString &path)
     m_left = -1;
     m_currentParagraph = m_currentSentence = -1;
     m_edits.clear();
+    m_targets.clear();
+    m_modelTexts.clear();
+    m_historyId = 0;
+    m_recordedEdit.clear();
     m_source->clear();
     m_fillingTarget = true;
     m_target->clear();
@@ -305,12 +312,11 @@ void DocumentsView::showOpened(const QString &path, const QString &format,
     m_progress->setValue(0);
     m_sentences = QList<QList<documents::SentenceLink>>(paragraphs.size());
     m_isTranslated = QList<bool>(paragraphs.size(), false);
-    QString joined;
-    for (const QString &paragraph : paragraphs) {
-        if (!joined.isEmpty())
-            joined += QLatin1Char('\n');
-        joined += oneLine(paragraph);
-    }
+    m_targets.clear();
+    for (const QString &paragraph : paragraphs)
+        m_targets << oneLine(paragraph);
+    m_modelTexts = QStringList(paragraphs.size());
+    const QString joined = m_targets.join(QLatin1Char('\n'));
     const QSignalBlocker blockSource(m_source), blockTarget(m_target);
     m_fillingTarget = true;
     m_source->setPlainText(joined);
@@ -385,10 +391,12 @@ void DocumentsView::showTranslated(const QList<documents::TranslatedParagraph> &
         if (paragraph.index < 0 || paragraph.index >= m_sentences.size())
             continue;
         const QTextBlock target = doc->findBlockByNumber(paragraph.index);
+        m_modelTexts[paragraph.index] = oneLine(paragraph.text);
         if (!m_edits.contains(paragraph.index)) { // the user's own version stays
+            m_targets[paragraph.index] = m_modelTexts[paragraph.index];
             cursor.setPosition(target.position());
             cursor.setPosition(target.position() + target.length() - 1, QTextCursor::KeepAnchor);
-            cursor.insertText(oneLine(paragraph.text), normal);
+            cursor.insertText(m_targets[paragraph.index], normal);
         }
         if (!m_isTranslated[paragraph.index]) {
             m_isTranslated[paragraph.index] = true;
@@ -467,6 +475,95 @@ void DocumentsView::exportDocument()
 void DocumentsView::exportTo(const QString &path)
 {
     m_worker->exportTo(path, m_edits);
+    recordHistory(false); // the user's version as exported
+}
+
+void DocumentsView::noteEdit(int paragraph, const QString &text)
+{
+    // The changed stretch: was[begin, wasEnd) became text[begin, nowEnd). Where that is
+    // ambiguous (a space typed before the space between two sentences), it is taken as far left
+    // as it can be, so that what is typed at the end of a sentence stays in that sentence: the
+    // common end is stripped first.
+    const QString was = m_targets[paragraph];
+    m_targets[paragraph] = text;
+    int wasEnd = int(was.size()), nowEnd = int(text.size());
+    while (wasEnd > 0 && nowEnd > 0 && was[wasEnd - 1] == text[nowEnd - 1])
+        --wasEnd, --nowEnd;
+    int begin = 0;
+    while (begin < wasEnd && begin < nowEnd && was[begin] == text[begin])
+        ++begin;
+    QMap<int, QString> &edits = m_edits[paragraph];
+    QList<documents::SentenceLink> &links = m_sentences[paragraph];
+    if (links.isEmpty()) { // not translated yet: the user's text is the whole translation
+        edits = {{documents::kWholeParagraph, text}};
+        return;
+    }
+    // The sentences the change overlaps; for an insertion or a change between sentences, the
+    // sentence it is in or follows.
+    int first = -1, last = -1;
+    for (int i = 0; i < links.size(); ++i)
+        if (links[i].targetBegin < wasEnd && links[i].targetEnd > begin) {
+            first = first < 0 ? i : first;
+            last = i;
+        }
+    if (first < 0) {
+        first = 0;
+        for (int i = 0; i < links.size(); ++i)
+            if (links[i].targetBegin <= begin)
+                first = i;
+        last = first;
+    }
+    // One change across sentences joins them: the first holds all of it, the others are empty.
+    const int delta = (nowEnd - begin) - (wasEnd - begin);
+    const int end = std::max(links[last].targetEnd, wasEnd) + delta;
+    links[first].targetBegin = std::min(links[first].targetBegin, begin);
+    links[first].targetEnd = end;
+    for (int i = first + 1; i <= last; ++i)
+        links[i].targetBegin = links[i].targetEnd = end;
+    for (int i = last + 1; i < links.size(); ++i) {
+        links[i].targetBegin += delta;
+        links[i].targetEnd += delta;
+    }
+    for (int i = first; i <= last; ++i)
+        edits[i] = text.mid(links[i].targetBegin, links[i].targetEnd - links[i].targetBegin);
+}
+
+void DocumentsView::recordHistory(bool translated)
+{
+    if (m_translatedCount == 0)
+        return;
+    QStringList model = m_modelTexts;
+    for (int i = 0; i < model.size(); ++i)
+        if (!m_isTranslated[i])
+            model[i] = m_sources[i]; // what Export writes for it
+    const QString edited =
+        m_edits.isEmpty() || m_targets == model ? QString() : m_targets.join(QLatin1Char('\n'));
+    HistoryRecorder *recorder = m_context.history();
+    HistoryStore *store = recorder->store();
+    try {
+        if (!translated && m_historyId != 0) {
+            if (edited == m_recordedEdit || m_historyId < 0 || !store)
+                return; // as recorded, waiting for another process's lock, or not recorded
+            store->setEditedText(m_historyId, edited);
+            m_recordedEdit = edited;
+            return;
+        }
+        // More of the document is translated (Continue after Cancel): one entry per
+        // translation, the latest state (unless the user starred the earlier one).
+        if (m_historyId > 0 && store) {
+            const std::optional<HistoryEntry> earlier = store->entry(m_historyId);
+            if (earlier && !earlier->starred)
+                store->removeEntry(m_historyId);
+        }
+    } catch (const std::exception &error) {
+        emit statusMessage(
+            tr("The history was not updated: %1").arg(QString::fromUtf8(error.what())));
+        return;
+    }
+    m_historyId = recorder->record(documentHistoryEntry(
+        m_path, m_sources, model, edited, m_worker->modelInfo(),
+        m_translatedWith.quality == int(documents::DocumentWorker::Quality::Best)));
+    m_recordedEdit = edited;
 }
 
 void DocumentsView::selectSentence(int paragraph, int sentence)

@@ -42,9 +42,10 @@ public:
     // The highlighted sentence: its paragraph and its index in that paragraph (-1: none).
     int currentParagraph() const { return m_currentParagraph; }
     int currentSentence() const { return m_currentSentence; }
-    // Post-editing: the user's own translations of paragraphs (index → text), typed into the
-    // translation pane; Export writes them instead of the model's.
-    const QMap<int, QString> &edits() const { return m_edits; }
+    // Post-editing: the user's own sentences, typed into the translation pane (a change is kept
+    // for the sentences it touches; one across sentences joins them); Export writes them instead
+    // of the model's, and the history keeps both versions.
+    const documents::SentenceEdits &edits() const { return m_edits; }
 
     // Highlights sentence `sentence` of paragraph `paragraph` in both panes.
     void selectSentence(int paragraph, int sentence);
@@ -103,6 +104,14 @@ private:
     bool isOutOfDate() const;
     // Asks before the user's edits are thrown away; true when they are to be kept.
     bool keepEdits();
+    // The translation pane's paragraph `paragraph` is now `text`: the sentences the change
+    // touched are edited, the sentences after it move.
+    void noteEdit(int paragraph, const QString &text);
+    // Records the translation shown in the history (a document entry: the source, the model's
+    // version and the user's): when a translation stops, and the user's version again on Export
+    // and when the document is left. `translated`: the model translated more since it was
+    // recorded (a new entry replaces the earlier), else only the entry's edited text is updated.
+    void recordHistory(bool translated);
     void updateTargetTitle();
 
     AppContext &m_context;
@@ -114,7 +123,11 @@ private:
     QList<bool> m_isTranslated;
     int m_translatedCount = 0;
     QString m_encoding; // of the open file (documents/textencoding.h)
-    QMap<int, QString> m_edits;
+    documents::SentenceEdits m_edits;
+    QStringList m_targets;    // what the translation pane shows, per paragraph
+    QStringList m_modelTexts; // the model's translation per paragraph ("" until translated)
+    qint64 m_historyId = 0;   // the entry recording the translation shown (HistoryRecorder::record)
+    QString m_recordedEdit;   // the user's version that entry holds
     bool m_fillingTarget = false; // the view, not the user, is writing the translation pane
     Settings m_translatedWith;    // of the translation shown (valid while m_translatedCount > 0)
     bool m_restarting = false;    // translateDocument() re-reads the document to translate it anew

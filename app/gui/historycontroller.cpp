@@ -261,6 +261,8 @@ void HistoryController::openEntry(const HistoryEntry &entry)
         m_views.caption->showStoredCaption(captionResultFromHistory(entry),
                                            QImage::fromData(entry.thumbnailPng), status);
         break;
+    case HistoryKind::Document: // shown in the History view only (it offers no Open)
+        break;
     }
     if (!note.isEmpty())
         emit m_view->statusMessage(note);

@@ -24,6 +24,8 @@ QString HistoryModel::kindLabel(HistoryKind kind)
         return tr("Caption");
     case HistoryKind::Comparison:
         return tr("Comparison");
+    case HistoryKind::Document:
+        return tr("Document");
     }
     return QString();
 }

@@ -140,8 +140,12 @@ QString entryHtml(const HistoryEntry &e)
         const QString title = e.kind == HistoryKind::Comparison
                                   ? HistoryView::tr("Column %1").arg(c + 1)
                                   : HistoryView::tr("Output");
-        html += QStringLiteral("<h4>%1 <small>(%2)</small></h4><ol>")
-                    .arg(title, decodingSummary(columns[c]).toHtmlEscaped());
+        // A document names its file instead (decoded with the Documents view's own settings).
+        const QString about = e.kind == HistoryKind::Document
+                                  ? e.settings.value(QStringLiteral("document")).toString()
+                                  : decodingSummary(columns[c]);
+        html +=
+            QStringLiteral("<h4>%1 <small>(%2)</small></h4><ol>").arg(title, about.toHtmlEscaped());
         for (const HistoryOutput &o : e.outputs) {
             if (o.column != c)
                 continue;
@@ -187,7 +191,7 @@ HistoryView::HistoryView(HistoryRecorder *recorder, QWidget *parent)
     m_export = new QPushButton(this);
     m_clear = new QPushButton(this);
     m_settings = new QPushButton(this);
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < 5; ++i)
         m_kind->addItem(QString());
     m_model->addItem(QString());
     for (int days : {0, 1, 7, 30, 365})
@@ -356,6 +360,7 @@ void HistoryView::retranslateUi()
     m_kind->setItemText(1, tr("Translations"));
     m_kind->setItemText(2, tr("Captions"));
     m_kind->setItemText(3, tr("Comparisons"));
+    m_kind->setItemText(4, tr("Documents"));
     m_kind->setAccessibleName(tr("Kind"));
     m_model->setItemText(0, tr("All models"));
     m_model->setAccessibleName(tr("Model"));
@@ -482,7 +487,7 @@ HistoryFilter HistoryView::currentFilter() const
 {
     HistoryFilter filter;
     static const HistoryKind kinds[] = {HistoryKind::Translation, HistoryKind::Caption,
-                                        HistoryKind::Comparison};
+                                        HistoryKind::Comparison, HistoryKind::Document};
     if (m_kind->currentIndex() > 0)
         filter.kind = kinds[m_kind->currentIndex() - 1];
     filter.modelId = m_model->currentData().toString();
@@ -537,15 +542,19 @@ void HistoryView::showEntry(qint64 id)
 void HistoryView::updateButtons()
 {
     const bool have = m_current.has_value();
-    m_open->setEnabled(have);
-    m_rerun->setEnabled(have);
+    // A document's translation is shown here only: no view restores or re-runs a whole document.
+    const bool restorable = have && m_current->kind != HistoryKind::Document;
+    m_open->setEnabled(restorable);
+    m_rerun->setEnabled(restorable);
     m_star->setEnabled(have);
     m_delete->setEnabled(have);
     m_star->setChecked(have && m_current->starred);
     m_star->setText(have && m_current->starred ? tr("★ Starred") : tr("☆ Star"));
     m_starAction->setText(have && m_current->starred ? tr("Remove star") : tr("Star"));
-    for (QAction *a : {m_openAction, m_rerunAction, m_starAction, m_deleteAction})
-        a->setEnabled(have);
+    m_openAction->setEnabled(restorable);
+    m_rerunAction->setEnabled(restorable);
+    m_starAction->setEnabled(have);
+    m_deleteAction->setEnabled(have);
     m_export->setEnabled(store() != nullptr);
     m_clear->setEnabled(store() != nullptr);
 }
@@ -558,13 +567,13 @@ void HistoryView::focusSearch()
 
 void HistoryView::openCurrent()
 {
-    if (m_current)
+    if (m_open->isEnabled())
         emit openRequested(*m_current);
 }
 
 void HistoryView::rerunCurrent()
 {
-    if (m_current)
+    if (m_rerun->isEnabled())
         emit rerunRequested(*m_current);
 }
 

@@ -230,6 +230,56 @@ private slots:
                  QByteArray("ver http://a.org/x ahora {name}"));
     }
 
+    // Post-editing one sentence: the other sentence keeps its markup where the model put it, and
+    // the edited sentence's markup follows the words the user kept or corrected.
+    void anEditedSentenceKeepsTheOthersMarkup()
+    {
+        // "the <b>red</b> car. see <a>my friend</a>." → "el coche rojo. ver a mi amigo."
+        Segment segment;
+        segment.text = "the red car. see my friend.";
+        segment.spans = {{{4, 7}, "<b>", "</b>", false}, {{17, 26}, "<a>", "</a>", false}};
+        SegmentTranslation translation;
+        translation.text = "el coche rojo. ver a mi amigo.";
+        translation.links = {{{0, 3}, {0, 2}},     {{8, 11}, {3, 8}},    {{4, 7}, {9, 13}},
+                             {{13, 16}, {15, 18}}, {{17, 19}, {21, 23}}, {{20, 26}, {24, 29}}};
+        translation.sentences = {{{0, 12}, {0, 14}}, {{13, 27}, {15, 30}}};
+        segment.translation = translation;
+        QCOMPARE(renderSegment(segment, TextEscaping::Xml),
+                 QByteArray("el coche <b>rojo</b>. ver a <a>mi amigo</a>."));
+
+        // A corrected word: the link stays on the words it covered, "amiga" in place of "amigo".
+        SegmentTranslation edited = translation;
+        replaceSentence(edited, 1, "mira a mi amiga.");
+        QCOMPARE(edited.text, QByteArray("el coche rojo. mira a mi amiga."));
+        QCOMPARE(edited.sentences[1].target, (ByteRange{15, 31}));
+        segment.translation = edited;
+        QCOMPARE(renderSegment(segment, TextEscaping::Xml),
+                 QByteArray("el coche <b>rojo</b>. mira a <a>mi amiga</a>."));
+
+        // The first sentence rewritten and longer: the second one's link moves with it.
+        edited = translation;
+        replaceSentence(edited, 0, "el automóvil es rojo.");
+        segment.translation = edited;
+        QCOMPARE(renderSegment(segment, TextEscaping::Xml),
+                 QByteArray("el automóvil es <b>rojo</b>. ver a <a>mi amigo</a>."));
+
+        // The sentence deleted, with the space before it: the rest of the paragraph is as before.
+        edited = translation;
+        replaceSentence(edited, 1, "");
+        QCOMPARE(edited.text, QByteArray("el coche rojo."));
+        QVERIFY(std::none_of(edited.links.begin(), edited.links.end(),
+                             [](const AlignmentLink &l) { return l.source.begin >= 13; }));
+        segment.translation = edited;
+        // (The link wraps nothing, as when the model drops the words a link was on.)
+        QCOMPARE(renderSegment(segment, TextEscaping::Xml),
+                 QByteArray("el coche <b>rojo</b><a></a>."));
+
+        // Out of range: nothing changes.
+        edited = translation;
+        replaceSentence(edited, 2, "x");
+        QCOMPARE(edited.text, translation.text);
+    }
+
     void wrapsOnTheSameNumberOfLines()
     {
         QCOMPARE(wrapLines("el gato es muy pequeño y el perro es grande", 2),

@@ -40,6 +40,51 @@ class TestHistoryResults : public QObject
 {
     Q_OBJECT
 private slots:
+    // A document: the source, the model's and the user's versions one line per paragraph, no
+    // alignments; a long one keeps its first paragraphs, so that one entry stays a few MB at most.
+    void documentEntriesAreBounded()
+    {
+        ModelInfo model;
+        model.id = QStringLiteral("transformer-en-es");
+        model.version = QStringLiteral("1.0");
+        const HistoryEntry small = documentHistoryEntry(
+            QStringLiteral("/docs/a.html"), {QStringLiteral("One."), QStringLiteral("Two.")},
+            {QStringLiteral("Uno."), QStringLiteral("Dos.")}, QStringLiteral("Uno.\nDos!"), model,
+            true);
+        QCOMPARE(small.kind, HistoryKind::Document);
+        QCOMPARE(small.modelId, model.id);
+        QCOMPARE(small.inputText, QStringLiteral("One.\nTwo."));
+        QCOMPARE(small.outputs.size(), 1);
+        QCOMPARE(small.outputs[0].text, QStringLiteral("Uno.\nDos."));
+        QVERIFY(small.outputs[0].alignment.isEmpty());
+        QCOMPARE(small.editedText, QStringLiteral("Uno.\nDos!"));
+        QCOMPARE(small.settings, (QJsonObject{{"document", "/docs/a.html"}, {"quality", "best"}}));
+
+        // 100,000 words in 10,000 paragraphs.
+        QStringList sources, translations;
+        for (int i = 0; i < 10000; ++i) {
+            sources << QStringLiteral("the cat sat on the mat and the dog is very big %1.").arg(i);
+            translations << QStringLiteral("el gato se sentó y el perro es muy grande %1.").arg(i);
+        }
+        const HistoryEntry big =
+            documentHistoryEntry(QStringLiteral("/docs/b.txt"), sources, translations,
+                                 translations.join('\n'), model, false);
+        QVERIFY(big.inputText.size() <= kDocumentHistoryChars);
+        QVERIFY(big.inputText.size() > kDocumentHistoryChars - 100);
+        const qsizetype lines = big.inputText.count('\n') + 1;
+        QCOMPARE(big.outputs[0].text.count('\n') + 1, lines); // the same paragraphs in all three
+        QCOMPARE(big.editedText, big.outputs[0].text);
+        QVERIFY(big.outputs[0].text.endsWith(translations[lines - 1]));
+        QCOMPARE(big.settings.value(QStringLiteral("truncated")), QJsonValue(true));
+        // One paragraph alone longer than the bound is cut.
+        const HistoryEntry huge = documentHistoryEntry(
+            QStringLiteral("/docs/c.txt"), {QString(3 * kDocumentHistoryChars, QLatin1Char('a'))},
+            {QString(5 * kDocumentHistoryChars, QLatin1Char('b'))}, QString(), model, false);
+        QCOMPARE(huge.inputText.size(), kDocumentHistoryChars);
+        QCOMPARE(huge.outputs[0].text.size(), 2 * kDocumentHistoryChars);
+        QCOMPARE(huge.settings.value(QStringLiteral("truncated")), QJsonValue(true));
+    }
+
     void spansFromPieces_data()
     {
         QTest::addColumn<QString>("text");

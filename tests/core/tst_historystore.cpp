@@ -45,6 +45,20 @@ QStringList rawQuery(const QString &path, const char *sql)
     return rows;
 }
 
+// Runs `sql` (any number of statements) on a separate raw connection; the error, or "".
+QString rawExec(const QString &path, const char *sql)
+{
+    sqlite3 *db = nullptr;
+    QString error;
+    if (sqlite3_open(QFile::encodeName(path).constData(), &db) != SQLITE_OK)
+        error = QStringLiteral("cannot open");
+    else if (char *message = nullptr;
+             sqlite3_exec(db, sql, nullptr, nullptr, &message) != SQLITE_OK)
+        error = QString::fromUtf8(message);
+    sqlite3_close(db);
+    return error;
+}
+
 QList<qint64> ids(const HistoryPage &page)
 {
     QList<qint64> out;
@@ -130,6 +144,82 @@ private slots:
         QCOMPARE(QDir(m_dir.path()).entryList({QStringLiteral("*.corrupt-*")}), QStringList());
         QCOMPARE(rawQuery(dbPath(), "SELECT input_text FROM entries"),
                  QStringList{QStringLiteral("keep me")});
+    }
+
+    // Schema 2 knew no documents (a CHECK on `kind`); opening such a file lets them in and keeps
+    // every entry, output, index row and the ids already handed out.
+    void migratesVersionTwoKeepingEverything()
+    {
+        qint64 kept = 0, removed = 0;
+        {
+            HistoryStore store;
+            store.open(dbPath());
+            kept = store.addEntry(
+                makeTranslation(QStringLiteral("the red car"), {QStringLiteral("el coche rojo")}));
+            QVERIFY(store.setEditedText(kept, QStringLiteral("el auto rojo")));
+            removed = store.addEntry(makeTranslation(QStringLiteral("gone"), {}));
+            QVERIFY(store.removeEntry(removed));
+        }
+        // The file as version 2 wrote it: `entries` with the CHECK of that version.
+        QCOMPARE(rawExec(dbPath(), R"sql(
+PRAGMA foreign_keys = OFF;
+BEGIN;
+CREATE TABLE v2 AS SELECT * FROM entries;
+DROP TABLE entries;
+CREATE TABLE entries (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind TEXT NOT NULL CHECK (kind IN ('translation', 'caption', 'comparison')),
+    created_ms INTEGER NOT NULL, model_id TEXT NOT NULL DEFAULT '',
+    model_version TEXT NOT NULL DEFAULT '', source_language TEXT NOT NULL DEFAULT '',
+    target_language TEXT NOT NULL DEFAULT '', settings TEXT NOT NULL DEFAULT '{}',
+    input_text TEXT NOT NULL DEFAULT '', image_path TEXT NOT NULL DEFAULT '',
+    image_hash TEXT NOT NULL DEFAULT '', thumbnail BLOB, elapsed_ms REAL NOT NULL DEFAULT 0,
+    starred INTEGER NOT NULL DEFAULT 0, edited_text TEXT NOT NULL DEFAULT '');
+INSERT INTO entries SELECT * FROM v2;
+DROP TABLE v2;
+UPDATE sqlite_sequence SET seq = 2 WHERE name = 'entries';
+CREATE INDEX entries_by_time ON entries (created_ms, id);
+CREATE INDEX entries_by_kind ON entries (kind, created_ms);
+CREATE INDEX entries_by_model ON entries (model_id, created_ms);
+CREATE INDEX entries_starred ON entries (created_ms) WHERE starred;
+CREATE TRIGGER entries_after_insert AFTER INSERT ON entries BEGIN
+    UPDATE meta SET value = value + 1 WHERE key = 'entry_count';
+END;
+CREATE TRIGGER entries_after_delete AFTER DELETE ON entries BEGIN
+    UPDATE meta SET value = value - 1 WHERE key = 'entry_count';
+    DELETE FROM entries_fts WHERE rowid = old.id;
+END;
+PRAGMA user_version = 2;
+COMMIT;
+)sql"),
+                 QString());
+        QVERIFY(rawExec(dbPath(), "INSERT INTO entries (kind, created_ms) VALUES ('document', 0)")
+                    .contains(QStringLiteral("CHECK")));
+
+        HistoryStore store;
+        QCOMPARE(store.open(dbPath()).migratedFrom, 2);
+        QCOMPARE(store.count(), 1);
+        const std::optional<HistoryEntry> entry = store.entry(kept);
+        QVERIFY(entry.has_value());
+        QCOMPARE(entry->inputText, QStringLiteral("the red car"));
+        QCOMPARE(entry->bestOutput()->text, QStringLiteral("el coche rojo")); // outputs kept
+        QCOMPARE(entry->editedText, QStringLiteral("el auto rojo"));
+        QCOMPARE(ids(store.search(QStringLiteral("auto"))), QList<qint64>{kept});
+        QCOMPARE(store.integrityCheck(), QStringList());
+        HistoryEntry document =
+            makeTranslation(QStringLiteral("one\ntwo"), {QStringLiteral("uno\ndos")});
+        document.kind = HistoryKind::Document;
+        const qint64 added = store.addEntry(document);
+        QVERIFY(added > removed); // a deleted id is never handed out again
+        QCOMPARE(store.entry(added)->kind, HistoryKind::Document);
+        HistoryFilter documents;
+        documents.kind = HistoryKind::Document;
+        QCOMPARE(ids(store.recent(documents)), QList<qint64>{added});
+        // Foreign keys are on again: deleting an entry deletes its outputs.
+        QVERIFY(store.removeEntry(kept));
+        const QByteArray outputs =
+            "SELECT count(*) FROM outputs WHERE entry_id = " + QByteArray::number(kept);
+        QCOMPARE(rawQuery(dbPath(), outputs.constData()), QStringList{"0"});
     }
 
     void roundTripsEveryField()

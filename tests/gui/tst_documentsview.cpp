@@ -6,6 +6,8 @@
 
 #include "app/core/appcontext.h"
 #include "app/core/documents/formats.h"
+#include "app/core/documents/ziparchive.h"
+#include "app/core/history/recorder.h"
 #include "app/core/modelcatalog.h"
 #include "app/core/pluginregistry.h"
 #include "app/gui/documentsview.h"
@@ -59,6 +61,10 @@ private slots:
         if (!m_context->plugins()->pluginForArchitecture(m_info.architecture))
             QSKIP("the transformer plugin is not built");
         QVERIFY(m_dir.isValid());
+        // The settings the history recorder reads, away from the user's own.
+        glosa::test::isolateAppState(m_dir.filePath(QStringLiteral("settings")),
+                                     m_dir.filePath(QStringLiteral("data")),
+                                     QStringLiteral("tst_documentsview"));
         // A longer document: the 50 sentences six times over, one paragraph each.
         QFile sentences(fixture(QStringLiteral("sentences.txt")));
         QVERIFY(sentences.open(QIODevice::ReadOnly));
@@ -439,7 +445,8 @@ private slots:
         QCOMPARE(pane->document()->blockCount(), paragraphs);
         const QString mine = pane->document()->findBlockByNumber(0).text();
         QVERIFY2(mine.endsWith(QStringLiteral(" (revisado)")), qPrintable(mine));
-        QCOMPARE(view.edits().value(0), mine);
+        QCOMPARE(view.edits().value(0).size(), 1); // the sentence typed into
+        QVERIFY(mine.endsWith(view.edits().value(0).first()));
 
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("out.md"));
@@ -470,6 +477,117 @@ private slots:
         QVERIFY(view.edits().isEmpty());
         QVERIFY(
             !pane->document()->findBlockByNumber(0).text().contains(QStringLiteral("revisado")));
+    }
+
+    // Post-editing one sentence of a paragraph: Export writes it in place of the model's and the
+    // paragraph's other sentence keeps its bold; the history gets a document entry with the
+    // model's version and the user's.
+    void aSentenceEditKeepsTheOtherSentencesMarkupAndIsRecorded_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("part"); // the zip entry with the text; "": the whole file
+        QTest::addColumn<QString>("bold"); // what a bold word looks like
+        QTest::newRow("html") << QStringLiteral("report.html") << QString()
+                              << QStringLiteral("<b>[^<]+</b>");
+        QTest::newRow("docx") << QStringLiteral("report.docx")
+                              << QStringLiteral("word/document.xml")
+                              << QStringLiteral("<w:b/></w:rPr><w:t[^>]*>[^<]+</w:t>");
+    }
+    void aSentenceEditKeepsTheOtherSentencesMarkupAndIsRecorded()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, part);
+        QFETCH(QString, bold);
+        HistoryRecorder *history = m_context->history();
+        QVERIFY(history->open(m_dir.filePath(QTest::currentDataTag() + QStringLiteral(".sqlite"))));
+        DocumentsView view(*m_context);
+        if (!showOpened(view, fixture(file)))
+            return;
+        QSignalSpy finished(&view, &DocumentsView::finished);
+        view.translateDocument();
+        QVERIFY(finished.wait(120000));
+        QTRY_VERIFY(!view.worker()->isBusy());
+        // "Last summer we went to a small town near the sea. The <b>weather</b> was very nice…"
+        int paragraph = -1;
+        for (QTextBlock b = view.sourcePane()->document()->begin(); b.isValid(); b = b.next())
+            if (b.text().startsWith(QStringLiteral("Last summer")))
+                paragraph = b.blockNumber();
+        QVERIFY(paragraph >= 0);
+        QSignalSpy exported(&view, &DocumentsView::exported);
+        // The exported text (of the document's XML for a .docx).
+        auto exportText = [&](const QString &name) {
+            const QString out = m_dir.filePath(name + QLatin1Char('.') + QFileInfo(file).suffix());
+            view.exportTo(out);
+            QFile written(out);
+            if (!exported.wait(30000) || !written.open(QIODevice::ReadOnly))
+                return QString();
+            const QByteArray bytes = written.readAll();
+            if (part.isEmpty())
+                return QString::fromUtf8(bytes);
+            for (const documents::ZipEntry &zipped : documents::readZip(bytes, out))
+                if (zipped.name == part)
+                    return QString::fromUtf8(zipped.data);
+            return QString();
+        };
+        const QString unedited = exportText(QStringLiteral("unedited"));
+        const QString boldWord = QRegularExpression(bold).match(unedited).captured();
+        QVERIFY2(!boldWord.isEmpty(), qPrintable(unedited));
+
+        // Select the translation of the first sentence and type over it.
+        QPlainTextEdit *pane = view.targetPane();
+        QTextCursor at(pane->document()->findBlockByNumber(paragraph));
+        pane->setTextCursor(at);
+        QCOMPARE(view.currentSentence(), 0);
+        QCOMPARE(pane->extraSelections().size(), 1);
+        const QTextCursor sentence = pane->extraSelections().first().cursor;
+        const QString model = sentence.selectedText();
+        // The sentence starts a text node in the file.
+        QVERIFY2(!model.isEmpty() && unedited.count(QLatin1Char('>') + model + ' ') == 1,
+                 qPrintable(model));
+        pane->setTextCursor(sentence);
+        pane->setFocus();
+        const QString mine = QStringLiteral("El verano pasado fuimos a un pueblo junto al mar.");
+        QTest::keyClicks(pane, mine);
+        QCOMPARE(view.edits().size(), 1);
+        QCOMPARE(view.edits().value(paragraph), (QMap<int, QString>{{0, mine}}));
+        // The highlight follows the edited sentence.
+        pane->setTextCursor(QTextCursor(pane->document()->findBlockByNumber(paragraph)));
+        QCOMPARE(pane->extraSelections().first().cursor.selectedText(), mine);
+
+        // Only the sentence changed: the rest of the paragraph, its bold included, is as it was.
+        const QString edited = exportText(QStringLiteral("edited"));
+        QString expected = unedited;
+        expected.replace(QLatin1Char('>') + model + ' ', QLatin1Char('>') + mine + ' ');
+        QVERIFY(expected != unedited);
+        QCOMPARE(edited, expected);
+        QVERIFY(edited.contains(boldWord));
+
+        // The history: one document entry, the model's version next to the user's.
+        HistoryFilter documents;
+        documents.kind = HistoryKind::Document;
+        const HistoryPage page = history->store()->recent(documents);
+        QCOMPARE(page.items.size(), 1);
+        const std::optional<HistoryEntry> entry = history->store()->entry(page.items[0].id);
+        QVERIFY(entry.has_value());
+        QVERIFY(entry->inputText.contains(QStringLiteral("Last summer we went")));
+        QCOMPARE(entry->inputText.count(QLatin1Char('\n')) + 1,
+                 view.sourcePane()->document()->blockCount());
+        QVERIFY(entry->bestOutput()->text.contains(model));
+        QVERIFY(!entry->bestOutput()->text.contains(mine));
+        QCOMPARE(entry->editedText, pane->toPlainText());
+        QVERIFY(entry->editedText.contains(mine));
+        QCOMPARE(entry->settings.value(QStringLiteral("document")).toString(), fixture(file));
+        QVERIFY(entry->outputs.first().alignment.isEmpty()); // no matrices for documents
+
+        // An edit after the export is kept when the user leaves the document.
+        QTest::keyClicks(pane, QStringLiteral("¡"));
+        QCOMPARE(view.edits().value(paragraph).value(0), QStringLiteral("¡") + mine);
+        view.openDocument(fixture(QStringLiteral("sample.txt")));
+        QCOMPARE(history->store()->recent(documents).items.size(), 1);
+        QVERIFY(
+            history->store()->entry(entry->id)->editedText.contains(QStringLiteral("¡") + mine));
+        QTRY_VERIFY(!view.worker()->isBusy());
+        history->close();
     }
 
     // After a change of model (a swap) or quality, Translate is enabled again and translates

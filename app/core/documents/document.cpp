@@ -506,6 +506,125 @@ std::vector<ByteRange> projectSpans(const Segment &segment, SegmentTranslation &
     return result;
 }
 
+namespace {
+
+// The words of text[begin, end) (runs of word bytes) and its punctuation (one byte each), so that
+// "amigo." corrected to "amiga." keeps its full stop as it was.
+std::vector<ByteRange> wordsIn(const QByteArray &text, qsizetype begin, qsizetype end)
+{
+    std::vector<ByteRange> words;
+    for (qsizetype i = begin; i < end;) {
+        const qsizetype start = i;
+        if (isWordByte(text[i])) {
+            while (i < end && isWordByte(text[i]))
+                ++i;
+        } else {
+            ++i;
+        }
+        if (!isBlank(QByteArray::fromRawData(text.constData() + start, i - start)))
+            words.push_back({start, i});
+    }
+    return words;
+}
+
+// Where each of the words `before` (in `oldText`) went in `after` (in `newText`), by their longest
+// common subsequence: a kept word to itself; a word of a rewritten stretch to the words that
+// replaced the stretch; a deleted word (nothing replaced it) to an empty range.
+std::vector<ByteRange> followWords(const QByteArray &oldText, const std::vector<ByteRange> &before,
+                                   const QByteArray &newText, const std::vector<ByteRange> &after)
+{
+    const std::size_t n = before.size(), m = after.size();
+    auto word = [](const QByteArray &text, ByteRange r) {
+        return QByteArrayView(text).sliced(r.begin, r.size());
+    };
+    // Sentences are short; a huge one (a chunk without stops) is taken as rewritten whole rather
+    // than paying n × m.
+    std::vector<int> match(n, -1); // index in `after`
+    if (n * m <= std::size_t(1) << 22) {
+        std::vector<int> lcs((n + 1) * (m + 1),
+                             0); // lcs[i * (m + 1) + j]: of before[i..], after[j..]
+        for (std::size_t i = n; i-- > 0;)
+            for (std::size_t j = m; j-- > 0;)
+                lcs[i * (m + 1) + j] =
+                    word(oldText, before[i]) == word(newText, after[j])
+                        ? lcs[(i + 1) * (m + 1) + j + 1] + 1
+                        : std::max(lcs[(i + 1) * (m + 1) + j], lcs[i * (m + 1) + j + 1]);
+        for (std::size_t i = 0, j = 0; i < n && j < m;) {
+            if (word(oldText, before[i]) == word(newText, after[j])) {
+                match[i++] = int(j++);
+            } else if (lcs[(i + 1) * (m + 1) + j] >= lcs[i * (m + 1) + j + 1]) {
+                ++i;
+            } else {
+                ++j;
+            }
+        }
+    }
+    std::vector<ByteRange> result(n);
+    for (std::size_t i = 0; i < n;) {
+        if (match[i] >= 0) {
+            result[i] = after[std::size_t(match[i])];
+            ++i;
+            continue;
+        }
+        // A stretch of unmatched words, between the matches around it on both sides.
+        std::size_t end = i;
+        while (end < n && match[end] < 0)
+            ++end;
+        const std::size_t first = i > 0 ? std::size_t(match[i - 1] + 1) : 0;
+        const std::size_t last = end < n ? std::size_t(match[end]) : m; // exclusive
+        const ByteRange replaced =
+            first < last ? ByteRange{after[first].begin, after[last - 1].end} : ByteRange{};
+        for (; i < end; ++i)
+            result[i] = replaced;
+    }
+    return result;
+}
+
+} // namespace
+
+void replaceSentence(SegmentTranslation &translation, std::size_t sentence, const QByteArray &text)
+{
+    if (sentence >= translation.sentences.size())
+        return;
+    ByteRange old = translation.sentences[sentence].target;
+    // A sentence deleted takes the space before it along ("a. b. c." → "a. c.").
+    const qsizetype previousEnd = sentence > 0 ? translation.sentences[sentence - 1].target.end : 0;
+    while (text.isEmpty() && old.begin > previousEnd && translation.text[old.begin - 1] == ' ')
+        --old.begin;
+    const std::vector<ByteRange> before = wordsIn(translation.text, old.begin, old.end);
+    const std::vector<ByteRange> after = wordsIn(text, 0, text.size());
+    const std::vector<ByteRange> followed = followWords(translation.text, before, text, after);
+    std::vector<AlignmentLink> links;
+    links.reserve(translation.links.size());
+    for (AlignmentLink link : translation.links) {
+        if (link.target.begin >= old.end) {
+            link.target.begin = shifted(link.target.begin, old, text.size());
+            link.target.end = shifted(link.target.end, old, text.size());
+        } else if (link.target.end > old.begin) { // into the sentence
+            ByteRange to{-1, -1};
+            for (std::size_t w = 0; w < before.size(); ++w)
+                if (overlaps(before[w], link.target) && followed[w].size() > 0)
+                    to = to.begin < 0 ? followed[w]
+                                      : ByteRange{std::min(to.begin, followed[w].begin),
+                                                  std::max(to.end, followed[w].end)};
+            if (to.begin < 0)
+                continue; // its words were deleted
+            link.target = {old.begin + to.begin, old.begin + to.end};
+        }
+        links.push_back(link);
+    }
+    translation.links = std::move(links);
+    for (SentencePair &pair : translation.sentences) {
+        if (&pair == &translation.sentences[sentence]) {
+            pair.target = {old.begin, old.begin + text.size()};
+        } else if (pair.target.begin >= old.end) {
+            pair.target.begin = shifted(pair.target.begin, old, text.size());
+            pair.target.end = shifted(pair.target.end, old, text.size());
+        }
+    }
+    translation.text.replace(old.begin, old.size(), text);
+}
+
 QByteArray wrapLines(const QByteArray &text, int lines)
 {
     QByteArray out = text;

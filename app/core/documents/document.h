@@ -186,6 +186,14 @@ Segment taggedSegment(const QByteArray &raw);
 // in the source. Returns one range per span, in `segment.spans` order.
 std::vector<ByteRange> projectSpans(const Segment &segment, SegmentTranslation &translation);
 
+// Post-editing: sentence `sentence` of `translation` becomes the user's `text`, and the rest of
+// the translation (its words, links and sentences) stays as it was, shifted. The links into the
+// sentence follow the user's words (a word-level diff of the old and the new sentence): a word the
+// user kept keeps its links, a rewritten stretch takes the links of the words it replaced, and
+// links into deleted words go; so projectSpans() puts markup over a kept or corrected word back
+// on it, and the other sentences' markup is untouched. Out of range: nothing changes.
+void replaceSentence(SegmentTranslation &translation, std::size_t sentence, const QByteArray &text);
+
 // The segment written out: its translation (else its text), wrapped on `lines` lines, escaped,
 // with every span's markup around its range. Nested segments are rendered from `document`
 // (required when a span has any).

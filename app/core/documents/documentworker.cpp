@@ -191,7 +191,7 @@ public:
         }
     }
 
-    void exportTo(const QString &path, const QMap<int, QString> &edits)
+    void exportTo(const QString &path, const SentenceEdits &edits)
     {
         if (!m_document) {
             fail(DocumentWorker::tr("Open a document first."));
@@ -200,13 +200,20 @@ public:
         try {
             QString encoding = QStringLiteral("UTF-8");
             if (!m_document->isStreamed() && !edits.isEmpty()) {
-                // The user's versions replace the model's (their markup cannot follow: no
-                // alignment links to the user's words).
                 Document edited = m_document->document();
-                for (auto it = edits.begin(); it != edits.end(); ++it)
-                    if (it.key() >= 0 && std::size_t(it.key()) < edited.segments.size())
-                        edited.segments[std::size_t(it.key())].translation =
-                            SegmentTranslation{it.value().toUtf8(), {}, {}};
+                for (auto it = edits.begin(); it != edits.end(); ++it) {
+                    if (it.key() < 0 || std::size_t(it.key()) >= edited.segments.size())
+                        continue;
+                    Segment &segment = edited.segments[std::size_t(it.key())];
+                    if (it->contains(kWholeParagraph) || !segment.translation) {
+                        segment.translation =
+                            SegmentTranslation{it->value(kWholeParagraph).toUtf8(), {}, {}};
+                        continue;
+                    }
+                    for (auto sentence = it->begin(); sentence != it->end(); ++sentence)
+                        replaceSentence(*segment.translation, std::size_t(sentence.key()),
+                                        sentence.value().toUtf8());
+                }
                 encoding = writeDocument(edited, path);
             } else if (!m_document->isStreamed()) {
                 encoding = writeDocument(m_document->document(), path);
@@ -322,7 +329,7 @@ void DocumentWorker::cancel()
     m_cancel = true; // read by the pipeline at every decoding step
 }
 
-void DocumentWorker::exportTo(const QString &path, const QMap<int, QString> &edits)
+void DocumentWorker::exportTo(const QString &path, const SentenceEdits &edits)
 {
     post([executor = m_executor, path, edits] { executor->exportTo(path, edits); });
 }

@@ -55,6 +55,12 @@ struct SentenceLink
     int targetEnd = 0;
 };
 
+// Post-editing: the user's own text for sentences of paragraphs, paragraph → sentence (its index
+// in TranslatedParagraph::sentences) → text. A paragraph the user wrote before it had sentences
+// (not translated yet) has one entry, kWholeParagraph.
+using SentenceEdits = QMap<int, QMap<int, QString>>;
+inline constexpr int kWholeParagraph = -1;
+
 // A paragraph (segment) of the open document and its translation.
 struct TranslatedParagraph
 {
@@ -87,9 +93,12 @@ public:
     // translations and finished(false) follows.
     void cancel();
     // Writes the open document to `path`: its own format, .txt, or for a PDF .odt, .docx, .html.
-    // `edits`: the user's own translations of paragraphs (post-editing; index → text), written
-    // instead of the model's. Only for documents that are not streamed (isStreamed()).
-    void exportTo(const QString &path, const QMap<int, QString> &edits = {});
+    // `edits`: the user's own sentences (post-editing), written instead of the model's; the rest
+    // of an edited paragraph keeps its markup, and the edited sentence's markup follows the words
+    // the user kept or corrected (documents::replaceSentence). A whole-paragraph edit has no
+    // words of the model to follow: that paragraph is written without its inline markup. Only
+    // for documents that are not streamed (isStreamed()).
+    void exportTo(const QString &path, const SentenceEdits &edits = {});
     // The open document is a big .txt/.srt read and written a chunk at a time (its finished
     // chunks are already written: they cannot take edits).
     bool isStreamed() const { return m_streamed; }

@@ -23,14 +23,16 @@ QString historyKindName(HistoryKind kind)
         return QStringLiteral("caption");
     case HistoryKind::Comparison:
         return QStringLiteral("comparison");
+    case HistoryKind::Document:
+        return QStringLiteral("document");
     }
     return QString();
 }
 
 std::optional<HistoryKind> historyKindFromName(const QString &name)
 {
-    for (HistoryKind kind :
-         {HistoryKind::Translation, HistoryKind::Caption, HistoryKind::Comparison}) {
+    for (HistoryKind kind : {HistoryKind::Translation, HistoryKind::Caption,
+                             HistoryKind::Comparison, HistoryKind::Document}) {
         if (name == historyKindName(kind))
             return kind;
     }

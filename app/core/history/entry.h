@@ -27,9 +27,12 @@ class QImage;
 
 namespace glosa {
 
-enum class HistoryKind { Translation, Caption, Comparison };
+// Document: a document translated in the Documents view (its paragraphs one per line; the
+// settings name the file, see documentHistoryEntry).
+enum class HistoryKind { Translation, Caption, Comparison, Document };
 
-// "translation", "caption", "comparison": the names used in the database, exports and the CLI.
+// "translation", "caption", "comparison", "document": the names used in the database, exports
+// and the CLI.
 QString historyKindName(HistoryKind kind);
 std::optional<HistoryKind> historyKindFromName(const QString &name);
 
@@ -99,8 +102,8 @@ struct HistoryEntry
     QString imageHash;            // captions: hex SHA-256 of the image file's bytes
     QByteArray thumbnailPng;      // captions: a small PNG (see makeThumbnail)
     QList<HistoryOutput> outputs; // all columns, all n-best ranks
-    // Translations: the user's own version of the best output (edited in the Translate view),
-    // kept next to the model's; empty when it was not edited.
+    // Translations and documents: the user's own version of the best output (edited in the
+    // Translate or Documents view), kept next to the model's; empty when it was not edited.
     QString editedText;
     double elapsedMs = 0;
     bool starred = false;

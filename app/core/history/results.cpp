@@ -128,6 +128,32 @@ HistoryEntry captionHistoryEntry(const CaptionResult &result, const ModelInfo &m
     return entry;
 }
 
+HistoryEntry documentHistoryEntry(const QString &path, const QStringList &sources,
+                                  const QStringList &translations, const QString &edited,
+                                  const ModelInfo &model, bool best)
+{
+    HistoryEntry entry = entryFor(HistoryKind::Document, model);
+    entry.settings = QJsonObject{{QStringLiteral("document"), path},
+                                 {QStringLiteral("quality"), best ? "best" : "fast"}};
+    // The paragraphs that fit; a first paragraph longer than the bound is cut.
+    qsizetype kept = 1, chars = sources.value(0).size();
+    while (kept < sources.size() && chars + 1 + sources[kept].size() <= kDocumentHistoryChars)
+        chars += 1 + sources[kept++].size();
+    auto firstLines = [kept](const QStringList &lines, qsizetype most) {
+        return lines.mid(0, kept).join(QLatin1Char('\n')).left(most);
+    };
+    entry.inputText = firstLines(sources, kDocumentHistoryChars);
+    // A translation may well be longer than its source.
+    HistoryOutput output;
+    output.text = firstLines(translations, 2 * kDocumentHistoryChars);
+    entry.outputs.append(output);
+    if (!edited.isEmpty())
+        entry.editedText = firstLines(edited.split(QLatin1Char('\n')), 2 * kDocumentHistoryChars);
+    if (kept < sources.size() || chars > kDocumentHistoryChars)
+        entry.settings.insert(QStringLiteral("truncated"), true);
+    return entry;
+}
+
 QList<engine::DecodingOptions> historyColumnOptions(const HistoryEntry &entry)
 {
     QList<engine::DecodingOptions> out;

@@ -41,6 +41,17 @@ HistoryEntry comparisonHistoryEntry(const QString &input, const QList<Translatio
 // Reads the image file for its hash and thumbnail (see HistoryEntry::setImageFromFile).
 HistoryEntry captionHistoryEntry(const CaptionResult &result, const ModelInfo &model);
 
+// A document translated in the Documents view: its paragraphs (`sources`), the model's
+// translation of each (`translations`; an untranslated one as in the source) and the user's
+// version of the whole (`edited`, the translations with the user's changes; empty when none),
+// one line per paragraph. Settings: {"document": path, "quality": "fast" or "best"}. No
+// alignments: they would be megabytes for a long document. Bounded by kDocumentHistoryChars
+// of source: the paragraphs after that are left out of all three texts ("truncated": true).
+inline constexpr qsizetype kDocumentHistoryChars = 200000;
+HistoryEntry documentHistoryEntry(const QString &path, const QStringList &sources,
+                                  const QStringList &translations, const QString &edited,
+                                  const ModelInfo &model, bool best);
+
 // The decoding options of each column of a comparison entry (one for other kinds).
 QList<engine::DecodingOptions> historyColumnOptions(const HistoryEntry &entry);
 // The hypotheses of one column as the Translate or Compare view shows them.

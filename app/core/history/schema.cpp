@@ -76,6 +76,18 @@ END;
 ALTER TABLE outputs ADD COLUMN align_row_spans BLOB;
 ALTER TABLE entries ADD COLUMN edited_text TEXT NOT NULL DEFAULT '';
 )sql",
+    // 2 -> 3: documents (HistoryKind::Document), one more kind the CHECK on `kind` allows.
+    // SQLite cannot ALTER a CHECK constraint. Rebuilding `entries` would copy every entry on the
+    // first open (and, with `outputs` cascading from it, needs foreign keys off); a constraint
+    // that only gets looser may instead be edited in sqlite_schema, the way SQLite documents for
+    // this (lang_altertable.html, "the simpler procedure"): every row already satisfies it.
+    // RESET reloads this connection's schema; migrate() bumps the schema cookie for the others.
+    R"sql(
+PRAGMA writable_schema = ON;
+UPDATE sqlite_schema SET sql = replace(sql, '''comparison'')', '''comparison'', ''document'')')
+    WHERE type = 'table' AND name = 'entries';
+PRAGMA writable_schema = RESET;
+)sql",
 };
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
@@ -117,6 +129,15 @@ int migrate(Connection &d)
             return -1;
         for (int v = version; v < kSchemaVersion; ++v)
             d.exec(kMigrations[v]);
+        // Step 2 -> 3 edits sqlite_schema, which unlike DDL leaves the schema cookie as it was:
+        // another process's connection would go on with the schema it read.
+        qint64 cookie = 0;
+        {
+            auto s = d.prepare("PRAGMA schema_version");
+            s.step();
+            cookie = s.int64(0);
+        }
+        d.exec("PRAGMA schema_version = " + std::to_string(cookie + 1));
         d.exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
         return version;
     });

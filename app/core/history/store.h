@@ -120,7 +120,7 @@ public:
     };
 
     // The schema version open() migrates to (PRAGMA user_version).
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = 3;
 
     HistoryStore();
     explicit HistoryStore(const Options &options);
