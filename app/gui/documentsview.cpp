@@ -26,6 +26,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollBar>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTextBlock>
 #include <QVBoxLayout>
@@ -191,6 +192,15 @@ DocumentsView::DocumentsView(AppContext &context, QWidget *parent)
     useModel(context.choice(AppContext::kTranslation));
     retranslateUi();
     updateState();
+}
+
+DocumentsView::~DocumentsView()
+{
+    // Closing the app is leaving the document too: edits made since the last export would
+    // otherwise never reach the history. The context (and its recorder) outlives the views; the
+    // window that shows status messages may not, so nothing is emitted from here.
+    const QSignalBlocker silent(this);
+    recordHistory(false);
 }
 
 void DocumentsView::useModel(const ModelChoice &choice)

@@ -27,6 +27,8 @@ public:
     // Translates with the translation model chosen in `context`, loaded by the view's own
     // DocumentWorker (a document must not be cancelled by the Translate view's next keystroke).
     explicit DocumentsView(AppContext &context, QWidget *parent = nullptr);
+    // Records the user's last edits in the history, as leaving the document does.
+    ~DocumentsView() override;
 
     // Reads the document (on the worker thread); the source pane fills when it is read.
     void openDocument(const QString &path);

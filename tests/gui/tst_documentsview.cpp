@@ -590,6 +590,36 @@ private slots:
         history->close();
     }
 
+    // Closing the app (the view goes) records the edits made since the last export.
+    void editsReachTheHistoryWhenTheViewCloses()
+    {
+        HistoryRecorder *history = m_context->history();
+        QVERIFY(history->open(m_dir.filePath(QStringLiteral("closing.sqlite"))));
+        auto view = std::make_unique<DocumentsView>(*m_context);
+        if (!showOpened(*view, fixture(QStringLiteral("sample.txt"))))
+            return;
+        QSignalSpy finished(view.get(), &DocumentsView::finished);
+        view->translateDocument();
+        QVERIFY(finished.wait(120000));
+        QTRY_VERIFY(!view->worker()->isBusy());
+        HistoryFilter documents;
+        documents.kind = HistoryKind::Document;
+        QCOMPARE(history->store()->recent(documents).items.size(), 1);
+        const qint64 id = history->store()->recent(documents).items[0].id;
+        QCOMPARE(history->store()->entry(id)->editedText, QString()); // not edited yet
+
+        // Typed through the document (keyboard focus needs an active window, which a test run
+        // alone may not have yet): the pane reports it as an edit all the same.
+        QPlainTextEdit *pane = view->targetPane();
+        QTextCursor end(pane->document()->findBlockByNumber(0));
+        end.movePosition(QTextCursor::EndOfBlock);
+        end.insertText(QStringLiteral(" (al cerrar)"));
+        QVERIFY(!view->edits().isEmpty());
+        view.reset();
+        QVERIFY(history->store()->entry(id)->editedText.contains(QStringLiteral(" (al cerrar)")));
+        history->close();
+    }
+
     // After a change of model (a swap) or quality, Translate is enabled again and translates
     // the whole document anew; until then the pane keeps the language it shows in its title.
     void changingTheModelOrQualityAllowsTranslatingAgain()
