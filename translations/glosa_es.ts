@@ -1304,6 +1304,22 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <translation>&amp;Historial…</translation>
     </message>
     <message>
+        <source>&amp;Arithmetic</source>
+        <translation>&amp;Aritmética</translation>
+    </message>
+    <message>
+        <source>Automatic: int8 where the model stores it</source>
+        <translation>Automática: int8 donde el modelo lo guarda</translation>
+    </message>
+    <message>
+        <source>Float32: the reference, slower</source>
+        <translation>Float32: la referencia, más lenta</translation>
+    </message>
+    <message>
+        <source>Int8: about 1.5-3x faster, nearly always the same words</source>
+        <translation>Int8: de 1,5 a 3 veces más rápida, casi siempre las mismas palabras</translation>
+    </message>
+    <message>
         <source>System default</source>
         <translation>Predeterminado del sistema</translation>
     </message>

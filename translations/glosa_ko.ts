@@ -1291,6 +1291,22 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>기록(&amp;H)…</translation>
     </message>
     <message>
+        <source>&amp;Arithmetic</source>
+        <translation>연산 방식(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Automatic: int8 where the model stores it</source>
+        <translation>자동: 모델에 int8 가중치가 있으면 int8</translation>
+    </message>
+    <message>
+        <source>Float32: the reference, slower</source>
+        <translation>Float32: 기준 방식, 더 느림</translation>
+    </message>
+    <message>
+        <source>Int8: about 1.5-3x faster, nearly always the same words</source>
+        <translation>Int8: 약 1.5~3배 빠름, 거의 항상 같은 단어</translation>
+    </message>
+    <message>
         <source>System default</source>
         <translation>시스템 기본값</translation>
     </message>

@@ -72,6 +72,12 @@ bool AppContext::chooseModel(const QString &id)
     return true;
 }
 
+void AppContext::reloadModels()
+{
+    for (const auto &[id, worker] : m_workers)
+        worker->loadModel(worker->modelInfo(), m_plugins);
+}
+
 void AppContext::rescanModels()
 {
     m_catalog.scan(m_modelFolders);

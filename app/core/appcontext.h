@@ -76,6 +76,8 @@ public:
     // Scans the model folders again (after an import): each task keeps its model when it is
     // still there, else gets the default for the UI language.
     void rescanModels();
+    // Loads every model in use again (Settings ▸ Arithmetic changed: computeTypeFromSettings()).
+    void reloadModels();
 
 signals:
     // The catalog changed (rescanModels()); modelChosen follows for every task.

@@ -1,6 +1,7 @@
 #include "app/core/inferenceworker.h"
 
 #include "app/core/pluginregistry.h"
+#include "app/core/settings.h"
 #include "app/core/translationrunner.h"
 #include "engine/translation/translationmodel.h"
 
@@ -24,8 +25,9 @@ struct Request
     AlignmentChoice alignment;
     bool everyAttention = false;
     ModelInfo info;
-    std::shared_ptr<const PluginRegistry> plugins; // Load
-    std::shared_ptr<engine::Model> model;          // setModel()
+    std::shared_ptr<const PluginRegistry> plugins;               // Load
+    std::shared_ptr<engine::Model> model;                        // setModel()
+    engine::ComputeType computeType = engine::ComputeType::Auto; // Load
 };
 } // namespace
 
@@ -123,7 +125,8 @@ private:
                 QString error;
                 std::shared_ptr<engine::Model> model =
                     request.model ? request.model
-                                  : ModelCatalog::load(request.info, *request.plugins, &error);
+                                  : ModelCatalog::load(request.info, *request.plugins, &error,
+                                                       request.computeType);
                 if (!model) {
                     toWorker([error](InferenceWorker *w) { emit w->modelLoadFailed(error); });
                     return;
@@ -307,6 +310,8 @@ void InferenceWorker::postLoad(const ModelInfo &info, std::shared_ptr<const Plug
     request.info = info;
     request.plugins = std::move(plugins);
     request.model = std::move(model);
+    // Read here, on the GUI thread: what Settings ▸ Arithmetic says when the load was asked for.
+    request.computeType = m_computeType = computeTypeFromSettings();
     m_info = info;
     m_loaded = false;
     m_alignmentLayers = m_alignmentHeads = 0;

@@ -89,6 +89,8 @@ public:
     // Uses an already loaded model (tests, or a model shared with another worker).
     void setModel(const ModelInfo &info, std::shared_ptr<engine::Model> model);
     const ModelInfo &modelInfo() const { return m_info; }
+    // The arithmetic the current model was asked to load with (computeTypeFromSettings()).
+    engine::ComputeType computeType() const { return m_computeType; }
     bool isModelLoaded() const { return m_loaded; }
 
     // Translates `text` once per entry of `options` (the Compare view's columns; each column is
@@ -137,6 +139,7 @@ private:
     QThread *m_thread = nullptr;
     InferenceExecutor *m_executor = nullptr; // lives on m_thread
     ModelInfo m_info;
+    engine::ComputeType m_computeType = engine::ComputeType::Auto;
     bool m_loaded = false;
     bool m_busy = false;
     int m_alignmentLayers = 0;

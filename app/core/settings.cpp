@@ -23,6 +23,17 @@ HistoryRetention historyRetentionFromSettings()
     return retention;
 }
 
+engine::ComputeType computeTypeFromSettings()
+{
+    const QString name = QSettings().value(QLatin1String(settingsKeys::kComputeType)).toString();
+    try {
+        return name.isEmpty() ? engine::ComputeType::Auto
+                              : engine::parseComputeType(name.toStdString());
+    } catch (const std::invalid_argument &) {
+        return engine::ComputeType::Auto; // a hand-edited settings file must not stop the app
+    }
+}
+
 QVariantMap decodingOptionsToMap(const engine::DecodingOptions &options)
 {
     QVariantMap map;

@@ -4,6 +4,7 @@
 
 #include "app/core/history/entry.h"
 #include "engine/decoding/decodingoptions.h"
+#include "engine/package.h"
 
 #include <QList>
 #include <QString>
@@ -20,14 +21,16 @@ inline constexpr char kTranslateEditors[] = "translate/editors";
 inline constexpr char kLastModel[] = "models/last";
 inline constexpr char kDecoding[] = "decoding/current";
 inline constexpr char kDecodingPreset[] = "decoding/preset"; // "" when the settings are custom
-inline constexpr char kPresets[] = "decoding/presets"; // user presets: name → options map
+inline constexpr char kPresets[] = "decoding/presets";       // user presets: name → options map
 inline constexpr char kCompareColumns[] = "compare/columns";
-inline constexpr char kLanguage[] = "ui/language";       // "" follows the system locale
+inline constexpr char kLanguage[] = "ui/language"; // "" follows the system locale
+// engine::computeTypeName(): "auto" (int8 where a package stores it), "float32" or "int8".
+inline constexpr char kComputeType[] = "inference/computeType";
 inline constexpr char kConfidence[] = "translate/confidence";
 inline constexpr char kLiveTranslate[] = "translate/live";
-inline constexpr char kHistoryEnabled[] = "history/enabled";       // record new entries (default on)
-inline constexpr char kHistoryMaxEntries[] = "history/maxEntries"; // 0 = no limit
-inline constexpr char kHistoryMaxAgeDays[] = "history/maxAgeDays"; // 0 = no limit
+inline constexpr char kHistoryEnabled[] = "history/enabled"; // record new entries (default on)
+inline constexpr char kHistoryMaxEntries[] = "history/maxEntries";     // 0 = no limit
+inline constexpr char kHistoryMaxAgeDays[] = "history/maxAgeDays";     // 0 = no limit
 inline constexpr char kHistoryMaxMegabytes[] = "history/maxMegabytes"; // 0 = no limit
 } // namespace settingsKeys
 
@@ -35,6 +38,9 @@ inline constexpr char kHistoryMaxMegabytes[] = "history/maxMegabytes"; // 0 = no
 inline constexpr int kDefaultHistoryMaxMegabytes = 500;
 // The retention the user chose in Settings ▸ History (QSettings), for the app and glosa-cli.
 HistoryRetention historyRetentionFromSettings();
+// The arithmetic models are loaded with (Settings ▸ Arithmetic; glosa-cli's --compute-type). A
+// value that is not one of the names is auto.
+engine::ComputeType computeTypeFromSettings();
 
 // Every DecodingOptions field under its engine::decodingFields() name ("beam_size", "top_p",
 // ...), as text. Fields left out of a map keep their defaults and former names are read, so old

@@ -94,6 +94,8 @@ private:
     QMenu *m_translateMenu = nullptr;
     QMenu *m_settingsMenu = nullptr;
     QMenu *m_languageMenu = nullptr;
+    QMenu *m_computeMenu = nullptr;
+    QList<QAction *> m_computeActions; // auto, float32, int8
     QMenu *m_helpMenu = nullptr;
     QAction *m_openAction = nullptr;
     QAction *m_importAction = nullptr;

@@ -392,6 +392,34 @@ private slots:
         QVERIFY(again.translateView()->confidenceShading());
     }
 
+    // Settings ▸ Arithmetic: the choice is saved, and the models in use load again with it.
+    void arithmeticSettingReloadsTheModels()
+    {
+        test::Window window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const std::optional<ModelInfo> info =
+            window.context().choice(AppContext::kTranslation).model;
+        QVERIFY(info);
+        InferenceWorker *worker = window.context().workerFor(*info);
+        QCOMPARE(worker->computeType(), engine::ComputeType::Auto);
+        QAction *int8 = nullptr;
+        for (QAction *a : window.findChildren<QAction *>())
+            if (a->isCheckable() && a->data().toString() == QLatin1String("int8"))
+                int8 = a;
+        QVERIFY(int8);
+        QSignalSpy loaded(&window.context(), &AppContext::modelLoaded);
+        int8->trigger();
+        QVERIFY(loaded.wait(10000));
+        QCOMPARE(worker->computeType(), engine::ComputeType::Int8);
+        QCOMPARE(QSettings().value(QLatin1String(settingsKeys::kComputeType)).toString(),
+                 QStringLiteral("int8"));
+        QCOMPARE(computeTypeFromSettings(), engine::ComputeType::Int8);
+        // Back to the default, for the other tests.
+        QSettings().remove(QLatin1String(settingsKeys::kComputeType));
+        QCOMPARE(computeTypeFromSettings(), engine::ComputeType::Auto);
+    }
+
     // Settings ▸ Language retranslates the open window in place: tab names, menu titles and
     // buttons come from the compiled translations/glosa_<code>.ts, and English comes back.
     void switchingLanguageRetranslates()

@@ -4,6 +4,7 @@
 #include "app/core/documents/documenttranslator.h"
 #include "app/core/documents/formats.h"
 #include "app/core/pluginregistry.h"
+#include "app/core/settings.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
 
@@ -138,13 +139,15 @@ public:
             return;
         }
         try {
-            if (!m_translator || m_modelId != info.id) {
+            // Settings ▸ Arithmetic may have changed since the model was loaded.
+            const engine::ComputeType computeType = computeTypeFromSettings();
+            if (!m_translator || m_modelId != info.id || m_computeType != computeType) {
                 m_translator.reset();
                 QString error;
                 if (!plugins)
                     throw std::runtime_error("no model is chosen");
                 auto model = std::dynamic_pointer_cast<engine::TranslationModel>(
-                    ModelCatalog::load(info, *plugins, &error));
+                    ModelCatalog::load(info, *plugins, &error, computeType));
                 if (!model) {
                     fail(error.isEmpty() ? DocumentWorker::tr("%1 cannot translate.").arg(info.name)
                                          : error);
@@ -155,6 +158,7 @@ public:
                 // Bigger batches than the interactive default: throughput over latency.
                 m_translator->setBatchSize(32);
                 m_modelId = info.id;
+                m_computeType = computeType;
                 m_document->forgetSentenceCounts();
             }
             engine::DecodingOptions options;
@@ -253,6 +257,7 @@ private:
     std::unique_ptr<FinishedChunks> m_finished;     // m_document's, written when it is streamed
     std::unique_ptr<engine::Translator> m_translator;
     QString m_modelId;
+    engine::ComputeType m_computeType = engine::ComputeType::Auto;
 };
 
 DocumentWorker::DocumentWorker(QObject *parent) : QObject(parent), m_thread(new QThread)
