@@ -169,6 +169,22 @@ HistorySummary readSummary(const Statement &s)
     return h;
 }
 
+// Binds LIMIT and OFFSET from parameter `i` on, and appends the rows `read` makes of them to
+// `page`, at most `limit`: the query asks for one row more, which only says that there are more.
+template <typename Read>
+void readPage(Statement &s, int i, int limit, int offset, HistoryPage &page, Read read)
+{
+    s.bind(i++, qint64(std::max(0, limit)) + 1);
+    s.bind(i++, qint64(std::max(0, offset)));
+    while (s.step()) {
+        if (page.items.size() == std::max(0, limit)) {
+            page.hasMore = true;
+            break;
+        }
+        page.items.append(read(s));
+    }
+}
+
 } // namespace
 
 HistoryStore::HistoryStore() : HistoryStore(Options()) {}
@@ -272,15 +288,7 @@ HistoryPage HistoryStore::recent(const HistoryFilter &filter, int offset, int li
     int i = 1;
     for (const auto &bind : f.binds)
         bind(s, i++);
-    s.bind(i++, qint64(std::max(0, limit)) + 1);
-    s.bind(i++, qint64(std::max(0, offset)));
-    while (s.step()) {
-        if (page.items.size() == std::max(0, limit)) {
-            page.hasMore = true;
-            break;
-        }
-        page.items.append(readSummary(s));
-    }
+    readPage(s, i, limit, offset, page, readSummary);
     return page;
 }
 
@@ -332,22 +340,16 @@ HistoryPage HistoryStore::search(const QString &text, const HistoryFilter &filte
             bind(s, i++);
         if (byRelevance)
             s.bind(i++, floorId);
-        s.bind(i++, qint64(std::max(0, limit)) + 1);
-        s.bind(i++, qint64(std::max(0, offset)));
-        while (s.step()) {
-            if (page.items.size() == std::max(0, limit)) {
-                page.hasMore = true;
-                break;
-            }
-            HistorySummary h = readSummary(s);
-            h.snippet = s.text(10);
-            const QString inInput = s.text(11), inOutputs = s.text(12);
+        readPage(s, i, limit, offset, page, [&](const Statement &row) {
+            HistorySummary h = readSummary(row);
+            h.snippet = row.text(10);
+            const QString inInput = row.text(11), inOutputs = row.text(12);
             if (inInput.contains(options.highlightBegin))
                 h.inputSnippet = inInput;
             if (inOutputs.contains(options.highlightBegin))
                 h.outputSnippet = inOutputs;
-            page.items.append(h);
-        }
+            return h;
+        });
     });
     return page;
 }
