@@ -316,6 +316,9 @@ void MainWindow::createMenus()
         computeGroup->addAction(a);
         m_computeActions << a;
         connect(a, &QAction::triggered, this, [this, a] {
+            // Picking the arithmetic already in use would load every model again for nothing.
+            if (a->data().toString() == engine::computeTypeName(computeTypeFromSettings()))
+                return;
             QSettings().setValue(QLatin1String(settingsKeys::kComputeType), a->data());
             m_context.reloadModels();
         });

@@ -73,10 +73,10 @@ std::string dashed(std::string name)
     return name;
 }
 
-// 0.6f as "0.6", not 0.6000000238418579: the shortest decimal that reads back as the same float.
-// to_chars and from_chars, unlike printf and strtof, ignore the locale (Qt sets LC_NUMERIC from
-// the environment, and a Spanish one writes "0,6").
-std::string floatText(float value)
+// 0.6f as "0.6", not 0.6000000238418579: the shortest decimal that reads back as the same number
+// of its type. to_chars and from_chars, unlike printf and strtof, ignore the locale (Qt sets
+// LC_NUMERIC from the environment, and a Spanish one writes "0,6").
+template <typename T> std::string numberText(T value)
 {
     char buffer[32];
     const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
@@ -85,17 +85,10 @@ std::string floatText(float value)
 
 double tidy(float value)
 {
-    const std::string text = floatText(value);
+    const std::string text = numberText(value);
     double shortest = 0;
     std::from_chars(text.data(), text.data() + text.size(), shortest);
     return shortest;
-}
-
-std::string numberText(double value)
-{
-    char buffer[32];
-    const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-    return std::string(buffer, result.ptr);
 }
 
 // The enum fields' names, both ways, through the functions decodingoptions.h already has.
@@ -272,7 +265,7 @@ std::string decodingFieldToText(const DecodingOptions &options, const DecodingFi
             if constexpr (std::is_same_v<T, bool>)
                 return value ? "true" : "false";
             else if constexpr (std::is_same_v<T, float>)
-                return floatText(value);
+                return numberText(value);
             else if constexpr (std::is_integral_v<T>)
                 return std::to_string(value);
             else if constexpr (isEnum<T>)
