@@ -11,6 +11,7 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import evaluate  # noqa: E402
@@ -146,6 +147,47 @@ class Batching(unittest.TestCase):
         self.assertAlmostEqual(glosa_train.lr_at(100, 1e-3, 400), 2.5e-4)
         self.assertAlmostEqual(glosa_train.lr_at(400, 1e-3, 400), 1e-3)
         self.assertAlmostEqual(glosa_train.lr_at(1600, 1e-3, 400), 5e-4)
+
+
+class TrainingOps(unittest.TestCase):
+    def test_smoothed_cross_entropy_equals_torch(self):
+        torch.manual_seed(3)
+        logits = (torch.randn(37, V) * 4).requires_grad_(True)
+        target = torch.randint(1, V, (37,))
+        target[[2, 5, 30]] = glosa_train.PAD
+        for eps in (0.0, 0.1):
+            ours = glosa_train.smoothed_cross_entropy(logits, target, eps)
+            (g_ours,) = torch.autograd.grad(ours, logits)
+            ref = F.cross_entropy(logits, target, ignore_index=glosa_train.PAD, label_smoothing=eps)
+            (g_ref,) = torch.autograd.grad(ref, logits)
+            self.assertAlmostEqual(float(ours), float(ref), places=5)
+            self.assertLess(float((g_ours - g_ref).abs().max()), 1e-6)
+            self.assertEqual(float(g_ours[2].abs().max()), 0.0)  # padding gets no gradient
+        # bf16 logits (autocast) give a bf16 gradient and the fp32 loss within bf16 rounding.
+        lb = logits.detach().bfloat16().requires_grad_(True)
+        loss = glosa_train.smoothed_cross_entropy(lb, target, 0.1)
+        (gb,) = torch.autograd.grad(loss, lb)
+        self.assertEqual(gb.dtype, torch.bfloat16)
+        ref = F.cross_entropy(lb.float(), target, ignore_index=glosa_train.PAD, label_smoothing=0.1)
+        self.assertAlmostEqual(float(loss), float(ref), places=4)
+
+    def test_dropout_keeps_the_expectation(self):
+        torch.manual_seed(4)
+        drop = glosa_train.Dropout(0.1)
+        x = torch.ones(400, 1000)
+        y = drop(x)
+        kept = float((y > 0).float().mean())
+        self.assertAlmostEqual(kept, 0.9, delta=0.003)
+        self.assertAlmostEqual(float(y.mean()), 1.0, delta=0.004)
+        self.assertTrue(torch.equal(y[y > 0], torch.full_like(y[y > 0], 1 / 0.9)))
+        self.assertFalse(torch.equal(drop(x), y))  # a new mask each call
+        drop.eval()
+        self.assertIs(drop(x), x)
+        xg = torch.ones(3, 5, requires_grad=True)
+        drop.train()
+        out = drop(xg)
+        out.sum().backward()
+        self.assertTrue(torch.equal(xg.grad, out.detach()))  # gradient uses the same mask
 
 
 if __name__ == "__main__":

@@ -75,7 +75,7 @@ class MultiHeadAttention(nn.Module):
         self.k_proj = nn.Linear(d, d)
         self.v_proj = nn.Linear(d, d)
         self.out_proj = nn.Linear(d, d)
-        self.dropout = nn.Dropout(dropout)
+        self.dropout = glosa_train.Dropout(dropout)
         for lin in (self.q_proj, self.k_proj, self.v_proj, self.out_proj):
             nn.init.xavier_uniform_(lin.weight)
             nn.init.zeros_(lin.bias)
@@ -98,7 +98,8 @@ class MultiHeadAttention(nn.Module):
         scores = torch.matmul(Q, K.transpose(-1, -2)) / math.sqrt(self.d_head)
         if mask is not None:
             scores = scores.masked_fill(mask, float("-inf"))
-        attn = torch.softmax(scores, dim=-1)
+        # fp32 softmax: under bf16 autocast the scores come out of the matmul in bf16.
+        attn = torch.softmax(scores.float(), dim=-1).to(V.dtype)
         out = torch.matmul(self.dropout(attn), V)  # [B, h, Tq, d_head]
         B, _, Tq, _ = out.shape
         return self.out_proj(out.transpose(1, 2).reshape(B, Tq, self.heads * self.d_head)), attn
@@ -109,7 +110,7 @@ class FeedForward(nn.Module):
         super().__init__()
         self.fc1 = nn.Linear(d, ffn)
         self.fc2 = nn.Linear(ffn, d)
-        self.dropout = nn.Dropout(dropout)
+        self.dropout = glosa_train.Dropout(dropout)
         for lin in (self.fc1, self.fc2):
             nn.init.xavier_uniform_(lin.weight)
             nn.init.zeros_(lin.bias)
@@ -126,7 +127,7 @@ class EncoderLayer(nn.Module):
         self.self_attn = MultiHeadAttention(d, h["heads"], h["attention_dropout"])
         self.ffn_norm = nn.LayerNorm(d, eps=h["layer_norm_eps"])
         self.ffn = FeedForward(d, h["ffn_dim"], h["dropout"])
-        self.dropout = nn.Dropout(h["dropout"])
+        self.dropout = glosa_train.Dropout(h["dropout"])
 
     def forward(self, x, pad_mask):
         y = self.self_attn_norm(x)
@@ -144,7 +145,7 @@ class DecoderLayer(nn.Module):
         self.cross_attn = MultiHeadAttention(d, h["heads"], h["attention_dropout"])
         self.ffn_norm = nn.LayerNorm(d, eps=h["layer_norm_eps"])
         self.ffn = FeedForward(d, h["ffn_dim"], h["dropout"])
-        self.dropout = nn.Dropout(h["dropout"])
+        self.dropout = glosa_train.Dropout(h["dropout"])
 
     def forward(self, y, memory, causal_mask, src_pad_mask, return_attention=False):
         z = self.self_attn_norm(y)
@@ -171,7 +172,7 @@ class Transformer(nn.Module):
         nn.init.normal_(self.embedding.weight, mean=0.0, std=d ** -0.5)
         self.encoder = Stack(EncoderLayer, h["encoder_layers"], h)
         self.decoder = Stack(DecoderLayer, h["decoder_layers"], h)
-        self.dropout = nn.Dropout(h["dropout"])
+        self.dropout = glosa_train.Dropout(h["dropout"])
         # Not a parameter: recomputed from the formula (the C++ side does the same).
         self.register_buffer("pe", sinusoidal_positions(h["max_positions"], d), persistent=False)
         self.scale = math.sqrt(d)
