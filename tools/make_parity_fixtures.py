@@ -81,6 +81,7 @@ VARIANTS = {
     "rnn-additive": ("rnn-attention", dict(RNN_BASE, attention="additive"), 28, 3.0, ("f32",)),
     "rnn-scaled-dot": ("rnn-attention", dict(RNN_BASE, attention="scaled-dot"), 25, 3.0,
                        ("f32",)),
+    "rnn-none": ("rnn-attention", dict(RNN_BASE, attention="none"), 39, 3.0, ("f32",)),
 }
 
 
@@ -225,7 +226,8 @@ def teacher_forced(model, arch, sources, prefixes):
         lp, a, state = model.step(state, tgt[:, :t + 1])
         lps.append(lp)
         atts.append(a)
-    return torch.stack(lps, 1), torch.stack(atts, 1), {}  # [B, T, V], [B, T, S]
+    # [B, T, V], [B, T, S] (none without attention)
+    return torch.stack(lps, 1), None if atts[0] is None else torch.stack(atts, 1), {}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -365,7 +367,9 @@ def build_variant(name, arch, hparams, seed, eos_boost, dtypes, check=True):
             margins = []
             greedy_out = greedy(pkg_model, sources, margins)
             beams = [beam_search(pkg_model, s, margins) for s in sources]
-            tensors = dict(more, logprobs=logprobs, attention=attention)
+            tensors = dict(more, logprobs=logprobs)
+            if attention is not None:
+                tensors["attention"] = attention
             glosa_safetensors.save({k: v.float().contiguous() for k, v in tensors.items()},
                                    os.path.join(out, "golden.safetensors"))
             golden = {

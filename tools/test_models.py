@@ -57,6 +57,9 @@ class Models(unittest.TestCase):
                 for t in range(TGT.shape[1]):
                     lp, attn, state = m.step(state, TGT[:, :t + 1])
                     self.assertTrue(torch.allclose(lp, full[:, t], atol=1e-5), (name, t))
+                    if name == "rnn-none":
+                        self.assertIsNone(attn)
+                        continue
                     self.assertEqual(tuple(attn.shape), (2, SRC.shape[1]))
                     # attention ignores padding and sums to one
                     self.assertEqual(float(attn[1, 3:].abs().sum()), 0.0)
@@ -91,7 +94,8 @@ class Models(unittest.TestCase):
                     self.assertGreaterEqual(logprob(b[i]) + 1e-4, logprob(g[i]), name)
 
     def test_attention_kinds_have_their_tensors(self):
-        expected = {"dot": [], "scaled-dot": [], "general": ["decoder.attention.key_proj.weight"],
+        expected = {"dot": [], "scaled-dot": [], "none": [],
+                    "general": ["decoder.attention.key_proj.weight"],
                     "additive": ["decoder.attention.key_proj.weight",
                                  "decoder.attention.query_proj.weight",
                                  "decoder.attention.v.weight"]}
@@ -103,6 +107,22 @@ class Models(unittest.TestCase):
             train_rnn.build(dict(tiny_rnn("dot"), decoder_hidden=10), V)
         with self.assertRaises(ValueError):
             train_rnn.build(tiny_rnn("cosine"), V)
+
+    def test_no_attention_sees_only_the_final_states(self):
+        torch.manual_seed(5)
+        m = train_rnn.build(tiny_rnn("none"), V).eval()
+        src, mask = glosa_train.pad_sources([[5, 6, 7, 8, 3], [9, 10, 3]])
+        with torch.no_grad():
+            state = m.start_state(src, mask)
+            blind = dict(state, enc=torch.zeros_like(state["enc"]),
+                         keys=torch.zeros_like(state["keys"]))
+            ys = torch.full((2, 1), glosa_train.BOS)
+            lp, attention, _ = m.step(state, ys)
+            lp_blind, _, _ = m.step(blind, ys)
+            self.assertIsNone(attention)
+            self.assertTrue(torch.equal(lp, lp_blind))  # no path from the per-token states
+            other = dict(state, summary=torch.zeros_like(state["summary"]))
+            self.assertFalse(torch.equal(lp, m.step(other, ys)[0]))  # the summary is the path
 
 
 class SafeTensors(unittest.TestCase):

@@ -8,6 +8,9 @@ training time:
   additive    score(h_t, h_s) = v . tanh(W_q h_t + W_k h_s)                (Bahdanau et al. 2015;
                                                                             Luong's "concat")
   scaled-dot  score(h_t, h_s) = h_t . h_s / sqrt(dim)                      (Vaswani et al. 2017)
+  none        no attention: c_t = [fwd_last; bwd_first] at every step, the summary the bridge
+              reads (the fixed-context encoder-decoder of Cho et al. 2014, the "RNNencdec"
+              baseline of Bahdanau et al. 2015: the bottleneck the other scores remove)
 
 Exact computation (docs/training.md lists every tensor; Linear(x) = x W^T (+ b)):
   GRU cell (PyTorch / oneDNN "linear-before-reset" GRU, gate order r, z, n in the stacked weights):
@@ -46,7 +49,7 @@ import torch.nn.functional as F
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import glosa_train  # noqa: E402
 
-SCORES = ("dot", "general", "additive", "scaled-dot")
+SCORES = ("dot", "general", "additive", "scaled-dot", "none")
 
 DEFAULTS = {
     "embedding_dim": 256,
@@ -78,6 +81,8 @@ class Attention(nn.Module):
 
     def keys(self, enc):
         """Per-source precomputation: enc [B, S, K] -> keys [B, S, *]."""
+        if self.kind == "none":
+            return enc[:, :0]  # nothing to score against; kept so every state has the same keys
         if self.kind in ("general", "additive"):
             return self.key_proj(enc)
         return enc
@@ -125,7 +130,8 @@ class RnnAttention(nn.Module):
         self.dropout = nn.Dropout(h["dropout"])
 
     def encode(self, src, src_mask):
-        """src [B, S] -> enc [B, S, 2H] (zeros at padding), h0 [B, Hd]."""
+        """src [B, S] -> enc [B, S, 2H] (zeros at padding), h0 [B, Hd], summary [B, 2H] (the
+        final states [fwd_last; bwd_first] the bridge reads)."""
         lengths = src_mask.sum(1)
         x = self.dropout(self.embedding(src))
         packed = nn.utils.rnn.pack_padded_sequence(x, lengths.cpu(), batch_first=True,
@@ -136,19 +142,24 @@ class RnnAttention(nn.Module):
         # hn [layers * 2, B, H]: the last layer's forward final state and backward final state
         last = torch.cat([hn[-2], hn[-1]], dim=-1)
         h0 = torch.tanh(self.encoder.bridge(last))
-        return self.dropout(enc), h0
+        return self.dropout(enc), h0, last
 
     def start_state(self, src, src_mask):
-        enc, h0 = self.encode(src, src_mask)
+        enc, h0, summary = self.encode(src, src_mask)
         B = src.shape[0]
         return {"enc": enc, "keys": self.decoder.attention.keys(enc), "pad": ~src_mask,
-                "h": h0, "feed": enc.new_zeros(B, self.h["embedding_dim"])}
+                "h": h0, "feed": enc.new_zeros(B, self.h["embedding_dim"]),
+                "summary": summary}
 
     def _step(self, state, y):
-        """y [B] previous tokens -> (h~ [B, E], attention [B, S], new state)."""
+        """y [B] previous tokens -> (h~ [B, E], attention [B, S] (None without attention), new
+        state)."""
         x = torch.cat([self.dropout(self.embedding(y)), state["feed"]], dim=-1)
         h = self.decoder.rnn(x, state["h"])
-        c, a = self.decoder.attention(h, state["keys"], state["enc"], state["pad"])
+        if self.h["attention"] == "none":
+            c, a = state["summary"], None
+        else:
+            c, a = self.decoder.attention(h, state["keys"], state["enc"], state["pad"])
         ht = torch.tanh(self.decoder.combine(torch.cat([c, h], dim=-1)))
         new = dict(state)
         new["h"], new["feed"] = h, ht

@@ -132,8 +132,10 @@ QJsonObject toJson(const QByteArray &line, const engine::TranslationResult &resu
         return object;
     QJsonArray alignment;
     std::size_t column = 0;
+    bool attends = false;
     for (const auto &segment : result.segments) {
         const engine::Tensor &matrix = segment.alignment();
+        attends = attends || !matrix.empty();
         const std::size_t width = segment.sourceTokens.size();
         const std::size_t height =
             segment.hypotheses.empty() ? 0 : segment.hypotheses.front().tokens.size();
@@ -149,7 +151,8 @@ QJsonObject toJson(const QByteArray &line, const engine::TranslationResult &resu
         }
         column += width;
     }
-    object["alignment"] = alignment;
+    // All zeros would read as "attended to nothing"; a model without attention has no alignment.
+    object["alignment"] = attends ? QJsonValue(alignment) : QJsonValue();
     return object;
 }
 

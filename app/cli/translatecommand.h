@@ -24,7 +24,8 @@
 // "text", "tokens" (pieces), "token_ids", "token_logprobs", "score", "complete": false when a
 // sentence stopped at the maximum length), "source_tokens" (pieces,
 // "</s>" included: the alignment's columns), "alignment" (one row per target token of the best
-// hypothesis, one column per source token; block-diagonal when the line held several sentences),
+// hypothesis, one column per source token; block-diagonal when the line held several sentences;
+// null for a model without attention, e.g. the RNN with attention "none"),
 // "segments" (each sentence's "source" and "target" UTF-16 ranges and the index of its first
 // source and target token), "strategy" (every setting in effect), "model", "elapsed_ms".
 // --attention all (with --json; the default, cross, gives only "alignment") adds "attention": one

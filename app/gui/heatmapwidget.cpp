@@ -41,8 +41,9 @@ void HeatmapWidget::setMatrix(const QStringList &rowLabels, const QStringList &c
     update();
 }
 
-void HeatmapWidget::clear()
+void HeatmapWidget::clear(const QString &message)
 {
+    m_emptyMessage = message;
     setMatrix({}, {}, {});
 }
 
@@ -128,8 +129,11 @@ void HeatmapWidget::paintEvent(QPaintEvent *event)
     painter.fillRect(exposed, pal.color(QPalette::Base));
     if (m_rowLabels.isEmpty() || m_columnLabels.isEmpty()) {
         painter.setPen(pal.color(QPalette::PlaceholderText));
-        painter.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
-                         tr("The attention matrix appears here after a translation."));
+        painter.drawText(rect().adjusted(kMargin, kMargin, -kMargin, -kMargin),
+                         Qt::AlignCenter | Qt::TextWordWrap,
+                         m_emptyMessage.isEmpty()
+                             ? tr("The attention matrix appears here after a translation.")
+                             : m_emptyMessage);
         return;
     }
     const int size = cellSize();

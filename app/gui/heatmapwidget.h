@@ -17,7 +17,9 @@ public:
     // values: [rows, columns] row-major, in [0, 1].
     void setMatrix(const QStringList &rowLabels, const QStringList &columnLabels,
                    const QVector<float> &values);
-    void clear();
+    // Empty, with `message` in its place (default: where the matrix will appear).
+    void clear(const QString &message = QString());
+    QString emptyMessage() const { return m_emptyMessage; }
     // Outlines a row and/or a column (-1: none), e.g. the token hovered in an editor.
     void setHighlight(int row, int column);
 
@@ -48,6 +50,7 @@ private:
     QStringList m_rowLabels;
     QStringList m_columnLabels;
     QVector<float> m_values;
+    QString m_emptyMessage;
     int m_highlightRow = -1;
     int m_highlightColumn = -1;
     int m_hoverRow = -1;

@@ -545,7 +545,11 @@ void TranslateView::showAttention()
     }
     if (kind == Kind::Cross) {
         // The alignment the search recorded for the chosen layer and head.
-        if (h->alignment.isEmpty())
+        if (h->alignment.isEmpty() && m_worker && m_worker->attentionKinds().isEmpty())
+            m_heatmap->clear(tr("This model has no attention, so there is no alignment to show: "
+                                "its decoder sees only a fixed summary of the source, the "
+                                "bottleneck that attention removes."));
+        else if (h->alignment.isEmpty())
             m_heatmap->clear();
         else
             m_heatmap->setMatrix(targetLabels, sourceLabels, h->alignment);

@@ -32,6 +32,8 @@ const char *attentionScoreName(AttentionScore score)
         return "additive";
     case AttentionScore::ScaledDot:
         return "scaled-dot";
+    case AttentionScore::None:
+        return "none";
     }
     return "?";
 }
@@ -49,14 +51,14 @@ RnnAttentionConfig RnnAttentionConfig::fromPackage(const engine::ModelPackage &p
     const auto kind = package.hyperparameter<std::string>("attention");
     bool known = false;
     for (AttentionScore s : {AttentionScore::Dot, AttentionScore::General, AttentionScore::Additive,
-                             AttentionScore::ScaledDot})
+                             AttentionScore::ScaledDot, AttentionScore::None})
         if (kind == attentionScoreName(s)) {
             c.attention = s;
             known = true;
         }
     if (!known)
         package.hyperparameterError(
-            "attention", "\"" + kind + "\" is not one of dot, general, additive, scaled-dot");
+            "attention", "\"" + kind + "\" is not one of dot, general, additive, scaled-dot, none");
     c.attentionDim = c.attention == AttentionScore::Additive
                          ? package.boundedHyperparameter("attention_dim", 1, kMaxModelWidth)
                          : 0;
@@ -91,6 +93,7 @@ public:
 
     Tensor memory; // [sentences, S, 2H]: h_s, zeros at padding
     Tensor keys;   // [sentences, S, K]: what h_t is scored against
+    Tensor summary; // [sentences, 2H]: [fwd_last; bwd_first], the context without attention
     Tensor hidden; // [rows, Hd]
     Tensor feed;   // [rows, E]: h~ of the previous step
     Tensor spare;
@@ -240,6 +243,8 @@ RnnAttentionDecoder::encode(const std::vector<std::vector<std::int32_t>> &source
                     H * sizeof(float));
     }
     m_bridge(last, state->hidden);
+    if (c.attention == AttentionScore::None)
+        state->summary = std::move(last);
     return state;
 }
 
@@ -261,7 +266,11 @@ void RnnAttentionDecoder::step(engine::DecoderState &base, const Tensor &lastTok
                                     engine::shapeToString(lastTokens.shape()));
     const std::int64_t S = st.maxSourceLength;
     logProbs.resize({rows, c.vocabSize});
-    attention.resize({rows, S});
+    const bool attends = c.attention != AttentionScore::None;
+    if (attends)
+        attention.resize({rows, S});
+    else
+        attention = Tensor();
     if (rows == 0)
         return;
     const std::int32_t *tokens = lastTokens.data<std::int32_t>();
@@ -285,35 +294,45 @@ void RnnAttentionDecoder::step(engine::DecoderState &base, const Tensor &lastTok
     }
     m_decoderCell(st.input, st.hidden, st.hidden);
 
-    // Attention over each row's sentence; c_t goes straight into joined = [c_t; h_t].
+    // Attention over each row's sentence (or the fixed summary); c_t goes straight into
+    // joined = [c_t; h_t].
     const float *h = st.hidden.data<float>();
-    const float *query = h;
-    std::int64_t queryWidth = Hd;
-    if (c.attention == AttentionScore::Additive) {
-        m_queryProjection(st.hidden, st.query); // [rows, A]
-        query = st.query.data<float>();
-        queryWidth = c.attentionDim;
-    }
-    const std::int64_t keyWidth = st.keys.dim(2);
     st.joined.resize({rows, K + Hd});
     float *joined = st.joined.data<float>();
-    float *att = attention.data<float>();
-    std::fill(att, att + rows * S, 0.0f);
-    const float *keys = st.keys.data<float>();
-    const float *memory = st.memory.data<float>();
-    for (std::int64_t r = 0; r < rows; ++r) {
-        const std::int32_t b = st.rowSentence[r];
-        const std::int64_t n = st.lengths[b];
-        const float *q = query + r * queryWidth;
-        float *a = att + r * S;
-        const float *k = keys + b * S * keyWidth;
-        if (c.attention == AttentionScore::Additive)
-            engine::layers::additiveScores(m_v.data(), q, k, keyWidth, n, queryWidth, a);
-        else
-            engine::layers::dotScores(q, k, keyWidth, n, queryWidth, m_scoreScale, a);
-        float *context = joined + r * (K + Hd);
-        engine::layers::softmaxWeightedSum(a, n, memory + b * S * K, K, K, context);
-        std::memcpy(context + K, h + r * Hd, Hd * sizeof(float));
+    if (!attends) {
+        const float *summary = st.summary.data<float>();
+        for (std::int64_t r = 0; r < rows; ++r) {
+            float *context = joined + r * (K + Hd);
+            std::memcpy(context, summary + st.rowSentence[r] * K, K * sizeof(float));
+            std::memcpy(context + K, h + r * Hd, Hd * sizeof(float));
+        }
+    } else {
+        const float *query = h;
+        std::int64_t queryWidth = Hd;
+        if (c.attention == AttentionScore::Additive) {
+            m_queryProjection(st.hidden, st.query); // [rows, A]
+            query = st.query.data<float>();
+            queryWidth = c.attentionDim;
+        }
+        const std::int64_t keyWidth = st.keys.dim(2);
+        float *att = attention.data<float>();
+        std::fill(att, att + rows * S, 0.0f);
+        const float *keys = st.keys.data<float>();
+        const float *memory = st.memory.data<float>();
+        for (std::int64_t r = 0; r < rows; ++r) {
+            const std::int32_t b = st.rowSentence[r];
+            const std::int64_t n = st.lengths[b];
+            const float *q = query + r * queryWidth;
+            float *a = att + r * S;
+            const float *k = keys + b * S * keyWidth;
+            if (c.attention == AttentionScore::Additive)
+                engine::layers::additiveScores(m_v.data(), q, k, keyWidth, n, queryWidth, a);
+            else
+                engine::layers::dotScores(q, k, keyWidth, n, queryWidth, m_scoreScale, a);
+            float *context = joined + r * (K + Hd);
+            engine::layers::softmaxWeightedSum(a, n, memory + b * S * K, K, K, context);
+            std::memcpy(context + K, h + r * Hd, Hd * sizeof(float));
+        }
     }
     // h~_t = tanh(combine([c_t; h_t])) becomes the next step's input feed.
     m_combine(st.joined, st.feed); // [rows, E]
@@ -324,8 +343,10 @@ void RnnAttentionDecoder::step(engine::DecoderState &base, const Tensor &lastTok
 engine::AttentionMaps RnnAttentionDecoder::inspectAttention(const std::vector<std::int32_t> &source,
                                                             const std::vector<std::int32_t> &target)
 {
-    const engine::Tensor attention = engine::teacherForcedAttention(*this, source, target);
     engine::AttentionMaps maps;
+    if (m_config.attention == AttentionScore::None)
+        return maps;
+    const engine::Tensor attention = engine::teacherForcedAttention(*this, source, target);
     maps.cross = attention.empty() ? engine::Tensor({1, 1, 0, std::int64_t(source.size())})
                                    : attention.reshaped({1, 1, attention.dim(0), attention.dim(1)});
     return maps;

@@ -19,10 +19,13 @@
 //            log-probs = log_softmax(h~_t E^T + output_bias)          (output tied to E)
 //   score    dot: h_t · h_s; general: h_t · (W_a h_s); additive: v · tanh(W_q h_t + W_k h_s);
 //            scaled-dot: h_t · h_s / sqrt(2 · encoder_hidden)
+//   none     no attention: c_t = [fwd_last; bwd_first] at every step (the fixed-context
+//            encoder-decoder, Bahdanau et al. 2015's "RNNencdec" baseline); step() leaves the
+//            attention empty and the inspector lists no kind
 // Per-source work (W_a h_s, W_k h_s) is done once in encode(). step() returns a_t as the
 // alignment; it is the model's one attention, and the only kind inspectAttention() reports
 // (engine/decoding/attentioninspector.h: one layer, one head). tests/parity/tst_parity_rnn.cpp
-// checks all four score functions against PyTorch.
+// checks all four score functions, and none, against PyTorch.
 //
 // Threads: one model may be used by one thread at a time (the worker that owns it).
 #pragma once
@@ -46,9 +49,9 @@ class ModelPackage;
 
 namespace glosa::rnnattention {
 
-enum class AttentionScore { Dot, General, Additive, ScaledDot };
+enum class AttentionScore { Dot, General, Additive, ScaledDot, None };
 
-// "dot", "general", "additive", "scaled-dot" (the names train_rnn.py uses).
+// "dot", "general", "additive", "scaled-dot", "none" (the names train_rnn.py uses).
 const char *attentionScoreName(AttentionScore score);
 
 struct RnnAttentionConfig
@@ -83,14 +86,18 @@ public:
     // outside the vocabulary.
     std::unique_ptr<engine::DecoderState>
     encode(const std::vector<std::vector<std::int32_t>> &sources) override;
-    // lastTokens [rows] I32 -> logProbs [rows, vocab], attention [rows, maxSourceLength].
+    // lastTokens [rows] I32 -> logProbs [rows, vocab], attention [rows, maxSourceLength]
+    // (empty for AttentionScore::None).
     void step(engine::DecoderState &state, const engine::Tensor &lastTokens,
               engine::Tensor &logProbs, engine::Tensor &attention) override;
     engine::AttentionInspector *attentionInspector() override { return this; }
 
-    // AttentionInspector: Cross only, [1, 1, T, S] (step()'s attention).
+    // AttentionInspector: Cross only, [1, 1, T, S] (step()'s attention); no kind at all without
+    // attention, so that the attention panel lists nothing.
     std::vector<engine::AttentionKind> attentionKinds() const override
     {
+        if (m_config.attention == AttentionScore::None)
+            return {};
         return {engine::AttentionKind::Cross};
     }
     engine::AttentionMaps inspectAttention(const std::vector<std::int32_t> &source,

@@ -258,6 +258,22 @@ private slots:
         QVERIFY(!parse(plain.lines().value(0)).contains("attention"));
     }
 
+    // The RNN without attention (the seq2seq bottleneck) has no alignment to show: null, not a
+    // matrix of zeros, and no attention maps.
+    void modelWithoutAttentionHasNoAlignment()
+    {
+        const QString none = glosa::test::testDataDir() + QStringLiteral("/parity/rnn-none");
+        const Run run = runCli({"translate", "--model", none, "--max-length", "4", "--json",
+                                "--attention", "all"},
+                               "the cat\n", none);
+        QVERIFY2(run.exitCode == 0, run.err);
+        const QJsonObject o = parse(run.lines().value(0));
+        QVERIFY(o.contains("alignment"));
+        QVERIFY(o["alignment"].isNull());
+        QCOMPARE(o["attention"].toArray(), QJsonArray{QJsonObject()});
+        QVERIFY(!o["hypotheses"].toArray()[0].toObject()["tokens"].toArray().isEmpty());
+    }
+
     void invalidUtf8IsReportedAndTheRestTranslated()
     {
         const Run run =

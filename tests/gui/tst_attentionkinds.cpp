@@ -11,6 +11,7 @@
 #include "app/gui/translateview.h"
 #include "engine/decoding/attentioninspector.h"
 #include "engine/translation/translationmodel.h"
+#include "tests/support/testutil.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -124,6 +125,32 @@ private slots:
                 worst = std::max(
                     worst, std::abs(view.heatmap()->value(i, j) - head.data<float>()[i * T + j]));
         QVERIFY2(worst < 1e-6f, qPrintable(QString::number(worst)));
+    }
+
+    // The RNN without attention (tests/data/parity/rnn-none, random weights): no kind to choose,
+    // no alignment, and the panel says why instead of showing an empty matrix.
+    void modelWithoutAttentionSaysSo()
+    {
+        AppContext context({QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
+                           {glosa::test::testDataDir() + QStringLiteral("/parity")});
+        const auto info = context.catalog().find(QStringLiteral("parity-rnn-none"));
+        QVERIFY2(info && info->isValid(), "tests/data/parity/rnn-none is missing");
+        TranslateView view(context);
+        view.setLiveTranslate(false);
+        view.resize(1280, 800);
+        view.show();
+        QVERIFY(context.chooseModel(info->id));
+        QTRY_VERIFY_WITH_TIMEOUT(context.workerFor(*info)->isModelLoaded(), 60000);
+        QVERIFY(context.workerFor(*info)->attentionKinds().isEmpty());
+        QVERIFY(!view.attentionKindSelector()->isVisible());
+
+        QSignalSpy shown(&view, &TranslateView::translationShown);
+        view.setSourceText(QStringLiteral("the cat"));
+        view.translateNow();
+        QVERIFY(shown.wait(60000));
+        QVERIFY(view.shownHypothesis()->alignment.isEmpty());
+        QCOMPARE(view.heatmap()->rows(), 0);
+        QVERIFY(view.heatmap()->emptyMessage().contains(QStringLiteral("no attention")));
     }
 };
 

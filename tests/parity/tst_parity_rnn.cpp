@@ -64,6 +64,8 @@ void TestParityRnn::packages()
                               << "additive";
     QTest::newRow("scaled-dot") << "rnn-scaled-dot"
                                 << "scaled-dot";
+    QTest::newRow("none (no attention)") << "rnn-none"
+                                         << "none";
 }
 
 void TestParityRnn::teacherForced()
@@ -74,7 +76,8 @@ void TestParityRnn::teacherForced()
     const Golden g = Golden::load(dir);
     RnnAttentionDecoder model(engine::ModelPackage::load(dir));
     QCOMPARE(QString::fromUtf8(rnnattention::attentionScoreName(model.config().attention)), score);
-    const std::int64_t T = g.attention.dim(1), S = g.attention.dim(2);
+    const std::int64_t T = g.attention.empty() ? 0 : g.attention.dim(1);
+    const std::int64_t S = g.attention.empty() ? 0 : g.attention.dim(2);
     const auto [logProbDiff, attentionDiff] =
         compareTeacherForced(model, g, [&](std::int64_t b, std::int64_t t, std::int64_t j) {
             return g.attention.data<float>()[(b * T + t) * S + j];
@@ -98,7 +101,8 @@ void TestParityRnn::beam_data()
     QTest::addColumn<QString>("package");
     QTest::addColumn<bool>("batched");
     for (const char *name :
-         {"rnn-dot", "rnn-general", "rnn-general-f16", "rnn-additive", "rnn-scaled-dot"}) {
+         {"rnn-dot", "rnn-general", "rnn-general-f16", "rnn-additive", "rnn-scaled-dot",
+          "rnn-none"}) {
         QTest::addRow("%s one by one", name) << QString::fromUtf8(name) << false;
         QTest::addRow("%s batched", name) << QString::fromUtf8(name) << true;
     }
@@ -158,6 +162,15 @@ void TestParityRnn::loadsThroughPlugin()
     QVERIFY2(diff < kTolerance, qPrintable(QString::number(diff)));
     checkGreedy(translation->decoder(), g);
     checkBeam(translation->decoder(), g, true);
+
+    // Without attention there is nothing to inspect: the attention panel lists no kind.
+    const auto blind = glosa::test::loadWithBuiltPlugin<engine::TranslationModel>(
+        QStringLiteral("rnn-attention"), packageDir(QStringLiteral("rnn-none")), &error);
+    QVERIFY2(blind, qPrintable(error));
+    engine::AttentionInspector *none = blind->decoder().attentionInspector();
+    QVERIFY(none && none->attentionKinds().empty());
+    QVERIFY(none->inspectAttention(g.sources[0], {5, 6}).cross.empty());
+    QVERIFY(!blind->decoder().alignmentSource());
 }
 
 void TestParityRnn::refusesBadPackages_data()
