@@ -1749,6 +1749,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>rows: translation tokens · columns: what the decoder had read (the start, then the translation so far; the rest is masked)</source>
         <translation>filas: tokens de la traducción · columnas: lo que el decodificador había leído (el inicio y la traducción hasta entonces; el resto está enmascarado)</translation>
     </message>
+    <message>
+        <source>This model has no attention, so there is no alignment to show: its decoder sees only a fixed summary of the source, the bottleneck that attention removes.</source>
+        <translation>Este modelo no tiene atención, así que no hay alineación que mostrar: su decodificador solo ve un resumen fijo de la fuente, el cuello de botella que la atención elimina.</translation>
+    </message>
 </context>
 <context>
     <name>glosa::documents::DocumentWorker</name>

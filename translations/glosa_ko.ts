@@ -1734,6 +1734,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>rows: translation tokens · columns: what the decoder had read (the start, then the translation so far; the rest is masked)</source>
         <translation>행: 번역 토큰 · 열: 디코더가 읽은 것 (시작 토큰과 그때까지의 번역, 나머지는 마스킹됨)</translation>
     </message>
+    <message>
+        <source>This model has no attention, so there is no alignment to show: its decoder sees only a fixed summary of the source, the bottleneck that attention removes.</source>
+        <translation>이 모델에는 어텐션이 없어서 보여 줄 정렬이 없습니다. 디코더는 원문의 고정된 요약만 봅니다. 어텐션이 없애는 바로 그 병목입니다.</translation>
+    </message>
 </context>
 <context>
     <name>glosa::documents::DocumentWorker</name>

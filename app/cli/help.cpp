@@ -1,6 +1,7 @@
 #include "app/cli/help.h"
 
 #include "app/cli/captioncommand.h"
+#include "app/cli/evaluatecommand.h"
 #include "app/cli/historycommand.h"
 #include "app/cli/translatecommand.h"
 #include "app/cli/translatedoccommand.h"
@@ -82,7 +83,7 @@ const QList<QCommandLineOption> &globalOptions()
 QList<CommandHelp> commandHelps()
 {
     return {modelsCommandHelp(), translateCommandHelp(), translateDocCommandHelp(),
-            captionCommandHelp(), historyCommandHelp()};
+            captionCommandHelp(), evaluateCommandHelp(), historyCommandHelp()};
 }
 
 const CommandHelp *findCommandHelp(const QString &name)

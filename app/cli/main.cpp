@@ -1,6 +1,7 @@
 // glosa-cli: the command-line face of Glosa. Every command prints a one-line message on stderr
 // and exits with a non-zero code on failure.
 #include "app/cli/captioncommand.h"
+#include "app/cli/evaluatecommand.h"
 #include "app/cli/help.h"
 #include "app/cli/historycommand.h"
 #include "app/cli/translatecommand.h"
@@ -80,6 +81,10 @@ int run(QTextStream &err)
     if (command == QLatin1String("translate-doc")) {
         QTextStream out(stdout);
         return glosa::cli::runTranslateDocCommand(args.mid(2), out, err);
+    }
+    if (command == QLatin1String("evaluate")) {
+        QTextStream out(stdout);
+        return glosa::cli::runEvaluateCommand(args.mid(2), out, err);
     }
     if (command == QLatin1String("caption")) {
         QTextStream out(stdout);

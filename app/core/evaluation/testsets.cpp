@@ -1,0 +1,125 @@
+#include "app/core/evaluation/testsets.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+#include <stdexcept>
+
+namespace glosa {
+
+namespace {
+
+// The bundled samples (app/CMakeLists.txt compiles resources/eval into glosa_core).
+const QStringList &bundledFiles()
+{
+    static const QStringList files{QStringLiteral(":/eval/tatoeba-en-es.tsv")};
+    return files;
+}
+
+std::optional<QByteArray> readBounded(const QString &path, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("cannot open %1: %2").arg(path, file.errorString());
+        return std::nullopt;
+    }
+    if (file.size() > kMaxTestSetBytes) {
+        *error = QStringLiteral("%1 is %2 MB, more than the limit of %3 MB for a test set")
+                     .arg(path)
+                     .arg(file.size() / (1024 * 1024))
+                     .arg(kMaxTestSetBytes / (1024 * 1024));
+        return std::nullopt;
+    }
+    const QByteArray bytes = file.readAll();
+    if (bytes.size() != file.size()) {
+        *error = QStringLiteral("cannot read %1: %2").arg(path, file.errorString());
+        return std::nullopt;
+    }
+    return bytes;
+}
+
+// The column of `language` in a TSV whose "# columns:" comment names it, else 0.
+int sourceColumn(const QByteArray &tsv, const QString &language)
+{
+    const std::vector<std::string> languages = engine::tsvColumnLanguages(tsv.toStdString());
+    if (languages.size() == 2 && QString::fromStdString(languages[1]) == language)
+        return 1;
+    return 0;
+}
+
+std::optional<engine::TestSet> parse(const QByteArray &tsv, const QString &name,
+                                     const QString &sourceLanguage, QString *error)
+{
+    try {
+        return engine::parseTsv(std::string_view(tsv.constData(), std::size_t(tsv.size())),
+                                name.toStdString(), sourceColumn(tsv, sourceLanguage));
+    } catch (const std::invalid_argument &e) {
+        *error = QString::fromUtf8(e.what());
+        return std::nullopt;
+    }
+}
+
+} // namespace
+
+std::optional<engine::TestSet> bundledTestSet(const QString &sourceLanguage,
+                                              const QString &targetLanguage, QString *error)
+{
+    QStringList pairs;
+    for (const QString &path : bundledFiles()) {
+        QString readError;
+        const std::optional<QByteArray> tsv = readBounded(path, &readError);
+        if (!tsv) {
+            *error = readError;
+            return std::nullopt;
+        }
+        const std::vector<std::string> languages = engine::tsvColumnLanguages(tsv->toStdString());
+        if (languages.size() != 2)
+            continue;
+        const QString a = QString::fromStdString(languages[0]);
+        const QString b = QString::fromStdString(languages[1]);
+        pairs << a + QLatin1Char('-') + b;
+        if ((a == sourceLanguage && b == targetLanguage) ||
+            (b == sourceLanguage && a == targetLanguage)) {
+            std::optional<engine::TestSet> set = parse(
+                *tsv, QFileInfo(path).completeBaseName() + QStringLiteral(" (bundled)"),
+                sourceLanguage, error);
+            return set;
+        }
+    }
+    *error = QStringLiteral("no bundled test set for %1 → %2 (there is one for %3); open a TSV "
+                            "or two aligned files")
+                 .arg(sourceLanguage, targetLanguage, pairs.join(QStringLiteral(", ")));
+    return std::nullopt;
+}
+
+std::optional<engine::TestSet> readTsvTestSet(const QString &path, const QString &sourceLanguage,
+                                              QString *error)
+{
+    const std::optional<QByteArray> tsv = readBounded(path, error);
+    if (!tsv)
+        return std::nullopt;
+    return parse(*tsv, QDir::toNativeSeparators(path), sourceLanguage, error);
+}
+
+std::optional<engine::TestSet> readAlignedTestSet(const QString &sourcePath,
+                                                  const QString &referencePath, QString *error)
+{
+    const std::optional<QByteArray> sources = readBounded(sourcePath, error);
+    if (!sources)
+        return std::nullopt;
+    const std::optional<QByteArray> references = readBounded(referencePath, error);
+    if (!references)
+        return std::nullopt;
+    try {
+        return engine::parseAligned(
+            std::string_view(sources->constData(), std::size_t(sources->size())),
+            std::string_view(references->constData(), std::size_t(references->size())),
+            QDir::toNativeSeparators(sourcePath).toStdString());
+    } catch (const std::invalid_argument &e) {
+        *error = QString::fromUtf8(e.what());
+        return std::nullopt;
+    }
+}
+
+} // namespace glosa

@@ -1,0 +1,141 @@
+// glosa-cli evaluate end to end: the real binary with the shipped models and the bundled sample
+// (the table, the length buckets, the differences, --json), a user's TSV and aligned files, and
+// the messages for bad arguments and bad test sets.
+#include "clirunner.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+using Run = glosa::test::CliRun;
+
+Run evaluate(const QStringList &args)
+{
+    return glosa::test::runGlosaCli(QStringList{QStringLiteral("evaluate")} + args);
+}
+
+QString write(const QTemporaryDir &dir, const QString &name, const QByteArray &bytes)
+{
+    QFile file(dir.filePath(name));
+    if (!file.open(QIODevice::WriteOnly))
+        qFatal("cannot write %s", qPrintable(file.fileName()));
+    file.write(bytes);
+    return file.fileName();
+}
+
+} // namespace
+
+class TestCliEvaluate : public QObject
+{
+    Q_OBJECT
+private slots:
+    void twoModelsOnTheBundledSample()
+    {
+        const Run run = evaluate({"--model", "transformer-en-es", "--model", "rnn-attention-en-es",
+                                  "--strategy", "greedy", "--json"});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(o["test_set"].toObject()["sentences"].toInt(), 436);
+        QCOMPARE(o["test_set"].toObject()["references"].toInt(), 520);
+        const QJsonArray models = o["models"].toArray();
+        QCOMPARE(models.size(), 2);
+        for (const QJsonValue &m : models) {
+            QCOMPARE(m["hypotheses"].toArray().size(), 436);
+            QCOMPARE(m["decoding"].toObject()["strategy"].toString(), QStringLiteral("greedy"));
+            // Real translators on their own kind of sentences: far from 0, short of 100.
+            QVERIFY2(m["bleu"].toDouble() > 25 && m["bleu"].toDouble() < 80,
+                     qPrintable(QString::number(m["bleu"].toDouble())));
+            QVERIFY(m["chrf"].toDouble() > 40);
+        }
+        int sentences = 0;
+        for (const QJsonValue &bucket : o["bleu_by_length"].toArray()) {
+            sentences += bucket["sentences"].toInt();
+            QCOMPARE(bucket["bleu"].toArray().size(), 2);
+        }
+        QCOMPARE(sentences, 436);
+        QCOMPARE(o["differences"].toArray().size(), 436);
+        QCOMPARE(o["bleu_by_length"].toArray()[0].toObject()["first_words"].toInt(), 1);
+        QCOMPARE(o["bleu_by_length"].toArray()[0].toObject()["last_words"].toInt(), 5);
+    }
+
+    void tableForPeople()
+    {
+        const Run run = evaluate({"--model", "transformer-en-es", "--model", "rnn-attention-en-es",
+                                  "--strategy", "greedy", "--bucket-width", "10",
+                                  "--differences", "1"});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QString out = QString::fromUtf8(run.out);
+        QVERIFY2(out.contains("436 sentences, 520 references"), qPrintable(out));
+        QVERIFY(out.contains("BLEU by source length"));
+        QVERIFY(out.contains("\n1-10 "));
+        QVERIFY(out.contains("Where transformer-en-es does better than rnn-attention-en-es:"));
+        QVERIFY(out.contains("Where rnn-attention-en-es does better than transformer-en-es:"));
+    }
+
+    void userFiles()
+    {
+        QTemporaryDir dir;
+        const QString tsv = write(dir, "set.tsv",
+                                  "# columns: es en\n"
+                                  "Me gusta el café.\tI like coffee.\n"
+                                  "¿Dónde está la estación?\tWhere is the station?\n");
+        // The comment names the columns: an en→es model reads the second one.
+        Run run = evaluate({"--model", "transformer-en-es", "--test-set", tsv, "--json"});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QJsonObject o = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(o["test_set"].toObject()["sentences"].toInt(), 2);
+        QVERIFY(o["models"].toArray()[0].toObject()["hypotheses"].toArray()[0].toString().contains("caf"));
+
+        const QString src = write(dir, "news.en", "I like coffee.\nThe cat sleeps.\n");
+        const QString ref = write(dir, "news.es", "Me gusta el café.\nEl gato duerme.\n");
+        run = evaluate({"--model", "transformer-en-es", "--source", src, "--reference", ref});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY(run.out.contains("(2 sentences, 2 references)"));
+    }
+
+    void errors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("pairs differ") << QStringList{"--model", "transformer-en-es", "--model",
+                                                     "transformer-es-en"}
+                                      << 2 << "compare models of one language pair";
+        QTest::newRow("source alone") << QStringList{"--source", "a.txt"} << 2
+                                      << "--source and --reference go together";
+        QTest::newRow("bucket width") << QStringList{"--bucket-width", "0"} << 2
+                                      << "--bucket-width must be";
+        QTest::newRow("missing file") << QStringList{"--model", "transformer-en-es", "--test-set",
+                                                     "/nonexistent/set.tsv"}
+                                      << 1 << "cannot open /nonexistent/set.tsv";
+        QTest::newRow("unknown model") << QStringList{"--model", "no-such-model"} << 1
+                                       << "no-such-model";
+    }
+    void errors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        const Run run = evaluate(args);
+        QCOMPARE(run.exitCode, exitCode);
+        QVERIFY2(QString::fromUtf8(run.err).contains(message), run.err.constData());
+        QVERIFY(run.out.isEmpty());
+    }
+
+    void badTestSetNamesTheLine()
+    {
+        QTemporaryDir dir;
+        const QString tsv = write(dir, "bad.tsv", "a\tb\nno tab here\n");
+        const Run run = evaluate({"--model", "transformer-en-es", "--test-set", tsv});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("bad.tsv:2: expected two columns"), run.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliEvaluate)
+#include "tst_cli_evaluate.moc"
