@@ -754,6 +754,155 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     </message>
 </context>
 <context>
+    <name>glosa::EvaluateDialog</name>
+    <message>
+        <source>Evaluate models</source>
+        <translation>Evaluar modelos</translation>
+    </message>
+    <message>
+        <source>Bundled sample (520 Tatoeba test pairs)</source>
+        <translation>Muestra incluida (520 pares de prueba de Tatoeba)</translation>
+    </message>
+    <message>
+        <source>A TSV file (source, tab, reference)…</source>
+        <translation>Un archivo TSV (original, tabulador, referencia)…</translation>
+    </message>
+    <message>
+        <source>Two aligned files (sources, references)…</source>
+        <translation>Dos archivos alineados (originales, referencias)…</translation>
+    </message>
+    <message>
+        <source>Greedy search (faster; otherwise each model&apos;s own settings)</source>
+        <translation>Búsqueda voraz (más rápida; si no, los ajustes de cada modelo)</translation>
+    </message>
+    <message>
+        <source>&amp;Evaluate</source>
+        <translation>&amp;Evaluar</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>&amp;Cancelar</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modelo</translation>
+    </message>
+    <message>
+        <source>BLEU</source>
+        <translation>BLEU</translation>
+    </message>
+    <message>
+        <source>chrF2</source>
+        <translation>chrF2</translation>
+    </message>
+    <message>
+        <source>Brevity penalty</source>
+        <translation>Penalización por brevedad</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Tiempo</translation>
+    </message>
+    <message>
+        <source>Sentences where the first two models differ most (sentence chrF2). Double-click one to open it in Compare.</source>
+        <translation>Oraciones en las que los dos primeros modelos difieren más (chrF2 por oración). Haga doble clic en una para abrirla en Comparar.</translation>
+    </message>
+    <message>
+        <source>&amp;Direction:</source>
+        <translation>&amp;Dirección:</translation>
+    </message>
+    <message>
+        <source>&amp;Models:</source>
+        <translation>&amp;Modelos:</translation>
+    </message>
+    <message>
+        <source>&amp;Test set:</source>
+        <translation>Conjunto de &amp;prueba:</translation>
+    </message>
+    <message>
+        <source>BLEU by source-sentence length (words)</source>
+        <translation>BLEU según la longitud de la oración original (palabras)</translation>
+    </message>
+    <message>
+        <source>%1 with references %2</source>
+        <translation>%1 con las referencias %2</translation>
+    </message>
+    <message>
+        <source>Test set (TSV)</source>
+        <translation>Conjunto de prueba (TSV)</translation>
+    </message>
+    <message>
+        <source>Source sentences</source>
+        <translation>Oraciones originales</translation>
+    </message>
+    <message>
+        <source>Reference translations</source>
+        <translation>Traducciones de referencia</translation>
+    </message>
+    <message>
+        <source>Choose at least one model.</source>
+        <translation>Elija al menos un modelo.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Evaluating %n model(s) on %1…</source>
+        <translation>
+            <numerusform>Evaluando %n modelo con %1…</numerusform>
+            <numerusform>Evaluando %n modelos con %1…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2 of %3 sentences</source>
+        <translation>%1: %2 de %3 oraciones</translation>
+    </message>
+    <message>
+        <source>Cancelled: no scores, since a score of part of the set would not compare with others.</source>
+        <translation>Cancelado: sin puntuaciones, porque la puntuación de una parte del conjunto no sería comparable con otras.</translation>
+    </message>
+    <message>
+        <source>%1: %2 sentences. BLEU and chrF2 as sacrebleu computes them.</source>
+        <translation>%1: %2 oraciones. BLEU y chrF2 calculados como en sacrebleu.</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>Choose two models to see where they differ.</source>
+        <translation>Elija dos modelos para ver en qué difieren.</translation>
+    </message>
+    <message>
+        <source>Δ chrF2</source>
+        <translation>Δ chrF2</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Original</translation>
+    </message>
+    <message>
+        <source>Reference: %1</source>
+        <translation>Referencia: %1</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::EvaluationWorker</name>
+    <message>
+        <source>Could not load %1: %2</source>
+        <translation>No se pudo cargar %1: %2</translation>
+    </message>
+    <message>
+        <source>not a translation model</source>
+        <translation>no es un modelo de traducción</translation>
+    </message>
+    <message>
+        <source>Out of memory while evaluating %1</source>
+        <translation>Memoria insuficiente al evaluar %1</translation>
+    </message>
+    <message>
+        <source>Evaluating %1 failed: %2</source>
+        <translation>Error al evaluar %1: %2</translation>
+    </message>
+</context>
+<context>
     <name>glosa::HeadGridWidget</name>
     <message>
         <source>Head %1</source>
@@ -1190,6 +1339,20 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     </message>
 </context>
 <context>
+    <name>glosa::LengthChart</name>
+    <message>
+        <source>BLEU by source-sentence length appears here after an evaluation.</source>
+        <translation>Aquí aparece el BLEU según la longitud de la oración original tras una evaluación.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sentence(s)</source>
+        <translation>
+            <numerusform>%n oración</numerusform>
+            <numerusform>%n oraciones</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>glosa::MainWindow</name>
     <message>
         <source>Glosa</source>
@@ -1426,6 +1589,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>SQLite (public domain), nlohmann/json (MIT)</source>
         <translation>SQLite (dominio público), nlohmann/json (MIT)</translation>
+    </message>
+    <message>
+        <source>&amp;Evaluate models…</source>
+        <translation>E&amp;valuar modelos…</translation>
     </message>
 </context>
 <context>

@@ -746,6 +746,154 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     </message>
 </context>
 <context>
+    <name>glosa::EvaluateDialog</name>
+    <message>
+        <source>Evaluate models</source>
+        <translation>모델 평가</translation>
+    </message>
+    <message>
+        <source>Bundled sample (520 Tatoeba test pairs)</source>
+        <translation>내장 샘플 (Tatoeba 테스트 520쌍)</translation>
+    </message>
+    <message>
+        <source>A TSV file (source, tab, reference)…</source>
+        <translation>TSV 파일 (원문, 탭, 참조 번역)…</translation>
+    </message>
+    <message>
+        <source>Two aligned files (sources, references)…</source>
+        <translation>정렬된 두 파일 (원문, 참조 번역)…</translation>
+    </message>
+    <message>
+        <source>Greedy search (faster; otherwise each model&apos;s own settings)</source>
+        <translation>탐욕 탐색 (더 빠름; 끄면 각 모델 자체 설정)</translation>
+    </message>
+    <message>
+        <source>&amp;Evaluate</source>
+        <translation>평가(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>취소(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>모델</translation>
+    </message>
+    <message>
+        <source>BLEU</source>
+        <translation>BLEU</translation>
+    </message>
+    <message>
+        <source>chrF2</source>
+        <translation>chrF2</translation>
+    </message>
+    <message>
+        <source>Brevity penalty</source>
+        <translation>짧은 번역 패널티</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>시간</translation>
+    </message>
+    <message>
+        <source>Sentences where the first two models differ most (sentence chrF2). Double-click one to open it in Compare.</source>
+        <translation>처음 두 모델의 차이가 가장 큰 문장 (문장 chrF2). 두 번 클릭하면 비교에서 열립니다.</translation>
+    </message>
+    <message>
+        <source>&amp;Direction:</source>
+        <translation>방향(&amp;D):</translation>
+    </message>
+    <message>
+        <source>&amp;Models:</source>
+        <translation>모델(&amp;M):</translation>
+    </message>
+    <message>
+        <source>&amp;Test set:</source>
+        <translation>테스트 세트(&amp;T):</translation>
+    </message>
+    <message>
+        <source>BLEU by source-sentence length (words)</source>
+        <translation>원문 문장 길이별 BLEU (단어)</translation>
+    </message>
+    <message>
+        <source>%1 with references %2</source>
+        <translation>%1, 참조 번역 %2</translation>
+    </message>
+    <message>
+        <source>Test set (TSV)</source>
+        <translation>테스트 세트 (TSV)</translation>
+    </message>
+    <message>
+        <source>Source sentences</source>
+        <translation>원문 문장</translation>
+    </message>
+    <message>
+        <source>Reference translations</source>
+        <translation>참조 번역</translation>
+    </message>
+    <message>
+        <source>Choose at least one model.</source>
+        <translation>모델을 하나 이상 선택하세요.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Evaluating %n model(s) on %1…</source>
+        <translation>
+            <numerusform>%1에서 모델 %n개 평가 중…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2 of %3 sentences</source>
+        <translation>%1: 문장 %3개 중 %2개</translation>
+    </message>
+    <message>
+        <source>Cancelled: no scores, since a score of part of the set would not compare with others.</source>
+        <translation>취소됨: 세트 일부의 점수는 다른 점수와 비교할 수 없으므로 점수가 없습니다.</translation>
+    </message>
+    <message>
+        <source>%1: %2 sentences. BLEU and chrF2 as sacrebleu computes them.</source>
+        <translation>%1: 문장 %2개. BLEU와 chrF2는 sacrebleu 방식으로 계산합니다.</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1초</translation>
+    </message>
+    <message>
+        <source>Choose two models to see where they differ.</source>
+        <translation>두 모델을 선택하면 차이를 볼 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Δ chrF2</source>
+        <translation>Δ chrF2</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>원문</translation>
+    </message>
+    <message>
+        <source>Reference: %1</source>
+        <translation>참조 번역: %1</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::EvaluationWorker</name>
+    <message>
+        <source>Could not load %1: %2</source>
+        <translation>%1을(를) 불러올 수 없습니다: %2</translation>
+    </message>
+    <message>
+        <source>not a translation model</source>
+        <translation>번역 모델이 아닙니다</translation>
+    </message>
+    <message>
+        <source>Out of memory while evaluating %1</source>
+        <translation>%1 평가 중 메모리가 부족합니다</translation>
+    </message>
+    <message>
+        <source>Evaluating %1 failed: %2</source>
+        <translation>%1 평가 실패: %2</translation>
+    </message>
+</context>
+<context>
     <name>glosa::HeadGridWidget</name>
     <message>
         <source>Head %1</source>
@@ -1177,6 +1325,19 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     </message>
 </context>
 <context>
+    <name>glosa::LengthChart</name>
+    <message>
+        <source>BLEU by source-sentence length appears here after an evaluation.</source>
+        <translation>평가 후 원문 문장 길이별 BLEU가 여기에 표시됩니다.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sentence(s)</source>
+        <translation>
+            <numerusform>문장 %n개</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>glosa::MainWindow</name>
     <message>
         <source>Glosa</source>
@@ -1413,6 +1574,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>SQLite (public domain), nlohmann/json (MIT)</source>
         <translation>SQLite (퍼블릭 도메인), nlohmann/json (MIT)</translation>
+    </message>
+    <message>
+        <source>&amp;Evaluate models…</source>
+        <translation>모델 평가(&amp;E)…</translation>
     </message>
 </context>
 <context>

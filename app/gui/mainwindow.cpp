@@ -8,6 +8,7 @@
 #include "compareview.h"
 #include "decodingpanel.h"
 #include "documentsview.h"
+#include "evaluatedialog.h"
 #include "guiutil.h"
 #include "historycontroller.h"
 #include "historyview.h"
@@ -281,6 +282,8 @@ void MainWindow::createMenus()
             m_compare->compare();
         });
 
+    m_evaluateAction = m_translateMenu->addAction(QString(), this, &MainWindow::showEvaluate);
+
     m_viewMenu = menuBar()->addMenu(QString());
     for (int i = 0; i < 5; ++i) {
         QAction *a = m_viewMenu->addAction(QString(), QKeySequence(Qt::CTRL | (Qt::Key_1 + i)),
@@ -361,6 +364,7 @@ void MainWindow::retranslateUi()
     m_cancelAction->setText(tr("&Cancel"));
     m_swapAction->setText(tr("&Swap languages"));
     m_compareAction->setText(tr("C&ompare strategies"));
+    m_evaluateAction->setText(tr("&Evaluate models…"));
     m_viewMenu->setTitle(tr("&View"));
     const QStringList tabNames = {tr("Translate"), tr("Compare"), tr("Caption"), tr("Documents"),
                                   tr("History")};
@@ -523,6 +527,21 @@ void MainWindow::importModel()
     m_context.rescanModels();
     m_context.chooseModel(imported->id);
     statusBar()->showMessage(tr("Imported %1").arg(imported->name), 6000);
+}
+
+void MainWindow::showEvaluate()
+{
+    if (!m_evaluate) {
+        m_evaluate = new EvaluateDialog(m_context, this);
+        connect(m_evaluate, &EvaluateDialog::compareRequested, this, [this](const QString &source) {
+            m_compare->input()->setPlainText(source);
+            m_tabs->setCurrentIndex(CompareTab);
+            m_compare->compare();
+        });
+    }
+    m_evaluate->show();
+    m_evaluate->raise();
+    m_evaluate->activateWindow();
 }
 
 void MainWindow::showModels()

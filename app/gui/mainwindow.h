@@ -22,6 +22,7 @@ class CaptionView;
 class CompareView;
 class HistoryView;
 class DocumentsView;
+class EvaluateDialog;
 class TranslateView;
 struct ModelChoice;
 
@@ -54,6 +55,10 @@ public slots:
     void openFile();
     void importModel();
     void showModels();
+    // Translate ▸ Evaluate models…: one dialog, kept while the window lives (not modal, so that a
+    // sentence it opens in Compare can be looked at beside it).
+    void showEvaluate();
+    EvaluateDialog *evaluateDialog() const { return m_evaluate; }
     void showAbout();
     void swapDirection();
 
@@ -107,6 +112,8 @@ private:
     QAction *m_cancelAction = nullptr;
     QAction *m_swapAction = nullptr;
     QAction *m_compareAction = nullptr;
+    QAction *m_evaluateAction = nullptr;
+    EvaluateDialog *m_evaluate = nullptr;
     QList<QAction *> m_tabActions;
     QAction *m_historySettingsAction = nullptr;
     QAction *m_modelsAction = nullptr;

@@ -1,0 +1,158 @@
+// The Evaluate dialog on the shipped models (real plugins, real packages): a user's TSV gives the
+// same scores as engine::evaluate on the same models, the chart has a bar group per length
+// bucket, the difference list opens a sentence in Compare (through MainWindow), a cancelled run
+// shows no scores, and the GUI thread stays free while it works.
+#include "app/core/appcontext.h"
+#include "app/core/evaluation/testsets.h"
+#include "app/gui/compareview.h"
+#include "app/gui/evaluatedialog.h"
+#include "app/gui/mainwindow.h"
+#include "engine/translation/translationmodel.h"
+#include "engine/translation/translator.h"
+#include "testutil.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace glosa;
+
+namespace {
+
+AppContext *newContext()
+{
+    return new AppContext({QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
+                          {QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+}
+
+void chooseDirection(EvaluateDialog &dialog, const QString &pair)
+{
+    const int index = dialog.directionPicker()->findData(pair);
+    QVERIFY2(index >= 0, qPrintable(pair));
+    dialog.directionPicker()->setCurrentIndex(index);
+}
+
+} // namespace
+
+class TestEvaluateDialog : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        // The window records into a history and reads settings: both in a temporary folder.
+        QVERIFY(m_state.isValid());
+        glosa::test::isolateAppState(m_state.path(), m_state.path(),
+                                     QStringLiteral("tst_evaluatedialog"));
+    }
+
+    void scoresMatchTheEngine()
+    {
+        std::unique_ptr<AppContext> context(newContext());
+        QTemporaryDir dir;
+        QFile tsv(dir.filePath("set.tsv"));
+        QVERIFY(tsv.open(QIODevice::WriteOnly));
+        tsv.write("I like coffee.\tMe gusta el café.\n"
+                  "Where is the station?\t¿Dónde está la estación?\n"
+                  "The children are playing in the garden behind the old house.\t"
+                  "Los niños están jugando en el jardín detrás de la casa vieja.\n"
+                  "Tom is reading.\tTom está leyendo.\n");
+        tsv.close();
+
+        EvaluateDialog dialog(*context);
+        dialog.show();
+        chooseDirection(dialog, QStringLiteral("en → es"));
+        QCOMPARE(dialog.modelList()->count(), 2); // the Transformer and the RNN
+        dialog.useTestSetFiles(tsv.fileName());
+        QSignalSpy finished(dialog.worker(), &EvaluationWorker::finished);
+        QTest::mouseClick(dialog.evaluateButton(), Qt::LeftButton);
+        QVERIFY(!dialog.evaluateButton()->isEnabled());
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(finished.takeFirst().at(0).toBool(), true);
+        QVERIFY(dialog.evaluateButton()->isEnabled());
+        QCOMPARE(dialog.scoreTable()->rowCount(), 2);
+
+        // The same numbers as the engine gives the same models with greedy search.
+        QString error;
+        const std::optional<engine::TestSet> set = readTsvTestSet(tsv.fileName(), "en", &error);
+        QVERIFY2(set, qPrintable(error));
+        for (int row = 0; row < 2; ++row) {
+            const QString id = dialog.scoreTable()->item(row, 0)->text();
+            const auto info = context->catalog().find(id);
+            QVERIFY(info);
+            auto model = std::dynamic_pointer_cast<engine::TranslationModel>(
+                ModelCatalog::load(*info, *context->plugins(), &error));
+            QVERIFY2(model, qPrintable(error));
+            engine::DecodingOptions options = model->defaultDecodingOptions();
+            options.strategy = engine::SearchStrategy::Greedy;
+            engine::Translator translator(model);
+            const engine::ModelEvaluation e = engine::evaluate(translator, *set, options);
+            QCOMPARE(dialog.scoreTable()->item(row, 1)->text(), QString::number(e.bleu.score, 'f', 2));
+            QCOMPARE(dialog.scoreTable()->item(row, 2)->text(), QString::number(e.chrf, 'f', 2));
+        }
+        // Lengths 3, 4, 4 and 11 words: buckets 1-5 and 11-15.
+        QCOMPARE(dialog.lengthChart()->buckets().size(), std::size_t(2));
+        QCOMPARE(dialog.lengthChart()->buckets()[0].sentences, std::size_t(3));
+        QCOMPARE(dialog.lengthChart()->buckets()[0].bleu.size(), std::size_t(2));
+        QVERIFY(!dialog.lengthChart()->grab().isNull());
+
+        // Every listed sentence is one the two models score differently; double-click → Compare.
+        QTreeWidget *list = dialog.differenceList();
+        for (int i = 0; i < list->topLevelItemCount(); ++i)
+            QVERIFY(list->topLevelItem(i)->text(0).toDouble() != 0.0);
+        if (list->topLevelItemCount() > 0) {
+            QSignalSpy compare(&dialog, &EvaluateDialog::compareRequested);
+            emit list->itemDoubleClicked(list->topLevelItem(0), 1);
+            QCOMPARE(compare.count(), 1);
+            QCOMPARE(compare.at(0).at(0).toString(),
+                     list->topLevelItem(0)->data(0, Qt::UserRole).toString());
+        }
+    }
+
+    void opensSentencesInCompare()
+    {
+        std::unique_ptr<AppContext> context(newContext());
+        MainWindow window(*context);
+        window.showEvaluate();
+        EvaluateDialog *dialog = window.evaluateDialog();
+        QVERIFY(dialog && dialog->isVisible());
+        emit dialog->compareRequested(QStringLiteral("The cat sleeps."));
+        QCOMPARE(window.tabs()->currentWidget(), window.compareView());
+        QCOMPARE(window.compareView()->input()->toPlainText(), QStringLiteral("The cat sleeps."));
+    }
+
+    void cancelShowsNoScores()
+    {
+        std::unique_ptr<AppContext> context(newContext());
+        EvaluateDialog dialog(*context);
+        dialog.show();
+        chooseDirection(dialog, QStringLiteral("en → es"));
+        dialog.greedyCheck()->setChecked(false); // beam: slow enough to cancel in the middle
+        QSignalSpy finished(dialog.worker(), &EvaluationWorker::finished);
+        QSignalSpy progress(dialog.worker(), &EvaluationWorker::progress);
+        dialog.evaluate(); // the bundled sample, 436 sentences per model
+        QVERIFY(progress.wait(120000)); // the GUI thread kept running: signals arrive
+        dialog.cancel();
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(finished.takeFirst().at(0).toBool(), false);
+        QCOMPARE(dialog.scoreTable()->rowCount(), 0);
+        QVERIFY(dialog.statusLabel()->text().startsWith(QStringLiteral("Cancelled")));
+        QVERIFY(dialog.evaluateButton()->isEnabled());
+    }
+
+private:
+    QTemporaryDir m_state;
+};
+
+QTEST_MAIN(TestEvaluateDialog)
+#include "tst_evaluatedialog.moc"
