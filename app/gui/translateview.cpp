@@ -189,7 +189,9 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
     auto *candidatesLayout = new QVBoxLayout;
     candidatesLayout->addWidget(m_candidatesTitle);
     candidatesLayout->addWidget(m_chart, 1);
-    auto *bottom = new QSplitter(Qt::Horizontal, this);
+    // Under the attention panel, not beside it: beside it, the Spanish window was 1,300 pixels
+    // wide at least, wider than a 1280 × 800 screen.
+    auto *bottom = new QSplitter(Qt::Vertical, this);
     bottom->addWidget(card(this, heatLayout));
     bottom->addWidget(card(this, candidatesLayout));
     bottom->setStretchFactor(0, 3);
