@@ -29,5 +29,8 @@ inline constexpr int kMaxBeamSize = 64;
 inline constexpr int kMaxDecodeLength = 4096; // maxLength, in target tokens
 inline constexpr int kMaxTopK = 1 << 20;
 inline constexpr int kMaxNgramSize = 64;
+// target_prefix_sentence: an index, not an allocation; bounded so that the option's range is
+// finite like every other (a text of 16 million sentences is far past any input limit).
+inline constexpr int kMaxSentenceIndex = 1 << 24;
 
 } // namespace glosa::engine::limits

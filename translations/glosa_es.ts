@@ -40,6 +40,18 @@ log p %4 · cumulative %5 · score %6</source>
         <translation>«%1» (paso %2): %3
 log p %4 · acumulado %5 · puntuación %6</translation>
     </message>
+    <message>
+        <source>Decode from here</source>
+        <translation>Decodificar desde aquí</translation>
+    </message>
+    <message>
+        <source>Double-click to decode again with the words up to here forced</source>
+        <translation>Doble clic para decodificar de nuevo forzando las palabras hasta aquí</translation>
+    </message>
+    <message>
+        <source>Click to decode again with the words up to here forced: a new column shows where this path leads</source>
+        <translation>Clic para decodificar de nuevo forzando las palabras hasta aquí: una columna nueva muestra adónde lleva este camino</translation>
+    </message>
 </context>
 <context>
     <name>glosa::CaptionView</name>
@@ -193,6 +205,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
             <numerusform>Las probabilidades y las diferencias se muestran para los primeros %n tokens.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Forced: part of the prefix you chose</source>
+        <translation>Forzada: parte del prefijo que eligió</translation>
+    </message>
 </context>
 <context>
     <name>glosa::CompareView</name>
@@ -274,6 +290,18 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>Decoding column %1 with its new settings…</source>
         <translation>Decodificando la columna %1 con sus nuevos ajustes…</translation>
+    </message>
+    <message>
+        <source>The comparison is still running: decode from here once it is done.</source>
+        <translation>La comparación sigue en curso: decodifique desde aquí cuando termine.</translation>
+    </message>
+    <message>
+        <source>All %1 columns are in use: lower the number of columns to make room for a decode from here.</source>
+        <translation>Las %1 columnas están en uso: reduzca el número de columnas para dejar sitio a una decodificación desde aquí.</translation>
+    </message>
+    <message>
+        <source>Decoding column %1 from the chosen prefix…</source>
+        <translation>Decodificando la columna %1 desde el prefijo elegido…</translation>
     </message>
 </context>
 <context>
@@ -1727,6 +1755,25 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>step %1</source>
         <translation>paso %1</translation>
     </message>
+    <message>
+        <source>Click to decode again with “%1” forced here</source>
+        <translation>Clic para decodificar de nuevo forzando «%1» aquí</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::Steering</name>
+    <message>
+        <source>prefix: «%1» + end</source>
+        <translation>prefijo: «%1» + fin</translation>
+    </message>
+    <message>
+        <source>prefix: «%1»</source>
+        <translation>prefijo: «%1»</translation>
+    </message>
+    <message>
+        <source>sentence %1 · %2</source>
+        <translation>oración %1 · %2</translation>
+    </message>
 </context>
 <context>
     <name>glosa::TranslateView</name>
@@ -1919,6 +1966,38 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>This model has no attention, so there is no alignment to show: its decoder sees only a fixed summary of the source, the bottleneck that attention removes.</source>
         <translation>Este modelo no tiene atención, así que no hay alineación que mostrar: su decodificador solo ve un resumen fijo de la fuente, el cuello de botella que la atención elimina.</translation>
+    </message>
+    <message>
+        <source>Candidates</source>
+        <translation>Candidatas</translation>
+    </message>
+    <message>
+        <source>Candidates at the selected word</source>
+        <translation>Candidatas en la palabra seleccionada</translation>
+    </message>
+    <message>
+        <source>Click a word of the translation to see the candidates the model weighed there; click one of them to translate again with it.</source>
+        <translation>Haga clic en una palabra de la traducción para ver las candidatas que el modelo sopesó allí; haga clic en una de ellas para traducir de nuevo con ella.</translation>
+    </message>
+    <message>
+        <source>Back to the original</source>
+        <translation>Volver a la original</translation>
+    </message>
+    <message>
+        <source>Show the translation this one was steered from</source>
+        <translation>Mostrar la traducción de la que se desvió esta</translation>
+    </message>
+    <message>
+        <source>Translated again with your choice forced.</source>
+        <translation>Traducido de nuevo con su elección forzada.</translation>
+    </message>
+    <message>
+        <source>Translating with your choice…</source>
+        <translation>Traduciendo con su elección…</translation>
+    </message>
+    <message>
+        <source>Forced: part of the prefix you chose</source>
+        <translation>Forzada: parte del prefijo que eligió</translation>
     </message>
 </context>
 <context>

@@ -40,6 +40,18 @@ log p %4 · cumulative %5 · score %6</source>
         <translation>“%1” (%2단계): %3
 log p %4 · 누적 %5 · 점수 %6</translation>
     </message>
+    <message>
+        <source>Decode from here</source>
+        <translation>여기서부터 디코딩</translation>
+    </message>
+    <message>
+        <source>Double-click to decode again with the words up to here forced</source>
+        <translation>두 번 클릭하면 여기까지의 단어를 강제하여 다시 디코딩합니다</translation>
+    </message>
+    <message>
+        <source>Click to decode again with the words up to here forced: a new column shows where this path leads</source>
+        <translation>클릭하면 여기까지의 단어를 강제하여 다시 디코딩합니다: 이 경로가 어디로 이어지는지 새 열에 표시됩니다</translation>
+    </message>
 </context>
 <context>
     <name>glosa::CaptionView</name>
@@ -191,6 +203,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
             <numerusform>확률과 차이는 처음 %n개 토큰에만 표시됩니다.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Forced: part of the prefix you chose</source>
+        <translation>강제됨: 선택한 접두사의 일부</translation>
+    </message>
 </context>
 <context>
     <name>glosa::CompareView</name>
@@ -271,6 +287,18 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>Decoding column %1 with its new settings…</source>
         <translation>열 %1을(를) 새 설정으로 디코딩하는 중…</translation>
+    </message>
+    <message>
+        <source>The comparison is still running: decode from here once it is done.</source>
+        <translation>비교가 아직 진행 중입니다: 끝난 뒤에 여기서부터 디코딩하세요.</translation>
+    </message>
+    <message>
+        <source>All %1 columns are in use: lower the number of columns to make room for a decode from here.</source>
+        <translation>%1개의 열을 모두 사용 중입니다: 여기서부터 디코딩하려면 열 수를 줄이세요.</translation>
+    </message>
+    <message>
+        <source>Decoding column %1 from the chosen prefix…</source>
+        <translation>선택한 접두사로 %1번 열 디코딩 중…</translation>
     </message>
 </context>
 <context>
@@ -1712,6 +1740,25 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>step %1</source>
         <translation>%1단계</translation>
     </message>
+    <message>
+        <source>Click to decode again with “%1” forced here</source>
+        <translation>클릭하면 여기에 “%1”을(를) 강제하여 다시 디코딩합니다</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::Steering</name>
+    <message>
+        <source>prefix: «%1» + end</source>
+        <translation>접두사: «%1» + 끝</translation>
+    </message>
+    <message>
+        <source>prefix: «%1»</source>
+        <translation>접두사: «%1»</translation>
+    </message>
+    <message>
+        <source>sentence %1 · %2</source>
+        <translation>문장 %1 · %2</translation>
+    </message>
 </context>
 <context>
     <name>glosa::TranslateView</name>
@@ -1902,6 +1949,38 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>This model has no attention, so there is no alignment to show: its decoder sees only a fixed summary of the source, the bottleneck that attention removes.</source>
         <translation>이 모델에는 어텐션이 없어서 보여 줄 정렬이 없습니다. 디코더는 원문의 고정된 요약만 봅니다. 어텐션이 없애는 바로 그 병목입니다.</translation>
+    </message>
+    <message>
+        <source>Candidates</source>
+        <translation>후보</translation>
+    </message>
+    <message>
+        <source>Candidates at the selected word</source>
+        <translation>선택한 단어의 후보</translation>
+    </message>
+    <message>
+        <source>Click a word of the translation to see the candidates the model weighed there; click one of them to translate again with it.</source>
+        <translation>번역의 단어를 클릭하면 모델이 그 자리에서 고려한 후보가 표시됩니다. 후보 하나를 클릭하면 그 단어로 다시 번역합니다.</translation>
+    </message>
+    <message>
+        <source>Back to the original</source>
+        <translation>원래 번역으로</translation>
+    </message>
+    <message>
+        <source>Show the translation this one was steered from</source>
+        <translation>이 번역이 바뀌기 전의 번역 보기</translation>
+    </message>
+    <message>
+        <source>Translated again with your choice forced.</source>
+        <translation>선택을 강제하여 다시 번역했습니다.</translation>
+    </message>
+    <message>
+        <source>Translating with your choice…</source>
+        <translation>선택한 단어로 번역 중…</translation>
+    </message>
+    <message>
+        <source>Forced: part of the prefix you chose</source>
+        <translation>강제됨: 선택한 접두사의 일부</translation>
     </message>
 </context>
 <context>

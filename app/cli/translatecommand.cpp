@@ -296,6 +296,29 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
     DecodingOptions decoding;
     try {
         decoding = decodingOptionsFromCommandLine(parser, model->defaultDecodingOptions());
+        if (parser.isSet("target-prefix-text")) {
+            // Words, as a person writes them: the model's own target tokenizer makes the ids
+            // (the same pieces the model would produce for them at the start of a sentence).
+            decoding.targetPrefix.clear();
+            const std::string words = parser.value("target-prefix-text").toStdString();
+            for (const engine::Token &token : model->targetTokenizer().encode(words))
+                decoding.targetPrefix.push_back(token.id);
+            if (decoding.targetPrefix.empty())
+                throw std::invalid_argument("--target-prefix-text is empty");
+        }
+        if (parser.isSet("prefix-sentence")) {
+            bool ok = false;
+            const int sentence = parser.value("prefix-sentence").toInt(&ok);
+            if (!ok || sentence < 1)
+                throw std::invalid_argument(
+                    QStringLiteral("--prefix-sentence '%1' is not a sentence number "
+                                   "(1 is the first)")
+                        .arg(parser.value("prefix-sentence"))
+                        .toStdString());
+            if (decoding.targetPrefix.empty())
+                throw std::invalid_argument("--prefix-sentence needs --target-prefix-text");
+            decoding.targetPrefixSentence = sentence - 1;
+        }
         decoding.validate(model->decoder().vocabularySize());
     } catch (const std::exception &invalid) {
         err << "glosa-cli translate: " << invalid.what() << "\n";
@@ -419,6 +442,12 @@ CommandHelp translateCommandHelp()
          "head's cross-, encoder self- and decoder self-attention the model has.",
          "cross|all", "cross"},
         {"save-history", "Also record each translation in the history (--history PATH)."},
+        {"target-prefix-text",
+         "Force the translation to start with these words (tokenized by the model; the search "
+         "goes on from them). In every sentence of a line unless --prefix-sentence.",
+         "TEXT"},
+        {"prefix-sentence",
+         "Force --target-prefix-text in sentence N of each line only (1 is the first).", "N"},
     };
     help.examples = {
         QStringLiteral("echo \"I would like a cup of coffee.\" | glosa-cli translate"),
@@ -427,6 +456,8 @@ CommandHelp translateCommandHelp()
                        "--beam-size 5 --n-best 3 --json < sentences.txt"),
         QStringLiteral("glosa-cli translate --strategy sample --top-p 0.9 --seed 7 --save-history "
                        "< notes.txt"),
+        QStringLiteral("echo \"The black cat sleeps. It is late.\" | glosa-cli translate "
+                       "--target-prefix-text \"El gato negro\" --prefix-sentence 1"),
     };
     return help;
 }

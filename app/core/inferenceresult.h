@@ -68,6 +68,20 @@ struct SentenceTrace
     int targetOffset = 0;       // index of the sentence's first token in the hypothesis
     int tokenCount = 0;         // tokens of the best hypothesis in this sentence
     int bestNode = -1;          // the best hypothesis's last trace node
+
+    // The best hypothesis's nodes from its first token on (the root excluded).
+    QList<int> bestPath() const;
+    // The tokens from the root to `node`, the first one first: the prefix that reaches it.
+    QList<int> pathTokens(int node) const;
+    // What the search weighed at `step` of the best hypothesis: the expansion of the best
+    // path's node before it; null when the trace has none.
+    const engine::StepTrace *bestStep(int step) const;
+    // The best hypothesis's tokens before `step`, then `token`: the prefix that puts `token`
+    // there instead of the best hypothesis's own (empty when there is no such step).
+    QList<int> prefixWith(int step, int token) const;
+    // The words `tokens` spell, from their pieces ("▁El", "▁gato" → "El gato"); control pieces
+    // ("</s>") are left out and reported in *ends.
+    QString words(const QList<int> &tokens, bool *ends = nullptr) const;
 };
 
 struct TranslationResult
@@ -81,6 +95,12 @@ struct TranslationResult
     double elapsedMs = 0.0;
 
     bool isEmpty() const { return hypotheses.isEmpty(); }
+    // The sentence (an index of traces) whose tokens of the best hypothesis hold `token`; -1.
+    int sentenceOfToken(int token) const;
+    // The best hypothesis's tokens that options.targetPrefix forced, in order: the first tokens
+    // of options.targetPrefixSentence (of every sentence for -1). Sentence offsets come from
+    // the traces; without them only the first sentence's are known.
+    QList<int> forcedTokens() const;
     const TranslationHypothesis *best() const
     {
         return hypotheses.isEmpty() ? nullptr : &hypotheses.first();

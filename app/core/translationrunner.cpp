@@ -22,6 +22,94 @@ QString TokenSpan::surface() const
     return s.isEmpty() ? piece : s;
 }
 
+QList<int> SentenceTrace::bestPath() const
+{
+    QList<int> path;
+    const auto &nodes = trace.nodes;
+    for (int n = bestNode; n > 0 && n < int(nodes.size()); n = nodes[n].parent)
+        path.prepend(n);
+    return path;
+}
+
+QList<int> SentenceTrace::pathTokens(int node) const
+{
+    QList<int> tokens;
+    const auto &nodes = trace.nodes;
+    for (int n = node; n > 0 && n < int(nodes.size()); n = nodes[n].parent)
+        tokens.prepend(nodes[n].token);
+    return tokens;
+}
+
+const engine::StepTrace *SentenceTrace::bestStep(int step) const
+{
+    const QList<int> path = bestPath();
+    if (step < 0 || step >= path.size())
+        return nullptr;
+    const engine::TraceNode &n = trace.nodes[path.at(step)];
+    for (const engine::StepTrace &s : trace.steps)
+        if (s.step == n.step && s.node == n.parent)
+            return &s;
+    return nullptr;
+}
+
+QList<int> SentenceTrace::prefixWith(int step, int token) const
+{
+    const QList<int> path = bestPath();
+    if (step < 0 || step >= path.size())
+        return {};
+    QList<int> prefix = pathTokens(path.at(step));
+    prefix.last() = token;
+    return prefix;
+}
+
+QString SentenceTrace::words(const QList<int> &tokens, bool *ends) const
+{
+    QString text;
+    bool control = false;
+    for (int token : tokens) {
+        const QString piece = pieces.value(token);
+        if (piece.startsWith(QLatin1Char('<')) && piece.endsWith(QLatin1Char('>'))
+            && !piece.startsWith(QLatin1String("<0x"))) {
+            control = true;
+            continue;
+        }
+        text += piece;
+    }
+    if (ends)
+        *ends = control;
+    return text.replace(QChar(0x2581), QLatin1Char(' ')).simplified();
+}
+
+int TranslationResult::sentenceOfToken(int token) const
+{
+    for (int s = 0; s < traces.size(); ++s)
+        if (token >= traces[s].targetOffset && token < traces[s].targetOffset + traces[s].tokenCount)
+            return s;
+    return -1;
+}
+
+QList<int> TranslationResult::forcedTokens() const
+{
+    QList<int> forced;
+    const TranslationHypothesis *h = best();
+    if (!h || options.targetPrefix.empty())
+        return forced;
+    const int prefix = int(options.targetPrefix.size());
+    const auto mark = [&](int offset, int count) {
+        for (int i = offset; i < offset + std::min(prefix, count); ++i)
+            forced << i;
+    };
+    if (traces.isEmpty()) {
+        if (options.targetPrefixSentence <= 0)
+            mark(0, int(h->tokens.size()));
+        return forced;
+    }
+    for (int s = 0; s < traces.size(); ++s)
+        if (options.targetPrefixSentence < 0 || options.targetPrefixSentence == s)
+            mark(traces[s].targetOffset, traces[s].tokenCount);
+    return forced;
+}
+
 namespace {
 
 const QChar kSpaceMark(0x2581); // SentencePiece's "▁"

@@ -3,7 +3,9 @@
 #include "theme.h"
 
 #include <QHelpEvent>
+#include <QContextMenuEvent>
 #include <QLocale>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -43,10 +45,7 @@ void BeamTreeWidget::clear()
 void BeamTreeWidget::setTrace(const SentenceTrace &trace)
 {
     m_trace = trace;
-    m_bestPath.clear();
-    const auto &nodes = m_trace.trace.nodes;
-    for (int n = trace.bestNode; n > 0 && n < int(nodes.size()); n = nodes[n].parent)
-        m_bestPath.prepend(n);
+    m_bestPath = m_trace.bestPath();
     m_selectedStep = -1;
     layoutNodes();
     updateGeometry();
@@ -183,11 +182,40 @@ int BeamTreeWidget::nodeAt(const QPoint &position) const
 void BeamTreeWidget::mousePressEvent(QMouseEvent *event)
 {
     const int node = nodeAt(event->position().toPoint());
-    if (node > 0) {
-        const int step = m_trace.trace.nodes[node].step;
-        setSelectedStep(step);
-        emit stepClicked(step);
+    if (node <= 0 || event->button() != Qt::LeftButton)
+        return;
+    // The best path is what the column shows: a click there selects the word. Elsewhere the
+    // search went another way, and that way is what a click asks to see.
+    if (!m_bestPath.contains(node)) {
+        emit decodeFromNode(node);
+        return;
     }
+    const int step = m_trace.trace.nodes[node].step;
+    setSelectedStep(step);
+    emit stepClicked(step);
+}
+
+void BeamTreeWidget::mouseDoubleClickEvent(QMouseEvent *event)
+{
+    // Off the path the first click already asked for the decode.
+    const int node = nodeAt(event->position().toPoint());
+    if (node > 0 && event->button() == Qt::LeftButton && m_bestPath.contains(node))
+        emit decodeFromNode(node);
+}
+
+void BeamTreeWidget::mouseMoveEvent(QMouseEvent *event)
+{
+    setCursor(nodeAt(event->position().toPoint()) > 0 ? Qt::PointingHandCursor : Qt::ArrowCursor);
+}
+
+void BeamTreeWidget::contextMenuEvent(QContextMenuEvent *event)
+{
+    const int node = nodeAt(event->pos());
+    if (node <= 0)
+        return;
+    QMenu menu(this);
+    menu.addAction(tr("Decode from here"), this, [this, node] { emit decodeFromNode(node); });
+    menu.exec(event->globalPos());
 }
 
 bool BeamTreeWidget::event(QEvent *event)
@@ -204,14 +232,20 @@ bool BeamTreeWidget::event(QEvent *event)
             case engine::NodeFate::Finished: fate = tr("finished"); break;
             case engine::NodeFate::BlockedByNgram: fate = tr("blocked by n-gram"); break;
             }
+            const QString hint = m_bestPath.contains(id)
+                                     ? tr("Double-click to decode again with the words up to "
+                                          "here forced")
+                                     : tr("Click to decode again with the words up to here "
+                                          "forced: a new column shows where this path leads");
             QToolTip::showText(help->globalPos(),
                                tr("“%1” (step %2): %3\nlog p %4 · cumulative %5 · score %6")
-                                   .arg(pieceLabel(m_trace.pieces, n.token))
-                                   .arg(n.step + 1)
-                                   .arg(fate)
-                                   .arg(QLocale().toString(double(n.logProb), 'f', 3))
-                                   .arg(QLocale().toString(double(n.cumulativeLogProb), 'f', 3))
-                                   .arg(QLocale().toString(double(n.normalizedScore), 'f', 3)),
+                                       .arg(pieceLabel(m_trace.pieces, n.token))
+                                       .arg(n.step + 1)
+                                       .arg(fate)
+                                       .arg(QLocale().toString(double(n.logProb), 'f', 3))
+                                       .arg(QLocale().toString(double(n.cumulativeLogProb), 'f', 3))
+                                       .arg(QLocale().toString(double(n.normalizedScore), 'f', 3))
+                                   + QLatin1Char('\n') + hint,
                                this);
         } else {
             QToolTip::hideText();

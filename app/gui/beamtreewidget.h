@@ -1,6 +1,8 @@
 // BeamTreeWidget: the search tree of one sentence (engine/decoding/trace.h): one column per step,
 // nodes coloured by fate (kept, pruned, finished, blocked by n-gram), the best hypothesis's path
-// drawn heavier. Clicking a node on the best path selects that token.
+// drawn heavier. Clicking a node on the best path selects that token; clicking a node off it
+// (pruned, finished, blocked), double-clicking any node or its context menu's "Decode from here"
+// asks to decode again with the path to that node forced (decodeFromNode).
 #pragma once
 
 #include "app/core/inferenceresult.h"
@@ -29,12 +31,20 @@ public:
     // In its scroll area the tree scrolls rather than squeezes (or clips) its steps.
     QSize minimumSizeHint() const override { return sizeHint(); }
 
+    // The tokens from the root to `node`: the prefix a decode from it forces.
+    QList<int> pathTokens(int node) const { return m_trace.pathTokens(node); }
+
 signals:
     void stepClicked(int step);
+    // Decode again with pathTokens(node) forced.
+    void decodeFromNode(int node);
 
 protected:
     void paintEvent(QPaintEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void contextMenuEvent(QContextMenuEvent *event) override;
     bool event(QEvent *event) override;
 
 private:

@@ -56,6 +56,10 @@ CompareColumn::CompareColumn(int index, QWidget *parent) : QWidget(parent), m_in
     m_summary->setWordWrap(true);
     m_summary->setForegroundRole(QPalette::PlaceholderText);
     layout->addWidget(m_summary);
+    m_steering = new QLabel(this);
+    m_steering->setWordWrap(true);
+    m_steering->setVisible(false);
+    layout->addWidget(m_steering);
     m_output = new QTextEdit(this);
     m_output->setReadOnly(true);
     m_output->setFont(theme::editorFont(font()));
@@ -75,7 +79,7 @@ CompareColumn::CompareColumn(int index, QWidget *parent) : QWidget(parent), m_in
         const QString key = m_preset->itemData(i).toString();
         for (const DecodingPreset &preset : builtInPresets())
             if (preset.name == key)
-                setOptions(preset.options, key);
+                setOptionsKeepingSteering(preset.options, key);
         emit optionsEdited(m_index);
     });
     connect(m_edit, &QToolButton::clicked, this, &CompareColumn::editOptions);
@@ -115,6 +119,28 @@ void CompareColumn::setOptions(const engine::DecodingOptions &options, const QSt
     m_preset->setCurrentIndex(index < 0 ? m_preset->count() - 1 : index);
     m_summary->setText(decodingSummary(options));
     showMetrics();
+}
+
+void CompareColumn::setOptionsKeepingSteering(engine::DecodingOptions options,
+                                              const QString &preset)
+{
+    options.targetPrefix = m_options.targetPrefix;
+    options.targetPrefixSentence = m_options.targetPrefixSentence;
+    setOptions(options, preset);
+}
+
+void CompareColumn::setSteering(const QString &label)
+{
+    m_steering->setText(label);
+    m_steering->setVisible(!label.isEmpty());
+    QPalette pal = m_steering->palette();
+    pal.setColor(QPalette::WindowText, theme::accent(palette()));
+    m_steering->setPalette(pal);
+}
+
+QString CompareColumn::steeringText() const
+{
+    return m_steering->text();
 }
 
 bool CompareColumn::isStale() const
@@ -158,7 +184,7 @@ void CompareColumn::editOptions()
     connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     if (dialog.exec() == QDialog::Accepted) {
-        setOptions(panel->options(), panel->currentPresetName());
+        setOptionsKeepingSteering(panel->options(), panel->currentPresetName());
         emit optionsEdited(m_index);
     }
 }
@@ -225,6 +251,8 @@ void CompareColumn::repaintTokens()
     if (h) {
         const QPalette pal = palette();
         const QSet<int> differing(m_differing.begin(), m_differing.end());
+        const QList<int> forcedList = m_result.forcedTokens();
+        const QSet<int> forced(forcedList.begin(), forcedList.end());
         for (int i = 0; i < h->tokens.size() && i < kMaxMarkedTokens; ++i) {
             const TokenSpan &t = h->tokens[i];
             if (t.begin == t.end)
@@ -233,9 +261,20 @@ void CompareColumn::repaintTokens()
             s.cursor = QTextCursor(m_output->document());
             s.cursor.setPosition(t.begin);
             s.cursor.setPosition(t.end, QTextCursor::KeepAnchor);
-            const float p = i < h->tokenLogProbs.size() ? std::exp(h->tokenLogProbs[i]) : 1.0f;
-            s.format.setBackground(theme::confidenceColor(pal, p));
-            s.format.setToolTip(tr("Probability %1%").arg(QLocale().toString(p * 100, 'f', 1)));
+            if (forced.contains(i)) {
+                // Forced tokens have probability 1 by construction: shading them as certain
+                // would say the model chose them. A dotted line says the user did.
+                s.format.setUnderlineStyle(QTextCharFormat::DotLine);
+                s.format.setUnderlineColor(theme::accent(pal));
+                s.format.setProperty(kForcedProperty, true);
+                s.format.setToolTip(tr("Forced: part of the prefix you chose"));
+            } else {
+                const float p =
+                    i < h->tokenLogProbs.size() ? std::exp(h->tokenLogProbs[i]) : 1.0f;
+                s.format.setBackground(theme::confidenceColor(pal, p));
+                s.format.setToolTip(
+                    tr("Probability %1%").arg(QLocale().toString(p * 100, 'f', 1)));
+            }
             if (differing.contains(i)) {
                 s.format.setFontWeight(QFont::DemiBold);
                 s.format.setUnderlineStyle(QTextCharFormat::SingleUnderline);
@@ -354,10 +393,12 @@ CompareView::CompareView(AppContext &context, QWidget *parent) : QWidget(parent)
     connect(m_resample, &QPushButton::clicked, this, &CompareView::resample);
     connect(m_tree, &BeamTreeWidget::stepClicked, this, [this](int step) {
         const CompareColumn *c = column(m_selectedColumn);
-        if (!c || c->result().traces.isEmpty())
+        if (!c || m_treeSentence >= c->result().traces.size())
             return;
-        selectToken(m_selectedColumn, c->result().traces.first().targetOffset + step);
+        selectToken(m_selectedColumn, c->result().traces[m_treeSentence].targetOffset + step);
     });
+    connect(m_tree, &BeamTreeWidget::decodeFromNode, this, &CompareView::steerFromNode);
+    connect(m_chart, &ProbabilityChart::candidateChosen, this, &CompareView::steerFromCandidate);
 
     setColumnCount(3);
     connect(&context, &AppContext::modelChosen, this, &CompareView::useModel);
@@ -443,6 +484,17 @@ void CompareView::compare()
     const QString text = m_input->toPlainText();
     if (text.trimmed().isEmpty())
         return;
+    // A prefix belongs to a sentence of the text it was chosen in; another text drops it (the
+    // column keeps its strategy). The same text (Re-sample) keeps it.
+    if (text != m_comparedText)
+        for (CompareColumn *c : m_columns)
+            if (c->isSteered()) {
+                engine::DecodingOptions o = c->options();
+                o.targetPrefix.clear();
+                o.targetPrefixSentence = -1;
+                c->setOptions(o, c->presetName());
+                c->setSteering(QString());
+            }
     QList<engine::DecodingOptions> options;
     for (CompareColumn *c : m_columns) {
         engine::DecodingOptions o = c->options();
@@ -482,6 +534,14 @@ void CompareView::rerunColumn(int index)
     // starting another request now would cancel it (the worker runs the latest only).
     if (!c || !c->isStale() || !m_worker || m_comparing || m_comparedText.isEmpty())
         return;
+    decodeColumn(index, tr("Decoding column %1 with its new settings…").arg(index + 1));
+}
+
+void CompareView::decodeColumn(int index, const QString &status)
+{
+    CompareColumn *c = m_columns.value(index);
+    if (!c || !m_worker)
+        return;
     engine::DecodingOptions o = c->options();
     o.trace = true;
     m_columnRequest = m_worker->translate(m_comparedText, {o});
@@ -491,7 +551,72 @@ void CompareView::rerunColumn(int index)
             [this] { m_status->setText(tr("Done.")); });
     connect(m_columnRequest.get(), &InferenceRequest::failed, this, &CompareView::showFailure);
     c->setPending();
-    m_status->setText(tr("Decoding column %1 with its new settings…").arg(index + 1));
+    m_status->setText(status);
+}
+
+void CompareView::steerFromNode(int node)
+{
+    const CompareColumn *c = column(m_selectedColumn);
+    if (!c || m_treeSentence >= c->result().traces.size())
+        return;
+    const SentenceTrace &trace = c->result().traces[m_treeSentence];
+    const QList<int> prefix = trace.pathTokens(node);
+    bool ends = false;
+    const QString words = trace.words(prefix, &ends);
+    decodeWithPrefix(m_selectedColumn, m_treeSentence, prefix,
+                     steeringLabel(words, ends, m_treeSentence, int(c->result().traces.size())));
+}
+
+void CompareView::steerFromCandidate(int token)
+{
+    // The chart shows the step of the selected token: the best path up to it, then `token`.
+    const CompareColumn *c = column(m_selectedColumn);
+    if (!c || m_selectedToken < 0 || m_treeSentence >= c->result().traces.size())
+        return;
+    const SentenceTrace &trace = c->result().traces[m_treeSentence];
+    const QList<int> prefix = trace.prefixWith(m_selectedToken - trace.targetOffset, token);
+    bool ends = false;
+    const QString words = trace.words(prefix, &ends);
+    decodeWithPrefix(m_selectedColumn, m_treeSentence, prefix,
+                     steeringLabel(words, ends, m_treeSentence, int(c->result().traces.size())));
+}
+
+void CompareView::decodeWithPrefix(int from, int sentence, const QList<int> &prefix,
+                                   const QString &label)
+{
+    const CompareColumn *source = column(from);
+    if (!source || !source->hasResult() || prefix.isEmpty() || !m_worker)
+        return;
+    // Starting now would cancel the comparison (the worker runs the latest request only).
+    if (m_comparing) {
+        m_status->setText(tr("The comparison is still running: decode from here once it is done."));
+        return;
+    }
+    // The settings that made the tree (the column's may have changed since), the prefix added.
+    engine::DecodingOptions options = source->result().options;
+    options.targetPrefix.assign(prefix.begin(), prefix.end());
+    options.targetPrefixSentence = sentence;
+    // A prefix longer than the maximum length (the tree never has one) would be refused.
+    options.maxLength = std::max(options.maxLength, int(prefix.size()));
+    int target = -1;
+    if (m_columns.size() < m_columnCount->maximum()) {
+        setColumnCount(int(m_columns.size()) + 1);
+        target = int(m_columns.size()) - 1;
+    } else {
+        for (int i = int(m_columns.size()) - 1; i >= 0 && target < 0; --i)
+            if (m_columns[i]->isSteered())
+                target = i;
+    }
+    if (target < 0) {
+        m_status->setText(tr("All %1 columns are in use: lower the number of columns to make "
+                             "room for a decode from here.")
+                              .arg(m_columns.size()));
+        return;
+    }
+    CompareColumn *c = m_columns[target];
+    c->setOptions(options, source->presetName());
+    c->setSteering(label);
+    decodeColumn(target, tr("Decoding column %1 from the chosen prefix…").arg(target + 1));
 }
 
 void CompareView::resample()
@@ -579,6 +704,18 @@ void CompareView::showStoredComparison(const QString &input,
                 preset = p.name;
         m_columns[i]->setOptions(columns[i].options, preset);
         m_columns[i]->setResult(columns[i], {});
+        // Stored results have no traces, so the prefix's words come from the output itself (and
+        // only a first sentence's tokens are known: forcedTokens()).
+        const QList<int> forced = columns[i].forcedTokens();
+        const TranslationHypothesis *h = columns[i].best();
+        QString label;
+        if (h && !forced.isEmpty()) {
+            const TokenSpan &first = h->tokens[forced.first()], &last = h->tokens[forced.last()];
+            label = steeringLabel(h->text.mid(first.begin, last.end - first.begin),
+                                  int(columns[i].options.targetPrefix.size()) > forced.size(),
+                                  columns[i].options.targetPrefixSentence, 1);
+        }
+        m_columns[i]->setSteering(label);
     }
     refreshDifferences();
     updateTrace();
@@ -634,11 +771,8 @@ void CompareView::updateTrace()
     }
     // The sentence the selected token belongs to (the first one when none is selected).
     const QList<SentenceTrace> &traces = c->result().traces;
-    int sentence = 0;
-    for (int s = 0; s < traces.size(); ++s)
-        if (m_selectedToken >= traces[s].targetOffset
-            && m_selectedToken < traces[s].targetOffset + traces[s].tokenCount)
-            sentence = s;
+    const int sentence = std::max(0, c->result().sentenceOfToken(m_selectedToken));
+    m_treeSentence = sentence;
     const SentenceTrace &trace = traces[sentence];
     m_tree->setTrace(trace);
     const int step = m_selectedToken < 0 ? -1 : m_selectedToken - trace.targetOffset;
@@ -654,19 +788,7 @@ void CompareView::updateTrace()
         m_chart->clear();
         return;
     }
-    // The step that produced the selected token expanded the token's parent node.
-    const int node = m_tree->bestPath().at(step);
-    const engine::TraceNode &n = trace.trace.nodes[node];
-    QStringList stages;
-    for (const std::string &stage : trace.trace.stages)
-        stages << QString::fromStdString(stage);
-    for (const engine::StepTrace &s : trace.trace.steps) {
-        if (s.step == n.step && s.node == n.parent) {
-            m_chart->setStep(s, stages, trace.pieces, n.token);
-            return;
-        }
-    }
-    m_chart->clear();
+    m_chart->setStep(trace, step);
 }
 
 } // namespace glosa

@@ -3,12 +3,20 @@
 // the neighbouring column are marked. Below, the search tree of the selected column (nodes
 // coloured by fate) and the per-step probability chart (before and after the logits processors)
 // for the selected token.
+//
+// Steering: clicking an off-path node of the tree (or "Decode from here" on any node), or a
+// candidate in the chart, decodes the compared text again with the path to that token forced in
+// that sentence (DecodingOptions::targetPrefix / targetPrefixSentence) and the selected column's
+// other settings, in a new column labelled with the prefix; the forced tokens are underlined with
+// dots. Six columns are the most: then the rightmost steered column is decoded again instead, and
+// with none the view says it is full.
 #pragma once
 
 #include "app/core/appcontext.h"
 #include "app/core/inferenceresult.h"
 
 #include <QList>
+#include <QTextFormat>
 #include <QWidget>
 
 #include <memory>
@@ -37,7 +45,15 @@ class CompareColumn : public QWidget
 public:
     explicit CompareColumn(int index, QWidget *parent = nullptr);
 
+    // Properties of the output's extra selections (tests and accessibility tools read them).
+    static constexpr int kForcedProperty = QTextFormat::UserProperty + 1; // a forced token
+
     engine::DecodingOptions options() const { return m_options; }
+    // The column decodes with a forced prefix (Compare view's steering); its label says which.
+    bool isSteered() const { return !m_options.targetPrefix.empty(); }
+    QString steeringText() const;
+    // Shows `label` over the output (a steered column), or nothing for an empty one.
+    void setSteering(const QString &label);
     // The chosen preset's name, empty for "Custom".
     QString presetName() const;
     void setOptions(const engine::DecodingOptions &options, const QString &preset = QString());
@@ -72,6 +88,8 @@ protected:
 private:
     void repaintTokens();
     void editOptions();
+    // A preset or the edit dialog changes the strategy, not the steering: the prefix stays.
+    void setOptionsKeepingSteering(engine::DecodingOptions options, const QString &preset);
     void showMetrics();
 
     int m_index = 0;
@@ -83,6 +101,7 @@ private:
     QComboBox *m_preset = nullptr;
     QToolButton *m_edit = nullptr;
     QLabel *m_summary = nullptr;
+    QLabel *m_steering = nullptr;
     QTextEdit *m_output = nullptr;
     QLabel *m_metrics = nullptr;
 };
@@ -116,6 +135,10 @@ public slots:
     void compare();
     void resample(); // new seeds for the sampling columns, then compare
     void selectToken(int column, int token);
+    // Decodes the compared text again with `prefix` (token ids) forced in `sentence` and column
+    // `from`'s other settings, in a new column (see the header comment for a full view).
+    // `label`: what the column says about it (steeringLabel()).
+    void decodeWithPrefix(int from, int sentence, const QList<int> &prefix, const QString &label);
     // Shows a comparison recorded earlier (History ▸ Open): one column per result, each with its
     // decoding options, without decoding again (search trees are not recorded).
     void showStoredComparison(const QString &input, const QList<glosa::TranslationResult> &columns,
@@ -135,6 +158,11 @@ private:
     void showFailure(const QString &message);
     // A column's settings changed: decode it again (alone) when it shows a result of the old ones.
     void rerunColumn(int column);
+    // Decodes the compared text with column `index`'s settings alone (m_columnRequest).
+    void decodeColumn(int index, const QString &status);
+    // The tree's node `node` / the chart's `token` at the selected step, as a prefix to force.
+    void steerFromNode(int node);
+    void steerFromCandidate(int token);
     void refreshDifferences();
     void updateTrace();
 
@@ -148,6 +176,7 @@ private:
     QList<CompareColumn *> m_columns;
     int m_selectedColumn = 0;
     int m_selectedToken = -1;
+    int m_treeSentence = 0; // the sentence whose tree is shown
 
     QLabel *m_inputTitle = nullptr;
     QPlainTextEdit *m_input = nullptr;

@@ -76,4 +76,16 @@ QString unavailableText(const ModelChoice &choice)
                                        "Models… for why).");
 }
 
+QString steeringLabel(const QString &words, bool ends, int sentence, int sentences)
+{
+    const QString prefix =
+        ends ? QCoreApplication::translate("glosa::Steering", "prefix: «%1» + end").arg(words)
+             : QCoreApplication::translate("glosa::Steering", "prefix: «%1»").arg(words);
+    if (sentences <= 1)
+        return prefix;
+    return QCoreApplication::translate("glosa::Steering", "sentence %1 · %2")
+        .arg(sentence + 1)
+        .arg(prefix);
+}
+
 } // namespace glosa

@@ -22,5 +22,9 @@ QString documentsFolder();
 // Why the model `choice` cannot run, in the UI language, for a view to show in its place; empty
 // when it can.
 QString unavailableText(const ModelChoice &choice);
+// What a translation decoded with a forced prefix says about it: «prefix: “El gato negro”», with
+// "+ end" when the prefix forces the end of the sentence, and which sentence when the text has
+// several (`sentence` from 0).
+QString steeringLabel(const QString &words, bool ends, int sentence, int sentences);
 
 } // namespace glosa

@@ -2,8 +2,11 @@
 
 #include "theme.h"
 
+#include <QHelpEvent>
 #include <QLocale>
+#include <QMouseEvent>
 #include <QPainter>
+#include <QToolTip>
 
 #include <algorithm>
 
@@ -12,6 +15,69 @@ namespace glosa {
 ProbabilityChart::ProbabilityChart(QWidget *parent) : QWidget(parent)
 {
     setMinimumHeight(160);
+    setMouseTracking(true);
+}
+
+void ProbabilityChart::setPlaceholderText(const QString &text)
+{
+    m_placeholder = text;
+    update();
+}
+
+QRect ProbabilityChart::plotRect() const
+{
+    const QFontMetrics fm(font());
+    const int legendHeight = fm.height() + 8;
+    const int labelHeight = fm.height() + 10;
+    return rect().adjusted(40, legendHeight + 8, -12, -labelHeight - 4);
+}
+
+QRectF ProbabilityChart::groupRect(int index) const
+{
+    if (index < 0 || index >= m_tokens.size())
+        return {};
+    const QRect plot = plotRect();
+    const double width = double(plot.width()) / m_tokens.size();
+    // The bars and the label under them.
+    return {plot.left() + index * width, double(plot.top()), width,
+            double(height() - plot.top())};
+}
+
+int ProbabilityChart::barAt(const QPoint &position) const
+{
+    for (int i = 0; i < m_tokens.size(); ++i)
+        if (groupRect(i).contains(position))
+            return i;
+    return -1;
+}
+
+void ProbabilityChart::mouseMoveEvent(QMouseEvent *event)
+{
+    const int bar = barAt(event->position().toPoint());
+    setCursor(bar >= 0 && m_tokens[bar] != m_chosen ? Qt::PointingHandCursor : Qt::ArrowCursor);
+}
+
+void ProbabilityChart::mouseReleaseEvent(QMouseEvent *event)
+{
+    const int bar = barAt(event->position().toPoint());
+    // The chosen token is what the output already has: nothing to decode.
+    if (event->button() == Qt::LeftButton && bar >= 0 && m_tokens[bar] != m_chosen)
+        emit candidateChosen(m_tokens[bar]);
+}
+
+bool ProbabilityChart::event(QEvent *event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        const int bar = barAt(static_cast<QHelpEvent *>(event)->pos());
+        if (bar >= 0 && m_tokens[bar] != m_chosen)
+            QToolTip::showText(static_cast<QHelpEvent *>(event)->globalPos(),
+                               tr("Click to decode again with “%1” forced here").arg(m_labels[bar]),
+                               this);
+        else
+            QToolTip::hideText();
+        return true;
+    }
+    return QWidget::event(event);
 }
 
 void ProbabilityChart::clear()
@@ -67,6 +133,19 @@ void ProbabilityChart::setStep(const engine::StepTrace &step, const QStringList 
     update();
 }
 
+void ProbabilityChart::setStep(const SentenceTrace &trace, int step)
+{
+    const engine::StepTrace *s = trace.bestStep(step);
+    if (!s) {
+        clear();
+        return;
+    }
+    QStringList stages;
+    for (const std::string &stage : trace.trace.stages)
+        stages << QString::fromStdString(stage);
+    setStep(*s, stages, trace.pieces, trace.trace.nodes[trace.bestPath().at(step)].token);
+}
+
 QSize ProbabilityChart::sizeHint() const
 {
     return {420, 220};
@@ -81,14 +160,15 @@ void ProbabilityChart::paintEvent(QPaintEvent *)
     if (m_tokens.isEmpty()) {
         painter.setPen(pal.color(QPalette::PlaceholderText));
         painter.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap,
-                         tr("Click a word in a column to see the candidates the model weighed "
-                            "at that step."));
+                         m_placeholder.isEmpty()
+                             ? tr("Click a word in a column to see the candidates the model "
+                                  "weighed at that step.")
+                             : m_placeholder);
         return;
     }
     const QFontMetrics fm(font());
-    const int legendHeight = fm.height() + 8;
     const int labelHeight = fm.height() + 10;
-    const QRect plot = rect().adjusted(40, legendHeight + 8, -12, -labelHeight - 4);
+    const QRect plot = plotRect();
     // Axis and grid at quarters of the axis, which ends just above the highest bar.
     painter.setPen(pal.color(QPalette::Mid));
     for (double quarter : {0.0, 0.25, 0.5, 0.75, 1.0}) {

@@ -7,7 +7,8 @@
 namespace glosa {
 
 // ProbabilityChart: the top candidates of one decoding step as bars, one bar per pipeline stage
-// (the model's distribution, then after the processors / sampling filters).
+// (the model's distribution, then after the processors / sampling filters). Clicking a candidate
+// other than the chosen one asks to decode again with it forced at this step (candidateChosen).
 class ProbabilityChart : public QWidget
 {
     Q_OBJECT
@@ -16,17 +17,36 @@ public:
 
     void setStep(const engine::StepTrace &step, const QStringList &stages,
                  const QHash<int, QString> &pieces, int chosenToken);
+    // Step `step` of the trace's best hypothesis, its token chosen; cleared when the trace has
+    // no such step.
+    void setStep(const SentenceTrace &trace, int step);
     void clear();
     int barCount() const { return m_tokens.size(); }
+    int barToken(int index) const { return m_tokens.value(index, -1); }
+    // The centre of candidate `index`'s group of bars and label (where a click chooses it).
+    QPoint barPosition(int index) const { return groupRect(index).center().toPoint(); }
+    // What the empty chart says.
+    void setPlaceholderText(const QString &text);
     // The top of the y axis: the smallest of 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1 that holds every
     // bar, so that a flat distribution (all candidates near 0.02) still shows its differences.
     double axisMaximum() const { return m_axisMaximum; }
     QSize sizeHint() const override;
 
+signals:
+    void candidateChosen(int token);
+
 protected:
     void paintEvent(QPaintEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    bool event(QEvent *event) override;
 
 private:
+    QRect plotRect() const;
+    QRectF groupRect(int index) const;
+    int barAt(const QPoint &position) const;
+
+    QString m_placeholder;
     QStringList m_labels;
     QList<int> m_tokens;
     QStringList m_stages;

@@ -6,6 +6,7 @@
 #include "guiutil.h"
 #include "headgridwidget.h"
 #include "heatmapwidget.h"
+#include "probabilitychart.h"
 #include "theme.h"
 
 #include <QApplication>
@@ -118,6 +119,15 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
     targetHeader->addStretch(1);
     targetHeader->addWidget(m_alternatives);
     targetLayout->addLayout(targetHeader);
+    m_steering = new QLabel(this);
+    m_steering->setWordWrap(true);
+    m_back = new QPushButton(this);
+    auto *steeringLayout = new QHBoxLayout;
+    steeringLayout->addWidget(m_steering, 1);
+    steeringLayout->addWidget(m_back);
+    m_steeringBar = card(this, steeringLayout);
+    m_steeringBar->setVisible(false);
+    targetLayout->addWidget(m_steeringBar);
     targetLayout->addWidget(m_target, 1);
     targetLayout->addWidget(m_progress);
     auto *targetBar = new QHBoxLayout;
@@ -173,9 +183,24 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
     heatLayout->addWidget(m_heatmapScroll, 1);
     heatLayout->addWidget(m_headGridScroll, 1);
 
+    m_candidatesTitle = new QLabel(this);
+    m_candidatesTitle->setFont(theme::titleFont(font()));
+    m_chart = new ProbabilityChart(this);
+    auto *candidatesLayout = new QVBoxLayout;
+    candidatesLayout->addWidget(m_candidatesTitle);
+    candidatesLayout->addWidget(m_chart, 1);
+    // Under the attention panel, not beside it: beside it, the Spanish window was 1,300 pixels
+    // wide at least, wider than a 1280 × 800 screen.
+    auto *bottom = new QSplitter(Qt::Vertical, this);
+    bottom->addWidget(card(this, heatLayout));
+    bottom->addWidget(card(this, candidatesLayout));
+    bottom->setStretchFactor(0, 3);
+    bottom->setStretchFactor(1, 2);
+    bottom->setHandleWidth(16);
+
     m_verticalSplitter = new QSplitter(Qt::Vertical, this);
     m_verticalSplitter->addWidget(m_editorSplitter);
-    m_verticalSplitter->addWidget(card(this, heatLayout));
+    m_verticalSplitter->addWidget(bottom);
     m_verticalSplitter->setStretchFactor(0, 3);
     m_verticalSplitter->setStretchFactor(1, 2);
     // The editors' size hints would otherwise leave the heatmap a strip at 1280 × 800.
@@ -290,6 +315,9 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
         showResult(m_result);
     });
     connect(m_target, &QPlainTextEdit::selectionChanged, this, &TranslateView::updateOverlay);
+    connect(m_chart, &ProbabilityChart::candidateChosen, this,
+            &TranslateView::decodeWithCandidate);
+    connect(m_back, &QPushButton::clicked, this, &TranslateView::backToOriginal);
     connect(m_source, &QPlainTextEdit::selectionChanged, this, &TranslateView::updateOverlay);
     connect(m_heatmap, &HeatmapWidget::cellHovered, this, [this](int row, int) {
         if (shownAttentionKind() != engine::AttentionKind::Cross)
@@ -327,6 +355,13 @@ void TranslateView::retranslateUi()
     m_alternatives->setAccessibleName(tr("Alternative translations"));
     m_heatmap->setAccessibleName(tr("Attention heatmap"));
     m_heatmapTitle->setText(tr("Attention"));
+    m_candidatesTitle->setText(tr("Candidates"));
+    m_chart->setAccessibleName(tr("Candidates at the selected word"));
+    m_chart->setPlaceholderText(tr("Click a word of the translation to see the candidates the "
+                                   "model weighed there; click one of them to translate again "
+                                   "with it."));
+    m_back->setText(tr("Back to the original"));
+    m_back->setToolTip(tr("Show the translation this one was steered from"));
     m_decodingTitle->setText(tr("Decoding"));
     m_alignment->setAccessibleName(tr("Attention layer and head"));
     m_alignment->setToolTip(tr("Which cross-attention the heatmap and the highlights show"));
@@ -579,6 +614,9 @@ void TranslateView::showStoredResult(const TranslationResult &result, const QStr
     m_debounce->stop();
     m_request.reset(); // a request still running for the old text must not replace it
     m_hypothesis = 0;
+    m_candidateToken = -1;
+    m_original = TranslationResult();
+    m_steeringBar->setVisible(false);
     showResult(result);
     if (!editedText.isEmpty()) {
         m_settingTarget = true;
@@ -642,6 +680,10 @@ void TranslateView::onResult(const QList<TranslationResult> &results)
         return;
     // The source may have changed while this ran; the debounce timer will bring a fresh one.
     m_hypothesis = 0;
+    // A new translation: the word and the steering were of the old one.
+    m_candidateToken = -1;
+    m_original = TranslationResult();
+    m_steeringBar->setVisible(false);
     showResult(results.first());
     const TranslationResult &r = results.first();
     m_status->setText(tr("%n token(s) in %1 ms", "", r.best() ? int(r.best()->tokens.size()) : 0)
@@ -681,6 +723,125 @@ void TranslateView::showResult(const TranslationResult &result)
     updateLayerHeadChoices();
     showAttention();
     updateOverlay();
+    updateCandidates();
+}
+
+void TranslateView::showCandidates(int token)
+{
+    m_candidateToken = token;
+    updateCandidates();
+}
+
+void TranslateView::updateCandidates()
+{
+    const TranslationHypothesis *h = shownHypothesis();
+    // The trace follows the best hypothesis; an edited pane has no tokens to point at.
+    if (m_candidateToken < 0 || !h || m_hypothesis != 0 || m_edited
+        || m_candidateToken >= h->tokens.size()) {
+        m_chart->clear();
+        return;
+    }
+    if (m_result.traces.isEmpty()) {
+        m_chart->clear();
+        if (m_traceRequest || !m_worker)
+            return;
+        // The same translation again, traced: the same text, settings and seed decode the same.
+        engine::DecodingOptions options = m_result.options;
+        options.trace = true;
+        m_traceRequest = m_worker->translate(m_result.source, {options});
+        const QString text = h->text;
+        connect(m_traceRequest.get(), &InferenceRequest::translated, this,
+                [this, text](const QList<TranslationResult> &results) {
+                    m_traceRequest.release()->deleteLater();
+                    // Only if it is still the shown translation (and the model still says it).
+                    if (!results.isEmpty() && results.first().best() && m_result.best()
+                        && results.first().best()->text == text && m_result.best()->text == text
+                        && m_result.traces.isEmpty()) {
+                        m_result.traces = results.first().traces;
+                        updateCandidates();
+                    }
+                });
+        connect(m_traceRequest.get(), &InferenceRequest::failed, this,
+                [this] { m_traceRequest.release()->deleteLater(); });
+        connect(m_traceRequest.get(), &InferenceRequest::cancelled, this,
+                [this] { m_traceRequest.release()->deleteLater(); });
+        return;
+    }
+    const int sentence = m_result.sentenceOfToken(m_candidateToken);
+    if (sentence < 0) {
+        m_chart->clear();
+        return;
+    }
+    const SentenceTrace &trace = m_result.traces[sentence];
+    m_chart->setStep(trace, m_candidateToken - trace.targetOffset);
+}
+
+void TranslateView::decodeWithCandidate(int token)
+{
+    const int sentence = m_result.sentenceOfToken(m_candidateToken);
+    if (!m_worker || m_hypothesis != 0 || sentence < 0)
+        return;
+    const SentenceTrace &trace = m_result.traces[sentence];
+    const QList<int> prefix = trace.prefixWith(m_candidateToken - trace.targetOffset, token);
+    if (prefix.isEmpty())
+        return;
+    // The shown translation's settings (a steered one's prefix is replaced), the prefix added.
+    engine::DecodingOptions options = m_result.options;
+    options.trace = true; // its candidates can be shown and steered in turn
+    options.targetPrefix.assign(prefix.begin(), prefix.end());
+    options.targetPrefixSentence = sentence;
+    options.maxLength = std::max(options.maxLength, int(prefix.size()));
+    bool ends = false;
+    const QString words = trace.words(prefix, &ends);
+    const QString label = steeringLabel(words, ends, sentence, int(m_result.traces.size()));
+    AlignmentChoice alignment;
+    if (m_alignment->currentIndex() >= 0) {
+        const QPoint choice = m_alignment->currentData().toPoint();
+        alignment = {choice.x(), choice.y()};
+    }
+    m_debounce->stop();
+    m_request = m_worker->translate(m_result.source, {options}, alignment, needsEveryAttention());
+    connect(m_request.get(), &InferenceRequest::translated, this,
+            [this, label](const QList<TranslationResult> &results) {
+                if (results.isEmpty())
+                    return;
+                if (m_original.isEmpty())
+                    m_original = m_result;
+                m_hypothesis = 0;
+                showResult(results.first());
+                showSteering(label);
+                m_status->setText(tr("Translated again with your choice forced."));
+                emit translationShown(results.first());
+            });
+    connect(m_request.get(), &InferenceRequest::failed, this, &TranslateView::onFailed);
+    m_status->setText(tr("Translating with your choice…"));
+}
+
+void TranslateView::showSteering(const QString &label)
+{
+    m_steering->setText(label);
+    QPalette pal = m_steering->palette();
+    pal.setColor(QPalette::WindowText, theme::accent(palette()));
+    m_steering->setPalette(pal);
+    m_steeringBar->setVisible(true);
+}
+
+QString TranslateView::steeringText() const
+{
+    return isSteered() ? m_steering->text() : QString();
+}
+
+void TranslateView::backToOriginal()
+{
+    if (m_original.isEmpty())
+        return;
+    m_request.reset(); // a steered translation still on its way must not come back
+    const TranslationResult original = m_original;
+    m_original = TranslationResult();
+    m_steeringBar->setVisible(false);
+    m_hypothesis = 0;
+    showResult(original);
+    m_status->clear();
 }
 
 QString TranslateView::editedText() const
@@ -706,10 +867,9 @@ bool TranslateView::eventFilter(QObject *watched, QEvent *event)
 {
     const bool target = watched == m_target->viewport();
     const bool source = watched == m_source->viewport();
-    if ((target || source) && event->type() == QEvent::MouseMove) {
-        auto *mouse = static_cast<QMouseEvent *>(event);
+    // The token under the pointer, -1 off the text.
+    const auto tokenUnder = [&](const QPoint &pos) {
         QPlainTextEdit *editor = target ? m_target : m_source;
-        const QPoint pos = mouse->position().toPoint();
         const QTextCursor cursor = editor->cursorForPosition(pos);
         int position = cursor.position();
         // cursorForPosition() returns the nearest boundary; the character under the pointer is
@@ -718,13 +878,20 @@ bool TranslateView::eventFilter(QObject *watched, QEvent *event)
         if (pos.x() < caret.x() && position > 0)
             --position;
         const bool onText = std::abs(pos.y() - caret.center().y()) <= caret.height();
-        const int token = !onText ? -1 : target ? targetTokenAt(position) : sourceTokenAt(position);
+        return !onText ? -1 : target ? targetTokenAt(position) : sourceTokenAt(position);
+    };
+    if ((target || source) && event->type() == QEvent::MouseMove) {
+        const int token = tokenUnder(static_cast<QMouseEvent *>(event)->position().toPoint());
         int &hover = target ? m_hoverTarget : m_hoverSource;
         if (token != hover || (target ? m_hoverSource : m_hoverTarget) != -1) {
             hover = token;
             (target ? m_hoverSource : m_hoverTarget) = -1;
             updateOverlay();
         }
+    } else if (target && event->type() == QEvent::MouseButtonRelease) {
+        // A click (not a drag that selected text) on a word shows its candidates.
+        if (!m_target->textCursor().hasSelection())
+            showCandidates(tokenUnder(static_cast<QMouseEvent *>(event)->position().toPoint()));
     } else if ((target || source) && event->type() == QEvent::Leave) {
         if (m_hoverTarget != -1 || m_hoverSource != -1) {
             m_hoverTarget = m_hoverSource = -1;
@@ -766,6 +933,18 @@ void TranslateView::updateOverlay()
     // Token positions hold for the model's texts only, not for edited ones.
     const bool sourceCurrent = m_source->toPlainText() == m_result.source && !m_edited;
 
+    if (h && m_hypothesis == 0 && !m_edited) {
+        for (int i : m_result.forcedTokens()) {
+            if (h->tokens.at(i).begin == h->tokens.at(i).end)
+                continue;
+            QTextEdit::ExtraSelection s = tokenSelection(m_target, h->tokens.at(i));
+            s.format.setUnderlineStyle(QTextCharFormat::DotLine);
+            s.format.setUnderlineColor(theme::accent(pal));
+            s.format.setProperty(kForcedProperty, true);
+            s.format.setToolTip(tr("Forced: part of the prefix you chose"));
+            targetSelections << s;
+        }
+    }
     if (h && m_confidence->isChecked() && !m_edited) {
         for (int i = 0; i < h->tokens.size() && i < h->tokenLogProbs.size(); ++i) {
             const float p = std::exp(h->tokenLogProbs.at(i));

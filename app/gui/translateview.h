@@ -6,6 +6,13 @@
 // for a model with an AttentionInspector (engine/decoding/attentioninspector.h) it also offers
 // encoder and decoder self-attention, any layer and head or their mean, and a grid of every head
 // of a layer. Those maps are asked of the worker only while one of them is shown.
+//
+// The candidates panel: click a word of the translation and the chart shows what the model
+// weighed at that step (the search trace, asked of the worker on the first click, since tracing
+// every translation as you type would slow it). Clicking another candidate translates again with
+// the translation up to that word and the candidate forced, in that sentence only; the result is
+// labelled with the prefix (forced words underlined with dots) and "Back to the original"
+// returns to the translation it came from.
 #pragma once
 
 #include "app/core/appcontext.h"
@@ -31,6 +38,7 @@ namespace glosa {
 
 class AppContext;
 class DecodingPanel;
+class ProbabilityChart;
 class HeadGridWidget;
 class HeatmapWidget;
 class InferenceRequest;
@@ -44,6 +52,7 @@ public:
     // tools) can read what the overlay shows: the token index and its attention weight.
     static constexpr int kTokenProperty = QTextFormat::UserProperty + 1;
     static constexpr int kWeightProperty = QTextFormat::UserProperty + 2;
+    static constexpr int kForcedProperty = QTextFormat::UserProperty + 3; // a forced token
     // The overlay lights up at most this many words, the strongest, and none under the minimum
     // weight: QTextLayout unites the regions of all extra selections of a paragraph into one
     // QPainterPath on every paint, which is quadratic in their number (255 faint selections on a
@@ -75,6 +84,12 @@ public:
     QSplitter *mainSplitter() const { return m_mainSplitter; }
     QSplitter *editorSplitter() const { return m_editorSplitter; }
     const TranslationResult &result() const { return m_result; }
+    // The candidates panel and the steering (see the header comment).
+    ProbabilityChart *candidatesChart() const { return m_chart; }
+    int candidatesToken() const { return m_candidateToken; }
+    bool isSteered() const { return !m_original.isEmpty(); }
+    QString steeringText() const;
+    QPushButton *backToOriginalButton() const { return m_back; }
     const TranslationHypothesis *shownHypothesis() const;
 
     bool liveTranslate() const;
@@ -95,6 +110,13 @@ public slots:
     void cancel();
     void swapTexts(); // the translation becomes the source (after a direction swap)
     void setSourceText(const QString &text);
+    // Shows the candidates of the best translation's token `token` (what clicking it does);
+    // -1 clears the chart.
+    void showCandidates(int token);
+    // Translates again with the best translation up to the shown candidates' step and `token`
+    // there forced (what clicking a candidate does).
+    void decodeWithCandidate(int token);
+    void backToOriginal();
     // Shows a result recorded earlier (History ▸ Open) as if it had just been translated: its
     // source, decoding settings, hypotheses and alignment, without translating again.
     void showStoredResult(const glosa::TranslationResult &result, const QString &status,
@@ -133,12 +155,20 @@ private:
     // layerHeadSelector().
     QPoint shownLayerHead() const;
     QList<int> selectedTokens(bool target) const;
+    // The chart for m_candidateToken; asks the worker for the trace when the result has none.
+    void updateCandidates();
+    void showSteering(const QString &label);
 
     AppContext &m_context;
     ModelChoice m_choice;
     InferenceWorker *m_worker = nullptr;         // the chosen model's; null when it cannot run
     std::unique_ptr<InferenceRequest> m_request; // the translation on its way, if any
+    // The shown result again with its search trace (for the candidates), when it had none.
+    std::unique_ptr<InferenceRequest> m_traceRequest;
     TranslationResult m_result;
+    // While a steered result is shown: the translation it was steered from; empty otherwise.
+    TranslationResult m_original;
+    int m_candidateToken = -1;
     int m_hypothesis = 0;
     bool m_edited = false;        // the target pane holds the user's version
     bool m_settingTarget = false; // the view, not the user, is filling the target pane
@@ -170,6 +200,11 @@ private:
     QScrollArea *m_heatmapScroll = nullptr;
     HeadGridWidget *m_headGrid = nullptr;
     QScrollArea *m_headGridScroll = nullptr;
+    QLabel *m_candidatesTitle = nullptr;
+    ProbabilityChart *m_chart = nullptr;
+    QWidget *m_steeringBar = nullptr;
+    QLabel *m_steering = nullptr;
+    QPushButton *m_back = nullptr;
     QLabel *m_decodingTitle = nullptr;
     DecodingPanel *m_decoding = nullptr;
     QSplitter *m_mainSplitter = nullptr;

@@ -43,6 +43,8 @@ const DecodingField kFields[] = {
      "Token ids never generated (model packages set <unk>, <pad>)."},
     {"target_prefix", &O::targetPrefix, 0, 0, false, nullptr,
      "Token ids forced at the first steps."},
+    {"target_prefix_sentence", &O::targetPrefixSentence, -1, limits::kMaxSentenceIndex, false,
+     nullptr, "Sentence (from 0) target_prefix is forced in (-1: every sentence)."},
     {"no_repeat_ngram_size", &O::noRepeatNgramSize, 0, limits::kMaxNgramSize, false, "N",
      "Block repeated n-grams of this size (0: off).", "no_repeat_ngram"},
     {"repetition_penalty", &O::repetitionPenalty, 0, kUnbounded, true, "R",

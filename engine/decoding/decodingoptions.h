@@ -83,8 +83,14 @@ struct DecodingOptions
     // Tokens that may never be generated (e.g. <unk>). Empty disables it.
     std::vector<std::int32_t> suppressTokens;
     // Tokens forced at the first steps, e.g. a target-language tag or a user's prefix. Empty
-    // disables it.
+    // disables it. Forcing wins over every other processor: a forced token that the n-gram rule
+    // blocks, that suppressTokens lists, or an EOS before minLength is still produced (the
+    // prefix is the caller's explicit choice). A forced EOS ends the hypothesis there.
     std::vector<std::int32_t> targetPrefix;
+    // The sentence targetPrefix is forced in, counted from 0 as the Translator splits the input
+    // (its segments: the GUI's one search tree per sentence); the other sentences are decoded
+    // without it. -1 forces it in every sentence (the search itself always forces every row).
+    int targetPrefixSentence = -1;
     // No n-gram of this size may occur twice in a hypothesis (Paulus et al. 2017, "A Deep
     // Reinforced Model for Abstractive Summarization"; CTranslate2's no_repeat_ngram_size).
     // 0 disables it.

@@ -52,7 +52,17 @@ void ScoreRow::forceOnly(std::int32_t token)
     if (token < 0 || token >= size())
         throw std::out_of_range("ScoreRow: forced token " + std::to_string(token) +
                                 " outside the vocabulary [0, " + std::to_string(size()) + ")");
-    const float kept = m_scores[token];
+    float kept = m_scores[token];
+    if (kept == kBlocked) {
+        for (const Change &change : m_changes)
+            if (change.token == token)
+                kept = change.original;
+        // Renormalising makes a forced token's log-probability 0 whatever its value; it only
+        // has to be finite. The model itself may have given -inf.
+        if (kept == kBlocked)
+            kept = 0.0f;
+        std::erase(m_blockedByNgram, token);
+    }
     std::fill(m_scores.begin(), m_scores.end(), kBlocked);
     m_scores[token] = kept;
     m_rewritten = true;
@@ -241,8 +251,6 @@ LogitsProcessorChain LogitsProcessorChain::fromOptions(const DecodingOptions &op
     LogitsProcessorChain chain;
     if (!options.suppressTokens.empty())
         chain.add(std::make_shared<SuppressTokens>(options.suppressTokens));
-    if (!options.targetPrefix.empty())
-        chain.add(std::make_shared<ForcedPrefix>(options.targetPrefix));
     if (options.minLength > 0 && endToken >= 0)
         chain.add(std::make_shared<MinLength>(options.minLength));
     if (options.noRepeatNgramSize > 0)
@@ -251,6 +259,9 @@ LogitsProcessorChain LogitsProcessorChain::fromOptions(const DecodingOptions &op
         chain.add(std::make_shared<RepetitionPenalty>(options.repetitionPenalty));
     if (options.ngramPenalty > 0)
         chain.add(std::make_shared<NgramPenalty>(options.ngramPenalty, options.ngramPenaltySize));
+    // Last: forcing overrides whatever the rules above blocked.
+    if (!options.targetPrefix.empty())
+        chain.add(std::make_shared<ForcedPrefix>(options.targetPrefix));
     return chain;
 }
 

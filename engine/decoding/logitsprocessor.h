@@ -60,7 +60,9 @@ public:
     void set(std::int32_t token, float value);
     // set(token, -inf); `byNgram` marks it for the traces (NodeFate::BlockedByNgram).
     void block(std::int32_t token, bool byNgram = false);
-    // Sets every score except `token` to -inf (a forced token): O(vocab).
+    // Sets every score except `token` to -inf (a forced token): O(vocab). A token an earlier
+    // processor blocked gets its value from before the block back, so that forcing wins
+    // (it is also no longer reported as blocked by n-gram).
     void forceOnly(std::int32_t token);
 
     struct Change
@@ -113,7 +115,7 @@ private:
     std::vector<std::int32_t> m_tokens;
 };
 
-// At step i < prefix size, only prefix[i] is allowed.
+// At step i < prefix size, only prefix[i] is allowed, whatever earlier processors did to it.
 class ForcedPrefix final : public LogitsProcessor
 {
 public:
@@ -185,8 +187,9 @@ class LogitsProcessorChain
 {
 public:
     LogitsProcessorChain() = default;
-    // The processors DecodingOptions asks for, in its field order: suppress-tokens,
-    // forced-prefix, min-length, no-repeat-ngram, repetition-penalty, ngram-penalty.
+    // The processors DecodingOptions asks for: suppress-tokens, min-length, no-repeat-ngram,
+    // repetition-penalty, ngram-penalty, then forced-prefix last, so that a forced token wins
+    // over every rule that would block it (the prefix is the caller's explicit choice).
     static LogitsProcessorChain fromOptions(const DecodingOptions &options, std::int32_t endToken);
 
     void add(std::shared_ptr<const LogitsProcessor> processor);

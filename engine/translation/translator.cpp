@@ -219,21 +219,41 @@ TranslationResult Translator::translate(std::string_view text, const DecodingOpt
     for (std::size_t i = 1; i < pending.size(); ++i)
         pending[i].source.begin = std::max(pending[i].source.begin, pending[i - 1].source.end);
 
+    // A prefix for one sentence: that sentence is searched on its own with it, the others
+    // without it (the search forces a prefix in every row of its batch).
+    const bool oneSentence = options.targetPrefixSentence >= 0 && !options.targetPrefix.empty();
+    const auto steered = static_cast<std::size_t>(std::max(options.targetPrefixSentence, 0));
+    if (oneSentence && steered >= pending.size())
+        throw std::invalid_argument("decoding option target_prefix_sentence = " +
+                                    std::to_string(steered) + " (from 0): the text has only " +
+                                    std::to_string(pending.size()) + " sentence(s)");
+    DecodingOptions unsteered = options;
+    if (oneSentence)
+        unsteered.targetPrefix.clear();
+
     // 2. Search, in batches.
     TranslationResult result;
     result.segments.resize(pending.size());
+    const auto sourceIds = [&](std::size_t i) {
+        std::vector<std::int32_t> ids;
+        for (const Token &token : pending[i].tokens)
+            ids.push_back(token.id);
+        if (appendEos)
+            ids.push_back(sourceTokenizer.eosId());
+        return ids;
+    };
     for (std::size_t first = 0; first < pending.size(); first += m_batchSize) {
         const std::size_t last = std::min(pending.size(), first + m_batchSize);
         std::vector<std::vector<std::int32_t>> sources;
-        for (std::size_t i = first; i < last; ++i) {
-            std::vector<std::int32_t> ids;
-            for (const Token &token : pending[i].tokens)
-                ids.push_back(token.id);
-            if (appendEos)
-                ids.push_back(sourceTokenizer.eosId());
-            sources.push_back(std::move(ids));
-        }
-        std::vector<DecodingResult> decoded = decode(decoder, sources, options, control);
+        for (std::size_t i = first; i < last; ++i)
+            if (!oneSentence || i != steered)
+                sources.push_back(sourceIds(i));
+        std::vector<DecodingResult> decoded;
+        if (!sources.empty())
+            decoded = decode(decoder, sources, unsteered, control);
+        if (oneSentence && steered >= first && steered < last)
+            decoded.insert(decoded.begin() + static_cast<std::ptrdiff_t>(steered - first),
+                           std::move(decode(decoder, {sourceIds(steered)}, options, control)[0]));
         for (std::size_t i = first; i < last; ++i) {
             TranslatedSegment &segment = result.segments[i];
             segment.source = pending[i].source;

@@ -274,6 +274,66 @@ private slots:
         QVERIFY(!o["hypotheses"].toArray()[0].toObject()["tokens"].toArray().isEmpty());
     }
 
+    // --target-prefix-text takes words: the bundled Transformer's own tokenizer makes the ids.
+    // With --prefix-sentence only that sentence is steered; the other one is translated as
+    // without the option. Invalid uses say what is wrong.
+    void targetPrefixForcesWordsInOneSentence()
+    {
+        const QString models = QStringLiteral(GLOSA_SOURCE_DIR "/resources/models");
+        const QByteArray input = "The black cat sleeps. The dog is small.\n";
+        const QStringList base{"translate", "--model", "transformer-en-es", "--json"};
+        const Run plain = runCli(base, input, models);
+        QVERIFY2(plain.exitCode == 0, plain.err);
+        const Run steered = runCli(base + QStringList{"--target-prefix-text", "Un perro",
+                                                      "--prefix-sentence", "2"},
+                                   input, models);
+        QVERIFY2(steered.exitCode == 0, steered.err);
+        // Each sentence's translation, by its range (UTF-16) in the whole.
+        const auto sentences = [](const QJsonObject &o) {
+            QStringList texts;
+            const QString translation = o["translation"].toString();
+            for (const QJsonValue &segment : o["segments"].toArray()) {
+                const QJsonArray target = segment.toObject()["target"].toArray();
+                texts << translation.mid(target[0].toInt(),
+                                         target[1].toInt() - target[0].toInt());
+            }
+            return texts;
+        };
+        const QStringList before = sentences(parse(plain.lines().value(0)));
+        const QJsonObject o = parse(steered.lines().value(0));
+        const QStringList after = sentences(o);
+        QCOMPARE(before.size(), 2);
+        QCOMPARE(after.size(), 2);
+        QVERIFY2(!before[1].startsWith(QStringLiteral("Un perro")), qPrintable(before[1]));
+        QVERIFY2(after[1].startsWith(QStringLiteral("Un perro")), qPrintable(after[1]));
+        QCOMPARE(after[0], before[0]);
+        const QJsonObject settings = o["strategy"].toObject();
+        QVERIFY(settings["target_prefix"].toArray().size() >= 2);
+        QCOMPARE(settings["target_prefix_sentence"].toInt(), 1); // from 0 in the settings
+
+        // Without --prefix-sentence the prefix starts every sentence.
+        const Run both =
+            runCli(base + QStringList{"--target-prefix-text", "Un perro"}, input, models);
+        QVERIFY2(both.exitCode == 0, both.err);
+        for (const QString &sentence : sentences(parse(both.lines().value(0))))
+            QVERIFY2(sentence.startsWith(QStringLiteral("Un perro")), qPrintable(sentence));
+
+        const Run zero = runCli(base + QStringList{"--target-prefix-text", "Un",
+                                                   "--prefix-sentence", "0"},
+                                input, models);
+        QCOMPARE(zero.exitCode, 2);
+        QVERIFY2(zero.err.contains("1 is the first"), zero.err);
+        const Run alone =
+            runCli(base + QStringList{"--prefix-sentence", "1"}, input, models);
+        QCOMPARE(alone.exitCode, 2);
+        QVERIFY2(alone.err.contains("needs --target-prefix-text"), alone.err);
+        const Run past = runCli(base + QStringList{"--target-prefix-text", "Un",
+                                                   "--prefix-sentence", "3"},
+                                input, models);
+        QCOMPARE(past.exitCode, 1); // a per-line error: this line has two sentences
+        QVERIFY2(past.err.contains("only 2 sentence(s)"), past.err);
+    }
+
     void invalidUtf8IsReportedAndTheRestTranslated()
     {
         const Run run =

@@ -5,6 +5,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -252,10 +253,48 @@ private slots:
         std::vector<std::string> names;
         for (const auto &processor : chain.processors())
             names.push_back(processor->name());
-        QCOMPARE(names, (std::vector<std::string>{"suppress-tokens", "forced-prefix", "min-length",
+        QCOMPARE(names, (std::vector<std::string>{"suppress-tokens", "min-length",
                                                   "no-repeat-ngram", "repetition-penalty",
-                                                  "ngram-penalty"}));
+                                                  "ngram-penalty", "forced-prefix"}));
         QVERIFY(LogitsProcessorChain::fromOptions(DecodingOptions(), 1).empty());
+    }
+
+    // A forced token wins over every rule that would block it: the user chose it (steering
+    // the search from the GUI's tree or chart). It comes out with probability 1, and the n-gram
+    // rule does not report it as blocked.
+    void forcedPrefixWinsOverBlocks_data()
+    {
+        QTest::addColumn<int>("forced");
+        QTest::addColumn<int>("noRepeat");
+        QTest::addColumn<Tokens>("suppress");
+        QTest::addColumn<int>("minLength");
+        QTest::newRow("blocked by the n-gram rule") << 2 << 1 << Tokens{} << 0;
+        QTest::newRow("suppressed") << 2 << 0 << Tokens{2} << 0;
+        QTest::newRow("EOS before the minimum length") << 1 << 0 << Tokens{} << 5;
+        QTest::newRow("all at once") << 2 << 1 << Tokens{2, 3} << 5;
+    }
+    void forcedPrefixWinsOverBlocks()
+    {
+        QFETCH(int, forced);
+        QFETCH(int, noRepeat);
+        QFETCH(Tokens, suppress);
+        QFETCH(int, minLength);
+        DecodingOptions options;
+        options.noRepeatNgramSize = noRepeat;
+        options.suppressTokens = suppress;
+        options.minLength = minLength;
+        options.targetPrefix = {0, forced};
+        const LogitsProcessorChain chain = LogitsProcessorChain::fromOptions(options, 1);
+        const Tokens history = {2}; // step 1: a 1-gram rule blocks 2 again
+        Scores scores = logSoftmax({0.3f, 1.2f, 2.0f, -0.4f, 0.9f});
+        ScoreRow row(scores);
+        for (const auto &processor : chain.processors())
+            processor->apply({1, history, 1}, row);
+        QVERIFY(row.renormalize());
+        for (int token = 0; token < int(scores.size()); ++token)
+            QCOMPARE(scores[token], token == forced ? 0.0f : -kInf);
+        QVERIFY(std::find(row.blockedByNgram().begin(), row.blockedByNgram().end(), forced) ==
+                row.blockedByNgram().end());
     }
 
     void everythingBlockedIsReported()
