@@ -460,7 +460,14 @@ private slots:
         qInfo("5,000 words: history %.2f MB, peak %.0f MB", bytes / 1048576.0,
               usage.ru_maxrss / 1024.0);
         QVERIFY2(bytes <= 5 * 1024 * 1024, qPrintable(QString::number(bytes)));
-        QVERIFY2(usage.ru_maxrss <= 300 * 1024, qPrintable(QString::number(usage.ru_maxrss)));
+        // Under AddressSanitizer the run also holds its shadow memory and its 256 MB quarantine of
+        // freed blocks (474 MB measured): the bound grows by that, as in tst_documents.
+#ifdef GLOSA_SANITIZED
+        const long boundKiB = (300 + 512) * 1024;
+#else
+        const long boundKiB = 300 * 1024;
+#endif
+        QVERIFY2(usage.ru_maxrss <= boundKiB, qPrintable(QString::number(usage.ru_maxrss)));
         const Run shown = runCli({"--history", database, "history", "show", "1"});
         const QJsonObject alignment =
             parse(shown.out)["outputs"].toArray()[0].toObject()["alignment"].toObject();
