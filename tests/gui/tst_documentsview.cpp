@@ -375,6 +375,40 @@ private slots:
         QCOMPARE(view.sourcePane()->document()->isEmpty(), true);
     }
 
+    // A streamed text with more than limits::kMaxChunkBytes (1 MiB) past a chunk's end without a
+    // blank line is cut there. glosa-cli printed a notice; the view said nothing, and the
+    // translation came out in two pieces where the paragraph was cut.
+    void aParagraphCutAtTheChunkLimitIsSaid()
+    {
+        DocumentsView view(*m_context);
+        QSignalSpy messages(&view, &DocumentsView::statusMessage);
+        // 2.6 MB of lines with no blank line (tests/data/hostile/make_hostile.py).
+        const QString path =
+            glosa::test::testDataDir() + QStringLiteral("/hostile/no-blank-lines.txt");
+        if (!showOpened(view, path))
+            return;
+        const QString notice = QStringLiteral("a paragraph runs past the limit of 1 MiB without a "
+                                              "blank line; cut at byte ");
+        QStringList said;
+        for (const QList<QVariant> &message : messages)
+            said << message.first().toString();
+        // Chunks of 1 MiB: the first is cut at 2 MiB, the remaining 0.5 MB end the file.
+        QVERIFY2(said.filter(notice).size() == 1, qPrintable(said.join('|')));
+        QStringList status; // the status line: the paragraph count, then the notice
+        for (QLabel *label : view.findChildren<QLabel *>())
+            if (label->text().contains(notice))
+                status << label->text();
+        QCOMPARE(status.size(), 1);
+        QVERIFY2(status.first().contains(path + QStringLiteral(": ") + notice),
+                 qPrintable(status.first()));
+        // A text with blank lines says nothing of the kind.
+        messages.clear();
+        if (!showOpened(view, m_dir.filePath(QStringLiteral("longer.txt"))))
+            return;
+        for (const QList<QVariant> &message : messages)
+            QVERIFY(!message.first().toString().contains(notice));
+    }
+
     // A Latin-1 text: read (not streamed as UTF-8, which refused it), its encoding said in the
     // status line, translated, and exported in Latin-1 again.
     void aLatin1TextSaysItsEncodingAndExportsInIt()
