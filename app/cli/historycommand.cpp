@@ -290,6 +290,14 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
                 err << opened.message << '\n';
                 return 0;
             }
+            // A file that open() did not find damaged gets the full check first: rebuilding a
+            // sound file would only shuffle it into a backup.
+            if (opened.status != HistoryOpenResult::Status::Damaged &&
+                store.integrityCheck().isEmpty()) {
+                err << "glosa-cli history repair: " << historyPath
+                    << " is not damaged (integrity_check found nothing); nothing to do\n";
+                return 0;
+            }
             err << store.repair().message << '\n';
             return 0;
         }
@@ -321,7 +329,8 @@ qint64 saveToHistory(const HistoryEntry &entry, const QString &historyPath, QTex
         err << "glosa-cli: not saved to the history: " << recorder.openError() << '\n';
         return 0;
     }
-    if (recorder.openResult().status == HistoryOpenResult::Status::Recovered)
+    if (recorder.openResult().status == HistoryOpenResult::Status::Recovered ||
+        recorder.openResult().status == HistoryOpenResult::Status::Damaged)
         err << "glosa-cli: warning: " << recorder.openResult().message << '\n';
     return recorder.record(entry);
 }

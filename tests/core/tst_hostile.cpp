@@ -309,6 +309,19 @@ private slots:
         QCOMPARE(again.exitCode, 0);
         QCOMPARE(again.lines().size(), 34);
         QVERIFY2(again.err.isEmpty(), again.err);
+        // A sound file is left as it is.
+        const glosa::test::CliRun sound = history({QStringLiteral("repair")});
+        QCOMPARE(sound.exitCode, 0);
+        QVERIFY2(sound.err.contains("is not damaged"), sound.err);
+        QCOMPARE(QDir(dir.path()).entryList({QStringLiteral("*.corrupt-*")}).size(),
+                 backups.size());
+        // Repair on a damaged file no read has met yet: the full check finds the damage.
+        QVERIFY(QFile::remove(path));
+        QVERIFY(QFile::copy(hostile(QStringLiteral("history-damaged-page.sqlite")), path));
+        QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+        const glosa::test::CliRun first = history({QStringLiteral("repair")});
+        QCOMPARE(first.exitCode, 0);
+        QVERIFY2(first.err.contains("the 34 entries that could be read"), first.err);
     }
 
     // fuzz_pdf: a 1 KB PDF (its first page's text stream mangled) on which QtPdf/pdfium spends

@@ -635,13 +635,18 @@ QStringList HistoryStore::integrityCheck() const
     std::lock_guard lock(m_mutex);
     requireOpen(*d);
     QStringList problems;
-    {
+    try {
         auto s = d->prepare("PRAGMA integrity_check");
         while (s.step()) {
             const QString line = s.text(0);
             if (line != QLatin1String("ok"))
                 problems.append(line);
         }
+    } catch (const HistoryError &e) {
+        // A page so damaged that the check stops there: a finding, not a failure to check.
+        if (!isCorrupt(e))
+            throw;
+        problems.append(sqliteReason(e));
     }
     // Checks the full-text index against its content; fails with SQLITE_CORRUPT_VTAB if not.
     try {

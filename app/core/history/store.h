@@ -183,7 +183,8 @@ public:
     void forEachEntry(const HistoryFilter &filter,
                       const std::function<bool(const HistoryEntry &)> &visit) const;
 
-    // PRAGMA integrity_check plus the FTS5 index check; empty when everything is fine.
+    // PRAGMA integrity_check plus the FTS5 index check: what they find (SQLITE_CORRUPT on a page
+    // the check cannot get past is a finding too); empty when everything is fine.
     QStringList integrityCheck() const;
 
     // Rebuilds a damaged file (HistoryOpenResult::Status::Damaged): the old file is moved aside
