@@ -1338,6 +1338,17 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>Your version</source>
         <translation>Su versión</translation>
     </message>
+    <message>
+        <source>The history file %1 is damaged in places: the entries stored there cannot be read, the others work as usual. “glosa-cli history repair” rebuilds the file and keeps the old one.</source>
+        <translation>El archivo del historial %1 está dañado en algunas partes: las entradas guardadas allí no se pueden leer; las demás funcionan como siempre. «glosa-cli history repair» reconstruye el archivo y conserva el antiguo.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n history entry(s) cannot be read, the file being damaged where they are stored: %1 (%2). The others work as usual; “glosa-cli history repair” rebuilds the file and keeps the old one.</source>
+        <translation>
+            <numerusform>%n entrada del historial no se puede leer porque el archivo está dañado donde se guarda: %1 (%2). Las demás funcionan como siempre; «glosa-cli history repair» reconstruye el archivo y conserva el antiguo.</numerusform>
+            <numerusform>%n entradas del historial no se pueden leer porque el archivo está dañado donde se guardan: %1 (%2). Las demás funcionan como siempre; «glosa-cli history repair» reconstruye el archivo y conserva el antiguo.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>glosa::Languages</name>

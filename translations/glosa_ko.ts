@@ -1324,6 +1324,16 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>Your version</source>
         <translation>내 버전</translation>
     </message>
+    <message>
+        <source>The history file %1 is damaged in places: the entries stored there cannot be read, the others work as usual. “glosa-cli history repair” rebuilds the file and keeps the old one.</source>
+        <translation>기록 파일 %1의 일부가 손상되었습니다. 그 부분에 저장된 항목은 읽을 수 없지만 나머지는 평소처럼 사용할 수 있습니다. “glosa-cli history repair”를 실행하면 파일을 다시 만들고 이전 파일은 따로 보관합니다.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n history entry(s) cannot be read, the file being damaged where they are stored: %1 (%2). The others work as usual; “glosa-cli history repair” rebuilds the file and keeps the old one.</source>
+        <translation>
+            <numerusform>기록 항목 %n개를 읽을 수 없습니다. 파일에서 이 항목이 저장된 부분이 손상되었습니다: %1 (%2). 나머지는 평소처럼 사용할 수 있습니다. “glosa-cli history repair”를 실행하면 파일을 다시 만들고 이전 파일은 따로 보관합니다.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>glosa::Languages</name>

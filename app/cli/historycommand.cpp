@@ -65,6 +65,20 @@ std::optional<QDateTime> parseDate(const QString &text)
     return t;
 }
 
+// Damaged entries go to stderr (stdout keeps one format a line for scripts) and make the exit
+// code 1: a listing with holes must not pass for a whole one.
+int reportDamage(QTextStream &err, const HistoryPage &page)
+{
+    for (const HistoryDamage &damage : page.damaged)
+        err << "glosa-cli history: entry " << damage.id << " is damaged and cannot be read ("
+            << damage.error << ")\n";
+    if (page.damaged.isEmpty())
+        return 0;
+    err << "glosa-cli history: 'glosa-cli history repair' rebuilds the file from the entries "
+           "that can be read, keeping the old one\n";
+    return 1;
+}
+
 void printSummary(QTextStream &out, const HistorySummary &s, bool withSnippet)
 {
     out << s.id << '\t' << s.time.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) << '\t'
@@ -82,13 +96,18 @@ CommandHelp historyCommandHelp()
     CommandHelp help;
     help.name = QStringLiteral("history");
     help.synopsis = QStringLiteral("list|search QUERY...|show ID|export|star ID|unstar ID|delete "
-                                   "ID|clear --yes [options]");
-    help.summary = QStringLiteral("List, search, show, export, star or delete history entries.");
+                                   "ID|clear --yes|repair [options]");
+    help.summary = QStringLiteral(
+        "List, search, show, export, star or delete history entries; repair the file.");
     help.description = QStringLiteral(
         "Works on the history the app records (or --history PATH): list shows the newest "
         "entries, search finds entries by words of their input or output (newest first, or "
         "--relevance), show prints one entry in full as JSON, export writes the entries that "
         "match the filters as JSON Lines, CSV or TMX, clear deletes every entry.\n\n"
+        "A file damaged in places stays in use: list, search and show report the entries that "
+        "cannot be read on stderr, with their id and SQLite's error, and exit with 1. repair "
+        "rebuilds the file from every entry that can be read and keeps the old one next to it "
+        "(its name is printed); close Glosa first.\n\n"
         "Dates are ISO 8601 in UTC; a bare date means its midnight.");
     help.options = {
         {"kind", "Only entries of this kind: translation, caption, comparison or document.",
@@ -119,8 +138,8 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
     if (args.isEmpty())
         return usage(err);
     const QString sub = args.first();
-    static const QStringList known = {"list", "search", "show",   "export",
-                                      "star", "unstar", "delete", "clear"};
+    static const QStringList known = {"list",   "search", "show",  "export", "star",
+                                      "unstar", "delete", "clear", "repair"};
     if (!known.contains(sub)) { // before open(): a typo must not create a database
         err << "glosa-cli history: unknown subcommand '" << sub << "'\n";
         return usage(err);
@@ -175,7 +194,8 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
         options.retention = historyRetentionFromSettings(); // the app's Settings ▸ History
         HistoryStore store(options);
         const HistoryOpenResult opened = store.open(historyPath);
-        if (opened.status == HistoryOpenResult::Status::Recovered)
+        if (opened.status != HistoryOpenResult::Status::Opened &&
+            opened.status != HistoryOpenResult::Status::Created && sub != QLatin1String("repair"))
             err << "glosa-cli: warning: " << opened.message << '\n';
 
         if (sub == QLatin1String("list")) {
@@ -184,7 +204,7 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
                 printSummary(out, s, false);
             if (page.hasMore)
                 err << "(more: --offset " << offset + limit << ")\n";
-            return 0;
+            return reportDamage(err, page);
         }
         if (sub == QLatin1String("search")) {
             if (positional.isEmpty()) {
@@ -200,11 +220,20 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
                 printSummary(out, s, true);
             if (page.hasMore)
                 err << "(more: --offset " << offset + limit << ")\n";
-            return 0;
+            return reportDamage(err, page);
         }
         if (sub == QLatin1String("show")) {
             const qint64 id = idArgument();
-            const std::optional<HistoryEntry> e = id ? store.entry(id) : std::nullopt;
+            std::optional<HistoryEntry> e;
+            try {
+                e = id ? store.entry(id) : std::nullopt;
+            } catch (const HistoryError &error) {
+                if (error.code() != HistoryError::Code::Corrupt)
+                    throw;
+                HistoryPage damaged;
+                damaged.damaged.append({id, sqliteReason(error)});
+                return reportDamage(err, damaged);
+            }
             if (!e) {
                 err << "glosa-cli history show: no entry '" << positional.join(' ') << "'\n";
                 return 1;
@@ -256,6 +285,22 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
             }
             return 0;
         }
+        if (sub == QLatin1String("repair")) {
+            if (opened.status == HistoryOpenResult::Status::Recovered) { // open() just rebuilt it
+                err << opened.message << '\n';
+                return 0;
+            }
+            // A file that open() did not find damaged gets the full check first: rebuilding a
+            // sound file would only shuffle it into a backup.
+            if (opened.status != HistoryOpenResult::Status::Damaged &&
+                store.integrityCheck().isEmpty()) {
+                err << "glosa-cli history repair: " << historyPath
+                    << " is not damaged (integrity_check found nothing); nothing to do\n";
+                return 0;
+            }
+            err << store.repair().message << '\n';
+            return 0;
+        }
         if (sub == QLatin1String("clear")) {
             if (!parser.isSet("yes")) {
                 err << "glosa-cli history clear: this removes every entry, starred ones too; "
@@ -284,7 +329,8 @@ qint64 saveToHistory(const HistoryEntry &entry, const QString &historyPath, QTex
         err << "glosa-cli: not saved to the history: " << recorder.openError() << '\n';
         return 0;
     }
-    if (recorder.openResult().status == HistoryOpenResult::Status::Recovered)
+    if (recorder.openResult().status == HistoryOpenResult::Status::Recovered ||
+        recorder.openResult().status == HistoryOpenResult::Status::Damaged)
         err << "glosa-cli: warning: " << recorder.openResult().message << '\n';
     return recorder.record(entry);
 }

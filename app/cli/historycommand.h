@@ -6,6 +6,7 @@
 //   glosa-cli [--history PATH] history export --format jsonl|csv|tmx [-o FILE] [filters]
 //   glosa-cli [--history PATH] history star|unstar|delete ID
 //   glosa-cli [--history PATH] history clear --yes
+//   glosa-cli [--history PATH] history repair          (rebuild a damaged file, keep the old)
 //   filters: --kind translation|caption|comparison, --model ID, --since DATE, --until DATE
 //            (ISO 8601, UTC; a bare date means its midnight), --starred
 //

@@ -31,6 +31,15 @@ inline constexpr std::int64_t kMaxChunkBytes = std::int64_t(1) << 20;
 // lines are reported and skipped without reading them into memory whole.
 inline constexpr std::int64_t kMaxLineBytes = 32 * 1024;
 
+// PDF: QtPdf (pdfium) cannot be interrupted, so it runs in the glosa-pdftext helper process
+// (app/core/documents/formats/pdftext.h), which readPdf kills after this long (wall clock). Real
+// PDFs of hundreds of pages take a few seconds; a fuzzed 1 KB file kept pdfium busy for minutes.
+inline constexpr int kMaxPdfReadSeconds = 30;
+// The helper's address space (RLIMIT_AS): QtPdf and its libraries map 70-100 MB of it before
+// reading a byte, and pdfium keeps a page's objects at a time. Beyond it allocations fail and the
+// helper reports it (or dies, which readPdf reports) instead of taking the machine's memory.
+inline constexpr std::int64_t kMaxPdfReaderBytes = std::int64_t(2) << 30;
+
 // Images: width x height, read from the header before decoding. QImageReader's own allocation
 // limit (256 MB) is raised to match, so that it never fires first with a vaguer message.
 inline constexpr std::int64_t kMaxImagePixels = 50'000'000;

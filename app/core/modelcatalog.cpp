@@ -1,12 +1,12 @@
 #include "app/core/modelcatalog.h"
 
+#include "app/core/executabledir.h"
 #include "app/core/pluginregistry.h"
 #include "engine/decoding/decodingfields.h"
 #include "engine/package.h"
 
 #include <nlohmann/json.hpp>
 
-#include <QCoreApplication>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -38,14 +38,6 @@ engine::DecodingOptions ModelInfo::decodingDefaults() const
 namespace {
 
 const QString kManifest = QStringLiteral("model.json");
-
-QString executableDir()
-{
-    if (QCoreApplication::instance())
-        return QCoreApplication::applicationDirPath();
-    const QFileInfo exe(QStringLiteral("/proc/self/exe"));
-    return exe.exists() ? QFileInfo(exe.canonicalFilePath()).absolutePath() : QString();
-}
 
 // True when `path` is `root` or lies under it (both canonical).
 bool isInside(const QString &path, const QString &root)

@@ -1,6 +1,7 @@
 #include "app/core/pluginregistry.h"
 
-#include <QCoreApplication>
+#include "app/core/executabledir.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -11,16 +12,6 @@
 namespace glosa {
 
 namespace {
-
-// QCoreApplication::applicationDirPath() needs an application object; tests built with
-// QTEST_APPLESS_MAIN have none, so fall back to the kernel's record of the executable.
-QString executableDir()
-{
-    if (QCoreApplication::instance())
-        return QCoreApplication::applicationDirPath();
-    const QFileInfo exe(QStringLiteral("/proc/self/exe"));
-    return exe.exists() ? QFileInfo(exe.canonicalFilePath()).absolutePath() : QString();
-}
 
 QStringList stringList(const QJsonValue &value)
 {

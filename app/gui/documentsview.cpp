@@ -186,6 +186,15 @@ DocumentsView::DocumentsView(AppContext &context, QWidget *parent)
         emit statusMessage(message);
         emit failed(message);
     });
+    connect(m_worker, &documents::DocumentWorker::notice, this,
+            [this](const QString &path, const QString &message) {
+                if (path != m_path) // about a document a later open replaced
+                    return;
+                // In the status line with the paragraph count once it is open; in the status
+                // bar now.
+                m_notices << message;
+                emit statusMessage(message);
+            });
     connect(m_worker, &documents::DocumentWorker::busyChanged, this, [this] { updateState(); });
 
     connect(&context, &AppContext::modelChosen, this, &DocumentsView::useModel);
@@ -303,6 +312,7 @@ void DocumentsView::openDocument(const QString &path)
     m_progress->setValue(0);
     m_file->setText(QFileInfo(path).fileName());
     m_status->setText(tr("Reading %1…").arg(QFileInfo(path).fileName()));
+    m_notices.clear();
     m_worker->open(path);
     updateState();
 }
@@ -346,6 +356,10 @@ void DocumentsView::showOpened(const QString &path, const QString &format,
                   tr("The file is in %1, not UTF-8; Export writes %1 too where every character "
                      "fits.")
                       .arg(documents::encodingDisplayName(encoding));
+    // Notices (a paragraph cut at the chunk limit) came while it was read: the status bar showed
+    // them until its next message; the status line keeps them until translating shows progress.
+    for (const QString &notice : std::as_const(m_notices))
+        status += QLatin1Char(' ') + notice;
     m_status->setText(status);
     updateState();
     emit opened(path);

@@ -121,6 +121,7 @@ private:
     ModelChoice m_choice; // the translation model
     QString m_path;
     QStringList m_sources;                             // each paragraph's text
+    QStringList m_notices; // the worker's notices about the open document
     QList<QList<documents::SentenceLink>> m_sentences; // per paragraph, once translated
     QList<bool> m_isTranslated;
     int m_translatedCount = 0;

@@ -4,6 +4,8 @@
 
 #include <QLocale>
 
+#include <algorithm>
+
 namespace glosa {
 
 namespace {
@@ -55,6 +57,22 @@ void HistoryModel::reload()
     m_rows = first.items;
     m_hasMore = first.hasMore;
     endResetModel();
+    m_damaged.clear();
+    noteDamage(first.damaged);
+}
+
+void HistoryModel::noteDamage(const QList<HistoryDamage> &damaged)
+{
+    bool found = false;
+    for (const HistoryDamage &damage : damaged) {
+        if (std::any_of(m_damaged.cbegin(), m_damaged.cend(),
+                        [&](const HistoryDamage &d) { return d.id == damage.id; }))
+            continue; // met again by the next page
+        m_damaged.append(damage);
+        found = true;
+    }
+    if (found)
+        emit damageFound();
 }
 
 HistoryPage HistoryModel::page(int offset) const
@@ -89,6 +107,7 @@ void HistoryModel::fetchMore(const QModelIndex &parent)
         return;
     }
     m_hasMore = next.hasMore;
+    noteDamage(next.damaged);
     if (next.items.isEmpty())
         return;
     beginInsertRows(QModelIndex(), int(m_rows.size()), int(m_rows.size() + next.items.size() - 1));

@@ -44,19 +44,28 @@ public:
     void setStarred(int row, bool starred);
     void removeRowOf(qint64 id);
 
+    // Entries of the query that could not be read (a damaged file), as far as the list has been
+    // loaded, each once; damageFound() says when more turn up.
+    const QList<HistoryDamage> &damaged() const { return m_damaged; }
+
     // "Translation", "Caption", "Comparison" in the UI language.
     static QString kindLabel(HistoryKind kind);
     // The store's snippet markers turned into escaped HTML with <b> around the hits.
     static QString snippetHtml(const QString &snippet);
 
+signals:
+    void damageFound();
+
 private:
     HistoryPage page(int offset) const;
+    void noteDamage(const QList<HistoryDamage> &damaged);
 
     HistoryStore *m_store = nullptr;
     QString m_search;
     HistoryFilter m_filter;
     QList<HistorySummary> m_rows;
     bool m_hasMore = false;
+    QList<HistoryDamage> m_damaged;
 };
 
 } // namespace glosa

@@ -198,6 +198,7 @@ HistoryView::HistoryView(HistoryRecorder *recorder, QWidget *parent)
         m_period->addItem(QString(), days);
 
     m_listModel = new HistoryModel(this);
+    connect(m_listModel, &HistoryModel::damageFound, this, &HistoryView::showDamage);
     m_list = new QListView(this);
     m_list->setModel(m_listModel);
     m_list->setItemDelegate(new HistoryDelegate(m_list));
@@ -438,9 +439,28 @@ void HistoryView::storeChanged()
         warn(tr("The history file was damaged and has been set aside as %1. A new, empty "
                 "history was started.")
                  .arg(QDir::toNativeSeparators(m_recorder->openResult().backupPath)));
+    } else if (m_recorder->openResult().status == HistoryOpenResult::Status::Damaged) {
+        warn(tr("The history file %1 is damaged in places: the entries stored there cannot be "
+                "read, the others work as usual. “glosa-cli history repair” rebuilds the file "
+                "and keeps the old one.")
+                 .arg(QDir::toNativeSeparators(store()->path())));
     }
     refresh();
     updateButtons();
+}
+
+void HistoryView::showDamage()
+{
+    const QList<HistoryDamage> &damaged = m_listModel->damaged();
+    QStringList ids;
+    for (const HistoryDamage &damage : damaged)
+        ids << QString::number(damage.id);
+    // Not silently skipped: which entries, and SQLite's reason, for a bug report or the repair.
+    warn(tr("%n history entry(s) cannot be read, the file being damaged where they are stored: "
+            "%1 (%2). The others work as usual; “glosa-cli history repair” rebuilds the file "
+            "and keeps the old one.",
+            "", int(damaged.size()))
+             .arg(ids.join(QStringLiteral(", ")), damaged.first().error));
 }
 
 void HistoryView::showBanner(const QString &text)
@@ -464,8 +484,9 @@ void HistoryView::warn(const QString &message)
 
 void HistoryView::entriesAdded(bool writesWork)
 {
-    if (writesWork && !m_banner->isHidden()
-        && m_recorder->openResult().status != HistoryOpenResult::Status::Recovered)
+    const HistoryOpenResult::Status opened = m_recorder->openResult().status;
+    if (writesWork && !m_banner->isHidden() && opened != HistoryOpenResult::Status::Recovered &&
+        opened != HistoryOpenResult::Status::Damaged && m_listModel->damaged().isEmpty())
         m_banner->setVisible(false); // the earlier write error is over
     if (isVisible())
         refresh();

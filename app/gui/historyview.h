@@ -5,9 +5,10 @@
 // TMX), clears everything after asking, and edits the retention and recording settings (kept in
 // QSettings; the recorder applies them).
 //
-// What the recorder reports is shown here: a damaged file set aside at start, a history that could
-// not be opened, and failed writes (banner + statusMessage); the banner goes once writes work
-// again.
+// What the recorder reports is shown here: a damaged file set aside at start, a file damaged in
+// places (kept in use) and the entries in it the list cannot read (id and SQLite's error), a
+// history that could not be opened, and failed writes (banner + statusMessage); the banner goes
+// once writes work again, unless it reports damage.
 #pragma once
 
 #include "app/core/history/entry.h"
@@ -95,6 +96,7 @@ private:
     void showEntry(qint64 id);
     void reportError(const QString &what, const std::exception &error);
     void showBanner(const QString &text);
+    void showDamage(); // the entries the list met that cannot be read
     // The recorder's signals.
     void storeChanged();
     void warn(const QString &message);

@@ -1,7 +1,7 @@
 // `cmake --install` into a temporary prefix: binaries, plugins, the engine library, bundled
 // models, compiled UI translations, launcher and icons land in the standard (FHS/freedesktop)
 // places, and the installed glosa-cli — run with no GLOSA_* variables, from a prefix that is not
-// the configured one — finds its plugins and models relative to itself and translates.
+// the configured one — finds its plugins, models and PDF reader relative to itself and translates.
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -34,6 +34,7 @@ private slots:
         QTest::addColumn<bool>("executable");
         QTest::newRow("glosa") << "bin/glosa" << true;
         QTest::newRow("glosa-cli") << "bin/glosa-cli" << true;
+        QTest::newRow("glosa-pdftext") << "bin/glosa-pdftext" << true;
         QTest::newRow("engine") << "LIB/libglosa_engine.so" << false;
         for (const char *plugin : {"transformer", "rnnattention", "captioner"})
             QTest::newRow(plugin) << QStringLiteral("LIB/glosa/plugins/libglosa_plugin_%1.so")
@@ -99,6 +100,21 @@ private slots:
                                         QStringLiteral("transformer-en-es")},
                                        "Where is the station?\n");
         QVERIFY2(spanish.contains(QStringLiteral("estación")), qPrintable(spanish));
+    }
+
+    // PDFs are read by the glosa-pdftext helper, found next to the running glosa-cli.
+    void installedCliReadsAPdf()
+    {
+        QTemporaryDir out;
+        const QString text = out.filePath(QStringLiteral("sample.es.txt"));
+        const QString said = runCli({QStringLiteral("translate-doc"), QStringLiteral("--model"),
+                                     QStringLiteral("transformer-en-es"),
+                                     QStringLiteral(GLOSA_TEST_DATA_DIR "/documents/sample.pdf"),
+                                     QStringLiteral("-o"), text});
+        QFile file(text);
+        QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(said));
+        QVERIFY2(QString::fromUtf8(file.readAll()).contains(QStringLiteral("casa")),
+                 qPrintable(said));
     }
 
     // Without --model, the default package for the system language's direction translates:

@@ -10,6 +10,8 @@
 
 #include "app/core/documents/documenttranslator.h"
 #include "app/core/documents/formats.h"
+#include "app/core/documents/formats/entrypoints.h"
+#include "app/core/documents/formats/pdftext.h"
 #include "app/core/documents/ziparchive.h"
 #include "app/core/modelcatalog.h"
 #include "app/core/pluginregistry.h"
@@ -22,6 +24,7 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QXmlStreamReader>
 #include <QtTest>
 
@@ -546,6 +549,48 @@ private slots:
                  text);
         QVERIFY_THROWS_EXCEPTION(DocumentError,
                                  writeDocument(doc, dir.filePath(QStringLiteral("out.pdf"))));
+    }
+
+    // readPdf runs the glosa-pdftext helper with QProcess and no event loop (waitFor...): on the
+    // Documents view's worker thread it must read the same text as on the main thread.
+    void pdfReadsTheSameOnAWorkerThread()
+    {
+        const QString path = fixture(QStringLiteral("sample.pdf"));
+        const Document here = readDocument(path);
+        Document there;
+        QString error;
+        std::unique_ptr<QThread> thread(QThread::create([&] {
+            try {
+                there = readDocument(path);
+            } catch (const DocumentError &e) {
+                error = e.message();
+            }
+        }));
+        thread->start();
+        QVERIFY(thread->wait(60000));
+        QCOMPARE(error, QString());
+        QCOMPARE(there.render(), here.render());
+        QVERIFY(here.segments.size() > 3);
+    }
+
+    // The helper's answer is one whole frame or nothing: a helper killed while writing (a short
+    // frame) or anything else on its stdout is never taken for a PDF's text.
+    void pdfHelperFrameMustBeWhole()
+    {
+        using formats::PdfTextFrame;
+        const QByteArray whole = formats::writePdfTextFrame({false, "the cat\n\nthe dog\n"});
+        const std::optional<PdfTextFrame> read = formats::readPdfTextFrame(whole);
+        QVERIFY(read && !read->isError);
+        QCOMPARE(read->payload, QByteArray("the cat\n\nthe dog\n"));
+        const std::optional<PdfTextFrame> error =
+            formats::readPdfTextFrame(formats::writePdfTextFrame({true, "x.pdf is corrupt"}));
+        QVERIFY(error && error->isError);
+        QCOMPARE(error->payload, QByteArray("x.pdf is corrupt"));
+        for (qsizetype n = 0; n < whole.size(); ++n)
+            QVERIFY2(!formats::readPdfTextFrame(whole.left(n)), qPrintable(QString::number(n)));
+        QVERIFY(!formats::readPdfTextFrame(whole + "x"));
+        QVERIFY(!formats::readPdfTextFrame("glosa-pdftext 1\nwhat 3\nabc"));
+        QVERIFY(!formats::readPdfTextFrame("glosa-pdftext 1\ntext -1\n"));
     }
 
     void trickyHtmlKeepsEveryTag_data()

@@ -53,8 +53,10 @@ QString rawExec(const QString &path, const char *sql)
     if (sqlite3_open(QFile::encodeName(path).constData(), &db) != SQLITE_OK)
         error = QStringLiteral("cannot open");
     else if (char *message = nullptr;
-             sqlite3_exec(db, sql, nullptr, nullptr, &message) != SQLITE_OK)
+             sqlite3_exec(db, sql, nullptr, nullptr, &message) != SQLITE_OK) {
         error = QString::fromUtf8(message);
+        sqlite3_free(message); // LeakSanitizer found it (88 bytes, the CHECK message)
+    }
     sqlite3_close(db);
     return error;
 }
@@ -837,7 +839,6 @@ COMMIT;
         QTest::addColumn<QString>("damage");
         QTest::newRow("not a database") << "garbage";
         QTest::newRow("schema page scribbled") << "page1";
-        QTest::newRow("data pages scribbled, checked on open") << "pages";
         QTest::newRow("truncated") << "truncate";
     }
 
@@ -873,11 +874,6 @@ COMMIT;
             if (damage == QLatin1String("page1")) {
                 f.seek(100); // keep the 100-byte header, scribble over the schema b-tree
                 f.write(QByteArray(4096 - 100, '\x5a'));
-            } else if (damage == QLatin1String("pages")) {
-                for (qint64 page = 5; page < 40; page += 3) {
-                    f.seek(page * 4096);
-                    f.write(QByteArray(4096, '\xa5'));
-                }
             } else {
                 f.resize(size / 2);
             }
@@ -888,9 +884,7 @@ COMMIT;
             return f.readAll();
         }();
 
-        HistoryStore::Options options;
-        options.checkIntegrityOnOpen = damage == QLatin1String("pages");
-        HistoryStore store(options);
+        HistoryStore store;
         const HistoryOpenResult r = store.open(dbPath());
         QCOMPARE(r.status, HistoryOpenResult::Status::Recovered);
         QVERIFY(!r.message.isEmpty());
@@ -912,9 +906,12 @@ COMMIT;
         QCOMPARE(store.search(QStringLiteral("after")).items.size(), 1);
     }
 
-    // Without the check on open, damage inside the file is met by a query: that query fails with
-    // Corrupt, and the next open() checks the file and recovers.
-    void damageFoundLaterIsRecoveredAtNextOpen()
+    // Without the check on open, damage inside the file is met by a query. Here every page but
+    // the schema is scribbled over, indexes too, so not even the ids can be listed: the query
+    // fails with Corrupt (an empty list would pass for an empty history). The next open() checks
+    // the file and says it is damaged, but leaves it in place (the user may still want a tool
+    // of their own on it); repair() rebuilds it.
+    void damageFoundLaterIsReportedAtNextOpen()
     {
         {
             HistoryStore store;
@@ -946,8 +943,14 @@ COMMIT;
             QVERIFY(QFileInfo::exists(marker));
         }
         HistoryStore store;
-        const HistoryOpenResult r = store.open(dbPath());
+        const HistoryOpenResult damaged = store.open(dbPath());
+        QCOMPARE(damaged.status, HistoryOpenResult::Status::Damaged);
+        QVERIFY2(damaged.message.contains(dbPath()), qPrintable(damaged.message));
+        QVERIFY(QFileInfo::exists(marker)); // every open says so until it is repaired
+        QCOMPARE(QDir(m_dir.path()).entryList({QStringLiteral("*.corrupt-*")}), QStringList());
+        const HistoryOpenResult r = store.repair();
         QCOMPARE(r.status, HistoryOpenResult::Status::Recovered);
+        QVERIFY(QFileInfo::exists(r.backupPath));
         QVERIFY(!QFileInfo::exists(marker));
         QCOMPARE(store.count(), 0);
         // A healthy file with a stale marker is checked once and opens normally.

@@ -375,6 +375,49 @@ private slots:
         QCOMPARE(view.sourcePane()->document()->isEmpty(), true);
     }
 
+    // A streamed text with more than limits::kMaxChunkBytes (1 MiB) past a chunk's end without a
+    // blank line is cut there. glosa-cli printed a notice; the view said nothing, and the
+    // translation came out in two pieces where the paragraph was cut.
+    void aParagraphCutAtTheChunkLimitIsSaid()
+    {
+        // 1,200 paragraphs of about 1 KB, one a line, and no blank line: 1.2 MB. In chunks of
+        // 1 KiB the first chunk reads on to the limit and is cut at a line end past 1 MiB; the
+        // rest ends the file. (Few, long paragraphs: the panes fill quickly even under ASan.)
+        const QString path = m_dir.filePath(QStringLiteral("no-blank-lines.txt"));
+        {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            const QByteArray line =
+                QByteArray("The cat sat on the mat and looked at the dog. ").repeated(22) + '\n';
+            for (int i = 0; i < 1200; ++i)
+                file.write(line);
+        }
+        DocumentsView view(*m_context);
+        view.worker()->setChunkBytes(1024);
+        QSignalSpy messages(&view, &DocumentsView::statusMessage);
+        if (!showOpened(view, path))
+            return;
+        const QString notice = QStringLiteral("a paragraph runs past the limit of 1 MiB without a "
+                                              "blank line; cut at byte ");
+        QStringList said;
+        for (const QList<QVariant> &message : messages)
+            said << message.first().toString();
+        QVERIFY2(said.filter(notice).size() == 1, qPrintable(said.join('|')));
+        QStringList status; // the status line: the paragraph count, then the notice
+        for (QLabel *label : view.findChildren<QLabel *>())
+            if (label->text().contains(notice))
+                status << label->text();
+        QCOMPARE(status.size(), 1);
+        QVERIFY2(status.first().contains(path + QStringLiteral(": ") + notice),
+                 qPrintable(status.first()));
+        // A text with blank lines says nothing of the kind.
+        messages.clear();
+        if (!showOpened(view, m_dir.filePath(QStringLiteral("longer.txt"))))
+            return;
+        for (const QList<QVariant> &message : messages)
+            QVERIFY(!message.first().toString().contains(notice));
+    }
+
     // A Latin-1 text: read (not streamed as UTF-8, which refused it), its encoding said in the
     // status line, translated, and exported in Latin-1 again.
     void aLatin1TextSaysItsEncodingAndExportsInIt()

@@ -852,6 +852,40 @@ private slots:
         QCOMPARE(window->context().history()->store()->count(), 1);
     }
 
+    // A file damaged at one page (entries 13-18 of 40, tests/data/hostile): used in place; the
+    // list shows the 34 readable entries and the banner and status bar name the six that cannot
+    // be read, with SQLite's error, instead of skipping them silently.
+    void damagedEntriesAreNamedNotSkipped()
+    {
+        QTemporaryDir data;
+        qputenv("XDG_DATA_HOME", data.path().toUtf8());
+        const QString path = HistoryStore::defaultPath();
+        QVERIFY(QDir().mkpath(QFileInfo(path).path()));
+        QVERIFY(QFile::copy(
+            test::testDataDir() + QStringLiteral("/hostile/history-damaged-page.sqlite"), path));
+        QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+
+        auto window = std::make_unique<test::Window>();
+        qputenv("XDG_DATA_HOME", m_dataDir.path().toUtf8());
+        QCOMPARE(window->context().history()->openResult().status,
+                 HistoryOpenResult::Status::Opened); // nothing has met the damage yet
+        HistoryView *view = window->historyView();
+        window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
+        QTRY_COMPARE(view->model()->rowCount(), 34);
+        QCOMPARE(view->model()->damaged().size(), 6);
+        for (QString text : {view->banner()->text(), window->statusBar()->currentMessage()}) {
+            QVERIFY2(!view->banner()->isHidden(), qPrintable(text));
+            QVERIFY2(text.contains(QStringLiteral("18, 17, 16, 15, 14, 13")) &&
+                         text.contains(QStringLiteral("malformed [sqlite 11]")) &&
+                         text.contains(QStringLiteral("history repair")),
+                     qPrintable(text));
+        }
+        QVERIFY(QFile::exists(path));
+        QCOMPARE(QDir(QFileInfo(path).path()).entryList({QStringLiteral("*.corrupt-*")}),
+                 QStringList());
+        window->close();
+    }
+
     void cleanupTestCase() { m_window.reset(); }
 
 private:

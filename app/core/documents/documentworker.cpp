@@ -106,7 +106,10 @@ public:
         m_document.reset();
         m_finished.reset();
         try {
-            auto document = std::make_unique<ChunkedTranslation>(path, chunkSize);
+            auto document = std::make_unique<ChunkedTranslation>(
+                path, chunkSize, [this, path](const QString &message) {
+                    deliver([path, message](DocumentWorker *w) { emit w->notice(path, message); });
+                });
             // Big files are read once here for the panes; each chunk is read again when it is
             // translated or exported.
             QStringList paragraphs;

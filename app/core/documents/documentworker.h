@@ -129,6 +129,9 @@ signals:
     void exported(const QString &path, const QString &encoding);
     // One sentence for the user (unreadable document, model that cannot load, write error).
     void failed(const QString &message);
+    // Something the user should know about the document at `path` that is not a failure: a
+    // streamed paragraph cut at the chunk limit (limits::kMaxChunkBytes). Comes before opened().
+    void notice(const QString &path, const QString &message);
 
 private:
     friend class DocumentExecutor;

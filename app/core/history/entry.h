@@ -151,10 +151,21 @@ struct HistoryFilter
     bool starredOnly = false;
 };
 
+// An entry whose rows cannot be read: they lie on a damaged page of the file.
+struct HistoryDamage
+{
+    qint64 id = 0;
+    QString error; // SQLite's own message and result code, for the user to report
+};
+
 struct HistoryPage
 {
     QList<HistorySummary> items;
     bool hasMore = false; // another page exists after this one
+    // Only in a file with damaged pages: the entries met while reading this page that could not
+    // be read, in the page's order. Their kind, model and star cannot be read either, so they are
+    // listed whatever the filter; a damaged entry between two pages may be listed with both.
+    QList<HistoryDamage> damaged;
 };
 
 // Retention is applied on insert (when HistoryStore::Options::retention is set) or on demand

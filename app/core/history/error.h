@@ -43,4 +43,8 @@ private:
     int m_sqliteCode;
 };
 
+// SQLite's own words for the error's result code, with the code: "database disk image is
+// malformed [sqlite 11]" (details() also holds the statement, too long to show per entry).
+QString sqliteReason(const HistoryError &error);
+
 } // namespace glosa

@@ -24,8 +24,8 @@ QString moveAside(const QString &path)
         backup = path + QStringLiteral(".corrupt-") + stamp + QLatin1Char('-') + QString::number(i);
     const auto cannotMove = [&] {
         return HistoryError(HistoryError::Code::CannotOpen,
-                            QStringLiteral("The history file %1 is damaged and could not be moved "
-                                           "aside to %2.")
+                            QStringLiteral("The damaged history file %1 could not be moved aside "
+                                           "to %2.")
                                 .arg(path, backup));
     };
     // The -wal goes first: it belongs to the damaged file, and left next to a new, empty file it
@@ -111,6 +111,40 @@ Salvage salvageInto(Connection &to, const QString &damaged)
 
 } // namespace
 
+namespace {
+
+// A new file at `path` holding every entry that can be read from `backup` (the old file, moved
+// aside): the result says why (`what`, a sentence), where the old file went and how many entries
+// came over.
+HistoryOpenResult rebuildFrom(Connection &db, const QString &path, const QString &backup,
+                              const ConnectionSettings &settings, const QString &what)
+{
+    QFile::remove(needsCheckMarker(path));
+    db.open(path, settings);
+    migrate(db);
+    const Salvage salvage = salvageInto(db, backup);
+    HistoryOpenResult result;
+    result.status = HistoryOpenResult::Status::Recovered;
+    result.backupPath = backup;
+    result.recoveredEntries = salvage.recovered;
+    result.lostEntries = salvage.lost;
+    const QString shown = QDir::toNativeSeparators(backup);
+    if (salvage.recovered == 0 && salvage.lost == 0)
+        result.message = QStringLiteral("%1 It was kept as %2 and a new, empty history was "
+                                        "started.")
+                             .arg(what, shown);
+    else
+        result.message = QStringLiteral("%1 The old file is kept as %2; the %3 entries that could "
+                                        "be read were carried over into a new one, %4 damaged "
+                                        "ones could not be.")
+                             .arg(what, shown)
+                             .arg(salvage.recovered)
+                             .arg(salvage.lost);
+    return result;
+}
+
+} // namespace
+
 HistoryOpenResult openOrRecover(Connection &db, const QString &path,
                                 const ConnectionSettings &settings, bool checkIntegrity)
 {
@@ -123,19 +157,36 @@ HistoryOpenResult openOrRecover(Connection &db, const QString &path,
                                .arg(info.absolutePath()));
     }
     const bool existed = info.exists() && info.size() > 0;
+    QString backup;
     try {
         db.open(path, settings);
         result.migratedFrom = migrate(db);
-        const bool suspect = QFileInfo::exists(needsCheckMarker(path));
-        if (existed && (checkIntegrity || suspect)) {
-            const QStringList problems = db.quickCheck();
-            if (!problems.isEmpty())
-                throw damagedError(path, problems.mid(0, 5).join(QStringLiteral("; ")));
-        }
-        if (suspect)
-            QFile::remove(needsCheckMarker(path)); // checked and found fine
         result.status =
             existed ? HistoryOpenResult::Status::Opened : HistoryOpenResult::Status::Created;
+        const bool suspect = QFileInfo::exists(needsCheckMarker(path));
+        if (suspect && !existed) {
+            QFile::remove(needsCheckMarker(path)); // left by a file that is gone
+        } else if (existed && (checkIntegrity || suspect)) {
+            const QStringList problems = db.quickCheck();
+            if (problems.isEmpty()) {
+                QFile::remove(needsCheckMarker(path)); // checked and found fine
+            } else {
+                // Damage inside the file, below a schema that reads: it stays where it is (every
+                // other entry is readable there, and writes go on where SQLite allows them), and
+                // the marker stays so that every open says so until it is repaired.
+                markNeedsCheck(path);
+                result.status = HistoryOpenResult::Status::Damaged;
+                result.message =
+                    QStringLiteral("The history file %1 is damaged in places: the entries "
+                                   "stored there cannot be read and are listed as damaged; the "
+                                   "others can be used as before. `glosa-cli history repair` "
+                                   "rebuilds the file from what can be read and keeps this one "
+                                   "as a backup.")
+                        .arg(QDir::toNativeSeparators(path));
+                qWarning("glosa: %s (%s)", qPrintable(result.message),
+                         qPrintable(problems.mid(0, 5).join(QStringLiteral("; "))));
+            }
+        }
         return result;
     } catch (const HistoryError &e) {
         // Closing the last connection would checkpoint the -wal into the damaged file (or delete
@@ -145,32 +196,24 @@ HistoryOpenResult openOrRecover(Connection &db, const QString &path,
         db.close();
         if (e.code() != HistoryError::Code::Corrupt)
             throw;
-        result.backupPath = moveAside(path);
+        // Not a database, or a schema that cannot be read: nothing can be used in place.
+        backup = moveAside(path);
         qWarning("glosa: %s (%s); moved to %s", qPrintable(e.message()), qPrintable(e.details()),
-                 qPrintable(result.backupPath));
+                 qPrintable(backup));
     }
-    QFile::remove(needsCheckMarker(path));
-    db.open(path, settings);
-    migrate(db);
-    // Damage confined to some pages or rows costs those entries, not the whole history.
-    const Salvage salvage = salvageInto(db, result.backupPath);
-    result.status = HistoryOpenResult::Status::Recovered;
-    result.migratedFrom = -1;
-    result.recoveredEntries = salvage.recovered;
-    result.lostEntries = salvage.lost;
-    const QString backup = QDir::toNativeSeparators(result.backupPath);
-    if (salvage.recovered == 0)
-        result.message = QStringLiteral("The history file was damaged and could not be read. It "
-                                        "was kept as %1 and a new, empty history was started.")
-                             .arg(backup);
-    else
-        result.message = QStringLiteral("The history file was damaged. It was kept as %1; the "
-                                        "%2 entries that could be read were carried over into a "
-                                        "new history, %3 damaged ones could not be.")
-                             .arg(backup)
-                             .arg(salvage.recovered)
-                             .arg(salvage.lost);
-    return result;
+    return rebuildFrom(db, path, backup, settings,
+                       QStringLiteral("The history file could not be opened: it is damaged."));
+}
+
+HistoryOpenResult repair(Connection &db, const ConnectionSettings &settings)
+{
+    const QString path = db.path();
+    // A normal close checkpoints the -wal into the file, so that the backup is one whole file
+    // and the salvage (which reads it immutable, without a -wal) sees the latest entries too.
+    db.close();
+    const QString backup = moveAside(path);
+    qWarning("glosa: history repaired; the old file was moved to %s", qPrintable(backup));
+    return rebuildFrom(db, path, backup, settings, QStringLiteral("The history file was rebuilt."));
 }
 
 } // namespace glosa::history

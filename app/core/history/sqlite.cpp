@@ -321,11 +321,18 @@ int Connection::userVersion()
 QStringList Connection::quickCheck()
 {
     QStringList problems;
-    Statement s = prepare("PRAGMA quick_check");
-    while (s.step()) {
-        const QString line = s.text(0);
-        if (line != QLatin1String("ok"))
-            problems.append(line);
+    try {
+        Statement s = prepare("PRAGMA quick_check");
+        while (s.step()) {
+            const QString line = s.text(0);
+            if (line != QLatin1String("ok"))
+                problems.append(line);
+        }
+    } catch (const HistoryError &error) {
+        // A page so damaged that the check itself stops there: a finding like the others.
+        if (error.code() != HistoryError::Code::Corrupt)
+            throw;
+        problems.append(sqliteReason(error));
     }
     return problems;
 }
@@ -365,7 +372,16 @@ void Connection::readTransaction(const std::function<void()> &body)
         rollbackQuietly();
         throw;
     }
-    exec("COMMIT");
+    // It wrote nothing, so ROLLBACK ends it as well as COMMIT would; and COMMIT fails with
+    // SQLITE_CORRUPT once a statement in it met a damaged page, though every row read is good.
+    rollbackQuietly();
 }
 
 } // namespace glosa::history
+
+QString glosa::sqliteReason(const HistoryError &error)
+{
+    return QStringLiteral("%1 [sqlite %2]")
+        .arg(QString::fromUtf8(sqlite3_errstr(error.sqliteCode())))
+        .arg(error.sqliteCode());
+}

@@ -102,7 +102,7 @@ public:
     qint64 changes() const; // rows changed by the last statement
     qint64 lastInsertRowid() const;
     int userVersion();
-    QStringList quickCheck(); // PRAGMA quick_check; empty when the file is fine
+    QStringList quickCheck(); // PRAGMA quick_check's findings; empty when the file is fine
 
     // Runs `body` in a BEGIN IMMEDIATE transaction and returns what it returns. IMMEDIATE takes
     // the write lock up front, so the busy handler (the busy timeout) covers the wait; a deferred
@@ -120,7 +120,7 @@ public:
             return std::move(*result);
         }
     }
-    // A read transaction: one snapshot for several statements.
+    // A read transaction: one snapshot for several statements (`body` only reads).
     void readTransaction(const std::function<void()> &body);
 
 private:

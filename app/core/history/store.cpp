@@ -56,15 +56,16 @@ struct FilterSql
     QList<std::function<void(Statement &, int)>> binds;
 };
 
-FilterSql filterSql(const HistoryFilter &f)
+// `timeOnly`: only the conditions the time index (created_ms, id) can answer on its own.
+FilterSql filterSql(const HistoryFilter &f, bool timeOnly = false)
 {
     FilterSql out;
-    if (f.kind) {
+    if (f.kind && !timeOnly) {
         out.where += " AND e.kind = ?";
         const QString k = historyKindName(*f.kind);
         out.binds.append([k](Statement &s, int i) { s.bind(i, k); });
     }
-    if (!f.modelId.isEmpty()) {
+    if (!f.modelId.isEmpty() && !timeOnly) {
         out.where += " AND e.model_id = ?";
         const QString m = f.modelId;
         out.binds.append([m](Statement &s, int i) { s.bind(i, m); });
@@ -79,7 +80,7 @@ FilterSql filterSql(const HistoryFilter &f)
         const qint64 t = f.to.toMSecsSinceEpoch();
         out.binds.append([t](Statement &s, int i) { s.bind(i, t); });
     }
-    if (f.starredOnly)
+    if (f.starredOnly && !timeOnly)
         out.where += " AND e.starred";
     return out;
 }
@@ -185,6 +186,74 @@ void readPage(Statement &s, int i, int limit, int offset, HistoryPage &page, Rea
     }
 }
 
+bool isCorrupt(const HistoryError &error)
+{
+    return error.code() == HistoryError::Code::Corrupt;
+}
+
+// A page read entry by entry, for a file with damaged pages: one query over many rows stops at
+// the first damaged one, and that would make every entry after it unreachable. `ids`: the
+// candidates in the page's order, from an index that still lists them (it lives on other pages);
+// `readOne`: the summary of one id, nullopt when the filter leaves it out. A damaged entry costs
+// itself only and is listed in page.damaged. Costs offset + limit lookups by id.
+HistoryPage readEntryByEntry(const QList<qint64> &ids, int offset, int limit,
+                             const std::function<std::optional<HistorySummary>(qint64)> &readOne)
+{
+    HistoryPage page;
+    limit = std::max(0, limit);
+    int skipped = 0;
+    for (const qint64 id : ids) {
+        std::optional<HistorySummary> summary;
+        try {
+            summary = readOne(id);
+        } catch (const HistoryError &error) {
+            if (!isCorrupt(error))
+                throw;
+            if (skipped >= offset)
+                page.damaged.append({id, sqliteReason(error)});
+            continue;
+        }
+        if (!summary)
+            continue;
+        if (skipped < offset) {
+            ++skipped;
+        } else if (page.items.size() == limit) {
+            page.hasMore = true;
+            break;
+        } else {
+            page.items.append(*summary);
+        }
+    }
+    return page;
+}
+
+// Ids from a statement's first column; on a damaged page, whatever was read before it and false.
+bool readIds(Statement &s, QList<qint64> &ids)
+{
+    try {
+        while (s.step())
+            ids.append(s.int64(0));
+    } catch (const HistoryError &error) {
+        if (!isCorrupt(error))
+            throw;
+        return false;
+    }
+    return true;
+}
+
+// Every id the table may hold, newest first, when no index can list them: AUTOINCREMENT keeps
+// the largest id ever handed out in sqlite_sequence. Throws HistoryError::Corrupt when that is
+// unreadable too: an empty list would pass for an empty history.
+QList<qint64> everyIdNewestFirst(Connection &d)
+{
+    auto s = d.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'entries'");
+    const qint64 largest = s.step() ? s.int64(0) : 0;
+    QList<qint64> ids;
+    for (qint64 id = largest; id > 0; --id)
+        ids.append(id);
+    return ids;
+}
+
 } // namespace
 
 HistoryStore::HistoryStore() : HistoryStore(Options()) {}
@@ -207,7 +276,10 @@ HistoryOpenResult HistoryStore::open(const QString &path)
     std::lock_guard lock(m_mutex);
     const history::ConnectionSettings settings{m_options.busyTimeoutMs, m_options.syncEveryCommit,
                                                m_options.maxDatabaseBytes};
-    return history::openOrRecover(*d, path, settings, m_options.checkIntegrityOnOpen);
+    const HistoryOpenResult result =
+        history::openOrRecover(*d, path, settings, m_options.checkIntegrityOnOpen);
+    m_damaged = result.status == HistoryOpenResult::Status::Damaged;
+    return result;
 }
 
 void HistoryStore::close()
@@ -283,12 +355,48 @@ HistoryPage HistoryStore::recent(const HistoryFilter &filter, int offset, int li
     const FilterSql f = filterSql(filter);
     const std::string sql = std::string("SELECT ") + kSummaryColumns + " FROM entries e WHERE 1" +
                             f.where + " ORDER BY e.created_ms DESC, e.id DESC LIMIT ? OFFSET ?";
+    if (!m_damaged) {
+        try {
+            HistoryPage page;
+            auto s = d->prepare(sql);
+            int i = 1;
+            for (const auto &bind : f.binds)
+                bind(s, i++);
+            readPage(s, i, limit, offset, page, readSummary);
+            return page;
+        } catch (const HistoryError &error) {
+            if (!isCorrupt(error))
+                throw;
+            m_damaged = true;
+        }
+    }
+    // A damaged page on the way: the ids in the same order from the time index alone (it holds
+    // created_ms and id: no table row is read), then each entry on its own.
+    const FilterSql byTime = filterSql(filter, true);
+    const std::string one =
+        std::string("SELECT ") + kSummaryColumns + " FROM entries e WHERE e.id = ?" + f.where;
     HistoryPage page;
-    auto s = d->prepare(sql);
-    int i = 1;
-    for (const auto &bind : f.binds)
-        bind(s, i++);
-    readPage(s, i, limit, offset, page, readSummary);
+    d->readTransaction([&] {
+        QList<qint64> ids;
+        auto s = d->prepare("SELECT e.id FROM entries e INDEXED BY entries_by_time WHERE 1" +
+                            byTime.where + " ORDER BY e.created_ms DESC, e.id DESC");
+        int i = 1;
+        for (const auto &bind : byTime.binds)
+            bind(s, i++);
+        if (!readIds(s, ids))
+            ids = everyIdNewestFirst(*d); // the index is damaged too: by id
+        page = readEntryByEntry(ids, offset, limit, [&](qint64 id) {
+            std::optional<HistorySummary> summary;
+            auto r = d->prepare(one);
+            r.bind(1, id);
+            int b = 2;
+            for (const auto &bind : f.binds)
+                bind(r, b++);
+            if (r.step())
+                summary = readSummary(r);
+            return summary;
+        });
+    });
     return page;
 }
 
@@ -305,32 +413,15 @@ HistoryPage HistoryStore::search(const QString &text, const HistoryFilter &filte
     // FTS5 drives the loop; ordering by its rowid (= entries.id) or by its rank lets it deliver
     // rows already sorted, so LIMIT stops early and snippet() runs only for the rows returned.
     const std::string from = " FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid"
-                             " WHERE entries_fts MATCH ?" +
+                             " WHERE entries_fts MATCH ?4" +
                              f.where;
-    const std::string sql = std::string("SELECT ") + kSummaryColumns +
-                            ", snippet(entries_fts, -1, ?1, ?2, '…', ?3)"
-                            ", snippet(entries_fts, 0, ?1, ?2, '…', ?3)"
-                            ", snippet(entries_fts, 1, ?1, ?2, '…', ?3)" +
-                            from +
-                            (byRelevance ? " AND entries_fts.rowid >= ? ORDER BY entries_fts.rank"
-                                         : " ORDER BY entries_fts.rowid DESC") +
-                            " LIMIT ? OFFSET ?";
-    HistoryPage page;
-    d->readTransaction([&] { // one snapshot for both statements
-        qint64 floorId = 0;
-        if (byRelevance) {
-            // The oldest id among the newest kRelevanceWindow matches (see Order::Relevance).
-            auto w = d->prepare("SELECT entries_fts.rowid" + from +
-                                " ORDER BY entries_fts.rowid DESC LIMIT 1 OFFSET ?");
-            w.bind(1, query);
-            int i = 2;
-            for (const auto &bind : f.binds)
-                bind(w, i++);
-            w.bind(i, HistorySearchOptions::kRelevanceWindow - 1);
-            if (w.step())
-                floorId = w.int64(0);
-        }
-        auto s = d->prepare(sql);
+    const std::string select = std::string("SELECT ") + kSummaryColumns +
+                               ", snippet(entries_fts, -1, ?1, ?2, '…', ?3)"
+                               ", snippet(entries_fts, 0, ?1, ?2, '…', ?3)"
+                               ", snippet(entries_fts, 1, ?1, ?2, '…', ?3)" +
+                               from;
+    // Binds the snippets' markers and the query (1-4) and the filter; returns the next index.
+    const auto bindSearch = [&](Statement &s) {
         s.bind(1, options.highlightBegin);
         s.bind(2, options.highlightEnd);
         s.bind(3, std::clamp(options.snippetTokens, 1, 64));
@@ -338,17 +429,70 @@ HistoryPage HistoryStore::search(const QString &text, const HistoryFilter &filte
         int i = 5;
         for (const auto &bind : f.binds)
             bind(s, i++);
-        if (byRelevance)
-            s.bind(i++, floorId);
-        readPage(s, i, limit, offset, page, [&](const Statement &row) {
-            HistorySummary h = readSummary(row);
-            h.snippet = row.text(10);
-            const QString inInput = row.text(11), inOutputs = row.text(12);
-            if (inInput.contains(options.highlightBegin))
-                h.inputSnippet = inInput;
-            if (inOutputs.contains(options.highlightBegin))
-                h.outputSnippet = inOutputs;
-            return h;
+        return i;
+    };
+    const auto readHit = [&](const Statement &row) {
+        HistorySummary h = readSummary(row);
+        h.snippet = row.text(10);
+        const QString inInput = row.text(11), inOutputs = row.text(12);
+        if (inInput.contains(options.highlightBegin))
+            h.inputSnippet = inInput;
+        if (inOutputs.contains(options.highlightBegin))
+            h.outputSnippet = inOutputs;
+        return h;
+    };
+    HistoryPage page;
+    if (!m_damaged) {
+        try {
+            d->readTransaction([&] { // one snapshot for both statements
+                qint64 floorId = 0;
+                if (byRelevance) {
+                    // The oldest id among the newest kRelevanceWindow matches (see
+                    // Order::Relevance).
+                    auto w = d->prepare("SELECT entries_fts.rowid" + from +
+                                        " ORDER BY entries_fts.rowid DESC LIMIT 1 OFFSET ?");
+                    w.bind(4, query);
+                    int i = 5;
+                    for (const auto &bind : f.binds)
+                        bind(w, i++);
+                    w.bind(i, HistorySearchOptions::kRelevanceWindow - 1);
+                    if (w.step())
+                        floorId = w.int64(0);
+                }
+                auto s = d->prepare(select +
+                                    (byRelevance
+                                         ? " AND entries_fts.rowid >= ? ORDER BY entries_fts.rank"
+                                         : " ORDER BY entries_fts.rowid DESC") +
+                                    " LIMIT ? OFFSET ?");
+                int i = bindSearch(s);
+                if (byRelevance)
+                    s.bind(i++, floorId);
+                readPage(s, i, limit, offset, page, readHit);
+            });
+            return page;
+        } catch (const HistoryError &error) {
+            if (!isCorrupt(error))
+                throw;
+            m_damaged = true;
+            page = {};
+        }
+    }
+    // A damaged page on the way: the matching ids from the full-text index alone (its own
+    // pages), then each entry on its own. By relevance, every match is ranked here.
+    d->readTransaction([&] {
+        QList<qint64> ids;
+        auto s = d->prepare(std::string("SELECT rowid FROM entries_fts WHERE entries_fts MATCH ?") +
+                            (byRelevance ? " ORDER BY rank" : " ORDER BY rowid DESC"));
+        s.bind(1, query);
+        if (!readIds(s, ids))
+            ids = everyIdNewestFirst(*d); // the index is damaged too: every entry, by id
+        page = readEntryByEntry(ids, offset, limit, [&](qint64 id) {
+            std::optional<HistorySummary> summary;
+            auto r = d->prepare(select + " AND entries_fts.rowid = ?");
+            r.bind(bindSearch(r), id);
+            if (r.step())
+                summary = readHit(r);
+            return summary;
         });
     });
     return page;
@@ -475,18 +619,34 @@ void HistoryStore::forEachEntry(const HistoryFilter &filter,
     });
 }
 
+HistoryOpenResult HistoryStore::repair()
+{
+    std::lock_guard lock(m_mutex);
+    requireOpen(*d);
+    const history::ConnectionSettings settings{m_options.busyTimeoutMs, m_options.syncEveryCommit,
+                                               m_options.maxDatabaseBytes};
+    const HistoryOpenResult result = history::repair(*d, settings);
+    m_damaged = false;
+    return result;
+}
+
 QStringList HistoryStore::integrityCheck() const
 {
     std::lock_guard lock(m_mutex);
     requireOpen(*d);
     QStringList problems;
-    {
+    try {
         auto s = d->prepare("PRAGMA integrity_check");
         while (s.step()) {
             const QString line = s.text(0);
             if (line != QLatin1String("ok"))
                 problems.append(line);
         }
+    } catch (const HistoryError &e) {
+        // A page so damaged that the check stops there: a finding, not a failure to check.
+        if (!isCorrupt(e))
+            throw;
+        problems.append(sqliteReason(e));
     }
     // Checks the full-text index against its content; fails with SQLITE_CORRUPT_VTAB if not.
     try {

@@ -30,10 +30,14 @@
 //     app; a power cut may roll back the last commits (never corrupt the file). Set
 //     Options::syncEveryCommit for power-cut durability at one fsync per entry.
 //   - Corruption: open() finds a file that is not a database or has a damaged schema, moves it
-//     (with its -wal) aside to "<path>.corrupt-<UTC timestamp>", creates a fresh store and says
-//     so in HistoryOpenResult. Nothing is deleted. Damage deeper inside the file surfaces as
-//     HistoryError::Corrupt when a query reaches it; the store then leaves a "<path>.needs-check"
-//     marker, and the next open() runs PRAGMA quick_check and recovers the same way.
+//     (with its -wal) aside to "<path>.corrupt-<UTC timestamp>", creates a fresh store with every
+//     entry it can still read from it and says so in HistoryOpenResult. Nothing is deleted.
+//     Damage deeper inside the file (some pages) costs the entries stored there, not the file:
+//     recent() and search() read past it entry by entry and list those entries, with SQLite's
+//     error, in HistoryPage::damaged; entry() throws HistoryError::Corrupt for them; writes go
+//     on where SQLite can make them. A query that meets damage leaves a "<path>.needs-check"
+//     marker; the next open() runs PRAGMA quick_check and says Status::Damaged while it fails.
+//     repair() rebuilds such a file (the old one kept as above) when the user asks.
 //   - Concurrency: writes use BEGIN IMMEDIATE with a busy timeout and are retried, so two Glosa
 //     processes writing at once wait for each other; a caller only sees HistoryError::Busy (with a
 //     friendly message) if another process holds the lock for longer than Options::busyTimeoutMs
@@ -65,15 +69,19 @@ class Connection;
 struct HistoryOpenResult
 {
     enum class Status {
-        Opened,    // an existing history
-        Created,   // a new, empty history
-        // The old file was damaged: it was moved to backupPath, and a new one holds every entry
-        // that could still be read from it.
+        Opened,  // an existing history
+        Created, // a new, empty history
+        // The old file could not be opened (or repair() rebuilt it): it was moved to
+        // backupPath, and a new one holds every entry that could still be read from it.
         Recovered,
+        // The file opened, but some of its pages are damaged (PRAGMA quick_check): it is used in
+        // place. Reads list the entries stored there in HistoryPage::damaged (entry() throws
+        // HistoryError::Corrupt for them); the others read and write as before. repair() rebuilds.
+        Damaged,
     };
     Status status = Status::Opened;
     QString backupPath;    // Recovered only
-    QString message;       // Recovered only: a sentence for the user (the GUI shows it)
+    QString message;       // Recovered and Damaged: sentences for the user (the GUI shows them)
     int recoveredEntries = 0; // Recovered only: entries carried over into the new file
     int lostEntries = 0;      // Recovered only: entries found damaged (not carried over)
     int migratedFrom = -1; // schema version before open() migrated it; -1 when nothing changed
@@ -175,12 +183,25 @@ public:
     void forEachEntry(const HistoryFilter &filter,
                       const std::function<bool(const HistoryEntry &)> &visit) const;
 
-    // PRAGMA integrity_check plus the FTS5 index check; empty when everything is fine.
+    // PRAGMA integrity_check plus the FTS5 index check: what they find (SQLITE_CORRUPT on a page
+    // the check cannot get past is a finding too); empty when everything is fine.
     QStringList integrityCheck() const;
+
+    // Rebuilds a damaged file (HistoryOpenResult::Status::Damaged): the old file is moved aside
+    // to "<path>.corrupt-<UTC timestamp>" and kept, every entry that can be read is carried over
+    // into a new file at the same path, which the store then uses. Returns Status::Recovered
+    // with the backup's path, the counts and a message. Run it with no other Glosa process
+    // using the file (one that is would go on writing into the backup).
+    HistoryOpenResult repair();
 
 private:
     Options m_options;
     std::unique_ptr<history::Connection> d;
+    // The file has damaged pages (open() found them, or a query met one): recent() and search()
+    // then read entry by entry. Always, not only for the queries that fail: SQL's OFFSET counts
+    // the damaged rows it skips and the entry-by-entry reading cannot, so mixing the two would
+    // list entries twice or not at all as a list is paged.
+    mutable bool m_damaged = false;
     mutable std::recursive_mutex m_mutex;
 };
 

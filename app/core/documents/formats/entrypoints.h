@@ -8,6 +8,8 @@
 #include <QByteArray>
 #include <QString>
 
+#include <chrono>
+
 namespace glosa::documents::formats {
 
 Document parseTxt(const QByteArray &bytes, const QString &name);
@@ -17,7 +19,10 @@ Document parseMd(const QByteArray &bytes, const QString &name);
 Document parseHtml(const QByteArray &bytes, const QString &name);
 Document parseOdt(const QByteArray &bytes, const QString &name);
 Document parseDocx(const QByteArray &bytes, const QString &name);
-Document readPdf(const QString &path); // QtPdf reads files, not bytes
+// QtPdf reads files, not bytes. It runs in the glosa-pdftext helper (formats/pdftext.h), stopped
+// after limits::kMaxPdfReadSeconds, or after `timeLimit` (the tests' shorter one).
+Document readPdf(const QString &path);
+Document readPdf(const QString &path, std::chrono::milliseconds timeLimit);
 
 // The document as read, with the target language on its <html> tag once translated.
 QByteArray writeHtml(const Document &document);

@@ -1,87 +1,104 @@
-// PDF, read only: the text of each page (QtPdf / pdfium) by blocks of lines, read like a .txt
-// file. What it is written as instead is the PDF row of the format table (formats.cpp).
+// PDF, read only: the text of each page, read like a .txt file. QtPdf runs in the glosa-pdftext
+// helper process under time and memory limits (formats/pdftext.h says why); this file starts it,
+// waits for it and turns whatever becomes of it into the document or a DocumentError. What a
+// PDF is written as instead is the PDF row of the format table (formats.cpp).
 #include "app/core/documents/formats/entrypoints.h"
+#include "app/core/documents/formats/pdftext.h"
+#include "app/core/executabledir.h"
+#include "app/core/limits.h"
 
 #include <QFileInfo>
-#include <QPdfDocument>
-#include <QPdfSelection>
+#include <QProcess>
 
-#include <algorithm>
+#include <csignal>
+#include <cstring>
 
 namespace glosa::documents::formats {
 
-// Lines as pdfium gives them, read like a .txt file: lines join into paragraphs when they do
-// not end a sentence and the next starts in lower case; pages are separated by a blank line.
+namespace {
+
+const QString kHelperName = QStringLiteral("glosa-pdftext");
+
+// Next to the running binary (build/bin, an installed bin/), or in ../bin for the build tree's
+// other executables (build/tests, build-sanitize/fuzz), as plugins are found in ../plugins.
+QString helperPath()
+{
+    const QString dir = executableDir();
+    for (const QString &candidate :
+         {dir + QLatin1Char('/') + kHelperName, dir + QStringLiteral("/../bin/") + kHelperName}) {
+        if (QFileInfo(candidate).isExecutable())
+            return QFileInfo(candidate).absoluteFilePath();
+    }
+    return {};
+}
+
+QString seconds(std::chrono::milliseconds time)
+{
+    return QString::number(double(time.count()) / 1000.0);
+}
+
+} // namespace
+
 Document readPdf(const QString &path)
 {
+    return readPdf(path, std::chrono::seconds(limits::kMaxPdfReadSeconds));
+}
+
+Document readPdf(const QString &path, std::chrono::milliseconds timeLimit)
+{
     const QString &name = path;
-    if (const QFileInfo file(path); file.exists() && file.size() == 0) // QtPdf: "invalid"
-        throw DocumentError(QStringLiteral("%1 is empty (0 bytes)").arg(name));
-    QPdfDocument pdf;
-    const QPdfDocument::Error error = pdf.load(path);
-    switch (error) {
-    case QPdfDocument::Error::None:
-        break;
-    case QPdfDocument::Error::FileNotFound:
-        throw DocumentError(QStringLiteral("cannot open %1: no such file").arg(name));
-    case QPdfDocument::Error::IncorrectPassword:
-    case QPdfDocument::Error::UnsupportedSecurityScheme:
-        throw DocumentError(QStringLiteral("%1 is password-protected (encrypted); save it without "
-                                           "a password first")
-                                .arg(name));
-    case QPdfDocument::Error::InvalidFileFormat:
-        throw DocumentError(QStringLiteral("%1 is corrupt: not a readable PDF").arg(name));
-    default:
-        throw DocumentError(QStringLiteral("%1 cannot be read as a PDF (QtPdf error %2)")
+    const QString helper = helperPath();
+    if (helper.isEmpty())
+        throw DocumentError(QStringLiteral("cannot read %1: the PDF reader %2 is missing from %3 "
+                                           "(a broken installation?)")
+                                .arg(name, kHelperName, executableDir()));
+    // No event loop is needed (or used): waitForStarted/waitForFinished poll the pipes and the
+    // child's exit themselves, on whichever thread calls readPdf (glosa-cli's main thread, the
+    // Documents view's worker), and the QProcess never leaves that thread.
+    QProcess process;
+    process.setProgram(helper);
+    process.setArguments({path});
+    process.setStandardInputFile(QProcess::nullDevice());
+    // QtPdf's own warnings reach our stderr as they did when it ran in this process.
+    process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    process.start(QIODevice::ReadOnly);
+    if (!process.waitForStarted(int(timeLimit.count())))
+        throw DocumentError(QStringLiteral("cannot read %1: the PDF reader %2 did not start: %3")
+                                .arg(name, helper, process.errorString()));
+    if (!process.waitForFinished(int(timeLimit.count())) &&
+        process.state() != QProcess::NotRunning) {
+        process.kill(); // SIGKILL: pdfium has no way to be asked
+        process.waitForFinished(-1);
+        throw DocumentError(QStringLiteral("%1: reading the PDF took longer than the limit of %2 s "
+                                           "and was stopped (a damaged or hostile file?)")
+                                .arg(name, seconds(timeLimit)));
+    }
+    if (process.exitStatus() == QProcess::CrashExit) {
+        // Qt gives the signal's number as the exit code of a process a signal ended.
+        const int signal = process.exitCode();
+        const QString what = QString::fromLocal8Bit(strsignal(signal));
+        if (signal == SIGXCPU)
+            throw DocumentError(QStringLiteral("%1: reading the PDF used more than the limit of "
+                                               "%2 s of processor time and was stopped")
+                                    .arg(name)
+                                    .arg(limits::kMaxPdfReadSeconds));
+        throw DocumentError(QStringLiteral("%1: the PDF reader (QtPdf) stopped on signal %2 (%3) "
+                                           "while reading it: a damaged or hostile file, or one "
+                                           "that needs more memory than the limit of %4 MiB")
                                 .arg(name)
-                                .arg(int(error)));
+                                .arg(signal)
+                                .arg(what)
+                                .arg(limits::kMaxPdfReaderBytes >> 20));
     }
-    QByteArray text;
-    for (int page = 0; page < pdf.pageCount(); ++page) {
-        const QString all = pdf.getAllText(page).text();
-        // Lines with where they sit; a gap well above the usual line spacing ends a block.
-        struct Line
-        {
-            QString text;
-            qreal top;
-        };
-        std::vector<Line> lines;
-        qsizetype start = 0;
-        while (start <= all.size()) {
-            qsizetype end = all.indexOf(QLatin1Char('\n'), start);
-            if (end < 0)
-                end = all.size();
-            QString line = all.mid(start, end - start);
-            if (line.endsWith(QLatin1Char('\r')))
-                line.chop(1);
-            line.remove(QChar(0x0002)); // pdfium's soft hyphen marker
-            if (!line.trimmed().isEmpty()) {
-                const QPdfSelection selection =
-                    pdf.getSelectionAtIndex(page, int(start), int(line.size()));
-                lines.push_back({line.trimmed(), selection.boundingRectangle().top()});
-            }
-            start = end + 1;
-        }
-        std::vector<qreal> gaps;
-        for (std::size_t i = 1; i < lines.size(); ++i)
-            gaps.push_back(lines[i].top - lines[i - 1].top);
-        std::vector<qreal> sorted = gaps;
-        std::sort(sorted.begin(), sorted.end());
-        // The usual spacing: the lower quartile (most gaps in a page are between lines).
-        const qreal usual = sorted.empty() ? 0 : sorted[sorted.size() / 4];
-        if (!text.isEmpty() && !lines.empty())
-            text += "\n\n";
-        for (std::size_t i = 0; i < lines.size(); ++i) {
-            if (i > 0)
-                text += usual > 0 && gaps[i - 1] > 1.5 * usual ? "\n\n" : "\n";
-            text += lines[i].text.toUtf8();
-        }
-    }
-    if (text.trimmed().isEmpty())
-        throw DocumentError(QStringLiteral("%1 has no text to translate (a scanned PDF needs text "
-                                           "recognition first)")
-                                .arg(name));
-    Document doc = readTxt(text + '\n', name);
+    const std::optional<PdfTextFrame> frame = readPdfTextFrame(process.readAllStandardOutput());
+    if (!frame)
+        throw DocumentError(QStringLiteral("cannot read %1: the PDF reader %2 ended (exit code "
+                                           "%3) without an answer")
+                                .arg(name, helper)
+                                .arg(process.exitCode()));
+    if (frame->isError)
+        throw DocumentError(QString::fromUtf8(frame->payload));
+    Document doc = readTxt(frame->payload, name);
     doc.format = QStringLiteral("pdf");
     return doc;
 }

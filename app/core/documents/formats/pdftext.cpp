@@ -1,0 +1,118 @@
+// The in-process half of reading a PDF: QtPdf's page text, and the helper's frame (pdftext.h).
+// Built into glosa_core (readPdf reads the frame; fuzz_pdf) and into glosa-pdftext itself.
+#include "app/core/documents/formats/pdftext.h"
+
+#include "app/core/documents/document.h"
+
+#include <QFileInfo>
+#include <QPdfDocument>
+#include <QPdfSelection>
+
+#include <algorithm>
+#include <vector>
+
+namespace glosa::documents::formats {
+
+namespace {
+const QByteArray kFrameMagic = QByteArrayLiteral("glosa-pdftext 1\n");
+} // namespace
+
+// Lines as pdfium gives them, read like a .txt file: lines join into paragraphs when they do
+// not end a sentence and the next starts in lower case; pages are separated by a blank line.
+QByteArray extractPdfText(const QString &path)
+{
+    const QString &name = path;
+    if (const QFileInfo file(path); file.exists() && file.size() == 0) // QtPdf: "invalid"
+        throw DocumentError(QStringLiteral("%1 is empty (0 bytes)").arg(name));
+    QPdfDocument pdf;
+    const QPdfDocument::Error error = pdf.load(path);
+    switch (error) {
+    case QPdfDocument::Error::None:
+        break;
+    case QPdfDocument::Error::FileNotFound:
+        throw DocumentError(QStringLiteral("cannot open %1: no such file").arg(name));
+    case QPdfDocument::Error::IncorrectPassword:
+    case QPdfDocument::Error::UnsupportedSecurityScheme:
+        throw DocumentError(QStringLiteral("%1 is password-protected (encrypted); save it without "
+                                           "a password first")
+                                .arg(name));
+    case QPdfDocument::Error::InvalidFileFormat:
+        throw DocumentError(QStringLiteral("%1 is corrupt: not a readable PDF").arg(name));
+    default:
+        throw DocumentError(QStringLiteral("%1 cannot be read as a PDF (QtPdf error %2)")
+                                .arg(name)
+                                .arg(int(error)));
+    }
+    QByteArray text;
+    for (int page = 0; page < pdf.pageCount(); ++page) {
+        const QString all = pdf.getAllText(page).text();
+        // Lines with where they sit; a gap well above the usual line spacing ends a block.
+        struct Line
+        {
+            QString text;
+            qreal top;
+        };
+        std::vector<Line> lines;
+        qsizetype start = 0;
+        while (start <= all.size()) {
+            qsizetype end = all.indexOf(QLatin1Char('\n'), start);
+            if (end < 0)
+                end = all.size();
+            QString line = all.mid(start, end - start);
+            if (line.endsWith(QLatin1Char('\r')))
+                line.chop(1);
+            line.remove(QChar(0x0002)); // pdfium's soft hyphen marker
+            if (!line.trimmed().isEmpty()) {
+                const QPdfSelection selection =
+                    pdf.getSelectionAtIndex(page, int(start), int(line.size()));
+                lines.push_back({line.trimmed(), selection.boundingRectangle().top()});
+            }
+            start = end + 1;
+        }
+        std::vector<qreal> gaps;
+        for (std::size_t i = 1; i < lines.size(); ++i)
+            gaps.push_back(lines[i].top - lines[i - 1].top);
+        std::vector<qreal> sorted = gaps;
+        std::sort(sorted.begin(), sorted.end());
+        // The usual spacing: the lower quartile (most gaps in a page are between lines).
+        const qreal usual = sorted.empty() ? 0 : sorted[sorted.size() / 4];
+        if (!text.isEmpty() && !lines.empty())
+            text += "\n\n";
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            if (i > 0)
+                text += usual > 0 && gaps[i - 1] > 1.5 * usual ? "\n\n" : "\n";
+            text += lines[i].text.toUtf8();
+        }
+    }
+    if (text.trimmed().isEmpty())
+        throw DocumentError(QStringLiteral("%1 has no text to translate (a scanned PDF needs text "
+                                           "recognition first)")
+                                .arg(name));
+    return text + '\n';
+}
+
+QByteArray writePdfTextFrame(const PdfTextFrame &frame)
+{
+    return kFrameMagic + (frame.isError ? "error " : "text ") +
+           QByteArray::number(frame.payload.size()) + '\n' + frame.payload;
+}
+
+std::optional<PdfTextFrame> readPdfTextFrame(const QByteArray &bytes)
+{
+    if (!bytes.startsWith(kFrameMagic))
+        return std::nullopt;
+    const qsizetype lineEnd = bytes.indexOf('\n', kFrameMagic.size());
+    if (lineEnd < 0)
+        return std::nullopt;
+    const QByteArray line = bytes.mid(kFrameMagic.size(), lineEnd - kFrameMagic.size());
+    const qsizetype space = line.indexOf(' ');
+    const QByteArray kind = line.left(space);
+    bool ok = false;
+    const qint64 size = line.mid(space + 1).toLongLong(&ok);
+    if (space < 0 || !ok || size < 0 || (kind != "text" && kind != "error") ||
+        size != bytes.size() - (lineEnd + 1))
+        return std::nullopt;
+    return PdfTextFrame{kind == "error", bytes.mid(lineEnd + 1)};
+}
+
+} // namespace glosa::documents::formats

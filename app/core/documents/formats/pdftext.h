@@ -1,0 +1,35 @@
+// Reading a PDF's text with QtPdf (pdfium), and the frame the glosa-pdftext helper (app/pdftext)
+// hands it back in. pdfium cannot be interrupted from outside, and a hostile file can keep it
+// busy for minutes or make it allocate without bound (issue #16; abandoning a thread inside it
+// would leave it burning CPU and memory), so the app never runs it in its own process: readPdf
+// (pdf.cpp) runs the helper under time and memory limits, as browsers do, and reads its frame.
+// Only the helper and the fuzz harness (fuzz_pdf, which wants speed) call extractPdfText.
+//
+// The frame on the helper's stdout: the line "glosa-pdftext 1", then "text N" or "error N" on a
+// line, then exactly N bytes of UTF-8 (the text, or a DocumentError's message) and nothing after.
+// A helper killed while writing leaves a frame that is short or missing, never one that reads as
+// complete.
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+#include <optional>
+
+namespace glosa::documents::formats {
+
+// The text of every page by blocks of lines (pages and blocks end with a blank line), UTF-8,
+// ending with a newline: what readTxt makes paragraphs of. Throws DocumentError naming `path`.
+QByteArray extractPdfText(const QString &path);
+
+struct PdfTextFrame
+{
+    bool isError = false; // payload is a DocumentError's message, not the text
+    QByteArray payload;
+};
+
+QByteArray writePdfTextFrame(const PdfTextFrame &frame);
+// nullopt when `bytes` is not exactly one whole frame.
+std::optional<PdfTextFrame> readPdfTextFrame(const QByteArray &bytes);
+
+} // namespace glosa::documents::formats
