@@ -580,8 +580,8 @@ private slots:
     {
         // What a Spanish reader meets: the tooltip and the screen reader's alt text in Spanish.
         // (The toy word table knows no '"friend"' with its quotes; the quotes it copies are
-        // escaped for the single-quoted attribute. White space around an inline tag is folded to
-        // one space, written before it.)
+        // escaped for the single-quoted attribute. White space on both sides of an inline tag
+        // stays on both sides, as in the source.)
         const QByteArray html =
             "<div title=\"the dog\"><p>the cat <img src=\"the_cat.png\" alt=\"the red car\" "
             "title='my &quot;friend&quot;'> is big</p>\n<p><img alt=\"the house\" src=x></p>"
@@ -594,7 +594,7 @@ private slots:
         const QByteArray out = doc.render();
         QCOMPARE(out,
                  QByteArray("<div title=\"el perro\"><p>el gato <img src=\"the_cat.png\" "
-                            "alt=\"el rojo coche\" title='mi &quot;friend&quot;'>es grande</p>\n"
+                            "alt=\"el rojo coche\" title='mi &quot;friend&quot;'> es grande</p>\n"
                             "<p><img alt=\"el casa\" src=x></p><input placeholder=\"hola\" "
                             "value=\"the cat\"></div>"));
         // Not paragraphs of the text.

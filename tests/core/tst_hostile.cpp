@@ -208,6 +208,12 @@ private slots:
         // Found by fuzz_html on its seed: a line break and indentation inside a paragraph came
         // back as one space.
         QTest::newRow("html white space inside a paragraph") << "paragraph-white-space.html";
+        // The fuzzers' round-trip findings, minimised. HTML: a lone '<' before a tag (and '&',
+        // '>') came back escaped; white space on both sides of a tag (`c <br/> d`) lost its
+        // second run; alt and title text lost its white space and got its quotes escaped.
+        QTest::newRow("html '<', '&' and '>' as text") << "markup-characters-as-text.html";
+        QTest::newRow("html white space on both sides of a tag") << "white-space-around-tags.html";
+        QTest::newRow("html attribute text") << "attribute-text.html";
     }
     void untranslatedDocumentsComeBackByteForByte()
     {

@@ -141,6 +141,16 @@ def committed():
     with open(out("paragraph-white-space.html"), "wb") as f:
         f.write(b"<p>the red\n   car is <b>very</b>\n\tsmall.  </p>\n<p>\n  a  b\r\n c\n</p>\n"
                 b"<p>a<br>b<br>\n  c</p>\n")
+    # 13. Round-trip findings of the fuzzers (render() of the untranslated document differed),
+    # minimised. HTML: a lone '<' just before a tag came back as '&lt;' (and so did '&' and '>'
+    # written as text); white space on both sides of a tag lost its second run; attribute text
+    # came back with its white space folded and its quotes and '&' escaped.
+    with open(out("markup-characters-as-text.html"), "wb") as f:
+        f.write(b"<p>a</p><<p>b & c > d</p>\n")
+    with open(out("white-space-around-tags.html"), "wb") as f:
+        f.write(b"<p>c <br/> d <b> e</b> f <br> \n <br>  g &#32; h</p>\n")
+    with open(out("attribute-text.html"), "wb") as f:
+        f.write(b"<p><img alt=\" it's  a & b \" title=\"x\n y\">z</p>\n")
     # 14. A 6000 x 6000 RGBA PNG, 16 bits a channel: 36 megapixels, under the app's limit, but
     # 288 MB decoded (Qt's own default allocation limit is 256 MB).
     png_header(out("6000x6000-rgba64.png"), 6000, 6000, depth=16, colour=6)
