@@ -214,6 +214,9 @@ private slots:
         QTest::newRow("html '<', '&' and '>' as text") << "markup-characters-as-text.html";
         QTest::newRow("html white space on both sides of a tag") << "white-space-around-tags.html";
         QTest::newRow("html attribute text") << "attribute-text.html";
+        // Markup running over a CRLF (an image's URL, a subtitle tag) came back with an LF.
+        QTest::newRow("md image split by a CRLF") << "crlf-in-markup.md";
+        QTest::newRow("srt tag split by a CRLF") << "crlf-in-tag.srt";
     }
     void untranslatedDocumentsComeBackByteForByte()
     {

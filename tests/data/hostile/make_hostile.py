@@ -151,6 +151,12 @@ def committed():
         f.write(b"<p>c <br/> d <b> e</b> f <br> \n <br>  g &#32; h</p>\n")
     with open(out("attribute-text.html"), "wb") as f:
         f.write(b"<p><img alt=\" it's  a & b \" title=\"x\n y\">z</p>\n")
+    # md and srt: markup running over a CRLF line break (an image's URL, a subtitle tag) came
+    # back with an LF.
+    with open(out("crlf-in-markup.md"), "wb") as f:
+        f.write(b"a ![i](y\r\n)* b\r\n")
+    with open(out("crlf-in-tag.srt"), "wb") as f:
+        f.write(b"1\r\n00:00:01,000 --> 00:00:02,000\r\na <i b\r\nc> d\r\n")
     # 14. A 6000 x 6000 RGBA PNG, 16 bits a channel: 36 megapixels, under the app's limit, but
     # 288 MB decoded (Qt's own default allocation limit is 256 MB).
     png_header(out("6000x6000-rgba64.png"), 6000, 6000, depth=16, colour=6)
