@@ -157,6 +157,11 @@ def committed():
         f.write(b"a ![i](y\r\n)* b\r\n")
     with open(out("crlf-in-tag.srt"), "wb") as f:
         f.write(b"1\r\n00:00:01,000 --> 00:00:02,000\r\na <i b\r\nc> d\r\n")
+    # docx: a <w:t> without its own </w:t> took the markup after it for text, which came back
+    # escaped (the document read back with a paragraph less).
+    docx(out("damaged-text-run.docx"),
+         '<w:p><w:r><w:t>a</w:t></w:r></w:p><w:p><w:r><w:t>b</w:x>c</w:tS</w:r></w:p>'
+         '<w:p><w:r><w:t>d</w:t></w:r></w:p>')
     # 14. A 6000 x 6000 RGBA PNG, 16 bits a channel: 36 megapixels, under the app's limit, but
     # 288 MB decoded (Qt's own default allocation limit is 256 MB).
     png_header(out("6000x6000-rgba64.png"), 6000, 6000, depth=16, colour=6)

@@ -268,11 +268,21 @@ private:
             head = element.left(end);
             i = end;
         }
-        while (i < closeStart) {
+        std::vector<Item> items;
+        // A damaged run (text outside its elements, a <w:t> holding markup or without its own
+        // </w:t>) is kept whole, as it was: its pieces would not be written back as they were.
+        bool damaged = i < 0 || closeStart < i;
+        while (!damaged && i < closeStart) {
             const qsizetype next = element.indexOf('<', i);
-            if (next < 0 || next >= closeStart)
+            if (next < 0 || next >= closeStart) {
+                damaged = !element.sliced(i, closeStart - i).trimmed().isEmpty();
                 break;
+            }
             const qsizetype end = elementEnd(element, next);
+            damaged = end < 0 || end > closeStart ||
+                      !element.sliced(i, next - i).trimmed().isEmpty();
+            if (damaged)
+                break;
             const QByteArray name = tagNameAt(element, next);
             if (name == "w:t") {
                 const qsizetype textStart = tagEnd(element, next);
@@ -281,19 +291,26 @@ private:
                     i = end;
                     continue;
                 }
+                const qsizetype textEnd = element.indexOf('<', textStart);
+                damaged = QByteArrayView(element).sliced(textEnd, end - textEnd) != "</w:t>";
+                if (damaged)
+                    break;
                 // Spaces at the ends of a translated run matter: keep them.
                 if (!tag.contains("xml:space"))
                     tag = "<w:t xml:space=\"preserve\">";
-                const qsizetype textEnd = element.lastIndexOf("</w:t>", end);
-                Item item{Item::Text, head + tag, "</w:t></w:r>",
-                          decodeXmlText(element.mid(textStart, textEnd - textStart)), true};
-                m_items.push_back(item);
+                items.push_back({Item::Text, head + tag, "</w:t></w:r>",
+                                 decodeXmlText(element.mid(textStart, textEnd - textStart)),
+                                 true});
             } else {
-                m_items.push_back({Item::Other, head + element.mid(next, end - next) + "</w:r>"});
-                m_items.back().separates = name == "w:tab" || name == "w:br" || name == "w:cr";
+                items.push_back({Item::Other, head + element.mid(next, end - next) + "</w:r>"});
+                items.back().separates = name == "w:tab" || name == "w:br" || name == "w:cr";
             }
             i = end;
         }
+        if (damaged)
+            m_items.push_back({Item::Other, element});
+        else
+            m_items.insert(m_items.end(), items.begin(), items.end());
     }
 
     const QByteArray &m_xml;
