@@ -76,6 +76,10 @@ private slots:
             << "nested-notes.odt" << "notes or frames nest deeper than the limit of 4";
         QTest::newRow("html inline elements nested 20,000 deep")
             << "nested-inline.html" << "inline elements nest deeper than the limit of 100";
+        // Found by fuzz_docx (round trip): the zip writer takes C strings, so a member whose
+        // name has a NUL byte came back under the name cut there.
+        QTest::newRow("docx member name with a NUL byte")
+            << "nul-in-member-name.docx" << "is corrupt: the name of a member has a NUL byte";
     }
     void documentsStopAtALimit()
     {

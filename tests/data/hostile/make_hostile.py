@@ -162,6 +162,14 @@ def committed():
     docx(out("damaged-text-run.docx"),
          '<w:p><w:r><w:t>a</w:t></w:r></w:p><w:p><w:r><w:t>b</w:x>c</w:tS</w:r></w:p>'
          '<w:p><w:r><w:t>d</w:t></w:r></w:p>')
+    # docx: a member whose name has a NUL byte came back under the name cut at the NUL.
+    docx(out("nul-in-member-name.docx"), '<w:p><w:r><w:t>a</w:t></w:r></w:p>')
+    with zipfile.ZipFile(out("nul-in-member-name.docx"), "a") as z:
+        z.writestr("word/styles.xml", "<w:styles/>")
+    with open(out("nul-in-member-name.docx"), "r+b") as f:
+        data = f.read()
+        f.seek(data.rindex(b"word/styles.xml") + 4)  # in the central directory
+        f.write(b"\0")
     # 14. A 6000 x 6000 RGBA PNG, 16 bits a channel: 36 megapixels, under the app's limit, but
     # 288 MB decoded (Qt's own default allocation limit is 256 MB).
     png_header(out("6000x6000-rgba64.png"), 6000, 6000, depth=16, colour=6)
