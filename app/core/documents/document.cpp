@@ -1,5 +1,7 @@
 #include "app/core/documents/document.h"
 
+#include "engine/text/protectedspans.h"
+
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -363,44 +365,51 @@ std::size_t Document::translatedCount() const
 
 void protectSpans(const QByteArray &text, std::vector<InlineSpan> &spans)
 {
+    const auto byStart = [](const InlineSpan &a, const InlineSpan &b) {
+        return a.range.begin != b.range.begin ? a.range.begin < b.range.begin
+                                              : a.range.end > b.range.end;
+    };
     // The readers collect spans in document order of their tags; nesting wants the outermost of
     // those that start together first.
-    std::stable_sort(spans.begin(), spans.end(), [](const InlineSpan &a, const InlineSpan &b) {
-        return a.range.begin != b.range.begin ? a.range.begin < b.range.begin
-                                              : a.range.end > b.range.end;
-    });
-    // One alternation, earliest and longest first: URLs before the numbers inside them.
-    static const QRegularExpression pattern(QStringLiteral(
-        R"((?:https?|ftp)://[^\s<>"']*[^\s<>"'.,;:!?)\]]|www\.[\w-]+(?:\.[\w-]+)+(?:/[^\s<>"']*[^\s<>"'.,;:!?)\]])?)"
-        R"(|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
-        R"(|%\d+\$[-+ 0#]*\d*(?:\.\d+)?[a-zA-Z]|%[-+ 0#]*\d*(?:\.\d+)?[sdifgxXcup@]|%\d+)"
-        R"(|\$\{\w+\}|\{\{\s*[\w.-]+\s*\}\}|\{[\w.-]*\})"
-        R"(|</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>)"
-        R"(|\d+(?:[.,:/]\d+)*)"
-        R"(|[\p{Sc}\p{Sm}\p{So}&#@§¶†‡•])"));
-    const QString unicode = QString::fromUtf8(text);
-    const std::vector<qsizetype> bytes = utf16ToBytes(unicode);
-    auto matches = pattern.globalMatch(unicode);
+    std::stable_sort(spans.begin(), spans.end(), byStart);
+    // What is protected is the engine's one definition (the rules the models were trained with).
+    static const engine::SpanProtector protector;
+    const std::vector<engine::ProtectedSpan> found =
+        protector.find({text.constData(), std::size_t(text.size())});
+    if (found.empty())
+        return;
+    // A match may sit inside a markup span, not across the edge of one (nor around an empty
+    // one) and not over verbatim text already there. Markup spans nest, so a match clashes
+    // exactly when a span edge lies strictly inside it, or when a verbatim span covers it:
+    // binary searches over the edges and over the verbatim spans instead of every span for
+    // every match.
+    std::vector<qsizetype> edges;
+    edges.reserve(2 * spans.size());
+    std::vector<ByteRange> verbatim; // by begin, each with the furthest end of those before it
+    for (const InlineSpan &s : spans) {
+        edges.push_back(s.range.begin);
+        edges.push_back(s.range.end);
+        if (s.verbatim && s.range.size() > 0)
+            verbatim.push_back(s.range);
+    }
+    std::sort(edges.begin(), edges.end());
+    for (std::size_t k = 1; k < verbatim.size(); ++k)
+        verbatim[k].end = std::max(verbatim[k].end, verbatim[k - 1].end);
     std::vector<InlineSpan> added;
-    while (matches.hasNext()) {
-        const QRegularExpressionMatch match = matches.next();
-        const ByteRange range{bytes[match.capturedStart()], bytes[match.capturedEnd()]};
-        // Inside a markup span is fine; across its edge or over other verbatim text is not.
-        const bool clashes = std::any_of(spans.begin(), spans.end(), [&](const InlineSpan &s) {
-            if (!overlaps(s.range, range) && s.range.size() > 0)
-                return false;
-            if (s.range.size() == 0)
-                return s.range.begin > range.begin && s.range.begin < range.end;
-            return s.verbatim || !contains(s.range, range);
-        });
-        if (!clashes)
-            added.push_back({range, {}, {}, true});
+    for (const engine::ProtectedSpan &match : found) {
+        const ByteRange range{qsizetype(match.bytes.begin), qsizetype(match.bytes.end)};
+        const auto edge = std::upper_bound(edges.begin(), edges.end(), range.begin);
+        if (edge != edges.end() && *edge < range.end)
+            continue;
+        const auto cover = std::upper_bound(
+            verbatim.begin(), verbatim.end(), range.begin,
+            [](qsizetype at, const ByteRange &r) { return at < r.begin; });
+        if (cover != verbatim.begin() && std::prev(cover)->end >= range.end)
+            continue;
+        added.push_back({range, {}, {}, true});
     }
     spans.insert(spans.end(), added.begin(), added.end());
-    std::stable_sort(spans.begin(), spans.end(), [](const InlineSpan &a, const InlineSpan &b) {
-        return a.range.begin != b.range.begin ? a.range.begin < b.range.begin
-                                              : a.range.end > b.range.end;
-    });
+    std::stable_sort(spans.begin(), spans.end(), byStart);
 }
 
 std::vector<ByteRange> projectSpans(const Segment &segment, SegmentTranslation &translation)
