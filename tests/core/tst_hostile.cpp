@@ -218,6 +218,10 @@ private slots:
         QTest::newRow("html '<', '&' and '>' as text") << "markup-characters-as-text.html";
         QTest::newRow("html white space on both sides of a tag") << "white-space-around-tags.html";
         QTest::newRow("html attribute text") << "attribute-text.html";
+        QTest::newRow("html white space after a <br> and a tag")
+            << "white-space-after-br-and-tag.html";
+        QTest::newRow("html <br> in an element closed by its parent's end tag")
+            << "br-in-implicitly-closed.html";
         // Markup running over a CRLF (an image's URL, a subtitle tag) came back with an LF.
         QTest::newRow("md image split by a CRLF") << "crlf-in-markup.md";
         QTest::newRow("srt tag split by a CRLF") << "crlf-in-tag.srt";

@@ -149,6 +149,13 @@ def committed():
         f.write(b"<p>a</p><<p>b & c > d</p>\n")
     with open(out("white-space-around-tags.html"), "wb") as f:
         f.write(b"<p>c <br/> d <b> e</b> f <br> \n <br>  g &#32; h</p>\n")
+    # White space after a tag that followed a <br>'s space (`<br><a> x`, fuzz_html) went
+    # before that tag.
+    with open(out("white-space-after-br-and-tag.html"), "wb") as f:
+        f.write(b"<<br><a> >\n<p><b>a<br></b> c</p>\n")
+    # A <br> inside an element that its parent's end tag closed went before that element.
+    with open(out("br-in-implicitly-closed.html"), "wb") as f:
+        f.write(b"<a><s><br>n</a>\n")
     with open(out("attribute-text.html"), "wb") as f:
         f.write(b"<p><img alt=\" it's  a & b \" title=\"x\n y\">z</p>\n")
     # md and srt: markup running over a CRLF line break (an image's URL, a subtitle tag) came

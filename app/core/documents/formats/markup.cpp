@@ -341,8 +341,11 @@ private:
                         m_run = {last + 1, {}};
                     } else if (m_run.first < 0 && !m_segment.asRead.empty() &&
                                m_segment.asRead.back().first.begin == last &&
-                               m_segment.asRead.back().second.isEmpty()) {
-                        // The space a <br> added: this white space is what it stands for.
+                               m_segment.asRead.back().second.isEmpty() &&
+                               m_last.kind == Last::Open &&
+                               m_segment.spans[m_last.index].range.begin == last) {
+                        // The space a <br> added, and nothing but the <br> since: this white
+                        // space is what it stands for.
                         m_segment.asRead.pop_back();
                         m_run = {last, {}};
                     } else if (m_run.first < 0) {
@@ -428,7 +431,8 @@ private:
             for (auto open = m_open.rbegin(); open != m_open.rend(); ++open) {
                 if (open->name != name)
                     continue;
-                // Close it and everything opened inside it and left open.
+                // Close it and everything opened inside it and left open (those close with
+                // it, so what came before this end tag was inside them: `<a><s><br>n</a>`).
                 const std::size_t keep = std::distance(open, m_open.rend()) - 1;
                 for (std::size_t k = m_open.size(); k-- > keep;) {
                     const Open &o = m_open[k];
@@ -437,7 +441,7 @@ private:
                                                 k == keep ? raw : "",
                                                 k == keep && m_rules.code.contains(o.name),
                                                 o.order,
-                                                k == keep ? order : o.order,
+                                                order,
                                                 false,
                                                 o.nested};
                 }
