@@ -222,6 +222,7 @@ private slots:
             << "white-space-after-br-and-tag.html";
         QTest::newRow("html <br> in an element closed by its parent's end tag")
             << "br-in-implicitly-closed.html";
+        QTest::newRow("html white space entity alone") << "white-space-entity-only.html";
         // Markup running over a CRLF (an image's URL, a subtitle tag) came back with an LF.
         QTest::newRow("md image split by a CRLF") << "crlf-in-markup.md";
         QTest::newRow("srt tag split by a CRLF") << "crlf-in-tag.srt";

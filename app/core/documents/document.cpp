@@ -437,11 +437,12 @@ void Document::appendSkeleton(const QByteArray &bytes)
 
 void Document::appendSegment(Segment segment)
 {
-    if (isBlank(segment.text) && segment.spans.empty())
+    if (isBlank(segment.text) && segment.spans.empty() && segment.asRead.empty())
         return;
     if (isBlank(segment.text)) {
-        // Markup only (an image, a line break): nothing to translate, so it is skeleton, but
-        // what is nested in it (an image's alt text) keeps its slot.
+        // Markup only (an image, a line break) or white space written otherwise (`&#xa;`):
+        // nothing to translate, so it is skeleton, but what is nested in it (an image's alt
+        // text) keeps its slot.
         renderInto(
             segment, escaping, lineBreak,
             [this](const QByteArray &bytes) { appendSkeleton(bytes); },

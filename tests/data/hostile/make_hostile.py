@@ -153,6 +153,9 @@ def committed():
     # before that tag.
     with open(out("white-space-after-br-and-tag.html"), "wb") as f:
         f.write(b"<<br><a> >\n<p><b>a<br></b> c</p>\n")
+    # A paragraph that is only an entity for white space was dropped.
+    with open(out("white-space-entity-only.html"), "wb") as f:
+        f.write(b"&#xa;<p>&#32;</p>\n")
     # A <br> inside an element that its parent's end tag closed went before that element.
     with open(out("br-in-implicitly-closed.html"), "wb") as f:
         f.write(b"<a><s><br>n</a>\n")
