@@ -237,6 +237,19 @@ private slots:
         QCOMPARE(doc.render(), bytes);
     }
 
+    // Found by fuzz_md: ICU's encoding detector names encodings that no converter opens
+    // (IBM420_ltr for these three bytes), and the reader used the null converter: SIGSEGV. Such
+    // names are passed over; no other encoding explains the bytes, so it is not text.
+    void encodingWithoutAConverterIsAMessage()
+    {
+        try {
+            readDocument(hostile(QStringLiteral("encoding-without-converter.md")));
+            QFAIL("no DocumentError");
+        } catch (const DocumentError &error) {
+            QVERIFY2(error.message().contains("is not UTF-8 text"), qPrintable(error.message()));
+        }
+    }
+
     // The office formats rewrite their text parts (runs split at tabs, xml:space added), so
     // there the property is that the untranslated document reads back to the same paragraphs.
     // Found by fuzz_docx_xml: a <w:t> without its own </w:t> took the markup after it for text,

@@ -88,8 +88,12 @@ QString detectEncoding(const QByteArray &bytes, bool truncated)
         const QString name = QString::fromLatin1(ucsdet_getName(matches[i], &status));
         // Multi-byte guesses for bytes that are not UTF-8 are the detector's weakest; the
         // single-byte encodings are checked by converting (undefined bytes, control characters).
-        if (U_SUCCESS(status) && !name.startsWith(QLatin1String("UTF-")) &&
-            ucnv_getMaxCharSize(strictConverter(name).get()) == 1 && toUtf16(bytes, name))
+        if (U_FAILURE(status) || name.startsWith(QLatin1String("UTF-")))
+            continue;
+        // The detector names some encodings that no converter opens ("IBM424_rtl", "IBM420_ltr":
+        // the direction is the detector's own): those are not taken.
+        const Converter converter = strictConverter(name);
+        if (converter && ucnv_getMaxCharSize(converter.get()) == 1 && toUtf16(bytes, name))
             found = name;
     }
     ucsdet_close(detector);

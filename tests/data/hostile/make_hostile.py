@@ -167,6 +167,10 @@ def committed():
         f.write(b"a ![i](y\r\n)* b\r\n")
     with open(out("crlf-in-tag.srt"), "wb") as f:
         f.write(b"1\r\n00:00:01,000 --> 00:00:02,000\r\na <i b\r\nc> d\r\n")
+    # Bytes for which ICU's detector names an encoding no converter opens (IBM420_ltr): the
+    # reader used the null converter (SIGSEGV, fuzz_md).
+    with open(out("encoding-without-converter.md"), "wb") as f:
+        f.write(b"\xba\xba0")
     # docx: a <w:t> without its own </w:t> took the markup after it for text, which came back
     # escaped (the document read back with a paragraph less).
     docx(out("damaged-text-run.docx"),
