@@ -237,6 +237,29 @@ private slots:
         QCOMPARE(doc.render(), bytes);
     }
 
+    // Text in another encoding comes back in it, byte for byte (what writeDocument writes).
+    // Found by fuzz_md: UTF-16 whose text starts with U+FEFF lost it, taken for the byte-order
+    // mark that ICU had already dropped.
+    void untranslatedTextInOtherEncodingsComesBackByteForByte_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("md UTF-16BE, U+FEFF after the mark") << "utf16-two-byte-order-marks.md";
+    }
+    void untranslatedTextInOtherEncodingsComesBackByteForByte()
+    {
+        QFETCH(QString, name);
+        QFile file(hostile(name));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const Document doc = readDocument(hostile(name));
+        QVERIFY2(doc.encoding != QLatin1String("UTF-8"), qPrintable(doc.encoding));
+        QTemporaryDir dir;
+        const QString out = dir.filePath(name);
+        QCOMPARE(writeDocument(doc, out), doc.encoding);
+        QFile written(out);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        QCOMPARE(written.readAll(), file.readAll());
+    }
+
     // Found by fuzz_md: ICU's encoding detector names encodings that no converter opens
     // (IBM420_ltr for these three bytes), and the reader used the null converter: SIGSEGV. Such
     // names are passed over; no other encoding explains the bytes, so it is not text.

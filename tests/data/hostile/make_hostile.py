@@ -167,6 +167,10 @@ def committed():
         f.write(b"a ![i](y\r\n)* b\r\n")
     with open(out("crlf-in-tag.srt"), "wb") as f:
         f.write(b"1\r\n00:00:01,000 --> 00:00:02,000\r\na <i b\r\nc> d\r\n")
+    # UTF-16BE whose text starts with U+FEFF after the byte-order mark: the decoder took that
+    # character for the mark, and the file came back with one FE FF less (fuzz_md).
+    with open(out("utf16-two-byte-order-marks.md"), "wb") as f:
+        f.write(b"\xfe\xff\xfe\xff\x64\x7c")
     # Bytes for which ICU's detector names an encoding no converter opens (IBM420_ltr): the
     # reader used the null converter (SIGSEGV, fuzz_md).
     with open(out("encoding-without-converter.md"), "wb") as f:
