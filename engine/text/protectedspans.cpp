@@ -12,9 +12,8 @@ namespace {
 
 // One alternative per kind, in priority order (the leftmost match wins, then the first
 // alternative). Keep equal to tools/glosa_spans.py's _PATTERNS (ICU syntax here: \x{...}).
-constexpr std::array<const char *, 9> kKinds = {"private",     "url",   "email",
-                                                "code",        "tag",   "placeholder",
-                                                "emoji",       "number", "symbol"};
+constexpr std::array<const char *, 9> kKinds = {"private",     "url",   "email",  "code",  "tag",
+                                                "placeholder", "emoji", "number", "symbol"};
 
 const char kEmojiChar[] =
     R"([\x{1F000}-\x{1FAFF}\x{2600}-\x{27BF}\x{2B00}-\x{2BFF}\x{2300}-\x{23FF}])";

@@ -79,7 +79,8 @@ private slots:
         // Found by fuzz_docx (round trip): the zip writer takes C strings, so a member whose
         // name has a NUL byte came back under the name cut there.
         QTest::newRow("docx member name with a NUL byte")
-            << "nul-in-member-name.docx" << "is corrupt: the name of a member has a NUL byte";
+            << "nul-in-member-name.docx"
+            << "is corrupt: the name of a member has a NUL byte";
     }
     void documentsStopAtALimit()
     {

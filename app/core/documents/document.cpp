@@ -156,16 +156,16 @@ public:
         const auto endAfter = [](const AlignmentLink &link, qsizetype at) {
             return link.source.end <= at;
         };
-        const std::size_t first = std::size_t(
-            std::lower_bound(m_sorted.begin(), m_sorted.end(), source.begin, endAfter) -
-            m_sorted.begin());
+        const std::size_t first =
+            std::size_t(std::lower_bound(m_sorted.begin(), m_sorted.end(), source.begin, endAfter) -
+                        m_sorted.begin());
         if (source.size() > 0) {
-            const std::size_t last = std::size_t(
-                std::lower_bound(m_sorted.begin(), m_sorted.end(), source.end,
-                                 [](const AlignmentLink &link, qsizetype at) {
-                                     return link.source.begin < at;
-                                 }) -
-                m_sorted.begin());
+            const std::size_t last =
+                std::size_t(std::lower_bound(m_sorted.begin(), m_sorted.end(), source.end,
+                                             [](const AlignmentLink &link, qsizetype at) {
+                                                 return link.source.begin < at;
+                                             }) -
+                            m_sorted.begin());
             if (first < last)
                 return m_targets->hull(first, last);
         }
@@ -210,10 +210,9 @@ public:
         m_nodes[node] = {source.begin, source.end, target.begin, target.end};
         for (node /= 2; node >= 1; node /= 2) {
             const Hulls &a = m_nodes[2 * node], &b = m_nodes[2 * node + 1];
-            m_nodes[node] = {std::min(a.sourceBegin, b.sourceBegin),
-                             std::max(a.sourceEnd, b.sourceEnd),
-                             std::min(a.targetBegin, b.targetBegin),
-                             std::max(a.targetEnd, b.targetEnd)};
+            m_nodes[node] = {
+                std::min(a.sourceBegin, b.sourceBegin), std::max(a.sourceEnd, b.sourceEnd),
+                std::min(a.targetBegin, b.targetBegin), std::max(a.targetEnd, b.targetEnd)};
         }
     }
 
@@ -568,9 +567,9 @@ void protectSpans(const QByteArray &text, std::vector<InlineSpan> &spans)
         const auto edge = std::upper_bound(edges.begin(), edges.end(), range.begin);
         if (edge != edges.end() && *edge < range.end)
             continue;
-        const auto cover = std::upper_bound(
-            verbatim.begin(), verbatim.end(), range.begin,
-            [](qsizetype at, const ByteRange &r) { return at < r.begin; });
+        const auto cover =
+            std::upper_bound(verbatim.begin(), verbatim.end(), range.begin,
+                             [](qsizetype at, const ByteRange &r) { return at < r.begin; });
         if (cover != verbatim.begin() && std::prev(cover)->end >= range.end)
             continue;
         added.push_back({range, {}, {}, true});
@@ -673,12 +672,10 @@ std::vector<ByteRange> projectSpans(const Segment &segment, SegmentTranslation &
                 std::lower_bound(verbatim.begin(), verbatim.end(), source.begin, startsBefore);
             auto last = std::lower_bound(first, verbatim.end(), source.end, startsBefore);
             if (verbatimOrdered) {
-                last = std::partition_point(first, last, [&](std::size_t m) {
-                    return spans[m].range.end <= source.end;
-                });
-                const ByteRange inside =
-                    verbatimHull.hull(std::size_t(first - verbatim.begin()),
-                                      std::size_t(last - verbatim.begin()));
+                last = std::partition_point(
+                    first, last, [&](std::size_t m) { return spans[m].range.end <= source.end; });
+                const ByteRange inside = verbatimHull.hull(std::size_t(first - verbatim.begin()),
+                                                           std::size_t(last - verbatim.begin()));
                 if (first < last)
                     target = {std::min(target.begin, inside.begin),
                               std::max(target.end, inside.end)};

@@ -279,8 +279,8 @@ private:
                 break;
             }
             const qsizetype end = elementEnd(element, next);
-            damaged = end < 0 || end > closeStart ||
-                      !element.sliced(i, next - i).trimmed().isEmpty();
+            damaged =
+                end < 0 || end > closeStart || !element.sliced(i, next - i).trimmed().isEmpty();
             if (damaged)
                 break;
             const QByteArray name = tagNameAt(element, next);
@@ -299,8 +299,7 @@ private:
                 if (!tag.contains("xml:space"))
                     tag = "<w:t xml:space=\"preserve\">";
                 items.push_back({Item::Text, head + tag, "</w:t></w:r>",
-                                 decodeXmlText(element.mid(textStart, textEnd - textStart)),
-                                 true});
+                                 decodeXmlText(element.mid(textStart, textEnd - textStart)), true});
             } else {
                 items.push_back({Item::Other, head + element.mid(next, end - next) + "</w:r>"});
                 items.back().separates = name == "w:tab" || name == "w:br" || name == "w:cr";

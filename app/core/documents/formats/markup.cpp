@@ -375,9 +375,12 @@ private:
                     } else {
                         // Unknown: kept as written, in its place.
                         ++m_order;
-                        m_segment.spans.push_back(
-                            {{at, at}, m_bytes.mid(i, semicolon + 1 - i), {}, false, m_order,
-                             m_order});
+                        m_segment.spans.push_back({{at, at},
+                                                   m_bytes.mid(i, semicolon + 1 - i),
+                                                   {},
+                                                   false,
+                                                   m_order,
+                                                   m_order});
                         m_last = {Last::Open, m_segment.spans.size() - 1};
                     }
                     i = semicolon;
