@@ -282,6 +282,9 @@ private slots:
     {
         QTest::addColumn<QString>("name");
         QTest::newRow("docx damaged text run") << "damaged-text-run.docx";
+        // Markup between a run and a tab went inside the run's <w:t> when the tab gave the run
+        // its space (fuzz_docx_xml).
+        QTest::newRow("docx markup before a tab") << "markup-before-tab.docx";
     }
     void untranslatedOfficeDocumentsReadBackTheSame()
     {

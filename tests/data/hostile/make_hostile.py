@@ -180,6 +180,10 @@ def committed():
     docx(out("damaged-text-run.docx"),
          '<w:p><w:r><w:t>a</w:t></w:r></w:p><w:p><w:r><w:t>b</w:x>c</w:tS</w:r></w:p>'
          '<w:p><w:r><w:t>d</w:t></w:r></w:p>')
+    # docx: markup between a run and a tab (`<:/>` here, a bookmark in real files) ended up
+    # inside the run's text when the tab gave that run its space (fuzz_docx_xml).
+    docx(out("markup-before-tab.docx"),
+         '<w:p><w:r><w:t>h</w:t><w:bookmarkStart/><w:tab/><w:t>i</w:t></w:r></w:p>')
     # docx: a member whose name has a NUL byte came back under the name cut at the NUL.
     docx(out("nul-in-member-name.docx"), '<w:p><w:r><w:t>a</w:t></w:r></w:p>')
     with zipfile.ZipFile(out("nul-in-member-name.docx"), "a") as z:

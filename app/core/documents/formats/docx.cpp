@@ -177,16 +177,24 @@ private:
                 m_segment.spans.push_back(std::move(span));
             } else {
                 m_segment.spans.push_back({{at, at}, item.raw, {}, false, order, order});
-                // A tab or a line break separates words: the run before it gets a space.
+                // A tab or a line break separates words: the run before it gets a space, and
+                // what came after that run (this item, and markup such as a bookmark between
+                // them) moves past the space, out of the run's text.
                 if (item.separates && !m_segment.text.isEmpty() && !m_segment.text.endsWith(' '))
                     for (auto span = m_segment.spans.rbegin(); span != m_segment.spans.rend();
                          ++span)
                         if (span->tile) {
-                            if (span->range.end == m_segment.text.size()) {
+                            const qsizetype end = m_segment.text.size();
+                            if (span->range.end == end) {
                                 m_segment.text += ' ';
                                 ++span->range.end;
-                                m_segment.spans.back().range = {m_segment.text.size(),
-                                                                m_segment.text.size()};
+                                for (auto after = span.base(); after != m_segment.spans.end();
+                                     ++after) {
+                                    if (after->range.begin == end)
+                                        ++after->range.begin;
+                                    if (after->range.end == end)
+                                        ++after->range.end;
+                                }
                             }
                             break;
                         }
