@@ -285,6 +285,7 @@ private slots:
         // Markup between a run and a tab went inside the run's <w:t> when the tab gave the run
         // its space (fuzz_docx_xml).
         QTest::newRow("docx markup before a tab") << "markup-before-tab.docx";
+        QTest::newRow("docx hyperlink before a tab") << "hyperlink-before-tab.docx";
     }
     void untranslatedOfficeDocumentsReadBackTheSame()
     {

@@ -184,6 +184,10 @@ def committed():
     # inside the run's text when the tab gave that run its space (fuzz_docx_xml).
     docx(out("markup-before-tab.docx"),
          '<w:p><w:r><w:t>h</w:t><w:bookmarkStart/><w:tab/><w:t>i</w:t></w:r></w:p>')
+    # ... and a hyperlink that closed with that run no longer held all of it.
+    docx(out("hyperlink-before-tab.docx"),
+         '<w:p><w:hyperlink><w:r><w:t>d</w:t></w:r></w:hyperlink><w:r><w:tab/><w:t>e</w:t></w:r>'
+         '</w:p>')
     # docx: a member whose name has a NUL byte came back under the name cut at the NUL.
     docx(out("nul-in-member-name.docx"), '<w:p><w:r><w:t>a</w:t></w:r></w:p>')
     with zipfile.ZipFile(out("nul-in-member-name.docx"), "a") as z:

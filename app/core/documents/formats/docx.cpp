@@ -188,6 +188,13 @@ private:
                             if (span->range.end == end) {
                                 m_segment.text += ' ';
                                 ++span->range.end;
+                                // A hyperlink that closed with the run takes the space too:
+                                // spans nest, never cross.
+                                for (auto around = m_segment.spans.begin();
+                                     around != std::prev(span.base()); ++around)
+                                    if (!around->tile && around->range.begin < end &&
+                                        around->range.end == end)
+                                        ++around->range.end;
                                 for (auto after = span.base(); after != m_segment.spans.end();
                                      ++after) {
                                     if (after->range.begin == end)
