@@ -2,10 +2,11 @@
 """Protected spans: the parts of a sentence that must come through translation unchanged.
 
 URLs, e-mail addresses, numbers (with separators and symbol units), emoji, inline code,
-markup tags and format placeholders (%1, %s, {name}, ${x}) are replaced by placeholder tokens
-before the model sees the text, and put back afterwards. The model is trained to copy the
-placeholder tokens (tools/glosa_corpus.py replaces spans that occur verbatim on both sides of
-a training pair), so it places them where the words around them go.
+markup tags, format placeholders (%1, %1$s, %s, {name}, ${x}) and typographic marks (&, ©, §)
+are replaced by placeholder tokens before the model sees the text, and put back afterwards.
+The model is trained to copy the placeholder tokens (tools/glosa_corpus.py replaces spans that
+occur verbatim on both sides of a training pair), so it places them where the words around them
+go.
 
 The C++ side (engine/text/protectedspans.cpp) implements the same rules; both are checked
 against tests/data/protected-spans/cases.tsv so that training and inference agree.
@@ -42,10 +43,13 @@ _PATTERNS = [
     ("email", r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
     ("code", r"`[^`\n]+`"),
     ("tag", r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>"),
-    ("placeholder", r"%\(\w+\)[sd]|%[-+ #0]*\d*(?:\.\d+)?[sdifuxXcpeEgG@]|%\d+|"
+    ("placeholder", r"%\(\w+\)[sd]|%\d+\$[-+ #0]*\d*(?:\.\d+)?[sdifuxXcpeEgG@]|"
+                    r"%[-+ #0]*\d*(?:\.\d+)?[sdifuxXcpeEgG@]|%\d+|"
                     r"\$\{\w+\}|\{\{?\w*\}?\}"),
     ("emoji", _EMOJI),
     ("number", _NUMBER),
+    # Typographic marks a model has no words for (and a document wants unchanged).
+    ("symbol", r"[&§¶†‡•©®™]"),
 ]
 _RE = re.compile("|".join("(?P<%s>%s)" % p for p in _PATTERNS))
 

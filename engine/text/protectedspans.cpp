@@ -12,8 +12,8 @@ namespace {
 
 // One alternative per kind, in priority order (the leftmost match wins, then the first
 // alternative). Keep equal to tools/glosa_spans.py's _PATTERNS (ICU syntax here: \x{...}).
-constexpr std::array<const char *, 8> kKinds = {"private", "url",         "email", "code",
-                                                "tag",     "placeholder", "emoji", "number"};
+constexpr std::array<const char *, 9> kKinds = {"private",     "url",   "email",  "code",  "tag",
+                                                "placeholder", "emoji", "number", "symbol"};
 
 const char kEmojiChar[] =
     R"([\x{1F000}-\x{1FAFF}\x{2600}-\x{27BF}\x{2B00}-\x{2BFF}\x{2300}-\x{23FF}])";
@@ -27,15 +27,18 @@ std::string rules()
                               R"((?:[\x{FE0F}\x{200D}\x{1F3FB}-\x{1F3FF}]|)" + kEmojiChar + ")*";
     const std::string number = std::string(R"((?:[$€£¥]\s?)?(?<![\w.,])[+-]?\d+(?:[.,:/-]\d+)*)") +
                                R"((?:\s?(?:)" + kUnits + R"())?(?!\w))";
-    const std::array<std::string, 8> alternatives = {
+    const std::array<std::string, kKinds.size()> alternatives = {
         R"([\x{E000}-\x{F8FF}])",
         R"((?:(?:https?|ftp)://|www\.)[^\s<>"'`]*[^\s<>"'`.,;:!?)\]}])",
         R"([\w.+-]+@[\w-]+(?:\.[\w-]+)+)",
         R"(`[^`\n]+`)",
         R"(</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>)",
-        R"(%\(\w+\)[sd]|%[-+ #0]*\d*(?:\.\d+)?[sdifuxXcpeEgG@]|%\d+|\$\{\w+\}|\{\{?\w*\}?\})",
+        R"(%\(\w+\)[sd]|%\d+\$[-+ #0]*\d*(?:\.\d+)?[sdifuxXcpeEgG@]|)"
+        R"(%[-+ #0]*\d*(?:\.\d+)?[sdifuxXcpeEgG@]|%\d+|\$\{\w+\}|\{\{?\w*\}?\})",
         emoji,
         number,
+        // Typographic marks a model has no words for (and a document wants unchanged).
+        R"([&§¶†‡•©®™])",
     };
     std::string all;
     for (const std::string &alternative : alternatives)

@@ -1,7 +1,7 @@
 // Protected spans: the parts of a sentence that must come through translation unchanged — URLs,
 // e-mail addresses, numbers (with separators and symbol units: "1,250.99", "10:30", "20%",
-// "2.5 km"), emoji, inline code, markup tags, format placeholders ("%1", "%s", "{name}", "${x}")
-// and private-use characters.
+// "2.5 km"), emoji, inline code, markup tags, format placeholders ("%1", "%1$s", "{name}", "${x}"),
+// private-use characters and typographic marks ("&", "©", "§").
 //
 // The Translator replaces each one by a placeholder character (U+E000 + k, one vocabulary piece
 // in models trained for it, model.json hyperparameter "placeholders"), lets the model place the
@@ -29,7 +29,8 @@ namespace glosa::engine {
 struct ProtectedSpan
 {
     TextSpan bytes;   // UTF-8 byte offsets in the text given to find()
-    std::string kind; // "private", "url", "email", "code", "tag", "placeholder", "emoji", "number"
+    // "private", "url", "email", "code", "tag", "placeholder", "emoji", "number", "symbol"
+    std::string kind;
 };
 
 class SpanProtector

@@ -1,12 +1,17 @@
 #include "app/core/documents/document.h"
 
+#include "engine/text/protectedspans.h"
+
 #include <QRegularExpression>
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace glosa::documents {
 
@@ -78,6 +83,164 @@ ByteRange targetOf(ByteRange source, const std::vector<AlignmentLink> &links)
             point = std::max(point, link.target.end);
     return {point, point};
 }
+
+// The hull (smallest begin, largest end) of the ranges of any run of a fixed array, in
+// O(log n) a query: a segment tree, so that the spans of a long segment are projected in
+// O(n log n) rather than each against all the others.
+class RangeHull
+{
+public:
+    explicit RangeHull(const std::vector<ByteRange> &values) : m_size(values.size())
+    {
+        m_tree.resize(2 * m_size, kNone);
+        std::copy(values.begin(), values.end(), m_tree.begin() + std::ptrdiff_t(m_size));
+        for (std::size_t i = m_size; i-- > 1;)
+            m_tree[i] = join(m_tree[2 * i], m_tree[2 * i + 1]);
+    }
+    // Of values[from, to); {max, min} when empty.
+    ByteRange hull(std::size_t from, std::size_t to) const
+    {
+        ByteRange result = kNone;
+        for (from += m_size, to += m_size; from < to; from /= 2, to /= 2) {
+            if (from & 1)
+                result = join(result, m_tree[from++]);
+            if (to & 1)
+                result = join(result, m_tree[--to]);
+        }
+        return result;
+    }
+
+private:
+    static constexpr ByteRange kNone{std::numeric_limits<qsizetype>::max(),
+                                     std::numeric_limits<qsizetype>::min()};
+    static ByteRange join(ByteRange a, ByteRange b)
+    {
+        return {std::min(a.begin, b.begin), std::max(a.end, b.end)};
+    }
+    std::size_t m_size;
+    std::vector<ByteRange> m_tree; // node i: children 2i, 2i + 1; leaves from m_size
+};
+
+// targetOf() for many ranges over the same links: O(log n) a query instead of a pass over all
+// links. Source pieces do not overlap, so sorted by start the links' source ends are sorted too,
+// and the links overlapping a range are one run of them; links that break that (none a model
+// makes) fall back to the pass.
+class LinkIndex
+{
+public:
+    explicit LinkIndex(const std::vector<AlignmentLink> &links) : m_links(links), m_sorted(links)
+    {
+        std::sort(m_sorted.begin(), m_sorted.end(),
+                  [](const AlignmentLink &a, const AlignmentLink &b) {
+                      return a.source.begin != b.source.begin ? a.source.begin < b.source.begin
+                                                              : a.source.end < b.source.end;
+                  });
+        m_ordered = std::is_sorted(m_sorted.begin(), m_sorted.end(),
+                                   [](const AlignmentLink &a, const AlignmentLink &b) {
+                                       return a.source.end < b.source.end;
+                                   });
+        std::vector<ByteRange> targets;
+        m_pointAfter.push_back(0);
+        for (const AlignmentLink &link : m_sorted) {
+            targets.push_back(link.target);
+            m_pointAfter.push_back(std::max(m_pointAfter.back(), link.target.end));
+        }
+        m_targets = std::make_unique<RangeHull>(targets);
+    }
+
+    ByteRange targetOf(ByteRange source) const
+    {
+        if (!m_ordered)
+            return documents::targetOf(source, m_links);
+        // Links with source.begin < source.end and source.end > source.begin: [first, last).
+        const auto endAfter = [](const AlignmentLink &link, qsizetype at) {
+            return link.source.end <= at;
+        };
+        const std::size_t first =
+            std::size_t(std::lower_bound(m_sorted.begin(), m_sorted.end(), source.begin, endAfter) -
+                        m_sorted.begin());
+        if (source.size() > 0) {
+            const std::size_t last =
+                std::size_t(std::lower_bound(m_sorted.begin(), m_sorted.end(), source.end,
+                                             [](const AlignmentLink &link, qsizetype at) {
+                                                 return link.source.begin < at;
+                                             }) -
+                            m_sorted.begin());
+            if (first < last)
+                return m_targets->hull(first, last);
+        }
+        // The links whose source ends by source.begin are those before `first`.
+        const qsizetype point = m_pointAfter[first];
+        return {point, point};
+    }
+
+private:
+    const std::vector<AlignmentLink> &m_links;
+    std::vector<AlignmentLink> m_sorted; // by source
+    bool m_ordered = false;              // source ends sorted too
+    std::unique_ptr<RangeHull> m_targets;
+    std::vector<qsizetype> m_pointAfter; // [i]: the largest target end of m_sorted[0, i), or 0
+};
+
+// The spans of a segment by index, each set once with its source and target range: next()
+// finds the first one in an index range that a predicate on hulls of ranges accepts, looking
+// only into subtrees whose hull it accepts (O(log n) a step when few do).
+class SpanTree
+{
+public:
+    // Over the spans of a subtree; no span set: nothing can be accepted.
+    struct Hulls
+    {
+        qsizetype sourceBegin = std::numeric_limits<qsizetype>::max(); // the smallest start
+        qsizetype sourceEnd = std::numeric_limits<qsizetype>::min();   // the largest end
+        qsizetype targetBegin = std::numeric_limits<qsizetype>::max();
+        qsizetype targetEnd = std::numeric_limits<qsizetype>::min();
+    };
+
+    explicit SpanTree(std::size_t size)
+    {
+        while (m_leaves < size)
+            m_leaves *= 2;
+        m_nodes.resize(2 * m_leaves);
+    }
+
+    void set(std::size_t i, ByteRange source, ByteRange target)
+    {
+        std::size_t node = m_leaves + i;
+        m_nodes[node] = {source.begin, source.end, target.begin, target.end};
+        for (node /= 2; node >= 1; node /= 2) {
+            const Hulls &a = m_nodes[2 * node], &b = m_nodes[2 * node + 1];
+            m_nodes[node] = {
+                std::min(a.sourceBegin, b.sourceBegin), std::max(a.sourceEnd, b.sourceEnd),
+                std::min(a.targetBegin, b.targetBegin), std::max(a.targetEnd, b.targetEnd)};
+        }
+    }
+
+    // The first index in [from, to) whose (set) ranges `accept` takes, else `to`.
+    template <typename Accept>
+    std::size_t next(std::size_t from, std::size_t to, const Accept &accept) const
+    {
+        const std::size_t found = search(1, 0, m_leaves, from, to, accept);
+        return std::min(found, to);
+    }
+
+private:
+    template <typename Accept>
+    std::size_t search(std::size_t node, std::size_t begin, std::size_t end, std::size_t from,
+                       std::size_t to, const Accept &accept) const
+    {
+        if (end <= from || begin >= to || !accept(m_nodes[node]))
+            return to;
+        if (end - begin == 1)
+            return begin;
+        const std::size_t middle = (begin + end) / 2;
+        const std::size_t left = search(2 * node, begin, middle, from, to, accept);
+        return left < to ? left : search(2 * node + 1, middle, end, from, to, accept);
+    }
+
+    std::size_t m_leaves = 1;
+    std::vector<Hulls> m_nodes; // node i: children 2i, 2i + 1; leaves from m_leaves
+};
 
 // Grows a non-empty range to whole words, so that `<b>` never lands inside "gato".
 ByteRange toWords(ByteRange range, const QByteArray &text)
@@ -170,12 +333,16 @@ void tileRanges(const Segment &segment, std::vector<ByteRange> &ranges, const QB
         ranges[tiles[i]] = {begins[i], i + 1 < tiles.size() ? begins[i + 1] : size};
     std::vector<qsizetype> edges = begins;
     edges.push_back(size);
+    std::sort(edges.begin(), edges.end()); // in order already, unless a range was past the end
+    // The nearest edge (the earlier of two as near); `edges` is in order.
     auto snap = [&](qsizetype at) {
-        qsizetype best = edges.front();
-        for (const qsizetype edge : edges)
-            if (std::abs(edge - at) < std::abs(best - at))
-                best = edge;
-        return best;
+        const auto after = std::lower_bound(edges.begin(), edges.end(), at);
+        if (after == edges.end())
+            return edges.back();
+        if (after == edges.begin())
+            return *after;
+        const qsizetype before = *std::prev(after);
+        return at - before <= *after - at ? before : *after;
     };
     for (std::size_t k = 0; k < spans.size(); ++k) {
         if (spans[k].tile)
@@ -269,11 +436,12 @@ void Document::appendSkeleton(const QByteArray &bytes)
 
 void Document::appendSegment(Segment segment)
 {
-    if (isBlank(segment.text) && segment.spans.empty())
+    if (isBlank(segment.text) && segment.spans.empty() && segment.asRead.empty())
         return;
     if (isBlank(segment.text)) {
-        // Markup only (an image, a line break): nothing to translate, so it is skeleton, but
-        // what is nested in it (an image's alt text) keeps its slot.
+        // Markup only (an image, a line break) or white space written otherwise (`&#xa;`):
+        // nothing to translate, so it is skeleton, but what is nested in it (an image's alt
+        // text) keeps its slot.
         renderInto(
             segment, escaping, lineBreak,
             [this](const QByteArray &bytes) { appendSkeleton(bytes); },
@@ -363,44 +531,51 @@ std::size_t Document::translatedCount() const
 
 void protectSpans(const QByteArray &text, std::vector<InlineSpan> &spans)
 {
+    const auto byStart = [](const InlineSpan &a, const InlineSpan &b) {
+        return a.range.begin != b.range.begin ? a.range.begin < b.range.begin
+                                              : a.range.end > b.range.end;
+    };
     // The readers collect spans in document order of their tags; nesting wants the outermost of
     // those that start together first.
-    std::stable_sort(spans.begin(), spans.end(), [](const InlineSpan &a, const InlineSpan &b) {
-        return a.range.begin != b.range.begin ? a.range.begin < b.range.begin
-                                              : a.range.end > b.range.end;
-    });
-    // One alternation, earliest and longest first: URLs before the numbers inside them.
-    static const QRegularExpression pattern(QStringLiteral(
-        R"((?:https?|ftp)://[^\s<>"']*[^\s<>"'.,;:!?)\]]|www\.[\w-]+(?:\.[\w-]+)+(?:/[^\s<>"']*[^\s<>"'.,;:!?)\]])?)"
-        R"(|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
-        R"(|%\d+\$[-+ 0#]*\d*(?:\.\d+)?[a-zA-Z]|%[-+ 0#]*\d*(?:\.\d+)?[sdifgxXcup@]|%\d+)"
-        R"(|\$\{\w+\}|\{\{\s*[\w.-]+\s*\}\}|\{[\w.-]*\})"
-        R"(|</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>)"
-        R"(|\d+(?:[.,:/]\d+)*)"
-        R"(|[\p{Sc}\p{Sm}\p{So}&#@§¶†‡•])"));
-    const QString unicode = QString::fromUtf8(text);
-    const std::vector<qsizetype> bytes = utf16ToBytes(unicode);
-    auto matches = pattern.globalMatch(unicode);
+    std::stable_sort(spans.begin(), spans.end(), byStart);
+    // What is protected is the engine's one definition (the rules the models were trained with).
+    static const engine::SpanProtector protector;
+    const std::vector<engine::ProtectedSpan> found =
+        protector.find({text.constData(), std::size_t(text.size())});
+    if (found.empty())
+        return;
+    // A match may sit inside a markup span, not across the edge of one (nor around an empty
+    // one) and not over verbatim text already there. Markup spans nest, so a match clashes
+    // exactly when a span edge lies strictly inside it, or when a verbatim span covers it:
+    // binary searches over the edges and over the verbatim spans instead of every span for
+    // every match.
+    std::vector<qsizetype> edges;
+    edges.reserve(2 * spans.size());
+    std::vector<ByteRange> verbatim; // by begin, each with the furthest end of those before it
+    for (const InlineSpan &s : spans) {
+        edges.push_back(s.range.begin);
+        edges.push_back(s.range.end);
+        if (s.verbatim && s.range.size() > 0)
+            verbatim.push_back(s.range);
+    }
+    std::sort(edges.begin(), edges.end());
+    for (std::size_t k = 1; k < verbatim.size(); ++k)
+        verbatim[k].end = std::max(verbatim[k].end, verbatim[k - 1].end);
     std::vector<InlineSpan> added;
-    while (matches.hasNext()) {
-        const QRegularExpressionMatch match = matches.next();
-        const ByteRange range{bytes[match.capturedStart()], bytes[match.capturedEnd()]};
-        // Inside a markup span is fine; across its edge or over other verbatim text is not.
-        const bool clashes = std::any_of(spans.begin(), spans.end(), [&](const InlineSpan &s) {
-            if (!overlaps(s.range, range) && s.range.size() > 0)
-                return false;
-            if (s.range.size() == 0)
-                return s.range.begin > range.begin && s.range.begin < range.end;
-            return s.verbatim || !contains(s.range, range);
-        });
-        if (!clashes)
-            added.push_back({range, {}, {}, true});
+    for (const engine::ProtectedSpan &match : found) {
+        const ByteRange range{qsizetype(match.bytes.begin), qsizetype(match.bytes.end)};
+        const auto edge = std::upper_bound(edges.begin(), edges.end(), range.begin);
+        if (edge != edges.end() && *edge < range.end)
+            continue;
+        const auto cover =
+            std::upper_bound(verbatim.begin(), verbatim.end(), range.begin,
+                             [](qsizetype at, const ByteRange &r) { return at < r.begin; });
+        if (cover != verbatim.begin() && std::prev(cover)->end >= range.end)
+            continue;
+        added.push_back({range, {}, {}, true});
     }
     spans.insert(spans.end(), added.begin(), added.end());
-    std::stable_sort(spans.begin(), spans.end(), [](const InlineSpan &a, const InlineSpan &b) {
-        return a.range.begin != b.range.begin ? a.range.begin < b.range.begin
-                                              : a.range.end > b.range.end;
-    });
+    std::stable_sort(spans.begin(), spans.end(), byStart);
 }
 
 std::vector<ByteRange> projectSpans(const Segment &segment, SegmentTranslation &translation)
@@ -460,37 +635,82 @@ std::vector<ByteRange> projectSpans(const Segment &segment, SegmentTranslation &
         placed[k] = true;
     }
 
-    // 2. Markup: the words its source words became, plus any verbatim text inside it.
+    // 2. Markup: the words its source words became, plus any verbatim text inside it. The
+    // verbatim spans placed above, by source start: those inside a markup span start inside it.
+    const LinkIndex links(translation.links);
+    std::vector<std::size_t> verbatim;
+    for (std::size_t m = 0; m < spans.size(); ++m)
+        if (placed[m] && spans[m].verbatim)
+            verbatim.push_back(m);
+    std::stable_sort(verbatim.begin(), verbatim.end(), [&](std::size_t a, std::size_t b) {
+        return spans[a].range.begin < spans[b].range.begin;
+    });
+    std::vector<ByteRange> verbatimTargets;
+    for (const std::size_t m : verbatim)
+        verbatimTargets.push_back(result[m]);
+    const RangeHull verbatimHull(verbatimTargets);
+    // Verbatim spans do not overlap one another, so their source ends are in order too and
+    // those inside a range are one run of them.
+    const bool verbatimOrdered =
+        std::is_sorted(verbatim.begin(), verbatim.end(), [&](std::size_t a, std::size_t b) {
+            return spans[a].range.end < spans[b].range.end;
+        });
     for (std::size_t k = 0; k < spans.size(); ++k) {
         if (placed[k])
             continue;
-        ByteRange target = toWords(targetOf(spans[k].range, translation.links), translation.text);
+        ByteRange target = toWords(links.targetOf(spans[k].range), translation.text);
         // An empty span after a space in the source goes after the space in the target too.
-        const qsizetype at = spans[k].range.begin;
-        if (spans[k].range.size() == 0 && at > 0 && segment.text[at - 1] == ' ' &&
+        const ByteRange source = spans[k].range;
+        if (source.size() == 0 && source.begin > 0 && segment.text[source.begin - 1] == ' ' &&
             target.begin < translation.text.size() && translation.text[target.begin] == ' ')
             target.begin = target.end = target.begin + 1;
-        for (std::size_t m = 0; m < spans.size(); ++m)
-            if (placed[m] && spans[m].verbatim && spans[k].range.size() > 0 &&
-                contains(spans[k].range, spans[m].range)) {
-                target.begin = std::min(target.begin, result[m].begin);
-                target.end = std::max(target.end, result[m].end);
+        if (source.size() > 0) {
+            const auto startsBefore = [&](std::size_t m, qsizetype at) {
+                return spans[m].range.begin < at;
+            };
+            const auto first =
+                std::lower_bound(verbatim.begin(), verbatim.end(), source.begin, startsBefore);
+            auto last = std::lower_bound(first, verbatim.end(), source.end, startsBefore);
+            if (verbatimOrdered) {
+                last = std::partition_point(
+                    first, last, [&](std::size_t m) { return spans[m].range.end <= source.end; });
+                const ByteRange inside = verbatimHull.hull(std::size_t(first - verbatim.begin()),
+                                                           std::size_t(last - verbatim.begin()));
+                if (first < last)
+                    target = {std::min(target.begin, inside.begin),
+                              std::max(target.end, inside.end)};
+            } else {
+                for (auto m = first; m < last; ++m)
+                    if (contains(source, spans[*m].range))
+                        target = {std::min(target.begin, result[*m].begin),
+                                  std::max(target.end, result[*m].end)};
             }
+        }
         result[k] = target;
     }
 
     // 3. Keep the source's shape: a span inside another stays inside its target range; spans
-    // side by side in the source do not overlap in the target.
+    // side by side in the source do not overlap in the target. Each span is checked against the
+    // earlier markup spans in order, but a tree over them skips those that neither contain it in
+    // the source nor overlap its target (the only ones that can move it).
+    const auto markup = [&](std::size_t k) {
+        return !spans[k].open.isEmpty() || !spans[k].close.isEmpty();
+    };
+    SpanTree earlier(spans.size());
     for (std::size_t k = 0; k < spans.size(); ++k) {
-        if (spans[k].open.isEmpty() && spans[k].close.isEmpty())
+        if (!markup(k))
             continue; // verbatim text without markup writes no tags
         ByteRange &r = result[k];
-        for (std::size_t m = 0; m < k; ++m) {
-            if (spans[m].open.isEmpty() && spans[m].close.isEmpty())
-                continue;
+        const ByteRange source = spans[k].range;
+        const auto mayMove = [&](const SpanTree::Hulls &h) {
+            return (h.sourceBegin <= source.begin && h.sourceEnd >= source.end) ||
+                   (h.targetBegin < r.end && h.targetEnd > r.begin);
+        };
+        for (std::size_t m = earlier.next(0, k, mayMove); m < k;
+             m = earlier.next(m + 1, k, mayMove)) {
             const ByteRange p = result[m];
-            if (contains(spans[m].range, spans[k].range) &&
-                (spans[m].range.size() > 0 || spans[k].range.size() == 0)) {
+            if (contains(spans[m].range, source) &&
+                (spans[m].range.size() > 0 || source.size() == 0)) {
                 r.begin = std::clamp(r.begin, p.begin, p.end);
                 r.end = std::clamp(r.end, r.begin, p.end);
             } else if (overlaps(r, p) || (r.size() == 0 && r.begin > p.begin && r.begin < p.end)) {
@@ -502,6 +722,7 @@ std::vector<ByteRange> projectSpans(const Segment &segment, SegmentTranslation &
                 }
             }
         }
+        earlier.set(k, source, r);
     }
     return result;
 }
@@ -722,6 +943,22 @@ void renderInto(const Segment &segment, TextEscaping escaping, const QByteArray 
             return o.openOrder < i.openOrder && i.openOrder < o.closeOrder;
         return outer < inner && contains(o.range, i.range) && i.range.begin < o.range.end;
     };
+    // The spans by position, so that each cut looks only at those starting, ending or sitting
+    // there (by index, as the order of writing wants).
+    struct Here
+    {
+        std::vector<std::size_t> empty, opens, closes;
+    };
+    std::unordered_map<qsizetype, Here> byPosition;
+    for (std::size_t k = 0; k < ranges.size(); ++k) {
+        if (ranges[k].size() == 0) {
+            byPosition[ranges[k].begin].empty.push_back(k);
+        } else if (ranges[k].size() > 0) {
+            byPosition[ranges[k].begin].opens.push_back(k);
+            byPosition[ranges[k].end].closes.push_back(k);
+        }
+    }
+    const Here nothing;
     std::vector<bool> emitted(ranges.size(), false);
     for (const qsizetype at : cuts) {
         appendEscaped(out, text, written, std::min(at, text.size()), escaping, lineBreak,
@@ -729,26 +966,26 @@ void renderInto(const Segment &segment, TextEscaping escaping, const QByteArray 
         write(out);
         out.clear();
         written = std::min(at, text.size());
-        const auto emptyHere = [&](std::size_t z) {
-            return !emitted[z] && ranges[z].size() == 0 && ranges[z].begin == at;
-        };
+        const auto found = byPosition.find(at);
+        const Here &here = found == byPosition.end() ? nothing : found->second;
+        const auto emptyHere = [&](std::size_t z) { return !emitted[z]; }; // z in here.empty
         // An empty span with markup on both sides (`*![i](y)*` has no text) holds the empty spans
         // that were inside it in the source: they are written between its open and close.
         std::function<void(std::size_t)> emitOne = [&](std::size_t z) {
             emitted[z] = true;
             writeOpen(segment.spans[z]);
-            for (std::size_t y = 0; y < ranges.size(); ++y)
+            for (const std::size_t y : here.empty)
                 if (emptyHere(y) && inside(y, z))
                     emitOne(y);
             write(segment.spans[z].close);
         };
         auto emitEmpty = [&](auto &&accept) {
-            for (std::size_t z = 0; z < ranges.size(); ++z) {
+            for (const std::size_t z : here.empty) {
                 if (!emptyHere(z) || !accept(z))
                     continue;
                 bool nested = false; // written by the empty span around it
-                for (std::size_t y = 0; y < ranges.size() && !nested; ++y)
-                    nested = y != z && emptyHere(y) && inside(z, y);
+                for (auto y = here.empty.begin(); y != here.empty.end() && !nested; ++y)
+                    nested = *y != z && emptyHere(*y) && inside(z, *y);
                 if (!nested)
                     emitOne(z);
             }
@@ -759,32 +996,23 @@ void renderInto(const Segment &segment, TextEscaping escaping, const QByteArray 
             return segment.spans[z].openOrder >= 0 && segment.spans[k].openOrder >= 0 &&
                    inside(z, k);
         };
-        const auto opensHere = [&](std::size_t k) {
-            return ranges[k].size() > 0 && ranges[k].begin == at;
-        };
-        for (std::size_t k = ranges.size(); k-- > 0;)
-            if (ranges[k].size() > 0 && ranges[k].end == at) {
-                emitEmpty([&](std::size_t z) { return inside(z, k); });
-                write(segment.spans[k].close);
-            }
+        for (auto k = here.closes.rbegin(); k != here.closes.rend(); ++k) {
+            emitEmpty([&](std::size_t z) { return inside(z, *k); });
+            write(segment.spans[*k].close);
+        }
         emitEmpty([&](std::size_t z) {
-            for (std::size_t k = 0; k < ranges.size(); ++k)
-                if (opensHere(k) && insideOpening(z, k))
-                    return false;
-            return true;
+            return std::none_of(here.opens.begin(), here.opens.end(),
+                                [&](std::size_t k) { return insideOpening(z, k); });
         });
-        for (std::size_t k = 0; k < ranges.size(); ++k)
-            if (opensHere(k)) {
-                writeOpen(segment.spans[k]);
-                emitEmpty([&](std::size_t z) {
-                    if (!insideOpening(z, k))
-                        return false;
-                    for (std::size_t m = k + 1; m < ranges.size(); ++m)
-                        if (opensHere(m) && insideOpening(z, m))
-                            return false; // written after that deeper open
-                    return true;
-                });
-            }
+        for (auto k = here.opens.begin(); k != here.opens.end(); ++k) {
+            writeOpen(segment.spans[*k]);
+            emitEmpty([&](std::size_t z) {
+                // Not when it is also inside a deeper span opening here: written after that one.
+                return insideOpening(z, *k) &&
+                       std::none_of(std::next(k), here.opens.end(),
+                                    [&](std::size_t m) { return insideOpening(z, m); });
+            });
+        }
     }
 }
 

@@ -170,9 +170,10 @@ struct Document
     std::size_t translatedCount() const;
 };
 
-// Sorts `spans` (by start, the outermost first), then marks URLs, e-mail addresses, numbers,
-// placeholders (`%1$s`, `%s`, `%1`, `{name}`, `{{name}}`, `${name}`) and tag-like text (`<b>`) in
-// `text` as verbatim spans, skipping what overlaps spans already there; keeps `spans` sorted.
+// Sorts `spans` (by start, the outermost first), then marks what the engine protects
+// (engine::SpanProtector: URLs, e-mail addresses, numbers, placeholders such as `%1$s` or `{name}`,
+// tag-like text, typographic marks) in `text` as verbatim spans, skipping what would cross a span
+// already there or lie over verbatim text; keeps `spans` sorted. O((spans + matches) log spans).
 void protectSpans(const QByteArray &text, std::vector<InlineSpan> &spans);
 
 // Subtitle-style inline tags (`<i>`, `<b>`, `<u>`, `<font …>`, `{\an8}`) of `raw` as markup

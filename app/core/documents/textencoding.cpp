@@ -4,6 +4,7 @@
 #include "engine/text/unicode.h"
 
 #include <QFile>
+#include <QStringDecoder>
 
 #include <unicode/ucnv.h>
 #include <unicode/ucsdet.h>
@@ -88,8 +89,12 @@ QString detectEncoding(const QByteArray &bytes, bool truncated)
         const QString name = QString::fromLatin1(ucsdet_getName(matches[i], &status));
         // Multi-byte guesses for bytes that are not UTF-8 are the detector's weakest; the
         // single-byte encodings are checked by converting (undefined bytes, control characters).
-        if (U_SUCCESS(status) && !name.startsWith(QLatin1String("UTF-")) &&
-            ucnv_getMaxCharSize(strictConverter(name).get()) == 1 && toUtf16(bytes, name))
+        if (U_FAILURE(status) || name.startsWith(QLatin1String("UTF-")))
+            continue;
+        // The detector names some encodings that no converter opens ("IBM424_rtl", "IBM420_ltr":
+        // the direction is the detector's own): those are not taken.
+        const Converter converter = strictConverter(name);
+        if (converter && ucnv_getMaxCharSize(converter.get()) == 1 && toUtf16(bytes, name))
             found = name;
     }
     ucsdet_close(detector);
@@ -105,9 +110,11 @@ QByteArray decodeText(const QByteArray &bytes, const QString &encoding, const QS
         throw DocumentError(QStringLiteral("%1 is not %2 text: it holds bytes or control "
                                            "characters that text in %2 does not have")
                                 .arg(name, encodingDisplayName(encoding)));
-    QByteArray utf8 = QString::fromStdU16String(*text).toUtf8();
-    // ICU drops a UTF-16 byte-order mark; the readers keep UTF-8's in the skeleton, so that it
-    // is written back.
+    // A plain copy: QString::fromUtf16 would take a U+FEFF at the start for a byte-order mark
+    // and drop it, and the text after a UTF-16 mark may start with one of its own.
+    QByteArray utf8 =
+        QString(reinterpret_cast<const QChar *>(text->data()), qsizetype(text->size())).toUtf8();
+    // The readers keep a byte-order mark (UTF-8's) in the skeleton, so that it is written back.
     if ((bytes.startsWith("\xFF\xFE") || bytes.startsWith("\xFE\xFF")) &&
         !utf8.startsWith("\xEF\xBB\xBF"))
         utf8.prepend("\xEF\xBB\xBF");
@@ -123,7 +130,9 @@ std::optional<QByteArray> encodeText(const QByteArray &utf8, const QString &enco
         return std::nullopt;
     // A byte-order mark goes out as the encoding's own (neither Qt nor ICU keeps it on the way).
     const bool bom = utf8.startsWith("\xEF\xBB\xBF");
-    const QString text = QString::fromUtf8(utf8.mid(bom ? 3 : 0));
+    // Not QString::fromUtf8, which would drop a second U+FEFF as a mark of its own.
+    QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::ConvertInitialBom);
+    const QString text = decoder.decode(utf8.mid(bom ? 3 : 0));
     QByteArray out(text.size() * ucnv_getMaxCharSize(converter.get()) + 4, '\0');
     UErrorCode status = U_ZERO_ERROR;
     const int32_t length = ucnv_fromUChars(converter.get(), out.data(), int32_t(out.size()),

@@ -32,6 +32,12 @@ std::vector<ZipEntry> readZip(const QByteArray &bytes, const QString &label)
     for (bool more = zip.goToFirstFile(); more; more = zip.goToNextFile()) {
         QuaZipFileInfo64 info;
         zip.getCurrentFileInfo(&info);
+        // A name is a string: one with a NUL byte in it could not be written back (the zip
+        // writer takes C strings), so the member would come back under another name.
+        if (info.name.contains(QChar(0)))
+            throw DocumentError(QStringLiteral("%1 is corrupt: the name of a member has a NUL "
+                                               "byte ('%2')")
+                                    .arg(label, info.name.left(info.name.indexOf(QChar(0)))));
         QuaZipFile file(&zip);
         if (!file.open(QIODevice::ReadOnly))
             throw DocumentError(QStringLiteral("%1 is corrupt: cannot read '%2' in it (error %3)")

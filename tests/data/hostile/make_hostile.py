@@ -141,6 +141,61 @@ def committed():
     with open(out("paragraph-white-space.html"), "wb") as f:
         f.write(b"<p>the red\n   car is <b>very</b>\n\tsmall.  </p>\n<p>\n  a  b\r\n c\n</p>\n"
                 b"<p>a<br>b<br>\n  c</p>\n")
+    # 13. Round-trip findings of the fuzzers (render() of the untranslated document differed),
+    # minimised. HTML: a lone '<' just before a tag came back as '&lt;' (and so did '&' and '>'
+    # written as text); white space on both sides of a tag lost its second run; attribute text
+    # came back with its white space folded and its quotes and '&' escaped.
+    with open(out("markup-characters-as-text.html"), "wb") as f:
+        f.write(b"<p>a</p><<p>b & c > d</p>\n")
+    with open(out("white-space-around-tags.html"), "wb") as f:
+        f.write(b"<p>c <br/> d <b> e</b> f <br> \n <br>  g &#32; h</p>\n")
+    # White space after a tag that followed a <br>'s space (`<br><a> x`, fuzz_html) went
+    # before that tag.
+    with open(out("white-space-after-br-and-tag.html"), "wb") as f:
+        f.write(b"<<br><a> >\n<p><b>a<br></b> c</p>\n")
+    # A paragraph that is only an entity for white space was dropped.
+    with open(out("white-space-entity-only.html"), "wb") as f:
+        f.write(b"&#xa;<p>&#32;</p>\n")
+    # A <br> inside an element that its parent's end tag closed went before that element.
+    with open(out("br-in-implicitly-closed.html"), "wb") as f:
+        f.write(b"<a><s><br>n</a>\n")
+    with open(out("attribute-text.html"), "wb") as f:
+        f.write(b"<p><img alt=\" it's  a & b \" title=\"x\n y\">z</p>\n")
+    # md and srt: markup running over a CRLF line break (an image's URL, a subtitle tag) came
+    # back with an LF.
+    with open(out("crlf-in-markup.md"), "wb") as f:
+        f.write(b"a ![i](y\r\n)* b\r\n")
+    with open(out("crlf-in-tag.srt"), "wb") as f:
+        f.write(b"1\r\n00:00:01,000 --> 00:00:02,000\r\na <i b\r\nc> d\r\n")
+    # UTF-16BE whose text starts with U+FEFF after the byte-order mark: the decoder took that
+    # character for the mark, and the file came back with one FE FF less (fuzz_md).
+    with open(out("utf16-two-byte-order-marks.md"), "wb") as f:
+        f.write(b"\xfe\xff\xfe\xff\x64\x7c")
+    # Bytes for which ICU's detector names an encoding no converter opens (IBM420_ltr): the
+    # reader used the null converter (SIGSEGV, fuzz_md).
+    with open(out("encoding-without-converter.md"), "wb") as f:
+        f.write(b"\xba\xba0")
+    # docx: a <w:t> without its own </w:t> took the markup after it for text, which came back
+    # escaped (the document read back with a paragraph less).
+    docx(out("damaged-text-run.docx"),
+         '<w:p><w:r><w:t>a</w:t></w:r></w:p><w:p><w:r><w:t>b</w:x>c</w:tS</w:r></w:p>'
+         '<w:p><w:r><w:t>d</w:t></w:r></w:p>')
+    # docx: markup between a run and a tab (`<:/>` here, a bookmark in real files) ended up
+    # inside the run's text when the tab gave that run its space (fuzz_docx_xml).
+    docx(out("markup-before-tab.docx"),
+         '<w:p><w:r><w:t>h</w:t><w:bookmarkStart/><w:tab/><w:t>i</w:t></w:r></w:p>')
+    # ... and a hyperlink that closed with that run no longer held all of it.
+    docx(out("hyperlink-before-tab.docx"),
+         '<w:p><w:hyperlink><w:r><w:t>d</w:t></w:r></w:hyperlink><w:r><w:tab/><w:t>e</w:t></w:r>'
+         '</w:p>')
+    # docx: a member whose name has a NUL byte came back under the name cut at the NUL.
+    docx(out("nul-in-member-name.docx"), '<w:p><w:r><w:t>a</w:t></w:r></w:p>')
+    with zipfile.ZipFile(out("nul-in-member-name.docx"), "a") as z:
+        z.writestr("word/styles.xml", "<w:styles/>")
+    with open(out("nul-in-member-name.docx"), "r+b") as f:
+        data = f.read()
+        f.seek(data.rindex(b"word/styles.xml") + 4)  # in the central directory
+        f.write(b"\0")
     # 14. A 6000 x 6000 RGBA PNG, 16 bits a channel: 36 megapixels, under the app's limit, but
     # 288 MB decoded (Qt's own default allocation limit is 256 MB).
     png_header(out("6000x6000-rgba64.png"), 6000, 6000, depth=16, colour=6)

@@ -177,16 +177,31 @@ private:
                 m_segment.spans.push_back(std::move(span));
             } else {
                 m_segment.spans.push_back({{at, at}, item.raw, {}, false, order, order});
-                // A tab or a line break separates words: the run before it gets a space.
+                // A tab or a line break separates words: the run before it gets a space, and
+                // what came after that run (this item, and markup such as a bookmark between
+                // them) moves past the space, out of the run's text.
                 if (item.separates && !m_segment.text.isEmpty() && !m_segment.text.endsWith(' '))
                     for (auto span = m_segment.spans.rbegin(); span != m_segment.spans.rend();
                          ++span)
                         if (span->tile) {
-                            if (span->range.end == m_segment.text.size()) {
+                            const qsizetype end = m_segment.text.size();
+                            if (span->range.end == end) {
                                 m_segment.text += ' ';
                                 ++span->range.end;
-                                m_segment.spans.back().range = {m_segment.text.size(),
-                                                                m_segment.text.size()};
+                                // A hyperlink that closed with the run takes the space too:
+                                // spans nest, never cross.
+                                for (auto around = m_segment.spans.begin();
+                                     around != std::prev(span.base()); ++around)
+                                    if (!around->tile && around->range.begin < end &&
+                                        around->range.end == end)
+                                        ++around->range.end;
+                                for (auto after = span.base(); after != m_segment.spans.end();
+                                     ++after) {
+                                    if (after->range.begin == end)
+                                        ++after->range.begin;
+                                    if (after->range.end == end)
+                                        ++after->range.end;
+                                }
                             }
                             break;
                         }
@@ -268,11 +283,21 @@ private:
             head = element.left(end);
             i = end;
         }
-        while (i < closeStart) {
+        std::vector<Item> items;
+        // A damaged run (text outside its elements, a <w:t> holding markup or without its own
+        // </w:t>) is kept whole, as it was: its pieces would not be written back as they were.
+        bool damaged = i < 0 || closeStart < i;
+        while (!damaged && i < closeStart) {
             const qsizetype next = element.indexOf('<', i);
-            if (next < 0 || next >= closeStart)
+            if (next < 0 || next >= closeStart) {
+                damaged = !element.sliced(i, closeStart - i).trimmed().isEmpty();
                 break;
+            }
             const qsizetype end = elementEnd(element, next);
+            damaged =
+                end < 0 || end > closeStart || !element.sliced(i, next - i).trimmed().isEmpty();
+            if (damaged)
+                break;
             const QByteArray name = tagNameAt(element, next);
             if (name == "w:t") {
                 const qsizetype textStart = tagEnd(element, next);
@@ -281,19 +306,25 @@ private:
                     i = end;
                     continue;
                 }
+                const qsizetype textEnd = element.indexOf('<', textStart);
+                damaged = QByteArrayView(element).sliced(textEnd, end - textEnd) != "</w:t>";
+                if (damaged)
+                    break;
                 // Spaces at the ends of a translated run matter: keep them.
                 if (!tag.contains("xml:space"))
                     tag = "<w:t xml:space=\"preserve\">";
-                const qsizetype textEnd = element.lastIndexOf("</w:t>", end);
-                Item item{Item::Text, head + tag, "</w:t></w:r>",
-                          decodeXmlText(element.mid(textStart, textEnd - textStart)), true};
-                m_items.push_back(item);
+                items.push_back({Item::Text, head + tag, "</w:t></w:r>",
+                                 decodeXmlText(element.mid(textStart, textEnd - textStart)), true});
             } else {
-                m_items.push_back({Item::Other, head + element.mid(next, end - next) + "</w:r>"});
-                m_items.back().separates = name == "w:tab" || name == "w:br" || name == "w:cr";
+                items.push_back({Item::Other, head + element.mid(next, end - next) + "</w:r>"});
+                items.back().separates = name == "w:tab" || name == "w:br" || name == "w:cr";
             }
             i = end;
         }
+        if (damaged)
+            m_items.push_back({Item::Other, element});
+        else
+            m_items.insert(m_items.end(), items.begin(), items.end());
     }
 
     const QByteArray &m_xml;

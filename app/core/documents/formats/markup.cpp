@@ -64,6 +64,13 @@ qsizetype tagEnd(const QByteArray &raw, qsizetype i)
 
 namespace {
 
+// Whether renderSegment() writes `c` of a segment's text as an entity (`&amp;`, and quotes in an
+// attribute value): a source that had it literally gets it back literally (Segment::asRead).
+bool escapedWhenWritten(char c, bool attribute)
+{
+    return c == '&' || c == '<' || c == '>' || (attribute && (c == '"' || c == '\''));
+}
+
 class HtmlReader
 {
 public:
@@ -227,33 +234,48 @@ private:
             k = valueEnd + 1;
             if (!m_rules.attributes.contains(name))
                 continue;
+            // White space around the text stays in the tag; inside it, what the text writes
+            // otherwise (a run of white space, an entity, a quote) is kept as read.
+            qsizetype textBegin = valueBegin, textEnd = valueEnd;
+            while (textBegin < textEnd && isSpace(raw[textBegin]))
+                ++textBegin;
+            while (textEnd > textBegin && isSpace(raw[textEnd - 1]))
+                --textEnd;
             Segment segment;
             segment.attribute = true;
-            for (qsizetype c = valueBegin; c < valueEnd; ++c) {
+            for (qsizetype c = textBegin; c < textEnd;) {
+                const qsizetype at = segment.text.size();
                 if (isSpace(raw[c])) {
-                    if (!segment.text.isEmpty() && !segment.text.endsWith(' '))
-                        segment.text += ' ';
+                    qsizetype e = c;
+                    while (e < textEnd && isSpace(raw[e]))
+                        ++e;
+                    segment.text += ' ';
+                    if (e - c != 1 || raw[c] != ' ')
+                        segment.asRead.push_back({{at, at + 1}, raw.mid(c, e - c)});
+                    c = e;
                     continue;
                 }
                 const qsizetype semicolon = raw.indexOf(';', c);
-                if (raw[c] == '&' && semicolon > c && semicolon < valueEnd && semicolon - c <= 10) {
+                if (raw[c] == '&' && semicolon > c && semicolon < textEnd && semicolon - c <= 10) {
                     const QByteArray decoded = decodeEntity(raw.mid(c + 1, semicolon - c - 1));
                     if (!decoded.isEmpty()) {
                         segment.text += decoded;
-                        c = semicolon;
+                        segment.asRead.push_back(
+                            {{at, segment.text.size()}, raw.mid(c, semicolon + 1 - c)});
+                        c = semicolon + 1;
                         continue;
                     }
                 }
-                segment.text += raw[c];
+                if (escapedWhenWritten(raw[c], true))
+                    segment.asRead.push_back({{at, at + 1}, raw.mid(c, 1)});
+                segment.text += raw[c++];
             }
-            if (segment.text.endsWith(' '))
-                segment.text.chop(1);
             if (segment.text.trimmed().isEmpty())
                 continue;
             protectSpans(segment.text, segment.spans);
-            open += raw.mid(copied, valueBegin - copied);
+            open += raw.mid(copied, textBegin - copied);
             nested.push_back({open.size(), m_doc.appendNested(std::move(segment))});
-            copied = valueEnd;
+            copied = textEnd;
         }
         return open + raw.mid(copied);
     }
@@ -289,6 +311,7 @@ private:
         qsizetype after = m_bytes.indexOf('>', stop);
         after = after < 0 ? m_bytes.size() : after + 1;
         m_trail.clear();
+        endRun();
         const qsizetype at = m_segment.text.size();
         const int order = ++m_order;
         InlineSpan span{{at, at}, raw, {}, false, order, order};
@@ -299,6 +322,7 @@ private:
         m_doc.nestInto(std::move(inner), span);
         span.open += m_bytes.mid(stop, after - stop);
         m_segment.spans.push_back(std::move(span));
+        m_last = {Last::Open, m_segment.spans.size() - 1};
         return after;
     }
 
@@ -317,10 +341,17 @@ private:
                         m_run = {last + 1, {}};
                     } else if (m_run.first < 0 && !m_segment.asRead.empty() &&
                                m_segment.asRead.back().first.begin == last &&
-                               m_segment.asRead.back().second.isEmpty()) {
-                        // The space a <br> added: this white space is what it stands for.
+                               m_segment.asRead.back().second.isEmpty() &&
+                               m_last.kind == Last::Open &&
+                               m_segment.spans[m_last.index].range.begin == last) {
+                        // The space a <br> added, and nothing but the <br> since: this white
+                        // space is what it stands for.
                         m_segment.asRead.pop_back();
                         m_run = {last, {}};
+                    } else if (m_run.first < 0) {
+                        // White space on both sides of a tag (`c <br> d`): the text has its
+                        // one space before the tag, so what follows the tag is kept with it.
+                        keepWithLast(c);
                     }
                     if (m_run.first == m_segment.text.size() - 1)
                         m_run.second += c;
@@ -329,31 +360,58 @@ private:
             }
             m_trail.clear();
             endRun();
+            m_last = {};
+            const qsizetype at = m_segment.text.size();
             if (c == '&') {
                 const qsizetype semicolon = m_bytes.indexOf(';', i);
                 if (semicolon > i && semicolon < to && semicolon - i <= 10) {
                     const QByteArray entity = m_bytes.mid(i + 1, semicolon - i - 1);
                     const QByteArray decoded = decodeEntity(entity);
                     if (!decoded.isEmpty()) {
-                        const qsizetype at = m_segment.text.size();
                         m_segment.text += decoded;
                         m_segment.asRead.push_back(
                             {{at, m_segment.text.size()}, m_bytes.mid(i, semicolon + 1 - i)});
+                        m_last = {Last::AsRead, m_segment.asRead.size() - 1};
                     } else {
                         // Unknown: kept as written, in its place.
                         ++m_order;
-                        m_segment.spans.push_back({{m_segment.text.size(), m_segment.text.size()},
+                        m_segment.spans.push_back({{at, at},
                                                    m_bytes.mid(i, semicolon + 1 - i),
                                                    {},
                                                    false,
                                                    m_order,
                                                    m_order});
+                        m_last = {Last::Open, m_segment.spans.size() - 1};
                     }
                     i = semicolon;
                     continue;
                 }
             }
+            if (escapedWhenWritten(c, false)) // a lone '<', '&' or '>'
+                m_segment.asRead.push_back({{at, at + 1}, QByteArray(1, c)});
             m_segment.text += c;
+        }
+    }
+
+    // Appends white space to the bytes of the last tag or entity read.
+    void keepWithLast(char c)
+    {
+        switch (m_last.kind) {
+        case Last::None:
+            break;
+        case Last::Open:
+            m_segment.spans[m_last.index].open += c;
+            // A start tag still open is written again from m_open when it closes.
+            for (Open &o : m_open)
+                if (o.index == m_last.index)
+                    o.raw += c;
+            break;
+        case Last::Close:
+            m_segment.spans[m_last.index].close += c;
+            break;
+        case Last::AsRead:
+            m_segment.asRead[m_last.index].second += c;
+            break;
         }
     }
 
@@ -376,7 +434,8 @@ private:
             for (auto open = m_open.rbegin(); open != m_open.rend(); ++open) {
                 if (open->name != name)
                     continue;
-                // Close it and everything opened inside it and left open.
+                // Close it and everything opened inside it and left open (those close with
+                // it, so what came before this end tag was inside them: `<a><s><br>n</a>`).
                 const std::size_t keep = std::distance(open, m_open.rend()) - 1;
                 for (std::size_t k = m_open.size(); k-- > keep;) {
                     const Open &o = m_open[k];
@@ -385,21 +444,24 @@ private:
                                                 k == keep ? raw : "",
                                                 k == keep && m_rules.code.contains(o.name),
                                                 o.order,
-                                                k == keep ? order : o.order,
+                                                order,
                                                 false,
                                                 o.nested};
                 }
+                m_last = {Last::Close, m_open[keep].index};
                 m_open.resize(keep);
                 return;
             }
             // Opened in an earlier block.
             m_segment.spans.push_back({{at, at}, raw, {}, false, order, order});
+            m_last = {Last::Open, m_segment.spans.size() - 1};
             return;
         }
         std::vector<NestedSegment> nested;
         const QByteArray open = nestAttributes(raw, nested);
         if (selfClosing || m_rules.voids.contains(name)) {
             m_segment.spans.push_back({{at, at}, open, {}, false, order, order, false, nested});
+            m_last = {Last::Open, m_segment.spans.size() - 1};
             // A line break separates words: "a<br>b" is read as "a b".
             if (m_rules.spaces.contains(name) && !m_segment.text.isEmpty() &&
                 !m_segment.text.endsWith(' ')) {
@@ -416,6 +478,7 @@ private:
                                     .arg(limits::kMaxMarkupDepth));
         m_open.push_back({name, open, at, m_segment.spans.size(), order, nested});
         m_segment.spans.push_back({{at, at}, open, {}, false, order, order, false, nested});
+        m_last = {Last::Open, m_segment.spans.size() - 1};
     }
 
     qsizetype boundary(qsizetype from, qsizetype to)
@@ -434,13 +497,10 @@ private:
         m_open.clear();
         m_order = 0;
         m_doc.appendSkeleton(m_lead);
-        // Trailing white space after the last tag goes back as it was written.
-        qsizetype lastSpan = 0;
-        for (const InlineSpan &span : m_segment.spans)
-            lastSpan = std::max(lastSpan, span.range.end);
+        // Trailing white space after the last text goes back as it was written (white space
+        // after a tag that followed a space is already in that tag: keepWithLast).
         QByteArray trail;
-        if (m_segment.text.endsWith(' ') && lastSpan < m_segment.text.size() &&
-            !m_trail.isEmpty()) {
+        if (m_run.first >= 0 && m_run.first == m_segment.text.size() - 1 && !m_trail.isEmpty()) {
             m_segment.text.chop(1);
             trail = m_trail;
             m_run = {-1, {}}; // written as skeleton
@@ -455,6 +515,7 @@ private:
         m_segment = Segment();
         m_lead.clear();
         m_trail.clear();
+        m_last = {};
     }
 
     const QByteArray &m_bytes;
@@ -467,6 +528,12 @@ private:
     QByteArray m_lead;  // white space before the segment's first text or tag
     QByteArray m_trail; // white space after its last text or tag
     std::pair<qsizetype, QByteArray> m_run{-1, {}}; // the white space run being read
+    // The tag or entity read last in the segment, while nothing but white space followed it.
+    struct Last
+    {
+        enum Kind { None, Open, Close, AsRead } kind = None;
+        std::size_t index = 0; // in m_segment.spans (Open, Close) or m_segment.asRead
+    } m_last;
     int m_order = 0;    // tags seen in the current segment
 };
 

@@ -114,16 +114,12 @@ void parseMarkdownInline(const QByteArray &raw, qsizetype from, qsizetype to, Se
     }
 }
 
-Segment markdownSegment(const QByteArray &raw, int lines)
+Segment markdownSegment(const QByteArray &raw, int lines, const QByteArray &lineBreak)
 {
     Segment segment;
     segment.lines = lines;
     parseMarkdownInline(raw, 0, raw.size(), segment);
-    for (qsizetype i = 0; i < segment.text.size(); ++i)
-        if (segment.text[i] == '\n') {
-            segment.breaks.push_back(i);
-            segment.text[i] = ' ';
-        }
+    foldLineBreaks(segment, lineBreak);
     protectSpans(segment.text, segment.spans);
     return segment;
 }
@@ -146,7 +142,7 @@ Document readMd(const QByteArray &bytes, const QString &name)
     int count = 0;
     auto flush = [&] {
         if (count > 0)
-            doc.appendSegment(markdownSegment(paragraph, count));
+            doc.appendSegment(markdownSegment(paragraph, count, doc.lineBreak));
         doc.appendSkeleton(tail);
         paragraph.clear();
         tail.clear();
@@ -196,7 +192,7 @@ Document readMd(const QByteArray &bytes, const QString &name)
                 if (!trimmed.isEmpty()) {
                     const qsizetype lead = cell.indexOf(trimmed);
                     doc.appendSkeleton(cell.left(lead));
-                    doc.appendSegment(markdownSegment(trimmed, 1));
+                    doc.appendSegment(markdownSegment(trimmed, 1, doc.lineBreak));
                     doc.appendSkeleton(cell.mid(lead + trimmed.size()));
                 } else {
                     doc.appendSkeleton(cell);

@@ -50,11 +50,7 @@ Document readSrt(const QByteArray &bytes, const QString &name)
                 // and folded to spaces for the model.
                 Segment segment = taggedSegment(text);
                 segment.lines = count;
-                for (qsizetype i = 0; i < segment.text.size(); ++i)
-                    if (segment.text[i] == '\n') {
-                        segment.breaks.push_back(i);
-                        segment.text[i] = ' ';
-                    }
+                foldLineBreaks(segment, doc.lineBreak);
                 doc.appendSegment(std::move(segment));
             }
             doc.appendSkeleton(tail);

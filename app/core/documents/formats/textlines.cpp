@@ -38,6 +38,21 @@ QByteArray lineBreakOf(const QByteArray &bytes)
     return newline > 0 && bytes[newline - 1] == '\r' ? QByteArray("\r\n") : QByteArray("\n");
 }
 
+void foldLineBreaks(Segment &segment, const QByteArray &lineBreak)
+{
+    for (qsizetype i = 0; i < segment.text.size(); ++i)
+        if (segment.text[i] == '\n') {
+            segment.breaks.push_back(i);
+            segment.text[i] = ' ';
+        }
+    if (lineBreak == "\n")
+        return;
+    for (InlineSpan &span : segment.spans) {
+        span.open.replace("\n", lineBreak);
+        span.close.replace("\n", lineBreak);
+    }
+}
+
 // Checks what every reader needs: UTF-8 text with something in it. Returns the BOM if any.
 QByteArray checkText(const QByteArray &bytes, const QString &name)
 {

@@ -31,6 +31,11 @@ QByteArray checkText(const QByteArray &bytes, const QString &name);
 // A segment of plain text (URLs, numbers, placeholders protected) on `lines` lines.
 Segment plainSegment(const QByteArray &text, int lines, std::vector<qsizetype> breaks);
 
+// `segment`, read from lines that were joined with '\n' where the file broke them with
+// `lineBreak`: its text's line breaks become spaces noted in Segment::breaks, and those inside
+// markup (a tag or a link that runs over two lines) are written back as the file's line break.
+void foldLineBreaks(Segment &segment, const QByteArray &lineBreak);
+
 // Whether a hard-wrapped line ends a sentence, and whether the next starts in lower case: what
 // decides that two lines are one paragraph.
 bool endsSentence(const QByteArray &line);
