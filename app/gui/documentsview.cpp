@@ -600,10 +600,11 @@ void DocumentsView::selectSentence(int paragraph, int sentence)
             sourceMarks << select(m_source, 0, int(m_sources.value(paragraph).size()));
         }
     }
-    // Likely omissions, in every paragraph: a marker on the sentence where the word is.
-    const int blocks = m_source->document()->blockCount();
-    for (int p = 0; p < m_sentences.size() && p < blocks; ++p) {
-        const QTextBlock block = m_source->document()->findBlockByNumber(p);
+    // Likely omissions, in every paragraph: a marker on the sentence where the word is. Blocks
+    // are walked in step with the paragraphs (findBlockByNumber per paragraph would be a search
+    // each, on every cursor move).
+    QTextBlock block = m_source->document()->firstBlock();
+    for (int p = 0; p < m_sentences.size() && block.isValid(); ++p, block = block.next()) {
         for (const documents::SentenceLink &link : m_sentences[p])
             for (const documents::OmissionMark &omission : link.omissions) {
                 QTextCursor cursor(block);
