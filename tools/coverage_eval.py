@@ -101,7 +101,8 @@ def evaluate(model, sources, executable, seed):
         output = result["translation"]
         out_words = words_of(output)
         candidates = [w["text"].lower() for w in coverage["words"]
-                      if w["text"].lower() in dictionary and dictionary[w["text"].lower()] in out_words]
+                      if w["text"].lower() in dictionary
+                      and dictionary[w["text"].lower()] in out_words]
         if not candidates:
             continue
         rng.shuffle(candidates)
@@ -141,7 +142,8 @@ def evaluate(model, sources, executable, seed):
             word = w["text"].lower()
             if word in dictionary and dictionary[word] in before:
                 truncated.append((w["mass"], dictionary[word] not in after))
-    return {"masses": masses, "natural": natural, "truncated": truncated, "cut": cut, "normal": normal_masses, "made": made, "kept": kept,
+    return {"masses": masses, "natural": natural, "truncated": truncated, "cut": cut,
+            "normal": normal_masses, "made": made, "kept": kept,
             "sentences": len(sources), "dictionary": len(dictionary)}
 
 

@@ -422,7 +422,8 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
                 translator.translate(std::string_view(line.constData(), line.size()), decoding);
             const double elapsedMs = timer.nsecsElapsed() / 1e6;
             if (json || saveHistory) {
-                QJsonObject object = toJson(line, result, decoding, *model, elapsedMs, json, coverage);
+                QJsonObject object =
+                    toJson(line, result, decoding, *model, elapsedMs, json, coverage);
                 if (allAttention)
                     object["attention"] = attentionJson(translator, result);
                 if (json)

@@ -62,11 +62,10 @@ Coverage computeCoverage(const Tensor &attention, const std::vector<Token> &sour
         return coverage;
     if (attention.rank() != 2 || attention.dtype() != DType::F32 ||
         attention.dim(1) != static_cast<std::int64_t>(sourceTokens.size()))
-        throw std::invalid_argument("coverage: attention of rank " +
-                                    std::to_string(attention.rank()) + " with " +
-                                    std::to_string(attention.rank() == 2 ? attention.dim(1) : -1) +
-                                    " columns for " + std::to_string(sourceTokens.size()) +
-                                    " source tokens (want [target, source] F32)");
+        throw std::invalid_argument(
+            "coverage: attention of rank " + std::to_string(attention.rank()) + " with " +
+            std::to_string(attention.rank() == 2 ? attention.dim(1) : -1) + " columns for " +
+            std::to_string(sourceTokens.size()) + " source tokens (want [target, source] F32)");
     coverage.available = true;
 
     // [T, S] → [S]: the total attention each source token received.
@@ -81,15 +80,15 @@ Coverage computeCoverage(const Tensor &attention, const std::vector<Token> &sour
     for (std::size_t j = 0; j < sourceTokens.size(); ++j) {
         const Token &token = sourceTokens[j];
         if (token.bytes.begin > token.bytes.end || token.bytes.end > text.size())
-            throw std::invalid_argument("coverage: source token " + std::to_string(j) +
-                                        " spans bytes [" + std::to_string(token.bytes.begin) +
-                                        ", " + std::to_string(token.bytes.end) +
-                                        ") outside a text of " + std::to_string(text.size()) +
-                                        " bytes");
+            throw std::invalid_argument(
+                "coverage: source token " + std::to_string(j) + " spans bytes [" +
+                std::to_string(token.bytes.begin) + ", " + std::to_string(token.bytes.end) +
+                ") outside a text of " + std::to_string(text.size()) + " bytes");
         if (!hasLetterOrDigit(text.substr(token.bytes.begin, token.bytes.size())))
             continue; // punctuation, symbols, EOS
         const bool continues =
-            !coverage.words.empty() && !startsWord(token.piece) && previousEnd <= token.bytes.begin &&
+            !coverage.words.empty() && !startsWord(token.piece) &&
+            previousEnd <= token.bytes.begin &&
             !hasWhiteSpace(text.substr(previousEnd, token.bytes.begin - previousEnd));
         if (!continues)
             coverage.words.push_back({j, j, {token.bytes.begin, token.bytes.end}, 0.0f, false});

@@ -42,7 +42,7 @@ struct CoveredWord
 {
     std::size_t firstToken = 0; // the word's pieces: [firstToken, endToken) of the source tokens
     std::size_t endToken = 0;
-    TextSpan bytes;  // in the text the tokens point into
+    TextSpan bytes; // in the text the tokens point into
     // Σ of its pieces' masses. Summed, not the max: a word the model reads as three pieces is
     // covered when the target attends to any of them.
     float mass = 0.0f;

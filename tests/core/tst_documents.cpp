@@ -327,15 +327,17 @@ private slots:
         QVERIFY(documents.translate(doc, options));
         const Segment &segment = doc.segments[0];
         QVERIFY(segment.translation);
-        QCOMPARE(segment.translation->text, QByteArray("El gato negro duerme. El perro es pequeño."));
+        QCOMPARE(segment.translation->text,
+                 QByteArray("El gato negro duerme. El perro es pequeño."));
         QCOMPARE(segment.translation->sentences.size(), std::size_t(2));
         QStringList omitted;
         for (const CoverageWarning &warning : segment.translation->sentences[0].omissions) {
-            omitted << QString::fromUtf8(segment.text.mid(warning.source.begin,
-                                                          warning.source.end - warning.source.begin));
+            omitted << QString::fromUtf8(
+                segment.text.mid(warning.source.begin, warning.source.end - warning.source.begin));
             QVERIFY(warning.mass < warning.threshold);
         }
-        QVERIFY2(omitted.contains("old") && omitted.contains("sofa"), qPrintable(omitted.join(',')));
+        QVERIFY2(omitted.contains("old") && omitted.contains("sofa"),
+                 qPrintable(omitted.join(',')));
         QVERIFY2(!omitted.contains("cat"), qPrintable(omitted.join(',')));
         QVERIFY(segment.translation->sentences[1].omissions.empty());
     }

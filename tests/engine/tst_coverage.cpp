@@ -39,21 +39,20 @@ private slots:
     void masses()
     {
         const std::string text = "The black cat sleeps.";
-        const std::vector<Token> source =
-            tokens({{"\u2581The", 0, 3},
-                    {"\u2581bl", 4, 6},
-                    {"ack", 6, 9},
-                    {"\u2581cat", 10, 13},
-                    {"\u2581sleeps", 14, 20},
-                    {".", 20, 21},
-                    {"</s>", 21, 21}});
+        const std::vector<Token> source = tokens({{"\u2581The", 0, 3},
+                                                  {"\u2581bl", 4, 6},
+                                                  {"ack", 6, 9},
+                                                  {"\u2581cat", 10, 13},
+                                                  {"\u2581sleeps", 14, 20},
+                                                  {".", 20, 21},
+                                                  {"</s>", 21, 21}});
         // [4 target tokens, 7 source tokens], rows sum to 1: "El gato duerme ." — "black" is
         // left out and gets only 0.05 + 0.05 in all.
-        const Tensor attention = Tensor::fromFloats(
-            {4, 7}, {0.80f, 0.00f, 0.00f, 0.10f, 0.05f, 0.05f, 0.00f, //
-                     0.05f, 0.05f, 0.00f, 0.85f, 0.05f, 0.00f, 0.00f, //
-                     0.00f, 0.00f, 0.00f, 0.05f, 0.90f, 0.05f, 0.00f, //
-                     0.00f, 0.00f, 0.05f, 0.00f, 0.05f, 0.60f, 0.30f});
+        const Tensor attention =
+            Tensor::fromFloats({4, 7}, {0.80f, 0.00f, 0.00f, 0.10f, 0.05f, 0.05f, 0.00f, //
+                                        0.05f, 0.05f, 0.00f, 0.85f, 0.05f, 0.00f, 0.00f, //
+                                        0.00f, 0.00f, 0.00f, 0.05f, 0.90f, 0.05f, 0.00f, //
+                                        0.00f, 0.00f, 0.05f, 0.00f, 0.05f, 0.60f, 0.30f});
         const Coverage c = computeCoverage(attention, source, text, CoverageOptions{0.2f});
         QVERIFY(c.available);
         QCOMPARE(c.threshold, 0.2f);
@@ -73,9 +72,9 @@ private slots:
         // The threshold is strict: a mass equal to it is covered; 0 disables the warnings.
         QCOMPARE(computeCoverage(attention, source, text, CoverageOptions{0.1f}).flaggedCount(),
                  std::size_t(0));
-        QCOMPARE(wordTexts(computeCoverage(attention, source, text, CoverageOptions{0.9f}), text,
-                           true),
-                 (QStringList{"The", "black"}));
+        QCOMPARE(
+            wordTexts(computeCoverage(attention, source, text, CoverageOptions{0.9f}), text, true),
+            (QStringList{"The", "black"}));
         QCOMPARE(computeCoverage(attention, source, text, CoverageOptions{0.0f}).flaggedCount(),
                  std::size_t(0));
     }
@@ -91,9 +90,8 @@ private slots:
                                                   {"t", 6, 7},
                                                   {"\u2581go", 8, 10},
                                                   {"?", 10, 11}});
-        const Tensor attention =
-            Tensor::fromFloats({2, 6}, {0.1f, 0.3f, 0.1f, 0.3f, 0.1f, 0.1f, //
-                                        0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f});
+        const Tensor attention = Tensor::fromFloats({2, 6}, {0.1f, 0.3f, 0.1f, 0.3f, 0.1f, 0.1f, //
+                                                             0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f});
         const Coverage c = computeCoverage(attention, source, text, CoverageOptions{0.5f});
         QCOMPARE(wordTexts(c, text, false), (QStringList{"Don't", "go"}));
         QVERIFY(qAbs(c.words[0].mass - 0.6f) < 1e-5); // "'" adds nothing

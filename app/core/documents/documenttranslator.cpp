@@ -142,7 +142,8 @@ bool DocumentTranslator::translate(Document &document, const engine::DecodingOpt
                          .words)
                     if (word.flagged)
                         out.sentences.back().omissions.push_back(
-                            {{qsizetype(word.bytes.begin) - start, qsizetype(word.bytes.end) - start},
+                            {{qsizetype(word.bytes.begin) - start,
+                              qsizetype(word.bytes.end) - start},
                              word.mass,
                              coverageOptions.threshold});
                 const std::size_t rows = sentence.targetTokens.size();
