@@ -305,6 +305,13 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     </message>
 </context>
 <context>
+    <name>glosa::Coverage</name>
+    <message>
+        <source>Possibly left out of the translation: this word received an attention mass of %1 over the whole translation of its sentence, below the threshold of %2. Each word of a translation hands out an attention mass of 1 over the source, so a word it translated usually gets about 1.</source>
+        <translation>Posiblemente omitida en la traducción: esta palabra recibió una masa de atención de %1 en toda la traducción de su oración, por debajo del umbral de %2. Cada palabra de una traducción reparte una masa de atención de 1 sobre el origen, así que una palabra traducida suele recibir alrededor de 1.</translation>
+    </message>
+</context>
+<context>
     <name>glosa::DecodingPanel</name>
     <message>
         <source>Greedy</source>

@@ -302,6 +302,13 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     </message>
 </context>
 <context>
+    <name>glosa::Coverage</name>
+    <message>
+        <source>Possibly left out of the translation: this word received an attention mass of %1 over the whole translation of its sentence, below the threshold of %2. Each word of a translation hands out an attention mass of 1 over the source, so a word it translated usually gets about 1.</source>
+        <translation>번역에서 빠졌을 수 있습니다: 이 단어는 문장 전체 번역에서 어텐션 질량 %1을(를) 받았으며, 이는 임계값 %2보다 낮습니다. 번역의 각 단어는 원문에 어텐션 질량 1을 나누어 주므로, 번역된 단어는 보통 약 1을 받습니다.</translation>
+    </message>
+</context>
+<context>
     <name>glosa::DecodingPanel</name>
     <message>
         <source>Greedy</source>

@@ -8,6 +8,7 @@
 #include "app/core/modelcatalog.h"
 #include "app/core/pluginregistry.h"
 #include "engine/decoding/attentioninspector.h"
+#include "engine/decoding/coverage.h"
 #include "engine/decoding/decodingfields.h"
 #include "engine/text/unicode.h"
 #include "engine/translation/translationmodel.h"
@@ -57,9 +58,43 @@ QJsonValue fromNlohmann(const nlohmann::json &value)
 // `withAlignment`: also the dense "alignment" matrix (--json); --save-history alone takes the
 // sentences' matrices from `result` instead (historyEntry()), since for a long line the dense
 // JSON matrix is hundreds of MB.
+// A segment's coverage (engine/decoding/coverage.h): every source token's attention mass (the
+// segment's own columns of "source_tokens") and every word with its mass, the flagged ones marked.
+QJsonObject coverageJson(const engine::TranslatedSegment &segment, const std::string &source8,
+                         const engine::Utf8Offsets &offsets,
+                         const engine::CoverageOptions &options)
+{
+    const engine::Coverage coverage =
+        engine::computeCoverage(segment.alignment(), segment.sourceTokens, source8, options);
+    if (!coverage.available)
+        return QJsonObject{{"available", false},
+                           {"reason", "the model has no attention, so no coverage warnings"}};
+    QJsonArray mass, words, flagged;
+    for (const float value : coverage.tokenMass)
+        mass.append(rounded(value, 1e4));
+    for (const engine::CoveredWord &word : coverage.words) {
+        const engine::TextSpan at = offsets.utf16(word.bytes);
+        const QString text = fromUtf8(source8.substr(word.bytes.begin, word.bytes.size()));
+        words.append(QJsonObject{{"text", text},
+                                 {"source", QJsonArray{qint64(at.begin), qint64(at.end)}},
+                                 {"tokens", QJsonArray{qint64(word.firstToken),
+                                                       qint64(word.endToken)}},
+                                 {"mass", rounded(word.mass, 1e4)},
+                                 {"flagged", word.flagged}});
+        if (word.flagged)
+            flagged.append(text);
+    }
+    return QJsonObject{{"available", true},
+                       {"threshold", rounded(coverage.threshold, 1e4)},
+                       {"token_mass", mass},
+                       {"words", words},
+                       {"flagged", flagged}};
+}
+
 QJsonObject toJson(const QByteArray &line, const engine::TranslationResult &result,
                    const DecodingOptions &options, const engine::TranslationModel &model,
-                   double elapsedMs, bool withAlignment)
+                   double elapsedMs, bool withAlignment,
+                   const engine::CoverageOptions &coverageOptions)
 {
     const engine::Tokenizer &target = model.targetTokenizer();
     const QString source = QString::fromUtf8(line);
@@ -120,7 +155,9 @@ QJsonObject toJson(const QByteArray &line, const engine::TranslationResult &resu
         segments.append(QJsonObject{{"source", QJsonArray{qint64(from.begin), qint64(from.end)}},
                                     {"target", QJsonArray{qint64(to.begin), qint64(to.end)}},
                                     {"first_source_token", qint64(columns)},
-                                    {"first_target_token", qint64(rows)}});
+                                    {"first_target_token", qint64(rows)},
+                                    {"coverage", coverageJson(segment, source8, sourceOffsets,
+                                                              coverageOptions)}});
         for (const auto &token : segment.sourceTokens)
             sourceTokens.append(fromUtf8(token.piece));
         columns += segment.sourceTokens.size();
@@ -332,6 +369,16 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
         return 2;
     }
     const bool allAttention = attention == QLatin1String("all");
+    engine::CoverageOptions coverage;
+    if (parser.isSet("coverage-threshold")) {
+        bool ok = false;
+        coverage.threshold = parser.value("coverage-threshold").toFloat(&ok);
+        if (!ok || !std::isfinite(coverage.threshold) || coverage.threshold < 0.0f) {
+            err << "glosa-cli translate: --coverage-threshold '"
+                << parser.value("coverage-threshold") << "' is not a number >= 0\n";
+            return 2;
+        }
+    }
     if (allAttention && !json) {
         err << "glosa-cli translate: --attention all needs --json\n";
         return 2;
@@ -375,7 +422,8 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
                 translator.translate(std::string_view(line.constData(), line.size()), decoding);
             const double elapsedMs = timer.nsecsElapsed() / 1e6;
             if (json || saveHistory) {
-                QJsonObject object = toJson(line, result, decoding, *model, elapsedMs, json);
+                QJsonObject object =
+                    toJson(line, result, decoding, *model, elapsedMs, json, coverage);
                 if (allAttention)
                     object["attention"] = attentionJson(translator, result);
                 if (json)
@@ -433,7 +481,10 @@ CommandHelp translateCommandHelp()
         QStringLiteral("\n\n--json writes one object per line: the translation, every "
                        "hypothesis with its tokens, token log-probabilities and score, the "
                        "source tokens, the alignment and the settings in effect; with "
-                       "--attention all also every attention map of the best hypothesis.");
+                       "--attention all also every attention map of the best hypothesis. Each "
+                       "segment carries its \"coverage\": the attention mass every source token "
+                       "received and the source words whose mass is below --coverage-threshold "
+                       "(likely omissions; none for a model without attention).");
     help.options = modelCommandLineOptions() + decodingCommandLineOptions();
     help.options += QList<QCommandLineOption>{
         {"json", "One JSON object per line."},
@@ -441,6 +492,11 @@ CommandHelp translateCommandHelp()
          "With --json: cross (the default) gives the alignment; all also gives every layer's and "
          "head's cross-, encoder self- and decoder self-attention the model has.",
          "cross|all", "cross"},
+        {"coverage-threshold",
+         QStringLiteral("With --json: flag a source word as a likely omission when the total "
+                        "attention its pieces received is below this (default %1; 0 flags none).")
+             .arg(double(engine::CoverageOptions().threshold)),
+         "MASS"},
         {"save-history", "Also record each translation in the history (--history PATH)."},
         {"target-prefix-text",
          "Force the translation to start with these words (tokenized by the model; the search "

@@ -84,6 +84,26 @@ struct SentenceTrace
     QString words(const QList<int> &tokens, bool *ends = nullptr) const;
 };
 
+// A source word of the best hypothesis's coverage (engine/decoding/coverage.h): where it is in
+// the source text (UTF-16), the attention mass it received over the whole translation, and
+// whether that is below the threshold (a likely omission).
+struct CoveredWord
+{
+    int begin = 0;
+    int end = 0;
+    float mass = 0.0f;
+    bool flagged = false;
+};
+
+struct TranslationCoverage
+{
+    bool available = false; // false: the model has no attention, so no warnings
+    float threshold = 0.0f;
+    QList<CoveredWord> words; // every sentence's words, in source order
+
+    QList<CoveredWord> flagged() const;
+};
+
 struct TranslationResult
 {
     QString modelId;
@@ -93,6 +113,7 @@ struct TranslationResult
     QList<SentenceTrace> traces;             // one per sentence when tracing was asked for
     engine::DecodingOptions options;
     double elapsedMs = 0.0;
+    TranslationCoverage coverage; // of the best hypothesis; computed by the worker
 
     bool isEmpty() const { return hypotheses.isEmpty(); }
     // The sentence (an index of traces) whose tokens of the best hypothesis hold `token`; -1.

@@ -2,6 +2,7 @@
 
 #include "app/core/imageloader.h"
 #include "engine/captioning/captioningmodel.h"
+#include "engine/decoding/coverage.h"
 #include "engine/text/tokenizer.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
@@ -86,6 +87,15 @@ int TranslationResult::sentenceOfToken(int token) const
         if (token >= traces[s].targetOffset && token < traces[s].targetOffset + traces[s].tokenCount)
             return s;
     return -1;
+}
+
+QList<CoveredWord> TranslationCoverage::flagged() const
+{
+    QList<CoveredWord> list;
+    for (const CoveredWord &word : words)
+        if (word.flagged)
+            list << word;
+    return list;
 }
 
 QList<int> TranslationResult::forcedTokens() const
@@ -206,6 +216,19 @@ TranslationResult runTranslation(const std::shared_ptr<engine::Model> &model, co
             result.sourceTokens.append(toSpan(token));
     }
     const int sourceCount = result.sourceTokens.size();
+
+    // Coverage of the best hypothesis, here on the worker so that views only paint it. Available
+    // when any sentence has attention (a model without attention has it in none).
+    result.coverage.threshold = engine::CoverageOptions().threshold;
+    for (const engine::TranslatedSegment &segment : translated.segments) {
+        const engine::Coverage coverage = engine::computeCoverage(
+            segment.alignment(), segment.sourceTokens, utf8, engine::CoverageOptions());
+        result.coverage.available = result.coverage.available || coverage.available;
+        for (const engine::CoveredWord &word : coverage.words)
+            result.coverage.words.append(
+                {int(segment.sourceTokens[word.firstToken].utf16.begin),
+                 int(segment.sourceTokens[word.endToken - 1].utf16.end), word.mass, word.flagged});
+    }
 
     std::size_t nBest = 0;
     for (const engine::TranslatedSegment &segment : translated.segments)

@@ -434,14 +434,13 @@ void DocumentsView::showTranslated(const QList<documents::TranslatedParagraph> &
     m_fillingTarget = false;
     // The paragraphs' lengths changed: bring the panes back in line.
     linkScroll(m_source, m_target);
-    // The highlighted paragraph may have its sentences now.
-    if (m_currentParagraph >= 0) {
-        const QTextCursor at = m_source->textCursor();
-        selectSentence(m_currentParagraph,
-                       at.blockNumber() == m_currentParagraph
-                           ? sentenceAt(m_currentParagraph, at.positionInBlock(), true)
-                           : m_currentSentence);
-    }
+    // The highlighted paragraph may have its sentences now, and the new sentences their
+    // omission marks.
+    const QTextCursor at = m_source->textCursor();
+    selectSentence(m_currentParagraph,
+                   m_currentParagraph >= 0 && at.blockNumber() == m_currentParagraph
+                       ? sentenceAt(m_currentParagraph, at.positionInBlock(), true)
+                       : m_currentSentence);
 }
 
 int DocumentsView::sentenceAt(int paragraph, int column, bool inSource) const
@@ -614,6 +613,24 @@ void DocumentsView::selectSentence(int paragraph, int sentence)
         } else { // not translated yet: the paragraph
             sourceMarks << select(m_source, 0, int(m_sources.value(paragraph).size()));
         }
+    }
+    // Likely omissions, in every paragraph: a marker on the sentence where the word is. Blocks
+    // are walked in step with the paragraphs (findBlockByNumber per paragraph would be a search
+    // each, on every cursor move).
+    QTextBlock block = m_source->document()->firstBlock();
+    for (int p = 0; p < m_sentences.size() && block.isValid(); ++p, block = block.next()) {
+        for (const documents::SentenceLink &link : m_sentences[p])
+            for (const documents::OmissionMark &omission : link.omissions) {
+                QTextCursor cursor(block);
+                cursor.setPosition(block.position() +
+                                   std::clamp(omission.begin, 0, block.length() - 1));
+                cursor.setPosition(block.position() +
+                                       std::clamp(omission.end, 0, block.length() - 1),
+                                   QTextCursor::KeepAnchor);
+                QTextCharFormat wavy = omissionFormat(palette(), omission.mass, omission.threshold);
+                wavy.setProperty(kOmissionProperty, omission.mass);
+                sourceMarks << QTextEdit::ExtraSelection{cursor, wavy};
+            }
     }
     m_source->setExtraSelections(sourceMarks);
     m_target->setExtraSelections(targetMarks);

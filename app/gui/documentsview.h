@@ -10,6 +10,7 @@
 #include "app/core/documents/documentworker.h"
 
 #include <QMap>
+#include <QTextFormat>
 #include <QWidget>
 
 class QComboBox;
@@ -49,8 +50,11 @@ public:
     // of the model's, and the history keeps both versions.
     const documents::SentenceEdits &edits() const { return m_edits; }
 
-    // Highlights sentence `sentence` of paragraph `paragraph` in both panes.
+    // Highlights sentence `sentence` of paragraph `paragraph` in both panes; every translated
+    // sentence's likely omissions (coverage warnings) keep their wavy underline in the source.
     void selectSentence(int paragraph, int sentence);
+    // Set on the source pane's extra selections that mark an omission: the word's attention mass.
+    static constexpr int kOmissionProperty = QTextFormat::UserProperty + 11;
 
     // The Open dialog's name filters: every suffix of the format table, then all files.
     static QString openFilter();

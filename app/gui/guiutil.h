@@ -2,7 +2,9 @@
 #pragma once
 
 #include <QString>
+#include <QTextCharFormat>
 
+class QPalette;
 class QWidget;
 
 namespace glosa {
@@ -26,5 +28,11 @@ QString unavailableText(const ModelChoice &choice);
 // "+ end" when the prefix forces the end of the sentence, and which sentence when the text has
 // several (`sentence` from 0).
 QString steeringLabel(const QString &words, bool ends, int sentence, int sentences);
+// The tooltip of a source word the coverage check flagged (engine/decoding/coverage.h): its
+// attention mass, the threshold, and what they mean. The Translate and Documents views share it.
+QString omissionToolTip(float mass, float threshold);
+// How the views underline a flagged word: wavy, as a spell checker's, so that the attention and
+// sentence highlights can still fill the same word.
+QTextCharFormat omissionFormat(const QPalette &palette, float mass, float threshold);
 
 } // namespace glosa

@@ -263,6 +263,8 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
     });
     connect(m_source, &QPlainTextEdit::textChanged, this, [this] {
         updateCounts();
+        // The coverage underlines belong to the translated text: an edit takes them away.
+        updateOverlay();
         if (m_live->isChecked())
             m_debounce->start();
     });
@@ -956,6 +958,17 @@ void TranslateView::updateOverlay()
             s.format.setBackground(theme::confidenceColor(pal, p).lighter(100));
             s.format.setToolTip(tr("Probability %1%").arg(QLocale().toString(p * 100, 'f', 1)));
             targetSelections << s;
+        }
+    }
+
+    // Likely omissions: source words the best translation gave little attention in all.
+    if (h && m_hypothesis == 0 && sourceCurrent && m_result.coverage.available) {
+        for (const CoveredWord &word : m_result.coverage.flagged()) {
+            QTextEdit::ExtraSelection s =
+                tokenSelection(m_source, TokenSpan{-1, {}, word.begin, word.end});
+            s.format = omissionFormat(pal, word.mass, m_result.coverage.threshold);
+            s.format.setProperty(kCoverageProperty, word.mass);
+            sourceSelections << s;
         }
     }
 

@@ -53,6 +53,9 @@ public:
     static constexpr int kTokenProperty = QTextFormat::UserProperty + 1;
     static constexpr int kWeightProperty = QTextFormat::UserProperty + 2;
     static constexpr int kForcedProperty = QTextFormat::UserProperty + 3; // a forced token
+    // On a source word the coverage check flagged (engine/decoding/coverage.h): its attention
+    // mass.
+    static constexpr int kCoverageProperty = QTextFormat::UserProperty + 4;
     // The overlay lights up at most this many words, the strongest, and none under the minimum
     // weight: QTextLayout unites the regions of all extra selections of a paragraph into one
     // QPainterPath on every paint, which is quadratic in their number (255 faint selections on a

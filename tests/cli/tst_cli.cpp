@@ -6,6 +6,7 @@
 
 #include "app/core/modelcatalog.h"
 #include "app/core/pluginregistry.h"
+#include "engine/decoding/coverage.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
 
@@ -272,6 +273,85 @@ private slots:
         QVERIFY(o["alignment"].isNull());
         QCOMPARE(o["attention"].toArray(), QJsonArray{QJsonObject()});
         QVERIFY(!o["hypotheses"].toArray()[0].toObject()["tokens"].toArray().isEmpty());
+    }
+
+    // Each segment's "coverage": the attention mass of each of its source tokens, its words and
+    // the flagged ones. Forced to stop half-way (--target-prefix-text "El gato negro duerme."),
+    // the bundled Transformer gives "old" and "sofa", cut off, almost no attention and they are
+    // flagged; translated freely they are not. A model without attention says it has no coverage.
+    void coverageFlagsAForcedOmission()
+    {
+        const QString models = QStringLiteral(GLOSA_SOURCE_DIR "/resources/models");
+        const QByteArray input = "The black cat sleeps on the old sofa.\n";
+        const QString cut = QStringLiteral("El gato negro duerme.");
+        const QStringList base{"translate", "--model", "transformer-en-es", "--json"};
+        const auto coverageOf = [](const QJsonObject &o) {
+            return o["segments"].toArray()[0].toObject()["coverage"].toObject();
+        };
+        const auto texts = [](const QJsonArray &array) {
+            QStringList list;
+            for (const QJsonValue &v : array)
+                list << (v.isObject() ? v.toObject()["text"].toString() : v.toString());
+            return list;
+        };
+        const Run plain = runCli(base, input, models);
+        QVERIFY2(plain.exitCode == 0, plain.err);
+        const QJsonObject o = parse(plain.lines().value(0));
+        const QJsonObject coverage = coverageOf(o);
+        QVERIFY(coverage["available"].toBool());
+        // Rounded to 4 decimals in the JSON, as the masses are.
+        QVERIFY(qAbs(coverage["threshold"].toDouble() -
+                     double(glosa::engine::CoverageOptions().threshold)) < 1e-4);
+        // One mass per source token (EOS included); together they are the target's length, since
+        // every target token hands out 1.
+        const QJsonArray mass = coverage["token_mass"].toArray();
+        QCOMPARE(mass.size(), o["source_tokens"].toArray().size());
+        double total = 0.0;
+        for (const QJsonValue &m : mass)
+            total += m.toDouble();
+        const qsizetype targetTokens =
+            o["hypotheses"].toArray()[0].toObject()["tokens"].toArray().size();
+        QVERIFY2(qAbs(total - double(targetTokens)) < 0.01 * double(targetTokens),
+                 qPrintable(QString::number(total)));
+        QCOMPARE(texts(coverage["words"].toArray()),
+                 (QStringList{"The", "black", "cat", "sleeps", "on", "the", "old", "sofa"}));
+        QVERIFY2(!o["translation"].toString().startsWith(cut), plain.out);
+        QVERIFY2(!texts(coverage["flagged"].toArray()).contains("old"), plain.out);
+        QVERIFY2(!texts(coverage["flagged"].toArray()).contains("sofa"), plain.out);
+
+        const Run forced = runCli(base + QStringList{"--target-prefix-text", cut}, input, models);
+        QVERIFY2(forced.exitCode == 0, forced.err);
+        const QJsonObject omitted = parse(forced.lines().value(0));
+        QCOMPARE(omitted["translation"].toString(), cut);
+        const QJsonObject warned = coverageOf(omitted);
+        const QStringList flagged = texts(warned["flagged"].toArray());
+        QVERIFY2(flagged.contains("old") && flagged.contains("sofa"), forced.out);
+        QVERIFY2(!flagged.contains("cat"), forced.out);
+        for (const QJsonValue &word : warned["words"].toArray())
+            QCOMPARE(word.toObject()["flagged"].toBool(),
+                     word.toObject()["mass"].toDouble() < warned["threshold"].toDouble());
+
+        // --coverage-threshold 0 flags nothing; a negative one is refused.
+        const Run none = runCli(base + QStringList{"--target-prefix-text", cut,
+                                                   "--coverage-threshold", "0"},
+                                input, models);
+        QVERIFY2(none.exitCode == 0, none.err);
+        QVERIFY(coverageOf(parse(none.lines().value(0)))["flagged"].toArray().isEmpty());
+        const Run negative =
+            runCli(base + QStringList{"--coverage-threshold", "-1"}, input, models);
+        QCOMPARE(negative.exitCode, 2);
+        QVERIFY2(negative.err.contains("--coverage-threshold"), negative.err);
+
+        const QString rnnNone = glosa::test::testDataDir() + QStringLiteral("/parity/rnn-none");
+        const Run unattended = runCli({"translate", "--model", rnnNone, "--max-length", "4",
+                                       "--json"},
+                                      "the cat\n", rnnNone);
+        QVERIFY2(unattended.exitCode == 0, unattended.err);
+        const QJsonObject noCoverage = coverageOf(parse(unattended.lines().value(0)));
+        QVERIFY(!noCoverage["available"].toBool());
+        QVERIFY2(noCoverage["reason"].toString().contains("no attention"),
+                 qPrintable(noCoverage["reason"].toString()));
+        QVERIFY(!noCoverage.contains("flagged"));
     }
 
     // --target-prefix-text takes words: the bundled Transformer's own tokenizer makes the ids.

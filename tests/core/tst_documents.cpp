@@ -308,6 +308,43 @@ private slots:
         QCOMPARE(doc.render(), readAll(fixture(name)));
     }
 
+    // Coverage warnings reach each sentence pair: the bundled Transformer forced to end the
+    // first sentence half-way ("El gato negro duerme.") leaves "the old sofa" without attention,
+    // and those words are its omissions, in the segment's bytes; the second sentence, translated
+    // freely, has none.
+    void coverageWarningsMarkTheirSentence()
+    {
+        QString why;
+        const auto model = realModel(&why);
+        QVERIFY2(model, qPrintable(why));
+        Document doc = parseDocument("The black cat sleeps on the old sofa. The dog is small.\n",
+                                     QStringLiteral("txt"));
+        QCOMPARE(doc.segments.size(), std::size_t(1));
+        glosa::engine::DecodingOptions options = greedy();
+        for (const glosa::engine::Token &token :
+             model->targetTokenizer().encode("El gato negro duerme."))
+            options.targetPrefix.push_back(token.id);
+        options.targetPrefixSentence = 0;
+        glosa::engine::Translator translator(model);
+        DocumentTranslator documents(translator);
+        QVERIFY(documents.translate(doc, options));
+        const Segment &segment = doc.segments[0];
+        QVERIFY(segment.translation);
+        QCOMPARE(segment.translation->text,
+                 QByteArray("El gato negro duerme. El perro es pequeño."));
+        QCOMPARE(segment.translation->sentences.size(), std::size_t(2));
+        QStringList omitted;
+        for (const CoverageWarning &warning : segment.translation->sentences[0].omissions) {
+            omitted << QString::fromUtf8(
+                segment.text.mid(warning.source.begin, warning.source.end - warning.source.begin));
+            QVERIFY(warning.mass < warning.threshold);
+        }
+        QVERIFY2(omitted.contains("old") && omitted.contains("sofa"),
+                 qPrintable(omitted.join(',')));
+        QVERIFY2(!omitted.contains("cat"), qPrintable(omitted.join(',')));
+        QVERIFY(segment.translation->sentences[1].omissions.empty());
+    }
+
     void txtKeepsParagraphs()
     {
         const Document doc = translated(QStringLiteral("sample.txt"));

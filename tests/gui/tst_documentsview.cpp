@@ -126,7 +126,26 @@ private slots:
         view.sourcePane()->setTextCursor(cursor);
         QCOMPARE(view.currentParagraph(), 1);
         QCOMPARE(view.currentSentence(), 0);
-        QCOMPARE(view.sourcePane()->extraSelections().size(), 1);
+        // In the source, the sentence highlight comes first, then the wavy marks of the words
+        // the translation likely left out (coverage warnings), each explained by its tooltip.
+        int sentenceMarks = 0, omissionMarks = 0;
+        for (const QTextEdit::ExtraSelection &s : view.sourcePane()->extraSelections()) {
+            if (!s.format.hasProperty(DocumentsView::kOmissionProperty)) {
+                ++sentenceMarks;
+                continue;
+            }
+            ++omissionMarks;
+            QCOMPARE(s.format.underlineStyle(), QTextCharFormat::WaveUnderline);
+            QVERIFY(!s.cursor.selectedText().isEmpty());
+            QVERIFY2(s.format.toolTip().contains(
+                         QLocale().toString(s.format.property(DocumentsView::kOmissionProperty)
+                                                .toFloat(),
+                                            'f', 2)),
+                     qPrintable(s.format.toolTip()));
+        }
+        QCOMPARE(sentenceMarks, 1);
+        // The bundled Transformer, greedy, leaves a few words of this document without attention.
+        QVERIFY(omissionMarks > 0);
         QCOMPARE(view.targetPane()->extraSelections().size(), 1);
         const QString sourceSentence =
             view.sourcePane()->extraSelections().first().cursor.selectedText();

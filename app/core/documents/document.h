@@ -90,10 +90,20 @@ struct AlignmentLink
 // One sentence (or chunk of a long one) as the model translated it: where it is in the segment's
 // text and where its translation is in SegmentTranslation::text, so that a viewer can highlight
 // a sentence and its translation together.
+// A source word of a sentence that the translation gave little attention in all, below
+// engine::CoverageOptions's threshold (engine/decoding/coverage.h): likely left out.
+struct CoverageWarning
+{
+    ByteRange source; // in Segment::text
+    float mass = 0.0f;
+    float threshold = 0.0f;
+};
+
 struct SentencePair
 {
     ByteRange source;
     ByteRange target;
+    std::vector<CoverageWarning> omissions; // empty for a model without attention
 };
 
 struct SegmentTranslation

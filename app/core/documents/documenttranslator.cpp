@@ -1,5 +1,6 @@
 #include "app/core/documents/documenttranslator.h"
 
+#include "engine/decoding/coverage.h"
 #include "engine/decoding/search.h"
 #include "engine/text/sentencesplitter.h"
 #include "engine/translation/translationmodel.h"
@@ -134,6 +135,17 @@ bool DocumentTranslator::translate(Document &document, const engine::DecodingOpt
                 out.sentences.push_back(
                     {{begin, qsizetype(sentence.source.end) - start}, {offset, out.text.size()}});
                 const engine::Tensor &alignment = sentence.alignment();
+                const engine::CoverageOptions coverageOptions;
+                for (const engine::CoveredWord &word :
+                     engine::computeCoverage(alignment, sentence.sourceTokens, joined,
+                                             coverageOptions)
+                         .words)
+                    if (word.flagged)
+                        out.sentences.back().omissions.push_back(
+                            {{qsizetype(word.bytes.begin) - start,
+                              qsizetype(word.bytes.end) - start},
+                             word.mass,
+                             coverageOptions.threshold});
                 const std::size_t rows = sentence.targetTokens.size();
                 const std::size_t sources = sentence.sourceTokens.size();
                 for (std::size_t i = 0; i < rows; ++i) {

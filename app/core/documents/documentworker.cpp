@@ -38,11 +38,17 @@ TranslatedParagraph paragraphOf(const Document &chunk, int index, int paragraphI
     TranslatedParagraph paragraph;
     paragraph.index = paragraphIndex;
     paragraph.text = QString::fromUtf8(written.text);
-    for (const SentencePair &pair : written.sentences)
+    for (const SentencePair &pair : written.sentences) {
+        QList<OmissionMark> omissions;
+        for (const CoverageWarning &warning : pair.omissions)
+            omissions.append({utf16Offset(segment.text, warning.source.begin),
+                              utf16Offset(segment.text, warning.source.end), warning.mass,
+                              warning.threshold});
         paragraph.sentences.append({utf16Offset(segment.text, pair.source.begin),
                                     utf16Offset(segment.text, pair.source.end),
                                     utf16Offset(written.text, pair.target.begin),
-                                    utf16Offset(written.text, pair.target.end)});
+                                    utf16Offset(written.text, pair.target.end), omissions});
+    }
     return paragraph;
 }
 

@@ -47,12 +47,23 @@ class DocumentExecutor;
 
 // A sentence of a paragraph and its translation, in UTF-16 offsets of the paragraph's source
 // text and of its translation (QString positions, what the editors show).
+// A source word the sentence's translation probably left out (documents::CoverageWarning), in
+// UTF-16 offsets of the paragraph's source text.
+struct OmissionMark
+{
+    int begin = 0;
+    int end = 0;
+    float mass = 0.0f;
+    float threshold = 0.0f;
+};
+
 struct SentenceLink
 {
     int sourceBegin = 0;
     int sourceEnd = 0;
     int targetBegin = 0;
     int targetEnd = 0;
+    QList<OmissionMark> omissions;
 };
 
 // Post-editing: the user's own text for sentences of paragraphs, paragraph → sentence (its index
