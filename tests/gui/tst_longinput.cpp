@@ -27,6 +27,16 @@ namespace {
 
 using glosa::test::threadCpuMs;
 
+// The longest the GUI thread may go without the event loop: 100 ms of its own CPU time (Release
+// measured 17 ms translating and 47 ms comparing 5,000 words). AddressSanitizer's instrumented
+// code runs the same work about 4x slower (187 ms comparing): the sanitizer suite checks memory
+// here, the bound grows with the instrumentation.
+#ifdef GLOSA_SANITIZED
+constexpr double kStallBoundMs = 400;
+#else
+constexpr double kStallBoundMs = 100;
+#endif
+
 // The longest stretch the GUI thread spent without coming back to the event loop, as wall time
 // and as the thread's own CPU time (the wall time also holds what the shared machine gave to
 // other processes).
@@ -111,7 +121,8 @@ private slots:
         qInfo() << "translate 5,000 words: longest GUI-thread stall" << meter.worstCpuMs()
                 << "ms CPU," << meter.worstWallMs() << "ms wall";
         QVERIFY(view->result().best());
-        QVERIFY2(meter.worstCpuMs() < 100, qPrintable(QString::number(meter.worstCpuMs())));
+        QVERIFY2(meter.worstCpuMs() < kStallBoundMs,
+                 qPrintable(QString::number(meter.worstCpuMs())));
     }
 
     void comparingFiveThousandWordsKeepsTheWindowResponsive()
@@ -129,7 +140,8 @@ private slots:
         qInfo() << "compare 5,000 words: longest GUI-thread stall" << meter.worstCpuMs()
                 << "ms CPU," << meter.worstWallMs() << "ms wall";
         QVERIFY(compare->column(1)->hasResult());
-        QVERIFY2(meter.worstCpuMs() < 100, qPrintable(QString::number(meter.worstCpuMs())));
+        QVERIFY2(meter.worstCpuMs() < kStallBoundMs,
+                 qPrintable(QString::number(meter.worstCpuMs())));
     }
 
 private:
