@@ -28,12 +28,6 @@ struct LoadedModel
 
 QString fixed(double value, int decimals = 2) { return QString::number(value, 'f', decimals); }
 
-QString bucketLabel(const engine::LengthBucket &bucket)
-{
-    return bucket.lastWords < 0 ? QStringLiteral("%1+").arg(bucket.firstWords)
-                                : QStringLiteral("%1-%2").arg(bucket.firstWords).arg(bucket.lastWords);
-}
-
 // "one line" for a table: tabs and line breaks would break its columns.
 QString oneLine(const std::string &text)
 {
@@ -271,7 +265,7 @@ int runEvaluateCommand(const QStringList &args, QTextStream &out, QTextStream &e
         out << "  " << m.info.id;
     out << "\n";
     for (const engine::LengthBucket &b : buckets) {
-        out << bucketLabel(b).leftJustified(8) << QString::number(b.sentences).rightJustified(10);
+        out << QString::fromStdString(engine::lengthBucketLabel(b)).leftJustified(8) << QString::number(b.sentences).rightJustified(10);
         for (std::size_t k = 0; k < b.bleu.size(); ++k)
             out << "  " << fixed(b.bleu[k]).rightJustified(int(models[k].info.id.size()));
         out << "\n";

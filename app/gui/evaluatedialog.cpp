@@ -31,12 +31,6 @@ namespace {
 
 enum TestSetChoice { BundledSample, TsvFile, AlignedFiles };
 
-QString bucketLabel(const engine::LengthBucket &bucket)
-{
-    return bucket.lastWords < 0 ? QStringLiteral("%1+").arg(bucket.firstWords)
-                                : QStringLiteral("%1–%2").arg(bucket.firstWords).arg(bucket.lastWords);
-}
-
 // Distinct colours for up to six models, from the palette's accent around the hue circle.
 QColor seriesColor(const QPalette &palette, int index)
 {
@@ -103,7 +97,7 @@ void LengthChart::paintEvent(QPaintEvent *)
         painter.setPen(pal.color(QPalette::Text));
         const QRect label(int(plot.left() + g * groupWidth), plot.bottom() + 4, int(groupWidth),
                           fm.height());
-        painter.drawText(label, Qt::AlignCenter, bucketLabel(bucket));
+        painter.drawText(label, Qt::AlignCenter, QString::fromStdString(engine::lengthBucketLabel(bucket)));
         painter.setPen(pal.color(QPalette::PlaceholderText));
         painter.drawText(label.translated(0, fm.height()), Qt::AlignCenter,
                          tr("%n sentence(s)", nullptr, int(bucket.sentences)));

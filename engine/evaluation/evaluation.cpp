@@ -238,6 +238,12 @@ int sourceWords(std::string_view sentence)
     return words;
 }
 
+std::string lengthBucketLabel(const LengthBucket &bucket)
+{
+    return std::to_string(bucket.firstWords) +
+           (bucket.lastWords < 0 ? std::string("+") : "-" + std::to_string(bucket.lastWords));
+}
+
 std::vector<LengthBucket> bleuByLength(const TestSet &set,
                                        const std::vector<const ModelEvaluation *> &evaluations,
                                        int width, int maxBuckets)

@@ -89,6 +89,9 @@ struct LengthBucket
     std::vector<double> bleu; // one per evaluation given, in order
 };
 
+// "1-5", "6-10", ..., "26+": how the CLI and the Evaluate dialog label a bucket.
+std::string lengthBucketLabel(const LengthBucket &bucket);
+
 // Sentences grouped by source length in buckets of `width` words (1-5, 6-10, ...), the last
 // one open from `width * maxBuckets - width + 1` words on, and the corpus BLEU of each bucket's
 // sentences for every evaluation (all of the same set). Empty buckets are left out.
