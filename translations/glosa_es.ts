@@ -1034,6 +1034,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>Not saved to the history yet: %1 Glosa will save it when the history is free.</source>
         <translation>Aún no se ha guardado en el historial: %1 Glosa la guardará cuando el historial quede libre.</translation>
     </message>
+    <message>
+        <source>The history could not be repaired:</source>
+        <translation>No se pudo reparar el historial:</translation>
+    </message>
 </context>
 <context>
     <name>glosa::HistoryView</name>
@@ -1346,14 +1350,44 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <translation>Su versión</translation>
     </message>
     <message>
-        <source>The history file %1 is damaged in places: the entries stored there cannot be read, the others work as usual. “glosa-cli history repair” rebuilds the file and keeps the old one.</source>
-        <translation>El archivo del historial %1 está dañado en algunas partes: las entradas guardadas allí no se pueden leer; las demás funcionan como siempre. «glosa-cli history repair» reconstruye el archivo y conserva el antiguo.</translation>
+        <source>Re&amp;pair…</source>
+        <translation>Re&amp;parar…</translation>
+    </message>
+    <message>
+        <source>Rebuild the history file from the entries that can be read, keeping the damaged file beside it</source>
+        <translation>Reconstruir el archivo del historial con las entradas que se pueden leer, conservando al lado el archivo dañado</translation>
     </message>
     <message numerus="yes">
-        <source>%n history entry(s) cannot be read, the file being damaged where they are stored: %1 (%2). The others work as usual; “glosa-cli history repair” rebuilds the file and keeps the old one.</source>
+        <source>The history file was rebuilt. The damaged one is kept as %1; %n entry(s) that could be read were carried over, %2 could not be.</source>
         <translation>
-            <numerusform>%n entrada del historial no se puede leer porque el archivo está dañado donde se guarda: %1 (%2). Las demás funcionan como siempre; «glosa-cli history repair» reconstruye el archivo y conserva el antiguo.</numerusform>
-            <numerusform>%n entradas del historial no se pueden leer porque el archivo está dañado donde se guardan: %1 (%2). Las demás funcionan como siempre; «glosa-cli history repair» reconstruye el archivo y conserva el antiguo.</numerusform>
+            <numerusform>El archivo del historial se reconstruyó. El dañado se conserva como %1; se trasladó %n entrada que se podía leer, %2 no se pudieron.</numerusform>
+            <numerusform>El archivo del historial se reconstruyó. El dañado se conserva como %1; se trasladaron %n entradas que se podían leer, %2 no se pudieron.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The history file %1 is damaged in places: the entries stored there cannot be read, the others work as usual. Repair rebuilds the file from them and keeps the old one.</source>
+        <translation>El archivo del historial %1 está dañado en algunas partes: las entradas guardadas allí no se pueden leer; las demás funcionan como siempre. Reparar reconstruye el archivo a partir de ellas y conserva el antiguo.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n history entry(s) cannot be read, the file being damaged where they are stored: %1 (%2). The others work as usual; Repair rebuilds the file from them and keeps the old one.</source>
+        <translation>
+            <numerusform>%n entrada del historial no se puede leer porque el archivo está dañado donde se guarda: %1 (%2). Las demás funcionan como siempre; Reparar reconstruye el archivo a partir de ellas y conserva el antiguo.</numerusform>
+            <numerusform>%n entradas del historial no se pueden leer porque el archivo está dañado donde se guardan: %1 (%2). Las demás funcionan como siempre; Reparar reconstruye el archivo a partir de ellas y conserva el antiguo.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Repair the history file</source>
+        <translation>Reparar el archivo del historial</translation>
+    </message>
+    <message>
+        <source>Rebuild the history file from the entries that can be read? The damaged file is kept beside it, and the entries stored in its damaged places cannot be brought back. Close other Glosa windows and glosa-cli first.</source>
+        <translation>¿Reconstruir el archivo del historial con las entradas que se pueden leer? El archivo dañado se conserva al lado, y las entradas guardadas en sus partes dañadas no se pueden recuperar. Cierre antes las demás ventanas de Glosa y glosa-cli.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n history entry(s) could not be exported, the file being damaged where they are stored: %1 (%2). Everything else was exported; Repair rebuilds the file from it and keeps the old one.</source>
+        <translation>
+            <numerusform>%n entrada del historial no se pudo exportar porque el archivo está dañado donde se guarda: %1 (%2). Todo lo demás se exportó; Reparar reconstruye el archivo a partir de ello y conserva el antiguo.</numerusform>
+            <numerusform>%n entradas del historial no se pudieron exportar porque el archivo está dañado donde se guardan: %1 (%2). Todo lo demás se exportó; Reparar reconstruye el archivo a partir de ello y conserva el antiguo.</numerusform>
         </translation>
     </message>
 </context>

@@ -1024,6 +1024,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>Not saved to the history yet: %1 Glosa will save it when the history is free.</source>
         <translation>아직 기록에 저장되지 않았습니다: %1 기록을 사용할 수 있게 되면 Glosa가 저장합니다.</translation>
     </message>
+    <message>
+        <source>The history could not be repaired:</source>
+        <translation>기록을 복구할 수 없습니다:</translation>
+    </message>
 </context>
 <context>
     <name>glosa::HistoryView</name>
@@ -1332,13 +1336,41 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>내 버전</translation>
     </message>
     <message>
-        <source>The history file %1 is damaged in places: the entries stored there cannot be read, the others work as usual. “glosa-cli history repair” rebuilds the file and keeps the old one.</source>
-        <translation>기록 파일 %1의 일부가 손상되었습니다. 그 부분에 저장된 항목은 읽을 수 없지만 나머지는 평소처럼 사용할 수 있습니다. “glosa-cli history repair”를 실행하면 파일을 다시 만들고 이전 파일은 따로 보관합니다.</translation>
+        <source>Re&amp;pair…</source>
+        <translation>복구(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Rebuild the history file from the entries that can be read, keeping the damaged file beside it</source>
+        <translation>읽을 수 있는 항목으로 기록 파일을 다시 만들고, 손상된 파일은 옆에 보관합니다</translation>
     </message>
     <message numerus="yes">
-        <source>%n history entry(s) cannot be read, the file being damaged where they are stored: %1 (%2). The others work as usual; “glosa-cli history repair” rebuilds the file and keeps the old one.</source>
+        <source>The history file was rebuilt. The damaged one is kept as %1; %n entry(s) that could be read were carried over, %2 could not be.</source>
         <translation>
-            <numerusform>기록 항목 %n개를 읽을 수 없습니다. 파일에서 이 항목이 저장된 부분이 손상되었습니다: %1 (%2). 나머지는 평소처럼 사용할 수 있습니다. “glosa-cli history repair”를 실행하면 파일을 다시 만들고 이전 파일은 따로 보관합니다.</numerusform>
+            <numerusform>기록 파일을 다시 만들었습니다. 손상된 파일은 %1(으)로 보관했습니다. 읽을 수 있는 항목 %n개를 옮겼고, %2개는 옮기지 못했습니다.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The history file %1 is damaged in places: the entries stored there cannot be read, the others work as usual. Repair rebuilds the file from them and keeps the old one.</source>
+        <translation>기록 파일 %1의 일부가 손상되었습니다. 그 부분에 저장된 항목은 읽을 수 없고, 나머지는 평소처럼 사용할 수 있습니다. 복구하면 나머지 항목으로 파일을 다시 만들고 이전 파일은 보관합니다.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n history entry(s) cannot be read, the file being damaged where they are stored: %1 (%2). The others work as usual; Repair rebuilds the file from them and keeps the old one.</source>
+        <translation>
+            <numerusform>기록 항목 %n개가 저장된 곳의 파일이 손상되어 읽을 수 없습니다: %1 (%2). 나머지는 평소처럼 사용할 수 있습니다. 복구하면 나머지 항목으로 파일을 다시 만들고 이전 파일은 보관합니다.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Repair the history file</source>
+        <translation>기록 파일 복구</translation>
+    </message>
+    <message>
+        <source>Rebuild the history file from the entries that can be read? The damaged file is kept beside it, and the entries stored in its damaged places cannot be brought back. Close other Glosa windows and glosa-cli first.</source>
+        <translation>읽을 수 있는 항목으로 기록 파일을 다시 만드시겠습니까? 손상된 파일은 옆에 보관되며, 손상된 부분에 저장된 항목은 되살릴 수 없습니다. 먼저 다른 Glosa 창과 glosa-cli를 닫으십시오.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n history entry(s) could not be exported, the file being damaged where they are stored: %1 (%2). Everything else was exported; Repair rebuilds the file from it and keeps the old one.</source>
+        <translation>
+            <numerusform>기록 항목 %n개가 저장된 곳의 파일이 손상되어 내보내지 못했습니다: %1 (%2). 나머지는 모두 내보냈습니다. 복구하면 나머지 항목으로 파일을 다시 만들고 이전 파일은 보관합니다.</numerusform>
         </translation>
     </message>
 </context>

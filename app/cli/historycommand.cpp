@@ -67,12 +67,12 @@ std::optional<QDateTime> parseDate(const QString &text)
 
 // Damaged entries go to stderr (stdout keeps one format a line for scripts) and make the exit
 // code 1: a listing with holes must not pass for a whole one.
-int reportDamage(QTextStream &err, const HistoryPage &page)
+int reportDamage(QTextStream &err, const QList<HistoryDamage> &damaged)
 {
-    for (const HistoryDamage &damage : page.damaged)
+    for (const HistoryDamage &damage : damaged)
         err << "glosa-cli history: entry " << damage.id << " is damaged and cannot be read ("
             << damage.error << ")\n";
-    if (page.damaged.isEmpty())
+    if (damaged.isEmpty())
         return 0;
     err << "glosa-cli history: 'glosa-cli history repair' rebuilds the file from the entries "
            "that can be read, keeping the old one\n";
@@ -204,7 +204,7 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
                 printSummary(out, s, false);
             if (page.hasMore)
                 err << "(more: --offset " << offset + limit << ")\n";
-            return reportDamage(err, page);
+            return reportDamage(err, page.damaged);
         }
         if (sub == QLatin1String("search")) {
             if (positional.isEmpty()) {
@@ -220,7 +220,7 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
                 printSummary(out, s, true);
             if (page.hasMore)
                 err << "(more: --offset " << offset + limit << ")\n";
-            return reportDamage(err, page);
+            return reportDamage(err, page.damaged);
         }
         if (sub == QLatin1String("show")) {
             const qint64 id = idArgument();
@@ -230,9 +230,7 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
             } catch (const HistoryError &error) {
                 if (error.code() != HistoryError::Code::Corrupt)
                     throw;
-                HistoryPage damaged;
-                damaged.damaged.append({id, sqliteReason(error)});
-                return reportDamage(err, damaged);
+                return reportDamage(err, {{id, sqliteReason(error)}});
             }
             if (!e) {
                 err << "glosa-cli history show: no entry '" << positional.join(' ') << "'\n";
@@ -248,7 +246,7 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
                 err << "glosa-cli history export: --format must be jsonl, csv or tmx\n";
                 return 2;
             }
-            qint64 n = 0;
+            HistoryExport done;
             if (parser.isSet("output") && parser.value("output") != QLatin1String("-")) {
                 // QSaveFile: a failed export never leaves a truncated file behind.
                 QSaveFile file(parser.value("output"));
@@ -257,7 +255,7 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
                         << file.errorString() << '\n';
                     return 1;
                 }
-                n = exportHistory(store, *format, file, filter);
+                done = exportHistory(store, *format, file, filter);
                 if (!file.commit()) {
                     err << "glosa-cli history export: cannot write " << file.fileName() << ": "
                         << file.errorString() << '\n';
@@ -267,10 +265,11 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
                 out.flush();
                 QFile stdoutFile;
                 stdoutFile.open(stdout, QIODevice::WriteOnly);
-                n = exportHistory(store, *format, stdoutFile, filter);
+                done = exportHistory(store, *format, stdoutFile, filter);
             }
-            err << "exported " << n << (n == 1 ? " record\n" : " records\n");
-            return 0;
+            err << "exported " << done.records << (done.records == 1 ? " record\n" : " records\n");
+            // The file holds every readable entry; the damaged ones are named, exit code 1.
+            return reportDamage(err, done.damaged);
         }
         if (sub == QLatin1String("star") || sub == QLatin1String("unstar") ||
             sub == QLatin1String("delete")) {

@@ -283,7 +283,12 @@ HistoryView::HistoryView(HistoryRecorder *recorder, QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(16, 12, 16, 12);
-    layout->addWidget(m_banner);
+    m_repair = new QPushButton(this);
+    m_repair->setVisible(false);
+    auto *bannerRow = new QHBoxLayout;
+    bannerRow->addWidget(m_banner, 1);
+    bannerRow->addWidget(m_repair, 0, Qt::AlignTop);
+    layout->addLayout(bannerRow);
     layout->addLayout(filters);
     layout->addWidget(splitter, 1);
 
@@ -296,6 +301,7 @@ HistoryView::HistoryView(HistoryRecorder *recorder, QWidget *parent)
     m_delete->setObjectName(QStringLiteral("historyDelete"));
     m_export->setObjectName(QStringLiteral("historyExport"));
     m_clear->setObjectName(QStringLiteral("historyClear"));
+    m_repair->setObjectName(QStringLiteral("historyRepair"));
     m_settings->setObjectName(QStringLiteral("historySettings"));
 
     connect(recorder, &HistoryRecorder::storeChanged, this, &HistoryView::storeChanged);
@@ -342,6 +348,7 @@ HistoryView::HistoryView(HistoryRecorder *recorder, QWidget *parent)
     connect(m_delete, &QPushButton::clicked, this, &HistoryView::deleteCurrent);
     connect(m_export, &QPushButton::clicked, this, &HistoryView::exportHistory);
     connect(m_clear, &QPushButton::clicked, this, [this] { clearAll(); });
+    connect(m_repair, &QPushButton::clicked, this, [this] { repairFile(); });
     connect(m_settings, &QPushButton::clicked, this, &HistoryView::editSettings);
 
     retranslateUi();
@@ -374,6 +381,9 @@ void HistoryView::retranslateUi()
     m_export->setText(tr("&Export…"));
     m_export->setToolTip(tr("Save the entries the filters select as JSON Lines, CSV or TMX"));
     m_clear->setText(tr("Clear all…"));
+    m_repair->setText(tr("Re&pair…"));
+    m_repair->setToolTip(tr("Rebuild the history file from the entries that can be read, keeping "
+                            "the damaged file beside it"));
     m_settings->setText(tr("Settings…"));
     m_settings->setToolTip(tr("Recording and how long entries are kept"));
     m_list->setAccessibleName(tr("History entries"));
@@ -427,6 +437,7 @@ void HistoryView::storeChanged()
 {
     m_listModel->setStore(store());
     m_current.reset();
+    m_repair->setVisible(false);
     if (!store()) {
         m_banner->setVisible(false);
         if (m_recorder && !m_recorder->openError().isEmpty()) {
@@ -436,14 +447,22 @@ void HistoryView::storeChanged()
             warn(QStringLiteral("%1 %2").arg(message, m_recorder->openError()));
         }
     } else if (m_recorder->openResult().status == HistoryOpenResult::Status::Recovered) {
-        warn(tr("The history file was damaged and has been set aside as %1. A new, empty "
-                "history was started.")
-                 .arg(QDir::toNativeSeparators(m_recorder->openResult().backupPath)));
+        const HistoryOpenResult &result = m_recorder->openResult();
+        if (result.recoveredEntries == 0 && result.lostEntries == 0)
+            warn(tr("The history file was damaged and has been set aside as %1. A new, empty "
+                    "history was started.")
+                     .arg(QDir::toNativeSeparators(result.backupPath)));
+        else
+            warn(tr("The history file was rebuilt. The damaged one is kept as %1; %n entry(s) "
+                    "that could be read were carried over, %2 could not be.",
+                    "", result.recoveredEntries)
+                     .arg(QDir::toNativeSeparators(result.backupPath))
+                     .arg(result.lostEntries));
     } else if (m_recorder->openResult().status == HistoryOpenResult::Status::Damaged) {
-        warn(tr("The history file %1 is damaged in places: the entries stored there cannot be "
-                "read, the others work as usual. “glosa-cli history repair” rebuilds the file "
-                "and keeps the old one.")
-                 .arg(QDir::toNativeSeparators(store()->path())));
+        warnDamaged(tr("The history file %1 is damaged in places: the entries stored there cannot "
+                       "be read, the others work as usual. Repair rebuilds the file from them "
+                       "and keeps the old one.")
+                        .arg(QDir::toNativeSeparators(store()->path())));
     }
     refresh();
     updateButtons();
@@ -456,11 +475,38 @@ void HistoryView::showDamage()
     for (const HistoryDamage &damage : damaged)
         ids << QString::number(damage.id);
     // Not silently skipped: which entries, and SQLite's reason, for a bug report or the repair.
-    warn(tr("%n history entry(s) cannot be read, the file being damaged where they are stored: "
-            "%1 (%2). The others work as usual; “glosa-cli history repair” rebuilds the file "
-            "and keeps the old one.",
-            "", int(damaged.size()))
-             .arg(ids.join(QStringLiteral(", ")), damaged.first().error));
+    warnDamaged(tr("%n history entry(s) cannot be read, the file being damaged where they are "
+                   "stored: %1 (%2). The others work as usual; Repair rebuilds the file from them "
+                   "and keeps the old one.",
+                   "", int(damaged.size()))
+                    .arg(ids.join(QStringLiteral(", ")), damaged.first().error));
+}
+
+void HistoryView::warnDamaged(const QString &message)
+{
+    warn(message);
+    m_repair->setVisible(store() != nullptr);
+}
+
+bool HistoryView::repairFile()
+{
+    if (!store())
+        return false;
+    const auto answer = QMessageBox::question(
+        this, tr("Repair the history file"),
+        tr("Rebuild the history file from the entries that can be read? The damaged file is kept "
+           "beside it, and the entries stored in its damaged places cannot be brought back. "
+           "Close other Glosa windows and glosa-cli first."),
+        QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+    if (answer != QMessageBox::Yes)
+        return false;
+    // On this thread, with the list detached: every reader of the store would wait on its mutex
+    // for the rebuild anyway, and a repair is rare and asked for (0.5 s for 10,000 entries,
+    // docs/robustness.md).
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const bool repaired = m_recorder->repair(); // storeChanged() shows the result
+    QApplication::restoreOverrideCursor();
+    return repaired;
 }
 
 void HistoryView::showBanner(const QString &text)
@@ -487,7 +533,10 @@ void HistoryView::entriesAdded(bool writesWork)
     const HistoryOpenResult::Status opened = m_recorder->openResult().status;
     if (writesWork && !m_banner->isHidden() && opened != HistoryOpenResult::Status::Recovered &&
         opened != HistoryOpenResult::Status::Damaged && m_listModel->damaged().isEmpty())
+    {
         m_banner->setVisible(false); // the earlier write error is over
+        m_repair->setVisible(false);
+    }
     if (isVisible())
         refresh();
     else
@@ -720,11 +769,22 @@ qint64 HistoryView::exportTo(const QString &path, const QString &formatName)
         if (!file.open(QIODevice::WriteOnly))
             throw HistoryError(HistoryError::Code::Io,
                                tr("Cannot write %1: %2").arg(path, file.errorString()));
-        const qint64 n = glosa::exportHistory(*store(), *format, file, currentFilter());
+        const HistoryExport done = glosa::exportHistory(*store(), *format, file, currentFilter());
         if (!file.commit())
             throw HistoryError(HistoryError::Code::Io,
                                tr("Cannot write %1: %2").arg(path, file.errorString()));
-        return n;
+        if (!done.damaged.isEmpty()) {
+            // The readable entries are in the file; the ones a damaged page holds are named.
+            QStringList ids;
+            for (const HistoryDamage &damage : done.damaged)
+                ids << QString::number(damage.id);
+            warnDamaged(tr("%n history entry(s) could not be exported, the file being damaged "
+                    "where they are stored: %1 (%2). Everything else was exported; Repair "
+                    "rebuilds the file from it and keeps the old one.",
+                    "", int(done.damaged.size()))
+                     .arg(ids.join(QStringLiteral(", ")), done.damaged.first().error));
+        }
+        return done.records;
     } catch (const std::exception &e) {
         file.cancelWriting();
         reportError(tr("The history could not be exported."), e);

@@ -78,6 +78,9 @@ public slots:
     // exports take whole entries, and a search is for finding one).
     void exportHistory();
     qint64 exportTo(const QString &path, const QString &formatName);
+    // Offered while the file is known to be damaged: asks, then rebuilds it from the entries that
+    // can be read (HistoryRecorder::repair), keeping the old file. Returns whether it was rebuilt.
+    bool repairFile();
     // The retention / recording settings dialog.
     void editSettings();
 
@@ -100,6 +103,8 @@ private:
     // The recorder's signals.
     void storeChanged();
     void warn(const QString &message);
+    // The banner with the Repair button beside it: a damaged file's message.
+    void warnDamaged(const QString &message);
     void entriesAdded(bool writesWork);
     void updateButtons();
     void updateCount();
@@ -117,6 +122,7 @@ private:
     QComboBox *m_period = nullptr;
     QCheckBox *m_starredOnly = nullptr;
     QPushButton *m_export = nullptr;
+    QPushButton *m_repair = nullptr; // beside the banner, while damage is known
     QPushButton *m_clear = nullptr;
     QPushButton *m_settings = nullptr;
     QListView *m_list = nullptr;

@@ -731,7 +731,7 @@ COMMIT;
 
         QBuffer buffer;
         buffer.open(QIODevice::WriteOnly);
-        QCOMPARE(exportHistory(store, HistoryExportFormat::JsonLines, buffer), 2);
+        QCOMPARE(exportHistory(store, HistoryExportFormat::JsonLines, buffer).records, 2);
         const QList<QByteArray> lines = buffer.data().trimmed().split('\n');
         QCOMPARE(lines.size(), 2);
         const QJsonObject first = QJsonDocument::fromJson(lines[0]).object();
@@ -769,7 +769,7 @@ COMMIT;
 
         QBuffer buffer;
         buffer.open(QIODevice::WriteOnly);
-        QCOMPARE(exportHistory(store, HistoryExportFormat::Csv, buffer), 3);
+        QCOMPARE(exportHistory(store, HistoryExportFormat::Csv, buffer).records, 3);
         const QString csv = QString::fromUtf8(buffer.data());
         QVERIFY(csv.startsWith(QLatin1String("id,time,kind,model_id,model_version,source_language,"
                                              "target_language,column,label,input,output,score,"
@@ -802,7 +802,7 @@ COMMIT;
 
         QBuffer buffer;
         buffer.open(QIODevice::WriteOnly);
-        QCOMPARE(exportHistory(store, HistoryExportFormat::Tmx, buffer), 2);
+        QCOMPARE(exportHistory(store, HistoryExportFormat::Tmx, buffer).records, 2);
         QXmlStreamReader xml(buffer.data());
         QStringList segs, langs;
         int units = 0;
@@ -829,7 +829,8 @@ COMMIT;
         QBuffer none;
         none.open(QIODevice::WriteOnly);
         QCOMPARE(
-            exportHistory(store, HistoryExportFormat::Tmx, none, {.kind = HistoryKind::Caption}),
+            exportHistory(store, HistoryExportFormat::Tmx, none, {.kind = HistoryKind::Caption})
+                .records,
             0);
         QVERIFY(none.data().contains("</tmx>"));
     }

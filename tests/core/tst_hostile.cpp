@@ -7,6 +7,7 @@
 #include "app/core/documents/document.h"
 #include "app/core/documents/formats.h"
 #include "app/core/documents/formats/entrypoints.h"
+#include "app/core/history/export.h"
 #include "app/core/history/store.h"
 #include "app/core/imageloader.h"
 #include "clirunner.h"
@@ -15,9 +16,11 @@
 #include "engine/tensor.h"
 #include "testutil.h"
 
+#include <QBuffer>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -244,6 +247,28 @@ private slots:
         QVERIFY(store.entry(12).has_value());
         QCOMPARE(store.entry(12)->outputs.isEmpty(), false);
         QVERIFY_THROWS_EXCEPTION(glosa::HistoryError, store.entry(13));
+        // Export: every readable entry, oldest first, and the damaged ones named (it used to
+        // stop at entry 13 with an error, losing 14 to 40 as well).
+        QBuffer jsonl;
+        jsonl.open(QIODevice::WriteOnly);
+        const glosa::HistoryExport exported =
+            glosa::exportHistory(store, glosa::HistoryExportFormat::JsonLines, jsonl);
+        QList<qint64> exportedIds;
+        for (const QByteArray &line : jsonl.data().split('\n'))
+            if (!line.isEmpty())
+                exportedIds << qint64(QJsonDocument::fromJson(line)["id"].toInteger());
+        QList<qint64> oldestFirst(readable.rbegin(), readable.rend());
+        QCOMPARE(exportedIds, oldestFirst);
+        QCOMPARE(exported.records, qint64(34));
+        QList<qint64> damagedExport;
+        for (const glosa::HistoryDamage &damage : exported.damaged)
+            damagedExport << damage.id;
+        QCOMPARE(damagedExport, QList<qint64>(lost.rbegin(), lost.rend()));
+        // With a filter that the damaged rows cannot be checked against, they are still named.
+        QBuffer tmx;
+        tmx.open(QIODevice::WriteOnly);
+        QCOMPARE(glosa::exportHistory(store, glosa::HistoryExportFormat::Tmx, tmx).damaged.size(),
+                 6);
         // New entries go on being written into the file in place.
         glosa::HistoryEntry fresh;
         fresh.kind = glosa::HistoryKind::Translation;
@@ -300,6 +325,17 @@ private slots:
         QCOMPARE(show.exitCode, 1);
         QVERIFY2(show.err.contains("entry 13 is damaged"), show.err);
         QCOMPARE(history({QStringLiteral("show"), "12"}).exitCode, 0);
+        // Export writes the 34 readable entries and names the six others, exit code 1.
+        const QString exportPath = dir.filePath(QStringLiteral("export.jsonl"));
+        const glosa::test::CliRun exported =
+            history({QStringLiteral("export"), "--format", "jsonl", "-o", exportPath});
+        QCOMPARE(exported.exitCode, 1);
+        QVERIFY2(exported.err.contains("exported 34 records") &&
+                     exported.err.contains("entry 18 is damaged"),
+                 exported.err);
+        QFile exportFile(exportPath);
+        QVERIFY(exportFile.open(QIODevice::ReadOnly));
+        QCOMPARE(exportFile.readAll().count('\n'), 34);
         // The earlier reads left the needs-check marker: from now on every open says so.
         QVERIFY2(history({QStringLiteral("list")}).err.contains("is damaged in places"),
                  history({QStringLiteral("list")}).err);

@@ -306,7 +306,7 @@ private slots:
         QCOMPARE(m_history->store()->entry(id)->outputs.first().text, model);
         QBuffer jsonl;
         jsonl.open(QIODevice::WriteOnly);
-        QCOMPARE(exportHistory(*m_history->store(), HistoryExportFormat::JsonLines, jsonl), 1);
+        QCOMPARE(exportHistory(*m_history->store(), HistoryExportFormat::JsonLines, jsonl).records, 1);
         QCOMPARE(QJsonDocument::fromJson(jsonl.data()).object().value("editedText").toString(),
                  mine);
         QBuffer tmx;
@@ -877,12 +877,43 @@ private slots:
             QVERIFY2(!view->banner()->isHidden(), qPrintable(text));
             QVERIFY2(text.contains(QStringLiteral("18, 17, 16, 15, 14, 13")) &&
                          text.contains(QStringLiteral("malformed [sqlite 11]")) &&
-                         text.contains(QStringLiteral("history repair")),
+                         text.contains(QStringLiteral("Repair rebuilds")),
                      qPrintable(text));
         }
         QVERIFY(QFile::exists(path));
         QCOMPARE(QDir(QFileInfo(path).path()).entryList({QStringLiteral("*.corrupt-*")}),
                  QStringList());
+
+        // Export takes every readable entry and names the others.
+        QTemporaryDir out;
+        const QString exported = out.filePath(QStringLiteral("history.jsonl"));
+        QCOMPARE(view->exportTo(exported, QStringLiteral("jsonl")), 34);
+        QVERIFY2(view->banner()->text().contains(QStringLiteral("could not be exported")) &&
+                     view->banner()->text().contains(QStringLiteral("13, 14, 15, 16, 17, 18")),
+                 qPrintable(view->banner()->text()));
+
+        // Repair, from the button beside the banner: asked first, then the file is rebuilt from
+        // the 34 readable entries and the damaged one kept beside it.
+        auto *repair = view->findChild<QPushButton *>(QStringLiteral("historyRepair"));
+        QVERIFY(repair && !repair->isHidden());
+        whenModal<QMessageBox>([](QMessageBox *box) { box->button(QMessageBox::No)->click(); });
+        repair->click(); // returns once the question is answered
+        QCOMPARE(QDir(QFileInfo(path).path()).entryList({QStringLiteral("*.corrupt-*")}),
+                 QStringList());
+        whenModal<QMessageBox>([](QMessageBox *box) { box->button(QMessageBox::Yes)->click(); });
+        repair->click(); // returns once the question is answered
+        const QStringList backups =
+            QDir(QFileInfo(path).path()).entryList({QStringLiteral("*.corrupt-*")});
+        QVERIFY2(backups.size() == 1, qPrintable(view->banner()->text()));
+        QCOMPARE(window->context().history()->openResult().status,
+                 HistoryOpenResult::Status::Recovered);
+        QVERIFY2(view->banner()->text().contains(backups.first()) &&
+                     view->banner()->text().contains(QStringLiteral("34 entr")),
+                 qPrintable(view->banner()->text()));
+        QVERIFY(repair->isHidden());
+        QTRY_COMPARE(view->model()->rowCount(), 34);
+        QVERIFY(view->model()->damaged().isEmpty());
+        QCOMPARE(window->context().history()->store()->integrityCheck(), QStringList());
         window->close();
     }
 

@@ -81,13 +81,14 @@ QString languageOrUnknown(const QString &language)
 
 } // namespace
 
-qint64 exportHistory(const HistoryStore &store, HistoryExportFormat format, QIODevice &device,
-                     const HistoryFilter &filter)
+HistoryExport exportHistory(const HistoryStore &store, HistoryExportFormat format,
+                            QIODevice &device, const HistoryFilter &filter)
 {
     qint64 written = 0;
+    QList<HistoryDamage> damaged;
     switch (format) {
     case HistoryExportFormat::JsonLines:
-        store.forEachEntry(filter, [&](const HistoryEntry &e) {
+        damaged = store.forEachEntry(filter, [&](const HistoryEntry &e) {
             write(device, QJsonDocument(e.toJson()).toJson(QJsonDocument::Compact) + '\n');
             ++written;
             return true;
@@ -102,7 +103,7 @@ qint64 exportHistory(const HistoryStore &store, HistoryExportFormat format, QIOD
                       QStringLiteral("output"), QStringLiteral("score"),
                       QStringLiteral("elapsed_ms"), QStringLiteral("starred"),
                       QStringLiteral("settings"), QStringLiteral("edited")}));
-        store.forEachEntry(filter, [&](const HistoryEntry &e) {
+        damaged = store.forEachEntry(filter, [&](const HistoryEntry &e) {
             QList<const HistoryOutput *> best;
             for (const HistoryOutput &o : e.outputs) {
                 if (e.bestOutput(o.column) == &o)
@@ -177,7 +178,7 @@ qint64 exportHistory(const HistoryStore &store, HistoryExportFormat format, QIOD
             return true;
         };
         if (wantsTranslations)
-            store.forEachEntry(translations, writeUnit);
+            damaged = store.forEachEntry(translations, writeUnit);
         xml.writeEndElement(); // body
         xml.writeEndElement(); // tmx
         xml.writeEndDocument();
@@ -186,7 +187,7 @@ qint64 exportHistory(const HistoryStore &store, HistoryExportFormat format, QIOD
         break;
     }
     }
-    return written;
+    return {written, damaged};
 }
 
 } // namespace glosa

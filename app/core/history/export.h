@@ -4,9 +4,11 @@
 // Basic usage:
 //     QFile file("history.tmx");
 //     file.open(QIODevice::WriteOnly);
-//     const qint64 n = glosa::exportHistory(store, glosa::HistoryExportFormat::Tmx, file);
+//     const glosa::HistoryExport done = glosa::exportHistory(store, glosa::HistoryExportFormat::Tmx, file);
+//     // done.records were written; done.damaged lists the entries a damaged file kept back
 //
-// Entries come oldest first from one read snapshot of the store (HistoryStore::forEachEntry).
+// Entries come oldest first from one read snapshot of the store (HistoryStore::forEachEntry). In a
+// file with damaged pages every readable entry is exported and the unreadable ones are listed.
 #pragma once
 
 #include "app/core/history/entry.h"
@@ -28,10 +30,15 @@ enum class HistoryExportFormat {
 // "jsonl", "csv", "tmx".
 std::optional<HistoryExportFormat> historyExportFormatFromName(const QString &name);
 
-// Writes the entries matching `filter` to `device` (already open for writing) and returns how
-// many records were written (lines, rows without the header, or <tu> elements). Throws
+struct HistoryExport
+{
+    qint64 records = 0;             // lines, rows without the header, or <tu> elements
+    QList<HistoryDamage> damaged;   // entries that could not be read (a damaged file), by id
+};
+
+// Writes the entries matching `filter` to `device` (already open for writing). Throws
 // HistoryError (Io when the device refuses the data, or whatever the store throws).
-qint64 exportHistory(const HistoryStore &store, HistoryExportFormat format, QIODevice &device,
+HistoryExport exportHistory(const HistoryStore &store, HistoryExportFormat format, QIODevice &device,
                      const HistoryFilter &filter = {});
 
 } // namespace glosa

@@ -56,6 +56,20 @@ bool HistoryRecorder::open(const QString &path, const HistoryStore::Options &opt
     return true;
 }
 
+bool HistoryRecorder::repair()
+{
+    if (!m_store)
+        return false;
+    try {
+        m_openResult = m_store->repair();
+    } catch (const std::exception &e) {
+        reportError(tr("The history could not be repaired:"), e);
+        return false;
+    }
+    emit storeChanged();
+    return true;
+}
+
 void HistoryRecorder::close()
 {
     // Entries still waiting belong to the database being closed: a last try, then say so.

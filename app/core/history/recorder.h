@@ -73,6 +73,10 @@ public:
     // The entries still waiting get a last try; those that cannot be written are reported
     // (statusMessage) and dropped. Emits storeChanged().
     void close();
+    // Rebuilds a damaged file in place (HistoryStore::repair: the old file is kept beside it, the
+    // readable entries carried over); openResult() becomes the repair's result (Recovered, with
+    // its message). Emits storeChanged(). False, with warning(), when it fails.
+    bool repair();
     HistoryStore *store() const { return m_store.get(); }
     const HistoryOpenResult &openResult() const { return m_openResult; }
     QString openError() const { return m_openError; }

@@ -583,40 +583,78 @@ qint64 HistoryStore::applyRetention(const HistoryRetention &retention)
     return d->writeTransaction([&] { return applyRetentionLocked(*d, retention); });
 }
 
-void HistoryStore::forEachEntry(const HistoryFilter &filter,
-                                const std::function<bool(const HistoryEntry &)> &visit) const
+QList<HistoryDamage> HistoryStore::forEachEntry(
+    const HistoryFilter &filter, const std::function<bool(const HistoryEntry &)> &visit) const
 {
     std::lock_guard lock(m_mutex);
     requireOpen(*d);
     const FilterSql f = filterSql(filter);
     const std::string sql =
         "SELECT e.id FROM entries e WHERE e.id > ?" + f.where + " ORDER BY e.id LIMIT 256";
+    const std::string matches = "SELECT 1 FROM entries e WHERE e.id = ?" + f.where;
+    QList<HistoryDamage> damaged;
+    // One entry; a damaged one costs itself only (its id goes into `damaged`, whatever the filter:
+    // its kind cannot be read either). False when `visit` asks to stop.
+    const auto visitOne = [&](qint64 id, bool checkFilter) {
+        bool found = false;
+        HistoryEntry e;
+        try {
+            if (checkFilter) {
+                auto s = d->prepare(matches);
+                s.bind(1, id);
+                int i = 2;
+                for (const auto &bind : f.binds)
+                    bind(s, i++);
+                if (!s.step())
+                    return true;
+            }
+            e = readEntry(*d, id, &found);
+        } catch (const HistoryError &error) {
+            if (!isCorrupt(error))
+                throw;
+            m_damaged = true;
+            damaged.append({id, sqliteReason(error)});
+            return true;
+        }
+        return !found || visit(e);
+    };
     d->readTransaction([&] {
         qint64 last = 0;
         for (;;) {
             // Ids in batches: the entry reads below reuse other statements, so this one must be
             // reset before they run.
             QList<qint64> ids;
+            bool listed = true;
             {
                 auto s = d->prepare(sql);
                 s.bind(1, last);
                 int i = 2;
                 for (const auto &bind : f.binds)
                     bind(s, i++);
-                while (s.step())
-                    ids.append(s.int64(0));
+                listed = readIds(s, ids);
+            }
+            for (qint64 id : ids) {
+                if (!visitOne(id, false))
+                    return;
+            }
+            if (!listed) {
+                // A damaged page under the listing: every id the table may hold after the last
+                // one listed, each entry on its own, so that the damage costs its entries only.
+                QList<qint64> rest = everyIdNewestFirst(*d);
+                std::reverse(rest.begin(), rest.end());
+                const qint64 after = ids.isEmpty() ? last : ids.last();
+                for (qint64 id : rest) {
+                    if (id > after && !visitOne(id, true))
+                        return;
+                }
+                return;
             }
             if (ids.isEmpty())
                 return;
-            for (qint64 id : ids) {
-                bool found = false;
-                const HistoryEntry e = readEntry(*d, id, &found);
-                if (found && !visit(e))
-                    return;
-            }
             last = ids.last();
         }
     });
+    return damaged;
 }
 
 HistoryOpenResult HistoryStore::repair()

@@ -180,7 +180,9 @@ public:
 
     // Calls `visit` for every entry matching `filter`, oldest first, inside one read transaction
     // (a consistent snapshot even while other processes write). Stop early by returning false.
-    void forEachEntry(const HistoryFilter &filter,
+    // In a file with damaged pages every readable entry is still visited; the ones that cannot be
+    // read are returned, in id order (empty for a sound file).
+    [[nodiscard]] QList<HistoryDamage> forEachEntry(const HistoryFilter &filter,
                       const std::function<bool(const HistoryEntry &)> &visit) const;
 
     // PRAGMA integrity_check plus the FTS5 index check: what they find (SQLITE_CORRUPT on a page
