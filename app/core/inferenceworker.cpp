@@ -1,5 +1,6 @@
 #include "app/core/inferenceworker.h"
 
+#include "app/core/handoff.h"
 #include "app/core/pluginregistry.h"
 #include "app/core/settings.h"
 #include "app/core/translationrunner.h"
@@ -74,9 +75,7 @@ public:
         if (!request)
             return;
         run(*request);
-        QMetaObject::invokeMethod(
-            m_owner, [owner = m_owner, id = request->id] { owner->onFinished(id); },
-            Qt::QueuedConnection);
+        postCall(m_owner, [owner = m_owner, id = request->id] { owner->onFinished(id); });
         bool more = false;
         {
             QMutexLocker lock(&m_mutex);
@@ -92,8 +91,7 @@ private:
     // Runs `f(worker)` on the GUI thread: a load's outcome, which is the worker's own state.
     template <typename F> void toWorker(F f)
     {
-        QMetaObject::invokeMethod(
-            m_owner, [owner = m_owner, f = std::move(f)] { f(owner); }, Qt::QueuedConnection);
+        postCall(m_owner, [owner = m_owner, f = std::move(f)] { f(owner); });
     }
 
     // Runs `f(handle)` on the GUI thread, unless request `id` has been superseded by then
@@ -101,13 +99,10 @@ private:
     // caller dropped it. `last`: the request's final report.
     template <typename F> void toRequest(quint64 id, F f, bool last = false)
     {
-        QMetaObject::invokeMethod(
-            m_owner,
-            [owner = m_owner, id, f = std::move(f), last] {
-                if (InferenceRequest *request = owner->handle(id, last))
-                    f(request);
-            },
-            Qt::QueuedConnection);
+        postCall(m_owner, [owner = m_owner, id, f = std::move(f), last] {
+            if (InferenceRequest *request = owner->handle(id, last))
+                f(request);
+        });
     }
 
     void run(const Request &request)
@@ -259,8 +254,7 @@ void InferenceWorker::supersede(quint64 id)
         }
         // Queued: the caller that superseded it is still in the middle of its own code.
         if (InferenceRequest *request = it.value())
-            QMetaObject::invokeMethod(
-                request, [request] { emit request->cancelled(); }, Qt::QueuedConnection);
+            postCall(request, [request] { emit request->cancelled(); });
         it = m_requests.erase(it);
     }
 }
@@ -278,8 +272,7 @@ void InferenceWorker::post(quint64 id)
         m_busy = true;
         emit busyChanged(true);
     }
-    QMetaObject::invokeMethod(
-        m_executor, [executor = m_executor] { executor->process(); }, Qt::QueuedConnection);
+    postCall(m_executor, [executor = m_executor] { executor->process(); });
 }
 
 void InferenceWorker::onFinished(quint64 id)

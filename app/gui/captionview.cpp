@@ -1,5 +1,6 @@
 #include "captionview.h"
 
+#include "app/core/handoff.h"
 #include "app/core/inferenceworker.h"
 #include "decodingpanel.h"
 #include "guiutil.h"
@@ -24,7 +25,6 @@
 #include <QScrollArea>
 #include <QSlider>
 #include <QStandardPaths>
-#include <QThreadPool>
 #include <QToolButton>
 #include <QUuid>
 #include <QVBoxLayout>
@@ -292,17 +292,17 @@ void CaptionView::addImages(const QStringList &paths)
             first = m_thumbnails->count() - 1;
         // Decoding a 12-megapixel JPEG takes 100 ms and more: thumbnails are made on the thread
         // pool and set when ready, so dropping a folder of photos never freezes the window.
-        QThreadPool::globalInstance()->start([view = QPointer<CaptionView>(this), path] {
+        startOnPool([view = QPointer<CaptionView>(this), path] {
             QImageReader reader(path);
             reader.setAutoTransform(true);
             const QSize size = reader.size();
             if (size.isValid())
                 reader.setScaledSize(size.scaled(QSize(224, 168), Qt::KeepAspectRatio));
             const QImage thumbnail = reader.read();
-            QMetaObject::invokeMethod(view, [view, path, thumbnail] {
+            postCall(view, [view, path, thumbnail] {
                 if (view)
                     view->setThumbnail(path, thumbnail);
-            }, Qt::QueuedConnection);
+            });
         });
     }
     if (first >= 0)

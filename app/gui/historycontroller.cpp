@@ -1,6 +1,7 @@
 #include "historycontroller.h"
 
 #include "app/core/appcontext.h"
+#include "app/core/handoff.h"
 #include "app/core/history/recorder.h"
 #include "app/core/history/results.h"
 #include "app/core/inferenceworker.h"
@@ -16,7 +17,6 @@
 #include <QJsonDocument>
 #include <QLocale>
 #include <QTabWidget>
-#include <QThreadPool>
 
 namespace glosa {
 
@@ -173,15 +173,12 @@ void HistoryController::recordInBackground(std::function<HistoryEntry()> makeEnt
 {
     // Recorded back on the GUI thread, where m_alive is read and written, so the check there is
     // not racy.
-    QThreadPool::globalInstance()->start([this, makeEntry = std::move(makeEntry), alive = m_alive] {
+    startOnPool([this, makeEntry = std::move(makeEntry), alive = m_alive] {
         HistoryEntry entry = makeEntry();
-        QMetaObject::invokeMethod(
-            qApp,
-            [this, alive, entry = std::move(entry)] {
-                if (*alive)
-                    recordOnce(entry);
-            },
-            Qt::QueuedConnection);
+        postCall(qApp, [this, alive, entry = std::move(entry)] {
+            if (*alive)
+                recordOnce(entry);
+        });
     });
 }
 

@@ -3,6 +3,7 @@
 #include "app/core/documents/chunkedtranslation.h"
 #include "app/core/documents/documenttranslator.h"
 #include "app/core/documents/formats.h"
+#include "app/core/handoff.h"
 #include "app/core/pluginregistry.h"
 #include "app/core/settings.h"
 #include "engine/translation/translationmodel.h"
@@ -97,9 +98,7 @@ public:
 
     template <typename F> void deliver(F emitter)
     {
-        QMetaObject::invokeMethod(
-            m_owner, [owner = m_owner, emitter = std::move(emitter)] { emitter(owner); },
-            Qt::QueuedConnection);
+        postCall(m_owner, [owner = m_owner, emitter = std::move(emitter)] { emitter(owner); });
     }
 
     void fail(const QString &message)
@@ -298,19 +297,13 @@ void DocumentWorker::post(std::function<void()> job)
 {
     ++m_jobs;
     setBusy(true);
-    QMetaObject::invokeMethod(
-        m_executor,
-        [this, job = std::move(job)] {
-            job();
-            QMetaObject::invokeMethod(
-                this,
-                [this] {
-                    if (--m_jobs == 0)
-                        setBusy(false);
-                },
-                Qt::QueuedConnection);
-        },
-        Qt::QueuedConnection);
+    postCall(m_executor, [this, job = std::move(job)] {
+        job();
+        postCall(this, [this] {
+            if (--m_jobs == 0)
+                setBusy(false);
+        });
+    });
 }
 
 void DocumentWorker::setBusy(bool busy)

@@ -1,5 +1,6 @@
 #include "app/core/evaluation/evaluationworker.h"
 
+#include "app/core/handoff.h"
 #include "app/core/pluginregistry.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
@@ -52,7 +53,7 @@ void EvaluationWorker::run(bool greedy, std::shared_ptr<const PluginRegistry> pl
                            engine::ComputeType computeType)
 {
     auto post = [this](std::function<void()> call) {
-        QMetaObject::invokeMethod(this, std::move(call), Qt::QueuedConnection);
+        postCall(this, std::move(call));
     };
     auto fail = [&](const QString &message) {
         post([this, message] {
