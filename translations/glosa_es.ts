@@ -917,6 +917,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>Reference: %1</source>
         <translation>Referencia: %1</translation>
     </message>
+    <message>
+        <source>%1: %2 sentences. %3</source>
+        <translation>%1: %2 oraciones. %3</translation>
+    </message>
 </context>
 <context>
     <name>glosa::EvaluationWorker</name>
@@ -1007,6 +1011,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>(image)</source>
         <translation>(imagen)</translation>
+    </message>
+    <message>
+        <source>Evaluation</source>
+        <translation>Evaluación</translation>
     </message>
 </context>
 <context>
@@ -1389,6 +1397,69 @@ log p %4 · acumulado %5 · puntuación %6</translation>
             <numerusform>%n entrada del historial no se pudo exportar porque el archivo está dañado donde se guarda: %1 (%2). Todo lo demás se exportó; Reparar reconstruye el archivo a partir de ello y conserva el antiguo.</numerusform>
             <numerusform>%n entradas del historial no se pudieron exportar porque el archivo está dañado donde se guardan: %1 (%2). Todo lo demás se exportó; Reparar reconstruye el archivo a partir de ello y conserva el antiguo.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Test set</source>
+        <translation>Conjunto de prueba</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n sentence(s))</source>
+        <translation>
+            <numerusform>%1 (%n oración)</numerusform>
+            <numerusform>%1 (%n oraciones)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Scores</source>
+        <translation>Puntuaciones</translation>
+    </message>
+    <message>
+        <source>BLEU</source>
+        <translation>BLEU</translation>
+    </message>
+    <message>
+        <source>chrF2</source>
+        <translation>chrF2</translation>
+    </message>
+    <message>
+        <source>Brevity penalty</source>
+        <translation>Penalización por brevedad</translation>
+    </message>
+    <message>
+        <source>Decoding</source>
+        <translation>Decodificación</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Tiempo</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>BLEU by source-sentence length (words)</source>
+        <translation>BLEU por longitud de la oración de origen (palabras)</translation>
+    </message>
+    <message>
+        <source>Words</source>
+        <translation>Palabras</translation>
+    </message>
+    <message>
+        <source>Sentences</source>
+        <translation>Oraciones</translation>
+    </message>
+    <message>
+        <source>Where %1 and %2 differ most (sentence chrF2)</source>
+        <translation>Donde %1 y %2 más difieren (chrF2 por oración)</translation>
+    </message>
+    <message>
+        <source>Reference: %1</source>
+        <translation>Referencia: %1</translation>
+    </message>
+    <message>
+        <source>Evaluations</source>
+        <translation>Evaluaciones</translation>
     </message>
 </context>
 <context>

@@ -908,6 +908,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>Reference: %1</source>
         <translation>참조 번역: %1</translation>
     </message>
+    <message>
+        <source>%1: %2 sentences. %3</source>
+        <translation>%1: %2개 문장. %3</translation>
+    </message>
 </context>
 <context>
     <name>glosa::EvaluationWorker</name>
@@ -998,6 +1002,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>(image)</source>
         <translation>(이미지)</translation>
+    </message>
+    <message>
+        <source>Evaluation</source>
+        <translation>평가</translation>
     </message>
 </context>
 <context>
@@ -1372,6 +1380,68 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>
             <numerusform>기록 항목 %n개가 저장된 곳의 파일이 손상되어 내보내지 못했습니다: %1 (%2). 나머지는 모두 내보냈습니다. 복구하면 나머지 항목으로 파일을 다시 만들고 이전 파일은 보관합니다.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Test set</source>
+        <translation>테스트 세트</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n sentence(s))</source>
+        <translation>
+            <numerusform>%1 (%n개 문장)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Scores</source>
+        <translation>점수</translation>
+    </message>
+    <message>
+        <source>BLEU</source>
+        <translation>BLEU</translation>
+    </message>
+    <message>
+        <source>chrF2</source>
+        <translation>chrF2</translation>
+    </message>
+    <message>
+        <source>Brevity penalty</source>
+        <translation>짧은 번역 패널티</translation>
+    </message>
+    <message>
+        <source>Decoding</source>
+        <translation>디코딩</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>시간</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1초</translation>
+    </message>
+    <message>
+        <source>BLEU by source-sentence length (words)</source>
+        <translation>원문 문장 길이별 BLEU (단어)</translation>
+    </message>
+    <message>
+        <source>Words</source>
+        <translation>단어 수</translation>
+    </message>
+    <message>
+        <source>Sentences</source>
+        <translation>문장 수</translation>
+    </message>
+    <message>
+        <source>Where %1 and %2 differ most (sentence chrF2)</source>
+        <translation>%1와(과) %2의 차이가 가장 큰 문장 (문장 chrF2)</translation>
+    </message>
+    <message>
+        <source>Reference: %1</source>
+        <translation>참조 번역: %1</translation>
+    </message>
+    <message>
+        <source>Evaluations</source>
+        <translation>평가</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,8 @@
 #include "app/cli/evaluatecommand.h"
 
+#include "app/cli/historycommand.h"
 #include "app/cli/modeloptions.h"
+#include "app/core/history/results.h"
 #include "app/core/evaluation/testsets.h"
 #include "app/core/modelcatalog.h"
 #include "engine/decoding/decodingfields.h"
@@ -42,7 +44,7 @@ CommandHelp evaluateCommandHelp()
     help.name = QStringLiteral("evaluate");
     help.synopsis = QStringLiteral("[--model ID_OR_DIR]... [--test-set FILE.tsv | --source FILE "
                                    "--reference FILE] [decoding options] [--bucket-width N] "
-                                   "[--differences N] [--json]");
+                                   "[--differences N] [--json] [--save-history]");
     help.summary = QStringLiteral("Score translation models on a test set (BLEU, chrF2, BLEU by "
                                   "sentence length).");
     help.description =
@@ -69,6 +71,9 @@ CommandHelp evaluateCommandHelp()
         {"differences", "With two models: how many sentences to list where each does better.",
          "N", "5"},
         {"json", "One JSON object with every score, bucket and hypothesis."},
+        {"save-history",
+         "Also record the evaluation in the history (--history PATH): the scores, the buckets "
+         "and the differences, as the Evaluate dialog records them."},
     };
     help.examples = {
         QStringLiteral("glosa-cli evaluate --model transformer-en-es --model rnn-attention-en-es"),
@@ -79,7 +84,8 @@ CommandHelp evaluateCommandHelp()
     return help;
 }
 
-int runEvaluateCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+int runEvaluateCommand(const QStringList &args, const QString &historyPath, QTextStream &out,
+                       QTextStream &err)
 {
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -198,6 +204,23 @@ int runEvaluateCommand(const QStringList &args, QTextStream &out, QTextStream &e
     const std::vector<engine::SentenceDifference> diffs =
         models.size() >= 2 ? engine::differences(models[0].evaluation, models[1].evaluation)
                            : std::vector<engine::SentenceDifference>();
+    // Recorded before printing, so that a failure to record comes first on stderr; the scores
+    // are printed whatever happens (exit status 1 then says the history lacks them).
+    int status = 0;
+    if (parser.isSet("save-history")) {
+        QList<ModelInfo> infos;
+        QList<engine::DecodingOptions> options;
+        std::vector<engine::ModelEvaluation> results;
+        for (const LoadedModel &m : models) {
+            infos << m.info;
+            options << m.options;
+            results.push_back(m.evaluation);
+        }
+        if (saveToHistory(evaluationHistoryEntry(*set, infos, results, options, bucketWidth,
+                                                 differenceCount),
+                          historyPath, err) == 0)
+            status = 1;
+    }
 
     if (parser.isSet("json")) {
         QJsonObject object;
@@ -243,7 +266,7 @@ int runEvaluateCommand(const QStringList &args, QTextStream &out, QTextStream &e
         if (!diffs.empty())
             object["differences"] = diffArray;
         out << QJsonDocument(object).toJson(QJsonDocument::Compact) << "\n";
-        return 0;
+        return status;
     }
 
     out << "test set: " << QString::fromStdString(set->name) << " (" << set->size()
@@ -299,7 +322,7 @@ int runEvaluateCommand(const QStringList &args, QTextStream &out, QTextStream &e
         list(0, diffs.begin(), diffs.end());
         list(1, diffs.rbegin(), diffs.rend());
     }
-    return 0;
+    return status;
 }
 
 } // namespace glosa::cli

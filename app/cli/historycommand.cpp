@@ -110,7 +110,8 @@ CommandHelp historyCommandHelp()
         "(its name is printed); close Glosa first.\n\n"
         "Dates are ISO 8601 in UTC; a bare date means its midnight.");
     help.options = {
-        {"kind", "Only entries of this kind: translation, caption, comparison or document.",
+        {"kind",
+         "Only entries of this kind: translation, caption, comparison, document or evaluation.",
          "KIND"},
         {"model", "Only entries made with this model id.", "ID"},
         {"since", "Only entries made at or after DATE.", "DATE"},
@@ -159,7 +160,7 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
         filter.kind = historyKindFromName(parser.value("kind"));
         if (!filter.kind) {
             err << "glosa-cli history: unknown kind '" << parser.value("kind")
-                << "' (translation, caption, comparison, document)\n";
+                << "' (translation, caption, comparison, document, evaluation)\n";
             return 2;
         }
     }

@@ -7,10 +7,10 @@
 //   glosa-cli [--history PATH] history star|unstar|delete ID
 //   glosa-cli [--history PATH] history clear --yes
 //   glosa-cli [--history PATH] history repair          (rebuild a damaged file, keep the old)
-//   filters: --kind translation|caption|comparison, --model ID, --since DATE, --until DATE
-//            (ISO 8601, UTC; a bare date means its midnight), --starred
+//   filters: --kind translation|caption|comparison|document|evaluation, --model ID,
+//            --since DATE, --until DATE (ISO 8601, UTC; a bare date means its midnight), --starred
 //
-// Commands that record (translate, caption with --save-history) call saveToHistory().
+// Commands that record (translate, caption, evaluate with --save-history) call saveToHistory().
 #pragma once
 
 #include "app/cli/help.h"

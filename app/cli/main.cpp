@@ -84,7 +84,7 @@ int run(QTextStream &err)
     }
     if (command == QLatin1String("evaluate")) {
         QTextStream out(stdout);
-        return glosa::cli::runEvaluateCommand(args.mid(2), out, err);
+        return glosa::cli::runEvaluateCommand(args.mid(2), *historyPath, out, err);
     }
     if (command == QLatin1String("caption")) {
         QTextStream out(stdout);

@@ -2,6 +2,8 @@
 
 #include "app/core/appcontext.h"
 #include "app/core/evaluation/testsets.h"
+#include "app/core/history/recorder.h"
+#include "app/core/history/results.h"
 #include "app/core/settings.h"
 #include "app/gui/theme.h"
 
@@ -344,6 +346,9 @@ void EvaluateDialog::showResults(bool complete)
             m_scores->setItem(m, c, new QTableWidgetItem(cells[c]));
     }
     m_chart->setData(ids, engine::bleuByLength(set, pointers));
+    // Recorded whatever the rest shows: the scores are the result (issue #17).
+    if (HistoryRecorder *history = m_context.history())
+        history->record(evaluationHistoryEntry(set, models, evaluations, m_worker->options()));
     if (evaluations.size() < 2) {
         m_differences->setHeaderLabels({tr("Choose two models to see where they differ.")});
         return;
@@ -362,6 +367,43 @@ void EvaluateDialog::showResults(bool complete)
              QString::fromStdString(evaluations[1].hypotheses[i])});
         item->setData(0, Qt::UserRole, QString::fromStdString(set.sources[i]));
         item->setToolTip(1, tr("Reference: %1").arg(QString::fromStdString(set.references[i].front())));
+    }
+}
+
+void EvaluateDialog::showStoredEvaluation(const StoredEvaluation &stored, const QString &status)
+{
+    if (m_worker->isBusy())
+        return;
+    m_status->setText(tr("%1: %2 sentences. %3")
+                          .arg(stored.testSetName)
+                          .arg(stored.sentences)
+                          .arg(status));
+    m_progress->setValue(0);
+    m_scores->setRowCount(int(stored.models.size()));
+    QStringList ids;
+    for (int m = 0; m < stored.models.size(); ++m) {
+        const StoredModelScore &score = stored.models[m];
+        ids << score.id;
+        const QStringList cells{score.id, QString::number(score.bleu, 'f', 2),
+                                QString::number(score.chrf, 'f', 2),
+                                QString::number(score.brevityPenalty, 'f', 3),
+                                tr("%1 s").arg(score.seconds, 0, 'f', 1)};
+        for (int c = 0; c < cells.size(); ++c)
+            m_scores->setItem(m, c, new QTableWidgetItem(cells[c]));
+    }
+    m_chart->setData(ids, stored.buckets);
+    m_differences->clear();
+    if (stored.models.size() < 2) {
+        m_differences->setHeaderLabels({tr("Choose two models to see where they differ.")});
+        return;
+    }
+    m_differences->setHeaderLabels({tr("Δ chrF2"), tr("Source"), ids[0], ids[1]});
+    for (const StoredDifference &d : stored.differences) {
+        auto *item = new QTreeWidgetItem(
+            m_differences, {QString::number(d.chrfA - d.chrfB, 'f', 1), d.source, d.hypothesisA,
+                            d.hypothesisB});
+        item->setData(0, Qt::UserRole, d.source);
+        item->setToolTip(1, tr("Reference: %1").arg(d.reference));
     }
 }
 

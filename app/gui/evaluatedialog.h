@@ -2,7 +2,8 @@
 // on a test set (the bundled Tatoeba sample, a TSV, or two aligned files), BLEU by source length
 // on one chart (Bahdanau et al. 2015, Fig. 2), and the sentences where the first two models
 // differ most; double-clicking one opens it in Compare. The work runs on an EvaluationWorker's
-// thread with progress and cancel.
+// thread with progress and cancel. Every completed run is recorded in the history
+// (evaluationHistoryEntry), and the History view's Open shows a recorded one here again.
 #pragma once
 
 #include "app/core/evaluation/evaluationworker.h"
@@ -22,6 +23,7 @@ class QTreeWidget;
 namespace glosa {
 
 class AppContext;
+struct StoredEvaluation;
 
 // BLEU by source-length bucket: one group of bars per bucket, one bar per model.
 class LengthChart : public QWidget
@@ -60,6 +62,10 @@ public:
 
     // Uses a TSV file (or, with `referencePath`, two aligned files) instead of the bundled sample.
     void useTestSetFiles(const QString &path, const QString &referencePath = QString());
+
+    // A recorded evaluation as it was shown (scores, buckets, the differences the history kept),
+    // with `status` saying where it comes from. Ignored while a run is going on.
+    void showStoredEvaluation(const StoredEvaluation &stored, const QString &status);
 
 public slots:
     void evaluate();

@@ -8,6 +8,7 @@
 #include "captionview.h"
 #include "compareview.h"
 #include "decodingpanel.h"
+#include "evaluatedialog.h"
 #include "historyview.h"
 #include "translateview.h"
 
@@ -259,6 +260,10 @@ void HistoryController::openEntry(const HistoryEntry &entry)
                                            QImage::fromData(entry.thumbnailPng), status);
         break;
     case HistoryKind::Document: // shown in the History view only (it offers no Open)
+        break;
+    case HistoryKind::Evaluation: // the scores as stored, not re-run (that takes minutes)
+        if (EvaluateDialog *dialog = m_views.evaluate ? m_views.evaluate() : nullptr)
+            dialog->showStoredEvaluation(evaluationFromHistory(entry), status);
         break;
     }
     if (!note.isEmpty())

@@ -31,6 +31,7 @@ namespace glosa {
 class AppContext;
 class CaptionView;
 class CompareView;
+class EvaluateDialog;
 class HistoryRecorder;
 class HistoryView;
 class InferenceRequest;
@@ -52,6 +53,9 @@ public:
         CompareView *compare = nullptr;
         CaptionView *caption = nullptr;
         HistoryView *history = nullptr;
+        // Shows the Evaluate dialog (made when first needed) to open an evaluation in; null:
+        // evaluations do not open.
+        std::function<EvaluateDialog *()> evaluate;
     };
 
     // Records what `views` show through the context's recorder; `window` holds them (what is

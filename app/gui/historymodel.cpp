@@ -28,6 +28,8 @@ QString HistoryModel::kindLabel(HistoryKind kind)
         return tr("Comparison");
     case HistoryKind::Document:
         return tr("Document");
+    case HistoryKind::Evaluation:
+        return tr("Evaluation");
     }
     return QString();
 }

@@ -119,6 +119,75 @@ QString paragraph(const QString &text)
     return text.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
 }
 
+QString cell(const QString &text, bool header = false)
+{
+    return header ? QStringLiteral("<th align='left'>%1</th>").arg(text.toHtmlEscaped())
+                  : QStringLiteral("<td>%1</td>").arg(text.toHtmlEscaped());
+}
+
+QString number(double value, int decimals = 2)
+{
+    return QLocale().toString(value, 'f', decimals);
+}
+
+// An evaluation: the test set, a table of scores (one row per model), BLEU by source length as
+// a table (the chart's numbers) and the differences the entry kept.
+QString evaluationHtml(const HistoryEntry &e)
+{
+    const StoredEvaluation stored = evaluationFromHistory(e);
+    QString html = QStringLiteral("<h4>%1</h4><p>%2</p>")
+                       .arg(HistoryView::tr("Test set"),
+                            HistoryView::tr("%1 (%n sentence(s))", nullptr, int(stored.sentences))
+                                .arg(stored.testSetName)
+                                .toHtmlEscaped());
+    html += QStringLiteral("<h4>%1</h4><table cellspacing='0' cellpadding='3'><tr>")
+                .arg(HistoryView::tr("Scores"));
+    for (const QString &title : {HistoryView::tr("Model"), HistoryView::tr("BLEU"),
+                                 HistoryView::tr("chrF2"), HistoryView::tr("Brevity penalty"),
+                                 HistoryView::tr("Decoding"), HistoryView::tr("Time")})
+        html += cell(title, true);
+    html += QStringLiteral("</tr>");
+    for (const StoredModelScore &m : stored.models) {
+        html += QStringLiteral("<tr>") +
+                cell(m.version.isEmpty() ? m.id : QStringLiteral("%1 %2").arg(m.id, m.version)) +
+                cell(number(m.bleu)) + cell(number(m.chrf)) + cell(number(m.brevityPenalty, 3)) +
+                cell(decodingSummary(m.decoding)) +
+                cell(HistoryView::tr("%1 s").arg(number(m.seconds, 1))) + QStringLiteral("</tr>");
+    }
+    html += QStringLiteral("</table>");
+    if (!stored.buckets.empty()) {
+        html += QStringLiteral("<h4>%1</h4><table cellspacing='0' cellpadding='3'><tr>")
+                    .arg(HistoryView::tr("BLEU by source-sentence length (words)"));
+        html += cell(HistoryView::tr("Words"), true) + cell(HistoryView::tr("Sentences"), true);
+        for (const StoredModelScore &m : stored.models)
+            html += cell(m.id, true);
+        html += QStringLiteral("</tr>");
+        for (const engine::LengthBucket &b : stored.buckets) {
+            html += QStringLiteral("<tr>") +
+                    cell(QString::fromStdString(engine::lengthBucketLabel(b))) +
+                    cell(QLocale().toString(qint64(b.sentences)));
+            for (const double bleu : b.bleu)
+                html += cell(number(bleu));
+            html += QStringLiteral("</tr>");
+        }
+        html += QStringLiteral("</table>");
+    }
+    if (!stored.differences.isEmpty() && stored.models.size() >= 2) {
+        html += QStringLiteral("<h4>%1</h4><ol>")
+                    .arg(HistoryView::tr("Where %1 and %2 differ most (sentence chrF2)")
+                             .arg(stored.models[0].id, stored.models[1].id)
+                             .toHtmlEscaped());
+        for (const StoredDifference &d : stored.differences)
+            html += QStringLiteral("<li>%1 <small>(%2 / %3)</small><br>%4: %5<br>%6: %7<br>%8</li>")
+                        .arg(paragraph(d.source), number(d.chrfA, 1), number(d.chrfB, 1),
+                             stored.models[0].id.toHtmlEscaped(), paragraph(d.hypothesisA),
+                             stored.models[1].id.toHtmlEscaped(), paragraph(d.hypothesisB),
+                             paragraph(HistoryView::tr("Reference: %1").arg(d.reference)));
+        html += QStringLiteral("</ol>");
+    }
+    return html;
+}
+
 // One entry in full for the details pane.
 QString entryHtml(const HistoryEntry &e)
 {
@@ -131,6 +200,8 @@ QString entryHtml(const HistoryEntry &e)
         if (!e.thumbnailPng.isEmpty())
             html += QStringLiteral("<p><img src='history:thumbnail'></p>");
         html += QStringLiteral("<p>%1</p>").arg(paragraph(e.imagePath));
+    } else if (e.kind == HistoryKind::Evaluation) {
+        return html + evaluationHtml(e);
     } else {
         html += QStringLiteral("<h4>%1</h4><p>%2</p>")
                     .arg(HistoryView::tr("Input"), paragraph(e.inputText));
@@ -191,7 +262,7 @@ HistoryView::HistoryView(HistoryRecorder *recorder, QWidget *parent)
     m_export = new QPushButton(this);
     m_clear = new QPushButton(this);
     m_settings = new QPushButton(this);
-    for (int i = 0; i < 5; ++i)
+    for (int i = 0; i < 6; ++i)
         m_kind->addItem(QString());
     m_model->addItem(QString());
     for (int days : {0, 1, 7, 30, 365})
@@ -369,6 +440,7 @@ void HistoryView::retranslateUi()
     m_kind->setItemText(2, tr("Captions"));
     m_kind->setItemText(3, tr("Comparisons"));
     m_kind->setItemText(4, tr("Documents"));
+    m_kind->setItemText(5, tr("Evaluations"));
     m_kind->setAccessibleName(tr("Kind"));
     m_model->setItemText(0, tr("All models"));
     m_model->setAccessibleName(tr("Model"));
@@ -557,7 +629,8 @@ HistoryFilter HistoryView::currentFilter() const
 {
     HistoryFilter filter;
     static const HistoryKind kinds[] = {HistoryKind::Translation, HistoryKind::Caption,
-                                        HistoryKind::Comparison, HistoryKind::Document};
+                                        HistoryKind::Comparison, HistoryKind::Document,
+                                        HistoryKind::Evaluation};
     if (m_kind->currentIndex() > 0)
         filter.kind = kinds[m_kind->currentIndex() - 1];
     filter.modelId = m_model->currentData().toString();
@@ -613,16 +686,19 @@ void HistoryView::updateButtons()
 {
     const bool have = m_current.has_value();
     // A document's translation is shown here only: no view restores or re-runs a whole document.
+    // An evaluation opens in the Evaluate dialog as stored; re-running one takes minutes and
+    // is the dialog's own Evaluate.
     const bool restorable = have && m_current->kind != HistoryKind::Document;
+    const bool rerunnable = restorable && m_current->kind != HistoryKind::Evaluation;
     m_open->setEnabled(restorable);
-    m_rerun->setEnabled(restorable);
+    m_rerun->setEnabled(rerunnable);
     m_star->setEnabled(have);
     m_delete->setEnabled(have);
     m_star->setChecked(have && m_current->starred);
     m_star->setText(have && m_current->starred ? tr("★ Starred") : tr("☆ Star"));
     m_starAction->setText(have && m_current->starred ? tr("Remove star") : tr("Star"));
     m_openAction->setEnabled(restorable);
-    m_rerunAction->setEnabled(restorable);
+    m_rerunAction->setEnabled(rerunnable);
     m_starAction->setEnabled(have);
     m_deleteAction->setEnabled(have);
     m_export->setEnabled(store() != nullptr);

@@ -222,7 +222,13 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent)
     // history file found by open() is reported in the status bar.
     connect(m_history, &HistoryView::statusMessage, this,
             [this](const QString &m) { statusBar()->showMessage(m, 15000); });
-    new HistoryController(context, {m_tabs, m_translate, m_compare, m_caption, m_history}, this);
+    new HistoryController(context,
+                          {m_tabs, m_translate, m_compare, m_caption, m_history,
+                           [this] {
+                               showEvaluate();
+                               return m_evaluate;
+                           }},
+                          this);
     context.history()->open(HistoryStore::defaultPath());
 }
 

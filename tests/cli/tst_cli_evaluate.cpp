@@ -1,6 +1,7 @@
 // glosa-cli evaluate end to end: the real binary with the shipped models and the bundled sample
 // (the table, the length buckets, the differences, --json), a user's TSV and aligned files, and
-// the messages for bad arguments and bad test sets.
+// the messages for bad arguments and bad test sets; --save-history records the evaluation, which
+// `history list --kind evaluation` then lists.
 #include "clirunner.h"
 
 #include <QFile>
@@ -96,6 +97,41 @@ private slots:
         run = evaluate({"--model", "transformer-en-es", "--source", src, "--reference", ref});
         QVERIFY2(run.exitCode == 0, run.err.constData());
         QVERIFY(run.out.contains("(2 sentences, 2 references)"));
+    }
+
+    void saveHistory()
+    {
+        QTemporaryDir dir;
+        const QString tsv = write(dir, "kitchen.tsv",
+                                  "I like coffee.\tMe gusta el café.\n"
+                                  "Where is the station?\t¿Dónde está la estación?\n"
+                                  "Tom is reading.\tTom está leyendo.\n");
+        const QString db = dir.filePath("history.sqlite");
+        const Run run = glosa::test::runGlosaCli(
+            {"--history", db, "evaluate", "--model", "transformer-en-es", "--model",
+             "rnn-attention-en-es", "--strategy", "greedy", "--test-set", tsv, "--json",
+             "--save-history"});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QJsonArray models = QJsonDocument::fromJson(run.out).object()["models"].toArray();
+        QCOMPARE(models.size(), 2);
+
+        Run list = glosa::test::runGlosaCli(
+            {"--history", db, "history", "list", "--kind", "evaluation"});
+        QVERIFY2(list.exitCode == 0, list.err.constData());
+        const QStringList lines =
+            QString::fromUtf8(list.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 1);
+        const QString expected = QStringLiteral("\tevaluation\ttransformer-en-es\t%1\t"
+                                                "transformer-en-es  BLEU %2  chrF2 %3")
+                                     .arg(tsv) // the test set's name is its path
+                                     .arg(models[0]["bleu"].toDouble(), 0, 'f', 2)
+                                     .arg(models[0]["chrf"].toDouble(), 0, 'f', 2);
+        QVERIFY2(lines[0].contains(expected), qPrintable(lines[0]));
+        // The search finds it by the second model's id; no translation goes into a TMX.
+        list = glosa::test::runGlosaCli({"--history", db, "history", "search", "rnn-attention"});
+        QVERIFY2(list.out.contains("\tevaluation\t"), list.out.constData());
+        list = glosa::test::runGlosaCli({"--history", db, "history", "list", "--kind", "document"});
+        QVERIFY2(list.exitCode == 0 && list.out.trimmed().isEmpty(), list.out.constData());
     }
 
     void errors_data()

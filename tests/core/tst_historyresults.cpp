@@ -1,15 +1,20 @@
 // app/core/historyresults: token positions rebuilt from pieces (table-driven), and the settings
 // and outputs of each entry kind surviving the trip into a HistoryEntry and back. The end-to-end
 // check against the real worker's positions is tests/gui/tst_historyview.cpp.
+#include "app/core/history/export.h"
 #include "app/core/history/results.h"
 #include "app/core/history/store.h"
 #include "app/core/modelcatalog.h"
 #include "app/core/pluginregistry.h"
 #include "app/core/settings.h"
 #include "app/core/translationrunner.h"
+#include "engine/translation/translationmodel.h"
+#include "engine/translation/translator.h"
 
 #include <QFile>
+#include <QBuffer>
 #include <QFileInfo>
+#include <QJsonDocument>
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -83,6 +88,110 @@ private slots:
         QCOMPARE(huge.inputText.size(), kDocumentHistoryChars);
         QCOMPARE(huge.outputs[0].text.size(), 2 * kDocumentHistoryChars);
         QCOMPARE(huge.settings.value(QStringLiteral("truncated")), QJsonValue(true));
+    }
+
+    // An evaluation of the two shipped en→es models: one output per model with its scores,
+    // everything else in the settings; stored, it reads back the same, the full-text search finds
+    // it by the test set's name and by a model id, and the exports treat it as an evaluation (no
+    // translation unit in a TMX).
+    void evaluationEntryKeepsTheResult()
+    {
+        PluginRegistry plugins;
+        plugins.scan({QStringLiteral(GLOSA_BINARY_DIR "/plugins")});
+        engine::TestSet set = engine::parseTsv("I like coffee.\tMe gusta el café.\n"
+                                               "Where is the station?\t¿Dónde está la estación?\n"
+                                               "The children are playing in the garden behind "
+                                               "the old house.\tLos niños están jugando en el "
+                                               "jardín detrás de la casa vieja.\n"
+                                               "Tom is reading.\tTom está leyendo.\n",
+                                               "kitchen-sentences.tsv");
+        QList<ModelInfo> models;
+        QList<engine::DecodingOptions> options;
+        std::vector<engine::ModelEvaluation> evaluations;
+        for (const char *id : {"transformer-en-es", "rnn-attention-en-es"}) {
+            const ModelInfo info = ModelCatalog::readPackage(
+                QStringLiteral(GLOSA_SOURCE_DIR "/resources/models/") + QLatin1String(id));
+            QString error;
+            auto model = std::dynamic_pointer_cast<engine::TranslationModel>(
+                ModelCatalog::load(info, plugins, &error));
+            QVERIFY2(model, qPrintable(error));
+            engine::DecodingOptions o = model->defaultDecodingOptions();
+            o.strategy = engine::SearchStrategy::Greedy;
+            engine::Translator translator(model);
+            evaluations.push_back(engine::evaluate(translator, set, o));
+            models << info;
+            options << o;
+        }
+        const HistoryEntry entry = evaluationHistoryEntry(set, models, evaluations, options, 5, 2);
+        QCOMPARE(entry.kind, HistoryKind::Evaluation);
+        QCOMPARE(entry.inputText, QStringLiteral("kitchen-sentences.tsv"));
+        QCOMPARE(entry.modelId, models[0].id);
+        QCOMPARE(entry.outputs.size(), 2);
+        for (int m = 0; m < 2; ++m) {
+            const HistoryOutput &o = entry.outputs[m];
+            QCOMPARE(o.column, m);
+            QCOMPARE(o.label, models[m].id);
+            QCOMPARE(*o.score, evaluations[std::size_t(m)].bleu.score);
+            QCOMPARE(o.text, QStringLiteral("%1  BLEU %2  chrF2 %3")
+                                 .arg(models[m].id)
+                                 .arg(evaluations[std::size_t(m)].bleu.score, 0, 'f', 2)
+                                 .arg(evaluations[std::size_t(m)].chrf, 0, 'f', 2));
+        }
+        const auto expectedBuckets = engine::bleuByLength(
+            set, {&evaluations[0], &evaluations[1]}, 5); // lengths 3, 4, 4, 11
+
+        QTemporaryDir dir;
+        HistoryStore store;
+        store.open(dir.filePath(QStringLiteral("history.sqlite")));
+        const qint64 id = store.addEntry(entry);
+        const std::optional<HistoryEntry> read = store.entry(id);
+        QVERIFY(read);
+        QCOMPARE(read->kind, HistoryKind::Evaluation);
+        QCOMPARE(read->settings, entry.settings);
+        const StoredEvaluation stored = evaluationFromHistory(*read);
+        QCOMPARE(stored.testSetName, QStringLiteral("kitchen-sentences.tsv"));
+        QCOMPARE(stored.sentences, qint64(4));
+        QCOMPARE(stored.models.size(), 2);
+        for (int m = 0; m < 2; ++m) {
+            QCOMPARE(stored.models[m].id, models[m].id);
+            QCOMPARE(stored.models[m].version, models[m].version);
+            QCOMPARE(stored.models[m].bleu, evaluations[std::size_t(m)].bleu.score);
+            QCOMPARE(stored.models[m].chrf, evaluations[std::size_t(m)].chrf);
+            QCOMPARE(stored.models[m].sentences, qint64(4));
+            QCOMPARE(stored.models[m].decoding.strategy, engine::SearchStrategy::Greedy);
+        }
+        QCOMPARE(stored.buckets.size(), expectedBuckets.size());
+        for (std::size_t b = 0; b < expectedBuckets.size(); ++b) {
+            QCOMPARE(stored.buckets[b].firstWords, expectedBuckets[b].firstWords);
+            QCOMPARE(stored.buckets[b].lastWords, expectedBuckets[b].lastWords);
+            QCOMPARE(stored.buckets[b].sentences, expectedBuckets[b].sentences);
+            QVERIFY(stored.buckets[b].bleu == expectedBuckets[b].bleu);
+        }
+        // At most 2 sentences each way, every one scored differently by the two models.
+        QVERIFY(stored.differences.size() <= 4);
+        for (const StoredDifference &d : stored.differences) {
+            QVERIFY(d.chrfA != d.chrfB);
+            QCOMPARE(d.source, QString::fromStdString(set.sources[std::size_t(d.sentence)]));
+            QCOMPARE(d.hypothesisB, QString::fromStdString(
+                                        evaluations[1].hypotheses[std::size_t(d.sentence)]));
+        }
+
+        QCOMPARE(store.search(QStringLiteral("kitchen")).items.size(), 1);
+        QCOMPARE(store.search(QStringLiteral("rnn-attention-en-es")).items.size(), 1);
+        HistoryFilter evaluationsOnly;
+        evaluationsOnly.kind = HistoryKind::Evaluation;
+        QCOMPARE(store.recent(evaluationsOnly).items.size(), 1);
+
+        QBuffer jsonl, csv, tmx;
+        for (QBuffer *b : {&jsonl, &csv, &tmx})
+            QVERIFY(b->open(QIODevice::WriteOnly));
+        QCOMPARE(exportHistory(store, HistoryExportFormat::JsonLines, jsonl).records, 1);
+        const QJsonObject json = QJsonDocument::fromJson(jsonl.data()).object();
+        QCOMPARE(json.value("kind").toString(), QStringLiteral("evaluation"));
+        QCOMPARE(json.value("settings").toObject(), entry.settings);
+        QCOMPARE(exportHistory(store, HistoryExportFormat::Csv, csv).records, 2); // a row a model
+        QVERIFY(csv.data().contains("evaluation"));
+        QCOMPARE(exportHistory(store, HistoryExportFormat::Tmx, tmx).records, 0);
     }
 
     void spansFromPieces_data()

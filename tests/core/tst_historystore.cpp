@@ -224,6 +224,84 @@ COMMIT;
         QCOMPARE(rawQuery(dbPath(), outputs.constData()), QStringList{"0"});
     }
 
+    // Schema 3 knew no evaluations: opening such a file lets them in (the CHECK on `kind`
+    // loosened in place, as from 2 to 3) and keeps every entry, document included.
+    void migratesVersionThreeKeepingEverything()
+    {
+        qint64 kept = 0, document = 0;
+        {
+            HistoryStore store;
+            store.open(dbPath());
+            kept = store.addEntry(
+                makeTranslation(QStringLiteral("the red car"), {QStringLiteral("el coche rojo")}));
+            HistoryEntry d = makeTranslation(QStringLiteral("one\ntwo"), {QStringLiteral("uno\ndos")});
+            d.kind = HistoryKind::Document;
+            document = store.addEntry(d);
+        }
+        // The file as version 3 wrote it: `entries` with the CHECK of that version.
+        QCOMPARE(rawExec(dbPath(), R"sql(
+PRAGMA foreign_keys = OFF;
+BEGIN;
+CREATE TABLE v3 AS SELECT * FROM entries;
+DROP TABLE entries;
+CREATE TABLE entries (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind TEXT NOT NULL CHECK (kind IN ('translation', 'caption', 'comparison', 'document')),
+    created_ms INTEGER NOT NULL, model_id TEXT NOT NULL DEFAULT '',
+    model_version TEXT NOT NULL DEFAULT '', source_language TEXT NOT NULL DEFAULT '',
+    target_language TEXT NOT NULL DEFAULT '', settings TEXT NOT NULL DEFAULT '{}',
+    input_text TEXT NOT NULL DEFAULT '', image_path TEXT NOT NULL DEFAULT '',
+    image_hash TEXT NOT NULL DEFAULT '', thumbnail BLOB, elapsed_ms REAL NOT NULL DEFAULT 0,
+    starred INTEGER NOT NULL DEFAULT 0, edited_text TEXT NOT NULL DEFAULT '');
+INSERT INTO entries SELECT * FROM v3;
+DROP TABLE v3;
+CREATE INDEX entries_by_time ON entries (created_ms, id);
+CREATE INDEX entries_by_kind ON entries (kind, created_ms);
+CREATE INDEX entries_by_model ON entries (model_id, created_ms);
+CREATE INDEX entries_starred ON entries (created_ms) WHERE starred;
+CREATE TRIGGER entries_after_insert AFTER INSERT ON entries BEGIN
+    UPDATE meta SET value = value + 1 WHERE key = 'entry_count';
+END;
+CREATE TRIGGER entries_after_delete AFTER DELETE ON entries BEGIN
+    UPDATE meta SET value = value - 1 WHERE key = 'entry_count';
+    DELETE FROM entries_fts WHERE rowid = old.id;
+END;
+PRAGMA user_version = 3;
+COMMIT;
+)sql"),
+                 QString());
+        QVERIFY(rawExec(dbPath(), "INSERT INTO entries (kind, created_ms) VALUES ('evaluation', 0)")
+                    .contains(QStringLiteral("CHECK")));
+
+        HistoryStore store;
+        QCOMPARE(store.open(dbPath()).migratedFrom, 3);
+        QCOMPARE(store.count(), 2);
+        QCOMPARE(store.entry(kept)->bestOutput()->text, QStringLiteral("el coche rojo"));
+        QCOMPARE(store.entry(document)->kind, HistoryKind::Document);
+        QCOMPARE(ids(store.search(QStringLiteral("coche"))), QList<qint64>{kept});
+        QCOMPARE(store.integrityCheck(), QStringList());
+        HistoryEntry evaluation;
+        evaluation.kind = HistoryKind::Evaluation;
+        evaluation.modelId = QStringLiteral("transformer-en-es");
+        evaluation.inputText = QStringLiteral("tatoeba-sample");
+        evaluation.outputs.append(
+            {.label = QStringLiteral("transformer-en-es"),
+             .text = QStringLiteral("transformer-en-es  BLEU 42.81  chrF2 60.65"),
+             .score = 42.81});
+        const qint64 added = store.addEntry(evaluation);
+        QVERIFY(added > document);
+        QCOMPARE(store.entry(added)->kind, HistoryKind::Evaluation);
+        HistoryFilter evaluations;
+        evaluations.kind = HistoryKind::Evaluation;
+        QCOMPARE(ids(store.recent(evaluations)), QList<qint64>{added});
+        QCOMPARE(ids(store.search(QStringLiteral("tatoeba"))), QList<qint64>{added});
+        // Other kinds are still refused: the constraint was loosened, not dropped.
+        QVERIFY(rawExec(dbPath(), "INSERT INTO entries (kind, created_ms) VALUES ('poem', 0)")
+                    .contains(QStringLiteral("CHECK")));
+        QCOMPARE(rawQuery(dbPath(), "PRAGMA user_version"),
+                 QStringList{QString::number(HistoryStore::kSchemaVersion)});
+    }
+
     void roundTripsEveryField()
     {
         HistoryStore store;

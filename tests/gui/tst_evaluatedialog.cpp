@@ -1,11 +1,17 @@
 // The Evaluate dialog on the shipped models (real plugins, real packages): a user's TSV gives the
 // same scores as engine::evaluate on the same models, the chart has a bar group per length
 // bucket, the difference list opens a sentence in Compare (through MainWindow), a cancelled run
-// shows no scores, and the GUI thread stays free while it works.
+// shows no scores, the GUI thread stays free while it works, and a completed run goes into the
+// history, where the History view lists and shows it and Open brings it back into the dialog.
 #include "app/core/appcontext.h"
 #include "app/core/evaluation/testsets.h"
+#include "app/core/history/recorder.h"
+#include "app/core/history/results.h"
+#include "app/core/history/store.h"
 #include "app/gui/compareview.h"
 #include "app/gui/evaluatedialog.h"
+#include "app/gui/historymodel.h"
+#include "app/gui/historyview.h"
 #include "app/gui/mainwindow.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
@@ -22,6 +28,7 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTextBrowser>
 #include <QTest>
 #include <QTreeWidget>
 
@@ -33,6 +40,27 @@ AppContext *newContext()
 {
     return new AppContext({QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
                           {QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+}
+
+QString writeSmallTestSet(const QTemporaryDir &dir)
+{
+    QFile tsv(dir.filePath("set.tsv"));
+    if (!tsv.open(QIODevice::WriteOnly))
+        return QString();
+    tsv.write("I like coffee.\tMe gusta el café.\n"
+              "Where is the station?\t¿Dónde está la estación?\n"
+              "The children are playing in the garden behind the old house.\t"
+              "Los niños están jugando en el jardín detrás de la casa vieja.\n"
+              "Tom is reading.\tTom está leyendo.\n");
+    return tsv.fileName();
+}
+
+QPushButton *buttonNamed(QWidget *parent, const QString &text)
+{
+    for (QPushButton *button : parent->findChildren<QPushButton *>())
+        if (button->text() == text)
+            return button;
+    return nullptr;
 }
 
 void chooseDirection(EvaluateDialog &dialog, const QString &pair)
@@ -129,6 +157,91 @@ private slots:
         emit dialog->compareRequested(QStringLiteral("The cat sleeps."));
         QCOMPARE(window.tabs()->currentWidget(), window.compareView());
         QCOMPARE(window.compareView()->input()->toPlainText(), QStringLiteral("The cat sleeps."));
+    }
+
+    // Issue #17: "Results go into the history." The entry holds the scores of both models, the
+    // History view lists it under Evaluations and shows the table, the search finds it by a model
+    // id, and Open shows the stored scores in the dialog again without running anything.
+    void evaluationsGoIntoTheHistory()
+    {
+        std::unique_ptr<AppContext> context(newContext());
+        MainWindow window(*context);
+        HistoryStore *store = context->history()->store();
+        QVERIFY(store);
+        QTemporaryDir dir;
+        const QString tsv = writeSmallTestSet(dir);
+        QVERIFY(!tsv.isEmpty());
+        window.showEvaluate();
+        EvaluateDialog *dialog = window.evaluateDialog();
+        chooseDirection(*dialog, QStringLiteral("en → es"));
+        dialog->useTestSetFiles(tsv);
+        QSignalSpy finished(dialog->worker(), &EvaluationWorker::finished);
+        dialog->evaluate();
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(finished.takeFirst().at(0).toBool(), true);
+        QCOMPARE(dialog->scoreTable()->rowCount(), 2);
+        QStringList shown;
+        for (int row = 0; row < 2; ++row)
+            for (int c = 0; c < 4; ++c)
+                shown << dialog->scoreTable()->item(row, c)->text();
+
+        HistoryFilter evaluations;
+        evaluations.kind = HistoryKind::Evaluation;
+        QTRY_COMPARE(store->recent(evaluations).items.size(), 1);
+        const qint64 id = store->recent(evaluations).items[0].id;
+        const std::optional<HistoryEntry> entry = store->entry(id);
+        QVERIFY(entry);
+        QString error;
+        const std::optional<engine::TestSet> set = readTsvTestSet(tsv, "en", &error);
+        QVERIFY2(set, qPrintable(error));
+        QCOMPARE(entry->inputText, QString::fromStdString(set->name));
+        QCOMPARE(entry->outputs.size(), 2);
+        const StoredEvaluation stored = evaluationFromHistory(*entry);
+        QCOMPARE(stored.sentences, qint64(4));
+        QCOMPARE(stored.models.size(), 2);
+        for (int row = 0; row < 2; ++row) {
+            QCOMPARE(stored.models[row].id, shown[row * 4]);
+            QCOMPARE(QString::number(stored.models[row].bleu, 'f', 2), shown[row * 4 + 1]);
+            QCOMPARE(QString::number(stored.models[row].chrf, 'f', 2), shown[row * 4 + 2]);
+            // Greedy search was asked for (the dialog's default).
+            QCOMPARE(stored.models[row].decoding.strategy, engine::SearchStrategy::Greedy);
+        }
+        QCOMPARE(stored.buckets.size(), dialog->lengthChart()->buckets().size());
+        QCOMPARE(store->search(shown[4]).items.size(), 1); // the second model's id
+
+        HistoryView *view = window.historyView();
+        window.show();
+        window.tabs()->setCurrentIndex(MainWindow::HistoryTab);
+        view->kindFilter()->setCurrentIndex(view->kindFilter()->count() - 1);
+        view->refresh();
+        QCOMPARE(view->kindFilter()->currentText(), QStringLiteral("Evaluations"));
+        QTRY_COMPARE(view->model()->rowCount(), 1);
+        QCOMPARE(view->model()->summary(0).kind, HistoryKind::Evaluation);
+        view->list()->setCurrentIndex(view->model()->index(0));
+        QTRY_COMPARE(view->currentId(), id);
+        const QString details = view->details()->toPlainText();
+        for (const QString &expected :
+             {QString::fromStdString(set->name), shown[0], shown[1], shown[4], shown[5],
+              QStringLiteral("BLEU by source-sentence length"), QStringLiteral("1-5")})
+            QVERIFY2(details.contains(expected), qPrintable(expected + " in " + details));
+        QPushButton *open = buttonNamed(view, QStringLiteral("&Open"));
+        QPushButton *rerun = buttonNamed(view, QStringLiteral("&Re-run with current settings"));
+        QVERIFY(open && rerun);
+        QVERIFY(open->isEnabled());
+        QVERIFY(!rerun->isEnabled()); // re-running is the dialog's own Evaluate
+
+        dialog->hide();
+        dialog->scoreTable()->setRowCount(0);
+        dialog->lengthChart()->setData({}, {});
+        view->openCurrent();
+        QVERIFY(dialog->isVisible());
+        QCOMPARE(dialog->scoreTable()->rowCount(), 2);
+        for (int row = 0; row < 2; ++row)
+            for (int c = 0; c < 4; ++c)
+                QCOMPARE(dialog->scoreTable()->item(row, c)->text(), shown[row * 4 + c]);
+        QCOMPARE(dialog->lengthChart()->buckets().size(), stored.buckets.size());
+        QVERIFY(dialog->statusLabel()->text().contains(QStringLiteral("history")));
+        QCOMPARE(store->recent(evaluations).items.size(), 1); // opening records nothing
     }
 
     void cancelShowsNoScores()

@@ -29,6 +29,7 @@ bool EvaluationWorker::start(const QList<ModelInfo> &models, engine::TestSet set
     m_models = models;
     m_set = std::move(set);
     m_evaluations.clear();
+    m_options.clear();
     m_cancel = false;
     m_thread = QThread::create(
         [this, greedy, plugins = std::move(plugins), computeType] { run(greedy, plugins, computeType); });
@@ -63,6 +64,7 @@ void EvaluationWorker::run(bool greedy, std::shared_ptr<const PluginRegistry> pl
         });
     };
     std::vector<engine::ModelEvaluation> results;
+    QList<engine::DecodingOptions> usedOptions;
     for (int m = 0; m < m_models.size(); ++m) {
         const ModelInfo &info = m_models[m];
         QString error;
@@ -80,6 +82,7 @@ void EvaluationWorker::run(bool greedy, std::shared_ptr<const PluginRegistry> pl
         engine::DecodingOptions options = model->defaultDecodingOptions();
         if (greedy)
             options.strategy = engine::SearchStrategy::Greedy;
+        usedOptions << options;
         engine::DecodingControl control;
         control.cancelled = [this] { return m_cancel.load(); };
         try {
@@ -104,9 +107,10 @@ void EvaluationWorker::run(bool greedy, std::shared_ptr<const PluginRegistry> pl
             return;
         }
     }
-    post([this, results = std::move(results)]() mutable {
+    post([this, results = std::move(results), usedOptions]() mutable {
         join();
         m_evaluations = std::move(results);
+        m_options = usedOptions;
         emit finished(true);
     });
 }

@@ -45,6 +45,8 @@ public:
     const engine::TestSet &testSet() const { return m_set; }
     const std::vector<engine::ModelEvaluation> &evaluations() const { return m_evaluations; }
     const QList<ModelInfo> &models() const { return m_models; }
+    // The decoding options each model was evaluated with (what the history records).
+    const QList<engine::DecodingOptions> &options() const { return m_options; }
 
 signals:
     // `model` is the index of the model being evaluated; sentences done of `total` for it.
@@ -65,6 +67,7 @@ private:
     // Written by the thread, read by the GUI thread only after finished() (queued after the
     // thread's last write).
     std::vector<engine::ModelEvaluation> m_evaluations;
+    QList<engine::DecodingOptions> m_options;
     std::atomic<bool> m_cancel = false;
 };
 

@@ -25,6 +25,8 @@ QString historyKindName(HistoryKind kind)
         return QStringLiteral("comparison");
     case HistoryKind::Document:
         return QStringLiteral("document");
+    case HistoryKind::Evaluation:
+        return QStringLiteral("evaluation");
     }
     return QString();
 }
@@ -32,7 +34,8 @@ QString historyKindName(HistoryKind kind)
 std::optional<HistoryKind> historyKindFromName(const QString &name)
 {
     for (HistoryKind kind : {HistoryKind::Translation, HistoryKind::Caption,
-                             HistoryKind::Comparison, HistoryKind::Document}) {
+                             HistoryKind::Comparison, HistoryKind::Document,
+                             HistoryKind::Evaluation}) {
         if (name == historyKindName(kind))
             return kind;
     }

@@ -1,4 +1,4 @@
-// HistoryEntry: one translation, caption or comparison as the history keeps it, plus the small
+// HistoryEntry: one translation, caption, comparison, document or evaluation as the history keeps it, plus the small
 // value types the HistoryStore hands out (summaries, filters, pages).
 //
 // Basic usage:
@@ -28,11 +28,12 @@ class QImage;
 namespace glosa {
 
 // Document: a document translated in the Documents view (its paragraphs one per line; the
-// settings name the file, see documentHistoryEntry).
-enum class HistoryKind { Translation, Caption, Comparison, Document };
+// settings name the file, see documentHistoryEntry). Evaluation: the scores of an Evaluate run
+// or `glosa-cli evaluate`, one output per model (see evaluationHistoryEntry).
+enum class HistoryKind { Translation, Caption, Comparison, Document, Evaluation };
 
-// "translation", "caption", "comparison", "document": the names used in the database, exports
-// and the CLI.
+// "translation", "caption", "comparison", "document", "evaluation": the names used in the
+// database, exports and the CLI.
 QString historyKindName(HistoryKind kind);
 std::optional<HistoryKind> historyKindFromName(const QString &name);
 

@@ -154,6 +154,146 @@ HistoryEntry documentHistoryEntry(const QString &path, const QStringList &source
     return entry;
 }
 
+HistoryEntry evaluationHistoryEntry(const engine::TestSet &set, const QList<ModelInfo> &models,
+                                    const std::vector<engine::ModelEvaluation> &evaluations,
+                                    const QList<engine::DecodingOptions> &options,
+                                    int bucketWidth, int differenceCount)
+{
+    const qsizetype count = std::min<qsizetype>(models.size(), qsizetype(evaluations.size()));
+    HistoryEntry entry = entryFor(HistoryKind::Evaluation, models.value(0));
+    const QString setName = QString::fromStdString(set.name);
+    entry.inputText = setName;
+    std::size_t referenceCount = 0;
+    for (const auto &references : set.references)
+        referenceCount += references.size();
+    QJsonArray modelArray;
+    std::vector<const engine::ModelEvaluation *> pointers;
+    for (qsizetype m = 0; m < count; ++m) {
+        const ModelInfo &model = models[m];
+        const engine::ModelEvaluation &e = evaluations[std::size_t(m)];
+        pointers.push_back(&e);
+        entry.elapsedMs += e.seconds * 1000.0;
+        modelArray.append(QJsonObject{
+            {QStringLiteral("id"), model.id},
+            {QStringLiteral("version"), model.version},
+            {QStringLiteral("bleu"), e.bleu.score},
+            {QStringLiteral("chrf"), e.chrf},
+            {QStringLiteral("brevityPenalty"), e.bleu.brevityPenalty},
+            {QStringLiteral("hypothesisLength"), qint64(e.bleu.hypothesisLength)},
+            {QStringLiteral("referenceLength"), qint64(e.bleu.referenceLength)},
+            {QStringLiteral("sentences"), qint64(e.hypotheses.size())},
+            {QStringLiteral("seconds"), e.seconds},
+            {QStringLiteral("decoding"), decodingSettingsJson(options.value(m))}});
+        HistoryOutput output;
+        output.column = int(m);
+        output.label = model.id;
+        output.text = QStringLiteral("%1  BLEU %2  chrF2 %3")
+                          .arg(model.id, QString::number(e.bleu.score, 'f', 2),
+                               QString::number(e.chrf, 'f', 2));
+        output.score = e.bleu.score;
+        entry.outputs.append(output);
+    }
+    QJsonArray bucketArray;
+    for (const engine::LengthBucket &b : engine::bleuByLength(set, pointers, bucketWidth)) {
+        QJsonArray bleu;
+        for (const double v : b.bleu)
+            bleu.append(v);
+        bucketArray.append(QJsonObject{{QStringLiteral("firstWords"), b.firstWords},
+                                       {QStringLiteral("lastWords"), b.lastWords},
+                                       {QStringLiteral("sentences"), qint64(b.sentences)},
+                                       {QStringLiteral("bleu"), bleu}});
+    }
+    entry.settings = QJsonObject{
+        {QStringLiteral("testSet"),
+         QJsonObject{{QStringLiteral("name"), setName},
+                     {QStringLiteral("sentences"), qint64(set.size())},
+                     {QStringLiteral("references"), qint64(referenceCount)}}},
+        {QStringLiteral("models"), modelArray},
+        {QStringLiteral("bucketWidth"), bucketWidth},
+        {QStringLiteral("buckets"), bucketArray}};
+    if (count >= 2 && differenceCount > 0) {
+        const std::vector<engine::SentenceDifference> diffs =
+            engine::differences(evaluations[0], evaluations[1]);
+        QJsonArray diffArray;
+        auto add = [&](const engine::SentenceDifference &d) {
+            const std::size_t i = d.sentence;
+            if (i >= set.size() || i >= evaluations[0].hypotheses.size() ||
+                i >= evaluations[1].hypotheses.size())
+                return;
+            diffArray.append(QJsonObject{
+                {QStringLiteral("sentence"), qint64(i)},
+                {QStringLiteral("source"), QString::fromStdString(set.sources[i])},
+                {QStringLiteral("reference"),
+                 set.references[i].empty() ? QString()
+                                           : QString::fromStdString(set.references[i].front())},
+                {QStringLiteral("chrfA"), d.chrfA},
+                {QStringLiteral("chrfB"), d.chrfB},
+                {QStringLiteral("hypothesisA"),
+                 QString::fromStdString(evaluations[0].hypotheses[i])},
+                {QStringLiteral("hypothesisB"),
+                 QString::fromStdString(evaluations[1].hypotheses[i])}});
+        };
+        // Largest first where the first model does better; then the other end of the list.
+        int shown = 0;
+        for (auto it = diffs.begin(); it != diffs.end() && shown < differenceCount; ++it, ++shown)
+            if (it->chrfA > it->chrfB)
+                add(*it);
+            else
+                break;
+        shown = 0;
+        for (auto it = diffs.rbegin(); it != diffs.rend() && shown < differenceCount; ++it, ++shown)
+            if (it->chrfB > it->chrfA)
+                add(*it);
+            else
+                break;
+        entry.settings.insert(QStringLiteral("differences"), diffArray);
+    }
+    return entry;
+}
+
+StoredEvaluation evaluationFromHistory(const HistoryEntry &entry)
+{
+    StoredEvaluation out;
+    const QJsonObject &s = entry.settings;
+    const QJsonObject set = s.value(QStringLiteral("testSet")).toObject();
+    out.testSetName = set.value(QStringLiteral("name")).toString(entry.inputText);
+    out.sentences = set.value(QStringLiteral("sentences")).toInteger();
+    for (const QJsonValue &v : s.value(QStringLiteral("models")).toArray()) {
+        const QJsonObject m = v.toObject();
+        StoredModelScore score;
+        score.id = m.value(QStringLiteral("id")).toString();
+        score.version = m.value(QStringLiteral("version")).toString();
+        score.bleu = m.value(QStringLiteral("bleu")).toDouble();
+        score.chrf = m.value(QStringLiteral("chrf")).toDouble();
+        score.brevityPenalty = m.value(QStringLiteral("brevityPenalty")).toDouble();
+        score.seconds = m.value(QStringLiteral("seconds")).toDouble();
+        score.sentences = m.value(QStringLiteral("sentences")).toInteger();
+        score.decoding = decodingOptionsFromSettings(m.value(QStringLiteral("decoding")).toObject());
+        out.models << score;
+    }
+    for (const QJsonValue &v : s.value(QStringLiteral("buckets")).toArray()) {
+        const QJsonObject b = v.toObject();
+        engine::LengthBucket bucket;
+        bucket.firstWords = b.value(QStringLiteral("firstWords")).toInt();
+        bucket.lastWords = b.value(QStringLiteral("lastWords")).toInt(-1);
+        bucket.sentences = std::size_t(std::max<qint64>(0, b.value(QStringLiteral("sentences")).toInteger()));
+        for (const QJsonValue &bleu : b.value(QStringLiteral("bleu")).toArray())
+            bucket.bleu.push_back(bleu.toDouble());
+        out.buckets.push_back(bucket);
+    }
+    for (const QJsonValue &v : s.value(QStringLiteral("differences")).toArray()) {
+        const QJsonObject d = v.toObject();
+        out.differences << StoredDifference{d.value(QStringLiteral("sentence")).toInteger(),
+                                            d.value(QStringLiteral("source")).toString(),
+                                            d.value(QStringLiteral("reference")).toString(),
+                                            d.value(QStringLiteral("chrfA")).toDouble(),
+                                            d.value(QStringLiteral("chrfB")).toDouble(),
+                                            d.value(QStringLiteral("hypothesisA")).toString(),
+                                            d.value(QStringLiteral("hypothesisB")).toString()};
+    }
+    return out;
+}
+
 QList<engine::DecodingOptions> historyColumnOptions(const HistoryEntry &entry)
 {
     QList<engine::DecodingOptions> out;

@@ -23,6 +23,7 @@
 #include "app/core/history/entry.h"
 #include "app/core/inferenceresult.h"
 #include "app/core/modelcatalog.h"
+#include "engine/evaluation/evaluation.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -51,6 +52,60 @@ inline constexpr qsizetype kDocumentHistoryChars = 200000;
 HistoryEntry documentHistoryEntry(const QString &path, const QStringList &sources,
                                   const QStringList &translations, const QString &edited,
                                   const ModelInfo &model, bool best);
+
+// An evaluation (the Evaluate dialog or `glosa-cli evaluate`): `evaluations[m]` of `models[m]`
+// decoded with `options[m]`, all on `set`. Enough to show the result again without re-running,
+// not the hypotheses themselves (520 sentences per model would make each entry ~100 KB).
+//   inputText: the test set's name (found by the full-text search);
+//   outputs: one per model, column m, label = model id, text "ID  BLEU 42.81  chrF2 60.65"
+//     (the search finds the model ids), score = BLEU;
+//   modelId / modelVersion / languages: the first model's (what the History view filters by);
+//   settings: {"testSet": {"name", "sentences", "references"},
+//              "models": [{"id", "version", "bleu", "chrf", "brevityPenalty", "hypothesisLength",
+//                          "referenceLength", "sentences", "seconds", "decoding": {...}}],
+//              "bucketWidth": N,
+//              "buckets": [{"firstWords", "lastWords" (-1: open), "sentences", "bleu": [...]}],
+//              "differences": [{"sentence", "source", "reference", "chrfA", "chrfB",
+//                               "hypothesisA", "hypothesisB"}]}
+//   "differences" (two or more models): the `differenceCount` sentences where the first model
+//   does best against the second, then those where the second does best, as `differences()`
+//   orders them; ties are left out.
+HistoryEntry evaluationHistoryEntry(const engine::TestSet &set, const QList<ModelInfo> &models,
+                                    const std::vector<engine::ModelEvaluation> &evaluations,
+                                    const QList<engine::DecodingOptions> &options,
+                                    int bucketWidth = 5, int differenceCount = 5);
+
+// What an evaluation entry's settings hold, read back (missing fields read as 0 or empty).
+struct StoredModelScore
+{
+    QString id;
+    QString version;
+    double bleu = 0.0;
+    double chrf = 0.0;
+    double brevityPenalty = 0.0;
+    double seconds = 0.0;
+    qint64 sentences = 0;
+    engine::DecodingOptions decoding;
+};
+struct StoredDifference
+{
+    qint64 sentence = 0;
+    QString source;
+    QString reference;
+    double chrfA = 0.0;
+    double chrfB = 0.0;
+    QString hypothesisA;
+    QString hypothesisB;
+};
+struct StoredEvaluation
+{
+    QString testSetName;
+    qint64 sentences = 0;
+    QList<StoredModelScore> models;
+    std::vector<engine::LengthBucket> buckets;
+    QList<StoredDifference> differences;
+};
+StoredEvaluation evaluationFromHistory(const HistoryEntry &entry);
 
 // The decoding options of each column of a comparison entry (one for other kinds).
 QList<engine::DecodingOptions> historyColumnOptions(const HistoryEntry &entry);

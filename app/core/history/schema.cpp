@@ -88,6 +88,13 @@ UPDATE sqlite_schema SET sql = replace(sql, '''comparison'')', '''comparison'', 
     WHERE type = 'table' AND name = 'entries';
 PRAGMA writable_schema = RESET;
 )sql",
+    // 3 -> 4: evaluations (HistoryKind::Evaluation), loosened the same way as 2 -> 3.
+    R"sql(
+PRAGMA writable_schema = ON;
+UPDATE sqlite_schema SET sql = replace(sql, '''document'')', '''document'', ''evaluation'')')
+    WHERE type = 'table' AND name = 'entries';
+PRAGMA writable_schema = RESET;
+)sql",
 };
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
@@ -129,8 +136,8 @@ int migrate(Connection &d)
             return -1;
         for (int v = version; v < kSchemaVersion; ++v)
             d.exec(kMigrations[v]);
-        // Step 2 -> 3 edits sqlite_schema, which unlike DDL leaves the schema cookie as it was:
-        // another process's connection would go on with the schema it read.
+        // Steps 2 -> 3 and 3 -> 4 edit sqlite_schema, which unlike DDL leaves the schema cookie
+        // as it was: another process's connection would go on with the schema it read.
         qint64 cookie = 0;
         {
             auto s = d.prepare("PRAGMA schema_version");

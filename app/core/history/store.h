@@ -128,7 +128,7 @@ public:
     };
 
     // The schema version open() migrates to (PRAGMA user_version).
-    static constexpr int kSchemaVersion = 3;
+    static constexpr int kSchemaVersion = 4;
 
     HistoryStore();
     explicit HistoryStore(const Options &options);
