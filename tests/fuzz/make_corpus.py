@@ -61,6 +61,8 @@ def main():
         put("fuzz_docx_xml", "document.xml", z.read("word/document.xml"))
     with zipfile.ZipFile(os.path.join(DATA, "documents", "textbox.docx")) as z:
         put("fuzz_docx_xml", "textbox.xml", z.read("word/document.xml"))
+    with zipfile.ZipFile(os.path.join(DATA, "hostile", "markup-in-attribute-value.docx")) as z:
+        put("fuzz_docx_xml", "markup-in-attribute-value.xml", z.read("word/document.xml"))
     with zipfile.ZipFile(os.path.join(DATA, "documents", "sample.odt")) as z:
         put("fuzz_odt_xml", "content.xml", z.read("content.xml"))
     put("fuzz_image", "4x3.png", png(4, 3, (255, 0, 0, 128)))

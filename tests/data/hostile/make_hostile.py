@@ -188,6 +188,14 @@ def committed():
     docx(out("hyperlink-before-tab.docx"),
          '<w:p><w:hyperlink><w:r><w:t>d</w:t></w:r></w:hyperlink><w:r><w:tab/><w:t>e</w:t></w:r>'
          '</w:p>')
+    # docx: '<w:p>' and '<w:txbxContent' inside an attribute value. The paragraph's reading
+    # saw one tag there, but the text box test (a byte search) saw a text box, whose reading
+    # found a paragraph starting inside the attribute; what that reading left out (the '">'
+    # before its run) took the attribute's closing quote away in the output, which then read
+    # as a paragraph never closed (fuzz_docx_xml).
+    docx(out("markup-in-attribute-value.docx"),
+         '<w:p><w:r><w:t>a</w:t></w:r><w:x><w:y><w:z w:v="<w:p><w:txbxContent/><w:ins>">'
+         '<w:r><w:t>b</w:t></w:r></w:ins></w:p></w:x></w:p>')
     # docx: a member whose name has a NUL byte came back under the name cut at the NUL.
     docx(out("nul-in-member-name.docx"), '<w:p><w:r><w:t>a</w:t></w:r></w:p>')
     with zipfile.ZipFile(out("nul-in-member-name.docx"), "a") as z:

@@ -47,6 +47,33 @@ qsizetype elementEnd(const QByteArray &raw, qsizetype i)
     return end;
 }
 
+// The first start tag named `name` in [from, to), or -1; `unclosed` is set to where a tag
+// without its '>' starts (all that follows is inside it), else -1. Tags are found as
+// elementEnd() finds them, from the end of one to the next '<' with quotes respected, so that
+// every part of the reader agrees on what the elements are: a search for the bytes "<w:p" also
+// finds them inside an attribute value, where the paragraph around them sees no element, and
+// what was written back from the one reading no longer parsed as it had.
+qsizetype findStartTag(const QByteArray &raw, QByteArrayView name, qsizetype from, qsizetype to,
+                       qsizetype *unclosed = nullptr)
+{
+    if (unclosed)
+        *unclosed = -1;
+    qsizetype k = from;
+    while (true) {
+        const qsizetype next = raw.indexOf('<', k);
+        if (next < 0 || next >= to)
+            return -1;
+        if (next + 1 < raw.size() && raw[next + 1] != '/' && tagNameAt(raw, next) == name)
+            return next;
+        k = tagEnd(raw, next);
+        if (k < 0) {
+            if (unclosed)
+                *unclosed = next;
+            return -1;
+        }
+    }
+}
+
 QByteArray decodeXmlText(const QByteArray &raw)
 {
     QByteArray out;
@@ -90,10 +117,13 @@ public:
     {
         qsizetype i = 0;
         while (i < m_xml.size()) {
-            qsizetype p = m_xml.indexOf("<w:p", i);
-            while (p >= 0 && p + 4 < m_xml.size() && !isSpace(m_xml[p + 4]) &&
-                   m_xml[p + 4] != '>' && m_xml[p + 4] != '/')
-                p = m_xml.indexOf("<w:p", p + 4);
+            qsizetype unclosed = -1;
+            const qsizetype p = findStartTag(m_xml, "w:p", i, m_xml.size(), &unclosed);
+            if (unclosed >= 0)
+                throw DocumentError(
+                    QStringLiteral("the tag '<%1' at offset %2 is not closed with '>'")
+                        .arg(QString::fromUtf8(tagNameAt(m_xml, unclosed)))
+                        .arg(unclosed));
             if (p < 0) {
                 m_doc.appendSkeleton(m_xml.mid(i));
                 return;
@@ -113,8 +143,8 @@ private:
         const qsizetype open = tagEnd(raw, 0);
         const qsizetype close = raw.lastIndexOf("</w:p>");
         if (raw[open - 2] == '/' || close < open ||
-            ((raw.indexOf("<w:p ", open) >= 0 || raw.indexOf("<w:p>", open) >= 0) &&
-             !raw.contains("<w:txbxContent"))) {
+            (findStartTag(raw, "w:p", open, raw.size()) >= 0 &&
+             findStartTag(raw, "w:txbxContent", 0, raw.size()) < 0)) {
             m_doc.appendSkeleton(raw);
             return;
         }
@@ -242,7 +272,7 @@ private:
                     QStringLiteral("a <%1> is not closed").arg(QString::fromUtf8(name)));
             // A view: a copy at every level of nesting costs the depth times the size.
             const QByteArrayView element(raw.constData() + next, end - next);
-            if (element.contains("<w:txbxContent")) {
+            if (findStartTag(raw, "w:txbxContent", next, end) >= 0) {
                 const QByteArray whole = raw.mid(i, end - i);
                 auto inner = std::make_shared<Document>();
                 inner->escaping = m_doc.escaping;
