@@ -2,6 +2,7 @@
 // (resources/models/transformer-en-es) on real documents: the LibreOffice-made .docx fixture and
 // a text of 50 everyday sentences (tests/data/documents/sentences.txt) repeated into a longer
 // document. Translation runs on the DocumentWorker thread; these tests only wait for signals.
+#include "stallmeter.h"
 #include "testutil.h"
 
 #include "app/core/appcontext.h"
@@ -32,6 +33,12 @@
 #include <memory>
 
 using namespace glosa;
+
+namespace {
+// The GUI thread's longest stretch away from its event loop while a document translates, in its
+// own CPU time: 50 ms, the bound issue #17 sets for evaluations, for any long job.
+constexpr double kStallBoundMs = 50 * test::kSanitizerSlowdown;
+} // namespace
 
 namespace {
 
@@ -89,18 +96,9 @@ private slots:
         connect(view.worker(), &documents::DocumentWorker::progress, this,
                 [&](int d, int) { done << d; });
         // The GUI thread keeps turning while the worker translates.
-        QElapsedTimer clock;
-        qint64 last = 0, worst = 0;
-        QTimer tick;
-        connect(&tick, &QTimer::timeout, [&] {
-            worst = std::max(worst, clock.elapsed() - last);
-            last = clock.elapsed();
-        });
-        tick.start(5);
-        clock.start();
+        glosa::test::StallMeter meter;
         view.translateDocument();
         QVERIFY(finished.wait(120000));
-        tick.stop();
         QCOMPARE(finished.first().first().toBool(), true);
         QVERIFY(!done.isEmpty());
         QCOMPARE(view.progressBar()->value(), view.progressBar()->maximum());
@@ -117,8 +115,9 @@ private slots:
         // The preview shows what Export writes: protected text (the e-mail address) verbatim.
         QVERIFY2(view.targetPane()->toPlainText().contains(QStringLiteral("family@example.com")),
                  qPrintable(view.targetPane()->toPlainText()));
-        qInfo("longest event-loop stall while translating: %lld ms", worst);
-        QVERIFY2(worst < 500, qPrintable(QString::number(worst)));
+        qInfo() << "longest GUI-thread stall while translating:" << meter.worstCpuMs()
+                << "ms CPU," << meter.worstWallMs() << "ms wall";
+        QVERIFY2(meter.worstCpuMs() < kStallBoundMs, qPrintable(QString::number(meter.worstCpuMs())));
 
         // The sentence under the cursor is highlighted on both sides.
         QTextCursor cursor(view.sourcePane()->document()->findBlockByNumber(1));

@@ -14,6 +14,7 @@
 #include "app/gui/theme.h"
 #include "app/gui/translateview.h"
 
+#include "stallmeter.h"
 #include "testutil.h"
 #include "testwindow.h"
 
@@ -757,32 +758,11 @@ private slots:
         QString paragraph;
         for (int i = 0; i < 40; ++i)
             paragraph += QStringLiteral("the big dog and my friend have a new red house. ");
-        QElapsedTimer clock;
-        qint64 last = 0, worst = 0;
-        double lastCpu = 0, worstCpu = 0, worstCpuWall = 0;
-        QTimer tick;
-        tick.setInterval(5);
-        clock.start();
-        connect(&tick, &QTimer::timeout, [&] {
-            const double cpu = threadCpuMs();
-            const qint64 now = clock.elapsed();
-            if (cpu - lastCpu > worstCpu) {
-                worstCpu = cpu - lastCpu;
-                worstCpuWall = now - last;
-            }
-            worst = std::max(worst, now - last);
-            last = now;
-            lastCpu = cpu;
-        });
-        tick.start();
+        test::StallMeter meter;
         view->setSourceText(paragraph); // laying out the typed text is not inference: not timed
         QCoreApplication::processEvents();
         view->translateNow();
-        clock.restart();
-        last = 0;
-        worst = 0;
-        lastCpu = threadCpuMs();
-        worstCpu = 0;
+        meter.restart();
         QTRY_VERIFY_WITH_TIMEOUT(view->result().source == paragraph, 30000);
         QCOMPARE(view->heatmap()->rows(), int(view->shownHypothesis()->tokens.size()));
         // Showing the result (target text, a ~480 × 480 heatmap, the overlay) and the repaints
@@ -792,8 +772,10 @@ private slots:
         const QRect cell = view->heatmap()->cellRect(0, 0);
         QTest::mouseMove(view->heatmap(), cell.center());
         QTest::qWait(100);
-        qInfo() << "longest event-loop gap while translating:" << worst << "ms wall;" << worstCpu
-                << "ms of GUI-thread CPU in one gap (" << worstCpuWall << "ms wall)";
+        const double worstCpu = meter.worstCpuMs();
+        qInfo() << "longest event-loop gap while translating:" << meter.worstWallMs()
+                << "ms wall;" << worstCpu << "ms of GUI-thread CPU in one gap ("
+                << meter.worstCpuWallMs() << "ms wall)";
         // What the GUI thread itself spends without returning to the event loop is the stall our
         // code causes. Wall-clock gaps also include time the scheduler gives to other processes
         // (on the shared 2-core machine: gaps of 200-500 ms with under 1 ms of our CPU in them),
