@@ -787,6 +787,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
             <numerusform>Traducir de nuevo el documento reemplaza los %n párrafos que corrigió.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Stopped reading %1; no document is open.</source>
+        <translation>Se dejó de leer %1; no hay ningún documento abierto.</translation>
+    </message>
 </context>
 <context>
     <name>glosa::EvaluateDialog</name>

@@ -779,6 +779,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
             <numerusform>문서를 다시 번역하면 수정한 단락 %n개가 바뀝니다.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Stopped reading %1; no document is open.</source>
+        <translation>%1 읽기를 중지했습니다. 열린 문서가 없습니다.</translation>
+    </message>
 </context>
 <context>
     <name>glosa::EvaluateDialog</name>

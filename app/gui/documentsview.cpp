@@ -151,6 +151,8 @@ DocumentsView::DocumentsView(AppContext &context, QWidget *parent)
             [this] { onCursorMoved(m_target); });
 
     connect(m_worker, &documents::DocumentWorker::opened, this, &DocumentsView::showOpened);
+    connect(m_worker, &documents::DocumentWorker::openCancelled, this,
+            &DocumentsView::showOpenCancelled);
     connect(m_worker, &documents::DocumentWorker::translated, this, &DocumentsView::showTranslated);
     connect(m_worker, &documents::DocumentWorker::progress, this, &DocumentsView::showProgress);
     connect(m_worker, &documents::DocumentWorker::finished, this, [this](bool complete) {
@@ -181,6 +183,7 @@ DocumentsView::DocumentsView(AppContext &context, QWidget *parent)
             });
     connect(m_worker, &documents::DocumentWorker::failed, this, [this](const QString &message) {
         m_restarting = false;
+        m_opening = false;
         updateState();
         m_status->setText(message);
         emit statusMessage(message);
@@ -296,6 +299,7 @@ void DocumentsView::openDocument(const QString &path)
     m_isTranslated.clear();
     m_translatedCount = 0;
     m_translating = false;
+    m_opening = true;
     m_done = m_total = 0;
     m_left = -1;
     m_currentParagraph = m_currentSentence = -1;
@@ -323,6 +327,7 @@ void DocumentsView::showOpened(const QString &path, const QString &format,
     Q_UNUSED(format);
     if (path != m_path)
         return; // a later open replaced it
+    m_opening = false;
     m_sources = paragraphs;
     m_encoding = encoding;
     // Reports of a translation cancelled by this open may have come in since openDocument().
@@ -398,8 +403,25 @@ void DocumentsView::translateDocument()
 
 void DocumentsView::cancel()
 {
-    if (m_translating)
+    // While reading, Cancel stops the read: a PDF's helper process is killed (documentworker.h).
+    if (m_translating || m_opening)
         m_worker->cancel();
+}
+
+void DocumentsView::showOpenCancelled(const QString &path)
+{
+    if (path != m_path)
+        return; // a later open replaced it (and cancelled this read)
+    m_opening = false;
+    m_restarting = false;
+    // Nothing is open: the panes were cleared when the read started.
+    m_path.clear();
+    m_file->setText(tr("Open or drop a document"));
+    const QString message =
+        tr("Stopped reading %1; no document is open.").arg(QFileInfo(path).fileName());
+    m_status->setText(message);
+    updateState();
+    emit statusMessage(message);
 }
 
 void DocumentsView::showTranslated(const QList<documents::TranslatedParagraph> &paragraphs)
@@ -680,7 +702,7 @@ void DocumentsView::updateState()
                              ? tr("&Continue")
                              : tr("&Translate"));
     updateTargetTitle();
-    m_cancel->setEnabled(m_translating);
+    m_cancel->setEnabled(m_translating || m_opening);
     m_export->setEnabled(open && !m_translating && !busy);
     m_quality->setEnabled(!m_translating);
     if (!m_choice.isReady())

@@ -90,6 +90,7 @@ private:
     void updateState();
     void showOpened(const QString &path, const QString &format, const QStringList &paragraphs,
                     const QString &encoding);
+    void showOpenCancelled(const QString &path);
     void showTranslated(const QList<documents::TranslatedParagraph> &paragraphs);
     void showProgress(int done, int total, qint64 millisecondsLeft);
     void onCursorMoved(QPlainTextEdit *pane);
@@ -139,6 +140,7 @@ private:
     Settings m_translatedWith;    // of the translation shown (valid while m_translatedCount > 0)
     bool m_restarting = false;    // translateDocument() re-reads the document to translate it anew
     bool m_translating = false;
+    bool m_opening = false; // the document is being read: Cancel stops the read (a slow PDF)
     int m_done = 0, m_total = 0;
     qint64 m_left = -1;
     int m_currentParagraph = -1;

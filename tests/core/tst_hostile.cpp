@@ -23,11 +23,14 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <fstream>
+#include <memory>
 #include <stdexcept>
 
 using namespace glosa::documents;
@@ -386,6 +389,51 @@ private slots:
         }
         // The helper is killed, not waited for.
         QVERIFY2(timer.elapsed() < 10000, qPrintable(QString::number(timer.elapsed())));
+    }
+
+    // Cancel (the Documents view's Cancel, its window closing) while pdfium is stuck on the same
+    // file: readPdf looks at its owner's flag between 50 ms waits for the helper, kills it and
+    // throws DocumentCancelled. Before, nothing could stop the wait short of the time limit (30 s
+    // in the app; 20 s here).
+    void slowPdfStopsSoonAfterCancel()
+    {
+        const QString helper = QStringLiteral("glosa-pdftext");
+        QCOMPARE(glosa::test::childProcessesNamed(helper), 0);
+        std::atomic<bool> cancelled = false;
+        QString outcome;
+        std::unique_ptr<QThread> thread(QThread::create([&] {
+            try {
+                formats::readPdf(hostile(QStringLiteral("pdfium-slow.pdf")),
+                                 std::chrono::seconds(20), &cancelled);
+                outcome = QStringLiteral("read");
+            } catch (const DocumentCancelled &) {
+                outcome = QStringLiteral("cancelled");
+            } catch (const DocumentError &error) {
+                outcome = error.message();
+            }
+        }));
+        thread->start();
+        // The helper is running (inside QPdfDocument::load, for minutes if let be).
+        QTRY_COMPARE_WITH_TIMEOUT(glosa::test::childProcessesNamed(helper), 1, 10000);
+        QTest::qWait(200);
+        QElapsedTimer sinceCancel;
+        sinceCancel.start();
+        cancelled = true;
+        QVERIFY(thread->wait(25000));
+        const qint64 latency = sinceCancel.elapsed();
+        qInfo("from cancel to the end of the read: %lld ms", latency);
+        QCOMPARE(outcome, QStringLiteral("cancelled"));
+        QVERIFY2(latency < 2000, qPrintable(QString::number(latency)));
+        // Killed and reaped: no helper left running or as a zombie.
+        QCOMPARE(glosa::test::childProcessesNamed(helper), 0);
+
+        // A flag set before the read starts (a cancel posted before the job ran): no helper.
+        QElapsedTimer early;
+        early.start();
+        QVERIFY_THROWS_EXCEPTION(
+            DocumentCancelled,
+            readDocument(hostile(QStringLiteral("pdfium-slow.pdf")), &cancelled));
+        QVERIFY2(early.elapsed() < 1000, qPrintable(QString::number(early.elapsed())));
     }
 
     // Finding 13: with no translation a document comes back byte for byte. An image at the edge

@@ -47,6 +47,19 @@ QString fixture(const QString &name)
     return glosa::test::testDataDir() + QStringLiteral("/documents/") + name;
 }
 
+QString hostile(const QString &name)
+{
+    return glosa::test::testDataDir() + QStringLiteral("/hostile/") + name;
+}
+
+QPushButton *button(const QWidget &view, const QString &text)
+{
+    for (QPushButton *candidate : view.findChildren<QPushButton *>())
+        if (candidate->text() == text)
+            return candidate;
+    return nullptr;
+}
+
 } // namespace
 
 class TestDocumentsView : public QObject
@@ -391,6 +404,67 @@ private slots:
         const QString text = failed.first().first().toString();
         QVERIFY2(text.contains(message) && text.contains(name), qPrintable(text));
         QCOMPARE(view.sourcePane()->document()->isEmpty(), true);
+    }
+
+    // A PDF on which pdfium is stuck for minutes (tests/data/hostile/pdfium-slow.pdf): Cancel is
+    // enabled while the document is read and stops the read at once, its helper process killed;
+    // no document is open, no error is shown, and another document opens as usual. Before, Cancel
+    // was disabled while reading and the read went on to the 30 s limit.
+    void cancelStopsAPdfRead()
+    {
+        const QString helper = QStringLiteral("glosa-pdftext");
+        DocumentsView view(*m_context);
+        view.resize(1000, 600);
+        view.show();
+        QVERIFY(m_context->chooseModel(m_info.id));
+        QSignalSpy failed(&view, &DocumentsView::failed);
+        QSignalSpy opened(&view, &DocumentsView::opened);
+        QSignalSpy messages(&view, &DocumentsView::statusMessage);
+        view.openDocument(hostile(QStringLiteral("pdfium-slow.pdf")));
+        QTRY_COMPARE_WITH_TIMEOUT(glosa::test::childProcessesNamed(helper), 1, 10000);
+        QTest::qWait(200);
+        QPushButton *cancel = button(view, QStringLiteral("Cancel"));
+        QVERIFY(cancel);
+        QVERIFY(cancel->isEnabled());
+        QElapsedTimer sinceCancel;
+        sinceCancel.start();
+        cancel->click();
+        QVERIFY(QTest::qWaitFor([&] { return !view.worker()->isBusy(); }, 25000));
+        const qint64 latency = sinceCancel.elapsed();
+        qInfo("from Cancel to the read's end: %lld ms", latency);
+        QVERIFY2(latency < 2000, qPrintable(QString::number(latency)));
+        QCOMPARE(glosa::test::childProcessesNamed(helper), 0);
+        QCOMPARE(failed.count(), 0);
+        QCOMPARE(opened.count(), 0);
+        QVERIFY(!messages.isEmpty());
+        QVERIFY2(messages.last().first().toString().startsWith(
+                     QStringLiteral("Stopped reading pdfium-slow.pdf")),
+                 qPrintable(messages.last().first().toString()));
+        QVERIFY(!cancel->isEnabled());
+        QVERIFY(view.documentPath().isEmpty());
+        QVERIFY(view.sourcePane()->document()->isEmpty());
+
+        // The cancel was for that read only.
+        if (!showOpened(view, fixture(QStringLiteral("sample.pdf"))))
+            return;
+        QVERIFY(view.sourcePane()->document()->blockCount() > 3);
+    }
+
+    // Closing the window while such a PDF is read: the worker's destructor cancels the read
+    // instead of waiting for the time limit (30 s) with the GUI frozen.
+    void closingTheViewStopsAPdfRead()
+    {
+        const QString helper = QStringLiteral("glosa-pdftext");
+        auto view = std::make_unique<DocumentsView>(*m_context);
+        view->openDocument(hostile(QStringLiteral("pdfium-slow.pdf")));
+        QTRY_COMPARE_WITH_TIMEOUT(glosa::test::childProcessesNamed(helper), 1, 10000);
+        QTest::qWait(200);
+        QElapsedTimer closing;
+        closing.start();
+        view.reset();
+        qInfo("closing the view while a PDF is read: %lld ms", closing.elapsed());
+        QVERIFY2(closing.elapsed() < 2000, qPrintable(QString::number(closing.elapsed())));
+        QCOMPARE(glosa::test::childProcessesNamed(helper), 0);
     }
 
     // A streamed text with more than limits::kMaxChunkBytes (1 MiB) past a chunk's end without a

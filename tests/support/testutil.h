@@ -3,6 +3,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QString>
@@ -66,6 +67,29 @@ inline double threadCpuMs()
     timespec t{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+// Processes named `name` (as /proc shows it, up to 15 characters) whose parent is this process,
+// zombies included: a child that was killed but not reaped still counts.
+inline int childProcessesNamed(const QString &name)
+{
+    const QByteArray self = QByteArray::number(QCoreApplication::applicationPid());
+    const QByteArray comm = '(' + name.left(15).toUtf8() + ") ";
+    int count = 0;
+    for (const QString &pid : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        // "pid (comm) state ppid ...": the name may hold spaces and parentheses, the fields after
+        // the last ')' do not.
+        const QByteArray line = stat.readAll();
+        const qsizetype close = line.lastIndexOf(')');
+        const QList<QByteArray> fields = line.mid(close + 2).split(' ');
+        if (close > 0 && line.mid(line.indexOf('('), close + 2 - line.indexOf('(')) == comm &&
+            fields.size() > 1 && fields[1] == self)
+            ++count;
+    }
+    return count;
 }
 
 } // namespace glosa::test

@@ -27,7 +27,8 @@ void ChunkWriter::writeSource(const QByteArray &bytes)
 }
 
 ChunkedTranslation::ChunkedTranslation(const QString &path, qint64 chunkBytes,
-                                       std::function<void(const QString &)> notice, QObject *parent)
+                                       std::function<void(const QString &)> notice,
+                                       const std::atomic<bool> *cancelled, QObject *parent)
     : QObject(parent), m_path(path), m_format(formatForPath(path)),
       m_chunkBytes(std::max<qint64>(1, chunkBytes)), m_notice(std::move(notice)), m_file(path)
 {
@@ -35,7 +36,7 @@ ChunkedTranslation::ChunkedTranslation(const QString &path, qint64 chunkBytes,
     // and converting back needs the whole text (writeDocument falls back to UTF-8 as a whole).
     m_streamed = isStreamable(m_format) && detectFileEncoding(path) == QLatin1String("UTF-8");
     if (!m_streamed) {
-        m_current = readDocument(path);
+        m_current = readDocument(path, cancelled);
         m_chunks.push_back({0, 0, 0, int(m_current->segments.size())});
         return;
     }

@@ -85,9 +85,11 @@ public:
     // Opens `path` and reads its first chunk (or the whole document), so that a broken file is
     // reported before a model loads; throws DocumentError. `notice` is told (one sentence naming
     // the file and the byte) when a chunk is cut inside a paragraph longer than
-    // limits::kMaxChunkBytes.
+    // limits::kMaxChunkBytes. `cancelled` (its owner's flag, may be null) stops a read that can
+    // take long (a PDF's, readDocument): DocumentCancelled is thrown.
     ChunkedTranslation(const QString &path, qint64 chunkBytes,
-                       std::function<void(const QString &)> notice = {}, QObject *parent = nullptr);
+                       std::function<void(const QString &)> notice = {},
+                       const std::atomic<bool> *cancelled = nullptr, QObject *parent = nullptr);
     ~ChunkedTranslation() override;
 
     const QString &path() const { return m_path; }

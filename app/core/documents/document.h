@@ -42,6 +42,15 @@ private:
     QString m_message;
 };
 
+// A read stopped because its owner's cancel flag was set (readDocument's `cancelled`): not a
+// failure to report, the caller's own cancel path (as engine::DecodingCancelled is for a
+// translation). Not a DocumentError, so that no handler shows it as one.
+class DocumentCancelled : public std::runtime_error
+{
+public:
+    DocumentCancelled() : std::runtime_error("reading cancelled") {}
+};
+
 // Byte range [begin, end) in a segment's text (or its translation).
 struct ByteRange
 {

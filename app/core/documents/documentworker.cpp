@@ -106,7 +106,8 @@ public:
         deliver([message](DocumentWorker *w) { emit w->failed(message); });
     }
 
-    void open(const QString &path, qint64 chunkSize)
+    void open(const QString &path, qint64 chunkSize,
+              const std::shared_ptr<const std::atomic<bool>> &cancelled)
     {
         m_document.reset();
         m_finished.reset();
@@ -114,7 +115,8 @@ public:
             auto document = std::make_unique<ChunkedTranslation>(
                 path, chunkSize, [this, path](const QString &message) {
                     deliver([path, message](DocumentWorker *w) { emit w->notice(path, message); });
-                });
+                },
+                cancelled.get());
             // Big files are read once here for the panes; each chunk is read again when it is
             // translated or exported.
             QStringList paragraphs;
@@ -131,6 +133,8 @@ public:
                 w->m_streamed = streamed;
                 emit w->opened(path, format, paragraphs, encoding);
             });
+        } catch (const DocumentCancelled &) {
+            deliver([path](DocumentWorker *w) { emit w->openCancelled(path); });
         } catch (const DocumentError &error) {
             fail(error.message());
         } catch (const std::exception &error) {
@@ -316,11 +320,15 @@ void DocumentWorker::setBusy(bool busy)
 
 void DocumentWorker::open(const QString &path)
 {
-    cancel();
+    cancel(); // a translation, and a read still under way
+    m_openCancel = std::make_shared<std::atomic<bool>>(false);
     m_path = path;
     const QString format = formatForPath(path);
     m_exportFormats = writableFormats(format);
-    post([executor = m_executor, path, chunk = m_chunkBytes] { executor->open(path, chunk); });
+    post([executor = m_executor, path, chunk = m_chunkBytes,
+          cancelled = std::shared_ptr<const std::atomic<bool>>(m_openCancel)] {
+        executor->open(path, chunk, cancelled);
+    });
 }
 
 void DocumentWorker::translate(Quality quality)
@@ -334,6 +342,8 @@ void DocumentWorker::translate(Quality quality)
 void DocumentWorker::cancel()
 {
     m_cancel = true; // read by the pipeline at every decoding step
+    if (m_openCancel)
+        *m_openCancel = true; // read by readPdf every 50 ms while the helper runs
 }
 
 void DocumentWorker::exportTo(const QString &path, const SentenceEdits &edits)

@@ -88,7 +88,7 @@ public:
     enum class Quality { Fast, Best };
 
     explicit DocumentWorker(QObject *parent = nullptr);
-    ~DocumentWorker() override; // cancels, stops the thread and waits for it
+    ~DocumentWorker() override; // cancels (a PDF read too), stops the thread and waits for it
 
     // The model to translate with, loaded on the worker thread when a translation starts (kept
     // for the next one). `plugins` must outlive the worker.
@@ -96,12 +96,14 @@ public:
     void setModel(const ModelInfo &info, std::shared_ptr<const PluginRegistry> plugins);
     const ModelInfo &modelInfo() const { return m_info; }
 
-    // Reads `path` (any supported format); emits opened or failed. Cancels a running translation.
+    // Reads `path` (any supported format); emits opened, failed, or openCancelled after a
+    // cancel(). Cancels a running translation and a read still under way.
     void open(const QString &path);
     // Translates the open document's untranslated paragraphs (again after a cancel: the rest).
     void translate(Quality quality = Quality::Fast);
-    // Thread-safe: stops at the next decoding step; the finished paragraphs keep their
-    // translations and finished(false) follows.
+    // Stops a translation at the next decoding step (the finished paragraphs keep their
+    // translations and finished(false) follows), and a read (open) of a PDF within about 50 ms
+    // (openCancelled follows). Called on the thread that owns the worker (the GUI thread).
     void cancel();
     // Writes the open document to `path`: its own format, .txt, or for a PDF .odt, .docx, .html.
     // `edits`: the user's own sentences (post-editing), written instead of the model's; the rest
@@ -140,6 +142,8 @@ signals:
     void exported(const QString &path, const QString &encoding);
     // One sentence for the user (unreadable document, model that cannot load, write error).
     void failed(const QString &message);
+    // The read of `path` was stopped by cancel() (or by a later open()): nothing is open.
+    void openCancelled(const QString &path);
     // Something the user should know about the document at `path` that is not a failure: a
     // streamed paragraph cut at the chunk limit (limits::kMaxChunkBytes). Comes before opened().
     void notice(const QString &path, const QString &message);
@@ -162,6 +166,10 @@ private:
     // Set by cancel() (GUI thread), cleared by translate(); the pipeline reads it at every
     // decoding step and between chunks, so a cancel posted before the job starts is not lost.
     std::atomic<bool> m_cancel = false;
+    // The read of the document last opened: set by cancel() (and by the next open(), which makes
+    // a new one), read by readPdf while it waits for the glosa-pdftext helper. One flag per
+    // open, so that a cancel of one read is never taken for a cancel of the next.
+    std::shared_ptr<std::atomic<bool>> m_openCancel;
 };
 
 } // namespace documents

@@ -86,7 +86,7 @@ Document parseDocument(const QByteArray &bytes, const QString &format, const QSt
     return row->parse(bytes, label);
 }
 
-Document readDocument(const QString &path)
+Document readDocument(const QString &path, const std::atomic<bool> *cancelled)
 {
     const DocumentFormat *row = findFormat(formatForPath(path));
     if (!row)
@@ -94,7 +94,7 @@ Document readDocument(const QString &path)
                                 .arg(path, QFileInfo(path).suffix(),
                                      supportedFormats().join(QStringLiteral(", "))));
     if (row->readFile)
-        return row->readFile(path);
+        return row->readFile(path, cancelled);
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         throw DocumentError(QStringLiteral("cannot open %1: %2").arg(path, file.errorString()));

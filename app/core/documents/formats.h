@@ -51,6 +51,7 @@
 
 #include <QStringList>
 
+#include <atomic>
 #include <vector>
 
 class QIODevice;
@@ -74,8 +75,9 @@ struct DocumentFormat
     const char *description; // for file dialogs: QT_TRANSLATE_NOOP("glosa::DocumentsView", …)
     // Reads a whole file's bytes; `name` is used in messages. Null when only readFile can.
     Document (*parse)(const QByteArray &bytes, const QString &name);
-    // Reads the file at `path` itself; null when its bytes go to parse.
-    Document (*readFile)(const QString &path);
+    // Reads the file at `path` itself; null when its bytes go to parse. Stops with
+    // DocumentCancelled once `cancelled` (may be null) is set.
+    Document (*readFile)(const QString &path, const std::atomic<bool> *cancelled);
     // A blank line always ends a paragraph, so big files are read, translated and written a chunk
     // at a time (readChunk), memory bounded by the chunk, not the file.
     bool streamable;
@@ -96,7 +98,10 @@ QString formatForPath(const QString &path);
 // `name` is used in messages only.
 Document parseDocument(const QByteArray &bytes, const QString &format,
                        const QString &name = QString());
-Document readDocument(const QString &path);
+// `cancelled`: the owner's flag, set from any thread to stop a read that can take long (a PDF,
+// read in a child process): DocumentCancelled is thrown. The other formats read in well under a
+// second and do not look at it.
+Document readDocument(const QString &path, const std::atomic<bool> *cancelled = nullptr);
 
 // The document's own format (doc.render()) or, for a .txt path, its segments as plain text, one
 // paragraph each separated by blank lines. Text goes out in the document's encoding (a .txt,

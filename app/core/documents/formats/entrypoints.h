@@ -8,6 +8,7 @@
 #include <QByteArray>
 #include <QString>
 
+#include <atomic>
 #include <chrono>
 
 namespace glosa::documents::formats {
@@ -20,9 +21,12 @@ Document parseHtml(const QByteArray &bytes, const QString &name);
 Document parseOdt(const QByteArray &bytes, const QString &name);
 Document parseDocx(const QByteArray &bytes, const QString &name);
 // QtPdf reads files, not bytes. It runs in the glosa-pdftext helper (formats/pdftext.h), stopped
-// after limits::kMaxPdfReadSeconds, or after `timeLimit` (the tests' shorter one).
-Document readPdf(const QString &path);
-Document readPdf(const QString &path, std::chrono::milliseconds timeLimit);
+// after limits::kMaxPdfReadSeconds, or after `timeLimit` (the tests' shorter one). When
+// `cancelled` (its owner's flag, set from any thread) becomes true the helper is killed within
+// about 50 ms and DocumentCancelled is thrown.
+Document readPdf(const QString &path, const std::atomic<bool> *cancelled = nullptr);
+Document readPdf(const QString &path, std::chrono::milliseconds timeLimit,
+                 const std::atomic<bool> *cancelled = nullptr);
 
 // The document as read, with the target language on its <html> tag once translated.
 QByteArray writeHtml(const Document &document);

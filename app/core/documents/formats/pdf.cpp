@@ -7,6 +7,7 @@
 #include "app/core/executabledir.h"
 #include "app/core/limits.h"
 
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QProcess>
 
@@ -18,6 +19,10 @@ namespace glosa::documents::formats {
 namespace {
 
 const QString kHelperName = QStringLiteral("glosa-pdftext");
+// How often the wait for the helper looks at the cancel flag: what a Cancel waits at most.
+constexpr int kWaitSliceMs = 50;
+// How long a killed helper is waited for before ~QProcess is left to reap it.
+constexpr int kKillWaitMs = 5000;
 
 // Next to the running binary (build/bin, an installed bin/), or in ../bin for the build tree's
 // other executables (build/tests, build-sanitize/fuzz), as plugins are found in ../plugins.
@@ -39,14 +44,18 @@ QString seconds(std::chrono::milliseconds time)
 
 } // namespace
 
-Document readPdf(const QString &path)
+Document readPdf(const QString &path, const std::atomic<bool> *cancelled)
 {
-    return readPdf(path, std::chrono::seconds(limits::kMaxPdfReadSeconds));
+    return readPdf(path, std::chrono::seconds(limits::kMaxPdfReadSeconds), cancelled);
 }
 
-Document readPdf(const QString &path, std::chrono::milliseconds timeLimit)
+Document readPdf(const QString &path, std::chrono::milliseconds timeLimit,
+                 const std::atomic<bool> *cancelled)
 {
     const QString &name = path;
+    const auto isCancelled = [cancelled] { return cancelled && cancelled->load(); };
+    if (isCancelled()) // a cancel that came before the job started
+        throw DocumentCancelled();
     const QString helper = helperPath();
     if (helper.isEmpty())
         throw DocumentError(QStringLiteral("cannot read %1: the PDF reader %2 is missing from %3 "
@@ -61,14 +70,34 @@ Document readPdf(const QString &path, std::chrono::milliseconds timeLimit)
     process.setStandardInputFile(QProcess::nullDevice());
     // QtPdf's own warnings reach our stderr as they did when it ran in this process.
     process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    QElapsedTimer clock;
+    clock.start();
     process.start(QIODevice::ReadOnly);
     if (!process.waitForStarted(int(timeLimit.count())))
         throw DocumentError(QStringLiteral("cannot read %1: the PDF reader %2 did not start: %3")
                                 .arg(name, helper, process.errorString()));
-    if (!process.waitForFinished(int(timeLimit.count())) &&
-        process.state() != QProcess::NotRunning) {
-        process.kill(); // SIGKILL: pdfium has no way to be asked
-        process.waitForFinished(-1);
+    // SIGKILL (pdfium has no way to be asked), then reap it: a killed process is gone as soon as
+    // the kernel has torn it down, so this wait is short; it is bounded all the same, and a
+    // helper still there after it is reaped by ~QProcess.
+    const auto stop = [&process] {
+        process.kill();
+        process.waitForFinished(kKillWaitMs);
+    };
+    // The wait in short slices, so that the owner's cancel (the Documents view's Cancel, its
+    // window closing) is seen within a slice instead of at the time limit.
+    bool timedOut = false;
+    while (!process.waitForFinished(kWaitSliceMs) && process.state() != QProcess::NotRunning) {
+        if (isCancelled()) {
+            stop();
+            throw DocumentCancelled();
+        }
+        if (clock.elapsed() >= timeLimit.count()) {
+            timedOut = true;
+            break;
+        }
+    }
+    if (timedOut) {
+        stop();
         throw DocumentError(QStringLiteral("%1: reading the PDF took longer than the limit of %2 s "
                                            "and was stopped (a damaged or hostile file?)")
                                 .arg(name, seconds(timeLimit)));
