@@ -2,8 +2,9 @@
 // real worker thread): a sentence translated normally has no warning on the words we then make
 // the model leave out; forced to stop half-way (DecodingOptions::targetPrefix: the translation up
 // to its verb, then "."), the words cut off get a wavy underline whose tooltip gives the attention
-// mass and the threshold.
+// mass and the threshold; reopened from the history, the same words are underlined again.
 #include "app/core/appcontext.h"
+#include "app/core/history/results.h"
 #include "app/core/inferenceworker.h"
 #include "app/gui/translateview.h"
 #include "engine/decoding/coverage.h"
@@ -12,6 +13,8 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <QTextEdit>
+
+#include <cmath>
 
 using namespace glosa;
 
@@ -97,6 +100,23 @@ private slots:
                  qPrintable(tooltip));
         for (const CoveredWord &word : forced.coverage.flagged())
             QVERIFY(word.mass < forced.coverage.threshold);
+
+        // Reopened from the history: the same words, masses (the alignment is kept as float16)
+        // and warnings, computed again from the stored alignment.
+        const TranslationResult restored =
+            translationResultFromHistory(translationHistoryEntry(forced, *info));
+        QVERIFY(restored.coverage.available);
+        QCOMPARE(restored.coverage.words.size(), forced.coverage.words.size());
+        for (qsizetype i = 0; i < forced.coverage.words.size(); ++i) {
+            const CoveredWord &was = forced.coverage.words[i], &is = restored.coverage.words[i];
+            QCOMPARE(is.begin, was.begin);
+            QCOMPARE(is.end, was.end);
+            QCOMPARE(is.flagged, was.flagged);
+            QVERIFY2(std::abs(is.mass - was.mass) < 0.01f,
+                     qPrintable(QStringLiteral("%1 vs %2").arg(is.mass).arg(was.mass)));
+        }
+        view.showStoredResult(restored, QStringLiteral("history"));
+        QVERIFY(underlined(view.sourceEditor()).contains(QStringLiteral("sofa")));
         // The warning is the best hypothesis's: typing over the source takes it away.
         view.sourceEditor()->setPlainText(source + QStringLiteral(" Yes."));
         QVERIFY(underlined(view.sourceEditor()).isEmpty());

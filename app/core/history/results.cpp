@@ -2,6 +2,7 @@
 
 #include "app/core/imageloader.h"
 #include "app/core/settings.h"
+#include "engine/decoding/coverage.h"
 #include "engine/decoding/decodingfields.h"
 
 #include <QFileInfo>
@@ -304,6 +305,57 @@ QList<engine::DecodingOptions> historyColumnOptions(const HistoryEntry &entry)
     return out;
 }
 
+namespace {
+// The coverage of `h` over `source`, from its dense alignment [tokens, sourceCount] and the source
+// pieces as spansFromPieces placed them: the engine's words and masses (engine/decoding/coverage.h)
+// need byte offsets, so the UTF-16 spans are mapped onto the source's UTF-8.
+TranslationCoverage coverageOf(const QString &source, const QList<TokenSpan> &sourceTokens,
+                               const TranslationHypothesis &h)
+{
+    TranslationCoverage coverage;
+    coverage.threshold = engine::CoverageOptions().threshold;
+    if (h.alignment.isEmpty() || h.sourceCount != sourceTokens.size() || h.tokens.isEmpty() ||
+        h.alignment.size() != qsizetype(h.tokens.size()) * h.sourceCount)
+        return coverage;
+    const std::string utf8 = source.toStdString();
+    std::vector<std::size_t> byteAt(std::size_t(source.size()) + 1, utf8.size());
+    std::size_t bytes = 0;
+    for (qsizetype i = 0; i < source.size(); ++i) {
+        byteAt[std::size_t(i)] = bytes;
+        const char32_t c = source.at(i).unicode();
+        if (QChar::isHighSurrogate(c) && i + 1 < source.size()) {
+            byteAt[std::size_t(++i)] = bytes; // inside the pair: the same code point
+            bytes += 4;
+        } else {
+            bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+        }
+    }
+    byteAt[std::size_t(source.size())] = bytes;
+    std::vector<engine::Token> tokens;
+    tokens.reserve(std::size_t(sourceTokens.size()));
+    for (const TokenSpan &span : sourceTokens) {
+        const int begin = std::clamp(span.begin, 0, int(source.size()));
+        const int end = std::clamp(span.end, begin, int(source.size()));
+        engine::Token token;
+        token.id = span.id;
+        token.piece = span.piece.toStdString();
+        token.bytes = {byteAt[std::size_t(begin)], byteAt[std::size_t(end)]};
+        token.utf16 = {std::size_t(begin), std::size_t(end)};
+        tokens.push_back(std::move(token));
+    }
+    engine::Tensor attention({std::int64_t(h.tokens.size()), std::int64_t(h.sourceCount)});
+    std::copy(h.alignment.begin(), h.alignment.end(), attention.data<float>());
+    const engine::Coverage computed =
+        engine::computeCoverage(attention, tokens, utf8, engine::CoverageOptions());
+    coverage.available = computed.available;
+    for (const engine::CoveredWord &word : computed.words)
+        coverage.words.append({sourceTokens[qsizetype(word.firstToken)].begin,
+                               sourceTokens[qsizetype(word.endToken) - 1].end, word.mass,
+                               word.flagged});
+    return coverage;
+}
+} // namespace
+
 TranslationResult translationResultFromHistory(const HistoryEntry &entry, int column)
 {
     TranslationResult result;
@@ -334,6 +386,8 @@ TranslationResult translationResultFromHistory(const HistoryEntry &entry, int co
         }
         result.hypotheses << h;
     }
+    if (!result.hypotheses.isEmpty())
+        result.coverage = coverageOf(result.source, result.sourceTokens, result.hypotheses.first());
     return result;
 }
 

@@ -109,7 +109,9 @@ StoredEvaluation evaluationFromHistory(const HistoryEntry &entry);
 
 // The decoding options of each column of a comparison entry (one for other kinds).
 QList<engine::DecodingOptions> historyColumnOptions(const HistoryEntry &entry);
-// The hypotheses of one column as the Translate or Compare view shows them.
+// The hypotheses of one column as the Translate or Compare view shows them. The coverage
+// warnings are computed again from the best hypothesis's stored alignment (the history keeps the
+// attention, not the masses), against today's threshold.
 TranslationResult translationResultFromHistory(const HistoryEntry &entry, int column = 0);
 // Without pixels when the image file is gone (the caller may show the thumbnail instead).
 CaptionResult captionResultFromHistory(const HistoryEntry &entry);
