@@ -375,8 +375,10 @@ def add_common_args(p, arch):
     g.add_argument("--tgt", default="es")
     g.add_argument("--spm", help="SentencePiece model; default: train a joint one in the run dir")
     g.add_argument("--vocab-size", type=int, default=8000)
-    g.add_argument("--init-from", help="package dir (model.json + model.safetensors + spm.model) "
-                   "to take weights, hyperparameters and tokenizer from when no checkpoint exists")
+    g.add_argument("--init-from", help="package dir (model.json + model.safetensors + spm.model), "
+                   "or another run's checkpoint (.pt, its run dir's spm.model), to take weights, "
+                   "hyperparameters and tokenizer from when no checkpoint exists (e.g. es-en "
+                   "warm-started from the en-es run: same joint vocabulary, same architecture)")
     g.add_argument("--init-embedding", help="package dir whose joint `embedding.weight` (same "
                    "vocabulary and width) starts this model's embedding; its spm.model is used")
     g.add_argument("--threads", type=int, default=2)
@@ -474,7 +476,16 @@ def main(arch, argv=None):
         hparams = {k: getattr(args, k) for k in arch.defaults}
         init_step = 0
         spm_path = args.spm
-        if args.init_from:
+        if args.init_from and os.path.isfile(args.init_from):
+            other = torch.load(args.init_from, map_location="cpu")["config"]
+            if other["architecture"] != arch.name:
+                raise SystemExit("%s is a %s checkpoint" % (args.init_from, other["architecture"]))
+            hparams = dict(other["hparams"])
+            spm_path = os.path.join(os.path.dirname(os.path.abspath(args.init_from)), "spm.model")
+            init_step = int(torch.load(args.init_from, map_location="cpu")["step"])
+            log("initialising from checkpoint %s (%s-%s, step %d)"
+                % (args.init_from, other.get("src"), other.get("tgt"), init_step))
+        elif args.init_from:
             with open(os.path.join(args.init_from, "model.json"), encoding="utf-8") as f:
                 manifest = json.load(f)
             if manifest["architecture"] != arch.name:
@@ -531,6 +542,8 @@ def main(arch, argv=None):
         for k in state:
             state[k] = ck[k]
         torch.set_rng_state(ck["torch_rng"])
+    elif cfg.get("init_from") and os.path.isfile(cfg["init_from"]):
+        model.load_state_dict(torch.load(cfg["init_from"], map_location="cpu")["model"])
     elif cfg.get("init_from"):
         load_package_weights(model, cfg["init_from"])
     elif cfg.get("init_embedding"):
