@@ -44,7 +44,17 @@ so is am are was were be been being do does did have has had i you he she it we 
 them my your his its our their this that these those there here not no yes what who whom which
 when where why how all any some very too can could will would shall should may might must just
 up out off over again one s t don didn doesn isn aren wasn weren won ll re ve m d""".split())
-SWEEP = [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.75, 1.0]
+SWEEP = [0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.75, 1.0]
+
+
+def shipped_threshold(model):
+    """The model's own bar: model.json decoding.coverage_threshold, else the engine's 0.1."""
+    try:
+        with open(os.path.join(ROOT, "resources", "models", model, "model.json"),
+                  encoding="utf-8") as f:
+            return float(json.load(f).get("decoding", {}).get("coverage_threshold", 0.1))
+    except OSError:
+        return 0.1
 
 
 def words_of(text):
@@ -166,7 +176,11 @@ def main():
     parser.add_argument("--sentences", type=int, default=200)
     parser.add_argument("--every", type=int, default=8)
     parser.add_argument("--seed", type=int, default=17)
-    parser.add_argument("--threshold", type=float, default=0.1, help="the shipped threshold")
+    parser.add_argument("--threshold", type=float,
+                        help="the threshold to mark as shipped; default: each model's own "
+                        "(model.json decoding.coverage_threshold, else 0.1)")
+    parser.add_argument("--sweep", default=",".join(str(t) for t in SWEEP),
+                        help="comma-separated thresholds for the table")
     parser.add_argument("--executable", default=os.path.join(ROOT, "build", "bin", "glosa-cli"))
     parser.add_argument("--markdown", help="also write the tables to this file")
     args = parser.parse_args()
@@ -199,12 +213,13 @@ def main():
                  "B TP / FP | C precision | C recall | C TP / FP | normal outputs with a "
                  "warning |",
                  "|---|---|---|---|---|---|---|---|---|---|---|"]
-        for t in sorted(set(SWEEP + [args.threshold])):
+        shipped = args.threshold if args.threshold is not None else shipped_threshold(model)
+        for t in sorted(set([float(x) for x in args.sweep.split(",")] + [shipped])):
             p, r, alarm, tp, fp, _ = scores(data, t)
             bp, br, _, btp, bfp, _ = scores(data, t, "natural")
             cp, cr, _, ctp, cfp, _ = scores(data, t, "truncated")
-            mark = " **(shipped)**" if t == args.threshold else ""
-            block.append("| %.2f%s | %.3f | %.3f | %d / %d | %.3f | %.3f | %d / %d | %.3f | %.3f "
+            mark = " **(shipped)**" if t == shipped else ""
+            block.append("| %g%s | %.3f | %.3f | %d / %d | %.3f | %.3f | %d / %d | %.3f | %.3f "
                          "| %d / %d | %.1f%% |" % (t, mark, p, r, tp, fp, bp, br, btp, bfp, cp, cr,
                                                    ctp, cfp, 100 * alarm))
         block.append("")

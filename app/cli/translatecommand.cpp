@@ -369,7 +369,7 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
         return 2;
     }
     const bool allAttention = attention == QLatin1String("all");
-    engine::CoverageOptions coverage;
+    engine::CoverageOptions coverage = model->coverageOptions();
     if (parser.isSet("coverage-threshold")) {
         bool ok = false;
         coverage.threshold = parser.value("coverage-threshold").toFloat(&ok);
@@ -494,7 +494,8 @@ CommandHelp translateCommandHelp()
          "cross|all", "cross"},
         {"coverage-threshold",
          QStringLiteral("With --json: flag a source word as a likely omission when the total "
-                        "attention its pieces received is below this (default %1; 0 flags none).")
+                        "attention its pieces received is below this (default: the model's, "
+                        "its model.json's decoding.coverage_threshold or %1; 0 flags none).")
              .arg(double(engine::CoverageOptions().threshold)),
          "MASS"},
         {"save-history", "Also record each translation in the history (--history PATH)."},

@@ -219,10 +219,11 @@ TranslationResult runTranslation(const std::shared_ptr<engine::Model> &model, co
 
     // Coverage of the best hypothesis, here on the worker so that views only paint it. Available
     // when any sentence has attention (a model without attention has it in none).
-    result.coverage.threshold = engine::CoverageOptions().threshold;
+    const engine::CoverageOptions coverageOptions = translationModel->coverageOptions();
+    result.coverage.threshold = coverageOptions.threshold;
     for (const engine::TranslatedSegment &segment : translated.segments) {
         const engine::Coverage coverage = engine::computeCoverage(
-            segment.alignment(), segment.sourceTokens, utf8, engine::CoverageOptions());
+            segment.alignment(), segment.sourceTokens, utf8, coverageOptions);
         result.coverage.available = result.coverage.available || coverage.available;
         for (const engine::CoveredWord &word : coverage.words)
             result.coverage.words.append(

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cmath>
 #include <stdexcept>
 
 namespace glosa::engine {
@@ -20,6 +21,16 @@ TranslationModel::TranslationModel(const ModelPackage &package,
     setMaxSourceLength(static_cast<int>(
         package.boundedHyperparameter("max_source_length", 2, limits::kMaxPositions, 256)));
     setPlaceholders(static_cast<int>(package.boundedHyperparameter("placeholders", 0, 64, 0)));
+    const auto &decoding = package.decoding();
+    if (const auto it = decoding.find("coverage_threshold"); it != decoding.end()) {
+        // At most 10: a word's mass is a sum over the target tokens, and a bar above that would
+        // flag every word of any sentence a user is likely to type.
+        if (!it->is_number() || !std::isfinite(it->get<double>()) || it->get<double>() < 0.0 ||
+            it->get<double>() > 10.0)
+            throw std::invalid_argument(package.id() + ": \"decoding.coverage_threshold\" is " +
+                                        it->dump() + ", expected a number from 0 to 10");
+        m_coverage.threshold = it->get<float>();
+    }
 }
 
 TranslationModel::TranslationModel(std::string id, std::string sourceLanguage,

@@ -10,6 +10,7 @@
 // Thread safety: the step decoder is driven by one thread at a time (one worker per model).
 #pragma once
 
+#include "engine/decoding/coverage.h"
 #include "engine/decoding/decodingoptions.h"
 #include "engine/decoding/stepdecoder.h"
 #include "engine/model.h"
@@ -61,6 +62,10 @@ public:
     // "placeholders"). Throws std::invalid_argument when a tokenizer lacks one of the pieces.
     int placeholders() const { return m_placeholders; }
     void setPlaceholders(int count);
+    // The bar for this model's coverage warnings (coverage.h): model.json's
+    // "decoding.coverage_threshold", CoverageOptions' 0.1 when absent. Attention that spreads
+    // differently needs its own bar (the RNN's: 0.005), chosen on dev with tools/coverage_eval.py.
+    const CoverageOptions &coverageOptions() const { return m_coverage; }
 
 private:
     std::string m_id;
@@ -73,6 +78,7 @@ private:
     bool m_appendSourceEos = true;
     int m_maxSourceLength = 256;
     int m_placeholders = 0;
+    CoverageOptions m_coverage;
 };
 
 } // namespace glosa::engine

@@ -10,6 +10,8 @@
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
 
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -352,6 +354,34 @@ private slots:
         QVERIFY2(noCoverage["reason"].toString().contains("no attention"),
                  qPrintable(noCoverage["reason"].toString()));
         QVERIFY(!noCoverage.contains("flagged"));
+
+        // The RNN's bar is its own (model.json decoding.coverage_threshold, chosen on dev); a
+        // package with an invalid one does not load, and says which key.
+        const Run rnn = runCli({"translate", "--model", "rnn-attention-en-es", "--json"}, input,
+                               models);
+        QVERIFY2(rnn.exitCode == 0, rnn.err);
+        QVERIFY(qAbs(coverageOf(parse(rnn.lines().value(0)))["threshold"].toDouble() - 0.005) <
+                1e-4);
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("rnn-bad-threshold"));
+        QVERIFY(QDir().mkpath(bad));
+        const QString shipped = models + QStringLiteral("/rnn-attention-en-es/");
+        for (const QString &file : QDir(shipped).entryList(QDir::Files))
+            QVERIFY(QFile::link(shipped + file, bad + QLatin1Char('/') + file) ||
+                    QFile::copy(shipped + file, bad + QLatin1Char('/') + file));
+        QFile::remove(bad + QStringLiteral("/model.json"));
+        QFile manifest(shipped + QStringLiteral("model.json"));
+        QVERIFY(manifest.open(QIODevice::ReadOnly));
+        QByteArray json = manifest.readAll();
+        QVERIFY(json.contains("\"coverage_threshold\": 0.005"));
+        json.replace("\"coverage_threshold\": 0.005", "\"coverage_threshold\": -1");
+        QFile out(bad + QStringLiteral("/model.json"));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(json);
+        out.close();
+        const Run refused = runCli({"translate", "--model", bad}, input, bad);
+        QVERIFY(refused.exitCode != 0);
+        QVERIFY2(refused.err.contains("coverage_threshold"), refused.err);
     }
 
     // --target-prefix-text takes words: the bundled Transformer's own tokenizer makes the ids.

@@ -17,6 +17,7 @@ namespace glosa {
 namespace {
 const QString kColumns = QStringLiteral("columns");
 const QString kGrid = QStringLiteral("grid");
+const QString kCoverageThreshold = QStringLiteral("coverageThreshold");
 
 QStringList pieces(const QList<TokenSpan> &tokens)
 {
@@ -86,6 +87,8 @@ HistoryEntry translationHistoryEntry(const TranslationResult &result, const Mode
 {
     HistoryEntry entry = entryFor(HistoryKind::Translation, model);
     entry.settings = decodingSettingsJson(result.options);
+    if (result.coverage.available) // the model's bar, to flag the same words when reopened
+        entry.settings.insert(kCoverageThreshold, double(result.coverage.threshold));
     entry.inputText = result.source;
     entry.elapsedMs = result.elapsedMs;
     appendOutputs(entry, result, 0, QString());
@@ -310,10 +313,10 @@ namespace {
 // pieces as spansFromPieces placed them: the engine's words and masses (engine/decoding/coverage.h)
 // need byte offsets, so the UTF-16 spans are mapped onto the source's UTF-8.
 TranslationCoverage coverageOf(const QString &source, const QList<TokenSpan> &sourceTokens,
-                               const TranslationHypothesis &h)
+                               const TranslationHypothesis &h, const engine::CoverageOptions &options)
 {
     TranslationCoverage coverage;
-    coverage.threshold = engine::CoverageOptions().threshold;
+    coverage.threshold = options.threshold;
     if (h.alignment.isEmpty() || h.sourceCount != sourceTokens.size() || h.tokens.isEmpty() ||
         h.alignment.size() != qsizetype(h.tokens.size()) * h.sourceCount)
         return coverage;
@@ -346,7 +349,7 @@ TranslationCoverage coverageOf(const QString &source, const QList<TokenSpan> &so
     engine::Tensor attention({std::int64_t(h.tokens.size()), std::int64_t(h.sourceCount)});
     std::copy(h.alignment.begin(), h.alignment.end(), attention.data<float>());
     const engine::Coverage computed =
-        engine::computeCoverage(attention, tokens, utf8, engine::CoverageOptions());
+        engine::computeCoverage(attention, tokens, utf8, options);
     coverage.available = computed.available;
     for (const engine::CoveredWord &word : computed.words)
         coverage.words.append({sourceTokens[qsizetype(word.firstToken)].begin,
@@ -386,8 +389,14 @@ TranslationResult translationResultFromHistory(const HistoryEntry &entry, int co
         }
         result.hypotheses << h;
     }
-    if (!result.hypotheses.isEmpty())
-        result.coverage = coverageOf(result.source, result.sourceTokens, result.hypotheses.first());
+    if (!result.hypotheses.isEmpty()) {
+        engine::CoverageOptions options; // entries from before thresholds were kept: the default
+        const double kept = entry.settings.value(kCoverageThreshold).toDouble(-1.0);
+        if (kept >= 0.0 && kept <= 10.0)
+            options.threshold = float(kept);
+        result.coverage =
+            coverageOf(result.source, result.sourceTokens, result.hypotheses.first(), options);
+    }
     return result;
 }
 
