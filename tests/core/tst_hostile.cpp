@@ -461,6 +461,9 @@ private slots:
         // Markup running over a CRLF (an image's URL, a subtitle tag) came back with an LF.
         QTest::newRow("md image split by a CRLF") << "crlf-in-markup.md";
         QTest::newRow("srt tag split by a CRLF") << "crlf-in-tag.srt";
+        // Found by scripts/fuzz 600 (fuzz_srt): tags that cross with no text between them
+        // (`<i><s></i></s>`) came back nested (`<i><s></s></i>`).
+        QTest::newRow("srt crossed tags") << "crossed-empty-tags.srt";
     }
     void untranslatedDocumentsComeBackByteForByte()
     {

@@ -54,6 +54,7 @@ def main():
         put("fuzz_" + fmt, "sample." + fmt, read("documents", "sample." + fmt))
     put("fuzz_md", "emphasis-image.md", read("hostile", "emphasis-image.md"))
     put("fuzz_srt", "mixed-line-ends.srt", read("hostile", "mixed-line-ends.srt"))
+    put("fuzz_srt", "crossed-empty-tags.srt", read("hostile", "crossed-empty-tags.srt"))
     put("fuzz_html", "report.html", read("documents", "report.html")[:4000])
     put("fuzz_docx", "textbox.docx", read("documents", "textbox.docx"))
     put("fuzz_odt", "textbox.odt", read("documents", "textbox.odt"))

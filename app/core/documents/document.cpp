@@ -408,7 +408,13 @@ Segment taggedSegment(const QByteArray &raw)
         } else {
             auto found = std::find_if(open.rbegin(), open.rend(),
                                       [&](const Open &o) { return o.name == name; });
-            if (found == open.rend()) {
+            if (found != open.rend() && found != open.rbegin()) {
+                // A close that crosses a tag opened after its own (`<i><s></i></s>`): no nesting
+                // can write that back, so both tags stay markers where they were (the open one
+                // is already one), in the source's order.
+                open.erase(std::next(found).base());
+                segment.spans.push_back({{at, at}, whole, {}, false, order, order});
+            } else if (found == open.rend()) {
                 segment.spans.push_back({{at, at}, whole, {}, false, order, order});
             } else {
                 InlineSpan &span = segment.spans[found->index];

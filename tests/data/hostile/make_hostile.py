@@ -167,6 +167,10 @@ def committed():
         f.write(b"a ![i](y\r\n)* b\r\n")
     with open(out("crlf-in-tag.srt"), "wb") as f:
         f.write(b"1\r\n00:00:01,000 --> 00:00:02,000\r\na <i b\r\nc> d\r\n")
+    # srt: tags that cross with no text between them came back nested (fuzz_srt, fuzz 600).
+    with open(out("crossed-empty-tags.srt"), "wb") as f:
+        f.write(b"1\n00:00:01,000 --> 00:00:03,500\n<i><s></i></s> and <i>a<s></i></s>, "
+                b"<b>x<u>y</b>z</u>\n")
     # UTF-16BE whose text starts with U+FEFF after the byte-order mark: the decoder took that
     # character for the mark, and the file came back with one FE FF less (fuzz_md).
     with open(out("utf16-two-byte-order-marks.md"), "wb") as f:
