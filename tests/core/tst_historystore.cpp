@@ -61,6 +61,50 @@ QString rawExec(const QString &path, const char *sql)
     return error;
 }
 
+// The file at `path` as an older schema version wrote it: `entries` rebuilt with that version's
+// CHECK on `kind` (`kinds`, the only difference from today's table), the same rows, indexes,
+// triggers and AUTOINCREMENT counter (ids already handed out stay handed out).
+QString rewriteAsVersion(const QString &path, int version, const char *kinds)
+{
+    const QByteArray sql = QStringLiteral(R"sql(
+PRAGMA foreign_keys = OFF;
+BEGIN;
+CREATE TABLE old_rows AS SELECT * FROM entries;
+CREATE TABLE old_sequence AS SELECT seq FROM sqlite_sequence WHERE name = 'entries';
+DROP TABLE entries;
+CREATE TABLE entries (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind TEXT NOT NULL CHECK (kind IN (%1)),
+    created_ms INTEGER NOT NULL, model_id TEXT NOT NULL DEFAULT '',
+    model_version TEXT NOT NULL DEFAULT '', source_language TEXT NOT NULL DEFAULT '',
+    target_language TEXT NOT NULL DEFAULT '', settings TEXT NOT NULL DEFAULT '{}',
+    input_text TEXT NOT NULL DEFAULT '', image_path TEXT NOT NULL DEFAULT '',
+    image_hash TEXT NOT NULL DEFAULT '', thumbnail BLOB, elapsed_ms REAL NOT NULL DEFAULT 0,
+    starred INTEGER NOT NULL DEFAULT 0, edited_text TEXT NOT NULL DEFAULT '');
+INSERT INTO entries SELECT * FROM old_rows;
+DROP TABLE old_rows;
+UPDATE sqlite_sequence SET seq = (SELECT seq FROM old_sequence) WHERE name = 'entries';
+DROP TABLE old_sequence;
+CREATE INDEX entries_by_time ON entries (created_ms, id);
+CREATE INDEX entries_by_kind ON entries (kind, created_ms);
+CREATE INDEX entries_by_model ON entries (model_id, created_ms);
+CREATE INDEX entries_starred ON entries (created_ms) WHERE starred;
+CREATE TRIGGER entries_after_insert AFTER INSERT ON entries BEGIN
+    UPDATE meta SET value = value + 1 WHERE key = 'entry_count';
+END;
+CREATE TRIGGER entries_after_delete AFTER DELETE ON entries BEGIN
+    UPDATE meta SET value = value - 1 WHERE key = 'entry_count';
+    DELETE FROM entries_fts WHERE rowid = old.id;
+END;
+PRAGMA user_version = %2;
+COMMIT;
+)sql")
+                              .arg(QLatin1String(kinds))
+                              .arg(version)
+                              .toUtf8();
+    return rawExec(path, sql.constData());
+}
+
 QList<qint64> ids(const HistoryPage &page)
 {
     QList<qint64> out;
@@ -163,38 +207,7 @@ private slots:
             QVERIFY(store.removeEntry(removed));
         }
         // The file as version 2 wrote it: `entries` with the CHECK of that version.
-        QCOMPARE(rawExec(dbPath(), R"sql(
-PRAGMA foreign_keys = OFF;
-BEGIN;
-CREATE TABLE v2 AS SELECT * FROM entries;
-DROP TABLE entries;
-CREATE TABLE entries (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    kind TEXT NOT NULL CHECK (kind IN ('translation', 'caption', 'comparison')),
-    created_ms INTEGER NOT NULL, model_id TEXT NOT NULL DEFAULT '',
-    model_version TEXT NOT NULL DEFAULT '', source_language TEXT NOT NULL DEFAULT '',
-    target_language TEXT NOT NULL DEFAULT '', settings TEXT NOT NULL DEFAULT '{}',
-    input_text TEXT NOT NULL DEFAULT '', image_path TEXT NOT NULL DEFAULT '',
-    image_hash TEXT NOT NULL DEFAULT '', thumbnail BLOB, elapsed_ms REAL NOT NULL DEFAULT 0,
-    starred INTEGER NOT NULL DEFAULT 0, edited_text TEXT NOT NULL DEFAULT '');
-INSERT INTO entries SELECT * FROM v2;
-DROP TABLE v2;
-UPDATE sqlite_sequence SET seq = 2 WHERE name = 'entries';
-CREATE INDEX entries_by_time ON entries (created_ms, id);
-CREATE INDEX entries_by_kind ON entries (kind, created_ms);
-CREATE INDEX entries_by_model ON entries (model_id, created_ms);
-CREATE INDEX entries_starred ON entries (created_ms) WHERE starred;
-CREATE TRIGGER entries_after_insert AFTER INSERT ON entries BEGIN
-    UPDATE meta SET value = value + 1 WHERE key = 'entry_count';
-END;
-CREATE TRIGGER entries_after_delete AFTER DELETE ON entries BEGIN
-    UPDATE meta SET value = value - 1 WHERE key = 'entry_count';
-    DELETE FROM entries_fts WHERE rowid = old.id;
-END;
-PRAGMA user_version = 2;
-COMMIT;
-)sql"),
-                 QString());
+        QCOMPARE(rewriteAsVersion(dbPath(), 2, "'translation', 'caption', 'comparison'"), QString());
         QVERIFY(rawExec(dbPath(), "INSERT INTO entries (kind, created_ms) VALUES ('document', 0)")
                     .contains(QStringLiteral("CHECK")));
 
@@ -239,36 +252,7 @@ COMMIT;
             document = store.addEntry(d);
         }
         // The file as version 3 wrote it: `entries` with the CHECK of that version.
-        QCOMPARE(rawExec(dbPath(), R"sql(
-PRAGMA foreign_keys = OFF;
-BEGIN;
-CREATE TABLE v3 AS SELECT * FROM entries;
-DROP TABLE entries;
-CREATE TABLE entries (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    kind TEXT NOT NULL CHECK (kind IN ('translation', 'caption', 'comparison', 'document')),
-    created_ms INTEGER NOT NULL, model_id TEXT NOT NULL DEFAULT '',
-    model_version TEXT NOT NULL DEFAULT '', source_language TEXT NOT NULL DEFAULT '',
-    target_language TEXT NOT NULL DEFAULT '', settings TEXT NOT NULL DEFAULT '{}',
-    input_text TEXT NOT NULL DEFAULT '', image_path TEXT NOT NULL DEFAULT '',
-    image_hash TEXT NOT NULL DEFAULT '', thumbnail BLOB, elapsed_ms REAL NOT NULL DEFAULT 0,
-    starred INTEGER NOT NULL DEFAULT 0, edited_text TEXT NOT NULL DEFAULT '');
-INSERT INTO entries SELECT * FROM v3;
-DROP TABLE v3;
-CREATE INDEX entries_by_time ON entries (created_ms, id);
-CREATE INDEX entries_by_kind ON entries (kind, created_ms);
-CREATE INDEX entries_by_model ON entries (model_id, created_ms);
-CREATE INDEX entries_starred ON entries (created_ms) WHERE starred;
-CREATE TRIGGER entries_after_insert AFTER INSERT ON entries BEGIN
-    UPDATE meta SET value = value + 1 WHERE key = 'entry_count';
-END;
-CREATE TRIGGER entries_after_delete AFTER DELETE ON entries BEGIN
-    UPDATE meta SET value = value - 1 WHERE key = 'entry_count';
-    DELETE FROM entries_fts WHERE rowid = old.id;
-END;
-PRAGMA user_version = 3;
-COMMIT;
-)sql"),
+        QCOMPARE(rewriteAsVersion(dbPath(), 3, "'translation', 'caption', 'comparison', 'document'"),
                  QString());
         QVERIFY(rawExec(dbPath(), "INSERT INTO entries (kind, created_ms) VALUES ('evaluation', 0)")
                     .contains(QStringLiteral("CHECK")));
