@@ -40,25 +40,6 @@ bool contains(ByteRange outer, ByteRange inner)
     return outer.begin <= inner.begin && inner.end <= outer.end;
 }
 
-// Byte offset of every UTF-16 position of `text` (size() + 1 entries).
-std::vector<qsizetype> utf16ToBytes(const QString &text)
-{
-    std::vector<qsizetype> offsets(text.size() + 1, 0);
-    qsizetype bytes = 0;
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        offsets[i] = bytes;
-        const char16_t c = text.at(i).unicode();
-        if (QChar::isHighSurrogate(c) && i + 1 < text.size()) {
-            offsets[++i] = bytes; // the pair is one 4-byte code point
-            bytes += 4;
-        } else {
-            bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
-        }
-    }
-    offsets[text.size()] = bytes;
-    return offsets;
-}
-
 // The union of the target pieces linked to source pieces inside `source`; for an empty source
 // range (or none linked) an empty range after the last target piece linked to text before it.
 ByteRange targetOf(ByteRange source, const std::vector<AlignmentLink> &links)
@@ -533,6 +514,24 @@ std::size_t Document::translatedCount() const
 {
     return std::count_if(segments.begin(), segments.end(),
                          [](const Segment &s) { return s.translation.has_value(); });
+}
+
+std::vector<qsizetype> utf16ToBytes(const QString &text)
+{
+    std::vector<qsizetype> offsets(text.size() + 1, 0);
+    qsizetype bytes = 0;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        offsets[i] = bytes;
+        const char16_t c = text.at(i).unicode();
+        if (QChar::isHighSurrogate(c) && i + 1 < text.size()) {
+            offsets[++i] = bytes; // the pair is one 4-byte code point
+            bytes += 4;
+        } else {
+            bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+        }
+    }
+    offsets[text.size()] = bytes;
+    return offsets;
 }
 
 void protectSpans(const QByteArray &text, std::vector<InlineSpan> &spans)

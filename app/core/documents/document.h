@@ -195,6 +195,10 @@ struct Document
 // already there or lie over verbatim text; keeps `spans` sorted. O((spans + matches) log spans).
 void protectSpans(const QByteArray &text, std::vector<InlineSpan> &spans);
 
+// The UTF-8 byte offset of every UTF-16 position of `text` (QString positions; size() + 1
+// entries, the low half of a surrogate pair at its pair's offset).
+std::vector<qsizetype> utf16ToBytes(const QString &text);
+
 // Subtitle-style inline tags (`<i>`, `<b>`, `<u>`, `<font …>`, `{\an8}`) of `raw` as markup
 // spans of the returned segment, whose text is `raw` without them.
 Segment taggedSegment(const QByteArray &raw);

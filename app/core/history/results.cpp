@@ -1,5 +1,6 @@
 #include "app/core/history/results.h"
 
+#include "app/core/documents/document.h"
 #include "app/core/imageloader.h"
 #include "app/core/settings.h"
 #include "engine/decoding/coverage.h"
@@ -321,19 +322,7 @@ TranslationCoverage coverageOf(const QString &source, const QList<TokenSpan> &so
         h.alignment.size() != qsizetype(h.tokens.size()) * h.sourceCount)
         return coverage;
     const std::string utf8 = source.toStdString();
-    std::vector<std::size_t> byteAt(std::size_t(source.size()) + 1, utf8.size());
-    std::size_t bytes = 0;
-    for (qsizetype i = 0; i < source.size(); ++i) {
-        byteAt[std::size_t(i)] = bytes;
-        const char32_t c = source.at(i).unicode();
-        if (QChar::isHighSurrogate(c) && i + 1 < source.size()) {
-            byteAt[std::size_t(++i)] = bytes; // inside the pair: the same code point
-            bytes += 4;
-        } else {
-            bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
-        }
-    }
-    byteAt[std::size_t(source.size())] = bytes;
+    const std::vector<qsizetype> byteAt = documents::utf16ToBytes(source);
     std::vector<engine::Token> tokens;
     tokens.reserve(std::size_t(sourceTokens.size()));
     for (const TokenSpan &span : sourceTokens) {
@@ -342,7 +331,8 @@ TranslationCoverage coverageOf(const QString &source, const QList<TokenSpan> &so
         engine::Token token;
         token.id = span.id;
         token.piece = span.piece.toStdString();
-        token.bytes = {byteAt[std::size_t(begin)], byteAt[std::size_t(end)]};
+        token.bytes = {std::size_t(byteAt[std::size_t(begin)]),
+                       std::size_t(byteAt[std::size_t(end)])};
         token.utf16 = {std::size_t(begin), std::size_t(end)};
         tokens.push_back(std::move(token));
     }
