@@ -456,6 +456,7 @@ def main(arch, argv=None):
 
     ckpt_path = latest_checkpoint(run_dir)
     ck = None
+    init_ck = None  # --init-from a checkpoint: read once, for its config and its weights
     if ckpt_path:
         ck = torch.load(ckpt_path, map_location="cpu")
         cfg = ck["config"]
@@ -477,12 +478,13 @@ def main(arch, argv=None):
         init_step = 0
         spm_path = args.spm
         if args.init_from and os.path.isfile(args.init_from):
-            other = torch.load(args.init_from, map_location="cpu")["config"]
+            init_ck = torch.load(args.init_from, map_location="cpu")
+            other = init_ck["config"]
             if other["architecture"] != arch.name:
                 raise SystemExit("%s is a %s checkpoint" % (args.init_from, other["architecture"]))
             hparams = dict(other["hparams"])
             spm_path = os.path.join(os.path.dirname(os.path.abspath(args.init_from)), "spm.model")
-            init_step = int(torch.load(args.init_from, map_location="cpu")["step"])
+            init_step = int(init_ck["step"])
             log("initialising from checkpoint %s (%s-%s, step %d)"
                 % (args.init_from, other.get("src"), other.get("tgt"), init_step))
         elif args.init_from:
@@ -543,7 +545,7 @@ def main(arch, argv=None):
             state[k] = ck[k]
         torch.set_rng_state(ck["torch_rng"])
     elif cfg.get("init_from") and os.path.isfile(cfg["init_from"]):
-        model.load_state_dict(torch.load(cfg["init_from"], map_location="cpu")["model"])
+        model.load_state_dict(init_ck["model"])
     elif cfg.get("init_from"):
         load_package_weights(model, cfg["init_from"])
     elif cfg.get("init_embedding"):
