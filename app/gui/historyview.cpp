@@ -572,7 +572,7 @@ bool HistoryView::repairFile()
         QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
     if (answer != QMessageBox::Yes)
         return false;
-    // On this thread, with the list detached: every reader of the store would wait on its mutex
+    // On the GUI thread, with a wait cursor: every reader of the store would wait on its mutex
     // for the rebuild anyway, and a repair is rare and asked for (0.5 s for 10,000 entries,
     // docs/robustness.md).
     QApplication::setOverrideCursor(Qt::WaitCursor);
