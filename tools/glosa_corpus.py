@@ -38,6 +38,7 @@ PARALLEL = ["msdocs-human", "msdocs-machine", "gettext-ui", "libreoffice-help", 
 NEWS_TRAIN = ["news-test2008", "newssyscomb2009", "newstest2009", "newstest2010", "newstest2011"]
 NEWS_DEV = "newstest2012"
 MACHINE_TRANSLATED = {"msdocs-machine"}
+ORIGINS = {"tatoeba", "news", *PARALLEL}
 
 # Held-out blocks (the last N lines of a file, i.e. whole documents, not random lines that would
 # have near-copies from the same page in train).
@@ -283,13 +284,29 @@ def swap_names(src, tgt, rng):
     return src, tgt
 
 
+def parse_mixture(text):
+    """'news=8,bible=0' -> {'news': 8.0, 'bible': 0.0}: weights that replace MIXTURE's for the
+    origins named (a fine-tuning run's mixture, train_*.py --mixture)."""
+    out = {}
+    for item in filter(None, (t.strip() for t in text.split(","))):
+        origin, _, w = item.partition("=")
+        if origin not in ORIGINS or not w:
+            raise ValueError("mixture item %r: expected origin=weight with origin one of %s"
+                             % (item, ", ".join(sorted(ORIGINS))))
+        if float(w) < 0:
+            raise ValueError("mixture item %r: negative weight" % item)
+        out[origin] = float(w)
+    return out
+
+
 def epoch_pairs(rows, direction, epoch, seed, p_protect=0.5, p_names=0.1, p_concat=0.08,
-                max_concat=4):
+                max_concat=4, mixture=None):
     """[(source text, target text)] for one epoch: the mixture sampled, machine-translated pairs
     tagged, spans replaced by placeholders in a share of the pairs that have them, names swapped,
-    and runs of 2..max_concat consecutive pairs of one file joined into long examples."""
+    and runs of 2..max_concat consecutive pairs of one file joined into long examples.
+    `mixture` ({origin: weight}) replaces MIXTURE's weights for the origins it names."""
     src_lang, tgt_lang = direction.split("-")
-    weights = MIXTURE[direction]
+    weights = dict(MIXTURE[direction], **(mixture or {}))
     rng = random.Random(seed * 1000003 + epoch)
     out = []
     i = 0

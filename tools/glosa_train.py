@@ -244,14 +244,16 @@ class CorpusData:
         if tr["dev_size"]:
             self.dev = {k: v[:tr["dev_size"]] for k, v in self.dev.items()}
         self.epoch, self.cache = None, None
-        log("corpus %s: %d rows, dev %s" % (cfg["corpus"], len(self.rows),
-                                            {k: len(v) for k, v in self.dev.items()}))
+        log("corpus %s: %d rows, dev %s%s" % (
+            cfg["corpus"], len(self.rows), {k: len(v) for k, v in self.dev.items()},
+            ", mixture overrides %s" % cfg["mixture"] if cfg.get("mixture") else ""))
 
     def examples(self, epoch):
         if epoch != self.epoch:
             t0 = time.time()
             pairs = glosa_corpus.epoch_pairs(self.rows, self.cfg["src"] + "-" + self.cfg["tgt"],
-                                             epoch, self.cfg["train"]["seed"])
+                                             epoch, self.cfg["train"]["seed"],
+                                             mixture=self.cfg.get("mixture"))
             self.cache = encode_pairs(self.codec, pairs, self.cfg["train"]["max_len"])
             self.epoch = epoch
             log("epoch %d data: %d examples of %d sampled pairs, %d target tokens [%.0fs]" % (
@@ -371,6 +373,10 @@ def add_common_args(p, arch):
     g.add_argument("--pair", default="en-es", help="data folder tatoeba-<pair>")
     g.add_argument("--corpus", help="train on a corpus folder made by glosa_corpus.py (its "
                    "spm.model, mixture and dev sets) instead of Tatoeba")
+    g.add_argument("--mixture", type=glosa_corpus.parse_mixture,
+                   help="with --corpus: origin=weight,... replacing glosa_corpus.MIXTURE's weights "
+                   "for the origins named (e.g. a news-weighted fine-tuning run started with "
+                   "--init-from); stored in the run, so a resume keeps it")
     g.add_argument("--src", default="en")
     g.add_argument("--tgt", default="es")
     g.add_argument("--spm", help="SentencePiece model; default: train a joint one in the run dir")
@@ -521,6 +527,7 @@ def main(arch, argv=None):
             "init_from": args.init_from, "init_step": init_step,
             "init_embedding": args.init_embedding,
             "corpus": os.path.abspath(args.corpus) if args.corpus else None,
+            "mixture": args.mixture,
         }
     tr = cfg["train"]
     codec = SpmCodec(os.path.join(run_dir, "spm.model"))
