@@ -21,6 +21,7 @@ import json
 import math
 import os
 import random
+import re
 import signal
 import sys
 import time
@@ -411,6 +412,11 @@ def add_common_args(p, arch):
     t.add_argument("--max-minutes", type=float, default=0, help="stop after this much training "
                    "time in this process (0: no limit)")
     t.add_argument("--checkpoint-minutes", type=float, default=5.0)
+    t.add_argument("--snapshot-every", type=int, default=0,
+                   help="every N steps also keep the weights as snap-<step>.pt, for "
+                   "tools/average_checkpoints.py (0: none)")
+    t.add_argument("--keep-snapshots", type=int, default=8,
+                   help="snapshots kept (the oldest is deleted)")
     t.add_argument("--eval-minutes", type=float, default=15.0,
                    help="dev evaluation every N minutes and at every epoch end")
     t.add_argument("--dev-size", type=int, default=0,
@@ -479,6 +485,8 @@ def main(arch, argv=None):
                  if a.startswith("--")}
         cfg["train"].update({k: getattr(args, k) for k in cfg["train"]
                              if k in given and k not in ("seed", "max_tokens", "max_len")})
+        for k in ("snapshot_every", "keep_snapshots"):  # options newer than some runs
+            cfg["train"].setdefault(k, getattr(args, k))
     else:
         hparams = {k: getattr(args, k) for k in arch.defaults}
         init_step = 0
@@ -522,8 +530,8 @@ def main(arch, argv=None):
             "train": {k: getattr(args, k) for k in (
                 "max_tokens", "max_len", "lr", "warmup", "rewarm", "adam_betas", "adam_eps",
                 "weight_decay", "clip_norm", "label_smoothing", "max_epochs", "max_minutes",
-                "checkpoint_minutes", "eval_minutes", "dev_size", "patience", "log_every",
-                "seed")},
+                "checkpoint_minutes", "snapshot_every", "keep_snapshots", "eval_minutes",
+                "dev_size", "patience", "log_every", "seed")},
             "init_from": args.init_from, "init_step": init_step,
             "init_embedding": args.init_embedding,
             "corpus": os.path.abspath(args.corpus) if args.corpus else None,
@@ -581,6 +589,13 @@ def main(arch, argv=None):
         if not best:
             obj["optimizer"] = opt.state_dict()
         atomic_save(obj, path)
+
+    def save_snapshot():
+        # Weights only (no optimizer): what averaging the last few needs.
+        save(os.path.join(run_dir, "snap-%07d.pt" % state["step"]), best=True)
+        snaps = sorted(f for f in os.listdir(run_dir) if re.fullmatch(r"snap-\d+\.pt", f))
+        for f in snaps[:max(0, len(snaps) - tr["keep_snapshots"])]:
+            os.remove(os.path.join(run_dir, f))
 
     stop = stop_on_signals()
 
@@ -658,6 +673,8 @@ def main(arch, argv=None):
             state["train_seconds"] += time.time() - t_step
             loss_acc += float(loss) * ntok
             tok_acc += ntok
+            if tr["snapshot_every"] and state["step"] % tr["snapshot_every"] == 0:
+                save_snapshot()
             if state["step"] % tr["log_every"] == 0:
                 dt = time.time() - t_acc
                 log("step %d epoch %d batch %d/%d loss %.3f lr %.2e %.0f tok/s" % (

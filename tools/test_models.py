@@ -14,6 +14,7 @@ import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import average_checkpoints  # noqa: E402
 import evaluate  # noqa: E402
 import glosa_safetensors  # noqa: E402
 import glosa_train  # noqa: E402
@@ -208,6 +209,26 @@ class TrainingOps(unittest.TestCase):
         out = drop(xg)
         out.sum().backward()
         self.assertTrue(torch.equal(xg.grad, out.detach()))  # gradient uses the same mask
+
+    def test_average_checkpoints_is_the_mean_of_the_weights(self):
+        with tempfile.TemporaryDirectory() as d:
+            weights = []
+            for i, step in enumerate((500, 1000, 1500)):
+                torch.manual_seed(i)
+                m = train_transformer.build(TINY_TRANSFORMER, V)
+                weights.append(m.state_dict())
+                torch.save({"config": {"architecture": "transformer", "hparams": TINY_TRANSFORMER},
+                            "model": m.state_dict(), "step": step, "epoch": 0},
+                           os.path.join(d, "snap-%07d.pt" % step))
+            paths = average_checkpoints.snapshots(d, 2)
+            self.assertEqual([os.path.basename(p) for p in paths],
+                             ["snap-0001000.pt", "snap-0001500.pt"])
+            ck, steps = average_checkpoints.average(paths)
+            self.assertEqual((steps, ck["step"]), ([1000, 1500], 1500))
+            for k, v in ck["model"].items():
+                self.assertTrue(torch.allclose(v, (weights[1][k] + weights[2][k]) / 2, atol=1e-7), k)
+            # The averaged checkpoint loads into the model it came from.
+            train_transformer.build(TINY_TRANSFORMER, V).load_state_dict(ck["model"])
 
 
 if __name__ == "__main__":
