@@ -37,6 +37,17 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 LANG_NAMES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German"}
 ARCH_TITLES = {"transformer": "Transformer", "rnn-attention": "RNN with attention"}
+# The RNN's score function names the package, so that the attention lab's models (issue #17) can
+# be told apart in a model list.
+RNN_TITLES = {"general": "RNN, Luong attention", "additive": "RNN, Bahdanau attention",
+              "dot": "RNN, dot-product attention", "scaled-dot": "RNN, scaled dot attention",
+              "none": "RNN without attention"}
+
+
+def arch_title(architecture, hparams):
+    if architecture == "rnn-attention" and hparams.get("attention") in RNN_TITLES:
+        return RNN_TITLES[hparams["attention"]]
+    return ARCH_TITLES.get(architecture, architecture)
 
 TATOEBA = {
     "name": "Tatoeba %s (manythings.org Anki export)",
@@ -180,7 +191,7 @@ def export(ckpt_path, out_dir, pkg_id, dtype="f16", version="1.0.0", scores=None
         "id": pkg_id,
         "version": version,
         "name": "%s → %s (%s)" % (LANG_NAMES.get(src, src), LANG_NAMES.get(tgt, tgt),
-                                  ARCH_TITLES.get(cfg["architecture"], cfg["architecture"])),
+                                  arch_title(cfg["architecture"], cfg["hparams"])),
         "task": "translation",
         "architecture": cfg["architecture"],
         "plugin": cfg["plugin"],
