@@ -1,6 +1,7 @@
 #include "engine/ops/linear.h"
 
 #include "engine/ops/dnnlutil.h"
+#include "engine/ops/halfgemv.h"
 #include "engine/ops/quantizedlinear.h"
 
 #include <vector>
@@ -38,6 +39,14 @@ struct Linear::Impl
     // not kept.
     PackedWeights packed;
     ShapeCache<LinearPrimitive> primitives;
+    // The weights as fp16 [out, in] row-major, kept when they came as F16 and the CPU has
+    // AVX2/FMA/F16C: for M <= halfGemvMaxRows() (a decoder step at batch 1) the product reads
+    // every weight once for one to three rows, so it is bound by the bytes read, and halfGemv
+    // reads half of them (halfgemv.h; the products are exact, fp16 -> fp32 being exact). The
+    // packed fp32 copy stays for larger M: +50% memory for these layers (2 bytes a weight on
+    // top of 4; +12 MB peak for transformer-en-es), accepted for ~1.9x faster greedy decoding
+    // at batch 1 (docs/benchmarks.md, "fp16 weights at small M").
+    Tensor half;
 
     dnnl::matmul::primitive_desc makeMatmulPd(std::int64_t m) const
     {
@@ -120,6 +129,8 @@ Linear::Linear(const Tensor &weight, const Tensor &bias, Activation activation, 
     dnnl::reorder(plain, packed).execute(runtime::stream(), plain, packed);
     runtime::stream().wait();
     impl->packed.setSource(packed);
+    if (weight.dtype() == DType::F16 && halfGemvMaxRows() > 0)
+        impl->half = weight.clone(); // own aligned storage: `weight` may view a mapped file
     m_impl = std::move(impl);
 }
 
@@ -149,6 +160,14 @@ Activation Linear::activation() const
 {
     return m_int8 ? m_int8->activation() : m_impl ? m_impl->activation : Activation::None;
 }
+std::int64_t Linear::halfWeightsMaxRows()
+{
+    return halfGemvMaxRows();
+}
+bool Linear::halfWeights() const
+{
+    return m_impl && !m_impl->half.empty();
+}
 Linear::Kernel Linear::kernel() const
 {
     return m_int8 ? Kernel::Convolution : m_impl ? m_impl->kernel : Kernel::Auto;
@@ -172,6 +191,13 @@ void Linear::operator()(const Tensor &x, Tensor &y) const
     y.resize(outShape);
     if (m == 0)
         return;
+    if (!m_impl->half.empty() && m <= halfGemvMaxRows()) {
+        runtime::stream(); // applies runtime::setNumThreads to this thread's OpenMP
+        halfGemv(x.data<float>(), m, m_impl->in, m_impl->half.data<std::uint16_t>(), m_impl->out,
+                 m_impl->bias.empty() ? nullptr : m_impl->bias.data<float>(),
+                 m_impl->activation, y.data<float>());
+        return;
+    }
     const auto p = m_impl->primitiveFor(m);
     std::unordered_map<int, dnnl::memory> args{
         {DNNL_ARG_SRC, wrap(p->pd.src_desc(0), x)},

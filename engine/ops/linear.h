@@ -21,6 +21,14 @@
 // output projection (docs/benchmarks.md, "Which primitive"). Kernel::Auto picks the matmul where
 // it prepacks, the convolution where it would not.
 //
+// fp16 weights: packages store weights as fp16. When the weight given to the constructor has F16
+// storage (ModelPackage::linearWeight hands it over unconverted) and the CPU has AVX2, FMA and
+// F16C, Linear also keeps it as fp16 (2 bytes a weight, on top of the 4 of the packed fp32 copy
+// that larger M still use: +50% memory for the layer), and calls of up to halfWeightsMaxRows() rows
+// — a decoder step at batch 1 — run our own kernel on it (halfgemv.h): half the bytes read per
+// token, the same products (fp16 → fp32 is exact), only the summation order differs. 1.3–2.2× on
+// the Transformer's decoder layers at M = 1 (docs/benchmarks.md, "fp16 weights at small M").
+//
 // Thread-safe: one Linear may be called from several threads at once. Copies share the packed
 // weights.
 #pragma once
@@ -59,6 +67,11 @@ public:
     std::int64_t outFeatures() const;
     Activation activation() const;
     Kernel kernel() const; // Matmul or Convolution (Auto resolved at construction)
+
+    // Calls of up to halfWeightsMaxRows() rows (0 where the CPU lacks AVX2/FMA/F16C) read the
+    // weights as fp16 when halfWeights(): they came as F16 (see "fp16 weights" above).
+    static std::int64_t halfWeightsMaxRows();
+    bool halfWeights() const;
 
 private:
     struct Impl;

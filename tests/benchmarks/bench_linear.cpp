@@ -4,7 +4,12 @@
 // Prints the median of many runs and which primitive Linear::Kernel::Auto picks here, and
 // ops::QuantizedLinear (int8) on the same shapes: its time includes quantizing the input and the
 // rescale, and the last column is fp32 Linear (Auto) over int8.
-// Usage: bench_linear [threads] (default: all).
+// --half: instead, Linear on F16 weights (its fp16 kernel at small M, halfgemv.h) against Linear
+// on the same weights converted to F32 (oneDNN), in one run, the two sides alternated; the
+// ratio is the median of the per-round ratios, which a loaded machine disturbs less than the
+// times themselves. Shapes: a batch-1 decoder step's layers and beams, and M = 1..16 on the
+// output projection to place Linear::halfWeightsMaxRows().
+// Usage: bench_linear [threads] [--half] (default: all threads).
 #include "engine/ops/linear.h"
 #include "engine/ops/quantizedlinear.h"
 #include "engine/runtime.h"
@@ -14,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <string>
 #include <vector>
 
 using namespace glosa::engine;
@@ -43,12 +49,93 @@ template <typename F> double medianSeconds(F &&f, int runs)
     return times[runs / 2];
 }
 
+Tensor toHalf(const Tensor &t)
+{
+    Tensor half(t.shape(), DType::F16);
+    for (std::int64_t i = 0; i < t.numel(); ++i)
+        half.data<std::uint16_t>()[i] = floatToHalf(t.data<float>()[i]);
+    return half;
+}
+
+int benchHalf()
+{
+    std::printf("threads: %d; fp16 kernel %s; Linear::halfWeightsMaxRows() = %lld\n",
+                runtime::numThreads(),
+                ops::Linear(toHalf(randomTensor({8, 8}, 1))).halfWeights() ? "available"
+                                                                           : "NOT available",
+                static_cast<long long>(ops::Linear::halfWeightsMaxRows()));
+    // "f16 us" is Linear on the F16 weights: the fp16 kernel up to halfWeightsMaxRows() rows
+    // ("path" fp16), oneDNN fp32 above (the ratio is then noise: the same path on both sides).
+    std::printf("%-16s %10s %10s %10s %9s  %s\n", "M x K x N", "f16 us", "fp32 us", "fp32/f16",
+                "f16 GB/s", "path");
+    const std::int64_t shapes[][3] = {
+        {1, 256, 256},  {1, 256, 768},  {1, 256, 1024}, {1, 1024, 256}, {1, 256, 8000},
+        {1, 256, 16000}, {4, 256, 256}, {4, 256, 1024}, {4, 1024, 256}, {4, 256, 8000},
+        {2, 256, 8000}, {3, 256, 8000}, {5, 256, 8000}, {6, 256, 8000}, {8, 256, 8000},
+        {9, 256, 8000}, {12, 256, 8000}, {16, 256, 8000}, {8, 256, 1024}, {16, 256, 1024}};
+    for (const auto &s : shapes) {
+        const std::int64_t m = s[0], k = s[1], n = s[2];
+        const Tensor w16 = toHalf(randomTensor({n, k}, 1));
+        const Tensor b = randomTensor({n}, 2), x = randomTensor({m, k}, 3);
+        const ops::Linear half(w16, b), full(w16.toFloat32(), b);
+        Tensor y;
+        half(x, y);
+        full(x, y);
+        // Each sample times `reps` calls (about 2 ms); rounds alternate which side goes first.
+        const double once = medianSeconds([&] { full(x, y); }, 5);
+        const int reps = std::clamp(static_cast<int>(2e-3 / std::max(once, 1e-7)), 1, 10000);
+        auto sample = [&](const ops::Linear &linear) {
+            const auto start = std::chrono::steady_clock::now();
+            for (int i = 0; i < reps; ++i)
+                linear(x, y);
+            return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                       .count() /
+                   reps;
+        };
+        const int rounds = 61;
+        std::vector<double> tHalf, tFull, ratio;
+        for (int r = 0; r < rounds; ++r) {
+            double h, f;
+            if (r % 2) {
+                h = sample(half);
+                f = sample(full);
+            } else {
+                f = sample(full);
+                h = sample(half);
+            }
+            tHalf.push_back(h);
+            tFull.push_back(f);
+            ratio.push_back(f / h);
+        }
+        auto median = [](std::vector<double> v) {
+            std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+            return v[v.size() / 2];
+        };
+        char label[32];
+        std::snprintf(label, sizeof label, "%lldx%lldx%lld", static_cast<long long>(m),
+                      static_cast<long long>(k), static_cast<long long>(n));
+        const double h = median(tHalf);
+        std::printf("%-16s %10.1f %10.1f %9.2fx %9.1f  %s\n", label, h * 1e6,
+                    median(tFull) * 1e6, median(ratio), 2.0 * n * k / h * 1e-9,
+                    half.halfWeights() && m <= ops::Linear::halfWeightsMaxRows() ? "fp16"
+                                                                                 : "oneDNN");
+    }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
-    if (argc > 1)
-        runtime::setNumThreads(std::atoi(argv[1]));
+    bool halfMode = false;
+    for (int i = 1; i < argc; ++i) {
+        if (std::string(argv[i]) == "--half")
+            halfMode = true;
+        else
+            runtime::setNumThreads(std::atoi(argv[i]));
+    }
+    if (halfMode)
+        return benchHalf();
     using Kernel = ops::Linear::Kernel;
     std::printf("threads: %d; Linear::Kernel::Auto uses the %s here\n", runtime::numThreads(),
                 ops::Linear(randomTensor({8, 8}, 1)).kernel() == Kernel::Matmul

@@ -6,6 +6,8 @@
 
 #include <QtTest>
 
+#include <algorithm>
+#include <cmath>
 #include <thread>
 #include <vector>
 
@@ -17,6 +19,15 @@ Q_DECLARE_METATYPE(glosa::engine::ops::Activation)
 Q_DECLARE_METATYPE(glosa::engine::ops::Linear::Kernel)
 
 namespace {
+// The fp16 storage of t's values (rounded to nearest even).
+Tensor toHalf(const Tensor &t)
+{
+    Tensor half(t.shape(), DType::F16);
+    for (std::int64_t i = 0; i < t.numel(); ++i)
+        half.data<std::uint16_t>()[i] = floatToHalf(t.data<float>()[i]);
+    return half;
+}
+
 const char *kernelName(Linear::Kernel kernel)
 {
     switch (kernel) {
@@ -119,6 +130,126 @@ private slots:
         linear(x, y);
         reference::linear(x, half.toFloat32(), Tensor(), Activation::None, expected);
         GLOSA_COMPARE_TENSORS(y, expected);
+    }
+    // F16 weights at M <= Linear::halfWeightsMaxRows() (2 or 3) take Linear's fp16 kernel
+    // (halfgemv.h) where the CPU has AVX2/FMA/F16C (its 256-bit variant under
+    // ONEDNN_MAX_CPU_ISA=AVX2), larger M the oneDNN fp32 path. Both sides of the threshold, K and
+    // N not multiples of 8 or 16 (the vector widths: the tail loops), each activation.
+    void halfWeightsMatchReference_data()
+    {
+        QTest::addColumn<int>("in");
+        QTest::addColumn<int>("out");
+        QTest::addColumn<bool>("withBias");
+        QTest::addColumn<Activation>("activation");
+        const struct
+        {
+            int in, out;
+        } shapes[] = {{37, 19}, {8, 8}, {256, 300}, {1024, 67}, {5, 3}};
+        for (const auto &s : shapes)
+            for (bool bias : {false, true})
+                QTest::addRow("%dx%d%s", s.in, s.out, bias ? " bias" : "")
+                    << s.in << s.out << bias << Activation::None;
+        for (Activation a : {Activation::Relu, Activation::Relu6, Activation::Gelu,
+                             Activation::Tanh, Activation::Sigmoid})
+            for (bool bias : {false, true})
+                QTest::addRow("37x19 %s%s", activationName(a), bias ? " bias" : "")
+                    << 37 << 19 << bias << a;
+    }
+    void halfWeightsMatchReference()
+    {
+        QFETCH(int, in);
+        QFETCH(int, out);
+        QFETCH(bool, withBias);
+        QFETCH(Activation, activation);
+        const Tensor w = toHalf(randomTensor({out, in}, 41));
+        const Tensor w32 = w.toFloat32(); // the same (fp16-exact) values, for the fp32 path
+        const Tensor b = withBias ? randomTensor({out}, 42) : Tensor();
+        const Linear half(w, b, activation);
+        const Linear full(w32, b, activation);
+        QVERIFY(!full.halfWeights());
+        if (!half.halfWeights())
+            qInfo("no AVX2/FMA/F16C here: F16 weights take the fp32 path");
+        for (int m : {1, 2, 4, 5, 8, 9, 3, 1}) {
+            const Tensor x = randomTensor({m, in}, 43 + m, -2.0f, 2.0f);
+            Tensor y, yFull, expected;
+            half(x, y);
+            full(x, yFull);
+            reference::linear(x, w, b, activation, expected);
+            QCOMPARE(y.shape(), (Shape{m, out}));
+            // Against the double-accumulated reference: the fp32 sum of K + 1 terms (bias
+            // included) in any order is within γ = (K+1)·u·Σ|term| of the exact sum (u = 2^-24,
+            // Higham, "Accuracy and Stability of Numerical Algorithms", 4.2); the activations
+            // here have slopes <= 1.13 (GELU's largest), plus a few ulps of the activation
+            // itself. Against the fp32 oneDNN path on the same weights: both are within that of
+            // the exact sum, and oneDNN's GELU/tanh/sigmoid are approximations of ~1e-6, so
+            // 1e-5 relative to the terms' magnitude.
+            const float *px = x.data<float>(), *pw = w32.data<float>();
+            for (int r = 0; r < m; ++r)
+                for (int o = 0; o < out; ++o) {
+                    double magnitude = withBias ? std::fabs(b.data<float>()[o]) : 0.0;
+                    for (int k = 0; k < in; ++k)
+                        magnitude += std::fabs(double(px[r * in + k]) * pw[o * in + k]);
+                    const double got = y.data<float>()[r * out + o];
+                    const double want = expected.data<float>()[r * out + o];
+                    const double bound = 1.2 * (in + 1) * std::ldexp(magnitude, -24) +
+                                         4 * std::ldexp(std::max(1.0, std::fabs(want)), -24);
+                    QVERIFY2(std::fabs(got - want) <= bound,
+                             qPrintable(QStringLiteral("m %1 [%2, %3]: %4 vs reference %5 (%6)")
+                                            .arg(m)
+                                            .arg(r)
+                                            .arg(o)
+                                            .arg(got, 0, 'g', 9)
+                                            .arg(want, 0, 'g', 9)
+                                            .arg(bound)));
+                    const double fp32 = yFull.data<float>()[r * out + o];
+                    QVERIFY2(std::fabs(got - fp32) <= 1e-5 * std::max(1.0, magnitude),
+                             qPrintable(QStringLiteral("m %1 [%2, %3]: %4 vs fp32 path %5")
+                                            .arg(m)
+                                            .arg(r)
+                                            .arg(o)
+                                            .arg(got, 0, 'g', 9)
+                                            .arg(fp32, 0, 'g', 9)));
+                }
+        }
+    }
+    void halfWeightsKernelIsUsed()
+    {
+        // Where the CPU can, F16 weights keep their fp16 copy; F32 weights never do.
+        const Tensor w = randomTensor({16, 16}, 51);
+        QVERIFY(!Linear(w).halfWeights());
+        if (!Linear(toHalf(w)).halfWeights())
+            QSKIP("no AVX2/FMA/F16C on this CPU");
+        QVERIFY(Linear::halfWeightsMaxRows() >= 2);
+        qInfo("F16 weights: fp16 kernel up to %lld rows here",
+              static_cast<long long>(Linear::halfWeightsMaxRows()));
+        // Leading dimensions flatten into M (here 2, within the kernel's rows) as on the fp32
+        // path; M = 0 gives an empty result.
+        const Linear linear(toHalf(w), randomTensor({16}, 52));
+        const Tensor x = randomTensor({1, 2, 16}, 53);
+        Tensor y, expected;
+        linear(x, y);
+        reference::linear(x, toHalf(w), randomTensor({16}, 52), Activation::None, expected);
+        QCOMPARE(y.shape(), (Shape{1, 2, 16}));
+        GLOSA_COMPARE_TENSORS(y, expected);
+        linear(Tensor({0, 16}), y);
+        QCOMPARE(y.shape(), (Shape{0, 16}));
+    }
+    void halfWeightsSingleAndManyThreads()
+    {
+        // Large enough (the tied output projection's 256 inputs) for the kernel's OpenMP split
+        // into blocks of 64 outputs; 8003 leaves a partial block and a partial row group.
+        const Tensor w = toHalf(randomTensor({8003, 256}, 61));
+        const Linear linear(w);
+        const Tensor x = randomTensor({2, 256}, 62);
+        Tensor expected;
+        reference::linear(x, w, Tensor(), Activation::None, expected);
+        Tensor many, one;
+        linear(x, many);
+        runtime::setNumThreads(1);
+        linear(x, one);
+        runtime::setNumThreads(0);
+        GLOSA_COMPARE_TENSORS(many, expected);
+        GLOSA_COMPARE_TENSORS(one, expected);
     }
     void singleThreadMatches()
     {
