@@ -317,6 +317,18 @@ Tensor ModelPackage::weight(const std::string &name, const Shape &expectedShape)
     return out;
 }
 
+Tensor ModelPackage::linearWeight(const std::string &name, const Shape &expectedShape) const
+{
+    if (m_weights->dtype(name) != DType::F16)
+        return weight(name, expectedShape);
+    const Tensor stored = m_weights->view(name);
+    if (!expectedShape.empty() && stored.shape() != expectedShape)
+        throw PackageError(m_weights->path(), name,
+                           "shape " + shapeToString(stored.shape()) +
+                               " does not match the expected " + shapeToString(expectedShape));
+    return stored;
+}
+
 void ModelPackage::requireTensors(const std::vector<TensorRequirement> &tensors) const
 {
     std::string firstTensor;

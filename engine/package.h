@@ -86,6 +86,11 @@ public:
     const SafeTensorsFile &weights() const { return *m_weights; }
     // fp32 copy of a tensor, checked against `expectedShape` when it is not empty.
     Tensor weight(const std::string &name, const Shape &expectedShape = {}) const;
+    // A weight for an ops::Linear: as stored (a zero-copy view of the mapped file) when the file
+    // stores it as F16, so that Linear can keep the fp16 copy it multiplies small batches with
+    // (linear.h, "fp16 weights"); otherwise weight(name, expectedShape). Linear converts F16 to
+    // fp32 itself, so the layer computes the same as with weight().
+    Tensor linearWeight(const std::string &name, const Shape &expectedShape = {}) const;
     // Checks that every tensor exists with its shape (and a floating-point dtype); one
     // PackageError naming the first offending tensor and listing all the problems found.
     void requireTensors(const std::vector<TensorRequirement> &tensors) const;

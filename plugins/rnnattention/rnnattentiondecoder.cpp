@@ -142,6 +142,9 @@ RnnAttentionDecoder::RnnAttentionDecoder(const engine::ModelPackage &package)
     package.requireTensors(required);
 
     auto w = [&](const std::string &name) { return package.weight(name); };
+    // Projection weights as stored when F16: Linear (and the GRUs' Linears) then multiply a
+    // decoder step's few rows with fp16 weights, half the bytes (linear.h, "fp16 weights").
+    auto lw = [&](const std::string &name) { return package.linearWeight(name); };
     // Int8 covers the GRU projections and every Linear (attention, combine, output); embeddings,
     // the gates' arithmetic and the attention softmax stay fp32 (ComputeType).
     const bool int8 = package.computeType() == engine::ComputeType::Int8;
@@ -153,22 +156,24 @@ RnnAttentionDecoder::RnnAttentionDecoder(const engine::ModelPackage &package)
     m_embedding = engine::ops::Embedding(embedding);
     for (int l = 0; l < c.encoderLayers; ++l) {
         const std::string s = "_l" + std::to_string(l);
-        m_encoderForward.emplace_back(w("encoder.rnn.weight_ih" + s),
-                                      w("encoder.rnn.weight_hh" + s), w("encoder.rnn.bias_ih" + s),
-                                      w("encoder.rnn.bias_hh" + s), int8);
+        m_encoderForward.emplace_back(lw("encoder.rnn.weight_ih" + s),
+                                      lw("encoder.rnn.weight_hh" + s),
+                                      w("encoder.rnn.bias_ih" + s), w("encoder.rnn.bias_hh" + s),
+                                      int8);
         const std::string r = s + "_reverse";
-        m_encoderBackward.emplace_back(w("encoder.rnn.weight_ih" + r),
-                                       w("encoder.rnn.weight_hh" + r), w("encoder.rnn.bias_ih" + r),
-                                       w("encoder.rnn.bias_hh" + r), int8);
+        m_encoderBackward.emplace_back(lw("encoder.rnn.weight_ih" + r),
+                                       lw("encoder.rnn.weight_hh" + r),
+                                       w("encoder.rnn.bias_ih" + r), w("encoder.rnn.bias_hh" + r),
+                                       int8);
     }
-    m_bridge =
-        linear(w("encoder.bridge.weight"), w("encoder.bridge.bias"), engine::ops::Activation::Tanh);
-    m_decoderCell = engine::ops::Gru(w("decoder.rnn.weight_ih"), w("decoder.rnn.weight_hh"),
+    m_bridge = linear(lw("encoder.bridge.weight"), w("encoder.bridge.bias"),
+                      engine::ops::Activation::Tanh);
+    m_decoderCell = engine::ops::Gru(lw("decoder.rnn.weight_ih"), lw("decoder.rnn.weight_hh"),
                                      w("decoder.rnn.bias_ih"), w("decoder.rnn.bias_hh"), int8);
     if (c.attention == AttentionScore::General || c.attention == AttentionScore::Additive)
-        m_keyProjection = linear(w("decoder.attention.key_proj.weight"));
+        m_keyProjection = linear(lw("decoder.attention.key_proj.weight"));
     if (c.attention == AttentionScore::Additive) {
-        m_queryProjection = linear(w("decoder.attention.query_proj.weight"));
+        m_queryProjection = linear(lw("decoder.attention.query_proj.weight"));
         const Tensor v = w("decoder.attention.v.weight");
         m_v.assign(v.data<float>(), v.data<float>() + A);
     }
@@ -176,8 +181,8 @@ RnnAttentionDecoder::RnnAttentionDecoder(const engine::ModelPackage &package)
     m_scoreScale = c.attention == AttentionScore::ScaledDot
                        ? static_cast<float>(1.0 / std::sqrt(static_cast<double>(K)))
                        : 1.0f;
-    m_combine = linear(w("decoder.combine.weight"), Tensor(), engine::ops::Activation::Tanh);
-    m_output = linear(embedding, w("decoder.output_bias"));
+    m_combine = linear(lw("decoder.combine.weight"), Tensor(), engine::ops::Activation::Tanh);
+    m_output = linear(lw("embedding.weight"), w("decoder.output_bias")); // tied
 }
 
 RnnAttentionDecoder::~RnnAttentionDecoder() = default;

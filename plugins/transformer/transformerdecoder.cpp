@@ -55,18 +55,24 @@ void addInPlace(Tensor &x, const Tensor &y)
         a[i] += b[i];
 }
 
-// [a; b; ...] stacked along dim 0 (the fused projections).
+// [a; b; ...] stacked along dim 0 (the fused projections), in the parts' dtype when they share
+// one (F16 weights stay F16 for Linear's fp16 kernel), else in F32.
 Tensor stackRows(const std::vector<Tensor> &parts)
 {
     Shape shape = parts.front().shape();
     shape[0] = 0;
-    for (const Tensor &p : parts)
+    engine::DType dtype = parts.front().dtype();
+    for (const Tensor &p : parts) {
         shape[0] += p.dim(0);
-    Tensor out(shape);
+        if (p.dtype() != dtype)
+            dtype = engine::DType::F32;
+    }
+    Tensor out(shape, dtype);
     char *dst = static_cast<char *>(out.raw());
     for (const Tensor &p : parts) {
-        std::memcpy(dst, p.raw(), p.byteSize());
-        dst += p.byteSize();
+        const Tensor part = p.dtype() == dtype ? p : p.toFloat32();
+        std::memcpy(dst, part.raw(), part.byteSize());
+        dst += part.byteSize();
     }
     return out;
 }
@@ -241,6 +247,9 @@ TransformerDecoder::TransformerDecoder(const engine::ModelPackage &package)
     package.requireTensors(required);
 
     auto w = [&](const std::string &name) { return package.weight(name); };
+    // Projection weights as stored when F16: Linear then multiplies a decoder step's few rows
+    // with fp16 weights, half the bytes (linear.h, "fp16 weights").
+    auto lw = [&](const std::string &name) { return package.linearWeight(name); };
     // Int8 covers every projection (attention, FFN, the tied output); embeddings, layer norms,
     // softmax and the residual sums stay fp32 (ComputeType, docs/model-package.md).
     const bool int8 = package.computeType() == engine::ComputeType::Int8;
@@ -254,34 +263,35 @@ TransformerDecoder::TransformerDecoder(const engine::ModelPackage &package)
     auto ffn = [&](const std::string &prefix, const std::string &normName) {
         FeedForward f;
         f.norm = norm(normName);
-        f.fc1 = linear(w(prefix + ".fc1.weight"), w(prefix + ".fc1.bias"),
+        f.fc1 = linear(lw(prefix + ".fc1.weight"), w(prefix + ".fc1.bias"),
                        engine::ops::Activation::Relu);
-        f.fc2 = linear(w(prefix + ".fc2.weight"), w(prefix + ".fc2.bias"));
+        f.fc2 = linear(lw(prefix + ".fc2.weight"), w(prefix + ".fc2.bias"));
         return f;
     };
     auto selfAttention = [&](const std::string &prefix, const std::string &normName) {
         Attention a;
         a.norm = norm(normName);
-        a.qkv = linear(stackRows({w(prefix + ".q_proj.weight"), w(prefix + ".k_proj.weight"),
-                                  w(prefix + ".v_proj.weight")}),
+        a.qkv = linear(stackRows({lw(prefix + ".q_proj.weight"), lw(prefix + ".k_proj.weight"),
+                                  lw(prefix + ".v_proj.weight")}),
                        stackRows({w(prefix + ".q_proj.bias"), w(prefix + ".k_proj.bias"),
                                   w(prefix + ".v_proj.bias")}));
-        a.out = linear(w(prefix + ".out_proj.weight"), w(prefix + ".out_proj.bias"));
+        a.out = linear(lw(prefix + ".out_proj.weight"), w(prefix + ".out_proj.bias"));
         return a;
     };
     auto crossAttention = [&](const std::string &prefix, const std::string &normName) {
         Attention a;
         a.norm = norm(normName);
-        a.query = linear(w(prefix + ".q_proj.weight"), w(prefix + ".q_proj.bias"));
-        a.keyValue = linear(stackRows({w(prefix + ".k_proj.weight"), w(prefix + ".v_proj.weight")}),
-                            stackRows({w(prefix + ".k_proj.bias"), w(prefix + ".v_proj.bias")}));
-        a.out = linear(w(prefix + ".out_proj.weight"), w(prefix + ".out_proj.bias"));
+        a.query = linear(lw(prefix + ".q_proj.weight"), w(prefix + ".q_proj.bias"));
+        a.keyValue =
+            linear(stackRows({lw(prefix + ".k_proj.weight"), lw(prefix + ".v_proj.weight")}),
+                   stackRows({w(prefix + ".k_proj.bias"), w(prefix + ".v_proj.bias")}));
+        a.out = linear(lw(prefix + ".out_proj.weight"), w(prefix + ".out_proj.bias"));
         return a;
     };
 
     const Tensor embedding = w("embedding.weight");
     m_embedding = engine::ops::Embedding(embedding, static_cast<float>(std::sqrt(double(d))));
-    m_output = linear(embedding);
+    m_output = linear(lw("embedding.weight")); // tied: the same tensor
     for (int l = 0; l < c.encoderLayers; ++l) {
         const std::string p = "encoder.layers." + std::to_string(l);
         m_encoder.push_back({selfAttention(p + ".self_attn", p + ".self_attn_norm"),

@@ -456,6 +456,14 @@ private slots:
         QVERIFY(embedding.dtype() == DType::F32);
         QCOMPARE(embedding.data<float>()[11], 11.0f);
         QCOMPARE(package.weights().names().size(), std::size_t(3));
+        // linearWeight: F16 stays F16 (for Linear's fp16 kernel), with the same values as
+        // weight()'s fp32 copy; anything else is weight().
+        const Tensor stored = package.linearWeight("embedding.weight", {3, 4});
+        QVERIFY(stored.dtype() == DType::F16);
+        QCOMPARE(stored.shape(), (Shape{3, 4}));
+        QCOMPARE(stored.toFloat32().data<float>()[11], 11.0f);
+        QVERIFY(package.linearWeight("out.bias").dtype() == DType::F32);
+        QCOMPARE(package.linearWeight("out.bias").data<float>()[0], 0.5f);
 
         // Plugin-side checks name model.json or the tensor.
         std::string file, tensor;
@@ -475,6 +483,12 @@ private slots:
         what = packageError([&] { package.hyperparameter<bool>("d_model"); });
         QVERIFY2(what.contains("expected a boolean"), qPrintable(what));
 
+        what = packageError([&] { package.linearWeight("embedding.weight", {4, 3}); }, &file,
+                            &tensor);
+        QCOMPARE(tensor, std::string("embedding.weight"));
+        QVERIFY2(what.endsWith("model.safetensors: tensor \"embedding.weight\": shape [3, 4] does "
+                               "not match the expected [4, 3]"),
+                 qPrintable(what));
         what = packageError([&] { package.weight("out.bias", {4}); }, &file, &tensor);
         QCOMPARE(tensor, std::string("out.bias"));
         QVERIFY2(what.endsWith("model.safetensors: tensor \"out.bias\": shape [3] does not match "
