@@ -205,16 +205,17 @@ std::int64_t halfGemvMaxRows()
     switch (halfGemvIsa()) {
     case HalfGemvIsa::None:
         return 0;
-    // Measured with `bench_linear 1 --half` on the decoder's shapes (docs/benchmarks.md, "fp16
-    // weights at small M"), against oneDNN's fp32 kernels of the same width: from L3, a few rows
-    // already make the product bound by FMAs (M per weight) rather than bytes, and then the
-    // conversions only add work. 256-bit vs oneDNN AVX2: 1.4-1.8x at M = 1, ~1.1x at M = 2,
-    // slower from 3. 512-bit vs oneDNN AVX-512: 1.7-2.2x at M = 1, 1.3x at 2, 1.1x at 3,
-    // 0.9-1.1x at 4 (beam 4 at batch 1 stays on oneDNN), slower from 5.
+    // Up to M = 4 (beam 4 at batch 1) with either variant, though on one layer alone
+    // (`bench_linear 1 --half`) the kernel is only 0.8-1.1x oneDNN at M = 3..4: there the layer's
+    // weights sit in L3 and the product is bound by FMAs. Not so in the whole model: a step reads
+    // ~19 MB of fp32 decoder weights, and other processes share the L3. Measured on it, with 3
+    // here beam 4 at batch 1 was 1.1x SLOWER than without the kernel (probably its steps with
+    // fewer rows, such as the first, pulling the fp16 copy into the cache beside the fp32 one),
+    // with 4 (or 8) 1.3x faster; greedy at batch 1 1.9x faster either way, batch 32 unchanged
+    // (docs/benchmarks.md, "fp16 weights at small M").
     case HalfGemvIsa::Avx2:
-        return 2;
     case HalfGemvIsa::Avx512:
-        return 3;
+        return 4;
     }
     return 0;
 }
@@ -234,7 +235,7 @@ void halfGemv(const float *x, std::int64_t m, std::int64_t k, const std::uint16_
     default:
         break;
     }
-    // More rows than Linear sends (halfGemvMaxRows() <= 3): in groups of 4, so that the kernel
+    // More rows than Linear sends (halfGemvMaxRows() <= 4): in groups of 4, so that the kernel
     // stays correct whatever m.
     for (std::int64_t r = 0; r < m; r += 4) {
         const std::int64_t rows = std::min<std::int64_t>(4, m - r);

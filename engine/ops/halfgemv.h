@@ -11,10 +11,10 @@
 // oneDNN 2.6 has no f16-weight matmul on CPUs without avx512_fp16, hence this kernel: AVX2 + FMA +
 // F16C (vcvtph2ps converts 8 halves in a register), or the same with AVX-512F (16 halves), chosen
 // at run time from what the CPU has. Each weight row is read once for all the rows of x and its
-// products accumulated in registers, one horizontal sum at the end. Only for a few rows: the
-// shipped models' weights fit in a server CPU's L3, and from there the fp32 product turns bound
-// by FMAs rather than bytes after 2-3 rows (halfGemvMaxRows). It also skips oneDNN's per-call
-// cost (primitive lookup, memory objects), a microsecond or two on the 256×256 projections.
+// products accumulated in registers, one horizontal sum at the end. Only for a few rows: with
+// more, the product turns bound by FMAs rather than bytes, the sooner the more of the weights the
+// cache holds (halfGemvMaxRows). It also skips oneDNN's per-call cost (primitive lookup, memory
+// objects), a microsecond or two on the 256×256 projections.
 #pragma once
 
 #include "engine/ops/activation.h"

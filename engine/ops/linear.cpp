@@ -41,11 +41,11 @@ struct Linear::Impl
     ShapeCache<LinearPrimitive> primitives;
     // The weights as fp16 [out, in] row-major, kept when they came as F16 and the CPU has
     // AVX2/FMA/F16C: for M <= halfGemvMaxRows() (a decoder step at batch 1) the product reads
-    // every weight once for one to three rows, so it is bound by the bytes read, and halfGemv
+    // every weight once for one to four rows, so it is bound by the bytes read, and halfGemv
     // reads half of them (halfgemv.h; the products are exact, fp16 -> fp32 being exact). The
     // packed fp32 copy stays for larger M: +50% memory for these layers (2 bytes a weight on
     // top of 4; +12 MB peak for transformer-en-es), accepted for ~1.9x faster greedy decoding
-    // at batch 1 (docs/benchmarks.md, "fp16 weights at small M").
+    // at batch 1, 1.3x beam 4 (docs/benchmarks.md, "fp16 weights at small M").
     Tensor half;
 
     dnnl::matmul::primitive_desc makeMatmulPd(std::int64_t m) const

@@ -25,10 +25,10 @@
 // storage (ModelPackage::linearWeight hands it over unconverted) and the CPU has AVX2, FMA and
 // F16C, Linear also keeps it as fp16 (2 bytes a weight, on top of the 4 of the packed fp32 copy
 // that larger M still use: +50% memory for the layer), and calls of up to halfWeightsMaxRows()
-// rows (2 or 3) — a decoder step at batch 1 — run our own kernel on it (halfgemv.h): half the
+// rows (4) — a decoder step at batch 1, greedy or beam 4 — run our own kernel on it (halfgemv.h): half the
 // bytes read per token, the same products (fp16 → fp32 is exact), only the summation order
-// differs. 1.4–2.2× oneDNN on the Transformer's decoder layers at M = 1, greedy decoding at batch
-// 1 1.5–1.9× faster (docs/benchmarks.md, "fp16 weights at small M").
+// differs. 1.4–2.2× oneDNN on the Transformer's decoder layers at M = 1; greedy decoding at batch
+// 1 1.5–1.9× faster, beam 4 1.3× (docs/benchmarks.md, "fp16 weights at small M").
 //
 // Thread-safe: one Linear may be called from several threads at once. Copies share the packed
 // weights.

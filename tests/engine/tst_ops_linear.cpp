@@ -131,7 +131,7 @@ private slots:
         reference::linear(x, half.toFloat32(), Tensor(), Activation::None, expected);
         GLOSA_COMPARE_TENSORS(y, expected);
     }
-    // F16 weights at M <= Linear::halfWeightsMaxRows() (2 or 3) take Linear's fp16 kernel
+    // F16 weights at M <= Linear::halfWeightsMaxRows() (4) take Linear's fp16 kernel
     // (halfgemv.h) where the CPU has AVX2/FMA/F16C (its 256-bit variant under
     // ONEDNN_MAX_CPU_ISA=AVX2), larger M the oneDNN fp32 path. Both sides of the threshold, K and
     // N not multiples of 8 or 16 (the vector widths: the tail loops), each activation.
