@@ -4,6 +4,7 @@
 #include "captionview.h"
 #include "compareview.h"
 #include "documentsview.h"
+#include "evaluatedialog.h"
 #include "historymodel.h"
 #include "historyview.h"
 #include "mainwindow.h"
@@ -27,8 +28,9 @@ struct CommandLine
     QCommandLineOption model{QStringLiteral("model"), QStringLiteral("Model id to select."),
                              QStringLiteral("ID")};
     QCommandLineOption view{QStringLiteral("view"),
-                            QStringLiteral("View to show: translate, compare, caption, documents "
-                                           "or history."),
+                            QStringLiteral("View to show: translate, compare, caption, documents, "
+                                           "history, or evaluate (the Evaluate dialog, run at "
+                                           "once on the bundled sample)."),
                             QStringLiteral("NAME")};
 
     CommandLine()
@@ -119,6 +121,12 @@ int main(int argc, char *argv[])
         history->searchEdit()->setText(text);
         history->refresh();
         history->list()->setCurrentIndex(history->model()->index(0, 0));
+    } else if (view == QLatin1String("evaluate")) {
+        // Every model of the first direction, checked as the dialog checks them, on the bundled
+        // sample: what tools/screenshots shows of the bottleneck (BLEU by sentence length).
+        window.showEvaluate();
+        QMetaObject::invokeMethod(window.evaluateDialog(), &glosa::EvaluateDialog::evaluate,
+                                  Qt::QueuedConnection);
     } else if (view == QLatin1String("translate") || !text.isEmpty()) {
         window.tabs()->setCurrentIndex(glosa::MainWindow::TranslateTab);
         if (!text.isEmpty())

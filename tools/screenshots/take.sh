@@ -9,13 +9,15 @@ OUT="$ROOT/docs/screenshots"
 export XDG_CONFIG_HOME=$(mktemp -d) XDG_DATA_HOME=$(mktemp -d)
 mkdir -p "$OUT"
 
-shot() { # shot NAME SECONDS ARGS... (CLICK="X Y": click there, as a reader would, before the shot)
+shot() { # shot NAME SECONDS ARGS... (CLICK="X Y": click there, as a reader would, before the shot;
+         # WINDOW=TITLE: only the top-level window of that title, e.g. a dialog)
   name=$1; wait=$2; shift 2
   # No window manager: the screen is the main window's default size, so the shot is the window.
   xvfb-run -a -s "-screen 0 1280x800x24" sh -c '
     "$0" "$@" & P=$!; sleep '"$wait"'
     if [ -n "'"${CLICK:-}"'" ]; then xdotool mousemove '"${CLICK:-}"' click 1 mousemove 0 0; sleep 1; fi
-    import -window root "'"$OUT/$name.png"'"; kill $P' "$BUILD/bin/glosa" "$@"
+    W=root; if [ -n "'"${WINDOW:-}"'" ]; then W=$(xdotool search --name "'"${WINDOW:-}"'" | head -n 1); fi
+    import -window "$W" "'"$OUT/$name.png"'"; kill $P' "$BUILD/bin/glosa" "$@"
   echo "$OUT/$name.png"
 }
 
@@ -28,7 +30,10 @@ CLICK="172 340" shot compare 8 --model transformer-en-es --view compare \
 shot caption 8 --model transformer-en-es --view caption "$ROOT/tests/data/images/astronaut.jpg" \
   "$ROOT/tests/data/images/chelsea.jpg"
 shot documents 12 --model transformer-en-es --view documents "$ROOT/tests/data/documents/report.docx"
-# The two runs above were recorded in this XDG_DATA_HOME's history.
+# Translate ▸ Evaluate models… on the bundled Tatoeba sample: every en→es model, BLEU by source
+# length (the no-attention RNN falls fastest: the bottleneck of issue #17).
+WINDOW="Evaluate models" shot evaluate 60 --view evaluate
+# The runs above were recorded in this XDG_DATA_HOME's history.
 shot history 5 --view history table
 # The Korean UI (Settings ▸ Language), Hangul from the font scripts/setup-common.sh installs.
 mkdir -p "$XDG_CONFIG_HOME/Glosa"
