@@ -1,5 +1,6 @@
 #include "engine/ops/halfgemv.h"
 
+#include <cpuid.h>
 #include <immintrin.h>
 #include <oneapi/dnnl/dnnl.hpp>
 
@@ -186,8 +187,11 @@ HalfGemvIsa halfGemvIsa()
 {
     static const HalfGemvIsa isa = [] {
         __builtin_cpu_init();
-        if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma") ||
-            !__builtin_cpu_supports("f16c"))
+        // F16C from CPUID leaf 1 (ECX bit 29): clang 14's __builtin_cpu_supports does not know
+        // "f16c". The AVX2 check covers the OS saving the YMM registers, which F16C needs too.
+        unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+        const bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
+        if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma") || !f16c)
             return HalfGemvIsa::None;
         // ONEDNN_MAX_CPU_ISA=AVX2 (how the tests and benchmarks stand in for a machine without
         // AVX-512) keeps this kernel at 256 bits too.
