@@ -281,9 +281,14 @@ def invented_words(hyps, groups, known):
     return invented, total, examples
 
 
-def report_sets(src, tgt, data, corpus):
+def report_sets(src, tgt, data, corpus, dev_only=False):
     """[(name, groups)] of the report: Tatoeba test, the report-only news and health sets, the
-    corpus dev sets when the corpus folder exists, and tools/eval."""
+    corpus dev sets when the corpus folder exists, and tools/eval. With dev_only, the corpus's
+    four dev sets alone (Tatoeba dev, newstest2012, docs, prose): what decisions are made on."""
+    if dev_only:
+        import glosa_corpus
+        return [("dev-" + name, groups)
+                for name, groups in glosa_corpus.read_dev(corpus, src, tgt).items()]
     pair = "en-" + (tgt if src == "en" else src)
     sets = [("tatoeba-test", groups_for(pair, src, tgt, "test", data)),
             ("newstest2013", groups_for(pair, src, tgt, "newstest2013", data)),
@@ -306,7 +311,8 @@ def report_sets(src, tgt, data, corpus):
     return sets
 
 
-def report(models, data, corpus, executable, markdown=None, out_dir=None):
+def report(models, data, corpus, executable, markdown=None, out_dir=None, dev_only=False,
+           with_apertium=True):
     """Scores every model (glosa-cli, package defaults) and Apertium on every report set of each
     direction the models cover. Returns the rows."""
     listing = [json.loads(line) for line in subprocess.run(
@@ -322,9 +328,9 @@ def report(models, data, corpus, executable, markdown=None, out_dir=None):
     rows = []
     known = spanish_words() if os.path.exists(SPANISH_WORDS) else None
     for (src, tgt), ids in sorted(by_direction.items()):
-        for name, groups in report_sets(src, tgt, data, corpus):
+        for name, groups in report_sets(src, tgt, data, corpus, dev_only):
             sources = [s for s, _ in groups]
-            for system in ids + ["apertium"]:
+            for system in ids + (["apertium"] if with_apertium else []):
                 t0 = time.time()
                 hyps = (apertium(sources, src, tgt) if system == "apertium"
                         else glosa_cli(sources, system, executable))
@@ -365,6 +371,9 @@ def main(argv=None):
                    help="corpus folder of glosa_corpus.py, for the dev sets")
     r.add_argument("--markdown", help="write the table here")
     r.add_argument("--out-dir", help="write every system's output here")
+    r.add_argument("--dev", action="store_true", help="the dev sets only (Tatoeba dev, "
+                   "newstest2012, docs, prose): for choosing checkpoints and mixtures")
+    r.add_argument("--no-apertium", action="store_true", help="leave Apertium out")
     r.add_argument("--glosa-cli", default=os.path.join(
         os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "build", "bin", "glosa-cli"))
     for name in ("hyps", "model", "apertium", "cli"):
@@ -396,7 +405,8 @@ def main(argv=None):
     a = p.parse_args(argv)
     os.environ.pop("OPENBLAS_CORETYPE", None)
     if a.cmd == "report":
-        report(a.models.split(","), a.data, a.corpus, a.glosa_cli, a.markdown, a.out_dir)
+        report(a.models.split(","), a.data, a.corpus, a.glosa_cli, a.markdown, a.out_dir,
+               a.dev, not a.no_apertium)
         return 0
     t0 = time.time()
     decoding = None

@@ -61,6 +61,21 @@ NEWS = {"name": "WMT news test sets 2008-2011 (news-test2008, newssyscomb2009, n
         "attribution": "Workshop on Statistical Machine Translation (statmt.org)"}
 
 
+# Who to credit for each parallel-en-es file (MANIFEST.tsv's licence column mixes licence and
+# owner; ABOUT.md names them). The app refuses a package whose training data lacks an attribution.
+ATTRIBUTIONS = {
+    "msdocs-human": "Microsoft Corporation (MicrosoftDocs localized repositories, Microsoft Learn)",
+    "msdocs-machine": "Microsoft Corporation (Microsoft Learn, Microsoft Translator output)",
+    "gettext-ui": "the translators of 133 gettext catalogues of Debian packages",
+    "libreoffice-help": "The Document Foundation (LibreOffice help)",
+    "gimp-help": "The GIMP Documentation Team",
+    "debian-docs": "Debian, GNOME, Ubuntu and FreedomBox documentation authors and translators",
+    "europarl-sample": "Europarl v7, Philipp Koehn (2005), European Parliament proceedings",
+    "globalvoices": "Global Voices (globalvoices.org), via the AmericasNLP 2021 data",
+    "bible": "World English Bible; Reina-Valera 1909",
+}
+
+
 def broad_data(pair):
     """training.data for a run on the broad corpus: every parallel-en-es file from its
     MANIFEST.tsv (name, pairs, licence, whether machine translated), the news sets and Tatoeba."""
@@ -71,7 +86,8 @@ def broad_data(pair):
         rows = [line.rstrip("\n").split("\t") for line in f][1:]
     for name, pairs, domain, licence, translation in rows:
         data.append({"name": "%s (%s)" % (name, domain), "pairs": int(pairs),
-                     "licence": licence, "translation": translation,
+                     "licence": licence, "attribution": ATTRIBUTIONS[name],
+                     "translation": translation,
                      "weight": {d: w.get(name, 1.0) for d, w in glosa_corpus.MIXTURE.items()}})
     data.append(NEWS)
     return data

@@ -214,6 +214,15 @@ def pad_sources(id_lists):
     return src, src != PAD
 
 
+def dev_sample(groups, n):
+    """n sources spread evenly over the dev set (all of it when n is 0 or larger). Not the first
+    n: dev sets are ordered (newstest2012 by story, Tatoeba by length), and the first 400 news
+    sentences score 11.7 BLEU where the whole set scores 21.4 (docs/training.md)."""
+    if not n or n >= len(groups):
+        return groups
+    return [groups[i * len(groups) // n] for i in range(n)]
+
+
 class TatoebaData:
     """The Tatoeba split of one pair: the same examples every epoch, one dev set."""
 
@@ -223,8 +232,7 @@ class TatoebaData:
                                                                cfg["tgt"], data), tr["max_len"])
         groups = glosa_data.group_references(
             glosa_data.load_pairs(cfg["pair"], "dev", cfg["src"], cfg["tgt"], data))
-        if tr["dev_size"]:
-            groups = groups[:tr["dev_size"]]
+        groups = dev_sample(groups, tr["dev_size"])
         self.dev = {"tatoeba": groups}
         log("train %d pairs, dev %d sources" % (len(self.train), len(groups)))
 
@@ -242,8 +250,7 @@ class CorpusData:
         self.cfg, self.codec = cfg, codec
         self.rows = glosa_corpus.read_train(cfg["corpus"])
         self.dev = glosa_corpus.read_dev(cfg["corpus"], cfg["src"], cfg["tgt"])
-        if tr["dev_size"]:
-            self.dev = {k: v[:tr["dev_size"]] for k, v in self.dev.items()}
+        self.dev = {k: dev_sample(v, tr["dev_size"]) for k, v in self.dev.items()}
         self.epoch, self.cache = None, None
         log("corpus %s: %d rows, dev %s%s" % (
             cfg["corpus"], len(self.rows), {k: len(v) for k, v in self.dev.items()},
@@ -420,7 +427,7 @@ def add_common_args(p, arch):
     t.add_argument("--eval-minutes", type=float, default=15.0,
                    help="dev evaluation every N minutes and at every epoch end")
     t.add_argument("--dev-size", type=int, default=0,
-                   help="evaluate on the first N grouped dev sources (0: all)")
+                   help="evaluate on N grouped dev sources spread evenly over each set (0: all)")
     t.add_argument("--patience", type=int, default=6,
                    help="stop after this many evaluations without a better dev BLEU")
     t.add_argument("--log-every", type=int, default=50)

@@ -164,6 +164,16 @@ class Batching(unittest.TestCase):
         self.assertEqual(tin.tolist(), [[2, 8, 9], [2, 5, 0]])
         self.assertEqual(tout.tolist(), [[8, 9, 3], [5, 3, 0]])
 
+    def test_dev_sample_spreads_over_the_set(self):
+        groups = list(range(3003))
+        picked = glosa_train.dev_sample(groups, 400)
+        self.assertEqual(len(picked), 400)
+        self.assertEqual(len(set(picked)), 400)
+        self.assertEqual(picked[0], 0)
+        self.assertGreater(picked[-1], 2990)
+        self.assertEqual(glosa_train.dev_sample(groups, 0), groups)
+        self.assertEqual(glosa_train.dev_sample(groups[:10], 400), groups[:10])
+
     def test_schedule(self):
         self.assertAlmostEqual(glosa_train.lr_at(100, 1e-3, 400), 2.5e-4)
         self.assertAlmostEqual(glosa_train.lr_at(400, 1e-3, 400), 1e-3)
