@@ -216,6 +216,13 @@ private slots:
         row("no tokens", "text", {}, "");
         // Only white space may lie between two tokens: "cat" further on is not this token.
         row("not found further on", "con dog cat", {"▁con", "cat"}, "0-3 3-3");
+        // Placeholder pieces (U+E000 + k) stand for the protected spans the text holds, in any
+        // order (a target sentence may swap them); one with no span left keeps its place.
+        row("placeholders: e-mail and URL", "Mail ana@x.org or see https://x.org now.",
+            {"▁Mail", "▁\uE001", "▁or", "▁see", "▁\uE000", "▁now", "."},
+            "0-4 5-14 15-17 18-21 22-35 36-39 39-40");
+        row("a placeholder with no span left", "Pay 90 now", {"▁Pay", "▁\uE000", "▁\uE000", "▁now"},
+            "0-3 4-6 7-7 7-10");
     }
     void spansFromPieces()
     {

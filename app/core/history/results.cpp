@@ -5,6 +5,7 @@
 #include "app/core/settings.h"
 #include "engine/decoding/coverage.h"
 #include "engine/decoding/decodingfields.h"
+#include "engine/text/protectedspans.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
@@ -425,6 +426,20 @@ QList<TokenSpan> spansFromPieces(const QString &text, const QStringList &pieces)
 {
     QList<TokenSpan> spans;
     spans.reserve(pieces.size());
+    // The protected spans of the text as UTF-16 ranges, found only if a placeholder is among the
+    // pieces (models without placeholders never produce one).
+    std::vector<std::pair<int, int>> protectedRanges;
+    if (std::any_of(pieces.begin(), pieces.end(), [](const QString &p) {
+            return engine::placeholderIndex(p.toStdString()) >= 0;
+        })) {
+        static const engine::SpanProtector protector;
+        const QByteArray utf8 = text.toUtf8();
+        const auto utf16At = [&](std::size_t byte) {
+            return int(QString::fromUtf8(utf8.constData(), qsizetype(byte)).size());
+        };
+        for (const engine::ProtectedSpan &s : protector.find(utf8.toStdString()))
+            protectedRanges.emplace_back(utf16At(s.bytes.begin), utf16At(s.bytes.end));
+    }
     int position = 0;
     bool lost = false; // the previous piece was not found: resynchronise on the next one
     for (const QString &piece : pieces) {
@@ -433,6 +448,12 @@ QList<TokenSpan> spansFromPieces(const QString &text, const QStringList &pieces)
         QString surface = piece;
         surface.remove(QChar(0x2581));
         int at = surface.isEmpty() ? -1 : text.indexOf(surface, position);
+        if (engine::placeholderIndex(piece.toStdString()) >= 0) {
+            const auto next = std::find_if(protectedRanges.begin(), protectedRanges.end(),
+                                           [&](const auto &r) { return r.first >= position; });
+            at = next == protectedRanges.end() ? -1 : next->first;
+            surface = next == protectedRanges.end() ? QString() : text.mid(at, next->second - at);
+        }
         // Only white space may lie between two tokens; anything else means this piece is not
         // spelt in the text as in the vocabulary (unless an earlier piece was not found).
         for (int i = position; at >= 0 && !lost && i < at; ++i)

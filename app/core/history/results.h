@@ -119,7 +119,9 @@ CaptionResult captionResultFromHistory(const HistoryEntry &entry);
 // Token spans of `pieces` ("▁" marks a preceding space) in `text`, found left to right, as the
 // worker made them: a piece that stands only for white space gets an empty span where the next
 // word begins, one that is not in the text ("</s>", byte-fallback pieces, text the tokenizer
-// normalised) an empty span where the previous token ended.
+// normalised) an empty span where the previous token ended. A placeholder piece (U+E000 + k,
+// engine/text/protectedspans.h) takes the next protected span the rules find in `text`: the
+// model read "€" or "https://…" as one placeholder, and the text holds the span itself.
 QList<TokenSpan> spansFromPieces(const QString &text, const QStringList &pieces);
 
 } // namespace glosa
