@@ -171,7 +171,8 @@ def quantize_package(src_dir, out_dir):
 
 
 def export(ckpt_path, out_dir, pkg_id, dtype="f16", version="1.0.0", scores=None,
-           decoding=None, quantize=None, is_default=False):
+           decoding=None, quantize=None, is_default=False, length_penalty=0.6,
+           max_source_length=None):
     model, codec, info = evaluate.load_model(ckpt_path)
     cfg, ck = info["config"], info["checkpoint"]
     os.makedirs(out_dir, exist_ok=True)
@@ -206,16 +207,21 @@ def export(ckpt_path, out_dir, pkg_id, dtype="f16", version="1.0.0", scores=None
         "format_version": 1,
         "id": pkg_id,
         "version": version,
-        "name": "%s → %s (%s)" % (LANG_NAMES.get(src, src), LANG_NAMES.get(tgt, tgt),
-                                  arch_title(cfg["architecture"], cfg["hparams"])),
+        "name": "%s → %s (%s%s)" % (LANG_NAMES.get(src, src), LANG_NAMES.get(tgt, tgt),
+                                    arch_title(cfg["architecture"], cfg["hparams"]),
+                                    # beside the Tatoeba-only models in one list
+                                    ", general domain" if cfg.get("corpus") else ""),
         "task": "translation",
         "architecture": cfg["architecture"],
         "plugin": cfg["plugin"],
         "languages": {"source": src, "target": tgt},
-        "hyperparameters": manifest_hparams(info, len(codec), placeholder_count(codec)),
+        "hyperparameters": dict(manifest_hparams(info, len(codec), placeholder_count(codec)),
+                                **({"max_source_length": max_source_length}
+                                   if max_source_length else {})),
         "tokenizer": {"type": "sentencepiece", "source": "spm.model", "target": "spm.model"},
         "weights": "model.safetensors",
-        "decoding": decoding or {"strategy": "beam", "beam_size": 4, "length_penalty": 0.6,
+        "decoding": decoding or {"strategy": "beam", "beam_size": 4,
+                                 "length_penalty": length_penalty,
                                  "max_length_a": 1.5, "max_length_b": 10,
                                  "suppress_tokens": [glosa_train.PAD, glosa_train.BOS]},
         "training": {
@@ -276,6 +282,11 @@ def main(argv=None):
                    "record in model.json")
     p.add_argument("--beam", type=int, default=4)
     p.add_argument("--alpha", type=float, default=0.6)
+    p.add_argument("--length-penalty", type=float, default=0.6,
+                   help="the package's default GNMT length penalty (decoding.length_penalty)")
+    p.add_argument("--max-source-length", type=int,
+                   help="hyperparameters.max_source_length: longer sentences are cut into "
+                   "chunks of at most this many pieces (default 256, or max_positions)")
     p.add_argument("--threads", type=int, default=2)
     a = p.parse_args(argv)
     os.environ.pop("OPENBLAS_CORETYPE", None)
@@ -296,7 +307,9 @@ def main(argv=None):
         p.error("--id is required")
     out = a.out or os.path.join(REPO_ROOT, "resources", "models", a.id)
     model, codec, info, manifest = export(a.checkpoint, out, a.id, a.dtype, a.version,
-                                          quantize=a.quantize, is_default=a.default)
+                                          quantize=a.quantize, is_default=a.default,
+                                          length_penalty=a.length_penalty,
+                                          max_source_length=a.max_source_length)
     print("exported %s -> %s (%d bytes)" % (a.checkpoint, out,
                                            os.path.getsize(os.path.join(out, "model.safetensors"))))
     if a.verify:

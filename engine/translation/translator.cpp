@@ -111,20 +111,38 @@ std::vector<std::string> renumberPlaceholders(std::vector<Token> &tokens, std::s
     return spans;
 }
 
-// Cuts `tokens` into chunks of at most `limit` pieces, each cut before a word start when one is
-// in the second half of the window (so that words stay whole), else exactly at the limit.
+// A piece that closes a clause (",", ";", ":", with or without a word-start mark).
+bool endsClause(const Token &token)
+{
+    std::string_view piece = token.piece;
+    if (piece.substr(0, kWordStart.size()) == kWordStart)
+        piece.remove_prefix(kWordStart.size());
+    return piece == "," || piece == ";" || piece == ":";
+}
+
+// Cuts `tokens` into chunks of at most `limit` pieces. Each cut goes after the last clause mark
+// followed by a word start in the second half of the window (a chunk that ends a clause
+// translates like a sentence), else before the last word start there (words stay whole), else
+// exactly at the limit.
 std::vector<std::vector<Token>> chunk(std::vector<Token> tokens, std::size_t limit)
 {
     std::vector<std::vector<Token>> chunks;
     std::size_t begin = 0;
     while (tokens.size() - begin > limit) {
         std::size_t cut = begin + limit;
+        std::size_t wordCut = 0;
         for (std::size_t i = begin + limit; i > begin + limit / 2; --i) {
-            if (startsWord(tokens[i])) {
-                cut = i;
+            if (!startsWord(tokens[i]))
+                continue;
+            if (endsClause(tokens[i - 1])) {
+                wordCut = i;
                 break;
             }
+            if (wordCut == 0)
+                wordCut = i;
         }
+        if (wordCut != 0)
+            cut = wordCut;
         chunks.emplace_back(tokens.begin() + begin, tokens.begin() + cut);
         begin = cut;
     }

@@ -807,6 +807,13 @@ private slots:
         QCOMPARE(chunked.text, whole);
         for (const auto &segment : chunked.segments)
             QVERIFY(segment.sourceTokens.size() <= 4);
+        // A cut after a comma in the second half of the window wins over a later word start.
+        const std::string clauses = "we see a black car, with my friend today";
+        model->setMaxSourceLength(8);
+        const auto atComma = translator.translate(clauses, options);
+        QCOMPARE(atComma.segments.size(), std::size_t(2));
+        QCOMPARE(clauses.substr(atComma.segments[0].source.begin, atComma.segments[0].source.size()),
+                 std::string("we see a black car,"));
         model->setMaxSourceLength(256);
 
         // Invalid UTF-8 names the byte; white space alone comes back as it is.
