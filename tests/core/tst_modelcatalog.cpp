@@ -325,18 +325,19 @@ private slots:
         QVERIFY(info.sourceLanguage.isEmpty());
     }
 
-    // The bundled folder: five translation packages, the three RNNs first by name; the two
-    // Transformers declare "default": true, and that, not the order, picks them.
+    // The bundled folder: six translation packages, the three RNNs first by name; the general
+    // en→es Transformer and the es→en one declare "default": true, and that, not the order,
+    // picks them.
     void defaultModelPerDirection_data()
     {
         QTest::addColumn<QStringList>("languages");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("en-US") << QStringList{"en-US"} << "transformer-en-es";
+        QTest::newRow("en-US") << QStringList{"en-US"} << "transformer-general-en-es";
         QTest::newRow("es-ES") << QStringList{"es-ES", "en"} << "transformer-es-en";
         QTest::newRow("es_MX") << QStringList{"es_MX"} << "transformer-es-en";
         QTest::newRow("ko-KR: no Korean model, English next")
-            << QStringList{"ko-KR"} << "transformer-en-es";
-        QTest::newRow("nothing known") << QStringList{} << "transformer-en-es";
+            << QStringList{"ko-KR"} << "transformer-general-en-es";
+        QTest::newRow("nothing known") << QStringList{} << "transformer-general-en-es";
     }
     void defaultModelPerDirection()
     {
@@ -348,7 +349,7 @@ private slots:
         QCOMPARE(catalog.availableModels().at(1).id, QStringLiteral("rnn-additive-en-es"));
         QCOMPARE(catalog.defaultTranslationModel(languages)->id, expected);
         QCOMPARE(catalog.defaultModel("translation", "en", "es")->id,
-                 QStringLiteral("transformer-en-es"));
+                 QStringLiteral("transformer-general-en-es"));
         QCOMPARE(catalog.defaultModel("captioning")->id, QStringLiteral("captioner-en"));
         QVERIFY(!catalog.defaultModel("translation", "ko"));
     }

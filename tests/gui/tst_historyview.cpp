@@ -1,6 +1,7 @@
-// The History tab on the real app: the bundled Transformer (resources/models/transformer-en-es)
-// through the real plugins, a real SQLite history in a temporary folder (found through
-// QStandardPaths::AppDataLocation, as the app finds it), driven through the real widgets offscreen.
+// The History tab on the real app: the bundled default Transformer
+// (resources/models/transformer-general-en-es) through the real plugins, a real SQLite history in
+// a temporary folder (found through QStandardPaths::AppDataLocation, as the app finds it), driven
+// through the real widgets offscreen.
 #include "app/core/history/export.h"
 #include "app/core/history/recorder.h"
 #include "app/core/history/results.h"
@@ -99,7 +100,8 @@ private slots:
         QVERIFY(m_dataDir.isValid());
         QVERIFY(m_settingsDir.isValid());
         qputenv("GLOSA_PLUGIN_PATH", GLOSA_BINARY_DIR "/plugins");
-        qputenv("GLOSA_MODEL_PATH", GLOSA_SOURCE_DIR "/resources/models/transformer-en-es");
+        qputenv("GLOSA_MODEL_PATH",
+                GLOSA_SOURCE_DIR "/resources/models/transformer-general-en-es");
         glosa::test::isolateAppState(m_settingsDir.path(), m_dataDir.path(),
                                      QStringLiteral("tst_historyview"));
 
@@ -108,7 +110,7 @@ private slots:
         m_window = std::make_unique<test::Window>();
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-        QCOMPARE(m_window->currentModelId(), QStringLiteral("transformer-en-es"));
+        QCOMPARE(m_window->currentModelId(), QStringLiteral("transformer-general-en-es"));
         m_view = m_window->historyView();
         m_history = m_window->context().history();
         QVERIFY(m_history->store());
@@ -166,7 +168,7 @@ private slots:
         const TranslationResult &shown = m_window->translateView()->result();
         QCOMPARE(e->kind, HistoryKind::Translation);
         QCOMPARE(e->inputText, QStringLiteral("The cat sleeps on the bed."));
-        QCOMPARE(e->modelId, QStringLiteral("transformer-en-es"));
+        QCOMPARE(e->modelId, QStringLiteral("transformer-general-en-es"));
         QCOMPARE(e->modelVersion, m_window->context().catalog().find(e->modelId)->version);
         QCOMPARE(e->bestOutput()->text, shown.best()->text);
         QCOMPARE(e->outputs.size(), shown.hypotheses.size());
@@ -302,7 +304,12 @@ private slots:
         // Recorded with the user's version once the typing settles.
         QTRY_COMPARE_WITH_TIMEOUT(m_history->store()->count(), 1, 10000);
         const qint64 id = m_history->store()->recent().items.first().id;
-        QTRY_COMPARE_WITH_TIMEOUT(m_history->store()->entry(id)->editedText, mine, 10000);
+        // value_or: an entry that cannot be read must fail the comparison, not dereference an
+        // empty optional (it once printed garbage here).
+        const auto editedText = [&] {
+            return m_history->store()->entry(id).value_or(HistoryEntry()).editedText;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(editedText(), mine, 10000);
         QCOMPARE(m_history->store()->entry(id)->outputs.first().text, model);
         QBuffer jsonl;
         jsonl.open(QIODevice::WriteOnly);
@@ -381,7 +388,7 @@ private slots:
         QTest::mouseClick(open, Qt::LeftButton);
 
         QCOMPARE(m_window->tabs()->currentIndex(), int(MainWindow::TranslateTab));
-        QCOMPARE(m_window->currentModelId(), QStringLiteral("transformer-en-es"));
+        QCOMPARE(m_window->currentModelId(), QStringLiteral("transformer-general-en-es"));
         QCOMPARE(translate->sourceEditor()->toPlainText(), original.source);
         QCOMPARE(settingsText(translate->decodingPanel()->options()),
                  settingsText(original.options));

@@ -21,15 +21,15 @@ shot() { # shot NAME SECONDS ARGS... (CLICK="X Y": click there, as a reader woul
   echo "$OUT/$name.png"
 }
 
-shot translate 12 --model transformer-en-es --view translate \
+shot translate 12 --model transformer-general-en-es --view translate \
   "I would like to book a table for two people tomorrow evening. The restaurant near the station is very popular."
 # A sentence where greedy search drops words that beam search keeps; the click selects greedy's
 # "en" after "casa", so the chart shows the candidates of the step where the columns part.
-CLICK="172 340" shot compare 8 --model transformer-en-es --view compare \
+CLICK="172 340" shot compare 8 --model transformer-general-en-es --view compare \
   "He visited his hometown for the first time in ten years."
-shot caption 8 --model transformer-en-es --view caption "$ROOT/tests/data/images/astronaut.jpg" \
+shot caption 8 --model transformer-general-en-es --view caption "$ROOT/tests/data/images/astronaut.jpg" \
   "$ROOT/tests/data/images/chelsea.jpg"
-shot documents 12 --model transformer-en-es --view documents "$ROOT/tests/data/documents/report.docx"
+shot documents 12 --model transformer-general-en-es --view documents "$ROOT/tests/data/documents/report.docx"
 # Translate ▸ Evaluate models… on the bundled Tatoeba sample: every en→es model, BLEU by source
 # length (the no-attention RNN falls fastest: the bottleneck of issue #17).
 WINDOW="Evaluate models" shot evaluate 60 --view evaluate
@@ -38,6 +38,6 @@ shot history 5 --view history table
 # The Korean UI (Settings ▸ Language), Hangul from the font scripts/setup-common.sh installs.
 mkdir -p "$XDG_CONFIG_HOME/Glosa"
 printf '[ui]\nlanguage=ko\n' > "$XDG_CONFIG_HOME/Glosa/Glosa.conf"
-shot translate-ko 12 --model transformer-en-es --view translate \
+shot translate-ko 12 --model transformer-general-en-es --view translate \
   "Where is the train station? I would like a cup of coffee."
 rm -rf "$XDG_CONFIG_HOME" "$XDG_DATA_HOME"
