@@ -45,6 +45,8 @@
 #include <QTranslator>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace glosa {
 
 namespace {
@@ -55,11 +57,25 @@ QString g_language;
 
 // The model picker's entry: direction and architecture in the UI language. The package's own
 // name (English, and repeating the direction) is the entry's tooltip and in the Models dialog.
-QString modelItemText(const ModelInfo &info)
+// Where several models share direction and architecture (the general and the Tatoeba-only
+// Transformer, three RNNs), the architecture gives way to what tells them apart: the
+// parenthesis of the package name ("Transformer, general domain", "RNN, Bahdanau attention"),
+// or the id.
+QString modelItemText(const ModelInfo &info, const QList<ModelInfo> &all)
 {
+    const auto alike = std::count_if(all.begin(), all.end(), [&](const ModelInfo &other) {
+        return other.task == info.task && other.sourceLanguage == info.sourceLanguage &&
+               other.targetLanguage == info.targetLanguage &&
+               other.architecture == info.architecture;
+    });
+    QString kind = architectureName(info.architecture);
+    if (alike > 1) {
+        const qsizetype open = info.name.lastIndexOf(QLatin1Char('('));
+        const qsizetype close = info.name.lastIndexOf(QLatin1Char(')'));
+        kind = open >= 0 && close > open + 1 ? info.name.mid(open + 1, close - open - 1) : info.id;
+    }
     return QStringLiteral("%1 → %2 · %3")
-        .arg(languageName(info.sourceLanguage), languageName(info.targetLanguage),
-             architectureName(info.architecture));
+        .arg(languageName(info.sourceLanguage), languageName(info.targetLanguage), kind);
 }
 } // namespace
 
@@ -143,6 +159,7 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent)
     barLayout->setContentsMargins(16, 10, 16, 0);
     m_modelLabel = new QLabel(bar);
     m_models = new QComboBox(bar);
+    m_models->setObjectName(QStringLiteral("modelPicker"));
     m_models->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_models->setMinimumContentsLength(28);
     m_modelLabel->setBuddy(m_models);
@@ -397,7 +414,7 @@ void MainWindow::retranslateUi()
     for (int i = 0; i < m_models->count(); ++i) {
         const QString id = m_models->itemData(i).toString();
         if (const auto info = m_context.catalog().find(id))
-            m_models->setItemText(i, modelItemText(*info));
+            m_models->setItemText(i, modelItemText(*info, m_context.catalog().availableModels()));
     }
     showModelChoice(m_context.choice(AppContext::kTranslation));
 }
@@ -413,9 +430,10 @@ void MainWindow::fillModelPicker()
 {
     const QSignalBlocker block(m_models); // the context's choice selects the entry
     m_models->clear();
-    for (const ModelInfo &info : m_context.catalog().availableModels())
+    const QList<ModelInfo> available = m_context.catalog().availableModels();
+    for (const ModelInfo &info : available)
         if (info.task == AppContext::kTranslation) {
-            m_models->addItem(modelItemText(info), info.id);
+            m_models->addItem(modelItemText(info, available), info.id);
             m_models->setItemData(m_models->count() - 1, info.name, Qt::ToolTipRole);
         }
     m_models->setEnabled(m_models->count() > 0);

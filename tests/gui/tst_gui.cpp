@@ -543,6 +543,30 @@ private slots:
         QCOMPARE(window.currentModelId(), QStringLiteral("toy-en-es"));
     }
 
+    // Two en→es Transformers and three en→es RNNs are bundled: each picker entry must say which
+    // one it is, while a model alone in its direction keeps the plain architecture name.
+    void modelPickerEntriesAreDistinct()
+    {
+        test::Window window;
+        auto *picker = window.findChild<QComboBox *>(QStringLiteral("modelPicker"));
+        QVERIFY(picker);
+        QStringList texts;
+        for (int i = 0; i < picker->count(); ++i) {
+            const QString id = picker->itemData(i).toString();
+            QVERIFY2(!texts.contains(picker->itemText(i)), qPrintable(picker->itemText(i)));
+            texts << picker->itemText(i);
+            if (id == QLatin1String("transformer-general-en-es"))
+                QCOMPARE(picker->itemText(i),
+                         QStringLiteral("English → Spanish · Transformer, general domain"));
+            if (id == QLatin1String("rnn-additive-en-es"))
+                QCOMPARE(picker->itemText(i),
+                         QStringLiteral("English → Spanish · RNN, Bahdanau attention"));
+            if (id == QLatin1String("transformer-es-en"))
+                QCOMPARE(picker->itemText(i), QStringLiteral("Spanish → English · Transformer"));
+        }
+        QVERIFY(texts.size() >= 6);
+    }
+
     // The y axis ends just above the highest bar: a flat distribution is not a row of slivers.
     void chartAxisFitsTheData_data()
     {
