@@ -113,6 +113,8 @@ TransformerConfig TransformerConfig::fromPackage(const engine::ModelPackage &pac
     c.decoderLayers =
         static_cast<int>(package.boundedHyperparameter("decoder_layers", 1, kMaxLayers));
     c.maxPositions = package.boundedHyperparameter("max_positions", 1, kMaxPositions);
+    c.alignmentLayer = static_cast<int>(package.boundedHyperparameter(
+        "alignment_layer", 0, c.decoderLayers - 1, std::max(c.decoderLayers - 2, 0)));
     c.layerNormEps = static_cast<float>(package.hyperparameter<double>("layer_norm_eps"));
     c.padId = package.hyperparameter<std::int32_t>("pad_id", 0);
     c.bosId = package.hyperparameter<std::int32_t>("bos_id", 2);
@@ -317,7 +319,7 @@ TransformerDecoder::TransformerDecoder(const engine::ModelPackage &package)
             pe[pos * d + i] = static_cast<float>(std::sin(angle));
             pe[pos * d + i + 1] = static_cast<float>(std::cos(angle));
         }
-    m_alignmentLayer = std::max(c.decoderLayers - 2, 0); // see the header: aligns best
+    m_alignmentLayer = c.alignmentLayer; // see the header: aligns best
 }
 
 TransformerDecoder::~TransformerDecoder() = default;

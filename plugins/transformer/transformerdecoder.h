@@ -32,7 +32,9 @@
 // heads (a head may specialise in the next word or in EOS). This matches Garg et al. 2019
 // ("Jointly Learning to Align and Translate with Transformer Models"), where the penultimate
 // layer's attention gave the best alignments (tools/alignment_heads.py measures it again for a new
-// model). The GUI may switch through AlignmentSource (alignmentsource.h); with a coverage penalty
+// model, and a package may name its layer: hyperparameter "alignment_layer"; the general-domain
+// transformer-general-en-es, 2 decoder layers, aligns 99.3% with its last layer's mean against
+// 95.9% with layer 0's). The GUI may switch through AlignmentSource (alignmentsource.h); with a coverage penalty
 // the choice also changes the search.
 //
 // Inspection (engine/decoding/attentioninspector.h): inspectAttention() re-runs encode() and step()
@@ -77,6 +79,9 @@ struct TransformerConfig
     std::int32_t padId = 0;
     std::int32_t bosId = 2;
     std::int32_t eosId = 3;
+    // The decoder layer whose cross-attention is the alignment by default: "alignment_layer" in
+    // the package when tools/alignment_heads.py found another one better, else the penultimate.
+    int alignmentLayer = 0;
 
     std::int64_t headDim() const { return dModel / heads; }
     // Reads and checks "hyperparameters" (values this implementation does not support are a

@@ -300,6 +300,19 @@ void TestParityTransformer::alignmentSelection()
     model.setAlignment(0, 3);
     QCOMPARE(model.alignmentLayer(), 0);
     QCOMPARE(model.alignmentHead(), 3);
+
+    // A package may name its alignment layer (tools/alignment_heads.py found it better), and
+    // must name one it has.
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const std::string last = copyWithHyperparameters(
+        packageDir(QStringLiteral("transformer-tiny")), tmp.path(), {{"alignment_layer", 1}});
+    QCOMPARE(TransformerDecoder(engine::ModelPackage::load(last)).alignmentLayer(), 1);
+    QTemporaryDir tmp2;
+    const std::string beyond = copyWithHyperparameters(
+        packageDir(QStringLiteral("transformer-tiny")), tmp2.path(), {{"alignment_layer", 2}});
+    QVERIFY_THROWS_EXCEPTION(engine::PackageError,
+                             TransformerDecoder(engine::ModelPackage::load(beyond)));
 }
 
 // A maximum length beyond the model's positions (64 here) is cut to them: the search used to ask
