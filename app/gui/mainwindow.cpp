@@ -411,10 +411,11 @@ void MainWindow::retranslateUi()
     m_modelsAction->setText(tr("&Models…"));
     m_aboutAction->setText(tr("&About Glosa"));
     m_aboutQtAction->setText(tr("About &Qt"));
+    const QList<ModelInfo> available = m_context.catalog().availableModels();
     for (int i = 0; i < m_models->count(); ++i) {
         const QString id = m_models->itemData(i).toString();
         if (const auto info = m_context.catalog().find(id))
-            m_models->setItemText(i, modelItemText(*info, m_context.catalog().availableModels()));
+            m_models->setItemText(i, modelItemText(*info, available));
     }
     showModelChoice(m_context.choice(AppContext::kTranslation));
 }

@@ -34,8 +34,8 @@
 // layer's attention gave the best alignments (tools/alignment_heads.py measures it again for a new
 // model, and a package may name its layer: hyperparameter "alignment_layer"; the general-domain
 // transformer-general-en-es, 2 decoder layers, aligns 99.3% with its last layer's mean against
-// 95.9% with layer 0's). The GUI may switch through AlignmentSource (alignmentsource.h); with a coverage penalty
-// the choice also changes the search.
+// 95.9% with layer 0's). The GUI may switch through AlignmentSource (alignmentsource.h); with a
+// coverage penalty the choice also changes the search.
 //
 // Inspection (engine/decoding/attentioninspector.h): inspectAttention() re-runs encode() and step()
 // on one sentence with a recorder set, and they copy every head's softmax weights into it as they

@@ -4,12 +4,18 @@
 
 #include "app/core/pluginregistry.h"
 #include "engine/package.h"
+#include "engine/translation/translationmodel.h"
 
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QString>
 
 #include <exception>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace glosa::test {
 
@@ -39,6 +45,40 @@ std::shared_ptr<T> loadWithBuiltPlugin(const QString &architecture, const std::s
         *error = QString::fromUtf8(e.what());
         return nullptr;
     }
+}
+
+struct BundledModel
+{
+    QString id;
+    QString sourceLanguage;
+    std::shared_ptr<engine::TranslationModel> model;
+};
+
+// The bundled translation models trained with placeholders (resources/models/*/model.json with
+// hyperparameters.placeholders > 0: the general-domain ones), in id order, each loaded through
+// its plugin. Empty, with *error saying why, when a manifest cannot be read or a model not loaded.
+inline std::vector<BundledModel> bundledPlaceholderModels(QString *error)
+{
+    const QDir models(QStringLiteral(GLOSA_SOURCE_DIR "/resources/models"));
+    std::vector<BundledModel> out;
+    for (const QString &id : models.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+        QFile manifest(models.filePath(id + "/model.json"));
+        if (!manifest.open(QIODevice::ReadOnly)) {
+            *error = manifest.fileName() + QStringLiteral(": ") + manifest.errorString();
+            return {};
+        }
+        const QJsonObject json = QJsonDocument::fromJson(manifest.readAll()).object();
+        if (json.value("task").toString() != "translation" ||
+            json.value("hyperparameters").toObject().value("placeholders").toInt() == 0)
+            continue;
+        auto model = loadWithBuiltPlugin<engine::TranslationModel>(
+            json.value("plugin").toString(), models.filePath(id).toStdString(), error);
+        if (!model)
+            return {};
+        out.push_back({id, json.value("languages").toObject().value("source").toString(),
+                       std::move(model)});
+    }
+    return out;
 }
 
 } // namespace glosa::test
