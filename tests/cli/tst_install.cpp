@@ -118,19 +118,20 @@ private slots:
     }
 
     // Without --model, the default package for the system language's direction translates:
-    // transformer-general-en-es and transformer-es-en declare "default": true (the RNNs and the
-    // Tatoeba-only transformer-en-es come first by name).
+    // transformer-general-en-es and transformer-general-es-en declare "default": true (the RNNs
+    // and the Tatoeba-only transformer-en-es and transformer-es-en come first by name).
     void installedCliUsesTheDefaultModelForTheSystemLanguage_data()
     {
         QTest::addColumn<QString>("locale");
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<QString>("model");
         QTest::newRow("English system") << "en_US.UTF-8" << QStringList() << "transformer-general-en-es";
-        QTest::newRow("Spanish system") << "es_ES.UTF-8" << QStringList() << "transformer-es-en";
+        QTest::newRow("Spanish system") << "es_ES.UTF-8" << QStringList()
+                                         << "transformer-general-es-en";
         QTest::newRow("Korean system, no ko model: from English")
             << "ko_KR.UTF-8" << QStringList() << "transformer-general-en-es";
         QTest::newRow("--from es")
-            << "en_US.UTF-8" << QStringList{"--from", "es"} << "transformer-es-en";
+            << "en_US.UTF-8" << QStringList{"--from", "es"} << "transformer-general-es-en";
         QTest::newRow("--to es") << "es_ES.UTF-8" << QStringList{"--to", "es"}
                                  << "transformer-general-en-es";
     }

@@ -325,16 +325,16 @@ private slots:
         QVERIFY(info.sourceLanguage.isEmpty());
     }
 
-    // The bundled folder: six translation packages, the three RNNs first by name; the general
-    // en→es Transformer and the es→en one declare "default": true, and that, not the order,
-    // picks them.
+    // The bundled folder: seven translation packages, the three RNNs first by name; the general
+    // en→es and es→en Transformers declare "default": true, and that, not the order, picks them
+    // (the Tatoeba-only transformer-es-en comes first by name).
     void defaultModelPerDirection_data()
     {
         QTest::addColumn<QStringList>("languages");
         QTest::addColumn<QString>("expected");
         QTest::newRow("en-US") << QStringList{"en-US"} << "transformer-general-en-es";
-        QTest::newRow("es-ES") << QStringList{"es-ES", "en"} << "transformer-es-en";
-        QTest::newRow("es_MX") << QStringList{"es_MX"} << "transformer-es-en";
+        QTest::newRow("es-ES") << QStringList{"es-ES", "en"} << "transformer-general-es-en";
+        QTest::newRow("es_MX") << QStringList{"es_MX"} << "transformer-general-es-en";
         QTest::newRow("ko-KR: no Korean model, English next")
             << QStringList{"ko-KR"} << "transformer-general-en-es";
         QTest::newRow("nothing known") << QStringList{} << "transformer-general-en-es";

@@ -525,7 +525,7 @@ private slots:
     }
 
     // On first start the model is the default for the user's language: Spanish → the bundled
-    // transformer-es-en; English → the toy package, which declares "default": true in a folder
+    // transformer-general-es-en; English → the toy package, which declares "default": true in a folder
     // searched before the bundled ones (whose en→es default is transformer-en-es, not the RNN
     // that comes first by name).
     void firstStartPicksTheDefaultModelForTheLanguage()
@@ -539,12 +539,12 @@ private slots:
         }
         QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
         test::Window window;
-        QCOMPARE(spanish, QStringLiteral("transformer-es-en"));
+        QCOMPARE(spanish, QStringLiteral("transformer-general-es-en"));
         QCOMPARE(window.currentModelId(), QStringLiteral("toy-en-es"));
     }
 
-    // Two en→es Transformers and three en→es RNNs are bundled: each picker entry must say which
-    // one it is, while a model alone in its direction keeps the plain architecture name.
+    // Two Transformers a direction and three en→es RNNs are bundled: each picker entry must say
+    // which one it is.
     void modelPickerEntriesAreDistinct()
     {
         test::Window window;
@@ -562,9 +562,13 @@ private slots:
                 QCOMPARE(picker->itemText(i),
                          QStringLiteral("English → Spanish · RNN, Bahdanau attention"));
             if (id == QLatin1String("transformer-es-en"))
-                QCOMPARE(picker->itemText(i), QStringLiteral("Spanish → English · Transformer"));
+                QCOMPARE(picker->itemText(i),
+                         QStringLiteral("Spanish → English · Transformer, Tatoeba"));
+            if (id == QLatin1String("transformer-general-es-en"))
+                QCOMPARE(picker->itemText(i),
+                         QStringLiteral("Spanish → English · Transformer, general domain"));
         }
-        QVERIFY(texts.size() >= 6);
+        QVERIFY(texts.size() >= 7);
     }
 
     // The y axis ends just above the highest bar: a flat distribution is not a row of slivers.
