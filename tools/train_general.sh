@@ -26,29 +26,22 @@ if [ ! -f "$CORPUS/spm.model" ]; then
   nice -n 10 $PY "$ROOT/tools/glosa_corpus.py" spm --corpus "$CORPUS" --vocab-size 16000
 fi
 
-MODEL=transformer
+SRC=${DIRECTION#rnn-}
+TGT=${SRC#*-}
+SRC=${SRC%-*}
+# Data, schedule, checkpoints and evaluation: the same for both architectures.
+COMMON=(--corpus "$CORPUS" --src "$SRC" --tgt "$TGT" --max-len 256 --max-tokens 3500 --lr 1e-3
+        --warmup 600 --eval-minutes 40 --checkpoint-minutes 5 --snapshot-every 500 --dev-size 400
+        --patience 8 --max-epochs 30)
 if [[ $DIRECTION == rnn-* ]]; then
-  MODEL=rnn
-  DIRECTION=${DIRECTION#rnn-}
-fi
-SRC=${DIRECTION%-*}
-TGT=${DIRECTION#*-}
-if [ "$MODEL" = rnn ]; then
   # The shipped Tatoeba RNN's sizes (BiGRU 256, GRU 512, Luong's general score), so that the two
   # RNNs differ in data and vocabulary alone: 5.2M parameters there, 7.3M with the 16k vocabulary.
-  exec nice -n 10 $PY "$ROOT/tools/train_rnn.py" \
-    --run "general-rnn-$DIRECTION" --corpus "$CORPUS" --src "$SRC" --tgt "$TGT" \
+  exec nice -n 10 $PY "$ROOT/tools/train_rnn.py" --run "general-$DIRECTION" "${COMMON[@]}" \
     --embedding-dim 256 --encoder-hidden 256 --encoder-layers 1 --decoder-hidden 512 \
-    --attention general --attention-dim 512 --dropout 0.2 \
-    --max-len 256 --max-tokens 3500 --lr 1e-3 --warmup 600 \
-    --eval-minutes 40 --checkpoint-minutes 5 --snapshot-every 500 --dev-size 400 --patience 8 \
-    --max-epochs 30 "$@"
+    --attention general --attention-dim 512 --dropout 0.2 "$@"
 fi
 # 6 encoder + 2 decoder layers at d 256 (10.9M parameters), sized for two CPU cores: the 21.5M
 # d 384 variant trained at half the speed (docs/training.md). Two decoder layers keep decoding cheap.
-exec nice -n 10 $PY "$ROOT/tools/train_transformer.py" \
-  --run "general-$DIRECTION" --corpus "$CORPUS" --src "$SRC" --tgt "$TGT" \
+exec nice -n 10 $PY "$ROOT/tools/train_transformer.py" --run "general-$DIRECTION" "${COMMON[@]}" \
   --d-model 256 --heads 4 --ffn-dim 1024 --encoder-layers 6 --decoder-layers 2 \
-  --max-positions 1024 --max-len 256 --max-tokens 3500 --lr 1e-3 --warmup 600 \
-  --eval-minutes 40 --checkpoint-minutes 5 --snapshot-every 500 --dev-size 400 --patience 8 \
-  --max-epochs 30 "$@"
+  --max-positions 1024 "$@"

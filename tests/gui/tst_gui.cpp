@@ -29,6 +29,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QMap>
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QPointer>
@@ -550,23 +551,23 @@ private slots:
         test::Window window;
         auto *picker = window.findChild<QComboBox *>(QStringLiteral("modelPicker"));
         QVERIFY(picker);
+        const QMap<QString, QString> expected{
+            {QStringLiteral("transformer-general-en-es"),
+             QStringLiteral("English → Spanish · Transformer, general domain")},
+            {QStringLiteral("rnn-additive-en-es"),
+             QStringLiteral("English → Spanish · RNN, Bahdanau attention")},
+            {QStringLiteral("transformer-es-en"),
+             QStringLiteral("Spanish → English · Transformer, Tatoeba")},
+            {QStringLiteral("transformer-general-es-en"),
+             QStringLiteral("Spanish → English · Transformer, general domain")},
+        };
         QStringList texts;
         for (int i = 0; i < picker->count(); ++i) {
             const QString id = picker->itemData(i).toString();
             QVERIFY2(!texts.contains(picker->itemText(i)), qPrintable(picker->itemText(i)));
             texts << picker->itemText(i);
-            if (id == QLatin1String("transformer-general-en-es"))
-                QCOMPARE(picker->itemText(i),
-                         QStringLiteral("English → Spanish · Transformer, general domain"));
-            if (id == QLatin1String("rnn-additive-en-es"))
-                QCOMPARE(picker->itemText(i),
-                         QStringLiteral("English → Spanish · RNN, Bahdanau attention"));
-            if (id == QLatin1String("transformer-es-en"))
-                QCOMPARE(picker->itemText(i),
-                         QStringLiteral("Spanish → English · Transformer, Tatoeba"));
-            if (id == QLatin1String("transformer-general-es-en"))
-                QCOMPARE(picker->itemText(i),
-                         QStringLiteral("Spanish → English · Transformer, general domain"));
+            if (expected.contains(id))
+                QCOMPARE(picker->itemText(i), expected.value(id));
         }
         QVERIFY(texts.size() >= 7);
     }
