@@ -28,7 +28,9 @@ news paragraph), and for Spanish output the share of invented words: words (lett
 neither in Debian's Spanish word list (wspanish, /usr/share/dict/spanish) nor in the reference.
 That list holds lemmas only (no plurals, no conjugated verbs: Apertium's Tatoeba output scores
 13.5% "invented" against it), so the inflected forms of the Spanish Hunspell dictionary
-(hunspell-es, expanded by hunspell-tools' unmunch) count as words too.
+(hunspell-es, expanded by hunspell-tools' unmunch) count as words too. The JSON rows also give
+the share of invented words that are words of the source sentence (invented_copied_percent: left
+untranslated, or a name whose reference spelling differs) apart from those made up from pieces.
 """
 
 import argparse
@@ -266,19 +268,24 @@ def spanish_words():
 
 
 def invented_words(hyps, groups, known):
-    """(invented, words, examples): words of `hyps` (runs of letters, lower-cased) found neither in
-    `known` (spanish_words()) nor in the sentence's references."""
-    invented, total, examples = 0, 0, []
-    for h, (_, refs) in zip(hyps, groups):
+    """(invented, copied, words, examples): words of `hyps` (runs of letters, lower-cased) found
+    neither in `known` (spanish_words()) nor in the sentence's references; `copied` counts those
+    that are words of the source sentence too. The split tells the two failures apart: a copied
+    word ("valley", an unaccented "Lopez") is one the model did not translate, the rest
+    ("gasducto") it made up from pieces."""
+    invented, copied, total, examples = 0, 0, 0, []
+    for h, (src, refs) in zip(hyps, groups):
         ref_words = {w.lower() for r in refs for w in _LETTERS.findall(r)}
+        src_words = {w.lower() for w in _LETTERS.findall(src)}
         for w in _LETTERS.findall(h):
             total += 1
             w = w.lower()
             if w not in known and w not in ref_words:
                 invented += 1
+                copied += w in src_words
                 if len(examples) < 12:
                     examples.append(w)
-    return invented, total, examples
+    return invented, copied, total, examples
 
 
 def report_sets(src, tgt, data, corpus, dev_only=False):
@@ -339,8 +346,9 @@ def report(models, data, corpus, executable, markdown=None, out_dir=None, dev_on
                        "bleu": round(bleu.score, 2), "chrf": round(chrf, 2),
                        "segments": len(hyps), "seconds": round(time.time() - t0, 1)}
                 if tgt == "es" and known:
-                    inv, total, examples = invented_words(hyps, groups, known)
+                    inv, copied, total, examples = invented_words(hyps, groups, known)
                     row["invented_percent"] = round(100.0 * inv / max(total, 1), 2)
+                    row["invented_copied_percent"] = round(100.0 * copied / max(total, 1), 2)
                     row["invented_examples"] = examples
                 rows.append(row)
                 print(json.dumps(row, ensure_ascii=False), flush=True)

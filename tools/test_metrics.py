@@ -107,5 +107,22 @@ class Chrf(unittest.TestCase):
         self.assertEqual(m.corpus_chrf([""], [["hola"]]), 0.0)
 
 
+class InventedWords(unittest.TestCase):
+    """evaluate.invented_words (needs /usr/bin/python3: evaluate imports torch)."""
+
+    def test_counts_and_copies(self):
+        import evaluate
+        known = {"el", "valle", "es", "verde", "lo", "dijo"}
+        groups = [("The valley is green.", ["El valle es verde."]),
+                  ("Lopez said so.", ["López lo dijo."])]
+        hyps = ["El valley es verdoso.", "Lopez lo dijo."]
+        # "valley" and "lopez" are copied from the source; "verdoso" is made up.
+        self.assertEqual(evaluate.invented_words(hyps, groups, known),
+                         (3, 2, 7, ["valley", "verdoso", "lopez"]))
+        # A word of the reference is never invented, known or not.
+        self.assertEqual(evaluate.invented_words(["El valle"], [("x", ["el valle"])], set())[:3],
+                         (0, 0, 2))
+
+
 if __name__ == "__main__":
     unittest.main()
