@@ -46,8 +46,8 @@ std::shared_ptr<engine::Model> loadInstalledModel(const QString &idOrFolder, con
 QList<QCommandLineOption> decodingCommandLineOptions()
 {
     // The defaults shown are DecodingOptions'; a model package's "decoding" object overrides them
-    // (each bundled Transformer's tuned beam size and length penalty), and the command line
-    // overrides both.
+    // (each package's tuned beam size and length penalty; not repeated here, where they would go
+    // stale with the next export), and the command line overrides both.
     const engine::DecodingOptions defaults;
     QList<QCommandLineOption> options;
     for (const engine::DecodingField &field : engine::decodingFields()) {
@@ -69,8 +69,8 @@ const QString &decodingHelpParagraph()
 {
     static const QString text = QStringLiteral(
         "Decoding options that are not given take the model package's own settings (its "
-        "model.json \"decoding\", tuned on dev sets: beam 6 with length penalty 2.0 for the general "
-        "en-es Transformer, beam 4 with 1.4 for es-en), then the defaults shown.");
+        "model.json \"decoding\": the beam size and length penalty chosen for that model on "
+        "dev sets), then the defaults shown.");
     return text;
 }
 
