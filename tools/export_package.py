@@ -172,7 +172,7 @@ def quantize_package(src_dir, out_dir):
 
 def export(ckpt_path, out_dir, pkg_id, dtype="f16", version="1.0.0", scores=None,
            decoding=None, quantize=None, is_default=False, length_penalty=0.6,
-           max_source_length=None):
+           max_source_length=None, beam_size=4, alignment_layer=None):
     model, codec, info = evaluate.load_model(ckpt_path)
     cfg, ck = info["config"], info["checkpoint"]
     os.makedirs(out_dir, exist_ok=True)
@@ -217,10 +217,12 @@ def export(ckpt_path, out_dir, pkg_id, dtype="f16", version="1.0.0", scores=None
         "languages": {"source": src, "target": tgt},
         "hyperparameters": dict(manifest_hparams(info, len(codec), placeholder_count(codec)),
                                 **({"max_source_length": max_source_length}
-                                   if max_source_length else {})),
+                                   if max_source_length else {}),
+                                **({"alignment_layer": alignment_layer}
+                                   if alignment_layer is not None else {})),
         "tokenizer": {"type": "sentencepiece", "source": "spm.model", "target": "spm.model"},
         "weights": "model.safetensors",
-        "decoding": decoding or {"strategy": "beam", "beam_size": 4,
+        "decoding": decoding or {"strategy": "beam", "beam_size": beam_size,
                                  "length_penalty": length_penalty,
                                  "max_length_a": 1.5, "max_length_b": 10,
                                  "suppress_tokens": [glosa_train.PAD, glosa_train.BOS]},
@@ -282,8 +284,16 @@ def main(argv=None):
                    "record in model.json")
     p.add_argument("--beam", type=int, default=4)
     p.add_argument("--alpha", type=float, default=0.6)
+    # The package's decoding defaults, chosen on dev (e.g. with evaluate.py cli --beam/--alpha);
+    # --beam/--alpha above only decode --score.
+    p.add_argument("--beam-size", type=int, default=4,
+                   help="the package's default beam size (decoding.beam_size)")
     p.add_argument("--length-penalty", type=float, default=0.6,
                    help="the package's default GNMT length penalty (decoding.length_penalty)")
+    p.add_argument("--alignment-layer", type=int,
+                   help="Transformer: hyperparameters.alignment_layer, the decoder layer whose "
+                   "cross-attention the engine reads as the alignment (measure it with "
+                   "tools/alignment_heads.py; default: the penultimate layer)")
     p.add_argument("--max-source-length", type=int,
                    help="hyperparameters.max_source_length: longer sentences are cut into "
                    "chunks of at most this many pieces (default 256, or max_positions)")
@@ -309,7 +319,9 @@ def main(argv=None):
     model, codec, info, manifest = export(a.checkpoint, out, a.id, a.dtype, a.version,
                                           quantize=a.quantize, is_default=a.default,
                                           length_penalty=a.length_penalty,
-                                          max_source_length=a.max_source_length)
+                                          max_source_length=a.max_source_length,
+                                          beam_size=a.beam_size,
+                                          alignment_layer=a.alignment_layer)
     print("exported %s -> %s (%d bytes)" % (a.checkpoint, out,
                                            os.path.getsize(os.path.join(out, "model.safetensors"))))
     if a.verify:

@@ -358,6 +358,13 @@ def load_package_weights(model, package_dir):
     model.load_state_dict({k: torch.as_tensor(v).float() for k, v in tensors.items()})
 
 
+def package_embedding(package_dir):
+    """The joint `embedding.weight` of an exported package as float32 vectors: an int8 package
+    stores codes and a scale per row, and the codes alone are not the vectors."""
+    tensors = dequantize(glosa_safetensors.load(os.path.join(package_dir, "model.safetensors")))
+    return torch.as_tensor(tensors["embedding.weight"]).float()
+
+
 def build_from_checkpoint(arch_builders, path):
     """(model, config, checkpoint dict) from a best.pt/last.pt; arch_builders maps name->build."""
     ck = torch.load(path, map_location="cpu")
@@ -573,8 +580,7 @@ def main(arch, argv=None):
     elif cfg.get("init_embedding"):
         # Another architecture's embedding over the same joint vocabulary: the RNN starts from
         # the Transformer's word vectors instead of noise (the rest is trained from scratch).
-        emb = glosa_safetensors.load(os.path.join(cfg["init_embedding"], "model.safetensors"))
-        emb = torch.as_tensor(emb["embedding.weight"]).float()
+        emb = package_embedding(cfg["init_embedding"])
         if tuple(emb.shape) != tuple(model.embedding.weight.shape):
             raise SystemExit("%s: embedding %s, model expects %s" % (
                 cfg["init_embedding"], tuple(emb.shape), tuple(model.embedding.weight.shape)))

@@ -16,6 +16,7 @@ import torch.nn.functional as F  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import average_checkpoints  # noqa: E402
 import evaluate  # noqa: E402
+import export_package  # noqa: E402
 import glosa_safetensors  # noqa: E402
 import glosa_train  # noqa: E402
 import train_rnn  # noqa: E402
@@ -239,6 +240,21 @@ class TrainingOps(unittest.TestCase):
                 self.assertTrue(torch.allclose(v, (weights[1][k] + weights[2][k]) / 2, atol=1e-7), k)
             # The averaged checkpoint loads into the model it came from.
             train_transformer.build(TINY_TRANSFORMER, V).load_state_dict(ck["model"])
+
+    def test_package_embedding_dequantizes_int8(self):
+        # --init-embedding from an int8 package (the shipped general Transformers) must start the
+        # RNN from the vectors, not from the codes, which are up to 127 times too large.
+        torch.manual_seed(0)
+        emb = torch.randn(V, 16) * 0.05
+        with tempfile.TemporaryDirectory() as d:
+            glosa_safetensors.save(
+                {k: v.numpy() for k, v in export_package.quantize_int8(
+                    {"embedding.weight": emb}).items()},
+                os.path.join(d, "model.safetensors"))
+            back = glosa_train.package_embedding(d)
+        self.assertEqual(back.dtype, torch.float32)
+        step = emb.abs().max(dim=1).values / 127  # one int8 step of each row
+        self.assertTrue(bool(((back - emb).abs() <= step[:, None] / 2 + 1e-7).all()))
 
 
 if __name__ == "__main__":

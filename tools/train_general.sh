@@ -22,7 +22,12 @@ unset OPENBLAS_CORETYPE
 if [ ! -f "$CORPUS/train.tsv" ]; then
   nice -n 10 $PY "$ROOT/tools/glosa_corpus.py" build --out "$CORPUS"
 fi
-if [ ! -f "$CORPUS/spm.model" ]; then
+# The shipped general packages' vocabulary where there is one, so that a corpus rebuilt on a new
+# machine pairs with them (--init-from, --init-embedding); trained afresh only without it.
+SHIPPED_SPM=$ROOT/resources/models/transformer-general-en-es/spm.model
+if [ ! -f "$CORPUS/spm.model" ] && [ -f "$SHIPPED_SPM" ]; then
+  cp "$SHIPPED_SPM" "$CORPUS/spm.model"
+elif [ ! -f "$CORPUS/spm.model" ]; then
   nice -n 10 $PY "$ROOT/tools/glosa_corpus.py" spm --corpus "$CORPUS" --vocab-size 16000
 fi
 
@@ -39,8 +44,11 @@ if [[ $DIRECTION == rnn-* ]]; then
   # Its mixture is the one the shipped Transformer ended on (docs/training.md: Tatoeba x10 kept
   # its test score, the machine-translated documentation x0 cost nothing on the docs dev set,
   # news and prose x8/x4 lifted news dev): with a few CPU hours the RNN gets the best-measured
-  # data from its first step.
+  # data from its first step. Its embedding starts from the shipped general Transformer's word
+  # vectors (same joint vocabulary, same 256 dimensions), as the Tatoeba RNN's did from the Tatoeba
+  # Transformer's: the hours of CPU go to the recurrent layers, not to relearning the vocabulary.
   exec nice -n 10 $PY "$ROOT/tools/train_rnn.py" --run "general-$DIRECTION" "${COMMON[@]}" \
+    --init-embedding "$ROOT/resources/models/transformer-general-$SRC-$TGT" \
     --mixture tatoeba=10,msdocs-machine=0,news=8,europarl-sample=4,globalvoices=4 \
     --embedding-dim 256 --encoder-hidden 256 --encoder-layers 1 --decoder-hidden 512 \
     --attention general --attention-dim 512 --dropout 0.2 "$@"
