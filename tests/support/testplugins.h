@@ -72,7 +72,7 @@ inline std::vector<BundledModel> bundledPlaceholderModels(QString *error)
             json.value("hyperparameters").toObject().value("placeholders").toInt() == 0)
             continue;
         auto model = loadWithBuiltPlugin<engine::TranslationModel>(
-            json.value("plugin").toString(), models.filePath(id).toStdString(), error);
+            json.value("architecture").toString(), models.filePath(id).toStdString(), error);
         if (!model)
             return {};
         out.push_back({id, json.value("languages").toObject().value("source").toString(),
