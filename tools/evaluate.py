@@ -38,6 +38,7 @@ import gzip
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -258,12 +259,12 @@ def spanish_words():
     """The word list plus Hunspell's inflected forms (when hunspell-es and unmunch are here)."""
     with open(SPANISH_WORDS, encoding="utf-8") as f:
         known = {w.strip().lower() for w in f}
-    if all(os.path.exists(p) for p in HUNSPELL_ES):
+    if all(os.path.exists(p) for p in HUNSPELL_ES) and shutil.which("unmunch"):
         forms = subprocess.run(["unmunch", *HUNSPELL_ES], capture_output=True, check=True).stdout
         known |= {w.strip().lower() for w in forms.decode("utf-8", "replace").split("\n")}
     else:
-        print("report: hunspell-es is not installed: inflected forms will count as invented",
-              file=sys.stderr)
+        print("report: hunspell-es or unmunch (hunspell-tools) is not installed: inflected "
+              "forms will count as invented", file=sys.stderr)
     return known
 
 
