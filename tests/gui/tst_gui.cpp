@@ -544,7 +544,7 @@ private slots:
         QCOMPARE(window.currentModelId(), QStringLiteral("toy-en-es"));
     }
 
-    // Two Transformers a direction and three en→es RNNs are bundled: each picker entry must say
+    // Two Transformers a direction and four en→es RNNs are bundled: each picker entry must say
     // which one it is.
     void modelPickerEntriesAreDistinct()
     {
@@ -556,6 +556,8 @@ private slots:
              QStringLiteral("English → Spanish · Transformer, general domain")},
             {QStringLiteral("rnn-additive-en-es"),
              QStringLiteral("English → Spanish · RNN, Bahdanau attention")},
+            {QStringLiteral("rnn-general-en-es"),
+             QStringLiteral("English → Spanish · RNN, Luong attention, general domain")},
             {QStringLiteral("transformer-es-en"),
              QStringLiteral("Spanish → English · Transformer, Tatoeba")},
             {QStringLiteral("transformer-general-es-en"),
@@ -569,7 +571,7 @@ private slots:
             if (expected.contains(id))
                 QCOMPARE(picker->itemText(i), expected.value(id));
         }
-        QVERIFY(texts.size() >= 7);
+        QVERIFY(texts.size() >= 8);
     }
 
     // The y axis ends just above the highest bar: a flat distribution is not a row of slivers.
