@@ -343,9 +343,14 @@ def dequantize(tensors):
     return out
 
 
+def package_tensors(package_dir):
+    """model.safetensors of an exported package, int8 weights dequantized: {name: numpy array}."""
+    return dequantize(glosa_safetensors.load(os.path.join(package_dir, "model.safetensors")))
+
+
 def load_package_weights(model, package_dir):
     """Loads model.safetensors (any float dtype, or int8 with scales) of an exported package."""
-    tensors = dequantize(glosa_safetensors.load(os.path.join(package_dir, "model.safetensors")))
+    tensors = package_tensors(package_dir)
     own = model.state_dict()
     missing = sorted(set(own) - set(tensors))
     extra = sorted(set(tensors) - set(own))
@@ -361,8 +366,7 @@ def load_package_weights(model, package_dir):
 def package_embedding(package_dir):
     """The joint `embedding.weight` of an exported package as float32 vectors: an int8 package
     stores codes and a scale per row, and the codes alone are not the vectors."""
-    tensors = dequantize(glosa_safetensors.load(os.path.join(package_dir, "model.safetensors")))
-    return torch.as_tensor(tensors["embedding.weight"]).float()
+    return torch.as_tensor(package_tensors(package_dir)["embedding.weight"]).float()
 
 
 def build_from_checkpoint(arch_builders, path):
