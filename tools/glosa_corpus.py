@@ -37,23 +37,38 @@ PARALLEL = ["msdocs-human", "msdocs-machine", "gettext-ui", "libreoffice-help", 
             "debian-docs", "europarl-sample", "globalvoices", "bible"]
 NEWS_TRAIN = ["news-test2008", "newssyscomb2009", "newstest2009", "newstest2010", "newstest2011"]
 NEWS_DEV = "newstest2012"
+# parallel-en-es-general (its ABOUT.md): human-translated general prose, news, literature and
+# questions (origin "general"), and two bilingual word lists (origin "lexicon").
+GENERAL = ["oldi_seed", "pawsx", "mt_geneval", "xquad", "globalvoices_aym_pivot", "ud_pud",
+           "wmt24_general", "mlqa_questions"]
+LEXICON = ["apertium_lexicon", "omw_wiktionary_lexicon"]
 MACHINE_TRANSLATED = {"msdocs-machine"}
-ORIGINS = {"tatoeba", "news", *PARALLEL}
+# Back-translated pairs (`build --bt DIR`): bt-es has a machine-made English source for real
+# Spanish (trained en->es only), bt-en real English with a machine-made Spanish (es->en only).
+# Their synthetic source carries glosa_spans.BT_TAG.
+BACK_TRANSLATED = {"bt-es": "en-es", "bt-en": "es-en"}
+ORIGINS = {"tatoeba", "news", "general", "lexicon", *PARALLEL, *BACK_TRANSLATED}
 
 # Held-out blocks (the last N lines of a file, i.e. whole documents, not random lines that would
 # have near-copies from the same page in train).
 HOLDOUT = {"msdocs-human": ("docs", 500), "libreoffice-help": ("docs", 250),
-           "europarl-sample": ("prose", 500)}
+           "europarl-sample": ("prose", 500), "oldi_seed": ("general", 500)}
+# Short inputs (1-4 words: UI strings, headings, single words) are held out as every Nth entry of
+# these files; alternate entries go to the dev set (dev/short.*) and the test set (test/short.*).
+SHORT_HOLDOUT = {"apertium_lexicon": 25, "omw_wiktionary_lexicon": 25, "gettext-ui": 60}
+SHORT_MAX_WORDS = 4
 
 # Times each origin is seen per epoch, per direction. Fractions are sampled (0.5 = a random half
 # each epoch). Decided on dev (docs/training.md).
 MIXTURE = {
     "en-es": {"tatoeba": 2.0, "msdocs-human": 1.0, "msdocs-machine": 0.35, "gettext-ui": 1.0,
               "libreoffice-help": 1.0, "gimp-help": 1.0, "debian-docs": 1.0,
-              "europarl-sample": 3.0, "globalvoices": 3.0, "news": 4.0, "bible": 0.0},
+              "europarl-sample": 3.0, "globalvoices": 3.0, "news": 4.0, "bible": 0.0,
+              "general": 4.0, "lexicon": 1.0, "bt-es": 1.0, "bt-en": 0.0},
     "es-en": {"tatoeba": 2.0, "msdocs-human": 1.0, "msdocs-machine": 0.35, "gettext-ui": 1.0,
               "libreoffice-help": 1.0, "gimp-help": 1.0, "debian-docs": 1.0,
-              "europarl-sample": 3.0, "globalvoices": 3.0, "news": 4.0, "bible": 0.5},
+              "europarl-sample": 3.0, "globalvoices": 3.0, "news": 4.0, "bible": 0.5,
+              "general": 4.0, "lexicon": 1.0, "bt-es": 0.0, "bt-en": 1.0},
 }
 
 EN_STOP = set("the and of to is in that for with you this are be on it was from by not have "
@@ -62,6 +77,10 @@ ES_STOP = set("el la de que y en los las del se por un una para con es al lo com
               "sus le o este esta".split())
 _WORD = re.compile(r"\w+", re.UNICODE)
 _MOJIBAKE = re.compile("[ÃÂ][\u0080-\u00bf]")
+# Spanish spelling before the 1952 reform ("á la casa", "fué", "dió"): the public-domain novels of
+# the monolingual corpus are full of it, and a back-translated pair's Spanish is what the en->es
+# model learns to write.
+_ARCHAIC_ES = re.compile(r"(?<!\w)(?:á|é|ó|ú|fué|fuí|dió|vió|dí|fuá)(?!\w)", re.IGNORECASE)
 
 
 def _read_lines(path):
@@ -123,16 +142,35 @@ def _clean_pair(en, es):
     return en, es
 
 
-def build(data, out):
+def _short(text):
+    return 0 < len(text.split()) <= SHORT_MAX_WORDS
+
+
+def _read_bt(path):
+    """[(en, es)] from a back-translation TSV (tools/glosa_mono.py): english<TAB>spanish."""
+    pairs = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) == 2:
+                pairs.append((parts[0], parts[1]))
+    return pairs
+
+
+def build(data, out, bt=None):
     os.makedirs(os.path.join(out, "dev"), exist_ok=True)
+    os.makedirs(os.path.join(out, "test"), exist_ok=True)
     stats = collections.OrderedDict()
     dev = collections.defaultdict(list)
-    sources = []  # (origin, [(en, es)])
+    short = {"dev": [], "test": []}
+    sources = []  # (origin, file name, [(en, es)])
 
-    par = os.path.join(data, "parallel-en-es")
-    for name in PARALLEL:
-        en = _read_lines(os.path.join(par, name + ".en.xz"))
-        es = _read_lines(os.path.join(par, name + ".es.xz"))
+    files = ([(os.path.join(data, "parallel-en-es"), name, name) for name in PARALLEL]
+             + [(os.path.join(data, "parallel-en-es-general"), name, "general") for name in GENERAL]
+             + [(os.path.join(data, "parallel-en-es-general"), name, "lexicon") for name in LEXICON])
+    for folder, name, origin in files:
+        en = _read_lines(os.path.join(folder, name + ".en.xz"))
+        es = _read_lines(os.path.join(folder, name + ".es.xz"))
         if len(en) != len(es):
             raise SystemExit("%s: %d English lines, %d Spanish" % (name, len(en), len(es)))
         pairs = list(zip(en, es))
@@ -143,30 +181,51 @@ def build(data, out):
                 a, b = _clean_pair(a, b)
                 if a and b and filter_reason(a, b) is None:
                     dev[set_name].append((a, b))
-        sources.append((name, pairs))
+        if name in SHORT_HOLDOUT:
+            every, kept = SHORT_HOLDOUT[name], []
+            for i, (a, b) in enumerate(pairs):
+                if i % every == every - 1 and _short(a) and _short(b):
+                    a, b = _clean_pair(a, b)
+                    if a and b and filter_reason(a, b) is None:
+                        short["dev" if len(short["dev"]) <= len(short["test"]) else "test"].append(
+                            (a, b))
+                    continue
+                kept.append((a, b))
+            pairs = kept
+        sources.append((origin, name, pairs))
     news = []
     for name in NEWS_TRAIN:
         d = os.path.join(data, "newstest", "en-es")
         news += list(zip(_read_lines(os.path.join(d, name + ".en.gz")),
                          _read_lines(os.path.join(d, name + ".es.gz"))))
-    sources.append(("news", news))
+    sources.append(("news", "news", news))
     d = os.path.join(data, "newstest", "en-es")
     for a, b in zip(_read_lines(os.path.join(d, NEWS_DEV + ".en.gz")),
                     _read_lines(os.path.join(d, NEWS_DEV + ".es.gz"))):
         a, b = glosa_data.clean(a), glosa_data.clean(b)
         if a and b:
             dev["news"].append((a, b))
-    sources.insert(0, ("tatoeba", glosa_data.read_tsv(glosa_data.split_path("en-es", "train",
-                                                                             data))))
+    sources.insert(0, ("tatoeba", "tatoeba", glosa_data.read_tsv(
+        glosa_data.split_path("en-es", "train", data))))
     for a, b in glosa_data.read_tsv(glosa_data.split_path("en-es", "dev", data)):
         dev["tatoeba"].append((a, b))
+    # Tatoeba's short sentences ("Very good.", "I'm home."): dev from its dev split, test from its
+    # test split, so that neither is trained on.
+    for split in ("dev", "test"):
+        for a, b in glosa_data.read_tsv(glosa_data.split_path("en-es", split, data)):
+            if _short(a) and _short(b):
+                short[split].append((a, b))
+    for origin in sorted(BACK_TRANSLATED):
+        path = os.path.join(bt, origin + ".tsv") if bt else None
+        if path and os.path.exists(path):
+            sources.append((origin, origin, _read_bt(path)))
 
-    # Nothing whose English side is in a dev set may be trained on.
-    dev_en = {a.lower() for rows in dev.values() for a, _ in rows}
+    # Nothing whose English side is in a dev set or the short-input sets may be trained on.
+    dev_en = {a.lower() for rows in list(dev.values()) + list(short.values()) for a, _ in rows}
     seen_pairs = set()
     source_count = collections.Counter()
     with open(os.path.join(out, "train.tsv.tmp"), "w", encoding="utf-8") as f:
-        for origin, pairs in sources:
+        for origin, name, pairs in sources:
             st = collections.Counter(raw=len(pairs))
             for a, b in pairs:
                 a, b = _clean_pair(a, b)
@@ -174,6 +233,8 @@ def build(data, out):
                     st["mojibake"] += 1
                     continue
                 reason = filter_reason(a, b)
+                if reason is None and origin in BACK_TRANSLATED and _ARCHAIC_ES.search(b):
+                    reason = "archaic"
                 if reason is None and a.lower() in dev_en:
                     reason = "in-dev"
                 key = (a.lower(), b.lower())
@@ -191,16 +252,18 @@ def build(data, out):
                 source_count[a.lower()] += 1
                 st["kept"] += 1
                 f.write("%s\t%s\t%s\n" % (origin, a, b))
-            stats[origin] = dict(st)
-            print("%-18s %s" % (origin, dict(st)), flush=True)
+            stats[name] = dict(st)
+            print("%-22s %s" % (name, dict(st)), flush=True)
     os.replace(os.path.join(out, "train.tsv.tmp"), os.path.join(out, "train.tsv"))
-    for set_name, rows in dev.items():
-        with open(os.path.join(out, "dev", set_name + ".en"), "w", encoding="utf-8") as fe, \
-             open(os.path.join(out, "dev", set_name + ".es"), "w", encoding="utf-8") as fs:
+    sets = [("dev", name, rows) for name, rows in dev.items()]
+    sets += [(split, "short", rows) for split, rows in short.items()]
+    for split, set_name, rows in sets:
+        with open(os.path.join(out, split, set_name + ".en"), "w", encoding="utf-8") as fe, \
+             open(os.path.join(out, split, set_name + ".es"), "w", encoding="utf-8") as fs:
             for a, b in rows:
                 fe.write(a + "\n")
                 fs.write(b + "\n")
-        stats["dev-" + set_name] = len(rows)
+        stats["%s-%s" % (split, set_name)] = len(rows)
     with open(os.path.join(out, "stats.json"), "w") as f:
         json.dump(stats, f, indent=1)
 
@@ -219,7 +282,9 @@ def read_dev(corpus, src, tgt):
     """{set name: [(source, [references])]} for the direction src->tgt."""
     out = collections.OrderedDict()
     d = os.path.join(corpus, "dev")
-    for name in ("news", "docs", "prose", "tatoeba"):
+    for name in ("news", "docs", "prose", "tatoeba", "general"):
+        if not os.path.exists(os.path.join(d, name + "." + src)):
+            continue  # a corpus built before that set existed
         with open(os.path.join(d, name + "." + src), encoding="utf-8") as f:
             s = [x.rstrip("\n") for x in f]
         with open(os.path.join(d, name + "." + tgt), encoding="utf-8") as f:
@@ -314,9 +379,11 @@ def epoch_pairs(rows, direction, epoch, seed, p_protect=0.5, p_names=0.1, p_conc
     while i < n:
         origin = rows[i][0]
         w = weights.get(origin, 1.0)
-        # The run of consecutive rows joined into this example (usually 1).
+        lexicon = origin == "lexicon"
+        # The run of consecutive rows joined into this example (usually 1). Word-list entries are
+        # never joined: a list of unrelated words is not a sentence the model should learn.
         k = 1
-        if rng.random() < p_concat:
+        if not lexicon and rng.random() < p_concat:
             k = rng.randint(2, max_concat)
             while i + k > n or rows[i + k - 1][0] != origin:
                 k -= 1
@@ -328,16 +395,85 @@ def epoch_pairs(rows, direction, epoch, seed, p_protect=0.5, p_names=0.1, p_conc
                 parts.append((s, t))
             s = " ".join(p[0] for p in parts)
             t = " ".join(p[1] for p in parts)
-            if rng.random() < p_names:
-                s, t = swap_names(s, t, rng)
-            if rng.random() < p_protect:
-                s, t, _ = glosa_spans.protect_pair(s, t)
+            if lexicon:
+                # Dictionary lemmas are lower-case; users type "Teacher" and "Done" as headings
+                # and labels, so half the entries are seen capitalised on both sides.
+                if rng.random() < 0.5:
+                    s, t = s[:1].upper() + s[1:], t[:1].upper() + t[1:]
+            else:
+                if rng.random() < p_names:
+                    s, t = swap_names(s, t, rng)
+                if rng.random() < p_protect:
+                    s, t, _ = glosa_spans.protect_pair(s, t)
             if origin in MACHINE_TRANSLATED:
                 s = glosa_spans.MT_TAG + s
+            elif origin in BACK_TRANSLATED:
+                s = glosa_spans.BT_TAG + s
             out.append((s, t))
         i += k
     rng.shuffle(out)
     return out
+
+
+# Epoch data in a process pool. The rows are cut into EPOCH_SHARDS fixed, contiguous shards, each
+# sampled with its own seed, so an epoch's examples are the same whatever the number of worker
+# processes (2 here, 16 on a GPU machine) and a resumed run sees the same data. On a GPU one core
+# preparing an epoch (1.2M examples: sampling, augmentation, SentencePiece) took 70 s, 20-40% of
+# the GPU's time; the pool prepares the next epoch while the current one trains.
+EPOCH_SHARDS = 32
+_WORKER = {}
+
+
+def _worker_init(corpus, spm_path):
+    import sentencepiece as spm
+    _WORKER["rows"] = read_train(corpus)
+    _WORKER["sp"] = spm.SentencePieceProcessor(model_file=spm_path)
+
+
+def _encode_shard(job):
+    """Sampled, augmented and encoded examples of one shard of one epoch, as two lists of id
+    lists (sources end with </s>; sides longer than max_len pieces are dropped)."""
+    direction, epoch, seed, shard, mixture, max_len = job
+    rows = _WORKER["rows"]
+    lo, hi = shard * len(rows) // EPOCH_SHARDS, (shard + 1) * len(rows) // EPOCH_SHARDS
+    pairs = epoch_pairs(rows[lo:hi], direction, epoch, seed * EPOCH_SHARDS + shard,
+                        mixture=mixture)
+    sp = _WORKER["sp"]
+    src = sp.encode([p[0] for p in pairs])
+    tgt = sp.encode([p[1] for p in pairs])
+    eos = sp.eos_id()
+    keep = [(a + [eos], b) for a, b in zip(src, tgt)
+            if 0 < len(a) <= max_len and 0 < len(b) <= max_len]
+    return keep, len(pairs)
+
+
+class EpochPool:
+    """Prepares epochs of encoded examples in worker processes (spawned, so that a CUDA context in
+    the parent is never forked), one epoch ahead of the one being trained."""
+
+    def __init__(self, corpus, spm_path, direction, seed, mixture, max_len, workers):
+        import multiprocessing
+        self.job = (direction, seed, mixture, max_len)
+        ctx = multiprocessing.get_context("spawn")
+        self.pool = ctx.Pool(workers, initializer=_worker_init, initargs=(corpus, spm_path))
+        self.pending = {}
+
+    def _submit(self, epoch):
+        if epoch not in self.pending:
+            direction, seed, mixture, max_len = self.job
+            self.pending[epoch] = [self.pool.apply_async(
+                _encode_shard, ((direction, epoch, seed, k, mixture, max_len),))
+                for k in range(EPOCH_SHARDS)]
+
+    def examples(self, epoch):
+        """(examples, sampled pairs) of `epoch`; starts preparing epoch + 1."""
+        self._submit(epoch)
+        parts = [r.get() for r in self.pending.pop(epoch)]
+        self._submit(epoch + 1)
+        return [e for part, _ in parts for e in part], sum(n for _, n in parts)
+
+    def close(self):
+        self.pool.terminate()
 
 
 def main(argv=None):
@@ -346,6 +482,8 @@ def main(argv=None):
     b = sub.add_parser("build", help="clean, filter and split the corpus")
     b.add_argument("--data")
     b.add_argument("--out", required=True)
+    b.add_argument("--bt", help="folder with back-translations bt-es.tsv / bt-en.tsv "
+                   "(tools/glosa_mono.py)")
     s = sub.add_parser("spm", help="train the joint SentencePiece model into the corpus folder")
     s.add_argument("--corpus", required=True)
     s.add_argument("--vocab-size", type=int, default=16000)
@@ -355,7 +493,7 @@ def main(argv=None):
     e.add_argument("--n", type=int, default=20)
     a = p.parse_args(argv)
     if a.cmd == "build":
-        build(glosa_data.data_dir(a.data), a.out)
+        build(glosa_data.data_dir(a.data), a.out, a.bt)
     elif a.cmd == "spm":
         print(train_spm(a.corpus, a.vocab_size))
     elif a.cmd == "sample":

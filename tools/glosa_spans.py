@@ -25,7 +25,10 @@ PLACEHOLDER_BASE = 0xE000
 # Source-side tag for machine-translated training pairs (tagged training, Caswell et al. 2019):
 # never produced at inference.
 MT_TAG = "\ue010"
-USER_SYMBOLS = [chr(PLACEHOLDER_BASE + k) for k in range(PLACEHOLDERS)] + [MT_TAG]
+# Source-side tag for back-translated pairs, whose source is the machine's (Sennrich et al. 2016,
+# tagged as Caswell et al. 2019): kept apart from MT_TAG, whose pairs have a machine-made target.
+BT_TAG = "\ue011"
+USER_SYMBOLS = [chr(PLACEHOLDER_BASE + k) for k in range(PLACEHOLDERS)] + [MT_TAG, BT_TAG]
 
 # Units written the same in English and Spanish, allowed right after a number.
 _UNITS = (r"%|‰|€|\$|£|¥|°[CF]?|km/h|km²|m²|m³|km|cm|mm|µm|nm|kg|mg|g|ml|l|KiB|MiB|GiB|TiB|"
