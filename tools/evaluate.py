@@ -251,26 +251,43 @@ def apertium(sources, src, tgt):
 SPANISH_WORDS = "/usr/share/dict/spanish"
 _LETTERS = re.compile(r"[^\W\d_]+")
 
+# Word lists (Debian: wspanish / wamerican) and Hunspell dictionaries (hunspell-es /
+# hunspell-en-us) per target language.
+WORD_LISTS = {"es": (SPANISH_WORDS, ("/usr/share/hunspell/es_ES.dic",
+                                     "/usr/share/hunspell/es_ES.aff")),
+              "en": ("/usr/share/dict/american-english", ("/usr/share/hunspell/en_US.dic",
+                                                          "/usr/share/hunspell/en_US.aff"))}
 
-HUNSPELL_ES = ("/usr/share/hunspell/es_ES.dic", "/usr/share/hunspell/es_ES.aff")
 
-
-def spanish_words():
-    """The word list plus Hunspell's inflected forms (when hunspell-es and unmunch are here)."""
-    with open(SPANISH_WORDS, encoding="utf-8") as f:
+def known_words(lang="es"):
+    """The word list plus Hunspell's inflected forms (when the Hunspell dictionary and unmunch
+    are here) of `lang`, lower-cased."""
+    words, hunspell = WORD_LISTS[lang]
+    with open(words, encoding="utf-8") as f:
         known = {w.strip().lower() for w in f}
-    if all(os.path.exists(p) for p in HUNSPELL_ES) and shutil.which("unmunch"):
-        forms = subprocess.run(["unmunch", *HUNSPELL_ES], capture_output=True, check=True).stdout
+    if all(os.path.exists(p) for p in hunspell) and shutil.which("unmunch"):
+        forms = subprocess.run(["unmunch", *hunspell], capture_output=True, check=True).stdout
         known |= {w.strip().lower() for w in forms.decode("utf-8", "replace").split("\n")}
     else:
-        print("report: hunspell-es or unmunch (hunspell-tools) is not installed: inflected "
-              "forms will count as invented", file=sys.stderr)
+        print("report: the %s Hunspell dictionary or unmunch (hunspell-tools) is not installed: "
+              "inflected forms will count as invented" % lang, file=sys.stderr)
     return known
+
+
+def short_failures(hyps, groups, known):
+    """(outputs with an invented word, empty outputs): the short-input measure of issue #30, where
+    one invented word is a failed translation ("Done" -> "¡Netras!")."""
+    invented = empty = 0
+    for h, g in zip(hyps, groups):
+        if not _LETTERS.findall(h):
+            empty += not h.strip()
+        invented += invented_words([h], [g], known)[0] > 0
+    return invented, empty
 
 
 def invented_words(hyps, groups, known):
     """(invented, copied, words, examples): words of `hyps` (runs of letters, lower-cased) found
-    neither in `known` (spanish_words()) nor in the sentence's references; `copied` counts those
+    neither in `known` (known_words()) nor in the sentence's references; `copied` counts those
     that are words of the source sentence too. The split tells the two failures apart: a copied
     word ("valley", an unaccented "Lopez") is one the model did not translate, the rest
     ("gasducto") it made up from pieces."""
@@ -306,6 +323,7 @@ def report_sets(src, tgt, data, corpus, dev_only=False):
         for name, groups in glosa_corpus.read_dev(corpus, src, tgt).items():
             if name != "tatoeba":
                 sets.append(("dev-" + name, groups))
+        sets += short_sets(corpus, src, tgt)
     else:
         print("report: no corpus folder %s: dev-news/docs/prose left out" % corpus,
               file=sys.stderr)
@@ -317,6 +335,22 @@ def report_sets(src, tgt, data, corpus, dev_only=False):
             t = [x.rstrip("\n") for x in f]
         sets.append((name, [(a, [b]) for a, b in zip(s, t)]))
     return sets
+
+
+def short_sets(corpus, src, tgt):
+    """The short-input dev and test sets of glosa_corpus.py build (1-4 words: held-out word-list
+    entries, UI strings and Tatoeba's short sentences), grouped by source."""
+    out = []
+    for split in ("dev", "test"):
+        paths = [os.path.join(corpus, split, "short." + lang) for lang in (src, tgt)]
+        if not all(os.path.exists(p) for p in paths):
+            continue
+        sides = []
+        for path in paths:
+            with open(path, encoding="utf-8") as f:
+                sides.append([x.rstrip("\n") for x in f])
+        out.append(("%s-short" % split, glosa_data.group_references(list(zip(*sides)))))
+    return out
 
 
 def report(models, data, corpus, executable, markdown=None, out_dir=None, dev_only=False,
@@ -334,9 +368,13 @@ def report(models, data, corpus, executable, markdown=None, out_dir=None, dev_on
         by_direction.setdefault((entry["source_language"], entry["target_language"]),
                                 []).append(m)
     rows = []
-    known = spanish_words() if os.path.exists(SPANISH_WORDS) else None
+    known = {lang: known_words(lang) for lang, (words, _) in WORD_LISTS.items()
+             if os.path.exists(words)}
     for (src, tgt), ids in sorted(by_direction.items()):
-        for name, groups in report_sets(src, tgt, data, corpus, dev_only):
+        sets = report_sets(src, tgt, data, corpus, dev_only)
+        if dev_only and corpus:
+            sets += [s for s in short_sets(corpus, src, tgt) if s[0] == "dev-short"]
+        for name, groups in sets:
             sources = [s for s, _ in groups]
             for system in ids + (["apertium"] if with_apertium else []):
                 t0 = time.time()
@@ -346,11 +384,15 @@ def report(models, data, corpus, executable, markdown=None, out_dir=None, dev_on
                 row = {"direction": src + "-" + tgt, "set": name, "system": system,
                        "bleu": round(bleu.score, 2), "chrf": round(chrf, 2),
                        "segments": len(hyps), "seconds": round(time.time() - t0, 1)}
-                if tgt == "es" and known:
-                    inv, copied, total, examples = invented_words(hyps, groups, known)
+                if tgt in known:
+                    inv, copied, total, examples = invented_words(hyps, groups, known[tgt])
                     row["invented_percent"] = round(100.0 * inv / max(total, 1), 2)
                     row["invented_copied_percent"] = round(100.0 * copied / max(total, 1), 2)
                     row["invented_examples"] = examples
+                if name.endswith("-short") and tgt in known:
+                    bad, empty = short_failures(hyps, groups, known[tgt])
+                    row["outputs_with_invented_word_percent"] = round(100.0 * bad / len(hyps), 2)
+                    row["empty_outputs"] = empty
                 rows.append(row)
                 print(json.dumps(row, ensure_ascii=False), flush=True)
                 if out_dir:

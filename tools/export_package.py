@@ -90,6 +90,18 @@ def broad_data(pair):
                      "translation": translation,
                      "weight": {d: w.get(name, 1.0) for d, w in glosa_corpus.MIXTURE.items()}})
     data.append(NEWS)
+    # parallel-en-es-general: its MANIFEST.tsv names licence and source of every file; the files
+    # are trained as two origins, "general" (sentences) and "lexicon" (word lists).
+    manifest = os.path.join(glosa_data.data_dir(), "parallel-en-es-general", "MANIFEST.tsv")
+    if os.path.exists(manifest):
+        with open(manifest, encoding="utf-8") as f:
+            rows = [line.rstrip("\n").split("\t") for line in f][1:]
+        for name, pairs, domain, licence, translation, source in rows:
+            origin = "lexicon" if name in glosa_corpus.LEXICON else "general"
+            data.append({"name": "%s (%s)" % (name, domain), "pairs": int(pairs),
+                         "licence": licence, "attribution": source, "translation": translation,
+                         "origin": origin,
+                         "weight": {d: w.get(origin, 1.0) for d, w in glosa_corpus.MIXTURE.items()}})
     return data
 
 
@@ -126,26 +138,6 @@ def dev_history(ck):
             for e in ck.get("history", [])]
 
 
-def quantize_int8(tensors):
-    """Every weight matrix (2-D and up: projections, GRU gates, the embedding) as int8 codes with
-    one F32 scale per row (per output channel): scale = max|row| / 127, code = round(w / scale),
-    halves away from zero, as engine/ops/quantizedlinear.cpp quantizes. Vectors (biases, layer
-    norms) keep their float dtype."""
-    out = {}
-    for name, t in tensors.items():
-        if t.dim() < 2:
-            out[name] = t
-            continue
-        w = t.float().reshape(t.shape[0], -1)
-        amax = w.abs().max(dim=1).values
-        scale = torch.where(amax > 0, amax / 127.0, torch.ones_like(amax))
-        q = w / scale[:, None]
-        codes = torch.trunc(q + torch.where(q >= 0, 0.5, -0.5)).clamp(-127, 127).to(torch.int8)
-        out[name] = codes.reshape(t.shape)
-        out[name + ".scale"] = scale.float()
-    return out
-
-
 def quantize_package(src_dir, out_dir):
     """An existing package with its weight matrices in int8 (quantize_int8) and "compute_type":
     "int8" in model.json; tokenizer files and everything else copied."""
@@ -157,7 +149,8 @@ def quantize_package(src_dir, out_dir):
         if name not in ("model.safetensors", "model.json") and os.path.isfile(
                 os.path.join(src_dir, name)):
             shutil.copyfile(os.path.join(src_dir, name), os.path.join(out_dir, name))
-    quantized = quantize_int8({k: torch.as_tensor(v.astype("float32")) for k, v in tensors.items()})
+    quantized = glosa_train.quantize_int8({k: torch.as_tensor(v.astype("float32"))
+                                           for k, v in tensors.items()})
     quantized = {k: (v if v.dtype == torch.int8 or k.endswith(".scale")
                      else torch.as_tensor(tensors[k])) for k, v in quantized.items()}
     glosa_safetensors.save(quantized, os.path.join(out_dir, "model.safetensors"),
@@ -179,7 +172,7 @@ def export(ckpt_path, out_dir, pkg_id, dtype="f16", version="1.0.0", scores=None
     np_dtype = {"f16": torch.float16, "f32": torch.float32}[dtype]
     tensors = {k: v.detach().to(np_dtype) for k, v in model.state_dict().items()}
     if quantize == "int8":
-        tensors = quantize_int8({k: v.detach() for k, v in model.state_dict().items()})
+        tensors = glosa_train.quantize_int8({k: v.detach() for k, v in model.state_dict().items()})
         tensors = {k: (v if v.dtype == torch.int8 or k.endswith(".scale") else v.to(np_dtype))
                    for k, v in tensors.items()}
     for k, v in tensors.items():
@@ -236,6 +229,7 @@ def export(ckpt_path, out_dir, pkg_id, dtype="f16", version="1.0.0", scores=None
             "batches_into_epoch": ck["batch_in_epoch"],
             "train_minutes": round(ck["train_seconds"] / 60, 1),
             "options": cfg["train"],
+            **({"mixture_overrides": cfg["mixture"]} if cfg.get("mixture") else {}),
             "dev_history": dev_history(ck),
         },
         **({"compute_type": "int8"} if quantize == "int8" else {}),

@@ -72,15 +72,23 @@ class _SmoothedCrossEntropy(torch.autograd.Function):
     passes over a [tokens, V] fp32 tensor in main memory (its log_softmax backward alone took 15%
     of a CPU step); this reads the logits twice and writes the gradient once."""
 
-    CHUNK = 128  # rows: 128 x 16k fp32 = 8 MB, within the L3 cache
+    # Rows per chunk. On a CPU 128 x 16k fp32 = 8 MB stays within the L3 cache; on a GPU that size
+    # meant thousands of kernel launches a step, and a [25k, 16k] fp32 chunk fits its memory.
+    CHUNK = {"cpu": 128}
+    CHUNK_OTHER = 32768
+
+    @staticmethod
+    def chunk(device):
+        return _SmoothedCrossEntropy.CHUNK.get(device.type, _SmoothedCrossEntropy.CHUNK_OTHER)
 
     @staticmethod
     def forward(ctx, logits, target, eps, ignore):
         valid = target != ignore
         tgt = torch.where(valid, target, torch.zeros_like(target))
         rows = torch.empty(logits.shape[0], dtype=torch.float32, device=logits.device)
-        for i in range(0, logits.shape[0], _SmoothedCrossEntropy.CHUNK):
-            j = i + _SmoothedCrossEntropy.CHUNK
+        chunk = _SmoothedCrossEntropy.chunk(logits.device)
+        for i in range(0, logits.shape[0], chunk):
+            j = i + chunk
             logp = torch.log_softmax(logits[i:j].float(), dim=-1)
             rows[i:j] = -(1.0 - eps) * logp.gather(1, tgt[i:j, None]).squeeze(1) \
                 - eps * logp.mean(dim=-1)
@@ -95,8 +103,9 @@ class _SmoothedCrossEntropy(torch.autograd.Function):
         eps, V = ctx.eps, logits.shape[-1]
         scale = valid.float() * (grad / count)
         out = torch.empty_like(logits)
-        for i in range(0, logits.shape[0], _SmoothedCrossEntropy.CHUNK):
-            j = i + _SmoothedCrossEntropy.CHUNK
+        chunk = _SmoothedCrossEntropy.chunk(logits.device)
+        for i in range(0, logits.shape[0], chunk):
+            j = i + chunk
             g = torch.softmax(logits[i:j].float(), dim=-1).sub_(eps / V)
             g.scatter_add_(1, tgt[i:j, None], torch.full((g.shape[0], 1), -(1.0 - eps),
                                                           device=g.device))
@@ -167,21 +176,23 @@ def encode_pairs(codec, pairs, max_len):
 def make_batches(examples, max_tokens, seed):
     """Token-based batches: examples sorted by length (with a seeded random tie-break so batches
     differ between epochs), grouped so that batch_size * max(padded source, padded target length)
-    stays under max_tokens, then shuffled. Deterministic for a given seed (needed for resume)."""
-    rng = random.Random(seed)
-    keys = [(len(t), len(s), rng.random(), i) for i, (s, t) in enumerate(examples)]
-    keys.sort()
-    batches, cur, cur_max = [], [], 0
-    for _, _, _, i in keys:
-        s, t = examples[i]
-        m = max(len(s), len(t) + 1)
-        if cur and (len(cur) + 1) * max(cur_max, m) > max_tokens:
-            batches.append(cur)
-            cur, cur_max = [], 0
-        cur.append(i)
+    stays under max_tokens, then shuffled. Deterministic for a given seed (needed for resume).
+    Sorted in numpy: sorting a million Python tuples took a minute of the training thread, which
+    a GPU spends waiting."""
+    import numpy as np
+    rng = np.random.RandomState(seed % 2**32)
+    src_len = np.fromiter((len(s) for s, _ in examples), dtype=np.int64, count=len(examples))
+    tgt_len = np.fromiter((len(t) for _, t in examples), dtype=np.int64, count=len(examples))
+    order = np.lexsort((rng.random_sample(len(examples)), src_len, tgt_len))
+    longest = np.maximum(src_len, tgt_len + 1)[order].tolist()
+    batches, start, cur_max = [], 0, 0
+    for k, m in enumerate(longest):
+        if k > start and (k - start + 1) * max(cur_max, m) > max_tokens:
+            batches.append(order[start:k].tolist())
+            start, cur_max = k, 0
         cur_max = max(cur_max, m)
-    if cur:
-        batches.append(cur)
+    if start < len(longest):
+        batches.append(order[start:].tolist())
     rng.shuffle(batches)
     return batches
 
@@ -190,19 +201,22 @@ def collate(examples, idx):
     """src [B, S], src_mask [B, S] (True = real token), tgt_in [B, T], tgt_out [B, T]."""
     srcs = [examples[i][0] for i in idx]
     tgts = [examples[i][1] for i in idx]
+    import numpy as np
     B = len(idx)
     S = max(len(s) for s in srcs)
     T = max(len(t) for t in tgts) + 1
-    src = torch.full((B, S), PAD, dtype=torch.long)
-    tgt_in = torch.full((B, T), PAD, dtype=torch.long)
-    tgt_out = torch.full((B, T), PAD, dtype=torch.long)
+    # Filled in numpy: a torch.tensor per row cost more than a GPU step of a small model.
+    src = np.full((B, S), PAD, dtype=np.int64)
+    tgt_in = np.full((B, T), PAD, dtype=np.int64)
+    tgt_out = np.full((B, T), PAD, dtype=np.int64)
+    tgt_in[:, 0] = BOS
     for b, (s, t) in enumerate(zip(srcs, tgts)):
-        src[b, :len(s)] = torch.tensor(s)
-        tgt_in[b, 0] = BOS
-        tgt_in[b, 1:len(t) + 1] = torch.tensor(t)
-        tgt_out[b, :len(t)] = torch.tensor(t)
+        src[b, :len(s)] = s
+        tgt_in[b, 1:len(t) + 1] = t
+        tgt_out[b, :len(t)] = t
         tgt_out[b, len(t)] = EOS
-    return src, src != PAD, tgt_in, tgt_out
+    src = torch.from_numpy(src)
+    return src, src != PAD, torch.from_numpy(tgt_in), torch.from_numpy(tgt_out)
 
 
 def pad_sources(id_lists):
@@ -245,28 +259,27 @@ class CorpusData:
     augmentations afresh (seeded by the epoch, so a resumed run sees the same examples); several
     dev sets, whose mean BLEU picks the best checkpoint."""
 
-    def __init__(self, cfg, codec):
+    def __init__(self, cfg, codec, workers):
         tr = cfg["train"]
         self.cfg, self.codec = cfg, codec
-        self.rows = glosa_corpus.read_train(cfg["corpus"])
         self.dev = glosa_corpus.read_dev(cfg["corpus"], cfg["src"], cfg["tgt"])
         self.dev = {k: dev_sample(v, tr["dev_size"]) for k, v in self.dev.items()}
         self.epoch, self.cache = None, None
-        log("corpus %s: %d rows, dev %s%s" % (
-            cfg["corpus"], len(self.rows), {k: len(v) for k, v in self.dev.items()},
+        self.pool = glosa_corpus.EpochPool(cfg["corpus"], codec.path,
+                                           cfg["src"] + "-" + cfg["tgt"], tr["seed"],
+                                           cfg.get("mixture"), tr["max_len"], workers)
+        log("corpus %s: dev %s, %d data workers%s" % (
+            cfg["corpus"], {k: len(v) for k, v in self.dev.items()}, workers,
             ", mixture overrides %s" % cfg["mixture"] if cfg.get("mixture") else ""))
 
     def examples(self, epoch):
         if epoch != self.epoch:
             t0 = time.time()
-            pairs = glosa_corpus.epoch_pairs(self.rows, self.cfg["src"] + "-" + self.cfg["tgt"],
-                                             epoch, self.cfg["train"]["seed"],
-                                             mixture=self.cfg.get("mixture"))
-            self.cache = encode_pairs(self.codec, pairs, self.cfg["train"]["max_len"])
+            self.cache, sampled = self.pool.examples(epoch)
             self.epoch = epoch
-            log("epoch %d data: %d examples of %d sampled pairs, %d target tokens [%.0fs]" % (
-                epoch + 1, len(self.cache), len(pairs), sum(len(t) for _, t in self.cache),
-                time.time() - t0))
+            log("epoch %d data: %d examples of %d sampled pairs, %d target tokens [%.0fs waited]"
+                % (epoch + 1, len(self.cache), sampled, sum(len(t) for _, t in self.cache),
+                   time.time() - t0))
         return self.cache
 
 
@@ -343,6 +356,50 @@ def dequantize(tensors):
     return out
 
 
+def quantize_int8(tensors):
+    """Every weight matrix (2-D and up: projections, GRU gates, the embedding) as int8 codes with
+    one F32 scale per row (per output channel): scale = max|row| / 127, code = round(w / scale),
+    halves away from zero, as engine/ops/quantizedlinear.cpp quantizes. Vectors (biases, layer
+    norms) keep their float dtype."""
+    out = {}
+    for name, t in tensors.items():
+        if t.dim() < 2:
+            out[name] = t
+            continue
+        w = t.float().reshape(t.shape[0], -1)
+        amax = w.abs().max(dim=1).values
+        scale = torch.where(amax > 0, amax / 127.0, torch.ones_like(amax))
+        q = w / scale[:, None]
+        codes = torch.trunc(q + torch.where(q >= 0, 0.5, -0.5)).clamp(-127, 127).to(torch.int8)
+        out[name] = codes.reshape(t.shape)
+        out[name + ".scale"] = scale.float()
+    return out
+
+
+def compact_checkpoint(src, dst):
+    """A checkpoint's weights as int8 codes with per-row scales (quantize_int8), without the
+    optimizer: a third of the fp32 file, small enough to come back from a lent GPU machine, and
+    exactly what an int8 export quantizes (re-quantizing the dequantized rows gives the same
+    codes). expand_checkpoint() makes a loadable checkpoint of it again."""
+    try:  # torch >= 2.6 (the GPU machine) loads tensors only unless told otherwise
+        ck = torch.load(src, map_location="cpu", weights_only=False)
+    except TypeError:
+        ck = torch.load(src, map_location="cpu")
+    ck.pop("optimizer", None)
+    ck["model"] = quantize_int8({k: v.float() for k, v in ck["model"].items()})
+    ck["compact"] = "int8"
+    atomic_save(ck, dst)
+
+
+def expand_checkpoint(src, dst):
+    ck = torch.load(src, map_location="cpu")
+    if ck.pop("compact", None) != "int8":
+        raise SystemExit("%s is not a compact checkpoint" % src)
+    ck["model"] = {k: torch.as_tensor(v).float() for k, v in dequantize(
+        {k: v.numpy() for k, v in ck["model"].items()}).items()}
+    atomic_save(ck, dst)
+
+
 def package_tensors(package_dir):
     """model.safetensors of an exported package, int8 weights dequantized: {name: numpy array}."""
     return dequantize(glosa_safetensors.load(os.path.join(package_dir, "model.safetensors")))
@@ -361,6 +418,25 @@ def load_package_weights(model, package_dir):
             raise ValueError("%s: tensor %s has shape %s, model expects %s"
                              % (package_dir, name, tuple(t.shape), tuple(own[name].shape)))
     model.load_state_dict({k: torch.as_tensor(v).float() for k, v in tensors.items()})
+
+
+def remap_embedding(model, surgery_path):
+    """Starts the rows of the pieces tools/spm_surgery.py gave the tokenizer from what the model
+    knows (its spm-surgery.json): the mean of the rows listed, plus for a capitalised word the mean
+    capitalised-minus-lower-case difference of the word pairs the vocabulary had."""
+    with open(surgery_path, encoding="utf-8") as f:
+        plan = json.load(f)
+    emb = model.embedding.weight
+    with torch.no_grad():
+        old = emb.detach().clone()
+        pairs = torch.tensor(plan["capital_pairs"], dtype=torch.long)
+        capital = (old[pairs[:, 0]] - old[pairs[:, 1]]).mean(0) if len(pairs) else 0
+        for i, how in plan["init"].items():
+            row = old[torch.tensor(how["mean_of"], dtype=torch.long)].mean(0)
+            if how.get("plus") == "capital":
+                row = row + capital
+            emb[int(i)] = row
+    log("embedding rows of %d new pieces initialised from %s" % (len(plan["init"]), surgery_path))
 
 
 def package_embedding(package_dir):
@@ -408,6 +484,8 @@ def add_common_args(p, arch):
                    "vocabulary and width) starts this model's embedding; its spm.model is used")
     g.add_argument("--threads", type=int, default=2)
     g.add_argument("--device", default="cpu", help="cpu, or cuda on a GPU machine")
+    g.add_argument("--data-workers", type=int, default=2,
+                   help="processes preparing the next epoch's examples (--corpus only)")
     g.add_argument("--autocast", choices=("auto", "bf16", "off"), default="auto",
                    help="bf16 autocast for the matmuls (weights, optimizer, softmax, layer norm and "
                    "loss stay fp32); auto: on for cuda and for CPUs with native bf16 "
@@ -525,7 +603,9 @@ def main(arch, argv=None):
             if manifest["architecture"] != arch.name:
                 raise SystemExit("%s is a %s package" % (args.init_from, manifest["architecture"]))
             hparams = {k: manifest["hyperparameters"][k] for k in arch.defaults}
-            spm_path = os.path.join(args.init_from, manifest["tokenizer"]["source"])
+            # --spm: the package's tokenizer after tools/spm_surgery.py (its spm-surgery.json
+            # beside it says how the new pieces' rows start).
+            spm_path = args.spm or os.path.join(args.init_from, manifest["tokenizer"]["source"])
             init_step = int(manifest.get("training", {}).get("steps", 0))
             log("initialising from package %s (step %d)" % (args.init_from, init_step))
         elif args.init_embedding:
@@ -581,6 +661,9 @@ def main(arch, argv=None):
         model.load_state_dict(init_ck["model"])
     elif cfg.get("init_from"):
         load_package_weights(model, cfg["init_from"])
+        surgery = os.path.join(os.path.dirname(os.path.abspath(args.spm or "")), "spm-surgery.json")
+        if args.spm and os.path.exists(surgery):
+            remap_embedding(model, surgery)
     elif cfg.get("init_embedding"):
         # Another architecture's embedding over the same joint vocabulary: the RNN starts from
         # the Transformer's word vectors instead of noise (the rest is trained from scratch).
@@ -597,7 +680,8 @@ def main(arch, argv=None):
 
     if cfg.get("corpus") and args.corpus:
         cfg["corpus"] = os.path.abspath(args.corpus)  # the folder may have moved between runs
-    data = CorpusData(cfg, codec) if cfg.get("corpus") else TatoebaData(cfg, codec, args.data)
+    data = (CorpusData(cfg, codec, args.data_workers) if cfg.get("corpus")
+            else TatoebaData(cfg, codec, args.data))
 
     def save(path, best=False):
         obj = {"config": cfg, "model": {k: v.cpu() for k, v in model.state_dict().items()},
@@ -716,6 +800,9 @@ def main(arch, argv=None):
                 break
             if tr["max_minutes"] and time.time() - proc_start > tr["max_minutes"] * 60:
                 log("time limit reached")
+                # The steps since the last evaluation count too: a GPU run ends on its limit,
+                # and its last minutes are often its best.
+                evaluate()
                 done = True
                 break
             if stop["flag"]:
@@ -724,5 +811,7 @@ def main(arch, argv=None):
         if state["evals_since_best"] >= tr["patience"]:
             done = True
     save(os.path.join(run_dir, "last.pt"))
+    if hasattr(data, "pool"):
+        data.pool.close()
     log("finished: step %d, best dev BLEU %.2f" % (state["step"], state["best_bleu"]))
     return 0

@@ -248,7 +248,7 @@ class TrainingOps(unittest.TestCase):
         emb = torch.randn(V, 16) * 0.05
         with tempfile.TemporaryDirectory() as d:
             glosa_safetensors.save(
-                {k: v.numpy() for k, v in export_package.quantize_int8(
+                {k: v.numpy() for k, v in glosa_train.quantize_int8(
                     {"embedding.weight": emb}).items()},
                 os.path.join(d, "model.safetensors"))
             back = glosa_train.package_embedding(d)
