@@ -802,7 +802,8 @@ def main(arch, argv=None):
                 log("time limit reached")
                 # The steps since the last evaluation count too: a GPU run ends on its limit,
                 # and its last minutes are often its best.
-                evaluate()
+                if not state["history"] or state["history"][-1]["step"] != state["step"]:
+                    evaluate()
                 done = True
                 break
             if stop["flag"]:

@@ -1,0 +1,43 @@
+#!/usr/bin/python3
+"""Greedy BLEU of a package or checkpoint on the broad corpus's dev sets, sampled as training
+samples them (--dev-size N sources spread over each set): the number a training run's "DEV" line
+reports, for a model that was not trained in that run (the starting point of a fine-tune).
+
+  tools/dev_scores.py --corpus /work/runs/broad-en-es --dev-size 400 resources/models/transformer-general-en-es
+"""
+import argparse
+import json
+import os
+import sys
+
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+import torch  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import evaluate  # noqa: E402
+import glosa_corpus  # noqa: E402
+import glosa_train  # noqa: E402
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("model", help="package folder or checkpoint .pt")
+    p.add_argument("--corpus", required=True)
+    p.add_argument("--dev-size", type=int, default=400)
+    p.add_argument("--threads", type=int, default=1)
+    a = p.parse_args(argv)
+    torch.set_num_threads(a.threads)
+    model, codec, info = evaluate.load_model(a.model)
+    scores = {}
+    for name, groups in glosa_corpus.read_dev(a.corpus, info["src"], info["tgt"]).items():
+        bleu, chrf, _ = glosa_train.evaluate_groups(model, codec,
+                                                    glosa_train.dev_sample(groups, a.dev_size))
+        scores[name] = {"bleu": round(bleu, 2), "chrf": round(chrf, 2)}
+    mean = sum(v["bleu"] for v in scores.values()) / len(scores)
+    print(json.dumps({"model": a.model, "dev_size": a.dev_size, "mean_bleu": round(mean, 2),
+                      "sets": scores}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
