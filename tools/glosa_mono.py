@@ -88,11 +88,12 @@ SOURCES = [
                  "(Wikinews CC BY 2.5, Wikivoyage/Wikipedia CC BY-SA, wikiHow CC BY-NC-SA 3.0, "
                  "academic CC BY, fiction CC BY / public domain; see UD_English-GUM README)"),
     dict(name="wikisplit", lang="en", repo="google-research-datasets/wiki-split",
-         glob=r"(test|tune|validation)\.tsv$", kind="wikisplit", genre="nonfiction",
+         glob=r"(test|tune|validation)\.tsv$", kind="wikisplit", genre="nonfiction", cap=0,
          licence="CC BY-SA 4.0 (WikiSplit: English Wikipedia sentences; first column, "
                  "detokenized)"),
     dict(name="wordnet_examples", lang="en", deb="wordnet-base",
          path="/usr/share/wordnet/data.{noun,verb,adj,adv}", kind="wordnet", genre="nonfiction",
+         cap=0,
          licence="WordNet 3.0 licence (Princeton University; permissive, attribution); usage "
                  "examples from the glosses, first letter capitalized and a full stop added"),
     dict(name="fortunes_en", lang="en", deb="fortunes",
@@ -460,6 +461,8 @@ def main():
             if src["lang"] != lang:
                 continue
             stats = dict(raw=0, filtered=0, heldout=0, dup=0, cap=0, kept=0, docs=0)
+            # the per-document cap is for novels; list-like sources (one file = many texts) have none
+            doc_cap = src.get("cap", args.max_per_doc) or float("inf")
             for doc_id, sents in iter_documents(src, args.mirror):
                 stats["docs"] += 1
                 kept_doc = 0
@@ -481,7 +484,7 @@ def main():
                     if k in seen:
                         stats["dup"] += 1
                         continue
-                    if kept_doc >= args.max_per_doc:
+                    if kept_doc >= doc_cap:
                         stats["cap"] += 1
                         continue
                     seen.add(k)
@@ -515,12 +518,19 @@ def main():
         os.replace(out_path + ".tmp", out_path)
         print(f"{out_path}: {n} sentences", file=sys.stderr)
 
-    mpath = os.path.join(args.out, "MANIFEST.tsv" if not args.only else f"MANIFEST.{args.only}.tsv")
-    with open(mpath, "w", encoding="utf-8") as f:
-        f.write("source\tlanguage\tsentences_kept\tlicence\twhere_from\tgenre\tdocuments"
-                "\traw_segments\tfiltered\theldout_removed\tduplicates\tover_doc_cap\n")
-        for row in manifest:
-            f.write("\t".join(str(x) for x in row) + "\n")
+    # MANIFEST.tsv: with --only, the other language's rows are kept from the previous run
+    mpath = os.path.join(args.out, "MANIFEST.tsv")
+    header = ("source\tlanguage\tsentences_kept\tlicence\twhere_from\tgenre\tdocuments"
+              "\traw_segments\tfiltered\theldout_removed\tduplicates\tover_doc_cap\n")
+    rows = ["\t".join(str(x) for x in row) + "\n" for row in manifest]
+    if args.only and os.path.exists(mpath):
+        with open(mpath, encoding="utf-8") as f:
+            old = [l for l in f.readlines()[1:] if l.split("\t")[1] != args.only]
+        rows = old + rows if args.only == "en" else rows + old
+    with open(mpath + ".tmp", "w", encoding="utf-8") as f:
+        f.write(header)
+        f.writelines(rows)
+    os.replace(mpath + ".tmp", mpath)
     print(f"{mpath} written", file=sys.stderr)
 
 
