@@ -24,6 +24,20 @@ A per-document cap keeps any one novel from dominating.
 
 Usage: /usr/bin/python3 tools/glosa_mono.py [--out /work/runs/mono] [--mirror /work/.mirror]
            [--max-per-doc 4000] [--only es|en]
+
+Rebuild from scratch (about 15 minutes on 2 busy cores; the result is deterministic for the same
+snapshots, whose commits MANIFEST.tsv records):
+    fetch (the session tool) each repository named in SOURCES: github:cligs/textbox,
+        github:cligs/conha19, github:COST-ELTeC/ELTeC-spa, github:COST-ELTeC/ELTeC-eng,
+        github:UniversalDependencies/UD_Spanish-GSD, github:UniversalDependencies/UD_Spanish-AnCora,
+        github:UniversalDependencies/UD_English-EWT, github:UniversalDependencies/UD_English-GUM,
+        github:openstax/osbooks-fisica-universitaria-bundle, github:openstax/osbooks-quimica-bundle,
+        github:openstax/osbooks-introduccion-estadistica-bundle,
+        github:google-research-datasets/wiki-split
+    apt-get install fortunes-es fortunes wordnet-base
+    nice -n 10 /usr/bin/python3 tools/glosa_mono.py
+Files too large for the mirror snapshot (UD AnCora, UD GSD train) are reported and skipped.
+Then back-translate with tools/backtranslate.py (see its docstring).
 """
 import argparse
 import glob
