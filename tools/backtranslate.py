@@ -9,7 +9,8 @@ after each chunk), so a partial file is usable at any time; each line holds both
     --order synthetic-first:  synthetic_translation<TAB>real_input   (es mono -> bt-es.tsv)
     --order real-first:       real_input<TAB>synthetic_translation   (en mono -> bt-en.tsv)
 A sentence that fails gets an empty translation (its line is kept, so nothing shifts); drop
-pairs with an empty side before training.
+pairs with an empty side before training. A chunk in which every sentence failed (the model or
+glosa-cli missing, say) is not written: the run stops with exit code 3.
 
 Why `glosa-cli evaluate`: `glosa-cli translate` decodes one stdin line at a time (batch 1);
 `evaluate --source F --reference F --json` sends 4 x batch-size lines per Translator::translate
@@ -98,7 +99,9 @@ def main():
     if have:
         with open(args.output, encoding="utf-8") as f:
             for l in f:
-                seen.add(l.rstrip("\n").split("\t")[col])
+                parts = l.rstrip("\n").split("\t")
+                if len(parts) == 2 and parts[1 - col].strip():  # an empty translation is retried
+                    seen.add(parts[col])
     total = len(lines)
     lines = [l for l in lines if l not in seen]
     print(f"{args.input}: {total} lines, {have} pairs already in {args.output}, "
@@ -114,6 +117,9 @@ def main():
             hyps, err = translate_chunk(args.cli, args.model, chunk, extra, tmpdir)
             if err:
                 print(f"chunk at line {done + 1}: {err} (fell back to translate)", flush=True)
+            if not any(hyps):
+                print(f"chunk at line {done + 1}: no sentence translated; stopping", flush=True)
+                sys.exit(3)
             for real, syn in zip(chunk, hyps):
                 syn = syn.replace("\t", " ")
                 if args.order == "synthetic-first":
