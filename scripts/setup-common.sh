@@ -8,7 +8,7 @@ BUILD_DIR=${GLOSA_BUILD_DIR:-$ROOT/build}
 # Qt's own strings (Close, Cancel, file dialogs) in Korean and Spanish; fonts-nanum: Hangul
 # glyphs for the Korean UI (10 MB; fonts-noto-cjk would be 56 MB), checked by tst_gui.
 PACKAGES=(
-  cmake ninja-build g++ pkg-config
+  cmake ninja-build g++ pkg-config ccache
   qt6-base-dev qt6-base-dev-tools libqt6sql6-sqlite qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   libdnnl-dev ocl-icd-opencl-dev libicu-dev libsqlite3-dev libsentencepiece-dev
   nlohmann-json3-dev libbenchmark-dev xvfb xauth
@@ -30,6 +30,11 @@ fi
 
 # GLOSA_SETUP_ONLY=1: packages only (scripts/setup-sanitize.sh builds elsewhere, with clang).
 if [ -z "${GLOSA_SETUP_ONLY:-}" ]; then
-  cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release
+  # ccache: a second clone or a rebuilt tree (CI builds a fresh clone each time) compiles only what
+  # changed, which on two cores is most of the set-up time. Paths relative to the clone, so that
+  # clones in different folders share the cache.
+  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$ROOT}
+  cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
   cmake --build "$BUILD_DIR"
 fi

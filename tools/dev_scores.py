@@ -25,14 +25,26 @@ def main(argv=None):
     p.add_argument("--corpus", required=True)
     p.add_argument("--dev-size", type=int, default=400)
     p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--short", action="store_true",
+                   help="the short-input dev and test sets instead (with the share of outputs "
+                   "holding an invented word, and of empty ones)")
     a = p.parse_args(argv)
     torch.set_num_threads(a.threads)
     model, codec, info = evaluate.load_model(a.model)
     scores = {}
-    for name, groups in glosa_corpus.read_dev(a.corpus, info["src"], info["tgt"]).items():
-        bleu, chrf, _ = glosa_train.evaluate_groups(model, codec,
-                                                    glosa_train.dev_sample(groups, a.dev_size))
+    if a.short:
+        sets = evaluate.short_sets(a.corpus, info["src"], info["tgt"])
+        known = evaluate.known_words(info["tgt"])
+    else:
+        sets = glosa_corpus.read_dev(a.corpus, info["src"], info["tgt"]).items()
+    for name, groups in sets:
+        groups = glosa_train.dev_sample(groups, a.dev_size)
+        bleu, chrf, hyps = glosa_train.evaluate_groups(model, codec, groups)
         scores[name] = {"bleu": round(bleu, 2), "chrf": round(chrf, 2)}
+        if a.short:
+            bad, empty = evaluate.short_failures(hyps, groups, known)
+            scores[name].update(outputs_with_invented_word_percent=round(100.0 * bad / len(hyps), 2),
+                                empty_outputs=empty, sources=len(hyps))
     mean = sum(v["bleu"] for v in scores.values()) / len(scores)
     print(json.dumps({"model": a.model, "dev_size": a.dev_size, "mean_bleu": round(mean, 2),
                       "sets": scores}))

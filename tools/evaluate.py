@@ -354,7 +354,7 @@ def short_sets(corpus, src, tgt):
 
 
 def report(models, data, corpus, executable, markdown=None, out_dir=None, dev_only=False,
-           with_apertium=True):
+           with_apertium=True, only_sets=None):
     """Scores every model (glosa-cli, package defaults) and Apertium on every report set of each
     direction the models cover. Returns the rows."""
     listing = [json.loads(line) for line in subprocess.run(
@@ -375,6 +375,8 @@ def report(models, data, corpus, executable, markdown=None, out_dir=None, dev_on
         if dev_only and corpus:
             sets += [s for s in short_sets(corpus, src, tgt) if s[0] == "dev-short"]
         for name, groups in sets:
+            if only_sets and name not in only_sets:
+                continue
             sources = [s for s, _ in groups]
             for system in ids + (["apertium"] if with_apertium else []):
                 t0 = time.time()
@@ -425,6 +427,8 @@ def main(argv=None):
     r.add_argument("--dev", action="store_true", help="the dev sets only (Tatoeba dev, "
                    "newstest2012, docs, prose): for choosing checkpoints and mixtures")
     r.add_argument("--no-apertium", action="store_true", help="leave Apertium out")
+    r.add_argument("--sets", help="comma-separated set names to score (default: all), e.g. "
+                   "tatoeba-test,newstest2013,tico19-test,test-short")
     r.add_argument("--glosa-cli", default=os.path.join(
         os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "build", "bin", "glosa-cli"))
     for name in ("hyps", "model", "apertium", "cli"):
@@ -457,7 +461,7 @@ def main(argv=None):
     os.environ.pop("OPENBLAS_CORETYPE", None)
     if a.cmd == "report":
         report(a.models.split(","), a.data, a.corpus, a.glosa_cli, a.markdown, a.out_dir,
-               a.dev, not a.no_apertium)
+               a.dev, not a.no_apertium, a.sets.split(",") if a.sets else None)
         return 0
     t0 = time.time()
     decoding = None
