@@ -28,9 +28,22 @@ def main(argv=None):
     p.add_argument("--short", action="store_true",
                    help="the short-input dev and test sets instead (with the share of outputs "
                    "holding an invented word, and of empty ones)")
+    p.add_argument("--chars", help="instead: for each of these characters, in how many dev "
+                   "sentences whose reference has it the greedy output has it too (e.g. ¡ÁÍÓÚÑ)")
     a = p.parse_args(argv)
     torch.set_num_threads(a.threads)
     model, codec, info = evaluate.load_model(a.model)
+    if a.chars:
+        rows = [(s, refs) for groups in glosa_corpus.read_dev(a.corpus, info["src"],
+                                                              info["tgt"]).values()
+                for s, refs in groups if any(c in r for r in refs for c in a.chars)]
+        hyps = glosa_train.translate(model, codec, [s for s, _ in rows])
+        out = {c: {"sources": sum(any(c in r for r in refs) for _, refs in rows),
+                   "output_has_it": sum(c in h for h, (_, refs) in zip(hyps, rows)
+                                        if any(c in r for r in refs))} for c in a.chars}
+        print(json.dumps({"model": a.model, "sentences": len(rows), "chars": out,
+                          "broken_bytes": sum("\ufffd" in h for h in hyps)}, ensure_ascii=False))
+        return 0
     scores = {}
     if a.short:
         sets = evaluate.short_sets(a.corpus, info["src"], info["tgt"])
