@@ -152,6 +152,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <comment>button: caption the chosen images</comment>
         <translation>Describir</translation>
     </message>
+    <message>
+        <source>Captioner: %1</source>
+        <translation>Modelo de descripciones: %1</translation>
+    </message>
 </context>
 <context>
     <name>glosa::CompareColumn</name>
@@ -791,16 +795,16 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>Stopped reading %1; no document is open.</source>
         <translation>Se dejó de leer %1; no hay ningún documento abierto.</translation>
     </message>
+    <message>
+        <source>The model&apos;s own (%1)</source>
+        <translation>La del modelo (%1)</translation>
+    </message>
 </context>
 <context>
     <name>glosa::EvaluateDialog</name>
     <message>
         <source>Evaluate models</source>
         <translation>Evaluar modelos</translation>
-    </message>
-    <message>
-        <source>Bundled sample (520 Tatoeba test pairs)</source>
-        <translation>Muestra incluida (520 pares de prueba de Tatoeba)</translation>
     </message>
     <message>
         <source>A TSV file (source, tab, reference)…</source>
@@ -925,6 +929,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>%1: %2 sentences. %3</source>
         <translation>%1: %2 oraciones. %3</translation>
     </message>
+    <message>
+        <source>Bundled sample (520 Tatoeba pairs: each sentence once, scored against all its translations)</source>
+        <translation>Muestra incluida (520 pares de Tatoeba: cada frase una vez, puntuada con todas sus traducciones)</translation>
+    </message>
 </context>
 <context>
     <name>glosa::EvaluationWorker</name>
@@ -992,6 +1000,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>Your edit was not saved to the history: %1</source>
         <translation>Su corrección no se guardó en el historial: %1</translation>
+    </message>
+    <message>
+        <source>An earlier version of this translation could not be replaced in the history: %1</source>
+        <translation>No se pudo sustituir en el historial una versión anterior de esta traducción: %1</translation>
     </message>
 </context>
 <context>
@@ -1749,6 +1761,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>&amp;Evaluate models…</source>
         <translation>E&amp;valuar modelos…</translation>
     </message>
+    <message>
+        <source>Translate captions &amp;with:</source>
+        <translation>Traducir descripciones &amp;con:</translation>
+    </message>
 </context>
 <context>
     <name>glosa::ModelChoice</name>
@@ -1871,20 +1887,24 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <translation>Haga clic en una palabra de una columna para ver los candidatos que el modelo sopesó en ese paso.</translation>
     </message>
     <message>
-        <source>model</source>
-        <translation>modelo</translation>
-    </message>
-    <message>
-        <source>after %1</source>
-        <translation>tras %1</translation>
-    </message>
-    <message>
         <source>step %1</source>
         <translation>paso %1</translation>
     </message>
     <message>
         <source>Click to decode again with “%1” forced here</source>
         <translation>Clic para decodificar de nuevo forzando «%1» aquí</translation>
+    </message>
+    <message>
+        <source>Piece: %1</source>
+        <translation>Fragmento: %1</translation>
+    </message>
+    <message>
+        <source>the model&apos;s probability</source>
+        <translation>probabilidad del modelo</translation>
+    </message>
+    <message>
+        <source>after the decoding settings</source>
+        <translation>tras los ajustes de decodificación</translation>
     </message>
 </context>
 <context>
@@ -2125,6 +2145,26 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>Forced: part of the prefix you chose</source>
         <translation>Forzada: parte del prefijo que eligió</translation>
+    </message>
+    <message>
+        <source>This text looks like %1, and the model translates from %2.</source>
+        <translation>Este texto parece estar en %1, y el modelo traduce del %2.</translation>
+    </message>
+    <message>
+        <source>Translate %1 → %2</source>
+        <translation>Traducir %1 → %2</translation>
+    </message>
+    <message>
+        <source>Translate anyway</source>
+        <translation>Traducir de todos modos</translation>
+    </message>
+    <message>
+        <source>Not translated: the text is not in %1.</source>
+        <translation>Sin traducir: el texto no está en %1.</translation>
+    </message>
+    <message>
+        <source>Cancelled. The translation shown is of the text before your last changes.</source>
+        <translation>Cancelado. La traducción que se muestra es la del texto antes de sus últimos cambios.</translation>
     </message>
 </context>
 <context>

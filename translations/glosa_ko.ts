@@ -152,6 +152,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <comment>button: caption the chosen images</comment>
         <translation>캡션 생성</translation>
     </message>
+    <message>
+        <source>Captioner: %1</source>
+        <translation>캡션 모델: %1</translation>
+    </message>
 </context>
 <context>
     <name>glosa::CompareColumn</name>
@@ -783,16 +787,16 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>Stopped reading %1; no document is open.</source>
         <translation>%1 읽기를 중지했습니다. 열린 문서가 없습니다.</translation>
     </message>
+    <message>
+        <source>The model&apos;s own (%1)</source>
+        <translation>모델 기본 설정 (%1)</translation>
+    </message>
 </context>
 <context>
     <name>glosa::EvaluateDialog</name>
     <message>
         <source>Evaluate models</source>
         <translation>모델 평가</translation>
-    </message>
-    <message>
-        <source>Bundled sample (520 Tatoeba test pairs)</source>
-        <translation>내장 샘플 (Tatoeba 테스트 520쌍)</translation>
     </message>
     <message>
         <source>A TSV file (source, tab, reference)…</source>
@@ -916,6 +920,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>%1: %2 sentences. %3</source>
         <translation>%1: %2개 문장. %3</translation>
     </message>
+    <message>
+        <source>Bundled sample (520 Tatoeba pairs: each sentence once, scored against all its translations)</source>
+        <translation>내장 샘플 (Tatoeba 520쌍: 문장마다 한 번씩, 모든 번역과 비교해 채점)</translation>
+    </message>
 </context>
 <context>
     <name>glosa::EvaluationWorker</name>
@@ -983,6 +991,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>Your edit was not saved to the history: %1</source>
         <translation>수정한 내용을 기록에 저장하지 못했습니다: %1</translation>
+    </message>
+    <message>
+        <source>An earlier version of this translation could not be replaced in the history: %1</source>
+        <translation>기록에서 이 번역의 이전 버전을 바꾸지 못했습니다: %1</translation>
     </message>
 </context>
 <context>
@@ -1730,6 +1742,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>&amp;Evaluate models…</source>
         <translation>모델 평가(&amp;E)…</translation>
     </message>
+    <message>
+        <source>Translate captions &amp;with:</source>
+        <translation>캡션 번역 모델(&amp;W):</translation>
+    </message>
 </context>
 <context>
     <name>glosa::ModelChoice</name>
@@ -1852,20 +1868,24 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>열에서 단어를 클릭하면 그 단계에서 모델이 고려한 후보가 표시됩니다.</translation>
     </message>
     <message>
-        <source>model</source>
-        <translation>모델</translation>
-    </message>
-    <message>
-        <source>after %1</source>
-        <translation>%1 후</translation>
-    </message>
-    <message>
         <source>step %1</source>
         <translation>%1단계</translation>
     </message>
     <message>
         <source>Click to decode again with “%1” forced here</source>
         <translation>클릭하면 여기에 “%1”을(를) 강제하여 다시 디코딩합니다</translation>
+    </message>
+    <message>
+        <source>Piece: %1</source>
+        <translation>조각: %1</translation>
+    </message>
+    <message>
+        <source>the model&apos;s probability</source>
+        <translation>모델의 확률</translation>
+    </message>
+    <message>
+        <source>after the decoding settings</source>
+        <translation>디코딩 설정 적용 후</translation>
     </message>
 </context>
 <context>
@@ -2104,6 +2124,26 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>Forced: part of the prefix you chose</source>
         <translation>강제됨: 선택한 접두사의 일부</translation>
+    </message>
+    <message>
+        <source>This text looks like %1, and the model translates from %2.</source>
+        <translation>이 텍스트는 %1로 보이지만, 이 모델은 %2에서 번역합니다.</translation>
+    </message>
+    <message>
+        <source>Translate %1 → %2</source>
+        <translation>%1 → %2로 번역</translation>
+    </message>
+    <message>
+        <source>Translate anyway</source>
+        <translation>그래도 번역</translation>
+    </message>
+    <message>
+        <source>Not translated: the text is not in %1.</source>
+        <translation>번역하지 않음: 텍스트가 %1가 아닙니다.</translation>
+    </message>
+    <message>
+        <source>Cancelled. The translation shown is of the text before your last changes.</source>
+        <translation>취소했습니다. 표시된 번역은 마지막으로 고치기 전 텍스트의 번역입니다.</translation>
     </message>
 </context>
 <context>

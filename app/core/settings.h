@@ -19,6 +19,8 @@ inline constexpr char kCurrentTab[] = "window/tab";
 inline constexpr char kTranslateSplitter[] = "translate/splitter";
 inline constexpr char kTranslateEditors[] = "translate/editors";
 inline constexpr char kLastModel[] = "models/last";
+// + "<source>-<target>": the model the user last picked for that direction (AppContext).
+inline constexpr char kDirectionModelPrefix[] = "models/direction/";
 inline constexpr char kDecoding[] = "decoding/current";
 inline constexpr char kDecodingPreset[] = "decoding/preset"; // "" when the settings are custom
 inline constexpr char kPresets[] = "decoding/presets";       // user presets: name → options map

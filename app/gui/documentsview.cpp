@@ -5,6 +5,7 @@
 #include "app/core/history/recorder.h"
 #include "app/core/history/results.h"
 #include "app/core/modelcatalog.h"
+#include "app/core/settings.h"
 #include "guiutil.h"
 #include "theme.h"
 
@@ -65,8 +66,10 @@ DocumentsView::DocumentsView(AppContext &context, QWidget *parent)
     m_file->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_qualityLabel = new QLabel(this);
     m_quality = new QComboBox(this);
-    m_quality->addItem(QString(), int(documents::DocumentWorker::Quality::Fast));
+    // The model's own decoding first, the default: what Translate uses, where greedy was silently
+    // worse.
     m_quality->addItem(QString(), int(documents::DocumentWorker::Quality::Best));
+    m_quality->addItem(QString(), int(documents::DocumentWorker::Quality::Fast));
     m_qualityLabel->setBuddy(m_quality);
     m_translate = new QPushButton(this);
     m_translate->setObjectName(QStringLiteral("translateDocument"));
@@ -179,6 +182,8 @@ DocumentsView::DocumentsView(AppContext &context, QWidget *parent)
                                            .arg(where, documents::encodingDisplayName(encoding)));
                 else
                     emit statusMessage(tr("Saved %1").arg(where));
+                // Those edits are safe in the file: leaving the document no longer loses them.
+                m_exportedEdits = m_exportingEdits;
                 emit exported(path);
             });
     connect(m_worker, &documents::DocumentWorker::failed, this, [this](const QString &message) {
@@ -222,6 +227,7 @@ void DocumentsView::useModel(const ModelChoice &choice)
     m_choice = choice;
     if (choice.isReady())
         m_worker->setModel(*choice.model, m_context.plugins());
+    updateQualityNames();
     updateState();
 }
 
@@ -278,9 +284,25 @@ void DocumentsView::chooseDocument()
         openDocument(path);
 }
 
+void DocumentsView::updateQualityNames()
+{
+    using Quality = documents::DocumentWorker::Quality;
+    m_quality->setItemText(m_quality->findData(int(Quality::Fast)), tr("Fast (greedy)"));
+    m_quality->setItemText(m_quality->findData(int(Quality::Best)),
+                           m_choice.model ? tr("The model's own (%1)")
+                                                .arg(decodingSummary(
+                                                    m_choice.model->decodingDefaults()))
+                                          : tr("Best (beam search)"));
+}
+
+bool DocumentsView::hasUnexportedEdits() const
+{
+    return !m_edits.isEmpty() && m_edits != m_exportedEdits;
+}
+
 bool DocumentsView::keepEdits()
 {
-    return !m_edits.isEmpty() &&
+    return hasUnexportedEdits() &&
            QMessageBox::question(this, tr("Discard your edits?"),
                                  tr("Opening another document discards the %n paragraph(s) "
                                     "you edited. Export first to keep them.",
@@ -304,6 +326,8 @@ void DocumentsView::openDocument(const QString &path)
     m_left = -1;
     m_currentParagraph = m_currentSentence = -1;
     m_edits.clear();
+    m_exportedEdits.clear();
+    m_exportingEdits.clear();
     m_targets.clear();
     m_modelTexts.clear();
     m_historyId = 0;
@@ -380,7 +404,7 @@ void DocumentsView::translateDocument()
         return;
     if (isOutOfDate()) {
         // Another model or quality: read the document again and translate all of it.
-        if (!m_edits.isEmpty() &&
+        if (hasUnexportedEdits() &&
             QMessageBox::question(this, tr("Discard your edits?"),
                                   tr("Translating the document again replaces the %n "
                                      "paragraph(s) you edited.",
@@ -519,6 +543,7 @@ void DocumentsView::exportDocument()
 
 void DocumentsView::exportTo(const QString &path)
 {
+    m_exportingEdits = m_edits; // exported once the worker says so
     m_worker->exportTo(path, m_edits);
     recordHistory(false); // the user's version as exported
 }
@@ -720,8 +745,7 @@ void DocumentsView::retranslateUi()
     if (m_path.isEmpty())
         m_file->setText(tr("Open or drop a document"));
     m_qualityLabel->setText(tr("&Quality:"));
-    m_quality->setItemText(0, tr("Fast (greedy)"));
-    m_quality->setItemText(1, tr("Best (beam search)"));
+    updateQualityNames();
     m_cancel->setText(tr("Cancel"));
     m_cancel->setToolTip(tr("Stop; the finished part is kept"));
     m_export->setText(tr("&Export…"));

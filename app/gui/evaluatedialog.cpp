@@ -123,7 +123,10 @@ EvaluateDialog::EvaluateDialog(AppContext &context, QWidget *parent)
     m_models = new QListWidget(this);
     m_models->setMaximumHeight(110);
     m_testSet = new QComboBox(this);
-    m_testSet->addItem(tr("Bundled sample (520 Tatoeba test pairs)"));
+    // Its sentences are fewer than its pairs (a sentence with several translations is one
+    // sentence, scored against all of them): the status counts sentences, so this says both.
+    m_testSet->addItem(tr("Bundled sample (520 Tatoeba pairs: each sentence once, scored against "
+                          "all its translations)"));
     m_testSet->addItem(tr("A TSV file (source, tab, reference)…"));
     m_testSet->addItem(tr("Two aligned files (sources, references)…"));
     m_testSetFile = new QLabel(this);

@@ -212,7 +212,7 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent)
 
     createMenus();
     connect(m_models, &QComboBox::currentIndexChanged, this,
-            [this] { m_context.chooseModel(currentModelId()); });
+            [this] { m_context.chooseModel(currentModelId(), AppContext::ChosenBy::User); });
     connect(&context, &AppContext::modelsChanged, this, &MainWindow::fillModelPicker);
     connect(&context, &AppContext::modelChosen, this, &MainWindow::showModelChoice);
     connect(&context, &AppContext::modelLoaded, this, [this](const ModelInfo &info) {
@@ -226,6 +226,7 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent)
                 statusBar()->showMessage(message);
             });
     connect(m_swap, &QToolButton::clicked, this, &MainWindow::swapDirection);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateModelLabel);
     connect(m_translate, &TranslateView::statusMessage, this,
             [this](const QString &m) { statusBar()->showMessage(m, 8000); });
     connect(m_documents, &DocumentsView::statusMessage, this,
@@ -367,7 +368,7 @@ void MainWindow::retranslateUi()
     m_tabs->setTabText(CaptionTab, tr("Caption"));
     m_tabs->setTabText(DocumentsTab, tr("Documents"));
     m_tabs->setTabText(HistoryTab, tr("History"));
-    m_modelLabel->setText(tr("&Model:"));
+    updateModelLabel();
     m_models->setAccessibleName(tr("Translation model"));
     m_swap->setToolTip(tr("Swap languages (Ctrl+Shift+S)"));
     m_swap->setAccessibleName(tr("Swap languages"));
@@ -465,15 +466,19 @@ void MainWindow::showModelChoice(const ModelChoice &choice)
     updateSwap();
 }
 
+void MainWindow::updateModelLabel()
+{
+    // On the Caption tab the picker chooses what translates captions; the view names its
+    // captioner itself.
+    m_modelLabel->setText(m_tabs->currentIndex() == CaptionTab ? tr("Translate captions &with:")
+                                                               : tr("&Model:"));
+}
+
 void MainWindow::updateSwap()
 {
     const auto info = m_context.catalog().find(currentModelId());
-    bool reverse = false;
-    if (info)
-        for (const ModelInfo &m : m_context.catalog().availableModels())
-            reverse =
-                reverse || (m.task == info->task && m.sourceLanguage == info->targetLanguage &&
-                            m.targetLanguage == info->sourceLanguage);
+    const bool reverse =
+        info && m_context.modelForDirection(info->targetLanguage, info->sourceLanguage);
     m_swap->setEnabled(reverse);
     m_swapAction->setEnabled(reverse);
     if (info && !reverse)
@@ -486,18 +491,16 @@ void MainWindow::updateSwap()
 
 void MainWindow::swapDirection()
 {
+    // The reverse direction's model by the same rule as everywhere (the user's last choice for it,
+    // else its default), never merely the first one listed: that was the Tatoeba-only model.
     const auto info = m_context.catalog().find(currentModelId());
-    if (!info)
+    const auto reverse =
+        info ? m_context.modelForDirection(info->targetLanguage, info->sourceLanguage)
+             : std::nullopt;
+    if (!reverse)
         return;
-    for (int i = 0; i < m_models->count(); ++i) {
-        const auto other = m_context.catalog().find(m_models->itemData(i).toString());
-        if (other && other->sourceLanguage == info->targetLanguage &&
-            other->targetLanguage == info->sourceLanguage) {
-            m_translate->swapTexts();
-            m_models->setCurrentIndex(i);
-            return;
-        }
-    }
+    m_translate->swapTexts();
+    m_context.chooseModel(reverse->id);
 }
 
 void MainWindow::showFindBar()

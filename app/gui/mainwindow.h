@@ -75,6 +75,7 @@ private:
     void fillModelPicker();
     void showModelChoice(const glosa::ModelChoice &choice);
     void updateSwap();
+    void updateModelLabel();
     void showFindBar();
 
     AppContext &m_context;

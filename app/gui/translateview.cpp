@@ -1,6 +1,7 @@
 #include "translateview.h"
 
 #include "app/core/inferenceworker.h"
+#include "app/core/languageguess.h"
 #include "app/core/translationrunner.h"
 #include "decodingpanel.h"
 #include "guiutil.h"
@@ -128,6 +129,18 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
     m_steeringBar = card(this, steeringLayout);
     m_steeringBar->setVisible(false);
     targetLayout->addWidget(m_steeringBar);
+    m_languageNote = new QLabel(this);
+    m_languageNote->setWordWrap(true);
+    m_switchDirection = new QPushButton(this);
+    m_translateAnyway = new QPushButton(this);
+    auto *languageLayout = new QHBoxLayout;
+    languageLayout->addWidget(m_languageNote, 1);
+    languageLayout->addWidget(m_switchDirection);
+    languageLayout->addWidget(m_translateAnyway);
+    m_languageBar = card(this, languageLayout);
+    m_languageBar->setObjectName(QStringLiteral("languageWarning"));
+    m_languageBar->setVisible(false);
+    targetLayout->addWidget(m_languageBar);
     targetLayout->addWidget(m_target, 1);
     targetLayout->addWidget(m_progress);
     auto *targetBar = new QHBoxLayout;
@@ -245,7 +258,7 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
                 tr("Your edited translation is kept: press Translate to replace it."));
             return;
         }
-        translateNow();
+        translateAutomatically();
     });
     connect(m_target, &QPlainTextEdit::textChanged, this, [this] {
         if (m_settingTarget)
@@ -277,6 +290,14 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
         translateNow();
     });
     connect(m_cancel, &QPushButton::clicked, this, &TranslateView::cancel);
+    connect(m_translateAnyway, &QPushButton::clicked, this, [this] {
+        m_languageAccepted = true;
+        translateNow();
+    });
+    connect(m_switchDirection, &QPushButton::clicked, this, [this] {
+        // The new model's choice translates the text (useModel) once it is loaded.
+        m_context.chooseModel(m_offeredModel);
+    });
     connect(m_decoding, &DecodingPanel::optionsChanged, this, [this] {
         if (m_live->isChecked() && !m_source->toPlainText().trimmed().isEmpty())
             m_debounce->start();
@@ -362,6 +383,7 @@ void TranslateView::retranslateUi()
     m_chart->setPlaceholderText(tr("Click a word of the translation to see the candidates the "
                                    "model weighed there; click one of them to translate again "
                                    "with it."));
+    retranslateLanguageWarning();
     m_back->setText(tr("Back to the original"));
     m_back->setToolTip(tr("Show the translation this one was steered from"));
     m_decodingTitle->setText(tr("Decoding"));
@@ -408,6 +430,8 @@ void TranslateView::useModel(const ModelChoice &choice)
     if (m_worker)
         disconnect(m_worker, nullptr, this, nullptr);
     m_choice = choice;
+    m_languageAccepted = false; // a new model: the text is checked against its language again
+    m_languageBar->setVisible(false);
     InferenceWorker *worker = choice.isReady() ? m_context.workerFor(*choice.model) : nullptr;
     m_worker = worker;
     m_request.reset();
@@ -430,13 +454,74 @@ void TranslateView::useModel(const ModelChoice &choice)
         updateAlignmentChoices();
         updateKindChoices();
         if (!m_source->toPlainText().trimmed().isEmpty())
-            translateNow();
+            translateAutomatically();
     });
     m_alignment->clear();
     updateAlignmentChoices();
     updateKindChoices();
     if (worker->isModelLoaded() && !m_source->toPlainText().trimmed().isEmpty())
-        translateNow();
+        translateAutomatically();
+}
+
+bool TranslateView::checkSourceLanguage()
+{
+    const LanguageGuess &guess = LanguageGuess::bundled();
+    const std::optional<ModelInfo> &model = m_choice.model;
+    m_guessedLanguage.clear();
+    m_offeredModel.clear();
+    if (model && !m_languageAccepted && guess.knows(model->sourceLanguage)) {
+        const QString language = guess.guess(m_source->toPlainText());
+        if (!language.isEmpty() && language != model->sourceLanguage)
+            m_guessedLanguage = language;
+    }
+    if (!m_guessedLanguage.isEmpty()) {
+        // The direction the text asks for: into the model's target language when a model does
+        // that, else into the model's source language (Spanish text in English → Spanish: Spanish
+        // → English).
+        std::optional<ModelInfo> offer;
+        if (m_guessedLanguage != model->targetLanguage)
+            offer = m_context.modelForDirection(m_guessedLanguage, model->targetLanguage);
+        if (!offer)
+            offer = m_context.modelForDirection(m_guessedLanguage, model->sourceLanguage);
+        if (offer)
+            m_offeredModel = offer->id;
+    }
+    retranslateLanguageWarning();
+    m_languageBar->setVisible(!m_guessedLanguage.isEmpty());
+    return !m_guessedLanguage.isEmpty();
+}
+
+void TranslateView::retranslateLanguageWarning()
+{
+    if (m_guessedLanguage.isEmpty() || !m_choice.model)
+        return;
+    m_languageNote->setText(tr("This text looks like %1, and the model translates from %2.")
+                                .arg(languageName(m_guessedLanguage),
+                                     languageName(m_choice.model->sourceLanguage)));
+    const std::optional<ModelInfo> offer = m_context.catalog().find(m_offeredModel);
+    m_switchDirection->setVisible(offer.has_value());
+    if (offer)
+        m_switchDirection->setText(tr("Translate %1 → %2")
+                                       .arg(languageName(offer->sourceLanguage),
+                                            languageName(offer->targetLanguage)));
+    m_translateAnyway->setText(tr("Translate anyway"));
+}
+
+void TranslateView::translateAutomatically()
+{
+    if (m_worker && checkSourceLanguage()) {
+        m_debounce->stop();
+        m_request.reset();
+        m_worker->cancel();
+        m_progress->setVisible(false);
+        // What the pane shows is another model's or another text's translation: not this one.
+        if (!m_edited)
+            showResult(TranslationResult());
+        m_status->setText(tr("Not translated: the text is not in %1.")
+                              .arg(languageName(m_choice.model->sourceLanguage)));
+        return;
+    }
+    translateNow();
 }
 
 void TranslateView::updateAlignmentChoices()
@@ -640,9 +725,13 @@ void TranslateView::translateNow()
     const QString text = m_source->toPlainText();
     if (text.trimmed().isEmpty()) {
         m_worker->cancel();
+        m_languageAccepted = false;
+        m_languageBar->setVisible(false);
         showResult(TranslationResult());
         return;
     }
+    // Asked for: translated whatever the language, but not silently.
+    checkSourceLanguage();
     engine::DecodingOptions options = m_decoding->options();
     options.trace = false;
     AlignmentChoice alignment;
@@ -667,7 +756,22 @@ void TranslateView::cancel()
     if (m_worker)
         m_worker->cancel();
     m_progress->setVisible(false);
-    m_status->setText(tr("Cancelled."));
+    // The pane still shows the translation of the text as it was: say so and dim it, rather
+    // than let it pass for the translation of what is in the source pane now.
+    setStale(!m_result.isEmpty() && m_result.source != m_source->toPlainText());
+    m_status->setText(isTranslationStale()
+                          ? tr("Cancelled. The translation shown is of the text before your "
+                               "last changes.")
+                          : tr("Cancelled."));
+}
+
+void TranslateView::setStale(bool stale)
+{
+    m_stale = stale;
+    QPalette palette = m_source->palette(); // the editors' own colours
+    if (stale)
+        palette.setColor(QPalette::Text, palette.color(QPalette::PlaceholderText));
+    m_target->setPalette(palette);
 }
 
 void TranslateView::swapTexts()
@@ -710,6 +814,7 @@ const TranslationHypothesis *TranslateView::shownHypothesis() const
 void TranslateView::showResult(const TranslationResult &result)
 {
     m_result = result;
+    setStale(false);
     m_hoverTarget = m_hoverSource = -1;
     m_alternatives->clear();
     for (int i = 0; i < result.hypotheses.size(); ++i)

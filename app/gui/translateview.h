@@ -93,6 +93,12 @@ public:
     bool isSteered() const { return !m_original.isEmpty(); }
     QString steeringText() const;
     QPushButton *backToOriginalButton() const { return m_back; }
+    // Shown instead of translating when the text does not look like the model's source language
+    // (LanguageGuess): it names the language and offers that direction's model, or to translate
+    // anyway.
+    QWidget *languageWarning() const { return m_languageBar; }
+    QPushButton *switchDirectionButton() const { return m_switchDirection; }
+    QPushButton *translateAnywayButton() const { return m_translateAnyway; }
     const TranslationHypothesis *shownHypothesis() const;
 
     bool liveTranslate() const;
@@ -103,6 +109,9 @@ public:
     // Post-editing: the translation pane is editable. The user's version of the shown
     // translation, empty while it is the model's own.
     QString editedText() const;
+    // After a Cancel: the translation shown is of an earlier text (dimmed, and the status says
+    // so) until the next one is shown.
+    bool isTranslationStale() const { return m_stale; }
 
     // Index of the target / source token at a text position, -1 when none.
     int targetTokenAt(int position) const;
@@ -138,6 +147,14 @@ protected:
 
 private:
     void retranslateUi();
+    // What translates without being asked (a model change, typing, a setting): like
+    // translateNow(), unless the text looks like another language than the model's source; then
+    // the language warning is shown and nothing is translated.
+    void translateAutomatically();
+    // Shows or hides the language warning for the source text; true when it is shown.
+    bool checkSourceLanguage();
+    void retranslateLanguageWarning();
+    void setStale(bool stale);
     // The translation model chosen in the context: its worker, or why there is none.
     void useModel(const glosa::ModelChoice &choice);
     void onResult(const QList<glosa::TranslationResult> &results);
@@ -174,6 +191,7 @@ private:
     int m_candidateToken = -1;
     int m_hypothesis = 0;
     bool m_edited = false;        // the target pane holds the user's version
+    bool m_stale = false;         // see isTranslationStale()
     bool m_settingTarget = false; // the view, not the user, is filling the target pane
     int m_hoverTarget = -1;
     int m_hoverSource = -1;
@@ -206,6 +224,13 @@ private:
     QLabel *m_candidatesTitle = nullptr;
     ProbabilityChart *m_chart = nullptr;
     QWidget *m_steeringBar = nullptr;
+    QWidget *m_languageBar = nullptr;
+    QLabel *m_languageNote = nullptr;
+    QPushButton *m_switchDirection = nullptr;
+    QPushButton *m_translateAnyway = nullptr;
+    QString m_guessedLanguage;     // what the warning names; "" while it is hidden
+    QString m_offeredModel;        // the model its switch button chooses; "" when none
+    bool m_languageAccepted = false; // "Translate anyway": no warning until the model changes
     QLabel *m_steering = nullptr;
     QPushButton *m_back = nullptr;
     QLabel *m_decodingTitle = nullptr;
