@@ -211,6 +211,18 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>Forced: part of the prefix you chose</source>
         <translation>강제됨: 선택한 접두사의 일부</translation>
     </message>
+    <message>
+        <source>Same output as column %1: these settings changed nothing on this text.</source>
+        <translation>%1열과 같은 출력: 이 설정은 이 텍스트에서 아무것도 바꾸지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>Parts from column %1 at “%2” (%3%).</source>
+        <translation>“%2”(%3%)에서 %1열과 갈라집니다.</translation>
+    </message>
+    <message>
+        <source>Parts from column %1 at “%2” (%3%), where it has “%4” (%5%).</source>
+        <translation>“%2”(%3%)에서 %1열과 갈라집니다. 그 열은 여기서 “%4”(%5%)입니다.</translation>
+    </message>
 </context>
 <context>
     <name>glosa::CompareView</name>
@@ -577,6 +589,29 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>Model&apos;s defaults</source>
         <translation>모델 기본값</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::DecodingSummary</name>
+    <message>
+        <source>greedy</source>
+        <translation>탐욕</translation>
+    </message>
+    <message>
+        <source>beam %1</source>
+        <translation>빔 %1</translation>
+    </message>
+    <message>
+        <source>sample</source>
+        <translation>샘플링</translation>
+    </message>
+    <message>
+        <source>no-repeat %1</source>
+        <translation>반복 금지 %1</translation>
+    </message>
+    <message>
+        <source>rep %1</source>
+        <translation>반복 페널티 %1</translation>
     </message>
 </context>
 <context>
@@ -1746,6 +1781,46 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>Translate captions &amp;with:</source>
         <translation>캡션 번역 모델(&amp;W):</translation>
     </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>최근 파일 열기(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Save translation…</source>
+        <translation>번역 저장(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>A&amp;ppearance</source>
+        <translation>모양(&amp;P)</translation>
+    </message>
+    <message>
+        <source>As the system has it</source>
+        <translation>시스템 설정대로</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>밝게</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>어둡게</translation>
+    </message>
+    <message>
+        <source>No recent files</source>
+        <translation>최근 파일 없음</translation>
+    </message>
+    <message>
+        <source>Save translation</source>
+        <translation>번역 저장</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt);;All files (*)</source>
+        <translation>텍스트 파일 (*.txt);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1을(를) 저장했습니다</translation>
+    </message>
 </context>
 <context>
     <name>glosa::ModelChoice</name>
@@ -1764,6 +1839,45 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>No usable translation model is installed (see Help ▸ Models… for why).</source>
         <translation>사용할 수 있는 번역 모델이 설치되어 있지 않습니다 (이유는 도움말 ▸ 모델…에서 확인하십시오).</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::ModelNames</name>
+    <message>
+        <source>English image captions (Show, Attend and Tell on MobileNetV2)</source>
+        <translation>영어 이미지 캡션 (MobileNetV2 기반 Show, Attend and Tell)</translation>
+    </message>
+    <message>
+        <source>English → Spanish (RNN, Bahdanau attention)</source>
+        <translation>영어 → 스페인어 (RNN, Bahdanau 어텐션)</translation>
+    </message>
+    <message>
+        <source>English → Spanish (RNN, Luong attention)</source>
+        <translation>영어 → 스페인어 (RNN, Luong 어텐션)</translation>
+    </message>
+    <message>
+        <source>English → Spanish (RNN, Luong attention, general domain)</source>
+        <translation>영어 → 스페인어 (RNN, Luong 어텐션, 일반 분야)</translation>
+    </message>
+    <message>
+        <source>English → Spanish (RNN without attention)</source>
+        <translation>영어 → 스페인어 (어텐션 없는 RNN)</translation>
+    </message>
+    <message>
+        <source>English → Spanish (Transformer, Tatoeba)</source>
+        <translation>영어 → 스페인어 (Transformer, Tatoeba)</translation>
+    </message>
+    <message>
+        <source>Spanish → English (Transformer, Tatoeba)</source>
+        <translation>스페인어 → 영어 (Transformer, Tatoeba)</translation>
+    </message>
+    <message>
+        <source>English → Spanish (Transformer, general domain)</source>
+        <translation>영어 → 스페인어 (Transformer, 일반 분야)</translation>
+    </message>
+    <message>
+        <source>Spanish → English (Transformer, general domain)</source>
+        <translation>스페인어 → 영어 (Transformer, 일반 분야)</translation>
     </message>
 </context>
 <context>
@@ -2144,6 +2258,14 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>Cancelled. The translation shown is of the text before your last changes.</source>
         <translation>취소했습니다. 표시된 번역은 마지막으로 고치기 전 텍스트의 번역입니다.</translation>
+    </message>
+    <message>
+        <source>Translating: %1</source>
+        <translation>번역 중: %1</translation>
+    </message>
+    <message>
+        <source>Could not save %1: %2</source>
+        <translation>%1을(를) 저장하지 못했습니다: %2</translation>
     </message>
 </context>
 <context>

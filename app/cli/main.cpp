@@ -66,7 +66,8 @@ int run(QTextStream &err)
         if (std::any_of(rest.begin(), std::find(rest.begin(), rest.end(), QStringLiteral("--")),
                         isHelpFlag)) {
             // With the defaults of the model the same options would choose.
-            QTextStream(stdout) << glosa::cli::commandHelpText(glosa::cli::helpForModel(*help, rest));
+            QTextStream(stdout) << glosa::cli::commandHelpText(
+                glosa::cli::helpForModel(*help, rest));
             return 0;
         }
     }

@@ -3,8 +3,8 @@
 // table (engine/decoding/decodingfields.h).
 #pragma once
 
-#include "engine/decoding/decodingoptions.h"
 #include "app/cli/help.h"
+#include "engine/decoding/decodingoptions.h"
 #include "engine/package.h"
 
 #include <QCommandLineOption>

@@ -445,9 +445,9 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
     // overlong one) and writes its translation; `part` > 0 numbers the pieces of an overlong line.
     auto translatePiece = [&](const QByteArray &line, qint64 lineNumber, int part) {
         const QString source = QString::fromUtf8(line);
-        const QString where =
-            part > 0 ? QStringLiteral("line %1 (part %2)").arg(lineNumber).arg(part)
-                     : QStringLiteral("line %1").arg(lineNumber);
+        const QString where = part > 0
+                                  ? QStringLiteral("line %1 (part %2)").arg(lineNumber).arg(part)
+                                  : QStringLiteral("line %1").arg(lineNumber);
         QElapsedTimer timer;
         timer.start();
         try {

@@ -207,7 +207,7 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
     const QString inFormat = documents::formatForPath(input);
     const QStringList writable = documents::writableFormats(inFormat);
     // IN's own format, or for one that cannot be written (PDF) the first it can be written as.
-    const QString outFormat = !defaultOutput ? documents::formatForPath(output)
+    const QString outFormat = !defaultOutput                ? documents::formatForPath(output)
                               : writable.contains(inFormat) ? inFormat
                                                             : writable.value(0);
     if (!inFormat.isEmpty() && !writable.contains(outFormat)) {

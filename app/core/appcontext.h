@@ -6,9 +6,10 @@
 //
 // Choosing a model: chooseModel() (the model picker, History ▸ Open) and rescanModels() change
 // the choice of a task; modelForDirection() is the one rule for picking a model for a direction
-// (⇄, a model that went away): the user's last choice for that direction, else its default; modelChosen() tells every view, and each uses it in its own way (Translate,
-// Compare and the Caption view's "Translate caption" post to the model's worker; Documents loads
-// its own copy of the model). A view reads the current choice with choice() when it is built.
+// (⇄, a model that went away): the user's last choice for that direction, else its default;
+// modelChosen() tells every view, and each uses it in its own way (Translate, Compare and the
+// Caption view's "Translate caption" post to the model's worker; Documents loads its own copy of
+// the model). A view reads the current choice with choice() when it is built.
 #pragma once
 
 #include "app/core/modelcatalog.h"

@@ -95,7 +95,11 @@ QString completeCharacters(const QByteArray &bytes)
         --start;
     if (start > 0) {
         const auto lead = static_cast<unsigned char>(bytes[start - 1]);
-        const int length = lead < 0x80 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+        const int length = lead < 0x80    ? 1
+                           : lead >= 0xf0 ? 4
+                           : lead >= 0xe0 ? 3
+                           : lead >= 0xc0 ? 2
+                                          : 1;
         if (end - (start - 1) < length)
             end = start - 1;
     }

@@ -244,8 +244,8 @@ bool BeamTreeWidget::event(QEvent *event)
                                        .arg(fate)
                                        .arg(QLocale().toString(double(n.logProb), 'f', 3))
                                        .arg(QLocale().toString(double(n.cumulativeLogProb), 'f', 3))
-                                       .arg(QLocale().toString(double(n.normalizedScore), 'f', 3))
-                                   + QLatin1Char('\n') + hint,
+                                       .arg(QLocale().toString(double(n.normalizedScore), 'f', 3)) +
+                                   QLatin1Char('\n') + hint,
                                this);
         } else {
             QToolTip::hideText();

@@ -273,7 +273,7 @@ void CaptionView::updateCaptionerName()
     if (!m_captionerName)
         return;
     m_captionerName->setText(m_captioner.model
-                                 ? tr("Captioner: %1").arg(m_captioner.model->name)
+                                 ? tr("Captioner: %1").arg(modelName(*m_captioner.model))
                                  : unavailableText(m_captioner));
     m_captionerName->setToolTip(m_captioner.model ? m_captioner.model->id : QString());
 }
@@ -352,10 +352,11 @@ QStringList CaptionView::images() const
 
 void CaptionView::openImages()
 {
-    const QStringList paths = QFileDialog::getOpenFileNames(
-        this, tr("Open images"),
-        QStandardPaths::writableLocation(QStandardPaths::PicturesLocation),
-        tr("Images (*.png *.jpg *.jpeg *.webp *.bmp *.gif)"));
+    const QStringList paths =
+        QFileDialog::getOpenFileNames(this, tr("Open images"), documentsFolder(),
+                                      tr("Images (*.png *.jpg *.jpeg *.webp *.bmp *.gif)"));
+    for (const QString &path : paths)
+        rememberOpened(OpenedAs::Image, path);
     addImages(paths);
 }
 

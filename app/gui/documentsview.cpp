@@ -36,14 +36,6 @@ namespace glosa {
 
 namespace {
 
-QString duration(qint64 milliseconds)
-{
-    const qint64 seconds = (milliseconds + 500) / 1000;
-    if (seconds < 60)
-        return DocumentsView::tr("%n s", nullptr, int(seconds));
-    return DocumentsView::tr("%1 min %2 s").arg(seconds / 60).arg(seconds % 60);
-}
-
 // One line of text per paragraph in both panes, so that block n is paragraph n on either side.
 QString oneLine(QString text)
 {
@@ -280,19 +272,21 @@ void DocumentsView::chooseDocument()
 {
     const QString path =
         QFileDialog::getOpenFileName(this, tr("Open document"), documentsFolder(), openFilter());
-    if (!path.isEmpty() && !keepEdits())
+    if (!path.isEmpty() && !keepEdits()) {
+        rememberOpened(OpenedAs::Document, path);
         openDocument(path);
+    }
 }
 
 void DocumentsView::updateQualityNames()
 {
     using Quality = documents::DocumentWorker::Quality;
     m_quality->setItemText(m_quality->findData(int(Quality::Fast)), tr("Fast (greedy)"));
-    m_quality->setItemText(m_quality->findData(int(Quality::Best)),
-                           m_choice.model ? tr("The model's own (%1)")
-                                                .arg(decodingSummary(
-                                                    m_choice.model->decodingDefaults()))
-                                          : tr("Best (beam search)"));
+    m_quality->setItemText(
+        m_quality->findData(int(Quality::Best)),
+        m_choice.model
+            ? tr("The model's own (%1)").arg(decodingSummary(m_choice.model->decodingDefaults()))
+            : tr("Best (beam search)"));
 }
 
 bool DocumentsView::hasUnexportedEdits() const
@@ -513,11 +507,7 @@ void DocumentsView::showProgress(int done, int total, qint64 millisecondsLeft)
 
 QString DocumentsView::progressText() const
 {
-    QString text = tr("%1 / %2 sentences").arg(m_done).arg(m_total);
-    if (m_translating && m_done < m_total)
-        text += m_left >= 0 ? tr(", about %1 left").arg(duration(m_left))
-                            : tr(", estimating the time left…");
-    return text;
+    return sentenceProgressText(m_done, m_total, m_left, m_translating);
 }
 
 void DocumentsView::exportDocument()
@@ -535,6 +525,7 @@ void DocumentsView::exportDocument()
                                                 filters.join(QStringLiteral(";;")), &filter);
     if (path.isEmpty())
         return;
+    rememberFolder(path);
     const QString chosen = formats.value(filters.indexOf(filter), formats.first());
     if (!formats.contains(documents::formatForPath(path)))
         path += QLatin1Char('.') + chosen;

@@ -5,6 +5,7 @@
 #include "app/core/history/recorder.h"
 #include "app/core/history/results.h"
 #include "app/core/settings.h"
+#include "app/gui/guiutil.h"
 #include "app/gui/theme.h"
 
 #include <QCheckBox>
@@ -252,16 +253,18 @@ void EvaluateDialog::chooseTestSet(int index)
         return;
     }
     const QString path = QFileDialog::getOpenFileName(
-        this, index == TsvFile ? tr("Test set (TSV)") : tr("Source sentences"));
+        this, index == TsvFile ? tr("Test set (TSV)") : tr("Source sentences"), documentsFolder());
     if (path.isEmpty()) {
         useTestSetFiles(m_tsvPath, m_referencePath); // back to what was chosen
         return;
     }
+    rememberFolder(path);
     if (index == TsvFile) {
         useTestSetFiles(path);
         return;
     }
-    const QString references = QFileDialog::getOpenFileName(this, tr("Reference translations"));
+    const QString references =
+        QFileDialog::getOpenFileName(this, tr("Reference translations"), documentsFolder());
     if (references.isEmpty())
         useTestSetFiles(m_tsvPath, m_referencePath);
     else

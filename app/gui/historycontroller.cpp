@@ -142,8 +142,11 @@ void HistoryController::recordInSession(const HistoryEntry &entry)
     if (previous <= 0 || previous == id || !store)
         return;
     try {
+        // An entry holding the user's own version of the translation is theirs: kept.
         const std::optional<HistoryEntry> old = store->entry(previous);
-        if (old && old->starred)
+        if (!old || !old->editedText.isEmpty())
+            return;
+        if (old->starred)
             store->setStarred(id, true);
         store->removeEntry(previous);
         m_view->refresh();
@@ -204,8 +207,7 @@ void HistoryController::saveEdit()
     }
 }
 
-void HistoryController::recordInBackground(std::function<HistoryEntry()> makeEntry,
-                                           Recording how)
+void HistoryController::recordInBackground(std::function<HistoryEntry()> makeEntry, Recording how)
 {
     // Recorded back on the GUI thread, where m_alive is read and written, so the check there is
     // not racy.

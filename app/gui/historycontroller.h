@@ -14,8 +14,8 @@
 // re-translated with other settings or another model, for as long as each result is the same text
 // edited) keeps one entry per model: a later translation by the same model replaces that model's
 // entry of the session (its star carried over), so the history holds what the text became, not
-// every stage of it. Comparisons, captions and translated captions are explicit
-// requests and are recorded as soon as they are shown.
+// every stage of it; an entry with the user's edits in it stays. Comparisons, captions and
+// translated captions are explicit requests and are recorded as soon as they are shown.
 #pragma once
 
 #include "app/core/history/entry.h"

@@ -24,6 +24,7 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QFont>
@@ -70,9 +71,10 @@ QString modelItemText(const ModelInfo &info, const QList<ModelInfo> &all)
     });
     QString kind = architectureName(info.architecture);
     if (alike > 1) {
-        const qsizetype open = info.name.lastIndexOf(QLatin1Char('('));
-        const qsizetype close = info.name.lastIndexOf(QLatin1Char(')'));
-        kind = open >= 0 && close > open + 1 ? info.name.mid(open + 1, close - open - 1) : info.id;
+        const QString name = modelName(info);
+        const qsizetype open = name.lastIndexOf(QLatin1Char('('));
+        const qsizetype close = name.lastIndexOf(QLatin1Char(')'));
+        kind = open >= 0 && close > open + 1 ? name.mid(open + 1, close - open - 1) : info.id;
     }
     return QStringLiteral("%1 → %2 · %3")
         .arg(languageName(info.sourceLanguage), languageName(info.targetLanguage), kind);
@@ -257,6 +259,11 @@ void MainWindow::createMenus()
     m_fileMenu = menuBar()->addMenu(QString());
     m_openAction =
         m_fileMenu->addAction(QString(), QKeySequence::Open, this, &MainWindow::openFile);
+    m_recentMenu = m_fileMenu->addMenu(QString());
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
+    m_saveAction =
+        m_fileMenu->addAction(QString(), QKeySequence::Save, this, &MainWindow::saveTranslation);
+    m_fileMenu->addSeparator();
     m_importAction = m_fileMenu->addAction(QString(), this, &MainWindow::importModel);
     m_fileMenu->addSeparator();
     m_quitAction = m_fileMenu->addAction(QString(), QKeySequence::Quit, this, &QWidget::close);
@@ -330,6 +337,27 @@ void MainWindow::createMenus()
             QSettings().setValue(QLatin1String(settingsKeys::kLanguage), language);
         });
     }
+    m_appearanceMenu = m_settingsMenu->addMenu(QString());
+    auto *appearanceGroup = new QActionGroup(this);
+    const QString appearance =
+        QSettings().value(QLatin1String(settingsKeys::kAppearance)).toString();
+    for (const char *name : {"system", "light", "dark"}) {
+        QAction *a = m_appearanceMenu->addAction(QString());
+        a->setCheckable(true);
+        // Anything but "light" and "dark" is the system's (applyAppearance()).
+        const bool chosen =
+            QLatin1String(name) == QLatin1String("system")
+                ? appearance != QLatin1String("light") && appearance != QLatin1String("dark")
+                : appearance == QLatin1String(name);
+        a->setChecked(chosen);
+        appearanceGroup->addAction(a);
+        m_appearanceActions << a;
+        connect(a, &QAction::triggered, this, [name] {
+            theme::applyAppearance(QString::fromLatin1(name));
+            QSettings().setValue(QLatin1String(settingsKeys::kAppearance),
+                                 QString::fromLatin1(name));
+        });
+    }
     // The arithmetic every model loads with; changing it loads the models in use again.
     m_computeMenu = m_settingsMenu->addMenu(QString());
     auto *computeGroup = new QActionGroup(this);
@@ -377,6 +405,8 @@ void MainWindow::retranslateUi()
 
     m_fileMenu->setTitle(tr("&File"));
     m_openAction->setText(tr("&Open…"));
+    m_recentMenu->setTitle(tr("Open &Recent"));
+    m_saveAction->setText(tr("&Save translation…"));
     m_importAction->setText(tr("&Import model…"));
     m_quitAction->setText(tr("&Quit"));
     m_editMenu->setTitle(tr("&Edit"));
@@ -398,6 +428,10 @@ void MainWindow::retranslateUi()
     m_languageMenu->setTitle(tr("&Language"));
     m_historySettingsAction->setText(tr("&History…"));
     m_computeMenu->setTitle(tr("&Arithmetic"));
+    m_appearanceMenu->setTitle(tr("A&ppearance"));
+    m_appearanceActions[0]->setText(tr("As the system has it"));
+    m_appearanceActions[1]->setText(tr("Light"));
+    m_appearanceActions[2]->setText(tr("Dark"));
     m_computeActions[0]->setText(tr("Automatic: int8 where the model stores it"));
     m_computeActions[1]->setText(tr("Float32: the reference, slower"));
     m_computeActions[2]->setText(tr("Int8: about 1.5-3x faster, nearly always the same words"));
@@ -436,7 +470,7 @@ void MainWindow::fillModelPicker()
     for (const ModelInfo &info : available)
         if (info.task == AppContext::kTranslation) {
             m_models->addItem(modelItemText(info, available), info.id);
-            m_models->setItemData(m_models->count() - 1, info.name, Qt::ToolTipRole);
+            m_models->setItemData(m_models->count() - 1, modelName(info), Qt::ToolTipRole);
         }
     m_models->setEnabled(m_models->count() > 0);
     QStringList modelIds;
@@ -515,6 +549,18 @@ void MainWindow::showFindBar()
     m_findEdit->selectAll();
 }
 
+void MainWindow::openText(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
+        QMessageBox::warning(this, tr("Open text"),
+                             tr("Could not open %1: %2").arg(path, file.errorString()));
+        return;
+    }
+    m_tabs->setCurrentIndex(TranslateTab);
+    m_translate->setSourceText(QString::fromUtf8(file.readAll()));
+}
+
 void MainWindow::openFile()
 {
     if (m_tabs->currentIndex() == CaptionTab) {
@@ -529,14 +575,59 @@ void MainWindow::openFile()
                                                       tr("Text files (*.txt *.md);;All files (*)"));
     if (path.isEmpty())
         return;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
-        QMessageBox::warning(this, tr("Open text"),
-                             tr("Could not open %1: %2").arg(path, file.errorString()));
+    rememberOpened(OpenedAs::Text, path);
+    openText(path);
+}
+
+void MainWindow::fillRecentMenu()
+{
+    m_recentMenu->clear();
+    const QList<RecentFile> recent = recentFiles();
+    for (const RecentFile &file : recent)
+        m_recentMenu->addAction(QDir::toNativeSeparators(file.path), this,
+                                [this, file] { openRecent(file); });
+    if (recent.isEmpty())
+        m_recentMenu->addAction(tr("No recent files"))->setEnabled(false);
+}
+
+void MainWindow::openRecent(const RecentFile &file)
+{
+    rememberOpened(file.kind, file.path); // first again
+    switch (file.kind) {
+    case OpenedAs::Text:
+        openText(file.path);
+        break;
+    case OpenedAs::Document:
+        m_tabs->setCurrentIndex(DocumentsTab);
+        m_documents->openDocument(file.path);
+        break;
+    case OpenedAs::Image:
+        m_tabs->setCurrentIndex(CaptionTab);
+        m_caption->addImages({file.path});
+        break;
+    }
+}
+
+void MainWindow::saveTranslation()
+{
+    if (m_tabs->currentIndex() == DocumentsTab) {
+        m_documents->exportDocument();
         return;
     }
-    m_tabs->setCurrentIndex(TranslateTab);
-    m_translate->setSourceText(QString::fromUtf8(file.readAll()));
+    const auto model = m_context.choice(AppContext::kTranslation).model;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save translation"),
+        documentsFolder() + QStringLiteral("/translation.%1.txt")
+                                .arg(model ? model->targetLanguage : QStringLiteral("txt")),
+        tr("Text files (*.txt);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    rememberFolder(path);
+    QString error;
+    if (!m_translate->saveTranslation(path, &error))
+        QMessageBox::warning(this, tr("Save translation"), error);
+    else
+        statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 6000);
 }
 
 void MainWindow::importModel()
@@ -636,6 +727,10 @@ void MainWindow::restoreSettings()
         settings.value(QLatin1String(kTranslateSplitter)).toByteArray());
     m_translate->editorSplitter()->restoreState(
         settings.value(QLatin1String(kTranslateEditors)).toByteArray());
+    m_translate->verticalSplitter()->restoreState(
+        settings.value(QLatin1String(kTranslateVertical)).toByteArray());
+    m_translate->attentionSplitter()->restoreState(
+        settings.value(QLatin1String(kTranslateAttention)).toByteArray());
     const QString last = settings.value(QLatin1String(kLastModel)).toString();
     if (!last.isEmpty())
         m_context.chooseModel(last);
@@ -662,6 +757,10 @@ void MainWindow::saveSettings() const
     settings.setValue(QLatin1String(kWindowState), saveState());
     settings.setValue(QLatin1String(kTranslateSplitter), m_translate->mainSplitter()->saveState());
     settings.setValue(QLatin1String(kTranslateEditors), m_translate->editorSplitter()->saveState());
+    settings.setValue(QLatin1String(kTranslateVertical),
+                      m_translate->verticalSplitter()->saveState());
+    settings.setValue(QLatin1String(kTranslateAttention),
+                      m_translate->attentionSplitter()->saveState());
     settings.setValue(QLatin1String(kCurrentTab), m_tabs->currentIndex());
     settings.setValue(QLatin1String(kLastModel), currentModelId());
     settings.setValue(QLatin1String(kDecoding),

@@ -72,10 +72,11 @@ bool ProbabilityChart::event(QEvent *event)
         // The vocabulary piece too: the label is the word it would make.
         const QString piece = tr("Piece: %1").arg(m_pieces.value(bar));
         if (bar >= 0 && m_tokens[bar] != m_chosen)
-            QToolTip::showText(static_cast<QHelpEvent *>(event)->globalPos(),
-                               tr("Click to decode again with “%1” forced here").arg(m_labels[bar]) +
-                                   QLatin1Char('\n') + piece,
-                               this);
+            QToolTip::showText(
+                static_cast<QHelpEvent *>(event)->globalPos(),
+                tr("Click to decode again with “%1” forced here").arg(m_labels[bar]) +
+                    QLatin1Char('\n') + piece,
+                this);
         else if (bar >= 0)
             QToolTip::showText(static_cast<QHelpEvent *>(event)->globalPos(), piece, this);
         else
@@ -229,8 +230,8 @@ void ProbabilityChart::paintEvent(QPaintEvent *)
         painter.setPen(pal.color(QPalette::Text));
         // The stages' own names ("suppress-tokens", "top-k") are the engine's; the legend says
         // what they mean to the output.
-        const QString text = s == 0 ? tr("the model's probability")
-                                    : tr("after the decoding settings");
+        const QString text =
+            s == 0 ? tr("the model's probability") : tr("after the decoding settings");
         painter.drawText(x + 16, 6 + fm.ascent(), text);
         x += 16 + fm.horizontalAdvance(text) + 18;
     }

@@ -14,6 +14,7 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDir>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -23,6 +24,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSaveFile>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTextBlock>
@@ -94,6 +96,7 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
     m_alternatives->setVisible(false);
     m_copy = new QPushButton(this);
     m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("translateStatus"));
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_progress = new QProgressBar(this);
@@ -204,16 +207,19 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
     candidatesLayout->addWidget(m_chart, 1);
     // Under the attention panel, not beside it: beside it, the Spanish window was 1,300 pixels
     // wide at least, wider than a 1280 × 800 screen.
-    auto *bottom = new QSplitter(Qt::Vertical, this);
-    bottom->addWidget(card(this, heatLayout));
-    bottom->addWidget(card(this, candidatesLayout));
-    bottom->setStretchFactor(0, 3);
-    bottom->setStretchFactor(1, 2);
-    bottom->setHandleWidth(16);
+    // The heatmap takes the room; the candidates card is only as tall as its hint while no word
+    // is chosen (updateCandidates), instead of half the window for an empty chart.
+    m_bottomSplitter = new QSplitter(Qt::Vertical, this);
+    m_bottomSplitter->addWidget(card(this, heatLayout));
+    m_candidatesCard = card(this, candidatesLayout);
+    m_bottomSplitter->addWidget(m_candidatesCard);
+    m_bottomSplitter->setStretchFactor(0, 1);
+    m_bottomSplitter->setStretchFactor(1, 0);
+    m_bottomSplitter->setHandleWidth(16);
 
     m_verticalSplitter = new QSplitter(Qt::Vertical, this);
     m_verticalSplitter->addWidget(m_editorSplitter);
-    m_verticalSplitter->addWidget(bottom);
+    m_verticalSplitter->addWidget(m_bottomSplitter);
     m_verticalSplitter->setStretchFactor(0, 3);
     m_verticalSplitter->setStretchFactor(1, 2);
     // The editors' size hints would otherwise leave the heatmap a strip at 1280 × 800.
@@ -495,15 +501,15 @@ void TranslateView::retranslateLanguageWarning()
 {
     if (m_guessedLanguage.isEmpty() || !m_choice.model)
         return;
-    m_languageNote->setText(tr("This text looks like %1, and the model translates from %2.")
-                                .arg(languageName(m_guessedLanguage),
-                                     languageName(m_choice.model->sourceLanguage)));
+    m_languageNote->setText(
+        tr("This text looks like %1, and the model translates from %2.")
+            .arg(languageName(m_guessedLanguage), languageName(m_choice.model->sourceLanguage)));
     const std::optional<ModelInfo> offer = m_context.catalog().find(m_offeredModel);
     m_switchDirection->setVisible(offer.has_value());
     if (offer)
-        m_switchDirection->setText(tr("Translate %1 → %2")
-                                       .arg(languageName(offer->sourceLanguage),
-                                            languageName(offer->targetLanguage)));
+        m_switchDirection->setText(
+            tr("Translate %1 → %2")
+                .arg(languageName(offer->sourceLanguage), languageName(offer->targetLanguage)));
     m_translateAnyway->setText(tr("Translate anyway"));
 }
 
@@ -740,10 +746,25 @@ void TranslateView::translateNow()
         alignment = {choice.x(), choice.y()};
     }
     m_request = m_worker->translate(text, {options}, alignment, needsEveryAttention());
+    m_sentencesShown = false;
+    m_translationTime.start();
     connect(m_request.get(), &InferenceRequest::progress, this, [this](int step, int max) {
+        if (m_sentencesShown)
+            return; // a long text: the bar counts sentences
         m_progress->setVisible(true);
         m_progress->setRange(0, std::max(1, max));
         m_progress->setValue(step);
+    });
+    // A text of several batches: sentences done of all and the time left, as Documents shows.
+    connect(m_request.get(), &InferenceRequest::sentencesDone, this, [this](int done, int total) {
+        if (done >= total)
+            return; // one batch, or the last: the result follows at once
+        m_sentencesShown = true;
+        m_progress->setVisible(true);
+        m_progress->setRange(0, total);
+        m_progress->setValue(done);
+        const qint64 left = m_translationTime.elapsed() * (total - done) / std::max(1, done);
+        m_status->setText(tr("Translating: %1").arg(sentenceProgressText(done, total, left, true)));
     });
     connect(m_request.get(), &InferenceRequest::translated, this, &TranslateView::onResult);
     connect(m_request.get(), &InferenceRequest::failed, this, &TranslateView::onFailed);
@@ -763,6 +784,20 @@ void TranslateView::cancel()
                           ? tr("Cancelled. The translation shown is of the text before your "
                                "last changes.")
                           : tr("Cancelled."));
+}
+
+bool TranslateView::saveTranslation(const QString &path, QString *error) const
+{
+    QSaveFile file(path);
+    QByteArray text = m_target->toPlainText().toUtf8();
+    if (!text.isEmpty() && !text.endsWith('\n'))
+        text += '\n';
+    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size() || !file.commit()) {
+        *error =
+            tr("Could not save %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
+        return false;
+    }
+    return true;
 }
 
 void TranslateView::setStale(bool stale)
@@ -840,6 +875,23 @@ void TranslateView::showCandidates(int token)
 }
 
 void TranslateView::updateCandidates()
+{
+    updateCandidatesChart();
+    // An empty chart is a title and a line of help: the heatmap above gets the rest. With
+    // candidates, the card gets the chart's height back.
+    const bool shown = m_chart->barCount() > 0;
+    const int collapsed = m_candidatesTitle->sizeHint().height() + 4 * fontMetrics().height();
+    m_candidatesCard->setMaximumHeight(shown ? QWIDGETSIZE_MAX : collapsed);
+    if (shown && m_candidatesCard->height() < m_chart->sizeHint().height()) {
+        QList<int> sizes = m_bottomSplitter->sizes();
+        const int total = sizes.value(0) + sizes.value(1);
+        const int wanted = std::min(total / 2, m_chart->sizeHint().height() +
+                                                   m_candidatesTitle->sizeHint().height());
+        m_bottomSplitter->setSizes({total - wanted, wanted});
+    }
+}
+
+void TranslateView::updateCandidatesChart()
 {
     const TranslationHypothesis *h = shownHypothesis();
     // The trace follows the best hypothesis; an edited pane has no tokens to point at.

@@ -19,6 +19,7 @@
 #include "app/core/inferenceresult.h"
 #include "engine/decoding/attentioninspector.h"
 
+#include <QElapsedTimer>
 #include <QTextFormat>
 #include <QWidget>
 
@@ -86,6 +87,11 @@ public:
     DecodingPanel *decodingPanel() const { return m_decoding; }
     QSplitter *mainSplitter() const { return m_mainSplitter; }
     QSplitter *editorSplitter() const { return m_editorSplitter; }
+    // The editors over the attention panel, and the attention panel over the candidates (their
+    // positions are saved with the window's).
+    QSplitter *verticalSplitter() const { return m_verticalSplitter; }
+    QSplitter *attentionSplitter() const { return m_bottomSplitter; }
+    QWidget *candidatesPanel() const { return m_candidatesCard; }
     const TranslationResult &result() const { return m_result; }
     // The candidates panel and the steering (see the header comment).
     ProbabilityChart *candidatesChart() const { return m_chart; }
@@ -109,6 +115,9 @@ public:
     // Post-editing: the translation pane is editable. The user's version of the shown
     // translation, empty while it is the model's own.
     QString editedText() const;
+    // Writes the translation pane's text (the user's edits included) to `path` as UTF-8; false
+    // with the reason in *error.
+    bool saveTranslation(const QString &path, QString *error) const;
     // After a Cancel: the translation shown is of an earlier text (dimmed, and the status says
     // so) until the next one is shown.
     bool isTranslationStale() const { return m_stale; }
@@ -175,8 +184,10 @@ private:
     // layerHeadSelector().
     QPoint shownLayerHead() const;
     QList<int> selectedTokens(bool target) const;
-    // The chart for m_candidateToken; asks the worker for the trace when the result has none.
+    // The chart for m_candidateToken (asking the worker for the trace when the result has none),
+    // and the candidates card sized to it: collapsed while empty.
     void updateCandidates();
+    void updateCandidatesChart();
     void showSteering(const QString &label);
 
     AppContext &m_context;
@@ -192,6 +203,8 @@ private:
     int m_hypothesis = 0;
     bool m_edited = false;        // the target pane holds the user's version
     bool m_stale = false;         // see isTranslationStale()
+    bool m_sentencesShown = false;   // the progress bar counts sentences (a long text)
+    QElapsedTimer m_translationTime; // since the translation on its way was asked for
     bool m_settingTarget = false; // the view, not the user, is filling the target pane
     int m_hoverTarget = -1;
     int m_hoverSource = -1;
@@ -228,8 +241,8 @@ private:
     QLabel *m_languageNote = nullptr;
     QPushButton *m_switchDirection = nullptr;
     QPushButton *m_translateAnyway = nullptr;
-    QString m_guessedLanguage;     // what the warning names; "" while it is hidden
-    QString m_offeredModel;        // the model its switch button chooses; "" when none
+    QString m_guessedLanguage;       // what the warning names; "" while it is hidden
+    QString m_offeredModel;          // the model its switch button chooses; "" when none
     bool m_languageAccepted = false; // "Translate anyway": no warning until the model changes
     QLabel *m_steering = nullptr;
     QPushButton *m_back = nullptr;
@@ -238,6 +251,8 @@ private:
     QSplitter *m_mainSplitter = nullptr;
     QSplitter *m_editorSplitter = nullptr;
     QSplitter *m_verticalSplitter = nullptr;
+    QSplitter *m_bottomSplitter = nullptr; // the attention panel over the candidates
+    QWidget *m_candidatesCard = nullptr;
     QTimer *m_debounce = nullptr;
 };
 

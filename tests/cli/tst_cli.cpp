@@ -535,10 +535,9 @@ private slots:
         const Run run = runCli({"translate", "--model", "toy-en-es", a, "-", b}, "hello\n");
         QCOMPARE(run.exitCode, 0);
         QVERIFY2(run.err.isEmpty(), run.err);
-        QCOMPARE(run.lines(),
-                 (QList<QByteArray>{"el gato", "el perro", "hola", "mi amigo"}));
-        const Run missing =
-            runCli({"translate", "--model", "toy-en-es", dir.filePath(QStringLiteral("no.txt")), a});
+        QCOMPARE(run.lines(), (QList<QByteArray>{"el gato", "el perro", "hola", "mi amigo"}));
+        const Run missing = runCli(
+            {"translate", "--model", "toy-en-es", dir.filePath(QStringLiteral("no.txt")), a});
         QCOMPARE(missing.exitCode, 1);
         QCOMPARE(missing.lines(), (QList<QByteArray>{"el gato", "el perro"}));
         QCOMPARE(missing.err.count('\n'), 1);
@@ -619,14 +618,16 @@ private slots:
             QCOMPARE(run.exitCode, 0);
             const QString help = QString::fromUtf8(run.out);
             const auto line = [&](const QString &option) {
-                const qsizetype at = help.indexOf(QStringLiteral("  --") + option + QLatin1Char(' '));
+                const qsizetype at =
+                    help.indexOf(QStringLiteral("  --") + option + QLatin1Char(' '));
                 return at < 0 ? QString() : help.mid(at, help.indexOf(QLatin1Char('\n'), at) - at);
             };
-            QVERIFY2(line("beam-size").endsWith(QStringLiteral("[default: %1]").arg(defaults.beamSize)),
-                     qPrintable(line("beam-size")));
-            QVERIFY2(line("strategy").endsWith(
-                         QStringLiteral("[default: %1]")
-                             .arg(glosa::engine::searchStrategyName(defaults.strategy))),
+            QVERIFY2(
+                line("beam-size").endsWith(QStringLiteral("[default: %1]").arg(defaults.beamSize)),
+                qPrintable(line("beam-size")));
+            QVERIFY2(line("strategy")
+                         .endsWith(QStringLiteral("[default: %1]")
+                                       .arg(glosa::engine::searchStrategyName(defaults.strategy))),
                      qPrintable(line("strategy")));
             QVERIFY2(help.contains(model->id), qPrintable(help.right(400)));
         }

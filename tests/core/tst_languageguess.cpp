@@ -44,9 +44,12 @@ private slots:
             << "Mr. García said that the new bridge over the river would open in the spring."
             << "en";
         // Too little to tell: no guess, so no warning.
-        QTest::newRow("one word") << "hola" << "";
-        QTest::newRow("a name") << "Barcelona" << "";
-        QTest::newRow("numbers") << "3.14 + 2,71 = 5.85 (2024-05-01)" << "";
+        QTest::newRow("one word") << "hola"
+                                  << "";
+        QTest::newRow("a name") << "Barcelona"
+                                << "";
+        QTest::newRow("numbers") << "3.14 + 2,71 = 5.85 (2024-05-01)"
+                                 << "";
     }
     void guessesTheLanguageOfProse()
     {

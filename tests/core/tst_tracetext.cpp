@@ -13,10 +13,10 @@ namespace {
 SentenceTrace sample()
 {
     SentenceTrace t;
-    t.pieces = {{1, QStringLiteral("▁El")},     {2, QStringLiteral("<0xC3>")},
-                {3, QStringLiteral("<0x93>")},  {4, QStringLiteral("▁artí")},
-                {5, QStringLiteral("culo")},    {6, QStringLiteral("▁") + QChar(0xE000)},
-                {7, QStringLiteral("</s>")},    {8, QStringLiteral("cu")},
+    t.pieces = {{1, QStringLiteral("▁El")},    {2, QStringLiteral("<0xC3>")},
+                {3, QStringLiteral("<0x93>")}, {4, QStringLiteral("▁artí")},
+                {5, QStringLiteral("culo")},   {6, QStringLiteral("▁") + QChar(0xE000)},
+                {7, QStringLiteral("</s>")},   {8, QStringLiteral("cu")},
                 {9, QStringLiteral("▁")}};
     t.protectedSpans = {QStringLiteral("3.14")};
     return t;
@@ -46,18 +46,17 @@ private slots:
         QTest::addColumn<bool>("wholeWord");
         QTest::addColumn<QString>("shown");
         QTest::newRow("word start") << QList<int>{} << 1 << false << QStringLiteral("·El");
-        QTest::newRow("first byte: unfinished") << QList<int>{1, 9} << 2 << false
-                                                << QStringLiteral("…");
-        QTest::newRow("second byte: the character") << QList<int>{1, 9, 2} << 3 << false
-                                                    << QStringLiteral("Ó");
-        QTest::newRow("continuation, alone") << QList<int>{1, 4} << 5 << false
-                                             << QStringLiteral("culo");
-        QTest::newRow("continuation, as a word") << QList<int>{1, 4} << 5 << true
-                                                 << QStringLiteral("artículo");
-        QTest::newRow("fragment, as a word") << QList<int>{1, 4} << 8 << true
-                                             << QStringLiteral("artícu");
-        QTest::newRow("byte, as a word") << QList<int>{1, 9, 2} << 3 << true
-                                         << QStringLiteral("Ó");
+        QTest::newRow("first byte: unfinished")
+            << QList<int>{1, 9} << 2 << false << QStringLiteral("…");
+        QTest::newRow("second byte: the character")
+            << QList<int>{1, 9, 2} << 3 << false << QStringLiteral("Ó");
+        QTest::newRow("continuation, alone")
+            << QList<int>{1, 4} << 5 << false << QStringLiteral("culo");
+        QTest::newRow("continuation, as a word")
+            << QList<int>{1, 4} << 5 << true << QStringLiteral("artículo");
+        QTest::newRow("fragment, as a word")
+            << QList<int>{1, 4} << 8 << true << QStringLiteral("artícu");
+        QTest::newRow("byte, as a word") << QList<int>{1, 9, 2} << 3 << true << QStringLiteral("Ó");
         QTest::newRow("placeholder") << QList<int>{1} << 6 << false << QStringLiteral("·3.14");
         QTest::newRow("end") << QList<int>{1} << 7 << false << QStringLiteral("</s>");
     }

@@ -11,22 +11,35 @@
 #include "app/core/inferenceworker.h"
 #include "app/core/settings.h"
 #include "app/gui/captionview.h"
+#include "app/gui/compareview.h"
 #include "app/gui/documentsview.h"
+#include "app/gui/guiutil.h"
+#include "app/gui/heatmapwidget.h"
 #include "app/gui/mainwindow.h"
+#include "app/gui/probabilitychart.h"
+#include "app/gui/theme.h"
 #include "app/gui/translateview.h"
 
 #include "testutil.h"
 
+#include <QAction>
+#include <QApplication>
 #include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QLabel>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QTemporaryDir>
-#include <QTextBlock>
 #include <QTest>
+#include <QTextBlock>
 
 using namespace glosa;
 
@@ -50,8 +63,8 @@ std::unique_ptr<AppContext> makeContext()
 bool waitLoaded(AppContext &context, const QString &id)
 {
     const auto info = context.catalog().find(id);
-    return info && QTest::qWaitFor([&] { return context.workerFor(*info)->isModelLoaded(); },
-                                   kTimeoutMs);
+    return info &&
+           QTest::qWaitFor([&] { return context.workerFor(*info)->isModelLoaded(); }, kTimeoutMs);
 }
 
 // An installed translation model from `source` to `target` other than `not`; nullopt if none.
@@ -69,6 +82,20 @@ QString defaultFor(const AppContext &context, const QString &source, const QStri
 {
     const auto m = context.catalog().defaultModel(AppContext::kTranslation, source, target);
     return m ? m->id : QString();
+}
+
+// `view` with live translation off translates kEnglish with the default English → Spanish
+// model; false when the model does not load or nothing is shown.
+bool translateEnglish(AppContext &context, TranslateView &view)
+{
+    const QString enEs = defaultFor(context, "en", "es");
+    view.setLiveTranslate(false);
+    if (!context.chooseModel(enEs) || !waitLoaded(context, enEs))
+        return false;
+    QSignalSpy shown(&view, &TranslateView::translationShown);
+    view.setSourceText(kEnglish);
+    view.translateNow();
+    return shown.wait(kTimeoutMs);
 }
 
 } // namespace
@@ -240,8 +267,8 @@ private slots:
         auto *quality = view.findChild<QComboBox *>(QStringLiteral("quality"));
         QVERIFY(quality);
         QCOMPARE(quality->currentData().toInt(), int(documents::DocumentWorker::Quality::Best));
-        QVERIFY2(quality->currentText().contains(decodingSummary(
-                     context->catalog().find(enEs)->decodingDefaults())),
+        QVERIFY2(quality->currentText().contains(
+                     decodingSummary(context->catalog().find(enEs)->decodingDefaults())),
                  qPrintable(quality->currentText()));
 
         QSignalSpy opened(&view, &DocumentsView::opened);
@@ -272,15 +299,9 @@ private slots:
     void cancelMarksTheShownTranslationStale()
     {
         auto context = makeContext();
-        const QString enEs = defaultFor(*context, "en", "es");
         TranslateView view(*context);
-        view.setLiveTranslate(false);
-        QVERIFY(context->chooseModel(enEs));
-        QVERIFY(waitLoaded(*context, enEs));
         QSignalSpy shown(&view, &TranslateView::translationShown);
-        view.setSourceText(kEnglish);
-        view.translateNow();
-        QVERIFY(shown.wait(kTimeoutMs));
+        QVERIFY(translateEnglish(*context, view));
         const QString translation = view.targetEditor()->toPlainText();
         QVERIFY(!view.isTranslationStale());
 
@@ -296,6 +317,189 @@ private slots:
         QVERIFY(!view.isTranslationStale());
         QCOMPARE(view.targetEditor()->palette().color(QPalette::Text),
                  view.sourceEditor()->palette().color(QPalette::Text));
+    }
+
+    // Item 12: a long text showed only "Translating…" and a bar that filled once per batch.
+    void aLongTranslationShowsSentencesDoneAndTimeLeft()
+    {
+        auto context = makeContext();
+        const QString enEs = defaultFor(*context, "en", "es");
+        TranslateView view(*context);
+        view.setLiveTranslate(false);
+        QVERIFY(context->chooseModel(enEs));
+        QVERIFY(waitLoaded(*context, enEs));
+        QStringList text;
+        for (int i = 0; i < 80; ++i)
+            text << QStringLiteral("The committee met for the %1th time on Monday.").arg(i + 1);
+        auto *status = view.findChild<QLabel *>(QStringLiteral("translateStatus"));
+        QVERIFY(status);
+        QSignalSpy shown(&view, &TranslateView::translationShown);
+        view.setSourceText(text.join(QLatin1Char(' ')));
+        view.translateNow();
+        QStringList seen;
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                if (seen.isEmpty() || seen.last() != status->text())
+                    seen << status->text();
+                return shown.count() > 0;
+            },
+            kTimeoutMs));
+        const QRegularExpression progress(QStringLiteral("(\\d+) / 80 sentences, about .* left"));
+        QStringList matching = seen.filter(progress);
+        QVERIFY2(!matching.isEmpty(), qPrintable(seen.join(QLatin1Char('|'))));
+        QVERIFY(progress.match(matching.first()).captured(1).toInt() < 80);
+    }
+
+    // Item 14: File ▸ Open Recent, dialogs that start where the last one ended, and
+    // File ▸ Save translation….
+    void recentFilesReopenInTheirViewAndDialogsRememberTheFolder()
+    {
+        QTemporaryDir dir;
+        const QString document = dir.filePath(QStringLiteral("notes.md"));
+        QVERIFY(QFile::copy(QStringLiteral(GLOSA_TEST_DATA_DIR "/documents/sample.md"), document));
+        rememberOpened(OpenedAs::Document, document);
+        QCOMPARE(documentsFolder(), QFileInfo(document).absolutePath());
+        QCOMPARE(recentFiles().value(0).path, QFileInfo(document).absoluteFilePath());
+
+        auto context = makeContext();
+        MainWindow window(*context);
+        QMenu *recent = nullptr;
+        for (QMenu *menu : window.findChildren<QMenu *>())
+            if (menu->title() == QStringLiteral("Open &Recent"))
+                recent = menu;
+        QVERIFY(recent);
+        emit recent->aboutToShow();
+        QAction *entry = nullptr;
+        for (QAction *a : recent->actions())
+            if (a->text() == QDir::toNativeSeparators(QFileInfo(document).absoluteFilePath()))
+                entry = a;
+        QVERIFY(entry);
+        QSignalSpy opened(window.documentsView(), &DocumentsView::opened);
+        entry->trigger();
+        QCOMPARE(window.tabs()->currentIndex(), int(MainWindow::DocumentsTab));
+        QVERIFY(opened.wait(10000));
+    }
+
+    void saveTranslationWritesWhatThePaneShows()
+    {
+        auto context = makeContext();
+        TranslateView view(*context);
+        QVERIFY(translateEnglish(*context, view));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("out.txt"));
+        QString error;
+        QVERIFY2(view.saveTranslation(path, &error), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(file.readAll()), view.targetEditor()->toPlainText() + '\n');
+        QVERIFY(
+            !view.saveTranslation(dir.filePath(QStringLiteral("no/such/folder/x.txt")), &error));
+        QVERIFY(error.contains(QStringLiteral("x.txt")));
+    }
+
+    // Item 14: Settings ▸ Appearance, for desktops whose dark theme Qt does not see.
+    void appearanceLightDarkAndBack()
+    {
+        const QPalette system = QApplication::palette();
+        theme::applyAppearance(QStringLiteral("dark"));
+        QVERIFY(theme::isDark(QApplication::palette()));
+        auto context = makeContext();
+        TranslateView view(*context);
+        QVERIFY(theme::isDark(view.sourceEditor()->palette()));
+        theme::applyAppearance(QStringLiteral("light"));
+        QVERIFY(!theme::isDark(QApplication::palette()));
+        theme::applyAppearance(QStringLiteral("system"));
+        QCOMPARE(QApplication::palette(), system);
+    }
+
+    // Item 10: the attention panel was about 100 px tall under an empty candidates card that took
+    // half the window; the splitters' positions were forgotten.
+    void theHeatmapGetsTheRoomAndSplittersAreRemembered()
+    {
+        auto context = makeContext();
+        QByteArray attentionState;
+        {
+            MainWindow window(*context);
+            window.resize(1280, 800);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            TranslateView *view = window.translateView();
+            QVERIFY(translateEnglish(*context, *view));
+            QCoreApplication::processEvents();
+            QWidget *heatmap = view->heatmap()->parentWidget()->parentWidget(); // its scroll area
+            QVERIFY2(heatmap->height() > 2 * view->candidatesPanel()->height(),
+                     qPrintable(QStringLiteral("heatmap %1 px, empty candidates %2 px")
+                                    .arg(heatmap->height())
+                                    .arg(view->candidatesPanel()->height())));
+            // A word clicked: the chart gets room to show its bars.
+            view->showCandidates(1);
+            QTRY_VERIFY(view->candidatesChart()->barCount() > 0);
+            QCoreApplication::processEvents();
+            QVERIFY(view->candidatesPanel()->height() >=
+                    view->candidatesChart()->sizeHint().height());
+            view->attentionSplitter()->setSizes({300, 200});
+            attentionState = view->attentionSplitter()->saveState();
+            window.close(); // saves the settings
+        }
+        MainWindow again(*context);
+        QCOMPARE(again.translateView()->attentionSplitter()->saveState(), attentionState);
+    }
+
+    // Item 11: Compare did not say where or why two columns differ, nor that a setting changed
+    // nothing.
+    void compareSaysWhereColumnsPartAndWhenASettingChangedNothing()
+    {
+        auto context = makeContext();
+        MainWindow window(*context);
+        const QString enEs = defaultFor(*context, "en", "es");
+        QVERIFY(context->chooseModel(enEs));
+        QVERIFY(waitLoaded(*context, enEs));
+        CompareView *compare = window.compareView();
+        compare->setColumnCount(3);
+        // Column 2: beam 5; column 3: the same with a no-repeat 5-gram block, which a short
+        // sentence without repeats never triggers.
+        engine::DecodingOptions beam;
+        beam.strategy = engine::SearchStrategy::Beam;
+        beam.beamSize = 5;
+        engine::DecodingOptions blocked = beam;
+        blocked.noRepeatNgramSize = 5;
+        engine::DecodingOptions greedy;
+        compare->column(0)->setOptions(greedy);
+        compare->column(1)->setOptions(beam);
+        compare->column(2)->setOptions(blocked);
+        compare->input()->setPlainText(kEnglish);
+        QSignalSpy shown(compare, &CompareView::comparisonShown);
+        compare->compare();
+        QVERIFY(shown.wait(kTimeoutMs));
+        const CompareColumn *third = compare->column(2);
+        if (third->result().best()->text == compare->column(1)->result().best()->text) {
+            QCOMPARE(third->sameAsColumn(), 1);
+            QVERIFY2(third->findChildren<QLabel *>().size() > 0, "no labels");
+            bool said = false;
+            for (const QLabel *label : third->findChildren<QLabel *>())
+                said = said || label->text().contains(QStringLiteral("Same output as column 2"));
+            QVERIFY(said);
+        }
+        // Wherever two columns differ, the first difference is named with both probabilities.
+        for (int i = 0; i < 3; ++i) {
+            const CompareColumn *c = compare->column(i);
+            const CompareColumn::Divergence &d = c->divergence();
+            const bool differs = c->result().best()->text !=
+                                 compare->column(i == 0 ? 1 : i - 1)->result().best()->text;
+            QCOMPARE(d.token >= 0, differs);
+            if (differs) {
+                const TranslationHypothesis &mine = *c->result().best();
+                const TranslationHypothesis &theirs =
+                    *compare->column(i == 0 ? 1 : i - 1)->result().best();
+                // The first step where the two chose differently, the same before it.
+                for (int t = 0; t < d.token; ++t)
+                    QCOMPARE(mine.tokens[t].id, theirs.tokens[t].id);
+                QVERIFY(d.token >= theirs.tokens.size() ||
+                        mine.tokens[d.token].id != theirs.tokens[d.token].id);
+                QCOMPARE(d.mine, mine.tokens[d.token].surface());
+                QVERIFY(d.myProbability > 0.0f && d.myProbability <= 1.0f);
+            }
+        }
     }
 
 private:
