@@ -26,8 +26,10 @@
 #include <QPushButton>
 #include <QSaveFile>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTextBlock>
+#include <QTextLayout>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -800,6 +802,24 @@ bool TranslateView::saveTranslation(const QString &path, QString *error) const
     return true;
 }
 
+void TranslateView::scrollIntoView(QPlainTextEdit *editor, const TokenSpan &token)
+{
+    QTextCursor at(editor->document());
+    at.setPosition(std::clamp<int>(token.begin, 0, editor->document()->characterCount() - 1));
+    const QRect shown = editor->viewport()->rect();
+    const QRect where = editor->cursorRect(at);
+    if (shown.contains(where))
+        return;
+    // QPlainTextEdit's scroll bar counts lines, wrapped ones included: the word's line, a
+    // half viewport down.
+    const QTextBlock block = at.block();
+    const QTextLine line =
+        block.layout() ? block.layout()->lineForTextPosition(at.positionInBlock()) : QTextLine();
+    const int number = block.firstLineNumber() + (line.isValid() ? line.lineNumber() : 0);
+    const int visible = shown.height() / std::max(1, editor->fontMetrics().lineSpacing());
+    editor->verticalScrollBar()->setValue(number - visible / 2);
+}
+
 void TranslateView::setStale(bool stale)
 {
     m_stale = stale;
@@ -1168,6 +1188,11 @@ void TranslateView::updateOverlay()
                 empty[j] = m_result.sourceTokens.at(j).begin == m_result.sourceTokens.at(j).end;
             }
             markWeights(m_source, m_result.sourceTokens, weights, empty, sourceSelections);
+            // A hovered word of a long translation attends to source words that may be out of
+            // sight: the strongest one is scrolled into view (the source's own cursor stays).
+            const QList<int> strongest = overlayWords(weights, empty);
+            if (m_hoverTarget >= 0 && !strongest.isEmpty())
+                scrollIntoView(m_source, m_result.sourceTokens.at(strongest.first()));
         } else if (!sources.isEmpty()) {
             heatColumn = sources.size() == 1 ? sources.first() : -1;
             for (int j : sources) {

@@ -164,6 +164,8 @@ private:
     bool checkSourceLanguage();
     void retranslateLanguageWarning();
     void setStale(bool stale);
+    // Scrolls `editor` (not its cursor) so that `token` is in sight.
+    void scrollIntoView(QPlainTextEdit *editor, const TokenSpan &token);
     // The translation model chosen in the context: its worker, or why there is none.
     void useModel(const glosa::ModelChoice &choice);
     void onResult(const QList<glosa::TranslationResult> &results);

@@ -33,6 +33,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSplitter>
@@ -500,6 +501,39 @@ private slots:
                 QVERIFY(d.myProbability > 0.0f && d.myProbability <= 1.0f);
             }
         }
+    }
+
+    // Item 10: hovering a word of a long translation lit up source words out of sight.
+    void hoveringATargetWordScrollsItsSourceIntoView()
+    {
+        auto context = makeContext();
+        const QString enEs = defaultFor(*context, "en", "es");
+        TranslateView view(*context);
+        view.setLiveTranslate(false);
+        view.resize(1280, 800);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(context->chooseModel(enEs));
+        QVERIFY(waitLoaded(*context, enEs));
+        QStringList lines;
+        for (int i = 0; i < 60; ++i)
+            lines << QStringLiteral("Line %1 says that the weather is fine.").arg(i + 1);
+        lines << QStringLiteral("The elephant crossed the river.");
+        QSignalSpy shown(&view, &TranslateView::translationShown);
+        view.setSourceText(lines.join(QLatin1Char('\n')));
+        view.translateNow();
+        QVERIFY(shown.wait(kTimeoutMs));
+        QPlainTextEdit *source = view.sourceEditor();
+        source->verticalScrollBar()->setValue(0);
+        const TranslationHypothesis *h = view.shownHypothesis();
+        QVERIFY(h && !h->alignment.isEmpty());
+        const int last = int(h->tokens.size()) - 2; // a word of the last line, not the end mark
+        emit view.heatmap()->cellHovered(last, 0);
+        QVERIFY(source->verticalScrollBar()->value() > 0);
+        bool seen = false;
+        for (const QTextEdit::ExtraSelection &s : source->extraSelections())
+            seen = seen || source->viewport()->rect().contains(source->cursorRect(s.cursor));
+        QVERIFY2(seen, "no lit-up source word is in sight");
     }
 
 private:
