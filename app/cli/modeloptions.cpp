@@ -81,6 +81,8 @@ CommandHelp helpForModel(CommandHelp help, const QStringList &args)
     parser.addOptions(help.options);
     parser.addOption(QCommandLineOption(QStringList{QStringLiteral("h"), QStringLiteral("help")}));
     parser.parse(QStringList{help.name} + args); // a mistake is reported when the command runs
+    if (parser.values("model").size() > 1)
+        return help; // evaluate's models: each decodes with its own defaults
     QString error;
     const std::optional<QString> id = modelFromCommandLine(parser, &error);
     ModelCatalog catalog;
