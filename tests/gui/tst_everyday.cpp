@@ -85,6 +85,17 @@ QString defaultFor(const AppContext &context, const QString &source, const QStri
     return m ? m->id : QString();
 }
 
+// `view` shown at 1280 × 800 with live translation off and the model `id` chosen and loaded;
+// false when it is not.
+bool showWithModel(AppContext &context, TranslateView &view, const QString &id)
+{
+    view.setLiveTranslate(false);
+    view.resize(1280, 800);
+    view.show();
+    return QTest::qWaitForWindowExposed(&view) && context.chooseModel(id) &&
+           waitLoaded(context, id);
+}
+
 // `view` with live translation off translates kEnglish with the default English → Spanish
 // model; false when the model does not load or nothing is shown.
 bool translateEnglish(AppContext &context, TranslateView &view)
@@ -149,12 +160,7 @@ private slots:
         const auto otherEnEs = another(*context, "en", "es", enEs);
         QVERIFY(otherEnEs);
         TranslateView view(*context);
-        view.setLiveTranslate(false);
-        view.resize(1280, 800);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
-        QVERIFY(context->chooseModel(enEs));
-        QVERIFY(waitLoaded(*context, enEs));
+        QVERIFY(showWithModel(*context, view, enEs));
         view.setSourceText(kSpanish);
 
         QSignalSpy shown(&view, &TranslateView::translationShown);
@@ -509,12 +515,7 @@ private slots:
         auto context = makeContext();
         const QString enEs = defaultFor(*context, "en", "es");
         TranslateView view(*context);
-        view.setLiveTranslate(false);
-        view.resize(1280, 800);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
-        QVERIFY(context->chooseModel(enEs));
-        QVERIFY(waitLoaded(*context, enEs));
+        QVERIFY(showWithModel(*context, view, enEs));
         QStringList lines;
         for (int i = 0; i < 60; ++i)
             lines << QStringLiteral("Line %1 says that the weather is fine.").arg(i + 1);
