@@ -152,6 +152,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <comment>button: caption the chosen images</comment>
         <translation>Describir</translation>
     </message>
+    <message>
+        <source>Captioner: %1</source>
+        <translation>Modelo de descripciones: %1</translation>
+    </message>
 </context>
 <context>
     <name>glosa::CompareColumn</name>
@@ -208,6 +212,18 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>Forced: part of the prefix you chose</source>
         <translation>Forzada: parte del prefijo que eligió</translation>
+    </message>
+    <message>
+        <source>Same output as column %1: these settings changed nothing on this text.</source>
+        <translation>La misma salida que la columna %1: estos ajustes no cambiaron nada en este texto.</translation>
+    </message>
+    <message>
+        <source>Parts from column %1 at “%2” (%3%).</source>
+        <translation>Se aparta de la columna %1 en «%2» (%3%).</translation>
+    </message>
+    <message>
+        <source>Parts from column %1 at “%2” (%3%), where it has “%4” (%5%).</source>
+        <translation>Se aparta de la columna %1 en «%2» (%3%), donde esta tiene «%4» (%5%).</translation>
     </message>
 </context>
 <context>
@@ -379,7 +395,7 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     </message>
     <message>
         <source>Average log-probability</source>
-        <translation>Log-probabilidad media</translation>
+        <translation>Log-prob. media</translation>
     </message>
     <message>
         <source>Heuristic</source>
@@ -575,7 +591,30 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     </message>
     <message>
         <source>Model&apos;s defaults</source>
-        <translation>Valores predeterminados del modelo</translation>
+        <translation>Ajustes del modelo</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::DecodingSummary</name>
+    <message>
+        <source>greedy</source>
+        <translation>voraz</translation>
+    </message>
+    <message>
+        <source>beam %1</source>
+        <translation>haz %1</translation>
+    </message>
+    <message>
+        <source>sample</source>
+        <translation>muestreo</translation>
+    </message>
+    <message>
+        <source>no-repeat %1</source>
+        <translation>sin repetir %1</translation>
+    </message>
+    <message>
+        <source>rep %1</source>
+        <translation>pen. rep. %1</translation>
     </message>
 </context>
 <context>
@@ -791,16 +830,16 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>Stopped reading %1; no document is open.</source>
         <translation>Se dejó de leer %1; no hay ningún documento abierto.</translation>
     </message>
+    <message>
+        <source>The model&apos;s own (%1)</source>
+        <translation>La del modelo (%1)</translation>
+    </message>
 </context>
 <context>
     <name>glosa::EvaluateDialog</name>
     <message>
         <source>Evaluate models</source>
         <translation>Evaluar modelos</translation>
-    </message>
-    <message>
-        <source>Bundled sample (520 Tatoeba test pairs)</source>
-        <translation>Muestra incluida (520 pares de prueba de Tatoeba)</translation>
     </message>
     <message>
         <source>A TSV file (source, tab, reference)…</source>
@@ -925,6 +964,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>%1: %2 sentences. %3</source>
         <translation>%1: %2 oraciones. %3</translation>
     </message>
+    <message>
+        <source>Bundled sample (520 Tatoeba pairs: each sentence once, scored against all its translations)</source>
+        <translation>Muestra incluida (520 pares de Tatoeba: cada frase una vez, puntuada con todas sus traducciones)</translation>
+    </message>
 </context>
 <context>
     <name>glosa::EvaluationWorker</name>
@@ -992,6 +1035,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>Your edit was not saved to the history: %1</source>
         <translation>Su corrección no se guardó en el historial: %1</translation>
+    </message>
+    <message>
+        <source>An earlier version of this translation could not be replaced in the history: %1</source>
+        <translation>No se pudo sustituir en el historial una versión anterior de esta traducción: %1</translation>
     </message>
 </context>
 <context>
@@ -1749,6 +1796,50 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>&amp;Evaluate models…</source>
         <translation>E&amp;valuar modelos…</translation>
     </message>
+    <message>
+        <source>Translate captions &amp;with:</source>
+        <translation>Traducir descripciones &amp;con:</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>Abrir &amp;reciente</translation>
+    </message>
+    <message>
+        <source>&amp;Save translation…</source>
+        <translation>&amp;Guardar traducción…</translation>
+    </message>
+    <message>
+        <source>A&amp;ppearance</source>
+        <translation>A&amp;pariencia</translation>
+    </message>
+    <message>
+        <source>As the system has it</source>
+        <translation>Como la tenga el sistema</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>Clara</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>Oscura</translation>
+    </message>
+    <message>
+        <source>No recent files</source>
+        <translation>No hay archivos recientes</translation>
+    </message>
+    <message>
+        <source>Save translation</source>
+        <translation>Guardar traducción</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt);;All files (*)</source>
+        <translation>Archivos de texto (*.txt);;Todos los archivos (*)</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>Se guardó %1</translation>
+    </message>
 </context>
 <context>
     <name>glosa::ModelChoice</name>
@@ -1767,6 +1858,45 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>No usable translation model is installed (see Help ▸ Models… for why).</source>
         <translation>No hay instalado ningún modelo de traducción utilizable (el motivo se indica en Ayuda ▸ Modelos…).</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::ModelNames</name>
+    <message>
+        <source>English image captions (Show, Attend and Tell on MobileNetV2)</source>
+        <translation>Descripciones de imágenes en inglés (Show, Attend and Tell sobre MobileNetV2)</translation>
+    </message>
+    <message>
+        <source>English → Spanish (RNN, Bahdanau attention)</source>
+        <translation>Inglés → español (RNN, atención de Bahdanau)</translation>
+    </message>
+    <message>
+        <source>English → Spanish (RNN, Luong attention)</source>
+        <translation>Inglés → español (RNN, atención de Luong)</translation>
+    </message>
+    <message>
+        <source>English → Spanish (RNN, Luong attention, general domain)</source>
+        <translation>Inglés → español (RNN, atención de Luong, dominio general)</translation>
+    </message>
+    <message>
+        <source>English → Spanish (RNN without attention)</source>
+        <translation>Inglés → español (RNN sin atención)</translation>
+    </message>
+    <message>
+        <source>English → Spanish (Transformer, Tatoeba)</source>
+        <translation>Inglés → español (Transformer, Tatoeba)</translation>
+    </message>
+    <message>
+        <source>Spanish → English (Transformer, Tatoeba)</source>
+        <translation>Español → inglés (Transformer, Tatoeba)</translation>
+    </message>
+    <message>
+        <source>English → Spanish (Transformer, general domain)</source>
+        <translation>Inglés → español (Transformer, dominio general)</translation>
+    </message>
+    <message>
+        <source>Spanish → English (Transformer, general domain)</source>
+        <translation>Español → inglés (Transformer, dominio general)</translation>
     </message>
 </context>
 <context>
@@ -1871,20 +2001,24 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <translation>Haga clic en una palabra de una columna para ver los candidatos que el modelo sopesó en ese paso.</translation>
     </message>
     <message>
-        <source>model</source>
-        <translation>modelo</translation>
-    </message>
-    <message>
-        <source>after %1</source>
-        <translation>tras %1</translation>
-    </message>
-    <message>
         <source>step %1</source>
         <translation>paso %1</translation>
     </message>
     <message>
         <source>Click to decode again with “%1” forced here</source>
         <translation>Clic para decodificar de nuevo forzando «%1» aquí</translation>
+    </message>
+    <message>
+        <source>Piece: %1</source>
+        <translation>Fragmento: %1</translation>
+    </message>
+    <message>
+        <source>the model&apos;s probability</source>
+        <translation>probabilidad del modelo</translation>
+    </message>
+    <message>
+        <source>after the decoding settings</source>
+        <translation>tras los ajustes de decodificación</translation>
     </message>
 </context>
 <context>
@@ -1918,7 +2052,7 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     </message>
     <message>
         <source>Translate as I type</source>
-        <translation>Traducir mientras escribo</translation>
+        <translation>Traducir al escribir</translation>
     </message>
     <message>
         <source>Shade by confidence</source>
@@ -2125,6 +2259,34 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>Forced: part of the prefix you chose</source>
         <translation>Forzada: parte del prefijo que eligió</translation>
+    </message>
+    <message>
+        <source>This text looks like %1, and the model translates from %2.</source>
+        <translation>Este texto parece estar en %1, y el modelo traduce del %2.</translation>
+    </message>
+    <message>
+        <source>Translate %1 → %2</source>
+        <translation>Traducir %1 → %2</translation>
+    </message>
+    <message>
+        <source>Translate anyway</source>
+        <translation>Traducir de todos modos</translation>
+    </message>
+    <message>
+        <source>Not translated: the text is not in %1.</source>
+        <translation>Sin traducir: el texto no está en %1.</translation>
+    </message>
+    <message>
+        <source>Cancelled. The translation shown is of the text before your last changes.</source>
+        <translation>Cancelado. La traducción que se muestra es la del texto antes de sus últimos cambios.</translation>
+    </message>
+    <message>
+        <source>Translating: %1</source>
+        <translation>Traduciendo: %1</translation>
+    </message>
+    <message>
+        <source>Could not save %1: %2</source>
+        <translation>No se pudo guardar %1: %2</translation>
     </message>
 </context>
 <context>

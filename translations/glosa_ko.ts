@@ -152,6 +152,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <comment>button: caption the chosen images</comment>
         <translation>캡션 생성</translation>
     </message>
+    <message>
+        <source>Captioner: %1</source>
+        <translation>캡션 모델: %1</translation>
+    </message>
 </context>
 <context>
     <name>glosa::CompareColumn</name>
@@ -206,6 +210,18 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>Forced: part of the prefix you chose</source>
         <translation>강제됨: 선택한 접두사의 일부</translation>
+    </message>
+    <message>
+        <source>Same output as column %1: these settings changed nothing on this text.</source>
+        <translation>%1열과 같은 출력: 이 설정은 이 텍스트에서 아무것도 바꾸지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>Parts from column %1 at “%2” (%3%).</source>
+        <translation>“%2”(%3%)에서 %1열과 갈라집니다.</translation>
+    </message>
+    <message>
+        <source>Parts from column %1 at “%2” (%3%), where it has “%4” (%5%).</source>
+        <translation>“%2”(%3%)에서 %1열과 갈라집니다. 그 열은 여기서 “%4”(%5%)입니다.</translation>
     </message>
 </context>
 <context>
@@ -576,6 +592,29 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     </message>
 </context>
 <context>
+    <name>glosa::DecodingSummary</name>
+    <message>
+        <source>greedy</source>
+        <translation>탐욕</translation>
+    </message>
+    <message>
+        <source>beam %1</source>
+        <translation>빔 %1</translation>
+    </message>
+    <message>
+        <source>sample</source>
+        <translation>샘플링</translation>
+    </message>
+    <message>
+        <source>no-repeat %1</source>
+        <translation>반복 금지 %1</translation>
+    </message>
+    <message>
+        <source>rep %1</source>
+        <translation>반복 페널티 %1</translation>
+    </message>
+</context>
+<context>
     <name>glosa::DocumentsView</name>
     <message>
         <source>The history was not updated: %1</source>
@@ -783,16 +822,16 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>Stopped reading %1; no document is open.</source>
         <translation>%1 읽기를 중지했습니다. 열린 문서가 없습니다.</translation>
     </message>
+    <message>
+        <source>The model&apos;s own (%1)</source>
+        <translation>모델 기본 설정 (%1)</translation>
+    </message>
 </context>
 <context>
     <name>glosa::EvaluateDialog</name>
     <message>
         <source>Evaluate models</source>
         <translation>모델 평가</translation>
-    </message>
-    <message>
-        <source>Bundled sample (520 Tatoeba test pairs)</source>
-        <translation>내장 샘플 (Tatoeba 테스트 520쌍)</translation>
     </message>
     <message>
         <source>A TSV file (source, tab, reference)…</source>
@@ -916,6 +955,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>%1: %2 sentences. %3</source>
         <translation>%1: %2개 문장. %3</translation>
     </message>
+    <message>
+        <source>Bundled sample (520 Tatoeba pairs: each sentence once, scored against all its translations)</source>
+        <translation>내장 샘플 (Tatoeba 520쌍: 문장마다 한 번씩, 모든 번역과 비교해 채점)</translation>
+    </message>
 </context>
 <context>
     <name>glosa::EvaluationWorker</name>
@@ -983,6 +1026,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>Your edit was not saved to the history: %1</source>
         <translation>수정한 내용을 기록에 저장하지 못했습니다: %1</translation>
+    </message>
+    <message>
+        <source>An earlier version of this translation could not be replaced in the history: %1</source>
+        <translation>기록에서 이 번역의 이전 버전을 바꾸지 못했습니다: %1</translation>
     </message>
 </context>
 <context>
@@ -1730,6 +1777,50 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>&amp;Evaluate models…</source>
         <translation>모델 평가(&amp;E)…</translation>
     </message>
+    <message>
+        <source>Translate captions &amp;with:</source>
+        <translation>캡션 번역 모델(&amp;W):</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>최근 파일 열기(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Save translation…</source>
+        <translation>번역 저장(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>A&amp;ppearance</source>
+        <translation>모양(&amp;P)</translation>
+    </message>
+    <message>
+        <source>As the system has it</source>
+        <translation>시스템 설정대로</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>밝게</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>어둡게</translation>
+    </message>
+    <message>
+        <source>No recent files</source>
+        <translation>최근 파일 없음</translation>
+    </message>
+    <message>
+        <source>Save translation</source>
+        <translation>번역 저장</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt);;All files (*)</source>
+        <translation>텍스트 파일 (*.txt);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1을(를) 저장했습니다</translation>
+    </message>
 </context>
 <context>
     <name>glosa::ModelChoice</name>
@@ -1748,6 +1839,45 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>No usable translation model is installed (see Help ▸ Models… for why).</source>
         <translation>사용할 수 있는 번역 모델이 설치되어 있지 않습니다 (이유는 도움말 ▸ 모델…에서 확인하십시오).</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::ModelNames</name>
+    <message>
+        <source>English image captions (Show, Attend and Tell on MobileNetV2)</source>
+        <translation>영어 이미지 캡션 (MobileNetV2 기반 Show, Attend and Tell)</translation>
+    </message>
+    <message>
+        <source>English → Spanish (RNN, Bahdanau attention)</source>
+        <translation>영어 → 스페인어 (RNN, Bahdanau 어텐션)</translation>
+    </message>
+    <message>
+        <source>English → Spanish (RNN, Luong attention)</source>
+        <translation>영어 → 스페인어 (RNN, Luong 어텐션)</translation>
+    </message>
+    <message>
+        <source>English → Spanish (RNN, Luong attention, general domain)</source>
+        <translation>영어 → 스페인어 (RNN, Luong 어텐션, 일반 분야)</translation>
+    </message>
+    <message>
+        <source>English → Spanish (RNN without attention)</source>
+        <translation>영어 → 스페인어 (어텐션 없는 RNN)</translation>
+    </message>
+    <message>
+        <source>English → Spanish (Transformer, Tatoeba)</source>
+        <translation>영어 → 스페인어 (Transformer, Tatoeba)</translation>
+    </message>
+    <message>
+        <source>Spanish → English (Transformer, Tatoeba)</source>
+        <translation>스페인어 → 영어 (Transformer, Tatoeba)</translation>
+    </message>
+    <message>
+        <source>English → Spanish (Transformer, general domain)</source>
+        <translation>영어 → 스페인어 (Transformer, 일반 분야)</translation>
+    </message>
+    <message>
+        <source>Spanish → English (Transformer, general domain)</source>
+        <translation>스페인어 → 영어 (Transformer, 일반 분야)</translation>
     </message>
 </context>
 <context>
@@ -1852,20 +1982,24 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>열에서 단어를 클릭하면 그 단계에서 모델이 고려한 후보가 표시됩니다.</translation>
     </message>
     <message>
-        <source>model</source>
-        <translation>모델</translation>
-    </message>
-    <message>
-        <source>after %1</source>
-        <translation>%1 후</translation>
-    </message>
-    <message>
         <source>step %1</source>
         <translation>%1단계</translation>
     </message>
     <message>
         <source>Click to decode again with “%1” forced here</source>
         <translation>클릭하면 여기에 “%1”을(를) 강제하여 다시 디코딩합니다</translation>
+    </message>
+    <message>
+        <source>Piece: %1</source>
+        <translation>조각: %1</translation>
+    </message>
+    <message>
+        <source>the model&apos;s probability</source>
+        <translation>모델의 확률</translation>
+    </message>
+    <message>
+        <source>after the decoding settings</source>
+        <translation>디코딩 설정 적용 후</translation>
     </message>
 </context>
 <context>
@@ -2104,6 +2238,34 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>Forced: part of the prefix you chose</source>
         <translation>강제됨: 선택한 접두사의 일부</translation>
+    </message>
+    <message>
+        <source>This text looks like %1, and the model translates from %2.</source>
+        <translation>이 텍스트는 %1로 보이지만, 이 모델은 %2에서 번역합니다.</translation>
+    </message>
+    <message>
+        <source>Translate %1 → %2</source>
+        <translation>%1 → %2로 번역</translation>
+    </message>
+    <message>
+        <source>Translate anyway</source>
+        <translation>그래도 번역</translation>
+    </message>
+    <message>
+        <source>Not translated: the text is not in %1.</source>
+        <translation>번역하지 않음: 텍스트가 %1가 아닙니다.</translation>
+    </message>
+    <message>
+        <source>Cancelled. The translation shown is of the text before your last changes.</source>
+        <translation>취소했습니다. 표시된 번역은 마지막으로 고치기 전 텍스트의 번역입니다.</translation>
+    </message>
+    <message>
+        <source>Translating: %1</source>
+        <translation>번역 중: %1</translation>
+    </message>
+    <message>
+        <source>Could not save %1: %2</source>
+        <translation>%1을(를) 저장하지 못했습니다: %2</translation>
     </message>
 </context>
 <context>

@@ -221,7 +221,16 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
                 printSummary(out, s, true);
             if (page.hasMore)
                 err << "(more: --offset " << offset + limit << ")\n";
-            return reportDamage(err, page.damaged);
+            const int damage = reportDamage(err, page.damaged);
+            // As grep: nothing found is said, and is exit code 1.
+            if (page.items.isEmpty() && page.damaged.isEmpty()) {
+                err << "glosa-cli history search: no entries match '"
+                    << positional.join(QLatin1Char(' ')) << "'"
+                    << (offset > 0 ? QStringLiteral(" after the first %1").arg(offset) : QString())
+                    << "\n";
+                return 1;
+            }
+            return damage;
         }
         if (sub == QLatin1String("show")) {
             const qint64 id = idArgument();

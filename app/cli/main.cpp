@@ -4,6 +4,7 @@
 #include "app/cli/evaluatecommand.h"
 #include "app/cli/help.h"
 #include "app/cli/historycommand.h"
+#include "app/cli/modeloptions.h"
 #include "app/cli/translatecommand.h"
 #include "app/cli/translatedoccommand.h"
 #include "app/core/openmpsetup.h"
@@ -52,7 +53,7 @@ int run(QTextStream &err)
         } else if (topic.isEmpty()) {
             out << glosa::cli::generalHelpText();
         } else if (const glosa::cli::CommandHelp *help = glosa::cli::findCommandHelp(topic)) {
-            out << glosa::cli::commandHelpText(*help);
+            out << glosa::cli::commandHelpText(glosa::cli::helpForModel(*help, args.mid(3)));
         } else {
             err << "glosa-cli help: unknown command '" << topic << "'\n";
             return usage(err);
@@ -64,7 +65,9 @@ int run(QTextStream &err)
         // Before "--", and not a value: `history search -h` looks for nothing else anyway.
         if (std::any_of(rest.begin(), std::find(rest.begin(), rest.end(), QStringLiteral("--")),
                         isHelpFlag)) {
-            QTextStream(stdout) << glosa::cli::commandHelpText(*help);
+            // With the defaults of the model the same options would choose.
+            QTextStream(stdout) << glosa::cli::commandHelpText(
+                glosa::cli::helpForModel(*help, rest));
             return 0;
         }
     }

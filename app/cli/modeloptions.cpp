@@ -2,12 +2,14 @@
 
 #include "app/core/modelcatalog.h"
 #include "app/core/pluginregistry.h"
+#include "app/core/settings.h"
 #include "engine/decoding/decodingfields.h"
 #include "engine/translation/translationmodel.h"
 
 #include <QCommandLineParser>
 #include <QLocale>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace glosa::cli {
@@ -46,8 +48,8 @@ std::shared_ptr<engine::Model> loadInstalledModel(const QString &idOrFolder, con
 QList<QCommandLineOption> decodingCommandLineOptions()
 {
     // The defaults shown are DecodingOptions'; a model package's "decoding" object overrides them
-    // (each package's tuned beam size and length penalty; not repeated here, where they would go
-    // stale with the next export), and the command line overrides both.
+    // (each package's tuned beam size and length penalty: helpForModel() shows those of the
+    // chosen model), and the command line overrides both.
     const engine::DecodingOptions defaults;
     QList<QCommandLineOption> options;
     for (const engine::DecodingField &field : engine::decodingFields()) {
@@ -63,6 +65,45 @@ QList<QCommandLineOption> decodingCommandLineOptions()
         options << option;
     }
     return options;
+}
+
+CommandHelp helpForModel(CommandHelp help, const QStringList &args)
+{
+    const auto has = [&](const QString &name) {
+        return std::any_of(help.options.begin(), help.options.end(),
+                           [&](const QCommandLineOption &o) { return o.names().contains(name); });
+    };
+    if (!has(QStringLiteral("model")) || !has(QStringLiteral("from")) ||
+        !has(QStringLiteral("beam-size")))
+        return help; // not a command that translates with a --model/--from/--to choice
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    parser.addOptions(help.options);
+    parser.addOption(QCommandLineOption(QStringList{QStringLiteral("h"), QStringLiteral("help")}));
+    parser.parse(QStringList{help.name} + args); // a mistake is reported when the command runs
+    if (parser.values("model").size() > 1)
+        return help; // evaluate's models: each decodes with its own defaults
+    QString error;
+    const std::optional<QString> id = modelFromCommandLine(parser, &error);
+    ModelCatalog catalog;
+    catalog.scan();
+    const std::optional<ModelInfo> info = id ? catalog.find(*id) : std::nullopt;
+    if (!info || !info->isValid() || info->task != QLatin1String("translation"))
+        return help;
+    const engine::DecodingOptions defaults = info->decodingDefaults();
+    for (QCommandLineOption &option : help.options)
+        for (const engine::DecodingField &field : engine::decodingFields())
+            if (field.isSetting() &&
+                option.names().first() == QString::fromStdString(field.optionName()))
+                option.setDefaultValue(
+                    QString::fromStdString(engine::decodingFieldToText(defaults, field)));
+    help.description +=
+        QStringLiteral("\n\nThe defaults shown are those in effect with %1 (%2), the model "
+                       "these options choose%3.")
+            .arg(info->id, decodingSummary(defaults),
+                 parser.isSet("model") ? QString()
+                                       : QStringLiteral(": the default for its direction"));
+    return help;
 }
 
 const QString &decodingHelpParagraph()

@@ -3,6 +3,7 @@
 // table (engine/decoding/decodingfields.h).
 #pragma once
 
+#include "app/cli/help.h"
 #include "engine/decoding/decodingoptions.h"
 #include "engine/package.h"
 
@@ -38,6 +39,11 @@ std::optional<engine::ComputeType> computeTypeFromCommandLine(const QCommandLine
 // default, and the paragraph of help that says how a model's own defaults come in between.
 QList<QCommandLineOption> decodingCommandLineOptions();
 const QString &decodingHelpParagraph();
+// `help` with the decoding options' defaults of the model that `args` (a command line after the
+// command's name) chooses with --model, --from/--to or neither (the default), as that model's
+// package sets them, and a sentence naming it; unchanged for a command without those options or
+// when no model is found.
+CommandHelp helpForModel(CommandHelp help, const QStringList &args);
 // The options given, over `defaults` (the model's). Throws std::invalid_argument with a one-line
 // message naming the option ("--beam-size 'x' is not an integer"); validation is the caller's.
 engine::DecodingOptions decodingOptionsFromCommandLine(const QCommandLineParser &parser,

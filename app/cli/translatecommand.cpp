@@ -10,6 +10,7 @@
 #include "engine/decoding/attentioninspector.h"
 #include "engine/decoding/coverage.h"
 #include "engine/decoding/decodingfields.h"
+#include "engine/text/sentencesplitter.h"
 #include "engine/text/unicode.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
@@ -17,6 +18,7 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -286,6 +288,62 @@ HistoryEntry historyEntry(const QJsonObject &object, const engine::TranslationRe
     return entry;
 }
 
+// How much of a regular file is looked at to tell text from binary data.
+constexpr qint64 kBinarySniffBytes = 8192;
+
+// Why `head` (the start of an input) is binary data rather than text, or "" when it looks like
+// text: a NUL byte, or more control characters than text has (tab, line ends and form feed
+// aside). Text in a legacy encoding is not binary: it is reported line by line as not UTF-8.
+QString binaryReason(const QByteArray &head)
+{
+    if (const qsizetype nul = head.indexOf('\0'); nul >= 0)
+        return QStringLiteral("a NUL byte at offset %1").arg(nul);
+    qsizetype controls = 0;
+    for (const char c : head) {
+        const auto u = static_cast<unsigned char>(c);
+        controls += u < 0x20 && u != '\t' && u != '\n' && u != '\r' && u != '\f' ? 1 : 0;
+    }
+    if (head.size() >= 16 && controls * 20 > head.size())
+        return QStringLiteral("%1 control characters in its first %2 bytes")
+            .arg(controls)
+            .arg(head.size());
+    return QString();
+}
+
+// Where to cut `line` within its first `limit` bytes: after its last whole sentence there (the
+// start of the one after it), else (one sentence longer than the limit, or text without sentence
+// ends) at the last word start, as the Translator cuts an overlong sentence into chunks; 0 when
+// there is neither. The splitter sees a little more than the limit, so that a sentence ending
+// right at it is known to end there.
+qsizetype cutPoint(const engine::SentenceSplitter &splitter, const QByteArray &line,
+                   qsizetype limit)
+{
+    QByteArray head = line.left(std::min(line.size(), limit + 256));
+    // Whole UTF-8 characters only: the cut may fall inside one.
+    while (!head.isEmpty() && (static_cast<unsigned char>(head.back()) & 0xc0) == 0x80)
+        head.chop(1);
+    if (!head.isEmpty() && (static_cast<unsigned char>(head.back()) & 0x80))
+        head.chop(1);
+    std::vector<engine::TextSpan> spans;
+    try {
+        spans = splitter.split(std::string_view(head.constData(), std::size_t(head.size())));
+    } catch (const std::exception &) {
+        return 0; // not UTF-8: the whole line is reported as such
+    }
+    // The last span is cut by the window; one that ends within the limit and is followed by
+    // another is whole.
+    qsizetype cut = 0;
+    for (std::size_t i = 0; i + 1 < spans.size(); ++i)
+        if (qsizetype(spans[i].end) <= limit)
+            cut = qsizetype(spans[i].end);
+    if (cut > 0)
+        return cut;
+    for (qsizetype i = std::min(limit, head.size() - 1); i > 0; --i)
+        if (head[i] == ' ' || head[i] == '\t')
+            return i;
+    return 0;
+}
+
 } // namespace
 
 int runTranslateCommand(const QStringList &args, const QString &historyPath, QTextStream &out,
@@ -296,11 +354,6 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
     parser.addOptions(translateCommandHelp().options);
     if (!parser.parse(QStringList{QStringLiteral("glosa-cli translate")} + args)) {
         err << "glosa-cli translate: " << parser.errorText() << "\n";
-        return 2;
-    }
-    if (!parser.positionalArguments().isEmpty()) {
-        err << "glosa-cli translate: unexpected argument '" << parser.positionalArguments().first()
-            << "' (text is read from stdin)\n";
         return 2;
     }
     // Check that the values parse before the (slow) model load; they are validated together with
@@ -385,39 +438,19 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
     }
 
     engine::Translator translator(model);
-    QFile input;
-    // By descriptor: on a FILE* (fgets) Qt's readLine stops at a NUL byte and loses the rest.
-    if (!input.open(STDIN_FILENO, QIODevice::ReadOnly)) {
-        err << "glosa-cli translate: cannot read stdin\n";
-        return 1;
-    }
+    const engine::SentenceSplitter splitter(model->sourceLanguage());
     int status = 0;
-    for (qint64 lineNumber = 1;; ++lineNumber) {
-        // At most the limit and "\r\n" (readLine reads one byte less than it is given).
-        QByteArray line = input.readLine(limits::kMaxLineBytes + 3);
-        if (line.isEmpty() && (input.atEnd() || !input.isReadable()))
-            break;
-        // (atEnd() is no help on a pipe: it is true whenever the pipe is momentarily empty.)
-        bool overlong = !line.endsWith('\n') && line.size() > limits::kMaxLineBytes + 1;
-        if (overlong) // the rest of the line is skipped, never held whole
-            for (QByteArray rest;
-                 !(rest = input.readLine(1 << 16)).isEmpty() && !rest.endsWith('\n');) {
-            }
-        if (line.endsWith('\n'))
-            line.chop(1);
-        if (line.endsWith('\r'))
-            line.chop(1);
-        overlong = overlong || line.size() > limits::kMaxLineBytes;
+
+    // Translates one piece of a line (the whole line, or a stretch of whole sentences of an
+    // overlong one) and writes its translation; `part` > 0 numbers the pieces of an overlong line.
+    auto translatePiece = [&](const QByteArray &line, qint64 lineNumber, int part) {
         const QString source = QString::fromUtf8(line);
+        const QString where = part > 0
+                                  ? QStringLiteral("line %1 (part %2)").arg(lineNumber).arg(part)
+                                  : QStringLiteral("line %1").arg(lineNumber);
         QElapsedTimer timer;
         timer.start();
         try {
-            if (overlong)
-                throw std::length_error(QStringLiteral("longer than the limit of %1 bytes a line; "
-                                                       "not translated (break it into lines or "
-                                                       "use translate-doc)")
-                                            .arg(limits::kMaxLineBytes)
-                                            .toStdString());
             const engine::TranslationResult result =
                 translator.translate(std::string_view(line.constData(), line.size()), decoding);
             const double elapsedMs = timer.nsecsElapsed() / 1e6;
@@ -438,28 +471,120 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
             for (std::size_t i = 0; i < result.segments.size(); ++i) {
                 const auto &hypotheses = result.segments[i].hypotheses;
                 if (!hypotheses.empty() && !hypotheses.front().endedWithEos)
-                    err << "glosa-cli translate: line " << lineNumber << ": sentence " << i + 1
+                    err << "glosa-cli translate: " << where << ": sentence " << i + 1
                         << " stopped at the maximum length (" << hypotheses.front().tokens.size()
                         << " tokens); its translation may be incomplete\n";
             }
-        } catch (const engine::InvalidUtf8Error &invalid) {
-            err << "glosa-cli translate: line " << lineNumber << ": " << invalid.what() << "\n";
-            status = 1;
-            if (json)
-                out << QJsonDocument(QJsonObject{{"source", source},
-                                                 {"error", QString::fromUtf8(invalid.what())}})
-                           .toJson(QJsonDocument::Compact);
         } catch (const std::exception &failure) {
-            err << "glosa-cli translate: line " << lineNumber << ": " << failure.what() << "\n";
+            err << "glosa-cli translate: " << where << ": " << failure.what() << "\n";
             status = 1;
             if (json)
                 out << QJsonDocument(QJsonObject{{"source", source},
                                                  {"error", QString::fromUtf8(failure.what())}})
                            .toJson(QJsonDocument::Compact);
         }
-        out << "\n";
-        out.flush();
-        err.flush();
+    };
+
+    // FILE arguments in order, or stdin ("-" is stdin too).
+    QStringList inputs = parser.positionalArguments();
+    if (inputs.isEmpty())
+        inputs << QStringLiteral("-");
+    for (const QString &name : inputs) {
+        const bool isStdin = name == QLatin1String("-");
+        const QString shown = isStdin ? QStringLiteral("stdin") : name;
+        QFile input(isStdin ? QString() : name);
+        if (!isStdin && QFileInfo(name).isDir()) {
+            err << "glosa-cli translate: " << name << " is a folder, not a text file\n";
+            status = 1;
+            continue;
+        }
+        // By descriptor: on a FILE* (fgets) Qt's readLine stops at a NUL byte and loses the rest.
+        if (!(isStdin ? input.open(STDIN_FILENO, QIODevice::ReadOnly)
+                      : input.open(QIODevice::ReadOnly))) {
+            err << "glosa-cli translate: cannot read " << shown << ": " << input.errorString()
+                << "\n";
+            status = 1;
+            continue;
+        }
+        // A photo or an archive is refused with one message, not an error (with its raw bytes)
+        // for every "line" of it: a regular file is looked at before anything is translated;
+        // a pipe, a line at a time (a NUL byte ends it).
+        if (!input.isSequential()) {
+            if (const QString why = binaryReason(input.peek(kBinarySniffBytes)); !why.isEmpty()) {
+                err << "glosa-cli translate: " << shown << " is binary data, not text (" << why
+                    << "); nothing was translated\n";
+                status = 1;
+                continue;
+            }
+        }
+        for (qint64 lineNumber = 1;; ++lineNumber) {
+            // At most the limit and "\r\n" (readLine reads one byte less than it is given).
+            QByteArray line = input.readLine(limits::kMaxLineBytes + 3);
+            if (line.isEmpty() && (input.atEnd() || !input.isReadable()))
+                break;
+            // (atEnd() is no help on a pipe: it is true whenever the pipe is momentarily empty.)
+            // On a pipe nothing is looked at ahead: a line that is mostly control characters
+            // ends the input (a NUL byte or two in text are translated).
+            if (input.isSequential() && line.size() >= 8) {
+                qsizetype controls = 0;
+                for (const char c : line)
+                    controls += static_cast<unsigned char>(c) < 0x09 ? 1 : 0;
+                if (controls * 10 > line.size()) {
+                    err << "glosa-cli translate: " << shown << ": line " << lineNumber
+                        << " is binary data, not text; the rest is not read\n";
+                    status = 1;
+                    break;
+                }
+            }
+            // An overlong line is translated a stretch of whole sentences at a time, as the app
+            // translates a long paragraph; only a stretch of the limit's length without a sentence
+            // end or a space in it is refused (and the rest of its line skipped, never held
+            // whole).
+            int part = 0;
+            QString refused;
+            while (!line.endsWith('\n') && line.size() > limits::kMaxLineBytes + 1) {
+                const qsizetype cut = cutPoint(splitter, line, limits::kMaxLineBytes);
+                if (cut <= 0) {
+                    for (QByteArray rest;
+                         !(rest = input.readLine(1 << 16)).isEmpty() && !rest.endsWith('\n');) {
+                    }
+                    refused = QStringLiteral("longer than the limit of %1 bytes a line, with no "
+                                             "sentence end or space to split it at; not "
+                                             "translated (break it into lines)")
+                                  .arg(limits::kMaxLineBytes);
+                    break;
+                }
+                translatePiece(line.left(cut), lineNumber, ++part);
+                // The white space between the sentences is kept as it was.
+                qsizetype next = cut;
+                while (next < line.size() && (line[next] == ' ' || line[next] == '\t'))
+                    ++next;
+                if (json)
+                    out << "\n";
+                else
+                    out << QString::fromUtf8(line.mid(cut, next - cut));
+                line.remove(0, next);
+                line += input.readLine(limits::kMaxLineBytes + 3 - line.size());
+            }
+            if (!refused.isEmpty()) {
+                err << "glosa-cli translate: line " << lineNumber << ": " << refused << "\n";
+                status = 1;
+                if (json)
+                    out << QJsonDocument(QJsonObject{{"line", lineNumber}, {"error", refused}})
+                               .toJson(QJsonDocument::Compact);
+                out << "\n";
+                continue;
+            }
+            if (line.endsWith('\n'))
+                line.chop(1);
+            if (line.endsWith('\r'))
+                line.chop(1);
+            if (part == 0 || !line.isEmpty())
+                translatePiece(line, lineNumber, part > 0 ? part + 1 : 0);
+            out << "\n";
+            out.flush();
+            err.flush();
+        }
     }
     return status;
 }
@@ -470,13 +595,16 @@ CommandHelp translateCommandHelp()
     help.name = QStringLiteral("translate");
     help.synopsis = QStringLiteral("[--model ID_OR_DIR | --from LANG --to LANG] [decoding "
                                    "options] [--json [--attention cross|all]] [--save-history] "
-                                   "< TEXT");
-    help.summary = QStringLiteral("Translate stdin line by line.");
+                                   "[FILE...]");
+    help.summary = QStringLiteral("Translate files or stdin line by line.");
     help.description =
-        QStringLiteral("Reads one text per line on stdin and writes one translation per line on "
-                       "stdout, in order, flushed after each line. A line may hold several "
-                       "sentences; an empty line gives an empty line. A line that is not UTF-8 "
-                       "gives an empty line and a message on stderr (exit code 1).\n\n") +
+        QStringLiteral("Reads one text per line from each FILE in turn, or stdin without one (or "
+                       "for \"-\"), and writes one translation per line on stdout, in order, "
+                       "flushed after each line. A line may hold several sentences; an empty line "
+                       "gives an empty line; a line longer than 32 KiB is translated a stretch of "
+                       "whole sentences at a time. A line that is not UTF-8 gives an empty line "
+                       "and a message on stderr (exit code 1); binary data (a photo, an archive) "
+                       "is refused with one message.\n\n") +
         decodingHelpParagraph() +
         QStringLiteral("\n\n--json writes one object per line: the translation, every "
                        "hypothesis with its tokens, token log-probabilities and score, the "
@@ -508,6 +636,7 @@ CommandHelp translateCommandHelp()
     };
     help.examples = {
         QStringLiteral("echo \"I would like a cup of coffee.\" | glosa-cli translate"),
+        QStringLiteral("glosa-cli translate notes.txt > notas.txt"),
         QStringLiteral("echo \"¿Dónde está la estación?\" | glosa-cli translate --from es"),
         QStringLiteral("glosa-cli translate --model transformer-en-es --strategy beam "
                        "--beam-size 5 --n-best 3 --json < sentences.txt"),

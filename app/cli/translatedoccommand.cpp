@@ -10,6 +10,7 @@
 #include "engine/translation/translator.h"
 
 #include <QCommandLineParser>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QSaveFile>
@@ -115,7 +116,7 @@ CommandHelp translateDocCommandHelp()
 {
     CommandHelp help;
     help.name = QStringLiteral("translate-doc");
-    help.synopsis = QStringLiteral("[--model ID_OR_DIR | --from LANG --to LANG] IN -o OUT "
+    help.synopsis = QStringLiteral("[--model ID_OR_DIR | --from LANG --to LANG] IN [-o OUT] "
                                    "[--window N] [--chunk-bytes N] [--quiet] [decoding options]");
     QStringList formats, streamed;
     for (const documents::DocumentFormat &row : documents::documentFormats()) {
@@ -129,7 +130,8 @@ CommandHelp translateDocCommandHelp()
                        .arg(documents::suffixList(formats, QStringLiteral(" ")));
     help.description =
         QStringLiteral("OUT has the format of IN, or .txt for the translated paragraphs only "
-                       "(%1 for a PDF). %2 are streamed "
+                       "(%1 for a PDF); without -o it is IN.LANG.EXT beside IN (report.docx "
+                       "into Spanish: report.es.docx; a PDF: .odt). %2 are streamed "
                        "--chunk-bytes at a time, so memory stays bounded on big files; OUT "
                        "replaces an existing file only once complete. Progress goes to stderr "
                        "about once a second unless --quiet. Ctrl+C stops and still writes OUT "
@@ -140,7 +142,8 @@ CommandHelp translateDocCommandHelp()
         decodingHelpParagraph();
     help.options = modelCommandLineOptions();
     QCommandLineOption output({QStringLiteral("o"), QStringLiteral("output")},
-                              QStringLiteral("Output document."), QStringLiteral("OUT"));
+                              QStringLiteral("Output document (default: IN.LANG.EXT beside IN)."),
+                              QStringLiteral("OUT"));
     QCommandLineOption window(QStringLiteral("window"),
                               QStringLiteral("Segments read ahead and sorted by length "
                                              "(1: document order)."),
@@ -184,10 +187,6 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
             << "\n";
         return 2;
     }
-    if (!parser.isSet("output")) {
-        err << name << "-o OUT is required\n";
-        return 2;
-    }
     const std::optional<qint64> window =
         positiveOption(parser, QStringLiteral("window"), 512, err, std::numeric_limits<int>::max());
     const std::optional<qint64> chunkBytes =
@@ -195,7 +194,10 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
     if (!window || !chunkBytes)
         return 2;
     const QString input = positional.first();
-    const QString output = parser.value("output");
+    // Without -o: IN.<target language>.<its format> beside IN, named once the model (and so the
+    // language) is known; it never names IN itself.
+    const bool defaultOutput = !parser.isSet("output");
+    QString output = parser.value("output");
     try {
         decodingOptionsFromCommandLine(parser, engine::DecodingOptions());
     } catch (const std::invalid_argument &error) {
@@ -203,8 +205,11 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
         return 2;
     }
     const QString inFormat = documents::formatForPath(input);
-    const QString outFormat = documents::formatForPath(output);
     const QStringList writable = documents::writableFormats(inFormat);
+    // IN's own format, or for one that cannot be written (PDF) the first it can be written as.
+    const QString outFormat = !defaultOutput                ? documents::formatForPath(output)
+                              : writable.contains(inFormat) ? inFormat
+                                                            : writable.value(0);
     if (!inFormat.isEmpty() && !writable.contains(outFormat)) {
         err << name << "cannot write a ." << QFileInfo(input).suffix() << " document as '" << output
             << "' (write ." << writable.join(QStringLiteral(", .")) << ")\n";
@@ -249,6 +254,13 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
     } catch (const std::exception &invalid) {
         err << name << invalid.what() << "\n";
         return 2;
+    }
+    if (defaultOutput) {
+        const QFileInfo in(input);
+        const QString suffix = outFormat == inFormat ? in.suffix() : outFormat;
+        output = in.dir().filePath(in.completeBaseName() + QLatin1Char('.') +
+                                   QString::fromStdString(model->targetLanguage()) +
+                                   QLatin1Char('.') + suffix);
     }
 
     engine::Translator translator(model);

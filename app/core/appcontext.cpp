@@ -3,8 +3,10 @@
 #include "app/core/history/recorder.h"
 #include "app/core/inferenceworker.h"
 #include "app/core/pluginregistry.h"
+#include "app/core/settings.h"
 
 #include <QLocale>
+#include <QSettings>
 
 namespace glosa {
 
@@ -59,11 +61,31 @@ std::optional<ModelInfo> AppContext::installed(const QString &id) const
     return std::nullopt;
 }
 
-bool AppContext::chooseModel(const QString &id)
+namespace {
+QString directionKey(const QString &source, const QString &target)
+{
+    return QLatin1String(settingsKeys::kDirectionModelPrefix) + source + QLatin1Char('-') + target;
+}
+} // namespace
+
+std::optional<ModelInfo> AppContext::modelForDirection(const QString &source,
+                                                       const QString &target) const
+{
+    const QString last = QSettings().value(directionKey(source, target)).toString();
+    if (const std::optional<ModelInfo> info = last.isEmpty() ? std::nullopt : installed(last))
+        if (info->task == kTranslation && info->sourceLanguage == source &&
+            info->targetLanguage == target)
+            return info;
+    return m_catalog.defaultModel(kTranslation, source, target);
+}
+
+bool AppContext::chooseModel(const QString &id, ChosenBy by)
 {
     const std::optional<ModelInfo> info = installed(id);
     if (!info)
         return false;
+    if (by == ChosenBy::User && info->task == kTranslation)
+        QSettings().setValue(directionKey(info->sourceLanguage, info->targetLanguage), info->id);
     // Choosing the model already chosen changes nothing (the views would start over: the
     // Translate view translates its text again).
     const std::optional<ModelInfo> chosen = choice(info->task).model;
@@ -83,10 +105,12 @@ void AppContext::rescanModels()
     m_catalog.scan(m_modelFolders);
     emit modelsChanged();
 
-    // Translation: the model chosen so far while it is installed, else the best one for the
-    // user's language.
+    // Translation: the model chosen so far while it is installed, else the one for its direction,
+    // else the best one for the user's language.
     const std::optional<ModelInfo> chosen = choice(kTranslation).model;
     std::optional<ModelInfo> translation = chosen ? installed(chosen->id) : std::nullopt;
+    if (!translation && chosen)
+        translation = modelForDirection(chosen->sourceLanguage, chosen->targetLanguage);
     if (!translation)
         translation = m_catalog.defaultTranslationModel(QLocale().uiLanguages());
     choose(kTranslation, translation);

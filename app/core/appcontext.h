@@ -5,9 +5,11 @@
 // constructor.
 //
 // Choosing a model: chooseModel() (the model picker, History ▸ Open) and rescanModels() change
-// the choice of a task; modelChosen() tells every view, and each uses it in its own way (Translate,
-// Compare and the Caption view's "Translate caption" post to the model's worker; Documents loads
-// its own copy of the model). A view reads the current choice with choice() when it is built.
+// the choice of a task; modelForDirection() is the one rule for picking a model for a direction
+// (⇄, a model that went away): the user's last choice for that direction, else its default;
+// modelChosen() tells every view, and each uses it in its own way (Translate, Compare and the
+// Caption view's "Translate caption" post to the model's worker; Documents loads its own copy of
+// the model). A view reads the current choice with choice() when it is built.
 #pragma once
 
 #include "app/core/modelcatalog.h"
@@ -70,9 +72,16 @@ public:
     InferenceWorker *workerFor(const ModelInfo &info);
 
     ModelChoice choice(const QString &task) const;
+    // Who chose: a User choice (the model picker) is remembered as the user's model for its
+    // direction (QSettings), which modelForDirection() prefers from then on.
+    enum class ChosenBy { Program, User };
     // Makes the installed model `id` the choice for its task (modelChosen, unless it was chosen
     // already); false, and nothing changes, when the catalog has no such model.
-    bool chooseModel(const QString &id);
+    bool chooseModel(const QString &id, ChosenBy by = ChosenBy::Program);
+    // The translation model for `source` → `target`: the user's last choice for that direction
+    // while it is installed, else the direction's default (ModelCatalog::defaultModel: the package
+    // that declares itself the default). std::nullopt when no installed model translates that way.
+    std::optional<ModelInfo> modelForDirection(const QString &source, const QString &target) const;
     // Scans the model folders again (after an import): each task keeps its model when it is
     // still there, else gets the default for the UI language.
     void rescanModels();

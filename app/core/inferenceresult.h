@@ -65,6 +65,9 @@ struct SentenceTrace
 {
     engine::DecodingTrace trace;
     QHash<int, QString> pieces; // token id → vocabulary piece
+    // The text each placeholder piece stands for: placeholder k (U+E000 + k) is
+    // protectedSpans[k] (engine::TranslatedSegment::protectedSpans).
+    QStringList protectedSpans;
     int targetOffset = 0;       // index of the sentence's first token in the hypothesis
     int tokenCount = 0;         // tokens of the best hypothesis in this sentence
     int bestNode = -1;          // the best hypothesis's last trace node
@@ -79,9 +82,16 @@ struct SentenceTrace
     // The best hypothesis's tokens before `step`, then `token`: the prefix that puts `token`
     // there instead of the best hypothesis's own (empty when there is no such step).
     QList<int> prefixWith(int step, int token) const;
-    // The words `tokens` spell, from their pieces ("▁El", "▁gato" → "El gato"); control pieces
-    // ("</s>") are left out and reported in *ends.
+    // The words `tokens` spell, from their pieces ("▁El", "▁gato" → "El gato"), as a person reads
+    // them: byte pieces ("<0xC3>", "<0x81>") joined into the characters they make, placeholders
+    // as the text they stand for; control pieces ("</s>") are left out and reported in *ends.
     QString words(const QList<int> &tokens, bool *ends = nullptr) const;
+    // What `token` adds after the tokens `before`, for a label: its piece with "▁" shown as
+    // `space`, a placeholder as its text, and a byte piece as the character it completes with the
+    // byte pieces before it ("…" while that character is unfinished). With `wholeWord`, a piece
+    // that continues a word is shown with the word's start ("artí" then "culo": "artículo").
+    QString tokenText(const QList<int> &before, int token, const QString &space,
+                      bool wholeWord = false) const;
 };
 
 // A source word of the best hypothesis's coverage (engine/decoding/coverage.h): where it is in

@@ -114,6 +114,11 @@ private:
             toRequest(id,
                       [step, maxSteps](InferenceRequest *r) { emit r->progress(step, maxSteps); });
         };
+        control.segmentsDone = [this, id](std::size_t done, std::size_t total) {
+            toRequest(id, [done = int(done), total = int(total)](InferenceRequest *r) {
+                emit r->sentencesDone(done, total);
+            });
+        };
         try {
             switch (request.kind) {
             case Request::Kind::Load: {

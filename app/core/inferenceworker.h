@@ -62,6 +62,9 @@ class InferenceRequest : public QObject
     Q_OBJECT
 signals:
     void progress(int step, int maxSteps);
+    // A translation's sentences (segments: a long sentence may be several) done of `total`,
+    // after each batch of them.
+    void sentencesDone(int done, int total);
     // A translation's column (an entry of its options) is done; translated() follows the last.
     void columnReady(int column, const glosa::TranslationResult &result);
     void translated(const QList<glosa::TranslationResult> &results);

@@ -2,6 +2,7 @@
 
 #include "engine/decoding/decodingfields.h"
 
+#include <QCoreApplication>
 #include <QSettings>
 #include <QStringList>
 
@@ -78,13 +79,18 @@ QVariantMap decodingPresetKey(const engine::DecodingOptions &options)
 
 QString decodingSummary(const engine::DecodingOptions &o)
 {
+    // In the UI language where the app installed one (column headers, the Documents view's
+    // quality); glosa-cli has none and prints English.
+    const auto translated = [](const char *text) {
+        return QCoreApplication::translate("glosa::DecodingSummary", text);
+    };
     QStringList parts;
     switch (o.strategy) {
     case engine::SearchStrategy::Greedy:
-        parts << QStringLiteral("greedy");
+        parts << translated(QT_TRANSLATE_NOOP("glosa::DecodingSummary", "greedy"));
         break;
     case engine::SearchStrategy::Beam:
-        parts << QStringLiteral("beam %1").arg(o.beamSize);
+        parts << translated(QT_TRANSLATE_NOOP("glosa::DecodingSummary", "beam %1")).arg(o.beamSize);
         if (o.lengthPenalty != 0.0f)
             parts << QStringLiteral("α %1").arg(o.lengthPenalty);
         break;
@@ -96,15 +102,17 @@ QString decodingSummary(const engine::DecodingOptions &o)
         if (o.minP > 0.0f)
             parts << QStringLiteral("min-p %1").arg(o.minP);
         if (o.topK == 0 && o.topP >= 1.0f && o.minP <= 0.0f)
-            parts << QStringLiteral("sample");
+            parts << translated(QT_TRANSLATE_NOOP("glosa::DecodingSummary", "sample"));
         if (o.temperature != 1.0f)
             parts << QStringLiteral("T %1").arg(o.temperature);
         break;
     }
     if (o.noRepeatNgramSize > 0)
-        parts << QStringLiteral("no-repeat %1").arg(o.noRepeatNgramSize);
+        parts << translated(QT_TRANSLATE_NOOP("glosa::DecodingSummary", "no-repeat %1"))
+                     .arg(o.noRepeatNgramSize);
     if (o.repetitionPenalty != 1.0f)
-        parts << QStringLiteral("rep %1").arg(o.repetitionPenalty);
+        parts << translated(QT_TRANSLATE_NOOP("glosa::DecodingSummary", "rep %1"))
+                     .arg(o.repetitionPenalty);
     if (o.coveragePenalty != 0.0f)
         parts << QStringLiteral("β %1").arg(o.coveragePenalty);
     return parts.join(QStringLiteral(" · "));

@@ -18,12 +18,19 @@ inline constexpr char kWindowState[] = "window/state";
 inline constexpr char kCurrentTab[] = "window/tab";
 inline constexpr char kTranslateSplitter[] = "translate/splitter";
 inline constexpr char kTranslateEditors[] = "translate/editors";
+inline constexpr char kTranslateVertical[] = "translate/vertical";   // editors over attention
+inline constexpr char kTranslateAttention[] = "translate/attention"; // attention over candidates
 inline constexpr char kLastModel[] = "models/last";
+// + "<source>-<target>": the model the user last picked for that direction (AppContext).
+inline constexpr char kDirectionModelPrefix[] = "models/direction/";
 inline constexpr char kDecoding[] = "decoding/current";
 inline constexpr char kDecodingPreset[] = "decoding/preset"; // "" when the settings are custom
 inline constexpr char kPresets[] = "decoding/presets";       // user presets: name → options map
 inline constexpr char kCompareColumns[] = "compare/columns";
+inline constexpr char kLastFolder[] = "files/lastFolder"; // where the next file dialog starts
+inline constexpr char kRecentFiles[] = "files/recent";    // "kind|path", newest first
 inline constexpr char kLanguage[] = "ui/language"; // "" follows the system locale
+inline constexpr char kAppearance[] = "ui/appearance"; // "system", "light" or "dark"
 // engine::computeTypeName(): "auto" (int8 where a package stores it), "float32" or "int8".
 inline constexpr char kComputeType[] = "inference/computeType";
 inline constexpr char kConfidence[] = "translate/confidence";

@@ -3,6 +3,7 @@
 #include "app/core/imageloader.h"
 #include "engine/captioning/captioningmodel.h"
 #include "engine/decoding/coverage.h"
+#include "engine/text/protectedspans.h"
 #include "engine/text/tokenizer.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
@@ -63,22 +64,117 @@ QList<int> SentenceTrace::prefixWith(int step, int token) const
     return prefix;
 }
 
+namespace {
+
+const QChar kSpaceMark(0x2581); // SentencePiece's "▁"
+
+// The byte of a byte-fallback piece ("<0xC3>"), or -1 for any other piece.
+int pieceByte(const QString &piece)
+{
+    if (piece.size() != 6 || !piece.startsWith(QLatin1String("<0x")) ||
+        !piece.endsWith(QLatin1Char('>')))
+        return -1;
+    bool ok = false;
+    const int value = piece.mid(3, 2).toInt(&ok, 16);
+    return ok ? value : -1;
+}
+
+bool isControlPiece(const QString &piece)
+{
+    return piece.startsWith(QLatin1Char('<')) && piece.endsWith(QLatin1Char('>')) &&
+           pieceByte(piece) < 0;
+}
+
+// The UTF-8 characters in `bytes` that are complete, the rest dropped.
+QString completeCharacters(const QByteArray &bytes)
+{
+    qsizetype end = bytes.size();
+    // Back to the start of the last character; drop it when its bytes are not all there.
+    qsizetype start = end;
+    while (start > 0 && (static_cast<unsigned char>(bytes[start - 1]) & 0xc0) == 0x80)
+        --start;
+    if (start > 0) {
+        const auto lead = static_cast<unsigned char>(bytes[start - 1]);
+        const int length = lead < 0x80    ? 1
+                           : lead >= 0xf0 ? 4
+                           : lead >= 0xe0 ? 3
+                           : lead >= 0xc0 ? 2
+                                          : 1;
+        if (end - (start - 1) < length)
+            end = start - 1;
+    }
+    return QString::fromUtf8(bytes.left(end));
+}
+
+} // namespace
+
 QString SentenceTrace::words(const QList<int> &tokens, bool *ends) const
 {
     QString text;
+    QByteArray bytes; // a run of byte pieces, decoded when it ends
     bool control = false;
     for (int token : tokens) {
         const QString piece = pieces.value(token);
-        if (piece.startsWith(QLatin1Char('<')) && piece.endsWith(QLatin1Char('>'))
-            && !piece.startsWith(QLatin1String("<0x"))) {
+        if (const int byte = pieceByte(piece); byte >= 0) {
+            bytes += char(byte);
+            continue;
+        }
+        text += completeCharacters(bytes);
+        bytes.clear();
+        if (isControlPiece(piece)) {
             control = true;
             continue;
         }
-        text += piece;
+        const int k = engine::placeholderIndex(piece.toStdString());
+        if (k >= 0 && k < protectedSpans.size())
+            text += (piece.startsWith(kSpaceMark) ? QString(kSpaceMark) : QString()) +
+                    protectedSpans.at(k);
+        else
+            text += piece;
     }
+    text += completeCharacters(bytes); // a character still unfinished is not shown
     if (ends)
         *ends = control;
-    return text.replace(QChar(0x2581), QLatin1Char(' ')).simplified();
+    return text.replace(kSpaceMark, QLatin1Char(' ')).simplified();
+}
+
+QString SentenceTrace::tokenText(const QList<int> &before, int token, const QString &space,
+                                 bool wholeWord) const
+{
+    const QString piece = pieces.value(token, QString::number(token));
+    if (isControlPiece(piece))
+        return piece;
+    // The word this token continues: the tokens since the last one that starts a word.
+    qsizetype wordStart = before.size();
+    if (!piece.startsWith(kSpaceMark)) {
+        while (wordStart > 0) {
+            const QString p = pieces.value(before.at(wordStart - 1));
+            if (isControlPiece(p))
+                break;
+            --wordStart;
+            if (p.startsWith(kSpaceMark))
+                break;
+        }
+    }
+    const QList<int> word = before.mid(wordStart);
+    if (const int byte = pieceByte(piece); byte >= 0) {
+        // The byte pieces just before this one make its character with it.
+        QByteArray run;
+        for (qsizetype i = word.size(); i > 0 && pieceByte(pieces.value(word.at(i - 1))) >= 0; --i)
+            run.prepend(char(pieceByte(pieces.value(word.at(i - 1)))));
+        const QString done = completeCharacters(run);
+        const QString now = completeCharacters(run + char(byte));
+        if (now.size() == done.size())
+            return wholeWord ? words(word) + QStringLiteral("…") : QStringLiteral("…");
+        if (!wholeWord)
+            return now.mid(done.size());
+    }
+    QString shown = words(QList<int>{token});
+    if (wholeWord && !piece.startsWith(kSpaceMark) && !word.isEmpty())
+        return words(word + QList<int>{token});
+    if (!wholeWord && piece.startsWith(kSpaceMark))
+        shown.prepend(space);
+    return shown;
 }
 
 int TranslationResult::sentenceOfToken(int token) const
@@ -122,13 +218,6 @@ QList<int> TranslationResult::forcedTokens() const
 
 namespace {
 
-const QChar kSpaceMark(0x2581); // SentencePiece's "▁"
-
-bool isBytePiece(const std::string &piece)
-{
-    return piece.size() == 6 && piece.rfind("<0x", 0) == 0 && piece.back() == '>';
-}
-
 // Appends the pieces of `ids` to `text` the way SentencePiece detokenises (▁ → space, no space
 // at the start of a segment), recording each token's range. Used for the n-best alternatives,
 // whose ranges the Translator does not compute.
@@ -142,7 +231,7 @@ void appendTokens(const engine::Tokenizer &tokenizer, const std::vector<std::int
         const std::string piece = tokenizer.idToPiece(id);
         span.piece = QString::fromStdString(piece);
         QString surface;
-        if (isBytePiece(piece) || id == tokenizer.unkId())
+        if (pieceByte(span.piece) >= 0 || id == tokenizer.unkId())
             surface = QString::fromStdString(tokenizer.decode({id}));
         else if (id == tokenizer.bosId() || id == tokenizer.eosId() || id == tokenizer.padId())
             surface.clear();
@@ -302,6 +391,8 @@ TranslationResult runTranslation(const std::shared_ptr<engine::Model> &model, co
                 trace.bestNode = segment.hypotheses.front().traceNode;
             }
             offset += trace.tokenCount;
+            for (const std::string &span : segment.protectedSpans)
+                trace.protectedSpans << QString::fromStdString(span);
             auto name = [&](int id) {
                 if (id >= 0 && id < targetTokenizer.vocabSize() && !trace.pieces.contains(id))
                     trace.pieces.insert(id, QString::fromStdString(targetTokenizer.idToPiece(id)));

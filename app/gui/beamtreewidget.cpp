@@ -23,11 +23,11 @@ constexpr int kRowHeight = 26;
 constexpr int kMargin = 18;
 constexpr double kRadius = 6.0;
 
-QString pieceLabel(const QHash<int, QString> &pieces, int token)
+// A node's token as text: byte pieces as the character they complete, placeholders as what they
+// stand for, a word start marked "·" (SentenceTrace::tokenText).
+QString nodeLabel(const SentenceTrace &trace, const engine::TraceNode &node)
 {
-    QString s = pieces.value(token, QString::number(token));
-    s.replace(QChar(0x2581), QStringLiteral("·"));
-    return s;
+    return trace.tokenText(trace.pathTokens(node.parent), node.token, QStringLiteral("·"));
 }
 } // namespace
 
@@ -161,7 +161,7 @@ void BeamTreeWidget::paintEvent(QPaintEvent *)
         if (node.parent >= 0) {
             painter.setPen(best.contains(node.id) ? pal.color(QPalette::Text)
                                                   : pal.color(QPalette::PlaceholderText));
-            const QString label = pieceLabel(m_trace.pieces, node.token);
+            const QString label = nodeLabel(m_trace, node);
             painter.drawText(QRectF(p.x() + kRadius + 3, p.y() - kRowHeight / 2.0,
                                     kStepWidth - kRadius * 2 - 6, kRowHeight),
                              Qt::AlignVCenter | Qt::AlignLeft,
@@ -239,13 +239,13 @@ bool BeamTreeWidget::event(QEvent *event)
                                           "forced: a new column shows where this path leads");
             QToolTip::showText(help->globalPos(),
                                tr("“%1” (step %2): %3\nlog p %4 · cumulative %5 · score %6")
-                                       .arg(pieceLabel(m_trace.pieces, n.token))
+                                       .arg(nodeLabel(m_trace, n))
                                        .arg(n.step + 1)
                                        .arg(fate)
                                        .arg(QLocale().toString(double(n.logProb), 'f', 3))
                                        .arg(QLocale().toString(double(n.cumulativeLogProb), 'f', 3))
-                                       .arg(QLocale().toString(double(n.normalizedScore), 'f', 3))
-                                   + QLatin1Char('\n') + hint,
+                                       .arg(QLocale().toString(double(n.normalizedScore), 'f', 3)) +
+                                   QLatin1Char('\n') + hint,
                                this);
         } else {
             QToolTip::hideText();

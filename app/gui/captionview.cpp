@@ -166,7 +166,15 @@ CaptionView::CaptionView(AppContext &context, QWidget *parent) : QWidget(parent)
     auto *center = new QVBoxLayout;
     center->addWidget(m_image, 1);
     center->addWidget(m_dropHint);
-    center->addWidget(m_captionTitle);
+    m_captionerName = new QLabel(this);
+    m_captionerName->setObjectName(QStringLiteral("captionerName"));
+    m_captionerName->setForegroundRole(QPalette::PlaceholderText);
+    m_captionerName->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *captionHeader = new QHBoxLayout;
+    captionHeader->addWidget(m_captionTitle);
+    captionHeader->addSpacing(12);
+    captionHeader->addWidget(m_captionerName, 1);
+    center->addLayout(captionHeader);
     center->addWidget(m_caption);
     center->addWidget(m_words);
     auto *sliders = new QHBoxLayout;
@@ -240,6 +248,7 @@ void CaptionView::retranslateUi()
     m_image->setAccessibleName(tr("Image with attention overlay"));
     m_dropHint->setText(tr("Drop images here, paste one, or open them from disk."));
     m_captionTitle->setText(tr("Caption"));
+    updateCaptionerName();
     m_scrubLabel->setText(tr("&Word:"));
     m_scrub->setAccessibleName(tr("Word of the caption"));
     m_blendLabel->setText(tr("&Blend:"));
@@ -259,6 +268,16 @@ void CaptionView::changeEvent(QEvent *event)
     QWidget::changeEvent(event);
 }
 
+void CaptionView::updateCaptionerName()
+{
+    if (!m_captionerName)
+        return;
+    m_captionerName->setText(m_captioner.model
+                                 ? tr("Captioner: %1").arg(modelName(*m_captioner.model))
+                                 : unavailableText(m_captioner));
+    m_captionerName->setToolTip(m_captioner.model ? m_captioner.model->id : QString());
+}
+
 void CaptionView::useModel(const ModelChoice &choice)
 {
     InferenceWorker *worker = choice.isReady() ? m_context.workerFor(*choice.model) : nullptr;
@@ -271,6 +290,7 @@ void CaptionView::useModel(const ModelChoice &choice)
     if (choice.task != AppContext::kCaptioning)
         return;
     m_captioner = choice;
+    updateCaptionerName();
     m_worker = worker;
     m_request.reset();
     m_captionButton->setEnabled(worker != nullptr);
@@ -332,10 +352,11 @@ QStringList CaptionView::images() const
 
 void CaptionView::openImages()
 {
-    const QStringList paths = QFileDialog::getOpenFileNames(
-        this, tr("Open images"),
-        QStandardPaths::writableLocation(QStandardPaths::PicturesLocation),
-        tr("Images (*.png *.jpg *.jpeg *.webp *.bmp *.gif)"));
+    const QStringList paths =
+        QFileDialog::getOpenFileNames(this, tr("Open images"), documentsFolder(),
+                                      tr("Images (*.png *.jpg *.jpeg *.webp *.bmp *.gif)"));
+    for (const QString &path : paths)
+        rememberOpened(OpenedAs::Image, path);
     addImages(paths);
 }
 

@@ -65,6 +65,8 @@ public:
     QString translatedCaption() const;
     void selectWord(int index);
     DecodingPanel *decodingPanel() const { return m_decoding; }
+    // Names the captioning model in use ("Captioner: …"), or why there is none.
+    QLabel *captionerLabel() const { return m_captionerName; }
     ImageAttentionWidget *imageWidget() const { return m_image; }
     QListWidget *thumbnails() const { return m_thumbnails; }
     QSlider *blendSlider() const { return m_blend; }
@@ -92,6 +94,7 @@ protected:
 
 private:
     void retranslateUi();
+    void updateCaptionerName();
     // The captioning model chosen in the context, and the translation model that translates
     // captions: their workers, or why there is none.
     void useModel(const glosa::ModelChoice &choice);
@@ -123,6 +126,7 @@ private:
     QLabel *m_blendLabel = nullptr;
     QSlider *m_blend = nullptr;
     QLabel *m_captionTitle = nullptr;
+    QLabel *m_captionerName = nullptr; // which model captions (the bar above names the translator)
     QLabel *m_caption = nullptr;
     QLabel *m_status = nullptr;
     QPushButton *m_captionButton = nullptr;

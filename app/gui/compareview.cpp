@@ -99,6 +99,7 @@ void CompareColumn::retranslateUi()
     m_edit->setToolTip(tr("Edit every decoding setting of this column"));
     m_preset->setAccessibleName(tr("Strategy of column %1").arg(m_index + 1));
     m_output->setAccessibleName(tr("Output of column %1").arg(m_index + 1));
+    m_summary->setText(decodingSummary(m_options)); // composed of words in the UI language
     showMetrics();
 }
 
@@ -161,9 +162,28 @@ void CompareColumn::showMetrics()
         text += QLatin1Char('\n') +
                 tr("Probabilities and differences are shown for the first %n token(s).", "",
                    kMaxMarkedTokens);
+    if (!stale && m_sameAs >= 0)
+        text += QLatin1Char('\n') + tr("Same output as column %1: these settings changed nothing "
+                                       "on this text.")
+                                        .arg(m_sameAs + 1);
+    else if (!stale && m_divergence.token >= 0)
+        text += QLatin1Char('\n') + divergenceText();
     m_metrics->setText(text);
     m_metrics->setForegroundRole(stale ? QPalette::PlaceholderText : QPalette::WindowText);
     m_output->setForegroundRole(stale ? QPalette::PlaceholderText : QPalette::Text);
+}
+
+QString CompareColumn::divergenceText() const
+{
+    const auto percent = [](float p) { return QLocale().toString(p * 100, 'f', 1); };
+    if (m_divergence.theirs.isEmpty()) // this column adds words the other does not have
+        return tr("Parts from column %1 at “%2” (%3%).")
+            .arg(m_divergence.column + 1)
+            .arg(m_divergence.mine, percent(m_divergence.myProbability));
+    return tr("Parts from column %1 at “%2” (%3%), where it has “%4” (%5%).")
+        .arg(m_divergence.column + 1)
+        .arg(m_divergence.mine, percent(m_divergence.myProbability), m_divergence.theirs,
+             percent(m_divergence.theirProbability));
 }
 
 QString CompareColumn::presetName() const
@@ -218,6 +238,14 @@ void CompareColumn::setResult(const TranslationResult &result, const QList<int> 
 void CompareColumn::setDiffering(const QList<int> &differing)
 {
     m_differing = differing;
+    repaintTokens();
+}
+
+void CompareColumn::setComparison(int sameAs, const Divergence &divergence)
+{
+    m_sameAs = sameAs;
+    m_divergence = divergence;
+    showMetrics();
     repaintTokens();
 }
 
@@ -280,6 +308,8 @@ void CompareColumn::repaintTokens()
                 s.format.setUnderlineStyle(QTextCharFormat::SingleUnderline);
                 s.format.setUnderlineColor(theme::accent(pal));
             }
+            if (i == m_divergence.token) // where the two searches part: said on hover too
+                s.format.setToolTip(divergenceText());
             if (i == m_selectedToken) {
                 s.format.setBackground(theme::attentionColor(pal, 1.0f));
                 s.format.setForeground(theme::textOn(theme::attentionColor(pal, 1.0f)));
@@ -746,7 +776,44 @@ void CompareView::refreshDifferences()
         CompareColumn *other = m_columns.value(i == 0 ? 1 : i - 1);
         if (!c->hasResult() || !other || !other->hasResult())
             continue;
-        c->setDiffering(differingTokens(c->result(), other->result()));
+        const QList<int> differing = differingTokens(c->result(), other->result());
+        c->setDiffering(differing);
+
+        // The nearest column on the left with other settings and the same words: this column's
+        // settings had no effect (an n-gram block that never fired).
+        int sameAs = -1;
+        const TranslationHypothesis *mine = c->result().best();
+        for (int j = i - 1; j >= 0 && sameAs < 0 && mine; --j) {
+            const TranslationHypothesis *theirs = m_columns[j]->result().best();
+            if (theirs && theirs->text == mine->text &&
+                decodingPresetKey(m_columns[j]->options()) != decodingPresetKey(c->options()))
+                sameAs = j;
+        }
+        // The first step at which the two searches chose differently, and each one's
+        // probability of its own choice there (one pass: a 5,000-word output costs no more than
+        // its tokens).
+        CompareColumn::Divergence divergence;
+        const TranslationHypothesis *theirs = other->result().best();
+        if (mine && theirs && mine->text != theirs->text) {
+            int t = 0;
+            while (t < mine->tokens.size() && t < theirs->tokens.size() &&
+                   mine->tokens[t].id == theirs->tokens[t].id)
+                ++t;
+            const auto probability = [](const TranslationHypothesis &h, int i) {
+                return i < h.tokenLogProbs.size() ? std::exp(h.tokenLogProbs[i]) : 0.0f;
+            };
+            if (t < mine->tokens.size()) {
+                divergence.token = t;
+                divergence.column = int(m_columns.indexOf(other));
+                divergence.mine = mine->tokens[t].surface();
+                divergence.myProbability = probability(*mine, t);
+                if (t < theirs->tokens.size()) {
+                    divergence.theirs = theirs->tokens[t].surface();
+                    divergence.theirProbability = probability(*theirs, t);
+                }
+            }
+        }
+        c->setComparison(sameAs, divergence);
     }
 }
 

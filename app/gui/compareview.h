@@ -60,6 +60,21 @@ public:
     void setResult(const TranslationResult &result, const QList<int> &differing);
     // The tokens of the best hypothesis that differ from the neighbouring column's (marked).
     void setDiffering(const QList<int> &differing);
+    // Why the columns differ, said where a reader looks: `sameAs` (>= 0) is an earlier column
+    // whose settings differ but whose output is the same (this column's setting changed nothing
+    // here); `divergence` is the first step at which this column's search and its neighbour's
+    // chose differently: this column's token there, the neighbour's, and each one's probability
+    // under its own column. Empty (index < 0) for none.
+    struct Divergence
+    {
+        int token = -1;  // in this column's best hypothesis
+        int column = -1; // the neighbour
+        QString mine, theirs;
+        float myProbability = 0.0f, theirProbability = 0.0f;
+    };
+    void setComparison(int sameAs, const Divergence &divergence);
+    int sameAsColumn() const { return m_sameAs; }
+    const Divergence &divergence() const { return m_divergence; }
     // Shading and difference marks are painted on at most this many tokens: every one is a
     // format range of the output's layout, and thousands of them (a 5,000-word paste) made each
     // repaint take seconds. The column says so when it cuts.
@@ -73,6 +88,8 @@ public:
     // changed after it); shown as "out of date" until the column is decoded again.
     bool isStale() const;
     QString metricsText() const;
+    // "Parts from column 1 at “en” (28%), where it has “a” (27%)."
+    QString divergenceText() const;
     QTextEdit *output() const { return m_output; }
     int tokenAtPosition(int position) const;
     void retranslateUi();
@@ -96,6 +113,8 @@ private:
     engine::DecodingOptions m_options;
     TranslationResult m_result;
     QList<int> m_differing;
+    int m_sameAs = -1;
+    Divergence m_divergence;
     int m_selectedToken = -1;
     bool m_selected = false;
     QComboBox *m_preset = nullptr;

@@ -55,12 +55,14 @@ DecodingPanel::DecodingPanel(QWidget *parent, bool compact) : QWidget(parent), m
     m_presetLabel->setBuddy(m_presets);
     m_savePreset = new QToolButton(this);
     m_deletePreset = new QToolButton(this);
-    presetRow->addWidget(m_presetLabel);
+    // The label above the preset and its buttons, not beside them: beside them the panel needed
+    // 431 pixels in Spanish, more than its column has at 1280 × 800, and scrolled sideways.
     presetRow->addWidget(m_presets, 1);
     presetRow->addWidget(m_savePreset);
     presetRow->addWidget(m_deletePreset);
     m_savePreset->setVisible(!compact);
     m_deletePreset->setVisible(!compact);
+    layout->addWidget(m_presetLabel);
     layout->addLayout(presetRow);
 
     m_searchGroup = new QGroupBox(this);
@@ -131,6 +133,9 @@ DecodingPanel::DecodingPanel(QWidget *parent, bool compact) : QWidget(parent), m
 
     for (QFormLayout *form : {m_searchForm, m_penaltyForm, m_samplingForm}) {
         form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+        // A long label ("Penalización suave de n-gramas λ:") goes above its field when the
+        // column is narrow, rather than pushing the field out of sight.
+        form->setRowWrapPolicy(QFormLayout::WrapLongRows);
         form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
         for (int row = 0; row < form->rowCount(); ++row)
             if (auto *label =

@@ -5,6 +5,7 @@
 #include "app/core/history/recorder.h"
 #include "app/core/history/results.h"
 #include "app/core/modelcatalog.h"
+#include "app/core/settings.h"
 #include "guiutil.h"
 #include "theme.h"
 
@@ -35,14 +36,6 @@ namespace glosa {
 
 namespace {
 
-QString duration(qint64 milliseconds)
-{
-    const qint64 seconds = (milliseconds + 500) / 1000;
-    if (seconds < 60)
-        return DocumentsView::tr("%n s", nullptr, int(seconds));
-    return DocumentsView::tr("%1 min %2 s").arg(seconds / 60).arg(seconds % 60);
-}
-
 // One line of text per paragraph in both panes, so that block n is paragraph n on either side.
 QString oneLine(QString text)
 {
@@ -65,8 +58,10 @@ DocumentsView::DocumentsView(AppContext &context, QWidget *parent)
     m_file->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_qualityLabel = new QLabel(this);
     m_quality = new QComboBox(this);
-    m_quality->addItem(QString(), int(documents::DocumentWorker::Quality::Fast));
+    // The model's own decoding first, the default: what Translate uses, where greedy was silently
+    // worse.
     m_quality->addItem(QString(), int(documents::DocumentWorker::Quality::Best));
+    m_quality->addItem(QString(), int(documents::DocumentWorker::Quality::Fast));
     m_qualityLabel->setBuddy(m_quality);
     m_translate = new QPushButton(this);
     m_translate->setObjectName(QStringLiteral("translateDocument"));
@@ -179,6 +174,8 @@ DocumentsView::DocumentsView(AppContext &context, QWidget *parent)
                                            .arg(where, documents::encodingDisplayName(encoding)));
                 else
                     emit statusMessage(tr("Saved %1").arg(where));
+                // Those edits are safe in the file: leaving the document no longer loses them.
+                m_exportedEdits = m_exportingEdits;
                 emit exported(path);
             });
     connect(m_worker, &documents::DocumentWorker::failed, this, [this](const QString &message) {
@@ -222,6 +219,7 @@ void DocumentsView::useModel(const ModelChoice &choice)
     m_choice = choice;
     if (choice.isReady())
         m_worker->setModel(*choice.model, m_context.plugins());
+    updateQualityNames();
     updateState();
 }
 
@@ -274,13 +272,31 @@ void DocumentsView::chooseDocument()
 {
     const QString path =
         QFileDialog::getOpenFileName(this, tr("Open document"), documentsFolder(), openFilter());
-    if (!path.isEmpty() && !keepEdits())
+    if (!path.isEmpty() && !keepEdits()) {
+        rememberOpened(OpenedAs::Document, path);
         openDocument(path);
+    }
+}
+
+void DocumentsView::updateQualityNames()
+{
+    using Quality = documents::DocumentWorker::Quality;
+    m_quality->setItemText(m_quality->findData(int(Quality::Fast)), tr("Fast (greedy)"));
+    m_quality->setItemText(
+        m_quality->findData(int(Quality::Best)),
+        m_choice.model
+            ? tr("The model's own (%1)").arg(decodingSummary(m_choice.model->decodingDefaults()))
+            : tr("Best (beam search)"));
+}
+
+bool DocumentsView::hasUnexportedEdits() const
+{
+    return !m_edits.isEmpty() && m_edits != m_exportedEdits;
 }
 
 bool DocumentsView::keepEdits()
 {
-    return !m_edits.isEmpty() &&
+    return hasUnexportedEdits() &&
            QMessageBox::question(this, tr("Discard your edits?"),
                                  tr("Opening another document discards the %n paragraph(s) "
                                     "you edited. Export first to keep them.",
@@ -304,6 +320,8 @@ void DocumentsView::openDocument(const QString &path)
     m_left = -1;
     m_currentParagraph = m_currentSentence = -1;
     m_edits.clear();
+    m_exportedEdits.clear();
+    m_exportingEdits.clear();
     m_targets.clear();
     m_modelTexts.clear();
     m_historyId = 0;
@@ -380,7 +398,7 @@ void DocumentsView::translateDocument()
         return;
     if (isOutOfDate()) {
         // Another model or quality: read the document again and translate all of it.
-        if (!m_edits.isEmpty() &&
+        if (hasUnexportedEdits() &&
             QMessageBox::question(this, tr("Discard your edits?"),
                                   tr("Translating the document again replaces the %n "
                                      "paragraph(s) you edited.",
@@ -489,11 +507,7 @@ void DocumentsView::showProgress(int done, int total, qint64 millisecondsLeft)
 
 QString DocumentsView::progressText() const
 {
-    QString text = tr("%1 / %2 sentences").arg(m_done).arg(m_total);
-    if (m_translating && m_done < m_total)
-        text += m_left >= 0 ? tr(", about %1 left").arg(duration(m_left))
-                            : tr(", estimating the time left…");
-    return text;
+    return sentenceProgressText(m_done, m_total, m_left, m_translating);
 }
 
 void DocumentsView::exportDocument()
@@ -511,6 +525,7 @@ void DocumentsView::exportDocument()
                                                 filters.join(QStringLiteral(";;")), &filter);
     if (path.isEmpty())
         return;
+    rememberFolder(path);
     const QString chosen = formats.value(filters.indexOf(filter), formats.first());
     if (!formats.contains(documents::formatForPath(path)))
         path += QLatin1Char('.') + chosen;
@@ -519,6 +534,7 @@ void DocumentsView::exportDocument()
 
 void DocumentsView::exportTo(const QString &path)
 {
+    m_exportingEdits = m_edits; // exported once the worker says so
     m_worker->exportTo(path, m_edits);
     recordHistory(false); // the user's version as exported
 }
@@ -720,8 +736,7 @@ void DocumentsView::retranslateUi()
     if (m_path.isEmpty())
         m_file->setText(tr("Open or drop a document"));
     m_qualityLabel->setText(tr("&Quality:"));
-    m_quality->setItemText(0, tr("Fast (greedy)"));
-    m_quality->setItemText(1, tr("Best (beam search)"));
+    updateQualityNames();
     m_cancel->setText(tr("Cancel"));
     m_cancel->setToolTip(tr("Stop; the finished part is kept"));
     m_export->setText(tr("&Export…"));

@@ -49,6 +49,9 @@ public:
     // for the sentences it touches; one across sentences joins them); Export writes them instead
     // of the model's, and the history keeps both versions.
     const documents::SentenceEdits &edits() const { return m_edits; }
+    // Edits made since the last export: what leaving the document or translating it anew asks
+    // about (edits already exported are safe in the file).
+    bool hasUnexportedEdits() const;
 
     // Highlights sentence `sentence` of paragraph `paragraph` in both panes; every translated
     // sentence's likely omissions (coverage warnings) keep their wavy underline in the source.
@@ -88,6 +91,8 @@ private:
     void useModel(const glosa::ModelChoice &choice);
     void retranslateUi();
     void updateState();
+    // "Fast (greedy)" and the chosen model's own decoding, named with its settings.
+    void updateQualityNames();
     void showOpened(const QString &path, const QString &format, const QStringList &paragraphs,
                     const QString &encoding);
     void showOpenCancelled(const QString &path);
@@ -132,6 +137,8 @@ private:
     int m_translatedCount = 0;
     QString m_encoding; // of the open file (documents/textencoding.h)
     documents::SentenceEdits m_edits;
+    documents::SentenceEdits m_exportedEdits;  // the edits as last exported
+    documents::SentenceEdits m_exportingEdits; // as handed to the export under way
     QStringList m_targets;    // what the translation pane shows, per paragraph
     QStringList m_modelTexts; // the model's translation per paragraph ("" until translated)
     qint64 m_historyId = 0;   // the entry recording the translation shown (HistoryRecorder::record)

@@ -5,6 +5,7 @@
 #include "app/core/history/recorder.h"
 #include "app/core/history/results.h"
 #include "app/core/settings.h"
+#include "app/gui/guiutil.h"
 #include "app/gui/theme.h"
 
 #include <QCheckBox>
@@ -123,7 +124,10 @@ EvaluateDialog::EvaluateDialog(AppContext &context, QWidget *parent)
     m_models = new QListWidget(this);
     m_models->setMaximumHeight(110);
     m_testSet = new QComboBox(this);
-    m_testSet->addItem(tr("Bundled sample (520 Tatoeba test pairs)"));
+    // Its sentences are fewer than its pairs (a sentence with several translations is one
+    // sentence, scored against all of them): the status counts sentences, so this says both.
+    m_testSet->addItem(tr("Bundled sample (520 Tatoeba pairs: each sentence once, scored against "
+                          "all its translations)"));
     m_testSet->addItem(tr("A TSV file (source, tab, reference)…"));
     m_testSet->addItem(tr("Two aligned files (sources, references)…"));
     m_testSetFile = new QLabel(this);
@@ -249,16 +253,18 @@ void EvaluateDialog::chooseTestSet(int index)
         return;
     }
     const QString path = QFileDialog::getOpenFileName(
-        this, index == TsvFile ? tr("Test set (TSV)") : tr("Source sentences"));
+        this, index == TsvFile ? tr("Test set (TSV)") : tr("Source sentences"), documentsFolder());
     if (path.isEmpty()) {
         useTestSetFiles(m_tsvPath, m_referencePath); // back to what was chosen
         return;
     }
+    rememberFolder(path);
     if (index == TsvFile) {
         useTestSetFiles(path);
         return;
     }
-    const QString references = QFileDialog::getOpenFileName(this, tr("Reference translations"));
+    const QString references =
+        QFileDialog::getOpenFileName(this, tr("Reference translations"), documentsFolder());
     if (references.isEmpty())
         useTestSetFiles(m_tsvPath, m_referencePath);
     else

@@ -1,11 +1,14 @@
 #include "guiutil.h"
 
 #include "app/core/appcontext.h"
+#include "app/core/settings.h"
 #include "theme.h"
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 #include <QLocale>
+#include <QSettings>
 #include <QStandardPaths>
 
 namespace glosa {
@@ -38,6 +41,25 @@ QString architectureName(const QString &architecture)
     return architecture;
 }
 
+QString modelName(const ModelInfo &info)
+{
+    // The bundled packages' names, for lupdate; translate() finds them by the name itself.
+    [[maybe_unused]] static const char *const bundled[] = {
+        QT_TRANSLATE_NOOP("glosa::ModelNames",
+                          "English image captions (Show, Attend and Tell on MobileNetV2)"),
+        QT_TRANSLATE_NOOP("glosa::ModelNames", "English → Spanish (RNN, Bahdanau attention)"),
+        QT_TRANSLATE_NOOP("glosa::ModelNames", "English → Spanish (RNN, Luong attention)"),
+        QT_TRANSLATE_NOOP("glosa::ModelNames",
+                          "English → Spanish (RNN, Luong attention, general domain)"),
+        QT_TRANSLATE_NOOP("glosa::ModelNames", "English → Spanish (RNN without attention)"),
+        QT_TRANSLATE_NOOP("glosa::ModelNames", "English → Spanish (Transformer, Tatoeba)"),
+        QT_TRANSLATE_NOOP("glosa::ModelNames", "Spanish → English (Transformer, Tatoeba)"),
+        QT_TRANSLATE_NOOP("glosa::ModelNames", "English → Spanish (Transformer, general domain)"),
+        QT_TRANSLATE_NOOP("glosa::ModelNames", "Spanish → English (Transformer, general domain)"),
+    };
+    return QCoreApplication::translate("glosa::ModelNames", info.name.toUtf8().constData());
+}
+
 QString formatBytes(qint64 bytes)
 {
     return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeSIFormat);
@@ -45,8 +67,44 @@ QString formatBytes(qint64 bytes)
 
 QString documentsFolder()
 {
+    const QString last = QSettings().value(QLatin1String(settingsKeys::kLastFolder)).toString();
+    if (!last.isEmpty() && QDir(last).exists())
+        return last;
     const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
     return !documents.isEmpty() && QDir(documents).exists() ? documents : QDir::homePath();
+}
+
+void rememberFolder(const QString &path)
+{
+    const QFileInfo info(path);
+    QSettings().setValue(QLatin1String(settingsKeys::kLastFolder),
+                         info.isDir() ? info.absoluteFilePath() : info.absolutePath());
+}
+
+void rememberOpened(OpenedAs kind, const QString &path)
+{
+    rememberFolder(path);
+    // Stored as "kind|path": a list of strings reads back from any QSettings format.
+    const QString entry =
+        QString::number(int(kind)) + QLatin1Char('|') + QFileInfo(path).absoluteFilePath();
+    QStringList stored =
+        QSettings().value(QLatin1String(settingsKeys::kRecentFiles)).toStringList();
+    stored.removeAll(entry);
+    stored.prepend(entry);
+    QSettings().setValue(QLatin1String(settingsKeys::kRecentFiles), stored.mid(0, kMaxRecentFiles));
+}
+
+QList<RecentFile> recentFiles()
+{
+    QList<RecentFile> recent;
+    for (const QString &entry :
+         QSettings().value(QLatin1String(settingsKeys::kRecentFiles)).toStringList()) {
+        const int kind = entry.section(QLatin1Char('|'), 0, 0).toInt();
+        const QString path = entry.section(QLatin1Char('|'), 1);
+        if (kind >= 0 && kind <= int(OpenedAs::Image) && QFileInfo::exists(path))
+            recent << RecentFile{OpenedAs(kind), path};
+    }
+    return recent;
 }
 
 QString unavailableText(const ModelChoice &choice)
@@ -87,6 +145,27 @@ QString steeringLabel(const QString &words, bool ends, int sentence, int sentenc
     return QCoreApplication::translate("glosa::Steering", "sentence %1 · %2")
         .arg(sentence + 1)
         .arg(prefix);
+}
+
+QString sentenceProgressText(int done, int total, qint64 millisecondsLeft, bool running)
+{
+    // The Documents view's strings (it had them first): one translation serves both views.
+    QString text = QCoreApplication::translate("glosa::DocumentsView", "%1 / %2 sentences")
+                       .arg(done)
+                       .arg(total);
+    if (!running || done >= total)
+        return text;
+    if (millisecondsLeft < 0)
+        return text +
+               QCoreApplication::translate("glosa::DocumentsView", ", estimating the time left…");
+    const qint64 seconds = (millisecondsLeft + 500) / 1000;
+    const QString left =
+        seconds < 60
+            ? QCoreApplication::translate("glosa::DocumentsView", "%n s", nullptr, int(seconds))
+            : QCoreApplication::translate("glosa::DocumentsView", "%1 min %2 s")
+                  .arg(seconds / 60)
+                  .arg(seconds % 60);
+    return text + QCoreApplication::translate("glosa::DocumentsView", ", about %1 left").arg(left);
 }
 
 QString omissionToolTip(float mass, float threshold)

@@ -1,6 +1,7 @@
 // Small helpers shared by the views.
 #pragma once
 
+#include <QList>
 #include <QString>
 #include <QTextCharFormat>
 
@@ -10,17 +11,36 @@ class QWidget;
 namespace glosa {
 
 struct ModelChoice;
+struct ModelInfo;
 
 // Display name of a BCP 47 language code in the UI language ("en" → "English" / "영어").
 QString languageName(const QString &code);
 // Display name of a model architecture ("rnn-attention" → "RNN with attention"); unknown ones
 // as they are spelled in model.json.
 QString architectureName(const QString &architecture);
+// A model's name (model.json "name") in the UI language: the bundled models' names are
+// translated; any other package's as it spells it.
+QString modelName(const ModelInfo &info);
 // "1.2 MB", "340 KB".
 QString formatBytes(qint64 bytes);
-// Where file dialogs start: the user's Documents folder, or the home folder where there is none
-// (a fresh account, a server): a dialog opened on a missing folder shows an empty list.
+// Where file dialogs start: the folder of the last file chosen in one (rememberFolder(), kept
+// across sessions) while it exists, else the user's Documents folder, else the home folder (a
+// fresh account, a server): a dialog opened on a missing folder shows an empty list.
 QString documentsFolder();
+// A file (or folder) chosen in a file dialog: its folder is where the next dialog starts.
+void rememberFolder(const QString &path);
+// What a recent file was opened as, so that File ▸ Open Recent opens it in the same view.
+enum class OpenedAs { Text, Document, Image };
+struct RecentFile
+{
+    OpenedAs kind = OpenedAs::Text;
+    QString path;
+};
+// A file opened through a dialog: first in File ▸ Open Recent, and its folder remembered.
+inline constexpr int kMaxRecentFiles = 10;
+void rememberOpened(OpenedAs kind, const QString &path);
+// Newest first, at most kMaxRecentFiles, those that still exist.
+QList<RecentFile> recentFiles();
 // Why the model `choice` cannot run, in the UI language, for a view to show in its place; empty
 // when it can.
 QString unavailableText(const ModelChoice &choice);
@@ -28,6 +48,10 @@ QString unavailableText(const ModelChoice &choice);
 // "+ end" when the prefix forces the end of the sentence, and which sentence when the text has
 // several (`sentence` from 0).
 QString steeringLabel(const QString &words, bool ends, int sentence, int sentences);
+// Progress of a long translation, the Translate and Documents views alike: "12 / 40 sentences,
+// about 1 min 5 s left"; the time left only while `running` and not done, "estimating" while
+// `millisecondsLeft` is negative (unknown).
+QString sentenceProgressText(int done, int total, qint64 millisecondsLeft, bool running);
 // The tooltip of a source word the coverage check flagged (engine/decoding/coverage.h): its
 // attention mass, the threshold, and what they mean. The Translate and Documents views share it.
 QString omissionToolTip(float mass, float threshold);

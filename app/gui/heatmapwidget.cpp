@@ -59,9 +59,14 @@ void HeatmapWidget::setHighlight(int row, int column)
 void HeatmapWidget::updateOrigin()
 {
     const QFontMetrics fm(font());
+    // Measured bold: the hovered or selected row's label is drawn bold, and measured in the
+    // regular font it was cut ("governme…").
+    QFont bold = font();
+    bold.setBold(true);
+    const QFontMetrics boldMetrics(bold);
     int rowLabelWidth = 0;
     for (const QString &label : m_rowLabels)
-        rowLabelWidth = std::max(rowLabelWidth, fm.horizontalAdvance(label));
+        rowLabelWidth = std::max(rowLabelWidth, boldMetrics.horizontalAdvance(label));
     int columnLabelHeight = 0;
     for (const QString &label : m_columnLabels)
         columnLabelHeight = std::max(columnLabelHeight, fm.horizontalAdvance(label));

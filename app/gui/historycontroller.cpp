@@ -115,10 +115,47 @@ void HistoryController::flush()
         return;
     const TranslationResult result = *m_pending;
     m_pending.reset();
-    record(QList<TranslationResult>{result},
-           [result, info = modelInfo(m_context.catalog(), result.modelId)] {
-               return translationHistoryEntry(result, info);
-           });
+    record(
+        QList<TranslationResult>{result},
+        [result, info = modelInfo(m_context.catalog(), result.modelId)] {
+            return translationHistoryEntry(result, info);
+        },
+        &HistoryController::recordInSession);
+}
+
+void HistoryController::recordInSession(const HistoryEntry &entry)
+{
+    if (m_sessionText.isEmpty() || !sameTextEdited(m_sessionText, entry.inputText)) {
+        m_sessionEntries.clear(); // another text: a new session
+    }
+    m_sessionText = entry.inputText;
+    const qint64 previous = m_sessionEntries.value(entry.modelId, 0);
+    // The entry last recorded or opened again (an entry reopened from the history is not the
+    // session's to replace).
+    const bool duplicate = keyOf(entry) == m_lastKey;
+    recordOnce(entry);
+    const qint64 id = m_lastId;
+    if (duplicate || id <= 0) // nothing new, or queued behind another process's lock
+        return;
+    m_sessionEntries.insert(entry.modelId, id);
+    HistoryStore *store = m_recorder->store();
+    if (previous <= 0 || previous == id || !store)
+        return;
+    try {
+        // An entry holding the user's own version of the translation is theirs: kept.
+        const std::optional<HistoryEntry> old = store->entry(previous);
+        if (!old || !old->editedText.isEmpty())
+            return;
+        if (old->starred)
+            store->setStarred(id, true);
+        store->removeEntry(previous);
+        m_view->refresh();
+    } catch (const std::exception &e) {
+        // The new entry is recorded; the earlier one merely stays.
+        emit m_view->statusMessage(tr("An earlier version of this translation could not be "
+                                      "replaced in the history: %1")
+                                       .arg(QString::fromUtf8(e.what())));
+    }
 }
 
 void HistoryController::onComparison()
@@ -135,7 +172,7 @@ void HistoryController::onComparison()
 }
 
 void HistoryController::record(const QList<TranslationResult> &results,
-                               std::function<HistoryEntry()> makeEntry)
+                               std::function<HistoryEntry()> makeEntry, Recording how)
 {
     // Making the entry reads every alignment cell: for a long text (5,000 words: ~40 million
     // per hypothesis) that takes the GUI thread hundreds of milliseconds, so it is made on the
@@ -146,9 +183,9 @@ void HistoryController::record(const QList<TranslationResult> &results,
         for (const TranslationHypothesis &h : r.hypotheses)
             cells += h.alignment.size();
     if (cells < kLargeAlignmentCells)
-        recordOnce(makeEntry());
+        (this->*how)(makeEntry());
     else
-        recordInBackground(std::move(makeEntry));
+        recordInBackground(std::move(makeEntry), how);
 }
 
 void HistoryController::saveEdit()
@@ -170,15 +207,15 @@ void HistoryController::saveEdit()
     }
 }
 
-void HistoryController::recordInBackground(std::function<HistoryEntry()> makeEntry)
+void HistoryController::recordInBackground(std::function<HistoryEntry()> makeEntry, Recording how)
 {
     // Recorded back on the GUI thread, where m_alive is read and written, so the check there is
     // not racy.
-    startOnPool([this, makeEntry = std::move(makeEntry), alive = m_alive] {
+    startOnPool([this, makeEntry = std::move(makeEntry), alive = m_alive, how] {
         HistoryEntry entry = makeEntry();
-        postCall(qApp, [this, alive, entry = std::move(entry)] {
+        postCall(qApp, [this, alive, entry = std::move(entry), how] {
             if (*alive)
-                recordOnce(entry);
+                (this->*how)(entry);
         });
     });
 }
@@ -232,6 +269,9 @@ void HistoryController::openEntry(const HistoryEntry &entry)
     flush();
     m_lastKey = keyOf(entry);
     m_lastId = entry.id;
+    // What follows is a new session: an entry opened from the history is never replaced.
+    m_sessionText.clear();
+    m_sessionEntries.clear();
     const QString when = QLocale().toString(entry.time.toLocalTime(), QLocale::ShortFormat);
     const QString status = tr("From the history (%1).").arg(when);
     const QString note = versionNote(entry);

@@ -10,13 +10,18 @@
 // beginning or end with the held one: another sentence pasted, not the same one typed further)
 // records the held one first. A result identical to the last recorded entry (same model, input and
 // settings: pressing Translate twice, or the view re-translating an entry just opened from the
-// history) is not recorded again. Comparisons, captions and translated captions are explicit
-// requests and are recorded as soon as they are shown.
+// history) is not recorded again. One editing session of one text (the text typed, corrected,
+// re-translated with other settings or another model, for as long as each result is the same text
+// edited) keeps one entry per model: a later translation by the same model replaces that model's
+// entry of the session (its star carried over), so the history holds what the text became, not
+// every stage of it; an entry with the user's edits in it stays. Comparisons, captions and
+// translated captions are explicit requests and are recorded as soon as they are shown.
 #pragma once
 
 #include "app/core/history/entry.h"
 #include "app/core/inferenceresult.h"
 
+#include <QHash>
 #include <QObject>
 #include <QTimer>
 
@@ -76,10 +81,15 @@ private:
     void onComparison();
     void onCaption(const glosa::CaptionResult &result);
     void recordOnce(const HistoryEntry &entry);
-    // Records what makeEntry() makes: at once, or for results with more alignment cells than
-    // kLargeAlignmentCells made on the thread pool and recorded when done.
-    void record(const QList<TranslationResult> &results, std::function<HistoryEntry()> makeEntry);
-    void recordInBackground(std::function<HistoryEntry()> makeEntry);
+    // recordOnce() for the Translate view's translations, within the editing session (above).
+    void recordInSession(const HistoryEntry &entry);
+    using Recording = void (HistoryController::*)(const HistoryEntry &);
+    // Records what makeEntry() makes with `how`: at once, or for results with more alignment
+    // cells than kLargeAlignmentCells made on the thread pool and recorded when done.
+    void record(const QList<TranslationResult> &results, std::function<HistoryEntry()> makeEntry,
+                Recording how = &HistoryController::recordOnce);
+    void recordInBackground(std::function<HistoryEntry()> makeEntry,
+                            Recording how = &HistoryController::recordOnce);
     // Post-editing: the user's version of the shown translation goes into its entry, once the
     // typing settles (the translation itself is recorded first when it is still held back).
     void saveEdit();
@@ -100,6 +110,9 @@ private:
     qint64 m_lastId = 0;             // its id (HistoryRecorder::kQueued while it waits)
     qint64 m_shownTranslationId = 0; // the entry of what the Translate view shows; 0: none yet
     std::optional<QString> m_editToSave;
+    // The editing session: the text as last recorded, and the entry of each model for it.
+    QString m_sessionText;
+    QHash<QString, qint64> m_sessionEntries; // model id → entry id
     QTimer m_editSettle;
 
     // Cleared by the destructor; caption entries made on the thread pool check it.

@@ -823,6 +823,7 @@ void HistoryView::exportHistory()
         QStringList{jsonl, csv, tmx}.join(QStringLiteral(";;")), &selected);
     if (path.isEmpty())
         return;
+    rememberFolder(path);
     QString format = QFileInfo(path).suffix().toLower();
     if (!historyExportFormatFromName(format))
         format = selected == csv ? QStringLiteral("csv")

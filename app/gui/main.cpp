@@ -8,6 +8,7 @@
 #include "historymodel.h"
 #include "historyview.h"
 #include "mainwindow.h"
+#include "theme.h"
 #include "translateview.h"
 
 #include <QApplication>
@@ -90,6 +91,8 @@ int main(int argc, char *argv[])
 
     glosa::MainWindow::setUiLanguage(
         QSettings().value(QLatin1String(glosa::settingsKeys::kLanguage)).toString());
+    glosa::theme::applyAppearance(
+        QSettings().value(QLatin1String(glosa::settingsKeys::kAppearance)).toString());
     // The window shows the context's models, workers and history; it goes first.
     glosa::AppContext context;
     glosa::MainWindow window(context);

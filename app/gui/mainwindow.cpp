@@ -24,6 +24,7 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QFont>
@@ -70,9 +71,10 @@ QString modelItemText(const ModelInfo &info, const QList<ModelInfo> &all)
     });
     QString kind = architectureName(info.architecture);
     if (alike > 1) {
-        const qsizetype open = info.name.lastIndexOf(QLatin1Char('('));
-        const qsizetype close = info.name.lastIndexOf(QLatin1Char(')'));
-        kind = open >= 0 && close > open + 1 ? info.name.mid(open + 1, close - open - 1) : info.id;
+        const QString name = modelName(info);
+        const qsizetype open = name.lastIndexOf(QLatin1Char('('));
+        const qsizetype close = name.lastIndexOf(QLatin1Char(')'));
+        kind = open >= 0 && close > open + 1 ? name.mid(open + 1, close - open - 1) : info.id;
     }
     return QStringLiteral("%1 → %2 · %3")
         .arg(languageName(info.sourceLanguage), languageName(info.targetLanguage), kind);
@@ -212,7 +214,7 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent)
 
     createMenus();
     connect(m_models, &QComboBox::currentIndexChanged, this,
-            [this] { m_context.chooseModel(currentModelId()); });
+            [this] { m_context.chooseModel(currentModelId(), AppContext::ChosenBy::User); });
     connect(&context, &AppContext::modelsChanged, this, &MainWindow::fillModelPicker);
     connect(&context, &AppContext::modelChosen, this, &MainWindow::showModelChoice);
     connect(&context, &AppContext::modelLoaded, this, [this](const ModelInfo &info) {
@@ -226,6 +228,7 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent)
                 statusBar()->showMessage(message);
             });
     connect(m_swap, &QToolButton::clicked, this, &MainWindow::swapDirection);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateModelLabel);
     connect(m_translate, &TranslateView::statusMessage, this,
             [this](const QString &m) { statusBar()->showMessage(m, 8000); });
     connect(m_documents, &DocumentsView::statusMessage, this,
@@ -256,6 +259,11 @@ void MainWindow::createMenus()
     m_fileMenu = menuBar()->addMenu(QString());
     m_openAction =
         m_fileMenu->addAction(QString(), QKeySequence::Open, this, &MainWindow::openFile);
+    m_recentMenu = m_fileMenu->addMenu(QString());
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
+    m_saveAction =
+        m_fileMenu->addAction(QString(), QKeySequence::Save, this, &MainWindow::saveTranslation);
+    m_fileMenu->addSeparator();
     m_importAction = m_fileMenu->addAction(QString(), this, &MainWindow::importModel);
     m_fileMenu->addSeparator();
     m_quitAction = m_fileMenu->addAction(QString(), QKeySequence::Quit, this, &QWidget::close);
@@ -329,6 +337,27 @@ void MainWindow::createMenus()
             QSettings().setValue(QLatin1String(settingsKeys::kLanguage), language);
         });
     }
+    m_appearanceMenu = m_settingsMenu->addMenu(QString());
+    auto *appearanceGroup = new QActionGroup(this);
+    const QString appearance =
+        QSettings().value(QLatin1String(settingsKeys::kAppearance)).toString();
+    for (const char *name : {"system", "light", "dark"}) {
+        QAction *a = m_appearanceMenu->addAction(QString());
+        a->setCheckable(true);
+        // Anything but "light" and "dark" is the system's (applyAppearance()).
+        const bool chosen =
+            QLatin1String(name) == QLatin1String("system")
+                ? appearance != QLatin1String("light") && appearance != QLatin1String("dark")
+                : appearance == QLatin1String(name);
+        a->setChecked(chosen);
+        appearanceGroup->addAction(a);
+        m_appearanceActions << a;
+        connect(a, &QAction::triggered, this, [name] {
+            theme::applyAppearance(QString::fromLatin1(name));
+            QSettings().setValue(QLatin1String(settingsKeys::kAppearance),
+                                 QString::fromLatin1(name));
+        });
+    }
     // The arithmetic every model loads with; changing it loads the models in use again.
     m_computeMenu = m_settingsMenu->addMenu(QString());
     auto *computeGroup = new QActionGroup(this);
@@ -367,7 +396,7 @@ void MainWindow::retranslateUi()
     m_tabs->setTabText(CaptionTab, tr("Caption"));
     m_tabs->setTabText(DocumentsTab, tr("Documents"));
     m_tabs->setTabText(HistoryTab, tr("History"));
-    m_modelLabel->setText(tr("&Model:"));
+    updateModelLabel();
     m_models->setAccessibleName(tr("Translation model"));
     m_swap->setToolTip(tr("Swap languages (Ctrl+Shift+S)"));
     m_swap->setAccessibleName(tr("Swap languages"));
@@ -376,6 +405,8 @@ void MainWindow::retranslateUi()
 
     m_fileMenu->setTitle(tr("&File"));
     m_openAction->setText(tr("&Open…"));
+    m_recentMenu->setTitle(tr("Open &Recent"));
+    m_saveAction->setText(tr("&Save translation…"));
     m_importAction->setText(tr("&Import model…"));
     m_quitAction->setText(tr("&Quit"));
     m_editMenu->setTitle(tr("&Edit"));
@@ -397,6 +428,10 @@ void MainWindow::retranslateUi()
     m_languageMenu->setTitle(tr("&Language"));
     m_historySettingsAction->setText(tr("&History…"));
     m_computeMenu->setTitle(tr("&Arithmetic"));
+    m_appearanceMenu->setTitle(tr("A&ppearance"));
+    m_appearanceActions[0]->setText(tr("As the system has it"));
+    m_appearanceActions[1]->setText(tr("Light"));
+    m_appearanceActions[2]->setText(tr("Dark"));
     m_computeActions[0]->setText(tr("Automatic: int8 where the model stores it"));
     m_computeActions[1]->setText(tr("Float32: the reference, slower"));
     m_computeActions[2]->setText(tr("Int8: about 1.5-3x faster, nearly always the same words"));
@@ -435,7 +470,7 @@ void MainWindow::fillModelPicker()
     for (const ModelInfo &info : available)
         if (info.task == AppContext::kTranslation) {
             m_models->addItem(modelItemText(info, available), info.id);
-            m_models->setItemData(m_models->count() - 1, info.name, Qt::ToolTipRole);
+            m_models->setItemData(m_models->count() - 1, modelName(info), Qt::ToolTipRole);
         }
     m_models->setEnabled(m_models->count() > 0);
     QStringList modelIds;
@@ -465,15 +500,19 @@ void MainWindow::showModelChoice(const ModelChoice &choice)
     updateSwap();
 }
 
+void MainWindow::updateModelLabel()
+{
+    // On the Caption tab the picker chooses what translates captions; the view names its
+    // captioner itself.
+    m_modelLabel->setText(m_tabs->currentIndex() == CaptionTab ? tr("Translate captions &with:")
+                                                               : tr("&Model:"));
+}
+
 void MainWindow::updateSwap()
 {
     const auto info = m_context.catalog().find(currentModelId());
-    bool reverse = false;
-    if (info)
-        for (const ModelInfo &m : m_context.catalog().availableModels())
-            reverse =
-                reverse || (m.task == info->task && m.sourceLanguage == info->targetLanguage &&
-                            m.targetLanguage == info->sourceLanguage);
+    const bool reverse =
+        info && m_context.modelForDirection(info->targetLanguage, info->sourceLanguage);
     m_swap->setEnabled(reverse);
     m_swapAction->setEnabled(reverse);
     if (info && !reverse)
@@ -486,18 +525,16 @@ void MainWindow::updateSwap()
 
 void MainWindow::swapDirection()
 {
+    // The reverse direction's model by the same rule as everywhere (the user's last choice for it,
+    // else its default), never merely the first one listed: that was the Tatoeba-only model.
     const auto info = m_context.catalog().find(currentModelId());
-    if (!info)
+    const auto reverse =
+        info ? m_context.modelForDirection(info->targetLanguage, info->sourceLanguage)
+             : std::nullopt;
+    if (!reverse)
         return;
-    for (int i = 0; i < m_models->count(); ++i) {
-        const auto other = m_context.catalog().find(m_models->itemData(i).toString());
-        if (other && other->sourceLanguage == info->targetLanguage &&
-            other->targetLanguage == info->sourceLanguage) {
-            m_translate->swapTexts();
-            m_models->setCurrentIndex(i);
-            return;
-        }
-    }
+    m_translate->swapTexts();
+    m_context.chooseModel(reverse->id);
 }
 
 void MainWindow::showFindBar()
@@ -510,6 +547,18 @@ void MainWindow::showFindBar()
     m_findBar->setVisible(true);
     m_findEdit->setFocus();
     m_findEdit->selectAll();
+}
+
+void MainWindow::openText(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
+        QMessageBox::warning(this, tr("Open text"),
+                             tr("Could not open %1: %2").arg(path, file.errorString()));
+        return;
+    }
+    m_tabs->setCurrentIndex(TranslateTab);
+    m_translate->setSourceText(QString::fromUtf8(file.readAll()));
 }
 
 void MainWindow::openFile()
@@ -526,14 +575,59 @@ void MainWindow::openFile()
                                                       tr("Text files (*.txt *.md);;All files (*)"));
     if (path.isEmpty())
         return;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
-        QMessageBox::warning(this, tr("Open text"),
-                             tr("Could not open %1: %2").arg(path, file.errorString()));
+    rememberOpened(OpenedAs::Text, path);
+    openText(path);
+}
+
+void MainWindow::fillRecentMenu()
+{
+    m_recentMenu->clear();
+    const QList<RecentFile> recent = recentFiles();
+    for (const RecentFile &file : recent)
+        m_recentMenu->addAction(QDir::toNativeSeparators(file.path), this,
+                                [this, file] { openRecent(file); });
+    if (recent.isEmpty())
+        m_recentMenu->addAction(tr("No recent files"))->setEnabled(false);
+}
+
+void MainWindow::openRecent(const RecentFile &file)
+{
+    rememberOpened(file.kind, file.path); // first again
+    switch (file.kind) {
+    case OpenedAs::Text:
+        openText(file.path);
+        break;
+    case OpenedAs::Document:
+        m_tabs->setCurrentIndex(DocumentsTab);
+        m_documents->openDocument(file.path);
+        break;
+    case OpenedAs::Image:
+        m_tabs->setCurrentIndex(CaptionTab);
+        m_caption->addImages({file.path});
+        break;
+    }
+}
+
+void MainWindow::saveTranslation()
+{
+    if (m_tabs->currentIndex() == DocumentsTab) {
+        m_documents->exportDocument();
         return;
     }
-    m_tabs->setCurrentIndex(TranslateTab);
-    m_translate->setSourceText(QString::fromUtf8(file.readAll()));
+    const auto model = m_context.choice(AppContext::kTranslation).model;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save translation"),
+        documentsFolder() + QStringLiteral("/translation.%1.txt")
+                                .arg(model ? model->targetLanguage : QStringLiteral("txt")),
+        tr("Text files (*.txt);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    rememberFolder(path);
+    QString error;
+    if (!m_translate->saveTranslation(path, &error))
+        QMessageBox::warning(this, tr("Save translation"), error);
+    else
+        statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(path)), 6000);
 }
 
 void MainWindow::importModel()
@@ -633,6 +727,10 @@ void MainWindow::restoreSettings()
         settings.value(QLatin1String(kTranslateSplitter)).toByteArray());
     m_translate->editorSplitter()->restoreState(
         settings.value(QLatin1String(kTranslateEditors)).toByteArray());
+    m_translate->verticalSplitter()->restoreState(
+        settings.value(QLatin1String(kTranslateVertical)).toByteArray());
+    m_translate->attentionSplitter()->restoreState(
+        settings.value(QLatin1String(kTranslateAttention)).toByteArray());
     const QString last = settings.value(QLatin1String(kLastModel)).toString();
     if (!last.isEmpty())
         m_context.chooseModel(last);
@@ -659,6 +757,10 @@ void MainWindow::saveSettings() const
     settings.setValue(QLatin1String(kWindowState), saveState());
     settings.setValue(QLatin1String(kTranslateSplitter), m_translate->mainSplitter()->saveState());
     settings.setValue(QLatin1String(kTranslateEditors), m_translate->editorSplitter()->saveState());
+    settings.setValue(QLatin1String(kTranslateVertical),
+                      m_translate->verticalSplitter()->saveState());
+    settings.setValue(QLatin1String(kTranslateAttention),
+                      m_translate->attentionSplitter()->saveState());
     settings.setValue(QLatin1String(kCurrentTab), m_tabs->currentIndex());
     settings.setValue(QLatin1String(kLastModel), currentModelId());
     settings.setValue(QLatin1String(kDecoding),

@@ -25,6 +25,7 @@ class DocumentsView;
 class EvaluateDialog;
 class TranslateView;
 struct ModelChoice;
+struct RecentFile;
 
 class MainWindow : public QMainWindow
 {
@@ -61,6 +62,9 @@ public slots:
     EvaluateDialog *evaluateDialog() const { return m_evaluate; }
     void showAbout();
     void swapDirection();
+    // File ▸ Save translation…: the Translate view's translation as a text file (the Documents
+    // view exports its document).
+    void saveTranslation();
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -75,6 +79,11 @@ private:
     void fillModelPicker();
     void showModelChoice(const glosa::ModelChoice &choice);
     void updateSwap();
+    void updateModelLabel();
+    // Reads a text file into the Translate view.
+    void openText(const QString &path);
+    void fillRecentMenu();
+    void openRecent(const glosa::RecentFile &file);
     void showFindBar();
 
     AppContext &m_context;
@@ -101,8 +110,12 @@ private:
     QMenu *m_languageMenu = nullptr;
     QMenu *m_computeMenu = nullptr;
     QList<QAction *> m_computeActions; // auto, float32, int8
+    QMenu *m_appearanceMenu = nullptr;
+    QList<QAction *> m_appearanceActions; // system, light, dark
     QMenu *m_helpMenu = nullptr;
     QAction *m_openAction = nullptr;
+    QMenu *m_recentMenu = nullptr;
+    QAction *m_saveAction = nullptr;
     QAction *m_importAction = nullptr;
     QAction *m_quitAction = nullptr;
     QAction *m_copyAction = nullptr;

@@ -69,10 +69,16 @@ bool ProbabilityChart::event(QEvent *event)
 {
     if (event->type() == QEvent::ToolTip) {
         const int bar = barAt(static_cast<QHelpEvent *>(event)->pos());
+        // The vocabulary piece too: the label is the word it would make.
+        const QString piece = tr("Piece: %1").arg(m_pieces.value(bar));
         if (bar >= 0 && m_tokens[bar] != m_chosen)
-            QToolTip::showText(static_cast<QHelpEvent *>(event)->globalPos(),
-                               tr("Click to decode again with “%1” forced here").arg(m_labels[bar]),
-                               this);
+            QToolTip::showText(
+                static_cast<QHelpEvent *>(event)->globalPos(),
+                tr("Click to decode again with “%1” forced here").arg(m_labels[bar]) +
+                    QLatin1Char('\n') + piece,
+                this);
+        else if (bar >= 0)
+            QToolTip::showText(static_cast<QHelpEvent *>(event)->globalPos(), piece, this);
         else
             QToolTip::hideText();
         return true;
@@ -83,6 +89,7 @@ bool ProbabilityChart::event(QEvent *event)
 void ProbabilityChart::clear()
 {
     m_labels.clear();
+    m_pieces.clear();
     m_tokens.clear();
     m_values.clear();
     m_stages.clear();
@@ -95,15 +102,24 @@ void ProbabilityChart::clear()
 void ProbabilityChart::setStep(const engine::StepTrace &step, const QStringList &stages,
                                const QHash<int, QString> &pieces, int chosenToken)
 {
+    SentenceTrace trace;
+    trace.pieces = pieces;
+    showStep(step, stages, trace, {}, chosenToken);
+}
+
+void ProbabilityChart::showStep(const engine::StepTrace &step, const QStringList &stages,
+                                const SentenceTrace &trace, const QList<int> &before,
+                                int chosenToken)
+{
     clear();
     m_step = step.step;
     m_chosen = chosenToken;
     const int shown = std::min<int>(int(step.tokens.size()), 10);
     for (int i = 0; i < shown; ++i) {
-        m_tokens << step.tokens[i];
-        QString label = pieces.value(step.tokens[i], QString::number(step.tokens[i]));
-        label.replace(QChar(0x2581), QStringLiteral("·"));
-        m_labels << label;
+        const int token = step.tokens[i];
+        m_tokens << token;
+        m_labels << trace.tokenText(before, token, QString(), true);
+        m_pieces << trace.pieces.value(token, QString::number(token));
     }
     // The first stage (the model) and the last (what the search or sampler used) tell the story;
     // intermediate processor stages are in the tooltip-free middle and would crowd the bars.
@@ -143,7 +159,9 @@ void ProbabilityChart::setStep(const SentenceTrace &trace, int step)
     QStringList stages;
     for (const std::string &stage : trace.trace.stages)
         stages << QString::fromStdString(stage);
-    setStep(*s, stages, trace.pieces, trace.trace.nodes[trace.bestPath().at(step)].token);
+    const int node = trace.bestPath().at(step);
+    showStep(*s, stages, trace, trace.pathTokens(trace.trace.nodes[node].parent),
+             trace.trace.nodes[node].token);
 }
 
 QSize ProbabilityChart::sizeHint() const
@@ -210,7 +228,10 @@ void ProbabilityChart::paintEvent(QPaintEvent *)
         painter.setBrush(colours[std::min(s, 1)]);
         painter.drawRoundedRect(QRect(x, 6, 12, 12), 2, 2);
         painter.setPen(pal.color(QPalette::Text));
-        const QString text = s == 0 ? tr("model") : tr("after %1").arg(m_stages[s]);
+        // The stages' own names ("suppress-tokens", "top-k") are the engine's; the legend says
+        // what they mean to the output.
+        const QString text =
+            s == 0 ? tr("the model's probability") : tr("after the decoding settings");
         painter.drawText(x + 16, 6 + fm.ascent(), text);
         x += 16 + fm.horizontalAdvance(text) + 18;
     }

@@ -18,8 +18,10 @@ public:
     void setStep(const engine::StepTrace &step, const QStringList &stages,
                  const QHash<int, QString> &pieces, int chosenToken);
     // Step `step` of the trace's best hypothesis, its token chosen; cleared when the trace has
-    // no such step.
+    // no such step. Candidates are labelled as text (SentenceTrace::tokenText: a piece that
+    // continues a word shows the word, byte pieces the character); the piece is in the tooltip.
     void setStep(const SentenceTrace &trace, int step);
+    QString barLabel(int index) const { return m_labels.value(index); }
     void clear();
     int barCount() const { return m_tokens.size(); }
     int barToken(int index) const { return m_tokens.value(index, -1); }
@@ -42,12 +44,16 @@ protected:
     bool event(QEvent *event) override;
 
 private:
+    // Shows `step`'s candidates, labelled by `trace` after the best path's tokens `before`.
+    void showStep(const engine::StepTrace &step, const QStringList &stages,
+                  const SentenceTrace &trace, const QList<int> &before, int chosenToken);
     QRect plotRect() const;
     QRectF groupRect(int index) const;
     int barAt(const QPoint &position) const;
 
     QString m_placeholder;
     QStringList m_labels;
+    QStringList m_pieces; // the vocabulary piece of each bar, for its tooltip
     QList<int> m_tokens;
     QStringList m_stages;
     QList<QVector<float>> m_values; // [stage][token]

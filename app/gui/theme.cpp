@@ -1,5 +1,8 @@
 #include "theme.h"
 
+#include <QApplication>
+#include <QStyle>
+
 #include <algorithm>
 #include <cmath>
 
@@ -18,6 +21,47 @@ QColor mix(const QColor &a, const QColor &b, float t)
 bool isDark(const QPalette &palette)
 {
     return palette.color(QPalette::Window).lightness() < 128;
+}
+
+void applyAppearance(const QString &appearance)
+{
+    // What the platform gave, kept from the first call so that "system" can go back to it.
+    static const QString systemStyle = QApplication::style()->name();
+    static const QPalette systemPalette = QApplication::palette();
+    if (appearance != QLatin1String("light") && appearance != QLatin1String("dark")) {
+        QApplication::setStyle(systemStyle);
+        QApplication::setPalette(systemPalette);
+        return;
+    }
+    QApplication::setStyle(QStringLiteral("Fusion"));
+    QPalette p = QApplication::style()->standardPalette(); // Fusion's light one
+    if (appearance == QLatin1String("dark")) {
+        const QColor window(0x2b, 0x2d, 0x31), base(0x1e, 0x1f, 0x22), text(0xe6, 0xe6, 0xe6);
+        const QColor disabled(0x80, 0x80, 0x80);
+        p.setColor(QPalette::Window, window);
+        p.setColor(QPalette::WindowText, text);
+        p.setColor(QPalette::Base, base);
+        p.setColor(QPalette::AlternateBase, window);
+        p.setColor(QPalette::ToolTipBase, base);
+        p.setColor(QPalette::ToolTipText, text);
+        p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9d, 0xa3));
+        p.setColor(QPalette::Text, text);
+        p.setColor(QPalette::Button, window);
+        p.setColor(QPalette::ButtonText, text);
+        p.setColor(QPalette::BrightText, Qt::white);
+        p.setColor(QPalette::Light, QColor(0x3c, 0x3f, 0x44));
+        p.setColor(QPalette::Midlight, QColor(0x35, 0x37, 0x3c));
+        p.setColor(QPalette::Mid, QColor(0x45, 0x48, 0x4e));
+        p.setColor(QPalette::Dark, QColor(0x18, 0x19, 0x1b));
+        p.setColor(QPalette::Shadow, Qt::black);
+        p.setColor(QPalette::Highlight, QColor(0x1f, 0x7a, 0x85));
+        p.setColor(QPalette::HighlightedText, Qt::white);
+        p.setColor(QPalette::Link, QColor(0x5e, 0xc8, 0xd8));
+        for (QPalette::ColorRole role :
+             {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+            p.setColor(QPalette::Disabled, role, disabled);
+    }
+    QApplication::setPalette(p);
 }
 
 QColor accent(const QPalette &palette)

@@ -11,6 +11,10 @@
 namespace glosa::theme {
 
 bool isDark(const QPalette &palette);
+// Settings ▸ Appearance: "system" (the platform's palette and style, light or dark as the
+// desktop has it), "light" or "dark" (Fusion with a light or dark palette, for desktops whose
+// dark theme Qt does not see). Applied to the whole application; views repaint on PaletteChange.
+void applyAppearance(const QString &appearance);
 // The accent used for attention highlights (the palette's highlight, nudged for contrast).
 QColor accent(const QPalette &palette);
 // `accent` blended over the base colour with opacity `weight` in [0, 1]: what a source word

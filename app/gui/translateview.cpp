@@ -1,6 +1,7 @@
 #include "translateview.h"
 
 #include "app/core/inferenceworker.h"
+#include "app/core/languageguess.h"
 #include "app/core/translationrunner.h"
 #include "decodingpanel.h"
 #include "guiutil.h"
@@ -13,6 +14,7 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDir>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -22,9 +24,12 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSaveFile>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTextBlock>
+#include <QTextLayout>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -93,6 +98,7 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
     m_alternatives->setVisible(false);
     m_copy = new QPushButton(this);
     m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("translateStatus"));
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_progress = new QProgressBar(this);
@@ -128,6 +134,18 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
     m_steeringBar = card(this, steeringLayout);
     m_steeringBar->setVisible(false);
     targetLayout->addWidget(m_steeringBar);
+    m_languageNote = new QLabel(this);
+    m_languageNote->setWordWrap(true);
+    m_switchDirection = new QPushButton(this);
+    m_translateAnyway = new QPushButton(this);
+    auto *languageLayout = new QHBoxLayout;
+    languageLayout->addWidget(m_languageNote, 1);
+    languageLayout->addWidget(m_switchDirection);
+    languageLayout->addWidget(m_translateAnyway);
+    m_languageBar = card(this, languageLayout);
+    m_languageBar->setObjectName(QStringLiteral("languageWarning"));
+    m_languageBar->setVisible(false);
+    targetLayout->addWidget(m_languageBar);
     targetLayout->addWidget(m_target, 1);
     targetLayout->addWidget(m_progress);
     auto *targetBar = new QHBoxLayout;
@@ -191,16 +209,19 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
     candidatesLayout->addWidget(m_chart, 1);
     // Under the attention panel, not beside it: beside it, the Spanish window was 1,300 pixels
     // wide at least, wider than a 1280 × 800 screen.
-    auto *bottom = new QSplitter(Qt::Vertical, this);
-    bottom->addWidget(card(this, heatLayout));
-    bottom->addWidget(card(this, candidatesLayout));
-    bottom->setStretchFactor(0, 3);
-    bottom->setStretchFactor(1, 2);
-    bottom->setHandleWidth(16);
+    // The heatmap takes the room; the candidates card is only as tall as its hint while no word
+    // is chosen (updateCandidates), instead of half the window for an empty chart.
+    m_bottomSplitter = new QSplitter(Qt::Vertical, this);
+    m_bottomSplitter->addWidget(card(this, heatLayout));
+    m_candidatesCard = card(this, candidatesLayout);
+    m_bottomSplitter->addWidget(m_candidatesCard);
+    m_bottomSplitter->setStretchFactor(0, 1);
+    m_bottomSplitter->setStretchFactor(1, 0);
+    m_bottomSplitter->setHandleWidth(16);
 
     m_verticalSplitter = new QSplitter(Qt::Vertical, this);
     m_verticalSplitter->addWidget(m_editorSplitter);
-    m_verticalSplitter->addWidget(bottom);
+    m_verticalSplitter->addWidget(m_bottomSplitter);
     m_verticalSplitter->setStretchFactor(0, 3);
     m_verticalSplitter->setStretchFactor(1, 2);
     // The editors' size hints would otherwise leave the heatmap a strip at 1280 × 800.
@@ -245,7 +266,7 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
                 tr("Your edited translation is kept: press Translate to replace it."));
             return;
         }
-        translateNow();
+        translateAutomatically();
     });
     connect(m_target, &QPlainTextEdit::textChanged, this, [this] {
         if (m_settingTarget)
@@ -277,6 +298,14 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
         translateNow();
     });
     connect(m_cancel, &QPushButton::clicked, this, &TranslateView::cancel);
+    connect(m_translateAnyway, &QPushButton::clicked, this, [this] {
+        m_languageAccepted = true;
+        translateNow();
+    });
+    connect(m_switchDirection, &QPushButton::clicked, this, [this] {
+        // The new model's choice translates the text (useModel) once it is loaded.
+        m_context.chooseModel(m_offeredModel);
+    });
     connect(m_decoding, &DecodingPanel::optionsChanged, this, [this] {
         if (m_live->isChecked() && !m_source->toPlainText().trimmed().isEmpty())
             m_debounce->start();
@@ -362,6 +391,7 @@ void TranslateView::retranslateUi()
     m_chart->setPlaceholderText(tr("Click a word of the translation to see the candidates the "
                                    "model weighed there; click one of them to translate again "
                                    "with it."));
+    retranslateLanguageWarning();
     m_back->setText(tr("Back to the original"));
     m_back->setToolTip(tr("Show the translation this one was steered from"));
     m_decodingTitle->setText(tr("Decoding"));
@@ -408,6 +438,8 @@ void TranslateView::useModel(const ModelChoice &choice)
     if (m_worker)
         disconnect(m_worker, nullptr, this, nullptr);
     m_choice = choice;
+    m_languageAccepted = false; // a new model: the text is checked against its language again
+    m_languageBar->setVisible(false);
     InferenceWorker *worker = choice.isReady() ? m_context.workerFor(*choice.model) : nullptr;
     m_worker = worker;
     m_request.reset();
@@ -430,13 +462,74 @@ void TranslateView::useModel(const ModelChoice &choice)
         updateAlignmentChoices();
         updateKindChoices();
         if (!m_source->toPlainText().trimmed().isEmpty())
-            translateNow();
+            translateAutomatically();
     });
     m_alignment->clear();
     updateAlignmentChoices();
     updateKindChoices();
     if (worker->isModelLoaded() && !m_source->toPlainText().trimmed().isEmpty())
-        translateNow();
+        translateAutomatically();
+}
+
+bool TranslateView::checkSourceLanguage()
+{
+    const LanguageGuess &guess = LanguageGuess::bundled();
+    const std::optional<ModelInfo> &model = m_choice.model;
+    m_guessedLanguage.clear();
+    m_offeredModel.clear();
+    if (model && !m_languageAccepted && guess.knows(model->sourceLanguage)) {
+        const QString language = guess.guess(m_source->toPlainText());
+        if (!language.isEmpty() && language != model->sourceLanguage)
+            m_guessedLanguage = language;
+    }
+    if (!m_guessedLanguage.isEmpty()) {
+        // The direction the text asks for: into the model's target language when a model does
+        // that, else into the model's source language (Spanish text in English → Spanish: Spanish
+        // → English).
+        std::optional<ModelInfo> offer;
+        if (m_guessedLanguage != model->targetLanguage)
+            offer = m_context.modelForDirection(m_guessedLanguage, model->targetLanguage);
+        if (!offer)
+            offer = m_context.modelForDirection(m_guessedLanguage, model->sourceLanguage);
+        if (offer)
+            m_offeredModel = offer->id;
+    }
+    retranslateLanguageWarning();
+    m_languageBar->setVisible(!m_guessedLanguage.isEmpty());
+    return !m_guessedLanguage.isEmpty();
+}
+
+void TranslateView::retranslateLanguageWarning()
+{
+    if (m_guessedLanguage.isEmpty() || !m_choice.model)
+        return;
+    m_languageNote->setText(
+        tr("This text looks like %1, and the model translates from %2.")
+            .arg(languageName(m_guessedLanguage), languageName(m_choice.model->sourceLanguage)));
+    const std::optional<ModelInfo> offer = m_context.catalog().find(m_offeredModel);
+    m_switchDirection->setVisible(offer.has_value());
+    if (offer)
+        m_switchDirection->setText(
+            tr("Translate %1 → %2")
+                .arg(languageName(offer->sourceLanguage), languageName(offer->targetLanguage)));
+    m_translateAnyway->setText(tr("Translate anyway"));
+}
+
+void TranslateView::translateAutomatically()
+{
+    if (m_worker && checkSourceLanguage()) {
+        m_debounce->stop();
+        m_request.reset();
+        m_worker->cancel();
+        m_progress->setVisible(false);
+        // What the pane shows is another model's or another text's translation: not this one.
+        if (!m_edited)
+            showResult(TranslationResult());
+        m_status->setText(tr("Not translated: the text is not in %1.")
+                              .arg(languageName(m_choice.model->sourceLanguage)));
+        return;
+    }
+    translateNow();
 }
 
 void TranslateView::updateAlignmentChoices()
@@ -640,9 +733,13 @@ void TranslateView::translateNow()
     const QString text = m_source->toPlainText();
     if (text.trimmed().isEmpty()) {
         m_worker->cancel();
+        m_languageAccepted = false;
+        m_languageBar->setVisible(false);
         showResult(TranslationResult());
         return;
     }
+    // Asked for: translated whatever the language, but not silently.
+    checkSourceLanguage();
     engine::DecodingOptions options = m_decoding->options();
     options.trace = false;
     AlignmentChoice alignment;
@@ -651,10 +748,25 @@ void TranslateView::translateNow()
         alignment = {choice.x(), choice.y()};
     }
     m_request = m_worker->translate(text, {options}, alignment, needsEveryAttention());
+    m_sentencesShown = false;
+    m_translationTime.start();
     connect(m_request.get(), &InferenceRequest::progress, this, [this](int step, int max) {
+        if (m_sentencesShown)
+            return; // a long text: the bar counts sentences
         m_progress->setVisible(true);
         m_progress->setRange(0, std::max(1, max));
         m_progress->setValue(step);
+    });
+    // A text of several batches: sentences done of all and the time left, as Documents shows.
+    connect(m_request.get(), &InferenceRequest::sentencesDone, this, [this](int done, int total) {
+        if (done >= total)
+            return; // one batch, or the last: the result follows at once
+        m_sentencesShown = true;
+        m_progress->setVisible(true);
+        m_progress->setRange(0, total);
+        m_progress->setValue(done);
+        const qint64 left = m_translationTime.elapsed() * (total - done) / std::max(1, done);
+        m_status->setText(tr("Translating: %1").arg(sentenceProgressText(done, total, left, true)));
     });
     connect(m_request.get(), &InferenceRequest::translated, this, &TranslateView::onResult);
     connect(m_request.get(), &InferenceRequest::failed, this, &TranslateView::onFailed);
@@ -667,7 +779,54 @@ void TranslateView::cancel()
     if (m_worker)
         m_worker->cancel();
     m_progress->setVisible(false);
-    m_status->setText(tr("Cancelled."));
+    // The pane still shows the translation of the text as it was: say so and dim it, rather
+    // than let it pass for the translation of what is in the source pane now.
+    setStale(!m_result.isEmpty() && m_result.source != m_source->toPlainText());
+    m_status->setText(isTranslationStale()
+                          ? tr("Cancelled. The translation shown is of the text before your "
+                               "last changes.")
+                          : tr("Cancelled."));
+}
+
+bool TranslateView::saveTranslation(const QString &path, QString *error) const
+{
+    QSaveFile file(path);
+    QByteArray text = m_target->toPlainText().toUtf8();
+    if (!text.isEmpty() && !text.endsWith('\n'))
+        text += '\n';
+    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size() || !file.commit()) {
+        *error =
+            tr("Could not save %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
+        return false;
+    }
+    return true;
+}
+
+void TranslateView::scrollIntoView(QPlainTextEdit *editor, const TokenSpan &token)
+{
+    QTextCursor at(editor->document());
+    at.setPosition(std::clamp<int>(token.begin, 0, editor->document()->characterCount() - 1));
+    const QRect shown = editor->viewport()->rect();
+    const QRect where = editor->cursorRect(at);
+    if (shown.contains(where))
+        return;
+    // QPlainTextEdit's scroll bar counts lines, wrapped ones included: the word's line, a
+    // half viewport down.
+    const QTextBlock block = at.block();
+    const QTextLine line =
+        block.layout() ? block.layout()->lineForTextPosition(at.positionInBlock()) : QTextLine();
+    const int number = block.firstLineNumber() + (line.isValid() ? line.lineNumber() : 0);
+    const int visible = shown.height() / std::max(1, editor->fontMetrics().lineSpacing());
+    editor->verticalScrollBar()->setValue(number - visible / 2);
+}
+
+void TranslateView::setStale(bool stale)
+{
+    m_stale = stale;
+    QPalette palette = m_source->palette(); // the editors' own colours
+    if (stale)
+        palette.setColor(QPalette::Text, palette.color(QPalette::PlaceholderText));
+    m_target->setPalette(palette);
 }
 
 void TranslateView::swapTexts()
@@ -710,6 +869,7 @@ const TranslationHypothesis *TranslateView::shownHypothesis() const
 void TranslateView::showResult(const TranslationResult &result)
 {
     m_result = result;
+    setStale(false);
     m_hoverTarget = m_hoverSource = -1;
     m_alternatives->clear();
     for (int i = 0; i < result.hypotheses.size(); ++i)
@@ -735,6 +895,23 @@ void TranslateView::showCandidates(int token)
 }
 
 void TranslateView::updateCandidates()
+{
+    updateCandidatesChart();
+    // An empty chart is a title and a line of help: the heatmap above gets the rest. With
+    // candidates, the card gets the chart's height back.
+    const bool shown = m_chart->barCount() > 0;
+    const int collapsed = m_candidatesTitle->sizeHint().height() + 4 * fontMetrics().height();
+    m_candidatesCard->setMaximumHeight(shown ? QWIDGETSIZE_MAX : collapsed);
+    if (shown && m_candidatesCard->height() < m_chart->sizeHint().height()) {
+        QList<int> sizes = m_bottomSplitter->sizes();
+        const int total = sizes.value(0) + sizes.value(1);
+        const int wanted = std::min(total / 2, m_chart->sizeHint().height() +
+                                                   m_candidatesTitle->sizeHint().height());
+        m_bottomSplitter->setSizes({total - wanted, wanted});
+    }
+}
+
+void TranslateView::updateCandidatesChart()
 {
     const TranslationHypothesis *h = shownHypothesis();
     // The trace follows the best hypothesis; an edited pane has no tokens to point at.
@@ -1011,6 +1188,11 @@ void TranslateView::updateOverlay()
                 empty[j] = m_result.sourceTokens.at(j).begin == m_result.sourceTokens.at(j).end;
             }
             markWeights(m_source, m_result.sourceTokens, weights, empty, sourceSelections);
+            // A hovered word of a long translation attends to source words that may be out of
+            // sight: the strongest one is scrolled into view (the source's own cursor stays).
+            const QList<int> strongest = overlayWords(weights, empty);
+            if (m_hoverTarget >= 0 && !strongest.isEmpty())
+                scrollIntoView(m_source, m_result.sourceTokens.at(strongest.first()));
         } else if (!sources.isEmpty()) {
             heatColumn = sources.size() == 1 ? sources.first() : -1;
             for (int j : sources) {

@@ -19,6 +19,7 @@
 #include "app/core/inferenceresult.h"
 #include "engine/decoding/attentioninspector.h"
 
+#include <QElapsedTimer>
 #include <QTextFormat>
 #include <QWidget>
 
@@ -86,6 +87,11 @@ public:
     DecodingPanel *decodingPanel() const { return m_decoding; }
     QSplitter *mainSplitter() const { return m_mainSplitter; }
     QSplitter *editorSplitter() const { return m_editorSplitter; }
+    // The editors over the attention panel, and the attention panel over the candidates (their
+    // positions are saved with the window's).
+    QSplitter *verticalSplitter() const { return m_verticalSplitter; }
+    QSplitter *attentionSplitter() const { return m_bottomSplitter; }
+    QWidget *candidatesPanel() const { return m_candidatesCard; }
     const TranslationResult &result() const { return m_result; }
     // The candidates panel and the steering (see the header comment).
     ProbabilityChart *candidatesChart() const { return m_chart; }
@@ -93,6 +99,12 @@ public:
     bool isSteered() const { return !m_original.isEmpty(); }
     QString steeringText() const;
     QPushButton *backToOriginalButton() const { return m_back; }
+    // Shown instead of translating when the text does not look like the model's source language
+    // (LanguageGuess): it names the language and offers that direction's model, or to translate
+    // anyway.
+    QWidget *languageWarning() const { return m_languageBar; }
+    QPushButton *switchDirectionButton() const { return m_switchDirection; }
+    QPushButton *translateAnywayButton() const { return m_translateAnyway; }
     const TranslationHypothesis *shownHypothesis() const;
 
     bool liveTranslate() const;
@@ -103,6 +115,12 @@ public:
     // Post-editing: the translation pane is editable. The user's version of the shown
     // translation, empty while it is the model's own.
     QString editedText() const;
+    // Writes the translation pane's text (the user's edits included) to `path` as UTF-8; false
+    // with the reason in *error.
+    bool saveTranslation(const QString &path, QString *error) const;
+    // After a Cancel: the translation shown is of an earlier text (dimmed, and the status says
+    // so) until the next one is shown.
+    bool isTranslationStale() const { return m_stale; }
 
     // Index of the target / source token at a text position, -1 when none.
     int targetTokenAt(int position) const;
@@ -138,6 +156,16 @@ protected:
 
 private:
     void retranslateUi();
+    // What translates without being asked (a model change, typing, a setting): like
+    // translateNow(), unless the text looks like another language than the model's source; then
+    // the language warning is shown and nothing is translated.
+    void translateAutomatically();
+    // Shows or hides the language warning for the source text; true when it is shown.
+    bool checkSourceLanguage();
+    void retranslateLanguageWarning();
+    void setStale(bool stale);
+    // Scrolls `editor` (not its cursor) so that `token` is in sight.
+    void scrollIntoView(QPlainTextEdit *editor, const TokenSpan &token);
     // The translation model chosen in the context: its worker, or why there is none.
     void useModel(const glosa::ModelChoice &choice);
     void onResult(const QList<glosa::TranslationResult> &results);
@@ -158,8 +186,10 @@ private:
     // layerHeadSelector().
     QPoint shownLayerHead() const;
     QList<int> selectedTokens(bool target) const;
-    // The chart for m_candidateToken; asks the worker for the trace when the result has none.
+    // The chart for m_candidateToken (asking the worker for the trace when the result has none),
+    // and the candidates card sized to it: collapsed while empty.
     void updateCandidates();
+    void updateCandidatesChart();
     void showSteering(const QString &label);
 
     AppContext &m_context;
@@ -174,6 +204,9 @@ private:
     int m_candidateToken = -1;
     int m_hypothesis = 0;
     bool m_edited = false;        // the target pane holds the user's version
+    bool m_stale = false;         // see isTranslationStale()
+    bool m_sentencesShown = false;   // the progress bar counts sentences (a long text)
+    QElapsedTimer m_translationTime; // since the translation on its way was asked for
     bool m_settingTarget = false; // the view, not the user, is filling the target pane
     int m_hoverTarget = -1;
     int m_hoverSource = -1;
@@ -206,6 +239,13 @@ private:
     QLabel *m_candidatesTitle = nullptr;
     ProbabilityChart *m_chart = nullptr;
     QWidget *m_steeringBar = nullptr;
+    QWidget *m_languageBar = nullptr;
+    QLabel *m_languageNote = nullptr;
+    QPushButton *m_switchDirection = nullptr;
+    QPushButton *m_translateAnyway = nullptr;
+    QString m_guessedLanguage;       // what the warning names; "" while it is hidden
+    QString m_offeredModel;          // the model its switch button chooses; "" when none
+    bool m_languageAccepted = false; // "Translate anyway": no warning until the model changes
     QLabel *m_steering = nullptr;
     QPushButton *m_back = nullptr;
     QLabel *m_decodingTitle = nullptr;
@@ -213,6 +253,8 @@ private:
     QSplitter *m_mainSplitter = nullptr;
     QSplitter *m_editorSplitter = nullptr;
     QSplitter *m_verticalSplitter = nullptr;
+    QSplitter *m_bottomSplitter = nullptr; // the attention panel over the candidates
+    QWidget *m_candidatesCard = nullptr;
     QTimer *m_debounce = nullptr;
 };
 

@@ -24,6 +24,7 @@
 #include "engine/decoding/trace.h"
 #include "engine/tensor.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -65,6 +66,9 @@ struct DecodingControl
     std::function<bool()> cancelled;
     // Called after each step with the step index and the largest maximum length of the batch.
     std::function<void(int step, int maxSteps)> progress;
+    // Called by Translator::translate after each batch: the segments (sentences, or chunks of an
+    // overlong one) translated so far, of `total` in the text. A long text's progress.
+    std::function<void(std::size_t done, std::size_t total)> segmentsDone;
 };
 
 class DecodingCancelled : public std::runtime_error

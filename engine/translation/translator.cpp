@@ -294,6 +294,8 @@ TranslationResult Translator::translate(std::string_view text, const DecodingOpt
                                                                          hypothesis.tokens.end())),
                                  segment.protectedSpans, true));
         }
+        if (control.segmentsDone)
+            control.segmentsDone(last, pending.size());
     }
 
     // 3. The text: input white space around the segments, the best hypotheses in between.

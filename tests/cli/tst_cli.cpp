@@ -489,6 +489,150 @@ private slots:
         QCOMPARE(lines[1].simplified().split(' ').size(), 1200);
     }
 
+    // A paragraph longer than a line's limit (32 KiB: here ~40 KiB on one line) is translated a
+    // stretch of whole sentences at a time, as the app translates it, into one line; text whose
+    // sentence ends ICU does not see (lower-case after the full stop) is cut at a space.
+    void anOverlongLineIsSplitAtSentenceEnds_data()
+    {
+        QTest::addColumn<QByteArray>("sentence");
+        QTest::newRow("sentences") << QByteArray("The cat is big and the dog is small. ");
+        QTest::newRow("no sentence ends") << QByteArray("the cat is big and the dog is small. ");
+    }
+    void anOverlongLineIsSplitAtSentenceEnds()
+    {
+        QFETCH(QByteArray, sentence);
+        QByteArray paragraph;
+        int sentences = 0;
+        while (paragraph.size() < 40 * 1024) {
+            paragraph += sentence;
+            ++sentences;
+        }
+        const Run run = runCli({"translate", "--model", "toy-en-es", "--strategy", "greedy"},
+                               "the dog\n" + paragraph.trimmed() + "\nthe cat\n");
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.err.isEmpty(), run.err.left(300));
+        const QList<QByteArray> lines = run.lines();
+        QCOMPARE(lines.size(), 3);
+        QCOMPARE(lines[0], QByteArray("el perro"));
+        QCOMPARE(lines[1].count("gato"), sentences);
+        QCOMPARE(lines[1].count("perro"), sentences);
+        QCOMPARE(lines[1].count(". "), sentences - 1); // one space between sentences, as read
+        QCOMPARE(lines[2], QByteArray("el gato"));
+    }
+
+    // translate FILE... reads the files in order ("-" is stdin); a missing one is reported and
+    // the others are translated.
+    void translateReadsFiles()
+    {
+        QTemporaryDir dir;
+        const QString a = dir.filePath(QStringLiteral("a.txt"));
+        const QString b = dir.filePath(QStringLiteral("b.txt"));
+        for (const auto &[path, text] : {std::pair{a, "the cat\nthe dog\n"}, {b, "my friend\n"}}) {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(text);
+        }
+        const Run run = runCli({"translate", "--model", "toy-en-es", a, "-", b}, "hello\n");
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.err.isEmpty(), run.err);
+        QCOMPARE(run.lines(), (QList<QByteArray>{"el gato", "el perro", "hola", "mi amigo"}));
+        const Run missing = runCli(
+            {"translate", "--model", "toy-en-es", dir.filePath(QStringLiteral("no.txt")), a});
+        QCOMPARE(missing.exitCode, 1);
+        QCOMPARE(missing.lines(), (QList<QByteArray>{"el gato", "el perro"}));
+        QCOMPARE(missing.err.count('\n'), 1);
+        QVERIFY2(missing.err.contains("no.txt"), missing.err);
+    }
+
+    // A photo given as a file, redirected or piped: one clear error naming it binary, with no raw
+    // bytes of it, and nothing translated.
+    void binaryInputGetsOneClearError()
+    {
+        const QString photo = glosa::test::testDataDir() + QStringLiteral("/images/chelsea.jpg");
+        QFile file(photo);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray bytes = file.readAll();
+        for (const Run &run : {runCli({"translate", "--model", "toy-en-es", photo}),
+                               runCli({"translate", "--model", "toy-en-es"}, bytes)}) {
+            QCOMPARE(run.exitCode, 1);
+            QCOMPARE(run.err.count('\n'), 1);
+            QVERIFY2(run.err.contains("binary data, not text"), run.err.left(300));
+            for (const char c : run.err)
+                QVERIFY2(static_cast<unsigned char>(c) >= 0x20 || c == '\n', run.err.left(300));
+            QVERIFY2(run.out.trimmed().isEmpty(), run.out.left(300));
+        }
+    }
+
+    // Without -o, translate-doc writes IN.<target language>.<extension> beside IN, and leaves IN
+    // as it was.
+    void translateDocWritesBesideTheInputByDefault()
+    {
+        QTemporaryDir dir;
+        const QString input = dir.filePath(QStringLiteral("notes.md"));
+        QVERIFY(QFile::copy(glosa::test::testDataDir() + QStringLiteral("/documents/sample.md"),
+                            input));
+        QFile original(input);
+        QVERIFY(original.open(QIODevice::ReadOnly));
+        const QByteArray before = original.readAll();
+        original.close();
+        const Run run = runCli({"translate-doc", "--model", "toy-en-es", "--quiet", input});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.err.isEmpty(), run.err);
+        QFile output(dir.filePath(QStringLiteral("notes.es.md")));
+        QVERIFY(output.open(QIODevice::ReadOnly));
+        QVERIFY(output.readAll() != before);
+        QVERIFY(original.open(QIODevice::ReadOnly));
+        QCOMPARE(original.readAll(), before);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 2);
+    }
+
+    // --help shows the defaults in effect: those of the model the same options choose (the
+    // package's "decoding"), not the engine's plain ones.
+    void helpShowsTheChosenModelsDefaults_data()
+    {
+        QTest::addColumn<QStringList>("choice");
+        QTest::addColumn<QString>("source");
+        QTest::newRow("default") << QStringList{} << QStringLiteral("en");
+        QTest::newRow("--from es") << QStringList{"--from", "es"} << QStringLiteral("es");
+        QTest::newRow("--model") << QStringList{"--model", "transformer-en-es"}
+                                 << QStringLiteral("en");
+    }
+    void helpShowsTheChosenModelsDefaults()
+    {
+        QFETCH(QStringList, choice);
+        QFETCH(QString, source);
+        const QString bundled = QStringLiteral(GLOSA_SOURCE_DIR "/resources/models");
+        glosa::ModelCatalog catalog;
+        catalog.scan({bundled});
+        const std::optional<glosa::ModelInfo> model =
+            choice.contains("--model") ? catalog.find(choice.last())
+                                       : catalog.defaultModel("translation", source);
+        QVERIFY(model && model->isValid());
+        const glosa::engine::DecodingOptions defaults = model->decodingDefaults();
+        for (const QStringList &args : {QStringList{"translate", "--help"} + choice,
+                                        QStringList{"help", "translate"} + choice,
+                                        QStringList{"translate-doc", "-h"} + choice}) {
+            const Run run = glosa::test::runGlosaCli(
+                args, {{QStringLiteral("GLOSA_MODEL_PATH"), bundled},
+                       {QStringLiteral("LANGUAGE"), QStringLiteral("en")}});
+            QCOMPARE(run.exitCode, 0);
+            const QString help = QString::fromUtf8(run.out);
+            const auto line = [&](const QString &option) {
+                const qsizetype at =
+                    help.indexOf(QStringLiteral("  --") + option + QLatin1Char(' '));
+                return at < 0 ? QString() : help.mid(at, help.indexOf(QLatin1Char('\n'), at) - at);
+            };
+            QVERIFY2(
+                line("beam-size").endsWith(QStringLiteral("[default: %1]").arg(defaults.beamSize)),
+                qPrintable(line("beam-size")));
+            QVERIFY2(line("strategy")
+                         .endsWith(QStringLiteral("[default: %1]")
+                                       .arg(glosa::engine::searchStrategyName(defaults.strategy))),
+                     qPrintable(line("strategy")));
+            QVERIFY2(help.contains(model->id), qPrintable(help.right(400)));
+        }
+    }
+
     void penaltiesAndLimitsReachTheSearch()
     {
         // The toy would answer "el gato el gato": each option must visibly change that.

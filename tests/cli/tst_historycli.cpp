@@ -102,8 +102,10 @@ private slots:
         const Run none = cli({QStringLiteral("--history"), m_db, QStringLiteral("history"),
                               QStringLiteral("search"), QStringLiteral("dias"),
                               QStringLiteral("--kind"), QStringLiteral("caption")});
-        QCOMPARE(none.exitCode, 0);
+        // Nothing found is said on stderr and is exit code 1, as grep does; stdout stays empty.
+        QCOMPARE(none.exitCode, 1);
         QCOMPARE(none.out, QString());
+        QVERIFY2(none.err.contains(QLatin1String("no entries match 'dias'")), qPrintable(none.err));
     }
 
     void exportFormats()

@@ -553,7 +553,7 @@ private slots:
     }
 
     // Post-editing: the translation pane takes corrections, one line per paragraph; Export
-    // writes them; translating the document anew asks before it discards them.
+    // writes them; translating the document anew asks before it discards edits not exported.
     void editsAreExportedAndTranslatingAgainAsks()
     {
         const ModelInfo reverse = ModelCatalog::readPackage(
@@ -592,6 +592,11 @@ private slots:
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QByteArray written = file.readAll();
         QVERIFY2(written.startsWith("# " + mine.toUtf8() + "\n"), written.left(200));
+        // Exported edits are safe in the file: nothing to ask about until the next edit.
+        QVERIFY(!view.hasUnexportedEdits());
+        QTest::keyClicks(pane, QStringLiteral("!"));
+        QVERIFY(view.hasUnexportedEdits());
+        const QString mineNow = pane->document()->findBlockByNumber(0).text();
 
         // Another direction: Translate asks; Cancel keeps the edits, Discard translates anew.
         QVERIFY(m_context->chooseModel(reverse.id));
@@ -603,7 +608,7 @@ private slots:
         translate->click();
         QVERIFY(*answered); // asked and answered inside click()
         QCOMPARE(view.edits().size(), 1);
-        QCOMPARE(pane->document()->findBlockByNumber(0).text(), mine);
+        QCOMPARE(pane->document()->findBlockByNumber(0).text(), mineNow);
         QTRY_VERIFY(translate->isEnabled());
         answered = answerNextQuestion(QMessageBox::Discard);
         translate->click();

@@ -62,6 +62,31 @@ std::optional<engine::TestSet> parse(const QByteArray &tsv, const QString &name,
 
 } // namespace
 
+QHash<QString, QStringList> bundledSentencesByLanguage()
+{
+    QHash<QString, QStringList> sentences;
+    for (const QString &path : bundledFiles()) {
+        QString error;
+        const std::optional<QByteArray> tsv = readBounded(path, &error);
+        const std::vector<std::string> languages =
+            tsv ? engine::tsvColumnLanguages(tsv->toStdString()) : std::vector<std::string>{};
+        if (languages.size() != 2)
+            continue;
+        const QString source = QString::fromStdString(languages[0]);
+        const std::optional<engine::TestSet> set = parse(*tsv, path, source, &error);
+        if (!set)
+            continue;
+        QStringList &a = sentences[source];
+        QStringList &b = sentences[QString::fromStdString(languages[1])];
+        for (std::size_t i = 0; i < set->size(); ++i) {
+            a << QString::fromStdString(set->sources[i]);
+            for (const std::string &reference : set->references[i])
+                b << QString::fromStdString(reference);
+        }
+    }
+    return sentences;
+}
+
 std::optional<engine::TestSet> bundledTestSet(const QString &sourceLanguage,
                                               const QString &targetLanguage, QString *error)
 {

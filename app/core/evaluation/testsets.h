@@ -7,7 +7,9 @@
 
 #include "engine/evaluation/evaluation.h"
 
+#include <QHash>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -21,6 +23,10 @@ inline constexpr qint64 kMaxTestSetBytes = 64ll * 1024 * 1024;
 // order), or nullopt with *error saying which pairs there are.
 std::optional<engine::TestSet> bundledTestSet(const QString &sourceLanguage,
                                               const QString &targetLanguage, QString *error);
+
+// The sentences of every bundled sample by language ("en" → its English sentences...): the
+// language profiles of languageguess.h are made from them.
+QHash<QString, QStringList> bundledSentencesByLanguage();
 
 // A TSV file: when its "# columns: X Y" comment names `sourceLanguage`, that column is the
 // source; otherwise the first column is. nullopt with *error (naming the file and the line).
