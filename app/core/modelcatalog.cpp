@@ -2,6 +2,7 @@
 
 #include "app/core/executabledir.h"
 #include "app/core/pluginregistry.h"
+#include "app/core/savefile.h"
 #include "engine/decoding/decodingfields.h"
 #include "engine/package.h"
 
@@ -190,9 +191,26 @@ bool copyTree(const QString &from, const QString &to, QString *error)
                 QStringLiteral("cannot create folder %1").arg(QFileInfo(target).absolutePath());
             return false;
         }
+        // Every block checked and synced (SaveFile): QFile::copy on a full disk can leave a
+        // short copy behind without a word.
         QFile in(file);
-        if (!in.copy(target)) {
-            *error = QStringLiteral("cannot copy %1 to %2: %3").arg(file, target, in.errorString());
+        SaveFile out(target);
+        if (!in.open(QIODevice::ReadOnly) || !out.open(QIODevice::WriteOnly)) {
+            *error = QStringLiteral("cannot copy %1 to %2: %3")
+                         .arg(file, target, in.isOpen() ? out.errorString() : in.errorString());
+            return false;
+        }
+        while (!in.atEnd() && !out.hasFailed()) {
+            const QByteArray block = in.read(1 << 20);
+            if (block.isEmpty())
+                break;
+            out.write(block);
+        }
+        if (in.error() != QFileDevice::NoError || !out.commit()) {
+            *error = QStringLiteral("cannot copy %1 to %2: %3")
+                         .arg(file, target,
+                              in.error() != QFileDevice::NoError ? in.errorString()
+                                                                 : out.errorString());
             return false;
         }
     }

@@ -1,0 +1,562 @@
+// Never lose a user's file, never stall on a document (issue #33). Each test drives the real
+// glosa-cli (with the toy model, tests/data/toy-en-es) or the real app classes on real files, and
+// failed on the code before the fix:
+//   1. a full disk (a small tmpfs) truncated translate-doc's output, exported history and
+//      imported models, reported success and lost the old file;
+//   2. `history export -o` onto the live database overwrote it;
+//   3. translate-doc (and the Documents view's Export) wrote over the input document;
+//   4. Ctrl+C replaced an existing output with a partial translation;
+//   7. a FIFO input hung; 8. an endless input (/dev/urandom) was read to gigabytes.
+// The full-disk tests mount a tmpfs (CI runs as root) and skip with a message where they may not.
+#include "app/core/documents/document.h"
+#include "app/core/documents/documentworker.h"
+#include "app/core/documents/formats.h"
+#include "app/core/documents/ziparchive.h"
+#include "app/core/history/store.h"
+#include "app/core/modelcatalog.h"
+#include "app/core/savefile.h"
+#include "clirunner.h"
+#include "engine/package.h"
+#include "engine/packageerror.h"
+#include "historytestutil.h"
+#include "testutil.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+#include <optional>
+
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+namespace {
+
+QList<std::pair<QString, QString>> toyEnvironment()
+{
+    return {{QStringLiteral("GLOSA_PLUGIN_PATH"),
+             QStringLiteral(GLOSA_TEST_PLUGIN_DIR "/translators")},
+            {QStringLiteral("GLOSA_MODEL_PATH"),
+             glosa::test::testDataDir() + QStringLiteral("/toy-en-es")}};
+}
+
+glosa::test::CliRun cli(const QStringList &args, int timeoutMs = 60000)
+{
+    return glosa::test::runGlosaCli(args, toyEnvironment(), {}, timeoutMs);
+}
+
+QString fixture(const QString &name)
+{
+    return glosa::test::testDataDir() + QStringLiteral("/documents/") + name;
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+bool writeAll(const QString &path, const QByteArray &bytes)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+}
+
+// A 2 MiB tmpfs in a temporary folder, unmounted at the end. fill() takes every free block.
+class SmallTmpfs
+{
+public:
+    SmallTmpfs()
+    {
+        if (::mount("tmpfs", QFile::encodeName(m_dir.path()).constData(), "tmpfs", 0,
+                    "size=2m") == 0)
+            m_mounted = true;
+        else
+            m_why = QStringLiteral("cannot mount a tmpfs here (%1): the full-disk tests need "
+                                   "root or CAP_SYS_ADMIN")
+                        .arg(qt_error_string(errno));
+    }
+    ~SmallTmpfs()
+    {
+        if (m_mounted)
+            ::umount2(QFile::encodeName(m_dir.path()).constData(), MNT_DETACH);
+    }
+    SmallTmpfs(const SmallTmpfs &) = delete;
+    SmallTmpfs &operator=(const SmallTmpfs &) = delete;
+
+    bool isMounted() const { return m_mounted; }
+    const QString &why() const { return m_why; }
+    QString filePath(const QString &name) const { return m_dir.filePath(name); }
+
+    // Writes a file over every free block but `leave` bytes; true when that is what is left.
+    bool fill(qint64 leave = 0) const
+    {
+        QFile file(filePath(QStringLiteral("fill")));
+        if (!file.open(QIODevice::WriteOnly | QIODevice::Unbuffered))
+            return false;
+        const QByteArray block(4096, '\0');
+        while (file.write(block) == block.size()) {
+        }
+        if (leave > 0 && !file.resize(std::max<qint64>(0, file.size() - leave)))
+            return false;
+        struct statvfs info;
+        return ::statvfs(QFile::encodeName(m_dir.path()).constData(), &info) == 0 &&
+               qint64(info.f_bavail * info.f_bsize) == leave;
+    }
+
+    // The names in the folder but `fill` and `keep`: what a failed write left behind.
+    QStringList leftovers(const QStringList &keep) const
+    {
+        QStringList names = QDir(m_dir.path()).entryList(QDir::Files | QDir::Hidden);
+        names.removeAll(QStringLiteral("fill"));
+        for (const QString &name : keep)
+            names.removeAll(name);
+        return names;
+    }
+
+private:
+    QTemporaryDir m_dir;
+    bool m_mounted = false;
+    QString m_why;
+};
+
+// A document of `format` several pages long (more than a tmpfs page of output): the sentences
+// of tests/data/documents/sentences.txt as its paragraphs, or report.docx / report.odt.
+QString writeLongDocument(const QString &folder, const QString &format)
+{
+    if (format == QLatin1String("docx") || format == QLatin1String("odt"))
+        return fixture(QStringLiteral("report.") + format);
+    QList<QByteArray> sentences = readAll(fixture(QStringLiteral("sentences.txt"))).split('\n');
+    sentences.removeAll(QByteArray());
+    QByteArray text = format == QLatin1String("html") ? "<html><body>\n" : "";
+    for (int i = 0; i < 200; ++i) {
+        const QByteArray &sentence = sentences[i % sentences.size()];
+        if (format == QLatin1String("srt"))
+            text += QByteArray::number(i + 1) + "\n00:00:" + QByteArray::number(10 + i % 50) +
+                    ",000 --> 00:00:" + QByteArray::number(10 + i % 50) + ",900\n" + sentence +
+                    "\n\n";
+        else if (format == QLatin1String("html"))
+            text += "<p>" + sentence + "</p>\n";
+        else if (format == QLatin1String("md"))
+            text += (i % 10 == 0 ? "# " : "") + sentence + "\n\n";
+        else
+            text += sentence + "\n\n";
+    }
+    if (format == QLatin1String("html"))
+        text += "</body></html>\n";
+    const QString path = QDir(folder).filePath(QStringLiteral("long.") + format);
+    return writeAll(path, text) ? path : QString();
+}
+
+// Peak resident memory of this process since the last resetPeakMemory(), in MiB (-1: unknown).
+void resetPeakMemory()
+{
+    QFile clear(QStringLiteral("/proc/self/clear_refs"));
+    if (clear.open(QIODevice::WriteOnly))
+        clear.write("5"); // resets VmHWM to the current resident size
+}
+qint64 peakMemoryMiB()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : status.readAll().split('\n'))
+        if (line.startsWith("VmHWM:"))
+            return line.mid(6).trimmed().split(' ').first().toLongLong() / 1024;
+    return -1;
+}
+qint64 residentMiB()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : status.readAll().split('\n'))
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').first().toLongLong() / 1024;
+    return -1;
+}
+
+// `text` as the one paragraph of a document of `format` (docx and odt: a minimal archive).
+QByteArray documentWith(const QString &format, const QByteArray &text)
+{
+    using glosa::documents::ZipEntry;
+    if (format == QLatin1String("docx"))
+        return glosa::documents::writeZip(
+            {ZipEntry{QStringLiteral("[Content_Types].xml"), "<Types/>", false},
+             ZipEntry{QStringLiteral("word/document.xml"),
+                      "<w:document xmlns:w=\"http://schemas.openxmlformats.org/"
+                      "wordprocessingml/2006/main\"><w:body><w:p><w:r><w:t>" +
+                          text + "</w:t></w:r></w:p></w:body></w:document>",
+                      false}});
+    if (format == QLatin1String("odt"))
+        return glosa::documents::writeZip(
+            {ZipEntry{QStringLiteral("mimetype"), "application/vnd.oasis.opendocument.text",
+                      true},
+             ZipEntry{QStringLiteral("content.xml"),
+                      "<office:document-content xmlns:office=\"urn:oasis:names:tc:"
+                      "opendocument:xmlns:office:1.0\" xmlns:text=\"urn:oasis:names:tc:"
+                      "opendocument:xmlns:text:1.0\"><office:body><office:text><text:p>" +
+                          text + "</text:p></office:text></office:body></office:document-content>",
+                      false}});
+    if (format == QLatin1String("html"))
+        return "<html><body><p>" + text + "</p></body></html>\n";
+    if (format == QLatin1String("srt"))
+        return "1\n00:00:01,000 --> 00:00:02,000\n" + text + "\n";
+    return text + "\n";
+}
+
+bool saysDiskFull(const QByteArray &message)
+{
+    return message.toLower().contains("no space left on device");
+}
+
+} // namespace
+
+class TestReliability : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // Item 1: every document format on a full disk: exit code 1, the system's message, the old
+    // file as it was and no temporary file left. Before: exit code 0, an empty or cut file
+    // (a .docx of 4,096 bytes) in place of the old one, and "Unknown error" where anything
+    // was said.
+    void fullDiskKeepsTheOldDocument_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<qint64>("leave"); // bytes left free: none, or a page (a short write)
+        for (const qint64 leave : {0, 4096})
+            for (const char *format : {"txt", "srt", "docx", "odt", "md", "html"})
+                QTest::addRow("%s%s, %lld bytes free", format,
+                              QByteArrayView(format) == "txt" || QByteArrayView(format) == "srt"
+                                  ? " (streamed)"
+                                  : "",
+                              leave)
+                    << format << leave;
+    }
+    void fullDiskKeepsTheOldDocument()
+    {
+        QFETCH(QString, format);
+        QFETCH(qint64, leave);
+        SmallTmpfs disk;
+        if (!disk.isMounted())
+            QSKIP(qPrintable(disk.why()));
+        QTemporaryDir dir;
+        const QString input = writeLongDocument(dir.path(), format);
+        QVERIFY(!input.isEmpty());
+        const QString name = QStringLiteral("out.") + format;
+        const QString out = disk.filePath(name);
+        QVERIFY(writeAll(out, "OLD\n"));
+        QVERIFY(disk.fill(leave));
+        const auto run =
+            cli({"translate-doc", "--quiet", "--model", "toy-en-es", input, "-o", out});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(saysDiskFull(run.err), run.err);
+        QCOMPARE(readAll(out), QByteArray("OLD\n"));
+        QCOMPARE(disk.leftovers({name}), QStringList());
+    }
+
+    // Item 1: a history export on a full disk keeps the earlier export.
+    void fullDiskKeepsTheOldHistoryExport()
+    {
+        SmallTmpfs disk;
+        if (!disk.isMounted())
+            QSKIP(qPrintable(disk.why()));
+        QTemporaryDir dir;
+        const QString history = dir.filePath(QStringLiteral("h.sqlite"));
+        {
+            glosa::HistoryStore store;
+            store.open(history);
+            QVERIFY(store.isOpen());
+            for (int i = 0; i < 200; ++i)
+                QVERIFY(store.addEntry(glosa::test::makeTranslation(
+                            QStringLiteral("sentence %1 of a history that fills a page").arg(i),
+                            {QStringLiteral("frase %1").arg(i)})) > 0);
+        }
+        const QString out = disk.filePath(QStringLiteral("export.jsonl"));
+        QVERIFY(writeAll(out, "OLD\n"));
+        QVERIFY(disk.fill());
+        const auto run = cli({"--history", history, "history", "export", "--format", "jsonl",
+                              "-o", out});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(saysDiskFull(run.err), run.err);
+        QCOMPARE(readAll(out), QByteArray("OLD\n"));
+        QCOMPARE(disk.leftovers({QStringLiteral("export.jsonl")}), QStringList());
+    }
+
+    // Item 1: a model imported onto a full disk is not installed, and the message says why.
+    void fullDiskStopsAModelImport()
+    {
+        SmallTmpfs disk;
+        if (!disk.isMounted())
+            QSKIP(qPrintable(disk.why()));
+        QVERIFY(QDir().mkpath(disk.filePath(QStringLiteral("models"))));
+        QVERIFY(disk.fill());
+        QString error;
+        const auto imported = glosa::ModelCatalog::importModel(
+            glosa::test::testDataDir() + QStringLiteral("/toy-en-es"),
+            disk.filePath(QStringLiteral("models")), &error);
+        QVERIFY(!imported);
+        QVERIFY2(saysDiskFull(error.toUtf8()), qPrintable(error));
+        QCOMPARE(QDir(disk.filePath(QStringLiteral("models")))
+                     .entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+                 QStringList());
+    }
+
+    // SaveFile itself on a device that is always full (/dev/full's ENOSPC on every write):
+    // commit() fails with the system's message, and the device stays a device (QSaveFile, run
+    // as root, renamed its temporary file over /dev/full).
+    void saveFileReportsAFullDevice()
+    {
+        struct stat before;
+        if (::stat("/dev/full", &before) != 0 || !S_ISCHR(before.st_mode))
+            QSKIP("no /dev/full character device here");
+        glosa::SaveFile file(QStringLiteral("/dev/full"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray(100, 'x'));
+        QVERIFY(!file.commit());
+        QVERIFY2(saysDiskFull(file.errorString().toUtf8()), qPrintable(file.errorString()));
+        struct stat after;
+        QVERIFY(::stat("/dev/full", &after) == 0 && S_ISCHR(after.st_mode));
+        QCOMPARE(after.st_rdev, before.st_rdev);
+    }
+
+    // Item 2: the history database and its -wal/-shm files are refused as export targets, by
+    // inode: through "./", a symlink or a hard link too. Before: "exported 40 records" over the
+    // database, and the next start moved it aside as corrupt.
+    void historyExportNeverOverwritesTheDatabase_data()
+    {
+        QTest::addColumn<QString>("target"); // relative to the folder, or a link made to it
+        QTest::addColumn<QString>("link");   // "symlink", "hardlink" or empty
+        QTest::newRow("the database") << "h.sqlite" << "";
+        QTest::newRow("./ the database") << "./h.sqlite" << "";
+        QTest::newRow("a symlink") << "h.sqlite" << "symlink";
+        QTest::newRow("a hard link") << "h.sqlite" << "hardlink";
+        QTest::newRow("-wal") << "h.sqlite-wal" << "";
+        QTest::newRow("-shm") << "h.sqlite-shm" << "";
+    }
+    void historyExportNeverOverwritesTheDatabase()
+    {
+        QFETCH(QString, target);
+        QFETCH(QString, link);
+        QTemporaryDir dir;
+        const QString history = dir.filePath(QStringLiteral("h.sqlite"));
+        {
+            glosa::HistoryStore store;
+            store.open(history);
+            QVERIFY(store.isOpen());
+            for (int i = 0; i < 40; ++i)
+                QVERIFY(store.addEntry(glosa::test::makeTranslation(
+                            QStringLiteral("cat %1").arg(i), {QStringLiteral("gato")})) > 0);
+        }
+        QString out = dir.filePath(target);
+        if (link == QLatin1String("symlink")) {
+            out = dir.filePath(QStringLiteral("link.jsonl"));
+            QVERIFY(QFile::link(history, out));
+        } else if (link == QLatin1String("hardlink")) {
+            out = dir.filePath(QStringLiteral("hard.jsonl"));
+            QVERIFY(::link(QFile::encodeName(history).constData(),
+                           QFile::encodeName(out).constData()) == 0);
+        }
+        const QByteArray before = readAll(history);
+        QVERIFY(QDir::setCurrent(dir.path())); // "./h.sqlite" is relative to it
+        const auto run = cli({"--history", history, "history", "export", "--format", "jsonl",
+                              "-o", out});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("of the history being exported"), run.err);
+        QVERIFY2(!run.err.contains("exported 40"), run.err);
+        QCOMPARE(readAll(history), before);
+        const auto list = cli({"--history", history, "history", "list", "--limit", "100"});
+        QCOMPARE(list.exitCode, 0);
+        QCOMPARE(list.out.count('\n'), 40);
+    }
+
+    // Item 3: translate-doc refuses an output that is the input, however it is named. Before:
+    // the source document was overwritten with its translation.
+    void outputEqualToInputIsRefused_data()
+    {
+        QTest::addColumn<QString>("output"); // "same", "./", "symlink", "hardlink"
+        QTest::newRow("the same name") << "same";
+        QTest::newRow("./") << "./";
+        QTest::newRow("a symlink") << "symlink";
+        QTest::newRow("a hard link") << "hardlink";
+    }
+    void outputEqualToInputIsRefused()
+    {
+        QFETCH(QString, output);
+        QTemporaryDir dir;
+        const QString input = dir.filePath(QStringLiteral("a.txt"));
+        QVERIFY(writeAll(input, "The cat sleeps.\n"));
+        QString out = input;
+        if (output == QLatin1String("./")) {
+            QVERIFY(QDir::setCurrent(dir.path()));
+            out = QStringLiteral("./a.txt");
+        } else if (output == QLatin1String("symlink")) {
+            out = dir.filePath(QStringLiteral("b.txt"));
+            QVERIFY(QFile::link(input, out));
+        } else if (output == QLatin1String("hardlink")) {
+            out = dir.filePath(QStringLiteral("b.txt"));
+            QVERIFY(::link(QFile::encodeName(input).constData(),
+                           QFile::encodeName(out).constData()) == 0);
+        }
+        const auto run = cli({"translate-doc", "--quiet", "--model", "toy-en-es", input, "-o", out});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("is the input document itself"), run.err);
+        QCOMPARE(readAll(input), QByteArray("The cat sleeps.\n"));
+    }
+
+    // Item 3, the Documents view's Export: the worker refuses the file it read.
+    void exportOntoTheSourceIsRefused()
+    {
+        QTemporaryDir dir;
+        const QString input = dir.filePath(QStringLiteral("a.html"));
+        const QByteArray html = "<p>The cat sleeps.</p>\n";
+        QVERIFY(writeAll(input, html));
+        glosa::documents::DocumentWorker worker;
+        QSignalSpy opened(&worker, &glosa::documents::DocumentWorker::opened);
+        QSignalSpy failed(&worker, &glosa::documents::DocumentWorker::failed);
+        QSignalSpy exported(&worker, &glosa::documents::DocumentWorker::exported);
+        worker.open(input);
+        QTRY_COMPARE_WITH_TIMEOUT(opened.size(), 1, 10000);
+        QVERIFY(QFile::link(input, dir.filePath(QStringLiteral("link.html"))));
+        for (const QString &target : {input, dir.filePath(QStringLiteral("link.html"))}) {
+            failed.clear();
+            worker.exportTo(target);
+            QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 10000);
+            QVERIFY2(failed.first().first().toString().contains(
+                         QStringLiteral("is the document being translated")),
+                     qPrintable(failed.first().first().toString()));
+        }
+        QCOMPARE(exported.size(), 0);
+        QCOMPARE(readAll(input), html);
+        // Another name still exports.
+        worker.exportTo(dir.filePath(QStringLiteral("b.html")));
+        QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 1, 10000);
+    }
+
+    // Item 4: Ctrl+C during translate-doc keeps an existing output as it was and writes the
+    // partial translation beside it, saying where. Before: the partial translation replaced it.
+    void interruptKeepsTheOldOutput_data()
+    {
+        QTest::addColumn<QString>("suffix");
+        QTest::newRow("txt (streamed)") << "txt";
+        QTest::newRow("md (whole)") << "md";
+    }
+    void interruptKeepsTheOldOutput()
+    {
+        QFETCH(QString, suffix);
+        QTemporaryDir dir;
+        const QString input = dir.filePath(QStringLiteral("big.") + suffix);
+        const QString out = dir.filePath(QStringLiteral("big.es.") + suffix);
+        const QString partial = dir.filePath(QStringLiteral("big.es.partial.") + suffix);
+        QList<QByteArray> sentences = readAll(fixture(QStringLiteral("sentences.txt"))).split('\n');
+        sentences.removeAll(QByteArray());
+        QVERIFY(!sentences.isEmpty());
+        QByteArray text;
+        for (int i = 0; text.size() < (qsizetype(3) << 20); ++i)
+            text += sentences[i % sentences.size()] + "\n\n";
+        QVERIFY(writeAll(input, text));
+        QVERIFY(writeAll(out, "OLD\n"));
+
+        QProcess process;
+        glosa::test::prepareGlosaCli(process, toyEnvironment());
+        process.setArguments({"translate-doc", "--model", "toy-en-es", input, "-o", out,
+                              "--strategy", "greedy", "--chunk-bytes", "262144"});
+        QByteArray err;
+        bool interrupted = false;
+        connect(&process, &QProcess::readyReadStandardError, this, [&] {
+            err += process.readAllStandardError();
+            // Once a progress line says some sentences are done.
+            static const QRegularExpression done(QStringLiteral("([0-9]{3,}) sentences"));
+            if (!interrupted && done.match(QString::fromUtf8(err)).hasMatch()) {
+                interrupted = true;
+                ::kill(pid_t(process.processId()), SIGINT);
+            }
+        });
+        process.start();
+        QVERIFY(process.waitForStarted(10000));
+        QVERIFY(process.waitForFinished(120000));
+        err += process.readAllStandardError();
+        QVERIFY2(interrupted, err);
+        QCOMPARE(process.exitCode(), 130);
+        QCOMPARE(readAll(out), QByteArray("OLD\n"));
+        QVERIFY2(err.contains(QFile::encodeName(partial)) && err.contains("is left as it was"),
+                 err);
+        // The partial translation: the whole document, its start translated.
+        const QByteArray written = readAll(partial);
+        QVERIFY(written.size() > text.size() / 2);
+        QVERIFY2(written.left(4096) != text.left(4096), written.left(200));
+    }
+
+    // Items 7 and 8: inputs that are not regular files are refused at once with a message
+    // naming what they are. Before: a FIFO hung (opened twice: the second open waits for a
+    // writer that has gone) and /dev/urandom was read to 2.1 GB before "out of memory".
+    void inputsThatAreNotFilesAreRefused_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("FIFO .txt") << "fifo.txt" << "is a FIFO (named pipe), not a document file";
+        QTest::newRow("FIFO .html") << "fifo.html" << "is a FIFO (named pipe), not a document file";
+        QTest::newRow("/dev/urandom .txt")
+            << "urandom.txt" << "is a character device, not a document file";
+        QTest::newRow("/dev/zero .md") << "zero.md" << "is a character device, not a document file";
+    }
+    void inputsThatAreNotFilesAreRefused()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString input = dir.filePath(kind);
+        QProcess writer; // keeps the FIFO's writer end waiting, as a producer would
+        if (kind.startsWith(QLatin1String("fifo"))) {
+            QVERIFY(::mkfifo(QFile::encodeName(input).constData(), 0600) == 0);
+            writer.start(QStringLiteral("sh"),
+                         {QStringLiteral("-c"), QStringLiteral("printf 'The cat sleeps.\\n' > '%1'")
+                                                    .arg(input)});
+        } else {
+            QVERIFY(QFile::link(kind.startsWith(QLatin1String("zero")) ? "/dev/zero"
+                                                                        : "/dev/urandom",
+                                input));
+        }
+        QElapsedTimer timer;
+        timer.start();
+        const auto run = cli({"translate-doc", "--quiet", "--model", "toy-en-es", input, "-o",
+                              dir.filePath(QStringLiteral("out.") + QFileInfo(kind).suffix())},
+                             20000);
+        qInfo("%s: exit code %d in %lld ms", qPrintable(kind), run.exitCode, timer.elapsed());
+        writer.kill();
+        writer.waitForFinished();
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(message.toUtf8()), run.err);
+        QVERIFY(timer.elapsed() < 10000);
+    }
+
+    // Item 8 for regular files: a document read whole stops at the documented size limit
+    // (limits::kMaxDocumentBytes) before reading it. A sparse 300 MiB .html costs no disk.
+    void documentsOverTheSizeLimitAreRefused()
+    {
+        QTemporaryDir dir;
+        const QString input = dir.filePath(QStringLiteral("big.html"));
+        {
+            QFile file(input);
+            QVERIFY(file.open(QIODevice::WriteOnly) && file.resize(qint64(300) << 20));
+        }
+        QElapsedTimer timer;
+        timer.start();
+        const auto run = cli({"translate-doc", "--quiet", "--model", "toy-en-es", input, "-o",
+                              dir.filePath(QStringLiteral("out.html"))});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("is larger than the limit of 256 MiB"), run.err);
+        QVERIFY2(timer.elapsed() < 10000, qPrintable(QString::number(timer.elapsed())));
+    }
+};
+
+QTEST_MAIN(TestReliability)
+#include "tst_reliability.moc"
