@@ -138,15 +138,29 @@ QStringList readManifest(const QJsonObject &m, ModelInfo &info)
     }
 
     requireObject("hyperparameters");
+    // A file of the package: present, a regular file, and inside the folder after symlinks (as
+    // the engine's loader requires; "models --all" listed such packages as "ok").
+    const QString folder = QFileInfo(info.folder).canonicalFilePath();
+    auto checkFile = [&](const QString &what, const QString &file) {
+        const QFileInfo found(QDir(info.folder).filePath(file));
+        if (!found.exists())
+            problems << QStringLiteral("%1 %2 not found").arg(what, quoted(file));
+        else if (const QString kind = nonRegularFileKind(found.filePath()); !kind.isEmpty())
+            problems << QStringLiteral("%1 %2 is %3 (%4), not a file")
+                            .arg(what, quoted(file), kind, found.canonicalFilePath());
+        else if (!isInside(found.canonicalFilePath(), folder))
+            problems << QStringLiteral("%1 %2 is a link to %3, outside the package folder")
+                            .arg(what, quoted(file), found.canonicalFilePath());
+    };
     const QJsonObject tokenizer = requireObject("tokenizer");
     for (const char *side : {"source", "target"}) {
         const QString file = tokenizer.value(QLatin1String(side)).toString();
-        if (!file.isEmpty() && !QFileInfo(QDir(info.folder).filePath(file)).isFile())
-            problems << QStringLiteral("tokenizer file %1 not found").arg(quoted(file));
+        if (!file.isEmpty())
+            checkFile(QStringLiteral("tokenizer file"), file);
     }
     const QString weights = requireString("weights");
-    if (!weights.isEmpty() && !QFileInfo(QDir(info.folder).filePath(weights)).isFile())
-        problems << QStringLiteral("weights file %1 not found").arg(quoted(weights));
+    if (!weights.isEmpty())
+        checkFile(QStringLiteral("weights file"), weights);
 
     const QJsonObject training = requireObject("training");
     if (m.value(QLatin1String("training")).isObject()) {

@@ -648,6 +648,70 @@ private slots:
         }
         QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
     }
+
+    // Item 9: a package whose weights are a symlink to a file outside it, or to /dev/zero, is
+    // refused by the loader and listed as broken, each with what the file is. Before: the
+    // outside file loaded, /dev/zero was "file not found", and `models --all` said "ok".
+    void packageFilesMustLieInsideThePackage_data()
+    {
+        QTest::addColumn<QString>("target"); // what model.safetensors links to
+        QTest::addColumn<QString>("message");
+        QTest::newRow("a file outside") << "outside"
+                                        << "is a link to %1, outside the package folder";
+        QTest::newRow("/dev/zero") << "/dev/zero" << "is a character device (/dev/zero)";
+    }
+    void packageFilesMustLieInsideThePackage()
+    {
+        QFETCH(QString, target);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString toy = glosa::test::testDataDir() + QStringLiteral("/toy-en-es/");
+        const QString package = dir.filePath(QStringLiteral("models/linked"));
+        QVERIFY(QDir().mkpath(package));
+        QVERIFY(QFile::copy(toy + "spm.model", package + "/spm.model"));
+        QFile manifest(toy + "model.json");
+        QVERIFY(manifest.open(QIODevice::ReadOnly));
+        QByteArray json = manifest.readAll();
+        json.replace("\"id\": \"toy-en-es\"", "\"id\": \"linked\"");
+        QVERIFY(writeAll(package + "/model.json", json));
+        QString linkTo = target;
+        if (target == QLatin1String("outside")) {
+            linkTo = dir.filePath(QStringLiteral("weights.safetensors"));
+            QVERIFY(QFile::copy(toy + "model.safetensors", linkTo));
+            message = message.arg(QFileInfo(linkTo).canonicalFilePath());
+        }
+        QVERIFY(QFile::link(linkTo, package + "/model.safetensors"));
+
+        // The engine's loader on its own (the plugins' entry point).
+        try {
+            glosa::engine::ModelPackage::load(package.toStdString());
+            QFAIL("the package loaded");
+        } catch (const glosa::engine::PackageError &error) {
+            QVERIFY2(QString::fromStdString(error.what()).contains(message), error.what());
+        }
+
+        const auto run = glosa::test::runGlosaCli(
+            {"translate", "--model", package},
+            {{QStringLiteral("GLOSA_PLUGIN_PATH"),
+              QStringLiteral(GLOSA_TEST_PLUGIN_DIR "/translators")}},
+            "The cat sleeps.\n", 20000);
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(message.toUtf8()), run.err);
+        QVERIFY2(run.out.isEmpty(), run.out);
+
+        const auto listed = glosa::test::runGlosaCli(
+            {"models", "--all"},
+            {{QStringLiteral("GLOSA_PLUGIN_PATH"),
+              QStringLiteral(GLOSA_TEST_PLUGIN_DIR "/translators")},
+             {QStringLiteral("GLOSA_MODEL_PATH"), dir.filePath(QStringLiteral("models"))}},
+            {}, 20000);
+        QByteArray line;
+        for (const QByteArray &l : listed.out.split('\n'))
+            if (l.startsWith("linked "))
+                line = l;
+        QVERIFY2(!line.isEmpty(), listed.out + listed.err);
+        QVERIFY2(!line.contains(" ok "), line);
+    }
 };
 
 QTEST_MAIN(TestReliability)
