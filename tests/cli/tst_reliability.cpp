@@ -712,6 +712,78 @@ private slots:
         QVERIFY2(!line.isEmpty(), listed.out + listed.err);
         QVERIFY2(!line.contains(" ok "), line);
     }
+
+    // Item 10: members of an input .docx named outside the archive ("../../x", "/x",
+    // "a\\..\\..\\x") are not carried into the exported document. Before: copied unchanged.
+    void zipSlipMembersAreDropped()
+    {
+        QTemporaryDir dir;
+        const QByteArray docx = documentWith(QStringLiteral("docx"), "The cat sleeps.");
+        std::vector<glosa::documents::ZipEntry> entries =
+            glosa::documents::readZip(docx, QStringLiteral("docx"));
+        for (const char *name : {"../../evil-parent.txt", "/evil-absolute.txt",
+                                 "word\\..\\..\\evil-backslash.txt", "C:/evil-drive.txt"})
+            entries.push_back({QString::fromLatin1(name), "x", false});
+        entries.push_back({QStringLiteral("word/media/fine.txt"), "kept", false});
+        const QString input = dir.filePath(QStringLiteral("in.docx"));
+        QVERIFY(writeAll(input, glosa::documents::writeZip(entries)));
+        const QString out = dir.filePath(QStringLiteral("out.docx"));
+        const auto run = cli({"translate-doc", "--quiet", "--model", "toy-en-es", input, "-o", out});
+        QCOMPARE(run.exitCode, 0);
+        const QByteArray written = readAll(out);
+        QVERIFY(!written.isEmpty());
+        for (const char *name : {"evil-parent", "evil-absolute", "evil-backslash", "evil-drive"})
+            QVERIFY2(!written.contains(name), name);
+        QVERIFY(written.contains("word/media/fine.txt"));
+        QVERIFY(!glosa::documents::isSafeMemberName(QStringLiteral("a/../../x")));
+        QVERIFY(glosa::documents::isSafeMemberName(QStringLiteral("word/..x/y..z")));
+    }
+
+    // Item 12: messages that named the wrong problem.
+    void messagesSayWhatIsWrong_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        // "is not a non-negative integer" before.
+        QTest::newRow("--seed 2^70")
+            << QStringList{"translate", "--model", "toy-en-es", "--seed",
+                           "1180591620717411303424"}
+            << 2 << "'1180591620717411303424' is too large (the limits are 0 and "
+                    "18446744073709551615)";
+        // "is not a number" before.
+        QTest::newRow("--max-length-ratio 1e308")
+            << QStringList{"translate", "--model", "toy-en-es", "--max-length-ratio", "1e308"}
+            << 2 << "'1e308' is out of range";
+        // "Cannot open ... for writing" before.
+        QTest::newRow("an output name over 255 bytes")
+            << QStringList{"translate-doc", "--quiet", "--model", "toy-en-es",
+                           fixture(QStringLiteral("sample.txt")), "-o",
+                           QDir::tempPath() + QLatin1Char('/') + QString(300, QLatin1Char('x')) +
+                               QStringLiteral(".txt")}
+            << 1 << "File name too long";
+    }
+    void messagesSayWhatIsWrong()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        const auto run = glosa::test::runGlosaCli(args, toyEnvironment(), "The cat sleeps.\n",
+                                                  20000);
+        QCOMPARE(run.exitCode, exitCode);
+        QVERIFY2(run.err.contains(message.toUtf8()), run.err);
+    }
+
+    // Item 12: a 100 KB --model name is not echoed whole (the message was 100 KB long).
+    void longModelNameIsNotEchoed()
+    {
+        const QString name(100000, QLatin1Char('m'));
+        const auto run = glosa::test::runGlosaCli({"translate", "--model", name}, toyEnvironment(),
+                                                  "The cat sleeps.\n", 20000);
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.size() < 1000, run.err.left(300));
+        QVERIFY2(run.err.contains("(100000 characters)"), run.err.left(300));
+    }
 };
 
 QTEST_MAIN(TestReliability)
