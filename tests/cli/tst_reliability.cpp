@@ -784,6 +784,48 @@ private slots:
         QVERIFY2(run.err.size() < 1000, run.err.left(300));
         QVERIFY2(run.err.contains("(100000 characters)"), run.err.left(300));
     }
+
+    // Item 11: a UTF-8 file with one stray byte stays UTF-8, the byte becomes U+FFFD and a
+    // notice names its line. Before: the whole file was read as ISO-8859-1 ("café" became
+    // "cafÃ©") and written back in it.
+    void utf8WithAStrayByteStaysUtf8()
+    {
+        const QByteArray bytes = "The caf\xc3\xa9 is open.\n\nSe\xc3\xb1or Garc\xc3\xad"
+                                 "a.\n\nBad \xff.\n";
+        const glosa::documents::Document doc =
+            glosa::documents::parseDocument(bytes, QStringLiteral("txt"), QStringLiteral("m.txt"));
+        QCOMPARE(doc.encoding, QStringLiteral("UTF-8"));
+        QCOMPARE(doc.segments.size(), std::size_t(3));
+        QCOMPARE(QString::fromUtf8(doc.segments[0].text), QStringLiteral("The café is open."));
+        QCOMPARE(QString::fromUtf8(doc.segments[1].text), QStringLiteral("Señor García."));
+        QCOMPARE(QString::fromUtf8(doc.segments[2].text), QStringLiteral("Bad \uFFFD."));
+        QCOMPARE(doc.notices,
+                 QStringList{QStringLiteral(
+                     "m.txt: 1 byte not UTF-8 (line 5) read as U+FFFD (\uFFFD); the rest is UTF-8")});
+
+        // Through glosa-cli: the notice, and the output in UTF-8.
+        QTemporaryDir dir;
+        const QString input = dir.filePath(QStringLiteral("m.txt"));
+        QVERIFY(writeAll(input, bytes));
+        const auto run = cli({"translate-doc", "--quiet", "--model", "toy-en-es", input, "-o",
+                              dir.filePath(QStringLiteral("o.txt"))});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.err.contains("notice: " + QFile::encodeName(input) +
+                                  ": 1 byte not UTF-8 (line 5)"),
+                 run.err);
+        QVERIFY2(!run.err.contains("ISO-8859"), run.err);
+        const QByteArray out = readAll(dir.filePath(QStringLiteral("o.txt")));
+        QVERIFY2(QString::fromUtf8(out).toUtf8() == out, out); // well-formed UTF-8
+
+        // A Latin-1 file (no well-formed multi-byte character) is still read as Latin-1.
+        const glosa::documents::Document latin1 = glosa::documents::parseDocument(
+            "Se\xf1or Garc\xed" "a est\xe1 aqu\xed.\n", QStringLiteral("txt"),
+            QStringLiteral("l.txt"));
+        QVERIFY2(latin1.encoding != QLatin1String("UTF-8"), qPrintable(latin1.encoding));
+        QCOMPARE(QString::fromUtf8(latin1.segments[0].text),
+                 QStringLiteral("Señor García está aquí."));
+        QVERIFY(latin1.notices.isEmpty());
+    }
 };
 
 QTEST_MAIN(TestReliability)

@@ -57,6 +57,9 @@ ChunkedTranslation::ChunkedTranslation(const QString &path, qint64 chunkBytes,
     m_streamed = isStreamable(m_format) && detectFileEncoding(path) == QLatin1String("UTF-8");
     if (!m_streamed) {
         m_current = readDocument(path, cancelled);
+        if (m_notice)
+            for (const QString &notice : m_current->notices)
+                m_notice(notice);
         m_chunks.push_back({0, 0, 0, int(m_current->segments.size())});
         return;
     }
@@ -122,6 +125,9 @@ Document ChunkedTranslation::loadChunk(std::size_t c)
     } else {
         document = parseDocument(bytes, m_format, m_path);
     }
+    if (c == m_chunks.size() && m_notice) // lines count from the chunk's start
+        for (const QString &notice : document.notices)
+            m_notice(notice + QStringLiteral(" (lines of the part from byte %1)").arg(chunk.begin));
     if (c == m_chunks.size()) {
         chunk.paragraphs = int(document.segments.size());
         m_chunks.push_back(chunk);
