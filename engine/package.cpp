@@ -140,7 +140,7 @@ ModelPackage ModelPackage::load(const std::string &folder, ComputeType computeTy
                                "file not found (named by \"" + path + "\" in model.json)");
         const fs::file_status status = fs::status(target, linkError);
         if (!fs::is_regular_file(status)) {
-            const std::string kind = fs::is_directory(status)          ? "a folder"
+            const std::string kind = fs::is_directory(status)        ? "a folder"
                                      : fs::is_character_file(status) ? "a character device"
                                      : fs::is_block_file(status)     ? "a block device"
                                      : fs::is_fifo(status)           ? "a FIFO (named pipe)"

@@ -11,8 +11,8 @@
 #include "engine/translation/translator.h"
 
 #include <QCommandLineParser>
-#include <QElapsedTimer>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QTextStream>
 

@@ -221,10 +221,10 @@ bool copyTree(const QString &from, const QString &to, QString *error)
             out.write(block);
         }
         if (in.error() != QFileDevice::NoError || !out.commit()) {
-            *error = QStringLiteral("cannot copy %1 to %2: %3")
-                         .arg(file, target,
-                              in.error() != QFileDevice::NoError ? in.errorString()
-                                                                 : out.errorString());
+            *error =
+                QStringLiteral("cannot copy %1 to %2: %3")
+                    .arg(file, target,
+                         in.error() != QFileDevice::NoError ? in.errorString() : out.errorString());
             return false;
         }
     }

@@ -41,10 +41,10 @@ namespace {
 
 QList<std::pair<QString, QString>> toyEnvironment()
 {
-    return {{QStringLiteral("GLOSA_PLUGIN_PATH"),
-             QStringLiteral(GLOSA_TEST_PLUGIN_DIR "/translators")},
-            {QStringLiteral("GLOSA_MODEL_PATH"),
-             glosa::test::testDataDir() + QStringLiteral("/toy-en-es")}};
+    return {
+        {QStringLiteral("GLOSA_PLUGIN_PATH"), QStringLiteral(GLOSA_TEST_PLUGIN_DIR "/translators")},
+        {QStringLiteral("GLOSA_MODEL_PATH"),
+         glosa::test::testDataDir() + QStringLiteral("/toy-en-es")}};
 }
 
 glosa::test::CliRun cli(const QStringList &args, int timeoutMs = 60000)
@@ -75,8 +75,8 @@ class SmallTmpfs
 public:
     SmallTmpfs()
     {
-        if (::mount("tmpfs", QFile::encodeName(m_dir.path()).constData(), "tmpfs", 0,
-                    "size=2m") == 0)
+        if (::mount("tmpfs", QFile::encodeName(m_dir.path()).constData(), "tmpfs", 0, "size=2m") ==
+            0)
             m_mounted = true;
         else
             m_why = QStringLiteral("cannot mount a tmpfs here (%1): the full-disk tests need "
@@ -197,8 +197,7 @@ QByteArray documentWith(const QString &format, const QByteArray &text)
                       false}});
     if (format == QLatin1String("odt"))
         return glosa::documents::writeZip(
-            {ZipEntry{QStringLiteral("mimetype"), "application/vnd.oasis.opendocument.text",
-                      true},
+            {ZipEntry{QStringLiteral("mimetype"), "application/vnd.oasis.opendocument.text", true},
              ZipEntry{QStringLiteral("content.xml"),
                       "<office:document-content xmlns:office=\"urn:oasis:names:tc:"
                       "opendocument:xmlns:office:1.0\" xmlns:text=\"urn:oasis:names:tc:"
@@ -283,8 +282,8 @@ private slots:
         const QString out = disk.filePath(QStringLiteral("export.jsonl"));
         QVERIFY(writeAll(out, "OLD\n"));
         QVERIFY(disk.fill());
-        const auto run = cli({"--history", history, "history", "export", "--format", "jsonl",
-                              "-o", out});
+        const auto run =
+            cli({"--history", history, "history", "export", "--format", "jsonl", "-o", out});
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(saysDiskFull(run.err), run.err);
         QCOMPARE(readAll(out), QByteArray("OLD\n"));
@@ -335,12 +334,18 @@ private slots:
     {
         QTest::addColumn<QString>("target"); // relative to the folder, or a link made to it
         QTest::addColumn<QString>("link");   // "symlink", "hardlink" or empty
-        QTest::newRow("the database") << "h.sqlite" << "";
-        QTest::newRow("./ the database") << "./h.sqlite" << "";
-        QTest::newRow("a symlink") << "h.sqlite" << "symlink";
-        QTest::newRow("a hard link") << "h.sqlite" << "hardlink";
-        QTest::newRow("-wal") << "h.sqlite-wal" << "";
-        QTest::newRow("-shm") << "h.sqlite-shm" << "";
+        QTest::newRow("the database") << "h.sqlite"
+                                      << "";
+        QTest::newRow("./ the database") << "./h.sqlite"
+                                         << "";
+        QTest::newRow("a symlink") << "h.sqlite"
+                                   << "symlink";
+        QTest::newRow("a hard link") << "h.sqlite"
+                                     << "hardlink";
+        QTest::newRow("-wal") << "h.sqlite-wal"
+                              << "";
+        QTest::newRow("-shm") << "h.sqlite-shm"
+                              << "";
     }
     void historyExportNeverOverwritesTheDatabase()
     {
@@ -353,8 +358,8 @@ private slots:
             store.open(history);
             QVERIFY(store.isOpen());
             for (int i = 0; i < 40; ++i)
-                QVERIFY(store.addEntry(glosa::test::makeTranslation(
-                            QStringLiteral("cat %1").arg(i), {QStringLiteral("gato")})) > 0);
+                QVERIFY(store.addEntry(glosa::test::makeTranslation(QStringLiteral("cat %1").arg(i),
+                                                                    {QStringLiteral("gato")})) > 0);
         }
         QString out = dir.filePath(target);
         if (link == QLatin1String("symlink")) {
@@ -367,8 +372,8 @@ private slots:
         }
         const QByteArray before = readAll(history);
         QVERIFY(QDir::setCurrent(dir.path())); // "./h.sqlite" is relative to it
-        const auto run = cli({"--history", history, "history", "export", "--format", "jsonl",
-                              "-o", out});
+        const auto run =
+            cli({"--history", history, "history", "export", "--format", "jsonl", "-o", out});
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.contains("of the history being exported"), run.err);
         QVERIFY2(!run.err.contains("exported 40"), run.err);
@@ -406,7 +411,8 @@ private slots:
             QVERIFY(::link(QFile::encodeName(input).constData(),
                            QFile::encodeName(out).constData()) == 0);
         }
-        const auto run = cli({"translate-doc", "--quiet", "--model", "toy-en-es", input, "-o", out});
+        const auto run =
+            cli({"translate-doc", "--quiet", "--model", "toy-en-es", input, "-o", out});
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains("is the input document itself"), run.err);
         QCOMPARE(readAll(input), QByteArray("The cat sleeps.\n"));
@@ -502,11 +508,14 @@ private slots:
     {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("message");
-        QTest::newRow("FIFO .txt") << "fifo.txt" << "is a FIFO (named pipe), not a document file";
-        QTest::newRow("FIFO .html") << "fifo.html" << "is a FIFO (named pipe), not a document file";
-        QTest::newRow("/dev/urandom .txt")
-            << "urandom.txt" << "is a character device, not a document file";
-        QTest::newRow("/dev/zero .md") << "zero.md" << "is a character device, not a document file";
+        QTest::newRow("FIFO .txt") << "fifo.txt"
+                                   << "is a FIFO (named pipe), not a document file";
+        QTest::newRow("FIFO .html") << "fifo.html"
+                                    << "is a FIFO (named pipe), not a document file";
+        QTest::newRow("/dev/urandom .txt") << "urandom.txt"
+                                           << "is a character device, not a document file";
+        QTest::newRow("/dev/zero .md") << "zero.md"
+                                       << "is a character device, not a document file";
     }
     void inputsThatAreNotFilesAreRefused()
     {
@@ -518,12 +527,11 @@ private slots:
         if (kind.startsWith(QLatin1String("fifo"))) {
             QVERIFY(::mkfifo(QFile::encodeName(input).constData(), 0600) == 0);
             writer.start(QStringLiteral("sh"),
-                         {QStringLiteral("-c"), QStringLiteral("printf 'The cat sleeps.\\n' > '%1'")
-                                                    .arg(input)});
+                         {QStringLiteral("-c"),
+                          QStringLiteral("printf 'The cat sleeps.\\n' > '%1'").arg(input)});
         } else {
-            QVERIFY(QFile::link(kind.startsWith(QLatin1String("zero")) ? "/dev/zero"
-                                                                        : "/dev/urandom",
-                                input));
+            QVERIFY(QFile::link(
+                kind.startsWith(QLatin1String("zero")) ? "/dev/zero" : "/dev/urandom", input));
         }
         QElapsedTimer timer;
         timer.start();
@@ -570,14 +578,16 @@ private slots:
         const QByteArray letters(1 << 20, 'a');
         for (const char *format : {"txt", "srt", "md", "html", "docx", "odt"})
             QTest::addRow("%s: 1 MB of letters", format) << format << letters;
-        QTest::newRow("txt: 1 MB number then a letter")
-            << "txt" << QByteArray(1 << 20, '1') + "x";
-        QTest::newRow("txt: % then 1 MB of zeros") << "txt" << "%" + QByteArray(1 << 20, '0');
+        QTest::newRow("txt: 1 MB number then a letter") << "txt" << QByteArray(1 << 20, '1') + "x";
+        QTest::newRow("txt: % then 1 MB of zeros") << "txt"
+                                                   << "%" + QByteArray(1 << 20, '0');
         QTest::newRow("txt: 1 MB of a.a.a") << "txt" << QByteArray("a.").repeated(1 << 19);
         QTest::newRow("html: 64 KB title attribute")
-            << "html" << "<span title=\"" + QByteArray(1 << 16, 'a') + "\">x</span>";
+            << "html"
+            << "<span title=\"" + QByteArray(1 << 16, 'a') + "\">x</span>";
         QTest::newRow("md: 1 MB of backticks")
-            << "md" << "The cat " + QByteArray(1 << 20, '`') + " sleeps.";
+            << "md"
+            << "The cat " + QByteArray(1 << 20, '`') + " sleeps.";
         QTest::newRow("md: [ 512 K times") << "md" << QByteArray("[a").repeated(1 << 19);
         QTest::newRow("md: ![ 256 K times") << "md" << QByteArray("![a ").repeated(1 << 18);
         QTest::newRow("md: *a 256 K times") << "md" << QByteArray("*a *").repeated(1 << 18);
@@ -658,7 +668,8 @@ private slots:
         QTest::addColumn<QString>("message");
         QTest::newRow("a file outside") << "outside"
                                         << "is a link to %1, outside the package folder";
-        QTest::newRow("/dev/zero") << "/dev/zero" << "is a character device (/dev/zero)";
+        QTest::newRow("/dev/zero") << "/dev/zero"
+                                   << "is a character device (/dev/zero)";
     }
     void packageFilesMustLieInsideThePackage()
     {
@@ -690,11 +701,11 @@ private slots:
             QVERIFY2(QString::fromStdString(error.what()).contains(message), error.what());
         }
 
-        const auto run = glosa::test::runGlosaCli(
-            {"translate", "--model", package},
-            {{QStringLiteral("GLOSA_PLUGIN_PATH"),
-              QStringLiteral(GLOSA_TEST_PLUGIN_DIR "/translators")}},
-            "The cat sleeps.\n", 20000);
+        const auto run =
+            glosa::test::runGlosaCli({"translate", "--model", package},
+                                     {{QStringLiteral("GLOSA_PLUGIN_PATH"),
+                                       QStringLiteral(GLOSA_TEST_PLUGIN_DIR "/translators")}},
+                                     "The cat sleeps.\n", 20000);
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.contains(message.toUtf8()), run.err);
         QVERIFY2(run.out.isEmpty(), run.out);
@@ -728,7 +739,8 @@ private slots:
         const QString input = dir.filePath(QStringLiteral("in.docx"));
         QVERIFY(writeAll(input, glosa::documents::writeZip(entries)));
         const QString out = dir.filePath(QStringLiteral("out.docx"));
-        const auto run = cli({"translate-doc", "--quiet", "--model", "toy-en-es", input, "-o", out});
+        const auto run =
+            cli({"translate-doc", "--quiet", "--model", "toy-en-es", input, "-o", out});
         QCOMPARE(run.exitCode, 0);
         const QByteArray written = readAll(out);
         QVERIFY(!written.isEmpty());
@@ -747,18 +759,22 @@ private slots:
         QTest::addColumn<QString>("message");
         // "is not a non-negative integer" before.
         QTest::newRow("--seed 2^70")
-            << QStringList{"translate", "--model", "toy-en-es", "--seed",
-                           "1180591620717411303424"}
-            << 2 << "'1180591620717411303424' is too large (the limits are 0 and "
-                    "18446744073709551615)";
+            << QStringList{"translate", "--model", "toy-en-es", "--seed", "1180591620717411303424"}
+            << 2
+            << "'1180591620717411303424' is too large (the limits are 0 and "
+               "18446744073709551615)";
         // "is not a number" before.
         QTest::newRow("--max-length-ratio 1e308")
-            << QStringList{"translate", "--model", "toy-en-es", "--max-length-ratio", "1e308"}
-            << 2 << "'1e308' is out of range";
+            << QStringList{"translate", "--model", "toy-en-es", "--max-length-ratio", "1e308"} << 2
+            << "'1e308' is out of range";
         // "Cannot open ... for writing" before.
         QTest::newRow("an output name over 255 bytes")
-            << QStringList{"translate-doc", "--quiet", "--model", "toy-en-es",
-                           fixture(QStringLiteral("sample.txt")), "-o",
+            << QStringList{"translate-doc",
+                           "--quiet",
+                           "--model",
+                           "toy-en-es",
+                           fixture(QStringLiteral("sample.txt")),
+                           "-o",
                            QDir::tempPath() + QLatin1Char('/') + QString(300, QLatin1Char('x')) +
                                QStringLiteral(".txt")}
             << 1 << "File name too long";
@@ -768,8 +784,8 @@ private slots:
         QFETCH(QStringList, args);
         QFETCH(int, exitCode);
         QFETCH(QString, message);
-        const auto run = glosa::test::runGlosaCli(args, toyEnvironment(), "The cat sleeps.\n",
-                                                  20000);
+        const auto run =
+            glosa::test::runGlosaCli(args, toyEnvironment(), "The cat sleeps.\n", 20000);
         QCOMPARE(run.exitCode, exitCode);
         QVERIFY2(run.err.contains(message.toUtf8()), run.err);
     }
@@ -799,9 +815,10 @@ private slots:
         QCOMPARE(QString::fromUtf8(doc.segments[0].text), QStringLiteral("The café is open."));
         QCOMPARE(QString::fromUtf8(doc.segments[1].text), QStringLiteral("Señor García."));
         QCOMPARE(QString::fromUtf8(doc.segments[2].text), QStringLiteral("Bad \uFFFD."));
-        QCOMPARE(doc.notices,
-                 QStringList{QStringLiteral(
-                     "m.txt: 1 byte not UTF-8 (line 5) read as U+FFFD (\uFFFD); the rest is UTF-8")});
+        QCOMPARE(
+            doc.notices,
+            QStringList{QStringLiteral(
+                "m.txt: 1 byte not UTF-8 (line 5) read as U+FFFD (\uFFFD); the rest is UTF-8")});
 
         // Through glosa-cli: the notice, and the output in UTF-8.
         QTemporaryDir dir;
@@ -810,17 +827,18 @@ private slots:
         const auto run = cli({"translate-doc", "--quiet", "--model", "toy-en-es", input, "-o",
                               dir.filePath(QStringLiteral("o.txt"))});
         QCOMPARE(run.exitCode, 0);
-        QVERIFY2(run.err.contains("notice: " + QFile::encodeName(input) +
-                                  ": 1 byte not UTF-8 (line 5)"),
-                 run.err);
+        QVERIFY2(
+            run.err.contains("notice: " + QFile::encodeName(input) + ": 1 byte not UTF-8 (line 5)"),
+            run.err);
         QVERIFY2(!run.err.contains("ISO-8859"), run.err);
         const QByteArray out = readAll(dir.filePath(QStringLiteral("o.txt")));
         QVERIFY2(QString::fromUtf8(out).toUtf8() == out, out); // well-formed UTF-8
 
         // A Latin-1 file (no well-formed multi-byte character) is still read as Latin-1.
-        const glosa::documents::Document latin1 = glosa::documents::parseDocument(
-            "Se\xf1or Garc\xed" "a est\xe1 aqu\xed.\n", QStringLiteral("txt"),
-            QStringLiteral("l.txt"));
+        const glosa::documents::Document latin1 =
+            glosa::documents::parseDocument("Se\xf1or Garc\xed"
+                                            "a est\xe1 aqu\xed.\n",
+                                            QStringLiteral("txt"), QStringLiteral("l.txt"));
         QVERIFY2(latin1.encoding != QLatin1String("UTF-8"), qPrintable(latin1.encoding));
         QCOMPARE(QString::fromUtf8(latin1.segments[0].text),
                  QStringLiteral("Señor García está aquí."));

@@ -78,14 +78,14 @@ public:
             return; // no chunk finished yet
         // A temporary file on a full disk: what did not reach it must not pass for the whole.
         if (!file.flush())
-            throw DocumentError(QStringLiteral("cannot write a temporary file: %1")
-                                    .arg(file.errorString()));
+            throw DocumentError(
+                QStringLiteral("cannot write a temporary file: %1").arg(file.errorString()));
         file.seek(0);
         while (!file.atEnd()) {
             const QByteArray block = file.read(1 << 20);
             if (out.write(block) != block.size())
-                throw DocumentError(QStringLiteral("cannot write %1: %2")
-                                        .arg(deviceName(out), out.errorString()));
+                throw DocumentError(
+                    QStringLiteral("cannot write %1: %2").arg(deviceName(out), out.errorString()));
         }
     }
 

@@ -122,8 +122,8 @@ void requireRegularFile(const QString &path)
     if (kind.isEmpty())
         return;
     const QFileInfo file(path);
-    const QString target = file.isSymLink() ? QStringLiteral(" (%1)").arg(file.canonicalFilePath())
-                                            : QString();
+    const QString target =
+        file.isSymLink() ? QStringLiteral(" (%1)").arg(file.canonicalFilePath()) : QString();
     throw DocumentError(QStringLiteral("%1%2 is %3, not a document file: only regular files are "
                                        "read (save it to a file first)")
                             .arg(path, target, kind));

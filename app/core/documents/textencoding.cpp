@@ -86,16 +86,15 @@ int utf8Length(const QByteArray &bytes, qsizetype i)
     }
     if (b >= 0xF0 && b <= 0xF4) {
         const uchar low = b == 0xF0 ? 0x90 : 0x80, high = b == 0xF4 ? 0x8F : 0xBF;
-        return continuation(i + 1, low, high) && continuation(i + 2) && continuation(i + 3) ? 4
-                                                                                            : 0;
+        return continuation(i + 1, low, high) && continuation(i + 2) && continuation(i + 3) ? 4 : 0;
     }
     return 0;
 }
 
 struct Utf8Census
 {
-    qsizetype multiByte = 0;            // well-formed characters of 2-4 bytes
-    std::vector<qsizetype> invalid;     // offsets of the bytes that start none
+    qsizetype multiByte = 0;        // well-formed characters of 2-4 bytes
+    std::vector<qsizetype> invalid; // offsets of the bytes that start none
 };
 
 Utf8Census utf8Census(const QByteArray &bytes)
@@ -196,7 +195,8 @@ QByteArray decodeText(const QByteArray &bytes, const QString &encoding, const QS
             *notice = QStringLiteral("%1: %2 not UTF-8 (line%3 %4) read as U+FFFD (\uFFFD); the "
                                      "rest is UTF-8")
                           .arg(name,
-                               count == 1 ? QStringLiteral("1 byte") : QStringLiteral("%1 bytes").arg(count),
+                               count == 1 ? QStringLiteral("1 byte")
+                                          : QStringLiteral("%1 bytes").arg(count),
                                lines.size() == 1 ? QString() : QStringLiteral("s"),
                                shown.join(QStringLiteral(", ")));
         }

@@ -47,11 +47,11 @@ namespace {
         name = file->fileName();
     // The system's reason in the message itself: "No space left on device" is what the user
     // can act on.
-    throw HistoryError(HistoryError::Code::Io,
-                       QStringLiteral("Could not write the history export%1: %2.")
-                           .arg(name.isEmpty() ? QString() : QStringLiteral(" to ") + name,
-                                device.errorString()),
-                       device.errorString());
+    throw HistoryError(
+        HistoryError::Code::Io,
+        QStringLiteral("Could not write the history export%1: %2.")
+            .arg(name.isEmpty() ? QString() : QStringLiteral(" to ") + name, device.errorString()),
+        device.errorString());
 }
 
 void write(QIODevice &device, const QByteArray &bytes)

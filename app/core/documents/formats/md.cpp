@@ -157,8 +157,7 @@ void parseMarkdownInline(const QByteArray &raw, qsizetype from, qsizetype to, Se
             while (i + ticks < to && raw[i + ticks] == '`')
                 ++ticks;
             const QByteArray fence(ticks, '`');
-            const qsizetype close =
-                index.fenceUnclosed(ticks) ? -1 : raw.indexOf(fence, i + ticks);
+            const qsizetype close = index.fenceUnclosed(ticks) ? -1 : raw.indexOf(fence, i + ticks);
             if (close > 0 && close + ticks <= to) {
                 const qsizetype begin = segment.text.size();
                 segment.text += raw.mid(i + ticks, close - i - ticks);
