@@ -155,32 +155,32 @@ QString writeLongDocument(const QString &folder, const QString &format)
     return writeAll(path, text) ? path : QString();
 }
 
-// Peak resident memory of this process since the last resetPeakMemory(), in MiB (-1: unknown).
+// This process's resident memory (residentMiB) and its peak since the last resetPeakMemory()
+// (peakMemoryMiB), in MiB; -1 when unknown.
 void resetPeakMemory()
 {
     QFile clear(QStringLiteral("/proc/self/clear_refs"));
     if (clear.open(QIODevice::WriteOnly))
         clear.write("5"); // resets VmHWM to the current resident size
 }
-qint64 peakMemoryMiB()
+// A memory line of /proc/self/status ("VmHWM", "VmRSS") in MiB, -1 when not there.
+qint64 statusMiB(const QByteArray &field)
 {
     QFile status(QStringLiteral("/proc/self/status"));
     if (!status.open(QIODevice::ReadOnly))
         return -1;
     for (const QByteArray &line : status.readAll().split('\n'))
-        if (line.startsWith("VmHWM:"))
-            return line.mid(6).trimmed().split(' ').first().toLongLong() / 1024;
+        if (line.startsWith(field + ':'))
+            return line.mid(field.size() + 1).trimmed().split(' ').first().toLongLong() / 1024;
     return -1;
+}
+qint64 peakMemoryMiB()
+{
+    return statusMiB("VmHWM");
 }
 qint64 residentMiB()
 {
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : status.readAll().split('\n'))
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toLongLong() / 1024;
-    return -1;
+    return statusMiB("VmRSS");
 }
 
 // `text` as the one paragraph of a document of `format` (docx and odt: a minimal archive).
