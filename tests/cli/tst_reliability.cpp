@@ -11,6 +11,7 @@
 #include "app/core/documents/document.h"
 #include "app/core/documents/documentworker.h"
 #include "app/core/documents/formats.h"
+#include "app/core/documents/textencoding.h"
 #include "app/core/documents/ziparchive.h"
 #include "app/core/history/store.h"
 #include "app/core/modelcatalog.h"
@@ -843,6 +844,46 @@ private slots:
         QCOMPARE(QString::fromUtf8(latin1.segments[0].text),
                  QStringLiteral("Señor García está aquí."));
         QVERIFY(latin1.notices.isEmpty());
+    }
+
+    // Item 11: UTF-16 without a byte-order mark is text, not "binary data", and is written back
+    // as it was read.
+    void utf16WithoutAByteOrderMarkIsText_data()
+    {
+        QTest::addColumn<QString>("encoding");
+        QTest::newRow("UTF-16LE") << "UTF-16LE";
+        QTest::newRow("UTF-16BE") << "UTF-16BE";
+    }
+    void utf16WithoutAByteOrderMarkIsText()
+    {
+        QFETCH(QString, encoding);
+        const QString text = QStringLiteral("The café is open.\n\nSeñor García sleeps.\n");
+        QByteArray bytes;
+        for (const QChar c : text) {
+            const char16_t u = c.unicode();
+            const char low = char(u & 0xFF), high = char(u >> 8);
+            const bool little = encoding == QLatin1String("UTF-16LE");
+            bytes += little ? low : high;
+            bytes += little ? high : low;
+        }
+        glosa::documents::Document doc;
+        try {
+            doc = glosa::documents::parseDocument(bytes, QStringLiteral("txt"),
+                                                  QStringLiteral("u16.txt"));
+        } catch (const glosa::documents::DocumentError &error) {
+            QFAIL(qPrintable(error.message()));
+        }
+        QCOMPARE(doc.encoding, encoding);
+        QCOMPARE(doc.segments.size(), std::size_t(2));
+        QCOMPARE(QString::fromUtf8(doc.segments[1].text), QStringLiteral("Señor García sleeps."));
+        QCOMPARE(glosa::documents::encodeText(doc.render(), doc.encoding), bytes);
+        // Binary data with NULs on both sides of the units, and ASCII with a stray NUL, are
+        // still binary.
+        for (const QByteArray &binary : {QByteArray("ab\0\0cd", 6),
+                                         QByteArray("the cat sleeps\0 the dog runs", 29)})
+            QVERIFY_THROWS_EXCEPTION(
+                glosa::documents::DocumentError,
+                glosa::documents::parseDocument(binary + "\n", QStringLiteral("txt")));
     }
 };
 

@@ -135,8 +135,21 @@ QString detectEncoding(const QByteArray &bytes, bool truncated)
     const std::size_t bad = engine::findInvalidUtf8({bytes.constData(), std::size_t(bytes.size())});
     if (bad == std::string_view::npos || (truncated && bad + 4 > std::size_t(bytes.size())))
         return kUtf8;
-    if (bytes.contains('\0'))
-        return QString(); // binary, or UTF-16 without a byte-order mark: not guessed
+    if (bytes.contains('\0')) {
+        // UTF-16 without a byte-order mark: every NUL on one side of its 16-bit units (the high
+        // byte of ASCII and Latin characters, so in a quarter of them at least) and the whole
+        // converting to text. Anything else with a NUL (one stray NUL in ASCII) is binary.
+        qsizetype zeros[2] = {0, 0};
+        for (qsizetype i = 0; i < bytes.size(); ++i)
+            zeros[i % 2] += bytes[i] == '\0';
+        const qsizetype quarter = bytes.size() / 8;
+        const QString utf16 = zeros[0] == 0 && zeros[1] >= quarter   ? QStringLiteral("UTF-16LE")
+                              : zeros[1] == 0 && zeros[0] >= quarter ? QStringLiteral("UTF-16BE")
+                                                                     : QString();
+        if (!utf16.isEmpty() && bytes.size() % 2 == 0 && toUtf16(bytes, utf16))
+            return utf16;
+        return QString();
+    }
     Utf8Census census = utf8Census(bytes);
     if (truncated) // the last character may be cut where the head of the file ends
         std::erase_if(census.invalid, [&](qsizetype at) { return at + 4 > bytes.size(); });

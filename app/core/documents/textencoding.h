@@ -17,7 +17,8 @@
 namespace glosa::documents {
 
 // "UTF-8" for UTF-8 (with or without a BOM, and for `bytes` that are only the start of a file
-// cut inside a character when `truncated`), "UTF-16LE" / "UTF-16BE" after a byte-order mark, else
+// cut inside a character when `truncated`), "UTF-16LE" / "UTF-16BE" after a byte-order mark or
+// when every NUL byte falls on one side of the 16-bit units and the text converts, else
 // the best single-byte encoding ICU's detector (ucsdet) names, e.g. "ISO-8859-1" or
 // "windows-1252". Empty when none fits (binary data, or bytes no encoding explains).
 QString detectEncoding(const QByteArray &bytes, bool truncated = false);
