@@ -879,8 +879,8 @@ private slots:
         QCOMPARE(glosa::documents::encodeText(doc.render(), doc.encoding), bytes);
         // Binary data with NULs on both sides of the units, and ASCII with a stray NUL, are
         // still binary.
-        for (const QByteArray &binary : {QByteArray("ab\0\0cd", 6),
-                                         QByteArray("the cat sleeps\0 the dog runs", 29)})
+        for (const QByteArray &binary :
+             {QByteArray("ab\0\0cd", 6), QByteArray("the cat sleeps\0 the dog runs", 29)})
             QVERIFY_THROWS_EXCEPTION(
                 glosa::documents::DocumentError,
                 glosa::documents::parseDocument(binary + "\n", QStringLiteral("txt")));
