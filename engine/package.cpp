@@ -1,5 +1,6 @@
 #include "engine/package.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -130,9 +131,34 @@ ModelPackage ModelPackage::load(const std::string &folder, ComputeType computeTy
             package.failManifest("\"" + path + "\" is \"" + name +
                                  "\"; files must be named relative to the package folder");
         const std::string file = (fs::path(folder) / relative).string();
-        if (!fs::is_regular_file(file, error))
+        // The rule holds after symlinks too: a link to a file outside the package (or to a
+        // device, which never ends) is refused, where it loaded or read as "not found".
+        std::error_code linkError;
+        const fs::path target = fs::canonical(file, linkError);
+        if (linkError)
             throw PackageError(file, {},
                                "file not found (named by \"" + path + "\" in model.json)");
+        const fs::file_status status = fs::status(target, linkError);
+        if (!fs::is_regular_file(status)) {
+            const std::string kind = fs::is_directory(status)        ? "a folder"
+                                     : fs::is_character_file(status) ? "a character device"
+                                     : fs::is_block_file(status)     ? "a block device"
+                                     : fs::is_fifo(status)           ? "a FIFO (named pipe)"
+                                     : fs::is_socket(status)         ? "a socket"
+                                                                     : "not a regular file";
+            throw PackageError(file, {},
+                               "is " + kind +
+                                   (target.string() != file ? " (" + target.string() + ")" : "") +
+                                   ", not a file (named by \"" + path + "\" in model.json)");
+        }
+        const fs::path root = fs::canonical(folder, linkError);
+        const auto [inRoot, inTarget] =
+            std::mismatch(root.begin(), root.end(), target.begin(), target.end());
+        if (linkError || inRoot != root.end())
+            throw PackageError(file, {},
+                               "is a link to " + target.string() +
+                                   ", outside the package folder (named by \"" + path +
+                                   "\" in model.json; files must lie inside the package)");
         return file;
     };
 

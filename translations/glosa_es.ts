@@ -2299,5 +2299,9 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>%1 cannot translate.</source>
         <translation>%1 no puede traducir.</translation>
     </message>
+    <message>
+        <source>%1 is the document being translated; export the translation to another file.</source>
+        <translation>%1 es el documento que se está traduciendo; exporte la traducción a otro archivo.</translation>
+    </message>
 </context>
 </TS>

@@ -2278,5 +2278,9 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>%1 cannot translate.</source>
         <translation>%1은(는) 번역할 수 없습니다.</translation>
     </message>
+    <message>
+        <source>%1 is the document being translated; export the translation to another file.</source>
+        <translation>%1은(는) 번역 중인 문서입니다. 번역을 다른 파일로 내보내세요.</translation>
+    </message>
 </context>
 </TS>

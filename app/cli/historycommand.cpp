@@ -3,12 +3,12 @@
 #include "app/core/history/export.h"
 #include "app/core/history/recorder.h"
 #include "app/core/history/store.h"
+#include "app/core/savefile.h"
 #include "app/core/settings.h"
 
 #include <QCommandLineParser>
 #include <QFile>
 #include <QJsonDocument>
-#include <QSaveFile>
 #include <QTextStream>
 
 namespace glosa::cli {
@@ -259,7 +259,13 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
             HistoryExport done;
             if (parser.isSet("output") && parser.value("output") != QLatin1String("-")) {
                 // QSaveFile: a failed export never leaves a truncated file behind.
-                QSaveFile file(parser.value("output"));
+                if (const QString problem =
+                        historyExportTargetProblem(store, parser.value("output"));
+                    !problem.isEmpty()) {
+                    err << "glosa-cli history export: " << problem << '\n';
+                    return 1;
+                }
+                SaveFile file(parser.value("output"));
                 if (!file.open(QIODevice::WriteOnly)) {
                     err << "glosa-cli history export: cannot write " << file.fileName() << ": "
                         << file.errorString() << '\n';

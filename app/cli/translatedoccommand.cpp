@@ -6,6 +6,7 @@
 #include "app/core/documents/formats.h"
 #include "app/core/documents/textencoding.h"
 #include "app/core/modelcatalog.h"
+#include "app/core/savefile.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
 
@@ -13,7 +14,6 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <QTextStream>
 
 #include <atomic>
@@ -110,6 +110,22 @@ std::optional<qint64> positiveOption(const QCommandLineParser &parser, const QSt
     return std::nullopt;
 }
 
+// Where a cancelled translation of `input` goes when `output` exists: "x.partial.docx" beside
+// "x.docx", or "x.partial-2.docx" and so on, never an existing file.
+QString partialOutputName(const QString &output, const QString &input)
+{
+    const QFileInfo info(output);
+    const QString suffix = info.suffix().isEmpty() ? QString() : QLatin1Char('.') + info.suffix();
+    for (int n = 1;; ++n) {
+        const QString candidate =
+            info.dir().filePath(info.completeBaseName() + QStringLiteral(".partial") +
+                                (n > 1 ? QStringLiteral("-%1").arg(n) : QString()) + suffix);
+        if (!QFileInfo::exists(candidate) && !QFileInfo(candidate).isSymLink() &&
+            !isSameFile(candidate, input))
+            return candidate;
+    }
+}
+
 } // namespace
 
 CommandHelp translateDocCommandHelp()
@@ -133,9 +149,11 @@ CommandHelp translateDocCommandHelp()
                        "(%1 for a PDF); without -o it is IN.LANG.EXT beside IN (report.docx "
                        "into Spanish: report.es.docx; a PDF: .odt). %2 are streamed "
                        "--chunk-bytes at a time, so memory stays bounded on big files; OUT "
-                       "replaces an existing file only once complete. Progress goes to stderr "
-                       "about once a second unless --quiet. Ctrl+C stops and still writes OUT "
-                       "with the finished part translated (exit code 130).\n\n")
+                       "replaces an existing file only once complete, and never when the disk is "
+                       "full. Progress goes to stderr about once a second unless --quiet. Ctrl+C "
+                       "stops and writes the finished part translated, the rest as in IN (exit "
+                       "code 130): into OUT if it does not exist yet, else beside it as "
+                       "OUT.partial (x.partial.docx).\n\n")
             .arg(documents::suffixList(documents::writableFormats(QStringLiteral("pdf")),
                                        QStringLiteral(", "), QStringLiteral(" or ")),
                  streamedList) +
@@ -216,6 +234,12 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
         return 2;
     }
 
+    if (isSameFile(input, output)) {
+        err << name << output << " is the input document itself; write the translation to "
+            << "another file\n";
+        return 2;
+    }
+
     // The document first (its first chunk when streamed): a corrupt file should not wait for a
     // model to load.
     std::optional<documents::ChunkedTranslation> document;
@@ -281,26 +305,31 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
             err.flush();
         });
 
-    QSaveFile file(output); // written as the chunks are done; replaces OUT only when complete
+    SaveFile file(output); // written as the chunks are done; replaces OUT only when complete
     if (streamed && !file.open(QIODevice::WriteOnly)) {
         err << name << "cannot write " << output << ": " << file.errorString() << "\n";
         return 1;
     }
     documents::ChunkWriter writer(file, outFormat != inFormat); // streamed only
     bool complete = true;
+    QString written = output; // where the translation went: a cancelled one may go elsewhere
     try {
         const CancelOnInterrupt cancelOnInterrupt;
         complete = document->translate(documentTranslator, decoding, writer, interrupted);
+        // A cancelled translation never replaces an existing OUT: it goes beside it.
+        if (!complete && QFileInfo::exists(output))
+            written = partialOutputName(output, input);
         if (streamed) {
             if (!complete) // the rest as it is in the source: OUT stays a whole document
                 document->writeUnfinished(writer);
-            if (!file.commit())
+            if (!file.commit(written))
                 throw documents::DocumentError(
-                    QStringLiteral("cannot write %1: %2").arg(output, file.errorString()));
+                    QStringLiteral("cannot write %1: %2").arg(written, file.errorString()));
         } else {
-            const QString written = documents::writeDocument(document->document(), output);
+            const QString encoding = documents::writeDocument(document->document(), written);
             if (document->encoding() != QLatin1String("UTF-8"))
-                err << name << encodingNotice(input, document->encoding(), output, written) << "\n";
+                err << name << encodingNotice(input, document->encoding(), written, encoding)
+                    << "\n";
         }
     } catch (const documents::DocumentError &failure) {
         err << name << failure.message() << "\n";
@@ -314,7 +343,10 @@ int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStrea
     const double seconds = timer.nsecsElapsed() / 1e9;
     if (!complete) {
         err << name << "cancelled: " << translated << " segments translated, the rest left in the "
-            << "source language in " << output << "\n";
+            << "source language in " << written
+            << (written != output ? QStringLiteral(" (%1 is left as it was)").arg(output)
+                                  : QString())
+            << "\n";
         return 130;
     }
     if (!quiet)

@@ -26,6 +26,12 @@ inline constexpr int kMaxBoxDepth = 4;
 // when it has one) with a notice.
 inline constexpr std::int64_t kMaxChunkBytes = std::int64_t(1) << 20;
 
+// A document read whole (every format but .txt and .srt in UTF-8, which are streamed): its
+// file's size, checked before reading and again while reading (a file that grows, or a /proc
+// file that reports no size). The readers hold several copies of the text, and 256 MiB of HTML
+// or Markdown is far more than any document a person translates.
+inline constexpr std::int64_t kMaxDocumentBytes = std::int64_t(256) << 20;
+
 // glosa-cli translate: the longest input line translated (a line is one request). 32 KiB
 // already take seconds to decode on one core; a 1 MB line without spaces took 19 minutes. Longer
 // lines are reported and skipped without reading them into memory whole.

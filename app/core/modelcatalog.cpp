@@ -2,6 +2,7 @@
 
 #include "app/core/executabledir.h"
 #include "app/core/pluginregistry.h"
+#include "app/core/savefile.h"
 #include "engine/decoding/decodingfields.h"
 #include "engine/package.h"
 
@@ -137,15 +138,29 @@ QStringList readManifest(const QJsonObject &m, ModelInfo &info)
     }
 
     requireObject("hyperparameters");
+    // A file of the package: present, a regular file, and inside the folder after symlinks (as
+    // the engine's loader requires; "models --all" listed such packages as "ok").
+    const QString folder = QFileInfo(info.folder).canonicalFilePath();
+    auto checkFile = [&](const QString &what, const QString &file) {
+        const QFileInfo found(QDir(info.folder).filePath(file));
+        if (!found.exists())
+            problems << QStringLiteral("%1 %2 not found").arg(what, quoted(file));
+        else if (const QString kind = nonRegularFileKind(found.filePath()); !kind.isEmpty())
+            problems << QStringLiteral("%1 %2 is %3 (%4), not a file")
+                            .arg(what, quoted(file), kind, found.canonicalFilePath());
+        else if (!isInside(found.canonicalFilePath(), folder))
+            problems << QStringLiteral("%1 %2 is a link to %3, outside the package folder")
+                            .arg(what, quoted(file), found.canonicalFilePath());
+    };
     const QJsonObject tokenizer = requireObject("tokenizer");
     for (const char *side : {"source", "target"}) {
         const QString file = tokenizer.value(QLatin1String(side)).toString();
-        if (!file.isEmpty() && !QFileInfo(QDir(info.folder).filePath(file)).isFile())
-            problems << QStringLiteral("tokenizer file %1 not found").arg(quoted(file));
+        if (!file.isEmpty())
+            checkFile(QStringLiteral("tokenizer file"), file);
     }
     const QString weights = requireString("weights");
-    if (!weights.isEmpty() && !QFileInfo(QDir(info.folder).filePath(weights)).isFile())
-        problems << QStringLiteral("weights file %1 not found").arg(quoted(weights));
+    if (!weights.isEmpty())
+        checkFile(QStringLiteral("weights file"), weights);
 
     const QJsonObject training = requireObject("training");
     if (m.value(QLatin1String("training")).isObject()) {
@@ -190,9 +205,26 @@ bool copyTree(const QString &from, const QString &to, QString *error)
                 QStringLiteral("cannot create folder %1").arg(QFileInfo(target).absolutePath());
             return false;
         }
+        // Every block checked and synced (SaveFile): QFile::copy on a full disk can leave a
+        // short copy behind without a word.
         QFile in(file);
-        if (!in.copy(target)) {
-            *error = QStringLiteral("cannot copy %1 to %2: %3").arg(file, target, in.errorString());
+        SaveFile out(target);
+        if (!in.open(QIODevice::ReadOnly) || !out.open(QIODevice::WriteOnly)) {
+            *error = QStringLiteral("cannot copy %1 to %2: %3")
+                         .arg(file, target, in.isOpen() ? out.errorString() : in.errorString());
+            return false;
+        }
+        while (!in.atEnd() && !out.hasFailed()) {
+            const QByteArray block = in.read(1 << 20);
+            if (block.isEmpty())
+                break;
+            out.write(block);
+        }
+        if (in.error() != QFileDevice::NoError || !out.commit()) {
+            *error =
+                QStringLiteral("cannot copy %1 to %2: %3")
+                    .arg(file, target,
+                         in.error() != QFileDevice::NoError ? in.errorString() : out.errorString());
             return false;
         }
     }

@@ -3,6 +3,7 @@
 #include "app/core/history/export.h"
 #include "app/core/history/recorder.h"
 #include "app/core/history/results.h"
+#include "app/core/savefile.h"
 #include "app/core/settings.h"
 #include "guiutil.h"
 #include "historymodel.h"
@@ -33,7 +34,6 @@
 #include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
@@ -840,9 +840,11 @@ qint64 HistoryView::exportTo(const QString &path, const QString &formatName)
     const std::optional<HistoryExportFormat> format = historyExportFormatFromName(formatName);
     if (!store() || !format)
         return -1;
-    // QSaveFile: a failed export (full disk) leaves an earlier file of that name as it was.
-    QSaveFile file(path);
+    // SaveFile: a failed export (full disk) leaves an earlier file of that name as it was.
+    SaveFile file(path);
     try {
+        if (const QString problem = historyExportTargetProblem(*store(), path); !problem.isEmpty())
+            throw HistoryError(HistoryError::Code::Io, problem);
         if (!file.open(QIODevice::WriteOnly))
             throw HistoryError(HistoryError::Code::Io,
                                tr("Cannot write %1: %2").arg(path, file.errorString()));
@@ -862,8 +864,7 @@ qint64 HistoryView::exportTo(const QString &path, const QString &formatName)
                      .arg(ids.join(QStringLiteral(", ")), done.damaged.first().error));
         }
         return done.records;
-    } catch (const std::exception &e) {
-        file.cancelWriting();
+    } catch (const std::exception &e) { // the SaveFile is not committed: the old file stays
         reportError(tr("The history could not be exported."), e);
         QMessageBox::warning(this, tr("Export history"), m_banner->text());
         return -1;

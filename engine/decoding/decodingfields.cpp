@@ -157,10 +157,12 @@ template <typename T> const char *kindName()
                                 ", expected " + kind);
 }
 
-template <typename T> bool parseNumber(std::string_view text, T &value)
+template <typename T> bool parseNumber(std::string_view text, T &value, bool *tooLarge = nullptr)
 {
     const char *end = text.data() + text.size();
     const auto [ptr, error] = std::from_chars(text.data(), end, value);
+    if (tooLarge)
+        *tooLarge = error == std::errc::result_out_of_range && ptr == end;
     return error == std::errc() && ptr == end;
 }
 
@@ -309,13 +311,27 @@ void decodingFieldFromText(DecodingOptions &options, const DecodingField &field,
                     notA(kindName<T>());
             } else if constexpr (std::is_same_v<T, float>) {
                 T value{};
-                if (!parseNumber(text, value) || !std::isfinite(value))
+                bool outOfRange = false;
+                if (!parseNumber(text, value, &outOfRange) || !std::isfinite(value)) {
+                    // "1e308" is a number, just not one a float holds: say so.
+                    if (outOfRange)
+                        throw std::invalid_argument(
+                            quoted + " is out of range (a number here is at most about 3.4e38 "
+                                     "in size)");
                     notA(kindName<T>());
+                }
                 target = value;
             } else if constexpr (std::is_integral_v<T>) {
                 T value{};
-                if (!parseNumber(text, value))
+                bool outOfRange = false;
+                if (!parseNumber(text, value, &outOfRange)) {
+                    if (outOfRange)
+                        throw std::invalid_argument(
+                            quoted + " is " + (text.front() == '-' ? "too small" : "too large") +
+                            " (the limits are " + std::to_string(std::numeric_limits<T>::min()) +
+                            " and " + std::to_string(std::numeric_limits<T>::max()) + ")");
                     notA(kindName<T>());
+                }
                 target = value;
             } else if constexpr (isEnum<T>) {
                 try {

@@ -21,6 +21,31 @@ const char kUnits[] = "%|‰|€|\\$|£|¥|°[CF]?|km/h|km²|m²|m³|km|cm|mm|µ
                       "GiB|TiB|KB|MB|GB|TB|kB|Kbps|Mbps|Gbps|GHz|MHz|kHz|Hz|ms|px|pt|dpi|mAh|kWh|"
                       "kW|W|V";
 
+// `pattern` with \d, \w and \s outside brackets written as the sets [\d], [\w] and [\s]: the
+// same characters, but ICU (72) repeats a set without saving a backtracking state per
+// character, while "\d+" saves one each, so a 64 KB number overflowed the matcher's stack
+// (U_REGEX_STACK_OVERFLOW, and the document could not be read).
+std::string setLoops(const std::string &pattern)
+{
+    std::string out;
+    bool inSet = false;
+    for (std::size_t i = 0; i < pattern.size(); ++i) {
+        const char c = pattern[i];
+        if (c == '\\' && i + 1 < pattern.size()) {
+            const char next = pattern[++i];
+            const bool wrap = !inSet && (next == 'd' || next == 'w' || next == 's');
+            out += wrap ? std::string("[\\") + next + "]" : std::string("\\") + next;
+            continue;
+        }
+        if (c == '[')
+            inSet = true;
+        else if (c == ']')
+            inSet = false;
+        out += c;
+    }
+    return out;
+}
+
 std::string rules()
 {
     const std::string emoji = std::string(kEmojiChar) +
@@ -30,11 +55,17 @@ std::string rules()
     const std::array<std::string, kKinds.size()> alternatives = {
         R"([\x{E000}-\x{F8FF}])",
         R"((?:(?:https?|ftp)://|www\.)[^\s<>"'`]*[^\s<>"'`.,;:!?)\]}])",
-        R"([\w.+-]+@[\w-]+(?:\.[\w-]+)+)",
+        // Starts only where a run of address characters starts, or where the last match ended:
+        // anywhere else in a run the match one character earlier would have won, so this is
+        // the same rule without scanning the rest of the run again from every character of it
+        // (a 64 KB word never finished).
+        R"((?:(?<![\w.+-])|\G)[\w.+-]+@[\w-]+(?:\.[\w-]+)+)",
         R"(`[^`\n]+`)",
         R"(</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>)",
-        R"(%\(\w+\)[sd]|%\d+\$[-+ #0]*\d*(?:\.\d+)?[sdifuxXcpeEgG@]|)"
-        R"(%[-+ #0]*\d*(?:\.\d+)?[sdifuxXcpeEgG@]|%\d+|\$\{\w+\}|\{\{?\w*\}?\})",
+        // A width starts with 1-9 ('0' is a flag): the same texts as "[-+ #0]*\d*", whose two
+        // ways to take a '0' made "%000..." try every split of the zeros.
+        R"(%\(\w+\)[sd]|%\d+\$[-+ #0]*(?:[1-9]\d*)?(?:\.\d+)?[sdifuxXcpeEgG@]|)"
+        R"(%[-+ #0]*(?:[1-9]\d*)?(?:\.\d+)?[sdifuxXcpeEgG@]|%\d+|\$\{\w+\}|\{\{?\w*\}?\})",
         emoji,
         number,
         // Typographic marks a model has no words for (and a document wants unchanged).
@@ -43,7 +74,7 @@ std::string rules()
     std::string all;
     for (const std::string &alternative : alternatives)
         all += (all.empty() ? "(" : "|(") + alternative + ")";
-    return all;
+    return setLoops(all);
 }
 
 void check(UErrorCode status, const char *what)
@@ -136,6 +167,11 @@ std::vector<ProtectedSpan> SpanProtector::find(std::string_view text) const
         if (span.bytes.end > span.bytes.begin)
             spans.push_back(std::move(span));
     }
+    // A repetition of a group saves a state each time (tens of thousands of "1.1.1..." or
+    // "a@b.b.b..."): past ICU's stack limit the rest of the text keeps no spans, and is still
+    // translated, where an exception would lose the whole document.
+    if (status == U_REGEX_STACK_OVERFLOW)
+        return spans;
     check(status, "matching");
     return spans;
 }

@@ -366,9 +366,9 @@ private slots:
         const QString bad = dir.filePath(QStringLiteral("rnn-bad-threshold"));
         QVERIFY(QDir().mkpath(bad));
         const QString shipped = models + QStringLiteral("/rnn-attention-en-es/");
+        // Copies: a package's files must lie inside it, links included (issue #33, item 9).
         for (const QString &file : QDir(shipped).entryList(QDir::Files))
-            QVERIFY(QFile::link(shipped + file, bad + QLatin1Char('/') + file) ||
-                    QFile::copy(shipped + file, bad + QLatin1Char('/') + file));
+            QVERIFY(QFile::copy(shipped + file, bad + QLatin1Char('/') + file));
         QFile::remove(bad + QStringLiteral("/model.json"));
         QFile manifest(shipped + QStringLiteral("model.json"));
         QVERIFY(manifest.open(QIODevice::ReadOnly));

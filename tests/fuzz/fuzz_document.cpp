@@ -79,7 +79,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
             out = *encoded;
     // GLOSA_FUZZ_ROUNDTRIP=0 fuzzes for crashes only (while round-trip findings are open).
     static const bool roundTrip = qEnvironmentVariable("GLOSA_FUZZ_ROUNDTRIP") != "0";
-    if (!roundTrip)
+    // UTF-8 with a few stray bytes is read with U+FFFD in their place (and says so in a
+    // notice): by design it does not come back byte for byte.
+    if (!roundTrip || !doc.notices.isEmpty())
         return 0;
     if (doc.archive.empty()) {
         if (out != bytes) {

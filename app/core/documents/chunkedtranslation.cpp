@@ -4,26 +4,45 @@
 #include "app/core/documents/formats.h"
 #include "app/core/documents/textencoding.h"
 #include "app/core/limits.h"
+#include "app/core/savefile.h"
 
 #include <QElapsedTimer>
+#include <QFileDevice>
 
 #include <algorithm>
 #include <numeric>
 
 namespace glosa::documents {
 
+QString deviceName(const QIODevice &device)
+{
+    if (const auto *file = qobject_cast<const QFileDevice *>(&device))
+        return file->fileName();
+    if (const auto *file = dynamic_cast<const SaveFile *>(&device))
+        return file->fileName();
+    return QStringLiteral("the output");
+}
+
 void ChunkWriter::write(const Document &chunk)
 {
     if (!m_plainText)
-        m_device.write(chunk.render());
+        put(chunk.render());
     else if (!chunk.segments.empty()) // white space after the last paragraph: no text
-        m_device.write((m_device.pos() > 0 ? "\n" : "") + plainText(chunk));
+        put((m_device.pos() > 0 ? "\n" : "") + plainText(chunk));
 }
 
 void ChunkWriter::writeSource(const QByteArray &bytes)
 {
     Q_ASSERT(!m_plainText);
-    m_device.write(bytes);
+    put(bytes);
+}
+
+void ChunkWriter::put(const QByteArray &bytes)
+{
+    // A full disk stops the translation at the chunk it happened in, not at the end.
+    if (m_device.write(bytes) != bytes.size())
+        throw DocumentError(QStringLiteral("cannot write %1: %2")
+                                .arg(deviceName(m_device), m_device.errorString()));
 }
 
 ChunkedTranslation::ChunkedTranslation(const QString &path, qint64 chunkBytes,
@@ -32,11 +51,15 @@ ChunkedTranslation::ChunkedTranslation(const QString &path, qint64 chunkBytes,
     : QObject(parent), m_path(path), m_format(formatForPath(path)),
       m_chunkBytes(std::max<qint64>(1, chunkBytes)), m_notice(std::move(notice)), m_file(path)
 {
+    requireRegularFile(path); // a FIFO would be opened twice below, a device read forever
     // Only UTF-8 is cut into chunks: a chunk of another encoding could end inside a character,
     // and converting back needs the whole text (writeDocument falls back to UTF-8 as a whole).
     m_streamed = isStreamable(m_format) && detectFileEncoding(path) == QLatin1String("UTF-8");
     if (!m_streamed) {
         m_current = readDocument(path, cancelled);
+        if (m_notice)
+            for (const QString &notice : m_current->notices)
+                m_notice(notice);
         m_chunks.push_back({0, 0, 0, int(m_current->segments.size())});
         return;
     }
@@ -102,6 +125,9 @@ Document ChunkedTranslation::loadChunk(std::size_t c)
     } else {
         document = parseDocument(bytes, m_format, m_path);
     }
+    if (c == m_chunks.size() && m_notice) // lines count from the chunk's start
+        for (const QString &notice : document.notices)
+            m_notice(notice + QStringLiteral(" (lines of the part from byte %1)").arg(chunk.begin));
     if (c == m_chunks.size()) {
         chunk.paragraphs = int(document.segments.size());
         m_chunks.push_back(chunk);

@@ -5,13 +5,13 @@
 //
 // Basic usage:
 //     ChunkedTranslation source(path, chunkBytes);  // DocumentError: cannot be read
-//     QSaveFile file(out);
+//     SaveFile file(out);                           // app/core/savefile.h
 //     file.open(QIODevice::WriteOnly);
 //     ChunkWriter writer(file, /*plainText=*/false);
 //     std::atomic<bool> cancelled = false;          // set from anywhere to stop
 //     if (!source.translate(documents, options, writer, cancelled))
 //         source.writeUnfinished(writer);           // the rest as in the source
-//     file.commit();
+//     file.commit();                                // false: the old file is kept
 //
 // A .txt or .srt in UTF-8 (isStreamable()) is streamed: read chunkBytes at a time, cut at blank
 // lines (readChunk), each chunk parsed when it is translated or written and dropped once it has
@@ -51,6 +51,9 @@ struct ChunkProgress
     bool last = false; // the whole document is translated
 };
 
+// The file behind `device` for messages ("the output" when it has no name).
+QString deviceName(const QIODevice &device);
+
 // Where the chunks of a streamed document go as they are finished, in order.
 class ChunkSink
 {
@@ -73,6 +76,8 @@ public:
     void writeSource(const QByteArray &bytes);
 
 private:
+    void put(const QByteArray &bytes); // DocumentError when not every byte was written
+
     QIODevice &m_device;
     bool m_plainText;
 };

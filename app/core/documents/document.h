@@ -19,6 +19,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 
 #include <cstddef>
 #include <optional>
@@ -161,6 +162,9 @@ struct Document
     // The file's text encoding (documents/textencoding.h): parts and segments hold UTF-8 and
     // writeDocument() converts back. "UTF-8" for every format but .txt, .srt and .md.
     QString encoding = QStringLiteral("UTF-8");
+    // What the reader wants the user to know about how it read the file (bytes it replaced),
+    // one sentence each naming the file.
+    QStringList notices;
     // The language of the translations (BCP 47, set by DocumentTranslator), for the lang
     // attribute of HTML written from the document.
     QString targetLanguage;

@@ -5,12 +5,12 @@
 #include "app/core/documents/formats.h"
 #include "app/core/handoff.h"
 #include "app/core/pluginregistry.h"
+#include "app/core/savefile.h"
 #include "app/core/settings.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
 
 #include <QFileInfo>
-#include <QSaveFile>
 #include <QTemporaryFile>
 #include <QThread>
 
@@ -76,9 +76,17 @@ public:
         QTemporaryFile &file = plainText ? m_text : m_own;
         if (!file.isOpen())
             return; // no chunk finished yet
+        // A temporary file on a full disk: what did not reach it must not pass for the whole.
+        if (!file.flush())
+            throw DocumentError(
+                QStringLiteral("cannot write a temporary file: %1").arg(file.errorString()));
         file.seek(0);
-        while (!file.atEnd())
-            out.write(file.read(1 << 20));
+        while (!file.atEnd()) {
+            const QByteArray block = file.read(1 << 20);
+            if (out.write(block) != block.size())
+                throw DocumentError(
+                    QStringLiteral("cannot write %1: %2").arg(deviceName(out), out.errorString()));
+        }
     }
 
 private:
@@ -213,6 +221,12 @@ public:
             fail(DocumentWorker::tr("Open a document first."));
             return;
         }
+        if (isSameFile(path, m_document->path())) {
+            fail(DocumentWorker::tr("%1 is the document being translated; export the "
+                                    "translation to another file.")
+                     .arg(path));
+            return;
+        }
         try {
             QString encoding = QStringLiteral("UTF-8");
             if (!m_document->isStreamed() && !edits.isEmpty()) {
@@ -245,7 +259,7 @@ public:
                                             .arg(source, QFileInfo(path).suffix(),
                                                  suffixList(writable, QStringLiteral(", "),
                                                             QStringLiteral(" or "))));
-                QSaveFile out(path);
+                SaveFile out(path);
                 if (!out.open(QIODevice::WriteOnly))
                     throw DocumentError(
                         QStringLiteral("cannot write %1: %2").arg(path, out.errorString()));

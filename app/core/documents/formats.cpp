@@ -3,10 +3,10 @@
 #include "app/core/documents/formats/entrypoints.h"
 #include "app/core/documents/textencoding.h"
 #include "app/core/limits.h"
+#include "app/core/savefile.h"
 
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 
 #include <optional>
 
@@ -93,12 +93,40 @@ Document readDocument(const QString &path, const std::atomic<bool> *cancelled)
         throw DocumentError(QStringLiteral("%1: unsupported file type '.%2' (supported: %3)")
                                 .arg(path, QFileInfo(path).suffix(),
                                      supportedFormats().join(QStringLiteral(", "))));
+    requireRegularFile(path);
     if (row->readFile)
         return row->readFile(path, cancelled);
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         throw DocumentError(QStringLiteral("cannot open %1: %2").arg(path, file.errorString()));
-    return parseDocument(file.readAll(), row->name, path);
+    const qint64 limit = limits::kMaxDocumentBytes;
+    auto tooLarge = [&] {
+        return DocumentError(QStringLiteral("%1 is larger than the limit of %2 MiB for a %3 "
+                                            "document (read whole; only .txt and .srt in UTF-8 "
+                                            "are streamed)")
+                                 .arg(path)
+                                 .arg(limit >> 20)
+                                 .arg(row->name));
+    };
+    if (file.size() > limit)
+        throw tooLarge();
+    QByteArray bytes = file.read(limit + 1);
+    if (bytes.size() > limit)
+        throw tooLarge();
+    return parseDocument(bytes, row->name, path);
+}
+
+void requireRegularFile(const QString &path)
+{
+    const QString kind = nonRegularFileKind(path);
+    if (kind.isEmpty())
+        return;
+    const QFileInfo file(path);
+    const QString target =
+        file.isSymLink() ? QStringLiteral(" (%1)").arg(file.canonicalFilePath()) : QString();
+    throw DocumentError(QStringLiteral("%1%2 is %3, not a document file: only regular files are "
+                                       "read (save it to a file first)")
+                            .arg(path, target, kind));
 }
 
 QByteArray plainText(const Document &document)
@@ -138,9 +166,9 @@ QString writeDocument(const Document &document, const QString &path)
         bytes = *encoded;
         encoding = document.encoding;
     }
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
-        throw DocumentError(QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+    QString error;
+    if (!saveFile(path, bytes, &error))
+        throw DocumentError(error);
     return encoding;
 }
 

@@ -95,6 +95,11 @@ QStringList supportedFormats();
 // The format for a path's suffix ("htm" → "html", "markdown" → "md"), empty when unsupported.
 QString formatForPath(const QString &path);
 
+// Throws DocumentError unless `path` is a regular file (after symlinks) or does not exist (the
+// open that follows says so): a FIFO can be read only once and hangs the second open, and a
+// device like /dev/urandom never ends. Every reader starts with it.
+void requireRegularFile(const QString &path);
+
 // `name` is used in messages only.
 Document parseDocument(const QByteArray &bytes, const QString &format,
                        const QString &name = QString());

@@ -9,6 +9,9 @@
 #include <unicode/ucnv.h>
 #include <unicode/ucsdet.h>
 
+#include <QStringList>
+
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -64,7 +67,64 @@ std::optional<std::u16string> toUtf16(const QByteArray &bytes, const QString &en
     return out;
 }
 
+// The length of the well-formed UTF-8 character at bytes[i] (Unicode table 3-7), 0 when the
+// byte does not start one.
+int utf8Length(const QByteArray &bytes, qsizetype i)
+{
+    const auto at = [&](qsizetype k) { return k < bytes.size() ? uchar(bytes[k]) : 0; };
+    const uchar b = at(i);
+    auto continuation = [&](qsizetype k, uchar low = 0x80, uchar high = 0xBF) {
+        return at(k) >= low && at(k) <= high;
+    };
+    if (b < 0x80)
+        return 1;
+    if (b >= 0xC2 && b <= 0xDF)
+        return continuation(i + 1) ? 2 : 0;
+    if (b >= 0xE0 && b <= 0xEF) {
+        const uchar low = b == 0xE0 ? 0xA0 : 0x80, high = b == 0xED ? 0x9F : 0xBF;
+        return continuation(i + 1, low, high) && continuation(i + 2) ? 3 : 0;
+    }
+    if (b >= 0xF0 && b <= 0xF4) {
+        const uchar low = b == 0xF0 ? 0x90 : 0x80, high = b == 0xF4 ? 0x8F : 0xBF;
+        return continuation(i + 1, low, high) && continuation(i + 2) && continuation(i + 3) ? 4 : 0;
+    }
+    return 0;
+}
+
+struct Utf8Census
+{
+    qsizetype multiByte = 0;        // well-formed characters of 2-4 bytes
+    std::vector<qsizetype> invalid; // offsets of the bytes that start none
+};
+
+Utf8Census utf8Census(const QByteArray &bytes)
+{
+    Utf8Census census;
+    for (qsizetype i = 0; i < bytes.size();) {
+        const int length = utf8Length(bytes, i);
+        if (length == 0) {
+            census.invalid.push_back(i++);
+            continue;
+        }
+        census.multiByte += length > 1;
+        i += length;
+    }
+    return census;
+}
+
+// UTF-8 text with a few stray bytes (a file cut and pasted together, one Latin-1 character in a
+// UTF-8 file): at least one well-formed multi-byte character, and at most one bad byte in ten of
+// them (4 at least). Read as Latin-1, its "café" became "cafÃ©" and the whole file was written
+// back in Latin-1.
+bool isMostlyUtf8(const Utf8Census &census)
+{
+    return census.multiByte > 0 &&
+           qsizetype(census.invalid.size()) <= std::max<qsizetype>(4, census.multiByte / 10);
+}
+
 } // namespace
+
+const QString kRepairedUtf8 = QStringLiteral("UTF-8, repaired");
 
 QString detectEncoding(const QByteArray &bytes, bool truncated)
 {
@@ -75,8 +135,26 @@ QString detectEncoding(const QByteArray &bytes, bool truncated)
     const std::size_t bad = engine::findInvalidUtf8({bytes.constData(), std::size_t(bytes.size())});
     if (bad == std::string_view::npos || (truncated && bad + 4 > std::size_t(bytes.size())))
         return kUtf8;
-    if (bytes.contains('\0'))
-        return QString(); // binary, or UTF-16 without a byte-order mark: not guessed
+    if (bytes.contains('\0')) {
+        // UTF-16 without a byte-order mark: every NUL on one side of its 16-bit units (the high
+        // byte of ASCII and Latin characters, so in a quarter of them at least) and the whole
+        // converting to text. Anything else with a NUL (one stray NUL in ASCII) is binary.
+        qsizetype zeros[2] = {0, 0};
+        for (qsizetype i = 0; i < bytes.size(); ++i)
+            zeros[i % 2] += bytes[i] == '\0';
+        const qsizetype quarter = bytes.size() / 8;
+        const QString utf16 = zeros[0] == 0 && zeros[1] >= quarter   ? QStringLiteral("UTF-16LE")
+                              : zeros[1] == 0 && zeros[0] >= quarter ? QStringLiteral("UTF-16BE")
+                                                                     : QString();
+        if (!utf16.isEmpty() && bytes.size() % 2 == 0 && toUtf16(bytes, utf16))
+            return utf16;
+        return QString();
+    }
+    Utf8Census census = utf8Census(bytes);
+    if (truncated) // the last character may be cut where the head of the file ends
+        std::erase_if(census.invalid, [&](qsizetype at) { return at + 4 > bytes.size(); });
+    if (isMostlyUtf8(census))
+        return kRepairedUtf8;
     UErrorCode status = U_ZERO_ERROR;
     UCharsetDetector *detector = ucsdet_open(&status);
     if (U_FAILURE(status))
@@ -101,8 +179,42 @@ QString detectEncoding(const QByteArray &bytes, bool truncated)
     return found;
 }
 
-QByteArray decodeText(const QByteArray &bytes, const QString &encoding, const QString &name)
+QByteArray decodeText(const QByteArray &bytes, const QString &encoding, const QString &name,
+                      QString *notice)
 {
+    if (encoding == kRepairedUtf8) {
+        const Utf8Census census = utf8Census(bytes);
+        QByteArray utf8;
+        utf8.reserve(bytes.size() + 2 * qsizetype(census.invalid.size()));
+        std::vector<qsizetype> lines;
+        qsizetype from = 0, line = 1, counted = 0;
+        for (const qsizetype at : census.invalid) {
+            utf8 += bytes.mid(from, at - from);
+            utf8 += "\xEF\xBF\xBD"; // U+FFFD REPLACEMENT CHARACTER
+            from = at + 1;
+            line += bytes.mid(counted, at - counted).count('\n');
+            counted = at;
+            if (lines.empty() || lines.back() != line)
+                lines.push_back(line);
+        }
+        utf8 += bytes.mid(from);
+        if (notice) {
+            QStringList shown;
+            for (std::size_t k = 0; k < lines.size() && k < 10; ++k)
+                shown << QString::number(lines[k]);
+            if (lines.size() > 10)
+                shown << QStringLiteral("…");
+            const qsizetype count = qsizetype(census.invalid.size());
+            *notice = QStringLiteral("%1: %2 not UTF-8 (line%3 %4) read as U+FFFD (\uFFFD); the "
+                                     "rest is UTF-8")
+                          .arg(name,
+                               count == 1 ? QStringLiteral("1 byte")
+                                          : QStringLiteral("%1 bytes").arg(count),
+                               lines.size() == 1 ? QString() : QStringLiteral("s"),
+                               shown.join(QStringLiteral(", ")));
+        }
+        return utf8;
+    }
     if (encoding == kUtf8 || encoding.isEmpty())
         return bytes;
     const std::optional<std::u16string> text = toUtf16(bytes, encoding);

@@ -17,15 +17,23 @@
 namespace glosa::documents {
 
 // "UTF-8" for UTF-8 (with or without a BOM, and for `bytes` that are only the start of a file
-// cut inside a character when `truncated`), "UTF-16LE" / "UTF-16BE" after a byte-order mark, else
+// cut inside a character when `truncated`), "UTF-16LE" / "UTF-16BE" after a byte-order mark or
+// when every NUL byte falls on one side of the 16-bit units and the text converts, else
 // the best single-byte encoding ICU's detector (ucsdet) names, e.g. "ISO-8859-1" or
 // "windows-1252". Empty when none fits (binary data, or bytes no encoding explains).
 QString detectEncoding(const QByteArray &bytes, bool truncated = false);
 
+// What detectEncoding() says for UTF-8 text with a few bytes that are not (at least one
+// well-formed multi-byte character, at most one bad byte in ten of them): decodeText() puts
+// U+FFFD in their place, and the document is UTF-8 from then on.
+extern const QString kRepairedUtf8;
+
 // `bytes` in `encoding` (as detectEncoding names it) as UTF-8; a byte-order mark becomes UTF-8's.
 // `bytes` as they are for "UTF-8". Throws DocumentError naming `name` when a byte has no
-// character in the encoding or the text holds control characters.
-QByteArray decodeText(const QByteArray &bytes, const QString &encoding, const QString &name);
+// character in the encoding or the text holds control characters. For kRepairedUtf8, `notice`
+// (when given) is set to a sentence naming the lines whose bytes were replaced.
+QByteArray decodeText(const QByteArray &bytes, const QString &encoding, const QString &name,
+                      QString *notice = nullptr);
 
 // UTF-8 `utf8` in `encoding`; nullopt when a character has no representation in it.
 std::optional<QByteArray> encodeText(const QByteArray &utf8, const QString &encoding);

@@ -11,6 +11,20 @@
 
 namespace glosa::documents {
 
+bool isSafeMemberName(const QString &name)
+{
+    // Backslashes count as separators too: some unzip tools take them for folders.
+    QString path = name;
+    path.replace(QLatin1Char('\\'), QLatin1Char('/'));
+    if (path.isEmpty() || path.startsWith(QLatin1Char('/')) ||
+        (path.size() >= 2 && path.at(1) == QLatin1Char(':')))
+        return false;
+    for (const QStringView part : QStringView(path).split(QLatin1Char('/')))
+        if (part == QLatin1String(".."))
+            return false;
+    return true;
+}
+
 std::vector<ZipEntry> readZip(const QByteArray &bytes, const QString &label)
 {
     QByteArray copy = bytes;
@@ -38,6 +52,11 @@ std::vector<ZipEntry> readZip(const QByteArray &bytes, const QString &label)
             throw DocumentError(QStringLiteral("%1 is corrupt: the name of a member has a NUL "
                                                "byte ('%2')")
                                     .arg(label, info.name.left(info.name.indexOf(QChar(0)))));
+        // A member named outside the archive's root ("../../x", "/etc/x", "C:\\x", "a\\..\\x")
+        // is dropped: nothing here writes it to disk, but an exported document must not carry a
+        // zip-slip path to the next tool that unpacks it. Word and LibreOffice never write one.
+        if (!isSafeMemberName(info.name))
+            continue;
         QuaZipFile file(&zip);
         if (!file.open(QIODevice::ReadOnly))
             throw DocumentError(QStringLiteral("%1 is corrupt: cannot read '%2' in it (error %3)")

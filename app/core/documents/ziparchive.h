@@ -18,7 +18,10 @@ struct ZipEntry
 
 // Throws DocumentError naming `label` when `bytes` is not a readable zip archive, or when a
 // member or the whole archive inflates past limits::kMaxZipMemberBytes / kMaxZipTotalBytes.
+// Members whose names leave the archive's root (isSafeMemberName) are left out.
 std::vector<ZipEntry> readZip(const QByteArray &bytes, const QString &label);
+// False for a member name that is absolute ("/x", "C:x") or climbs out ("../x", "a\\..\\..\\x").
+bool isSafeMemberName(const QString &name);
 // Throws DocumentError when QuaZip fails.
 QByteArray writeZip(const std::vector<ZipEntry> &entries);
 

@@ -1,6 +1,7 @@
 #include "app/core/history/export.h"
 
 #include "app/core/history/store.h"
+#include "app/core/savefile.h"
 
 #include <QFileDevice>
 #include <QIODevice>
@@ -21,15 +22,36 @@ std::optional<HistoryExportFormat> historyExportFormatFromName(const QString &na
     return std::nullopt;
 }
 
+QString historyExportTargetProblem(const HistoryStore &store, const QString &path)
+{
+    const QString database = store.path();
+    for (const char *suffix : {"", "-wal", "-shm", "-journal"})
+        if (isSameFile(path, database + QLatin1String(suffix)))
+            return QStringLiteral("%1 is %2 of the history being exported (%3); choose another "
+                                  "file")
+                .arg(path,
+                     *suffix ? QStringLiteral("the %1 file").arg(QLatin1String(suffix + 1))
+                             : QStringLiteral("the database"),
+                     database);
+    return {};
+}
+
 namespace {
 
 [[noreturn]] void writeFailed(const QIODevice &device)
 {
-    const auto *file = qobject_cast<const QFileDevice *>(&device);
-    throw HistoryError(HistoryError::Code::Io,
-                       QStringLiteral("Could not write the history export%1.")
-                           .arg(file ? QStringLiteral(" to ") + file->fileName() : QString()),
-                       device.errorString());
+    QString name;
+    if (const auto *file = qobject_cast<const QFileDevice *>(&device))
+        name = file->fileName();
+    else if (const auto *file = dynamic_cast<const SaveFile *>(&device))
+        name = file->fileName();
+    // The system's reason in the message itself: "No space left on device" is what the user
+    // can act on.
+    throw HistoryError(
+        HistoryError::Code::Io,
+        QStringLiteral("Could not write the history export%1: %2.")
+            .arg(name.isEmpty() ? QString() : QStringLiteral(" to ") + name, device.errorString()),
+        device.errorString());
 }
 
 void write(QIODevice &device, const QByteArray &bytes)

@@ -36,6 +36,11 @@ struct HistoryExport
     QList<HistoryDamage> damaged;   // entries that could not be read (a damaged file), by id
 };
 
+// Why `path` must not receive an export of `store` (empty when it may): it is the database
+// itself or one of SQLite's files beside it (-wal, -shm, -journal), compared by inode, so that
+// "./h.sqlite" or a symlink to it is refused too. Overwriting them loses the whole history.
+QString historyExportTargetProblem(const HistoryStore &store, const QString &path);
+
 // Writes the entries matching `filter` to `device` (already open for writing). Throws
 // HistoryError (Io when the device refuses the data, or whatever the store throws).
 HistoryExport exportHistory(const HistoryStore &store, HistoryExportFormat format, QIODevice &device,

@@ -2,16 +2,135 @@
 #include "app/core/documents/formats/entrypoints.h"
 #include "app/core/documents/formats/textlines.h"
 
+#include "app/core/limits.h"
+
 #include <QRegularExpression>
 
+#include <algorithm>
+#include <array>
 #include <cctype>
+#include <set>
+#include <utility>
+#include <vector>
 
 namespace glosa::documents::formats {
 
 namespace {
 
-// Markdown inline syntax of raw[from, to) into plain text and spans.
-void parseMarkdownInline(const QByteArray &raw, qsizetype from, qsizetype to, Segment &segment)
+// Where the inline markers of one paragraph are, found once, so that parsing it stays linear:
+// the searches below used to scan the rest of the paragraph again from every marker, and a
+// paragraph of 1 MB of backticks, brackets or asterisks never finished.
+class InlineIndex
+{
+public:
+    explicit InlineIndex(const QByteArray &raw) : m_raw(raw)
+    {
+        std::vector<qsizetype> open;
+        for (qsizetype i = 0; i < raw.size(); ++i) {
+            const char c = raw[i];
+            if (c == ']')
+                m_closeBrackets.push_back(i);
+            else if (c == ')')
+                m_closeParens.push_back(i);
+            // A bracket's partner: the first ']' where the count from it returns to 0.
+            if (c == '[') {
+                open.push_back(i);
+            } else if (c == ']' && !open.empty()) {
+                m_partner.emplace_back(open.back(), i);
+                open.pop_back();
+            }
+        }
+        std::sort(m_partner.begin(), m_partner.end());
+        for (int m = 0; m < 4; ++m)
+            indexCloser(m);
+    }
+
+    // The first `c` (']' or ')') at or after `from`, or -1.
+    qsizetype next(char c, qsizetype from) const
+    {
+        const std::vector<qsizetype> &list = c == ']' ? m_closeBrackets : m_closeParens;
+        const auto it = std::lower_bound(list.begin(), list.end(), from);
+        return it == list.end() ? -1 : *it;
+    }
+
+    // The ']' closing the '[' at `i`, or -1.
+    qsizetype partner(qsizetype i) const
+    {
+        const auto it = std::lower_bound(m_partner.begin(), m_partner.end(),
+                                         std::pair<qsizetype, qsizetype>(i, -1));
+        return it != m_partner.end() && it->first == i ? it->second : -1;
+    }
+
+    // The closing `marker` ("*", "**", "_", "__") for emphasis whose text starts before `from`:
+    // the first occurrence at or after `from` that follows text (not white space) and, for a
+    // single marker, is not half of a double one, skipping past those that are not. -1: none.
+    qsizetype closer(const QByteArray &marker, qsizetype from) const
+    {
+        const Closers &closers = m_closers[slot(marker)];
+        const auto it =
+            std::lower_bound(closers.occurrences.begin(), closers.occurrences.end(), from);
+        return it == closers.occurrences.end()
+                   ? -1
+                   : closers.accepted[std::size_t(it - closers.occurrences.begin())];
+    }
+
+    // Backtick runs of a length with no closing run after some position have none after any
+    // later position either.
+    bool fenceUnclosed(qsizetype ticks) const { return m_unclosedFences.contains(ticks); }
+    void setFenceUnclosed(qsizetype ticks) { m_unclosedFences.insert(ticks); }
+
+private:
+    struct Closers
+    {
+        std::vector<qsizetype> occurrences; // where the marker starts, overlapping ones too
+        std::vector<qsizetype> accepted;    // for each: the closer a search from it ends at
+    };
+
+    static int slot(const QByteArray &marker)
+    {
+        return (marker[0] == '*' ? 0 : 2) + (marker.size() == 2 ? 1 : 0);
+    }
+
+    void indexCloser(int m)
+    {
+        const char c = m < 2 ? '*' : '_';
+        const qsizetype size = m % 2 == 0 ? 1 : 2;
+        Closers &closers = m_closers[m];
+        for (qsizetype i = 0; i + size <= m_raw.size(); ++i)
+            if (m_raw[i] == c && (size == 1 || m_raw[i + 1] == c))
+                closers.occurrences.push_back(i);
+        // Right to left: a rejected occurrence ends where the search it goes on with ends (the
+        // next occurrence at or after it + 2 for a single marker, + 1 for a double one).
+        closers.accepted.assign(closers.occurrences.size(), -1);
+        const qsizetype n = m_raw.size();
+        for (std::size_t k = closers.occurrences.size(); k-- > 0;) {
+            const qsizetype at = closers.occurrences[k];
+            const bool rejected = (at > 0 && isSpace(m_raw[at - 1])) ||
+                                  (size == 1 && at + 1 < n && m_raw[at + 1] == c);
+            if (!rejected) {
+                closers.accepted[k] = at;
+                continue;
+            }
+            const auto next = std::lower_bound(closers.occurrences.begin() + qsizetype(k) + 1,
+                                               closers.occurrences.end(), at + (size == 1 ? 2 : 1));
+            closers.accepted[k] =
+                next == closers.occurrences.end()
+                    ? -1
+                    : closers.accepted[std::size_t(next - closers.occurrences.begin())];
+        }
+    }
+
+    const QByteArray &m_raw;
+    std::vector<qsizetype> m_closeBrackets, m_closeParens;
+    std::vector<std::pair<qsizetype, qsizetype>> m_partner; // '[' and its ']', by the '['
+    std::array<Closers, 4> m_closers;
+    std::set<qsizetype> m_unclosedFences;
+};
+
+// Markdown inline syntax of raw[from, to) into plain text and spans. Links and emphasis deeper
+// than limits::kMaxMarkupDepth are text: each level parses its part again.
+void parseMarkdownInline(const QByteArray &raw, qsizetype from, qsizetype to, Segment &segment,
+                         InlineIndex &index, int depth = 0)
 {
     // The markers' offsets in `raw` order them: an image at the edge of emphasis (`*![i](y)*`)
     // has the same empty range as the emphasis' edge, and only the order says it is inside.
@@ -24,6 +143,7 @@ void parseMarkdownInline(const QByteArray &raw, qsizetype from, qsizetype to, Se
                                  int(openAt),
                                  int(closeAt)});
     };
+    const bool nest = depth < limits::kMaxMarkupDepth;
     qsizetype i = from;
     while (i < to) {
         const char c = raw[i];
@@ -37,7 +157,7 @@ void parseMarkdownInline(const QByteArray &raw, qsizetype from, qsizetype to, Se
             while (i + ticks < to && raw[i + ticks] == '`')
                 ++ticks;
             const QByteArray fence(ticks, '`');
-            const qsizetype close = raw.indexOf(fence, i + ticks);
+            const qsizetype close = index.fenceUnclosed(ticks) ? -1 : raw.indexOf(fence, i + ticks);
             if (close > 0 && close + ticks <= to) {
                 const qsizetype begin = segment.text.size();
                 segment.text += raw.mid(i + ticks, close - i - ticks);
@@ -45,65 +165,61 @@ void parseMarkdownInline(const QByteArray &raw, qsizetype from, qsizetype to, Se
                 i = close + ticks;
                 continue;
             }
+            if (close < 0)
+                index.setFenceUnclosed(ticks);
+            // A run without its closing run is text, all of it (from each of its backticks
+            // the search would fail again).
+            segment.text += fence;
+            i += ticks;
+            continue;
         }
         if (c == '!' && i + 1 < to && raw[i + 1] == '[') {
-            static const QRegularExpression image(QStringLiteral(R"(^!\[[^\]]*\]\([^)]*\))"));
-            const auto match = image.match(QString::fromUtf8(raw.mid(i, to - i)));
-            if (match.hasMatch()) {
-                const QByteArray whole = match.captured().toUtf8();
-                addSpan(segment.text.size(), whole, {}, false, i, i);
-                i += whole.size();
-                continue;
-            }
-        }
-        if (c == '[') {
-            // [text](url): the text is translated, the url kept.
-            int depth = 0;
-            qsizetype close = -1;
-            for (qsizetype k = i; k < to; ++k) {
-                if (raw[k] == '[')
-                    ++depth;
-                else if (raw[k] == ']' && --depth == 0) {
-                    close = k;
-                    break;
-                }
-            }
-            if (close > 0 && close + 1 < to && raw[close + 1] == '(') {
-                const qsizetype end = raw.indexOf(')', close + 2);
+            // ![alt](url), kept whole: "!["  then up to the first ']', '(' right after it,
+            // and up to the first ')'.
+            const qsizetype bracket = index.next(']', i + 2);
+            if (bracket > 0 && bracket + 1 < to && raw[bracket + 1] == '(') {
+                const qsizetype end = index.next(')', bracket + 2);
                 if (end > 0 && end < to) {
-                    const qsizetype begin = segment.text.size();
-                    const std::size_t index = segment.spans.size();
-                    segment.spans.push_back({});
-                    parseMarkdownInline(raw, i + 1, close, segment);
-                    segment.spans[index] = {{begin, segment.text.size()},
-                                            "[",
-                                            raw.mid(close, end + 1 - close),
-                                            false,
-                                            int(i),
-                                            int(close)};
+                    addSpan(segment.text.size(), raw.mid(i, end + 1 - i), {}, false, i, i);
                     i = end + 1;
                     continue;
                 }
             }
         }
-        if (c == '*' || c == '_') {
+        if (c == '[' && nest) {
+            // [text](url): the text is translated, the url kept.
+            const qsizetype close = index.partner(i);
+            if (close > 0 && close < to && close + 1 < to && raw[close + 1] == '(') {
+                const qsizetype end = index.next(')', close + 2);
+                if (end > 0 && end < to) {
+                    const qsizetype begin = segment.text.size();
+                    const std::size_t at = segment.spans.size();
+                    segment.spans.push_back({});
+                    parseMarkdownInline(raw, i + 1, close, segment, index, depth + 1);
+                    segment.spans[at] = {{begin, segment.text.size()},
+                                         "[",
+                                         raw.mid(close, end + 1 - close),
+                                         false,
+                                         int(i),
+                                         int(close)};
+                    i = end + 1;
+                    continue;
+                }
+            }
+        }
+        if ((c == '*' || c == '_') && nest) {
             const QByteArray marker =
                 (i + 1 < to && raw[i + 1] == c) ? QByteArray(2, c) : QByteArray(1, c);
             const qsizetype inner = i + marker.size();
             const bool opens = inner < to && !isSpace(raw[inner]) &&
                                (c == '*' || i == from || !std::isalnum(uchar(raw[i - 1])));
-            qsizetype close = opens ? raw.indexOf(marker, inner + 1) : -1;
-            // A closing marker follows text, and a lone * is not half of a **.
-            while (close > 0 && close < to &&
-                   (isSpace(raw[close - 1]) ||
-                    (marker.size() == 1 && close + 1 < to && raw[close + 1] == c)))
-                close = raw.indexOf(marker, close + (marker.size() == 1 ? 2 : 1));
+            const qsizetype close = opens ? index.closer(marker, inner + 1) : -1;
             if (close > 0 && close + marker.size() <= to) {
                 const qsizetype begin = segment.text.size();
-                const std::size_t index = segment.spans.size();
+                const std::size_t at = segment.spans.size();
                 segment.spans.push_back({});
-                parseMarkdownInline(raw, inner, close, segment);
-                segment.spans[index] = {
+                parseMarkdownInline(raw, inner, close, segment, index, depth + 1);
+                segment.spans[at] = {
                     {begin, segment.text.size()}, marker, marker, false, int(i), int(close)};
                 i = close + marker.size();
                 continue;
@@ -118,10 +234,62 @@ Segment markdownSegment(const QByteArray &raw, int lines, const QByteArray &line
 {
     Segment segment;
     segment.lines = lines;
-    parseMarkdownInline(raw, 0, raw.size(), segment);
+    InlineIndex index(raw);
+    parseMarkdownInline(raw, 0, raw.size(), segment, index);
     foldLineBreaks(segment, lineBreak);
     protectSpans(segment.text, segment.spans);
     return segment;
+}
+
+// Block quote and list markers at the start of a line, one level each: ">" and "-", "*", "+",
+// "1." or "1)" followed by white space ("> - > 1. x" is 4 deep), and the bytes they take with
+// the white space after each. Counting stops past limits::kMaxMarkupDepth.
+struct Nesting
+{
+    int depth = 0;
+    qsizetype length = 0;
+};
+Nesting blockNesting(const QByteArray &content)
+{
+    Nesting nesting;
+    qsizetype &i = nesting.length;
+    const qsizetype n = content.size();
+    while (i < n && nesting.depth <= limits::kMaxMarkupDepth) {
+        const char c = content[i];
+        if (c == '>') {
+            ++i;
+        } else if ((c == '-' || c == '*' || c == '+') && i + 1 < n && isSpace(content[i + 1])) {
+            ++i;
+        } else if (std::isdigit(uchar(c))) {
+            qsizetype end = i;
+            while (end < n && end - i < 10 && std::isdigit(uchar(content[end])))
+                ++end;
+            if (end - i > 9 || end + 1 >= n || (content[end] != '.' && content[end] != ')') ||
+                !isSpace(content[end + 1]))
+                break;
+            i = end + 1;
+        } else {
+            break;
+        }
+        ++nesting.depth;
+        while (i < n && isSpace(content[i]))
+            ++i;
+    }
+    return nesting;
+}
+
+// The length of the block quote markers starting `content` (">", each with one space or tab
+// after it): what the pattern ^(?:>\s?)+ matched, except that on a line of 100,000 markers
+// PCRE2 gave up (its JIT stack) and reported no match, so the whole line went to the model.
+qsizetype quotePrefix(const QByteArray &content)
+{
+    qsizetype i = 0;
+    while (i < content.size() && content[i] == '>') {
+        ++i;
+        if (i < content.size() && isSpace(content[i]))
+            ++i;
+    }
+    return i;
 }
 
 Document readMd(const QByteArray &bytes, const QString &name)
@@ -129,7 +297,6 @@ Document readMd(const QByteArray &bytes, const QString &name)
     static const QRegularExpression heading(QStringLiteral(R"(^(#{1,6}\s+))"));
     static const QRegularExpression item(
         QStringLiteral(R"(^((?:>\s?)*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?))"));
-    static const QRegularExpression quote(QStringLiteral(R"(^((?:>\s?)+))"));
     static const QRegularExpression rule(QStringLiteral(R"(^([-*_]\s*){3,}$)"));
     static const QRegularExpression tableRule(QStringLiteral(R"(^\|?[\s:|-]+\|[\s:|-]*$)"));
     Document doc;
@@ -149,7 +316,9 @@ Document readMd(const QByteArray &bytes, const QString &name)
         count = 0;
     };
     QByteArray fence;
+    int lineNumber = 0;
     for (const Line &line : lines) {
+        ++lineNumber;
         const QByteArray whole = line.indent + line.content + line.tail;
         if (!fence.isEmpty()) {
             doc.appendSkeleton(whole);
@@ -202,14 +371,24 @@ Document readMd(const QByteArray &bytes, const QString &name)
             doc.appendSkeleton(line.tail);
             continue;
         }
+        // Nesting is capped as in HTML: 100,000 levels on one line (200 KB) took 45 s and
+        // hundreds of MB.
+        if (blockNesting(line.content).depth > limits::kMaxMarkupDepth)
+            throw DocumentError(QStringLiteral("%1: block quotes or list items nest deeper than "
+                                               "the limit of %2 (line %3)")
+                                    .arg(name)
+                                    .arg(limits::kMaxMarkupDepth)
+                                    .arg(lineNumber));
         QRegularExpressionMatch match = heading.match(content);
         if (!match.hasMatch())
             match = item.match(content);
-        if (!match.hasMatch())
-            match = quote.match(content);
-        if (match.hasMatch()) {
+        const qsizetype quoted = match.hasMatch() ? 0 : quotePrefix(line.content);
+        if (match.hasMatch() || quoted > 0) {
             flush();
-            const qsizetype prefix = match.captured(1).toUtf8().size();
+            qsizetype prefix = quoted > 0 ? quoted : match.captured(1).toUtf8().size();
+            // Lists and quotes nested on the one line ("- - x", "> - > x"): every marker is
+            // markup, the text is what follows the last one.
+            prefix += blockNesting(line.content.mid(prefix)).length;
             doc.appendSkeleton(line.indent + line.content.left(prefix));
             paragraph = line.content.mid(prefix);
             tail = line.tail;

@@ -100,8 +100,11 @@ Document readEncodedText(const QByteArray &bytes, const QString &name,
                          Document (*readUtf8)(const QByteArray &, const QString &))
 {
     const QString encoding = detectEncoding(bytes);
-    Document doc = readUtf8(decodeText(bytes, encoding, name), name);
-    if (!encoding.isEmpty())
+    QString notice;
+    Document doc = readUtf8(decodeText(bytes, encoding, name, &notice), name);
+    if (encoding == kRepairedUtf8)
+        doc.notices << notice; // and it is written as UTF-8
+    else if (!encoding.isEmpty())
         doc.encoding = encoding;
     return doc;
 }
