@@ -23,11 +23,11 @@ shot() { # shot NAME SECONDS ARGS... (CLICK="X Y": click there, as a reader woul
 
 shot translate 12 --model transformer-general-en-es --view translate \
   "I would like to book a table for two people tomorrow evening. The restaurant near the station is very popular."
-# A sentence where greedy search commits to "la" (0.60 against "el" 0.30) and then cannot finish
-# the word ("minisiete"), while beam search keeps "el Ministerio"; the click selects greedy's "la"
-# where the columns part, so the chart shows the candidates of that step.
-CLICK="309 342" shot compare 8 --model transformer-general-en-es --view compare \
-  "The report was published yesterday by the ministry of health."
+# A sentence where greedy search commits to "Los" (a masculine article for the feminine
+# "ganancias") and then invents "ansiguentes", while beam search keeps "Las ganancias"; the click
+# selects greedy's first word, where the columns part, so the chart shows that step's candidates.
+CLICK="40 342" shot compare 8 --model transformer-general-en-es --view compare \
+  "Earnings of both Italian and Spanish bonds are growing towards critical limits."
 shot caption 8 --model transformer-general-en-es --view caption "$ROOT/tests/data/images/astronaut.jpg" \
   "$ROOT/tests/data/images/chelsea.jpg"
 shot documents 12 --model transformer-general-en-es --view documents "$ROOT/tests/data/documents/report.docx"
