@@ -228,12 +228,29 @@ ModelPackage ModelPackage::load(const std::string &folder, ComputeType computeTy
         translation ? requireFile(tokenizer, "source", "tokenizer.source") : std::string();
     const std::string weights = requireFile(m, "weights", "weights");
 
+    // Optional vocabularies that number the pieces (MarianMT's vocab.json, tokenizer.h).
+    const auto optionalFile = [&](const char *key) {
+        return tokenizer.contains(key)
+                   ? requireFile(tokenizer, key, std::string("tokenizer.") + key)
+                   : std::string();
+    };
+    const std::string targetVocabulary = optionalFile("target_vocabulary");
+    const std::string sourceVocabulary = translation ? optionalFile("source_vocabulary") : "";
+    const auto makeTokenizer = [](const std::string &model, const std::string &vocabulary) {
+        return vocabulary.empty() ? std::make_shared<const Tokenizer>(model)
+                                  : std::make_shared<const Tokenizer>(model, vocabulary);
+    };
+    const auto sameFile = [&](const std::string &a, const std::string &b) {
+        return a.empty() ? b.empty() : !b.empty() && fs::equivalent(a, b, error);
+    };
+
     package.m_weights = std::make_shared<const SafeTensorsFile>(weights);
-    package.m_targetTokenizer = std::make_shared<const Tokenizer>(targetModel);
+    package.m_targetTokenizer = makeTokenizer(targetModel, targetVocabulary);
     if (translation)
-        package.m_sourceTokenizer = fs::equivalent(sourceModel, targetModel, error)
-                                        ? package.m_targetTokenizer
-                                        : std::make_shared<const Tokenizer>(sourceModel);
+        package.m_sourceTokenizer =
+            sameFile(sourceModel, targetModel) && sameFile(sourceVocabulary, targetVocabulary)
+                ? package.m_targetTokenizer
+                : makeTokenizer(sourceModel, sourceVocabulary);
     // Packages hold fp32/fp16 weights so far ("compute_type" absent): Auto is fp32 for them.
     const auto stored = m.find("compute_type");
     const bool storedInt8 = stored != m.end() && stored->is_string() && *stored == "int8";

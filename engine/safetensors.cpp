@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <limits>
 #include <set>
 
@@ -383,6 +384,45 @@ Tensor SafeTensorsFile::loadFloat(const std::string &name, const Shape &expected
     // Finiteness was checked for every tensor when the file was opened, and F16/BF16 to F32
     // conversion maps finite values to finite values, so the copy needs no second scan.
     return view(name).toFloat32();
+}
+
+void writeSafeTensors(const std::string &path,
+                      const std::vector<std::pair<std::string, Tensor>> &tensors,
+                      const std::map<std::string, std::string> &metadata)
+{
+    static const std::map<DType, const char *> names = {{DType::F32, "F32"},
+                                                        {DType::F16, "F16"},
+                                                        {DType::BF16, "BF16"},
+                                                        {DType::I32, "I32"},
+                                                        {DType::I8, "I8"}};
+    nlohmann::json header = nlohmann::json::object();
+    if (!metadata.empty())
+        header["__metadata__"] = metadata;
+    std::uint64_t offset = 0;
+    for (const auto &[name, tensor] : tensors) {
+        if (header.contains(name))
+            throw PackageError(path, name, "written twice");
+        const std::uint64_t bytes = tensor.empty() ? 0 : tensor.byteSize();
+        header[name] = {{"dtype", names.at(tensor.dtype())},
+                        {"shape", tensor.shape()},
+                        {"data_offsets", nlohmann::json::array({offset, offset + bytes})}};
+        offset += bytes;
+    }
+    std::string text = header.dump();
+    text.append((8 - text.size() % 8) % 8, ' ');
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    char length[8];
+    for (int i = 0; i < 8; ++i)
+        length[i] = static_cast<char>((std::uint64_t(text.size()) >> (8 * i)) & 0xff);
+    out.write(length, 8);
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    for (const auto &entry : tensors)
+        if (!entry.second.empty())
+            out.write(static_cast<const char *>(entry.second.raw()),
+                      static_cast<std::streamsize>(entry.second.byteSize()));
+    out.flush();
+    if (!out)
+        throw PackageError(path, {}, "cannot write the file (disk full or not writable?)");
 }
 
 } // namespace glosa::engine

@@ -84,6 +84,14 @@ private:
     std::map<std::string, std::string> m_metadata;
 };
 
+// Writes `tensors` (F32, F16, BF16, I32 or I8, any order; names unique) and `metadata` to `path`
+// in the safetensors format, the header padded with spaces to 8 bytes and the data in the given
+// order, so that SafeTensorsFile reads them back as they were. Throws PackageError naming `path`
+// when it cannot be written completely.
+void writeSafeTensors(const std::string &path,
+                      const std::vector<std::pair<std::string, Tensor>> &tensors,
+                      const std::map<std::string, std::string> &metadata = {});
+
 // Largest header accepted; the reference implementation uses the same limit.
 inline constexpr std::uint64_t kSafeTensorsMaxHeaderBytes = 100'000'000;
 

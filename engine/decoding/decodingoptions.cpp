@@ -105,6 +105,8 @@ const char *lengthNormalizationName(LengthNormalization normalization)
         return "gnmt";
     case LengthNormalization::Average:
         return "average";
+    case LengthNormalization::Power:
+        return "power";
     }
     return "?";
 }
@@ -118,6 +120,8 @@ const char *earlyStoppingName(EarlyStopping stopping)
         return "bounded";
     case EarlyStopping::Eager:
         return "eager";
+    case EarlyStopping::Beam:
+        return "beam";
     }
     return "?";
 }
@@ -132,14 +136,15 @@ SearchStrategy searchStrategyFromName(const std::string &name)
 LengthNormalization lengthNormalizationFromName(const std::string &name)
 {
     static const LengthNormalization values[] = {
-        LengthNormalization::None, LengthNormalization::Gnmt, LengthNormalization::Average};
+        LengthNormalization::None, LengthNormalization::Gnmt, LengthNormalization::Average,
+        LengthNormalization::Power};
     return fromName(name, "length normalization", values, lengthNormalizationName);
 }
 
 EarlyStopping earlyStoppingFromName(const std::string &name)
 {
     static const EarlyStopping values[] = {EarlyStopping::Heuristic, EarlyStopping::Bounded,
-                                           EarlyStopping::Eager};
+                                           EarlyStopping::Eager, EarlyStopping::Beam};
     return fromName(name, "early stopping", values, earlyStoppingName);
 }
 

@@ -27,6 +27,9 @@ enum class LengthNormalization : std::uint8_t {
     None,    // score = log P(Y)
     Gnmt,    // score = log P(Y) / lp(Y), lp(Y) = ((5 + |Y|) / 6)^α (Wu et al. 2016, eq. 14)
     Average, // score = log P(Y) / |Y| (mean token log-probability)
+    // score = log P(Y) / |Y|^α: Hugging Face's length_penalty (generate(), beam search), what
+    // MarianMT packages imported from Hugging Face use; α = 1 equals Average. |Y| counts EOS.
+    Power,
 };
 
 // When a beam-search sentence stops (each rule also stops when no hypothesis is alive, and every
@@ -42,6 +45,9 @@ enum class EarlyStopping : std::uint8_t {
     Bounded,
     // Stop as soon as nBest hypotheses are finished, even if an alive one might have won.
     Eager,
+    // Stop as soon as beamSize hypotheses are finished, and return the best nBest of them:
+    // Hugging Face's early_stopping=True (its beam search keeps num_beams finished hypotheses).
+    Beam,
 };
 
 const char *searchStrategyName(SearchStrategy strategy); // "greedy", "beam", "sample"
@@ -63,8 +69,8 @@ struct DecodingOptions
     int nBest = 1;
     // How a finished hypothesis is scored for ranking (beam search and n-best samples).
     LengthNormalization lengthNormalization = LengthNormalization::Gnmt;
-    // GNMT length-penalty exponent α (Wu et al. 2016, eq. 14; they used 0.6-0.7). 0 disables it;
-    // ignored unless lengthNormalization is Gnmt.
+    // GNMT length-penalty exponent α (Wu et al. 2016, eq. 14; they used 0.6-0.7), or the
+    // exponent of Power. 0 disables it; ignored unless lengthNormalization is Gnmt or Power.
     float lengthPenalty = 0.0f;
     // GNMT coverage penalty β (Wu et al. 2016, eq. 14): β · Σ_source log(min(Σ_target attention,
     // 1)), added to finished hypotheses so that ones leaving source words unattended lose

@@ -381,6 +381,9 @@ double lengthNormalizer(const DecodingOptions &options, int length)
         return std::pow((5.0 + length) / 6.0, static_cast<double>(options.lengthPenalty));
     case LengthNormalization::Average:
         return std::max(length, 1);
+    case LengthNormalization::Power:
+        return std::pow(static_cast<double>(std::max(length, 1)),
+                        static_cast<double>(options.lengthPenalty));
     }
     return 1.0;
 }
@@ -693,7 +696,9 @@ std::vector<DecodingResult> BeamSearch::operator()(StepDecoder &decoder,
 
             // 3. Stopping rule (decodingoptions.h, EarlyStopping).
             bool done = sentence.alive.empty();
-            if (!done && static_cast<int>(sentence.finished.size()) >= options.nBest) {
+            if (!done && options.earlyStopping == EarlyStopping::Beam)
+                done = static_cast<int>(sentence.finished.size()) >= beam;
+            else if (!done && static_cast<int>(sentence.finished.size()) >= options.nBest) {
                 std::vector<float> scores;
                 for (const Hypothesis &hypothesis : sentence.finished)
                     scores.push_back(hypothesis.score);
@@ -703,6 +708,7 @@ std::vector<DecodingResult> BeamSearch::operator()(StepDecoder &decoder,
                 const Alive &best = sentence.alive.front(); // the highest cumulative log-prob
                 switch (options.earlyStopping) {
                 case EarlyStopping::Eager:
+                case EarlyStopping::Beam: // handled above
                     done = true;
                     break;
                 case EarlyStopping::Heuristic:

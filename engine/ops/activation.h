@@ -14,6 +14,8 @@ enum class Activation {
     Gelu,    // x * Phi(x), the exact erf form as in BERT / PyTorch's default (arXiv:1606.08415)
     Tanh,    // tanh(x)
     Sigmoid, // 1 / (1 + exp(-x))
+    Swish,   // x * sigmoid(x), a.k.a. SiLU (Ramachandran et al. 2017, arXiv:1710.05941): Marian's
+             // and OPUS-MT's feed-forward activation
 };
 
 const char *activationName(Activation activation);
@@ -34,6 +36,8 @@ inline float activationReference(Activation activation, float x)
         return std::tanh(x);
     case Activation::Sigmoid:
         return static_cast<float>(1.0 / (1.0 + std::exp(-static_cast<double>(x))));
+    case Activation::Swish:
+        return static_cast<float>(x / (1.0 + std::exp(-static_cast<double>(x))));
     }
     return x;
 }

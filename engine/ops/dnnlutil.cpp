@@ -17,6 +17,8 @@ const char *activationName(Activation activation)
         return "tanh";
     case Activation::Sigmoid:
         return "sigmoid";
+    case Activation::Swish:
+        return "swish";
     }
     return "?";
 }
@@ -78,6 +80,10 @@ void eltwiseParams(Activation activation, dnnl::algorithm &alg, float &alpha, fl
         return;
     case Activation::Sigmoid:
         alg = dnnl::algorithm::eltwise_logistic;
+        return;
+    case Activation::Swish:
+        alg = dnnl::algorithm::eltwise_swish; // x * sigmoid(alpha * x)
+        alpha = 1.0f;
         return;
     }
     throw std::invalid_argument("unknown activation " +

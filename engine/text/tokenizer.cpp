@@ -1,5 +1,7 @@
 #include "engine/text/tokenizer.h"
 
+#include "engine/jsonfile.h"
+#include "engine/limits.h"
 #include "engine/packageerror.h"
 
 #include <sentencepiece_processor.h>
@@ -19,36 +21,82 @@ Tokenizer::Tokenizer(const std::string &modelPath)
         throw PackageError(modelPath, {}, "the SentencePiece model has an empty vocabulary");
 }
 
+Tokenizer::Tokenizer(const std::string &modelPath, const std::string &vocabularyPath)
+    : Tokenizer(modelPath)
+{
+    // A vocabulary of the largest size allowed takes ~40 bytes a piece in JSON.
+    const nlohmann::json vocabulary =
+        readJsonFile(vocabularyPath, std::uint64_t(limits::kMaxVocabulary) * 256);
+    auto fail = [&](const std::string &message) {
+        throw PackageError(vocabularyPath, {}, message);
+    };
+    if (!vocabulary.is_object() || vocabulary.empty())
+        fail("expected a non-empty JSON object {\"piece\": id, ...}");
+    if (vocabulary.size() > static_cast<std::size_t>(limits::kMaxVocabulary))
+        fail(std::to_string(vocabulary.size()) + " pieces is more than the limit of " +
+             std::to_string(limits::kMaxVocabulary));
+    const auto size = static_cast<std::int64_t>(vocabulary.size());
+    m_pieces.assign(static_cast<std::size_t>(size), {});
+    std::vector<bool> seen(static_cast<std::size_t>(size), false);
+    for (const auto &[piece, id] : vocabulary.items()) {
+        if (!id.is_number_integer() || id.get<std::int64_t>() < 0 || id.get<std::int64_t>() >= size)
+            fail("the id of \"" + piece + "\" is " + id.dump() + ", expected an integer in [0, " +
+                 std::to_string(size) + ")");
+        const auto i = static_cast<std::size_t>(id.get<std::int64_t>());
+        if (seen[i])
+            fail("id " + std::to_string(i) + " is given to more than one piece");
+        seen[i] = true;
+        m_pieces[i] = piece;
+        m_ids.emplace(piece, static_cast<int>(i));
+    }
+    const auto special = [&](const char *piece, bool required) {
+        const auto it = m_ids.find(piece);
+        if (it == m_ids.end() && required)
+            fail(std::string("has no \"") + piece + "\" piece");
+        return it == m_ids.end() ? -1 : it->second;
+    };
+    m_eos = special("</s>", true);
+    m_unk = special("<unk>", true);
+    m_pad = special("<pad>", false);
+    m_vocabularyPath = vocabularyPath;
+}
+
 Tokenizer::~Tokenizer() = default;
 
 int Tokenizer::vocabSize() const
 {
-    return m_processor->GetPieceSize();
+    return m_pieces.empty() ? m_processor->GetPieceSize() : static_cast<int>(m_pieces.size());
 }
 
 int Tokenizer::padId() const
 {
-    return m_processor->pad_id();
+    return m_pieces.empty() ? m_processor->pad_id() : m_pad;
 }
 
 int Tokenizer::unkId() const
 {
-    return m_processor->unk_id();
+    return m_pieces.empty() ? m_processor->unk_id() : m_unk;
 }
 
 int Tokenizer::bosId() const
 {
-    return m_processor->bos_id();
+    return m_pieces.empty() ? m_processor->bos_id() : -1;
 }
 
 int Tokenizer::eosId() const
 {
-    return m_processor->eos_id();
+    return m_pieces.empty() ? m_processor->eos_id() : m_eos;
+}
+
+int Tokenizer::mapPiece(const std::string &piece) const
+{
+    const auto it = m_ids.find(piece);
+    return it == m_ids.end() ? m_unk : it->second;
 }
 
 int Tokenizer::pieceToId(const std::string &piece) const
 {
-    return m_processor->PieceToId(piece);
+    return m_pieces.empty() ? m_processor->PieceToId(piece) : mapPiece(piece);
 }
 
 std::string Tokenizer::idToPiece(int id) const
@@ -56,7 +104,7 @@ std::string Tokenizer::idToPiece(int id) const
     if (id < 0 || id >= vocabSize())
         throw std::out_of_range("token id " + std::to_string(id) + " outside the vocabulary of " +
                                 std::to_string(vocabSize()) + " pieces (" + m_path + ")");
-    return m_processor->IdToPiece(id);
+    return m_pieces.empty() ? m_processor->IdToPiece(id) : m_pieces[static_cast<std::size_t>(id)];
 }
 
 std::vector<Token> Tokenizer::encode(std::string_view text) const
@@ -82,7 +130,7 @@ std::vector<Token> Tokenizer::encode(std::string_view text) const
         span.end = std::max(span.end, span.begin);
         span = trimWhiteSpace(nfcText, span);
         Token token;
-        token.id = static_cast<int>(piece.id());
+        token.id = m_pieces.empty() ? static_cast<int>(piece.id()) : mapPiece(piece.piece());
         token.piece = piece.piece();
         token.bytes = normalized.toOriginal(span);
         token.chars = offsets.codePoints(token.bytes);
@@ -97,6 +145,11 @@ std::vector<int> Tokenizer::encodeIds(std::string_view text) const
 {
     const NormalizedText normalized(text);
     std::vector<int> ids;
+    if (!m_pieces.empty()) {
+        for (const Token &token : encode(text))
+            ids.push_back(token.id);
+        return ids;
+    }
     const auto status = m_processor->Encode(normalized.text(), &ids);
     if (!status.ok())
         throw std::runtime_error("SentencePiece cannot encode the text (" + m_path +
@@ -114,6 +167,21 @@ std::string Tokenizer::decode(const std::vector<int> &ids) const
                                         ": the vocabulary has " + std::to_string(size) +
                                         " pieces (" + m_path + ")");
     std::string text;
+    if (!m_pieces.empty()) {
+        // Control pieces decode to nothing, <unk> to SentencePiece's own unknown surface.
+        std::vector<std::string> pieces;
+        for (int id : ids) {
+            if (id == m_eos || id == m_pad)
+                continue;
+            pieces.push_back(id == m_unk ? m_processor->IdToPiece(m_processor->unk_id())
+                                         : m_pieces[static_cast<std::size_t>(id)]);
+        }
+        const auto status = m_processor->Decode(pieces, &text);
+        if (!status.ok())
+            throw std::runtime_error("SentencePiece cannot decode (" + m_path +
+                                     "): " + status.ToString());
+        return text;
+    }
     const auto status = m_processor->Decode(ids, &text);
     if (!status.ok())
         throw std::runtime_error("SentencePiece cannot decode (" + m_path +

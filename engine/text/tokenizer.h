@@ -17,6 +17,13 @@
 // here exclude white space, so a highlight covers only the word's letters. A piece that is only
 // "▁" gets an empty range at the end of the white space it stands for.
 //
+// Vocabulary files. A MarianMT model (OPUS-MT) numbers its pieces in its own vocab.json, not as
+// the SentencePiece model does: the second constructor splits with the SentencePiece model and
+// maps every piece through the vocabulary (a piece it lacks becomes <unk>), and decode() maps ids
+// back to pieces before SentencePiece joins them, as Hugging Face's MarianTokenizer does. Then
+// vocabSize(), pieceToId() and idToPiece() are the vocabulary's, the special ids are those of
+// "</s>", "<unk>" and "<pad>" in it, and there is no BOS.
+//
 // Thread safety: encode/decode are const and may run concurrently.
 #pragma once
 
@@ -25,6 +32,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace sentencepiece {
@@ -50,6 +58,10 @@ public:
     // Loads a SentencePiece model file; PackageError naming the file when it is missing or not a
     // SentencePiece model.
     explicit Tokenizer(const std::string &modelPath);
+    // A SentencePiece model whose pieces are numbered by `vocabularyPath`, a JSON object
+    // {"piece": id, ...} whose ids are 0 .. n-1, each once, with "</s>" and "<unk>" among the
+    // pieces (see above). PackageError naming the file for anything else.
+    Tokenizer(const std::string &modelPath, const std::string &vocabularyPath);
     ~Tokenizer();
     Tokenizer(const Tokenizer &) = delete;
     Tokenizer &operator=(const Tokenizer &) = delete;
@@ -73,9 +85,18 @@ public:
     // " ⁇ "). Throws std::invalid_argument for ids outside [0, vocabSize()).
     std::string decode(const std::vector<int> &ids) const;
 
+    // The vocabulary file ("" without one).
+    const std::string &vocabularyPath() const { return m_vocabularyPath; }
+
 private:
+    int mapPiece(const std::string &piece) const; // through the vocabulary, else <unk>
+
     std::string m_path;
     std::unique_ptr<sentencepiece::SentencePieceProcessor> m_processor;
+    std::string m_vocabularyPath;
+    std::vector<std::string> m_pieces;          // id -> piece (vocabulary only)
+    std::unordered_map<std::string, int> m_ids; // piece -> id
+    int m_unk = -1, m_eos = -1, m_pad = -1;
 };
 
 } // namespace glosa::engine

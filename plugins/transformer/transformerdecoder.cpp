@@ -20,6 +20,8 @@ namespace glosa::transformer {
 using engine::PackageError;
 using engine::Shape;
 using engine::Tensor;
+using engine::layers::closeSublayer;
+using engine::layers::sublayerInput;
 
 namespace {
 
@@ -46,15 +48,6 @@ float *mapRow(Tensor &maps, std::int64_t layer, std::int64_t head, std::int64_t 
     return maps.data<float>() + ((layer * heads + head) * rows + row) * columns;
 }
 
-void addInPlace(Tensor &x, const Tensor &y)
-{
-    float *a = x.data<float>();
-    const float *b = y.data<float>();
-    const std::int64_t n = x.numel();
-    for (std::int64_t i = 0; i < n; ++i)
-        a[i] += b[i];
-}
-
 // [a; b; ...] stacked along dim 0 (the fused projections), in the parts' dtype when they share
 // one (F16 weights stay F16 for Linear's fp16 kernel), else in F32.
 Tensor stackRows(const std::vector<Tensor> &parts)
@@ -77,25 +70,40 @@ Tensor stackRows(const std::vector<Tensor> &parts)
     return out;
 }
 
-void requireString(const engine::ModelPackage &package, const std::string &key,
-                   const std::string &expected)
+// A string hyperparameter parsed by `parse` (which throws std::invalid_argument naming the
+// accepted values), `fallback` when absent: older exports did not record the conventions that are
+// our defaults.
+template <typename T, typename Parse>
+T optionalName(const engine::ModelPackage &package, const std::string &key, T fallback, Parse parse)
 {
     if (!package.hyperparameters().contains(key))
-        return; // older exports did not record the conventions that are our defaults
-    const auto value = package.hyperparameter<std::string>(key);
-    if (value != expected)
-        package.hyperparameterError(key, "\"" + value +
-                                             "\" is not supported (this plugin implements \"" +
-                                             expected + "\")");
+        return fallback;
+    try {
+        return parse(package.hyperparameter<std::string>(key));
+    } catch (const std::invalid_argument &error) {
+        package.hyperparameterError(key, error.what());
+    }
 }
 
-void requireBool(const engine::ModelPackage &package, const std::string &key, bool expected)
+// "never_generate": an array of token ids in [0, vocab).
+std::vector<std::int32_t> tokenList(const engine::ModelPackage &package, const std::string &key,
+                                    std::int64_t vocab)
 {
-    if (!package.hyperparameters().contains(key))
-        return;
-    if (package.hyperparameter<bool>(key) != expected)
-        package.hyperparameterError(key, std::string(expected ? "false" : "true") +
-                                             " is not supported by this plugin");
+    const auto &h = package.hyperparameters();
+    const auto it = h.find(key);
+    if (it == h.end())
+        return {};
+    if (!it->is_array() || it->size() > static_cast<std::size_t>(vocab))
+        package.hyperparameterError(key, "must be an array of at most " + std::to_string(vocab) +
+                                             " token ids");
+    std::vector<std::int32_t> ids;
+    for (const auto &v : *it) {
+        if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() >= vocab)
+            package.hyperparameterError(key, v.dump() + " is not a token id in [0, " +
+                                                 std::to_string(vocab) + ")");
+        ids.push_back(v.get<std::int32_t>());
+    }
+    return ids;
 }
 
 } // namespace
@@ -131,12 +139,35 @@ TransformerConfig TransformerConfig::fromPackage(const engine::ModelPackage &pac
         package.hyperparameterError("layer_norm_eps", "must be positive");
     package.requireTokenIds({{"pad_id", c.padId}, {"bos_id", c.bosId}, {"eos_id", c.eosId}},
                             c.vocabSize);
-    requireString(package, "normalization", "pre-norm");
-    requireString(package, "activation", "relu");
-    requireString(package, "positional_encoding", "sinusoidal-interleaved");
-    requireString(package, "embedding_scale", "sqrt(d_model)");
-    requireBool(package, "tied_embeddings", true);
-    requireBool(package, "output_bias", false);
+    using namespace engine::layers;
+    c.shape.normalization =
+        optionalName(package, "normalization", Normalization::PreNorm, normalizationFromName);
+    c.shape.activation = optionalName(package, "activation", engine::ops::Activation::Relu,
+                                      feedForwardActivationFromName);
+    c.shape.positions = optionalName(package, "positional_encoding", PositionEncoding::Interleaved,
+                                     positionEncodingFromName);
+    c.shape.scaleEmbedding =
+        optionalName(package, "embedding_scale", true, [](const std::string &name) {
+            if (name != "sqrt(d_model)" && name != "none")
+                throw std::invalid_argument("\"" + name +
+                                            "\" is not an embedding scale (sqrt(d_model), none)");
+            return name == "sqrt(d_model)";
+        });
+    c.shape.finalNorms = package.hyperparameter<bool>("final_norms", c.shape.normalization ==
+                                                                         Normalization::PreNorm);
+    c.tiedOutput = package.hyperparameter<bool>("tied_embeddings", true);
+    c.outputBias = package.hyperparameter<bool>("output_bias", false);
+    c.sharedEmbeddings = package.hyperparameter<bool>("shared_embeddings", true);
+    c.sourceVocabSize = c.sharedEmbeddings
+                            ? c.vocabSize
+                            : package.boundedHyperparameter("source_vocab_size", 1, kMaxVocabulary);
+    c.decoderStartId = package.hyperparameter<std::int32_t>("decoder_start_id", c.bosId);
+    package.requireTokenIds({{"decoder_start_id", c.decoderStartId}}, c.vocabSize);
+    c.neverGenerate = tokenList(package, "never_generate", c.vocabSize);
+    for (std::int32_t id : c.neverGenerate)
+        if (id == c.eosId)
+            package.hyperparameterError("never_generate", "lists eos_id " + std::to_string(id) +
+                                                              ": nothing could end");
     return c;
 }
 
@@ -209,9 +240,21 @@ TransformerDecoder::TransformerDecoder(const engine::ModelPackage &package)
                                " pieces but the model's vocabulary (hyperparameters.vocab_size)"
                                " has " +
                                std::to_string(c.vocabSize));
+    const std::shared_ptr<const engine::Tokenizer> source = package.sourceTokenizer();
+    if (source && source->vocabSize() != c.sourceVocabSize)
+        throw PackageError(source->path(), "",
+                           "the source tokenizer has " + std::to_string(source->vocabSize()) +
+                               " pieces but the encoder's vocabulary has " +
+                               std::to_string(c.sourceVocabSize));
 
     // Every tensor is checked before any is used.
     std::vector<engine::TensorRequirement> required{{"embedding.weight", {c.vocabSize, d}}};
+    if (!c.sharedEmbeddings)
+        required.push_back({"source_embedding.weight", {c.sourceVocabSize, d}});
+    if (!c.tiedOutput)
+        required.push_back({"output.weight", {c.vocabSize, d}});
+    if (c.outputBias)
+        required.push_back({"output.bias", {c.vocabSize}});
     auto addNorm = [&](const std::string &prefix) {
         required.push_back({prefix + ".weight", {d}});
         required.push_back({prefix + ".bias", {d}});
@@ -235,7 +278,8 @@ TransformerDecoder::TransformerDecoder(const engine::ModelPackage &package)
         addNorm(p + ".ffn_norm");
         addFfn(p + ".ffn");
     }
-    addNorm("encoder.final_norm");
+    if (c.shape.finalNorms)
+        addNorm("encoder.final_norm");
     for (int l = 0; l < c.decoderLayers; ++l) {
         const std::string p = "decoder.layers." + std::to_string(l);
         addNorm(p + ".self_attn_norm");
@@ -245,7 +289,8 @@ TransformerDecoder::TransformerDecoder(const engine::ModelPackage &package)
         addNorm(p + ".ffn_norm");
         addFfn(p + ".ffn");
     }
-    addNorm("decoder.final_norm");
+    if (c.shape.finalNorms)
+        addNorm("decoder.final_norm");
     package.requireTensors(required);
 
     auto w = [&](const std::string &name) { return package.weight(name); };
@@ -265,8 +310,7 @@ TransformerDecoder::TransformerDecoder(const engine::ModelPackage &package)
     auto ffn = [&](const std::string &prefix, const std::string &normName) {
         FeedForward f;
         f.norm = norm(normName);
-        f.fc1 = linear(lw(prefix + ".fc1.weight"), w(prefix + ".fc1.bias"),
-                       engine::ops::Activation::Relu);
+        f.fc1 = linear(lw(prefix + ".fc1.weight"), w(prefix + ".fc1.bias"), c.shape.activation);
         f.fc2 = linear(lw(prefix + ".fc2.weight"), w(prefix + ".fc2.bias"));
         return f;
     };
@@ -291,34 +335,29 @@ TransformerDecoder::TransformerDecoder(const engine::ModelPackage &package)
         return a;
     };
 
-    const Tensor embedding = w("embedding.weight");
-    m_embedding = engine::ops::Embedding(embedding, static_cast<float>(std::sqrt(double(d))));
-    m_output = linear(lw("embedding.weight")); // tied: the same tensor
+    const float embeddingScale =
+        c.shape.scaleEmbedding ? static_cast<float>(std::sqrt(double(d))) : 1.0f;
+    m_embedding = engine::ops::Embedding(w("embedding.weight"), embeddingScale);
+    if (!c.sharedEmbeddings)
+        m_sourceEmbedding = engine::ops::Embedding(w("source_embedding.weight"), embeddingScale);
+    m_output = linear(lw(c.tiedOutput ? "embedding.weight" : "output.weight"),
+                      c.outputBias ? w("output.bias") : Tensor());
     for (int l = 0; l < c.encoderLayers; ++l) {
         const std::string p = "encoder.layers." + std::to_string(l);
         m_encoder.push_back({selfAttention(p + ".self_attn", p + ".self_attn_norm"),
                              ffn(p + ".ffn", p + ".ffn_norm")});
     }
-    m_encoderNorm = norm("encoder.final_norm");
+    if (c.shape.finalNorms)
+        m_encoderNorm = norm("encoder.final_norm");
     for (int l = 0; l < c.decoderLayers; ++l) {
         const std::string p = "decoder.layers." + std::to_string(l);
         m_decoder.push_back({selfAttention(p + ".self_attn", p + ".self_attn_norm"),
                              crossAttention(p + ".cross_attn", p + ".cross_attn_norm"),
                              ffn(p + ".ffn", p + ".ffn_norm")});
     }
-    m_decoderNorm = norm("decoder.final_norm");
-
-    // PE[pos, 2i] = sin(pos / 10000^(2i/d)), PE[pos, 2i+1] = cos(...), in double then rounded to
-    // float, as sinusoidal_positions() does.
-    m_positions = Tensor({c.maxPositions, d});
-    float *pe = m_positions.data<float>();
-    for (std::int64_t pos = 0; pos < c.maxPositions; ++pos)
-        for (std::int64_t i = 0; i < d; i += 2) {
-            const double angle = static_cast<double>(pos) /
-                                 std::pow(10000.0, static_cast<double>(i) / static_cast<double>(d));
-            pe[pos * d + i] = static_cast<float>(std::sin(angle));
-            pe[pos * d + i + 1] = static_cast<float>(std::cos(angle));
-        }
+    if (c.shape.finalNorms)
+        m_decoderNorm = norm("decoder.final_norm");
+    m_positions = engine::layers::sinusoidalPositions(c.maxPositions, d, c.shape.positions);
     m_alignmentLayer = c.alignmentLayer; // see the header: aligns best
 }
 
@@ -362,11 +401,23 @@ engine::AttentionMaps TransformerDecoder::inspectAttention(const std::vector<std
     return maps;
 }
 
-// out [n, d] = E[ids] * sqrt(d) + PE[positions]; ids [n] I32.
-void TransformerDecoder::embed(const Tensor &ids, const std::vector<std::int64_t> &positions,
-                               Tensor &out) const
+Tensor TransformerDecoder::encoderOutput(const std::vector<std::int32_t> &source)
 {
-    m_embedding(ids, out);
+    Tensor memory;
+    struct Capture
+    {
+        Tensor *&slot;
+        ~Capture() { slot = nullptr; } // also when encode() throws
+    } capture{m_memoryOut = &memory};
+    encode({source});
+    return memory;
+}
+
+// out [n, d] = E[ids] * scale + PE[positions]; ids [n] I32.
+void TransformerDecoder::embed(const engine::ops::Embedding &embedding, const Tensor &ids,
+                               const std::vector<std::int64_t> &positions, Tensor &out) const
+{
+    embedding(ids, out);
     const std::int64_t d = m_config.dModel;
     float *x = out.data<float>();
     const float *pe = m_positions.data<float>();
@@ -385,7 +436,7 @@ TransformerDecoder::encode(const std::vector<std::vector<std::int32_t>> &sources
     const std::int64_t d = c.dModel, heads = c.heads, dh = c.headDim();
     const auto batch = static_cast<std::int64_t>(sources.size());
     auto state =
-        std::make_unique<State>(sources, c.vocabSize, c.maxPositions, "TransformerDecoder");
+        std::make_unique<State>(sources, c.sourceVocabSize, c.maxPositions, "TransformerDecoder");
     state->dModel = d;
     const std::int64_t S = state->maxSourceLength;
     state->selfKeys.resize(c.decoderLayers);
@@ -396,21 +447,22 @@ TransformerDecoder::encode(const std::vector<std::vector<std::int32_t>> &sources
     // x [B*S, d]; padded positions hold PAD and are computed like PyTorch does (their keys are
     // masked out everywhere, so their values never matter).
     Tensor ids({batch * S}, engine::DType::I32);
+    // With separate vocabularies the target's pad id may lie outside the source's.
+    const std::int32_t padding = c.padId < c.sourceVocabSize ? c.padId : 0;
     std::vector<std::int64_t> positions(batch * S);
     std::int32_t *idp = ids.data<std::int32_t>();
     for (std::int64_t b = 0; b < batch; ++b)
         for (std::int64_t s = 0; s < S; ++s) {
-            idp[b * S + s] = s < state->lengths[b] ? sources[b][s] : c.padId;
+            idp[b * S + s] = s < state->lengths[b] ? sources[b][s] : padding;
             positions[b * S + s] = s;
         }
     Tensor x, normed, qkv, context, projected, hidden;
-    embed(ids, positions, x);
+    embed(c.sharedEmbeddings ? m_embedding : m_sourceEmbedding, ids, positions, x);
     const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
     const std::vector<std::int64_t> &lengths = state->lengths;
     for (int l = 0; l < c.encoderLayers; ++l) {
         const EncoderLayer &layer = m_encoder[l];
-        layer.self.norm(x, normed);
-        layer.self.qkv(normed, qkv); // [B*S, 3d]
+        layer.self.qkv(sublayerInput(c.shape, layer.self.norm, x, normed), qkv); // [B*S, 3d]
         context.resize({batch * S, d});
         const float *q = qkv.data<float>();
         float *ctx = context.data<float>();
@@ -433,16 +485,19 @@ TransformerDecoder::encode(const std::vector<std::vector<std::int32_t>> &sources
             }
         }
         layer.self.out(context, projected);
-        addInPlace(x, projected);
-        layer.ffn.norm(x, normed);
-        layer.ffn.fc1(normed, hidden);
+        closeSublayer(c.shape, layer.self.norm, x, projected);
+        layer.ffn.fc1(sublayerInput(c.shape, layer.ffn.norm, x, normed), hidden);
         layer.ffn.fc2(hidden, projected);
-        addInPlace(x, projected);
+        closeSublayer(c.shape, layer.ffn.norm, x, projected);
     }
-    m_encoderNorm(x, normed); // memory [B*S, d]
+    if (c.shape.finalNorms)
+        m_encoderNorm(x, x);
+    const Tensor &memory = x; // [B*S, d]
+    if (m_memoryOut)
+        *m_memoryOut = memory.clone();
     state->crossKeyValues.resize(c.decoderLayers);
     for (int l = 0; l < c.decoderLayers; ++l) {
-        m_decoder[l].cross.keyValue(normed, state->crossKeyValues[l]); // [B*S, 2d]
+        m_decoder[l].cross.keyValue(memory, state->crossKeyValues[l]); // [B*S, 2d]
         state->crossKeyValues[l] = state->crossKeyValues[l].reshaped({batch, S, 2 * d});
     }
     return state;
@@ -501,8 +556,8 @@ void TransformerDecoder::step(engine::DecoderState &base, const Tensor &lastToke
     for (int l = 0; l < c.decoderLayers; ++l) {
         const DecoderLayer &layer = m_decoder[l];
         // Self-attention over positions 0..t, with this step's key and value appended.
-        layer.self.norm(st.x, st.normed);
-        layer.self.qkv(st.normed, st.qkv); // [rows, 3d]
+        layer.self.qkv(sublayerInput(c.shape, layer.self.norm, st.x, st.normed),
+                       st.qkv); // [rows, 3d]
         float *keys = st.selfKeys[l].data<float>();
         float *values = st.selfValues[l].data<float>();
         const float *qkv = st.qkv.data<float>();
@@ -525,11 +580,11 @@ void TransformerDecoder::step(engine::DecoderState &base, const Tensor &lastToke
                 std::memcpy(mapRow(m_recording->decoderSelf, l, h, t), probs + h * probStride,
                             (t + 1) * sizeof(float));
         layer.self.out(st.context, st.projected);
-        addInPlace(st.x, st.projected);
+        closeSublayer(c.shape, layer.self.norm, st.x, st.projected);
 
         // Cross-attention over the row's sentence.
-        layer.cross.norm(st.x, st.normed);
-        layer.cross.query(st.normed, st.query); // [rows, d]
+        layer.cross.query(sublayerInput(c.shape, layer.cross.norm, st.x, st.normed),
+                          st.query); // [rows, d]
         const float *q = st.query.data<float>();
         const float *memory = st.crossKeyValues[l].data<float>();
         const std::int32_t *sentence = st.rowSentence.data();
@@ -566,16 +621,24 @@ void TransformerDecoder::step(engine::DecoderState &base, const Tensor &lastToke
             }
         }
         layer.cross.out(st.context, st.projected);
-        addInPlace(st.x, st.projected);
+        closeSublayer(c.shape, layer.cross.norm, st.x, st.projected);
 
-        layer.ffn.norm(st.x, st.normed);
-        layer.ffn.fc1(st.normed, st.hidden);
+        layer.ffn.fc1(sublayerInput(c.shape, layer.ffn.norm, st.x, st.normed), st.hidden);
         layer.ffn.fc2(st.hidden, st.projected);
-        addInPlace(st.x, st.projected);
+        closeSublayer(c.shape, layer.ffn.norm, st.x, st.projected);
     }
-    m_decoderNorm(st.x, st.normed);
-    m_output(st.normed, st.logits); // [rows, vocab]
+    if (c.shape.finalNorms)
+        m_decoderNorm(st.x, st.x);
+    m_output(st.x, st.logits); // [rows, vocab]
     m_logSoftmax(st.logits, logProbs);
+    // After the softmax, as Hugging Face's bad_words_ids: the other tokens keep the
+    // probabilities the model gave them.
+    if (!c.neverGenerate.empty()) {
+        float *lp = logProbs.data<float>();
+        for (std::int64_t r = 0; r < rows; ++r)
+            for (std::int32_t id : c.neverGenerate)
+                lp[r * c.vocabSize + id] = -std::numeric_limits<float>::infinity();
+    }
     st.step = t + 1;
 }
 

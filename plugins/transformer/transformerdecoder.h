@@ -15,6 +15,18 @@
 // tied to the shared embedding without bias. tests/parity/tst_parity_transformer.cpp checks it
 // against PyTorch on tiny random-weight packages exported by the training code.
 //
+// Other Transformer families are other settings of the same layers (engine/layers/transformer.h,
+// as CTranslate2's layers/transformer.h), read from model.json's "hyperparameters":
+// "normalization" (pre-norm | post-norm), "activation" (relu | gelu | swish),
+// "positional_encoding" (sinusoidal-interleaved | sinusoidal-halves), "embedding_scale"
+// (sqrt(d_model) | none), "final_norms", "tied_embeddings" (false: an "output.weight"),
+// "output_bias" (an "output.bias" added to the logits), "shared_embeddings" (false: the encoder
+// reads "source_embedding.weight" of "source_vocab_size" rows), "decoder_start_id" (the first
+// decoder input; default bos_id) and "never_generate" (ids whose log-probability is set to -inf
+// after the softmax, as Hugging Face's bad_words_ids). MarianMT (OPUS-MT) packages made by
+// `glosa-cli models import` (engine/import/marianimport.h) use them; tests/parity/
+// tst_parity_marian.cpp checks them against Hugging Face transformers' outputs.
+//
 // Decoding keeps, per state, a key/value cache for the decoder self-attention (one position is
 // appended per step; reorder() gathers rows by beam origin, in place when the origins only drop
 // rows) and the cross-attention keys/values, computed once per sentence from the encoder output
@@ -49,6 +61,7 @@
 #include "engine/decoding/alignmentsource.h"
 #include "engine/decoding/attentioninspector.h"
 #include "engine/decoding/stepdecoder.h"
+#include "engine/layers/transformer.h"
 #include "engine/ops/embedding.h"
 #include "engine/ops/layernorm.h"
 #include "engine/ops/linear.h"
@@ -79,6 +92,15 @@ struct TransformerConfig
     std::int32_t padId = 0;
     std::int32_t bosId = 2;
     std::int32_t eosId = 3;
+    // The first decoder input: bos_id for our models, <pad> for MarianMT.
+    std::int32_t decoderStartId = 2;
+    // Ids never generated: their log-probability is -inf after the softmax (Marian's <pad>).
+    std::vector<std::int32_t> neverGenerate;
+    engine::layers::TransformerShape shape;
+    bool tiedOutput = true;           // the output projection is the (target) embedding
+    bool outputBias = false;          // "output.bias" [vocab] added to the logits
+    bool sharedEmbeddings = true;     // encoder and decoder read one embedding
+    std::int64_t sourceVocabSize = 0; // the encoder's vocabulary (= vocabSize when shared)
     // The decoder layer whose cross-attention is the alignment by default: "alignment_layer" in
     // the package when tools/alignment_heads.py found another one better, else the penultimate.
     int alignmentLayer = 0;
@@ -101,7 +123,7 @@ public:
 
     // engine::TextStepDecoder
     std::int64_t vocabularySize() const override { return m_config.vocabSize; }
-    std::int32_t startToken() const override { return m_config.bosId; }
+    std::int32_t startToken() const override { return m_config.decoderStartId; }
     std::int32_t endToken() const override { return m_config.eosId; }
     std::int64_t maxTargetLength() const override { return m_config.maxPositions; }
     engine::AlignmentSource *alignmentSource() override { return this; }
@@ -118,6 +140,9 @@ public:
               engine::Tensor &logProbs, engine::Tensor &attention) override;
 
     const TransformerConfig &config() const { return m_config; }
+    // The encoder's output for one source (ids with the final EOS): [source length, d_model],
+    // what the cross-attention reads. For parity tests against other implementations.
+    engine::Tensor encoderOutput(const std::vector<std::int32_t> &source);
     int decoderLayers() const { return m_config.decoderLayers; }
     int attentionHeads() const { return static_cast<int>(m_config.heads); }
 
@@ -148,7 +173,7 @@ private:
     struct FeedForward
     {
         engine::ops::LayerNorm norm;
-        engine::ops::Linear fc1; // [ffn, d], ReLU fused
+        engine::ops::Linear fc1; // [ffn, d], the activation fused
         engine::ops::Linear fc2; // [d, ffn]
     };
     struct EncoderLayer
@@ -164,23 +189,26 @@ private:
     };
     class State;
 
-    void embed(const engine::Tensor &ids, const std::vector<std::int64_t> &positions,
-               engine::Tensor &out) const;
+    void embed(const engine::ops::Embedding &embedding, const engine::Tensor &ids,
+               const std::vector<std::int64_t> &positions, engine::Tensor &out) const;
 
     TransformerConfig m_config;
-    engine::ops::Embedding m_embedding; // scaled by sqrt(d_model)
+    engine::ops::Embedding m_embedding;       // the decoder's, scaled by sqrt(d_model) or 1
+    engine::ops::Embedding m_sourceEmbedding; // the encoder's when not shared
     engine::Tensor m_positions;         // [maxPositions, d]
     std::vector<EncoderLayer> m_encoder;
     engine::ops::LayerNorm m_encoderNorm;
     std::vector<DecoderLayer> m_decoder;
     engine::ops::LayerNorm m_decoderNorm;
-    engine::ops::Linear m_output; // tied: embedding [vocab, d], no bias
+    engine::ops::Linear m_output; // [vocab, d]: tied to the embedding or its own; optional bias
     engine::ops::LogSoftmax m_logSoftmax;
     int m_alignmentLayer = 0;
     int m_alignmentHead = kAverageHeads;
     // Set only during inspectAttention() (one sentence, one row): encode() and step() then copy
     // every head's weights into it. Null otherwise, so that a search pays one test per layer.
     engine::AttentionMaps *m_recording = nullptr;
+    // Set only during encoderOutput(): encode() copies the encoder's output into it.
+    engine::Tensor *m_memoryOut = nullptr;
 };
 
 } // namespace glosa::transformer

@@ -34,6 +34,7 @@ private slots:
         QTest::newRow("gelu") << Activation::Gelu;
         QTest::newRow("tanh") << Activation::Tanh;
         QTest::newRow("sigmoid") << Activation::Sigmoid;
+        QTest::newRow("swish") << Activation::Swish;
         QTest::newRow("none") << Activation::None;
     }
     void elementwise()

@@ -72,7 +72,8 @@ private slots:
                          {"relu6", 7, 33, true, Activation::Relu6},
                          {"gelu", 100, 3, false, Activation::Gelu},
                          {"tanh", 3, 100, true, Activation::Tanh},
-                         {"sigmoid", 33, 33, true, Activation::Sigmoid}};
+                         {"sigmoid", 33, 33, true, Activation::Sigmoid},
+                         {"swish", 48, 20, true, Activation::Swish}};
             for (const auto &c : cases)
                 QTest::addRow("%s %s", k, c.name)
                     << c.in << c.out << c.bias << c.activation << kernel;
@@ -150,7 +151,7 @@ private slots:
                 QTest::addRow("%dx%d%s", s.in, s.out, bias ? " bias" : "")
                     << s.in << s.out << bias << Activation::None;
         for (Activation a : {Activation::Relu, Activation::Relu6, Activation::Gelu,
-                             Activation::Tanh, Activation::Sigmoid})
+                             Activation::Tanh, Activation::Sigmoid, Activation::Swish})
             for (bool bias : {false, true})
                 QTest::addRow("37x19 %s%s", activationName(a), bias ? " bias" : "")
                     << 37 << 19 << bias << a;

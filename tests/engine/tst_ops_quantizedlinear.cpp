@@ -70,6 +70,7 @@ private slots:
                     << rows << s.in << s.out << bool((rows + s.out) % 2) << Activation::None;
         QTest::addRow("relu") << 5 << 256 << 1024 << true << Activation::Relu;
         QTest::addRow("gelu") << 5 << 64 << 48 << true << Activation::Gelu;
+        QTest::addRow("swish") << 5 << 64 << 48 << true << Activation::Swish;
     }
     void matchesReferences()
     {

@@ -124,6 +124,68 @@ bool hasRepeatedNgram(const Tokens &tokens, int n)
     return false;
 }
 
+// Hugging Face's beam search with early_stopping=True, written plainly from
+// transformers' generation/utils.py (_beam_search): per step, every (hypothesis, token) pair by
+// cumulative log-probability; an EOS among the first `beam` finishes a hypothesis (scored
+// log P / |Y|^α, |Y| counting EOS), the best `beam` others continue; stop once `beam`
+// hypotheses are finished and return the best-scored of them.
+Scored huggingFaceBeam(const TableStepDecoder::Distribution &distribution, const Tokens &source,
+                       const DecodingOptions &options)
+{
+    struct Alive
+    {
+        Tokens tokens;
+        double logProb;
+    };
+    std::vector<Alive> alive{{{}, 0.0}};
+    std::vector<Scored> finished;
+    while (!alive.empty() && static_cast<int>(finished.size()) < options.beamSize) {
+        struct Candidate
+        {
+            std::size_t parent;
+            std::int32_t token;
+            double logProb;
+        };
+        std::vector<Candidate> candidates;
+        for (std::size_t h = 0; h < alive.size(); ++h) {
+            const std::vector<double> p = distribution(source, alive[h].tokens);
+            double sum = 0.0;
+            for (double value : p)
+                sum += value;
+            for (std::int32_t v = 0; v < static_cast<std::int32_t>(p.size()); ++v)
+                if (p[v] > 0)
+                    candidates.push_back(
+                        {h, v, alive[h].logProb + static_cast<float>(std::log(p[v] / sum))});
+        }
+        std::stable_sort(
+            candidates.begin(), candidates.end(),
+            [](const Candidate &a, const Candidate &b) { return a.logProb > b.logProb; });
+        std::vector<Alive> next;
+        for (std::size_t rank = 0; rank < candidates.size(); ++rank) {
+            const Candidate &c = candidates[rank];
+            Tokens tokens = alive[c.parent].tokens;
+            const int length = static_cast<int>(tokens.size()) + 1;
+            if (c.token == EOS) {
+                if (rank < static_cast<std::size_t>(options.beamSize))
+                    finished.push_back(
+                        {tokens, finalScore(options, static_cast<float>(c.logProb), length)});
+                continue;
+            }
+            if (static_cast<int>(next.size()) == options.beamSize)
+                break;
+            tokens.push_back(c.token);
+            if (length >= options.maxLength)
+                finished.push_back(
+                    {tokens, finalScore(options, static_cast<float>(c.logProb), length)});
+            else
+                next.push_back({tokens, c.logProb});
+        }
+        alive = std::move(next);
+    }
+    return *std::max_element(finished.begin(), finished.end(),
+                             [](const Scored &a, const Scored &b) { return a.score < b.score; });
+}
+
 DecodingOptions beamOptions(int beam, LengthNormalization normalization, float alpha)
 {
     DecodingOptions options;
@@ -204,6 +266,10 @@ private slots:
                 << seed << int(LengthNormalization::Gnmt) << 1.5f;
             QTest::addRow("table %d, average", seed)
                 << seed << int(LengthNormalization::Average) << 0.0f;
+            QTest::addRow("table %d, power 0.5", seed)
+                << seed << int(LengthNormalization::Power) << 0.5f;
+            QTest::addRow("table %d, power 1.2", seed)
+                << seed << int(LengthNormalization::Power) << 1.2f;
         }
     }
     void wideBeamIsExhaustive()
@@ -251,6 +317,34 @@ private slots:
         }
     }
 
+    void beamEarlyStoppingIsHuggingFaces_data()
+    {
+        QTest::addColumn<int>("seed");
+        QTest::addColumn<int>("beam");
+        QTest::addColumn<float>("alpha");
+        for (int seed = 1; seed <= 8; ++seed)
+            for (int beam : {2, 4})
+                for (float alpha : {1.0f, 0.6f})
+                    QTest::addRow("table %d, beam %d, alpha %.1f", seed, beam, alpha)
+                        << seed << beam << alpha;
+    }
+    void beamEarlyStoppingIsHuggingFaces()
+    {
+        QFETCH(int, seed);
+        QFETCH(int, beam);
+        QFETCH(float, alpha);
+        const auto distribution = hashed(seed, 6, 0.35);
+        TableStepDecoder decoder(6, BOS, EOS, distribution);
+        DecodingOptions options = beamOptions(beam, LengthNormalization::Power, alpha);
+        options.earlyStopping = EarlyStopping::Beam;
+        options.maxLength = 12;
+        const Tokens source = {A, B, EOS};
+        const Scored expected = huggingFaceBeam(distribution, source, options);
+        const Hypothesis best = decode(decoder, {source}, options)[0].hypotheses.at(0);
+        QCOMPARE(spell(best.tokens), spell(expected.tokens));
+        QVERIFY(std::abs(best.score - expected.score) < 1e-5);
+    }
+
     void beamOneIsGreedy_data()
     {
         QTest::addColumn<int>("seed");
@@ -288,6 +382,8 @@ private slots:
         QTest::newRow("gnmt 0") << int(LengthNormalization::Gnmt) << 0.0f << "a";
         QTest::newRow("gnmt 1") << int(LengthNormalization::Gnmt) << 1.0f << "bcd";
         QTest::newRow("average") << int(LengthNormalization::Average) << 0.0f << "bcd";
+        QTest::newRow("power 0") << int(LengthNormalization::Power) << 0.0f << "a";
+        QTest::newRow("power 1") << int(LengthNormalization::Power) << 1.0f << "bcd";
     }
     void lengthPenaltyChangesTheWinner()
     {
@@ -326,6 +422,10 @@ private slots:
         QVERIFY(std::abs(finalScore(options, -3.0f, 7) + 3.0 / std::pow(2.0, 0.6)) < 1e-6);
         options.lengthNormalization = LengthNormalization::Average;
         QCOMPARE(finalScore(options, -3.0f, 4), -0.75f);
+        // Hugging Face's length_penalty: log P / |Y|^α
+        options.lengthNormalization = LengthNormalization::Power;
+        options.lengthPenalty = 0.5f;
+        QCOMPARE(finalScore(options, -3.0f, 4), -1.5f);
         options.lengthNormalization = LengthNormalization::None;
         options.coveragePenalty = 0.2f;
         // cp = β Σ_j log(min(coverage_j, 1)): 0.2 × (log 0.5 + log 1 + log 1e-6 (clamped))

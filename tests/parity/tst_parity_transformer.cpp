@@ -51,6 +51,8 @@ private slots:
     void int8PackageRefusesBrokenScales();
     void int8CloseToFloat32_data();
     void int8CloseToFloat32();
+    void sameWeightsInOtherShapes_data();
+    void sameWeightsInOtherShapes();
     void refusesBadPackages_data();
     void refusesBadPackages();
     void shippedModelTranslates();
@@ -471,18 +473,68 @@ void TestParityTransformer::refusesBadPackages_data()
     QTest::newRow("more layers") << "decoder_layers"
                                  << "3"
                                  << "decoder.layers.2";
-    QTest::newRow("post-norm") << "normalization"
-                               << "\"post-norm\""
-                               << "hyperparameters.normalization";
+    QTest::newRow("unknown normalization") << "normalization"
+                                           << "\"sandwich-norm\""
+                                           << "hyperparameters.normalization";
+    QTest::newRow("unknown activation") << "activation"
+                                        << "\"mish\""
+                                        << "hyperparameters.activation";
+    QTest::newRow("output bias without its tensor") << "output_bias"
+                                                    << "true"
+                                                    << "output.bias";
     QTest::newRow("heads") << "heads"
                            << "5"
                            << "not divisible";
-    QTest::newRow("untied") << "tied_embeddings"
-                            << "false"
-                            << "hyperparameters.tied_embeddings";
+    QTest::newRow("untied without an output matrix") << "tied_embeddings"
+                                                     << "false"
+                                                     << "output.weight";
+    QTest::newRow("separate embeddings without the source's") << "shared_embeddings"
+                                                              << "false"
+                                                              << "source_vocab_size";
     QTest::newRow("vocabulary") << "vocab_size"
                                 << "301"
                                 << "pieces";
+}
+
+// The Transformer's options that add tensors (engine/layers/transformer.h): the tiny package
+// with its tied embedding copied into output.weight, or into source_embedding.weight, or with a
+// zero output.bias, must give exactly the golden outputs of the shape it came from.
+void TestParityTransformer::sameWeightsInOtherShapes_data()
+{
+    QTest::addColumn<QString>("shape");
+    QTest::newRow("untied output") << QStringLiteral("untied");
+    QTest::newRow("separate source embedding") << QStringLiteral("separate");
+    QTest::newRow("zero output bias") << QStringLiteral("bias");
+}
+
+void TestParityTransformer::sameWeightsInOtherShapes()
+{
+    QFETCH(QString, shape);
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const std::string dir = packageDir(QStringLiteral("transformer-tiny"));
+    const engine::SafeTensorsFile weights(dir + "/model.safetensors");
+    std::vector<std::pair<std::string, engine::Tensor>> tensors;
+    for (const std::string &name : weights.names())
+        tensors.emplace_back(name, weights.loadFloat(name));
+    const engine::Tensor embedding = weights.loadFloat("embedding.weight");
+    nlohmann::json changes;
+    if (shape == "untied") {
+        tensors.emplace_back("output.weight", embedding.clone());
+        changes = {{"tied_embeddings", false}};
+    } else if (shape == "separate") {
+        tensors.emplace_back("source_embedding.weight", embedding.clone());
+        changes = {{"shared_embeddings", false}, {"source_vocab_size", embedding.dim(0)}};
+    } else {
+        tensors.emplace_back("output.bias", engine::Tensor({embedding.dim(0)}));
+        changes = {{"output_bias", true}};
+    }
+    const std::string copy = copyWithHyperparameters(dir, tmp.path(), changes);
+    engine::writeSafeTensors(copy + "/model.safetensors", tensors);
+    const Golden g = Golden::load(dir);
+    TransformerDecoder model(engine::ModelPackage::load(copy));
+    checkGreedy(model, g);
+    checkBeam(model, g, true);
 }
 
 // A copy of the tiny package with one hyperparameter changed: the plugin must say what is wrong

@@ -1,0 +1,706 @@
+#include "engine/import/marianimport.h"
+
+#include "engine/import/torchcheckpoint.h"
+#include "engine/jsonfile.h"
+#include "engine/layers/transformer.h"
+#include "engine/limits.h"
+#include "engine/package.h"
+#include "engine/safetensors.h"
+#include "engine/text/tokenizer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <regex>
+#include <sstream>
+
+namespace glosa::engine {
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr std::uint64_t kMaxConfigBytes = 1 << 20;
+constexpr std::uint64_t kMaxModelCardBytes = 1 << 20;
+
+// --- config.json -----------------------------------------------------------------------------
+
+struct ConfigReader
+{
+    const json &config;
+    const std::string &path;
+
+    [[noreturn]] void fail(const std::string &key, const std::string &message) const
+    {
+        throw PackageError(path, {}, "\"" + key + "\" " + message);
+    }
+    // [minimum, maximum] are engine/limits.h's for sizes, the vocabulary for token ids.
+    std::int64_t integer(const std::string &key, std::int64_t minimum, std::int64_t maximum,
+                         std::optional<std::int64_t> fallback = std::nullopt,
+                         const char *bound = "the limits of engine/limits.h") const
+    {
+        const auto it = config.find(key);
+        if (it == config.end() || it->is_null()) {
+            if (!fallback)
+                fail(key, "is missing");
+            return *fallback;
+        }
+        if (!it->is_number_integer())
+            fail(key, "is " + it->dump() + ", expected an integer");
+        const std::int64_t value =
+            it->is_number_unsigned() && it->get<std::uint64_t>() > std::uint64_t(maximum)
+                ? maximum + 1
+                : it->get<std::int64_t>();
+        if (value < minimum || value > maximum)
+            fail(key, "is " + it->dump() + ", outside [" + std::to_string(minimum) + ", " +
+                          std::to_string(maximum) + "] (" + bound + ")");
+        return value;
+    }
+    bool boolean(const std::string &key, bool fallback) const
+    {
+        const auto it = config.find(key);
+        if (it == config.end() || it->is_null())
+            return fallback;
+        if (!it->is_boolean())
+            fail(key, "is " + it->dump() + ", expected true or false");
+        return it->get<bool>();
+    }
+    std::string string(const std::string &key, const std::string &fallback) const
+    {
+        const auto it = config.find(key);
+        if (it == config.end() || it->is_null())
+            return fallback;
+        if (!it->is_string())
+            fail(key, "is " + it->dump() + ", expected a string");
+        return it->get<std::string>();
+    }
+};
+
+// --- Weights: model.safetensors or pytorch_model.bin -------------------------------------------
+
+class HfWeights
+{
+public:
+    explicit HfWeights(const fs::path &folder)
+    {
+        const fs::path safetensors = folder / "model.safetensors";
+        const fs::path bin = folder / "pytorch_model.bin";
+        for (const char *sharded : {"model.safetensors.index.json", "pytorch_model.bin.index.json"})
+            if (fs::exists(folder / sharded) && !fs::exists(safetensors) && !fs::exists(bin))
+                throw PackageError((folder / sharded).string(), {},
+                                   "the weights are split into shards, which Glosa does not "
+                                   "import (OPUS-MT models come in one file)");
+        if (fs::exists(safetensors)) {
+            m_path = safetensors.string();
+            m_safetensors = std::make_unique<SafeTensorsFile>(m_path);
+        } else if (fs::exists(bin)) {
+            m_path = bin.string();
+            m_torch = std::make_unique<TorchCheckpoint>(m_path);
+        } else {
+            throw PackageError(folder.string(), {},
+                               "has neither model.safetensors nor pytorch_model.bin");
+        }
+    }
+    const std::string &path() const { return m_path; }
+    std::string fileName() const { return fs::path(m_path).filename().string(); }
+
+    // Hugging Face stores MarianMTModel's tensors under "model." (and lm_head, final_logits_bias
+    // outside it); a MarianModel checkpoint has them without the prefix.
+    std::optional<std::string> find(const std::string &name) const
+    {
+        for (const std::string &candidate : {"model." + name, name})
+            if (m_safetensors ? m_safetensors->contains(candidate) : m_torch->contains(candidate))
+                return candidate;
+        return std::nullopt;
+    }
+    Tensor load(const std::string &stored, const Shape &expected) const
+    {
+        const Shape shape = m_safetensors ? m_safetensors->shape(stored) : m_torch->shape(stored);
+        if (!expected.empty() && shape != expected)
+            throw PackageError(m_path, stored,
+                               "has shape " + shapeToString(shape) + ", expected " +
+                                   shapeToString(expected) + " from config.json");
+        return m_safetensors ? m_safetensors->loadFloat(stored) : m_torch->loadFloat(stored);
+    }
+    Shape shape(const std::string &stored) const
+    {
+        return m_safetensors ? m_safetensors->shape(stored) : m_torch->shape(stored);
+    }
+
+private:
+    std::string m_path;
+    std::unique_ptr<SafeTensorsFile> m_safetensors;
+    std::unique_ptr<TorchCheckpoint> m_torch;
+};
+
+// Row-wise int8 as tools/export_package.py quantize_int8 writes it (docs/model-package.md).
+std::pair<Tensor, Tensor> quantizeRows(const Tensor &w)
+{
+    const std::int64_t rows = w.dim(0), columns = w.numel() / std::max<std::int64_t>(rows, 1);
+    Tensor codes(w.shape(), DType::I8);
+    Tensor scales({rows});
+    const float *src = w.data<float>();
+    std::int8_t *dst = codes.data<std::int8_t>();
+    float *scale = scales.data<float>();
+    for (std::int64_t r = 0; r < rows; ++r) {
+        float amax = 0.0f;
+        for (std::int64_t c = 0; c < columns; ++c)
+            amax = std::max(amax, std::fabs(src[r * columns + c]));
+        scale[r] = amax > 0.0f ? amax / 127.0f : 1.0f;
+        for (std::int64_t c = 0; c < columns; ++c) {
+            const float q = src[r * columns + c] / scale[r];
+            const float rounded = std::trunc(q + (q >= 0.0f ? 0.5f : -0.5f));
+            dst[r * columns + c] = static_cast<std::int8_t>(std::clamp(rounded, -127.0f, 127.0f));
+        }
+    }
+    return {std::move(codes), std::move(scales)};
+}
+
+// --- The model card and the languages ---------------------------------------------------------
+
+struct ModelCard
+{
+    std::string licence;
+    std::vector<std::string> languages;
+};
+
+// The YAML front matter of a Hugging Face model card: "license: x" and "language:" as a list
+// ("- en" lines) or inline ("[en, es]" or "en"). Only these keys are read.
+ModelCard readModelCard(const fs::path &path)
+{
+    ModelCard card;
+    std::error_code error;
+    if (!fs::is_regular_file(path, error) || fs::file_size(path, error) > kMaxModelCardBytes)
+        return card;
+    std::ifstream in(path);
+    std::string line;
+    if (!std::getline(in, line) || line.rfind("---", 0) != 0)
+        return card;
+    const auto trim = [](std::string s) {
+        const auto first = s.find_first_not_of(" \t\r'\"");
+        const auto last = s.find_last_not_of(" \t\r'\"");
+        return first == std::string::npos ? std::string() : s.substr(first, last - first + 1);
+    };
+    bool inLanguages = false;
+    while (std::getline(in, line) && line.rfind("---", 0) != 0) {
+        if (inLanguages && trim(line).rfind("- ", 0) == 0) {
+            card.languages.push_back(trim(trim(line).substr(2)));
+            continue;
+        }
+        inLanguages = false;
+        if (line.rfind("license:", 0) == 0) {
+            card.licence = trim(line.substr(8));
+        } else if (line.rfind("language:", 0) == 0) {
+            std::string value = trim(line.substr(9));
+            if (value.empty()) {
+                inLanguages = true;
+                continue;
+            }
+            value.erase(std::remove_if(value.begin(), value.end(),
+                                       [](char c) { return c == '[' || c == ']'; }),
+                        value.end());
+            std::stringstream items(value);
+            for (std::string item; std::getline(items, item, ',');)
+                if (!trim(item).empty())
+                    card.languages.push_back(trim(item));
+        }
+    }
+    return card;
+}
+
+bool isLanguageCode(const std::string &code)
+{
+    static const std::regex pattern("[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*");
+    return std::regex_match(code, pattern);
+}
+
+bool isValidPackageId(const std::string &id)
+{
+    static const std::regex pattern("[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}");
+    return std::regex_match(id, pattern);
+}
+
+// Removes the staging folder unless the import got to its rename.
+struct Staging
+{
+    fs::path path;
+    bool keep = false;
+    ~Staging()
+    {
+        if (!keep && !path.empty()) {
+            std::error_code ignored;
+            fs::remove_all(path, ignored);
+        }
+    }
+};
+
+} // namespace
+
+json marianHyperparameters(const json &config, const std::string &path)
+{
+    if (!config.is_object())
+        throw PackageError(path, {}, "expected a JSON object (a Hugging Face model config)");
+    const ConfigReader c{config, path};
+    if (!config.contains("model_type"))
+        throw PackageError(path, {},
+                           "has no \"model_type\": not a Hugging Face model config (Glosa "
+                           "imports MarianMT models, model_type marian)");
+    const std::string type = c.string("model_type", "");
+    if (type != "marian")
+        throw PackageError(path, {},
+                           "model_type " + type +
+                               " is not supported; Glosa imports MarianMT (model_type marian, "
+                               "the Helsinki-NLP opus-mt-* models)");
+    using namespace limits;
+    const std::int64_t d = c.integer("d_model", 2, kMaxModelWidth);
+    const std::int64_t heads = c.integer("encoder_attention_heads", 1, kMaxModelWidth);
+    const std::int64_t ffn = c.integer("encoder_ffn_dim", 1, kMaxModelWidth);
+    if (c.integer("decoder_attention_heads", 1, kMaxModelWidth, heads) != heads)
+        c.fail("decoder_attention_heads", "differs from encoder_attention_heads, which Glosa's "
+                                          "Transformer does not support");
+    if (c.integer("decoder_ffn_dim", 1, kMaxModelWidth, ffn) != ffn)
+        c.fail("decoder_ffn_dim", "differs from encoder_ffn_dim, which Glosa's Transformer does "
+                                  "not support");
+    if (d % heads != 0)
+        c.fail("d_model", std::to_string(d) + " is not divisible by the " + std::to_string(heads) +
+                              " attention heads");
+    if (d % 2 != 0)
+        c.fail("d_model", std::to_string(d) + " must be even (sinusoidal positions)");
+    const std::int64_t vocab = c.integer("vocab_size", 1, kMaxVocabulary);
+    const std::int64_t targetVocab = c.integer("decoder_vocab_size", 1, kMaxVocabulary, vocab);
+    const bool shared = c.boolean("share_encoder_decoder_embeddings", true);
+    if (shared && targetVocab != vocab)
+        c.fail("decoder_vocab_size", std::to_string(targetVocab) + " differs from vocab_size " +
+                                         std::to_string(vocab) +
+                                         " while share_encoder_decoder_embeddings is true");
+    const char *ids = "the target vocabulary, decoder_vocab_size";
+    const std::int64_t pad = c.integer("pad_token_id", 0, targetVocab - 1, std::nullopt, ids);
+    const std::int64_t eos = c.integer("eos_token_id", 0, targetVocab - 1, 0, ids);
+    const std::int64_t start = c.integer("decoder_start_token_id", 0, targetVocab - 1, pad, ids);
+    std::string activation = c.string("activation_function", "gelu");
+    try {
+        layers::feedForwardActivationFromName(activation);
+    } catch (const std::invalid_argument &error) {
+        c.fail("activation_function", error.what());
+    }
+    if (activation == "silu")
+        activation = "swish";
+    json h = {
+        {"d_model", d},
+        {"heads", heads},
+        {"ffn_dim", ffn},
+        {"encoder_layers", c.integer("encoder_layers", 1, kMaxLayers)},
+        {"decoder_layers", c.integer("decoder_layers", 1, kMaxLayers)},
+        {"max_positions", c.integer("max_position_embeddings", 1, kMaxPositions)},
+        // nn.LayerNorm's default: modeling_marian.py gives none.
+        {"layer_norm_eps", 1e-5},
+        {"vocab_size", targetVocab},
+        {"pad_id", pad},
+        {"eos_id", eos},
+        {"bos_id", start},
+        {"decoder_start_id", start},
+        {"never_generate", json::array({pad})},
+        // modeling_marian.py: layers are post-norm whatever the config says (it has no
+        // normalize_before), positions are MarianSinusoidalPositionalEmbedding's halves.
+        {"normalization", "post-norm"},
+        {"final_norms", false},
+        {"activation", activation},
+        {"positional_encoding", "sinusoidal-halves"},
+        {"embedding_scale", c.boolean("scale_embedding", false) ? "sqrt(d_model)" : "none"},
+        {"shared_embeddings", shared},
+        {"tied_embeddings", c.boolean("tie_word_embeddings", true)},
+        {"output_bias", true},
+    };
+    if (!shared)
+        h["source_vocab_size"] = vocab;
+    if (pad == eos)
+        c.fail("pad_token_id", "equals eos_token_id: <pad> is never generated, so nothing could "
+                               "end");
+    return h;
+}
+
+MarianImport importMarian(const std::string &sourceFolder, const std::string &destinationRoot,
+                          const MarianImportOptions &options)
+{
+    const fs::path source = fs::absolute(sourceFolder).lexically_normal();
+    std::error_code error;
+    if (!fs::is_directory(source, error))
+        throw PackageError(sourceFolder, {},
+                           "not a folder (a MarianMT model is a folder with "
+                           "config.json, weights and tokenizer files)");
+    const fs::path configPath = source / "config.json";
+    if (!fs::exists(configPath))
+        throw PackageError(configPath.string(), {},
+                           "file not found: not a Hugging Face model folder");
+    const json config = readJsonFile(configPath.string(), kMaxConfigBytes);
+    json h = marianHyperparameters(config, configPath.string());
+    const auto progress = [&](double fraction) {
+        if (options.cancelled && options.cancelled())
+            throw PackageError(source.string(), {}, "the import was cancelled");
+        if (options.progress)
+            options.progress(fraction);
+    };
+    progress(0.0);
+
+    // Generation defaults: generation_config.json, else the same keys in config.json (older
+    // uploads keep them there).
+    const fs::path generationPath = source / "generation_config.json";
+    const json generation = fs::exists(generationPath)
+                                ? readJsonFile(generationPath.string(), kMaxConfigBytes)
+                                : config;
+    const std::string generationFile =
+        fs::exists(generationPath) ? generationPath.string() : configPath.string();
+    if (!generation.is_object())
+        throw PackageError(generationFile, {}, "expected a JSON object");
+    const ConfigReader g{generation, generationFile};
+    const std::int64_t targetVocab = h["vocab_size"];
+    for (const auto &[key, value] : generation.items()) {
+        if (key != "bad_words_ids" || value.is_null())
+            continue;
+        // Single-token entries are tokens never generated; longer sequences are not supported
+        // and would change the output, so they are refused.
+        if (!value.is_array() || value.size() > static_cast<std::size_t>(targetVocab))
+            g.fail(key, "expected a list of token-id lists");
+        for (const json &words : value) {
+            if (!words.is_array() || words.size() != 1 || !words[0].is_number_integer() ||
+                words[0].get<std::int64_t>() < 0 || words[0].get<std::int64_t>() >= targetVocab)
+                g.fail(key, "holds " + words.dump() +
+                                "; Glosa supports single token ids in [0, vocab_size)");
+            const std::int64_t id = words[0];
+            if (id == h["eos_id"].get<std::int64_t>())
+                g.fail(key, "forbids the end token " + std::to_string(id));
+            if (std::find(h["never_generate"].begin(), h["never_generate"].end(), id) ==
+                h["never_generate"].end())
+                h["never_generate"].push_back(id);
+        }
+    }
+    const std::int64_t beams = g.integer("num_beams", 1, limits::kMaxBeamSize, 1);
+    const auto lengthPenalty = [&]() -> double {
+        const auto it = generation.find("length_penalty");
+        if (it == generation.end() || it->is_null())
+            return 1.0;
+        if (!it->is_number() || !std::isfinite(it->get<double>()) || it->get<double>() < 0)
+            g.fail("length_penalty", "is " + it->dump() + ", expected a number ≥ 0");
+        return it->get<double>();
+    }();
+    // Hugging Face counts the decoder start token in max_length.
+    const std::int64_t maxLength = std::clamp<std::int64_t>(
+        g.integer("max_length", 2, 1 << 30, 257) - 1, 1, limits::kMaxDecodeLength);
+    std::string earlyStopping = "heuristic";
+    if (generation.contains("early_stopping") && generation["early_stopping"].is_boolean() &&
+        generation["early_stopping"].get<bool>())
+        earlyStopping = "beam";
+    json decoding = {{"strategy", beams > 1 ? "beam" : "greedy"},
+                     {"beam_size", std::max<std::int64_t>(beams, 1)},
+                     {"length_normalization", "power"},
+                     {"length_penalty", lengthPenalty},
+                     {"early_stopping", earlyStopping},
+                     {"max_length", maxLength}};
+    const std::int64_t noRepeat = g.integer("no_repeat_ngram_size", 0, limits::kMaxNgramSize, 0);
+    if (noRepeat > 0)
+        decoding["no_repeat_ngram_size"] = noRepeat;
+
+    // Tokenizer files: one joint vocabulary, or vocab.json + target_vocab.json.
+    const fs::path tokenizerConfigPath = source / "tokenizer_config.json";
+    const json tokenizerConfig = fs::exists(tokenizerConfigPath)
+                                     ? readJsonFile(tokenizerConfigPath.string(), kMaxConfigBytes)
+                                     : json::object();
+    if (!tokenizerConfig.is_object())
+        throw PackageError(tokenizerConfigPath.string(), {}, "expected a JSON object");
+    const ConfigReader t{tokenizerConfig, tokenizerConfigPath.string()};
+    const bool separateVocabularies = t.boolean("separate_vocabs", false);
+    for (const char *file : {"source.spm", "target.spm", "vocab.json"})
+        if (!fs::is_regular_file(source / file))
+            throw PackageError((source / file).string(), {},
+                               "file not found (a MarianMT folder holds source.spm, target.spm "
+                               "and vocab.json)");
+    const std::string targetVocabularyFile =
+        separateVocabularies ? "target_vocab.json" : "vocab.json";
+    if (!fs::is_regular_file(source / targetVocabularyFile))
+        throw PackageError((source / targetVocabularyFile).string(), {},
+                           "file not found (tokenizer_config.json says separate_vocabs)");
+    const Tokenizer sourceTokenizer((source / "source.spm").string(),
+                                    (source / "vocab.json").string());
+    const Tokenizer targetTokenizer((source / "target.spm").string(),
+                                    (source / targetVocabularyFile).string());
+    const std::int64_t sourceVocab =
+        h.contains("source_vocab_size") ? h["source_vocab_size"].get<std::int64_t>() : targetVocab;
+    const auto checkVocabulary = [&](const Tokenizer &tokenizer, std::int64_t expected,
+                                     const char *key) {
+        if (tokenizer.vocabSize() != expected)
+            throw PackageError(
+                tokenizer.vocabularyPath(), {},
+                "vocabulary size mismatch: the file has " + std::to_string(tokenizer.vocabSize()) +
+                    " pieces but config.json's " + key + " is " + std::to_string(expected));
+    };
+    checkVocabulary(sourceTokenizer, sourceVocab, "vocab_size");
+    checkVocabulary(targetTokenizer, targetVocab,
+                    separateVocabularies ? "decoder_vocab_size" : "vocab_size");
+    if (targetTokenizer.eosId() != h["eos_id"].get<std::int64_t>() ||
+        targetTokenizer.padId() != h["pad_id"].get<std::int64_t>())
+        throw PackageError(targetTokenizer.vocabularyPath(), {},
+                           "its </s> and <pad> ids (" + std::to_string(targetTokenizer.eosId()) +
+                               ", " + std::to_string(targetTokenizer.padId()) +
+                               ") differ from config.json's eos_token_id and pad_token_id (" +
+                               h["eos_id"].dump() + ", " + h["pad_id"].dump() + ")");
+
+    // Languages, licence.
+    const ModelCard card = readModelCard(source / "README.md");
+    std::string from = options.sourceLanguage, to = options.targetLanguage;
+    const auto fill = [&](const std::string &a, const std::string &b) {
+        if (from.empty() && to.empty() && isLanguageCode(a) && isLanguageCode(b)) {
+            from = a;
+            to = b;
+        }
+    };
+    fill(t.string("source_lang", ""), t.string("target_lang", ""));
+    if (card.languages.size() == 2)
+        fill(card.languages[0], card.languages[1]);
+    std::smatch match;
+    const std::string folderName = source.filename().string();
+    static const std::regex pair(".*-([a-z]{2,3})-([a-z]{2,3})$");
+    if (std::regex_match(folderName, match, pair))
+        fill(match[1], match[2]);
+    if (from.empty() || to.empty() || !isLanguageCode(from) || !isLanguageCode(to))
+        throw PackageError(source.string(), {},
+                           "cannot tell the languages (tokenizer_config.json's source_lang and "
+                           "target_lang, the model card, the folder name): give them (--from, "
+                           "--to)");
+    const std::string licence = card.licence.empty()
+                                    ? "unknown (see the model's source: " + source.string() + ")"
+                                    : card.licence;
+
+    // The package id and its folder.
+    std::string id = options.id;
+    if (id.empty())
+        id = isValidPackageId(folderName) && folderName != "safetensors" && folderName != "bin"
+                 ? folderName
+                 : "marian-" + from + "-" + to;
+    if (!isValidPackageId(id))
+        throw PackageError(source.string(), {},
+                           "\"" + id +
+                               "\" is not a valid package id (letters, digits, '-', '_', "
+                               "'.'; not starting with '.' or '-')");
+    const fs::path root = fs::absolute(destinationRoot).lexically_normal();
+    fs::create_directories(root, error);
+    if (error)
+        throw PackageError(root.string(), {}, "cannot create the folder: " + error.message());
+    const fs::path destination = root / id;
+    if (fs::exists(destination))
+        throw PackageError(destination.string(), {},
+                           "already exists (a model with id \"" + id +
+                               "\" is installed there; remove it first or choose another id)");
+    Staging staging;
+    std::string stagingTemplate = (root / ".import-XXXXXX").string();
+    if (!::mkdtemp(stagingTemplate.data()))
+        throw PackageError(root.string(), {}, "cannot create a staging folder");
+    staging.path = stagingTemplate;
+
+    // Weights, renamed into the Transformer plugin's layout.
+    const HfWeights weights(source);
+    const std::int64_t d = h["d_model"], ffn = h["ffn_dim"];
+    const bool shared = h["shared_embeddings"], tied = h["tied_embeddings"];
+    struct Item
+    {
+        std::string ours, theirs;
+        Shape shape;
+    };
+    std::vector<Item> items;
+    const auto require = [&](const std::string &ours, const std::vector<std::string> &theirs,
+                             const Shape &shape) {
+        for (const std::string &name : theirs)
+            if (const auto stored = weights.find(name)) {
+                items.push_back({ours, *stored, shape});
+                return;
+            }
+        throw PackageError(weights.path(), "model." + theirs.front(),
+                           "not found (a MarianMT checkpoint has it)");
+    };
+    // The embeddings: the vocabulary size must agree with vocab.json.
+    const auto embedding = [&](const std::string &ours, const std::vector<std::string> &theirs,
+                               std::int64_t rows, const std::string &vocabulary) {
+        for (const std::string &name : theirs)
+            if (const auto stored = weights.find(name)) {
+                const Shape shape = weights.shape(*stored);
+                if (shape.size() == 2 && shape[0] != rows)
+                    throw PackageError(weights.path(), *stored,
+                                       "vocabulary size mismatch: the weights have " +
+                                           std::to_string(shape[0]) + " rows but " + vocabulary +
+                                           " has " + std::to_string(rows) + " pieces");
+                items.push_back({ours, *stored, {rows, d}});
+                return;
+            }
+        throw PackageError(weights.path(), "model." + theirs.front(),
+                           "not found (a MarianMT checkpoint has it)");
+    };
+    if (shared) {
+        embedding("embedding.weight", {"shared.weight", "decoder.embed_tokens.weight"}, targetVocab,
+                  targetVocabularyFile);
+    } else {
+        embedding("embedding.weight", {"decoder.embed_tokens.weight"}, targetVocab,
+                  targetVocabularyFile);
+        embedding("source_embedding.weight", {"encoder.embed_tokens.weight"}, sourceVocab,
+                  "vocab.json");
+    }
+    if (!tied)
+        embedding("output.weight", {"lm_head.weight"}, targetVocab, targetVocabularyFile);
+    if (const auto bias = weights.find("final_logits_bias"))
+        items.push_back({"output.bias", *bias, {1, targetVocab}});
+    else
+        h["output_bias"] = false;
+    const auto attention = [&](const std::string &ours, const std::string &theirs) {
+        for (const char *proj : {"q_proj", "k_proj", "v_proj", "out_proj"}) {
+            require(ours + "." + proj + ".weight", {theirs + "." + proj + ".weight"}, {d, d});
+            require(ours + "." + proj + ".bias", {theirs + "." + proj + ".bias"}, {d});
+        }
+    };
+    const auto norm = [&](const std::string &ours, const std::string &theirs) {
+        require(ours + ".weight", {theirs + ".weight"}, {d});
+        require(ours + ".bias", {theirs + ".bias"}, {d});
+    };
+    const auto feedForward = [&](const std::string &ours, const std::string &theirs) {
+        require(ours + ".fc1.weight", {theirs + ".fc1.weight"}, {ffn, d});
+        require(ours + ".fc1.bias", {theirs + ".fc1.bias"}, {ffn});
+        require(ours + ".fc2.weight", {theirs + ".fc2.weight"}, {d, ffn});
+        require(ours + ".fc2.bias", {theirs + ".fc2.bias"}, {d});
+    };
+    for (int l = 0; l < h["encoder_layers"].get<int>(); ++l) {
+        const std::string ours = "encoder.layers." + std::to_string(l);
+        const std::string theirs = "encoder.layers." + std::to_string(l);
+        attention(ours + ".self_attn", theirs + ".self_attn");
+        norm(ours + ".self_attn_norm", theirs + ".self_attn_layer_norm");
+        feedForward(ours + ".ffn", theirs);
+        norm(ours + ".ffn_norm", theirs + ".final_layer_norm");
+    }
+    for (int l = 0; l < h["decoder_layers"].get<int>(); ++l) {
+        const std::string ours = "decoder.layers." + std::to_string(l);
+        const std::string theirs = "decoder.layers." + std::to_string(l);
+        attention(ours + ".self_attn", theirs + ".self_attn");
+        norm(ours + ".self_attn_norm", theirs + ".self_attn_layer_norm");
+        attention(ours + ".cross_attn", theirs + ".encoder_attn");
+        norm(ours + ".cross_attn_norm", theirs + ".encoder_attn_layer_norm");
+        feedForward(ours + ".ffn", theirs);
+        norm(ours + ".ffn_norm", theirs + ".final_layer_norm");
+    }
+
+    // Stored position tables (older uploads) must be the sinusoidal halves we compute.
+    for (const char *stack : {"encoder", "decoder"}) {
+        const auto stored = weights.find(std::string(stack) + ".embed_positions.weight");
+        if (!stored)
+            continue;
+        const Shape shape = weights.shape(*stored);
+        if (shape.size() != 2 || shape[1] != d || shape[0] < 1 || shape[0] > limits::kMaxPositions)
+            throw PackageError(weights.path(), *stored,
+                               "has shape " + shapeToString(shape) + ", expected [positions, " +
+                                   std::to_string(d) + "]");
+        const Tensor table = weights.load(*stored, {});
+        const Tensor expected =
+            layers::sinusoidalPositions(shape[0], d, layers::PositionEncoding::Halves);
+        const float *a = table.data<float>();
+        const float *b = expected.data<float>();
+        for (std::int64_t i = 0; i < table.numel(); ++i)
+            if (std::fabs(a[i] - b[i]) > 1e-3f)
+                throw PackageError(weights.path(), *stored,
+                                   "is not Marian's sinusoidal position table (value " +
+                                       std::to_string(i) + " is " + std::to_string(a[i]) +
+                                       ", expected " + std::to_string(b[i]) +
+                                       "); learned positions are not supported");
+    }
+
+    std::vector<std::pair<std::string, Tensor>> converted;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        progress(0.9 * static_cast<double>(i) / static_cast<double>(items.size()));
+        const Item &item = items[i];
+        Tensor w = weights.load(item.theirs, item.shape);
+        if (item.ours == "output.bias")
+            w = w.reshaped({targetVocab}).clone();
+        if (options.int8 && w.rank() >= 2) {
+            auto [codes, scales] = quantizeRows(w);
+            converted.emplace_back(item.ours, std::move(codes));
+            converted.emplace_back(item.ours + ".scale", std::move(scales));
+        } else {
+            converted.emplace_back(item.ours, std::move(w));
+        }
+    }
+    progress(0.9);
+    writeSafeTensors((staging.path / "model.safetensors").string(), converted,
+                     {{"format", "pt"},
+                      {"architecture", "transformer"},
+                      {"id", id},
+                      {"imported_from", "huggingface-marian"}});
+    converted.clear();
+
+    for (const std::string &file :
+         {std::string("source.spm"), std::string("target.spm"), std::string("vocab.json"),
+          targetVocabularyFile, std::string("README.md")}) {
+        if (!fs::exists(source / file) || fs::exists(staging.path / file))
+            continue;
+        fs::copy_file(source / file, staging.path / file, error);
+        if (error)
+            throw PackageError((source / file).string(), {},
+                               "cannot copy it into the package: " + error.message());
+    }
+
+    const std::time_t now = std::time(nullptr);
+    char date[32];
+    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    json manifest = {
+        {"format_version", 1},
+        {"id", id},
+        {"version", "1.0.0"},
+        {"name", from + " → " + to + " (MarianMT, imported from " + folderName + ")"},
+        {"task", "translation"},
+        {"architecture", "transformer"},
+        {"plugin", "transformer"},
+        {"languages", {{"source", from}, {"target", to}}},
+        {"hyperparameters", h},
+        {"tokenizer",
+         {{"type", "sentencepiece"},
+          {"source", "source.spm"},
+          {"target", "target.spm"},
+          {"source_vocabulary", "vocab.json"},
+          {"target_vocabulary", targetVocabularyFile}}},
+        {"weights", "model.safetensors"},
+        {"decoding", decoding},
+        {"training",
+         {{"data",
+           json::array({{{"name", "as stated in the model card (README.md) of " + folderName},
+                         {"licence", licence},
+                         {"attribution", "the model's authors (for OPUS-MT: Helsinki-NLP, "
+                                         "Tiedemann and Thottingal 2020), imported from " +
+                                             source.string()}}})}}},
+        {"licence", licence},
+        {"imported_from",
+         {{"folder", source.string()},
+          {"format", "huggingface-marian"},
+          {"weights", weights.fileName()},
+          {"date", date},
+          {"config", config},
+          {"generation_config", fs::exists(generationPath) ? generation : json()}}},
+    };
+    if (options.int8)
+        manifest["compute_type"] = "int8";
+    {
+        std::ofstream out(staging.path / "model.json", std::ios::binary);
+        out << manifest.dump(2) << "\n";
+        if (!out)
+            throw PackageError((staging.path / "model.json").string(), {}, "cannot write the file");
+    }
+    // The package must load as any other before it becomes visible.
+    ModelPackage::load(staging.path.string());
+    progress(1.0);
+    fs::rename(staging.path, destination, error);
+    if (error)
+        throw PackageError(destination.string(), {},
+                           "cannot move the imported package into place: " + error.message());
+    staging.keep = true;
+    return {id, destination.string()};
+}
+
+} // namespace glosa::engine

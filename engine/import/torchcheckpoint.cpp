@@ -1,0 +1,851 @@
+#include "engine/import/torchcheckpoint.h"
+
+#include "engine/limits.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <set>
+#include <unordered_map>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace glosa::engine {
+
+namespace {
+
+// data.pkl of a state dict takes ~60 bytes a tensor; 8 MB is >100,000 tensors. The machine
+// makes at most one object per opcode, and at most this many in all.
+constexpr std::size_t kMaxPickleBytes = std::size_t(8) << 20;
+constexpr std::size_t kMaxPickleObjects = std::size_t(1) << 20;
+
+struct StorageClass
+{
+    const char *name;
+    std::size_t elementSize;
+};
+// torch.save names a storage by its legacy typed class (torch/storage.py _pickle_storage_type).
+constexpr StorageClass kStorageClasses[] = {
+    {"FloatStorage", 4}, {"HalfStorage", 2}, {"BFloat16Storage", 2}, {"DoubleStorage", 8},
+    {"LongStorage", 8},  {"IntStorage", 4},  {"ShortStorage", 2},    {"CharStorage", 1},
+    {"ByteStorage", 1},  {"BoolStorage", 1}};
+
+const StorageClass *storageClass(const std::string &name)
+{
+    for (const StorageClass &c : kStorageClasses)
+        if (name == c.name)
+            return &c;
+    return nullptr;
+}
+
+// --- The pickle machine ----------------------------------------------------------------------
+
+enum class Kind : std::uint8_t {
+    None,
+    Bool,
+    Int,
+    Float,
+    String,
+    Tuple,
+    List,
+    Dict,
+    Global,
+    Storage,
+    Tensor
+};
+
+enum class Callable : std::uint8_t { None, OrderedDict, RebuildTensor, RebuildParameter, Storage };
+
+struct Object
+{
+    Kind kind = Kind::None;
+    Callable callable = Callable::None; // Global
+    std::int64_t integer = 0;           // Int, Bool; Storage: elements
+    std::string text;                   // String; Global: "module.name"; Storage: key
+    std::string storageType;            // Storage, Global of a storage class
+    std::vector<std::size_t> items;     // Tuple, List; Dict: key, value, key, value, ...
+    std::size_t tensor = 0;             // Tensor: index into Machine::tensors
+};
+
+const char *kindName(Kind kind)
+{
+    switch (kind) {
+    case Kind::None:
+        return "None";
+    case Kind::Bool:
+        return "a boolean";
+    case Kind::Int:
+        return "an integer";
+    case Kind::Float:
+        return "a float";
+    case Kind::String:
+        return "a string";
+    case Kind::Tuple:
+        return "a tuple";
+    case Kind::List:
+        return "a list";
+    case Kind::Dict:
+        return "a dict";
+    case Kind::Global:
+        return "a global";
+    case Kind::Storage:
+        return "a storage";
+    case Kind::Tensor:
+        return "a tensor";
+    }
+    return "?";
+}
+
+class Machine
+{
+public:
+    Machine(std::string_view bytes, const std::string &path) : m_bytes(bytes), m_path(path) {}
+
+    std::map<std::string, PickledTensor> run()
+    {
+        if (m_bytes.size() > kMaxPickleBytes)
+            fail("data.pkl is " + std::to_string(m_bytes.size()) +
+                 " bytes, more than the limit of " + std::to_string(kMaxPickleBytes));
+        while (true) {
+            const std::size_t at = m_at;
+            const auto op = static_cast<unsigned char>(take(1)[0]);
+            if (op == '.') // STOP
+                return result();
+            step(op, at);
+        }
+    }
+
+private:
+    [[noreturn]] void fail(const std::string &message) const
+    {
+        throw PackageError(m_path, {}, "pytorch_model.bin: " + message);
+    }
+
+    std::string_view take(std::size_t n)
+    {
+        if (n > m_bytes.size() - m_at)
+            fail("the pickle ends in the middle of an opcode at byte " + std::to_string(m_at) +
+                 " (a truncated file?)");
+        const std::string_view out = m_bytes.substr(m_at, n);
+        m_at += n;
+        return out;
+    }
+    std::uint64_t littleEndian(std::size_t n)
+    {
+        const std::string_view b = take(n);
+        std::uint64_t v = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            v |= std::uint64_t(static_cast<unsigned char>(b[i])) << (8 * i);
+        return v;
+    }
+    std::string line()
+    {
+        const std::size_t end = m_bytes.find('\n', m_at);
+        if (end == std::string_view::npos || end - m_at > 256)
+            fail("a GLOBAL opcode without its newline-terminated name");
+        std::string out(m_bytes.substr(m_at, end - m_at));
+        m_at = end + 1;
+        return out;
+    }
+
+    std::size_t make(Object object)
+    {
+        if (m_objects.size() >= kMaxPickleObjects)
+            fail("more than " + std::to_string(kMaxPickleObjects) + " objects");
+        m_objects.push_back(std::move(object));
+        return m_objects.size() - 1;
+    }
+    void push(std::size_t object) { m_stack.push_back(object); }
+    std::size_t pop()
+    {
+        if (m_stack.size() <= (m_marks.empty() ? 0 : m_marks.back()))
+            fail("an opcode pops from an empty stack");
+        const std::size_t top = m_stack.back();
+        m_stack.pop_back();
+        return top;
+    }
+    std::size_t top()
+    {
+        if (m_stack.size() <= (m_marks.empty() ? 0 : m_marks.back()))
+            fail("an opcode reads from an empty stack");
+        return m_stack.back();
+    }
+    // Everything above the last MARK, which is removed.
+    std::vector<std::size_t> popMark()
+    {
+        if (m_marks.empty())
+            fail("an opcode needs a MARK that is not there");
+        const std::size_t mark = m_marks.back();
+        m_marks.pop_back();
+        std::vector<std::size_t> items(m_stack.begin() + static_cast<std::ptrdiff_t>(mark),
+                                       m_stack.end());
+        m_stack.resize(mark);
+        return items;
+    }
+    Object &object(std::size_t index) { return m_objects[index]; }
+    Object &expect(std::size_t index, Kind kind, const char *what)
+    {
+        Object &o = m_objects[index];
+        if (o.kind != kind)
+            fail(std::string(what) + " is " + kindName(o.kind) + ", expected " + kindName(kind));
+        return o;
+    }
+    std::size_t makeInt(std::int64_t value, Kind kind = Kind::Int)
+    {
+        Object o;
+        o.kind = kind;
+        o.integer = value;
+        return make(std::move(o));
+    }
+    std::size_t makeString(std::string_view text)
+    {
+        Object o;
+        o.kind = Kind::String;
+        o.text = std::string(text);
+        return make(std::move(o));
+    }
+    std::size_t makeContainer(Kind kind, std::vector<std::size_t> items = {})
+    {
+        Object o;
+        o.kind = kind;
+        o.items = std::move(items);
+        return make(std::move(o));
+    }
+    void addToList(std::size_t list, const std::vector<std::size_t> &items)
+    {
+        expect(list, Kind::List, "APPEND's target")
+            .items.insert(object(list).items.end(), items.begin(), items.end());
+    }
+    void addToDict(std::size_t dict, const std::vector<std::size_t> &items)
+    {
+        if (items.size() % 2 != 0)
+            fail("SETITEMS with an odd number of keys and values");
+        Object &d = expect(dict, Kind::Dict, "SETITEM's target");
+        d.items.insert(d.items.end(), items.begin(), items.end());
+    }
+
+    // GLOBAL module name: only what torch.save writes for a state dict.
+    std::size_t global(const std::string &module, const std::string &name)
+    {
+        Object o;
+        o.kind = Kind::Global;
+        o.text = module + "." + name;
+        if (module == "collections" && name == "OrderedDict")
+            o.callable = Callable::OrderedDict;
+        else if (module == "torch._utils" && name == "_rebuild_tensor_v2")
+            o.callable = Callable::RebuildTensor;
+        else if (module == "torch._utils" && name == "_rebuild_parameter")
+            o.callable = Callable::RebuildParameter;
+        else if (module == "torch" && storageClass(name)) {
+            o.callable = Callable::Storage;
+            o.storageType = name;
+        } else
+            fail("the pickle names the global '" + o.text +
+                 "', which is not one a PyTorch state dict needs: Glosa reads only tensors "
+                 "from pytorch_model.bin and runs none of its code");
+        return make(std::move(o));
+    }
+
+    std::vector<std::int64_t> ints(std::size_t tuple, const char *what)
+    {
+        std::vector<std::int64_t> out;
+        for (std::size_t item : expect(tuple, Kind::Tuple, what).items)
+            out.push_back(expect(item, Kind::Int, what).integer);
+        return out;
+    }
+
+    // REDUCE callable args: only the tensor rebuilds and OrderedDict().
+    std::size_t reduce(std::size_t callable, std::size_t argsIndex)
+    {
+        const Object &f = m_objects[callable];
+        if (f.kind != Kind::Global || f.callable == Callable::None ||
+            f.callable == Callable::Storage)
+            fail(std::string("REDUCE of ") +
+                 (f.kind == Kind::Global ? "'" + f.text + "'" : std::string(kindName(f.kind))) +
+                 " is not allowed: only tensor rebuilds and OrderedDict() are");
+        const std::vector<std::size_t> args =
+            expect(argsIndex, Kind::Tuple, "REDUCE's arguments").items;
+        switch (f.callable) {
+        case Callable::OrderedDict:
+            if (!args.empty())
+                fail("OrderedDict() with arguments");
+            return makeContainer(Kind::Dict);
+        case Callable::RebuildParameter:
+            if (args.empty())
+                fail("_rebuild_parameter without arguments");
+            expect(args[0], Kind::Tensor, "_rebuild_parameter's data");
+            return args[0];
+        case Callable::RebuildTensor: {
+            // (storage, storage_offset, size, stride, requires_grad, backward_hooks[, metadata])
+            if (args.size() < 4 || args.size() > 7)
+                fail("_rebuild_tensor_v2 with " + std::to_string(args.size()) + " arguments");
+            const Object &storage = expect(args[0], Kind::Storage, "a tensor's storage");
+            PickledTensor t;
+            t.storage = storage.text;
+            t.storageType = storage.storageType;
+            t.storageElements = storage.integer;
+            t.offset = expect(args[1], Kind::Int, "a tensor's storage offset").integer;
+            t.shape = ints(args[2], "a tensor's size");
+            t.stride = ints(args[3], "a tensor's stride");
+            if (t.shape.size() != t.stride.size() ||
+                t.shape.size() > static_cast<std::size_t>(limits::kMaxTensorRank))
+                fail("a tensor of size " + shapeToString(t.shape) + " with " +
+                     std::to_string(t.stride.size()) + " strides (rank limit " +
+                     std::to_string(limits::kMaxTensorRank) + ")");
+            Object o;
+            o.kind = Kind::Tensor;
+            o.tensor = m_tensors.size();
+            m_tensors.push_back(std::move(t));
+            return make(std::move(o));
+        }
+        default:
+            break;
+        }
+        fail("REDUCE of an unknown callable");
+    }
+
+    // BINPERSID: ('storage', torch.<X>Storage, key, location, elements).
+    std::size_t persistent(std::size_t pid)
+    {
+        const std::vector<std::size_t> items = expect(pid, Kind::Tuple, "a persistent id").items;
+        if (items.size() != 5 || m_objects[items[0]].kind != Kind::String ||
+            m_objects[items[0]].text != "storage")
+            fail("a persistent id that is not ('storage', type, key, location, size)");
+        const Object &type = expect(items[1], Kind::Global, "a storage type");
+        if (type.callable != Callable::Storage)
+            fail("a storage of type '" + type.text + "'");
+        Object o;
+        o.kind = Kind::Storage;
+        o.storageType = type.storageType;
+        o.text = expect(items[2], Kind::String, "a storage key").text;
+        expect(items[3], Kind::String, "a storage location");
+        o.integer = expect(items[4], Kind::Int, "a storage size").integer;
+        if (o.integer < 0)
+            fail("a storage of " + std::to_string(o.integer) + " elements");
+        return make(std::move(o));
+    }
+
+    void memoPut(std::uint64_t key) { m_memo[key] = top(); }
+    void memoGet(std::uint64_t key)
+    {
+        const auto it = m_memo.find(key);
+        if (it == m_memo.end())
+            fail("the pickle reads memo entry " + std::to_string(key) + " before writing it");
+        push(it->second);
+    }
+
+    void step(unsigned char op, std::size_t at)
+    {
+        switch (op) {
+        case 0x80: { // PROTO
+            const auto version = static_cast<unsigned char>(take(1)[0]);
+            if (version < 2 || version > 5)
+                fail("pickle protocol " + std::to_string(version) + " (expected 2 to 5)");
+            return;
+        }
+        case 0x95: // FRAME: a length hint
+            take(8);
+            return;
+        case '(':
+            m_marks.push_back(m_stack.size());
+            return;
+        case '0':
+            pop();
+            return;
+        case '1':
+            popMark();
+            return;
+        case '2':
+            push(top());
+            return;
+        case 'N':
+            push(makeInt(0, Kind::None));
+            return;
+        case 0x88:
+            push(makeInt(1, Kind::Bool));
+            return;
+        case 0x89:
+            push(makeInt(0, Kind::Bool));
+            return;
+        case 'J':
+            push(makeInt(static_cast<std::int32_t>(littleEndian(4))));
+            return;
+        case 'K':
+            push(makeInt(static_cast<std::int64_t>(littleEndian(1))));
+            return;
+        case 'M':
+            push(makeInt(static_cast<std::int64_t>(littleEndian(2))));
+            return;
+        case 0x8a: { // LONG1: n-byte two's complement
+            const std::size_t n = littleEndian(1);
+            if (n > 8)
+                fail("an integer of " + std::to_string(n) + " bytes");
+            std::uint64_t v = n ? littleEndian(n) : 0;
+            if (n > 0 && n < 8 && (v >> (8 * n - 1)) & 1)
+                v |= ~std::uint64_t(0) << (8 * n); // sign extension
+            push(makeInt(static_cast<std::int64_t>(v)));
+            return;
+        }
+        case 'G': { // BINFLOAT: big-endian double; kept only as a placeholder value
+            take(8);
+            push(makeInt(0, Kind::Float));
+            return;
+        }
+        case 'X':
+            push(makeString(take(littleEndian(4))));
+            return;
+        case 0x8c:
+            push(makeString(take(littleEndian(1))));
+            return;
+        case 0x8d:
+            push(makeString(take(littleEndian(8))));
+            return;
+        case 'U':
+            push(makeString(take(littleEndian(1))));
+            return;
+        case 'T':
+            push(makeString(take(littleEndian(4))));
+            return;
+        case 'C':
+            push(makeString(take(littleEndian(1))));
+            return;
+        case 'B':
+            push(makeString(take(littleEndian(4))));
+            return;
+        case ')':
+            push(makeContainer(Kind::Tuple));
+            return;
+        case 't':
+            push(makeContainer(Kind::Tuple, popMark()));
+            return;
+        case 0x85:
+        case 0x86:
+        case 0x87: {
+            std::vector<std::size_t> items(op - 0x84);
+            for (std::size_t i = items.size(); i-- > 0;)
+                items[i] = pop();
+            push(makeContainer(Kind::Tuple, std::move(items)));
+            return;
+        }
+        case ']':
+            push(makeContainer(Kind::List));
+            return;
+        case 'l':
+            push(makeContainer(Kind::List, popMark()));
+            return;
+        case 'a': {
+            const std::size_t item = pop();
+            addToList(top(), {item});
+            return;
+        }
+        case 'e': {
+            const std::vector<std::size_t> items = popMark();
+            addToList(top(), items);
+            return;
+        }
+        case '}':
+            push(makeContainer(Kind::Dict));
+            return;
+        case 'd': {
+            const std::vector<std::size_t> items = popMark();
+            const std::size_t dict = makeContainer(Kind::Dict);
+            addToDict(dict, items);
+            push(dict);
+            return;
+        }
+        case 's': {
+            const std::size_t value = pop();
+            const std::size_t key = pop();
+            addToDict(top(), {key, value});
+            return;
+        }
+        case 'u': {
+            const std::vector<std::size_t> items = popMark();
+            addToDict(top(), items);
+            return;
+        }
+        case 'c': {
+            const std::string module = line();
+            const std::string name = line();
+            push(global(module, name));
+            return;
+        }
+        case 0x93: { // STACK_GLOBAL
+            const std::size_t name = pop();
+            const std::size_t module = pop();
+            push(global(expect(module, Kind::String, "STACK_GLOBAL's module").text,
+                        expect(name, Kind::String, "STACK_GLOBAL's name").text));
+            return;
+        }
+        case 'R': {
+            const std::size_t args = pop();
+            const std::size_t callable = pop();
+            push(reduce(callable, args));
+            return;
+        }
+        case 'b': { // BUILD: the state of an OrderedDict (_metadata) or a tensor is not needed
+            pop();
+            const Kind kind = m_objects[top()].kind;
+            if (kind != Kind::Dict && kind != Kind::Tensor)
+                fail(std::string("BUILD on ") + kindName(kind) + " is not allowed");
+            return;
+        }
+        case 'Q':
+            push(persistent(pop()));
+            return;
+        case 'q':
+            memoPut(littleEndian(1));
+            return;
+        case 'r':
+            memoPut(littleEndian(4));
+            return;
+        case 0x94:
+            memoPut(m_memo.size());
+            return; // MEMOIZE
+        case 'h':
+            memoGet(littleEndian(1));
+            return;
+        case 'j':
+            memoGet(littleEndian(4));
+            return;
+        default:
+            break;
+        }
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "0x%02x", op);
+        const bool printable = op >= 0x20 && op < 0x7f;
+        fail("the pickle opcode " + std::string(hex) +
+             (printable ? std::string(" ('") + char(op) + "')" : std::string()) + " at byte " +
+             std::to_string(at) +
+             " is not allowed: Glosa reads only the opcodes torch.save writes for a state dict "
+             "(an object is never constructed, no code runs)");
+    }
+
+    std::map<std::string, PickledTensor> result()
+    {
+        if (m_stack.size() != 1 || !m_marks.empty())
+            fail("the pickle stops with " + std::to_string(m_stack.size()) +
+                 " values on its stack, expected one");
+        const Object &root = m_objects[m_stack.back()];
+        if (root.kind != Kind::Dict)
+            fail(std::string("the checkpoint holds ") + kindName(root.kind) +
+                 ", expected a state dict (name -> tensor)");
+        std::map<std::string, PickledTensor> out;
+        for (std::size_t i = 0; i + 1 < root.items.size(); i += 2) {
+            const Object &key = expect(root.items[i], Kind::String, "a state dict key");
+            const Object &value = m_objects[root.items[i + 1]];
+            if (value.kind != Kind::Tensor)
+                fail("the state dict entry \"" + key.text + "\" is " + kindName(value.kind) +
+                     ", expected a tensor");
+            if (!out.emplace(key.text, m_tensors[value.tensor]).second)
+                fail("the state dict has the key \"" + key.text + "\" more than once");
+        }
+        return out;
+    }
+
+    std::string_view m_bytes;
+    const std::string &m_path;
+    std::size_t m_at = 0;
+    std::vector<Object> m_objects;
+    std::vector<std::size_t> m_stack;
+    std::vector<std::size_t> m_marks; // stack sizes at each MARK
+    std::unordered_map<std::uint64_t, std::size_t> m_memo;
+    std::vector<PickledTensor> m_tensors;
+};
+
+// --- The zip directory -----------------------------------------------------------------------
+
+struct ZipEntry
+{
+    std::uint64_t offset = 0; // of the data, in the file
+    std::uint64_t size = 0;
+};
+
+std::uint64_t readLe(const char *p, int n)
+{
+    std::uint64_t v = 0;
+    for (int i = 0; i < n; ++i)
+        v |= std::uint64_t(static_cast<unsigned char>(p[i])) << (8 * i);
+    return v;
+}
+
+} // namespace
+
+std::map<std::string, PickledTensor> readStateDictPickle(std::string_view pickle,
+                                                         const std::string &path)
+{
+    return Machine(pickle, path).run();
+}
+
+struct TorchCheckpoint::Mapping
+{
+    void *address = MAP_FAILED;
+    std::size_t size = 0;
+    ~Mapping()
+    {
+        if (address != MAP_FAILED)
+            ::munmap(address, size);
+    }
+    std::string_view bytes() const { return {static_cast<const char *>(address), size}; }
+};
+
+void TorchCheckpoint::fail(const std::string &tensor, const std::string &message) const
+{
+    throw PackageError(m_path, tensor, message);
+}
+
+TorchCheckpoint::TorchCheckpoint(const std::string &path) : m_path(path)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        fail({}, std::string("cannot open: ") + std::strerror(errno));
+    struct stat info = {};
+    const bool statted = ::fstat(fd, &info) == 0;
+    m_mapping = std::make_shared<Mapping>();
+    if (statted && S_ISREG(info.st_mode) && info.st_size > 0) {
+        m_mapping->size = static_cast<std::size_t>(info.st_size);
+        m_mapping->address = ::mmap(nullptr, m_mapping->size, PROT_READ, MAP_PRIVATE, fd, 0);
+    }
+    const int mapError = errno;
+    ::close(fd);
+    if (!statted || !S_ISREG(info.st_mode))
+        fail({}, "not a regular file");
+    if (info.st_size == 0)
+        fail({}, "the file is empty");
+    if (m_mapping->address == MAP_FAILED)
+        fail({}, std::string("cannot memory-map it: ") + std::strerror(mapError));
+    const std::string_view file = m_mapping->bytes();
+
+    // PyTorch before 1.6 wrote a bare pickle stream starting with PROTO and a magic number.
+    if (file.size() >= 2 && static_cast<unsigned char>(file[0]) == 0x80 &&
+        file.substr(0, 2) != "PK")
+        fail({}, "this is PyTorch's pre-1.6 checkpoint format (a bare pickle), which Glosa does "
+                 "not read because loading it means running its pickle. Convert it once, where "
+                 "PyTorch is installed: python3 -c \"import torch; torch.save(torch.load("
+                 "'pytorch_model.bin', weights_only=True), 'pytorch_model.bin')\" (or save the "
+                 "model with transformers' save_pretrained, which writes model.safetensors)");
+    if (file.size() < 22 || file.substr(0, 2) != "PK")
+        fail({}, "not a PyTorch checkpoint (neither a zip archive nor a pickle)");
+
+    // End of central directory: the last 22 + comment bytes.
+    std::size_t eocd = std::string_view::npos;
+    const std::size_t earliest = file.size() >= 22 + 65535 ? file.size() - 22 - 65535 : 0;
+    for (std::size_t at = file.size() - 22;; --at) {
+        if (readLe(file.data() + at, 4) == 0x06054b50) {
+            eocd = at;
+            break;
+        }
+        if (at == earliest)
+            break;
+    }
+    if (eocd == std::string_view::npos)
+        fail({}, "the zip archive has no end-of-directory record (a truncated file?)");
+    const char *e = file.data() + eocd;
+    std::uint64_t entries = readLe(e + 10, 2);
+    std::uint64_t directorySize = readLe(e + 12, 4);
+    std::uint64_t directoryOffset = readLe(e + 16, 4);
+    if (entries == 0xffff || directorySize == 0xffffffff || directoryOffset == 0xffffffff) {
+        // Zip64: the locator sits just before the end record.
+        if (eocd < 20 || readLe(file.data() + eocd - 20, 4) != 0x07064b50)
+            fail({}, "the zip64 archive has no zip64 locator");
+        const std::uint64_t record = readLe(file.data() + eocd - 20 + 8, 8);
+        if (file.size() < 56 || record > file.size() - 56 ||
+            readLe(file.data() + record, 4) != 0x06064b50)
+            fail({}, "the zip64 end-of-directory record is outside the file");
+        entries = readLe(file.data() + record + 32, 8);
+        directorySize = readLe(file.data() + record + 40, 8);
+        directoryOffset = readLe(file.data() + record + 48, 8);
+    }
+    if (directoryOffset > file.size() || directorySize > file.size() - directoryOffset)
+        fail({}, "the zip directory lies outside the file (a truncated file?)");
+
+    std::map<std::string, ZipEntry> zip;
+    std::uint64_t at = directoryOffset;
+    const std::uint64_t end = directoryOffset + directorySize;
+    for (std::uint64_t i = 0; i < entries; ++i) {
+        if (at + 46 > end || readLe(file.data() + at, 4) != 0x02014b50)
+            fail({}, "zip directory entry " + std::to_string(i) + " is damaged");
+        const char *c = file.data() + at;
+        const auto flags = readLe(c + 8, 2);
+        const auto method = readLe(c + 10, 2);
+        std::uint64_t compressed = readLe(c + 20, 4);
+        std::uint64_t size = readLe(c + 24, 4);
+        const auto nameLength = readLe(c + 28, 2);
+        const auto extraLength = readLe(c + 30, 2);
+        const auto commentLength = readLe(c + 32, 2);
+        std::uint64_t local = readLe(c + 42, 4);
+        if (at + 46 + nameLength + extraLength + commentLength > end)
+            fail({}, "zip directory entry " + std::to_string(i) + " runs past the directory");
+        const std::string name(c + 46, nameLength);
+        // Zip64 sizes and offset, in this order, for the fields that are 0xffffffff.
+        for (std::uint64_t x = 0; x + 4 <= extraLength;) {
+            const char *field = c + 46 + nameLength + x;
+            const auto id = readLe(field, 2), length = readLe(field + 2, 2);
+            if (x + 4 + length > extraLength)
+                break;
+            if (id == 0x0001) {
+                std::uint64_t y = 4;
+                for (std::uint64_t *v : {&size, &compressed, &local})
+                    if (*v == 0xffffffff && y + 8 <= 4 + length) {
+                        *v = readLe(field + y, 8);
+                        y += 8;
+                    }
+            }
+            x += 4 + length;
+        }
+        at += 46 + nameLength + extraLength + commentLength;
+        if (file.size() < 30 || local > file.size() - 30 ||
+            readLe(file.data() + local, 4) != 0x04034b50)
+            fail({}, "the zip entry \"" + name + "\" points outside the file");
+        const std::uint64_t data =
+            local + 30 + readLe(file.data() + local + 26, 2) + readLe(file.data() + local + 28, 2);
+        if ((flags & 1) != 0)
+            fail({}, "the zip entry \"" + name + "\" is encrypted");
+        if (method != 0 || compressed != size)
+            fail({}, "the zip entry \"" + name +
+                         "\" is compressed; torch.save stores its entries uncompressed");
+        if (data > file.size() || size > file.size() - data)
+            fail({}, "the zip entry \"" + name + "\" (" + std::to_string(size) +
+                         " bytes) runs past the end of the file (a truncated file?)");
+        zip[name] = {data, size};
+    }
+
+    // <archive>/data.pkl, <archive>/data/<key>, optionally <archive>/byteorder.
+    std::string archive;
+    for (const auto &[name, entry] : zip) {
+        const std::size_t slash = name.find('/');
+        if (slash != std::string::npos && name.substr(slash) == "/data.pkl") {
+            if (!archive.empty())
+                fail({}, "the archive holds more than one data.pkl");
+            archive = name.substr(0, slash);
+        }
+    }
+    if (archive.empty())
+        fail({}, "the zip archive has no <name>/data.pkl: not a PyTorch checkpoint");
+    const auto byteorder = zip.find(archive + "/byteorder");
+    if (byteorder != zip.end() &&
+        file.substr(byteorder->second.offset, byteorder->second.size) != "little")
+        fail({}, "the checkpoint was written on a big-endian machine");
+    const ZipEntry pickle = zip.at(archive + "/data.pkl");
+    m_tensors = readStateDictPickle(file.substr(pickle.offset, pickle.size), path);
+
+    for (const auto &[name, tensor] : m_tensors) {
+        const auto entry = zip.find(archive + "/data/" + tensor.storage);
+        if (entry == zip.end())
+            fail(name, "its storage \"" + tensor.storage + "\" is missing from the archive");
+        const StorageClass *type = storageClass(tensor.storageType);
+        if (entry->second.size / type->elementSize <
+            static_cast<std::uint64_t>(tensor.storageElements))
+            fail(name, "its storage \"" + tensor.storage + "\" holds " +
+                           std::to_string(entry->second.size) + " bytes, fewer than " +
+                           std::to_string(tensor.storageElements) + " " + tensor.storageType +
+                           " elements (a truncated file?)");
+        m_storages[tensor.storage] = file.substr(entry->second.offset, entry->second.size);
+    }
+}
+
+TorchCheckpoint::~TorchCheckpoint() = default;
+
+std::vector<std::string> TorchCheckpoint::names() const
+{
+    std::vector<std::string> out;
+    for (const auto &entry : m_tensors)
+        out.push_back(entry.first);
+    return out;
+}
+
+bool TorchCheckpoint::contains(const std::string &name) const
+{
+    return m_tensors.count(name) != 0;
+}
+
+Shape TorchCheckpoint::shape(const std::string &name) const
+{
+    const auto it = m_tensors.find(name);
+    if (it == m_tensors.end())
+        fail(name, "tensor not found");
+    return it->second.shape;
+}
+
+Tensor TorchCheckpoint::loadFloat(const std::string &name) const
+{
+    const auto it = m_tensors.find(name);
+    if (it == m_tensors.end())
+        fail(name, "tensor not found");
+    const PickledTensor &t = it->second;
+    DType dtype;
+    if (t.storageType == "FloatStorage")
+        dtype = DType::F32;
+    else if (t.storageType == "HalfStorage")
+        dtype = DType::F16;
+    else if (t.storageType == "BFloat16Storage")
+        dtype = DType::BF16;
+    else
+        fail(name, "its elements are " + t.storageType +
+                       "; weights must be float32, float16 or "
+                       "bfloat16");
+    std::int64_t numel = 0;
+    try {
+        numel = shapeNumel(t.shape);
+    } catch (const std::overflow_error &) {
+        fail(name, "its size " + shapeToString(t.shape) + " overflows");
+    }
+    if (numel > limits::kMaxTensorElements)
+        fail(name, "its " + std::to_string(numel) + " elements exceed the limit of " +
+                       std::to_string(limits::kMaxTensorElements));
+    // The furthest element the view reaches must lie inside the storage (checked as it is
+    // summed: each term is below 2^62 and the sum stays below the storage size, so nothing
+    // overflows). storageElements was checked against the entry's bytes at load.
+    bool contiguous = true;
+    std::int64_t last = t.offset, expectedStride = 1;
+    if (t.offset < 0 || (numel > 0 && t.offset >= t.storageElements))
+        fail(name, "its storage offset " + std::to_string(t.offset) +
+                       " lies outside its storage of " + std::to_string(t.storageElements) +
+                       " elements");
+    for (std::size_t d = t.shape.size(); d-- > 0;) {
+        if (t.shape[d] < 0 || t.stride[d] < 0 || t.stride[d] > limits::kMaxTensorElements)
+            fail(name, "a negative size or a stride out of range");
+        if (numel == 0)
+            continue; // nothing is read (and the sizes' partial products may not fit 64 bits)
+        if (t.shape[d] != 1 && t.stride[d] != expectedStride)
+            contiguous = false;
+        expectedStride *= t.shape[d];
+        last += (t.shape[d] - 1) * t.stride[d];
+        if (last >= t.storageElements)
+            fail(name, "its view (offset " + std::to_string(t.offset) + ", size " +
+                           shapeToString(t.shape) + ") reaches past its storage of " +
+                           std::to_string(t.storageElements) + " elements");
+    }
+    const std::string_view bytes = m_storages.at(t.storage);
+    const std::size_t element = dtypeSize(dtype);
+    Tensor gathered(t.shape, dtype);
+    char *out = static_cast<char *>(gathered.raw());
+    if (contiguous) {
+        if (numel > 0)
+            std::memcpy(out, bytes.data() + t.offset * element, numel * element);
+    } else {
+        std::vector<std::int64_t> index(t.shape.size(), 0);
+        for (std::int64_t i = 0; i < numel; ++i) {
+            std::int64_t source = t.offset;
+            for (std::size_t d = 0; d < index.size(); ++d)
+                source += index[d] * t.stride[d];
+            std::memcpy(out + i * element, bytes.data() + source * element, element);
+            for (std::size_t d = index.size(); d-- > 0;) {
+                if (++index[d] < t.shape[d])
+                    break;
+                index[d] = 0;
+            }
+        }
+    }
+    Tensor result = dtype == DType::F32 ? std::move(gathered) : gathered.toFloat32();
+    if (!result.allFinite())
+        fail(name, "holds values that are not finite (NaN or infinity)");
+    return result;
+}
+
+} // namespace glosa::engine

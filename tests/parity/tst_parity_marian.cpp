@@ -1,0 +1,280 @@
+// A MarianMT model in Hugging Face format, imported by the real import code and run through the
+// real translation path, against what Hugging Face transformers computed for it:
+// ../shared/fixtures/marian-tiny-en-es (its README; reference.json was written by transformers
+// 5.17 from the same weights). Both forms, safetensors/ and bin/ (pytorch_model.bin, read by the
+// whitelisted pickle reader), must give in float32 the same source ids, the encoder's values
+// within 1e-4, the first step's top-10 within 1e-4, teacher-forced log-probabilities within 1e-3,
+// the same greedy output on all 12 sentences and the same beam-4 output (Hugging Face's length
+// normalisation and early stopping) on at least 11; int8 the same greedy output on at least 10.
+// Skips with a message when ../shared is absent.
+#include "engine/decoding/search.h"
+#include "engine/import/marianimport.h"
+#include "engine/package.h"
+#include "engine/translation/translationmodel.h"
+#include "engine/translation/translator.h"
+#include "plugins/transformer/transformerdecoder.h"
+#include "testutil.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <numeric>
+
+using namespace glosa;
+using nlohmann::json;
+
+namespace {
+
+QString fixtureDir()
+{
+    return QDir::cleanPath(test::sharedDataDir() +
+                           QStringLiteral("/../fixtures/marian-tiny-en-es"));
+}
+
+std::vector<std::int32_t> ints(const json &array)
+{
+    return array.get<std::vector<std::int32_t>>();
+}
+
+struct Loaded
+{
+    std::shared_ptr<engine::TranslationModel> model;
+    transformer::TransformerDecoder *decoder = nullptr;
+};
+
+Loaded load(const std::string &folder)
+{
+    const auto package = engine::ModelPackage::load(folder);
+    auto decoder = std::make_unique<transformer::TransformerDecoder>(package);
+    Loaded loaded;
+    loaded.decoder = decoder.get();
+    loaded.model = std::make_shared<engine::TranslationModel>(package, std::move(decoder));
+    return loaded;
+}
+
+// HF's generated ids start with the decoder start token (<pad>) and end with </s>.
+std::vector<std::int32_t> withStartAndEnd(const engine::Hypothesis &h, std::int32_t start,
+                                          std::int32_t end)
+{
+    std::vector<std::int32_t> ids{start};
+    ids.insert(ids.end(), h.tokens.begin(), h.tokens.end());
+    if (h.endedWithEos)
+        ids.push_back(end);
+    return ids;
+}
+
+} // namespace
+
+class TestParityMarian : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_models;
+    json m_reference;
+
+    std::string imported(const QString &form, bool int8)
+    {
+        const QString id = form + (int8 ? QStringLiteral("-int8") : QStringLiteral("-f32"));
+        const QString folder = m_models.filePath(id);
+        if (!QFileInfo::exists(folder)) {
+            engine::MarianImportOptions options;
+            options.int8 = int8;
+            options.id = id.toStdString();
+            engine::importMarian((fixtureDir() + "/" + form).toStdString(),
+                                 m_models.path().toStdString(), options);
+        }
+        return folder.toStdString();
+    }
+
+    std::vector<engine::Hypothesis> translateAll(engine::TranslationModel &model,
+                                                 const engine::DecodingOptions &options)
+    {
+        engine::Translator translator(
+            std::shared_ptr<engine::TranslationModel>(&model, [](auto *) {}));
+        std::vector<engine::Hypothesis> out;
+        for (const json &c : m_reference["cases"]) {
+            const auto result = translator.translate(c["source"].get<std::string>(), options);
+            if (result.segments.size() != 1 || result.segments[0].hypotheses.empty())
+                return {};
+            out.push_back(result.segments[0].hypotheses[0]);
+        }
+        return out;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        if (!QFileInfo::exists(fixtureDir() + "/reference.json"))
+            QSKIP(qPrintable(QStringLiteral("the MarianMT fixture %1 is absent (it lives in "
+                                            "../shared)")
+                                 .arg(fixtureDir())));
+        QVERIFY(m_models.isValid());
+        std::ifstream in((fixtureDir() + "/reference.json").toStdString());
+        m_reference = json::parse(in);
+        QCOMPARE(m_reference["cases"].size(), std::size_t(12));
+    }
+
+    void importRecordsTheArchitecture()
+    {
+        const std::string folder = imported(QStringLiteral("safetensors"), false);
+        std::ifstream in(folder + "/model.json");
+        const json manifest = json::parse(in);
+        const json &h = manifest["hyperparameters"];
+        QCOMPARE(h["normalization"], json("post-norm"));
+        QCOMPARE(h["activation"], json("swish"));
+        QCOMPARE(h["positional_encoding"], json("sinusoidal-halves"));
+        QCOMPARE(h["embedding_scale"], json("sqrt(d_model)"));
+        QCOMPARE(h["decoder_start_id"], json(5705));
+        QCOMPARE(h["never_generate"], json::array({5705}));
+        QCOMPARE(h["output_bias"], json(true));
+        QCOMPARE(manifest["languages"]["source"], json("en"));
+        QCOMPARE(manifest["languages"]["target"], json("es"));
+        QCOMPARE(manifest["decoding"]["beam_size"], json(4));
+        QCOMPARE(manifest["decoding"]["length_normalization"], json("power"));
+        QCOMPARE(manifest["imported_from"]["weights"], json("model.safetensors"));
+        QVERIFY(!manifest.contains("compute_type"));
+        // Nothing but the package is left in the destination (no staging folder).
+        const QStringList left =
+            QDir(m_models.path()).entryList(QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot);
+        for (const QString &name : left)
+            QVERIFY2(!name.startsWith('.'), qPrintable(name));
+    }
+
+    void parity_data()
+    {
+        QTest::addColumn<QString>("form");
+        QTest::newRow("safetensors") << QStringLiteral("safetensors");
+        QTest::newRow("pytorch_model.bin") << QStringLiteral("bin");
+    }
+    void parity()
+    {
+        QFETCH(QString, form);
+        Loaded loaded = load(imported(form, false));
+        engine::TranslationModel &model = *loaded.model;
+        transformer::TransformerDecoder &decoder = *loaded.decoder;
+        const std::int32_t pad = m_reference["pad_token_id"], eos = m_reference["eos_token_id"];
+        QCOMPARE(decoder.startToken(), pad);
+        QCOMPARE(decoder.endToken(), eos);
+
+        double worstEncoder = 0, worstFirst = 0, worstForced = 0;
+        for (const json &c : m_reference["cases"]) {
+            const std::string source = c["source"];
+            // Pieces and ids: source.spm's pieces mapped through vocab.json, then </s>.
+            std::vector<std::string> pieces;
+            std::vector<std::int32_t> ids;
+            for (const engine::Token &token : model.sourceTokenizer().encode(source)) {
+                pieces.push_back(token.piece);
+                ids.push_back(token.id);
+            }
+            ids.push_back(model.sourceTokenizer().eosId());
+            QCOMPARE(pieces, c["source_pieces"].get<std::vector<std::string>>());
+            QCOMPARE(ids, ints(c["input_ids"]));
+
+            const engine::Tensor memory = decoder.encoderOutput(ids);
+            const std::vector<float> expected = c["encoder_out_first_row"];
+            for (std::size_t i = 0; i < expected.size(); ++i)
+                worstEncoder = std::max(worstEncoder,
+                                        double(std::fabs(memory.data<float>()[i] - expected[i])));
+
+            // Teacher forcing along HF's greedy output; its first step is the top-10 check.
+            const std::vector<std::int32_t> greedy = ints(c["greedy"]["ids"]);
+            const std::vector<float> forced = c["greedy"]["token_logprobs"];
+            auto state = decoder.encode({ids});
+            engine::Tensor last({1}, engine::DType::I32), logProbs, attention;
+            for (std::size_t t = 0; t + 1 < greedy.size(); ++t) {
+                last.data<std::int32_t>()[0] = greedy[t];
+                decoder.step(*state, last, logProbs, attention);
+                const float *row = logProbs.data<float>();
+                if (t == 0) {
+                    std::vector<std::int32_t> order(logProbs.dim(1));
+                    std::iota(order.begin(), order.end(), 0);
+                    std::partial_sort(order.begin(), order.begin() + 10, order.end(),
+                                      [&](int a, int b) { return row[a] > row[b]; });
+                    order.resize(10);
+                    QCOMPARE(order, ints(c["first_step_top10"]["ids"]));
+                    const std::vector<float> top = c["first_step_top10"]["logprobs"];
+                    for (int k = 0; k < 10; ++k)
+                        worstFirst =
+                            std::max(worstFirst, double(std::fabs(row[order[k]] - top[k])));
+                }
+                worstForced =
+                    std::max(worstForced, double(std::fabs(row[greedy[t + 1]] - forced[t])));
+            }
+        }
+        qInfo("%s: worst |difference| encoder %.2g, first-step top-10 %.2g, teacher-forced %.2g",
+              qPrintable(form), worstEncoder, worstFirst, worstForced);
+        QVERIFY2(worstEncoder <= 1e-4, qPrintable(QString::number(worstEncoder)));
+        QVERIFY2(worstFirst <= 1e-4, qPrintable(QString::number(worstFirst)));
+        QVERIFY2(worstForced <= 1e-3, qPrintable(QString::number(worstForced)));
+
+        // Greedy and beam 4 through the Translator (text in, ids and text out).
+        engine::DecodingOptions greedyOptions;
+        greedyOptions.maxLength = 60; // max_new_tokens
+        const auto greedy = translateAll(model, greedyOptions);
+        QCOMPARE(greedy.size(), std::size_t(12));
+        engine::DecodingOptions beamOptions = greedyOptions;
+        beamOptions.strategy = engine::SearchStrategy::Beam;
+        beamOptions.beamSize = 4;
+        beamOptions.lengthNormalization = engine::LengthNormalization::Power;
+        beamOptions.lengthPenalty = 1.0f;
+        beamOptions.earlyStopping = engine::EarlyStopping::Beam;
+        const auto beam = translateAll(model, beamOptions);
+        QCOMPARE(beam.size(), std::size_t(12));
+        int greedySame = 0, beamSame = 0;
+        for (std::size_t i = 0; i < 12; ++i) {
+            const json &c = m_reference["cases"][i];
+            const bool g = withStartAndEnd(greedy[i], pad, eos) == ints(c["greedy"]["ids"]);
+            const bool b = withStartAndEnd(beam[i], pad, eos) == ints(c["beam4"]["ids"]);
+            greedySame += g;
+            beamSame += b;
+            if (!g || !b)
+                qInfo("%s sentence %zu differs (greedy %s, beam %s): %s", qPrintable(form), i,
+                      g ? "same" : "differs", b ? "same" : "differs",
+                      c["source"].get<std::string>().c_str());
+            if (!b) {
+                const double ours = beam[i].score;
+                qInfo("  beam: ours scored %.6f, transformers' output %.6f", ours,
+                      c["beam4"]["sequence_score"].get<double>());
+            }
+        }
+        qInfo("%s: greedy %d/12, beam-4 %d/12 identical to transformers", qPrintable(form),
+              greedySame, beamSame);
+        QCOMPARE(greedySame, 12);
+        QVERIFY2(beamSame >= 11, qPrintable(QString::number(beamSame)));
+        // The text as MarianTokenizer.decode(skip_special_tokens=True) gives it.
+        engine::Translator translator(loaded.model);
+        QCOMPARE(translator
+                     .translate(m_reference["cases"][1]["source"].get<std::string>(), greedyOptions)
+                     .text,
+                 m_reference["cases"][1]["greedy"]["text"].get<std::string>());
+    }
+
+    void int8Greedy_data() { parity_data(); }
+    void int8Greedy()
+    {
+        QFETCH(QString, form);
+        Loaded loaded = load(imported(form, true));
+        QCOMPARE(engine::ModelPackage::load(imported(form, true)).computeType(),
+                 engine::ComputeType::Int8);
+        engine::DecodingOptions options;
+        options.maxLength = 60;
+        const auto greedy = translateAll(*loaded.model, options);
+        QCOMPARE(greedy.size(), std::size_t(12));
+        int same = 0;
+        for (std::size_t i = 0; i < 12; ++i)
+            same += withStartAndEnd(greedy[i], m_reference["pad_token_id"],
+                                    m_reference["eos_token_id"]) ==
+                    ints(m_reference["cases"][i]["greedy"]["ids"]);
+        qInfo("%s int8: greedy %d/12 identical to transformers' float32", qPrintable(form), same);
+        QVERIFY2(same >= 10, qPrintable(QString::number(same)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestParityMarian)
+#include "tst_parity_marian.moc"
