@@ -593,6 +593,14 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>Model&apos;s defaults</source>
         <translation>Ajustes del modelo</translation>
     </message>
+    <message>
+        <source>Length to the power α (Hugging Face)</source>
+        <translation>Longitud elevada a α (Hugging Face)</translation>
+    </message>
+    <message>
+        <source>When the beam is finished (Hugging Face)</source>
+        <translation>Al terminar el haz (Hugging Face)</translation>
+    </message>
 </context>
 <context>
     <name>glosa::DecodingSummary</name>
@@ -1737,10 +1745,6 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <translation>No se pudo abrir %1: %2</translation>
     </message>
     <message>
-        <source>Import model package (a folder with model.json)</source>
-        <translation>Importar paquete de modelo (una carpeta con model.json)</translation>
-    </message>
-    <message>
         <source>Import model</source>
         <translation>Importar modelo</translation>
     </message>
@@ -1839,6 +1843,38 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>Saved %1</source>
         <translation>Se guardó %1</translation>
+    </message>
+    <message>
+        <source>Import model (a Glosa package or a Hugging Face MarianMT folder)</source>
+        <translation>Importar modelo (un paquete de Glosa o una carpeta MarianMT de Hugging Face)</translation>
+    </message>
+    <message>
+        <source>Importing %1…</source>
+        <translation>Importando %1…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <source>Remove model</source>
+        <translation>Eliminar modelo</translation>
+    </message>
+    <message>
+        <source>Remove the imported model %1 from this computer?</source>
+        <translation>¿Eliminar de este equipo el modelo importado %1?</translation>
+    </message>
+    <message>
+        <source>Removed %1</source>
+        <translation>%1 eliminado</translation>
+    </message>
+    <message>
+        <source>Use as default</source>
+        <translation>Usar como predeterminado</translation>
+    </message>
+    <message>
+        <source>%1 is now the default for its direction</source>
+        <translation>%1 es ahora el predeterminado para su dirección</translation>
     </message>
 </context>
 <context>
@@ -1992,6 +2028,34 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>(no folder exists yet)</source>
         <translation>(todavía no existe ninguna carpeta)</translation>
+    </message>
+    <message>
+        <source>Origin</source>
+        <translation>Origen</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Eliminar</translation>
+    </message>
+    <message>
+        <source>Use as default for this direction</source>
+        <translation>Usar como predeterminado para esta dirección</translation>
+    </message>
+    <message>
+        <source>Bundled or on GLOSA_MODEL_PATH</source>
+        <translation>Incluido o en GLOSA_MODEL_PATH</translation>
+    </message>
+    <message>
+        <source>Imported</source>
+        <translation>Importado</translation>
+    </message>
+    <message>
+        <source>Imported from %1</source>
+        <translation>Importado de %1</translation>
+    </message>
+    <message>
+        <source>%1 (MarianMT)</source>
+        <translation>%1 (MarianMT)</translation>
     </message>
 </context>
 <context>

@@ -590,6 +590,14 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>Model&apos;s defaults</source>
         <translation>모델 기본값</translation>
     </message>
+    <message>
+        <source>Length to the power α (Hugging Face)</source>
+        <translation>길이의 α 거듭제곱 (Hugging Face)</translation>
+    </message>
+    <message>
+        <source>When the beam is finished (Hugging Face)</source>
+        <translation>빔이 모두 끝났을 때 (Hugging Face)</translation>
+    </message>
 </context>
 <context>
     <name>glosa::DecodingSummary</name>
@@ -1718,10 +1726,6 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>%1을(를) 열 수 없습니다: %2</translation>
     </message>
     <message>
-        <source>Import model package (a folder with model.json)</source>
-        <translation>모델 패키지 가져오기 (model.json이 있는 폴더)</translation>
-    </message>
-    <message>
         <source>Import model</source>
         <translation>모델 가져오기</translation>
     </message>
@@ -1820,6 +1824,38 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>Saved %1</source>
         <translation>%1을(를) 저장했습니다</translation>
+    </message>
+    <message>
+        <source>Import model (a Glosa package or a Hugging Face MarianMT folder)</source>
+        <translation>모델 가져오기 (Glosa 패키지 또는 Hugging Face MarianMT 폴더)</translation>
+    </message>
+    <message>
+        <source>Importing %1…</source>
+        <translation>%1 가져오는 중…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Remove model</source>
+        <translation>모델 제거</translation>
+    </message>
+    <message>
+        <source>Remove the imported model %1 from this computer?</source>
+        <translation>가져온 모델 %1을(를) 이 컴퓨터에서 제거할까요?</translation>
+    </message>
+    <message>
+        <source>Removed %1</source>
+        <translation>%1 제거됨</translation>
+    </message>
+    <message>
+        <source>Use as default</source>
+        <translation>기본값으로 사용</translation>
+    </message>
+    <message>
+        <source>%1 is now the default for its direction</source>
+        <translation>%1이(가) 이제 이 방향의 기본 모델입니다</translation>
     </message>
 </context>
 <context>
@@ -1973,6 +2009,34 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>(no folder exists yet)</source>
         <translation>(아직 폴더가 없습니다)</translation>
+    </message>
+    <message>
+        <source>Origin</source>
+        <translation>출처</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>제거</translation>
+    </message>
+    <message>
+        <source>Use as default for this direction</source>
+        <translation>이 방향의 기본값으로 사용</translation>
+    </message>
+    <message>
+        <source>Bundled or on GLOSA_MODEL_PATH</source>
+        <translation>기본 포함 또는 GLOSA_MODEL_PATH</translation>
+    </message>
+    <message>
+        <source>Imported</source>
+        <translation>가져옴</translation>
+    </message>
+    <message>
+        <source>Imported from %1</source>
+        <translation>%1에서 가져옴</translation>
+    </message>
+    <message>
+        <source>%1 (MarianMT)</source>
+        <translation>%1 (MarianMT)</translation>
     </message>
 </context>
 <context>

@@ -194,8 +194,10 @@ engine::DecodingOptions decodingOptionsFromCommandLine(const QCommandLineParser 
                 QStringLiteral("--%1 %2").arg(name, QString::fromUtf8(error.what())).toStdString());
         }
     }
-    // A length penalty only acts under GNMT normalisation; asking for one asks for that.
-    if (parser.isSet("length-penalty") && !parser.isSet("length-normalization"))
+    // A length penalty only acts under GNMT or power normalisation; asking for one asks for GNMT
+    // unless the package already uses one of them (an imported MarianMT package: power).
+    if (parser.isSet("length-penalty") && !parser.isSet("length-normalization") &&
+        defaults.lengthNormalization != engine::LengthNormalization::Power)
         defaults.lengthNormalization = engine::LengthNormalization::Gnmt;
     return defaults;
 }

@@ -3,6 +3,7 @@
 #include "app/cli/help.h"
 #include "app/cli/historycommand.h"
 #include "app/cli/modeloptions.h"
+#include "app/cli/modelsmanage.h"
 #include "app/core/history/entry.h"
 #include "app/core/limits.h"
 #include "app/core/modelcatalog.h"
@@ -652,22 +653,37 @@ CommandHelp modelsCommandHelp()
 {
     CommandHelp help;
     help.name = QStringLiteral("models");
-    help.synopsis = QStringLiteral("[--all] [--json]");
-    help.summary = QStringLiteral("List the installed models.");
+    help.synopsis = QStringLiteral("[--all] [--json] | import DIR [--float32] [--id ID] [--from "
+                                   "LANG --to LANG] | remove ID | default ID");
+    help.summary = QStringLiteral("List, import or remove models.");
     help.description = QStringLiteral(
         "Lists every usable model package: its id, task, languages, architecture, status and "
         "folder. Packages are looked for in $GLOSA_MODEL_PATH, the user's models folder and the "
         "bundled models, in that order; a package that declares \"default\": true is the one "
-        "used for its direction when --model is not given (marked \"default\").");
+        "used for its direction when --model is not given (marked \"default\").\n\n"
+        "'models import DIR' installs a model into the user's models folder: a Hugging Face "
+        "MarianMT folder (an OPUS-MT model from huggingface.co/Helsinki-NLP: config.json, "
+        "model.safetensors or pytorch_model.bin, source.spm, target.spm, vocab.json) is "
+        "converted once into a package, int8 unless --float32 is given; a Glosa package is "
+        "copied. 'models remove ID' removes an imported model; 'models default ID' makes ID the "
+        "model used for its direction (remembered in the user's models folder, defaults.json).");
     help.options = {{"all", "Also list broken and shadowed packages."},
                     {"json", "One JSON object per model."}};
     help.examples = {QStringLiteral("glosa-cli models"),
-                     QStringLiteral("glosa-cli models --all --json")};
+                     QStringLiteral("glosa-cli models --all --json"),
+                     QStringLiteral("glosa-cli models import ~/Downloads/opus-mt-en-de"),
+                     QStringLiteral("glosa-cli models remove opus-mt-en-de")};
     return help;
 }
 
 int runModelsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
+    if (args.value(0) == QLatin1String("import"))
+        return runModelsImportCommand(args.mid(1), out, err);
+    if (args.value(0) == QLatin1String("remove"))
+        return runModelsRemoveCommand(args.mid(1), out, err);
+    if (args.value(0) == QLatin1String("default"))
+        return runModelsDefaultCommand(args.mid(1), out, err);
     QCommandLineParser parser;
     parser.addOptions(modelsCommandHelp().options);
     if (!parser.parse(QStringList{QStringLiteral("glosa-cli models")} + args)) {

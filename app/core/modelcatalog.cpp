@@ -16,6 +16,7 @@
 #include <QJsonDocument>
 #include <QJsonParseError>
 #include <QRegularExpression>
+#include <QSaveFile>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
@@ -303,10 +304,47 @@ ModelInfo ModelCatalog::readPackage(const QString &folder)
     return info;
 }
 
+namespace {
+QString userDefaultsFile()
+{
+    return QDir(ModelCatalog::userModelsDir()).filePath(QStringLiteral("defaults.json"));
+}
+
+QString directionKey(const QString &task, const QString &source, const QString &target)
+{
+    return task + QLatin1Char(' ') + source + QLatin1Char(' ') + target;
+}
+} // namespace
+
+bool ModelCatalog::setUserDefault(const ModelInfo &info, QString *error)
+{
+    QFile in(userDefaultsFile());
+    QJsonObject defaults;
+    if (in.open(QIODevice::ReadOnly) && in.size() < (1 << 20))
+        defaults = QJsonDocument::fromJson(in.readAll()).object();
+    in.close();
+    defaults[directionKey(info.task, info.sourceLanguage, info.targetLanguage)] = info.id;
+    QDir().mkpath(userModelsDir());
+    QSaveFile out(userDefaultsFile());
+    if (!out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(defaults).toJson()) < 0 ||
+        !out.commit()) {
+        *error = QStringLiteral("cannot write %1: %2").arg(userDefaultsFile(), out.errorString());
+        return false;
+    }
+    return true;
+}
+
 void ModelCatalog::scan(const QStringList &folders)
 {
     m_searchPaths = folders;
     m_models.clear();
+    m_userDefaults = {};
+    {
+        QFile defaults(userDefaultsFile());
+        // A damaged file is no choice: the packages' own defaults apply.
+        if (defaults.open(QIODevice::ReadOnly) && defaults.size() < (1 << 20))
+            m_userDefaults = QJsonDocument::fromJson(defaults.readAll()).object();
+    }
     QStringList seenFolders; // canonical, so that a package reached twice is listed once
     auto add = [&](const QString &packageFolder, const QString &searchPath) {
         const QString canonical = QFileInfo(packageFolder).canonicalFilePath();
@@ -382,6 +420,17 @@ std::optional<ModelInfo> ModelCatalog::defaultModel(const QString &task,
                                                     const QString &sourceLanguage,
                                                     const QString &targetLanguage) const
 {
+    for (auto it = m_userDefaults.begin(); it != m_userDefaults.end(); ++it) {
+        const QStringList key = it.key().split(QLatin1Char(' '));
+        if (key.size() != 3 || key[0] != task ||
+            (!sourceLanguage.isEmpty() && key[1] != sourceLanguage) ||
+            (!targetLanguage.isEmpty() && key[2] != targetLanguage))
+            continue;
+        for (const ModelInfo &info : availableModels())
+            if (info.id == it.value().toString() && info.task == task &&
+                info.sourceLanguage == key[1] && info.targetLanguage == key[2])
+                return info;
+    }
     std::optional<ModelInfo> first;
     for (const ModelInfo &info : availableModels()) {
         if (info.task != task ||

@@ -97,14 +97,21 @@ public:
     std::optional<ModelInfo> find(const QString &idOrFolder) const;
 
     // The package to use for `task` from `sourceLanguage` to `targetLanguage` (either may be
-    // empty: any): among availableModels(), the first that declares "default": true, else the
-    // first in catalog order (search folder, then name). std::nullopt when none matches.
+    // empty: any): among availableModels(), the one the user chose for that direction
+    // (setUserDefault()), else the first that declares "default": true, else the first in
+    // catalog order (search folder, then name). std::nullopt when none matches.
     std::optional<ModelInfo> defaultModel(const QString &task, const QString &sourceLanguage = {},
                                           const QString &targetLanguage = {}) const;
     // The translation package to start with for a user whose languages are `languages` (BCP 47,
     // most preferred first, as QLocale::uiLanguages() gives them): the default from the first of
     // them that a package translates from ("es-ES" counts as "es"), else from English, else any.
     std::optional<ModelInfo> defaultTranslationModel(const QStringList &languages) const;
+
+    // "Use as default for this direction" (the Models dialog, `glosa-cli models default ID`):
+    // remembered in userModelsDir()/defaults.json, {"translation en es": "opus-mt-en-es"}, which
+    // scan() reads, so that the app and glosa-cli agree. False with the reason in *error when
+    // the file cannot be written.
+    static bool setUserDefault(const ModelInfo &info, QString *error);
 
     // Reads `folder`/model.json without touching the weights. Never throws; problems end up in
     // ModelInfo::error.
@@ -132,6 +139,7 @@ public:
 private:
     QStringList m_searchPaths;
     QList<ModelInfo> m_models;
+    QJsonObject m_userDefaults; // defaults.json: "task source target" -> id
 };
 
 } // namespace glosa

@@ -77,12 +77,14 @@ DecodingPanel::DecodingPanel(QWidget *parent, bool compact) : QWidget(parent), m
     m_normalization->addItem(QString(), int(engine::LengthNormalization::None));
     m_normalization->addItem(QString(), int(engine::LengthNormalization::Gnmt));
     m_normalization->addItem(QString(), int(engine::LengthNormalization::Average));
+    m_normalization->addItem(QString(), int(engine::LengthNormalization::Power));
     m_lengthPenalty = realBox(0.0, 3.0, 0.1, 2, this);
     m_coveragePenalty = realBox(0.0, 2.0, 0.05, 2, this);
     m_earlyStopping = new QComboBox(this);
     m_earlyStopping->addItem(QString(), int(engine::EarlyStopping::Heuristic));
     m_earlyStopping->addItem(QString(), int(engine::EarlyStopping::Bounded));
     m_earlyStopping->addItem(QString(), int(engine::EarlyStopping::Eager));
+    m_earlyStopping->addItem(QString(), int(engine::EarlyStopping::Beam));
     m_maxLength = intBox(1, 4096, this);
     m_maxLengthRatio = realBox(0.0, 10.0, 0.5, 1, this);
     m_minLength = intBox(0, 512, this);
@@ -195,9 +197,11 @@ void DecodingPanel::retranslateUi()
     m_normalization->setItemText(0, tr("None"));
     m_normalization->setItemText(1, tr("GNMT (Wu et al. 2016)"));
     m_normalization->setItemText(2, tr("Average log-probability"));
+    m_normalization->setItemText(3, tr("Length to the power α (Hugging Face)"));
     m_earlyStopping->setItemText(0, tr("Heuristic"));
     m_earlyStopping->setItemText(1, tr("Bounded (exact)"));
     m_earlyStopping->setItemText(2, tr("Eager"));
+    m_earlyStopping->setItemText(3, tr("When the beam is finished (Hugging Face)"));
     m_newSeed->setText(tr("New"));
     m_newSeed->setToolTip(tr("Draw a new random seed"));
 
@@ -448,8 +452,9 @@ void DecodingPanel::updateEnabled()
     setRowVisible(m_searchForm, m_nBest, !(strategy == engine::SearchStrategy::Greedy));
     setRowVisible(m_searchForm, m_earlyStopping, beam);
     m_samplingGroup->setVisible(sample);
-    m_lengthPenalty->setEnabled(m_normalization->currentData().toInt() ==
-                                int(engine::LengthNormalization::Gnmt));
+    const int normalization = m_normalization->currentData().toInt();
+    m_lengthPenalty->setEnabled(normalization == int(engine::LengthNormalization::Gnmt) ||
+                                normalization == int(engine::LengthNormalization::Power));
     m_ngramPenaltySize->setEnabled(m_ngramPenalty->value() > 0.0);
 }
 

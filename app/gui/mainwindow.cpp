@@ -1,8 +1,10 @@
 #include "mainwindow.h"
 
 #include "app/core/appcontext.h"
+#include "app/core/handoff.h"
 #include "app/core/history/recorder.h"
 #include "app/core/inferenceworker.h"
+#include "app/core/modelimport.h"
 #include "app/core/settings.h"
 #include "captionview.h"
 #include "compareview.h"
@@ -37,6 +39,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPointer>
+#include <QProgressDialog>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -47,6 +50,8 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <atomic>
+#include <memory>
 
 namespace glosa {
 
@@ -633,19 +638,51 @@ void MainWindow::saveTranslation()
 void MainWindow::importModel()
 {
     const QString folder = QFileDialog::getExistingDirectory(
-        this, tr("Import model package (a folder with model.json)"));
+        this, tr("Import model (a Glosa package or a Hugging Face MarianMT folder)"));
     if (folder.isEmpty())
         return;
-    QString error;
-    const std::optional<ModelInfo> imported =
-        ModelCatalog::importModel(folder, ModelCatalog::userModelsDir(), &error);
-    if (!imported) {
+    // Converting an OPUS-MT model takes seconds: on the thread pool, with progress and Cancel.
+    auto *progress = new QProgressDialog(tr("Importing %1…").arg(QDir(folder).dirName()),
+                                         tr("Cancel"), 0, 100, this);
+    progress->setWindowTitle(tr("Import model"));
+    progress->setWindowModality(Qt::WindowModal);
+    progress->setMinimumDuration(0);
+    progress->setAutoClose(false);
+    progress->setAutoReset(false);
+    progress->setAttribute(Qt::WA_DeleteOnClose);
+    auto cancelled = std::make_shared<std::atomic<bool>>(false);
+    connect(progress, &QProgressDialog::canceled, this, [cancelled] { *cancelled = true; });
+    ModelImportRequest request;
+    request.folder = folder;
+    startOnPool([window = QPointer<MainWindow>(this), dialog = QPointer<QProgressDialog>(progress),
+                 request, cancelled] {
+        const ModelImportResult result = importModelFolder(
+            request,
+            [window, dialog](double fraction) {
+                postCall(window, [dialog, fraction] {
+                    if (dialog)
+                        dialog->setValue(int(fraction * 100));
+                });
+            },
+            [cancelled] { return cancelled->load(); });
+        postCall(window, [window, dialog, result] {
+            if (dialog)
+                dialog->close();
+            if (window)
+                window->finishImport(result.id, result.error);
+        });
+    });
+}
+
+void MainWindow::finishImport(const QString &id, const QString &error)
+{
+    if (!error.isEmpty()) {
         QMessageBox::warning(this, tr("Import model"), error);
         return;
     }
     m_context.rescanModels();
-    m_context.chooseModel(imported->id);
-    statusBar()->showMessage(tr("Imported %1").arg(imported->name), 6000);
+    m_context.chooseModel(id);
+    statusBar()->showMessage(tr("Imported %1").arg(id), 6000);
 }
 
 void MainWindow::showEvaluate()
@@ -670,7 +707,41 @@ void MainWindow::showModels()
         dialog.accept();
         importModel();
     });
+    bool reopen = false;
+    connect(&dialog, &ModelsDialog::removeRequested, this,
+            [this, &dialog, &reopen](const QString &id) {
+                if (QMessageBox::question(
+                        &dialog, tr("Remove model"),
+                        tr("Remove the imported model %1 from this computer?").arg(id)) !=
+                    QMessageBox::Yes)
+                    return;
+                QString folder, error;
+                if (!removeImportedModel(id, &folder, &error)) {
+                    QMessageBox::warning(&dialog, tr("Remove model"), error);
+                    return;
+                }
+                m_context.rescanModels();
+                statusBar()->showMessage(tr("Removed %1").arg(id), 6000);
+                reopen = true;
+                dialog.accept();
+            });
+    connect(&dialog, &ModelsDialog::defaultRequested, this,
+            [this, &dialog, &reopen](const QString &id) {
+                const std::optional<ModelInfo> info = m_context.catalog().find(id);
+                QString error;
+                if (!info || !ModelCatalog::setUserDefault(*info, &error)) {
+                    QMessageBox::warning(&dialog, tr("Use as default"), error);
+                    return;
+                }
+                m_context.rescanModels();
+                statusBar()->showMessage(tr("%1 is now the default for its direction").arg(id),
+                                         6000);
+                reopen = true;
+                dialog.accept();
+            });
     dialog.exec();
+    if (reopen) // the dialog lists the catalog as it was: show it again, rescanned
+        showModels();
 }
 
 void MainWindow::showAbout()

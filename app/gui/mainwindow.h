@@ -55,6 +55,9 @@ public:
 public slots:
     void openFile();
     void importModel();
+    // The end of importModel()'s work on the pool: a message for an error, else the new model
+    // listed and chosen.
+    void finishImport(const QString &id, const QString &error);
     void showModels();
     // Translate ▸ Evaluate models…: one dialog, kept while the window lives (not modal, so that a
     // sentence it opens in Compare can be looked at beside it).

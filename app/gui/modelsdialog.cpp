@@ -6,6 +6,7 @@
 
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QJsonObject>
 #include <QLabel>
@@ -50,10 +51,10 @@ ModelsDialog::ModelsDialog(const ModelCatalog &catalog, const PluginRegistry &pl
     m_tabs = new QTabWidget(this);
     m_models = new QTableWidget(this);
     m_models->setObjectName(QStringLiteral("modelsTable"));
-    m_models->setColumnCount(8);
+    m_models->setColumnCount(9);
     m_models->setHorizontalHeaderLabels({tr("Name"), tr("Languages"), tr("Architecture"),
                                          tr("Scores"), tr("Size"), tr("Licence"), tr("Status"),
-                                         tr("Folder")});
+                                         tr("Origin"), tr("Folder")});
     m_models->setAccessibleName(tr("Installed models"));
     m_pluginTable = new QTableWidget(this);
     m_pluginTable->setColumnCount(4);
@@ -78,6 +79,25 @@ ModelsDialog::ModelsDialog(const ModelCatalog &catalog, const PluginRegistry &pl
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     QPushButton *import = buttons->addButton(tr("Import model…"), QDialogButtonBox::ActionRole);
     connect(import, &QPushButton::clicked, this, &ModelsDialog::importRequested);
+    m_remove = buttons->addButton(tr("Remove"), QDialogButtonBox::ActionRole);
+    m_remove->setEnabled(false);
+    m_default =
+        buttons->addButton(tr("Use as default for this direction"), QDialogButtonBox::ActionRole);
+    m_default->setEnabled(false);
+    connect(m_models, &QTableWidget::itemSelectionChanged, this, [this] {
+        const QTableWidgetItem *item = m_models->item(m_models->currentRow(), 0);
+        const bool selected = m_models->selectionModel()->hasSelection() && item;
+        m_remove->setEnabled(selected && item->data(Qt::UserRole + 1).toBool());
+        m_default->setEnabled(selected && item->data(Qt::UserRole + 2).toBool());
+    });
+    connect(m_default, &QPushButton::clicked, this, [this] {
+        if (const QTableWidgetItem *item = m_models->item(m_models->currentRow(), 0))
+            emit defaultRequested(item->data(Qt::UserRole).toString());
+    });
+    connect(m_remove, &QPushButton::clicked, this, [this] {
+        if (const QTableWidgetItem *item = m_models->item(m_models->currentRow(), 0))
+            emit removeRequested(item->data(Qt::UserRole).toString());
+    });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
     auto *layout = new QVBoxLayout(this);
@@ -91,6 +111,7 @@ void ModelsDialog::fill()
 {
     const QList<ModelInfo> &models = m_catalog.models();
     m_models->setRowCount(models.size());
+    const QString userRoot = QFileInfo(ModelCatalog::userModelsDir()).canonicalFilePath();
     for (int r = 0; r < models.size(); ++r) {
         const ModelInfo &m = models[r];
         QString status;
@@ -107,19 +128,40 @@ void ModelsDialog::fill()
                 ? tr("Image → %1").arg(languageName(m.targetLanguage))
                 : QStringLiteral("%1 → %2").arg(languageName(m.sourceLanguage),
                                                languageName(m.targetLanguage));
+        // Imported models live directly in the user's models folder and may be removed.
+        const bool imported =
+            !userRoot.isEmpty() && QFileInfo(m.folder).canonicalPath() == userRoot;
+        const QString importedFrom = m.manifest.value(QLatin1String("imported_from"))
+                                         .toObject()
+                                         .value(QLatin1String("folder"))
+                                         .toString();
+        const QString origin =
+            !imported ? tr("Bundled or on GLOSA_MODEL_PATH")
+            : importedFrom.isEmpty()
+                ? tr("Imported")
+                : tr("Imported from %1").arg(QDir::toNativeSeparators(importedFrom));
+        const QString marian = m.manifest.value(QLatin1String("imported_from"))
+                                   .toObject()
+                                   .value(QLatin1String("format"))
+                                   .toString();
         const QStringList cells = {m.name.isEmpty() ? m.id : m.name,
                                    languages,
-                                   m.architecture,
+                                   marian.isEmpty() ? m.architecture
+                                                    : tr("%1 (MarianMT)").arg(m.architecture),
                                    scoresText(m.scores),
                                    formatBytes(m.sizeOnDisk),
                                    m.licence,
                                    status,
+                                   origin,
                                    QDir::toNativeSeparators(m.folder)};
         for (int c = 0; c < cells.size(); ++c) {
             auto *item = new QTableWidgetItem(cells[c]);
             item->setToolTip(cells[c]);
             m_models->setItem(r, c, item);
         }
+        m_models->item(r, 0)->setData(Qt::UserRole, m.id);
+        m_models->item(r, 0)->setData(Qt::UserRole + 1, imported && !m.id.isEmpty());
+        m_models->item(r, 0)->setData(Qt::UserRole + 2, m.isValid() && m.shadowedBy.isEmpty());
     }
     m_models->resizeColumnsToContents();
     m_models->resizeRowsToContents();

@@ -1,5 +1,6 @@
 // ModelsDialog: every installed model package (languages, architecture, scores, size, licence,
-// and why a broken one cannot be used) and every plugin file the registry examined.
+// where it came from, and why a broken one cannot be used) and every plugin file the registry
+// examined. Import… and Remove (imported models only) are requests the window carries out.
 #pragma once
 
 #include <QDialog>
@@ -24,6 +25,10 @@ public:
 
 signals:
     void importRequested();
+    // Remove was clicked on an imported model (one in ModelCatalog::userModelsDir()).
+    void removeRequested(const QString &id);
+    // "Use as default for this direction" was clicked on a usable model.
+    void defaultRequested(const QString &id);
 
 private:
     void fill();
@@ -34,6 +39,8 @@ private:
     QTableWidget *m_models = nullptr;
     QTableWidget *m_pluginTable = nullptr;
     QLabel *m_paths = nullptr;
+    QPushButton *m_remove = nullptr;
+    QPushButton *m_default = nullptr;
 };
 
 } // namespace glosa

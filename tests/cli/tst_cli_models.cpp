@@ -1,0 +1,115 @@
+// `glosa-cli models import|default|remove` as a user runs them, on the real glosa-cli with a
+// private models folder: the MarianMT fixture of ../shared imported, listed, translating,
+// chosen as the default for en→es, removed; what must be refused is refused with a message.
+// Skips with a message when ../shared is absent.
+#include "clirunner.h"
+#include "testutil.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+
+using namespace glosa::test;
+
+class TestCliModels : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_data; // XDG_DATA_HOME: the user's models folder lives under it
+    QString m_fixture;
+
+    CliRun run(const QStringList &args, const QByteArray &input = {})
+    {
+        return runGlosaCli(args, {{QStringLiteral("XDG_DATA_HOME"), m_data.path()}}, input);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        m_fixture =
+            QDir::cleanPath(sharedDataDir() + QStringLiteral("/../fixtures/marian-tiny-en-es"));
+        if (!QFileInfo::exists(m_fixture + "/reference.json"))
+            QSKIP(qPrintable(m_fixture + " is absent (it lives in ../shared)"));
+        QVERIFY(m_data.isValid());
+    }
+
+    void importTranslateDefaultRemove()
+    {
+        std::ifstream in((m_fixture + "/reference.json").toStdString());
+        const nlohmann::json reference = nlohmann::json::parse(in);
+        const nlohmann::json &station = reference["cases"][1]; // "Where is the train station?"
+
+        CliRun r =
+            run({"models", "import", m_fixture + "/bin", "--id", "fixture-en-es", "--float32"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.startsWith("imported fixture-en-es into "), r.out.constData());
+
+        r = run({"models", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        bool listed = false;
+        for (const QByteArray &line : r.lines()) {
+            const auto model = nlohmann::json::parse(line.toStdString());
+            if (model["id"] == "fixture-en-es") {
+                listed = true;
+                QCOMPARE(model["status"], nlohmann::json("ok"));
+                QCOMPARE(model["source_language"], nlohmann::json("en"));
+                QCOMPARE(model["target_language"], nlohmann::json("es"));
+                QCOMPARE(model["default"], nlohmann::json(false)); // a bundled one is
+            }
+        }
+        QVERIFY(listed);
+
+        r = run({"translate", "--model", "fixture-en-es", "--strategy", "greedy"},
+                QByteArray::fromStdString(station["source"].get<std::string>() + "\n"));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(r.out.trimmed().toStdString(), station["greedy"]["text"].get<std::string>());
+        // The package's own defaults: the generation config's beam 4.
+        r = run({"translate", "--model", "fixture-en-es"},
+                QByteArray::fromStdString(station["source"].get<std::string>() + "\n"));
+        QCOMPARE(r.out.trimmed().toStdString(), station["beam4"]["text"].get<std::string>());
+
+        // Use as default for en→es: translate without --model picks it over the bundled ones.
+        r = run({"models", "default", "fixture-en-es"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = run({"translate", "--from", "en", "--to", "es", "--strategy", "greedy"},
+                QByteArray::fromStdString(station["source"].get<std::string>() + "\n"));
+        QCOMPARE(r.out.trimmed().toStdString(), station["greedy"]["text"].get<std::string>());
+        r = run({"models"});
+        const QStringList rows = QString::fromUtf8(r.out).split('\n').filter("fixture-en-es");
+        QVERIFY2(rows.size() == 1 && rows[0].contains("(default)"), r.out.constData());
+
+        // Bundled models cannot be removed; the imported one can, and is gone.
+        r = run({"models", "remove", "transformer-en-es"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("is not an imported model"), r.err.constData());
+        r = run({"models", "remove", "fixture-en-es"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = run({"models"});
+        QVERIFY(!r.out.contains("fixture-en-es"));
+    }
+
+    void refusedImportsSayWhy()
+    {
+        QTemporaryDir folder;
+        QFile config(folder.filePath("config.json"));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write(R"({"model_type": "t5", "d_model": 512})");
+        config.close();
+        CliRun r = run({"models", "import", folder.path()});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("model_type t5 is not supported; Glosa imports MarianMT"),
+                 r.err.constData());
+        r = run({"models", "import"});
+        QCOMPARE(r.exitCode, 2);
+        r = run({"models", "import", m_fixture + "/safetensors", "--id", "../escape"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("not a valid package id"), r.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliModels)
+#include "tst_cli_models.moc"
