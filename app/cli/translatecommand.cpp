@@ -147,6 +147,12 @@ QJsonObject toJson(const QByteArray &line, const engine::TranslationResult &resu
                                       {"complete", complete}});
     }
     object["hypotheses"] = hypotheses;
+    // Spans a model without placeholders lost (TranslatedSegment::missingSpans).
+    QJsonArray missingSpans;
+    for (const auto &segment : result.segments)
+        for (const std::string &span : segment.missingSpans)
+            missingSpans.append(fromUtf8(span));
+    object["missing_spans"] = missingSpans;
 
     // Source tokens (the columns) and the block-diagonal alignment of the best hypothesis.
     QJsonArray sourceTokens, segments;
@@ -475,6 +481,14 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
                     err << "glosa-cli translate: " << where << ": sentence " << i + 1
                         << " stopped at the maximum length (" << hypotheses.front().tokens.size()
                         << " tokens); its translation may be incomplete\n";
+                // A model without placeholders reads numbers, URLs... as text and may change them.
+                QStringList missing;
+                for (const std::string &span : result.segments[i].missingSpans)
+                    missing << QStringLiteral("\"%1\"").arg(fromUtf8(span));
+                if (!missing.isEmpty())
+                    err << "glosa-cli translate: line " << lineNumber << ": sentence " << i + 1
+                        << ": the translation lost " << missing.join(QStringLiteral(", "))
+                        << " (this model cannot protect numbers, URLs and code: check them)\n";
             }
         } catch (const std::exception &failure) {
             err << "glosa-cli translate: " << where << ": " << failure.what() << "\n";

@@ -27,7 +27,9 @@
 // hypothesis, one column per source token; block-diagonal when the line held several sentences;
 // null for a model without attention, e.g. the RNN with attention "none"),
 // "segments" (each sentence's "source" and "target" UTF-16 ranges and the index of its first
-// source and target token), "strategy" (every setting in effect), "model", "elapsed_ms".
+// source and target token), "strategy" (every setting in effect), "model", "elapsed_ms",
+// "missing_spans" (numbers, URLs, code... of the source that a model without placeholders, an
+// imported MarianMT one, left out of the best translation; stderr also says so).
 // --attention all (with --json; the default, cross, gives only "alignment") adds "attention": one
 // object per segment (as in "segments"), with a key for each kind the model has
 // (engine/decoding/attentioninspector.h) holding [layer][head][row][column] weights of the best

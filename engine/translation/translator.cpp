@@ -293,6 +293,14 @@ TranslationResult Translator::translate(std::string_view text, const DecodingOpt
                     restoreSpans(targetTokenizer.decode(std::vector<int>(hypothesis.tokens.begin(),
                                                                          hypothesis.tokens.end())),
                                  segment.protectedSpans, true));
+            if (placeholders == 0 && !segment.texts.empty()) {
+                const std::string_view read = text.substr(segment.source.begin, segment.source.size());
+                for (const ProtectedSpan &span : m_protector->find(read)) {
+                    const std::string_view spanText = read.substr(span.bytes.begin, span.bytes.size());
+                    if (segment.texts.front().find(spanText) == std::string::npos)
+                        segment.missingSpans.emplace_back(spanText);
+                }
+            }
         }
         if (control.segmentsDone)
             control.segmentsDone(last, pending.size());

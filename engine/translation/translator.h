@@ -56,6 +56,11 @@ struct TranslatedSegment
     // The protected spans (protectedspans.h) the model read as placeholders: placeholder k in
     // sourceTokens and in the hypotheses' tokens stands for protectedSpans[k].
     std::vector<std::string> protectedSpans;
+    // For a model without placeholders (TranslationModel::placeholders() == 0: MarianMT / OPUS-MT
+    // packages), which read the spans as plain text: the spans of the source that are not in
+    // texts[0] verbatim, to warn about (docs/model-package.md, "Protected spans and imported
+    // models"). Always empty for a model with placeholders, which restores every span.
+    std::vector<std::string> missingSpans;
     // The best hypothesis's pieces with ranges in TranslationResult::text (bytes, code points,
     // UTF-16); one per hypotheses[0].tokens entry.
     std::vector<Token> targetTokens;

@@ -82,6 +82,27 @@ private slots:
         const QStringList rows = QString::fromUtf8(r.out).split('\n').filter("fixture-en-es");
         QVERIFY2(rows.size() == 1 && rows[0].contains("(default)"), r.out.constData());
 
+        // The fixture has no placeholder pieces: a URL it garbles is named on stderr and in
+        // --json's "missing_spans" (it keeps none of the 11 URLs of tools/span_survival.py's
+        // cases); a sentence without spans has none.
+        const QString url = QStringLiteral("https://example.com/downloads/glosa-2.1.tar.gz");
+        r = run({"translate", "--model", "fixture-en-es", "--json"},
+                QStringLiteral("Download the installer from %1 and verify it.\nWhy?\n")
+                    .arg(url)
+                    .toUtf8());
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QList<QByteArray> lines = r.lines();
+        QCOMPARE(lines.size(), 2);
+        const auto first = nlohmann::json::parse(lines[0].toStdString());
+        QVERIFY2(first["translation"].get<std::string>().find(url.toStdString()) ==
+                     std::string::npos,
+                 lines[0].constData());
+        QCOMPARE(first["missing_spans"], nlohmann::json::array({url.toStdString()}));
+        QVERIFY2(r.err.contains("the translation lost \"" + url.toUtf8() + "\""),
+                 r.err.constData());
+        QCOMPARE(nlohmann::json::parse(lines[1].toStdString())["missing_spans"],
+                 nlohmann::json::array());
+
         // Bundled models cannot be removed; the imported one can, and is gone.
         r = run({"models", "remove", "transformer-en-es"});
         QCOMPARE(r.exitCode, 1);
