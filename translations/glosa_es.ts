@@ -2352,6 +2352,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>Could not save %1: %2</source>
         <translation>No se pudo guardar %1: %2</translation>
     </message>
+    <message>
+        <source>Not in the translation: %1 (this model cannot protect numbers, URLs and code)</source>
+        <translation>No está en la traducción: %1 (este modelo no puede proteger números, URL ni código)</translation>
+    </message>
 </context>
 <context>
     <name>glosa::documents::DocumentWorker</name>

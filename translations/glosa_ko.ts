@@ -2331,6 +2331,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>Could not save %1: %2</source>
         <translation>%1을(를) 저장하지 못했습니다: %2</translation>
     </message>
+    <message>
+        <source>Not in the translation: %1 (this model cannot protect numbers, URLs and code)</source>
+        <translation>번역에 없음: %1 (이 모델은 숫자, URL, 코드를 보호할 수 없습니다)</translation>
+    </message>
 </context>
 <context>
     <name>glosa::documents::DocumentWorker</name>

@@ -12,6 +12,7 @@
 #include <QList>
 #include <QMetaType>
 #include <QString>
+#include <QStringList>
 #include <QVector>
 
 namespace glosa {
@@ -124,6 +125,9 @@ struct TranslationResult
     engine::DecodingOptions options;
     double elapsedMs = 0.0;
     TranslationCoverage coverage; // of the best hypothesis; computed by the worker
+    // Numbers, URLs, code... of the source that a model without placeholders (an imported
+    // MarianMT one) left out of the best translation (engine TranslatedSegment::missingSpans).
+    QStringList missingSpans;
 
     bool isEmpty() const { return hypotheses.isEmpty(); }
     // The sentence (an index of traces) whose tokens of the best hypothesis hold `token`; -1.

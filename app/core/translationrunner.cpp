@@ -311,6 +311,8 @@ TranslationResult runTranslation(const std::shared_ptr<engine::Model> &model, co
     const engine::CoverageOptions coverageOptions = translationModel->coverageOptions();
     result.coverage.threshold = coverageOptions.threshold;
     for (const engine::TranslatedSegment &segment : translated.segments) {
+        for (const std::string &span : segment.missingSpans)
+            result.missingSpans.append(QString::fromStdString(span));
         const engine::Coverage coverage = engine::computeCoverage(
             segment.alignment(), segment.sourceTokens, utf8, coverageOptions);
         result.coverage.available = result.coverage.available || coverage.available;

@@ -847,8 +847,18 @@ void TranslateView::onResult(const QList<TranslationResult> &results)
     m_steeringBar->setVisible(false);
     showResult(results.first());
     const TranslationResult &r = results.first();
-    m_status->setText(tr("%n token(s) in %1 ms", "", r.best() ? int(r.best()->tokens.size()) : 0)
-                          .arg(QLocale().toString(r.elapsedMs, 'f', 0)));
+    QString status = tr("%n token(s) in %1 ms", "", r.best() ? int(r.best()->tokens.size()) : 0)
+                         .arg(QLocale().toString(r.elapsedMs, 'f', 0));
+    if (!r.missingSpans.isEmpty()) {
+        QStringList quoted;
+        for (const QString &span : r.missingSpans)
+            quoted << QStringLiteral("“%1”").arg(span);
+        status += QStringLiteral(" · ") +
+                  tr("Not in the translation: %1 (this model cannot protect numbers, URLs and "
+                     "code)")
+                      .arg(QLocale().createSeparatedList(quoted));
+    }
+    m_status->setText(status);
     emit translationShown(r);
 }
 

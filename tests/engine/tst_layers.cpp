@@ -1,9 +1,12 @@
 // engine/layers against plain references: the attention blocks every model family uses (score
 // functions, softmax and weighted sum, in double precision here), the decoder-state row gather
-// behind every DecoderState::reorder(), and the text decoders' shared state bookkeeping.
+// behind every DecoderState::reorder(), the text decoders' shared state bookkeeping, and the
+// Transformer's shapes (position tables, pre/post-norm residuals).
 #include "engine/layers/attention.h"
 #include "engine/layers/stategather.h"
 #include "engine/layers/textstate.h"
+#include "engine/layers/transformer.h"
+#include "engine/ops/layernorm.h"
 #include "tst_ops_common.h"
 
 #include <QtTest>
@@ -185,6 +188,68 @@ private slots:
         QCOMPARE(refused({{1}, {}}), QStringLiteral("Toy::encode: source 1 is empty"));
         QVERIFY(refused({{1, 10}}).contains(QStringLiteral("token id 10 in source 0")));
         QVERIFY(refused({{1, 2, 3, 4}}).contains(QStringLiteral("more than max_positions 3")));
+    }
+
+    // Sinusoidal positions against the formula (Vaswani et al. 2017, 3.5), in both layouts: the
+    // same values, interleaved (ours) or as sin | cos halves (Marian's).
+    void positionTablesFollowTheFormula()
+    {
+        using namespace glosa::engine::layers;
+        const std::int64_t positions = 50, d = 16;
+        const Tensor interleaved =
+            layers::sinusoidalPositions(positions, d, PositionEncoding::Interleaved);
+        const Tensor halves = layers::sinusoidalPositions(positions, d, PositionEncoding::Halves);
+        QCOMPARE(interleaved.shape(), (Shape{positions, d}));
+        for (std::int64_t pos = 0; pos < positions; ++pos)
+            for (std::int64_t i = 0; i < d / 2; ++i) {
+                const double angle = double(pos) / std::pow(10000.0, 2.0 * double(i) / double(d));
+                const float sin = float(std::sin(angle)), cos = float(std::cos(angle));
+                QCOMPARE(interleaved.data<float>()[pos * d + 2 * i], sin);
+                QCOMPARE(interleaved.data<float>()[pos * d + 2 * i + 1], cos);
+                QCOMPARE(halves.data<float>()[pos * d + i], sin);
+                QCOMPARE(halves.data<float>()[pos * d + d / 2 + i], cos);
+            }
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 layers::sinusoidalPositions(4, 7, PositionEncoding::Halves));
+        QCOMPARE(positionEncodingFromName(positionEncodingName(PositionEncoding::Halves)),
+                 PositionEncoding::Halves);
+        QCOMPARE(normalizationFromName("post-norm"), Normalization::PostNorm);
+        QCOMPARE(feedForwardActivationFromName("silu"), glosa::engine::ops::Activation::Swish);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, normalizationFromName("sandwich"));
+    }
+
+    // A sublayer's residual: pre-norm reads norm(x) and adds f; post-norm reads x and
+    // normalises x + f, both against the plain formulas.
+    void sublayerResidual()
+    {
+        using namespace glosa::engine::layers;
+        const Tensor x0 = Tensor::fromFloats({2, 4}, {1, 2, 3, 4, -1, 0, 5, 2});
+        const Tensor f = Tensor::fromFloats({2, 4}, {0.5f, -1, 2, 0, 1, 1, -3, 0.25f});
+        const Tensor gamma = Tensor::fromFloats({4}, {1, 0.5f, 2, 1});
+        const Tensor beta = Tensor::fromFloats({4}, {0, 0.1f, -0.2f, 0.3f});
+        const glosa::engine::ops::LayerNorm norm(gamma, beta, 1e-5f);
+        Tensor sum = x0.clone();
+        for (int i = 0; i < 8; ++i)
+            sum.data<float>()[i] += f.data<float>()[i];
+        for (Normalization n : {Normalization::PreNorm, Normalization::PostNorm}) {
+            TransformerShape shape;
+            shape.normalization = n;
+            Tensor x = x0.clone(), normed, expectedIn, expectedOut;
+            const Tensor &in = sublayerInput(shape, norm, x, normed);
+            if (n == Normalization::PreNorm)
+                glosa::engine::ops::reference::layerNorm(x0, gamma, beta, 1e-5f, expectedIn);
+            else
+                expectedIn = x0;
+            for (int i = 0; i < 8; ++i)
+                QCOMPARE(in.data<float>()[i], expectedIn.data<float>()[i]);
+            closeSublayer(shape, norm, x, f);
+            if (n == Normalization::PreNorm)
+                expectedOut = sum;
+            else
+                glosa::engine::ops::reference::layerNorm(sum, gamma, beta, 1e-5f, expectedOut);
+            for (int i = 0; i < 8; ++i)
+                QVERIFY(std::abs(x.data<float>()[i] - expectedOut.data<float>()[i]) < 1e-5f);
+        }
     }
 };
 
