@@ -24,6 +24,14 @@ inline constexpr std::int64_t kMaxLayers = 64;
 inline constexpr std::int64_t kMaxVocabulary = std::int64_t(1) << 20;
 inline constexpr std::int64_t kMaxPositions = 16384;
 
+// Imported models (engine/import): a pytorch_model.bin's data.pkl (a state dict takes ~60 bytes
+// a tensor, so 8 MiB is over 100,000 tensors) and the objects its pickle may build (one per
+// opcode at most; a real state dict needs ~10 a tensor); a JSON file of the model folder
+// (config.json, generation_config.json, tokenizer_config.json).
+inline constexpr std::int64_t kMaxPickleBytes = std::int64_t(8) << 20;
+inline constexpr std::int64_t kMaxPickleObjects = std::int64_t(1) << 20;
+inline constexpr std::int64_t kMaxConfigBytes = std::int64_t(1) << 20;
+
 // Decoding options (model.json "decoding", the CLI, the GUI).
 inline constexpr int kMaxBeamSize = 64;
 inline constexpr int kMaxDecodeLength = 4096; // maxLength, in target tokens

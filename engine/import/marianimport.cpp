@@ -26,8 +26,8 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-constexpr std::uint64_t kMaxConfigBytes = 1 << 20;
-constexpr std::uint64_t kMaxModelCardBytes = 1 << 20;
+constexpr auto kMaxConfigBytes = static_cast<std::uint64_t>(limits::kMaxConfigBytes);
+constexpr std::uint64_t kMaxModelCardBytes = 1 << 20; // read only for its front matter
 
 // --- config.json -----------------------------------------------------------------------------
 

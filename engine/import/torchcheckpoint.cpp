@@ -19,10 +19,8 @@ namespace glosa::engine {
 
 namespace {
 
-// data.pkl of a state dict takes ~60 bytes a tensor; 8 MB is >100,000 tensors. The machine
-// makes at most one object per opcode, and at most this many in all.
-constexpr std::size_t kMaxPickleBytes = std::size_t(8) << 20;
-constexpr std::size_t kMaxPickleObjects = std::size_t(1) << 20;
+constexpr auto kMaxPickleBytes = static_cast<std::size_t>(limits::kMaxPickleBytes);
+constexpr auto kMaxPickleObjects = static_cast<std::size_t>(limits::kMaxPickleObjects);
 
 struct StorageClass
 {
