@@ -594,12 +594,12 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <translation>Ajustes del modelo</translation>
     </message>
     <message>
-        <source>Length to the power α (Hugging Face)</source>
-        <translation>Longitud elevada a α (Hugging Face)</translation>
+        <source>Length^α</source>
+        <translation>Longitud^α</translation>
     </message>
     <message>
-        <source>When the beam is finished (Hugging Face)</source>
-        <translation>Al terminar el haz (Hugging Face)</translation>
+        <source>Whole beam</source>
+        <translation>Haz completo</translation>
     </message>
 </context>
 <context>

@@ -591,12 +591,12 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>모델 기본값</translation>
     </message>
     <message>
-        <source>Length to the power α (Hugging Face)</source>
-        <translation>길이의 α 거듭제곱 (Hugging Face)</translation>
+        <source>Length^α</source>
+        <translation>길이^α</translation>
     </message>
     <message>
-        <source>When the beam is finished (Hugging Face)</source>
-        <translation>빔이 모두 끝났을 때 (Hugging Face)</translation>
+        <source>Whole beam</source>
+        <translation>빔 전체</translation>
     </message>
 </context>
 <context>

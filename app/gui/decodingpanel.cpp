@@ -197,11 +197,11 @@ void DecodingPanel::retranslateUi()
     m_normalization->setItemText(0, tr("None"));
     m_normalization->setItemText(1, tr("GNMT (Wu et al. 2016)"));
     m_normalization->setItemText(2, tr("Average log-probability"));
-    m_normalization->setItemText(3, tr("Length to the power α (Hugging Face)"));
+    m_normalization->setItemText(3, tr("Length^α"));
     m_earlyStopping->setItemText(0, tr("Heuristic"));
     m_earlyStopping->setItemText(1, tr("Bounded (exact)"));
     m_earlyStopping->setItemText(2, tr("Eager"));
-    m_earlyStopping->setItemText(3, tr("When the beam is finished (Hugging Face)"));
+    m_earlyStopping->setItemText(3, tr("Whole beam"));
     m_newSeed->setText(tr("New"));
     m_newSeed->setToolTip(tr("Draw a new random seed"));
 
