@@ -439,12 +439,14 @@ def _encode_shard(job):
     pairs = epoch_pairs(rows[lo:hi], direction, epoch, seed * EPOCH_SHARDS + shard,
                         mixture=mixture)
     sp = _WORKER["sp"]
-    src = sp.encode([p[0] for p in pairs])
-    tgt = sp.encode([p[1] for p in pairs])
-    eos = sp.eos_id()
-    keep = [(a + [eos], b) for a, b in zip(src, tgt)
+    return (examples(sp.encode([p[0] for p in pairs]), sp.encode([p[1] for p in pairs]),
+                     sp.eos_id(), max_len), len(pairs))
+
+
+def examples(src, tgt, eos, max_len):
+    """[(source ids + </s>, target ids)] of the encoded pairs whose sides are 1..max_len pieces."""
+    return [(a + [eos], b) for a, b in zip(src, tgt)
             if 0 < len(a) <= max_len and 0 < len(b) <= max_len]
-    return keep, len(pairs)
 
 
 class EpochPool:

@@ -164,13 +164,8 @@ class SpmCodec:
 
 def encode_pairs(codec, pairs, max_len):
     """[(src ids + EOS, tgt ids)] keeping pairs whose sides are at most max_len pieces."""
-    src = codec.encode([s for s, _ in pairs])
-    tgt = codec.encode([t for _, t in pairs])
-    out = []
-    for s, t in zip(src, tgt):
-        if 0 < len(s) <= max_len and 0 < len(t) <= max_len:
-            out.append((s + [EOS], t))
-    return out
+    return glosa_corpus.examples(codec.encode([s for s, _ in pairs]),
+                                 codec.encode([t for _, t in pairs]), EOS, max_len)
 
 
 def make_batches(examples, max_tokens, seed):
