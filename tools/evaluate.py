@@ -235,17 +235,20 @@ def score(hyps, groups):
 
 
 def apertium(sources, src, tgt):
-    """Translates with the Apertium command line, one sentence a line (-u: no unknown-word
-    marks, so the output is plain text)."""
+    """Translates with the Apertium command line, one sentence a paragraph (-u: no unknown-word
+    marks, so the output is plain text). Sentences are separated by a blank line, not a line
+    break: Apertium treats a single line break as a blank inside a sentence, so its transfer
+    rules join words of neighbouring lines ("sect" / "ferritin" -> "de ferritina de secta"),
+    which mangled one-word inputs of the short-input sets."""
     mode = {"en": "eng", "es": "spa"}[src] + "-" + {"en": "eng", "es": "spa"}[tgt]
-    text = "\n".join(s.replace("\n", " ") for s in sources) + "\n"
+    text = "\n\n".join(" ".join(s.split()) or "." for s in sources) + "\n"
     res = subprocess.run(["apertium", "-u", mode], input=text, capture_output=True,
                          text=True, check=True)
-    out = res.stdout.rstrip("\n").split("\n")
+    out = re.split(r"\n[ \t]*\n", res.stdout.strip("\n"))
     if len(out) != len(sources):
-        raise RuntimeError("apertium returned %d lines for %d sentences"
+        raise RuntimeError("apertium returned %d paragraphs for %d sentences"
                            % (len(out), len(sources)))
-    return [o.strip() for o in out]
+    return [o.strip() if s.split() else "" for o, s in zip(out, sources)]
 
 
 SPANISH_WORDS = "/usr/share/dict/spanish"
