@@ -1,7 +1,7 @@
 // Model: the base of every loaded model, whatever its family. Plugins create models from a
 // validated ModelPackage (engine/package.h); the app only sees these interfaces.
 // Translation and captioning models derive from it and add the step-decoder contract
-// (engine/decoding/).
+// (engine/layers/stepdecoder.h).
 #pragma once
 
 #include <string>

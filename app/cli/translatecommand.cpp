@@ -8,7 +8,7 @@
 #include "app/core/limits.h"
 #include "app/core/modelcatalog.h"
 #include "app/core/pluginregistry.h"
-#include "engine/decoding/attentioninspector.h"
+#include "engine/layers/attentioninspector.h"
 #include "engine/decoding/coverage.h"
 #include "engine/decoding/decodingfields.h"
 #include "engine/text/sentencesplitter.h"
@@ -203,7 +203,7 @@ QJsonObject toJson(const QByteArray &line, const engine::TranslationResult &resu
 }
 
 // --attention all: one object per segment, each kind the model has → [layers][heads][rows][columns]
-// (engine/decoding/attentioninspector.h), {} for a model that shows no more than "alignment".
+// (engine/layers/attentioninspector.h), {} for a model that shows no more than "alignment".
 QJsonArray attentionJson(engine::Translator &translator, const engine::TranslationResult &result)
 {
     engine::AttentionInspector *inspector = translator.model().decoder().attentionInspector();

@@ -32,7 +32,7 @@
 // imported MarianMT one, left out of the best translation; stderr also says so).
 // --attention all (with --json; the default, cross, gives only "alignment") adds "attention": one
 // object per segment (as in "segments"), with a key for each kind the model has
-// (engine/decoding/attentioninspector.h) holding [layer][head][row][column] weights of the best
+// (engine/layers/attentioninspector.h) holding [layer][head][row][column] weights of the best
 // hypothesis, rounded to 1e-4:
 //   "cross"         rows: the segment's target tokens; columns: its source tokens
 //   "encoder_self"  rows and columns: its source tokens

@@ -3,7 +3,7 @@
 // that the GUI can paint alignments on QTextDocuments without knowing about the tokenizer.
 #pragma once
 
-#include "engine/decoding/attentioninspector.h"
+#include "engine/layers/attentioninspector.h"
 #include "engine/decoding/decodingoptions.h"
 #include "engine/decoding/trace.h"
 
@@ -29,7 +29,7 @@ struct TokenSpan
     QString surface() const; // the piece without "▁", for labels
 };
 
-// One sentence's share of a hypothesis's attention maps (engine/decoding/attentioninspector.h),
+// One sentence's share of a hypothesis's attention maps (engine/layers/attentioninspector.h),
 // and where its rows and columns start in the whole text's tokens. Kept per sentence: dense maps
 // of a whole paragraph would grow with the square of its length for every layer and head.
 struct SentenceAttention

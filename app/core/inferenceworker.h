@@ -24,8 +24,8 @@
 
 #include "app/core/inferenceresult.h"
 #include "app/core/modelcatalog.h"
-#include "engine/decoding/alignmentsource.h"
-#include "engine/decoding/attentioninspector.h"
+#include "engine/layers/alignmentsource.h"
+#include "engine/layers/attentioninspector.h"
 
 #include <QHash>
 #include <QObject>
@@ -43,7 +43,7 @@ class PluginRegistry;
 class InferenceExecutor;
 
 // Which cross-attention a translation's alignment comes from, for models whose step decoder is an
-// engine::AlignmentSource (engine/decoding/alignmentsource.h): a layer and a head, or the mean of
+// engine::AlignmentSource (engine/layers/alignmentsource.h): a layer and a head, or the mean of
 // the layer's heads. layer < 0 keeps the model's default (the Transformer: mean of the heads of the
 // penultimate decoder layer).
 struct AlignmentChoice

@@ -3,7 +3,7 @@
 // with intensity by weight; hover a source word and the target words that attended to it light up.
 //
 // The attention panel shows the cross-attention (the alignment the search recorded) by default;
-// for a model with an AttentionInspector (engine/decoding/attentioninspector.h) it also offers
+// for a model with an AttentionInspector (engine/layers/attentioninspector.h) it also offers
 // encoder and decoder self-attention, any layer and head or their mean, and a grid of every head
 // of a layer. Those maps are asked of the worker only while one of them is shown.
 //
@@ -17,7 +17,7 @@
 
 #include "app/core/appcontext.h"
 #include "app/core/inferenceresult.h"
-#include "engine/decoding/attentioninspector.h"
+#include "engine/layers/attentioninspector.h"
 
 #include <QElapsedTimer>
 #include <QTextFormat>

@@ -1,5 +1,5 @@
 // CaptioningModel: a loaded image captioner as the app sees it: an image encoder
-// (imageencoder.h), a step decoder (engine/decoding/stepdecoder.h) and the caption vocabulary. A
+// (imageencoder.h), a step decoder (engine/layers/stepdecoder.h) and the caption vocabulary. A
 // captioning plugin only writes the two halves and returns
 //
 //     return std::make_shared<engine::CaptioningModel>(package, std::make_unique<MyEncoder>(...),
@@ -23,7 +23,7 @@
 #include "engine/captioning/imageencoder.h"
 #include "engine/decoding/decodingoptions.h"
 #include "engine/decoding/search.h"
-#include "engine/decoding/stepdecoder.h"
+#include "engine/layers/stepdecoder.h"
 #include "engine/model.h"
 #include "engine/text/tokenizer.h"
 

@@ -1,6 +1,6 @@
 // ImageEncoder: the image half of a captioning model (captioningmodel.h). It runs a backbone over
 // a batch of prepared images (engine/vision/imageprep.h) and computes what the model's step
-// decoder needs once per image, returning the DecoderState (engine/decoding/stepdecoder.h) the
+// decoder needs once per image, returning the DecoderState (engine/layers/stepdecoder.h) the
 // shared search starts from. It is the image counterpart of TextStepDecoder::encode().
 //
 // Basic usage (what CaptioningModel::caption does):
@@ -9,7 +9,7 @@
 //     // attention columns: the gridRows() × gridCols() cells, row-major
 #pragma once
 
-#include "engine/decoding/stepdecoder.h"
+#include "engine/layers/stepdecoder.h"
 #include "engine/tensor.h"
 
 #include <memory>

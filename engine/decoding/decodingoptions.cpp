@@ -1,6 +1,5 @@
 #include "engine/decoding/decodingoptions.h"
 
-#include "engine/decoding/stepdecoder.h"
 #include "engine/decoding/trace.h"
 
 #include <algorithm>
@@ -9,45 +8,6 @@
 #include <string>
 
 namespace glosa::engine {
-
-// Out-of-line destructors give the interfaces one typeinfo, in the engine library, so that
-// dynamic_cast works across the plugins.
-DecoderState::~DecoderState() = default;
-StepDecoder::~StepDecoder() = default;
-TextStepDecoder::~TextStepDecoder() = default;
-
-bool checkOrigins(const std::vector<std::int32_t> &origins, std::int64_t rows, const char *decoder)
-{
-    bool identity = static_cast<std::int64_t>(origins.size()) == rows;
-    for (std::size_t i = 0; i < origins.size(); ++i) {
-        if (origins[i] < 0 || origins[i] >= rows)
-            throw std::out_of_range(std::string(decoder) + ": origin " +
-                                    std::to_string(origins[i]) + " outside [0, " +
-                                    std::to_string(rows) + ")");
-        identity = identity && origins[i] == static_cast<std::int32_t>(i);
-    }
-    return identity;
-}
-
-void reorderRows(std::vector<std::int32_t> &values, const std::vector<std::int32_t> &origins)
-{
-    std::vector<std::int32_t> reordered(origins.size());
-    for (std::size_t i = 0; i < origins.size(); ++i)
-        reordered[i] = values[origins[i]];
-    values = std::move(reordered);
-}
-
-std::uint64_t tokenKey(const std::vector<std::int32_t> &ids)
-{
-    std::uint64_t hash = 0xcbf29ce484222325ULL;
-    for (std::int32_t token : ids) {
-        for (int byte = 0; byte < 4; ++byte) {
-            hash ^= (static_cast<std::uint32_t>(token) >> (8 * byte)) & 0xffu;
-            hash *= 0x100000001b3ULL;
-        }
-    }
-    return hash;
-}
 
 const char *nodeFateName(NodeFate fate)
 {

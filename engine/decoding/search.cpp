@@ -2,7 +2,7 @@
 
 #include "engine/decoding/logitsprocessor.h"
 #include "engine/decoding/sampler.h"
-#include "engine/decoding/stepdecoder.h"
+#include "engine/layers/stepdecoder.h"
 
 #include <algorithm>
 #include <cmath>

@@ -40,4 +40,17 @@ void gatherStateRows(Tensor &rows, const std::vector<std::int32_t> &origins, Ten
     std::swap(rows, spare);
 }
 
+void RowTensors::add(Tensor &tensor, std::function<std::int64_t()> usedFloats)
+{
+    m_entries.push_back({&tensor, std::move(usedFloats)});
+}
+
+void RowTensors::gather(const std::vector<std::int32_t> &origins)
+{
+    for (const Entry &entry : m_entries)
+        if (!entry.tensor->empty())
+            gatherStateRows(*entry.tensor, origins, m_spare,
+                            entry.usedFloats ? entry.usedFloats() : -1);
+}
+
 } // namespace glosa::engine::layers

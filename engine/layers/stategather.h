@@ -5,6 +5,7 @@
 #include "engine/tensor.h"
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace glosa::engine::layers {
@@ -18,5 +19,36 @@ namespace glosa::engine::layers {
 // [0, rows) (checkOrigins()).
 void gatherStateRows(Tensor &rows, const std::vector<std::int32_t> &origins, Tensor &spare,
                      std::int64_t used = -1);
+
+// The per-row tensors of a decoder state, reordered together (CTranslate2's gather_state over
+// its DecoderState map): a state registers each tensor once, where it creates it, and its
+// reorder() calls gather() instead of keeping its own list of what to move.
+class RowTensors
+{
+public:
+    RowTensors() = default;
+    // The entries point into the state that holds this object: a copy would point into the
+    // original, so the states that hold one cannot be copied either.
+    RowTensors(const RowTensors &) = delete;
+    RowTensors &operator=(const RowTensors &) = delete;
+
+    // Registers `tensor` (dim 0 is the row), which must outlive this object and stay at its
+    // address (a member of the state, or an element of a vector that is not resized again).
+    // `usedFloats`, when given, says how many leading floats of each row hold data at the time
+    // of a gather (a key/value cache filled up to the current step: gatherStateRows' `used`).
+    void add(Tensor &tensor, std::function<std::int64_t()> usedFloats = {});
+    // gatherStateRows() on every registered tensor; those still empty (a cache the first step
+    // allocates) are skipped.
+    void gather(const std::vector<std::int32_t> &origins);
+
+private:
+    struct Entry
+    {
+        Tensor *tensor;
+        std::function<std::int64_t()> usedFloats;
+    };
+    std::vector<Entry> m_entries;
+    Tensor m_spare;
+};
 
 } // namespace glosa::engine::layers

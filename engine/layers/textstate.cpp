@@ -41,12 +41,12 @@ std::uint64_t TextState::sourceKey(std::int64_t row) const
     return sourceKeys[rowSentence.at(row)];
 }
 
-bool TextState::reorderSentences(const std::vector<std::int32_t> &origins)
+void TextState::reorder(const std::vector<std::int32_t> &origins)
 {
     if (checkOrigins(origins, rows(), m_decoder))
-        return false;
+        return;
     reorderRows(rowSentence, origins);
-    return true;
+    rowTensors.gather(origins);
 }
 
 } // namespace glosa::engine::layers

@@ -1,5 +1,5 @@
 // TranslationModel: a loaded translation model as the app sees it — a text step decoder
-// (engine/decoding/stepdecoder.h), the source and target tokenizers and the package's defaults.
+// (engine/layers/stepdecoder.h), the source and target tokenizers and the package's defaults.
 // A translation plugin only writes its TextStepDecoder and returns
 //
 //     return std::make_shared<engine::TranslationModel>(package, std::make_unique<MyDecoder>(...));
@@ -12,7 +12,7 @@
 
 #include "engine/decoding/coverage.h"
 #include "engine/decoding/decodingoptions.h"
-#include "engine/decoding/stepdecoder.h"
+#include "engine/layers/stepdecoder.h"
 #include "engine/model.h"
 #include "engine/text/tokenizer.h"
 

@@ -25,7 +25,7 @@
 // Not thread-safe: one thread drives a model at a time (the app's worker owns both).
 #pragma once
 
-#include "engine/decoding/attentioninspector.h"
+#include "engine/layers/attentioninspector.h"
 #include "engine/decoding/search.h"
 #include "engine/text/tokenizer.h"
 

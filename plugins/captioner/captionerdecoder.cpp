@@ -45,8 +45,7 @@ void CaptionerState::reorder(const std::vector<std::int32_t> &origins)
 {
     if (engine::checkOrigins(origins, rows(), "CaptionerDecoder"))
         return;
-    engine::layers::gatherStateRows(hidden, origins, spare);
-    engine::layers::gatherStateRows(cell, origins, spare);
+    rowTensors.gather(origins);
     engine::reorderRows(rowImage, origins);
 }
 
@@ -97,33 +96,18 @@ CaptionerDecoder::CaptionerDecoder(const engine::ModelPackage &package,
 
 CaptionerDecoder::~CaptionerDecoder() = default;
 
-void CaptionerDecoder::step(engine::DecoderState &base, const Tensor &lastTokens, Tensor &logProbs,
-                            Tensor &attention)
+void CaptionerDecoder::advance(engine::DecoderState &base, const Tensor &lastTokens,
+                               Tensor &logProbs, Tensor &attention)
 {
-    auto *statePtr = dynamic_cast<CaptionerState *>(&base);
-    if (!statePtr)
-        throw std::invalid_argument("CaptionerDecoder::step: the state was not created by a "
-                                    "CaptionerEncoder");
-    CaptionerState &st = *statePtr;
+    CaptionerState &st = engine::stateOf<CaptionerState>(base, "CaptionerDecoder");
     const CaptionerConfig &c = m_config;
     const std::int64_t L = c.cells(), P = c.annotationDim(), E = c.embedDim, A = c.attentionDim,
                        V = c.vocabSize;
     const std::int64_t rows = st.rows();
-    if (lastTokens.rank() != 1 || lastTokens.dim(0) != rows ||
-        lastTokens.dtype() != engine::DType::I32)
-        throw std::invalid_argument("CaptionerDecoder::step: lastTokens must be I32 [" +
-                                    std::to_string(rows) + "], got " +
-                                    engine::shapeToString(lastTokens.shape()));
     logProbs.resize({rows, V});
     attention.resize({rows, L});
     if (rows == 0)
         return;
-    const std::int32_t *tokens = lastTokens.data<std::int32_t>();
-    for (std::int64_t r = 0; r < rows; ++r)
-        if (tokens[r] < 0 || tokens[r] >= V)
-            throw std::invalid_argument("CaptionerDecoder::step: token " +
-                                        std::to_string(tokens[r]) + " of row " + std::to_string(r) +
-                                        " is outside [0, " + std::to_string(V) + ")");
     // Attention and gate read h_{t-1}.
     m_decoderAtt(st.hidden, st.query); // [rows, A]
     m_fBeta(st.hidden, st.gate);       // [rows, P], sigmoid fused

@@ -1,6 +1,6 @@
 // CaptionerDecoder: the Show, Attend and Tell decoder (Xu et al. 2015, arXiv:1502.03044, soft
 // attention) of tools/train_captioner.py on the engine's ops, as a StepDecoder
-// (engine/decoding/stepdecoder.h), so that greedy, beam, sampling and every logits processor of
+// (engine/layers/stepdecoder.h), so that greedy, beam, sampling and every logits processor of
 // the shared search drive it unchanged. Its states come from the captioner's image encoder
 // (captionerencoder.h), which computes the per-image half of the model.
 //
@@ -23,7 +23,8 @@
 // Threads: one decoder is driven by one thread at a time (the worker that owns the model).
 #pragma once
 
-#include "engine/decoding/stepdecoder.h"
+#include "engine/layers/stategather.h"
+#include "engine/layers/stepdecoder.h"
 #include "engine/ops/embedding.h"
 #include "engine/ops/linear.h"
 #include "engine/ops/rnn.h"
@@ -66,6 +67,11 @@ struct CaptionerConfig
 class CaptionerState final : public engine::DecoderState
 {
 public:
+    CaptionerState()
+    {
+        rowTensors.add(hidden);
+        rowTensors.add(cell);
+    }
     std::int64_t rows() const override { return static_cast<std::int64_t>(rowImage.size()); }
     // Every row attends over the whole grid.
     std::int64_t sourceLength(std::int64_t) const override { return cells; }
@@ -81,7 +87,7 @@ public:
     engine::Tensor annotations;         // [images, L, P]: a_i
     engine::Tensor keys;                // [images, L, A]: encoder_att(a_i)
     engine::Tensor hidden, cell;        // [rows, H]
-    engine::Tensor spare;
+    engine::layers::RowTensors rowTensors; // hidden and cell
     // Per-step buffers, reused.
     engine::Tensor query, gate, embedded, input, logits;
 };
@@ -97,12 +103,12 @@ public:
     std::int64_t vocabularySize() const override { return m_config.vocabSize; }
     std::int32_t startToken() const override { return m_config.bosId; }
     std::int32_t endToken() const override { return m_config.eosId; }
-    // state: a CaptionerState from CaptionerEncoder::encode(). lastTokens [rows] I32 ->
-    // logProbs [rows, vocab], attention [rows, L].
-    void step(engine::DecoderState &state, const engine::Tensor &lastTokens,
-              engine::Tensor &logProbs, engine::Tensor &attention) override;
-
 private:
+    // step(): state, a CaptionerState from CaptionerEncoder::encode(); lastTokens [rows] I32 ->
+    // logProbs [rows, vocab], attention [rows, L].
+    void advance(engine::DecoderState &state, const engine::Tensor &lastTokens,
+                 engine::Tensor &logProbs, engine::Tensor &attention) override;
+
     CaptionerConfig m_config;
     engine::ops::Linear m_decoderAtt; // [A, H]
     std::vector<float> m_fullAtt;     // [A]

@@ -81,14 +81,13 @@ RnnAttentionConfig RnnAttentionConfig::fromPackage(const engine::ModelPackage &p
 class RnnAttentionDecoder::State final : public engine::layers::TextState
 {
 public:
-    using TextState::TextState;
-
-    void reorder(const std::vector<std::int32_t> &origins) override
+    // No length limit: the GRU runs over any number of positions.
+    State(const std::vector<std::vector<std::int32_t>> &sources, std::int64_t vocabularySize)
+        : TextState(sources, vocabularySize, std::numeric_limits<std::int64_t>::max(),
+                    "RnnAttentionDecoder")
     {
-        if (!reorderSentences(origins))
-            return;
-        engine::layers::gatherStateRows(hidden, origins, spare);
-        engine::layers::gatherStateRows(feed, origins, spare);
+        rowTensors.add(hidden);
+        rowTensors.add(feed);
     }
 
     Tensor memory; // [sentences, S, 2H]: h_s, zeros at padding
@@ -96,7 +95,6 @@ public:
     Tensor summary; // [sentences, 2H]: [fwd_last; bwd_first], the context without attention
     Tensor hidden; // [rows, Hd]
     Tensor feed;   // [rows, E]: h~ of the previous step
-    Tensor spare;
     // Per-step buffers, reused.
     Tensor embedded, input, query, scores, joined, next, logits;
 };
@@ -193,9 +191,7 @@ RnnAttentionDecoder::encode(const std::vector<std::vector<std::int32_t>> &source
     const RnnAttentionConfig &c = m_config;
     const std::int64_t H = c.encoderHidden, K = 2 * H, E = c.embeddingDim;
     const auto batch = static_cast<std::int64_t>(sources.size());
-    // No length limit: the GRU runs over any number of positions.
-    auto state = std::make_unique<State>(
-        sources, c.vocabSize, std::numeric_limits<std::int64_t>::max(), "RnnAttentionDecoder");
+    auto state = std::make_unique<State>(sources, c.vocabSize);
     const std::int64_t S = state->maxSourceLength;
     state->hidden = Tensor({batch, c.decoderHidden});
     state->feed = Tensor({batch, E});
@@ -253,22 +249,13 @@ RnnAttentionDecoder::encode(const std::vector<std::vector<std::int32_t>> &source
     return state;
 }
 
-void RnnAttentionDecoder::step(engine::DecoderState &base, const Tensor &lastTokens,
-                               Tensor &logProbs, Tensor &attention)
+void RnnAttentionDecoder::advance(engine::DecoderState &base, const Tensor &lastTokens,
+                                  Tensor &logProbs, Tensor &attention)
 {
-    auto *statePtr = dynamic_cast<State *>(&base);
-    if (!statePtr)
-        throw std::invalid_argument("RnnAttentionDecoder::step: the state was not created by "
-                                    "this model's encode()");
-    State &st = *statePtr;
+    State &st = engine::stateOf<State>(base, "RnnAttentionDecoder");
     const RnnAttentionConfig &c = m_config;
     const std::int64_t E = c.embeddingDim, Hd = c.decoderHidden, K = 2 * c.encoderHidden;
     const std::int64_t rows = st.rows();
-    if (lastTokens.rank() != 1 || lastTokens.dim(0) != rows ||
-        lastTokens.dtype() != engine::DType::I32)
-        throw std::invalid_argument("RnnAttentionDecoder::step: lastTokens must be I32 [" +
-                                    std::to_string(rows) + "], got " +
-                                    engine::shapeToString(lastTokens.shape()));
     const std::int64_t S = st.maxSourceLength;
     logProbs.resize({rows, c.vocabSize});
     const bool attends = c.attention != AttentionScore::None;
@@ -278,12 +265,6 @@ void RnnAttentionDecoder::step(engine::DecoderState &base, const Tensor &lastTok
         attention = Tensor();
     if (rows == 0)
         return;
-    const std::int32_t *tokens = lastTokens.data<std::int32_t>();
-    for (std::int64_t r = 0; r < rows; ++r)
-        if (tokens[r] < 0 || tokens[r] >= c.vocabSize)
-            throw std::invalid_argument("RnnAttentionDecoder::step: token " +
-                                        std::to_string(tokens[r]) + " of row " + std::to_string(r) +
-                                        " is outside [0, " + std::to_string(c.vocabSize) + ")");
 
     // x_t = [E[y]; h~_{t-1}] -> h_t (in place).
     m_embedding(lastTokens, st.embedded); // [rows, E]

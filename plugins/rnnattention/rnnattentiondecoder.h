@@ -1,6 +1,6 @@
 // RnnAttentionDecoder: the RNN encoder-decoder with attention of tools/train_rnn.py (Luong et al.
 // 2015 with input feeding; the score function chosen at training time) on the engine's ops, as a
-// TextStepDecoder (engine/decoding/stepdecoder.h).
+// TextStepDecoder (engine/layers/stepdecoder.h).
 //
 // Basic usage:
 //     const auto package = engine::ModelPackage::load("resources/models/rnn-attention-en-es");
@@ -24,14 +24,14 @@
 //            attention empty and the inspector lists no kind
 // Per-source work (W_a h_s, W_k h_s) is done once in encode(). step() returns a_t as the
 // alignment; it is the model's one attention, and the only kind inspectAttention() reports
-// (engine/decoding/attentioninspector.h: one layer, one head). tests/parity/tst_parity_rnn.cpp
+// (engine/layers/attentioninspector.h: one layer, one head). tests/parity/tst_parity_rnn.cpp
 // checks all four score functions, and none, against PyTorch.
 //
 // Threads: one model may be used by one thread at a time (the worker that owns it).
 #pragma once
 
-#include "engine/decoding/attentioninspector.h"
-#include "engine/decoding/stepdecoder.h"
+#include "engine/layers/attentioninspector.h"
+#include "engine/layers/stepdecoder.h"
 #include "engine/ops/embedding.h"
 #include "engine/ops/linear.h"
 #include "engine/ops/rnn.h"
@@ -86,10 +86,6 @@ public:
     // outside the vocabulary.
     std::unique_ptr<engine::DecoderState>
     encode(const std::vector<std::vector<std::int32_t>> &sources) override;
-    // lastTokens [rows] I32 -> logProbs [rows, vocab], attention [rows, maxSourceLength]
-    // (empty for AttentionScore::None).
-    void step(engine::DecoderState &state, const engine::Tensor &lastTokens,
-              engine::Tensor &logProbs, engine::Tensor &attention) override;
     engine::AttentionInspector *attentionInspector() override { return this; }
 
     // AttentionInspector: Cross only, [1, 1, T, S] (step()'s attention); no kind at all without
@@ -106,6 +102,11 @@ public:
     const RnnAttentionConfig &config() const { return m_config; }
 
 private:
+    // step(): lastTokens [rows] I32 -> logProbs [rows, vocab], attention [rows, maxSourceLength]
+    // (empty for AttentionScore::None).
+    void advance(engine::DecoderState &state, const engine::Tensor &lastTokens,
+                 engine::Tensor &logProbs, engine::Tensor &attention) override;
+
     class State;
 
     RnnAttentionConfig m_config;

@@ -176,17 +176,16 @@ TransformerConfig TransformerConfig::fromPackage(const engine::ModelPackage &pac
 class TransformerDecoder::State final : public engine::layers::TextState
 {
 public:
-    using TextState::TextState;
-
-    void reorder(const std::vector<std::int32_t> &origins) override
+    State(const std::vector<std::vector<std::int32_t>> &sources, std::int64_t vocabularySize,
+          std::int64_t maxPositions, std::int64_t dModel, std::int64_t layers)
+        : TextState(sources, vocabularySize, maxPositions, "TransformerDecoder"), dModel(dModel),
+          selfKeys(layers), selfValues(layers)
     {
-        if (!reorderSentences(origins))
-            return;
-        if (step == 0)
-            return; // nothing cached yet: reserve() allocates the rows at the first step
-        for (std::size_t l = 0; l < selfKeys.size(); ++l)
+        // The caches stay empty (skipped by a reorder) until the first step's reserve(); each
+        // row's first `step` positions hold data.
+        for (std::int64_t l = 0; l < layers; ++l)
             for (Tensor *cache : {&selfKeys[l], &selfValues[l]})
-                engine::layers::gatherStateRows(*cache, origins, spare, step * dModel);
+                rowTensors.add(*cache, [this] { return step * this->dModel; });
     }
 
     // Makes room for position `step` in every layer's cache.
@@ -221,7 +220,6 @@ public:
     std::vector<Tensor> crossKeyValues; // per layer [sentences, maxSource, 2d]
     std::vector<Tensor> selfKeys;       // per layer [rows, capacity, d]
     std::vector<Tensor> selfValues;     // per layer [rows, capacity, d]
-    Tensor spare;                       // reorder scratch, swapped with a cache
     // Per-step buffers, reused.
     Tensor x, normed, qkv, query, context, projected, hidden, logits, probs, positionIds;
 };
@@ -436,11 +434,8 @@ TransformerDecoder::encode(const std::vector<std::vector<std::int32_t>> &sources
     const std::int64_t d = c.dModel, heads = c.heads, dh = c.headDim();
     const auto batch = static_cast<std::int64_t>(sources.size());
     auto state =
-        std::make_unique<State>(sources, c.sourceVocabSize, c.maxPositions, "TransformerDecoder");
-    state->dModel = d;
+        std::make_unique<State>(sources, c.sourceVocabSize, c.maxPositions, d, c.decoderLayers);
     const std::int64_t S = state->maxSourceLength;
-    state->selfKeys.resize(c.decoderLayers);
-    state->selfValues.resize(c.decoderLayers);
     if (batch == 0)
         return state;
 
@@ -503,22 +498,13 @@ TransformerDecoder::encode(const std::vector<std::vector<std::int32_t>> &sources
     return state;
 }
 
-void TransformerDecoder::step(engine::DecoderState &base, const Tensor &lastTokens,
-                              Tensor &logProbs, Tensor &attention)
+void TransformerDecoder::advance(engine::DecoderState &base, const Tensor &lastTokens,
+                                 Tensor &logProbs, Tensor &attention)
 {
-    auto *statePtr = dynamic_cast<State *>(&base);
-    if (!statePtr)
-        throw std::invalid_argument("TransformerDecoder::step: the state was not created by "
-                                    "this model's encode()");
-    State &st = *statePtr;
+    State &st = engine::stateOf<State>(base, "TransformerDecoder");
     const TransformerConfig &c = m_config;
     const std::int64_t d = c.dModel, heads = c.heads, dh = c.headDim();
     const std::int64_t rows = st.rows();
-    if (lastTokens.rank() != 1 || lastTokens.dim(0) != rows ||
-        lastTokens.dtype() != engine::DType::I32)
-        throw std::invalid_argument("TransformerDecoder::step: lastTokens must be I32 [" +
-                                    std::to_string(rows) + "], got " +
-                                    engine::shapeToString(lastTokens.shape()));
     const std::int64_t t = st.step;
     if (t >= c.maxPositions)
         throw std::invalid_argument("TransformerDecoder::step: target position " +
@@ -529,12 +515,6 @@ void TransformerDecoder::step(engine::DecoderState &base, const Tensor &lastToke
     attention.resize({rows, S});
     if (rows == 0)
         return;
-    const std::int32_t *tokens = lastTokens.data<std::int32_t>();
-    for (std::int64_t r = 0; r < rows; ++r)
-        if (tokens[r] < 0 || tokens[r] >= c.vocabSize)
-            throw std::invalid_argument("TransformerDecoder::step: token " +
-                                        std::to_string(tokens[r]) + " of row " + std::to_string(r) +
-                                        " is outside [0, " + std::to_string(c.vocabSize) + ")");
     st.reserve(t + 1, c.maxPositions);
 
     m_embedding(lastTokens, st.x); // [rows, d]

@@ -1,5 +1,5 @@
 // TransformerDecoder: the Transformer encoder-decoder of tools/train_transformer.py (Vaswani et al.
-// 2017) on the engine's ops, as a StepDecoder (engine/decoding/stepdecoder.h).
+// 2017) on the engine's ops, as a StepDecoder (engine/layers/stepdecoder.h).
 //
 // Basic usage:
 //     const auto package = engine::ModelPackage::load("resources/models/transformer-en-es");
@@ -49,7 +49,7 @@
 // 95.9% with layer 0's). The GUI may switch through AlignmentSource (alignmentsource.h); with a
 // coverage penalty the choice also changes the search.
 //
-// Inspection (engine/decoding/attentioninspector.h): inspectAttention() re-runs encode() and step()
+// Inspection (engine/layers/attentioninspector.h): inspectAttention() re-runs encode() and step()
 // on one sentence with a recorder set, and they copy every head's softmax weights into it as they
 // compute them: the maps are the very numbers the search used, and a search without the recorder
 // pays one null test per layer.
@@ -58,9 +58,9 @@
 // returned by encode() belongs to the call that created it.
 #pragma once
 
-#include "engine/decoding/alignmentsource.h"
-#include "engine/decoding/attentioninspector.h"
-#include "engine/decoding/stepdecoder.h"
+#include "engine/layers/alignmentsource.h"
+#include "engine/layers/attentioninspector.h"
+#include "engine/layers/stepdecoder.h"
 #include "engine/layers/transformer.h"
 #include "engine/ops/embedding.h"
 #include "engine/ops/layernorm.h"
@@ -133,12 +133,6 @@ public:
     // vocabulary or a source that is too long.
     std::unique_ptr<engine::DecoderState>
     encode(const std::vector<std::vector<std::int32_t>> &sources) override;
-    // lastTokens [rows] I32 -> logProbs [rows, vocab], attention [rows, maxSourceLength] (the
-    // cross-attention chosen with setAlignment()). Throws std::invalid_argument past
-    // maxPositions target tokens.
-    void step(engine::DecoderState &state, const engine::Tensor &lastTokens,
-              engine::Tensor &logProbs, engine::Tensor &attention) override;
-
     const TransformerConfig &config() const { return m_config; }
     // The encoder's output for one source (ids with the final EOS): [source length, d_model],
     // what the cross-attention reads. For parity tests against other implementations.
@@ -162,6 +156,12 @@ public:
                                            const std::vector<std::int32_t> &target) override;
 
 private:
+    // step(): lastTokens [rows] I32 -> logProbs [rows, vocab], attention [rows, maxSourceLength]
+    // (the cross-attention chosen with setAlignment()). Throws std::invalid_argument past
+    // maxPositions target tokens.
+    void advance(engine::DecoderState &state, const engine::Tensor &lastTokens,
+                 engine::Tensor &logProbs, engine::Tensor &attention) override;
+
     struct Attention
     {
         engine::ops::LayerNorm norm;

@@ -13,7 +13,7 @@
 // inside StepDecoder::step and DecoderState::reorder is the model's; the rest of decode() is
 // the search's overhead.
 #include "engine/decoding/search.h"
-#include "engine/decoding/stepdecoder.h"
+#include "engine/layers/stepdecoder.h"
 #include "engine/ops/embedding.h"
 #include "engine/ops/linear.h"
 #include "engine/ops/softmax.h"
@@ -72,8 +72,8 @@ public:
         return state;
     }
 
-    void step(DecoderState &base, const Tensor &lastTokens, Tensor &logProbs,
-              Tensor &attention) override
+    void advance(DecoderState &base, const Tensor &lastTokens, Tensor &logProbs,
+                 Tensor &attention) override
     {
         const auto start = Clock::now();
         auto &state = static_cast<State &>(base);

@@ -152,30 +152,47 @@ private slots:
         QVERIFY(rows.raw() == a || rows.raw() == b);
     }
 
-    // The row → sentence bookkeeping of the text decoders: lengths, keys, checks, reordering.
+    // The row → sentence bookkeeping of the text decoders: lengths, keys, checks, and the row
+    // tensors a model registers moved with the rows (a prefix of each row where it says so).
     void textStateKeepsRowsToSentences()
     {
         struct State : layers::TextState
         {
-            using TextState::TextState;
-            int moved = 0;
-            void reorder(const std::vector<std::int32_t> &origins) override
+            State(const std::vector<std::vector<std::int32_t>> &sources, std::int64_t vocabulary,
+                  std::int64_t maxLength, const char *decoder)
+                : TextState(sources, vocabulary, maxLength, decoder)
             {
-                if (reorderSentences(origins))
-                    ++moved;
+                rowTensors.add(hidden);
+                rowTensors.add(cache, [this] { return used; });
+                rowTensors.add(notYet); // empty: skipped, as a cache before the first step
             }
+            Tensor hidden = Tensor::fromFloats({2, 2}, {0, 1, 10, 11});
+            Tensor cache = Tensor::fromFloats({2, 3}, {0, 1, 2, 10, 11, 12});
+            Tensor notYet;
+            std::int64_t used = 3;
         };
         State state({{5, 6, 2}, {7, 2}}, 10, 3, "Toy");
         QCOMPARE(state.rows(), 2);
         QCOMPARE(state.maxSourceLength, 3);
         QCOMPARE(state.sourceKey(1), tokenKey({7, 2}));
+        const void *before = state.hidden.raw();
         state.reorder({0, 1}); // the identity: nothing moves
-        QCOMPARE(state.moved, 0);
+        QCOMPARE(state.hidden.raw(), before);
         state.reorder({1, 1, 0});
-        QCOMPARE(state.moved, 1);
         QCOMPARE(state.rows(), 3);
         QCOMPARE(state.sourceLength(0), 2);
         QCOMPARE(state.sourceLength(2), 3);
+        QCOMPARE(state.hidden.shape(), (Shape{3, 2}));
+        QCOMPARE(std::vector<float>(state.hidden.data<float>(), state.hidden.data<float>() + 6),
+                 (std::vector<float>{10, 11, 10, 11, 0, 1}));
+        state.used = 2; // only the first two floats of a cache row hold data now
+        state.reorder({2, 0});
+        QCOMPARE(state.cache.shape(), (Shape{2, 3}));
+        QCOMPARE(state.cache.data<float>()[0], 0.0f);
+        QCOMPARE(state.cache.data<float>()[1], 1.0f);
+        QCOMPARE(state.cache.data<float>()[3], 10.0f);
+        QCOMPARE(state.cache.data<float>()[4], 11.0f);
+        QVERIFY(state.notYet.empty());
         QVERIFY_THROWS_EXCEPTION(std::out_of_range, state.reorder({3}));
         const auto refused = [](const std::vector<std::vector<std::int32_t>> &sources) {
             try {

@@ -473,8 +473,8 @@ private slots:
             {
                 return m_inner.encode(sources);
             }
-            void step(DecoderState &state, const Tensor &last, Tensor &logProbs,
-                      Tensor &attention) override
+            void advance(DecoderState &state, const Tensor &last, Tensor &logProbs,
+                         Tensor &attention) override
             {
                 m_inner.step(state, last, logProbs, attention);
                 attention = Tensor();
@@ -801,6 +801,33 @@ private slots:
         }
     }
 
+    // StepDecoder::step() checks lastTokens once for every model family, before the model's
+    // advance() runs: a wrong shape, a wrong type or an id outside the vocabulary never reaches
+    // it, and the message names the row and the vocabulary.
+    void stepChecksTokensBeforeTheModel()
+    {
+        TableStepDecoder decoder(5, BOS, EOS, bigram(kBigram));
+        std::unique_ptr<DecoderState> state = decoder.encode({{A, EOS}, {B, EOS}});
+        Tensor logProbs, attention;
+        const auto message = [&](const Tensor &last) {
+            try {
+                decoder.step(*state, last, logProbs, attention);
+            } catch (const std::invalid_argument &error) {
+                return QString::fromUtf8(error.what());
+            }
+            return QString();
+        };
+        QVERIFY(message(Tensor::fromInts({3}, {BOS, BOS, BOS})).contains("I32 [2]"));
+        QVERIFY(message(Tensor::fromFloats({2}, {0, 0})).contains("I32 [2]"));
+        QCOMPARE(message(Tensor::fromInts({2}, {BOS, 5})),
+                 QStringLiteral("StepDecoder::step: token 5 of row 1 is outside [0, 5)"));
+        QVERIFY(message(Tensor::fromInts({2}, {-1, BOS})).contains("token -1 of row 0"));
+        QCOMPARE(decoder.stepCalls(), 0);
+        QVERIFY(message(Tensor::fromInts({2}, {BOS, BOS})).isEmpty());
+        QCOMPARE(decoder.stepCalls(), 1);
+        QCOMPARE(logProbs.shape(), (Shape{2, 5}));
+    }
+
     void badInputsThrow()
     {
         TableStepDecoder decoder(5, BOS, EOS, bigram(kBigram));
@@ -888,8 +915,8 @@ private slots:
             std::int64_t vocabularySize() const override { return m_table.vocabularySize(); }
             std::int32_t startToken() const override { return m_table.startToken(); }
             std::int32_t endToken() const override { return m_table.endToken(); }
-            void step(DecoderState &state, const Tensor &last, Tensor &logProbs,
-                      Tensor &attention) override
+            void advance(DecoderState &state, const Tensor &last, Tensor &logProbs,
+                         Tensor &attention) override
             {
                 m_table.step(*dynamic_cast<Reported &>(state).inner, last, logProbs, attention);
             }

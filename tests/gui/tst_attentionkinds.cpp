@@ -9,7 +9,7 @@
 #include "app/gui/headgridwidget.h"
 #include "app/gui/heatmapwidget.h"
 #include "app/gui/translateview.h"
-#include "engine/decoding/attentioninspector.h"
+#include "engine/layers/attentioninspector.h"
 #include "engine/translation/translationmodel.h"
 #include "tests/support/testutil.h"
 

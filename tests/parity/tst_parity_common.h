@@ -4,7 +4,7 @@
 #pragma once
 
 #include "engine/decoding/search.h"
-#include "engine/decoding/stepdecoder.h"
+#include "engine/layers/stepdecoder.h"
 #include "engine/safetensors.h"
 #include "engine/tensor.h"
 #include "engine/translation/translationmodel.h"

@@ -2,8 +2,8 @@
 // exported by the training code (tools/make_parity_fixtures.py), one per attention score
 // function (dot, general with a 2-layer encoder, additive, scaled-dot) plus an fp16 export:
 // per-step log-probabilities and attention within 1e-4, identical greedy and beam-4 outputs.
-#include "engine/decoding/alignmentsource.h"
-#include "engine/decoding/attentioninspector.h"
+#include "engine/layers/alignmentsource.h"
+#include "engine/layers/attentioninspector.h"
 #include "engine/package.h"
 #include "engine/packageerror.h"
 #include "engine/runtime.h"

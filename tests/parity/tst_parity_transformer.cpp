@@ -4,7 +4,7 @@
 // head's self-attention (encoder, masked decoder) through the AttentionInspector, identical greedy
 // and beam-4 outputs, an fp16 package, the plugin itself, the key/value cache under reordering,
 // and packages the plugin must refuse.
-#include "engine/decoding/attentioninspector.h"
+#include "engine/layers/attentioninspector.h"
 #include "engine/package.h"
 #include "engine/packageerror.h"
 #include "engine/runtime.h"

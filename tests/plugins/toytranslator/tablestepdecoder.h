@@ -8,7 +8,7 @@
 // instead of a silently different result.
 #pragma once
 
-#include "engine/decoding/stepdecoder.h"
+#include "engine/layers/stepdecoder.h"
 
 #include <algorithm>
 #include <cmath>
@@ -65,15 +65,13 @@ public:
         return state;
     }
 
-    void step(engine::DecoderState &base, const engine::Tensor &lastTokens,
-              engine::Tensor &logProbs, engine::Tensor &attention) override
+protected:
+    // step() has checked lastTokens' shape and ids.
+    void advance(engine::DecoderState &base, const engine::Tensor &lastTokens,
+                 engine::Tensor &logProbs, engine::Tensor &attention) override
     {
-        auto &state = dynamic_cast<State &>(base);
+        auto &state = engine::stateOf<State>(base, "TableStepDecoder");
         const auto rows = static_cast<std::int64_t>(state.rowsData.size());
-        if (lastTokens.rank() != 1 || lastTokens.dim(0) != rows)
-            throw std::invalid_argument("TableStepDecoder: " + std::to_string(rows) +
-                                        " rows but lastTokens has shape " +
-                                        engine::shapeToString(lastTokens.shape()));
         ++m_stepCalls;
         m_rowsStepped += rows;
         logProbs.resize({rows, m_vocabulary});
@@ -82,9 +80,6 @@ public:
         for (std::int64_t r = 0; r < rows; ++r) {
             Row &row = state.rowsData[r];
             const std::int32_t token = last[r];
-            if (token < 0 || token >= m_vocabulary)
-                throw std::invalid_argument("TableStepDecoder: token " + std::to_string(token) +
-                                            " outside the vocabulary");
             if (!row.started) {
                 if (token != m_start)
                     throw std::logic_error("TableStepDecoder: first token of row " +
@@ -118,6 +113,7 @@ public:
         }
     }
 
+public:
     static std::vector<double> defaultAttention(const std::vector<std::int32_t> &source,
                                                 const std::vector<std::int32_t> &history)
     {

@@ -14,6 +14,9 @@
 //     decoder.step(*state, last, logProbs, attention); // [6, vocab], [6, 3]
 //     state->reorder({0, 0, 2, 3, 5, 4});       // keep the rows the search chose (beam origins)
 //
+// This contract sits in layers/, below both the model families that implement it and the
+// searches (engine/decoding) that drive it, as CTranslate2's layers/decoder.h does.
+//
 // Rows ("hypotheses") are the unit everywhere: a state holds one row per live hypothesis, and the
 // search keeps track of which sentence each row belongs to. A model never needs to know the
 // strategy: greedy, beam and sampling only differ in the origins they pass to reorder().
@@ -24,6 +27,8 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace glosa::engine {
@@ -62,6 +67,17 @@ void reorderRows(std::vector<std::int32_t> &values, const std::vector<std::int32
 // FNV-1a over the ids' little-endian bytes: DecoderState::sourceKey() of a text source.
 std::uint64_t tokenKey(const std::vector<std::int32_t> &ids);
 
+// A decoder's own state type behind the DecoderState a search hands back to advance(); throws
+// std::invalid_argument naming `decoder` when the state came from another model.
+template <class State>
+State &stateOf(DecoderState &state, const char *decoder)
+{
+    if (auto *own = dynamic_cast<State *>(&state))
+        return *own;
+    throw std::invalid_argument(std::string(decoder) +
+                                ": the state was not created by this model's encoder");
+}
+
 class AlignmentSource;
 class AttentionInspector;
 
@@ -93,9 +109,17 @@ public:
     //               this token; zeros past the row's sourceLength(); each row sums to 1 over its
     //               source. maxSourceLength is the largest sourceLength() of the encoded state. A
     //               model without attention leaves it empty (Tensor()).
-    // Throws std::invalid_argument when lastTokens does not have state.rows() ids in range.
-    virtual void step(DecoderState &state, const Tensor &lastTokens, Tensor &logProbs,
-                      Tensor &attention) = 0;
+    // Throws std::invalid_argument when lastTokens is not I32 [state.rows()] or holds an id
+    // outside [0, vocabularySize()). Those checks are made here, once for every model family
+    // (as Marian's scorers and CTranslate2's decoders leave them to the caller's side), and then
+    // advance() runs; a family checks only what is its own (a Transformer's max_positions).
+    void step(DecoderState &state, const Tensor &lastTokens, Tensor &logProbs, Tensor &attention);
+
+protected:
+    // step() after its checks: lastTokens is I32 [state.rows()] with every id in range; rows()
+    // may be 0 (resize the outputs and return).
+    virtual void advance(DecoderState &state, const Tensor &lastTokens, Tensor &logProbs,
+                         Tensor &attention) = 0;
 };
 
 // A step decoder with its own encoder over source token ids: the translation families.

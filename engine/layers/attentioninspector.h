@@ -16,7 +16,7 @@
 // between translations, on the thread that owns the model.
 #pragma once
 
-#include "engine/decoding/alignmentsource.h"
+#include "engine/layers/alignmentsource.h"
 #include "engine/tensor.h"
 
 #include <cstdint>

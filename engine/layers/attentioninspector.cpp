@@ -1,6 +1,6 @@
-#include "engine/decoding/attentioninspector.h"
+#include "engine/layers/attentioninspector.h"
 
-#include "engine/decoding/stepdecoder.h"
+#include "engine/layers/stepdecoder.h"
 
 #include <cstring>
 #include <stdexcept>
