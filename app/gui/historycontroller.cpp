@@ -29,20 +29,6 @@ QString keyOf(const HistoryEntry &e)
         .join(QChar(0));
 }
 
-// Whether `b` looks like `a` being typed or corrected rather than another text: they share a
-// beginning or an end at least half as long as the shorter of the two ("The" → "The cat",
-// "Good mornign" → "Good morning"), where a new sentence pasted over the old one shares little.
-bool sameTextEdited(const QString &a, const QString &b)
-{
-    const qsizetype shorter = std::min(a.size(), b.size());
-    qsizetype prefix = 0, suffix = 0;
-    while (prefix < shorter && a[prefix] == b[prefix])
-        ++prefix;
-    while (suffix < shorter && a[a.size() - 1 - suffix] == b[b.size() - 1 - suffix])
-        ++suffix;
-    return shorter > 0 && 2 * std::max(prefix, suffix) >= shorter;
-}
-
 ModelInfo modelInfo(const ModelCatalog &catalog, const QString &id)
 {
     if (const std::optional<ModelInfo> info = catalog.find(id))
@@ -57,9 +43,11 @@ HistoryController::HistoryController(AppContext &context, const Views &views, QW
     : QObject(window), m_context(context), m_views(views), m_window(window),
       m_recorder(context.history()), m_view(views.history)
 {
+    m_clock.start();
     m_settle.setSingleShot(true);
-    m_settle.setInterval(kSettleMs);
-    connect(&m_settle, &QTimer::timeout, this, &HistoryController::flush);
+    // A coarse timer may fire up to 5% early, before the policy's settling time.
+    m_settle.setTimerType(Qt::PreciseTimer);
+    connect(&m_settle, &QTimer::timeout, this, &HistoryController::onSettleTimer);
     connect(views.translate, &TranslateView::translationShown, this,
             &HistoryController::onTranslation);
     connect(views.compare, &CompareView::comparisonShown, this, &HistoryController::onComparison);
@@ -100,17 +88,32 @@ void HistoryController::onTranslation(const TranslationResult &result)
 {
     if (result.isEmpty()) // the source was cleared: what was there before still settles
         return;
-    if (m_pending && !sameTextEdited(m_pending->source, result.source))
-        flush(); // a different text, not the next state of the one being typed
+    if (m_policy.hold(result.source, m_clock.elapsed()))
+        recordPending(); // a different text, not the next state of the one being typed
     m_pending = result;
     m_shownTranslationId = 0; // a new translation replaced the recorded one in the view
     m_editToSave.reset();
-    m_settle.start();
+    m_settle.start(static_cast<int>(*m_policy.settlesAt() - m_clock.elapsed()));
+}
+
+void HistoryController::onSettleTimer()
+{
+    const qint64 now = m_clock.elapsed();
+    if (m_policy.takeSettled(now))
+        recordPending();
+    else if (const std::optional<qint64> at = m_policy.settlesAt())
+        m_settle.start(static_cast<int>(std::max<qint64>(*at - now, 1)));
 }
 
 void HistoryController::flush()
 {
     m_settle.stop();
+    if (m_policy.release())
+        recordPending();
+}
+
+void HistoryController::recordPending()
+{
     if (!m_pending)
         return;
     const TranslationResult result = *m_pending;
@@ -125,21 +128,15 @@ void HistoryController::flush()
 
 void HistoryController::recordInSession(const HistoryEntry &entry)
 {
-    if (m_sessionText.isEmpty() || !sameTextEdited(m_sessionText, entry.inputText)) {
-        m_sessionEntries.clear(); // another text: a new session
-    }
-    m_sessionText = entry.inputText;
-    const qint64 previous = m_sessionEntries.value(entry.modelId, 0);
-    // The entry last recorded or opened again (an entry reopened from the history is not the
-    // session's to replace).
-    const bool duplicate = keyOf(entry) == m_lastKey;
+    m_policy.enterSession(entry.inputText);
+    const bool duplicate = m_policy.isDuplicate(keyOf(entry));
     recordOnce(entry);
-    const qint64 id = m_lastId;
+    const qint64 id = m_policy.lastId();
     if (duplicate || id <= 0) // nothing new, or queued behind another process's lock
         return;
-    m_sessionEntries.insert(entry.modelId, id);
+    const qint64 previous = m_policy.replaceInSession(entry.modelId, id);
     HistoryStore *store = m_recorder->store();
-    if (previous <= 0 || previous == id || !store)
+    if (previous <= 0 || !store)
         return;
     try {
         // An entry holding the user's own version of the translation is theirs: kept.
@@ -232,13 +229,11 @@ void HistoryController::onCaption(const CaptionResult &result)
 void HistoryController::recordOnce(const HistoryEntry &entry)
 {
     const QString key = keyOf(entry);
-    qint64 id = m_lastId; // the same as the last one: that entry
-    if (key != m_lastKey) {
+    qint64 id = m_policy.lastId(); // the same as the last one: that entry
+    if (!m_policy.isDuplicate(key)) {
         id = m_recorder->record(entry);
-        if (id != 0) { // saved, or waiting for another process's lock
-            m_lastKey = key;
-            m_lastId = id;
-        }
+        if (id != 0) // saved, or waiting for another process's lock
+            m_policy.recorded(key, id);
     }
     // The entry of the translation on show: later edits of it go there.
     const TranslationResult &shown = m_views.translate->result();
@@ -267,11 +262,7 @@ void HistoryController::openEntry(const HistoryEntry &entry)
     // The view about to be filled may re-translate what it restores; that must not be recorded
     // as a new entry, and a translation still held back belongs to what the view showed before.
     flush();
-    m_lastKey = keyOf(entry);
-    m_lastId = entry.id;
-    // What follows is a new session: an entry opened from the history is never replaced.
-    m_sessionText.clear();
-    m_sessionEntries.clear();
+    m_policy.opened(keyOf(entry), entry.id);
     const QString when = QLocale().toString(entry.time.toLocalTime(), QLocale::ShortFormat);
     const QString status = tr("From the history (%1).").arg(when);
     const QString note = versionNote(entry);

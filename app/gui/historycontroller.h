@@ -2,26 +2,20 @@
 // Caption views show through the HistoryRecorder, opens a recorded entry in its view again (same
 // model, settings, outputs and alignment), and runs "Re-run with current settings".
 //
-// When a translation is recorded: translate-as-you-type produces a result for every pause in
-// typing, and recording each one would fill the history with "Good", "Good mor", "Good morning".
-// So the latest translation is held back and recorded once no newer one has come for kSettleMs
-// (the user stopped typing and is reading it), or at once when the user leaves the Translate tab
-// or closes the window. A result for a different text (one that does not share at least half its
-// beginning or end with the held one: another sentence pasted, not the same one typed further)
-// records the held one first. A result identical to the last recorded entry (same model, input and
-// settings: pressing Translate twice, or the view re-translating an entry just opened from the
-// history) is not recorded again. One editing session of one text (the text typed, corrected,
-// re-translated with other settings or another model, for as long as each result is the same text
-// edited) keeps one entry per model: a later translation by the same model replaces that model's
-// entry of the session (its star carried over), so the history holds what the text became, not
-// every stage of it; an entry with the user's edits in it stays. Comparisons, captions and
-// translated captions are explicit requests and are recorded as soon as they are shown.
+// Which translations are recorded, and which entry a new one replaces, is SessionPolicy's
+// (app/core/history/sessionpolicy.h: settling, duplicates, one entry per model and editing
+// session); this class applies it: it holds the result the policy holds, records it when the
+// policy says so (or when the user leaves the Translate tab or closes the window), and replaces
+// a session's earlier entry (its star carried over; an entry with the user's edits in it stays).
+// Comparisons, captions and translated captions are explicit requests and are recorded as soon as
+// they are shown.
 #pragma once
 
 #include "app/core/history/entry.h"
+#include "app/core/history/sessionpolicy.h"
 #include "app/core/inferenceresult.h"
 
-#include <QHash>
+#include <QElapsedTimer>
 #include <QObject>
 #include <QTimer>
 
@@ -47,7 +41,7 @@ class HistoryController : public QObject
 {
     Q_OBJECT
 public:
-    static constexpr int kSettleMs = 2000;
+    static constexpr int kSettleMs = SessionPolicy::kSettleMs;
 
     // The views whose results are recorded and in which recorded entries open again; `tabs`
     // holds them.
@@ -78,6 +72,9 @@ protected:
 
 private:
     void onTranslation(const glosa::TranslationResult &result);
+    void onSettleTimer();
+    // Records m_pending (the result the policy released).
+    void recordPending();
     void onComparison();
     void onCaption(const glosa::CaptionResult &result);
     void recordOnce(const HistoryEntry &entry);
@@ -104,15 +101,12 @@ private:
     QWidget *m_window;
     HistoryRecorder *m_recorder;
     HistoryView *m_view;
-    std::optional<TranslationResult> m_pending;
-    QTimer m_settle;
-    QString m_lastKey; // kind, model, input and settings of the last recorded or opened entry
-    qint64 m_lastId = 0;             // its id (HistoryRecorder::kQueued while it waits)
+    SessionPolicy m_policy;
+    QElapsedTimer m_clock;                 // the policy's clock
+    std::optional<TranslationResult> m_pending; // the result the policy holds
+    QTimer m_settle;                       // wakes the policy when the held result settles
     qint64 m_shownTranslationId = 0; // the entry of what the Translate view shows; 0: none yet
     std::optional<QString> m_editToSave;
-    // The editing session: the text as last recorded, and the entry of each model for it.
-    QString m_sessionText;
-    QHash<QString, qint64> m_sessionEntries; // model id → entry id
     QTimer m_editSettle;
 
     // Cleared by the destructor; caption entries made on the thread pool check it.

@@ -74,7 +74,12 @@ private slots:
         worker.cancel();
         QVERIFY(thirdReports.cancelled.wait(10000));
         QTRY_VERIFY(!worker.isBusy());
-        QTest::qWait(50); // nothing more comes to any of them
+        // Nothing more comes to any of them: the worker reports in order, so whatever it still
+        // had for them arrives before the result of a request made after them.
+        const std::unique_ptr<InferenceRequest> barrier =
+            worker.translate(QStringLiteral("the bird"), {options()});
+        Reports barrierReports(barrier.get());
+        QVERIFY(barrierReports.translated.wait(10000));
         QCOMPARE(thirdReports.endings(), 1);
         QCOMPARE(thirdReports.columns.count(), 0);
         QCOMPARE(secondReports.endings(), 1);
