@@ -4,11 +4,27 @@
 // (engine/layers/stepdecoder.h).
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace glosa::engine {
 
 enum class Task { Translation, Captioning };
+
+// The one spelling of each task: model.json's "task", a plugin's metadata "tasks", the keys of
+// the user's per-direction defaults and of the app's model choices.
+constexpr const char *taskName(Task task)
+{
+    return task == Task::Translation ? "translation" : "captioning";
+}
+inline std::optional<Task> taskFromName(std::string_view name)
+{
+    for (Task task : {Task::Translation, Task::Captioning})
+        if (name == taskName(task))
+            return task;
+    return std::nullopt;
+}
 
 class Model
 {

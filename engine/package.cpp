@@ -182,13 +182,12 @@ ModelPackage ModelPackage::load(const std::string &folder, ComputeType computeTy
         package.m_version = m["version"].get<std::string>();
     }
     const std::string task = requireString(m, "task", "task");
-    if (task == "translation")
-        package.m_task = Task::Translation;
-    else if (task == "captioning")
-        package.m_task = Task::Captioning;
+    if (const std::optional<Task> known = taskFromName(task))
+        package.m_task = *known;
     else
-        package.failManifest("\"task\" is \"" + task +
-                             "\", expected \"translation\" or \"captioning\"");
+        package.failManifest("\"task\" is \"" + task + "\", expected \"" +
+                             taskName(Task::Translation) + "\" or \"" +
+                             taskName(Task::Captioning) + "\"");
     const bool translation = package.m_task == Task::Translation;
     package.m_architecture = requireString(m, "architecture", "architecture");
     package.m_plugin = requireString(m, "plugin", "plugin");

@@ -50,8 +50,8 @@ class AppContext : public QObject
 {
     Q_OBJECT
 public:
-    static inline const QString kTranslation = QStringLiteral("translation");
-    static inline const QString kCaptioning = QStringLiteral("captioning");
+    static inline const QString kTranslation = taskKey(engine::Task::Translation);
+    static inline const QString kCaptioning = taskKey(engine::Task::Captioning);
 
     // Finds the plugins and models in their default folders (PluginRegistry::defaultSearchPaths,
     // ModelCatalog::defaultSearchPaths) and chooses a model for each task.

@@ -120,10 +120,10 @@ QStringList readManifest(const QJsonObject &m, ModelInfo &info)
     info.name = requireString("name");
     info.version = m.value(QLatin1String("version")).toString();
     info.task = requireString("task");
-    if (!info.task.isEmpty() && info.task != QLatin1String("translation") &&
-        info.task != QLatin1String("captioning"))
-        problems << QStringLiteral("\"task\" is %1, expected \"translation\" or \"captioning\"")
-                        .arg(quoted(info.task));
+    if (!info.task.isEmpty() && !engine::taskFromName(info.task.toStdString()))
+        problems << QStringLiteral("\"task\" is %1, expected %2 or %3")
+                        .arg(quoted(info.task), quoted(taskKey(engine::Task::Translation)),
+                             quoted(taskKey(engine::Task::Captioning)));
     info.architecture = requireString("architecture");
     info.plugin = requireString("plugin");
 
@@ -134,7 +134,7 @@ QStringList readManifest(const QJsonObject &m, ModelInfo &info)
         if (info.targetLanguage.isEmpty())
             problems << QStringLiteral("missing \"languages.target\"");
         // A captioning model reads an image, so only a translation model needs a source.
-        if (info.sourceLanguage.isEmpty() && info.task == QLatin1String("translation"))
+        if (info.sourceLanguage.isEmpty() && info.is(engine::Task::Translation))
             problems << QStringLiteral("missing \"languages.source\"");
     }
 
@@ -447,7 +447,7 @@ std::optional<ModelInfo> ModelCatalog::defaultModel(const QString &task,
 
 std::optional<ModelInfo> ModelCatalog::defaultTranslationModel(const QStringList &languages) const
 {
-    const QString translation = QStringLiteral("translation");
+    const QString translation = taskKey(engine::Task::Translation);
     for (const QString &language : languages + QStringList{QStringLiteral("en")})
         if (auto info = defaultModel(translation, QString(language)
                                                       .replace(QLatin1Char('_'), QLatin1Char('-'))
@@ -500,7 +500,7 @@ std::shared_ptr<engine::Model> ModelCatalog::load(const ModelInfo &info,
     }
     if (!model)
         return fail(QStringLiteral("plugin %1 returned no model").arg(record->fileName));
-    const engine::Task expected = info.task == QLatin1String("captioning")
+    const engine::Task expected = info.is(engine::Task::Captioning)
                                       ? engine::Task::Captioning
                                       : engine::Task::Translation;
     if (model->task() != expected)

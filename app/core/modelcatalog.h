@@ -40,12 +40,18 @@ namespace glosa {
 
 class PluginRegistry;
 
+// engine::taskName() as a QString: the key of a task wherever the app spells one.
+inline QString taskKey(engine::Task task)
+{
+    return QString::fromLatin1(engine::taskName(task));
+}
+
 struct ModelInfo
 {
     QString id;             // model.json "id"
     QString name;           // "name", for display
     QString version;        // "version" (optional; empty when absent)
-    QString task;           // "translation" or "captioning"
+    QString task;           // "task": taskKey() of a known task when the package is valid
     QString architecture;   // picks the plugin (PluginRecord::architectures)
     QString plugin;         // "plugin": the plugin family name the package was made for
     QString sourceLanguage; // "languages.source" (BCP 47, e.g. "en"); may be empty for captioning
@@ -63,6 +69,7 @@ struct ModelInfo
     QString shadowedBy; // folder of the package with the same id that wins; usually empty
 
     bool isValid() const { return error.isEmpty(); }
+    bool is(engine::Task kind) const { return task == taskKey(kind); }
     // The package's "decoding" object over DecodingOptions' defaults (for the shipped
     // Transformer: beam 4, GNMT α 0.6), read from the manifest without loading the model; plain
     // defaults when the object is absent or invalid (loading the model reports that).

@@ -205,7 +205,7 @@ void EvaluateDialog::fillDirections()
 {
     QStringList pairs;
     for (const ModelInfo &info : m_context.catalog().availableModels())
-        if (info.task == QLatin1String("translation")) {
+        if (info.is(engine::Task::Translation)) {
             const QString pair = info.sourceLanguage + QStringLiteral(" → ") + info.targetLanguage;
             if (!pairs.contains(pair))
                 pairs << pair;
@@ -223,7 +223,7 @@ void EvaluateDialog::fillModels()
     if (pair.size() != 2)
         return;
     for (const ModelInfo &info : m_context.catalog().availableModels()) {
-        if (info.task != QLatin1String("translation") || info.sourceLanguage != pair[0] ||
+        if (!info.is(engine::Task::Translation) || info.sourceLanguage != pair[0] ||
             info.targetLanguage != pair[1])
             continue;
         auto *item = new QListWidgetItem(info.id, m_models);

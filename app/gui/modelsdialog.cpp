@@ -124,7 +124,7 @@ void ModelsDialog::fill()
         else
             status = tr("Ready");
         const QString languages =
-            m.task == QLatin1String("captioning")
+            m.is(engine::Task::Captioning)
                 ? tr("Image → %1").arg(languageName(m.targetLanguage))
                 : QStringLiteral("%1 → %2").arg(languageName(m.sourceLanguage),
                                                languageName(m.targetLanguage));

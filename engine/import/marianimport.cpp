@@ -655,7 +655,7 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
         {"id", id},
         {"version", "1.0.0"},
         {"name", from + " → " + to + " (MarianMT, imported from " + folderName + ")"},
-        {"task", "translation"},
+        {"task", taskName(Task::Translation)},
         {"architecture", "transformer"},
         {"plugin", "transformer"},
         {"languages", {{"source", from}, {"target", to}}},
