@@ -1,4 +1,24 @@
-#include "app/cli/captioncommand.h"
+// `glosa-cli caption`.
+//
+//   glosa-cli caption --model ID_OR_DIR [the decoding options of translate] [--json]
+//                     [--save-history] IMAGE...
+//
+// Writes one caption per image per line on stdout, in order, flushed after each image. Images are
+// read with loadRgbImage (app/core/imageloader.h: jpg, png, webp, bmp, first frame of a gif, EXIF
+// orientation, alpha over white). An image that cannot be read gives an empty line (a JSON object
+// with "image" and "error" under --json) and a message on stderr; the other images are still
+// captioned and the exit code is 1. Bad arguments: exit code 2; a model that cannot load: 1.
+//
+// --json writes one object per image: "image", "caption", "hypotheses" (best first; each "text",
+// "tokens" (pieces), "token_ids", "token_logprobs", "score", "complete"), "tokens" (the best
+// hypothesis's pieces), "attention" (one row per token of the best hypothesis, one column per
+// grid cell in row-major order; each row sums to 1), "grid" ([rows, cols]), "strategy" (every
+// setting in effect), "model", "elapsed_ms".
+//
+// --save-history records each caption as the app does (image path, SHA-256 and thumbnail, the
+// best caption with its attention, the settings) in the database `historyPath` (see
+// historycommand.h); nothing is recorded without it.
+#include "app/cli/help.h"
 
 #include "app/cli/historycommand.h"
 #include "app/cli/modeloptions.h"
@@ -40,7 +60,7 @@ std::shared_ptr<engine::CaptioningModel> loadCaptioner(const QString &idOrFolder
                                                        ModelInfo *info)
 {
     std::shared_ptr<engine::Model> model =
-        loadInstalledModel(idOrFolder, QStringLiteral("captioning"), error, info);
+        loadInstalledModel(idOrFolder, taskKey(engine::Task::Captioning), error, info);
     auto captioner = std::dynamic_pointer_cast<engine::CaptioningModel>(model);
     if (model && !captioner)
         *error = QStringLiteral("model '%1': its plugin did not give a captioning model")
@@ -102,9 +122,11 @@ QJsonObject toJson(const QString &image, const engine::ImageCaption &caption,
 
 } // namespace
 
-CommandHelp captionCommandHelp()
+int runCaptionCommand(const QStringList &args, const CommandIo &io);
+
+Command captionCommand()
 {
-    CommandHelp help;
+    Command help;
     help.name = QStringLiteral("caption");
     help.synopsis =
         QStringLiteral("[--model ID_OR_DIR] [decoding options] [--json] [--save-history] "
@@ -126,15 +148,17 @@ CommandHelp captionCommandHelp()
     help.examples = {QStringLiteral("glosa-cli caption photo.jpg"),
                      QStringLiteral("glosa-cli caption --model captioner-en --beam-size 5 --json "
                                     "*.jpg")};
+    help.run = runCaptionCommand;
     return help;
 }
 
-int runCaptionCommand(const QStringList &args, const QString &historyPath, QTextStream &out,
-                      QTextStream &err)
+int runCaptionCommand(const QStringList &args, const CommandIo &io)
 {
+    const QString &historyPath = io.historyPath;
+    QTextStream &out = io.out, &err = io.err;
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    parser.addOptions(captionCommandHelp().options);
+    parser.addOptions(captionCommand().options);
     parser.addPositionalArgument("images", "Image files.", "IMAGE...");
     if (!parser.parse(QStringList{QStringLiteral("glosa-cli caption")} + args)) {
         err << "glosa-cli caption: " << parser.errorText() << "\n";
@@ -147,10 +171,10 @@ int runCaptionCommand(const QStringList &args, const QString &historyPath, QText
     }
     QString modelId = parser.value("model");
     if (modelId.isEmpty()) { // the default captioning package
-        ModelCatalog catalog;
-        catalog.scan();
+        const Installed installed;
+        const ModelCatalog &catalog = installed.catalog;
         const std::optional<ModelInfo> captioner =
-            catalog.defaultModel(QStringLiteral("captioning"));
+            catalog.defaultModel(taskKey(engine::Task::Captioning));
         if (!captioner) {
             err << "glosa-cli caption: no captioning model is installed (see 'glosa-cli "
                    "models')\n";

@@ -1,4 +1,17 @@
-#include "app/cli/evaluatecommand.h"
+// `glosa-cli evaluate`: BLEU and chrF2 of one or more translation models on a test set, BLEU by
+// source length, and the sentences where two models differ most (engine/evaluation).
+//
+//   glosa-cli evaluate [--model ID_OR_DIR]... [--from LANG --to LANG] [--compute-type TYPE]
+//       [--test-set FILE.tsv | --source FILE --reference FILE] [decoding options]
+//       [--bucket-width N] [--differences N] [--json] [--save-history]
+//
+// Without a test set, the bundled sample of the models' language pair (app/core/evaluation). All
+// models must translate the same pair. Exit code 2 for bad arguments, 1 for a model or test set
+// that cannot be read, or for an evaluation --save-history could not record (the scores are
+// printed all the same).
+// --save-history records the evaluation in the history at `historyPath` (evaluationHistoryEntry,
+// the entry the Evaluate dialog makes).
+#include "app/cli/help.h"
 
 #include "app/cli/historycommand.h"
 #include "app/cli/modeloptions.h"
@@ -38,9 +51,11 @@ QString oneLine(const std::string &text)
 
 } // namespace
 
-CommandHelp evaluateCommandHelp()
+int runEvaluateCommand(const QStringList &args, const CommandIo &io);
+
+Command evaluateCommand()
 {
-    CommandHelp help;
+    Command help;
     help.name = QStringLiteral("evaluate");
     help.synopsis = QStringLiteral("[--model ID_OR_DIR]... [--test-set FILE.tsv | --source FILE "
                                    "--reference FILE] [decoding options] [--bucket-width N] "
@@ -81,15 +96,17 @@ CommandHelp evaluateCommandHelp()
         QStringLiteral("glosa-cli evaluate --model transformer-en-es --source news.en "
                        "--reference news.es --bucket-width 10 --json > scores.json"),
     };
+    help.run = runEvaluateCommand;
     return help;
 }
 
-int runEvaluateCommand(const QStringList &args, const QString &historyPath, QTextStream &out,
-                       QTextStream &err)
+int runEvaluateCommand(const QStringList &args, const CommandIo &io)
 {
+    const QString &historyPath = io.historyPath;
+    QTextStream &out = io.out, &err = io.err;
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    parser.addOptions(evaluateCommandHelp().options);
+    parser.addOptions(evaluateCommand().options);
     if (!parser.parse(QStringList{QStringLiteral("glosa-cli evaluate")} + args)) {
         err << "glosa-cli evaluate: " << parser.errorText() << "\n";
         return 2;

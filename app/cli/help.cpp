@@ -1,11 +1,5 @@
 #include "app/cli/help.h"
 
-#include "app/cli/captioncommand.h"
-#include "app/cli/evaluatecommand.h"
-#include "app/cli/historycommand.h"
-#include "app/cli/translatecommand.h"
-#include "app/cli/translatedoccommand.h"
-
 #include <QRegularExpression>
 
 namespace glosa::cli {
@@ -80,18 +74,19 @@ const QList<QCommandLineOption> &globalOptions()
 
 } // namespace
 
-QList<CommandHelp> commandHelps()
+const QList<Command> &commands()
 {
-    return {modelsCommandHelp(), translateCommandHelp(), translateDocCommandHelp(),
-            captionCommandHelp(), evaluateCommandHelp(), historyCommandHelp()};
+    static const QList<Command> table = {modelsCommand(),  translateCommand(),
+                                         translateDocCommand(), captionCommand(),
+                                         evaluateCommand(), historyCommand()};
+    return table;
 }
 
-const CommandHelp *findCommandHelp(const QString &name)
+const Command *findCommand(const QString &name)
 {
-    static const QList<CommandHelp> helps = commandHelps();
-    for (const CommandHelp &help : helps)
-        if (help.name == name)
-            return &help;
+    for (const Command &command : commands())
+        if (command.name == name)
+            return &command;
     return nullptr;
 }
 
@@ -100,14 +95,14 @@ QString generalHelpText()
     QString text = QStringLiteral("Usage: glosa-cli [--history PATH] COMMAND [options]\n\n"
                                   "Glosa's offline translator, captioner and history on the "
                                   "command line.\n\nCommands:\n");
-    for (const CommandHelp &help : commandHelps())
+    for (const Command &help : commands())
         text += QStringLiteral("  %1%2\n").arg(help.name.leftJustified(15), help.summary);
     text += QStringLiteral("\nGlobal options:\n");
     for (const QCommandLineOption &option : globalOptions())
         text += QStringLiteral("  %1%2\n")
                     .arg(optionSpec(option).leftJustified(16), wrapped(optionText(option), 18));
     text += QStringLiteral("\nExamples:\n");
-    for (const CommandHelp &help : commandHelps())
+    for (const Command &help : commands())
         text += QStringLiteral("  %1\n").arg(help.examples.value(0));
     text += QLatin1Char('\n') +
             wrapped(QStringLiteral("'glosa-cli help COMMAND' or 'glosa-cli COMMAND --help' shows "
@@ -118,7 +113,7 @@ QString generalHelpText()
     return text;
 }
 
-QString commandHelpText(const CommandHelp &help)
+QString commandHelpText(const Command &help)
 {
     QString text =
         QStringLiteral("Usage: glosa-cli %1 %2\n\n%3\n\n%4\n")
@@ -160,7 +155,7 @@ QString manPage()
     for (const QCommandLineOption &option : globalOptions())
         page += QStringLiteral(".TP\n.B %1\n%2\n")
                     .arg(roff(optionSpec(option)), roff(optionText(option)));
-    for (const CommandHelp &help : commandHelps()) {
+    for (const Command &help : commands()) {
         page += QStringLiteral(".SH COMMAND: %1\n.B glosa\\-cli %1\n%2\n.PP\n%3\n")
                     .arg(roff(help.name), roff(help.synopsis), roff(help.summary));
         for (const QString &p : help.description.split(QStringLiteral("\n\n")))

@@ -1,7 +1,8 @@
-// Help for glosa-cli: one CommandHelp per command, printed by `glosa-cli --help`,
-// `glosa-cli help COMMAND` and `glosa-cli COMMAND --help`, and turned into the installed man page
-// (`glosa-cli help --man`, run by the build). The commands parse their arguments with the same
-// options list, so the help cannot drift from what is accepted.
+// glosa-cli's command table: one Command per command, {name, help, options, run}, each made by
+// its own file (app/cli/<name>command.cpp) and listed once in commands(). main() dispatches
+// through it; `glosa-cli --help`, `glosa-cli help COMMAND`, `glosa-cli COMMAND --help` and the
+// installed man page (`glosa-cli help --man`, run by the build) print it. The commands parse their
+// arguments with the same options list, so the help cannot drift from what is accepted.
 #pragma once
 
 #include <QCommandLineOption>
@@ -9,9 +10,19 @@
 #include <QString>
 #include <QStringList>
 
+class QTextStream;
+
 namespace glosa::cli {
 
-struct CommandHelp
+// What a command runs with: the global --history value and the two streams.
+struct CommandIo
+{
+    QString historyPath;
+    QTextStream &out;
+    QTextStream &err;
+};
+
+struct Command
 {
     QString name;                      // "translate"
     QString synopsis;                  // arguments after "glosa-cli NAME"
@@ -19,17 +30,27 @@ struct CommandHelp
     QString description;               // paragraphs separated by "\n\n"
     QList<QCommandLineOption> options; // a default value, when set, is printed with the option
     QStringList examples;              // command lines, each optionally followed by "  # comment"
+    // Runs the command on the arguments after its name; the process's exit code (2: usage).
+    int (*run)(const QStringList &args, const CommandIo &io) = nullptr;
 };
 
+// One per command file.
+Command modelsCommand();
+Command translateCommand();
+Command translateDocCommand();
+Command captionCommand();
+Command evaluateCommand();
+Command historyCommand();
+
 // Every command, in the order `glosa-cli --help` lists them.
-QList<CommandHelp> commandHelps();
+const QList<Command> &commands();
 // nullptr when `name` is no command.
-const CommandHelp *findCommandHelp(const QString &name);
+const Command *findCommand(const QString &name);
 
 // `glosa-cli --help`: what glosa-cli is, the global options, the commands, examples.
 QString generalHelpText();
 // `glosa-cli help NAME`: usage, description, every option with its default, examples.
-QString commandHelpText(const CommandHelp &help);
+QString commandHelpText(const Command &help);
 // The man page glosa-cli(1) in troff (man(7) macros): everything above in one page.
 QString manPage();
 

@@ -39,7 +39,7 @@ namespace {
 
 int usage(QTextStream &err)
 {
-    err << "usage: glosa-cli [--history PATH] history " << historyCommandHelp().synopsis
+    err << "usage: glosa-cli [--history PATH] history " << historyCommand().synopsis
         << "\n'glosa-cli history --help' tells more.\n";
     return 2;
 }
@@ -91,9 +91,11 @@ void printSummary(QTextStream &out, const HistorySummary &s, bool withSnippet)
 
 } // namespace
 
-CommandHelp historyCommandHelp()
+int runHistoryCommand(const QStringList &args, const CommandIo &io);
+
+Command historyCommand()
 {
-    CommandHelp help;
+    Command help;
     help.name = QStringLiteral("history");
     help.synopsis = QStringLiteral("list|search QUERY...|show ID|export|star ID|unstar ID|delete "
                                    "ID|clear --yes|repair [options]");
@@ -130,12 +132,14 @@ CommandHelp historyCommandHelp()
         QStringLiteral("glosa-cli history export --format tmx --starred -o memory.tmx"),
         QStringLiteral("glosa-cli --history work.sqlite history show 12"),
     };
+    help.run = runHistoryCommand;
     return help;
 }
 
-int runHistoryCommand(const QStringList &args, const QString &historyPath, QTextStream &out,
-                      QTextStream &err)
+int runHistoryCommand(const QStringList &args, const CommandIo &io)
 {
+    const QString &historyPath = io.historyPath;
+    QTextStream &out = io.out, &err = io.err;
     if (args.isEmpty())
         return usage(err);
     const QString sub = args.first();
@@ -148,7 +152,7 @@ int runHistoryCommand(const QStringList &args, const QString &historyPath, QText
 
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    parser.addOptions(historyCommandHelp().options);
+    parser.addOptions(historyCommand().options);
     if (!parser.parse(QStringList{QStringLiteral("glosa-cli history")} + args.mid(1))) {
         err << "glosa-cli history: " << parser.errorText() << '\n';
         return usage(err);

@@ -30,11 +30,6 @@ namespace glosa::cli {
 // option has no value.
 std::optional<QString> takeHistoryOption(QStringList &args, QTextStream &err);
 
-CommandHelp historyCommandHelp();
-// Runs `history <args...>` (args start after "history"). Returns the process exit code: 0, 1 for
-// a failure (message on err), 2 for a usage error.
-int runHistoryCommand(const QStringList &args, const QString &historyPath, QTextStream &out,
-                      QTextStream &err);
 
 // Opens the history at `historyPath`, tells `err` if the file had to be recovered, and adds
 // `entry`. Returns the new id, or 0 after a one-line message on `err`; the caller's own result

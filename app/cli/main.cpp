@@ -1,12 +1,8 @@
 // glosa-cli: the command-line face of Glosa. Every command prints a one-line message on stderr
 // and exits with a non-zero code on failure.
-#include "app/cli/captioncommand.h"
-#include "app/cli/evaluatecommand.h"
 #include "app/cli/help.h"
 #include "app/cli/historycommand.h"
 #include "app/cli/modeloptions.h"
-#include "app/cli/translatecommand.h"
-#include "app/cli/translatedoccommand.h"
 #include "app/core/openmpsetup.h"
 
 #include <QCoreApplication>
@@ -23,7 +19,7 @@ int usage(QTextStream &err)
 {
     err << "usage: glosa-cli [--history PATH] COMMAND [options]\n"
            "commands:\n";
-    for (const glosa::cli::CommandHelp &help : glosa::cli::commandHelps())
+    for (const glosa::cli::Command &help : glosa::cli::commands())
         err << "  " << help.name.leftJustified(15) << help.summary << "\n";
     err << "'glosa-cli --help' tells more.\n";
     return 2;
@@ -52,7 +48,7 @@ int run(QTextStream &err)
             out << glosa::cli::manPage();
         } else if (topic.isEmpty()) {
             out << glosa::cli::generalHelpText();
-        } else if (const glosa::cli::CommandHelp *help = glosa::cli::findCommandHelp(topic)) {
+        } else if (const glosa::cli::Command *help = glosa::cli::findCommand(topic)) {
             out << glosa::cli::commandHelpText(glosa::cli::helpForModel(*help, args.mid(3)));
         } else {
             err << "glosa-cli help: unknown command '" << topic << "'\n";
@@ -60,42 +56,21 @@ int run(QTextStream &err)
         }
         return 0;
     }
-    if (const glosa::cli::CommandHelp *help = glosa::cli::findCommandHelp(command)) {
-        const QStringList rest = args.mid(2);
-        // Before "--", and not a value: `history search -h` looks for nothing else anyway.
-        if (std::any_of(rest.begin(), std::find(rest.begin(), rest.end(), QStringLiteral("--")),
-                        isHelpFlag)) {
-            // With the defaults of the model the same options would choose.
-            QTextStream(stdout) << glosa::cli::commandHelpText(
-                glosa::cli::helpForModel(*help, rest));
-            return 0;
-        }
-    }
     if (command == QLatin1String("--version")) {
         QTextStream(stdout) << "glosa-cli " << GLOSA_VERSION << "\n";
         return 0;
     }
-    if (command == QLatin1String("translate") || command == QLatin1String("models")) {
+    if (const glosa::cli::Command *found = glosa::cli::findCommand(command)) {
+        const QStringList rest = args.mid(2);
         QTextStream out(stdout);
-        return command == QLatin1String("translate")
-                   ? glosa::cli::runTranslateCommand(args.mid(2), *historyPath, out, err)
-                   : glosa::cli::runModelsCommand(args.mid(2), out, err);
-    }
-    if (command == QLatin1String("translate-doc")) {
-        QTextStream out(stdout);
-        return glosa::cli::runTranslateDocCommand(args.mid(2), out, err);
-    }
-    if (command == QLatin1String("evaluate")) {
-        QTextStream out(stdout);
-        return glosa::cli::runEvaluateCommand(args.mid(2), *historyPath, out, err);
-    }
-    if (command == QLatin1String("caption")) {
-        QTextStream out(stdout);
-        return glosa::cli::runCaptionCommand(args.mid(2), *historyPath, out, err);
-    }
-    if (command == QLatin1String("history")) {
-        QTextStream out(stdout);
-        return glosa::cli::runHistoryCommand(args.mid(2), *historyPath, out, err);
+        // Before "--", and not a value: `history search -h` looks for nothing else anyway.
+        if (std::any_of(rest.begin(), std::find(rest.begin(), rest.end(), QStringLiteral("--")),
+                        isHelpFlag)) {
+            // With the defaults of the model the same options would choose.
+            out << glosa::cli::commandHelpText(glosa::cli::helpForModel(*found, rest));
+            return 0;
+        }
+        return found->run(rest, {*historyPath, out, err});
     }
     err << "glosa-cli: unknown command '" << command << "'\n";
     return usage(err);

@@ -14,14 +14,19 @@
 
 namespace glosa::cli {
 
+Installed::Installed()
+{
+    plugins.scan();
+    catalog.scan();
+}
+
 std::shared_ptr<engine::Model> loadInstalledModel(const QString &idOrFolder, const QString &task,
                                                   QString *error, ModelInfo *loadedInfo,
                                                   engine::ComputeType computeType)
 {
-    PluginRegistry plugins;
-    plugins.scan();
-    ModelCatalog catalog;
-    catalog.scan();
+    const Installed installed;
+    const PluginRegistry &plugins = installed.plugins;
+    const ModelCatalog &catalog = installed.catalog;
     const std::optional<ModelInfo> info = catalog.find(idOrFolder);
     if (!info) {
         // A name of 100 KB is not echoed whole: the start says which argument it was.
@@ -72,7 +77,7 @@ QList<QCommandLineOption> decodingCommandLineOptions()
     return options;
 }
 
-CommandHelp helpForModel(CommandHelp help, const QStringList &args)
+Command helpForModel(Command help, const QStringList &args)
 {
     const auto has = [&](const QString &name) {
         return std::any_of(help.options.begin(), help.options.end(),
@@ -90,10 +95,10 @@ CommandHelp helpForModel(CommandHelp help, const QStringList &args)
         return help; // evaluate's models: each decodes with its own defaults
     QString error;
     const std::optional<QString> id = modelFromCommandLine(parser, &error);
-    ModelCatalog catalog;
-    catalog.scan();
+    const Installed installed;
+    const ModelCatalog &catalog = installed.catalog;
     const std::optional<ModelInfo> info = id ? catalog.find(*id) : std::nullopt;
-    if (!info || !info->isValid() || info->task != QLatin1String("translation"))
+    if (!info || !info->isValid() || !info->is(engine::Task::Translation))
         return help;
     const engine::DecodingOptions defaults = info->decodingDefaults();
     for (QCommandLineOption &option : help.options)
@@ -158,9 +163,9 @@ std::optional<QString> modelFromCommandLine(const QCommandLineParser &parser, QS
         }
         return parser.value("model");
     }
-    ModelCatalog catalog;
-    catalog.scan();
-    const QString translation = QStringLiteral("translation");
+    const Installed installed;
+    const ModelCatalog &catalog = installed.catalog;
+    const QString translation = taskKey(engine::Task::Translation);
     const std::optional<ModelInfo> info =
         parser.isSet("from") || parser.isSet("to")
             ? catalog.defaultModel(translation, parser.value("from"), parser.value("to"))
@@ -207,7 +212,7 @@ std::shared_ptr<engine::TranslationModel> loadTranslationModel(const QString &id
                                                                engine::ComputeType computeType)
 {
     std::shared_ptr<engine::Model> model =
-        loadInstalledModel(idOrFolder, QStringLiteral("translation"), error, info, computeType);
+        loadInstalledModel(idOrFolder, taskKey(engine::Task::Translation), error, info, computeType);
     auto translation = std::dynamic_pointer_cast<engine::TranslationModel>(model);
     if (model && !translation)
         *error = QStringLiteral("model '%1': its plugin did not give a translation model")

@@ -4,6 +4,8 @@
 #pragma once
 
 #include "app/cli/help.h"
+#include "app/core/modelcatalog.h"
+#include "app/core/pluginregistry.h"
 #include "engine/decoding/decodingoptions.h"
 #include "engine/package.h"
 
@@ -26,6 +28,15 @@ class TranslationModel;
 
 namespace glosa::cli {
 
+// The installed plugins and model packages, scanned from their default folders: what every
+// command that loads, lists or chooses a model starts from (one scan, one place).
+struct Installed
+{
+    Installed();
+    PluginRegistry plugins;
+    ModelCatalog catalog;
+};
+
 // --model, --from, --to, --compute-type.
 QList<QCommandLineOption> modelCommandLineOptions();
 // Which model they name (an id or folder); nullopt with *error set when no installed model
@@ -43,7 +54,7 @@ const QString &decodingHelpParagraph();
 // command's name) chooses with --model, --from/--to or neither (the default), as that model's
 // package sets them, and a sentence naming it; unchanged for a command without those options or
 // when no model is found.
-CommandHelp helpForModel(CommandHelp help, const QStringList &args);
+Command helpForModel(Command help, const QStringList &args);
 // The options given, over `defaults` (the model's). Throws std::invalid_argument with a one-line
 // message naming the option ("--beam-size 'x' is not an integer"); validation is the caller's.
 engine::DecodingOptions decodingOptionsFromCommandLine(const QCommandLineParser &parser,

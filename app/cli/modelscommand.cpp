@@ -1,9 +1,16 @@
-#include "app/cli/modelsmanage.h"
-
+// glosa-cli models: list the installed packages, and import, remove or choose the default one.
+#include "app/cli/help.h"
+#include "app/cli/modeloptions.h"
 #include "app/core/modelcatalog.h"
 #include "app/core/modelimport.h"
+#include "app/core/pluginregistry.h"
 
 #include <QCommandLineParser>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTextStream>
+
+#include <algorithm>
 
 namespace glosa::cli {
 
@@ -23,8 +30,6 @@ bool parse(QCommandLineParser &parser, const QString &command, const QStringList
     }
     return true;
 }
-
-} // namespace
 
 int runModelsImportCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
@@ -71,8 +76,8 @@ int runModelsDefaultCommand(const QStringList &args, QTextStream &out, QTextStre
     if (!parse(parser, QStringLiteral("default"), args, 1, err))
         return 2;
     const QString id = parser.positionalArguments().first();
-    ModelCatalog catalog;
-    catalog.scan();
+    const Installed installed;
+    const ModelCatalog &catalog = installed.catalog;
     const std::optional<ModelInfo> info = catalog.find(id);
     if (!info || !info->isValid() || !info->shadowedBy.isEmpty() || info->id != id) {
         err << "glosa-cli models default: no usable model with id '" << id
@@ -89,6 +94,120 @@ int runModelsDefaultCommand(const QStringList &args, QTextStream &out, QTextStre
                                            : info->sourceLanguage + QStringLiteral(" -> "))
         << info->targetLanguage << "\n";
     return 0;
+}
+
+} // namespace
+
+int runModelsCommand(const QStringList &args, const CommandIo &io)
+{
+    QTextStream &out = io.out, &err = io.err;
+    if (args.value(0) == QLatin1String("import"))
+        return runModelsImportCommand(args.mid(1), out, err);
+    if (args.value(0) == QLatin1String("remove"))
+        return runModelsRemoveCommand(args.mid(1), out, err);
+    if (args.value(0) == QLatin1String("default"))
+        return runModelsDefaultCommand(args.mid(1), out, err);
+    QCommandLineParser parser;
+    parser.addOptions(modelsCommand().options);
+    if (!parser.parse(QStringList{QStringLiteral("glosa-cli models")} + args)) {
+        err << "glosa-cli models: " << parser.errorText() << "\n";
+        return 2;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        err << "glosa-cli models: unexpected argument '" << parser.positionalArguments().first()
+            << "'\n";
+        return 2;
+    }
+    const Installed installed;
+    const PluginRegistry &plugins = installed.plugins;
+    const ModelCatalog &catalog = installed.catalog;
+    const bool all = parser.isSet("all");
+    const bool json = parser.isSet("json");
+    const QList<ModelInfo> models = all ? catalog.models() : catalog.availableModels();
+
+    // The model used for its direction when no --model is given.
+    auto isDefault = [&](const ModelInfo &m) {
+        const auto chosen = catalog.defaultModel(m.task, m.sourceLanguage, m.targetLanguage);
+        return m.isValid() && m.shadowedBy.isEmpty() && chosen && chosen->folder == m.folder;
+    };
+    auto statusOf = [&](const ModelInfo &m) {
+        if (!m.isValid())
+            return QStringLiteral("broken: %1").arg(m.error.simplified());
+        if (!m.shadowedBy.isEmpty())
+            return QStringLiteral("shadowed by %1").arg(m.shadowedBy);
+        if (!plugins.pluginForArchitecture(m.architecture))
+            return QStringLiteral("no plugin for architecture '%1'").arg(m.architecture);
+        return QStringLiteral("ok");
+    };
+    auto languages = [](const ModelInfo &m) {
+        return m.sourceLanguage.isEmpty()
+                   ? m.targetLanguage
+                   : m.sourceLanguage + QStringLiteral("->") + m.targetLanguage;
+    };
+    if (json) {
+        for (const ModelInfo &m : models) {
+            out << QJsonDocument(QJsonObject{{"id", m.id},
+                                             {"name", m.name},
+                                             {"task", m.task},
+                                             {"source_language", m.sourceLanguage},
+                                             {"target_language", m.targetLanguage},
+                                             {"architecture", m.architecture},
+                                             {"folder", m.folder},
+                                             {"size", m.sizeOnDisk},
+                                             {"default", isDefault(m)},
+                                             {"status", statusOf(m)}})
+                       .toJson(QJsonDocument::Compact)
+                << "\n";
+        }
+        return 0;
+    }
+    // An aligned table; the folder goes last because it is the long one.
+    QList<QStringList> table = {{"ID", "TASK", "LANGUAGES", "ARCHITECTURE", "STATUS", "FOLDER"}};
+    for (const ModelInfo &m : models)
+        table.append(
+            {m.id.isEmpty() ? QStringLiteral("?") : m.id, m.task, languages(m), m.architecture,
+             statusOf(m) + (isDefault(m) ? QStringLiteral(" (default)") : QString()), m.folder});
+    QList<int> widths(table.first().size(), 0);
+    for (const QStringList &row : table)
+        for (int c = 0; c < row.size(); ++c)
+            widths[c] = std::max(widths[c], int(row[c].size()));
+    for (const QStringList &row : table) {
+        QString line;
+        for (int c = 0; c < row.size(); ++c)
+            line += c + 1 < row.size() ? row[c].leftJustified(widths[c] + 2) : row[c];
+        out << line << "\n";
+    }
+    if (models.isEmpty())
+        err << "glosa-cli models: no models found in " << catalog.searchPaths().join(':') << "\n";
+    return 0;
+}
+
+Command modelsCommand()
+{
+    Command help;
+    help.name = QStringLiteral("models");
+    help.synopsis = QStringLiteral("[--all] [--json] | import DIR [--float32] [--id ID] [--from "
+                                   "LANG --to LANG] | remove ID | default ID");
+    help.summary = QStringLiteral("List, import or remove models.");
+    help.description = QStringLiteral(
+        "Lists every usable model package: its id, task, languages, architecture, status and "
+        "folder. Packages are looked for in $GLOSA_MODEL_PATH, the user's models folder and the "
+        "bundled models, in that order; a package that declares \"default\": true is the one "
+        "used for its direction when --model is not given (marked \"default\").\n\n"
+        "'models import DIR' installs a model into the user's models folder: a Hugging Face "
+        "MarianMT folder (an OPUS-MT model from huggingface.co/Helsinki-NLP: config.json, "
+        "model.safetensors or pytorch_model.bin, source.spm, target.spm, vocab.json) is "
+        "converted once into a package, int8 unless --float32 is given; a Glosa package is "
+        "copied. 'models remove ID' removes an imported model; 'models default ID' makes ID the "
+        "model used for its direction (remembered in the user's models folder, defaults.json).");
+    help.options = {{"all", "Also list broken and shadowed packages."},
+                    {"json", "One JSON object per model."}};
+    help.examples = {QStringLiteral("glosa-cli models"),
+                     QStringLiteral("glosa-cli models --all --json"),
+                     QStringLiteral("glosa-cli models import ~/Downloads/opus-mt-en-de"),
+                     QStringLiteral("glosa-cli models remove opus-mt-en-de")};
+    help.run = runModelsCommand;
+    return help;
 }
 
 } // namespace glosa::cli

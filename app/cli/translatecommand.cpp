@@ -1,9 +1,56 @@
-#include "app/cli/translatecommand.h"
+// `glosa-cli translate`.
+//
+//   glosa-cli translate [--model ID_OR_DIR | --from LANG --to LANG] [--compute-type TYPE]
+//       [every decoding setting of engine/decoding/decodingfields.cpp: --strategy, --beam-size,
+//        --no-repeat-ngram-size, --top-p, ... (app/cli/modeloptions.h)]
+//       [--json [--attention cross|all]] [--save-history]
+//
+// Without --model, translate uses the default model (ModelCatalog::defaultModel) from --from to
+// --to, or for the system language (ModelCatalog::defaultTranslationModel).
+// translate reads one text per line on stdin and writes one translation per line on stdout, in
+// order, flushed after each line. Settings not given come from the model's model.json
+// "decoding" object, then from DecodingOptions' defaults. A line may hold several sentences: it
+// is split (ICU, the model's source language) and every sentence translated; an empty line gives
+// an empty line. A line that is not valid UTF-8 gives an empty line (a JSON object with "error"
+// under --json) and a message on stderr naming the line and byte; the other lines are still
+// translated and the exit code is 1. Bad arguments or a model that cannot load: a one-line
+// message on stderr and exit code 2 (arguments) or 1 (model).
+//
+// A sentence whose best hypothesis stopped at the maximum length instead of ending with EOS is
+// reported on stderr (the translation is still written).
+//
+// --json writes one object per line: "source", "translation", "hypotheses" (best first; each
+// "text", "tokens" (pieces), "token_ids", "token_logprobs", "score", "complete": false when a
+// sentence stopped at the maximum length), "source_tokens" (pieces,
+// "</s>" included: the alignment's columns), "alignment" (one row per target token of the best
+// hypothesis, one column per source token; block-diagonal when the line held several sentences;
+// null for a model without attention, e.g. the RNN with attention "none"),
+// "segments" (each sentence's "source" and "target" UTF-16 ranges and the index of its first
+// source and target token), "strategy" (every setting in effect), "model", "elapsed_ms",
+// "missing_spans" (numbers, URLs, code... of the source that a model without placeholders, an
+// imported MarianMT one, left out of the best translation; stderr also says so).
+// --attention all (with --json; the default, cross, gives only "alignment") adds "attention": one
+// object per segment (as in "segments"), with a key for each kind the model has
+// (engine/layers/attentioninspector.h) holding [layer][head][row][column] weights of the best
+// hypothesis, rounded to 1e-4:
+//   "cross"         rows: the segment's target tokens; columns: its source tokens
+//   "encoder_self"  rows and columns: its source tokens
+//   "decoder_self"  rows: its target tokens; column 0 the start token, column j > 0 target token
+//                   j - 1; zero above the diagonal (masked), rows sum to 1 over j ≤ row
+// A Transformer has all three, the RNN only "cross" (one layer, one head); a model that shows no
+// more than the alignment gives {}. The maps come from running the model again on each sentence.
+// For a line with several sentences, hypothesis k joins the k-th hypothesis of each sentence
+// (the last one where a sentence has fewer) and its score is the sum of theirs.
+//
+// --save-history also records every non-empty line in the history (glosa-cli's global
+// --history PATH, else the default database): all hypotheses with their scores, the best one's
+// alignment with source and target token labels, and every setting.
+// Both return the process exit code; args start after the command name.
+#include "app/cli/help.h"
 
 #include "app/cli/help.h"
 #include "app/cli/historycommand.h"
 #include "app/cli/modeloptions.h"
-#include "app/cli/modelsmanage.h"
 #include "app/core/history/entry.h"
 #include "app/core/limits.h"
 #include "app/core/modelcatalog.h"
@@ -353,12 +400,13 @@ qsizetype cutPoint(const engine::SentenceSplitter &splitter, const QByteArray &l
 
 } // namespace
 
-int runTranslateCommand(const QStringList &args, const QString &historyPath, QTextStream &out,
-                        QTextStream &err)
+int runTranslateCommand(const QStringList &args, const CommandIo &io)
 {
+    const QString &historyPath = io.historyPath;
+    QTextStream &out = io.out, &err = io.err;
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    parser.addOptions(translateCommandHelp().options);
+    parser.addOptions(translateCommand().options);
     if (!parser.parse(QStringList{QStringLiteral("glosa-cli translate")} + args)) {
         err << "glosa-cli translate: " << parser.errorText() << "\n";
         return 2;
@@ -604,9 +652,9 @@ int runTranslateCommand(const QStringList &args, const QString &historyPath, QTe
     return status;
 }
 
-CommandHelp translateCommandHelp()
+Command translateCommand()
 {
-    CommandHelp help;
+    Command help;
     help.name = QStringLiteral("translate");
     help.synopsis = QStringLiteral("[--model ID_OR_DIR | --from LANG --to LANG] [decoding "
                                    "options] [--json [--attention cross|all]] [--save-history] "
@@ -660,118 +708,8 @@ CommandHelp translateCommandHelp()
         QStringLiteral("echo \"The black cat sleeps. It is late.\" | glosa-cli translate "
                        "--target-prefix-text \"El gato negro\" --prefix-sentence 1"),
     };
+    help.run = runTranslateCommand;
     return help;
-}
-
-CommandHelp modelsCommandHelp()
-{
-    CommandHelp help;
-    help.name = QStringLiteral("models");
-    help.synopsis = QStringLiteral("[--all] [--json] | import DIR [--float32] [--id ID] [--from "
-                                   "LANG --to LANG] | remove ID | default ID");
-    help.summary = QStringLiteral("List, import or remove models.");
-    help.description = QStringLiteral(
-        "Lists every usable model package: its id, task, languages, architecture, status and "
-        "folder. Packages are looked for in $GLOSA_MODEL_PATH, the user's models folder and the "
-        "bundled models, in that order; a package that declares \"default\": true is the one "
-        "used for its direction when --model is not given (marked \"default\").\n\n"
-        "'models import DIR' installs a model into the user's models folder: a Hugging Face "
-        "MarianMT folder (an OPUS-MT model from huggingface.co/Helsinki-NLP: config.json, "
-        "model.safetensors or pytorch_model.bin, source.spm, target.spm, vocab.json) is "
-        "converted once into a package, int8 unless --float32 is given; a Glosa package is "
-        "copied. 'models remove ID' removes an imported model; 'models default ID' makes ID the "
-        "model used for its direction (remembered in the user's models folder, defaults.json).");
-    help.options = {{"all", "Also list broken and shadowed packages."},
-                    {"json", "One JSON object per model."}};
-    help.examples = {QStringLiteral("glosa-cli models"),
-                     QStringLiteral("glosa-cli models --all --json"),
-                     QStringLiteral("glosa-cli models import ~/Downloads/opus-mt-en-de"),
-                     QStringLiteral("glosa-cli models remove opus-mt-en-de")};
-    return help;
-}
-
-int runModelsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
-{
-    if (args.value(0) == QLatin1String("import"))
-        return runModelsImportCommand(args.mid(1), out, err);
-    if (args.value(0) == QLatin1String("remove"))
-        return runModelsRemoveCommand(args.mid(1), out, err);
-    if (args.value(0) == QLatin1String("default"))
-        return runModelsDefaultCommand(args.mid(1), out, err);
-    QCommandLineParser parser;
-    parser.addOptions(modelsCommandHelp().options);
-    if (!parser.parse(QStringList{QStringLiteral("glosa-cli models")} + args)) {
-        err << "glosa-cli models: " << parser.errorText() << "\n";
-        return 2;
-    }
-    if (!parser.positionalArguments().isEmpty()) {
-        err << "glosa-cli models: unexpected argument '" << parser.positionalArguments().first()
-            << "'\n";
-        return 2;
-    }
-    PluginRegistry plugins;
-    plugins.scan();
-    ModelCatalog catalog;
-    catalog.scan();
-    const bool all = parser.isSet("all");
-    const bool json = parser.isSet("json");
-    const QList<ModelInfo> models = all ? catalog.models() : catalog.availableModels();
-
-    // The model used for its direction when no --model is given.
-    auto isDefault = [&](const ModelInfo &m) {
-        const auto chosen = catalog.defaultModel(m.task, m.sourceLanguage, m.targetLanguage);
-        return m.isValid() && m.shadowedBy.isEmpty() && chosen && chosen->folder == m.folder;
-    };
-    auto statusOf = [&](const ModelInfo &m) {
-        if (!m.isValid())
-            return QStringLiteral("broken: %1").arg(m.error.simplified());
-        if (!m.shadowedBy.isEmpty())
-            return QStringLiteral("shadowed by %1").arg(m.shadowedBy);
-        if (!plugins.pluginForArchitecture(m.architecture))
-            return QStringLiteral("no plugin for architecture '%1'").arg(m.architecture);
-        return QStringLiteral("ok");
-    };
-    auto languages = [](const ModelInfo &m) {
-        return m.sourceLanguage.isEmpty()
-                   ? m.targetLanguage
-                   : m.sourceLanguage + QStringLiteral("->") + m.targetLanguage;
-    };
-    if (json) {
-        for (const ModelInfo &m : models) {
-            out << QJsonDocument(QJsonObject{{"id", m.id},
-                                             {"name", m.name},
-                                             {"task", m.task},
-                                             {"source_language", m.sourceLanguage},
-                                             {"target_language", m.targetLanguage},
-                                             {"architecture", m.architecture},
-                                             {"folder", m.folder},
-                                             {"size", m.sizeOnDisk},
-                                             {"default", isDefault(m)},
-                                             {"status", statusOf(m)}})
-                       .toJson(QJsonDocument::Compact)
-                << "\n";
-        }
-        return 0;
-    }
-    // An aligned table; the folder goes last because it is the long one.
-    QList<QStringList> table = {{"ID", "TASK", "LANGUAGES", "ARCHITECTURE", "STATUS", "FOLDER"}};
-    for (const ModelInfo &m : models)
-        table.append(
-            {m.id.isEmpty() ? QStringLiteral("?") : m.id, m.task, languages(m), m.architecture,
-             statusOf(m) + (isDefault(m) ? QStringLiteral(" (default)") : QString()), m.folder});
-    QList<int> widths(table.first().size(), 0);
-    for (const QStringList &row : table)
-        for (int c = 0; c < row.size(); ++c)
-            widths[c] = std::max(widths[c], int(row[c].size()));
-    for (const QStringList &row : table) {
-        QString line;
-        for (int c = 0; c < row.size(); ++c)
-            line += c + 1 < row.size() ? row[c].leftJustified(widths[c] + 2) : row[c];
-        out << line << "\n";
-    }
-    if (models.isEmpty())
-        err << "glosa-cli models: no models found in " << catalog.searchPaths().join(':') << "\n";
-    return 0;
 }
 
 } // namespace glosa::cli

@@ -1,4 +1,23 @@
-#include "app/cli/translatedoccommand.h"
+// `glosa-cli translate-doc`: translate a whole document and keep its structure.
+//
+//   glosa-cli translate-doc [--model ID_OR_DIR | --from LANG --to LANG] IN -o OUT [--window N]
+//   [--chunk-bytes N] [--quiet]
+//       [decoding options of `glosa-cli translate`]
+//
+// IN is .txt, .srt, .md, .html, .odt, .docx or .pdf (see app/core/documents/formats.h for what
+// each keeps); OUT has the same format, or .txt for the translated paragraphs only (.html or
+// .txt for a PDF). .txt and .srt are streamed: read, translated and written --chunk-bytes at a
+// time (4 MiB by default, cut at blank lines), so memory stays bounded on big files; OUT
+// replaces any existing file only once complete. Progress (segments done, MB done of the total
+// or segments of the total, and the time left) goes to stderr about once a second unless
+// --quiet, then a summary line with segments/s. Ctrl+C stops at the next decoding step and still
+// writes OUT with the finished part translated and the rest as in IN (exit code 130). A document
+// that cannot be read (not UTF-8, binary, empty, malformed subtitles, corrupt or encrypted
+// archive or PDF, unsupported type) or a model that cannot load: one line on stderr and exit
+// code 1; bad arguments: exit code 2. The document (its first chunk when streamed) is checked
+// before the model is loaded; a later chunk's error message counts lines from that chunk.
+// Chunks, progress and cancellation: app/core/documents/chunkedtranslation.h, as in the GUI.
+#include "app/cli/help.h"
 
 #include "app/cli/modeloptions.h"
 #include "app/core/documents/chunkedtranslation.h"
@@ -128,9 +147,11 @@ QString partialOutputName(const QString &output, const QString &input)
 
 } // namespace
 
-CommandHelp translateDocCommandHelp()
+int runTranslateDocCommand(const QStringList &args, const CommandIo &io);
+
+Command translateDocCommand()
 {
-    CommandHelp help;
+    Command help;
     help.name = QStringLiteral("translate-doc");
     help.synopsis = QStringLiteral("[--model ID_OR_DIR | --from LANG --to LANG] IN [-o OUT] "
                                    "[--window N] [--chunk-bytes N] [--quiet] [decoding options]");
@@ -182,16 +203,18 @@ CommandHelp translateDocCommandHelp()
                        "--strategy greedy"),
         QStringLiteral("glosa-cli translate-doc paper.pdf -o paper.html"),
     };
+    help.run = runTranslateDocCommand;
     return help;
 }
 
-int runTranslateDocCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+int runTranslateDocCommand(const QStringList &args, const CommandIo &io)
 {
+    QTextStream &out = io.out, &err = io.err;
     Q_UNUSED(out);
     const QString name = QStringLiteral("glosa-cli translate-doc: ");
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    parser.addOptions(translateDocCommandHelp().options);
+    parser.addOptions(translateDocCommand().options);
     if (!parser.parse(QStringList{QStringLiteral("glosa-cli translate-doc")} + args)) {
         err << name << parser.errorText() << "\n";
         return 2;
