@@ -9,6 +9,10 @@
 // Prints one JSON line: sentences/s, target tokens/s (generated pieces, EOS excluded), wall
 // seconds of the decoding loop (tokenisation and detokenisation included, model loading
 // excluded) and the peak resident memory of the process (ru_maxrss, model loading included).
+// --output-ids writes each translation's token ids (a line per sentence): an imported MarianMT
+// package with random weights (tools/make_opus_shape.py) decodes to unknown pieces, so the table
+// script compares its sides by ids. Suppressed tokens are the package's pad_id and start token
+// (Marian's EOS is 0, our PAD).
 // The decoders are the plugins' own classes (linked statically here), so the numbers are those
 // of the code glosa-cli and the GUI run.
 #include "engine/decoding/search.h"
