@@ -31,6 +31,7 @@ build/onnx/<model> when missing, and onnxruntime-node is installed into ~/.cache
 """
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
@@ -114,7 +115,7 @@ def import_marian(args, folder):
         path = os.path.join(xdg, "Glosa", "Glosa", "models", package_id)
         if not os.path.exists(os.path.join(path, "model.json")):
             subprocess.run([os.path.join(args.build, "bin", "glosa-cli"), "models", "import",
-                            folder, "--id", package_id] + extra, check=True,
+                            folder, "--id", package_id] + extra, check=True, stdout=sys.stderr,
                            env=dict(os.environ, XDG_DATA_HOME=xdg))
         packages.append(path)
     return packages
@@ -195,8 +196,9 @@ def main():
         graphs = {"ort": os.path.join(args.onnx, model), "ort8": os.path.join(args.onnx, model + "-int8")}
         if any(s.startswith("ort") for s in sides):
             if not all(os.path.exists(os.path.join(g, "manifest.json")) for g in graphs.values()):
-                export_onnx.main(["--model", spec.get("folder", spec["engine"]), "--out",
-                                  graphs["ort"], "--int8", graphs["ort8"]])
+                with contextlib.redirect_stdout(sys.stderr):  # stdout is the table
+                    export_onnx.main(["--model", spec.get("folder", spec["engine"]), "--out",
+                                      graphs["ort"], "--int8", graphs["ort8"]])
             ids_file = os.path.join(work, model + "-ids.json")
             with open(ids_file, "w") as f:
                 json.dump(src_ids, f)
