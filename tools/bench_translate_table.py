@@ -10,6 +10,20 @@ roofline figure, and how many outputs equal the engine float32's.
   /usr/bin/python3 tools/bench_translate_torch.py --make-input /tmp/bench-en.txt --count 400
   OMP_WAIT_POLICY=passive /usr/bin/python3 tools/bench_translate_table.py --input /tmp/bench-en.txt
 
+A Hugging Face MarianMT folder (--marian DIR, e.g. the random-weight opus-mt-en-es shape that
+tools/make_opus_shape.py writes) is benchmarked on the same sides: the engine on the packages
+`glosa-cli models import` makes of it (int8, and --float32 for engine fp32; imported into
+build/marian-import/ when missing), PyTorch through tools/marian_torch.py (our own implementation,
+checked against transformers' outputs for the fixture), ORT on export_onnx.py's float32 graphs and
+their int8 (MatMulInteger) version. Outputs are compared by token ids (random weights give text
+of unknown pieces). Random weights never emit EOS, so every sentence runs to the length cap:
+--max-len-a/--max-len-b set it for every side (int(a × longest source ids in the batch + b)).
+
+  /usr/bin/python3 tools/make_opus_shape.py build/opus-shape
+  OMP_WAIT_POLICY=passive /usr/bin/python3 tools/bench_translate_table.py --input /tmp/bench-en.txt \
+      --models --marian build/opus-shape --strategies greedy --max-len-a 1.2 --max-len-b 0 \
+      --sides engine int8 torch ort ort8 --cpu 1
+
 Set OMP_WAIT_POLICY=passive before starting it (libgomp reads it once, at load): see "Spinning
 threads" in docs/benchmarks.md. The PyTorch Transformer runs --impl cached (key/value cache, the
 fair baseline), the RNN --impl training (already recurrent). The ONNX graphs are exported into
@@ -17,6 +31,7 @@ build/onnx/<model> when missing, and onnxruntime-node is installed into ~/.cache
 """
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
@@ -27,7 +42,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
-SIDES = {"engine": "engine fp32", "int8": "engine int8", "torch": "PyTorch", "ort": "ORT fp32"}
+SIDES = {"engine": "engine fp32", "int8": "engine int8", "torch": "PyTorch", "ort": "ORT fp32",
+         "ort8": "ORT int8"}
 
 
 def run_json(command, peak=False):
@@ -83,15 +99,66 @@ def compare(reference, other):
     return len(reference) - len(diff), len(reference), diff
 
 
+def load_average():
+    with open("/proc/loadavg") as f:
+        return float(f.read().split()[0])
+
+
+def import_marian(args, folder):
+    """(float32 package, int8 package): glosa-cli models import of the folder, once, into
+    build/marian-import/<name>-{f32,int8} (a user data folder of its own, outside git)."""
+    name = os.path.basename(os.path.normpath(folder))
+    xdg = os.path.join(args.build, "marian-import")
+    packages = []
+    for suffix, extra in (("f32", ["--float32"]), ("int8", [])):
+        package_id = "%s-%s" % (name, suffix)
+        path = os.path.join(xdg, "Glosa", "Glosa", "models", package_id)
+        if not os.path.exists(os.path.join(path, "model.json")):
+            subprocess.run([os.path.join(args.build, "bin", "glosa-cli"), "models", "import",
+                            folder, "--id", package_id] + extra, check=True, stdout=sys.stderr,
+                           env=dict(os.environ, XDG_DATA_HOME=xdg))
+        packages.append(path)
+    return packages
+
+
+def model_specs(args):
+    """One dict per benchmarked model: its name, the folder each side reads, the codec and
+    information of export_onnx.load, and whether outputs are compared as ids."""
+    import export_onnx
+    specs = []
+    for model in args.models:
+        package = os.path.join(ROOT, "resources", "models", model)
+        torch_model, codec, info = export_onnx.load(package)
+        del torch_model
+        transformer = info["architecture"] == "transformer"
+        specs.append({"name": model, "engine": package, "int8": package, "torch": package,
+                      "impl": "cached" if transformer else "training", "onnx": transformer,
+                      "codec": codec, "info": info, "ids": False})
+    for folder in args.marian:
+        f32, int8 = import_marian(args, folder)
+        torch_model, codec, info = export_onnx.load(folder)
+        del torch_model
+        specs.append({"name": info["manifest"]["id"], "engine": f32, "int8": int8,
+                      "torch": folder, "impl": "cached", "onnx": True, "codec": codec,
+                      "info": info, "ids": True, "folder": folder})
+    return specs
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--input", required=True, help="one sentence per line (--make-input above)")
-    p.add_argument("--models", nargs="+", default=["transformer-en-es", "rnn-attention-en-es"],
+    p.add_argument("--models", nargs="*", default=["transformer-en-es", "rnn-attention-en-es"],
                    help="package folders under resources/models")
+    p.add_argument("--marian", nargs="*", default=[],
+                   help="Hugging Face MarianMT folders (see the docstring)")
     p.add_argument("--strategies", nargs="+", default=["greedy", "beam"])
     p.add_argument("--batches", nargs="+", type=int, default=[1, 32])
-    p.add_argument("--sides", nargs="+", default=list(SIDES), choices=list(SIDES))
+    p.add_argument("--sides", nargs="+", default=["engine", "int8", "torch", "ort"],
+                   choices=list(SIDES))
     p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--cpu", type=int, help="pin every side to this CPU (taskset -c)")
+    p.add_argument("--max-len-a", type=float, default=1.5)
+    p.add_argument("--max-len-b", type=float, default=10)
     p.add_argument("--runs", type=int, default=3, help="runs per side and row (odd: a true median)")
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
     p.add_argument("--onnx", default=os.path.join(ROOT, "build", "onnx"),
@@ -101,7 +168,6 @@ def main():
     if os.environ.get("OMP_WAIT_POLICY", "").lower() != "passive":
         print("note: OMP_WAIT_POLICY is not 'passive'; see the docstring", file=sys.stderr)
     # Imported here: they load torch (slow), and --help should not wait for it.
-    import evaluate
     import export_onnx
 
     with open(args.input, encoding="utf-8") as f:
@@ -109,18 +175,16 @@ def main():
     peak = fma_peak()
     peak_gflops = max(peak["avx2_gflops"], peak["avx512_gflops"])
     work = tempfile.mkdtemp(prefix="glosa-bench-")
-    roofline = []
-    sameness = []
+    pin = ["taskset", "-c", str(args.cpu)] if args.cpu is not None else []
+    length = ["--max-len-a", str(args.max_len_a), "--max-len-b", str(args.max_len_b)]
+    roofline, sameness, loads = [], [], []
 
-    print("| model | search | batch | side | sent/s | tok/s | peak MB | vs ORT fp32 | vs PyTorch "
-          "| GFLOP/s (% of peak) |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    for model in args.models:
-        package = os.path.join(ROOT, "resources", "models", model)
-        torch_model, codec, info = evaluate.load_model(package)
-        del torch_model
-        sides = [s for s in args.sides if s != "ort" or info["architecture"] == "transformer"]
-        impl = "training" if info["architecture"] != "transformer" else "cached"
+    print("| model | search | batch | side | sent/s | tok/s | peak MB | vs ORT fp32 | vs ORT int8 "
+          "| vs PyTorch | GFLOP/s (% of peak) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for spec in model_specs(args):
+        model, codec, info = spec["name"], spec["codec"], spec["info"]
+        sides = [s for s in args.sides if not s.startswith("ort") or spec["onnx"]]
         src_ids = export_onnx.encode_sources(codec, sentences)
         source_tokens = sum(len(s) for s in src_ids)
         per_step = None  # the roofline is worked out for the Transformer only
@@ -129,45 +193,51 @@ def main():
             roofline.append("%s: %s; core peak %.1f GFLOP/s fp32 (tools/fma_peak.c, one thread: AVX2 "
                             "%.1f, AVX-512 %.1f)" % (model, formula, peak_gflops,
                                                      peak["avx2_gflops"], peak["avx512_gflops"]))
-        if "ort" in sides:
-            graphs = os.path.join(args.onnx, model)
-            if not os.path.exists(os.path.join(graphs, "manifest.json")):
-                export_onnx.main(["--model", package, "--out", graphs])
+        graphs = {"ort": os.path.join(args.onnx, model), "ort8": os.path.join(args.onnx, model + "-int8")}
+        if any(s.startswith("ort") for s in sides):
+            if not all(os.path.exists(os.path.join(g, "manifest.json")) for g in graphs.values()):
+                with contextlib.redirect_stdout(sys.stderr):  # stdout is the table
+                    export_onnx.main(["--model", spec.get("folder", spec["engine"]), "--out",
+                                      graphs["ort"], "--int8", graphs["ort8"]])
             ids_file = os.path.join(work, model + "-ids.json")
             with open(ids_file, "w") as f:
                 json.dump(src_ids, f)
         for strategy in args.strategies:
             for batch in args.batches:
                 common = ["--input", args.input, "--strategy", strategy, "--batch", str(batch),
-                          "--threads", str(args.threads)]
+                          "--threads", str(args.threads)] + length
                 runs = {s: [] for s in sides}
+                row_loads = []
                 outputs = {s: os.path.join(work, "%s-%s-%d-%s.out" % (model, strategy, batch, s))
                            for s in sides}
 
                 def command(side, first):
-                    out = ["--output", outputs[side]] if first else []
+                    out = ["--output-ids" if spec["ids"] else "--output", outputs[side]] if first else []
                     if side in ("engine", "int8"):
-                        return ([os.path.join(args.build, "bin", "bench_translate"), "--model",
-                                 package, "--compute-type", "int8" if side == "int8" else "float32"]
-                                + common + out)
+                        return pin + ([os.path.join(args.build, "bin", "bench_translate"), "--model",
+                                       spec[side], "--compute-type",
+                                       "int8" if side == "int8" else "float32"] + common + out)
                     if side == "torch":
-                        return (["/usr/bin/python3", os.path.join(HERE, "bench_translate_torch.py"),
-                                 "--model", package, "--impl", impl] + common + out)
-                    return (["node", export_onnx.ORT_SCRIPT, "--ort-dir",
-                             export_onnx.ensure_onnxruntime_node(), "--graphs", graphs, "--ids",
-                             ids_file, "--strategy", strategy, "--batch", str(batch), "--threads",
-                             str(args.threads)] + out)
+                        return pin + (["/usr/bin/python3", os.path.join(HERE, "bench_translate_torch.py"),
+                                       "--model", spec["torch"], "--impl", spec["impl"]] + common + out)
+                    if first:
+                        out = ["--output", outputs[side]]
+                    return pin + (["node", export_onnx.ORT_SCRIPT, "--ort-dir",
+                                   export_onnx.ensure_onnxruntime_node(), "--graphs", graphs[side],
+                                   "--ids", ids_file, "--strategy", strategy, "--batch", str(batch),
+                                   "--threads", str(args.threads)] + length + out)
 
                 for r in range(args.runs):
                     for k in range(len(sides)):
                         side = sides[(r + k) % len(sides)]
+                        row_loads.append(load_average())
                         runs[side].append(run_json(command(side, r == 0), peak=True))
                 med = {s: median_run(runs[s]) for s in sides}
                 label = med[sides[0]]["strategy"]
                 for s in sides:
                     m = med[s]
                     vs = []
-                    for ref in ("ort", "torch"):
+                    for ref in ("ort", "ort8", "torch"):
                         vs.append("%.2f×" % (med[ref]["seconds"] / m["seconds"])
                                   if ref in med and ref != s else "")
                     gflops = ""
@@ -179,10 +249,14 @@ def main():
                             per_source * source_tokens
                         g = total / m["seconds"] / 1e9
                         gflops = "%.1f (%.0f%%)" % (g, 100 * g / peak_gflops)
-                    print("| %s | %s | %d | %s | %.1f | %s | %.0f | %s | %s | %s |" % (
+                    print("| %s | %s | %d | %s | %.1f | %s | %.0f | %s | %s | %s | %s |" % (
                         model, label, batch, SIDES[s], m["sentences_per_s"],
                         format(round(m["tokens_per_s"]), ","), m["peak_rss_mb"], vs[0], vs[1],
-                        gflops), flush=True)
+                        vs[2], gflops), flush=True)
+                row_loads.sort()
+                loads.append("%s %s batch %d: %.1f (%.1f–%.1f)" % (
+                    model, label, batch, row_loads[len(row_loads) // 2], row_loads[0],
+                    row_loads[-1]))
                 print("  %s %s batch %d: seconds %s; target tokens %s" % (
                     model, strategy, batch,
                     {s: [round(x["seconds"], 3) for x in runs[s]] for s in sides},
@@ -192,19 +266,23 @@ def main():
                 # search is a port of PyTorch's, the engine's BeamSearch differs; docs).
                 texts = {}
                 for s in sides:
-                    if s == "ort":
+                    if s.startswith("ort"):
                         with open(outputs[s]) as f:
-                            texts[s] = [codec.decode(ids) for ids in json.load(f)["ids"]]
+                            rows = json.load(f)["ids"]
+                        texts[s] = ([" ".join(map(str, ids)) for ids in rows] if spec["ids"]
+                                    else [codec.decode(ids) for ids in rows])
                     else:
                         with open(outputs[s], encoding="utf-8") as f:
                             texts[s] = [line.rstrip("\n") for line in f]
-                pairs = [("engine", s) for s in sides if s != "engine"] + [("torch", "ort")]
+                pairs = [("engine", s) for s in sides if s != "engine"] + [("torch", "ort"),
+                                                                          ("ort", "ort8")]
                 for a, b in pairs:
                     if a not in texts or b not in texts:
                         continue
                     equal, total, diff = compare(texts[a], texts[b])
-                    sameness.append("%s %s batch %d: %s = %s on %d/%d" % (
-                        model, label, batch, SIDES[b], SIDES[a], equal, total))
+                    sameness.append("%s %s batch %d: %s = %s on %d/%d%s" % (
+                        model, label, batch, SIDES[b], SIDES[a], equal, total,
+                        " (token ids)" if spec["ids"] else ""))
                     for i in diff[:args.show_diffs]:
                         print("  differs (%s vs %s) #%d: %r\n    %s: %r\n    %s: %r" % (
                             SIDES[a], SIDES[b], i, sentences[i], SIDES[a], texts[a][i], SIDES[b],
@@ -213,6 +291,10 @@ def main():
     print()
     print("Same outputs (first run of each side):")
     for line in sameness:
+        print("- " + line)
+    print()
+    print("Load average (1 minute, /proc/loadavg before each run: median, range):")
+    for line in loads:
         print("- " + line)
     print()
     print("Roofline (dense matmul FLOPs; GFLOP/s = (decoder FLOPs × (target tokens + sentences) "

@@ -8,6 +8,8 @@ own model classes and searches in eager mode (model.greedy, evaluate.beam_search
   # greedy and beam 4, batch 1 and 32, two threads
   bench_translate_torch.py --model resources/models/transformer-en-es --input /tmp/bench-en.txt \
       --strategy greedy --batch 1 --threads 2 --output /tmp/torch-greedy-b1.txt
+  # a Hugging Face MarianMT (OPUS-MT) folder: tools/marian_torch.py, greedy only
+  bench_translate_torch.py --model /tmp/opus-shape --input /tmp/bench-en.txt --batch 1 --threads 1
 
 Prints one JSON line: sentences/s, target tokens/s (generated pieces, EOS excluded), wall
 seconds of the decoding loop (tokenisation and detokenisation included, model loading excluded)
@@ -39,6 +41,7 @@ sys.path.insert(0, HERE)
 import evaluate  # noqa: E402
 import glosa_data  # noqa: E402
 import glosa_train  # noqa: E402
+import marian_torch  # noqa: E402
 
 
 class CachedTransformer:
@@ -131,15 +134,24 @@ def make_input(path, count, pair="en-es", src="en", tgt="es", split="test"):
 
 @torch.no_grad()
 def run(model, codec, sentences, strategy, batch, beam, alpha, max_len_a, max_len_b):
-    """Translations in input order and the number of generated target pieces. Batches are made
-    of consecutive sentences after a stable sort by length, as glosa_train.translate does."""
-    ids = [s + [glosa_train.EOS] for s in codec.encode(list(sentences))]
+    """Translations and target ids in input order, and the number of generated target pieces.
+    Batches are made of consecutive sentences after a stable sort by length, as
+    glosa_train.translate does."""
+    marian = isinstance(codec, marian_torch.MarianCodec)
+    if marian:  # vocab.json ids, </s> appended
+        ids = codec.encode(list(sentences))
+    else:
+        ids = [s + [glosa_train.EOS] for s in codec.encode(list(sentences))]
     order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
     out = [None] * len(ids)
+    out_ids = [None] * len(ids)
     tokens = 0
     for k in range(0, len(order), batch):
         chunk = order[k:k + batch]
-        src, mask = glosa_train.pad_sources([ids[i] for i in chunk])
+        if marian:
+            src, mask = marian_torch.pad_sources([ids[i] for i in chunk], codec.pad)
+        else:
+            src, mask = glosa_train.pad_sources([ids[i] for i in chunk])
         max_len = int(src.shape[1] * max_len_a + max_len_b)
         if strategy == "greedy":
             hyps = model.greedy(src, mask, max_len)
@@ -148,25 +160,29 @@ def run(model, codec, sentences, strategy, batch, beam, alpha, max_len_a, max_le
         for i, h in zip(chunk, hyps):
             tokens += len(h)
             out[i] = codec.decode(h)
-    return out, tokens
+            out_ids[i] = h
+    return out, out_ids, tokens
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--make-input", metavar="PATH")
     p.add_argument("--count", type=int, default=400)
-    p.add_argument("--model", help="package folder (model.json + model.safetensors + spm.model)")
+    p.add_argument("--model", help="package folder (model.json + model.safetensors + spm.model), "
+                   "or a Hugging Face MarianMT folder")
     p.add_argument("--input", help="one sentence per line")
     p.add_argument("--strategy", choices=["greedy", "beam"], default="greedy")
     p.add_argument("--beam", type=int, default=4)
     p.add_argument("--alpha", type=float, default=0.6)
-    p.add_argument("--impl", choices=["training", "cached"], default="training")
+    p.add_argument("--impl", choices=["training", "cached"], default="training",
+                   help="ignored for a MarianMT folder (tools/marian_torch.py, cached)")
     p.add_argument("--batch", type=int, default=1)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--max-len-a", type=float, default=1.5)
     p.add_argument("--max-len-b", type=float, default=10)
     p.add_argument("--warmup", type=int, default=8, help="sentences translated before timing")
     p.add_argument("--output", help="write the translations here")
+    p.add_argument("--output-ids", help="write the target ids here, a line per sentence")
     a = p.parse_args(argv)
     if a.make_input:
         make_input(a.make_input, a.count)
@@ -175,8 +191,15 @@ def main(argv=None):
         p.error("--model and --input are required")
     os.environ.pop("OPENBLAS_CORETYPE", None)
     torch.set_num_threads(a.threads)
-    model, codec, info = evaluate.load_model(a.model)
-    model.eval()
+    if marian_torch.is_marian_folder(a.model):
+        if a.strategy != "greedy":
+            p.error("a MarianMT folder decodes greedily only here")
+        model, codec = marian_torch.Marian.load(a.model), marian_torch.MarianCodec(a.model)
+        info = {"manifest": {"id": "marian:" + os.path.basename(os.path.normpath(a.model))}}
+        a.impl = "marian_torch"
+    else:
+        model, codec, info = evaluate.load_model(a.model)
+        model.eval()
     if a.impl == "cached":
         if info["architecture"] != "transformer":
             p.error("--impl cached is for the Transformer (the RNN is recurrent already)")
@@ -187,13 +210,17 @@ def main(argv=None):
     run(model, codec, sentences[:a.warmup], a.strategy, a.batch, beam, a.alpha, a.max_len_a,
         a.max_len_b)
     start = time.perf_counter()
-    out, tokens = run(model, codec, sentences, a.strategy, a.batch, beam, a.alpha, a.max_len_a,
-                      a.max_len_b)
+    out, out_ids, tokens = run(model, codec, sentences, a.strategy, a.batch, beam, a.alpha,
+                               a.max_len_a, a.max_len_b)
     seconds = time.perf_counter() - start
     if a.output:
         with open(a.output, "w", encoding="utf-8") as f:
             for line in out:
                 f.write(line + "\n")
+    if a.output_ids:
+        with open(a.output_ids, "w") as f:
+            for row in out_ids:
+                f.write(" ".join(map(str, row)) + "\n")
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
     print(json.dumps({
         "engine": "pytorch-eager %s (%s)" % (torch.__version__, a.impl),

@@ -58,6 +58,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import evaluate  # noqa: E402
 import glosa_train  # noqa: E402
+import marian_torch  # noqa: E402
 
 ORT_NODE_VERSION = "1.20"
 ORT_SCRIPT = os.path.join(HERE, "ort_translate.mjs")
@@ -103,7 +104,40 @@ def run_ort(args):
 
 def encode_sources(codec, sentences):
     """Source ids with EOS appended, as bench_translate and bench_translate_torch.py make them."""
+    if isinstance(codec, marian_torch.MarianCodec):
+        return codec.encode(list(sentences))  # vocab.json ids, </s> appended
     return [s + [glosa_train.EOS] for s in codec.encode(list(sentences))]
+
+
+def load(folder):
+    """(model in float32 eval mode, codec, info) for a package or a MarianMT folder."""
+    if marian_torch.is_marian_folder(folder):
+        model = marian_torch.Marian.load(folder)
+        with open(os.path.join(folder, "config.json"), encoding="utf-8") as f:
+            c = json.load(f)
+        hparams = {"heads": c["decoder_attention_heads"], "d_model": c["d_model"],
+                   "ffn_dim": c["decoder_ffn_dim"], "encoder_layers": c["encoder_layers"],
+                   "decoder_layers": c["decoder_layers"]}
+        name = "marian-" + os.path.basename(os.path.normpath(folder))
+        return model, marian_torch.MarianCodec(folder), {
+            "architecture": "transformer", "hparams": hparams, "manifest": {"id": name}}
+    model, codec, info = evaluate.load_model(folder)
+    return model.float().eval(), codec, info
+
+
+def special_ids(model):
+    """(pad, start, eos): the training code's PAD/BOS/EOS, or a MarianMT model's own
+    (<pad> is also its decoder start, </s> is 0)."""
+    if isinstance(model, marian_torch.Marian):
+        return model.pad_id, model.start_id, model.eos_id
+    return glosa_train.PAD, glosa_train.BOS, glosa_train.EOS
+
+
+def output_logits(model, h):
+    """The output layer: a MarianMT model's own (final_logits_bias), else the tied embedding."""
+    if isinstance(model, marian_torch.Marian):
+        return model.logits(h)
+    return torch.nn.functional.linear(h, model.embedding.weight)
 
 
 class EncoderGraph(torch.nn.Module):
@@ -112,7 +146,7 @@ class EncoderGraph(torch.nn.Module):
         self.m = model
 
     def forward(self, src):
-        state = self.m.start_state(src, src != glosa_train.PAD)
+        state = self.m.start_state(src, src != special_ids(self.m)[0])
         L = len(self.m.decoder.layers)
         return (state["src_pad"],) + tuple(
             state["cross_%s%d" % (kv, i)] for i in range(L) for kv in "kv")
@@ -123,7 +157,7 @@ class DecoderStepGraph(torch.nn.Module):
         super().__init__()
         self.m = model
         self.top_k = top_k
-        self.register_buffer("suppressed", torch.tensor([glosa_train.PAD, glosa_train.BOS]))
+        self.register_buffer("suppressed", torch.tensor(special_ids(model)[:2]))
 
     def forward(self, token, position, src_pad, *caches):
         m = self.m
@@ -134,7 +168,7 @@ class DecoderStepGraph(torch.nn.Module):
         # trace): the same E[token] * sqrt(d) + PE[position].
         x = m.embedding(token) * m.scale + m.pe.index_select(0, position)
         h, present, _ = m.step_layers(x, past, cross, src_pad)
-        log_probs = torch.log_softmax(torch.nn.functional.linear(h, m.embedding.weight), -1)
+        log_probs = torch.log_softmax(output_logits(m, h), -1)
         top_log_probs, top_ids = log_probs.index_fill(1, self.suppressed, float("-inf")).topk(
             self.top_k, -1)
         return (log_probs, top_log_probs, top_ids) + tuple(t for kv in present for t in kv)
@@ -151,7 +185,8 @@ def export(model, info, out_dir, opset, top_k):
     cross = ["cross_%s%d" % (kv, i) for i in range(L) for kv in "kv"]
     past = ["past_%s%d" % (kv, i) for i in range(L) for kv in "kv"]
     present = ["present_%s%d" % (kv, i) for i in range(L) for kv in "kv"]
-    src = torch.tensor([[5, 6, 7, glosa_train.EOS], [8, 9, glosa_train.EOS, glosa_train.PAD]])
+    pad, start, eos = special_ids(model)
+    src = torch.tensor([[5, 6, 7, eos], [8, 9, eos, pad]])
     # The wrappers in eval mode: torch.onnx.export restores the mode it found when it is done,
     # and a new Module is in training mode, which would switch the model's dropout back on.
     encoder, decoder = EncoderGraph(model).eval(), DecoderStepGraph(model, top_k).eval()
@@ -179,10 +214,11 @@ def export(model, info, out_dir, opset, top_k):
                               **{n: {0: "rows", 2: "present_len"} for n in present}))
     manifest = {
         "model": info["manifest"]["id"], "opset": opset, "torch": torch.__version__,
+        "quantization": None,
         "decoder_layers": L, "heads": heads, "d_head": d_head, "d_model": h["d_model"],
         "ffn_dim": h["ffn_dim"], "encoder_layers": h["encoder_layers"],
         "vocab_size": model.embedding.weight.shape[0], "max_positions": model.pe.shape[0],
-        "top_k": top_k, "pad_id": glosa_train.PAD, "bos_id": glosa_train.BOS, "eos_id": glosa_train.EOS,
+        "top_k": top_k, "pad_id": pad, "bos_id": start, "eos_id": eos,
         "encoder_outputs": ["src_pad"] + cross, "cross": cross, "past": past,
         "present": present}
     with open(os.path.join(out_dir, "manifest.json"), "w") as f:
@@ -194,15 +230,22 @@ def export(model, info, out_dir, opset, top_k):
 def check(model, codec, out_dir, sentences):
     """Max |log-prob(ORT, cached steps) - log-prob(PyTorch decode, full recomputation)| over the
     teacher-forced positions of PyTorch's greedy output."""
+    pad, start, _ = special_ids(model)
     ids = encode_sources(codec, sentences)
-    src, mask = glosa_train.pad_sources(ids)
+    if isinstance(model, marian_torch.Marian):
+        src, mask = marian_torch.pad_sources(ids, pad)
+    else:
+        src, mask = glosa_train.pad_sources(ids)
     hyps = model.greedy(src, mask, int(src.shape[1] * 1.5 + 10))
-    tgt_in = [[glosa_train.BOS] + h for h in hyps]  # the input at each position; EOS is predicted
+    tgt_in = [[start] + h for h in hyps]  # the input at each position; EOS is predicted
     T = max(len(t) for t in tgt_in)
-    ys = torch.full((len(ids), T), glosa_train.PAD, dtype=torch.long)
+    ys = torch.full((len(ids), T), pad, dtype=torch.long)
     for b, t in enumerate(tgt_in):
         ys[b, :len(t)] = torch.tensor(t)
-    ref = torch.log_softmax(model.decode(ys, model.encode(src, mask), mask).float(), -1)
+    if isinstance(model, marian_torch.Marian):
+        ref = model.teacher_forced(src, mask, ys)  # cached steps, <pad> not suppressed
+    else:
+        ref = torch.log_softmax(model.decode(ys, model.encode(src, mask), mask).float(), -1)
     with tempfile.TemporaryDirectory() as tmp:
         request = os.path.join(tmp, "check.json")
         with open(request, "w") as f:
@@ -224,21 +267,83 @@ def check(model, codec, out_dir, sentences):
             "argmax_equal": argmax_equal, "ort": result.get("ort")}
 
 
+def quantize_int8(src, dst):
+    """Writes src's graph with every MatMul by a constant [K, N] weight replaced by ONNX's
+    integer ops, as onnxruntime.quantization.quantize_dynamic(per_channel=True,
+    weight_type=QInt8) writes them (that package is not installable here; python3-onnx is):
+
+        DynamicQuantizeLinear(x) -> x_q uint8, x_scale, x_zero   (per tensor, per call)
+        MatMulInteger(x_q, W_q int8 [K, N], x_zero, zeros [N]) -> int32
+        Cast(float) * (x_scale * w_scale [N])
+
+    Weights symmetric per output column (w_scale = max|W[:, n]| / 127, zero point 0), as the
+    engine's int8 weights are per output row. ORT's graph optimiser fuses the pattern into
+    DynamicQuantizeMatMul / MatMulIntegerToFloat (its own dynamic-quantization kernels). One
+    DynamicQuantizeLinear per distinct input (the q, k and v projections share theirs). The
+    attention products (activation by activation) and the embedding lookup stay float32.
+    Returns the number of MatMuls replaced."""
+    import numpy as np
+    import onnx
+    from onnx import helper, numpy_helper, TensorProto
+    m = onnx.load(src)
+    g = m.graph
+    inits = {i.name: i for i in g.initializer}
+    quantized, new_inits, nodes, replaced = {}, [], [], 0
+    for node in g.node:
+        w = inits.get(node.input[1]) if node.op_type == "MatMul" else None
+        if w is None or len(w.dims) != 2 or w.data_type != TensorProto.FLOAT:
+            nodes.append(node)
+            continue
+        x, out, base = node.input[0], node.output[0], node.input[1].replace(":", "_")
+        if x not in quantized:
+            names = tuple("%s_%s_%d" % (x.replace(":", "_"), k, len(quantized))
+                          for k in ("q", "scale", "zero"))
+            nodes.append(helper.make_node("DynamicQuantizeLinear", [x], list(names)))
+            quantized[x] = names
+        x_q, x_scale, x_zero = quantized[x]
+        W = numpy_helper.to_array(w).astype(np.float32)
+        scale = np.maximum(np.abs(W).max(0), 1e-30) / 127.0  # [N]
+        new_inits += [
+            numpy_helper.from_array(np.clip(np.round(W / scale), -127, 127).astype(np.int8),
+                                    base + "_int8"),
+            numpy_helper.from_array(np.zeros(W.shape[1], np.int8), base + "_zero"),
+            numpy_helper.from_array(scale.astype(np.float32), base + "_scale")]
+        nodes += [
+            helper.make_node("MatMulInteger", [x_q, base + "_int8", x_zero, base + "_zero"],
+                             [out + "_i32"]),
+            helper.make_node("Cast", [out + "_i32"], [out + "_f32"], to=TensorProto.FLOAT),
+            helper.make_node("Mul", [x_scale, base + "_scale"], [out + "_rescale"]),
+            helper.make_node("Mul", [out + "_f32", out + "_rescale"], [out])]
+        replaced += 1
+    used = {i for n in nodes for i in n.input}
+    kept = [i for i in g.initializer if i.name in used]
+    del g.node[:]
+    g.node.extend(nodes)
+    del g.initializer[:]
+    g.initializer.extend(kept + new_inits)
+    onnx.checker.check_model(m)
+    onnx.save(m, dst)
+    return replaced
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--model", default=os.path.join(ROOT, "resources", "models",
-                                                   "transformer-en-es"), help="package folder")
+                                                   "transformer-en-es"),
+                   help="package folder, or a Hugging Face MarianMT folder (tools/marian_torch.py)")
     p.add_argument("--out", help="output folder (default build/onnx/<model id>)")
     p.add_argument("--opset", type=int, default=17)
     p.add_argument("--top-k", type=int, default=8,
                    help="best entries per row output by the step graph (>= 2 x the beam size)")
     p.add_argument("--no-check", action="store_true")
+    p.add_argument("--int8", metavar="DIR",
+                   help="also write the graphs with int8 MatMulInteger weights into DIR "
+                        "(quantize_int8), and compare their greedy ids with float32's")
     a = p.parse_args(argv)
     torch.set_num_threads(1)
-    model, codec, info = evaluate.load_model(a.model)
+    model, codec, info = load(a.model)
     if info["architecture"] != "transformer":
         p.error("only the Transformer has an ONNX export")
-    model = model.float().eval()
     out = a.out or os.path.join(ROOT, "build", "onnx", info["manifest"]["id"])
     export(model, info, out, a.opset, a.top_k)
     print("wrote %s/encoder.onnx, decoder_step.onnx, manifest.json" % out)
@@ -248,6 +353,31 @@ def main(argv=None):
               "argmax equal %d/%d (%s)" % (result["sentences"], result["positions"],
                                            result["max_abs_diff_logp"], result["argmax_equal"],
                                            result["positions"], result["ort"]))
+    if a.int8:
+        os.makedirs(a.int8, exist_ok=True)
+        for graph in ("encoder.onnx", "decoder_step.onnx"):
+            n = quantize_int8(os.path.join(out, graph), os.path.join(a.int8, graph))
+            print("wrote %s/%s: %d MatMuls on int8 weights" % (a.int8, graph, n))
+        with open(os.path.join(out, "manifest.json")) as f:
+            manifest = json.load(f)
+        manifest["quantization"] = ("int8: DynamicQuantizeLinear + MatMulInteger, weights "
+                                    "symmetric per output column (export_onnx.quantize_int8)")
+        with open(os.path.join(a.int8, "manifest.json"), "w") as f:
+            json.dump(manifest, f, indent=1)
+        if not a.no_check:
+            ids = encode_sources(codec, CHECK_SENTENCES)
+            with tempfile.TemporaryDirectory() as tmp:
+                request = os.path.join(tmp, "ids.json")
+                with open(request, "w") as f:
+                    json.dump(ids, f)
+                rows = {}
+                for name, graphs in (("float32", out), ("int8", a.int8)):
+                    run_ort(["--graphs", graphs, "--ids", request, "--warmup", "0",
+                             "--output", os.path.join(tmp, name + ".json")])
+                    with open(os.path.join(tmp, name + ".json")) as f:
+                        rows[name] = json.load(f)["ids"]
+            print("int8 graphs: greedy ids equal to float32's on %d/%d sentences" % (
+                sum(x == y for x, y in zip(rows["float32"], rows["int8"])), len(ids)))
     return 0
 
 

@@ -5,7 +5,11 @@ source.spm, target.spm, vocab.json), for the import and speed benchmarks of docs
 The tokenizer models are the MarianMT fixture's (../shared/fixtures/marian-tiny-en-es); vocab.json
 holds their pieces and then filler pieces up to 65,001. Needs torch (not transformers).
 
-    /usr/bin/python3 tools/make_opus_shape.py OUT_DIR [--format bin|safetensors]"""
+    /usr/bin/python3 tools/make_opus_shape.py OUT_DIR [--format bin|safetensors] [--vocab 65001]
+
+--vocab N makes the same model with an N-entry vocabulary (the fixture's first pieces, then
+fillers): its output layer is as wide as a vocabulary shortlist of N pieces would make it, so
+decoding it measures what a shortlist could gain (docs/benchmarks.md) before one is built."""
 import argparse, json, os, shutil
 
 import torch
@@ -13,16 +17,17 @@ import torch
 p = argparse.ArgumentParser()
 p.add_argument("out")
 p.add_argument("--format", choices=["bin", "safetensors"], default="bin")
+p.add_argument("--vocab", type=int, default=65001, help="vocabulary size (opus-mt-en-es: 65,001)")
 p.add_argument("--fixture", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared",
                                                  "fixtures", "marian-tiny-en-es", "bin"))
 a = p.parse_args()
-D, LAYERS, HEADS, FFN, V, POSITIONS = 512, 6, 8, 2048, 65001, 512
+D, LAYERS, HEADS, FFN, V, POSITIONS = 512, 6, 8, 2048, a.vocab, 512
 PAD = V - 1
 os.makedirs(a.out, exist_ok=True)
 for f in ("source.spm", "target.spm", "tokenizer_config.json"):
     shutil.copyfile(os.path.join(a.fixture, f), os.path.join(a.out, f))
 vocab = json.load(open(os.path.join(a.fixture, "vocab.json"), encoding="utf-8"))
-pieces = sorted(vocab, key=vocab.get)[:-1]  # without <pad>, which goes last
+pieces = sorted(vocab, key=vocab.get)[:-1][:V - 1]  # without <pad>, which goes last
 pieces += ["▁filler%d" % i for i in range(V - 1 - len(pieces))] + ["<pad>"]
 json.dump({piece: i for i, piece in enumerate(pieces)}, open(os.path.join(a.out, "vocab.json"), "w"),
           ensure_ascii=False)

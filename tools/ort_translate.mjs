@@ -232,7 +232,7 @@ if (opts.check) {
   if (opts.output) writeFileSync(opts.output, JSON.stringify({ ids: out }));
   const n = sources.length;
   console.log(JSON.stringify({
-    engine: version, model: meta.model, compute_type: 'float32',
+    engine: version, model: meta.model, compute_type: meta.quantization ? 'int8' : 'float32',
     strategy: opts.strategy === 'greedy' ? 'greedy' : 'beam ' + opts.beam, batch: opts.batch,
     threads: opts.threads, sentences: n, target_tokens: tokens, seconds: +seconds.toFixed(3),
     sentences_per_s: +(n / seconds).toFixed(2), tokens_per_s: +(tokens / seconds).toFixed(1),

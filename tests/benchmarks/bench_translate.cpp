@@ -9,6 +9,10 @@
 // Prints one JSON line: sentences/s, target tokens/s (generated pieces, EOS excluded), wall
 // seconds of the decoding loop (tokenisation and detokenisation included, model loading
 // excluded) and the peak resident memory of the process (ru_maxrss, model loading included).
+// --output-ids writes each translation's token ids (a line per sentence): an imported MarianMT
+// package with random weights (tools/make_opus_shape.py) decodes to unknown pieces, so the table
+// script compares its sides by ids. Suppressed tokens are the package's pad_id and start token
+// (Marian's EOS is 0, our PAD).
 // The decoders are the plugins' own classes (linked statically here), so the numbers are those
 // of the code glosa-cli and the GUI run.
 #include "engine/decoding/search.h"
@@ -38,7 +42,7 @@ namespace {
 
 struct Options
 {
-    std::string model, input, output;
+    std::string model, input, output, outputIds;
     std::string strategy = "greedy";
     int beam = 4;
     float alpha = 0.6f;
@@ -65,6 +69,8 @@ Options parse(int argc, char **argv)
             o.input = value();
         else if (arg == "--output")
             o.output = value();
+        else if (arg == "--output-ids")
+            o.outputIds = value();
         else if (arg == "--strategy")
             o.strategy = value();
         else if (arg == "--beam")
@@ -89,7 +95,8 @@ Options parse(int argc, char **argv)
     if (o.model.empty() || o.input.empty())
         throw std::invalid_argument("usage: bench_translate --model DIR --input FILE [--strategy "
                                     "greedy|beam] [--beam 4] [--batch 1] [--threads 2] "
-                                    "[--compute-type auto|float32|int8] [--output FILE]");
+                                    "[--compute-type auto|float32|int8] [--max-len-a 1.5] [--max-len-b 10] "
+                                    "[--output FILE] [--output-ids FILE]");
     if (o.strategy != "greedy" && o.strategy != "beam")
         throw std::invalid_argument("--strategy must be greedy or beam");
     if (o.batch < 1)
@@ -109,12 +116,13 @@ std::unique_ptr<engine::TextStepDecoder> makeDecoder(const engine::ModelPackage 
 struct Run
 {
     std::vector<std::string> translations;
+    std::vector<std::vector<std::int32_t>> ids; // the best hypothesis' tokens, EOS excluded
     std::int64_t targetTokens = 0;
 };
 
-Run translate(engine::TextStepDecoder &decoder, const engine::Tokenizer &source,
-              const engine::Tokenizer &target, const std::vector<std::string> &sentences,
-              const Options &o)
+Run translate(engine::TextStepDecoder &decoder, std::int32_t padId,
+              const engine::Tokenizer &source, const engine::Tokenizer &target,
+              const std::vector<std::string> &sentences, const Options &o)
 {
     std::vector<std::vector<std::int32_t>> ids;
     for (const std::string &s : sentences) {
@@ -133,9 +141,12 @@ Run translate(engine::TextStepDecoder &decoder, const engine::Tokenizer &source,
     options.beamSize = o.beam;
     options.lengthNormalization = engine::LengthNormalization::Gnmt;
     options.lengthPenalty = o.alpha;
-    options.suppressTokens = {0, decoder.startToken()}; // PAD and BOS, as the PyTorch searches
+    // PAD and the start token (BOS; <pad> again for MarianMT, whose EOS is 0), as the PyTorch
+    // searches.
+    options.suppressTokens = {padId, decoder.startToken()};
     Run run;
     run.translations.resize(sentences.size());
+    run.ids.resize(sentences.size());
     for (std::size_t k = 0; k < order.size(); k += o.batch) {
         std::vector<std::vector<std::int32_t>> batch;
         std::size_t longest = 0;
@@ -150,6 +161,7 @@ Run translate(engine::TextStepDecoder &decoder, const engine::Tokenizer &source,
             run.targetTokens += static_cast<std::int64_t>(tokens.size());
             run.translations[order[k + j]] =
                 target.decode(std::vector<int>(tokens.begin(), tokens.end()));
+            run.ids[order[k + j]] = tokens;
         }
     }
     return run;
@@ -177,16 +189,25 @@ int main(int argc, char **argv)
         const std::vector<std::string> warm(sentences.begin(),
                                             sentences.begin() +
                                                 std::min<std::size_t>(sentences.size(), o.warmup));
-        translate(*decoder, source, target, warm, o);
+        const auto padId = package.hyperparameter<std::int32_t>("pad_id", 0);
+        translate(*decoder, padId, source, target, warm, o);
 
         const auto start = std::chrono::steady_clock::now();
-        const Run run = translate(*decoder, source, target, sentences, o);
+        const Run run = translate(*decoder, padId, source, target, sentences, o);
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (!o.output.empty()) {
             std::ofstream out(o.output);
             for (const std::string &t : run.translations)
                 out << t << "\n";
+        }
+        if (!o.outputIds.empty()) { // one line per sentence, ids separated by spaces
+            std::ofstream out(o.outputIds);
+            for (const std::vector<std::int32_t> &row : run.ids) {
+                for (std::size_t i = 0; i < row.size(); ++i)
+                    out << (i ? " " : "") << row[i];
+                out << "\n";
+            }
         }
         rusage usage{};
         getrusage(RUSAGE_SELF, &usage);
