@@ -178,9 +178,6 @@ const PluginRecord &PluginRegistry::addFile(const QString &fileName)
                                      "(class %1 does not declare the interface)")
                           .arg(QLatin1String(instance->metaObject()->className())));
 
-    // Before loading, the JSON is all we know; once loaded, the plugin's own answer is what
-    // load() will honour, so lookups use it.
-    record.architectures = plugin->architectures();
     record.plugin = plugin;
     record.status = PluginRecord::Status::Loaded;
     m_records.append(record);

@@ -53,8 +53,7 @@ struct PluginRecord
     QString reason;      // one line for the user; empty when loaded
     int apiVersion = -1; // from the metadata; -1 when absent
     QString name;        // metadata "name" (empty when not read)
-    // Metadata "architectures"; for a loaded plugin, what its architectures() returns (the
-    // code decides what it can load, and lookups use this list).
+    // Metadata "architectures": what the plugin loads; lookups use this list.
     QStringList architectures;
     QStringList tasks; // metadata "tasks" ("translation", "captioning")
     // Owned by Qt's plugin loader, valid for the life of the process; null unless loaded.

@@ -13,7 +13,6 @@ class CaptionerPlugin : public QObject, public glosa::ModelPluginInterface
     Q_INTERFACES(glosa::ModelPluginInterface)
 
 public:
-    QStringList architectures() const override { return {QStringLiteral("show-attend-tell")}; }
 
     std::shared_ptr<glosa::engine::Model>
     load(const glosa::engine::ModelPackage &package) const override

@@ -14,7 +14,6 @@ class RnnAttentionPlugin : public QObject, public glosa::ModelPluginInterface
     Q_INTERFACES(glosa::ModelPluginInterface)
 
 public:
-    QStringList architectures() const override { return {QStringLiteral("rnn-attention")}; }
 
     std::shared_ptr<glosa::engine::Model>
     load(const glosa::engine::ModelPackage &package) const override

@@ -2,6 +2,7 @@
 // broken manifests with their reason, finding a model by id or folder, loading one through the
 // echo test plugin (tests/plugins/echo) and importing a package into the user's folder.
 #include "app/core/modelcatalog.h"
+#include "plugins/modelplugin.h"
 #include "app/core/pluginregistry.h"
 #include "testutil.h"
 
@@ -427,7 +428,9 @@ private slots:
         QTest::newRow("no plugin")
             << "nonexistent" << good << "no plugin for architecture \"nonexistent\"";
         QTest::newRow("plugin rejected")
-            << "wrongapi" << good << "was rejected: apiVersion 999, expected 1";
+            << "wrongapi" << good
+            << QStringLiteral("was rejected: apiVersion 999, expected %1")
+                   .arg(GLOSA_MODEL_PLUGIN_API_VERSION);
         QTest::newRow("tensor the plugin needs is missing")
             << "echo" << safetensors({QStringLiteral("other")}) << "echo.scale";
         QTest::newRow("weights file corrupt")

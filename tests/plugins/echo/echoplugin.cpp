@@ -34,7 +34,6 @@ class EchoPlugin : public QObject, public glosa::ModelPluginInterface
 public:
     EchoPlugin() { glosa::test::touchMarker("echo.constructed"); }
 
-    QStringList architectures() const override { return {QStringLiteral("echo")}; }
     std::shared_ptr<glosa::engine::Model>
     load(const glosa::engine::ModelPackage &package) const override
     {

@@ -17,7 +17,6 @@ class NoApiPlugin : public QObject, public glosa::ModelPluginInterface
     Q_INTERFACES(glosa::ModelPluginInterface)
 
 public:
-    QStringList architectures() const override { return {QStringLiteral("noapi")}; }
     std::shared_ptr<glosa::engine::Model> load(const glosa::engine::ModelPackage &) const override
     {
         throw std::runtime_error("noapi test plugin: must never be instantiated");

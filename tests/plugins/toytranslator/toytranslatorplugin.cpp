@@ -49,7 +49,6 @@ class ToyTranslatorPlugin : public QObject, public glosa::ModelPluginInterface
     Q_INTERFACES(glosa::ModelPluginInterface)
 
 public:
-    QStringList architectures() const override { return {QStringLiteral("toy-table")}; }
 
     std::shared_ptr<glosa::engine::Model>
     load(const glosa::engine::ModelPackage &package) const override

@@ -5,6 +5,7 @@
 #include <QObject>
 
 #include <stdexcept>
+#include <string>
 
 extern "C" int glosa_test_symbol_that_does_not_exist;
 
@@ -15,13 +16,10 @@ class UnresolvedPlugin : public QObject, public glosa::ModelPluginInterface
     Q_INTERFACES(glosa::ModelPluginInterface)
 
 public:
-    QStringList architectures() const override
-    {
-        return {QStringLiteral("unresolved%1").arg(glosa_test_symbol_that_does_not_exist)};
-    }
     std::shared_ptr<glosa::engine::Model> load(const glosa::engine::ModelPackage &) const override
     {
-        throw std::runtime_error("unresolved test plugin: cannot be loaded");
+        throw std::runtime_error("unresolved test plugin: cannot be loaded " +
+                                 std::to_string(glosa_test_symbol_that_does_not_exist));
     }
 };
 

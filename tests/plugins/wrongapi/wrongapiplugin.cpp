@@ -21,7 +21,6 @@ class WrongApiPlugin : public QObject, public glosa::ModelPluginInterface
 public:
     WrongApiPlugin() { glosa::test::touchMarker("wrongapi.constructed"); }
 
-    QStringList architectures() const override { return {QStringLiteral("wrongapi")}; }
     std::shared_ptr<glosa::engine::Model> load(const glosa::engine::ModelPackage &) const override
     {
         throw std::runtime_error("wrongapi test plugin: must never be instantiated");
