@@ -368,6 +368,209 @@ bool candidateBefore(const Candidate &a, const Candidate &b)
     return a.token < b.token;
 }
 
+
+// How many rows the alive hypotheses of the sentences still decoding hold, and the longest
+// length limit among them (for DecodingControl::progress).
+std::pair<std::int64_t, int> aliveRows(const std::vector<Sentence> &sentences)
+{
+    std::int64_t rows = 0;
+    int maxSteps = 0;
+    for (const Sentence &sentence : sentences) {
+        if (sentence.done || sentence.alive.empty())
+            continue;
+        rows += static_cast<std::int64_t>(sentence.alive.size());
+        maxSteps = std::max(maxSteps, sentence.maxLength);
+    }
+    return {rows, maxSteps};
+}
+
+// One decoder step for every alive hypothesis (its last token, the start token first). Rows of
+// logProbs and attention follow the sentences' alive hypotheses in order, finished sentences
+// left out.
+void stepAlive(StepDecoder &decoder, DecoderState &state, std::vector<Sentence> &sentences,
+               std::int64_t rows, std::int64_t maxSourceLength, bool withCoverage,
+               Tensor &lastTokens, Tensor &logProbs, Tensor &attention)
+{
+    lastTokens.resize({rows}, DType::I32);
+    std::int32_t *last = lastTokens.data<std::int32_t>();
+    for (const Sentence &sentence : sentences)
+        if (!sentence.done)
+            for (const Alive &alive : sentence.alive)
+                *last++ = alive.tokens.empty() ? decoder.startToken() : alive.tokens.back();
+    decoder.step(state, lastTokens, logProbs, attention);
+    checkStepOutputs(logProbs, attention, rows, decoder.vocabularySize(), maxSourceLength);
+    if (withCoverage && attention.empty()) // no attention: no coverage penalty (see extend())
+        for (Sentence &sentence : sentences)
+            for (Alive &alive : sentence.alive)
+                alive.coverage.clear();
+}
+
+// What one beam-search step works with for one sentence.
+struct BeamStep
+{
+    const DecodingOptions &options;
+    const LogitsProcessorChain &chain;
+    std::int32_t step;
+    std::int32_t endToken;
+    std::int64_t vocabulary;
+    bool withCoverage;
+    Tensor &logProbs; // the processors edit its rows in place (this step's scratch)
+    const Tensor &attention;
+    std::int32_t firstRow; // the sentence's first row in logProbs and attention
+};
+
+// Beam search, part 1: processes each of the sentence's rows (shifts[h]: row h's normaliser)
+// and keeps the 2×beam best (hypothesis, token) pairs in a min-heap, one comparison per
+// vocabulary entry for most of them; `heap` ends sorted best first.
+void bestCandidates(const BeamStep &at, Sentence &sentence, std::vector<Candidate> &heap,
+                    std::vector<float> &shifts)
+{
+    const std::size_t wanted = 2 * static_cast<std::size_t>(at.options.beamSize);
+    const auto aliveCount = static_cast<std::int32_t>(sentence.alive.size());
+    heap.clear();
+    shifts.assign(aliveCount, 0.0f);
+    float threshold = kNegInf;
+    for (std::int32_t h = 0; h < aliveCount; ++h) {
+        const Alive &alive = sentence.alive[h];
+        float *scores = at.logProbs.data<float>() + (at.firstRow + h) * at.vocabulary;
+        ProcessorContext context{at.step, alive.tokens, at.endToken};
+        shifts[h] = processRow(at.chain, context, {scores, static_cast<std::size_t>(at.vocabulary)},
+                               sentence, alive, at.step, at.options);
+        sentence.tracer.endRow(at.step, alive.traceNode, -1);
+        const float base = alive.cumulative - shifts[h];
+        for (std::int32_t v = 0; v < at.vocabulary; ++v) {
+            const float total = base + scores[v];
+            if (total < threshold || total == kNegInf)
+                continue;
+            const Candidate candidate{total, h, v};
+            if (heap.size() == wanted) {
+                if (!candidateBefore(candidate, heap.front()))
+                    continue;
+                std::pop_heap(heap.begin(), heap.end(), candidateBefore);
+                heap.back() = candidate;
+            } else {
+                heap.push_back(candidate);
+            }
+            std::push_heap(heap.begin(), heap.end(), candidateBefore);
+            if (heap.size() == wanted)
+                threshold = heap.front().score;
+        }
+    }
+    std::sort(heap.begin(), heap.end(), candidateBefore);
+}
+
+// Beam search, part 2: walks the candidates best first. EOS among the first `beam` finishes a
+// hypothesis, other tokens fill the beam, the rest is pruned. Returns the hypotheses kept and
+// appends their rows to `origins`.
+std::vector<Alive> fillBeam(const BeamStep &at, Sentence &sentence,
+                            const std::vector<Candidate> &candidates,
+                            const std::vector<float> &shifts, std::vector<std::int32_t> &origins)
+{
+    const int beam = at.options.beamSize;
+    const DecodingOptions &options = at.options;
+    std::vector<Alive> next;
+    std::vector<std::int32_t> nextOrigins;
+    for (std::size_t rank = 0; rank < candidates.size(); ++rank) {
+        const Candidate &candidate = candidates[rank];
+        const Alive &parent = sentence.alive[candidate.hypothesis];
+        const std::int32_t row = at.firstRow + candidate.hypothesis;
+        const float logProb = at.logProbs.data<float>()[row * at.vocabulary + candidate.token] -
+                              shifts[candidate.hypothesis];
+        const float *attentionRow = at.attention.empty()
+                                        ? nullptr
+                                        : at.attention.data<float>() + row * at.attention.dim(1);
+        const auto length = static_cast<int>(parent.tokens.size()) + 1;
+        if (candidate.token == at.endToken) {
+            if (rank < static_cast<std::size_t>(beam)) {
+                Hypothesis hypothesis = finalize(options, sentence, parent, true, logProb);
+                hypothesis.traceNode = sentence.tracer.addNode(
+                    parent.traceNode, at.step, candidate.token, logProb, hypothesis.logProb,
+                    hypothesis.score, NodeFate::Finished);
+                sentence.finished.push_back(std::move(hypothesis));
+            } else if (sentence.tracer.enabled()) {
+                sentence.tracer.addNode(parent.traceNode, at.step, candidate.token, logProb,
+                                        candidate.score,
+                                        finalScore(options, candidate.score, length),
+                                        NodeFate::Pruned);
+            }
+            continue;
+        }
+        if (static_cast<int>(next.size()) >= beam) {
+            if (sentence.tracer.enabled())
+                sentence.tracer.addNode(parent.traceNode, at.step, candidate.token, logProb,
+                                        candidate.score,
+                                        finalScore(options, candidate.score, length),
+                                        NodeFate::Pruned);
+            continue;
+        }
+        Alive child =
+            extend(sentence, parent, candidate.token, logProb, attentionRow, at.withCoverage);
+        const bool full = length >= sentence.maxLength;
+        child.traceNode = sentence.tracer.addNode(
+            parent.traceNode, at.step, candidate.token, logProb, child.cumulative,
+            finalScore(options, child.cumulative, length,
+                       child.coverage.empty() ? nullptr : child.coverage.data(),
+                       sentence.sourceLength),
+            full ? NodeFate::Finished : NodeFate::Kept);
+        if (full) {
+            sentence.finished.push_back(finalize(options, sentence, child, false, 0));
+            // Counts against the beam like a kept hypothesis, so that exactly `beam`
+            // hypotheses end at the maximum length.
+            next.emplace_back();
+            nextOrigins.push_back(-1);
+            continue;
+        }
+        next.push_back(std::move(child));
+        nextOrigins.push_back(row);
+    }
+    // Placeholders of hypotheses finished at the maximum length leave the beam.
+    std::vector<Alive> kept;
+    for (std::size_t i = 0; i < next.size(); ++i)
+        if (nextOrigins[i] >= 0) {
+            kept.push_back(std::move(next[i]));
+            origins.push_back(nextOrigins[i]);
+        }
+    if (candidates.empty() && sentence.finished.empty()) {
+        // Every continuation was blocked: what we have is the best there is.
+        for (const Alive &alive : sentence.alive)
+            sentence.finished.push_back(finalize(options, sentence, alive, false, 0));
+    }
+    return kept;
+}
+
+// Beam search, part 3: whether the sentence is done, by the stopping rule (decodingoptions.h,
+// EarlyStopping), once `sentence.alive` holds the new beam.
+bool beamDone(const Sentence &sentence, const DecodingOptions &options)
+{
+    if (sentence.alive.empty())
+        return true;
+    const int finished = static_cast<int>(sentence.finished.size());
+    if (options.earlyStopping == EarlyStopping::Beam)
+        return finished >= options.beamSize;
+    if (finished < options.nBest)
+        return false;
+    std::vector<float> scores;
+    for (const Hypothesis &hypothesis : sentence.finished)
+        scores.push_back(hypothesis.score);
+    std::nth_element(scores.begin(), scores.begin() + (options.nBest - 1), scores.end(),
+                     std::greater<float>());
+    const float worstKept = scores[options.nBest - 1];
+    const Alive &best = sentence.alive.front(); // the highest cumulative log-prob
+    switch (options.earlyStopping) {
+    case EarlyStopping::Eager:
+    case EarlyStopping::Beam: // handled above
+        return true;
+    case EarlyStopping::Heuristic:
+        return finalScore(options, best.cumulative, static_cast<int>(best.tokens.size()) + 1,
+                          best.coverage.empty() ? nullptr : best.coverage.data(),
+                          sentence.sourceLength) <= worstKept;
+    case EarlyStopping::Bounded:
+        return static_cast<float>(best.cumulative /
+                                  lengthNormalizer(options, sentence.maxLength)) <= worstKept;
+    }
+    return true;
+}
+
 } // namespace
 
 double lengthNormalizer(const DecodingOptions &options, int length)
@@ -444,27 +647,12 @@ std::vector<DecodingResult> GreedySearch::operator()(StepDecoder &decoder,
 
     Tensor lastTokens, logProbs, attention;
     for (std::int32_t step = 0;; ++step) {
-        std::int64_t rows = 0;
-        int maxSteps = 0;
-        for (const Sentence &sentence : sentences) {
-            rows += static_cast<std::int64_t>(sentence.alive.size());
-            if (!sentence.alive.empty())
-                maxSteps = std::max(maxSteps, sentence.maxLength);
-        }
+        const auto [rows, maxSteps] = aliveRows(sentences);
         if (rows == 0)
             break;
         checkCancelled(control);
-        lastTokens.resize({rows}, DType::I32);
-        std::int32_t *last = lastTokens.data<std::int32_t>();
-        for (const Sentence &sentence : sentences)
-            for (const Alive &alive : sentence.alive)
-                *last++ = alive.tokens.empty() ? decoder.startToken() : alive.tokens.back();
-        decoder.step(*state, lastTokens, logProbs, attention);
-        checkStepOutputs(logProbs, attention, rows, vocabulary, maxSourceLength);
-        if (withCoverage && attention.empty()) // no attention: no coverage penalty (see extend())
-            for (Sentence &sentence : sentences)
-                for (Alive &alive : sentence.alive)
-                    alive.coverage.clear();
+        stepAlive(decoder, *state, sentences, rows, maxSourceLength, withCoverage, lastTokens,
+                  logProbs, attention);
 
         origins.clear();
         std::int32_t row = 0;
@@ -540,8 +728,6 @@ std::vector<DecodingResult> BeamSearch::operator()(StepDecoder &decoder,
     const std::int64_t inputs = startChecks(decoder, state.get(), options);
     if (inputs == 0)
         return {};
-    const int beam = options.beamSize;
-    const std::size_t candidatesWanted = 2 * static_cast<std::size_t>(beam);
     const std::int32_t endToken = decoder.endToken();
     const LogitsProcessorChain chain = LogitsProcessorChain::fromOptions(options, endToken);
     const bool withCoverage = options.coveragePenalty > 0;
@@ -558,177 +744,34 @@ std::vector<DecodingResult> BeamSearch::operator()(StepDecoder &decoder,
     }
 
     Tensor lastTokens, logProbs, attention;
-    std::vector<std::int32_t> origins;
-    std::vector<Candidate> heap;
+    std::vector<std::int32_t> origins, beamOrigins;
+    std::vector<Candidate> candidates;
     std::vector<float> shifts; // per alive hypothesis: the processors' normaliser
     for (std::int32_t step = 0;; ++step) {
-        std::int64_t rows = 0;
-        int maxSteps = 0;
-        for (const Sentence &sentence : sentences) {
-            if (sentence.done)
-                continue;
-            rows += static_cast<std::int64_t>(sentence.alive.size());
-            maxSteps = std::max(maxSteps, sentence.maxLength);
-        }
+        const auto [rows, maxSteps] = aliveRows(sentences);
         if (rows == 0)
             break;
         checkCancelled(control);
-        lastTokens.resize({rows}, DType::I32);
-        std::int32_t *last = lastTokens.data<std::int32_t>();
-        for (const Sentence &sentence : sentences)
-            if (!sentence.done)
-                for (const Alive &alive : sentence.alive)
-                    *last++ = alive.tokens.empty() ? decoder.startToken() : alive.tokens.back();
-        decoder.step(*state, lastTokens, logProbs, attention);
-        checkStepOutputs(logProbs, attention, rows, vocabulary, maxSourceLength);
-        if (withCoverage && attention.empty()) // no attention: no coverage penalty (see extend())
-            for (Sentence &sentence : sentences)
-                for (Alive &alive : sentence.alive)
-                    alive.coverage.clear();
+        stepAlive(decoder, *state, sentences, rows, maxSourceLength, withCoverage, lastTokens,
+                  logProbs, attention);
 
         origins.clear();
         std::int32_t firstRow = 0;
         for (Sentence &sentence : sentences) {
             if (sentence.done)
                 continue;
-            const auto aliveCount = static_cast<std::int32_t>(sentence.alive.size());
-            // 1. Process each row and keep the 2×beam best (hypothesis, token) pairs in a
-            //    min-heap: one comparison per vocabulary entry for most of them.
-            heap.clear();
-            shifts.assign(aliveCount, 0.0f);
-            float threshold = kNegInf;
-            for (std::int32_t h = 0; h < aliveCount; ++h) {
-                const Alive &alive = sentence.alive[h];
-                float *scores = logProbs.data<float>() + (firstRow + h) * vocabulary;
-                ProcessorContext context{step, alive.tokens, endToken};
-                shifts[h] =
-                    processRow(chain, context, {scores, static_cast<std::size_t>(vocabulary)},
-                               sentence, alive, step, options);
-                sentence.tracer.endRow(step, alive.traceNode, -1);
-                const float base = alive.cumulative - shifts[h];
-                for (std::int32_t v = 0; v < vocabulary; ++v) {
-                    const float total = base + scores[v];
-                    if (total < threshold || total == kNegInf)
-                        continue;
-                    const Candidate candidate{total, h, v};
-                    if (heap.size() == candidatesWanted) {
-                        if (!candidateBefore(candidate, heap.front()))
-                            continue;
-                        std::pop_heap(heap.begin(), heap.end(), candidateBefore);
-                        heap.back() = candidate;
-                    } else {
-                        heap.push_back(candidate);
-                    }
-                    std::push_heap(heap.begin(), heap.end(), candidateBefore);
-                    if (heap.size() == candidatesWanted)
-                        threshold = heap.front().score;
-                }
-            }
-            std::sort(heap.begin(), heap.end(), candidateBefore);
-
-            // 2. Walk the candidates best first: EOS among the first `beam` finishes a
-            //    hypothesis, other tokens fill the beam, the rest is pruned.
-            std::vector<Alive> next;
-            std::vector<std::int32_t> nextOrigins;
-            for (std::size_t rank = 0; rank < heap.size(); ++rank) {
-                const Candidate &candidate = heap[rank];
-                const Alive &parent = sentence.alive[candidate.hypothesis];
-                const std::int32_t row = firstRow + candidate.hypothesis;
-                const float logProb = logProbs.data<float>()[row * vocabulary + candidate.token] -
-                                      shifts[candidate.hypothesis];
-                const float *attentionRow =
-                    attention.empty() ? nullptr : attention.data<float>() + row * attention.dim(1);
-                const auto length = static_cast<int>(parent.tokens.size()) + 1;
-                if (candidate.token == endToken) {
-                    if (rank < static_cast<std::size_t>(beam)) {
-                        Hypothesis hypothesis = finalize(options, sentence, parent, true, logProb);
-                        hypothesis.traceNode = sentence.tracer.addNode(
-                            parent.traceNode, step, candidate.token, logProb, hypothesis.logProb,
-                            hypothesis.score, NodeFate::Finished);
-                        sentence.finished.push_back(std::move(hypothesis));
-                    } else if (sentence.tracer.enabled()) {
-                        sentence.tracer.addNode(
-                            parent.traceNode, step, candidate.token, logProb, candidate.score,
-                            finalScore(options, candidate.score, length), NodeFate::Pruned);
-                    }
-                    continue;
-                }
-                if (static_cast<int>(next.size()) >= beam) {
-                    if (sentence.tracer.enabled())
-                        sentence.tracer.addNode(
-                            parent.traceNode, step, candidate.token, logProb, candidate.score,
-                            finalScore(options, candidate.score, length), NodeFate::Pruned);
-                    continue;
-                }
-                Alive child =
-                    extend(sentence, parent, candidate.token, logProb, attentionRow, withCoverage);
-                const bool full = length >= sentence.maxLength;
-                child.traceNode = sentence.tracer.addNode(
-                    parent.traceNode, step, candidate.token, logProb, child.cumulative,
-                    finalScore(options, child.cumulative, length,
-                               child.coverage.empty() ? nullptr : child.coverage.data(),
-                               sentence.sourceLength),
-                    full ? NodeFate::Finished : NodeFate::Kept);
-                if (full) {
-                    sentence.finished.push_back(finalize(options, sentence, child, false, 0));
-                    // Counts against the beam like a kept hypothesis, so that exactly `beam`
-                    // hypotheses end at the maximum length.
-                    next.emplace_back();
-                    nextOrigins.push_back(-1);
-                    continue;
-                }
-                next.push_back(std::move(child));
-                nextOrigins.push_back(row);
-            }
-            // Placeholders of hypotheses finished at the maximum length leave the beam.
-            std::vector<Alive> kept;
-            for (std::size_t i = 0; i < next.size(); ++i)
-                if (nextOrigins[i] >= 0)
-                    kept.push_back(std::move(next[i]));
-            std::erase(nextOrigins, -1);
-            if (heap.empty() && sentence.finished.empty()) {
-                // Every continuation was blocked: what we have is the best there is.
-                for (const Alive &alive : sentence.alive)
-                    sentence.finished.push_back(finalize(options, sentence, alive, false, 0));
-            }
-            firstRow += aliveCount;
+            const BeamStep at{options, chain,        step,      endToken, vocabulary,
+                              withCoverage, logProbs, attention, firstRow};
+            bestCandidates(at, sentence, candidates, shifts);
+            beamOrigins.clear();
+            std::vector<Alive> kept = fillBeam(at, sentence, candidates, shifts, beamOrigins);
+            firstRow += static_cast<std::int32_t>(sentence.alive.size());
             sentence.alive = std::move(kept);
-
-            // 3. Stopping rule (decodingoptions.h, EarlyStopping).
-            bool done = sentence.alive.empty();
-            if (!done && options.earlyStopping == EarlyStopping::Beam)
-                done = static_cast<int>(sentence.finished.size()) >= beam;
-            else if (!done && static_cast<int>(sentence.finished.size()) >= options.nBest) {
-                std::vector<float> scores;
-                for (const Hypothesis &hypothesis : sentence.finished)
-                    scores.push_back(hypothesis.score);
-                std::nth_element(scores.begin(), scores.begin() + (options.nBest - 1), scores.end(),
-                                 std::greater<float>());
-                const float worstKept = scores[options.nBest - 1];
-                const Alive &best = sentence.alive.front(); // the highest cumulative log-prob
-                switch (options.earlyStopping) {
-                case EarlyStopping::Eager:
-                case EarlyStopping::Beam: // handled above
-                    done = true;
-                    break;
-                case EarlyStopping::Heuristic:
-                    done = finalScore(options, best.cumulative,
-                                      static_cast<int>(best.tokens.size()) + 1,
-                                      best.coverage.empty() ? nullptr : best.coverage.data(),
-                                      sentence.sourceLength) <= worstKept;
-                    break;
-                case EarlyStopping::Bounded:
-                    done = static_cast<float>(best.cumulative /
-                                              lengthNormalizer(options, sentence.maxLength)) <=
-                           worstKept;
-                    break;
-                }
-            }
-            if (done) {
+            if (beamDone(sentence, options)) {
                 sentence.done = true;
                 sentence.alive.clear();
             } else {
-                origins.insert(origins.end(), nextOrigins.begin(), nextOrigins.end());
+                origins.insert(origins.end(), beamOrigins.begin(), beamOrigins.end());
             }
         }
         if (control.progress)
