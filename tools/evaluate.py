@@ -85,7 +85,7 @@ def load_model(path):
         src, tgt = manifest["languages"]["source"], manifest["languages"]["target"]
         info = {"architecture": manifest["architecture"], "hparams": manifest["hyperparameters"],
                 "src": src, "tgt": tgt, "pair": manifest.get("training", {}).get(
-                    "pair", "en-" + (tgt if src == "en" else src)), "manifest": manifest}
+                    "pair", glosa_data.pair_of(src, tgt)), "manifest": manifest}
         return model, codec, info
     model, cfg, ck = glosa_train.build_from_checkpoint(builders(), path)
     codec = glosa_train.SpmCodec(os.path.join(os.path.dirname(path), "spm.model"))
@@ -317,7 +317,7 @@ def report_sets(src, tgt, data, corpus, dev_only=False):
         import glosa_corpus
         return [("dev-" + name, groups)
                 for name, groups in glosa_corpus.read_dev(corpus, src, tgt).items()]
-    pair = "en-" + (tgt if src == "en" else src)
+    pair = glosa_data.pair_of(src, tgt)
     sets = [("tatoeba-test", groups_for(pair, src, tgt, "test", data)),
             ("newstest2013", groups_for(pair, src, tgt, "newstest2013", data)),
             ("tico19-test", groups_for(pair, src, tgt, "tico19-test", data))]
@@ -494,7 +494,7 @@ def main(argv=None):
         tgt = a.tgt or entry["target_language"]
         with open(os.path.join(entry["folder"], "model.json"), encoding="utf-8") as f:
             defaults = json.load(f).get("decoding", {})
-        pair = a.pair or "-".join(sorted([src, tgt], key=lambda x: x != "en"))
+        pair = a.pair or glosa_data.pair_of(src, tgt)
         groups = groups_for(pair, src, tgt, a.split, a.data)
         hyps = glosa_cli([s for s, _ in groups], model, a.glosa_cli)
         decoding = ("beam %d, alpha %.1f" % (defaults.get("beam_size", 1),
@@ -503,7 +503,7 @@ def main(argv=None):
         decoding += " (package defaults, glosa-cli translate)"
     else:
         src, tgt = a.src or "en", a.tgt or "es"
-        pair = a.pair or "-".join(sorted([src, tgt], key=lambda x: x != "en"))
+        pair = a.pair or glosa_data.pair_of(src, tgt)
         groups = groups_for(pair, src, tgt, a.split, a.data)
         if a.cmd == "hyps":
             with open(a.file, encoding="utf-8") as f:

@@ -55,6 +55,11 @@ def clean(text):
     return _WS.sub(" ", text).strip()
 
 
+def pair_of(src, tgt):
+    """The Tatoeba folder name of a direction: English first, as on disk ('de','en' -> 'en-de')."""
+    return "%s-%s" % ((tgt, src) if tgt == "en" else (src, tgt))
+
+
 def split_path(pair, split, data=None):
     """Path of `tatoeba-<pair>/<split>.tsv`. `pair` is like 'en-es' (English first, as on disk)."""
     return os.path.join(data_dir(data), "tatoeba-" + pair, split + ".tsv")

@@ -460,7 +460,8 @@ def add_common_args(p, arch):
     g.add_argument("--run", required=True, help="run name: checkpoints in $GLOSA_RUNS/<run>/")
     g.add_argument("--runs-dir", help="default $GLOSA_RUNS or /work/runs")
     g.add_argument("--data", help="default $GLOSA_DATA or <repo>/../shared/data")
-    g.add_argument("--pair", default="en-es", help="data folder tatoeba-<pair>")
+    g.add_argument("--pair", help="data folder tatoeba-<pair>; default: from --src/--tgt, English "
+                   "first (en-de for both en->de and de->en)")
     g.add_argument("--corpus", help="train on a corpus folder made by glosa_corpus.py (its "
                    "spm.model, mixture and dev sets) instead of Tatoeba")
     g.add_argument("--mixture", type=glosa_corpus.parse_mixture,
@@ -551,6 +552,7 @@ def main(arch, argv=None):
     p = argparse.ArgumentParser(description="Train a %s translation model" % arch.name)
     add_common_args(p, arch)
     args = p.parse_args(argv)
+    args.pair = args.pair or glosa_data.pair_of(args.src, args.tgt)
 
     os.environ.pop("OPENBLAS_CORETYPE", None)
     torch.set_num_threads(args.threads)

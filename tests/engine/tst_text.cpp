@@ -1,7 +1,7 @@
 // Text handling: UTF-8 validation, NFC with offsets mapped back to the original, sentence
-// splitting (English, Spanish), and the SentencePiece tokenizer's piece ranges on the committed
-// models in tests/data/spm (spm.model: nmt_nfkc like the real models; spm-identity.model: no
-// normaliser, so only the engine's NFC step composes characters).
+// splitting (English, Spanish, German), and the SentencePiece tokenizer's piece ranges on the
+// committed models in tests/data/spm (spm.model: nmt_nfkc like the real models;
+// spm-identity.model: no normaliser, so only the engine's NFC step composes characters).
 #include "engine/packageerror.h"
 #include "engine/text/sentencesplitter.h"
 #include "engine/text/tokenizer.h"
@@ -168,6 +168,12 @@ private slots:
         QTest::newRow("decomposed kept") << "es" << std::string("Cafe\u0301. An\u0303o.")
                                          << QStringList{QString::fromStdString("Cafe\u0301."),
                                                         QString::fromStdString("An\u0303o.")};
+        QTest::newRow("de") << "de"
+                            << std::string("Frau Dr. Müller wohnt in Zimmer Nr. 5. Herr Prof. "
+                                           "Weiß kommt, bzw. Frau Roth. Straße? Grüße! Ende.")
+                            << QStringList{"Frau Dr. Müller wohnt in Zimmer Nr. 5.",
+                                           "Herr Prof. Weiß kommt, bzw. Frau Roth.", "Straße?",
+                                           "Grüße!", "Ende."};
         QTest::newRow("unknown language")
             << "xx" << std::string("One. Two.") << QStringList{"One.", "Two."};
         // ICU has no abbreviation filters for these (U_MISSING_RESOURCE_ERROR): the splitter
