@@ -165,7 +165,7 @@ def quantize_package(src_dir, out_dir):
 
 def export(ckpt_path, out_dir, pkg_id, dtype="f16", version="1.0.0", scores=None,
            decoding=None, quantize=None, is_default=False, length_penalty=0.6,
-           max_source_length=None, beam_size=4, alignment_layer=None):
+           max_source_length=None, beam_size=4, alignment_layer=None, name=None):
     model, codec, info = evaluate.load_model(ckpt_path)
     cfg, ck = info["config"], info["checkpoint"]
     os.makedirs(out_dir, exist_ok=True)
@@ -200,10 +200,11 @@ def export(ckpt_path, out_dir, pkg_id, dtype="f16", version="1.0.0", scores=None
         "format_version": 1,
         "id": pkg_id,
         "version": version,
-        "name": "%s → %s (%s%s)" % (LANG_NAMES.get(src, src), LANG_NAMES.get(tgt, tgt),
-                                    arch_title(cfg["architecture"], cfg["hparams"]),
-                                    # beside the Tatoeba-only models in one list
-                                    ", general domain" if cfg.get("corpus") else ""),
+        "name": name or "%s → %s (%s%s)" % (
+            LANG_NAMES.get(src, src), LANG_NAMES.get(tgt, tgt),
+            arch_title(cfg["architecture"], cfg["hparams"]),
+            # beside the Tatoeba-only models in one list
+            ", general domain" if cfg.get("corpus") else ""),
         "task": "translation",
         "architecture": cfg["architecture"],
         "plugin": cfg["plugin"],
@@ -268,6 +269,8 @@ def main(argv=None):
     p.add_argument("--quantize", choices=["int8"], help="weight matrices as int8 with per-row "
                    "scales (docs/model-package.md); the engine then computes in int8 by default")
     p.add_argument("--version", default="1.0.0")
+    p.add_argument("--name", help="the package's display name (default: from the languages and "
+                   "architecture); the GUI translates the bundled ones (app/gui/guiutil.cpp)")
     p.add_argument("--default", action="store_true",
                    help='write "default": true: the package to use for its direction')
     p.add_argument("--list", action="store_true", help="print tensor names and shapes, then exit")
@@ -315,7 +318,7 @@ def main(argv=None):
                                           length_penalty=a.length_penalty,
                                           max_source_length=a.max_source_length,
                                           beam_size=a.beam_size,
-                                          alignment_layer=a.alignment_layer)
+                                          alignment_layer=a.alignment_layer, name=a.name)
     print("exported %s -> %s (%d bytes)" % (a.checkpoint, out,
                                            os.path.getsize(os.path.join(out, "model.safetensors"))))
     if a.verify:

@@ -1934,6 +1934,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>Spanish → English (Transformer, general domain)</source>
         <translation>Español → inglés (Transformer, dominio general)</translation>
     </message>
+    <message>
+        <source>English → German (Transformer, Tatoeba)</source>
+        <translation>Inglés → alemán (Transformer, Tatoeba)</translation>
+    </message>
 </context>
 <context>
     <name>glosa::ModelsDialog</name>

@@ -1915,6 +1915,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>Spanish → English (Transformer, general domain)</source>
         <translation>스페인어 → 영어 (Transformer, 일반 분야)</translation>
     </message>
+    <message>
+        <source>English → German (Transformer, Tatoeba)</source>
+        <translation>영어 → 독일어 (Transformer, Tatoeba)</translation>
+    </message>
 </context>
 <context>
     <name>glosa::ModelsDialog</name>

@@ -52,6 +52,7 @@ QString modelName(const ModelInfo &info)
         QT_TRANSLATE_NOOP("glosa::ModelNames",
                           "English → Spanish (RNN, Luong attention, general domain)"),
         QT_TRANSLATE_NOOP("glosa::ModelNames", "English → Spanish (RNN without attention)"),
+        QT_TRANSLATE_NOOP("glosa::ModelNames", "English → German (Transformer, Tatoeba)"),
         QT_TRANSLATE_NOOP("glosa::ModelNames", "English → Spanish (Transformer, Tatoeba)"),
         QT_TRANSLATE_NOOP("glosa::ModelNames", "Spanish → English (Transformer, Tatoeba)"),
         QT_TRANSLATE_NOOP("glosa::ModelNames", "English → Spanish (Transformer, general domain)"),

@@ -10,6 +10,7 @@
 #include "app/gui/compareview.h"
 #include "app/gui/probabilitychart.h"
 #include "app/gui/translateview.h"
+#include "traceutil.h"
 
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -18,6 +19,7 @@
 #include <QTextEdit>
 
 using namespace glosa;
+using glosa::test::offPathNode;
 
 namespace {
 
@@ -53,25 +55,6 @@ int forcedSelections(const QList<QTextEdit::ExtraSelection> &selections, int pro
     for (const QTextEdit::ExtraSelection &s : selections)
         count += s.format.property(property).toBool() ? 1 : 0;
     return count;
-}
-
-// A node off the best path of `trace`, two or more tokens deep, that is not an end token: the
-// most probable such node (the one a curious user clicks first), -1 when there is none.
-int offPathNode(const SentenceTrace &trace, const QSet<int> &avoid = {})
-{
-    const QList<int> best = trace.bestPath();
-    int chosen = -1;
-    for (const engine::TraceNode &n : trace.trace.nodes) {
-        if (n.parent < 0 || n.step < 1 || best.contains(n.id) || avoid.contains(n.id))
-            continue;
-        bool ends = false;
-        trace.words({n.token}, &ends);
-        if (ends)
-            continue;
-        if (chosen < 0 || n.cumulativeLogProb > trace.trace.nodes[chosen].cumulativeLogProb)
-            chosen = n.id;
-    }
-    return chosen;
 }
 
 } // namespace
