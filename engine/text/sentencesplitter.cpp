@@ -25,8 +25,9 @@ const std::map<std::string, std::vector<const char16_t *>> &extraAbbreviations()
                 u"Dña.", u"Avda.", u"núm.",  u"pág.",  u"tel.", u"p.ej.", u"EE.UU.", u"aprox."}},
         // CLDR's German list lacks "Prof.", "bzw." and "ca." (a break before "Prof. Weiß"'s name);
         // "Nr."/"Str." come before a number or name.
-        {"de", {u"Dr.", u"Prof.", u"Hr.", u"Hrn.", u"Fr.", u"Nr.", u"Str.", u"St.", u"bzw.",
-                u"ca.", u"vgl.", u"ggf.", u"evtl.", u"Tel.", u"Abs."}},
+        {"de",
+         {u"Dr.", u"Prof.", u"Hr.", u"Hrn.", u"Fr.", u"Nr.", u"Str.", u"St.", u"bzw.", u"ca.",
+          u"vgl.", u"ggf.", u"evtl.", u"Tel.", u"Abs."}},
     };
     return table;
 }

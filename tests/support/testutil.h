@@ -34,36 +34,37 @@ inline int countWords(const QString &text, const QStringList &words)
 {
     int n = 0;
     for (const QString &word : words)
-        n += int(text.count(
-            QRegularExpression(QStringLiteral("\\b%1\\b").arg(word),
-                               QRegularExpression::CaseInsensitiveOption |
-                                   QRegularExpression::UseUnicodePropertiesOption)));
+        n +=
+            int(text.count(QRegularExpression(QStringLiteral("\\b%1\\b").arg(word),
+                                              QRegularExpression::CaseInsensitiveOption |
+                                                  QRegularExpression::UseUnicodePropertiesOption)));
     return n;
 }
 
 // English function words: a translation out of English has few of them.
 inline int englishWords(const QString &text)
 {
-    return countWords(text, {"the", "of", "and", "is", "are", "with", "very", "this", "to", "we",
-                             "my"});
+    return countWords(text,
+                      {"the", "of", "and", "is", "are", "with", "very", "this", "to", "we", "my"});
 }
 
 // Spanish and English function words in `text` (whole words, any case): a translation into
 // Spanish has many of the first and few of the second.
 inline std::pair<int, int> spanishAndEnglishWords(const QString &text)
 {
-    return {countWords(text, {"el", "la",   "los", "las", "de",   "que", "y",   "en", "un",
-                              "una", "es", "está", "del", "por", "para", "con", "muy", "mi",
-                              "quiere", "tiene"}),
+    return {countWords(text,
+                       {"el", "la",   "los", "las", "de",   "que", "y",   "en", "un",     "una",
+                        "es", "está", "del", "por", "para", "con", "muy", "mi", "quiere", "tiene"}),
             englishWords(text)};
 }
 
 // The same for German.
 inline std::pair<int, int> germanAndEnglishWords(const QString &text)
 {
-    return {countWords(text, {"der", "die", "das", "den", "dem", "ein", "eine", "einen", "ist",
-                              "nicht", "und", "ich", "wir", "sie", "er", "es", "zu", "mit", "sehr",
-                              "mein", "meine", "hat", "habe", "sind", "bin", "kein", "keine"}),
+    return {countWords(text,
+                       {"der",   "die",  "das",   "den", "dem",  "ein",  "eine", "einen", "ist",
+                        "nicht", "und",  "ich",   "wir", "sie",  "er",   "es",   "zu",    "mit",
+                        "sehr",  "mein", "meine", "hat", "habe", "sind", "bin",  "kein",  "keine"}),
             englishWords(text)};
 }
 
