@@ -36,6 +36,17 @@ shot documents 12 --model transformer-general-en-es --view documents "$ROOT/test
 WINDOW="Evaluate models" shot evaluate 60 --view evaluate
 # The runs above were recorded in this XDG_DATA_HOME's history.
 shot history 5 --view history table
+# An imported MarianMT model (issue #29): the OPUS-MT-shaped fixture of ../shared, imported with
+# `glosa-cli models import` into this XDG_DATA_HOME's models folder as a user would, translating
+# in the Translate view with its attention.
+FIXTURE=$ROOT/../shared/fixtures/marian-tiny-en-es/safetensors
+if [ -d "$FIXTURE" ]; then
+  "$BUILD/bin/glosa-cli" models import "$FIXTURE"
+  shot imported 12 --model marian-en-es --view translate \
+    "Where is the train station? Can you help me, please?"
+else
+  echo "imported.png not taken: $FIXTURE is absent" >&2
+fi
 # The Korean UI (Settings ▸ Language), Hangul from the font scripts/setup-common.sh installs.
 mkdir -p "$XDG_CONFIG_HOME/Glosa"
 printf '[ui]\nlanguage=ko\n' > "$XDG_CONFIG_HOME/Glosa/Glosa.conf"
