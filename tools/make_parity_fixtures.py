@@ -35,6 +35,14 @@ depend on what the weights say.
   /usr/bin/python3 tools/make_parity_fixtures.py          # rewrites tests/data/parity/
   /usr/bin/python3 tools/make_parity_fixtures.py transformer-placeholders   # only that one
   /usr/bin/python3 tools/make_parity_fixtures.py transformer-tiny-i8   # int8 copy of the tiny one
+
+A shipped package is checked the same way on real sentences: `shipped ID` loads
+resources/models/ID with evaluate.load_model() (an int8 package's codes × scales, the float32
+weights the engine computes with under ComputeType::Float32) and writes
+tests/data/parity/shipped/ID.json: the sentences, their SentencePiece ids, greedy and beam-4
+outputs as above. Sentences with a near-tie decision are left out (the file says how many).
+
+  /usr/bin/python3 tools/make_parity_fixtures.py shipped transformer-en-de
 """
 
 import contextlib
@@ -400,10 +408,57 @@ def build_variant(name, arch, hparams, seed, eos_boost, dtypes, check=True):
     return written
 
 
+# Everyday English for the shipped packages' goldens (tokenizer, greedy and beam parity).
+SHIPPED_SENTENCES = [
+    "Where is the station?", "The girl is very tired.", "I don't know where my keys are.",
+    "We are going to the station tomorrow.", "My brother lives in a small house.",
+    "Tom doesn't like cold coffee.", "Can you help me, please?", "It is raining again today.",
+    "She has read this book three times.", "Why are you laughing?",
+    "I'll call you after dinner.", "The children are playing in the garden.",
+]
+
+
+def build_shipped(pkg_id):
+    model, codec, _ = evaluate.load_model(os.path.join(REPO, "resources", "models", pkg_id))
+    texts, sources, greedy_out, beams, margins_all = [], [], [], [], []
+    for text in SHIPPED_SENTENCES:
+        ids = codec.encode([text])[0] + [EOS]
+        margins = []
+        g = greedy(model, [ids], margins)[0]
+        b = beam_search(model, ids, margins)
+        if min(margins) < MIN_MARGIN:
+            print("%s: %r left out (a decision wins by %.2g)" % (pkg_id, text, min(margins)))
+            continue
+        texts.append(text)
+        sources.append(ids)
+        greedy_out.append(g)
+        beams.append(b)
+        margins_all += margins
+    golden = {
+        "generated_by": "tools/make_parity_fixtures.py shipped %s" % pkg_id,
+        "package": pkg_id, "texts": texts, "sources": sources,
+        "left_out": len(SHIPPED_SENTENCES) - len(texts),
+        "search": {"max_length": MAX_LENGTH, "beam_size": BEAM, "n_best": BEAM,
+                   "length_penalty": ALPHA, "early_stopping": "heuristic",
+                   "suppress_tokens": [PAD, BOS]},
+        "greedy": greedy_out, "beam": beams, "min_decision_margin": min(margins_all),
+    }
+    os.makedirs(os.path.join(OUT, "shipped"), exist_ok=True)
+    path = os.path.join(OUT, "shipped", pkg_id + ".json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(golden, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+    print("%s: %d sentences, min margin %.4f -> %s" % (pkg_id, len(texts), min(margins_all), path))
+
+
 def main():
     torch.set_num_threads(1)
     os.makedirs(OUT, exist_ok=True)
     only = sys.argv[1:]
+    if only[:1] == ["shipped"]:
+        for pkg_id in only[1:]:
+            build_shipped(pkg_id)
+        return 0
     for name, variant in VARIANTS.items():
         if not only or name in only:
             build_variant(name, *variant)

@@ -448,11 +448,17 @@ std::optional<ModelInfo> ModelCatalog::defaultModel(const QString &task,
 std::optional<ModelInfo> ModelCatalog::defaultTranslationModel(const QStringList &languages) const
 {
     const QString translation = taskKey(engine::Task::Translation);
-    for (const QString &language : languages + QStringList{QStringLiteral("en")})
-        if (auto info = defaultModel(translation, QString(language)
-                                                      .replace(QLatin1Char('_'), QLatin1Char('-'))
-                                                      .section(QLatin1Char('-'), 0, 0)))
+    for (const QString &language : languages + QStringList{QStringLiteral("en")}) {
+        const QString base = QString(language)
+                                 .replace(QLatin1Char('_'), QLatin1Char('-'))
+                                 .section(QLatin1Char('-'), 0, 0);
+        // From the user's language, else into it: a German user with only an en→de model
+        // gets that one, not English → Spanish.
+        if (auto info = defaultModel(translation, base))
             return info;
+        if (auto info = defaultModel(translation, QString(), base))
+            return info;
+    }
     return defaultModel(translation);
 }
 

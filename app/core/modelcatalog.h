@@ -110,8 +110,9 @@ public:
     std::optional<ModelInfo> defaultModel(const QString &task, const QString &sourceLanguage = {},
                                           const QString &targetLanguage = {}) const;
     // The translation package to start with for a user whose languages are `languages` (BCP 47,
-    // most preferred first, as QLocale::uiLanguages() gives them): the default from the first of
-    // them that a package translates from ("es-ES" counts as "es"), else from English, else any.
+    // most preferred first, as QLocale::uiLanguages() gives them): for the first of them that a
+    // package translates from or into ("es-ES" counts as "es"), the default from it, else the
+    // default into it; else from English, else any.
     std::optional<ModelInfo> defaultTranslationModel(const QStringList &languages) const;
 
     // "Use as default for this direction" (the Models dialog, `glosa-cli models default ID`):

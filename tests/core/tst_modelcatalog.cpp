@@ -326,9 +326,9 @@ private slots:
         QVERIFY(info.sourceLanguage.isEmpty());
     }
 
-    // The bundled folder: seven translation packages, the three RNNs first by name; the general
-    // en→es and es→en Transformers declare "default": true, and that, not the order, picks them
-    // (the Tatoeba-only transformer-es-en comes first by name).
+    // The bundled folder: the translation packages, the RNNs first by name; the general en→es and
+    // es→en Transformers declare "default": true, and that, not the order, picks them (the
+    // Tatoeba-only transformer-en-de and transformer-es-en come first by name).
     void defaultModelPerDirection_data()
     {
         QTest::addColumn<QStringList>("languages");
@@ -339,6 +339,8 @@ private slots:
         QTest::newRow("ko-KR: no Korean model, English next")
             << QStringList{"ko-KR"} << "transformer-general-en-es";
         QTest::newRow("nothing known") << QStringList{} << "transformer-general-en-es";
+        // No package translates from German; the only one into German is the user's.
+        QTest::newRow("de-DE: into German") << QStringList{"de-DE", "en"} << "transformer-en-de";
     }
     void defaultModelPerDirection()
     {

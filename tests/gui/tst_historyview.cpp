@@ -137,14 +137,7 @@ private slots:
     // Translates with the real model and waits until the Translate view shows it.
     TranslationResult translate(const QString &text)
     {
-        m_window->tabs()->setCurrentIndex(MainWindow::TranslateTab);
-        TranslateView *view = m_window->translateView();
-        QSignalSpy shown(view, &TranslateView::translationShown);
-        view->setSourceText(text);
-        view->translateNow();
-        if (!shown.wait(kTranslateTimeoutMs))
-            return {};
-        return view->result();
+        return test::translateIn(*m_window, text, kTranslateTimeoutMs);
     }
 
     void translatingRecordsTheSettledResultOnly()

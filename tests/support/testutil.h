@@ -61,10 +61,10 @@ inline std::pair<int, int> spanishAndEnglishWords(const QString &text)
 // The same for German.
 inline std::pair<int, int> germanAndEnglishWords(const QString &text)
 {
-    return {countWords(text,
-                       {"der",   "die",  "das",   "den", "dem",  "ein",  "eine", "einen", "ist",
-                        "nicht", "und",  "ich",   "wir", "sie",  "er",   "es",   "zu",    "mit",
-                        "sehr",  "mein", "meine", "hat", "habe", "sind", "bin",  "kein",  "keine"}),
+    return {countWords(text, {"der", "die",   "das",   "den",   "dem",   "ein", "eine", "einen",
+                              "ist", "nicht", "und",   "ich",   "wir",   "sie", "er",   "es",
+                              "zu",  "mit",   "sehr",  "mein",  "meine", "hat", "habe", "sind",
+                              "bin", "kein",  "keine", "einem", "im",    "auf", "von",  "für"}),
             englishWords(text)};
 }
 

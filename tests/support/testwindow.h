@@ -4,6 +4,10 @@
 
 #include "app/core/appcontext.h"
 #include "app/gui/mainwindow.h"
+#include "app/gui/translateview.h"
+
+#include <QSignalSpy>
+#include <QTabWidget>
 
 namespace glosa::test {
 
@@ -20,5 +24,19 @@ class Window : private detail::ContextOwner, public MainWindow
 public:
     Window() : MainWindow(ownContext) {}
 };
+
+// Translates `text` in `window`'s Translate view, as Translate does, and waits until the view
+// shows the result; an empty result after `timeoutMs`.
+inline TranslationResult translateIn(MainWindow &window, const QString &text, int timeoutMs)
+{
+    window.tabs()->setCurrentIndex(MainWindow::TranslateTab);
+    TranslateView *view = window.translateView();
+    QSignalSpy shown(view, &TranslateView::translationShown);
+    view->setSourceText(text);
+    view->translateNow();
+    if (!shown.wait(timeoutMs))
+        return {};
+    return view->result();
+}
 
 } // namespace glosa::test
