@@ -655,7 +655,7 @@ void CompareView::resample()
         engine::DecodingOptions o = c->options();
         if (o.strategy != engine::SearchStrategy::Sample)
             continue;
-        o.seed = QRandomGenerator::global()->bounded(2147483647u);
+        o.seed = QRandomGenerator::global()->generate64();
         // Keep the preset name when only the seed changed: the strategy is still the preset's.
         c->setOptions(o, c->presetName());
     }

@@ -1,6 +1,10 @@
 #include "decodingpanel.h"
 
+#include "app/gui/uint64spinbox.h"
+#include "engine/decoding/decodingfields.h"
+
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QEvent>
 #include <QFormLayout>
@@ -14,30 +18,63 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <cmath>
+#include <type_traits>
+
 namespace glosa {
 
 namespace {
-QSpinBox *intBox(int min, int max, QWidget *parent)
+
+// The table's texts, translated in this class's context (decodingfields.cpp marks them so).
+QString tableText(const char *text)
 {
-    auto *box = new QSpinBox(parent);
-    box->setRange(min, max);
-    return box;
+    return QCoreApplication::translate("glosa::DecodingPanel", text);
 }
-QDoubleSpinBox *realBox(double min, double max, double step, int decimals, QWidget *parent)
+
+constexpr int kDecimals = 2;
+
+// A control for one setting, from its row: a combo box for a choice, a spin box for a number
+// with the row's range (an exclusive minimum starts one step of the box's precision above it).
+QWidget *makeControl(const engine::DecodingField &field, QWidget *parent)
 {
-    auto *box = new QDoubleSpinBox(parent);
-    box->setRange(min, max);
-    box->setSingleStep(step);
-    box->setDecimals(decimals);
-    return box;
+    return std::visit(
+        [&](auto member) -> QWidget * {
+            using T = std::remove_cvref_t<decltype(engine::DecodingOptions().*member)>;
+            if constexpr (std::is_enum_v<T>) {
+                auto *box = new QComboBox(parent);
+                for (qsizetype i = 0; i < qsizetype(field.choices.size()); ++i)
+                    box->addItem(QString(), int(i));
+                return box;
+            } else if constexpr (std::is_same_v<T, float>) {
+                auto *box = new QDoubleSpinBox(parent);
+                box->setDecimals(kDecimals);
+                box->setRange(field.minExclusive ? field.min + std::pow(10.0, -kDecimals)
+                                                 : field.min,
+                              field.controlMaximum());
+                box->setSingleStep(field.step);
+                return box;
+            } else if constexpr (std::is_same_v<T, std::uint64_t>) {
+                return new UInt64SpinBox(parent);
+            } else if constexpr (std::is_same_v<T, int>) {
+                auto *box = new QSpinBox(parent);
+                box->setRange(int(field.min), int(field.max));
+                box->setSingleStep(int(field.step));
+                return box;
+            } else {
+                return nullptr; // token ids and switches are set by packages and views
+            }
+        },
+        field.member);
 }
-void setRowVisible(QFormLayout *form, QWidget *field, bool visible)
+
+void setFormRowVisible(QFormLayout *form, QWidget *field, bool visible)
 {
     // QFormLayout::setRowVisible arrived in Qt 6.4; hide both halves of the row.
     if (QWidget *label = form->labelForField(field))
         label->setVisible(visible);
     field->setVisible(visible);
 }
+
 } // namespace
 
 DecodingPanel::DecodingPanel(QWidget *parent, bool compact) : QWidget(parent), m_compact(compact)
@@ -55,94 +92,72 @@ DecodingPanel::DecodingPanel(QWidget *parent, bool compact) : QWidget(parent), m
     m_presetLabel->setBuddy(m_presets);
     m_savePreset = new QToolButton(this);
     m_deletePreset = new QToolButton(this);
-    // The label above the preset and its buttons, not beside them: beside them the panel needed
-    // 431 pixels in Spanish, more than its column has at 1280 × 800, and scrolled sideways.
-    presetRow->addWidget(m_presets, 1);
+    // The label and the buttons above the preset, not beside it: beside it the panel needed 431
+    // pixels in Spanish, more than its column has at 1280 × 800, and scrolled sideways; with the
+    // buttons beside it, 361 pixels, one more than the column has once the open Advanced section
+    // brings a vertical scroll bar.
+    presetRow->addWidget(m_presetLabel);
+    presetRow->addStretch(1);
     presetRow->addWidget(m_savePreset);
     presetRow->addWidget(m_deletePreset);
     m_savePreset->setVisible(!compact);
     m_deletePreset->setVisible(!compact);
-    layout->addWidget(m_presetLabel);
     layout->addLayout(presetRow);
+    layout->addWidget(m_presets);
 
     m_searchGroup = new QGroupBox(this);
     m_searchForm = new QFormLayout(m_searchGroup);
-    m_strategy = new QComboBox(this);
-    m_strategy->addItem(QString(), int(engine::SearchStrategy::Greedy));
-    m_strategy->addItem(QString(), int(engine::SearchStrategy::Beam));
-    m_strategy->addItem(QString(), int(engine::SearchStrategy::Sample));
-    m_beamSize = intBox(1, 64, this);
-    m_nBest = intBox(1, 16, this);
-    m_normalization = new QComboBox(this);
-    m_normalization->addItem(QString(), int(engine::LengthNormalization::None));
-    m_normalization->addItem(QString(), int(engine::LengthNormalization::Gnmt));
-    m_normalization->addItem(QString(), int(engine::LengthNormalization::Average));
-    m_normalization->addItem(QString(), int(engine::LengthNormalization::Power));
-    m_lengthPenalty = realBox(0.0, 3.0, 0.1, 2, this);
-    m_coveragePenalty = realBox(0.0, 2.0, 0.05, 2, this);
-    m_earlyStopping = new QComboBox(this);
-    m_earlyStopping->addItem(QString(), int(engine::EarlyStopping::Heuristic));
-    m_earlyStopping->addItem(QString(), int(engine::EarlyStopping::Bounded));
-    m_earlyStopping->addItem(QString(), int(engine::EarlyStopping::Eager));
-    m_earlyStopping->addItem(QString(), int(engine::EarlyStopping::Beam));
-    m_maxLength = intBox(1, 4096, this);
-    m_maxLengthRatio = realBox(0.0, 10.0, 0.5, 1, this);
-    m_minLength = intBox(0, 512, this);
-    m_searchForm->addRow(new QLabel(this), m_strategy);
-    m_searchForm->addRow(new QLabel(this), m_beamSize);
-    m_searchForm->addRow(new QLabel(this), m_nBest);
-    m_searchForm->addRow(new QLabel(this), m_normalization);
-    m_searchForm->addRow(new QLabel(this), m_lengthPenalty);
-    m_searchForm->addRow(new QLabel(this), m_coveragePenalty);
-    m_searchForm->addRow(new QLabel(this), m_earlyStopping);
-    m_searchForm->addRow(new QLabel(this), m_maxLength);
-    m_searchForm->addRow(new QLabel(this), m_maxLengthRatio);
-    m_searchForm->addRow(new QLabel(this), m_minLength);
     layout->addWidget(m_searchGroup);
 
-    m_penaltyGroup = new QGroupBox(this);
-    m_penaltyForm = new QFormLayout(m_penaltyGroup);
-    m_noRepeat = intBox(0, 8, this);
-    m_repetitionPenalty = realBox(1.0, 5.0, 0.05, 2, this);
-    m_ngramPenalty = realBox(0.0, 10.0, 0.1, 2, this);
-    m_ngramPenaltySize = intBox(1, 8, this);
-    m_penaltyForm->addRow(new QLabel(this), m_noRepeat);
-    m_penaltyForm->addRow(new QLabel(this), m_repetitionPenalty);
-    m_penaltyForm->addRow(new QLabel(this), m_ngramPenalty);
-    m_penaltyForm->addRow(new QLabel(this), m_ngramPenaltySize);
-    layout->addWidget(m_penaltyGroup);
-
-    m_samplingGroup = new QGroupBox(this);
-    m_samplingForm = new QFormLayout(m_samplingGroup);
-    m_temperature = realBox(0.05, 5.0, 0.05, 2, this);
-    m_topK = intBox(0, 1000, this);
-    m_topP = realBox(0.01, 1.0, 0.05, 2, this);
-    m_minP = realBox(0.0, 1.0, 0.05, 2, this);
-    auto *seedRow = new QWidget(this);
-    auto *seedLayout = new QHBoxLayout(seedRow);
-    seedLayout->setContentsMargins(0, 0, 0, 0);
-    m_seed = intBox(0, 2147483647, seedRow);
-    m_newSeed = new QToolButton(seedRow);
-    seedLayout->addWidget(m_seed, 1);
-    seedLayout->addWidget(m_newSeed);
-    m_samplingForm->addRow(new QLabel(this), m_temperature);
-    m_samplingForm->addRow(new QLabel(this), m_topK);
-    m_samplingForm->addRow(new QLabel(this), m_topP);
-    m_samplingForm->addRow(new QLabel(this), m_minP);
-    m_samplingForm->addRow(new QLabel(this), seedRow);
-    layout->addWidget(m_samplingGroup);
+    // "Advanced": the jargon (normalisations, penalties, limits) a new user need not meet, folded
+    // until opened (issue #31, item 8).
+    m_advancedToggle = new QToolButton(this);
+    m_advancedToggle->setCheckable(true);
+    m_advancedToggle->setAutoRaise(true);
+    m_advancedToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_advancedToggle->setArrowType(Qt::RightArrow);
+    m_advanced = new QGroupBox(this);
+    m_advancedForm = new QFormLayout(m_advanced);
+    m_advanced->setVisible(false);
+    layout->addWidget(m_advancedToggle);
+    layout->addWidget(m_advanced);
     layout->addStretch(1);
 
-    for (QFormLayout *form : {m_searchForm, m_penaltyForm, m_samplingForm}) {
+    for (const engine::DecodingField &field : engine::decodingFields()) {
+        if (!field.isSetting())
+            continue;
+        QWidget *widget = makeControl(field, this);
+        if (!widget)
+            continue;
+        QWidget *row = widget;
+        if (std::holds_alternative<std::uint64_t engine::DecodingOptions::*>(field.member)) {
+            // The seed, and a button that draws a new one.
+            row = new QWidget(this);
+            auto *rowLayout = new QHBoxLayout(row);
+            rowLayout->setContentsMargins(0, 0, 0, 0);
+            widget->setParent(row);
+            m_newSeed = new QToolButton(row);
+            rowLayout->addWidget(widget, 1);
+            rowLayout->addWidget(m_newSeed);
+            connect(m_newSeed, &QToolButton::clicked, widget, [widget] {
+                static_cast<UInt64SpinBox *>(widget)->setValue(
+                    QRandomGenerator::global()->generate64());
+            });
+        }
+        QFormLayout *form =
+            field.group == engine::DecodingGroup::Search ? m_searchForm : m_advancedForm;
+        auto *label = new QLabel(this);
+        label->setBuddy(widget);
+        form->addRow(label, row);
+        m_controls << Control{&field, widget, row, form};
+    }
+
+    for (QFormLayout *form : {m_searchForm, m_advancedForm}) {
         form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
         // A long label ("Penalización suave de n-gramas λ:") goes above its field when the
         // column is narrow, rather than pushing the field out of sight.
         form->setRowWrapPolicy(QFormLayout::WrapLongRows);
         form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        for (int row = 0; row < form->rowCount(); ++row)
-            if (auto *label =
-                    qobject_cast<QLabel *>(form->itemAt(row, QFormLayout::LabelRole)->widget()))
-                label->setBuddy(form->itemAt(row, QFormLayout::FieldRole)->widget());
     }
 
     showOptions(m_modelDefaults);
@@ -150,20 +165,54 @@ DecodingPanel::DecodingPanel(QWidget *parent, bool compact) : QWidget(parent), m
     m_presets->setCurrentIndex(m_presets->findData(QLatin1String(kModelPreset)));
     retranslateUi();
 
-    for (QComboBox *box : {m_strategy, m_normalization, m_earlyStopping})
-        connect(box, &QComboBox::currentIndexChanged, this, &DecodingPanel::onControlChanged);
-    for (QSpinBox *box : {m_beamSize, m_nBest, m_maxLength, m_minLength, m_noRepeat,
-                          m_ngramPenaltySize, m_topK, m_seed})
-        connect(box, &QSpinBox::valueChanged, this, &DecodingPanel::onControlChanged);
-    for (QDoubleSpinBox *box : {m_lengthPenalty, m_coveragePenalty, m_maxLengthRatio,
-                                m_repetitionPenalty, m_ngramPenalty, m_temperature, m_topP, m_minP})
-        connect(box, &QDoubleSpinBox::valueChanged, this, &DecodingPanel::onControlChanged);
+    for (const Control &c : std::as_const(m_controls)) {
+        if (auto *box = qobject_cast<QComboBox *>(c.widget))
+            connect(box, &QComboBox::currentIndexChanged, this, &DecodingPanel::onControlChanged);
+        else if (auto *box = qobject_cast<QSpinBox *>(c.widget))
+            connect(box, &QSpinBox::valueChanged, this, &DecodingPanel::onControlChanged);
+        else if (auto *box = qobject_cast<QDoubleSpinBox *>(c.widget))
+            connect(box, &QDoubleSpinBox::valueChanged, this, &DecodingPanel::onControlChanged);
+        else if (auto *box = qobject_cast<UInt64SpinBox *>(c.widget))
+            connect(box, &UInt64SpinBox::valueChanged, this, &DecodingPanel::onControlChanged);
+    }
+    connect(m_advancedToggle, &QToolButton::toggled, this, &DecodingPanel::setAdvancedOpen);
     connect(m_presets, &QComboBox::activated, this,
             [this](int index) { applyPreset(m_presets->itemData(index).toString()); });
-    connect(m_newSeed, &QToolButton::clicked, this,
-            [this] { m_seed->setValue(int(QRandomGenerator::global()->bounded(2147483647u))); });
     connect(m_savePreset, &QToolButton::clicked, this, &DecodingPanel::savePreset);
     connect(m_deletePreset, &QToolButton::clicked, this, &DecodingPanel::deletePreset);
+}
+
+QWidget *DecodingPanel::controlFor(const engine::DecodingField &field) const
+{
+    for (const Control &c : m_controls)
+        if (c.field == &field)
+            return c.widget;
+    return nullptr;
+}
+
+QWidget *DecodingPanel::control(const char *name) const
+{
+    const engine::DecodingField *field = engine::findDecodingField(name);
+    return field ? controlFor(*field) : nullptr;
+}
+
+void DecodingPanel::setRowVisible(const char *name, bool visible)
+{
+    for (const Control &c : std::as_const(m_controls))
+        if (c.widget == control(name))
+            setFormRowVisible(c.form, c.row, visible);
+}
+
+bool DecodingPanel::isAdvancedOpen() const
+{
+    return m_advancedToggle->isChecked();
+}
+
+void DecodingPanel::setAdvancedOpen(bool open)
+{
+    m_advancedToggle->setChecked(open);
+    m_advancedToggle->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+    m_advanced->setVisible(open);
 }
 
 QString DecodingPanel::presetDisplayName(const QString &key)
@@ -189,81 +238,35 @@ void DecodingPanel::retranslateUi()
     m_deletePreset->setText(tr("Delete"));
     m_deletePreset->setToolTip(tr("Delete the selected preset"));
     m_searchGroup->setTitle(tr("Search"));
-    m_penaltyGroup->setTitle(tr("Penalties"));
-    m_samplingGroup->setTitle(tr("Sampling"));
-    m_strategy->setItemText(0, tr("Greedy"));
-    m_strategy->setItemText(1, tr("Beam search"));
-    m_strategy->setItemText(2, tr("Sampling"));
-    m_normalization->setItemText(0, tr("None"));
-    m_normalization->setItemText(1, tr("GNMT (Wu et al. 2016)"));
-    m_normalization->setItemText(2, tr("Average log-probability"));
-    m_normalization->setItemText(3, tr("Length^α"));
-    m_earlyStopping->setItemText(0, tr("Heuristic"));
-    m_earlyStopping->setItemText(1, tr("Bounded (exact)"));
-    m_earlyStopping->setItemText(2, tr("Eager"));
-    m_earlyStopping->setItemText(3, tr("Whole beam"));
+    m_advancedToggle->setText(tr("Advanced"));
+    m_advancedToggle->setToolTip(
+        tr("Length normalisation, penalties against repetition and length limits"));
     m_newSeed->setText(tr("New"));
     m_newSeed->setToolTip(tr("Draw a new random seed"));
 
-    struct Row
-    {
-        QWidget *field;
-        QString label;
-        QString tip;
-    };
-    const QList<Row> rows = {
-        {m_strategy, tr("&Strategy:"), tr("How the next word is chosen at each step")},
-        {m_beamSize, tr("&Beam size:"), tr("Hypotheses kept at each step (1 behaves like greedy)")},
-        {m_nBest, tr("&N-best:"), tr("Alternatives returned (beam search and sampling)")},
-        {m_normalization, tr("Length &normalisation:"),
-         tr("How finished hypotheses of different lengths are ranked")},
-        {m_lengthPenalty, tr("Length penalty &α:"),
-         tr("GNMT length-penalty exponent; 0 turns it off (0.6 is common)")},
-        {m_coveragePenalty, tr("&Coverage penalty β:"),
-         tr("Penalises translations that leave source words unattended; 0 turns it off")},
-        {m_earlyStopping, tr("&Early stopping:"), tr("When beam search may stop")},
-        {m_maxLength, tr("&Maximum length:"), tr("Most tokens generated per sentence")},
-        {m_maxLengthRatio, tr("Maximum length &ratio:"),
-         tr("Also cap the length at this multiple of the source length; 0 turns it off")},
-        {m_minLength, tr("M&inimum length:"), tr("The end of sentence is forbidden before this")},
-        {m_noRepeat, tr("No-repeat &n-gram:"),
-         tr("No n-gram of this size may occur twice; 0 turns it off")},
-        {m_repetitionPenalty, tr("Re&petition penalty:"),
-         tr("Discourages tokens already generated (Keskar et al. 2019); 1 turns it off")},
-        {m_ngramPenalty, tr("Soft n-gram penalty &λ:"),
-         tr("Subtracted once per earlier occurrence of the n-gram; 0 turns it off")},
-        {m_ngramPenaltySize, tr("Soft n-gram si&ze:"), tr("N-gram size for the soft penalty")},
-        {m_temperature, tr("&Temperature:"),
-         tr("Below 1 sharpens the distribution, above 1 flattens it")},
-        {m_topK, tr("Top-&k:"), tr("Sample among the k most probable tokens; 0 turns it off")},
-        {m_topP, tr("Top-p (n&ucleus):"),
-         tr("Sample among the most probable tokens that reach this probability; 1 turns it off")},
-        {m_minP, tr("Min-p (re&lative):"),
-         tr("Keep the tokens at least this fraction as probable as the best one; 0 turns it "
-            "off")},
-        {m_seed->parentWidget(), tr("S&eed:"), tr("The same seed gives the same samples")},
-    };
-    for (const Row &row : rows) {
-        for (QFormLayout *form : {m_searchForm, m_penaltyForm, m_samplingForm}) {
-            if (auto *label = qobject_cast<QLabel *>(form->labelForField(row.field))) {
-                label->setText(row.label);
-                label->setToolTip(row.tip);
-            }
+    for (const Control &c : std::as_const(m_controls)) {
+        const QString label = tableText(c.field->label);
+        const QString tip = tableText(c.field->tip);
+        if (auto *shown = qobject_cast<QLabel *>(c.form->labelForField(c.row))) {
+            shown->setText(label);
+            shown->setToolTip(tip);
         }
-        row.field->setToolTip(row.tip);
-        QString accessible = row.label;
+        c.widget->setToolTip(tip);
+        if (auto *box = qobject_cast<QComboBox *>(c.widget))
+            for (int i = 0; i < box->count(); ++i)
+                box->setItemText(i, tableText(c.field->choices[std::size_t(i)]));
+        QString accessible = label;
         accessible.remove(QLatin1Char('&'));
         accessible.remove(QLatin1Char(':'));
-        row.field->setAccessibleName(accessible);
+        c.widget->setAccessibleName(accessible);
     }
-    m_seed->setAccessibleName(tr("Seed"));
     m_presets->setAccessibleName(tr("Decoding preset"));
     reloadPresets();
 }
 
 void DecodingPanel::changeEvent(QEvent *event)
 {
-    if (m_newSeed && event->type() == QEvent::LanguageChange)
+    if (m_advancedToggle && event->type() == QEvent::LanguageChange)
         retranslateUi();
     QWidget::changeEvent(event);
 }
@@ -347,32 +350,56 @@ void DecodingPanel::deletePreset()
     reloadPresets();
 }
 
+void DecodingPanel::readControl(const Control &c, engine::DecodingOptions &o) const
+{
+    std::visit(
+        [&](auto member) {
+            using T = std::remove_cvref_t<decltype(o.*member)>;
+            if constexpr (std::is_enum_v<T>)
+                o.*member = T(static_cast<QComboBox *>(c.widget)->currentData().toInt());
+            else if constexpr (std::is_same_v<T, float>)
+                o.*member = float(static_cast<QDoubleSpinBox *>(c.widget)->value());
+            else if constexpr (std::is_same_v<T, std::uint64_t>)
+                o.*member = static_cast<UInt64SpinBox *>(c.widget)->value();
+            else if constexpr (std::is_same_v<T, int>)
+                o.*member = static_cast<QSpinBox *>(c.widget)->value();
+        },
+        c.field->member);
+}
+
+void DecodingPanel::showControl(const Control &c, const engine::DecodingOptions &o)
+{
+    std::visit(
+        [&](auto member) {
+            using T = std::remove_cvref_t<decltype(o.*member)>;
+            const T &value = o.*member;
+            if constexpr (std::is_enum_v<T>) {
+                auto *box = static_cast<QComboBox *>(c.widget);
+                box->setCurrentIndex(box->findData(int(value)));
+            } else if constexpr (std::is_same_v<T, float>) {
+                auto *box = static_cast<QDoubleSpinBox *>(c.widget);
+                // A value above what the box offers (α 8 from a model.json) is shown, not cut.
+                if (value > box->maximum())
+                    box->setMaximum(value);
+                box->setValue(value);
+            } else if constexpr (std::is_same_v<T, std::uint64_t>) {
+                static_cast<UInt64SpinBox *>(c.widget)->setValue(value);
+            } else if constexpr (std::is_same_v<T, int>) {
+                static_cast<QSpinBox *>(c.widget)->setValue(value);
+            }
+        },
+        c.field->member);
+}
+
 engine::DecodingOptions DecodingPanel::options() const
 {
     engine::DecodingOptions o;
-    o.strategy = engine::SearchStrategy(m_strategy->currentData().toInt());
-    o.beamSize = m_beamSize->value();
-    o.nBest =
-        o.strategy == engine::SearchStrategy::Greedy
-            ? 1
-            : std::min(m_nBest->value(),
-                       o.strategy == engine::SearchStrategy::Beam ? o.beamSize : m_nBest->value());
-    o.lengthNormalization = engine::LengthNormalization(m_normalization->currentData().toInt());
-    o.lengthPenalty = float(m_lengthPenalty->value());
-    o.coveragePenalty = float(m_coveragePenalty->value());
-    o.earlyStopping = engine::EarlyStopping(m_earlyStopping->currentData().toInt());
-    o.maxLength = m_maxLength->value();
-    o.maxLengthRatio = float(m_maxLengthRatio->value());
-    o.minLength = m_minLength->value();
-    o.noRepeatNgramSize = m_noRepeat->value();
-    o.repetitionPenalty = float(m_repetitionPenalty->value());
-    o.ngramPenalty = float(m_ngramPenalty->value());
-    o.ngramPenaltySize = m_ngramPenaltySize->value();
-    o.temperature = float(m_temperature->value());
-    o.topK = m_topK->value();
-    o.topP = float(m_topP->value());
-    o.minP = float(m_minP->value());
-    o.seed = std::uint64_t(m_seed->value());
+    for (const Control &c : m_controls)
+        readControl(c, o);
+    if (o.strategy == engine::SearchStrategy::Greedy)
+        o.nBest = 1;
+    else if (o.strategy == engine::SearchStrategy::Beam)
+        o.nBest = std::min(o.nBest, o.beamSize);
     o.suppressTokens = m_modelDefaults.suppressTokens; // e.g. <pad> and <s>, never a word
     o.targetPrefix = m_modelDefaults.targetPrefix;
     return o;
@@ -389,11 +416,7 @@ void DecodingPanel::setOptions(const engine::DecodingOptions &options)
 
 QString DecodingPanel::presetFor(const engine::DecodingOptions &options) const
 {
-    // The settings the panel has controls for; the seed as its spin box holds it.
-    auto key = [](engine::DecodingOptions o) {
-        o.seed %= 2147483647u;
-        return decodingPresetKey(o);
-    };
+    const auto key = decodingPresetKey;
     const QVariantMap wanted = key(options);
     if (key(m_modelDefaults) == wanted)
         return QLatin1String(kModelPreset);
@@ -420,42 +443,26 @@ void DecodingPanel::showOptions(const engine::DecodingOptions &o)
 {
     const bool wasUpdating = m_updating;
     m_updating = true;
-    m_strategy->setCurrentIndex(m_strategy->findData(int(o.strategy)));
-    m_beamSize->setValue(o.beamSize);
-    m_nBest->setValue(o.nBest);
-    m_normalization->setCurrentIndex(m_normalization->findData(int(o.lengthNormalization)));
-    m_lengthPenalty->setValue(o.lengthPenalty);
-    m_coveragePenalty->setValue(o.coveragePenalty);
-    m_earlyStopping->setCurrentIndex(m_earlyStopping->findData(int(o.earlyStopping)));
-    m_maxLength->setValue(o.maxLength);
-    m_maxLengthRatio->setValue(o.maxLengthRatio);
-    m_minLength->setValue(o.minLength);
-    m_noRepeat->setValue(o.noRepeatNgramSize);
-    m_repetitionPenalty->setValue(o.repetitionPenalty);
-    m_ngramPenalty->setValue(o.ngramPenalty);
-    m_ngramPenaltySize->setValue(o.ngramPenaltySize);
-    m_temperature->setValue(o.temperature);
-    m_topK->setValue(o.topK);
-    m_topP->setValue(o.topP);
-    m_minP->setValue(o.minP);
-    m_seed->setValue(int(o.seed % 2147483647u));
+    for (const Control &c : std::as_const(m_controls))
+        showControl(c, o);
     m_updating = wasUpdating;
     updateEnabled();
 }
 
 void DecodingPanel::updateEnabled()
 {
-    const auto strategy = engine::SearchStrategy(m_strategy->currentData().toInt());
-    const bool beam = strategy == engine::SearchStrategy::Beam;
-    const bool sample = strategy == engine::SearchStrategy::Sample;
-    setRowVisible(m_searchForm, m_beamSize, beam);
-    setRowVisible(m_searchForm, m_nBest, !(strategy == engine::SearchStrategy::Greedy));
-    setRowVisible(m_searchForm, m_earlyStopping, beam);
-    m_samplingGroup->setVisible(sample);
-    const int normalization = m_normalization->currentData().toInt();
-    m_lengthPenalty->setEnabled(normalization == int(engine::LengthNormalization::Gnmt) ||
-                                normalization == int(engine::LengthNormalization::Power));
-    m_ngramPenaltySize->setEnabled(m_ngramPenalty->value() > 0.0);
+    const engine::DecodingOptions o = options();
+    const bool beam = o.strategy == engine::SearchStrategy::Beam;
+    const bool sample = o.strategy == engine::SearchStrategy::Sample;
+    setRowVisible("beam_size", beam);
+    setRowVisible("n_best", !(o.strategy == engine::SearchStrategy::Greedy));
+    setRowVisible("early_stopping", beam);
+    for (const char *name : {"temperature", "top_k", "top_p", "min_p", "seed"})
+        setRowVisible(name, sample);
+    control("length_penalty")
+        ->setEnabled(o.lengthNormalization == engine::LengthNormalization::Gnmt ||
+                     o.lengthNormalization == engine::LengthNormalization::Power);
+    control("ngram_penalty_size")->setEnabled(o.ngramPenalty > 0.0f);
 }
 
 void DecodingPanel::onControlChanged()

@@ -1,5 +1,7 @@
-// DecodingPanel: every DecodingOptions field as a control, with presets (built-in and the
-// user's, saved in QSettings). Used by the Translate view's side panel and by each Compare column.
+// DecodingPanel: a control for every setting of the decoding-option table
+// (engine/decoding/decodingfields.cpp: its label, tooltip, range and choices come from the row),
+// in "Search" or in "Advanced", folded until opened; with presets (built-in and the user's, saved
+// in QSettings). Used by the Translate view's side panel and by each Compare column.
 #pragma once
 
 #include "app/core/settings.h"
@@ -7,13 +9,14 @@
 #include <QWidget>
 
 class QComboBox;
-class QDoubleSpinBox;
 class QFormLayout;
-class QLabel;
-class QPushButton;
-class QSpinBox;
-class QToolButton;
 class QGroupBox;
+class QLabel;
+class QToolButton;
+
+namespace glosa::engine {
+struct DecodingField;
+}
 
 namespace glosa {
 
@@ -47,6 +50,13 @@ public:
     // Translated display name of a built-in preset key.
     static QString presetDisplayName(const QString &key);
 
+    // The control of a table field that is a setting (a QComboBox, QSpinBox, QDoubleSpinBox or
+    // UInt64SpinBox), null for the others.
+    QWidget *controlFor(const engine::DecodingField &field) const;
+    // Whether the "Advanced" section is unfolded (it starts folded).
+    bool isAdvancedOpen() const;
+    void setAdvancedOpen(bool open);
+
 signals:
     void optionsChanged();
 
@@ -62,6 +72,18 @@ private:
     void savePreset();
     void deletePreset();
 
+    struct Control
+    {
+        const engine::DecodingField *field;
+        QWidget *widget; // the value's control
+        QWidget *row;    // what the form holds: the control, or the seed's row with its button
+        QFormLayout *form;
+    };
+    QWidget *control(const char *name) const;
+    void setRowVisible(const char *name, bool visible);
+    void readControl(const Control &control, engine::DecodingOptions &options) const;
+    void showControl(const Control &control, const engine::DecodingOptions &options);
+
     bool m_compact = false;
     bool m_updating = false;
     engine::DecodingOptions m_modelDefaults;
@@ -71,31 +93,11 @@ private:
     QLabel *m_presetLabel = nullptr;
 
     QGroupBox *m_searchGroup = nullptr;
-    QGroupBox *m_penaltyGroup = nullptr;
-    QGroupBox *m_samplingGroup = nullptr;
     QFormLayout *m_searchForm = nullptr;
-    QFormLayout *m_penaltyForm = nullptr;
-    QFormLayout *m_samplingForm = nullptr;
-
-    QComboBox *m_strategy = nullptr;
-    QSpinBox *m_beamSize = nullptr;
-    QSpinBox *m_nBest = nullptr;
-    QComboBox *m_normalization = nullptr;
-    QDoubleSpinBox *m_lengthPenalty = nullptr;
-    QDoubleSpinBox *m_coveragePenalty = nullptr;
-    QComboBox *m_earlyStopping = nullptr;
-    QSpinBox *m_maxLength = nullptr;
-    QDoubleSpinBox *m_maxLengthRatio = nullptr;
-    QSpinBox *m_minLength = nullptr;
-    QSpinBox *m_noRepeat = nullptr;
-    QDoubleSpinBox *m_repetitionPenalty = nullptr;
-    QDoubleSpinBox *m_ngramPenalty = nullptr;
-    QSpinBox *m_ngramPenaltySize = nullptr;
-    QDoubleSpinBox *m_temperature = nullptr;
-    QSpinBox *m_topK = nullptr;
-    QDoubleSpinBox *m_topP = nullptr;
-    QDoubleSpinBox *m_minP = nullptr;
-    QSpinBox *m_seed = nullptr;
+    QToolButton *m_advancedToggle = nullptr;
+    QWidget *m_advanced = nullptr;
+    QFormLayout *m_advancedForm = nullptr;
+    QList<Control> m_controls;
     QToolButton *m_newSeed = nullptr;
 };
 

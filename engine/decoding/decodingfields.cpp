@@ -18,55 +18,274 @@ using nlohmann::json;
 using O = DecodingOptions;
 constexpr double kUnbounded = std::numeric_limits<double>::infinity();
 
-// clang-format off
+// What the panel shows is marked for lupdate with Qt's macro of that name, spelt out each time
+// (lupdate expands no macros); the engine links no Qt, so here it is the text itself. The panel
+// translates it in its own context.
+#define QT_TRANSLATE_NOOP(context, text) text
+
+constexpr const char *kStrategyChoices[] = {
+    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Greedy"),
+    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Beam search"),
+    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Sampling")};
+constexpr const char *kNormalizationChoices[] = {
+    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "None"),
+    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "GNMT (Wu et al. 2016)"),
+    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Average log-probability"),
+    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Length^α")};
+constexpr const char *kEarlyStoppingChoices[] = {
+    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Heuristic"),
+    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Bounded (exact)"),
+    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Eager"),
+    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Whole beam")};
+
+constexpr auto Search = DecodingGroup::Search;
+
 const DecodingField kFields[] = {
     // --- Search
-    {"strategy", &O::strategy, 0, 0, false, "NAME", "greedy, beam or sample."},
-    {"beam_size", &O::beamSize, 1, limits::kMaxBeamSize, false, "N", "Beam size."},
-    {"n_best", &O::nBest, 1, limits::kMaxBeamSize, false, "N",
-     "Hypotheses per sentence (beam or sample)."},
-    {"length_normalization", &O::lengthNormalization, 0, 0, false, "NAME",
-     "gnmt, average, power (Hugging Face's) or none."},
-    {"length_penalty", &O::lengthPenalty, 0, kUnbounded, false, "A",
-     "Length penalty alpha of gnmt or power (0: off)."},
-    {"coverage_penalty", &O::coveragePenalty, 0, kUnbounded, false, "B",
-     "GNMT coverage penalty beta (0: off)."},
-    {"early_stopping", &O::earlyStopping, 0, 0, false, "NAME",
-     "heuristic, bounded, eager or beam (Hugging Face's early_stopping=True)."},
-    {"max_length", &O::maxLength, 1, limits::kMaxDecodeLength, false, "N",
-     "Maximum target tokens."},
-    {"max_length_ratio", &O::maxLengthRatio, 0, kUnbounded, false, "F",
-     "Also cap at ratio x source tokens (0: off)."},
-    {"min_length", &O::minLength, 0, limits::kMaxDecodeLength, false, "N",
-     "Minimum target tokens before EOS."},
+    {.name = "strategy",
+     .member = &O::strategy,
+     .valueName = "NAME",
+     .help = "greedy, beam or sample.",
+     .tip = QT_TRANSLATE_NOOP(
+         "glosa::DecodingPanel",
+         "How each next word is picked: the most probable one (greedy), the best of "
+         "several partial translations kept side by side (beam), or at random by "
+         "probability (sample)."),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "&Strategy:"),
+     .group = Search,
+     .choices = kStrategyChoices},
+    {.name = "beam_size",
+     .member = &O::beamSize,
+     .min = 1,
+     .max = limits::kMaxBeamSize,
+     .valueName = "N",
+     .help = "Beam size.",
+     .tip = QT_TRANSLATE_NOOP(
+         "glosa::DecodingPanel",
+         "How many partial translations beam search keeps at each step: more often "
+         "finds a better-scoring translation, more slowly (1: the same as greedy)."),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "&Beam size:"),
+     .group = Search},
+    {.name = "n_best",
+     .member = &O::nBest,
+     .min = 1,
+     .max = limits::kMaxBeamSize,
+     .valueName = "N",
+     .help = "Hypotheses per sentence (beam or sample).",
+     .tip = QT_TRANSLATE_NOOP(
+         "glosa::DecodingPanel",
+         "How many alternative translations of each sentence are returned, best first "
+         "(beam search and sampling)."),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "&N-best:"),
+     .group = Search},
+    {.name = "length_normalization",
+     .member = &O::lengthNormalization,
+     .valueName = "NAME",
+     .help = "gnmt, average, power (Hugging Face's) or none.",
+     .tip = QT_TRANSLATE_NOOP(
+         "glosa::DecodingPanel",
+         "How finished translations of different lengths are ranked: by their whole "
+         "probability (none), which favours short ones, or by probability per token "
+         "(gnmt, average, power)."),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Length &normalisation:"),
+     .choices = kNormalizationChoices},
+    {.name = "length_penalty",
+     .member = &O::lengthPenalty,
+     .max = kUnbounded,
+     .valueName = "A",
+     .help = "Length penalty alpha of gnmt or power (0: off).",
+     .tip = QT_TRANSLATE_NOOP(
+         "glosa::DecodingPanel",
+         "Length penalty α of the gnmt and power normalisations: higher favours longer "
+         "translations (0: off)."),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Length penalty &α:"),
+     .step = 0.1,
+     .controlMax = 5},
+    {.name = "coverage_penalty",
+     .member = &O::coveragePenalty,
+     .max = kUnbounded,
+     .valueName = "B",
+     .help = "GNMT coverage penalty beta (0: off).",
+     .tip =
+         QT_TRANSLATE_NOOP("glosa::DecodingPanel",
+                           "GNMT coverage penalty β: lowers translations that leave source words "
+                           "unattended, so that fewer words are dropped (0: off)."),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "&Coverage penalty β:"),
+     .step = 0.05,
+     .controlMax = 2},
+    {.name = "early_stopping",
+     .member = &O::earlyStopping,
+     .valueName = "NAME",
+     .help = "heuristic, bounded, eager or beam (Hugging Face's early_stopping=True).",
+     .tip = QT_TRANSLATE_NOOP(
+         "glosa::DecodingPanel",
+         "When beam search stops: once the best running translation looks unable to "
+         "win (heuristic), once it cannot win (bounded), at the first finished ones "
+         "(eager) or once a whole beam has finished (beam)."),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "&Early stopping:"),
+     .choices = kEarlyStoppingChoices},
+    {.name = "max_length",
+     .member = &O::maxLength,
+     .min = 1,
+     .max = limits::kMaxDecodeLength,
+     .valueName = "N",
+     .help = "Maximum target tokens.",
+     .tip = QT_TRANSLATE_NOOP(
+         "glosa::DecodingPanel",
+         "Most tokens generated for one sentence: a longer translation is cut off."),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "&Maximum length:")},
+    {.name = "max_length_ratio",
+     .member = &O::maxLengthRatio,
+     .max = kUnbounded,
+     .valueName = "F",
+     .help = "Also cap at ratio x source tokens (0: off).",
+     .tip = QT_TRANSLATE_NOOP(
+         "glosa::DecodingPanel",
+         "Also cuts a translation off at this many times the source's tokens, which "
+         "ends runaway repetition early (0: off)."),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Maximum length &ratio:"),
+     .step = 0.5,
+     .controlMax = 10},
+    {.name = "min_length",
+     .member = &O::minLength,
+     .max = limits::kMaxDecodeLength,
+     .valueName = "N",
+     .help = "Minimum target tokens before EOS.",
+     .tip = QT_TRANSLATE_NOOP("glosa::DecodingPanel",
+                              "A translation cannot end before this many tokens (0: off)."),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "M&inimum length:")},
     // --- Logits processors
-    {"suppress_tokens", &O::suppressTokens, 0, 0, false, nullptr,
-     "Token ids never generated (model packages set <unk>, <pad>)."},
-    {"target_prefix", &O::targetPrefix, 0, 0, false, nullptr,
-     "Token ids forced at the first steps."},
-    {"target_prefix_sentence", &O::targetPrefixSentence, -1, limits::kMaxSentenceIndex, false,
-     nullptr, "Sentence (from 0) target_prefix is forced in (-1: every sentence)."},
-    {"no_repeat_ngram_size", &O::noRepeatNgramSize, 0, limits::kMaxNgramSize, false, "N",
-     "Block repeated n-grams of this size (0: off).", "no_repeat_ngram"},
-    {"repetition_penalty", &O::repetitionPenalty, 0, kUnbounded, true, "R",
-     "CTRL repetition penalty (1: off)."},
-    {"ngram_penalty", &O::ngramPenalty, 0, kUnbounded, false, "L",
-     "Subtract L per earlier occurrence of the n-gram a token completes (0: off)."},
-    {"ngram_penalty_size", &O::ngramPenaltySize, 1, limits::kMaxNgramSize, false, "N",
-     "N-gram size of --ngram-penalty (1: repeated tokens)."},
+    {.name = "suppress_tokens",
+     .member = &O::suppressTokens,
+     .help = "Token ids never generated (model packages set <unk>, <pad>)."},
+    {.name = "target_prefix",
+     .member = &O::targetPrefix,
+     .help = "Token ids forced at the first steps."},
+    {.name = "target_prefix_sentence",
+     .member = &O::targetPrefixSentence,
+     .min = -1,
+     .max = limits::kMaxSentenceIndex,
+     .help = "Sentence (from 0) target_prefix is forced in (-1: every sentence)."},
+    {.name = "no_repeat_ngram_size",
+     .member = &O::noRepeatNgramSize,
+     .max = limits::kMaxNgramSize,
+     .valueName = "N",
+     .help = "Block repeated n-grams of this size (0: off).",
+     .tip = QT_TRANSLATE_NOOP(
+         "glosa::DecodingPanel",
+         "No run of this many tokens may occur twice in a translation, which stops "
+         "loops such as \"the the the\" (0: off)."),
+     .formerName = "no_repeat_ngram",
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "No-repeat &n-gram:"),
+     .group = Search},
+    {.name = "repetition_penalty",
+     .member = &O::repetitionPenalty,
+     .max = kUnbounded,
+     .minExclusive = true,
+     .valueName = "R",
+     .help = "CTRL repetition penalty (1: off).",
+     .tip = QT_TRANSLATE_NOOP(
+         "glosa::DecodingPanel",
+         "CTRL repetition penalty: above 1 makes tokens already in the translation "
+         "less likely, below 1 more likely (1: off)."),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Re&petition penalty:"),
+     .step = 0.05,
+     .controlMax = 5},
+    {.name = "ngram_penalty",
+     .member = &O::ngramPenalty,
+     .max = kUnbounded,
+     .valueName = "L",
+     .help = "Subtract L per earlier occurrence of the n-gram a token completes (0: off).",
+     .tip = QT_TRANSLATE_NOOP(
+         "glosa::DecodingPanel",
+         "Soft n-gram penalty λ: subtracted from a token's score for each earlier "
+         "occurrence of the n-gram it completes, discouraging repetition without "
+         "forbidding it (0: off)."),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Soft n-gram penalty &λ:"),
+     .step = 0.1,
+     .controlMax = 10},
+    {.name = "ngram_penalty_size",
+     .member = &O::ngramPenaltySize,
+     .min = 1,
+     .max = limits::kMaxNgramSize,
+     .valueName = "N",
+     .help = "N-gram size of --ngram-penalty (1: repeated tokens).",
+     .tip = QT_TRANSLATE_NOOP(
+         "glosa::DecodingPanel",
+         "Length of the n-grams the soft n-gram penalty counts (1: repeated tokens)."),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Soft n-gram si&ze:")},
     // --- Sampling
-    {"temperature", &O::temperature, 0, kUnbounded, true, "T", "Sampling temperature (1: off)."},
-    {"top_k", &O::topK, 0, limits::kMaxTopK, false, "K", "Sample among the k best (0: off)."},
-    {"top_p", &O::topP, 0, 1, true, "P", "Nucleus sampling mass (1: off)."},
-    {"min_p", &O::minP, 0, 1, false, "M",
-     "Keep tokens with at least M x the best one's probability (0: off)."},
-    {"seed", &O::seed, 0, 0, false, "S", "Sampling seed."},
+    {.name = "temperature",
+     .member = &O::temperature,
+     .max = kUnbounded,
+     .minExclusive = true,
+     .valueName = "T",
+     .help = "Sampling temperature (1: off).",
+     .tip = QT_TRANSLATE_NOOP(
+         "glosa::DecodingPanel",
+         "Sampling temperature: below 1 picks the likely words more often, above 1 "
+         "gives rarer words more chance (1: off)."),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "&Temperature:"),
+     .group = Search,
+     .step = 0.05,
+     .controlMax = 5},
+    {.name = "top_k",
+     .member = &O::topK,
+     .max = limits::kMaxTopK,
+     .valueName = "K",
+     .help = "Sample among the k best (0: off).",
+     .tip = QT_TRANSLATE_NOOP(
+         "glosa::DecodingPanel",
+         "Samples only among the k most probable tokens of each step, which keeps "
+         "unlikely words out (0: off)."),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Top-&k:"),
+     .group = Search},
+    {.name = "top_p",
+     .member = &O::topP,
+     .max = 1,
+     .minExclusive = true,
+     .valueName = "P",
+     .help = "Nucleus sampling mass (1: off).",
+     .tip = QT_TRANSLATE_NOOP(
+         "glosa::DecodingPanel",
+         "Nucleus sampling: samples only among the most probable tokens that together "
+         "reach this probability (1: off)."),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Top-p (n&ucleus):"),
+     .group = Search,
+     .step = 0.05},
+    {.name = "min_p",
+     .member = &O::minP,
+     .max = 1,
+     .valueName = "M",
+     .help = "Keep tokens with at least M x the best one's probability (0: off).",
+     .tip = QT_TRANSLATE_NOOP(
+         "glosa::DecodingPanel",
+         "Samples only among the tokens at least this fraction as probable as the best "
+         "one (0: off)."),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Min-p (re&lative):"),
+     .step = 0.05},
+    {.name = "seed",
+     .member = &O::seed,
+     .valueName = "S",
+     .help = "Sampling seed.",
+     .tip =
+         QT_TRANSLATE_NOOP("glosa::DecodingPanel",
+                           "Seed of the random sampling: the same seed and settings give the same "
+                           "translation."),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "S&eed:"),
+     .group = Search},
     // --- Traces
-    {"trace", &O::trace, 0, 0, false, nullptr, "Record the search tree and per-step candidates."},
-    {"trace_top_n", &O::traceTopN, 1, limits::kMaxBeamSize, false, nullptr,
-     "Candidates recorded per step and stage."},
+    {.name = "trace",
+     .member = &O::trace,
+     .help = "Record the search tree and per-step candidates."},
+    {.name = "trace_top_n",
+     .member = &O::traceTopN,
+     .min = 1,
+     .max = limits::kMaxBeamSize,
+     .help = "Candidates recorded per step and stage."},
 };
-// clang-format on
+
+#undef QT_TRANSLATE_NOOP
 
 std::string dashed(std::string name)
 {
@@ -182,6 +401,11 @@ std::string DecodingField::optionName() const
 std::string DecodingField::formerOptionName() const
 {
     return formerName ? dashed(formerName) : std::string();
+}
+
+double DecodingField::controlMaximum() const
+{
+    return std::isinf(max) ? controlMax : max;
 }
 
 std::span<const DecodingField> decodingFields()

@@ -28,6 +28,10 @@ using DecodingMember =
                  LengthNormalization DecodingOptions::*, EarlyStopping DecodingOptions::*,
                  std::vector<std::int32_t> DecodingOptions::*>;
 
+// Where the GUI's decoding panel puts a setting's control: in "Search", always in view, or in
+// "Advanced", folded until the user opens it (the jargon a new user need not meet).
+enum class DecodingGroup : std::uint8_t { Search, Advanced };
+
 struct DecodingField
 {
     // The key in model.json, the history and the settings, in snake_case; the CLI option is the
@@ -44,9 +48,24 @@ struct DecodingField
     const char *valueName = nullptr;
     // One line for --help; it says which value turns the option off.
     const char *help = "";
+    // The panel's tooltip: one sentence on what the option does to the output, and which value
+    // turns it off. English here; the panel translates it (context "glosa::DecodingPanel", marked
+    // for lupdate in decodingfields.cpp), as it does `label` and `choices`.
+    const char *tip = nullptr;
     // An older spelling that is still read: settings saved and CLI scripts written before the
     // table existed keep working.
     const char *formerName = nullptr;
+
+    // The panel's control for a setting (app/gui/decodingpanel.cpp builds one per row from these).
+    // The label, with '&' before its keyboard shortcut.
+    const char *label = nullptr;
+    DecodingGroup group = DecodingGroup::Advanced;
+    // A number's spin box steps by `step`; where `max` is unbounded, the box ends at `controlMax`
+    // (the largest value worth picking by hand; a larger one from model.json still shows).
+    double step = 1;
+    double controlMax = 0;
+    // An enum's values as the panel names them, in the enum's order (empty for other kinds).
+    std::span<const char *const> choices = {};
 
     // A field a person sets: a command-line option and part of a preset. The others (token-id
     // lists, traces) are set by model packages and views.
@@ -54,6 +73,9 @@ struct DecodingField
     // "--no-repeat-ngram-size" without the dashes.
     std::string optionName() const;
     std::string formerOptionName() const;
+    // The control's range: [min, max], with `controlMax` for an unbounded max. An exclusive min
+    // is left to validate(): the control starts one step of its precision above it.
+    double controlMaximum() const;
 };
 
 std::span<const DecodingField> decodingFields();

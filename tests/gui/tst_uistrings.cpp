@@ -196,6 +196,9 @@ private slots:
         window.resize(size);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
+        // The decoding panels' folded "Advanced" sections open, so that their rows count too.
+        for (DecodingPanel *panel : window.findChildren<DecodingPanel *>())
+            panel->setAdvancedOpen(true);
         QStringList problems;
         for (int tab = 0; tab < window.tabs()->count(); ++tab) {
             window.tabs()->setCurrentIndex(tab);
