@@ -2105,6 +2105,13 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     </message>
 </context>
 <context>
+    <name>glosa::TestSets</name>
+    <message>
+        <source>%1 (bundled)</source>
+        <translation>%1 (incluido)</translation>
+    </message>
+</context>
+<context>
     <name>glosa::TranslateView</name>
     <message>
         <source>&amp;Translate</source>

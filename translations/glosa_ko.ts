@@ -2086,6 +2086,13 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     </message>
 </context>
 <context>
+    <name>glosa::TestSets</name>
+    <message>
+        <source>%1 (bundled)</source>
+        <translation>%1 (내장)</translation>
+    </message>
+</context>
+<context>
     <name>glosa::TranslateView</name>
     <message>
         <source>&amp;Translate</source>

@@ -5,6 +5,7 @@
 // composed in code ("beam 5", "5 / 5 sentences", a model's name from its model.json) escape it.
 // An English word outside a short allow-list (names of models, formats and measures) fails.
 #include "app/core/appcontext.h"
+#include "app/core/evaluation/testsets.h"
 #include "app/core/inferenceworker.h"
 #include "app/gui/compareview.h"
 #include "app/gui/decodingpanel.h"
@@ -171,6 +172,21 @@ private slots:
         for (const QString &problem : std::as_const(problems))
             qWarning().noquote() << problem;
         QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 English").arg(problems.size())));
+    }
+
+    // Names composed in the core for the GUI: the bundled test set's ("tatoeba-en-es (bundled)"
+    // in the Evaluate dialog's status and in the history).
+    void composedNamesFollowTheLanguage()
+    {
+        QVERIFY(MainWindow::setUiLanguage(QStringLiteral("ko")));
+        QString error;
+        const std::optional<engine::TestSet> set =
+            bundledTestSet(QStringLiteral("en"), QStringLiteral("es"), &error);
+        MainWindow::setUiLanguage(QStringLiteral("en"));
+        QVERIFY2(set, qPrintable(error));
+        const QString name = QString::fromStdString(set->name);
+        QVERIFY2(name.contains(QLatin1String("tatoeba")), qPrintable(name));
+        QVERIFY2(englishWords(name).isEmpty(), qPrintable(name));
     }
 
     // Item 9: at the default 1280×800 (and the commonest laptop's 1366×768), in each language, no

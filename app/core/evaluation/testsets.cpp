@@ -1,5 +1,6 @@
 #include "app/core/evaluation/testsets.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -106,9 +107,13 @@ std::optional<engine::TestSet> bundledTestSet(const QString &sourceLanguage,
         pairs << a + QLatin1Char('-') + b;
         if ((a == sourceLanguage && b == targetLanguage) ||
             (b == sourceLanguage && a == targetLanguage)) {
-            std::optional<engine::TestSet> set = parse(
-                *tsv, QFileInfo(path).completeBaseName() + QStringLiteral(" (bundled)"),
-                sourceLanguage, error);
+            std::optional<engine::TestSet> set =
+                parse(*tsv,
+                      // In the UI's language: the Evaluate dialog and the history show it (the CLI
+                      // installs no translator).
+                      QCoreApplication::translate("glosa::TestSets", "%1 (bundled)")
+                          .arg(QFileInfo(path).completeBaseName()),
+                      sourceLanguage, error);
             return set;
         }
     }
