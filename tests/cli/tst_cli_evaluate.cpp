@@ -157,11 +157,13 @@ private slots:
         const QStringList lines =
             QString::fromUtf8(list.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 1);
-        const QString expected = QStringLiteral("\tevaluation\ttransformer-en-es\t%1\t"
-                                                "transformer-en-es  BLEU %2  chrF2 %3")
-                                     .arg(tsv) // the test set's name is its path
-                                     .arg(models[0]["bleu"].toDouble(), 0, 'f', 2)
-                                     .arg(models[0]["chrf"].toDouble(), 0, 'f', 2);
+        const QString expected =
+            QStringLiteral("\tevaluation\ttransformer-en-es\t%1\t"
+                           "transformer-en-es  BLEU %2  chrF2 %3")
+                // the test set's name is its path; then every model
+                .arg(tsv + QStringLiteral(" · transformer-en-es, rnn-attention-en-es"))
+                .arg(models[0]["bleu"].toDouble(), 0, 'f', 2)
+                .arg(models[0]["chrf"].toDouble(), 0, 'f', 2);
         QVERIFY2(lines[0].contains(expected), qPrintable(lines[0]));
         // The search finds it by the second model's id; no translation goes into a TMX.
         list = glosa::test::runGlosaCli({"--history", db, "history", "search", "rnn-attention"});

@@ -211,9 +211,12 @@ private slots:
         QString error;
         const std::optional<engine::TestSet> set = readTsvTestSet(tsv, "en", &error);
         QVERIFY2(set, qPrintable(error));
-        QCOMPARE(entry->inputText, QString::fromStdString(set->name));
         QCOMPARE(entry->outputs.size(), 2);
         const StoredEvaluation stored = evaluationFromHistory(*entry);
+        // The list's line names the set and both models.
+        QCOMPARE(entry->inputText, QStringLiteral("%1 · %2, %3")
+                                       .arg(QString::fromStdString(set->name), stored.models[0].id,
+                                            stored.models[1].id));
         QCOMPARE(stored.sentences, qint64(4));
         QCOMPARE(stored.models.size(), 2);
         for (int row = 0; row < 2; ++row) {

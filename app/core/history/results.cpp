@@ -168,7 +168,13 @@ HistoryEntry evaluationHistoryEntry(const engine::TestSet &set, const QList<Mode
     const qsizetype count = std::min<qsizetype>(models.size(), qsizetype(evaluations.size()));
     HistoryEntry entry = entryFor(HistoryKind::Evaluation, models.value(0));
     const QString setName = QString::fromStdString(set.name);
-    entry.inputText = setName;
+    // What the history's list shows of it: the set and every model evaluated (the entry's model
+    // is the first, which the model filter matches; the row named only that one of six).
+    QStringList ids;
+    for (qsizetype m = 0; m < models.size(); ++m)
+        ids << models[m].id;
+    entry.inputText =
+        ids.size() < 2 ? setName : QStringLiteral("%1 · %2").arg(setName, ids.join(", "));
     std::size_t referenceCount = 0;
     for (const auto &references : set.references)
         referenceCount += references.size();
