@@ -17,7 +17,12 @@ constexpr int kMaxTile = 220;
 
 HeadGridWidget::HeadGridWidget(QWidget *parent) : QWidget(parent)
 {
-    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    // QScrollArea asks the size policy, not hasHeightForWidth(), whether the height follows the
+    // width: without it the grid got the viewport's height and the tiles' lower part was cut
+    // off, out of the scroll bar's reach (issue #31, item 10).
+    QSizePolicy policy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    policy.setHeightForWidth(true);
+    setSizePolicy(policy);
     setCursor(Qt::PointingHandCursor);
 }
 

@@ -15,6 +15,8 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -114,6 +116,27 @@ private slots:
         QCOMPARE(grid->heads(), heads);
         QCOMPARE(grid->rows(), T);
         QCOMPARE(grid->columns(), T);
+        // The grid fits its panel's width and scrolls down (issue #31, item 10): every tile and
+        // its "Head n" title lies inside the grid, which is no wider than the scroll area shows,
+        // and what is below the panel is reached by the vertical scroll bar.
+        auto *gridScroll = qobject_cast<QScrollArea *>(grid->parentWidget()->parentWidget());
+        QVERIFY(gridScroll);
+        QTRY_VERIFY(grid->height() >= grid->heightForWidth(grid->width()));
+        QVERIFY(!gridScroll->horizontalScrollBar()->isVisible());
+        QVERIFY(grid->width() <= gridScroll->viewport()->width());
+        for (int h = 0; h < heads; ++h)
+            QVERIFY2(grid->rect().contains(
+                         grid->headRect(h).adjusted(0, -grid->fontMetrics().height() - 4, 0, 0)),
+                     qPrintable(QStringLiteral("head %1 at %2,%3 %4x%5 in %6x%7")
+                                    .arg(h)
+                                    .arg(grid->headRect(h).x())
+                                    .arg(grid->headRect(h).y())
+                                    .arg(grid->headRect(h).width())
+                                    .arg(grid->headRect(h).height())
+                                    .arg(grid->width())
+                                    .arg(grid->height())));
+        QCOMPARE(gridScroll->verticalScrollBar()->isVisible(),
+                 grid->height() > gridScroll->viewport()->height());
         QTest::mouseClick(grid, Qt::LeftButton, {}, grid->headRect(1).center());
         QVERIFY(!view.allHeadsToggle()->isChecked());
         QTRY_VERIFY(view.heatmap()->isVisible());
