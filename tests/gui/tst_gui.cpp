@@ -256,6 +256,25 @@ private slots:
         }
         QVERIFY2(differ, "20 samples at T = 3 all gave greedy's translation");
 
+        // The sample's words are shaded by their probability, so that its unlikely picks show
+        // (issue #31, item 11): every word.
+        const TranslationHypothesis &sample = *sampled->result().best();
+        int shaded = 0;
+        float lowest = 1.0f;
+        for (const QTextEdit::ExtraSelection &sel : sampled->output()->extraSelections()) {
+            const int t = sampled->tokenAtPosition(sel.cursor.selectionStart());
+            QVERIFY(t >= 0 && t < sample.tokenLogProbs.size());
+            const float p = std::exp(sample.tokenLogProbs[t]);
+            QCOMPARE(sel.format.background().color(),
+                     theme::confidenceColor(sampled->palette(), p));
+            QVERIFY(!sel.format.toolTip().isEmpty()); // its probability, or where columns part
+            lowest = std::min(lowest, p);
+            ++shaded;
+        }
+        QCOMPARE(shaded, int(std::count_if(sample.tokens.begin(), sample.tokens.end(),
+                                           [](const TokenSpan &t) { return t.begin != t.end; })));
+        QVERIFY2(lowest < 0.5f, qPrintable(QString::number(lowest)));
+
         // Exactly the tokens outside the longest common subsequence are underlined.
         const TranslationHypothesis &mine = *greedy->result().best();
         const QList<int> expected = CompareView::differingTokens(mine, *sampled->result().best());
