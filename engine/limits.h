@@ -4,6 +4,7 @@
 // value; the app's own limits (documents, images) are in app/core/limits.h.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace glosa::engine::limits {
@@ -40,5 +41,9 @@ inline constexpr int kMaxNgramSize = 64;
 // target_prefix_sentence: an index, not an allocation; bounded so that the option's range is
 // finite like every other (a text of 16 million sentences is far past any input limit).
 inline constexpr int kMaxSentenceIndex = 1 << 24;
+// keep_terms: a do-not-translate list (product names, terms of art), each term matched in every
+// sentence: bounded in number and length so that the search stays linear in practice.
+inline constexpr std::size_t kMaxKeptTerms = 4096;
+inline constexpr std::size_t kMaxKeptTermBytes = 256;
 
 } // namespace glosa::engine::limits

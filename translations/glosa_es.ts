@@ -1876,6 +1876,22 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>%1 is now the default for its direction</source>
         <translation>%1 es ahora el predeterminado para su dirección</translation>
     </message>
+    <message>
+        <source>&amp;Do not translate…</source>
+        <translation>&amp;No traducir…</translation>
+    </message>
+    <message>
+        <source>Do not translate</source>
+        <translation>No traducir</translation>
+    </message>
+    <message>
+        <source>Terms that every translation copies as they are, such as product and people&apos;s names, one a line (whole words, matching case):</source>
+        <translation>Términos que toda traducción copia tal cual, como nombres de productos y de personas, uno por línea (palabras completas, con mayúsculas y minúsculas exactas):</translation>
+    </message>
+    <message>
+        <source>Terms not to translate</source>
+        <translation>Términos que no se traducen</translation>
+    </message>
 </context>
 <context>
     <name>glosa::ModelChoice</name>

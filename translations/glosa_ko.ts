@@ -1857,6 +1857,22 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>%1 is now the default for its direction</source>
         <translation>%1이(가) 이제 이 방향의 기본 모델입니다</translation>
     </message>
+    <message>
+        <source>&amp;Do not translate…</source>
+        <translation>번역하지 않을 용어(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Do not translate</source>
+        <translation>번역하지 않을 용어</translation>
+    </message>
+    <message>
+        <source>Terms that every translation copies as they are, such as product and people&apos;s names, one a line (whole words, matching case):</source>
+        <translation>모든 번역에서 그대로 복사할 용어(제품명, 인명 등), 한 줄에 하나씩(단어 전체, 대소문자 구분):</translation>
+    </message>
+    <message>
+        <source>Terms not to translate</source>
+        <translation>번역하지 않을 용어</translation>
+    </message>
 </context>
 <context>
     <name>glosa::ModelChoice</name>

@@ -4,9 +4,11 @@
 #include "app/core/pluginregistry.h"
 #include "app/core/settings.h"
 #include "engine/decoding/decodingfields.h"
+#include "engine/limits.h"
 #include "engine/translation/translationmodel.h"
 
 #include <QCommandLineParser>
+#include <QFile>
 #include <QLocale>
 
 #include <algorithm>
@@ -74,6 +76,14 @@ QList<QCommandLineOption> decodingCommandLineOptions()
             QString::fromStdString(engine::decodingFieldToText(defaults, field)));
         options << option;
     }
+    // The do-not-translate list (keep_terms, not a setting of a preset: a list of the user's).
+    options << QCommandLineOption(QStringLiteral("keep"),
+                                  QStringLiteral("Copy TERM into the translation as it is (a "
+                                                 "product or a name); repeat for more terms."),
+                                  QStringLiteral("TERM"))
+            << QCommandLineOption(QStringLiteral("keep-file"),
+                                  QStringLiteral("Terms to copy as they are, one a line (UTF-8)."),
+                                  QStringLiteral("FILE"));
     return options;
 }
 
@@ -198,6 +208,31 @@ engine::DecodingOptions decodingOptionsFromCommandLine(const QCommandLineParser 
             throw std::invalid_argument(
                 QStringLiteral("--%1 %2").arg(name, QString::fromUtf8(error.what())).toStdString());
         }
+    }
+    if (parser.isSet("keep") || parser.isSet("keep-file")) {
+        std::string terms;
+        for (const QString &term : parser.values("keep"))
+            terms += term.toStdString() + '\n';
+        if (parser.isSet("keep-file")) {
+            const QString path = parser.value("keep-file");
+            QFile file(path);
+            // Bounded: the most terms of the most bytes the engine accepts, and their lines.
+            const qint64 bound =
+                qint64(engine::limits::kMaxKeptTerms * (engine::limits::kMaxKeptTermBytes + 2));
+            if (!file.open(QIODevice::ReadOnly))
+                throw std::invalid_argument(QStringLiteral("--keep-file %1: %2")
+                                                .arg(path, file.errorString())
+                                                .toStdString());
+            if (file.size() > bound)
+                throw std::invalid_argument(QStringLiteral("--keep-file %1: %2 bytes, more than "
+                                                           "the limit of %3")
+                                                .arg(path)
+                                                .arg(file.size())
+                                                .arg(bound)
+                                                .toStdString());
+            terms += file.read(bound).toStdString();
+        }
+        engine::decodingFieldFromText(defaults, *engine::findDecodingField("keep_terms"), terms);
     }
     // A length penalty only acts under GNMT or power normalisation; asking for one asks for GNMT
     // unless the package already uses one of them (an imported MarianMT package: power).

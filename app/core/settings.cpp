@@ -35,6 +35,16 @@ engine::ComputeType computeTypeFromSettings()
     }
 }
 
+std::vector<std::string> keptTermsFromSettings()
+{
+    std::vector<std::string> terms;
+    for (const QString &term :
+         QSettings().value(QLatin1String(settingsKeys::kKeepTerms)).toStringList())
+        if (!term.trimmed().isEmpty())
+            terms.push_back(term.trimmed().toStdString());
+    return terms;
+}
+
 QVariantMap decodingOptionsToMap(const engine::DecodingOptions &options)
 {
     QVariantMap map;

@@ -35,6 +35,8 @@ inline constexpr char kAppearance[] = "ui/appearance"; // "system", "light" or "
 inline constexpr char kComputeType[] = "inference/computeType";
 inline constexpr char kConfidence[] = "translate/confidence";
 inline constexpr char kLiveTranslate[] = "translate/live";
+// The do-not-translate list (Settings ▸ Do not translate; DecodingOptions::keepTerms).
+inline constexpr char kKeepTerms[] = "translate/keepTerms";
 inline constexpr char kHistoryEnabled[] = "history/enabled"; // record new entries (default on)
 inline constexpr char kHistoryMaxEntries[] = "history/maxEntries";     // 0 = no limit
 inline constexpr char kHistoryMaxAgeDays[] = "history/maxAgeDays";     // 0 = no limit
@@ -48,6 +50,9 @@ HistoryRetention historyRetentionFromSettings();
 // The arithmetic models are loaded with (Settings ▸ Arithmetic; glosa-cli's --compute-type). A
 // value that is not one of the names is auto.
 engine::ComputeType computeTypeFromSettings();
+
+// The do-not-translate list the user keeps in Settings, for every translation the app makes.
+std::vector<std::string> keptTermsFromSettings();
 
 // Every DecodingOptions field under its engine::decodingFields() name ("beam_size", "top_p",
 // ...), as text. Fields left out of a map keep their defaults and former names are read, so old

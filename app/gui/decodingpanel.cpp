@@ -402,6 +402,7 @@ engine::DecodingOptions DecodingPanel::options() const
         o.nBest = std::min(o.nBest, o.beamSize);
     o.suppressTokens = m_modelDefaults.suppressTokens; // e.g. <pad> and <s>, never a word
     o.targetPrefix = m_modelDefaults.targetPrefix;
+    o.keepTerms = keptTermsFromSettings(); // Settings ▸ Do not translate
     return o;
 }
 

@@ -385,6 +385,8 @@ void MainWindow::createMenus()
     }
     m_historySettingsAction =
         m_settingsMenu->addAction(QString(), m_history, &HistoryView::editSettings);
+    m_keepTermsAction = m_settingsMenu->addAction(QString(), this, &MainWindow::editKeptTerms);
+    m_keepTermsAction->setObjectName(QStringLiteral("keepTermsAction"));
 
     m_helpMenu = menuBar()->addMenu(QString());
     m_modelsAction = m_helpMenu->addAction(QString(), this, &MainWindow::showModels);
@@ -432,6 +434,7 @@ void MainWindow::retranslateUi()
     m_settingsMenu->setTitle(tr("&Settings"));
     m_languageMenu->setTitle(tr("&Language"));
     m_historySettingsAction->setText(tr("&History…"));
+    m_keepTermsAction->setText(tr("&Do not translate…"));
     m_computeMenu->setTitle(tr("&Arithmetic"));
     m_appearanceMenu->setTitle(tr("A&ppearance"));
     m_appearanceActions[0]->setText(tr("As the system has it"));
@@ -742,6 +745,39 @@ void MainWindow::showModels()
     dialog.exec();
     if (reopen) // the dialog lists the catalog as it was: show it again, rescanned
         showModels();
+}
+
+void MainWindow::editKeptTerms()
+{
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Do not translate"));
+    auto *layout = new QVBoxLayout(&dialog);
+    auto *label = new QLabel(tr("Terms that every translation copies as they are, such as product "
+                                "and people's names, one a line (whole words, matching case):"),
+                             &dialog);
+    label->setWordWrap(true);
+    auto *terms = new QPlainTextEdit(&dialog);
+    terms->setObjectName(QStringLiteral("keepTerms"));
+    terms->setAccessibleName(tr("Terms not to translate"));
+    terms->setPlainText(QSettings()
+                            .value(QLatin1String(settingsKeys::kKeepTerms))
+                            .toStringList()
+                            .join(QLatin1Char('\n')));
+    label->setBuddy(terms);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    layout->addWidget(label);
+    layout->addWidget(terms, 1);
+    layout->addWidget(buttons);
+    dialog.resize(420, 320);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    QStringList list;
+    for (const QString &line : terms->toPlainText().split(QLatin1Char('\n')))
+        if (!line.trimmed().isEmpty())
+            list << line.trimmed();
+    QSettings().setValue(QLatin1String(settingsKeys::kKeepTerms), list);
 }
 
 void MainWindow::showAbout()

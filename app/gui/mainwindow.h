@@ -64,6 +64,8 @@ public slots:
     void showEvaluate();
     EvaluateDialog *evaluateDialog() const { return m_evaluate; }
     void showAbout();
+    // Settings ▸ Do not translate: the terms every translation copies as they are.
+    void editKeptTerms();
     void swapDirection();
     // File ▸ Save translation…: the Translate view's translation as a text file (the Documents
     // view exports its document).
@@ -132,6 +134,7 @@ private:
     EvaluateDialog *m_evaluate = nullptr;
     QList<QAction *> m_tabActions;
     QAction *m_historySettingsAction = nullptr;
+    QAction *m_keepTermsAction = nullptr;
     QAction *m_modelsAction = nullptr;
     QAction *m_aboutAction = nullptr;
     QAction *m_aboutQtAction = nullptr;

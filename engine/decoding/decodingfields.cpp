@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -166,6 +167,9 @@ const DecodingField kFields[] = {
      .min = -1,
      .max = limits::kMaxSentenceIndex,
      .help = "Sentence (from 0) target_prefix is forced in (-1: every sentence)."},
+    {.name = "keep_terms",
+     .member = &O::keepTerms,
+     .help = "Terms copied into the translation as they are (do not translate), one a line."},
     {.name = "no_repeat_ngram_size",
      .member = &O::noRepeatNgramSize,
      .max = limits::kMaxNgramSize,
@@ -353,6 +357,7 @@ template <typename T> std::string choices()
     return text;
 }
 template <typename T> constexpr bool isIds = std::is_same_v<T, std::vector<std::int32_t>>;
+template <typename T> constexpr bool isTerms = std::is_same_v<T, std::vector<std::string>>;
 
 // The member's type, for messages.
 template <typename T> const char *kindName()
@@ -367,6 +372,8 @@ template <typename T> const char *kindName()
         return "an integer";
     else if constexpr (isEnum<T>)
         return "a name";
+    else if constexpr (isTerms<T>)
+        return "an array of strings";
     else
         return "an array of token ids";
 }
@@ -469,6 +476,15 @@ void decodingFieldFromJson(DecodingOptions &options, const DecodingField &field,
                 if (!value.is_string())
                     wrongType(field, value.dump(), kindName<T>());
                 enumFromName(value.get<std::string>(), target);
+            } else if constexpr (isTerms<T>) {
+                T terms;
+                if (value.is_array())
+                    for (const json &term : value)
+                        if (term.is_string())
+                            terms.push_back(term.get<std::string>());
+                if (!value.is_array() || terms.size() != value.size())
+                    wrongType(field, value.dump(), kindName<T>());
+                target = std::move(terms);
             } else {
                 static_assert(isIds<T>);
                 T ids;
@@ -499,7 +515,12 @@ std::string decodingFieldToText(const DecodingOptions &options, const DecodingFi
                 return std::to_string(value);
             else if constexpr (isEnum<T>)
                 return enumName(value);
-            else {
+            else if constexpr (isTerms<T>) {
+                std::string text;
+                for (const std::string &term : value)
+                    text += (text.empty() ? "" : "\n") + term;
+                return text;
+            } else {
                 std::string text;
                 for (std::int32_t id : value) {
                     if (!text.empty())
@@ -564,6 +585,24 @@ void decodingFieldFromText(DecodingOptions &options, const DecodingField &field,
                 } catch (const std::invalid_argument &) {
                     notA(choices<T>());
                 }
+            } else if constexpr (isTerms<T>) {
+                // One a line, trimmed; blank lines are not terms.
+                T terms;
+                std::size_t start = 0;
+                while (start <= text.size()) {
+                    std::size_t end = text.find('\n', start);
+                    if (end == std::string_view::npos)
+                        end = text.size();
+                    std::string_view term = text.substr(start, end - start);
+                    while (!term.empty() && std::isspace(static_cast<unsigned char>(term.front())))
+                        term.remove_prefix(1);
+                    while (!term.empty() && std::isspace(static_cast<unsigned char>(term.back())))
+                        term.remove_suffix(1);
+                    if (!term.empty())
+                        terms.emplace_back(term);
+                    start = end + 1;
+                }
+                target = std::move(terms);
             } else {
                 T ids;
                 std::size_t start = 0;
@@ -655,6 +694,13 @@ void DecodingOptions::validate(std::int64_t vocabularySize) const
     if (static_cast<int>(targetPrefix.size()) > maxLength)
         fail("target_prefix", std::to_string(targetPrefix.size()) + " tokens",
              "longer than max_length (" + std::to_string(maxLength) + ")");
+    if (keepTerms.size() > limits::kMaxKeptTerms)
+        fail("keep_terms", std::to_string(keepTerms.size()) + " terms",
+             "more than the limit of " + std::to_string(limits::kMaxKeptTerms));
+    for (const std::string &term : keepTerms)
+        if (term.empty() || term.size() > limits::kMaxKeptTermBytes)
+            fail("keep_terms", "'" + term.substr(0, 40) + "'",
+                 "a term must have 1 to " + std::to_string(limits::kMaxKeptTermBytes) + " bytes");
     if (vocabularySize > 0) {
         auto checkIds = [&](const std::vector<std::int32_t> &ids, const char *field) {
             for (std::int32_t id : ids)

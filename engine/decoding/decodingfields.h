@@ -26,7 +26,8 @@ using DecodingMember =
     std::variant<int DecodingOptions::*, float DecodingOptions::*, std::uint64_t DecodingOptions::*,
                  bool DecodingOptions::*, SearchStrategy DecodingOptions::*,
                  LengthNormalization DecodingOptions::*, EarlyStopping DecodingOptions::*,
-                 std::vector<std::int32_t> DecodingOptions::*>;
+                 std::vector<std::int32_t> DecodingOptions::*,
+                 std::vector<std::string> DecodingOptions::*>;
 
 // Where the GUI's decoding panel puts a setting's control: in "Search", always in view, or in
 // "Advanced", folded until the user opens it (the jargon a new user need not meet).
@@ -88,8 +89,8 @@ nlohmann::json decodingFieldToJson(const DecodingOptions &options, const Decodin
 void decodingFieldFromJson(DecodingOptions &options, const DecodingField &field,
                            const nlohmann::json &value);
 // One field as text (CLI values, settings written as strings), and back: numbers in C locale,
-// enums by name, booleans true/false, token ids separated by commas. fromText throws
-// std::invalid_argument naming the field and the text.
+// enums by name, booleans true/false, token ids separated by commas, terms one a line. fromText
+// throws std::invalid_argument naming the field and the text.
 std::string decodingFieldToText(const DecodingOptions &options, const DecodingField &field);
 void decodingFieldFromText(DecodingOptions &options, const DecodingField &field,
                            std::string_view text);

@@ -97,6 +97,11 @@ struct DecodingOptions
     // (its segments: the GUI's one search tree per sentence); the other sentences are decoded
     // without it. -1 forces it in every sentence (the search itself always forces every row).
     int targetPrefixSentence = -1;
+    // A do-not-translate list: each occurrence of a term (as a whole word, case-sensitive) is a
+    // protected span (text/protectedspans.h), copied into the translation as it is, e.g. a
+    // product name the model would translate ("Apple" → "Manzana"). Only models with placeholders
+    // protect spans; the others report the terms they lost as missing spans. Empty: none.
+    std::vector<std::string> keepTerms;
     // No n-gram of this size may occur twice in a hypothesis (Paulus et al. 2017, "A Deep
     // Reinforced Model for Abstractive Summarization"; CTranslate2's no_repeat_ngram_size).
     // 0 disables it.

@@ -3,7 +3,10 @@
 #include <unicode/uregex.h>
 #include <unicode/utext.h>
 
+#include <algorithm>
 #include <array>
+#include <cctype>
+#include <iterator>
 #include <stdexcept>
 
 namespace glosa::engine {
@@ -174,6 +177,62 @@ std::vector<ProtectedSpan> SpanProtector::find(std::string_view text) const
         return spans;
     check(status, "matching");
     return spans;
+}
+
+namespace {
+// A term is a whole word: no letter or digit (nor a byte of a multi-byte character) touches it.
+bool wordByte(unsigned char c)
+{
+    return c >= 0x80 || std::isalnum(c) || c == '_';
+}
+} // namespace
+
+std::vector<ProtectedSpan> SpanProtector::find(std::string_view text,
+                                               const std::vector<std::string> &terms) const
+{
+    std::vector<ProtectedSpan> spans = find(text);
+    if (terms.empty())
+        return spans;
+    // Every occurrence of every term; then, left to right, the longest one that does not overlap
+    // one already kept.
+    std::vector<TextSpan> found;
+    for (const std::string &term : terms) {
+        if (term.empty())
+            continue;
+        for (std::size_t at = text.find(term); at != std::string_view::npos;
+             at = text.find(term, at + 1)) {
+            const std::size_t end = at + term.size();
+            const bool startsWord = !wordByte(static_cast<unsigned char>(term.front())) ||
+                                    at == 0 || !wordByte(static_cast<unsigned char>(text[at - 1]));
+            const bool endsWord = !wordByte(static_cast<unsigned char>(term.back())) ||
+                                  end == text.size() ||
+                                  !wordByte(static_cast<unsigned char>(text[end]));
+            if (startsWord && endsWord)
+                found.push_back({at, end});
+        }
+    }
+    std::sort(found.begin(), found.end(), [](const TextSpan &a, const TextSpan &b) {
+        return a.begin != b.begin ? a.begin < b.begin : a.size() > b.size();
+    });
+    std::vector<ProtectedSpan> merged;
+    std::size_t keptEnd = 0;
+    for (const TextSpan &term : found) {
+        if (term.begin < keptEnd)
+            continue;
+        merged.push_back({term, "term"});
+        keptEnd = term.end;
+    }
+    // The rules' spans that no term overlaps, in order.
+    for (ProtectedSpan &span : spans) {
+        const auto after = std::lower_bound(
+            merged.begin(), merged.end(), span.bytes.end,
+            [](const ProtectedSpan &t, std::size_t end) { return t.bytes.begin < end; });
+        const bool overlaps = after != merged.begin() && std::prev(after)->kind == "term" &&
+                              std::prev(after)->bytes.end > span.bytes.begin;
+        if (!overlaps)
+            merged.insert(after, std::move(span));
+    }
+    return merged;
 }
 
 std::string placeholderText(int k)

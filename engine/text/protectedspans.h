@@ -29,7 +29,8 @@ namespace glosa::engine {
 struct ProtectedSpan
 {
     TextSpan bytes;   // UTF-8 byte offsets in the text given to find()
-    // "private", "url", "email", "code", "tag", "placeholder", "emoji", "number", "symbol"
+    // "private", "url", "email", "code", "tag", "placeholder", "emoji", "number", "symbol", or
+    // "term" (one of the caller's terms)
     std::string kind;
 };
 
@@ -43,6 +44,11 @@ public:
 
     // The spans of `text`, left to right, not overlapping. `text` must be valid UTF-8.
     std::vector<ProtectedSpan> find(std::string_view text) const;
+    // The same, and every occurrence of one of `terms` (a do-not-translate list,
+    // DecodingOptions::keepTerms) as a whole word, case-sensitive: where a term and a rule's span
+    // overlap the term wins, and of two terms at one place the longer.
+    std::vector<ProtectedSpan> find(std::string_view text,
+                                    const std::vector<std::string> &terms) const;
 
 private:
     struct Pattern;

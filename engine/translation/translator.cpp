@@ -210,8 +210,9 @@ TranslationResult Translator::translate(std::string_view text, const DecodingOpt
     std::vector<PendingSegment> pending;
     for (const TextSpan sentence : splitter.split(text)) {
         const std::vector<ProtectedSpan> spans =
-            placeholders ? m_protector->find(text.substr(sentence.begin, sentence.size()))
-                         : std::vector<ProtectedSpan>();
+            placeholders
+                ? m_protector->find(text.substr(sentence.begin, sentence.size()), options.keepTerms)
+                : std::vector<ProtectedSpan>();
         for (const Unit &unit : protectionUnits(text, sentence, spans, placeholders)) {
             std::vector<Token> tokens = encodeUnit(sourceTokenizer, text, unit);
             for (Token &token : tokens) {
@@ -295,7 +296,7 @@ TranslationResult Translator::translate(std::string_view text, const DecodingOpt
                                  segment.protectedSpans, true));
             if (placeholders == 0 && !segment.texts.empty()) {
                 const std::string_view read = text.substr(segment.source.begin, segment.source.size());
-                for (const ProtectedSpan &span : m_protector->find(read)) {
+                for (const ProtectedSpan &span : m_protector->find(read, options.keepTerms)) {
                     const std::string_view spanText = read.substr(span.bytes.begin, span.bytes.size());
                     if (segment.texts.front().find(spanText) == std::string::npos)
                         segment.missingSpans.emplace_back(spanText);

@@ -544,6 +544,36 @@ private slots:
         QVERIFY2(missing.err.contains("no.txt"), missing.err);
     }
 
+    // The do-not-translate list (issue #31, item 14): --keep TERM and --keep-file FILE, on the
+    // bundled general RNN, which reads "an Apple phone" as "un teléfono de teléfono".
+    void keptTermsAreCopied()
+    {
+        const QString bundled = QStringLiteral(GLOSA_SOURCE_DIR "/resources/models");
+        const QByteArray text = "I bought an Apple phone and a Windows laptop.\n";
+        const QStringList translate = {"translate", "--model", "rnn-general-en-es"};
+        const auto run = [&](const QStringList &args) {
+            return glosa::test::runGlosaCli(translate + args,
+                                            {{QStringLiteral("GLOSA_MODEL_PATH"), bundled}}, text);
+        };
+        const glosa::test::CliRun plain = run({});
+        QCOMPARE(plain.exitCode, 0);
+        QVERIFY2(!plain.out.contains("Apple") || !plain.out.contains("Windows"), plain.out);
+        QTemporaryDir dir;
+        const QString list = dir.filePath(QStringLiteral("keep.txt"));
+        QFile file(list);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("Windows\n\n");
+        file.close();
+        const glosa::test::CliRun kept = run({"--keep", "Apple", "--keep-file", list});
+        QCOMPARE(kept.exitCode, 0);
+        QVERIFY2(kept.out.contains("Apple") && kept.out.contains("Windows"), kept.out);
+        const glosa::test::CliRun missing =
+            run({"--keep-file", dir.filePath(QStringLiteral("no.txt"))});
+        QCOMPARE(missing.exitCode, 2);
+        QVERIFY2(missing.err.contains("--keep-file") && missing.err.contains("no.txt"),
+                 missing.err);
+    }
+
     // A photo given as a file, redirected or piped: one clear error naming it binary, with no raw
     // bytes of it, and nothing translated.
     void binaryInputGetsOneClearError()

@@ -37,6 +37,7 @@ const std::map<std::string, std::string> kNonDefault = {
     {"suppress_tokens", "0,3"},
     {"target_prefix", "7"},
     {"target_prefix_sentence", "2"},
+    {"keep_terms", "Glosa Pro\nOS/2"},
     {"no_repeat_ngram_size", "3"},
     {"repetition_penalty", "1.2"},
     {"ngram_penalty", "0.5"},

@@ -151,6 +151,48 @@ private slots:
 
     void initTestCase() { runtime::setNumThreads(1); }
 
+    // A do-not-translate list (issue #31, item 14): whole words only, the longer of two terms at
+    // one place, and a term wins over a rule's span it overlaps.
+    void keptTermsAreSpans()
+    {
+        const SpanProtector protector;
+        const std::vector<std::string> terms = {"Glosa", "Glosa Pro", "OS 2"};
+        const std::string text = "Glosa Pro and Glosas run on OS 2, not on Glosa.";
+        std::vector<std::string> found;
+        for (const ProtectedSpan &s : protector.find(text, terms))
+            found.push_back(s.kind + ":" + text.substr(s.bytes.begin, s.bytes.size()));
+        // "OS 2" holds the number 2, which alone would be a number span.
+        QCOMPARE(found, (std::vector<std::string>{"term:Glosa Pro", "term:OS 2", "term:Glosa"}));
+        QCOMPARE(protector.find("2 and 3", {}).size(), std::size_t(2));
+        QCOMPARE(protector.find("2 and 3", {"and"}).size(), std::size_t(3));
+    }
+
+    // A bundled model translates the names (the general RNN: "un teléfono de teléfono y un
+    // ordenador de Windows"); kept, they come through in every bundled en→es model.
+    void keptTermsComeThroughTranslation()
+    {
+        int changed = 0;
+        QString error;
+        const auto models = glosa::test::bundledPlaceholderModels(&error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        for (const auto &[id, language, model] : models) {
+            if (language != "en")
+                continue;
+            Translator translator(model);
+            DecodingOptions options = model->defaultDecodingOptions();
+            const std::string text = "I bought an Apple phone and a Windows laptop.";
+            const std::string plain = translator.translate(text, options).text;
+            options.keepTerms = {"Apple", "Windows"};
+            const TranslationResult kept = translator.translate(text, options);
+            qInfo("%s: '%s' / kept: '%s'", qPrintable(id), plain.c_str(), kept.text.c_str());
+            QVERIFY2(kept.text.find("Apple") != std::string::npos, kept.text.c_str());
+            QVERIFY2(kept.text.find("Windows") != std::string::npos, kept.text.c_str());
+            changed += plain.find("Apple") == std::string::npos ||
+                       plain.find("Windows") == std::string::npos;
+        }
+        QVERIFY(changed > 0); // else the list changed nothing here
+    }
+
     void translatorProtects_data()
     {
         QTest::addColumn<std::string>("text");

@@ -12,6 +12,7 @@
 #include "app/core/settings.h"
 #include "app/gui/captionview.h"
 #include "app/gui/compareview.h"
+#include "app/gui/decodingpanel.h"
 #include "app/gui/documentsview.h"
 #include "app/gui/guiutil.h"
 #include "app/gui/heatmapwidget.h"
@@ -25,6 +26,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QDialog>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -41,6 +43,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBlock>
+#include <QTimer>
 
 using namespace glosa;
 
@@ -402,6 +405,44 @@ private slots:
         QVERIFY(
             !view.saveTranslation(dir.filePath(QStringLiteral("no/such/folder/x.txt")), &error));
         QVERIFY(error.contains(QStringLiteral("x.txt")));
+    }
+
+    // Item 14: Settings ▸ Do not translate. The terms go into every translation the app makes,
+    // copied as they are: the general RNN reads "an Apple phone" as "un teléfono de teléfono".
+    void doNotTranslateListKeepsTerms()
+    {
+        auto context = makeContext();
+        MainWindow window(*context);
+        auto *action = window.findChild<QAction *>(QStringLiteral("keepTermsAction"));
+        QVERIFY(action);
+        bool filled = false;
+        QTimer::singleShot(0, &window, [&] {
+            auto *dialog = qobject_cast<QDialog *>(QApplication::activeModalWidget());
+            auto *terms = dialog ? dialog->findChild<QPlainTextEdit *>("keepTerms") : nullptr;
+            if (!terms)
+                return;
+            terms->setPlainText(QStringLiteral("Apple\n\n  Windows \n"));
+            filled = true;
+            dialog->accept();
+        });
+        action->trigger();
+        QVERIFY(filled);
+        QCOMPARE(QSettings().value(QLatin1String(settingsKeys::kKeepTerms)).toStringList(),
+                 QStringList({"Apple", "Windows"}));
+        TranslateView *view = window.translateView();
+        QCOMPARE(view->decodingPanel()->options().keepTerms,
+                 (std::vector<std::string>{"Apple", "Windows"}));
+        view->setLiveTranslate(false);
+        QVERIFY(context->chooseModel(QStringLiteral("rnn-general-en-es")));
+        QVERIFY(waitLoaded(*context, QStringLiteral("rnn-general-en-es")));
+        QSignalSpy shown(view, &TranslateView::translationShown);
+        view->setSourceText(QStringLiteral("I bought an Apple phone and a Windows laptop."));
+        view->translateNow();
+        QVERIFY(shown.wait(kTimeoutMs));
+        const QString target = view->targetEditor()->toPlainText();
+        QVERIFY2(target.contains(QLatin1String("Apple")) &&
+                     target.contains(QLatin1String("Windows")),
+                 qPrintable(target));
     }
 
     // Item 14: Settings ▸ Appearance, for desktops whose dark theme Qt does not see.

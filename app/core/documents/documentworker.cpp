@@ -185,6 +185,7 @@ public:
             if (quality == DocumentWorker::Quality::Best)
                 options = m_translator->model().defaultDecodingOptions();
             options.nBest = 1;
+            options.keepTerms = keptTermsFromSettings();
             DocumentTranslator documents(*m_translator);
             m_document->countSentences(documents); // "done / total" over the whole file
             QList<TranslatedParagraph> fresh;
