@@ -11,6 +11,7 @@
 #include "app/core/history/recorder.h"
 #include "app/core/modelcatalog.h"
 #include "app/core/pluginregistry.h"
+#include "app/core/settings.h"
 #include "app/gui/documentsview.h"
 
 #include <QApplication>
@@ -24,6 +25,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollBar>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTextBlock>
@@ -392,6 +394,38 @@ private slots:
         QTest::newRow("empty") << "empty.txt"
                                << "is empty";
     }
+    // Settings ▸ Do not translate reaches documents too (issue #31, item 14): through the general
+    // RNN, which reads "an Apple phone" as "un teléfono de teléfono", the names come out as they
+    // are.
+    void keptTermsReachDocuments()
+    {
+        const std::optional<ModelInfo> rnn =
+            m_context->catalog().find(QStringLiteral("rnn-general-en-es"));
+        QVERIFY(rnn && rnn->isValid());
+        const QString path = m_dir.filePath(QStringLiteral("kept.md"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("# Shopping\n\nI bought an Apple phone and a Windows laptop.\n");
+        file.close();
+        QSettings().setValue(QLatin1String(settingsKeys::kKeepTerms),
+                             QStringList{QStringLiteral("Apple"), QStringLiteral("Windows")});
+        DocumentsView view(*m_context);
+        QVERIFY(m_context->chooseModel(rnn->id));
+        QSignalSpy opened(&view, &DocumentsView::opened);
+        view.openDocument(path);
+        QVERIFY(opened.wait(20000));
+        QTRY_VERIFY(!view.worker()->isBusy());
+        QSignalSpy finished(&view, &DocumentsView::finished);
+        view.translateDocument();
+        QVERIFY(finished.wait(120000));
+        QSettings().remove(QLatin1String(settingsKeys::kKeepTerms));
+        QVERIFY(m_context->chooseModel(m_info.id));
+        const QString target = view.targetPane()->toPlainText();
+        QVERIFY2(target.contains(QLatin1String("Apple")) &&
+                     target.contains(QLatin1String("Windows")),
+                 qPrintable(target));
+    }
+
     void brokenDocumentsSayWhy()
     {
         QFETCH(QString, name);
