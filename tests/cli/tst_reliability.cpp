@@ -843,7 +843,101 @@ private slots:
         QVERIFY2(latin1.encoding != QLatin1String("UTF-8"), qPrintable(latin1.encoding));
         QCOMPARE(QString::fromUtf8(latin1.segments[0].text),
                  QStringLiteral("Señor García está aquí."));
-        QVERIFY(latin1.notices.isEmpty());
+        QCOMPARE(latin1.notices.size(), 1); // which encoding it was read as
+        QVERIFY2(latin1.notices.first().startsWith(QStringLiteral("l.txt is not UTF-8: read as ")),
+                 qPrintable(latin1.notices.first()));
+    }
+
+    // Item 11: text in GB18030, Big5, Shift_JIS, EUC-JP and EUC-KR is detected (ICU's charset
+    // detector, multi-byte encodings only above a confidence threshold) and read as what it is;
+    // a notice names the encoding assumed; the output is UTF-8 unless --output-encoding input.
+    // Before: GB18030, Big5 and EUC-KR were read as ISO-8859-1 (mojibake, and the model's
+    // output written back in Latin-1), Shift_JIS was refused as "not UTF-8 text".
+    void legacyMultiByteEncodingsAreDetected_data()
+    {
+        QTest::addColumn<QString>("encoding");
+        QTest::addColumn<QString>("text");
+        const QString chinese = QStringLiteral("猫在睡觉。这是一个关于中国文化的简短文件，我们用它来测"
+                                               "试编码检测。我们的朋友都在家里吃饭。");
+        QTest::newRow("GB18030") << "GB18030" << chinese;
+        QTest::newRow("Big5") << "Big5"
+                              << QStringLiteral("貓在睡覺。這是一個關於中國文化的簡短文件，我們用"
+                                                "它來測試編碼檢測。我們的朋友都在家裡吃飯。");
+        const QString japanese = QStringLiteral("猫が寝ています。これは日本語のテキストです。私たち"
+                                                "の友達はみんな家でご飯を食べています。");
+        QTest::newRow("Shift_JIS") << "Shift_JIS" << japanese;
+        QTest::newRow("EUC-JP") << "EUC-JP" << japanese;
+        QTest::newRow("EUC-KR") << "EUC-KR"
+                                << QStringLiteral("고양이가 잠을 자요. 이것은 한국어 텍스트입니다. "
+                                                  "우리 친구들은 모두 집에서 밥을 먹어요.");
+    }
+    void legacyMultiByteEncodingsAreDetected()
+    {
+        QFETCH(QString, encoding);
+        QFETCH(QString, text);
+        const QString paragraphs = QStringLiteral("The cat sleeps.\n\n") + text + QLatin1Char('\n');
+        const std::optional<QByteArray> bytes =
+            glosa::documents::encodeText(paragraphs.toUtf8(), encoding);
+        QVERIFY(bytes);
+        const glosa::documents::Document doc =
+            glosa::documents::parseDocument(*bytes, QStringLiteral("txt"), QStringLiteral("c.txt"));
+        QCOMPARE(doc.encoding, encoding);
+        QCOMPARE(doc.segments.size(), std::size_t(2));
+        QCOMPARE(QString::fromUtf8(doc.segments[1].text), text);
+        QCOMPARE(doc.notices.size(), 1);
+        QVERIFY2(doc.notices.first().startsWith(
+                     QStringLiteral("c.txt is not UTF-8: read as %1, the most likely encoding "
+                                    "(ICU's charset detector: confidence ")
+                         .arg(encoding)),
+                 qPrintable(doc.notices.first()));
+
+        // Through glosa-cli: the notice, then UTF-8 out; --output-encoding input writes the
+        // input's encoding where every character fits.
+        QTemporaryDir dir;
+        const QString input = dir.filePath(QStringLiteral("c.txt"));
+        const QString output = dir.filePath(QStringLiteral("o.txt"));
+        QVERIFY(writeAll(input, *bytes));
+        auto run = cli({"translate-doc", "--quiet", "--model", "toy-en-es", input, "-o", output});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.err.contains("notice: " + QFile::encodeName(input) +
+                                  " is not UTF-8: read as " + encoding.toLatin1()),
+                 run.err);
+        QVERIFY2(run.err.contains(QFile::encodeName(output) + " is written in UTF-8"), run.err);
+        const QByteArray utf8 = readAll(output);
+        QVERIFY2(QString::fromUtf8(utf8).toUtf8() == utf8, utf8);
+        QVERIFY2(utf8.contains("gato duerme."), utf8);
+        run = cli({"translate-doc", "--quiet", "--model", "toy-en-es", input, "-o", output,
+                   "--output-encoding", "input"});
+        QCOMPARE(run.exitCode, 0);
+        // The toy model writes what it does not know as U+2047 (⁇), which GB18030 has and
+        // Big5 does not, for example.
+        if (const auto encoded = glosa::documents::encodeText(utf8, encoding)) {
+            QCOMPARE(readAll(output), *encoded);
+            QVERIFY2(run.err.contains(" is written in " + encoding.toLatin1() + ", as the input"),
+                     run.err);
+        } else {
+            QCOMPARE(readAll(output), utf8);
+            QVERIFY2(run.err.contains(" is written in UTF-8: the translation has characters "
+                                      "that " +
+                                      encoding.toLatin1() + " does not have"),
+                     run.err);
+        }
+    }
+
+    // Latin-1 prose that happens to pair up into valid GB18030 / Big5 characters ("ño", "ía")
+    // stays Latin-1: the multi-byte matches are under the confidence threshold.
+    void latin1IsNotTakenForAMultiByteEncoding()
+    {
+        const QByteArray latin1 = QStringLiteral("La canci\u00f3n del ni\u00f1o peque\u00f1o "
+                                                 "est\u00e1 aqu\u00ed; Se\u00f1or Garc\u00eda "
+                                                 "lleg\u00f3 r\u00e1pido.\n")
+                                      .toLatin1()
+                                      .repeated(20);
+        int confidence = 0;
+        const QString encoding = glosa::documents::detectEncoding(latin1, false, &confidence);
+        QVERIFY2(encoding == QLatin1String("ISO-8859-1") ||
+                     encoding == QLatin1String("windows-1252"),
+                 qPrintable(encoding));
     }
 
     // Item 11: UTF-16 without a byte-order mark is text, not "binary data", and is written back

@@ -143,7 +143,7 @@ QByteArray plainText(const Document &document)
     return out + "\n";
 }
 
-QString writeDocument(const Document &document, const QString &path)
+QString writeDocument(const Document &document, const QString &path, const QString &encoding)
 {
     const QString format = formatForPath(path);
     const DocumentFormat *row = findFormat(document.format);
@@ -158,18 +158,16 @@ QString writeDocument(const Document &document, const QString &path)
                                      suffixList(writableFormats(document.format),
                                                 QStringLiteral(", "), QStringLiteral(" or "))));
     QByteArray bytes = way->write(document);
-    // Text in the file's own encoding, as long as every character of the translation has one.
-    // Only .txt, .srt and .md are read in other encodings, and they are written as themselves or
-    // as .txt.
-    QString encoding = QStringLiteral("UTF-8");
-    if (const std::optional<QByteArray> encoded = encodeText(bytes, document.encoding)) {
+    // Text in the encoding asked for, as long as every character of the translation has one.
+    QString written = QStringLiteral("UTF-8");
+    if (const std::optional<QByteArray> encoded = encodeText(bytes, encoding)) {
         bytes = *encoded;
-        encoding = document.encoding;
+        written = encoding.isEmpty() ? written : encoding;
     }
     QString error;
     if (!saveFile(path, bytes, &error))
         throw DocumentError(error);
-    return encoding;
+    return written;
 }
 
 QStringList writableFormats(const QString &format)
