@@ -33,6 +33,7 @@
 #include <csignal>
 #include <optional>
 
+#include <grp.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -800,6 +801,85 @@ private slots:
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.size() < 1000, run.err.left(300));
         QVERIFY2(run.err.contains("(100000 characters)"), run.err.left(300));
+    }
+
+    // Item 12: a history that cannot be written (a read-only folder, a chmod 444 file) is still
+    // listed, searched, shown and exported, and nothing is left beside it; a write says what is
+    // read-only and leaves nothing either. Before: a read-only folder made every history command
+    // "Cannot open the history file ... for writing" (SQLite could not create the -shm), and a
+    // 0444 file was read but left 0444 -wal and -shm files behind (and a write said "for
+    // writing" after leaving them too). Root writes anything, so as root glosa-cli runs as
+    // nobody (65534), the owner of the files.
+    void readOnlyHistoryIsReadAndLeftAlone_data()
+    {
+        QTest::addColumn<bool>("readOnlyFolder");
+        QTest::addColumn<QByteArray>("refusal"); // what a write says
+        QTest::newRow("folder 0555") << true << QByteArray("its folder");
+        QTest::newRow("file 0444") << false << QByteArray("the file cannot be written");
+    }
+    void readOnlyHistoryIsReadAndLeftAlone()
+    {
+        QFETCH(bool, readOnlyFolder);
+        QFETCH(QByteArray, refusal);
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("history"));
+        const QString path = folder + QStringLiteral("/h.sqlite");
+        {
+            glosa::HistoryStore store;
+            store.open(path);
+            for (const char *text : {"the cat sleeps", "the dog runs", "the cat eats"})
+                store.addEntry(glosa::test::makeTranslation(QString::fromLatin1(text),
+                                                            {QStringLiteral("x")}));
+        } // closed: the -wal checkpointed and removed
+        const uid_t nobody = 65534;
+        const bool root = ::geteuid() == 0;
+        if (root) { // nobody must reach the files, and own them
+            QVERIFY(::chmod(QFile::encodeName(dir.path()).constData(), 0755) == 0);
+            for (const QString &p : {folder, path})
+                QVERIFY(::chown(QFile::encodeName(p).constData(), nobody, nobody) == 0);
+        }
+        QVERIFY(::chmod(QFile::encodeName(readOnlyFolder ? folder : path).constData(),
+                        readOnlyFolder ? 0555 : 0444) == 0);
+        const auto run = [&](const QStringList &args) {
+            QProcess process;
+            glosa::test::prepareGlosaCli(process, toyEnvironment());
+            if (root)
+                process.setChildProcessModifier([] {
+                    if (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 ||
+                        ::setuid(65534) != 0)
+                        ::_exit(99);
+                });
+            process.setArguments(QStringList{"--history", path} + args);
+            process.start();
+            process.write("the cat sleeps\n"); // what translate reads
+            process.closeWriteChannel();
+            process.waitForFinished(60000);
+            return std::pair{process.exitCode(), process.readAllStandardOutput() +
+                                                     process.readAllStandardError()};
+        };
+        const auto besideIt = [&] {
+            return QDir(folder).entryList(QDir::Files | QDir::Hidden | QDir::System);
+        };
+        for (const QStringList &args :
+             {QStringList{"history", "list"}, QStringList{"history", "search", "cat"},
+              QStringList{"history", "show", "2"},
+              QStringList{"history", "export", "--format", "jsonl"}}) {
+            const auto [code, output] = run(args);
+            QVERIFY2(code == 0, qPrintable(args.join(' ') + ": " + output));
+            QVERIFY2(output.contains("the dog runs") || output.contains("the [cat]"), output);
+            QCOMPARE(besideIt(), QStringList{QStringLiteral("h.sqlite")});
+        }
+        for (const QStringList &args :
+             {QStringList{"history", "star", "1"},
+              QStringList{"translate", "--model", "toy-en-es", "--save-history"}}) {
+            const auto [code, output] = run(args);
+            QVERIFY2(code == 1, qPrintable(args.join(' ') + ": " + output));
+            QVERIFY2(output.contains("Cannot write to the history file " + QFile::encodeName(path) +
+                                     ": " + refusal),
+                     output);
+            QCOMPARE(besideIt(), QStringList{QStringLiteral("h.sqlite")});
+        }
+        ::chmod(QFile::encodeName(folder).constData(), 0755); // for QTemporaryDir to remove it
     }
 
     // Item 11: a UTF-8 file with one stray byte stays UTF-8, the byte becomes U+FFFD and a
