@@ -19,6 +19,7 @@
 // Chunks, progress and cancellation: app/core/documents/chunkedtranslation.h, as in the GUI.
 #include "app/cli/help.h"
 
+#include "app/cli/bytenames.h"
 #include "app/cli/modeloptions.h"
 #include "app/core/documents/chunkedtranslation.h"
 #include "app/core/documents/documenttranslator.h"
@@ -274,6 +275,12 @@ int runTranslateDocCommand(const QStringList &args, const CommandIo &io)
         return 2;
     }
 
+    // A name that is not UTF-8 is opened through a link (bytenames.h): no name can be made
+    // beside it.
+    if (defaultOutput && ByteNames::isLink(input)) {
+        err << name << input << ": the name is not UTF-8; name the output with -o OUT\n";
+        return 2;
+    }
     if (isSameFile(input, output)) {
         err << name << output << " is the input document itself; write the translation to "
             << "another file\n";

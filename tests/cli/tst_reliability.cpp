@@ -33,6 +33,7 @@
 #include <csignal>
 #include <optional>
 
+#include <fcntl.h>
 #include <grp.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -880,6 +881,61 @@ private slots:
             QCOMPARE(besideIt(), QStringList{QStringLiteral("h.sqlite")});
         }
         ::chmod(QFile::encodeName(folder).constData(), 0755); // for QTemporaryDir to remove it
+    }
+
+    // Item 12: a file whose name is not UTF-8 (Latin-1 "café.txt") is opened by its bytes, and
+    // a name is printed escaped ("caf\xe9.txt"). Before: Qt decoded the argument to "caf�.txt",
+    // "cannot open caf�.txt: No such file or directory". The raw bytes go through sh's printf:
+    // QProcess encodes every argument as UTF-8.
+    void nonUtf8FileNamesAreOpenedByTheirBytes()
+    {
+        QTemporaryDir dir;
+        const QByteArray folder = QFile::encodeName(dir.path());
+        {
+            QFile file;
+            const int fd = ::open(folder + "/caf\xe9.txt", O_WRONLY | O_CREAT | O_EXCL, 0644);
+            QVERIFY(fd >= 0);
+            QVERIFY(file.open(fd, QIODevice::WriteOnly, QFileDevice::AutoCloseHandle));
+            QVERIFY(file.write("The cat sleeps.\n") > 0);
+        }
+        const auto links = [] {
+            return QDir::temp().entryList({QStringLiteral("glosa-names-*")}, QDir::Dirs);
+        };
+        const QStringList before = links();
+        const auto run = [&](const QString &arguments) {
+            QProcess process;
+            glosa::test::prepareGlosaCli(process, toyEnvironment());
+            process.setWorkingDirectory(dir.path());
+            process.setProgram(QStringLiteral("/bin/sh"));
+            process.setArguments({QStringLiteral("-c"), QStringLiteral("exec \"$0\" ") + arguments,
+                                  QStringLiteral(GLOSA_BINARY_DIR "/bin/glosa-cli")});
+            process.start();
+            process.closeWriteChannel();
+            process.waitForFinished(60000);
+            return std::tuple{process.exitCode(), process.readAllStandardOutput(),
+                              process.readAllStandardError()};
+        };
+        const QString name = QStringLiteral("\"$(printf 'caf\\351.txt')\"");
+        auto [code, out, err] =
+            run(QStringLiteral("translate-doc --quiet --model toy-en-es %1 -o out.txt").arg(name));
+        QVERIFY2(code == 0, err);
+        QVERIFY2(readAll(dir.filePath(QStringLiteral("out.txt"))).contains("gato duerme"),
+                 readAll(dir.filePath(QStringLiteral("out.txt"))));
+        std::tie(code, out, err) = run(QStringLiteral("translate --model toy-en-es %1").arg(name));
+        QVERIFY2(code == 0, err);
+        QVERIFY2(out.contains("gato duerme"), out);
+        // Without -o, OUT would be named beside IN: not in a name that is not UTF-8.
+        std::tie(code, out, err) = run(QStringLiteral("translate-doc --model toy-en-es %1").arg(name));
+        QCOMPARE(code, 2);
+        QVERIFY2(err.contains("caf\\xe9.txt: the name is not UTF-8; name the output with -o OUT"),
+                 err);
+        // A missing one is named escaped, not with U+FFFD.
+        std::tie(code, out, err) = run(QStringLiteral("translate-doc --model toy-en-es "
+                                                      "\"$(printf 'nope\\351.txt')\" -o x.txt"));
+        QCOMPARE(code, 1);
+        QVERIFY2(err.contains("cannot open nope\\xe9.txt: No such file or directory"), err);
+        QCOMPARE(links(), before); // the links made for it are gone
+        ::unlink(folder + "/caf\xe9.txt"); // a name QTemporaryDir cannot remove
     }
 
     // Item 11: a UTF-8 file with one stray byte stays UTF-8, the byte becomes U+FFFD and a
