@@ -781,6 +781,18 @@ private slots:
                            QDir::tempPath() + QLatin1Char('/') + QString(300, QLatin1Char('x')) +
                                QStringLiteral(".txt")}
             << 1 << "File name too long";
+        // "Cannot open the history file ... for writing." before.
+        QTest::newRow("a --history name over 255 bytes")
+            << QStringList{"--history",
+                           QDir::tempPath() + QLatin1Char('/') + QString(300, QLatin1Char('h')) +
+                               QStringLiteral(".sqlite"),
+                           "history", "list"}
+            << 1 << ".sqlite: File name too long.";
+        // "folder does not exist" before.
+        QTest::newRow("models import of a name over 255 bytes")
+            << QStringList{"models", "import",
+                           QDir::tempPath() + QLatin1Char('/') + QString(300, QLatin1Char('m'))}
+            << 1 << "mmm: File name too long";
     }
     void messagesSayWhatIsWrong()
     {

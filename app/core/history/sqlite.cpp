@@ -94,9 +94,14 @@ HistoryError makeError(sqlite3 *db, int rc, const QString &path, const char *wha
     case SQLITE_PERM:
     case SQLITE_READONLY:
     case SQLITE_AUTH:
+        // The system's reason when there is one: a name over 255 bytes is "File name too long",
+        // not a matter of permissions.
         return HistoryError(
             HistoryError::Code::CannotOpen,
-            QStringLiteral("Cannot open the history file %1 for writing.").arg(path), details, rc);
+            sysErrno ? QStringLiteral("Cannot open the history file %1: %2.")
+                           .arg(path, QString::fromLocal8Bit(std::strerror(sysErrno)))
+                     : QStringLiteral("Cannot open the history file %1 for writing.").arg(path),
+            details, rc);
     default:
         return HistoryError(HistoryError::Code::Internal,
                             QStringLiteral("The history failed unexpectedly."), details, rc);
