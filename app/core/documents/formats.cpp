@@ -83,7 +83,9 @@ Document parseDocument(const QByteArray &bytes, const QString &format, const QSt
     if (!row || !row->parse)
         throw DocumentError(QStringLiteral("%1: unsupported format '%2' (supported: %3)")
                                 .arg(label, format, supportedFormats().join(QStringLiteral(", "))));
-    return row->parse(bytes, label);
+    Document document = row->parse(bytes, label);
+    noteOverlongRuns(document, label);
+    return document;
 }
 
 Document readDocument(const QString &path, const std::atomic<bool> *cancelled)
@@ -94,8 +96,11 @@ Document readDocument(const QString &path, const std::atomic<bool> *cancelled)
                                 .arg(path, QFileInfo(path).suffix(),
                                      supportedFormats().join(QStringLiteral(", "))));
     requireRegularFile(path);
-    if (row->readFile)
-        return row->readFile(path, cancelled);
+    if (row->readFile) {
+        Document document = row->readFile(path, cancelled);
+        noteOverlongRuns(document, path);
+        return document;
+    }
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         throw DocumentError(QStringLiteral("cannot open %1: %2").arg(path, file.errorString()));
