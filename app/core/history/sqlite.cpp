@@ -267,33 +267,26 @@ void Connection::open(const QString &file, const ConnectionSettings &settings)
 
 void Connection::openReadOnly(const QString &file)
 {
-    close();
-    m_path = file;
     // With a -wal beside it, another connection may be writing (or one ended without a
     // checkpoint): its -shm (an existing one, even read-only) says which pages of the -wal are
     // committed. Without a -wal the file holds every committed entry, and immutable=1 reads it
     // without creating the -shm that a read-only folder or a 0444 file cannot take (SQLite
     // would leave it behind, 0444, with an empty -wal).
     const bool hasWal = QFileInfo(file + QStringLiteral("-wal")).size() > 0;
-    const QByteArray uri = "file:" + QUrl::toPercentEncoding(file, "/") +
-                           (hasWal ? "?mode=ro" : "?immutable=1");
-    const int rc =
-        sqlite3_open_v2(uri.constData(), &m_db,
-                        SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr);
-    if (rc != SQLITE_OK) {
-        const HistoryError error = makeError(m_db, rc, m_path, "open");
-        close();
-        throw error;
-    }
-    sqlite3_extended_result_codes(m_db, 1);
+    openUri(file, hasWal ? "mode=ro" : "immutable=1");
     exec("SELECT count(*) FROM sqlite_schema");
 }
 
 void Connection::openImmutable(const QString &file)
 {
+    openUri(file, "immutable=1");
+}
+
+void Connection::openUri(const QString &file, const char *query)
+{
     close();
     m_path = file;
-    const QByteArray uri = "file:" + QUrl::toPercentEncoding(file, "/") + "?immutable=1";
+    const QByteArray uri = "file:" + QUrl::toPercentEncoding(file, "/") + '?' + query;
     const int rc =
         sqlite3_open_v2(uri.constData(), &m_db,
                         SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr);

@@ -130,6 +130,8 @@ public:
     void readTransaction(const std::function<void()> &body);
 
 private:
+    // `file` read-only through a URI with `query` ("immutable=1", "mode=ro").
+    void openUri(const QString &file, const char *query);
     void runWriteTransaction(const std::function<void()> &body);
     void rollbackQuietly();
 
