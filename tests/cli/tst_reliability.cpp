@@ -862,6 +862,12 @@ private slots:
             << QStringList{"models", "import",
                            QDir::tempPath() + QLatin1Char('/') + QString(300, QLatin1Char('m'))}
             << 1 << "mmm: File name too long";
+        // "no such file" before.
+        QTest::newRow("caption of an image name over 255 bytes")
+            << QStringList{"caption",
+                           QDir::tempPath() + QLatin1Char('/') + QString(300, QLatin1Char('i')) +
+                               QStringLiteral(".png")}
+            << 1 << "iii.png: File name too long";
     }
     void messagesSayWhatIsWrong()
     {
