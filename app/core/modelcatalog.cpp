@@ -264,6 +264,13 @@ QStringList ModelCatalog::defaultSearchPaths()
     return out;
 }
 
+QString shownModelName(const QString &idOrFolder)
+{
+    return idOrFolder.size() > 200
+               ? idOrFolder.left(100) + QStringLiteral("… (%1 characters)").arg(idOrFolder.size())
+               : idOrFolder;
+}
+
 QString ModelCatalog::userModelsDir()
 {
     return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +

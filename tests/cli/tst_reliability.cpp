@@ -880,12 +880,21 @@ private slots:
         QVERIFY2(run.err.contains(message.toUtf8()), run.err);
     }
 
-    // Item 12: a 100 KB --model name is not echoed whole (the message was 100 KB long).
+    // Item 12: a 100 KB --model name is not echoed whole (the message was 100 KB long), nor a
+    // 100 KB id given to `models remove` or `models default` (100 KB messages until round 2).
+    void longModelNameIsNotEchoed_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        const QString name(100000, QLatin1Char('m'));
+        QTest::newRow("translate --model") << QStringList{"translate", "--model", name};
+        QTest::newRow("models remove") << QStringList{"models", "remove", name};
+        QTest::newRow("models default") << QStringList{"models", "default", name};
+    }
     void longModelNameIsNotEchoed()
     {
-        const QString name(100000, QLatin1Char('m'));
-        const auto run = glosa::test::runGlosaCli({"translate", "--model", name}, toyEnvironment(),
-                                                  "The cat sleeps.\n", 20000);
+        QFETCH(QStringList, args);
+        const auto run =
+            glosa::test::runGlosaCli(args, toyEnvironment(), "The cat sleeps.\n", 20000);
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.size() < 1000, run.err.left(300));
         QVERIFY2(run.err.contains("(100000 characters)"), run.err.left(300));
