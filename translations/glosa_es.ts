@@ -794,20 +794,8 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <translation>Documento traducido</translation>
     </message>
     <message>
-        <source>Saved %1 in UTF-8: the translation has characters that %2 does not have</source>
-        <translation>Se guardó %1 en UTF-8: la traducción tiene caracteres que %2 no tiene</translation>
-    </message>
-    <message>
-        <source>Saved %1 in %2, as it was read</source>
-        <translation>Se guardó %1 en %2, como se leyó</translation>
-    </message>
-    <message>
         <source>Translation (%1), made with other settings: Translate to update it</source>
         <translation>Traducción (%1), hecha con otros ajustes: pulse Traducir para actualizarla</translation>
-    </message>
-    <message>
-        <source>The file is in %1, not UTF-8; Export writes %1 too where every character fits.</source>
-        <translation>El archivo está en %1, no en UTF-8; Exportar también escribe %1 si caben todos los caracteres.</translation>
     </message>
     <message numerus="yes">
         <source>%n paragraph(s) edited; Export writes your version.</source>
@@ -841,6 +829,14 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>The model&apos;s own (%1)</source>
         <translation>La del modelo (%1)</translation>
+    </message>
+    <message>
+        <source>Saved %1 in %2 (the document was read as %3)</source>
+        <translation>Se guardó %1 en %2 (el documento se leyó como %3)</translation>
+    </message>
+    <message>
+        <source>The file is in %1, not UTF-8; Export writes UTF-8.</source>
+        <translation>El archivo está en %1, no en UTF-8; Exportar escribe UTF-8.</translation>
     </message>
 </context>
 <context>

@@ -789,20 +789,8 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>번역된 문서</translation>
     </message>
     <message>
-        <source>Saved %1 in UTF-8: the translation has characters that %2 does not have</source>
-        <translation>%1을(를) UTF-8로 저장했습니다: 번역에 %2에 없는 문자가 있습니다</translation>
-    </message>
-    <message>
-        <source>Saved %1 in %2, as it was read</source>
-        <translation>%1을(를) 읽은 그대로 %2(으)로 저장했습니다</translation>
-    </message>
-    <message>
         <source>Translation (%1), made with other settings: Translate to update it</source>
         <translation>번역 (%1), 다른 설정으로 만들어짐: 번역을 눌러 업데이트하세요</translation>
-    </message>
-    <message>
-        <source>The file is in %1, not UTF-8; Export writes %1 too where every character fits.</source>
-        <translation>파일이 UTF-8이 아닌 %1입니다. 내보내기도 모든 문자가 들어가면 %1(으)로 씁니다.</translation>
     </message>
     <message numerus="yes">
         <source>%n paragraph(s) edited; Export writes your version.</source>
@@ -833,6 +821,14 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>The model&apos;s own (%1)</source>
         <translation>모델 기본 설정 (%1)</translation>
+    </message>
+    <message>
+        <source>Saved %1 in %2 (the document was read as %3)</source>
+        <translation>%1을(를) %2(으)로 저장했습니다 (문서는 %3(으)로 읽었습니다)</translation>
+    </message>
+    <message>
+        <source>The file is in %1, not UTF-8; Export writes UTF-8.</source>
+        <translation>파일이 UTF-8이 아닌 %1입니다. 내보내기는 UTF-8로 씁니다.</translation>
     </message>
 </context>
 <context>

@@ -198,7 +198,10 @@ int runHistoryCommand(const QStringList &args, const CommandIo &io)
         HistoryStore::Options options;
         options.retention = historyRetentionFromSettings(); // the app's Settings ▸ History
         HistoryStore store(options);
-        const HistoryOpenResult opened = store.open(historyPath);
+        // Reading needs no write access: a read-only folder or file still lists (issue #33).
+        static const QStringList reading = {"list", "search", "show", "export"};
+        const HistoryOpenResult opened =
+            reading.contains(sub) ? store.openForReading(historyPath) : store.open(historyPath);
         if (opened.status != HistoryOpenResult::Status::Opened &&
             opened.status != HistoryOpenResult::Status::Created && sub != QLatin1String("repair"))
             err << "glosa-cli: warning: " << opened.message << '\n';

@@ -1,5 +1,6 @@
 // glosa-cli: the command-line face of Glosa. Every command prints a one-line message on stderr
 // and exits with a non-zero code on failure.
+#include "app/cli/bytenames.h"
 #include "app/cli/help.h"
 #include "app/cli/historycommand.h"
 #include "app/cli/modeloptions.h"
@@ -30,9 +31,8 @@ bool isHelpFlag(const QString &arg)
     return arg == QLatin1String("--help") || arg == QLatin1String("-h");
 }
 
-int run(QTextStream &err)
+int run(QStringList args, QTextStream &err)
 {
-    QStringList args = QCoreApplication::arguments();
     const std::optional<QString> historyPath = glosa::cli::takeHistoryOption(args, err);
     if (!historyPath)
         return 2;
@@ -85,11 +85,15 @@ int main(int argc, char *argv[])
     QCoreApplication::setApplicationName(QStringLiteral("Glosa"));
     QCoreApplication::setOrganizationName(QStringLiteral("Glosa"));
     QCoreApplication::setApplicationVersion(QStringLiteral(GLOSA_VERSION));
-    QTextStream err(stderr);
+    // Arguments that name files by bytes that are not UTF-8 are opened by those bytes, and
+    // messages print such names escaped (bytenames.h).
+    const glosa::cli::ByteNames names(argc, argv);
+    glosa::cli::ByteNameEscaper stderrDevice(names);
+    QTextStream err(&stderrDevice);
     // The commands report the errors they expect; anything else (out of memory, a library's
     // exception) becomes one line and exit code 1 here instead of std::terminate's SIGABRT.
     try {
-        return run(err);
+        return run(names.arguments(), err);
     } catch (const std::bad_alloc &) {
         err << "glosa-cli: out of memory (the input is too large for this machine)\n";
     } catch (const std::exception &error) {

@@ -31,14 +31,9 @@ std::shared_ptr<engine::Model> loadInstalledModel(const QString &idOrFolder, con
     const ModelCatalog &catalog = installed.catalog;
     const std::optional<ModelInfo> info = catalog.find(idOrFolder);
     if (!info) {
-        // A name of 100 KB is not echoed whole: the start says which argument it was.
-        const QString shown =
-            idOrFolder.size() > 200
-                ? idOrFolder.left(100) + QStringLiteral("… (%1 characters)").arg(idOrFolder.size())
-                : idOrFolder;
         *error = QStringLiteral("no model '%1': not an installed model id nor a model folder "
                                 "(see 'glosa-cli models')")
-                     .arg(shown);
+                     .arg(shownModelName(idOrFolder));
         return nullptr;
     }
     if (!info->isValid()) {

@@ -80,7 +80,7 @@ int runModelsDefaultCommand(const QStringList &args, QTextStream &out, QTextStre
     const ModelCatalog &catalog = installed.catalog;
     const std::optional<ModelInfo> info = catalog.find(id);
     if (!info || !info->isValid() || !info->shadowedBy.isEmpty() || info->id != id) {
-        err << "glosa-cli models default: no usable model with id '" << id
+        err << "glosa-cli models default: no usable model with id '" << shownModelName(id)
             << "' ('glosa-cli models' lists them)\n";
         return 1;
     }

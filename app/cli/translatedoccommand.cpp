@@ -19,6 +19,7 @@
 // Chunks, progress and cancellation: app/core/documents/chunkedtranslation.h, as in the GUI.
 #include "app/cli/help.h"
 
+#include "app/cli/bytenames.h"
 #include "app/cli/modeloptions.h"
 #include "app/core/documents/chunkedtranslation.h"
 #include "app/core/documents/documenttranslator.h"
@@ -99,17 +100,19 @@ QString progressLine(const documents::ChunkProgress &progress, bool streamed)
     return line;
 }
 
-// Said whenever the text is not plain UTF-8 in and out.
-QString encodingNotice(const QString &input, const QString &read, const QString &output,
+// Said when IN was not UTF-8 (its notice said what it was read as) or OUT is not.
+QString encodingNotice(const QString &read, const QString &output, const QString &asked,
                        const QString &written)
 {
-    return QStringLiteral("%1 was read as %2; %3 is written in %4")
-               .arg(input, documents::encodingDisplayName(read), output,
-                    documents::encodingDisplayName(written)) +
-           (written == read ? QString()
-                            : QStringLiteral(" (the translation has characters that %1 does "
-                                             "not have)")
-                                  .arg(documents::encodingDisplayName(read)));
+    const QString name = documents::encodingDisplayName(written);
+    if (written != asked)
+        return QStringLiteral("%1 is written in %2: the translation has characters that %3 does "
+                              "not have")
+            .arg(output, name, documents::encodingDisplayName(asked));
+    if (written == read)
+        return QStringLiteral("%1 is written in %2, as the input was read").arg(output, name);
+    return QStringLiteral("%1 is written in %2 (--output-encoding input writes %3)")
+        .arg(output, name, documents::encodingDisplayName(read));
 }
 
 // The value of a positive integer option up to `most` (or `fallback` when not given); nullopt
@@ -154,7 +157,8 @@ Command translateDocCommand()
     Command help;
     help.name = QStringLiteral("translate-doc");
     help.synopsis = QStringLiteral("[--model ID_OR_DIR | --from LANG --to LANG] IN [-o OUT] "
-                                   "[--window N] [--chunk-bytes N] [--quiet] [decoding options]");
+                                   "[--window N] [--chunk-bytes N] [--output-encoding ENC] [--quiet] "
+                                   "[decoding options]");
     QStringList formats, streamed;
     for (const documents::DocumentFormat &row : documents::documentFormats()) {
         formats << row.name;
@@ -192,7 +196,12 @@ Command translateDocCommand()
                                             "bytes at a time (cut at blank lines).")
                                  .arg(streamedList),
                              QStringLiteral("N"), QString::number(qint64(4) << 20));
-    help.options += {output, window, chunk};
+    QCommandLineOption outputEncoding(
+        QStringLiteral("output-encoding"),
+        QStringLiteral("UTF-8, or input: the encoding IN was read in (GB18030, Windows-1252, "
+                       "UTF-16...), where every character of the translation has one."),
+        QStringLiteral("ENC"), QStringLiteral("UTF-8"));
+    help.options += {output, window, chunk, outputEncoding};
     help.options += decodingCommandLineOptions();
     help.options +=
         QCommandLineOption(QStringLiteral("quiet"), QStringLiteral("No progress on stderr."));
@@ -234,6 +243,15 @@ int runTranslateDocCommand(const QStringList &args, const CommandIo &io)
         positiveOption(parser, QStringLiteral("chunk-bytes"), qint64(4) << 20, err);
     if (!window || !chunkBytes)
         return 2;
+    // Output is UTF-8 unless asked otherwise (issue #33); "input" keeps IN's own encoding.
+    const QString outputEncoding = parser.value("output-encoding");
+    const bool keepEncoding = outputEncoding.compare(QLatin1String("input"), Qt::CaseInsensitive) == 0;
+    if (!keepEncoding && outputEncoding.compare(QLatin1String("UTF-8"), Qt::CaseInsensitive) != 0 &&
+        outputEncoding.compare(QLatin1String("utf8"), Qt::CaseInsensitive) != 0) {
+        err << name << "--output-encoding '" << outputEncoding.left(100)
+            << "': write UTF-8 (the default) or input (the encoding IN was read in)\n";
+        return 2;
+    }
     const QString input = positional.first();
     // Without -o: IN.<target language>.<its format> beside IN, named once the model (and so the
     // language) is known; it never names IN itself.
@@ -257,6 +275,12 @@ int runTranslateDocCommand(const QStringList &args, const CommandIo &io)
         return 2;
     }
 
+    // A name that is not UTF-8 is opened through a link (bytenames.h): no name can be made
+    // beside it.
+    if (defaultOutput && ByteNames::isLink(input)) {
+        err << name << input << ": the name is not UTF-8; name the output with -o OUT\n";
+        return 2;
+    }
     if (isSameFile(input, output)) {
         err << name << output << " is the input document itself; write the translation to "
             << "another file\n";
@@ -349,10 +373,11 @@ int runTranslateDocCommand(const QStringList &args, const CommandIo &io)
                 throw documents::DocumentError(
                     QStringLiteral("cannot write %1: %2").arg(written, file.errorString()));
         } else {
-            const QString encoding = documents::writeDocument(document->document(), written);
-            if (document->encoding() != QLatin1String("UTF-8"))
-                err << name << encodingNotice(input, document->encoding(), written, encoding)
-                    << "\n";
+            const QString read = document->encoding();
+            const QString asked = keepEncoding ? read : QStringLiteral("UTF-8");
+            const QString encoding = documents::writeDocument(document->document(), written, asked);
+            if (read != QLatin1String("UTF-8"))
+                err << name << encodingNotice(read, written, asked, encoding) << "\n";
         }
     } catch (const documents::DocumentError &failure) {
         err << name << failure.message() << "\n";

@@ -6,7 +6,10 @@
 #include <QImageReader>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
+
+#include <sys/stat.h>
 
 namespace glosa {
 
@@ -41,8 +44,13 @@ bool endsComplete(const QString &path, const QByteArray &format)
 RgbImage loadRgbImage(const QString &path, std::int64_t maxPixels)
 {
     const QFileInfo info(path);
-    if (!info.exists())
-        fail(path, QStringLiteral("no such file"));
+    if (!info.exists()) {
+        // The system's reason: a name over 255 bytes is "File name too long", not missing.
+        struct stat status{};
+        const int error = ::stat(QFile::encodeName(path).constData(), &status) == 0 ? 0 : errno;
+        fail(path, error == ENOENT || error == 0 ? QStringLiteral("no such file")
+                                                : QString::fromLocal8Bit(std::strerror(error)));
+    }
     if (!info.isFile())
         fail(path, QStringLiteral("not a file"));
     if (info.size() == 0)

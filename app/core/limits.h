@@ -37,6 +37,13 @@ inline constexpr std::int64_t kMaxDocumentBytes = std::int64_t(256) << 20;
 // lines are reported and skipped without reading them into memory whole.
 inline constexpr std::int64_t kMaxLineBytes = 32 * 1024;
 
+// Documents: the longest run of text without white space that is translated, as long as
+// translate's longest line (such a run has nowhere to be cut either). A paragraph with a longer
+// run is kept as it is, with a notice, and no spans are looked for in it: a 1 MB "word" in a .txt
+// took 185 s and 1.4 GB to translate with the toy model (64 KB 35 s with transformer-en-es), and
+// 3.7 s to read (ICU's regular expression of the span rules at every byte).
+inline constexpr std::int64_t kMaxUnbrokenBytes = kMaxLineBytes;
+
 // PDF: QtPdf (pdfium) cannot be interrupted, so it runs in the glosa-pdftext helper process
 // (app/core/documents/formats/pdftext.h), which readPdf kills after this long (wall clock). Real
 // PDFs of hundreds of pages take a few seconds; a fuzzed 1 KB file kept pdfium busy for minutes.

@@ -20,7 +20,11 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
+#include <cerrno>
+#include <cstring>
 #include <exception>
+
+#include <sys/stat.h>
 
 namespace glosa {
 
@@ -260,6 +264,13 @@ QStringList ModelCatalog::defaultSearchPaths()
     return out;
 }
 
+QString shownModelName(const QString &idOrFolder)
+{
+    return idOrFolder.size() > 200
+               ? idOrFolder.left(100) + QStringLiteral("… (%1 characters)").arg(idOrFolder.size())
+               : idOrFolder;
+}
+
 QString ModelCatalog::userModelsDir()
 {
     return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
@@ -271,7 +282,15 @@ ModelInfo ModelCatalog::readPackage(const QString &folder)
     ModelInfo info;
     info.folder = QDir::cleanPath(QFileInfo(folder).absoluteFilePath());
     if (!QFileInfo(info.folder).isDir()) {
-        info.error = QStringLiteral("folder does not exist");
+        // The system's reason: a name over 255 bytes is "File name too long", not missing.
+        struct stat status{};
+        const int error = ::stat(QFile::encodeName(info.folder).constData(), &status) == 0
+                              ? ENOTDIR
+                              : errno;
+        info.error = error == ENOENT ? QStringLiteral("folder does not exist")
+                     : error == ENOTDIR
+                         ? QStringLiteral("not a folder")
+                         : QString::fromLocal8Bit(std::strerror(error));
         return info;
     }
     info.sizeOnDisk = folderSize(info.folder);

@@ -76,6 +76,10 @@ struct ModelInfo
     engine::DecodingOptions decodingDefaults() const;
 };
 
+// A model id or folder as a message shows it: one of 100,000 characters is its first 100 and its
+// length, so that the message stays a line (issue #33).
+QString shownModelName(const QString &idOrFolder);
+
 class ModelCatalog
 {
 public:

@@ -62,7 +62,7 @@ bool removeImportedModel(const QString &id, QString *removedFolder, QString *err
         if (info.id == id && (!found || imported(info)))
             found = &info;
     if (!found) {
-        *error = QStringLiteral("no model with id '%1'").arg(id);
+        *error = QStringLiteral("no model with id '%1'").arg(shownModelName(id));
         return false;
     }
     if (!imported(*found)) {

@@ -164,14 +164,11 @@ DocumentsView::DocumentsView(AppContext &context, QWidget *parent)
     connect(m_worker, &documents::DocumentWorker::exported, this,
             [this](const QString &path, const QString &encoding) {
                 const QString where = QDir::toNativeSeparators(path);
-                if (encoding != m_encoding && m_encoding != QLatin1String("UTF-8"))
-                    emit statusMessage(
-                        tr("Saved %1 in UTF-8: the translation has characters that %2 "
-                           "does not have")
-                            .arg(where, documents::encodingDisplayName(m_encoding)));
-                else if (encoding != QLatin1String("UTF-8"))
-                    emit statusMessage(tr("Saved %1 in %2, as it was read")
-                                           .arg(where, documents::encodingDisplayName(encoding)));
+                // Export writes UTF-8 (issue #33: output is UTF-8 unless asked otherwise).
+                if (encoding != m_encoding)
+                    emit statusMessage(tr("Saved %1 in %2 (the document was read as %3)")
+                                           .arg(where, documents::encodingDisplayName(encoding),
+                                                documents::encodingDisplayName(m_encoding)));
                 else
                     emit statusMessage(tr("Saved %1").arg(where));
                 // Those edits are safe in the file: leaving the document no longer loses them.
@@ -376,8 +373,7 @@ void DocumentsView::showOpened(const QString &path, const QString &format,
     QString status = tr("%n paragraph(s) to translate.", nullptr, int(paragraphs.size()));
     if (encoding != QLatin1String("UTF-8"))
         status += QLatin1Char(' ') +
-                  tr("The file is in %1, not UTF-8; Export writes %1 too where every character "
-                     "fits.")
+                  tr("The file is in %1, not UTF-8; Export writes UTF-8.")
                       .arg(documents::encodingDisplayName(encoding));
     // Notices (a paragraph cut at the chunk limit) came while it was read: the status bar showed
     // them until its next message; the status line keeps them until translating shows progress.

@@ -16,12 +16,13 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-// AddressSanitizer (scripts/test-sanitize) reserves terabytes of address space for its shadow
-// memory: under an address-space limit its own mappings would fail.
-#if defined(__SANITIZE_ADDRESS__)
+// AddressSanitizer (scripts/test-sanitize) and ThreadSanitizer (scripts/test-tsan) reserve
+// terabytes of address space for their shadow memory: under an address-space limit their own
+// mappings fail (TSan: "allocator is out of memory", the helper dead before reading).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define GLOSA_ASAN 1
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
 #define GLOSA_ASAN 1
 #endif
 #endif

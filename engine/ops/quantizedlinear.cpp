@@ -26,7 +26,21 @@ struct QuantizedPrimitive
 // once at load by the CPU (GCC's target_clones, an ifunc). The clones compute the same bits: the
 // loops are element-wise (and a max), and no clone enables FMA contraction ("avx2" does not
 // imply "fma"), so the rescale rounds as the baseline does.
+// Not under ThreadSanitizer: the dynamic loader runs an ifunc's resolver while it relocates the
+// library, before TSan's runtime is up, and TSan instruments the resolver too (every test of
+// scripts/test-tsan crashed in __tsan_func_entry before main).
+#if defined(__SANITIZE_THREAD__)
+#define GLOSA_TSAN_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define GLOSA_TSAN_BUILD 1
+#endif
+#endif
+#ifdef GLOSA_TSAN_BUILD
+#define GLOSA_VECTOR_CLONES
+#else
 #define GLOSA_VECTOR_CLONES __attribute__((target_clones("default", "avx2", "avx512f")))
+#endif
 
 // Symmetric int8: scale = max|v| / 127 (1 for an all-zero row, whose codes are all zero anyway).
 GLOSA_VECTOR_CLONES float rowScale(const float *v, std::int64_t n)

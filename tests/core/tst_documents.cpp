@@ -861,8 +861,11 @@ private slots:
         QVERIFY(!doc.segments.empty());
         QCOMPARE(QString::fromUtf8(doc.segments.front().text), text);
         const QString out = dir.filePath(QStringLiteral("out.") + suffix);
-        QCOMPARE(writeDocument(doc, out), doc.encoding);
+        QCOMPARE(writeDocument(doc, out, doc.encoding), doc.encoding);
         QCOMPARE(readAll(out), bytes);
+        // Unless asked for, the output is UTF-8 (issue #33).
+        QCOMPARE(writeDocument(doc, out), QStringLiteral("UTF-8"));
+        QCOMPARE(readAll(out), doc.render());
     }
 
     // Exported HTML says which language it is in: the translation's, not the source's.
@@ -903,12 +906,13 @@ private slots:
         QVERIFY(doc.encoding != QLatin1String("UTF-8"));
         doc.segments.front().translation = SegmentTranslation{"A love song \xe2\x99\xaa.", {}, {}};
         const QString out = dir.filePath(QStringLiteral("out.txt"));
-        QCOMPARE(writeDocument(doc, out), QStringLiteral("UTF-8"));
+        QCOMPARE(writeDocument(doc, out, doc.encoding), QStringLiteral("UTF-8"));
         QCOMPARE(readAll(out), QByteArray("A love song \xe2\x99\xaa.\n"));
     }
 
     // A Latin-1 Markdown file through glosa-cli: not streamed as UTF-8 (which failed), written
-    // back in Latin-1 (the code span's "Ç" and the translation's "ñ" one byte each), and said so.
+    // in UTF-8 (issue #33), or with --output-encoding input back in Latin-1 (the code span's
+    // "Ç" and the translation's "ñ" one byte each), and said so.
     void cliTranslatesALatin1Text()
     {
         QTemporaryDir dir;
@@ -919,17 +923,36 @@ private slots:
                    "a va`.\n\nthe dog is small.\n");
         file.close();
         const QString out = dir.filePath(QStringLiteral("notas.md"));
-        const Run run = runCli(
+        Run run = runCli(
             {"translate-doc", "--model", "toy-en-es", in, "-o", out, "--strategy", "greedy"});
         QVERIFY2(run.exitCode == 0, run.err);
-        QVERIFY2(run.err.contains(QStringLiteral("was read as ISO-8859-1; %1 is written in "
-                                                 "ISO-8859-1")
+        QVERIFY2(run.err.contains("is not UTF-8: read as ISO-8859-1") ||
+                     run.err.contains("is not UTF-8: read as Windows-1252"),
+                 run.err);
+        QVERIFY2(run.err.contains(QStringLiteral("%1 is written in UTF-8 (--output-encoding input "
+                                                 "writes ")
+                                      .arg(out)
+                                      .toUtf8()),
+                 run.err);
+        QCOMPARE(readAll(out), QByteArray("el gato es grande `\xc3\x87"
+                                          "a va`.\n\nel perro es peque\xc3\xb1o.\n"));
+        run = runCli({"translate-doc", "--model", "toy-en-es", in, "-o", out, "--strategy",
+                      "greedy", "--output-encoding", "input"});
+        QVERIFY2(run.exitCode == 0, run.err);
+        QVERIFY2(run.err.contains(QStringLiteral("%1 is written in ISO-8859-1, as the input was "
+                                                 "read")
                                       .arg(out)
                                       .toUtf8()) ||
-                     run.err.contains("was read as Windows-1252"),
+                     run.err.contains("is written in Windows-1252, as"),
                  run.err);
         QCOMPARE(readAll(out), QByteArray("el gato es grande `\xc7"
                                           "a va`.\n\nel perro es peque\xf1o.\n"));
+        run = runCli({"translate-doc", "--model", "toy-en-es", in, "-o", out,
+                      "--output-encoding", "latin-9"});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("--output-encoding 'latin-9': write UTF-8 (the default) or "
+                                  "input"),
+                 run.err);
     }
 
     void progressAndCancelKeepTheFinishedPart()

@@ -492,7 +492,7 @@ private slots:
         QVERIFY2(doc.encoding != QLatin1String("UTF-8"), qPrintable(doc.encoding));
         QTemporaryDir dir;
         const QString out = dir.filePath(name);
-        QCOMPARE(writeDocument(doc, out), doc.encoding);
+        QCOMPARE(writeDocument(doc, out, doc.encoding), doc.encoding);
         QFile written(out);
         QVERIFY(written.open(QIODevice::ReadOnly));
         QCOMPARE(written.readAll(), file.readAll());

@@ -545,8 +545,9 @@ private slots:
     }
 
     // A Latin-1 text: read (not streamed as UTF-8, which refused it), its encoding said in the
-    // status line, translated, and exported in Latin-1 again.
-    void aLatin1TextSaysItsEncodingAndExportsInIt()
+    // status line, translated, and exported in UTF-8 (issue #33: output is UTF-8; it was
+    // written back in Latin-1).
+    void aLatin1TextSaysItsEncodingAndExportsUtf8()
     {
         QTemporaryDir dir;
         const QString in = dir.filePath(QStringLiteral("notas.txt"));
@@ -578,11 +579,13 @@ private slots:
         QFile written(out);
         QVERIFY(written.open(QIODevice::ReadOnly));
         const QByteArray bytes = written.readAll();
-        // Spanish in Latin-1: one byte per accented letter, none of UTF-8's two-byte forms.
-        QVERIFY2(!bytes.contains("\xc3"), bytes);
-        QVERIFY(QString::fromLatin1(bytes).contains(QStringLiteral("ni\u00f1os")) ||
-                QString::fromLatin1(bytes).contains(QStringLiteral("jard\u00edn")));
-        QVERIFY2(messages.last().first().toString().contains(QStringLiteral("as it was read")),
+        // Spanish in UTF-8: the accented letters in two bytes each.
+        QVERIFY2(QString::fromUtf8(bytes).toUtf8() == bytes, bytes);
+        QVERIFY2(QString::fromUtf8(bytes).contains(QStringLiteral("ni\u00f1os")) ||
+                     QString::fromUtf8(bytes).contains(QStringLiteral("jard\u00edn")),
+                 bytes);
+        QVERIFY2(messages.last().first().toString().contains(QStringLiteral("in UTF-8 (the "
+                                                                            "document was read as")),
                  qPrintable(messages.last().first().toString()));
     }
 

@@ -1,8 +1,10 @@
 #include "app/core/documents/document.h"
 
+#include "app/core/limits.h"
 #include "engine/text/protectedspans.h"
 
 #include <QRegularExpression>
+#include <QStringList>
 
 #include <algorithm>
 #include <functional>
@@ -534,6 +536,46 @@ std::vector<qsizetype> utf16ToBytes(const QString &text)
     return offsets;
 }
 
+qsizetype longestUnbrokenRun(const QByteArray &text)
+{
+    qsizetype longest = 0, run = 0;
+    for (const char c : text) {
+        const bool space = c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+        run = space ? 0 : run + 1;
+        longest = std::max(longest, run);
+    }
+    return longest;
+}
+
+bool hasOverlongRun(const QByteArray &text)
+{
+    return text.size() > limits::kMaxUnbrokenBytes &&
+           longestUnbrokenRun(text) > limits::kMaxUnbrokenBytes;
+}
+
+void noteOverlongRuns(Document &document, const QString &name)
+{
+    std::vector<std::pair<int, qsizetype>> found; // paragraph (from 1), run length
+    for (std::size_t i = 0; i < document.segments.size(); ++i)
+        if (hasOverlongRun(document.segments[i].text))
+            found.push_back({int(i) + 1, longestUnbrokenRun(document.segments[i].text)});
+    if (found.empty())
+        return;
+    QStringList shown;
+    for (std::size_t k = 0; k < found.size() && k < 5; ++k)
+        shown << QStringLiteral("%1 (%2 bytes)").arg(found[k].first).arg(found[k].second);
+    if (found.size() > 5)
+        shown << QStringLiteral("…");
+    const bool one = found.size() == 1;
+    document.notices << QStringLiteral("%1: paragraph%2 %3 %4 text without a space over the limit "
+                                       "of %5 bytes: kept as %6, not translated")
+                            .arg(name, one ? QString() : QStringLiteral("s"),
+                                 shown.join(QStringLiteral(", ")),
+                                 one ? QStringLiteral("has") : QStringLiteral("have"))
+                            .arg(limits::kMaxUnbrokenBytes)
+                            .arg(one ? QStringLiteral("it is") : QStringLiteral("they are"));
+}
+
 void protectSpans(const QByteArray &text, std::vector<InlineSpan> &spans)
 {
     const auto byStart = [](const InlineSpan &a, const InlineSpan &b) {
@@ -545,6 +587,9 @@ void protectSpans(const QByteArray &text, std::vector<InlineSpan> &spans)
     std::stable_sort(spans.begin(), spans.end(), byStart);
     // What is protected is the engine's one definition (the rules the models were trained with).
     static const engine::SpanProtector protector;
+    // Not translated (limits::kMaxUnbrokenBytes): the rules' cost at every byte is saved.
+    if (hasOverlongRun(text))
+        return;
     const std::vector<engine::ProtectedSpan> found =
         protector.find({text.constData(), std::size_t(text.size())});
     if (found.empty())

@@ -193,10 +193,19 @@ struct Document
     std::size_t translatedCount() const;
 };
 
+// The longest run of bytes of `text` without white space (ASCII space, tab, line or page break).
+// A segment with one over limits::kMaxUnbrokenBytes is not translated (DocumentTranslator leaves
+// it as it was read; the readers say so, noteOverlongRuns()) and protectSpans() skips it.
+qsizetype longestUnbrokenRun(const QByteArray &text);
+bool hasOverlongRun(const QByteArray &text);
+// Adds a notice to `document` for its segments with an overlong run (`name` names the file).
+void noteOverlongRuns(Document &document, const QString &name);
+
 // Sorts `spans` (by start, the outermost first), then marks what the engine protects
 // (engine::SpanProtector: URLs, e-mail addresses, numbers, placeholders such as `%1$s` or `{name}`,
 // tag-like text, typographic marks) in `text` as verbatim spans, skipping what would cross a span
 // already there or lie over verbatim text; keeps `spans` sorted. O((spans + matches) log spans).
+// Nothing is marked in a text with an overlong run (hasOverlongRun): it is not translated.
 void protectSpans(const QByteArray &text, std::vector<InlineSpan> &spans);
 
 // The UTF-8 byte offset of every UTF-16 position of `text` (QString positions; size() + 1

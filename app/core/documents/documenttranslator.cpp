@@ -70,7 +70,9 @@ bool DocumentTranslator::translate(Document &document, const engine::DecodingOpt
     for (int i = 0; i < int(document.segments.size()); ++i) {
         const Segment &segment = document.segments[i];
         total += sentenceCount[i];
-        if (segment.translation) {
+        // A paragraph with a run of text too long to cut (noteOverlongRuns said so) stays as it
+        // was read: the model would spend minutes and gigabytes on it.
+        if (segment.translation || hasOverlongRun(segment.text)) {
             done += sentenceCount[i];
         } else {
             pending.push_back(i);

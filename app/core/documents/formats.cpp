@@ -83,7 +83,9 @@ Document parseDocument(const QByteArray &bytes, const QString &format, const QSt
     if (!row || !row->parse)
         throw DocumentError(QStringLiteral("%1: unsupported format '%2' (supported: %3)")
                                 .arg(label, format, supportedFormats().join(QStringLiteral(", "))));
-    return row->parse(bytes, label);
+    Document document = row->parse(bytes, label);
+    noteOverlongRuns(document, label);
+    return document;
 }
 
 Document readDocument(const QString &path, const std::atomic<bool> *cancelled)
@@ -94,8 +96,11 @@ Document readDocument(const QString &path, const std::atomic<bool> *cancelled)
                                 .arg(path, QFileInfo(path).suffix(),
                                      supportedFormats().join(QStringLiteral(", "))));
     requireRegularFile(path);
-    if (row->readFile)
-        return row->readFile(path, cancelled);
+    if (row->readFile) {
+        Document document = row->readFile(path, cancelled);
+        noteOverlongRuns(document, path);
+        return document;
+    }
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         throw DocumentError(QStringLiteral("cannot open %1: %2").arg(path, file.errorString()));
@@ -143,7 +148,7 @@ QByteArray plainText(const Document &document)
     return out + "\n";
 }
 
-QString writeDocument(const Document &document, const QString &path)
+QString writeDocument(const Document &document, const QString &path, const QString &encoding)
 {
     const QString format = formatForPath(path);
     const DocumentFormat *row = findFormat(document.format);
@@ -158,18 +163,16 @@ QString writeDocument(const Document &document, const QString &path)
                                      suffixList(writableFormats(document.format),
                                                 QStringLiteral(", "), QStringLiteral(" or "))));
     QByteArray bytes = way->write(document);
-    // Text in the file's own encoding, as long as every character of the translation has one.
-    // Only .txt, .srt and .md are read in other encodings, and they are written as themselves or
-    // as .txt.
-    QString encoding = QStringLiteral("UTF-8");
-    if (const std::optional<QByteArray> encoded = encodeText(bytes, document.encoding)) {
+    // Text in the encoding asked for, as long as every character of the translation has one.
+    QString written = QStringLiteral("UTF-8");
+    if (const std::optional<QByteArray> encoded = encodeText(bytes, encoding)) {
         bytes = *encoded;
-        encoding = document.encoding;
+        written = encoding.isEmpty() ? written : encoding;
     }
     QString error;
     if (!saveFile(path, bytes, &error))
         throw DocumentError(error);
-    return encoding;
+    return written;
 }
 
 QStringList writableFormats(const QString &format)

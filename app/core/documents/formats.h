@@ -109,11 +109,12 @@ Document parseDocument(const QByteArray &bytes, const QString &format,
 Document readDocument(const QString &path, const std::atomic<bool> *cancelled = nullptr);
 
 // The document's own format (doc.render()) or, for a .txt path, its segments as plain text, one
-// paragraph each separated by blank lines. Text goes out in the document's encoding (a .txt,
-// .srt or .md read as Windows-1252 or UTF-16 is written so) when every character fits, else in
-// UTF-8; returns which. Throws DocumentError for suffixes writableFormats() does not name or when
-// the file cannot be written.
-QString writeDocument(const Document &document, const QString &path);
+// paragraph each separated by blank lines. Text goes out in UTF-8, or in `encoding` (pass
+// document.encoding to write a .txt, .srt or .md read as Windows-1252 or GB18030 back so) when
+// every character fits, else in UTF-8; returns which. Throws DocumentError for suffixes
+// writableFormats() does not name or when the file cannot be written.
+QString writeDocument(const Document &document, const QString &path,
+                      const QString &encoding = QStringLiteral("UTF-8"));
 QByteArray plainText(const Document &document);
 
 // What a document read as `format` can be written as (formats, the suggested one first): its own

@@ -125,9 +125,13 @@ bool isMostlyUtf8(const Utf8Census &census)
 } // namespace
 
 const QString kRepairedUtf8 = QStringLiteral("UTF-8, repaired");
+const int kMinMultiByteConfidence = 50;
 
-QString detectEncoding(const QByteArray &bytes, bool truncated)
+QString detectEncoding(const QByteArray &bytes, bool truncated, int *confidence)
 {
+    if (confidence)
+        *confidence = 100; // a byte-order mark, UTF-8, UTF-16 by its NULs
+
     if (bytes.startsWith("\xFF\xFE"))
         return QStringLiteral("UTF-16LE");
     if (bytes.startsWith("\xFE\xFF"))
@@ -163,17 +167,34 @@ QString detectEncoding(const QByteArray &bytes, bool truncated)
     int32_t count = 0;
     const UCharsetMatch **matches = ucsdet_detectAll(detector, &count, &status);
     QString found;
+    // The detector's matches, most confident first; the first that converts is taken.
     for (int32_t i = 0; U_SUCCESS(status) && i < count && found.isEmpty(); ++i) {
         const QString name = QString::fromLatin1(ucsdet_getName(matches[i], &status));
-        // Multi-byte guesses for bytes that are not UTF-8 are the detector's weakest; the
-        // single-byte encodings are checked by converting (undefined bytes, control characters).
+        const int32_t sure = ucsdet_getConfidence(matches[i], &status);
+        // UTF-8 and UTF-16 were decided above; the detector's UTF-16/32 guesses for bytes
+        // without NULs are its weakest.
         if (U_FAILURE(status) || name.startsWith(QLatin1String("UTF-")))
             continue;
-        // The detector names some encodings that no converter opens ("IBM424_rtl", "IBM420_ltr":
-        // the direction is the detector's own): those are not taken.
+        // The detector names some encodings that no converter opens ("IBM420_ltr",
+        // "IBM424_rtl": the direction is the detector's own): those are not taken.
         const Converter converter = strictConverter(name);
-        if (converter && ucnv_getMaxCharSize(converter.get()) == 1 && toUtf16(bytes, name))
-            found = name;
+        if (!converter)
+            continue;
+        // Multi-byte encodings (GB18030, Big5, Shift_JIS, EUC-JP, EUC-KR) only when the
+        // detector is sure enough: Latin-1 letters pair up into valid GB18030 or Big5
+        // characters ("ño" is one), and text in those encodings converts whatever it is. ICU
+        // scores a multi-byte match 10 when it saw too few characters to tell and otherwise by
+        // how many of them are among the language's most frequent ones (a log scale): Chinese,
+        // Japanese and Korean prose scores 100, Spanish in Latin-1 read as GB18030 10.
+        if (ucnv_getMaxCharSize(converter.get()) > 1 && sure < kMinMultiByteConfidence)
+            continue;
+        // The first 64 KiB of a file (`truncated`) may end inside a multi-byte character.
+        for (int cut = 0; cut <= (truncated ? 3 : 0) && found.isEmpty(); ++cut)
+            if (toUtf16(bytes.chopped(std::min<qsizetype>(cut, bytes.size())), name)) {
+                found = name;
+                if (confidence)
+                    *confidence = sure;
+            }
     }
     ucsdet_close(detector);
     return found;

@@ -1,5 +1,6 @@
-// Text files that are not UTF-8: Latin-1 / Windows-1252 (and other single-byte encodings ICU's
-// charset detector recognises) and UTF-16 with a byte-order mark. The readers work on UTF-8, so
+// Text files that are not UTF-8: Latin-1 / Windows-1252 and the other single-byte encodings
+// ICU's charset detector recognises, GB18030, Big5, Shift_JIS, EUC-JP and EUC-KR when it is sure
+// enough, and UTF-16 (with a byte-order mark, or told by its NUL bytes). The readers work on UTF-8, so
 // such a file is converted when read and converted back when written (documents/formats.h).
 //
 // Basic usage:
@@ -19,9 +20,15 @@ namespace glosa::documents {
 // "UTF-8" for UTF-8 (with or without a BOM, and for `bytes` that are only the start of a file
 // cut inside a character when `truncated`), "UTF-16LE" / "UTF-16BE" after a byte-order mark or
 // when every NUL byte falls on one side of the 16-bit units and the text converts, else
-// the best single-byte encoding ICU's detector (ucsdet) names, e.g. "ISO-8859-1" or
-// "windows-1252". Empty when none fits (binary data, or bytes no encoding explains).
-QString detectEncoding(const QByteArray &bytes, bool truncated = false);
+// the most likely encoding ICU's detector (ucsdet) names that converts the text, e.g.
+// "ISO-8859-1", "windows-1252" or "GB18030"; a multi-byte one only with a confidence of
+// kMinMultiByteConfidence or more. Empty when none fits (binary data, or bytes no encoding
+// explains). `confidence` (0-100) is the detector's, 100 for the rest.
+QString detectEncoding(const QByteArray &bytes, bool truncated = false,
+                       int *confidence = nullptr);
+
+// The detector's confidence (of 100) below which a multi-byte encoding is not taken.
+extern const int kMinMultiByteConfidence;
 
 // What detectEncoding() says for UTF-8 text with a few bytes that are not (at least one
 // well-formed multi-byte character, at most one bad byte in ten of them): decodeText() puts

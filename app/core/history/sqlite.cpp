@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <cstring>
 #include <sys/resource.h>
+#include <unistd.h>
 
 namespace glosa::history {
 
@@ -93,9 +94,14 @@ HistoryError makeError(sqlite3 *db, int rc, const QString &path, const char *wha
     case SQLITE_PERM:
     case SQLITE_READONLY:
     case SQLITE_AUTH:
+        // The system's reason when there is one: a name over 255 bytes is "File name too long",
+        // not a matter of permissions.
         return HistoryError(
             HistoryError::Code::CannotOpen,
-            QStringLiteral("Cannot open the history file %1 for writing.").arg(path), details, rc);
+            sysErrno ? QStringLiteral("Cannot open the history file %1: %2.")
+                           .arg(path, QString::fromLocal8Bit(std::strerror(sysErrno)))
+                     : QStringLiteral("Cannot open the history file %1 for writing.").arg(path),
+            details, rc);
     default:
         return HistoryError(HistoryError::Code::Internal,
                             QStringLiteral("The history failed unexpectedly."), details, rc);
@@ -208,10 +214,31 @@ void Connection::Statement::check(int rc)
 // ---------------------------------------------------------------------------------------------
 // Connection
 
+QString whyNotWritable(const QString &file)
+{
+    // access(2), not the permission bits: root may write a 0444 file, nobody a read-only mount.
+    const QFileInfo info(file);
+    const QByteArray folder = QFile::encodeName(info.absolutePath());
+    if (::access(folder.constData(), W_OK) != 0)
+        return QStringLiteral("its folder %1 cannot be written (%2), and SQLite keeps its "
+                              "-wal and -shm files beside it")
+            .arg(info.absolutePath(), QString::fromLocal8Bit(std::strerror(errno)));
+    if (info.exists() && ::access(QFile::encodeName(file).constData(), W_OK) != 0)
+        return QStringLiteral("the file cannot be written (%1)")
+            .arg(QString::fromLocal8Bit(std::strerror(errno)));
+    return QString();
+}
+
 void Connection::open(const QString &file, const ConnectionSettings &settings)
 {
     close();
     m_path = file;
+    // Checked before SQLite opens it: opened for writing, a read-only file is silently opened
+    // read-only, and the first read in WAL mode then creates -wal and -shm files with the file's
+    // own mode (0444), which that connection can neither use for writing nor remove.
+    if (const QString why = whyNotWritable(file); !why.isEmpty())
+        throw HistoryError(HistoryError::Code::CannotOpen,
+                           QStringLiteral("Cannot write to the history file %1: %2.").arg(file, why));
     const int rc =
         sqlite3_open_v2(QFile::encodeName(file).constData(), &m_db,
                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
@@ -238,11 +265,28 @@ void Connection::open(const QString &file, const ConnectionSettings &settings)
     exec("SELECT count(*) FROM sqlite_schema");
 }
 
+void Connection::openReadOnly(const QString &file)
+{
+    // With a -wal beside it, another connection may be writing (or one ended without a
+    // checkpoint): its -shm (an existing one, even read-only) says which pages of the -wal are
+    // committed. Without a -wal the file holds every committed entry, and immutable=1 reads it
+    // without creating the -shm that a read-only folder or a 0444 file cannot take (SQLite
+    // would leave it behind, 0444, with an empty -wal).
+    const bool hasWal = QFileInfo(file + QStringLiteral("-wal")).size() > 0;
+    openUri(file, hasWal ? "mode=ro" : "immutable=1");
+    exec("SELECT count(*) FROM sqlite_schema");
+}
+
 void Connection::openImmutable(const QString &file)
+{
+    openUri(file, "immutable=1");
+}
+
+void Connection::openUri(const QString &file, const char *query)
 {
     close();
     m_path = file;
-    const QByteArray uri = "file:" + QUrl::toPercentEncoding(file, "/") + "?immutable=1";
+    const QByteArray uri = "file:" + QUrl::toPercentEncoding(file, "/") + '?' + query;
     const int rc =
         sqlite3_open_v2(uri.constData(), &m_db,
                         SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr);

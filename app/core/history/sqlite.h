@@ -33,6 +33,9 @@ struct ConnectionSettings
 // whole file (see HistoryStore's header comment).
 QString needsCheckMarker(const QString &path);
 void markNeedsCheck(const QString &path);
+// Why this process cannot write the history file `file` (or create it), as a clause for a
+// message ("its folder /x cannot be written (Permission denied), ..."); empty when it can.
+QString whyNotWritable(const QString &file);
 // HistoryError::Corrupt for `path`, for damage found above SQLite (a malformed blob, a failed
 // quick_check).
 HistoryError damagedError(const QString &path, const QString &details);
@@ -86,6 +89,9 @@ public:
     // Opens or creates `file` read-write with WAL and the settings; reads the schema, so a file
     // that is not a database fails here (HistoryError::Corrupt), as does a damaged schema.
     void open(const QString &file, const ConnectionSettings &settings);
+    // An existing file that this process cannot write (a read-only folder or mount, a 0444
+    // file), read without writing anything beside it: not even the -shm (see sqlite.cpp).
+    void openReadOnly(const QString &file);
     // A damaged file moved aside, read as it is: immutable (nothing written, no -wal replayed).
     void openImmutable(const QString &file);
     // close_v2 checkpoints and removes the -wal when this was the last connection.
@@ -124,6 +130,8 @@ public:
     void readTransaction(const std::function<void()> &body);
 
 private:
+    // `file` read-only through a URI with `query` ("immutable=1", "mode=ro").
+    void openUri(const QString &file, const char *query);
     void runWriteTransaction(const std::function<void()> &body);
     void rollbackQuietly();
 

@@ -5,6 +5,7 @@
 #include "app/core/history/sqlite.h"
 
 #include <QDateTime>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -280,6 +281,36 @@ HistoryOpenResult HistoryStore::open(const QString &path)
         history::openOrRecover(*d, path, settings, m_options.checkIntegrityOnOpen);
     m_damaged = result.status == HistoryOpenResult::Status::Damaged;
     return result;
+}
+
+HistoryOpenResult HistoryStore::openForReading(const QString &path)
+{
+    // Where it can be written (or does not exist yet), as open(): a damaged file is recovered,
+    // an older one migrated, and the -wal/-shm are SQLite's to manage as for any writer.
+    if (!QFileInfo::exists(path) || history::whyNotWritable(path).isEmpty())
+        return open(path);
+    std::lock_guard lock(m_mutex);
+    m_damaged = false;
+    d->openReadOnly(path);
+    const int version = d->userVersion();
+    if (version != kSchemaVersion) {
+        d->close();
+        if (version > kSchemaVersion)
+            throw HistoryError(HistoryError::Code::NewerVersion,
+                               QStringLiteral("The history file %1 was written by a newer "
+                                              "version of Glosa (schema %2; this version knows "
+                                              "up to %3).")
+                                   .arg(path)
+                                   .arg(version)
+                                   .arg(kSchemaVersion));
+        throw HistoryError(HistoryError::Code::CannotOpen,
+                           QStringLiteral("The history file %1 has an older format (schema %2) "
+                                          "that needs updating, and %3.")
+                               .arg(path)
+                               .arg(version)
+                               .arg(history::whyNotWritable(path)));
+    }
+    return {};
 }
 
 void HistoryStore::close()

@@ -142,6 +142,12 @@ public:
     // Opens or creates the database, migrates its schema, and recovers from a damaged file (see
     // the header comment). Throws HistoryError (NewerVersion, CannotOpen, Busy, Io) otherwise.
     HistoryOpenResult open(const QString &path);
+    // For a caller that only reads (history list, search, show, export): the same as open()
+    // where the file can be written or does not exist yet; an existing file that cannot be
+    // written (a read-only folder or mount, a 0444 file) is read in place, and nothing is written
+    // beside it. Writes then throw HistoryError::CannotOpen; no recovery, migration or integrity
+    // check is made (an older schema is CannotOpen, saying why).
+    HistoryOpenResult openForReading(const QString &path);
     void close();
     bool isOpen() const;
     QString path() const;

@@ -99,13 +99,25 @@ bool startsLowerCase(const QByteArray &line)
 Document readEncodedText(const QByteArray &bytes, const QString &name,
                          Document (*readUtf8)(const QByteArray &, const QString &))
 {
-    const QString encoding = detectEncoding(bytes);
+    int confidence = 0;
+    const QString encoding = detectEncoding(bytes, false, &confidence);
     QString notice;
     Document doc = readUtf8(decodeText(bytes, encoding, name, &notice), name);
-    if (encoding == kRepairedUtf8)
+    if (encoding == kRepairedUtf8) {
         doc.notices << notice; // and it is written as UTF-8
-    else if (!encoding.isEmpty())
+    } else if (!encoding.isEmpty() && encoding != QLatin1String("UTF-8")) {
         doc.encoding = encoding;
+        // Which encoding was assumed, and how sure that is: a wrong guess reads as nonsense, and
+        // the person who sees it can convert the file to UTF-8 first.
+        const QString how =
+            encoding.startsWith(QLatin1String("UTF-16"))
+                ? QString()
+                : QStringLiteral(", the most likely encoding (ICU's charset detector: confidence "
+                                 "%1 of 100)")
+                      .arg(confidence);
+        doc.notices << QStringLiteral("%1 is not UTF-8: read as %2%3")
+                           .arg(name, encodingDisplayName(encoding), how);
+    }
     return doc;
 }
 
