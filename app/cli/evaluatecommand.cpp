@@ -106,16 +106,8 @@ int runEvaluateCommand(const QStringList &args, const CommandIo &io)
     QTextStream &out = io.out, &err = io.err;
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    parser.addOptions(evaluateCommand().options);
-    if (!parser.parse(QStringList{QStringLiteral("glosa-cli evaluate")} + args)) {
-        err << "glosa-cli evaluate: " << parser.errorText() << "\n";
+    if (!parseCommandLine(parser, evaluateCommand(), args, err, false))
         return 2;
-    }
-    if (!parser.positionalArguments().isEmpty()) {
-        err << "glosa-cli evaluate: unexpected argument '" << parser.positionalArguments().first()
-            << "'\n";
-        return 2;
-    }
     bool ok = false;
     const int bucketWidth = parser.value("bucket-width").toInt(&ok);
     if (!ok || bucketWidth < 1 || bucketWidth > 1000) {

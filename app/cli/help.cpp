@@ -1,6 +1,8 @@
 #include "app/cli/help.h"
 
+#include <QCommandLineParser>
 #include <QRegularExpression>
+#include <QTextStream>
 
 namespace glosa::cli {
 
@@ -80,6 +82,22 @@ const QList<Command> &commands()
                                          translateDocCommand(), captionCommand(),
                                          evaluateCommand(), historyCommand()};
     return table;
+}
+
+bool parseCommandLine(QCommandLineParser &parser, const Command &command,
+                      const QStringList &args, QTextStream &err, bool positionalArguments)
+{
+    parser.addOptions(command.options);
+    if (!parser.parse(QStringList{QStringLiteral("glosa-cli ") + command.name} + args)) {
+        err << "glosa-cli " << command.name << ": " << parser.errorText() << "\n";
+        return false;
+    }
+    if (!positionalArguments && !parser.positionalArguments().isEmpty()) {
+        err << "glosa-cli " << command.name << ": unexpected argument '"
+            << parser.positionalArguments().first() << "'\n";
+        return false;
+    }
+    return true;
 }
 
 const Command *findCommand(const QString &name)

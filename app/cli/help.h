@@ -10,6 +10,7 @@
 #include <QString>
 #include <QStringList>
 
+class QCommandLineParser;
 class QTextStream;
 
 namespace glosa::cli {
@@ -41,6 +42,12 @@ Command translateDocCommand();
 Command captionCommand();
 Command evaluateCommand();
 Command historyCommand();
+
+// Parses `args` (after the command's name) with `command`'s options into `parser` (set up by the
+// caller, e.g. its single-dash mode); on a mistake, or a positional argument where the command
+// takes none, prints "glosa-cli NAME: <reason>" on `err` and returns false (exit code 2).
+bool parseCommandLine(QCommandLineParser &parser, const Command &command,
+                      const QStringList &args, QTextStream &err, bool positionalArguments);
 
 // Every command, in the order `glosa-cli --help` lists them.
 const QList<Command> &commands();

@@ -108,16 +108,8 @@ int runModelsCommand(const QStringList &args, const CommandIo &io)
     if (args.value(0) == QLatin1String("default"))
         return runModelsDefaultCommand(args.mid(1), out, err);
     QCommandLineParser parser;
-    parser.addOptions(modelsCommand().options);
-    if (!parser.parse(QStringList{QStringLiteral("glosa-cli models")} + args)) {
-        err << "glosa-cli models: " << parser.errorText() << "\n";
+    if (!parseCommandLine(parser, modelsCommand(), args, err, false))
         return 2;
-    }
-    if (!parser.positionalArguments().isEmpty()) {
-        err << "glosa-cli models: unexpected argument '" << parser.positionalArguments().first()
-            << "'\n";
-        return 2;
-    }
     const Installed installed;
     const PluginRegistry &plugins = installed.plugins;
     const ModelCatalog &catalog = installed.catalog;
