@@ -189,8 +189,8 @@ class RnnAttention(nn.Module):
     def greedy(self, src, src_mask, max_len):
         state = self.start_state(src, src_mask)
         B = src.shape[0]
-        y = torch.full((B,), glosa_train.BOS, dtype=torch.long)
-        done = torch.zeros(B, dtype=torch.bool)
+        y = torch.full((B,), glosa_train.BOS, dtype=torch.long, device=src.device)
+        done = torch.zeros(B, dtype=torch.bool, device=src.device)
         out = [[] for _ in range(B)]
         for _ in range(max_len):
             ht, _, state = self._step(state, y)
