@@ -87,44 +87,16 @@ QVariantMap decodingPresetKey(const engine::DecodingOptions &options)
     return map;
 }
 
-QString decodingSummary(const engine::DecodingOptions &o)
+QString decodingSummary(const engine::DecodingOptions &options)
 {
-    // In the UI language where the app installed one (column headers, the Documents view's
-    // quality); glosa-cli has none and prints English.
-    const auto translated = [](const char *text) {
-        return QCoreApplication::translate("glosa::DecodingSummary", text);
-    };
+    // The parts and their order come from the decoding table's rows (engine::DecodingField's
+    // summary). In the UI language where the app installed one (column headers, the Documents
+    // view's quality); glosa-cli has none and prints English.
     QStringList parts;
-    switch (o.strategy) {
-    case engine::SearchStrategy::Greedy:
-        parts << translated(QT_TRANSLATE_NOOP("glosa::DecodingSummary", "greedy"));
-        break;
-    case engine::SearchStrategy::Beam:
-        parts << translated(QT_TRANSLATE_NOOP("glosa::DecodingSummary", "beam %1")).arg(o.beamSize);
-        if (o.lengthPenalty != 0.0f)
-            parts << QStringLiteral("α %1").arg(o.lengthPenalty);
-        break;
-    case engine::SearchStrategy::Sample:
-        if (o.topK > 0)
-            parts << QStringLiteral("top-k %1").arg(o.topK);
-        if (o.topP < 1.0f)
-            parts << QStringLiteral("top-p %1").arg(o.topP);
-        if (o.minP > 0.0f)
-            parts << QStringLiteral("min-p %1").arg(o.minP);
-        if (o.topK == 0 && o.topP >= 1.0f && o.minP <= 0.0f)
-            parts << translated(QT_TRANSLATE_NOOP("glosa::DecodingSummary", "sample"));
-        if (o.temperature != 1.0f)
-            parts << QStringLiteral("T %1").arg(o.temperature);
-        break;
+    for (const engine::DecodingSummaryPart &part : engine::decodingSummaryParts(options)) {
+        const QString text = QCoreApplication::translate("glosa::DecodingSummary", part.format);
+        parts << (part.value.empty() ? text : text.arg(QString::fromStdString(part.value)));
     }
-    if (o.noRepeatNgramSize > 0)
-        parts << translated(QT_TRANSLATE_NOOP("glosa::DecodingSummary", "no-repeat %1"))
-                     .arg(o.noRepeatNgramSize);
-    if (o.repetitionPenalty != 1.0f)
-        parts << translated(QT_TRANSLATE_NOOP("glosa::DecodingSummary", "rep %1"))
-                     .arg(o.repetitionPenalty);
-    if (o.coveragePenalty != 0.0f)
-        parts << QStringLiteral("β %1").arg(o.coveragePenalty);
     return parts.join(QStringLiteral(" · "));
 }
 

@@ -63,7 +63,8 @@ engine::DecodingOptions decodingOptionsFromMap(const QVariantMap &map);
 // preset, whatever the model (suppressed tokens) or the view (traces) added.
 QVariantMap decodingPresetKey(const engine::DecodingOptions &options);
 
-// One line for column headers and tooltips: "beam 5 · no-repeat 3", "top-k 40 · T 0.8".
+// One line for column headers and tooltips, from the decoding table (engine::decodingSummaryParts):
+// "beam 5 · no-repeat 3", "sample · T 0.8 · top-k 40".
 QString decodingSummary(const engine::DecodingOptions &options);
 
 struct DecodingPreset

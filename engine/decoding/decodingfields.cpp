@@ -39,6 +39,11 @@ constexpr const char *kEarlyStoppingChoices[] = {
     QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Eager"),
     QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Whole beam")};
 
+// The strategy's own word in the summary; beam search's is beam_size's "beam %1".
+constexpr const char *kStrategySummaries[] = {
+    QT_TRANSLATE_NOOP("glosa::DecodingSummary", "greedy"), nullptr,
+    QT_TRANSLATE_NOOP("glosa::DecodingSummary", "sample")};
+
 constexpr auto Search = DecodingGroup::Search;
 
 const DecodingField kFields[] = {
@@ -54,7 +59,8 @@ const DecodingField kFields[] = {
          "probability (sample)."),
      .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "&Strategy:"),
      .group = Search,
-     .choices = kStrategyChoices},
+     .choices = kStrategyChoices,
+     .summaryChoices = kStrategySummaries},
     {.name = "beam_size",
      .member = &O::beamSize,
      .min = 1,
@@ -66,7 +72,9 @@ const DecodingField kFields[] = {
          "How many partial translations beam search keeps at each step: more often "
          "finds a better-scoring translation, more slowly (1: the same as greedy)."),
      .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "&Beam size:"),
-     .group = Search},
+     .group = Search,
+     .summary = QT_TRANSLATE_NOOP("glosa::DecodingSummary", "beam %1"),
+     .summaryStrategies = strategyBit(SearchStrategy::Beam)},
     {.name = "n_best",
      .member = &O::nBest,
      .min = 1,
@@ -101,7 +109,10 @@ const DecodingField kFields[] = {
          "translations (0: off)."),
      .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Length penalty &α:"),
      .step = 0.1,
-     .controlMax = 5},
+     .controlMax = 5,
+     .summary = "α %1",
+     .off = 0,
+     .summaryStrategies = strategyBit(SearchStrategy::Beam)},
     {.name = "coverage_penalty",
      .member = &O::coveragePenalty,
      .max = kUnbounded,
@@ -113,7 +124,9 @@ const DecodingField kFields[] = {
                            "unattended, so that fewer words are dropped (0: off)."),
      .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "&Coverage penalty β:"),
      .step = 0.05,
-     .controlMax = 2},
+     .controlMax = 2,
+     .summary = "β %1",
+     .off = 0},
     {.name = "early_stopping",
      .member = &O::earlyStopping,
      .valueName = "NAME",
@@ -181,7 +194,9 @@ const DecodingField kFields[] = {
          "loops such as \"the the the\" (0: off)."),
      .formerName = "no_repeat_ngram",
      .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "No-repeat &n-gram:"),
-     .group = Search},
+     .group = Search,
+     .summary = QT_TRANSLATE_NOOP("glosa::DecodingSummary", "no-repeat %1"),
+     .off = 0},
     {.name = "repetition_penalty",
      .member = &O::repetitionPenalty,
      .max = kUnbounded,
@@ -194,7 +209,9 @@ const DecodingField kFields[] = {
          "less likely, below 1 more likely (1: off)."),
      .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Re&petition penalty:"),
      .step = 0.05,
-     .controlMax = 5},
+     .controlMax = 5,
+     .summary = QT_TRANSLATE_NOOP("glosa::DecodingSummary", "rep %1"),
+     .off = 1},
     {.name = "ngram_penalty",
      .member = &O::ngramPenalty,
      .max = kUnbounded,
@@ -232,7 +249,10 @@ const DecodingField kFields[] = {
      .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "&Temperature:"),
      .group = Search,
      .step = 0.05,
-     .controlMax = 5},
+     .controlMax = 5,
+     .summary = "T %1",
+     .off = 1,
+     .summaryStrategies = strategyBit(SearchStrategy::Sample)},
     {.name = "top_k",
      .member = &O::topK,
      .max = limits::kMaxTopK,
@@ -243,7 +263,10 @@ const DecodingField kFields[] = {
          "Samples only among the k most probable tokens of each step, which keeps "
          "unlikely words out (0: off)."),
      .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Top-&k:"),
-     .group = Search},
+     .group = Search,
+     .summary = "top-k %1",
+     .off = 0,
+     .summaryStrategies = strategyBit(SearchStrategy::Sample)},
     {.name = "top_p",
      .member = &O::topP,
      .max = 1,
@@ -256,7 +279,10 @@ const DecodingField kFields[] = {
          "reach this probability (1: off)."),
      .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Top-p (n&ucleus):"),
      .group = Search,
-     .step = 0.05},
+     .step = 0.05,
+     .summary = "top-p %1",
+     .off = 1,
+     .summaryStrategies = strategyBit(SearchStrategy::Sample)},
     {.name = "min_p",
      .member = &O::minP,
      .max = 1,
@@ -267,7 +293,10 @@ const DecodingField kFields[] = {
          "Samples only among the tokens at least this fraction as probable as the best "
          "one (0: off)."),
      .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Min-p (re&lative):"),
-     .step = 0.05},
+     .step = 0.05,
+     .summary = "min-p %1",
+     .off = 0,
+     .summaryStrategies = strategyBit(SearchStrategy::Sample)},
     {.name = "seed",
      .member = &O::seed,
      .valueName = "S",
@@ -413,6 +442,53 @@ std::string DecodingField::formerOptionName() const
 double DecodingField::controlMaximum() const
 {
     return std::isinf(max) ? controlMax : max;
+}
+
+bool DecodingField::isOff(const DecodingOptions &options) const
+{
+    return std::visit(
+        [&](auto member) {
+            using T = std::remove_cvref_t<decltype(options.*member)>;
+            if constexpr (std::is_arithmetic_v<T>)
+                return static_cast<double>(options.*member) == off;
+            else
+                return false;
+        },
+        member);
+}
+
+std::vector<DecodingSummaryPart> decodingSummaryParts(const DecodingOptions &options)
+{
+    const std::uint8_t strategy = strategyBit(options.strategy);
+    std::vector<DecodingSummaryPart> parts;
+    const auto add = [&](const DecodingField &field) {
+        if (field.summary) {
+            if ((field.summaryStrategies & strategy) && !field.isOff(options))
+                parts.push_back({field.summary, decodingFieldToText(options, field)});
+            return;
+        }
+        std::visit(
+            [&](auto member) {
+                using T = std::remove_cvref_t<decltype(options.*member)>;
+                if constexpr (isEnum<T>) {
+                    const auto value = static_cast<std::size_t>(options.*member);
+                    if (value < field.summaryChoices.size() && field.summaryChoices[value])
+                        parts.push_back({field.summaryChoices[value], {}});
+                }
+            },
+            field.member);
+    };
+    // The strategy and what only it reads, then what every strategy reads.
+    const auto isStrategy = [](const DecodingField &field) {
+        return std::holds_alternative<SearchStrategy DecodingOptions::*>(field.member);
+    };
+    for (const DecodingField &field : kFields)
+        if (isStrategy(field) || field.summaryStrategies != kEveryStrategy)
+            add(field);
+    for (const DecodingField &field : kFields)
+        if (!isStrategy(field) && field.summaryStrategies == kEveryStrategy)
+            add(field);
+    return parts;
 }
 
 std::span<const DecodingField> decodingFields()

@@ -13,6 +13,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -32,6 +33,15 @@ using DecodingMember =
 // Where the GUI's decoding panel puts a setting's control: in "Search", always in view, or in
 // "Advanced", folded until the user opens it (the jargon a new user need not meet).
 enum class DecodingGroup : std::uint8_t { Search, Advanced };
+
+// A set of search strategies, one bit each (strategyBit()).
+constexpr std::uint8_t strategyBit(SearchStrategy strategy)
+{
+    return static_cast<std::uint8_t>(1u << static_cast<unsigned>(strategy));
+}
+constexpr std::uint8_t kEveryStrategy = strategyBit(SearchStrategy::Greedy) |
+                                        strategyBit(SearchStrategy::Beam) |
+                                        strategyBit(SearchStrategy::Sample);
 
 struct DecodingField
 {
@@ -68,6 +78,22 @@ struct DecodingField
     // An enum's values as the panel names them, in the enum's order (empty for other kinds).
     std::span<const char *const> choices = {};
 
+    // The short summary a Compare column, a history entry and `glosa-cli models` show
+    // (decodingSummaryParts()). `summary` is the option's part, "%1" standing for its value
+    // ("top-k %1"); an enum's parts are `summaryChoices`, one per value in the enum's order
+    // (nullptr: none). English; the app translates the parts marked for lupdate in context
+    // "glosa::DecodingSummary". An option with neither is not in the summary.
+    const char *summary = nullptr;
+    std::span<const char *const> summaryChoices = {};
+    // The value that turns the option off (the "(0: off)" of `help`): the summary leaves the
+    // option out while it has it, and so does a trace for the sampling stages that are traced
+    // only while on (sampler.h). NaN: the option is never off.
+    double off = std::numeric_limits<double>::quiet_NaN();
+    // The strategies (strategyBit()s) in which the summary names the option: those in which it
+    // changes which translation comes out (length penalty α only reorders the n samples of
+    // sampling and cannot change greedy search's, so the summary names it for beam search only).
+    std::uint8_t summaryStrategies = kEveryStrategy;
+
     // A field a person sets: a command-line option and part of a preset. The others (token-id
     // lists, traces) are set by model packages and views.
     bool isSetting() const { return valueName != nullptr; }
@@ -77,11 +103,27 @@ struct DecodingField
     // The control's range: [min, max], with `controlMax` for an unbounded max. An exclusive min
     // is left to validate(): the control starts one step of its precision above it.
     double controlMaximum() const;
+    // Whether `options` hold this field's `off` value (false for a field that is never off).
+    bool isOff(const DecodingOptions &options) const;
 };
 
 std::span<const DecodingField> decodingFields();
 // By name or former name, in either spelling ('_' or '-'); nullptr if there is none.
 const DecodingField *findDecodingField(std::string_view name);
+
+// One part of a decoding summary: `format` is a row's `summary` or `summaryChoices` entry (English,
+// for the app to translate), `value` the field's value as text for its "%1" (empty when `format`
+// has none).
+struct DecodingSummaryPart
+{
+    const char *format;
+    std::string value;
+};
+// The summary's parts, from the rows with a summary: first the strategy and the options that act
+// only in it, then the options that act in every strategy, each in table order, leaving out the
+// options that are off or not named in the strategy (summaryStrategies) ("beam 5 · α 0.6 · no-repeat 3",
+// "sample · T 0.7 · top-k 40").
+std::vector<DecodingSummaryPart> decodingSummaryParts(const DecodingOptions &options);
 
 // One field as JSON, and back. fromJson throws std::invalid_argument naming the field when the
 // JSON has the wrong type or an unknown enum name; ranges are left to validate().

@@ -1,7 +1,7 @@
 // The decoding-option table (engine/decoding/decodingfields.h) and everything generated from it:
 // every field survives model.json/history JSON, text and the GUI's settings map; validate()
 // checks every row's range; settings and presets saved before the table keep loading; every
-// setting is a glosa-cli option under its table name.
+// setting is a glosa-cli option under its table name; decodingSummary() follows the rows.
 #include "app/core/settings.h"
 #include "clirunner.h"
 #include "engine/decoding/decodingfields.h"
@@ -279,6 +279,56 @@ private slots:
                                    "integer"),
                      error.what());
         }
+    }
+
+    void summaryFollowsTheRows_data()
+    {
+        // Each case sets fields by their table names (text as on the command line).
+        QTest::addColumn<QStringList>("settings");
+        QTest::addColumn<QString>("summary");
+        const QString greedy = QStringLiteral("strategy=greedy");
+        const QString beam = QStringLiteral("strategy=beam");
+        const QString sample = QStringLiteral("strategy=sample");
+        QTest::newRow("greedy") << QStringList{greedy} << "greedy";
+        // What acts in another strategy only is left out.
+        QTest::newRow("greedy ignores beam and sampling options")
+            << QStringList{greedy, "beam_size=7", "length_penalty=0.6", "top_k=40",
+                           "temperature=0.7"}
+            << "greedy";
+        QTest::newRow("greedy, penalties")
+            << QStringList{greedy, "no_repeat_ngram_size=3", "repetition_penalty=1.2"}
+            << "greedy · no-repeat 3 · rep 1.2";
+        QTest::newRow("beam") << QStringList{beam, "beam_size=4"} << "beam 4";
+        QTest::newRow("beam, α") << QStringList{beam, "beam_size=4", "length_penalty=0.6"}
+                                 << "beam 4 · α 0.6";
+        // Every-strategy options follow the strategy's own, in table order (β beside α: it was
+        // last before the table made the summary).
+        QTest::newRow("beam, everything")
+            << QStringList{beam, "beam_size=5", "length_penalty=0.6", "coverage_penalty=0.2",
+                           "no_repeat_ngram_size=3", "repetition_penalty=1.2", "top_k=40"}
+            << "beam 5 · α 0.6 · β 0.2 · no-repeat 3 · rep 1.2";
+        QTest::newRow("sample") << QStringList{sample} << "sample";
+        QTest::newRow("sample, T") << QStringList{sample, "temperature=0.7"} << "sample · T 0.7";
+        // The sampling stages in the chain's order, after the strategy's name (before the table:
+        // "top-k 40 · top-p 0.9 · T 0.7", the name left out when a stage truncated).
+        QTest::newRow("sample, every stage")
+            << QStringList{sample, "temperature=0.7", "top_k=40", "top_p=0.9", "min_p=0.05",
+                           "beam_size=3", "no_repeat_ngram_size=2"}
+            << "sample · T 0.7 · top-k 40 · top-p 0.9 · min-p 0.05 · no-repeat 2";
+    }
+    void summaryFollowsTheRows()
+    {
+        QFETCH(QStringList, settings);
+        QFETCH(QString, summary);
+        DecodingOptions options;
+        for (const QString &setting : settings) {
+            const QStringList pair = setting.split(QLatin1Char('='));
+            const DecodingField *field = findDecodingField(pair.at(0).toStdString());
+            QVERIFY2(field, qPrintable(pair.at(0)));
+            decodingFieldFromText(options, *field, pair.at(1).toStdString());
+        }
+        options.validate();
+        QCOMPARE(decodingSummary(options), summary);
     }
 
     void everySettingIsACommandLineOption()
