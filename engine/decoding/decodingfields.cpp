@@ -724,39 +724,43 @@ json decodingOptionsToJson(const DecodingOptions &o)
     return j;
 }
 
+void validateDecodingField(const DecodingOptions &options, const DecodingField &field)
+{
+    std::visit(
+        [&](auto member) {
+            using T = std::remove_cvref_t<decltype(options.*member)>;
+            if constexpr (std::is_same_v<T, float> ||
+                          (std::is_integral_v<T> && !std::is_same_v<T, bool> &&
+                           !std::is_same_v<T, std::uint64_t>)) {
+                const double value = static_cast<double>(options.*member);
+                const bool low = field.minExclusive ? !(value > field.min) : value < field.min;
+                if (!std::isfinite(value) || low || value > field.max) {
+                    std::string rule;
+                    if (std::is_same_v<T, float> && field.max != kUnbounded)
+                        rule = "must be in " + std::string(field.minExclusive ? "(" : "[") +
+                               numberText(field.min) + ", " + numberText(field.max) + "]";
+                    else if (std::is_same_v<T, float>)
+                        rule = "must be finite and " +
+                               std::string(field.minExclusive ? "> " : ">= ") +
+                               numberText(field.min);
+                    else if (low)
+                        rule = "must be at least " + numberText(field.min);
+                    else
+                        rule = "is more than the limit of " + numberText(field.max);
+                    fail(field.name, decodingFieldToText(options, field), rule);
+                }
+            }
+        },
+        field.member);
+}
+
 void DecodingOptions::validate(std::int64_t vocabularySize) const
 {
     // Every number against its row's range, upper bounds included: a beam of a million, or a
     // million tokens of output, would allocate gigabytes before any other check could matter
     // (docs/robustness.md).
-    for (const DecodingField &field : kFields) {
-        std::visit(
-            [&](auto member) {
-                using T = std::remove_cvref_t<decltype(this->*member)>;
-                if constexpr (std::is_same_v<T, float> ||
-                              (std::is_integral_v<T> && !std::is_same_v<T, bool> &&
-                               !std::is_same_v<T, std::uint64_t>)) {
-                    const double value = static_cast<double>(this->*member);
-                    const bool low = field.minExclusive ? !(value > field.min) : value < field.min;
-                    if (!std::isfinite(value) || low || value > field.max) {
-                        std::string rule;
-                        if (std::is_same_v<T, float> && field.max != kUnbounded)
-                            rule = "must be in " + std::string(field.minExclusive ? "(" : "[") +
-                                   numberText(field.min) + ", " + numberText(field.max) + "]";
-                        else if (std::is_same_v<T, float>)
-                            rule = "must be finite and " +
-                                   std::string(field.minExclusive ? "> " : ">= ") +
-                                   numberText(field.min);
-                        else if (low)
-                            rule = "must be at least " + numberText(field.min);
-                        else
-                            rule = "is more than the limit of " + numberText(field.max);
-                        fail(field.name, decodingFieldToText(*this, field), rule);
-                    }
-                }
-            },
-            field.member);
-    }
+    for (const DecodingField &field : kFields)
+        validateDecodingField(*this, field);
     // Rules between fields.
     if (strategy == SearchStrategy::Greedy && nBest != 1)
         fail("n_best", std::to_string(nBest),

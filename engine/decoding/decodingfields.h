@@ -121,9 +121,13 @@ struct DecodingSummaryPart
 };
 // The summary's parts, from the rows with a summary: first the strategy and the options that act
 // only in it, then the options that act in every strategy, each in table order, leaving out the
-// options that are off or not named in the strategy (summaryStrategies) ("beam 5 · α 0.6 · no-repeat 3",
-// "sample · T 0.7 · top-k 40").
+// options that are off or not named in the strategy (summaryStrategies) ("beam 5 · α 0.6 ·
+// no-repeat 3", "sample · T 0.7 · top-k 40").
 std::vector<DecodingSummaryPart> decodingSummaryParts(const DecodingOptions &options);
+
+// Checks one number field against its row's range (what DecodingOptions::validate() does for
+// every row); throws std::invalid_argument naming the field and the rule.
+void validateDecodingField(const DecodingOptions &options, const DecodingField &field);
 
 // One field as JSON, and back. fromJson throws std::invalid_argument naming the field when the
 // JSON has the wrong type or an unknown enum name; ranges are left to validate().

@@ -1,5 +1,7 @@
 #include "engine/decoding/sampler.h"
 
+#include "engine/decoding/decodingfields.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -185,54 +187,92 @@ std::vector<std::pair<float, std::int32_t>> bestLogProbs(std::span<const float> 
 
 } // namespace
 
-RandomSampler::RandomSampler(SamplerOptions options) : m_options(options)
+namespace {
+
+using Candidates = std::vector<TokenProbability>;
+
+const SamplingStage kChain[] = {
+    {"temperature", true,
+     [](const DecodingOptions &o, std::span<const float> row, Candidates) {
+         return temperatureSoftmax(row, o.temperature);
+     }},
+    {"top_k", true,
+     [](const DecodingOptions &o, std::span<const float>, Candidates candidates) {
+         return o.topK > 0 ? keepTopK(std::move(candidates), o.topK) : candidates;
+     }},
+    {"top_p", true,
+     [](const DecodingOptions &o, std::span<const float>, Candidates candidates) {
+         return o.topP < 1 ? keepTopP(std::move(candidates), o.topP) : candidates;
+     }},
+    {"min_p", false,
+     [](const DecodingOptions &o, std::span<const float>, Candidates candidates) {
+         return o.minP > 0 ? keepMinP(std::move(candidates), o.minP) : candidates;
+     }},
+};
+
+// The stage's row, looked up once (traces ask for every row of every step).
+const DecodingField &fieldOf(const SamplingStage &stage)
 {
-    if (!(options.temperature > 0) || !std::isfinite(options.temperature))
-        throw std::invalid_argument("RandomSampler: temperature " +
-                                    std::to_string(options.temperature) +
-                                    " must be finite and > 0");
-    if (options.topK < 0)
-        throw std::invalid_argument("RandomSampler: top-k " + std::to_string(options.topK) +
-                                    " must be >= 0");
-    if (!(options.topP > 0 && options.topP <= 1))
-        throw std::invalid_argument("RandomSampler: top-p " + std::to_string(options.topP) +
-                                    " must be in (0, 1]");
-    if (!(options.minP >= 0 && options.minP <= 1))
-        throw std::invalid_argument("RandomSampler: min-p " + std::to_string(options.minP) +
-                                    " must be in [0, 1]");
+    static const auto rows = [] {
+        std::vector<const DecodingField *> found;
+        for (const SamplingStage &s : kChain) {
+            found.push_back(findDecodingField(s.field));
+            if (!found.back()) // a typo in kChain, caught by the first test that samples
+                throw std::logic_error(std::string("sampling stage without a decoding field: ") +
+                                       s.field);
+        }
+        return found;
+    }();
+    return *rows[&stage - kChain];
+}
+
+} // namespace
+
+std::string SamplingStage::name() const
+{
+    return fieldOf(*this).optionName();
+}
+
+bool SamplingStage::traced(const DecodingOptions &options) const
+{
+    return tracedWhenOff || !fieldOf(*this).isOff(options);
+}
+
+std::span<const SamplingStage> samplingChain()
+{
+    return kChain;
+}
+
+RandomSampler::RandomSampler(const DecodingOptions &options) : m_options(options)
+{
+    for (const SamplingStage &stage : kChain)
+        validateDecodingField(options, fieldOf(stage));
 }
 
 std::vector<TokenProbability>
 RandomSampler::distribution(std::span<const float> logProbs,
                             std::vector<std::vector<TokenProbability>> *stages) const
 {
-    std::vector<TokenProbability> result = truncated(logProbs, stages);
-    if (m_options.minP > 0) {
-        result = keepMinP(std::move(result), m_options.minP);
-        if (stages)
-            stages->push_back(result);
+    if (stages) {
+        // Traces want every stage, sorted: each by its plain definition.
+        Candidates candidates;
+        for (const SamplingStage &stage : kChain) {
+            candidates = stage.apply(m_options, logProbs, std::move(candidates));
+            if (stage.traced(m_options))
+                stages->push_back(candidates);
+        }
+        return candidates;
     }
+    std::vector<TokenProbability> result = truncated(logProbs);
+    if (m_options.minP > 0)
+        result = keepMinP(std::move(result), m_options.minP);
     return result;
 }
 
-std::vector<TokenProbability>
-RandomSampler::truncated(std::span<const float> logProbs,
-                         std::vector<std::vector<TokenProbability>> *stages) const
+std::vector<TokenProbability> RandomSampler::truncated(std::span<const float> logProbs) const
 {
     const int k = m_options.topK;
     const double p = m_options.topP;
-    if (stages) {
-        // Traces want every stage, sorted: the plain definitions.
-        std::vector<TokenProbability> result = temperatureSoftmax(logProbs, m_options.temperature);
-        stages->push_back(result);
-        if (k > 0)
-            result = keepTopK(std::move(result), k);
-        stages->push_back(result);
-        if (p < 1)
-            result = keepTopP(std::move(result), p);
-        stages->push_back(result);
-        return result;
-    }
     const double temperature = m_options.temperature;
     if (k > 0) {
         // The k best log-probabilities (temperature keeps the order) in one pass, then a softmax

@@ -3,18 +3,28 @@
 // uses RandomSampler; both are independent of the search.
 //
 // Basic usage:
-//     RandomSampler sampler({.temperature = 0.8f, .topK = 40, .topP = 0.9f});
+//     DecodingOptions options;                          // the sampler reads its four fields
+//     options.temperature = 0.8f; options.topK = 40; options.topP = 0.9f;
+//     RandomSampler sampler(options);
 //     Rng rng(Rng::derive(seed, sentence, sample));
 //     std::int32_t token = sampler.sample(row, rng);   // row: [vocab] log-probabilities
 //
-// Truncation order (Hugging Face's and CTranslate2's): temperature, then top-k, then top-p, then
-// min-p (llama.cpp's order).
+// The sampling chain (llama.cpp's llama_sampler_chain of llama_sampler_i {name, apply}): named
+// stages that each read their own DecodingOptions field and narrow what the stage before kept, in
+// the order of Hugging Face and CTranslate2 — temperature, top-k, top-p — then min-p
+// (llama.cpp's). A stage is named by its field's row in decodingfields.cpp, so the trace, the CLI
+// and the summary spell it alike ("top-k"). They run after the logits processors
+// (logitsprocessor.h), not as more of them: the search records a token's log-probability between
+// the two, and sample() fuses the stages (one pass of top-k, a nucleus without a full sort).
 // Ties are broken by the smaller token id, so the kept set never depends on sort stability.
 #pragma once
+
+#include "engine/decoding/decodingoptions.h"
 
 #include <cstdint>
 #include <random>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace glosa::engine {
@@ -42,14 +52,6 @@ struct TokenProbability
     double probability;
 };
 
-struct SamplerOptions
-{
-    float temperature = 1.0f; // see DecodingOptions::temperature; 1 disables, must be > 0
-    int topK = 0;             // see DecodingOptions::topK; 0 disables
-    float topP = 1.0f;        // see DecodingOptions::topP; 1 disables, must be in (0, 1]
-    float minP = 0.0f;        // see DecodingOptions::minP; 0 disables, must be in [0, 1]
-};
-
 // The token sets are tested on their own (table-driven), so they are free functions.
 // Input: tokens with probabilities summing to 1; output: the kept ones, best first, renormalised.
 std::vector<TokenProbability> keepTopK(std::vector<TokenProbability> distribution, int k);
@@ -59,6 +61,29 @@ std::vector<TokenProbability> keepMinP(std::vector<TokenProbability> distributio
 // Softmax of logProbs / temperature over the finite entries, best first (ties: smaller id).
 std::vector<TokenProbability> temperatureSoftmax(std::span<const float> logProbs,
                                                  double temperature);
+
+// One stage of the sampling chain.
+struct SamplingStage
+{
+    // Its DecodingOptions field, by the name of its row in decodingfields.cpp ("top_k").
+    const char *field;
+    // Traces show temperature, top-k and top-p even while off (the probability chart compares
+    // them with the model's row), min-p, which came later, only while on.
+    bool tracedWhenOff;
+    // The candidates after the stage, best first, from `candidates`, what the stages before it
+    // kept; the first stage (temperature) makes them from `row`, the processed log-probabilities.
+    std::vector<TokenProbability> (*apply)(const DecodingOptions &options,
+                                           std::span<const float> row,
+                                           std::vector<TokenProbability> candidates);
+
+    // The name traces give the stage: its field's option name ("top-k").
+    std::string name() const;
+    // Whether a trace of sampling with `options` records this stage.
+    bool traced(const DecodingOptions &options) const;
+};
+
+// The stages, in the order they run.
+std::span<const SamplingStage> samplingChain();
 
 class BestSampler
 {
@@ -70,14 +95,17 @@ public:
 class RandomSampler
 {
 public:
-    explicit RandomSampler(SamplerOptions options = {});
-    const SamplerOptions &options() const { return m_options; }
+    // Reads the chain's fields of `options` (temperature, topK, topP, minP); throws
+    // std::invalid_argument for a value out of its range.
+    explicit RandomSampler(const DecodingOptions &options = {});
+    const DecodingOptions &options() const { return m_options; }
 
-    // The distribution sample() draws from: temperature, top-k, top-p, min-p, renormalised. Best
-    // first when truncated by top-k or top-p or when `stages` is given, in token order otherwise
-    // (no sort needed). `stages`, when given, receives the distribution after each step (three,
-    // four with min-p; for traces). Top-k costs one pass of comparisons and k exponentials; top-p
-    // alone a softmax over the row and a partial sort of the nucleus.
+    // The distribution sample() draws from: the chain's stages, renormalised. Best first when
+    // truncated by top-k or top-p or when `stages` is given, in token order otherwise (no sort
+    // needed). `stages`, when given, receives the distribution after each stage that
+    // SamplingStage::traced() (for traces), each stage run by its own definition; without it the
+    // stages are fused: top-k costs one pass of comparisons and k exponentials, top-p alone a
+    // softmax over the row and a partial sort of the nucleus.
     std::vector<TokenProbability>
     distribution(std::span<const float> logProbs,
                  std::vector<std::vector<TokenProbability>> *stages = nullptr) const;
@@ -86,12 +114,10 @@ public:
     static std::int32_t draw(const std::vector<TokenProbability> &distribution, Rng &rng);
 
 private:
-    // distribution() before min-p: temperature, top-k and top-p.
-    std::vector<TokenProbability>
-    truncated(std::span<const float> logProbs,
-              std::vector<std::vector<TokenProbability>> *stages) const;
+    // distribution() without stages, before min-p: temperature, top-k and top-p fused.
+    std::vector<TokenProbability> truncated(std::span<const float> logProbs) const;
 
-    SamplerOptions m_options;
+    DecodingOptions m_options;
 };
 
 } // namespace glosa::engine

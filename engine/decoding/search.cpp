@@ -53,13 +53,10 @@ public:
         trace.stages.push_back("model");
         for (const auto &processor : chain.processors())
             trace.stages.push_back(processor->name());
-        if (sampling) {
-            trace.stages.push_back("temperature");
-            trace.stages.push_back("top-k");
-            trace.stages.push_back("top-p");
-            if (options.minP > 0)
-                trace.stages.push_back("min-p");
-        }
+        if (sampling)
+            for (const SamplingStage &stage : samplingChain())
+                if (stage.traced(options))
+                    trace.stages.push_back(stage.name());
         trace.nodes.push_back(TraceNode{}); // the root
     }
 
@@ -619,7 +616,7 @@ std::vector<DecodingResult> GreedySearch::operator()(StepDecoder &decoder,
     const int samples = sampling ? options.nBest : 1;
     const std::int32_t endToken = decoder.endToken();
     const LogitsProcessorChain chain = LogitsProcessorChain::fromOptions(options, endToken);
-    const RandomSampler sampler({options.temperature, options.topK, options.topP, options.minP});
+    const RandomSampler sampler(options);
     const bool withCoverage = options.coveragePenalty > 0;
 
     std::vector<Sentence> sentences;

@@ -1,6 +1,7 @@
 // Samplers: top-k and top-p keep exactly the expected token sets (table-driven, like llama.cpp's
 // test-sampling), temperature follows its formula, seeded sampling is reproducible, and 10,000
 // draws match the truncated renormalised distribution (chi-square, fixed seed).
+#include "engine/decoding/decodingfields.h"
 #include "engine/decoding/sampler.h"
 #include "engine/decoding/search.h"
 #include "tests/plugins/toytranslator/tablestepdecoder.h"
@@ -26,6 +27,18 @@ std::vector<TokenProbability> distributionOf(const Probabilities &p)
     for (std::size_t i = 0; i < p.size(); ++i)
         out.push_back({static_cast<std::int32_t>(i), p[i]});
     return out;
+}
+
+// The options RandomSampler reads: its chain's four fields.
+DecodingOptions sampling(float temperature, int topK, float topP, float minP = 0.0f)
+{
+    DecodingOptions options;
+    options.strategy = SearchStrategy::Sample;
+    options.temperature = temperature;
+    options.topK = topK;
+    options.topP = topP;
+    options.minP = minP;
+    return options;
 }
 
 std::vector<float> logsOf(const Probabilities &p)
@@ -166,7 +179,7 @@ private slots:
     {
         // temperature 0.5 → p² ∝ {1, 4, 9, 16, 25, 45}/100 ... then top-k 4, then top-p 0.8.
         const Probabilities p = {0.05, 0.1, 0.15, 0.2, 0.25, 0.25};
-        const RandomSampler sampler({0.5f, 4, 0.8f});
+        const RandomSampler sampler(sampling(0.5f, 4, 0.8f));
         std::vector<std::vector<TokenProbability>> stages;
         const auto kept = sampler.distribution(logsOf(p), &stages);
         QCOMPARE(stages.size(), std::size_t(3));
@@ -179,10 +192,12 @@ private slots:
 
         // Min-p 0.7 after that: 0.2424 < 0.7 × 0.3788, so token 3 goes; a fourth stage.
         stages.clear();
-        const auto withMinP = RandomSampler({0.5f, 4, 0.8f, 0.7f}).distribution(logsOf(p), &stages);
+        const auto withMinP =
+            RandomSampler(sampling(0.5f, 4, 0.8f, 0.7f)).distribution(logsOf(p), &stages);
         QCOMPARE(stages.size(), std::size_t(4));
         compareKept(withMinP, Tokens{4, 5}, Probabilities{0.5, 0.5});
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, RandomSampler({1.0f, 0, 1.0f, -0.1f}));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 RandomSampler(sampling(1.0f, 0, 1.0f, -0.1f)));
     }
 
     void fastPathsMatchTheDefinitions_data()
@@ -212,7 +227,7 @@ private slots:
         for (float &value : logits)
             value = static_cast<float>(engine() >> 40) / (1 << 24) * 3.0f;
         logits[17] = -std::numeric_limits<float>::infinity();
-        const RandomSampler sampler({temperature, k, p, minP});
+        const RandomSampler sampler(sampling(temperature, k, p, minP));
         std::vector<std::vector<TokenProbability>> stages;
         auto reference = sampler.distribution(logits, &stages);
         auto fast = sampler.distribution(logits);
@@ -252,10 +267,44 @@ private slots:
         QCOMPARE(Rng::derive(1, 2, 3), Rng::derive(1, 2, 3));
     }
 
+    void traceNamesTheChainsStages()
+    {
+        // The chain's stages are decoding table rows, named as the CLI spells them; a trace of
+        // sampling names them after the model's row, min-p only while it is on.
+        QStringList names;
+        for (const SamplingStage &stage : samplingChain()) {
+            const std::string name = stage.name();
+            QVERIFY2(findDecodingField(name), name.c_str());
+            names << QString::fromStdString(name);
+        }
+        QCOMPARE(names, (QStringList{"temperature", "top-k", "top-p", "min-p"}));
+
+        using glosa::toy::TableStepDecoder;
+        auto distribution = [](const Tokens &, const Tokens &history) {
+            return history.size() < 3 ? Probabilities{0, 0.1, 0.3, 0.3, 0.3}
+                                      : Probabilities{0, 1, 0, 0, 0};
+        };
+        DecodingOptions options = sampling(0.8f, 3, 0.9f);
+        options.trace = true;
+        auto stages = [&] {
+            TableStepDecoder decoder(5, 0, 1, distribution);
+            const std::vector<DecodingResult> results = decode(decoder, {{2, 1}}, options);
+            const DecodingTrace &trace = results.at(0).trace;
+            for (const StepTrace &step : trace.steps)
+                if (step.probabilities.size() != trace.stages.size())
+                    return std::vector<std::string>{"a step without every stage"};
+            return trace.stages;
+        };
+        QCOMPARE(stages(), (std::vector<std::string>{"model", "temperature", "top-k", "top-p"}));
+        options.minP = 0.1f;
+        QCOMPARE(stages(),
+                 (std::vector<std::string>{"model", "temperature", "top-k", "top-p", "min-p"}));
+    }
+
     void seededSamplingIsReproducible()
     {
         const Probabilities p = {0.05, 0.1, 0.15, 0.2, 0.25, 0.25};
-        const RandomSampler sampler({0.9f, 5, 0.95f});
+        const RandomSampler sampler(sampling(0.9f, 5, 0.95f));
         auto draws = [&](std::uint64_t seed) {
             Rng rng(seed);
             Tokens out;
@@ -338,7 +387,7 @@ private slots:
         for (auto [probability, token] : sorted)
             expected[token] = probability;
 
-        const RandomSampler sampler({temperature, k, p});
+        const RandomSampler sampler(sampling(temperature, k, p));
         Rng rng(20261122);
         const int draws = 10000;
         std::map<int, int> counts;
