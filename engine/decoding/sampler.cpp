@@ -210,6 +210,9 @@ const SamplingStage kChain[] = {
      }},
 };
 
+// RandomSampler::truncated() runs temperature, top-k and top-p in one pass.
+constexpr std::size_t kFusedStages = 3;
+
 // The stage's row, looked up once (traces ask for every row of every step).
 const DecodingField &fieldOf(const SamplingStage &stage)
 {
@@ -263,9 +266,10 @@ RandomSampler::distribution(std::span<const float> logProbs,
         }
         return candidates;
     }
+    // truncated() fuses the first stages; the others run as they are.
     std::vector<TokenProbability> result = truncated(logProbs);
-    if (m_options.minP > 0)
-        result = keepMinP(std::move(result), m_options.minP);
+    for (auto stage = std::begin(kChain) + kFusedStages; stage != std::end(kChain); ++stage)
+        result = stage->apply(m_options, logProbs, std::move(result));
     return result;
 }
 

@@ -114,7 +114,8 @@ public:
     static std::int32_t draw(const std::vector<TokenProbability> &distribution, Rng &rng);
 
 private:
-    // distribution() without stages, before min-p: temperature, top-k and top-p fused.
+    // distribution() without stages: the chain's first stages (temperature, top-k, top-p)
+    // fused; the later ones (min-p) then run by their own definitions.
     std::vector<TokenProbability> truncated(std::span<const float> logProbs) const;
 
     DecodingOptions m_options;
