@@ -213,20 +213,27 @@ const SamplingStage kChain[] = {
 // RandomSampler::truncated() runs temperature, top-k and top-p in one pass.
 constexpr std::size_t kFusedStages = 3;
 
-// The stage's row, looked up once (traces ask for every row of every step).
+// The stage's row: looked up once for the chain's own stages (traces ask for every row of every
+// step), by name for any other.
 const DecodingField &fieldOf(const SamplingStage &stage)
 {
-    static const auto rows = [] {
+    const auto find = [](const SamplingStage &s) {
+        const DecodingField *field = findDecodingField(s.field);
+        if (!field) // a typo in kChain, caught by the first test that samples
+            throw std::logic_error(std::string("sampling stage without a decoding field: ") +
+                                   s.field);
+        return field;
+    };
+    static const auto rows = [&] {
         std::vector<const DecodingField *> found;
-        for (const SamplingStage &s : kChain) {
-            found.push_back(findDecodingField(s.field));
-            if (!found.back()) // a typo in kChain, caught by the first test that samples
-                throw std::logic_error(std::string("sampling stage without a decoding field: ") +
-                                       s.field);
-        }
+        for (const SamplingStage &s : kChain)
+            found.push_back(find(s));
         return found;
     }();
-    return *rows[&stage - kChain];
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        if (&stage == &kChain[i])
+            return *rows[i];
+    return *find(stage);
 }
 
 } // namespace

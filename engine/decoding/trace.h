@@ -10,7 +10,8 @@
 //     root.
 //   - steps: for every (step, expanded node), the top-N tokens and their probability after each
 //     stage of the pipeline: "model" (the model's distribution), one stage per logits processor
-//     (by name), and for sampling "temperature", "top-k", "top-p" (renormalised).
+//     (by name), and for sampling the sampling chain's stages, named by their decoding fields
+//     ("temperature", "top-k", "top-p", and "min-p" while on: sampler.h; renormalised).
 #pragma once
 
 #include <cstdint>
