@@ -408,20 +408,30 @@ def build_variant(name, arch, hparams, seed, eos_boost, dtypes, check=True):
     return written
 
 
-# Everyday English for the shipped packages' goldens (tokenizer, greedy and beam parity).
-SHIPPED_SENTENCES = [
+# Everyday sentences in each source language for the shipped packages' goldens (tokenizer, greedy
+# and beam parity).
+SHIPPED_SENTENCES = {"en": [
     "Where is the station?", "The girl is very tired.", "I don't know where my keys are.",
     "We are going to the station tomorrow.", "My brother lives in a small house.",
     "Tom doesn't like cold coffee.", "Can you help me, please?", "It is raining again today.",
     "She has read this book three times.", "Why are you laughing?",
     "I'll call you after dinner.", "The children are playing in the garden.",
-]
+], "es": [
+    "¿Dónde está la estación?", "La niña está muy cansada.", "No sé dónde están mis llaves.",
+    "Mañana vamos a la estación.", "Mi hermano vive en una casa pequeña.",
+    "A Tom no le gusta el café frío.", "¿Me puedes ayudar, por favor?", "Hoy vuelve a llover.",
+    "Ella ha leído este libro tres veces.", "¿Por qué te ríes?",
+    "Te llamo después de cenar.", "Los niños están jugando en el jardín.",
+]}
 
 
 def build_shipped(pkg_id):
-    model, codec, _ = evaluate.load_model(os.path.join(REPO, "resources", "models", pkg_id))
+    pkg = os.path.join(REPO, "resources", "models", pkg_id)
+    model, codec, _ = evaluate.load_model(pkg)
+    with open(os.path.join(pkg, "model.json"), encoding="utf-8") as f:
+        sentences = SHIPPED_SENTENCES[json.load(f)["languages"]["source"]]
     texts, sources, greedy_out, beams, margins_all = [], [], [], [], []
-    for text in SHIPPED_SENTENCES:
+    for text in sentences:
         ids = codec.encode([text])[0] + [EOS]
         margins = []
         g = greedy(model, [ids], margins)[0]
@@ -437,7 +447,7 @@ def build_shipped(pkg_id):
     golden = {
         "generated_by": "tools/make_parity_fixtures.py shipped %s" % pkg_id,
         "package": pkg_id, "texts": texts, "sources": sources,
-        "left_out": len(SHIPPED_SENTENCES) - len(texts),
+        "left_out": len(sentences) - len(texts),
         "search": {"max_length": MAX_LENGTH, "beam_size": BEAM, "n_best": BEAM,
                    "length_penalty": ALPHA, "early_stopping": "heuristic",
                    "suppress_tokens": [PAD, BOS]},

@@ -56,8 +56,6 @@ private slots:
     void refusesBadPackages_data();
     void refusesBadPackages();
     void shippedModelTranslates();
-    void shippedPackagesMatchPyTorch_data();
-    void shippedPackagesMatchPyTorch();
 
 private:
     void packages();
@@ -605,42 +603,6 @@ void TestParityTransformer::shippedModelTranslates()
     const engine::Tensor &a = averaged.segments[0].alignment();
     const engine::Tensor &b = firstHead.segments[0].alignment();
     QVERIFY(maxAbsDiff(a.data<float>(), b.data<float>(), a.numel()) > 1e-3f);
-}
-
-// Every shipped package with a golden in tests/data/parity/shipped (PyTorch on the package's own
-// weights, tools/make_parity_fixtures.py shipped ID), in float32: the same SentencePiece ids from
-// the engine's tokenizer, the same greedy and beam-4 outputs, log-probabilities within the bound.
-void TestParityTransformer::shippedPackagesMatchPyTorch_data()
-{
-    QTest::addColumn<QString>("golden");
-    const QDir dir(glosa::test::testDataDir() + QStringLiteral("/parity/shipped"));
-    for (const QString &name : dir.entryList({QStringLiteral("*.json")}, QDir::Files))
-        QTest::newRow(qPrintable(name)) << dir.filePath(name);
-    QVERIFY(dir.exists() && !dir.isEmpty());
-}
-
-void TestParityTransformer::shippedPackagesMatchPyTorch()
-{
-    QFETCH(QString, golden);
-    const Golden g = Golden::loadSearches(golden.toStdString());
-    const std::string id = g.json.at("package");
-    QString error;
-    const auto model = glosa::test::loadWithBuiltPlugin<engine::TranslationModel>(
-        QStringLiteral("transformer"), std::string(GLOSA_SOURCE_DIR "/resources/models/") + id,
-        &error, engine::ComputeType::Float32);
-    QVERIFY2(model, qPrintable(error));
-    const auto texts = g.json.at("texts").get<std::vector<std::string>>();
-    QCOMPARE(texts.size(), g.sources.size());
-    QVERIFY(texts.size() >= 6);
-    for (std::size_t b = 0; b < texts.size(); ++b) {
-        std::vector<std::int32_t> ids;
-        for (const engine::Token &token : model->sourceTokenizer().encode(texts[b]))
-            ids.push_back(token.id);
-        ids.push_back(model->sourceTokenizer().eosId());
-        QCOMPARE(ids, g.sources[b]);
-    }
-    checkGreedy(model->decoder(), g);
-    checkBeam(model->decoder(), g, true);
 }
 
 QTEST_APPLESS_MAIN(TestParityTransformer)
