@@ -395,8 +395,8 @@ private slots:
                                << "is empty";
     }
     // Settings ▸ Do not translate reaches documents too (issue #31, item 14): through the general
-    // RNN, which reads "an Apple phone" as "un teléfono de teléfono", the names come out as they
-    // are.
+    // RNN, which reads the band "The Rolling Stones" as "Las piedras" and translates the city, the
+    // names come out as they are.
     void keptTermsReachDocuments()
     {
         const std::optional<ModelInfo> rnn =
@@ -405,10 +405,11 @@ private slots:
         const QString path = m_dir.filePath(QStringLiteral("kept.md"));
         QFile file(path);
         QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("# Shopping\n\nI bought an Apple phone and a Windows laptop.\n");
+        file.write("# Music\n\nThe Rolling Stones played in Mexico City.\n");
         file.close();
         QSettings().setValue(QLatin1String(settingsKeys::kKeepTerms),
-                             QStringList{QStringLiteral("Apple"), QStringLiteral("Windows")});
+                             QStringList{QStringLiteral("Rolling Stones"),
+                                         QStringLiteral("Mexico City")});
         DocumentsView view(*m_context);
         QVERIFY(m_context->chooseModel(rnn->id));
         QSignalSpy opened(&view, &DocumentsView::opened);
@@ -421,8 +422,8 @@ private slots:
         QSettings().remove(QLatin1String(settingsKeys::kKeepTerms));
         QVERIFY(m_context->chooseModel(m_info.id));
         const QString target = view.targetPane()->toPlainText();
-        QVERIFY2(target.contains(QLatin1String("Apple")) &&
-                     target.contains(QLatin1String("Windows")),
+        QVERIFY2(target.contains(QLatin1String("Rolling Stones")) &&
+                     target.contains(QLatin1String("Mexico City")),
                  qPrintable(target));
     }
 

@@ -408,7 +408,8 @@ private slots:
     }
 
     // Item 14: Settings ▸ Do not translate. The terms go into every translation the app makes,
-    // copied as they are: the general RNN reads "an Apple phone" as "un teléfono de teléfono".
+    // copied as they are: the general RNN reads the band "The Rolling Stones" as "Las piedras"
+    // and translates the city.
     void doNotTranslateListKeepsTerms()
     {
         auto context = makeContext();
@@ -421,27 +422,27 @@ private slots:
             auto *terms = dialog ? dialog->findChild<QPlainTextEdit *>("keepTerms") : nullptr;
             if (!terms)
                 return;
-            terms->setPlainText(QStringLiteral("Apple\n\n  Windows \n"));
+            terms->setPlainText(QStringLiteral("Rolling Stones\n\n  Mexico City \n"));
             filled = true;
             dialog->accept();
         });
         action->trigger();
         QVERIFY(filled);
         QCOMPARE(QSettings().value(QLatin1String(settingsKeys::kKeepTerms)).toStringList(),
-                 QStringList({"Apple", "Windows"}));
+                 QStringList({"Rolling Stones", "Mexico City"}));
         TranslateView *view = window.translateView();
         QCOMPARE(view->decodingPanel()->options().keepTerms,
-                 (std::vector<std::string>{"Apple", "Windows"}));
+                 (std::vector<std::string>{"Rolling Stones", "Mexico City"}));
         view->setLiveTranslate(false);
         QVERIFY(context->chooseModel(QStringLiteral("rnn-general-en-es")));
         QVERIFY(waitLoaded(*context, QStringLiteral("rnn-general-en-es")));
         QSignalSpy shown(view, &TranslateView::translationShown);
-        view->setSourceText(QStringLiteral("I bought an Apple phone and a Windows laptop."));
+        view->setSourceText(QStringLiteral("The Rolling Stones played in Mexico City."));
         view->translateNow();
         QVERIFY(shown.wait(kTimeoutMs));
         const QString target = view->targetEditor()->toPlainText();
-        QVERIFY2(target.contains(QLatin1String("Apple")) &&
-                     target.contains(QLatin1String("Windows")),
+        QVERIFY2(target.contains(QLatin1String("Rolling Stones")) &&
+                     target.contains(QLatin1String("Mexico City")),
                  qPrintable(target));
     }
 
