@@ -11,6 +11,10 @@
 #include <QJsonDocument>
 #include <QTextStream>
 
+#include <algorithm>
+#include <iterator>
+#include <variant>
+
 namespace glosa::cli {
 
 std::optional<QString> takeHistoryOption(QStringList &args, QTextStream &err)
@@ -136,30 +140,42 @@ Command historyCommand()
     return help;
 }
 
-int runHistoryCommand(const QStringList &args, const CommandIo &io)
-{
-    const QString &historyPath = io.historyPath;
-    QTextStream &out = io.out, &err = io.err;
-    if (args.isEmpty())
-        return usage(err);
-    const QString sub = args.first();
-    static const QStringList known = {"list",   "search", "show",  "export", "star",
-                                      "unstar", "delete", "clear", "repair"};
-    if (!known.contains(sub)) { // before open(): a typo must not create a database
-        err << "glosa-cli history: unknown subcommand '" << sub << "'\n";
-        return usage(err);
-    }
+namespace {
 
-    QCommandLineParser parser;
+// What every subcommand reads from the command line, checked once before the file is opened.
+struct HistoryRequest
+{
+    QString sub;
+    QStringList positional;
+    HistoryFilter filter;
+    int limit = 20;
+    int offset = 0;
+    const QCommandLineParser *parser = nullptr; // the subcommands' own options
+
+    // The entry id of show, star, unstar and delete: 0 when it is missing or not a number > 0.
+    qint64 id() const
+    {
+        bool ok = false;
+        const qint64 value = positional.size() == 1 ? positional.first().toLongLong(&ok) : 0;
+        return ok && value > 0 ? value : 0;
+    }
+};
+
+// The parsed request, or the exit code of a mistake already reported.
+std::variant<HistoryRequest, int> parseRequest(const QStringList &args, QCommandLineParser &parser,
+                                               QTextStream &err)
+{
+    HistoryRequest request;
+    request.sub = args.first();
+    request.parser = &parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     parser.addOptions(historyCommand().options);
     if (!parser.parse(QStringList{QStringLiteral("glosa-cli history")} + args.mid(1))) {
         err << "glosa-cli history: " << parser.errorText() << '\n';
         return usage(err);
     }
-    const QStringList positional = parser.positionalArguments();
-
-    HistoryFilter filter;
+    request.positional = parser.positionalArguments();
+    HistoryFilter &filter = request.filter;
     if (parser.isSet("kind")) {
         filter.kind = historyKindFromName(parser.value("kind"));
         if (!filter.kind) {
@@ -182,161 +198,213 @@ int runHistoryCommand(const QStringList &args, const CommandIo &io)
     }
     filter.starredOnly = parser.isSet("starred");
     bool limitOk = false, offsetOk = false;
-    const int limit = parser.value("limit").toInt(&limitOk);
-    const int offset = parser.value("offset").toInt(&offsetOk);
-    if (!limitOk || !offsetOk || limit < 0 || offset < 0) {
+    request.limit = parser.value("limit").toInt(&limitOk);
+    request.offset = parser.value("offset").toInt(&offsetOk);
+    if (!limitOk || !offsetOk || request.limit < 0 || request.offset < 0) {
         err << "glosa-cli history: --limit and --offset take a number >= 0\n";
         return 2;
     }
-    const auto idArgument = [&]() -> qint64 {
-        bool ok = false;
-        const qint64 id = positional.size() == 1 ? positional.first().toLongLong(&ok) : 0;
-        return ok && id > 0 ? id : 0;
-    };
+    return request;
+}
 
+int listEntries(HistoryStore &store, const HistoryOpenResult &, const HistoryRequest &request,
+                const CommandIo &io)
+{
+    const HistoryPage page = store.recent(request.filter, request.offset, request.limit);
+    for (const HistorySummary &s : page.items)
+        printSummary(io.out, s, false);
+    if (page.hasMore)
+        io.err << "(more: --offset " << request.offset + request.limit << ")\n";
+    return reportDamage(io.err, page.damaged);
+}
+
+int searchEntries(HistoryStore &store, const HistoryOpenResult &, const HistoryRequest &request,
+                  const CommandIo &io)
+{
+    QTextStream &err = io.err;
+    if (request.positional.isEmpty()) {
+        err << "glosa-cli history search: QUERY is missing\n";
+        return 2;
+    }
+    HistorySearchOptions options;
+    if (request.parser->isSet("relevance"))
+        options.order = HistorySearchOptions::Order::Relevance;
+    const QString query = request.positional.join(QLatin1Char(' '));
+    const HistoryPage page =
+        store.search(query, request.filter, request.offset, request.limit, options);
+    for (const HistorySummary &s : page.items)
+        printSummary(io.out, s, true);
+    if (page.hasMore)
+        err << "(more: --offset " << request.offset + request.limit << ")\n";
+    const int damage = reportDamage(err, page.damaged);
+    // As grep: nothing found is said, and is exit code 1.
+    if (page.items.isEmpty() && page.damaged.isEmpty()) {
+        err << "glosa-cli history search: no entries match '" << query << "'"
+            << (request.offset > 0 ? QStringLiteral(" after the first %1").arg(request.offset)
+                                   : QString())
+            << "\n";
+        return 1;
+    }
+    return damage;
+}
+
+int showEntry(HistoryStore &store, const HistoryOpenResult &, const HistoryRequest &request,
+              const CommandIo &io)
+{
+    const qint64 id = request.id();
+    std::optional<HistoryEntry> e;
+    try {
+        e = id ? store.entry(id) : std::nullopt;
+    } catch (const HistoryError &error) {
+        if (error.code() != HistoryError::Code::Corrupt)
+            throw;
+        return reportDamage(io.err, {{id, sqliteReason(error)}});
+    }
+    if (!e) {
+        io.err << "glosa-cli history show: no entry '" << request.positional.join(' ') << "'\n";
+        return 1;
+    }
+    io.out << QJsonDocument(e->toJson()).toJson(QJsonDocument::Indented);
+    return 0;
+}
+
+int exportEntries(HistoryStore &store, const HistoryOpenResult &, const HistoryRequest &request,
+                  const CommandIo &io)
+{
+    QTextStream &err = io.err;
+    const QCommandLineParser &parser = *request.parser;
+    const std::optional<HistoryExportFormat> format =
+        historyExportFormatFromName(parser.value("format"));
+    if (!format) {
+        err << "glosa-cli history export: --format must be jsonl, csv or tmx\n";
+        return 2;
+    }
+    HistoryExport done;
+    if (parser.isSet("output") && parser.value("output") != QLatin1String("-")) {
+        // SaveFile: a failed export never leaves a truncated file behind.
+        if (const QString problem = historyExportTargetProblem(store, parser.value("output"));
+            !problem.isEmpty()) {
+            err << "glosa-cli history export: " << problem << '\n';
+            return 1;
+        }
+        SaveFile file(parser.value("output"));
+        if (!file.open(QIODevice::WriteOnly)) {
+            err << "glosa-cli history export: cannot write " << file.fileName() << ": "
+                << file.errorString() << '\n';
+            return 1;
+        }
+        done = exportHistory(store, *format, file, request.filter);
+        if (!file.commit()) {
+            err << "glosa-cli history export: cannot write " << file.fileName() << ": "
+                << file.errorString() << '\n';
+            return 1;
+        }
+    } else {
+        io.out.flush();
+        QFile stdoutFile;
+        stdoutFile.open(stdout, QIODevice::WriteOnly);
+        done = exportHistory(store, *format, stdoutFile, request.filter);
+    }
+    err << "exported " << done.records << (done.records == 1 ? " record\n" : " records\n");
+    // The file holds every readable entry; the damaged ones are named, exit code 1.
+    return reportDamage(err, done.damaged);
+}
+
+// star, unstar and delete: one entry by id.
+int markEntry(HistoryStore &store, const HistoryOpenResult &, const HistoryRequest &request,
+              const CommandIo &io)
+{
+    const qint64 id = request.id();
+    const bool done = id && (request.sub == QLatin1String("delete")
+                                 ? store.removeEntry(id)
+                                 : store.setStarred(id, request.sub == QLatin1String("star")));
+    if (!done) {
+        io.err << "glosa-cli history " << request.sub << ": no entry '"
+               << request.positional.join(' ') << "'\n";
+        return 1;
+    }
+    return 0;
+}
+
+int repairFile(HistoryStore &store, const HistoryOpenResult &opened, const HistoryRequest &,
+               const CommandIo &io)
+{
+    if (opened.status == HistoryOpenResult::Status::Recovered) { // open() just rebuilt it
+        io.err << opened.message << '\n';
+        return 0;
+    }
+    // A file that open() did not find damaged gets the full check first: rebuilding a sound
+    // file would only shuffle it into a backup.
+    if (opened.status != HistoryOpenResult::Status::Damaged && store.integrityCheck().isEmpty()) {
+        io.err << "glosa-cli history repair: " << io.historyPath
+               << " is not damaged (integrity_check found nothing); nothing to do\n";
+        return 0;
+    }
+    io.err << store.repair().message << '\n';
+    return 0;
+}
+
+int clearEntries(HistoryStore &store, const HistoryOpenResult &, const HistoryRequest &request,
+                 const CommandIo &io)
+{
+    if (!request.parser->isSet("yes")) {
+        io.err << "glosa-cli history clear: this removes every entry, starred ones too; add "
+                  "--yes to confirm\n";
+        return 2;
+    }
+    io.err << "removed " << store.clear() << " entries\n";
+    return 0;
+}
+
+struct Subcommand
+{
+    const char *name;
+    // Reading needs no write access: a read-only folder or file still lists (issue #33).
+    bool readsOnly;
+    int (*run)(HistoryStore &, const HistoryOpenResult &, const HistoryRequest &,
+               const CommandIo &);
+};
+
+constexpr Subcommand kSubcommands[] = {
+    {"list", true, listEntries},     {"search", true, searchEntries},
+    {"show", true, showEntry},       {"export", true, exportEntries},
+    {"star", false, markEntry},      {"unstar", false, markEntry},
+    {"delete", false, markEntry},    {"clear", false, clearEntries},
+    {"repair", false, repairFile},
+};
+
+} // namespace
+
+int runHistoryCommand(const QStringList &args, const CommandIo &io)
+{
+    QTextStream &err = io.err;
+    if (args.isEmpty())
+        return usage(err);
+    const auto sub = std::find_if(std::begin(kSubcommands), std::end(kSubcommands),
+                                  [&](const Subcommand &c) { return args.first() == c.name; });
+    if (sub == std::end(kSubcommands)) { // before open(): a typo must not create a database
+        err << "glosa-cli history: unknown subcommand '" << args.first() << "'\n";
+        return usage(err);
+    }
+    QCommandLineParser parser;
+    const std::variant<HistoryRequest, int> parsed = parseRequest(args, parser, err);
+    if (const int *exitCode = std::get_if<int>(&parsed))
+        return *exitCode;
+    const HistoryRequest &request = std::get<HistoryRequest>(parsed);
     try {
         HistoryStore::Options options;
         options.retention = historyRetentionFromSettings(); // the app's Settings ▸ History
         HistoryStore store(options);
-        // Reading needs no write access: a read-only folder or file still lists (issue #33).
-        static const QStringList reading = {"list", "search", "show", "export"};
         const HistoryOpenResult opened =
-            reading.contains(sub) ? store.openForReading(historyPath) : store.open(historyPath);
+            sub->readsOnly ? store.openForReading(io.historyPath) : store.open(io.historyPath);
         if (opened.status != HistoryOpenResult::Status::Opened &&
-            opened.status != HistoryOpenResult::Status::Created && sub != QLatin1String("repair"))
+            opened.status != HistoryOpenResult::Status::Created && sub->run != repairFile)
             err << "glosa-cli: warning: " << opened.message << '\n';
-
-        if (sub == QLatin1String("list")) {
-            const HistoryPage page = store.recent(filter, offset, limit);
-            for (const HistorySummary &s : page.items)
-                printSummary(out, s, false);
-            if (page.hasMore)
-                err << "(more: --offset " << offset + limit << ")\n";
-            return reportDamage(err, page.damaged);
-        }
-        if (sub == QLatin1String("search")) {
-            if (positional.isEmpty()) {
-                err << "glosa-cli history search: QUERY is missing\n";
-                return 2;
-            }
-            HistorySearchOptions options;
-            if (parser.isSet("relevance"))
-                options.order = HistorySearchOptions::Order::Relevance;
-            const HistoryPage page =
-                store.search(positional.join(QLatin1Char(' ')), filter, offset, limit, options);
-            for (const HistorySummary &s : page.items)
-                printSummary(out, s, true);
-            if (page.hasMore)
-                err << "(more: --offset " << offset + limit << ")\n";
-            const int damage = reportDamage(err, page.damaged);
-            // As grep: nothing found is said, and is exit code 1.
-            if (page.items.isEmpty() && page.damaged.isEmpty()) {
-                err << "glosa-cli history search: no entries match '"
-                    << positional.join(QLatin1Char(' ')) << "'"
-                    << (offset > 0 ? QStringLiteral(" after the first %1").arg(offset) : QString())
-                    << "\n";
-                return 1;
-            }
-            return damage;
-        }
-        if (sub == QLatin1String("show")) {
-            const qint64 id = idArgument();
-            std::optional<HistoryEntry> e;
-            try {
-                e = id ? store.entry(id) : std::nullopt;
-            } catch (const HistoryError &error) {
-                if (error.code() != HistoryError::Code::Corrupt)
-                    throw;
-                return reportDamage(err, {{id, sqliteReason(error)}});
-            }
-            if (!e) {
-                err << "glosa-cli history show: no entry '" << positional.join(' ') << "'\n";
-                return 1;
-            }
-            out << QJsonDocument(e->toJson()).toJson(QJsonDocument::Indented);
-            return 0;
-        }
-        if (sub == QLatin1String("export")) {
-            const std::optional<HistoryExportFormat> format =
-                historyExportFormatFromName(parser.value("format"));
-            if (!format) {
-                err << "glosa-cli history export: --format must be jsonl, csv or tmx\n";
-                return 2;
-            }
-            HistoryExport done;
-            if (parser.isSet("output") && parser.value("output") != QLatin1String("-")) {
-                // QSaveFile: a failed export never leaves a truncated file behind.
-                if (const QString problem =
-                        historyExportTargetProblem(store, parser.value("output"));
-                    !problem.isEmpty()) {
-                    err << "glosa-cli history export: " << problem << '\n';
-                    return 1;
-                }
-                SaveFile file(parser.value("output"));
-                if (!file.open(QIODevice::WriteOnly)) {
-                    err << "glosa-cli history export: cannot write " << file.fileName() << ": "
-                        << file.errorString() << '\n';
-                    return 1;
-                }
-                done = exportHistory(store, *format, file, filter);
-                if (!file.commit()) {
-                    err << "glosa-cli history export: cannot write " << file.fileName() << ": "
-                        << file.errorString() << '\n';
-                    return 1;
-                }
-            } else {
-                out.flush();
-                QFile stdoutFile;
-                stdoutFile.open(stdout, QIODevice::WriteOnly);
-                done = exportHistory(store, *format, stdoutFile, filter);
-            }
-            err << "exported " << done.records << (done.records == 1 ? " record\n" : " records\n");
-            // The file holds every readable entry; the damaged ones are named, exit code 1.
-            return reportDamage(err, done.damaged);
-        }
-        if (sub == QLatin1String("star") || sub == QLatin1String("unstar") ||
-            sub == QLatin1String("delete")) {
-            const qint64 id = idArgument();
-            const bool done = id && (sub == QLatin1String("delete")
-                                         ? store.removeEntry(id)
-                                         : store.setStarred(id, sub == QLatin1String("star")));
-            if (!done) {
-                err << "glosa-cli history " << sub << ": no entry '" << positional.join(' ')
-                    << "'\n";
-                return 1;
-            }
-            return 0;
-        }
-        if (sub == QLatin1String("repair")) {
-            if (opened.status == HistoryOpenResult::Status::Recovered) { // open() just rebuilt it
-                err << opened.message << '\n';
-                return 0;
-            }
-            // A file that open() did not find damaged gets the full check first: rebuilding a
-            // sound file would only shuffle it into a backup.
-            if (opened.status != HistoryOpenResult::Status::Damaged &&
-                store.integrityCheck().isEmpty()) {
-                err << "glosa-cli history repair: " << historyPath
-                    << " is not damaged (integrity_check found nothing); nothing to do\n";
-                return 0;
-            }
-            err << store.repair().message << '\n';
-            return 0;
-        }
-        if (sub == QLatin1String("clear")) {
-            if (!parser.isSet("yes")) {
-                err << "glosa-cli history clear: this removes every entry, starred ones too; "
-                       "add --yes to confirm\n";
-                return 2;
-            }
-            err << "removed " << store.clear() << " entries\n";
-            return 0;
-        }
+        return sub->run(store, opened, request, io);
     } catch (const HistoryError &e) {
         err << "glosa-cli history: " << e.message() << '\n';
         return 1;
     }
-    return usage(err);
 }
 
 qint64 saveToHistory(const HistoryEntry &entry, const QString &historyPath, QTextStream &err)
