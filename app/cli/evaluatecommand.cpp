@@ -28,6 +28,7 @@
 #include <QJsonObject>
 
 #include <memory>
+#include <variant>
 
 namespace glosa::cli {
 
@@ -100,14 +101,21 @@ Command evaluateCommand()
     return help;
 }
 
-int runEvaluateCommand(const QStringList &args, const CommandIo &io)
+namespace {
+
+// The run's numbers, for whichever way they are printed.
+struct EvaluationReport
 {
-    const QString &historyPath = io.historyPath;
-    QTextStream &out = io.out, &err = io.err;
-    QCommandLineParser parser;
-    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    if (!parseCommandLine(parser, evaluateCommand(), args, err, false))
-        return 2;
+    const engine::TestSet &set;
+    const std::vector<LoadedModel> &models;
+    std::vector<engine::LengthBucket> buckets;
+    std::vector<engine::SentenceDifference> differences; // models[0] against models[1]
+    std::size_t referenceCount = 0;
+};
+
+// The options' own checks, before any model is loaded: 0, or the exit code of a reported mistake.
+int checkOptions(const QCommandLineParser &parser, QTextStream &err)
+{
     bool ok = false;
     const int bucketWidth = parser.value("bucket-width").toInt(&ok);
     if (!ok || bucketWidth < 1 || bucketWidth > 1000) {
@@ -134,12 +142,20 @@ int runEvaluateCommand(const QStringList &args, const CommandIo &io)
         return 2;
     }
     QString error;
-    const std::optional<engine::ComputeType> computeType =
-        computeTypeFromCommandLine(parser, &error);
-    if (!computeType) {
+    if (!computeTypeFromCommandLine(parser, &error)) {
         err << "glosa-cli evaluate: " << error << "\n";
         return 2;
     }
+    return 0;
+}
+
+// Every --model (or the one --from/--to choose), of one language pair, with its decoding options:
+// the models, or the exit code of a reported mistake.
+std::variant<std::vector<LoadedModel>, int> loadModels(const QCommandLineParser &parser,
+                                                       QTextStream &err)
+{
+    QString error;
+    const engine::ComputeType computeType = *computeTypeFromCommandLine(parser, &error);
     QStringList ids = parser.values("model");
     if (ids.isEmpty()) {
         const std::optional<QString> id = modelFromCommandLine(parser, &error);
@@ -156,7 +172,7 @@ int runEvaluateCommand(const QStringList &args, const CommandIo &io)
     std::vector<LoadedModel> models;
     for (const QString &id : ids) {
         LoadedModel loaded;
-        loaded.model = loadTranslationModel(id, &error, &loaded.info, *computeType);
+        loaded.model = loadTranslationModel(id, &error, &loaded.info, computeType);
         if (!loaded.model) {
             err << "glosa-cli evaluate: " << error.simplified() << "\n";
             return 1;
@@ -180,58 +196,16 @@ int runEvaluateCommand(const QStringList &args, const CommandIo &io)
         models.push_back(std::move(loaded));
     }
 
-    const QString source = models[0].info.sourceLanguage;
-    const QString target = models[0].info.targetLanguage;
-    const std::optional<engine::TestSet> set =
-        parser.isSet("test-set")
-            ? readTsvTestSet(parser.value("test-set"), source, &error)
-        : parser.isSet("source")
-            ? readAlignedTestSet(parser.value("source"), parser.value("reference"), &error)
-            : bundledTestSet(source, target, &error);
-    if (!set) {
-        err << "glosa-cli evaluate: " << error << "\n";
-        return 1;
-    }
+    return models;
+}
 
-    for (LoadedModel &m : models) {
-        engine::Translator translator(m.model);
-        try {
-            m.evaluation = engine::evaluate(translator, *set, m.options);
-        } catch (const std::exception &failure) {
-            err << "glosa-cli evaluate: " << m.info.id << ": " << failure.what() << "\n";
-            return 1;
-        }
-    }
-    std::vector<const engine::ModelEvaluation *> evaluations;
-    for (const LoadedModel &m : models)
-        evaluations.push_back(&m.evaluation);
-    const std::vector<engine::LengthBucket> buckets =
-        engine::bleuByLength(*set, evaluations, bucketWidth);
-    std::size_t referenceCount = 0;
-    for (const auto &references : set->references)
-        referenceCount += references.size();
-    const std::vector<engine::SentenceDifference> diffs =
-        models.size() >= 2 ? engine::differences(models[0].evaluation, models[1].evaluation)
-                           : std::vector<engine::SentenceDifference>();
-    // Recorded before printing, so that a failure to record comes first on stderr; the scores
-    // are printed whatever happens (exit status 1 then says the history lacks them).
-    int status = 0;
-    if (parser.isSet("save-history")) {
-        QList<ModelInfo> infos;
-        QList<engine::DecodingOptions> options;
-        std::vector<engine::ModelEvaluation> results;
-        for (const LoadedModel &m : models) {
-            infos << m.info;
-            options << m.options;
-            results.push_back(m.evaluation);
-        }
-        if (saveToHistory(evaluationHistoryEntry(*set, infos, results, options, bucketWidth,
-                                                 differenceCount),
-                          historyPath, err) == 0)
-            status = 1;
-    }
-
-    if (parser.isSet("json")) {
+void printJson(const EvaluationReport &report, QTextStream &out)
+{
+    const engine::TestSet *set = &report.set;
+    const std::vector<LoadedModel> &models = report.models;
+    const std::vector<engine::LengthBucket> &buckets = report.buckets;
+    const std::vector<engine::SentenceDifference> &diffs = report.differences;
+    const std::size_t referenceCount = report.referenceCount;
         QJsonObject object;
         object["test_set"] = QJsonObject{{"name", QString::fromStdString(set->name)},
                                          {"sentences", qint64(set->size())},
@@ -274,12 +248,18 @@ int runEvaluateCommand(const QStringList &args, const CommandIo &io)
                                          {"chrf_b", d.chrfB}});
         if (!diffs.empty())
             object["differences"] = diffArray;
-        out << QJsonDocument(object).toJson(QJsonDocument::Compact) << "\n";
-        return status;
-    }
+    out << QJsonDocument(object).toJson(QJsonDocument::Compact) << "\n";
+}
 
+void printTable(const EvaluationReport &report, int differenceCount, QTextStream &out)
+{
+    const engine::TestSet *set = &report.set;
+    const std::vector<LoadedModel> &models = report.models;
+    const std::vector<engine::SentenceDifference> &diffs = report.differences;
+    const QString source = models[0].info.sourceLanguage;
+    const QString target = models[0].info.targetLanguage;
     out << "test set: " << QString::fromStdString(set->name) << " (" << set->size()
-        << " sentences, " << referenceCount << " references), " << source << " → " << target
+        << " sentences, " << report.referenceCount << " references), " << source << " → " << target
         << "\n\n";
     int idWidth = 5;
     for (const LoadedModel &m : models)
@@ -296,7 +276,7 @@ int runEvaluateCommand(const QStringList &args, const CommandIo &io)
     for (const LoadedModel &m : models)
         out << "  " << m.info.id;
     out << "\n";
-    for (const engine::LengthBucket &b : buckets) {
+    for (const engine::LengthBucket &b : report.buckets) {
         out << QString::fromStdString(engine::lengthBucketLabel(b)).leftJustified(8) << QString::number(b.sentences).rightJustified(10);
         for (std::size_t k = 0; k < b.bleu.size(); ++k)
             out << "  " << fixed(b.bleu[k]).rightJustified(int(models[k].info.id.size()));
@@ -331,6 +311,79 @@ int runEvaluateCommand(const QStringList &args, const CommandIo &io)
         list(0, diffs.begin(), diffs.end());
         list(1, diffs.rbegin(), diffs.rend());
     }
+}
+
+} // namespace
+
+int runEvaluateCommand(const QStringList &args, const CommandIo &io)
+{
+    QTextStream &out = io.out, &err = io.err;
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    if (!parseCommandLine(parser, evaluateCommand(), args, err, false))
+        return 2;
+    if (const int mistake = checkOptions(parser, err))
+        return mistake;
+    std::variant<std::vector<LoadedModel>, int> loaded = loadModels(parser, err);
+    if (const int *exitCode = std::get_if<int>(&loaded))
+        return *exitCode;
+    std::vector<LoadedModel> &models = std::get<std::vector<LoadedModel>>(loaded);
+
+    QString error;
+    const QString source = models[0].info.sourceLanguage;
+    const QString target = models[0].info.targetLanguage;
+    const std::optional<engine::TestSet> set =
+        parser.isSet("test-set")
+            ? readTsvTestSet(parser.value("test-set"), source, &error)
+        : parser.isSet("source")
+            ? readAlignedTestSet(parser.value("source"), parser.value("reference"), &error)
+            : bundledTestSet(source, target, &error);
+    if (!set) {
+        err << "glosa-cli evaluate: " << error << "\n";
+        return 1;
+    }
+
+    for (LoadedModel &m : models) {
+        engine::Translator translator(m.model);
+        try {
+            m.evaluation = engine::evaluate(translator, *set, m.options);
+        } catch (const std::exception &failure) {
+            err << "glosa-cli evaluate: " << m.info.id << ": " << failure.what() << "\n";
+            return 1;
+        }
+    }
+    const int bucketWidth = parser.value("bucket-width").toInt();
+    const int differenceCount = parser.value("differences").toInt();
+    std::vector<const engine::ModelEvaluation *> evaluations;
+    for (const LoadedModel &m : models)
+        evaluations.push_back(&m.evaluation);
+    EvaluationReport report{*set, models, engine::bleuByLength(*set, evaluations, bucketWidth),
+                            {}, 0};
+    for (const auto &references : set->references)
+        report.referenceCount += references.size();
+    if (models.size() >= 2)
+        report.differences = engine::differences(models[0].evaluation, models[1].evaluation);
+    // Recorded before printing, so that a failure to record comes first on stderr; the scores
+    // are printed whatever happens (exit status 1 then says the history lacks them).
+    int status = 0;
+    if (parser.isSet("save-history")) {
+        QList<ModelInfo> infos;
+        QList<engine::DecodingOptions> options;
+        std::vector<engine::ModelEvaluation> results;
+        for (const LoadedModel &m : models) {
+            infos << m.info;
+            options << m.options;
+            results.push_back(m.evaluation);
+        }
+        if (saveToHistory(evaluationHistoryEntry(*set, infos, results, options, bucketWidth,
+                                                 differenceCount),
+                          io.historyPath, err) == 0)
+            status = 1;
+    }
+    if (parser.isSet("json"))
+        printJson(report, out);
+    else
+        printTable(report, differenceCount, out);
     return status;
 }
 
