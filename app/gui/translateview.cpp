@@ -33,6 +33,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace glosa {
@@ -851,11 +852,17 @@ void TranslateView::onResult(const QList<TranslationResult> &results)
                          .arg(QLocale().toString(r.elapsedMs, 'f', 0));
     if (!r.missingSpans.isEmpty()) {
         QStringList quoted;
-        for (const QString &span : r.missingSpans)
+        bool keptTerm = false; // one of Settings ▸ Do not translate, which is kept the same way
+        for (const QString &span : r.missingSpans) {
             quoted << QStringLiteral("“%1”").arg(span);
+            keptTerm = keptTerm || std::find(r.options.keepTerms.begin(), r.options.keepTerms.end(),
+                                             span.toStdString()) != r.options.keepTerms.end();
+        }
         status += QStringLiteral(" · ") +
-                  tr("Not in the translation: %1 (this model cannot protect numbers, URLs and "
-                     "code)")
+                  (keptTerm ? tr("Not in the translation: %1 (this model cannot protect numbers, "
+                                 "URLs, code or the terms of your do-not-translate list)")
+                            : tr("Not in the translation: %1 (this model cannot protect numbers, "
+                                 "URLs and code)"))
                       .arg(QLocale().createSeparatedList(quoted));
     }
     m_status->setText(status);
