@@ -86,6 +86,14 @@ bool ProbabilityChart::event(QEvent *event)
     return QWidget::event(event);
 }
 
+QStringList ProbabilityChart::legend() const
+{
+    QStringList texts;
+    for (int s = 0; s < m_values.size(); ++s)
+        texts << (s == 0 ? tr("the model's probability") : tr("after the decoding settings"));
+    return texts;
+}
+
 void ProbabilityChart::clear()
 {
     m_labels.clear();
@@ -223,15 +231,13 @@ void ProbabilityChart::paintEvent(QPaintEvent *)
     }
     // Legend.
     int x = plot.left();
-    for (int s = 0; s < stages; ++s) {
+    const QStringList texts = legend();
+    for (int s = 0; s < texts.size(); ++s) {
         painter.setPen(Qt::NoPen);
         painter.setBrush(colours[std::min(s, 1)]);
         painter.drawRoundedRect(QRect(x, 6, 12, 12), 2, 2);
         painter.setPen(pal.color(QPalette::Text));
-        // The stages' own names ("suppress-tokens", "top-k") are the engine's; the legend says
-        // what they mean to the output.
-        const QString text =
-            s == 0 ? tr("the model's probability") : tr("after the decoding settings");
+        const QString &text = texts[s];
         painter.drawText(x + 16, 6 + fm.ascent(), text);
         x += 16 + fm.horizontalAdvance(text) + 18;
     }

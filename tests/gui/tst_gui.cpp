@@ -623,6 +623,22 @@ private slots:
         QCOMPARE(chart.axisMaximum(), 1.0);
     }
 
+    // Issue #31, item 7: the legend said "after suppress-tokens", the engine's name for a stage.
+    // It says what the bars mean to the output, whatever the stages are called.
+    void chartLegendSaysWhatTheBarsMean()
+    {
+        engine::StepTrace step;
+        step.tokens = {4, 5};
+        step.probabilities = {{0.6f, 0.4f}, {1.0f, 0.0f}};
+        ProbabilityChart chart;
+        chart.setStep(step, {QStringLiteral("model"), QStringLiteral("suppress-tokens")}, {}, 4);
+        QCOMPARE(chart.legend(), (QStringList{QStringLiteral("the model's probability"),
+                                              QStringLiteral("after the decoding settings")}));
+        step.probabilities.resize(1); // greedy without processors: the model's bars only
+        chart.setStep(step, {QStringLiteral("model")}, {}, 4);
+        QCOMPARE(chart.legend(), QStringList{QStringLiteral("the model's probability")});
+    }
+
     // Help ▸ Models lists the captioner's BLEU-4 as well as the translators' BLEU and chrF.
     void modelsDialogShowsEveryModelsScores()
     {
