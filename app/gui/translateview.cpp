@@ -919,12 +919,16 @@ void TranslateView::updateCandidates()
     const bool shown = m_chart->barCount() > 0;
     const int collapsed = m_candidatesTitle->sizeHint().height() + 4 * fontMetrics().height();
     m_candidatesCard->setMaximumHeight(shown ? QWIDGETSIZE_MAX : collapsed);
+    const QList<int> sizes = m_bottomSplitter->sizes();
+    const int total = sizes.value(0) + sizes.value(1);
     if (shown && m_candidatesCard->height() < m_chart->sizeHint().height()) {
-        QList<int> sizes = m_bottomSplitter->sizes();
-        const int total = sizes.value(0) + sizes.value(1);
         const int wanted = std::min(total / 2, m_chart->sizeHint().height() +
                                                    m_candidatesTitle->sizeHint().height());
         m_bottomSplitter->setSizes({total - wanted, wanted});
+    } else if (!shown && sizes.value(1) > collapsed) {
+        // QSplitter keeps the card's old share and leaves what the maximum cuts off blank
+        // (171 px at 1280 × 800): the heatmap takes it.
+        m_bottomSplitter->setSizes({total - collapsed, collapsed});
     }
 }
 
