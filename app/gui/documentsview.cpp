@@ -486,7 +486,7 @@ void DocumentsView::showTranslated(const QList<documents::TranslatedParagraph> &
     // omission marks.
     const QTextCursor at = m_source->textCursor();
     selectSentence(m_currentParagraph,
-                   m_currentParagraph >= 0 && at.blockNumber() == m_currentParagraph
+                   m_currentParagraph >= 0 && at.block().userState() == m_currentParagraph
                        ? sentenceAt(m_currentParagraph, at.positionInBlock(), true)
                        : m_currentSentence);
 }
@@ -871,6 +871,8 @@ void DocumentsView::fillSource(const QList<documents::ParagraphLayout> &layouts)
         m_sourceBlocks << block;
     }
     cursor.endEditBlock();
+    // The pane's cursor followed the insertions to the end; setPlainText leaves it at the start.
+    m_source->moveCursor(QTextCursor::Start);
 }
 
 void DocumentsView::updateState()

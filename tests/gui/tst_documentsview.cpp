@@ -139,6 +139,13 @@ private slots:
         qInfo() << "longest GUI-thread stall while translating:" << meter.worstCpuMs()
                 << "ms CPU," << meter.worstWallMs() << "ms wall";
         QVERIFY2(meter.worstCpuMs() < kStallBoundMs, qPrintable(QString::number(meter.worstCpuMs())));
+        // Untouched, the cursor is at the start: the first sentence is highlighted on both sides
+        // once translated (the formatted source pane first left its cursor at the end, and a
+        // block number was taken for a paragraph number: only the source paragraph was marked).
+        QCOMPARE(view.sourcePane()->textCursor().position(), 0);
+        QCOMPARE(view.currentParagraph(), 0);
+        QCOMPARE(view.currentSentence(), 0);
+        QCOMPARE(view.targetPane()->extraSelections().size(), 1);
 
         // The sentence under the cursor is highlighted on both sides.
         QTextCursor cursor(view.sourceBlock(1));
