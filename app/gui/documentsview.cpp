@@ -767,14 +767,26 @@ void DocumentsView::fillSource(const QList<documents::ParagraphLayout> &layouts)
         return;
     }
     document->clear();
-    // Each table's size: the cells' furthest row and column.
-    QHash<int, QPair<int, int>> tableSizes;
+    // Each table's size: the cells' furthest row and column, and how many paragraphs it holds.
+    struct Grid
+    {
+        qint64 rows = 0, columns = 0, paragraphs = 0;
+    };
+    QHash<int, Grid> grids;
     for (const documents::ParagraphLayout &layout : layouts)
         if (layout.role.kind == Kind::TableCell) {
-            QPair<int, int> &size = tableSizes[layout.role.table];
-            size.first = std::max(size.first, layout.role.row + 1);
-            size.second = std::max(size.second, layout.role.column + 1);
+            Grid &grid = grids[layout.role.table];
+            grid.rows = std::max<qint64>(grid.rows, layout.role.row + 1);
+            grid.columns = std::max<qint64>(grid.columns, layout.role.column + 1);
+            ++grid.paragraphs;
         }
+    // A QTextTable holds every cell of its grid: a hostile table with one cell 20,000 columns
+    // out in each of 200 rows would be 4 million cells for 400 paragraphs. A grid mostly empty
+    // is shown as paragraphs instead.
+    auto isGrid = [&](int table) {
+        const Grid grid = grids.value(table);
+        return grid.rows * grid.columns <= std::max<qint64>(256, 4 * grid.paragraphs);
+    };
     const QString fixedFamily = QFontDatabase::systemFont(QFontDatabase::FixedFont).family();
     QTextCursor cursor(document);
     cursor.beginEditBlock();
@@ -782,7 +794,9 @@ void DocumentsView::fillSource(const QList<documents::ParagraphLayout> &layouts)
     int tableId = -1;
     QMap<int, QTextList *> lists; // the list at each level of the current run of list items
     for (int i = 0; i < layouts.size(); ++i) {
-        const documents::BlockRole &role = layouts[i].role;
+        documents::BlockRole role = layouts[i].role;
+        if (role.kind == Kind::TableCell && !isGrid(role.table))
+            role = documents::BlockRole();
         if (role.kind == Kind::TableCell && (!table || role.table != tableId)) {
             if (table) { // two tables in a row: the line between them
                 cursor = table->lastCursorPosition();
@@ -796,8 +810,8 @@ void DocumentsView::fillSource(const QList<documents::ParagraphLayout> &layouts)
             format.setCellPadding(3);
             format.setCellSpacing(0);
             format.setWidth(QTextLength(QTextLength::PercentageLength, 100));
-            const QPair<int, int> size = tableSizes.value(role.table);
-            table = cursor.insertTable(std::max(1, size.first), std::max(1, size.second), format);
+            const Grid grid = grids.value(role.table);
+            table = cursor.insertTable(int(grid.rows), int(grid.columns), format);
             tableId = role.table;
         }
         if (role.kind == Kind::TableCell) {

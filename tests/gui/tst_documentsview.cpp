@@ -479,6 +479,30 @@ private slots:
         QCOMPARE(view.sourcePane()->textCursor().block().userState(), headingParagraph);
     }
 
+    // A table whose cells stand far apart (here one 20,000 columns out, past empty cells) is
+    // shown as paragraphs: its grid would be millions of cells for a hostile file, each a block.
+    void aMostlyEmptyTableIsShownAsParagraphs()
+    {
+        QByteArray html = "<p>before</p><table><tr>";
+        for (int i = 0; i < 20000; ++i)
+            html += "<td></td>";
+        html += "<td>far out</td></tr><tr><td>first</td></tr></table><p>after</p>";
+        const QString path = m_dir.filePath(QStringLiteral("sparse.html"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(html);
+        file.close();
+        DocumentsView view(*m_context);
+        if (!showOpened(view, path))
+            return;
+        for (QTextFrame *frame : view.sourcePane()->document()->rootFrame()->childFrames())
+            QVERIFY(!qobject_cast<QTextTable *>(frame));
+        const QStringList expected = {QStringLiteral("before"), QStringLiteral("far out"),
+                                      QStringLiteral("first"), QStringLiteral("after")};
+        for (int p = 0; p < expected.size(); ++p)
+            QCOMPARE(view.sourceBlock(p).text(), expected[p]);
+    }
+
     void droppingAFileOpensIt()
     {
         DocumentsView view(*m_context);
