@@ -50,12 +50,15 @@ struct Tag
 };
 
 // Calls `onTag` for every tag of `bytes`, skipping comments, declarations and the content of
-// HTML's raw elements (<script>, <style>), which may hold text that looks like tags. Returns where
-// a tag starts that `bytes` does not close (a tag whose attribute value is a segment: the rest
-// of the tag comes after the segment's slot), else the end.
-template <typename OnTag> qsizetype forEachTag(const QByteArray &bytes, OnTag onTag)
+// HTML's raw elements (<script>, <style>), which may hold text that looks like tags. A tag that
+// `bytes` does not close is a tag whose attribute value is a segment (alt, title): the rest of
+// it comes after the segment's slot. It is reported with what is there (its name), and the
+// rest, which holds no tag, is not read again: a tag of 20,000 translated attributes would
+// otherwise be read 20,000 times. Linear in `bytes`.
+template <typename OnTag> void forEachTag(const QByteArray &bytes, OnTag onTag)
 {
     const qsizetype n = bytes.size();
+    QByteArray lower; // made once, at the first raw element
     qsizetype i = bytes.indexOf('<');
     while (i >= 0 && i < n) {
         qsizetype next = i + 1;
@@ -72,23 +75,23 @@ template <typename OnTag> qsizetype forEachTag(const QByteArray &bytes, OnTag on
             while (k < n && (std::isalnum(uchar(bytes[k])) || bytes[k] == ':' || bytes[k] == '-' ||
                              bytes[k] == '_'))
                 ++k;
-            const qsizetype end = k > nameStart ? formats::tagEnd(bytes, i) : -1;
-            if (end > 0) {
-                Tag tag{bytes.mid(nameStart, k - nameStart).toLower(), bytes.mid(i, end - i),
-                        closing, bytes[end - 2] == '/'};
-                next = end;
-                if (!closing && (tag.name == "script" || tag.name == "style")) {
-                    const qsizetype close = bytes.toLower().indexOf("</" + tag.name, end);
+            if (k > nameStart) {
+                const qsizetype end = formats::tagEnd(bytes, i);
+                Tag tag{bytes.mid(nameStart, k - nameStart).toLower(),
+                        bytes.mid(i, end < 0 ? n - i : end - i), closing,
+                        end > 0 && bytes[end - 2] == '/'};
+                next = end < 0 ? n : end;
+                if (!closing && end > 0 && (tag.name == "script" || tag.name == "style")) {
+                    if (lower.isEmpty())
+                        lower = bytes.toLower();
+                    const qsizetype close = lower.indexOf("</" + tag.name, end);
                     next = close < 0 ? n : close;
                 }
                 onTag(tag);
-            } else if (k > nameStart) {
-                return i;
             }
         }
-        i = bytes.indexOf('<', next);
+        i = next < n ? bytes.indexOf('<', next) : -1;
     }
-    return n;
 }
 
 bool isOff(const QByteArray &value)
@@ -212,13 +215,11 @@ public:
                 skeleton += part.bytes;
                 continue;
             }
-            if (tagged) {
-                skeleton.remove(0, readTags(skeleton)); // the start of a tag, read on after it
-            } else {
-                if (m_markdown)
-                    readLines(skeleton);
-                skeleton.clear();
-            }
+            if (tagged)
+                readTags(skeleton);
+            else if (m_markdown)
+                readLines(skeleton);
+            skeleton.clear();
             if (std::size_t(part.segment) < m_layout.size())
                 slot(part.segment, tagged       ? taggedRole()
                                    : m_markdown ? markdownRole()
@@ -253,7 +254,11 @@ private:
         m_odfStyles.clear();
         m_odfStyleName.clear();
         m_listStyleName.clear();
-        m_line.clear();
+        m_indent = 0;
+        m_prefix.clear();
+        m_started = false;
+        m_pipes = 0;
+        m_previous = 0;
         m_lastCell = BlockRole();
     }
 
@@ -282,11 +287,10 @@ private:
         }
     }
 
-    // HTML, OpenDocument and Word: the tags before the slot update where we are. Returns how
-    // much of `bytes` was read (all but a tag that goes on after the slot).
-    qsizetype readTags(const QByteArray &bytes)
+    // HTML, OpenDocument and Word: the tags before the slot update where we are.
+    void readTags(const QByteArray &bytes)
     {
-        return forEachTag(bytes, [this](const Tag &tag) { onTag(tag); });
+        forEachTag(bytes, [this](const Tag &tag) { onTag(tag); });
     }
 
     void onTag(const Tag &tag)
@@ -407,30 +411,43 @@ private:
         return role;
     }
 
-    // Markdown: the line so far (its prefix before the slot) says what the segment is.
+    // Markdown: the line so far (its indentation, its first bytes and its pipes before the slot)
+    // says what the segment is. Kept as counts and a short prefix, not the line: a table row of
+    // 20,000 cells is 20,000 slots on one line.
     void readLines(const QByteArray &bytes)
     {
         for (const char c : bytes) {
-            if (c != '\n') {
-                m_line += c;
+            if (c == '\n') {
+                m_previousLineWasTable = m_prefix.startsWith('|');
+                m_indent = 0;
+                m_prefix.clear();
+                m_started = false;
+                m_pipes = 0;
+                m_previous = 0;
+                ++m_lineNumber;
                 continue;
             }
-            const QByteArray trimmed = m_line.trimmed();
-            m_previousLineWasTable = trimmed.startsWith('|');
-            m_line.clear();
-            ++m_lineNumber;
+            if (!m_started && isBlank(c)) {
+                m_indent += c == '\t' ? 4 : 1;
+                continue;
+            }
+            m_started = true;
+            if (m_prefix.size() < kPrefixBytes)
+                m_prefix += c;
+            if (c == '|' && m_previous != '\\')
+                ++m_pipes;
+            m_previous = c;
         }
     }
 
     BlockRole markdownRole()
     {
         BlockRole role;
-        qsizetype i = 0;
-        int indent = 0;
-        while (i < m_line.size() && isBlank(m_line[i]))
-            indent += m_line[i++] == '\t' ? 4 : 1;
-        const QByteArray line = m_line.mid(i);
-        m_line += '\x01'; // later cells of the line count the pipes after this one
+        const QByteArray line = m_prefix;
+        // The segment is the line's text from here: later slots of the line are table cells.
+        m_started = true;
+        if (m_prefix.size() < kPrefixBytes)
+            m_prefix += '\x01';
         if (line.startsWith('|')) {
             if (m_lineNumber != m_cellLine) {
                 // A row of the table above when the line before is one of its lines (a row or
@@ -443,14 +460,10 @@ private:
                 }
                 m_cellLine = m_lineNumber;
             }
-            int pipes = 0;
-            for (qsizetype k = 0; k < line.size(); ++k)
-                if (line[k] == '|' && (k == 0 || line[k - 1] != '\\'))
-                    ++pipes;
             role.kind = BlockRole::Kind::TableCell;
             role.table = m_mdTable;
             role.row = m_mdRow;
-            role.column = std::max(0, pipes - 1);
+            role.column = std::max(0, m_pipes - 1);
             return role;
         }
         m_cellLine = -1;
@@ -473,7 +486,7 @@ private:
             role.ordered = true;
         }
         if (role.kind == BlockRole::Kind::ListItem)
-            role.level = std::min(indent / 2, 8);
+            role.level = std::min(m_indent / 2, 8);
         return role;
     }
 
@@ -493,7 +506,12 @@ private:
     QByteArray m_odfStyleName;              // the <style:style> being read
     QByteArray m_listStyleName;             // the <text:list-style> being read
     // Markdown
-    QByteArray m_line; // the skeleton of the line being read, up to the slot
+    static constexpr qsizetype kPrefixBytes = 64; // of a line: markers, quotes, hashes
+    int m_indent = 0;                             // the line's leading blank columns (a tab is 4)
+    QByteArray m_prefix;    // its first bytes from the first that is not blank
+    bool m_started = false; // past its indentation
+    int m_pipes = 0;        // its pipes so far, not counting "\|"
+    char m_previous = 0;
     int m_lineNumber = 0;
     bool m_previousLineWasTable = false;
     int m_cellLine = -1; // the line of the last table cell
