@@ -68,22 +68,27 @@ void ProbabilityChart::mouseReleaseEvent(QMouseEvent *event)
 bool ProbabilityChart::event(QEvent *event)
 {
     if (event->type() == QEvent::ToolTip) {
-        const int bar = barAt(static_cast<QHelpEvent *>(event)->pos());
-        // The vocabulary piece too: the label is the word it would make.
-        const QString piece = tr("Piece: %1").arg(m_pieces.value(bar));
-        if (bar >= 0 && m_tokens[bar] != m_chosen)
-            QToolTip::showText(
-                static_cast<QHelpEvent *>(event)->globalPos(),
-                tr("Click to decode again with “%1” forced here").arg(m_labels[bar]) +
-                    QLatin1Char('\n') + piece,
-                this);
-        else if (bar >= 0)
-            QToolTip::showText(static_cast<QHelpEvent *>(event)->globalPos(), piece, this);
+        const QString text = toolTipAt(static_cast<QHelpEvent *>(event)->pos());
+        if (!text.isEmpty())
+            QToolTip::showText(static_cast<QHelpEvent *>(event)->globalPos(), text, this);
         else
             QToolTip::hideText();
         return true;
     }
     return QWidget::event(event);
+}
+
+QString ProbabilityChart::toolTipAt(const QPoint &position) const
+{
+    const int bar = barAt(position);
+    if (bar < 0)
+        return {};
+    // The vocabulary piece too: the label is the word it would make.
+    const QString piece = tr("Piece: %1").arg(m_pieces.value(bar));
+    if (m_tokens[bar] == m_chosen)
+        return piece;
+    return tr("Click to decode again with “%1” forced here").arg(m_labels[bar]) +
+           QLatin1Char('\n') + piece;
 }
 
 QStringList ProbabilityChart::legend() const

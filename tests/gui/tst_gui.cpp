@@ -637,6 +637,16 @@ private slots:
         step.probabilities.resize(1); // greedy without processors: the model's bars only
         chart.setStep(step, {QStringLiteral("model")}, {}, 4);
         QCOMPARE(chart.legend(), QStringList{QStringLiteral("the model's probability")});
+
+        // A bar is labelled with the word its piece makes; hovering it shows the piece itself.
+        chart.setStep(step, {QStringLiteral("model")},
+                      {{4, QStringLiteral("▁artí")}, {5, QStringLiteral("culo")}}, 4);
+        chart.resize(400, 200);
+        QCOMPARE(chart.barLabel(1), QStringLiteral("culo"));
+        QVERIFY2(chart.toolTipAt(chart.barPosition(1)).contains(QStringLiteral("Piece: culo")),
+                 qPrintable(chart.toolTipAt(chart.barPosition(1))));
+        QVERIFY(chart.toolTipAt(chart.barPosition(1)).contains(QStringLiteral("forced")));
+        QCOMPARE(chart.toolTipAt(chart.barPosition(0)), QStringLiteral("Piece: ▁artí"));
     }
 
     // Help ▸ Models lists the captioner's BLEU-4 as well as the translators' BLEU and chrF.
