@@ -511,6 +511,12 @@ private slots:
                           "<p><strong>s</strong> <em>e</em> <u>u</u> <del>d</del> <code>c</code> "
                           "<a href=\"x\">a</a> <a name=\"n\">n</a></p>")
             << "H3 title\nP s e u d c a n [s:b] [e:i] [u:u] [d:s] [c:c] [a:a]";
+        QTest::newRow("html inline styles")
+            << "html"
+            << QByteArray("<p><span style=\"font-weight: 700\">b</span> <span style=\"font-style:"
+                          "italic; text-decoration: underline\">iu</span> <span style=\"color: "
+                          "red\">plain</span></p>")
+            << "P b iu plain [b:b] [iu:iu]";
         QTest::newRow("md tables, lists, headings, quotes")
             << "md"
             << QByteArray("## two\n\n| a | b |\n|---|---|\n| c | d |\n| e | f |\n\n"

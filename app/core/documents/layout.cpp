@@ -128,6 +128,20 @@ int tagStyles(const QByteArray &open, const QHash<QByteArray, int> &odfStyles)
         if (tag.closing)
             return;
         const QByteArray &name = tag.name;
+        // HTML written by office suites and editors styles inline: <span style="font-weight:
+        // bold">. Any element's style counts.
+        if (const QByteArray css = tag.value("style").toLower().replace(' ', ""); !css.isEmpty()) {
+            if (css.contains("font-weight:bold") || css.contains("font-weight:600") ||
+                css.contains("font-weight:700") || css.contains("font-weight:800") ||
+                css.contains("font-weight:900"))
+                styles |= Bold;
+            if (css.contains("font-style:italic") || css.contains("font-style:oblique"))
+                styles |= Italic;
+            if (css.contains("underline"))
+                styles |= Underline;
+            if (css.contains("line-through"))
+                styles |= StrikeOut;
+        }
         if (name == "b" || name == "strong")
             styles |= Bold;
         else if (name == "i" || name == "em" || name == "cite" || name == "dfn" || name == "var")
