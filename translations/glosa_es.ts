@@ -2379,6 +2379,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>Not in the translation: %1 (this model cannot protect numbers, URLs and code)</source>
         <translation>No está en la traducción: %1 (este modelo no puede proteger números, URL ni código)</translation>
     </message>
+    <message>
+        <source>Not in the translation: %1 (this model cannot protect numbers, URLs, code or the terms of your do-not-translate list)</source>
+        <translation>No está en la traducción: %1 (este modelo no puede proteger números, URL, código ni los términos de su lista de «No traducir»)</translation>
+    </message>
 </context>
 <context>
     <name>glosa::documents::DocumentWorker</name>

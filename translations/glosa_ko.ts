@@ -2358,6 +2358,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>Not in the translation: %1 (this model cannot protect numbers, URLs and code)</source>
         <translation>번역에 없음: %1 (이 모델은 숫자, URL, 코드를 보호할 수 없습니다)</translation>
     </message>
+    <message>
+        <source>Not in the translation: %1 (this model cannot protect numbers, URLs, code or the terms of your do-not-translate list)</source>
+        <translation>번역에 없음: %1 (이 모델은 숫자, URL, 코드와 번역하지 않을 용어 목록의 용어를 보호할 수 없습니다)</translation>
+    </message>
 </context>
 <context>
     <name>glosa::documents::DocumentWorker</name>

@@ -74,6 +74,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <optional>
@@ -530,13 +531,22 @@ int runTranslateCommand(const QStringList &args, const CommandIo &io)
                         << " stopped at the maximum length (" << hypotheses.front().tokens.size()
                         << " tokens); its translation may be incomplete\n";
                 // A model without placeholders reads numbers, URLs... as text and may change them.
+                // And the terms of --keep and --keep-file, which are kept the same way.
                 QStringList missing;
-                for (const std::string &span : result.segments[i].missingSpans)
+                bool keptTerm = false;
+                for (const std::string &span : result.segments[i].missingSpans) {
                     missing << QStringLiteral("\"%1\"").arg(fromUtf8(span));
+                    keptTerm =
+                        keptTerm || std::find(decoding.keepTerms.begin(), decoding.keepTerms.end(),
+                                              span) != decoding.keepTerms.end();
+                }
                 if (!missing.isEmpty())
-                    err << "glosa-cli translate: line " << lineNumber << ": sentence " << i + 1
+                    err << "glosa-cli translate: " << where << ": sentence " << i + 1
                         << ": the translation lost " << missing.join(QStringLiteral(", "))
-                        << " (this model cannot protect numbers, URLs and code: check them)\n";
+                        << (keptTerm ? " (this model cannot protect numbers, URLs, code or the "
+                                       "terms of --keep and --keep-file: check them)\n"
+                                     : " (this model cannot protect numbers, URLs and code: "
+                                       "check them)\n");
             }
         } catch (const std::exception &failure) {
             err << "glosa-cli translate: " << where << ": " << failure.what() << "\n";

@@ -9,6 +9,7 @@
 #include "guiutil.h"
 #include "theme.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QClipboard>
 #include <QComboBox>
 #include <QDir>
@@ -17,6 +18,7 @@
 #include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontDatabase>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QKeyEvent>
@@ -30,7 +32,14 @@
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QTextBlock>
+#include <QTextDocument>
+#include <QTextEdit>
+#include <QTextList>
+#include <QTextTable>
 #include <QVBoxLayout>
+
+#include <array>
+#include <cmath>
 
 namespace glosa {
 
@@ -87,13 +96,15 @@ DocumentsView::DocumentsView(AppContext &context, QWidget *parent)
     progressRow->addWidget(m_progress, 1);
     progressRow->addWidget(m_status, 2);
 
-    auto makePane = [this](QLabel *&title, QPlainTextEdit *&pane) {
+    // The source is a QTextEdit, which lays out tables and lists; the translation a
+    // QPlainTextEdit, one line per paragraph, where the user edits it.
+    auto makePane = [this](QLabel *&title, auto *&pane) {
         auto *box = new QWidget(this);
         auto *layout = new QVBoxLayout(box);
         layout->setContentsMargins(0, 0, 0, 0);
         title = new QLabel(box);
         title->setFont(theme::titleFont(font()));
-        pane = new QPlainTextEdit(box);
+        pane = new std::remove_reference_t<decltype(*pane)>(box);
         pane->setReadOnly(true);
         pane->setFont(theme::editorFont(font()));
         pane->setAcceptDrops(false); // a dropped file opens the document (the view takes it)
@@ -137,13 +148,12 @@ DocumentsView::DocumentsView(AppContext &context, QWidget *parent)
     connect(m_cancel, &QPushButton::clicked, this, &DocumentsView::cancel);
     connect(m_export, &QPushButton::clicked, this, &DocumentsView::exportDocument);
     connect(m_source->verticalScrollBar(), &QScrollBar::valueChanged, this,
-            [this] { linkScroll(m_source, m_target); });
+            [this] { linkScroll(true); });
     connect(m_target->verticalScrollBar(), &QScrollBar::valueChanged, this,
-            [this] { linkScroll(m_target, m_source); });
-    connect(m_source, &QPlainTextEdit::cursorPositionChanged, this,
-            [this] { onCursorMoved(m_source); });
+            [this] { linkScroll(false); });
+    connect(m_source, &QTextEdit::cursorPositionChanged, this, [this] { onCursorMoved(true); });
     connect(m_target, &QPlainTextEdit::cursorPositionChanged, this,
-            [this] { onCursorMoved(m_target); });
+            [this] { onCursorMoved(false); });
 
     connect(m_worker, &documents::DocumentWorker::opened, this, &DocumentsView::showOpened);
     connect(m_worker, &documents::DocumentWorker::openCancelled, this,
@@ -324,6 +334,7 @@ void DocumentsView::openDocument(const QString &path)
     m_historyId = 0;
     m_recordedEdit.clear();
     m_source->clear();
+    m_sourceBlocks.clear();
     m_fillingTarget = true;
     m_target->clear();
     m_fillingTarget = false;
@@ -337,7 +348,8 @@ void DocumentsView::openDocument(const QString &path)
 }
 
 void DocumentsView::showOpened(const QString &path, const QString &format,
-                               const QStringList &paragraphs, const QString &encoding)
+                               const QStringList &paragraphs, const QString &encoding,
+                               const QList<documents::ParagraphLayout> &layouts)
 {
     Q_UNUSED(format);
     if (path != m_path)
@@ -359,7 +371,7 @@ void DocumentsView::showOpened(const QString &path, const QString &format,
     const QString joined = m_targets.join(QLatin1Char('\n'));
     const QSignalBlocker blockSource(m_source), blockTarget(m_target);
     m_fillingTarget = true;
-    m_source->setPlainText(joined);
+    fillSource(layouts);
     // Until translated, a paragraph shows its source, dimmed: what Export would write for it.
     m_target->setPlainText(joined);
     QTextCursor all(m_target->document());
@@ -469,12 +481,12 @@ void DocumentsView::showTranslated(const QList<documents::TranslatedParagraph> &
     cursor.endEditBlock();
     m_fillingTarget = false;
     // The paragraphs' lengths changed: bring the panes back in line.
-    linkScroll(m_source, m_target);
+    linkScroll(true);
     // The highlighted paragraph may have its sentences now, and the new sentences their
     // omission marks.
     const QTextCursor at = m_source->textCursor();
     selectSentence(m_currentParagraph,
-                   m_currentParagraph >= 0 && at.blockNumber() == m_currentParagraph
+                   m_currentParagraph >= 0 && at.block().userState() == m_currentParagraph
                        ? sentenceAt(m_currentParagraph, at.positionInBlock(), true)
                        : m_currentSentence);
 }
@@ -631,8 +643,7 @@ void DocumentsView::selectSentence(int paragraph, int sentence)
     if (paragraph >= 0 && paragraph < m_sentences.size()) {
         QTextCharFormat mark;
         mark.setBackground(theme::attentionColor(palette(), 0.45f));
-        auto select = [&](QPlainTextEdit *pane, int begin, int end) {
-            const QTextBlock block = pane->document()->findBlockByNumber(paragraph);
+        auto select = [&](const QTextBlock &block, int begin, int end) {
             QTextCursor cursor(block);
             cursor.setPosition(block.position() + std::clamp(begin, 0, block.length() - 1));
             cursor.setPosition(block.position() + std::clamp(end, 0, block.length() - 1),
@@ -642,17 +653,17 @@ void DocumentsView::selectSentence(int paragraph, int sentence)
         const QList<documents::SentenceLink> &links = m_sentences[paragraph];
         if (sentence >= 0 && sentence < links.size()) {
             const documents::SentenceLink &link = links[sentence];
-            sourceMarks << select(m_source, link.sourceBegin, link.sourceEnd);
-            targetMarks << select(m_target, link.targetBegin, link.targetEnd);
+            sourceMarks << select(sourceBlock(paragraph), link.sourceBegin, link.sourceEnd);
+            targetMarks << select(m_target->document()->findBlockByNumber(paragraph),
+                                  link.targetBegin, link.targetEnd);
         } else { // not translated yet: the paragraph
-            sourceMarks << select(m_source, 0, int(m_sources.value(paragraph).size()));
+            sourceMarks << select(sourceBlock(paragraph), 0,
+                                  int(m_sources.value(paragraph).size()));
         }
     }
-    // Likely omissions, in every paragraph: a marker on the sentence where the word is. Blocks
-    // are walked in step with the paragraphs (findBlockByNumber per paragraph would be a search
-    // each, on every cursor move).
-    QTextBlock block = m_source->document()->firstBlock();
-    for (int p = 0; p < m_sentences.size() && block.isValid(); ++p, block = block.next()) {
+    // Likely omissions, in every paragraph: a marker on the sentence where the word is.
+    for (int p = 0; p < m_sentences.size() && p < m_sourceBlocks.size(); ++p) {
+        const QTextBlock &block = m_sourceBlocks[p];
         for (const documents::SentenceLink &link : m_sentences[p])
             for (const documents::OmissionMark &omission : link.omissions) {
                 QTextCursor cursor(block);
@@ -670,36 +681,212 @@ void DocumentsView::selectSentence(int paragraph, int sentence)
     m_target->setExtraSelections(targetMarks);
 }
 
-void DocumentsView::onCursorMoved(QPlainTextEdit *pane)
+void DocumentsView::onCursorMoved(bool inSource)
 {
     if (m_syncing)
         return;
-    const QTextCursor cursor = pane->textCursor();
-    const int paragraph = cursor.blockNumber();
-    selectSentence(paragraph, sentenceAt(paragraph, cursor.positionInBlock(), pane == m_source));
+    const QTextCursor cursor = inSource ? m_source->textCursor() : m_target->textCursor();
+    const int paragraph = inSource ? cursor.block().userState() : cursor.blockNumber();
+    selectSentence(paragraph, sentenceAt(paragraph, cursor.positionInBlock(), inSource));
+    if (paragraph < 0)
+        return; // a source block of no paragraph (the line a table follows)
     // Keep the other side's paragraph in view.
-    QPlainTextEdit *other = pane == m_source ? m_target : m_source;
     m_syncing = true;
-    QTextCursor there(other->document()->findBlockByNumber(paragraph));
-    other->setTextCursor(there);
-    other->ensureCursorVisible();
+    if (inSource) {
+        m_target->setTextCursor(QTextCursor(m_target->document()->findBlockByNumber(paragraph)));
+        m_target->ensureCursorVisible();
+    } else if (const QTextBlock block = sourceBlock(paragraph); block.isValid()) {
+        m_source->setTextCursor(QTextCursor(block));
+        m_source->ensureCursorVisible();
+    }
     m_syncing = false;
 }
 
-void DocumentsView::linkScroll(QPlainTextEdit *from, QPlainTextEdit *to)
+QTextBlock DocumentsView::sourceBlock(int paragraph) const
 {
-    if (m_syncing || from->document()->blockCount() != to->document()->blockCount())
+    return paragraph >= 0 && paragraph < m_sourceBlocks.size() ? m_sourceBlocks[paragraph]
+                                                               : QTextBlock();
+}
+
+void DocumentsView::linkScroll(bool fromSource)
+{
+    if (m_syncing || m_sourceBlocks.size() != m_target->document()->blockCount())
         return;
     m_syncing = true;
-    // QPlainTextEdit scrolls by layout lines: the top paragraph of `from` and how many of its
-    // lines are scrolled past, put at the top of `to`.
-    const QTextBlock top = from->cursorForPosition(QPoint(0, 0)).block();
-    const int within = std::max(0, from->verticalScrollBar()->value() - top.firstLineNumber());
-    const QTextBlock same = to->document()->findBlockByNumber(top.blockNumber());
-    if (same.isValid())
-        to->verticalScrollBar()->setValue(same.firstLineNumber() +
-                                          std::min(within, std::max(0, same.lineCount() - 1)));
+    // The translation pane scrolls by layout lines, the source pane by pixels: the top paragraph
+    // of one and how far into it the view is, put at the top of the other.
+    const QAbstractTextDocumentLayout *layout = m_source->document()->documentLayout();
+    if (fromSource) {
+        const int value = m_source->verticalScrollBar()->value();
+        QTextBlock top = m_source->cursorForPosition(QPoint(0, 0)).block();
+        QRectF rect = layout->blockBoundingRect(top);
+        // Past the empty line before a table, and past a block that ends at the top edge (whose
+        // last pixel row is where the next block starts: the hit test gives the block above).
+        while (top.isValid() && (top.userState() < 0 || rect.bottom() <= value)) {
+            top = top.next();
+            rect = layout->blockBoundingRect(top);
+        }
+        const QTextBlock same = m_target->document()->findBlockByNumber(top.userState());
+        if (top.isValid() && same.isValid()) {
+            const double within = rect.height() > 0 ? (value - rect.top()) / rect.height() : 0.0;
+            const int lines = std::max(1, same.lineCount());
+            m_target->verticalScrollBar()->setValue(same.firstLineNumber() +
+                                                    std::clamp(int(within * lines), 0, lines - 1));
+        }
+    } else {
+        const QTextBlock top = m_target->cursorForPosition(QPoint(0, 0)).block();
+        const int lines = std::max(1, top.lineCount());
+        const int within = std::clamp(
+            m_target->verticalScrollBar()->value() - top.firstLineNumber(), 0, lines - 1);
+        const QTextBlock same = sourceBlock(top.blockNumber());
+        if (same.isValid()) {
+            const QRectF rect = layout->blockBoundingRect(same);
+            m_source->verticalScrollBar()->setValue(
+                int(std::ceil(rect.top() + rect.height() * within / lines)));
+        }
+    }
     m_syncing = false;
+}
+
+void DocumentsView::fillSource(const QList<documents::ParagraphLayout> &layouts)
+{
+    using Kind = documents::BlockRole::Kind;
+    QTextDocument *document = m_source->document();
+    m_sourceBlocks.clear();
+    const bool plain =
+        layouts.size() != m_targets.size() ||
+        std::all_of(layouts.begin(), layouts.end(), [](const documents::ParagraphLayout &l) {
+            return l.role.kind == Kind::Paragraph && l.runs.isEmpty();
+        });
+    if (plain) { // text, subtitles, a PDF: one block per paragraph, as fast as it gets
+        m_source->setPlainText(m_targets.join(QLatin1Char('\n')));
+        for (QTextBlock block = document->firstBlock(); block.isValid(); block = block.next()) {
+            block.setUserState(int(m_sourceBlocks.size()));
+            m_sourceBlocks << block;
+        }
+        return;
+    }
+    document->clear();
+    // Each table's size: the cells' furthest row and column, and how many paragraphs it holds.
+    struct Grid
+    {
+        qint64 rows = 0, columns = 0, paragraphs = 0;
+    };
+    QHash<int, Grid> grids;
+    for (const documents::ParagraphLayout &layout : layouts)
+        if (layout.role.kind == Kind::TableCell) {
+            Grid &grid = grids[layout.role.table];
+            grid.rows = std::max<qint64>(grid.rows, layout.role.row + 1);
+            grid.columns = std::max<qint64>(grid.columns, layout.role.column + 1);
+            ++grid.paragraphs;
+        }
+    // A QTextTable holds every cell of its grid: a hostile table with one cell 20,000 columns
+    // out in each of 200 rows would be 4 million cells for 400 paragraphs. A grid mostly empty
+    // is shown as paragraphs instead.
+    auto isGrid = [&](int table) {
+        const Grid grid = grids.value(table);
+        return grid.rows * grid.columns <= std::max<qint64>(256, 4 * grid.paragraphs);
+    };
+    const QString fixedFamily = QFontDatabase::systemFont(QFontDatabase::FixedFont).family();
+    QTextCursor cursor(document);
+    cursor.beginEditBlock();
+    QTextTable *table = nullptr;
+    int tableId = -1;
+    QMap<int, QTextList *> lists; // the list at each level of the current run of list items
+    for (int i = 0; i < layouts.size(); ++i) {
+        documents::BlockRole role = layouts[i].role;
+        if (role.kind == Kind::TableCell && !isGrid(role.table))
+            role = documents::BlockRole();
+        if (role.kind == Kind::TableCell && (!table || role.table != tableId)) {
+            if (table) { // two tables in a row: the line between them
+                cursor = table->lastCursorPosition();
+                cursor.movePosition(QTextCursor::NextBlock);
+            }
+            QTextTableFormat format;
+            format.setBorder(1);
+            format.setBorderStyle(QTextFrameFormat::BorderStyle_Solid);
+            format.setBorderBrush(palette().color(QPalette::Mid));
+            format.setBorderCollapse(true);
+            format.setCellPadding(3);
+            format.setCellSpacing(0);
+            format.setWidth(QTextLength(QTextLength::PercentageLength, 100));
+            const Grid grid = grids.value(role.table);
+            table = cursor.insertTable(int(grid.rows), int(grid.columns), format);
+            tableId = role.table;
+        }
+        if (role.kind == Kind::TableCell) {
+            cursor = table->cellAt(role.row, role.column).lastCursorPosition();
+        } else if (table) { // after the table
+            cursor = table->lastCursorPosition();
+            cursor.movePosition(QTextCursor::NextBlock);
+            table = nullptr;
+        }
+        if (role.kind != Kind::ListItem)
+            lists.clear();
+        // A block already showing a paragraph (a cell's first) gets a new one after it.
+        if (cursor.block().userState() >= 0 || cursor.block().length() > 1)
+            cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
+        QTextBlockFormat blockFormat;
+        QTextCharFormat charFormat;
+        if (role.kind == Kind::Heading) {
+            blockFormat.setHeadingLevel(role.level);
+            blockFormat.setTopMargin(8);
+            blockFormat.setBottomMargin(4);
+            charFormat.setFontWeight(QFont::Bold);
+            // What QTextDocument's own HTML import gives <h1> … <h6>.
+            charFormat.setProperty(QTextFormat::FontSizeAdjustment,
+                                   std::clamp(4 - role.level, -2, 3));
+        } else if (role.kind == Kind::Paragraph) {
+            blockFormat.setBottomMargin(4);
+        }
+        cursor.setBlockFormat(blockFormat);
+        cursor.setBlockCharFormat(charFormat);
+        QTextBlock block = cursor.block();
+        cursor.insertText(m_targets[i], charFormat);
+        for (const documents::StyledRun &run : layouts[i].runs) {
+            QTextCharFormat styled;
+            if (run.styles & documents::Bold)
+                styled.setFontWeight(QFont::Bold);
+            if (run.styles & documents::Italic)
+                styled.setFontItalic(true);
+            if (run.styles & (documents::Underline | documents::Link))
+                styled.setFontUnderline(true);
+            if (run.styles & documents::StrikeOut)
+                styled.setFontStrikeOut(true);
+            if (run.styles & documents::Code)
+                styled.setFontFamilies({fixedFamily});
+            if (run.styles & documents::Link)
+                styled.setForeground(palette().color(QPalette::Link));
+            QTextCursor range(block);
+            range.setPosition(block.position() + std::clamp(run.begin, 0, block.length() - 1));
+            range.setPosition(block.position() + std::clamp(run.end, 0, block.length() - 1),
+                              QTextCursor::KeepAnchor);
+            range.mergeCharFormat(styled);
+        }
+        if (role.kind == Kind::ListItem) {
+            // Deeper lists end where a shallower item comes; a new list starts where the kind of
+            // list changes.
+            lists.erase(lists.upperBound(role.level), lists.end());
+            const QTextListFormat::Style style =
+                role.ordered ? QTextListFormat::ListDecimal
+                             : std::array{QTextListFormat::ListDisc, QTextListFormat::ListCircle,
+                                          QTextListFormat::ListSquare}[role.level % 3];
+            QTextList *&list = lists[role.level];
+            if (list && list->format().style() == style) {
+                list->add(block);
+            } else {
+                QTextListFormat format;
+                format.setStyle(style);
+                format.setIndent(role.level + 1);
+                list = cursor.createList(format);
+            }
+        }
+        block.setUserState(i);
+        m_sourceBlocks << block;
+    }
+    cursor.endEditBlock();
+    // The pane's cursor followed the insertions to the end; setPlainText leaves it at the start.
+    m_source->moveCursor(QTextCursor::Start);
 }
 
 void DocumentsView::updateState()

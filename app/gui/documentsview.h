@@ -1,21 +1,25 @@
 // DocumentsView: open or drop a document (a format of documents/formats.h), translate it
 // on a DocumentWorker thread, and watch it fill in: the source and the translation side by side,
-// one paragraph per line of text in both, scrolled together; the sentence under the cursor (in
-// either pane) is highlighted with its translation. Progress says sentences done / total and the
-// time left; Cancel keeps the finished part (the rest is exported in the source language); Export
-// writes the document in its own format or as text, a PDF as .odt, .docx, .html or .txt.
+// scrolled together; the source as it is formatted (headings, lists, tables, bold and italic:
+// documents/layout.h), the translation one paragraph per line, where the user can correct it;
+// the sentence under the cursor (in either pane) is highlighted with its translation. Progress says
+// sentences done / total and the time left; Cancel keeps the finished part (the rest is exported in
+// the source language); Export writes the document in its own format or as text, a PDF as .odt,
+// .docx, .html or .txt.
 #pragma once
 
 #include "app/core/appcontext.h"
 #include "app/core/documents/documentworker.h"
 
 #include <QMap>
+#include <QTextBlock>
 #include <QTextFormat>
 #include <QWidget>
 
 class QComboBox;
 class QLabel;
 class QPlainTextEdit;
+class QTextEdit;
 class QProgressBar;
 class QPushButton;
 
@@ -35,7 +39,11 @@ public:
     void openDocument(const QString &path);
     QString documentPath() const { return m_path; }
 
-    QPlainTextEdit *sourcePane() const { return m_source; }
+    // Read-only and formatted: paragraph n is the block sourceBlock(n) (a table cell's paragraph
+    // is a block in its cell), whose userState() is n; blocks of no paragraph have -1.
+    QTextEdit *sourcePane() const { return m_source; }
+    QTextBlock sourceBlock(int paragraph) const;
+    // Paragraph n is the translation pane's block n.
     QPlainTextEdit *targetPane() const { return m_target; }
     QProgressBar *progressBar() const { return m_progress; }
     QString progressText() const;
@@ -94,15 +102,18 @@ private:
     // "Fast (greedy)" and the chosen model's own decoding, named with its settings.
     void updateQualityNames();
     void showOpened(const QString &path, const QString &format, const QStringList &paragraphs,
-                    const QString &encoding);
+                    const QString &encoding, const QList<documents::ParagraphLayout> &layouts);
+    // The source pane shows m_targets (each paragraph on one line) laid out as `layouts` say.
+    void fillSource(const QList<documents::ParagraphLayout> &layouts);
     void showOpenCancelled(const QString &path);
     void showTranslated(const QList<documents::TranslatedParagraph> &paragraphs);
     void showProgress(int done, int total, qint64 millisecondsLeft);
-    void onCursorMoved(QPlainTextEdit *pane);
+    void onCursorMoved(bool inSource);
     // The sentence of `paragraph` at `column` of the source (else of the translation); -1 while
     // the paragraph is not translated.
     int sentenceAt(int paragraph, int column, bool inSource) const;
-    void linkScroll(QPlainTextEdit *from, QPlainTextEdit *to);
+    // Puts the paragraph at the top of one pane at the top of the other.
+    void linkScroll(bool fromSource);
     // What a translation is made with: the model and the quality.
     struct Settings
     {
@@ -165,7 +176,9 @@ private:
     QLabel *m_status = nullptr;
     QLabel *m_sourceTitle = nullptr;
     QLabel *m_targetTitle = nullptr;
-    QPlainTextEdit *m_source = nullptr;
+    QTextEdit *m_source = nullptr;
+    // Each paragraph's block in the source pane (valid while it is not refilled: it is read-only).
+    QList<QTextBlock> m_sourceBlocks;
     QPlainTextEdit *m_target = nullptr;
 };
 

@@ -68,22 +68,35 @@ void ProbabilityChart::mouseReleaseEvent(QMouseEvent *event)
 bool ProbabilityChart::event(QEvent *event)
 {
     if (event->type() == QEvent::ToolTip) {
-        const int bar = barAt(static_cast<QHelpEvent *>(event)->pos());
-        // The vocabulary piece too: the label is the word it would make.
-        const QString piece = tr("Piece: %1").arg(m_pieces.value(bar));
-        if (bar >= 0 && m_tokens[bar] != m_chosen)
-            QToolTip::showText(
-                static_cast<QHelpEvent *>(event)->globalPos(),
-                tr("Click to decode again with “%1” forced here").arg(m_labels[bar]) +
-                    QLatin1Char('\n') + piece,
-                this);
-        else if (bar >= 0)
-            QToolTip::showText(static_cast<QHelpEvent *>(event)->globalPos(), piece, this);
+        const QString text = toolTipAt(static_cast<QHelpEvent *>(event)->pos());
+        if (!text.isEmpty())
+            QToolTip::showText(static_cast<QHelpEvent *>(event)->globalPos(), text, this);
         else
             QToolTip::hideText();
         return true;
     }
     return QWidget::event(event);
+}
+
+QString ProbabilityChart::toolTipAt(const QPoint &position) const
+{
+    const int bar = barAt(position);
+    if (bar < 0)
+        return {};
+    // The vocabulary piece too: the label is the word it would make.
+    const QString piece = tr("Piece: %1").arg(m_pieces.value(bar));
+    if (m_tokens[bar] == m_chosen)
+        return piece;
+    return tr("Click to decode again with “%1” forced here").arg(m_labels[bar]) +
+           QLatin1Char('\n') + piece;
+}
+
+QStringList ProbabilityChart::legend() const
+{
+    QStringList texts;
+    for (int s = 0; s < m_values.size(); ++s)
+        texts << (s == 0 ? tr("the model's probability") : tr("after the decoding settings"));
+    return texts;
 }
 
 void ProbabilityChart::clear()
@@ -223,15 +236,13 @@ void ProbabilityChart::paintEvent(QPaintEvent *)
     }
     // Legend.
     int x = plot.left();
-    for (int s = 0; s < stages; ++s) {
+    const QStringList texts = legend();
+    for (int s = 0; s < texts.size(); ++s) {
         painter.setPen(Qt::NoPen);
         painter.setBrush(colours[std::min(s, 1)]);
         painter.drawRoundedRect(QRect(x, 6, 12, 12), 2, 2);
         painter.setPen(pal.color(QPalette::Text));
-        // The stages' own names ("suppress-tokens", "top-k") are the engine's; the legend says
-        // what they mean to the output.
-        const QString text =
-            s == 0 ? tr("the model's probability") : tr("after the decoding settings");
+        const QString &text = texts[s];
         painter.drawText(x + 16, 6 + fm.ascent(), text);
         x += 16 + fm.horizontalAdvance(text) + 18;
     }

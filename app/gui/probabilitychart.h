@@ -27,6 +27,13 @@ public:
     int barToken(int index) const { return m_tokens.value(index, -1); }
     // The centre of candidate `index`'s group of bars and label (where a click chooses it).
     QPoint barPosition(int index) const { return groupRect(index).center().toPoint(); }
+    // What hovering at `position` shows: for a candidate, its vocabulary piece (the bar's label
+    // is the word it would make) and, unless it is the token chosen, that a click forces it.
+    QString toolTipAt(const QPoint &position) const;
+    // The legend, one entry per bar of a group: what each stage means to the output ("the
+    // model's probability", "after the decoding settings"), not the engine's stage names
+    // ("suppress-tokens", "top-k"), which mean nothing to a reader.
+    QStringList legend() const;
     // What the empty chart says.
     void setPlaceholderText(const QString &text);
     // The top of the y axis: the smallest of 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1 that holds every

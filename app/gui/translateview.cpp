@@ -33,6 +33,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace glosa {
@@ -851,11 +852,17 @@ void TranslateView::onResult(const QList<TranslationResult> &results)
                          .arg(QLocale().toString(r.elapsedMs, 'f', 0));
     if (!r.missingSpans.isEmpty()) {
         QStringList quoted;
-        for (const QString &span : r.missingSpans)
+        bool keptTerm = false; // one of Settings ▸ Do not translate, which is kept the same way
+        for (const QString &span : r.missingSpans) {
             quoted << QStringLiteral("“%1”").arg(span);
+            keptTerm = keptTerm || std::find(r.options.keepTerms.begin(), r.options.keepTerms.end(),
+                                             span.toStdString()) != r.options.keepTerms.end();
+        }
         status += QStringLiteral(" · ") +
-                  tr("Not in the translation: %1 (this model cannot protect numbers, URLs and "
-                     "code)")
+                  (keptTerm ? tr("Not in the translation: %1 (this model cannot protect numbers, "
+                                 "URLs, code or the terms of your do-not-translate list)")
+                            : tr("Not in the translation: %1 (this model cannot protect numbers, "
+                                 "URLs and code)"))
                       .arg(QLocale().createSeparatedList(quoted));
     }
     m_status->setText(status);
@@ -912,12 +919,16 @@ void TranslateView::updateCandidates()
     const bool shown = m_chart->barCount() > 0;
     const int collapsed = m_candidatesTitle->sizeHint().height() + 4 * fontMetrics().height();
     m_candidatesCard->setMaximumHeight(shown ? QWIDGETSIZE_MAX : collapsed);
+    const QList<int> sizes = m_bottomSplitter->sizes();
+    const int total = sizes.value(0) + sizes.value(1);
     if (shown && m_candidatesCard->height() < m_chart->sizeHint().height()) {
-        QList<int> sizes = m_bottomSplitter->sizes();
-        const int total = sizes.value(0) + sizes.value(1);
         const int wanted = std::min(total / 2, m_chart->sizeHint().height() +
                                                    m_candidatesTitle->sizeHint().height());
         m_bottomSplitter->setSizes({total - wanted, wanted});
+    } else if (!shown && sizes.value(1) > collapsed) {
+        // QSplitter keeps the card's old share and leaves what the maximum cuts off blank
+        // (171 px at 1280 × 800): the heatmap takes it.
+        m_bottomSplitter->setSizes({total - collapsed, collapsed});
     }
 }
 

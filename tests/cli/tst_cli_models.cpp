@@ -102,6 +102,15 @@ private slots:
                  r.err.constData());
         QCOMPARE(nlohmann::json::parse(lines[1].toStdString())["missing_spans"],
                  nlohmann::json::array());
+        QVERIFY2(!r.err.contains("--keep"), r.err.constData());
+        // Issue #31: a term of --keep is kept the same way, and the warning names --keep when
+        // one of its terms is lost (it named numbers, URLs and code only).
+        r = run({"translate", "--model", "fixture-en-es", "--keep", "Zorblatix"},
+                "Zorblatix is here.\n");
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.err.contains("the translation lost \"Zorblatix\"") &&
+                     r.err.contains("the terms of --keep and --keep-file"),
+                 r.err.constData());
 
         // Bundled models cannot be removed; the imported one can, and is gone.
         r = run({"models", "remove", "transformer-en-es"});

@@ -11,6 +11,7 @@
 #include "app/core/documents/document.h"
 #include "app/core/documents/documentworker.h"
 #include "app/core/documents/formats.h"
+#include "app/core/documents/layout.h"
 #include "app/core/documents/textencoding.h"
 #include "app/core/documents/ziparchive.h"
 #include "app/core/history/store.h"
@@ -659,6 +660,18 @@ private slots:
         QTest::newRow("md: ![ 256 K times") << "md" << QByteArray("![a ").repeated(1 << 18);
         QTest::newRow("md: *a 256 K times") << "md" << QByteArray("*a *").repeated(1 << 18);
         QTest::newRow("md: [a]( 256 K times") << "md" << QByteArray("[a](").repeated(1 << 18);
+        // What describeLayout() (the Documents view's formatted source) reads: one tag cut by
+        // 20,000 slots (its translated attributes), a table row of 100,000 cells, 50,000
+        // <script> elements, each of which sends it looking for its end tag.
+        QTest::newRow("html: a tag of 20,000 title attributes")
+            << "html"
+            << "</p><div " + QByteArray("title=\"a b\" ").repeated(20000) + ">x</div><p>";
+        QTest::newRow("md: a table row of 100,000 cells")
+            << "md"
+            << "|" + QByteArray(" a |").repeated(100000);
+        QTest::newRow("html: 50,000 script elements")
+            << "html"
+            << "</p>" + QByteArray("<script>var a;</script>").repeated(50000) + "<p>x";
     }
     void readersStayLinearOnLongTokens()
     {
@@ -676,6 +689,13 @@ private slots:
         qInfo("%lld bytes read in %lld ms, peak %lld MiB over the %lld MiB before", bytes.size(),
               ms, peak, before);
         QVERIFY(!doc.segments.empty());
+        // How the Documents view shows it formatted: one layout per segment.
+        timer.restart();
+        const std::vector<glosa::documents::SegmentLayout> layout =
+            glosa::documents::describeLayout(doc);
+        const qint64 layoutMs = timer.elapsed();
+        qInfo("laid out in %lld ms", layoutMs);
+        QCOMPARE(layout.size(), doc.segments.size());
         // Measured (Release, 2 shared cores): at most 7 s and 60 MiB over the input. A fixed
         // cap, not a ratio to a smaller input: the paths this guards against were quadratic
         // (minutes at 1 MB), far past it, while the linear cost is a few seconds.
@@ -685,6 +705,7 @@ private slots:
         const qint64 boundMs = 20000, boundMiB = 512;
 #endif
         QVERIFY2(ms < boundMs, qPrintable(QString::number(ms)));
+        QVERIFY2(layoutMs < boundMs, qPrintable(QString::number(layoutMs)));
         QVERIFY2(peak < boundMiB, qPrintable(QString::number(peak)));
     }
 

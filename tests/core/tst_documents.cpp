@@ -12,6 +12,7 @@
 #include "app/core/documents/formats.h"
 #include "app/core/documents/formats/entrypoints.h"
 #include "app/core/documents/formats/pdftext.h"
+#include "app/core/documents/layout.h"
 #include "app/core/documents/ziparchive.h"
 #include "app/core/modelcatalog.h"
 #include "app/core/pluginregistry.h"
@@ -148,6 +149,44 @@ Run runCli(const QStringList &args)
 {
     const glosa::test::CliRun run = glosa::test::runGlosaCli(args, toyCliEnvironment());
     return {run.exitCode, run.err};
+}
+
+// describeLayout() of `doc`, one line a segment: its role ("P", "H2", "L0" or "L1#" for a
+// numbered item, "T0:1.0" for table 0's cell at row 1, column 0), its text and its styled words
+// ("b" bold, "i" italic, "u" underline, "s" struck, "c" code, "a" link).
+QString layoutLines(const Document &doc)
+{
+    using Kind = BlockRole::Kind;
+    const std::vector<SegmentLayout> layout = describeLayout(doc);
+    QStringList lines;
+    for (std::size_t i = 0; i < layout.size(); ++i) {
+        const BlockRole &role = layout[i].role;
+        QString line =
+            role.kind == Kind::Heading ? QStringLiteral("H%1").arg(role.level)
+            : role.kind == Kind::ListItem
+                ? QStringLiteral("L%1%2").arg(role.level).arg(role.ordered ? "#" : "")
+            : role.kind == Kind::TableCell
+                ? QStringLiteral("T%1:%2.%3").arg(role.table).arg(role.row).arg(role.column)
+                : QStringLiteral("P");
+        const QByteArray &text = doc.segments[i].text;
+        line += QLatin1Char(' ') + QString::fromUtf8(text);
+        for (const StyledRange &styled : layout[i].styles) {
+            QString flags;
+            for (const auto &[flag, letter] : {std::pair{Bold, 'b'},
+                                               {Italic, 'i'},
+                                               {Underline, 'u'},
+                                               {StrikeOut, 's'},
+                                               {Code, 'c'},
+                                               {Link, 'a'}})
+                if (styled.styles & flag)
+                    flags += QLatin1Char(letter);
+            line += QStringLiteral(" [%1:%2]")
+                        .arg(QString::fromUtf8(text.mid(styled.range.begin, styled.range.size())),
+                             flags);
+        }
+        lines << line;
+    }
+    return lines.join(QLatin1Char('\n'));
 }
 
 } // namespace
@@ -374,6 +413,129 @@ private slots:
         QVERIFY(!out.contains("\n\n") && !QByteArray(out).replace("\r\n", "").contains('\n'));
         QVERIFY2(out.contains("hola, mi amigo!\r\n"), out);
         QVERIFY2(out.contains("<i>rojo</i>"), out);
+    }
+
+    // Issue #31: the Documents view shows a document as it is formatted, from describeLayout():
+    // each segment's place on the page and its styled words, read from the markup the readers
+    // keep. The fixtures, then the cases a reader of real files meets.
+    void layoutOfTheFixtures_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("expected");
+        // The same document made by LibreOffice in three formats: the same roles and styles
+        // (Word's numbering lives in numbering.xml, so its lists are not known to be numbered;
+        // the HTML has its <title> and title attributes, the .odt its footnote before the
+        // paragraph that holds it).
+        const QString body = QStringLiteral(
+            "H1 A trip to the sea\n"
+            "P Last summer we went to a small town near the sea. The weather was very nice and "
+            "the water was warm. [weather:b]\n"
+            "P My sister found a beautiful house on this website, and we stayed there for two "
+            "weeks. [beautiful:i] [this website:a]\n"
+            "H2 What we did\n"
+            "L0 We walked along the beach every morning.%1 [morning:b]\n"
+            "L0 My father read the newspaper in the garden.%1\n"
+            "L0 The children played with a big black dog.%1\n"
+            "%2P The old church in the town is very famous%3 and many people visit it. [very:i]%4\n"
+            "H2 How much it cost\n"
+            "T0:0.0 The house\n"
+            "T0:0.1 The food\n"
+            "T0:1.0 It was cheap.\n"
+            "T0:1.1 It was expensive.\n"
+            "L0%5 We want to go back next year.%1\n"
+            "L0%5 My mother wants to learn to swim.%1 [learn:b]\n"
+            "P Write to us at family@example.com if you have questions. "
+            "[family@example.com:a]");
+        QTest::newRow("docx") << QStringLiteral("report.docx")
+                              << body.arg(QStringLiteral(" "), QString(), QString(), QString(),
+                                          QString()) +
+                                     QStringLiteral("\nP Notes from my family\nP The house near "
+                                                    "the sea\nP The church was built a long "
+                                                    "time ago.");
+        QTest::newRow("odt") << QStringLiteral("report.odt")
+                             << body.arg(QString(),
+                                         QStringLiteral("P The church was built a long time "
+                                                        "ago.\n"),
+                                         QString(), QString(), QStringLiteral("#")) +
+                                    QStringLiteral("\nP Notes from my family\nP The house near "
+                                                   "the sea");
+        QTest::newRow("html") << QStringLiteral("report.html")
+                              << QStringLiteral("P A trip to the sea\nP header\nP Notes from my "
+                                                "family\n") +
+                                     body.arg(QString(), QString(), QStringLiteral("1"),
+                                              QStringLiteral(" [1:a]"), QStringLiteral("#")) +
+                                     QStringLiteral("\nP 1The church was built a long time "
+                                                    "ago. [1:a]\nP footer\nP The house near "
+                                                    "the sea");
+        QTest::newRow("md") << QStringLiteral("sample.md")
+                            << QStringLiteral(
+                                   "H1 the red house\n"
+                                   "P the cat is very small and the dog is big. see my new book "
+                                   "and the cat today. [very small:b] [big:i] [my new book:a] "
+                                   "[the cat:c]\n"
+                                   "L0 the house is green\n"
+                                   "L0 i have a black dog [black:b]\n"
+                                   "P we see the white car\n"
+                                   "T0:0.0 the cat\nT0:0.1 the dog\nT0:1.0 red\nT0:1.1 green");
+    }
+
+    void layoutOfTheFixtures()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, expected);
+        const QString actual = layoutLines(readDocument(fixture(file)));
+        QVERIFY2(actual == expected, qPrintable(actual + QStringLiteral("\n---\n") + expected));
+    }
+
+    void layoutOfMarkup_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QByteArray>("input");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("html nested lists, numbered, unclosed items")
+            << "html" << QByteArray("<ol><li>one<ul><li>inner</ul><li>two</ol><p>after</p>")
+            << "L0# one\nL1 inner\nL0# two\nP after";
+        QTest::newRow("html header cells, unclosed cells, a row's title")
+            << "html"
+            << QByteArray("<table><tr><th>a<th>b<tr title=\"row two\"><td>c<td><b>d</b></table>"
+                          "<p>e</p>")
+            << "T0:0.0 a\nT0:0.1 b\nT0:0.1 row two\nT0:1.0 c\nT0:1.1 d [d:b]\nP e";
+        QTest::newRow("html table in a cell: the outer cell's")
+            << "html"
+            << QByteArray("<table><tr><td>a</td><td><table><tr><td>x</td><td>y</td></tr>"
+                          "</table></td></tr></table><table><tr><td>z</td></tr></table>")
+            << "T0:0.0 a\nT0:0.1 x\nT0:0.1 y\nT1:0.0 z";
+        QTest::newRow("html script text is not markup")
+            << "html"
+            << QByteArray("<script>var t = '<table><tr><td>';</script><h3>title</h3>"
+                          "<p><strong>s</strong> <em>e</em> <u>u</u> <del>d</del> <code>c</code> "
+                          "<a href=\"x\">a</a> <a name=\"n\">n</a></p>")
+            << "H3 title\nP s e u d c a n [s:b] [e:i] [u:u] [d:s] [c:c] [a:a]";
+        QTest::newRow("html inline styles")
+            << "html"
+            << QByteArray("<p><span style=\"font-weight: 700\">b</span> <span style=\"font-style:"
+                          "italic; text-decoration: underline\">iu</span> <span style=\"color: "
+                          "red\">plain</span></p>")
+            << "P b iu plain [b:b] [iu:iu]";
+        QTest::newRow("md tables, lists, headings, quotes")
+            << "md"
+            << QByteArray("## two\n\n| a | b |\n|---|---|\n| c | d |\n| e | f |\n\n"
+                          "| g |\n\n1. one\n   - sub `s`\n> quoted **both** _it_\n")
+            << "H2 two\nT0:0.0 a\nT0:0.1 b\nT0:1.0 c\nT0:1.1 d\nT0:2.0 e\nT0:2.1 f\n"
+               "T1:0.0 g\nL0# one\nL1 sub s [s:c]\nP quoted both it [both:b] [it:i]";
+        QTest::newRow("subtitle tags")
+            << "srt" << QByteArray("1\n00:00:01,000 --> 00:00:02,000\n<i>hello</i> there\n")
+            << "P hello there [hello:i]";
+        QTest::newRow("text: no markup")
+            << "txt" << QByteArray("<b>not bold</b>\n\n# no\n") << "P <b>not bold</b>\nP # no";
+    }
+
+    void layoutOfMarkup()
+    {
+        QFETCH(QString, format);
+        QFETCH(QByteArray, input);
+        QFETCH(QString, expected);
+        QCOMPARE(layoutLines(parseDocument(input, format)), expected);
     }
 
     void markdownKeepsMarkup()

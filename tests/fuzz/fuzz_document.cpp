@@ -9,6 +9,7 @@
 #include "app/core/documents/document.h"
 #include "app/core/documents/formats.h"
 #include "app/core/documents/formats/entrypoints.h"
+#include "app/core/documents/layout.h"
 #include "app/core/documents/textencoding.h"
 #include "app/core/documents/ziparchive.h"
 #include "fuzzutil.h"
@@ -70,6 +71,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         doc = parseDocument(bytes, format, QStringLiteral("fuzz.") + format);
     } catch (const DocumentError &) {
         return 0;
+    }
+    // What the Documents view shows formatted (documents/layout.h): one entry a segment, each
+    // styled stretch inside its segment's text, each cell at a place in its table.
+    const std::vector<SegmentLayout> layout = describeLayout(doc);
+    if (layout.size() != doc.segments.size())
+        glosa::fuzz::finding("describeLayout() gives another number of entries than segments");
+    for (std::size_t i = 0; i < layout.size() && i < doc.segments.size(); ++i) {
+        for (const StyledRange &styled : layout[i].styles)
+            if (styled.range.begin < 0 || styled.range.begin > styled.range.end ||
+                styled.range.end > doc.segments[i].text.size())
+                glosa::fuzz::finding("a styled range of segment " + std::to_string(i) +
+                                     " lies outside its text");
+        const BlockRole &role = layout[i].role;
+        if (role.kind == BlockRole::Kind::TableCell &&
+            (role.table < 0 || role.row < 0 || role.column < 0))
+            glosa::fuzz::finding("segment " + std::to_string(i) + " is a cell of no place");
     }
     QByteArray out = doc.render();
     // Parts and segments hold UTF-8; a .txt, .srt or .md read in another encoding is written

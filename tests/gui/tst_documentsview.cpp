@@ -14,6 +14,7 @@
 #include "app/core/settings.h"
 #include "app/gui/documentsview.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QApplication>
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -29,9 +30,13 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTextBlock>
+#include <QTextEdit>
+#include <QTextList>
+#include <QTextTable>
 #include <QTimer>
 
 #include <QtTest>
+#include <cmath>
 #include <memory>
 
 using namespace glosa;
@@ -102,7 +107,8 @@ private slots:
         DocumentsView view(*m_context);
         if (!showOpened(view, fixture(QStringLiteral("report.docx"))))
             return;
-        const int paragraphs = view.sourcePane()->document()->blockCount();
+        // One line per paragraph in the translation pane (the source lays out its table).
+        const int paragraphs = view.targetPane()->document()->blockCount();
         QVERIFY(paragraphs >= 10);
         QVERIFY(view.sourcePane()->toPlainText().contains(QStringLiteral("sea")));
 
@@ -133,9 +139,16 @@ private slots:
         qInfo() << "longest GUI-thread stall while translating:" << meter.worstCpuMs()
                 << "ms CPU," << meter.worstWallMs() << "ms wall";
         QVERIFY2(meter.worstCpuMs() < kStallBoundMs, qPrintable(QString::number(meter.worstCpuMs())));
+        // Untouched, the cursor is at the start: the first sentence is highlighted on both sides
+        // once translated (the formatted source pane first left its cursor at the end, and a
+        // block number was taken for a paragraph number: only the source paragraph was marked).
+        QCOMPARE(view.sourcePane()->textCursor().position(), 0);
+        QCOMPARE(view.currentParagraph(), 0);
+        QCOMPARE(view.currentSentence(), 0);
+        QCOMPARE(view.targetPane()->extraSelections().size(), 1);
 
         // The sentence under the cursor is highlighted on both sides.
-        QTextCursor cursor(view.sourcePane()->document()->findBlockByNumber(1));
+        QTextCursor cursor(view.sourceBlock(1));
         cursor.movePosition(QTextCursor::Right, QTextCursor::MoveAnchor, 2);
         view.sourcePane()->setTextCursor(cursor);
         QCOMPARE(view.currentParagraph(), 1);
@@ -168,8 +181,7 @@ private slots:
         QVERIFY2(!sourceSentence.isEmpty() && !targetSentence.isEmpty() &&
                      sourceSentence != targetSentence,
                  qPrintable(sourceSentence + " | " + targetSentence));
-        QVERIFY(
-            view.sourcePane()->document()->findBlockByNumber(1).text().startsWith(sourceSentence));
+        QVERIFY(view.sourceBlock(1).text().startsWith(sourceSentence));
         // Clicking in the translation selects the same sentence.
         QTextCursor inTarget(view.targetPane()->document()->findBlockByNumber(1));
         inTarget.movePosition(QTextCursor::EndOfBlock);
@@ -345,15 +357,150 @@ private slots:
         view.openDocument(m_dir.filePath(QStringLiteral("longer.txt")));
         QVERIFY(opened.wait(10000));
         // Make the panes' paragraphs differ in length, as a translation does.
-        QPlainTextEdit *source = view.sourcePane(), *target = view.targetPane();
+        QTextEdit *source = view.sourcePane();
+        QPlainTextEdit *target = view.targetPane();
         QVERIFY(source->verticalScrollBar()->maximum() > 0);
-        const QTextBlock block = source->document()->findBlockByNumber(150);
-        source->verticalScrollBar()->setValue(block.firstLineNumber());
-        QCOMPARE(source->cursorForPosition(QPoint(0, 0)).blockNumber(), 150);
+        // The source scrolls by pixels, the translation by lines. The source's top paragraph is
+        // probed one pixel in: the pixel row at a block's top edge hit-tests to the block above.
+        auto sourceTop = [&] {
+            return source->cursorForPosition(QPoint(0, 1)).block().userState();
+        };
+        const QRectF block =
+            source->document()->documentLayout()->blockBoundingRect(view.sourceBlock(150));
+        source->verticalScrollBar()->setValue(int(std::ceil(block.top())));
+        QCOMPARE(sourceTop(), 150);
         QCOMPARE(target->cursorForPosition(QPoint(0, 0)).blockNumber(), 150);
         const QTextBlock back = target->document()->findBlockByNumber(40);
         target->verticalScrollBar()->setValue(back.firstLineNumber());
-        QCOMPARE(source->cursorForPosition(QPoint(0, 0)).blockNumber(), 40);
+        QCOMPARE(sourceTop(), 40);
+    }
+
+    // Issue #31: the source pane showed flat text, bold lost and a table one cell per line. It
+    // shows the document as it is formatted, and a click in a table cell still selects that
+    // cell's paragraph (and its line in the translation pane).
+    void theSourceIsShownFormatted_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QStringList>("cells"); // the table's, row by row
+        QTest::addColumn<QString>("heading");   // a level 1 heading
+        QTest::addColumn<QString>("bold");
+        QTest::addColumn<QString>("italic");
+        QTest::addColumn<QString>("listItem");
+        const QStringList report = {QStringLiteral("The house"), QStringLiteral("The food"),
+                                    QStringLiteral("It was cheap."),
+                                    QStringLiteral("It was expensive.")};
+        for (const char *file : {"report.docx", "report.odt", "report.html"})
+            QTest::newRow(file) << QString::fromLatin1(file) << report
+                                << QStringLiteral("A trip to the sea") << QStringLiteral("weather")
+                                << QStringLiteral("beautiful")
+                                << QStringLiteral("My father read the newspaper in the garden.");
+        QTest::newRow("sample.md")
+            << QStringLiteral("sample.md")
+            << QStringList{QStringLiteral("the cat"), QStringLiteral("the dog"),
+                           QStringLiteral("red"), QStringLiteral("green")}
+            << QStringLiteral("the red house") << QStringLiteral("very small")
+            << QStringLiteral("big") << QStringLiteral("the house is green");
+    }
+
+    void theSourceIsShownFormatted()
+    {
+        QFETCH(QString, file);
+        QFETCH(QStringList, cells);
+        QFETCH(QString, heading);
+        QFETCH(QString, bold);
+        QFETCH(QString, italic);
+        QFETCH(QString, listItem);
+        DocumentsView view(*m_context);
+        if (!showOpened(view, fixture(file)))
+            return;
+        QTextDocument *source = view.sourcePane()->document();
+        const int paragraphs = view.targetPane()->document()->blockCount();
+
+        // The table is a QTextTable of its cells, each cell's paragraph in its cell.
+        QList<QTextTable *> tables;
+        for (QTextFrame *frame : source->rootFrame()->childFrames())
+            if (auto *table = qobject_cast<QTextTable *>(frame))
+                tables << table;
+        QCOMPARE(tables.size(), 1);
+        QTextTable *table = tables.first();
+        QCOMPARE(table->rows() * table->columns(), int(cells.size()));
+        QCOMPARE(table->columns(), 2);
+        for (int i = 0; i < cells.size(); ++i) {
+            const QTextTableCell cell = table->cellAt(i / 2, i % 2);
+            QTextCursor inCell = cell.firstCursorPosition();
+            inCell.setPosition(cell.lastCursorPosition().position(), QTextCursor::KeepAnchor);
+            QCOMPARE(inCell.selectedText(), cells[i]);
+        }
+
+        // Every paragraph is one block, found by sourceBlock() and marked with its number.
+        int cellParagraph = -1, headingParagraph = -1, listParagraph = -1;
+        for (int p = 0; p < paragraphs; ++p) {
+            const QTextBlock block = view.sourceBlock(p);
+            QVERIFY(block.isValid());
+            QCOMPARE(block.userState(), p);
+            QCOMPARE(block.text(), view.targetPane()->document()->findBlockByNumber(p).text());
+            if (block.text() == cells[3])
+                cellParagraph = p;
+            if (block.text() == heading)
+                headingParagraph = p;
+            if (block.text().startsWith(listItem))
+                listParagraph = p;
+        }
+        QVERIFY(cellParagraph >= 0 && headingParagraph >= 0 && listParagraph >= 0);
+        QCOMPARE(view.sourceBlock(headingParagraph).blockFormat().headingLevel(), 1);
+        QVERIFY(view.sourceBlock(listParagraph).textList());
+        QVERIFY(!view.sourceBlock(headingParagraph).textList());
+
+        // Bold and italic runs, and only there.
+        auto formatOf = [&](const QString &word) {
+            const QTextCursor found = source->find(word);
+            QTextCursor at(source);
+            at.setPosition(found.selectionStart() + 1); // the format of the character before
+            return at.charFormat();
+        };
+        QVERIFY2(formatOf(bold).fontWeight() >= QFont::Bold, qPrintable(bold));
+        QVERIFY(!formatOf(bold).fontItalic());
+        QVERIFY2(formatOf(italic).fontItalic(), qPrintable(italic));
+        QVERIFY(formatOf(italic).fontWeight() < QFont::Bold);
+        QVERIFY(formatOf(cells[0]).fontWeight() < QFont::Bold);
+
+        // A click in the last cell selects its paragraph, shown on the translation side.
+        QTextCursor click(view.sourceBlock(cellParagraph));
+        click.movePosition(QTextCursor::Right);
+        view.sourcePane()->setTextCursor(click);
+        QCOMPARE(view.currentParagraph(), cellParagraph);
+        QCOMPARE(view.targetPane()->textCursor().blockNumber(), cellParagraph);
+        QCOMPARE(view.sourcePane()->extraSelections().size(), 1);
+        QCOMPARE(view.sourcePane()->extraSelections().first().cursor.selectedText(), cells[3]);
+        // And a click on its line in the translation pane selects it in the source.
+        view.targetPane()->setTextCursor(
+            QTextCursor(view.targetPane()->document()->findBlockByNumber(headingParagraph)));
+        QCOMPARE(view.currentParagraph(), headingParagraph);
+        QCOMPARE(view.sourcePane()->textCursor().block().userState(), headingParagraph);
+    }
+
+    // A table whose cells stand far apart (here one 20,000 columns out, past empty cells) is
+    // shown as paragraphs: its grid would be millions of cells for a hostile file, each a block.
+    void aMostlyEmptyTableIsShownAsParagraphs()
+    {
+        QByteArray html = "<p>before</p><table><tr>";
+        for (int i = 0; i < 20000; ++i)
+            html += "<td></td>";
+        html += "<td>far out</td></tr><tr><td>first</td></tr></table><p>after</p>";
+        const QString path = m_dir.filePath(QStringLiteral("sparse.html"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(html);
+        file.close();
+        DocumentsView view(*m_context);
+        if (!showOpened(view, path))
+            return;
+        for (QTextFrame *frame : view.sourcePane()->document()->rootFrame()->childFrames())
+            QVERIFY(!qobject_cast<QTextTable *>(frame));
+        const QStringList expected = {QStringLiteral("before"), QStringLiteral("far out"),
+                                      QStringLiteral("first"), QStringLiteral("after")};
+        for (int p = 0; p < expected.size(); ++p)
+            QCOMPARE(view.sourceBlock(p).text(), expected[p]);
     }
 
     void droppingAFileOpensIt()

@@ -480,6 +480,18 @@ private slots:
                      qPrintable(QStringLiteral("heatmap %1 px, empty candidates %2 px")
                                     .arg(heatmap->height())
                                     .arg(view->candidatesPanel()->height())));
+            // What the empty candidates card gives up goes to the heatmap, not to blank space
+            // under the card (the README's screenshot had 200 blank pixels there).
+            QSplitter *attention = view->attentionSplitter();
+            const QWidget *heatCard = attention->widget(0);
+            const int used = view->candidatesPanel()->geometry().bottom() - heatCard->y();
+            QVERIFY2(used >= attention->height() - 2,
+                     qPrintable(QStringLiteral("the attention panel and the candidates use %1 of "
+                                               "%2 px (heatmap card %3, candidates %4)")
+                                    .arg(used)
+                                    .arg(attention->height())
+                                    .arg(heatCard->height())
+                                    .arg(view->candidatesPanel()->height())));
             // A word clicked: the chart gets room to show its bars.
             view->showCandidates(1);
             QTRY_VERIFY(view->candidatesChart()->barCount() > 0);

@@ -623,6 +623,32 @@ private slots:
         QCOMPARE(chart.axisMaximum(), 1.0);
     }
 
+    // Issue #31, item 7: the legend said "after suppress-tokens", the engine's name for a stage.
+    // It says what the bars mean to the output, whatever the stages are called.
+    void chartLegendSaysWhatTheBarsMean()
+    {
+        engine::StepTrace step;
+        step.tokens = {4, 5};
+        step.probabilities = {{0.6f, 0.4f}, {1.0f, 0.0f}};
+        ProbabilityChart chart;
+        chart.setStep(step, {QStringLiteral("model"), QStringLiteral("suppress-tokens")}, {}, 4);
+        QCOMPARE(chart.legend(), (QStringList{QStringLiteral("the model's probability"),
+                                              QStringLiteral("after the decoding settings")}));
+        step.probabilities.resize(1); // greedy without processors: the model's bars only
+        chart.setStep(step, {QStringLiteral("model")}, {}, 4);
+        QCOMPARE(chart.legend(), QStringList{QStringLiteral("the model's probability")});
+
+        // A bar is labelled with the word its piece makes; hovering it shows the piece itself.
+        chart.setStep(step, {QStringLiteral("model")},
+                      {{4, QStringLiteral("▁artí")}, {5, QStringLiteral("culo")}}, 4);
+        chart.resize(400, 200);
+        QCOMPARE(chart.barLabel(1), QStringLiteral("culo"));
+        QVERIFY2(chart.toolTipAt(chart.barPosition(1)).contains(QStringLiteral("Piece: culo")),
+                 qPrintable(chart.toolTipAt(chart.barPosition(1))));
+        QVERIFY(chart.toolTipAt(chart.barPosition(1)).contains(QStringLiteral("forced")));
+        QCOMPARE(chart.toolTipAt(chart.barPosition(0)), QStringLiteral("Piece: ▁artí"));
+    }
+
     // Help ▸ Models lists the captioner's BLEU-4 as well as the translators' BLEU and chrF.
     void modelsDialogShowsEveryModelsScores()
     {

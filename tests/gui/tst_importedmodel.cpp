@@ -6,6 +6,7 @@
 #include "app/core/appcontext.h"
 #include "app/core/inferenceworker.h"
 #include "app/core/modelimport.h"
+#include "app/core/settings.h"
 #include "app/gui/translateview.h"
 #include "testutil.h"
 
@@ -13,6 +14,7 @@
 
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -26,6 +28,13 @@ class TestImportedModel : public QObject
 {
     Q_OBJECT
 private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_state.isValid());
+        // The do-not-translate list is a setting: the test's own, away from the user's.
+        test::isolateAppState(m_state.path(), m_state.path(), QStringLiteral("tst_importedmodel"));
+    }
+
     void translateView()
     {
         const QString fixture =
@@ -84,7 +93,24 @@ private slots:
         auto *status = view.findChild<QLabel *>(QStringLiteral("translateStatus"));
         QVERIFY(status);
         QVERIFY2(status->text().contains(url), qPrintable(status->text()));
+        QVERIFY2(!status->text().contains(QStringLiteral("do-not-translate")),
+                 qPrintable(status->text()));
+
+        // Issue #31: a term of Settings ▸ Do not translate is kept the same way, and the warning
+        // names the list when one of its terms is lost (it named numbers, URLs and code only).
+        QSettings().setValue(QLatin1String(settingsKeys::kKeepTerms),
+                             QStringList{QStringLiteral("Zorblatix")});
+        view.setSourceText(QStringLiteral("Zorblatix is here."));
+        view.translateNow();
+        QVERIFY(shown.wait(60000));
+        QCOMPARE(view.result().missingSpans, QStringList{QStringLiteral("Zorblatix")});
+        QVERIFY2(status->text().contains(QStringLiteral("“Zorblatix”")) &&
+                     status->text().contains(QStringLiteral("do-not-translate list")),
+                 qPrintable(status->text()));
     }
+
+private:
+    QTemporaryDir m_state;
 };
 
 QTEST_MAIN(TestImportedModel)

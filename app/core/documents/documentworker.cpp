@@ -128,18 +128,27 @@ public:
             // Big files are read once here for the panes; each chunk is read again when it is
             // translated or exported.
             QStringList paragraphs;
+            QList<ParagraphLayout> layouts;
             document->scan([&](const Document &chunk) {
-                for (const Segment &segment : chunk.segments)
-                    paragraphs << QString::fromUtf8(segment.text);
+                const std::vector<SegmentLayout> described = describeLayout(chunk);
+                for (std::size_t i = 0; i < chunk.segments.size(); ++i) {
+                    const QByteArray &text = chunk.segments[i].text;
+                    paragraphs << QString::fromUtf8(text);
+                    ParagraphLayout layout{described[i].role, {}};
+                    for (const StyledRange &styled : described[i].styles)
+                        layout.runs.append({utf16Offset(text, styled.range.begin),
+                                            utf16Offset(text, styled.range.end), styled.styles});
+                    layouts << layout;
+                }
             });
             m_document = std::move(document);
             m_finished = std::make_unique<FinishedChunks>();
             // Last: the job ends (and the worker stops being busy) right after.
-            deliver([path, format = m_document->format(), paragraphs,
+            deliver([path, format = m_document->format(), paragraphs, layouts,
                      encoding = m_document->encoding(),
                      streamed = m_document->isStreamed()](DocumentWorker *w) {
                 w->m_streamed = streamed;
-                emit w->opened(path, format, paragraphs, encoding);
+                emit w->opened(path, format, paragraphs, encoding, layouts);
             });
         } catch (const DocumentCancelled &) {
             deliver([path](DocumentWorker *w) { emit w->openCancelled(path); });

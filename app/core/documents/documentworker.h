@@ -23,6 +23,7 @@
 // instance of the model, 15 MB for the shipped Transformer) so both go on at once.
 #pragma once
 
+#include "app/core/documents/layout.h"
 #include "app/core/modelcatalog.h"
 
 #include <QList>
@@ -71,6 +72,21 @@ struct SentenceLink
 // (not translated yet) has one entry, kWholeParagraph.
 using SentenceEdits = QMap<int, QMap<int, QString>>;
 inline constexpr int kWholeParagraph = -1;
+
+// How a paragraph of the open document is shown formatted: its place on the page and its
+// styled stretches (TextStyle flags) in UTF-16 offsets of its text (documents/layout.h).
+struct StyledRun
+{
+    int begin = 0;
+    int end = 0;
+    int styles = 0;
+};
+
+struct ParagraphLayout
+{
+    BlockRole role;
+    QList<StyledRun> runs;
+};
 
 // A paragraph (segment) of the open document and its translation.
 struct TranslatedParagraph
@@ -127,10 +143,11 @@ public:
 
 signals:
     void busyChanged(bool busy);
-    // The document is read: its format, each paragraph's text, in order, and the file's text
-    // encoding ("UTF-8", "windows-1252", ...; see documents/textencoding.h).
+    // The document is read: its format, each paragraph's text, in order, the file's text
+    // encoding ("UTF-8", "windows-1252", ...; see documents/textencoding.h) and each paragraph's
+    // layout (as many as paragraphs).
     void opened(const QString &path, const QString &format, const QStringList &paragraphs,
-                const QString &encoding);
+                const QString &encoding, const QList<glosa::documents::ParagraphLayout> &layouts);
     // Sentences done and in all, and the estimated milliseconds left (-1: not known yet).
     void progress(int done, int total, qint64 millisecondsLeft);
     // Paragraphs translated since the last report (after each batch).
@@ -176,3 +193,4 @@ private:
 } // namespace glosa
 
 Q_DECLARE_METATYPE(glosa::documents::TranslatedParagraph)
+Q_DECLARE_METATYPE(glosa::documents::ParagraphLayout)
