@@ -2,7 +2,7 @@
 
 #include "app/core/modelcatalog.h"
 #include "app/core/pluginregistry.h"
-#include "app/core/settings.h"
+#include "app/core/decodingmaps.h"
 #include "engine/decoding/decodingfields.h"
 #include "engine/limits.h"
 #include "engine/translation/translationmodel.h"

@@ -1,5 +1,5 @@
-// Settings: decoding options as QVariantMaps (QSettings, presets) and the built-in presets.
-// Window layout, last model and UI language are stored by the GUI under the keys below.
+// Settings: the keys the app stores its choices under (window layout, last model, UI language,
+// decoding, history retention) and reading the ones the core needs.
 #pragma once
 
 #include "app/core/history/entry.h"
@@ -29,8 +29,8 @@ inline constexpr char kPresets[] = "decoding/presets";       // user presets: na
 inline constexpr char kCompareColumns[] = "compare/columns";
 inline constexpr char kLastFolder[] = "files/lastFolder"; // where the next file dialog starts
 inline constexpr char kRecentFiles[] = "files/recent";    // "kind|path", newest first
-inline constexpr char kLanguage[] = "ui/language"; // "" follows the system locale
-inline constexpr char kAppearance[] = "ui/appearance"; // "system", "light" or "dark"
+inline constexpr char kLanguage[] = "ui/language";        // "" follows the system locale
+inline constexpr char kAppearance[] = "ui/appearance";    // "system", "light" or "dark"
 // engine::computeTypeName(): "auto" (int8 where a package stores it), "float32" or "int8".
 inline constexpr char kComputeType[] = "inference/computeType";
 inline constexpr char kConfidence[] = "translate/confidence";
@@ -53,29 +53,5 @@ engine::ComputeType computeTypeFromSettings();
 
 // The do-not-translate list the user keeps in Settings, for every translation the app makes.
 std::vector<std::string> keptTermsFromSettings();
-
-// Every DecodingOptions field under its engine::decodingFields() name ("beam_size", "top_p",
-// ...), as text. Fields left out of a map keep their defaults and former names are read, so old
-// settings files and presets still load.
-QVariantMap decodingOptionsToMap(const engine::DecodingOptions &options);
-engine::DecodingOptions decodingOptionsFromMap(const QVariantMap &map);
-// The map of only the fields a person sets (DecodingField::isSetting()): equal keys are the same
-// preset, whatever the model (suppressed tokens) or the view (traces) added.
-QVariantMap decodingPresetKey(const engine::DecodingOptions &options);
-
-// One line for column headers and tooltips, from the decoding table (engine::decodingSummaryParts):
-// "beam 5 · no-repeat 3", "sample · T 0.8 · top-k 40".
-QString decodingSummary(const engine::DecodingOptions &options);
-
-struct DecodingPreset
-{
-    QString name; // untranslated key for built-ins; the user's name otherwise
-    engine::DecodingOptions options;
-    bool builtIn = false;
-};
-
-// Greedy; beam 5; beam 5 + no-repeat 3-gram; top-k 40 at T 0.8; top-p 0.9 — the Compare view's
-// default columns, in that order.
-QList<DecodingPreset> builtInPresets();
 
 } // namespace glosa

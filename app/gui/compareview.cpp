@@ -1,7 +1,7 @@
 #include "compareview.h"
 
 #include "app/core/inferenceworker.h"
-#include "app/core/settings.h"
+#include "app/core/decodingmaps.h"
 #include "beamtreewidget.h"
 #include "decodingpanel.h"
 #include "guiutil.h"

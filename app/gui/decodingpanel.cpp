@@ -1,5 +1,6 @@
 #include "decodingpanel.h"
 
+#include "app/core/settings.h"
 #include "app/gui/uint64spinbox.h"
 #include "engine/decoding/decodingfields.h"
 

@@ -4,7 +4,7 @@
 // in QSettings). Used by the Translate view's side panel and by each Compare column.
 #pragma once
 
-#include "app/core/settings.h"
+#include "app/core/decodingmaps.h"
 
 #include <QWidget>
 

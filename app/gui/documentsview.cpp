@@ -5,7 +5,7 @@
 #include "app/core/history/recorder.h"
 #include "app/core/history/results.h"
 #include "app/core/modelcatalog.h"
-#include "app/core/settings.h"
+#include "app/core/decodingmaps.h"
 #include "guiutil.h"
 #include "theme.h"
 

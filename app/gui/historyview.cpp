@@ -4,6 +4,7 @@
 #include "app/core/history/recorder.h"
 #include "app/core/history/results.h"
 #include "app/core/savefile.h"
+#include "app/core/decodingmaps.h"
 #include "app/core/settings.h"
 #include "guiutil.h"
 #include "historymodel.h"

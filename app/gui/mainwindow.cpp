@@ -5,6 +5,7 @@
 #include "app/core/history/recorder.h"
 #include "app/core/inferenceworker.h"
 #include "app/core/modelimport.h"
+#include "app/core/decodingmaps.h"
 #include "app/core/settings.h"
 #include "captionview.h"
 #include "compareview.h"

@@ -6,7 +6,7 @@
 #include "app/core/history/store.h"
 #include "app/core/modelcatalog.h"
 #include "app/core/pluginregistry.h"
-#include "app/core/settings.h"
+#include "app/core/decodingmaps.h"
 #include "app/core/translationrunner.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"

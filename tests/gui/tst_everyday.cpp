@@ -9,6 +9,7 @@
 #include "app/core/appcontext.h"
 #include "app/core/history/recorder.h"
 #include "app/core/inferenceworker.h"
+#include "app/core/decodingmaps.h"
 #include "app/core/settings.h"
 #include "app/gui/captionview.h"
 #include "app/gui/compareview.h"

@@ -3,6 +3,7 @@
 #include "app/core/inferenceworker.h"
 #include "app/core/modelcatalog.h"
 #include "app/core/pluginregistry.h"
+#include "app/core/decodingmaps.h"
 #include "app/core/settings.h"
 #include "app/gui/beamtreewidget.h"
 #include "app/gui/compareview.h"

@@ -7,6 +7,7 @@
 #include "app/core/history/results.h"
 #include "app/core/history/store.h"
 #include "app/core/inferenceworker.h"
+#include "app/core/decodingmaps.h"
 #include "app/core/settings.h"
 #include "app/gui/captionview.h"
 #include "app/gui/compareview.h"

@@ -2,7 +2,7 @@
 
 #include "app/core/documents/document.h"
 #include "app/core/imageloader.h"
-#include "app/core/settings.h"
+#include "app/core/decodingmaps.h"
 #include "engine/decoding/coverage.h"
 #include "engine/decoding/decodingfields.h"
 #include "engine/text/protectedspans.h"
