@@ -2,9 +2,9 @@
 
 #include "app/core/history/export.h"
 #include "app/core/history/recorder.h"
+#include "app/core/history/retention.h"
 #include "app/core/history/store.h"
 #include "app/core/savefile.h"
-#include "app/core/settings.h"
 
 #include <QCommandLineParser>
 #include <QFile>

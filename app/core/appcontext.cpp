@@ -6,7 +6,6 @@
 #include "app/core/settings.h"
 
 #include <QLocale>
-#include <QSettings>
 
 namespace glosa {
 
@@ -61,17 +60,10 @@ std::optional<ModelInfo> AppContext::installed(const QString &id) const
     return std::nullopt;
 }
 
-namespace {
-QString directionKey(const QString &source, const QString &target)
-{
-    return QLatin1String(settingsKeys::kDirectionModelPrefix) + source + QLatin1Char('-') + target;
-}
-} // namespace
-
 std::optional<ModelInfo> AppContext::modelForDirection(const QString &source,
                                                        const QString &target) const
 {
-    const QString last = QSettings().value(directionKey(source, target)).toString();
+    const QString last = settings::directionModel(source, target).value();
     if (const std::optional<ModelInfo> info = last.isEmpty() ? std::nullopt : installed(last))
         if (info->task == kTranslation && info->sourceLanguage == source &&
             info->targetLanguage == target)
@@ -85,7 +77,7 @@ bool AppContext::chooseModel(const QString &id, ChosenBy by)
     if (!info)
         return false;
     if (by == ChosenBy::User && info->task == kTranslation)
-        QSettings().setValue(directionKey(info->sourceLanguage, info->targetLanguage), info->id);
+        settings::directionModel(info->sourceLanguage, info->targetLanguage).setValue(info->id);
     // Choosing the model already chosen changes nothing (the views would start over: the
     // Translate view translates its text again).
     const std::optional<ModelInfo> chosen = choice(info->task).model;

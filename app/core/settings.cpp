@@ -1,32 +1,21 @@
 #include "app/core/settings.h"
 
-#include "engine/decoding/decodingfields.h"
-
-#include <QCoreApplication>
-#include <QSettings>
-#include <QStringList>
-
 namespace glosa {
 
-HistoryRetention historyRetentionFromSettings()
+std::unique_ptr<QSettings> openSettings()
 {
-    const QSettings settings;
-    HistoryRetention retention;
-    retention.maxEntries =
-        settings.value(QLatin1String(settingsKeys::kHistoryMaxEntries), 0).toLongLong();
-    retention.maxAgeDays =
-        settings.value(QLatin1String(settingsKeys::kHistoryMaxAgeDays), 0).toInt();
-    retention.maxBytes =
-        settings
-            .value(QLatin1String(settingsKeys::kHistoryMaxMegabytes), kDefaultHistoryMaxMegabytes)
-            .toLongLong() *
-        1024 * 1024;
-    return retention;
+    return std::make_unique<QSettings>();
+}
+
+Setting<QString> settings::directionModel(const QString &source, const QString &target)
+{
+    return Setting<QString>(QStringLiteral("models/direction/") + source + QLatin1Char('-') +
+                            target);
 }
 
 engine::ComputeType computeTypeFromSettings()
 {
-    const QString name = QSettings().value(QLatin1String(settingsKeys::kComputeType)).toString();
+    const QString name = settings::computeType.value();
     try {
         return name.isEmpty() ? engine::ComputeType::Auto
                               : engine::parseComputeType(name.toStdString());
@@ -38,8 +27,7 @@ engine::ComputeType computeTypeFromSettings()
 std::vector<std::string> keptTermsFromSettings()
 {
     std::vector<std::string> terms;
-    for (const QString &term :
-         QSettings().value(QLatin1String(settingsKeys::kKeepTerms)).toStringList())
+    for (const QString &term : settings::keepTerms.value())
         if (!term.trimmed().isEmpty())
             terms.push_back(term.trimmed().toStdString());
     return terms;

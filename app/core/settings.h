@@ -1,52 +1,95 @@
-// Settings: the keys the app stores its choices under (window layout, last model, UI language,
-// decoding, history retention) and reading the ones the core needs.
+// The app's settings (QSettings), each one a Setting<T> with its key and its default in one place,
+// so that every read site gets the same default. The GUI's window layout, last model, UI language
+// and decoding are here; the history's are in app/core/history/retention.h.
 #pragma once
 
-#include "app/core/history/entry.h"
-#include "engine/decoding/decodingoptions.h"
 #include "engine/package.h"
 
-#include <QList>
+#include <QByteArray>
+#include <QSettings>
 #include <QString>
+#include <QStringList>
+#include <QVariant>
 #include <QVariantMap>
+
+#include <memory>
+#include <string>
+#include <vector>
 
 namespace glosa {
 
-namespace settingsKeys {
-inline constexpr char kGeometry[] = "window/geometry";
-inline constexpr char kWindowState[] = "window/state";
-inline constexpr char kCurrentTab[] = "window/tab";
-inline constexpr char kTranslateSplitter[] = "translate/splitter";
-inline constexpr char kTranslateEditors[] = "translate/editors";
-inline constexpr char kTranslateVertical[] = "translate/vertical";   // editors over attention
-inline constexpr char kTranslateAttention[] = "translate/attention"; // attention over candidates
-inline constexpr char kLastModel[] = "models/last";
-// + "<source>-<target>": the model the user last picked for that direction (AppContext).
-inline constexpr char kDirectionModelPrefix[] = "models/direction/";
-inline constexpr char kDecoding[] = "decoding/current";
-inline constexpr char kDecodingPreset[] = "decoding/preset"; // "" when the settings are custom
-inline constexpr char kPresets[] = "decoding/presets";       // user presets: name → options map
-inline constexpr char kCompareColumns[] = "compare/columns";
-inline constexpr char kLastFolder[] = "files/lastFolder"; // where the next file dialog starts
-inline constexpr char kRecentFiles[] = "files/recent";    // "kind|path", newest first
-inline constexpr char kLanguage[] = "ui/language";        // "" follows the system locale
-inline constexpr char kAppearance[] = "ui/appearance";    // "system", "light" or "dark"
-// engine::computeTypeName(): "auto" (int8 where a package stores it), "float32" or "int8".
-inline constexpr char kComputeType[] = "inference/computeType";
-inline constexpr char kConfidence[] = "translate/confidence";
-inline constexpr char kLiveTranslate[] = "translate/live";
-// The do-not-translate list (Settings ▸ Do not translate; DecodingOptions::keepTerms).
-inline constexpr char kKeepTerms[] = "translate/keepTerms";
-inline constexpr char kHistoryEnabled[] = "history/enabled"; // record new entries (default on)
-inline constexpr char kHistoryMaxEntries[] = "history/maxEntries";     // 0 = no limit
-inline constexpr char kHistoryMaxAgeDays[] = "history/maxAgeDays";     // 0 = no limit
-inline constexpr char kHistoryMaxMegabytes[] = "history/maxMegabytes"; // 0 = no limit
-} // namespace settingsKeys
+// Every QSettings the app, glosa-cli and the tests open (the organisation and application names
+// main() sets, the default format): one place, so that the settings file's format is chosen once.
+std::unique_ptr<QSettings> openSettings();
 
-// The history file is kept under this size unless the user chose another (Settings ▸ History).
-inline constexpr int kDefaultHistoryMaxMegabytes = 500;
-// The retention the user chose in Settings ▸ History (QSettings), for the app and glosa-cli.
-HistoryRetention historyRetentionFromSettings();
+// One stored value: its key, its type and the value it reads as while the settings file has none
+// (after the manner of translateLocally's SettingImpl<T>). Each read or write opens the settings,
+// as the QSettings() at each former read site did, so any thread may use it.
+template <typename T> class Setting
+{
+public:
+    Setting(QString key, T defaultValue = T())
+        : m_key(std::move(key)), m_default(std::move(defaultValue))
+    {
+    }
+    Setting(const char *key, T defaultValue = T())
+        : Setting(QString::fromLatin1(key), std::move(defaultValue))
+    {
+    }
+
+    const QString &key() const { return m_key; }
+    const T &defaultValue() const { return m_default; }
+    // A stored value of another type converts as QVariant does (the INI format stores text).
+    T value() const
+    {
+        return openSettings()->value(m_key, QVariant::fromValue(m_default)).template value<T>();
+    }
+    void setValue(const T &value) const
+    {
+        openSettings()->setValue(m_key, QVariant::fromValue(value));
+    }
+    bool isSet() const { return openSettings()->contains(m_key); }
+    // Back to the default: the key leaves the settings file.
+    void reset() const { openSettings()->remove(m_key); }
+
+private:
+    QString m_key;
+    T m_default;
+};
+
+namespace settings {
+// Window and splitter layout, saved on close and restored on start (MainWindow).
+inline const Setting<QByteArray> windowGeometry{"window/geometry"};
+inline const Setting<QByteArray> windowState{"window/state"};
+inline const Setting<int> currentTab{"window/tab", 0};
+inline const Setting<QByteArray> translateSplitter{"translate/splitter"};
+inline const Setting<QByteArray> translateEditors{"translate/editors"};
+inline const Setting<QByteArray> translateVertical{"translate/vertical"}; // editors over attention
+inline const Setting<QByteArray> translateAttention{
+    "translate/attention"}; // attention over candidates
+inline const Setting<QString> lastModel{"models/last"};
+inline const Setting<QVariantMap> decoding{"decoding/current"}; // decodingOptionsToMap()
+// The preset the Translate view's decoding panel starts on: a preset's name, kModelPreset for the
+// model package's "decoding" defaults, or "" when the settings are custom (then `decoding`).
+inline constexpr char kModelPreset[] = ":model";
+inline const Setting<QString> decodingPreset{"decoding/preset", QString::fromLatin1(kModelPreset)};
+inline const Setting<QVariantMap> presets{"decoding/presets"}; // user presets: name → options map
+inline const Setting<int> compareColumns{"compare/columns", 3};
+inline const Setting<QString> lastFolder{"files/lastFolder"};  // where the next file dialog starts
+inline const Setting<QStringList> recentFiles{"files/recent"}; // "kind|path", newest first
+inline const Setting<QString> language{"ui/language"};         // "" follows the system locale
+inline const Setting<QString> appearance{"ui/appearance"};     // "system", "light" or "dark"
+// engine::computeTypeName(): "auto" (int8 where a package stores it), "float32" or "int8".
+inline const Setting<QString> computeType{"inference/computeType"};
+inline const Setting<bool> confidence{"translate/confidence", false};
+inline const Setting<bool> liveTranslate{"translate/live", true};
+// The do-not-translate list (Settings ▸ Do not translate; DecodingOptions::keepTerms).
+inline const Setting<QStringList> keepTerms{"translate/keepTerms"};
+
+// The model the user last picked for a direction (AppContext::modelForDirection).
+Setting<QString> directionModel(const QString &source, const QString &target);
+} // namespace settings
+
 // The arithmetic models are loaded with (Settings ▸ Arithmetic; glosa-cli's --compute-type). A
 // value that is not one of the names is auto.
 engine::ComputeType computeTypeFromSettings();

@@ -14,7 +14,6 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QRandomGenerator>
-#include <QSettings>
 #include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -282,8 +281,7 @@ void DecodingPanel::reloadPresets()
     m_presets->addItem(tr("Model's defaults"), QLatin1String(kModelPreset));
     for (const DecodingPreset &preset : builtInPresets())
         m_presets->addItem(presetDisplayName(preset.name), preset.name);
-    QSettings settings;
-    const QVariantMap user = settings.value(QLatin1String(settingsKeys::kPresets)).toMap();
+    const QVariantMap user = settings::presets.value();
     for (auto it = user.begin(); it != user.end(); ++it)
         m_presets->addItem(it.key(), it.key());
     const int index = m_presets->findData(current);
@@ -314,8 +312,7 @@ bool DecodingPanel::applyPreset(const QString &name)
             return true;
         }
     }
-    QSettings settings;
-    const QVariantMap user = settings.value(QLatin1String(settingsKeys::kPresets)).toMap();
+    const QVariantMap user = settings::presets.value();
     if (!user.contains(name))
         return false;
     showOptions(decodingOptionsFromMap(user.value(name).toMap()));
@@ -332,10 +329,9 @@ void DecodingPanel::savePreset()
                              .trimmed();
     if (!ok || name.isEmpty())
         return;
-    QSettings settings;
-    QVariantMap user = settings.value(QLatin1String(settingsKeys::kPresets)).toMap();
+    QVariantMap user = settings::presets.value();
     user.insert(name, decodingOptionsToMap(options()));
-    settings.setValue(QLatin1String(settingsKeys::kPresets), user);
+    settings::presets.setValue(user);
     reloadPresets();
     m_presets->setCurrentIndex(m_presets->findData(name));
 }
@@ -343,11 +339,10 @@ void DecodingPanel::savePreset()
 void DecodingPanel::deletePreset()
 {
     const QString name = currentPresetName();
-    QSettings settings;
-    QVariantMap user = settings.value(QLatin1String(settingsKeys::kPresets)).toMap();
+    QVariantMap user = settings::presets.value();
     if (!user.remove(name))
         return; // built-ins cannot be deleted
-    settings.setValue(QLatin1String(settingsKeys::kPresets), user);
+    settings::presets.setValue(user);
     reloadPresets();
 }
 
@@ -425,7 +420,7 @@ QString DecodingPanel::presetFor(const engine::DecodingOptions &options) const
     for (const DecodingPreset &preset : builtInPresets())
         if (key(preset.options) == wanted)
             return preset.name;
-    const QVariantMap user = QSettings().value(QLatin1String(settingsKeys::kPresets)).toMap();
+    const QVariantMap user = settings::presets.value();
     for (auto it = user.begin(); it != user.end(); ++it)
         if (key(decodingOptionsFromMap(it.value().toMap())) == wanted)
             return it.key();

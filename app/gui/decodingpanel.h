@@ -5,6 +5,7 @@
 #pragma once
 
 #include "app/core/decodingmaps.h"
+#include "app/core/settings.h"
 
 #include <QWidget>
 
@@ -28,7 +29,7 @@ public:
     explicit DecodingPanel(QWidget *parent = nullptr, bool compact = false);
 
     // Preset key of the current model package's "decoding" defaults; the panel starts on it.
-    static constexpr char kModelPreset[] = ":model";
+    static constexpr const char *kModelPreset = settings::kModelPreset;
 
     // The shown settings; what the panel has no control for (suppressed tokens, target prefix)
     // comes from the model's defaults.

@@ -8,7 +8,6 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QLocale>
-#include <QSettings>
 #include <QStandardPaths>
 
 namespace glosa {
@@ -68,7 +67,7 @@ QString formatBytes(qint64 bytes)
 
 QString documentsFolder()
 {
-    const QString last = QSettings().value(QLatin1String(settingsKeys::kLastFolder)).toString();
+    const QString last = settings::lastFolder.value();
     if (!last.isEmpty() && QDir(last).exists())
         return last;
     const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
@@ -78,8 +77,7 @@ QString documentsFolder()
 void rememberFolder(const QString &path)
 {
     const QFileInfo info(path);
-    QSettings().setValue(QLatin1String(settingsKeys::kLastFolder),
-                         info.isDir() ? info.absoluteFilePath() : info.absolutePath());
+    settings::lastFolder.setValue(info.isDir() ? info.absoluteFilePath() : info.absolutePath());
 }
 
 void rememberOpened(OpenedAs kind, const QString &path)
@@ -88,18 +86,16 @@ void rememberOpened(OpenedAs kind, const QString &path)
     // Stored as "kind|path": a list of strings reads back from any QSettings format.
     const QString entry =
         QString::number(int(kind)) + QLatin1Char('|') + QFileInfo(path).absoluteFilePath();
-    QStringList stored =
-        QSettings().value(QLatin1String(settingsKeys::kRecentFiles)).toStringList();
+    QStringList stored = settings::recentFiles.value();
     stored.removeAll(entry);
     stored.prepend(entry);
-    QSettings().setValue(QLatin1String(settingsKeys::kRecentFiles), stored.mid(0, kMaxRecentFiles));
+    settings::recentFiles.setValue(stored.mid(0, kMaxRecentFiles));
 }
 
 QList<RecentFile> recentFiles()
 {
     QList<RecentFile> recent;
-    for (const QString &entry :
-         QSettings().value(QLatin1String(settingsKeys::kRecentFiles)).toStringList()) {
+    for (const QString &entry : settings::recentFiles.value()) {
         const int kind = entry.section(QLatin1Char('|'), 0, 0).toInt();
         const QString path = entry.section(QLatin1Char('|'), 1);
         if (kind >= 0 && kind <= int(OpenedAs::Image) && QFileInfo::exists(path))

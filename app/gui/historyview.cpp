@@ -1,11 +1,11 @@
 #include "historyview.h"
 
+#include "app/core/decodingmaps.h"
 #include "app/core/history/export.h"
 #include "app/core/history/recorder.h"
 #include "app/core/history/results.h"
+#include "app/core/history/retention.h"
 #include "app/core/savefile.h"
-#include "app/core/decodingmaps.h"
-#include "app/core/settings.h"
 #include "guiutil.h"
 #include "historymodel.h"
 #include "theme.h"
@@ -35,7 +35,6 @@
 #include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStyledItemDelegate>
@@ -874,36 +873,31 @@ qint64 HistoryView::exportTo(const QString &path, const QString &formatName)
 
 void HistoryView::editSettings()
 {
-    QSettings settings;
     QDialog dialog(this);
     dialog.setWindowTitle(tr("History settings"));
     auto *form = new QFormLayout(&dialog);
     auto *enabled = new QCheckBox(tr("Record translations, captions and comparisons"), &dialog);
     enabled->setObjectName(QStringLiteral("historyEnabled"));
-    enabled->setChecked(
-        settings.value(QLatin1String(settingsKeys::kHistoryEnabled), true).toBool());
+    enabled->setChecked(settings::historyEnabled.value());
     auto *maxEntries = new QSpinBox(&dialog);
     maxEntries->setObjectName(QStringLiteral("historyMaxEntries"));
     maxEntries->setRange(0, 10'000'000);
     maxEntries->setSingleStep(1000);
     maxEntries->setSpecialValueText(tr("No limit"));
-    maxEntries->setValue(settings.value(QLatin1String(settingsKeys::kHistoryMaxEntries), 0).toInt());
+    maxEntries->setValue(int(settings::historyMaxEntries.value()));
     auto *maxAge = new QSpinBox(&dialog);
     maxAge->setObjectName(QStringLiteral("historyMaxAgeDays"));
     maxAge->setRange(0, 36500);
     maxAge->setSuffix(tr(" days"));
     maxAge->setSpecialValueText(tr("No limit"));
-    maxAge->setValue(settings.value(QLatin1String(settingsKeys::kHistoryMaxAgeDays), 0).toInt());
+    maxAge->setValue(settings::historyMaxAgeDays.value());
     auto *maxSize = new QSpinBox(&dialog);
     maxSize->setObjectName(QStringLiteral("historyMaxMegabytes"));
     maxSize->setRange(0, 1'000'000);
     maxSize->setSingleStep(100);
     maxSize->setSuffix(tr(" MB"));
     maxSize->setSpecialValueText(tr("No limit"));
-    maxSize->setValue(
-        settings
-            .value(QLatin1String(settingsKeys::kHistoryMaxMegabytes), kDefaultHistoryMaxMegabytes)
-            .toInt());
+    maxSize->setValue(int(settings::historyMaxMegabytes.value()));
     auto *note = new QLabel(tr("Starred entries are always kept. Older entries beyond the limits "
                                "are removed now and whenever a new one is recorded."),
                             &dialog);
@@ -919,10 +913,10 @@ void HistoryView::editSettings()
     form->addRow(buttons);
     if (dialog.exec() != QDialog::Accepted)
         return;
-    settings.setValue(QLatin1String(settingsKeys::kHistoryEnabled), enabled->isChecked());
-    settings.setValue(QLatin1String(settingsKeys::kHistoryMaxEntries), maxEntries->value());
-    settings.setValue(QLatin1String(settingsKeys::kHistoryMaxAgeDays), maxAge->value());
-    settings.setValue(QLatin1String(settingsKeys::kHistoryMaxMegabytes), maxSize->value());
+    settings::historyEnabled.setValue(enabled->isChecked());
+    settings::historyMaxEntries.setValue(maxEntries->value());
+    settings::historyMaxAgeDays.setValue(maxAge->value());
+    settings::historyMaxMegabytes.setValue(maxSize->value());
     const qint64 removed = m_recorder ? m_recorder->applyRetentionSettings() : 0;
     if (removed > 0)
         emit statusMessage(tr("Removed %n old history entry(s).", "", int(removed)));

@@ -13,11 +13,10 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QLineEdit>
 #include <QListView>
-#include <QIcon>
 #include <QPlainTextEdit>
-#include <QSettings>
 #include <QTabWidget>
 
 namespace {
@@ -89,10 +88,8 @@ int main(int argc, char *argv[])
     const QCommandLineOption &modelOption = commandLine.model;
     const QCommandLineOption &viewOption = commandLine.view;
 
-    glosa::MainWindow::setUiLanguage(
-        QSettings().value(QLatin1String(glosa::settingsKeys::kLanguage)).toString());
-    glosa::theme::applyAppearance(
-        QSettings().value(QLatin1String(glosa::settingsKeys::kAppearance)).toString());
+    glosa::MainWindow::setUiLanguage(glosa::settings::language.value());
+    glosa::theme::applyAppearance(glosa::settings::appearance.value());
     // The window shows the context's models, workers and history; it goes first.
     glosa::AppContext context;
     glosa::MainWindow window(context);

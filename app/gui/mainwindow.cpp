@@ -41,7 +41,6 @@
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QProgressDialog>
-#include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -340,13 +339,12 @@ void MainWindow::createMenus()
         connect(a, &QAction::triggered, this, [code] {
             const QString language = QString::fromLatin1(code);
             MainWindow::setUiLanguage(language);
-            QSettings().setValue(QLatin1String(settingsKeys::kLanguage), language);
+            settings::language.setValue(language);
         });
     }
     m_appearanceMenu = m_settingsMenu->addMenu(QString());
     auto *appearanceGroup = new QActionGroup(this);
-    const QString appearance =
-        QSettings().value(QLatin1String(settingsKeys::kAppearance)).toString();
+    const QString appearance = settings::appearance.value();
     for (const char *name : {"system", "light", "dark"}) {
         QAction *a = m_appearanceMenu->addAction(QString());
         a->setCheckable(true);
@@ -360,8 +358,7 @@ void MainWindow::createMenus()
         m_appearanceActions << a;
         connect(a, &QAction::triggered, this, [name] {
             theme::applyAppearance(QString::fromLatin1(name));
-            QSettings().setValue(QLatin1String(settingsKeys::kAppearance),
-                                 QString::fromLatin1(name));
+            settings::appearance.setValue(QString::fromLatin1(name));
         });
     }
     // The arithmetic every model loads with; changing it loads the models in use again.
@@ -380,7 +377,7 @@ void MainWindow::createMenus()
             // Picking the arithmetic already in use would load every model again for nothing.
             if (a->data().toString() == engine::computeTypeName(computeTypeFromSettings()))
                 return;
-            QSettings().setValue(QLatin1String(settingsKeys::kComputeType), a->data());
+            settings::computeType.setValue(a->data().toString());
             m_context.reloadModels();
         });
     }
@@ -760,10 +757,7 @@ void MainWindow::editKeptTerms()
     auto *terms = new QPlainTextEdit(&dialog);
     terms->setObjectName(QStringLiteral("keepTerms"));
     terms->setAccessibleName(tr("Terms not to translate"));
-    terms->setPlainText(QSettings()
-                            .value(QLatin1String(settingsKeys::kKeepTerms))
-                            .toStringList()
-                            .join(QLatin1Char('\n')));
+    terms->setPlainText(settings::keepTerms.value().join(QLatin1Char('\n')));
     label->setBuddy(terms);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
     connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
@@ -778,7 +772,7 @@ void MainWindow::editKeptTerms()
     for (const QString &line : terms->toPlainText().split(QLatin1Char('\n')))
         if (!line.trimmed().isEmpty())
             list << line.trimmed();
-    QSettings().setValue(QLatin1String(settingsKeys::kKeepTerms), list);
+    settings::keepTerms.setValue(list);
 }
 
 void MainWindow::showAbout()
@@ -826,58 +820,43 @@ void MainWindow::showAbout()
 
 void MainWindow::restoreSettings()
 {
-    QSettings settings;
-    using namespace settingsKeys;
-    if (!restoreGeometry(settings.value(QLatin1String(kGeometry)).toByteArray()))
+    if (!restoreGeometry(settings::windowGeometry.value()))
         resize(1280, 800);
-    restoreState(settings.value(QLatin1String(kWindowState)).toByteArray());
-    m_translate->mainSplitter()->restoreState(
-        settings.value(QLatin1String(kTranslateSplitter)).toByteArray());
-    m_translate->editorSplitter()->restoreState(
-        settings.value(QLatin1String(kTranslateEditors)).toByteArray());
-    m_translate->verticalSplitter()->restoreState(
-        settings.value(QLatin1String(kTranslateVertical)).toByteArray());
-    m_translate->attentionSplitter()->restoreState(
-        settings.value(QLatin1String(kTranslateAttention)).toByteArray());
-    const QString last = settings.value(QLatin1String(kLastModel)).toString();
+    restoreState(settings::windowState.value());
+    m_translate->mainSplitter()->restoreState(settings::translateSplitter.value());
+    m_translate->editorSplitter()->restoreState(settings::translateEditors.value());
+    m_translate->verticalSplitter()->restoreState(settings::translateVertical.value());
+    m_translate->attentionSplitter()->restoreState(settings::translateAttention.value());
+    const QString last = settings::lastModel.value();
     if (!last.isEmpty())
         m_context.chooseModel(last);
     // A preset (the model's defaults unless the user chose another) is applied again, so that
     // it follows the model; custom settings are restored as they were.
-    if (!m_translate->decodingPanel()->applyPreset(
-            settings
-                .value(QLatin1String(kDecodingPreset), QLatin1String(DecodingPanel::kModelPreset))
-                .toString()) &&
-        settings.contains(QLatin1String(kDecoding)))
+    if (!m_translate->decodingPanel()->applyPreset(settings::decodingPreset.value()) &&
+        settings::decoding.isSet())
         m_translate->decodingPanel()->setOptions(
-            decodingOptionsFromMap(settings.value(QLatin1String(kDecoding)).toMap()));
-    m_translate->setLiveTranslate(settings.value(QLatin1String(kLiveTranslate), true).toBool());
-    m_translate->setConfidenceShading(settings.value(QLatin1String(kConfidence), false).toBool());
-    m_compare->setColumnCount(settings.value(QLatin1String(kCompareColumns), 3).toInt());
-    m_tabs->setCurrentIndex(settings.value(QLatin1String(kCurrentTab), 0).toInt());
+            decodingOptionsFromMap(settings::decoding.value()));
+    m_translate->setLiveTranslate(settings::liveTranslate.value());
+    m_translate->setConfidenceShading(settings::confidence.value());
+    m_compare->setColumnCount(settings::compareColumns.value());
+    m_tabs->setCurrentIndex(settings::currentTab.value());
 }
 
 void MainWindow::saveSettings() const
 {
-    QSettings settings;
-    using namespace settingsKeys;
-    settings.setValue(QLatin1String(kGeometry), saveGeometry());
-    settings.setValue(QLatin1String(kWindowState), saveState());
-    settings.setValue(QLatin1String(kTranslateSplitter), m_translate->mainSplitter()->saveState());
-    settings.setValue(QLatin1String(kTranslateEditors), m_translate->editorSplitter()->saveState());
-    settings.setValue(QLatin1String(kTranslateVertical),
-                      m_translate->verticalSplitter()->saveState());
-    settings.setValue(QLatin1String(kTranslateAttention),
-                      m_translate->attentionSplitter()->saveState());
-    settings.setValue(QLatin1String(kCurrentTab), m_tabs->currentIndex());
-    settings.setValue(QLatin1String(kLastModel), currentModelId());
-    settings.setValue(QLatin1String(kDecoding),
-                      decodingOptionsToMap(m_translate->decodingPanel()->options()));
-    settings.setValue(QLatin1String(kDecodingPreset),
-                      m_translate->decodingPanel()->currentPresetName());
-    settings.setValue(QLatin1String(kLiveTranslate), m_translate->liveTranslate());
-    settings.setValue(QLatin1String(kConfidence), m_translate->confidenceShading());
-    settings.setValue(QLatin1String(kCompareColumns), m_compare->columnCount());
+    settings::windowGeometry.setValue(saveGeometry());
+    settings::windowState.setValue(saveState());
+    settings::translateSplitter.setValue(m_translate->mainSplitter()->saveState());
+    settings::translateEditors.setValue(m_translate->editorSplitter()->saveState());
+    settings::translateVertical.setValue(m_translate->verticalSplitter()->saveState());
+    settings::translateAttention.setValue(m_translate->attentionSplitter()->saveState());
+    settings::currentTab.setValue(m_tabs->currentIndex());
+    settings::lastModel.setValue(currentModelId());
+    settings::decoding.setValue(decodingOptionsToMap(m_translate->decodingPanel()->options()));
+    settings::decodingPreset.setValue(m_translate->decodingPanel()->currentPresetName());
+    settings::liveTranslate.setValue(m_translate->liveTranslate());
+    settings::confidence.setValue(m_translate->confidenceShading());
+    settings::compareColumns.setValue(m_compare->columnCount());
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -3,7 +3,7 @@
 // bound, the retention settings (entries and the file's size), a full disk, and the two modes.
 // tests/gui/tst_historyview.cpp drives the same recorder through the app's windows.
 #include "app/core/history/recorder.h"
-#include "app/core/settings.h"
+#include "app/core/history/retention.h"
 
 #include "historytestutil.h"
 #include "testutil.h"
@@ -12,7 +12,6 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -77,7 +76,7 @@ private slots:
 
     void init()
     {
-        QSettings().clear(); // recording on, the default retention (500 MB)
+        openSettings()->clear(); // recording on, the default retention (500 MB)
         for (const QString &f : QDir(m_dir.path()).entryList(QDir::Files))
             QFile::remove(m_dir.filePath(f));
     }
@@ -93,7 +92,7 @@ private slots:
         // The GUI thread never waits the store's default 4 × 5 s for another process's lock.
         QCOMPARE(recorder.store()->options().busyTimeoutMs, 100);
         QCOMPARE(recorder.store()->options().retention.maxBytes,
-                 qint64(kDefaultHistoryMaxMegabytes) * 1024 * 1024);
+                 settings::historyMaxMegabytes.defaultValue() * 1024 * 1024);
 
         QSignalSpy added(&recorder, &HistoryRecorder::entriesAdded);
         QSignalSpy warnings(&recorder, &HistoryRecorder::warning);
@@ -110,7 +109,7 @@ private slots:
 
     void recordingSwitchAppliesToTheAppOnly()
     {
-        QSettings().setValue(QLatin1String(settingsKeys::kHistoryEnabled), false);
+        settings::historyEnabled.setValue(false);
         HistoryRecorder app;
         QVERIFY(app.open(dbPath()));
         QVERIFY(!app.isRecording());
@@ -250,7 +249,7 @@ private slots:
 
     void retentionSettingsBoundEntries()
     {
-        QSettings().setValue(QLatin1String(settingsKeys::kHistoryMaxEntries), 3);
+        settings::historyMaxEntries.setValue(3);
         HistoryRecorder recorder;
         QVERIFY(recorder.open(dbPath()));
         const qint64 starred = recorder.record(makeTranslation(QStringLiteral("keep me"), {}));
@@ -262,7 +261,7 @@ private slots:
                               QStringLiteral("keep me")}));
 
         // A new limit applies at once, and to every later insert.
-        QSettings().setValue(QLatin1String(settingsKeys::kHistoryMaxEntries), 2);
+        settings::historyMaxEntries.setValue(2);
         QCOMPARE(recorder.applyRetentionSettings(), 1);
         QCOMPARE(recorder.store()->count(), 2);
         QVERIFY(recorder.record(makeTranslation(QStringLiteral("entry 5"), {})) > 0);
@@ -274,7 +273,7 @@ private slots:
     void retentionSettingsBoundTheFileSize()
     {
         const qint64 limit = 1024 * 1024;
-        QSettings().setValue(QLatin1String(settingsKeys::kHistoryMaxMegabytes), 1);
+        settings::historyMaxMegabytes.setValue(1);
         HistoryRecorder recorder;
         QVERIFY(recorder.open(dbPath()));
         for (int i = 0; i < 30; ++i) // about 6 MB in all

@@ -26,7 +26,6 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollBar>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTextBlock>
@@ -554,9 +553,8 @@ private slots:
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write("# Music\n\nThe Rolling Stones played in Mexico City.\n");
         file.close();
-        QSettings().setValue(QLatin1String(settingsKeys::kKeepTerms),
-                             QStringList{QStringLiteral("Rolling Stones"),
-                                         QStringLiteral("Mexico City")});
+        settings::keepTerms.setValue(
+            QStringList{QStringLiteral("Rolling Stones"), QStringLiteral("Mexico City")});
         DocumentsView view(*m_context);
         QVERIFY(m_context->chooseModel(rnn->id));
         QSignalSpy opened(&view, &DocumentsView::opened);
@@ -566,7 +564,7 @@ private slots:
         QSignalSpy finished(&view, &DocumentsView::finished);
         view.translateDocument();
         QVERIFY(finished.wait(120000));
-        QSettings().remove(QLatin1String(settingsKeys::kKeepTerms));
+        settings::keepTerms.reset();
         QVERIFY(m_context->chooseModel(m_info.id));
         const QString target = view.targetPane()->toPlainText();
         QVERIFY2(target.contains(QLatin1String("Rolling Stones")) &&

@@ -42,7 +42,6 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -434,7 +433,7 @@ private slots:
     // A German user's first start: no package translates from German, so the one into German.
     void germanUserStartsWithEnglishToGerman()
     {
-        QSettings().remove(QLatin1String(settingsKeys::kLastModel));
+        settings::lastModel.reset();
         QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
         QString chosen;
         {

@@ -37,7 +37,6 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollBar>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QSplitter>
 #include <QTabWidget>
@@ -126,7 +125,7 @@ private slots:
         test::isolateAppState(m_dir.path(), m_dir.path(), QStringLiteral("tst_everyday"));
         QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
     }
-    void init() { QSettings().clear(); }
+    void init() { openSettings()->clear(); }
 
     // Item 1: ⇄ took the first es→en model listed (the Tatoeba-only one).
     void swapFollowsTheDefaultThenTheUsersChoice()
@@ -429,8 +428,7 @@ private slots:
         });
         action->trigger();
         QVERIFY(filled);
-        QCOMPARE(QSettings().value(QLatin1String(settingsKeys::kKeepTerms)).toStringList(),
-                 QStringList({"Rolling Stones", "Mexico City"}));
+        QCOMPARE(settings::keepTerms.value(), QStringList({"Rolling Stones", "Mexico City"}));
         TranslateView *view = window.translateView();
         QCOMPARE(view->decodingPanel()->options().keepTerms,
                  (std::vector<std::string>{"Rolling Stones", "Mexico City"}));

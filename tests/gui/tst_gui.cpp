@@ -38,7 +38,6 @@
 #include <QRawFont>
 #include <QScrollArea>
 #include <QScrollBar>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -434,11 +433,10 @@ private slots:
         int8->trigger();
         QVERIFY(loaded.wait(10000));
         QCOMPARE(worker->computeType(), engine::ComputeType::Int8);
-        QCOMPARE(QSettings().value(QLatin1String(settingsKeys::kComputeType)).toString(),
-                 QStringLiteral("int8"));
+        QCOMPARE(settings::computeType.value(), QStringLiteral("int8"));
         QCOMPARE(computeTypeFromSettings(), engine::ComputeType::Int8);
         // Back to the default, for the other tests.
-        QSettings().remove(QLatin1String(settingsKeys::kComputeType));
+        settings::computeType.reset();
         QCOMPARE(computeTypeFromSettings(), engine::ComputeType::Auto);
     }
 
@@ -484,8 +482,7 @@ private slots:
             // installTranslator() posts LanguageChange to each window; the event loop delivers it.
             QCoreApplication::sendPostedEvents(nullptr, QEvent::LanguageChange);
             QCOMPARE(MainWindow::uiLanguage(), step.language);
-            QCOMPARE(QSettings().value(QLatin1String(settingsKeys::kLanguage)).toString(),
-                     step.language);
+            QCOMPARE(settings::language.value(), step.language);
             QVERIFY(choice->isChecked());
             QStringList tabs;
             for (int i = 0; i < window.tabs()->count(); ++i)
@@ -551,7 +548,7 @@ private slots:
     // that comes first by name).
     void firstStartPicksTheDefaultModelForTheLanguage()
     {
-        QSettings().remove(QLatin1String(settingsKeys::kLastModel));
+        settings::lastModel.reset();
         QLocale::setDefault(QLocale(QLocale::Spanish, QLocale::Spain));
         QString spanish;
         {
@@ -796,7 +793,7 @@ private slots:
         const QJsonObject decoding =
             QJsonDocument::fromJson(manifest.readAll()).object().value("decoding").toObject();
         QCOMPARE(decoding.value("strategy").toString(), QStringLiteral("beam"));
-        QSettings().remove(QLatin1String(settingsKeys::kDecodingPreset));
+        settings::decodingPreset.reset();
         {
             test::Window window;
             DecodingPanel *panel = window.translateView()->decodingPanel();

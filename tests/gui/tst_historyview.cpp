@@ -2,12 +2,13 @@
 // (resources/models/transformer-general-en-es) through the real plugins, a real SQLite history in
 // a temporary folder (found through QStandardPaths::AppDataLocation, as the app finds it), driven
 // through the real widgets offscreen.
+#include "app/core/decodingmaps.h"
 #include "app/core/history/export.h"
 #include "app/core/history/recorder.h"
 #include "app/core/history/results.h"
+#include "app/core/history/retention.h"
 #include "app/core/history/store.h"
 #include "app/core/inferenceworker.h"
-#include "app/core/decodingmaps.h"
 #include "app/core/settings.h"
 #include "app/gui/captionview.h"
 #include "app/gui/compareview.h"
@@ -42,7 +43,6 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -128,7 +128,11 @@ private slots:
 
     void init()
     {
-        QSettings().remove(QStringLiteral("history"));
+        // Recording on and the default retention, whatever a test chose.
+        settings::historyEnabled.reset();
+        settings::historyMaxEntries.reset();
+        settings::historyMaxAgeDays.reset();
+        settings::historyMaxMegabytes.reset();
         m_history->applyRetentionSettings();
         m_history->store()->clear();
         m_view->refresh();
@@ -689,7 +693,7 @@ private slots:
             dialog->accept();
         });
         m_view->editSettings();
-        QCOMPARE(QSettings().value(QLatin1String(settingsKeys::kHistoryMaxEntries)).toInt(), 3);
+        QCOMPARE(settings::historyMaxEntries.value(), qint64(3));
         QCOMPARE(m_history->store()->count(), 3);
         QCOMPARE(m_view->model()->rowCount(), 3);
         QCOMPARE(m_view->model()->summary(0).inputPreview, QStringLiteral("The door is open."));

@@ -14,7 +14,6 @@
 
 #include <QLabel>
 #include <QPlainTextEdit>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -98,8 +97,7 @@ private slots:
 
         // Issue #31: a term of Settings ▸ Do not translate is kept the same way, and the warning
         // names the list when one of its terms is lost (it named numbers, URLs and code only).
-        QSettings().setValue(QLatin1String(settingsKeys::kKeepTerms),
-                             QStringList{QStringLiteral("Zorblatix")});
+        settings::keepTerms.setValue(QStringList{QStringLiteral("Zorblatix")});
         view.setSourceText(QStringLiteral("Zorblatix is here."));
         view.translateNow();
         QVERIFY(shown.wait(60000));

@@ -1,8 +1,7 @@
 #include "app/core/history/recorder.h"
 
-#include "app/core/settings.h"
+#include "app/core/history/retention.h"
 
-#include <QSettings>
 #include <QSignalBlocker>
 #include <QTimer>
 
@@ -91,8 +90,7 @@ void HistoryRecorder::close()
 
 bool HistoryRecorder::isRecording() const
 {
-    return m_mode == Mode::Batch ||
-           QSettings().value(QLatin1String(settingsKeys::kHistoryEnabled), true).toBool();
+    return m_mode == Mode::Batch || settings::historyEnabled.value();
 }
 
 void HistoryRecorder::reportError(const QString &what, const std::exception &error)

@@ -93,8 +93,8 @@ public:
     // Settings ▸ History's switch (on by default); always true in Mode::Batch.
     bool isRecording() const;
 
-    // The retention from QSettings (settingsKeys::kHistoryMax*) for every later insert, and
-    // applied now; returns how many entries went.
+    // The retention from QSettings (settings::historyMax*, history/retention.h) for every later
+    // insert, and applied now; returns how many entries went.
     qint64 applyRetentionSettings();
 
 signals:
