@@ -1,0 +1,117 @@
+// Typed settings (app/core/settings.h, app/core/history/retention.h) over a real INI file in a
+// temporary folder: what a settings file written by hand or by an older build reads as, that an
+// absent key reads as its setting's one default, and that setting and resetting reach the file.
+#include "app/core/history/retention.h"
+#include "app/core/settings.h"
+
+#include "testutil.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace glosa;
+
+class TestSettings : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QTemporaryDir m_settingsDir;
+    int m_files = 0;
+
+    // A new application name for each test, so that the file is read afresh rather than from
+    // the QSettings cache of the process. The path is IniFormat's: <path>/<organization>/<app>.ini.
+    QString freshSettingsFile(const QByteArray &ini)
+    {
+        QCoreApplication::setApplicationName(QStringLiteral("tst_settings_%1").arg(++m_files));
+        QDir().mkpath(m_settingsDir.filePath(QCoreApplication::organizationName()));
+        const QString path =
+            m_settingsDir.filePath(QCoreApplication::organizationName() + QLatin1Char('/') +
+                                   QCoreApplication::applicationName() + ".ini");
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly) || file.write(ini) != ini.size())
+            return {};
+        return path;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        QVERIFY(m_settingsDir.isValid());
+        test::isolateAppState(m_settingsDir.path(), m_dir.path(), QStringLiteral("tst_settings"));
+    }
+
+    void readsWhatTheFileHolds()
+    {
+        const QString path = freshSettingsFile("[translate]\nkeepTerms=Apple\nlive=false\n"
+                                               "[compare]\ncolumns=5\n"
+                                               "[history]\nmaxMegabytes=1\nmaxEntries=40\n"
+                                               "[models]\ndirection\\en-es=opus-en-es\n"
+                                               "[inference]\ncomputeType=int8\n");
+        QVERIFY(!path.isEmpty());
+        QCOMPARE(openSettings()->fileName(), path);
+        // INI stores a one-item list as a plain string.
+        QCOMPARE(settings::keepTerms.value(), QStringList{QStringLiteral("Apple")});
+        QCOMPARE(keptTermsFromSettings(), std::vector<std::string>{"Apple"});
+        QCOMPARE(settings::liveTranslate.value(), false);
+        QCOMPARE(settings::compareColumns.value(), 5);
+        QCOMPARE(settings::directionModel(QStringLiteral("en"), QStringLiteral("es")).value(),
+                 QStringLiteral("opus-en-es"));
+        QCOMPARE(computeTypeFromSettings(), engine::ComputeType::Int8);
+        const HistoryRetention retention = historyRetentionFromSettings();
+        QCOMPARE(retention.maxBytes, qint64(1024 * 1024));
+        QCOMPARE(retention.maxEntries, qint64(40));
+        QCOMPARE(retention.maxAgeDays, 0);
+    }
+
+    void absentKeysReadAsTheirDefaults()
+    {
+        QVERIFY(!freshSettingsFile("[ui]\nlanguage=ko\n").isEmpty());
+        QCOMPARE(settings::language.value(), QStringLiteral("ko"));
+        QVERIFY(!settings::decoding.isSet());
+        QCOMPARE(settings::decodingPreset.value(), QLatin1String(settings::kModelPreset));
+        QCOMPARE(settings::liveTranslate.value(), true);
+        QCOMPARE(settings::confidence.value(), false);
+        QCOMPARE(settings::compareColumns.value(), 3);
+        QCOMPARE(settings::historyEnabled.value(), true);
+        QCOMPARE(historyRetentionFromSettings().maxBytes,
+                 settings::historyMaxMegabytes.defaultValue() * 1024 * 1024);
+        QVERIFY(
+            settings::directionModel(QStringLiteral("en"), QStringLiteral("es")).value().isEmpty());
+        QCOMPARE(computeTypeFromSettings(), engine::ComputeType::Auto);
+    }
+
+    // A hand-edited value that names no arithmetic must not stop the app: it is auto.
+    void unknownComputeTypeIsAuto()
+    {
+        QVERIFY(!freshSettingsFile("[inference]\ncomputeType=fast\n").isEmpty());
+        QCOMPARE(settings::computeType.value(), QStringLiteral("fast"));
+        QCOMPARE(computeTypeFromSettings(), engine::ComputeType::Auto);
+    }
+
+    void setAndResetReachTheFile()
+    {
+        const QString path = freshSettingsFile({});
+        QVERIFY(!path.isEmpty());
+        settings::compareColumns.setValue(7);
+        QVERIFY(settings::compareColumns.isSet());
+        QCOMPARE(settings::compareColumns.value(), 7);
+        openSettings()->sync();
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY2(file.readAll().contains("[compare]\ncolumns=7"), qPrintable(path));
+        file.close();
+        settings::compareColumns.reset();
+        QVERIFY(!settings::compareColumns.isSet());
+        QCOMPARE(settings::compareColumns.value(), 3);
+        openSettings()->sync();
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(!file.readAll().contains("columns"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSettings)
+#include "tst_settings.moc"
