@@ -64,9 +64,9 @@ inline const Setting<QByteArray> windowState{"window/state"};
 inline const Setting<int> currentTab{"window/tab", 0};
 inline const Setting<QByteArray> translateSplitter{"translate/splitter"};
 inline const Setting<QByteArray> translateEditors{"translate/editors"};
-inline const Setting<QByteArray> translateVertical{"translate/vertical"}; // editors over attention
-inline const Setting<QByteArray> translateAttention{
-    "translate/attention"}; // attention over candidates
+// Editors over attention, and attention over candidates.
+inline const Setting<QByteArray> translateVertical{"translate/vertical"};
+inline const Setting<QByteArray> translateAttention{"translate/attention"};
 inline const Setting<QString> lastModel{"models/last"};
 inline const Setting<QVariantMap> decoding{"decoding/current"}; // decodingOptionsToMap()
 // The preset the Translate view's decoding panel starts on: a preset's name, kModelPreset for the
