@@ -11,7 +11,6 @@
 
 #include "testutil.h"
 
-#include <QSettings>
 #include <QTemporaryDir>
 #include <QtTest>
 
