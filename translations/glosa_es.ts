@@ -1888,6 +1888,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>Terms not to translate</source>
         <translation>Términos que no se traducen</translation>
     </message>
+    <message>
+        <source>Could not save settings: %1</source>
+        <translation>No se pudo guardar la configuración: %1</translation>
+    </message>
 </context>
 <context>
     <name>glosa::ModelChoice</name>

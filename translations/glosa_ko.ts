@@ -1869,6 +1869,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>Terms not to translate</source>
         <translation>번역하지 않을 용어</translation>
     </message>
+    <message>
+        <source>Could not save settings: %1</source>
+        <translation>설정을 저장하지 못했습니다: %1</translation>
+    </message>
 </context>
 <context>
     <name>glosa::ModelChoice</name>

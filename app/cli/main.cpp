@@ -5,6 +5,7 @@
 #include "app/cli/historycommand.h"
 #include "app/cli/modeloptions.h"
 #include "app/core/openmpsetup.h"
+#include "app/core/settingsfile.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -85,6 +86,7 @@ int main(int argc, char *argv[])
     QCoreApplication::setApplicationName(QStringLiteral("Glosa"));
     QCoreApplication::setOrganizationName(QStringLiteral("Glosa"));
     QCoreApplication::setApplicationVersion(QStringLiteral(GLOSA_VERSION));
+    glosa::installSettingsFile();
     // Arguments that name files by bytes that are not UTF-8 are opened by those bytes, and
     // messages print such names escaped (bytenames.h).
     const glosa::cli::ByteNames names(argc, argv);

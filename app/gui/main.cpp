@@ -1,6 +1,7 @@
 #include "app/core/appcontext.h"
 #include "app/core/openmpsetup.h"
 #include "app/core/settings.h"
+#include "app/core/settingsfile.h"
 #include "captionview.h"
 #include "compareview.h"
 #include "documentsview.h"
@@ -80,6 +81,7 @@ int main(int argc, char *argv[])
         Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
     QApplication app(argc, argv);
     setApplicationNames();
+    glosa::installSettingsFile();
     QApplication::setDesktopFileName(QStringLiteral("org.glosa.Glosa"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/glosa.png")));
     CommandLine commandLine;

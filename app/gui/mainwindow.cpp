@@ -7,6 +7,7 @@
 #include "app/core/modelimport.h"
 #include "app/core/decodingmaps.h"
 #include "app/core/settings.h"
+#include "app/core/settingsfile.h"
 #include "captionview.h"
 #include "compareview.h"
 #include "decodingpanel.h"
@@ -238,6 +239,12 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent)
             [this](const QString &m) { statusBar()->showMessage(m, 8000); });
     connect(m_documents, &DocumentsView::statusMessage, this,
             [this](const QString &m) { statusBar()->showMessage(m, 8000); });
+    // A settings file that could not be written is as it was before; the values are written at
+    // the next change once there is room (QSettings keeps them), so this says so only.
+    connect(SettingsFileReporter::instance(), &SettingsFileReporter::writeFailed, this,
+            [this](const QString &, const QString &reason) {
+                statusBar()->showMessage(tr("Could not save settings: %1").arg(reason), 15000);
+            });
 
     fillModelPicker();
     retranslateUi(); // shows the model choice too

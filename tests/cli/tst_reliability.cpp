@@ -17,6 +17,7 @@
 #include "app/core/history/store.h"
 #include "app/core/modelcatalog.h"
 #include "app/core/savefile.h"
+#include "app/core/settingsfile.h"
 #include "clirunner.h"
 #include "engine/package.h"
 #include "engine/packageerror.h"
@@ -27,6 +28,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -368,6 +370,138 @@ private slots:
         QCOMPARE(QDir(disk.filePath(QStringLiteral("models")))
                      .entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
                  QStringList());
+    }
+
+    // Item 1: the settings on a full disk. Before (QSettings' INI format through QSaveFile): with
+    // a page left, sync() after an 8,000-byte value said NoError and left an empty settings
+    // file, every setting lost. Now the write fails (AccessError), the old file stays as it was,
+    // the reporter says why, and the values are written once there is room again.
+    void fullDiskKeepsTheOldSettings_data()
+    {
+        QTest::addColumn<qint64>("leave"); // bytes left free
+        QTest::addColumn<int>("valueBytes");
+        // With no byte free, QSettings cannot write its lock file (QLockFile) and stops before
+        // the writer runs: the old file stays, status() says AccessError, and nothing says why.
+        QTest::addColumn<bool>("reported");
+        QTest::newRow("a page free, a value under QFileDevice's buffer")
+            << qint64(4096) << 8000 << true;
+        QTest::newRow("a page free, a value over the buffer") << qint64(4096) << 40000 << true;
+        QTest::newRow("nothing free") << qint64(0) << 10 << false;
+    }
+    void fullDiskKeepsTheOldSettings()
+    {
+        QFETCH(qint64, leave);
+        QFETCH(int, valueBytes);
+        QFETCH(bool, reported);
+        SmallTmpfs disk;
+        if (!disk.isMounted())
+            QSKIP(qPrintable(disk.why()));
+        QTemporaryDir data;
+        glosa::test::isolateAppState(disk.filePath(QStringLiteral("config")), data.path(),
+                                     QStringLiteral("tst_reliability"));
+        QString file;
+        {
+            QSettings settings;
+            settings.setValue(QStringLiteral("ui/language"), QStringLiteral("es"));
+            settings.setValue(QStringLiteral("window/geometry"), QByteArray("\x01\x02geometry"));
+            settings.sync();
+            QCOMPARE(settings.status(), QSettings::NoError);
+            file = settings.fileName();
+        }
+        const QByteArray before = readAll(file);
+        QVERIFY(!before.isEmpty());
+        QVERIFY(disk.fill(leave));
+        QSignalSpy failed(glosa::SettingsFileReporter::instance(),
+                          &glosa::SettingsFileReporter::writeFailed);
+        {
+            QSettings settings;
+            settings.setValue(QStringLiteral("translate/keepTerms"),
+                              QStringList{QString(valueBytes, QLatin1Char('k'))});
+            settings.sync();
+            QCOMPARE(settings.status(), QSettings::AccessError);
+        }
+        QCOMPARE(readAll(file), before);
+        QCOMPARE(QDir(QFileInfo(file).path()).entryList(QDir::Files | QDir::Hidden),
+                 QStringList{QFileInfo(file).fileName()});
+        if (reported) {
+            QTRY_COMPARE(failed.count(), 1);
+            QCOMPARE(failed.first().at(0).toString(), file);
+            QVERIFY2(saysDiskFull(failed.first().at(1).toString().toUtf8()),
+                     qPrintable(failed.first().at(1).toString()));
+        }
+
+        // Room again: the next change writes every value, the one that failed too.
+        QVERIFY(QFile::remove(disk.filePath(QStringLiteral("fill"))));
+        {
+            QSettings settings;
+            settings.setValue(QStringLiteral("ui/appearance"), QStringLiteral("dark"));
+            settings.sync();
+            QCOMPARE(settings.status(), QSettings::NoError);
+        }
+        QSettings::Format format = QSettings::defaultFormat();
+        QSettings reread(file, format);
+        QCOMPARE(reread.value(QStringLiteral("ui/language")).toString(), QStringLiteral("es"));
+        QCOMPARE(reread.value(QStringLiteral("window/geometry")).toByteArray(),
+                 QByteArray("\x01\x02geometry"));
+        QCOMPARE(reread.value(QStringLiteral("translate/keepTerms")).toStringList().value(0).size(),
+                 valueBytes);
+        QCOMPARE(reread.value(QStringLiteral("ui/appearance")).toString(), QStringLiteral("dark"));
+    }
+
+    // The settings of an earlier version (QSettings' INI file) are copied into the new file once,
+    // every type as it was; the INI file is left alone, and a later start does not copy again.
+    void iniSettingsAreCarriedOver()
+    {
+        QTemporaryDir config, data;
+        qputenv("XDG_DATA_HOME", data.path().toUtf8());
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, config.path());
+        QCoreApplication::setOrganizationName(QStringLiteral("GlosaTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_reliability_ini"));
+        const QVariantMap preset{{QStringLiteral("beam_size"), QStringLiteral("5")}};
+        QString iniFile;
+        {
+            QSettings ini; // the INI format, as the app wrote it before
+            ini.setValue(QStringLiteral("ui/language"), QStringLiteral("ko"));
+            ini.setValue(QStringLiteral("window/geometry"), QByteArray("\0\xffbytes", 7));
+            ini.setValue(QStringLiteral("files/recent"), QStringList{"a|x", "b|y"});
+            ini.setValue(QStringLiteral("decoding/presets"), QVariantMap{{"mine", preset}});
+            ini.sync();
+            iniFile = ini.fileName();
+        }
+        const QByteArray iniBytes = readAll(iniFile);
+        glosa::installSettingsFile();
+        QSettings settings;
+        QVERIFY(settings.fileName() != iniFile);
+        QVERIFY(QFileInfo::exists(settings.fileName()));
+        QCOMPARE(settings.value(QStringLiteral("ui/language")).toString(), QStringLiteral("ko"));
+        QCOMPARE(settings.value(QStringLiteral("window/geometry")).toByteArray(),
+                 QByteArray("\0\xffbytes", 7));
+        QCOMPARE(settings.value(QStringLiteral("files/recent")).toStringList(),
+                 (QStringList{"a|x", "b|y"}));
+        QCOMPARE(settings.value(QStringLiteral("decoding/presets")).toMap(),
+                 (QVariantMap{{"mine", preset}}));
+        QCOMPARE(readAll(iniFile), iniBytes);
+        // Changed since: not copied over again.
+        settings.setValue(QStringLiteral("ui/language"), QStringLiteral("es"));
+        settings.sync();
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        glosa::installSettingsFile();
+        QCOMPARE(QSettings().value(QStringLiteral("ui/language")).toString(), QStringLiteral("es"));
+    }
+
+    // A settings file that cannot be read is kept aside (QSettings' next write replaces it).
+    void damagedSettingsAreKeptAside()
+    {
+        QTemporaryDir config, data;
+        glosa::test::isolateAppState(config.path(), data.path(),
+                                     QStringLiteral("tst_reliability_damaged"));
+        const QString file = QSettings().fileName();
+        QVERIFY(QDir().mkpath(QFileInfo(file).path()));
+        QVERIFY(writeAll(file, "[General]\nlanguage=es\n"));
+        QSettings settings;
+        QCOMPARE(settings.status(), QSettings::FormatError);
+        QCOMPARE(readAll(file + QStringLiteral(".damaged")), QByteArray("[General]\nlanguage=es\n"));
     }
 
     // SaveFile itself on a device that is always full (/dev/full's ENOSPC on every write):

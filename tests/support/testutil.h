@@ -1,6 +1,8 @@
 // Helpers shared by the Qt Test executables.
 #pragma once
 
+#include "app/core/settingsfile.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -68,7 +70,7 @@ inline std::pair<int, int> germanAndEnglishWords(const QString &text)
             englishWords(text)};
 }
 
-// The app's settings (QSettings, INI) in `settingsDir` and its data (AppDataLocation: the
+// The app's settings (QSettings, app/core/settingsfile.h) in `settingsDir` and its data (AppDataLocation: the
 // history) in `dataDir`, under the organization GlosaTest: a test never reads or writes the
 // user's own.
 inline void isolateAppState(const QString &settingsDir, const QString &dataDir,
@@ -79,6 +81,7 @@ inline void isolateAppState(const QString &settingsDir, const QString &dataDir,
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir);
     QCoreApplication::setOrganizationName(QStringLiteral("GlosaTest"));
     QCoreApplication::setApplicationName(applicationName);
+    glosa::installSettingsFile(); // the app's format, in settingsDir (it falls back on INI's path)
 }
 
 // CPU time of the calling thread: what the GUI thread itself spent, whatever else the (shared,
