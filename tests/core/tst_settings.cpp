@@ -1,4 +1,5 @@
-// Typed settings (app/core/settings.h, app/core/history/retention.h) over a real INI file in a
+// Typed settings (app/core/settings.h, app/core/history/retention.h) over a real INI file, carried
+// into the app's own settings file (app/core/settingsfile.h) as a start does, in a
 // temporary folder: what a settings file written by hand or by an older build reads as, that an
 // absent key reads as its setting's one default, and that setting and resetting reach the file.
 #include "app/core/history/retention.h"
@@ -22,8 +23,28 @@ class TestSettings : public QObject
     int m_files = 0;
 
     // A new application name for each test, so that the file is read afresh rather than from
-    // the QSettings cache of the process. The path is IniFormat's: <path>/<organization>/<app>.ini.
+    // the QSettings cache of the process. `ini` is written where an earlier version kept its INI
+    // file (<path>/<organization>/<app>.ini) and carried over into the app's settings file as a
+    // start does (installSettingsFile()); that file's path is returned.
     QString freshSettingsFile(const QByteArray &ini)
+    {
+        const QString iniPath = freshIniFile(ini);
+        if (iniPath.isEmpty())
+            return {};
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        installSettingsFile();
+        return QSettings().fileName();
+    }
+    // The settings file's bytes hold `key` (QDataStream writes a QString as UTF-16BE).
+    static bool fileHoldsKey(const QString &path, const QString &key)
+    {
+        QFile file(path);
+        QByteArray utf16;
+        for (const QChar c : key)
+            utf16 += char(c.unicode() >> 8), utf16 += char(c.unicode() & 0xff);
+        return file.open(QIODevice::ReadOnly) && file.readAll().contains(utf16);
+    }
+    QString freshIniFile(const QByteArray &ini)
     {
         QCoreApplication::setApplicationName(QStringLiteral("tst_settings_%1").arg(++m_files));
         QDir().mkpath(m_settingsDir.filePath(QCoreApplication::organizationName()));
@@ -100,16 +121,12 @@ private slots:
         QVERIFY(settings::compareColumns.isSet());
         QCOMPARE(settings::compareColumns.value(), 7);
         openSettings()->sync();
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        QVERIFY2(file.readAll().contains("[compare]\ncolumns=7"), qPrintable(path));
-        file.close();
+        QVERIFY2(fileHoldsKey(path, QStringLiteral("compare/columns")), qPrintable(path));
         settings::compareColumns.reset();
         QVERIFY(!settings::compareColumns.isSet());
         QCOMPARE(settings::compareColumns.value(), 3);
         openSettings()->sync();
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        QVERIFY(!file.readAll().contains("columns"));
+        QVERIFY(!fileHoldsKey(path, QStringLiteral("compare/columns")));
     }
 };
 
