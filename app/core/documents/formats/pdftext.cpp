@@ -15,6 +15,51 @@ namespace glosa::documents::formats {
 
 namespace {
 const QByteArray kFrameMagic = QByteArrayLiteral("glosa-pdftext 1\n");
+
+// Where each line sits (Line::top), for the gaps that end a block. First from the page's own
+// text rectangles (getAllText's bounds, in text order): pdfium gives one a line, or several
+// side by side, so rows of rectangles are the lines when there are as many. Otherwise a
+// selection a line, as before; but QtPdf loads the page's whole text again for each
+// getSelectionAtIndex (8 ms a call on a page of 33,000 characters), so a page of many lines of
+// many characters (a 1 MB word wrapped over thousands of lines) was quadratic: 16 KB 0.75 s,
+// 32 KB 3.2 s, 1 MB past the helper's 30 s. Past kMaxSelectionWork the tops stay unknown and the
+// lines are joined as text alone (readTxt's rules), which costs nothing.
+template <typename Line>
+void placeLines(QPdfDocument &pdf, int page, const QPdfSelection &selection,
+                std::vector<Line> &lines, qsizetype pageChars)
+{
+    std::vector<qreal> rows;
+    qreal rowTop = 0, rowBottom = 0;
+    for (const QPolygonF &bound : selection.bounds()) {
+        const QRectF box = bound.boundingRect();
+        const qreal middle = box.center().y();
+        if (rows.empty() || middle < rowTop || middle > rowBottom) {
+            rows.push_back(box.top());
+            rowTop = box.top();
+            rowBottom = box.bottom();
+        } else {
+            rows.back() = std::min(rows.back(), box.top());
+        }
+    }
+    if (rows.size() == lines.size()) {
+        for (std::size_t i = 0; i < lines.size(); ++i)
+            lines[i].top = rows[i];
+        return;
+    }
+    // What the selections load in all, lines x the page's characters or glyph boxes (a page can
+    // hold far more glyphs than text: 65,549 boxes for 1,276 characters where QPdfWriter wrapped
+    // a long word down past the page's end). Measured 0.12-1.7 µs each: at most a few seconds,
+    // where a real page (50 lines of 3,000 characters) loads 150,000.
+    constexpr qint64 kMaxSelectionWork = 2'000'000;
+    if (qint64(lines.size()) * std::max<qint64>(pageChars, selection.bounds().size()) >
+        kMaxSelectionWork)
+        return;
+    for (Line &line : lines)
+        line.top = pdf.getSelectionAtIndex(page, int(line.start), int(line.length))
+                       .boundingRectangle()
+                       .top();
+}
+
 } // namespace
 
 // Lines as pdfium gives them, read like a .txt file: lines join into paragraphs when they do
@@ -45,12 +90,14 @@ QByteArray extractPdfText(const QString &path)
     }
     QByteArray text;
     for (int page = 0; page < pdf.pageCount(); ++page) {
-        const QString all = pdf.getAllText(page).text();
+        const QPdfSelection selection = pdf.getAllText(page);
+        const QString all = selection.text();
         // Lines with where they sit; a gap well above the usual line spacing ends a block.
         struct Line
         {
             QString text;
-            qreal top;
+            qsizetype start, length; // in the page's text, as pdfium gave the line
+            qreal top = 0;
         };
         std::vector<Line> lines;
         qsizetype start = 0;
@@ -62,13 +109,11 @@ QByteArray extractPdfText(const QString &path)
             if (line.endsWith(QLatin1Char('\r')))
                 line.chop(1);
             line.remove(QChar(0x0002)); // pdfium's soft hyphen marker
-            if (!line.trimmed().isEmpty()) {
-                const QPdfSelection selection =
-                    pdf.getSelectionAtIndex(page, int(start), int(line.size()));
-                lines.push_back({line.trimmed(), selection.boundingRectangle().top()});
-            }
+            if (!line.trimmed().isEmpty())
+                lines.push_back({line.trimmed(), start, line.size()});
             start = end + 1;
         }
+        placeLines(pdf, page, selection, lines, all.size());
         std::vector<qreal> gaps;
         for (std::size_t i = 1; i < lines.size(); ++i)
             gaps.push_back(lines[i].top - lines[i - 1].top);
