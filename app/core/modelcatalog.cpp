@@ -16,7 +16,6 @@
 #include <QJsonDocument>
 #include <QJsonParseError>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
@@ -344,13 +343,9 @@ bool ModelCatalog::setUserDefault(const ModelInfo &info, QString *error)
     in.close();
     defaults[directionKey(info.task, info.sourceLanguage, info.targetLanguage)] = info.id;
     QDir().mkpath(userModelsDir());
-    QSaveFile out(userDefaultsFile());
-    if (!out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(defaults).toJson()) < 0 ||
-        !out.commit()) {
-        *error = QStringLiteral("cannot write %1: %2").arg(userDefaultsFile(), out.errorString());
-        return false;
-    }
-    return true;
+    // SaveFile, not QSaveFile: on a full disk QSaveFile renamed an empty file over the choices
+    // (savefile.h says why).
+    return saveFile(userDefaultsFile(), QJsonDocument(defaults).toJson(), error);
 }
 
 void ModelCatalog::scan(const QStringList &folders)

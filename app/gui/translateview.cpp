@@ -2,6 +2,7 @@
 
 #include "app/core/inferenceworker.h"
 #include "app/core/languageguess.h"
+#include "app/core/savefile.h"
 #include "app/core/translationrunner.h"
 #include "decodingpanel.h"
 #include "guiutil.h"
@@ -24,7 +25,6 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSplitter>
@@ -791,16 +791,19 @@ void TranslateView::cancel()
 
 bool TranslateView::saveTranslation(const QString &path, QString *error) const
 {
-    QSaveFile file(path);
+    // SaveFile, not QSaveFile: on a full disk QSaveFile renamed an empty file over the old one
+    // and reported success (savefile.h says why).
+    SaveFile file(path);
     QByteArray text = m_target->toPlainText().toUtf8();
     if (!text.isEmpty() && !text.endsWith('\n'))
         text += '\n';
-    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size() || !file.commit()) {
-        *error =
-            tr("Could not save %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
-        return false;
+    if (file.open(QIODevice::WriteOnly)) {
+        file.write(text);
+        if (file.commit())
+            return true;
     }
-    return true;
+    *error = tr("Could not save %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
+    return false;
 }
 
 void TranslateView::scrollIntoView(QPlainTextEdit *editor, const TokenSpan &token)

@@ -430,6 +430,33 @@ private slots:
                  QStringList());
     }
 
+    // Item 1: the model chosen for a direction (`models default`, Settings ▸ Models) on a full
+    // disk. Before (QSaveFile): true, and defaults.json renamed to an empty file, every choice
+    // lost. Now: false with the system's message, the old file as it was.
+    void fullDiskKeepsTheModelDefaults()
+    {
+        SmallTmpfs disk;
+        if (!disk.isMounted())
+            QSKIP(qPrintable(disk.why()));
+        const QByteArray oldDataHome = qgetenv("XDG_DATA_HOME");
+        const auto restore = qScopeGuard([&] { qputenv("XDG_DATA_HOME", oldDataHome); });
+        qputenv("XDG_DATA_HOME", QFile::encodeName(disk.filePath(QStringLiteral("data"))));
+        const glosa::ModelInfo info = glosa::ModelCatalog::readPackage(
+            glosa::test::testDataDir() + QStringLiteral("/toy-en-es"));
+        QVERIFY(info.isValid());
+        QString error;
+        QVERIFY2(glosa::ModelCatalog::setUserDefault(info, &error), qPrintable(error));
+        const QDir models(glosa::ModelCatalog::userModelsDir());
+        QVERIFY(models.path().startsWith(disk.filePath(QString())));
+        const QByteArray before = readAll(models.filePath(QStringLiteral("defaults.json")));
+        QVERIFY(before.contains("toy-en-es"));
+        QVERIFY(disk.fill());
+        QVERIFY(!glosa::ModelCatalog::setUserDefault(info, &error));
+        QVERIFY2(saysDiskFull(error.toUtf8()), qPrintable(error));
+        QCOMPARE(readAll(models.filePath(QStringLiteral("defaults.json"))), before);
+        QCOMPARE(models.entryList(QDir::Files | QDir::Hidden), QStringList{"defaults.json"});
+    }
+
     // Item 1: the settings on a full disk. Before (QSettings' INI format through QSaveFile): with
     // a page left, sync() after an 8,000-byte value said NoError and left an empty settings
     // file, every setting lost. Now the write fails (AccessError), the old file stays as it was,
