@@ -35,14 +35,8 @@ QByteArray input(const std::uint8_t *data, std::size_t size)
 {
     const QByteArray bytes(reinterpret_cast<const char *>(data), qsizetype(size));
 #ifdef GLOSA_FUZZ_MEMBER
-    std::vector<ZipEntry> entries;
-    if (QLatin1String(GLOSA_FUZZ_FORMAT) == QLatin1String("odt"))
-        entries.push_back({QStringLiteral("mimetype"),
-                           "application/vnd.oasis.opendocument.text", true});
-    else
-        entries.push_back({QStringLiteral("[Content_Types].xml"), "<Types/>", false});
-    entries.push_back({QStringLiteral(GLOSA_FUZZ_MEMBER), bytes, false});
-    return writeZip(entries);
+    return glosa::fuzz::archiveWithMember(QStringLiteral(GLOSA_FUZZ_FORMAT),
+                                          QStringLiteral(GLOSA_FUZZ_MEMBER), bytes);
 #else
     return bytes;
 #endif

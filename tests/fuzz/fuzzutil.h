@@ -3,6 +3,8 @@
 // other exception, crash, sanitizer report, leak, hang or out-of-memory is a finding.
 #pragma once
 
+#include "app/core/documents/ziparchive.h"
+
 #include <QByteArray>
 #include <QCoreApplication>
 #include <QFile>
@@ -12,6 +14,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <vector>
 #include <unistd.h>
 
 namespace glosa::fuzz {
@@ -36,6 +39,22 @@ inline QString writeInput(const std::uint8_t *data, std::size_t size, const char
         std::abort();
     file.write(reinterpret_cast<const char *>(data), qint64(size));
     return path;
+}
+
+// A minimal .docx or .odt (`format`) whose member `member` (word/document.xml, content.xml) is
+// `xml`: the harnesses that fuzz the XML layer inside a valid archive.
+inline QByteArray archiveWithMember(const QString &format, const QString &member,
+                                    const QByteArray &xml)
+{
+    using glosa::documents::ZipEntry;
+    std::vector<ZipEntry> entries;
+    if (format == QLatin1String("odt"))
+        entries.push_back({QStringLiteral("mimetype"),
+                           "application/vnd.oasis.opendocument.text", true});
+    else
+        entries.push_back({QStringLiteral("[Content_Types].xml"), "<Types/>", false});
+    entries.push_back({member, xml, false});
+    return glosa::documents::writeZip(entries);
 }
 
 // Stops the run with a message libFuzzer keeps next to the reproducer.

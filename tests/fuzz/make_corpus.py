@@ -66,6 +66,14 @@ def main():
         put("fuzz_docx_xml", "markup-in-attribute-value.xml", z.read("word/document.xml"))
     with zipfile.ZipFile(os.path.join(DATA, "documents", "sample.odt")) as z:
         put("fuzz_odt_xml", "content.xml", z.read("content.xml"))
+    # fuzz_translate: the first byte picks the format (txt, md, html, srt, docx XML, odt XML).
+    for i, fmt in enumerate(("txt", "md", "html", "srt")):
+        put("fuzz_translate", "sample." + fmt, bytes([i]) + read("documents", "sample." + fmt))
+    put("fuzz_translate", "emphasis-image.md", b"\x01" + read("hostile", "emphasis-image.md"))
+    with zipfile.ZipFile(os.path.join(DATA, "documents", "sample.docx")) as z:
+        put("fuzz_translate", "sample.docx.xml", b"\x04" + z.read("word/document.xml"))
+    with zipfile.ZipFile(os.path.join(DATA, "documents", "sample.odt")) as z:
+        put("fuzz_translate", "sample.odt.xml", b"\x05" + z.read("content.xml"))
     put("fuzz_image", "4x3.png", png(4, 3, (255, 0, 0, 128)))
     put("fuzz_image", "1x1.png", png(1, 1, (0, 0, 0, 255)))
     put("fuzz_text", "en", b"\0Dr. Smith arrived. Mr. Brown was late!  Was he? Yes, e.g. by an hour.")
