@@ -34,9 +34,13 @@ using namespace glosa;
 
 engine::Translator &translator()
 {
+    // Both live as long as the process (the model's code is in the plugin), reachable from here.
+    static PluginRegistry *plugins = [] {
+        auto *registry = new PluginRegistry;
+        registry->scan({QStringLiteral(GLOSA_PLUGIN_DIR)});
+        return registry;
+    }();
     static engine::Translator *instance = [] {
-        auto *plugins = new PluginRegistry;
-        plugins->scan({QStringLiteral(GLOSA_PLUGIN_DIR)});
         const ModelInfo info =
             ModelCatalog::readPackage(QStringLiteral(GLOSA_MODELS_DIR "/rnn-additive-en-es"));
         QString error;
