@@ -16,6 +16,7 @@
 #include "app/gui/translateview.h"
 
 #include "stallmeter.h"
+#include "smalltmpfs.h"
 #include "testutil.h"
 #include "testwindow.h"
 
@@ -40,6 +41,7 @@
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableWidget>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextEdit>
@@ -121,6 +123,28 @@ private slots:
                                      QStringLiteral("tst_gui"));
         // The first model is the default for the UI language's direction: English → en→es.
         QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+    }
+
+    // Issue #33, item 1: a settings file that cannot be written is said so in the status bar,
+    // with the system's reason (that the old file is kept: tst_reliability). Before, nothing
+    // was said, and QSettings had renamed an empty file over the settings.
+    void settingsThatCannotBeSavedAreReported()
+    {
+        test::SmallTmpfs disk;
+        if (!disk.isMounted())
+            QSKIP(qPrintable(disk.why()));
+        test::Window window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope,
+                           disk.filePath(QStringLiteral("config")));
+        const auto restore = qScopeGuard([this] {
+            QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
+        });
+        QVERIFY(disk.fill(4096)); // room for QSettings' lock file, not for the value
+        settings::keepTerms.setValue(QStringList{QString(8000, QLatin1Char('k'))});
+        QTRY_COMPARE(window.statusBar()->currentMessage(),
+                     QStringLiteral("Could not save settings: No space left on device"));
     }
 
     void typingShowsTranslationAndHoverHighlightsAlignmentRow()
