@@ -493,7 +493,7 @@ private slots:
         {
             QSettings ini; // the INI format, as the app wrote it before
             ini.setValue(QStringLiteral("ui/language"), QStringLiteral("ko"));
-            ini.setValue(QStringLiteral("window/geometry"), QByteArray("\0\xffbytes", 7));
+            ini.setValue(QStringLiteral("window/geometry"), QByteArray("\0\xff" "bytes", 7));
             ini.setValue(QStringLiteral("files/recent"), QStringList{"a|x", "b|y"});
             ini.setValue(QStringLiteral("decoding/presets"), QVariantMap{{"mine", preset}});
             ini.sync();
@@ -506,7 +506,7 @@ private slots:
         QVERIFY(QFileInfo::exists(settings.fileName()));
         QCOMPARE(settings.value(QStringLiteral("ui/language")).toString(), QStringLiteral("ko"));
         QCOMPARE(settings.value(QStringLiteral("window/geometry")).toByteArray(),
-                 QByteArray("\0\xffbytes", 7));
+                 QByteArray("\0\xff" "bytes", 7));
         QCOMPARE(settings.value(QStringLiteral("files/recent")).toStringList(),
                  (QStringList{"a|x", "b|y"}));
         QCOMPARE(settings.value(QStringLiteral("decoding/presets")).toMap(),
