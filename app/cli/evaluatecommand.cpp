@@ -113,8 +113,16 @@ struct EvaluationReport
     std::size_t referenceCount = 0;
 };
 
-// The options' own checks, before any model is loaded: 0, or the exit code of a reported mistake.
-int checkOptions(const QCommandLineParser &parser, QTextStream &err)
+// The two numbers of the report's layout, checked with the rest of the options.
+struct ReportLayout
+{
+    int bucketWidth = 0;
+    int differenceCount = 0;
+};
+
+// The options' own checks, before any model is loaded: the layout, or the exit code of a
+// reported mistake.
+std::variant<ReportLayout, int> checkOptions(const QCommandLineParser &parser, QTextStream &err)
 {
     bool ok = false;
     const int bucketWidth = parser.value("bucket-width").toInt(&ok);
@@ -146,7 +154,7 @@ int checkOptions(const QCommandLineParser &parser, QTextStream &err)
         err << "glosa-cli evaluate: " << error << "\n";
         return 2;
     }
-    return 0;
+    return ReportLayout{bucketWidth, differenceCount};
 }
 
 // Every --model (or the one --from/--to choose), of one language pair, with its decoding options:
@@ -322,8 +330,10 @@ int runEvaluateCommand(const QStringList &args, const CommandIo &io)
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     if (!parseCommandLine(parser, evaluateCommand(), args, err, false))
         return 2;
-    if (const int mistake = checkOptions(parser, err))
-        return mistake;
+    const std::variant<ReportLayout, int> checked = checkOptions(parser, err);
+    if (const int *exitCode = std::get_if<int>(&checked))
+        return *exitCode;
+    const auto [bucketWidth, differenceCount] = std::get<ReportLayout>(checked);
     std::variant<std::vector<LoadedModel>, int> loaded = loadModels(parser, err);
     if (const int *exitCode = std::get_if<int>(&loaded))
         return *exitCode;
@@ -352,8 +362,6 @@ int runEvaluateCommand(const QStringList &args, const CommandIo &io)
             return 1;
         }
     }
-    const int bucketWidth = parser.value("bucket-width").toInt();
-    const int differenceCount = parser.value("differences").toInt();
     std::vector<const engine::ModelEvaluation *> evaluations;
     for (const LoadedModel &m : models)
         evaluations.push_back(&m.evaluation);
