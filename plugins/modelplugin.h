@@ -3,7 +3,7 @@
 // A plugin's JSON metadata (Q_PLUGIN_METADATA FILE) must contain
 //     { "apiVersion": 2, "name": "transformer", "architectures": ["transformer"],
 //       "tasks": ["translation"] }
-// The registry (app/core/pluginregistry.h) reads it with QPluginLoader::metaData() and rejects a
+// The registry (app/core/models/pluginregistry.h) reads it with QPluginLoader::metaData() and rejects a
 // plugin whose apiVersion differs from GLOSA_MODEL_PLUGIN_API_VERSION before calling instance(),
 // so an outdated plugin never runs code in our process. "architectures" is the one list of the
 // model.json "architecture" values the plugin loads: the registry looks plugins up by it, and the

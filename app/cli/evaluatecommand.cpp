@@ -17,7 +17,7 @@
 #include "app/cli/modeloptions.h"
 #include "app/core/history/results.h"
 #include "app/core/evaluation/testsets.h"
-#include "app/core/modelcatalog.h"
+#include "app/core/models/modelcatalog.h"
 #include "engine/decoding/decodingfields.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"

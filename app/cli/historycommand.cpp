@@ -4,7 +4,7 @@
 #include "app/core/history/recorder.h"
 #include "app/core/history/retention.h"
 #include "app/core/history/store.h"
-#include "app/core/savefile.h"
+#include "app/core/platform/savefile.h"
 
 #include <QCommandLineParser>
 #include <QFile>

@@ -4,8 +4,8 @@
 #include "app/cli/help.h"
 #include "app/cli/historycommand.h"
 #include "app/cli/modeloptions.h"
-#include "app/core/openmpsetup.h"
-#include "app/core/settingsfile.h"
+#include "app/core/platform/openmpsetup.h"
+#include "app/core/settings/settingsfile.h"
 
 #include <QCoreApplication>
 #include <QTextStream>

@@ -1,8 +1,8 @@
 #include "app/cli/modeloptions.h"
 
-#include "app/core/modelcatalog.h"
-#include "app/core/pluginregistry.h"
-#include "app/core/decodingmaps.h"
+#include "app/core/models/modelcatalog.h"
+#include "app/core/models/pluginregistry.h"
+#include "app/core/settings/decodingmaps.h"
 #include "engine/decoding/decodingfields.h"
 #include "engine/limits.h"
 #include "engine/translation/translationmodel.h"

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "app/cli/help.h"
-#include "app/core/modelcatalog.h"
-#include "app/core/pluginregistry.h"
+#include "app/core/models/modelcatalog.h"
+#include "app/core/models/pluginregistry.h"
 #include "engine/decoding/decodingoptions.h"
 #include "engine/package.h"
 

@@ -1,9 +1,9 @@
 // glosa-cli models: list the installed packages, and import, remove or choose the default one.
 #include "app/cli/help.h"
 #include "app/cli/modeloptions.h"
-#include "app/core/modelcatalog.h"
-#include "app/core/modelimport.h"
-#include "app/core/pluginregistry.h"
+#include "app/core/models/modelcatalog.h"
+#include "app/core/models/modelimport.h"
+#include "app/core/models/pluginregistry.h"
 
 #include <QCommandLineParser>
 #include <QJsonDocument>

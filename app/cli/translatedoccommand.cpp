@@ -25,8 +25,8 @@
 #include "app/core/documents/documenttranslator.h"
 #include "app/core/documents/formats.h"
 #include "app/core/documents/textencoding.h"
-#include "app/core/modelcatalog.h"
-#include "app/core/savefile.h"
+#include "app/core/models/modelcatalog.h"
+#include "app/core/platform/savefile.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
 

@@ -1,9 +1,9 @@
 #include "app/core/appcontext.h"
 
 #include "app/core/history/recorder.h"
-#include "app/core/inferenceworker.h"
-#include "app/core/pluginregistry.h"
-#include "app/core/settings.h"
+#include "app/core/inference/inferenceworker.h"
+#include "app/core/models/pluginregistry.h"
+#include "app/core/settings/settings.h"
 
 #include <QLocale>
 

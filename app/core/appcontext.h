@@ -12,7 +12,7 @@
 // the model). A view reads the current choice with choice() when it is built.
 #pragma once
 
-#include "app/core/modelcatalog.h"
+#include "app/core/models/modelcatalog.h"
 
 #include <QHash>
 #include <QObject>

@@ -1,8 +1,8 @@
-#include "guiutil.h"
+#include "app/gui/guiutil.h"
 
 #include "app/core/appcontext.h"
-#include "app/core/settings.h"
-#include "theme.h"
+#include "app/core/settings/settings.h"
+#include "app/gui/theme.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,16 +1,16 @@
-#include "historycontroller.h"
+#include "app/gui/historycontroller.h"
 
 #include "app/core/appcontext.h"
-#include "app/core/handoff.h"
+#include "app/core/platform/handoff.h"
 #include "app/core/history/recorder.h"
 #include "app/core/history/results.h"
-#include "app/core/inferenceworker.h"
-#include "captionview.h"
-#include "compareview.h"
-#include "decodingpanel.h"
-#include "evaluatedialog.h"
-#include "historyview.h"
-#include "translateview.h"
+#include "app/core/inference/inferenceworker.h"
+#include "app/gui/views/captionview.h"
+#include "app/gui/views/compareview.h"
+#include "app/gui/widgets/decodingpanel.h"
+#include "app/gui/dialogs/evaluatedialog.h"
+#include "app/gui/views/historyview.h"
+#include "app/gui/views/translateview.h"
 
 #include <QApplication>
 #include <QEvent>

@@ -13,7 +13,7 @@
 
 #include "app/core/history/entry.h"
 #include "app/core/history/sessionpolicy.h"
-#include "app/core/inferenceresult.h"
+#include "app/core/inference/inferenceresult.h"
 
 #include <QElapsedTimer>
 #include <QObject>

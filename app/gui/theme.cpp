@@ -1,4 +1,4 @@
-#include "theme.h"
+#include "app/gui/theme.h"
 
 #include <QApplication>
 #include <QStyle>

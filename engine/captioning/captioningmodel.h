@@ -7,7 +7,7 @@
 //
 // caption() does the rest: resize and normalise (engine/vision/imageprep.h), encode, and the
 // shared search strategies (engine/decoding/search.h). The app calls it on an InferenceWorker
-// thread (app/core/translationrunner.h runCaption), never on the GUI thread.
+// thread (app/core/inference/translationrunner.h runCaption), never on the GUI thread.
 //
 // Basic usage:
 //     auto model = std::dynamic_pointer_cast<CaptioningModel>(loaded);

@@ -67,7 +67,7 @@ struct DecodingField
     // table existed keep working.
     const char *formerName = nullptr;
 
-    // The panel's control for a setting (app/gui/decodingpanel.cpp builds one per row from these).
+    // The panel's control for a setting (app/gui/widgets/decodingpanel.cpp builds one per row from these).
     // The label, with '&' before its keyboard shortcut.
     const char *label = nullptr;
     DecodingGroup group = DecodingGroup::Advanced;

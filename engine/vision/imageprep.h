@@ -1,5 +1,5 @@
 // Image preparation for the vision backbones: 8-bit RGB of any size to the tensor a backbone
-// takes. The app hands the engine decoded pixels (app/core/imageloader.h); resizing and
+// takes. The app hands the engine decoded pixels (app/core/inference/imageloader.h); resizing and
 // normalising happen here, once, for every image model (engine/captioning/captioningmodel.h).
 //
 // Basic usage:

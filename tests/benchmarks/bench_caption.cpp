@@ -5,7 +5,7 @@
 //   threads default: all cores; runs default 50; beam default 3 (1: greedy). Images are loaded
 //   with loadRgbImage and used in turn; without any, a synthetic 224×224 pattern is captioned.
 //   The package is resources/models/captioner-en (GLOSA_CAPTIONER overrides it).
-#include "app/core/imageloader.h"
+#include "app/core/inference/imageloader.h"
 #include "engine/package.h"
 #include "engine/runtime.h"
 #include "engine/vision/imageprep.h"

@@ -12,8 +12,8 @@
 // (ru_maxrss, model loading included).
 #include "app/core/documents/documenttranslator.h"
 #include "app/core/documents/formats.h"
-#include "app/core/modelcatalog.h"
-#include "app/core/pluginregistry.h"
+#include "app/core/models/modelcatalog.h"
+#include "app/core/models/pluginregistry.h"
 #include "engine/runtime.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"

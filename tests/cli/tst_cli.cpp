@@ -4,8 +4,8 @@
 #include "clirunner.h"
 #include "testutil.h"
 
-#include "app/core/modelcatalog.h"
-#include "app/core/pluginregistry.h"
+#include "app/core/models/modelcatalog.h"
+#include "app/core/models/pluginregistry.h"
 #include "engine/decoding/coverage.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"

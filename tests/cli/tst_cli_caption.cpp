@@ -1,7 +1,7 @@
 // glosa-cli caption end to end: the real binary (QProcess), plugin registry, package loader,
 // image loader, backbone and search, on the tiny random captioner of tests/data/parity (whose
 // PyTorch greedy caption is in its golden.json).
-#include "app/core/translationrunner.h"
+#include "app/core/inference/translationrunner.h"
 #include "clirunner.h"
 #include "testutil.h"
 

@@ -2,7 +2,7 @@
 // every field survives model.json/history JSON, text and the GUI's settings map; validate()
 // checks every row's range; settings and presets saved before the table keep loading; every
 // setting is a glosa-cli option under its table name; decodingSummary() follows the rows.
-#include "app/core/decodingmaps.h"
+#include "app/core/settings/decodingmaps.h"
 #include "clirunner.h"
 #include "engine/decoding/decodingfields.h"
 

@@ -14,8 +14,8 @@
 #include "app/core/documents/formats/pdftext.h"
 #include "app/core/documents/layout.h"
 #include "app/core/documents/ziparchive.h"
-#include "app/core/modelcatalog.h"
-#include "app/core/pluginregistry.h"
+#include "app/core/models/modelcatalog.h"
+#include "app/core/models/pluginregistry.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
 

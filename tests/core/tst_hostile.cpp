@@ -10,7 +10,7 @@
 #include "app/core/documents/ziparchive.h"
 #include "app/core/history/export.h"
 #include "app/core/history/store.h"
-#include "app/core/imageloader.h"
+#include "app/core/inference/imageloader.h"
 #include "clirunner.h"
 #include "engine/packageerror.h"
 #include "engine/safetensors.h"

@@ -1,7 +1,7 @@
-// loadRgbImage (app/core/imageloader.h): every format the captioner accepts, EXIF orientation,
+// loadRgbImage (app/core/inference/imageloader.h): every format the captioner accepts, EXIF orientation,
 // alpha over white, grayscale and 16-bit, and the specific message for each broken file. All
 // files are generated here (Qt writers, or hand-made bytes), none comes from the data folder.
-#include "app/core/imageloader.h"
+#include "app/core/inference/imageloader.h"
 
 #include <QFile>
 #include <QImage>

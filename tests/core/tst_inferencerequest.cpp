@@ -2,9 +2,9 @@
 // each request reports to its own InferenceRequest only. A superseded request reports cancelled
 // and nothing else, a failure reaches the failing request's handle alone, and a handle dropped
 // by its caller hears nothing while the worker goes on.
-#include "app/core/inferenceworker.h"
-#include "app/core/modelcatalog.h"
-#include "app/core/pluginregistry.h"
+#include "app/core/inference/inferenceworker.h"
+#include "app/core/models/modelcatalog.h"
+#include "app/core/models/pluginregistry.h"
 
 #include <QSignalSpy>
 #include <QTest>

@@ -1,7 +1,7 @@
 // LanguageGuess on the bundled profiles (the bundled evaluation sample's English and Spanish):
 // news and documentation prose, which the Tatoeba-made profiles never saw, is told apart; text
 // too short or not prose gets no guess rather than a wrong one.
-#include "app/core/languageguess.h"
+#include "app/core/inference/languageguess.h"
 
 #include <QtTest>
 

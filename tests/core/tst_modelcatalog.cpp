@@ -1,9 +1,9 @@
 // ModelCatalog: discovering packages in temporary folders through GLOSA_MODEL_PATH, reporting
 // broken manifests with their reason, finding a model by id or folder, loading one through the
 // echo test plugin (tests/plugins/echo) and importing a package into the user's folder.
-#include "app/core/modelcatalog.h"
+#include "app/core/models/modelcatalog.h"
 #include "plugins/modelplugin.h"
-#include "app/core/pluginregistry.h"
+#include "app/core/models/pluginregistry.h"
 #include "testutil.h"
 
 #include <QCoreApplication>

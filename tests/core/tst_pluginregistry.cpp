@@ -1,7 +1,7 @@
 // PluginRegistry: the verdict for every file in a plugin folder, the metadata checks made before
 // instance(), and lookup by architecture. The plugins come from tests/plugins/ (one per way of
 // being wrong) and are built into GLOSA_TEST_PLUGIN_DIR.
-#include "app/core/pluginregistry.h"
+#include "app/core/models/pluginregistry.h"
 #include "testutil.h"
 
 #include <QFile>

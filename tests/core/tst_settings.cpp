@@ -1,9 +1,9 @@
-// Typed settings (app/core/settings.h, app/core/history/retention.h) over a real INI file, carried
-// into the app's own settings file (app/core/settingsfile.h) as a start does, in a
+// Typed settings (app/core/settings/settings.h, app/core/history/retention.h) over a real INI file, carried
+// into the app's own settings file (app/core/settings/settingsfile.h) as a start does, in a
 // temporary folder: what a settings file written by hand or by an older build reads as, that an
 // absent key reads as its setting's one default, and that setting and resetting reach the file.
 #include "app/core/history/retention.h"
-#include "app/core/settings.h"
+#include "app/core/settings/settings.h"
 
 #include "testutil.h"
 

@@ -2,7 +2,7 @@
 // (SentenceTrace::words, tokenText): text a person reads, never the model's raw pieces. Byte
 // pieces (SentencePiece's byte fallback, "<0xC3>" "<0x93>") become the character they make,
 // placeholders the text they stand for, word pieces the word they continue.
-#include "app/core/inferenceresult.h"
+#include "app/core/inference/inferenceresult.h"
 
 #include <QtTest>
 

@@ -1,5 +1,5 @@
 // The image loader the captioner uses (glosa::loadRgbImage): any bytes as an image file.
-#include "app/core/imageloader.h"
+#include "app/core/inference/imageloader.h"
 #include "fuzzutil.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)

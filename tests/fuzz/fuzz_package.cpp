@@ -1,8 +1,8 @@
 // The model package: an arbitrary model.json next to the real weights and tokenizer of the parity
 // Transformer, loaded the way the app loads any package (ModelCatalog::readPackage, then
 // ModelCatalog::load through the real plugin registry and the transformer plugin).
-#include "app/core/modelcatalog.h"
-#include "app/core/pluginregistry.h"
+#include "app/core/models/modelcatalog.h"
+#include "app/core/models/pluginregistry.h"
 #include "fuzzutil.h"
 
 #include <QDir>

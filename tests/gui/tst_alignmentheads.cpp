@@ -3,11 +3,11 @@
 // of the penultimate layer's heads), and choosing a head re-translates so that the heatmap shows
 // exactly that head's cross-attention, computed here by the same model loaded separately.
 #include "app/core/appcontext.h"
-#include "app/core/inferenceworker.h"
-#include "app/core/pluginregistry.h"
-#include "app/core/translationrunner.h"
-#include "app/gui/heatmapwidget.h"
-#include "app/gui/translateview.h"
+#include "app/core/inference/inferenceworker.h"
+#include "app/core/models/pluginregistry.h"
+#include "app/core/inference/translationrunner.h"
+#include "app/gui/widgets/heatmapwidget.h"
+#include "app/gui/views/translateview.h"
 #include "engine/translation/translationmodel.h"
 
 #include <QComboBox>

@@ -4,11 +4,11 @@
 // AttentionInspector gives the same model, decoder self-attention is masked (nothing above the
 // diagonal), and the head grid shows every head of a layer, one click opening a head large.
 #include "app/core/appcontext.h"
-#include "app/core/inferenceworker.h"
-#include "app/core/pluginregistry.h"
-#include "app/gui/headgridwidget.h"
-#include "app/gui/heatmapwidget.h"
-#include "app/gui/translateview.h"
+#include "app/core/inference/inferenceworker.h"
+#include "app/core/models/pluginregistry.h"
+#include "app/gui/widgets/headgridwidget.h"
+#include "app/gui/widgets/heatmapwidget.h"
+#include "app/gui/views/translateview.h"
 #include "engine/layers/attentioninspector.h"
 #include "engine/translation/translationmodel.h"
 #include "tests/support/testutil.h"

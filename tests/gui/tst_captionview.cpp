@@ -4,11 +4,11 @@
 // English → Spanish Transformer. The expected caption and translation are computed here by the
 // same models loaded separately, never written down.
 #include "app/core/appcontext.h"
-#include "app/core/inferenceworker.h"
-#include "app/core/modelcatalog.h"
-#include "app/core/pluginregistry.h"
-#include "app/core/translationrunner.h"
-#include "app/gui/captionview.h"
+#include "app/core/inference/inferenceworker.h"
+#include "app/core/models/modelcatalog.h"
+#include "app/core/models/pluginregistry.h"
+#include "app/core/inference/translationrunner.h"
+#include "app/gui/views/captionview.h"
 
 #include <QApplication>
 #include <QLabel>

@@ -5,8 +5,8 @@
 // mass and the threshold; reopened from the history, the same words are underlined again.
 #include "app/core/appcontext.h"
 #include "app/core/history/results.h"
-#include "app/core/inferenceworker.h"
-#include "app/gui/translateview.h"
+#include "app/core/inference/inferenceworker.h"
+#include "app/gui/views/translateview.h"
 #include "engine/decoding/coverage.h"
 
 #include <QPlainTextEdit>

@@ -4,7 +4,7 @@
 // whose tooltip is the row's sentence; the jargon is in "Advanced", folded at start. The panel used
 // to spell its own ranges (no-repeat n-gram 0-8 against the table's 64, the seed cut to an int) and
 // had no Advanced section.
-#include "app/gui/decodingpanel.h"
+#include "app/gui/widgets/decodingpanel.h"
 #include "engine/decoding/decodingfields.h"
 
 #include "testutil.h"

@@ -8,7 +8,7 @@
 
 #include "app/core/appcontext.h"
 #include "app/core/documents/formats.h"
-#include "app/gui/documentsview.h"
+#include "app/gui/views/documentsview.h"
 
 #include <QDragEnterEvent>
 #include <QFile>

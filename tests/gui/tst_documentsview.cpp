@@ -9,10 +9,10 @@
 #include "app/core/documents/formats.h"
 #include "app/core/documents/ziparchive.h"
 #include "app/core/history/recorder.h"
-#include "app/core/modelcatalog.h"
-#include "app/core/pluginregistry.h"
-#include "app/core/settings.h"
-#include "app/gui/documentsview.h"
+#include "app/core/models/modelcatalog.h"
+#include "app/core/models/pluginregistry.h"
+#include "app/core/settings/settings.h"
+#include "app/gui/views/documentsview.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QApplication>

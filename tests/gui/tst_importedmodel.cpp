@@ -4,10 +4,10 @@
 // alignment row per target token, and a URL the model loses is named in the status line. Skips with
 // a message when ../shared is absent.
 #include "app/core/appcontext.h"
-#include "app/core/inferenceworker.h"
-#include "app/core/modelimport.h"
-#include "app/core/settings.h"
-#include "app/gui/translateview.h"
+#include "app/core/inference/inferenceworker.h"
+#include "app/core/models/modelimport.h"
+#include "app/core/settings/settings.h"
+#include "app/gui/views/translateview.h"
 #include "testutil.h"
 
 #include <nlohmann/json.hpp>

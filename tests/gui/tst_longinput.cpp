@@ -2,11 +2,11 @@
 // (resources/models/transformer-general-en-es): the GUI thread never works more than 100 ms
 // without returning to the event loop while it is translated, shown, compared and shown again
 // (issue #18: comparing such a paste froze the window for about a minute).
-#include "app/core/inferenceworker.h"
-#include "app/gui/compareview.h"
-#include "app/gui/heatmapwidget.h"
+#include "app/core/inference/inferenceworker.h"
+#include "app/gui/views/compareview.h"
+#include "app/gui/widgets/heatmapwidget.h"
 #include "app/gui/mainwindow.h"
-#include "app/gui/translateview.h"
+#include "app/gui/views/translateview.h"
 
 #include "stallmeter.h"
 #include "testutil.h"

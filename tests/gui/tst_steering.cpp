@@ -5,11 +5,11 @@
 // again with the translation up to that word and the candidate forced, and "Back to the
 // original" returns to the first translation.
 #include "app/core/appcontext.h"
-#include "app/core/inferenceworker.h"
-#include "app/gui/beamtreewidget.h"
-#include "app/gui/compareview.h"
-#include "app/gui/probabilitychart.h"
-#include "app/gui/translateview.h"
+#include "app/core/inference/inferenceworker.h"
+#include "app/gui/widgets/beamtreewidget.h"
+#include "app/gui/views/compareview.h"
+#include "app/gui/widgets/probabilitychart.h"
+#include "app/gui/views/translateview.h"
 #include "traceutil.h"
 
 #include <QPlainTextEdit>

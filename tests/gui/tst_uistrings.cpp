@@ -6,12 +6,12 @@
 // An English word outside a short allow-list (names of models, formats and measures) fails.
 #include "app/core/appcontext.h"
 #include "app/core/evaluation/testsets.h"
-#include "app/core/inferenceworker.h"
-#include "app/gui/compareview.h"
-#include "app/gui/decodingpanel.h"
-#include "app/gui/documentsview.h"
+#include "app/core/inference/inferenceworker.h"
+#include "app/gui/views/compareview.h"
+#include "app/gui/widgets/decodingpanel.h"
+#include "app/gui/views/documentsview.h"
 #include "app/gui/mainwindow.h"
-#include "app/gui/translateview.h"
+#include "app/gui/views/translateview.h"
 
 #include "testutil.h"
 

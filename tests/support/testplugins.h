@@ -2,7 +2,7 @@
 // (QPluginLoader via PluginRegistry), for the tests that check a plugin end to end.
 #pragma once
 
-#include "app/core/pluginregistry.h"
+#include "app/core/models/pluginregistry.h"
 #include "engine/package.h"
 #include "engine/translation/translationmodel.h"
 

@@ -1,7 +1,7 @@
 // Helpers shared by the Qt Test executables.
 #pragma once
 
-#include "app/core/settingsfile.h"
+#include "app/core/settings/settingsfile.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -70,7 +70,7 @@ inline std::pair<int, int> germanAndEnglishWords(const QString &text)
             englishWords(text)};
 }
 
-// The app's settings (QSettings, app/core/settingsfile.h) in `settingsDir` and its data (AppDataLocation: the
+// The app's settings (QSettings, app/core/settings/settingsfile.h) in `settingsDir` and its data (AppDataLocation: the
 // history) in `dataDir`, under the organization GlosaTest: a test never reads or writes the
 // user's own.
 inline void isolateAppState(const QString &settingsDir, const QString &dataDir,

@@ -4,7 +4,7 @@
 
 #include "app/core/appcontext.h"
 #include "app/gui/mainwindow.h"
-#include "app/gui/translateview.h"
+#include "app/gui/views/translateview.h"
 
 #include <QSignalSpy>
 #include <QTabWidget>

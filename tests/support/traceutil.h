@@ -1,7 +1,7 @@
 // Helpers on the Compare view's search traces, for the GUI tests that steer the search.
 #pragma once
 
-#include "app/core/inferenceresult.h"
+#include "app/core/inference/inferenceresult.h"
 
 #include <QSet>
 

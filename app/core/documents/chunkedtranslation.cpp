@@ -4,7 +4,7 @@
 #include "app/core/documents/formats.h"
 #include "app/core/documents/textencoding.h"
 #include "app/core/limits.h"
-#include "app/core/savefile.h"
+#include "app/core/platform/savefile.h"
 
 #include <QElapsedTimer>
 #include <QFileDevice>

@@ -5,7 +5,7 @@
 //
 // Basic usage:
 //     ChunkedTranslation source(path, chunkBytes);  // DocumentError: cannot be read
-//     SaveFile file(out);                           // app/core/savefile.h
+//     SaveFile file(out);                           // app/core/platform/savefile.h
 //     file.open(QIODevice::WriteOnly);
 //     ChunkWriter writer(file, /*plainText=*/false);
 //     std::atomic<bool> cancelled = false;          // set from anywhere to stop

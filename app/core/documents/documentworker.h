@@ -24,7 +24,7 @@
 #pragma once
 
 #include "app/core/documents/layout.h"
-#include "app/core/modelcatalog.h"
+#include "app/core/models/modelcatalog.h"
 
 #include <QList>
 #include <QMap>

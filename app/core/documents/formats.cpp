@@ -3,7 +3,7 @@
 #include "app/core/documents/formats/entrypoints.h"
 #include "app/core/documents/textencoding.h"
 #include "app/core/limits.h"
-#include "app/core/savefile.h"
+#include "app/core/platform/savefile.h"
 
 #include <QFile>
 #include <QFileInfo>

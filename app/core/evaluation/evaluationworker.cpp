@@ -1,7 +1,7 @@
 #include "app/core/evaluation/evaluationworker.h"
 
-#include "app/core/handoff.h"
-#include "app/core/pluginregistry.h"
+#include "app/core/platform/handoff.h"
+#include "app/core/models/pluginregistry.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
 

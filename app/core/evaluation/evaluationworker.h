@@ -10,7 +10,7 @@
 //     });
 #pragma once
 
-#include "app/core/modelcatalog.h"
+#include "app/core/models/modelcatalog.h"
 #include "engine/evaluation/evaluation.h"
 #include "engine/package.h"
 

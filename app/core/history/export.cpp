@@ -1,7 +1,7 @@
 #include "app/core/history/export.h"
 
 #include "app/core/history/store.h"
-#include "app/core/savefile.h"
+#include "app/core/platform/savefile.h"
 
 #include <QFileDevice>
 #include <QIODevice>

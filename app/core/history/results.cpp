@@ -1,8 +1,8 @@
 #include "app/core/history/results.h"
 
 #include "app/core/documents/document.h"
-#include "app/core/imageloader.h"
-#include "app/core/decodingmaps.h"
+#include "app/core/inference/imageloader.h"
+#include "app/core/settings/decodingmaps.h"
 #include "engine/decoding/coverage.h"
 #include "engine/decoding/decodingfields.h"
 #include "engine/text/protectedspans.h"

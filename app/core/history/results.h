@@ -21,8 +21,8 @@
 #pragma once
 
 #include "app/core/history/entry.h"
-#include "app/core/inferenceresult.h"
-#include "app/core/modelcatalog.h"
+#include "app/core/inference/inferenceresult.h"
+#include "app/core/models/modelcatalog.h"
 #include "engine/evaluation/evaluation.h"
 
 #include <QJsonObject>

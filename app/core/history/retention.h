@@ -3,7 +3,7 @@
 #pragma once
 
 #include "app/core/history/entry.h"
-#include "app/core/settings.h"
+#include "app/core/settings/settings.h"
 
 namespace glosa {
 

@@ -4,7 +4,7 @@
 // PDF is written as instead is the PDF row of the format table (formats.cpp).
 #include "app/core/documents/formats/entrypoints.h"
 #include "app/core/documents/formats/pdftext.h"
-#include "app/core/executabledir.h"
+#include "app/core/platform/executabledir.h"
 #include "app/core/limits.h"
 
 #include <QElapsedTimer>

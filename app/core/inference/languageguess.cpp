@@ -1,0 +1,82 @@
+#include "app/core/inference/languageguess.h"
+
+#include "app/core/evaluation/testsets.h"
+
+#include <cmath>
+
+namespace glosa {
+
+QStringList letterTrigrams(const QString &text)
+{
+    QString normalized(1, QLatin1Char(' '));
+    normalized.reserve(text.size() + 2);
+    for (const QChar c : text.toLower()) {
+        if (c.isLetter())
+            normalized += c;
+        else if (!normalized.endsWith(QLatin1Char(' ')))
+            normalized += QLatin1Char(' ');
+    }
+    if (!normalized.endsWith(QLatin1Char(' ')))
+        normalized += QLatin1Char(' ');
+    QStringList trigrams;
+    for (qsizetype i = 0; i + 3 <= normalized.size(); ++i) {
+        const QString t = normalized.mid(i, 3);
+        if (t.at(1) != QLatin1Char(' ')) // " a " is a one-letter word, kept; "a  " cannot occur
+            trigrams << t;
+    }
+    return trigrams;
+}
+
+const LanguageGuess &LanguageGuess::bundled()
+{
+    static const LanguageGuess guess = [] {
+        LanguageGuess g;
+        const QHash<QString, QStringList> samples = bundledSentencesByLanguage();
+        for (auto it = samples.begin(); it != samples.end(); ++it)
+            g.addProfile(it.key(), it.value());
+        return g;
+    }();
+    return guess;
+}
+
+void LanguageGuess::addProfile(const QString &language, const QStringList &texts)
+{
+    Profile &profile = m_profiles[language];
+    for (const QString &text : texts)
+        for (const QString &t : letterTrigrams(text)) {
+            ++profile.counts[t];
+            ++profile.total;
+            m_vocabulary.insert(t, true);
+        }
+}
+
+QString LanguageGuess::guess(const QString &text) const
+{
+    // Long texts: the first few thousand trigrams say as much as all of them.
+    const QStringList trigrams = letterTrigrams(text.left(4000));
+    if (trigrams.size() < kMinTrigrams || m_profiles.size() < 2)
+        return QString();
+    // Add-half smoothing over the union of the profiles' trigrams (+1 for any unseen one).
+    const double vocabulary = double(m_vocabulary.size() + 1);
+    QString best;
+    double bestScore = -INFINITY, secondScore = -INFINITY;
+    for (auto it = m_profiles.begin(); it != m_profiles.end(); ++it) {
+        const Profile &p = it.value();
+        const double denominator = std::log(double(p.total) + 0.5 * vocabulary);
+        double score = 0;
+        for (const QString &t : trigrams)
+            score += std::log(p.counts.value(t) + 0.5) - denominator;
+        if (score > bestScore) {
+            secondScore = bestScore;
+            bestScore = score;
+            best = it.key();
+        } else if (score > secondScore) {
+            secondScore = score;
+        }
+    }
+    if ((bestScore - secondScore) / double(trigrams.size()) < kMinMarginPerTrigram)
+        return QString();
+    return best;
+}
+
+} // namespace glosa

@@ -1,0 +1,578 @@
+#include "app/core/models/modelcatalog.h"
+
+#include "app/core/platform/executabledir.h"
+#include "app/core/models/pluginregistry.h"
+#include "app/core/platform/savefile.h"
+#include "engine/decoding/decodingfields.h"
+#include "engine/package.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonParseError>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+
+#include <cerrno>
+#include <cstring>
+#include <exception>
+
+#include <sys/stat.h>
+
+namespace glosa {
+
+engine::DecodingOptions ModelInfo::decodingDefaults() const
+{
+    const QJsonValue decoding = manifest.value(QLatin1String("decoding"));
+    if (!decoding.isObject())
+        return {};
+    try {
+        const QByteArray text = QJsonDocument(decoding.toObject()).toJson(QJsonDocument::Compact);
+        return engine::decodingOptionsFromJson(nlohmann::json::parse(text.toStdString()));
+    } catch (const std::exception &) {
+        return {};
+    }
+}
+
+namespace {
+
+const QString kManifest = QStringLiteral("model.json");
+
+// True when `path` is `root` or lies under it (both canonical).
+bool isInside(const QString &path, const QString &root)
+{
+    if (path.isEmpty() || root.isEmpty())
+        return false;
+    return path == root || path.startsWith(root + QLatin1Char('/'));
+}
+
+// A binary is "in the build tree" when it lives under the build folder, which is the parent of
+// GLOSA_BUILD_PLUGIN_DIR. Such a binary uses the source tree's models so that a freshly exported
+// model shows up without an install step.
+bool runsFromBuildTree()
+{
+    const QString buildDir =
+        QFileInfo(QFileInfo(QStringLiteral(GLOSA_BUILD_PLUGIN_DIR)).absolutePath())
+            .canonicalFilePath();
+    const QString exeDir = QFileInfo(executableDir()).canonicalFilePath();
+    return isInside(exeDir, buildDir);
+}
+
+qint64 folderSize(const QString &folder)
+{
+    qint64 total = 0;
+    QDirIterator it(folder, QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        it.next();
+        total += it.fileInfo().size();
+    }
+    return total;
+}
+
+QString quoted(const QString &s)
+{
+    return QLatin1Char('"') + s + QLatin1Char('"');
+}
+
+// Checks the manifest keys that the catalog and the loader rely on, and fills `info`. Returns the
+// list of problems (empty when the manifest is usable). The engine re-checks everything when the
+// model is loaded; this is the cheap part that lets listings explain a broken package.
+QStringList readManifest(const QJsonObject &m, ModelInfo &info)
+{
+    QStringList problems;
+    auto requireString = [&](const char *key) -> QString {
+        const QJsonValue v = m.value(QLatin1String(key));
+        if (v.isUndefined())
+            problems << QStringLiteral("missing %1").arg(quoted(QLatin1String(key)));
+        else if (!v.isString() || v.toString().isEmpty())
+            problems
+                << QStringLiteral("%1 must be a non-empty string").arg(quoted(QLatin1String(key)));
+        return v.toString();
+    };
+    auto requireObject = [&](const char *key) -> QJsonObject {
+        const QJsonValue v = m.value(QLatin1String(key));
+        if (v.isUndefined())
+            problems << QStringLiteral("missing %1").arg(quoted(QLatin1String(key)));
+        else if (!v.isObject())
+            problems << QStringLiteral("%1 must be an object").arg(quoted(QLatin1String(key)));
+        return v.toObject();
+    };
+
+    const QJsonValue format = m.value(QLatin1String("format_version"));
+    if (format.isUndefined())
+        problems << QStringLiteral("missing \"format_version\"");
+    else if (!format.isDouble() || format.toDouble() != 1.0)
+        problems << QStringLiteral("\"format_version\" is %1, expected 1")
+                        .arg(format.isDouble() ? QString::number(format.toDouble())
+                                               : QStringLiteral("not a number"));
+
+    info.id = requireString("id");
+    // The id becomes a folder name on import and appears on command lines.
+    static const QRegularExpression idPattern(QStringLiteral("^[A-Za-z0-9_-][A-Za-z0-9._-]*$"));
+    if (!info.id.isEmpty() && !idPattern.match(info.id).hasMatch())
+        problems << QStringLiteral("\"id\" %1 may contain only letters, digits, '.', '_' and '-' "
+                                   "and must not start with '.'")
+                        .arg(quoted(info.id));
+    info.name = requireString("name");
+    info.version = m.value(QLatin1String("version")).toString();
+    info.task = requireString("task");
+    if (!info.task.isEmpty() && !engine::taskFromName(info.task.toStdString()))
+        problems << QStringLiteral("\"task\" is %1, expected %2 or %3")
+                        .arg(quoted(info.task), quoted(taskKey(engine::Task::Translation)),
+                             quoted(taskKey(engine::Task::Captioning)));
+    info.architecture = requireString("architecture");
+    info.plugin = requireString("plugin");
+
+    const QJsonObject languages = requireObject("languages");
+    info.sourceLanguage = languages.value(QLatin1String("source")).toString();
+    info.targetLanguage = languages.value(QLatin1String("target")).toString();
+    if (m.value(QLatin1String("languages")).isObject()) {
+        if (info.targetLanguage.isEmpty())
+            problems << QStringLiteral("missing \"languages.target\"");
+        // A captioning model reads an image, so only a translation model needs a source.
+        if (info.sourceLanguage.isEmpty() && info.is(engine::Task::Translation))
+            problems << QStringLiteral("missing \"languages.source\"");
+    }
+
+    requireObject("hyperparameters");
+    // A file of the package: present, a regular file, and inside the folder after symlinks (as
+    // the engine's loader requires; "models --all" listed such packages as "ok").
+    const QString folder = QFileInfo(info.folder).canonicalFilePath();
+    auto checkFile = [&](const QString &what, const QString &file) {
+        const QFileInfo found(QDir(info.folder).filePath(file));
+        if (!found.exists())
+            problems << QStringLiteral("%1 %2 not found").arg(what, quoted(file));
+        else if (const QString kind = nonRegularFileKind(found.filePath()); !kind.isEmpty())
+            problems << QStringLiteral("%1 %2 is %3 (%4), not a file")
+                            .arg(what, quoted(file), kind, found.canonicalFilePath());
+        else if (!isInside(found.canonicalFilePath(), folder))
+            problems << QStringLiteral("%1 %2 is a link to %3, outside the package folder")
+                            .arg(what, quoted(file), found.canonicalFilePath());
+    };
+    const QJsonObject tokenizer = requireObject("tokenizer");
+    for (const char *side : {"source", "target"}) {
+        const QString file = tokenizer.value(QLatin1String(side)).toString();
+        if (!file.isEmpty())
+            checkFile(QStringLiteral("tokenizer file"), file);
+    }
+    const QString weights = requireString("weights");
+    if (!weights.isEmpty())
+        checkFile(QStringLiteral("weights file"), weights);
+
+    const QJsonObject training = requireObject("training");
+    if (m.value(QLatin1String("training")).isObject()) {
+        const QJsonValue data = training.value(QLatin1String("data"));
+        if (!data.isArray())
+            problems << QStringLiteral("\"training.data\" must be an array");
+        const QJsonArray sets = data.toArray();
+        for (qsizetype i = 0; i < sets.size(); ++i) {
+            const QJsonObject set = sets.at(i).toObject();
+            for (const char *key : {"licence", "attribution"})
+                if (!set.value(QLatin1String(key)).isString())
+                    problems << QStringLiteral("\"training.data[%1]\" lacks %2")
+                                    .arg(i)
+                                    .arg(quoted(QLatin1String(key)));
+        }
+    }
+    info.licence = requireString("licence");
+
+    const QJsonValue scores = m.value(QLatin1String("scores"));
+    if (!scores.isUndefined() && !scores.isObject())
+        problems << QStringLiteral("\"scores\" must be an object");
+    info.scores = scores.toObject();
+    const QJsonValue isDefault = m.value(QLatin1String("default"));
+    if (!isDefault.isUndefined() && !isDefault.isBool())
+        problems << QStringLiteral("\"default\" must be true or false");
+    info.isDefault = isDefault.toBool();
+    return problems;
+}
+
+// Copies the regular files under `from` into `to` (which exists), keeping subfolders.
+bool copyTree(const QString &from, const QString &to, QString *error)
+{
+    const QDir source(from);
+    QDirIterator it(from, QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString file = it.next();
+        const QString relative = source.relativeFilePath(file);
+        const QString target = QDir(to).filePath(relative);
+        if (!QDir().mkpath(QFileInfo(target).absolutePath())) {
+            *error =
+                QStringLiteral("cannot create folder %1").arg(QFileInfo(target).absolutePath());
+            return false;
+        }
+        // Every block checked and synced (SaveFile): QFile::copy on a full disk can leave a
+        // short copy behind without a word.
+        QFile in(file);
+        SaveFile out(target);
+        if (!in.open(QIODevice::ReadOnly) || !out.open(QIODevice::WriteOnly)) {
+            *error = QStringLiteral("cannot copy %1 to %2: %3")
+                         .arg(file, target, in.isOpen() ? out.errorString() : in.errorString());
+            return false;
+        }
+        while (!in.atEnd() && !out.hasFailed()) {
+            const QByteArray block = in.read(1 << 20);
+            if (block.isEmpty())
+                break;
+            out.write(block);
+        }
+        if (in.error() != QFileDevice::NoError || !out.commit()) {
+            *error =
+                QStringLiteral("cannot copy %1 to %2: %3")
+                    .arg(file, target,
+                         in.error() != QFileDevice::NoError ? in.errorString() : out.errorString());
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+QStringList ModelCatalog::defaultSearchPaths()
+{
+    QStringList candidates =
+        qEnvironmentVariable("GLOSA_MODEL_PATH").split(QDir::listSeparator(), Qt::SkipEmptyParts);
+    candidates << userModelsDir();
+    if (runsFromBuildTree()) {
+        candidates << QStringLiteral(GLOSA_SOURCE_MODELS_DIR);
+    } else {
+        // Relative to the binary first, so that an installed tree works wherever it is moved.
+        if (!executableDir().isEmpty())
+            candidates << executableDir() +
+                              QStringLiteral("/../" GLOSA_INSTALL_DATA_RELDIR "/models");
+        candidates << QStringLiteral(GLOSA_INSTALL_DATA_DIR "/models");
+    }
+    QStringList out;
+    QStringList seen;
+    for (const QString &candidate : candidates) {
+        const QFileInfo info(candidate);
+        if (!info.isDir() || seen.contains(info.canonicalFilePath()))
+            continue;
+        seen << info.canonicalFilePath();
+        out << QDir::cleanPath(info.absoluteFilePath());
+    }
+    return out;
+}
+
+QString shownModelName(const QString &idOrFolder)
+{
+    return idOrFolder.size() > 200
+               ? idOrFolder.left(100) + QStringLiteral("… (%1 characters)").arg(idOrFolder.size())
+               : idOrFolder;
+}
+
+QString ModelCatalog::userModelsDir()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+           QStringLiteral("/models");
+}
+
+ModelInfo ModelCatalog::readPackage(const QString &folder)
+{
+    ModelInfo info;
+    info.folder = QDir::cleanPath(QFileInfo(folder).absoluteFilePath());
+    if (!QFileInfo(info.folder).isDir()) {
+        // The system's reason: a name over 255 bytes is "File name too long", not missing.
+        struct stat status{};
+        const int error = ::stat(QFile::encodeName(info.folder).constData(), &status) == 0
+                              ? ENOTDIR
+                              : errno;
+        info.error = error == ENOENT ? QStringLiteral("folder does not exist")
+                     : error == ENOTDIR
+                         ? QStringLiteral("not a folder")
+                         : QString::fromLocal8Bit(std::strerror(error));
+        return info;
+    }
+    info.sizeOnDisk = folderSize(info.folder);
+
+    QFile file(QDir(info.folder).filePath(kManifest));
+    if (!file.exists()) {
+        info.error = QStringLiteral("no model.json in the folder");
+        return info;
+    }
+    if (!file.open(QIODevice::ReadOnly)) {
+        info.error = QStringLiteral("model.json: cannot read: %1").arg(file.errorString());
+        return info;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        info.error = QStringLiteral("model.json: invalid JSON at byte %1: %2")
+                         .arg(parseError.offset)
+                         .arg(parseError.errorString());
+        return info;
+    }
+    if (!document.isObject()) {
+        info.error = QStringLiteral("model.json: the top level must be a JSON object");
+        return info;
+    }
+    info.manifest = document.object();
+    const QStringList problems = readManifest(info.manifest, info);
+    if (!problems.isEmpty())
+        info.error = QStringLiteral("model.json: ") + problems.join(QStringLiteral("; "));
+    return info;
+}
+
+namespace {
+QString userDefaultsFile()
+{
+    return QDir(ModelCatalog::userModelsDir()).filePath(QStringLiteral("defaults.json"));
+}
+
+QString directionKey(const QString &task, const QString &source, const QString &target)
+{
+    return task + QLatin1Char(' ') + source + QLatin1Char(' ') + target;
+}
+} // namespace
+
+bool ModelCatalog::setUserDefault(const ModelInfo &info, QString *error)
+{
+    QFile in(userDefaultsFile());
+    QJsonObject defaults;
+    if (in.open(QIODevice::ReadOnly) && in.size() < (1 << 20))
+        defaults = QJsonDocument::fromJson(in.readAll()).object();
+    in.close();
+    defaults[directionKey(info.task, info.sourceLanguage, info.targetLanguage)] = info.id;
+    QDir().mkpath(userModelsDir());
+    // SaveFile, not QSaveFile: on a full disk QSaveFile renamed an empty file over the choices
+    // (savefile.h says why).
+    return saveFile(userDefaultsFile(), QJsonDocument(defaults).toJson(), error);
+}
+
+void ModelCatalog::scan(const QStringList &folders)
+{
+    m_searchPaths = folders;
+    m_models.clear();
+    m_userDefaults = {};
+    {
+        QFile defaults(userDefaultsFile());
+        // A damaged file is no choice: the packages' own defaults apply.
+        if (defaults.open(QIODevice::ReadOnly) && defaults.size() < (1 << 20))
+            m_userDefaults = QJsonDocument::fromJson(defaults.readAll()).object();
+    }
+    QStringList seenFolders; // canonical, so that a package reached twice is listed once
+    auto add = [&](const QString &packageFolder, const QString &searchPath) {
+        const QString canonical = QFileInfo(packageFolder).canonicalFilePath();
+        if (seenFolders.contains(canonical))
+            return;
+        seenFolders << canonical;
+        ModelInfo info = readPackage(packageFolder);
+        info.searchPath = QDir::cleanPath(QFileInfo(searchPath).absoluteFilePath());
+        if (!info.id.isEmpty() && info.isValid()) {
+            for (const ModelInfo &earlier : std::as_const(m_models)) {
+                if (earlier.isValid() && earlier.shadowedBy.isEmpty() && earlier.id == info.id) {
+                    info.shadowedBy = earlier.folder;
+                    break;
+                }
+            }
+        }
+        m_models.append(info);
+    };
+
+    for (const QString &folder : folders) {
+        const QDir dir(folder);
+        if (!dir.exists())
+            continue;
+        if (dir.exists(kManifest)) {
+            add(dir.absolutePath(), folder);
+            continue;
+        }
+        // Hidden folders are skipped: importModel() copies into ".import-*" before renaming.
+        const QFileInfoList subfolders =
+            dir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+        for (const QFileInfo &sub : subfolders)
+            add(sub.absoluteFilePath(), folder);
+    }
+}
+
+QList<ModelInfo> ModelCatalog::availableModels() const
+{
+    QList<ModelInfo> out;
+    for (const ModelInfo &info : m_models)
+        if (info.isValid() && info.shadowedBy.isEmpty())
+            out << info;
+    return out;
+}
+
+std::optional<ModelInfo> ModelCatalog::find(const QString &idOrFolder) const
+{
+    if (idOrFolder.isEmpty())
+        return std::nullopt;
+    const ModelInfo *broken = nullptr;
+    for (const ModelInfo &info : m_models) {
+        if (info.id != idOrFolder)
+            continue;
+        if (info.isValid() && info.shadowedBy.isEmpty())
+            return info;
+        if (!broken && !info.isValid())
+            broken = &info;
+    }
+    if (broken)
+        return *broken;
+
+    const QFileInfo folder(idOrFolder);
+    if (!folder.isDir())
+        return std::nullopt;
+    // A listed folder keeps what the scan learnt about it (search path, shadowing).
+    const QString canonical = folder.canonicalFilePath();
+    for (const ModelInfo &info : m_models)
+        if (QFileInfo(info.folder).canonicalFilePath() == canonical)
+            return info;
+    return readPackage(idOrFolder);
+}
+
+std::optional<ModelInfo> ModelCatalog::defaultModel(const QString &task,
+                                                    const QString &sourceLanguage,
+                                                    const QString &targetLanguage) const
+{
+    for (auto it = m_userDefaults.begin(); it != m_userDefaults.end(); ++it) {
+        const QStringList key = it.key().split(QLatin1Char(' '));
+        if (key.size() != 3 || key[0] != task ||
+            (!sourceLanguage.isEmpty() && key[1] != sourceLanguage) ||
+            (!targetLanguage.isEmpty() && key[2] != targetLanguage))
+            continue;
+        for (const ModelInfo &info : availableModels())
+            if (info.id == it.value().toString() && info.task == task &&
+                info.sourceLanguage == key[1] && info.targetLanguage == key[2])
+                return info;
+    }
+    std::optional<ModelInfo> first;
+    for (const ModelInfo &info : availableModels()) {
+        if (info.task != task ||
+            (!sourceLanguage.isEmpty() && info.sourceLanguage != sourceLanguage) ||
+            (!targetLanguage.isEmpty() && info.targetLanguage != targetLanguage))
+            continue;
+        if (info.isDefault)
+            return info;
+        if (!first)
+            first = info;
+    }
+    return first;
+}
+
+std::optional<ModelInfo> ModelCatalog::defaultTranslationModel(const QStringList &languages) const
+{
+    const QString translation = taskKey(engine::Task::Translation);
+    for (const QString &language : languages + QStringList{QStringLiteral("en")}) {
+        const QString base = QString(language)
+                                 .replace(QLatin1Char('_'), QLatin1Char('-'))
+                                 .section(QLatin1Char('-'), 0, 0);
+        // From the user's language, else into it: a German user with only an en→de model
+        // gets that one, not English → Spanish.
+        if (auto info = defaultModel(translation, base))
+            return info;
+        if (auto info = defaultModel(translation, QString(), base))
+            return info;
+    }
+    return defaultModel(translation);
+}
+
+std::shared_ptr<engine::Model> ModelCatalog::load(const ModelInfo &info,
+                                                  const PluginRegistry &plugins,
+                                                  QString *errorMessage,
+                                                  engine::ComputeType computeType)
+{
+    auto fail = [&](const QString &why) -> std::shared_ptr<engine::Model> {
+        if (errorMessage)
+            *errorMessage = QStringLiteral("cannot load model %1: %2").arg(info.folder, why);
+        return nullptr;
+    };
+    if (!info.isValid())
+        return fail(info.error);
+
+    const PluginRecord *record = plugins.recordForArchitecture(info.architecture);
+    if (!record) {
+        // Say why: a plugin that would have handled it but was rejected is the usual story.
+        QStringList notes;
+        for (const PluginRecord &r : plugins.records())
+            if (!r.isLoaded() && r.architectures.contains(info.architecture))
+                notes << QStringLiteral("%1 was rejected: %2").arg(r.fileName, r.reason);
+        QString why = QStringLiteral("no plugin for architecture %1 (model.json names plugin %2)")
+                          .arg(quoted(info.architecture), quoted(info.plugin));
+        if (!notes.isEmpty())
+            why += QStringLiteral("; ") + notes.join(QStringLiteral("; "));
+        else
+            why += QStringLiteral("; plugin folders searched: %1")
+                       .arg(plugins.searchPaths().isEmpty()
+                                ? QStringLiteral("none")
+                                : plugins.searchPaths().join(QStringLiteral(", ")));
+        return fail(why);
+    }
+
+    std::shared_ptr<engine::Model> model;
+    try {
+        const engine::ModelPackage package =
+            engine::ModelPackage::load(info.folder.toStdString(), computeType);
+        model = record->plugin->load(package);
+    } catch (const std::exception &e) {
+        return fail(QString::fromStdString(e.what()));
+    } catch (...) {
+        return fail(QStringLiteral("plugin %1 threw an unknown exception").arg(record->fileName));
+    }
+    if (!model)
+        return fail(QStringLiteral("plugin %1 returned no model").arg(record->fileName));
+    const engine::Task expected = info.is(engine::Task::Captioning)
+                                      ? engine::Task::Captioning
+                                      : engine::Task::Translation;
+    if (model->task() != expected)
+        return fail(QStringLiteral("plugin %1 built a model for another task than %2")
+                        .arg(record->fileName, quoted(info.task)));
+    return model;
+}
+
+std::optional<ModelInfo> ModelCatalog::importModel(const QString &folder,
+                                                   const QString &destinationRoot,
+                                                   QString *errorMessage)
+{
+    const ModelInfo info = readPackage(folder);
+    auto fail = [&](const QString &why) -> std::optional<ModelInfo> {
+        if (errorMessage)
+            *errorMessage = QStringLiteral("cannot import model %1: %2").arg(info.folder, why);
+        return std::nullopt;
+    };
+    if (!info.isValid())
+        return fail(info.error);
+    try {
+        engine::ModelPackage::load(info.folder.toStdString());
+    } catch (const std::exception &e) {
+        return fail(QString::fromStdString(e.what()));
+    }
+
+    // An empty root would resolve against the current folder: never what the caller meant.
+    if (destinationRoot.isEmpty())
+        return fail(QStringLiteral("no destination folder given"));
+    if (!QDir().mkpath(destinationRoot))
+        return fail(QStringLiteral("cannot create folder %1").arg(destinationRoot));
+    const QString root = QFileInfo(destinationRoot).canonicalFilePath();
+    if (isInside(root, QFileInfo(info.folder).canonicalFilePath()))
+        return fail(QStringLiteral("the destination %1 lies inside the package").arg(root));
+    const QString destination = QDir(root).filePath(info.id);
+    if (QFileInfo::exists(destination))
+        return fail(QStringLiteral("%1 already exists (a model with id %2 is installed there)")
+                        .arg(destination, quoted(info.id)));
+
+    QTemporaryDir staging(QDir(root).filePath(QStringLiteral(".import-XXXXXX")));
+    if (!staging.isValid())
+        return fail(QStringLiteral("cannot create a staging folder in %1: %2")
+                        .arg(root, staging.errorString()));
+    QString copyError;
+    if (!copyTree(info.folder, staging.path(), &copyError))
+        return fail(copyError);
+    if (!QDir().rename(staging.path(), destination))
+        return fail(QStringLiteral("cannot rename %1 to %2").arg(staging.path(), destination));
+
+    ModelInfo imported = readPackage(destination);
+    imported.searchPath = root;
+    return imported;
+}
+
+} // namespace glosa

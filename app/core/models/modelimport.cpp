@@ -1,0 +1,84 @@
+#include "app/core/models/modelimport.h"
+
+#include "app/core/models/modelcatalog.h"
+#include "engine/import/marianimport.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+namespace glosa {
+
+bool isHuggingFaceFolder(const QString &folder)
+{
+    const QDir dir(folder);
+    return !QFileInfo::exists(dir.filePath(QStringLiteral("model.json"))) &&
+           QFileInfo::exists(dir.filePath(QStringLiteral("config.json")));
+}
+
+ModelImportResult importModelFolder(const ModelImportRequest &request,
+                                    const std::function<void(double)> &progress,
+                                    const std::function<bool()> &cancelled)
+{
+    ModelImportResult result;
+    const QString root =
+        request.destinationRoot.isEmpty() ? ModelCatalog::userModelsDir() : request.destinationRoot;
+    if (!isHuggingFaceFolder(request.folder)) {
+        const auto imported = ModelCatalog::importModel(request.folder, root, &result.error);
+        if (imported) {
+            result.id = imported->id;
+            result.folder = imported->folder;
+        }
+        return result;
+    }
+    engine::MarianImportOptions options;
+    options.int8 = !request.float32;
+    options.id = request.id.toStdString();
+    options.sourceLanguage = request.sourceLanguage.toStdString();
+    options.targetLanguage = request.targetLanguage.toStdString();
+    options.progress = progress;
+    options.cancelled = cancelled;
+    try {
+        const engine::MarianImport done =
+            engine::importMarian(request.folder.toStdString(), root.toStdString(), options);
+        result.id = QString::fromStdString(done.id);
+        result.folder = QString::fromStdString(done.folder);
+    } catch (const std::exception &error) {
+        result.error = QStringLiteral("cannot import %1: %2")
+                           .arg(request.folder, QString::fromStdString(error.what()));
+    }
+    return result;
+}
+
+bool removeImportedModel(const QString &id, QString *removedFolder, QString *error)
+{
+    ModelCatalog catalog;
+    catalog.scan();
+    const QString root = QFileInfo(ModelCatalog::userModelsDir()).canonicalFilePath();
+    const auto imported = [&](const ModelInfo &info) {
+        return !root.isEmpty() && QFileInfo(info.folder).canonicalPath() == root;
+    };
+    const ModelInfo *found = nullptr;
+    for (const ModelInfo &info : catalog.models())
+        if (info.id == id && (!found || imported(info)))
+            found = &info;
+    if (!found) {
+        *error = QStringLiteral("no model with id '%1'").arg(shownModelName(id));
+        return false;
+    }
+    if (!imported(*found)) {
+        *error = QStringLiteral("'%1' in %2 is not an imported model (only those in %3 can be "
+                                "removed)")
+                     .arg(id, found->folder, ModelCatalog::userModelsDir());
+        return false;
+    }
+    const QString trash = QDir(root).filePath(QStringLiteral(".remove-") + id);
+    QDir(trash).removeRecursively();
+    if (!QDir().rename(found->folder, trash) || !QDir(trash).removeRecursively()) {
+        *error = QStringLiteral("cannot remove %1").arg(found->folder);
+        return false;
+    }
+    *removedFolder = found->folder;
+    return true;
+}
+
+} // namespace glosa

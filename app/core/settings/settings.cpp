@@ -1,0 +1,36 @@
+#include "app/core/settings/settings.h"
+
+namespace glosa {
+
+std::unique_ptr<QSettings> openSettings()
+{
+    return std::make_unique<QSettings>();
+}
+
+Setting<QString> settings::directionModel(const QString &source, const QString &target)
+{
+    return Setting<QString>(QStringLiteral("models/direction/") + source + QLatin1Char('-') +
+                            target);
+}
+
+engine::ComputeType computeTypeFromSettings()
+{
+    const QString name = settings::computeType.value();
+    try {
+        return name.isEmpty() ? engine::ComputeType::Auto
+                              : engine::parseComputeType(name.toStdString());
+    } catch (const std::invalid_argument &) {
+        return engine::ComputeType::Auto; // a hand-edited settings file must not stop the app
+    }
+}
+
+std::vector<std::string> keptTermsFromSettings()
+{
+    std::vector<std::string> terms;
+    for (const QString &term : settings::keepTerms.value())
+        if (!term.trimmed().isEmpty())
+            terms.push_back(term.trimmed().toStdString());
+    return terms;
+}
+
+} // namespace glosa

@@ -1,0 +1,188 @@
+#include "app/gui/dialogs/modelsdialog.h"
+
+#include "app/core/models/modelcatalog.h"
+#include "app/core/models/pluginregistry.h"
+#include "app/gui/guiutil.h"
+
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace glosa {
+
+namespace {
+QString scoresText(const QJsonObject &scores)
+{
+    QStringList parts;
+    for (auto it = scores.begin(); it != scores.end(); ++it) {
+        const QJsonObject s = it.value().toObject();
+        QStringList metrics;
+        // Translation models report BLEU and chrF, the captioner BLEU-4; numbers in the UI's
+        // locale (21,4 in Spanish).
+        const std::pair<const char *, const char *> names[] = {
+            {"bleu", "BLEU"}, {"bleu4", "BLEU-4"}, {"chrf", "chrF"}};
+        for (const auto &[key, label] : names)
+            if (s.contains(QLatin1String(key)))
+                metrics << QStringLiteral("%1 %2").arg(
+                    QLatin1String(label),
+                    QLocale().toString(s.value(QLatin1String(key)).toDouble(), 'f', 1));
+        if (metrics.isEmpty())
+            continue;
+        parts << QStringLiteral("%1: %2").arg(it.key(), metrics.join(QStringLiteral(", ")));
+    }
+    return parts.join(QStringLiteral("\n"));
+}
+} // namespace
+
+ModelsDialog::ModelsDialog(const ModelCatalog &catalog, const PluginRegistry &plugins,
+                           QWidget *parent)
+    : QDialog(parent), m_catalog(catalog), m_plugins(plugins)
+{
+    setWindowTitle(tr("Models"));
+    resize(980, 480);
+    m_tabs = new QTabWidget(this);
+    m_models = new QTableWidget(this);
+    m_models->setObjectName(QStringLiteral("modelsTable"));
+    m_models->setColumnCount(9);
+    m_models->setHorizontalHeaderLabels({tr("Name"), tr("Languages"), tr("Architecture"),
+                                         tr("Scores"), tr("Size"), tr("Licence"), tr("Status"),
+                                         tr("Origin"), tr("Folder")});
+    m_models->setAccessibleName(tr("Installed models"));
+    m_pluginTable = new QTableWidget(this);
+    m_pluginTable->setColumnCount(4);
+    m_pluginTable->setHorizontalHeaderLabels(
+        {tr("Plugin"), tr("Architectures"), tr("Status"), tr("File")});
+    m_pluginTable->setAccessibleName(tr("Plugins"));
+    for (QTableWidget *table : {m_models, m_pluginTable}) {
+        table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+        table->setSelectionBehavior(QAbstractItemView::SelectRows);
+        table->verticalHeader()->hide();
+        table->horizontalHeader()->setStretchLastSection(true);
+        table->setWordWrap(true);
+        table->setAlternatingRowColors(true);
+    }
+    m_tabs->addTab(m_models, tr("Models"));
+    m_tabs->addTab(m_pluginTable, tr("Plugins"));
+    m_paths = new QLabel(this);
+    m_paths->setWordWrap(true);
+    m_paths->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_paths->setForegroundRole(QPalette::PlaceholderText);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    QPushButton *import = buttons->addButton(tr("Import model…"), QDialogButtonBox::ActionRole);
+    connect(import, &QPushButton::clicked, this, &ModelsDialog::importRequested);
+    m_remove = buttons->addButton(tr("Remove"), QDialogButtonBox::ActionRole);
+    m_remove->setEnabled(false);
+    m_default =
+        buttons->addButton(tr("Use as default for this direction"), QDialogButtonBox::ActionRole);
+    m_default->setEnabled(false);
+    connect(m_models, &QTableWidget::itemSelectionChanged, this, [this] {
+        const QTableWidgetItem *item = m_models->item(m_models->currentRow(), 0);
+        const bool selected = m_models->selectionModel()->hasSelection() && item;
+        m_remove->setEnabled(selected && item->data(Qt::UserRole + 1).toBool());
+        m_default->setEnabled(selected && item->data(Qt::UserRole + 2).toBool());
+    });
+    connect(m_default, &QPushButton::clicked, this, [this] {
+        if (const QTableWidgetItem *item = m_models->item(m_models->currentRow(), 0))
+            emit defaultRequested(item->data(Qt::UserRole).toString());
+    });
+    connect(m_remove, &QPushButton::clicked, this, [this] {
+        if (const QTableWidgetItem *item = m_models->item(m_models->currentRow(), 0))
+            emit removeRequested(item->data(Qt::UserRole).toString());
+    });
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_tabs, 1);
+    layout->addWidget(m_paths);
+    layout->addWidget(buttons);
+    fill();
+}
+
+void ModelsDialog::fill()
+{
+    const QList<ModelInfo> &models = m_catalog.models();
+    m_models->setRowCount(models.size());
+    const QString userRoot = QFileInfo(ModelCatalog::userModelsDir()).canonicalFilePath();
+    for (int r = 0; r < models.size(); ++r) {
+        const ModelInfo &m = models[r];
+        QString status;
+        if (!m.isValid())
+            status = tr("Broken: %1").arg(m.error);
+        else if (!m.shadowedBy.isEmpty())
+            status = tr("Hidden by %1").arg(QDir::toNativeSeparators(m.shadowedBy));
+        else if (!m_plugins.pluginForArchitecture(m.architecture))
+            status = tr("No plugin for “%1” is installed").arg(m.architecture);
+        else
+            status = tr("Ready");
+        const QString languages =
+            m.is(engine::Task::Captioning)
+                ? tr("Image → %1").arg(languageName(m.targetLanguage))
+                : QStringLiteral("%1 → %2").arg(languageName(m.sourceLanguage),
+                                               languageName(m.targetLanguage));
+        // Imported models live directly in the user's models folder and may be removed.
+        const bool imported =
+            !userRoot.isEmpty() && QFileInfo(m.folder).canonicalPath() == userRoot;
+        const QString importedFrom = m.manifest.value(QLatin1String("imported_from"))
+                                         .toObject()
+                                         .value(QLatin1String("folder"))
+                                         .toString();
+        const QString origin =
+            !imported ? tr("Bundled or on GLOSA_MODEL_PATH")
+            : importedFrom.isEmpty()
+                ? tr("Imported")
+                : tr("Imported from %1").arg(QDir::toNativeSeparators(importedFrom));
+        const QString marian = m.manifest.value(QLatin1String("imported_from"))
+                                   .toObject()
+                                   .value(QLatin1String("format"))
+                                   .toString();
+        const QStringList cells = {m.name.isEmpty() ? m.id : m.name,
+                                   languages,
+                                   marian.isEmpty() ? m.architecture
+                                                    : tr("%1 (MarianMT)").arg(m.architecture),
+                                   scoresText(m.scores),
+                                   formatBytes(m.sizeOnDisk),
+                                   m.licence,
+                                   status,
+                                   origin,
+                                   QDir::toNativeSeparators(m.folder)};
+        for (int c = 0; c < cells.size(); ++c) {
+            auto *item = new QTableWidgetItem(cells[c]);
+            item->setToolTip(cells[c]);
+            m_models->setItem(r, c, item);
+        }
+        m_models->item(r, 0)->setData(Qt::UserRole, m.id);
+        m_models->item(r, 0)->setData(Qt::UserRole + 1, imported && !m.id.isEmpty());
+        m_models->item(r, 0)->setData(Qt::UserRole + 2, m.isValid() && m.shadowedBy.isEmpty());
+    }
+    m_models->resizeColumnsToContents();
+    m_models->resizeRowsToContents();
+
+    const QList<PluginRecord> &records = m_plugins.records();
+    m_pluginTable->setRowCount(records.size());
+    for (int r = 0; r < records.size(); ++r) {
+        const PluginRecord &p = records[r];
+        const QStringList cells = {p.name, p.architectures.join(QStringLiteral(", ")),
+                                   p.isLoaded() ? tr("Loaded") : p.reason,
+                                   QDir::toNativeSeparators(p.fileName)};
+        for (int c = 0; c < cells.size(); ++c)
+            m_pluginTable->setItem(r, c, new QTableWidgetItem(cells[c]));
+    }
+    m_pluginTable->resizeColumnsToContents();
+    QStringList folders;
+    for (const QString &f : m_catalog.searchPaths())
+        folders << QDir::toNativeSeparators(f);
+    m_paths->setText(tr("Models are looked for in: %1")
+                         .arg(folders.isEmpty() ? tr("(no folder exists yet)")
+                                                : folders.join(QStringLiteral(" · "))));
+}
+
+} // namespace glosa
