@@ -1,8 +1,8 @@
 // glosa-cli models / translate end to end: the real binary (QProcess), the real plugin registry,
 // model catalog, package loader, Translator and search, on the toy word-table package
 // tests/data/toy-en-es through the toytranslator test plugin.
-#include "clirunner.h"
-#include "testutil.h"
+#include "tests/support/clirunner.h"
+#include "tests/support/testutil.h"
 
 #include "app/core/models/modelcatalog.h"
 #include "app/core/models/pluginregistry.h"

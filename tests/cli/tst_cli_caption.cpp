@@ -2,8 +2,8 @@
 // image loader, backbone and search, on the tiny random captioner of tests/data/parity (whose
 // PyTorch greedy caption is in its golden.json).
 #include "app/core/inference/translationrunner.h"
-#include "clirunner.h"
-#include "testutil.h"
+#include "tests/support/clirunner.h"
+#include "tests/support/testutil.h"
 
 #include <QCryptographicHash>
 #include <QFile>

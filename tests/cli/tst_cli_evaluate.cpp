@@ -2,7 +2,7 @@
 // (the table, the length buckets, the differences, --json), a user's TSV and aligned files, and
 // the messages for bad arguments and bad test sets; --save-history records the evaluation, which
 // `history list --kind evaluation` then lists.
-#include "clirunner.h"
+#include "tests/support/clirunner.h"
 
 #include <QFile>
 #include <QJsonArray>

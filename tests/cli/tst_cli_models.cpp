@@ -2,8 +2,8 @@
 // private models folder: the MarianMT fixture of ../shared imported, listed, translating,
 // chosen as the default for en→es, removed; what must be refused is refused with a message.
 // Skips with a message when ../shared is absent.
-#include "clirunner.h"
-#include "testutil.h"
+#include "tests/support/clirunner.h"
+#include "tests/support/testutil.h"
 
 #include <nlohmann/json.hpp>
 

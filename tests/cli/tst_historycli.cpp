@@ -1,6 +1,6 @@
 // glosa-cli history ... against a real database, through the real executable.
 #include "app/core/history/store.h"
-#include "clirunner.h"
+#include "tests/support/clirunner.h"
 
 #include <QJsonDocument>
 #include <QTemporaryDir>

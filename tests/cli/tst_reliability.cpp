@@ -18,12 +18,12 @@
 #include "app/core/models/modelcatalog.h"
 #include "app/core/platform/savefile.h"
 #include "app/core/settings/settingsfile.h"
-#include "clirunner.h"
+#include "tests/support/clirunner.h"
 #include "engine/package.h"
 #include "engine/packageerror.h"
-#include "historytestutil.h"
-#include "smalltmpfs.h"
-#include "testutil.h"
+#include "tests/support/historytestutil.h"
+#include "tests/support/smalltmpfs.h"
+#include "tests/support/testutil.h"
 
 #include <QBuffer>
 #include <QDir>

@@ -3,7 +3,7 @@
 // as it does translated whole, a cancel after a chunk keeps the rest byte for byte and a second
 // call goes on from there, and progress counts the whole file. Real files and the toy word-table
 // package (tests/data/toy-en-es: word by word, so a chunk translates as it does inside the whole).
-#include "testutil.h"
+#include "tests/support/testutil.h"
 
 #include "app/core/documents/chunkedtranslation.h"
 #include "app/core/documents/documenttranslator.h"

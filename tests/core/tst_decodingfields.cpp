@@ -3,7 +3,7 @@
 // checks every row's range; settings and presets saved before the table keep loading; every
 // setting is a glosa-cli option under its table name; decodingSummary() follows the rows.
 #include "app/core/settings/decodingmaps.h"
-#include "clirunner.h"
+#include "tests/support/clirunner.h"
 #include "engine/decoding/decodingfields.h"
 
 #include <nlohmann/json.hpp>

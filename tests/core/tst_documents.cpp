@@ -5,8 +5,8 @@
 // when it is built and exported, on the shipped transformer-en-es. Fixtures: sample.* and the
 // broken files are hand-made edge cases (make_fixtures.py); report.docx/.odt/.pdf are
 // LibreOffice's conversions of report.html (make_fixtures.sh).
-#include "clirunner.h"
-#include "testutil.h"
+#include "tests/support/clirunner.h"
+#include "tests/support/testutil.h"
 
 #include "app/core/documents/documenttranslator.h"
 #include "app/core/documents/formats.h"

@@ -5,8 +5,8 @@
 #include "app/core/history/recorder.h"
 #include "app/core/history/retention.h"
 
-#include "historytestutil.h"
-#include "testutil.h"
+#include "tests/support/historytestutil.h"
+#include "tests/support/testutil.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -4,7 +4,7 @@
 #include "app/core/history/export.h"
 #include "app/core/history/store.h"
 
-#include "historytestutil.h"
+#include "tests/support/historytestutil.h"
 
 #include <QBuffer>
 #include <QCryptographicHash>

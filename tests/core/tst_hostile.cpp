@@ -11,11 +11,11 @@
 #include "app/core/history/export.h"
 #include "app/core/history/store.h"
 #include "app/core/inference/imageloader.h"
-#include "clirunner.h"
+#include "tests/support/clirunner.h"
 #include "engine/packageerror.h"
 #include "engine/safetensors.h"
 #include "engine/tensor.h"
-#include "testutil.h"
+#include "tests/support/testutil.h"
 
 #include <QBuffer>
 #include <QDir>

@@ -4,7 +4,7 @@
 #include "app/core/models/modelcatalog.h"
 #include "plugins/modelplugin.h"
 #include "app/core/models/pluginregistry.h"
-#include "testutil.h"
+#include "tests/support/testutil.h"
 
 #include <QCoreApplication>
 #include <QDirIterator>

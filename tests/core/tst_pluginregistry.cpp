@@ -2,7 +2,7 @@
 // instance(), and lookup by architecture. The plugins come from tests/plugins/ (one per way of
 // being wrong) and are built into GLOSA_TEST_PLUGIN_DIR.
 #include "app/core/models/pluginregistry.h"
-#include "testutil.h"
+#include "tests/support/testutil.h"
 
 #include <QFile>
 #include <QLibrary>

@@ -5,7 +5,7 @@
 #include "app/core/history/retention.h"
 #include "app/core/settings/settings.h"
 
-#include "testutil.h"
+#include "tests/support/testutil.h"
 
 #include <QDir>
 #include <QFile>

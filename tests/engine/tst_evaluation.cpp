@@ -7,7 +7,7 @@
 #include "engine/runtime.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
-#include "testplugins.h"
+#include "tests/support/testplugins.h"
 
 #include <QFile>
 #include <QTemporaryDir>

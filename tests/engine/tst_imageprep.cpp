@@ -1,7 +1,7 @@
 // engine/vision/imageprep.h: the resize against a plain restatement of PIL's bilinear filter and
 // against PIL's own output, the normalisation, and prepareRgb's refusals.
 #include "engine/vision/imageprep.h"
-#include "testutil.h"
+#include "tests/support/testutil.h"
 
 #include <QtTest>
 

@@ -10,8 +10,8 @@
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
 
-#include "testplugins.h"
-#include "testutil.h"
+#include "tests/support/testplugins.h"
+#include "tests/support/testutil.h"
 
 #include <QFile>
 #include <QtTest>

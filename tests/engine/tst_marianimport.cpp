@@ -7,7 +7,7 @@
 #include "engine/import/marianimport.h"
 #include "engine/import/torchcheckpoint.h"
 #include "engine/package.h"
-#include "testutil.h"
+#include "tests/support/testutil.h"
 
 #include <nlohmann/json.hpp>
 

@@ -4,7 +4,7 @@
 // text (tests/data/metrics: expected.json was written by the Python code from the two text files),
 // so that the training scripts and the app report the same scores.
 #include "engine/evaluation/metrics.h"
-#include "testutil.h"
+#include "tests/support/testutil.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -5,7 +5,7 @@
 #include "engine/vision/imageprep.h"
 #include "engine/vision/mobilenetv2.h"
 
-#include "testutil.h"
+#include "tests/support/testutil.h"
 
 #include <QtTest>
 

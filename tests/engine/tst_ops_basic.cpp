@@ -5,7 +5,7 @@
 #include "engine/ops/layernorm.h"
 #include "engine/ops/softmax.h"
 
-#include "tst_ops_common.h"
+#include "tests/engine/tst_ops_common.h"
 
 #include <QtTest>
 

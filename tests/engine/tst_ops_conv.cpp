@@ -2,7 +2,7 @@
 // AvgPool2d against their plain-loop references, in both NCHW and NHWC.
 #include "engine/ops/conv.h"
 
-#include "tst_ops_common.h"
+#include "tests/engine/tst_ops_common.h"
 
 #include <QtTest>
 

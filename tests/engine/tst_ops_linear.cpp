@@ -2,7 +2,7 @@
 #include "engine/ops/linear.h"
 #include "engine/runtime.h"
 
-#include "tst_ops_common.h"
+#include "tests/engine/tst_ops_common.h"
 
 #include <QtTest>
 

@@ -2,7 +2,7 @@
 #include "engine/ops/concat.h"
 #include "engine/ops/matmul.h"
 
-#include "tst_ops_common.h"
+#include "tests/engine/tst_ops_common.h"
 
 #include <QtTest>
 

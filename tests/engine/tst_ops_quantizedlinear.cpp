@@ -14,7 +14,7 @@
 #include "engine/ops/quantizedlinear.h"
 #include "engine/runtime.h"
 
-#include "tst_ops_common.h"
+#include "tests/engine/tst_ops_common.h"
 
 #include <QtTest>
 

@@ -2,7 +2,7 @@
 // plain-loop PyTorch-semantics references.
 #include "engine/ops/rnn.h"
 
-#include "tst_ops_common.h"
+#include "tests/engine/tst_ops_common.h"
 
 #include <QtTest>
 

@@ -4,7 +4,7 @@
 #include "engine/package.h"
 #include "engine/safetensors.h"
 
-#include "testutil.h"
+#include "tests/support/testutil.h"
 
 #include <QFile>
 #include <QTemporaryDir>

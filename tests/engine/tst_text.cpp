@@ -7,7 +7,7 @@
 #include "engine/text/tokenizer.h"
 #include "engine/text/unicode.h"
 
-#include "testutil.h"
+#include "tests/support/testutil.h"
 
 #include <QtTest>
 

@@ -3,7 +3,7 @@
 // decodingOptionsFromCommandLine), then DecodingOptions::validate as a command does before it
 // allocates anything. Usage errors are std::invalid_argument; anything else is a finding.
 #include "app/cli/modeloptions.h"
-#include "fuzzutil.h"
+#include "tests/fuzz/fuzzutil.h"
 
 #include <QCommandLineParser>
 #include <QStringList>

@@ -12,7 +12,7 @@
 #include "app/core/documents/layout.h"
 #include "app/core/documents/textencoding.h"
 #include "app/core/documents/ziparchive.h"
-#include "fuzzutil.h"
+#include "tests/fuzz/fuzzutil.h"
 
 #include <algorithm>
 #include <chrono>

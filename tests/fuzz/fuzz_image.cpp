@@ -1,6 +1,6 @@
 // The image loader the captioner uses (glosa::loadRgbImage): any bytes as an image file.
 #include "app/core/inference/imageloader.h"
-#include "fuzzutil.h"
+#include "tests/fuzz/fuzzutil.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {

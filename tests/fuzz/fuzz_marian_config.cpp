@@ -6,7 +6,7 @@
 #include "engine/jsonfile.h"
 #include "engine/limits.h"
 #include "engine/packageerror.h"
-#include "fuzzutil.h"
+#include "tests/fuzz/fuzzutil.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {

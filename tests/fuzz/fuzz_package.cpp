@@ -3,7 +3,7 @@
 // ModelCatalog::load through the real plugin registry and the transformer plugin).
 #include "app/core/models/modelcatalog.h"
 #include "app/core/models/pluginregistry.h"
-#include "fuzzutil.h"
+#include "tests/fuzz/fuzzutil.h"
 
 #include <QDir>
 #include <QFile>

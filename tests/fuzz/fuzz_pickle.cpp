@@ -5,7 +5,7 @@
 // tests/data/hostile/marian).
 #include "engine/import/torchcheckpoint.h"
 #include "engine/packageerror.h"
-#include "fuzzutil.h"
+#include "tests/fuzz/fuzzutil.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {

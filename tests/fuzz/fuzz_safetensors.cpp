@@ -1,7 +1,7 @@
 // Safetensors header and data: engine::SafeTensorsFile (mapped from a file, as packages are).
 #include "engine/packageerror.h"
 #include "engine/safetensors.h"
-#include "fuzzutil.h"
+#include "tests/fuzz/fuzzutil.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {

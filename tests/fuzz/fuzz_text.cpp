@@ -4,7 +4,7 @@
 #include "engine/text/sentencesplitter.h"
 #include "engine/text/tokenizer.h"
 #include "engine/text/unicode.h"
-#include "fuzzutil.h"
+#include "tests/fuzz/fuzzutil.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {

@@ -24,7 +24,7 @@
 #include "app/core/models/pluginregistry.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
-#include "fuzzutil.h"
+#include "tests/fuzz/fuzzutil.h"
 
 #include <array>
 #include <memory>

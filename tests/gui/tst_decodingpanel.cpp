@@ -7,7 +7,7 @@
 #include "app/gui/widgets/decodingpanel.h"
 #include "engine/decoding/decodingfields.h"
 
-#include "testutil.h"
+#include "tests/support/testutil.h"
 
 #include <QComboBox>
 #include <QCoreApplication>

@@ -3,8 +3,8 @@
 // by readDocument, accepted by the Open dialog's filter, by dropping, and by glosa-cli
 // translate-doc; each "writable as" entry is written and read back, what is not in it is refused
 // alike by the library and the CLI; and the fuzzers (tests/fuzz) cover every format.
-#include "clirunner.h"
-#include "testutil.h"
+#include "tests/support/clirunner.h"
+#include "tests/support/testutil.h"
 
 #include "app/core/appcontext.h"
 #include "app/core/documents/formats.h"

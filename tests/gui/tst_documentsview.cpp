@@ -2,8 +2,8 @@
 // (resources/models/transformer-en-es) on real documents: the LibreOffice-made .docx fixture and
 // a text of 50 everyday sentences (tests/data/documents/sentences.txt) repeated into a longer
 // document. Translation runs on the DocumentWorker thread; these tests only wait for signals.
-#include "stallmeter.h"
-#include "testutil.h"
+#include "tests/support/stallmeter.h"
+#include "tests/support/testutil.h"
 
 #include "app/core/appcontext.h"
 #include "app/core/documents/formats.h"

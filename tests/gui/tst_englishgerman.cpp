@@ -29,9 +29,9 @@
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
 
-#include "testutil.h"
-#include "testwindow.h"
-#include "traceutil.h"
+#include "tests/support/testutil.h"
+#include "tests/support/testwindow.h"
+#include "tests/support/traceutil.h"
 
 #include <QCheckBox>
 #include <QComboBox>

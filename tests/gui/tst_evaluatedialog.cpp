@@ -15,8 +15,8 @@
 #include "app/gui/mainwindow.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
-#include "stallmeter.h"
-#include "testutil.h"
+#include "tests/support/stallmeter.h"
+#include "tests/support/testutil.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -22,7 +22,7 @@
 #include "app/gui/theme.h"
 #include "app/gui/views/translateview.h"
 
-#include "testutil.h"
+#include "tests/support/testutil.h"
 
 #include <QAction>
 #include <QApplication>

@@ -15,10 +15,10 @@
 #include "app/gui/theme.h"
 #include "app/gui/views/translateview.h"
 
-#include "stallmeter.h"
-#include "smalltmpfs.h"
-#include "testutil.h"
-#include "testwindow.h"
+#include "tests/support/stallmeter.h"
+#include "tests/support/smalltmpfs.h"
+#include "tests/support/testutil.h"
+#include "tests/support/testwindow.h"
 
 #include <QAbstractButton>
 #include <QAction>

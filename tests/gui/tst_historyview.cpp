@@ -19,8 +19,8 @@
 #include "app/gui/mainwindow.h"
 #include "app/gui/views/translateview.h"
 
-#include "testutil.h"
-#include "testwindow.h"
+#include "tests/support/testutil.h"
+#include "tests/support/testwindow.h"
 
 #include <QAction>
 #include <QApplication>

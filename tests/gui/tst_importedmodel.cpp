@@ -8,7 +8,7 @@
 #include "app/core/models/modelimport.h"
 #include "app/core/settings/settings.h"
 #include "app/gui/views/translateview.h"
-#include "testutil.h"
+#include "tests/support/testutil.h"
 
 #include <nlohmann/json.hpp>
 

@@ -8,9 +8,9 @@
 #include "app/gui/mainwindow.h"
 #include "app/gui/views/translateview.h"
 
-#include "stallmeter.h"
-#include "testutil.h"
-#include "testwindow.h"
+#include "tests/support/stallmeter.h"
+#include "tests/support/testutil.h"
+#include "tests/support/testwindow.h"
 
 #include <QElapsedTimer>
 #include <QFile>

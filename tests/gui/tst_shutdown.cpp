@@ -9,7 +9,7 @@
 #include "app/core/appcontext.h"
 #include "app/gui/mainwindow.h"
 
-#include "testutil.h"
+#include "tests/support/testutil.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -10,7 +10,7 @@
 #include "app/gui/views/compareview.h"
 #include "app/gui/widgets/probabilitychart.h"
 #include "app/gui/views/translateview.h"
-#include "traceutil.h"
+#include "tests/support/traceutil.h"
 
 #include <QPlainTextEdit>
 #include <QPushButton>

@@ -13,7 +13,7 @@
 #include "app/gui/mainwindow.h"
 #include "app/gui/views/translateview.h"
 
-#include "testutil.h"
+#include "tests/support/testutil.h"
 
 #include <QAbstractButton>
 #include <QComboBox>

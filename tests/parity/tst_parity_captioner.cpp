@@ -10,8 +10,8 @@
 #include "engine/vision/imageprep.h"
 #include "plugins/captioner/captionerencoder.h"
 #include "plugins/captioner/captionermodel.h"
-#include "testplugins.h"
-#include "testutil.h"
+#include "tests/support/testplugins.h"
+#include "tests/support/testutil.h"
 
 #include <QtTest>
 

@@ -9,8 +9,8 @@
 #include "engine/tensor.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
-#include "testplugins.h"
-#include "testutil.h"
+#include "tests/support/testplugins.h"
+#include "tests/support/testutil.h"
 
 #include <nlohmann/json.hpp>
 

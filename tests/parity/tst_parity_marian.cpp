@@ -13,7 +13,7 @@
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
 #include "plugins/transformer/transformerdecoder.h"
-#include "testutil.h"
+#include "tests/support/testutil.h"
 
 #include <nlohmann/json.hpp>
 

@@ -9,8 +9,8 @@
 #include "engine/runtime.h"
 #include "engine/translation/translationmodel.h"
 #include "plugins/rnnattention/rnnattentiondecoder.h"
-#include "testplugins.h"
-#include "tst_parity_common.h"
+#include "tests/support/testplugins.h"
+#include "tests/parity/tst_parity_common.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

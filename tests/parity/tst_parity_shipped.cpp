@@ -7,9 +7,9 @@
 #include "engine/package.h"
 #include "engine/runtime.h"
 #include "engine/translation/translationmodel.h"
-#include "testplugins.h"
-#include "testutil.h"
-#include "tst_parity_common.h"
+#include "tests/support/testplugins.h"
+#include "tests/support/testutil.h"
+#include "tests/parity/tst_parity_common.h"
 
 #include <QDir>
 #include <QFile>

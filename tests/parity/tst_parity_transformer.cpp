@@ -11,9 +11,9 @@
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
 #include "plugins/transformer/transformerdecoder.h"
-#include "testplugins.h"
-#include "testutil.h"
-#include "tst_parity_common.h"
+#include "tests/support/testplugins.h"
+#include "tests/support/testutil.h"
+#include "tests/parity/tst_parity_common.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -10,7 +10,7 @@
 //     QVERIFY(meter.worstCpuMs() < 50);
 #pragma once
 
-#include "testutil.h"
+#include "tests/support/testutil.h"
 
 #include <QElapsedTimer>
 #include <QObject>
