@@ -34,6 +34,7 @@ untranslated, or a name whose reference spelling differs) apart from those made 
 """
 
 import argparse
+import glob
 import gzip
 import json
 import os
@@ -178,6 +179,31 @@ def translate_model(model, codec, sources, beam=1, alpha=0.6, batch_size=64):
 
 
 TATOEBA_SPLITS = ("dev", "test", "train")
+# The out-of-domain sets the report scores (newstest/<pair>/); never trained or tuned on.
+REPORT_ONLY_SETS = ("newstest2013", "tico19-test")
+
+
+def default_corpus(pair):
+    """Where tools/train_general.sh builds the broad corpus of a pair."""
+    return os.path.join(os.environ.get("GLOSA_RUNS", "/work/runs"), "broad-" + pair)
+
+
+def out_of_domain_sets(pair, data=None):
+    """The names of the out-of-domain sets of a pair (newstest/<pair>/<set>.<lang>.gz)."""
+    folder = os.path.join(glosa_data.data_dir(data), "newstest", pair)
+    if not os.path.isdir(folder):
+        return []
+    return sorted({n.split(".")[0] for n in os.listdir(folder) if n.endswith(".gz")})
+
+
+def side_path(folder, split, lang):
+    """<split>.<lang>.gz, else the one regional variant <split>.<lang>-<region>.gz (tico19-test's
+    Spanish is es-LA), else None."""
+    path = os.path.join(folder, "%s.%s.gz" % (split, lang))
+    if os.path.exists(path):
+        return path
+    variants = sorted(glob.glob(os.path.join(folder, "%s.%s-*.gz" % (split, glob.escape(lang)))))
+    return variants[0] if len(variants) == 1 else None
 
 
 def groups_for(pair, src, tgt, split, data=None):
@@ -187,15 +213,42 @@ def groups_for(pair, src, tgt, split, data=None):
     folder = os.path.join(glosa_data.data_dir(data), "newstest", pair)
     sides = []
     for lang in (src, tgt):
-        path = os.path.join(folder, "%s.%s.gz" % (split, lang))
-        if not os.path.exists(path) and lang == "es":
-            path = os.path.join(folder, "%s.es-LA.gz" % split)  # tico19-test
+        path = side_path(folder, split, lang)
+        if path is None and not os.path.isdir(folder):
+            raise glosa_data.MissingData(
+                "no out-of-domain sets for %s: %s does not exist (Tatoeba splits: %s)"
+                % (pair, folder, ", ".join(TATOEBA_SPLITS)))
+        if path is None:
+            raise glosa_data.MissingData("no %s side of the set %r in %s (its sets: %s)" % (
+                lang, split, folder, ", ".join(out_of_domain_sets(pair, data))))
         with gzip.open(path, "rt", encoding="utf-8") as f:
             sides.append([line.rstrip("\n") for line in f])
     if len(sides[0]) != len(sides[1]):
         raise SystemExit("%s: %d source and %d reference lines" % (split, len(sides[0]),
                                                                    len(sides[1])))
     return [(s, [r]) for s, r in zip(*sides)]
+
+
+def direction_of(pair, src, tgt, default=("en", "es")):
+    """(src, tgt) of a command without a model: as given; a side left out is the other language
+    of --pair (English first when neither is given); without --pair, the other side of a given
+    one is English (or default's other language), and `default` when neither is given."""
+    if pair:
+        pair, (first, second) = glosa_data.parse_pair(pair)
+        other = {first: second, second: first}
+        if src and src not in other or tgt and tgt not in other:
+            raise glosa_data.MissingData("direction %s->%s does not match pair %s"
+                                         % (src or "?", tgt or "?", pair))
+        src = src or (other[tgt] if tgt else first)
+        tgt = tgt or other[src]
+    elif not src and not tgt:
+        src, tgt = default
+    elif not tgt:
+        tgt = "en" if src != "en" else default[1]
+    elif not src:
+        src = "en" if tgt != "en" else default[1]
+    glosa_data.pair_of(src, tgt)  # checks the codes
+    return src, tgt
 
 
 def split_name(pair, split):
@@ -234,13 +287,38 @@ def score(hyps, groups):
     return glosa_metrics.corpus_bleu(hyps, refs), glosa_metrics.corpus_chrf(hyps, refs)
 
 
+# Apertium names its modes by ISO 639-3 codes (eng-spa); the models by ISO 639-1 (en, es).
+APERTIUM_CODES = {"en": "eng", "es": "spa", "de": "deu", "fr": "fra", "ca": "cat", "pt": "por",
+                  "it": "ita", "gl": "glg", "eu": "eus", "oc": "oci", "ro": "ron", "nl": "nld"}
+
+
+def apertium_modes():
+    """The installed Apertium modes (`apertium -l`), or [] without Apertium."""
+    if not shutil.which("apertium"):
+        return []
+    res = subprocess.run(["apertium", "-l"], capture_output=True, text=True)
+    return res.stdout.split()
+
+
+def apertium_mode(src, tgt, modes=None):
+    """The Apertium mode of src->tgt ('eng-spa'), or MissingData naming the installed ones."""
+    mode = APERTIUM_CODES.get(src, src) + "-" + APERTIUM_CODES.get(tgt, tgt)
+    modes = apertium_modes() if modes is None else modes
+    if mode not in modes:
+        raise glosa_data.MissingData(
+            "Apertium has no %s mode for %s->%s here (installed: %s); install apertium-%s or "
+            "leave Apertium out (report --no-apertium)" % (mode, src, tgt, ", ".join(modes) or
+                                                          "none, or no apertium command", mode))
+    return mode
+
+
 def apertium(sources, src, tgt):
     """Translates with the Apertium command line, one sentence a paragraph (-u: no unknown-word
     marks, so the output is plain text). Sentences are separated by a blank line, not a line
     break: Apertium treats a single line break as a blank inside a sentence, so its transfer
     rules join words of neighbouring lines ("sect" / "ferritin" -> "de ferritina de secta"),
     which mangled one-word inputs of the short-input sets."""
-    mode = {"en": "eng", "es": "spa"}[src] + "-" + {"en": "eng", "es": "spa"}[tgt]
+    mode = apertium_mode(src, tgt)
     text = "\n\n".join(" ".join(s.split()) or "." for s in sources) + "\n"
     res = subprocess.run(["apertium", "-u", mode], input=text, capture_output=True,
                          text=True, check=True)
@@ -265,6 +343,11 @@ WORD_LISTS = {"es": (SPANISH_WORDS, ("/usr/share/hunspell/es_ES.dic",
 def known_words(lang="es"):
     """The word list plus Hunspell's inflected forms (when the Hunspell dictionary and unmunch
     are here) of `lang`, lower-cased."""
+    if lang not in WORD_LISTS or not os.path.exists(WORD_LISTS[lang][0]):
+        raise glosa_data.MissingData(
+            "no word list of %r to count invented words (evaluate.WORD_LISTS: %s)" % (
+                lang, ", ".join("%s %s" % (k, "here" if os.path.exists(v[0]) else "not installed")
+                               for k, v in sorted(WORD_LISTS.items()))))
     words, hunspell = WORD_LISTS[lang]
     with open(words, encoding="utf-8") as f:
         known = {w.strip().lower() for w in f}
@@ -318,9 +401,15 @@ def report_sets(src, tgt, data, corpus, dev_only=False):
         return [("dev-" + name, groups)
                 for name, groups in glosa_corpus.read_dev(corpus, src, tgt).items()]
     pair = glosa_data.pair_of(src, tgt)
-    sets = [("tatoeba-test", groups_for(pair, src, tgt, "test", data)),
-            ("newstest2013", groups_for(pair, src, tgt, "newstest2013", data)),
-            ("tico19-test", groups_for(pair, src, tgt, "tico19-test", data))]
+    sets = [("tatoeba-test", groups_for(pair, src, tgt, "test", data))]
+    have = out_of_domain_sets(pair, data)
+    for name in REPORT_ONLY_SETS:
+        if name in have:
+            sets.append((name, groups_for(pair, src, tgt, name, data)))
+        else:
+            print("report: %s has no %s set in %s: left out" % (
+                pair, name, os.path.join(glosa_data.data_dir(data), "newstest", pair)),
+                file=sys.stderr)
     if corpus and os.path.isdir(os.path.join(corpus, "dev")):
         import glosa_corpus
         for name, groups in glosa_corpus.read_dev(corpus, src, tgt).items():
@@ -332,9 +421,14 @@ def report_sets(src, tgt, data, corpus, dev_only=False):
               file=sys.stderr)
     here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "eval")
     for name in ("quoted", "paragraph"):
-        with open(os.path.join(here, name + "." + src), encoding="utf-8") as f:
+        paths = [os.path.join(here, "%s.%s" % (name, lang)) for lang in (src, tgt)]
+        if not all(os.path.exists(p) for p in paths):
+            print("report: tools/eval has no %s set in %s and %s: left out" % (name, src, tgt),
+                  file=sys.stderr)
+            continue
+        with open(paths[0], encoding="utf-8") as f:
             s = [x.rstrip("\n") for x in f]
-        with open(os.path.join(here, name + "." + tgt), encoding="utf-8") as f:
+        with open(paths[1], encoding="utf-8") as f:
             t = [x.rstrip("\n") for x in f]
         sets.append((name, [(a, [b]) for a, b in zip(s, t)]))
     return sets
@@ -373,15 +467,24 @@ def report(models, data, corpus, executable, markdown=None, out_dir=None, dev_on
     rows = []
     known = {lang: known_words(lang) for lang, (words, _) in WORD_LISTS.items()
              if os.path.exists(words)}
+    modes = apertium_modes() if with_apertium else []
     for (src, tgt), ids in sorted(by_direction.items()):
-        sets = report_sets(src, tgt, data, corpus, dev_only)
-        if dev_only and corpus:
-            sets += [s for s in short_sets(corpus, src, tgt) if s[0] == "dev-short"]
+        pair_corpus = corpus or default_corpus(glosa_data.pair_of(src, tgt))
+        sets = report_sets(src, tgt, data, pair_corpus, dev_only)
+        if dev_only:
+            sets += [s for s in short_sets(pair_corpus, src, tgt) if s[0] == "dev-short"]
+        systems = list(ids)
+        if with_apertium:
+            try:
+                apertium_mode(src, tgt, modes)
+                systems.append("apertium")
+            except glosa_data.MissingData as e:
+                print("report: %s" % e, file=sys.stderr)
         for name, groups in sets:
             if only_sets and name not in only_sets:
                 continue
             sources = [s for s, _ in groups]
-            for system in ids + (["apertium"] if with_apertium else []):
+            for system in systems:
                 t0 = time.time()
                 hyps = (apertium(sources, src, tgt) if system == "apertium"
                         else glosa_cli(sources, system, executable))
@@ -422,9 +525,9 @@ def main(argv=None):
     r = sub.add_parser("report", help="every model and Apertium on every report set")
     r.add_argument("--models", required=True, help="comma-separated installed model ids")
     r.add_argument("--data")
-    r.add_argument("--corpus", default=os.path.join(os.environ.get("GLOSA_RUNS", "/work/runs"),
-                                                    "broad-en-es"),
-                   help="corpus folder of glosa_corpus.py, for the dev sets")
+    r.add_argument("--corpus", help="corpus folder of glosa_corpus.py, for the dev sets "
+                   "(default: $GLOSA_RUNS/broad-<pair> of each direction, as train_general.sh "
+                   "builds it)")
     r.add_argument("--markdown", help="write the table here")
     r.add_argument("--out-dir", help="write every system's output here")
     r.add_argument("--dev", action="store_true", help="the dev sets only (Tatoeba dev, "
@@ -439,9 +542,12 @@ def main(argv=None):
         s.add_argument("--data")
         s.add_argument("--split", default="test",
                        help="dev, test, train (Tatoeba) or an out-of-domain set (newstest2013)")
-        s.add_argument("--pair", help="data folder tatoeba-<pair> (default from the model/en-es)")
-        s.add_argument("--src")
-        s.add_argument("--tgt")
+        s.add_argument("--pair", help="data folders tatoeba-<pair>, newstest/<pair> (default: "
+                       "from --src/--tgt, English first)")
+        s.add_argument("--src", help="source language (default: the model's%s)" % (
+            "" if name in ("model", "cli") else "; else --pair's first, else en"))
+        s.add_argument("--tgt", help="target language (default: the model's%s)" % (
+            "" if name in ("model", "cli") else "; else --pair's other, else es"))
         s.add_argument("--out", help="write the hypotheses here")
         s.add_argument("--json", action="store_true", help="print the scores as JSON")
         if name == "hyps":
@@ -502,7 +608,7 @@ def main(argv=None):
                     if defaults.get("strategy") == "beam" else defaults.get("strategy", "greedy"))
         decoding += " (package defaults, glosa-cli translate)"
     else:
-        src, tgt = a.src or "en", a.tgt or "es"
+        src, tgt = direction_of(a.pair, a.src, a.tgt)
         pair = a.pair or glosa_data.pair_of(src, tgt)
         groups = groups_for(pair, src, tgt, a.split, a.data)
         if a.cmd == "hyps":

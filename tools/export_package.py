@@ -61,7 +61,7 @@ NEWS = {"name": "WMT news test sets 2008-2011 (news-test2008, newssyscomb2009, n
         "attribution": "Workshop on Statistical Machine Translation (statmt.org)"}
 
 
-# Who to credit for each parallel-en-es file (MANIFEST.tsv's licence column mixes licence and
+# Who to credit for each parallel-<pair> file (MANIFEST.tsv's licence column mixes licence and
 # owner; ABOUT.md names them). The app refuses a package whose training data lacks an attribution.
 ATTRIBUTIONS = {
     "msdocs-human": "Microsoft Corporation (MicrosoftDocs localized repositories, Microsoft Learn)",
@@ -77,22 +77,32 @@ ATTRIBUTIONS = {
 
 
 def broad_data(pair):
-    """training.data for a run on the broad corpus: every parallel-en-es file from its
-    MANIFEST.tsv (name, pairs, licence, whether machine translated), the news sets and Tatoeba."""
+    """training.data for a run on the broad corpus of `pair`: every parallel-<pair> file from its
+    MANIFEST.tsv (name, pairs, licence, whether machine translated), the news sets and Tatoeba,
+    each of the sources the data folder has (glosa_corpus.py build leaves the others out)."""
     import glosa_corpus
+    first, second = pair.split("-")
+    directions = (pair, "%s-%s" % (second, first))
+    mixtures = {d: glosa_corpus.direction_mixture(d) for d in directions}
     data = [dict(TATOEBA, name=TATOEBA["name"] % pair)]
-    manifest = os.path.join(glosa_data.data_dir(), "parallel-en-es", "MANIFEST.tsv")
-    with open(manifest, encoding="utf-8") as f:
-        rows = [line.rstrip("\n").split("\t") for line in f][1:]
+    manifest = os.path.join(glosa_data.data_dir(), "parallel-" + pair, "MANIFEST.tsv")
+    rows = []
+    if os.path.exists(manifest):
+        with open(manifest, encoding="utf-8") as f:
+            rows = [line.rstrip("\n").split("\t") for line in f][1:]
     for name, pairs, domain, licence, translation in rows:
+        if name not in ATTRIBUTIONS:
+            raise glosa_data.MissingData("%s lists %s, which export_package.ATTRIBUTIONS does not "
+                                         "credit: add who to credit for it" % (manifest, name))
         data.append({"name": "%s (%s)" % (name, domain), "pairs": int(pairs),
                      "licence": licence, "attribution": ATTRIBUTIONS[name],
                      "translation": translation,
-                     "weight": {d: w.get(name, 1.0) for d, w in glosa_corpus.MIXTURE.items()}})
-    data.append(NEWS)
-    # parallel-en-es-general: its MANIFEST.tsv names licence and source of every file; the files
+                     "weight": {d: w.get(name, 1.0) for d, w in mixtures.items()}})
+    if os.path.isdir(os.path.join(glosa_data.data_dir(), "newstest", pair)):
+        data.append(NEWS)
+    # parallel-<pair>-general: its MANIFEST.tsv names licence and source of every file; the files
     # are trained as two origins, "general" (sentences) and "lexicon" (word lists).
-    manifest = os.path.join(glosa_data.data_dir(), "parallel-en-es-general", "MANIFEST.tsv")
+    manifest = os.path.join(glosa_data.data_dir(), "parallel-%s-general" % pair, "MANIFEST.tsv")
     if os.path.exists(manifest):
         with open(manifest, encoding="utf-8") as f:
             rows = [line.rstrip("\n").split("\t") for line in f][1:]
@@ -101,7 +111,7 @@ def broad_data(pair):
             data.append({"name": "%s (%s)" % (name, domain), "pairs": int(pairs),
                          "licence": licence, "attribution": source, "translation": translation,
                          "origin": origin,
-                         "weight": {d: w.get(origin, 1.0) for d, w in glosa_corpus.MIXTURE.items()}})
+                         "weight": {d: w.get(origin, 1.0) for d, w in mixtures.items()}})
     return data
 
 

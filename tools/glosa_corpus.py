@@ -1,13 +1,16 @@
 #!/usr/bin/python3
-"""The broad English–Spanish corpus of the general-domain models (docs/training.md, "Broad data").
+"""The broad corpus of one language pair for the general-domain models (docs/training.md,
+"Broad data"). --pair (default en-es; English first, as the data folders are named) picks it.
 
-`build` reads every source (Tatoeba, ../shared/data/parallel-en-es, the 2008–2011 news sets),
-cleans and filters it, holds out the dev sets, and writes to --out:
-  train.tsv        origin<TAB>english<TAB>spanish, in file order (consecutive lines of a file stay
-                   consecutive, which the concatenation augmentation relies on)
-  dev/<set>.en/.es the dev sets: news (newstest2012), docs (Microsoft Learn + LibreOffice help
+`build --pair P` reads every source of P that the data folder has (tatoeba-P, parallel-P,
+parallel-P-general, the 2008–2011 sets of newstest/P; Tatoeba is required, a missing folder of
+the others is reported and left out), cleans and filters it, holds out the dev sets, and writes
+to --out:
+  train.tsv        origin<TAB>english<TAB>other language, in file order (consecutive lines of a
+                   file stay consecutive, which the concatenation augmentation relies on)
+  dev/<set>.<lang> the dev sets: news (newstest2012), docs (Microsoft Learn + LibreOffice help
                    held-out blocks), prose (Europarl held-out block), tatoeba (Tatoeba dev)
-  stats.json       what every filter removed, per source
+  stats.json       the pair, the sources left out, and what every filter removed, per source
 `spm` trains the joint SentencePiece model on a sample of train.tsv.
 
 The mixture (how often each origin is seen per epoch, which origins are tagged as machine
@@ -20,6 +23,7 @@ newstest2013 and TICO-19 are report-only: this module never reads them.
 
 import argparse
 import collections
+import glob
 import gzip
 import json
 import lzma
@@ -43,11 +47,12 @@ GENERAL = ["oldi_seed", "pawsx", "mt_geneval", "xquad", "globalvoices_aym_pivot"
            "wmt24_general", "mlqa_questions"]
 LEXICON = ["apertium_lexicon", "omw_wiktionary_lexicon"]
 MACHINE_TRANSLATED = {"msdocs-machine"}
-# Back-translated pairs (`build --bt DIR`): bt-es has a machine-made English source for real
-# Spanish (trained en->es only), bt-en real English with a machine-made Spanish (es->en only).
-# Their synthetic source carries glosa_spans.BT_TAG.
-BACK_TRANSLATED = {"bt-es": "en-es", "bt-en": "es-en"}
-ORIGINS = {"tatoeba", "news", "general", "lexicon", *PARALLEL, *BACK_TRANSLATED}
+# Back-translated pairs (`build --bt DIR`) are named by their real side: bt-<lang> holds real text
+# of <lang> with a machine-made translation, so it is trained only into <lang> (bt-es: en->es,
+# bt-en: es->en). Their synthetic source carries glosa_spans.BT_TAG.
+BT_PREFIX = "bt-"
+_BT_ORIGIN = re.compile(r"^bt-[a-z]{2,3}$")
+ORIGINS = {"tatoeba", "news", "general", "lexicon", *PARALLEL}
 
 # Held-out blocks (the last N lines of a file, i.e. whole documents, not random lines that would
 # have near-copies from the same page in train).
@@ -58,29 +63,43 @@ HOLDOUT = {"msdocs-human": ("docs", 500), "libreoffice-help": ("docs", 250),
 SHORT_HOLDOUT = {"apertium_lexicon": 25, "omw_wiktionary_lexicon": 25, "gettext-ui": 60}
 SHORT_MAX_WORDS = 4
 
-# Times each origin is seen per epoch, per direction. Fractions are sampled (0.5 = a random half
-# each epoch). Decided on dev (docs/training.md).
+# Times each origin is seen per epoch, for a direction out of English and one into English.
+# Fractions are sampled (0.5 = a random half each epoch). Decided on en-es / es-en dev
+# (docs/training.md); another pair starts from the same weights. direction_mixture() adds the
+# back-translations: those whose real side is the target are trained, the others not.
 MIXTURE = {
-    "en-es": {"tatoeba": 2.0, "msdocs-human": 1.0, "msdocs-machine": 0.35, "gettext-ui": 1.0,
-              "libreoffice-help": 1.0, "gimp-help": 1.0, "debian-docs": 1.0,
-              "europarl-sample": 3.0, "globalvoices": 3.0, "news": 4.0, "bible": 0.0,
-              "general": 4.0, "lexicon": 1.0, "bt-es": 1.0, "bt-en": 0.0},
-    "es-en": {"tatoeba": 2.0, "msdocs-human": 1.0, "msdocs-machine": 0.35, "gettext-ui": 1.0,
-              "libreoffice-help": 1.0, "gimp-help": 1.0, "debian-docs": 1.0,
-              "europarl-sample": 3.0, "globalvoices": 3.0, "news": 4.0, "bible": 0.5,
-              "general": 4.0, "lexicon": 1.0, "bt-es": 0.0, "bt-en": 1.0},
+    "from-en": {"tatoeba": 2.0, "msdocs-human": 1.0, "msdocs-machine": 0.35, "gettext-ui": 1.0,
+                "libreoffice-help": 1.0, "gimp-help": 1.0, "debian-docs": 1.0,
+                "europarl-sample": 3.0, "globalvoices": 3.0, "news": 4.0, "bible": 0.0,
+                "general": 4.0, "lexicon": 1.0},
+    "into-en": {"tatoeba": 2.0, "msdocs-human": 1.0, "msdocs-machine": 0.35, "gettext-ui": 1.0,
+                "libreoffice-help": 1.0, "gimp-help": 1.0, "debian-docs": 1.0,
+                "europarl-sample": 3.0, "globalvoices": 3.0, "news": 4.0, "bible": 0.5,
+                "general": 4.0, "lexicon": 1.0},
 }
 
-EN_STOP = set("the and of to is in that for with you this are be on it was from by not have "
-              "your can will which or as an at".split())
-ES_STOP = set("el la de que y en los las del se por un una para con es al lo como más su "
-              "sus le o este esta".split())
+# Frequent function words per language, for the language filter (filter_reason): a side with
+# more of the other language's words than of its own is in the wrong language.
+STOPWORDS = {
+    "en": set("the and of to is in that for with you this are be on it was from by not have "
+              "your can will which or as an at".split()),
+    "es": set("el la de que y en los las del se por un una para con es al lo como más su "
+              "sus le o este esta".split()),
+    "de": set("der die das und ist nicht ein eine zu den von mit sich des auf für im dem auch "
+              "als wird sind ich wir sie er nach bei oder aus du mich dich mir dir uns euch "
+              "noch nur schon".split()),
+    "fr": set("le la les de des et est un une du que qui dans pour pas sur ne se au avec ce il "
+              "elle nous vous je sont aux".split()),
+}
+# Words spelt the same in English and a language's everyday text ("Lass mich in Ruhe", "I won't
+# die"): counted for neither side of that pair, or correct pairs are dropped as "language".
+HOMOGRAPHS = {"de": {"in", "an", "was", "will", "die"}, "fr": {"on", "as", "an", "pour"}}
 _WORD = re.compile(r"\w+", re.UNICODE)
 _MOJIBAKE = re.compile("[ÃÂ][\u0080-\u00bf]")
-# Spanish spelling before the 1952 reform ("á la casa", "fué", "dió"): the public-domain novels of
-# the monolingual corpus are full of it, and a back-translated pair's Spanish is what the en->es
-# model learns to write.
-_ARCHAIC_ES = re.compile(r"(?<!\w)(?:á|é|ó|ú|fué|fuí|dió|vió|dí|fuá)(?!\w)", re.IGNORECASE)
+# Spelling a back-translated pair's non-English side must not have, per language. Spanish before
+# the 1952 reform ("á la casa", "fué", "dió"): the public-domain novels of the monolingual corpus
+# are full of it, and a back-translated pair's Spanish is what the en->es model learns to write.
+ARCHAIC = {"es": re.compile(r"(?<!\w)(?:á|é|ó|ú|fué|fuí|dió|vió|dí|fuá)(?!\w)", re.IGNORECASE)}
 
 
 def _read_lines(path):
@@ -102,12 +121,41 @@ def _fix_mojibake(text):
             return None
 
 
-def _stop_counts(words):
-    return sum(w in EN_STOP for w in words), sum(w in ES_STOP for w in words)
+def is_back_translated(origin):
+    return bool(_BT_ORIGIN.match(origin))
 
 
-def filter_reason(en, es):
-    """None if the pair is kept, else the name of the filter that drops it."""
+def direction_mixture(direction):
+    """{origin: times seen per epoch} of a direction 'src-tgt' (one side English)."""
+    src, tgt = direction.split("-")
+    if "en" not in (src, tgt):
+        raise glosa_data.MissingData("direction %s: the corpus pairs English with one other "
+                                     "language" % direction)
+    weights = dict(MIXTURE["from-en" if src == "en" else "into-en"])
+    weights.update({BT_PREFIX + tgt: 1.0, BT_PREFIX + src: 0.0})
+    return weights
+
+
+def stopwords(pair):
+    """(English list, other language's list) of a pair, or MissingData naming the languages the
+    filter knows."""
+    missing = [lang for lang in pair.split("-") if lang not in STOPWORDS]
+    if missing:
+        raise glosa_data.MissingData(
+            "the corpus language filter has no stop words for %s (it knows %s): add them to "
+            "glosa_corpus.STOPWORDS" % (", ".join(missing), ", ".join(sorted(STOPWORDS))))
+    shared = set().union(*(HOMOGRAPHS.get(lang, set()) for lang in pair.split("-")))
+    return tuple(STOPWORDS[lang] - shared for lang in pair.split("-"))
+
+
+def _stop_counts(words, stop):
+    return sum(w in stop[0] for w in words), sum(w in stop[1] for w in words)
+
+
+def filter_reason(en, es, stop=None):
+    """None if the pair is kept, else the name of the filter that drops it. `en` is the English
+    side, `es` the other language's; `stop` is stopwords(pair) (default en-es)."""
+    stop = stop or stopwords("en-es")
     if not en or not es:
         return "empty"
     if en == es:
@@ -127,8 +175,8 @@ def filter_reason(en, es):
     letters = sum(c.isalpha() for c in en)
     if letters < 0.4 * le:
         return "not-prose"
-    en_e, en_s = _stop_counts(we)
-    es_e, es_s = _stop_counts(ws)
+    en_e, en_s = _stop_counts(we, stop)
+    es_e, es_s = _stop_counts(ws, stop)
     if len(ws) >= 4 and es_e > es_s:
         return "language"
     if len(we) >= 4 and en_s > en_e:
@@ -147,7 +195,7 @@ def _short(text):
 
 
 def _read_bt(path):
-    """[(en, es)] from a back-translation TSV (tools/glosa_mono.py): english<TAB>spanish."""
+    """[(english, other)] from a back-translation TSV (tools/glosa_mono.py): english<TAB>other."""
     pairs = []
     with open(path, encoding="utf-8") as f:
         for line in f:
@@ -157,65 +205,111 @@ def _read_bt(path):
     return pairs
 
 
-def build(data, out, bt=None):
+def sources_of(data, pair):
+    """([(folder, file name, origin)], [left out]) of the parallel files of `pair` (English
+    first): the files of the names PARALLEL, GENERAL and LEXICON list that parallel-<pair> and
+    parallel-<pair>-general hold; left out, the folders and files of those names that the data
+    folder lacks, and the files of other names (which the corpus does not know how to weigh)."""
+    langs = pair.split("-")
+    files, left_out = [], []
+    for folder, names in ((os.path.join(data, "parallel-" + pair), [(n, n) for n in PARALLEL]),
+                          (os.path.join(data, "parallel-%s-general" % pair),
+                           [(n, "general") for n in GENERAL] + [(n, "lexicon") for n in LEXICON])):
+        if not os.path.isdir(folder):
+            left_out.append(folder)
+            continue
+        for name, origin in names:
+            sides = [os.path.join(folder, "%s.%s.xz" % (name, lang)) for lang in langs]
+            present = [os.path.exists(p) for p in sides]
+            if all(present):
+                files.append((folder, name, origin))
+            elif any(present):
+                raise glosa_data.MissingData("%s is missing: the folder %s is incomplete"
+                                             % (sides[present.index(False)], folder))
+            else:
+                left_out.append(os.path.join(folder, name))
+        known = {n for n, _ in names}
+        left_out += sorted({os.path.join(folder, f.split(".")[0]) for f in os.listdir(folder)
+                            if f.endswith(".xz") and f.split(".")[0] not in known})
+    return files, left_out
+
+
+def _side_files(folder, name, langs, ext):
+    """The two line-aligned files <name>.<lang><ext> of a set, or MissingData naming the one that
+    is not there (a data folder copied in part)."""
+    paths = [os.path.join(folder, "%s.%s%s" % (name, lang, ext)) for lang in langs]
+    for path in paths:
+        if not os.path.exists(path):
+            raise glosa_data.MissingData("%s is missing: the folder %s is incomplete"
+                                         % (path, folder))
+    return paths
+
+
+def build(data, out, bt=None, pair="en-es"):
+    """Writes the corpus of `pair` (English first, e.g. 'en-de') to `out`; see the module doc."""
+    pair, langs = glosa_data.parse_pair(pair)
+    # Tatoeba is the one source every pair has; check it before anything is written.
+    tatoeba = {split: glosa_data.split_path(pair, split, data) for split in ("train", "dev", "test")}
+    stop = stopwords(pair)
     os.makedirs(os.path.join(out, "dev"), exist_ok=True)
     os.makedirs(os.path.join(out, "test"), exist_ok=True)
-    stats = collections.OrderedDict()
+    stats = collections.OrderedDict(pair=pair)
     dev = collections.defaultdict(list)
     short = {"dev": [], "test": []}
-    sources = []  # (origin, file name, [(en, es)])
+    sources = []  # (origin, file name, [(english, other)])
 
-    files = ([(os.path.join(data, "parallel-en-es"), name, name) for name in PARALLEL]
-             + [(os.path.join(data, "parallel-en-es-general"), name, "general") for name in GENERAL]
-             + [(os.path.join(data, "parallel-en-es-general"), name, "lexicon") for name in LEXICON])
+    files, left_out = sources_of(data, pair)
+    news_dir = os.path.join(data, "newstest", pair)
+    if not os.path.isdir(news_dir):
+        left_out.append(news_dir)
+    for path in left_out:
+        print("%s: %s, left out of the %s corpus" % (
+            path, "not a source glosa_corpus knows (PARALLEL, GENERAL, LEXICON)"
+            if glob.glob(path + ".*") else "not in the data folder", pair), flush=True)
+    stats["left_out"] = left_out
     for folder, name, origin in files:
-        en = _read_lines(os.path.join(folder, name + ".en.xz"))
-        es = _read_lines(os.path.join(folder, name + ".es.xz"))
+        en, es = (_read_lines(p) for p in _side_files(folder, name, langs, ".xz"))
         if len(en) != len(es):
-            raise SystemExit("%s: %d English lines, %d Spanish" % (name, len(en), len(es)))
+            raise SystemExit("%s: %d %s lines, %d %s" % (name, len(en), langs[0], len(es), langs[1]))
         pairs = list(zip(en, es))
         if name in HOLDOUT:
             set_name, n = HOLDOUT[name]
             held, pairs = pairs[-n:], pairs[:-n]
             for a, b in held:
                 a, b = _clean_pair(a, b)
-                if a and b and filter_reason(a, b) is None:
+                if a and b and filter_reason(a, b, stop) is None:
                     dev[set_name].append((a, b))
         if name in SHORT_HOLDOUT:
             every, kept = SHORT_HOLDOUT[name], []
             for i, (a, b) in enumerate(pairs):
                 if i % every == every - 1 and _short(a) and _short(b):
                     a, b = _clean_pair(a, b)
-                    if a and b and filter_reason(a, b) is None:
+                    if a and b and filter_reason(a, b, stop) is None:
                         short["dev" if len(short["dev"]) <= len(short["test"]) else "test"].append(
                             (a, b))
                     continue
                 kept.append((a, b))
             pairs = kept
         sources.append((origin, name, pairs))
-    news = []
-    for name in NEWS_TRAIN:
-        d = os.path.join(data, "newstest", "en-es")
-        news += list(zip(_read_lines(os.path.join(d, name + ".en.gz")),
-                         _read_lines(os.path.join(d, name + ".es.gz"))))
-    sources.append(("news", "news", news))
-    d = os.path.join(data, "newstest", "en-es")
-    for a, b in zip(_read_lines(os.path.join(d, NEWS_DEV + ".en.gz")),
-                    _read_lines(os.path.join(d, NEWS_DEV + ".es.gz"))):
-        a, b = glosa_data.clean(a), glosa_data.clean(b)
-        if a and b:
-            dev["news"].append((a, b))
-    sources.insert(0, ("tatoeba", "tatoeba", glosa_data.read_tsv(
-        glosa_data.split_path("en-es", "train", data))))
-    for a, b in glosa_data.read_tsv(glosa_data.split_path("en-es", "dev", data)):
+    if os.path.isdir(news_dir):
+        news = []
+        for name in NEWS_TRAIN:
+            news += list(zip(*(_read_lines(p) for p in _side_files(news_dir, name, langs, ".gz"))))
+        sources.append(("news", "news", news))
+        for a, b in zip(*(_read_lines(p) for p in _side_files(news_dir, NEWS_DEV, langs, ".gz"))):
+            a, b = glosa_data.clean(a), glosa_data.clean(b)
+            if a and b:
+                dev["news"].append((a, b))
+    sources.insert(0, ("tatoeba", "tatoeba", glosa_data.read_tsv(tatoeba["train"])))
+    for a, b in glosa_data.read_tsv(tatoeba["dev"]):
         dev["tatoeba"].append((a, b))
     # Tatoeba's short sentences ("Very good.", "I'm home."): dev from its dev split, test from its
     # test split, so that neither is trained on.
     for split in ("dev", "test"):
-        for a, b in glosa_data.read_tsv(glosa_data.split_path("en-es", split, data)):
+        for a, b in glosa_data.read_tsv(tatoeba[split]):
             if _short(a) and _short(b):
                 short[split].append((a, b))
-    for origin in sorted(BACK_TRANSLATED):
+    for origin in sorted(BT_PREFIX + lang for lang in langs):
         path = os.path.join(bt, origin + ".tsv") if bt else None
         if path and os.path.exists(path):
             sources.append((origin, origin, _read_bt(path)))
@@ -232,8 +326,9 @@ def build(data, out, bt=None):
                 if a is None or b is None:
                     st["mojibake"] += 1
                     continue
-                reason = filter_reason(a, b)
-                if reason is None and origin in BACK_TRANSLATED and _ARCHAIC_ES.search(b):
+                reason = filter_reason(a, b, stop)
+                if (reason is None and is_back_translated(origin) and langs[1] in ARCHAIC
+                        and ARCHAIC[langs[1]].search(b)):
                     reason = "archaic"
                 if reason is None and a.lower() in dev_en:
                     reason = "in-dev"
@@ -258,8 +353,10 @@ def build(data, out, bt=None):
     sets = [("dev", name, rows) for name, rows in dev.items()]
     sets += [(split, "short", rows) for split, rows in short.items()]
     for split, set_name, rows in sets:
-        with open(os.path.join(out, split, set_name + ".en"), "w", encoding="utf-8") as fe, \
-             open(os.path.join(out, split, set_name + ".es"), "w", encoding="utf-8") as fs:
+        with open(os.path.join(out, split, set_name + "." + langs[0]), "w",
+                  encoding="utf-8") as fe, \
+             open(os.path.join(out, split, set_name + "." + langs[1]), "w",
+                  encoding="utf-8") as fs:
             for a, b in rows:
                 fe.write(a + "\n")
                 fs.write(b + "\n")
@@ -268,8 +365,36 @@ def build(data, out, bt=None):
         json.dump(stats, f, indent=1)
 
 
+def corpus_pair(corpus):
+    """The pair a corpus folder was built for ('en-es'), from its stats.json; a corpus built before
+    stats.json named it is told by its dev files' language suffixes."""
+    try:
+        with open(os.path.join(corpus, "stats.json"), encoding="utf-8") as f:
+            pair = json.load(f).get("pair")
+    except (OSError, ValueError):
+        pair = None
+    if pair:
+        return pair
+    langs = {n.rsplit(".", 1)[1] for n in os.listdir(os.path.join(corpus, "dev")) if "." in n} \
+        if os.path.isdir(os.path.join(corpus, "dev")) else set()
+    if len(langs) != 2:
+        raise glosa_data.MissingData("%s is not a corpus folder of glosa_corpus.py build (no "
+                                     "stats.json naming its pair, no dev/ sets)" % corpus)
+    return glosa_data.pair_of(*sorted(langs))
+
+
+def check_direction(corpus, src, tgt):
+    """MissingData unless src->tgt is a direction of the corpus's pair."""
+    pair = corpus_pair(corpus)
+    if sorted(pair.split("-")) != sorted([src, tgt]):
+        raise glosa_data.MissingData(
+            "%s holds the %s corpus, not %s-%s: build one with glosa_corpus.py build --pair %s"
+            % (corpus, pair, src, tgt, glosa_data.pair_of(src, tgt)))
+    return pair
+
+
 def read_train(corpus):
-    """[(origin, en, es)] in file order."""
+    """[(origin, english, other language)] in file order."""
     rows = []
     with open(os.path.join(corpus, "train.tsv"), encoding="utf-8") as f:
         for line in f:
@@ -280,6 +405,7 @@ def read_train(corpus):
 
 def read_dev(corpus, src, tgt):
     """{set name: [(source, [references])]} for the direction src->tgt."""
+    check_direction(corpus, src, tgt)
     out = collections.OrderedDict()
     d = os.path.join(corpus, "dev")
     for name in ("news", "docs", "prose", "tatoeba", "general"):
@@ -296,7 +422,7 @@ def read_dev(corpus, src, tgt):
 def train_spm(corpus, vocab_size, sample=1500000, seed=1):
     """Joint unigram model over both languages, with byte fallback (emoji and rare scripts are
     spelt in bytes instead of becoming <unk>) and the placeholder/tag symbols as single pieces.
-    Machine-translated Spanish is left out of the sample."""
+    The machine-translated side (the non-English one) is left out of the sample."""
     import sentencepiece as spm
     rows = read_train(corpus)
     rng = random.Random(seed)
@@ -355,9 +481,9 @@ def parse_mixture(text):
     out = {}
     for item in filter(None, (t.strip() for t in text.split(","))):
         origin, _, w = item.partition("=")
-        if origin not in ORIGINS or not w:
-            raise ValueError("mixture item %r: expected origin=weight with origin one of %s"
-                             % (item, ", ".join(sorted(ORIGINS))))
+        if (origin not in ORIGINS and not is_back_translated(origin)) or not w:
+            raise ValueError("mixture item %r: expected origin=weight with origin one of %s, or "
+                             "%s<lang>" % (item, ", ".join(sorted(ORIGINS)), BT_PREFIX))
         if float(w) < 0:
             raise ValueError("mixture item %r: negative weight" % item)
         out[origin] = float(w)
@@ -369,9 +495,10 @@ def epoch_pairs(rows, direction, epoch, seed, p_protect=0.5, p_names=0.1, p_conc
     """[(source text, target text)] for one epoch: the mixture sampled, machine-translated pairs
     tagged, spans replaced by placeholders in a share of the pairs that have them, names swapped,
     and runs of 2..max_concat consecutive pairs of one file joined into long examples.
-    `mixture` ({origin: weight}) replaces MIXTURE's weights for the origins it names."""
+    `mixture` ({origin: weight}) replaces direction_mixture(direction)'s weights for the origins it names.
+    The rows' English side is the source when `direction` starts with en."""
     src_lang, tgt_lang = direction.split("-")
-    weights = dict(MIXTURE[direction], **(mixture or {}))
+    weights = dict(direction_mixture(direction), **(mixture or {}))
     rng = random.Random(seed * 1000003 + epoch)
     out = []
     i = 0
@@ -407,7 +534,7 @@ def epoch_pairs(rows, direction, epoch, seed, p_protect=0.5, p_names=0.1, p_conc
                     s, t, _ = glosa_spans.protect_pair(s, t)
             if origin in MACHINE_TRANSLATED:
                 s = glosa_spans.MT_TAG + s
-            elif origin in BACK_TRANSLATED:
+            elif is_back_translated(origin):
                 s = glosa_spans.BT_TAG + s
             out.append((s, t))
         i += k
@@ -481,30 +608,36 @@ class EpochPool:
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
-    b = sub.add_parser("build", help="clean, filter and split the corpus")
-    b.add_argument("--data")
+    b = sub.add_parser("build", help="clean, filter and split the corpus of one language pair")
+    b.add_argument("--pair", default="en-es", help="the language pair, English first as the "
+                   "data folders are named (en-es, en-de, ...); default en-es")
+    b.add_argument("--data", help="default $GLOSA_DATA or <repo>/../shared/data")
     b.add_argument("--out", required=True)
-    b.add_argument("--bt", help="folder with back-translations bt-es.tsv / bt-en.tsv "
-                   "(tools/glosa_mono.py)")
+    b.add_argument("--bt", help="folder with back-translations bt-<lang>.tsv, one per side of the "
+                   "pair (tools/glosa_mono.py)")
     s = sub.add_parser("spm", help="train the joint SentencePiece model into the corpus folder")
     s.add_argument("--corpus", required=True)
     s.add_argument("--vocab-size", type=int, default=16000)
     e = sub.add_parser("sample", help="print a few augmented training pairs of an epoch")
     e.add_argument("--corpus", required=True)
-    e.add_argument("--direction", default="en-es")
+    e.add_argument("--src", help="source language (default: the corpus pair's first, English)")
+    e.add_argument("--tgt", help="target language (default: the other one)")
     e.add_argument("--n", type=int, default=20)
     a = p.parse_args(argv)
     if a.cmd == "build":
-        build(glosa_data.data_dir(a.data), a.out, a.bt)
+        build(glosa_data.data_dir(a.data), a.out, a.bt, a.pair)
     elif a.cmd == "spm":
         print(train_spm(a.corpus, a.vocab_size))
     elif a.cmd == "sample":
-        pairs = epoch_pairs(read_train(a.corpus), a.direction, 0, 1)
+        first, second = corpus_pair(a.corpus).split("-")
+        src = a.src or (second if a.tgt == first else first)
+        tgt = a.tgt or (first if src == second else second)
+        check_direction(a.corpus, src, tgt)
+        pairs = epoch_pairs(read_train(a.corpus), src + "-" + tgt, 0, 1)
         print("%d pairs" % len(pairs))
         for s, t in pairs[:a.n]:
             print(repr(s), "=>", repr(t))
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -55,14 +55,55 @@ def clean(text):
     return _WS.sub(" ", text).strip()
 
 
+class MissingData(SystemExit):
+    """Data a tool needs is not in the data folder (a pair without that set, a wrong --data).
+    A SystemExit, so that every script stops with the message alone, not a traceback; tests catch
+    it by this name."""
+
+
+_LANG = re.compile(r"^[a-z]{2,3}$")
+
+
 def pair_of(src, tgt):
-    """The Tatoeba folder name of a direction: English first, as on disk ('de','en' -> 'en-de')."""
+    """The folder name of a language pair: English first, as on disk ('de','en' -> 'en-de').
+    Both directions of a pair share its data folders (tatoeba-<pair>, parallel-<pair>, ...)."""
+    for lang in (src, tgt):
+        if not isinstance(lang, str) or not _LANG.match(lang):
+            raise MissingData("language %r: expected a 2- or 3-letter code such as en, es, de"
+                              % (lang,))
+    if src == tgt:
+        raise MissingData("source and target are both %r" % src)
     return "%s-%s" % ((tgt, src) if tgt == "en" else (src, tgt))
 
 
+def parse_pair(text):
+    """(pair, (first, second)) of a pair written 'en-de' or 'de-en': the folder name (English
+    first) and its two languages in the order of the data files' columns."""
+    langs = text.split("-") if isinstance(text, str) else []
+    if len(langs) != 2:
+        raise MissingData("language pair %r: expected two codes joined by '-', e.g. en-es" % text)
+    pair = pair_of(*langs)
+    return pair, tuple(pair.split("-"))
+
+
+def available_pairs(data=None):
+    """The pairs with a Tatoeba folder in the data folder, e.g. ['en-de', 'en-es', 'en-fr']."""
+    folder = data_dir(data)
+    if not os.path.isdir(folder):
+        return []
+    return sorted(n[len("tatoeba-"):] for n in os.listdir(folder)
+                  if n.startswith("tatoeba-") and os.path.isdir(os.path.join(folder, n)))
+
+
 def split_path(pair, split, data=None):
-    """Path of `tatoeba-<pair>/<split>.tsv`. `pair` is like 'en-es' (English first, as on disk)."""
-    return os.path.join(data_dir(data), "tatoeba-" + pair, split + ".tsv")
+    """Path of `tatoeba-<pair>/<split>.tsv`. `pair` is like 'en-es' (English first, as on disk).
+    Raises MissingData, naming the pairs that do have data, when the file is not there."""
+    path = os.path.join(data_dir(data), "tatoeba-" + pair, split + ".tsv")
+    if not os.path.exists(path):
+        raise MissingData("no Tatoeba %s split for %s: %s does not exist (pairs with Tatoeba data "
+                          "in %s: %s)" % (split, pair, path, data_dir(data),
+                                          ", ".join(available_pairs(data)) or "none"))
+    return path
 
 
 def read_tsv(path):
@@ -88,7 +129,7 @@ def load_pairs(pair, split, src, tgt, data=None, dedupe=None):
     the direction ('en','es' or 'es','en'). Training data is de-duplicated by default."""
     langs = pair.split("-")
     if sorted([src, tgt]) != sorted(langs):
-        raise ValueError("direction %s->%s does not match pair %s" % (src, tgt, pair))
+        raise MissingData("direction %s->%s does not match pair %s" % (src, tgt, pair))
     rows = read_tsv(split_path(pair, split, data))
     if src != langs[0]:
         rows = [(b, a) for a, b in rows]
@@ -161,8 +202,8 @@ def main(argv=None):
     t.add_argument("--model-type", default="unigram")
     t.add_argument("--out", required=True)
     a = p.parse_args(argv)
+    a.pair, (src, tgt) = parse_pair(a.pair)
     if a.cmd == "stats":
-        src, tgt = a.pair.split("-")
         for split in ("train", "dev", "test"):
             raw = read_tsv(split_path(a.pair, split, a.data))
             rows = load_pairs(a.pair, split, src, tgt, a.data)

@@ -25,6 +25,8 @@ shift
 
 # name  direction  script (train_<script>.py)  package it starts from  peak lr  mixture
 # (glosa_corpus.MIXTURE overrides). Every run of one call shares the GPU for the same minutes.
+# The runs of one call are of one language pair: `stage` sends that pair's corpus,
+# $GLOSA_RUNS/broad-<pair> (glosa_corpus.py build --pair <pair>), and TOKENIZER below.
 #
 # Session 34 (three Transformer runs, 2026-11-27 09:25): the en-es pair measured back-translation
 # (no gain at 46k pairs, docs/training.md) and es-en shipped; both general Transformers are final.
@@ -40,22 +42,44 @@ RUNS=(
   "rnn-en-es-lr rnn-en-es rnn rnn-general-en-es 1.5e-3 $MIX,bt-es=0"
   "rnn-en-es-news rnn-en-es rnn rnn-general-en-es 3e-3 ${MIX/news=4/news=8},bt-es=0"
 )
+# The runs' tokenizer (spm.model, and spm-surgery.json when tools/spm_surgery.py made it): the
+# surgered joint en-es one of session 36.
+TOKENIZER=$RUNS_DIR/spm-surgery
+
+# The one language pair of RUNS (English first, as the corpus folders are named).
+runs_pair() {
+  local pair="" spec name direction src tgt p
+  for spec in "${RUNS[@]}"; do
+    read -r name direction _ <<<"$spec"
+    direction=${direction#rnn-}
+    src=${direction%-*} tgt=${direction#*-}
+    if [ "$tgt" = en ]; then p=$tgt-$src; else p=$src-$tgt; fi
+    if [ -n "$pair" ] && [ "$p" != "$pair" ]; then
+      echo "gpu_train.sh: run $name is $p, the runs before it $pair: one call stages one pair's corpus" >&2
+      return 1
+    fi
+    pair=$p
+  done
+  echo "$pair"
+}
 
 case "$cmd" in
 stage)
-  corpus=$RUNS_DIR/broad-en-es
-  spm_dir=$RUNS_DIR/spm-surgery
-  [ -f "$corpus/train.tsv" ] || { echo "no corpus: tools/glosa_corpus.py build --out $corpus [--bt DIR]" >&2; exit 1; }
-  [ -f "$spm_dir/spm-surgery.json" ] || { echo "no tokenizer: tools/spm_surgery.py plan --out $spm_dir" >&2; exit 1; }
+  pair=$(runs_pair)
+  corpus=$RUNS_DIR/broad-$pair
+  spm_dir=$TOKENIZER
+  [ -f "$corpus/train.tsv" ] || { echo "no corpus: tools/glosa_corpus.py build --pair $pair --out $corpus [--bt DIR]" >&2; exit 1; }
+  [ -f "$spm_dir/spm.model" ] || { echo "no tokenizer $spm_dir/spm.model (TOKENIZER in tools/gpu_train.sh; tools/spm_surgery.py plan --out $spm_dir)" >&2; exit 1; }
   grep -qx '/.device/' "$ROOT/.git/info/exclude" 2>/dev/null || echo '/.device/' >>"$ROOT/.git/info/exclude"
   rm -rf "$STAGE" && mkdir -p "$STAGE/corpus" "$STAGE/spm" "$STAGE/init"
   cp -r "$corpus/dev" "$STAGE/corpus/"
-  cp "$spm_dir/spm.model" "$spm_dir/spm-surgery.json" "$STAGE/spm/"
+  cp "$spm_dir/spm.model" "$STAGE/spm/"
+  [ ! -f "$spm_dir/spm-surgery.json" ] || cp "$spm_dir/spm-surgery.json" "$STAGE/spm/"
   cp "$spm_dir/spm.model" "$STAGE/corpus/spm.model"
   # Origins every run weighs 0 stay behind (the tree must fit in 64 MiB). Two xz streams, the
   # human pairs and the back-translations: the first (24 MB, 8 minutes of xz on two busy cores)
   # is kept in $RUNS_DIR and made again only when the corpus is newer.
-  base=$RUNS_DIR/stage-base.tsv.xz
+  base=$RUNS_DIR/stage-base-$pair.tsv.xz
   if [ ! -f "$base" ] || [ "$corpus/train.tsv" -nt "$base" ]; then
     awk -F'\t' '$1 != "msdocs-machine" && $1 != "bible" && $1 !~ /^bt-/' "$corpus/train.tsv" | xz -T2 -6 >"$base.tmp"
     mv "$base.tmp" "$base"
@@ -122,7 +146,7 @@ unpack)
     name=$(basename "$f" .pt)
     mkdir -p "$RUNS_DIR/gpu-$name"
     /usr/bin/python3 -c "import sys; sys.path.insert(0, '$ROOT/tools'); import glosa_train; glosa_train.expand_checkpoint('$f', '$RUNS_DIR/gpu-$name/best.pt')"
-    cp "$RUNS_DIR/spm-surgery/spm.model" "$RUNS_DIR/gpu-$name/spm.model"
+    cp "$TOKENIZER/spm.model" "$RUNS_DIR/gpu-$name/spm.model"
   done
   tar -C "$RUNS_DIR" -xzf "$from/logs.tgz"
   ls -la "$RUNS_DIR"/gpu-*

@@ -53,7 +53,7 @@ def sample_lines(corpus, n, seed=1, exclude=()):
     rng.shuffle(rows)
     en, es = [], []
     for o, a, b in rows:
-        if o in glosa_corpus.BACK_TRANSLATED or o in exclude:
+        if glosa_corpus.is_back_translated(o) or o in exclude:
             continue
         if len(en) < n:
             en.append(a)
