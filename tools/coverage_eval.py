@@ -7,8 +7,9 @@ with the real `glosa-cli translate --json`, and prints precision, recall and a t
 
 Three protocols, per model (every step is the model's own decoding, package defaults):
 
-Common: the sentences are every 8th distinct source of ../shared/data/tatoeba-en-es/dev.tsv (the
-file runs from short to long, so this spans every length), the first 200; lines the model splits
+Common: the sentences are every 8th distinct source of the model's pair's Tatoeba dev split
+(../shared/data/tatoeba-<pair>/dev.tsv, or --data; the file runs from short to long, so this
+spans every length), the first 200; the source must be English; lines the model splits
 into several sentences are left out. A word's translation: each content word (letters only, not a
 stop word) translated alone by the same model, lower-cased, kept when it is one word.
 
@@ -38,6 +39,9 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import glosa_data  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STOP = set("""a an the and or but if of to in on at by for with from as into onto about than then
 so is am are was were be been being do does did have has had i you he she it we they me him her us
@@ -47,14 +51,39 @@ up out off over again one s t don didn doesn isn aren wasn weren won ll re ve m 
 SWEEP = [0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.75, 1.0]
 
 
-def shipped_threshold(model):
-    """The model's own bar: model.json decoding.coverage_threshold, else the engine's 0.1."""
+def manifest(model):
+    """The shipped package's model.json, or {} for a model that is not in resources/models."""
     try:
         with open(os.path.join(ROOT, "resources", "models", model, "model.json"),
                   encoding="utf-8") as f:
-            return float(json.load(f).get("decoding", {}).get("coverage_threshold", 0.1))
+            return json.load(f)
     except OSError:
-        return 0.1
+        return {}
+
+
+def shipped_threshold(model):
+    """The model's own bar: model.json decoding.coverage_threshold, else the engine's 0.1."""
+    return float(manifest(model).get("decoding", {}).get("coverage_threshold", 0.1))
+
+
+def model_sources(model, data, count, every):
+    """Every `every`-th distinct source sentence of the Tatoeba dev split of the model's pair
+    (or the TSV `data`), the first `count`."""
+    languages = manifest(model).get("languages", {"source": "en", "target": "es"})
+    src, tgt = languages.get("source"), languages.get("target")
+    if src != "en":
+        # STOP (the words that are never scored) is English.
+        raise glosa_data.MissingData("%s translates from %r: coverage_eval.py scores English "
+                                     "source words only" % (model, src))
+    path = data or glosa_data.split_path(glosa_data.pair_of(src, tgt), "dev")
+    with open(path, encoding="utf-8") as f:  # English first: the source is column 0
+        sources = [line.split("\t")[0].strip() for line in f if line.strip()]
+    seen, unique = set(), []
+    for s in sources:  # a source with several references appears once
+        if s not in seen:
+            seen.add(s)
+            unique.append(s)
+    return unique[::every][:count]
 
 
 def words_of(text):
@@ -171,8 +200,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--models", default="transformer-en-es,rnn-attention-en-es")
-    parser.add_argument("--data", default=os.path.join(ROOT, "..", "shared", "data",
-                                                       "tatoeba-en-es", "dev.tsv"))
+    parser.add_argument("--data", help="a Tatoeba TSV (English first); default: "
+                        "$GLOSA_DATA/tatoeba-<pair>/dev.tsv of each model's pair")
     parser.add_argument("--sentences", type=int, default=200)
     parser.add_argument("--every", type=int, default=8)
     parser.add_argument("--seed", type=int, default=17)
@@ -185,17 +214,9 @@ def main():
     parser.add_argument("--markdown", help="also write the tables to this file")
     args = parser.parse_args()
 
-    with open(args.data, encoding="utf-8") as f:
-        sources = [line.split("\t")[0].strip() for line in f if line.strip()]
-    seen, unique = set(), []
-    for s in sources:  # a source with several references appears once
-        if s not in seen:
-            seen.add(s)
-            unique.append(s)
-    sources = unique[::args.every][:args.sentences]
-
     lines = []
     for model in args.models.split(","):
+        sources = model_sources(model, args.data, args.sentences, args.every)
         data = evaluate(model, sources, args.executable, args.seed)
         positives = sum(1 for _, p in data["masses"] if p)
         natural = sum(1 for _, p in data["natural"] if p)
