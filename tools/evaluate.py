@@ -229,28 +229,6 @@ def groups_for(pair, src, tgt, split, data=None):
     return [(s, [r]) for s, r in zip(*sides)]
 
 
-def direction_of(pair, src, tgt, default=("en", "es")):
-    """(src, tgt) of a command without a model: as given; a side left out is the other language
-    of --pair (English first when neither is given); without --pair, the other side of a given
-    one is English (or default's other language), and `default` when neither is given."""
-    if pair:
-        pair, (first, second) = glosa_data.parse_pair(pair)
-        other = {first: second, second: first}
-        if src and src not in other or tgt and tgt not in other:
-            raise glosa_data.MissingData("direction %s->%s does not match pair %s"
-                                         % (src or "?", tgt or "?", pair))
-        src = src or (other[tgt] if tgt else first)
-        tgt = tgt or other[src]
-    elif not src and not tgt:
-        src, tgt = default
-    elif not tgt:
-        tgt = "en" if src != "en" else default[1]
-    elif not src:
-        src = "en" if tgt != "en" else default[1]
-    glosa_data.pair_of(src, tgt)  # checks the codes
-    return src, tgt
-
-
 def split_name(pair, split):
     return ("tatoeba-%s/%s" if split in TATOEBA_SPLITS else "%s/%s") % (pair, split)
 
@@ -608,7 +586,7 @@ def main(argv=None):
                     if defaults.get("strategy") == "beam" else defaults.get("strategy", "greedy"))
         decoding += " (package defaults, glosa-cli translate)"
     else:
-        src, tgt = direction_of(a.pair, a.src, a.tgt)
+        src, tgt = glosa_data.direction_of(a.pair, a.src, a.tgt)
         pair = a.pair or glosa_data.pair_of(src, tgt)
         groups = groups_for(pair, src, tgt, a.split, a.data)
         if a.cmd == "hyps":

@@ -629,10 +629,7 @@ def main(argv=None):
     elif a.cmd == "spm":
         print(train_spm(a.corpus, a.vocab_size))
     elif a.cmd == "sample":
-        first, second = corpus_pair(a.corpus).split("-")
-        src = a.src or (second if a.tgt == first else first)
-        tgt = a.tgt or (first if src == second else second)
-        check_direction(a.corpus, src, tgt)
+        src, tgt = glosa_data.direction_of(corpus_pair(a.corpus), a.src, a.tgt)
         pairs = epoch_pairs(read_train(a.corpus), src + "-" + tgt, 0, 1)
         print("%d pairs" % len(pairs))
         for s, t in pairs[:a.n]:

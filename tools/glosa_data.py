@@ -86,6 +86,28 @@ def parse_pair(text):
     return pair, tuple(pair.split("-"))
 
 
+def direction_of(pair, src, tgt, default=("en", "es")):
+    """(src, tgt) of a command's --pair/--src/--tgt: as given; a side left out is the other
+    language of the pair (English first when neither is given); without a pair, the other side
+    of a given one is English (or default's other language), and `default` when neither is."""
+    if pair:
+        pair, (first, second) = parse_pair(pair)
+        other = {first: second, second: first}
+        if src and src not in other or tgt and tgt not in other:
+            raise MissingData("direction %s->%s does not match pair %s"
+                              % (src or "?", tgt or "?", pair))
+        src = src or (other[tgt] if tgt else first)
+        tgt = tgt or other[src]
+    elif not src and not tgt:
+        src, tgt = default
+    elif not tgt:
+        tgt = "en" if src != "en" else default[1]
+    elif not src:
+        src = "en" if tgt != "en" else default[1]
+    pair_of(src, tgt)  # checks the codes
+    return src, tgt
+
+
 def available_pairs(data=None):
     """The pairs with a Tatoeba folder in the data folder, e.g. ['en-de', 'en-es', 'en-fr']."""
     folder = data_dir(data)

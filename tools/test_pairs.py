@@ -170,10 +170,10 @@ def check_evaluate(data):
     for args, want in (((None, None, None), ("en", "es")), (("en-de", None, None), ("en", "de")),
                        (("de-en", None, None), ("en", "de")), (("en-de", "de", None), ("de", "en")),
                        ((None, "de", None), ("de", "en")), ((None, None, "es"), ("en", "es"))):
-        got = evaluate.direction_of(*args)
+        got = glosa_data.direction_of(*args)
         failures = check(failures, got == want, "direction_of%s = %s, expected %s"
                          % (args, got, want))
-    msg = missing_message(lambda: evaluate.direction_of("en-de", "es", None))
+    msg = missing_message(lambda: glosa_data.direction_of("en-de", "es", None))
     failures = check(failures, msg and "en-de" in msg, "direction es->? of en-de: %r" % msg)
     return failures
 
