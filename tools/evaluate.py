@@ -556,7 +556,7 @@ def main(argv=None):
         torch.set_num_threads(a.threads)
         model, codec, info = load_model(a.path)
         src, tgt = a.src or info["src"], a.tgt or info["tgt"]
-        pair = a.pair or info["pair"]
+        pair = glosa_data.data_pair(a.pair or info["pair"], src, tgt)
         groups = groups_for(pair, src, tgt, a.split, a.data)
         if a.limit:
             groups = groups[:a.limit]
@@ -578,7 +578,7 @@ def main(argv=None):
         tgt = a.tgt or entry["target_language"]
         with open(os.path.join(entry["folder"], "model.json"), encoding="utf-8") as f:
             defaults = json.load(f).get("decoding", {})
-        pair = a.pair or glosa_data.pair_of(src, tgt)
+        pair = glosa_data.data_pair(a.pair, src, tgt)
         groups = groups_for(pair, src, tgt, a.split, a.data)
         hyps = glosa_cli([s for s, _ in groups], model, a.glosa_cli)
         decoding = ("beam %d, alpha %.1f" % (defaults.get("beam_size", 1),
@@ -587,7 +587,7 @@ def main(argv=None):
         decoding += " (package defaults, glosa-cli translate)"
     else:
         src, tgt = glosa_data.direction_of(a.pair, a.src, a.tgt)
-        pair = a.pair or glosa_data.pair_of(src, tgt)
+        pair = glosa_data.data_pair(a.pair, src, tgt)
         groups = groups_for(pair, src, tgt, a.split, a.data)
         if a.cmd == "hyps":
             with open(a.file, encoding="utf-8") as f:

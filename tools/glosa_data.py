@@ -108,6 +108,17 @@ def direction_of(pair, src, tgt, default=("en", "es")):
     return src, tgt
 
 
+def data_pair(pair, src, tgt):
+    """The data folders' pair of the direction src->tgt: `pair` (a --pair option) written English
+    first, else pair_of(src, tgt); MissingData when src->tgt is not a direction of it."""
+    if not pair:
+        return pair_of(src, tgt)
+    pair, langs = parse_pair(pair)
+    if sorted(langs) != sorted([src, tgt]):
+        raise MissingData("direction %s->%s does not match pair %s" % (src, tgt, pair))
+    return pair
+
+
 def available_pairs(data=None):
     """The pairs with a Tatoeba folder in the data folder, e.g. ['en-de', 'en-es', 'en-fr']."""
     folder = data_dir(data)

@@ -552,7 +552,7 @@ def main(arch, argv=None):
     p = argparse.ArgumentParser(description="Train a %s translation model" % arch.name)
     add_common_args(p, arch)
     args = p.parse_args(argv)
-    args.pair = args.pair or glosa_data.pair_of(args.src, args.tgt)
+    args.pair = glosa_data.data_pair(args.pair, args.src, args.tgt)
 
     os.environ.pop("OPENBLAS_CORETYPE", None)
     torch.set_num_threads(args.threads)
