@@ -1,11 +1,14 @@
 #!/usr/bin/python3
-"""Build the monolingual Spanish and English corpora for back-translation (issue #30).
+"""Build the monolingual corpora of a language pair's two sides for back-translation (issue #30).
+
+--pair (default en-es) picks the languages; SOURCES, STOP and ABBREV hold Spanish and English
+only, so another pair needs its sources and word lists added first (the script says so).
 
 Reads public-domain / openly licensed text from local mirrors of public GitHub repositories
 (made by the `fetch` tool under /work/.mirror/OWNER+NAME/repo, bare git directories read with
 `git show`) and from Debian package files, cleans it, and writes
 
-    OUT/es.txt, OUT/en.txt      one sentence a line, UTF-8 NFC
+    OUT/<lang>.txt              one sentence a line, UTF-8 NFC (es.txt, en.txt)
     OUT/MANIFEST.tsv            source, language, sentences kept, licence, origin
 
 The text goes to OUT (default /work/runs/mono) only, never into git.
@@ -13,17 +16,17 @@ The text goes to OUT (default /work/runs/mono) only, never into git.
 Cleaning: NFC; paragraphs split into sentences (rule-based splitter with abbreviation list);
 4-60 words; lines that are mostly non-letters, markup, list items, headings in capitals or of the
 wrong language (stop-word test) dropped; duplicates removed (key: lower-cased letters and digits);
-every sentence whose key equals a line of a dev/test set or of our parallel training data removed:
-/work/shared/data/newstest/en-es/* (all WMT years and TICO-19), Tatoeba en-es (all splits),
-/work/shared/data/parallel-en-es*/* (both sides).
+every sentence whose key equals a line of a dev/test set or of our parallel training data of the
+pair removed: /work/shared/data/newstest/<pair>/* (all WMT years and TICO-19), Tatoeba <pair>
+(all splits), /work/shared/data/parallel-<pair>*/* (both sides).
 
 Order of each output file: non-fiction sources first (news, encyclopedic, web), then fiction,
 each block shuffled with a fixed seed, so that a back-translation run reading the file from the
 top covers the scarce non-fiction first and a partial run is a sample of the rest.
 A per-document cap keeps any one novel from dominating.
 
-Usage: /usr/bin/python3 tools/glosa_mono.py [--out /work/runs/mono] [--mirror /work/.mirror]
-           [--max-per-doc 4000] [--only es|en]
+Usage: /usr/bin/python3 tools/glosa_mono.py [--pair en-es] [--out /work/runs/mono]
+           [--mirror /work/.mirror] [--max-per-doc 4000] [--only es|en]
 
 Rebuild from scratch (about 15 minutes on 2 busy cores; the result is deterministic for the same
 snapshots, whose commits MANIFEST.tsv records):
@@ -50,6 +53,9 @@ import re
 import subprocess
 import sys
 import unicodedata
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import glosa_data  # noqa: E402
 
 MIRROR = "/work/.mirror"
 SHARED = "/work/shared/data"
@@ -193,10 +199,10 @@ MARKUP_RE = re.compile(r"(https?:|www\.|<[a-zA-Z/]|&[a-z]+;|\{|\}|\||==|\\[a-z]|
 LIST_RE = re.compile(r"^\s*([-*•·]|\d+[.)]\s|[a-z][.)]\s|[IVXLC]+\.\s)")
 
 
-def lang_ok(words, lang):
+def lang_ok(words, lang, other_lang):
     lw = [w.lower() for w in words]
     own = sum(w in STOP[lang] for w in lw)
-    other = sum(w in STOP["en" if lang == "es" else "es"] for w in lw)
+    other = sum(w in STOP[other_lang] for w in lw)
     if own == 0 or own <= other:
         return False
     if len(lw) >= 8 and own < 2:
@@ -204,8 +210,19 @@ def lang_ok(words, lang):
     return True
 
 
-def clean_sentence(s, lang):
-    """Return the cleaned sentence or None."""
+# Letters of a language that, several in one English sentence, show that language leaking in.
+LEAKING_LETTERS = {"es": "áéíóúñ¿¡"}
+
+
+def other_language(lang, pair):
+    first, second = pair.split("-")
+    return second if lang == first else first
+
+
+def clean_sentence(s, lang, pair="en-es"):
+    """Return the cleaned sentence or None. `pair` names the other language, whose stop words
+    show a sentence in the wrong language."""
+    other = other_language(lang, pair)
     s = nfc(s)
     s = s.replace("\u00ad", "")  # soft hyphen
     s = re.sub(r"[\u200b\u200c\u200d\ufeff]", "", s)
@@ -230,11 +247,11 @@ def clean_sentence(s, lang):
         return None
     if not re.search(r"[.!?…»\"”’')]$", s):  # fragments, headings, titles
         return None
-    if not lang_ok(words, lang):
+    if not lang_ok(words, lang, other):
         return None
-    if lang == "en" and re.search(r"[áéíóúñ¿¡]", s):  # Spanish leaking into English (rough)
-        if sum(ch in "áéíóúñ¿¡" for ch in s) > 2:
-            return None
+    leaking = LEAKING_LETTERS.get(other, "") if lang == "en" else ""
+    if leaking and sum(ch in leaking for ch in s) > 2:  # the other language in English (rough)
+        return None
     return s
 
 
@@ -433,12 +450,12 @@ def read_lines(path):
             yield line.rstrip("\n")
 
 
-def exclusion_keys(shared):
+def exclusion_keys(shared, pair="en-es"):
     keys = set()
-    files = (glob.glob(os.path.join(shared, "newstest", "en-es", "*"))
-             + glob.glob(os.path.join(shared, "tatoeba-en-es", "*.tsv"))
-             + glob.glob(os.path.join(shared, "parallel-en-es", "*.xz"))
-             + glob.glob(os.path.join(shared, "parallel-en-es-general", "*.xz")))
+    files = (glob.glob(os.path.join(shared, "newstest", pair, "*"))
+             + glob.glob(os.path.join(shared, "tatoeba-" + pair, "*.tsv"))
+             + glob.glob(os.path.join(shared, "parallel-" + pair, "*.xz"))
+             + glob.glob(os.path.join(shared, "parallel-%s-general" % pair, "*.xz")))
     for path in sorted(files):
         for line in read_lines(path):
             for part in line.split("\t"):
@@ -457,16 +474,28 @@ def main():
     ap.add_argument("--shared", default=SHARED)
     ap.add_argument("--max-per-doc", type=int, default=4000,
                     help="at most this many sentences from one document (novel)")
-    ap.add_argument("--only", choices=["es", "en"])
+    ap.add_argument("--pair", default="en-es", help="the two languages (English first); "
+                    "default en-es")
+    ap.add_argument("--only", help="one language of the pair")
     ap.add_argument("--seed", type=int, default=30)
     args = ap.parse_args()
+    pair, (_, other) = glosa_data.parse_pair(args.pair)
+    # The other language first: MANIFEST.tsv lists it before English.
+    langs = (other, "en")
+    if args.only and args.only not in langs:
+        raise glosa_data.MissingData("--only %s: not a language of %s" % (args.only, pair))
+    for lang in langs:
+        if lang not in STOP or lang not in ABBREV or not any(s["lang"] == lang for s in SOURCES):
+            raise glosa_data.MissingData(
+                "glosa_mono.py has no sources, stop words or abbreviations of %r (it has %s): "
+                "add them to SOURCES, STOP and ABBREV" % (lang, ", ".join(sorted(STOP))))
 
     os.makedirs(args.out, exist_ok=True)
-    excl, excl_files = exclusion_keys(args.shared)
+    excl, excl_files = exclusion_keys(args.shared, pair)
     print(f"exclusion set: {len(excl)} keys from {len(excl_files)} files", file=sys.stderr)
 
     manifest = []
-    for lang in ("es", "en"):
+    for lang in langs:
         if args.only and lang != args.only:
             continue
         seen = set()
@@ -487,7 +516,7 @@ def main():
                 chosen = []
                 for i in order:
                     stats["raw"] += 1
-                    s = clean_sentence(sents[i], lang)
+                    s = clean_sentence(sents[i], lang, pair)
                     if s is None:
                         stats["filtered"] += 1
                         continue

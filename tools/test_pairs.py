@@ -19,6 +19,7 @@ sys.path.insert(0, HERE)
 import evaluate  # noqa: E402
 import glosa_corpus  # noqa: E402
 import glosa_data  # noqa: E402
+import glosa_mono  # noqa: E402
 
 GERMAN = [("The house is big.", "Das Haus ist groß."), ("I am tired.", "Ich bin müde."),
           ("Where is the station?", "Wo ist der Bahnhof?"), ("We have time.", "Wir haben Zeit."),
@@ -178,6 +179,16 @@ def check_evaluate(data):
     return failures
 
 
+def check_mono(data):
+    """The monolingual corpus leaves out the sentences of the pair's own parallel and test data."""
+    keys, files = glosa_mono.exclusion_keys(data, "en-de")
+    failures = check(0, files and all("en-de" in f for f in files)
+                     and glosa_mono.key("Das Haus ist groß test 0") in keys
+                     and glosa_mono.key("El Parlamento se reúne hoy 0.") not in keys,
+                     "glosa_mono exclusion for en-de: %s" % files)
+    return failures
+
+
 def check_train_general(root, data):
     """The shell script's commands for de-en, printed (--dry-run), not run."""
     env = dict(os.environ, GLOSA_RUNS=os.path.join(root, "runs"), GLOSA_DATA=data)
@@ -203,6 +214,7 @@ def main():
         for name, run in (("build", lambda: check_build(root, data)),
                           ("sampling", check_sampling),
                           ("evaluate", lambda: check_evaluate(data)),
+                          ("glosa_mono", lambda: check_mono(data)),
                           ("train_general.sh", lambda: check_train_general(root, data))):
             try:
                 failures += run()
