@@ -4,12 +4,12 @@ see glosa_metrics.py), multi-reference: the split is grouped by source sentence 
 translation of a source is a reference. Hypotheses are one line per grouped source, in the order
 in which the sources first appear in the split.
 
-  # a file of hypotheses
+  # a file of hypotheses (--pair en-de alone: en->de; --pair en-de --src de: de->en)
   evaluate.py hyps --pair en-es --src en --tgt es --split test hyps.txt
   # a PyTorch checkpoint (best.pt / last.pt) or an exported package folder
   evaluate.py model --split dev --beam 4 --alpha 0.6 /work/runs/transformer-en-es/best.pt
   evaluate.py model --split test resources/models/transformer-en-es
-  # the rule-based Apertium baseline (apertium eng-spa / spa-eng)
+  # the rule-based Apertium baseline (apertium eng-spa / spa-eng; any mode `apertium -l` lists)
   evaluate.py apertium --src en --tgt es --split test
   # the product itself: build/bin/glosa-cli translate with the package's default decoding,
   # optionally recording the scores in the package's model.json
@@ -19,14 +19,17 @@ in which the sources first appear in the split.
   # the whole table of the README: every model given, and Apertium, on every report set
   evaluate.py report --models transformer-en-es,rnn-attention-en-es --markdown table.md
 
-Splits: dev, test (Tatoeba, multi-reference) and the out-of-domain sets of
-../shared/data/newstest/en-es (newstest2013, newstest2012, ..., tico19-test; one reference a
-sentence, read from <set>.<src>.gz and <set>.<tgt>.gz). `report` adds the dev sets of the broad
-corpus (glosa_corpus.py: dev-news = newstest2012, dev-docs, dev-prose) and two small sets of
-ours with our own references (tools/eval/: the sentences quoted in issue #13, and a 12-sentence
-news paragraph), and for Spanish output the share of invented words: words (letters only) that are
-neither in Debian's Spanish word list (wspanish, /usr/share/dict/spanish) nor in the reference.
-That list holds lemmas only (no plurals, no conjugated verbs: Apertium's Tatoeba output scores
+The pair (English first, en-es) names the data folders; a model's languages give it, or --pair,
+--src and --tgt. Splits: dev, test (Tatoeba, multi-reference) and the out-of-domain sets of
+../shared/data/newstest/<pair> (en-es: newstest2013, newstest2012, ..., tico19-test; one
+reference a sentence, read from <set>.<src>.gz and <set>.<tgt>.gz, or the one regional variant
+<set>.<lang>-<region>.gz). `report` adds the dev sets of the pair's broad corpus
+(glosa_corpus.py: dev-news = newstest2012, dev-docs, dev-prose) and two small sets of ours with
+our own references (tools/eval/<set>.<lang>: the sentences quoted in issue #13, and a 12-sentence
+news paragraph, en and es), leaving out with a note what a pair does not have (sets, an Apertium
+mode), and for output in a language with a word list (WORD_LISTS: es, en) the share of invented
+words. For Spanish: words (letters only) that are neither in Debian's Spanish word list
+(wspanish, /usr/share/dict/spanish) nor in the reference. That list holds lemmas only (no plurals, no conjugated verbs: Apertium's Tatoeba output scores
 13.5% "invented" against it), so the inflected forms of the Spanish Hunspell dictionary
 (hunspell-es, expanded by hunspell-tools' unmunch) count as words too. The JSON rows also give
 the share of invented words that are words of the source sentence (invented_copied_percent: left
