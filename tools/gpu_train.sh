@@ -73,6 +73,8 @@ stage)
   grep -qx '/.device/' "$ROOT/.git/info/exclude" 2>/dev/null || echo '/.device/' >>"$ROOT/.git/info/exclude"
   rm -rf "$STAGE" && mkdir -p "$STAGE/corpus" "$STAGE/spm" "$STAGE/init"
   cp -r "$corpus/dev" "$STAGE/corpus/"
+  # stats.json names the corpus's pair, which training checks the runs' directions against.
+  [ ! -f "$corpus/stats.json" ] || cp "$corpus/stats.json" "$STAGE/corpus/"
   cp "$spm_dir/spm.model" "$STAGE/spm/"
   [ ! -f "$spm_dir/spm-surgery.json" ] || cp "$spm_dir/spm-surgery.json" "$STAGE/spm/"
   cp "$spm_dir/spm.model" "$STAGE/corpus/spm.model"
