@@ -29,9 +29,10 @@ our own references (tools/eval/<set>.<lang>: the sentences quoted in issue #13, 
 news paragraph, en and es), leaving out with a note what a pair does not have (sets, an Apertium
 mode), and for output in a language with a word list (WORD_LISTS: es, en) the share of invented
 words. For Spanish: words (letters only) that are neither in Debian's Spanish word list
-(wspanish, /usr/share/dict/spanish) nor in the reference. That list holds lemmas only (no plurals, no conjugated verbs: Apertium's Tatoeba output scores
-13.5% "invented" against it), so the inflected forms of the Spanish Hunspell dictionary
-(hunspell-es, expanded by hunspell-tools' unmunch) count as words too. The JSON rows also give
+(wspanish, /usr/share/dict/spanish) nor in the reference. That list holds lemmas only (no
+plurals, no conjugated verbs: Apertium's Tatoeba output scores 13.5% "invented" against it), so
+the inflected forms of the Spanish Hunspell dictionary (hunspell-es, expanded by hunspell-tools'
+unmunch) count as words too. The JSON rows also give
 the share of invented words that are words of the source sentence (invented_copied_percent: left
 untranslated, or a name whose reference spelling differs) apart from those made up from pieces.
 """
@@ -525,10 +526,11 @@ def main(argv=None):
                        help="dev, test, train (Tatoeba) or an out-of-domain set (newstest2013)")
         s.add_argument("--pair", help="data folders tatoeba-<pair>, newstest/<pair> (default: "
                        "from --src/--tgt, English first)")
-        s.add_argument("--src", help="source language (default: the model's%s)" % (
-            "" if name in ("model", "cli") else "; else --pair's first, else en"))
-        s.add_argument("--tgt", help="target language (default: the model's%s)" % (
-            "" if name in ("model", "cli") else "; else --pair's other, else es"))
+        with_model = name in ("model", "cli")
+        s.add_argument("--src", help="source language (default: %s)" % (
+            "the model's" if with_model else "--pair's first language, else en"))
+        s.add_argument("--tgt", help="target language (default: %s)" % (
+            "the model's" if with_model else "--pair's other language, else es"))
         s.add_argument("--out", help="write the hypotheses here")
         s.add_argument("--json", action="store_true", help="print the scores as JSON")
         if name == "hyps":

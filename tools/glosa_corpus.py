@@ -249,7 +249,8 @@ def build(data, out, bt=None, pair="en-es"):
     """Writes the corpus of `pair` (English first, e.g. 'en-de') to `out`; see the module doc."""
     pair, langs = glosa_data.parse_pair(pair)
     # Tatoeba is the one source every pair has; check it before anything is written.
-    tatoeba = {split: glosa_data.split_path(pair, split, data) for split in ("train", "dev", "test")}
+    tatoeba = {split: glosa_data.split_path(pair, split, data)
+               for split in ("train", "dev", "test")}
     stop = stopwords(pair)
     os.makedirs(os.path.join(out, "dev"), exist_ok=True)
     os.makedirs(os.path.join(out, "test"), exist_ok=True)
@@ -270,7 +271,8 @@ def build(data, out, bt=None, pair="en-es"):
     for folder, name, origin in files:
         en, es = (_read_lines(p) for p in _side_files(folder, name, langs, ".xz"))
         if len(en) != len(es):
-            raise SystemExit("%s: %d %s lines, %d %s" % (name, len(en), langs[0], len(es), langs[1]))
+            raise SystemExit("%s: %d %s lines, %d %s" % (name, len(en), langs[0], len(es),
+                                                         langs[1]))
         pairs = list(zip(en, es))
         if name in HOLDOUT:
             set_name, n = HOLDOUT[name]
@@ -495,7 +497,8 @@ def epoch_pairs(rows, direction, epoch, seed, p_protect=0.5, p_names=0.1, p_conc
     """[(source text, target text)] for one epoch: the mixture sampled, machine-translated pairs
     tagged, spans replaced by placeholders in a share of the pairs that have them, names swapped,
     and runs of 2..max_concat consecutive pairs of one file joined into long examples.
-    `mixture` ({origin: weight}) replaces direction_mixture(direction)'s weights for the origins it names.
+    `mixture` ({origin: weight}) replaces direction_mixture(direction)'s weights for the origins
+    it names.
     The rows' English side is the source when `direction` starts with en."""
     src_lang, tgt_lang = direction.split("-")
     weights = dict(direction_mixture(direction), **(mixture or {}))
