@@ -124,9 +124,9 @@ def check_build(root, data):
 
 def check_sampling():
     failures = 0
-    rows = ([("tatoeba", "house %d" % i, "Haus %d" % i) for i in range(20)]
-            + [("bt-de", "synthetic %d" % i, "echt %d" % i) for i in range(20)]
-            + [("bt-en", "real %d" % i, "synthetisch %d" % i) for i in range(20)])
+    rows = [(origin, "%s %d" % (en, i), "%s %d" % (de, i))
+            for origin, en, de in (("tatoeba", "house", "Haus"), ("bt-de", "synthetic", "echt"),
+                                   ("bt-en", "real", "synthetisch")) for i in range(20)]
     kw = dict(p_protect=0, p_names=0, p_concat=0)
     back = glosa_corpus.epoch_pairs(rows, "de-en", 0, 1, **kw)
     failures = check(failures, any(s.startswith("Haus") and t.startswith("house")
