@@ -119,6 +119,13 @@ def check_build(root, data):
                      and not os.path.exists(bad), "build --pair en-it: %r" % msg)
     msg = missing_message(lambda: glosa_corpus.build(data, bad, pair="english"))
     failures = check(failures, msg and "'english'" in msg, "build --pair english: %r" % msg)
+    # From the command line: the message and exit status 1, no traceback.
+    res = subprocess.run([sys.executable, os.path.join(HERE, "glosa_corpus.py"), "build",
+                          "--pair", "en-it", "--data", data, "--out", bad],
+                         capture_output=True, text=True, timeout=60)
+    failures = check(failures, res.returncode == 1 and "Traceback" not in res.stderr
+                     and "no Tatoeba train split for en-it" in res.stderr,
+                     "glosa_corpus.py build --pair en-it: rc %d, %s" % (res.returncode, res.stderr))
     return failures
 
 
