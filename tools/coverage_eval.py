@@ -69,13 +69,17 @@ def shipped_threshold(model):
 def model_sources(model, data, count, every):
     """Every `every`-th distinct source sentence of the Tatoeba dev split of the model's pair
     (or the TSV `data`), the first `count`."""
-    languages = manifest(model).get("languages", {"source": "en", "target": "es"})
-    src, tgt = languages.get("source"), languages.get("target")
+    languages = manifest(model).get("languages")
+    if languages is None and not data:
+        raise glosa_data.MissingData("%s is not a package of resources/models, so its pair is not "
+                                     "known here: give --data (a Tatoeba TSV, English first)"
+                                     % model)
+    # STOP (the words that are never scored) is English: with --data alone, the source is.
+    src = languages.get("source") if languages else "en"
     if src != "en":
-        # STOP (the words that are never scored) is English.
         raise glosa_data.MissingData("%s translates from %r: coverage_eval.py scores English "
                                      "source words only" % (model, src))
-    path = data or glosa_data.split_path(glosa_data.pair_of(src, tgt), "dev")
+    path = data or glosa_data.split_path(glosa_data.pair_of(src, languages.get("target")), "dev")
     with open(path, encoding="utf-8") as f:  # English first: the source is column 0
         sources = [line.split("\t")[0].strip() for line in f if line.strip()]
     seen, unique = set(), []
