@@ -152,34 +152,33 @@ def _stop_counts(words, stop):
     return sum(w in stop[0] for w in words), sum(w in stop[1] for w in words)
 
 
-def filter_reason(en, es, stop=None):
+def filter_reason(en, other, stop):
     """None if the pair is kept, else the name of the filter that drops it. `en` is the English
-    side, `es` the other language's; `stop` is stopwords(pair) (default en-es)."""
-    stop = stop or stopwords("en-es")
-    if not en or not es:
+    side, `other` the other language's; `stop` is stopwords(pair)."""
+    if not en or not other:
         return "empty"
-    if en == es:
+    if en == other:
         return "copy"
-    if en.lower() == es.lower() or _WORD.findall(en.lower()) == _WORD.findall(es.lower()):
+    if en.lower() == other.lower() or _WORD.findall(en.lower()) == _WORD.findall(other.lower()):
         return "copy"
-    we, ws = _WORD.findall(en.lower()), _WORD.findall(es.lower())
-    if not we or not ws:
+    we, wo = _WORD.findall(en.lower()), _WORD.findall(other.lower())
+    if not we or not wo:
         return "no-words"
-    if len(we) > 150 or len(ws) > 150:
+    if len(we) > 150 or len(wo) > 150:
         return "too-long"
-    le, ls = len(en), len(es)
-    if max(le, ls) > 40 and max(le, ls) / max(1, min(le, ls)) > 2.2:
+    le, lo = len(en), len(other)
+    if max(le, lo) > 40 and max(le, lo) / max(1, min(le, lo)) > 2.2:
         return "length-ratio"
-    if max(len(we), len(ws)) >= 6 and max(len(we), len(ws)) / min(len(we), len(ws)) > 2.5:
+    if max(len(we), len(wo)) >= 6 and max(len(we), len(wo)) / min(len(we), len(wo)) > 2.5:
         return "length-ratio"
     letters = sum(c.isalpha() for c in en)
     if letters < 0.4 * le:
         return "not-prose"
-    en_e, en_s = _stop_counts(we, stop)
-    es_e, es_s = _stop_counts(ws, stop)
-    if len(ws) >= 4 and es_e > es_s:
+    en_en, en_other = _stop_counts(we, stop)
+    other_en, other_other = _stop_counts(wo, stop)
+    if len(wo) >= 4 and other_en > other_other:
         return "language"
-    if len(we) >= 4 and en_s > en_e:
+    if len(we) >= 4 and en_other > en_en:
         return "language"
     return None
 
