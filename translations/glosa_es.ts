@@ -1520,28 +1520,13 @@ log p %4 · acumulado %5 · puntuación %6</translation>
 <context>
     <name>glosa::Languages</name>
     <message>
-        <source>English</source>
-        <translation>Inglés</translation>
-    </message>
-    <message>
-        <source>Spanish</source>
-        <translation>Español</translation>
-    </message>
-    <message>
-        <source>Korean</source>
-        <translation>Coreano</translation>
-    </message>
-    <message>
-        <source>French</source>
-        <translation>Francés</translation>
-    </message>
-    <message>
-        <source>German</source>
-        <translation>Alemán</translation>
-    </message>
-    <message>
         <source>Image</source>
         <translation>Imagen</translation>
+    </message>
+    <message>
+        <source>en</source>
+        <comment>the code (ISO 639-1) of the language this translation is in</comment>
+        <translation>es</translation>
     </message>
 </context>
 <context>

@@ -1502,28 +1502,13 @@ log p %4 · 누적 %5 · 점수 %6</translation>
 <context>
     <name>glosa::Languages</name>
     <message>
-        <source>English</source>
-        <translation>영어</translation>
-    </message>
-    <message>
-        <source>Spanish</source>
-        <translation>스페인어</translation>
-    </message>
-    <message>
-        <source>Korean</source>
-        <translation>한국어</translation>
-    </message>
-    <message>
-        <source>French</source>
-        <translation>프랑스어</translation>
-    </message>
-    <message>
-        <source>German</source>
-        <translation>독일어</translation>
-    </message>
-    <message>
         <source>Image</source>
         <translation>이미지</translation>
+    </message>
+    <message>
+        <source>en</source>
+        <comment>the code (ISO 639-1) of the language this translation is in</comment>
+        <translation>ko</translation>
     </message>
 </context>
 <context>

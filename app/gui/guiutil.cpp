@@ -10,25 +10,32 @@
 #include <QLocale>
 #include <QStandardPaths>
 
+#include <unicode/locid.h>
+#include <unicode/unistr.h>
+
 namespace glosa {
 
 QString languageName(const QString &code)
 {
     const QString base = code.section(QLatin1Char('-'), 0, 0).toLower();
-    if (base == QLatin1String("en"))
-        return QCoreApplication::translate("glosa::Languages", "English");
-    if (base == QLatin1String("es"))
-        return QCoreApplication::translate("glosa::Languages", "Spanish");
-    if (base == QLatin1String("ko"))
-        return QCoreApplication::translate("glosa::Languages", "Korean");
-    if (base == QLatin1String("fr"))
-        return QCoreApplication::translate("glosa::Languages", "French");
-    if (base == QLatin1String("de"))
-        return QCoreApplication::translate("glosa::Languages", "German");
     if (base.isEmpty())
         return QCoreApplication::translate("glosa::Languages", "Image");
-    const QString name = QLocale(base).nativeLanguageName();
-    return name.isEmpty() ? code : name;
+    // The language the interface is in, as its translation says (Qt's own trick for
+    // QT_LAYOUT_DIRECTION): the names follow the words around them, not the system's locale,
+    // which may be one we have no translation for. ICU's CLDR data names every language in every
+    // interface language, so a package of a new language pair needs no name written here.
+    const QString ui = QCoreApplication::translate(
+        "glosa::Languages", "en", "the code (ISO 639-1) of the language this translation is in");
+    icu::UnicodeString name;
+    icu::Locale(base.toLatin1().constData())
+        .getDisplayLanguage(icu::Locale(ui.toLatin1().constData()), name);
+    QString text = QString::fromUtf16(reinterpret_cast<const char16_t *>(name.getBuffer()),
+                                      name.length());
+    if (text.isEmpty() || text == base)
+        return code; // a code ICU does not know: the code is all there is
+    // As a title ("Inglés", not CLDR's "inglés"): the name heads a pane and starts a menu entry.
+    text[0] = text[0].toUpper();
+    return text;
 }
 
 QString architectureName(const QString &architecture)

@@ -13,7 +13,8 @@ namespace glosa {
 struct ModelChoice;
 struct ModelInfo;
 
-// Display name of a BCP 47 language code in the UI language ("en" → "English" / "영어").
+// Display name of a BCP 47 language code in the UI language ("en" → "English" / "영어" /
+// "Inglés"), for any language CLDR names; the code itself for one it does not.
 QString languageName(const QString &code);
 // Display name of a model architecture ("rnn-attention" → "RNN with attention"); unknown ones
 // as they are spelled in model.json.

@@ -7,6 +7,7 @@
 #include "app/core/appcontext.h"
 #include "app/core/evaluation/testsets.h"
 #include "app/core/inference/inferenceworker.h"
+#include "app/gui/guiutil.h"
 #include "app/gui/views/compareview.h"
 #include "app/gui/widgets/decodingpanel.h"
 #include "app/gui/views/documentsview.h"
@@ -187,6 +188,34 @@ private slots:
         const QString name = QString::fromStdString(set->name);
         QVERIFY2(name.contains(QLatin1String("tatoeba")), qPrintable(name));
         QVERIFY2(englishWords(name).isEmpty(), qPrintable(name));
+    }
+
+    // A language's name is in the interface's language for any language, not only those of the
+    // bundled models: an Italian package read "italiano" in a Korean window.
+    void languagesAreNamedInTheInterfaceLanguage_data()
+    {
+        QTest::addColumn<QString>("ui");
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("name");
+        QTest::newRow("en it") << "en" << "it" << QStringLiteral("Italian");
+        QTest::newRow("ko it") << "ko" << "it" << QStringLiteral("이탈리아어");
+        QTest::newRow("es it") << "es" << "it" << QStringLiteral("Italiano");
+        QTest::newRow("ko en") << "ko" << "en" << QStringLiteral("영어");
+        QTest::newRow("es de") << "es" << "de" << QStringLiteral("Alemán");
+        QTest::newRow("en pt-BR") << "en" << "pt-BR" << QStringLiteral("Portuguese");
+        QTest::newRow("unknown") << "ko" << "zzz" << QStringLiteral("zzz");
+        QTest::newRow("ko image") << "ko" << "" << QStringLiteral("이미지");
+    }
+
+    void languagesAreNamedInTheInterfaceLanguage()
+    {
+        QFETCH(QString, ui);
+        QFETCH(QString, code);
+        QFETCH(QString, name);
+        QVERIFY(MainWindow::setUiLanguage(ui));
+        const QString shown = languageName(code);
+        MainWindow::setUiLanguage(QStringLiteral("en"));
+        QCOMPARE(shown, name);
     }
 
     // Item 9: at the default 1280×800 (and the commonest laptop's 1366×768), in each language, no
