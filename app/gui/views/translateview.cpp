@@ -70,6 +70,50 @@ QTextEdit::ExtraSelection tokenSelection(QPlainTextEdit *editor, const TokenSpan
 TranslateView::TranslateView(AppContext &context, QWidget *parent)
     : QWidget(parent), m_context(context)
 {
+    // The widgets are made in this order, which is the focus chain's (Tab's): the editors, their
+    // controls, then the panels.
+    createEditors();
+    createControls();
+    buildEditorSplitter();
+    buildAttentionSplitter();
+
+    m_verticalSplitter = new QSplitter(Qt::Vertical, this);
+    m_verticalSplitter->addWidget(m_editorSplitter);
+    m_verticalSplitter->addWidget(m_bottomSplitter);
+    m_verticalSplitter->setStretchFactor(0, 3);
+    m_verticalSplitter->setStretchFactor(1, 2);
+    // The editors' size hints would otherwise leave the heatmap a strip at 1280 × 800.
+    m_verticalSplitter->setSizes({1, 1});
+    m_verticalSplitter->setHandleWidth(16);
+
+    QWidget *decodingCard = buildDecodingCard();
+
+    m_mainSplitter = new QSplitter(Qt::Horizontal, this);
+    m_mainSplitter->addWidget(m_verticalSplitter);
+    m_mainSplitter->addWidget(decodingCard);
+    m_mainSplitter->setStretchFactor(0, 1);
+    m_mainSplitter->setStretchFactor(1, 0);
+    m_mainSplitter->setHandleWidth(16);
+    m_mainSplitter->setSizes({860, 360});
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(16, 12, 16, 12);
+    layout->addWidget(m_mainSplitter);
+
+    connectTranslating();
+    connectTranslationPane();
+    connectAttentionPanel();
+
+    connect(&context, &AppContext::modelChosen, this, &TranslateView::useModel);
+    useModel(context.choice(AppContext::kTranslation));
+    retranslateUi();
+    updateCounts();
+}
+
+TranslateView::~TranslateView() = default;
+
+void TranslateView::createEditors()
+{
     m_source = new QPlainTextEdit(this);
     m_target = new QPlainTextEdit(this); // editable: post-editing
     for (QPlainTextEdit *editor : {m_source, m_target}) {
@@ -80,7 +124,10 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
         editor->document()->setDocumentMargin(12);
         editor->setTabChangesFocus(true);
     }
+}
 
+void TranslateView::createControls()
+{
     m_sourceTitle = new QLabel(this);
     m_targetTitle = new QLabel(this);
     m_sourceTitle->setFont(theme::titleFont(font()));
@@ -106,7 +153,10 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
     m_progress->setMaximumHeight(6);
     m_progress->setTextVisible(false);
     m_progress->setVisible(false);
+}
 
+QLayout *TranslateView::sourcePaneLayout()
+{
     auto *sourceLayout = new QVBoxLayout;
     sourceLayout->setSpacing(6);
     sourceLayout->addWidget(m_sourceTitle);
@@ -118,7 +168,11 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
     sourceBar->addWidget(m_cancel);
     sourceBar->addWidget(m_translate);
     sourceLayout->addLayout(sourceBar);
+    return sourceLayout;
+}
 
+QLayout *TranslateView::targetPaneLayout()
+{
     auto *targetLayout = new QVBoxLayout;
     targetLayout->setSpacing(6);
     auto *targetHeader = new QHBoxLayout;
@@ -126,6 +180,20 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
     targetHeader->addStretch(1);
     targetHeader->addWidget(m_alternatives);
     targetLayout->addLayout(targetHeader);
+    targetLayout->addWidget(createSteeringBar());
+    targetLayout->addWidget(createLanguageBar());
+    targetLayout->addWidget(m_target, 1);
+    targetLayout->addWidget(m_progress);
+    auto *targetBar = new QHBoxLayout;
+    targetBar->addWidget(m_status, 1);
+    targetBar->addWidget(m_confidence);
+    targetBar->addWidget(m_copy);
+    targetLayout->addLayout(targetBar);
+    return targetLayout;
+}
+
+QWidget *TranslateView::createSteeringBar()
+{
     m_steering = new QLabel(this);
     m_steering->setWordWrap(true);
     m_back = new QPushButton(this);
@@ -134,7 +202,11 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
     steeringLayout->addWidget(m_back);
     m_steeringBar = card(this, steeringLayout);
     m_steeringBar->setVisible(false);
-    targetLayout->addWidget(m_steeringBar);
+    return m_steeringBar;
+}
+
+QWidget *TranslateView::createLanguageBar()
+{
     m_languageNote = new QLabel(this);
     m_languageNote->setWordWrap(true);
     m_switchDirection = new QPushButton(this);
@@ -146,21 +218,22 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
     m_languageBar = card(this, languageLayout);
     m_languageBar->setObjectName(QStringLiteral("languageWarning"));
     m_languageBar->setVisible(false);
-    targetLayout->addWidget(m_languageBar);
-    targetLayout->addWidget(m_target, 1);
-    targetLayout->addWidget(m_progress);
-    auto *targetBar = new QHBoxLayout;
-    targetBar->addWidget(m_status, 1);
-    targetBar->addWidget(m_confidence);
-    targetBar->addWidget(m_copy);
-    targetLayout->addLayout(targetBar);
+    return m_languageBar;
+}
 
+void TranslateView::buildEditorSplitter()
+{
+    QLayout *sourceLayout = sourcePaneLayout();
+    QLayout *targetLayout = targetPaneLayout();
     m_editorSplitter = new QSplitter(Qt::Horizontal, this);
     m_editorSplitter->addWidget(card(this, sourceLayout));
     m_editorSplitter->addWidget(card(this, targetLayout));
     m_editorSplitter->setChildrenCollapsible(false);
     m_editorSplitter->setHandleWidth(16);
+}
 
+QLayout *TranslateView::attentionPanelLayout()
+{
     m_heatmapTitle = new QLabel(this);
     m_heatmapTitle->setFont(theme::titleFont(font()));
     m_heatmapHint = new QLabel(this);
@@ -201,13 +274,24 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
     heatLayout->addLayout(heatHeader);
     heatLayout->addWidget(m_heatmapScroll, 1);
     heatLayout->addWidget(m_headGridScroll, 1);
+    return heatLayout;
+}
 
+QLayout *TranslateView::candidatesPanelLayout()
+{
     m_candidatesTitle = new QLabel(this);
     m_candidatesTitle->setFont(theme::titleFont(font()));
     m_chart = new ProbabilityChart(this);
     auto *candidatesLayout = new QVBoxLayout;
     candidatesLayout->addWidget(m_candidatesTitle);
     candidatesLayout->addWidget(m_chart, 1);
+    return candidatesLayout;
+}
+
+void TranslateView::buildAttentionSplitter()
+{
+    QLayout *heatLayout = attentionPanelLayout();
+    QLayout *candidatesLayout = candidatesPanelLayout();
     // Under the attention panel, not beside it: beside it, the Spanish window was 1,300 pixels
     // wide at least, wider than a 1280 × 800 screen.
     // The heatmap takes the room; the candidates card is only as tall as its hint while no word
@@ -219,16 +303,10 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
     m_bottomSplitter->setStretchFactor(0, 1);
     m_bottomSplitter->setStretchFactor(1, 0);
     m_bottomSplitter->setHandleWidth(16);
+}
 
-    m_verticalSplitter = new QSplitter(Qt::Vertical, this);
-    m_verticalSplitter->addWidget(m_editorSplitter);
-    m_verticalSplitter->addWidget(m_bottomSplitter);
-    m_verticalSplitter->setStretchFactor(0, 3);
-    m_verticalSplitter->setStretchFactor(1, 2);
-    // The editors' size hints would otherwise leave the heatmap a strip at 1280 × 800.
-    m_verticalSplitter->setSizes({1, 1});
-    m_verticalSplitter->setHandleWidth(16);
-
+QWidget *TranslateView::buildDecodingCard()
+{
     m_decodingTitle = new QLabel(this);
     m_decodingTitle->setFont(theme::titleFont(font()));
     m_decoding = new DecodingPanel(this);
@@ -244,19 +322,11 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
     decodingLayout->addWidget(decodingScroll, 1);
     QWidget *decodingCard = card(this, decodingLayout);
     decodingCard->setMinimumWidth(340);
+    return decodingCard;
+}
 
-    m_mainSplitter = new QSplitter(Qt::Horizontal, this);
-    m_mainSplitter->addWidget(m_verticalSplitter);
-    m_mainSplitter->addWidget(decodingCard);
-    m_mainSplitter->setStretchFactor(0, 1);
-    m_mainSplitter->setStretchFactor(1, 0);
-    m_mainSplitter->setHandleWidth(16);
-    m_mainSplitter->setSizes({860, 360});
-
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(16, 12, 16, 12);
-    layout->addWidget(m_mainSplitter);
-
+void TranslateView::connectTranslating()
+{
     m_debounce = new QTimer(this);
     m_debounce->setSingleShot(true);
     m_debounce->setInterval(kDebounceMs);
@@ -268,20 +338,6 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
             return;
         }
         translateAutomatically();
-    });
-    connect(m_target, &QPlainTextEdit::textChanged, this, [this] {
-        if (m_settingTarget)
-            return;
-        const TranslationHypothesis *h = shownHypothesis();
-        const bool edited = m_target->toPlainText() != (h ? h->text : QString());
-        if (!edited && !m_edited)
-            return;
-        m_edited = edited;
-        m_status->setText(edited ? tr("Edited: your version is kept in the history next to the "
-                                      "model's.")
-                                 : QString());
-        updateOverlay();
-        emit translationEdited(editedText());
     });
     connect(m_source, &QPlainTextEdit::textChanged, this, [this] {
         updateCounts();
@@ -311,7 +367,41 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
         if (m_live->isChecked() && !m_source->toPlainText().trimmed().isEmpty())
             m_debounce->start();
     });
+}
+
+void TranslateView::connectTranslationPane()
+{
+    connect(m_target, &QPlainTextEdit::textChanged, this, [this] {
+        if (m_settingTarget)
+            return;
+        const TranslationHypothesis *h = shownHypothesis();
+        const bool edited = m_target->toPlainText() != (h ? h->text : QString());
+        if (!edited && !m_edited)
+            return;
+        m_edited = edited;
+        m_status->setText(edited ? tr("Edited: your version is kept in the history next to the "
+                                      "model's.")
+                                 : QString());
+        updateOverlay();
+        emit translationEdited(editedText());
+    });
     connect(m_confidence, &QCheckBox::toggled, this, &TranslateView::updateOverlay);
+    connect(m_copy, &QPushButton::clicked, this, [this] {
+        QApplication::clipboard()->setText(m_target->toPlainText());
+    });
+    connect(m_alternatives, &QComboBox::activated, this, [this](int index) {
+        m_hypothesis = index;
+        showResult(m_result);
+    });
+    connect(m_target, &QPlainTextEdit::selectionChanged, this, &TranslateView::updateOverlay);
+    connect(m_chart, &ProbabilityChart::candidateChosen, this,
+            &TranslateView::decodeWithCandidate);
+    connect(m_back, &QPushButton::clicked, this, &TranslateView::backToOriginal);
+    connect(m_source, &QPlainTextEdit::selectionChanged, this, &TranslateView::updateOverlay);
+}
+
+void TranslateView::connectAttentionPanel()
+{
     connect(m_alignment, &QComboBox::activated, this, [this] {
         if (!m_source->toPlainText().trimmed().isEmpty())
             translateNow(); // the alignment is recorded while decoding
@@ -339,18 +429,6 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
         if (cross)
             emit m_alignment->activated(index);
     });
-    connect(m_copy, &QPushButton::clicked, this, [this] {
-        QApplication::clipboard()->setText(m_target->toPlainText());
-    });
-    connect(m_alternatives, &QComboBox::activated, this, [this](int index) {
-        m_hypothesis = index;
-        showResult(m_result);
-    });
-    connect(m_target, &QPlainTextEdit::selectionChanged, this, &TranslateView::updateOverlay);
-    connect(m_chart, &ProbabilityChart::candidateChosen, this,
-            &TranslateView::decodeWithCandidate);
-    connect(m_back, &QPushButton::clicked, this, &TranslateView::backToOriginal);
-    connect(m_source, &QPlainTextEdit::selectionChanged, this, &TranslateView::updateOverlay);
     connect(m_heatmap, &HeatmapWidget::cellHovered, this, [this](int row, int) {
         if (shownAttentionKind() != engine::AttentionKind::Cross)
             return; // the editors' overlay follows the alignment
@@ -358,14 +436,7 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
         m_hoverSource = -1;
         updateOverlay();
     });
-
-    connect(&context, &AppContext::modelChosen, this, &TranslateView::useModel);
-    useModel(context.choice(AppContext::kTranslation));
-    retranslateUi();
-    updateCounts();
 }
-
-TranslateView::~TranslateView() = default;
 
 void TranslateView::retranslateUi()
 {

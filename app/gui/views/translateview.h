@@ -28,6 +28,7 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QLayout;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
@@ -155,6 +156,26 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    // The constructor's parts (the widgets are made in the focus chain's order: see there).
+    void createEditors();
+    void createControls(); // the editors' buttons, titles, status and progress bar
+    QLayout *sourcePaneLayout();
+    QLayout *targetPaneLayout();
+    // Above the translation: the steering label with "Back to the original", and the language
+    // warning; both hidden until needed.
+    QWidget *createSteeringBar();
+    QWidget *createLanguageBar();
+    void buildEditorSplitter();      // the source pane beside the target pane
+    QLayout *attentionPanelLayout(); // the heatmap, its selectors and the head grid
+    QLayout *candidatesPanelLayout();
+    void buildAttentionSplitter(); // the attention panel over the candidates
+    QWidget *buildDecodingCard();
+    // What asks for a translation (typing, the buttons, the language warning, the decoding panel).
+    void connectTranslating();
+    // The translation pane: post-editing, copy, alternatives, the overlay, steering.
+    void connectTranslationPane();
+    void connectAttentionPanel();
+
     void retranslateUi();
     // What translates without being asked (a model change, typing, a setting): like
     // translateNow(), unless the text looks like another language than the model's source; then
