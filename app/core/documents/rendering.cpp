@@ -47,6 +47,40 @@ void appendEscaped(QByteArray &out, const QByteArray &text, qsizetype begin, qsi
             out += c;
     }
 }
+// What renderInto writes of a segment, and where each span's markup goes in it.
+struct TextToWrite
+{
+    // The translation (wrapped), else the text as read (its line breaks back).
+    QByteArray text;
+    std::vector<ByteRange> ranges; // one per span: projected onto a translation, tiles stretched
+    // Untranslated: by start, the end and the bytes the source wrote there (Segment::asRead).
+    std::map<qsizetype, std::pair<qsizetype, QByteArray>> asRead;
+};
+
+TextToWrite textToWrite(const Segment &segment)
+{
+    TextToWrite out;
+    if (segment.translation) {
+        SegmentTranslation translation = *segment.translation;
+        out.ranges = projectSpans(segment, translation);
+        out.text = translation.text;
+    } else {
+        out.text = segment.text;
+        for (const qsizetype at : segment.breaks)
+            if (at >= 0 && at < out.text.size() && out.text[at] == ' ')
+                out.text[at] = '\n';
+        for (const InlineSpan &span : segment.spans)
+            out.ranges.push_back(span.range);
+        for (const auto &[range, bytes] : segment.asRead)
+            out.asRead[range.begin] = {range.end, bytes};
+    }
+    if (segment.translation)
+        out.text = wrapLines(out.text, segment.lines);
+    if (segment.translation)
+        tileRanges(segment, out.ranges, out.text);
+    return out;
+}
+
 } // namespace
 
 QByteArray wrapLines(const QByteArray &text, int lines)
@@ -92,27 +126,10 @@ void renderInto(const Segment &segment, TextEscaping escaping, const QByteArray 
                 const std::function<void(const QByteArray &)> &write,
                 const std::function<void(int)> &writeNested)
 {
-    std::vector<ByteRange> ranges;
-    QByteArray text;
-    std::map<qsizetype, std::pair<qsizetype, QByteArray>> asRead; // untranslated
-    if (segment.translation) {
-        SegmentTranslation translation = *segment.translation;
-        ranges = projectSpans(segment, translation);
-        text = translation.text;
-    } else {
-        text = segment.text;
-        for (const qsizetype at : segment.breaks)
-            if (at >= 0 && at < text.size() && text[at] == ' ')
-                text[at] = '\n';
-        for (const InlineSpan &span : segment.spans)
-            ranges.push_back(span.range);
-        for (const auto &[range, bytes] : segment.asRead)
-            asRead[range.begin] = {range.end, bytes};
-    }
-    if (segment.translation)
-        text = wrapLines(text, segment.lines);
-    if (segment.translation)
-        tileRanges(segment, ranges, text);
+    const TextToWrite toWrite = textToWrite(segment);
+    const QByteArray &text = toWrite.text;
+    const std::vector<ByteRange> &ranges = toWrite.ranges;
+    const auto &asRead = toWrite.asRead;
 
     // Markup written as it was read, with its nested segments in their places.
     auto writeOpen = [&](const InlineSpan &span) {

@@ -288,12 +288,14 @@ void tileRanges(const Segment &segment, std::vector<ByteRange> &ranges, const QB
         if (spans[k].tile && ranges[k].size() == 0)
             ranges[k].begin = ranges[k].end = snap(ranges[k].begin);
 }
-std::vector<ByteRange> projectSpans(const Segment &segment, SegmentTranslation &translation)
+
+namespace {
+
+// projectSpans(), step 1 of 3: the verbatim spans' ranges in `result` (marked in `placed`).
+void placeVerbatim(const Segment &segment, SegmentTranslation &translation,
+                   std::vector<ByteRange> &result, std::vector<bool> &placed)
 {
     const std::vector<InlineSpan> &spans = segment.spans;
-    std::vector<ByteRange> result(spans.size());
-    std::vector<bool> placed(spans.size(), false);
-
     // 1. Verbatim text: found as it is, else written over the pieces translated from it.
     qsizetype searchFrom = 0;
     for (std::size_t k = 0; k < spans.size(); ++k) {
@@ -344,7 +346,13 @@ std::vector<ByteRange> projectSpans(const Segment &segment, SegmentTranslation &
         }
         placed[k] = true;
     }
+}
 
+// projectSpans(), step 2: the ranges of the spans step 1 did not place.
+void placeMarkup(const Segment &segment, const SegmentTranslation &translation,
+                 const std::vector<bool> &placed, std::vector<ByteRange> &result)
+{
+    const std::vector<InlineSpan> &spans = segment.spans;
     // 2. Markup: the words its source words became, plus any verbatim text inside it. The
     // verbatim spans placed above, by source start: those inside a markup span start inside it.
     const LinkIndex links(translation.links);
@@ -398,7 +406,11 @@ std::vector<ByteRange> projectSpans(const Segment &segment, SegmentTranslation &
         }
         result[k] = target;
     }
+}
 
+// projectSpans(), step 3: the markup spans' ranges moved to nest as in the source.
+void keepSourceShape(const std::vector<InlineSpan> &spans, std::vector<ByteRange> &result)
+{
     // 3. Keep the source's shape: a span inside another stays inside its target range; spans
     // side by side in the source do not overlap in the target. Each span is checked against the
     // earlier markup spans in order, but a tree over them skips those that neither contain it in
@@ -434,6 +446,18 @@ std::vector<ByteRange> projectSpans(const Segment &segment, SegmentTranslation &
         }
         earlier.set(k, source, r);
     }
+}
+
+} // namespace
+
+std::vector<ByteRange> projectSpans(const Segment &segment, SegmentTranslation &translation)
+{
+    const std::vector<InlineSpan> &spans = segment.spans;
+    std::vector<ByteRange> result(spans.size());
+    std::vector<bool> placed(spans.size(), false);
+    placeVerbatim(segment, translation, result, placed);
+    placeMarkup(segment, translation, placed, result);
+    keepSourceShape(spans, result);
     return result;
 }
 
