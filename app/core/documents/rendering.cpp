@@ -81,6 +81,109 @@ TextToWrite textToWrite(const Segment &segment)
     return out;
 }
 
+// Writes the markup of a segment's spans where their ranges start, end or sit (renderInto).
+class TagWriter
+{
+public:
+    // The spans starting, ending or sitting (empty) at one position, by index.
+    struct Here
+    {
+        std::vector<std::size_t> empty, opens, closes;
+    };
+
+    TagWriter(const Segment &segment, const std::function<void(const QByteArray &)> &write,
+              const std::function<void(int)> &writeNested)
+        : m_segment(segment), m_write(write), m_writeNested(writeNested),
+          m_emitted(segment.spans.size(), false)
+    {
+    }
+
+    // Tags at one position: closes (inner first), then empty spans, then opens (outer first).
+    void writeAt(const Here &here)
+    {
+        for (auto k = here.closes.rbegin(); k != here.closes.rend(); ++k) {
+            emitEmpty(here, [&](std::size_t z) { return inside(z, *k); });
+            m_write(m_segment.spans[*k].close);
+        }
+        emitEmpty(here, [&](std::size_t z) {
+            return std::none_of(here.opens.begin(), here.opens.end(),
+                                [&](std::size_t k) { return insideOpening(z, k); });
+        });
+        for (auto k = here.opens.begin(); k != here.opens.end(); ++k) {
+            writeOpen(m_segment.spans[*k]);
+            emitEmpty(here, [&](std::size_t z) {
+                // Not when it is also inside a deeper span opening here: written after that one.
+                return insideOpening(z, *k) &&
+                       std::none_of(std::next(k), here.opens.end(),
+                                    [&](std::size_t m) { return insideOpening(z, m); });
+            });
+        }
+    }
+
+private:
+    // Markup written as it was read, with its nested segments in their places.
+    void writeOpen(const InlineSpan &span) const
+    {
+        qsizetype from = 0;
+        for (const NestedSegment &n : span.nested) {
+            m_write(span.open.mid(from, n.at - from));
+            m_writeNested(n.segment);
+            from = n.at;
+        }
+        m_write(span.open.mid(from));
+    }
+
+    // A span that contains another in the source also contains it in the output, so an empty
+    // span is written before the close of every span around it.
+    bool inside(std::size_t inner, std::size_t outer) const
+    {
+        const InlineSpan &i = m_segment.spans[inner], &o = m_segment.spans[outer];
+        if (i.openOrder >= 0 && o.openOrder >= 0 && o.closeOrder >= 0)
+            return o.openOrder < i.openOrder && i.openOrder < o.closeOrder;
+        return outer < inner && contains(o.range, i.range) && i.range.begin < o.range.end;
+    }
+
+    // Only when the source's order says so (ranges alone cannot tell) is an empty span at
+    // the start of a span inside it (`**![j](z) d**`), written after its open.
+    bool insideOpening(std::size_t z, std::size_t k) const
+    {
+        return m_segment.spans[z].openOrder >= 0 && m_segment.spans[k].openOrder >= 0 &&
+               inside(z, k);
+    }
+
+    bool emptyHere(std::size_t z) const { return !m_emitted[z]; } // z in here.empty
+
+    // An empty span with markup on both sides (`*![i](y)*` has no text) holds the empty spans
+    // that were inside it in the source: they are written between its open and close.
+    void emitOne(const Here &here, std::size_t z)
+    {
+        m_emitted[z] = true;
+        writeOpen(m_segment.spans[z]);
+        for (const std::size_t y : here.empty)
+            if (emptyHere(y) && inside(y, z))
+                emitOne(here, y);
+        m_write(m_segment.spans[z].close);
+    }
+
+    template <typename Accept> void emitEmpty(const Here &here, const Accept &accept)
+    {
+        for (const std::size_t z : here.empty) {
+            if (!emptyHere(z) || !accept(z))
+                continue;
+            bool nested = false; // written by the empty span around it
+            for (auto y = here.empty.begin(); y != here.empty.end() && !nested; ++y)
+                nested = *y != z && emptyHere(*y) && inside(z, *y);
+            if (!nested)
+                emitOne(here, z);
+        }
+    }
+
+    const Segment &m_segment;
+    const std::function<void(const QByteArray &)> &m_write;
+    const std::function<void(int)> &m_writeNested;
+    std::vector<bool> m_emitted; // by span: its markup is written (empty spans)
+};
+
 } // namespace
 
 QByteArray wrapLines(const QByteArray &text, int lines)
@@ -131,16 +234,6 @@ void renderInto(const Segment &segment, TextEscaping escaping, const QByteArray 
     const std::vector<ByteRange> &ranges = toWrite.ranges;
     const auto &asRead = toWrite.asRead;
 
-    // Markup written as it was read, with its nested segments in their places.
-    auto writeOpen = [&](const InlineSpan &span) {
-        qsizetype from = 0;
-        for (const NestedSegment &n : span.nested) {
-            write(span.open.mid(from, n.at - from));
-            writeNested(n.segment);
-            from = n.at;
-        }
-        write(span.open.mid(from));
-    };
     // Tags at each position: closes (inner first), then empty spans, then opens (outer first).
     QByteArray out;
     qsizetype written = 0;
@@ -152,21 +245,9 @@ void renderInto(const Segment &segment, TextEscaping escaping, const QByteArray 
     cuts.push_back(text.size());
     std::sort(cuts.begin(), cuts.end());
     cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
-    // A span that contains another in the source also contains it in the output, so an empty
-    // span is written before the close of every span around it.
-    auto inside = [&](std::size_t inner, std::size_t outer) {
-        const InlineSpan &i = segment.spans[inner], &o = segment.spans[outer];
-        if (i.openOrder >= 0 && o.openOrder >= 0 && o.closeOrder >= 0)
-            return o.openOrder < i.openOrder && i.openOrder < o.closeOrder;
-        return outer < inner && contains(o.range, i.range) && i.range.begin < o.range.end;
-    };
     // The spans by position, so that each cut looks only at those starting, ending or sitting
     // there (by index, as the order of writing wants).
-    struct Here
-    {
-        std::vector<std::size_t> empty, opens, closes;
-    };
-    std::unordered_map<qsizetype, Here> byPosition;
+    std::unordered_map<qsizetype, TagWriter::Here> byPosition;
     for (std::size_t k = 0; k < ranges.size(); ++k) {
         if (ranges[k].size() == 0) {
             byPosition[ranges[k].begin].empty.push_back(k);
@@ -175,8 +256,8 @@ void renderInto(const Segment &segment, TextEscaping escaping, const QByteArray 
             byPosition[ranges[k].end].closes.push_back(k);
         }
     }
-    const Here nothing;
-    std::vector<bool> emitted(ranges.size(), false);
+    const TagWriter::Here nothing;
+    TagWriter tags(segment, write, writeNested);
     for (const qsizetype at : cuts) {
         appendEscaped(out, text, written, std::min(at, text.size()), escaping, lineBreak,
                       segment.attribute, asRead.empty() ? nullptr : &asRead);
@@ -184,52 +265,7 @@ void renderInto(const Segment &segment, TextEscaping escaping, const QByteArray 
         out.clear();
         written = std::min(at, text.size());
         const auto found = byPosition.find(at);
-        const Here &here = found == byPosition.end() ? nothing : found->second;
-        const auto emptyHere = [&](std::size_t z) { return !emitted[z]; }; // z in here.empty
-        // An empty span with markup on both sides (`*![i](y)*` has no text) holds the empty spans
-        // that were inside it in the source: they are written between its open and close.
-        std::function<void(std::size_t)> emitOne = [&](std::size_t z) {
-            emitted[z] = true;
-            writeOpen(segment.spans[z]);
-            for (const std::size_t y : here.empty)
-                if (emptyHere(y) && inside(y, z))
-                    emitOne(y);
-            write(segment.spans[z].close);
-        };
-        auto emitEmpty = [&](auto &&accept) {
-            for (const std::size_t z : here.empty) {
-                if (!emptyHere(z) || !accept(z))
-                    continue;
-                bool nested = false; // written by the empty span around it
-                for (auto y = here.empty.begin(); y != here.empty.end() && !nested; ++y)
-                    nested = *y != z && emptyHere(*y) && inside(z, *y);
-                if (!nested)
-                    emitOne(z);
-            }
-        };
-        // Only when the source's order says so (ranges alone cannot tell) is an empty span at
-        // the start of a span inside it (`**![j](z) d**`), written after its open.
-        const auto insideOpening = [&](std::size_t z, std::size_t k) {
-            return segment.spans[z].openOrder >= 0 && segment.spans[k].openOrder >= 0 &&
-                   inside(z, k);
-        };
-        for (auto k = here.closes.rbegin(); k != here.closes.rend(); ++k) {
-            emitEmpty([&](std::size_t z) { return inside(z, *k); });
-            write(segment.spans[*k].close);
-        }
-        emitEmpty([&](std::size_t z) {
-            return std::none_of(here.opens.begin(), here.opens.end(),
-                                [&](std::size_t k) { return insideOpening(z, k); });
-        });
-        for (auto k = here.opens.begin(); k != here.opens.end(); ++k) {
-            writeOpen(segment.spans[*k]);
-            emitEmpty([&](std::size_t z) {
-                // Not when it is also inside a deeper span opening here: written after that one.
-                return insideOpening(z, *k) &&
-                       std::none_of(std::next(k), here.opens.end(),
-                                    [&](std::size_t m) { return insideOpening(z, m); });
-            });
-        }
+        tags.writeAt(found == byPosition.end() ? nothing : found->second);
     }
 }
 
