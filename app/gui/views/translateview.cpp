@@ -1201,49 +1201,79 @@ QList<int> TranslateView::selectedTokens(bool target) const
 
 void TranslateView::updateOverlay()
 {
-    const QPalette pal = palette();
     QList<QTextEdit::ExtraSelection> sourceSelections, targetSelections;
     const TranslationHypothesis *h = shownHypothesis();
     // Token positions hold for the model's texts only, not for edited ones.
     const bool sourceCurrent = m_source->toPlainText() == m_result.source && !m_edited;
 
-    if (h && m_hypothesis == 0 && !m_edited) {
-        for (int i : m_result.forcedTokens()) {
-            if (h->tokens.at(i).begin == h->tokens.at(i).end)
-                continue;
-            QTextEdit::ExtraSelection s = tokenSelection(m_target, h->tokens.at(i));
-            s.format.setUnderlineStyle(QTextCharFormat::DotLine);
-            s.format.setUnderlineColor(theme::accent(pal));
-            s.format.setProperty(kForcedProperty, true);
-            s.format.setToolTip(tr("Forced: part of the prefix you chose"));
-            targetSelections << s;
-        }
-    }
-    if (h && m_confidence->isChecked() && !m_edited) {
-        for (int i = 0; i < h->tokens.size() && i < h->tokenLogProbs.size(); ++i) {
-            const float p = std::exp(h->tokenLogProbs.at(i));
-            if (p > 0.9f || h->tokens.at(i).begin == h->tokens.at(i).end)
-                continue;
-            QTextEdit::ExtraSelection s = tokenSelection(m_target, h->tokens.at(i));
-            s.format.setUnderlineStyle(QTextCharFormat::SingleUnderline);
-            s.format.setUnderlineColor(theme::confidenceColor(pal, p));
-            s.format.setBackground(theme::confidenceColor(pal, p).lighter(100));
-            s.format.setToolTip(tr("Probability %1%").arg(QLocale().toString(p * 100, 'f', 1)));
-            targetSelections << s;
-        }
-    }
-
+    if (h && m_hypothesis == 0 && !m_edited)
+        markForcedTokens(*h, targetSelections);
+    if (h && m_confidence->isChecked() && !m_edited)
+        markConfidence(*h, targetSelections);
     // Likely omissions: source words the best translation gave little attention in all.
-    if (h && m_hypothesis == 0 && sourceCurrent && m_result.coverage.available) {
-        for (const CoveredWord &word : m_result.coverage.flagged()) {
-            QTextEdit::ExtraSelection s =
-                tokenSelection(m_source, TokenSpan{-1, {}, word.begin, word.end});
-            s.format = omissionFormat(pal, word.mass, m_result.coverage.threshold);
-            s.format.setProperty(kCoverageProperty, word.mass);
-            sourceSelections << s;
-        }
-    }
+    if (h && m_hypothesis == 0 && sourceCurrent && m_result.coverage.available)
+        markOmissions(sourceSelections);
+    int heatRow = -1, heatColumn = -1;
+    if (h && !h->alignment.isEmpty() && sourceCurrent)
+        markAlignment(*h, sourceSelections, targetSelections, heatRow, heatColumn);
+    m_source->setExtraSelections(sourceSelections);
+    m_target->setExtraSelections(targetSelections);
+    // Rows and columns are target × source tokens in the cross-attention only.
+    const bool cross = shownAttentionKind() == engine::AttentionKind::Cross;
+    m_heatmap->setHighlight(cross ? heatRow : -1, cross ? heatColumn : -1);
+}
 
+void TranslateView::markForcedTokens(const TranslationHypothesis &h,
+                                     QList<QTextEdit::ExtraSelection> &targetSelections) const
+{
+    const QPalette pal = palette();
+    for (int i : m_result.forcedTokens()) {
+        if (h.tokens.at(i).begin == h.tokens.at(i).end)
+            continue;
+        QTextEdit::ExtraSelection s = tokenSelection(m_target, h.tokens.at(i));
+        s.format.setUnderlineStyle(QTextCharFormat::DotLine);
+        s.format.setUnderlineColor(theme::accent(pal));
+        s.format.setProperty(kForcedProperty, true);
+        s.format.setToolTip(tr("Forced: part of the prefix you chose"));
+        targetSelections << s;
+    }
+}
+
+void TranslateView::markConfidence(const TranslationHypothesis &h,
+                                   QList<QTextEdit::ExtraSelection> &targetSelections) const
+{
+    const QPalette pal = palette();
+    for (int i = 0; i < h.tokens.size() && i < h.tokenLogProbs.size(); ++i) {
+        const float p = std::exp(h.tokenLogProbs.at(i));
+        if (p > 0.9f || h.tokens.at(i).begin == h.tokens.at(i).end)
+            continue;
+        QTextEdit::ExtraSelection s = tokenSelection(m_target, h.tokens.at(i));
+        s.format.setUnderlineStyle(QTextCharFormat::SingleUnderline);
+        s.format.setUnderlineColor(theme::confidenceColor(pal, p));
+        s.format.setBackground(theme::confidenceColor(pal, p).lighter(100));
+        s.format.setToolTip(tr("Probability %1%").arg(QLocale().toString(p * 100, 'f', 1)));
+        targetSelections << s;
+    }
+}
+
+void TranslateView::markOmissions(QList<QTextEdit::ExtraSelection> &sourceSelections) const
+{
+    const QPalette pal = palette();
+    for (const CoveredWord &word : m_result.coverage.flagged()) {
+        QTextEdit::ExtraSelection s =
+            tokenSelection(m_source, TokenSpan{-1, {}, word.begin, word.end});
+        s.format = omissionFormat(pal, word.mass, m_result.coverage.threshold);
+        s.format.setProperty(kCoverageProperty, word.mass);
+        sourceSelections << s;
+    }
+}
+
+void TranslateView::markAlignment(const TranslationHypothesis &h,
+                                  QList<QTextEdit::ExtraSelection> &sourceSelections,
+                                  QList<QTextEdit::ExtraSelection> &targetSelections, int &heatRow,
+                                  int &heatColumn)
+{
+    const QPalette pal = palette();
     // Which rows (target tokens) or columns (source tokens) are active.
     QList<int> targets = m_hoverTarget >= 0 ? QList<int>{m_hoverTarget} : selectedTokens(true);
     QList<int> sources;
@@ -1263,54 +1293,46 @@ void TranslateView::updateOverlay()
             selections << s;
         }
     };
-    int heatRow = -1, heatColumn = -1;
-    if (h && !h->alignment.isEmpty() && sourceCurrent) {
-        if (!targets.isEmpty()) {
-            heatRow = targets.size() == 1 ? targets.first() : -1;
-            for (int t : targets) {
-                QTextEdit::ExtraSelection s = tokenSelection(m_target, h->tokens.at(t));
-                s.format.setBackground(theme::attentionColor(pal, 1.0f));
-                s.format.setForeground(theme::textOn(theme::attentionColor(pal, 1.0f)));
-                s.format.setProperty(kTokenProperty, t);
-                targetSelections << s;
-            }
-            // Several selected target words: each source word shows its strongest weight.
-            QVector<float> weights(m_result.sourceTokens.size(), 0.0f);
-            QList<bool> empty(weights.size());
-            for (int j = 0; j < weights.size(); ++j) {
-                for (int t : targets)
-                    weights[j] = std::max(weights[j], h->alignmentAt(t, j));
-                empty[j] = m_result.sourceTokens.at(j).begin == m_result.sourceTokens.at(j).end;
-            }
-            markWeights(m_source, m_result.sourceTokens, weights, empty, sourceSelections);
-            // A hovered word of a long translation attends to source words that may be out of
-            // sight: the strongest one is scrolled into view (the source's own cursor stays).
-            const QList<int> strongest = overlayWords(weights, empty);
-            if (m_hoverTarget >= 0 && !strongest.isEmpty())
-                scrollIntoView(m_source, m_result.sourceTokens.at(strongest.first()));
-        } else if (!sources.isEmpty()) {
-            heatColumn = sources.size() == 1 ? sources.first() : -1;
-            for (int j : sources) {
-                QTextEdit::ExtraSelection s = tokenSelection(m_source, m_result.sourceTokens.at(j));
-                s.format.setBackground(theme::attentionColor(pal, 1.0f));
-                s.format.setProperty(kTokenProperty, j);
-                sourceSelections << s;
-            }
-            QVector<float> weights(h->tokens.size(), 0.0f);
-            QList<bool> empty(weights.size());
-            for (int t = 0; t < weights.size(); ++t) {
-                for (int j : sources)
-                    weights[t] = std::max(weights[t], h->alignmentAt(t, j));
-                empty[t] = h->tokens.at(t).begin == h->tokens.at(t).end;
-            }
-            markWeights(m_target, h->tokens, weights, empty, targetSelections);
+    if (!targets.isEmpty()) {
+        heatRow = targets.size() == 1 ? targets.first() : -1;
+        for (int t : targets) {
+            QTextEdit::ExtraSelection s = tokenSelection(m_target, h.tokens.at(t));
+            s.format.setBackground(theme::attentionColor(pal, 1.0f));
+            s.format.setForeground(theme::textOn(theme::attentionColor(pal, 1.0f)));
+            s.format.setProperty(kTokenProperty, t);
+            targetSelections << s;
         }
+        // Several selected target words: each source word shows its strongest weight.
+        QVector<float> weights(m_result.sourceTokens.size(), 0.0f);
+        QList<bool> empty(weights.size());
+        for (int j = 0; j < weights.size(); ++j) {
+            for (int t : targets)
+                weights[j] = std::max(weights[j], h.alignmentAt(t, j));
+            empty[j] = m_result.sourceTokens.at(j).begin == m_result.sourceTokens.at(j).end;
+        }
+        markWeights(m_source, m_result.sourceTokens, weights, empty, sourceSelections);
+        // A hovered word of a long translation attends to source words that may be out of
+        // sight: the strongest one is scrolled into view (the source's own cursor stays).
+        const QList<int> strongest = overlayWords(weights, empty);
+        if (m_hoverTarget >= 0 && !strongest.isEmpty())
+            scrollIntoView(m_source, m_result.sourceTokens.at(strongest.first()));
+    } else if (!sources.isEmpty()) {
+        heatColumn = sources.size() == 1 ? sources.first() : -1;
+        for (int j : sources) {
+            QTextEdit::ExtraSelection s = tokenSelection(m_source, m_result.sourceTokens.at(j));
+            s.format.setBackground(theme::attentionColor(pal, 1.0f));
+            s.format.setProperty(kTokenProperty, j);
+            sourceSelections << s;
+        }
+        QVector<float> weights(h.tokens.size(), 0.0f);
+        QList<bool> empty(weights.size());
+        for (int t = 0; t < weights.size(); ++t) {
+            for (int j : sources)
+                weights[t] = std::max(weights[t], h.alignmentAt(t, j));
+            empty[t] = h.tokens.at(t).begin == h.tokens.at(t).end;
+        }
+        markWeights(m_target, h.tokens, weights, empty, targetSelections);
     }
-    m_source->setExtraSelections(sourceSelections);
-    m_target->setExtraSelections(targetSelections);
-    // Rows and columns are target × source tokens in the cross-attention only.
-    const bool cross = shownAttentionKind() == engine::AttentionKind::Cross;
-    m_heatmap->setHighlight(cross ? heatRow : -1, cross ? heatColumn : -1);
 }
 
 QList<int> TranslateView::overlayWords(const QVector<float> &weights, const QList<bool> &empty)

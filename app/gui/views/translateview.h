@@ -20,6 +20,7 @@
 #include "engine/layers/attentioninspector.h"
 
 #include <QElapsedTimer>
+#include <QTextEdit>
 #include <QTextFormat>
 #include <QWidget>
 
@@ -193,6 +194,18 @@ private:
     void onFailed(const QString &message);
     void showResult(const TranslationResult &result);
     void updateOverlay();
+    // updateOverlay()'s marks, each appended to an editor's extra selections: the forced words of
+    // a steered translation, the confidence shading, the likely omissions, and the words aligned
+    // to the hovered or selected ones (with the heatmap cell to highlight in heatRow/heatColumn).
+    void markForcedTokens(const TranslationHypothesis &h,
+                          QList<QTextEdit::ExtraSelection> &targetSelections) const;
+    void markConfidence(const TranslationHypothesis &h,
+                        QList<QTextEdit::ExtraSelection> &targetSelections) const;
+    void markOmissions(QList<QTextEdit::ExtraSelection> &sourceSelections) const;
+    void markAlignment(const TranslationHypothesis &h,
+                       QList<QTextEdit::ExtraSelection> &sourceSelections,
+                       QList<QTextEdit::ExtraSelection> &targetSelections, int &heatRow,
+                       int &heatColumn);
     void updateCounts();
     void updateAlignmentChoices();
     void updateKindChoices();
