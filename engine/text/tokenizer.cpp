@@ -3,6 +3,7 @@
 #include "engine/jsonfile.h"
 #include "engine/limits.h"
 #include "engine/packageerror.h"
+#include "engine/text/protectedspans.h"
 
 #include <sentencepiece_processor.h>
 
@@ -187,6 +188,42 @@ std::string Tokenizer::decode(const std::vector<int> &ids) const
         throw std::runtime_error("SentencePiece cannot decode (" + m_path +
                                  "): " + status.ToString());
     return text;
+}
+
+Detokenized detokenize(const Tokenizer &tokenizer, const std::vector<int> &ids,
+                       const std::vector<std::string> &spans)
+{
+    // The spans a hypothesis left out are appended to its text (restoreSpans' appendMissing), not
+    // to any piece's range.
+    Detokenized out{restoreSpans(tokenizer.decode(ids), spans, true), {}};
+    const Utf8Offsets offsets(out.text);
+    out.tokens.reserve(ids.size());
+    // Decoding prefixes, not pieces one by one, keeps SentencePiece's own rules: no space at the
+    // start, byte pieces joined into characters, a placeholder as its span. A prefix that stops
+    // inside a character decodes its bytes as U+FFFD, so a piece ends where the prefix's text
+    // stops agreeing with the whole text, moved back to a character boundary: the byte pieces
+    // before the last one of a character get empty ranges and that last one the character.
+    std::vector<int> prefix;
+    std::size_t previous = 0;
+    for (int id : ids) {
+        prefix.push_back(id);
+        const std::string decoded = restoreSpans(tokenizer.decode(prefix), spans, false);
+        std::size_t end = static_cast<std::size_t>(
+            std::mismatch(decoded.begin(), decoded.end(), out.text.begin(), out.text.end()).first -
+            decoded.begin());
+        while (end > 0 && end < out.text.size() &&
+               (static_cast<unsigned char>(out.text[end]) & 0xc0) == 0x80)
+            --end;
+        Token token;
+        token.id = id;
+        token.piece = tokenizer.idToPiece(id);
+        token.bytes = trimWhiteSpace(out.text, {std::min(previous, end), end});
+        token.chars = offsets.codePoints(token.bytes);
+        token.utf16 = offsets.utf16(token.bytes);
+        out.tokens.push_back(std::move(token));
+        previous = std::max(previous, end);
+    }
+    return out;
 }
 
 } // namespace glosa::engine

@@ -99,4 +99,20 @@ private:
     int m_unk = -1, m_eos = -1, m_pad = -1;
 };
 
+// A hypothesis as people read it: `ids` decoded by `tokenizer` (decode()) with the protected
+// spans put back (restoreSpans, protectedspans.h: placeholder k is spans[k]; none for a model
+// without placeholders), and each piece located in that text. The one detokeniser with ranges:
+// the Translator and the app's caption results use it, so a piece's range is where its text is.
+struct Detokenized
+{
+    std::string text;
+    // One per id: its piece and the range (bytes, code points, UTF-16 of `text`) of what decoding
+    // it added, trimmed of white space. A piece that adds only a space and a control piece
+    // ("</s>") have an empty range; a placeholder covers its span; of the byte pieces that spell
+    // one character ("<0xE6>" "<0xB1>" "<0x89>": "汉"), the last covers it, the others are empty.
+    std::vector<Token> tokens;
+};
+Detokenized detokenize(const Tokenizer &tokenizer, const std::vector<int> &ids,
+                       const std::vector<std::string> &spans = {});
+
 } // namespace glosa::engine

@@ -289,11 +289,12 @@ TranslationResult Translator::translate(std::string_view text, const DecodingOpt
             }
             segment.hypotheses = std::move(decoded[i - first].hypotheses);
             segment.trace = std::move(decoded[i - first].trace);
-            for (const Hypothesis &hypothesis : segment.hypotheses)
-                segment.texts.push_back(
-                    restoreSpans(targetTokenizer.decode(std::vector<int>(hypothesis.tokens.begin(),
-                                                                         hypothesis.tokens.end())),
-                                 segment.protectedSpans, true));
+            for (const Hypothesis &hypothesis : segment.hypotheses) {
+                Detokenized detokenized =
+                    detokenize(targetTokenizer, hypothesis.tokens, segment.protectedSpans);
+                segment.texts.push_back(std::move(detokenized.text));
+                segment.targetTokens.push_back(std::move(detokenized.tokens));
+            }
             if (placeholders == 0 && !segment.texts.empty()) {
                 const std::string_view read = text.substr(segment.source.begin, segment.source.size());
                 for (const ProtectedSpan &span : m_protector->find(read, options.keepTerms)) {
@@ -312,39 +313,12 @@ TranslationResult Translator::translate(std::string_view text, const DecodingOpt
     for (TranslatedSegment &segment : result.segments) {
         result.text.append(text.substr(copied, segment.source.begin - copied));
         const std::size_t start = result.text.size();
-        const std::string best = segment.texts.empty() ? std::string() : segment.texts.front();
-        result.text += best;
+        if (!segment.texts.empty())
+            result.text += segment.texts.front();
         segment.target = {start, result.text.size()};
         copied = segment.source.end;
-        // Each target piece's range: what decoding one more piece added, trimmed of white space.
-        if (!segment.hypotheses.empty()) {
-            const std::vector<std::int32_t> &ids = segment.hypotheses.front().tokens;
-            std::vector<int> prefix;
-            std::size_t previous = 0;
-            for (std::int32_t id : ids) {
-                prefix.push_back(id);
-                const std::size_t end = std::min(
-                    restoreSpans(targetTokenizer.decode(prefix), segment.protectedSpans, false)
-                        .size(),
-                    best.size());
-                Token token;
-                token.id = id;
-                token.piece = targetTokenizer.idToPiece(id);
-                const TextSpan local = trimWhiteSpace(best, {std::min(previous, end), end});
-                token.bytes = {start + local.begin, start + local.end};
-                segment.targetTokens.push_back(std::move(token));
-                previous = std::max(previous, end);
-            }
-        }
     }
     result.text.append(text.substr(copied));
-    const Utf8Offsets outputOffsets(result.text);
-    for (TranslatedSegment &segment : result.segments) {
-        for (Token &token : segment.targetTokens) {
-            token.chars = outputOffsets.codePoints(token.bytes);
-            token.utf16 = outputOffsets.utf16(token.bytes);
-        }
-    }
     return result;
 }
 

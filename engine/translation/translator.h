@@ -9,8 +9,8 @@
 //     std::cout << result.text;                             // "Hola. ¿Cómo estás?"
 //     const TranslatedSegment &s = result.segments[0];
 //     // s.alignment() [target tokens, source tokens]; s.sourceTokens[j].utf16 is where source
-//     // token j sits in the input, s.targetTokens[i].utf16 where target token i sits in
-//     // result.text.
+//     // token j sits in the input, s.targetTokens[k][i].utf16 where token i of hypothesis k
+//     // sits in s.texts[k]; s.target where s.texts[0] sits in result.text.
 //
 // Pipeline: validate UTF-8 (InvalidUtf8Error) → sentences (SentenceSplitter for the model's
 // source language) → protected spans (URLs, numbers, emoji, markup... protectedspans.h) become
@@ -18,9 +18,13 @@
 // SentencePiece pieces with their original ranges (Tokenizer; a placeholder's piece covers its
 // whole span) → sentences longer than the model's maxSourceLength are cut into chunks at word
 // starts, never dropped →
-// batched search (decode()) → detokenised text with the spans put back, each exactly once
-// (restoreSpans). The white space between sentences is copied from the input, so a paragraph
-// keeps its shape.
+// batched search (decode()) → each hypothesis detokenised, with the spans put back, each exactly
+// once (restoreSpans), and its pieces located in that text. The white space between sentences is
+// copied from the input, so a paragraph keeps its shape.
+//
+// This is the one detokeniser with ranges: the app's whole-text result
+// (app/core/inference/inferenceresult.h) and glosa-cli join these segments, they do not decode
+// pieces again.
 //
 // Not thread-safe: one thread drives a model at a time (the app's worker owns both).
 #pragma once
@@ -61,9 +65,12 @@ struct TranslatedSegment
     // texts[0] verbatim, to warn about (docs/model-package.md, "Protected spans and imported
     // models"). Always empty for a model with placeholders, which restores every span.
     std::vector<std::string> missingSpans;
-    // The best hypothesis's pieces with ranges in TranslationResult::text (bytes, code points,
-    // UTF-16); one per hypotheses[0].tokens entry.
-    std::vector<Token> targetTokens;
+    // Each hypothesis's pieces with ranges in its own text: targetTokens[k][i] is
+    // hypotheses[k].tokens[i] and where it is in texts[k] (bytes, code points, UTF-16), trimmed
+    // of white space (a piece that adds only a space has an empty range); a placeholder's range
+    // covers the span put back for it. The best's place in TranslationResult::text is
+    // target.begin + targetTokens[0][i].bytes.
+    std::vector<std::vector<Token>> targetTokens;
     DecodingTrace trace; // empty unless DecodingOptions::trace
 
     // hypotheses[0].attention: [target tokens, source tokens] (rows sum to 1); empty Tensor when

@@ -959,19 +959,25 @@ private slots:
                 QCOMPARE(input.mid(token.utf16.begin, token.utf16.size()), strip(token.piece));
             }
             // Target pieces sit on the translation's characters ("mañana": 6 UTF-16 units, 7
-            // bytes).
-            QCOMPARE(segment.targetTokens.size(), segment.hypotheses[0].tokens.size());
-            for (const auto &token : segment.targetTokens)
-                QCOMPARE(output.mid(token.utf16.begin, token.utf16.size()), strip(token.piece));
+            // bytes). Each hypothesis's pieces are located in its own text; the best one's text
+            // is the segment's share of the output.
+            QCOMPARE(segment.targetTokens.size(), segment.hypotheses.size());
+            QCOMPARE(segment.targetTokens[0].size(), segment.hypotheses[0].tokens.size());
+            const QString best = QString::fromStdString(segment.texts[0]);
+            const qsizetype at = QString::fromUtf8(result.text.data(), segment.target.begin).size();
+            QCOMPARE(output.mid(at, best.size()), best);
+            for (const auto &token : segment.targetTokens[0])
+                QCOMPARE(best.mid(token.utf16.begin, token.utf16.size()), strip(token.piece));
             // The alignment: [target tokens, source tokens]; the toy attends to position i.
             const glosa::engine::Tensor &alignment = segment.alignment();
             QCOMPARE(alignment.shape(),
-                     (glosa::engine::Shape{std::int64_t(segment.targetTokens.size()),
+                     (glosa::engine::Shape{std::int64_t(segment.targetTokens[0].size()),
                                            std::int64_t(segment.sourceTokens.size())}));
             for (std::int64_t i = 0; i < alignment.dim(0); ++i)
                 QCOMPARE(alignment.data<float>()[i * alignment.dim(1) + i], 0.9f);
         }
-        QCOMPARE(output.mid(result.segments[0].targetTokens[1].utf16.begin, 6),
+        QCOMPARE(QString::fromStdString(result.segments[0].texts[0])
+                     .mid(result.segments[0].targetTokens[0][1].utf16.begin, 6),
                  QStringLiteral("mañana"));
 
         // A sentence longer than the model takes at once is cut at word starts, never dropped.

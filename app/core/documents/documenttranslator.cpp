@@ -148,10 +148,14 @@ bool DocumentTranslator::translate(Document &document, const engine::DecodingOpt
                               qsizetype(word.bytes.end) - start},
                              word.mass,
                              coverageOptions.threshold});
-                const std::size_t rows = sentence.targetTokens.size();
+                // The best hypothesis's pieces, located in its own text (sentence.texts[0]).
+                static const std::vector<engine::Token> none;
+                const std::vector<engine::Token> &targets =
+                    sentence.targetTokens.empty() ? none : sentence.targetTokens.front();
+                const std::size_t rows = targets.size();
                 const std::size_t sources = sentence.sourceTokens.size();
                 for (std::size_t i = 0; i < rows; ++i) {
-                    const engine::Token &target = sentence.targetTokens[i];
+                    const engine::Token &target = targets[i];
                     if (target.bytes.empty())
                         continue;
                     int j = -1;
@@ -166,8 +170,8 @@ bool DocumentTranslator::translate(Document &document, const engine::DecodingOpt
                     const engine::TextSpan s = sentence.sourceTokens[j].bytes;
                     out.links.push_back(
                         {{qsizetype(s.begin) - start, qsizetype(s.end) - start},
-                         {qsizetype(target.bytes.begin - sentence.target.begin) + offset,
-                          qsizetype(target.bytes.end - sentence.target.begin) + offset}});
+                         {qsizetype(target.bytes.begin) + offset,
+                          qsizetype(target.bytes.end) + offset}});
                 }
             }
             for (std::size_t k = 0; k < translations.size(); ++k) {

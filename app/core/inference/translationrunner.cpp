@@ -218,42 +218,12 @@ QList<int> TranslationResult::forcedTokens() const
 
 namespace {
 
-// Appends the pieces of `ids` to `text` the way SentencePiece detokenises (▁ → space, no space
-// at the start of a segment), recording each token's range. Used for the n-best alternatives,
-// whose ranges the Translator does not compute.
-void appendTokens(const engine::Tokenizer &tokenizer, const std::vector<std::int32_t> &ids,
-                  QString &text, QList<TokenSpan> &spans)
+// `token` as the views keep it, its UTF-16 range moved by `offset` (where the text it was located
+// in starts in the text it is shown in).
+TokenSpan toSpan(const engine::Token &token, int offset = 0)
 {
-    const int segmentStart = text.size();
-    for (std::int32_t id : ids) {
-        TokenSpan span;
-        span.id = id;
-        const std::string piece = tokenizer.idToPiece(id);
-        span.piece = QString::fromStdString(piece);
-        QString surface;
-        if (pieceByte(span.piece) >= 0 || id == tokenizer.unkId())
-            surface = QString::fromStdString(tokenizer.decode({id}));
-        else if (id == tokenizer.bosId() || id == tokenizer.eosId() || id == tokenizer.padId())
-            surface.clear();
-        else
-            surface = span.piece;
-        int leading = 0;
-        while (leading < surface.size() && surface.at(leading) == kSpaceMark)
-            ++leading;
-        if (leading > 0 && text.size() > segmentStart)
-            text += QString(leading, QLatin1Char(' '));
-        surface = surface.mid(leading).replace(kSpaceMark, QLatin1Char(' '));
-        span.begin = text.size();
-        text += surface;
-        span.end = text.size();
-        spans.append(span);
-    }
-}
-
-TokenSpan toSpan(const engine::Token &token)
-{
-    return {token.id, QString::fromStdString(token.piece), int(token.utf16.begin),
-            int(token.utf16.end)};
+    return {token.id, QString::fromStdString(token.piece), offset + int(token.utf16.begin),
+            offset + int(token.utf16.end)};
 }
 
 // `model` as the interface T, or std::invalid_argument naming the model.
@@ -322,6 +292,9 @@ TranslationResult runTranslation(const std::shared_ptr<engine::Model> &model, co
                  int(segment.sourceTokens[word.endToken - 1].utf16.end), word.mass, word.flagged});
     }
 
+    // Hypothesis k of the whole text: every segment's hypothesis k (its last where it has fewer),
+    // each in the text the Translator detokenised and located its tokens in, between the input's
+    // white space as the Translator joins the best one (translated.text).
     std::size_t nBest = 0;
     for (const engine::TranslatedSegment &segment : translated.segments)
         nBest = std::max(nBest, segment.hypotheses.size());
@@ -329,9 +302,12 @@ TranslationResult runTranslation(const std::shared_ptr<engine::Model> &model, co
         TranslationHypothesis hypothesis;
         hypothesis.sourceCount = sourceCount;
         std::vector<float> alignment;
-        std::size_t previousEnd = 0; // bytes of translated.text
+        std::size_t copied = 0; // bytes of the input
         for (std::size_t s = 0; s < translated.segments.size(); ++s) {
             const engine::TranslatedSegment &segment = translated.segments[s];
+            hypothesis.text +=
+                QString::fromUtf8(utf8.data() + copied, qsizetype(segment.source.begin - copied));
+            copied = segment.source.end;
             if (segment.hypotheses.empty())
                 continue;
             const std::size_t index = std::min(k, segment.hypotheses.size() - 1);
@@ -344,16 +320,10 @@ TranslationResult runTranslation(const std::shared_ptr<engine::Model> &model, co
                     hypothesis.attentionMaps.append(
                         {firstColumn[s], int(hypothesis.tokens.size()), std::move(*maps)});
             }
-            if (k == 0) {
-                // The Translator already placed the best hypothesis in translated.text.
-                for (const engine::Token &token : segment.targetTokens)
-                    hypothesis.tokens.append(toSpan(token));
-            } else {
-                hypothesis.text += QString::fromUtf8(translated.text.data() + previousEnd,
-                                                     segment.target.begin - previousEnd);
-                appendTokens(targetTokenizer, h.tokens, hypothesis.text, hypothesis.tokens);
-                previousEnd = segment.target.end;
-            }
+            const int start = int(hypothesis.text.size());
+            hypothesis.text += QString::fromStdString(segment.texts[index]);
+            for (const engine::Token &token : segment.targetTokens[index])
+                hypothesis.tokens.append(toSpan(token, start));
             hypothesis.tokenLogProbs +=
                 QVector<float>(h.tokenLogProbs.begin(), h.tokenLogProbs.end());
             hypothesis.score += h.score;
@@ -372,11 +342,7 @@ TranslationResult runTranslation(const std::shared_ptr<engine::Model> &model, co
                 alignment.insert(alignment.end(), row.begin(), row.end());
             }
         }
-        if (k == 0)
-            hypothesis.text = QString::fromStdString(translated.text);
-        else
-            hypothesis.text += QString::fromUtf8(translated.text.data() + previousEnd,
-                                                 translated.text.size() - previousEnd);
+        hypothesis.text += QString::fromUtf8(utf8.data() + copied, qsizetype(utf8.size() - copied));
         if (std::any_of(alignment.begin(), alignment.end(), [](float v) { return v != 0.0f; }))
             hypothesis.alignment = QVector<float>(alignment.begin(), alignment.end());
         result.hypotheses.append(std::move(hypothesis));
@@ -527,9 +493,10 @@ CaptionResult captionResultFrom(const engine::CaptioningModel &captioner,
     result.imagePath = imagePath;
     result.options = options;
     const engine::Hypothesis &best = caption.result.hypotheses.front();
-    QString raw;
-    appendTokens(captioner.tokenizer(), best.tokens, raw, result.tokens);
-    result.text = tidyCaption(raw, &result.tokens);
+    const engine::Detokenized raw = engine::detokenize(captioner.tokenizer(), best.tokens);
+    for (const engine::Token &token : raw.tokens)
+        result.tokens.append(toSpan(token));
+    result.text = tidyCaption(QString::fromStdString(raw.text), &result.tokens);
     result.tokenLogProbs = QVector<float>(best.tokenLogProbs.begin(), best.tokenLogProbs.end());
     result.score = best.score;
     result.gridRows = caption.gridRows;
