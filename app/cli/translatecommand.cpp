@@ -156,28 +156,20 @@ QJsonObject toJson(const QByteArray &line, const engine::TranslationResult &resu
     object["strategy"] = fromNlohmann(engine::decodingOptionsToJson(options));
     object["elapsed_ms"] = rounded(elapsedMs, 1000);
 
-    // Hypotheses: the k-th of every segment, joined like the best translation.
+    // Hypotheses: the whole text's n-best (engine::TranslationResult::hypothesisText).
     const std::string source8(line.constData(), line.size());
-    std::size_t hypothesisCount = 0;
-    for (const auto &segment : result.segments)
-        hypothesisCount = std::max(hypothesisCount, segment.hypotheses.size());
-    if (result.segments.empty())
-        hypothesisCount = 1; // an empty line: one empty hypothesis
+    // An empty line: one empty hypothesis.
+    const std::size_t hypothesisCount = std::max<std::size_t>(result.hypothesisCount(), 1);
     QJsonArray hypotheses;
     for (std::size_t k = 0; k < hypothesisCount; ++k) {
-        QString text;
+        const QString text = fromUtf8(result.hypothesisText(k));
         QJsonArray tokens, ids, logProbs;
         double score = 0.0;
         bool complete = true; // every sentence ended with EOS, none stopped at the maximum length
-        std::size_t copied = 0;
         for (const auto &segment : result.segments) {
             if (segment.hypotheses.empty())
                 continue;
-            const std::size_t index = std::min(k, segment.hypotheses.size() - 1);
-            const engine::Hypothesis &hypothesis = segment.hypotheses[index];
-            text += fromUtf8(source8.substr(copied, segment.source.begin - copied));
-            text += fromUtf8(segment.texts[index]);
-            copied = segment.source.end;
+            const engine::Hypothesis &hypothesis = segment.hypotheses[segment.hypothesisAt(k)];
             for (std::size_t i = 0; i < hypothesis.tokens.size(); ++i) {
                 tokens.append(fromUtf8(target.idToPiece(hypothesis.tokens[i])));
                 ids.append(hypothesis.tokens[i]);
@@ -186,7 +178,6 @@ QJsonObject toJson(const QByteArray &line, const engine::TranslationResult &resu
             score += hypothesis.score;
             complete = complete && hypothesis.endedWithEos;
         }
-        text += fromUtf8(source8.substr(std::min(copied, source8.size())));
         hypotheses.append(QJsonObject{{"text", text},
                                       {"tokens", tokens},
                                       {"token_ids", ids},

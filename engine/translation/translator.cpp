@@ -158,6 +158,33 @@ const Tensor &TranslatedSegment::alignment() const
     return hypotheses.empty() ? empty : hypotheses.front().attention;
 }
 
+std::size_t TranslationResult::hypothesisCount() const
+{
+    std::size_t count = 0;
+    for (const TranslatedSegment &segment : segments)
+        count = std::max(count, segment.hypotheses.size());
+    return count;
+}
+
+std::string TranslationResult::hypothesisText(std::size_t rank,
+                                              std::vector<std::size_t> *starts) const
+{
+    // The white space around the segments is the input's: `text` has it between the best
+    // hypotheses' targets.
+    std::string whole;
+    std::size_t copied = 0; // bytes of `text`
+    for (const TranslatedSegment &segment : segments) {
+        whole.append(text, copied, segment.target.begin - copied);
+        copied = segment.target.end;
+        if (starts)
+            starts->push_back(whole.size());
+        if (!segment.hypotheses.empty())
+            whole += segment.texts[segment.hypothesisAt(rank)];
+    }
+    whole.append(text, copied);
+    return whole;
+}
+
 std::optional<AttentionMaps> Translator::inspectAttention(const TranslatedSegment &segment,
                                                           std::size_t hypothesis)
 {

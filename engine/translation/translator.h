@@ -22,9 +22,9 @@
 // once (restoreSpans), and its pieces located in that text. The white space between sentences is
 // copied from the input, so a paragraph keeps its shape.
 //
-// This is the one detokeniser with ranges: the app's whole-text result
-// (app/core/inference/inferenceresult.h) and glosa-cli join these segments, they do not decode
-// pieces again.
+// Every hypothesis is detokenised here (detokenize, tokenizer.h) and the whole text's n-best put
+// together here (TranslationResult::hypothesisText): the app's whole-text result
+// (app/core/inference/inferenceresult.h) and glosa-cli only take them, they decode no pieces.
 //
 // Not thread-safe: one thread drives a model at a time (the app's worker owns both).
 #pragma once
@@ -33,6 +33,7 @@
 #include "engine/decoding/search.h"
 #include "engine/text/tokenizer.h"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -76,12 +77,28 @@ struct TranslatedSegment
     // hypotheses[0].attention: [target tokens, source tokens] (rows sum to 1); empty Tensor when
     // the model gives none.
     const Tensor &alignment() const;
+    // The hypothesis that stands in the whole text's hypothesis `rank`
+    // (TranslationResult::hypothesisText): that one, or the last where the search found fewer.
+    // Only for a segment with hypotheses.
+    std::size_t hypothesisAt(std::size_t rank) const
+    {
+        return std::min(rank, hypotheses.size() - 1);
+    }
 };
 
 struct TranslationResult
 {
     std::string text; // the best translation, with the input's white space around segments
     std::vector<TranslatedSegment> segments;
+
+    // The whole text's n-best, for callers that show alternatives of the whole text
+    // (glosa-cli's JSON, the app's n-best list): how many there are (the most hypotheses a
+    // segment has), and hypothesis `rank` put together as `text` is for the best, each segment's
+    // hypothesisAt(rank) between the same white space (hypothesisText(0) == text). `starts`, when
+    // given, receives where each segment's text begins in it (bytes): its targetTokens ranges
+    // plus that are ranges in the whole text.
+    std::size_t hypothesisCount() const;
+    std::string hypothesisText(std::size_t rank, std::vector<std::size_t> *starts = nullptr) const;
 };
 
 class Translator

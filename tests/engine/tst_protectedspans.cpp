@@ -106,6 +106,27 @@ void checkDetokenized(const Tokenizer &tokenizer, const std::vector<int> &ids,
     }
 }
 
+// The whole text's n-best (TranslationResult::hypothesisText): hypothesis 0 is `text`, and in
+// each one every segment's text stands where `starts` says, with only white space around.
+void checkWholeTexts(const TranslationResult &result)
+{
+    QCOMPARE(result.hypothesisText(0), result.text);
+    for (std::size_t k = 0; k < result.hypothesisCount(); ++k) {
+        std::vector<std::size_t> starts;
+        const std::string whole = result.hypothesisText(k, &starts);
+        QCOMPARE(starts.size(), result.segments.size());
+        std::size_t end = 0;
+        for (std::size_t s = 0; s < result.segments.size(); ++s) {
+            const TranslatedSegment &segment = result.segments[s];
+            QVERIFY(starts[s] >= end && trimWhiteSpace(whole, {end, starts[s]}).empty());
+            const std::string &own = segment.texts[segment.hypothesisAt(k)];
+            QCOMPARE(whole.substr(starts[s], own.size()), own);
+            end = starts[s] + own.size();
+        }
+        QVERIFY(trimWhiteSpace(whole, {end, whole.size()}).empty());
+    }
+}
+
 // Every span of `text` was given to the model as a placeholder (in order, at most `limit` a
 // segment), the placeholder's source piece covers the span, in every hypothesis the first target
 // piece that copies it covers the restored span, and the span is in the output.
@@ -326,6 +347,7 @@ private slots:
                 const std::string text = QString::fromUtf8(file.readLine()).trimmed().toStdString();
                 const TranslationResult result = translator.translate(text, options);
                 checkProtected(text, result, std::size_t(model->placeholders()));
+                checkWholeTexts(result);
                 for (const TranslatedSegment &segment : result.segments) {
                     QCOMPARE(segment.texts.size(), segment.hypotheses.size());
                     for (std::size_t k = 0; k < segment.hypotheses.size(); ++k) {
@@ -413,7 +435,7 @@ private slots:
     }
 
     // More spans in one sentence than the model has placeholders: the sentence is cut into
-    // segments of at most 16 spans, and all 40 come back.
+    // segments of at most 16 spans, and all 40 come back, in every hypothesis.
     void moreSpansThanPlaceholders()
     {
         QString error;
@@ -428,6 +450,14 @@ private slots:
         const TranslationResult result = translator.translate(text, options);
         QVERIFY(result.segments.size() >= 3);
         checkProtected(text, result, 16);
+        // The 2-best of those segments, and the whole text's two hypotheses made of them.
+        options.strategy = SearchStrategy::Beam;
+        options.beamSize = 2;
+        options.nBest = 2;
+        const TranslationResult twoBest = translator.translate(text, options);
+        checkProtected(text, twoBest, 16);
+        QCOMPARE(twoBest.hypothesisCount(), std::size_t(2));
+        checkWholeTexts(twoBest);
     }
 
     // A model without placeholders reads the spans as text, as before.

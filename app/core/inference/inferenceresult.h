@@ -1,6 +1,18 @@
 // What the inference worker hands to the views: the results of one translation or caption
 // request, converted to Qt types, with every token's position in the text it was shown in, so
 // that the GUI can paint alignments on QTextDocuments without knowing about the tokenizer.
+//
+// Why a TranslationResult besides the engine's (engine/translation/translator.h): the engine's
+// is per segment (a sentence, or a chunk of a long one) and Qt-free — ids, scores, attention
+// tensors, each hypothesis's text and its pieces' ranges in bytes, code points and UTF-16 —
+// and glosa-cli, the document translator and the evaluation use it as it is. This one is the
+// whole text as the GUI and the history show it: the n-best of the whole text (hypothesis k
+// joins every segment's k-th), UTF-16 ranges into QStrings, one alignment matrix over all source
+// tokens, coverage, the trace's piece tables, the model id and the time. It is a metatype that
+// crosses threads in queued signals and what the history stores. Merging the two would put Qt
+// types into the engine or byte offsets and std::string into every view. runTranslation
+// (translationrunner.h) is the one conversion and only converts types and joins segments: the
+// engine detokenises (engine::detokenize), nothing here decodes pieces again.
 #pragma once
 
 #include "engine/layers/attentioninspector.h"

@@ -292,25 +292,21 @@ TranslationResult runTranslation(const std::shared_ptr<engine::Model> &model, co
                  int(segment.sourceTokens[word.endToken - 1].utf16.end), word.mass, word.flagged});
     }
 
-    // Hypothesis k of the whole text: every segment's hypothesis k (its last where it has fewer),
-    // each in the text the Translator detokenised and located its tokens in, between the input's
-    // white space as the Translator joins the best one (translated.text).
-    std::size_t nBest = 0;
-    for (const engine::TranslatedSegment &segment : translated.segments)
-        nBest = std::max(nBest, segment.hypotheses.size());
-    for (std::size_t k = 0; k < nBest; ++k) {
+    // The whole text's n-best, put together by the engine; each segment's tokens were located in
+    // its own text, which starts at starts[s] in the whole one.
+    for (std::size_t k = 0; k < translated.hypothesisCount(); ++k) {
         TranslationHypothesis hypothesis;
         hypothesis.sourceCount = sourceCount;
+        std::vector<std::size_t> starts;
+        const std::string whole = translated.hypothesisText(k, &starts);
+        const engine::Utf8Offsets offsets(whole);
+        hypothesis.text = QString::fromStdString(whole);
         std::vector<float> alignment;
-        std::size_t copied = 0; // bytes of the input
         for (std::size_t s = 0; s < translated.segments.size(); ++s) {
             const engine::TranslatedSegment &segment = translated.segments[s];
-            hypothesis.text +=
-                QString::fromUtf8(utf8.data() + copied, qsizetype(segment.source.begin - copied));
-            copied = segment.source.end;
             if (segment.hypotheses.empty())
                 continue;
-            const std::size_t index = std::min(k, segment.hypotheses.size() - 1);
+            const std::size_t index = segment.hypothesisAt(k);
             const engine::Hypothesis &h = segment.hypotheses[index];
             if (everyAttention) {
                 if (control.cancelled && control.cancelled())
@@ -320,8 +316,7 @@ TranslationResult runTranslation(const std::shared_ptr<engine::Model> &model, co
                     hypothesis.attentionMaps.append(
                         {firstColumn[s], int(hypothesis.tokens.size()), std::move(*maps)});
             }
-            const int start = int(hypothesis.text.size());
-            hypothesis.text += QString::fromStdString(segment.texts[index]);
+            const int start = int(offsets.utf16(starts[s]));
             for (const engine::Token &token : segment.targetTokens[index])
                 hypothesis.tokens.append(toSpan(token, start));
             hypothesis.tokenLogProbs +=
@@ -342,7 +337,6 @@ TranslationResult runTranslation(const std::shared_ptr<engine::Model> &model, co
                 alignment.insert(alignment.end(), row.begin(), row.end());
             }
         }
-        hypothesis.text += QString::fromUtf8(utf8.data() + copied, qsizetype(utf8.size() - copied));
         if (std::any_of(alignment.begin(), alignment.end(), [](float v) { return v != 0.0f; }))
             hypothesis.alignment = QVector<float>(alignment.begin(), alignment.end());
         result.hypotheses.append(std::move(hypothesis));

@@ -1,7 +1,8 @@
-// The text side of translating and captioning on a loaded model: sentence splitting,
-// tokenisation, decoding through engine/decoding/search.h, detokenisation with every token's
-// position, and the alignment matrix in token × token form. Runs on the worker thread; Qt types
-// in and out so that the GUI never touches the engine's tokenizers.
+// Translating and captioning on a loaded model for the views: the engine's results (the
+// Translator's segments, a caption's best hypothesis, detokenised with every token's position by
+// the engine) converted to inferenceresult.h's types, segments joined into the whole text, and
+// the alignment matrix in token × token form. Runs on the worker thread; Qt types in and out so
+// that the GUI never touches the engine's tokenizers.
 #pragma once
 
 #include "app/core/inference/inferenceresult.h"
