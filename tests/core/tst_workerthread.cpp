@@ -136,6 +136,30 @@ private slots:
         QVERIFY(log.isEmpty());
     }
 
+    // A job's last report may end it: the owner hears the end with the worker idle already (the
+    // Evaluate dialog shows a stored evaluation only while no run is under way), and the job is
+    // not ended a second time after it returns.
+    void reportEndFindsTheWorkerIdle()
+    {
+        WorkerThread thread(QStringLiteral("test"), WorkerThread::Policy::InOrder, nullptr);
+        QSignalSpy busy(&thread, &WorkerThread::busyChanged);
+        int ends = 0;
+        bool busyAtEnd = true;
+        thread.post([&](const std::atomic<bool> &) {
+            thread.reportEnd([&] {
+                busyAtEnd = thread.isBusy();
+                ++ends;
+            });
+        });
+        QTRY_COMPARE(ends, 1);
+        QVERIFY(!busyAtEnd);
+        QStringList log;
+        thread.post(job(thread, log, QStringLiteral("next")));
+        QTRY_COMPARE(log.size(), 1);
+        QTRY_VERIFY(!thread.isBusy()); // ended twice, the first job would leave it busy for good
+        QCOMPARE(busy.count(), 4);
+    }
+
     // The state object lives on the worker thread and is deleted there.
     void stateLivesAndDiesOnTheWorkerThread()
     {

@@ -38,13 +38,15 @@ void EvaluationWorker::cancel()
 }
 
 // On the worker thread. Signals go out through the WorkerThread's reports, so that the GUI
-// thread handles them in order and after the members they describe are written.
+// thread handles them in order and after the members they describe are written; the last one
+// through reportEnd(), so that finished() finds the worker idle (isBusy() false), as a caller
+// that starts or shows another evaluation from it expects.
 void EvaluationWorker::run(const QList<ModelInfo> &models, const engine::TestSet &set, bool greedy,
                            const ModelLoader &loader, engine::ComputeType computeType,
                            const std::atomic<bool> &cancelled)
 {
     auto fail = [&](const QString &message) {
-        m_thread.report([this, message] {
+        m_thread.reportEnd([this, message] {
             emit failed(message);
             emit finished(false);
         });
@@ -82,7 +84,7 @@ void EvaluationWorker::run(const QList<ModelInfo> &models, const engine::TestSet
                 },
                 control));
         } catch (const engine::DecodingCancelled &) {
-            m_thread.report([this] { emit finished(false); });
+            m_thread.reportEnd([this] { emit finished(false); });
             return;
         } catch (const std::bad_alloc &) {
             fail(tr("Out of memory while evaluating %1").arg(info.id));
@@ -92,7 +94,7 @@ void EvaluationWorker::run(const QList<ModelInfo> &models, const engine::TestSet
             return;
         }
     }
-    m_thread.report([this, results = std::move(results), usedOptions]() mutable {
+    m_thread.reportEnd([this, results = std::move(results), usedOptions]() mutable {
         m_evaluations = std::move(results);
         m_options = usedOptions;
         emit finished(true);

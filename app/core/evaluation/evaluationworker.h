@@ -39,7 +39,7 @@ public:
                const ModelLoader &loader, engine::ComputeType computeType);
     // Stops at the next decoding step; finished(false) follows.
     void cancel();
-    // From start() until the event after finished().
+    // From start() until finished() (false when finished() is emitted).
     bool isBusy() const { return m_thread.isBusy(); }
 
     // After finished(true): the set and one evaluation per model, in the order given to start().

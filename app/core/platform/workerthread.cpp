@@ -81,13 +81,16 @@ void WorkerThread::runNext()
         m_runningCancel = job.cancelled;
         m_runningKept = job.keep;
     }
+    m_runningId = job.id;
+    m_endReported = false;
     job.run(*job.cancelled);
     {
         std::lock_guard lock(m_mutex);
         m_runningCancel.reset();
     }
     // After every report the job made: queued to this object, like them.
-    postCall(this, [this, id = job.id] { ended(id); });
+    if (!m_endReported)
+        postCall(this, [this, id = job.id] { ended(id); });
 }
 
 void WorkerThread::ended(quint64 id)

@@ -68,6 +68,18 @@ public:
     // Runs `f` on the owner's thread (this object's), after what the job reported before; dropped
     // when the WorkerThread is gone by then. Called from a job.
     template <typename F> void report(F f) { postCall(this, std::move(f)); }
+    // The job's last report, which also ends it: the job counts as ended (isBusy() may turn
+    // false) just before `f` runs, in the same event, so that what `f` emits finds the worker
+    // idle (the Evaluate dialog shows a stored evaluation only while no run is under way). A job
+    // that does not call it ends in the event after its last report. Called from the job, once.
+    template <typename F> void reportEnd(F f)
+    {
+        m_endReported = true;
+        postCall(this, [this, id = m_runningId, f = std::move(f)]() mutable {
+            ended(id);
+            f();
+        });
+    }
 
 signals:
     void busyChanged(bool busy);
@@ -97,6 +109,9 @@ private:
     std::deque<Queued> m_queue;                         // guarded by m_mutex
     std::shared_ptr<std::atomic<bool>> m_runningCancel; // guarded by m_mutex
     bool m_runningKept = false;                         // guarded by m_mutex
+    // The worker thread only: the job it runs, and whether that job has reported its end.
+    quint64 m_runningId = 0;
+    bool m_endReported = false;
     // The owner's thread only.
     quint64 m_next = 0;
     quint64 m_latest = 0; // LatestWins: the job whose end ends being busy
