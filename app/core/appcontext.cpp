@@ -43,7 +43,7 @@ InferenceWorker *AppContext::workerFor(const ModelInfo &info)
             [this, w] { emit modelLoaded(w->modelInfo()); });
     connect(w, &InferenceWorker::modelLoadFailed, this,
             [this, w](const QString &message) { emit modelLoadFailed(w->modelInfo(), message); });
-    w->loadModel(info, m_plugins);
+    w->loadModel(info, modelLoader());
     return w;
 }
 
@@ -89,7 +89,7 @@ bool AppContext::chooseModel(const QString &id, ChosenBy by)
 void AppContext::reloadModels()
 {
     for (const auto &[id, worker] : m_workers)
-        worker->loadModel(worker->modelInfo(), m_plugins);
+        worker->loadModel(worker->modelInfo(), modelLoader());
 }
 
 void AppContext::rescanModels()

@@ -1,6 +1,6 @@
 // AppContext: the composition root of the GUI. It owns what the views share: the plugin registry,
-// the model catalog, one InferenceWorker per model in use and the history recorder, and it holds
-// which model is chosen for each task. main.cpp builds it before the window and destroys it after;
+// the model catalog, the one way models are loaded (modelLoader()), one InferenceWorker per model
+// in use and the history recorder, and it holds which model is chosen for each task. main.cpp builds it before the window and destroys it after;
 // MainWindow only shows it (tabs, menus, the model picker), and each view takes it in its
 // constructor.
 //
@@ -8,11 +8,13 @@
 // the choice of a task; modelForDirection() is the one rule for picking a model for a direction
 // (⇄, a model that went away): the user's last choice for that direction, else its default;
 // modelChosen() tells every view, and each uses it in its own way (Translate, Compare and the
-// Caption view's "Translate caption" post to the model's worker; Documents loads its own copy of
-// the model). A view reads the current choice with choice() when it is built.
+// Caption view's "Translate caption" post to the model's worker; Documents hands the model and
+// modelLoader() to its DocumentWorker, which loads an instance of its own when a document is
+// translated; the Evaluate dialog does the same for the models it scores). A view reads the current choice with choice() when it is built.
 #pragma once
 
 #include "app/core/models/modelcatalog.h"
+#include "app/core/models/modelloader.h"
 
 #include <QHash>
 #include <QObject>
@@ -62,9 +64,12 @@ public:
     // Stops and joins the workers first: a worker thread may still be loading from the registry.
     ~AppContext() override;
 
-    // Shared with the worker threads that load from it (and the Documents view's worker); never
-    // changed after the constructor, so that no thread reads it while it changes.
+    // Never changed after the constructor, so that no thread reads it while it changes.
     const std::shared_ptr<const PluginRegistry> &plugins() const { return m_plugins; }
+    // How every worker loads a model, on its own thread, each an instance of its own
+    // (modelloader.h says why one instance is not shared between threads): the workers of
+    // workerFor(), the Documents view's and the Evaluate dialog's.
+    ModelLoader modelLoader() const { return ModelLoader(m_plugins); }
     const ModelCatalog &catalog() const { return m_catalog; }
     // Not opened yet: the window opens it once it can report what open() finds.
     HistoryRecorder *history() const { return m_history; }

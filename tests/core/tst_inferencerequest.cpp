@@ -131,7 +131,7 @@ private:
     bool load(InferenceWorker &worker)
     {
         QSignalSpy loaded(&worker, &InferenceWorker::modelLoaded);
-        worker.loadModel(m_info, m_plugins);
+        worker.loadModel(m_info, ModelLoader(m_plugins));
         return loaded.wait(10000);
     }
     engine::DecodingOptions options() const { return m_info.decodingDefaults(); }

@@ -283,6 +283,26 @@ private slots:
             QVERIFY2(done[i] != before[i] && !done[i].isEmpty(), done[i]);
     }
 
+    // A Translate right after a Cancel is a translation of its own: the cancelled one still stops
+    // (finished(false)) and the new one translates the rest. Before, both shared one flag, which
+    // translate() cleared before the running translation read it: that one went on to the end.
+    void aCancelIsNotUndoneByTheNextTranslate()
+    {
+        DocumentsView view(*m_context);
+        if (!showOpened(view, m_dir.filePath(QStringLiteral("longer.txt"))))
+            return;
+        QSignalSpy finished(view.worker(), &documents::DocumentWorker::finished);
+        QSignalSpy progress(view.worker(), &documents::DocumentWorker::progress);
+        view.worker()->translate();
+        QVERIFY(progress.wait(120000)); // the first batch of 300 sentences is done: it runs
+        view.worker()->cancel();
+        view.worker()->translate();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 180000);
+        QCOMPARE(finished.at(0).at(0).toBool(), false);
+        QCOMPARE(finished.at(1).at(0).toBool(), true);
+        QCOMPARE(view.translatedCount(), 300);
+    }
+
     void subtitlesStreamKeepTheirTimings()
     {
         // 100 cues (the 50 sentences twice), CRLF, streamed 1 KB at a time: the exported .srt

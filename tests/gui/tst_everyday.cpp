@@ -170,7 +170,11 @@ private slots:
         QVERIFY(context->chooseModel(otherEnEs->id));
         QVERIFY(waitLoaded(*context, otherEnEs->id));
         QTRY_VERIFY_WITH_TIMEOUT(view.languageWarning()->isVisible(), 5000);
-        QTest::qWait(1000);
+        // The view decides while it handles the model's load: no waiting proves the negative.
+        // A translation posted then keeps the worker busy until its result has been shown
+        // (InferenceWorker reports a request's result before it stops being busy), so "not
+        // busy and nothing shown" holds exactly when nothing was posted.
+        QVERIFY(!context->workerFor(*otherEnEs)->isBusy());
         QCOMPARE(shown.count(), 0); // nothing translated, nothing recorded
         QVERIFY(view.targetEditor()->toPlainText().isEmpty());
         // It offers the right direction, by the same rule as ⇄.
@@ -186,6 +190,7 @@ private slots:
         shown.clear();
         QVERIFY(context->chooseModel(enEs));
         QTRY_VERIFY_WITH_TIMEOUT(view.languageWarning()->isVisible(), 5000);
+        QVERIFY(!context->workerFor(*context->catalog().find(enEs))->isBusy());
         QCOMPARE(shown.count(), 0);
         view.translateAnywayButton()->click();
         QVERIFY(shown.wait(kTimeoutMs));

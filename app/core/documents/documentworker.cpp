@@ -3,8 +3,6 @@
 #include "app/core/documents/chunkedtranslation.h"
 #include "app/core/documents/documenttranslator.h"
 #include "app/core/documents/formats.h"
-#include "app/core/platform/handoff.h"
-#include "app/core/models/pluginregistry.h"
 #include "app/core/platform/savefile.h"
 #include "app/core/settings/settings.h"
 #include "engine/translation/translationmodel.h"
@@ -12,7 +10,6 @@
 
 #include <QFileInfo>
 #include <QTemporaryFile>
-#include <QThread>
 
 #include <exception>
 #include <functional>
@@ -97,7 +94,7 @@ private:
 } // namespace
 
 // Lives on the worker thread and owns everything the jobs touch: the document's pipeline, the
-// model and the translator. Results go back to the GUI thread through queued calls on the owner,
+// model and the translator. Results go back to the GUI thread through the owner's WorkerThread,
 // so a receiver connected without a context object still runs on the GUI thread.
 class DocumentExecutor : public QObject
 {
@@ -106,7 +103,8 @@ public:
 
     template <typename F> void deliver(F emitter)
     {
-        postCall(m_owner, [owner = m_owner, emitter = std::move(emitter)] { emitter(owner); });
+        m_owner->m_thread.report(
+            [owner = m_owner, emitter = std::move(emitter)] { emitter(owner); });
     }
 
     void fail(const QString &message)
@@ -114,8 +112,7 @@ public:
         deliver([message](DocumentWorker *w) { emit w->failed(message); });
     }
 
-    void open(const QString &path, qint64 chunkSize,
-              const std::shared_ptr<const std::atomic<bool>> &cancelled)
+    void open(const QString &path, qint64 chunkSize, const std::atomic<bool> &cancelled)
     {
         m_document.reset();
         m_finished.reset();
@@ -124,7 +121,7 @@ public:
                 path, chunkSize, [this, path](const QString &message) {
                     deliver([path, message](DocumentWorker *w) { emit w->notice(path, message); });
                 },
-                cancelled.get());
+                &cancelled);
             // Big files are read once here for the panes; each chunk is read again when it is
             // translated or exported.
             QStringList paragraphs;
@@ -159,8 +156,8 @@ public:
         }
     }
 
-    void translate(const ModelInfo &info, const std::shared_ptr<const PluginRegistry> &plugins,
-                   DocumentWorker::Quality quality)
+    void translate(const ModelInfo &info, const ModelLoader &loader,
+                   DocumentWorker::Quality quality, const std::atomic<bool> &cancelled)
     {
         if (!m_document) {
             fail(DocumentWorker::tr("Open a document first."));
@@ -173,10 +170,8 @@ public:
             if (!m_translator || m_modelId != info.id || m_computeType != computeType) {
                 m_translator.reset();
                 QString error;
-                if (!plugins)
-                    throw std::runtime_error("no model is chosen");
                 auto model = std::dynamic_pointer_cast<engine::TranslationModel>(
-                    ModelCatalog::load(info, *plugins, &error, computeType));
+                    loader.load(info, computeType, &error));
                 if (!model) {
                     fail(error.isEmpty() ? DocumentWorker::tr("%1 cannot translate.").arg(info.name)
                                          : error);
@@ -217,7 +212,7 @@ public:
                         });
                     });
             const bool complete =
-                m_document->translate(documents, options, *m_finished, m_owner->m_cancel);
+                m_document->translate(documents, options, *m_finished, cancelled);
             deliver([complete](DocumentWorker *w) { emit w->finished(complete); });
         } catch (const std::exception &error) {
             fail(QString::fromUtf8(error.what()));
@@ -296,83 +291,62 @@ private:
     engine::ComputeType m_computeType = engine::ComputeType::Auto;
 };
 
-DocumentWorker::DocumentWorker(QObject *parent) : QObject(parent), m_thread(new QThread)
+DocumentWorker::DocumentWorker(QObject *parent)
+    : QObject(parent), m_executor(new DocumentExecutor(this)),
+      m_thread(QStringLiteral("glosa-documents"), WorkerThread::Policy::InOrder, m_executor)
 {
     qRegisterMetaType<glosa::documents::TranslatedParagraph>();
     qRegisterMetaType<QList<glosa::documents::TranslatedParagraph>>();
-    m_thread->setObjectName(QStringLiteral("glosa-documents"));
-    m_executor = new DocumentExecutor(this);
-    m_executor->moveToThread(m_thread);
-    connect(m_thread, &QThread::finished, m_executor, &QObject::deleteLater);
-    m_thread->start();
+    connect(&m_thread, &WorkerThread::busyChanged, this, &DocumentWorker::busyChanged);
 }
 
-DocumentWorker::~DocumentWorker()
-{
-    cancel();
-    m_thread->quit();
-    m_thread->wait();
-    delete m_thread;
-}
+// m_thread, the last member, cancels (a PDF read too) and joins the thread first.
+DocumentWorker::~DocumentWorker() = default;
 
-void DocumentWorker::setModel(const ModelInfo &info, std::shared_ptr<const PluginRegistry> plugins)
+void DocumentWorker::setModel(const ModelInfo &info, const ModelLoader &loader)
 {
     m_info = info;
-    m_plugins = std::move(plugins);
+    m_loader = loader;
 }
 
-void DocumentWorker::post(std::function<void()> job)
+void DocumentWorker::post(
+    std::function<void(DocumentExecutor &, const std::atomic<bool> &cancelled)> job)
 {
-    ++m_jobs;
-    setBusy(true);
-    postCall(m_executor, [this, job = std::move(job)] {
-        job();
-        postCall(this, [this] {
-            if (--m_jobs == 0)
-                setBusy(false);
-        });
-    });
-}
-
-void DocumentWorker::setBusy(bool busy)
-{
-    if (busy == m_busy)
-        return;
-    m_busy = busy;
-    emit busyChanged(busy);
+    m_thread.post([executor = m_executor, job = std::move(job)](
+                      const std::atomic<bool> &cancelled) { job(*executor, cancelled); });
 }
 
 void DocumentWorker::open(const QString &path)
 {
     cancel(); // a translation, and a read still under way
-    m_openCancel = std::make_shared<std::atomic<bool>>(false);
     m_path = path;
     const QString format = formatForPath(path);
     m_exportFormats = writableFormats(format);
-    post([executor = m_executor, path, chunk = m_chunkBytes,
-          cancelled = std::shared_ptr<const std::atomic<bool>>(m_openCancel)] {
-        executor->open(path, chunk, cancelled);
+    post([path, chunk = m_chunkBytes](DocumentExecutor &executor,
+                                      const std::atomic<bool> &cancelled) {
+        executor.open(path, chunk, cancelled);
     });
 }
 
 void DocumentWorker::translate(Quality quality)
 {
-    m_cancel = false;
-    post([executor = m_executor, info = m_info, plugins = m_plugins, quality] {
-        executor->translate(info, plugins, quality);
+    post([info = m_info, loader = m_loader, quality](DocumentExecutor &executor,
+                                                     const std::atomic<bool> &cancelled) {
+        executor.translate(info, loader, quality, cancelled);
     });
 }
 
 void DocumentWorker::cancel()
 {
-    m_cancel = true; // read by the pipeline at every decoding step
-    if (m_openCancel)
-        *m_openCancel = true; // read by readPdf every 50 ms while the helper runs
+    m_thread.cancel();
 }
 
 void DocumentWorker::exportTo(const QString &path, const SentenceEdits &edits)
 {
-    post([executor = m_executor, path, edits] { executor->exportTo(path, edits); });
+    // An export ignores its flag: a cancel stops a translation, not the writing of what is done.
+    post([path, edits](DocumentExecutor &executor, const std::atomic<bool> &) {
+        executor.exportTo(path, edits);
+    });
 }
 
 } // namespace glosa::documents

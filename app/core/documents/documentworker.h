@@ -6,11 +6,11 @@
 //     auto *worker = new DocumentWorker(this);
 //     connect(worker, &DocumentWorker::opened, view, &View::showSource);
 //     connect(worker, &DocumentWorker::translated, view, &View::showTranslations);
-//     worker->setModel(info, plugins);        // loaded on the worker thread when first needed
+//     worker->setModel(info, context.modelLoader()); // loaded on the worker thread when needed
 //     worker->open(path);                     // opened(...) or failed(message)
-//     worker->translate(DocumentWorker::Fast); // progress(...), translated(...),
-//     finished(complete) worker->cancel();                       // keeps the finished part:
-//     finished(false) worker->exportTo(outPath);              // exported(path) or failed(message)
+//     worker->translate(DocumentWorker::Quality::Fast); // progress, translated, finished(complete)
+//     worker->cancel();                       // keeps the finished part: finished(false)
+//     worker->exportTo(outPath);              // exported(path) or failed(message)
 //
 // Big .txt and .srt files are streamed (ChunkedTranslation, as glosa-cli translate-doc does):
 // read once for the panes, then parsed, translated and written a chunk at a time (setChunkBytes,
@@ -18,13 +18,17 @@
 // joins the finished chunks, the chunk in progress and the untouched rest. Other formats are held
 // whole (a .docx or .odt is one zip).
 //
-// Why not InferenceWorker: its requests are "latest wins", so a keystroke in the Translate view
-// would cancel a document that has run for minutes; a document gets its own thread (and its own
-// instance of the model, 15 MB for the shipped Transformer) so both go on at once.
+// Why not InferenceWorker: both are WorkerThreads (platform/workerthread.h), but an
+// InferenceWorker's queue is "latest wins", so a keystroke in the Translate view would cancel a
+// document that has run for minutes. A document's thread runs its requests in order (an Export
+// after a Translate waits for it, and is not dropped by it), with a model instance of its own
+// (ModelLoader, modelloader.h, says why not the Translate view's), so both go on at once.
 #pragma once
 
 #include "app/core/documents/layout.h"
 #include "app/core/models/modelcatalog.h"
+#include "app/core/models/modelloader.h"
+#include "app/core/platform/workerthread.h"
 
 #include <QList>
 #include <QMap>
@@ -37,12 +41,7 @@
 #include <functional>
 #include <memory>
 
-class QThread;
-
 namespace glosa {
-
-class PluginRegistry;
-
 namespace documents {
 class DocumentExecutor;
 
@@ -106,10 +105,9 @@ public:
     explicit DocumentWorker(QObject *parent = nullptr);
     ~DocumentWorker() override; // cancels (a PDF read too), stops the thread and waits for it
 
-    // The model to translate with, loaded on the worker thread when a translation starts (kept
-    // for the next one). `plugins` must outlive the worker.
-    // Shared: a load on the worker thread keeps the registry alive (see InferenceWorker).
-    void setModel(const ModelInfo &info, std::shared_ptr<const PluginRegistry> plugins);
+    // The model to translate with, loaded with `loader` on the worker thread when a translation
+    // starts (kept for the next one, unless Settings ▸ Arithmetic changed).
+    void setModel(const ModelInfo &info, const ModelLoader &loader);
     const ModelInfo &modelInfo() const { return m_info; }
 
     // Reads `path` (any supported format); emits opened, failed, or openCancelled after a
@@ -136,7 +134,7 @@ public:
     // lines; default 1 MiB), from the next open() on.
     void setChunkBytes(qint64 bytes) { m_chunkBytes = std::max<qint64>(1, bytes); }
 
-    bool isBusy() const { return m_busy; }
+    bool isBusy() const { return m_thread.isBusy(); }
     QString path() const { return m_path; }
     // Formats exportTo accepts for the open document (suffixes without the dot), own one first.
     QStringList exportFormats() const { return m_exportFormats; }
@@ -167,26 +165,22 @@ signals:
 
 private:
     friend class DocumentExecutor;
-    void post(std::function<void()> job);
-    void setBusy(bool busy);
+    // Queues `job` for the executor, in order.
+    void post(std::function<void(DocumentExecutor &, const std::atomic<bool> &cancelled)> job);
 
-    QThread *m_thread = nullptr;
-    DocumentExecutor *m_executor = nullptr; // lives on m_thread
     ModelInfo m_info;
-    std::shared_ptr<const PluginRegistry> m_plugins;
+    ModelLoader m_loader;
     QString m_path;
     QStringList m_exportFormats;
-    bool m_busy = false;
     bool m_streamed = false; // of the document last opened
-    int m_jobs = 0; // posted and not finished
     qint64 m_chunkBytes = qint64(1) << 20;
-    // Set by cancel() (GUI thread), cleared by translate(); the pipeline reads it at every
-    // decoding step and between chunks, so a cancel posted before the job starts is not lost.
-    std::atomic<bool> m_cancel = false;
-    // The read of the document last opened: set by cancel() (and by the next open(), which makes
-    // a new one), read by readPdf while it waits for the glosa-pdftext helper. One flag per
-    // open, so that a cancel of one read is never taken for a cancel of the next.
-    std::shared_ptr<std::atomic<bool>> m_openCancel;
+    DocumentExecutor *m_executor = nullptr; // the document and the model, on m_thread
+    // Last: destroyed first, so that the thread has stopped before the members above go.
+    // Its cancel() sets the flag of every request posted so far: a translation reads it at every
+    // decoding step and between chunks, a PDF read every 50 ms while the glosa-pdftext helper
+    // runs; a request posted after a cancel has a flag of its own, so it is never taken for a
+    // cancel of the next one.
+    WorkerThread m_thread;
 };
 
 } // namespace documents

@@ -1,82 +1,71 @@
 #include "app/core/evaluation/evaluationworker.h"
 
-#include "app/core/platform/handoff.h"
-#include "app/core/models/pluginregistry.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
-
-#include <QMetaObject>
-#include <QThread>
 
 #include <new>
 
 namespace glosa {
 
-EvaluationWorker::EvaluationWorker(QObject *parent) : QObject(parent) {}
-
-EvaluationWorker::~EvaluationWorker()
+EvaluationWorker::EvaluationWorker(QObject *parent)
+    : QObject(parent),
+      m_thread(QStringLiteral("glosa-evaluation"), WorkerThread::Policy::InOrder, nullptr)
 {
-    cancel();
-    join();
 }
 
+// m_thread, the last member, cancels the run and joins the thread first.
+EvaluationWorker::~EvaluationWorker() = default;
+
 bool EvaluationWorker::start(const QList<ModelInfo> &models, engine::TestSet set, bool greedy,
-                             std::shared_ptr<const PluginRegistry> plugins,
-                             engine::ComputeType computeType)
+                             const ModelLoader &loader, engine::ComputeType computeType)
 {
-    if (m_thread || models.isEmpty() || !plugins)
+    if (isBusy() || models.isEmpty())
         return false;
     m_models = models;
-    m_set = std::move(set);
+    m_set = std::make_shared<const engine::TestSet>(std::move(set));
     m_evaluations.clear();
     m_options.clear();
-    m_cancel = false;
-    m_thread = QThread::create(
-        [this, greedy, plugins = std::move(plugins), computeType] { run(greedy, plugins, computeType); });
-    m_thread->start();
+    m_thread.post([this, models, set = m_set, greedy, loader,
+                   computeType](const std::atomic<bool> &cancelled) {
+        run(models, *set, greedy, loader, computeType, cancelled);
+    });
     return true;
 }
 
-void EvaluationWorker::cancel() { m_cancel = true; }
-
-void EvaluationWorker::join()
+void EvaluationWorker::cancel()
 {
-    if (!m_thread)
-        return;
-    m_thread->wait();
-    delete m_thread;
-    m_thread = nullptr;
+    m_thread.cancel();
 }
 
-// On the worker thread. Signals go out queued, so that the GUI thread handles them in order and
-// after the members they describe are written.
-void EvaluationWorker::run(bool greedy, std::shared_ptr<const PluginRegistry> plugins,
-                           engine::ComputeType computeType)
+// On the worker thread. Signals go out through the WorkerThread's reports, so that the GUI
+// thread handles them in order and after the members they describe are written; the last one
+// through reportEnd(), so that finished() finds the worker idle (isBusy() false), as a caller
+// that starts or shows another evaluation from it expects.
+void EvaluationWorker::run(const QList<ModelInfo> &models, const engine::TestSet &set, bool greedy,
+                           const ModelLoader &loader, engine::ComputeType computeType,
+                           const std::atomic<bool> &cancelled)
 {
-    auto post = [this](std::function<void()> call) {
-        postCall(this, std::move(call));
-    };
     auto fail = [&](const QString &message) {
-        post([this, message] {
+        m_thread.reportEnd([this, message] {
             emit failed(message);
-            join();
             emit finished(false);
         });
     };
     std::vector<engine::ModelEvaluation> results;
     QList<engine::DecodingOptions> usedOptions;
-    for (int m = 0; m < m_models.size(); ++m) {
-        const ModelInfo &info = m_models[m];
+    for (int m = 0; m < models.size(); ++m) {
+        const ModelInfo &info = models[m];
         QString error;
         std::shared_ptr<engine::TranslationModel> model;
         try {
             model = std::dynamic_pointer_cast<engine::TranslationModel>(
-                ModelCatalog::load(info, *plugins, &error, computeType));
+                loader.load(info, computeType, &error));
         } catch (const std::exception &e) {
             error = QString::fromUtf8(e.what());
         }
         if (!model) {
-            fail(tr("Could not load %1: %2").arg(info.id, error.isEmpty() ? tr("not a translation model") : error));
+            fail(tr("Could not load %1: %2")
+                     .arg(info.id, error.isEmpty() ? tr("not a translation model") : error));
             return;
         }
         engine::DecodingOptions options = model->defaultDecodingOptions();
@@ -84,20 +73,18 @@ void EvaluationWorker::run(bool greedy, std::shared_ptr<const PluginRegistry> pl
             options.strategy = engine::SearchStrategy::Greedy;
         usedOptions << options;
         engine::DecodingControl control;
-        control.cancelled = [this] { return m_cancel.load(); };
+        control.cancelled = [&cancelled] { return cancelled.load(); };
         try {
             engine::Translator translator(model);
             results.push_back(engine::evaluate(
-                translator, m_set, options,
+                translator, set, options,
                 [&](std::size_t done, std::size_t total) {
-                    post([this, m, done, total] { emit progress(m, int(done), int(total)); });
+                    m_thread.report(
+                        [this, m, done, total] { emit progress(m, int(done), int(total)); });
                 },
                 control));
         } catch (const engine::DecodingCancelled &) {
-            post([this] {
-                join();
-                emit finished(false);
-            });
+            m_thread.reportEnd([this] { emit finished(false); });
             return;
         } catch (const std::bad_alloc &) {
             fail(tr("Out of memory while evaluating %1").arg(info.id));
@@ -107,8 +94,7 @@ void EvaluationWorker::run(bool greedy, std::shared_ptr<const PluginRegistry> pl
             return;
         }
     }
-    post([this, results = std::move(results), usedOptions]() mutable {
-        join();
+    m_thread.reportEnd([this, results = std::move(results), usedOptions]() mutable {
         m_evaluations = std::move(results);
         m_options = usedOptions;
         emit finished(true);

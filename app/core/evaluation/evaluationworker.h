@@ -1,31 +1,31 @@
 // EvaluationWorker: runs engine::evaluate() for several models on one test set on its own thread,
 // for the GUI's Evaluate dialog (glosa-cli evaluate runs the same engine code in its own thread).
-// Each model is loaded here, for the evaluation only, with its package's decoding settings (or
-// greedy search), so that the views' models and their workers are not disturbed.
+// A WorkerThread (platform/workerthread.h) that runs its runs in order: a run is never superseded,
+// only cancelled. Each model is loaded with the ModelLoader the dialog got from AppContext, for
+// the evaluation only (an instance of its own: modelloader.h says why), with its package's
+// decoding settings (or greedy search), so that the views' models and their workers are not
+// disturbed.
 //
 // Basic usage (GUI thread):
-//     worker.start(models, testSet, /*greedy=*/true, context.plugins(), computeType);
+//     worker.start(models, testSet, /*greedy=*/true, context.modelLoader(), computeType);
 //     connect(&worker, &EvaluationWorker::finished, [&](bool complete) {
 //         if (complete) show(worker.testSet(), worker.evaluations());
 //     });
 #pragma once
 
 #include "app/core/models/modelcatalog.h"
+#include "app/core/models/modelloader.h"
+#include "app/core/platform/workerthread.h"
 #include "engine/evaluation/evaluation.h"
 #include "engine/package.h"
 
 #include <QList>
 #include <QObject>
 
-#include <atomic>
 #include <memory>
 #include <vector>
 
-class QThread;
-
 namespace glosa {
-
-class PluginRegistry;
 
 class EvaluationWorker : public QObject
 {
@@ -36,13 +36,14 @@ public:
 
     // Starts evaluating every model of `models` in turn; ignored (false) while one runs.
     bool start(const QList<ModelInfo> &models, engine::TestSet set, bool greedy,
-               std::shared_ptr<const PluginRegistry> plugins, engine::ComputeType computeType);
-    // Thread-safe: stops at the next decoding step; finished(false) follows.
+               const ModelLoader &loader, engine::ComputeType computeType);
+    // Stops at the next decoding step; finished(false) follows.
     void cancel();
-    bool isBusy() const { return m_thread != nullptr; }
+    // From start() until finished() (false when finished() is emitted).
+    bool isBusy() const { return m_thread.isBusy(); }
 
     // After finished(true): the set and one evaluation per model, in the order given to start().
-    const engine::TestSet &testSet() const { return m_set; }
+    const engine::TestSet &testSet() const { return *m_set; }
     const std::vector<engine::ModelEvaluation> &evaluations() const { return m_evaluations; }
     const QList<ModelInfo> &models() const { return m_models; }
     // The decoding options each model was evaluated with (what the history records).
@@ -57,18 +58,19 @@ signals:
     void failed(const QString &message);
 
 private:
-    void run(bool greedy, std::shared_ptr<const PluginRegistry> plugins,
-             engine::ComputeType computeType);
-    void join();
+    // On the worker thread, with copies of what start() was given.
+    void run(const QList<ModelInfo> &models, const engine::TestSet &set, bool greedy,
+             const ModelLoader &loader, engine::ComputeType computeType,
+             const std::atomic<bool> &cancelled);
 
-    QThread *m_thread = nullptr;
+    // The GUI thread's: written by start() and, for the results, by the run's last report.
     QList<ModelInfo> m_models;
-    engine::TestSet m_set;
-    // Written by the thread, read by the GUI thread only after finished() (queued after the
-    // thread's last write).
+    // Shared with the run, which only reads it: a 64 MB set is not copied on the GUI thread.
+    std::shared_ptr<const engine::TestSet> m_set = std::make_shared<engine::TestSet>();
     std::vector<engine::ModelEvaluation> m_evaluations;
     QList<engine::DecodingOptions> m_options;
-    std::atomic<bool> m_cancel = false;
+    // Last: destroyed first, so that the thread has stopped before the members above go.
+    WorkerThread m_thread;
 };
 
 } // namespace glosa

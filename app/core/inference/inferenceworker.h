@@ -1,21 +1,23 @@
 // InferenceWorker: one worker thread per loaded model (docs/architecture.md; translateLocally's
-// MarianInterface, Qt's mandelbrot RenderThread). The GUI thread only posts requests and receives
-// signals; it never waits on inference.
+// MarianInterface, Qt's mandelbrot RenderThread), a WorkerThread (platform/workerthread.h) whose
+// queue policy is "latest wins". The GUI thread only posts requests and receives signals; it
+// never waits on inference.
 //
 // Basic usage (GUI thread):
 //     auto *worker = new glosa::InferenceWorker(this);
-//     worker->loadModel(info, registry);            // loads on the worker thread
+//     worker->loadModel(info, context.modelLoader()); // loads on the worker thread
 //     m_request = worker->translate(text, {options}); // latest request wins
 //     connect(m_request.get(), &InferenceRequest::translated, this, &View::show);
 //     connect(m_request.get(), &InferenceRequest::failed, this, &View::showError);
 //
 // Each request answers through its own InferenceRequest, so a caller hears about its requests
 // only, however many views share the worker (one per model: Translate, Compare, Caption and the
-// History's re-run all post to the chosen model's).
+// History's re-run all post to the chosen model's, which AppContext::workerFor() gives them).
 //
 // Latest wins: a new request replaces one that has not started, and cancels the running one
 // between two decoding steps (DecodingControl::cancelled); a superseded request reports
 // cancelled() and nothing else. cancel() drops the pending request and stops the running one.
+// A model load is never dropped for a translation posted after it.
 //
 // Errors: every exception the engine or a plugin throws is caught on the worker thread and
 // reported as the request's failed(message) (a load's as modelLoadFailed); nothing propagates
@@ -24,6 +26,8 @@
 
 #include "app/core/inference/inferenceresult.h"
 #include "app/core/models/modelcatalog.h"
+#include "app/core/models/modelloader.h"
+#include "app/core/platform/workerthread.h"
 #include "engine/layers/alignmentsource.h"
 #include "engine/layers/attentioninspector.h"
 
@@ -33,13 +37,11 @@
 #include <QString>
 
 #include <atomic>
+#include <functional>
 #include <memory>
-
-class QThread;
 
 namespace glosa {
 
-class PluginRegistry;
 class InferenceExecutor;
 
 // Which cross-attention a translation's alignment comes from, for models whose step decoder is an
@@ -84,13 +86,9 @@ public:
     explicit InferenceWorker(QObject *parent = nullptr);
     ~InferenceWorker() override; // cancels, stops the thread and waits for it
 
-    // Loads the model on the worker thread (cancelling whatever runs); emits modelLoaded or
-    // modelLoadFailed. `plugins` must outlive the worker.
-    // The worker shares the registry until the load is done: whoever destroys its own copy
-    // first (the main window at shutdown) cannot pull it from under the worker thread.
-    void loadModel(const ModelInfo &info, std::shared_ptr<const PluginRegistry> plugins);
-    // Uses an already loaded model (tests, or a model shared with another worker).
-    void setModel(const ModelInfo &info, std::shared_ptr<engine::Model> model);
+    // Loads the model with `loader` on the worker thread (cancelling whatever runs), in the
+    // arithmetic Settings ▸ Arithmetic names now; emits modelLoaded or modelLoadFailed.
+    void loadModel(const ModelInfo &info, const ModelLoader &loader);
     const ModelInfo &modelInfo() const { return m_info; }
     // The arithmetic the current model was asked to load with (computeTypeFromSettings()).
     engine::ComputeType computeType() const { return m_computeType; }
@@ -118,7 +116,7 @@ public:
     // known once modelLoaded has been emitted.
     QList<engine::AttentionKind> attentionKinds() const { return m_attentionKinds; }
 
-    bool isBusy() const { return m_busy; }
+    bool isBusy() const { return m_thread.isBusy(); }
 
 signals:
     void modelLoaded(const QString &modelId);
@@ -126,34 +124,30 @@ signals:
     void busyChanged(bool busy);
 
 private:
-    // Both loads: a registry to load the package with, or a model already loaded.
-    void postLoad(const ModelInfo &info, std::shared_ptr<const PluginRegistry> plugins,
-                  std::shared_ptr<engine::Model> model);
     friend class InferenceExecutor;
     std::unique_ptr<InferenceRequest> openRequest(quint64 id);
-    void post(quint64 id);
+    // Queues the job of request `id`; every other open request reports cancelled.
+    void post(quint64 id, std::function<void(InferenceExecutor &, const std::atomic<bool> &)> job,
+              bool keep = false);
     // Every open request but `id` reports cancelled (after the caller's code has returned).
     void supersede(quint64 id);
     // The handle of request `id` while it may still report (null once superseded, ended or
     // dropped by its caller); `last` forgets it: its final report.
     InferenceRequest *handle(quint64 id, bool last);
-    void onFinished(quint64 id);
 
-    QThread *m_thread = nullptr;
-    InferenceExecutor *m_executor = nullptr; // lives on m_thread
     ModelInfo m_info;
     engine::ComputeType m_computeType = engine::ComputeType::Auto;
     bool m_loaded = false;
-    bool m_busy = false;
     int m_alignmentLayers = 0;
     int m_alignmentHeads = 0;
     AlignmentChoice m_defaultAlignment;
     QList<engine::AttentionKind> m_attentionKinds;
-    // The newest request id; a running request whose id is older is cancelled at its next step.
-    std::atomic<quint64> m_latest{0};
     quint64 m_next = 0;
-    // Ids are the worker's own business (the executor's "latest wins"); callers hold handles.
+    // Ids are the worker's own business (which handle a report is for); callers hold handles.
     QHash<quint64, QPointer<InferenceRequest>> m_requests;
+    InferenceExecutor *m_executor = nullptr; // the loaded model, on m_thread
+    // Last: destroyed first, so that the thread has stopped before the members above go.
+    WorkerThread m_thread;
 };
 
 } // namespace glosa

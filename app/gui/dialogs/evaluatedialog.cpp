@@ -302,7 +302,7 @@ void EvaluateDialog::evaluate()
     m_progress->setRange(0, int(set->size() * std::size_t(models.size())));
     m_progress->setValue(0);
     m_cancelled = false;
-    if (m_worker->start(models, *set, m_greedy->isChecked(), m_context.plugins(),
+    if (m_worker->start(models, *set, m_greedy->isChecked(), m_context.modelLoader(),
                         computeTypeFromSettings()))
         setRunning(true);
 }

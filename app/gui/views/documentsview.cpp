@@ -225,7 +225,7 @@ void DocumentsView::useModel(const ModelChoice &choice)
         return;
     m_choice = choice;
     if (choice.isReady())
-        m_worker->setModel(*choice.model, m_context.plugins());
+        m_worker->setModel(*choice.model, m_context.modelLoader());
     updateQualityNames();
     updateState();
 }

@@ -29,8 +29,9 @@ class DocumentsView : public QWidget
 {
     Q_OBJECT
 public:
-    // Translates with the translation model chosen in `context`, loaded by the view's own
-    // DocumentWorker (a document must not be cancelled by the Translate view's next keystroke).
+    // Translates with the translation model chosen in `context`, loaded with the context's
+    // modelLoader() by the view's own DocumentWorker (its queue runs in order: a document must
+    // not be cancelled by the Translate view's next keystroke).
     explicit DocumentsView(AppContext &context, QWidget *parent = nullptr);
     // Records the user's last edits in the history, as leaving the document does.
     ~DocumentsView() override;
