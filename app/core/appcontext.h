@@ -1,8 +1,8 @@
 // AppContext: the composition root of the GUI. It owns what the views share: the plugin registry,
 // the model catalog, the one way models are loaded (modelLoader()), one InferenceWorker per model
-// in use and the history recorder, and it holds which model is chosen for each task. main.cpp builds it before the window and destroys it after;
-// MainWindow only shows it (tabs, menus, the model picker), and each view takes it in its
-// constructor.
+// in use and the history recorder, and it holds which model is chosen for each task. main.cpp
+// builds it before the window and destroys it after; MainWindow only shows it (tabs, menus, the
+// model picker), and each view takes it in its constructor.
 //
 // Choosing a model: chooseModel() (the model picker, History ▸ Open) and rescanModels() change
 // the choice of a task; modelForDirection() is the one rule for picking a model for a direction
@@ -10,7 +10,8 @@
 // modelChosen() tells every view, and each uses it in its own way (Translate, Compare and the
 // Caption view's "Translate caption" post to the model's worker; Documents hands the model and
 // modelLoader() to its DocumentWorker, which loads an instance of its own when a document is
-// translated; the Evaluate dialog does the same for the models it scores). A view reads the current choice with choice() when it is built.
+// translated; the Evaluate dialog does the same for the models it scores). A view reads the
+// current choice with choice() when it is built.
 #pragma once
 
 #include "app/core/models/modelcatalog.h"
