@@ -510,6 +510,7 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
     {
         std::string ours, theirs;
         Shape shape;
+        bool firstRows = false; // stored with more rows than the vocabulary: only the first are used
     };
     std::vector<Item> items;
     const auto require = [&](const std::string &ours, const std::vector<std::string> &theirs,
@@ -522,18 +523,22 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
         throw PackageError(weights.path(), "model." + theirs.front(),
                            "not found (a MarianMT checkpoint has it)");
     };
-    // The embeddings: the vocabulary size must agree with vocab.json.
+    // The embeddings: the vocabulary size must agree with vocab.json; a target-side matrix may
+    // have more rows than the target vocabulary (transformers writes the decoder's that way when
+    // the vocabularies are separate), of which the first are the vocabulary's.
     const auto embedding = [&](const std::string &ours, const std::vector<std::string> &theirs,
                                std::int64_t rows, const std::string &vocabulary) {
+        const bool targetSide = ours != "source_embedding.weight";
         for (const std::string &name : theirs)
             if (const auto stored = weights.find(name)) {
                 const Shape shape = weights.shape(*stored);
-                if (shape.size() == 2 && shape[0] != rows)
+                if (shape.size() == 2 && shape[0] != rows && !(targetSide && shape[0] > rows))
                     throw PackageError(weights.path(), *stored,
                                        "vocabulary size mismatch: the weights have " +
                                            std::to_string(shape[0]) + " rows but " + vocabulary +
                                            " has " + std::to_string(rows) + " pieces");
-                items.push_back({ours, *stored, {rows, d}});
+                const bool more = shape.size() == 2 && shape[0] > rows;
+                items.push_back({ours, *stored, more ? Shape{shape[0], d} : Shape{rows, d}, more});
                 return;
             }
         throw PackageError(weights.path(), "model." + theirs.front(),
@@ -550,8 +555,11 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
     }
     if (!tied)
         embedding("output.weight", {"lm_head.weight"}, targetVocab, targetVocabularyFile);
-    if (const auto bias = weights.find("final_logits_bias"))
-        items.push_back({"output.bias", *bias, {1, targetVocab}});
+    if (const auto bias = weights.find("final_logits_bias")) {
+        const Shape shape = weights.shape(*bias);
+        const bool more = shape.size() == 2 && shape[0] == 1 && shape[1] > targetVocab;
+        items.push_back({"output.bias", *bias, {1, more ? shape[1] : targetVocab}, more});
+    }
     else
         h["output_bias"] = false;
     const auto attention = [&](const std::string &ours, const std::string &theirs) {
@@ -619,7 +627,9 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
         const Item &item = items[i];
         Tensor w = weights.load(item.theirs, item.shape);
         if (item.ours == "output.bias")
-            w = w.reshaped({targetVocab}).clone();
+            w = w.reshaped({w.numel()}).slice(0, targetVocab).clone();
+        else if (item.firstRows)
+            w = w.slice(0, targetVocab).clone();
         if (options.int8 && w.rank() >= 2) {
             auto [codes, scales] = quantizeRows(w);
             converted.emplace_back(item.ours, std::move(codes));
