@@ -1,0 +1,63 @@
+// The Tokenizer with a MarianMT vocabulary (engine/text/tokenizer.h, the second constructor) does
+// what Hugging Face's MarianTokenizer does where a SentencePiece model alone would not: a
+// vocabulary piece the target SentencePiece model lacks (a piece of the other language in a joint
+// vocabulary) decodes without its "▁", and a leading ">>xxx<<" language code is one token.
+// The vocabulary here is tests/data/spm/spm.model's pieces plus a few it lacks.
+#include "engine/text/tokenizer.h"
+#include "tests/support/testutil.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+
+using namespace glosa;
+
+class TestMarianTokenizer : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<engine::Tokenizer> m_tokenizer;
+
+    int id(const std::string &piece) const { return m_tokenizer->pieceToId(piece); }
+
+private slots:
+    void initTestCase()
+    {
+        const std::string spm = (test::testDataDir() + "/spm/spm.model").toStdString();
+        const engine::Tokenizer plain(spm);
+        nlohmann::json vocabulary = nlohmann::json::object();
+        for (int i = 0; i < plain.vocabSize(); ++i)
+            vocabulary[plain.idToPiece(i)] = i;
+        int next = plain.vocabSize();
+        for (const char *extra : {"\xe2\x96\x81zebra", ">>fra<<", ">>spa<<"})
+            vocabulary[extra] = next++;
+        const std::string path = m_dir.filePath(QStringLiteral("vocab.json")).toStdString();
+        std::ofstream(path) << vocabulary.dump();
+        m_tokenizer = std::make_unique<engine::Tokenizer>(spm, path);
+        QCOMPARE(m_tokenizer->vocabSize(), plain.vocabSize() + 3);
+    }
+
+    // MarianTokenizer.convert_tokens_to_string: SentencePiece returns an unknown piece verbatim,
+    // then every "▁" becomes a space and the ends are stripped.
+    void pieceUnknownToSentencePieceDecodesWithoutItsMark()
+    {
+        const std::vector<int> ids{id("\xe2\x96\x81Ha"), id("ce"), id("\xe2\x96\x81zebra"),
+                                   id("\xe2\x96\x81" "bu"), id("en")};
+        QCOMPARE(QString::fromStdString(m_tokenizer->decode(ids)), QStringLiteral("Hace zebra buen"));
+        QCOMPARE(m_tokenizer->decode({id("\xe2\x96\x81zebra"), id("\xe2\x96\x81Ha"), id("ce")}),
+                 std::string("zebra Hace"));
+        // The detokeniser locates it as it locates any piece.
+        const engine::Detokenized d = engine::detokenize(*m_tokenizer, ids);
+        QCOMPARE(d.text, std::string("Hace zebra buen"));
+        QCOMPARE(d.tokens[2].bytes.begin, std::size_t(5));
+        QCOMPARE(d.tokens[2].bytes.end, std::size_t(10));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMarianTokenizer)
+#include "tst_mariantokenizer.moc"
