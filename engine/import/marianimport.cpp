@@ -6,6 +6,7 @@
 #include "engine/limits.h"
 #include "engine/package.h"
 #include "engine/safetensors.h"
+#include "engine/text/languagecodes.h"
 #include "engine/text/tokenizer.h"
 
 #include <algorithm>
@@ -218,6 +219,75 @@ bool isLanguageCode(const std::string &code)
 {
     static const std::regex pattern("[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*");
     return std::regex_match(code, pattern);
+}
+
+// The target languages the model card names: OPUS-MT cards say "target language(s): fra spa
+// ..." (or "target languages:") in their text.
+std::vector<std::string> cardTargetLanguages(const fs::path &path)
+{
+    std::vector<std::string> languages;
+    std::error_code error;
+    if (!fs::is_regular_file(path, error) || fs::file_size(path, error) > kMaxModelCardBytes)
+        return languages;
+    std::ifstream in(path);
+    static const std::regex line(".*target language(s|\\(s\\)):\\s*(.*)", std::regex::icase);
+    static const std::regex code("[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})*");
+    std::smatch match;
+    for (std::string text; std::getline(in, text);) {
+        if (text.size() > 4096 || !std::regex_match(text, match, line))
+            continue;
+        std::stringstream items(match[2].str());
+        for (std::string item; items >> item;) {
+            item.erase(std::remove_if(item.begin(), item.end(),
+                                      [](char c) { return c == ',' || c == '`' || c == '*'; }),
+                       item.end());
+            if (std::regex_match(item, code))
+                languages.push_back(item);
+        }
+    }
+    return languages;
+}
+
+// Multi-target models: the ">>xxx<<" codes in the source vocabulary, as {"language": code}
+// (languages as BCP 47 with ISO 639-1 where there is one: ">>fra<<" is "fr"), kept to the target
+// languages the model card names when it names any of them; the first code of a language wins.
+json targetLanguageCodes(const Tokenizer &sourceTokenizer, const fs::path &modelCard)
+{
+    const std::vector<std::string> card = cardTargetLanguages(modelCard);
+    const auto primary = [](const std::string &tag) {
+        return iso639_1(tag.substr(0, tag.find_first_of("_-")));
+    };
+    json all = json::object(), named = json::object();
+    for (int id = 0; id < sourceTokenizer.vocabSize(); ++id) {
+        const std::string piece = sourceTokenizer.idToPiece(id);
+        const std::string language = languageOfCodeToken(piece);
+        if (language.empty() || all.contains(language))
+            continue;
+        all[language] = piece;
+        for (const std::string &target : card)
+            if (primary(target) == primary(language))
+                named[language] = piece;
+    }
+    return named.empty() ? all : named;
+}
+
+// The languages of a multi-target model: its target the one asked for (or the configured one)
+// when the model has a code for it, else its first; its source tokenizer_config.json's, else the
+// folder name's ("opus-mt-en-ROMANCE": en).
+void multiTargetLanguages(const json &codes, const std::string &sourceLang,
+                          const std::string &folderName, std::string &from, std::string &to)
+{
+    std::string target;
+    for (const auto &[language, code] : codes.items())
+        if (!to.empty() && sameLanguage(language, to) && target.empty())
+            target = language;
+    to = target.empty() ? codes.begin().key() : target;
+    static const std::regex folderSource(".*?-([a-z]{2,3})-[A-Za-z_]+$");
+    std::smatch match;
+    if (from.empty() && isLanguageCode(sourceLang))
+        from = sourceLang;
+    else if (from.empty() && std::regex_match(folderName, match, folderSource))
+        from = match[1];
 }
 
 bool isValidPackageId(const std::string &id)
@@ -467,6 +537,9 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
     static const std::regex pair(".*-([a-z]{2,3})-([a-z]{2,3})$");
     if (std::regex_match(folderName, match, pair))
         fill(match[1], match[2]);
+    const json targetCodes = targetLanguageCodes(sourceTokenizer, source / "README.md");
+    if (!targetCodes.empty())
+        multiTargetLanguages(targetCodes, t.string("source_lang", ""), folderName, from, to);
     if (from.empty() || to.empty() || !isLanguageCode(from) || !isLanguageCode(to))
         throw PackageError(source.string(), {},
                            "cannot tell the languages (tokenizer_config.json's source_lang and "
@@ -696,6 +769,8 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
     };
     if (options.int8)
         manifest["compute_type"] = "int8";
+    if (!targetCodes.empty())
+        manifest["target_languages"] = targetCodes;
     {
         std::ofstream out(staging.path / "model.json", std::ios::binary);
         out << manifest.dump(2) << "\n";

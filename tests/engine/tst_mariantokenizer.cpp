@@ -57,6 +57,35 @@ private slots:
         QCOMPARE(d.tokens[2].bytes.begin, std::size_t(5));
         QCOMPARE(d.tokens[2].bytes.end, std::size_t(10));
     }
+
+    // MarianTokenizer: a code at the start is one vocabulary token; SentencePiece gets the rest.
+    void leadingLanguageCodeIsOneToken()
+    {
+        const std::string text = ">>fra<< Hace buen tiempo";
+        const std::vector<engine::Token> tokens = m_tokenizer->encode(text);
+        QVERIFY(tokens.size() > 2);
+        QCOMPARE(tokens[0].piece, std::string(">>fra<<"));
+        QCOMPARE(tokens[0].id, id(">>fra<<"));
+        QCOMPARE(tokens[0].bytes.end, std::size_t(7));
+        // The rest as SentencePiece splits it alone, its ranges in the whole text.
+        const std::vector<engine::Token> rest = m_tokenizer->encode(text.substr(8));
+        QCOMPARE(tokens.size(), rest.size() + 1);
+        for (std::size_t i = 0; i < rest.size(); ++i) {
+            QCOMPARE(tokens[i + 1].id, rest[i].id);
+            QCOMPARE(tokens[i + 1].bytes.begin, rest[i].bytes.begin + 8);
+            QCOMPARE(tokens[i + 1].utf16.end, rest[i].utf16.end + 8);
+        }
+        // A code the vocabulary lacks is <unk>, still one token; one that is not at the start, or
+        // not a code, is text.
+        QCOMPARE(m_tokenizer->encode(">>xyz<< Hace")[0].id, m_tokenizer->unkId());
+        QVERIFY(m_tokenizer->encode("Hace >>fra<<").front().piece != ">>fra<<");
+        QVERIFY(m_tokenizer->encode(">> fra<< Hace").front().piece != ">> fra<<");
+        QCOMPARE(engine::languageCodeLength(">>pt_BR<<x"), std::size_t(9));
+        QCOMPARE(engine::languageCodeLength(">><<"), std::size_t(0));
+        // A plain SentencePiece tokenizer (our own models) has no such tokens.
+        const engine::Tokenizer plain((test::testDataDir() + "/spm/spm.model").toStdString());
+        QVERIFY(plain.encode(">>fra<< Hace").front().piece != ">>fra<<");
+    }
 };
 
 QTEST_GUILESS_MAIN(TestMarianTokenizer)
