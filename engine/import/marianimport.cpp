@@ -296,6 +296,43 @@ bool isValidPackageId(const std::string &id)
     return std::regex_match(id, pattern);
 }
 
+// The name the model goes by: its repository's ("opus-mt-en-es" of "Helsinki-NLP/opus-mt-en-es"),
+// else its folder's unless that says nothing about it (a file-format folder, a cache snapshot's
+// commit); empty then.
+std::string modelNameOf(const std::string &repo, const std::string &folderName)
+{
+    if (!repo.empty())
+        return repo.substr(repo.rfind('/') + 1);
+    static const std::regex commit("[0-9a-f]{40}");
+    if (folderName == "safetensors" || folderName == "bin" || std::regex_match(folderName, commit))
+        return {};
+    return folderName;
+}
+
+// "OPUS-MT en→es (Helsinki-NLP)" for an opus-mt repository, the repository id for another,
+// "MarianMT en→es (folder)" without one; a multi-target model names its targets.
+std::string displayName(const std::string &repo, const std::string &modelName,
+                        const std::string &from, const std::string &to, const json &targetCodes)
+{
+    std::string targets = to;
+    if (targetCodes.size() > 1) {
+        targets.clear();
+        std::size_t shown = 0;
+        for (const auto &[language, code] : targetCodes.items())
+            if (++shown <= 6)
+                targets += (targets.empty() ? "" : ", ") + language;
+        if (shown > 6)
+            targets += " … (" + std::to_string(shown) + ")";
+    }
+    const std::string pair = from + "→" + targets;
+    const std::size_t slash = repo.find('/');
+    if (!repo.empty() && modelName.rfind("opus-mt-", 0) == 0)
+        return "OPUS-MT " + pair + (slash == std::string::npos ? "" : " (" + repo.substr(0, slash) + ")");
+    if (!repo.empty())
+        return repo;
+    return "MarianMT " + pair + (modelName.empty() ? "" : " (" + modelName + ")");
+}
+
 // Removes the staging folder unless the import got to its rename.
 struct Staging
 {
@@ -534,12 +571,13 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
         fill(card.languages[0], card.languages[1]);
     std::smatch match;
     const std::string folderName = source.filename().string();
+    const std::string modelName = modelNameOf(options.repo, folderName);
     static const std::regex pair(".*-([a-z]{2,3})-([a-z]{2,3})$");
-    if (std::regex_match(folderName, match, pair))
+    if (std::regex_match(modelName, match, pair))
         fill(match[1], match[2]);
     const json targetCodes = targetLanguageCodes(sourceTokenizer, source / "README.md");
     if (!targetCodes.empty())
-        multiTargetLanguages(targetCodes, t.string("source_lang", ""), folderName, from, to);
+        multiTargetLanguages(targetCodes, t.string("source_lang", ""), modelName, from, to);
     if (from.empty() || to.empty() || !isLanguageCode(from) || !isLanguageCode(to))
         throw PackageError(source.string(), {},
                            "cannot tell the languages (tokenizer_config.json's source_lang and "
@@ -552,9 +590,7 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
     // The package id and its folder.
     std::string id = options.id;
     if (id.empty())
-        id = isValidPackageId(folderName) && folderName != "safetensors" && folderName != "bin"
-                 ? folderName
-                 : "marian-" + from + "-" + to;
+        id = isValidPackageId(modelName) ? modelName : "marian-" + from + "-" + to;
     if (!isValidPackageId(id))
         throw PackageError(source.string(), {},
                            "\"" + id +
@@ -737,7 +773,7 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
         {"format_version", 1},
         {"id", id},
         {"version", "1.0.0"},
-        {"name", from + " → " + to + " (MarianMT, imported from " + folderName + ")"},
+        {"name", displayName(options.repo, modelName, from, to, targetCodes)},
         {"task", taskName(Task::Translation)},
         {"architecture", "transformer"},
         {"plugin", "transformer"},
@@ -753,7 +789,8 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
         {"decoding", decoding},
         {"training",
          {{"data",
-           json::array({{{"name", "as stated in the model card (README.md) of " + folderName},
+           json::array({{{"name", "as stated in the model card (README.md) of " +
+                                 (options.repo.empty() ? folderName : options.repo)},
                          {"licence", licence},
                          {"attribution", "the model's authors (for OPUS-MT: Helsinki-NLP, "
                                          "Tiedemann and Thottingal 2020), imported from " +
@@ -771,6 +808,10 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
         manifest["compute_type"] = "int8";
     if (!targetCodes.empty())
         manifest["target_languages"] = targetCodes;
+    if (!options.repo.empty())
+        manifest["imported_from"]["repo"] = options.repo;
+    if (!options.commit.empty())
+        manifest["imported_from"]["commit"] = options.commit;
     {
         std::ofstream out(staging.path / "model.json", std::ios::binary);
         out << manifest.dump(2) << "\n";
