@@ -166,6 +166,19 @@ std::string targetCode(const TranslationModel &model, std::string_view text, std
     return std::string(text.substr(lead, length));
 }
 
+// The code as the segment's first source token: an empty range at its start, `at`.
+Token codeToken(const Tokenizer &tokenizer, const std::string &code, std::size_t at,
+                const Utf8Offsets &offsets)
+{
+    Token token;
+    token.id = tokenizer.pieceToId(code);
+    token.piece = code;
+    token.bytes = {at, at};
+    token.chars = offsets.codePoints(token.bytes);
+    token.utf16 = offsets.utf16(token.bytes);
+    return token;
+}
+
 } // namespace
 
 const Tensor &TranslatedSegment::alignment() const
@@ -275,15 +288,9 @@ TranslationResult Translator::translate(std::string_view text, const DecodingOpt
                 segment.source.begin = std::max(segment.source.begin, unit.range.begin);
                 segment.source.end = std::max(segment.source.end, segment.source.begin);
                 segment.spans = renumberPlaceholders(piece, text, sourceTokenizer);
-                if (!code.empty()) {
-                    Token first;
-                    first.id = sourceTokenizer.pieceToId(code);
-                    first.piece = code;
-                    first.bytes = {segment.source.begin, segment.source.begin};
-                    first.chars = inputOffsets.codePoints(first.bytes);
-                    first.utf16 = inputOffsets.utf16(first.bytes);
-                    piece.insert(piece.begin(), std::move(first));
-                }
+                if (!code.empty())
+                    piece.insert(piece.begin(), codeToken(sourceTokenizer, code,
+                                                          segment.source.begin, inputOffsets));
                 segment.tokens = std::move(piece);
                 pending.push_back(std::move(segment));
             }
