@@ -140,8 +140,9 @@ QList<QCommandLineOption> modelCommandLineOptions()
          "ID_OR_DIR"},
         {"from", "Without --model: the source language (e.g. en, es) of the default model.",
          "LANG"},
-        {"to", "Without --model: the target language of the default model; with --model, the "
-               "language a multi-target model translates into (ISO 639-1 or 639-3: fr, fra).",
+        {"to",
+         "Without --model: the target language of the default model; with --model, the "
+         "language a multi-target model translates into (ISO 639-1 or 639-3: fr, fra).",
          "LANG"},
         {"compute-type",
          "Arithmetic of the model's large layers: auto (int8 where the package stores int8 "

@@ -327,7 +327,8 @@ std::string displayName(const std::string &repo, const std::string &modelName,
     const std::string pair = from + "→" + targets;
     const std::size_t slash = repo.find('/');
     if (!repo.empty() && modelName.rfind("opus-mt-", 0) == 0)
-        return "OPUS-MT " + pair + (slash == std::string::npos ? "" : " (" + repo.substr(0, slash) + ")");
+        return "OPUS-MT " + pair +
+               (slash == std::string::npos ? "" : " (" + repo.substr(0, slash) + ")");
     if (!repo.empty())
         return repo;
     return "MarianMT " + pair + (modelName.empty() ? "" : " (" + modelName + ")");
@@ -619,7 +620,8 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
     {
         std::string ours, theirs;
         Shape shape;
-        bool firstRows = false; // stored with more rows than the vocabulary: only the first are used
+        // Stored with more rows than the vocabulary: only the first are used.
+        bool firstRows = false;
     };
     std::vector<Item> items;
     const auto require = [&](const std::string &ours, const std::vector<std::string> &theirs,
@@ -668,8 +670,7 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
         const Shape shape = weights.shape(*bias);
         const bool more = shape.size() == 2 && shape[0] == 1 && shape[1] > targetVocab;
         items.push_back({"output.bias", *bias, {1, more ? shape[1] : targetVocab}, more});
-    }
-    else
+    } else
         h["output_bias"] = false;
     const auto attention = [&](const std::string &ours, const std::string &theirs) {
         for (const char *proj : {"q_proj", "k_proj", "v_proj", "out_proj"}) {
@@ -788,13 +789,12 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
         {"weights", "model.safetensors"},
         {"decoding", decoding},
         {"training",
-         {{"data",
-           json::array({{{"name", "as stated in the model card (README.md) of " +
-                                 (options.repo.empty() ? folderName : options.repo)},
-                         {"licence", licence},
-                         {"attribution", "the model's authors (for OPUS-MT: Helsinki-NLP, "
-                                         "Tiedemann and Thottingal 2020), imported from " +
-                                             source.string()}}})}}},
+         {{"data", json::array({{{"name", "as stated in the model card (README.md) of " +
+                                              (options.repo.empty() ? folderName : options.repo)},
+                                 {"licence", licence},
+                                 {"attribution", "the model's authors (for OPUS-MT: Helsinki-NLP, "
+                                                 "Tiedemann and Thottingal 2020), imported from " +
+                                                     source.string()}}})}}},
         {"licence", licence},
         {"imported_from",
          {{"folder", source.string()},

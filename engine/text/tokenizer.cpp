@@ -132,8 +132,9 @@ std::size_t languageCodeLength(std::string_view text)
     if (text.substr(0, 2) != ">>")
         return 0;
     std::size_t at = 2;
-    while (at < text.size() && at < 2 + 32 &&
-           (std::isalnum(static_cast<unsigned char>(text[at])) || text[at] == '_' || text[at] == '-'))
+    while (
+        at < text.size() && at < 2 + 32 &&
+        (std::isalnum(static_cast<unsigned char>(text[at])) || text[at] == '_' || text[at] == '-'))
         ++at;
     return at > 2 && text.substr(at, 2) == "<<" ? at + 2 : 0;
 }

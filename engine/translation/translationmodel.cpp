@@ -26,11 +26,10 @@ std::map<std::string, std::string> targetLanguageCodesOf(const ModelPackage &pac
         throw std::invalid_argument(package.id() + ": \"target_languages\" must be an object "
                                                    "{\"language\": \">>code<<\", ...}");
     for (const auto &[language, code] : it->items()) {
-        if (!code.is_string() || languageCodeLength(code.get<std::string>()) !=
-                                     code.get<std::string>().size())
-            throw std::invalid_argument(package.id() + ": \"target_languages\" gives " +
-                                        language + " the code " + code.dump() +
-                                        ", expected \">>xxx<<\"");
+        if (!code.is_string() ||
+            languageCodeLength(code.get<std::string>()) != code.get<std::string>().size())
+            throw std::invalid_argument(package.id() + ": \"target_languages\" gives " + language +
+                                        " the code " + code.dump() + ", expected \">>xxx<<\"");
         codes.emplace(language, code.get<std::string>());
     }
     return codes;
@@ -115,9 +114,9 @@ void TranslationModel::setTargetLanguage(const std::string &language)
         }
         known += (known.empty() ? "" : " ") + candidate;
     }
-    throw std::invalid_argument(
-        "model " + m_id + " does not translate into " + language + " (it translates into " +
-        (known.empty() ? m_targetLanguage : known) + ")");
+    throw std::invalid_argument("model " + m_id + " does not translate into " + language +
+                                " (it translates into " +
+                                (known.empty() ? m_targetLanguage : known) + ")");
 }
 
 void TranslationModel::setMaxSourceLength(int length)

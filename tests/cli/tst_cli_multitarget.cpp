@@ -36,8 +36,8 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_data.isValid());
-        const CliRun r = run({"models", "import", testDataDir() + "/marian-multi", "--id",
-                              "multi", "--float32"});
+        const CliRun r = run(
+            {"models", "import", testDataDir() + "/marian-multi", "--id", "multi", "--float32"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
     }
 

@@ -88,12 +88,18 @@ private slots:
         QTest::newRow("trailing slash")
             << "/c/hub/models--Helsinki-NLP--opus-mt-en-es/snapshots/abc/"
             << "Helsinki-NLP/opus-mt-en-es";
-        QTest::newRow("no organisation") << "/c/models--t5-small/snapshots/abc" << "t5-small";
-        QTest::newRow("relative") << "models--a--b/snapshots/c" << "a/b";
-        QTest::newRow("a plain folder") << "/home/u/opus-mt-en-es" << "";
-        QTest::newRow("the snapshots folder") << "/c/models--a--b/snapshots" << "";
-        QTest::newRow("a dataset") << "/c/datasets--a--b/snapshots/c" << "";
-        QTest::newRow("empty name") << "/c/models--/snapshots/c" << "";
+        QTest::newRow("no organisation") << "/c/models--t5-small/snapshots/abc"
+                                         << "t5-small";
+        QTest::newRow("relative") << "models--a--b/snapshots/c"
+                                  << "a/b";
+        QTest::newRow("a plain folder") << "/home/u/opus-mt-en-es"
+                                        << "";
+        QTest::newRow("the snapshots folder") << "/c/models--a--b/snapshots"
+                                              << "";
+        QTest::newRow("a dataset") << "/c/datasets--a--b/snapshots/c"
+                                   << "";
+        QTest::newRow("empty name") << "/c/models--/snapshots/c"
+                                    << "";
     }
     void repoForCacheSnapshot()
     {
@@ -117,12 +123,13 @@ private slots:
         QVERIFY(config.open(QIODevice::WriteOnly));
         config.write(R"({"model_type": "bert"})");
         config.close();
-        QVERIFY(!addSnapshot(cache, QStringLiteral("google/bert-base"), kNew, bert.path()).isEmpty());
+        QVERIFY(
+            !addSnapshot(cache, QStringLiteral("google/bert-base"), kNew, bert.path()).isEmpty());
         // A snapshot whose weights' blob is gone (an interrupted download): a dangling link.
         const QString broken =
             addSnapshot(cache, QStringLiteral("Helsinki-NLP/opus-mt-en-de"), kNew, multiFixture());
-        QVERIFY(QFile::remove(QFileInfo(broken + QStringLiteral("/model.safetensors"))
-                                  .symLinkTarget()));
+        QVERIFY(QFile::remove(
+            QFileInfo(broken + QStringLiteral("/model.safetensors")).symLinkTarget()));
 
         const QList<CachedHubModel> found = findCachedMarianModels({cache});
         QCOMPARE(found.size(), 1);
@@ -130,7 +137,8 @@ private slots:
         QCOMPARE(found[0].commit, kNew);
         QCOMPARE(found[0].folder, QDir::cleanPath(newest));
         // Without refs/main the most recently written snapshot is the newest.
-        QVERIFY(QFile::remove(cache + QStringLiteral("/models--Helsinki-NLP--opus-mt-en-ROMANCE/refs/main")));
+        QVERIFY(QFile::remove(
+            cache + QStringLiteral("/models--Helsinki-NLP--opus-mt-en-ROMANCE/refs/main")));
         QCOMPARE(findCachedMarianModels({cache}).size(), 1);
         QVERIFY(findCachedMarianModels({dir.filePath(QStringLiteral("absent"))}).isEmpty());
     }
@@ -167,7 +175,8 @@ private slots:
         QVERIFY2(result.ok(), qPrintable(result.error));
         QCOMPARE(result.id, QStringLiteral("opus-mt-en-ROMANCE"));
         const QJsonObject manifest = manifestOf(result.folder);
-        QCOMPARE(manifest.value("name").toString(), QStringLiteral("OPUS-MT en→es, fr (Helsinki-NLP)"));
+        QCOMPARE(manifest.value("name").toString(),
+                 QStringLiteral("OPUS-MT en→es, fr (Helsinki-NLP)"));
         const QJsonObject from = manifest.value("imported_from").toObject();
         QCOMPARE(from.value("repo").toString(), QStringLiteral("Helsinki-NLP/opus-mt-en-ROMANCE"));
         QCOMPARE(from.value("commit").toString(), kNew);
@@ -191,9 +200,9 @@ private slots:
         if (!QFileInfo::exists(sharedFixture()))
             QSKIP(qPrintable(sharedFixture() + " is absent (it lives in ../shared)"));
         QTemporaryDir dir;
-        const QString snapshot = addSnapshot(dir.filePath(QStringLiteral("hub")),
-                                             QStringLiteral("Helsinki-NLP/opus-mt-en-es"), kNew,
-                                             sharedFixture());
+        const QString snapshot =
+            addSnapshot(dir.filePath(QStringLiteral("hub")),
+                        QStringLiteral("Helsinki-NLP/opus-mt-en-es"), kNew, sharedFixture());
         const ModelImportResult cached =
             importModelFolder({snapshot, dir.filePath(QStringLiteral("models"))});
         QVERIFY2(cached.ok(), qPrintable(cached.error));
@@ -205,7 +214,8 @@ private slots:
             importModelFolder({sharedFixture(), dir.filePath(QStringLiteral("plain"))});
         QVERIFY2(plain.ok(), qPrintable(plain.error));
         QCOMPARE(plain.id, QStringLiteral("marian-en-es"));
-        QCOMPARE(manifestOf(plain.folder).value("name").toString(), QStringLiteral("MarianMT en→es"));
+        QCOMPARE(manifestOf(plain.folder).value("name").toString(),
+                 QStringLiteral("MarianMT en→es"));
     }
 };
 

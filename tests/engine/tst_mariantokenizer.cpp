@@ -47,8 +47,11 @@ private slots:
     void pieceUnknownToSentencePieceDecodesWithoutItsMark()
     {
         const std::vector<int> ids{id("\xe2\x96\x81Ha"), id("ce"), id("\xe2\x96\x81zebra"),
-                                   id("\xe2\x96\x81" "bu"), id("en")};
-        QCOMPARE(QString::fromStdString(m_tokenizer->decode(ids)), QStringLiteral("Hace zebra buen"));
+                                   id("\xe2\x96\x81"
+                                      "bu"),
+                                   id("en")};
+        QCOMPARE(QString::fromStdString(m_tokenizer->decode(ids)),
+                 QStringLiteral("Hace zebra buen"));
         QCOMPARE(m_tokenizer->decode({id("\xe2\x96\x81zebra"), id("\xe2\x96\x81Ha"), id("ce")}),
                  std::string("zebra Hace"));
         // The detokeniser locates it as it locates any piece.

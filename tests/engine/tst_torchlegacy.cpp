@@ -109,7 +109,8 @@ private slots:
         // The state dict's pickle replaced by one that runs a shell command under pickle.load.
         const qsizetype start = stateDictStart(tiny);
         QByteArray hostile = tiny.left(start);
-        hostile += QByteArray("\x80\x02" "cos\nsystem\nq\x00X\x16\x00\x00\x00"
+        hostile += QByteArray("\x80\x02"
+                              "cos\nsystem\nq\x00X\x16\x00\x00\x00"
                               "touch /tmp/glosa-pwned\x85R.",
                               47);
         QTest::newRow("GLOBAL os.system") << hostile << "names the global 'os.system'";

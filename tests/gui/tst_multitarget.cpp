@@ -29,8 +29,8 @@ private:
 
     std::unique_ptr<AppContext> makeContext()
     {
-        return std::make_unique<AppContext>(QStringList{QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
-                                            QStringList{m_models.path()});
+        return std::make_unique<AppContext>(
+            QStringList{QStringLiteral(GLOSA_BINARY_DIR "/plugins")}, QStringList{m_models.path()});
     }
 
     // What the engine itself gives for `id` (a variant: its language's code first).

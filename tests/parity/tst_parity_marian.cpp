@@ -67,12 +67,14 @@ std::string makeLegacyForm(const fs::path &to, QString *why)
     QProcess python;
     python.start(QStringLiteral("/usr/bin/python3"),
                  {QStringLiteral(GLOSA_TEST_DATA_DIR "/torch-legacy/make_legacy.py"),
-                  QStringLiteral("convert"), fixtureDir() + QStringLiteral("/bin/pytorch_model.bin"),
+                  QStringLiteral("convert"),
+                  fixtureDir() + QStringLiteral("/bin/pytorch_model.bin"),
                   QString::fromStdString((to / "pytorch_model.bin").string())});
     if (!python.waitForFinished(120000) || python.exitStatus() != QProcess::NormalExit ||
         python.exitCode() != 0) {
-        *why = QStringLiteral("/usr/bin/python3 with torch is needed to write the legacy format (%1)")
-                   .arg(QString::fromUtf8(python.readAllStandardError()).trimmed().section('\n', -1));
+        *why =
+            QStringLiteral("/usr/bin/python3 with torch is needed to write the legacy format (%1)")
+                .arg(QString::fromUtf8(python.readAllStandardError()).trimmed().section('\n', -1));
         return {};
     }
     return to.string();

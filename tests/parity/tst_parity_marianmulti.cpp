@@ -142,8 +142,8 @@ private slots:
         for (std::size_t t = 0; t + 1 < reference.size(); ++t) {
             last.data<std::int32_t>()[0] = reference[t];
             m_decoder->step(*state, last, logProbs, attention);
-            worst = std::max(worst, double(std::fabs(logProbs.data<float>()[reference[t + 1]] -
-                                                     forced[t])));
+            worst = std::max(
+                worst, double(std::fabs(logProbs.data<float>()[reference[t + 1]] - forced[t])));
         }
         QVERIFY2(worst <= 1e-3, qPrintable(QString::number(worst)));
     }

@@ -31,8 +31,7 @@ bool isMarianSnapshot(const QDir &snapshot)
     const auto present = [&](const char *name) {
         return QFileInfo(snapshot.filePath(QString::fromLatin1(name))).isFile();
     };
-    return (present("model.safetensors") || present("pytorch_model.bin")) &&
-           present("source.spm");
+    return (present("model.safetensors") || present("pytorch_model.bin")) && present("source.spm");
 }
 
 // The snapshot refs/main names, else the most recently written one; empty when none qualifies.
@@ -87,9 +86,8 @@ QList<CachedHubModel> findCachedMarianModels(const QStringList &cacheDirs)
     QStringList seen;
     for (const QString &cacheDir : cacheDirs) {
         const QDir cache(cacheDir);
-        for (const QString &entry :
-             cache.entryList({QStringLiteral("models--*")}, QDir::Dirs | QDir::NoDotAndDotDot,
-                             QDir::Name)) {
+        for (const QString &entry : cache.entryList(
+                 {QStringLiteral("models--*")}, QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
             const QDir repoDir(cache.filePath(entry));
             const QDir snapshots(repoDir.filePath(QStringLiteral("snapshots")));
             QStringList marian;

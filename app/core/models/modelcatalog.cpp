@@ -1,7 +1,7 @@
 #include "app/core/models/modelcatalog.h"
 
-#include "app/core/platform/executabledir.h"
 #include "app/core/models/pluginregistry.h"
+#include "app/core/platform/executabledir.h"
 #include "app/core/platform/savefile.h"
 #include "engine/decoding/decodingfields.h"
 #include "engine/package.h"
@@ -419,8 +419,7 @@ QString ModelCatalog::targetVariantId(const QString &id, const QString &language
     return id + QLatin1Char('@') + language;
 }
 
-std::optional<ModelInfo> ModelCatalog::targetVariant(const ModelInfo &info,
-                                                     const QString &language)
+std::optional<ModelInfo> ModelCatalog::targetVariant(const ModelInfo &info, const QString &language)
 {
     for (const QString &target : info.targetLanguages) {
         if (!engine::sameLanguage(target.toStdString(), language.toStdString()))

@@ -112,9 +112,9 @@ public:
 
     // `idOrFolder` is first looked up as an id (the winning valid package, else a broken one with
     // that id; "<id>@<language>" is that package translating into `language`, ISO 639-1 or
-    // 639-3, when it is one of its targetLanguages); otherwise, when it names an existing folder, that folder is read as a package
-    // (it need not be under a search folder). std::nullopt when it is neither. The result may be
-    // a broken package: check isValid().
+    // 639-3, when it is one of its targetLanguages); otherwise, when it names an existing folder,
+    // that folder is read as a package (it need not be under a search folder). std::nullopt when it
+    // is neither. The result may be a broken package: check isValid().
     std::optional<ModelInfo> find(const QString &idOrFolder) const;
 
     // The package to use for `task` from `sourceLanguage` to `targetLanguage` (either may be
