@@ -6,6 +6,8 @@
 #include "app/core/appcontext.h"
 #include "app/core/inference/inferenceworker.h"
 #include "app/core/models/modelimport.h"
+#include "app/core/models/pluginregistry.h"
+#include "app/gui/dialogs/modelsdialog.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/views/translateview.h"
 #include "engine/translation/translationmodel.h"
@@ -15,6 +17,7 @@
 #include <QComboBox>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -77,6 +80,22 @@ private slots:
         }
         QCOMPARE(context->modelForDirection("en", "fr")->id, QStringLiteral("multi@fr"));
         QCOMPARE(context->modelForDirection("en", "es")->id, QStringLiteral("multi@es"));
+    }
+
+    // Help ▸ Models lists the package once, with all its target languages.
+    void modelsDialogNamesEveryTarget()
+    {
+        ModelCatalog catalog;
+        catalog.scan({m_models.path()});
+        PluginRegistry plugins;
+        ModelsDialog dialog(catalog, plugins);
+        QTableWidget *table = dialog.modelTable();
+        QCOMPARE(table->rowCount(), 1);
+        QStringList cells;
+        for (int c = 0; c < table->columnCount(); ++c)
+            cells << (table->item(0, c) ? table->item(0, c)->text() : QString());
+        QVERIFY2(cells.contains(QStringLiteral("English → Spanish, French")),
+                 qPrintable(cells.join(" | ")));
     }
 
     void translatesIntoTheChosenLanguage()
