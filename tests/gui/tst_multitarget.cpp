@@ -82,6 +82,23 @@ private slots:
         QCOMPARE(context->modelForDirection("en", "es")->id, QStringLiteral("multi@es"));
     }
 
+    // The catalog: one entry per target, "<id>@<language>", found by ISO 639-1 or 639-3.
+    void catalogVariants()
+    {
+        ModelCatalog catalog;
+        catalog.scan({m_models.path()});
+        QCOMPARE(catalog.models().size(), 1);
+        QStringList ids;
+        for (const ModelInfo &info : catalog.availableModels())
+            ids << info.id + QLatin1Char(':') + info.targetLanguage;
+        QCOMPARE(ids, (QStringList{"multi@es:es", "multi@fr:fr"}));
+        QCOMPARE(catalog.find(QStringLiteral("multi@fra"))->id, QStringLiteral("multi@fr"));
+        QCOMPARE(catalog.find(QStringLiteral("multi"))->targetLanguage, QStringLiteral("es"));
+        QVERIFY(!catalog.find(QStringLiteral("multi@de")));
+        QCOMPARE(catalog.defaultModel(QStringLiteral("translation"), "en", "fr")->id,
+                 QStringLiteral("multi@fr"));
+    }
+
     // Help ▸ Models lists the package once, with all its target languages.
     void modelsDialogNamesEveryTarget()
     {
