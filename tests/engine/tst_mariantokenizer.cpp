@@ -3,6 +3,7 @@
 // vocabulary piece the target SentencePiece model lacks (a piece of the other language in a joint
 // vocabulary) decodes without its "▁", and a leading ">>xxx<<" language code is one token.
 // The vocabulary here is tests/data/spm/spm.model's pieces plus a few it lacks.
+#include "engine/text/languagecodes.h"
 #include "engine/text/tokenizer.h"
 #include "tests/support/testutil.h"
 
@@ -88,6 +89,69 @@ private slots:
         // A plain SentencePiece tokenizer (our own models) has no such tokens.
         const engine::Tokenizer plain((test::testDataDir() + "/spm/spm.model").toStdString());
         QVERIFY(plain.encode(">>fra<< Hace").front().piece != ">>fra<<");
+    }
+
+    // ISO 639-1 and 639-3 both ways (ICU's tables), and the languages of OPUS-MT's codes.
+    void languageCodes_data()
+    {
+        QTest::addColumn<QString>("code");
+        QTest::addColumn<QString>("two");
+        QTest::addColumn<QString>("three");
+        QTest::addColumn<QString>("tag");
+        QTest::newRow("fr") << "fr"
+                            << "fr"
+                            << "fra"
+                            << "fr";
+        QTest::newRow("fra") << "fra"
+                             << "fr"
+                             << "fra"
+                             << "fr";
+        QTest::newRow("spa") << "spa"
+                             << "es"
+                             << "spa"
+                             << "es";
+        QTest::newRow("pt") << "pt"
+                            << "pt"
+                            << "por"
+                            << "pt";
+        QTest::newRow("ron") << "ron"
+                             << "ro"
+                             << "ron"
+                             << "ro";
+        QTest::newRow("fre (bibliographic)") << "fre"
+                                             << "fr"
+                                             << "fre"
+                                             << "fr";
+        QTest::newRow("fur (no 2-letter code)") << "fur"
+                                                << "fur"
+                                                << "fur"
+                                                << "fur";
+        QTest::newRow("pt_br") << "pt_br"
+                               << "pt_br"
+                               << "pt_br"
+                               << "pt-BR";
+        QTest::newRow("zho_Hans") << "zho_Hans"
+                                  << "zho_hans"
+                                  << "zho_hans"
+                                  << "zh-Hans";
+        QTest::newRow("cmn_Hans") << "cmn_Hans"
+                                  << "cmn_hans"
+                                  << "cmn_hans"
+                                  << "zh-Hans";
+    }
+    void languageCodes()
+    {
+        QFETCH(QString, code);
+        QFETCH(QString, two);
+        QFETCH(QString, three);
+        QFETCH(QString, tag);
+        const std::string c = code.toStdString();
+        QCOMPARE(QString::fromStdString(engine::iso639_1(c)), two);
+        QCOMPARE(QString::fromStdString(engine::iso639_3(c)), three);
+        QCOMPARE(QString::fromStdString(engine::normalizedLanguageTag(c)), tag);
+        QCOMPARE(QString::fromStdString(engine::languageOfCodeToken(">>" + c + "<<")), tag);
+        QVERIFY(engine::sameLanguage(c, tag.toStdString()));
+        QCOMPARE(engine::languageOfCodeToken(c), std::string());
     }
 };
 
