@@ -36,7 +36,9 @@ ModelImportResult importModelFolder(const ModelImportRequest &request,
     options.id = request.id.toStdString();
     const QString cachedRepo = repoForCacheSnapshot(request.folder);
     options.repo = (request.repo.isEmpty() ? cachedRepo : request.repo).toStdString();
-    if (!cachedRepo.isEmpty())
+    if (!request.repo.isEmpty())
+        options.commit = request.commit.toStdString();
+    else if (!cachedRepo.isEmpty())
         options.commit = QDir(QDir::cleanPath(request.folder)).dirName().toStdString();
     options.sourceLanguage = request.sourceLanguage.toStdString();
     options.targetLanguage = request.targetLanguage.toStdString();
