@@ -245,6 +245,20 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent)
             [this](const QString &, const QString &reason) {
                 statusBar()->showMessage(tr("Could not save settings: %1").arg(reason), 15000);
             });
+    // Settings that could not be read start from their defaults: said once, with where the old
+    // file is kept.
+    connect(SettingsFileReporter::instance(), &SettingsFileReporter::resetFound, this,
+            [this](const QString &, const QString &keptAs, const QString &reason) {
+                statusBar()->showMessage(
+                    keptAs.isEmpty()
+                        ? tr("The settings could not be read (%1) and start from their "
+                             "defaults.")
+                              .arg(reason)
+                        : tr("The settings could not be read (%1) and start from their "
+                             "defaults; the old file is kept as %2.")
+                              .arg(reason, keptAs),
+                    30000);
+            });
 
     fillModelPicker();
     retranslateUi(); // shows the model choice too
