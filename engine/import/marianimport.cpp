@@ -388,41 +388,11 @@ json marianHyperparameters(const json &config, const std::string &path)
     return h;
 }
 
-MarianImport importMarian(const std::string &sourceFolder, const std::string &destinationRoot,
-                          const MarianImportOptions &options)
+json marianDecoding(const json &generation, json &h, const std::string &path)
 {
-    const fs::path source = fs::absolute(sourceFolder).lexically_normal();
-    std::error_code error;
-    if (!fs::is_directory(source, error))
-        throw PackageError(sourceFolder, {},
-                           "not a folder (a MarianMT model is a folder with "
-                           "config.json, weights and tokenizer files)");
-    const fs::path configPath = source / "config.json";
-    if (!fs::exists(fs::symlink_status(configPath, error)))
-        throw PackageError(configPath.string(), {},
-                           "file not found: not a Hugging Face model folder");
-    checkLinksStayInside(source);
-    const json config = readJsonFile(configPath.string(), kMaxConfigBytes);
-    json h = marianHyperparameters(config, configPath.string());
-    const auto progress = [&](double fraction) {
-        if (options.cancelled && options.cancelled())
-            throw PackageError(source.string(), {}, "the import was cancelled");
-        if (options.progress)
-            options.progress(fraction);
-    };
-    progress(0.0);
-
-    // Generation defaults: generation_config.json, else the same keys in config.json (older
-    // uploads keep them there).
-    const fs::path generationPath = source / "generation_config.json";
-    const json generation = fs::exists(generationPath)
-                                ? readJsonFile(generationPath.string(), kMaxConfigBytes)
-                                : config;
-    const std::string generationFile =
-        fs::exists(generationPath) ? generationPath.string() : configPath.string();
     if (!generation.is_object())
-        throw PackageError(generationFile, {}, "expected a JSON object");
-    const ConfigReader g{generation, generationFile};
+        throw PackageError(path, {}, "expected a JSON object");
+    const ConfigReader g{generation, path};
     const std::int64_t targetVocab = h["vocab_size"];
     for (const auto &[key, value] : generation.items()) {
         if (key != "bad_words_ids" || value.is_null())
@@ -469,6 +439,43 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
     const std::int64_t noRepeat = g.integer("no_repeat_ngram_size", 0, limits::kMaxNgramSize, 0);
     if (noRepeat > 0)
         decoding["no_repeat_ngram_size"] = noRepeat;
+    return decoding;
+}
+
+MarianImport importMarian(const std::string &sourceFolder, const std::string &destinationRoot,
+                          const MarianImportOptions &options)
+{
+    const fs::path source = fs::absolute(sourceFolder).lexically_normal();
+    std::error_code error;
+    if (!fs::is_directory(source, error))
+        throw PackageError(sourceFolder, {},
+                           "not a folder (a MarianMT model is a folder with "
+                           "config.json, weights and tokenizer files)");
+    const fs::path configPath = source / "config.json";
+    if (!fs::exists(fs::symlink_status(configPath, error)))
+        throw PackageError(configPath.string(), {},
+                           "file not found: not a Hugging Face model folder");
+    checkLinksStayInside(source);
+    const json config = readJsonFile(configPath.string(), kMaxConfigBytes);
+    json h = marianHyperparameters(config, configPath.string());
+    const auto progress = [&](double fraction) {
+        if (options.cancelled && options.cancelled())
+            throw PackageError(source.string(), {}, "the import was cancelled");
+        if (options.progress)
+            options.progress(fraction);
+    };
+    progress(0.0);
+
+    // Generation defaults: generation_config.json, else the same keys in config.json (older
+    // uploads keep them there).
+    const fs::path generationPath = source / "generation_config.json";
+    const json generation = fs::exists(generationPath)
+                                ? readJsonFile(generationPath.string(), kMaxConfigBytes)
+                                : config;
+    const std::string generationFile =
+        fs::exists(generationPath) ? generationPath.string() : configPath.string();
+    const json decoding = marianDecoding(generation, h, generationFile);
+    const std::int64_t targetVocab = h["vocab_size"];
 
     // Tokenizer files: one joint vocabulary, or vocab.json + target_vocab.json.
     const fs::path tokenizerConfigPath = source / "tokenizer_config.json";
