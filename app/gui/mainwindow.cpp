@@ -5,6 +5,7 @@
 #include "app/core/history/recorder.h"
 #include "app/core/inference/inferenceworker.h"
 #include "app/core/models/modelimport.h"
+#include "app/core/platform/regularfile.h"
 #include "app/core/settings/decodingmaps.h"
 #include "app/core/settings/settings.h"
 #include "app/core/settings/settingsfile.h"
@@ -579,9 +580,9 @@ void MainWindow::showFindBar()
 void MainWindow::openText(const QString &path)
 {
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
-        QMessageBox::warning(this, tr("Open text"),
-                             tr("Could not open %1: %2").arg(path, file.errorString()));
+    QString why;
+    if (!openRegularFile(file, &why)) {
+        QMessageBox::warning(this, tr("Open text"), tr("Could not open %1: %2").arg(path, why));
         return;
     }
     m_tabs->setCurrentIndex(TranslateTab);

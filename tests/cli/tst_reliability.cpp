@@ -1583,7 +1583,7 @@ private slots:
     void abandonedStagingIsRemovedByTheNextListing()
     {
         QTemporaryDir config, data;
-        const QString models = data.path() + QStringLiteral("/Glosa/models");
+        const QString models = data.path() + QStringLiteral("/Glosa/Glosa/models");
         for (const char *name : {".import-live01", ".import-dead01", ".import-old001"}) {
             QVERIFY(QDir().mkpath(models + QLatin1Char('/') + name + QStringLiteral("/sub")));
             QVERIFY(writeAll(models + QLatin1Char('/') + name + QStringLiteral("/sub/w"), "x"));
@@ -1618,7 +1618,7 @@ private slots:
             QSKIP(qPrintable(QStringLiteral("shared fixture not found: %1").arg(fixture)));
         QFETCH(int, signal);
         QTemporaryDir config, data;
-        const QString models = data.path() + QStringLiteral("/Glosa/models");
+        const QString models = data.path() + QStringLiteral("/Glosa/Glosa/models");
         bool caught = false;
         for (int attempt = 0; attempt < 5 && !caught; ++attempt) {
             QDir(models).removeRecursively();

@@ -872,7 +872,7 @@ private slots:
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.contains((path + QStringLiteral(": not a regular file (a FIFO)")).toUtf8()),
                  run.err);
-        QCOMPARE(stagingLeft(data.path() + QStringLiteral("/Glosa/models")), QStringList());
+        QCOMPARE(stagingLeft(data.path() + QStringLiteral("/Glosa/Glosa/models")), QStringList());
     }
     void fifoModelJsonDoesNotHangTheCatalog()
     {

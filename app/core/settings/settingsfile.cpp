@@ -6,6 +6,7 @@
 
 #include <QCoreApplication>
 #include <QDataStream>
+#include <QDir>
 #include <QFile>
 #include <QFileDevice>
 #include <QFileInfo>
