@@ -30,7 +30,6 @@
 
 #include <QBuffer>
 #include <QDataStream>
-#include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -1593,10 +1592,10 @@ private slots:
         QFile live(models + QStringLiteral("/.import-live01.owner"));
         QVERIFY(live.open(QIODevice::ReadWrite));
         QVERIFY(::flock(live.handle(), LOCK_EX | LOCK_NB) == 0); // an import running here
-        const QDateTime old = QDateTime::currentDateTime().addSecs(-2 * 3600);
-        QFile oldFolder(models + QStringLiteral("/.import-old001"));
-        QVERIFY(oldFolder.open(QIODevice::ReadOnly));
-        QVERIFY(oldFolder.setFileTime(old, QFileDevice::FileModificationTime));
+        const timespec twoHoursAgo[2] = {{::time(nullptr) - 7200, 0}, {::time(nullptr) - 7200, 0}};
+        QVERIFY(::utimensat(AT_FDCWD,
+                            QFile::encodeName(models + QStringLiteral("/.import-old001")).constData(),
+                            twoHoursAgo, 0) == 0);
         const auto run = cliIn(config.path(), data.path(), {"models"});
         QVERIFY2(run.exitCode == 0, run.err);
         QCOMPARE(stagingIn(models),
