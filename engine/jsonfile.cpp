@@ -131,7 +131,7 @@ nlohmann::json readJsonFile(const std::string &path, std::uint64_t maxBytes,
     RegularFile file(path);
     std::string contents;
     if (!file.readAll(contents, maxBytes))
-        throw PackageError(path, {}, file.error());
+        throw PackageError(path, {}, file.missing() ? "file not found" : file.error());
     return parseJsonText(contents, path, bounds);
 }
 

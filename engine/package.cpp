@@ -82,7 +82,7 @@ ModelPackage ModelPackage::load(const std::string &folder, ComputeType computeTy
     const std::string manifestPath = package.manifestPath();
     RegularFile file(manifestPath);
     if (!file.ok())
-        throw PackageError(manifestPath, {}, file.error());
+        throw PackageError(manifestPath, {}, file.missing() ? "file not found" : file.error());
     std::string contents;
     if (!file.readAll(contents, kMaxManifestBytes))
         package.failManifest(file.error());

@@ -38,12 +38,14 @@ RegularFile::RegularFile(const std::string &path)
 {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
-        m_error = errno == ENOENT ? std::string("file not found") : std::strerror(errno);
+        m_openErrno = errno;
+        m_error = std::strerror(errno);
         return;
     }
     struct stat info = {};
     if (::fstat(fd, &info) != 0) {
-        m_error = std::string("cannot stat: ") + std::strerror(errno);
+        m_openErrno = errno;
+        m_error = std::strerror(errno);
         ::close(fd);
         return;
     }

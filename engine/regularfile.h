@@ -15,6 +15,7 @@
 //     if (!file.readAll(text, maxBytes)) throw PackageError(path, {}, file.error());
 #pragma once
 
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -30,9 +31,13 @@ public:
     RegularFile &operator=(const RegularFile &) = delete;
 
     bool ok() const { return m_fd >= 0; }
-    // Why it is not ok(): "file not found", "not a regular file (a FIFO)", or the system's words
-    // for the open's errno ("Permission denied").
+    // Why it is not ok(): the system's words when the open failed ("No such file or directory",
+    // "Permission denied"), else "not a regular file (a FIFO)"; or why readAll() failed.
     const std::string &error() const { return m_error; }
+    // The open itself failed (error() is then strerror's), and whether it was ENOENT: readers
+    // that said "file not found" or "cannot open: ..." before keep their words.
+    bool openFailed() const { return m_openErrno != 0; }
+    bool missing() const { return m_openErrno == ENOENT; }
     int fd() const { return m_fd; }
     std::uint64_t size() const { return m_size; }
     // Hands the descriptor over (QFile::open(fd, ..., AutoCloseHandle) closes it then).
@@ -45,6 +50,7 @@ public:
 
 private:
     int m_fd = -1;
+    int m_openErrno = 0;
     std::uint64_t m_size = 0;
     std::string m_error;
 };

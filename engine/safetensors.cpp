@@ -109,7 +109,7 @@ SafeTensorsFile::SafeTensorsFile(const std::string &path) : m_path(path)
 {
     RegularFile file(path);
     if (!file.ok())
-        fail({}, file.error());
+        fail({}, file.openFailed() ? "cannot open: " + file.error() : file.error());
     m_fileSize = file.size();
     if (m_fileSize < 8)
         fail({}, "file is " + std::to_string(m_fileSize) +

@@ -273,7 +273,9 @@ void requireTokenizerFile(const fs::path &file, const char *why)
 {
     const RegularFile opened(file.string());
     if (!opened.ok())
-        throw PackageError(file.string(), {}, opened.error() + " (" + why + ")");
+        throw PackageError(file.string(), {},
+                           (opened.missing() ? "file not found" : opened.error()) + " (" + why +
+                               ")");
 }
 
 // The float32 parameters the import will materialise, summed before the first tensor is read:

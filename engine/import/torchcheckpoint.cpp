@@ -626,7 +626,7 @@ TorchCheckpoint::TorchCheckpoint(const std::string &path) : m_path(path)
 {
     RegularFile opened(path);
     if (!opened.ok())
-        fail({}, opened.error());
+        fail({}, opened.openFailed() ? "cannot open: " + opened.error() : opened.error());
     m_mapping = std::make_shared<Mapping>();
     if (opened.size() > 0) {
         m_mapping->size = static_cast<std::size_t>(opened.size());

@@ -19,7 +19,7 @@ Tokenizer::Tokenizer(const std::string &modelPath)
     RegularFile file(modelPath);
     std::string model;
     if (!file.readAll(model, static_cast<std::uint64_t>(limits::kMaxTokenizerModelBytes)))
-        throw PackageError(modelPath, {}, file.error());
+        throw PackageError(modelPath, {}, "cannot load the SentencePiece model: " + file.error());
     const auto status = m_processor->LoadFromSerializedProto(model);
     if (!status.ok())
         throw PackageError(modelPath, {},

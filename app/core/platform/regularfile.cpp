@@ -6,6 +6,12 @@ namespace glosa {
 
 bool openRegularFile(QFile &file, QString *why)
 {
+    if (file.fileName().startsWith(QLatin1Char(':'))) { // compiled in (Qt's resources): no FIFO
+        const bool opened = file.open(QIODevice::ReadOnly);
+        if (!opened && why)
+            *why = file.errorString();
+        return opened;
+    }
     engine::RegularFile opened(QFile::encodeName(file.fileName()).toStdString());
     if (!opened.ok()) {
         if (why)

@@ -17,7 +17,8 @@
 namespace glosa {
 
 // Opens file.fileName() read-only; false with *why set (may be null) when it cannot be opened or
-// is not a regular file. The QFile keeps its name and owns the descriptor.
+// is not a regular file. The QFile keeps its name and owns the descriptor. Qt resources (":/…")
+// are opened as they are: compiled in, they are never a FIFO.
 bool openRegularFile(QFile &file, QString *why);
 
 } // namespace glosa
