@@ -25,10 +25,7 @@ public:
     bool null() { return value() && m_dom.null(); }
     bool boolean(bool v) { return value() && m_dom.boolean(v); }
     bool number_integer(json::number_integer_t v) { return value() && m_dom.number_integer(v); }
-    bool number_unsigned(json::number_unsigned_t v)
-    {
-        return value() && m_dom.number_unsigned(v);
-    }
+    bool number_unsigned(json::number_unsigned_t v) { return value() && m_dom.number_unsigned(v); }
     bool number_float(json::number_float_t v, const std::string &s)
     {
         return value() && m_dom.number_float(v, s);

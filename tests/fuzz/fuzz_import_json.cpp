@@ -20,12 +20,18 @@ namespace {
 
 const nlohmann::json &hyperparameters()
 {
-    static const nlohmann::json h = glosa::engine::marianHyperparameters(
-        {{"model_type", "marian"}, {"d_model", 16}, {"encoder_attention_heads", 2},
-         {"encoder_ffn_dim", 32}, {"encoder_layers", 1}, {"decoder_layers", 1},
-         {"max_position_embeddings", 64}, {"vocab_size", 100}, {"pad_token_id", 99},
-         {"eos_token_id", 0}},
-        "config.json");
+    static const nlohmann::json h =
+        glosa::engine::marianHyperparameters({{"model_type", "marian"},
+                                              {"d_model", 16},
+                                              {"encoder_attention_heads", 2},
+                                              {"encoder_ffn_dim", 32},
+                                              {"encoder_layers", 1},
+                                              {"decoder_layers", 1},
+                                              {"max_position_embeddings", 64},
+                                              {"vocab_size", 100},
+                                              {"pad_token_id", 99},
+                                              {"eos_token_id", 0}},
+                                             "config.json");
     return h;
 }
 
@@ -43,8 +49,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
                 std::abort();
         } else if (std::strcmp(GLOSA_FUZZ_FILE, "generation_config") == 0) {
             nlohmann::json h = hyperparameters();
-            const nlohmann::json decoding = glosa::engine::marianDecoding(
-                glosa::engine::readJsonFile(file, maxBytes), h, file);
+            const nlohmann::json decoding =
+                glosa::engine::marianDecoding(glosa::engine::readJsonFile(file, maxBytes), h, file);
             if (decoding["beam_size"].get<int>() > glosa::engine::limits::kMaxBeamSize)
                 std::abort();
         } else {

@@ -14,7 +14,9 @@
 
 #include <QMutexLocker>
 
+#include <algorithm>
 #include <cerrno>
+#include <iterator>
 #include <utility>
 
 #include <sys/stat.h>
@@ -122,23 +124,21 @@ private:
     // Types whose stream holds no QVariant inside it.
     static bool holdsNoValues(quint32 type)
     {
-        switch (type) {
-        case QMetaType::UnknownType: case QMetaType::Bool: case QMetaType::Int:
-        case QMetaType::UInt: case QMetaType::LongLong: case QMetaType::ULongLong:
-        case QMetaType::Double: case QMetaType::Float: case QMetaType::QChar:
-        case QMetaType::QString: case QMetaType::QStringList: case QMetaType::QByteArray:
-        case QMetaType::QByteArrayList: case QMetaType::QBitArray: case QMetaType::QDate:
-        case QMetaType::QTime: case QMetaType::QDateTime: case QMetaType::QUrl:
-        case QMetaType::QLocale: case QMetaType::QRect: case QMetaType::QRectF:
-        case QMetaType::QSize: case QMetaType::QSizeF: case QMetaType::QLine:
-        case QMetaType::QLineF: case QMetaType::QPoint: case QMetaType::QPointF:
-        case QMetaType::QUuid: case QMetaType::Long: case QMetaType::Short:
-        case QMetaType::Char: case QMetaType::ULong: case QMetaType::UShort:
-        case QMetaType::UChar: case QMetaType::SChar:
-            return true;
-        default:
-            return false;
-        }
+        static constexpr QMetaType::Type kFlat[] = {
+            QMetaType::UnknownType,    QMetaType::Bool,        QMetaType::Int,
+            QMetaType::UInt,           QMetaType::LongLong,    QMetaType::ULongLong,
+            QMetaType::Double,         QMetaType::Float,       QMetaType::QChar,
+            QMetaType::QString,        QMetaType::QStringList, QMetaType::QByteArray,
+            QMetaType::QByteArrayList, QMetaType::QBitArray,   QMetaType::QDate,
+            QMetaType::QTime,          QMetaType::QDateTime,   QMetaType::QUrl,
+            QMetaType::QLocale,        QMetaType::QRect,       QMetaType::QRectF,
+            QMetaType::QSize,          QMetaType::QSizeF,      QMetaType::QLine,
+            QMetaType::QLineF,         QMetaType::QPoint,      QMetaType::QPointF,
+            QMetaType::QUuid,          QMetaType::Long,        QMetaType::Short,
+            QMetaType::Char,           QMetaType::ULong,       QMetaType::UShort,
+            QMetaType::UChar,          QMetaType::SChar};
+        return std::find(std::begin(kFlat), std::end(kFlat), QMetaType::Type(type)) !=
+               std::end(kFlat);
     }
 
     QDataStream &m_in;
@@ -238,10 +238,9 @@ void moveAsideSpecialFiles(QSettings::Format format)
     const QString path = probeFile.dir().absolutePath().section(QLatin1Char('/'), 0, -2);
     const QString organization = QCoreApplication::organizationName();
     const QString suffix = QLatin1Char('.') + probeFile.suffix();
-    for (const QString &name :
-         {path + QLatin1Char('/') + organization + QLatin1Char('/') +
-              QCoreApplication::applicationName() + suffix,
-          path + QLatin1Char('/') + organization + suffix}) {
+    for (const QString &name : {path + QLatin1Char('/') + organization + QLatin1Char('/') +
+                                    QCoreApplication::applicationName() + suffix,
+                                path + QLatin1Char('/') + organization + suffix}) {
         struct stat status{};
         if (::lstat(QFile::encodeName(name).constData(), &status) != 0 || S_ISREG(status.st_mode))
             continue;
