@@ -109,7 +109,21 @@ int removeAbandonedStaging(const fs::path &root)
         const bool isOwner = name.compare(name.size() - std::strlen(kOwnerSuffix),
                                           std::string::npos, kOwnerSuffix) == 0;
         std::error_code statError;
-        if (isOwner || !fs::is_directory(fs::symlink_status(it->path(), statError)))
+        if (isOwner) {
+            // An owner file whose folder is gone (its import was killed between the two
+            // removals): removed once its lock is free.
+            const fs::path folder = name.substr(0, name.size() - std::strlen(kOwnerSuffix));
+            int lock = -1;
+            if (!fs::exists(fs::symlink_status(it->path().parent_path() / folder, statError)) &&
+                abandoned(it->path().parent_path() / folder, lock)) {
+                std::error_code ignored;
+                fs::remove(it->path(), ignored);
+            }
+            if (lock >= 0)
+                ::close(lock);
+            continue;
+        }
+        if (!fs::is_directory(fs::symlink_status(it->path(), statError)))
             continue;
         int lock = -1;
         if (!abandoned(it->path(), lock))

@@ -1588,6 +1588,7 @@ private slots:
             QVERIFY(writeAll(models + QLatin1Char('/') + name + QStringLiteral("/sub/w"), "x"));
         }
         QVERIFY(writeAll(models + QStringLiteral("/.import-dead01.owner"), "99999999\n"));
+        QVERIFY(writeAll(models + QStringLiteral("/.import-gone01.owner"), "99999999\n"));
         QVERIFY(writeAll(models + QStringLiteral("/.import-live01.owner"), "1\n"));
         QFile live(models + QStringLiteral("/.import-live01.owner"));
         QVERIFY(live.open(QIODevice::ReadWrite));
