@@ -832,7 +832,14 @@ private slots:
                 glosa::engine::readJsonFile(file, glosa::engine::limits::kMaxConfigBytes);
         });
         const qint64 ms = timer.elapsed();
-        QVERIFY2(ms < 10000, qPrintable(QStringLiteral("%1 ms").arg(ms)));
+        // Measured (Release, 2 shared cores): under 1 s a row. Before: minutes (the config row,
+        // the smallest, 16-18 s), far past the bound, with or without the sanitizers.
+#ifdef GLOSA_SANITIZED
+        const qint64 boundMs = 60000;
+#else
+        const qint64 boundMs = 10000;
+#endif
+        QVERIFY2(ms < boundMs, qPrintable(QStringLiteral("%1 ms").arg(ms)));
         if (message.isEmpty())
             QVERIFY2(error.isEmpty(), qPrintable(error));
         else
