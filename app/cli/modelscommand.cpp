@@ -1,6 +1,7 @@
 // glosa-cli models: list the installed packages, and import, remove or choose the default one.
 #include "app/cli/help.h"
 #include "app/cli/modeloptions.h"
+#include "app/cli/modelshub.h"
 #include "app/core/models/modelcatalog.h"
 #include "app/core/models/modelimport.h"
 #include "app/core/models/pluginregistry.h"
@@ -148,6 +149,10 @@ int runModelsCommand(const QStringList &args, const CommandIo &io)
         return runModelsRemoveCommand(args.mid(1), out, err);
     if (args.value(0) == QLatin1String("default"))
         return runModelsDefaultCommand(args.mid(1), out, err);
+    if (args.value(0) == QLatin1String("search"))
+        return runModelsSearchCommand(args.mid(1), out, err);
+    if (args.value(0) == QLatin1String("get"))
+        return runModelsGetCommand(args.mid(1), out, err);
     QCommandLineParser parser;
     if (!parseCommandLine(parser, modelsCommand(), args, err, false))
         return 2;
@@ -220,8 +225,10 @@ Command modelsCommand()
     Command help;
     help.name = QStringLiteral("models");
     help.synopsis = QStringLiteral("[--all] [--json] | import DIR [--float32] [--id ID] [--from "
-                                   "LANG --to LANG] | remove ID | default ID");
-    help.summary = QStringLiteral("List, import or remove models.");
+                                   "LANG --to LANG] | remove ID | default ID | search QUERY [--json] "
+                                   "[--author NAME] | get REPO [--revision REV] [--float32] [--id ID] "
+                                   "[--keep-files]");
+    help.summary = QStringLiteral("List, download, import or remove models.");
     help.description = QStringLiteral(
         "Lists every usable model package: its id, task, languages, architecture, status and "
         "folder. Packages are looked for in $GLOSA_MODEL_PATH, the user's models folder and the "
@@ -232,12 +239,23 @@ Command modelsCommand()
         "model.safetensors or pytorch_model.bin, source.spm, target.spm, vocab.json) is "
         "converted once into a package, int8 unless --float32 is given; a Glosa package is "
         "copied. 'models remove ID' removes an imported model; 'models default ID' makes ID the "
-        "model used for its direction (remembered in the user's models folder, defaults.json).");
+        "model used for its direction (remembered in the user's models folder, defaults.json).\n\n"
+        "'models search QUERY' lists the OPUS-MT models on the Hugging Face hub whose name "
+        "contains QUERY (--author any: every publisher's; ORG/NAME: that publisher's), with "
+        "their languages, licence and downloads. 'models get REPO' downloads one (only the files "
+        "the importer reads, each checked against the hub's size and SHA-256, resumed after an "
+        "interruption) and imports it as 'models import' does; Ctrl+C keeps the partial files "
+        "and the same command resumes. The hub is $HF_ENDPOINT (default https://huggingface.co); "
+        "$HF_TOKEN is sent to it (never to the CDN it redirects to) for gated or private "
+        "repositories; HF_HUB_OFFLINE=1 sends nothing. Exit codes: 4 not found, 5 network "
+        "error, 6 checksum mismatch, 7 disk full, 8 offline, 9 access refused, 130 cancelled.");
     help.options = {{"all", "Also list broken and shadowed packages."},
                     {"json", "One JSON object per model."}};
     help.examples = {QStringLiteral("glosa-cli models"),
                      QStringLiteral("glosa-cli models --all --json"),
                      QStringLiteral("glosa-cli models import ~/Downloads/opus-mt-en-de"),
+                     QStringLiteral("glosa-cli models search en-fr"),
+                     QStringLiteral("glosa-cli models get Helsinki-NLP/opus-mt-en-fr"),
                      QStringLiteral("glosa-cli models remove opus-mt-en-de")};
     help.run = runModelsCommand;
     return help;

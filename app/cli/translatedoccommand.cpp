@@ -20,6 +20,7 @@
 #include "app/cli/help.h"
 
 #include "app/cli/bytenames.h"
+#include "app/cli/interrupt.h"
 #include "app/cli/modeloptions.h"
 #include "app/core/documents/chunkedtranslation.h"
 #include "app/core/documents/documenttranslator.h"
@@ -36,42 +37,12 @@
 #include <QFileInfo>
 #include <QTextStream>
 
-#include <atomic>
-#include <csignal>
 #include <limits>
 #include <optional>
 
 namespace glosa::cli {
 
 namespace {
-
-// Set by Ctrl+C (SIGINT) while a translation runs; the pipeline reads it at every decoding step
-// and before every chunk. Kept until the command ends: a Ctrl+C between two chunks is not lost.
-std::atomic<bool> interrupted = false;
-static_assert(std::atomic<bool>::is_always_lock_free);
-
-extern "C" void cancelOnSignal(int)
-{
-    interrupted = true; // only an atomic: async-signal-safe
-}
-
-// Ctrl+C cancels (and the finished part is still written) while this lives; the previous
-// handler is back however the command ends.
-class CancelOnInterrupt
-{
-public:
-    CancelOnInterrupt()
-    {
-        interrupted = false;
-        m_previous = std::signal(SIGINT, cancelOnSignal);
-    }
-    ~CancelOnInterrupt() { std::signal(SIGINT, m_previous); }
-    CancelOnInterrupt(const CancelOnInterrupt &) = delete;
-    CancelOnInterrupt &operator=(const CancelOnInterrupt &) = delete;
-
-private:
-    void (*m_previous)(int) = SIG_DFL;
-};
 
 QString duration(qint64 milliseconds)
 {
@@ -362,7 +333,7 @@ int runTranslateDocCommand(const QStringList &args, const CommandIo &io)
     QString written = output; // where the translation went: a cancelled one may go elsewhere
     try {
         const CancelOnInterrupt cancelOnInterrupt;
-        complete = document->translate(documentTranslator, decoding, writer, interrupted);
+        complete = document->translate(documentTranslator, decoding, writer, interrupted());
         // A cancelled translation never replaces an existing OUT: it goes beside it.
         if (!complete && QFileInfo::exists(output))
             written = partialOutputName(output, input);

@@ -22,6 +22,7 @@ enum class HubErrorKind {
     WriteFailed,  // any other error writing a file
     Cancelled,
     NotAModel,    // the repository lacks a file the importer needs
+    ImportFailed, // the files arrived but the importer refused them (its message says why)
 };
 
 struct HubError
@@ -59,6 +60,9 @@ struct HubFile
     QString path;       // "model.safetensors" (rfilename)
     qint64 size = -1;   // -1: the hub did not say
     QByteArray sha256;  // lower-case hex, LFS files only; empty for files kept in git
+    // A file kept in git: its blob id, the SHA-1 of "blob SIZE\0" and the bytes, as git names it;
+    // checked like an LFS file's SHA-256. Empty for LFS files (theirs names the pointer file).
+    QByteArray gitBlobId;
     bool isLfs() const { return !sha256.isEmpty(); }
 };
 

@@ -32,7 +32,7 @@ struct HubInstallRequest
 
 struct HubInstallResult
 {
-    HubError error; // HubErrorKind::None on success; an import failure is WriteFailed/NotAModel
+    HubError error; // HubErrorKind::None on success
     QString id;
     QString folder; // the installed package
     QString commit; // the commit that was installed
