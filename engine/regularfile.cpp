@@ -23,6 +23,8 @@ std::string fileKindName(unsigned mode)
         return "a folder";
     case S_IFSOCK:
         return "a socket";
+    case S_IFLNK:
+        return "a link to nothing that can be read";
     default:
         return "a special file";
     }
