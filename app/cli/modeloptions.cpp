@@ -2,6 +2,7 @@
 
 #include "app/core/models/modelcatalog.h"
 #include "app/core/models/pluginregistry.h"
+#include "app/core/platform/regularfile.h"
 #include "app/core/settings/decodingmaps.h"
 #include "engine/decoding/decodingfields.h"
 #include "engine/limits.h"
@@ -252,10 +253,10 @@ engine::DecodingOptions decodingOptionsFromCommandLine(const QCommandLineParser 
             // Bounded: the most terms of the most bytes the engine accepts, and their lines.
             const qint64 bound =
                 qint64(engine::limits::kMaxKeptTerms * (engine::limits::kMaxKeptTermBytes + 2));
-            if (!file.open(QIODevice::ReadOnly))
-                throw std::invalid_argument(QStringLiteral("--keep-file %1: %2")
-                                                .arg(path, file.errorString())
-                                                .toStdString());
+            QString why;
+            if (!openRegularFile(file, &why))
+                throw std::invalid_argument(
+                    QStringLiteral("--keep-file %1: %2").arg(path, why).toStdString());
             if (file.size() > bound)
                 throw std::invalid_argument(QStringLiteral("--keep-file %1: %2 bytes, more than "
                                                            "the limit of %3")

@@ -3,6 +3,7 @@
 #include "app/core/hub/hubcache.h"
 #include "app/core/models/modelcatalog.h"
 #include "engine/import/marianimport.h"
+#include "engine/import/staging.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -31,6 +32,9 @@ ModelImportResult importModelFolder(const ModelImportRequest &request,
         }
         return result;
     }
+    // What an import killed midway left here (engine/import/staging.h).
+    if (QFileInfo(root).isDir())
+        engine::removeAbandonedStaging(QFile::encodeName(root).toStdString());
     engine::MarianImportOptions options;
     options.int8 = !request.float32;
     options.id = request.id.toStdString();
