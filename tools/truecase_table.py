@@ -36,11 +36,14 @@ PROSE = {"tatoeba", "news", "europarl-sample", "globalvoices", "general", "bible
 OPENING = tuple("\"“«‘'¡¿")
 
 
-def count_forms(lines):
-    """{lower-case word: Counter(form: count)} of the words of `lines` that do not start a
-    sentence."""
+def count_forms(rows):
+    """(forms, initial) of (origin, text) rows: forms is {lower-case word: Counter(form: count)}
+    of the words of the PROSE rows that do not start a sentence; initial is {lower-case word:
+    times it starts a sentence capitalised} in every row (what the model was trained to read)."""
     forms = collections.defaultdict(collections.Counter)
-    for line in lines:
+    initial = collections.Counter()
+    for origin, line in rows:
+        prose = origin in PROSE
         start = True
         for token in line.split():
             start = start or token.startswith(OPENING)
@@ -49,12 +52,14 @@ def count_forms(lines):
                 for i, w in enumerate(words):
                     # A token's first word may start a sentence; words after an apostrophe or
                     # a hyphen inside the token ("don't", "e-mail") do not.
-                    if not (start and i == 0):
+                    if start and i == 0:
+                        initial[w.lower()] += w[:1].isupper()
+                    elif prose:
                         forms[w.lower()][w] += 1
                 start = False
             if SENTENCE_END.search(token):
                 start = True
-    return forms
+    return forms, initial
 
 
 def lower_is_usual(counter, word):
@@ -62,9 +67,8 @@ def lower_is_usual(counter, word):
     return lower > sum(counter.values()) - lower
 
 
-def source_lines(corpus, lang):
-    """The `lang` side of the prose origins of the corpus's train.tsv (origin, English,
-    other)."""
+def source_rows(corpus, lang):
+    """(origin, text) of the `lang` side of the corpus's train.tsv (origin, English, other)."""
     path = os.path.join(corpus, "train.tsv")
     if not os.path.exists(path):
         raise SystemExit("%s does not exist: build the corpus first (glosa_corpus.py build)" % path)
@@ -73,13 +77,16 @@ def source_lines(corpus, lang):
     with open(path, encoding="utf-8") as f:
         for line in f:
             cols = line.rstrip("\n").split("\t")
-            if len(cols) == 3 and cols[0] in PROSE:
-                yield cols[column]
+            if len(cols) == 3:
+                yield cols[0], cols[column]
 
 
-def build_table(forms, min_count):
+def build_table(forms, initial, min_count, max_initial):
+    """The words whose lower-case form is usual, seen at least min_count times inside sentences,
+    and (max_initial > 0) starting fewer than max_initial sentences capitalised."""
     return sorted(w for w, c in forms.items()
-                  if sum(c.values()) >= min_count and lower_is_usual(c, w))
+                  if sum(c.values()) >= min_count and lower_is_usual(c, w)
+                  and (max_initial <= 0 or initial[w] < max_initial))
 
 
 def main(argv=None):
@@ -91,24 +98,28 @@ def main(argv=None):
     b.add_argument("--out", required=True)
     b.add_argument("--min-count", type=int, default=2,
                    help="occurrences (not sentence-initial) a word needs (default 2)")
+    b.add_argument("--max-initial", type=int, default=0,
+                   help="leave out words that start this many sentences capitalised or more in "
+                        "the training data (the model knows them there; 0: no limit)")
     s = sub.add_parser("show", help="print the counts of some words")
     s.add_argument("--corpus", required=True)
     s.add_argument("--lang", required=True)
     s.add_argument("words", nargs="+")
     args = p.parse_args(argv)
-    forms = count_forms(source_lines(args.corpus, args.lang))
+    forms, initial = count_forms(source_rows(args.corpus, args.lang))
     if args.command == "show":
         for w in args.words:
             c = forms.get(w.lower(), collections.Counter())
-            print("%-16s %-5s %s" % (w, "lower" if lower_is_usual(c, w.lower()) else "keep",
-                                     dict(c.most_common(4))))
+            print("%-16s %-5s %-40s starts %d sentences capitalised" % (
+                w, "lower" if lower_is_usual(c, w.lower()) else "keep",
+                dict(c.most_common(4)), initial[w.lower()]))
         return
-    words = build_table(forms, args.min_count)
+    words = build_table(forms, initial, args.min_count, args.max_initial)
     with open(args.out, "w", encoding="utf-8") as f:
         f.write("# Glosa truecase table (engine/text/truecaser.h): words of the %s side of the "
                 "training data\n# whose lower-case form is the usual one, not counting "
-                "sentence-initial words (tools/truecase_table.py build --min-count %d)\n"
-                % (args.lang, args.min_count))
+                "sentence-initial words\n# (tools/truecase_table.py build --min-count %d "
+                "--max-initial %d)\n" % (args.lang, args.min_count, args.max_initial))
         for w in words:
             f.write(w + "\n")
     print("%s: %d words (of %d distinct, %d bytes)" % (args.out, len(words), len(forms),
