@@ -158,8 +158,8 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(PackageError, Truecaser::load(dir.filePath("absent").toStdString()));
     }
 
-    // Through the bundled default en→es model and its own table: "Hello! Teacher, …" read with
-    // truecasing is exactly "hello! teacher, …" read without it — the same pieces at the same
+    // Through the bundled default en→es model and its own table: "Dog! Teacher, …" read with
+    // truecasing is exactly "dog! teacher, …" read without it — the same pieces at the same
     // places of the user's text, the same search, the same translation but for the capitals —
     // while every range, the protected spans and a kept term stay the user's.
     void rangesStayTheUsers()
@@ -171,8 +171,8 @@ private slots:
         QVERIFY2(model, qPrintable(error));
         QVERIFY2(model->truecaser(), "the default en→es package has no truecase table");
         Translator translator(model);
-        const std::string typed = "Hello! Teacher, see https://example.org at 10:30.";
-        const std::string lower = "hello! teacher, see https://example.org at 10:30.";
+        const std::string typed = "Dog! Teacher, see https://example.org at 10:30.";
+        const std::string lower = "dog! teacher, see https://example.org at 10:30.";
         DecodingOptions options = model->defaultDecodingOptions();
         QVERIFY(options.truecase);
         const TranslationResult cased = translator.translate(typed, options);
@@ -203,8 +203,8 @@ private slots:
             glosa::engine::capitalizeFirstLetter(expected);
             QCOMPARE(QString::fromStdString(a.texts.front()), QString::fromStdString(expected));
         }
-        // Each piece of "Hello!" covers the user's own characters: the model read "▁he", "ll",
-        // "o" (lower-case pieces), their ranges show "He", "ll", "o" of what was typed.
+        // Each piece of "Dog!" covers the user's own characters: the model read lower-case
+        // pieces ("▁dog"), their ranges show what was typed ("Dog").
         std::string covered;
         for (const Token &token : cased.segments[0].sourceTokens) {
             if (token.bytes.empty())
@@ -217,8 +217,8 @@ private slots:
             QCOMPARE(token.utf16, token.bytes); // ASCII: UTF-16 units are bytes
             covered += shown;
         }
-        QCOMPARE(covered, std::string("Hello!"));
-        // Read as typed, the model sees other pieces ("▁Hello").
+        QCOMPARE(covered, std::string("Dog!"));
+        // Read as typed, the model sees other pieces.
         const TranslationResult asTyped = translator.translate(typed, options);
         QVERIFY(!asTyped.segments[0].truecased);
         QVERIFY(asTyped.segments[0].sourceTokens[0].piece !=

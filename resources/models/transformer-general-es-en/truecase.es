@@ -1,6 +1,6 @@
 # Glosa truecase table (engine/text/truecaser.h): words of the es side of the training data
-# whose lower-case form is the usual one, not counting sentence-initial words (tools/truecase_table.py build --min-count 2)
-a
+# whose lower-case form is the usual one, not counting sentence-initial words
+# (tools/truecase_table.py build --min-count 2 --max-initial 100)
 abacial
 abad
 abades
@@ -149,7 +149,6 @@ abortos
 abortó
 aborígenes
 abotonó
-abra
 abrace
 abracé
 abran
@@ -171,7 +170,6 @@ abrazarte
 abrazarás
 abrazo
 abrazó
-abre
 abrecartas
 abren
 abres
@@ -192,7 +190,6 @@ abrigan
 abrigo
 abril
 abrimos
-abrir
 abriremos
 abrirla
 abrirlo
@@ -367,13 +364,11 @@ acatarrado
 acaudalados
 accede
 acceden
-acceder
 accedió
 accedo
 accesibilidad
 accesible
 accesibles
-acceso
 accesorio
 accesorios
 accidentado
@@ -381,10 +376,8 @@ accidental
 accidentalmente
 accidente
 accidentes
-acciones
 accionista
 accionistas
-acción
 acebuche
 acecha
 acechaban
@@ -401,7 +394,6 @@ aceleración
 acelerada
 aceleradamente
 acelerado
-acelerador
 aceleradores
 acelerando
 acelerar
@@ -425,7 +417,6 @@ aceptados
 aceptamos
 aceptan
 aceptando
-aceptar
 aceptara
 aceptaremos
 aceptarla
@@ -447,7 +438,6 @@ aceptó
 acequia
 acera
 aceras
-acerca
 acercaba
 acercado
 acercamiento
@@ -672,14 +662,11 @@ acrónimo
 actas
 actitud
 actitudes
-activa
 activación
 activado
 activados
 activamente
-activar
 activas
-actividad
 actividades
 activismo
 activista
@@ -699,15 +686,11 @@ actuado
 actual
 actuales
 actualidad
-actualizaciones
-actualización
 actualizada
 actualizadas
 actualizado
-actualizar
 actualizarla
 actualizarse
-actualmente
 actuando
 actuar
 actuaran
@@ -834,7 +817,6 @@ adelgazado
 adelgazando
 adelgazar
 ademán
-además
 adenina
 adentro
 adentró
@@ -855,7 +837,6 @@ adic
 adicción
 adicional
 adicionales
-adición
 adicta
 adicto
 adictos
@@ -885,19 +866,15 @@ adjudicado
 adjunta
 adjunto
 adjuntos
-administra
 administraban
 administraciones
-administración
 administrada
 administradas
 administrado
-administrador
 administradora
 administradores
 administrados
 administran
-administrar
 administrativa
 administrativamente
 administrativas
@@ -922,7 +899,6 @@ admisibles
 admisiones
 admisión
 admitas
-admite
 admiten
 admites
 admitida
@@ -1048,7 +1024,6 @@ adversario
 adversarios
 adversidad
 adversos
-advertencia
 advertencias
 advertido
 advertir
@@ -1187,7 +1162,6 @@ aflojó
 afluencia
 afluente
 afortunada
-afortunadamente
 afortunadas
 afortunado
 afortunados
@@ -1317,14 +1291,12 @@ agravó
 agravóse
 agraz
 agredido
-agrega
 agregada
 agregadas
 agregado
 agregados
 agregan
 agregando
-agregar
 agregaremos
 agregaron
 agreguen
@@ -1352,7 +1324,6 @@ agrupación
 agrupadas
 agrupados
 agrupan
-agrupar
 agruparon
 agrícola
 agrícolas
@@ -1401,7 +1372,6 @@ ahogarme
 ahogaron
 ahogarse
 ahogó
-ahora
 ahorcado
 ahorcándose
 ahorcó
@@ -1454,19 +1424,15 @@ ajetreada
 ajetreado
 ajo
 ajuar
-ajusta
 ajustada
 ajustado
 ajustados
 ajustan
-ajustar
 ajustarme
 ajustarse
-ajuste
 ajustes
 ajustó
 ají
-al
 ala
 alaba
 alababa
@@ -1709,7 +1675,6 @@ algas
 algazara
 algebraica
 algebraico
-algo
 algodón
 algoritmo
 algoritmos
@@ -1717,11 +1682,7 @@ algorítmica
 algorítmicas
 alguacil
 alguaciles
-alguien
-alguna
-algunas
 alguno
-algunos
 algún
 alhajas
 aliada
@@ -1795,19 +1756,14 @@ allegue
 allegó
 allegóse
 allá
-allí
 alma
-almacena
 almacenada
 almacenadas
 almacenado
 almacenados
 almacenaje
-almacenamiento
 almacenan
-almacenar
 almacenes
-almacén
 almas
 almeja
 almejas
@@ -1889,7 +1845,6 @@ alternados
 alternantes
 alternas
 alternativa
-alternativamente
 alternativas
 alternativo
 alternativos
@@ -1905,7 +1860,6 @@ alto
 altos
 altruismo
 altruistas
-altura
 alturas
 altísima
 alubias
@@ -2030,7 +1984,6 @@ amatista
 amaurosis
 amazónica
 amazónicos
-ambas
 ambiciones
 ambiciosa
 ambiciosas
@@ -2049,7 +2002,6 @@ ambiguos
 ambigüedad
 ambigüedades
 ambivalencia
-ambos
 ambulancia
 ambulancias
 ambulante
@@ -2174,7 +2126,6 @@ analizados
 analizamos
 analizan
 analizando
-analizar
 analizaron
 analizó
 analogía
@@ -2198,9 +2149,7 @@ ancestro
 ancestros
 ancha
 anchas
-ancho
 anchos
-anchura
 anchuras
 anciana
 ancianas
@@ -2306,7 +2255,6 @@ animado
 animadora
 animal
 animales
-animar
 animarle
 animarlos
 animaron
@@ -2365,11 +2313,8 @@ antepasada
 antepasado
 antepasados
 anteproyecto
-anterior
 anteriores
 anterioridad
-anteriormente
-antes
 anthala
 anti
 antibiótico
@@ -2432,7 +2377,6 @@ anulación
 anulada
 anuladas
 anulando
-anular
 anuló
 anuncia
 anunciaba
@@ -2460,7 +2404,6 @@ anuncié
 anunció
 anzuelo
 anzuelos
-análisis
 análoga
 análogas
 análogo
@@ -2514,10 +2457,8 @@ aparcamiento
 aparcar
 aparcó
 apareamiento
-aparece
 aparecen
 aparecer
-aparecerá
 aparecerán
 apareceré
 aparecería
@@ -2677,19 +2618,15 @@ aplazado
 aplazamiento
 aplazando
 aplazar
-aplica
 aplicaba
 aplicable
 aplicables
-aplicaciones
-aplicación
 aplicada
 aplicadas
 aplicado
 aplicados
 aplican
 aplicando
-aplicar
 aplicarla
 aplicarlo
 aplicaron
@@ -2697,7 +2634,6 @@ aplicarse
 aplicará
 aplicaría
 aplicó
-aplique
 aplácate
 apodaron
 apodera
@@ -2965,7 +2901,6 @@ aquél
 aquélla
 aquéllas
 aquéllos
-aquí
 araba
 arabawy
 arada
@@ -2997,8 +2932,6 @@ arcas
 archeros
 archipiélago
 archivado
-archivo
-archivos
 arché
 arcilla
 arcillosa
@@ -3041,8 +2974,6 @@ argumentan
 argumentando
 argumentar
 argumentaron
-argumento
-argumentos
 argumentó
 argüirá
 arietes
@@ -3115,7 +3046,6 @@ arquilla
 arquitectas
 arquitecto
 arquitectos
-arquitectura
 arquitectónica
 arquitectónicas
 arquitectónico
@@ -3138,7 +3068,6 @@ arrastrado
 arrastran
 arrastrando
 arrastrarán
-arrastre
 arrastrándose
 arrastró
 arrayán
@@ -3381,7 +3310,6 @@ aseguro
 aseguré
 aseguró
 asegúrate
-asegúrese
 asemeja
 asemejara
 asentaba
@@ -3438,14 +3366,11 @@ asiente
 asienten
 asiento
 asientos
-asigna
 asignaciones
-asignación
 asignada
 asignadas
 asignado
 asignados
-asignar
 asignaron
 asignarse
 asignatura
@@ -3456,7 +3381,6 @@ asimetrías
 asimilación
 asimilar
 asimilaron
-asimismo
 asimétrica
 asintieron
 asintió
@@ -3466,7 +3390,6 @@ asisten
 asistencia
 asistencias
 asistenta
-asistente
 asistentes
 asistida
 asistidas
@@ -3491,7 +3414,6 @@ asna
 asnas
 asno
 asnos
-asocia
 asociaban
 asociaciones
 asociación
@@ -3501,7 +3423,6 @@ asociado
 asociados
 asocial
 asocian
-asociar
 asociaron
 asociarse
 asociativo
@@ -3605,7 +3526,6 @@ asuste
 asusten
 asustes
 asustó
-así
 asó
 at
 ata
@@ -3788,8 +3708,6 @@ atribuidos
 atribuir
 atribuirse
 atribulados
-atributo
-atributos
 atribuye
 atribuyen
 atribuyó
@@ -3860,7 +3778,6 @@ aumentado
 aumentados
 aumentan
 aumentando
-aumentar
 aumentarlo
 aumentaron
 aumentará
@@ -3873,8 +3790,6 @@ aumento
 aumentos
 aumenté
 aumentó
-aun
-aunque
 aureus
 auricular
 auriculares
@@ -4069,7 +3984,6 @@ aviador
 aviar
 aviares
 aviones
-avisa
 avisado
 avisados
 avisar
@@ -4080,7 +3994,6 @@ avisarte
 avisaré
 avisaste
 avise
-aviso
 avisos
 avispa
 avispas
@@ -4096,14 +4009,11 @@ axial
 axioma
 axiomas
 axiomático
-ay
-ayer
 ayes
 aymara
 aymaras
 ayo
 ayos
-ayuda
 ayudaba
 ayudaban
 ayudado
@@ -4198,7 +4108,6 @@ aísla
 añada
 añadan
 añadas
-añade
 añaden
 añadida
 añadidas
@@ -4208,7 +4117,6 @@ añadiendo
 añadieron
 añadiese
 añadimos
-añadir
 añadirá
 añadirán
 añadirás
@@ -4220,7 +4128,6 @@ añejo
 año
 años
 añublo
-aún
 babilonios
 babilónico
 babosa
@@ -4273,7 +4180,6 @@ bajeza
 bajista
 bajita
 bajito
-bajo
 bajos
 bajtiari
 bajé
@@ -4372,7 +4278,6 @@ baronetesa
 baroneto
 baronía
 barquillos
-barra
 barracón
 barras
 barre
@@ -4412,7 +4317,6 @@ basaron
 basarse
 basará
 basas
-base
 baseball
 basen
 bases
@@ -4659,8 +4563,6 @@ besólo
 betaestables
 betún
 bibliografía
-biblioteca
-bibliotecas
 bicapa
 bicho
 bici
@@ -4789,7 +4691,6 @@ bloqueador
 bloqueados
 bloquean
 bloqueando
-bloquear
 bloquearon
 bloqueen
 bloqueo
@@ -4885,7 +4786,6 @@ borda
 bordado
 bordador
 bordados
-borde
 bordeaban
 bordes
 bordillo
@@ -4893,7 +4793,6 @@ bordo
 bordón
 borgoñón
 boro
-borra
 borracha
 borracheras
 borracho
@@ -4901,7 +4800,6 @@ borrachos
 borrado
 borrador
 borradores
-borrar
 borrará
 borro
 borró
@@ -4930,7 +4828,6 @@ botánica
 botánicas
 botánico
 botánicos
-botón
 bovina
 bovino
 boxeador
@@ -5106,7 +5003,6 @@ burro
 burros
 burócratas
 bus
-busca
 buscaba
 buscabais
 buscaban
@@ -5119,7 +5015,6 @@ buscadores
 buscamos
 buscan
 buscando
-buscar
 buscara
 buscare
 buscaremos
@@ -5144,7 +5039,6 @@ buscáis
 buscándole
 buscó
 buses
-busque
 busquemos
 busquen
 busques
@@ -5181,7 +5075,6 @@ búhos
 búlgara
 búlgaro
 búlgaros
-búsqueda
 búsquedas
 cabal
 cabalga
@@ -5248,9 +5141,6 @@ cachorros
 cachos
 caché
 cactus
-cada
-cadena
-cadenas
 cadera
 caderas
 cadete
@@ -5308,7 +5198,6 @@ calamón
 calcañar
 calcetines
 calcetín
-calcula
 calculada
 calculado
 calculadora
@@ -5316,7 +5205,6 @@ calculadoras
 calculados
 calculan
 calculando
-calcular
 calcularon
 calculó
 caldera
@@ -5435,7 +5323,6 @@ camareras
 camarero
 camareros
 camas
-cambia
 cambiaban
 cambiado
 cambiadores
@@ -5443,7 +5330,6 @@ cambiamos
 cambian
 cambiando
 cambiante
-cambiar
 cambiara
 cambiarle
 cambiarlo
@@ -5457,11 +5343,8 @@ cambiaré
 cambiaría
 cambiase
 cambiaste
-cambie
 cambien
 cambies
-cambio
-cambios
 cambié
 cambió
 camello
@@ -5522,12 +5405,9 @@ campeón
 camping
 campiña
 campiñas
-campo
-campos
 campus
 canadiense
 canadienses
-canal
 canales
 canalla
 canario
@@ -5542,7 +5422,6 @@ cancelación
 cancelada
 cancelado
 cancelados
-cancelar
 cancelara
 cancelaron
 cancelarán
@@ -5624,7 +5503,6 @@ canteras
 canteros
 cantería
 cantes
-cantidad
 cantidades
 cantinero
 canto
@@ -5644,10 +5522,8 @@ canónicas
 canónico
 caoba
 caos
-capa
 capaces
 capacetes
-capacidad
 capacidades
 capacitación
 capacitada
@@ -5684,7 +5560,6 @@ captada
 captado
 captando
 captar
-captura
 capturada
 capturadas
 capturado
@@ -5702,7 +5577,6 @@ capó
 cara
 caracol
 caracoles
-caracteres
 caracteriza
 caracterizaba
 caracterización
@@ -5715,7 +5589,6 @@ caracterizarse
 caracterizándolo
 caracterizó
 característica
-características
 característico
 característicos
 carajo
@@ -5758,7 +5631,6 @@ carencia
 carencias
 carente
 carentes
-carga
 cargaba
 cargaban
 cargada
@@ -5768,7 +5640,6 @@ cargador
 cargados
 cargamento
 cargando
-cargar
 cargaron
 cargará
 cargas
@@ -5808,7 +5679,6 @@ caro
 carolingio
 caros
 carpa
-carpeta
 carpintero
 carpinteros
 carpintería
@@ -5847,7 +5717,6 @@ cartografía
 cartógrafo
 cartógrafos
 cartón
-carácter
 carísimo
 carísimos
 casa
@@ -5881,13 +5750,11 @@ casen
 casera
 cases
 caseta
-casi
 casia
 casillas
 casillero
 casino
 casita
-caso
 casos
 casta
 castas
@@ -5942,7 +5809,6 @@ catedrales
 catedrático
 catedráticos
 categorizada
-categoría
 categorías
 categóricamente
 catolicismo
@@ -6069,7 +5935,6 @@ cegó
 ceja
 cejas
 celador
-celda
 celdas
 celebra
 celebraba
@@ -6171,7 +6036,6 @@ centraron
 centrarse
 centrarán
 centren
-centro
 centroamericano
 centrocampista
 centros
@@ -6232,7 +6096,6 @@ cerevisiae
 cerezo
 cerezos
 cerillas
-cero
 ceros
 cerraba
 cerraban
@@ -6245,7 +6108,6 @@ cerradura
 cerraduras
 cerramos
 cerrando
-cerrar
 cerrara
 cerrare
 cerrarla
@@ -6265,7 +6127,6 @@ certamen
 certeza
 certidumbre
 certificación
-certificado
 certificados
 cervales
 cerveceras
@@ -6470,13 +6331,10 @@ científico
 científicos
 cierne
 ciernes
-cierra
 cierran
-cierre
 cierren
 cierres
 cierta
-ciertamente
 ciertas
 cierto
 ciertos
@@ -6644,11 +6502,8 @@ clarificar
 clarinete
 claro
 claros
-clase
-clases
 clasifica
 clasificaciones
-clasificación
 clasificada
 clasificadas
 clasificado
@@ -6663,7 +6518,6 @@ clausura
 clausurado
 clavado
 clavaron
-clave
 clavel
 claves
 clavo
@@ -6676,9 +6530,7 @@ clic
 cliché
 click
 clienta
-cliente
 clientela
-clientes
 clima
 climas
 climatizador
@@ -6837,7 +6689,6 @@ cohesivos
 cohesión
 cohete
 cohetes
-coincide
 coinciden
 coincidencia
 coincidencias
@@ -6889,7 +6740,6 @@ coleccionaba
 coleccionar
 colecciones
 coleccionistas
-colección
 colecta
 colectiva
 colectivamente
@@ -6934,7 +6784,6 @@ collares
 colma
 colmenas
 colmo
-coloca
 colocaban
 colocación
 colocada
@@ -6967,7 +6816,6 @@ colonizar
 colonizaron
 colonos
 coloquen
-color
 coloración
 colorante
 colorantes
@@ -6982,7 +6830,6 @@ colorrectal
 colosal
 colosales
 coloso
-columna
 columnas
 columnista
 colusión
@@ -6994,8 +6841,6 @@ coman
 comandante
 comandantes
 comandar
-comando
-comandos
 comarca
 comarcas
 comas
@@ -7017,13 +6862,11 @@ combatían
 combina
 combinaba
 combinaciones
-combinación
 combinada
 combinadas
 combinado
 combinados
 combinan
-combinar
 combinarse
 combine
 combinen
@@ -7159,7 +7002,6 @@ comitiva
 comités
 comiéramos
 comió
-como
 comodidad
 comodidades
 compactas
@@ -7172,12 +7014,10 @@ compadeceré
 compadeciese
 compadecióse
 compaginado
-compara
 comparaba
 comparable
 comparables
 comparaciones
-comparación
 comparada
 comparadas
 comparado
@@ -7212,7 +7052,6 @@ compartidos
 compartiendo
 compartieron
 compartimos
-compartir
 compartirlo
 compartió
 comparto
@@ -7222,8 +7061,6 @@ compartían
 comparó
 compasiva
 compasión
-compatibilidad
-compatible
 compatibles
 compatriota
 compatriotas
@@ -7257,9 +7094,7 @@ competitividad
 competitivo
 competitivos
 competía
-compilación
 compilados
-compilar
 compinches
 compite
 compiten
@@ -7287,12 +7122,10 @@ complementos
 completa
 completado
 completamente
-completar
 completarlo
 completaron
 completará
 completas
-complete
 completo
 completos
 completó
@@ -7309,15 +7142,12 @@ complicó
 complot
 compone
 componen
-componente
-componentes
 componer
 componía
 componían
 comporta
 comportaban
 comportado
-comportamiento
 comportamientos
 comportan
 comportando
@@ -7380,7 +7210,6 @@ comprendas
 comprende
 comprendemos
 comprenden
-comprender
 comprenderlo
 comprenderse
 comprenderá
@@ -7412,11 +7241,9 @@ comprimieron
 compro
 comprobables
 comprobaciones
-comprobación
 comprobado
 comprobamos
 comprobando
-comprobar
 comprobaron
 comprobó
 comprometa
@@ -7431,7 +7258,6 @@ comprometieron
 comprometió
 compromiso
 compromisos
-comprueba
 comprármelo
 comprárselo
 compré
@@ -7498,7 +7324,6 @@ comíamos
 comían
 común
 comúnmente
-con
 concebida
 concebido
 concebidos
@@ -7543,7 +7368,6 @@ concentró
 concepciones
 concepción
 concepto
-conceptos
 conceptual
 conceptuales
 conceptualmente
@@ -7653,7 +7477,6 @@ condicionada
 condicional
 condicionamiento
 condiciones
-condición
 condolencias
 condominio
 condones
@@ -7695,14 +7518,11 @@ conectadas
 conectado
 conectados
 conectan
-conectar
-conectarse
 conecte
 conectó
 conejo
 conejos
 conexiones
-conexión
 confeccionar
 confección
 confederados
@@ -7755,21 +7575,17 @@ confiesa
 confiesan
 confiese
 confieso
-configuración
 configuran
-configurar
 confinada
 confinado
 confines
 confirma
-confirmación
 confirmada
 confirmadas
 confirmado
 confirmados
 confirman
 confirmando
-confirmar
 confirmara
 confirmare
 confirmarlo
@@ -7778,7 +7594,6 @@ confirmaros
 confirmarse
 confirmará
 confirmaré
-confirme
 confirmo
 confirmó
 confiscado
@@ -7887,8 +7702,6 @@ conjunción
 conjunta
 conjuntamente
 conjuntas
-conjunto
-conjuntos
 conjuración
 conjurado
 conjurará
@@ -8054,7 +7867,6 @@ conservados
 conservadurismo
 conservan
 conservando
-conservar
 conservaron
 conservará
 conservas
@@ -8069,7 +7881,6 @@ consideraban
 considerable
 considerablemente
 considerables
-consideraciones
 consideración
 considerad
 considerada
@@ -8091,7 +7902,6 @@ considerarán
 consideraría
 considerarías
 consideras
-considere
 consideremos
 consideren
 consideres
@@ -8179,7 +7989,6 @@ constan
 constancia
 constante
 constantemente
-constantes
 constar
 constata
 constataba
@@ -8225,7 +8034,6 @@ constructivistas
 constructivo
 constructivos
 constructo
-constructor
 constructora
 constructoras
 constructores
@@ -8234,14 +8042,12 @@ construidas
 construido
 construidos
 construimos
-construir
 construirse
 construirá
 construirán
 construya
 construyamos
 construyan
-construye
 construyen
 construyendo
 construyera
@@ -8256,7 +8062,6 @@ consuele
 consuelo
 consuetudinario
 consulares
-consulta
 consultaban
 consultad
 consultadas
@@ -8264,12 +8069,10 @@ consultado
 consultados
 consultan
 consultando
-consultar
 consultarme
 consultaron
 consultará
 consultas
-consulte
 consultemos
 consultes
 consultivo
@@ -8397,14 +8200,11 @@ contender
 contenderá
 contendiente
 contendían
-contenedor
-contenedores
 contener
 contenga
 contengan
 contenida
 contenidas
-contenido
 contenidos
 contenta
 contentamiento
@@ -8428,7 +8228,6 @@ contextos
 contienda
 contiendas
 contienden
-contiene
 contienen
 contigo
 contigua
@@ -8462,7 +8261,6 @@ continué
 continuó
 continúa
 continúan
-continúe
 contorno
 contornos
 contra
@@ -8507,7 +8305,6 @@ contrarios
 contrarresta
 contrarrestar
 contras
-contraseña
 contraseñas
 contrasta
 contrastan
@@ -8551,26 +8348,20 @@ contrincantes
 contristados
 contristé
 contristó
-control
-controla
 controlaba
 controlada
 controladas
 controlado
-controlador
 controladora
-controladores
 controlados
 controlan
 controlando
-controlar
 controlarlo
 controlarlos
 controlarse
 controlarte
 controlarán
 controlaría
-controles
 controversia
 controversial
 controversiales
@@ -8637,14 +8428,12 @@ conversan
 conversando
 conversar
 conversaron
-conversión
 conversos
 convertible
 convertibles
 convertida
 convertido
 convertidos
-convertir
 convertirla
 convertirlo
 convertirme
@@ -8667,9 +8456,7 @@ convidados
 convidó
 conviene
 convienen
-convierta
 conviertan
-convierte
 convierten
 convincente
 convincentes
@@ -8719,7 +8506,6 @@ cooperando
 cooperar
 cooperativa
 cooperó
-coordenada
 coordenadas
 coordina
 coordinación
@@ -8735,11 +8521,9 @@ copado
 copas
 copero
 coperos
-copia
 copiaban
 copiado
 copiando
-copiar
 copias
 copiloto
 copió
@@ -8821,7 +8605,6 @@ correceptor
 correcta
 correctamente
 correctas
-correcto
 correctos
 corredor
 corredora
@@ -8979,7 +8762,6 @@ costará
 costaría
 costarían
 costas
-coste
 costear
 costearlo
 costearme
@@ -9020,9 +8802,7 @@ coyundas
 coyuntura
 coña
 crassicostatus
-crea
 creaban
-creación
 creada
 creadas
 creado
@@ -9032,7 +8812,6 @@ creados
 creamos
 crean
 creando
-crear
 crearon
 crearán
 crearía
@@ -9066,7 +8845,6 @@ crediticia
 crediticias
 crediticio
 credo
-cree
 creemos
 creen
 creencia
@@ -9090,7 +8868,6 @@ crema
 cremado
 cremallera
 cremó
-creo
 cresta
 cretenses
 creyendo
@@ -9258,7 +9035,6 @@ cuadrilla
 cuadrillas
 cuadrilleros
 cuadrilátero
-cuadro
 cuadros
 cuadrángulos
 cuadrática
@@ -9276,16 +9052,12 @@ cualificada
 cualificado
 cualificados
 cualitativa
-cualquier
-cualquiera
 cuan
-cuando
 cuantas
 cuantificable
 cuantificar
 cuantiosos
 cuantitativa
-cuanto
 cuantos
 cuantía
 cuantías
@@ -9363,9 +9135,7 @@ cuenca
 cuencas
 cuenco
 cuencos
-cuenta
 cuentan
-cuentas
 cuente
 cuenten
 cuentes
@@ -9573,16 +9343,10 @@ cuya
 cuyas
 cuyo
 cuyos
-cuál
-cuáles
 cuán
-cuándo
 cuánta
-cuántas
 cuántica
 cuántico
-cuánto
-cuántos
 cuásares
 cuéntales
 cuéntame
@@ -9592,7 +9356,6 @@ cuñada
 cuñado
 cyborg
 cz
-cálculo
 cálculos
 cálida
 cálidamente
@@ -9642,8 +9405,6 @@ cívicas
 cívico
 cívicos
 cóctel
-código
-códigos
 cólera
 cómic
 cómica
@@ -9651,7 +9412,6 @@ cómicas
 cómico
 cómicos
 cómics
-cómo
 cómoda
 cómodamente
 cómodas
@@ -9674,17 +9434,14 @@ cúmulos
 cúpula
 cúpulas
 cúspide
-da
 daba
 daban
 dactilares
 dad
-dada
 dadas
 dadle
 dadlo
 dadme
-dado
 dador
 dados
 daga
@@ -9694,7 +9451,6 @@ dalos
 daltónico
 dama
 damas
-dame
 damnificados
 damnificar
 damos
@@ -9713,7 +9469,6 @@ danzas
 danés
 daos
 daoísmo
-dar
 dardo
 dardos
 daremos
@@ -9740,14 +9495,12 @@ daría
 darían
 darías
 das
-data
 datación
 datagrama
 datagramas
 datan
 date
 dato
-datos
 datum
 daña
 dañada
@@ -9765,7 +9518,6 @@ dañinos
 daño
 daños
 dañó
-de
 deba
 debajo
 debamos
@@ -9783,25 +9535,17 @@ debatiremos
 debatirlo
 debatió
 debatíamos
-debe
-debemos
-deben
 deber
 deberemos
 deberes
 deberse
-deberá
 deberán
 deberás
-debería
 deberíais
 deberíamos
 deberían
-deberías
-debes
 debida
 debidamente
-debido
 debidos
 debiendo
 debiera
@@ -9823,7 +9567,6 @@ debiste
 debitaron
 debiéramos
 debió
-debo
 debut
 debutante
 debutantes
@@ -9867,7 +9610,6 @@ decepcionó
 decepción
 dechado
 decid
-decida
 decidan
 decide
 deciden
@@ -9914,16 +9656,13 @@ decisivamente
 decisivo
 decisivos
 decisión
-declara
 declaraba
 declaraciones
-declaración
 declarada
 declarado
 declarados
 declaran
 declarando
-declarar
 declarara
 declararon
 declararse
@@ -9932,7 +9671,6 @@ declararán
 declararé
 declaras
 declarase
-declare
 declares
 declaro
 declarádmelo
@@ -10044,17 +9782,12 @@ deficientes
 defienda
 defiende
 defienden
-defina
-define
 definen
-definiciones
-definición
 definida
 definidas
 definido
 definidos
 definimos
-definir
 definirse
 definitiva
 definitivamente
@@ -10098,7 +9831,6 @@ dehidrojuncusol
 deidad
 deidades
 deis
-deja
 dejaba
 dejaban
 dejad
@@ -10142,7 +9874,6 @@ dejase
 dejasen
 dejaste
 dejasteis
-deje
 dejemos
 dejen
 dejes
@@ -10161,7 +9892,6 @@ dejé
 dejéis
 dejó
 dejóla
-del
 delantal
 delante
 delantera
@@ -10330,7 +10060,6 @@ dental
 dentera
 dentista
 dentistas
-dentro
 dentífrico
 denuestos
 denuncia
@@ -10365,7 +10094,6 @@ depender
 dependerá
 dependerán
 dependido
-dependiendo
 dependiente
 dependientes
 dependiera
@@ -10404,7 +10132,6 @@ deprimido
 deprimió
 deprisa
 depuesto
-depuración
 depósito
 depósitos
 der
@@ -10517,7 +10244,6 @@ desacoplamiento
 desacreditadas
 desacreditado
 desacreditar
-desactivar
 desacuerdo
 desacuerdos
 desafiada
@@ -10530,7 +10256,6 @@ desafiar
 desafiaron
 desafilado
 desafió
-desafortunadamente
 desafortunado
 desafíen
 desafío
@@ -10603,13 +10328,11 @@ desarrollados
 desarrollamos
 desarrollan
 desarrollando
-desarrollar
 desarrollaron
 desarrollarse
 desarrollará
 desarrollarán
 desarrolle
-desarrollo
 desarrollos
 desarrollándose
 desarrolló
@@ -10670,9 +10393,7 @@ descanses
 descanso
 descansó
 descaradamente
-descarga
 descargado
-descargar
 descargas
 descaro
 descarriada
@@ -10771,7 +10492,6 @@ descortés
 descostrar
 descoyuntaron
 describa
-describe
 describen
 describiendo
 describieron
@@ -10783,7 +10503,6 @@ describió
 describía
 describían
 descripciones
-descripción
 descriptivo
 descrita
 descritas
@@ -10827,10 +10546,8 @@ descuidado
 descuidar
 descuidaran
 descuido
-desde
 desdichadas
 desdijo
-desea
 deseaba
 deseaban
 deseable
@@ -11201,14 +10918,11 @@ despilfarrar
 despistado
 despiértame
 despiértate
-desplaza
 desplazadas
 desplazado
 desplazados
-desplazamiento
 desplazamientos
 desplazan
-desplazar
 desplazarse
 desplazó
 desplegado
@@ -11259,7 +10973,6 @@ despropósitos
 desprovistos
 despues
 despunta
-después
 desregulación
 desregular
 destaca
@@ -11298,7 +11011,6 @@ destinan
 destinar
 destinará
 destinatario
-destino
 destinos
 destinó
 destitución
@@ -11341,7 +11053,6 @@ destruiste
 destruya
 destruyan
 destruyas
-destruye
 destruyen
 destruyendo
 destruyeron
@@ -11391,17 +11102,14 @@ detallado
 detallados
 detallan
 detalle
-detalles
 detallista
 detalló
-detección
 detecta
 detectadas
 detectado
 detectados
 detectan
 detectando
-detectar
 detectaron
 detective
 detectives
@@ -11412,7 +11120,6 @@ detención
 detendrá
 detendrás
 detendré
-detener
 detenerle
 detenerlo
 detenerme
@@ -11439,7 +11146,6 @@ deteriorando
 deteriore
 deterioro
 deteriorándose
-determina
 determinaba
 determinación
 determinada
@@ -11450,11 +11156,9 @@ determinan
 determinando
 determinante
 determinantes
-determinar
 determinaron
 determinarse
 determinará
-determine
 determinista
 determinó
 detesta
@@ -11493,7 +11197,6 @@ devastaron
 devastó
 devoción
 devolución
-devolver
 devolverle
 devolverse
 devolverte
@@ -11525,7 +11228,6 @@ devueltos
 devuelva
 devuelvan
 devuelvas
-devuelve
 devuelvo
 devuélvelo
 deán
@@ -11557,7 +11259,6 @@ diarhoda
 diaria
 diariamente
 diarias
-diario
 diarios
 diarrea
 diatomea
@@ -11565,7 +11266,6 @@ diatomeas
 diblathaim
 dibujado
 dibujando
-dibujar
 dibujo
 dibujos
 dibujó
@@ -11576,7 +11276,6 @@ dicen
 dices
 dicha
 dichas
-dicho
 dichos
 dichosa
 dichoso
@@ -11642,7 +11341,6 @@ diferenciales
 diferencian
 diferenciar
 diferenciarlos
-diferencias
 diferenció
 diferente
 diferentes
@@ -11712,7 +11410,6 @@ dijeses
 dijimos
 dijiste
 dijisteis
-dijo
 dijéremos
 dijéronle
 dijéronles
@@ -11782,19 +11479,15 @@ dique
 diques
 direccional
 direcciones
-dirección
 directa
 directamente
 directas
-directiva
-directivas
 directivo
 directivos
 directo
 director
 directora
 directores
-directorio
 directos
 directrices
 directriz
@@ -11924,11 +11617,9 @@ diseñadores
 diseñados
 diseñan
 diseñando
-diseñar
 diseñara
 diseñaron
 diseñarse
-diseño
 diseños
 diseñó
 disfraces
@@ -12038,14 +11729,11 @@ disponer
 dispones
 disponga
 dispongo
-disponibilidad
-disponible
 disponibles
 disponía
 disponían
 disposiciones
 disposición
-dispositivo
 dispositivos
 dispuesta
 dispuestas
@@ -12063,7 +11751,6 @@ disputas
 disputó
 disruptiva
 dista
-distancia
 distanciamiento
 distancian
 distanciando
@@ -12094,7 +11781,6 @@ distintiva
 distintivas
 distintivo
 distintivos
-distinto
 distintos
 distorsionada
 distorsiones
@@ -12173,7 +11859,6 @@ dividido
 divididos
 dividiendo
 dividieron
-dividir
 dividirse
 dividirá
 dividiría
@@ -12219,7 +11904,6 @@ divulgó
 diván
 diácono
 diáconos
-diálogo
 diálogos
 diámetro
 diéronle
@@ -12263,15 +11947,12 @@ doctos
 doctrina
 doctrinas
 documenta
-documentación
 documentada
 documentadas
 documentado
 documental
 documentales
 documentar
-documento
-documentos
 documentó
 dogmatismo
 dolar
@@ -12340,7 +12021,6 @@ donar
 donaron
 doncella
 doncellas
-donde
 dondequiera
 dones
 dong
@@ -12374,7 +12054,6 @@ dormís
 dorsal
 dorsales
 dorso
-dos
 doscientas
 doscientos
 dosis
@@ -12483,7 +12162,6 @@ duquesa
 duquesas
 dura
 durable
-duración
 duradera
 duraderas
 duradero
@@ -12491,7 +12169,6 @@ duraderos
 durado
 duramente
 duran
-durante
 durar
 durare
 duraron
@@ -12545,7 +12222,6 @@ décimotercio
 déficit
 déficits
 déjalo
-déjame
 déjanos
 déjenme
 démosle
@@ -12578,10 +12254,8 @@ dísteme
 dócil
 dólar
 dólares
-dónde
 dúmping
 dúo
-e
 ea
 ear
 ebflomo
@@ -12680,7 +12354,6 @@ edad
 edades
 edema
 ediciones
-edición
 edicto
 edifica
 edificaba
@@ -12720,8 +12393,6 @@ edifiqué
 edil
 editada
 editado
-editar
-editor
 editora
 editores
 editorial
@@ -12747,7 +12418,6 @@ efectivas
 efectividad
 efectivo
 efectivos
-efecto
 efectoras
 efectos
 efectuado
@@ -12776,15 +12446,12 @@ eh
 ej
 eje
 ejecuciones
-ejecución
-ejecuta
 ejecutada
 ejecutadas
 ejecutado
 ejecutados
 ejecutan
 ejecutando
-ejecutar
 ejecutará
 ejecutiva
 ejecutivo
@@ -12793,8 +12460,6 @@ ejecutores
 ejecutó
 ejemplar
 ejemplares
-ejemplo
-ejemplos
 ejerce
 ejercen
 ejercer
@@ -12815,7 +12480,6 @@ ejido
 ejidos
 ejército
 ejércitos
-el
 elabora
 elaboración
 elaborada
@@ -12867,7 +12531,6 @@ elegidas
 elegido
 elegidos
 elegimos
-elegir
 elegirle
 elegirá
 elegirán
@@ -12875,8 +12538,6 @@ elegiste
 elegí
 elemental
 elementales
-elemento
-elementos
 elenco
 eleva
 elevación
@@ -12902,17 +12563,13 @@ eligiera
 eligiere
 eligieron
 eligió
-elija
 elijan
-elimina
-eliminación
 eliminada
 eliminadas
 eliminado
 eliminados
 eliminan
 eliminando
-eliminar
 eliminaron
 eliminarse
 eliminará
@@ -12927,10 +12584,8 @@ elipsoides
 elite
 elites
 elitismo
-ella
 ellas
 ello
-ellos
 elocuente
 elogiaba
 elogiada
@@ -13105,7 +12760,6 @@ emperador
 emperadores
 emperatrices
 emperatriz
-empero
 empezaba
 empezado
 empezamos
@@ -13123,7 +12777,6 @@ empeñado
 empeñaron
 empeño
 empeños
-empiece
 empiecen
 empieces
 empieza
@@ -13194,7 +12847,6 @@ empíricas
 empírico
 empíricos
 emu
-en
 enajenado
 enalbardaron
 enalbardó
@@ -13221,7 +12873,6 @@ enano
 encabeza
 encabezaba
 encabezada
-encabezado
 encabezan
 encabezar
 encabezaría
@@ -13348,7 +12999,6 @@ encontrarnos
 encontraron
 encontrarse
 encontrarte
-encontrará
 encontrarán
 encontrarás
 encontraré
@@ -13612,7 +13262,6 @@ enjuagó
 enjullo
 enjutas
 enjutos
-enlace
 enlaces
 enlaza
 enlazadas
@@ -13837,7 +13486,6 @@ entere
 enteren
 enternece
 enterneció
-entero
 enteros
 enterrada
 enterradas
@@ -13855,7 +13503,6 @@ enteró
 entesado
 entesan
 entesaron
-entidad
 entidades
 entienda
 entiendan
@@ -13869,16 +13516,12 @@ entierren
 entierres
 entierro
 entomólogos
-entonces
-entorno
 entornos
 entra
 entraba
 entraban
 entrad
-entrada
 entradaenpérdida
-entradas
 entrado
 entrados
 entrambos
@@ -13909,7 +13552,6 @@ entraste
 entrasteis
 entraña
 entrañas
-entre
 entrecruzamiento
 entredicho
 entrega
@@ -14014,8 +13656,6 @@ entusiasmados
 entusiasmo
 entusiasta
 entusiastas
-enumera
-enumerar
 enumeró
 enunciado
 enunciados
@@ -14048,7 +13688,6 @@ enviado
 enviados
 enviamos
 enviando
-enviar
 enviara
 enviaran
 enviare
@@ -14100,7 +13739,6 @@ envueltas
 envuelto
 envueltos
 envuelve
-envía
 envíame
 envían
 envías
@@ -14108,7 +13746,6 @@ envíe
 envíeme
 envíen
 envíes
-envío
 enzima
 enzimas
 enérgica
@@ -14161,7 +13798,6 @@ equipara
 equiparable
 equiparación
 equiparar
-equipo
 equipos
 equipotencial
 equipó
@@ -14193,13 +13829,10 @@ equivoquemos
 equivoqué
 equus
 equívoca
-er
-era
 erais
 eran
 eras
 erectus
-eres
 ergonomía
 ergänzungsschulen
 erigido
@@ -14218,8 +13851,6 @@ errante
 errantes
 errar
 erraron
-error
-errores
 erráis
 erréis
 errónea
@@ -14233,20 +13864,15 @@ erudita
 erudito
 eruditos
 erupción
-es
-esa
-esas
 esbozo
 escabroso
 escabrosos
 escabulló
-escala
 escalada
 escalado
 escalador
 escaladores
 escalando
-escalar
 escalas
 escalera
 escaleras
@@ -14322,8 +13948,6 @@ escayola
 escaño
 escaños
 escena
-escenario
-escenarios
 escenas
 escenógrafo
 escepticismo
@@ -14410,12 +14034,10 @@ escorpiones
 escorpión
 escote
 escotilla
-escriba
 escribano
 escribanos
 escribanía
 escribas
-escribe
 escriben
 escribes
 escribidme
@@ -14425,7 +14047,6 @@ escribiera
 escribieras
 escribieron
 escribimos
-escribir
 escribirle
 escribirles
 escribirlo
@@ -14456,7 +14077,6 @@ escritores
 escritorio
 escritorios
 escritos
-escritura
 escrupuloso
 escrutados
 escrutinio
@@ -14527,7 +14147,6 @@ escépticos
 escóndese
 escóndete
 escúchame
-ese
 esel
 esen
 esencia
@@ -14577,16 +14196,12 @@ esmerejón
 esmero
 esmoquin
 esnernavarro
-eso
-esos
 esotra
 esotéricas
 espabilado
 espaciados
 espacial
 espaciales
-espacio
-espacios
 espaciosa
 espacioso
 espada
@@ -14659,12 +14274,9 @@ especias
 especie
 especiería
 especies
-especifica
 especificaciones
-especificación
 especificadas
 especificado
-especificar
 especificidad
 especificó
 espectacular
@@ -14696,7 +14308,6 @@ espejo
 espejos
 espeluznante
 espeluznantes
-espera
 esperaba
 esperaban
 esperabas
@@ -14729,11 +14340,9 @@ esperarás
 esperaré
 esperas
 esperase
-espere
 esperemos
 esperen
 esperes
-espero
 esperá
 esperábamos
 esperáis
@@ -14802,8 +14411,6 @@ esq
 esqueleto
 esqueletos
 esqueléticos
-esquema
-esquemas
 esquiaba
 esquiadores
 esquiando
@@ -14826,8 +14433,6 @@ esquí
 esquíes
 esquís
 est
-esta
-estaba
 estabais
 estaban
 estabas
@@ -14838,10 +14443,8 @@ estabilizadora
 estabilizadores
 estabilizar
 estable
-establece
 establecemos
 establecen
-establecer
 establecerse
 establecerá
 estableceré
@@ -14858,7 +14461,6 @@ establecí
 establecía
 establecían
 estables
-establezca
 establezcan
 establezco
 establo
@@ -14879,7 +14481,6 @@ estad
 estadio
 estadios
 estadista
-estado
 estadounidense
 estadounidenses
 estadunidenses
@@ -14900,7 +14501,6 @@ estalló
 estambre
 estamento
 estamentos
-estamos
 estampa
 estampilla
 estampillas
@@ -14933,7 +14533,6 @@ estaría
 estaríamos
 estarían
 estarías
-estas
 estatal
 estatales
 estatalidad
@@ -14945,7 +14544,6 @@ estatus
 estatuto
 estatutos
 estaño
-este
 estela
 estelar
 estelares
@@ -14962,8 +14560,6 @@ estigma
 estigmatización
 estilizadas
 estilizado
-estilo
-estilos
 estima
 estimaciones
 estimación
@@ -14996,7 +14592,6 @@ estirón
 estival
 estiércol
 estiércoles
-esto
 estofado
 estomago
 estonias
@@ -15011,11 +14606,9 @@ estornude
 estornudo
 estornudos
 estornudó
-estos
 estotra
 estotro
 estotros
-estoy
 estrado
 estrafalario
 estrago
@@ -15084,7 +14677,6 @@ estrofas
 estropeada
 estropeado
 estropeó
-estructura
 estructuración
 estructurada
 estructurado
@@ -15159,15 +14751,12 @@ estuviéramos
 estuviéronse
 estuviésemos
 estuvo
-está
 estábais
 estábamos
 estábase
 estáis
-están
 estándar
 estándares
-estás
 estáte
 estática
 esté
@@ -15204,7 +14793,6 @@ eternas
 eternidad
 eterno
 eternos
-etiqueta
 etiquetaban
 etiquetado
 etiquetar
@@ -15267,8 +14855,6 @@ evangelista
 evangélicos
 evaporación
 evasión
-evento
-eventos
 eventual
 eventuales
 eventualidad
@@ -15286,7 +14872,6 @@ evitaba
 evitado
 evitan
 evitando
-evitar
 evitarlo
 evitarlos
 evitaron
@@ -15295,7 +14880,6 @@ evitará
 evitaría
 evitarían
 evitas
-evite
 evito
 evitó
 evoca
@@ -15343,12 +14927,10 @@ examinados
 examinamos
 examinan
 examinando
-examinar
 examinara
 examinarla
 examinaron
 examinará
-examine
 examinen
 examinó
 excanciller
@@ -15374,8 +14956,6 @@ excentricidad
 excepcional
 excepcionales
 excepcionalmente
-excepciones
-excepción
 excepto
 exceptuando
 excesiva
@@ -15469,8 +15049,6 @@ exiliados
 exilio
 exista
 existan
-existe
-existen
 existencia
 existenciales
 existencialismo
@@ -15524,7 +15102,6 @@ expedir
 expendedora
 expendedoras
 expensas
-experiencia
 experiencial
 experiencias
 experimenta
@@ -15559,7 +15136,6 @@ expidió
 expira
 expirado
 expiró
-explica
 explicaba
 explicaciones
 explicación
@@ -15629,11 +15205,9 @@ expongas
 exponiendo
 exporta
 exportaciones
-exportación
 exportador
 exportadores
 exportando
-exportar
 exportarlos
 exposiciones
 exposición
@@ -15655,8 +15229,6 @@ expresarse
 expresarte
 expresará
 expresidente
-expresiones
-expresión
 expreso
 expresándose
 expresó
@@ -15708,9 +15280,7 @@ extendían
 extensa
 extensamente
 extensas
-extensiones
 extensiva
-extensión
 extenso
 extensos
 extenuación
@@ -15729,7 +15299,6 @@ externo
 externos
 extienda
 extiendas
-extiende
 extienden
 extiendo
 extinción
@@ -15754,7 +15323,6 @@ extradición
 extraditado
 extrae
 extraen
-extraer
 extraerse
 extrajeron
 extranjera
@@ -15850,13 +15418,10 @@ facilite
 facilitó
 factible
 facto
-factor
 factores
 factorización
-factura
 facturación
 facturaron
-facturas
 facultad
 facultades
 faena
@@ -15889,7 +15454,6 @@ fallido
 fallidos
 fallo
 fallos
-falló
 falsa
 falsables
 falsamente
@@ -15906,7 +15470,6 @@ falsificadores
 falsificados
 falso
 falsos
-falta
 faltaba
 faltaban
 faltado
@@ -15978,7 +15541,6 @@ fascinarse
 fascinó
 fascista
 fascistas
-fase
 fases
 fast
 fastidiado
@@ -16032,7 +15594,6 @@ fealdad
 feas
 febrero
 febril
-fecha
 fechas
 fecundidad
 federado
@@ -16162,7 +15723,6 @@ fiero
 fieros
 fiesta
 fiestas
-figura
 figuraba
 figuraban
 figuran
@@ -16177,7 +15737,6 @@ fijados
 fijamente
 fijamos
 fijando
-fijar
 fijaran
 fijarnos
 fijaron
@@ -16189,7 +15748,6 @@ fijos
 fijé
 fijó
 fijóse
-fila
 filamentos
 filas
 filete
@@ -16224,9 +15782,6 @@ filtraciones
 filtración
 filtrada
 filtrado
-filtrar
-filtro
-filtros
 filtró
 filósofo
 filósofos
@@ -16239,12 +15794,10 @@ finalice
 finalidad
 finalista
 finalistas
-finaliza
 finalización
 finalizado
 finalizar
 finalizó
-finalmente
 financia
 financiaba
 financiaciones
@@ -16289,7 +15842,6 @@ fino
 finos
 finés
 finísimo
-firma
 firmaba
 firmada
 firmado
@@ -16389,7 +15941,6 @@ fluidez
 fluido
 fluidos
 fluirán
-flujo
 flujos
 fluocompactas
 fluorescente
@@ -16422,7 +15973,6 @@ fomente
 fomento
 fomentó
 fon
-fondo
 fondos
 fontanero
 footing
@@ -16433,7 +15983,6 @@ forense
 forestal
 forestales
 forjar
-forma
 formaba
 formaban
 formaciones
@@ -16461,8 +16010,6 @@ formará
 formas
 formase
 formaste
-formato
-formatos
 formen
 formidable
 formidables
@@ -16684,7 +16231,6 @@ frío
 fríos
 frívolo
 fu
-fue
 fuego
 fuegos
 fuelle
@@ -16703,7 +16249,6 @@ fueron
 fuerte
 fuertemente
 fuertes
-fuerza
 fuerzas
 fuese
 fueseis
@@ -16715,7 +16260,6 @@ fugaz
 fugitivo
 fugitivos
 fugó
-fui
 fuimos
 fuiste
 fuisteis
@@ -16735,7 +16279,6 @@ fume
 fumen
 fumes
 fumo
-funciona
 funcionaba
 funcionaban
 funcionado
@@ -16754,9 +16297,7 @@ funcionará
 funcionaría
 funcione
 funcionen
-funciones
 funcionó
-función
 funda
 fundaciones
 fundación
@@ -17046,10 +16587,8 @@ genealogía
 genealogías
 genealógico
 genealógicos
-genera
 generaba
 generaciones
-generación
 generada
 generadas
 generado
@@ -17066,13 +16605,10 @@ generalizadas
 generalizado
 generalizados
 generalizar
-generalmente
 generan
 generando
-generar
 generará
 generativo
-genere
 generen
 generosa
 generosamente
@@ -17155,9 +16691,7 @@ gestionada
 gestionado
 gestionados
 gestionan
-gestionar
 gestiones
-gestión
 gesto
 gestores
 gestos
@@ -17358,7 +16892,6 @@ grabar
 grabarás
 grabó
 gracia
-gracias
 gracilis
 graciosa
 graciosas
@@ -17499,8 +17032,6 @@ grulla
 grullas
 grupal
 grupales
-grupo
-grupos
 grupúsculos
 gruñendo
 gruñía
@@ -17508,7 +17039,6 @@ gruñó
 grácil
 gráfica
 gráficas
-gráfico
 gráficos
 grúa
 guanina
@@ -17519,7 +17049,6 @@ guapo
 guapos
 guapísima
 guar
-guarda
 guardaba
 guardaban
 guardabosque
@@ -17535,7 +17064,6 @@ guardamos
 guardan
 guardando
 guardaos
-guardar
 guardara
 guardare
 guardareis
@@ -17557,7 +17085,6 @@ guardasen
 guardases
 guardaste
 guardasteis
-guarde
 guardemos
 guarden
 guardería
@@ -17660,7 +17187,6 @@ gustó
 guárdalo
 guárdalos
 guárdate
-guía
 guíame
 guían
 guías
@@ -17685,7 +17211,6 @@ góticos
 gózate
 güey
 güisqui
-ha
 habas
 haber
 haberla
@@ -17751,7 +17276,6 @@ habiéndolo
 habiéndolos
 habiéndome
 habiéndose
-habla
 hablaba
 hablabais
 hablaban
@@ -17826,14 +17350,12 @@ habéis
 habérmelo
 habérselo
 habértelo
-había
 habíais
 habíamos
 habían
 habíanse
 habías
 habíase
-hace
 haced
 hacedlo
 hacedores
@@ -17841,7 +17363,6 @@ hacelo
 hacemos
 hacen
 haceos
-hacer
 hacerla
 hacerlas
 hacerle
@@ -17884,7 +17405,6 @@ hacías
 hada
 hadas
 hadón
-haga
 hagamos
 hagan
 hagas
@@ -17952,7 +17472,6 @@ hambruna
 hamburguesa
 hamburguesas
 hame
-han
 hanan
 hanse
 haplogrupo
@@ -18006,25 +17525,21 @@ haría
 haríamos
 harían
 harías
-has
 hase
 hash
 hashtag
 hassebaim
-hasta
 haste
 hataava
 hato
 hatos
 hattaavah
 hawaiano
-hay
 haya
 hayamos
 hayan
 hayas
 hayáis
-haz
 haza
 hazaña
 hazañas
@@ -18038,7 +17553,6 @@ hazmerreír
 haznos
 hazte
 hazzan
-he
 hebra
 hebraico
 hebras
@@ -18086,7 +17600,6 @@ hemisferios
 hemoglobina
 hemorragia
 hemorroides
-hemos
 henchid
 henchido
 henchir
@@ -18176,8 +17689,6 @@ herodión
 heroína
 heroísmo
 herrados
-herramienta
-herramientas
 herrero
 herreros
 hervir
@@ -18249,7 +17760,6 @@ hijastras
 hijastro
 hijastros
 hijitos
-hijo
 hijode
 hijos
 hilado
@@ -18342,7 +17852,6 @@ históricos
 hito
 hits
 hiyab
-hizo
 hobby
 hoc
 hoces
@@ -18351,7 +17860,6 @@ hockey
 hogar
 hogares
 hoguera
-hoja
 hojaldre
 hojaldres
 hojarasca
@@ -18359,7 +17867,6 @@ hojarascas
 hojas
 hojeó
 hojuelas
-hola
 holandesa
 holandesas
 holandeses
@@ -18445,7 +17952,6 @@ honraste
 honro
 honráis
 hop
-hora
 horadará
 horadarás
 horaria
@@ -18509,7 +18015,6 @@ hostilidad
 hotel
 hoteleros
 hoteles
-hoy
 hoyo
 hoyos
 hoz
@@ -18533,7 +18038,6 @@ hubieses
 hubiéramos
 hubiéremos
 hubiésemos
-hubo
 hueca
 hueco
 huecos
@@ -18705,7 +18209,6 @@ iconos
 ictericia
 icónica
 icónico
-id
 ida
 idea
 ideado
@@ -18717,19 +18220,16 @@ idear
 ideas
 identidad
 identidades
-identifica
 identificación
 identificada
 identificadas
 identificado
 identificados
 identifican
-identificar
 identificarlos
 identificarme
 identificarse
 identificó
-identifique
 ideología
 ideologías
 ideológica
@@ -18772,7 +18272,6 @@ ignoras
 ignoro
 ignoréis
 ignoró
-igual
 igualado
 igualar
 igualará
@@ -18825,7 +18324,6 @@ ilícita
 ilícito
 ilógico
 im
-imagen
 imagina
 imaginaciones
 imaginación
@@ -18926,13 +18424,10 @@ implantado
 implantar
 implante
 implantes
-implementa
 implementaciones
-implementación
 implementada
 implementadas
 implementado
-implementar
 implementarse
 implica
 implicaba
@@ -18970,7 +18465,6 @@ importa
 importaba
 importaban
 importaciones
-importación
 importadas
 importado
 importador
@@ -18978,9 +18472,7 @@ importadores
 importados
 importan
 importancia
-importante
 importantes
-importar
 importara
 importarle
 importarme
@@ -18988,7 +18480,6 @@ importaron
 importará
 importaría
 importas
-importe
 importen
 importes
 importunado
@@ -19030,7 +18521,6 @@ impresos
 imprevista
 imprevistos
 imprimieron
-imprimir
 imprimió
 improbable
 impronta
@@ -19085,7 +18575,6 @@ impías
 impío
 impíos
 imágen
-imágenes
 imán
 in
 inacabado
@@ -19193,18 +18682,14 @@ incluida
 incluidas
 incluido
 incluidos
-incluir
 incluirse
 incluirá
 incluiría
 inclusive
 inclusivos
 inclusión
-incluso
-incluya
 incluyamos
 incluyan
-incluye
 incluyen
 incluyendo
 incluyera
@@ -19323,7 +18808,6 @@ indemnización
 indemnizar
 independencia
 independiente
-independientemente
 independientes
 independizarse
 independizó
@@ -19333,7 +18817,6 @@ indeseables
 indeterminación
 indeterminado
 indeterminista
-indica
 indicaba
 indicaban
 indicaciones
@@ -19369,7 +18852,6 @@ indignos
 indignó
 indio
 indios
-indique
 indirecta
 indirectamente
 indirecto
@@ -19532,7 +19014,6 @@ infló
 informa
 informaba
 informaciones
-información
 informada
 informadas
 informado
@@ -19554,8 +19035,6 @@ informativa
 informativas
 informativo
 informativos
-informe
-informes
 informándome
 informática
 informáticas
@@ -19596,7 +19075,6 @@ ingles
 inglesa
 inglesas
 ingleses
-inglés
 ingobernable
 ingrato
 ingratos
@@ -19625,7 +19103,6 @@ inhibir
 inhumanas
 inhumanidad
 inhumano
-inicia
 iniciación
 iniciada
 iniciadas
@@ -19636,15 +19113,12 @@ inicialmente
 iniciamos
 inician
 iniciando
-iniciar
 iniciara
 iniciaron
 iniciarse
 iniciará
 iniciativa
 iniciativas
-inicie
-inicio
 inicios
 inició
 inicuamente
@@ -19789,9 +19263,7 @@ insensatos
 insensible
 inseparables
 inserción
-inserta
 insertado
-insertar
 inserto
 insertó
 inservible
@@ -19839,11 +19311,9 @@ instado
 instala
 instalaba
 instalaciones
-instalación
 instalada
 instalado
 instalando
-instalar
 instalarse
 instalen
 instaló
@@ -19870,8 +19340,6 @@ institución
 institutos
 instituyó
 insto
-instrucciones
-instrucción
 instructor
 instructora
 instruida
@@ -19910,7 +19378,6 @@ intacta
 intacto
 intangibles
 integra
-integración
 integrada
 integradas
 integrado
@@ -19960,7 +19427,6 @@ intensivo
 intensivos
 intenso
 intensos
-intenta
 intentaba
 intentaban
 intentad
@@ -19979,7 +19445,6 @@ intentaré
 intentaría
 intentas
 intentaste
-intente
 intentemos
 intenten
 intentes
@@ -20034,7 +19499,6 @@ intereses
 interestatales
 interestelar
 interesó
-interfaz
 interferencia
 interferir
 interferían
@@ -20123,7 +19587,6 @@ interrupción
 interruptor
 intersección
 interurbano
-intervalo
 intervalos
 intervenciones
 intervencionista
@@ -20163,7 +19626,6 @@ intrigada
 intrigados
 intrigante
 intrincado
-introducción
 introduce
 introducen
 introducida
@@ -20172,14 +19634,12 @@ introducido
 introducidos
 introduciendo
 introducimos
-introducir
 introducirá
 introduciré
 introduje
 introdujeron
 introdujiste
 introdujo
-introduzca
 introduzcan
 introspectivos
 introvertido
@@ -20219,7 +19679,6 @@ invadir
 invadió
 invalidado
 invalidando
-invalidar
 invalidaron
 invalidará
 invaluable
@@ -20355,7 +19814,6 @@ inútilmente
 iones
 ionizados
 ionizante
-ir
 ira
 iracundo
 iraní
@@ -20638,7 +20096,6 @@ juntase
 juntasen
 junte
 junten
-junto
 juntos
 juntura
 junturas
@@ -20781,7 +20238,6 @@ kurda
 kurdo
 kurdos
 kárate
-la
 laberinto
 labial
 labio
@@ -20916,7 +20372,6 @@ largometrajes
 largos
 largura
 larvas
-las
 lasaña
 lasiocarpa
 lastimada
@@ -20996,7 +20451,6 @@ lavóse
 lazadas
 lazo
 lazos
-le
 leaguista
 leal
 leales
@@ -21018,10 +20472,8 @@ lectoras
 lectores
 lectura
 lecturas
-lee
 leemos
 leen
-leer
 leerla
 leerlo
 leerlos
@@ -21072,7 +20524,6 @@ lejía
 lema
 lemas
 lengua
-lenguaje
 lenguajes
 lenguas
 lengüeta
@@ -21095,7 +20546,6 @@ lepra
 leprosa
 leproso
 leprosos
-les
 lesionadas
 lesionado
 lesionados
@@ -21207,7 +20657,6 @@ libación
 libanesa
 libaneses
 libar
-libera
 liberación
 liberada
 liberado
@@ -21326,7 +20775,6 @@ limbo
 limita
 limitaba
 limitaban
-limitaciones
 limitación
 limitada
 limitadas
@@ -21353,7 +20801,6 @@ limpiados
 limpiamos
 limpiando
 limpiaos
-limpiar
 limpiara
 limpiare
 limpiarla
@@ -21409,10 +20856,8 @@ liso
 lisonjas
 lisonjea
 lisonjeros
-lista
 listado
 listados
-listas
 listo
 listos
 listón
@@ -21443,14 +20888,10 @@ livianos
 llaga
 llagado
 llagas
-llama
 llamaba
 llamaban
 llamabas
 llamad
-llamada
-llamadas
-llamado
 llamados
 llamadoá
 llamamiento
@@ -21458,7 +20899,6 @@ llamamientos
 llamamos
 llaman
 llamando
-llamar
 llamara
 llamaradas
 llamaran
@@ -21481,7 +20921,6 @@ llamas
 llamasen
 llamaste
 llamativos
-llame
 llamen
 llames
 llamo
@@ -21681,7 +21120,6 @@ llámeme
 llévalo
 llévame
 llévate
-lo
 load
 loado
 loaré
@@ -21755,7 +21193,6 @@ londinenses
 longanimidad
 longevidad
 longevo
-longitud
 longitudes
 lonja
 looks
@@ -21764,7 +21201,6 @@ loores
 lores
 loriga
 loro
-los
 losdonesespirituales
 lote
 lotería
@@ -21795,7 +21231,6 @@ lucrativo
 lucrativos
 lucro
 lucía
-luego
 lugar
 lugares
 lugareños
@@ -21852,10 +21287,7 @@ lícitas
 lícito
 líder
 líderes
-límite
 límites
-línea
-líneas
 lío
 líos
 lípidos
@@ -22188,7 +21620,6 @@ mantendré
 mantendría
 mantenedor
 mantenemos
-mantener
 mantenerla
 mantenerlas
 mantenerlo
@@ -22197,7 +21628,6 @@ mantenerme
 mantenernos
 mantenerse
 mantenerte
-mantenga
 mantengan
 mantengas
 mantengo
@@ -22235,7 +21665,6 @@ maní
 manía
 maníaco
 maoríes
-mapa
 mapache
 mapas
 mapear
@@ -22275,18 +21704,15 @@ maravilláronse
 maravilléis
 maravilló
 maravillóse
-marca
 marcaba
 marcada
 marcadas
 marcado
-marcador
 marcadores
 marcados
 marcan
 marcando
 marcapasos
-marcar
 marcaron
 marcas
 marcha
@@ -22351,7 +21777,6 @@ marisco
 mariscos
 market
 marketing
-marque
 marquesa
 marqué
 marqués
@@ -22372,7 +21797,6 @@ marítima
 marítimas
 marítimo
 marítimos
-mas
 masa
 masacrado
 masacre
@@ -22478,7 +21902,6 @@ matrimonial
 matrimoniales
 matrimonio
 matrimonios
-matriz
 matrícula
 matutinas
 matutino
@@ -22517,10 +21940,8 @@ mayúsculas
 mazmorra
 mazo
 maíz
-mañana
 mañanas
 mañoso
-me
 meante
 mecanicista
 mecanismo
@@ -22555,7 +21976,6 @@ medianamente
 medianas
 mediano
 medianoche
-mediante
 mediar
 medias
 medible
@@ -22604,7 +22024,6 @@ meiosis
 mejicana
 mejilla
 mejillas
-mejor
 mejora
 mejorable
 mejorad
@@ -22623,7 +22042,6 @@ mejorarte
 mejorará
 mejorarán
 mejoraría
-mejoras
 mejore
 mejoren
 mejores
@@ -22653,7 +22071,6 @@ memes
 memorable
 memorables
 memorandos
-memoria
 memorias
 memorización
 memorizando
@@ -22704,11 +22121,9 @@ menosprecio
 menospreciáis
 menospreciéis
 menospreció
-mensaje
 mensajero
 mensajeros
 mensajería
-mensajes
 menstruo
 menstruosa
 mensual
@@ -22743,7 +22158,6 @@ menuda
 menudas
 menudo
 menura
-menú
 menús
 meollo
 mera
@@ -22896,7 +22310,6 @@ mezquitas
 meñique
 meón
 mg
-mi
 micoheterotrofia
 micoheterótrofas
 micorrizas
@@ -22927,15 +22340,12 @@ midió
 miedo
 miedos
 miel
-miembro
-miembros
 mienta
 mientas
 miente
 mienten
 mientes
 miento
-mientras
 mierda
 mies
 mieses
@@ -22943,10 +22353,8 @@ migajas
 migas
 migra
 migraciones
-migración
 migran
 migrantes
-migrar
 migratoria
 migratorias
 migratorios
@@ -23049,7 +22457,6 @@ minutos
 minúscula
 minúsculo
 mio
-mira
 miraba
 miraban
 mirad
@@ -23094,7 +22501,6 @@ miréis
 miríada
 miró
 mirólos
-mis
 misa
 miserable
 miserablemente
@@ -23155,7 +22561,6 @@ modas
 modela
 modelado
 modelar
-modelo
 modelos
 modeló
 moderación
@@ -23179,24 +22584,19 @@ modestamente
 modestia
 modesto
 modestos
-modifica
 modificaciones
-modificación
 modificada
 modificadas
 modificado
 modificados
 modifican
 modificando
-modificar
 modificarlo
 modificaron
 modificará
 modificó
-modifique
 modios
 modista
-modo
 modos
 modular
 modulo
@@ -23439,7 +22839,6 @@ mostrado
 mostrador
 mostramos
 mostrando
-mostrar
 mostrara
 mostrare
 mostraremos
@@ -23486,7 +22885,6 @@ motoristas
 motos
 motín
 movemos
-mover
 moverlo
 movernos
 moverse
@@ -23530,10 +22928,8 @@ muchacha
 muchachas
 muchacho
 muchachos
-muchas
 muchedumbre
 mucho
-muchos
 muchísima
 muchísimas
 muchísimo
@@ -23586,7 +22982,6 @@ muertes
 muertito
 muerto
 muertos
-muestra
 muestran
 muestras
 muestre
@@ -23595,10 +22990,8 @@ muestren
 muestreo
 muestres
 muestro
-mueva
 muevan
 muevas
-mueve
 mueven
 mugre
 mugrones
@@ -23753,8 +23146,6 @@ márgenes
 mármol
 mártir
 mártires
-más
-máscara
 máscaras
 máster
 mástil
@@ -23771,8 +23162,6 @@ médicos
 médium
 médula
 méritos
-método
-métodos
 métricas
 mí
 mía
@@ -23788,8 +23177,6 @@ mírame
 mística
 místico
 mítico
-módulo
-módulos
 móvil
 móviles
 múltiple
@@ -23836,7 +23223,6 @@ nació
 nación
 nací
 nacían
-nada
 nadaba
 nadaban
 nadador
@@ -23851,7 +23237,6 @@ nadaron
 nadará
 nadas
 naden
-nadie
 nado
 nadó
 naipes
@@ -23937,17 +23322,14 @@ necedad
 necesaria
 necesariamente
 necesarias
-necesario
 necesarios
 necesidad
 necesidades
-necesita
 necesitaba
 necesitaban
 necesitabas
 necesitado
 necesitados
-necesitamos
 necesitan
 necesitar
 necesitara
@@ -23964,7 +23346,6 @@ necesitase
 necesite
 necesiten
 necesites
-necesito
 necesitábamos
 necesitáis
 necesitás
@@ -24081,7 +23462,6 @@ nevar
 nevará
 nevera
 nevó
-ni
 nicaragüense
 nicho
 nichos
@@ -24102,16 +23482,11 @@ nigeriana
 nigeriano
 nigerianos
 nimra
-ninguna
 ningunas
-ninguno
 ningunos
-ningún
 ninjas
 nitrato
 nitrógeno
-nivel
-niveles
 niéguese
 niña
 niñas
@@ -24123,7 +23498,6 @@ niñitos
 niño
 niños
 nm
-no
 nobiliario
 nobiliarios
 noble
@@ -24140,7 +23514,6 @@ nocturna
 nocturnas
 nocturno
 nocturnos
-nodos
 nombra
 nombrada
 nombrado
@@ -24150,8 +23523,6 @@ nombramiento
 nombrar
 nombraron
 nombrarían
-nombre
-nombres
 nombró
 nomenclatura
 nominaciones
@@ -24173,7 +23544,6 @@ normal
 normales
 normalidad
 normalización
-normalmente
 normanda
 normandas
 normando
@@ -24191,11 +23561,8 @@ norteamericanos
 noruegas
 noruego
 noruegos
-nos
 nosotras
-nosotros
 nostalgia
-nota
 notaba
 notable
 notablemente
@@ -24206,14 +23573,11 @@ notar
 notara
 notario
 notaron
-notas
 notebook
 noticia
 noticias
 notificaciones
-notificación
 notificado
-notificar
 notificarlo
 notificó
 noto
@@ -24228,7 +23592,6 @@ novato
 novatos
 novecientos
 novedad
-novedades
 novedosa
 novedoso
 novedosos
@@ -24264,16 +23627,11 @@ nudos
 nueces
 nuera
 nueras
-nuestra
 nuestras
-nuestro
 nuestros
-nueva
 nuevamente
-nuevas
 nueve
 nuevecientos
-nuevo
 nuevos
 nuez
 nula
@@ -24293,7 +23651,6 @@ numéricamente
 numéricas
 numérico
 numéricos
-nunca
 nupcial
 nutrias
 nutricional
@@ -24317,9 +23674,6 @@ nórdicos
 núcleo
 núcleos
 núm
-número
-números
-o
 obedece
 obedeced
 obedecen
@@ -24365,8 +23719,6 @@ objetivas
 objetivismo
 objetivo
 objetivos
-objeto
-objetos
 oblación
 obliga
 obligaba
@@ -24389,7 +23741,6 @@ obligatoria
 obligatoriamente
 obligatorias
 obligatoriedad
-obligatorio
 obligatorios
 obligue
 obligué
@@ -24445,7 +23796,6 @@ observaron
 observarse
 observarán
 observaré
-observe
 observo
 observé
 observó
@@ -24476,9 +23826,7 @@ obtendrá
 obtendrán
 obtendrían
 obtenemos
-obtener
 obtenerlo
-obtenga
 obtengamos
 obtengan
 obtengo
@@ -24489,7 +23837,6 @@ obtenido
 obtenidos
 obteniendo
 obtenía
-obtiene
 obtienen
 obtuve
 obtuvieron
@@ -24542,7 +23889,6 @@ ocultado
 ocultamente
 ocultan
 ocultando
-ocultar
 ocultarle
 ocultarlo
 ocultarte
@@ -24616,7 +23962,6 @@ odiarme
 odiarte
 odias
 odie
-odio
 odioso
 odiosos
 odiás
@@ -24650,7 +23995,6 @@ oficina
 oficinas
 oficio
 oficios
-ofrece
 ofreced
 ofrecemos
 ofrecen
@@ -24702,7 +24046,6 @@ often
 ofuscaron
 ogoni
 ogro
-oh
 oid
 oidme
 oidores
@@ -24722,7 +24065,6 @@ oiré
 oiréis
 oiste
 oisteis
-ojalá
 ojeada
 ojeador
 ojeadora
@@ -24822,20 +24164,14 @@ oníricos
 op
 opa
 opcionales
-opciones
-opción
 opera
 operaba
 operacional
 operacionales
-operaciones
-operación
 operada
 operado
-operador
 operadora
 operadoras
-operadores
 operan
 operar
 operario
@@ -24902,7 +24238,6 @@ optar
 optimismo
 optimista
 optimistas
-optimización
 optimizados
 optó
 opuesta
@@ -24939,8 +24274,6 @@ oratorio
 orbita
 orbitan
 orbitar
-orden
-ordena
 ordenaba
 ordenación
 ordenada
@@ -24954,7 +24287,6 @@ ordenan
 ordenando
 ordenanza
 ordenanzas
-ordenar
 ordenara
 ordenarle
 ordenaron
@@ -25029,7 +24361,6 @@ orientar
 oriente
 orientó
 oriflama
-origen
 origina
 originado
 original
@@ -25077,7 +24408,6 @@ oréis
 orígenes
 orín
 oró
-os
 osa
 osaba
 osado
@@ -25126,10 +24456,6 @@ otorgaron
 otorgará
 otorgó
 otoño
-otra
-otras
-otro
-otros
 ovaciones
 ovación
 oveja
@@ -25273,8 +24599,6 @@ paje
 pakistaní
 pakistaníes
 pala
-palabra
-palabras
 palabrería
 palabrotas
 palacio
@@ -25335,7 +24659,6 @@ panderos
 pandilla
 pandillas
 panecillos
-panel
 paneles
 panes
 panfletos
@@ -25366,12 +24689,9 @@ papiro
 papión
 papá
 papás
-paquete
-paquetes
 paquistaní
 paquistaníes
 par
-para
 paraba
 paraban
 parabién
@@ -25440,7 +24760,6 @@ parcial
 parciales
 parcialmente
 pare
-parece
 parecen
 parecer
 parecerle
@@ -25517,7 +24836,6 @@ parroquial
 parroquias
 parta
 partas
-parte
 parten
 partera
 parteras
@@ -25595,8 +24913,6 @@ parva
 parábola
 parábolas
 parálisis
-parámetro
-parámetros
 parándose
 paráronse
 parásito
@@ -25610,7 +24926,6 @@ paría
 parían
 paró
 paróse
-pasa
 pasaba
 pasaban
 pasad
@@ -25628,7 +24943,6 @@ pasan
 pasando
 pasaporte
 pasaportes
-pasar
 pasara
 pasare
 pasareis
@@ -25658,7 +24972,6 @@ pasaste
 pasatiempo
 pasatiempos
 pascua
-pase
 pasea
 paseaba
 pasean
@@ -25680,8 +24993,6 @@ pasión
 pasma
 pasmado
 pasmo
-paso
-pasos
 pasta
 pastas
 pastel
@@ -25758,10 +25069,8 @@ patrona
 patronal
 patronales
 patronato
-patrones
 patronos
 patrulla
-patrón
 patético
 patógeno
 patógenos
@@ -25828,8 +25137,6 @@ pedernal
 pedestal
 pediatras
 pediatría
-pedido
-pedidos
 pedimos
 pedir
 pedirle
@@ -25868,7 +25175,6 @@ pegajosa
 pegamento
 pegan
 pegando
-pegar
 pegarle
 pegaron
 pegará
@@ -26007,7 +25313,6 @@ pensáis
 pensármelo
 pensártelo
 pensás
-pensé
 penséis
 pensó
 penurias
@@ -26169,7 +25474,6 @@ perfectamente
 perfectas
 perfecto
 perfectos
-perfil
 perfila
 perfilan
 perfiles
@@ -26243,11 +25547,9 @@ permanezca
 permanezcan
 permeabilidad
 permiso
-permisos
 permita
 permitan
 permitas
-permite
 permiten
 permites
 permitida
@@ -26258,7 +25560,6 @@ permitiera
 permitieran
 permitieron
 permitimos
-permitir
 permitirle
 permitirles
 permitirlo
@@ -26284,7 +25585,6 @@ perniciosas
 perniquebrada
 pernoctaciones
 pernoctar
-pero
 perpendicular
 perpetrada
 perpetrado
@@ -26406,7 +25706,6 @@ pervertir
 pervertirá
 pervierte
 perímetro
-período
 períodos
 peróxido
 pesa
@@ -26533,7 +25832,6 @@ piensas
 piense
 piensen
 pienses
-pienso
 piensos
 pierda
 pierdan
@@ -26667,7 +25965,6 @@ plagados
 plagas
 plagio
 plaguicidas
-plan
 plana
 planas
 plancha
@@ -26678,7 +25975,6 @@ planchó
 planea
 planeaba
 planeaban
-planeación
 planeada
 planeadas
 planeado
@@ -26687,7 +25983,6 @@ planeados
 planeamos
 planean
 planeando
-planear
 planeara
 planeas
 planeo
@@ -26700,7 +25995,6 @@ planetas
 planeó
 planicie
 planifica
-planificación
 planificada
 planificadas
 planificado
@@ -26744,7 +26038,6 @@ plantearse
 plantease
 planteé
 planteó
-plantilla
 planté
 plantío
 plantó
@@ -26837,7 +26130,6 @@ podamos
 podarás
 podcast
 podcasts
-podemos
 poder
 poderes
 poderosa
@@ -26854,15 +26146,12 @@ podrida
 podridas
 podrido
 podrir
-podrá
 podrán
 podrás
 podré
 podréis
-podría
 podríamos
 podrían
-podrías
 podáis
 podéis
 podés
@@ -27006,9 +26295,7 @@ populismo
 populista
 populistas
 poquito
-por
 porcelana
-porcentaje
 porcentajes
 porcentual
 porche
@@ -27025,7 +26312,6 @@ pornografía
 pornográficas
 pornográfico
 pornográficos
-porque
 porqué
 porta
 portada
@@ -27111,7 +26397,6 @@ posibles
 posiciona
 posicional
 posiciones
-posición
 positio
 positiva
 positivamente
@@ -27139,7 +26424,6 @@ posteridad
 posterior
 posteriores
 posteriori
-posteriormente
 postes
 postestructuralismo
 postguerra
@@ -27233,7 +26517,6 @@ precesión
 preciada
 preciado
 preciados
-precio
 precios
 preciosa
 preciosas
@@ -27309,7 +26592,6 @@ prefacios
 prefecto
 prefectura
 preferencia
-preferencias
 preferente
 preferentemente
 preferible
@@ -27458,7 +26740,6 @@ preocupó
 prepa
 prepara
 preparaba
-preparación
 preparada
 preparadas
 preparado
@@ -27466,7 +26747,6 @@ preparados
 preparamos
 preparan
 preparando
-preparar
 prepararme
 prepararnos
 prepararon
@@ -27507,7 +26787,6 @@ presencia
 presenciando
 presenciar
 presenció
-presenta
 presentaba
 presentaban
 presentaciones
@@ -27580,7 +26859,6 @@ presionando
 presionar
 presionaron
 presionarte
-presione
 presiones
 presiono
 presionó
@@ -27732,14 +27010,12 @@ primarios
 primas
 primates
 primavera
-primer
 primera
 primeramente
 primeras
 primerdíade
 primerizo
 primerizos
-primero
 primeros
 primicia
 primicias
@@ -27807,7 +27083,6 @@ probabilidad
 probabilidades
 probabilísticos
 probable
-probablemente
 probables
 probada
 probadas
@@ -27815,7 +27090,6 @@ probado
 probador
 probados
 probando
-probar
 probara
 probarle
 probarlo
@@ -27825,8 +27099,6 @@ probarse
 probaré
 probaste
 probidad
-problema
-problemas
 problemática
 problemático
 problemáticos
@@ -27849,8 +27121,6 @@ procederé
 procedido
 procediendo
 procedieron
-procedimiento
-procedimientos
 procedió
 procedo
 procedía
@@ -27863,12 +27133,9 @@ procesadores
 procesados
 procesal
 procesales
-procesamiento
 procesamientos
 procesan
-procesar
 procesión
-proceso
 procesos
 procesándose
 proclama
@@ -27903,7 +27170,6 @@ prodigio
 prodigios
 producciones
 producción
-produce
 producen
 producida
 producidas
@@ -28005,14 +27271,11 @@ profusamente
 profética
 progenitor
 progenitores
-programa
-programación
 programada
 programadas
 programado
 programador
 programados
-programar
 programas
 progresa
 progresaban
@@ -28062,7 +27325,6 @@ prolongar
 prolongue
 prolongues
 prolongó
-promedio
 promesa
 promesas
 prometas
@@ -28156,8 +27418,6 @@ propicias
 propiciatorio
 propicio
 propició
-propiedad
-propiedades
 propietaria
 propietarias
 propietario
@@ -28174,7 +27434,6 @@ propones
 propongo
 proponiendo
 proponía
-proporciona
 proporcionaba
 proporcionada
 proporcionado
@@ -28184,13 +27443,11 @@ proporcionalidad
 proporcionalmente
 proporcionan
 proporcionando
-proporcionar
 proporcionaremos
 proporcionarnos
 proporcionaron
 proporcionará
 proporcionaría
-proporcione
 proporciones
 proporcionó
 proporción
@@ -28246,14 +27503,12 @@ protagonizar
 protagonizó
 proteasis
 proteccionismo
-protección
 protector
 protectora
 protectorado
 protectores
 protege
 protegen
-proteger
 protegerla
 protegerlas
 protegerlo
@@ -28293,7 +27548,6 @@ proteína
 proteínas
 protistas
 proto
-protocolo
 protocolos
 protoestrellas
 protogermánico
@@ -28305,9 +27559,7 @@ protuberancia
 provecho
 provechoso
 provee
-proveedor
 proveedora
-proveedores
 proveen
 proveer
 proveerá
@@ -28371,23 +27623,17 @@ proyectar
 proyectaron
 proyectil
 proyectiles
-proyecto
 proyector
-proyectos
 proyectó
 prudencia
 prudente
 prudentemente
 prudentes
-prueba
 prueban
-pruebas
-pruebe
 pruebes
 prusiano
 práctica
 prácticamente
-prácticas
 práctico
 prácticos
 préstame
@@ -28434,7 +27680,6 @@ publica
 publicaba
 publicaban
 publicaciones
-publicación
 publicada
 publicadas
 publicado
@@ -28444,7 +27689,6 @@ publican
 publicando
 publicano
 publicanos
-publicar
 publicara
 publicaron
 publicarse
@@ -28489,23 +27733,16 @@ pueblos
 pueda
 puedan
 puedas
-puede
-pueden
-puedes
-puedo
 puente
 puentes
 puerco
 puercos
 puerta
 puertas
-puerto
 puertorriqueña
 puertos
-pues
 puesta
 puestas
-puesto
 puestos
 pujado
 pujanza
@@ -28535,8 +27772,6 @@ punta
 puntaje
 puntas
 puntillas
-punto
-puntos
 puntuaciones
 puntuación
 puntual
@@ -28613,8 +27848,6 @@ pythones
 pythón
 pábilo
 pábulo
-página
-páginas
 pájaro
 pájaros
 pálida
@@ -28647,7 +27880,6 @@ pívot
 póker
 pólizas
 pólvora
-póngase
 póquer
 pórtico
 póster
@@ -28678,7 +27910,6 @@ qibla
 quarterback
 quas
 quattuorviri
-que
 quebequense
 quebequenses
 quebequesa
@@ -28825,7 +28056,6 @@ quemólos
 queno
 queramos
 querella
-queremos
 querer
 querida
 queridas
@@ -28846,7 +28076,6 @@ querubín
 queráis
 queréis
 querés
-quería
 queríamos
 querían
 querías
@@ -28863,10 +28092,7 @@ quienquiera
 quiera
 quieran
 quieras
-quiere
 quieren
-quieres
-quiero
 quieta
 quietas
 quieto
@@ -28890,7 +28116,6 @@ quirófano
 quirúrgica
 quirúrgico
 quise
-quisiera
 quisieran
 quisieras
 quisiere
@@ -28906,7 +28131,6 @@ quisiéramos
 quiso
 quisquilloso
 quiste
-quita
 quitaba
 quitaban
 quitad
@@ -28918,7 +28142,6 @@ quitamos
 quitan
 quitando
 quitanieves
-quitar
 quitare
 quitares
 quitarla
@@ -28936,20 +28159,15 @@ quitas
 quitasen
 quitaste
 quitasteis
-quite
 quites
 quitándole
 quité
 quitó
 quitóles
 quitóse
-quizá
-quizás
-quién
 quiénes
 quo
 quántum
-qué
 quédate
 quédense
 quédese
@@ -29024,7 +28242,6 @@ rana
 ranas
 rancho
 ranchos
-rango
 rangos
 ranura
 rap
@@ -29130,7 +28347,6 @@ reagrupación
 real
 reales
 realeza
-realice
 realicen
 realidad
 realidades
@@ -29138,7 +28354,6 @@ realismo
 realista
 realistas
 reality
-realiza
 realizaba
 realizaban
 realización
@@ -29151,7 +28366,6 @@ realizados
 realizamos
 realizan
 realizando
-realizar
 realizarlo
 realizaron
 realizarse
@@ -29159,7 +28373,6 @@ realizará
 realizarán
 realizo
 realizó
-realmente
 realzar
 reanuda
 reanudación
@@ -29240,7 +28453,6 @@ receloso
 recemos
 recepciones
 recepcionista
-recepción
 receptivo
 receptor
 receptora
@@ -29273,7 +28485,6 @@ reciba
 recibamos
 reciban
 recibas
-recibe
 reciben
 recibid
 recibida
@@ -29291,7 +28502,6 @@ recibiese
 recibiesen
 recibimiento
 recibimos
-recibir
 recibiremos
 recibirla
 recibirle
@@ -29395,7 +28605,6 @@ recolectores
 recombinación
 recombinante
 recomendable
-recomendaciones
 recomendación
 recomendadas
 recomendado
@@ -29537,25 +28746,20 @@ rector
 rectores
 rectos
 rectángulo
-recuento
 recuentos
 recuerda
 recuerdan
 recuerdas
-recuerde
 recuerden
 recuerdes
 recuerdo
 recuerdos
-recupera
 recuperaba
 recuperaciones
-recuperación
 recuperada
 recuperado
 recuperan
 recuperando
-recuperar
 recuperara
 recuperarlo
 recuperarme
@@ -29581,7 +28785,6 @@ recurrió
 recurría
 recursión
 recurso
-recursos
 recusación
 recuérdame
 recámara
@@ -29590,7 +28793,6 @@ recíproca
 recíprocamente
 recíproco
 recíprocos
-red
 redacción
 redactada
 redactado
@@ -29638,7 +28840,6 @@ reducidas
 reducido
 reducidos
 reduciendo
-reducir
 reducirse
 reducirá
 reduciré
@@ -29664,12 +28865,10 @@ reembolsa
 reembolsar
 reembolsen
 reembolso
-reemplace
 reemplazada
 reemplazadas
 reemplazado
 reemplazados
-reemplazar
 reemplazaron
 reemplazaría
 reemplazo
@@ -29678,8 +28877,6 @@ reemplazó
 reescribir
 reescribió
 reestructuración
-referencia
-referencias
 referendo
 referendos
 referendum
@@ -29817,7 +29014,6 @@ regiones
 regir
 regirse
 regirá
-registra
 registraba
 registrada
 registradas
@@ -29827,21 +29023,16 @@ registradoras
 registrados
 registran
 registrando
-registrar
 registraron
 registrarse
 registrará
-registro
-registros
 registró
 región
-regla
 reglamentación
 reglamentar
 reglamentarias
 reglamento
 reglamentos
-reglas
 regocijaban
 regocijaron
 regocijarse
@@ -29926,7 +29117,6 @@ reinase
 reincidente
 reincorporación
 reine
-reiniciar
 reino
 reinos
 reinserción
@@ -29969,7 +29159,6 @@ relacionan
 relacionarse
 relaciones
 relacionó
-relación
 relaja
 relajación
 relajada
@@ -30019,11 +29208,8 @@ religión
 relinchos
 reliquia
 reliquias
-rellena
 rellenan
-rellenar
 rellenarlo
-rellene
 relleno
 rellenos
 rellenó
@@ -30091,7 +29277,6 @@ rencor
 rendering
 rendición
 rendido
-rendimiento
 rendimientos
 rendimos
 rendir
@@ -30213,7 +29398,6 @@ repetitivas
 repetí
 repica
 repisa
-repita
 repitan
 repitas
 repite
@@ -30279,11 +29463,9 @@ reprensiones
 reprensión
 represa
 represalias
-representa
 representaba
 representaban
 representaciones
-representación
 representada
 representadas
 representado
@@ -30293,7 +29475,6 @@ representan
 representando
 representante
 representantes
-representar
 representarla
 representarlo
 representaron
@@ -30379,14 +29560,12 @@ requerían
 requetebién
 requiera
 requieran
-requiere
 requieren
 requiero
 requiriendo
 requirieron
 requirió
 requisito
-requisitos
 resaca
 resalta
 resaltado
@@ -30475,8 +29654,6 @@ resistirá
 resistió
 resistía
 resoluciones
-resolución
-resolver
 resolverla
 resolverlo
 resolverse
@@ -30600,12 +29777,10 @@ responsabilidades
 responsabilizar
 responsable
 responsables
-respuesta
 respuestas
 respóndeme
 resquebrajó
 resta
-restablecer
 restablecido
 restablecieron
 restablecimiento
@@ -30622,7 +29797,6 @@ restaurado
 restaurador
 restaurante
 restaurantes
-restaurar
 restauraron
 restaurarán
 restaure
@@ -30640,7 +29814,6 @@ restituído
 resto
 restos
 restregó
-restricciones
 restricción
 restrictiva
 restrictivas
@@ -30673,11 +29846,8 @@ resuelve
 resuelvo
 resuena
 resuenan
-resulta
 resultaba
 resultaban
-resultado
-resultados
 resultan
 resultando
 resultante
@@ -30692,7 +29862,6 @@ resulte
 resulten
 resultó
 resume
-resumen
 resumida
 resumir
 resumió
@@ -30857,11 +30026,8 @@ revisa
 revisada
 revisado
 revisando
-revisar
 revisará
-revise
 revisiones
-revisión
 revista
 revistas
 reviste
@@ -31101,7 +30267,6 @@ roja
 rojas
 rojiza
 rojo
-rol
 roles
 roll
 rollo
@@ -31237,8 +30402,6 @@ rusa
 rusas
 ruso
 rusos
-ruta
-rutas
 rutina
 rutinaria
 rutinariamente
@@ -31270,14 +30433,12 @@ rígidos
 río
 ríos
 rúnicas
-s
 sabe
 sabed
 sabemos
 saben
 saber
 saberlo
-sabes
 sabia
 sabiamente
 sabias
@@ -31433,7 +30594,6 @@ salarial
 salariales
 salario
 salarios
-salas
 salchicha
 saldo
 saldos
@@ -31456,7 +30616,6 @@ salgas
 salgo
 salgáis
 salid
-salida
 salidas
 salido
 salidos
@@ -31737,7 +30896,6 @@ sazón
 saña
 scout
 scouts
-se
 sea
 seah
 seamos
@@ -31763,7 +30921,6 @@ secaráse
 secaré
 secas
 secciones
-sección
 secesionista
 secesionistas
 seco
@@ -31786,7 +30943,6 @@ sectorial
 sectoriales
 secuaz
 secuela
-secuencia
 secuenciación
 secuenciados
 secuencial
@@ -31849,7 +31005,6 @@ seguido
 seguidor
 seguidores
 seguidos
-seguimiento
 seguimos
 seguir
 seguiremos
@@ -31866,20 +31021,16 @@ seguiría
 seguirían
 segunda
 segundas
-segundo
 segundos
 segura
 seguramente
 seguras
-seguridad
-seguro
 seguros
 seguí
 seguía
 seguíamos
 seguían
 seguís
-según
 seis
 seiscientas
 seiscientos
@@ -31889,10 +31040,8 @@ seleccionadas
 seleccionado
 seleccionados
 seleccionan
-seleccionar
 seleccionaron
 seleccionó
-selección
 selecta
 selectiva
 selectivamente
@@ -32140,13 +31289,10 @@ serpientes
 serrín
 serte
 servicial
-servicio
-servicios
 servid
 servida
 servidle
 servido
-servidor
 servidores
 servidos
 servidumbre
@@ -32168,13 +31314,11 @@ serví
 servía
 servíale
 servían
-será
 seráles
 serán
 serás
 seré
 seréis
-sería
 seríamos
 serían
 serías
@@ -32185,7 +31329,6 @@ sesiones
 sesión
 seso
 sesos
-set
 setecientas
 setecientos
 setenta
@@ -32256,7 +31399,6 @@ shogunato
 shopping
 shou
 shows
-si
 siameses
 sic
 siclo
@@ -32271,7 +31413,6 @@ siego
 siembra
 siembran
 siembras
-siempre
 siempreessu
 siendo
 sienes
@@ -32289,7 +31430,6 @@ siervo
 siervos
 siesta
 siete
-siga
 sigamos
 sigan
 sigas
@@ -32320,12 +31460,10 @@ signifique
 signo
 signos
 sigo
-sigue
 siguen
 siguente
 sigues
 siguiendo
-siguiente
 siguientes
 siguiera
 siguieran
@@ -32383,7 +31521,6 @@ simios
 simpatizantes
 simpatía
 simple
-simplemente
 simples
 simplicidad
 simplificación
@@ -32402,7 +31539,6 @@ simular
 simultáneamente
 simultáneo
 simultáneos
-sin
 sinagoga
 sinagogas
 sincera
@@ -32433,7 +31569,6 @@ sinnúmero
 sino
 sinsentido
 sintamos
-sintaxis
 sintetizador
 sintiendo
 sintieron
@@ -32480,7 +31615,6 @@ sirvió
 sirvo
 sirváis
 siseando
-sistema
 sistemas
 sistemática
 sistemáticamente
@@ -32488,7 +31622,6 @@ sistemático
 sistémica
 sistémico
 sitiada
-sitio
 sitios
 situ
 situaciones
@@ -32541,10 +31674,8 @@ sobrante
 sobrantes
 sobrare
 sobras
-sobre
 sobreabunde
 sobrecarga
-sobrecargado
 sobrecogedora
 sobrecogido
 sobrecogió
@@ -32657,7 +31788,6 @@ sojuzgado
 sol
 sola
 solado
-solamente
 solano
 solapa
 solapadamente
@@ -32674,7 +31804,6 @@ soledades
 solemne
 solemnidad
 solemnidades
-solicita
 solicitaba
 solicitaban
 solicitada
@@ -32683,13 +31812,11 @@ solicitan
 solicitando
 solicitante
 solicitantes
-solicitar
 solicitara
 solicitarle
 solicitaron
 soliciten
 solicito
-solicitud
 solicitudes
 solicité
 solicitó
@@ -32707,7 +31834,6 @@ solitario
 solitarios
 solito
 sollozos
-solo
 solos
 solsticio
 solsticios
@@ -32730,7 +31856,6 @@ solté
 soltó
 soluciona
 solucionado
-solucionar
 solucionara
 solucionarlo
 solucionarse
@@ -32738,7 +31863,6 @@ solucionará
 solucionaría
 soluciones
 solucionó
-solución
 solvencia
 solventar
 solvente
@@ -32781,10 +31905,8 @@ somieres
 somnolienta
 somnoliento
 somormujo
-somos
 somáticas
 somático
-son
 sonaba
 sonaban
 sonado
@@ -32837,7 +31959,6 @@ soportarlas
 soportarlo
 soportará
 soportaré
-soporte
 soportes
 soporto
 soportéis
@@ -32879,7 +32000,6 @@ sorpresas
 sorpresiva
 sortear
 sortijas
-sos
 sosiega
 sosiego
 soslaya
@@ -32922,7 +32042,6 @@ souq
 soviéticas
 soviético
 soviéticos
-soy
 soya
 soñaba
 soñado
@@ -32949,7 +32068,6 @@ stock
 strategiai
 streaming
 stupas
-su
 suajili
 sual
 suave
@@ -33247,7 +32365,6 @@ sujetos
 sujetó
 sulfamidas
 sultán
-suma
 sumado
 sumados
 sumamente
@@ -33334,10 +32451,8 @@ superventas
 supervisa
 supervisaba
 supervisado
-supervisar
 supervisaron
 supervise
-supervisión
 supervisor
 supervisora
 supervisores
@@ -33373,7 +32488,6 @@ supone
 suponemos
 suponen
 suponer
-supongamos
 supongo
 suponiendo
 suponía
@@ -33416,7 +32530,6 @@ surja
 surjan
 suroeste
 surtido
-sus
 susceptible
 susceptibles
 suscita
@@ -33511,7 +32624,6 @@ sándwiches
 sánscrita
 sátiras
 sátrapas
-sé
 séale
 séalo
 séame
@@ -33520,12 +32632,10 @@ sénior
 séptima
 séptimo
 séquito
-sí
 sígame
 sígueme
 sílaba
 sílabas
-símbolo
 símbolos
 síndicos
 síndrome
@@ -33538,7 +32648,6 @@ sólida
 sólidas
 sólido
 sólidos
-sólo
 sórdida
 sótano
 súbdito
@@ -33555,8 +32664,6 @@ tabaco
 tabaquismo
 tabernáculo
 tabernáculos
-tabla
-tablas
 tablero
 tabletas
 tablones
@@ -33578,7 +32685,6 @@ tailandés
 taiwaneses
 taiwanés
 tajante
-tal
 tala
 talabarte
 talada
@@ -33610,11 +32716,9 @@ talonarios
 talones
 taló
 tamar
-tamaño
 tamaños
 tambalean
 tambalear
-también
 tambor
 tambores
 tamboril
@@ -33622,8 +32726,6 @@ tamboriles
 tamil
 tamiles
 tamo
-tampoco
-tan
 tanda
 tangente
 tangible
@@ -33635,7 +32737,6 @@ tanques
 tanta
 tantas
 tanteando
-tanto
 tantos
 tapa
 tapado
@@ -33669,7 +32770,6 @@ tardío
 tardíos
 tardó
 tarea
-tareas
 tarifa
 tarifas
 tarjeta
@@ -33679,7 +32779,6 @@ tarta
 tartamudeando
 tartamudos
 tartas
-tasa
 tasación
 tasas
 tatarabuelo
@@ -33706,7 +32805,6 @@ tañendo
 tañimos
 tañía
 tañían
-te
 teas
 teatral
 teatrales
@@ -33777,7 +32875,6 @@ telégrafo
 telón
 tema
 teman
-temas
 temblaba
 temblaban
 temblando
@@ -33862,7 +32959,6 @@ tendiendo
 tendieron
 tendió
 tendremos
-tendrá
 tendrán
 tendrás
 tendré
@@ -33880,20 +32976,16 @@ tenebroso
 tened
 tenedor
 tenedores
-tenemos
 tenencia
-tener
 tenerla
 tenerlo
 tenerlos
 tenerse
 tenerte
 tenerum
-tenga
 tengamos
 tengan
 tengas
-tengo
 tengáis
 tenida
 tenidas
@@ -33930,7 +33022,6 @@ tentó
 tenue
 tenéis
 tenés
-tenía
 teníais
 teníamos
 tenían
@@ -34070,7 +33161,6 @@ tetrarca
 texanos
 textil
 textiles
-texto
 textos
 textuales
 textura
@@ -34101,15 +33191,11 @@ ticket
 tictac
 tiembla
 tiemblan
-tiempo
 tiempos
 tienda
 tiendas
 tiende
 tienden
-tiene
-tienen
-tienes
 tientas
 tientes
 tiento
@@ -34140,9 +33226,7 @@ tinieblas
 tinta
 tinto
 tintorería
-tipo
 tipografía
-tipos
 tiquismiquis
 tira
 tirada
@@ -34229,12 +33313,7 @@ tocino
 toco
 tocáis
 tocó
-toda
-todas
 todavia
-todavía
-todo
-todos
 todoterreno
 todoterrenos
 toes
@@ -34251,7 +33330,6 @@ tolerarlo
 tolerarán
 toleráis
 tolteca
-toma
 tomaba
 tomaban
 tomad
@@ -34445,7 +33523,6 @@ tostadas
 tostado
 tostador
 tostadora
-total
 totales
 totalidad
 totalitario
@@ -34473,7 +33550,6 @@ trabajados
 trabajamos
 trabajan
 trabajando
-trabajar
 trabajara
 trabajaremos
 trabajaron
@@ -34487,7 +33563,6 @@ trabaje
 trabajemos
 trabajen
 trabajes
-trabajo
 trabajos
 trabajosa
 trabajábamos
@@ -34638,8 +33713,6 @@ tranquilo
 tranquilos
 trans
 transaccional
-transacciones
-transacción
 transatlántica
 transatlánticas
 transatlántico
@@ -34663,7 +33736,6 @@ transeuropea
 transeuropeas
 transeúnte
 transeúntes
-transferencia
 transferencias
 transferible
 transferida
@@ -34672,7 +33744,6 @@ transferido
 transferir
 transferirse
 transfiera
-transfiere
 transfieren
 transfiriendo
 transfirieron
@@ -34758,7 +33829,6 @@ trapeó
 trapo
 trapos
 traqueidas
-tras
 trasbordo
 trascendencia
 trascendental
@@ -34830,7 +33900,6 @@ trastornaré
 trastorno
 trastornos
 trastornó
-trata
 trataba
 trataban
 tratada
@@ -34909,7 +33978,6 @@ trenza
 trenzas
 trepar
 trepó
-tres
 trescientas
 trescientos
 triatlón
@@ -35044,7 +34112,6 @@ trío
 trópicos
 tse
 tsunami
-tu
 tuba
 tuberculosis
 tubería
@@ -35114,12 +34181,10 @@ turística
 turísticas
 turístico
 turísticos
-tus
 tutela
 tutelar
 tutores
 tutoría
-tuve
 tuviera
 tuvieran
 tuvieras
@@ -35181,7 +34246,6 @@ típicamente
 típicas
 típico
 típicos
-título
 títulos
 tómala
 tómale
@@ -35198,7 +34262,6 @@ tórtolas
 tóxica
 tóxico
 tóxicos
-tú
 túmulos
 túnel
 túneles
@@ -35206,11 +34269,9 @@ túnica
 túnicas
 túvola
 túvole
-u
 ubica
 ubicaba
 ubicaciones
-ubicación
 ubicada
 ubicadas
 ubicado
@@ -35237,11 +34298,8 @@ ultraperiféricas
 ultravioleta
 ultravioletas
 umbilical
-umbral
 umbrales
 umbroso
-un
-una
 unan
 unanimidad
 unaparte
@@ -35273,7 +34331,6 @@ unicidad
 unicornio
 unicornios
 unida
-unidad
 unidades
 uniendo
 uniera
@@ -35320,7 +34377,6 @@ universitarios
 universo
 universos
 unió
-uno
 unos
 untadas
 untar
@@ -35350,7 +34406,6 @@ urgió
 urna
 urnas
 uruguayas
-usa
 usaba
 usaban
 usada
@@ -35358,8 +34413,6 @@ usado
 usados
 usamos
 usan
-usando
-usar
 usara
 usaran
 usarla
@@ -35372,21 +34425,16 @@ usaría
 usas
 usase
 usaste
-use
 usemos
 usen
 user
 uses
-uso
 usos
-usted
 ustedes
 usual
 usuales
 usualmente
 usuaria
-usuario
-usuarios
 usura
 usurpar
 usé
@@ -35395,10 +34443,8 @@ usó
 ut
 utensilio
 utensilios
-utilice
 utilicen
 utilidad
-utiliza
 utilizaba
 utilizaban
 utilización
@@ -35410,7 +34456,6 @@ utilizados
 utilizamos
 utilizan
 utilizando
-utilizar
 utilizarla
 utilizarlo
 utilizarlos
@@ -35428,7 +34473,6 @@ uvas
 uvular
 uña
 uñas
-va
 vaca
 vacaciones
 vacada
@@ -35487,7 +34531,6 @@ valerte
 valga
 valgo
 validadas
-validar
 validez
 valido
 valiente
@@ -35506,7 +34549,6 @@ vallado
 vallados
 valle
 valles
-valor
 valora
 valoraba
 valoraciones
@@ -35517,14 +34559,12 @@ valorado
 valoramos
 valoran
 valorar
-valores
 valoro
 valoró
 vals
 valuación
 valía
 valían
-vamos
 vampiro
 vampiros
 van
@@ -35550,8 +34590,6 @@ varas
 variaba
 variaban
 variabilidad
-variable
-variables
 variaciones
 variación
 variada
@@ -35562,13 +34600,11 @@ variante
 variantes
 varianza
 variar
-varias
 varicela
 variedad
 variedades
 varifocales
 vario
-varios
 varita
 varió
 varones
@@ -35578,7 +34614,6 @@ varía
 varían
 varíe
 varón
-vas
 vasallo
 vasca
 vascas
@@ -35594,13 +34629,10 @@ vasta
 vasto
 vaticina
 vaticinar
-vaya
 vayamos
 vayan
 vayas
 vayáis
-ve
-vea
 veamos
 vean
 veas
@@ -35665,13 +34697,11 @@ velloso
 vellón
 velo
 veloces
-velocidad
 velocidades
 velos
 veloz
 velozmente
 vemos
-ven
 vena
 venado
 venados
@@ -35785,9 +34815,7 @@ venirse
 venirte
 venta
 ventaja
-ventajas
 ventajosas
-ventana
 ventanas
 ventanilla
 ventanillas
@@ -35803,7 +34831,6 @@ venías
 veníase
 venís
 veo
-ver
 vera
 veracidad
 verano
@@ -35858,8 +34885,6 @@ versa
 versatilidad
 verse
 versionada
-versiones
-versión
 verso
 versos
 versus
@@ -35878,7 +34903,6 @@ vertiente
 vertientes
 vertiginoso
 vertió
-verá
 verán
 verás
 veré
@@ -35927,7 +34951,6 @@ veía
 veíamos
 veían
 veías
-vi
 viabilidad
 viable
 viables
@@ -36185,10 +35208,7 @@ visites
 visito
 visité
 visitó
-visión
-vista
 vistan
-vistas
 vistazo
 viste
 visteis
@@ -36202,9 +35222,7 @@ vistiólos
 vistióse
 visto
 vistos
-visual
 visuales
-visualización
 visualizar
 vital
 vitales
@@ -36346,7 +35364,6 @@ volvamos
 volved
 volvemos
 volveos
-volver
 volveremos
 volverla
 volverme
@@ -36399,7 +35416,6 @@ vomitó
 von
 vos
 vosotras
-vosotros
 vota
 votaciones
 votación
@@ -36424,7 +35440,6 @@ voto
 votos
 voté
 votó
-voy
 voz
 vs
 vuela
@@ -36438,10 +35453,8 @@ vuelta
 vueltas
 vuelto
 vueltos
-vuelva
 vuelvan
 vuelvas
-vuelve
 vuelven
 vuelves
 vuelvo
@@ -36485,8 +35498,6 @@ víctima
 víctimas
 vídeo
 vídeos
-vínculo
-vínculos
 vínole
 vínose
 vírgenes
@@ -36511,8 +35522,6 @@ xerófilos
 xerófitas
 xiangu
 xilema
-y
-ya
 yace
 yacen
 yacerá
@@ -36542,7 +35551,6 @@ yesero
 yeso
 yihadista
 yihadistas
-yo
 yoga
 yogur
 yorkistas
@@ -36620,10 +35628,8 @@ zócalos
 álgebra
 áloes
 ámbar
-ámbito
 ámbitos
 ángel
-ángulo
 ángulos
 ánima
 ánimo
@@ -36636,7 +35642,6 @@ zócalos
 árbitros
 árbol
 árboles
-área
 áreas
 árida
 áridas
@@ -36655,7 +35660,6 @@ zócalos
 échala
 échalo
 échate
-él
 élite
 élites
 énfasis
@@ -36669,9 +35673,7 @@ zócalos
 ésas
 ése
 ésos
-ésta
 éstas
-éste
 éstos
 ética
 éticas
@@ -36690,7 +35692,6 @@ zócalos
 ídolo
 ídolos
 ímpetu
-índice
 índices
 índole
 ínfima
@@ -36723,7 +35724,6 @@ zócalos
 óxido
 óyeme
 ú
-última
 últimamente
 últimas
 último
