@@ -12,7 +12,8 @@ import truecase_table  # noqa: E402
 
 ROWS = [
     ("tatoeba", "Hello, my teacher is here."),
-    ("tatoeba", "Tom said, \"Hello.\" Then he left."),      # a quote and a full stop start sentences
+    # a quote and a full stop start sentences
+    ("tatoeba", "Tom said, \"Hello.\" Then he left."),
     ("tatoeba", "I met John in Madrid. The teacher was brown."),
     ("tatoeba", "Say hello to the teacher; don't wait."),
     ("news", "The brown dog met Brown, the mayor, and the teacher."),

@@ -60,9 +60,7 @@ void appendUtf8(std::string &out, UChar32 c)
 
 } // namespace
 
-Truecaser::Truecaser(const std::vector<std::string> &words) : m_words(words.begin(), words.end())
-{
-}
+Truecaser::Truecaser(const std::vector<std::string> &words) : m_words(words.begin(), words.end()) {}
 
 Truecaser Truecaser::load(const std::string &path)
 {

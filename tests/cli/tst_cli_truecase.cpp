@@ -12,10 +12,10 @@ namespace {
 glosa::test::CliRun translate(const QStringList &extra, const QByteArray &input)
 {
     // --from/--to: the direction's default model, the one a new user gets.
-    return glosa::test::runGlosaCli(
-        QStringList{"translate", "--from", "en", "--to", "es"} + extra,
-        {{QStringLiteral("GLOSA_MODEL_PATH"), QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")}},
-        input);
+    return glosa::test::runGlosaCli(QStringList{"translate", "--from", "en", "--to", "es"} + extra,
+                                    {{QStringLiteral("GLOSA_MODEL_PATH"),
+                                      QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")}},
+                                    input);
 }
 
 // `text` with its first letter (after "¡", "¿") upper-cased.

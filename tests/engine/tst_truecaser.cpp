@@ -155,7 +155,8 @@ private slots:
             const QString what = QString::fromUtf8(error.what());
             QVERIFY2(what.startsWith(path) && what.contains(message), qPrintable(what));
         }
-        QVERIFY_THROWS_EXCEPTION(PackageError, Truecaser::load(dir.filePath("absent").toStdString()));
+        QVERIFY_THROWS_EXCEPTION(PackageError,
+                                 Truecaser::load(dir.filePath("absent").toStdString()));
     }
 
     // Through the bundled default en→es model and its own table: "Dog! Teacher, …" read with
