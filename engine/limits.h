@@ -58,5 +58,8 @@ inline constexpr int kMaxSentenceIndex = 1 << 24;
 // sentence: bounded in number and length so that the search stays linear in practice.
 inline constexpr std::size_t kMaxKeptTerms = 4096;
 inline constexpr std::size_t kMaxKeptTermBytes = 256;
+// A package's truecase table (text/truecaser.h): one word a line; our tables hold 10-60k words
+// (under 1 MiB), 16 MiB is a few million.
+inline constexpr std::uintmax_t kMaxTruecaseBytes = std::uintmax_t(16) << 20;
 
 } // namespace glosa::engine::limits

@@ -231,6 +231,7 @@ ModelPackage ModelPackage::load(const std::string &folder, ComputeType computeTy
     };
     const std::string targetVocabulary = optionalFile("target_vocabulary");
     const std::string sourceVocabulary = translation ? optionalFile("source_vocabulary") : "";
+    const std::string truecase = translation ? optionalFile("truecase") : "";
     const auto makeTokenizer = [](const std::string &model, const std::string &vocabulary) {
         return vocabulary.empty() ? std::make_shared<const Tokenizer>(model)
                                   : std::make_shared<const Tokenizer>(model, vocabulary);
@@ -246,6 +247,8 @@ ModelPackage ModelPackage::load(const std::string &folder, ComputeType computeTy
             sameFile(sourceModel, targetModel) && sameFile(sourceVocabulary, targetVocabulary)
                 ? package.m_targetTokenizer
                 : makeTokenizer(sourceModel, sourceVocabulary);
+    if (!truecase.empty())
+        package.m_truecaser = std::make_shared<const Truecaser>(Truecaser::load(truecase));
     // Packages hold fp32/fp16 weights so far ("compute_type" absent): Auto is fp32 for them.
     const auto stored = m.find("compute_type");
     const bool storedInt8 = stored != m.end() && stored->is_string() && *stored == "int8";

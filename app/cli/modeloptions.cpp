@@ -80,7 +80,13 @@ QList<QCommandLineOption> decodingCommandLineOptions()
                                   QStringLiteral("TERM"))
             << QCommandLineOption(QStringLiteral("keep-file"),
                                   QStringLiteral("Terms to copy as they are, one a line (UTF-8)."),
-                                  QStringLiteral("FILE"));
+                                  QStringLiteral("FILE"))
+            // truecase: on for a package with a truecase table, so the switch turns it off.
+            << QCommandLineOption(QStringLiteral("no-truecase"),
+                                  QStringLiteral("Give the model a sentence's first word as "
+                                                 "typed (by default a package's truecase table "
+                                                 "lower-cases a common word there: \"Hello!\" is "
+                                                 "read as \"hello!\")."));
     return options;
 }
 
@@ -268,6 +274,8 @@ engine::DecodingOptions decodingOptionsFromCommandLine(const QCommandLineParser 
         }
         engine::decodingFieldFromText(defaults, *engine::findDecodingField("keep_terms"), terms);
     }
+    if (parser.isSet("no-truecase"))
+        defaults.truecase = false;
     // A length penalty only acts under GNMT or power normalisation; asking for one asks for GNMT
     // unless the package already uses one of them (an imported MarianMT package: power).
     if (parser.isSet("length-penalty") && !parser.isSet("length-normalization") &&
