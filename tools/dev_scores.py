@@ -19,10 +19,34 @@ import glosa_corpus  # noqa: E402
 import glosa_train  # noqa: E402
 
 
+# The export bar of a lease: the mean dev BLEU up by at least EXPORT_GAIN, no set down by more
+# than EXPORT_SET_LOSS. Exports stay in git for ever; a smaller gain is noise of one run.
+EXPORT_GAIN = 1.0
+EXPORT_SET_LOSS = 0.5
+
+
+def export_bar(before, after):
+    """(meets the bar, why) for two outputs of this script on the same dev sets."""
+    if set(before["sets"]) != set(after["sets"]) or before["dev_size"] != after["dev_size"]:
+        return False, "not measured on the same dev sets"
+    gain = after["mean_bleu"] - before["mean_bleu"]
+    worse = {k: round(before["sets"][k]["bleu"] - v["bleu"], 2) for k, v in after["sets"].items()
+             if before["sets"][k]["bleu"] - v["bleu"] > EXPORT_SET_LOSS}
+    if gain < EXPORT_GAIN:
+        return False, "mean BLEU %+.2f (needs %+.1f)" % (gain, EXPORT_GAIN)
+    if worse:
+        return False, "mean BLEU %+.2f but worse by more than %.1f on %s" % (
+            gain, EXPORT_SET_LOSS, worse)
+    return True, "mean BLEU %+.2f, no set worse by more than %.1f" % (gain, EXPORT_SET_LOSS)
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("model", help="package folder or checkpoint .pt")
-    p.add_argument("--corpus", required=True)
+    p.add_argument("model", nargs="?", help="package folder or checkpoint .pt")
+    p.add_argument("--corpus")
+    p.add_argument("--export-bar", nargs=2, metavar=("BEFORE", "AFTER"),
+                   help="instead: two outputs of this script (the shipped package's, a run's); "
+                   "exit 0 when AFTER meets the export bar (EXPORT_GAIN, EXPORT_SET_LOSS)")
     p.add_argument("--dev-size", type=int, default=400)
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--short", action="store_true",
@@ -31,6 +55,12 @@ def main(argv=None):
     p.add_argument("--chars", help="instead: for each of these characters, in how many dev "
                    "sentences whose reference has it the greedy output has it too (e.g. ¡ÁÍÓÚÑ)")
     a = p.parse_args(argv)
+    if a.export_bar:
+        ok, why = export_bar(*(json.load(open(f, encoding="utf-8")) for f in a.export_bar))
+        print("%s %s: %s" % ("EXPORT" if ok else "KEEP the package,", a.export_bar[1], why))
+        return 0 if ok else 1
+    if not a.model or not a.corpus:
+        p.error("a model and --corpus are needed")
     torch.set_num_threads(a.threads)
     model, codec, info = evaluate.load_model(a.model)
     if a.chars:

@@ -122,9 +122,28 @@ def check_held_out_build():
     return f
 
 
+def check_export_bar():
+    """A lease exports only when the dev mean gains 1 BLEU and no set loses more than 0.5."""
+    import dev_scores
+
+    def scores(**bleu):
+        return {"dev_size": 0, "mean_bleu": sum(bleu.values()) / len(bleu),
+                "sets": {k: {"bleu": v} for k, v in bleu.items()}}
+    before = scores(news=25.0, docs=50.0, tatoeba=47.0)
+    f = check(0, dev_scores.export_bar(before, scores(news=27.0, docs=51.5, tatoeba=46.6))[0],
+              "a 1.0 gain with a set down 0.4 meets the bar")
+    f = check(f, not dev_scores.export_bar(before, scores(news=26.0, docs=51.5, tatoeba=46.0))[0],
+              "a set down 1.0 must not be exported")
+    f = check(f, not dev_scores.export_bar(before, scores(news=25.5, docs=50.5, tatoeba=47.5))[0],
+              "a 0.5 gain must not be exported")
+    f = check(f, not dev_scores.export_bar(before, scores(news=30.0, docs=55.0))[0],
+              "different dev sets must not be compared")
+    return f
+
+
 def main():
     failures = (check_everyday_origin() + check_recase() + check_cldr() + check_mixture()
-                + check_held_out_build())
+                + check_held_out_build() + check_export_bar())
     print("%s: %d failures" % (os.path.basename(__file__), failures))
     return 1 if failures else 0
 
