@@ -16,6 +16,7 @@ import torch  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import evaluate  # noqa: E402
 import glosa_corpus  # noqa: E402
+import glosa_data  # noqa: E402
 import glosa_train  # noqa: E402
 
 
@@ -49,9 +50,11 @@ def main(argv=None):
                    "exit 0 when AFTER meets the export bar (EXPORT_GAIN, EXPORT_SET_LOSS)")
     p.add_argument("--dev-size", type=int, default=400)
     p.add_argument("--threads", type=int, default=1)
-    p.add_argument("--short", action="store_true",
-                   help="the short-input dev and test sets instead (with the share of outputs "
-                   "holding an invented word, and of empty ones)")
+    p.add_argument("--short", nargs="?", const="dev,test", choices=("dev", "test", "dev,test"),
+                   help="the short-input dev and test sets instead (or only one of them), with "
+                   "the share of outputs holding an invented word, of empty ones, and per part "
+                   "(tatoeba, ui, lexicon) the accuracy and invented-word share")
+    p.add_argument("--data", help="for --short's parts: default $GLOSA_DATA or ../shared/data")
     p.add_argument("--chars", help="instead: for each of these characters, in how many dev "
                    "sentences whose reference has it the greedy output has it too (e.g. ¡ÁÍÓÚÑ)")
     a = p.parse_args(argv)
@@ -76,8 +79,11 @@ def main(argv=None):
         return 0
     scores = {}
     if a.short:
-        sets = evaluate.short_sets(a.corpus, info["src"], info["tgt"])
+        sets = [(n, g) for n, g in evaluate.short_sets(a.corpus, info["src"], info["tgt"])
+                if n.split("-")[0] in a.short.split(",")]
         known = evaluate.known_words(info["tgt"])
+        parts = evaluate.short_parts(glosa_data.data_dir(a.data),
+                                     glosa_corpus.corpus_pair(a.corpus))
     else:
         sets = glosa_corpus.read_dev(a.corpus, info["src"], info["tgt"]).items()
     for name, groups in sets:
@@ -87,7 +93,8 @@ def main(argv=None):
         if a.short:
             bad, empty = evaluate.short_failures(hyps, groups, known)
             scores[name].update(outputs_with_invented_word_percent=round(100.0 * bad / len(hyps), 2),
-                                empty_outputs=empty, sources=len(hyps))
+                                empty_outputs=empty, sources=len(hyps),
+                                parts=evaluate.short_by_part(hyps, groups, known, parts))
     mean = sum(v["bleu"] for v in scores.values()) / len(scores)
     print(json.dumps({"model": a.model, "dev_size": a.dev_size, "mean_bleu": round(mean, 2),
                       "sets": scores}))

@@ -141,9 +141,22 @@ def check_export_bar():
     return f
 
 
+def check_short_parts():
+    """The short set's measure per part: accuracy (a reference, case and punctuation aside) and
+    outputs holding an invented word."""
+    import evaluate
+    groups = [("Hello!", ["¡Hola!"]), ("gym", ["gimnasio"]), ("Save as", ["Guardar como"])]
+    got = evaluate.short_by_part(["¡hola!", "gimna", "Guardar como"], groups,
+                                 {"hola", "gimnasio", "guardar", "como"},
+                                 {"Hello!": "tatoeba", "gym": "lexicon"})
+    want = {"tatoeba": (100.0, 0.0), "lexicon": (0.0, 100.0), "ui": (100.0, 0.0)}
+    return check(0, {k: (v["accuracy_percent"], v["outputs_with_invented_word_percent"])
+                     for k, v in got.items()} == want, "short parts: %s" % got)
+
+
 def main():
     failures = (check_everyday_origin() + check_recase() + check_cldr() + check_mixture()
-                + check_held_out_build() + check_export_bar())
+                + check_held_out_build() + check_export_bar() + check_short_parts())
     print("%s: %d failures" % (os.path.basename(__file__), failures))
     return 1 if failures else 0
 
