@@ -41,6 +41,18 @@ def export_bar(before, after):
     return True, "mean BLEU %+.2f, no set worse by more than %.1f" % (gain, EXPORT_SET_LOSS)
 
 
+def casing_gap(model, codec, hyps, groups, known):
+    """The lower-case sources of a short set ("teacher", "very good") translated as typed and
+    capitalised ("Teacher"): {"as typed": measure, "capitalised": measure}, each output compared
+    with the references case aside."""
+    idx = [i for i, g in enumerate(groups) if g[0][:1].islower()]
+    lower = [groups[i] for i in idx]
+    capitalised = [(s[:1].upper() + s[1:], refs) for s, refs in lower]
+    cap_hyps = glosa_train.translate(model, codec, [s for s, _ in capitalised])
+    return {"as typed": evaluate.short_measure([hyps[i] for i in idx], lower, known),
+            "capitalised": evaluate.short_measure(cap_hyps, capitalised, known)}
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("model", nargs="?", help="package folder or checkpoint .pt")
@@ -94,7 +106,8 @@ def main(argv=None):
             bad, empty = evaluate.short_failures(hyps, groups, known)
             scores[name].update(outputs_with_invented_word_percent=round(100.0 * bad / len(hyps), 2),
                                 empty_outputs=empty, sources=len(hyps),
-                                parts=evaluate.short_by_part(hyps, groups, known, parts))
+                                parts=evaluate.short_by_part(hyps, groups, known, parts),
+                                casing=casing_gap(model, codec, hyps, groups, known))
     mean = sum(v["bleu"] for v in scores.values()) / len(scores)
     print(json.dumps({"model": a.model, "dev_size": a.dev_size, "mean_bleu": round(mean, 2),
                       "sets": scores}))

@@ -466,13 +466,17 @@ def short_by_part(hyps, groups, known, parts):
     rows = collections.defaultdict(list)
     for h, g in zip(hyps, groups):
         rows[parts.get(g[0], "ui")].append((h, g))
-    out = {}
-    for part, items in sorted(rows.items()):
-        right = sum(_normalised(h) in {_normalised(r) for r in g[1]} for h, g in items)
-        bad, _ = short_failures([h for h, _ in items], [g for _, g in items], known)
-        out[part] = {"sources": len(items), "accuracy_percent": round(100.0 * right / len(items), 2),
-                     "outputs_with_invented_word_percent": round(100.0 * bad / len(items), 2)}
-    return out
+    return {part: short_measure([h for h, _ in items], [g for _, g in items], known)
+            for part, items in sorted(rows.items())}
+
+
+def short_measure(hyps, groups, known):
+    """{sources, accuracy_percent, outputs_with_invented_word_percent} of short outputs."""
+    right = sum(_normalised(h) in {_normalised(r) for r in g[1]} for h, g in zip(hyps, groups))
+    bad, _ = short_failures(hyps, groups, known)
+    n = max(len(groups), 1)
+    return {"sources": len(groups), "accuracy_percent": round(100.0 * right / n, 2),
+            "outputs_with_invented_word_percent": round(100.0 * bad / n, 2)}
 
 
 def report(models, data, corpus, executable, markdown=None, out_dir=None, dev_only=False,

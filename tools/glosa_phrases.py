@@ -37,6 +37,9 @@ UNIT_TYPES = ("length", "mass", "volume", "duration", "temperature", "speed", "a
 P_UPPER = 0.5   # a lower-case entry is seen capitalised ("Good morning" as a heading)
 P_LOWER = 0.3   # a capitalised entry is seen lower-cased ("very good" typed quickly)
 _FIRST_WORD = re.compile(r"\w+", re.UNICODE)
+# A UI glossary entry is words ("Save as", "Open file…", "Waves:"), not a message with format
+# codes, options or identifiers ("%s: supported emulations:", "use -mcpu=arm710t").
+_GLOSSARY = re.compile(r"[^\W\d_]+(?:['’ -][^\W\d_]+)*[.:!?…]?", re.UNICODE)
 
 
 def everyday_origin(origin, en, other):
@@ -47,7 +50,8 @@ def everyday_origin(origin, en, other):
         return "everyday"
     if origin == "lexicon" and ne >= 2:
         return "everyday"
-    if origin == "gettext-ui" and 0 < ne <= UI_MAX_WORDS and 0 < no <= UI_MAX_WORDS:
+    if (origin == "gettext-ui" and 0 < ne <= UI_MAX_WORDS and 0 < no <= UI_MAX_WORDS
+            and _GLOSSARY.fullmatch(en) and _GLOSSARY.fullmatch(other)):
         return "everyday"
     return origin
 

@@ -35,6 +35,11 @@ def check_everyday_origin():
     f = check(f, eo("gettext-ui", "Could not open the file for writing",
                     "No se pudo abrir el archivo para escribir") == "gettext-ui",
               "a UI message stays")
+    f = check(f, eo("gettext-ui", "use -mcpu=arm710t", "emplea -mcpu=arm710t") == "gettext-ui",
+              "a UI string with options is not a glossary entry")
+    f = check(f, eo("gettext-ui", "%s: done", "%s: hecho") == "gettext-ui",
+              "a UI string with a format code is not a glossary entry")
+    f = check(f, eo("gettext-ui", "Open file…", "Abrir archivo…") == "everyday", "UI ellipsis")
     f = check(f, eo("news", "Good.", "Bien.") == "news", "other origins untouched")
     return f
 
