@@ -38,6 +38,7 @@ untranslated, or a name whose reference spelling differs) apart from those made 
 """
 
 import argparse
+import collections
 import glob
 import gzip
 import json
@@ -430,6 +431,52 @@ def short_sets(corpus, src, tgt):
                 sides.append([x.rstrip("\n") for x in f])
         out.append(("%s-short" % split, glosa_data.group_references(list(zip(*sides)))))
     return out
+
+
+_NOT_WORD = re.compile(r"[^\w\s]+", re.UNICODE)
+
+
+def _normalised(text):
+    return " ".join(_NOT_WORD.sub(" ", text.lower()).split())
+
+
+def short_parts(data, pair):
+    """{text: part} for the sources of the short-input sets of `pair`, either language: 'tatoeba'
+    (Tatoeba's dev and test short sentences), 'lexicon' (the word lists' entries); any other
+    source of those sets is a gettext UI string ('ui')."""
+    import glosa_corpus
+    parts = {}
+    folder = os.path.join(data, "parallel-%s-general" % pair)
+    for name in glosa_corpus.LEXICON:
+        for lang in pair.split("-"):
+            path = os.path.join(folder, "%s.%s.xz" % (name, lang))
+            if os.path.exists(path):
+                parts.update((glosa_data.clean(x), "lexicon")
+                             for x in glosa_corpus._read_lines(path))
+    for split in ("dev", "test"):
+        for a, b in glosa_data.read_tsv(glosa_data.split_path(pair, split, data)):
+            parts[a] = parts[b] = "tatoeba"
+    return parts
+
+
+def short_by_part(hyps, groups, known, parts):
+    """{part: {sources, accuracy_percent, outputs_with_invented_word_percent}}: accuracy is the
+    share of outputs equal to one of the references (case and punctuation aside), which for the
+    word-list part is dictionary accuracy (the top-1 output is a listed translation)."""
+    rows = collections.defaultdict(list)
+    for h, g in zip(hyps, groups):
+        rows[parts.get(g[0], "ui")].append((h, g))
+    return {part: short_measure([h for h, _ in items], [g for _, g in items], known)
+            for part, items in sorted(rows.items())}
+
+
+def short_measure(hyps, groups, known):
+    """{sources, accuracy_percent, outputs_with_invented_word_percent} of short outputs."""
+    right = sum(_normalised(h) in {_normalised(r) for r in g[1]} for h, g in zip(hyps, groups))
+    bad, _ = short_failures(hyps, groups, known)
+    n = max(len(groups), 1)
+    return {"sources": len(groups), "accuracy_percent": round(100.0 * right / n, 2),
+            "outputs_with_invented_word_percent": round(100.0 * bad / n, 2)}
 
 
 def report(models, data, corpus, executable, markdown=None, out_dir=None, dev_only=False,

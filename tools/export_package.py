@@ -112,6 +112,13 @@ def broad_data(pair):
                          "licence": licence, "attribution": source, "translation": translation,
                          "origin": origin,
                          "weight": {d: w.get(origin, 1.0) for d, w in mixtures.items()}})
+    # The CLDR names glosa_phrases.py reads from ICU's data (the "everyday" origin is rows of the
+    # sources above, relabelled, and needs no entry of its own).
+    import glosa_phrases
+    cldr = glosa_phrases.cldr_pairs(pair)
+    if cldr:
+        data.append(dict(glosa_phrases.CLDR_SOURCE, pairs=len(cldr), origin="cldr",
+                         weight={d: w.get("cldr", 1.0) for d, w in mixtures.items()}))
     return data
 
 

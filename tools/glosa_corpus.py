@@ -35,6 +35,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import glosa_data  # noqa: E402
+import glosa_phrases  # noqa: E402
 import glosa_spans  # noqa: E402
 
 PARALLEL = ["msdocs-human", "msdocs-machine", "gettext-ui", "libreoffice-help", "gimp-help",
@@ -52,7 +53,11 @@ MACHINE_TRANSLATED = {"msdocs-machine"}
 # bt-en: es->en). Their synthetic source carries glosa_spans.BT_TAG.
 BT_PREFIX = "bt-"
 _BT_ORIGIN = re.compile(r"^bt-[a-z]{2,3}$")
-ORIGINS = {"tatoeba", "news", "general", "lexicon", *PARALLEL}
+# "everyday" and "cldr": everyday phrases and CLDR names (glosa_phrases.py).
+ORIGINS = {"tatoeba", "news", "general", "lexicon", "everyday", "cldr", *PARALLEL}
+# Short entries trained in both casings (glosa_phrases.recase_pair); never joined to other lines,
+# never given placeholders or name swaps.
+SHORT_ORIGINS = {"lexicon", "everyday", "cldr"}
 
 # Held-out blocks (the last N lines of a file, i.e. whole documents, not random lines that would
 # have near-copies from the same page in train).
@@ -71,11 +76,11 @@ MIXTURE = {
     "from-en": {"tatoeba": 2.0, "msdocs-human": 1.0, "msdocs-machine": 0.35, "gettext-ui": 1.0,
                 "libreoffice-help": 1.0, "gimp-help": 1.0, "debian-docs": 1.0,
                 "europarl-sample": 3.0, "globalvoices": 3.0, "news": 4.0, "bible": 0.0,
-                "general": 4.0, "lexicon": 1.0},
+                "general": 4.0, "lexicon": 1.0, "everyday": 3.0, "cldr": 2.0},
     "into-en": {"tatoeba": 2.0, "msdocs-human": 1.0, "msdocs-machine": 0.35, "gettext-ui": 1.0,
                 "libreoffice-help": 1.0, "gimp-help": 1.0, "debian-docs": 1.0,
                 "europarl-sample": 3.0, "globalvoices": 3.0, "news": 4.0, "bible": 0.5,
-                "general": 4.0, "lexicon": 1.0},
+                "general": 4.0, "lexicon": 1.0, "everyday": 3.0, "cldr": 2.0},
 }
 
 # Frequent function words per language, for the language filter (filter_reason): a side with
@@ -310,13 +315,22 @@ def build(data, out, bt=None, pair="en-es"):
         for a, b in glosa_data.read_tsv(tatoeba[split]):
             if _short(a) and _short(b):
                 short[split].append((a, b))
+    cldr = glosa_phrases.cldr_pairs(pair)
+    if cldr is None:
+        print("cldr: python3-icu is not installed, left out of the %s corpus" % pair, flush=True)
+        left_out.append("cldr")
+    else:
+        sources.append(("cldr", "cldr", cldr))
     for origin in sorted(BT_PREFIX + lang for lang in langs):
         path = os.path.join(bt, origin + ".tsv") if bt else None
         if path and os.path.exists(path):
             sources.append((origin, origin, _read_bt(path)))
 
-    # Nothing whose English side is in a dev set or the short-input sets may be trained on.
+    # Nothing whose English side is in a dev set or the short-input sets may be trained on, nor
+    # anything with either side in Tatoeba's test split (a short everyday phrase of another source,
+    # a CLDR name, can be one of its sentences).
     dev_en = {a.lower() for rows in list(dev.values()) + list(short.values()) for a, _ in rows}
+    test_en, test_other = held_out_sides(glosa_data.read_tsv(tatoeba["test"]) + short["test"])
     seen_pairs = set()
     source_count = collections.Counter()
     with open(os.path.join(out, "train.tsv.tmp"), "w", encoding="utf-8") as f:
@@ -333,6 +347,8 @@ def build(data, out, bt=None, pair="en-es"):
                     reason = "archaic"
                 if reason is None and a.lower() in dev_en:
                     reason = "in-dev"
+                if reason is None and (a.lower() in test_en or b.lower() in test_other):
+                    reason = "in-test"
                 key = (a.lower(), b.lower())
                 if reason is None and key in seen_pairs:
                     reason = "duplicate"
@@ -347,7 +363,7 @@ def build(data, out, bt=None, pair="en-es"):
                 seen_pairs.add(key)
                 source_count[a.lower()] += 1
                 st["kept"] += 1
-                f.write("%s\t%s\t%s\n" % (origin, a, b))
+                f.write("%s\t%s\t%s\n" % (glosa_phrases.everyday_origin(origin, a, b), a, b))
             stats[name] = dict(st)
             print("%-22s %s" % (name, dict(st)), flush=True)
     os.replace(os.path.join(out, "train.tsv.tmp"), os.path.join(out, "train.tsv"))
@@ -364,6 +380,12 @@ def build(data, out, bt=None, pair="en-es"):
         stats["%s-%s" % (split, set_name)] = len(rows)
     with open(os.path.join(out, "stats.json"), "w") as f:
         json.dump(stats, f, indent=1)
+
+
+def held_out_sides(rows):
+    """({english sides}, {other sides}) of held-out pairs, case-folded: a training pair with
+    either side in them is dropped."""
+    return {a.lower() for a, _ in rows}, {b.lower() for _, b in rows}
 
 
 def corpus_pair(corpus):
@@ -508,7 +530,7 @@ def epoch_pairs(rows, direction, epoch, seed, p_protect=0.5, p_names=0.1, p_conc
     while i < n:
         origin = rows[i][0]
         w = weights.get(origin, 1.0)
-        lexicon = origin == "lexicon"
+        lexicon = origin in SHORT_ORIGINS
         # The run of consecutive rows joined into this example (usually 1). Word-list entries are
         # never joined: a list of unrelated words is not a sentence the model should learn.
         k = 1
@@ -525,10 +547,9 @@ def epoch_pairs(rows, direction, epoch, seed, p_protect=0.5, p_names=0.1, p_conc
             s = " ".join(p[0] for p in parts)
             t = " ".join(p[1] for p in parts)
             if lexicon:
-                # Dictionary lemmas are lower-case; users type "Teacher" and "Done" as headings
-                # and labels, so half the entries are seen capitalised on both sides.
-                if rng.random() < 0.5:
-                    s, t = s[:1].upper() + s[1:], t[:1].upper() + t[1:]
+                # Dictionary lemmas are lower-case, users type "Teacher" and "Done" as headings
+                # and labels, and "very good" as quickly as "Very good": both casings are seen.
+                s, t = glosa_phrases.recase_pair(s, t, origin, rng)
             else:
                 if rng.random() < p_names:
                     s, t = swap_names(s, t, rng)
