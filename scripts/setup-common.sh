@@ -7,12 +7,13 @@ BUILD_DIR=${GLOSA_BUILD_DIR:-$ROOT/build}
 # Debian packages the build and the tests need (see ../shared/NOTES.md). qt6-translations-l10n:
 # Qt's own strings (Close, Cancel, file dialogs) in Korean and Spanish; fonts-nanum: Hangul
 # glyphs for the Korean UI (10 MB; fonts-noto-cjk would be 56 MB), checked by tst_gui.
+# libssl-dev: SHA-256 of hub downloads; python3: the loopback hub the hub tests download from.
 PACKAGES=(
   cmake ninja-build g++ pkg-config ccache
   qt6-base-dev qt6-base-dev-tools libqt6sql6-sqlite qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   libdnnl-dev ocl-icd-opencl-dev libicu-dev libsqlite3-dev libsentencepiece-dev
   nlohmann-json3-dev libbenchmark-dev xvfb xauth
-  libquazip1-qt6-dev qt6-pdf-dev qt6-image-formats-plugins
+  libquazip1-qt6-dev qt6-pdf-dev qt6-image-formats-plugins libssl-dev python3
   qt6-translations-l10n fonts-nanum
 )
 

@@ -40,10 +40,4 @@ private:
     std::vector<std::int64_t> m_sizes;
 };
 
-namespace reference {
-void concat(const std::vector<Tensor> &inputs, int axis, Tensor &out);
-void split(const Tensor &x, int axis, const std::vector<std::int64_t> &sizes,
-           std::vector<Tensor> &outputs);
-} // namespace reference
-
 } // namespace glosa::engine::ops

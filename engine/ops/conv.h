@@ -100,10 +100,4 @@ private:
 Tensor nchwToNhwc(const Tensor &x); // [N, C, H, W] -> [N, H, W, C]
 Tensor nhwcToNchw(const Tensor &x); // [N, H, W, C] -> [N, C, H, W]
 
-namespace reference {
-void conv2d(const Tensor &x, const Tensor &weight, const Tensor &bias, const Conv2dParams &params,
-            Tensor &y);
-void avgPool2d(const Tensor &x, const Pool2dParams &params, Tensor &y);
-} // namespace reference
-
 } // namespace glosa::engine::ops

@@ -59,9 +59,4 @@ public:
 // shape padded with leading 1s to a's rank.
 Shape broadcastShape(const Shape &a, const Shape &b, const char *op);
 
-namespace reference {
-void elementwise(Activation activation, const Tensor &x, Tensor &y);
-void binary(BinaryKind kind, const Tensor &a, const Tensor &b, Tensor &out);
-} // namespace reference
-
 } // namespace glosa::engine::ops

@@ -32,8 +32,4 @@ private:
     float m_scale = 1.0f;
 };
 
-namespace reference {
-void embedding(const Tensor &table, const Tensor &ids, float scale, Tensor &out);
-} // namespace reference
-
 } // namespace glosa::engine::ops

@@ -31,8 +31,4 @@ private:
     float m_eps = 1e-5f;
 };
 
-namespace reference {
-void layerNorm(const Tensor &x, const Tensor &gamma, const Tensor &beta, float eps, Tensor &y);
-} // namespace reference
-
 } // namespace glosa::engine::ops

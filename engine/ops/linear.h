@@ -80,10 +80,4 @@ private:
     std::shared_ptr<const QuantizedLinear> m_int8; // set instead of m_impl for int8 layers
 };
 
-namespace reference {
-// Plain loops (double accumulation), no oneDNN: the definition Linear is tested against.
-void linear(const Tensor &x, const Tensor &weight, const Tensor &bias, Activation activation,
-            Tensor &y);
-} // namespace reference
-
 } // namespace glosa::engine::ops

@@ -32,8 +32,4 @@ private:
     float m_alpha;
 };
 
-namespace reference {
-void batchedMatMul(const Tensor &a, const Tensor &b, bool transposeB, float alpha, Tensor &c);
-} // namespace reference
-
 } // namespace glosa::engine::ops

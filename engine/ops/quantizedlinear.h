@@ -53,11 +53,4 @@ private:
     std::shared_ptr<const Impl> m_impl;
 };
 
-namespace reference {
-// The arithmetic above with plain loops (exact int32 sums, double rescale): what QuantizedLinear
-// computes, up to oneDNN's 7-bit weights on AVX2 without VNNI.
-void quantizedLinear(const Tensor &x, const Tensor &weight, const Tensor &bias,
-                     Activation activation, Tensor &y);
-} // namespace reference
-
 } // namespace glosa::engine::ops

@@ -97,13 +97,4 @@ private:
     std::int64_t m_hidden = 0;
 };
 
-namespace reference {
-// One step each, straight from the weights (double accumulation).
-void gruCell(const Tensor &x, const Tensor &h, const Tensor &weightIh, const Tensor &weightHh,
-             const Tensor &biasIh, const Tensor &biasHh, Tensor &hOut);
-void lstmCell(const Tensor &x, const Tensor &h, const Tensor &c, const Tensor &weightIh,
-              const Tensor &weightHh, const Tensor &biasIh, const Tensor &biasHh, Tensor &hOut,
-              Tensor &cOut);
-} // namespace reference
-
 } // namespace glosa::engine::ops

@@ -42,9 +42,4 @@ public:
 // The additive value an I32 mask's zeros turn into.
 inline constexpr float kMaskedOut = -1e30f;
 
-namespace reference {
-// mask may be an empty Tensor.
-void softmax(const Tensor &x, const Tensor &mask, bool log, Tensor &y);
-} // namespace reference
-
 } // namespace glosa::engine::ops

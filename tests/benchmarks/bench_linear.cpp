@@ -13,6 +13,7 @@
 #include "engine/ops/linear.h"
 #include "engine/ops/quantizedlinear.h"
 #include "engine/runtime.h"
+#include "tests/reference/opsreference.h"
 
 #include <algorithm>
 #include <chrono>

@@ -7,6 +7,7 @@
 #include "engine/layers/textstate.h"
 #include "engine/layers/transformer.h"
 #include "engine/ops/layernorm.h"
+#include "tests/reference/opsreference.h"
 #include "tests/engine/tst_ops_common.h"
 
 #include <QtTest>

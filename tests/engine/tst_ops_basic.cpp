@@ -4,6 +4,7 @@
 #include "engine/ops/embedding.h"
 #include "engine/ops/layernorm.h"
 #include "engine/ops/softmax.h"
+#include "tests/reference/opsreference.h"
 
 #include "tests/engine/tst_ops_common.h"
 

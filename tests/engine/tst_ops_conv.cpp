@@ -1,6 +1,7 @@
 // Conv2d (dense, grouped, depthwise; asymmetric pads, strides, dilation, fused activations) and
 // AvgPool2d against their plain-loop references, in both NCHW and NHWC.
 #include "engine/ops/conv.h"
+#include "tests/reference/opsreference.h"
 
 #include "tests/engine/tst_ops_common.h"
 

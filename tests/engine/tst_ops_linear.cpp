@@ -1,6 +1,7 @@
 // Linear (oneDNN matmul or 1×1 convolution, prepacked weights) against its plain-loop reference.
 #include "engine/ops/linear.h"
 #include "engine/runtime.h"
+#include "tests/reference/opsreference.h"
 
 #include "tests/engine/tst_ops_common.h"
 

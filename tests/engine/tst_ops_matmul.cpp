@@ -1,6 +1,7 @@
 // BatchedMatMul, Concat and Split against their plain-loop references.
 #include "engine/ops/concat.h"
 #include "engine/ops/matmul.h"
+#include "tests/reference/opsreference.h"
 
 #include "tests/engine/tst_ops_common.h"
 

@@ -1,6 +1,7 @@
 // Gru and Lstm (cells and whole sequences, forward/backward, ragged lengths) against the
 // plain-loop PyTorch-semantics references.
 #include "engine/ops/rnn.h"
+#include "tests/reference/opsreference.h"
 
 #include "tests/engine/tst_ops_common.h"
 

@@ -222,29 +222,25 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_file(entry, '"%s"' % sha, [])
 
     def send_file(self, entry, etag, headers):
-        with open(entry["path"], "rb") as f:
-            data = f.read()
-        if os.path.basename(entry["path"]) in self.hub.args.corrupt:
-            data = bytes([data[0] ^ 0xFF]) + data[1:]
+        size = entry["size"]
         start, status = 0, 200
         wanted = self.headers.get("Range")
         if wanted and not self.hub.args.ignore_range and wanted.startswith("bytes="):
             first = int(wanted[6:].split("-")[0])
-            if first >= len(data):
+            if first >= size:
                 self.send_response(416)
-                self.send_header("Content-Range", "bytes */%d" % len(data))
+                self.send_header("Content-Range", "bytes */%d" % size)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
                 return
             start, status = first, 206
-        body = data[start:]
         self.send_response(status)
         for header in headers + [("ETag", etag), ("Accept-Ranges", "bytes"),
-                                 ("Content-Length", str(len(body))),
+                                 ("Content-Length", str(size - start)),
                                  ("Content-Type", "application/octet-stream")]:
             self.send_header(*header)
         if status == 206:
-            self.send_header("Content-Range", "bytes %d-%d/%d" % (start, len(data) - 1, len(data)))
+            self.send_header("Content-Range", "bytes %d-%d/%d" % (start, size - 1, size))
         self.end_headers()
         if self.head:
             return
@@ -253,13 +249,23 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if self.hub.args.drop_after and entry["path"] not in self.hub.dropped:
                 self.hub.dropped.add(entry["path"])
                 drop = self.hub.args.drop_after
-        self.write_body(body, drop)
+        corrupt = os.path.basename(entry["path"]) in self.hub.args.corrupt
+        with open(entry["path"], "rb") as f:
+            f.seek(start)
+            self.write_body(f, start, corrupt, drop)
 
-    def write_body(self, body, drop):
-        step = 64 * 1024
+    def write_body(self, f, start, corrupt, drop):
+        """The file from `start` in chunks (streamed: a 300 MB file is never held whole), the
+        first byte flipped when `corrupt`, the connection cut after `drop` bytes of the body."""
+        step = 256 * 1024
         throttle = self.hub.args.throttle
-        for offset in range(0, len(body), step):
-            chunk = body[offset:offset + step]
+        offset = 0
+        while True:
+            chunk = f.read(step)
+            if not chunk:
+                return
+            if corrupt and start + offset == 0:
+                chunk = bytes([chunk[0] ^ 0xFF]) + chunk[1:]
             if drop is not None and offset + len(chunk) > drop:
                 self.wfile.write(chunk[:max(0, drop - offset)])
                 self.wfile.flush()
@@ -271,6 +277,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.wfile.write(chunk)
             except (BrokenPipeError, ConnectionResetError):
                 return
+            offset += len(chunk)
             if throttle:
                 time.sleep(len(chunk) / throttle)
 

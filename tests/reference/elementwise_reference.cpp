@@ -1,4 +1,4 @@
-#include "engine/ops/elementwise.h"
+#include "tests/reference/opsreference.h"
 
 #include <vector>
 

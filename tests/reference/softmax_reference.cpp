@@ -1,5 +1,5 @@
 #include "engine/ops/elementwise.h"
-#include "engine/ops/softmax.h"
+#include "tests/reference/opsreference.h"
 
 #include <algorithm>
 #include <cmath>

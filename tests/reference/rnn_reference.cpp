@@ -1,4 +1,4 @@
-#include "engine/ops/rnn.h"
+#include "tests/reference/opsreference.h"
 
 #include <cmath>
 

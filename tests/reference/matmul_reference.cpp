@@ -1,4 +1,4 @@
-#include "engine/ops/matmul.h"
+#include "tests/reference/opsreference.h"
 
 #include <stdexcept>
 
