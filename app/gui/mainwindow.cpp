@@ -539,7 +539,8 @@ void MainWindow::updateHubHint()
         return;
     const QString text = tr("A stronger %1 → %2 model is available from OPUS-MT (≈ %3)")
                              .arg(languageName(offer->source), languageName(offer->target),
-                                  formatBytes(offer->approximateBytes));
+                                  QLocale().formattedDataSize(offer->approximateBytes, 0,
+                                                              QLocale::DataSizeSIFormat));
     m_hubHint->setText(QStringLiteral("<a href=\"%1\">%2</a>")
                            .arg(offer->repo.toHtmlEscaped(), text.toHtmlEscaped()));
     m_hubHint->setToolTip(tr("Opens Get models… with %1 chosen; nothing is downloaded until you "

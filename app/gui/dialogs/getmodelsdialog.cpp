@@ -163,7 +163,9 @@ void GetModelsDialog::addRow(const HubModelSummary &model)
     const std::optional<KnownHubModel> known = knownHubModel(model.id);
     const QStringList cells = {
         languagesText(model), model.id,
-        known ? tr("≈ %1").arg(formatBytes(known->approximateBytes)) : QStringLiteral("—"),
+        known ? tr("≈ %1").arg(QLocale().formattedDataSize(known->approximateBytes, 0,
+                                                           QLocale::DataSizeSIFormat))
+              : QStringLiteral("—"),
         model.licence.isEmpty() ? QStringLiteral("—") : model.licence,
         model.downloads < 0 ? QStringLiteral("—") : QLocale().toString(model.downloads)};
     const int row = m_results->rowCount();
