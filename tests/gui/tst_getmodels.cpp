@@ -8,6 +8,7 @@
 // message when ../shared is absent.
 #include "app/core/appcontext.h"
 #include "app/core/hub/modeldownloads.h"
+#include "app/core/models/modelcatalog.h"
 #include "app/core/models/pluginregistry.h"
 #include "app/gui/dialogs/getmodelsdialog.h"
 #include "app/gui/dialogs/modelsdialog.h"
@@ -26,6 +27,9 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThreadPool>
+
+#include <memory>
 
 using namespace glosa;
 
@@ -119,6 +123,32 @@ private slots:
                  "no translation shown");
         dialog->reject();
         QTRY_VERIFY(!window.getModelsDialog());
+    }
+
+    // Closing Get models… mid-download cancels it: the pool thread ends soon after, and nothing
+    // is installed.
+    void closingCancelsTheDownload()
+    {
+        if (!QFileInfo::exists(m_fixture + QStringLiteral("/config.json")))
+            QSKIP(qPrintable(m_fixture + QStringLiteral(" is absent (it lives in ../shared)")));
+        const QString repo = QStringLiteral("Helsinki-NLP/opus-mt-es-en");
+        const test::LoopbackHub hub({repo + QLatin1Char('=') + m_fixture},
+                                    {QStringLiteral("--throttle"), QStringLiteral("300000")});
+        QVERIFY(hub.isRunning());
+        qputenv("HF_ENDPOINT", hub.endpoint().toUtf8());
+        AppContext context;
+        auto dialog = std::make_unique<GetModelsDialog>(context);
+        dialog->show();
+        dialog->selectRepository(repo);
+        QTest::mouseClick(dialog->downloadButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            dialog->downloads().progress().file.endsWith(QStringLiteral(".safetensors")), 60000);
+        dialog->reject();
+        dialog.reset();
+        // The install job returns once it sees the cancel: well before the 20 s the rest of the
+        // throttled file would take.
+        QVERIFY(QThreadPool::globalInstance()->waitForDone(10000));
+        QVERIFY(!QFileInfo::exists(ModelCatalog::userModelsDir() + QStringLiteral("/opus-mt-es-en")));
     }
 
     void managerOffersGetModelsAndNamesTheDefault()
