@@ -1058,13 +1058,6 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>Nothing found for “%1”.</source>
         <translation>No se encontró nada para «%1».</translation>
     </message>
-    <message numerus="yes">
-        <source>%n model(s) found. Choose one and click Download.</source>
-        <translation>
-            <numerusform>%n modelo encontrado. Elige uno y pulsa Descargar.</numerusform>
-            <numerusform>%n modelos encontrados. Elige uno y pulsa Descargar.</numerusform>
-        </translation>
-    </message>
     <message>
         <source>≈ %1</source>
         <translation>≈ %1</translation>
@@ -1085,20 +1078,6 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>, %1/s</source>
         <translation>, %1/s</translation>
     </message>
-    <message numerus="yes">
-        <source>, about %n second(s) left</source>
-        <translation>
-            <numerusform>, queda %n segundo aproximadamente</numerusform>
-            <numerusform>, quedan unos %n segundos</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>, about %n minute(s) left</source>
-        <translation>
-            <numerusform>, queda %n minuto aproximadamente</numerusform>
-            <numerusform>, quedan unos %n minutos</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Download cancelled. Downloading it again resumes where it stopped.</source>
         <translation>Descarga cancelada. Si lo vuelves a descargar, continuará donde se quedó.</translation>
@@ -1110,6 +1089,18 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>Installed %1. It is now the model for its languages.</source>
         <translation>%1 instalado. Ya es el modelo para sus idiomas.</translation>
+    </message>
+    <message>
+        <source>Models found: %1. Choose one and click Download.</source>
+        <translation>Modelos encontrados: %1. Elige uno y pulsa Descargar.</translation>
+    </message>
+    <message>
+        <source>, %1 s left</source>
+        <translation>, quedan %1 s</translation>
+    </message>
+    <message>
+        <source>, about %1 min left</source>
+        <translation>, quedan unos %1 min</translation>
     </message>
 </context>
 <context>

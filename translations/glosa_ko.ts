@@ -1049,12 +1049,6 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>Nothing found for “%1”.</source>
         <translation>“%1”에 대한 결과가 없습니다.</translation>
     </message>
-    <message numerus="yes">
-        <source>%n model(s) found. Choose one and click Download.</source>
-        <translation>
-            <numerusform>모델 %n개를 찾았습니다. 하나를 골라 다운로드를 누르세요.</numerusform>
-        </translation>
-    </message>
     <message>
         <source>≈ %1</source>
         <translation>약 %1</translation>
@@ -1075,18 +1069,6 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>, %1/s</source>
         <translation>, 초당 %1</translation>
     </message>
-    <message numerus="yes">
-        <source>, about %n second(s) left</source>
-        <translation>
-            <numerusform>, 약 %n초 남음</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>, about %n minute(s) left</source>
-        <translation>
-            <numerusform>, 약 %n분 남음</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Download cancelled. Downloading it again resumes where it stopped.</source>
         <translation>다운로드를 취소했습니다. 다시 다운로드하면 멈춘 곳부터 이어서 받습니다.</translation>
@@ -1098,6 +1080,18 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>Installed %1. It is now the model for its languages.</source>
         <translation>%1을(를) 설치했습니다. 이제 이 언어 쌍에 쓰는 모델입니다.</translation>
+    </message>
+    <message>
+        <source>Models found: %1. Choose one and click Download.</source>
+        <translation>찾은 모델: %1개. 하나를 골라 다운로드를 누르세요.</translation>
+    </message>
+    <message>
+        <source>, %1 s left</source>
+        <translation>, %1초 남음</translation>
+    </message>
+    <message>
+        <source>, about %1 min left</source>
+        <translation>, 약 %1분 남음</translation>
     </message>
 </context>
 <context>

@@ -151,8 +151,8 @@ void GetModelsDialog::showResults(const HubError &error)
     m_results->resizeColumnsToContents();
     m_status->setText(m_results->rowCount() == 0
                           ? tr("Nothing found for “%1”.").arg(typed)
-                          : tr("%n model(s) found. Choose one and click Download.", nullptr,
-                               m_results->rowCount()));
+                          : tr("Models found: %1. Choose one and click Download.")
+                                .arg(m_results->rowCount()));
     if (m_results->rowCount() > 0)
         m_results->selectRow(0);
     updateButtons();
@@ -232,8 +232,8 @@ void GetModelsDialog::showProgress()
         text += tr(", %1/s").arg(formatBytes(qint64(p.bytesPerSecond)));
     const double left = p.secondsLeft();
     if (left >= 0)
-        text += left < 60 ? tr(", about %n second(s) left", nullptr, qMax(1, int(left + 0.5)))
-                          : tr(", about %n minute(s) left", nullptr, int(left / 60 + 0.5));
+        text += left < 60 ? tr(", %1 s left").arg(qMax(1, int(left + 0.5)))
+                          : tr(", about %1 min left").arg(int(left / 60 + 0.5));
     m_status->setText(text);
 }
 
