@@ -152,7 +152,8 @@ private slots:
         QVERIFY(finished.wait(20000));
         const HubError error = finished.first().at(1).value<HubError>();
         QCOMPARE(error.kind, HubErrorKind::NotFound);
-        QVERIFY2(error.message.contains(QStringLiteral("opus-mt-xx-yy")), qPrintable(error.message));
+        QVERIFY2(error.message.contains(QStringLiteral("opus-mt-xx-yy")),
+                 qPrintable(error.message));
     }
 
     void offlineSendsNothing()

@@ -148,7 +148,8 @@ private slots:
         // The install job returns once it sees the cancel: well before the 20 s the rest of the
         // throttled file would take.
         QVERIFY(QThreadPool::globalInstance()->waitForDone(10000));
-        QVERIFY(!QFileInfo::exists(ModelCatalog::userModelsDir() + QStringLiteral("/opus-mt-es-en")));
+        QVERIFY(
+            !QFileInfo::exists(ModelCatalog::userModelsDir() + QStringLiteral("/opus-mt-es-en")));
     }
 
     void managerOffersGetModelsAndNamesTheDefault()
@@ -161,9 +162,8 @@ private slots:
         QTest::mouseClick(get, Qt::LeftButton);
         QCOMPARE(requested.size(), 1);
 
-        const std::optional<ModelInfo> def =
-            context.catalog().defaultModel(AppContext::kTranslation, QStringLiteral("en"),
-                                           QStringLiteral("es"));
+        const std::optional<ModelInfo> def = context.catalog().defaultModel(
+            AppContext::kTranslation, QStringLiteral("en"), QStringLiteral("es"));
         QVERIFY(def);
         QTableWidget *table = dialog.modelTable();
         int defaults = 0;

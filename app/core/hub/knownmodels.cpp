@@ -50,8 +50,9 @@ std::optional<KnownHubModel> suggestedHubModel(const ModelCatalog &catalog, cons
         return std::nullopt;
     const QString userRoot = QFileInfo(ModelCatalog::userModelsDir()).canonicalFilePath();
     for (const ModelInfo &info : catalog.availableModels())
-        if (info.is(engine::Task::Translation) && info.sourceLanguage == source && info.targetLanguage == target &&
-            !userRoot.isEmpty() && QFileInfo(info.folder).canonicalPath() == userRoot)
+        if (info.is(engine::Task::Translation) && info.sourceLanguage == source &&
+            info.targetLanguage == target && !userRoot.isEmpty() &&
+            QFileInfo(info.folder).canonicalPath() == userRoot)
             return std::nullopt;
     return known;
 }

@@ -52,7 +52,8 @@ HubModelSummary summaryOf(const KnownHubModel &known)
 } // namespace
 
 GetModelsDialog::GetModelsDialog(AppContext &context, QWidget *parent)
-    : QDialog(parent), m_context(context), m_downloads(new ModelDownloads(HubConfig::fromEnvironment(), this))
+    : QDialog(parent), m_context(context),
+      m_downloads(new ModelDownloads(HubConfig::fromEnvironment(), this))
 {
     setWindowTitle(tr("Get models"));
     resize(820, 460);
@@ -149,10 +150,10 @@ void GetModelsDialog::showResults(const HubError &error)
         addRow(model);
     }
     m_results->resizeColumnsToContents();
-    m_status->setText(m_results->rowCount() == 0
-                          ? tr("Nothing found for “%1”.").arg(typed)
-                          : tr("Models found: %1. Choose one and click Download.")
-                                .arg(m_results->rowCount()));
+    m_status->setText(
+        m_results->rowCount() == 0
+            ? tr("Nothing found for “%1”.").arg(typed)
+            : tr("Models found: %1. Choose one and click Download.").arg(m_results->rowCount()));
     if (m_results->rowCount() > 0)
         m_results->selectRow(0);
     updateButtons();
@@ -219,15 +220,14 @@ void GetModelsDialog::showProgress()
     m_progress->setValue(int(p.fraction() * 1000));
     const QString repo = m_downloads->installingRepo();
     if (p.phase == DownloadProgress::Phase::Importing) {
-        m_status->setText(tr("Converting %1 for Glosa… %2%")
-                              .arg(repo)
-                              .arg(int(p.importFraction * 100)));
+        m_status->setText(
+            tr("Converting %1 for Glosa… %2%").arg(repo).arg(int(p.importFraction * 100)));
         return;
     }
     if (p.total <= 0)
         return;
-    QString text = tr("Downloading %1: %2 of %3")
-                       .arg(repo, formatBytes(p.bytes), formatBytes(p.total));
+    QString text =
+        tr("Downloading %1: %2 of %3").arg(repo, formatBytes(p.bytes), formatBytes(p.total));
     if (p.bytesPerSecond > 0)
         text += tr(", %1/s").arg(formatBytes(qint64(p.bytesPerSecond)));
     const double left = p.secondsLeft();
