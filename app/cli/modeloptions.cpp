@@ -5,6 +5,7 @@
 #include "app/core/settings/decodingmaps.h"
 #include "engine/decoding/decodingfields.h"
 #include "engine/limits.h"
+#include "engine/text/languagecodes.h"
 #include "engine/translation/translationmodel.h"
 
 #include <QCommandLineParser>
@@ -139,7 +140,10 @@ QList<QCommandLineOption> modelCommandLineOptions()
          "ID_OR_DIR"},
         {"from", "Without --model: the source language (e.g. en, es) of the default model.",
          "LANG"},
-        {"to", "Without --model: the target language of the default model.", "LANG"},
+        {"to",
+         "Without --model: the target language of the default model; with --model, the "
+         "language a multi-target model translates into (ISO 639-1 or 639-3: fr, fra).",
+         "LANG"},
         {"compute-type",
          "Arithmetic of the model's large layers: auto (int8 where the package stores int8 "
          "weights, else float32), float32, or int8 (quantized at load: about 1.5-3x faster, "
@@ -159,13 +163,46 @@ std::optional<engine::ComputeType> computeTypeFromCommandLine(const QCommandLine
     }
 }
 
+namespace {
+
+// `id` translating into `language`: a multi-target model's variant (ModelCatalog::targetVariant),
+// or `id` itself when that is its one target language.
+std::optional<QString> modelForTargetLanguage(const QString &id, const QString &language,
+                                              QString *error)
+{
+    const Installed installed;
+    const std::optional<ModelInfo> info = installed.catalog.find(id);
+    if (!info || !info->isValid())
+        return id; // loading it says what is wrong
+    if (const auto variant = ModelCatalog::targetVariant(*info, language))
+        return variant->id;
+    if (info->targetLanguages.isEmpty() &&
+        engine::sameLanguage(info->targetLanguage.toStdString(), language.toStdString()))
+        return id;
+    *error = QStringLiteral("model '%1' does not translate into %2 (it translates into %3)")
+                 .arg(info->id, language,
+                      info->targetLanguages.isEmpty() ? info->targetLanguage
+                                                      : info->targetLanguages.join(' '));
+    return std::nullopt;
+}
+
+} // namespace
+
 std::optional<QString> modelFromCommandLine(const QCommandLineParser &parser, QString *error)
 {
+    const auto tag = [&](const char *option) {
+        return QString::fromStdString(
+            engine::normalizedLanguageTag(parser.value(QLatin1String(option)).toStdString()));
+    };
     if (parser.isSet("model")) {
-        if (parser.isSet("from") || parser.isSet("to")) {
-            *error = QStringLiteral("--from and --to choose a model: leave out --model or them");
+        if (parser.isSet("from") || (parser.isSet("to") && parser.value("model").contains('@'))) {
+            *error = QStringLiteral("--from and --to choose a model: leave out --model or them "
+                                    "(--to with --model only picks a multi-target model's "
+                                    "language)");
             return std::nullopt;
         }
+        if (parser.isSet("to"))
+            return modelForTargetLanguage(parser.value("model"), tag("to"), error);
         return parser.value("model");
     }
     const Installed installed;
@@ -173,7 +210,8 @@ std::optional<QString> modelFromCommandLine(const QCommandLineParser &parser, QS
     const QString translation = taskKey(engine::Task::Translation);
     const std::optional<ModelInfo> info =
         parser.isSet("from") || parser.isSet("to")
-            ? catalog.defaultModel(translation, parser.value("from"), parser.value("to"))
+            ? catalog.defaultModel(translation, parser.isSet("from") ? tag("from") : QString(),
+                                   parser.isSet("to") ? tag("to") : QString())
             : catalog.defaultTranslationModel(QLocale::system().uiLanguages());
     if (!info) {
         *error =

@@ -4,6 +4,7 @@
 // It limits itself before QtPdf sees a byte, so that a hostile file costs at most this process.
 #include "app/core/documents/document.h"
 #include "app/core/documents/formats/pdftext.h"
+#include "app/pdftext/extract.h"
 #include "app/core/limits.h"
 
 #include <QCoreApplication>

@@ -6,6 +6,7 @@
 #include "engine/limits.h"
 #include "engine/package.h"
 #include "engine/safetensors.h"
+#include "engine/text/languagecodes.h"
 #include "engine/text/tokenizer.h"
 
 #include <algorithm>
@@ -220,10 +221,117 @@ bool isLanguageCode(const std::string &code)
     return std::regex_match(code, pattern);
 }
 
+// The target languages the model card names: OPUS-MT cards say "target language(s): fra spa
+// ..." (or "target languages:") in their text.
+std::vector<std::string> cardTargetLanguages(const fs::path &path)
+{
+    std::vector<std::string> languages;
+    std::error_code error;
+    if (!fs::is_regular_file(path, error) || fs::file_size(path, error) > kMaxModelCardBytes)
+        return languages;
+    std::ifstream in(path);
+    static const std::regex line(".*target language(s|\\(s\\)):\\s*(.*)", std::regex::icase);
+    static const std::regex code("[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})*");
+    std::smatch match;
+    for (std::string text; std::getline(in, text);) {
+        if (text.size() > 4096 || !std::regex_match(text, match, line))
+            continue;
+        std::stringstream items(match[2].str());
+        for (std::string item; items >> item;) {
+            item.erase(std::remove_if(item.begin(), item.end(),
+                                      [](char c) { return c == ',' || c == '`' || c == '*'; }),
+                       item.end());
+            if (std::regex_match(item, code))
+                languages.push_back(item);
+        }
+    }
+    return languages;
+}
+
+// Multi-target models: the ">>xxx<<" codes in the source vocabulary, as {"language": code}
+// (languages as BCP 47 with ISO 639-1 where there is one: ">>fra<<" is "fr"), kept to the target
+// languages the model card names when it names any of them; the first code of a language wins.
+json targetLanguageCodes(const Tokenizer &sourceTokenizer, const fs::path &modelCard)
+{
+    const std::vector<std::string> card = cardTargetLanguages(modelCard);
+    const auto primary = [](const std::string &tag) {
+        return iso639_1(tag.substr(0, tag.find_first_of("_-")));
+    };
+    json all = json::object(), named = json::object();
+    for (int id = 0; id < sourceTokenizer.vocabSize(); ++id) {
+        const std::string piece = sourceTokenizer.idToPiece(id);
+        const std::string language = languageOfCodeToken(piece);
+        if (language.empty() || all.contains(language))
+            continue;
+        all[language] = piece;
+        for (const std::string &target : card)
+            if (primary(target) == primary(language))
+                named[language] = piece;
+    }
+    return named.empty() ? all : named;
+}
+
+// The languages of a multi-target model: its target the one asked for (or the configured one)
+// when the model has a code for it, else its first; its source tokenizer_config.json's, else the
+// folder name's ("opus-mt-en-ROMANCE": en).
+void multiTargetLanguages(const json &codes, const std::string &sourceLang,
+                          const std::string &folderName, std::string &from, std::string &to)
+{
+    std::string target;
+    for (const auto &[language, code] : codes.items())
+        if (!to.empty() && sameLanguage(language, to) && target.empty())
+            target = language;
+    to = target.empty() ? codes.begin().key() : target;
+    static const std::regex folderSource(".*?-([a-z]{2,3})-[A-Za-z_]+$");
+    std::smatch match;
+    if (from.empty() && isLanguageCode(sourceLang))
+        from = sourceLang;
+    else if (from.empty() && std::regex_match(folderName, match, folderSource))
+        from = match[1];
+}
+
 bool isValidPackageId(const std::string &id)
 {
     static const std::regex pattern("[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}");
     return std::regex_match(id, pattern);
+}
+
+// The name the model goes by: its repository's ("opus-mt-en-es" of "Helsinki-NLP/opus-mt-en-es"),
+// else its folder's unless that says nothing about it (a file-format folder, a cache snapshot's
+// commit); empty then.
+std::string modelNameOf(const std::string &repo, const std::string &folderName)
+{
+    if (!repo.empty())
+        return repo.substr(repo.rfind('/') + 1);
+    static const std::regex commit("[0-9a-f]{40}");
+    if (folderName == "safetensors" || folderName == "bin" || std::regex_match(folderName, commit))
+        return {};
+    return folderName;
+}
+
+// "OPUS-MT en→es (Helsinki-NLP)" for an opus-mt repository, the repository id for another,
+// "MarianMT en→es (folder)" without one; a multi-target model names its targets.
+std::string displayName(const std::string &repo, const std::string &modelName,
+                        const std::string &from, const std::string &to, const json &targetCodes)
+{
+    std::string targets = to;
+    if (targetCodes.size() > 1) {
+        targets.clear();
+        std::size_t shown = 0;
+        for (const auto &[language, code] : targetCodes.items())
+            if (++shown <= 6)
+                targets += (targets.empty() ? "" : ", ") + language;
+        if (shown > 6)
+            targets += " … (" + std::to_string(shown) + ")";
+    }
+    const std::string pair = from + "→" + targets;
+    const std::size_t slash = repo.find('/');
+    if (!repo.empty() && modelName.rfind("opus-mt-", 0) == 0)
+        return "OPUS-MT " + pair +
+               (slash == std::string::npos ? "" : " (" + repo.substr(0, slash) + ")");
+    if (!repo.empty())
+        return repo;
+    return "MarianMT " + pair + (modelName.empty() ? "" : " (" + modelName + ")");
 }
 
 // Removes the staging folder unless the import got to its rename.
@@ -464,9 +572,13 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
         fill(card.languages[0], card.languages[1]);
     std::smatch match;
     const std::string folderName = source.filename().string();
+    const std::string modelName = modelNameOf(options.repo, folderName);
     static const std::regex pair(".*-([a-z]{2,3})-([a-z]{2,3})$");
-    if (std::regex_match(folderName, match, pair))
+    if (std::regex_match(modelName, match, pair))
         fill(match[1], match[2]);
+    const json targetCodes = targetLanguageCodes(sourceTokenizer, source / "README.md");
+    if (!targetCodes.empty())
+        multiTargetLanguages(targetCodes, t.string("source_lang", ""), modelName, from, to);
     if (from.empty() || to.empty() || !isLanguageCode(from) || !isLanguageCode(to))
         throw PackageError(source.string(), {},
                            "cannot tell the languages (tokenizer_config.json's source_lang and "
@@ -479,9 +591,7 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
     // The package id and its folder.
     std::string id = options.id;
     if (id.empty())
-        id = isValidPackageId(folderName) && folderName != "safetensors" && folderName != "bin"
-                 ? folderName
-                 : "marian-" + from + "-" + to;
+        id = isValidPackageId(modelName) ? modelName : "marian-" + from + "-" + to;
     if (!isValidPackageId(id))
         throw PackageError(source.string(), {},
                            "\"" + id +
@@ -510,6 +620,8 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
     {
         std::string ours, theirs;
         Shape shape;
+        // Stored with more rows than the vocabulary: only the first are used.
+        bool firstRows = false;
     };
     std::vector<Item> items;
     const auto require = [&](const std::string &ours, const std::vector<std::string> &theirs,
@@ -522,18 +634,22 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
         throw PackageError(weights.path(), "model." + theirs.front(),
                            "not found (a MarianMT checkpoint has it)");
     };
-    // The embeddings: the vocabulary size must agree with vocab.json.
+    // The embeddings: the vocabulary size must agree with vocab.json; a target-side matrix may
+    // have more rows than the target vocabulary (transformers writes the decoder's that way when
+    // the vocabularies are separate), of which the first are the vocabulary's.
     const auto embedding = [&](const std::string &ours, const std::vector<std::string> &theirs,
                                std::int64_t rows, const std::string &vocabulary) {
+        const bool targetSide = ours != "source_embedding.weight";
         for (const std::string &name : theirs)
             if (const auto stored = weights.find(name)) {
                 const Shape shape = weights.shape(*stored);
-                if (shape.size() == 2 && shape[0] != rows)
+                if (shape.size() == 2 && shape[0] != rows && !(targetSide && shape[0] > rows))
                     throw PackageError(weights.path(), *stored,
                                        "vocabulary size mismatch: the weights have " +
                                            std::to_string(shape[0]) + " rows but " + vocabulary +
                                            " has " + std::to_string(rows) + " pieces");
-                items.push_back({ours, *stored, {rows, d}});
+                const bool more = shape.size() == 2 && shape[0] > rows;
+                items.push_back({ours, *stored, more ? Shape{shape[0], d} : Shape{rows, d}, more});
                 return;
             }
         throw PackageError(weights.path(), "model." + theirs.front(),
@@ -550,9 +666,11 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
     }
     if (!tied)
         embedding("output.weight", {"lm_head.weight"}, targetVocab, targetVocabularyFile);
-    if (const auto bias = weights.find("final_logits_bias"))
-        items.push_back({"output.bias", *bias, {1, targetVocab}});
-    else
+    if (const auto bias = weights.find("final_logits_bias")) {
+        const Shape shape = weights.shape(*bias);
+        const bool more = shape.size() == 2 && shape[0] == 1 && shape[1] > targetVocab;
+        items.push_back({"output.bias", *bias, {1, more ? shape[1] : targetVocab}, more});
+    } else
         h["output_bias"] = false;
     const auto attention = [&](const std::string &ours, const std::string &theirs) {
         for (const char *proj : {"q_proj", "k_proj", "v_proj", "out_proj"}) {
@@ -619,7 +737,9 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
         const Item &item = items[i];
         Tensor w = weights.load(item.theirs, item.shape);
         if (item.ours == "output.bias")
-            w = w.reshaped({targetVocab}).clone();
+            w = w.reshaped({w.numel()}).slice(0, targetVocab).clone();
+        else if (item.firstRows)
+            w = w.slice(0, targetVocab).clone();
         if (options.int8 && w.rank() >= 2) {
             auto [codes, scales] = quantizeRows(w);
             converted.emplace_back(item.ours, std::move(codes));
@@ -654,7 +774,7 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
         {"format_version", 1},
         {"id", id},
         {"version", "1.0.0"},
-        {"name", from + " → " + to + " (MarianMT, imported from " + folderName + ")"},
+        {"name", displayName(options.repo, modelName, from, to, targetCodes)},
         {"task", taskName(Task::Translation)},
         {"architecture", "transformer"},
         {"plugin", "transformer"},
@@ -669,12 +789,12 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
         {"weights", "model.safetensors"},
         {"decoding", decoding},
         {"training",
-         {{"data",
-           json::array({{{"name", "as stated in the model card (README.md) of " + folderName},
-                         {"licence", licence},
-                         {"attribution", "the model's authors (for OPUS-MT: Helsinki-NLP, "
-                                         "Tiedemann and Thottingal 2020), imported from " +
-                                             source.string()}}})}}},
+         {{"data", json::array({{{"name", "as stated in the model card (README.md) of " +
+                                              (options.repo.empty() ? folderName : options.repo)},
+                                 {"licence", licence},
+                                 {"attribution", "the model's authors (for OPUS-MT: Helsinki-NLP, "
+                                                 "Tiedemann and Thottingal 2020), imported from " +
+                                                     source.string()}}})}}},
         {"licence", licence},
         {"imported_from",
          {{"folder", source.string()},
@@ -686,6 +806,12 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
     };
     if (options.int8)
         manifest["compute_type"] = "int8";
+    if (!targetCodes.empty())
+        manifest["target_languages"] = targetCodes;
+    if (!options.repo.empty())
+        manifest["imported_from"]["repo"] = options.repo;
+    if (!options.commit.empty())
+        manifest["imported_from"]["commit"] = options.commit;
     {
         std::ofstream out(staging.path / "model.json", std::ios::binary);
         out << manifest.dump(2) << "\n";

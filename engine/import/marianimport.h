@@ -36,9 +36,14 @@ struct MarianImportOptions
     // Store the weight matrices as int8 codes with per-row scales (half the size of fp16, a
     // quarter of fp32; docs/model-package.md "int8 weights"); false keeps float32.
     bool int8 = true;
-    // The package id (and folder name); empty: the source folder's name when it is a valid id
-    // other than a file-format folder, else "marian-<source>-<target>".
+    // The package id (and folder name); empty: the repository's name, else the source folder's
+    // name when it is a valid id other than a file-format folder or a commit, else
+    // "marian-<source>-<target>".
     std::string id;
+    // The Hugging Face repository the folder holds ("Helsinki-NLP/opus-mt-en-es") and its commit,
+    // recorded in model.json's imported_from; empty when unknown. The repository's name is the
+    // default id and the model's name.
+    std::string repo, commit;
     // Languages (BCP 47); empty: tokenizer_config.json's source_lang / target_lang, else the
     // model card's "language:" list of two, else the folder name's "-xx-yy" ending.
     std::string sourceLanguage, targetLanguage;

@@ -109,14 +109,28 @@ public:
         if (m_bytes.size() > kMaxPickleBytes)
             fail("data.pkl is " + std::to_string(m_bytes.size()) +
                  " bytes, more than the limit of " + std::to_string(kMaxPickleBytes));
+        runToStop();
+        return result();
+    }
+
+    // Runs to STOP and returns the one value left. The legacy format's pickles follow one another
+    // in one stream, so consumed() says where the next one starts.
+    const Object &runToStop()
+    {
         while (true) {
             const std::size_t at = m_at;
             const auto op = static_cast<unsigned char>(take(1)[0]);
             if (op == '.') // STOP
-                return result();
+                break;
             step(op, at);
         }
+        if (m_stack.size() != 1 || !m_marks.empty())
+            fail("the pickle stops with " + std::to_string(m_stack.size()) +
+                 " values on its stack, expected one");
+        return m_objects[m_stack.back()];
     }
+    std::size_t consumed() const { return m_at; }
+    const Object &objectAt(std::size_t index) const { return m_objects[index]; }
 
 private:
     [[noreturn]] void fail(const std::string &message) const
@@ -307,13 +321,17 @@ private:
         fail("REDUCE of an unknown callable");
     }
 
-    // BINPERSID: ('storage', torch.<X>Storage, key, location, elements).
+    // BINPERSID: ('storage', torch.<X>Storage, key, location, elements); the legacy format adds
+    // a sixth field, the view a storage is of (None for every storage PyTorch 1.0 and later wrote).
     std::size_t persistent(std::size_t pid)
     {
         const std::vector<std::size_t> items = expect(pid, Kind::Tuple, "a persistent id").items;
-        if (items.size() != 5 || m_objects[items[0]].kind != Kind::String ||
+        if (items.size() < 5 || items.size() > 6 || m_objects[items[0]].kind != Kind::String ||
             m_objects[items[0]].text != "storage")
             fail("a persistent id that is not ('storage', type, key, location, size)");
+        if (items.size() == 6 && m_objects[items[5]].kind != Kind::None)
+            fail("a storage that is a view of another (written by PyTorch before 1.0), which "
+                 "Glosa does not read; save the state dict again with a newer PyTorch");
         const Object &type = expect(items[1], Kind::Global, "a storage type");
         if (type.callable != Callable::Storage)
             fail("a storage of type '" + type.text + "'");
@@ -526,9 +544,6 @@ private:
 
     std::map<std::string, PickledTensor> result()
     {
-        if (m_stack.size() != 1 || !m_marks.empty())
-            fail("the pickle stops with " + std::to_string(m_stack.size()) +
-                 " values on its stack, expected one");
         const Object &root = m_objects[m_stack.back()];
         if (root.kind != Kind::Dict)
             fail(std::string("the checkpoint holds ") + kindName(root.kind) +
@@ -570,6 +585,20 @@ std::uint64_t readLe(const char *p, int n)
     for (int i = 0; i < n; ++i)
         v |= std::uint64_t(static_cast<unsigned char>(p[i])) << (8 * i);
     return v;
+}
+
+// The legacy format's first pickle: PROTO, optionally FRAME, LONG1 of torch.serialization's
+// MAGIC_NUMBER 0x1950a86a20f9469cfc6c (10 bytes, little-endian), STOP. Where the next pickle
+// starts; 0 when `file` does not start so.
+std::size_t legacyMagicEnd(std::string_view file)
+{
+    static constexpr std::string_view kMagic = "\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19.";
+    std::size_t at = 2; // PROTO n
+    if (file.size() > at && static_cast<unsigned char>(file[at]) == 0x95)
+        at += 9; // FRAME and its 8-byte length
+    return file.size() >= at + kMagic.size() && file.substr(at, kMagic.size()) == kMagic
+               ? at + kMagic.size()
+               : 0;
 }
 
 } // namespace
@@ -621,12 +650,10 @@ TorchCheckpoint::TorchCheckpoint(const std::string &path) : m_path(path)
 
     // PyTorch before 1.6 wrote a bare pickle stream starting with PROTO and a magic number.
     if (file.size() >= 2 && static_cast<unsigned char>(file[0]) == 0x80 &&
-        file.substr(0, 2) != "PK")
-        fail({}, "this is PyTorch's pre-1.6 checkpoint format (a bare pickle), which Glosa does "
-                 "not read because loading it means running its pickle. Convert it once, where "
-                 "PyTorch is installed: python3 -c \"import torch; torch.save(torch.load("
-                 "'pytorch_model.bin', weights_only=True), 'pytorch_model.bin')\" (or save the "
-                 "model with transformers' save_pretrained, which writes model.safetensors)");
+        file.substr(0, 2) != "PK") {
+        readLegacy(file);
+        return;
+    }
     if (file.size() < 22 || file.substr(0, 2) != "PK")
         fail({}, "not a PyTorch checkpoint (neither a zip archive nor a pickle)");
 
@@ -731,20 +758,98 @@ TorchCheckpoint::TorchCheckpoint(const std::string &path) : m_path(path)
         fail({}, "the checkpoint was written on a big-endian machine");
     const ZipEntry pickle = zip.at(archive + "/data.pkl");
     m_tensors = readStateDictPickle(file.substr(pickle.offset, pickle.size), path);
+    std::map<std::string, std::string_view> storages;
+    for (const auto &[name, tensor] : m_tensors)
+        if (const auto entry = zip.find(archive + "/data/" + tensor.storage); entry != zip.end())
+            storages[tensor.storage] = file.substr(entry->second.offset, entry->second.size);
+    attachStorages(storages);
+}
 
+void TorchCheckpoint::attachStorages(const std::map<std::string, std::string_view> &storages)
+{
     for (const auto &[name, tensor] : m_tensors) {
-        const auto entry = zip.find(archive + "/data/" + tensor.storage);
-        if (entry == zip.end())
-            fail(name, "its storage \"" + tensor.storage + "\" is missing from the archive");
+        const auto entry = storages.find(tensor.storage);
+        if (entry == storages.end())
+            fail(name, "its storage \"" + tensor.storage + "\" is missing from the checkpoint");
         const StorageClass *type = storageClass(tensor.storageType);
-        if (entry->second.size / type->elementSize <
+        if (entry->second.size() / type->elementSize <
             static_cast<std::uint64_t>(tensor.storageElements))
             fail(name, "its storage \"" + tensor.storage + "\" holds " +
-                           std::to_string(entry->second.size) + " bytes, fewer than " +
+                           std::to_string(entry->second.size()) + " bytes, fewer than " +
                            std::to_string(tensor.storageElements) + " " + tensor.storageType +
                            " elements (a truncated file?)");
-        m_storages[tensor.storage] = file.substr(entry->second.offset, entry->second.size);
+        m_storages[tensor.storage] = entry->second;
     }
+}
+
+// torch.serialization's _legacy_save: the magic number, the protocol version (1001) and the
+// sys-info dict, each a pickle; then the state dict's pickle, whose tensors name their storages
+// by persistent id; then the sorted list of storage keys, a pickle too; then each storage in
+// that order, its element count (8 bytes, little-endian) followed by its raw bytes. The pickles
+// go through the same whitelisted machine as the zip format's data.pkl.
+void TorchCheckpoint::readLegacy(std::string_view file)
+{
+    std::size_t at = legacyMagicEnd(file);
+    if (at == 0)
+        fail({}, "starts as a pickle but not with PyTorch's magic number: not a PyTorch "
+                 "checkpoint");
+    // The next pickle of the stream, read from at most kMaxPickleBytes.
+    const auto next = [&](const auto &read) {
+        Machine machine(file.substr(at, std::min(file.size() - at, kMaxPickleBytes)), m_path);
+        read(machine);
+        at += machine.consumed();
+    };
+    next([&](Machine &m) {
+        const Object &version = m.runToStop();
+        if (version.kind != Kind::Int || version.integer != 1001)
+            fail({}, "legacy checkpoint protocol version " +
+                         (version.kind == Kind::Int ? std::to_string(version.integer)
+                                                    : std::string(kindName(version.kind))) +
+                         ", expected 1001");
+    });
+    next([&](Machine &m) {
+        const Object &info = m.runToStop();
+        if (info.kind != Kind::Dict)
+            fail({}, std::string("the legacy checkpoint's sys info is ") + kindName(info.kind) +
+                         ", expected a dict");
+        for (std::size_t i = 0; i + 1 < info.items.size(); i += 2)
+            if (m.objectAt(info.items[i]).text == "little_endian" &&
+                m.objectAt(info.items[i + 1]).integer != 1)
+                fail({}, "the checkpoint was written on a big-endian machine");
+    });
+    next([&](Machine &m) { m_tensors = m.run(); });
+    std::vector<std::string> keys;
+    next([&](Machine &m) {
+        const Object &list = m.runToStop();
+        if (list.kind != Kind::List)
+            fail({}, std::string("the legacy checkpoint's storage keys are ") +
+                         kindName(list.kind) + ", expected a list");
+        for (std::size_t item : list.items) {
+            if (m.objectAt(item).kind != Kind::String)
+                fail({}, "a storage key that is not a string");
+            keys.push_back(m.objectAt(item).text);
+        }
+    });
+    std::map<std::string, std::size_t> elementSizes;
+    for (const auto &[name, tensor] : m_tensors)
+        elementSizes[tensor.storage] = storageClass(tensor.storageType)->elementSize;
+    std::map<std::string, std::string_view> storages;
+    for (const std::string &key : keys) {
+        const auto size = elementSizes.find(key);
+        if (size == elementSizes.end())
+            fail({}, "the storage \"" + key + "\" belongs to no tensor of the state dict");
+        if (file.size() - at < 8)
+            fail({}, "the storage \"" + key + "\" is cut short (a truncated file?)");
+        const std::uint64_t count = readLe(file.data() + at, 8);
+        at += 8;
+        if (count > (file.size() - at) / size->second)
+            fail({}, "the storage \"" + key + "\" claims " + std::to_string(count) +
+                         " elements, more than the " + std::to_string(file.size() - at) +
+                         " bytes left in the file (a truncated file?)");
+        storages[key] = file.substr(at, count * size->second);
+        at += count * size->second;
+    }
+    attachStorages(storages);
 }
 
 TorchCheckpoint::~TorchCheckpoint() = default;

@@ -1,6 +1,6 @@
 // TorchCheckpoint: the tensors of a PyTorch checkpoint (`torch.save(state_dict)`, the zip format
-// PyTorch has written since 1.6, as Hugging Face's pytorch_model.bin files are), read without
-// executing anything.
+// PyTorch has written since 1.6, as Hugging Face's pytorch_model.bin files are, or the legacy
+// format before it), read without executing anything.
 //
 // A checkpoint is a zip archive (stored, not compressed) holding `<archive>/data.pkl`, a pickle
 // of the state dict, and `<archive>/data/<key>`, the raw bytes of each storage. Unpickling with
@@ -10,9 +10,10 @@
 // descriptions. The globals it accepts are the ones torch.save writes for a state dict:
 // collections.OrderedDict, torch._utils._rebuild_tensor_v2 / _rebuild_parameter and the storage
 // classes (torch.FloatStorage, ...); REDUCE is accepted only on the first three. Anything else
-// is refused with a message naming the opcode or the global, and so is the pre-1.6 format
-// (a bare pickle stream, not a zip), with how to convert it. The fuzz harness
-// tests/fuzz/fuzz_pickle.cpp runs readStateDictPickle on arbitrary bytes.
+// is refused with a message naming the opcode or the global. The format PyTorch wrote before 1.6
+// (a bare stream of pickles followed by the storages' bytes, not a zip; older hub uploads hold
+// it) is read by the same machine. The fuzz harness tests/fuzz/fuzz_pickle.cpp runs
+// readStateDictPickle on arbitrary bytes.
 //
 // Basic usage:
 //     TorchCheckpoint checkpoint("opus-mt-en-es/pytorch_model.bin"); // throws PackageError
@@ -71,6 +72,10 @@ public:
 private:
     struct Mapping;
     [[noreturn]] void fail(const std::string &tensor, const std::string &message) const;
+    // The format PyTorch wrote before 1.6 (torch.save(..., _use_new_zipfile_serialization=False)).
+    void readLegacy(std::string_view file);
+    // Points each tensor at its storage's bytes, checking that they hold its elements.
+    void attachStorages(const std::map<std::string, std::string_view> &storages);
 
     std::string m_path;
     std::shared_ptr<Mapping> m_mapping;

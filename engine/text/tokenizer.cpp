@@ -8,8 +8,27 @@
 #include <sentencepiece_processor.h>
 
 #include <algorithm>
+#include <cctype>
 
 namespace glosa::engine {
+
+namespace {
+
+// SentencePiece returns a piece it does not know (a vocabulary piece of the other language, in a
+// joint vocabulary) as it is, "▁" and all; MarianTokenizer.convert_tokens_to_string turns every
+// "▁" into a space and strips the ends, and so does this.
+std::string withoutWordStartMarks(std::string text)
+{
+    static const std::string mark = "\xe2\x96\x81";
+    for (std::size_t at = text.find(mark); at != std::string::npos; at = text.find(mark, at))
+        text.replace(at, mark.size(), " ");
+    const std::size_t first = text.find_first_not_of(' ');
+    if (first == std::string::npos)
+        return {};
+    return text.substr(first, text.find_last_not_of(' ') - first + 1);
+}
+
+} // namespace
 
 Tokenizer::Tokenizer(const std::string &modelPath)
     : m_path(modelPath), m_processor(std::make_unique<sentencepiece::SentencePieceProcessor>())
@@ -108,7 +127,39 @@ std::string Tokenizer::idToPiece(int id) const
     return m_pieces.empty() ? m_processor->IdToPiece(id) : m_pieces[static_cast<std::size_t>(id)];
 }
 
+std::size_t languageCodeLength(std::string_view text)
+{
+    if (text.substr(0, 2) != ">>")
+        return 0;
+    std::size_t at = 2;
+    while (
+        at < text.size() && at < 2 + 32 &&
+        (std::isalnum(static_cast<unsigned char>(text[at])) || text[at] == '_' || text[at] == '-'))
+        ++at;
+    return at > 2 && text.substr(at, 2) == "<<" ? at + 2 : 0;
+}
+
 std::vector<Token> Tokenizer::encode(std::string_view text) const
+{
+    const std::size_t code = m_pieces.empty() ? 0 : languageCodeLength(text);
+    if (code == 0)
+        return encodePieces(text);
+    // MarianTokenizer: the code is a vocabulary entry, not SentencePiece's to split.
+    validateUtf8(text, "input");
+    Token token;
+    token.piece = std::string(text.substr(0, code));
+    token.id = mapPiece(token.piece);
+    token.bytes = token.chars = token.utf16 = {0, code}; // ASCII
+    std::vector<Token> tokens{std::move(token)};
+    for (Token &piece : encodePieces(text.substr(code))) {
+        for (TextSpan *span : {&piece.bytes, &piece.chars, &piece.utf16})
+            *span = {span->begin + code, span->end + code};
+        tokens.push_back(std::move(piece));
+    }
+    return tokens;
+}
+
+std::vector<Token> Tokenizer::encodePieces(std::string_view text) const
 {
     const NormalizedText normalized(text); // validates UTF-8
     const std::string &nfcText = normalized.text();
@@ -181,7 +232,7 @@ std::string Tokenizer::decode(const std::vector<int> &ids) const
         if (!status.ok())
             throw std::runtime_error("SentencePiece cannot decode (" + m_path +
                                      "): " + status.ToString());
-        return text;
+        return withoutWordStartMarks(std::move(text));
     }
     const auto status = m_processor->Decode(ids, &text);
     if (!status.ok())

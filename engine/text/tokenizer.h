@@ -22,7 +22,10 @@
 // maps every piece through the vocabulary (a piece it lacks becomes <unk>), and decode() maps ids
 // back to pieces before SentencePiece joins them, as Hugging Face's MarianTokenizer does. Then
 // vocabSize(), pieceToId() and idToPiece() are the vocabulary's, the special ids are those of
-// "</s>", "<unk>" and "<pad>" in it, and there is no BOS.
+// "</s>", "<unk>" and "<pad>" in it, and there is no BOS. A ">>xxx<<" target-language code at the
+// start of the text (multi-target models: opus-mt-en-ROMANCE, the tc-big group models) is one
+// token, the vocabulary's entry (else <unk>), as MarianTokenizer keeps it; SentencePiece splits
+// the rest.
 //
 // Thread safety: encode/decode are const and may run concurrently.
 #pragma once
@@ -90,6 +93,7 @@ public:
 
 private:
     int mapPiece(const std::string &piece) const; // through the vocabulary, else <unk>
+    std::vector<Token> encodePieces(std::string_view text) const; // SentencePiece's pieces
 
     std::string m_path;
     std::unique_ptr<sentencepiece::SentencePieceProcessor> m_processor;
@@ -98,6 +102,11 @@ private:
     std::unordered_map<std::string, int> m_ids; // piece -> id
     int m_unk = -1, m_eos = -1, m_pad = -1;
 };
+
+// The length in bytes of a ">>xxx<<" language code (MarianTokenizer's target-language token: the
+// code of letters, digits, '_' and '-', at most 32) at the very start of `text`; 0 when there is
+// none.
+std::size_t languageCodeLength(std::string_view text);
 
 // A hypothesis as people read it: `ids` decoded by `tokenizer` (decode()) with the protected
 // spans put back (restoreSpans, protectedspans.h: placeholder k is spans[k]; none for a model

@@ -3,6 +3,7 @@
 #include "engine/decoding/decodingfields.h"
 #include "engine/limits.h"
 #include "engine/package.h"
+#include "engine/text/languagecodes.h"
 #include "engine/text/protectedspans.h"
 
 #include <cstdio>
@@ -11,6 +12,30 @@
 #include <stdexcept>
 
 namespace glosa::engine {
+
+namespace {
+
+// model.json "target_languages": {"language": ">>code<<", ...}.
+std::map<std::string, std::string> targetLanguageCodesOf(const ModelPackage &package)
+{
+    std::map<std::string, std::string> codes;
+    const auto it = package.manifest().find("target_languages");
+    if (it == package.manifest().end())
+        return codes;
+    if (!it->is_object() || it->size() > 4096)
+        throw std::invalid_argument(package.id() + ": \"target_languages\" must be an object "
+                                                   "{\"language\": \">>code<<\", ...}");
+    for (const auto &[language, code] : it->items()) {
+        if (!code.is_string() ||
+            languageCodeLength(code.get<std::string>()) != code.get<std::string>().size())
+            throw std::invalid_argument(package.id() + ": \"target_languages\" gives " + language +
+                                        " the code " + code.dump() + ", expected \">>xxx<<\"");
+        codes.emplace(language, code.get<std::string>());
+    }
+    return codes;
+}
+
+} // namespace
 
 TranslationModel::TranslationModel(const ModelPackage &package,
                                    std::unique_ptr<TextStepDecoder> decoder)
@@ -31,6 +56,7 @@ TranslationModel::TranslationModel(const ModelPackage &package,
                                         it->dump() + ", expected a number from 0 to 10");
         m_coverage.threshold = it->get<float>();
     }
+    setTargetLanguageCodes(targetLanguageCodesOf(package));
 }
 
 TranslationModel::TranslationModel(std::string id, std::string sourceLanguage,
@@ -60,6 +86,38 @@ TranslationModel::TranslationModel(std::string id, std::string sourceLanguage,
 }
 
 TranslationModel::~TranslationModel() = default;
+
+void TranslationModel::setTargetLanguageCodes(std::map<std::string, std::string> codes)
+{
+    for (const auto &[language, code] : codes)
+        if (m_sourceTokenizer->pieceToId(code) == m_sourceTokenizer->unkId())
+            throw std::invalid_argument("TranslationModel " + m_id + ": the code " + code +
+                                        " for " + language + " is not in the source vocabulary " +
+                                        m_sourceTokenizer->vocabularyPath());
+    m_targetCodes = std::move(codes);
+    m_targetCode.clear();
+    if (!m_targetCodes.empty())
+        setTargetLanguage(m_targetCodes.count(m_targetLanguage) ? m_targetLanguage
+                                                                : m_targetCodes.begin()->first);
+}
+
+void TranslationModel::setTargetLanguage(const std::string &language)
+{
+    if (m_targetCodes.empty() && sameLanguage(language, m_targetLanguage))
+        return;
+    std::string known;
+    for (const auto &[candidate, code] : m_targetCodes) {
+        if (sameLanguage(candidate, language)) {
+            m_targetLanguage = candidate;
+            m_targetCode = code;
+            return;
+        }
+        known += (known.empty() ? "" : " ") + candidate;
+    }
+    throw std::invalid_argument("model " + m_id + " does not translate into " + language +
+                                " (it translates into " +
+                                (known.empty() ? m_targetLanguage : known) + ")");
+}
 
 void TranslationModel::setMaxSourceLength(int length)
 {

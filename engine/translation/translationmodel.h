@@ -16,6 +16,7 @@
 #include "engine/model.h"
 #include "engine/text/tokenizer.h"
 
+#include <map>
 #include <memory>
 #include <string>
 
@@ -62,6 +63,19 @@ public:
     // "placeholders"). Throws std::invalid_argument when a tokenizer lacks one of the pieces.
     int placeholders() const { return m_placeholders; }
     void setPlaceholders(int count);
+    // Multi-target models (OPUS-MT's en-ROMANCE, en-mul, the tc-big group models) read the
+    // language to translate into from a ">>xxx<<" code before every source: model.json's
+    // "target_languages", language -> code ({"fr": ">>fra<<", ...}; docs/model-package.md).
+    // Empty for a model with one target.
+    const std::map<std::string, std::string> &targetLanguageCodes() const { return m_targetCodes; }
+    void setTargetLanguageCodes(std::map<std::string, std::string> codes);
+    // Translate into `language` (ISO 639-1 or 639-3, "fr" or "fra"): targetLanguage() becomes it
+    // and its code is put first in every source. Throws std::invalid_argument naming the
+    // languages the model has when it has no code for it. The package's languages.target is
+    // chosen at load.
+    void setTargetLanguage(const std::string &language);
+    // The code the Translator puts first in every source; "" for none.
+    const std::string &targetLanguageCode() const { return m_targetCode; }
     // The bar for this model's coverage warnings (coverage.h): model.json's
     // "decoding.coverage_threshold", CoverageOptions' 0.1 when absent. Attention that spreads
     // differently needs its own bar (the RNN's: 0.005), chosen on dev with tools/coverage_eval.py.
@@ -79,6 +93,8 @@ private:
     int m_maxSourceLength = 256;
     int m_placeholders = 0;
     CoverageOptions m_coverage;
+    std::map<std::string, std::string> m_targetCodes;
+    std::string m_targetCode;
 };
 
 } // namespace glosa::engine

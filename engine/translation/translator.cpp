@@ -150,6 +150,35 @@ std::vector<std::vector<Token>> chunk(std::vector<Token> tokens, std::size_t lim
     return chunks;
 }
 
+// A multi-target model's ">>xxx<<" code for every segment: the one the text starts with (a code
+// typed by the user, MarianTokenizer's convention) or else the model's chosen one. *start is
+// where the text after a typed code begins (0 without one).
+std::string targetCode(const TranslationModel &model, std::string_view text, std::size_t *start)
+{
+    *start = 0;
+    if (model.sourceTokenizer().vocabularyPath().empty())
+        return model.targetLanguageCode();
+    const std::size_t lead = std::min(text.find_first_not_of(" \t\r\n"), text.size());
+    const std::size_t length = languageCodeLength(text.substr(lead));
+    if (length == 0)
+        return model.targetLanguageCode();
+    *start = lead + length;
+    return std::string(text.substr(lead, length));
+}
+
+// The code as the segment's first source token: an empty range at its start, `at`.
+Token codeToken(const Tokenizer &tokenizer, const std::string &code, std::size_t at,
+                const Utf8Offsets &offsets)
+{
+    Token token;
+    token.id = tokenizer.pieceToId(code);
+    token.piece = code;
+    token.bytes = {at, at};
+    token.chars = offsets.codePoints(token.bytes);
+    token.utf16 = offsets.utf16(token.bytes);
+    return token;
+}
+
 } // namespace
 
 const Tensor &TranslatedSegment::alignment() const
@@ -227,15 +256,18 @@ TranslationResult Translator::translate(std::string_view text, const DecodingOpt
     const Tokenizer &sourceTokenizer = m_model->sourceTokenizer();
     const Tokenizer &targetTokenizer = m_model->targetTokenizer();
     const bool appendEos = m_model->appendSourceEos();
-    const std::size_t limit =
-        static_cast<std::size_t>(m_model->maxSourceLength()) - (appendEos ? 1 : 0);
+    std::size_t start = 0;
+    const std::string code = targetCode(*m_model, text, &start);
+    const std::size_t limit = static_cast<std::size_t>(m_model->maxSourceLength()) -
+                              (appendEos ? 1 : 0) - (code.empty() ? 0 : 1);
     const std::size_t placeholders = static_cast<std::size_t>(m_model->placeholders());
 
     // 1. Sentences, then pieces located in the input, then chunks of what is too long.
     const SentenceSplitter &splitter = *m_splitter;
     const Utf8Offsets inputOffsets(text);
     std::vector<PendingSegment> pending;
-    for (const TextSpan sentence : splitter.split(text)) {
+    for (TextSpan sentence : splitter.split(text.substr(start))) {
+        sentence = {sentence.begin + start, sentence.end + start};
         const std::vector<ProtectedSpan> spans =
             placeholders
                 ? m_protector->find(text.substr(sentence.begin, sentence.size()), options.keepTerms)
@@ -256,6 +288,9 @@ TranslationResult Translator::translate(std::string_view text, const DecodingOpt
                 segment.source.begin = std::max(segment.source.begin, unit.range.begin);
                 segment.source.end = std::max(segment.source.end, segment.source.begin);
                 segment.spans = renumberPlaceholders(piece, text, sourceTokenizer);
+                if (!code.empty())
+                    piece.insert(piece.begin(), codeToken(sourceTokenizer, code,
+                                                          segment.source.begin, inputOffsets));
                 segment.tokens = std::move(piece);
                 pending.push_back(std::move(segment));
             }
@@ -335,8 +370,9 @@ TranslationResult Translator::translate(std::string_view text, const DecodingOpt
             control.segmentsDone(last, pending.size());
     }
 
-    // 3. The text: input white space around the segments, the best hypotheses in between.
-    std::size_t copied = 0;
+    // 3. The text: input white space around the segments, the best hypotheses in between (a
+    // typed language code is not copied).
+    std::size_t copied = start;
     for (TranslatedSegment &segment : result.segments) {
         result.text.append(text.substr(copied, segment.source.begin - copied));
         const std::size_t start = result.text.size();

@@ -19,8 +19,11 @@
 // whole span) → sentences longer than the model's maxSourceLength are cut into chunks at word
 // starts, never dropped →
 // batched search (decode()) → each hypothesis detokenised, with the spans put back, each exactly
-// once (restoreSpans), and its pieces located in that text. The white space between sentences is
-// copied from the input, so a paragraph keeps its shape.
+// once (restoreSpans), and its pieces located in that text. A multi-target model
+// (TranslationModel::targetLanguageCodes()) gets its ">>xxx<<" code first in every segment: the
+// one the text starts with, else TranslationModel::targetLanguageCode(); it is a source token
+// with an empty range at the segment's start, and a typed one is not copied to the result. The
+// white space between sentences is copied from the input, so a paragraph keeps its shape.
 //
 // Every hypothesis is detokenised here (detokenize, tokenizer.h) and the whole text's n-best put
 // together here (TranslationResult::hypothesisText): the app's whole-text result

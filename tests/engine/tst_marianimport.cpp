@@ -99,8 +99,8 @@ private slots:
                                            << "holds 8 bytes, fewer than 4 FloatStorage elements";
         QTest::newRow("compressed data.pkl") << "compressed.bin"
                                              << "is compressed";
-        QTest::newRow("pre-1.6 format") << "legacy-format.bin"
-                                        << "pre-1.6 checkpoint format";
+        QTest::newRow("pre-1.6 format cut short") << "legacy-format.bin"
+                                                  << "a truncated file?";
     }
     void hostileCheckpoint()
     {

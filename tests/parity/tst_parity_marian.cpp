@@ -6,10 +6,15 @@
 // within 1e-4, the first step's top-10 within 1e-4, teacher-forced log-probabilities within 1e-3,
 // the same greedy output on all 12 sentences and the same beam-4 output (Hugging Face's length
 // normalisation and early stopping) on at least 11; int8 the same greedy output on at least 10.
-// Skips with a message when ../shared is absent.
+// Two more forms of the same weights must do the same: pytorch_model.bin re-saved in PyTorch's
+// legacy (pre-1.6) format by torch at test time (tests/data/torch-legacy/make_legacy.py; skipped
+// where /usr/bin/python3 has no torch), and the separate-vocabularies layout (a target_vocab.json,
+// encoder and decoder embeddings of their own) whose decoder embedding has more rows than
+// decoder_vocab_size, as transformers writes it. Skips with a message when ../shared is absent.
 #include "engine/decoding/search.h"
 #include "engine/import/marianimport.h"
 #include "engine/package.h"
+#include "engine/safetensors.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
 #include "plugins/transformer/transformerdecoder.h"
@@ -17,11 +22,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <numeric>
 
@@ -34,6 +41,77 @@ QString fixtureDir()
 {
     return QDir::cleanPath(test::sharedDataDir() +
                            QStringLiteral("/../fixtures/marian-tiny-en-es"));
+}
+
+namespace fs = std::filesystem;
+
+// A writable copy of the fixture's `form` folder at `to`.
+void copyForm(const QString &form, const fs::path &to)
+{
+    fs::copy(fs::path((fixtureDir() + "/" + form).toStdString()), to);
+    for (const auto &entry : fs::directory_iterator(to))
+        fs::permissions(entry.path(), fs::perms::owner_write, fs::perm_options::add);
+}
+
+json readJson(const fs::path &path)
+{
+    std::ifstream in(path);
+    return json::parse(in);
+}
+
+// The bin form with pytorch_model.bin re-saved by torch in the legacy format; an empty string
+// with the reason in *why where torch is not there to do it.
+std::string makeLegacyForm(const fs::path &to, QString *why)
+{
+    copyForm(QStringLiteral("bin"), to);
+    QProcess python;
+    python.start(QStringLiteral("/usr/bin/python3"),
+                 {QStringLiteral(GLOSA_TEST_DATA_DIR "/torch-legacy/make_legacy.py"),
+                  QStringLiteral("convert"),
+                  fixtureDir() + QStringLiteral("/bin/pytorch_model.bin"),
+                  QString::fromStdString((to / "pytorch_model.bin").string())});
+    if (!python.waitForFinished(120000) || python.exitStatus() != QProcess::NormalExit ||
+        python.exitCode() != 0) {
+        *why =
+            QStringLiteral("/usr/bin/python3 with torch is needed to write the legacy format (%1)")
+                .arg(QString::fromUtf8(python.readAllStandardError()).trimmed().section('\n', -1));
+        return {};
+    }
+    return to.string();
+}
+
+// The safetensors form as a model with separate vocabularies stores it: target_vocab.json,
+// model.encoder.embed_tokens and model.decoder.embed_tokens instead of model.shared, the
+// decoder's with three rows more than decoder_vocab_size (never used: their values are large).
+std::string makeSeparateForm(const fs::path &to)
+{
+    copyForm(QStringLiteral("safetensors"), to);
+    json config = readJson(to / "config.json");
+    config["share_encoder_decoder_embeddings"] = false;
+    std::ofstream(to / "config.json") << config.dump(1);
+    json tokenizerConfig = readJson(to / "tokenizer_config.json");
+    tokenizerConfig["separate_vocabs"] = true;
+    std::ofstream(to / "tokenizer_config.json") << tokenizerConfig.dump(1);
+    fs::copy_file(to / "vocab.json", to / "target_vocab.json");
+    std::vector<std::pair<std::string, engine::Tensor>> tensors;
+    {
+        const engine::SafeTensorsFile weights((to / "model.safetensors").string());
+        for (const std::string &name : weights.names()) {
+            engine::Tensor w = weights.loadFloat(name);
+            if (name != "model.shared.weight") {
+                tensors.emplace_back(name, std::move(w));
+                continue;
+            }
+            engine::Tensor decoder({w.dim(0) + 3, w.dim(1)});
+            std::copy(w.data<float>(), w.data<float>() + w.numel(), decoder.data<float>());
+            std::fill(decoder.data<float>() + w.numel(), decoder.data<float>() + decoder.numel(),
+                      50.0f);
+            tensors.emplace_back("model.decoder.embed_tokens.weight", std::move(decoder));
+            tensors.emplace_back("model.encoder.embed_tokens.weight", std::move(w));
+        }
+    }
+    engine::writeSafeTensors((to / "model.safetensors").string(), tensors, {{"format", "pt"}});
+    return to.string();
 }
 
 std::vector<std::int32_t> ints(const json &array)
@@ -78,6 +156,23 @@ private:
     QTemporaryDir m_models;
     json m_reference;
 
+    QTemporaryDir m_forms; // the forms made from the fixture's
+    std::map<QString, std::string> m_madeForms;
+    QString m_noLegacyForm; // why the legacy form could not be made
+
+    // The folder of `form`: one of the fixture's, or one made from them (initTestCase).
+    std::string sourceOf(const QString &form) const
+    {
+        const auto made = m_madeForms.find(form);
+        return made != m_madeForms.end() ? made->second : (fixtureDir() + "/" + form).toStdString();
+    }
+
+    void skipUnmade(const QString &form)
+    {
+        if (form == QLatin1String("legacy") && !m_madeForms.count(form))
+            QSKIP(qPrintable(m_noLegacyForm));
+    }
+
     std::string imported(const QString &form, bool int8)
     {
         const QString id = form + (int8 ? QStringLiteral("-int8") : QStringLiteral("-f32"));
@@ -86,8 +181,7 @@ private:
             engine::MarianImportOptions options;
             options.int8 = int8;
             options.id = id.toStdString();
-            engine::importMarian((fixtureDir() + "/" + form).toStdString(),
-                                 m_models.path().toStdString(), options);
+            engine::importMarian(sourceOf(form), m_models.path().toStdString(), options);
         }
         return folder.toStdString();
     }
@@ -118,6 +212,11 @@ private slots:
         std::ifstream in((fixtureDir() + "/reference.json").toStdString());
         m_reference = json::parse(in);
         QCOMPARE(m_reference["cases"].size(), std::size_t(12));
+        const fs::path forms = m_forms.path().toStdString();
+        m_madeForms[QStringLiteral("separate")] = makeSeparateForm(forms / "separate");
+        const std::string legacy = makeLegacyForm(forms / "legacy", &m_noLegacyForm);
+        if (!legacy.empty())
+            m_madeForms[QStringLiteral("legacy")] = legacy;
     }
 
     void importRecordsTheArchitecture()
@@ -151,10 +250,13 @@ private slots:
         QTest::addColumn<QString>("form");
         QTest::newRow("safetensors") << QStringLiteral("safetensors");
         QTest::newRow("pytorch_model.bin") << QStringLiteral("bin");
+        QTest::newRow("pytorch_model.bin, legacy format") << QStringLiteral("legacy");
+        QTest::newRow("separate vocabularies, more decoder rows") << QStringLiteral("separate");
     }
     void parity()
     {
         QFETCH(QString, form);
+        skipUnmade(form);
         Loaded loaded = load(imported(form, false));
         engine::TranslationModel &model = *loaded.model;
         transformer::TransformerDecoder &decoder = *loaded.decoder;
@@ -259,6 +361,7 @@ private slots:
     void int8Greedy()
     {
         QFETCH(QString, form);
+        skipUnmade(form);
         Loaded loaded = load(imported(form, true));
         QCOMPARE(engine::ModelPackage::load(imported(form, true)).computeType(),
                  engine::ComputeType::Int8);

@@ -1,10 +1,12 @@
 #include "app/core/models/modelcatalog.h"
 
-#include "app/core/platform/executabledir.h"
 #include "app/core/models/pluginregistry.h"
+#include "app/core/platform/executabledir.h"
 #include "app/core/platform/savefile.h"
 #include "engine/decoding/decodingfields.h"
 #include "engine/package.h"
+#include "engine/text/languagecodes.h"
+#include "engine/translation/translationmodel.h"
 
 #include <nlohmann/json.hpp>
 
@@ -191,6 +193,10 @@ QStringList readManifest(const QJsonObject &m, ModelInfo &info)
     if (!isDefault.isUndefined() && !isDefault.isBool())
         problems << QStringLiteral("\"default\" must be true or false");
     info.isDefault = isDefault.toBool();
+    const QJsonValue targets = m.value(QLatin1String("target_languages"));
+    if (!targets.isUndefined() && !targets.isObject())
+        problems << QStringLiteral("\"target_languages\" must be an object");
+    info.targetLanguages = targets.toObject().keys();
     return problems;
 }
 
@@ -412,16 +418,44 @@ void ModelCatalog::scan(const QStringList &folders)
 QList<ModelInfo> ModelCatalog::availableModels() const
 {
     QList<ModelInfo> out;
-    for (const ModelInfo &info : m_models)
-        if (info.isValid() && info.shadowedBy.isEmpty())
+    for (const ModelInfo &info : m_models) {
+        if (!info.isValid() || !info.shadowedBy.isEmpty())
+            continue;
+        if (info.targetLanguages.isEmpty())
             out << info;
+        for (const QString &language : info.targetLanguages)
+            out << *targetVariant(info, language);
+    }
     return out;
+}
+
+QString ModelCatalog::targetVariantId(const QString &id, const QString &language)
+{
+    return id + QLatin1Char('@') + language;
+}
+
+std::optional<ModelInfo> ModelCatalog::targetVariant(const ModelInfo &info, const QString &language)
+{
+    for (const QString &target : info.targetLanguages) {
+        if (!engine::sameLanguage(target.toStdString(), language.toStdString()))
+            continue;
+        ModelInfo variant = info;
+        variant.id = targetVariantId(info.id, target);
+        variant.targetLanguage = target;
+        return variant;
+    }
+    return std::nullopt;
 }
 
 std::optional<ModelInfo> ModelCatalog::find(const QString &idOrFolder) const
 {
     if (idOrFolder.isEmpty())
         return std::nullopt;
+    if (const qsizetype at = idOrFolder.lastIndexOf(QLatin1Char('@')); at > 0) {
+        const std::optional<ModelInfo> package = find(idOrFolder.left(at));
+        if (package && package->isValid() && !package->targetLanguages.isEmpty())
+            return targetVariant(*package, idOrFolder.mid(at + 1));
+    }
     const ModelInfo *broken = nullptr;
     for (const ModelInfo &info : m_models) {
         if (info.id != idOrFolder)
@@ -541,6 +575,14 @@ std::shared_ptr<engine::Model> ModelCatalog::load(const ModelInfo &info,
     if (model->task() != expected)
         return fail(QStringLiteral("plugin %1 built a model for another task than %2")
                         .arg(record->fileName, quoted(info.task)));
+    if (auto *translation = dynamic_cast<engine::TranslationModel *>(model.get());
+        translation && !info.targetLanguages.isEmpty()) {
+        try {
+            translation->setTargetLanguage(info.targetLanguage.toStdString());
+        } catch (const std::invalid_argument &e) {
+            return fail(QString::fromStdString(e.what()));
+        }
+    }
     return model;
 }
 

@@ -59,6 +59,10 @@ struct ModelInfo
     QString licence;        // "licence"
     QJsonObject scores;     // "scores" (optional): {"<test set>": {"bleu": .., "chrf": ..}}
     bool isDefault = false; // "default": true: the package is the one to use for its direction
+    // A multi-target model's languages (model.json "target_languages", e.g. OPUS-MT en-ROMANCE):
+    // availableModels() lists it once for each, as "<id>@<language>" (ModelCatalog::
+    // targetVariantId) with targetLanguage that language; empty for a one-target model.
+    QStringList targetLanguages;
     QJsonObject manifest;   // the whole model.json (empty when it could not be parsed)
 
     QString folder;        // absolute, clean path of the package folder
@@ -98,13 +102,19 @@ public:
     const QStringList &searchPaths() const { return m_searchPaths; }
     // Every package found, broken and shadowed ones included.
     const QList<ModelInfo> &models() const { return m_models; }
-    // Valid packages that are not shadowed: what a user can pick.
+    // Valid packages that are not shadowed: what a user can pick. A multi-target model is there
+    // once for each target language (ModelInfo::targetLanguages), so that every direction list
+    // shows it for each.
     QList<ModelInfo> availableModels() const;
+    // "<id>@<language>": a multi-target model translating into `language`. '@' is never in a
+    // package id, so find() tells the two apart.
+    static QString targetVariantId(const QString &id, const QString &language);
 
     // `idOrFolder` is first looked up as an id (the winning valid package, else a broken one with
-    // that id); otherwise, when it names an existing folder, that folder is read as a package
-    // (it need not be under a search folder). std::nullopt when it is neither. The result may be
-    // a broken package: check isValid().
+    // that id; "<id>@<language>" is that package translating into `language`, ISO 639-1 or
+    // 639-3, when it is one of its targetLanguages); otherwise, when it names an existing folder,
+    // that folder is read as a package (it need not be under a search folder). std::nullopt when it
+    // is neither. The result may be a broken package: check isValid().
     std::optional<ModelInfo> find(const QString &idOrFolder) const;
 
     // The package to use for `task` from `sourceLanguage` to `targetLanguage` (either may be
@@ -131,13 +141,18 @@ public:
     // Reads `folder`/model.json without touching the weights. Never throws; problems end up in
     // ModelInfo::error.
     static ModelInfo readPackage(const QString &folder);
+    // The multi-target model `info` translating into `language` (ISO 639-1 or 639-3): id
+    // targetVariantId(), targetLanguage one of its targetLanguages; std::nullopt when it has no
+    // such target.
+    static std::optional<ModelInfo> targetVariant(const ModelInfo &info, const QString &language);
 
     // Validates the package with the engine (glosa::engine::ModelPackage), picks the loaded plugin
     // whose architectures contain info.architecture and lets it build the model. Returns null on
     // any failure, with a one-line message naming the model folder in *errorMessage. Loading may
     // take seconds: call it from a worker thread, never the GUI thread.
     // `computeType` is what the package is loaded with (engine/package.h: auto takes int8 where
-    // the package's weights are int8).
+    // the package's weights are int8). A multi-target translation model is set to translate into
+    // info.targetLanguage (engine::TranslationModel::setTargetLanguage).
     static std::shared_ptr<engine::Model>
     load(const ModelInfo &info, const PluginRegistry &plugins, QString *errorMessage = nullptr,
          engine::ComputeType computeType = engine::ComputeType::Auto);

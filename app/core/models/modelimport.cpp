@@ -1,5 +1,6 @@
 #include "app/core/models/modelimport.h"
 
+#include "app/core/hub/hubcache.h"
 #include "app/core/models/modelcatalog.h"
 #include "engine/import/marianimport.h"
 
@@ -33,6 +34,10 @@ ModelImportResult importModelFolder(const ModelImportRequest &request,
     engine::MarianImportOptions options;
     options.int8 = !request.float32;
     options.id = request.id.toStdString();
+    const QString cachedRepo = repoForCacheSnapshot(request.folder);
+    options.repo = (request.repo.isEmpty() ? cachedRepo : request.repo).toStdString();
+    if (!cachedRepo.isEmpty())
+        options.commit = QDir(QDir::cleanPath(request.folder)).dirName().toStdString();
     options.sourceLanguage = request.sourceLanguage.toStdString();
     options.targetLanguage = request.targetLanguage.toStdString();
     options.progress = progress;

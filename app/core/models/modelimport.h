@@ -21,7 +21,12 @@ struct ModelImportRequest
     QString folder;          // the folder to import
     QString destinationRoot; // empty: ModelCatalog::userModelsDir()
     bool float32 = false;    // MarianMT: keep float32 weights instead of int8
-    QString id;              // MarianMT: the package id (empty: from the folder)
+    QString id;              // MarianMT: the package id (empty: the repository's name)
+    // MarianMT: the Hugging Face repository ("Helsinki-NLP/opus-mt-en-es"); empty when unknown,
+    // then taken from the path of a Hugging Face cache snapshot
+    // (.../models--ORG--NAME/snapshots/COMMIT/, app/core/hub/hubcache.h), whose commit model.json
+    // records too.
+    QString repo;
     QString sourceLanguage;  // MarianMT: when the folder does not say
     QString targetLanguage;
 };

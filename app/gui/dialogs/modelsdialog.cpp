@@ -138,11 +138,16 @@ void ModelsDialog::fill()
             status = tr("Ready · the default for its direction");
         else
             status = tr("Ready");
+        // A multi-target model names each of its target languages.
+        QStringList targets;
+        for (const QString &target :
+             m.targetLanguages.isEmpty() ? QStringList{m.targetLanguage} : m.targetLanguages)
+            targets << languageName(target);
         const QString languages =
             m.is(engine::Task::Captioning)
-                ? tr("Image → %1").arg(languageName(m.targetLanguage))
+                ? tr("Image → %1").arg(targets.join(QStringLiteral(", ")))
                 : QStringLiteral("%1 → %2").arg(languageName(m.sourceLanguage),
-                                               languageName(m.targetLanguage));
+                                               targets.join(QStringLiteral(", ")));
         // Imported models live directly in the user's models folder and may be removed.
         const bool imported =
             !userRoot.isEmpty() && QFileInfo(m.folder).canonicalPath() == userRoot;

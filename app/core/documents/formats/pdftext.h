@@ -3,7 +3,7 @@
 // busy for minutes or make it allocate without bound (issue #16; abandoning a thread inside it
 // would leave it burning CPU and memory), so the app never runs it in its own process: readPdf
 // (pdf.cpp) runs the helper under time and memory limits, as browsers do, and reads its frame.
-// Only the helper and the fuzz harness (fuzz_pdf, which wants speed) call extractPdfText.
+// The extraction (app/pdftext/extract.h) is built into the helper only.
 //
 // The frame on the helper's stdout: the line "glosa-pdftext 1", then "text N" or "error N" on a
 // line, then exactly N bytes of UTF-8 (the text, or a DocumentError's message) and nothing after.
@@ -17,10 +17,6 @@
 #include <optional>
 
 namespace glosa::documents::formats {
-
-// The text of every page by blocks of lines (pages and blocks end with a blank line), UTF-8,
-// ending with a newline: what readTxt makes paragraphs of. Throws DocumentError naming `path`.
-QByteArray extractPdfText(const QString &path);
 
 struct PdfTextFrame
 {
