@@ -1102,6 +1102,18 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>, about %1 min left</source>
         <translation>, quedan unos %1 min</translation>
     </message>
+    <message>
+        <source>On this computer</source>
+        <translation>En este equipo</translation>
+    </message>
+    <message>
+        <source>Importing %1 from this computer…</source>
+        <translation>Importando %1 desde este equipo…</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>Importar</translation>
+    </message>
 </context>
 <context>
     <name>glosa::HeadGridWidget</name>

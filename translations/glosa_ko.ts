@@ -1093,6 +1093,18 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>, about %1 min left</source>
         <translation>, 약 %1분 남음</translation>
     </message>
+    <message>
+        <source>On this computer</source>
+        <translation>이 컴퓨터에 있음</translation>
+    </message>
+    <message>
+        <source>Importing %1 from this computer…</source>
+        <translation>이 컴퓨터에서 %1을(를) 가져오는 중…</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>가져오기</translation>
+    </message>
 </context>
 <context>
     <name>glosa::HeadGridWidget</name>

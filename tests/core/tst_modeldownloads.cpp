@@ -2,13 +2,15 @@
 // loopback hub (tests/support/loopback_hub.py) serving the shared MarianMT fixture as
 // Helsinki-NLP/opus-mt-en-es: a search on the pool with its results, an install with progress
 // that ends in a package the catalog reads, Cancel mid-download, a missing repository, one install
-// at a time, and the OPUS-MT suggestion for a direction. Skips with a message when ../shared is
+// at a time, a model of the Hugging Face cache imported without a request, and the OPUS-MT
+// suggestion for a direction. Skips with a message when ../shared is
 // absent.
 #include "app/core/hub/knownmodels.h"
 #include "app/core/hub/modeldownloads.h"
 #include "app/core/models/modelcatalog.h"
 #include "app/core/models/modelimport.h"
 
+#include "tests/support/hfcache.h"
 #include "tests/support/loopbackhub.h"
 #include "tests/support/testutil.h"
 
@@ -154,6 +156,44 @@ private slots:
         QCOMPARE(error.kind, HubErrorKind::NotFound);
         QVERIFY2(error.message.contains(QStringLiteral("opus-mt-xx-yy")),
                  qPrintable(error.message));
+    }
+
+    // A model transformers already downloaded is found in the Hugging Face cache and imported
+    // without a request (offline: any request would fail), named after its repository.
+    void cachedModelImportsWithoutDownload()
+    {
+        if (!QFileInfo::exists(m_fixture + QStringLiteral("/config.json")))
+            QSKIP(qPrintable(m_fixture + QStringLiteral(" is absent (it lives in ../shared)")));
+        QTemporaryDir cache, models;
+        const QString snapshot = makeHfCacheSnapshot(
+            cache.path(), QStringLiteral("Helsinki-NLP/opus-mt-en-es"), m_fixture);
+        QVERIFY(!snapshot.isEmpty());
+        HubConfig offline;
+        offline.offline = true;
+        ModelDownloads downloads(offline);
+        QSignalSpy found(&downloads, &ModelDownloads::cachedModelsFound);
+        downloads.findCachedModels({cache.path()});
+        QVERIFY(found.wait(20000));
+        QCOMPARE(downloads.cachedModels().size(), 1);
+        const CachedHubModel cached = downloads.cachedModels().first();
+        QCOMPARE(cached.repo, QStringLiteral("Helsinki-NLP/opus-mt-en-es"));
+
+        QSignalSpy finished(&downloads, &ModelDownloads::installFinished);
+        QSignalSpy progressed(&downloads, &ModelDownloads::progressChanged);
+        QVERIFY(downloads.importCached(cached, models.path()));
+        QVERIFY(downloads.isInstalling());
+        QCOMPARE(downloads.installingRepo(), cached.repo);
+        QVERIFY(finished.wait(120000));
+        const HubError error = finished.first().at(1).value<HubError>();
+        QVERIFY2(error.ok(), qPrintable(error.message));
+        QCOMPARE(finished.first().at(0).toString(), QStringLiteral("opus-mt-en-es"));
+        QVERIFY(progressed.size() >= 2);
+        QCOMPARE(downloads.progress().phase, DownloadProgress::Phase::Importing);
+        ModelCatalog catalog;
+        catalog.scan({models.path()});
+        const auto info = catalog.find(QStringLiteral("opus-mt-en-es"));
+        QVERIFY(info && info->isValid());
+        QVERIFY(QFileInfo::exists(snapshot + QStringLiteral("/config.json"))); // left as it was
     }
 
     void offlineSendsNothing()

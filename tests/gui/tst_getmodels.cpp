@@ -4,7 +4,8 @@
 // picker offers the OPUS-MT model for its direction without sending anything; the offer opens Get
 // models… with it chosen; a search lists it with its languages named in the interface language,
 // size, licence and downloads; Download shows its progress, and the model then translates with no
-// restart. The model manager has Get models… and names each direction's default. Skips with a
+// restart. A model already in the Hugging Face cache is imported without a request. The model
+// manager has Get models… and names each direction's default. Skips with a
 // message when ../shared is absent.
 #include "app/core/appcontext.h"
 #include "app/core/hub/modeldownloads.h"
@@ -14,6 +15,7 @@
 #include "app/gui/dialogs/modelsdialog.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/views/translateview.h"
+#include "tests/support/hfcache.h"
 #include "tests/support/loopbackhub.h"
 #include "tests/support/testutil.h"
 #include "tests/support/testwindow.h"
@@ -23,6 +25,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -49,6 +52,8 @@ private slots:
         qputenv("XDG_CACHE_HOME", QFile::encodeName(m_state.filePath(QStringLiteral("cache"))));
         qunsetenv("GLOSA_MODEL_PATH");
         qunsetenv("HF_HUB_OFFLINE");
+        // Not the user's Hugging Face cache: one of the test's own, empty until a test fills it.
+        qputenv("HF_HUB_CACHE", QFile::encodeName(m_state.filePath(QStringLiteral("hf"))));
         QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
         m_fixture = QDir::cleanPath(test::sharedDataDir() +
                                     QStringLiteral("/../fixtures/marian-tiny-en-es/safetensors"));
@@ -150,6 +155,41 @@ private slots:
         QVERIFY(QThreadPool::globalInstance()->waitForDone(10000));
         QVERIFY(
             !QFileInfo::exists(ModelCatalog::userModelsDir() + QStringLiteral("/opus-mt-es-en")));
+    }
+
+    // A MarianMT model already in the Hugging Face cache is listed as on this computer and
+    // imported with no request at all (offline), then translates.
+    void modelOnThisComputerImports()
+    {
+        if (!QFileInfo::exists(m_fixture + QStringLiteral("/config.json")))
+            QSKIP(qPrintable(m_fixture + QStringLiteral(" is absent (it lives in ../shared)")));
+        QVERIFY(!test::makeHfCacheSnapshot(m_state.filePath(QStringLiteral("hf")),
+                                           QStringLiteral("someone/marian-tiny-en-es"), m_fixture)
+                     .isEmpty());
+        qputenv("HF_HUB_OFFLINE", "1");
+        const auto online = qScopeGuard([] { qunsetenv("HF_HUB_OFFLINE"); });
+        test::Window window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.showGetModels();
+        GetModelsDialog *dialog = window.getModelsDialog();
+        QVERIFY(dialog);
+        QTableWidget *table = dialog->resultTable();
+        QTRY_COMPARE(table->rowCount(), 1);
+        QCOMPARE(table->item(0, 1)->text(), QStringLiteral("someone/marian-tiny-en-es"));
+        QCOMPARE(table->item(0, 2)->text(), QStringLiteral("On this computer"));
+        table->selectRow(0);
+        QCOMPARE(dialog->downloadButton()->text(), QStringLiteral("Import"));
+        QSignalSpy installed(dialog, &GetModelsDialog::modelInstalled);
+        QTest::mouseClick(dialog->downloadButton(), Qt::LeftButton);
+        QVERIFY(installed.wait(120000));
+        QCOMPARE(installed.first().first().toString(), QStringLiteral("marian-tiny-en-es"));
+        QCOMPARE(window.currentModelId(), QStringLiteral("marian-tiny-en-es"));
+        QCOMPARE(table->rowCount(), 0); // installed: no longer offered
+        const TranslationResult result =
+            test::translateIn(window, QStringLiteral("I like cats."), 60000);
+        QVERIFY(!result.hypotheses.isEmpty());
+        dialog->reject();
     }
 
     void managerOffersGetModelsAndNamesTheDefault()

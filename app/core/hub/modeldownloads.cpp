@@ -1,5 +1,6 @@
 #include "app/core/hub/modeldownloads.h"
 
+#include "app/core/models/modelimport.h"
 #include "app/core/platform/handoff.h"
 
 #include <QElapsedTimer>
@@ -85,14 +86,9 @@ bool ModelDownloads::install(const HubInstallRequest &request)
 {
     if (m_installing)
         return false;
-    m_installing = true;
     m_request = request;
-    m_progress = {};
-    m_installCancelled = std::make_shared<std::atomic<bool>>(false);
-    emit installStarted(request.repo);
-    emit progressChanged();
     startOnPool([self = QPointer<ModelDownloads>(this), config = m_config, request,
-                 cancelled = m_installCancelled] {
+                 cancelled = beginInstall(request.repo)] {
         HubClient hub(config);
         QElapsedTimer sinceReport;
         sinceReport.start();
@@ -123,6 +119,69 @@ bool ModelDownloads::install(const HubInstallRequest &request)
                 report(fraction <= 0 || fraction >= 1);
             },
             [cancelled] { return cancelled->load(); });
+        postCall(self, [self, result] {
+            if (self)
+                self->finishInstall(result);
+        });
+    });
+    return true;
+}
+
+std::shared_ptr<std::atomic<bool>> ModelDownloads::beginInstall(const QString &repo)
+{
+    m_installing = true;
+    m_request.repo = repo;
+    m_progress = {};
+    m_installCancelled = std::make_shared<std::atomic<bool>>(false);
+    emit installStarted(repo);
+    emit progressChanged();
+    return m_installCancelled;
+}
+
+void ModelDownloads::findCachedModels(const QStringList &cacheDirs)
+{
+    startOnPool([self = QPointer<ModelDownloads>(this), cacheDirs] {
+        const QList<CachedHubModel> found = findCachedMarianModels(cacheDirs);
+        postCall(self, [self, found] {
+            if (!self)
+                return;
+            self->m_cached = found;
+            emit self->cachedModelsFound();
+        });
+    });
+}
+
+bool ModelDownloads::importCached(const CachedHubModel &model, const QString &destinationRoot)
+{
+    if (m_installing)
+        return false;
+    m_request = {};
+    ModelImportRequest request;
+    request.folder = model.folder;
+    request.destinationRoot = destinationRoot;
+    request.id = model.repo.section(QLatin1Char('/'), -1); // "opus-mt-en-es", not the commit
+    startOnPool([self = QPointer<ModelDownloads>(this), request, commit = model.commit,
+                 cancelled = beginInstall(model.repo)] {
+        int shownPercent = -1; // posted once a percent: the importer reports far more often
+        const auto report = [self, &shownPercent](double fraction) {
+            if (int(fraction * 100) == shownPercent)
+                return;
+            shownPercent = int(fraction * 100);
+            DownloadProgress state;
+            state.phase = DownloadProgress::Phase::Importing;
+            state.importFraction = fraction;
+            postCall(self, [self, state] {
+                if (self)
+                    self->setProgress(state);
+            });
+        };
+        const ModelImportResult imported =
+            importModelFolder(request, report, [cancelled] { return cancelled->load(); });
+        HubInstallResult result{{}, imported.id, imported.folder, commit};
+        if (!imported.ok())
+            result.error = {cancelled->load() ? HubErrorKind::Cancelled
+                                              : HubErrorKind::ImportFailed,
+                            imported.error};
         postCall(self, [self, result] {
             if (self)
                 self->finishInstall(result);

@@ -14,6 +14,7 @@
 //     downloads.cancel();                            // the partial files stay for a resume
 #pragma once
 
+#include "app/core/hub/hubcache.h"
 #include "app/core/hub/hubinstall.h"
 
 #include <QList>
@@ -71,6 +72,14 @@ public:
     // Cancels the install that runs (installFinished follows with HubErrorKind::Cancelled).
     void cancel();
 
+    // The MarianMT models transformers already put in the Hugging Face cache (hubcache.h), looked
+    // for on the pool (local folders only: no request); cachedModelsFound follows.
+    void findCachedModels(const QStringList &cacheDirs = huggingFaceCacheDirs());
+    const QList<CachedHubModel> &cachedModels() const { return m_cached; }
+    // Imports a cached snapshot as an install does, without a download: the package is named
+    // after its repository ("opus-mt-en-es"). False, and nothing starts, while an install runs.
+    bool importCached(const CachedHubModel &model, const QString &destinationRoot = {});
+
 signals:
     void searchStarted();
     void searchFinished(const glosa::HubError &error);
@@ -79,9 +88,12 @@ signals:
     void progressChanged();
     // `id` is the installed package; `error` says why nothing was installed.
     void installFinished(const QString &id, const glosa::HubError &error);
+    void cachedModelsFound();
 
 private:
     void finishSearch(int serial, const HubResult<QList<HubModelSummary>> &found);
+    // Marks an install of `repo` as running; the flag its job polls.
+    std::shared_ptr<std::atomic<bool>> beginInstall(const QString &repo);
     void finishInstall(const HubInstallResult &result);
     void setProgress(const DownloadProgress &progress);
 
@@ -97,6 +109,7 @@ private:
     DownloadProgress m_progress;
     HubInstallResult m_lastInstall;
     std::shared_ptr<std::atomic<bool>> m_installCancelled;
+    QList<CachedHubModel> m_cached;
 };
 
 } // namespace glosa

@@ -6,6 +6,7 @@
 #include "app/gui/guiutil.h"
 
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -16,6 +17,8 @@
 #include <QRegularExpression>
 #include <QTableWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace glosa {
 
@@ -114,6 +117,9 @@ GetModelsDialog::GetModelsDialog(AppContext &context, QWidget *parent)
     connect(m_downloads, &ModelDownloads::searchFinished, this, &GetModelsDialog::showResults);
     connect(m_downloads, &ModelDownloads::progressChanged, this, &GetModelsDialog::showProgress);
     connect(m_downloads, &ModelDownloads::installFinished, this, &GetModelsDialog::finishInstall);
+    connect(m_downloads, &ModelDownloads::cachedModelsFound, this,
+            [this] { fillTable(QString()); });
+    m_downloads->findCachedModels(); // local folders only: nothing is sent
     updateButtons();
 }
 
@@ -131,70 +137,100 @@ void GetModelsDialog::search()
 
 void GetModelsDialog::showResults(const HubError &error)
 {
-    m_results->setRowCount(0);
     if (!error.ok()) {
         m_status->setText(tr("Could not search the hub: %1").arg(error.message));
         updateButtons();
         return;
     }
-    for (const HubModelSummary &model : m_downloads->results())
-        addRow(model);
+    m_rows = m_downloads->results();
     // A repository id typed in full is offered even when the search does not find it by name:
     // any MarianMT publisher's model can be downloaded.
     const QString typed = m_search->text().trimmed();
-    if (isValidRepoId(typed) && typed.contains(QLatin1Char('/')) &&
-        m_results->findItems(typed, Qt::MatchFixedString).isEmpty()) {
+    const bool listed = std::any_of(m_rows.begin(), m_rows.end(), [&](const HubModelSummary &m) {
+        return m.id.compare(typed, Qt::CaseInsensitive) == 0;
+    });
+    if (isValidRepoId(typed) && typed.contains(QLatin1Char('/')) && !listed) {
         HubModelSummary model;
         model.id = typed;
         model.downloads = -1;
-        addRow(model);
+        m_rows.append(model);
     }
-    m_results->resizeColumnsToContents();
+    fillTable(m_rows.isEmpty() ? QString() : m_rows.first().id);
     m_status->setText(
-        m_results->rowCount() == 0
+        m_rows.isEmpty()
             ? tr("Nothing found for “%1”.").arg(typed)
-            : tr("Models found: %1. Choose one and click Download.").arg(m_results->rowCount()));
-    if (m_results->rowCount() > 0)
-        m_results->selectRow(0);
+            : tr("Models found: %1. Choose one and click Download.").arg(m_rows.size()));
+}
+
+bool GetModelsDialog::isInstalled(const QString &repo) const
+{
+    const std::optional<ModelInfo> info =
+        m_context.catalog().find(repo.section(QLatin1Char('/'), -1));
+    return info && info->isValid();
+}
+
+void GetModelsDialog::fillTable(const QString &select)
+{
+    const QString keep = select.isEmpty() ? selectedRepository() : select;
+    m_results->setRowCount(0);
+    QStringList listed;
+    // Models on this computer first: they need no download.
+    for (const CachedHubModel &cached : m_downloads->cachedModels()) {
+        if (isInstalled(cached.repo) || listed.contains(cached.repo, Qt::CaseInsensitive))
+            continue;
+        HubModelSummary model;
+        model.id = cached.repo;
+        model.downloads = -1;
+        addRow(model, cached.folder);
+        listed << cached.repo;
+    }
+    for (const HubModelSummary &model : std::as_const(m_rows))
+        if (!listed.contains(model.id, Qt::CaseInsensitive)) {
+            addRow(model, {});
+            listed << model.id;
+        }
+    m_results->resizeColumnsToContents();
+    const QList<QTableWidgetItem *> found = m_results->findItems(keep, Qt::MatchFixedString);
+    if (!keep.isEmpty() && !found.isEmpty())
+        m_results->selectRow(found.first()->row());
     updateButtons();
 }
 
-void GetModelsDialog::addRow(const HubModelSummary &model)
+void GetModelsDialog::addRow(const HubModelSummary &model, const QString &cachedFolder)
 {
     const std::optional<KnownHubModel> known = knownHubModel(model.id);
-    const QStringList cells = {
-        languagesText(model), model.id,
-        known ? tr("≈ %1").arg(QLocale().formattedDataSize(known->approximateBytes, 0,
-                                                           QLocale::DataSizeSIFormat))
-              : QStringLiteral("—"),
-        model.licence.isEmpty() ? QStringLiteral("—") : model.licence,
-        model.downloads < 0 ? QStringLiteral("—") : QLocale().toString(model.downloads)};
+    const QString size = !cachedFolder.isEmpty() ? tr("On this computer")
+                         : known                 ? tr("≈ %1").arg(QLocale().formattedDataSize(
+                                                       known->approximateBytes, 0, QLocale::DataSizeSIFormat))
+                                                 : QStringLiteral("—");
+    const QStringList cells = {languagesText(model), model.id, size,
+                               model.licence.isEmpty() ? QStringLiteral("—") : model.licence,
+                               model.downloads < 0 ? QStringLiteral("—")
+                                                   : QLocale().toString(model.downloads)};
     const int row = m_results->rowCount();
     m_results->insertRow(row);
     for (int c = 0; c < cells.size(); ++c) {
         auto *item = new QTableWidgetItem(cells[c]);
-        item->setToolTip(cells[c]);
+        item->setToolTip(c == SizeColumn && !cachedFolder.isEmpty()
+                             ? QDir::toNativeSeparators(cachedFolder)
+                             : cells[c]);
         item->setData(Qt::UserRole, model.id);
+        item->setData(Qt::UserRole + 1, cachedFolder);
         m_results->setItem(row, c, item);
     }
 }
 
 void GetModelsDialog::selectRepository(const QString &repo)
 {
-    QList<QTableWidgetItem *> found = m_results->findItems(repo, Qt::MatchFixedString);
-    if (found.isEmpty()) {
+    if (m_results->findItems(repo, Qt::MatchFixedString).isEmpty()) {
         const std::optional<KnownHubModel> known = knownHubModel(repo);
         HubModelSummary model;
         model.id = repo;
         model.downloads = -1;
-        addRow(known ? summaryOf(*known) : model);
-        m_results->resizeColumnsToContents();
-        found = m_results->findItems(repo, Qt::MatchFixedString);
+        m_rows.append(known ? summaryOf(*known) : model);
     }
-    if (!found.isEmpty())
-        m_results->selectRow(found.first()->row());
+    fillTable(repo);
     m_download->setFocus();
-    updateButtons();
 }
 
 QString GetModelsDialog::selectedRepository() const
@@ -203,12 +239,30 @@ QString GetModelsDialog::selectedRepository() const
     return selected.isEmpty() ? QString() : selected.first()->data(Qt::UserRole).toString();
 }
 
+QString GetModelsDialog::selectedCachedFolder() const
+{
+    const QList<QTableWidgetItem *> selected = m_results->selectedItems();
+    return selected.isEmpty() ? QString() : selected.first()->data(Qt::UserRole + 1).toString();
+}
+
 void GetModelsDialog::downloadSelected()
 {
     const QString repo = selectedRepository();
-    if (repo.isEmpty() || !m_downloads->install(repo))
+    const QString folder = selectedCachedFolder();
+    if (repo.isEmpty())
         return;
-    m_status->setText(tr("Connecting to the hub for %1…").arg(repo));
+    if (!folder.isEmpty()) {
+        const QList<CachedHubModel> &cached = m_downloads->cachedModels();
+        const auto it = std::find_if(cached.begin(), cached.end(),
+                                     [&](const CachedHubModel &c) { return c.folder == folder; });
+        if (it == cached.end() || !m_downloads->importCached(*it))
+            return;
+        m_status->setText(tr("Importing %1 from this computer…").arg(repo));
+    } else {
+        if (!m_downloads->install(repo))
+            return;
+        m_status->setText(tr("Connecting to the hub for %1…").arg(repo));
+    }
     m_progress->setValue(0);
     m_progress->setVisible(true);
     updateButtons();
@@ -252,6 +306,7 @@ void GetModelsDialog::finishInstall(const QString &id, const HubError &error)
     // Usable at once: the catalog sees the new package, and it becomes the choice.
     m_context.rescanModels();
     m_context.chooseModel(id, AppContext::ChosenBy::User);
+    fillTable(QString()); // an imported cache model is no longer offered
     m_status->setText(tr("Installed %1. It is now the model for its languages.").arg(id));
     emit modelInstalled(id);
 }
@@ -260,6 +315,8 @@ void GetModelsDialog::updateButtons()
 {
     const bool installing = m_downloads->isInstalling();
     m_download->setEnabled(!installing && !selectedRepository().isEmpty());
+    // A model on this computer is imported, not downloaded.
+    m_download->setText(selectedCachedFolder().isEmpty() ? tr("Download") : tr("Import"));
     m_cancel->setVisible(installing);
     m_searchButton->setEnabled(!m_downloads->isSearching());
 }

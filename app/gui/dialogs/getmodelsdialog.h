@@ -1,12 +1,16 @@
-// GetModelsDialog: Get models… of the model manager. Searches the Hugging Face hub for OPUS-MT
-// (or any MarianMT repository the user types), lists the hits with their language pair in the
-// interface language, size when known, licence and downloads, and downloads the chosen one with a
-// progress bar and Cancel. The work is ModelDownloads' (app/core/hub), off the GUI thread; the
-// installed model is usable at once (AppContext::rescanModels, then chooseModel). Nothing is sent
-// to the network until the user searches or clicks Download.
+// GetModelsDialog: Get models… of the model manager. Lists the MarianMT models already in the
+// Hugging Face cache ("on this computer", imported without a download), searches the hub for
+// OPUS-MT (or any MarianMT repository the user types), lists the hits with their language pair
+// in the interface language, size when known, licence and downloads, and downloads the chosen one
+// with a progress bar and Cancel. The work is ModelDownloads' (app/core/hub), off the GUI thread;
+// the installed model is usable at once (AppContext::rescanModels, then chooseModel). Nothing is
+// sent to the network until the user searches or clicks Download.
 #pragma once
 
+#include "app/core/hub/hubapi.h"
+
 #include <QDialog>
+#include <QList>
 
 class QLabel;
 class QLineEdit;
@@ -18,8 +22,6 @@ namespace glosa {
 
 class AppContext;
 class ModelDownloads;
-struct HubError;
-struct HubModelSummary;
 
 class GetModelsDialog : public QDialog
 {
@@ -53,7 +55,12 @@ public slots:
 
 private:
     void showResults(const HubError &error);
-    void addRow(const HubModelSummary &model);
+    // The models of the Hugging Face cache not installed yet, then m_rows; `select` (else the
+    // row selected before) is selected again.
+    void fillTable(const QString &select);
+    void addRow(const HubModelSummary &model, const QString &cachedFolder);
+    bool isInstalled(const QString &repo) const;
+    QString selectedCachedFolder() const;
     void showProgress();
     void finishInstall(const QString &id, const HubError &error);
     void updateButtons();
@@ -63,6 +70,7 @@ private:
     QLineEdit *m_search = nullptr;
     QPushButton *m_searchButton = nullptr;
     QTableWidget *m_results = nullptr;
+    QList<HubModelSummary> m_rows; // the last search's hits, and repositories listed by name
     QLabel *m_status = nullptr;
     QProgressBar *m_progress = nullptr;
     QPushButton *m_download = nullptr;
