@@ -55,9 +55,11 @@ if [ -d "$FIXTURE" ]; then
   /usr/bin/python3 "$ROOT/tests/support/loopback_hub.py" --port-file "$HUB/port" \
     --repo "Helsinki-NLP/opus-mt-en-es=$FIXTURE" --throttle 500000 & HUB_PID=$!
   while [ ! -s "$HUB/port" ]; do sleep 0.2; done
-  export HF_ENDPOINT="http://127.0.0.1:$(cat "$HUB/port")" XDG_CACHE_HOME="$HUB"
+  # (an empty Hugging Face cache of its own, so that no model "on this computer" is listed)
+  export HF_ENDPOINT="http://127.0.0.1:$(cat "$HUB/port")" XDG_CACHE_HOME="$HUB" \
+    HF_HUB_CACHE="$HUB/hf"
   WINDOW="Get models" shot get-models 7 --view get-models Helsinki-NLP/opus-mt-en-es
-  kill $HUB_PID; rm -rf "$HUB"; unset HF_ENDPOINT XDG_CACHE_HOME
+  kill $HUB_PID; rm -rf "$HUB"; unset HF_ENDPOINT XDG_CACHE_HOME HF_HUB_CACHE
 else
   echo "get-models.png not taken: $FIXTURE is absent" >&2
 fi
