@@ -14,8 +14,19 @@ namespace glosa::engine::limits {
 inline constexpr int kMaxTensorRank = 8;
 inline constexpr std::int64_t kMaxTensorElements = std::int64_t(1) << 31; // 8 GiB as fp32
 
-// JSON (model.json, a safetensors header): nesting depth of objects and arrays.
+// JSON (model.json, a safetensors header, a model folder's config and vocabulary): nesting depth
+// of objects and arrays, and the values of one file at any depth (a vocabulary of kMaxVocabulary
+// pieces is a value each, a safetensors header of kMaxTensors about 12 each). Parsing is linear
+// (engine/jsonfile.h); the count bounds the memory of the tree built, ~100 bytes a value.
 inline constexpr int kMaxJsonDepth = 64;
+inline constexpr std::int64_t kMaxJsonValues = std::int64_t(1) << 22;
+
+// Weights: tensors in one weights file (a safetensors header, a checkpoint's state dict). The
+// largest models this app runs have a few hundred; 200,000 took seconds to parse and check.
+inline constexpr std::int64_t kMaxTensors = std::int64_t(1) << 16;
+// The parameters an import materialises as float32 in all, summed over its tensors before the
+// first is read: 4 GiB. OPUS-MT models have 75-240 million.
+inline constexpr std::int64_t kMaxModelParameters = std::int64_t(1) << 30;
 
 // Model hyperparameters (model.json): widths (d_model, hidden sizes, FFN, attention), layer
 // counts, vocabulary and positions. Far above any model this app can run on a CPU, far below
@@ -24,6 +35,8 @@ inline constexpr std::int64_t kMaxModelWidth = 16384;
 inline constexpr std::int64_t kMaxLayers = 64;
 inline constexpr std::int64_t kMaxVocabulary = std::int64_t(1) << 20;
 inline constexpr std::int64_t kMaxPositions = 16384;
+// A SentencePiece model file (source.spm): ~1 MB for a 64k vocabulary; read whole.
+inline constexpr std::int64_t kMaxTokenizerModelBytes = std::int64_t(64) << 20;
 
 // Imported models (engine/import): a pytorch_model.bin's data.pkl (a state dict takes ~60 bytes
 // a tensor, so 8 MiB is over 100,000 tensors) and the objects its pickle may build (one per
@@ -45,5 +58,8 @@ inline constexpr int kMaxSentenceIndex = 1 << 24;
 // sentence: bounded in number and length so that the search stays linear in practice.
 inline constexpr std::size_t kMaxKeptTerms = 4096;
 inline constexpr std::size_t kMaxKeptTermBytes = 256;
+// A package's truecase table (text/truecaser.h): one word a line; our tables hold 10-60k words
+// (under 1 MiB), 16 MiB is a few million.
+inline constexpr std::uintmax_t kMaxTruecaseBytes = std::uintmax_t(16) << 20;
 
 } // namespace glosa::engine::limits

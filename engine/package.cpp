@@ -1,5 +1,8 @@
 #include "engine/package.h"
 
+#include "engine/jsonfile.h"
+#include "engine/regularfile.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -77,22 +80,15 @@ ModelPackage ModelPackage::load(const std::string &folder, ComputeType computeTy
         throw PackageError(folder, {},
                            "not a folder (a model package is a folder with model.json)");
     const std::string manifestPath = package.manifestPath();
-    if (!fs::is_regular_file(manifestPath, error))
-        throw PackageError(manifestPath, {}, "file not found");
-    const std::uintmax_t size = fs::file_size(manifestPath, error);
-    if (error || size > kMaxManifestBytes)
-        package.failManifest(error ? "cannot read its size: " + error.message()
-                                   : std::to_string(size) + " bytes is too large for a manifest");
-    std::ifstream stream(manifestPath, std::ios::binary);
-    std::stringstream contents;
-    contents << stream.rdbuf();
-    if (!stream)
-        package.failManifest("cannot read the file");
-    try {
-        package.m_manifest = json::parse(contents.str());
-    } catch (const json::exception &e) {
-        package.failManifest(std::string("not valid JSON: ") + e.what());
-    }
+    RegularFile file(manifestPath);
+    if (!file.ok())
+        throw PackageError(manifestPath, {}, file.missing() ? "file not found" : file.error());
+    std::string contents;
+    if (!file.readAll(contents, kMaxManifestBytes))
+        package.failManifest(file.error());
+    const std::string refused = parseJsonBounded(contents, JsonBounds{}, package.m_manifest);
+    if (!refused.empty())
+        package.failManifest(refused);
     const json &m = package.m_manifest;
     if (!m.is_object())
         package.failManifest("the top level is " + typeName(m) + ", expected an object");
@@ -235,6 +231,7 @@ ModelPackage ModelPackage::load(const std::string &folder, ComputeType computeTy
     };
     const std::string targetVocabulary = optionalFile("target_vocabulary");
     const std::string sourceVocabulary = translation ? optionalFile("source_vocabulary") : "";
+    const std::string truecase = translation ? optionalFile("truecase") : "";
     const auto makeTokenizer = [](const std::string &model, const std::string &vocabulary) {
         return vocabulary.empty() ? std::make_shared<const Tokenizer>(model)
                                   : std::make_shared<const Tokenizer>(model, vocabulary);
@@ -250,6 +247,8 @@ ModelPackage ModelPackage::load(const std::string &folder, ComputeType computeTy
             sameFile(sourceModel, targetModel) && sameFile(sourceVocabulary, targetVocabulary)
                 ? package.m_targetTokenizer
                 : makeTokenizer(sourceModel, sourceVocabulary);
+    if (!truecase.empty())
+        package.m_truecaser = std::make_shared<const Truecaser>(Truecaser::load(truecase));
     // Packages hold fp32/fp16 weights so far ("compute_type" absent): Auto is fp32 for them.
     const auto stored = m.find("compute_type");
     const bool storedInt8 = stored != m.end() && stored->is_string() && *stored == "int8";

@@ -19,6 +19,7 @@
 #include "engine/packageerror.h"
 #include "engine/safetensors.h"
 #include "engine/text/tokenizer.h"
+#include "engine/text/truecaser.h"
 
 #include <nlohmann/json.hpp>
 
@@ -99,6 +100,9 @@ public:
     // the same file. Captioning packages have no source tokenizer (nullptr).
     std::shared_ptr<const Tokenizer> sourceTokenizer() const { return m_sourceTokenizer; }
     std::shared_ptr<const Tokenizer> targetTokenizer() const { return m_targetTokenizer; }
+    // The source side's truecase table (text/truecaser.h) named by "tokenizer.truecase", nullptr
+    // when the package has none (imported OPUS-MT models, captioners).
+    std::shared_ptr<const Truecaser> truecaser() const { return m_truecaser; }
 
     // An integer hyperparameter in [minimum, maximum] (a size: the maxima are in
     // engine/limits.h); PackageError naming the key, its value and the bound it breaks.
@@ -130,6 +134,7 @@ private:
     std::shared_ptr<const SafeTensorsFile> m_weights;
     std::shared_ptr<const Tokenizer> m_sourceTokenizer;
     std::shared_ptr<const Tokenizer> m_targetTokenizer;
+    std::shared_ptr<const Truecaser> m_truecaser;
 };
 
 template <typename T> T ModelPackage::hyperparameter(const std::string &key) const

@@ -1,6 +1,8 @@
 #include "engine/safetensors.h"
 
+#include "engine/jsonfile.h"
 #include "engine/limits.h"
+#include "engine/regularfile.h"
 
 #include <nlohmann/json.hpp>
 
@@ -19,17 +21,6 @@
 namespace glosa::engine {
 
 namespace {
-
-// Closes a file descriptor on every exit path of the constructor.
-struct FileDescriptor
-{
-    int fd = -1;
-    ~FileDescriptor()
-    {
-        if (fd >= 0)
-            ::close(fd);
-    }
-};
 
 std::string errnoText(int error)
 {
@@ -116,16 +107,10 @@ void SafeTensorsFile::fail(const std::string &tensor, const std::string &message
 
 SafeTensorsFile::SafeTensorsFile(const std::string &path) : m_path(path)
 {
-    FileDescriptor file;
-    file.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (file.fd < 0)
-        fail({}, "cannot open: " + errnoText(errno));
-    struct stat info = {};
-    if (::fstat(file.fd, &info) != 0)
-        fail({}, "cannot stat: " + errnoText(errno));
-    if (!S_ISREG(info.st_mode))
-        fail({}, "not a regular file");
-    m_fileSize = static_cast<std::uint64_t>(info.st_size);
+    RegularFile file(path);
+    if (!file.ok())
+        fail({}, file.openFailed() ? "cannot open: " + file.error() : file.error());
+    m_fileSize = file.size();
     if (m_fileSize < 8)
         fail({}, "file is " + std::to_string(m_fileSize) +
                      " bytes, too short for the 8-byte header length of a safetensors file");
@@ -134,7 +119,7 @@ SafeTensorsFile::SafeTensorsFile(const std::string &path) : m_path(path)
 
     m_mapping = std::make_shared<Mapping>();
     m_mapping->size = static_cast<std::size_t>(m_fileSize);
-    m_mapping->address = ::mmap(nullptr, m_mapping->size, PROT_READ, MAP_PRIVATE, file.fd, 0);
+    m_mapping->address = ::mmap(nullptr, m_mapping->size, PROT_READ, MAP_PRIVATE, file.fd(), 0);
     if (m_mapping->address == MAP_FAILED)
         fail({}, "cannot memory-map " + std::to_string(m_fileSize) + " bytes: " + errnoText(errno));
 
@@ -163,41 +148,15 @@ void SafeTensorsFile::parseHeader(const char *header, std::size_t length)
 {
     using nlohmann::json;
     // nlohmann keeps the last of duplicate keys silently; a duplicate tensor name would let one
-    // definition hide another, so the parser callback records them.
-    std::vector<std::set<std::string>> keysPerObject;
-    std::string duplicate;
-    bool tooDeep = false;
-    const json::parser_callback_t callback = [&](int depth, json::parse_event_t event,
-                                                 json &parsed) {
-        if (depth > limits::kMaxJsonDepth) {
-            tooDeep = true;
-            return false; // dropped: the header is rejected below
-        }
-        if (event == json::parse_event_t::object_start) {
-            keysPerObject.emplace_back();
-        } else if (event == json::parse_event_t::object_end) {
-            if (!keysPerObject.empty())
-                keysPerObject.pop_back();
-        } else if (event == json::parse_event_t::key && !keysPerObject.empty() &&
-                   parsed.is_string()) {
-            const auto &key = parsed.get_ref<const std::string &>();
-            if (!keysPerObject.back().insert(key).second && duplicate.empty())
-                duplicate = key;
-        }
-        return true;
-    };
-
+    // definition hide another, so duplicates are refused.
+    JsonBounds bounds;
+    bounds.maxTopLevel = limits::kMaxTensors + 1; // and "__metadata__"
+    bounds.topLevelName = "entries (tensors and \"__metadata__\")";
+    bounds.rejectDuplicateKeys = true;
     json root;
-    try {
-        root = json::parse(header, header + length, callback);
-    } catch (const json::exception &e) {
-        fail({}, std::string("header is not valid JSON: ") + e.what());
-    }
-    if (tooDeep)
-        fail({}, "header nests objects or arrays deeper than the limit of " +
-                     std::to_string(limits::kMaxJsonDepth));
-    if (!duplicate.empty())
-        fail({}, "header has the key \"" + duplicate + "\" more than once");
+    const std::string refused = parseJsonBounded(std::string_view(header, length), bounds, root);
+    if (!refused.empty())
+        fail({}, "header " + (refused.rfind("not valid", 0) == 0 ? "is " + refused : refused));
     if (!root.is_object())
         fail({}, std::string("header is a JSON ") + root.type_name() + ", expected an object");
 
@@ -410,19 +369,17 @@ void writeSafeTensors(const std::string &path,
     }
     std::string text = header.dump();
     text.append((8 - text.size() % 8) % 8, ' ');
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    FileWriter out(path);
     char length[8];
     for (int i = 0; i < 8; ++i)
         length[i] = static_cast<char>((std::uint64_t(text.size()) >> (8 * i)) & 0xff);
     out.write(length, 8);
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    out.write(text.data(), text.size());
     for (const auto &entry : tensors)
         if (!entry.second.empty())
-            out.write(static_cast<const char *>(entry.second.raw()),
-                      static_cast<std::streamsize>(entry.second.byteSize()));
-    out.flush();
-    if (!out)
-        throw PackageError(path, {}, "cannot write the file (disk full or not writable?)");
+            out.write(entry.second.raw(), entry.second.byteSize());
+    if (const std::string why = out.finish(); !why.empty())
+        throw PackageError(path, {}, why);
 }
 
 } // namespace glosa::engine

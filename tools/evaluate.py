@@ -237,11 +237,11 @@ def split_name(pair, split):
     return ("tatoeba-%s/%s" if split in TATOEBA_SPLITS else "%s/%s") % (pair, split)
 
 
-def glosa_cli(sources, model, executable):
-    """Translates with `glosa-cli translate --model MODEL` (the package's default decoding), one
-    sentence a line. Returns the translations and the decoding the CLI reported."""
+def glosa_cli(sources, model, executable, extra=()):
+    """Translates with `glosa-cli translate --model MODEL` (the package's default decoding, and
+    the options in `extra`), one sentence a line. Returns the translations."""
     text = "\n".join(s.replace("\n", " ") for s in sources) + "\n"
-    res = subprocess.run([executable, "translate", "--model", model], input=text,
+    res = subprocess.run([executable, "translate", "--model", model, *extra], input=text,
                          capture_output=True, text=True)
     out = res.stdout.split("\n")[:len(sources)]
     if res.returncode not in (0,) or len(out) != len(sources):

@@ -175,7 +175,7 @@ def quantize_package(src_dir, out_dir):
 
 def export(ckpt_path, out_dir, pkg_id, dtype="f16", version="1.0.0", scores=None,
            decoding=None, quantize=None, is_default=False, length_penalty=0.6,
-           max_source_length=None, beam_size=4, alignment_layer=None, name=None):
+           max_source_length=None, beam_size=4, alignment_layer=None, name=None, truecase=None):
     model, codec, info = evaluate.load_model(ckpt_path)
     cfg, ck = info["config"], info["checkpoint"]
     os.makedirs(out_dir, exist_ok=True)
@@ -194,6 +194,8 @@ def export(ckpt_path, out_dir, pkg_id, dtype="f16", version="1.0.0", scores=None
     shutil.copyfile(os.path.join(os.path.dirname(ckpt_path), "spm.model"),
                     os.path.join(out_dir, "spm.model"))
     src, tgt = cfg["src"], cfg["tgt"]
+    if truecase:  # the source side's truecase table (tools/truecase_table.py)
+        shutil.copyfile(truecase, os.path.join(out_dir, "truecase." + src))
     best = [e for e in ck.get("history", []) if e["dev_bleu"] == ck.get("best_bleu")]
     all_scores = {}
     if best and cfg.get("corpus"):
@@ -224,7 +226,8 @@ def export(ckpt_path, out_dir, pkg_id, dtype="f16", version="1.0.0", scores=None
                                    if max_source_length else {}),
                                 **({"alignment_layer": alignment_layer}
                                    if alignment_layer is not None else {})),
-        "tokenizer": {"type": "sentencepiece", "source": "spm.model", "target": "spm.model"},
+        "tokenizer": dict({"type": "sentencepiece", "source": "spm.model", "target": "spm.model"},
+                          **({"truecase": "truecase." + src} if truecase else {})),
         "weights": "model.safetensors",
         "decoding": decoding or {"strategy": "beam", "beam_size": beam_size,
                                  "length_penalty": length_penalty,
@@ -304,6 +307,9 @@ def main(argv=None):
     p.add_argument("--max-source-length", type=int,
                    help="hyperparameters.max_source_length: longer sentences are cut into "
                    "chunks of at most this many pieces (default 256, or max_positions)")
+    p.add_argument("--truecase", metavar="FILE",
+                   help="the source side's truecase table (tools/truecase_table.py build), copied "
+                        "into the package as truecase.<source language>")
     p.add_argument("--threads", type=int, default=2)
     a = p.parse_args(argv)
     os.environ.pop("OPENBLAS_CORETYPE", None)
@@ -328,7 +334,8 @@ def main(argv=None):
                                           length_penalty=a.length_penalty,
                                           max_source_length=a.max_source_length,
                                           beam_size=a.beam_size,
-                                          alignment_layer=a.alignment_layer, name=a.name)
+                                          alignment_layer=a.alignment_layer, name=a.name,
+                                          truecase=a.truecase)
     print("exported %s -> %s (%d bytes)" % (a.checkpoint, out,
                                            os.path.getsize(os.path.join(out, "model.safetensors"))))
     if a.verify:

@@ -2016,6 +2016,14 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>Installed %1</source>
         <translation>%1 instalado</translation>
     </message>
+    <message>
+        <source>The settings could not be read (%1) and start from their defaults.</source>
+        <translation>No se pudo leer la configuración (%1); se empieza con los valores predeterminados.</translation>
+    </message>
+    <message>
+        <source>The settings could not be read (%1) and start from their defaults; the old file is kept as %2.</source>
+        <translation>No se pudo leer la configuración (%1); se empieza con los valores predeterminados. El archivo anterior se guarda como %2.</translation>
+    </message>
 </context>
 <context>
     <name>glosa::ModelChoice</name>

@@ -1997,6 +1997,14 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>Installed %1</source>
         <translation>%1 설치됨</translation>
     </message>
+    <message>
+        <source>The settings could not be read (%1) and start from their defaults.</source>
+        <translation>설정을 읽을 수 없어(%1) 기본값으로 시작합니다.</translation>
+    </message>
+    <message>
+        <source>The settings could not be read (%1) and start from their defaults; the old file is kept as %2.</source>
+        <translation>설정을 읽을 수 없어(%1) 기본값으로 시작합니다. 이전 파일은 %2(으)로 보관했습니다.</translation>
+    </message>
 </context>
 <context>
     <name>glosa::ModelChoice</name>

@@ -92,6 +92,8 @@ int main(int argc, char *argv[])
     const glosa::cli::ByteNames names(argc, argv);
     glosa::cli::ByteNameEscaper stderrDevice(names);
     QTextStream err(&stderrDevice);
+    for (const auto &reset : glosa::SettingsFileReporter::instance()->takeResets())
+        err << "glosa-cli: " << glosa::SettingsFileReporter::resetMessage(reset) << "\n";
     // The commands report the errors they expect; anything else (out of memory, a library's
     // exception) becomes one line and exit code 1 here instead of std::terminate's SIGABRT.
     try {

@@ -2,6 +2,7 @@
 
 #include "app/core/models/modelcatalog.h"
 #include "app/core/models/pluginregistry.h"
+#include "app/core/platform/regularfile.h"
 #include "app/core/settings/decodingmaps.h"
 #include "engine/decoding/decodingfields.h"
 #include "engine/limits.h"
@@ -79,7 +80,13 @@ QList<QCommandLineOption> decodingCommandLineOptions()
                                   QStringLiteral("TERM"))
             << QCommandLineOption(QStringLiteral("keep-file"),
                                   QStringLiteral("Terms to copy as they are, one a line (UTF-8)."),
-                                  QStringLiteral("FILE"));
+                                  QStringLiteral("FILE"))
+            // truecase: on for a package with a truecase table, so the switch turns it off.
+            << QCommandLineOption(QStringLiteral("no-truecase"),
+                                  QStringLiteral("Give the model a sentence's first word as "
+                                                 "typed (by default a package's truecase table "
+                                                 "lower-cases a common word there: \"Hello!\" is "
+                                                 "read as \"hello!\")."));
     return options;
 }
 
@@ -252,10 +259,10 @@ engine::DecodingOptions decodingOptionsFromCommandLine(const QCommandLineParser 
             // Bounded: the most terms of the most bytes the engine accepts, and their lines.
             const qint64 bound =
                 qint64(engine::limits::kMaxKeptTerms * (engine::limits::kMaxKeptTermBytes + 2));
-            if (!file.open(QIODevice::ReadOnly))
-                throw std::invalid_argument(QStringLiteral("--keep-file %1: %2")
-                                                .arg(path, file.errorString())
-                                                .toStdString());
+            QString why;
+            if (!openRegularFile(file, &why))
+                throw std::invalid_argument(
+                    QStringLiteral("--keep-file %1: %2").arg(path, why).toStdString());
             if (file.size() > bound)
                 throw std::invalid_argument(QStringLiteral("--keep-file %1: %2 bytes, more than "
                                                            "the limit of %3")
@@ -267,6 +274,8 @@ engine::DecodingOptions decodingOptionsFromCommandLine(const QCommandLineParser 
         }
         engine::decodingFieldFromText(defaults, *engine::findDecodingField("keep_terms"), terms);
     }
+    if (parser.isSet("no-truecase"))
+        defaults.truecase = false;
     // A length penalty only acts under GNMT or power normalisation; asking for one asks for GNMT
     // unless the package already uses one of them (an imported MarianMT package: power).
     if (parser.isSet("length-penalty") && !parser.isSet("length-normalization") &&

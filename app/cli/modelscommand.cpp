@@ -12,6 +12,8 @@
 #include <QTextStream>
 
 #include <algorithm>
+#include <atomic>
+#include <csignal>
 
 namespace glosa::cli {
 
@@ -32,6 +34,43 @@ bool parse(QCommandLineParser &parser, const QString &command, const QStringList
     return true;
 }
 
+// Ctrl+C and SIGTERM during an import cancel it between tensors, so that its staging folder is
+// removed (the import's own clean-up) before the command ends with 128 + the signal; a second
+// one ends the process at once (SA_RESETHAND), and the next import or listing cleans up then.
+std::atomic<int> receivedSignal = 0;
+static_assert(std::atomic<int>::is_always_lock_free);
+
+extern "C" void cancelImportOnSignal(int signal)
+{
+    receivedSignal = signal; // only an atomic: async-signal-safe
+}
+
+class CancelOnSignals
+{
+public:
+    CancelOnSignals()
+    {
+        receivedSignal = 0;
+        struct sigaction action = {};
+        action.sa_handler = cancelImportOnSignal;
+        action.sa_flags = SA_RESETHAND;
+        sigemptyset(&action.sa_mask);
+        ::sigaction(SIGINT, &action, &m_previousInt);
+        ::sigaction(SIGTERM, &action, &m_previousTerm);
+    }
+    ~CancelOnSignals()
+    {
+        ::sigaction(SIGINT, &m_previousInt, nullptr);
+        ::sigaction(SIGTERM, &m_previousTerm, nullptr);
+    }
+    CancelOnSignals(const CancelOnSignals &) = delete;
+    CancelOnSignals &operator=(const CancelOnSignals &) = delete;
+    static int received() { return receivedSignal; }
+
+private:
+    struct sigaction m_previousInt = {}, m_previousTerm = {};
+};
+
 int runModelsImportCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     QCommandLineParser parser;
@@ -47,10 +86,12 @@ int runModelsImportCommand(const QStringList &args, QTextStream &out, QTextStrea
     request.id = parser.value("id");
     request.sourceLanguage = parser.value("from");
     request.targetLanguage = parser.value("to");
-    const ModelImportResult result = importModelFolder(request);
+    const CancelOnSignals cancelOnSignals;
+    const ModelImportResult result =
+        importModelFolder(request, {}, [] { return CancelOnSignals::received() != 0; });
     if (!result.ok()) {
         err << "glosa-cli models import: " << result.error << "\n";
-        return 1;
+        return CancelOnSignals::received() ? 128 + CancelOnSignals::received() : 1;
     }
     out << "imported " << result.id << " into " << result.folder << "\n";
     return 0;

@@ -57,4 +57,9 @@ inline constexpr std::int64_t kMaxPdfReaderBytes = std::int64_t(2) << 30;
 // limit (256 MB) is raised to match, so that it never fires first with a vaguer message.
 inline constexpr std::int64_t kMaxImagePixels = 50'000'000;
 
+// The settings file (app/core/settings/settingsfile.h): lists and maps inside one another. The
+// app's own values nest 3 deep (a preset map in the presets map); QDataStream reads them by
+// recursion, and 50,000 nested lists (450 KB) overflowed the stack at every start.
+inline constexpr int kMaxSettingsDepth = 64;
+
 } // namespace glosa::limits

@@ -6,6 +6,7 @@
 #include "app/core/history/recorder.h"
 #include "app/core/inference/inferenceworker.h"
 #include "app/core/models/modelimport.h"
+#include "app/core/platform/regularfile.h"
 #include "app/core/settings/decodingmaps.h"
 #include "app/core/settings/settings.h"
 #include "app/core/settings/settingsfile.h"
@@ -255,6 +256,20 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent)
     connect(SettingsFileReporter::instance(), &SettingsFileReporter::writeFailed, this,
             [this](const QString &, const QString &reason) {
                 statusBar()->showMessage(tr("Could not save settings: %1").arg(reason), 15000);
+            });
+    // Settings that could not be read start from their defaults: said once, with where the old
+    // file is kept.
+    connect(SettingsFileReporter::instance(), &SettingsFileReporter::resetFound, this,
+            [this](const QString &, const QString &keptAs, const QString &reason) {
+                statusBar()->showMessage(
+                    keptAs.isEmpty()
+                        ? tr("The settings could not be read (%1) and start from their "
+                             "defaults.")
+                              .arg(reason)
+                        : tr("The settings could not be read (%1) and start from their "
+                             "defaults; the old file is kept as %2.")
+                              .arg(reason, keptAs),
+                    30000);
             });
 
     fillModelPicker();
@@ -623,9 +638,9 @@ void MainWindow::showFindBar()
 void MainWindow::openText(const QString &path)
 {
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
-        QMessageBox::warning(this, tr("Open text"),
-                             tr("Could not open %1: %2").arg(path, file.errorString()));
+    QString why;
+    if (!openRegularFile(file, &why)) {
+        QMessageBox::warning(this, tr("Open text"), tr("Could not open %1: %2").arg(path, why));
         return;
     }
     m_tabs->setCurrentIndex(TranslateTab);

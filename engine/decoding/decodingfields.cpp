@@ -183,6 +183,10 @@ const DecodingField kFields[] = {
     {.name = "keep_terms",
      .member = &O::keepTerms,
      .help = "Terms copied into the translation as they are (do not translate), one a line."},
+    {.name = "truecase",
+     .member = &O::truecase,
+     .help = "Read a capitalised first word lower-cased where the model's truecase table says "
+             "that is its usual form (false: off)."},
     {.name = "no_repeat_ngram_size",
      .member = &O::noRepeatNgramSize,
      .max = limits::kMaxNgramSize,

@@ -102,6 +102,12 @@ struct DecodingOptions
     // product name the model would translate ("Apple" → "Manzana"). Only models with placeholders
     // protect spans; the others report the terms they lost as missing spans. Empty: none.
     std::vector<std::string> keepTerms;
+    // Truecasing (Moses' truecaser; Lita et al. 2003): a sentence's first word is read
+    // lower-cased where the model's truecase table (TranslationModel::truecaser()) says that is
+    // its usual form ("Hello!" as "hello!", "Madrid" as it is), and the translation's first letter
+    // is capitalised again. The user's text and every range into it are unchanged. No effect for a
+    // model without a table; false disables it.
+    bool truecase = true;
     // No n-gram of this size may occur twice in a hypothesis (Paulus et al. 2017, "A Deep
     // Reinforced Model for Abstractive Summarization"; CTranslate2's no_repeat_ngram_size).
     // 0 disables it.

@@ -1,10 +1,12 @@
 #include "engine/import/marianimport.h"
 
+#include "engine/import/staging.h"
 #include "engine/import/torchcheckpoint.h"
 #include "engine/jsonfile.h"
 #include "engine/layers/transformer.h"
 #include "engine/limits.h"
 #include "engine/package.h"
+#include "engine/regularfile.h"
 #include "engine/safetensors.h"
 #include "engine/text/languagecodes.h"
 #include "engine/text/tokenizer.h"
@@ -334,19 +336,82 @@ std::string displayName(const std::string &repo, const std::string &modelName,
     return "MarianMT " + pair + (modelName.empty() ? "" : " (" + modelName + ")");
 }
 
-// Removes the staging folder unless the import got to its rename.
-struct Staging
+// A model folder's links may lead only where the folder's own repository keeps its files: a
+// Hugging Face cache snapshot (models--ORG--NAME/snapshots/REV/) links into
+// models--ORG--NAME/blobs/; any other folder into itself. A README.md linked to /etc/shadow was
+// copied into the package, and a weights file linked out of the folder was read.
+fs::path linkRoot(const fs::path &folder)
 {
-    fs::path path;
-    bool keep = false;
-    ~Staging()
-    {
-        if (!keep && !path.empty()) {
-            std::error_code ignored;
-            fs::remove_all(path, ignored);
-        }
+    std::error_code error;
+    const fs::path canonical = fs::canonical(folder, error);
+    if (error)
+        return folder;
+    const fs::path snapshots = canonical.parent_path();
+    const fs::path repository = snapshots.parent_path();
+    if (snapshots.filename() == "snapshots" &&
+        repository.filename().string().rfind("models--", 0) == 0)
+        return repository;
+    return canonical;
+}
+
+void checkLinksStayInside(const fs::path &folder)
+{
+    const fs::path root = linkRoot(folder);
+    for (const char *name :
+         {"config.json", "generation_config.json", "tokenizer_config.json", "source.spm",
+          "target.spm", "vocab.json", "target_vocab.json", "README.md", "model.safetensors",
+          "pytorch_model.bin"}) {
+        const fs::path file = folder / name;
+        std::error_code error;
+        if (!fs::is_symlink(fs::symlink_status(file, error)))
+            continue;
+        const fs::path target = fs::weakly_canonical(file, error);
+        const auto [inRoot, inTarget] =
+            std::mismatch(root.begin(), root.end(), target.begin(), target.end());
+        if (error || inRoot != root.end())
+            throw PackageError(file.string(), {},
+                               "is a link to " + target.string() + ", outside " + root.string() +
+                                   " (a model folder's links must stay inside it, or inside "
+                                   "its Hugging Face cache repository)");
     }
-};
+}
+
+// A tokenizer file the folder must have, as a regular file (a FIFO's open never returned).
+void requireTokenizerFile(const fs::path &file, const char *why)
+{
+    const RegularFile opened(file.string());
+    if (!opened.ok())
+        throw PackageError(file.string(), {},
+                           (opened.missing() ? "file not found" : opened.error()) + " (" + why +
+                               ")");
+}
+
+// The float32 parameters the import will materialise, summed before the first tensor is read:
+// shapes come from config.json, and each tensor is checked against its shape as it loads.
+void checkMaterialisedSize(const std::vector<Shape> &shapes, const std::string &weightsPath)
+{
+    std::int64_t total = 0;
+    for (const Shape &shape : shapes) {
+        total += shapeNumel(shape); // each below kMaxModelWidth^2 and the sum stops at the limit
+        if (total > limits::kMaxModelParameters)
+            throw PackageError(weightsPath, {},
+                               "config.json's sizes ask for more than " +
+                                   std::to_string(limits::kMaxModelParameters) +
+                                   " parameters (" +
+                                   std::to_string((limits::kMaxModelParameters * 4) >> 30) +
+                                   " GiB as float32), the limit of an import");
+    }
+}
+
+// Writes the manifest with the system's reason on failure.
+void writeManifest(const fs::path &path, const json &manifest)
+{
+    const std::string text = manifest.dump(2) + "\n";
+    FileWriter out(path.string());
+    out.write(text.data(), text.size());
+    if (const std::string why = out.finish(); !why.empty())
+        throw PackageError(path.string(), {}, why);
+}
 
 } // namespace
 
@@ -433,40 +498,11 @@ json marianHyperparameters(const json &config, const std::string &path)
     return h;
 }
 
-MarianImport importMarian(const std::string &sourceFolder, const std::string &destinationRoot,
-                          const MarianImportOptions &options)
+json marianDecoding(const json &generation, json &h, const std::string &path)
 {
-    const fs::path source = fs::absolute(sourceFolder).lexically_normal();
-    std::error_code error;
-    if (!fs::is_directory(source, error))
-        throw PackageError(sourceFolder, {},
-                           "not a folder (a MarianMT model is a folder with "
-                           "config.json, weights and tokenizer files)");
-    const fs::path configPath = source / "config.json";
-    if (!fs::exists(configPath))
-        throw PackageError(configPath.string(), {},
-                           "file not found: not a Hugging Face model folder");
-    const json config = readJsonFile(configPath.string(), kMaxConfigBytes);
-    json h = marianHyperparameters(config, configPath.string());
-    const auto progress = [&](double fraction) {
-        if (options.cancelled && options.cancelled())
-            throw PackageError(source.string(), {}, "the import was cancelled");
-        if (options.progress)
-            options.progress(fraction);
-    };
-    progress(0.0);
-
-    // Generation defaults: generation_config.json, else the same keys in config.json (older
-    // uploads keep them there).
-    const fs::path generationPath = source / "generation_config.json";
-    const json generation = fs::exists(generationPath)
-                                ? readJsonFile(generationPath.string(), kMaxConfigBytes)
-                                : config;
-    const std::string generationFile =
-        fs::exists(generationPath) ? generationPath.string() : configPath.string();
     if (!generation.is_object())
-        throw PackageError(generationFile, {}, "expected a JSON object");
-    const ConfigReader g{generation, generationFile};
+        throw PackageError(path, {}, "expected a JSON object");
+    const ConfigReader g{generation, path};
     const std::int64_t targetVocab = h["vocab_size"];
     for (const auto &[key, value] : generation.items()) {
         if (key != "bad_words_ids" || value.is_null())
@@ -513,6 +549,43 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
     const std::int64_t noRepeat = g.integer("no_repeat_ngram_size", 0, limits::kMaxNgramSize, 0);
     if (noRepeat > 0)
         decoding["no_repeat_ngram_size"] = noRepeat;
+    return decoding;
+}
+
+MarianImport importMarian(const std::string &sourceFolder, const std::string &destinationRoot,
+                          const MarianImportOptions &options)
+{
+    const fs::path source = fs::absolute(sourceFolder).lexically_normal();
+    std::error_code error;
+    if (!fs::is_directory(source, error))
+        throw PackageError(sourceFolder, {},
+                           "not a folder (a MarianMT model is a folder with "
+                           "config.json, weights and tokenizer files)");
+    const fs::path configPath = source / "config.json";
+    if (!fs::exists(fs::symlink_status(configPath, error)))
+        throw PackageError(configPath.string(), {},
+                           "file not found: not a Hugging Face model folder");
+    checkLinksStayInside(source);
+    const json config = readJsonFile(configPath.string(), kMaxConfigBytes);
+    json h = marianHyperparameters(config, configPath.string());
+    const auto progress = [&](double fraction) {
+        if (options.cancelled && options.cancelled())
+            throw PackageError(source.string(), {}, "the import was cancelled");
+        if (options.progress)
+            options.progress(fraction);
+    };
+    progress(0.0);
+
+    // Generation defaults: generation_config.json, else the same keys in config.json (older
+    // uploads keep them there).
+    const fs::path generationPath = source / "generation_config.json";
+    const json generation = fs::exists(generationPath)
+                                ? readJsonFile(generationPath.string(), kMaxConfigBytes)
+                                : config;
+    const std::string generationFile =
+        fs::exists(generationPath) ? generationPath.string() : configPath.string();
+    const json decoding = marianDecoding(generation, h, generationFile);
+    const std::int64_t targetVocab = h["vocab_size"];
 
     // Tokenizer files: one joint vocabulary, or vocab.json + target_vocab.json.
     const fs::path tokenizerConfigPath = source / "tokenizer_config.json";
@@ -524,15 +597,12 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
     const ConfigReader t{tokenizerConfig, tokenizerConfigPath.string()};
     const bool separateVocabularies = t.boolean("separate_vocabs", false);
     for (const char *file : {"source.spm", "target.spm", "vocab.json"})
-        if (!fs::is_regular_file(source / file))
-            throw PackageError((source / file).string(), {},
-                               "file not found (a MarianMT folder holds source.spm, target.spm "
-                               "and vocab.json)");
+        requireTokenizerFile(source / file,
+                             "a MarianMT folder holds source.spm, target.spm and vocab.json");
     const std::string targetVocabularyFile =
         separateVocabularies ? "target_vocab.json" : "vocab.json";
-    if (!fs::is_regular_file(source / targetVocabularyFile))
-        throw PackageError((source / targetVocabularyFile).string(), {},
-                           "file not found (tokenizer_config.json says separate_vocabs)");
+    requireTokenizerFile(source / targetVocabularyFile,
+                         "tokenizer_config.json says separate_vocabs");
     const Tokenizer sourceTokenizer((source / "source.spm").string(),
                                     (source / "vocab.json").string());
     const Tokenizer targetTokenizer((source / "target.spm").string(),
@@ -606,11 +676,8 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
         throw PackageError(destination.string(), {},
                            "already exists (a model with id \"" + id +
                                "\" is installed there; remove it first or choose another id)");
-    Staging staging;
-    std::string stagingTemplate = (root / ".import-XXXXXX").string();
-    if (!::mkdtemp(stagingTemplate.data()))
-        throw PackageError(root.string(), {}, "cannot create a staging folder");
-    staging.path = stagingTemplate;
+    removeAbandonedStaging(root);
+    StagingFolder staging(root);
 
     // Weights, renamed into the Transformer plugin's layout.
     const HfWeights weights(source);
@@ -707,6 +774,11 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
         norm(ours + ".ffn_norm", theirs + ".final_layer_norm");
     }
 
+    std::vector<Shape> shapes;
+    for (const Item &item : items)
+        shapes.push_back(item.shape);
+    checkMaterialisedSize(shapes, weights.path());
+
     // Stored position tables (older uploads) must be the sinusoidal halves we compute.
     for (const char *stack : {"encoder", "decoder"}) {
         const auto stored = weights.find(std::string(stack) + ".embed_positions.weight");
@@ -749,7 +821,7 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
         }
     }
     progress(0.9);
-    writeSafeTensors((staging.path / "model.safetensors").string(), converted,
+    writeSafeTensors((staging.path() / "model.safetensors").string(), converted,
                      {{"format", "pt"},
                       {"architecture", "transformer"},
                       {"id", id},
@@ -759,12 +831,14 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
     for (const std::string &file :
          {std::string("source.spm"), std::string("target.spm"), std::string("vocab.json"),
           targetVocabularyFile, std::string("README.md")}) {
-        if (!fs::exists(source / file) || fs::exists(staging.path / file))
+        if (!fs::exists(source / file) || fs::exists(staging.path() / file))
             continue;
-        fs::copy_file(source / file, staging.path / file, error);
-        if (error)
+        const std::string why =
+            copyRegularFile((source / file).string(), (staging.path() / file).string());
+        if (!why.empty())
             throw PackageError((source / file).string(), {},
-                               "cannot copy it into the package: " + error.message());
+                               "cannot copy it into the package (" +
+                                   (staging.path() / file).string() + "): " + why);
     }
 
     const std::time_t now = std::time(nullptr);
@@ -812,20 +886,11 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
         manifest["imported_from"]["repo"] = options.repo;
     if (!options.commit.empty())
         manifest["imported_from"]["commit"] = options.commit;
-    {
-        std::ofstream out(staging.path / "model.json", std::ios::binary);
-        out << manifest.dump(2) << "\n";
-        if (!out)
-            throw PackageError((staging.path / "model.json").string(), {}, "cannot write the file");
-    }
+    writeManifest(staging.path() / "model.json", manifest);
     // The package must load as any other before it becomes visible.
-    ModelPackage::load(staging.path.string());
+    ModelPackage::load(staging.path().string());
     progress(1.0);
-    fs::rename(staging.path, destination, error);
-    if (error)
-        throw PackageError(destination.string(), {},
-                           "cannot move the imported package into place: " + error.message());
-    staging.keep = true;
+    staging.commit(destination);
     return {id, destination.string()};
 }
 

@@ -66,6 +66,13 @@ struct MarianImport
 // fuzz harness tests/fuzz/fuzz_marian_config.cpp.
 nlohmann::json marianHyperparameters(const nlohmann::json &config, const std::string &path);
 
+// Reads the generation defaults (generation_config.json, or config.json's own keys) into the
+// package's "decoding" object, and adds bad_words_ids' single tokens to `hyperparameters`'
+// never_generate (the object marianHyperparameters returned). Throws PackageError naming `path`.
+// Exposed for the fuzz harness tests/fuzz/fuzz_import_json.cpp.
+nlohmann::json marianDecoding(const nlohmann::json &generation, nlohmann::json &hyperparameters,
+                              const std::string &path);
+
 // Converts `source` into `destinationRoot`/<id> (see above). Refuses when that folder exists.
 MarianImport importMarian(const std::string &source, const std::string &destinationRoot,
                           const MarianImportOptions &options = {});

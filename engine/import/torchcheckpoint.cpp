@@ -1,6 +1,7 @@
 #include "engine/import/torchcheckpoint.h"
 
 #include "engine/limits.h"
+#include "engine/regularfile.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -601,6 +602,30 @@ std::size_t legacyMagicEnd(std::string_view file)
                : 0;
 }
 
+// A view that is not contiguous must still be one a tensor can have: no two elements on one
+// storage element. A stride of 0 (or strides that overlap) makes an element count that the file
+// does not hold (a one-element storage materialised as a 512 x 512 matrix, layer after layer);
+// torch.save writes such strides only for expanded tensors, never for a model's weights. Sorted
+// by stride, each dimension must step past everything the smaller ones reach.
+std::string overlappingView(const PickledTensor &t)
+{
+    std::vector<std::size_t> order;
+    for (std::size_t d = 0; d < t.shape.size(); ++d)
+        if (t.shape[d] > 1)
+            order.push_back(d);
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return t.stride[a] < t.stride[b]; });
+    std::int64_t reach = 0; // the furthest offset the dimensions so far reach
+    for (const std::size_t d : order) {
+        if (t.stride[d] <= reach)
+            return "its stride " + std::to_string(t.stride[d]) + " in dimension " +
+                   std::to_string(d) + " (size " + shapeToString(t.shape) +
+                   ") repeats storage elements: a weight is never such a view";
+        reach += (t.shape[d] - 1) * t.stride[d]; // within the storage: checked before
+    }
+    return {};
+}
+
 } // namespace
 
 std::map<std::string, PickledTensor> readStateDictPickle(std::string_view pickle,
@@ -628,21 +653,17 @@ void TorchCheckpoint::fail(const std::string &tensor, const std::string &message
 
 TorchCheckpoint::TorchCheckpoint(const std::string &path) : m_path(path)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        fail({}, std::string("cannot open: ") + std::strerror(errno));
-    struct stat info = {};
-    const bool statted = ::fstat(fd, &info) == 0;
+    RegularFile opened(path);
+    if (!opened.ok())
+        fail({}, opened.openFailed() ? "cannot open: " + opened.error() : opened.error());
     m_mapping = std::make_shared<Mapping>();
-    if (statted && S_ISREG(info.st_mode) && info.st_size > 0) {
-        m_mapping->size = static_cast<std::size_t>(info.st_size);
-        m_mapping->address = ::mmap(nullptr, m_mapping->size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (opened.size() > 0) {
+        m_mapping->size = static_cast<std::size_t>(opened.size());
+        m_mapping->address =
+            ::mmap(nullptr, m_mapping->size, PROT_READ, MAP_PRIVATE, opened.fd(), 0);
     }
     const int mapError = errno;
-    ::close(fd);
-    if (!statted || !S_ISREG(info.st_mode))
-        fail({}, "not a regular file");
-    if (info.st_size == 0)
+    if (opened.size() == 0)
         fail({}, "the file is empty");
     if (m_mapping->address == MAP_FAILED)
         fail({}, std::string("cannot memory-map it: ") + std::strerror(mapError));
@@ -924,6 +945,9 @@ Tensor TorchCheckpoint::loadFloat(const std::string &name) const
                            shapeToString(t.shape) + ") reaches past its storage of " +
                            std::to_string(t.storageElements) + " elements");
     }
+    if (!contiguous && numel > 0)
+        if (const std::string overlap = overlappingView(t); !overlap.empty())
+            fail(name, overlap);
     const std::string_view bytes = m_storages.at(t.storage);
     const std::size_t element = dtypeSize(dtype);
     Tensor gathered(t.shape, dtype);

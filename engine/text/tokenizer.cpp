@@ -3,6 +3,7 @@
 #include "engine/jsonfile.h"
 #include "engine/limits.h"
 #include "engine/packageerror.h"
+#include "engine/regularfile.h"
 #include "engine/text/protectedspans.h"
 
 #include <sentencepiece_processor.h>
@@ -33,7 +34,12 @@ std::string withoutWordStartMarks(std::string text)
 Tokenizer::Tokenizer(const std::string &modelPath)
     : m_path(modelPath), m_processor(std::make_unique<sentencepiece::SentencePieceProcessor>())
 {
-    const auto status = m_processor->Load(modelPath);
+    // Read here rather than by SentencePiece's Load(path): a FIFO must not block the open.
+    RegularFile file(modelPath);
+    std::string model;
+    if (!file.readAll(model, static_cast<std::uint64_t>(limits::kMaxTokenizerModelBytes)))
+        throw PackageError(modelPath, {}, "cannot load the SentencePiece model: " + file.error());
+    const auto status = m_processor->LoadFromSerializedProto(model);
     if (!status.ok())
         throw PackageError(modelPath, {},
                            "cannot load the SentencePiece model: " + status.ToString());
@@ -45,8 +51,11 @@ Tokenizer::Tokenizer(const std::string &modelPath, const std::string &vocabulary
     : Tokenizer(modelPath)
 {
     // A vocabulary of the largest size allowed takes ~40 bytes a piece in JSON.
+    JsonBounds bounds;
+    bounds.maxTopLevel = limits::kMaxVocabulary;
+    bounds.topLevelName = "pieces";
     const nlohmann::json vocabulary =
-        readJsonFile(vocabularyPath, std::uint64_t(limits::kMaxVocabulary) * 256);
+        readJsonFile(vocabularyPath, std::uint64_t(limits::kMaxVocabulary) * 256, bounds);
     auto fail = [&](const std::string &message) {
         throw PackageError(vocabularyPath, {}, message);
     };

@@ -46,6 +46,7 @@ TranslationModel::TranslationModel(const ModelPackage &package,
     setMaxSourceLength(static_cast<int>(
         package.boundedHyperparameter("max_source_length", 2, limits::kMaxPositions, 256)));
     setPlaceholders(static_cast<int>(package.boundedHyperparameter("placeholders", 0, 64, 0)));
+    setTruecaser(package.truecaser());
     const auto &decoding = package.decoding();
     if (const auto it = decoding.find("coverage_threshold"); it != decoding.end()) {
         // At most 10: a word's mass is a sum over the target tokens, and a bar above that would

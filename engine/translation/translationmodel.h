@@ -15,6 +15,7 @@
 #include "engine/layers/stepdecoder.h"
 #include "engine/model.h"
 #include "engine/text/tokenizer.h"
+#include "engine/text/truecaser.h"
 
 #include <map>
 #include <memory>
@@ -80,6 +81,15 @@ public:
     // "decoding.coverage_threshold", CoverageOptions' 0.1 when absent. Attention that spreads
     // differently needs its own bar (the RNN's: 0.005), chosen on dev with tools/coverage_eval.py.
     const CoverageOptions &coverageOptions() const { return m_coverage; }
+    // The source side's truecase table (truecaser.h): with DecodingOptions::truecase, the
+    // Translator reads a sentence's first word lower-cased where the table says that is its usual
+    // form. nullptr when the package has none (model.json "tokenizer.truecase"; imported OPUS-MT
+    // models, which are trained on cased text as users type it).
+    const Truecaser *truecaser() const { return m_truecaser.get(); }
+    void setTruecaser(std::shared_ptr<const Truecaser> truecaser)
+    {
+        m_truecaser = std::move(truecaser);
+    }
 
 private:
     std::string m_id;
@@ -95,6 +105,7 @@ private:
     CoverageOptions m_coverage;
     std::map<std::string, std::string> m_targetCodes;
     std::string m_targetCode;
+    std::shared_ptr<const Truecaser> m_truecaser;
 };
 
 } // namespace glosa::engine

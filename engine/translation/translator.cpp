@@ -2,11 +2,13 @@
 
 #include "engine/text/protectedspans.h"
 #include "engine/text/sentencesplitter.h"
+#include "engine/text/truecaser.h"
 #include "engine/text/unicode.h"
 #include "engine/translation/translationmodel.h"
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 namespace glosa::engine {
 
@@ -24,6 +26,7 @@ struct PendingSegment
     TextSpan source;
     std::vector<Token> tokens;      // ranges in the input, EOS not yet appended
     std::vector<std::string> spans; // protected span k is placeholder k in tokens
+    bool truecased = false;         // its first word read lower-cased
 };
 
 // A stretch of a sentence encoded at once, and the protected spans in it (input offsets).
@@ -109,6 +112,25 @@ std::vector<std::string> renumberPlaceholders(std::vector<Token> &tokens, std::s
         spans.emplace_back(text.substr(token.bytes.begin, token.bytes.size()));
     }
     return spans;
+}
+
+// Lowers the first word of `sentence` (bytes of `modelText`, a copy of the input) in place when
+// the truecaser says its usual form is lower-case and no protected span (a kept term, a URL)
+// covers it. The lowered word has the same bytes, so offsets into `modelText` stay offsets into
+// the input. Returns whether it lowered one.
+bool truecaseSentence(const Truecaser &truecaser, std::string &modelText, TextSpan sentence,
+                      const std::vector<ProtectedSpan> &spans)
+{
+    const std::optional<TruecasedWord> word = truecaser.sentenceInitialWord(
+        std::string_view(modelText).substr(sentence.begin, sentence.size()));
+    if (!word)
+        return false;
+    for (const ProtectedSpan &span : spans)
+        if (span.bytes.begin < word->bytes.end && word->bytes.begin < span.bytes.end)
+            return false;
+    std::copy(word->lowered.begin(), word->lowered.end(),
+              modelText.begin() + static_cast<std::ptrdiff_t>(sentence.begin + word->bytes.begin));
+    return true;
 }
 
 // A piece that closes a clause (",", ";", ":", with or without a word-start mark).
@@ -262,18 +284,27 @@ TranslationResult Translator::translate(std::string_view text, const DecodingOpt
                               (appendEos ? 1 : 0) - (code.empty() ? 0 : 1);
     const std::size_t placeholders = static_cast<std::size_t>(m_model->placeholders());
 
-    // 1. Sentences, then pieces located in the input, then chunks of what is too long.
+    // 1. Sentences (their first words truecased in what the model reads), then pieces located
+    // in the input, then chunks of what is too long.
     const SentenceSplitter &splitter = *m_splitter;
     const Utf8Offsets inputOffsets(text);
+    const Truecaser *truecaser = options.truecase ? m_model->truecaser() : nullptr;
+    std::string truecased(truecaser ? text : std::string_view()); // the same bytes as `text`
+    const std::string_view modelText = truecaser ? std::string_view(truecased) : text;
     std::vector<PendingSegment> pending;
     for (TextSpan sentence : splitter.split(text.substr(start))) {
         sentence = {sentence.begin + start, sentence.end + start};
-        const std::vector<ProtectedSpan> spans =
-            placeholders
-                ? m_protector->find(text.substr(sentence.begin, sentence.size()), options.keepTerms)
-                : std::vector<ProtectedSpan>();
+        // A model without placeholders reads the spans as text, but a kept term or a URL first
+        // in a sentence is still not lowered.
+        std::vector<ProtectedSpan> spans;
+        if (placeholders || truecaser)
+            spans = m_protector->find(text.substr(sentence.begin, sentence.size()),
+                                      options.keepTerms);
+        bool lowered = truecaser && truecaseSentence(*truecaser, truecased, sentence, spans);
+        if (!placeholders)
+            spans.clear();
         for (const Unit &unit : protectionUnits(text, sentence, spans, placeholders)) {
-            std::vector<Token> tokens = encodeUnit(sourceTokenizer, text, unit);
+            std::vector<Token> tokens = encodeUnit(sourceTokenizer, modelText, unit);
             for (Token &token : tokens) {
                 token.chars = inputOffsets.codePoints(token.bytes);
                 token.utf16 = inputOffsets.utf16(token.bytes);
@@ -292,6 +323,7 @@ TranslationResult Translator::translate(std::string_view text, const DecodingOpt
                     piece.insert(piece.begin(), codeToken(sourceTokenizer, code,
                                                           segment.source.begin, inputOffsets));
                 segment.tokens = std::move(piece);
+                segment.truecased = std::exchange(lowered, false); // the sentence's first piece
                 pending.push_back(std::move(segment));
             }
         }
@@ -340,6 +372,7 @@ TranslationResult Translator::translate(std::string_view text, const DecodingOpt
             segment.source = pending[i].source;
             segment.sourceTokens = std::move(pending[i].tokens);
             segment.protectedSpans = std::move(pending[i].spans);
+            segment.truecased = pending[i].truecased;
             if (appendEos) {
                 Token eos;
                 eos.id = sourceTokenizer.eosId();
@@ -354,6 +387,8 @@ TranslationResult Translator::translate(std::string_view text, const DecodingOpt
             for (const Hypothesis &hypothesis : segment.hypotheses) {
                 Detokenized detokenized =
                     detokenize(targetTokenizer, hypothesis.tokens, segment.protectedSpans);
+                if (segment.truecased)
+                    capitalizeFirstLetter(detokenized.text); // same bytes: the ranges hold
                 segment.texts.push_back(std::move(detokenized.text));
                 segment.targetTokens.push_back(std::move(detokenized.tokens));
             }

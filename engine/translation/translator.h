@@ -15,15 +15,18 @@
 // Pipeline: validate UTF-8 (InvalidUtf8Error) → sentences (SentenceSplitter for the model's
 // source language) → protected spans (URLs, numbers, emoji, markup... protectedspans.h) become
 // placeholders when the model has them, a sentence with more spans than placeholders is cut →
+// its first word lower-cased where the model's truecase table says that is its usual form
+// (DecodingOptions::truecase, truecaser.h; the bytes and so every range stay the user's) →
 // SentencePiece pieces with their original ranges (Tokenizer; a placeholder's piece covers its
 // whole span) → sentences longer than the model's maxSourceLength are cut into chunks at word
 // starts, never dropped →
 // batched search (decode()) → each hypothesis detokenised, with the spans put back, each exactly
-// once (restoreSpans), and its pieces located in that text. A multi-target model
-// (TranslationModel::targetLanguageCodes()) gets its ">>xxx<<" code first in every segment: the
-// one the text starts with, else TranslationModel::targetLanguageCode(); it is a source token
-// with an empty range at the segment's start, and a typed one is not copied to the result. The
-// white space between sentences is copied from the input, so a paragraph keeps its shape.
+// once (restoreSpans), its first letter capitalised again where the source's was lowered, and
+// its pieces located in that text. A multi-target model (TranslationModel::targetLanguageCodes())
+// gets its ">>xxx<<" code first in every segment: the one the text starts with, else
+// TranslationModel::targetLanguageCode(); it is a source token with an empty range at the
+// segment's start, and a typed one is not copied to the result. The white space between
+// sentences is copied from the input, so a paragraph keeps its shape.
 //
 // Every hypothesis is detokenised here (detokenize, tokenizer.h) and the whole text's n-best put
 // together here (TranslationResult::hypothesisText): the app's whole-text result
@@ -69,6 +72,11 @@ struct TranslatedSegment
     // texts[0] verbatim, to warn about (docs/model-package.md, "Protected spans and imported
     // models"). Always empty for a model with placeholders, which restores every span.
     std::vector<std::string> missingSpans;
+    // Whether the model read this segment's first word lower-cased (DecodingOptions::truecase:
+    // "Hello!" as "hello!") and each text's first letter was capitalised again. The ranges in
+    // the input are unchanged (the lowering keeps the bytes); the source pieces are those of
+    // the lowered word ("▁hello").
+    bool truecased = false;
     // Each hypothesis's pieces with ranges in its own text: targetTokens[k][i] is
     // hypotheses[k].tokens[i] and where it is in texts[k] (bytes, code points, UTF-16), trimmed
     // of white space (a piece that adds only a space has an empty range); a placeholder's range

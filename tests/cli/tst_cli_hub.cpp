@@ -153,6 +153,17 @@ private slots:
         QVERIFY2(r.out.startsWith("installed opus-mt-en-es from Helsinki-NLP/opus-mt-en-es"),
                  r.out.constData());
         QCOMPARE(installedIds(home), QStringList{"opus-mt-en-es"});
+        // Named after its repository, which model.json records with the commit.
+        const CliRun listed = runGlosaCli({"models", "--json"}, env(home, hub));
+        QVERIFY2(listed.out.contains("\"name\":\"OPUS-MT en→es (Helsinki-NLP)\""),
+                 listed.out.constData());
+        QDirIterator manifests(home.data(), {QStringLiteral("model.json")}, QDir::Files,
+                               QDirIterator::Subdirectories);
+        QFile manifest(manifests.next());
+        QVERIFY(manifest.open(QIODevice::ReadOnly));
+        const auto json = nlohmann::json::parse(manifest.readAll().toStdString());
+        QCOMPARE(json["imported_from"]["repo"], nlohmann::json("Helsinki-NLP/opus-mt-en-es"));
+        QCOMPARE(json["imported_from"]["commit"].get<std::string>().size(), std::size_t(40));
         // Only what the importer reads was fetched, weights through the CDN, without a token.
         const QStringList log = hub.log();
         QVERIFY2(log.filter("/cdn/").size() == 1 && log.filter("host=localhost").size() == 1,

@@ -7,6 +7,8 @@
 //   3. translate-doc (and the Documents view's Export) wrote over the input document;
 //   4. Ctrl+C replaced an existing output with a partial translation;
 //   7. a FIFO input hung; 8. an endless input (/dev/urandom) was read to gigabytes.
+// Then hostile settings and interrupted imports: settings nested 50,000 deep crashed every start,
+// a FIFO as the settings hung it, and an import killed midway left its staging folder for good.
 // The full-disk tests mount a tmpfs (CI runs as root) and skip with a message where they may not.
 #include "app/core/documents/document.h"
 #include "app/core/documents/documentworker.h"
@@ -19,6 +21,7 @@
 #include "app/core/platform/savefile.h"
 #include "app/core/settings/settingsfile.h"
 #include "tests/support/clirunner.h"
+#include "engine/import/marianimport.h"
 #include "engine/package.h"
 #include "engine/packageerror.h"
 #include "tests/support/historytestutil.h"
@@ -26,6 +29,7 @@
 #include "tests/support/testutil.h"
 
 #include <QBuffer>
+#include <QDataStream>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -44,6 +48,7 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <grp.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -282,6 +287,43 @@ bool saysDiskFull(const QByteArray &message)
     return message.toLower().contains("no space left on device");
 }
 
+
+// --- Round 3: settings, staging folders ---------------------------------------------------------
+
+// glosa-cli `args` on the toy model with its own configuration and data folders.
+glosa::test::CliRun cliIn(const QString &config, const QString &data, const QStringList &args)
+{
+    auto env = toyEnvironment();
+    env.append({QStringLiteral("XDG_CONFIG_HOME"), config});
+    env.append({QStringLiteral("XDG_DATA_HOME"), data});
+    return glosa::test::runGlosaCli(args, env, {}, 30000);
+}
+
+// The settings file glosa-cli reads under XDG_CONFIG_HOME `config`.
+QString cliSettingsFile(const QString &config)
+{
+    return config + QStringLiteral("/Glosa/Glosa.settings");
+}
+
+// A settings file in the app's format whose one value is `depth` lists inside one another.
+QByteArray nestedSettings(int depth)
+{
+    QByteArray stream;
+    QDataStream out(&stream, QIODevice::WriteOnly);
+    out.setVersion(QDataStream::Qt_6_4);
+    out << quint32(1) << QStringLiteral("ui/language");
+    for (int i = 0; i < depth; ++i)
+        out << quint32(QMetaType::QVariantList) << qint8(0) << quint32(1);
+    out << quint32(QMetaType::Int) << qint8(0) << qint32(1);
+    return QByteArray("GLOSA-SETTINGS 1\n") + stream;
+}
+
+// The staging folders (and owner files) left in a models folder.
+QStringList stagingIn(const QString &models)
+{
+    return QDir(models).entryList({QStringLiteral(".import-*")},
+                                  QDir::AllEntries | QDir::Hidden | QDir::System);
+}
 } // namespace
 
 class TestReliability : public QObject
@@ -1476,6 +1518,165 @@ private slots:
             QVERIFY_THROWS_EXCEPTION(
                 glosa::documents::DocumentError,
                 glosa::documents::parseDocument(binary + "\n", QStringLiteral("txt")));
+    }
+
+    // Round 3, items 4 and 11: 50,000 nested lists in the settings overflowed the stack when
+    // QDataStream read them, and every start of glosa-cli (and the GUI) ended in SIGSEGV. Now the
+    // depth is bounded, the file is moved aside, and glosa-cli says so once, naming the copy.
+    void deeplyNestedSettingsAreResetOnce()
+    {
+        QTemporaryDir config, data;
+        const QString file = cliSettingsFile(config.path());
+        QVERIFY(QDir().mkpath(QFileInfo(file).path()));
+        QVERIFY(writeAll(file, nestedSettings(50'000)));
+        const auto first = cliIn(config.path(), data.path(), {"models"});
+        QVERIFY2(first.exitCode == 0, first.err);
+        QVERIFY2(first.err.contains(("glosa-cli: the settings file " + file +
+                                     " could not be read (values nest deeper than the limit of "
+                                     "64); it was kept as " + file + ".damaged")
+                                        .toUtf8()),
+                 first.err);
+        QCOMPARE(readAll(file + QStringLiteral(".damaged")), nestedSettings(50'000));
+        const auto second = cliIn(config.path(), data.path(), {"models"});
+        QVERIFY2(second.exitCode == 0 && !second.err.contains("settings"), second.err);
+    }
+    // ... and settings nested as deep as the limit are read as they were.
+    void settingsWithinTheDepthLimitAreRead()
+    {
+        QTemporaryDir config, data;
+        glosa::test::isolateAppState(config.path(), data.path(),
+                                     QStringLiteral("tst_reliability_depth"));
+        QVariant value = 7;
+        for (int i = 0; i < 63; ++i)
+            value = QVariantList{value};
+        {
+            QSettings settings;
+            settings.setValue(QStringLiteral("deep"), value);
+            settings.setValue(QStringLiteral("map"), QVariantMap{{"a", QVariantHash{{"b", 1}}}});
+        }
+        QSettings settings;
+        QCOMPARE(settings.status(), QSettings::NoError);
+        QCOMPARE(settings.value(QStringLiteral("deep")), value);
+        QCOMPARE(settings.value(QStringLiteral("map")),
+                 QVariant(QVariantMap{{"a", QVariantHash{{"b", 1}}}}));
+    }
+
+    // Round 3, item 5: a FIFO as the settings file: QSettings' open waited for a writer and no
+    // command (nor the GUI's window) ever started. Now it is moved aside and said, at once.
+    void settingsFifoIsMovedAside()
+    {
+        QTemporaryDir config, data;
+        const QString file = cliSettingsFile(config.path());
+        QVERIFY(QDir().mkpath(QFileInfo(file).path()));
+        QVERIFY(::mkfifo(QFile::encodeName(file).constData(), 0600) == 0);
+        const auto run = cliIn(config.path(), data.path(), {"models"});
+        QVERIFY2(run.exitCode == 0, run.err);
+        QVERIFY2(run.err.contains("could not be read (not a regular file (a FIFO))"), run.err);
+        QFileInfo kept(file + QStringLiteral(".damaged"));
+        QVERIFY(kept.exists() && !kept.isFile());
+    }
+
+    // Round 3, item 7: an import killed midway left its hidden staging folder for good (1021 MB
+    // after a --float32 import). Each staging folder's owner file is locked by its import: the
+    // next listing removes those whose lock is free, and the old ones from before the lock.
+    void abandonedStagingIsRemovedByTheNextListing()
+    {
+        QTemporaryDir config, data;
+        const QString models = data.path() + QStringLiteral("/Glosa/Glosa/models");
+        for (const char *name : {".import-live01", ".import-dead01", ".import-old001"}) {
+            QVERIFY(QDir().mkpath(models + QLatin1Char('/') + name + QStringLiteral("/sub")));
+            QVERIFY(writeAll(models + QLatin1Char('/') + name + QStringLiteral("/sub/w"), "x"));
+        }
+        QVERIFY(writeAll(models + QStringLiteral("/.import-dead01.owner"), "99999999\n"));
+        QVERIFY(writeAll(models + QStringLiteral("/.import-gone01.owner"), "99999999\n"));
+        QVERIFY(writeAll(models + QStringLiteral("/.import-live01.owner"), "1\n"));
+        QFile live(models + QStringLiteral("/.import-live01.owner"));
+        QVERIFY(live.open(QIODevice::ReadWrite));
+        QVERIFY(::flock(live.handle(), LOCK_EX | LOCK_NB) == 0); // an import running here
+        const timespec twoHoursAgo[2] = {{::time(nullptr) - 7200, 0}, {::time(nullptr) - 7200, 0}};
+        QVERIFY(::utimensat(AT_FDCWD,
+                            QFile::encodeName(models + QStringLiteral("/.import-old001")).constData(),
+                            twoHoursAgo, 0) == 0);
+        const auto run = cliIn(config.path(), data.path(), {"models"});
+        QVERIFY2(run.exitCode == 0, run.err);
+        QCOMPARE(stagingIn(models),
+                 (QStringList{".import-live01", ".import-live01.owner"}));
+    }
+    // ... and Ctrl+C or SIGTERM cancel an import, which removes its staging folder before
+    // glosa-cli ends; a SIGKILL leaves it to the next listing.
+    void interruptedImportLeavesNoStaging_data()
+    {
+        QTest::addColumn<int>("signal");
+        QTest::newRow("SIGINT") << int(SIGINT);
+        QTest::newRow("SIGTERM") << int(SIGTERM);
+        QTest::newRow("SIGKILL") << int(SIGKILL);
+    }
+    void interruptedImportLeavesNoStaging()
+    {
+        const QString fixture = glosa::test::marianFixtureDir(QStringLiteral("bin"));
+        if (!QFileInfo::exists(fixture))
+            QSKIP(qPrintable(QStringLiteral("shared fixture not found: %1").arg(fixture)));
+        QFETCH(int, signal);
+        QTemporaryDir config, data;
+        const QString models = data.path() + QStringLiteral("/Glosa/Glosa/models");
+        bool caught = false;
+        for (int attempt = 0; attempt < 5 && !caught; ++attempt) {
+            QDir(models).removeRecursively();
+            QProcess process;
+            auto env = toyEnvironment();
+            env.append({QStringLiteral("XDG_DATA_HOME"), data.path()});
+            env.append({QStringLiteral("XDG_CONFIG_HOME"), config.path()});
+            glosa::test::prepareGlosaCli(process, env);
+            process.setArguments({"models", "import", fixture, "--float32", "--id", "m"});
+            process.start();
+            QVERIFY(process.waitForStarted());
+            // The signal lands while the staging folder is there.
+            QVERIFY(QTest::qWaitFor([&] {
+                return !stagingIn(models).isEmpty() || process.state() == QProcess::NotRunning;
+            }, 30000));
+            ::kill(pid_t(process.processId()), signal);
+            QVERIFY(process.waitForFinished(30000));
+            caught = !QFileInfo::exists(models + QStringLiteral("/m"));
+            if (!caught)
+                continue; // the import finished first: try again
+            if (signal == SIGKILL) {
+                QVERIFY(!stagingIn(models).isEmpty());
+                QVERIFY(cliIn(config.path(), data.path(), {"models"}).exitCode == 0);
+            } else {
+                QCOMPARE(process.exitCode(), 128 + signal);
+                QVERIFY2(process.readAllStandardError().contains("the import was cancelled"),
+                         "no message");
+            }
+            QCOMPARE(stagingIn(models), QStringList());
+        }
+        if (!caught)
+            QSKIP("the import finished before each signal landed");
+    }
+
+    // Round 3, item 9: on a full disk an import said "cannot write the file (disk full or not
+    // writable?)" or "Input/output error". Now the system's own words, and the path.
+    void fullDiskImportSaysNoSpace()
+    {
+        const QString fixture = glosa::test::marianFixtureDir(QStringLiteral("safetensors"));
+        if (!QFileInfo::exists(fixture))
+            QSKIP(qPrintable(QStringLiteral("shared fixture not found: %1").arg(fixture)));
+        SmallTmpfs disk;
+        if (!disk.isMounted())
+            QSKIP(qPrintable(disk.why()));
+        glosa::engine::MarianImportOptions options;
+        options.int8 = false; // 5.6 MB of float32 on a 2 MiB disk
+        QString error;
+        try {
+            glosa::engine::importMarian(fixture.toStdString(),
+                                        disk.filePath(QStringLiteral("models")).toStdString(),
+                                        options);
+        } catch (const glosa::engine::PackageError &e) {
+            error = QString::fromStdString(e.what());
+        }
+        QVERIFY2(error.contains(disk.filePath(QStringLiteral("models/.import-"))) &&
+                     error.contains(QStringLiteral("No space left on device")),
+                 qPrintable(error));
+        QCOMPARE(stagingIn(disk.filePath(QStringLiteral("models"))), QStringList());
     }
 };
 

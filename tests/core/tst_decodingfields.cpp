@@ -38,6 +38,7 @@ const std::map<std::string, std::string> kNonDefault = {
     {"target_prefix", "7"},
     {"target_prefix_sentence", "2"},
     {"keep_terms", "Glosa Pro\nOS/2"},
+    {"truecase", "false"},
     {"no_repeat_ngram_size", "3"},
     {"repetition_penalty", "1.2"},
     {"ngram_penalty", "0.5"},

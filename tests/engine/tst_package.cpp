@@ -524,6 +524,29 @@ private slots:
         QVERIFY(package.targetTokenizer());
         QCOMPARE(package.sourceLanguage(), std::string());
     }
+    // "tokenizer.truecase": the source side's truecase table (text/truecaser.h), optional.
+    void truecaseTable()
+    {
+        QTemporaryDir dir;
+        const QString folder = dir.path();
+        nlohmann::json manifest = validManifest();
+        QVERIFY(writePackage(folder, manifest));
+        QVERIFY(!ModelPackage::load(folder.toStdString()).truecaser());
+
+        manifest["tokenizer"]["truecase"] = "truecase.en";
+        QVERIFY(writePackage(folder, manifest));
+        std::string file;
+        const QString what =
+            packageError([&] { ModelPackage::load(folder.toStdString()); }, &file);
+        QCOMPARE(QString::fromStdString(file), folder + "/truecase.en");
+        QVERIFY2(what.contains("truecase.en: file not found (named by \"tokenizer.truecase\" in "
+                               "model.json)"),
+                 qPrintable(what));
+        QVERIFY(writeFile(folder + "/truecase.en", "# words\nhello\nteacher\n"));
+        const ModelPackage package = ModelPackage::load(folder.toStdString());
+        QVERIFY(package.truecaser());
+        QCOMPARE(package.truecaser()->size(), std::size_t(2));
+    }
     // Each row patches the valid manifest (RFC 6902 JSON patch) and expects this message.
     void brokenManifest_data()
     {
@@ -581,6 +604,9 @@ private slots:
                                              "relative to the package folder";
         QTest::newRow("escaping tokenizer") << replace("/tokenizer/target", "\"../spm.model\"")
                                             << "\"tokenizer.target\" is \"../spm.model\"";
+        QTest::newRow("escaping truecase table")
+            << QString(R"([{"op": "add", "path": "/tokenizer/truecase", "value": "../t.en"}])")
+            << "\"tokenizer.truecase\" is \"../t.en\"; files must be named relative";
         QTest::newRow("version number")
             << replace("/version", "1") << "\"version\" is a number, expected a string";
     }

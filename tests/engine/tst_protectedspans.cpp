@@ -13,6 +13,7 @@
 #include "engine/runtime.h"
 #include "engine/text/protectedspans.h"
 #include "engine/text/tokenizer.h"
+#include "engine/text/truecaser.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
 
@@ -50,11 +51,17 @@ std::size_t occurrences(const std::string &text, const std::string &what)
 // space skipped: "▁" a space, placeholder k spans[k], a run of byte pieces the character they
 // make (on its last piece). Pieces that spell nothing (control pieces, a lone "▁", a byte piece
 // inside a character) have empty ranges where the search has got to.
+// A truecased segment's text (TranslatedSegment::truecased) is that with its first letter
+// capitalised, the same bytes: the pieces are looked for in the text before it.
 void checkDetokenized(const Tokenizer &tokenizer, const std::vector<int> &ids,
-                      const std::vector<std::string> &spans, const std::string &text,
-                      const std::vector<Token> &tokens)
+                      const std::vector<std::string> &spans, const std::string &shown,
+                      const std::vector<Token> &tokens, bool truecased = false)
 {
-    QCOMPARE(text, restoreSpans(tokenizer.decode(ids), spans, true));
+    const std::string text = restoreSpans(tokenizer.decode(ids), spans, true);
+    std::string expected = text;
+    if (truecased)
+        capitalizeFirstLetter(expected);
+    QCOMPARE(shown, expected);
     QCOMPARE(tokens.size(), ids.size());
     const Utf8Offsets offsets(text);
     std::size_t at = 0;
@@ -355,7 +362,7 @@ private slots:
                         checkDetokenized(model->targetTokenizer(),
                                          std::vector<int>(ids.begin(), ids.end()),
                                          segment.protectedSpans, segment.texts[k],
-                                         segment.targetTokens[k]);
+                                         segment.targetTokens[k], segment.truecased);
                         alternatives += k > 0;
                         alternativesWithSpans +=
                             k > 0 && std::any_of(segment.targetTokens[k].begin(),

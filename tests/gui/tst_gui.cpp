@@ -147,6 +147,27 @@ private slots:
                      QStringLiteral("Could not save settings: No space left on device"));
     }
 
+    // Settings that cannot be read start from their defaults: the status bar says so once and
+    // names the copy kept aside. Before, they were reset without a word.
+    void damagedSettingsAreReported()
+    {
+        test::Window window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const QString file = QSettings().fileName();
+        {
+            QFile damaged(file);
+            QVERIFY(damaged.open(QIODevice::WriteOnly));
+            damaged.write("not the settings");
+        }
+        QSettings settings; // the next read, as any view's
+        QCOMPARE(settings.status(), QSettings::FormatError);
+        QTRY_COMPARE(window.statusBar()->currentMessage(),
+                     QStringLiteral("The settings could not be read (not a Glosa settings file) "
+                                    "and start from their defaults; the old file is kept as %1.")
+                         .arg(file + QStringLiteral(".damaged")));
+    }
+
     void typingShowsTranslationAndHoverHighlightsAlignmentRow()
     {
         test::Window window;

@@ -25,6 +25,14 @@ inline QString sharedDataDir()
                                          : QString::fromLocal8Bit(env));
 }
 
+// The MarianMT fixture (a tiny Hugging Face folder, `form` "safetensors" or "bin"), in the shared
+// data's fixtures; tests skip when it is absent.
+inline QString marianFixtureDir(const QString &form)
+{
+    return QDir::cleanPath(sharedDataDir() + QStringLiteral("/../fixtures/marian-tiny-en-es/") +
+                           form);
+}
+
 // Committed fixtures under tests/data.
 inline QString testDataDir()
 {

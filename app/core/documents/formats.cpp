@@ -3,6 +3,7 @@
 #include "app/core/documents/formats/entrypoints.h"
 #include "app/core/documents/textencoding.h"
 #include "app/core/limits.h"
+#include "app/core/platform/regularfile.h"
 #include "app/core/platform/savefile.h"
 
 #include <QFile>
@@ -102,8 +103,9 @@ Document readDocument(const QString &path, const std::atomic<bool> *cancelled)
         return document;
     }
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        throw DocumentError(QStringLiteral("cannot open %1: %2").arg(path, file.errorString()));
+    QString why;
+    if (!openRegularFile(file, &why))
+        throw DocumentError(QStringLiteral("cannot open %1: %2").arg(path, why));
     const qint64 limit = limits::kMaxDocumentBytes;
     auto tooLarge = [&] {
         return DocumentError(QStringLiteral("%1 is larger than the limit of %2 MiB for a %3 "

@@ -1,5 +1,7 @@
 #include "app/core/evaluation/testsets.h"
 
+#include "app/core/platform/regularfile.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -21,8 +23,9 @@ const QStringList &bundledFiles()
 std::optional<QByteArray> readBounded(const QString &path, QString *error)
 {
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("cannot open %1: %2").arg(path, file.errorString());
+    QString why;
+    if (!openRegularFile(file, &why)) {
+        *error = QStringLiteral("cannot open %1: %2").arg(path, why);
         return std::nullopt;
     }
     if (file.size() > kMaxTestSetBytes) {

@@ -106,7 +106,9 @@ HubInstallResult installFromHub(HubClient &hub, const HubInstallRequest &request
     importRequest.folder = folder;
     importRequest.destinationRoot = request.destinationRoot;
     importRequest.float32 = request.float32;
-    importRequest.id = request.id.isEmpty() ? info.value.id.section(QLatin1Char('/'), -1) : request.id;
+    importRequest.id = request.id; // empty: the repository's name
+    importRequest.repo = info.value.id;
+    importRequest.commit = info.value.commit;
     const ModelImportResult imported = importModelFolder(importRequest, import, cancelled);
     if (!imported.ok()) {
         const bool wasCancelled = cancelled && cancelled();

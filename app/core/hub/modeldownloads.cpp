@@ -159,7 +159,9 @@ bool ModelDownloads::importCached(const CachedHubModel &model, const QString &de
     ModelImportRequest request;
     request.folder = model.folder;
     request.destinationRoot = destinationRoot;
-    request.id = model.repo.section(QLatin1Char('/'), -1); // "opus-mt-en-es", not the commit
+    // Named after the repository ("opus-mt-en-es", not the commit), which model.json records.
+    request.repo = model.repo;
+    request.commit = model.commit;
     startOnPool([self = QPointer<ModelDownloads>(this), request, commit = model.commit,
                  cancelled = beginInstall(model.repo)] {
         int shownPercent = -1; // posted once a percent: the importer reports far more often

@@ -2,8 +2,10 @@
 
 #include "app/core/models/pluginregistry.h"
 #include "app/core/platform/executabledir.h"
+#include "app/core/platform/regularfile.h"
 #include "app/core/platform/savefile.h"
 #include "engine/decoding/decodingfields.h"
+#include "engine/import/staging.h"
 #include "engine/package.h"
 #include "engine/text/languagecodes.h"
 #include "engine/translation/translationmodel.h"
@@ -24,6 +26,7 @@
 #include <cerrno>
 #include <cstring>
 #include <exception>
+#include <optional>
 
 #include <sys/stat.h>
 
@@ -219,9 +222,10 @@ bool copyTree(const QString &from, const QString &to, QString *error)
         // short copy behind without a word.
         QFile in(file);
         SaveFile out(target);
-        if (!in.open(QIODevice::ReadOnly) || !out.open(QIODevice::WriteOnly)) {
+        QString why;
+        if (!openRegularFile(in, &why) || !out.open(QIODevice::WriteOnly)) {
             *error = QStringLiteral("cannot copy %1 to %2: %3")
-                         .arg(file, target, in.isOpen() ? out.errorString() : in.errorString());
+                         .arg(file, target, in.isOpen() ? out.errorString() : why);
             return false;
         }
         while (!in.atEnd() && !out.hasFailed()) {
@@ -305,8 +309,9 @@ ModelInfo ModelCatalog::readPackage(const QString &folder)
         info.error = QStringLiteral("no model.json in the folder");
         return info;
     }
-    if (!file.open(QIODevice::ReadOnly)) {
-        info.error = QStringLiteral("model.json: cannot read: %1").arg(file.errorString());
+    QString why;
+    if (!openRegularFile(file, &why)) {
+        info.error = QStringLiteral("model.json: %1").arg(why);
         return info;
     }
     QJsonParseError parseError;
@@ -343,7 +348,7 @@ QJsonObject readUserDefaults()
 {
     QFile in(userDefaultsFile());
     QJsonObject defaults;
-    if (in.open(QIODevice::ReadOnly) && in.size() < (1 << 20))
+    if (openRegularFile(in, nullptr) && in.size() < (1 << 20))
         defaults = QJsonDocument::fromJson(in.readAll()).object();
     return defaults;
 }
@@ -378,6 +383,9 @@ void ModelCatalog::scan(const QStringList &folders)
 {
     m_searchPaths = folders;
     m_models.clear();
+    // What an import killed midway left in the user's models folder (engine/import/staging.h).
+    if (QFileInfo(userModelsDir()).isDir())
+        engine::removeAbandonedStaging(QFile::encodeName(userModelsDir()).toStdString());
     // A damaged file is no choice: the packages' own defaults apply.
     m_userDefaults = readUserDefaults();
     QStringList seenFolders; // canonical, so that a package reached twice is listed once
@@ -617,15 +625,20 @@ std::optional<ModelInfo> ModelCatalog::importModel(const QString &folder,
         return fail(QStringLiteral("%1 already exists (a model with id %2 is installed there)")
                         .arg(destination, quoted(info.id)));
 
-    QTemporaryDir staging(QDir(root).filePath(QStringLiteral(".import-XXXXXX")));
-    if (!staging.isValid())
-        return fail(QStringLiteral("cannot create a staging folder in %1: %2")
-                        .arg(root, staging.errorString()));
-    QString copyError;
-    if (!copyTree(info.folder, staging.path(), &copyError))
-        return fail(copyError);
-    if (!QDir().rename(staging.path(), destination))
-        return fail(QStringLiteral("cannot rename %1 to %2").arg(staging.path(), destination));
+    // Locked as its owner's (engine/import/staging.h): an import killed here leaves a folder
+    // that the next import or listing removes.
+    engine::removeAbandonedStaging(QFile::encodeName(root).toStdString());
+    std::optional<engine::StagingFolder> staging;
+    try {
+        staging.emplace(QFile::encodeName(root).toStdString());
+        const QString stagingPath = QFile::decodeName(staging->path().c_str());
+        QString copyError;
+        if (!copyTree(info.folder, stagingPath, &copyError))
+            return fail(copyError);
+        staging->commit(QFile::encodeName(destination).toStdString());
+    } catch (const std::exception &e) {
+        return fail(QString::fromStdString(e.what()));
+    }
 
     ModelInfo imported = readPackage(destination);
     imported.searchPath = root;

@@ -3,6 +3,7 @@
 #include "app/core/hub/hubcache.h"
 #include "app/core/models/modelcatalog.h"
 #include "engine/import/marianimport.h"
+#include "engine/import/staging.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -31,12 +32,17 @@ ModelImportResult importModelFolder(const ModelImportRequest &request,
         }
         return result;
     }
+    // What an import killed midway left here (engine/import/staging.h).
+    if (QFileInfo(root).isDir())
+        engine::removeAbandonedStaging(QFile::encodeName(root).toStdString());
     engine::MarianImportOptions options;
     options.int8 = !request.float32;
     options.id = request.id.toStdString();
     const QString cachedRepo = repoForCacheSnapshot(request.folder);
     options.repo = (request.repo.isEmpty() ? cachedRepo : request.repo).toStdString();
-    if (!cachedRepo.isEmpty())
+    if (!request.repo.isEmpty())
+        options.commit = request.commit.toStdString();
+    else if (!cachedRepo.isEmpty())
         options.commit = QDir(QDir::cleanPath(request.folder)).dirName().toStdString();
     options.sourceLanguage = request.sourceLanguage.toStdString();
     options.targetLanguage = request.targetLanguage.toStdString();

@@ -27,6 +27,7 @@ struct ModelImportRequest
     // (.../models--ORG--NAME/snapshots/COMMIT/, app/core/hub/hubcache.h), whose commit model.json
     // records too.
     QString repo;
+    QString commit;          // MarianMT: the repository's commit, when `repo` is given
     QString sourceLanguage;  // MarianMT: when the folder does not say
     QString targetLanguage;
 };

@@ -61,3 +61,9 @@ with open(os.path.join(OUT, "legacy-format.bin"), "wb") as f:
 values = struct.pack("<4f", 1, 2, 3, 4)
 checkpoint("valid-2x2.bin", state_dict((2, 2), (2, 1)), [("0", values)])
 checkpoint("transposed-2x2.bin", state_dict((2, 2), (1, 2)), [("0", values)])
+# Stride 0 over a one-element storage: each tensor passes the storage bound, but materialised a
+# 200x200 matrix is 40,000 floats from 4 bytes of file (layer after layer, gigabytes).
+checkpoint("stride-zero.bin", state_dict((200, 200), (0, 0), elements=1), [("0", values[:4])])
+# Overlapping strides (a 4x4 view over 7 elements, rows one element apart): not a real view.
+checkpoint("overlapping-strides.bin", state_dict((4, 4), (1, 1), elements=7),
+           [("0", b"\x00" * 28)])
