@@ -993,6 +993,129 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     </message>
 </context>
 <context>
+    <name>glosa::GetModelsDialog</name>
+    <message>
+        <source>Get models</source>
+        <translation>Obtener modelos</translation>
+    </message>
+    <message>
+        <source>Languages such as en-fr, or a repository such as Helsinki-NLP/opus-mt-en-fr</source>
+        <translation>Idiomas como en-fr, o un repositorio como Helsinki-NLP/opus-mt-en-fr</translation>
+    </message>
+    <message>
+        <source>Search models</source>
+        <translation>Buscar modelos</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>Buscar</translation>
+    </message>
+    <message>
+        <source>Languages</source>
+        <translation>Idiomas</translation>
+    </message>
+    <message>
+        <source>Repository</source>
+        <translation>Repositorio</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Tamaño</translation>
+    </message>
+    <message>
+        <source>Licence</source>
+        <translation>Licencia</translation>
+    </message>
+    <message>
+        <source>Downloads</source>
+        <translation>Descargas</translation>
+    </message>
+    <message>
+        <source>Models on the hub</source>
+        <translation>Modelos en el hub</translation>
+    </message>
+    <message>
+        <source>OPUS-MT models from the University of Helsinki, published on the Hugging Face hub. Nothing is downloaded until you click Download.</source>
+        <translation>Modelos OPUS-MT de la Universidad de Helsinki, publicados en el hub de Hugging Face. No se descarga nada hasta que pulses Descargar.</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation>Descargar</translation>
+    </message>
+    <message>
+        <source>Cancel download</source>
+        <translation>Cancelar la descarga</translation>
+    </message>
+    <message>
+        <source>Searching for “%1”…</source>
+        <translation>Buscando «%1»…</translation>
+    </message>
+    <message>
+        <source>Could not search the hub: %1</source>
+        <translation>No se pudo buscar en el hub: %1</translation>
+    </message>
+    <message>
+        <source>Nothing found for “%1”.</source>
+        <translation>No se encontró nada para «%1».</translation>
+    </message>
+    <message>
+        <source>≈ %1</source>
+        <translation>≈ %1</translation>
+    </message>
+    <message>
+        <source>Connecting to the hub for %1…</source>
+        <translation>Conectando con el hub para %1…</translation>
+    </message>
+    <message>
+        <source>Converting %1 for Glosa… %2%</source>
+        <translation>Convirtiendo %1 para Glosa… %2 %</translation>
+    </message>
+    <message>
+        <source>Downloading %1: %2 of %3</source>
+        <translation>Descargando %1: %2 de %3</translation>
+    </message>
+    <message>
+        <source>, %1/s</source>
+        <translation>, %1/s</translation>
+    </message>
+    <message>
+        <source>Download cancelled. Downloading it again resumes where it stopped.</source>
+        <translation>Descarga cancelada. Si lo vuelves a descargar, continuará donde se quedó.</translation>
+    </message>
+    <message>
+        <source>Could not install the model: %1</source>
+        <translation>No se pudo instalar el modelo: %1</translation>
+    </message>
+    <message>
+        <source>Installed %1. It is now the model for its languages.</source>
+        <translation>%1 instalado. Ya es el modelo para sus idiomas.</translation>
+    </message>
+    <message>
+        <source>Models found: %1. Choose one and click Download.</source>
+        <translation>Modelos encontrados: %1. Elige uno y pulsa Descargar.</translation>
+    </message>
+    <message>
+        <source>, %1 s left</source>
+        <translation>, quedan %1 s</translation>
+    </message>
+    <message>
+        <source>, about %1 min left</source>
+        <translation>, quedan unos %1 min</translation>
+    </message>
+    <message>
+        <source>On this computer</source>
+        <translation>En este equipo</translation>
+    </message>
+    <message>
+        <source>Importing %1 from this computer…</source>
+        <translation>Importando %1 desde este equipo…</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>Importar</translation>
+    </message>
+</context>
+<context>
     <name>glosa::HeadGridWidget</name>
     <message>
         <source>Head %1</source>
@@ -1878,6 +2001,22 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <translation>No se pudo guardar la configuración: %1</translation>
     </message>
     <message>
+        <source>&amp;Get models…</source>
+        <translation>&amp;Obtener modelos…</translation>
+    </message>
+    <message>
+        <source>A stronger %1 → %2 model is available from OPUS-MT (≈ %3)</source>
+        <translation>Hay un modelo %1 → %2 mejor en OPUS-MT (≈ %3)</translation>
+    </message>
+    <message>
+        <source>Opens Get models… with %1 chosen; nothing is downloaded until you click Download</source>
+        <translation>Abre Obtener modelos… con %1 elegido; no se descarga nada hasta que pulses Descargar</translation>
+    </message>
+    <message>
+        <source>Installed %1</source>
+        <translation>%1 instalado</translation>
+    </message>
+    <message>
         <source>The settings could not be read (%1) and start from their defaults.</source>
         <translation>No se pudo leer la configuración (%1); se empieza con los valores predeterminados.</translation>
     </message>
@@ -2069,6 +2208,18 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>%1 (MarianMT)</source>
         <translation>%1 (MarianMT)</translation>
+    </message>
+    <message>
+        <source>Get models…</source>
+        <translation>Obtener modelos…</translation>
+    </message>
+    <message>
+        <source>Search and download OPUS-MT models from the Hugging Face hub</source>
+        <translation>Busca y descarga modelos OPUS-MT del hub de Hugging Face</translation>
+    </message>
+    <message>
+        <source>Ready · the default for its direction</source>
+        <translation>Listo · el predeterminado de su dirección</translation>
     </message>
 </context>
 <context>

@@ -984,6 +984,129 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     </message>
 </context>
 <context>
+    <name>glosa::GetModelsDialog</name>
+    <message>
+        <source>Get models</source>
+        <translation>모델 받기</translation>
+    </message>
+    <message>
+        <source>Languages such as en-fr, or a repository such as Helsinki-NLP/opus-mt-en-fr</source>
+        <translation>en-fr 같은 언어 쌍, 또는 Helsinki-NLP/opus-mt-en-fr 같은 저장소</translation>
+    </message>
+    <message>
+        <source>Search models</source>
+        <translation>모델 검색</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>검색</translation>
+    </message>
+    <message>
+        <source>Languages</source>
+        <translation>언어</translation>
+    </message>
+    <message>
+        <source>Repository</source>
+        <translation>저장소</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>크기</translation>
+    </message>
+    <message>
+        <source>Licence</source>
+        <translation>라이선스</translation>
+    </message>
+    <message>
+        <source>Downloads</source>
+        <translation>다운로드 수</translation>
+    </message>
+    <message>
+        <source>Models on the hub</source>
+        <translation>허브의 모델</translation>
+    </message>
+    <message>
+        <source>OPUS-MT models from the University of Helsinki, published on the Hugging Face hub. Nothing is downloaded until you click Download.</source>
+        <translation>헬싱키 대학교의 OPUS-MT 모델로, Hugging Face 허브에 공개되어 있습니다. 다운로드를 누르기 전에는 아무것도 내려받지 않습니다.</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation>다운로드</translation>
+    </message>
+    <message>
+        <source>Cancel download</source>
+        <translation>다운로드 취소</translation>
+    </message>
+    <message>
+        <source>Searching for “%1”…</source>
+        <translation>“%1” 검색 중…</translation>
+    </message>
+    <message>
+        <source>Could not search the hub: %1</source>
+        <translation>허브를 검색할 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>Nothing found for “%1”.</source>
+        <translation>“%1”에 대한 결과가 없습니다.</translation>
+    </message>
+    <message>
+        <source>≈ %1</source>
+        <translation>약 %1</translation>
+    </message>
+    <message>
+        <source>Connecting to the hub for %1…</source>
+        <translation>%1을(를) 받으려고 허브에 연결하는 중…</translation>
+    </message>
+    <message>
+        <source>Converting %1 for Glosa… %2%</source>
+        <translation>%1을(를) Glosa용으로 변환하는 중… %2%</translation>
+    </message>
+    <message>
+        <source>Downloading %1: %2 of %3</source>
+        <translation>%1 다운로드 중: %3 중 %2</translation>
+    </message>
+    <message>
+        <source>, %1/s</source>
+        <translation>, 초당 %1</translation>
+    </message>
+    <message>
+        <source>Download cancelled. Downloading it again resumes where it stopped.</source>
+        <translation>다운로드를 취소했습니다. 다시 다운로드하면 멈춘 곳부터 이어서 받습니다.</translation>
+    </message>
+    <message>
+        <source>Could not install the model: %1</source>
+        <translation>모델을 설치할 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>Installed %1. It is now the model for its languages.</source>
+        <translation>%1을(를) 설치했습니다. 이제 이 언어 쌍에 쓰는 모델입니다.</translation>
+    </message>
+    <message>
+        <source>Models found: %1. Choose one and click Download.</source>
+        <translation>찾은 모델: %1개. 하나를 골라 다운로드를 누르세요.</translation>
+    </message>
+    <message>
+        <source>, %1 s left</source>
+        <translation>, %1초 남음</translation>
+    </message>
+    <message>
+        <source>, about %1 min left</source>
+        <translation>, 약 %1분 남음</translation>
+    </message>
+    <message>
+        <source>On this computer</source>
+        <translation>이 컴퓨터에 있음</translation>
+    </message>
+    <message>
+        <source>Importing %1 from this computer…</source>
+        <translation>이 컴퓨터에서 %1을(를) 가져오는 중…</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>가져오기</translation>
+    </message>
+</context>
+<context>
     <name>glosa::HeadGridWidget</name>
     <message>
         <source>Head %1</source>
@@ -1859,6 +1982,22 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>설정을 저장하지 못했습니다: %1</translation>
     </message>
     <message>
+        <source>&amp;Get models…</source>
+        <translation>모델 받기(&amp;G)…</translation>
+    </message>
+    <message>
+        <source>A stronger %1 → %2 model is available from OPUS-MT (≈ %3)</source>
+        <translation>OPUS-MT에서 더 나은 %1 → %2 모델을 받을 수 있습니다 (약 %3)</translation>
+    </message>
+    <message>
+        <source>Opens Get models… with %1 chosen; nothing is downloaded until you click Download</source>
+        <translation>%1을(를) 고른 채로 모델 받기…를 엽니다. 다운로드를 누르기 전에는 아무것도 내려받지 않습니다</translation>
+    </message>
+    <message>
+        <source>Installed %1</source>
+        <translation>%1 설치됨</translation>
+    </message>
+    <message>
         <source>The settings could not be read (%1) and start from their defaults.</source>
         <translation>설정을 읽을 수 없어(%1) 기본값으로 시작합니다.</translation>
     </message>
@@ -2050,6 +2189,18 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>%1 (MarianMT)</source>
         <translation>%1 (MarianMT)</translation>
+    </message>
+    <message>
+        <source>Get models…</source>
+        <translation>모델 받기…</translation>
+    </message>
+    <message>
+        <source>Search and download OPUS-MT models from the Hugging Face hub</source>
+        <translation>Hugging Face 허브에서 OPUS-MT 모델을 검색하고 다운로드합니다</translation>
+    </message>
+    <message>
+        <source>Ready · the default for its direction</source>
+        <translation>준비됨 · 이 방향의 기본 모델</translation>
     </message>
 </context>
 <context>

@@ -12,6 +12,10 @@ namespace glosa {
 AppContext::AppContext(QObject *parent)
     : AppContext(PluginRegistry::defaultSearchPaths(), ModelCatalog::defaultSearchPaths(), parent)
 {
+    // The default folders are looked up again at each rescan: on a first run the user's models
+    // folder does not exist until the first import creates it, and a list made at start would
+    // never include it (the imported model stayed invisible until a restart).
+    m_defaultModelFolders = true;
 }
 
 AppContext::AppContext(const QStringList &pluginFolders, const QStringList &modelFolders,
@@ -94,6 +98,8 @@ void AppContext::reloadModels()
 
 void AppContext::rescanModels()
 {
+    if (m_defaultModelFolders)
+        m_modelFolders = ModelCatalog::defaultSearchPaths();
     m_catalog.scan(m_modelFolders);
     emit modelsChanged();
 

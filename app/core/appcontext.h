@@ -108,6 +108,7 @@ private:
     void choose(const QString &task, const std::optional<ModelInfo> &model);
 
     QStringList m_modelFolders;
+    bool m_defaultModelFolders = false; // m_modelFolders is ModelCatalog::defaultSearchPaths()
     std::shared_ptr<const PluginRegistry> m_plugins;
     ModelCatalog m_catalog;
     HistoryRecorder *m_history = nullptr;                          // a child

@@ -6,6 +6,7 @@
 #include "app/gui/views/compareview.h"
 #include "app/gui/views/documentsview.h"
 #include "app/gui/dialogs/evaluatedialog.h"
+#include "app/gui/dialogs/getmodelsdialog.h"
 #include "app/gui/views/historymodel.h"
 #include "app/gui/views/historyview.h"
 #include "app/gui/mainwindow.h"
@@ -30,8 +31,9 @@ struct CommandLine
                              QStringLiteral("ID")};
     QCommandLineOption view{QStringLiteral("view"),
                             QStringLiteral("View to show: translate, compare, caption, documents, "
-                                           "history, or evaluate (the Evaluate dialog, run at "
-                                           "once on the bundled sample)."),
+                                           "history, evaluate (the Evaluate dialog, run at "
+                                           "once on the bundled sample), or get-models (Get "
+                                           "models…, downloading the repository given as text)."),
                             QStringLiteral("NAME")};
 
     CommandLine()
@@ -45,7 +47,8 @@ struct CommandLine
         parser.addPositionalArgument(QStringLiteral("text"),
                                      QStringLiteral("Text to put into the view's input (caption: "
                                                     "image files; history: what to search for; "
-                                                    "documents: a file to open and translate)."));
+                                                    "documents: a file to open and translate; "
+                                                    "get-models: a repository id)."));
     }
 };
 
@@ -54,6 +57,56 @@ void setApplicationNames()
     QCoreApplication::setApplicationName(QStringLiteral("Glosa"));
     QCoreApplication::setOrganizationName(QStringLiteral("Glosa"));
     QCoreApplication::setApplicationVersion(QStringLiteral(GLOSA_VERSION));
+}
+
+// Opens `view` of --view with the positional arguments (`args`), as a launcher or
+// tools/screenshots asks.
+void openView(glosa::MainWindow &window, const QString &view, const QStringList &args)
+{
+    const QString text = args.join(QLatin1Char(' '));
+    if (view == QLatin1String("compare")) {
+        window.tabs()->setCurrentIndex(glosa::MainWindow::CompareTab);
+        if (!text.isEmpty()) {
+            window.compareView()->input()->setPlainText(text);
+            QMetaObject::invokeMethod(window.compareView(), &glosa::CompareView::compare,
+                                      Qt::QueuedConnection);
+        }
+    } else if (view == QLatin1String("caption")) {
+        window.tabs()->setCurrentIndex(glosa::MainWindow::CaptionTab);
+        window.captionView()->addImages(args); // image files to caption
+    } else if (view == QLatin1String("documents")) {
+        window.tabs()->setCurrentIndex(glosa::MainWindow::DocumentsTab);
+        if (!text.isEmpty()) {
+            glosa::DocumentsView *documents = window.documentsView();
+            QObject::connect(documents, &glosa::DocumentsView::opened, documents,
+                             &glosa::DocumentsView::translateDocument, Qt::SingleShotConnection);
+            documents->openDocument(text);
+        }
+    } else if (view == QLatin1String("history")) {
+        window.tabs()->setCurrentIndex(glosa::MainWindow::HistoryTab);
+        glosa::HistoryView *history = window.historyView();
+        history->searchEdit()->setText(text);
+        history->refresh();
+        history->list()->setCurrentIndex(history->model()->index(0, 0));
+    } else if (view == QLatin1String("evaluate")) {
+        // Every model of the first direction, checked as the dialog checks them, on the bundled
+        // sample: what tools/screenshots shows of the bottleneck (BLEU by sentence length).
+        window.showEvaluate();
+        QMetaObject::invokeMethod(window.evaluateDialog(), &glosa::EvaluateDialog::evaluate,
+                                  Qt::QueuedConnection);
+    } else if (view == QLatin1String("get-models")) {
+        // Get models… with the repository of the text chosen and its download started (the
+        // command line asked for it, as a click on Download does): what tools/screenshots shows.
+        window.showGetModels(text);
+        if (!text.isEmpty())
+            QMetaObject::invokeMethod(window.getModelsDialog(),
+                                      &glosa::GetModelsDialog::downloadSelected,
+                                      Qt::QueuedConnection);
+    } else if (view == QLatin1String("translate") || !text.isEmpty()) {
+        window.tabs()->setCurrentIndex(glosa::MainWindow::TranslateTab);
+        if (!text.isEmpty())
+            window.translateView()->sourceEditor()->setPlainText(text);
+    }
 }
 
 } // namespace
@@ -97,43 +150,7 @@ int main(int argc, char *argv[])
     glosa::MainWindow window(context);
     if (parser.isSet(modelOption))
         context.chooseModel(parser.value(modelOption));
-    const QString view = parser.value(viewOption);
-    const QString text = parser.positionalArguments().join(QLatin1Char(' '));
-    if (view == QLatin1String("compare")) {
-        window.tabs()->setCurrentIndex(glosa::MainWindow::CompareTab);
-        if (!text.isEmpty()) {
-            window.compareView()->input()->setPlainText(text);
-            QMetaObject::invokeMethod(window.compareView(), &glosa::CompareView::compare,
-                                      Qt::QueuedConnection);
-        }
-    } else if (view == QLatin1String("caption")) {
-        window.tabs()->setCurrentIndex(glosa::MainWindow::CaptionTab);
-        window.captionView()->addImages(parser.positionalArguments()); // image files to caption
-    } else if (view == QLatin1String("documents")) {
-        window.tabs()->setCurrentIndex(glosa::MainWindow::DocumentsTab);
-        if (!text.isEmpty()) {
-            glosa::DocumentsView *documents = window.documentsView();
-            QObject::connect(documents, &glosa::DocumentsView::opened, documents,
-                             &glosa::DocumentsView::translateDocument, Qt::SingleShotConnection);
-            documents->openDocument(text);
-        }
-    } else if (view == QLatin1String("history")) {
-        window.tabs()->setCurrentIndex(glosa::MainWindow::HistoryTab);
-        glosa::HistoryView *history = window.historyView();
-        history->searchEdit()->setText(text);
-        history->refresh();
-        history->list()->setCurrentIndex(history->model()->index(0, 0));
-    } else if (view == QLatin1String("evaluate")) {
-        // Every model of the first direction, checked as the dialog checks them, on the bundled
-        // sample: what tools/screenshots shows of the bottleneck (BLEU by sentence length).
-        window.showEvaluate();
-        QMetaObject::invokeMethod(window.evaluateDialog(), &glosa::EvaluateDialog::evaluate,
-                                  Qt::QueuedConnection);
-    } else if (view == QLatin1String("translate") || !text.isEmpty()) {
-        window.tabs()->setCurrentIndex(glosa::MainWindow::TranslateTab);
-        if (!text.isEmpty())
-            window.translateView()->sourceEditor()->setPlainText(text);
-    }
+    openView(window, parser.value(viewOption), parser.positionalArguments());
     window.show();
     return app.exec();
 }

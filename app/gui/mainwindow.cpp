@@ -1,6 +1,7 @@
 #include "app/gui/mainwindow.h"
 
 #include "app/core/appcontext.h"
+#include "app/core/hub/knownmodels.h"
 #include "app/core/platform/handoff.h"
 #include "app/core/history/recorder.h"
 #include "app/core/inference/inferenceworker.h"
@@ -14,6 +15,7 @@
 #include "app/gui/widgets/decodingpanel.h"
 #include "app/gui/views/documentsview.h"
 #include "app/gui/dialogs/evaluatedialog.h"
+#include "app/gui/dialogs/getmodelsdialog.h"
 #include "app/gui/guiutil.h"
 #include "app/gui/historycontroller.h"
 #include "app/gui/views/historyview.h"
@@ -180,7 +182,16 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent)
     barLayout->addWidget(m_models);
     barLayout->addWidget(m_swap);
     barLayout->addSpacing(12);
-    barLayout->addWidget(m_modelState, 1);
+    barLayout->addWidget(m_modelState);
+    // A quiet offer of a stronger model for the direction (updateHubHint()); nothing is sent to
+    // the network until it is clicked.
+    m_hubHint = new QLabel(bar);
+    m_hubHint->setObjectName(QStringLiteral("hubHint"));
+    m_hubHint->setTextFormat(Qt::RichText);
+    m_hubHint->setForegroundRole(QPalette::PlaceholderText);
+    m_hubHint->setVisible(false);
+    connect(m_hubHint, &QLabel::linkActivated, this, &MainWindow::showGetModels);
+    barLayout->addWidget(m_hubHint, 1, Qt::AlignRight);
 
     // Find bar (Ctrl+F): searches the visible editors.
     m_findBar = new QWidget(this);
@@ -292,6 +303,7 @@ void MainWindow::createMenus()
         m_fileMenu->addAction(QString(), QKeySequence::Save, this, &MainWindow::saveTranslation);
     m_fileMenu->addSeparator();
     m_importAction = m_fileMenu->addAction(QString(), this, &MainWindow::importModel);
+    m_getModelsAction = m_fileMenu->addAction(QString(), this, [this] { showGetModels(); });
     m_fileMenu->addSeparator();
     m_quitAction = m_fileMenu->addAction(QString(), QKeySequence::Quit, this, &QWidget::close);
 
@@ -435,6 +447,7 @@ void MainWindow::retranslateUi()
     m_recentMenu->setTitle(tr("Open &Recent"));
     m_saveAction->setText(tr("&Save translation…"));
     m_importAction->setText(tr("&Import model…"));
+    m_getModelsAction->setText(tr("&Get models…"));
     m_quitAction->setText(tr("&Quit"));
     m_editMenu->setTitle(tr("&Edit"));
     m_copyAction->setText(tr("&Copy translation"));
@@ -526,6 +539,51 @@ void MainWindow::showModelChoice(const ModelChoice &choice)
     else
         m_modelState->setText(unavailableText(choice));
     updateSwap();
+    updateHubHint();
+}
+
+void MainWindow::updateHubHint()
+{
+    const std::optional<ModelInfo> model = m_context.choice(AppContext::kTranslation).model;
+    const std::optional<KnownHubModel> offer =
+        model ? suggestedHubModel(m_context.catalog(), model->sourceLanguage,
+                                  model->targetLanguage)
+              : std::nullopt;
+    m_hubHint->setVisible(bool(offer));
+    if (!offer)
+        return;
+    const QString text = tr("A stronger %1 → %2 model is available from OPUS-MT (≈ %3)")
+                             .arg(languageName(offer->source), languageName(offer->target),
+                                  QLocale().formattedDataSize(offer->approximateBytes, 0,
+                                                              QLocale::DataSizeSIFormat));
+    m_hubHint->setText(QStringLiteral("<a href=\"%1\">%2</a>")
+                           .arg(offer->repo.toHtmlEscaped(), text.toHtmlEscaped()));
+    m_hubHint->setToolTip(tr("Opens Get models… with %1 chosen; nothing is downloaded until you "
+                             "click Download")
+                              .arg(offer->repo));
+}
+
+GetModelsDialog *MainWindow::getModelsDialog() const
+{
+    return m_getModels;
+}
+
+void MainWindow::showGetModels(const QString &repo)
+{
+    // Not modal: a download takes minutes, and the window stays usable meanwhile. One at a time;
+    // closing it cancels its download (the files that arrived are kept to resume).
+    if (!m_getModels) {
+        m_getModels = new GetModelsDialog(m_context, this);
+        connect(m_getModels, &QDialog::finished, m_getModels, &QObject::deleteLater);
+        connect(m_getModels, &GetModelsDialog::modelInstalled, this, [this](const QString &id) {
+            statusBar()->showMessage(tr("Installed %1").arg(id), 6000);
+        });
+    }
+    if (!repo.isEmpty())
+        m_getModels->selectRepository(repo);
+    m_getModels->show();
+    m_getModels->raise();
+    m_getModels->activateWindow();
 }
 
 void MainWindow::updateModelLabel()
@@ -730,7 +788,11 @@ void MainWindow::showModels()
         dialog.accept();
         importModel();
     });
-    bool reopen = false;
+    bool reopen = false, getModels = false;
+    connect(&dialog, &ModelsDialog::getModelsRequested, this, [&dialog, &getModels] {
+        getModels = true;
+        dialog.accept();
+    });
     connect(&dialog, &ModelsDialog::removeRequested, this,
             [this, &dialog, &reopen](const QString &id) {
                 if (QMessageBox::question(
@@ -763,7 +825,9 @@ void MainWindow::showModels()
                 dialog.accept();
             });
     dialog.exec();
-    if (reopen) // the dialog lists the catalog as it was: show it again, rescanned
+    if (getModels)
+        showGetModels();
+    else if (reopen) // the dialog lists the catalog as it was: show it again, rescanned
         showModels();
 }
 

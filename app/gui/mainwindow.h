@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QPointer>
 
 class QAction;
 class QActionGroup;
@@ -23,6 +24,7 @@ class CompareView;
 class HistoryView;
 class DocumentsView;
 class EvaluateDialog;
+class GetModelsDialog;
 class TranslateView;
 struct ModelChoice;
 struct RecentFile;
@@ -59,6 +61,13 @@ public slots:
     // listed and chosen.
     void finishImport(const QString &id, const QString &error);
     void showModels();
+    // Get models… (File menu, the model manager, the picker's offer): search and download from
+    // the hub; `repo` is listed and chosen without asking the hub.
+    void showGetModels(const QString &repo = {});
+    // The dialog while it is open (tests).
+    GetModelsDialog *getModelsDialog() const;
+    // The picker's offer of an OPUS-MT model for the direction (hidden when there is none).
+    QLabel *hubHint() const { return m_hubHint; }
     // Translate ▸ Evaluate models…: one dialog, kept while the window lives (not modal, so that a
     // sentence it opens in Compare can be looked at beside it).
     void showEvaluate();
@@ -84,6 +93,7 @@ private:
     void fillModelPicker();
     void showModelChoice(const glosa::ModelChoice &choice);
     void updateSwap();
+    void updateHubHint();
     void updateModelLabel();
     // Reads a text file into the Translate view.
     void openText(const QString &path);
@@ -104,6 +114,8 @@ private:
     QComboBox *m_models = nullptr;
     QToolButton *m_swap = nullptr;
     QLabel *m_modelState = nullptr;
+    QLabel *m_hubHint = nullptr;
+    QPointer<GetModelsDialog> m_getModels; // while open
     QWidget *m_findBar = nullptr;
     QLineEdit *m_findEdit = nullptr;
 
@@ -122,6 +134,7 @@ private:
     QMenu *m_recentMenu = nullptr;
     QAction *m_saveAction = nullptr;
     QAction *m_importAction = nullptr;
+    QAction *m_getModelsAction = nullptr;
     QAction *m_quitAction = nullptr;
     QAction *m_copyAction = nullptr;
     QAction *m_pasteAction = nullptr;

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QDirIterator>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -120,6 +121,18 @@ private slots:
         QVERIFY2(r.exitCode == 0, r.err.constData());
         r = run({"models"});
         QVERIFY(!r.out.contains("fixture-en-es"));
+        // It was en→es's default: defaults.json forgets it, so that a later model of the same
+        // id does not become the default unasked.
+        int defaultsFiles = 0;
+        for (QDirIterator it(m_data.path(), {QStringLiteral("defaults.json")}, QDir::Files,
+                             QDirIterator::Subdirectories);
+             it.hasNext(); ++defaultsFiles) {
+            QFile file(it.next());
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QByteArray json = file.readAll();
+            QVERIFY2(!json.contains("fixture-en-es"), json.constData());
+        }
+        QCOMPARE(defaultsFiles, 1);
     }
 
     void refusedImportsSayWhy()

@@ -47,6 +47,22 @@ if [ -d "$FIXTURE" ]; then
 else
   echo "imported.png not taken: $FIXTURE is absent" >&2
 fi
+# Get models… mid-download: the same fixture served as Helsinki-NLP/opus-mt-en-es by the loopback
+# hub of the tests (tests/support/loopback_hub.py), throttled so that the shot finds the progress
+# bar part-way, with its bytes, rate and time left.
+if [ -d "$FIXTURE" ]; then
+  HUB=$(mktemp -d)
+  /usr/bin/python3 "$ROOT/tests/support/loopback_hub.py" --port-file "$HUB/port" \
+    --repo "Helsinki-NLP/opus-mt-en-es=$FIXTURE" --throttle 500000 & HUB_PID=$!
+  while [ ! -s "$HUB/port" ]; do sleep 0.2; done
+  # (an empty Hugging Face cache of its own, so that no model "on this computer" is listed)
+  export HF_ENDPOINT="http://127.0.0.1:$(cat "$HUB/port")" XDG_CACHE_HOME="$HUB" \
+    HF_HUB_CACHE="$HUB/hf"
+  WINDOW="Get models" shot get-models 7 --view get-models Helsinki-NLP/opus-mt-en-es
+  kill $HUB_PID; rm -rf "$HUB"; unset HF_ENDPOINT XDG_CACHE_HOME HF_HUB_CACHE
+else
+  echo "get-models.png not taken: $FIXTURE is absent" >&2
+fi
 # The Korean UI (Settings ▸ Language), Hangul from the font scripts/setup-common.sh installs.
 mkdir -p "$XDG_CONFIG_HOME/Glosa"
 printf '[ui]\nlanguage=ko\n' > "$XDG_CONFIG_HOME/Glosa/Glosa.conf"

@@ -343,15 +343,35 @@ QString directionKey(const QString &task, const QString &source, const QString &
 {
     return task + QLatin1Char(' ') + source + QLatin1Char(' ') + target;
 }
-} // namespace
 
-bool ModelCatalog::setUserDefault(const ModelInfo &info, QString *error)
+QJsonObject readUserDefaults()
 {
     QFile in(userDefaultsFile());
     QJsonObject defaults;
     if (openRegularFile(in, nullptr) && in.size() < (1 << 20))
         defaults = QJsonDocument::fromJson(in.readAll()).object();
-    in.close();
+    return defaults;
+}
+} // namespace
+
+bool ModelCatalog::clearUserDefault(const QString &id, QString *error)
+{
+    QJsonObject defaults = readUserDefaults();
+    bool named = false;
+    for (auto it = defaults.begin(); it != defaults.end();) {
+        if (it.value().toString() == id) {
+            it = defaults.erase(it);
+            named = true;
+        } else {
+            ++it;
+        }
+    }
+    return !named || saveFile(userDefaultsFile(), QJsonDocument(defaults).toJson(), error);
+}
+
+bool ModelCatalog::setUserDefault(const ModelInfo &info, QString *error)
+{
+    QJsonObject defaults = readUserDefaults();
     defaults[directionKey(info.task, info.sourceLanguage, info.targetLanguage)] = info.id;
     QDir().mkpath(userModelsDir());
     // SaveFile, not QSaveFile: on a full disk QSaveFile renamed an empty file over the choices
@@ -363,16 +383,11 @@ void ModelCatalog::scan(const QStringList &folders)
 {
     m_searchPaths = folders;
     m_models.clear();
-    m_userDefaults = {};
     // What an import killed midway left in the user's models folder (engine/import/staging.h).
     if (QFileInfo(userModelsDir()).isDir())
         engine::removeAbandonedStaging(QFile::encodeName(userModelsDir()).toStdString());
-    {
-        QFile defaults(userDefaultsFile());
-        // A damaged file is no choice: the packages' own defaults apply.
-        if (openRegularFile(defaults, nullptr) && defaults.size() < (1 << 20))
-            m_userDefaults = QJsonDocument::fromJson(defaults.readAll()).object();
-    }
+    // A damaged file is no choice: the packages' own defaults apply.
+    m_userDefaults = readUserDefaults();
     QStringList seenFolders; // canonical, so that a package reached twice is listed once
     auto add = [&](const QString &packageFolder, const QString &searchPath) {
         const QString canonical = QFileInfo(packageFolder).canonicalFilePath();

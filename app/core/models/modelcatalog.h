@@ -134,6 +134,9 @@ public:
     // scan() reads, so that the app and glosa-cli agree. False with the reason in *error when
     // the file cannot be written.
     static bool setUserDefault(const ModelInfo &info, QString *error);
+    // Forgets `id` as the user's default for every direction (the model is being removed); true
+    // when defaults.json names it nowhere afterwards.
+    static bool clearUserDefault(const QString &id, QString *error);
 
     // Reads `folder`/model.json without touching the weights. Never throws; problems end up in
     // ModelInfo::error.

@@ -89,7 +89,9 @@ bool removeImportedModel(const QString &id, QString *removedFolder, QString *err
         return false;
     }
     *removedFolder = found->folder;
-    return true;
+    // A default that names a removed model would come back to life with a later model of the
+    // same id; the folder is gone, so this failing is only worth the message.
+    return ModelCatalog::clearUserDefault(id, error);
 }
 
 } // namespace glosa

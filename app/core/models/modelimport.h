@@ -51,7 +51,8 @@ ModelImportResult importModelFolder(const ModelImportRequest &request,
 
 // Removes the imported package `id` (one directly in ModelCatalog::userModelsDir(); bundled
 // packages and those on $GLOSA_MODEL_PATH are refused): renamed out of sight first, so that a
-// removal cut short never leaves half a package listed. False with the reason in *error.
+// removal cut short never leaves half a package listed; then forgotten as any direction's default
+// (defaults.json). False with the reason in *error.
 bool removeImportedModel(const QString &id, QString *removedFolder, QString *error);
 
 } // namespace glosa

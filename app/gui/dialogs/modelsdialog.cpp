@@ -77,6 +77,10 @@ ModelsDialog::ModelsDialog(const ModelCatalog &catalog, const PluginRegistry &pl
     m_paths->setForegroundRole(QPalette::PlaceholderText);
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    QPushButton *get = buttons->addButton(tr("Get models…"), QDialogButtonBox::ActionRole);
+    get->setObjectName(QStringLiteral("getModels"));
+    get->setToolTip(tr("Search and download OPUS-MT models from the Hugging Face hub"));
+    connect(get, &QPushButton::clicked, this, &ModelsDialog::getModelsRequested);
     QPushButton *import = buttons->addButton(tr("Import model…"), QDialogButtonBox::ActionRole);
     connect(import, &QPushButton::clicked, this, &ModelsDialog::importRequested);
     m_remove = buttons->addButton(tr("Remove"), QDialogButtonBox::ActionRole);
@@ -107,6 +111,15 @@ ModelsDialog::ModelsDialog(const ModelCatalog &catalog, const PluginRegistry &pl
     fill();
 }
 
+bool ModelsDialog::isDirectionDefault(const ModelInfo &m) const
+{
+    // The model the app takes for the direction when the user has not picked one in it:
+    // "Use as default for this direction", else the package that declares itself the default.
+    const std::optional<ModelInfo> chosen =
+        m_catalog.defaultModel(m.task, m.sourceLanguage, m.targetLanguage);
+    return chosen && chosen->id == m.id && chosen->folder == m.folder;
+}
+
 void ModelsDialog::fill()
 {
     const QList<ModelInfo> &models = m_catalog.models();
@@ -121,6 +134,8 @@ void ModelsDialog::fill()
             status = tr("Hidden by %1").arg(QDir::toNativeSeparators(m.shadowedBy));
         else if (!m_plugins.pluginForArchitecture(m.architecture))
             status = tr("No plugin for “%1” is installed").arg(m.architecture);
+        else if (isDirectionDefault(m))
+            status = tr("Ready · the default for its direction");
         else
             status = tr("Ready");
         // A multi-target model names each of its target languages.

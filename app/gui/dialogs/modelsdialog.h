@@ -1,6 +1,7 @@
 // ModelsDialog: every installed model package (languages, architecture, scores, size, licence,
-// where it came from, and why a broken one cannot be used) and every plugin file the registry
-// examined. Import… and Remove (imported models only) are requests the window carries out.
+// where it came from, which one is its direction's default, and why a broken one cannot be used)
+// and every plugin file the registry examined. Get models…, Import… and Remove (imported models
+// only) are requests the window carries out.
 #pragma once
 
 #include <QDialog>
@@ -13,6 +14,7 @@ class QTabWidget;
 namespace glosa {
 
 class ModelCatalog;
+struct ModelInfo;
 class PluginRegistry;
 
 class ModelsDialog : public QDialog
@@ -25,6 +27,8 @@ public:
 
 signals:
     void importRequested();
+    // Get models… was clicked: search and download from the hub.
+    void getModelsRequested();
     // Remove was clicked on an imported model (one in ModelCatalog::userModelsDir()).
     void removeRequested(const QString &id);
     // "Use as default for this direction" was clicked on a usable model.
@@ -32,6 +36,7 @@ signals:
 
 private:
     void fill();
+    bool isDirectionDefault(const ModelInfo &m) const;
 
     const ModelCatalog &m_catalog;
     const PluginRegistry &m_plugins;
