@@ -157,9 +157,16 @@ private:
         stall.setSingleShot(true);
         stall.start(m_config.stallTimeoutMs);
         poll.start(100);
+        bool aborted = false;
         const auto stop = [&](bool *flag) {
             *flag = true;
-            reply->abort();
+            // Once, and only while it runs: a second abort() reports an error twice.
+            if (!aborted && !reply->isFinished()) {
+                aborted = true;
+                stall.stop();
+                poll.stop();
+                reply->abort();
+            }
         };
         QObject::connect(&stall, &QTimer::timeout, &loop, [&] { stop(&exchange->stalled); });
         QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
