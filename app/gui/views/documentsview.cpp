@@ -4,6 +4,7 @@
 #include "app/core/documents/textencoding.h"
 #include "app/core/history/recorder.h"
 #include "app/core/history/results.h"
+#include "app/core/inference/languageguess.h"
 #include "app/core/models/modelcatalog.h"
 #include "app/core/settings/decodingmaps.h"
 #include "app/gui/guiutil.h"
@@ -140,6 +141,7 @@ DocumentsView::DocumentsView(AppContext &context, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addLayout(progressRow);
+    layout->addWidget(createLanguageBar());
     layout->addWidget(splitter, 1);
 
     connect(m_open, &QPushButton::clicked, this, &DocumentsView::chooseDocument);
@@ -226,8 +228,79 @@ void DocumentsView::useModel(const ModelChoice &choice)
     m_choice = choice;
     if (choice.isReady())
         m_worker->setModel(*choice.model, m_context.modelLoader());
+    // A new model: the document is checked against its language again.
+    m_languageAccepted = false;
+    m_languageBar->setVisible(false);
     updateQualityNames();
     updateState();
+    if (std::exchange(m_translateOnSwitch, false))
+        translateDocument();
+}
+
+QWidget *DocumentsView::createLanguageBar()
+{
+    m_languageNote = new QLabel(this);
+    m_languageNote->setWordWrap(true);
+    m_switchDirection = new QPushButton(this);
+    m_translateAnyway = new QPushButton(this);
+    auto *row = new QHBoxLayout;
+    row->addWidget(m_languageNote, 1);
+    row->addWidget(m_switchDirection);
+    row->addWidget(m_translateAnyway);
+    m_languageBar = new QWidget(this);
+    m_languageBar->setObjectName(QStringLiteral("languageWarning"));
+    m_languageBar->setLayout(row);
+    m_languageBar->setVisible(false);
+    connect(m_translateAnyway, &QPushButton::clicked, this, [this] {
+        m_languageAccepted = true;
+        m_languageBar->setVisible(false);
+        translateDocument();
+    });
+    connect(m_switchDirection, &QPushButton::clicked, this, [this] {
+        // useModel() translates with the model chosen.
+        m_translateOnSwitch = true;
+        if (!m_context.chooseModel(m_offeredModel))
+            m_translateOnSwitch = false;
+    });
+    return m_languageBar;
+}
+
+bool DocumentsView::checkDocumentLanguage()
+{
+    m_guessedLanguage.clear();
+    m_offeredModel.clear();
+    if (m_choice.model && !m_languageAccepted) {
+        const LanguageMismatch mismatch = checkSourceLanguage(
+            languageSample(m_sources), *m_choice.model,
+            [this](const QString &source, const QString &target) {
+                return m_context.modelForDirection(source, target);
+            });
+        m_guessedLanguage = mismatch.language;
+        if (mismatch.offer)
+            m_offeredModel = mismatch.offer->id;
+    }
+    retranslateLanguageWarning();
+    m_languageBar->setVisible(!m_guessedLanguage.isEmpty());
+    if (!m_guessedLanguage.isEmpty())
+        m_status->setText(tr("Not translated: the document is not in %1.")
+                              .arg(languageName(m_choice.model->sourceLanguage)));
+    return !m_guessedLanguage.isEmpty();
+}
+
+void DocumentsView::retranslateLanguageWarning()
+{
+    if (m_guessedLanguage.isEmpty() || !m_choice.model)
+        return;
+    m_languageNote->setText(
+        tr("This document looks like %1, and the model translates from %2.")
+            .arg(languageName(m_guessedLanguage), languageName(m_choice.model->sourceLanguage)));
+    const std::optional<ModelInfo> offer = m_context.catalog().find(m_offeredModel);
+    m_switchDirection->setVisible(offer.has_value());
+    if (offer)
+        m_switchDirection->setText(
+            tr("Translate %1 → %2")
+                .arg(languageName(offer->sourceLanguage), languageName(offer->targetLanguage)));
+    m_translateAnyway->setText(tr("Translate anyway"));
 }
 
 DocumentsView::Settings DocumentsView::currentSettings() const
@@ -315,6 +388,10 @@ bool DocumentsView::keepEdits()
 void DocumentsView::openDocument(const QString &path)
 {
     recordHistory(false); // the user's version of the document left (or translated anew)
+    if (path != m_path) { // another document: checked against the model's language again
+        m_languageAccepted = false;
+        m_languageBar->setVisible(false);
+    }
     m_path = path;
     m_restarting = false;
     m_sources.clear();
@@ -419,6 +496,9 @@ void DocumentsView::translateDocument()
         updateState();
         return;
     }
+    if (m_translatedCount == 0 && checkDocumentLanguage())
+        return;
+    m_languageBar->setVisible(false);
     m_translatedWith = currentSettings();
     m_translating = true;
     m_left = -1;
@@ -928,6 +1008,7 @@ void DocumentsView::retranslateUi()
     m_progress->setAccessibleName(tr("Translation progress"));
     m_source->setAccessibleName(tr("Source document"));
     m_target->setAccessibleName(tr("Translated document"));
+    retranslateLanguageWarning();
     updateState();
 }
 

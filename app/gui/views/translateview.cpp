@@ -545,26 +545,17 @@ void TranslateView::useModel(const ModelChoice &choice)
 
 bool TranslateView::checkSourceLanguage()
 {
-    const LanguageGuess &guess = LanguageGuess::bundled();
-    const std::optional<ModelInfo> &model = m_choice.model;
     m_guessedLanguage.clear();
     m_offeredModel.clear();
-    if (model && !m_languageAccepted && guess.knows(model->sourceLanguage)) {
-        const QString language = guess.guess(m_source->toPlainText());
-        if (!language.isEmpty() && language != model->sourceLanguage)
-            m_guessedLanguage = language;
-    }
-    if (!m_guessedLanguage.isEmpty()) {
-        // The direction the text asks for: into the model's target language when a model does
-        // that, else into the model's source language (Spanish text in English → Spanish: Spanish
-        // → English).
-        std::optional<ModelInfo> offer;
-        if (m_guessedLanguage != model->targetLanguage)
-            offer = m_context.modelForDirection(m_guessedLanguage, model->targetLanguage);
-        if (!offer)
-            offer = m_context.modelForDirection(m_guessedLanguage, model->sourceLanguage);
-        if (offer)
-            m_offeredModel = offer->id;
+    if (m_choice.model && !m_languageAccepted) {
+        const LanguageMismatch mismatch = glosa::checkSourceLanguage(
+            m_source->toPlainText(), *m_choice.model,
+            [this](const QString &source, const QString &target) {
+                return m_context.modelForDirection(source, target);
+            });
+        m_guessedLanguage = mismatch.language;
+        if (mismatch.offer)
+            m_offeredModel = mismatch.offer->id;
     }
     retranslateLanguageWarning();
     m_languageBar->setVisible(!m_guessedLanguage.isEmpty());
