@@ -838,6 +838,22 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>The file is in %1, not UTF-8; Export writes UTF-8.</source>
         <translation>El archivo está en %1, no en UTF-8; Exportar escribe UTF-8.</translation>
     </message>
+    <message>
+        <source>Not translated: the document is not in %1.</source>
+        <translation>No traducido: el documento no está en %1.</translation>
+    </message>
+    <message>
+        <source>This document looks like %1, and the model translates from %2.</source>
+        <translation>Este documento parece estar en %1, y el modelo traduce del %2.</translation>
+    </message>
+    <message>
+        <source>Translate %1 → %2</source>
+        <translation>Traducir %1 → %2</translation>
+    </message>
+    <message>
+        <source>Translate anyway</source>
+        <translation>Traducir de todos modos</translation>
+    </message>
 </context>
 <context>
     <name>glosa::EvaluateDialog</name>

@@ -830,6 +830,22 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>The file is in %1, not UTF-8; Export writes UTF-8.</source>
         <translation>파일이 UTF-8이 아닌 %1입니다. 내보내기는 UTF-8로 씁니다.</translation>
     </message>
+    <message>
+        <source>Not translated: the document is not in %1.</source>
+        <translation>번역하지 않음: 문서가 %1가 아닙니다.</translation>
+    </message>
+    <message>
+        <source>This document looks like %1, and the model translates from %2.</source>
+        <translation>이 문서는 %1로 보이지만, 이 모델은 %2에서 번역합니다.</translation>
+    </message>
+    <message>
+        <source>Translate %1 → %2</source>
+        <translation>%1 → %2로 번역</translation>
+    </message>
+    <message>
+        <source>Translate anyway</source>
+        <translation>그래도 번역</translation>
+    </message>
 </context>
 <context>
     <name>glosa::EvaluateDialog</name>
