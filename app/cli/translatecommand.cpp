@@ -3,7 +3,14 @@
 //   glosa-cli translate [--model ID_OR_DIR | --from LANG --to LANG] [--compute-type TYPE]
 //       [every decoding setting of engine/decoding/decodingfields.cpp: --strategy, --beam-size,
 //        --no-repeat-ngram-size, --top-p, ... (app/cli/modeloptions.h)]
-//       [--json [--attention cross|all]] [--save-history]
+//       [--json [--attention cross|all]] [--save-history] [--force-language] [-o OUT] [FILE...]
+//
+// -o OUT writes what would go to stdout into OUT through a SaveFile (OUT replaced only once every
+// line is done; never an input, however named). A piece of a line that looks like another
+// language than the model's source (the language guard, app/core/inference/languageguess.h) is
+// not translated: an empty line ({"source", "error"} under --json), a message naming the language
+// and the --from/--to for it, and exit code 3 at the end when nothing else failed, unless
+// --force-language.
 //
 // Without --model, translate uses the default model (ModelCatalog::defaultModel) from --from to
 // --to, or for the system language (ModelCatalog::defaultTranslationModel).

@@ -188,15 +188,13 @@ Command translateDocCommand()
         QStringLiteral("UTF-8, or input: the encoding IN was read in (GB18030, Windows-1252, "
                        "UTF-16...), where every character of the translation has one."),
         QStringLiteral("ENC"), QStringLiteral("UTF-8"));
-    QCommandLineOption outputDir(QStringLiteral("output-dir"),
-                                 QStringLiteral("Write each IN.LANG.EXT into DIR (made if "
-                                                "missing) instead of beside IN."),
-                                 QStringLiteral("DIR"));
-    QCommandLineOption overwrite(QStringLiteral("overwrite"),
-                                 QStringLiteral("Without -o: replace an existing IN.LANG.EXT "
-                                                "instead of writing IN.LANG (2).EXT."));
-    help.options += {output, outputDir, overwrite, forceLanguageOption(), window, chunk,
-                     outputEncoding};
+    help.options += {output,
+                     {"output-dir",
+                      "Write each IN.LANG.EXT into DIR (made if missing) instead of beside IN.",
+                      "DIR"},
+                     {"overwrite", "Without -o: replace an existing IN.LANG.EXT instead of "
+                                   "writing IN.LANG (2).EXT."},
+                     forceLanguageOption(), window, chunk, outputEncoding};
     help.options += decodingCommandLineOptions();
     help.options +=
         QCommandLineOption(QStringLiteral("quiet"), QStringLiteral("No progress on stderr."));
@@ -331,8 +329,8 @@ bool checkOutputs(const DocJob &job)
             return false;
         }
         // A name that is not UTF-8 is opened through a link (bytenames.h): no name can be made
-        // beside it.
-        if (job.output.isEmpty() && job.outputDir.isEmpty() && ByteNames::isLink(input)) {
+        // from it, beside it or in --output-dir.
+        if (job.output.isEmpty() && ByteNames::isLink(input)) {
             job.err << kName << input << ": the name is not UTF-8; name the output with -o OUT\n";
             return false;
         }
