@@ -2,6 +2,7 @@
 
 #include "app/core/evaluation/testsets.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace glosa {
@@ -54,7 +55,11 @@ QString LanguageGuess::guess(const QString &text, int minTrigrams,
                              double minMarginPerTrigram) const
 {
     const QStringList trigrams = letterTrigrams(text.left(kSampleChars));
-    if (trigrams.size() < minTrigrams || m_profiles.size() < 2)
+    // Each word has one trigram that starts it (" th").
+    const auto words = std::count_if(trigrams.begin(), trigrams.end(), [](const QString &t) {
+        return t.startsWith(QLatin1Char(' '));
+    });
+    if (trigrams.size() < minTrigrams || words < kMinWords || m_profiles.size() < 2)
         return QString();
     // Add-half smoothing over the union of the profiles' trigrams (+1 for any unseen one).
     const double vocabulary = double(m_vocabulary.size() + 1);

@@ -39,6 +39,9 @@ public:
     // (docs/robustness.md, "The language guard"): 8 catches 98% of single Spanish sentences given
     // to an English model where 16 caught 84%, with no more false alarms.
     static constexpr int kMinTrigrams = 8;
+    // Nor does a single word, however long: a name ("Barcelona", "Guadalajara") reads as the
+    // language it comes from.
+    static constexpr int kMinWords = 2;
     // The best language must beat the second by this many nats a trigram on average; mixed or
     // unusual text (names, code, numbers, a quotation in the other language) falls under it and
     // gets no guess. 0.5 halves the false alarms on a sentence with a shorter quotation that 0.35
