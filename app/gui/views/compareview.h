@@ -39,6 +39,8 @@ class InferenceRequest;
 class InferenceWorker;
 class ProbabilityChart;
 
+class LanguageWarningBar;
+
 class CompareColumn : public QWidget
 {
     Q_OBJECT
@@ -140,6 +142,9 @@ public:
     ProbabilityChart *chart() const { return m_chart; }
     int selectedColumn() const { return m_selectedColumn; }
     QSplitter *splitter() const { return m_splitter; }
+    // Shown instead of comparing when the text does not look like the model's source language
+    // (the language guard): it names the language and offers that direction's model.
+    LanguageWarningBar *languageWarning() const { return m_languageBar; }
 
     // Token indices of column a's best hypothesis that are not in the longest common subsequence
     // with column b's (by surface form).
@@ -197,6 +202,7 @@ private:
     int m_selectedToken = -1;
     int m_treeSentence = 0; // the sentence whose tree is shown
 
+    LanguageWarningBar *m_languageBar = nullptr;
     QLabel *m_inputTitle = nullptr;
     QPlainTextEdit *m_input = nullptr;
     QLabel *m_columnsLabel = nullptr;

@@ -5,6 +5,7 @@
 #include "app/core/history/recorder.h"
 #include "app/core/history/results.h"
 #include "app/core/inference/languageguess.h"
+#include "app/gui/widgets/languagewarningbar.h"
 #include "app/core/models/modelcatalog.h"
 #include "app/core/settings/decodingmaps.h"
 #include "app/gui/guiutil.h"
@@ -141,7 +142,11 @@ DocumentsView::DocumentsView(AppContext &context, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addLayout(progressRow);
-    layout->addWidget(createLanguageBar());
+    m_languageBar = new LanguageWarningBar(context, this);
+    // The offered model is chosen (useModel() has run): translate with it; or with this one.
+    connect(m_languageBar, &LanguageWarningBar::switched, this, &DocumentsView::translateDocument);
+    connect(m_languageBar, &LanguageWarningBar::goOn, this, &DocumentsView::translateDocument);
+    layout->addWidget(m_languageBar);
     layout->addWidget(splitter, 1);
 
     connect(m_open, &QPushButton::clicked, this, &DocumentsView::chooseDocument);
@@ -229,78 +234,24 @@ void DocumentsView::useModel(const ModelChoice &choice)
     if (choice.isReady())
         m_worker->setModel(*choice.model, m_context.modelLoader());
     // A new model: the document is checked against its language again.
-    m_languageAccepted = false;
-    m_languageBar->setVisible(false);
+    m_languageBar->reset();
     updateQualityNames();
     updateState();
-    if (std::exchange(m_translateOnSwitch, false))
-        translateDocument();
 }
 
-QWidget *DocumentsView::createLanguageBar()
+QWidget *DocumentsView::languageWarning() const
 {
-    m_languageNote = new QLabel(this);
-    m_languageNote->setWordWrap(true);
-    m_switchDirection = new QPushButton(this);
-    m_translateAnyway = new QPushButton(this);
-    auto *row = new QHBoxLayout;
-    row->addWidget(m_languageNote, 1);
-    row->addWidget(m_switchDirection);
-    row->addWidget(m_translateAnyway);
-    m_languageBar = new QWidget(this);
-    m_languageBar->setObjectName(QStringLiteral("languageWarning"));
-    m_languageBar->setLayout(row);
-    m_languageBar->setVisible(false);
-    connect(m_translateAnyway, &QPushButton::clicked, this, [this] {
-        m_languageAccepted = true;
-        m_languageBar->setVisible(false);
-        translateDocument();
-    });
-    connect(m_switchDirection, &QPushButton::clicked, this, [this] {
-        // useModel() translates with the model chosen.
-        m_translateOnSwitch = true;
-        if (!m_context.chooseModel(m_offeredModel))
-            m_translateOnSwitch = false;
-    });
     return m_languageBar;
 }
 
-bool DocumentsView::checkDocumentLanguage()
+QPushButton *DocumentsView::switchDirectionButton() const
 {
-    m_guessedLanguage.clear();
-    m_offeredModel.clear();
-    if (m_choice.model && !m_languageAccepted) {
-        const LanguageMismatch mismatch = checkSourceLanguage(
-            languageSample(m_sources), *m_choice.model,
-            [this](const QString &source, const QString &target) {
-                return m_context.modelForDirection(source, target);
-            });
-        m_guessedLanguage = mismatch.language;
-        if (mismatch.offer)
-            m_offeredModel = mismatch.offer->id;
-    }
-    retranslateLanguageWarning();
-    m_languageBar->setVisible(!m_guessedLanguage.isEmpty());
-    if (!m_guessedLanguage.isEmpty())
-        m_status->setText(tr("Not translated: the document is not in %1.")
-                              .arg(languageName(m_choice.model->sourceLanguage)));
-    return !m_guessedLanguage.isEmpty();
+    return m_languageBar->switchButton();
 }
 
-void DocumentsView::retranslateLanguageWarning()
+QPushButton *DocumentsView::translateAnywayButton() const
 {
-    if (m_guessedLanguage.isEmpty() || !m_choice.model)
-        return;
-    m_languageNote->setText(
-        tr("This document looks like %1, and the model translates from %2.")
-            .arg(languageName(m_guessedLanguage), languageName(m_choice.model->sourceLanguage)));
-    const std::optional<ModelInfo> offer = m_context.catalog().find(m_offeredModel);
-    m_switchDirection->setVisible(offer.has_value());
-    if (offer)
-        m_switchDirection->setText(
-            tr("Translate %1 → %2")
-                .arg(languageName(offer->sourceLanguage), languageName(offer->targetLanguage)));
-    m_translateAnyway->setText(tr("Translate anyway"));
+    return m_languageBar->goOnButton();
 }
 
 DocumentsView::Settings DocumentsView::currentSettings() const
@@ -388,10 +339,8 @@ bool DocumentsView::keepEdits()
 void DocumentsView::openDocument(const QString &path)
 {
     recordHistory(false); // the user's version of the document left (or translated anew)
-    if (path != m_path) { // another document: checked against the model's language again
-        m_languageAccepted = false;
-        m_languageBar->setVisible(false);
-    }
+    if (path != m_path) // another document: checked against the model's language again
+        m_languageBar->reset();
     m_path = path;
     m_restarting = false;
     m_sources.clear();
@@ -496,9 +445,11 @@ void DocumentsView::translateDocument()
         updateState();
         return;
     }
-    if (m_translatedCount == 0 && checkDocumentLanguage())
+    if (m_translatedCount == 0 && m_languageBar->check(languageSample(m_sources), m_choice.model)) {
+        m_status->setText(tr("Not translated: the document is not in %1.")
+                              .arg(languageName(m_choice.model->sourceLanguage)));
         return;
-    m_languageBar->setVisible(false);
+    }
     m_translatedWith = currentSettings();
     m_translating = true;
     m_left = -1;
@@ -1008,7 +959,8 @@ void DocumentsView::retranslateUi()
     m_progress->setAccessibleName(tr("Translation progress"));
     m_source->setAccessibleName(tr("Source document"));
     m_target->setAccessibleName(tr("Translated document"));
-    retranslateLanguageWarning();
+    m_languageBar->setTexts(tr("This document looks like %1, and the model translates from %2."),
+                            tr("Translate %1 → %2"), tr("Translate anyway"));
     updateState();
 }
 

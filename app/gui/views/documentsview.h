@@ -24,6 +24,10 @@ class QProgressBar;
 class QPushButton;
 
 namespace glosa {
+class LanguageWarningBar;
+}
+
+namespace glosa {
 
 class DocumentsView : public QWidget
 {
@@ -51,9 +55,9 @@ public:
     // Shown instead of translating when the document does not look like the model's source
     // language (the language guard, checkSourceLanguage): it names the language and offers that
     // direction's model, or to translate anyway.
-    QWidget *languageWarning() const { return m_languageBar; }
-    QPushButton *switchDirectionButton() const { return m_switchDirection; }
-    QPushButton *translateAnywayButton() const { return m_translateAnyway; }
+    QWidget *languageWarning() const;
+    QPushButton *switchDirectionButton() const;
+    QPushButton *translateAnywayButton() const;
     documents::DocumentWorker *worker() const { return m_worker; }
     // Paragraphs with a translation so far.
     int translatedCount() const { return m_translatedCount; }
@@ -143,10 +147,6 @@ private:
     // recorded (a new entry replaces the earlier), else only the entry's edited text is updated.
     void recordHistory(bool translated);
     void updateTargetTitle();
-    QWidget *createLanguageBar();
-    // Shows or hides the language warning for the open document; true when it is shown.
-    bool checkDocumentLanguage();
-    void retranslateLanguageWarning();
 
     AppContext &m_context;
     documents::DocumentWorker *m_worker = nullptr;
@@ -175,10 +175,6 @@ private:
     int m_currentParagraph = -1;
     int m_currentSentence = -1;
     bool m_syncing = false; // linked scrolling or highlighting in progress: no feedback
-    QString m_guessedLanguage;       // what the language warning names; "" while it is hidden
-    QString m_offeredModel;          // the model its switch button chooses
-    bool m_languageAccepted = false; // "Translate anyway": no warning until the document changes
-    bool m_translateOnSwitch = false; // the switch button chose a model: translate with it
 
     QPushButton *m_open = nullptr;
     QLabel *m_file = nullptr;
@@ -195,10 +191,7 @@ private:
     // Each paragraph's block in the source pane (valid while it is not refilled: it is read-only).
     QList<QTextBlock> m_sourceBlocks;
     QPlainTextEdit *m_target = nullptr;
-    QWidget *m_languageBar = nullptr;
-    QLabel *m_languageNote = nullptr;
-    QPushButton *m_switchDirection = nullptr;
-    QPushButton *m_translateAnyway = nullptr;
+    LanguageWarningBar *m_languageBar = nullptr;
 };
 
 } // namespace glosa

@@ -1,17 +1,22 @@
-// The Documents view's language guard, driven as a user would with the bundled models: an
-// English document with Spanish → English selected was translated word by word through the
-// Spanish model ("A trip to the bee"). Now the view warns as the Translate view does, names the
-// language, offers the direction the document asks for and "Translate anyway", and translates
-// nothing until one is chosen.
+// The language guard in the Documents and Compare views, driven as a user would with the bundled
+// models: an English document with Spanish → English selected was translated word by word
+// through the Spanish model ("A trip to the bee"). Now each view warns as the Translate view does,
+// names the language, offers the direction the text asks for and to go on anyway, and
+// translates nothing until one is chosen.
 #include "tests/support/testutil.h"
 
 #include "app/core/appcontext.h"
 #include "app/core/models/pluginregistry.h"
+#include "app/gui/dialogs/evaluatedialog.h"
+#include "app/gui/views/compareview.h"
 #include "app/gui/views/documentsview.h"
+#include "app/gui/widgets/languagewarningbar.h"
 
 #include <QFile>
 #include <QFileInfo>
+#include <QComboBox>
 #include <QLabel>
+#include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -22,7 +27,7 @@
 
 using namespace glosa;
 
-class TestDocumentsLanguage : public QObject
+class TestLanguageWarnings : public QObject
 {
     Q_OBJECT
 
@@ -43,7 +48,7 @@ private slots:
         QVERIFY(m_dir.isValid());
         glosa::test::isolateAppState(m_dir.filePath(QStringLiteral("settings")),
                                      m_dir.filePath(QStringLiteral("data")),
-                                     QStringLiteral("tst_documentslanguage"));
+                                     QStringLiteral("tst_languagewarnings"));
         m_english = write(QStringLiteral("trip.txt"),
                           "A trip to the beach.\n\nWe found a beautiful house near the sea, and "
                           "we stayed there for a week with our friends.\n");
@@ -103,6 +108,61 @@ private slots:
         QCOMPARE(view.translatedCount(), 2);
     }
 
+    // Compare: Spanish with English → Spanish chosen is not compared; the offered direction
+    // compares it; English with Spanish → English, "Compare anyway" does.
+    void compareWarnsAndOffersTheDirection()
+    {
+        m_context->chooseModel(m_enEs);
+        CompareView view(*m_context);
+        view.resize(1200, 800);
+        view.show();
+        QSignalSpy shown(&view, &CompareView::comparisonShown);
+        view.input()->setPlainText(QStringLiteral("¿Dónde está la estación de tren?"));
+        view.compare();
+        LanguageWarningBar *bar = view.languageWarning();
+        QVERIFY(bar->isVisible());
+        QCOMPARE(bar->guessedLanguage(), QStringLiteral("es"));
+        QVERIFY(!view.column(0)->hasResult());
+        QCOMPARE(bar->switchButton()->text(), QStringLiteral("Compare Spanish → English"));
+        bar->switchButton()->click();
+        QCOMPARE(m_context->choice(AppContext::kTranslation).model->id, m_esEn);
+        QVERIFY(shown.wait(120000));
+        QVERIFY(!bar->isVisible());
+
+        view.input()->setPlainText(QStringLiteral("We are going to the beach tomorrow."));
+        view.compare();
+        QVERIFY(bar->isVisible());
+        QCOMPARE(bar->guessedLanguage(), QStringLiteral("en"));
+        bar->goOnButton()->click();
+        QVERIFY(shown.wait(120000));
+        QCOMPARE(m_context->choice(AppContext::kTranslation).model->id, m_esEn);
+    }
+
+    // Evaluate: a test set in Spanish is not scored with English → Spanish models (the scores
+    // would only measure the garbling); the status says why.
+    void evaluateRefusesATestSetInAnotherLanguage()
+    {
+        const QString tsv = write(QStringLiteral("set.tsv"),
+                                  "¿Dónde está la estación?\tWhere is the station?\n"
+                                  "Los niños juegan en el jardín detrás de la casa vieja.\t"
+                                  "The children play in the garden behind the old house.\n"
+                                  "Tom está leyendo un libro muy interesante.\tTom is reading a "
+                                  "very interesting book.\n");
+        EvaluateDialog dialog(*m_context);
+        dialog.show();
+        const int index = dialog.directionPicker()->findData(QStringLiteral("en → es"));
+        QVERIFY(index >= 0);
+        dialog.directionPicker()->setCurrentIndex(index);
+        for (int i = 0; i < dialog.modelList()->count(); ++i)
+            dialog.modelList()->item(i)->setCheckState(
+                dialog.modelList()->item(i)->text() == m_enEs ? Qt::Checked : Qt::Unchecked);
+        dialog.useTestSetFiles(tsv);
+        QTest::mouseClick(dialog.evaluateButton(), Qt::LeftButton);
+        QVERIFY(!dialog.worker()->isBusy());
+        QVERIFY2(dialog.statusLabel()->text().contains(QStringLiteral("look like Spanish")),
+                 qPrintable(dialog.statusLabel()->text()));
+    }
+
 private:
     QString write(const QString &name, const QByteArray &text)
     {
@@ -133,5 +193,5 @@ private:
     QString m_enEs, m_esEn, m_english, m_spanish;
 };
 
-QTEST_MAIN(TestDocumentsLanguage)
-#include "tst_documentslanguage.moc"
+QTEST_MAIN(TestLanguageWarnings)
+#include "tst_languagewarnings.moc"
