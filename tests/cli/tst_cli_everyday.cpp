@@ -231,6 +231,23 @@ private slots:
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains("--output-dir"), run.err);
     }
+
+    // evaluate: a test set in Spanish is not scored with an English → Spanish model.
+    void evaluateRefusesATestSetInAnotherLanguage()
+    {
+        QTemporaryDir dir;
+        const QString tsv = dir.filePath(QStringLiteral("set.tsv"));
+        QVERIFY(writeFile(tsv, "¿Dónde está la estación?\tWhere is the station?\n"
+                               "Los niños juegan en el jardín detrás de la casa.\tThe children "
+                               "play in the garden behind the house.\n"));
+        const Run run = runToy({"evaluate", "--model", "toy-en-es", "--test-set", tsv});
+        QCOMPARE(run.exitCode, 3);
+        QVERIFY2(run.err.contains("the test set looks like Spanish"), run.err);
+        QVERIFY(run.out.isEmpty());
+        const Run forced =
+            runToy({"evaluate", "--model", "toy-en-es", "--test-set", tsv, "--force-language"});
+        QCOMPARE(forced.exitCode, 0);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliEveryday)

@@ -296,11 +296,8 @@ void EvaluateDialog::evaluate()
         return;
     }
     // The language guard: scores of a set in another language than the models' say nothing.
-    QStringList sources;
-    for (std::size_t i = 0; i < set->size() && i < 200; ++i)
-        sources << QString::fromStdString(set->sources[i]);
     const LanguageMismatch mismatch = checkSourceLanguage(
-        languageSample(sources), models[0], [this](const QString &source, const QString &target) {
+        testSetLanguageSample(*set), models[0], [this](const QString &source, const QString &target) {
             return m_context.modelForDirection(source, target);
         });
     if (mismatch.found()) {
