@@ -9,7 +9,9 @@
 // that sentence (DecodingOptions::targetPrefix / targetPrefixSentence) and the selected column's
 // other settings, in a new column labelled with the prefix; the forced tokens are underlined with
 // dots. Six columns are the most: then the rightmost steered column is decoded again instead, and
-// with none the view says it is full.
+// with none the view says it is full. A text that looks like another language than the model's
+// source is not compared until the user picks the offered direction or "Compare anyway"
+// (LanguageWarningBar).
 #pragma once
 
 #include "app/core/appcontext.h"

@@ -5,7 +5,9 @@
 // the sentence under the cursor (in either pane) is highlighted with its translation. Progress says
 // sentences done / total and the time left; Cancel keeps the finished part (the rest is exported in
 // the source language); Export writes the document in its own format or as text, a PDF as .odt,
-// .docx, .html or .txt.
+// .docx, .html or .txt. A document that looks like another language than the model's source is
+// not translated until the user picks the offered direction or "Translate anyway" (the language
+// guard, LanguageWarningBar).
 #pragma once
 
 #include "app/core/appcontext.h"
