@@ -319,6 +319,22 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>Decoding column %1 from the chosen prefix…</source>
         <translation>Decodificando la columna %1 desde el prefijo elegido…</translation>
     </message>
+    <message>
+        <source>This text looks like %1, and the model translates from %2.</source>
+        <translation>Este texto parece estar en %1, y el modelo traduce del %2.</translation>
+    </message>
+    <message>
+        <source>Compare %1 → %2</source>
+        <translation>Comparar %1 → %2</translation>
+    </message>
+    <message>
+        <source>Compare anyway</source>
+        <translation>Comparar de todos modos</translation>
+    </message>
+    <message>
+        <source>Not compared: the text is not in %1.</source>
+        <translation>No comparado: el texto no está en %1.</translation>
+    </message>
 </context>
 <context>
     <name>glosa::Coverage</name>
@@ -838,6 +854,22 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>The file is in %1, not UTF-8; Export writes UTF-8.</source>
         <translation>El archivo está en %1, no en UTF-8; Exportar escribe UTF-8.</translation>
     </message>
+    <message>
+        <source>Not translated: the document is not in %1.</source>
+        <translation>No traducido: el documento no está en %1.</translation>
+    </message>
+    <message>
+        <source>This document looks like %1, and the model translates from %2.</source>
+        <translation>Este documento parece estar en %1, y el modelo traduce del %2.</translation>
+    </message>
+    <message>
+        <source>Translate %1 → %2</source>
+        <translation>Traducir %1 → %2</translation>
+    </message>
+    <message>
+        <source>Translate anyway</source>
+        <translation>Traducir de todos modos</translation>
+    </message>
 </context>
 <context>
     <name>glosa::EvaluateDialog</name>
@@ -971,6 +1003,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>Bundled sample (520 Tatoeba pairs: each sentence once, scored against all its translations)</source>
         <translation>Muestra incluida (520 pares de Tatoeba: cada frase una vez, puntuada con todas sus traducciones)</translation>
+    </message>
+    <message>
+        <source>Not evaluated: the test set&apos;s sentences look like %1, and the models translate from %2. Choose a test set in %2.</source>
+        <translation>No evaluado: las frases del conjunto de prueba parecen estar en %1, y los modelos traducen del %2. Elija un conjunto de prueba en %2.</translation>
     </message>
 </context>
 <context>

@@ -316,6 +316,22 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>Decoding column %1 from the chosen prefix…</source>
         <translation>선택한 접두사로 %1번 열 디코딩 중…</translation>
     </message>
+    <message>
+        <source>This text looks like %1, and the model translates from %2.</source>
+        <translation>이 텍스트는 %1로 보이지만, 이 모델은 %2에서 번역합니다.</translation>
+    </message>
+    <message>
+        <source>Compare %1 → %2</source>
+        <translation>%1 → %2로 비교</translation>
+    </message>
+    <message>
+        <source>Compare anyway</source>
+        <translation>그래도 비교</translation>
+    </message>
+    <message>
+        <source>Not compared: the text is not in %1.</source>
+        <translation>비교하지 않음: 텍스트가 %1가 아닙니다.</translation>
+    </message>
 </context>
 <context>
     <name>glosa::Coverage</name>
@@ -830,6 +846,22 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>The file is in %1, not UTF-8; Export writes UTF-8.</source>
         <translation>파일이 UTF-8이 아닌 %1입니다. 내보내기는 UTF-8로 씁니다.</translation>
     </message>
+    <message>
+        <source>Not translated: the document is not in %1.</source>
+        <translation>번역하지 않음: 문서가 %1가 아닙니다.</translation>
+    </message>
+    <message>
+        <source>This document looks like %1, and the model translates from %2.</source>
+        <translation>이 문서는 %1로 보이지만, 이 모델은 %2에서 번역합니다.</translation>
+    </message>
+    <message>
+        <source>Translate %1 → %2</source>
+        <translation>%1 → %2로 번역</translation>
+    </message>
+    <message>
+        <source>Translate anyway</source>
+        <translation>그래도 번역</translation>
+    </message>
 </context>
 <context>
     <name>glosa::EvaluateDialog</name>
@@ -962,6 +994,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>Bundled sample (520 Tatoeba pairs: each sentence once, scored against all its translations)</source>
         <translation>내장 샘플 (Tatoeba 520쌍: 문장마다 한 번씩, 모든 번역과 비교해 채점)</translation>
+    </message>
+    <message>
+        <source>Not evaluated: the test set&apos;s sentences look like %1, and the models translate from %2. Choose a test set in %2.</source>
+        <translation>평가하지 않음: 테스트 세트의 문장이 %1로 보이지만, 모델은 %2에서 번역합니다. %2로 된 테스트 세트를 고르세요.</translation>
     </message>
 </context>
 <context>

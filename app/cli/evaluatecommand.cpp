@@ -3,12 +3,13 @@
 //
 //   glosa-cli evaluate [--model ID_OR_DIR]... [--from LANG --to LANG] [--compute-type TYPE]
 //       [--test-set FILE.tsv | --source FILE --reference FILE] [decoding options]
-//       [--bucket-width N] [--differences N] [--json] [--save-history]
+//       [--bucket-width N] [--differences N] [--json] [--save-history] [--force-language]
 //
 // Without a test set, the bundled sample of the models' language pair (app/core/evaluation). All
 // models must translate the same pair. Exit code 2 for bad arguments, 1 for a model or test set
 // that cannot be read, or for an evaluation --save-history could not record (the scores are
-// printed all the same).
+// printed all the same), 3 for a test set whose sentences look like another language than the
+// models' (the language guard) unless --force-language.
 // --save-history records the evaluation in the history at `historyPath` (evaluationHistoryEntry,
 // the entry the Evaluate dialog makes).
 #include "app/cli/help.h"
@@ -87,6 +88,7 @@ Command evaluateCommand()
         {"differences", "With two models: how many sentences to list where each does better.",
          "N", "5"},
         {"json", "One JSON object with every score, bucket and hypothesis."},
+        forceLanguageOption(),
         {"save-history",
          "Also record the evaluation in the history (--history PATH): the scores, the buckets "
          "and the differences, as the Evaluate dialog records them."},
@@ -351,6 +353,12 @@ int runEvaluateCommand(const QStringList &args, const CommandIo &io)
     if (!set) {
         err << "glosa-cli evaluate: " << error << "\n";
         return 1;
+    }
+    // Scores of a set in another language than the models' would measure only the garbling.
+    if (const QString why = LanguageGuard(parser, models[0].info).check(testSetLanguageSample(*set));
+        !why.isEmpty()) {
+        err << "glosa-cli evaluate: the test set " << why << "\n";
+        return kExitWrongLanguage;
     }
 
     for (LoadedModel &m : models) {

@@ -297,4 +297,53 @@ std::shared_ptr<engine::TranslationModel> loadTranslationModel(const QString &id
     return translation;
 }
 
+QCommandLineOption forceLanguageOption()
+{
+    return QCommandLineOption(
+        QStringLiteral("force-language"),
+        QStringLiteral("Translate text that looks like another language than the model's source "
+                       "(without it, such text is not translated and the exit code is 3)."));
+}
+
+namespace {
+
+// "Spanish" for "es": the CLI speaks English.
+QString englishLanguageName(const QString &code)
+{
+    const QLocale locale(code);
+    return locale.language() == QLocale::C ? code : QLocale::languageToString(locale.language());
+}
+
+} // namespace
+
+LanguageGuard::LanguageGuard(const QCommandLineParser &parser, const ModelInfo &model)
+    : m_force(parser.isSet("force-language")), m_model(model)
+{
+    if (!m_force)
+        m_catalog.scan();
+}
+
+QString LanguageGuard::check(const QString &text) const
+{
+    if (m_force)
+        return QString();
+    const LanguageMismatch mismatch = checkSourceLanguage(
+        text, m_model, [this](const QString &source, const QString &target) {
+            return m_catalog.defaultModel(taskKey(engine::Task::Translation), source, target);
+        });
+    if (!mismatch.found())
+        return QString();
+    const QString looks = QStringLiteral("looks like %1, and %2 translates from %3")
+                              .arg(englishLanguageName(mismatch.language), m_model.id,
+                                   englishLanguageName(m_model.sourceLanguage));
+    if (!mismatch.offer)
+        return looks + QStringLiteral(": no installed model translates from %1; "
+                                      "--force-language translates it anyway")
+                           .arg(englishLanguageName(mismatch.language));
+    return looks + QStringLiteral(": use --from %1 --to %2 (%3), or --force-language to "
+                                  "translate it anyway")
+                       .arg(mismatch.offer->sourceLanguage, mismatch.offer->targetLanguage,
+                            mismatch.offer->id);
+}
+
 } // namespace glosa::cli

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "app/cli/help.h"
+#include "app/core/inference/languageguess.h"
 #include "app/core/models/modelcatalog.h"
 #include "app/core/models/pluginregistry.h"
 #include "engine/decoding/decodingoptions.h"
@@ -70,5 +71,27 @@ loadInstalledModel(const QString &idOrFolder, const QString &task, QString *erro
 std::shared_ptr<engine::TranslationModel>
 loadTranslationModel(const QString &idOrFolder, QString *error, ModelInfo *info,
                      engine::ComputeType computeType = engine::ComputeType::Auto);
+
+// The language guard (checkSourceLanguage, app/core/inference/languageguess.h) as translate and
+// translate-doc run it: a text that looks like another language than the model's source is
+// refused (exit code 3) with a message that names the language and the options for the direction
+// it asks for, unless --force-language.
+QCommandLineOption forceLanguageOption();
+class LanguageGuard
+{
+public:
+    LanguageGuard(const QCommandLineParser &parser, const ModelInfo &model);
+    // "" when `text` may be translated; else why not, one line without the command's name:
+    // "looks like Spanish, and transformer-en-es translates from English: use --from es --to en
+    // (transformer-es-en), or --force-language to translate it anyway".
+    QString check(const QString &text) const;
+
+private:
+    bool m_force = false;
+    ModelInfo m_model;
+    ModelCatalog m_catalog; // the models to offer
+};
+// The exit code of a command that refused some input for its language and failed on nothing else.
+constexpr int kExitWrongLanguage = 3;
 
 } // namespace glosa::cli

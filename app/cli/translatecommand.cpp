@@ -3,7 +3,14 @@
 //   glosa-cli translate [--model ID_OR_DIR | --from LANG --to LANG] [--compute-type TYPE]
 //       [every decoding setting of engine/decoding/decodingfields.cpp: --strategy, --beam-size,
 //        --no-repeat-ngram-size, --top-p, ... (app/cli/modeloptions.h)]
-//       [--json [--attention cross|all]] [--save-history]
+//       [--json [--attention cross|all]] [--save-history] [--force-language] [-o OUT] [FILE...]
+//
+// -o OUT writes what would go to stdout into OUT through a SaveFile (OUT replaced only once every
+// line is done; never an input, however named). A piece of a line that looks like another
+// language than the model's source (the language guard, app/core/inference/languageguess.h) is
+// not translated: an empty line ({"source", "error"} under --json), a message naming the language
+// and the --from/--to for it, and exit code 3 at the end when nothing else failed, unless
+// --force-language.
 //
 // Without --model, translate uses the default model (ModelCatalog::defaultModel) from --from to
 // --to, or for the system language (ModelCatalog::defaultTranslationModel).
@@ -55,6 +62,7 @@
 #include "app/core/limits.h"
 #include "app/core/models/modelcatalog.h"
 #include "app/core/models/pluginregistry.h"
+#include "app/core/platform/savefile.h"
 #include "engine/layers/attentioninspector.h"
 #include "engine/decoding/coverage.h"
 #include "engine/decoding/decodingfields.h"
@@ -395,7 +403,7 @@ qsizetype cutPoint(const engine::SentenceSplitter &splitter, const QByteArray &l
 int runTranslateCommand(const QStringList &args, const CommandIo &io)
 {
     const QString &historyPath = io.historyPath;
-    QTextStream &out = io.out, &err = io.err;
+    QTextStream &err = io.err;
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     parser.addOptions(translateCommand().options);
@@ -411,6 +419,17 @@ int runTranslateCommand(const QStringList &args, const CommandIo &io)
         err << "glosa-cli translate: " << error.what() << "\n";
         return 2;
     }
+    // FILE arguments in order, or stdin ("-" is stdin too).
+    QStringList inputs = parser.positionalArguments();
+    if (inputs.isEmpty())
+        inputs << QStringLiteral("-");
+    const QString outputPath = parser.value("output");
+    for (const QString &name : inputs)
+        if (!outputPath.isEmpty() && name != QLatin1String("-") && isSameFile(name, outputPath)) {
+            err << "glosa-cli translate: " << outputPath << " is the input " << name
+                << " itself; write the translation to another file\n";
+            return 2;
+        }
     QString error;
     const std::optional<QString> modelId = modelFromCommandLine(parser, &error);
     if (!modelId) {
@@ -484,9 +503,25 @@ int runTranslateCommand(const QStringList &args, const CommandIo &io)
         return 2;
     }
 
+    // -o OUT: written through a SaveFile, so OUT is replaced only once everything is translated.
+    std::optional<SaveFile> outputFile;
+    std::optional<QTextStream> outputStream;
+    if (!outputPath.isEmpty()) {
+        outputFile.emplace(outputPath);
+        if (!outputFile->open(QIODevice::WriteOnly)) {
+            err << "glosa-cli translate: cannot write " << outputPath << ": "
+                << outputFile->errorString() << "\n";
+            return 1;
+        }
+        outputStream.emplace(&*outputFile);
+    }
+    QTextStream &out = outputStream ? *outputStream : io.out;
+
     engine::Translator translator(model);
     const engine::SentenceSplitter splitter(model->sourceLanguage());
+    const LanguageGuard guard(parser, info);
     int status = 0;
+    bool wrongLanguage = false; // a piece was not translated for its language
 
     // Translates one piece of a line (the whole line, or a stretch of whole sentences of an
     // overlong one) and writes its translation; `part` > 0 numbers the pieces of an overlong line.
@@ -495,6 +530,14 @@ int runTranslateCommand(const QStringList &args, const CommandIo &io)
         const QString where = part > 0
                                   ? QStringLiteral("line %1 (part %2)").arg(lineNumber).arg(part)
                                   : QStringLiteral("line %1").arg(lineNumber);
+        if (const QString why = guard.check(source); !why.isEmpty()) {
+            err << "glosa-cli translate: " << where << " " << why << "\n";
+            wrongLanguage = true;
+            if (json)
+                out << QJsonDocument(QJsonObject{{"source", source}, {"error", why}})
+                           .toJson(QJsonDocument::Compact);
+            return;
+        }
         QElapsedTimer timer;
         timer.start();
         try {
@@ -549,10 +592,6 @@ int runTranslateCommand(const QStringList &args, const CommandIo &io)
         }
     };
 
-    // FILE arguments in order, or stdin ("-" is stdin too).
-    QStringList inputs = parser.positionalArguments();
-    if (inputs.isEmpty())
-        inputs << QStringLiteral("-");
     for (const QString &name : inputs) {
         const bool isStdin = name == QLatin1String("-");
         const QString shown = isStdin ? QStringLiteral("stdin") : name;
@@ -650,7 +689,12 @@ int runTranslateCommand(const QStringList &args, const CommandIo &io)
             err.flush();
         }
     }
-    return status;
+    if (outputFile && !outputFile->commit()) {
+        err << "glosa-cli translate: cannot write " << outputPath << ": "
+            << outputFile->errorString() << "\n";
+        return 1;
+    }
+    return status == 0 && wrongLanguage ? kExitWrongLanguage : status;
 }
 
 Command translateCommand()
@@ -659,7 +703,7 @@ Command translateCommand()
     help.name = QStringLiteral("translate");
     help.synopsis = QStringLiteral("[--model ID_OR_DIR | --from LANG --to LANG] [decoding "
                                    "options] [--json [--attention cross|all]] [--save-history] "
-                                   "[FILE...]");
+                                   "[--force-language] [-o OUT] [FILE...]");
     help.summary = QStringLiteral("Translate files or stdin line by line.");
     help.description =
         QStringLiteral("Reads one text per line from each FILE in turn, or stdin without one (or "
@@ -668,7 +712,12 @@ Command translateCommand()
                        "gives an empty line; a line longer than 32 KiB is translated a stretch of "
                        "whole sentences at a time. A line that is not UTF-8 gives an empty line "
                        "and a message on stderr (exit code 1); binary data (a photo, an archive) "
-                       "is refused with one message.\n\n") +
+                       "is refused with one message. -o OUT writes the translations to OUT "
+                       "instead, replacing it only once all are written (never an input "
+                       "file).\n\nA line that looks like another language than the model's "
+                       "source (Spanish given to English → Spanish) is not translated: an empty "
+                       "line, a message on stderr naming the language and the --from/--to that "
+                       "translate it, and exit code 3 at the end, unless --force-language.\n\n") +
         decodingHelpParagraph() +
         QStringLiteral("\n\n--json writes one object per line: the translation, every "
                        "hypothesis with its tokens, token log-probabilities and score, the "
@@ -691,6 +740,10 @@ Command translateCommand()
              .arg(double(engine::CoverageOptions().threshold)),
          "MASS"},
         {"save-history", "Also record each translation in the history (--history PATH)."},
+        {{"o", "output"},
+         "Write the translations to OUT (replaced only once complete) instead of stdout.",
+         "OUT"},
+        forceLanguageOption(),
         {"target-prefix-text",
          "Force the translation to start with these words (tokenized by the model; the search "
          "goes on from them). In every sentence of a line unless --prefix-sentence.",
@@ -701,6 +754,7 @@ Command translateCommand()
     help.examples = {
         QStringLiteral("echo \"I would like a cup of coffee.\" | glosa-cli translate"),
         QStringLiteral("glosa-cli translate notes.txt > notas.txt"),
+        QStringLiteral("glosa-cli translate notes.txt -o notas.txt"),
         QStringLiteral("echo \"¿Dónde está la estación?\" | glosa-cli translate --from es"),
         QStringLiteral("glosa-cli translate --model transformer-en-es --strategy beam "
                        "--beam-size 5 --n-best 3 --json < sentences.txt"),

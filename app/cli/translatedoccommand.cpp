@@ -1,8 +1,14 @@
 // `glosa-cli translate-doc`: translate a whole document and keep its structure.
 //
-//   glosa-cli translate-doc [--model ID_OR_DIR | --from LANG --to LANG] IN -o OUT [--window N]
-//   [--chunk-bytes N] [--quiet]
+//   glosa-cli translate-doc [--model ID_OR_DIR | --from LANG --to LANG] IN... [-o OUT |
+//   --output-dir DIR] [--overwrite] [--force-language] [--window N] [--chunk-bytes N] [--quiet]
 //       [decoding options of `glosa-cli translate`]
+//
+// Several INs are translated in turn with the model loaded once (a tool such as GNU parallel
+// spreads a folder over processes: README.md). Without -o, OUT is IN.LANG.EXT beside IN or in
+// DIR and never replaces a file (IN.LANG (2).EXT) unless --overwrite. A document in another
+// language than the model's source (the language guard, app/core/inference/languageguess.h) is
+// skipped with a message and exit code 3, unless --force-language.
 //
 // IN is .txt, .srt, .md, .html, .odt, .docx or .pdf (see app/core/documents/formats.h for what
 // each keeps); OUT has the same format, or .txt for the translated paragraphs only (.html or
@@ -37,6 +43,7 @@
 #include <QFileInfo>
 #include <QTextStream>
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 
@@ -127,7 +134,8 @@ Command translateDocCommand()
 {
     Command help;
     help.name = QStringLiteral("translate-doc");
-    help.synopsis = QStringLiteral("[--model ID_OR_DIR | --from LANG --to LANG] IN [-o OUT] "
+    help.synopsis = QStringLiteral("[--model ID_OR_DIR | --from LANG --to LANG] IN... "
+                                   "[-o OUT | --output-dir DIR] [--overwrite] [--force-language] "
                                    "[--window N] [--chunk-bytes N] [--output-encoding ENC] [--quiet] "
                                    "[decoding options]");
     QStringList formats, streamed;
@@ -143,7 +151,15 @@ Command translateDocCommand()
     help.description =
         QStringLiteral("OUT has the format of IN, or .txt for the translated paragraphs only "
                        "(%1 for a PDF); without -o it is IN.LANG.EXT beside IN (report.docx "
-                       "into Spanish: report.es.docx; a PDF: .odt). %2 are streamed "
+                       "into Spanish: report.es.docx; a PDF: .odt), or in --output-dir DIR, and "
+                       "an existing file is never replaced: report.es (2).docx is written "
+                       "instead, unless --overwrite (-o OUT replaces OUT: that is what it asks "
+                       "for). Several documents are translated one after another with the model "
+                       "loaded once; one that cannot be read is reported and the others go on "
+                       "(exit code 1 at the end). A document that looks like another language "
+                       "than the model's source (an English one given to Spanish → English) is "
+                       "not translated: a message names the language and the --from/--to for it, "
+                       "and the exit code is 3, unless --force-language. %2 are streamed "
                        "--chunk-bytes at a time, so memory stays bounded on big files; OUT "
                        "replaces an existing file only once complete, and never when the disk is "
                        "full. Progress goes to stderr about once a second unless --quiet. Ctrl+C "
@@ -172,7 +188,13 @@ Command translateDocCommand()
         QStringLiteral("UTF-8, or input: the encoding IN was read in (GB18030, Windows-1252, "
                        "UTF-16...), where every character of the translation has one."),
         QStringLiteral("ENC"), QStringLiteral("UTF-8"));
-    help.options += {output, window, chunk, outputEncoding};
+    help.options += {output,
+                     {"output-dir",
+                      "Write each IN.LANG.EXT into DIR (made if missing) instead of beside IN.",
+                      "DIR"},
+                     {"overwrite", "Without -o: replace an existing IN.LANG.EXT instead of "
+                                   "writing IN.LANG (2).EXT."},
+                     forceLanguageOption(), window, chunk, outputEncoding};
     help.options += decodingCommandLineOptions();
     help.options +=
         QCommandLineOption(QStringLiteral("quiet"), QStringLiteral("No progress on stderr."));
@@ -182,198 +204,319 @@ Command translateDocCommand()
         QStringLiteral("glosa-cli translate-doc --model transformer-en-es film.srt -o film.es.srt "
                        "--strategy greedy"),
         QStringLiteral("glosa-cli translate-doc paper.pdf -o paper.html"),
+        QStringLiteral("glosa-cli translate-doc --from en --to es reports/*.docx --output-dir "
+                       "informes"),
     };
     help.run = runTranslateDocCommand;
     return help;
 }
 
-int runTranslateDocCommand(const QStringList &args, const CommandIo &io)
+namespace {
+
+// What the command line asks of every document, checked before anything is read.
+struct DocJob
 {
-    QTextStream &out = io.out, &err = io.err;
-    Q_UNUSED(out);
-    const QString name = QStringLiteral("glosa-cli translate-doc: ");
-    QCommandLineParser parser;
-    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    parser.addOptions(translateDocCommand().options);
-    if (!parser.parse(QStringList{QStringLiteral("glosa-cli translate-doc")} + args)) {
-        err << name << parser.errorText() << "\n";
-        return 2;
+    QTextStream &err;
+    QStringList inputs;
+    QString output;    // -o OUT: the one input's output, replaced when it exists
+    QString outputDir; // --output-dir DIR: each IN.LANG.EXT goes there instead of beside IN
+    qint64 window = 512;
+    qint64 chunkBytes = qint64(4) << 20;
+    bool keepEncoding = false; // --output-encoding input
+    bool quiet = false;
+    bool overwrite = false;
+    QStringList written; // the outputs of this run, never written twice
+};
+
+const QString kName = QStringLiteral("glosa-cli translate-doc: ");
+
+// IN's own format, or for one that cannot be written (PDF) the first it can be written as; with
+// -o, OUT's.
+QString outputFormat(const QString &input, const QString &output)
+{
+    const QString inFormat = documents::formatForPath(input);
+    const QStringList writable = documents::writableFormats(inFormat);
+    return !output.isEmpty()            ? documents::formatForPath(output)
+           : writable.contains(inFormat) ? inFormat
+                                         : writable.value(0);
+}
+
+// Whether a file exists at `path` (a dangling symlink counts: writing would follow it).
+bool occupied(const QString &path)
+{
+    return QFileInfo::exists(path) || QFileInfo(path).isSymLink();
+}
+
+// Without -o: IN.<target language>.<format> beside IN or in --output-dir. An existing file is
+// not replaced unless --overwrite: "report.es (2).docx", "(3)"... instead; nor is a file this run
+// wrote (two inputs of one name into one --output-dir) or any input.
+QString defaultOutputName(const DocJob &job, const QString &input, const QString &language)
+{
+    const QFileInfo in(input);
+    const QString format = outputFormat(input, QString());
+    const QString suffix = format == documents::formatForPath(input) ? in.suffix() : format;
+    const QDir dir(job.outputDir.isEmpty() ? in.dir().path() : job.outputDir);
+    const QString base = in.completeBaseName() + QLatin1Char('.') + language;
+    for (int n = 1;; ++n) {
+        const QString candidate = dir.filePath(
+            base + (n > 1 ? QStringLiteral(" (%1)").arg(n) : QString()) + QLatin1Char('.') + suffix);
+        const bool taken =
+            job.written.contains(candidate) || (!job.overwrite && occupied(candidate)) ||
+            std::any_of(job.inputs.begin(), job.inputs.end(),
+                        [&](const QString &i) { return isSameFile(i, candidate); });
+        if (!taken)
+            return candidate;
     }
-    const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 1) {
-        err << name
-            << (positional.isEmpty()
-                    ? QStringLiteral("the input document IN is required")
-                    : QStringLiteral("one input document expected, got %1").arg(positional.size()))
-            << "\n";
-        return 2;
+}
+
+// Parses and checks the command line: nullopt (after a message on `err`) for bad arguments.
+std::optional<DocJob> parseDocJob(const QCommandLineParser &parser, QTextStream &err)
+{
+    DocJob job{err, parser.positionalArguments()};
+    job.output = parser.value("output");
+    job.outputDir = parser.value("output-dir");
+    job.quiet = parser.isSet("quiet");
+    job.overwrite = parser.isSet("overwrite");
+    if (job.inputs.isEmpty()) {
+        err << kName << "the input document IN is required\n";
+        return std::nullopt;
+    }
+    if (parser.isSet("output") && parser.isSet("output-dir")) {
+        err << kName << "-o names one output, --output-dir a folder for them: give one\n";
+        return std::nullopt;
+    }
+    if (parser.isSet("output") && job.inputs.size() > 1) {
+        err << kName << "-o names one output, but " << job.inputs.size()
+            << " documents were given; use --output-dir DIR for several\n";
+        return std::nullopt;
     }
     const std::optional<qint64> window =
         positiveOption(parser, QStringLiteral("window"), 512, err, std::numeric_limits<int>::max());
     const std::optional<qint64> chunkBytes =
         positiveOption(parser, QStringLiteral("chunk-bytes"), qint64(4) << 20, err);
     if (!window || !chunkBytes)
-        return 2;
-    // Output is UTF-8 unless asked otherwise (issue #33); "input" keeps IN's own encoding.
-    const QString outputEncoding = parser.value("output-encoding");
-    const bool keepEncoding = outputEncoding.compare(QLatin1String("input"), Qt::CaseInsensitive) == 0;
-    if (!keepEncoding && outputEncoding.compare(QLatin1String("UTF-8"), Qt::CaseInsensitive) != 0 &&
-        outputEncoding.compare(QLatin1String("utf8"), Qt::CaseInsensitive) != 0) {
-        err << name << "--output-encoding '" << outputEncoding.left(100)
+        return std::nullopt;
+    job.window = *window;
+    job.chunkBytes = *chunkBytes;
+    // Output is UTF-8 unless asked otherwise; "input" keeps IN's own encoding.
+    const QString encoding = parser.value("output-encoding");
+    job.keepEncoding = encoding.compare(QLatin1String("input"), Qt::CaseInsensitive) == 0;
+    if (!job.keepEncoding && encoding.compare(QLatin1String("UTF-8"), Qt::CaseInsensitive) != 0 &&
+        encoding.compare(QLatin1String("utf8"), Qt::CaseInsensitive) != 0) {
+        err << kName << "--output-encoding '" << encoding.left(100)
             << "': write UTF-8 (the default) or input (the encoding IN was read in)\n";
-        return 2;
+        return std::nullopt;
     }
-    const QString input = positional.first();
-    // Without -o: IN.<target language>.<its format> beside IN, named once the model (and so the
-    // language) is known; it never names IN itself.
-    const bool defaultOutput = !parser.isSet("output");
-    QString output = parser.value("output");
     try {
         decodingOptionsFromCommandLine(parser, engine::DecodingOptions());
     } catch (const std::invalid_argument &error) {
-        err << name << error.what() << "\n";
-        return 2;
+        err << kName << error.what() << "\n";
+        return std::nullopt;
     }
-    const QString inFormat = documents::formatForPath(input);
-    const QStringList writable = documents::writableFormats(inFormat);
-    // IN's own format, or for one that cannot be written (PDF) the first it can be written as.
-    const QString outFormat = !defaultOutput                ? documents::formatForPath(output)
-                              : writable.contains(inFormat) ? inFormat
-                                                            : writable.value(0);
-    if (!inFormat.isEmpty() && !writable.contains(outFormat)) {
-        err << name << "cannot write a ." << QFileInfo(input).suffix() << " document as '" << output
-            << "' (write ." << writable.join(QStringLiteral(", .")) << ")\n";
-        return 2;
-    }
+    return job;
+}
 
-    // A name that is not UTF-8 is opened through a link (bytenames.h): no name can be made
-    // beside it.
-    if (defaultOutput && ByteNames::isLink(input)) {
-        err << name << input << ": the name is not UTF-8; name the output with -o OUT\n";
-        return 2;
+// The checks of each input against its output that need no reading: false after a message.
+bool checkOutputs(const DocJob &job)
+{
+    for (const QString &input : job.inputs) {
+        const QString inFormat = documents::formatForPath(input);
+        const QStringList writable = documents::writableFormats(inFormat);
+        if (!inFormat.isEmpty() && !writable.contains(outputFormat(input, job.output))) {
+            job.err << kName << "cannot write a ." << QFileInfo(input).suffix()
+                    << " document as '" << job.output << "' (write ."
+                    << writable.join(QStringLiteral(", .")) << ")\n";
+            return false;
+        }
+        // A name that is not UTF-8 is opened through a link (bytenames.h): no name can be made
+        // from it, beside it or in --output-dir.
+        if (job.output.isEmpty() && ByteNames::isLink(input)) {
+            job.err << kName << input << ": the name is not UTF-8; name the output with -o OUT\n";
+            return false;
+        }
+        if (isSameFile(input, job.output)) {
+            job.err << kName << job.output << " is the input document itself; write the "
+                    << "translation to another file\n";
+            return false;
+        }
     }
-    if (isSameFile(input, output)) {
-        err << name << output << " is the input document itself; write the translation to "
-            << "another file\n";
-        return 2;
+    if (!job.outputDir.isEmpty() && !QDir().mkpath(job.outputDir)) {
+        job.err << kName << "cannot make the folder " << job.outputDir << "\n";
+        return false;
     }
+    return true;
+}
 
-    // The document first (its first chunk when streamed): a corrupt file should not wait for a
-    // model to load.
-    std::optional<documents::ChunkedTranslation> document;
-    try {
-        document.emplace(input, *chunkBytes, [&](const QString &notice) {
-            err << name << "notice: " << notice << "\n";
-        });
-    } catch (const documents::DocumentError &error) {
-        err << name << error.message() << "\n";
-        return 1;
-    }
+// The model and its settings, loaded once for every document.
+struct LoadedModel
+{
+    std::shared_ptr<engine::TranslationModel> model;
+    ModelInfo info;
+    engine::DecodingOptions decoding;
+};
 
+// Loads the model the command line names: nullopt after a message, with the exit code in *status.
+std::optional<LoadedModel> loadDocModel(const QCommandLineParser &parser, QTextStream &err,
+                                        int *status)
+{
     QString error;
     const std::optional<QString> modelId = modelFromCommandLine(parser, &error);
-    if (!modelId) {
-        err << name << error << "\n";
-        return parser.isSet("model") ? 2 : 1;
-    }
     const std::optional<engine::ComputeType> computeType =
-        computeTypeFromCommandLine(parser, &error);
-    if (!computeType) {
-        err << name << error << "\n";
-        return 2;
+        modelId ? computeTypeFromCommandLine(parser, &error) : std::nullopt;
+    if (!modelId || !computeType) {
+        err << kName << error << "\n";
+        *status = !modelId && !parser.isSet("model") ? 1 : 2;
+        return std::nullopt;
     }
-    ModelInfo info;
-    const std::shared_ptr<engine::TranslationModel> model =
-        loadTranslationModel(*modelId, &error, &info, *computeType);
-    if (!model) {
-        err << name << error.simplified() << "\n";
-        return 1;
+    LoadedModel loaded;
+    loaded.model = loadTranslationModel(*modelId, &error, &loaded.info, *computeType);
+    if (!loaded.model) {
+        err << kName << error.simplified() << "\n";
+        *status = 1;
+        return std::nullopt;
     }
-    engine::DecodingOptions decoding;
     try {
-        decoding = decodingOptionsFromCommandLine(parser, model->defaultDecodingOptions());
-        decoding.validate(model->decoder().vocabularySize());
+        loaded.decoding = decodingOptionsFromCommandLine(parser, loaded.model->defaultDecodingOptions());
+        loaded.decoding.validate(loaded.model->decoder().vocabularySize());
     } catch (const std::exception &invalid) {
-        err << name << invalid.what() << "\n";
-        return 2;
+        err << kName << invalid.what() << "\n";
+        *status = 2;
+        return std::nullopt;
     }
-    if (defaultOutput) {
-        const QFileInfo in(input);
-        const QString suffix = outFormat == inFormat ? in.suffix() : outFormat;
-        output = in.dir().filePath(in.completeBaseName() + QLatin1Char('.') +
-                                   QString::fromStdString(model->targetLanguage()) +
-                                   QLatin1Char('.') + suffix);
-    }
+    return loaded;
+}
 
-    engine::Translator translator(model);
+// Translates the opened `document` into `output` and says so: 0, 1 (written nowhere) or 130
+// (cancelled: the finished part written, beside OUT when OUT exists).
+int translateDocument(DocJob &job, documents::ChunkedTranslation &document,
+                      const LoadedModel &loaded, const QString &output)
+{
+    QTextStream &err = job.err;
+    const QString &input = document.path();
+    engine::Translator translator(loaded.model);
     documents::DocumentTranslator documentTranslator(translator);
-    documentTranslator.setWindowSize(int(*window));
-    const bool quiet = parser.isSet("quiet");
-    const bool streamed = document->isStreamed();
+    documentTranslator.setWindowSize(int(job.window));
+    const bool streamed = document.isStreamed();
     QElapsedTimer timer, lastReport;
     timer.start();
-    QObject::connect(
-        &*document, &documents::ChunkedTranslation::progress,
-        [&](const documents::ChunkProgress &progress) {
-            // About once a second, and the last one.
-            if (quiet || (lastReport.isValid() && lastReport.elapsed() < 1000 && !progress.last))
-                return;
-            lastReport.start();
-            err << name << progressLine(progress, streamed) << "\n";
-            err.flush();
-        });
-
+    QObject::connect(&document, &documents::ChunkedTranslation::progress,
+                     [&](const documents::ChunkProgress &progress) {
+                         // About once a second, and the last one.
+                         if (job.quiet || (lastReport.isValid() && lastReport.elapsed() < 1000 &&
+                                           !progress.last))
+                             return;
+                         lastReport.start();
+                         err << kName << progressLine(progress, streamed) << "\n";
+                         err.flush();
+                     });
     SaveFile file(output); // written as the chunks are done; replaces OUT only when complete
     if (streamed && !file.open(QIODevice::WriteOnly)) {
-        err << name << "cannot write " << output << ": " << file.errorString() << "\n";
+        err << kName << "cannot write " << output << ": " << file.errorString() << "\n";
         return 1;
     }
-    documents::ChunkWriter writer(file, outFormat != inFormat); // streamed only
-    bool complete = true;
+    const bool plainText = outputFormat(input, output) != documents::formatForPath(input);
+    documents::ChunkWriter writer(file, plainText); // streamed only
     QString written = output; // where the translation went: a cancelled one may go elsewhere
+    bool complete = true;
     try {
         const CancelOnInterrupt cancelOnInterrupt;
-        complete = document->translate(documentTranslator, decoding, writer, interrupted());
+        complete = document.translate(documentTranslator, loaded.decoding, writer, interrupted());
         // A cancelled translation never replaces an existing OUT: it goes beside it.
         if (!complete && QFileInfo::exists(output))
             written = partialOutputName(output, input);
         if (streamed) {
             if (!complete) // the rest as it is in the source: OUT stays a whole document
-                document->writeUnfinished(writer);
+                document.writeUnfinished(writer);
             if (!file.commit(written))
                 throw documents::DocumentError(
                     QStringLiteral("cannot write %1: %2").arg(written, file.errorString()));
         } else {
-            const QString read = document->encoding();
-            const QString asked = keepEncoding ? read : QStringLiteral("UTF-8");
-            const QString encoding = documents::writeDocument(document->document(), written, asked);
+            const QString read = document.encoding();
+            const QString asked = job.keepEncoding ? read : QStringLiteral("UTF-8");
+            const QString encoding = documents::writeDocument(document.document(), written, asked);
             if (read != QLatin1String("UTF-8"))
-                err << name << encodingNotice(read, written, asked, encoding) << "\n";
+                err << kName << encodingNotice(read, written, asked, encoding) << "\n";
         }
     } catch (const documents::DocumentError &failure) {
-        err << name << failure.message() << "\n";
+        err << kName << failure.message() << "\n";
         return 1;
     } catch (const std::exception &failure) {
-        err << name << input << ": " << failure.what() << "\n";
+        err << kName << input << ": " << failure.what() << "\n";
         return 1;
     }
-    const std::size_t translated = document->translatedCount();
-
+    job.written << written;
+    const std::size_t translated = document.translatedCount();
     const double seconds = timer.nsecsElapsed() / 1e9;
     if (!complete) {
-        err << name << "cancelled: " << translated << " segments translated, the rest left in the "
-            << "source language in " << written
+        err << kName << "cancelled: " << translated << " segments translated, the rest left in "
+            << "the source language in " << written
             << (written != output ? QStringLiteral(" (%1 is left as it was)").arg(output)
                                   : QString())
             << "\n";
         return 130;
     }
-    if (!quiet)
-        err << name << "translated " << translated << " segments in "
+    if (!job.quiet)
+        err << kName << "translated " << translated << " segments in "
             << QString::number(seconds, 'f', 1) << " s ("
             << QString::number(seconds > 0 ? translated / seconds : 0.0, 'f', 1)
-            << " segments/s) into " << output << "\n";
+            << " segments/s) into " << written << "\n";
     return 0;
+}
+
+} // namespace
+
+int runTranslateDocCommand(const QStringList &args, const CommandIo &io)
+{
+    QTextStream &err = io.err;
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    parser.addOptions(translateDocCommand().options);
+    if (!parser.parse(QStringList{QStringLiteral("glosa-cli translate-doc")} + args)) {
+        err << kName << parser.errorText() << "\n";
+        return 2;
+    }
+    std::optional<DocJob> job = parseDocJob(parser, err);
+    if (!job || !checkOutputs(*job))
+        return 2;
+    // Each document is read before anything is translated: a corrupt file is reported before the
+    // model loads (once, for the first document that can be read) and does not stop the others.
+    std::optional<LoadedModel> loaded;
+    std::optional<LanguageGuard> guard;
+    bool failed = false, wrongLanguage = false;
+    for (const QString &input : job->inputs) {
+        std::optional<documents::ChunkedTranslation> document;
+        try {
+            document.emplace(input, job->chunkBytes, [&](const QString &notice) {
+                err << kName << "notice: " << notice << "\n";
+            });
+        } catch (const documents::DocumentError &error) {
+            err << kName << error.message() << "\n";
+            failed = true;
+            continue;
+        }
+        if (!loaded) {
+            int status = 0;
+            loaded = loadDocModel(parser, err, &status);
+            if (!loaded)
+                return status;
+            guard.emplace(parser, loaded->info);
+        }
+        if (const QString why = guard->check(document->leadingText(LanguageGuess::kSampleChars));
+            !why.isEmpty()) {
+            err << kName << input << " " << why << "; not translated\n";
+            wrongLanguage = true;
+            continue;
+        }
+        const QString output =
+            !job->output.isEmpty()
+                ? job->output
+                : defaultOutputName(*job, input, QString::fromStdString(loaded->model->targetLanguage()));
+        const int status = translateDocument(*job, *document, *loaded, output);
+        if (status == 130)
+            return status;
+        failed = failed || status != 0;
+    }
+    return failed ? 1 : wrongLanguage ? kExitWrongLanguage : 0;
 }
 
 } // namespace glosa::cli

@@ -816,6 +816,10 @@ private slots:
         answered = answerNextQuestion(QMessageBox::Discard);
         translate->click();
         QVERIFY(*answered);
+        // The document is English and the model Spanish → English: the language guard asks
+        // first (once the document is read again).
+        QTRY_VERIFY_WITH_TIMEOUT(view.languageWarning()->isVisible(), 10000);
+        view.translateAnywayButton()->click();
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 120000);
         QVERIFY(view.edits().isEmpty());
         QVERIFY(
@@ -994,6 +998,9 @@ private slots:
                  qPrintable(title->text()));
         QCOMPARE(view.targetPane()->toPlainText(), spanish);
         translate->click();
+        // An English document and a Spanish → English model: the language guard asks first.
+        QTRY_VERIFY_WITH_TIMEOUT(view.languageWarning()->isVisible(), 10000);
+        view.translateAnywayButton()->click();
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 120000);
         QTRY_VERIFY(!view.worker()->isBusy());
         QCOMPARE(view.translatedCount(), paragraphs);

@@ -82,6 +82,19 @@ const Document &ChunkedTranslation::document() const
     return *m_current;
 }
 
+QString ChunkedTranslation::leadingText(qsizetype maxChars) const
+{
+    QString text;
+    if (!m_current)
+        return text;
+    for (const Segment &segment : m_current->segments) {
+        if (text.size() >= maxChars)
+            break;
+        text += QString::fromUtf8(segment.text.left(4 * maxChars)) + QLatin1Char('\n');
+    }
+    return text;
+}
+
 bool ChunkedTranslation::allRead() const
 {
     return !m_streamed || (!m_chunks.empty() && m_chunks.back().end >= m_size);

@@ -104,6 +104,9 @@ public:
     QString encoding() const;
     // A whole document (not streamed), translated as far as translate() got.
     const Document &document() const;
+    // Before translate(): the text of the first chunk's segments (the whole document's when not
+    // streamed), one a line, up to about `maxChars`: what the language guard reads.
+    QString leadingText(qsizetype maxChars) const;
 
     // Reads every chunk and calls `visit` with each, in order: what a viewer shows before the
     // translation starts. The chunks are read again from the file when translated or written.

@@ -2,6 +2,7 @@
 
 #include "app/core/evaluation/testsets.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace glosa {
@@ -50,11 +51,15 @@ void LanguageGuess::addProfile(const QString &language, const QStringList &texts
         }
 }
 
-QString LanguageGuess::guess(const QString &text) const
+QString LanguageGuess::guess(const QString &text, int minTrigrams,
+                             double minMarginPerTrigram) const
 {
-    // Long texts: the first few thousand trigrams say as much as all of them.
-    const QStringList trigrams = letterTrigrams(text.left(4000));
-    if (trigrams.size() < kMinTrigrams || m_profiles.size() < 2)
+    const QStringList trigrams = letterTrigrams(text.left(kSampleChars));
+    // Each word has one trigram that starts it (" th").
+    const auto words = std::count_if(trigrams.begin(), trigrams.end(), [](const QString &t) {
+        return t.startsWith(QLatin1Char(' '));
+    });
+    if (trigrams.size() < minTrigrams || words < kMinWords || m_profiles.size() < 2)
         return QString();
     // Add-half smoothing over the union of the profiles' trigrams (+1 for any unseen one).
     const double vocabulary = double(m_vocabulary.size() + 1);
@@ -74,9 +79,38 @@ QString LanguageGuess::guess(const QString &text) const
             secondScore = score;
         }
     }
-    if ((bestScore - secondScore) / double(trigrams.size()) < kMinMarginPerTrigram)
+    if ((bestScore - secondScore) / double(trigrams.size()) < minMarginPerTrigram)
         return QString();
     return best;
+}
+
+LanguageMismatch checkSourceLanguage(const QString &text, const ModelInfo &model,
+                                     const ModelForDirection &modelForDirection)
+{
+    LanguageMismatch mismatch;
+    const LanguageGuess &guess = LanguageGuess::bundled();
+    if (!guess.knows(model.sourceLanguage))
+        return mismatch;
+    const QString language = guess.guess(text);
+    if (language.isEmpty() || language == model.sourceLanguage)
+        return mismatch;
+    mismatch.language = language;
+    if (language != model.targetLanguage)
+        mismatch.offer = modelForDirection(language, model.targetLanguage);
+    if (!mismatch.offer)
+        mismatch.offer = modelForDirection(language, model.sourceLanguage);
+    return mismatch;
+}
+
+QString languageSample(const QStringList &paragraphs)
+{
+    QString sample;
+    for (const QString &paragraph : paragraphs) {
+        if (sample.size() >= LanguageGuess::kSampleChars)
+            break;
+        sample += paragraph.left(LanguageGuess::kSampleChars) + QLatin1Char('\n');
+    }
+    return sample;
 }
 
 } // namespace glosa

@@ -4,6 +4,7 @@
 #include "app/core/evaluation/testsets.h"
 #include "app/core/history/recorder.h"
 #include "app/core/history/results.h"
+#include "app/core/inference/languageguess.h"
 #include "app/core/settings/settings.h"
 #include "app/gui/guiutil.h"
 #include "app/gui/theme.h"
@@ -292,6 +293,18 @@ void EvaluateDialog::evaluate()
                                     : readAlignedTestSet(m_tsvPath, m_referencePath, &error);
     if (!set) {
         m_status->setText(error);
+        return;
+    }
+    // The language guard: scores of a set in another language than the models' say nothing.
+    const LanguageMismatch mismatch = checkSourceLanguage(
+        testSetLanguageSample(*set), models[0], [this](const QString &source, const QString &target) {
+            return m_context.modelForDirection(source, target);
+        });
+    if (mismatch.found()) {
+        m_status->setText(tr("Not evaluated: the test set's sentences look like %1, and the "
+                             "models translate from %2. Choose a test set in %2.")
+                              .arg(languageName(mismatch.language),
+                                   languageName(models[0].sourceLanguage)));
         return;
     }
     m_scores->setRowCount(0);

@@ -4,6 +4,7 @@
 #include "app/core/settings/decodingmaps.h"
 #include "app/gui/widgets/beamtreewidget.h"
 #include "app/gui/widgets/decodingpanel.h"
+#include "app/gui/widgets/languagewarningbar.h"
 #include "app/gui/guiutil.h"
 #include "app/gui/widgets/probabilitychart.h"
 #include "app/gui/theme.h"
@@ -355,6 +356,11 @@ CompareView::CompareView(AppContext &context, QWidget *parent) : QWidget(parent)
     m_compare->setDefault(true);
     m_resample = new QPushButton(this);
     m_status = new QLabel(this);
+    m_languageBar = new LanguageWarningBar(context, this);
+    // Compare with the offered model (chosen: useModel() has run), or with this one anyway.
+    connect(m_languageBar, &LanguageWarningBar::switched, this, &CompareView::compare);
+    connect(m_languageBar, &LanguageWarningBar::goOn, this, &CompareView::compare);
+    connect(m_input, &QPlainTextEdit::textChanged, m_languageBar, &LanguageWarningBar::reset);
 
     auto *controls = new QHBoxLayout;
     controls->addWidget(m_columnsLabel);
@@ -416,6 +422,7 @@ CompareView::CompareView(AppContext &context, QWidget *parent) : QWidget(parent)
     layout->addWidget(m_inputTitle);
     layout->addWidget(m_input);
     layout->addLayout(controls);
+    layout->addWidget(m_languageBar);
     layout->addWidget(m_splitter, 1);
 
     connect(m_columnCount, &QSpinBox::valueChanged, this, &CompareView::setColumnCount);
@@ -449,6 +456,8 @@ void CompareView::retranslateUi()
     m_compare->setToolTip(tr("Decode the sentence with every column's strategy (Ctrl+Shift+C)"));
     m_resample->setText(tr("&Re-sample"));
     m_resample->setToolTip(tr("Draw new seeds for the sampling columns and compare again"));
+    m_languageBar->setTexts(tr("This text looks like %1, and the model translates from %2."),
+                            tr("Compare %1 → %2"), tr("Compare anyway"));
     m_treeTitle->setText(tr("Search tree"));
     m_chartTitle->setText(tr("Candidates at the selected step"));
     m_tree->setAccessibleName(tr("Search tree"));
@@ -478,6 +487,7 @@ void CompareView::useModel(const ModelChoice &choice)
     if (choice.task != AppContext::kTranslation)
         return;
     m_choice = choice;
+    m_languageBar->reset(); // checked against the new model's language
     InferenceWorker *worker = choice.isReady() ? m_context.workerFor(*choice.model) : nullptr;
     m_worker = worker;
     m_request.reset();
@@ -514,6 +524,11 @@ void CompareView::compare()
     const QString text = m_input->toPlainText();
     if (text.trimmed().isEmpty())
         return;
+    if (m_languageBar->check(text, m_choice.model)) {
+        m_status->setText(tr("Not compared: the text is not in %1.")
+                              .arg(languageName(m_choice.model->sourceLanguage)));
+        return;
+    }
     // A prefix belongs to a sentence of the text it was chosen in; another text drops it (the
     // column keeps its strategy). The same text (Re-sample) keeps it.
     if (text != m_comparedText)

@@ -9,7 +9,9 @@
 // that sentence (DecodingOptions::targetPrefix / targetPrefixSentence) and the selected column's
 // other settings, in a new column labelled with the prefix; the forced tokens are underlined with
 // dots. Six columns are the most: then the rightmost steered column is decoded again instead, and
-// with none the view says it is full.
+// with none the view says it is full. A text that looks like another language than the model's
+// source is not compared until the user picks the offered direction or "Compare anyway"
+// (LanguageWarningBar).
 #pragma once
 
 #include "app/core/appcontext.h"
@@ -38,6 +40,8 @@ class BeamTreeWidget;
 class InferenceRequest;
 class InferenceWorker;
 class ProbabilityChart;
+
+class LanguageWarningBar;
 
 class CompareColumn : public QWidget
 {
@@ -140,6 +144,9 @@ public:
     ProbabilityChart *chart() const { return m_chart; }
     int selectedColumn() const { return m_selectedColumn; }
     QSplitter *splitter() const { return m_splitter; }
+    // Shown instead of comparing when the text does not look like the model's source language
+    // (the language guard): it names the language and offers that direction's model.
+    LanguageWarningBar *languageWarning() const { return m_languageBar; }
 
     // Token indices of column a's best hypothesis that are not in the longest common subsequence
     // with column b's (by surface form).
@@ -197,6 +204,7 @@ private:
     int m_selectedToken = -1;
     int m_treeSentence = 0; // the sentence whose tree is shown
 
+    LanguageWarningBar *m_languageBar = nullptr;
     QLabel *m_inputTitle = nullptr;
     QPlainTextEdit *m_input = nullptr;
     QLabel *m_columnsLabel = nullptr;

@@ -4,6 +4,8 @@
 #include "app/core/documents/textencoding.h"
 #include "app/core/history/recorder.h"
 #include "app/core/history/results.h"
+#include "app/core/inference/languageguess.h"
+#include "app/gui/widgets/languagewarningbar.h"
 #include "app/core/models/modelcatalog.h"
 #include "app/core/settings/decodingmaps.h"
 #include "app/gui/guiutil.h"
@@ -140,6 +142,11 @@ DocumentsView::DocumentsView(AppContext &context, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addLayout(progressRow);
+    m_languageBar = new LanguageWarningBar(context, this);
+    // The offered model is chosen (useModel() has run): translate with it; or with this one.
+    connect(m_languageBar, &LanguageWarningBar::switched, this, &DocumentsView::translateDocument);
+    connect(m_languageBar, &LanguageWarningBar::goOn, this, &DocumentsView::translateDocument);
+    layout->addWidget(m_languageBar);
     layout->addWidget(splitter, 1);
 
     connect(m_open, &QPushButton::clicked, this, &DocumentsView::chooseDocument);
@@ -226,8 +233,25 @@ void DocumentsView::useModel(const ModelChoice &choice)
     m_choice = choice;
     if (choice.isReady())
         m_worker->setModel(*choice.model, m_context.modelLoader());
+    // A new model: the document is checked against its language again.
+    m_languageBar->reset();
     updateQualityNames();
     updateState();
+}
+
+QWidget *DocumentsView::languageWarning() const
+{
+    return m_languageBar;
+}
+
+QPushButton *DocumentsView::switchDirectionButton() const
+{
+    return m_languageBar->switchButton();
+}
+
+QPushButton *DocumentsView::translateAnywayButton() const
+{
+    return m_languageBar->goOnButton();
 }
 
 DocumentsView::Settings DocumentsView::currentSettings() const
@@ -315,6 +339,8 @@ bool DocumentsView::keepEdits()
 void DocumentsView::openDocument(const QString &path)
 {
     recordHistory(false); // the user's version of the document left (or translated anew)
+    if (path != m_path) // another document: checked against the model's language again
+        m_languageBar->reset();
     m_path = path;
     m_restarting = false;
     m_sources.clear();
@@ -417,6 +443,11 @@ void DocumentsView::translateDocument()
         openDocument(m_path);
         m_restarting = true; // showOpened() goes on
         updateState();
+        return;
+    }
+    if (m_translatedCount == 0 && m_languageBar->check(languageSample(m_sources), m_choice.model)) {
+        m_status->setText(tr("Not translated: the document is not in %1.")
+                              .arg(languageName(m_choice.model->sourceLanguage)));
         return;
     }
     m_translatedWith = currentSettings();
@@ -928,6 +959,8 @@ void DocumentsView::retranslateUi()
     m_progress->setAccessibleName(tr("Translation progress"));
     m_source->setAccessibleName(tr("Source document"));
     m_target->setAccessibleName(tr("Translated document"));
+    m_languageBar->setTexts(tr("This document looks like %1, and the model translates from %2."),
+                            tr("Translate %1 → %2"), tr("Translate anyway"));
     updateState();
 }
 

@@ -5,7 +5,9 @@
 // the sentence under the cursor (in either pane) is highlighted with its translation. Progress says
 // sentences done / total and the time left; Cancel keeps the finished part (the rest is exported in
 // the source language); Export writes the document in its own format or as text, a PDF as .odt,
-// .docx, .html or .txt.
+// .docx, .html or .txt. A document that looks like another language than the model's source is
+// not translated until the user picks the offered direction or "Translate anyway" (the language
+// guard, LanguageWarningBar).
 #pragma once
 
 #include "app/core/appcontext.h"
@@ -22,6 +24,10 @@ class QPlainTextEdit;
 class QTextEdit;
 class QProgressBar;
 class QPushButton;
+
+namespace glosa {
+class LanguageWarningBar;
+}
 
 namespace glosa {
 
@@ -48,6 +54,12 @@ public:
     QPlainTextEdit *targetPane() const { return m_target; }
     QProgressBar *progressBar() const { return m_progress; }
     QString progressText() const;
+    // Shown instead of translating when the document does not look like the model's source
+    // language (the language guard, checkSourceLanguage): it names the language and offers that
+    // direction's model, or to translate anyway.
+    QWidget *languageWarning() const;
+    QPushButton *switchDirectionButton() const;
+    QPushButton *translateAnywayButton() const;
     documents::DocumentWorker *worker() const { return m_worker; }
     // Paragraphs with a translation so far.
     int translatedCount() const { return m_translatedCount; }
@@ -181,6 +193,7 @@ private:
     // Each paragraph's block in the source pane (valid while it is not refilled: it is read-only).
     QList<QTextBlock> m_sourceBlocks;
     QPlainTextEdit *m_target = nullptr;
+    LanguageWarningBar *m_languageBar = nullptr;
 };
 
 } // namespace glosa

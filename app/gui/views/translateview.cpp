@@ -1,7 +1,6 @@
 #include "app/gui/views/translateview.h"
 
 #include "app/core/inference/inferenceworker.h"
-#include "app/core/inference/languageguess.h"
 #include "app/core/platform/savefile.h"
 #include "app/core/inference/translationrunner.h"
 #include "app/gui/widgets/decodingpanel.h"
@@ -207,17 +206,7 @@ QWidget *TranslateView::createSteeringBar()
 
 QWidget *TranslateView::createLanguageBar()
 {
-    m_languageNote = new QLabel(this);
-    m_languageNote->setWordWrap(true);
-    m_switchDirection = new QPushButton(this);
-    m_translateAnyway = new QPushButton(this);
-    auto *languageLayout = new QHBoxLayout;
-    languageLayout->addWidget(m_languageNote, 1);
-    languageLayout->addWidget(m_switchDirection);
-    languageLayout->addWidget(m_translateAnyway);
-    m_languageBar = card(this, languageLayout);
-    m_languageBar->setObjectName(QStringLiteral("languageWarning"));
-    m_languageBar->setVisible(false);
+    m_languageBar = new LanguageWarningBar(m_context, this);
     return m_languageBar;
 }
 
@@ -355,14 +344,9 @@ void TranslateView::connectTranslating()
         translateNow();
     });
     connect(m_cancel, &QPushButton::clicked, this, &TranslateView::cancel);
-    connect(m_translateAnyway, &QPushButton::clicked, this, [this] {
-        m_languageAccepted = true;
-        translateNow();
-    });
-    connect(m_switchDirection, &QPushButton::clicked, this, [this] {
-        // The new model's choice translates the text (useModel) once it is loaded.
-        m_context.chooseModel(m_offeredModel);
-    });
+    // The bar's switch chooses the offered model, which translates the text (useModel) once it
+    // is loaded.
+    connect(m_languageBar, &LanguageWarningBar::goOn, this, &TranslateView::translateNow);
     connect(m_decoding, &DecodingPanel::optionsChanged, this, [this] {
         if (m_live->isChecked() && !m_source->toPlainText().trimmed().isEmpty())
             m_debounce->start();
@@ -463,7 +447,8 @@ void TranslateView::retranslateUi()
     m_chart->setPlaceholderText(tr("Click a word of the translation to see the candidates the "
                                    "model weighed there; click one of them to translate again "
                                    "with it."));
-    retranslateLanguageWarning();
+    m_languageBar->setTexts(tr("This text looks like %1, and the model translates from %2."),
+                            tr("Translate %1 → %2"), tr("Translate anyway"));
     m_back->setText(tr("Back to the original"));
     m_back->setToolTip(tr("Show the translation this one was steered from"));
     m_decodingTitle->setText(tr("Decoding"));
@@ -510,8 +495,7 @@ void TranslateView::useModel(const ModelChoice &choice)
     if (m_worker)
         disconnect(m_worker, nullptr, this, nullptr);
     m_choice = choice;
-    m_languageAccepted = false; // a new model: the text is checked against its language again
-    m_languageBar->setVisible(false);
+    m_languageBar->reset(); // a new model: the text is checked against its language again
     InferenceWorker *worker = choice.isReady() ? m_context.workerFor(*choice.model) : nullptr;
     m_worker = worker;
     m_request.reset();
@@ -545,46 +529,7 @@ void TranslateView::useModel(const ModelChoice &choice)
 
 bool TranslateView::checkSourceLanguage()
 {
-    const LanguageGuess &guess = LanguageGuess::bundled();
-    const std::optional<ModelInfo> &model = m_choice.model;
-    m_guessedLanguage.clear();
-    m_offeredModel.clear();
-    if (model && !m_languageAccepted && guess.knows(model->sourceLanguage)) {
-        const QString language = guess.guess(m_source->toPlainText());
-        if (!language.isEmpty() && language != model->sourceLanguage)
-            m_guessedLanguage = language;
-    }
-    if (!m_guessedLanguage.isEmpty()) {
-        // The direction the text asks for: into the model's target language when a model does
-        // that, else into the model's source language (Spanish text in English → Spanish: Spanish
-        // → English).
-        std::optional<ModelInfo> offer;
-        if (m_guessedLanguage != model->targetLanguage)
-            offer = m_context.modelForDirection(m_guessedLanguage, model->targetLanguage);
-        if (!offer)
-            offer = m_context.modelForDirection(m_guessedLanguage, model->sourceLanguage);
-        if (offer)
-            m_offeredModel = offer->id;
-    }
-    retranslateLanguageWarning();
-    m_languageBar->setVisible(!m_guessedLanguage.isEmpty());
-    return !m_guessedLanguage.isEmpty();
-}
-
-void TranslateView::retranslateLanguageWarning()
-{
-    if (m_guessedLanguage.isEmpty() || !m_choice.model)
-        return;
-    m_languageNote->setText(
-        tr("This text looks like %1, and the model translates from %2.")
-            .arg(languageName(m_guessedLanguage), languageName(m_choice.model->sourceLanguage)));
-    const std::optional<ModelInfo> offer = m_context.catalog().find(m_offeredModel);
-    m_switchDirection->setVisible(offer.has_value());
-    if (offer)
-        m_switchDirection->setText(
-            tr("Translate %1 → %2")
-                .arg(languageName(offer->sourceLanguage), languageName(offer->targetLanguage)));
-    m_translateAnyway->setText(tr("Translate anyway"));
+    return m_languageBar->check(m_source->toPlainText(), m_choice.model);
 }
 
 void TranslateView::translateAutomatically()
@@ -805,8 +750,7 @@ void TranslateView::translateNow()
     const QString text = m_source->toPlainText();
     if (text.trimmed().isEmpty()) {
         m_worker->cancel();
-        m_languageAccepted = false;
-        m_languageBar->setVisible(false);
+        m_languageBar->reset();
         showResult(TranslationResult());
         return;
     }

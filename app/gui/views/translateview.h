@@ -17,6 +17,7 @@
 
 #include "app/core/appcontext.h"
 #include "app/core/inference/inferenceresult.h"
+#include "app/gui/widgets/languagewarningbar.h"
 #include "engine/layers/attentioninspector.h"
 
 #include <QElapsedTimer>
@@ -105,8 +106,8 @@ public:
     // (LanguageGuess): it names the language and offers that direction's model, or to translate
     // anyway.
     QWidget *languageWarning() const { return m_languageBar; }
-    QPushButton *switchDirectionButton() const { return m_switchDirection; }
-    QPushButton *translateAnywayButton() const { return m_translateAnyway; }
+    QPushButton *switchDirectionButton() const { return m_languageBar->switchButton(); }
+    QPushButton *translateAnywayButton() const { return m_languageBar->goOnButton(); }
     const TranslationHypothesis *shownHypothesis() const;
 
     bool liveTranslate() const;
@@ -184,7 +185,6 @@ private:
     void translateAutomatically();
     // Shows or hides the language warning for the source text; true when it is shown.
     bool checkSourceLanguage();
-    void retranslateLanguageWarning();
     void setStale(bool stale);
     // Scrolls `editor` (not its cursor) so that `token` is in sight.
     void scrollIntoView(QPlainTextEdit *editor, const TokenSpan &token);
@@ -273,13 +273,7 @@ private:
     QLabel *m_candidatesTitle = nullptr;
     ProbabilityChart *m_chart = nullptr;
     QWidget *m_steeringBar = nullptr;
-    QWidget *m_languageBar = nullptr;
-    QLabel *m_languageNote = nullptr;
-    QPushButton *m_switchDirection = nullptr;
-    QPushButton *m_translateAnyway = nullptr;
-    QString m_guessedLanguage;       // what the warning names; "" while it is hidden
-    QString m_offeredModel;          // the model its switch button chooses; "" when none
-    bool m_languageAccepted = false; // "Translate anyway": no warning until the model changes
+    LanguageWarningBar *m_languageBar = nullptr; // "Translate anyway": none until the model changes
     QLabel *m_steering = nullptr;
     QPushButton *m_back = nullptr;
     QLabel *m_decodingTitle = nullptr;
