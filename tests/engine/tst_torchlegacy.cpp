@@ -109,10 +109,10 @@ private slots:
         // The state dict's pickle replaced by one that runs a shell command under pickle.load.
         const qsizetype start = stateDictStart(tiny);
         QByteArray hostile = tiny.left(start);
-        hostile += QByteArray("\x80\x02"
-                              "cos\nsystem\nq\x00X\x16\x00\x00\x00"
-                              "touch /tmp/glosa-pwned\x85R.",
-                              47);
+        static const char kSystem[] = "\x80\x02"
+                                      "cos\nsystem\nq\x00X\x16\x00\x00\x00"
+                                      "touch /tmp/glosa-pwned\x85R.";
+        hostile += QByteArray(kSystem, sizeof kSystem - 1); // the pickle's 45 bytes, no more
         QTest::newRow("GLOBAL os.system") << hostile << "names the global 'os.system'";
         // A storage whose count claims more than the file holds.
         QByteArray huge = tiny;
