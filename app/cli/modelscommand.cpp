@@ -205,16 +205,7 @@ int runModelsCommand(const QStringList &args, const CommandIo &io)
         table.append(
             {m.id.isEmpty() ? QStringLiteral("?") : m.id, m.task, languages(m), m.architecture,
              statusOf(m) + (isDefault(m) ? QStringLiteral(" (default)") : QString()), m.folder});
-    QList<int> widths(table.first().size(), 0);
-    for (const QStringList &row : table)
-        for (int c = 0; c < row.size(); ++c)
-            widths[c] = std::max(widths[c], int(row[c].size()));
-    for (const QStringList &row : table) {
-        QString line;
-        for (int c = 0; c < row.size(); ++c)
-            line += c + 1 < row.size() ? row[c].leftJustified(widths[c] + 2) : row[c];
-        out << line << "\n";
-    }
+    printAlignedTable(table, out);
     if (models.isEmpty())
         err << "glosa-cli models: no models found in " << catalog.searchPaths().join(':') << "\n";
     return 0;

@@ -15,6 +15,9 @@ namespace glosa::cli {
 // 130 cancelled (Ctrl+C).
 int hubExitCode(HubErrorKind kind);
 
+// Rows as columns two spaces apart, the last column unpadded (the first row is the header).
+void printAlignedTable(const QList<QStringList> &table, QTextStream &out);
+
 int runModelsSearchCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 int runModelsGetCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 

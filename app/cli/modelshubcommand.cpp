@@ -94,7 +94,10 @@ QString downloadsText(qint64 downloads)
                                   : QString::number(downloads);
 }
 
-void printTable(const QList<QStringList> &table, QTextStream &out)
+
+} // namespace
+
+void printAlignedTable(const QList<QStringList> &table, QTextStream &out)
 {
     QList<int> widths(table.first().size(), 0);
     for (const QStringList &row : table)
@@ -107,8 +110,6 @@ void printTable(const QList<QStringList> &table, QTextStream &out)
         out << line << "\n";
     }
 }
-
-} // namespace
 
 int hubExitCode(HubErrorKind kind)
 {
@@ -172,7 +173,7 @@ int runModelsSearchCommand(const QStringList &args, QTextStream &out, QTextStrea
     for (const HubModelSummary &m : models)
         table.append({m.id, m.languages.join(QLatin1Char(' ')), m.licence.isEmpty() ? "-" : m.licence,
                       downloadsText(m.downloads)});
-    printTable(table, out);
+    printAlignedTable(table, out);
     if (models.isEmpty())
         err << "glosa-cli models search: nothing found for \"" << query << "\"\n";
     return 0;

@@ -512,6 +512,87 @@ private:
 
 } // namespace
 
+namespace {
+
+// Opens the partial file to continue it (or afresh when it is longer than the file), and hashes
+// the bytes already there once.
+HubError resumePart(PartFile &out, Digest &digest, const QString &part, const HubFile &file)
+{
+    const bool restart = !out.open(false) || (file.size >= 0 && out.size() > file.size);
+    if (restart && !out.open(true))
+        return out.writeError();
+    digest.reset();
+    if (!digest.addFile(part, out.size()) && out.open(true))
+        digest.reset();
+    return {};
+}
+
+// The hooks that write the body into `out` through `digest`: a server that ignored Range starts
+// the file again; more bytes than announced stop the transfer.
+Sink streamInto(PartFile &out, Digest &digest, const HubFile &file, HubProgress &report,
+                const HubProgressFn &progress, qint64 &fetched, const QElapsedTimer &clock)
+{
+    Sink sink;
+    sink.response = [&out, &digest, &report](QNetworkReply &reply) {
+        const int status = reply.attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const qint64 from = out.size();
+        const QByteArray range = reply.rawHeader("Content-Range");
+        const bool resumed =
+            status == 206 && range.startsWith("bytes " + QByteArray::number(from) + '-');
+        if (from > 0 && !resumed) { // the server ignored Range (or answered another one)
+            if (!out.open(true))
+                return false;
+            digest.reset();
+            report.fileBytes = 0;
+        }
+        return true;
+    };
+    sink.body = [&out, &digest, &file, &report, &progress, &fetched,
+                 &clock](const QByteArray &chunk) {
+        if (file.size >= 0 && out.size() + chunk.size() > file.size)
+            return false; // more bytes than announced: checked by the caller
+        if (!out.write(chunk))
+            return false;
+        digest.add(chunk);
+        fetched += chunk.size();
+        report.fileBytes = out.size();
+        report.bytesPerSecond = fetched * 1000.0 / qMax<qint64>(1, clock.elapsed());
+        if (progress)
+            progress(report);
+        return true;
+    };
+    return sink;
+}
+
+// A whole file: checked against the announced size and digest, then renamed into place; a
+// mismatch deletes it and names it.
+HubError keepVerified(PartFile &out, const Digest &digest, const QString &part,
+                      const QString &path, const HubFile &file, const QString &what, bool tooLong)
+{
+    if (tooLong || (digest.enabled() && digest.result() != digest.expected())) {
+        out.close();
+        QFile::remove(part);
+        return {HubErrorKind::Checksum,
+                tooLong ? QStringLiteral("%1: the server sent more than the %2 bytes the hub "
+                                         "announced; the file was deleted")
+                              .arg(what)
+                              .arg(file.size)
+                        : QStringLiteral("%1: %2 mismatch (expected %3, got %4); the file was "
+                                         "deleted")
+                              .arg(what, QLatin1String(digest.name()),
+                                   QString::fromLatin1(digest.expected()),
+                                   QString::fromLatin1(digest.result()))};
+    }
+    if (!out.finish())
+        return out.writeError();
+    QFile::remove(path);
+    if (!QFile::rename(part, path))
+        return {HubErrorKind::WriteFailed, QStringLiteral("cannot rename %1 to %2").arg(part, path)};
+    return {};
+}
+
+} // namespace
+
 HubError HubClient::download(const HubRepoInfo &repo, const HubFile &file, const QString &path,
                              const HubProgressFn &progress, const HubCancelFn &cancelled)
 {
@@ -532,45 +613,12 @@ HubError HubClient::download(const HubRepoInfo &repo, const HubFile &file, const
     qint64 fetchedThisRun = 0;
     HubError last;
     for (int attempt = 0; attempt <= m_config.retries; ++attempt) {
-        // A partial file longer than the file is of no use.
-        bool restart = !out.open(false) ? true : (file.size >= 0 && out.size() > file.size);
-        if (restart && !out.open(true))
-            return out.writeError();
-        digest.reset();
-        if (!digest.addFile(part, out.size()) && out.open(true))
-            digest.reset();
+        if (const HubError error = resumePart(out, digest, part, file); !error.ok())
+            return error;
         HubProgress report{file.path, out.size(), qMax<qint64>(file.size, 0), 0, 0, 0};
-        Sink sink;
-        sink.response = [&](QNetworkReply &reply) {
-            const int status = reply.attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-            const qint64 from = out.size();
-            const QByteArray range = reply.rawHeader("Content-Range");
-            const bool resumed = status == 206 &&
-                                 range.startsWith("bytes " + QByteArray::number(from) + '-');
-            if (from > 0 && !resumed) { // the server ignored Range (or answered another one)
-                if (!out.open(true))
-                    return false;
-                digest.reset();
-                report.fileBytes = 0;
-            }
-            return true;
-        };
-        sink.body = [&](const QByteArray &chunk) {
-            if (file.size >= 0 && out.size() + chunk.size() > file.size)
-                return false; // more bytes than announced: checked below
-            if (!out.write(chunk))
-                return false;
-            digest.add(chunk);
-            fetchedThisRun += chunk.size();
-            report.fileBytes = out.size();
-            report.bytesPerSecond = fetchedThisRun * 1000.0 / qMax<qint64>(1, clock.elapsed());
-            if (progress)
-                progress(report);
-            return true;
-        };
-        const bool complete = file.size >= 0 && out.size() == file.size;
+        const Sink sink = streamInto(out, digest, file, report, progress, fetchedThisRun, clock);
         Exchange exchange;
-        if (!complete) {
+        if (file.size < 0 || out.size() != file.size) {
             Getter getter(m_config, cancelled);
             const QByteArray range =
                 out.size() > 0 ? "bytes=" + QByteArray::number(out.size()) + '-' : QByteArray();
@@ -602,26 +650,7 @@ HubError HubClient::download(const HubRepoInfo &repo, const HubFile &file, const
         }
         if (!last.ok() && !tooLong && file.size < 0)
             continue;
-        if (tooLong || (digest.enabled() && digest.result() != digest.expected())) {
-            out.close();
-            QFile::remove(part);
-            return {HubErrorKind::Checksum,
-                    tooLong ? QStringLiteral("%1: the server sent more than the %2 bytes the hub "
-                                             "announced; the file was deleted")
-                                  .arg(what)
-                                  .arg(file.size)
-                            : QStringLiteral("%1: %2 mismatch (expected %3, got %4); the file was "
-                                             "deleted")
-                                  .arg(what, QLatin1String(digest.name()),
-                                       QString::fromLatin1(digest.expected()),
-                                       QString::fromLatin1(digest.result()))};
-        }
-        if (!out.finish())
-            return out.writeError();
-        QFile::remove(path);
-        if (!QFile::rename(part, path))
-            return {HubErrorKind::WriteFailed, QStringLiteral("cannot rename %1 to %2").arg(part, path)};
-        return {};
+        return keepVerified(out, digest, part, path, file, what, tooLong);
     }
     return last.ok() ? HubError{HubErrorKind::Network, QStringLiteral("%1: gave up").arg(what)} : last;
 }
