@@ -9,7 +9,9 @@
 
 #include <QDir>
 #include <QFile>
+#include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QtTest>
 
 using namespace glosa;
@@ -127,6 +129,63 @@ private slots:
         QCOMPARE(settings::compareColumns.value(), 3);
         openSettings()->sync();
         QVERIFY(!fileHoldsKey(path, QStringLiteral("compare/columns")));
+    }
+
+    // A setting says when it changes (translateLocally's SettingImpl<T>::valueChanged): every
+    // Setting<T> of its key, even one made afresh as directionModel() makes them, with the new
+    // value; not when the value written is the one it had; and not after its receiver is gone.
+    void aChangeIsAnnounced()
+    {
+        QVERIFY(!freshSettingsFile({}).isEmpty());
+        QObject receiver;
+        QList<int> columns;
+        settings::compareColumns.onChange(&receiver, [&](int value) { columns << value; });
+        QStringList models;
+        settings::directionModel(QStringLiteral("en"), QStringLiteral("es"))
+            .onChange(&receiver, [&](const QString &value) { models << value; });
+
+        settings::compareColumns.setValue(5);
+        settings::compareColumns.setValue(5); // unchanged: not announced
+        settings::liveTranslate.setValue(false); // another key: not this receiver's
+        settings::compareColumns.reset();         // back to the default 3
+        settings::compareColumns.reset();         // already there
+        QCOMPARE(columns, QList<int>({5, 3}));
+
+        settings::directionModel(QStringLiteral("en"), QStringLiteral("es"))
+            .setValue(QStringLiteral("transformer-en-es"));
+        QCOMPARE(models, QStringList{QStringLiteral("transformer-en-es")});
+
+        // A change on another thread reaches the receiver on its own thread, queued.
+        QThread writer;
+        QObject onWriter;
+        onWriter.moveToThread(&writer);
+        QList<Qt::HANDLE> threads;
+        settings::compareColumns.onChange(&receiver,
+                                          [&](int) { threads << QThread::currentThreadId(); });
+        QSignalSpy announced(&SettingsNotifier::instance(), &SettingsNotifier::changed);
+        writer.start();
+        QMetaObject::invokeMethod(&onWriter, [] { settings::compareColumns.setValue(9); });
+        QVERIFY(announced.wait());
+        writer.quit();
+        QVERIFY(writer.wait());
+        QCoreApplication::processEvents(); // the queued call, posted before the spy saw it
+        QCOMPARE(columns, QList<int>({5, 3, 9}));
+        QCOMPARE(threads, QList<Qt::HANDLE>{QThread::currentThreadId()});
+        settings::liveTranslate.reset();
+    }
+
+    void noCallbackOutlivesItsReceiver()
+    {
+        QVERIFY(!freshSettingsFile({}).isEmpty());
+        int calls = 0;
+        {
+            QObject receiver;
+            settings::compareColumns.onChange(&receiver, [&](int) { ++calls; });
+            settings::compareColumns.setValue(4);
+        }
+        settings::compareColumns.setValue(6);
+        QCOMPARE(calls, 1);
+        settings::compareColumns.reset();
     }
 };
 

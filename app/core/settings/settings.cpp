@@ -2,6 +2,12 @@
 
 namespace glosa {
 
+SettingsNotifier &SettingsNotifier::instance()
+{
+    static SettingsNotifier notifier;
+    return notifier;
+}
+
 std::unique_ptr<QSettings> openSettings()
 {
     return std::make_unique<QSettings>();

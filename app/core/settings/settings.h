@@ -6,6 +6,7 @@
 #include "engine/package.h"
 
 #include <QByteArray>
+#include <QObject>
 #include <QSettings>
 #include <QString>
 #include <QStringList>
@@ -22,9 +23,24 @@ namespace glosa {
 // main() sets, the default format): one place, so that the settings file's format is chosen once.
 std::unique_ptr<QSettings> openSettings();
 
+// Says which setting a Setting<T> of this process changed (setValue(), reset()), so that what
+// shows a setting follows it wherever it was changed. One for the process: a Setting<T> is a
+// constant, and settings::directionModel() makes one per call, so the key is what identifies it.
+// Use Setting<T>::onChange() rather than this.
+class SettingsNotifier : public QObject
+{
+    Q_OBJECT
+public:
+    static SettingsNotifier &instance();
+signals:
+    // Emitted on the thread that wrote, after the write; queued to receivers on other threads.
+    void changed(const QString &key);
+};
+
 // One stored value: its key, its type and the value it reads as while the settings file has none
-// (after the manner of translateLocally's SettingImpl<T>). Each read or write opens the settings,
-// as the QSettings() at each former read site did, so any thread may use it.
+// (after the manner of translateLocally's SettingImpl<T>, change signal included). Each read or
+// write opens the settings, as the QSettings() at each former read site did, so any thread may
+// use it.
 template <typename T> class Setting
 {
 public:
@@ -44,13 +60,34 @@ public:
     {
         return openSettings()->value(m_key, QVariant::fromValue(m_default)).template value<T>();
     }
+    // Writes the value; onChange() callbacks run when it differs from what was read before.
     void setValue(const T &value) const
     {
+        const T before = this->value();
         openSettings()->setValue(m_key, QVariant::fromValue(value));
+        if (!(before == value))
+            emit SettingsNotifier::instance().changed(m_key);
     }
     bool isSet() const { return openSettings()->contains(m_key); }
-    // Back to the default: the key leaves the settings file.
-    void reset() const { openSettings()->remove(m_key); }
+    // Back to the default: the key leaves the settings file (a change when the value differed).
+    void reset() const
+    {
+        const T before = value();
+        openSettings()->remove(m_key);
+        if (!(before == m_default))
+            emit SettingsNotifier::instance().changed(m_key);
+    }
+    // Calls `onChanged(T newValue)` each time this setting changes through any Setting<T> of its
+    // key in this process, on `context`'s thread, until `context` is destroyed. A change written
+    // to the file by another process is not seen.
+    template <typename F> QMetaObject::Connection onChange(const QObject *context, F onChanged) const
+    {
+        return QObject::connect(&SettingsNotifier::instance(), &SettingsNotifier::changed, context,
+                                [setting = *this, onChanged](const QString &key) {
+                                    if (key == setting.key())
+                                        onChanged(setting.value());
+                                });
+    }
 
 private:
     QString m_key;
