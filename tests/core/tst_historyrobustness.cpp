@@ -263,12 +263,20 @@ private slots:
         writer.start(writerPath(), {QStringLiteral("insert"), dbPath(), QStringLiteral("late"),
                                     QStringLiteral("5")});
         QVERIFY(writer.waitForStarted(5000));
-        QThread::msleep(1500);
-        QCOMPARE(committedIds(writer.readAllStandardOutput()).size(), 0); // still waiting
+        // The handshake: the writer says when a write has found the lock held and waits for it
+        // (HistoryStore::Options::onLockWait), not a sleep that hopes it got there.
+        QByteArray out;
+        while (!out.contains("waiting\n") && writer.waitForReadyRead(30000))
+            out += writer.readAllStandardOutput();
+        QVERIFY2(out.contains("waiting\n"), out.constData());
+        QCOMPARE(committedIds(out).size(), 0); // waiting, not failed and not through
+        QCOMPARE(writer.state(), QProcess::Running);
         QCOMPARE(sqlite3_exec(holder, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
         sqlite3_close(holder);
         QVERIFY(writer.waitForFinished(30000));
+        out += writer.readAllStandardOutput();
         QCOMPARE(writer.exitCode(), 0);
+        QCOMPARE(committedIds(out).size(), 5);
         QCOMPARE(allIds(dbPath()).size(), 5);
     }
 

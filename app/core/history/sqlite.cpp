@@ -229,6 +229,30 @@ QString whyNotWritable(const QString &file)
     return QString();
 }
 
+int Connection::busyWait(void *context, int count)
+{
+    // sqlite3_busy_timeout()'s own schedule (sqliteDefaultBusyCallback in SQLite's main.c):
+    // short sleeps first, 100 ms ones once the lock has been held a while.
+    static constexpr int kDelays[] = {1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100};
+    static constexpr int kCount = int(std::size(kDelays));
+    const auto *busy = static_cast<const BusyWait *>(context);
+    if (count == 0 && busy->onWait)
+        busy->onWait();
+    int delay = count < kCount ? kDelays[count] : kDelays[kCount - 1];
+    int prior = 0;
+    for (int i = 0; i < std::min(count, kCount); ++i)
+        prior += kDelays[i];
+    if (count >= kCount)
+        prior += (count - kCount) * kDelays[kCount - 1];
+    if (prior + delay > busy->timeoutMs) {
+        delay = busy->timeoutMs - prior;
+        if (delay <= 0)
+            return 0; // give up: SQLITE_BUSY
+    }
+    sqlite3_sleep(delay);
+    return 1;
+}
+
 void Connection::open(const QString &file, const ConnectionSettings &settings)
 {
     close();
@@ -248,7 +272,11 @@ void Connection::open(const QString &file, const ConnectionSettings &settings)
         throw error;
     }
     sqlite3_extended_result_codes(m_db, 1);
-    sqlite3_busy_timeout(m_db, settings.busyTimeoutMs);
+    m_busy = {settings.busyTimeoutMs, settings.onLockWait};
+    if (m_busy.onWait)
+        sqlite3_busy_handler(m_db, &Connection::busyWait, &m_busy);
+    else
+        sqlite3_busy_timeout(m_db, settings.busyTimeoutMs);
     {
         Statement s = prepare("PRAGMA journal_mode = WAL");
         s.step(); // a file system without shared memory keeps "delete"; still correct

@@ -27,6 +27,9 @@ struct ConnectionSettings
     int busyTimeoutMs = 5000;
     bool syncEveryCommit = false;
     qint64 maxDatabaseBytes = 0; // PRAGMA max_page_count; 0 = none
+    // Called on the writing thread when a statement finds the database locked by another
+    // connection and starts waiting for it (once per wait); empty: nothing is called.
+    std::function<void()> onLockWait;
 };
 
 // "<path>.needs-check": left when a query met a damaged page, so that the next open() checks the
@@ -135,9 +138,18 @@ private:
     void runWriteTransaction(const std::function<void()> &body);
     void rollbackQuietly();
 
+    // SQLite's busy timeout, with a call when a wait starts (ConnectionSettings::onLockWait).
+    struct BusyWait
+    {
+        int timeoutMs = 0;
+        std::function<void()> onWait;
+    };
+    static int busyWait(void *context, int count);
+
     sqlite3 *m_db = nullptr;
     QString m_path;
     std::map<std::string, sqlite3_stmt *> m_statements;
+    BusyWait m_busy;
 };
 
 using Statement = Connection::Statement;

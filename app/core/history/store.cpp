@@ -276,7 +276,7 @@ HistoryOpenResult HistoryStore::open(const QString &path)
 {
     std::lock_guard lock(m_mutex);
     const history::ConnectionSettings settings{m_options.busyTimeoutMs, m_options.syncEveryCommit,
-                                               m_options.maxDatabaseBytes};
+                                               m_options.maxDatabaseBytes, m_options.onLockWait};
     const HistoryOpenResult result =
         history::openOrRecover(*d, path, settings, m_options.checkIntegrityOnOpen);
     m_damaged = result.status == HistoryOpenResult::Status::Damaged;
@@ -693,7 +693,7 @@ HistoryOpenResult HistoryStore::repair()
     std::lock_guard lock(m_mutex);
     requireOpen(*d);
     const history::ConnectionSettings settings{m_options.busyTimeoutMs, m_options.syncEveryCommit,
-                                               m_options.maxDatabaseBytes};
+                                               m_options.maxDatabaseBytes, m_options.onLockWait};
     const HistoryOpenResult result = history::repair(*d, settings);
     m_damaged = false;
     return result;

@@ -125,6 +125,10 @@ public:
         // "needs-check" marker. Off by default: it reads the whole file (625 ms for 100,000
         // entries here), which every start of the app would pay.
         bool checkIntegrityOnOpen = false;
+        // Called on the writing thread when a write finds another process holding the write
+        // lock and starts waiting for it (up to busyTimeoutMs): what a caller that must not
+        // block can report, and how a test knows the wait has begun.
+        std::function<void()> onLockWait;
     };
 
     // The schema version open() migrates to (PRAGMA user_version).

@@ -2,7 +2,8 @@
 // every committed id on stdout ("committed <id>") right after its transaction commits, each line
 // with a single write(2) so a SIGKILL can never leave half a line.
 //
-//   glosa-historywriter insert DB TAG COUNT   add COUNT entries (0 = until killed), then "done"
+//   glosa-historywriter insert DB TAG COUNT   add COUNT entries (0 = until killed), then "done";
+//                                             "waiting" each time a write finds the lock held
 //   glosa-historywriter fill DB BYTES         limit files to BYTES (RLIMIT_FSIZE, SIGXFSZ
 //                                             ignored), add entries until the disk is "full",
 //                                             then check that the store still works
@@ -79,7 +80,9 @@ QString codeName(glosa::HistoryError::Code code)
 
 int insert(const QString &db, const QString &tag, int count)
 {
-    glosa::HistoryStore store;
+    glosa::HistoryStore::Options options;
+    options.onLockWait = [] { say(QStringLiteral("waiting")); };
+    glosa::HistoryStore store(options);
     store.open(db);
     say(QStringLiteral("ready"));
     for (int seq = 0; count == 0 || seq < count; ++seq) {
