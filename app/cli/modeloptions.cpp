@@ -1,8 +1,10 @@
 #include "app/cli/modeloptions.h"
 
+#include "app/core/inference/decodingrequest.h"
 #include "app/core/models/modelcatalog.h"
 #include "app/core/models/pluginregistry.h"
 #include "app/core/platform/regularfile.h"
+#include "app/core/settings/decodingfieldinfo.h"
 #include "app/core/settings/decodingmaps.h"
 #include "engine/decoding/decodingfields.h"
 #include "engine/limits.h"
@@ -61,14 +63,15 @@ QList<QCommandLineOption> decodingCommandLineOptions()
     // chosen model), and the command line overrides both.
     const engine::DecodingOptions defaults;
     QList<QCommandLineOption> options;
-    for (const engine::DecodingField &field : engine::decodingFields()) {
-        if (!field.isSetting())
+    for (const DecodingFieldInfo &info : decodingFieldInfos()) {
+        if (!info.isSetting())
             continue;
+        const engine::DecodingField &field = info.field();
         QStringList names{QString::fromStdString(field.optionName())};
         if (field.formerName)
             names << QString::fromStdString(field.formerOptionName());
-        QCommandLineOption option(names, QString::fromUtf8(field.help),
-                                  QString::fromLatin1(field.valueName));
+        QCommandLineOption option(names, QString::fromUtf8(info.help),
+                                  QString::fromLatin1(info.valueName));
         option.setDefaultValue(
             QString::fromStdString(engine::decodingFieldToText(defaults, field)));
         options << option;
@@ -116,7 +119,7 @@ Command helpForModel(Command help, const QStringList &args)
     const engine::DecodingOptions defaults = info->decodingDefaults();
     for (QCommandLineOption &option : help.options)
         for (const engine::DecodingField &field : engine::decodingFields())
-            if (field.isSetting() &&
+            if (isDecodingSetting(field) &&
                 option.names().first() == QString::fromStdString(field.optionName()))
                 option.setDefaultValue(
                     QString::fromStdString(engine::decodingFieldToText(defaults, field)));
@@ -235,53 +238,73 @@ std::optional<QString> modelFromCommandLine(const QCommandLineParser &parser, QS
     return info->id;
 }
 
+namespace {
+
+// The --keep and --keep-file terms, one a line, read within the engine's bounds.
+std::string keptTermsFromCommandLine(const QCommandLineParser &parser)
+{
+    std::string terms;
+    for (const QString &term : parser.values("keep"))
+        terms += term.toStdString() + '\n';
+    if (!parser.isSet("keep-file"))
+        return terms;
+    const QString path = parser.value("keep-file");
+    QFile file(path);
+    // Bounded: the most terms of the most bytes the engine accepts, and their lines.
+    const qint64 bound =
+        qint64(engine::limits::kMaxKeptTerms * (engine::limits::kMaxKeptTermBytes + 2));
+    QString why;
+    if (!openRegularFile(file, &why))
+        throw std::invalid_argument(
+            QStringLiteral("--keep-file %1: %2").arg(path, why).toStdString());
+    if (file.size() > bound)
+        throw std::invalid_argument(QStringLiteral("--keep-file %1: %2 bytes, more than "
+                                                   "the limit of %3")
+                                        .arg(path)
+                                        .arg(file.size())
+                                        .arg(bound)
+                                        .toStdString());
+    return terms + file.read(bound).toStdString();
+}
+
+} // namespace
+
 engine::DecodingOptions decodingOptionsFromCommandLine(const QCommandLineParser &parser,
                                                        engine::DecodingOptions defaults)
 {
+    // The options set on the command line are the person's choices; the request is put together
+    // as the app's views put theirs (decodingRequest()), without the app's settings.
+    DecodingChoices choices{defaults, {}, defaults.keepTerms};
     for (const engine::DecodingField &field : engine::decodingFields()) {
         const QString name = QString::fromStdString(field.optionName());
-        if (!field.isSetting() || !parser.isSet(name))
+        if (!isDecodingSetting(field) || !parser.isSet(name))
             continue;
         try {
-            engine::decodingFieldFromText(defaults, field, parser.value(name).toStdString());
+            engine::decodingFieldFromText(choices.values, field,
+                                          parser.value(name).toStdString());
         } catch (const std::invalid_argument &error) {
             throw std::invalid_argument(
                 QStringLiteral("--%1 %2").arg(name, QString::fromUtf8(error.what())).toStdString());
         }
+        choices.fields << QLatin1String(field.name);
     }
     if (parser.isSet("keep") || parser.isSet("keep-file")) {
-        std::string terms;
-        for (const QString &term : parser.values("keep"))
-            terms += term.toStdString() + '\n';
-        if (parser.isSet("keep-file")) {
-            const QString path = parser.value("keep-file");
-            QFile file(path);
-            // Bounded: the most terms of the most bytes the engine accepts, and their lines.
-            const qint64 bound =
-                qint64(engine::limits::kMaxKeptTerms * (engine::limits::kMaxKeptTermBytes + 2));
-            QString why;
-            if (!openRegularFile(file, &why))
-                throw std::invalid_argument(
-                    QStringLiteral("--keep-file %1: %2").arg(path, why).toStdString());
-            if (file.size() > bound)
-                throw std::invalid_argument(QStringLiteral("--keep-file %1: %2 bytes, more than "
-                                                           "the limit of %3")
-                                                .arg(path)
-                                                .arg(file.size())
-                                                .arg(bound)
-                                                .toStdString());
-            terms += file.read(bound).toStdString();
-        }
-        engine::decodingFieldFromText(defaults, *engine::findDecodingField("keep_terms"), terms);
+        engine::decodingFieldFromText(choices.values, *engine::findDecodingField("keep_terms"),
+                                      keptTermsFromCommandLine(parser));
+        choices.keepTerms = choices.values.keepTerms;
     }
-    if (parser.isSet("no-truecase"))
-        defaults.truecase = false;
+    if (parser.isSet("no-truecase")) {
+        choices.values.truecase = false;
+        choices.fields << QStringLiteral("truecase");
+    }
     // A length penalty only acts under GNMT or power normalisation; asking for one asks for GNMT
     // unless the package already uses one of them (an imported MarianMT package: power).
     if (parser.isSet("length-penalty") && !parser.isSet("length-normalization") &&
-        defaults.lengthNormalization != engine::LengthNormalization::Power)
-        defaults.lengthNormalization = engine::LengthNormalization::Gnmt;
-    return defaults;
+        defaults.lengthNormalization != engine::LengthNormalization::Power) {
+        choices.values.lengthNormalization = engine::LengthNormalization::Gnmt;
+        choices.fields << QStringLiteral("length_normalization");
+    }
+    return decodingRequest(defaults, choices);
 }
 
 std::shared_ptr<engine::TranslationModel> loadTranslationModel(const QString &idOrFolder,

@@ -19,310 +19,74 @@ using nlohmann::json;
 using O = DecodingOptions;
 constexpr double kUnbounded = std::numeric_limits<double>::infinity();
 
-// What the panel shows is marked for lupdate with Qt's macro of that name, spelt out each time
-// (lupdate expands no macros); the engine links no Qt, so here it is the text itself. The panel
-// translates it in its own context.
-#define QT_TRANSLATE_NOOP(context, text) text
-
-constexpr const char *kStrategyChoices[] = {
-    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Greedy"),
-    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Beam search"),
-    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Sampling")};
-constexpr const char *kNormalizationChoices[] = {
-    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "None"),
-    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "GNMT (Wu et al. 2016)"),
-    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Average log-probability"),
-    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Length^α")};
-constexpr const char *kEarlyStoppingChoices[] = {
-    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Heuristic"),
-    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Bounded (exact)"),
-    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Eager"),
-    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Whole beam")};
-
-// The strategy's own word in the summary; beam search's is beam_size's "beam %1".
-constexpr const char *kStrategySummaries[] = {
-    QT_TRANSLATE_NOOP("glosa::DecodingSummary", "greedy"), nullptr,
-    QT_TRANSLATE_NOOP("glosa::DecodingSummary", "sample")};
-
-constexpr auto Search = DecodingGroup::Search;
+constexpr std::uint8_t kBeam = strategyBit(SearchStrategy::Beam);
+constexpr std::uint8_t kSample = strategyBit(SearchStrategy::Sample);
 
 const DecodingField kFields[] = {
     // --- Search
-    {.name = "strategy",
-     .member = &O::strategy,
-     .valueName = "NAME",
-     .help = "greedy, beam or sample.",
-     .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingPanel",
-         "How each next word is picked: the most probable one (greedy), the best of "
-         "several partial translations kept side by side (beam), or at random by "
-         "probability (sample)."),
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "&Strategy:"),
-     .group = Search,
-     .choices = kStrategyChoices,
-     .summaryChoices = kStrategySummaries},
+    {.name = "strategy", .member = &O::strategy},
     {.name = "beam_size",
      .member = &O::beamSize,
      .min = 1,
      .max = limits::kMaxBeamSize,
-     .valueName = "N",
-     .help = "Beam size.",
-     .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingPanel",
-         "How many partial translations beam search keeps at each step: more often "
-         "finds a better-scoring translation, more slowly (1: the same as greedy)."),
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "&Beam size:"),
-     .group = Search,
-     .summary = QT_TRANSLATE_NOOP("glosa::DecodingSummary", "beam %1"),
-     .summaryStrategies = strategyBit(SearchStrategy::Beam)},
+     .strategies = kBeam},
+    // Greedy search gives one hypothesis.
     {.name = "n_best",
      .member = &O::nBest,
      .min = 1,
      .max = limits::kMaxBeamSize,
-     .valueName = "N",
-     .help = "Hypotheses per sentence (beam or sample).",
-     .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingPanel",
-         "How many alternative translations of each sentence are returned, best first "
-         "(beam search and sampling)."),
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "&N-best:"),
-     .group = Search},
-    {.name = "length_normalization",
-     .member = &O::lengthNormalization,
-     .valueName = "NAME",
-     .help = "gnmt, average, power (Hugging Face's) or none.",
-     .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingPanel",
-         "How finished translations of different lengths are ranked: by their whole "
-         "probability (none), which favours short ones, or by probability per token "
-         "(gnmt, average, power)."),
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Length &normalisation:"),
-     .choices = kNormalizationChoices},
-    {.name = "length_penalty",
-     .member = &O::lengthPenalty,
-     .max = kUnbounded,
-     .valueName = "A",
-     .help = "Length penalty alpha of gnmt or power (0: off).",
-     .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingPanel",
-         "Length penalty α of the gnmt and power normalisations: higher favours longer "
-         "translations (0: off)."),
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Length penalty &α:"),
-     .step = 0.1,
-     .controlMax = 5,
-     .summary = "α %1",
-     .off = 0,
-     .summaryStrategies = strategyBit(SearchStrategy::Beam)},
-    {.name = "coverage_penalty",
-     .member = &O::coveragePenalty,
-     .max = kUnbounded,
-     .valueName = "B",
-     .help = "GNMT coverage penalty beta (0: off).",
-     .tip =
-         QT_TRANSLATE_NOOP("glosa::DecodingPanel",
-                           "GNMT coverage penalty β: lowers translations that leave source words "
-                           "unattended, so that fewer words are dropped (0: off)."),
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "&Coverage penalty β:"),
-     .step = 0.05,
-     .controlMax = 2,
-     .summary = "β %1",
-     .off = 0},
-    {.name = "early_stopping",
-     .member = &O::earlyStopping,
-     .valueName = "NAME",
-     .help = "heuristic, bounded, eager or beam (Hugging Face's early_stopping=True).",
-     .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingPanel",
-         "When beam search stops: once the best running translation looks unable to "
-         "win (heuristic), once it cannot win (bounded), at the first finished ones "
-         "(eager) or once a whole beam has finished (beam)."),
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "&Early stopping:"),
-     .choices = kEarlyStoppingChoices},
-    {.name = "max_length",
-     .member = &O::maxLength,
-     .min = 1,
-     .max = limits::kMaxDecodeLength,
-     .valueName = "N",
-     .help = "Maximum target tokens.",
-     .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingPanel",
-         "Most tokens generated for one sentence: a longer translation is cut off."),
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "&Maximum length:")},
-    {.name = "max_length_ratio",
-     .member = &O::maxLengthRatio,
-     .max = kUnbounded,
-     .valueName = "F",
-     .help = "Also cap at ratio x source tokens (0: off).",
-     .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingPanel",
-         "Also cuts a translation off at this many times the source's tokens, which "
-         "ends runaway repetition early (0: off)."),
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Maximum length &ratio:"),
-     .step = 0.5,
-     .controlMax = 10},
-    {.name = "min_length",
-     .member = &O::minLength,
-     .max = limits::kMaxDecodeLength,
-     .valueName = "N",
-     .help = "Minimum target tokens before EOS.",
-     .tip = QT_TRANSLATE_NOOP("glosa::DecodingPanel",
-                              "A translation cannot end before this many tokens (0: off)."),
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "M&inimum length:")},
+     .strategies = kBeam | kSample},
+    {.name = "length_normalization", .member = &O::lengthNormalization},
+    {.name = "length_penalty", .member = &O::lengthPenalty, .max = kUnbounded, .off = 0},
+    {.name = "coverage_penalty", .member = &O::coveragePenalty, .max = kUnbounded, .off = 0},
+    {.name = "early_stopping", .member = &O::earlyStopping, .strategies = kBeam},
+    {.name = "max_length", .member = &O::maxLength, .min = 1, .max = limits::kMaxDecodeLength},
+    {.name = "max_length_ratio", .member = &O::maxLengthRatio, .max = kUnbounded, .off = 0},
+    {.name = "min_length", .member = &O::minLength, .max = limits::kMaxDecodeLength, .off = 0},
     // --- Logits processors
-    {.name = "suppress_tokens",
-     .member = &O::suppressTokens,
-     .help = "Token ids never generated (model packages set <unk>, <pad>)."},
-    {.name = "target_prefix",
-     .member = &O::targetPrefix,
-     .help = "Token ids forced at the first steps."},
+    {.name = "suppress_tokens", .member = &O::suppressTokens},
+    {.name = "target_prefix", .member = &O::targetPrefix},
     {.name = "target_prefix_sentence",
      .member = &O::targetPrefixSentence,
      .min = -1,
-     .max = limits::kMaxSentenceIndex,
-     .help = "Sentence (from 0) target_prefix is forced in (-1: every sentence)."},
-    {.name = "keep_terms",
-     .member = &O::keepTerms,
-     .help = "Terms copied into the translation as they are (do not translate), one a line."},
-    {.name = "truecase",
-     .member = &O::truecase,
-     .help = "Read a capitalised first word lower-cased where the model's truecase table says "
-             "that is its usual form (false: off)."},
+     .max = limits::kMaxSentenceIndex},
+    {.name = "keep_terms", .member = &O::keepTerms},
+    {.name = "truecase", .member = &O::truecase},
     {.name = "no_repeat_ngram_size",
      .member = &O::noRepeatNgramSize,
      .max = limits::kMaxNgramSize,
-     .valueName = "N",
-     .help = "Block repeated n-grams of this size (0: off).",
-     .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingPanel",
-         "No run of this many tokens may occur twice in a translation, which stops "
-         "loops such as \"the the the\" (0: off)."),
      .formerName = "no_repeat_ngram",
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "No-repeat &n-gram:"),
-     .group = Search,
-     .summary = QT_TRANSLATE_NOOP("glosa::DecodingSummary", "no-repeat %1"),
      .off = 0},
     {.name = "repetition_penalty",
      .member = &O::repetitionPenalty,
      .max = kUnbounded,
      .minExclusive = true,
-     .valueName = "R",
-     .help = "CTRL repetition penalty (1: off).",
-     .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingPanel",
-         "CTRL repetition penalty: above 1 makes tokens already in the translation "
-         "less likely, below 1 more likely (1: off)."),
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Re&petition penalty:"),
-     .step = 0.05,
-     .controlMax = 5,
-     .summary = QT_TRANSLATE_NOOP("glosa::DecodingSummary", "rep %1"),
      .off = 1},
-    {.name = "ngram_penalty",
-     .member = &O::ngramPenalty,
-     .max = kUnbounded,
-     .valueName = "L",
-     .help = "Subtract L per earlier occurrence of the n-gram a token completes (0: off).",
-     .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingPanel",
-         "Soft n-gram penalty λ: subtracted from a token's score for each earlier "
-         "occurrence of the n-gram it completes, discouraging repetition without "
-         "forbidding it (0: off)."),
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Soft n-gram penalty &λ:"),
-     .step = 0.1,
-     .controlMax = 10},
+    {.name = "ngram_penalty", .member = &O::ngramPenalty, .max = kUnbounded, .off = 0},
     {.name = "ngram_penalty_size",
      .member = &O::ngramPenaltySize,
      .min = 1,
-     .max = limits::kMaxNgramSize,
-     .valueName = "N",
-     .help = "N-gram size of --ngram-penalty (1: repeated tokens).",
-     .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingPanel",
-         "Length of the n-grams the soft n-gram penalty counts (1: repeated tokens)."),
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Soft n-gram si&ze:")},
+     .max = limits::kMaxNgramSize},
     // --- Sampling
     {.name = "temperature",
      .member = &O::temperature,
      .max = kUnbounded,
      .minExclusive = true,
-     .valueName = "T",
-     .help = "Sampling temperature (1: off).",
-     .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingPanel",
-         "Sampling temperature: below 1 picks the likely words more often, above 1 "
-         "gives rarer words more chance (1: off)."),
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "&Temperature:"),
-     .group = Search,
-     .step = 0.05,
-     .controlMax = 5,
-     .summary = "T %1",
      .off = 1,
-     .summaryStrategies = strategyBit(SearchStrategy::Sample)},
-    {.name = "top_k",
-     .member = &O::topK,
-     .max = limits::kMaxTopK,
-     .valueName = "K",
-     .help = "Sample among the k best (0: off).",
-     .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingPanel",
-         "Samples only among the k most probable tokens of each step, which keeps "
-         "unlikely words out (0: off)."),
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Top-&k:"),
-     .group = Search,
-     .summary = "top-k %1",
-     .off = 0,
-     .summaryStrategies = strategyBit(SearchStrategy::Sample)},
+     .strategies = kSample},
+    {.name = "top_k", .member = &O::topK, .max = limits::kMaxTopK, .off = 0, .strategies = kSample},
     {.name = "top_p",
      .member = &O::topP,
      .max = 1,
      .minExclusive = true,
-     .valueName = "P",
-     .help = "Nucleus sampling mass (1: off).",
-     .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingPanel",
-         "Nucleus sampling: samples only among the most probable tokens that together "
-         "reach this probability (1: off)."),
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Top-p (n&ucleus):"),
-     .group = Search,
-     .step = 0.05,
-     .summary = "top-p %1",
      .off = 1,
-     .summaryStrategies = strategyBit(SearchStrategy::Sample)},
-    {.name = "min_p",
-     .member = &O::minP,
-     .max = 1,
-     .valueName = "M",
-     .help = "Keep tokens with at least M x the best one's probability (0: off).",
-     .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingPanel",
-         "Samples only among the tokens at least this fraction as probable as the best "
-         "one (0: off)."),
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Min-p (re&lative):"),
-     .step = 0.05,
-     .summary = "min-p %1",
-     .off = 0,
-     .summaryStrategies = strategyBit(SearchStrategy::Sample)},
-    {.name = "seed",
-     .member = &O::seed,
-     .valueName = "S",
-     .help = "Sampling seed.",
-     .tip =
-         QT_TRANSLATE_NOOP("glosa::DecodingPanel",
-                           "Seed of the random sampling: the same seed and settings give the same "
-                           "translation."),
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "S&eed:"),
-     .group = Search},
+     .strategies = kSample},
+    {.name = "min_p", .member = &O::minP, .max = 1, .off = 0, .strategies = kSample},
+    {.name = "seed", .member = &O::seed, .strategies = kSample},
     // --- Traces
-    {.name = "trace",
-     .member = &O::trace,
-     .help = "Record the search tree and per-step candidates."},
-    {.name = "trace_top_n",
-     .member = &O::traceTopN,
-     .min = 1,
-     .max = limits::kMaxBeamSize,
-     .help = "Candidates recorded per step and stage."},
+    {.name = "trace", .member = &O::trace},
+    {.name = "trace_top_n", .member = &O::traceTopN, .min = 1, .max = limits::kMaxBeamSize},
 };
-
-#undef QT_TRANSLATE_NOOP
 
 std::string dashed(std::string name)
 {
@@ -443,11 +207,6 @@ std::string DecodingField::formerOptionName() const
     return formerName ? dashed(formerName) : std::string();
 }
 
-double DecodingField::controlMaximum() const
-{
-    return std::isinf(max) ? controlMax : max;
-}
-
 bool DecodingField::isOff(const DecodingOptions &options) const
 {
     return std::visit(
@@ -459,40 +218,6 @@ bool DecodingField::isOff(const DecodingOptions &options) const
                 return false;
         },
         member);
-}
-
-std::vector<DecodingSummaryPart> decodingSummaryParts(const DecodingOptions &options)
-{
-    const std::uint8_t strategy = strategyBit(options.strategy);
-    std::vector<DecodingSummaryPart> parts;
-    const auto add = [&](const DecodingField &field) {
-        if (field.summary) {
-            if ((field.summaryStrategies & strategy) && !field.isOff(options))
-                parts.push_back({field.summary, decodingFieldToText(options, field)});
-            return;
-        }
-        std::visit(
-            [&](auto member) {
-                using T = std::remove_cvref_t<decltype(options.*member)>;
-                if constexpr (isEnum<T>) {
-                    const auto value = static_cast<std::size_t>(options.*member);
-                    if (value < field.summaryChoices.size() && field.summaryChoices[value])
-                        parts.push_back({field.summaryChoices[value], {}});
-                }
-            },
-            field.member);
-    };
-    // The strategy and what only it reads, then what every strategy reads.
-    const auto isStrategy = [](const DecodingField &field) {
-        return std::holds_alternative<SearchStrategy DecodingOptions::*>(field.member);
-    };
-    for (const DecodingField &field : kFields)
-        if (isStrategy(field) || field.summaryStrategies != kEveryStrategy)
-            add(field);
-    for (const DecodingField &field : kFields)
-        if (!isStrategy(field) && field.summaryStrategies == kEveryStrategy)
-            add(field);
-    return parts;
 }
 
 std::span<const DecodingField> decodingFields()

@@ -1,10 +1,12 @@
-// The decoding panel is generated from the decoding-option table
-// (engine/decoding/decodingfields.cpp; issue #31, item 8, and #32, point 3): every setting of the
-// table has a control, found by the table's label, whose range and choices are the table's and
-// whose tooltip is the row's sentence; the jargon is in "Advanced", folded at start. The panel used
-// to spell its own ranges (no-repeat n-gram 0-8 against the table's 64, the seed cut to an int) and
-// had no Advanced section.
+// The decoding panel is generated from the decoding-option tables (the engine's,
+// engine/decoding/decodingfields.cpp, and the app's, app/core/settings/decodingfieldinfo.cpp):
+// every setting has a control, found by its label, whose range is the engine row's, whose choices
+// and tooltip are the app row's, shown in the strategies the engine row says it applies to; the
+// jargon is in "Advanced", folded at start. The panel used to spell its own ranges (no-repeat
+// n-gram 0-8 against the table's 64, the seed cut to an int) and its own lists of which controls
+// each strategy shows.
 #include "app/gui/widgets/decodingpanel.h"
+#include "app/core/settings/decodingfieldinfo.h"
 #include "engine/decoding/decodingfields.h"
 
 #include "tests/support/testutil.h"
@@ -32,11 +34,16 @@ QString panelText(const char *text)
     return QCoreApplication::translate("glosa::DecodingPanel", text);
 }
 
+const DecodingFieldInfo &infoOf(const DecodingField &field)
+{
+    return *findDecodingFieldInfo(field);
+}
+
 // The control the table's label names (its buddy), null when the panel has no such label.
 QWidget *controlLabelled(DecodingPanel &panel, const DecodingField &field)
 {
     for (QLabel *label : panel.findChildren<QLabel *>())
-        if (label->text() == panelText(field.label))
+        if (label->text() == infoOf(field).translatedLabel())
             return label->buddy();
     return nullptr;
 }
@@ -58,13 +65,14 @@ private slots:
         DecodingPanel panel;
         int checked = 0;
         for (const DecodingField &field : engine::decodingFields()) {
-            if (!field.isSetting())
+            if (!isDecodingSetting(field))
                 continue;
-            QVERIFY2(field.label && *field.label, field.name);
+            const DecodingFieldInfo &info = infoOf(field);
+            QVERIFY2(info.label && *info.label, field.name);
             QWidget *control = controlLabelled(panel, field);
             QVERIFY2(control, field.name);
             // One sentence that says what the option does, on the control.
-            QCOMPARE(control->toolTip(), panelText(field.tip));
+            QCOMPARE(control->toolTip(), info.translatedTip());
             QVERIFY2(control->toolTip().size() > 20 && control->toolTip().endsWith(u'.'),
                      field.name);
             std::visit(
@@ -73,15 +81,15 @@ private slots:
                     if constexpr (std::is_enum_v<T>) {
                         auto *box = qobject_cast<QComboBox *>(control);
                         QVERIFY2(box, field.name);
-                        QCOMPARE(std::size_t(box->count()), field.choices.size());
+                        QCOMPARE(std::size_t(box->count()), info.choices.size());
                         for (int i = 0; i < box->count(); ++i)
-                            QCOMPARE(box->itemText(i), panelText(field.choices[std::size_t(i)]));
+                            QCOMPARE(box->itemText(i), info.translatedChoice(std::size_t(i)));
                     } else if constexpr (std::is_same_v<T, float>) {
                         auto *box = qobject_cast<QDoubleSpinBox *>(control);
                         QVERIFY2(box, field.name);
                         const double step = std::pow(10.0, -box->decimals());
                         QCOMPARE(box->minimum(), field.minExclusive ? field.min + step : field.min);
-                        QCOMPARE(box->maximum(), field.controlMaximum());
+                        QCOMPARE(box->maximum(), info.controlMaximum());
                         QVERIFY2(std::isfinite(box->maximum()) && box->maximum() > field.min,
                                  field.name);
                     } else if constexpr (std::is_same_v<T, int>) {
@@ -127,24 +135,67 @@ private slots:
         QVERIFY(advanced);
         QVERIFY(!advanced->toolTip().isEmpty());
         const QStringList sampling = {"temperature", "top_k", "top_p", "min_p", "seed"};
-        const auto shown = [&](engine::DecodingGroup group) {
+        const auto shown = [&](DecodingGroup group) {
             QStringList names;
             for (const DecodingField &field : engine::decodingFields())
-                if (field.isSetting() && field.group == group &&
+                if (isDecodingSetting(field) && infoOf(field).group == group &&
                     !sampling.contains(QLatin1String(field.name)) &&
                     controlLabelled(panel, field)->isVisible())
                     names << QLatin1String(field.name);
             return names;
         };
         // In table order: what a new user meets.
-        QCOMPARE(shown(engine::DecodingGroup::Search),
+        QCOMPARE(shown(DecodingGroup::Search),
                  QStringList({"strategy", "beam_size", "n_best", "no_repeat_ngram_size"}));
-        QVERIFY2(shown(engine::DecodingGroup::Advanced).isEmpty(),
-                 qPrintable(shown(engine::DecodingGroup::Advanced).join(u' ')));
+        QVERIFY2(shown(DecodingGroup::Advanced).isEmpty(),
+                 qPrintable(shown(DecodingGroup::Advanced).join(u' ')));
         advanced->click();
-        QVERIFY(shown(engine::DecodingGroup::Advanced).size() >= 10);
+        QVERIFY(shown(DecodingGroup::Advanced).size() >= 10);
         advanced->click();
-        QVERIFY(shown(engine::DecodingGroup::Advanced).isEmpty());
+        QVERIFY(shown(DecodingGroup::Advanced).isEmpty());
+    }
+
+    // Each strategy shows the controls of the fields its search reads (the engine row's
+    // strategies) and hides the others: beam size only for beam search, the sampling stages and
+    // the seed only for sampling, n-best for both.
+    void aStrategyShowsTheFieldsItReads_data()
+    {
+        QTest::addColumn<int>("strategy");
+        QTest::addColumn<QStringList>("hidden");
+        const QStringList sampling = {"temperature", "top_k", "top_p", "min_p", "seed"};
+        QTest::newRow("greedy") << int(engine::SearchStrategy::Greedy)
+                                << QStringList{"beam_size", "n_best", "early_stopping"} + sampling;
+        QTest::newRow("beam") << int(engine::SearchStrategy::Beam) << sampling;
+        QTest::newRow("sample") << int(engine::SearchStrategy::Sample)
+                                << QStringList{"beam_size", "early_stopping"};
+    }
+    void aStrategyShowsTheFieldsItReads()
+    {
+        QFETCH(int, strategy);
+        QFETCH(QStringList, hidden); // at least these
+        DecodingPanel panel;
+        panel.setAdvancedOpen(true);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        engine::DecodingOptions options;
+        options.strategy = engine::SearchStrategy(strategy);
+        options.nBest = options.strategy == engine::SearchStrategy::Greedy ? 1 : 2;
+        panel.setOptions(options);
+        QStringList notShown;
+        for (const DecodingField &field : engine::decodingFields()) {
+            if (!isDecodingSetting(field))
+                continue;
+            QWidget *control = controlLabelled(panel, field);
+            QVERIFY2(control, field.name);
+            QCOMPARE(control->isVisible(), field.appliesTo(options.strategy));
+            if (!control->isVisible())
+                notShown << QLatin1String(field.name);
+        }
+        // What the engine's rows say, as a person would put it (a new sampling stage joins
+        // without a line here).
+        for (const QString &name : std::as_const(hidden))
+            QVERIFY2(notShown.contains(name), qPrintable(name));
+        QVERIFY(!notShown.contains(QLatin1String("strategy")));
     }
 
 private:

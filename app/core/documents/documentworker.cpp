@@ -3,6 +3,7 @@
 #include "app/core/documents/chunkedtranslation.h"
 #include "app/core/documents/documenttranslator.h"
 #include "app/core/documents/formats.h"
+#include "app/core/inference/decodingrequest.h"
 #include "app/core/platform/savefile.h"
 #include "app/core/settings/settings.h"
 #include "engine/translation/translationmodel.h"
@@ -185,11 +186,14 @@ public:
                 m_computeType = computeType;
                 m_document->forgetSentenceCounts();
             }
-            engine::DecodingOptions options;
-            if (quality == DocumentWorker::Quality::Best)
-                options = m_translator->model().defaultDecodingOptions();
-            options.nBest = 1;
-            options.keepTerms = keptTermsFromSettings();
+            // Best: the package's own decoding; Fast: greedy search with the package's
+            // suppressed tokens and truecasing. One translation a sentence either way.
+            DecodingChoices choices;
+            if (quality == DocumentWorker::Quality::Fast)
+                choices = everySetting(engine::DecodingOptions());
+            choices.maxHypotheses = 1;
+            const engine::DecodingOptions options =
+                decodingRequest(m_translator->model().defaultDecodingOptions(), choices);
             DocumentTranslator documents(*m_translator);
             m_document->countSentences(documents); // "done / total" over the whole file
             QList<TranslatedParagraph> fresh;

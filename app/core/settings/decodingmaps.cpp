@@ -1,5 +1,7 @@
 #include "app/core/settings/decodingmaps.h"
 
+#include "app/core/settings/decodingfieldinfo.h"
+
 #include "engine/decoding/decodingfields.h"
 
 #include <QCoreApplication>
@@ -44,22 +46,49 @@ QVariantMap decodingPresetKey(const engine::DecodingOptions &options)
 {
     QVariantMap map = decodingOptionsToMap(options);
     for (const engine::DecodingField &field : engine::decodingFields())
-        if (!field.isSetting())
+        if (!isDecodingSetting(field))
             map.remove(QLatin1String(field.name));
     return map;
 }
 
+namespace {
+
+// One field's part of the summary, translated, or an empty string where it has none.
+QString summaryPart(const DecodingFieldInfo &info, const engine::DecodingOptions &options)
+{
+    const engine::DecodingField &field = info.field();
+    if (info.summary) {
+        if (!(info.summaryStrategySet() & engine::strategyBit(options.strategy)) ||
+            field.isOff(options))
+            return QString();
+        return QCoreApplication::translate("glosa::DecodingSummary", info.summary)
+            .arg(QString::fromStdString(engine::decodingFieldToText(options, field)));
+    }
+    const auto *strategy = std::get_if<engine::SearchStrategy engine::DecodingOptions::*>(
+        &field.member);
+    const std::size_t value = strategy ? std::size_t(options.**strategy) : info.summaryChoices.size();
+    if (value >= info.summaryChoices.size() || !info.summaryChoices[value])
+        return QString();
+    return QCoreApplication::translate("glosa::DecodingSummary", info.summaryChoices[value]);
+}
+
+} // namespace
+
 QString decodingSummary(const engine::DecodingOptions &options)
 {
-    // The parts and their order come from the decoding table's rows (engine::DecodingField's
-    // summary). In the UI language where the app installed one (column headers, the Documents
-    // view's quality); glosa-cli has none and prints English.
-    QStringList parts;
-    for (const engine::DecodingSummaryPart &part : engine::decodingSummaryParts(options)) {
-        const QString text = QCoreApplication::translate("glosa::DecodingSummary", part.format);
-        parts << (part.value.empty() ? text : text.arg(QString::fromStdString(part.value)));
+    // The parts and their order come from the rows (DecodingFieldInfo's summary): first the
+    // strategy and the options that act only in it, then those that act in every strategy, each
+    // in table order. In the UI language where the app installed one (column headers, the
+    // Documents view's quality); glosa-cli has none and prints English.
+    QStringList first, rest;
+    for (const DecodingFieldInfo &info : decodingFieldInfos()) {
+        const bool strategy = !info.summaryChoices.empty();
+        const QString part = summaryPart(info, options);
+        if (part.isEmpty())
+            continue;
+        (strategy || info.summaryStrategySet() != engine::kEveryStrategy ? first : rest) << part;
     }
-    return parts.join(QStringLiteral(" · "));
+    return (first + rest).join(QStringLiteral(" · "));
 }
 
 QList<DecodingPreset> builtInPresets()

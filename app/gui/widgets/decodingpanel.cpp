@@ -1,11 +1,12 @@
 #include "app/gui/widgets/decodingpanel.h"
 
+#include "app/core/inference/decodingrequest.h"
+#include "app/core/settings/decodingfieldinfo.h"
 #include "app/core/settings/settings.h"
 #include "app/gui/widgets/uint64spinbox.h"
 #include "engine/decoding/decodingfields.h"
 
 #include <QComboBox>
-#include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QEvent>
 #include <QFormLayout>
@@ -25,24 +26,20 @@ namespace glosa {
 
 namespace {
 
-// The table's texts, translated in this class's context (decodingfields.cpp marks them so).
-QString tableText(const char *text)
-{
-    return QCoreApplication::translate("glosa::DecodingPanel", text);
-}
-
 constexpr int kDecimals = 2;
 
-// A control for one setting, from its row: a combo box for a choice, a spin box for a number
-// with the row's range (an exclusive minimum starts one step of the box's precision above it).
-QWidget *makeControl(const engine::DecodingField &field, QWidget *parent)
+// A control for one setting, from its rows: a combo box for a choice, a spin box for a number
+// with the engine row's range (an exclusive minimum starts one step of the box's precision above
+// it) and the app row's step.
+QWidget *makeControl(const DecodingFieldInfo &info, QWidget *parent)
 {
+    const engine::DecodingField &field = info.field();
     return std::visit(
         [&](auto member) -> QWidget * {
             using T = std::remove_cvref_t<decltype(engine::DecodingOptions().*member)>;
             if constexpr (std::is_enum_v<T>) {
                 auto *box = new QComboBox(parent);
-                for (qsizetype i = 0; i < qsizetype(field.choices.size()); ++i)
+                for (qsizetype i = 0; i < qsizetype(info.choices.size()); ++i)
                     box->addItem(QString(), int(i));
                 return box;
             } else if constexpr (std::is_same_v<T, float>) {
@@ -50,15 +47,15 @@ QWidget *makeControl(const engine::DecodingField &field, QWidget *parent)
                 box->setDecimals(kDecimals);
                 box->setRange(field.minExclusive ? field.min + std::pow(10.0, -kDecimals)
                                                  : field.min,
-                              field.controlMaximum());
-                box->setSingleStep(field.step);
+                              info.controlMaximum());
+                box->setSingleStep(info.step);
                 return box;
             } else if constexpr (std::is_same_v<T, std::uint64_t>) {
                 return new UInt64SpinBox(parent);
             } else if constexpr (std::is_same_v<T, int>) {
                 auto *box = new QSpinBox(parent);
                 box->setRange(int(field.min), int(field.max));
-                box->setSingleStep(int(field.step));
+                box->setSingleStep(int(info.step));
                 return box;
             } else {
                 return nullptr; // token ids and switches are set by packages and views
@@ -123,10 +120,11 @@ DecodingPanel::DecodingPanel(QWidget *parent, bool compact) : QWidget(parent), m
     layout->addWidget(m_advanced);
     layout->addStretch(1);
 
-    for (const engine::DecodingField &field : engine::decodingFields()) {
-        if (!field.isSetting())
+    for (const DecodingFieldInfo &info : decodingFieldInfos()) {
+        if (!info.isSetting())
             continue;
-        QWidget *widget = makeControl(field, this);
+        const engine::DecodingField &field = info.field();
+        QWidget *widget = makeControl(info, this);
         if (!widget)
             continue;
         QWidget *row = widget;
@@ -144,12 +142,11 @@ DecodingPanel::DecodingPanel(QWidget *parent, bool compact) : QWidget(parent), m
                     QRandomGenerator::global()->generate64());
             });
         }
-        QFormLayout *form =
-            field.group == engine::DecodingGroup::Search ? m_searchForm : m_advancedForm;
+        QFormLayout *form = info.group == DecodingGroup::Search ? m_searchForm : m_advancedForm;
         auto *label = new QLabel(this);
         label->setBuddy(widget);
         form->addRow(label, row);
-        m_controls << Control{&field, widget, row, form};
+        m_controls << Control{&field, &info, widget, row, form};
     }
 
     for (QFormLayout *form : {m_searchForm, m_advancedForm}) {
@@ -196,13 +193,6 @@ QWidget *DecodingPanel::control(const char *name) const
     return field ? controlFor(*field) : nullptr;
 }
 
-void DecodingPanel::setRowVisible(const char *name, bool visible)
-{
-    for (const Control &c : std::as_const(m_controls))
-        if (c.widget == control(name))
-            setFormRowVisible(c.form, c.row, visible);
-}
-
 bool DecodingPanel::isAdvancedOpen() const
 {
     return m_advancedToggle->isChecked();
@@ -245,8 +235,8 @@ void DecodingPanel::retranslateUi()
     m_newSeed->setToolTip(tr("Draw a new random seed"));
 
     for (const Control &c : std::as_const(m_controls)) {
-        const QString label = tableText(c.field->label);
-        const QString tip = tableText(c.field->tip);
+        const QString label = c.info->translatedLabel();
+        const QString tip = c.info->translatedTip();
         if (auto *shown = qobject_cast<QLabel *>(c.form->labelForField(c.row))) {
             shown->setText(label);
             shown->setToolTip(tip);
@@ -254,7 +244,7 @@ void DecodingPanel::retranslateUi()
         c.widget->setToolTip(tip);
         if (auto *box = qobject_cast<QComboBox *>(c.widget))
             for (int i = 0; i < box->count(); ++i)
-                box->setItemText(i, tableText(c.field->choices[std::size_t(i)]));
+                box->setItemText(i, c.info->translatedChoice(std::size_t(i)));
         QString accessible = label;
         accessible.remove(QLatin1Char('&'));
         accessible.remove(QLatin1Char(':'));
@@ -389,17 +379,12 @@ void DecodingPanel::showControl(const Control &c, const engine::DecodingOptions 
 
 engine::DecodingOptions DecodingPanel::options() const
 {
-    engine::DecodingOptions o;
+    engine::DecodingOptions shown;
     for (const Control &c : m_controls)
-        readControl(c, o);
-    if (o.strategy == engine::SearchStrategy::Greedy)
-        o.nBest = 1;
-    else if (o.strategy == engine::SearchStrategy::Beam)
-        o.nBest = std::min(o.nBest, o.beamSize);
-    o.suppressTokens = m_modelDefaults.suppressTokens; // e.g. <pad> and <s>, never a word
-    o.targetPrefix = m_modelDefaults.targetPrefix;
-    o.keepTerms = keptTermsFromSettings(); // Settings ▸ Do not translate
-    return o;
+        readControl(c, shown);
+    // Over the model's defaults (suppressed tokens such as <pad>, never a word), with Settings ▸
+    // Do not translate.
+    return decodingRequest(m_modelDefaults, everySetting(shown));
 }
 
 void DecodingPanel::setOptions(const engine::DecodingOptions &options)
@@ -449,13 +434,9 @@ void DecodingPanel::showOptions(const engine::DecodingOptions &o)
 void DecodingPanel::updateEnabled()
 {
     const engine::DecodingOptions o = options();
-    const bool beam = o.strategy == engine::SearchStrategy::Beam;
-    const bool sample = o.strategy == engine::SearchStrategy::Sample;
-    setRowVisible("beam_size", beam);
-    setRowVisible("n_best", !(o.strategy == engine::SearchStrategy::Greedy));
-    setRowVisible("early_stopping", beam);
-    for (const char *name : {"temperature", "top_k", "top_p", "min_p", "seed"})
-        setRowVisible(name, sample);
+    // A control is shown in the strategies whose search reads its field (the engine's row).
+    for (const Control &c : std::as_const(m_controls))
+        setFormRowVisible(c.form, c.row, c.field->appliesTo(o.strategy));
     control("length_penalty")
         ->setEnabled(o.lengthNormalization == engine::LengthNormalization::Gnmt ||
                      o.lengthNormalization == engine::LengthNormalization::Power);

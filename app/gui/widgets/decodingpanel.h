@@ -1,5 +1,6 @@
-// DecodingPanel: a control for every setting of the decoding-option table
-// (engine/decoding/decodingfields.cpp: its label, tooltip, range and choices come from the row),
+// DecodingPanel: a control for every setting of the decoding-option table (its range from the
+// engine's row, engine/decoding/decodingfields.cpp; its label, tooltip, group, step and choices
+// from the app's, app/core/settings/decodingfieldinfo.cpp; shown in the strategies it applies to),
 // in "Search" or in "Advanced", folded until opened; with presets (built-in and the user's, saved
 // in QSettings). Used by the Translate view's side panel and by each Compare column.
 #pragma once
@@ -20,6 +21,8 @@ struct DecodingField;
 }
 
 namespace glosa {
+
+struct DecodingFieldInfo;
 
 class DecodingPanel : public QWidget
 {
@@ -76,12 +79,12 @@ private:
     struct Control
     {
         const engine::DecodingField *field;
+        const DecodingFieldInfo *info;
         QWidget *widget; // the value's control
         QWidget *row;    // what the form holds: the control, or the seed's row with its button
         QFormLayout *form;
     };
     QWidget *control(const char *name) const;
-    void setRowVisible(const char *name, bool visible);
     void readControl(const Control &control, engine::DecodingOptions &options) const;
     void showControl(const Control &control, const engine::DecodingOptions &options);
 
