@@ -14,8 +14,9 @@
 #include <QFile>
 #include <QMimeData>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSet>
+#include <QDir>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -37,19 +38,6 @@ QList<std::pair<QString, QString>> everySuffix()
         for (const QString &suffix : QStringList{row.name} + row.aliases)
             suffixes << std::pair{suffix, row.name} << std::pair{suffix.toUpper(), row.name};
     return suffixes;
-}
-
-// The words of the first `pattern` match's first group in the file at `path`.
-QStringList wordsIn(const QString &path, const QString &pattern)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    const QRegularExpressionMatch match =
-        QRegularExpression(pattern).match(QString::fromUtf8(file.readAll()));
-    QString words = match.captured(1);
-    words.remove(QRegularExpression(QStringLiteral("[\"',]")));
-    return words.split(QLatin1Char(' '), Qt::SkipEmptyParts);
 }
 
 glosa::test::CliRun translateDoc(const QString &in, const QString &out)
@@ -286,22 +274,24 @@ private slots:
         QVERIFY(!enter.isAccepted());
     }
 
-    // The fuzzers are lists of their own (CMake and Python): one harness and seed per format.
+    // The fuzz harnesses are made from the format table (tests/fuzz/documentformats.cmake reads
+    // its rows) and their seeds from each format's sample (tests/fuzz/make_corpus.py): the
+    // reading found every row, and every format has its sample and its committed seeds.
     void fuzzersCoverEveryFormat()
     {
         QStringList names;
         for (const DocumentFormat &row : documentFormats())
             names << row.name;
-        names.sort();
         QStringList harnesses =
-            wordsIn(QStringLiteral(GLOSA_SOURCE_DIR "/tests/fuzz/CMakeLists.txt"),
-                    QStringLiteral(R"(foreach\(format ([^)]*)\))"));
-        harnesses.sort();
+            QStringLiteral(GLOSA_FUZZ_FORMATS).split(QLatin1Char(' '), Qt::SkipEmptyParts);
         QCOMPARE(harnesses, names);
-        QStringList seeds = wordsIn(QStringLiteral(GLOSA_SOURCE_DIR "/tests/fuzz/make_corpus.py"),
-                                    QStringLiteral(R"(for fmt in \(([^)]*)\))"));
-        seeds.sort();
-        QCOMPARE(seeds, names);
+        for (const QString &name : names) {
+            QVERIFY2(QFileInfo::exists(
+                         QStringLiteral(GLOSA_SOURCE_DIR "/tests/data/documents/sample.") + name),
+                     qPrintable(name));
+            const QDir seeds(QStringLiteral(GLOSA_SOURCE_DIR "/tests/fuzz/corpus/fuzz_") + name);
+            QVERIFY2(!seeds.entryList(QDir::Files).isEmpty(), qPrintable(seeds.path()));
+        }
     }
 
 private:
