@@ -14,6 +14,7 @@
 """
 
 import argparse
+import glob
 import json
 import os
 import shutil
@@ -36,7 +37,11 @@ import glosa_train  # noqa: E402
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 LANG_NAMES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German"}
-ARCH_TITLES = {"transformer": "Transformer", "rnn-attention": "RNN with attention"}
+# A family's name for people: its plugin's metadata "titles" (plugins/<family>/<family>.json),
+# which the app's model picker shows too.
+ARCH_TITLES = {arch: title
+               for path in glob.glob(os.path.join(REPO_ROOT, "plugins", "*", "*.json"))
+               for arch, title in json.load(open(path, encoding="utf-8")).get("titles", {}).items()}
 # The RNN's score function names the package, so that the attention lab's models (issue #17) can
 # be told apart in a model list.
 RNN_TITLES = {"general": "RNN, Luong attention", "additive": "RNN, Bahdanau attention",

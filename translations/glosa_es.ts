@@ -11,6 +11,10 @@
         <source>RNN with attention</source>
         <translation>RNN con atención</translation>
     </message>
+    <message>
+        <source>Show, Attend and Tell</source>
+        <translation>Show, Attend and Tell</translation>
+    </message>
 </context>
 <context>
     <name>glosa::BeamTreeWidget</name>

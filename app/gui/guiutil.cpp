@@ -1,6 +1,7 @@
 #include "app/gui/guiutil.h"
 
 #include "app/core/appcontext.h"
+#include "app/core/models/pluginregistry.h"
 #include "app/core/settings/settings.h"
 #include "app/gui/theme.h"
 
@@ -40,11 +41,15 @@ QString languageName(const QString &code)
 
 QString architectureName(const QString &architecture)
 {
-    if (architecture == QLatin1String("transformer"))
-        return QCoreApplication::translate("glosa::Architectures", "Transformer");
-    if (architecture == QLatin1String("rnn-attention"))
-        return QCoreApplication::translate("glosa::Architectures", "RNN with attention");
-    return architecture;
+    // The family names itself in its plugin's metadata ("titles"); the bundled families' names
+    // are listed here for lupdate only, so that they read translated.
+    [[maybe_unused]] static const char *const bundled[] = {
+        QT_TRANSLATE_NOOP("glosa::Architectures", "Transformer"),
+        QT_TRANSLATE_NOOP("glosa::Architectures", "RNN with attention"),
+        QT_TRANSLATE_NOOP("glosa::Architectures", "Show, Attend and Tell"),
+    };
+    return QCoreApplication::translate(
+        "glosa::Architectures", PluginRegistry::architectureTitle(architecture).toUtf8().constData());
 }
 
 QString modelName(const ModelInfo &info)

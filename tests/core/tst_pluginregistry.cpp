@@ -7,6 +7,10 @@
 #include <QFile>
 #include <QLibrary>
 #include <QTemporaryDir>
+#include <QDirIterator>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtTest>
 
 using glosa::PluginRecord;
@@ -286,6 +290,38 @@ private slots:
         QCOMPARE(paths.count(a.path()), 1);
         // Without the variable the executable's folder leads.
         QCOMPARE(PluginRegistry::defaultSearchPaths().value(0), buildPlugins);
+    }
+
+    // A model family names itself in its plugin's metadata ("titles"), the one source the app's
+    // model picker and tools/export_package.py read: the real plugins of the build, each title as
+    // its JSON file in plugins/<family>/ spells it.
+    void familiesNameThemselves()
+    {
+        PluginRegistry registry;
+        registry.scan({QStringLiteral(GLOSA_BINARY_DIR "/plugins")});
+        int named = 0;
+        QDirIterator files(QStringLiteral(GLOSA_SOURCE_DIR "/plugins"), {"*.json"}, QDir::Files,
+                           QDirIterator::Subdirectories);
+        while (files.hasNext()) {
+            QFile file(files.next());
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
+            const QJsonObject titles = json.value(QLatin1String("titles")).toObject();
+            // Every architecture a bundled family loads has its title.
+            const QJsonArray architectures = json.value(QLatin1String("architectures")).toArray();
+            QVERIFY2(!architectures.isEmpty(), qPrintable(file.fileName()));
+            for (const QJsonValue &architecture : architectures) {
+                const QString title = titles.value(architecture.toString()).toString();
+                QVERIFY2(!title.isEmpty(), qPrintable(architecture.toString()));
+                QCOMPARE(PluginRegistry::architectureTitle(architecture.toString()), title);
+                ++named;
+            }
+        }
+        QVERIFY(named >= 3);
+        QCOMPARE(PluginRegistry::architectureTitle(QStringLiteral("rnn-attention")),
+                 QStringLiteral("RNN with attention"));
+        QCOMPARE(PluginRegistry::architectureTitle(QStringLiteral("no-such-family")),
+                 QStringLiteral("no-such-family"));
     }
 
     void statusNames()

@@ -9,9 +9,25 @@
 #include <QJsonValue>
 #include <QPluginLoader>
 
+#include <mutex>
+
 namespace glosa {
 
 namespace {
+
+// The titles of every plugin loaded in this process (architectureTitle()): a plugin stays loaded
+// for the life of the process, and the model picker asks without a registry at hand.
+QHash<QString, QString> &knownTitles()
+{
+    static QHash<QString, QString> titles;
+    return titles;
+}
+std::mutex &titlesMutex()
+{
+    static std::mutex mutex;
+    return mutex;
+}
+
 
 QStringList stringList(const QJsonValue &value)
 {
@@ -138,6 +154,10 @@ const PluginRecord &PluginRegistry::addFile(const QString &fileName)
     record.name = json.value(QLatin1String("name")).toString();
     record.architectures = stringList(json.value(QLatin1String("architectures")));
     record.tasks = stringList(json.value(QLatin1String("tasks")));
+    const QJsonObject titles = json.value(QLatin1String("titles")).toObject();
+    for (auto it = titles.begin(); it != titles.end(); ++it)
+        if (it.value().isString() && record.architectures.contains(it.key()))
+            record.titles.insert(it.key(), it.value().toString());
 
     // JSON numbers are doubles: 1.5 or "1" must not pass as version 1.
     const QJsonValue version = json.value(QLatin1String("apiVersion"));
@@ -180,8 +200,19 @@ const PluginRecord &PluginRegistry::addFile(const QString &fileName)
 
     record.plugin = plugin;
     record.status = PluginRecord::Status::Loaded;
+    {
+        const std::lock_guard lock(titlesMutex());
+        for (auto it = record.titles.cbegin(); it != record.titles.cend(); ++it)
+            knownTitles().insert(it.key(), it.value());
+    }
     m_records.append(record);
     return m_records.constLast();
+}
+
+QString PluginRegistry::architectureTitle(const QString &architecture)
+{
+    const std::lock_guard lock(titlesMutex());
+    return knownTitles().value(architecture, architecture);
 }
 
 QList<PluginRecord> PluginRegistry::loadedPlugins() const

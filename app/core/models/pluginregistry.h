@@ -29,6 +29,7 @@
 
 #include "plugins/modelplugin.h"
 
+#include <QHash>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -56,6 +57,10 @@ struct PluginRecord
     // Metadata "architectures": what the plugin loads; lookups use this list.
     QStringList architectures;
     QStringList tasks; // metadata "tasks" ("translation", "captioning")
+    // Metadata "titles": an architecture's name for people ("rnn-attention" → "RNN with
+    // attention"), in English; the one place a family names itself (tools/export_package.py
+    // reads the same files).
+    QHash<QString, QString> titles;
     // Owned by Qt's plugin loader, valid for the life of the process; null unless loaded.
     ModelPluginInterface *plugin = nullptr;
 
@@ -92,6 +97,11 @@ public:
     ModelPluginInterface *pluginForArchitecture(const QString &architecture) const;
     // Same, but the whole record; null when no loaded plugin handles `architecture`.
     const PluginRecord *recordForArchitecture(const QString &architecture) const;
+
+    // The name for people of a model family's architecture, from the metadata "titles" of the
+    // plugins any registry of this process has loaded; `architecture` itself when none names it.
+    // English: the GUI translates it in context "glosa::Architectures".
+    static QString architectureTitle(const QString &architecture);
 
 private:
     QStringList m_searchPaths;
