@@ -394,12 +394,120 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <translation>Búsqueda</translation>
     </message>
     <message>
+        <source>Sampling</source>
+        <translation>Muestreo</translation>
+    </message>
+    <message>
+        <source>Beam search</source>
+        <translation>Búsqueda en haz</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>Ninguna</translation>
+    </message>
+    <message>
+        <source>GNMT (Wu et al. 2016)</source>
+        <translation>GNMT (Wu et al. 2016)</translation>
+    </message>
+    <message>
+        <source>Average log-probability</source>
+        <translation>Log-prob. media</translation>
+    </message>
+    <message>
+        <source>Heuristic</source>
+        <translation>Heurística</translation>
+    </message>
+    <message>
+        <source>Bounded (exact)</source>
+        <translation>Acotada (exacta)</translation>
+    </message>
+    <message>
+        <source>Eager</source>
+        <translation>Inmediata</translation>
+    </message>
+    <message>
         <source>New</source>
         <translation>Nueva</translation>
     </message>
     <message>
         <source>Draw a new random seed</source>
         <translation>Generar una semilla aleatoria nueva</translation>
+    </message>
+    <message>
+        <source>&amp;Strategy:</source>
+        <translation>&amp;Estrategia:</translation>
+    </message>
+    <message>
+        <source>&amp;Beam size:</source>
+        <translation>Tamaño del &amp;haz:</translation>
+    </message>
+    <message>
+        <source>&amp;N-best:</source>
+        <translation>&amp;N mejores:</translation>
+    </message>
+    <message>
+        <source>Length &amp;normalisation:</source>
+        <translation>Normalización de &amp;longitud:</translation>
+    </message>
+    <message>
+        <source>Length penalty &amp;α:</source>
+        <translation>Penalización de longitud &amp;α:</translation>
+    </message>
+    <message>
+        <source>&amp;Coverage penalty β:</source>
+        <translation>Penalización de &amp;cobertura β:</translation>
+    </message>
+    <message>
+        <source>&amp;Early stopping:</source>
+        <translation>Parada tempr&amp;ana:</translation>
+    </message>
+    <message>
+        <source>&amp;Maximum length:</source>
+        <translation>Longitud &amp;máxima:</translation>
+    </message>
+    <message>
+        <source>Maximum length &amp;ratio:</source>
+        <translation>P&amp;roporción de longitud máxima:</translation>
+    </message>
+    <message>
+        <source>M&amp;inimum length:</source>
+        <translation>Longitud mín&amp;ima:</translation>
+    </message>
+    <message>
+        <source>No-repeat &amp;n-gram:</source>
+        <translation>N-&amp;grama sin repetición:</translation>
+    </message>
+    <message>
+        <source>Re&amp;petition penalty:</source>
+        <translation>Penali&amp;zación por repetición:</translation>
+    </message>
+    <message>
+        <source>Soft n-gram penalty &amp;λ:</source>
+        <translation>Penalización suave de n-gramas &amp;λ:</translation>
+    </message>
+    <message>
+        <source>Soft n-gram si&amp;ze:</source>
+        <translation>Tamaño &amp;del n-grama suave:</translation>
+    </message>
+    <message>
+        <source>&amp;Temperature:</source>
+        <translation>&amp;Temperatura:</translation>
+    </message>
+    <message>
+        <source>Top-&amp;k:</source>
+        <translation>Top-&amp;k:</translation>
+    </message>
+    <message>
+        <source>Top-p (n&amp;ucleus):</source>
+        <translation>Top-p (n&amp;úcleo):</translation>
+    </message>
+    <message>
+        <source>Min-p (re&amp;lative):</source>
+        <translation>Min-p (re&amp;lativo):</translation>
+    </message>
+    <message>
+        <source>S&amp;eed:</source>
+        <translation>&amp;Semilla:</translation>
     </message>
     <message>
         <source>Decoding preset</source>
@@ -422,6 +530,14 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <translation>Ajustes del modelo</translation>
     </message>
     <message>
+        <source>Length^α</source>
+        <translation>Longitud^α</translation>
+    </message>
+    <message>
+        <source>Whole beam</source>
+        <translation>Haz completo</translation>
+    </message>
+    <message>
         <source>Advanced</source>
         <translation>Avanzado</translation>
     </message>
@@ -429,200 +545,77 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>Length normalisation, penalties against repetition and length limits</source>
         <translation>Normalización de longitud, penalizaciones contra la repetición y límites de longitud</translation>
     </message>
-</context>
-<context>
-    <name>glosa::DecodingSettings</name>
-    <message>
-        <source>Greedy</source>
-        <translation>Voraz</translation>
-    </message>
-    <message>
-        <source>Beam search</source>
-        <translation>Búsqueda en haz</translation>
-    </message>
-    <message>
-        <source>Sampling</source>
-        <translation>Muestreo</translation>
-    </message>
-    <message>
-        <source>None</source>
-        <translation>Ninguna</translation>
-    </message>
-    <message>
-        <source>GNMT (Wu et al. 2016)</source>
-        <translation>GNMT (Wu et al. 2016)</translation>
-    </message>
-    <message>
-        <source>Average log-probability</source>
-        <translation>Log-prob. media</translation>
-    </message>
-    <message>
-        <source>Length^α</source>
-        <translation>Longitud^α</translation>
-    </message>
-    <message>
-        <source>Heuristic</source>
-        <translation>Heurística</translation>
-    </message>
-    <message>
-        <source>Bounded (exact)</source>
-        <translation>Acotada (exacta)</translation>
-    </message>
-    <message>
-        <source>Eager</source>
-        <translation>Inmediata</translation>
-    </message>
-    <message>
-        <source>Whole beam</source>
-        <translation>Haz completo</translation>
-    </message>
-    <message>
-        <source>&amp;Strategy:</source>
-        <translation>&amp;Estrategia:</translation>
-    </message>
     <message>
         <source>How each next word is picked: the most probable one (greedy), the best of several partial translations kept side by side (beam), or at random by probability (sample).</source>
         <translation>Cómo se elige cada palabra siguiente: la más probable (voraz), la mejor de varias traducciones parciales mantenidas a la vez (haz) o al azar según su probabilidad (muestreo).</translation>
-    </message>
-    <message>
-        <source>&amp;Beam size:</source>
-        <translation>Tamaño del &amp;haz:</translation>
     </message>
     <message>
         <source>How many partial translations beam search keeps at each step: more often finds a better-scoring translation, more slowly (1: the same as greedy).</source>
         <translation>Cuántas traducciones parciales conserva la búsqueda en haz en cada paso: más encuentra a menudo una traducción con mejor puntuación, pero más despacio (1: igual que voraz).</translation>
     </message>
     <message>
-        <source>&amp;N-best:</source>
-        <translation>&amp;N mejores:</translation>
-    </message>
-    <message>
         <source>How many alternative translations of each sentence are returned, best first (beam search and sampling).</source>
         <translation>Cuántas traducciones alternativas de cada oración se devuelven, la mejor primero (búsqueda en haz y muestreo).</translation>
-    </message>
-    <message>
-        <source>Length &amp;normalisation:</source>
-        <translation>Normalización de &amp;longitud:</translation>
     </message>
     <message>
         <source>How finished translations of different lengths are ranked: by their whole probability (none), which favours short ones, or by probability per token (gnmt, average, power).</source>
         <translation>Cómo se ordenan las traducciones terminadas de distinta longitud: por su probabilidad total (ninguna), que favorece las cortas, o por probabilidad por token (gnmt, average, power).</translation>
     </message>
     <message>
-        <source>Length penalty &amp;α:</source>
-        <translation>Penalización de longitud &amp;α:</translation>
-    </message>
-    <message>
         <source>Length penalty α of the gnmt and power normalisations: higher favours longer translations (0: off).</source>
         <translation>Penalización de longitud α de las normalizaciones gnmt y power: un valor mayor favorece las traducciones más largas (0: desactivada).</translation>
-    </message>
-    <message>
-        <source>&amp;Coverage penalty β:</source>
-        <translation>Penalización de &amp;cobertura β:</translation>
     </message>
     <message>
         <source>GNMT coverage penalty β: lowers translations that leave source words unattended, so that fewer words are dropped (0: off).</source>
         <translation>Penalización de cobertura β de GNMT: baja la puntuación de las traducciones que dejan palabras del origen sin atender, para que se omitan menos palabras (0: desactivada).</translation>
     </message>
     <message>
-        <source>&amp;Early stopping:</source>
-        <translation>Parada tempr&amp;ana:</translation>
-    </message>
-    <message>
         <source>When beam search stops: once the best running translation looks unable to win (heuristic), once it cannot win (bounded), at the first finished ones (eager) or once a whole beam has finished (beam).</source>
         <translation>Cuándo se detiene la búsqueda en haz: cuando la mejor traducción en curso parece no poder ganar (heurística), cuando no puede ganar (acotada), con las primeras terminadas (inmediata) o cuando ha terminado un haz completo (haz completo).</translation>
-    </message>
-    <message>
-        <source>&amp;Maximum length:</source>
-        <translation>Longitud &amp;máxima:</translation>
     </message>
     <message>
         <source>Most tokens generated for one sentence: a longer translation is cut off.</source>
         <translation>Máximo de tokens generados para una oración: una traducción más larga se corta.</translation>
     </message>
     <message>
-        <source>Maximum length &amp;ratio:</source>
-        <translation>P&amp;roporción de longitud máxima:</translation>
-    </message>
-    <message>
         <source>Also cuts a translation off at this many times the source&apos;s tokens, which ends runaway repetition early (0: off).</source>
         <translation>Corta además la traducción en este múltiplo de los tokens del origen, lo que detiene pronto una repetición desbocada (0: desactivada).</translation>
-    </message>
-    <message>
-        <source>M&amp;inimum length:</source>
-        <translation>Longitud mín&amp;ima:</translation>
     </message>
     <message>
         <source>A translation cannot end before this many tokens (0: off).</source>
         <translation>Una traducción no puede terminar antes de este número de tokens (0: desactivada).</translation>
     </message>
     <message>
-        <source>No-repeat &amp;n-gram:</source>
-        <translation>N-&amp;grama sin repetición:</translation>
-    </message>
-    <message>
         <source>No run of this many tokens may occur twice in a translation, which stops loops such as &quot;the the the&quot; (0: off).</source>
         <translation>Ninguna secuencia de este número de tokens puede aparecer dos veces en una traducción, lo que evita bucles como «de de de» (0: desactivado).</translation>
-    </message>
-    <message>
-        <source>Re&amp;petition penalty:</source>
-        <translation>Penali&amp;zación por repetición:</translation>
     </message>
     <message>
         <source>CTRL repetition penalty: above 1 makes tokens already in the translation less likely, below 1 more likely (1: off).</source>
         <translation>Penalización por repetición de CTRL: por encima de 1 hace menos probables los tokens que ya están en la traducción, por debajo de 1 más probables (1: desactivada).</translation>
     </message>
     <message>
-        <source>Soft n-gram penalty &amp;λ:</source>
-        <translation>Penalización suave de n-gramas &amp;λ:</translation>
-    </message>
-    <message>
         <source>Soft n-gram penalty λ: subtracted from a token&apos;s score for each earlier occurrence of the n-gram it completes, discouraging repetition without forbidding it (0: off).</source>
         <translation>Penalización suave de n-gramas λ: se resta de la puntuación de un token por cada aparición anterior del n-grama que completa, lo que desalienta la repetición sin prohibirla (0: desactivada).</translation>
-    </message>
-    <message>
-        <source>Soft n-gram si&amp;ze:</source>
-        <translation>Tamaño &amp;del n-grama suave:</translation>
     </message>
     <message>
         <source>Length of the n-grams the soft n-gram penalty counts (1: repeated tokens).</source>
         <translation>Longitud de los n-gramas que cuenta la penalización suave (1: tokens repetidos).</translation>
     </message>
     <message>
-        <source>&amp;Temperature:</source>
-        <translation>&amp;Temperatura:</translation>
-    </message>
-    <message>
         <source>Sampling temperature: below 1 picks the likely words more often, above 1 gives rarer words more chance (1: off).</source>
         <translation>Temperatura de muestreo: por debajo de 1 elige más a menudo las palabras probables, por encima de 1 da más oportunidades a las raras (1: desactivada).</translation>
-    </message>
-    <message>
-        <source>Top-&amp;k:</source>
-        <translation>Top-&amp;k:</translation>
     </message>
     <message>
         <source>Samples only among the k most probable tokens of each step, which keeps unlikely words out (0: off).</source>
         <translation>Muestrea solo entre los k tokens más probables de cada paso, lo que deja fuera las palabras improbables (0: desactivado).</translation>
     </message>
     <message>
-        <source>Top-p (n&amp;ucleus):</source>
-        <translation>Top-p (n&amp;úcleo):</translation>
-    </message>
-    <message>
         <source>Nucleus sampling: samples only among the most probable tokens that together reach this probability (1: off).</source>
         <translation>Muestreo de núcleo: muestrea solo entre los tokens más probables que juntos alcanzan esta probabilidad (1: desactivado).</translation>
     </message>
     <message>
-        <source>Min-p (re&amp;lative):</source>
-        <translation>Min-p (re&amp;lativo):</translation>
-    </message>
-    <message>
         <source>Samples only among the tokens at least this fraction as probable as the best one (0: off).</source>
         <translation>Muestrea solo entre los tokens cuya probabilidad es al menos esta fracción de la del mejor (0: desactivado).</translation>
-    </message>
-    <message>
-        <source>S&amp;eed:</source>
-        <translation>&amp;Semilla:</translation>
     </message>
     <message>
         <source>Seed of the random sampling: the same seed and settings give the same translation.</source>

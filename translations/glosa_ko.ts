@@ -391,12 +391,120 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>탐색</translation>
     </message>
     <message>
+        <source>Sampling</source>
+        <translation>샘플링</translation>
+    </message>
+    <message>
+        <source>Beam search</source>
+        <translation>빔 탐색</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>없음</translation>
+    </message>
+    <message>
+        <source>GNMT (Wu et al. 2016)</source>
+        <translation>GNMT (Wu et al. 2016)</translation>
+    </message>
+    <message>
+        <source>Average log-probability</source>
+        <translation>평균 로그 확률</translation>
+    </message>
+    <message>
+        <source>Heuristic</source>
+        <translation>휴리스틱</translation>
+    </message>
+    <message>
+        <source>Bounded (exact)</source>
+        <translation>상한 기반 (정확)</translation>
+    </message>
+    <message>
+        <source>Eager</source>
+        <translation>즉시</translation>
+    </message>
+    <message>
         <source>New</source>
         <translation>새 시드</translation>
     </message>
     <message>
         <source>Draw a new random seed</source>
         <translation>새 무작위 시드를 뽑습니다</translation>
+    </message>
+    <message>
+        <source>&amp;Strategy:</source>
+        <translation>전략(&amp;S):</translation>
+    </message>
+    <message>
+        <source>&amp;Beam size:</source>
+        <translation>빔 크기(&amp;B):</translation>
+    </message>
+    <message>
+        <source>&amp;N-best:</source>
+        <translation>상위 N개(&amp;N):</translation>
+    </message>
+    <message>
+        <source>Length &amp;normalisation:</source>
+        <translation>길이 정규화(&amp;N):</translation>
+    </message>
+    <message>
+        <source>Length penalty &amp;α:</source>
+        <translation>길이 페널티 &amp;α:</translation>
+    </message>
+    <message>
+        <source>&amp;Coverage penalty β:</source>
+        <translation>커버리지 페널티 β(&amp;C):</translation>
+    </message>
+    <message>
+        <source>&amp;Early stopping:</source>
+        <translation>조기 종료(&amp;E):</translation>
+    </message>
+    <message>
+        <source>&amp;Maximum length:</source>
+        <translation>최대 길이(&amp;M):</translation>
+    </message>
+    <message>
+        <source>Maximum length &amp;ratio:</source>
+        <translation>최대 길이 비율(&amp;R):</translation>
+    </message>
+    <message>
+        <source>M&amp;inimum length:</source>
+        <translation>최소 길이(&amp;I):</translation>
+    </message>
+    <message>
+        <source>No-repeat &amp;n-gram:</source>
+        <translation>반복 금지 n-그램(&amp;N):</translation>
+    </message>
+    <message>
+        <source>Re&amp;petition penalty:</source>
+        <translation>반복 페널티(&amp;P):</translation>
+    </message>
+    <message>
+        <source>Soft n-gram penalty &amp;λ:</source>
+        <translation>소프트 n-그램 페널티 &amp;λ:</translation>
+    </message>
+    <message>
+        <source>Soft n-gram si&amp;ze:</source>
+        <translation>소프트 n-그램 크기(&amp;Z):</translation>
+    </message>
+    <message>
+        <source>&amp;Temperature:</source>
+        <translation>온도(&amp;T):</translation>
+    </message>
+    <message>
+        <source>Top-&amp;k:</source>
+        <translation>Top-&amp;k:</translation>
+    </message>
+    <message>
+        <source>Top-p (n&amp;ucleus):</source>
+        <translation>Top-p (뉴클리어스)(&amp;U):</translation>
+    </message>
+    <message>
+        <source>Min-p (re&amp;lative):</source>
+        <translation>Min-p (상대값)(&amp;L):</translation>
+    </message>
+    <message>
+        <source>S&amp;eed:</source>
+        <translation>시드(&amp;E):</translation>
     </message>
     <message>
         <source>Decoding preset</source>
@@ -419,6 +527,14 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>모델 기본값</translation>
     </message>
     <message>
+        <source>Length^α</source>
+        <translation>길이^α</translation>
+    </message>
+    <message>
+        <source>Whole beam</source>
+        <translation>빔 전체</translation>
+    </message>
+    <message>
         <source>Advanced</source>
         <translation>고급</translation>
     </message>
@@ -426,200 +542,77 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>Length normalisation, penalties against repetition and length limits</source>
         <translation>길이 정규화, 반복 방지 페널티와 길이 제한</translation>
     </message>
-</context>
-<context>
-    <name>glosa::DecodingSettings</name>
-    <message>
-        <source>Greedy</source>
-        <translation>탐욕적</translation>
-    </message>
-    <message>
-        <source>Beam search</source>
-        <translation>빔 탐색</translation>
-    </message>
-    <message>
-        <source>Sampling</source>
-        <translation>샘플링</translation>
-    </message>
-    <message>
-        <source>None</source>
-        <translation>없음</translation>
-    </message>
-    <message>
-        <source>GNMT (Wu et al. 2016)</source>
-        <translation>GNMT (Wu et al. 2016)</translation>
-    </message>
-    <message>
-        <source>Average log-probability</source>
-        <translation>평균 로그 확률</translation>
-    </message>
-    <message>
-        <source>Length^α</source>
-        <translation>길이^α</translation>
-    </message>
-    <message>
-        <source>Heuristic</source>
-        <translation>휴리스틱</translation>
-    </message>
-    <message>
-        <source>Bounded (exact)</source>
-        <translation>상한 기반 (정확)</translation>
-    </message>
-    <message>
-        <source>Eager</source>
-        <translation>즉시</translation>
-    </message>
-    <message>
-        <source>Whole beam</source>
-        <translation>빔 전체</translation>
-    </message>
-    <message>
-        <source>&amp;Strategy:</source>
-        <translation>전략(&amp;S):</translation>
-    </message>
     <message>
         <source>How each next word is picked: the most probable one (greedy), the best of several partial translations kept side by side (beam), or at random by probability (sample).</source>
         <translation>다음 단어를 고르는 방법: 가장 확률이 높은 단어(탐욕), 나란히 유지한 여러 부분 번역 중 가장 좋은 것(빔), 또는 확률에 따른 무작위 선택(샘플링).</translation>
-    </message>
-    <message>
-        <source>&amp;Beam size:</source>
-        <translation>빔 크기(&amp;B):</translation>
     </message>
     <message>
         <source>How many partial translations beam search keeps at each step: more often finds a better-scoring translation, more slowly (1: the same as greedy).</source>
         <translation>빔 탐색이 단계마다 유지하는 부분 번역의 수: 클수록 점수가 더 높은 번역을 자주 찾지만 느려집니다(1: 탐욕 탐색과 같음).</translation>
     </message>
     <message>
-        <source>&amp;N-best:</source>
-        <translation>상위 N개(&amp;N):</translation>
-    </message>
-    <message>
         <source>How many alternative translations of each sentence are returned, best first (beam search and sampling).</source>
         <translation>문장마다 돌려주는 대안 번역의 수, 가장 좋은 것부터(빔 탐색과 샘플링).</translation>
-    </message>
-    <message>
-        <source>Length &amp;normalisation:</source>
-        <translation>길이 정규화(&amp;N):</translation>
     </message>
     <message>
         <source>How finished translations of different lengths are ranked: by their whole probability (none), which favours short ones, or by probability per token (gnmt, average, power).</source>
         <translation>길이가 다른 완성 번역의 순위를 매기는 방법: 전체 확률(없음, 짧은 번역이 유리) 또는 토큰당 확률(gnmt, average, power).</translation>
     </message>
     <message>
-        <source>Length penalty &amp;α:</source>
-        <translation>길이 페널티 &amp;α:</translation>
-    </message>
-    <message>
         <source>Length penalty α of the gnmt and power normalisations: higher favours longer translations (0: off).</source>
         <translation>gnmt 및 power 정규화의 길이 페널티 α: 클수록 긴 번역이 유리합니다(0: 끔).</translation>
-    </message>
-    <message>
-        <source>&amp;Coverage penalty β:</source>
-        <translation>커버리지 페널티 β(&amp;C):</translation>
     </message>
     <message>
         <source>GNMT coverage penalty β: lowers translations that leave source words unattended, so that fewer words are dropped (0: off).</source>
         <translation>GNMT 커버리지 페널티 β: 원문 단어를 주의하지 않고 남긴 번역의 점수를 낮춰 빠지는 단어를 줄입니다(0: 끔).</translation>
     </message>
     <message>
-        <source>&amp;Early stopping:</source>
-        <translation>조기 종료(&amp;E):</translation>
-    </message>
-    <message>
         <source>When beam search stops: once the best running translation looks unable to win (heuristic), once it cannot win (bounded), at the first finished ones (eager) or once a whole beam has finished (beam).</source>
         <translation>빔 탐색이 멈추는 시점: 진행 중인 최선의 번역이 이길 수 없어 보일 때(휴리스틱), 이길 수 없을 때(한정), 처음 완성된 번역에서(즉시), 또는 빔 전체가 완성되었을 때(전체 빔).</translation>
-    </message>
-    <message>
-        <source>&amp;Maximum length:</source>
-        <translation>최대 길이(&amp;M):</translation>
     </message>
     <message>
         <source>Most tokens generated for one sentence: a longer translation is cut off.</source>
         <translation>한 문장에 생성하는 최대 토큰 수: 더 긴 번역은 잘립니다.</translation>
     </message>
     <message>
-        <source>Maximum length &amp;ratio:</source>
-        <translation>최대 길이 비율(&amp;R):</translation>
-    </message>
-    <message>
         <source>Also cuts a translation off at this many times the source&apos;s tokens, which ends runaway repetition early (0: off).</source>
         <translation>원문 토큰 수의 이 배수에서도 번역을 잘라, 끝없는 반복을 일찍 멈춥니다(0: 끔).</translation>
-    </message>
-    <message>
-        <source>M&amp;inimum length:</source>
-        <translation>최소 길이(&amp;I):</translation>
     </message>
     <message>
         <source>A translation cannot end before this many tokens (0: off).</source>
         <translation>번역은 이 토큰 수 전에는 끝날 수 없습니다(0: 끔).</translation>
     </message>
     <message>
-        <source>No-repeat &amp;n-gram:</source>
-        <translation>반복 금지 n-그램(&amp;N):</translation>
-    </message>
-    <message>
         <source>No run of this many tokens may occur twice in a translation, which stops loops such as &quot;the the the&quot; (0: off).</source>
         <translation>이 길이의 토큰 연속이 번역에 두 번 나올 수 없어, &quot;the the the&quot; 같은 반복을 막습니다(0: 끔).</translation>
-    </message>
-    <message>
-        <source>Re&amp;petition penalty:</source>
-        <translation>반복 페널티(&amp;P):</translation>
     </message>
     <message>
         <source>CTRL repetition penalty: above 1 makes tokens already in the translation less likely, below 1 more likely (1: off).</source>
         <translation>CTRL 반복 페널티: 1보다 크면 번역에 이미 있는 토큰의 확률을 낮추고, 1보다 작으면 높입니다(1: 끔).</translation>
     </message>
     <message>
-        <source>Soft n-gram penalty &amp;λ:</source>
-        <translation>소프트 n-그램 페널티 &amp;λ:</translation>
-    </message>
-    <message>
         <source>Soft n-gram penalty λ: subtracted from a token&apos;s score for each earlier occurrence of the n-gram it completes, discouraging repetition without forbidding it (0: off).</source>
         <translation>부드러운 n-그램 페널티 λ: 토큰이 완성하는 n-그램이 앞서 나온 횟수마다 점수에서 빼서, 반복을 금지하지 않고 줄입니다(0: 끔).</translation>
-    </message>
-    <message>
-        <source>Soft n-gram si&amp;ze:</source>
-        <translation>소프트 n-그램 크기(&amp;Z):</translation>
     </message>
     <message>
         <source>Length of the n-grams the soft n-gram penalty counts (1: repeated tokens).</source>
         <translation>부드러운 n-그램 페널티가 세는 n-그램의 길이(1: 반복된 토큰).</translation>
     </message>
     <message>
-        <source>&amp;Temperature:</source>
-        <translation>온도(&amp;T):</translation>
-    </message>
-    <message>
         <source>Sampling temperature: below 1 picks the likely words more often, above 1 gives rarer words more chance (1: off).</source>
         <translation>샘플링 온도: 1보다 작으면 확률 높은 단어를 더 자주 고르고, 1보다 크면 드문 단어에 더 많은 기회를 줍니다(1: 끔).</translation>
-    </message>
-    <message>
-        <source>Top-&amp;k:</source>
-        <translation>Top-&amp;k:</translation>
     </message>
     <message>
         <source>Samples only among the k most probable tokens of each step, which keeps unlikely words out (0: off).</source>
         <translation>단계마다 가장 확률이 높은 k개 토큰 중에서만 샘플링해, 가능성 낮은 단어를 배제합니다(0: 끔).</translation>
     </message>
     <message>
-        <source>Top-p (n&amp;ucleus):</source>
-        <translation>Top-p (뉴클리어스)(&amp;U):</translation>
-    </message>
-    <message>
         <source>Nucleus sampling: samples only among the most probable tokens that together reach this probability (1: off).</source>
         <translation>뉴클리어스 샘플링: 합쳐서 이 확률에 이르는 가장 확률 높은 토큰들 중에서만 샘플링합니다(1: 끔).</translation>
     </message>
     <message>
-        <source>Min-p (re&amp;lative):</source>
-        <translation>Min-p (상대값)(&amp;L):</translation>
-    </message>
-    <message>
         <source>Samples only among the tokens at least this fraction as probable as the best one (0: off).</source>
         <translation>가장 좋은 토큰 확률의 이 비율 이상인 토큰들 중에서만 샘플링합니다(0: 끔).</translation>
-    </message>
-    <message>
-        <source>S&amp;eed:</source>
-        <translation>시드(&amp;E):</translation>
     </message>
     <message>
         <source>Seed of the random sampling: the same seed and settings give the same translation.</source>

@@ -11,22 +11,22 @@ namespace glosa {
 
 namespace {
 
-constexpr const char *kContext = "glosa::DecodingSettings";
+constexpr const char *kContext = "glosa::DecodingPanel";
 
 constexpr const char *kStrategyChoices[] = {
-    QT_TRANSLATE_NOOP("glosa::DecodingSettings", "Greedy"),
-    QT_TRANSLATE_NOOP("glosa::DecodingSettings", "Beam search"),
-    QT_TRANSLATE_NOOP("glosa::DecodingSettings", "Sampling")};
+    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Greedy"),
+    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Beam search"),
+    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Sampling")};
 constexpr const char *kNormalizationChoices[] = {
-    QT_TRANSLATE_NOOP("glosa::DecodingSettings", "None"),
-    QT_TRANSLATE_NOOP("glosa::DecodingSettings", "GNMT (Wu et al. 2016)"),
-    QT_TRANSLATE_NOOP("glosa::DecodingSettings", "Average log-probability"),
-    QT_TRANSLATE_NOOP("glosa::DecodingSettings", "Length^α")};
+    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "None"),
+    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "GNMT (Wu et al. 2016)"),
+    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Average log-probability"),
+    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Length^α")};
 constexpr const char *kEarlyStoppingChoices[] = {
-    QT_TRANSLATE_NOOP("glosa::DecodingSettings", "Heuristic"),
-    QT_TRANSLATE_NOOP("glosa::DecodingSettings", "Bounded (exact)"),
-    QT_TRANSLATE_NOOP("glosa::DecodingSettings", "Eager"),
-    QT_TRANSLATE_NOOP("glosa::DecodingSettings", "Whole beam")};
+    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Heuristic"),
+    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Bounded (exact)"),
+    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Eager"),
+    QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Whole beam")};
 
 // The strategy's own word in the summary; beam search's is beam_size's "beam %1".
 constexpr const char *kStrategySummaries[] = {
@@ -41,9 +41,9 @@ const DecodingFieldInfo kInfos[] = {
     {.name = "strategy",
      .valueName = "NAME",
      .help = "greedy, beam or sample.",
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingSettings", "&Strategy:"),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "&Strategy:"),
      .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingSettings",
+         "glosa::DecodingPanel",
          "How each next word is picked: the most probable one (greedy), the best of "
          "several partial translations kept side by side (beam), or at random by "
          "probability (sample)."),
@@ -53,9 +53,9 @@ const DecodingFieldInfo kInfos[] = {
     {.name = "beam_size",
      .valueName = "N",
      .help = "Beam size.",
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingSettings", "&Beam size:"),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "&Beam size:"),
      .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingSettings",
+         "glosa::DecodingPanel",
          "How many partial translations beam search keeps at each step: more often "
          "finds a better-scoring translation, more slowly (1: the same as greedy)."),
      .group = Search,
@@ -63,18 +63,18 @@ const DecodingFieldInfo kInfos[] = {
     {.name = "n_best",
      .valueName = "N",
      .help = "Hypotheses per sentence (beam or sample).",
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingSettings", "&N-best:"),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "&N-best:"),
      .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingSettings",
+         "glosa::DecodingPanel",
          "How many alternative translations of each sentence are returned, best first "
          "(beam search and sampling)."),
      .group = Search},
     {.name = "length_normalization",
      .valueName = "NAME",
      .help = "gnmt, average, power (Hugging Face's) or none.",
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingSettings", "Length &normalisation:"),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Length &normalisation:"),
      .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingSettings",
+         "glosa::DecodingPanel",
          "How finished translations of different lengths are ranked: by their whole "
          "probability (none), which favours short ones, or by probability per token "
          "(gnmt, average, power)."),
@@ -82,9 +82,9 @@ const DecodingFieldInfo kInfos[] = {
     {.name = "length_penalty",
      .valueName = "A",
      .help = "Length penalty alpha of gnmt or power (0: off).",
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingSettings", "Length penalty &α:"),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Length penalty &α:"),
      .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingSettings",
+         "glosa::DecodingPanel",
          "Length penalty α of the gnmt and power normalisations: higher favours longer "
          "translations (0: off)."),
      .step = 0.1,
@@ -94,9 +94,9 @@ const DecodingFieldInfo kInfos[] = {
     {.name = "coverage_penalty",
      .valueName = "B",
      .help = "GNMT coverage penalty beta (0: off).",
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingSettings", "&Coverage penalty β:"),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "&Coverage penalty β:"),
      .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingSettings",
+         "glosa::DecodingPanel",
          "GNMT coverage penalty β: lowers translations that leave source words "
          "unattended, so that fewer words are dropped (0: off)."),
      .step = 0.05,
@@ -105,9 +105,9 @@ const DecodingFieldInfo kInfos[] = {
     {.name = "early_stopping",
      .valueName = "NAME",
      .help = "heuristic, bounded, eager or beam (Hugging Face's early_stopping=True).",
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingSettings", "&Early stopping:"),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "&Early stopping:"),
      .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingSettings",
+         "glosa::DecodingPanel",
          "When beam search stops: once the best running translation looks unable to "
          "win (heuristic), once it cannot win (bounded), at the first finished ones "
          "(eager) or once a whole beam has finished (beam)."),
@@ -115,16 +115,16 @@ const DecodingFieldInfo kInfos[] = {
     {.name = "max_length",
      .valueName = "N",
      .help = "Maximum target tokens.",
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingSettings", "&Maximum length:"),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "&Maximum length:"),
      .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingSettings",
+         "glosa::DecodingPanel",
          "Most tokens generated for one sentence: a longer translation is cut off.")},
     {.name = "max_length_ratio",
      .valueName = "F",
      .help = "Also cap at ratio x source tokens (0: off).",
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingSettings", "Maximum length &ratio:"),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Maximum length &ratio:"),
      .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingSettings",
+         "glosa::DecodingPanel",
          "Also cuts a translation off at this many times the source's tokens, which "
          "ends runaway repetition early (0: off)."),
      .step = 0.5,
@@ -132,8 +132,8 @@ const DecodingFieldInfo kInfos[] = {
     {.name = "min_length",
      .valueName = "N",
      .help = "Minimum target tokens before EOS.",
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingSettings", "M&inimum length:"),
-     .tip = QT_TRANSLATE_NOOP("glosa::DecodingSettings",
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "M&inimum length:"),
+     .tip = QT_TRANSLATE_NOOP("glosa::DecodingPanel",
                               "A translation cannot end before this many tokens (0: off).")},
     // --- Logits processors
     {.name = "suppress_tokens",
@@ -149,9 +149,9 @@ const DecodingFieldInfo kInfos[] = {
     {.name = "no_repeat_ngram_size",
      .valueName = "N",
      .help = "Block repeated n-grams of this size (0: off).",
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingSettings", "No-repeat &n-gram:"),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "No-repeat &n-gram:"),
      .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingSettings",
+         "glosa::DecodingPanel",
          "No run of this many tokens may occur twice in a translation, which stops "
          "loops such as \"the the the\" (0: off)."),
      .group = Search,
@@ -159,9 +159,9 @@ const DecodingFieldInfo kInfos[] = {
     {.name = "repetition_penalty",
      .valueName = "R",
      .help = "CTRL repetition penalty (1: off).",
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingSettings", "Re&petition penalty:"),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Re&petition penalty:"),
      .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingSettings",
+         "glosa::DecodingPanel",
          "CTRL repetition penalty: above 1 makes tokens already in the translation "
          "less likely, below 1 more likely (1: off)."),
      .step = 0.05,
@@ -170,9 +170,9 @@ const DecodingFieldInfo kInfos[] = {
     {.name = "ngram_penalty",
      .valueName = "L",
      .help = "Subtract L per earlier occurrence of the n-gram a token completes (0: off).",
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingSettings", "Soft n-gram penalty &λ:"),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Soft n-gram penalty &λ:"),
      .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingSettings",
+         "glosa::DecodingPanel",
          "Soft n-gram penalty λ: subtracted from a token's score for each earlier "
          "occurrence of the n-gram it completes, discouraging repetition without "
          "forbidding it (0: off)."),
@@ -181,17 +181,17 @@ const DecodingFieldInfo kInfos[] = {
     {.name = "ngram_penalty_size",
      .valueName = "N",
      .help = "N-gram size of --ngram-penalty (1: repeated tokens).",
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingSettings", "Soft n-gram si&ze:"),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Soft n-gram si&ze:"),
      .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingSettings",
+         "glosa::DecodingPanel",
          "Length of the n-grams the soft n-gram penalty counts (1: repeated tokens).")},
     // --- Sampling
     {.name = "temperature",
      .valueName = "T",
      .help = "Sampling temperature (1: off).",
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingSettings", "&Temperature:"),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "&Temperature:"),
      .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingSettings",
+         "glosa::DecodingPanel",
          "Sampling temperature: below 1 picks the likely words more often, above 1 "
          "gives rarer words more chance (1: off)."),
      .group = Search,
@@ -201,9 +201,9 @@ const DecodingFieldInfo kInfos[] = {
     {.name = "top_k",
      .valueName = "K",
      .help = "Sample among the k best (0: off).",
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingSettings", "Top-&k:"),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Top-&k:"),
      .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingSettings",
+         "glosa::DecodingPanel",
          "Samples only among the k most probable tokens of each step, which keeps "
          "unlikely words out (0: off)."),
      .group = Search,
@@ -211,9 +211,9 @@ const DecodingFieldInfo kInfos[] = {
     {.name = "top_p",
      .valueName = "P",
      .help = "Nucleus sampling mass (1: off).",
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingSettings", "Top-p (n&ucleus):"),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Top-p (n&ucleus):"),
      .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingSettings",
+         "glosa::DecodingPanel",
          "Nucleus sampling: samples only among the most probable tokens that together "
          "reach this probability (1: off)."),
      .group = Search,
@@ -222,9 +222,9 @@ const DecodingFieldInfo kInfos[] = {
     {.name = "min_p",
      .valueName = "M",
      .help = "Keep tokens with at least M x the best one's probability (0: off).",
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingSettings", "Min-p (re&lative):"),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "Min-p (re&lative):"),
      .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingSettings",
+         "glosa::DecodingPanel",
          "Samples only among the tokens at least this fraction as probable as the best "
          "one (0: off)."),
      .step = 0.05,
@@ -232,9 +232,9 @@ const DecodingFieldInfo kInfos[] = {
     {.name = "seed",
      .valueName = "S",
      .help = "Sampling seed.",
-     .label = QT_TRANSLATE_NOOP("glosa::DecodingSettings", "S&eed:"),
+     .label = QT_TRANSLATE_NOOP("glosa::DecodingPanel", "S&eed:"),
      .tip = QT_TRANSLATE_NOOP(
-         "glosa::DecodingSettings",
+         "glosa::DecodingPanel",
          "Seed of the random sampling: the same seed and settings give the same "
          "translation."),
      .group = Search},

@@ -4,8 +4,10 @@
 // member, range, off value, strategies); every word a person reads is here, keyed by the field's
 // name, one row per engine field (tests/core/tst_decodingfieldinfo.cpp checks both ways).
 //
-// The panel's texts are translated in context "glosa::DecodingSettings", the summary's in
-// "glosa::DecodingSummary" (marked for lupdate in decodingfieldinfo.cpp); the CLI's help is English.
+// The panel's texts are translated in the context of the class that shows them,
+// "glosa::DecodingPanel" (so a translator sees where they appear, and the GUI tests find them
+// translated where they are shown), the summary's in "glosa::DecodingSummary" (marked for lupdate
+// in decodingfieldinfo.cpp); the CLI's help is English.
 #pragma once
 
 #include "engine/decoding/decodingfields.h"
