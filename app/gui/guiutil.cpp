@@ -48,8 +48,8 @@ QString architectureName(const QString &architecture)
         QT_TRANSLATE_NOOP("glosa::Architectures", "RNN with attention"),
         QT_TRANSLATE_NOOP("glosa::Architectures", "Show, Attend and Tell"),
     };
-    return QCoreApplication::translate(
-        "glosa::Architectures", PluginRegistry::architectureTitle(architecture).toUtf8().constData());
+    const QByteArray title = PluginRegistry::architectureTitle(architecture).toUtf8();
+    return QCoreApplication::translate("glosa::Architectures", title.constData());
 }
 
 QString modelName(const ModelInfo &info)

@@ -16,8 +16,9 @@ struct ModelInfo;
 // Display name of a BCP 47 language code in the UI language ("en" → "English" / "영어" /
 // "Inglés"), for any language CLDR names; the code itself for one it does not.
 QString languageName(const QString &code);
-// Display name of a model architecture ("rnn-attention" → "RNN with attention"), from its plugin's
-// metadata (PluginRegistry::architectureTitle()), translated; unknown ones as model.json spells them.
+// Display name of a model architecture ("rnn-attention" → "RNN with attention"), from its
+// plugin's metadata (PluginRegistry::architectureTitle()), translated; unknown ones as model.json
+// spells them.
 QString architectureName(const QString &architecture);
 // A model's name (model.json "name") in the UI language: the bundled models' names are
 // translated; any other package's as it spells it.

@@ -1,8 +1,8 @@
-// The one table of DecodingOptions' fields: name, member, range, off value and strategies of each. model.json's
-// "decoding" object, the history's settings JSON, the GUI's saved settings and presets, the CLI's
-// options and DecodingOptions::validate()'s range checks are all generated from it (as llama.cpp's
-// common/arg.cpp and KDE's KConfigXT generate theirs), so a field cannot be spelled two ways or be
-// left out of one of them.
+// The one table of DecodingOptions' fields: name, member, range, off value and strategies of each.
+// model.json's "decoding" object, the history's settings JSON, the GUI's saved settings and
+// presets, the CLI's options and DecodingOptions::validate()'s range checks are all generated from
+// it (as llama.cpp's common/arg.cpp and KDE's KConfigXT generate theirs), so a field cannot be
+// spelled two ways or be left out of one of them.
 //
 // Adding a decoding option: a member in DecodingOptions, a row in decodingfields.cpp, the
 // option's logic (a logits processor, the search) and, for a setting, its row in the app's

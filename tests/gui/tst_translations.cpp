@@ -1,7 +1,8 @@
-// The UI translations are complete: lupdate is run over app/ (and no engine file) the way the glosa_gui_lupdate target
-// runs it, and every string it finds must have a finished translation in each committed
-// translations/glosa_<code>.ts, with the same placeholders and a keyboard accelerator where the
-// English has one. A string added with tr() and not translated fails here, naming it.
+// The UI translations are complete: lupdate is run over app/ (no engine file) the way the
+// glosa_gui_lupdate target runs it, and every string it finds must have a finished translation in
+// each committed translations/glosa_<code>.ts, with the same placeholders and a keyboard
+// accelerator where the English has one. A string added with tr() and not translated fails here,
+// naming it.
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>

@@ -6,7 +6,11 @@
 //
 //     DecodingChoices choices = everySetting(panelValues);   // or choose fields one by one
 //     choices.maxHypotheses = 1;                              // a document keeps one translation
+//     choices.values.targetPrefix = forcedIds;                // steering: a field the panel
+//     choices.fields << QStringLiteral("target_prefix");     // has no control for, named
 //     engine::DecodingOptions options = decodingRequest(model.decodingDefaults(), choices);
+//
+// A view's own additions that are not choices (traces for the beam tree) are set on the result.
 #pragma once
 
 #include "engine/decoding/decodingoptions.h"
@@ -44,8 +48,9 @@ struct DecodingChoices
 DecodingChoices everySetting(const engine::DecodingOptions &values);
 
 // modelDefaults, with the chosen fields of `choices` over them and the terms, fitted to the
-// strategy where asked, and never more than maxHypotheses hypotheses. Throws std::invalid_argument for a field name the engine does not know (a
-// caller's mistake); ranges are left to DecodingOptions::validate(), which the engine runs.
+// strategy where asked, and never more than maxHypotheses hypotheses. Throws
+// std::invalid_argument for a field name the engine does not know (a caller's mistake); ranges are
+// left to DecodingOptions::validate(), which the engine runs.
 engine::DecodingOptions decodingRequest(const engine::DecodingOptions &modelDefaults,
                                         const DecodingChoices &choices);
 

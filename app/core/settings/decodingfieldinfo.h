@@ -1,5 +1,5 @@
-// What the app shows of each field of the engine's decoding table (engine/decoding/decodingfields.h):
-// the decoding panel's label, tooltip, group, step and choices, glosa-cli's value name and help,
+// What the app shows of each field of the engine's decoding table
+// (engine/decoding/decodingfields.h): the decoding panel's label, tooltip, group, step and choices, glosa-cli's value name and help,
 // and the field's words in a one-line summary. The engine keeps only what decoding needs (name,
 // member, range, off value, strategies); every word a person reads is here, keyed by the field's
 // name, one row per engine field (tests/core/tst_decodingfieldinfo.cpp checks both ways).

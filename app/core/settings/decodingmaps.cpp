@@ -66,7 +66,8 @@ QString summaryPart(const DecodingFieldInfo &info, const engine::DecodingOptions
     }
     const auto *strategy = std::get_if<engine::SearchStrategy engine::DecodingOptions::*>(
         &field.member);
-    const std::size_t value = strategy ? std::size_t(options.**strategy) : info.summaryChoices.size();
+    const std::size_t value =
+        strategy ? std::size_t(options.**strategy) : info.summaryChoices.size();
     if (value >= info.summaryChoices.size() || !info.summaryChoices[value])
         return QString();
     return QCoreApplication::translate("glosa::DecodingSummary", info.summaryChoices[value]);

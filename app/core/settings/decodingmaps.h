@@ -15,8 +15,8 @@ namespace glosa {
 // settings files and presets still load.
 QVariantMap decodingOptionsToMap(const engine::DecodingOptions &options);
 engine::DecodingOptions decodingOptionsFromMap(const QVariantMap &map);
-// The map of only the fields a person sets (isDecodingSetting(), decodingfieldinfo.h): equal keys are the same
-// preset, whatever the model (suppressed tokens) or the view (traces) added.
+// The map of only the fields a person sets (isDecodingSetting(), decodingfieldinfo.h): equal keys
+// are the same preset, whatever the model (suppressed tokens) or the view (traces) added.
 QVariantMap decodingPresetKey(const engine::DecodingOptions &options);
 
 // One line for column headers and tooltips, from the rows of decodingfieldinfo.cpp:

@@ -80,7 +80,8 @@ public:
     // Calls `onChanged(T newValue)` each time this setting changes through any Setting<T> of its
     // key in this process, on `context`'s thread, until `context` is destroyed. A change written
     // to the file by another process is not seen.
-    template <typename F> QMetaObject::Connection onChange(const QObject *context, F onChanged) const
+    template <typename F>
+    QMetaObject::Connection onChange(const QObject *context, F onChanged) const
     {
         return QObject::connect(&SettingsNotifier::instance(), &SettingsNotifier::changed, context,
                                 [setting = *this, onChanged](const QString &key) {
