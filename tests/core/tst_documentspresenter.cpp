@@ -179,7 +179,8 @@ private slots:
         int bold = 0, partly = 0;
         for (int p = 0; p < presenter.paragraphCount(); ++p) {
             for (const int style : {documents::Bold, documents::Italic, documents::Link})
-                QCOMPARE(shown(presenter, p, style), written(document, layout, std::size_t(p), style));
+                QCOMPARE(shown(presenter, p, style),
+                         written(document, layout, std::size_t(p), style));
             const QStringList boldHere = shown(presenter, p, documents::Bold);
             bold += int(boldHere.size());
             partly += !boldHere.isEmpty() && boldHere.join(' ') != presenter.target(p).trimmed();

@@ -78,7 +78,8 @@ QPair<int, int> cellOf(const QTextBlock &block)
 }
 
 // The stretches of `block`'s text whose format `has`, each as long as it goes, trimmed.
-QStringList stretches(const QTextBlock &block, const std::function<bool(const QTextCharFormat &)> &has)
+QStringList stretches(const QTextBlock &block,
+                      const std::function<bool(const QTextCharFormat &)> &has)
 {
     QStringList found;
     bool inside = false;
@@ -594,6 +595,48 @@ private slots:
         }
         QCOMPARE(cells, 4);
         QVERIFY(headings >= 1 && items >= 1);
+
+        // Highlighting and linked scrolling go block for block: a click in a cell of the
+        // translation's table highlights that cell's paragraph in the source, and the paragraph
+        // at the top of one pane is at the top of the other, though their heights differ.
+        const int lastCell = paragraphs - 1 - [&] {
+            for (int back = 0; back < paragraphs; ++back)
+                if (cellOf(view.targetBlock(paragraphs - 1 - back)).first >= 0)
+                    return back;
+            return paragraphs;
+        }();
+        QTextCursor inCell(view.targetBlock(lastCell));
+        inCell.movePosition(QTextCursor::Right);
+        view.targetPane()->setTextCursor(inCell);
+        QCOMPARE(view.currentParagraph(), lastCell);
+        QCOMPARE(view.sourcePane()->textCursor().block().userState(), lastCell);
+        QCOMPARE(view.sourcePane()->extraSelections().first().cursor.block().userState(),
+                 lastCell);
+        view.resize(1000, 260);
+        QTRY_VERIFY(view.sourcePane()->verticalScrollBar()->maximum() > 0 &&
+                    view.targetPane()->verticalScrollBar()->maximum() > 0);
+        auto topOf = [](const QTextEdit *pane, const QTextBlock &block) {
+            return int(std::ceil(
+                pane->document()->documentLayout()->blockBoundingRect(block).top()));
+        };
+        int linked = 0; // of the paragraphs that can be scrolled to the top
+        for (int p = 1; p < paragraphs; ++p) {
+            QScrollBar *source = view.sourcePane()->verticalScrollBar();
+            QScrollBar *target = view.targetPane()->verticalScrollBar();
+            const int top = topOf(view.sourcePane(), view.sourceBlock(p));
+            if (top > source->maximum())
+                break;
+            source->setValue(top);
+            const int there =
+                std::min(target->maximum(), topOf(view.targetPane(), view.targetBlock(p)));
+            QVERIFY2(std::abs(target->value() - there) <= 1,
+                     qPrintable(QStringLiteral("paragraph %1: %2, not %3")
+                                    .arg(p)
+                                    .arg(target->value())
+                                    .arg(there)));
+            linked += cellOf(view.sourceBlock(p)).first >= 0 ? 10 : 1;
+        }
+        QVERIFY2(linked >= 5, qPrintable(QString::number(linked)));
 
         // The runs are where the exported file has them.
         QSignalSpy exported(&view, &DocumentsView::exported);

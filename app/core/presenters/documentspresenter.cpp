@@ -4,8 +4,8 @@
 #include "app/core/history/recorder.h"
 #include "app/core/history/results.h"
 
-#include <QFileInfo>
 #include <QDir>
+#include <QFileInfo>
 
 #include <algorithm>
 
@@ -255,11 +255,10 @@ DocumentsPresenter::Start DocumentsPresenter::translate(bool discardEdits)
         return Start::Restarting;
     }
     if (m_translatedCount == 0 && !m_languageAccepted) {
-        m_mismatch = checkSourceLanguage(
-            languageSample(m_sources), *m_choice.model,
-            [this](const QString &source, const QString &target) {
-                return m_context.modelForDirection(source, target);
-            });
+        m_mismatch = checkSourceLanguage(languageSample(m_sources), *m_choice.model,
+                                         [this](const QString &source, const QString &target) {
+                                             return m_context.modelForDirection(source, target);
+                                         });
         if (m_mismatch.found()) {
             emit languageMismatchFound();
             return Start::WrongLanguage;

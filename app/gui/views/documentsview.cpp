@@ -342,10 +342,9 @@ void DocumentsView::showTranslated(const QList<int> &paragraphs)
     // may have its sentences now, and the new sentences their omission marks.
     const QTextCursor at = m_source->textCursor();
     const int paragraph = m_currentParagraph >= 0 ? m_currentParagraph : at.block().userState();
-    selectSentence(paragraph,
-                   paragraph >= 0 && at.block().userState() == paragraph
-                       ? m_presenter->sentenceAt(paragraph, at.positionInBlock(), true)
-                       : m_currentSentence);
+    selectSentence(paragraph, paragraph >= 0 && at.block().userState() == paragraph
+                                  ? m_presenter->sentenceAt(paragraph, at.positionInBlock(), true)
+                                  : m_currentSentence);
 }
 
 void DocumentsView::showFinished(bool complete)

@@ -189,8 +189,8 @@ void DocumentPane::clearParagraphs()
 QTextCharFormat DocumentPane::textFormat(const QTextBlock &block, bool dimmed) const
 {
     QTextCharFormat format = block.charFormat();
-    format.setForeground(palette().color(dimmed ? QPalette::Disabled : QPalette::Active,
-                                         QPalette::Text));
+    format.setForeground(
+        palette().color(dimmed ? QPalette::Disabled : QPalette::Active, QPalette::Text));
     return format;
 }
 
@@ -229,8 +229,8 @@ void DocumentPane::fill(const QStringList &texts, const QList<documents::Paragra
         for (int i = 0; i < layouts.size(); ++i) {
             QTextCharFormat format;
             QTextBlock block = writer.place(layouts[i].role, &format);
-            format.setForeground(palette().color(
-                dimmed ? QPalette::Disabled : QPalette::Active, QPalette::Text));
+            format.setForeground(
+                palette().color(dimmed ? QPalette::Disabled : QPalette::Active, QPalette::Text));
             writer.insertText(texts[i], format);
             applyRuns(block, layouts[i].runs);
             block.setUserState(i);
@@ -244,8 +244,7 @@ void DocumentPane::fill(const QStringList &texts, const QList<documents::Paragra
 
 void DocumentPane::applyRuns(const QTextBlock &block, const QList<documents::StyledRun> &runs)
 {
-    static const QString fixedFamily =
-        QFontDatabase::systemFont(QFontDatabase::FixedFont).family();
+    static const QString fixedFamily = QFontDatabase::systemFont(QFontDatabase::FixedFont).family();
     for (const documents::StyledRun &run : runs) {
         QTextCharFormat styled;
         if (run.styles & documents::Bold)
@@ -330,9 +329,9 @@ void DocumentPane::scrollToParagraph(int paragraph, double within)
 bool DocumentPane::breaksParagraphs(const QKeyEvent *key) const
 {
     const QTextCursor cursor = textCursor();
-    const bool acrossParagraphs = cursor.hasSelection() &&
-                                  document()->findBlock(cursor.selectionStart()) !=
-                                      document()->findBlock(cursor.selectionEnd());
+    const bool acrossParagraphs =
+        cursor.hasSelection() && document()->findBlock(cursor.selectionStart()) !=
+                                     document()->findBlock(cursor.selectionEnd());
     const bool edits = !key->text().isEmpty() || key->key() == Qt::Key_Backspace ||
                        key->key() == Qt::Key_Delete || key->matches(QKeySequence::Cut) ||
                        key->matches(QKeySequence::Paste);
