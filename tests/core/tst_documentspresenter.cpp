@@ -269,6 +269,59 @@ private slots:
         QCOMPARE(presenter.translatedCount(), presenter.paragraphCount());
     }
 
+    // A Translate right after a Cancel is a translation of its own: the cancelled one still stops
+    // (finished(false)) and the new one translates the rest. Before, both shared one flag, which
+    // translate() cleared before the running translation read it: that one went on to the end.
+    void aCancelIsNotUndoneByTheNextTranslate()
+    {
+        // The 50 everyday sentences six times over, one paragraph each.
+        QFile sentences(fixture(QStringLiteral("sentences.txt")));
+        QVERIFY(sentences.open(QIODevice::ReadOnly));
+        const QByteArray text = sentences.readAll();
+        const QString path = m_dir.filePath(QStringLiteral("longer.txt"));
+        QFile longer(path);
+        QVERIFY(longer.open(QIODevice::WriteOnly));
+        for (int i = 0; i < 6; ++i)
+            longer.write(text);
+        longer.close();
+        DocumentsPresenter presenter(*m_context);
+        QVERIFY(open(presenter, path));
+        QCOMPARE(presenter.paragraphCount(), 300);
+        documents::DocumentWorker *worker = presenter.worker();
+        QSignalSpy finished(worker, &documents::DocumentWorker::finished);
+        QSignalSpy progress(worker, &documents::DocumentWorker::progress);
+        worker->translate();
+        QVERIFY(progress.wait(120000)); // the first batch of 300 sentences is done: it runs
+        worker->cancel();
+        worker->translate();
+        while (finished.count() < 2)
+            QVERIFY(finished.wait(180000));
+        QCOMPARE(finished.at(0).at(0).toBool(), false);
+        QCOMPARE(finished.at(1).at(0).toBool(), true);
+        QCOMPARE(presenter.translatedCount(), 300);
+    }
+
+    // Closing the app (the presenter goes with its view) records the edits made since the last
+    // export.
+    void editsReachTheHistoryWhenThePresenterGoes()
+    {
+        HistoryRecorder *history = m_context->history();
+        QVERIFY(history->open(m_dir.filePath(QStringLiteral("closing.sqlite"))));
+        auto presenter = std::make_unique<DocumentsPresenter>(*m_context);
+        QVERIFY(open(*presenter, fixture(QStringLiteral("sample.txt"))));
+        QVERIFY(translate(*presenter));
+        HistoryFilter documents;
+        documents.kind = HistoryKind::Document;
+        QCOMPARE(history->store()->recent(documents).items.size(), 1);
+        const qint64 id = history->store()->recent(documents).items[0].id;
+        QCOMPARE(history->store()->entry(id)->editedText, QString()); // not edited yet
+        presenter->editParagraph(0, presenter->target(0) + QStringLiteral(" (al cerrar)"));
+        QVERIFY(!presenter->edits().isEmpty());
+        presenter.reset();
+        QVERIFY(history->store()->entry(id)->editedText.contains(QStringLiteral(" (al cerrar)")));
+        history->close();
+    }
+
 private:
     // Opens `path`; false when it does not open.
     static bool open(DocumentsPresenter &presenter, const QString &path)

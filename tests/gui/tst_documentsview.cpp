@@ -339,26 +339,6 @@ private slots:
             QVERIFY2(done[i] != before[i] && !done[i].isEmpty(), done[i]);
     }
 
-    // A Translate right after a Cancel is a translation of its own: the cancelled one still stops
-    // (finished(false)) and the new one translates the rest. Before, both shared one flag, which
-    // translate() cleared before the running translation read it: that one went on to the end.
-    void aCancelIsNotUndoneByTheNextTranslate()
-    {
-        DocumentsView view(*m_context);
-        if (!showOpened(view, m_dir.filePath(QStringLiteral("longer.txt"))))
-            return;
-        QSignalSpy finished(view.worker(), &documents::DocumentWorker::finished);
-        QSignalSpy progress(view.worker(), &documents::DocumentWorker::progress);
-        view.worker()->translate();
-        QVERIFY(progress.wait(120000)); // the first batch of 300 sentences is done: it runs
-        view.worker()->cancel();
-        view.worker()->translate();
-        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 180000);
-        QCOMPARE(finished.at(0).at(0).toBool(), false);
-        QCOMPARE(finished.at(1).at(0).toBool(), true);
-        QCOMPARE(view.translatedCount(), 300);
-    }
-
     void subtitlesStreamKeepTheirTimings()
     {
         // 100 cues (the 50 sentences twice), CRLF, streamed 1 KB at a time: the exported .srt
@@ -1098,35 +1078,6 @@ private slots:
         QVERIFY(
             history->store()->entry(entry->id)->editedText.contains(QStringLiteral("¡") + mine));
         QTRY_VERIFY(!view.worker()->isBusy());
-        history->close();
-    }
-
-    // Closing the app (the view goes) records the edits made since the last export.
-    void editsReachTheHistoryWhenTheViewCloses()
-    {
-        HistoryRecorder *history = m_context->history();
-        QVERIFY(history->open(m_dir.filePath(QStringLiteral("closing.sqlite"))));
-        auto view = std::make_unique<DocumentsView>(*m_context);
-        if (!showOpened(*view, fixture(QStringLiteral("sample.txt"))))
-            return;
-        QSignalSpy finished(view.get(), &DocumentsView::finished);
-        view->translateDocument();
-        QVERIFY(finished.wait(120000));
-        QTRY_VERIFY(!view->worker()->isBusy());
-        HistoryFilter documents;
-        documents.kind = HistoryKind::Document;
-        QCOMPARE(history->store()->recent(documents).items.size(), 1);
-        const qint64 id = history->store()->recent(documents).items[0].id;
-        QCOMPARE(history->store()->entry(id)->editedText, QString()); // not edited yet
-
-        // Typed through the document (keyboard focus needs an active window, which a test run
-        // alone may not have yet): the pane reports it as an edit all the same.
-        QTextCursor end(view->targetBlock(0));
-        end.movePosition(QTextCursor::EndOfBlock);
-        end.insertText(QStringLiteral(" (al cerrar)"));
-        QVERIFY(!view->edits().isEmpty());
-        view.reset();
-        QVERIFY(history->store()->entry(id)->editedText.contains(QStringLiteral(" (al cerrar)")));
         history->close();
     }
 
