@@ -105,7 +105,7 @@ DocumentsView::DocumentsView(AppContext &context, QWidget *parent)
     retranslateUi();
 }
 
-// The presenter (a child) records the user's last edits as it goes.
+// The presenter, a child, records the user's last edits in the history as it goes.
 DocumentsView::~DocumentsView() = default;
 
 QWidget *DocumentsView::makePane(QLabel *&title, DocumentPane *pane)
