@@ -294,8 +294,8 @@ private slots:
         view.translateDocument();
         QVERIFY(finished.wait(kTimeoutMs));
         QTRY_VERIFY(!view.worker()->isBusy());
-        QPlainTextEdit *pane = view.targetPane();
-        QTextCursor end(pane->document()->findBlockByNumber(0));
+        QTextEdit *pane = view.targetPane();
+        QTextCursor end(view.targetBlock(0));
         end.movePosition(QTextCursor::EndOfBlock);
         pane->setTextCursor(end);
         pane->setFocus();

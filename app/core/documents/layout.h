@@ -50,6 +50,8 @@ struct StyledRange
 {
     ByteRange range; // in Segment::text
     int styles = 0;  // TextStyle flags
+    // The span of Segment::spans it comes from: projectSpans() gives its range in a translation.
+    int span = -1;
 };
 
 struct SegmentLayout
