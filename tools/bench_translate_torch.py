@@ -37,11 +37,10 @@ import torch
 import torch.nn.functional as F
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import evaluate  # noqa: E402
-import glosa_data  # noqa: E402
-import glosa_train  # noqa: E402
-import marian_torch  # noqa: E402
+from glosa.eval import evaluate  # noqa: E402
+from glosa.data import pairs as glosa_data  # noqa: E402
+from glosa.train import trainer as glosa_train  # noqa: E402
+from glosa.export import marian as marian_torch  # noqa: E402
 
 
 class CachedTransformer:
