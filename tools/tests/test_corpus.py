@@ -6,7 +6,11 @@ word-list and back-translation origins, and the epoch pool's determinism.
 """
 import collections
 import os
-import sys
+import unittest
+
+from tests import require  # noqa: E402
+
+require("numpy", "sentencepiece")
 
 from glosa import REPO_ROOT  # noqa: E402
 from glosa.corpus import broad as glosa_corpus  # noqa: E402
@@ -104,5 +108,10 @@ def check_epoch_pool():
     return 0
 
 
+class EpochSampling(unittest.TestCase):
+    def test_mixture_origins_and_pool(self):
+        self.assertEqual(main(), 0, "the FAIL lines above say which check failed")
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    unittest.main()

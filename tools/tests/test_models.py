@@ -3,11 +3,14 @@
 Small random models, no data needed. Run: /usr/bin/python3 tools/test_models.py"""
 
 import os
-import sys
 import tempfile
 import unittest
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+from tests import require  # noqa: E402
+
+require("torch", "numpy")
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
@@ -15,7 +18,6 @@ import torch.nn.functional as F  # noqa: E402
 
 from glosa.train import average as average_checkpoints  # noqa: E402
 from glosa.eval import evaluate  # noqa: E402
-from glosa.export import package as export_package  # noqa: E402
 from glosa.data import safetensors as glosa_safetensors  # noqa: E402
 from glosa.train import trainer as glosa_train  # noqa: E402
 from glosa.train import rnn as train_rnn  # noqa: E402

@@ -4,8 +4,8 @@ WikiSplit detokenizer on a few fixed cases (no corpus needed).
 
   /usr/bin/python3 tools/test_mono.py
 """
-import os
-import sys
+import unittest
+
 
 from glosa.corpus import mono as g  # noqa: E402
 
@@ -52,5 +52,10 @@ def main():
     return 1 if failures else 0
 
 
+class MonolingualCleaning(unittest.TestCase):
+    def test_splitter_filters_and_keys(self):
+        self.assertEqual(main(), 0, "the FAIL lines above say which check failed")
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    unittest.main()

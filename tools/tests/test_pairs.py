@@ -12,7 +12,12 @@ import lzma
 import os
 import subprocess
 import sys
+import unittest
 import tempfile
+
+from tests import require  # noqa: E402
+
+require("torch", "numpy", "sentencepiece")
 
 from glosa import TOOLS_DIR as HERE  # noqa: E402
 from glosa.eval import evaluate  # noqa: E402
@@ -234,5 +239,10 @@ def main():
     return 1 if failures else 0
 
 
+class LanguagePairParameter(unittest.TestCase):
+    def test_tools_follow_the_pair(self):
+        self.assertEqual(main(), 0, "the FAIL lines above say which check failed")
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    unittest.main()

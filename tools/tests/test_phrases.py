@@ -8,8 +8,12 @@ that no held-out (dev or test) pair enters training through the new origins.
 import collections
 import os
 import random
-import sys
 import tempfile
+import unittest
+
+from tests import require  # noqa: E402
+
+require("numpy", "sentencepiece")
 
 from glosa.corpus import broad as glosa_corpus  # noqa: E402
 from glosa.corpus import phrases as glosa_phrases  # noqa: E402
@@ -159,12 +163,17 @@ def check_short_parts():
                      for k, v in got.items()} == want, "short parts: %s" % got)
 
 
-def main():
-    failures = (check_everyday_origin() + check_recase() + check_cldr() + check_mixture()
-                + check_held_out_build() + check_export_bar() + check_short_parts())
-    print("%s: %d failures" % (os.path.basename(__file__), failures))
-    return 1 if failures else 0
+class EverydayPhrases(unittest.TestCase):
+    def test_origins_names_casing_and_mixture(self):
+        failures = (check_everyday_origin() + check_recase() + check_cldr() + check_mixture()
+                    + check_held_out_build())
+        self.assertEqual(failures, 0, "the FAIL lines above say which check failed")
+
+    def test_export_bar_and_short_parts(self):
+        require("torch", "numpy")  # dev_scores and evaluate load models
+        self.assertEqual(check_export_bar() + check_short_parts(), 0,
+                         "the FAIL lines above say which check failed")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    unittest.main()

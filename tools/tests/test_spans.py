@@ -5,7 +5,8 @@ rules are tested on too, tests/engine/tst_protectedspans.cpp) and the placeholde
   python3 tools/test_spans.py
 """
 import os
-import sys
+import unittest
+
 
 from glosa.data import spans as glosa_spans  # noqa: E402
 
@@ -35,5 +36,10 @@ def main():
     return 1 if failures else 0
 
 
+class ProtectedSpans(unittest.TestCase):
+    def test_cases_and_round_trip(self):
+        self.assertEqual(main(), 0, "the FAIL lines above say which check failed")
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    unittest.main()

@@ -4,8 +4,8 @@ the prose origins), and which go into the table.
 
   python3 tools/test_truecase.py
 """
-import os
-import sys
+import unittest
+
 
 from glosa.corpus import truecase as truecase_table  # noqa: E402
 
@@ -53,5 +53,10 @@ def main():
     return 1 if failures else 0
 
 
+class TruecaseTable(unittest.TestCase):
+    def test_counts_and_table(self):
+        self.assertEqual(main(), 0, "the FAIL lines above say which check failed")
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    unittest.main()

@@ -19,7 +19,6 @@ import argparse
 import collections
 import os
 import re
-import sys
 
 
 WORD = re.compile(r"[^\W\d_]+")

@@ -11,7 +11,6 @@ pick its default alignment (see transformerdecoder.h).
 """
 
 import argparse
-import os
 import sys
 
 import torch

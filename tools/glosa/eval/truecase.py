@@ -21,7 +21,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 
 from glosa.eval import evaluate  # noqa: E402
 from glosa.corpus import broad as glosa_corpus  # noqa: E402

@@ -10,7 +10,6 @@ weights, the newest input's counters) that export_package.py and evaluate.py rea
 import argparse
 import os
 import re
-import sys
 
 import torch
 
