@@ -13,5 +13,5 @@ Its tests are tools/tests/, run by ctest (tests/tools/CMakeLists.txt).
 """
 import os
 
-TOOLS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOOLS_DIR = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # through tools/bench/glosa too
 REPO_ROOT = os.path.dirname(TOOLS_DIR)
