@@ -2,7 +2,7 @@
 """Checks glosa_corpus's epoch sampling: MIXTURE's weights, a run's --mixture overrides, the
 word-list and back-translation origins, and the epoch pool's determinism.
 
-  python3 tools/test_corpus.py
+  ctest -R py_test_corpus     (or, from tools/: /usr/bin/python3 -m unittest tests.test_corpus)
 """
 import collections
 import os

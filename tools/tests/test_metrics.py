@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Self-test of glosa_metrics (BLEU, chrF) against hand-computed cases and values published by
-sacrebleu / its metric cards. Run: /usr/bin/python3 tools/test_metrics.py"""
+sacrebleu / its metric cards. Run: ctest -R py_test_metrics (or, from tools/:
+/usr/bin/python3 -m unittest tests.test_metrics)"""
 
 import math
 import unittest

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Self-test of the model code, the safetensors writer and the batching used for training.
-Small random models, no data needed. Run: /usr/bin/python3 tools/test_models.py"""
+Small random models, no data needed. Run: ctest -R py_test_models (or, from tools/:
+/usr/bin/python3 -m unittest tests.test_models)"""
 
 import os
 import tempfile

@@ -2,7 +2,7 @@
 """Checks tools/glosa_mono.py's sentence splitter, cleaning filters, held-out key and
 WikiSplit detokenizer on a few fixed cases (no corpus needed).
 
-  /usr/bin/python3 tools/test_mono.py
+  ctest -R py_test_mono     (or, from tools/: /usr/bin/python3 -m unittest tests.test_mono)
 """
 import unittest
 

@@ -5,7 +5,7 @@ follow the pair, evaluate.py finds (or clearly misses) a pair's sets and Apertiu
 train_general.sh derives every path from its direction. Data for a pair that is not there is a
 clear MissingData message, not a traceback. The data folders are small ones written here.
 
-  /usr/bin/python3 tools/test_pairs.py
+  ctest -R py_test_pairs     (or, from tools/: /usr/bin/python3 -m unittest tests.test_pairs)
 """
 import json
 import lzma

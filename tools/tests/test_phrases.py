@@ -3,7 +3,7 @@
 become the "everyday" origin, the CLDR names, the casing augmentation, the mixture's weights, and
 that no held-out (dev or test) pair enters training through the new origins.
 
-  /usr/bin/python3 tools/test_phrases.py
+  ctest -R py_test_phrases     (or, from tools/: /usr/bin/python3 -m unittest tests.test_phrases)
 """
 import collections
 import os

@@ -2,7 +2,7 @@
 """Checks tools/glosa_spans.py against tests/data/protected-spans/cases.tsv (the table the C++
 rules are tested on too, tests/engine/tst_protectedspans.cpp) and the placeholder round trip.
 
-  python3 tools/test_spans.py
+  ctest -R py_test_spans     (or, from tools/: /usr/bin/python3 -m unittest tests.test_spans)
 """
 import os
 import unittest

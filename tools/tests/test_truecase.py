@@ -2,7 +2,7 @@
 """Checks tools/truecase_table.py: which words are counted (not sentence-initial ones, not outside
 the prose origins), and which go into the table.
 
-  python3 tools/test_truecase.py
+  ctest -R py_test_truecase     (or, from tools/: /usr/bin/python3 -m unittest tests.test_truecase)
 """
 import unittest
 

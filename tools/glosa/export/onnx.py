@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Export a Transformer package to two ONNX graphs for the ONNX Runtime column of the translation
 benchmark (issue #14, docs/benchmarks.md), then check them against PyTorch through
-onnxruntime-node (tools/ort_translate.mjs --check).
+onnxruntime-node (tools/bench/ort_translate.mjs --check).
 
   /usr/bin/python3 tools/export_onnx.py --model resources/models/transformer-en-es \
       --out build/onnx/transformer-en-es
@@ -90,7 +90,7 @@ def ensure_onnxruntime_node():
 
 
 def run_ort(args):
-    """Runs tools/ort_translate.mjs with onnxruntime-node found in the cache folder; returns the
+    """Runs tools/bench/ort_translate.mjs with onnxruntime-node found in the cache folder; returns the
     last JSON line it prints."""
     command = ["node", ORT_SCRIPT, "--ort-dir", ensure_onnxruntime_node()] + list(args)
     out = subprocess.run(command, check=True, capture_output=True, text=True).stdout

@@ -8,7 +8,7 @@ on dev BLEU-4 (5 references, lower-cased, 13a tokenisation).
   train_captioner.py tiny tests/data/parity/captioner-tiny   # random tiny package + goldens
   train_captioner.py bleu HYPS.txt [--split dev]      # score glosa-cli caption output
 
-Features: the PyTorch MobileNetV2 of tools/bench_mobilenet_torch.py (same config.json and
+Features: the PyTorch MobileNetV2 of tools/bench/mobilenet_torch.py (same config.json and
 model.safetensors the engine runs) on each image, preprocessed as the backbone's README says (RGB,
 224x224 bilinear, (x-128)/128). Both candidate grids are cached once in the run folder's parent
 (/work/runs/captioner-features/, outside the repository): 7x7x1280 (`Conv_1`) and 14x14x96

@@ -3,7 +3,7 @@
 model.safetensors the engine reads (explicit asymmetric TFLite SAME pads via F.pad), checks its
 logits against the test vectors, and prints the median milliseconds per 224x224 image.
 
-Usage: /usr/bin/python3 tools/bench_mobilenet_torch.py [--threads 2] [--runs 200] [--data DIR]
+Usage: /usr/bin/python3 tools/bench/mobilenet_torch.py [--threads 2] [--runs 200] [--data DIR]
 (DIR defaults to $GLOSA_DATA or ../shared/data next to the repository.)
 """
 import argparse

@@ -223,7 +223,7 @@ class Transformer(nn.Module):
         BOS; only the last one is read, the earlier ones are in the state's key/value cache
         (so calls must follow each other: t = 1, 2, ...). Returns (log-probs [N, vocab], last
         layer's cross attention averaged over heads [N, S], new state); `state` is not modified.
-        Equal to the full recomputation in decode() (checked by tools/test_models.py)."""
+        Equal to the full recomputation in decode() (checked by tools/tests/test_models.py)."""
         t = ys.shape[1] - 1
         x = self.embed(ys[:, -1:], offset=t)  # [N, 1, d]
         past = [(state["self_k%d" % i], state["self_v%d" % i]) if t > 0 else None
