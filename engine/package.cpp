@@ -366,8 +366,8 @@ std::int64_t ModelPackage::boundedHyperparameter(const std::string &key, std::in
 {
     const auto value = hyperparameter<std::int64_t>(key);
     if (value < minimum)
-        hyperparameterError(key,
-                            std::to_string(value) + " must be at least " + std::to_string(minimum));
+        hyperparameterError(key, std::to_string(value) + " must be at least " +
+                                     std::to_string(minimum));
     if (value > maximum)
         hyperparameterError(key, std::to_string(value) + " is more than the limit of " +
                                      std::to_string(maximum));
@@ -375,7 +375,8 @@ std::int64_t ModelPackage::boundedHyperparameter(const std::string &key, std::in
 }
 
 std::int64_t ModelPackage::boundedHyperparameter(const std::string &key, std::int64_t minimum,
-                                                 std::int64_t maximum, std::int64_t fallback) const
+                                                 std::int64_t maximum,
+                                                 std::int64_t fallback) const
 {
     return hyperparameters().contains(key) ? boundedHyperparameter(key, minimum, maximum)
                                            : fallback;

@@ -30,11 +30,9 @@ std::string errnoText(int error)
 
 bool parseDtype(const std::string &name, DType &dtype)
 {
-    static const std::map<std::string, DType> supported = {{"F32", DType::F32},
-                                                           {"F16", DType::F16},
-                                                           {"BF16", DType::BF16},
-                                                           {"I32", DType::I32},
-                                                           {"I8", DType::I8}};
+    static const std::map<std::string, DType> supported = {
+        {"F32", DType::F32}, {"F16", DType::F16}, {"BF16", DType::BF16}, {"I32", DType::I32},
+        {"I8", DType::I8}};
     const auto it = supported.find(name);
     if (it == supported.end())
         return false;

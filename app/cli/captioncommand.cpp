@@ -4,10 +4,10 @@
 //                     [--save-history] IMAGE...
 //
 // Writes one caption per image per line on stdout, in order, flushed after each image. Images are
-// read with loadRgbImage (app/core/inference/imageloader.h: jpg, png, webp, bmp, first frame of a
-// gif, EXIF orientation, alpha over white). An image that cannot be read gives an empty line (a
-// JSON object with "image" and "error" under --json) and a message on stderr; the other images are
-// still captioned and the exit code is 1. Bad arguments: exit code 2; a model that cannot load: 1.
+// read with loadRgbImage (app/core/inference/imageloader.h: jpg, png, webp, bmp, first frame of a gif, EXIF
+// orientation, alpha over white). An image that cannot be read gives an empty line (a JSON object
+// with "image" and "error" under --json) and a message on stderr; the other images are still
+// captioned and the exit code is 1. Bad arguments: exit code 2; a model that cannot load: 1.
 //
 // --json writes one object per image: "image", "caption", "hypotheses" (best first; each "text",
 // "tokens" (pieces), "token_ids", "token_logprobs", "score", "complete"), "tokens" (the best
@@ -24,9 +24,9 @@
 #include "app/cli/modeloptions.h"
 #include "app/core/history/results.h"
 #include "app/core/inference/imageloader.h"
-#include "app/core/inference/translationrunner.h"
 #include "app/core/models/modelcatalog.h"
 #include "app/core/models/pluginregistry.h"
+#include "app/core/inference/translationrunner.h"
 #include "engine/captioning/captioningmodel.h"
 #include "engine/decoding/decodingfields.h"
 

@@ -63,9 +63,9 @@
 #include "app/core/models/modelcatalog.h"
 #include "app/core/models/pluginregistry.h"
 #include "app/core/platform/savefile.h"
+#include "engine/layers/attentioninspector.h"
 #include "engine/decoding/coverage.h"
 #include "engine/decoding/decodingfields.h"
-#include "engine/layers/attentioninspector.h"
 #include "engine/text/sentencesplitter.h"
 #include "engine/text/unicode.h"
 #include "engine/translation/translationmodel.h"
@@ -120,7 +120,8 @@ QJsonValue fromNlohmann(const nlohmann::json &value)
 // A segment's coverage (engine/decoding/coverage.h): every source token's attention mass (the
 // segment's own columns of "source_tokens") and every word with its mass, the flagged ones marked.
 QJsonObject coverageJson(const engine::TranslatedSegment &segment, const std::string &source8,
-                         const engine::Utf8Offsets &offsets, const engine::CoverageOptions &options)
+                         const engine::Utf8Offsets &offsets,
+                         const engine::CoverageOptions &options)
 {
     const engine::Coverage coverage =
         engine::computeCoverage(segment.alignment(), segment.sourceTokens, source8, options);
@@ -133,12 +134,12 @@ QJsonObject coverageJson(const engine::TranslatedSegment &segment, const std::st
     for (const engine::CoveredWord &word : coverage.words) {
         const engine::TextSpan at = offsets.utf16(word.bytes);
         const QString text = fromUtf8(source8.substr(word.bytes.begin, word.bytes.size()));
-        words.append(
-            QJsonObject{{"text", text},
-                        {"source", QJsonArray{qint64(at.begin), qint64(at.end)}},
-                        {"tokens", QJsonArray{qint64(word.firstToken), qint64(word.endToken)}},
-                        {"mass", rounded(word.mass, 1e4)},
-                        {"flagged", word.flagged}});
+        words.append(QJsonObject{{"text", text},
+                                 {"source", QJsonArray{qint64(at.begin), qint64(at.end)}},
+                                 {"tokens", QJsonArray{qint64(word.firstToken),
+                                                       qint64(word.endToken)}},
+                                 {"mass", rounded(word.mass, 1e4)},
+                                 {"flagged", word.flagged}});
         if (word.flagged)
             flagged.append(text);
     }
@@ -196,12 +197,12 @@ std::size_t addSegmentsJson(QJsonObject &object, const std::string &source8,
     for (const auto &segment : result.segments) {
         const engine::TextSpan from = sourceOffsets.utf16(segment.source);
         const engine::TextSpan to = targetOffsets.utf16(segment.target);
-        segments.append(QJsonObject{
-            {"source", QJsonArray{qint64(from.begin), qint64(from.end)}},
-            {"target", QJsonArray{qint64(to.begin), qint64(to.end)}},
-            {"first_source_token", qint64(columns)},
-            {"first_target_token", qint64(rows)},
-            {"coverage", coverageJson(segment, source8, sourceOffsets, coverageOptions)}});
+        segments.append(QJsonObject{{"source", QJsonArray{qint64(from.begin), qint64(from.end)}},
+                                    {"target", QJsonArray{qint64(to.begin), qint64(to.end)}},
+                                    {"first_source_token", qint64(columns)},
+                                    {"first_target_token", qint64(rows)},
+                                    {"coverage", coverageJson(segment, source8, sourceOffsets,
+                                                              coverageOptions)}});
         for (const auto &token : segment.sourceTokens)
             sourceTokens.append(fromUtf8(token.piece));
         columns += segment.sourceTokens.size();

@@ -358,9 +358,10 @@ fs::path linkRoot(const fs::path &folder)
 void checkLinksStayInside(const fs::path &folder)
 {
     const fs::path root = linkRoot(folder);
-    for (const char *name : {"config.json", "generation_config.json", "tokenizer_config.json",
-                             "source.spm", "target.spm", "vocab.json", "target_vocab.json",
-                             "README.md", "model.safetensors", "pytorch_model.bin"}) {
+    for (const char *name :
+         {"config.json", "generation_config.json", "tokenizer_config.json", "source.spm",
+          "target.spm", "vocab.json", "target_vocab.json", "README.md", "model.safetensors",
+          "pytorch_model.bin"}) {
         const fs::path file = folder / name;
         std::error_code error;
         if (!fs::is_symlink(fs::symlink_status(file, error)))
@@ -396,7 +397,8 @@ void checkMaterialisedSize(const std::vector<Shape> &shapes, const std::string &
         if (total > limits::kMaxModelParameters)
             throw PackageError(weightsPath, {},
                                "config.json's sizes ask for more than " +
-                                   std::to_string(limits::kMaxModelParameters) + " parameters (" +
+                                   std::to_string(limits::kMaxModelParameters) +
+                                   " parameters (" +
                                    std::to_string((limits::kMaxModelParameters * 4) >> 30) +
                                    " GiB as float32), the limit of an import");
     }

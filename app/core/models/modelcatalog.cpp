@@ -325,14 +325,14 @@ ModelInfo ModelCatalog::readPackage(const QString &folder)
     info.folder = QDir::cleanPath(QFileInfo(folder).absoluteFilePath());
     if (!QFileInfo(info.folder).isDir()) {
         // The system's reason: a name over 255 bytes is "File name too long", not missing.
-        struct stat status
-        {
-        };
-        const int error =
-            ::stat(QFile::encodeName(info.folder).constData(), &status) == 0 ? ENOTDIR : errno;
-        info.error = error == ENOENT    ? QStringLiteral("folder does not exist")
-                     : error == ENOTDIR ? QStringLiteral("not a folder")
-                                        : QString::fromLocal8Bit(std::strerror(error));
+        struct stat status{};
+        const int error = ::stat(QFile::encodeName(info.folder).constData(), &status) == 0
+                              ? ENOTDIR
+                              : errno;
+        info.error = error == ENOENT ? QStringLiteral("folder does not exist")
+                     : error == ENOTDIR
+                         ? QStringLiteral("not a folder")
+                         : QString::fromLocal8Bit(std::strerror(error));
         return info;
     }
     info.sizeOnDisk = folderSize(info.folder);
@@ -610,8 +610,9 @@ std::shared_ptr<engine::Model> ModelCatalog::load(const ModelInfo &info,
     }
     if (!model)
         return fail(QStringLiteral("plugin %1 returned no model").arg(record->fileName));
-    const engine::Task expected =
-        info.is(engine::Task::Captioning) ? engine::Task::Captioning : engine::Task::Translation;
+    const engine::Task expected = info.is(engine::Task::Captioning)
+                                      ? engine::Task::Captioning
+                                      : engine::Task::Translation;
     if (model->task() != expected)
         return fail(QStringLiteral("plugin %1 built a model for another task than %2")
                         .arg(record->fileName, quoted(info.task)));
