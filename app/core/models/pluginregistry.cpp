@@ -9,8 +9,6 @@
 #include <QJsonValue>
 #include <QPluginLoader>
 
-#include <optional>
-
 namespace glosa {
 
 namespace {
@@ -102,118 +100,86 @@ void PluginRegistry::scan(const QStringList &folders)
     }
 }
 
-namespace {
-
-// Why a file is not loaded as a plugin.
-struct Refusal
+const PluginRecord &PluginRegistry::addFile(const QString &fileName)
 {
-    PluginRecord::Status status;
-    QString reason;
-};
+    PluginRecord record;
+    record.fileName = QDir::cleanPath(QFileInfo(fileName).absoluteFilePath());
+    auto reject = [&](PluginRecord::Status status, const QString &reason) -> const PluginRecord & {
+        record.status = status;
+        record.reason = reason;
+        m_records.append(record);
+        return m_records.constLast();
+    };
 
-std::optional<Refusal> fileRefusal(const QString &fileName)
-{
-    if (!QFileInfo(fileName).isFile())
-        return Refusal{PluginRecord::Status::NotAPlugin, QStringLiteral("not a regular file")};
-    if (!QLibrary::isLibrary(fileName))
-        return Refusal{PluginRecord::Status::NotAPlugin,
-                       QStringLiteral("not a plugin: not a shared library file name")};
-    return std::nullopt;
-}
+    if (!QFileInfo(record.fileName).isFile())
+        return reject(PluginRecord::Status::NotAPlugin, QStringLiteral("not a regular file"));
+    if (!QLibrary::isLibrary(record.fileName))
+        return reject(PluginRecord::Status::NotAPlugin,
+                      QStringLiteral("not a plugin: not a shared library file name"));
 
-// The plugin's metadata into `record`: our IID, and the API version we speak.
-std::optional<Refusal> readMetadata(const QPluginLoader &loader, PluginRecord &record)
-{
+    // Reading the metadata parses the file's .qtmetadata section; it does not dlopen() it, so
+    // nothing from the plugin runs until instance() below.
+    QPluginLoader loader(record.fileName);
     const QJsonObject metaData = loader.metaData();
     if (metaData.isEmpty()) {
         const QString why = loader.errorString();
-        return Refusal{PluginRecord::Status::NotAPlugin,
-                       isUsefulError(why) ? QStringLiteral("not a plugin: %1").arg(why)
-                                          : QStringLiteral("not a plugin: no Qt plugin metadata")};
+        return reject(PluginRecord::Status::NotAPlugin,
+                      isUsefulError(why) ? QStringLiteral("not a plugin: %1").arg(why)
+                                         : QStringLiteral("not a plugin: no Qt plugin metadata"));
     }
+
     const QString iid = metaData.value(QLatin1String("IID")).toString();
     if (iid != QLatin1String(GlosaModelPluginInterface_iid))
-        return Refusal{PluginRecord::Status::WrongIid,
-                       QStringLiteral("wrong IID \"%1\", expected \"%2\"")
-                           .arg(iid, QLatin1String(GlosaModelPluginInterface_iid))};
+        return reject(PluginRecord::Status::WrongIid,
+                      QStringLiteral("wrong IID \"%1\", expected \"%2\"")
+                          .arg(iid, QLatin1String(GlosaModelPluginInterface_iid)));
+
     const QJsonObject json = metaData.value(QLatin1String("MetaData")).toObject();
     record.name = json.value(QLatin1String("name")).toString();
     record.architectures = stringList(json.value(QLatin1String("architectures")));
     record.tasks = stringList(json.value(QLatin1String("tasks")));
+
     // JSON numbers are doubles: 1.5 or "1" must not pass as version 1.
     const QJsonValue version = json.value(QLatin1String("apiVersion"));
     if (!version.isDouble() || version.toDouble() != double(version.toInt()))
-        return Refusal{PluginRecord::Status::MissingApiVersion,
-                       version.isUndefined()
-                           ? QStringLiteral("metadata missing apiVersion")
-                           : QStringLiteral("metadata apiVersion is not an integer")};
+        return reject(PluginRecord::Status::MissingApiVersion,
+                      version.isUndefined()
+                          ? QStringLiteral("metadata missing apiVersion")
+                          : QStringLiteral("metadata apiVersion is not an integer"));
     record.apiVersion = version.toInt();
     if (record.apiVersion != GLOSA_MODEL_PLUGIN_API_VERSION)
-        return Refusal{PluginRecord::Status::WrongApiVersion,
-                       QStringLiteral("apiVersion %1, expected %2")
-                           .arg(record.apiVersion)
-                           .arg(GLOSA_MODEL_PLUGIN_API_VERSION)};
-    return std::nullopt;
-}
+        return reject(PluginRecord::Status::WrongApiVersion,
+                      QStringLiteral("apiVersion %1, expected %2")
+                          .arg(record.apiVersion)
+                          .arg(GLOSA_MODEL_PLUGIN_API_VERSION));
 
-// The same plugin is often present twice (build tree and install dir, or a file and its
-// versioned symlink): the folder searched first wins and the later copy is never loaded.
-std::optional<Refusal> duplicateOf(const PluginRecord &record, const QList<PluginRecord> &records)
-{
+    // The same plugin is often present twice (build tree and install dir, or a file and its
+    // versioned symlink): the folder searched first wins and the later copy is never loaded.
     const QString key = record.name.isEmpty() ? QFileInfo(record.fileName).fileName() : record.name;
-    for (const PluginRecord &other : records) {
+    for (const PluginRecord &other : std::as_const(m_records)) {
         if (!other.isLoaded())
             continue;
         const QString otherKey =
             other.name.isEmpty() ? QFileInfo(other.fileName).fileName() : other.name;
         if (otherKey == key)
-            return Refusal{
+            return reject(
                 PluginRecord::Status::Duplicate,
-                QStringLiteral("plugin \"%1\" already loaded from %2").arg(key, other.fileName)};
+                QStringLiteral("plugin \"%1\" already loaded from %2").arg(key, other.fileName));
     }
-    return std::nullopt;
-}
 
-// The plugin's instance (its code runs from here on), into `record.plugin`.
-std::optional<Refusal> loadInstance(QPluginLoader &loader, PluginRecord &record)
-{
     QObject *instance = loader.instance();
     if (!instance)
-        return Refusal{PluginRecord::Status::InstanceFailed,
-                       QStringLiteral("instance() failed: %1").arg(loader.errorString())};
+        return reject(PluginRecord::Status::InstanceFailed,
+                      QStringLiteral("instance() failed: %1").arg(loader.errorString()));
     auto *plugin = qobject_cast<ModelPluginInterface *>(instance);
     if (!plugin)
-        return Refusal{PluginRecord::Status::InterfaceMismatch,
-                       QStringLiteral("qobject_cast to glosa::ModelPluginInterface failed "
-                                      "(class %1 does not declare the interface)")
-                           .arg(QLatin1String(instance->metaObject()->className()))};
+        return reject(PluginRecord::Status::InterfaceMismatch,
+                      QStringLiteral("qobject_cast to glosa::ModelPluginInterface failed "
+                                     "(class %1 does not declare the interface)")
+                          .arg(QLatin1String(instance->metaObject()->className())));
+
     record.plugin = plugin;
-    return std::nullopt;
-}
-
-} // namespace
-
-const PluginRecord &PluginRegistry::addFile(const QString &fileName)
-{
-    PluginRecord record;
-    record.fileName = QDir::cleanPath(QFileInfo(fileName).absoluteFilePath());
-    std::optional<Refusal> refusal = fileRefusal(record.fileName);
-    if (!refusal) {
-        // Reading the metadata parses the file's .qtmetadata section; it does not dlopen() it,
-        // so nothing from the plugin runs until loadInstance().
-        QPluginLoader loader(record.fileName);
-        refusal = readMetadata(loader, record);
-        if (!refusal)
-            refusal = duplicateOf(record, m_records);
-        if (!refusal)
-            refusal = loadInstance(loader, record);
-    }
-    if (refusal) {
-        record.status = refusal->status;
-        record.reason = refusal->reason;
-    } else {
-        record.status = PluginRecord::Status::Loaded;
-    }
+    record.status = PluginRecord::Status::Loaded;
     m_records.append(record);
     return m_records.constLast();
 }
