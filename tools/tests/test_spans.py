@@ -2,15 +2,15 @@
 """Checks tools/glosa_spans.py against tests/data/protected-spans/cases.tsv (the table the C++
 rules are tested on too, tests/engine/tst_protectedspans.cpp) and the placeholder round trip.
 
-  python3 tools/test_spans.py
+  ctest -R py_test_spans     (or, from tools/: /usr/bin/python3 -m unittest tests.test_spans)
 """
 import os
-import sys
+import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import glosa_spans  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from glosa.data import spans as glosa_spans  # noqa: E402
+
+from glosa import REPO_ROOT as ROOT
 
 
 def main():
@@ -36,5 +36,10 @@ def main():
     return 1 if failures else 0
 
 
+class ProtectedSpans(unittest.TestCase):
+    def test_cases_and_round_trip(self):
+        self.assertEqual(main(), 0, "the FAIL lines above say which check failed")
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    unittest.main()

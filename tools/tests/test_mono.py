@@ -2,13 +2,12 @@
 """Checks tools/glosa_mono.py's sentence splitter, cleaning filters, held-out key and
 WikiSplit detokenizer on a few fixed cases (no corpus needed).
 
-  /usr/bin/python3 tools/test_mono.py
+  ctest -R py_test_mono     (or, from tools/: /usr/bin/python3 -m unittest tests.test_mono)
 """
-import os
-import sys
+import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import glosa_mono as g  # noqa: E402
+
+from glosa.corpus import mono as g  # noqa: E402
 
 SPLITS = [
     ("es", "El Sr. Pérez llegó a las 5. —¿Qué haces? —dijo ella. Luego se fue con J. García.",
@@ -53,5 +52,10 @@ def main():
     return 1 if failures else 0
 
 
+class MonolingualCleaning(unittest.TestCase):
+    def test_splitter_filters_and_keys(self):
+        self.assertEqual(main(), 0, "the FAIL lines above say which check failed")
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    unittest.main()

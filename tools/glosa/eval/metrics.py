@@ -1,7 +1,7 @@
 """Corpus BLEU and chrF, computed the way sacrebleu 2.x computes them by default.
 
 sacrebleu is not packaged for Debian 12 and there is no internet here, so this is a faithful
-re-implementation of its defaults (checked by tools/test_metrics.py against hand-computed cases):
+re-implementation of its defaults (checked by tools/tests/test_metrics.py against hand-computed cases):
 
 BLEU (Papineni et al. 2002, sacrebleu `BLEU()`): tokenizer '13a', n-grams 1..4, case-sensitive,
   clipped n-gram counts against the maximum count over all references of a segment, brevity

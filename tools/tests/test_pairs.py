@@ -5,21 +5,25 @@ follow the pair, evaluate.py finds (or clearly misses) a pair's sets and Apertiu
 train_general.sh derives every path from its direction. Data for a pair that is not there is a
 clear MissingData message, not a traceback. The data folders are small ones written here.
 
-  /usr/bin/python3 tools/test_pairs.py
+  ctest -R py_test_pairs     (or, from tools/: /usr/bin/python3 -m unittest tests.test_pairs)
 """
 import json
 import lzma
 import os
 import subprocess
 import sys
+import unittest
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import evaluate  # noqa: E402
-import glosa_corpus  # noqa: E402
-import glosa_data  # noqa: E402
-import glosa_mono  # noqa: E402
+from tests import require  # noqa: E402
+
+require("torch", "numpy", "sentencepiece")
+
+from glosa import TOOLS_DIR as HERE  # noqa: E402
+from glosa.eval import evaluate  # noqa: E402
+from glosa.corpus import broad as glosa_corpus  # noqa: E402
+from glosa.data import pairs as glosa_data  # noqa: E402
+from glosa.corpus import mono as glosa_mono  # noqa: E402
 
 GERMAN = [("The house is big.", "Das Haus ist groß."), ("I am tired.", "Ich bin müde."),
           ("Where is the station?", "Wo ist der Bahnhof?"), ("We have time.", "Wir haben Zeit."),
@@ -235,5 +239,10 @@ def main():
     return 1 if failures else 0
 
 
+class LanguagePairParameter(unittest.TestCase):
+    def test_tools_follow_the_pair(self):
+        self.assertEqual(main(), 0, "the FAIL lines above say which check failed")
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    unittest.main()

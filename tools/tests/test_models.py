@@ -1,26 +1,28 @@
 #!/usr/bin/python3
 """Self-test of the model code, the safetensors writer and the batching used for training.
-Small random models, no data needed. Run: /usr/bin/python3 tools/test_models.py"""
+Small random models, no data needed. Run: ctest -R py_test_models (or, from tools/:
+/usr/bin/python3 -m unittest tests.test_models)"""
 
 import os
-import sys
 import tempfile
 import unittest
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
+from tests import require  # noqa: E402
+
+require("torch", "numpy")
+
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import average_checkpoints  # noqa: E402
-import evaluate  # noqa: E402
-import export_package  # noqa: E402
-import glosa_safetensors  # noqa: E402
-import glosa_train  # noqa: E402
-import train_rnn  # noqa: E402
-import train_transformer  # noqa: E402
+from glosa.train import average as average_checkpoints  # noqa: E402
+from glosa.eval import evaluate  # noqa: E402
+from glosa.data import safetensors as glosa_safetensors  # noqa: E402
+from glosa.train import trainer as glosa_train  # noqa: E402
+from glosa.train import rnn as train_rnn  # noqa: E402
+from glosa.train import transformer as train_transformer  # noqa: E402
 
 V = 50
 TINY_TRANSFORMER = dict(train_transformer.DEFAULTS, d_model=16, heads=2, ffn_dim=32,

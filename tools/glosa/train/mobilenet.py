@@ -3,7 +3,7 @@
 model.safetensors the engine reads (explicit asymmetric TFLite SAME pads via F.pad), checks its
 logits against the test vectors, and prints the median milliseconds per 224x224 image.
 
-Usage: /usr/bin/python3 tools/bench_mobilenet_torch.py [--threads 2] [--runs 200] [--data DIR]
+Usage: /usr/bin/python3 tools/bench/mobilenet_torch.py [--threads 2] [--runs 200] [--data DIR]
 (DIR defaults to $GLOSA_DATA or ../shared/data next to the repository.)
 """
 import argparse
@@ -16,6 +16,8 @@ import time
 import numpy as np
 import torch
 import torch.nn.functional as F
+
+from glosa import REPO_ROOT
 
 
 def load_safetensors(path):
@@ -75,8 +77,7 @@ def build(config, weights, outputs=None):
 
 
 def main():
-    here = os.path.dirname(os.path.abspath(__file__))
-    default_data = os.environ.get("GLOSA_DATA", os.path.join(here, "..", "..", "shared", "data"))
+    default_data = os.environ.get("GLOSA_DATA", os.path.join(REPO_ROOT, "..", "shared", "data"))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--runs", type=int, default=200)

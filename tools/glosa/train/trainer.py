@@ -29,11 +29,10 @@ import time
 import torch
 import torch.nn.functional as F
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import glosa_corpus  # noqa: E402
-import glosa_data  # noqa: E402
-import glosa_metrics  # noqa: E402
-import glosa_safetensors  # noqa: E402
+from glosa.corpus import broad as glosa_corpus  # noqa: E402
+from glosa.data import pairs as glosa_data  # noqa: E402
+from glosa.eval import metrics as glosa_metrics  # noqa: E402
+from glosa.data import safetensors as glosa_safetensors  # noqa: E402
 
 PAD, UNK, BOS, EOS = glosa_data.PAD_ID, glosa_data.UNK_ID, glosa_data.BOS_ID, glosa_data.EOS_ID
 
@@ -548,113 +547,102 @@ def cpu_has_bf16():
     return "avx512_bf16" in flags or "amx_bf16" in flags
 
 
-def main(arch, argv=None):
-    p = argparse.ArgumentParser(description="Train a %s translation model" % arch.name)
-    add_common_args(p, arch)
-    args = p.parse_args(argv)
-    args.pair = glosa_data.data_pair(args.pair, args.src, args.tgt)
+def resumed_config(arch, args, argv, ckpt_path):
+    """The run's config from its latest checkpoint, with the training options given explicitly
+    now applied (so a resumed run can be given more time or a new patience); everything else,
+    architecture and data direction included, comes from the checkpoint."""
+    ck = torch.load(ckpt_path, map_location="cpu")
+    cfg = ck["config"]
+    if cfg["architecture"] != arch.name:
+        raise SystemExit("%s holds a %s model, not %s" % (ckpt_path, cfg["architecture"],
+                                                          arch.name))
+    log("resuming from %s (step %d, epoch %d, batch %d)" % (
+        ckpt_path, ck["step"], ck["epoch"], ck["batch_in_epoch"]))
+    given = {a.split("=")[0][2:].replace("-", "_") for a in (argv if argv is not None
+                                                               else sys.argv[1:])
+             if a.startswith("--")}
+    cfg["train"].update({k: getattr(args, k) for k in cfg["train"]
+                         if k in given and k not in ("seed", "max_tokens", "max_len")})
+    for k in ("snapshot_every", "keep_snapshots"):  # options newer than some runs
+        cfg["train"].setdefault(k, getattr(args, k))
+    return cfg, ck
 
-    os.environ.pop("OPENBLAS_CORETYPE", None)
-    torch.set_num_threads(args.threads)
-    run_dir = os.path.join(runs_dir(args.runs_dir), args.run)
-    os.makedirs(run_dir, exist_ok=True)
 
-    ckpt_path = latest_checkpoint(run_dir)
-    ck = None
-    init_ck = None  # --init-from a checkpoint: read once, for its config and its weights
-    if ckpt_path:
-        ck = torch.load(ckpt_path, map_location="cpu")
-        cfg = ck["config"]
-        if cfg["architecture"] != arch.name:
-            raise SystemExit("%s holds a %s model, not %s" % (ckpt_path, cfg["architecture"],
-                                                              arch.name))
-        log("resuming from %s (step %d, epoch %d, batch %d)" % (
-            ckpt_path, ck["step"], ck["epoch"], ck["batch_in_epoch"]))
-        # Training options given explicitly now win (so a resumed run can be given more time or a
-        # new patience); everything else, architecture and data direction included, comes from
-        # the checkpoint.
-        given = {a.split("=")[0][2:].replace("-", "_") for a in (argv if argv is not None
-                                                                   else sys.argv[1:])
-                 if a.startswith("--")}
-        cfg["train"].update({k: getattr(args, k) for k in cfg["train"]
-                             if k in given and k not in ("seed", "max_tokens", "max_len")})
-        for k in ("snapshot_every", "keep_snapshots"):  # options newer than some runs
-            cfg["train"].setdefault(k, getattr(args, k))
-    else:
-        hparams = {k: getattr(args, k) for k in arch.defaults}
-        init_step = 0
-        spm_path = args.spm
-        if args.init_from and os.path.isfile(args.init_from):
-            init_ck = torch.load(args.init_from, map_location="cpu")
-            other = init_ck["config"]
-            if other["architecture"] != arch.name:
-                raise SystemExit("%s is a %s checkpoint" % (args.init_from, other["architecture"]))
-            hparams = dict(other["hparams"])
-            spm_path = os.path.join(os.path.dirname(os.path.abspath(args.init_from)), "spm.model")
-            init_step = int(init_ck["step"])
-            log("initialising from checkpoint %s (%s-%s, step %d)"
-                % (args.init_from, other.get("src"), other.get("tgt"), init_step))
-        elif args.init_from:
-            with open(os.path.join(args.init_from, "model.json"), encoding="utf-8") as f:
-                manifest = json.load(f)
-            if manifest["architecture"] != arch.name:
-                raise SystemExit("%s is a %s package" % (args.init_from, manifest["architecture"]))
-            hparams = {k: manifest["hyperparameters"][k] for k in arch.defaults}
-            # --spm: the package's tokenizer after tools/spm_surgery.py (its spm-surgery.json
-            # beside it says how the new pieces' rows start).
-            spm_path = args.spm or os.path.join(args.init_from, manifest["tokenizer"]["source"])
-            init_step = int(manifest.get("training", {}).get("steps", 0))
-            log("initialising from package %s (step %d)" % (args.init_from, init_step))
-        elif args.init_embedding:
-            with open(os.path.join(args.init_embedding, "model.json"), encoding="utf-8") as f:
-                manifest = json.load(f)
-            spm_path = os.path.join(args.init_embedding, manifest["tokenizer"]["source"])
-        dst_spm = os.path.join(run_dir, "spm.model")
-        if args.corpus and not spm_path:
-            spm_path = os.path.join(args.corpus, "spm.model")
-        if spm_path:
-            if os.path.abspath(spm_path) != os.path.abspath(dst_spm):
-                with open(spm_path, "rb") as fi, open(dst_spm, "wb") as fo:
-                    fo.write(fi.read())
-        elif not os.path.exists(dst_spm):
-            log("training a joint SentencePiece model (%d pieces)" % args.vocab_size)
-            glosa_data.train_spm(args.pair, run_dir, args.vocab_size, data=args.data)
-        cfg = {
-            "architecture": arch.name, "plugin": arch.plugin, "script": arch.script,
-            "hparams": hparams, "pair": args.pair, "src": args.src, "tgt": args.tgt,
-            "train": {k: getattr(args, k) for k in (
-                "max_tokens", "max_len", "lr", "warmup", "rewarm", "adam_betas", "adam_eps",
-                "weight_decay", "clip_norm", "label_smoothing", "max_epochs", "max_minutes",
-                "checkpoint_minutes", "snapshot_every", "keep_snapshots", "eval_minutes",
-                "dev_size", "patience", "log_every", "seed")},
-            "init_from": args.init_from, "init_step": init_step,
-            "init_embedding": args.init_embedding,
-            "corpus": os.path.abspath(args.corpus) if args.corpus else None,
-            "mixture": args.mixture,
-        }
-    tr = cfg["train"]
-    codec = SpmCodec(os.path.join(run_dir, "spm.model"))
-    cfg["vocab_size"] = len(codec)
+def init_source(arch, args):
+    """What a new run starts from: (hyperparameters, tokenizer path or None, initial step, the
+    --init-from checkpoint or None), from --init-from (a checkpoint or a package),
+    --init-embedding or the command line."""
+    hparams = {k: getattr(args, k) for k in arch.defaults}
+    if args.init_from and os.path.isfile(args.init_from):
+        init_ck = torch.load(args.init_from, map_location="cpu")
+        other = init_ck["config"]
+        if other["architecture"] != arch.name:
+            raise SystemExit("%s is a %s checkpoint" % (args.init_from, other["architecture"]))
+        init_step = int(init_ck["step"])
+        log("initialising from checkpoint %s (%s-%s, step %d)"
+            % (args.init_from, other.get("src"), other.get("tgt"), init_step))
+        spm_path = os.path.join(os.path.dirname(os.path.abspath(args.init_from)), "spm.model")
+        return dict(other["hparams"]), spm_path, init_step, init_ck
+    if args.init_from:
+        with open(os.path.join(args.init_from, "model.json"), encoding="utf-8") as f:
+            manifest = json.load(f)
+        if manifest["architecture"] != arch.name:
+            raise SystemExit("%s is a %s package" % (args.init_from, manifest["architecture"]))
+        hparams = {k: manifest["hyperparameters"][k] for k in arch.defaults}
+        # --spm: the package's tokenizer after tools/spm_surgery.py (its spm-surgery.json
+        # beside it says how the new pieces' rows start).
+        spm_path = args.spm or os.path.join(args.init_from, manifest["tokenizer"]["source"])
+        init_step = int(manifest.get("training", {}).get("steps", 0))
+        log("initialising from package %s (step %d)" % (args.init_from, init_step))
+        return hparams, spm_path, init_step, None
+    if args.init_embedding:
+        with open(os.path.join(args.init_embedding, "model.json"), encoding="utf-8") as f:
+            manifest = json.load(f)
+        return hparams, os.path.join(args.init_embedding, manifest["tokenizer"]["source"]), 0, None
+    return hparams, args.spm, 0, None
 
-    torch.manual_seed(tr["seed"])
-    model = arch.build(cfg["hparams"], cfg["vocab_size"])
-    device = torch.device(args.device)
-    use_bf16 = args.autocast == "bf16" or (
-        args.autocast == "auto" and (device.type == "cuda" or cpu_has_bf16()))
-    log("autocast: %s" % ("bf16" if use_bf16 else "off"))
-    nparams = sum(p.numel() for p in model.parameters())
-    opt = torch.optim.Adam(model.parameters(), lr=tr["lr"], betas=tuple(tr["adam_betas"]),
-                           eps=tr["adam_eps"], weight_decay=tr["weight_decay"])
-    state = {"step": cfg.get("init_step", 0), "epoch": 0, "batch_in_epoch": 0,
-             "best_bleu": -1.0, "evals_since_best": 0, "history": [], "train_seconds": 0.0}
-    if ck is not None:
-        model.load_state_dict(ck["model"])
-        model.to(device)
-        opt.load_state_dict(ck["optimizer"])
-        for k in state:
-            state[k] = ck[k]
-        torch.set_rng_state(ck["torch_rng"])
-    elif cfg.get("init_from") and os.path.isfile(cfg["init_from"]):
+
+def place_tokenizer(args, spm_path, run_dir):
+    """The run's spm.model: copied from spm_path (else the corpus's), or trained on the pair's
+    Tatoeba data when the run has none yet."""
+    dst_spm = os.path.join(run_dir, "spm.model")
+    if args.corpus and not spm_path:
+        spm_path = os.path.join(args.corpus, "spm.model")
+    if spm_path:
+        if os.path.abspath(spm_path) != os.path.abspath(dst_spm):
+            with open(spm_path, "rb") as fi, open(dst_spm, "wb") as fo:
+                fo.write(fi.read())
+    elif not os.path.exists(dst_spm):
+        log("training a joint SentencePiece model (%d pieces)" % args.vocab_size)
+        glosa_data.train_spm(args.pair, run_dir, args.vocab_size, data=args.data)
+
+
+def new_config(arch, args, run_dir):
+    """A new run's config (and the --init-from checkpoint, read once, or None); places its
+    tokenizer."""
+    hparams, spm_path, init_step, init_ck = init_source(arch, args)
+    place_tokenizer(args, spm_path, run_dir)
+    cfg = {
+        "architecture": arch.name, "plugin": arch.plugin, "script": arch.script,
+        "hparams": hparams, "pair": args.pair, "src": args.src, "tgt": args.tgt,
+        "train": {k: getattr(args, k) for k in (
+            "max_tokens", "max_len", "lr", "warmup", "rewarm", "adam_betas", "adam_eps",
+            "weight_decay", "clip_norm", "label_smoothing", "max_epochs", "max_minutes",
+            "checkpoint_minutes", "snapshot_every", "keep_snapshots", "eval_minutes",
+            "dev_size", "patience", "log_every", "seed")},
+        "init_from": args.init_from, "init_step": init_step,
+        "init_embedding": args.init_embedding,
+        "corpus": os.path.abspath(args.corpus) if args.corpus else None,
+        "mixture": args.mixture,
+    }
+    return cfg, init_ck
+
+
+def initial_weights(model, cfg, args, init_ck):
+    """A new run's starting weights: the --init-from checkpoint's or package's (the embedding
+    rows of new pieces remapped after tools/spm_surgery.py), or another architecture's embedding
+    (--init-embedding); otherwise the builder's random ones stay."""
+    if cfg.get("init_from") and os.path.isfile(cfg["init_from"]):
         model.load_state_dict(init_ck["model"])
     elif cfg.get("init_from"):
         load_package_weights(model, cfg["init_from"])
@@ -671,47 +659,84 @@ def main(arch, argv=None):
         with torch.no_grad():
             model.embedding.weight.copy_(emb)
         log("embedding initialised from %s" % cfg["init_embedding"])
-    model.to(device)  # no-op where the checkpoint's weights already moved it
-    log("%s: %d parameters, hparams %s" % (arch.name, nparams, json.dumps(cfg["hparams"])))
-    log("run dir %s, training options %s" % (run_dir, json.dumps(tr)))
 
-    if cfg.get("corpus") and args.corpus:
-        cfg["corpus"] = os.path.abspath(args.corpus)  # the folder may have moved between runs
-    data = (CorpusData(cfg, codec, args.data_workers) if cfg.get("corpus")
-            else TatoebaData(cfg, codec, args.data))
 
-    def save(path, best=False):
-        obj = {"config": cfg, "model": {k: v.cpu() for k, v in model.state_dict().items()},
+class Run:
+    """One training run: its folder, config, model, optimiser, counters and data; `train()` runs
+    the epochs (checkpoints, dev evaluations, early stopping, time limit, signals)."""
+
+    def __init__(self, arch, args, cfg, ck, init_ck, run_dir):
+        self.args, self.cfg, self.run_dir = args, cfg, run_dir
+        self.tr = tr = cfg["train"]
+        self.codec = SpmCodec(os.path.join(run_dir, "spm.model"))
+        cfg["vocab_size"] = len(self.codec)
+        torch.manual_seed(tr["seed"])
+        self.model = model = arch.build(cfg["hparams"], cfg["vocab_size"])
+        self.device = torch.device(args.device)
+        self.use_bf16 = args.autocast == "bf16" or (
+            args.autocast == "auto" and (self.device.type == "cuda" or cpu_has_bf16()))
+        log("autocast: %s" % ("bf16" if self.use_bf16 else "off"))
+        nparams = sum(p.numel() for p in model.parameters())
+        self.opt = torch.optim.Adam(model.parameters(), lr=tr["lr"],
+                                    betas=tuple(tr["adam_betas"]), eps=tr["adam_eps"],
+                                    weight_decay=tr["weight_decay"])
+        self.state = {"step": cfg.get("init_step", 0), "epoch": 0, "batch_in_epoch": 0,
+                      "best_bleu": -1.0, "evals_since_best": 0, "history": [],
+                      "train_seconds": 0.0}
+        if ck is not None:
+            model.load_state_dict(ck["model"])
+            model.to(self.device)
+            self.opt.load_state_dict(ck["optimizer"])
+            for k in self.state:
+                self.state[k] = ck[k]
+            torch.set_rng_state(ck["torch_rng"])
+        else:
+            initial_weights(model, cfg, args, init_ck)
+        model.to(self.device)  # no-op where the checkpoint's weights already moved it
+        log("%s: %d parameters, hparams %s" % (arch.name, nparams, json.dumps(cfg["hparams"])))
+        log("run dir %s, training options %s" % (run_dir, json.dumps(tr)))
+        if cfg.get("corpus") and args.corpus:
+            cfg["corpus"] = os.path.abspath(args.corpus)  # the folder may have moved between runs
+        self.data = (CorpusData(cfg, self.codec, args.data_workers) if cfg.get("corpus")
+                     else TatoebaData(cfg, self.codec, args.data))
+        self.batches = []  # the current epoch's, for the fraction of an epoch evaluate() logs
+
+    def save(self, path, best=False):
+        obj = {"config": self.cfg,
+               "model": {k: v.cpu() for k, v in self.model.state_dict().items()},
                "torch_rng": torch.get_rng_state()}
-        obj.update(state)
+        obj.update(self.state)
         if not best:
-            obj["optimizer"] = opt.state_dict()
+            obj["optimizer"] = self.opt.state_dict()
         atomic_save(obj, path)
 
-    def save_snapshot():
+    def save_snapshot(self):
         # Weights only (no optimizer): what averaging the last few needs.
-        save(os.path.join(run_dir, "snap-%07d.pt" % state["step"]), best=True)
-        snaps = sorted(f for f in os.listdir(run_dir) if re.fullmatch(r"snap-\d+\.pt", f))
-        for f in snaps[:max(0, len(snaps) - tr["keep_snapshots"])]:
-            os.remove(os.path.join(run_dir, f))
+        self.save(os.path.join(self.run_dir, "snap-%07d.pt" % self.state["step"]), best=True)
+        snaps = sorted(f for f in os.listdir(self.run_dir) if re.fullmatch(r"snap-\d+\.pt", f))
+        for f in snaps[:max(0, len(snaps) - self.tr["keep_snapshots"])]:
+            os.remove(os.path.join(self.run_dir, f))
 
-    stop = stop_on_signals()
-
-    def evaluate():
-        t0 = time.time()
+    def dev_scores(self):
+        """Each dev set's BLEU and chrF2, and all hypotheses; logs two examples a set."""
         scores, all_hyps = {}, []
-        for name, groups in data.dev.items():
-            b, c, h = evaluate_groups(model, codec, groups)
+        for name, groups in self.data.dev.items():
+            b, c, h = evaluate_groups(self.model, self.codec, groups)
             scores[name] = {"bleu": b, "chrf": c}
             all_hyps += h
             for i in range(min(2, len(h))):
                 log("  [%s] %s => %s" % (name, groups[i][0], h[i]))
+        return scores, all_hyps
+
+    def evaluate(self):
+        t0 = time.time()
+        state, run_dir = self.state, self.run_dir
+        scores, hyps = self.dev_scores()
         # One set: its score. Several: the mean, so that no domain is traded away unseen.
         bleu = sum(v["bleu"] for v in scores.values()) / len(scores)
         chrf = sum(v["chrf"] for v in scores.values()) / len(scores)
-        hyps = all_hyps
         entry = {"step": state["step"], "epoch": state["epoch"] + state["batch_in_epoch"] /
-                 max(len(batches), 1), "train_minutes": state["train_seconds"] / 60,
+                 max(len(self.batches), 1), "train_minutes": state["train_seconds"] / 60,
                  "dev_bleu": bleu, "dev_chrf": chrf, "time": time.strftime("%Y-%m-%d %H:%M:%S")}
         if len(scores) > 1:
             entry["dev_sets"] = scores
@@ -720,7 +745,7 @@ def main(arch, argv=None):
         if improved:
             state["best_bleu"] = bleu
             state["evals_since_best"] = 0
-            save(os.path.join(run_dir, "best.pt"), best=True)
+            self.save(os.path.join(run_dir, "best.pt"), best=True)
             with open(os.path.join(run_dir, "best-dev-hyps.txt"), "w", encoding="utf-8") as f:
                 f.write("\n".join(hyps) + "\n")
         else:
@@ -732,84 +757,117 @@ def main(arch, argv=None):
                          state["best_bleu"], ", new best" if improved else "",
                          " ".join("%s %.2f" % (k, v["bleu"]) for k, v in scores.items())
                          if len(scores) > 1 else "", time.time() - t0))
-        save(os.path.join(run_dir, "last.pt"))
+        self.save(os.path.join(run_dir, "last.pt"))
 
-    model.train()
-    proc_start = time.time()
-    last_ckpt = time.time()
-    last_eval = time.time()
-    loss_acc, tok_acc, t_acc = 0.0, 0, time.time()
-    done = False
-    while not done and state["epoch"] < tr["max_epochs"]:
-        train = data.examples(state["epoch"])
-        batches = make_batches(train, tr["max_tokens"], tr["seed"] * 1000 + state["epoch"])
-        if state["batch_in_epoch"] == 0:
-            log("epoch %d: %d batches" % (state["epoch"] + 1, len(batches)))
-        while state["batch_in_epoch"] < len(batches):
-            t_step = time.time()
-            src, src_mask, tgt_in, tgt_out = (x.to(device, non_blocking=True) for x in collate(
-                train, batches[state["batch_in_epoch"]]))
-            lr = lr_at(state["step"] + 1, tr["lr"], tr["warmup"])
-            if cfg.get("init_step"):
-                # Adam's moments start from zero after --init-from: ramp the rate up again
-                # so that the first, sign-like Adam updates do not knock the weights about.
-                lr *= min(1.0, (state["step"] + 1 - cfg["init_step"]) / tr.get("rewarm", 200))
-            for g in opt.param_groups:
-                g["lr"] = lr
-            with torch.autocast(device.type, dtype=torch.bfloat16, enabled=use_bf16):
-                logits = model.loss_logits(src, src_mask, tgt_in)
-            loss = smoothed_cross_entropy(logits.reshape(-1, logits.shape[-1]),
-                                          tgt_out.reshape(-1), tr["label_smoothing"])
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            if tr["clip_norm"] > 0:
-                torch.nn.utils.clip_grad_norm_(model.parameters(), tr["clip_norm"])
-            opt.step()
-            ntok = int((tgt_out != PAD).sum())
-            state["step"] += 1
-            state["batch_in_epoch"] += 1
-            state["train_seconds"] += time.time() - t_step
-            loss_acc += float(loss) * ntok
-            tok_acc += ntok
-            if tr["snapshot_every"] and state["step"] % tr["snapshot_every"] == 0:
-                save_snapshot()
-            if state["step"] % tr["log_every"] == 0:
-                dt = time.time() - t_acc
-                log("step %d epoch %d batch %d/%d loss %.3f lr %.2e %.0f tok/s" % (
-                    state["step"], state["epoch"] + 1, state["batch_in_epoch"], len(batches),
-                    loss_acc / tok_acc, lr, tok_acc / dt))
-                loss_acc, tok_acc, t_acc = 0.0, 0, time.time()
-            if state["batch_in_epoch"] == len(batches):
-                state["epoch"] += 1
-                state["batch_in_epoch"] = 0
-                evaluate()
-                last_eval = last_ckpt = time.time()
-                break
-            if tr["eval_minutes"] > 0 and time.time() - last_eval > tr["eval_minutes"] * 60:
-                evaluate()
-                last_eval = last_ckpt = time.time()
-            elif time.time() - last_ckpt > tr["checkpoint_minutes"] * 60:
-                save(os.path.join(run_dir, "last.pt"))
-                last_ckpt = time.time()
-            if state["evals_since_best"] >= tr["patience"]:
-                log("early stopping: %d evaluations without improvement" % tr["patience"])
-                done = True
-                break
-            if tr["max_minutes"] and time.time() - proc_start > tr["max_minutes"] * 60:
-                log("time limit reached")
-                # The steps since the last evaluation count too: a GPU run ends on its limit,
-                # and its last minutes are often its best.
-                if not state["history"] or state["history"][-1]["step"] != state["step"]:
-                    evaluate()
-                done = True
-                break
-            if stop["flag"]:
-                done = True
-                break
+    def step(self, train):
+        """One optimiser step on the current batch; returns (loss, target tokens, lr)."""
+        state, tr, cfg, opt = self.state, self.tr, self.cfg, self.opt
+        t_step = time.time()
+        src, src_mask, tgt_in, tgt_out = (x.to(self.device, non_blocking=True) for x in collate(
+            train, self.batches[state["batch_in_epoch"]]))
+        lr = lr_at(state["step"] + 1, tr["lr"], tr["warmup"])
+        if cfg.get("init_step"):
+            # Adam's moments start from zero after --init-from: ramp the rate up again
+            # so that the first, sign-like Adam updates do not knock the weights about.
+            lr *= min(1.0, (state["step"] + 1 - cfg["init_step"]) / tr.get("rewarm", 200))
+        for g in opt.param_groups:
+            g["lr"] = lr
+        with torch.autocast(self.device.type, dtype=torch.bfloat16, enabled=self.use_bf16):
+            logits = self.model.loss_logits(src, src_mask, tgt_in)
+        loss = smoothed_cross_entropy(logits.reshape(-1, logits.shape[-1]),
+                                      tgt_out.reshape(-1), tr["label_smoothing"])
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        if tr["clip_norm"] > 0:
+            torch.nn.utils.clip_grad_norm_(self.model.parameters(), tr["clip_norm"])
+        opt.step()
+        state["step"] += 1
+        state["batch_in_epoch"] += 1
+        state["train_seconds"] += time.time() - t_step
+        return float(loss), int((tgt_out != PAD).sum()), lr
+
+    def after_step(self, clock, proc_start, stop):
+        """Evaluation, checkpoints and the reasons to stop after a step: "epoch" at an epoch's
+        end, "stop" to end the run, None to go on."""
+        state, tr = self.state, self.tr
+        if state["batch_in_epoch"] == len(self.batches):
+            state["epoch"] += 1
+            state["batch_in_epoch"] = 0
+            self.evaluate()
+            clock["eval"] = clock["ckpt"] = time.time()
+            return "epoch"
+        if tr["eval_minutes"] > 0 and time.time() - clock["eval"] > tr["eval_minutes"] * 60:
+            self.evaluate()
+            clock["eval"] = clock["ckpt"] = time.time()
+        elif time.time() - clock["ckpt"] > tr["checkpoint_minutes"] * 60:
+            self.save(os.path.join(self.run_dir, "last.pt"))
+            clock["ckpt"] = time.time()
         if state["evals_since_best"] >= tr["patience"]:
-            done = True
-    save(os.path.join(run_dir, "last.pt"))
-    if hasattr(data, "pool"):
-        data.pool.close()
-    log("finished: step %d, best dev BLEU %.2f" % (state["step"], state["best_bleu"]))
+            log("early stopping: %d evaluations without improvement" % tr["patience"])
+            return "stop"
+        if tr["max_minutes"] and time.time() - proc_start > tr["max_minutes"] * 60:
+            log("time limit reached")
+            # The steps since the last evaluation count too: a GPU run ends on its limit,
+            # and its last minutes are often its best.
+            if not state["history"] or state["history"][-1]["step"] != state["step"]:
+                self.evaluate()
+            return "stop"
+        return "stop" if stop["flag"] else None
+
+    def train(self):
+        state, tr = self.state, self.tr
+        stop = stop_on_signals()
+        self.model.train()
+        proc_start = time.time()
+        clock = {"ckpt": time.time(), "eval": time.time()}
+        loss_acc, tok_acc, t_acc = 0.0, 0, time.time()
+        done = False
+        while not done and state["epoch"] < tr["max_epochs"]:
+            train = self.data.examples(state["epoch"])
+            self.batches = make_batches(train, tr["max_tokens"],
+                                        tr["seed"] * 1000 + state["epoch"])
+            if state["batch_in_epoch"] == 0:
+                log("epoch %d: %d batches" % (state["epoch"] + 1, len(self.batches)))
+            while state["batch_in_epoch"] < len(self.batches):
+                loss, ntok, lr = self.step(train)
+                loss_acc += loss * ntok
+                tok_acc += ntok
+                if tr["snapshot_every"] and state["step"] % tr["snapshot_every"] == 0:
+                    self.save_snapshot()
+                if state["step"] % tr["log_every"] == 0:
+                    dt = time.time() - t_acc
+                    log("step %d epoch %d batch %d/%d loss %.3f lr %.2e %.0f tok/s" % (
+                        state["step"], state["epoch"] + 1, state["batch_in_epoch"],
+                        len(self.batches), loss_acc / tok_acc, lr, tok_acc / dt))
+                    loss_acc, tok_acc, t_acc = 0.0, 0, time.time()
+                outcome = self.after_step(clock, proc_start, stop)
+                if outcome:
+                    done = outcome == "stop"
+                    break
+            if state["evals_since_best"] >= tr["patience"]:
+                done = True
+        self.save(os.path.join(self.run_dir, "last.pt"))
+        if hasattr(self.data, "pool"):
+            self.data.pool.close()
+        log("finished: step %d, best dev BLEU %.2f" % (state["step"], state["best_bleu"]))
+
+
+def main(arch, argv=None):
+    """Trains arch: the run's options, its config (resumed from its latest checkpoint, or new),
+    the model, optimiser and data (Run), then the epochs (Run.train)."""
+    p = argparse.ArgumentParser(description="Train a %s translation model" % arch.name)
+    add_common_args(p, arch)
+    args = p.parse_args(argv)
+    args.pair = glosa_data.data_pair(args.pair, args.src, args.tgt)
+    os.environ.pop("OPENBLAS_CORETYPE", None)
+    torch.set_num_threads(args.threads)
+    run_dir = os.path.join(runs_dir(args.runs_dir), args.run)
+    os.makedirs(run_dir, exist_ok=True)
+    ckpt_path = latest_checkpoint(run_dir)
+    if ckpt_path:
+        cfg, ck = resumed_config(arch, args, argv, ckpt_path)
+        init_ck = None
+    else:
+        (cfg, init_ck), ck = new_config(arch, args, run_dir), None
+    Run(arch, args, cfg, ck, init_ck, run_dir).train()
     return 0

@@ -2,14 +2,18 @@
 """Checks glosa_corpus's epoch sampling: MIXTURE's weights, a run's --mixture overrides, the
 word-list and back-translation origins, and the epoch pool's determinism.
 
-  python3 tools/test_corpus.py
+  ctest -R py_test_corpus     (or, from tools/: /usr/bin/python3 -m unittest tests.test_corpus)
 """
 import collections
 import os
-import sys
+import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import glosa_corpus  # noqa: E402
+from tests import require  # noqa: E402
+
+require("numpy", "sentencepiece")
+
+from glosa import REPO_ROOT  # noqa: E402
+from glosa.corpus import broad as glosa_corpus  # noqa: E402
 
 
 def origins(pairs, rows):
@@ -83,8 +87,7 @@ def check_origins():
 def check_epoch_pool():
     """An epoch's examples do not depend on how many processes prepare them."""
     import tempfile
-    spm_model = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                             "resources", "models", "transformer-general-en-es", "spm.model")
+    spm_model = os.path.join(REPO_ROOT, "resources", "models", "transformer-general-en-es", "spm.model")
     if not os.path.exists(spm_model):
         print("SKIP epoch pool: no %s" % spm_model)
         return 0
@@ -105,5 +108,10 @@ def check_epoch_pool():
     return 0
 
 
+class EpochSampling(unittest.TestCase):
+    def test_mixture_origins_and_pool(self):
+        self.assertEqual(main(), 0, "the FAIL lines above say which check failed")
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    unittest.main()

@@ -2,13 +2,12 @@
 """Checks tools/truecase_table.py: which words are counted (not sentence-initial ones, not outside
 the prose origins), and which go into the table.
 
-  python3 tools/test_truecase.py
+  ctest -R py_test_truecase     (or, from tools/: /usr/bin/python3 -m unittest tests.test_truecase)
 """
-import os
-import sys
+import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import truecase_table  # noqa: E402
+
+from glosa.corpus import truecase as truecase_table  # noqa: E402
 
 ROWS = [
     ("tatoeba", "Hello, my teacher is here."),
@@ -54,5 +53,10 @@ def main():
     return 1 if failures else 0
 
 
+class TruecaseTable(unittest.TestCase):
+    def test_counts_and_table(self):
+        self.assertEqual(main(), 0, "the FAIL lines above say which check failed")
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    unittest.main()

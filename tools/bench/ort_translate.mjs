@@ -1,10 +1,10 @@
 // ONNX Runtime side of the translation benchmark (issue #14, docs/benchmarks.md): decodes source
 // token ids with the graphs of tools/export_onnx.py in onnxruntime-node, with the same batching,
-// maximum length and searches as build/bin/bench_translate and tools/bench_translate_torch.py.
+// maximum length and searches as build/bin/bench_translate and tools/bench/translate_torch.py.
 // SentencePiece is not available in Node, so the caller tokenises (ids in, ids out); the timed
 // loop therefore excludes (de)tokenisation, which the two other sides include (~µs a sentence).
 //
-//   node tools/ort_translate.mjs --ort-dir DIR --graphs build/onnx/transformer-en-es \
+//   node tools/bench/ort_translate.mjs --ort-dir DIR --graphs build/onnx/transformer-en-es \
 //       --ids ids.json --strategy greedy --batch 32 --threads 1 --output out.json
 //
 // DIR holds node_modules/onnxruntime-node (export_onnx.ensure_onnxruntime_node installs it).

@@ -3,17 +3,20 @@
 become the "everyday" origin, the CLDR names, the casing augmentation, the mixture's weights, and
 that no held-out (dev or test) pair enters training through the new origins.
 
-  /usr/bin/python3 tools/test_phrases.py
+  ctest -R py_test_phrases     (or, from tools/: /usr/bin/python3 -m unittest tests.test_phrases)
 """
 import collections
 import os
 import random
-import sys
 import tempfile
+import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import glosa_corpus  # noqa: E402
-import glosa_phrases  # noqa: E402
+from tests import require  # noqa: E402
+
+require("numpy", "sentencepiece")
+
+from glosa.corpus import broad as glosa_corpus  # noqa: E402
+from glosa.corpus import phrases as glosa_phrases  # noqa: E402
 
 
 def check(failures, ok, message):
@@ -130,7 +133,7 @@ def check_held_out_build():
 
 def check_export_bar():
     """A lease exports only when the dev mean gains 1 BLEU and no set loses more than 0.5."""
-    import dev_scores
+    from glosa.eval import dev_scores
 
     def scores(**bleu):
         return {"dev_size": 0, "mean_bleu": sum(bleu.values()) / len(bleu),
@@ -150,7 +153,7 @@ def check_export_bar():
 def check_short_parts():
     """The short set's measure per part: accuracy (a reference, case and punctuation aside) and
     outputs holding an invented word."""
-    import evaluate
+    from glosa.eval import evaluate
     groups = [("Hello!", ["¡Hola!"]), ("gym", ["gimnasio"]), ("Save as", ["Guardar como"])]
     got = evaluate.short_by_part(["¡hola!", "gimna", "Guardar como"], groups,
                                  {"hola", "gimnasio", "guardar", "como"},
@@ -160,12 +163,17 @@ def check_short_parts():
                      for k, v in got.items()} == want, "short parts: %s" % got)
 
 
-def main():
-    failures = (check_everyday_origin() + check_recase() + check_cldr() + check_mixture()
-                + check_held_out_build() + check_export_bar() + check_short_parts())
-    print("%s: %d failures" % (os.path.basename(__file__), failures))
-    return 1 if failures else 0
+class EverydayPhrases(unittest.TestCase):
+    def test_origins_names_casing_and_mixture(self):
+        failures = (check_everyday_origin() + check_recase() + check_cldr() + check_mixture()
+                    + check_held_out_build())
+        self.assertEqual(failures, 0, "the FAIL lines above say which check failed")
+
+    def test_export_bar_and_short_parts(self):
+        require("torch", "numpy")  # dev_scores and evaluate load models
+        self.assertEqual(check_export_bar() + check_short_parts(), 0,
+                         "the FAIL lines above say which check failed")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    unittest.main()

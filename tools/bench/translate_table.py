@@ -1,17 +1,17 @@
 #!/usr/bin/python3
 """The translation speed table of docs/benchmarks.md, end to end: engine float32, engine int8
-(build/bin/bench_translate --compute-type), PyTorch (tools/bench_translate_torch.py) and ONNX
-Runtime (tools/ort_translate.mjs on the graphs of tools/export_onnx.py, Transformer only) on the
+(build/bin/bench_translate --compute-type), PyTorch (tools/bench/translate_torch.py) and ONNX
+Runtime (tools/bench/ort_translate.mjs on the graphs of tools/export_onnx.py, Transformer only) on the
 same input, strategy, batch and threads. Each row runs the sides in turn --runs times, rotating
 which side goes first (a shared VM's speed drifts over minutes; alternating keeps a row's sides
 under the same conditions), and prints each side's median run, the ratios, peak memory, a
 roofline figure, and how many outputs equal the engine float32's.
 
-  /usr/bin/python3 tools/bench_translate_torch.py --make-input /tmp/bench-en.txt --count 400
-  OMP_WAIT_POLICY=passive /usr/bin/python3 tools/bench_translate_table.py --input /tmp/bench-en.txt
+  /usr/bin/python3 tools/bench/translate_torch.py --make-input /tmp/bench-en.txt --count 400
+  OMP_WAIT_POLICY=passive /usr/bin/python3 tools/bench/translate_table.py --input /tmp/bench-en.txt
 
 A Hugging Face MarianMT folder (--marian DIR, e.g. the random-weight opus-mt-en-es shape that
-tools/make_opus_shape.py writes) is benchmarked on the same sides: the engine on the packages
+tools/bench/make_opus_shape.py writes) is benchmarked on the same sides: the engine on the packages
 `glosa-cli models import` makes of it (int8, and --float32 for engine fp32; imported into
 build/marian-import/ when missing), PyTorch through tools/marian_torch.py (our own implementation,
 checked against transformers' outputs for the fixture), ORT on export_onnx.py's float32 graphs and
@@ -19,8 +19,8 @@ their int8 (MatMulInteger) version. Outputs are compared by token ids (random we
 of unknown pieces). Random weights never emit EOS, so every sentence runs to the length cap:
 --max-len-a/--max-len-b set it for every side (int(a × longest source ids in the batch + b)).
 
-  /usr/bin/python3 tools/make_opus_shape.py build/opus-shape
-  OMP_WAIT_POLICY=passive /usr/bin/python3 tools/bench_translate_table.py --input /tmp/bench-en.txt \
+  /usr/bin/python3 tools/bench/make_opus_shape.py build/opus-shape
+  OMP_WAIT_POLICY=passive /usr/bin/python3 tools/bench/translate_table.py --input /tmp/bench-en.txt \
       --models --marian build/opus-shape --strategies greedy --max-len-a 1.2 --max-len-b 0 \
       --sides engine int8 torch ort ort8 --cpu 1
 
@@ -39,8 +39,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-sys.path.insert(0, HERE)
+ROOT = os.path.dirname(os.path.dirname(HERE))
 
 SIDES = {"engine": "engine fp32", "int8": "engine int8", "torch": "PyTorch", "ort": "ORT fp32",
          "ort8": "ORT int8"}
@@ -69,7 +68,7 @@ def median_run(runs):
 
 
 def fma_peak():
-    """The core's fp32 FMA peak in GFLOP/s, measured by tools/fma_peak.c, compiled into this
+    """The core's fp32 FMA peak in GFLOP/s, measured by tools/bench/fma_peak.c, compiled into this
     checkout's build/ (not --build's, which may be another checkout's)."""
     build = os.path.join(ROOT, "build", "tools")
     exe = os.path.join(build, "fma_peak")
@@ -124,7 +123,7 @@ def import_marian(args, folder):
 def model_specs(args):
     """One dict per benchmarked model: its name, the folder each side reads, the codec and
     information of export_onnx.load, and whether outputs are compared as ids."""
-    import export_onnx
+    from glosa.export import onnx as export_onnx
     specs = []
     for model in args.models:
         package = os.path.join(ROOT, "resources", "models", model)
@@ -168,7 +167,7 @@ def main():
     if os.environ.get("OMP_WAIT_POLICY", "").lower() != "passive":
         print("note: OMP_WAIT_POLICY is not 'passive'; see the docstring", file=sys.stderr)
     # Imported here: they load torch (slow), and --help should not wait for it.
-    import export_onnx
+    from glosa.export import onnx as export_onnx
 
     with open(args.input, encoding="utf-8") as f:
         sentences = [line.rstrip("\n") for line in f]
@@ -190,7 +189,7 @@ def main():
         per_step = None  # the roofline is worked out for the Transformer only
         if info["architecture"] == "transformer":
             per_step, per_source, formula = flops(info["hparams"], len(codec))
-            roofline.append("%s: %s; core peak %.1f GFLOP/s fp32 (tools/fma_peak.c, one thread: AVX2 "
+            roofline.append("%s: %s; core peak %.1f GFLOP/s fp32 (tools/bench/fma_peak.c, one thread: AVX2 "
                             "%.1f, AVX-512 %.1f)" % (model, formula, peak_gflops,
                                                      peak["avx2_gflops"], peak["avx512_gflops"]))
         graphs = {"ort": os.path.join(args.onnx, model), "ort8": os.path.join(args.onnx, model + "-int8")}
@@ -218,7 +217,7 @@ def main():
                                        spec[side], "--compute-type",
                                        "int8" if side == "int8" else "float32"] + common + out)
                     if side == "torch":
-                        return pin + (["/usr/bin/python3", os.path.join(HERE, "bench_translate_torch.py"),
+                        return pin + (["/usr/bin/python3", os.path.join(HERE, "translate_torch.py"),
                                        "--model", spec["torch"], "--impl", spec["impl"]] + common + out)
                     if first:
                         out = ["--output", outputs[side]]

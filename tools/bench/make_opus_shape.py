@@ -5,7 +5,7 @@ source.spm, target.spm, vocab.json), for the import and speed benchmarks of docs
 The tokenizer models are the MarianMT fixture's (../shared/fixtures/marian-tiny-en-es); vocab.json
 holds their pieces and then filler pieces up to 65,001. Needs torch (not transformers).
 
-    /usr/bin/python3 tools/make_opus_shape.py OUT_DIR [--format bin|safetensors] [--vocab 65001]
+    /usr/bin/python3 tools/bench/make_opus_shape.py OUT_DIR [--format bin|safetensors] [--vocab 65001]
 
 --vocab N makes the same model with an N-entry vocabulary (the fixture's first pieces, then
 fillers): its output layer is as wide as a vocabulary shortlist of N pieces would make it, so
@@ -18,7 +18,7 @@ p = argparse.ArgumentParser()
 p.add_argument("out")
 p.add_argument("--format", choices=["bin", "safetensors"], default="bin")
 p.add_argument("--vocab", type=int, default=65001, help="vocabulary size (opus-mt-en-es: 65,001)")
-p.add_argument("--fixture", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared",
+p.add_argument("--fixture", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared",
                                                  "fixtures", "marian-tiny-en-es", "bin"))
 a = p.parse_args()
 D, LAYERS, HEADS, FFN, V, POSITIONS = 512, 6, 8, 2048, a.vocab, 512

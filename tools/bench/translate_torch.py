@@ -4,12 +4,12 @@ sentences, strategy and thread count as build-*/bin/bench_translate, run with th
 own model classes and searches in eager mode (model.greedy, evaluate.beam_search).
 
   # the input: every k-th distinct English source of the Tatoeba test split (never committed)
-  bench_translate_torch.py --make-input /tmp/bench-en.txt --count 400
+  tools/bench/translate_torch.py --make-input /tmp/bench-en.txt --count 400
   # greedy and beam 4, batch 1 and 32, two threads
-  bench_translate_torch.py --model resources/models/transformer-en-es --input /tmp/bench-en.txt \
+  tools/bench/translate_torch.py --model resources/models/transformer-en-es --input /tmp/bench-en.txt \
       --strategy greedy --batch 1 --threads 2 --output /tmp/torch-greedy-b1.txt
   # a Hugging Face MarianMT (OPUS-MT) folder: tools/marian_torch.py, greedy only
-  bench_translate_torch.py --model /tmp/opus-shape --input /tmp/bench-en.txt --batch 1 --threads 1
+  tools/bench/translate_torch.py --model /tmp/opus-shape --input /tmp/bench-en.txt --batch 1 --threads 1
 
 Prints one JSON line: sentences/s, target tokens/s (generated pieces, EOS excluded), wall
 seconds of the decoding loop (tokenisation and detokenisation included, model loading excluded)
@@ -36,12 +36,10 @@ import time
 import torch
 import torch.nn.functional as F
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import evaluate  # noqa: E402
-import glosa_data  # noqa: E402
-import glosa_train  # noqa: E402
-import marian_torch  # noqa: E402
+from glosa.eval import evaluate  # noqa: E402
+from glosa.data import pairs as glosa_data  # noqa: E402
+from glosa.train import trainer as glosa_train  # noqa: E402
+from glosa.export import marian as marian_torch  # noqa: E402
 
 
 class CachedTransformer:
