@@ -40,6 +40,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QTableWidget>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -461,9 +462,14 @@ private slots:
         QScrollArea *treeScroll =
             qobject_cast<QScrollArea *>(compare->tree()->parentWidget()->parentWidget());
         QVERIFY(treeScroll && compare->tree()->nodeCount() > 0);
-        QVERIFY2(treeScroll->viewport()->height() >= compare->tree()->sizeHint().height(),
-                 qPrintable(QStringLiteral("tree %1 px high in %2 px")
-                                .arg(compare->tree()->sizeHint().height())
+        const QList<int> split = compare->splitter()->sizes();
+        qInfo() << "columns" << split.value(0) << "px, tree pane" << split.value(1)
+                << "px, tree view" << treeScroll->viewport()->height() << "px, tree"
+                << compare->tree()->sizeHint().height() << "px";
+        // Eight rows of nodes (26 px each) and the tree's margins.
+        QVERIFY2(treeScroll->viewport()->height() >= 8 * 26 + 2 * 18,
+                 qPrintable(QStringLiteral("columns %1 px, tree %2 px")
+                                .arg(split.value(0))
                                 .arg(treeScroll->viewport()->height())));
         // The tree enlarged as far as the splitter goes.
         compare->splitter()->setSizes({0, 10000});

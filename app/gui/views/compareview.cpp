@@ -17,6 +17,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QMouseEvent>
+#include <QResizeEvent>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
@@ -41,8 +42,8 @@ CompareColumn::CompareColumn(ComparePresenter &presenter, int index, QWidget *pa
     setAutoFillBackground(true);
     setBackgroundRole(QPalette::Base);
     auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(10, 10, 10, 10);
-    layout->setSpacing(6);
+    layout->setContentsMargins(8, 8, 8, 8);
+    layout->setSpacing(4);
     auto *header = new QHBoxLayout;
     m_preset = new QComboBox(this);
     // Six columns must fit a 1280-pixel window: the preset box gives up width (the header's
@@ -66,10 +67,9 @@ CompareColumn::CompareColumn(ComparePresenter &presenter, int index, QWidget *pa
     m_output->setFont(theme::editorFont(font()));
     m_output->setFrameShape(QFrame::NoFrame);
     m_output->viewport()->installEventFilter(this);
-    // No fixed minimum: a widget never shrinks below one, so a short column drew the output over
-    // the footer. The output asks for a few lines and scrolls its text when it gets fewer; the
-    // columns pane scrolls before a column gets less than the lines it asks for.
-    m_output->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+    // No fixed minimum: a widget never shrinks below one, so a squeezed column drew the output
+    // over the footer. minimumSizeHint() asks for room for the notes and a few lines instead.
+    m_output->setMinimumHeight(0);
     layout->addWidget(m_output, 1);
     m_metrics = new QLabel(this);
     m_metrics->setWordWrap(true);
@@ -141,6 +141,7 @@ void CompareColumn::render()
     setBackgroundRole(selected ? QPalette::AlternateBase : QPalette::Base);
     showMetrics();
     repaintTokens();
+    updateGeometry();
 }
 
 QString CompareColumn::steeringText() const
@@ -281,6 +282,39 @@ void CompareColumn::repaintTokens()
     m_output->setExtraSelections(selections);
 }
 
+QSize CompareColumn::minimumSizeHint() const
+{
+    // The labels wrap, and a layout's minimum counts one line of each: at five or six columns
+    // the notes need several. The minimum holds them at the column's width, and a few lines of
+    // the output (which scrolls), up to a bound past which they are cut rather than the window
+    // grown off the screen.
+    const QSize base = QWidget::minimumSizeHint();
+    const QMargins m = layout()->contentsMargins();
+    const int width = std::max(base.width(), this->width()) - m.left() - m.right();
+    const int line = m_output->fontMetrics().lineSpacing();
+    int height = m.top() + m.bottom() + 4 * layout()->spacing() +
+                 layout()->itemAt(0)->sizeHint().height() +
+                 std::max(m_output->minimumSizeHint().height(), 2 * line);
+    for (const QLabel *label : {m_summary, m_steering, m_metrics})
+        if (!label->isHidden())
+            height += label->heightForWidth(width);
+    return {base.width(), std::clamp(height, base.height(), 30 * line)};
+}
+
+QSize CompareColumn::sizeHint() const
+{
+    // A few more lines of output than the minimum; the search tree below takes the rest.
+    return {QWidget::sizeHint().width(),
+            minimumSizeHint().height() + 2 * m_output->fontMetrics().lineSpacing()};
+}
+
+void CompareColumn::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    if (event->size().width() != event->oldSize().width())
+        updateGeometry(); // the labels wrap into another number of lines
+}
+
 bool CompareColumn::eventFilter(QObject *watched, QEvent *event)
 {
     if (watched == m_output->viewport() && event->type() == QEvent::MouseButtonRelease) {
@@ -306,8 +340,11 @@ CompareView::CompareView(AppContext &context, QWidget *parent)
     m_inputTitle->setFont(theme::titleFont(font()));
     m_input = new QPlainTextEdit(this);
     m_input->setFont(theme::editorFont(font()));
-    m_input->setMaximumHeight(110);
     m_input->document()->setDocumentMargin(10);
+    // Three lines: a sentence or two is what one compares, and the search tree below needs
+    // the height more at 1280 × 800.
+    m_input->setMaximumHeight(3 * m_input->fontMetrics().lineSpacing() + 2 * 10 +
+                              2 * m_input->frameWidth() + 4);
     m_input->setTabChangesFocus(true);
     m_columnsLabel = new QLabel(this);
     m_columnCount = new QSpinBox(this);
@@ -331,7 +368,7 @@ CompareView::CompareView(AppContext &context, QWidget *parent)
     m_splitter->addWidget(makeColumnsPane());
     m_splitter->addWidget(makeTracePane());
     m_splitter->setStretchFactor(0, 1);
-    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setStretchFactor(1, 2);
     m_splitter->setHandleWidth(16);
     // Dragging the tree larger stops at the columns' minimum instead of squeezing them shut.
     m_splitter->setChildrenCollapsible(false);
@@ -389,13 +426,7 @@ QWidget *CompareView::makeColumnsPane()
     m_columnsLayout = new QHBoxLayout(columnsHost);
     m_columnsLayout->setContentsMargins(0, 0, 0, 0);
     m_columnsLayout->setSpacing(10);
-    // Columns too short for their text and notes scroll as a whole; squeezed, they overlapped.
-    m_columnsScroll = new QScrollArea(this);
-    m_columnsScroll->setWidget(columnsHost);
-    m_columnsScroll->setWidgetResizable(true);
-    m_columnsScroll->setFrameShape(QFrame::NoFrame);
-    m_columnsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    return m_columnsScroll;
+    return columnsHost;
 }
 
 QWidget *CompareView::makeTracePane()

@@ -74,10 +74,13 @@ public:
     // Shows the presenter's state of the column.
     void render();
     void retranslateUi();
+    QSize minimumSizeHint() const override;
+    QSize sizeHint() const override;
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
     void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void repaintTokens();
@@ -152,7 +155,6 @@ private:
     QPushButton *m_resample = nullptr;
     QLabel *m_status = nullptr;
     QHBoxLayout *m_columnsLayout = nullptr;
-    QScrollArea *m_columnsScroll = nullptr;
     QLabel *m_treeTitle = nullptr;
     QLabel *m_chartTitle = nullptr;
     QLabel *m_legend = nullptr;
