@@ -6,7 +6,10 @@
 #include <QFileDevice>
 #include <QIODevice>
 #include <QJsonDocument>
+#include <QSet>
 #include <QXmlStreamWriter>
+
+#include <functional>
 
 namespace glosa {
 
@@ -103,14 +106,42 @@ QString languageOrUnknown(const QString &language)
 
 } // namespace
 
-HistoryExport exportHistory(const HistoryStore &store, HistoryExportFormat format,
-                            QIODevice &device, const HistoryFilter &filter)
+static QSet<qint64> historySearchIds(const HistoryStore &store, const QString &search,
+                              const HistoryFilter &filter)
 {
-    qint64 written = 0;
+    // Page by page, as the History list loads them: the same query, so the same entries.
+    constexpr int kPage = 500;
+    QSet<qint64> ids;
+    for (int offset = 0;; offset += kPage) {
+        const HistoryPage page = store.search(search, filter, offset, kPage);
+        for (const HistorySummary &s : page.items)
+            ids.insert(s.id);
+        if (!page.hasMore || page.items.isEmpty())
+            return ids;
+    }
+}
+
+HistoryExport exportHistory(const HistoryStore &store, HistoryExportFormat format,
+                            QIODevice &device, const HistoryFilter &filter, const QString &search)
+{
+    qint64 written = 0, entries = 0;
     QList<HistoryDamage> damaged;
+    // A search narrows the filter's entries to its hits (an export of what the list shows).
+    std::optional<QSet<qint64>> hits;
+    if (!search.trimmed().isEmpty())
+        hits = historySearchIds(store, search, filter);
+    const auto forEachEntry = [&](const HistoryFilter &f,
+                                  const std::function<bool(const HistoryEntry &)> &visit) {
+        return store.forEachEntry(f, [&](const HistoryEntry &e) {
+            if (hits && !hits->contains(e.id))
+                return true;
+            ++entries;
+            return visit(e);
+        });
+    };
     switch (format) {
     case HistoryExportFormat::JsonLines:
-        damaged = store.forEachEntry(filter, [&](const HistoryEntry &e) {
+        damaged = forEachEntry(filter, [&](const HistoryEntry &e) {
             write(device, QJsonDocument(e.toJson()).toJson(QJsonDocument::Compact) + '\n');
             ++written;
             return true;
@@ -125,7 +156,7 @@ HistoryExport exportHistory(const HistoryStore &store, HistoryExportFormat forma
                       QStringLiteral("output"), QStringLiteral("score"),
                       QStringLiteral("elapsed_ms"), QStringLiteral("starred"),
                       QStringLiteral("settings"), QStringLiteral("edited")}));
-        damaged = store.forEachEntry(filter, [&](const HistoryEntry &e) {
+        damaged = forEachEntry(filter, [&](const HistoryEntry &e) {
             QList<const HistoryOutput *> best;
             for (const HistoryOutput &o : e.outputs) {
                 if (e.bestOutput(o.column) == &o)
@@ -172,8 +203,10 @@ HistoryExport exportHistory(const HistoryStore &store, HistoryExportFormat forma
         translations.kind = HistoryKind::Translation;
         const auto writeUnit = [&](const HistoryEntry &e) {
             const HistoryOutput *best = e.bestOutput(0);
-            if (!best || e.inputText.isEmpty())
+            if (!best || e.inputText.isEmpty()) {
+                --entries; // nothing of it is in the file
                 return true;
+            }
             xml.writeStartElement(QStringLiteral("tu"));
             xml.writeAttribute(QStringLiteral("tuid"), QString::number(e.id));
             xml.writeAttribute(QStringLiteral("creationdate"),
@@ -200,7 +233,7 @@ HistoryExport exportHistory(const HistoryStore &store, HistoryExportFormat forma
             return true;
         };
         if (wantsTranslations)
-            damaged = store.forEachEntry(translations, writeUnit);
+            damaged = forEachEntry(translations, writeUnit);
         xml.writeEndElement(); // body
         xml.writeEndElement(); // tmx
         xml.writeEndDocument();
@@ -209,7 +242,7 @@ HistoryExport exportHistory(const HistoryStore &store, HistoryExportFormat forma
         break;
     }
     }
-    return {written, damaged};
+    return {written, entries, damaged};
 }
 
 } // namespace glosa
