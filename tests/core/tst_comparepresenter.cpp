@@ -106,8 +106,8 @@ private slots:
             const int other = i == 0 ? 1 : i - 1;
             const TranslationHypothesis &mine = *c.result.best();
             const TranslationHypothesis &theirs = *presenter.column(other).result.best();
-            QCOMPARE(c.differing, ComparePresenter::differingTokens(c.result,
-                                                                    presenter.column(other).result));
+            QCOMPARE(c.differing,
+                     ComparePresenter::differingTokens(c.result, presenter.column(other).result));
             QCOMPARE(c.divergence.token >= 0, mine.text != theirs.text);
         }
         const CompareColumnState &blocked = presenter.column(2);
