@@ -1356,10 +1356,6 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <translation>&amp;Exportar…</translation>
     </message>
     <message>
-        <source>Save the entries the filters select as JSON Lines, CSV or TMX</source>
-        <translation>Guardar las entradas que seleccionan los filtros como JSON Lines, CSV o TMX</translation>
-    </message>
-    <message>
         <source>Clear all…</source>
         <translation>Borrar todo…</translation>
     </message>
@@ -1674,6 +1670,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>Evaluations</source>
         <translation>Evaluaciones</translation>
+    </message>
+    <message>
+        <source>Save the entries the list shows as JSON Lines, CSV or TMX</source>
+        <translation>Guardar las entradas que muestra la lista como JSON Lines, CSV o TMX</translation>
     </message>
 </context>
 <context>

@@ -1346,10 +1346,6 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>내보내기(&amp;E)…</translation>
     </message>
     <message>
-        <source>Save the entries the filters select as JSON Lines, CSV or TMX</source>
-        <translation>필터로 고른 항목을 JSON Lines, CSV 또는 TMX로 저장합니다</translation>
-    </message>
-    <message>
         <source>Clear all…</source>
         <translation>모두 지우기…</translation>
     </message>
@@ -1656,6 +1652,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>Evaluations</source>
         <translation>평가</translation>
+    </message>
+    <message>
+        <source>Save the entries the list shows as JSON Lines, CSV or TMX</source>
+        <translation>목록에 보이는 항목을 JSON Lines, CSV 또는 TMX로 저장합니다</translation>
     </message>
 </context>
 <context>

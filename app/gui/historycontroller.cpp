@@ -157,12 +157,11 @@ void HistoryController::recordInSession(const HistoryEntry &entry)
 
 void HistoryController::onComparison()
 {
-    const CompareView *compare = m_views.compare;
-    QList<TranslationResult> columns;
-    for (int i = 0; i < compare->columnCount(); ++i)
-        columns << compare->column(i)->result();
+    const ComparePresenter *compare = m_views.compare->presenter();
+    const QList<TranslationResult> columns = compare->results();
     if (columns.isEmpty() || columns.first().isEmpty())
         return;
+    // Made from copies: a long comparison's entry is made on the thread pool (record()).
     record(columns, [columns, info = modelInfo(m_context.catalog(), columns.first().modelId)] {
         return comparisonHistoryEntry(columns.first().source, columns, info);
     });
