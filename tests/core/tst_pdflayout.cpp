@@ -1,0 +1,226 @@
+// A PDF's structure from the boxes of its text (app/core/documents/formats/pdflayout.h): headings
+// by size, list items by their markers, tables by aligned cells, footnote marks kept out of the
+// words. report.pdf is LibreOffice's PDF of report.html, as report.docx is its Word file
+// (tests/data/documents/make_fixtures.sh): what the PDF is read as is compared with what the .docx
+// says, heading by heading, item by item and cell by cell. The other cases are pages of boxes
+// written here in the helper's own records (formats/pdftext.h).
+#include "tests/support/testutil.h"
+
+#include "app/core/documents/formats.h"
+#include "app/core/documents/formats/pdflayout.h"
+#include "app/core/documents/layout.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace glosa::documents;
+using Kind = BlockRole::Kind;
+
+namespace {
+
+QString fixture(const QString &name)
+{
+    return glosa::test::testDataDir() + QStringLiteral("/documents/") + name;
+}
+
+// What a document's layout says, one line a block that is not a plain paragraph:
+// "h1 A trip to the sea", "ul0 We walked…", "ol0 …", "cell 0 1,0 It was cheap.".
+QStringList structure(const Document &doc)
+{
+    const std::vector<SegmentLayout> layout = describeLayout(doc);
+    QStringList lines;
+    for (std::size_t i = 0; i < layout.size(); ++i) {
+        const BlockRole &role = layout[i].role;
+        const QString text = QString::fromUtf8(doc.segments[i].translation
+                                                   ? doc.segments[i].translation->text
+                                                   : doc.segments[i].text)
+                                 .trimmed();
+        switch (role.kind) {
+        case Kind::Heading:
+            lines << QStringLiteral("h%1 %2").arg(role.level).arg(text);
+            break;
+        case Kind::ListItem:
+            lines << QStringLiteral("%1%2 %3")
+                         .arg(role.ordered ? QStringLiteral("ol") : QStringLiteral("ul"))
+                         .arg(role.level)
+                         .arg(text);
+            break;
+        case Kind::TableCell:
+            lines << QStringLiteral("cell %1,%2 %3").arg(role.row).arg(role.column).arg(text);
+            break;
+        case Kind::Paragraph:
+            break;
+        }
+    }
+    return lines;
+}
+
+QStringList paragraphs(const Document &doc)
+{
+    QStringList texts;
+    for (const Segment &segment : doc.segments)
+        texts << QString::fromUtf8(segment.text);
+    return texts;
+}
+
+// The height of a 12 pt line's box in pdfium: its capitals and ascenders, and its descenders.
+constexpr double kTall = 8.6;
+constexpr double kDeep = 11.3;
+
+QByteArray box(double x, double y, double width, double height, const char *text)
+{
+    return QStringLiteral("box %1 %2 %3 %4 %5\n")
+        .arg(x)
+        .arg(y)
+        .arg(width)
+        .arg(height)
+        .arg(QString::fromUtf8(text))
+        .toUtf8();
+}
+
+Document fromRecords(const QByteArray &records)
+{
+    return formats::pdfDocument(formats::parsePdfPages(records), QStringLiteral("test.pdf"));
+}
+
+} // namespace
+
+class TestPdfLayout : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // The measure of issue #41's "PDF documents lose their structure": every heading, list item
+    // and table cell of report.docx is found in report.pdf, with its level, kind and place; and
+    // whether a list is numbered, which Word's file keeps in its numbering part (not read), as
+    // report.html, the source of both, says.
+    void reportPdfHasTheStructureOfItsDocx()
+    {
+        const Document pdf = readDocument(fixture(QStringLiteral("report.pdf")));
+        const Document docx = readDocument(fixture(QStringLiteral("report.docx")));
+        const Document html = readDocument(fixture(QStringLiteral("report.html")));
+        const QStringList fromPdf = structure(pdf);
+        const QStringList fromDocx = structure(docx);
+        qInfo("report.docx: %s", qPrintable(fromDocx.join(QStringLiteral(" | "))));
+        qInfo("report.pdf:  %s", qPrintable(fromPdf.join(QStringLiteral(" | "))));
+        QCOMPARE(fromDocx.size(), 12); // 3 headings, 5 list items, 4 cells
+        QStringList unnumbered = fromPdf;
+        unnumbered.replaceInStrings(QRegularExpression(QStringLiteral("^ol")),
+                                    QStringLiteral("ul"));
+        QCOMPARE(unnumbered, fromDocx);
+        QCOMPARE(fromPdf, structure(html));
+    }
+
+    // "famous1": the raised 1 is not a word of the sentence the model reads; it is kept as
+    // markup after "famous", and the note's own number is not part of the note's text.
+    void footnoteMarksAreKeptApart()
+    {
+        const Document pdf = readDocument(fixture(QStringLiteral("report.pdf")));
+        const QStringList texts = paragraphs(pdf);
+        const qsizetype at = texts.indexOf(
+            QStringLiteral("The old church in the town is very famous and many people visit it."));
+        QVERIFY2(at >= 0, qPrintable(texts.join(QLatin1Char('|'))));
+        const Segment &segment = pdf.segments[std::size_t(at)];
+        const auto mark = std::find_if(segment.spans.begin(), segment.spans.end(),
+                                       [](const InlineSpan &s) { return s.open == "<sup>1</sup>"; });
+        QVERIFY(mark != segment.spans.end());
+        QCOMPARE(segment.text.left(mark->range.begin), QByteArray("The old church in the town is "
+                                                                  "very famous"));
+        QCOMPARE(mark->range.size(), 0);
+        QVERIFY2(texts.contains(QStringLiteral("The church was built a long time ago.")),
+                 qPrintable(texts.join(QLatin1Char('|'))));
+        QVERIFY(pdf.render().contains("famous<sup>1</sup> and many"));
+    }
+
+    // "• caminamos": the bullet is the list's, not the first word of the item's text.
+    void bulletsAreNotInTheText()
+    {
+        const Document pdf = readDocument(fixture(QStringLiteral("report.pdf")));
+        for (const QString &text : paragraphs(pdf))
+            QVERIFY2(!text.startsWith(QStringLiteral("\u2022")) &&
+                         !text.startsWith(QStringLiteral("1.")),
+                     qPrintable(text));
+        QVERIFY(paragraphs(pdf).contains(QStringLiteral("We walked along the beach every morning.")));
+    }
+
+    // Lists nest by their markers' indentation; a wrapped item's second line continues it; a
+    // numbered list after a bulleted one is a list of its own.
+    void nestedListsByIndentation()
+    {
+        const Document doc = fromRecords(
+            "page\n" + box(72, 100, 3, 3, "\u2022") + box(86, 96, 200, kTall, "First item that") +
+            box(86, 112, 100, kDeep, "wraps onto a second line.") + box(90, 131, 3, 3, "\u25e6") +
+            box(104, 127, 150, kTall, "Inner item") + box(72, 146, 3, 3, "\u2022") +
+            box(86, 142, 150, kTall, "Back out") + box(72, 158, 10, kTall, "1.") +
+            box(86, 158, 150, kTall, "Numbered one") + box(72, 174, 10, kTall, "2.") +
+            box(86, 174, 150, kTall, "Numbered two"));
+        QCOMPARE(structure(doc), QStringList({"ul0 First item that wraps onto a second line.",
+                                              "ul1 Inner item", "ul0 Back out",
+                                              "ol0 Numbered one", "ol0 Numbered two"}));
+    }
+
+    // Headings rank by size: 24 pt is level 1, 18 pt level 2, the 12 pt body is paragraphs;
+    // a heading on two lines is one heading. A paragraph keeps its lines for a .txt.
+    void headingsRankBySize()
+    {
+        // 24 pt with a descender, 18 pt without, 12 pt with and without.
+        const Document doc = fromRecords(
+            "page\n" + box(72, 60, 200, 22.6, "Big Title") + box(72, 90, 200, 13, "Section One") +
+            box(72, 112, 200, 13, "Continued Here") +
+            box(72, 150, 300, kDeep, "Body text that goes on") +
+            box(72, 165, 300, kDeep, "over three lines of the page") +
+            box(72, 180, 100, kTall, "and ends.") + box(72, 210, 200, 13, "Section Two") +
+            box(72, 240, 300, kDeep, "More body, with a y."));
+        QCOMPARE(structure(doc), QStringList({"h1 Big Title", "h2 Section One Continued Here",
+                                              "h2 Section Two"}));
+        const QStringList texts = paragraphs(doc);
+        const qsizetype body =
+            texts.indexOf(QStringLiteral("Body text that goes on over three lines of the page and "
+                                         "ends."));
+        QVERIFY2(body >= 0, qPrintable(texts.join(QLatin1Char('|'))));
+        QCOMPARE(doc.segments[std::size_t(body)].lines, 3);
+    }
+
+    // Cells line up down the rows; an empty cell stays empty; a lone row with a wide gap is
+    // not a table.
+    void tablesFromAlignedCells()
+    {
+        const Document doc = fromRecords(
+            "page\n" + box(72, 100, 60, kTall, "Name") + box(172, 100, 60, kDeep, "Age") +
+            box(272, 100, 60, kTall, "Town") + box(72, 118, 60, kTall, "Ana") +
+            box(272, 118, 60, kDeep, "Lugo") + box(72, 136, 60, kTall, "Luis") +
+            box(172, 136, 60, kTall, "40") + box(272, 136, 60, kDeep, "Vigo") +
+            box(72, 180, 60, kTall, "Alone") + box(300, 180, 60, kDeep, "Apart"));
+        QCOMPARE(structure(doc),
+                 QStringList({"cell 0,0 Name", "cell 0,1 Age", "cell 0,2 Town", "cell 1,0 Ana",
+                              "cell 1,2 Lugo", "cell 2,0 Luis", "cell 2,1 40", "cell 2,2 Vigo"}));
+        QVERIFY(paragraphs(doc).contains(QStringLiteral("Alone Apart")));
+    }
+
+    // A page the helper gave as lines (too much text to place box by box) is read as a .txt:
+    // blank lines part paragraphs.
+    void pagesGivenAsLinesAreParagraphs()
+    {
+        const Document doc = fromRecords("page\ntext the cat is\ntext small.\ntext \ntext A dog.\n"
+                                         "page\n" +
+                                         box(72, 100, 100, kTall, "Hello there."));
+        QCOMPARE(paragraphs(doc),
+                 QStringList({"the cat is small.", "A dog.", "Hello there."}));
+        QVERIFY(structure(doc).isEmpty());
+    }
+
+    // Records that are not the helper's are skipped, boxes of no size or text too, and a
+    // payload with no text is the user's "no text" message.
+    void damagedRecordsAreSkipped()
+    {
+        const Document doc =
+            fromRecords("page\nbox 1 2 3\nbox x y z w Bad\nbox 72 100 0 11 Zero\nwhat\n" +
+                        box(72, 100, 80, kTall, "Kept."));
+        QCOMPARE(paragraphs(doc), QStringList({"Kept."}));
+        QVERIFY_THROWS_EXCEPTION(DocumentError, fromRecords("page\nbox 72 100 50 11  \n"));
+        QVERIFY_THROWS_EXCEPTION(DocumentError, fromRecords(QByteArray()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPdfLayout)
+#include "tst_pdflayout.moc"
