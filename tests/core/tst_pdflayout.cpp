@@ -10,6 +10,7 @@
 #include "app/core/documents/formats/pdflayout.h"
 #include "app/core/documents/layout.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -109,6 +110,66 @@ private slots:
                                     QStringLiteral("ul"));
         QCOMPARE(unnumbered, fromDocx);
         QCOMPARE(fromPdf, structure(html));
+    }
+
+    // "The exported .docx has no tables and no heading styles": the .docx, .odt and .html
+    // written for report.pdf read back (with our own readers, as Word and LibreOffice would)
+    // with the PDF's headings, list items and cells, and its footnote mark raised after
+    // "famous".
+    void writtenFilesKeepTheStructure_data()
+    {
+        QTest::addColumn<QString>("suffix");
+        QTest::addColumn<QByteArray>("entry");
+        QTest::addColumn<QByteArray>("raisedMark");
+        QTest::newRow("docx") << "docx" << QByteArray("word/document.xml")
+                              << QByteArray("famous</w:t></w:r><w:r><w:rPr><w:vertAlign "
+                                            "w:val=\"superscript\"/></w:rPr><w:t>1</w:t>");
+        QTest::newRow("odt") << "odt" << QByteArray("content.xml")
+                             << QByteArray("famous<text:span text:style-name=\"Glosa_sup\">1<");
+        QTest::newRow("html") << "html" << QByteArray() << QByteArray("famous<sup>1</sup>");
+    }
+    void writtenFilesKeepTheStructure()
+    {
+        QFETCH(QString, suffix);
+        QFETCH(QByteArray, entry);
+        QFETCH(QByteArray, raisedMark);
+        const Document pdf = readDocument(fixture(QStringLiteral("report.pdf")));
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("report.") + suffix);
+        writeDocument(pdf, out);
+        const Document back = readDocument(out);
+        QStringList expected = structure(pdf);
+        QByteArray xml;
+        if (entry.isEmpty()) {
+            xml = back.render();
+        } else {
+            for (const ZipEntry &member : back.archive)
+                if (member.name == QString::fromLatin1(entry))
+                    xml = member.data;
+        }
+        QVERIFY2(xml.contains(raisedMark), xml.constData());
+        if (suffix == QLatin1String("docx")) {
+            // Word keeps whether a list is numbered in its numbering part, which our reader
+            // does not read: the numbered items are those of numbering 2.
+            QCOMPARE(xml.count("<w:numId w:val=\"2\"/>"), expected.filter(QStringLiteral("ol0")).size());
+            expected.replaceInStrings(QRegularExpression(QStringLiteral("^ol")), QStringLiteral("ul"));
+        }
+        QCOMPARE(structure(back), expected);
+    }
+
+    // The .txt keeps the PDF's paragraphs, each on as many lines as on the page.
+    void writtenTextKeepsTheLines()
+    {
+        const Document pdf = readDocument(fixture(QStringLiteral("report.pdf")));
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("report.txt"));
+        writeDocument(pdf, out);
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray text = file.readAll();
+        QVERIFY2(text.contains("\n\nWhat we did\n\nWe walked along the beach every morning.\n\n"),
+                 text.constData());
+        QVERIFY2(!text.contains('<'), text.constData());
     }
 
     // "famous1": the raised 1 is not a word of the sentence the model reads; it is kept as

@@ -389,7 +389,7 @@ private:
             if (matched < 2)
                 break;
             for (const Cell &cell : lines[end].cells)
-                if (columnOf(cell.left) < 0) {
+                if (columnOf(cell.left) < 0 && m_columns.size() < kMaxColumns) {
                     m_columns.push_back(cell.left);
                     std::sort(m_columns.begin(), m_columns.end());
                 }
@@ -397,12 +397,24 @@ private:
         return end - first;
     }
 
+    // More columns than a page can hold are runs that line up by chance.
+    static constexpr std::size_t kMaxColumns = 32;
+
     int columnOf(qreal left) const
     {
         for (std::size_t c = 0; c < m_columns.size(); ++c)
             if (std::abs(m_columns[c] - left) <= tolerance())
                 return int(c);
         return -1;
+    }
+
+    int nearestColumn(qreal left) const
+    {
+        int nearest = 0;
+        for (std::size_t c = 1; c < m_columns.size(); ++c)
+            if (std::abs(m_columns[c] - left) < std::abs(m_columns[std::size_t(nearest)] - left))
+                nearest = int(c);
+        return nearest;
     }
 
     void table(const std::vector<Line> &lines, std::size_t first, std::size_t rows)
@@ -414,7 +426,7 @@ private:
         for (std::size_t i = first; i < first + rows; ++i) {
             std::vector<std::pair<int, Marked>> row;
             for (const Cell &cell : lines[i].cells) {
-                const int column = columnOf(cell.left);
+                const int column = nearestColumn(cell.left);
                 if (!row.empty() && row.back().first >= column)
                     row.back().second.append(cell.text, true);
                 else
