@@ -10,7 +10,9 @@
 #include "app/core/documents/formats/pdflayout.h"
 #include "app/core/documents/layout.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -110,6 +112,65 @@ private slots:
                                     QStringLiteral("ul"));
         QCOMPARE(unnumbered, fromDocx);
         QCOMPARE(fromPdf, structure(html));
+    }
+
+    // The measure over PDFs made from .docx files by LibreOffice (make_fixtures.sh): of the
+    // .docx's headings, list items and table cells, how many the PDF has, with the same text,
+    // level and place (whether a list is numbered is not compared: the .docx reader does not
+    // read Word's numbering part), and how many it has that the .docx does not. With
+    // GLOSA_PDF_MEASURE_DIR, every NAME.docx there with a NAME.pdf beside it is measured too.
+    void structureFoundAgainstTheDocx_data()
+    {
+        QTest::addColumn<QString>("docx");
+        QTest::addColumn<QString>("pdf");
+        QTest::addColumn<bool>("exact");
+        for (const char *name : {"report", "structure"})
+            QTest::newRow(name) << fixture(QStringLiteral("%1.docx").arg(QLatin1String(name)))
+                                << fixture(QStringLiteral("%1.pdf").arg(QLatin1String(name)))
+                                << true;
+        const QString dir = qEnvironmentVariable("GLOSA_PDF_MEASURE_DIR");
+        if (dir.isEmpty())
+            return;
+        for (const QFileInfo &docx : QDir(dir).entryInfoList({QStringLiteral("*.docx")})) {
+            const QString pdf = docx.absolutePath() + QLatin1Char('/') + docx.completeBaseName() +
+                                QStringLiteral(".pdf");
+            if (QFileInfo::exists(pdf))
+                QTest::newRow(qPrintable(docx.fileName())) << docx.absoluteFilePath() << pdf << false;
+        }
+    }
+    void structureFoundAgainstTheDocx()
+    {
+        QFETCH(QString, docx);
+        QFETCH(QString, pdf);
+        QFETCH(bool, exact);
+        QStringList source = structure(readDocument(docx));
+        QStringList found = structure(readDocument(pdf));
+        for (QStringList *list : {&source, &found})
+            list->replaceInStrings(QRegularExpression(QStringLiteral("^ol")), QStringLiteral("ul"));
+        QStringList report;
+        int allFound = 0, extra = 0;
+        for (const auto &[kind, prefix] : {std::pair{"headings", "h"}, std::pair{"list items", "ul"},
+                                          std::pair{"table cells", "cell"}}) {
+            const QStringList want = source.filter(QRegularExpression(QLatin1Char('^') + prefix));
+            const QStringList got = found.filter(QRegularExpression(QLatin1Char('^') + prefix));
+            int hits = 0;
+            for (const QString &line : want)
+                hits += got.contains(line);
+            for (const QString &line : got)
+                extra += !want.contains(line);
+            allFound += hits;
+            report << QStringLiteral("%1 %2/%3").arg(QLatin1String(kind)).arg(hits).arg(want.size());
+        }
+        qInfo("%s: %s; %d in the PDF that the .docx does not have", qPrintable(QFileInfo(pdf).fileName()),
+              qPrintable(report.join(QStringLiteral(", "))), extra);
+        for (const QString &line : source)
+            if (!found.contains(line))
+                qInfo("  missed: %s", qPrintable(line));
+        for (const QString &line : found)
+            if (!source.contains(line))
+                qInfo("  extra:  %s", qPrintable(line));
+        if (exact)
+            QCOMPARE(found, source);
     }
 
     // "The exported .docx has no tables and no heading styles": the .docx, .odt and .html

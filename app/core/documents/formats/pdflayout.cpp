@@ -31,19 +31,23 @@ bool isBullet(const QString &text)
 }
 
 // The type size a box's height implies. pdfium's boxes are the glyphs' own, so a box is as tall
-// as its tallest letter above the baseline and its deepest below: in Latin type a capital or an
-// ascender reaches about 0.72 of the size above it, a descender 0.22 below, an x 0.5.
+// as its tallest letter above the baseline and its deepest below. Measured on LibreOffice's PDFs
+// (Liberation Serif and Sans; DejaVu is within a few percent): a capital or an ascender reaches
+// 0.77 of the size above the baseline, an accented lower-case letter 0.81, an accented capital
+// 0.90, an x 0.54; a descender 0.21 below.
 qreal typeSize(const PdfBox &box)
 {
-    bool tall = false, deep = false;
+    qreal reach = 0.54;
+    bool deep = false;
     for (const QChar c : box.text) {
-        if (c.isUpper() || c.isDigit() || QStringView(u"bdfhklt/()[]{}|!?'\"").contains(c) ||
-            (c.unicode() > 0x7f && c.isLetter() && !c.isLower()))
-            tall = true;
+        if (c.unicode() > 0x7f && c.isLetter())
+            reach = std::max(reach, c.isLower() ? 0.81 : 0.90);
+        else if (c.isUpper() || c.isDigit() || QStringView(u"bdfhklt/()[]{}|!?'\"").contains(c))
+            reach = std::max(reach, 0.77);
         if (QStringView(u"gjpqyQ,;()[]{}|@").contains(c))
             deep = true;
     }
-    return box.height / ((tall ? 0.72 : 0.5) + (deep ? 0.22 : 0.0));
+    return box.height / (reach + (deep ? 0.21 : 0.0));
 }
 
 // Text with the footnote marks that were raised after its words, at UTF-16 offsets.
@@ -319,7 +323,8 @@ private:
 
     bool isHeading(const Line &line) const
     {
-        return line.mark == Line::Mark::None && line.size >= 1.15 * m_body;
+        // 14 pt over 12 is 1.17; sizes read from boxes vary by a few percent.
+        return line.mark == Line::Mark::None && line.size >= 1.12 * m_body;
     }
     qreal tolerance() const { return std::max(0.6 * m_body, 5.0); }
 
