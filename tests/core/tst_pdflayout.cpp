@@ -143,8 +143,18 @@ private slots:
         QFETCH(QString, docx);
         QFETCH(QString, pdf);
         QFETCH(bool, exact);
-        QStringList source = structure(readDocument(docx));
-        QStringList found = structure(readDocument(pdf));
+        const Document fromDocx = readDocument(docx);
+        const Document fromPdf = readDocument(pdf);
+        QStringList source = structure(fromDocx);
+        QStringList found = structure(fromPdf);
+        // Every text block (a paragraph whole, not cut at its lines or run into the next).
+        QStringList sourceTexts = paragraphs(fromDocx), foundTexts = paragraphs(fromPdf);
+        for (QStringList *list : {&sourceTexts, &foundTexts})
+            for (QString &text : *list)
+                text = text.simplified();
+        int texts = 0;
+        for (const QString &text : sourceTexts)
+            texts += foundTexts.contains(text);
         for (QStringList *list : {&source, &found})
             list->replaceInStrings(QRegularExpression(QStringLiteral("^ol")), QStringLiteral("ul"));
         QStringList report;
@@ -161,16 +171,22 @@ private slots:
             allFound += hits;
             report << QStringLiteral("%1 %2/%3").arg(QLatin1String(kind)).arg(hits).arg(want.size());
         }
+        report << QStringLiteral("text blocks %1/%2").arg(texts).arg(sourceTexts.size());
         qInfo("%s: %s; %d in the PDF that the .docx does not have", qPrintable(QFileInfo(pdf).fileName()),
               qPrintable(report.join(QStringLiteral(", "))), extra);
+        for (const QString &text : sourceTexts)
+            if (!foundTexts.contains(text))
+                qInfo("  text missed: %s", qPrintable(text));
         for (const QString &line : source)
             if (!found.contains(line))
                 qInfo("  missed: %s", qPrintable(line));
         for (const QString &line : found)
             if (!source.contains(line))
                 qInfo("  extra:  %s", qPrintable(line));
-        if (exact)
+        if (exact) {
             QCOMPARE(found, source);
+            QCOMPARE(texts, sourceTexts.size());
+        }
     }
 
     // "The exported .docx has no tables and no heading styles": the .docx, .odt and .html

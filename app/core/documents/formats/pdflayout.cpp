@@ -494,9 +494,11 @@ private:
             return false;
         if (block.kind == Block::Kind::ListItem || block.kind == Block::Kind::Note)
             return std::abs(line.left() - block.textLeft) <= tolerance();
-        // A line that ended a sentence well short of the block's right edge ended a paragraph.
+        // A line that ended a sentence well short of the column's right edge (the block's, or
+        // this line's) ended a paragraph.
         const QByteArray last = block.text.text.right(4).toUtf8();
-        return !(endsSentence(last) && block.right - block.lastRight > 2 * m_body);
+        return !(endsSentence(last) &&
+                 std::max(block.right, line.right()) - block.lastRight > 2 * m_body);
     }
 
     // Nested by where the marker stands: deeper than the list's last marker by more than the
