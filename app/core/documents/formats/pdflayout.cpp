@@ -293,6 +293,7 @@ public:
             pageLines.push_back(std::move(lines));
         }
         m_body = bodySize(sizes);
+        m_pitch = usualPitch(pageLines);
         for (std::size_t page = 0; page < m_pages.size(); ++page) {
             if (m_pages[page].boxes.empty())
                 plainPage(m_pages[page], name);
@@ -345,22 +346,27 @@ private:
         }
     }
 
-    // The usual distance from a line's top to the next one's on the page: the lower quartile
-    // (most of a page's lines are inside paragraphs), within reason of the body's size.
-    qreal usualPitch(const std::vector<Line> &lines) const
+    // The usual distance from a line's top to the next one's, over the document: the lower
+    // quartile of those between lines of one size (most lines are inside paragraphs), within
+    // reason of the body's size. A document of a few lines says little: then no more than
+    // single spacing.
+    qreal usualPitch(const std::vector<std::vector<Line>> &pages) const
     {
         std::vector<qreal> pitches;
-        for (std::size_t i = 1; i < lines.size(); ++i)
-            if (lines[i].top > lines[i - 1].top)
-                pitches.push_back(lines[i].top - lines[i - 1].top);
+        for (const std::vector<Line> &lines : pages)
+            for (std::size_t i = 1; i < lines.size(); ++i)
+                if (lines[i].top > lines[i - 1].top &&
+                    std::abs(lines[i].size - lines[i - 1].size) <= 0.15 * lines[i].size)
+                    pitches.push_back(lines[i].top - lines[i - 1].top);
         std::sort(pitches.begin(), pitches.end());
-        const qreal quartile = pitches.empty() ? 1.2 * m_body : pitches[pitches.size() / 4];
-        return std::clamp(quartile, 1.0 * m_body, 2.5 * m_body);
+        qreal usual = pitches.empty() ? 1.2 * m_body : pitches[pitches.size() / 4];
+        if (pitches.size() < 8)
+            usual = std::min(usual, 1.3 * m_body);
+        return std::clamp(usual, 1.0 * m_body, 2.5 * m_body);
     }
 
     void boxedPage(const std::vector<Line> &lines)
     {
-        m_pitch = usualPitch(lines);
         for (std::size_t i = 0; i < lines.size();) {
             if (const std::size_t rows = tableRows(lines, i); rows >= 2) {
                 table(lines, i, rows);
