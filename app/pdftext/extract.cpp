@@ -158,51 +158,143 @@ QByteArray boxRecord(const QRectF &box, const QString &text)
                   text);
 }
 
-// pdfium's rectangles of a page's text are one a text object of a line: a run of one font and
-// size (a bold word, a superscript, a bullet, a table cell). Their text is found line by line: a
-// line of one rectangle is its text; in a line of several, where each one starts is the shortest
-// prefix of the line with that many rectangles (a binary search, a selection a step). Every
-// selection loads the page's text again (8 ms on a page of 33,000 characters): past
-// kMaxSelectionWork characters loaded in all the page is given as plain lines instead.
-std::optional<QByteArray> boxedPage(QPdfDocument &pdf, int page, const QString &all)
+// The page's rectangles (pdfium: one a text object of a line, so a run of one font and size) in
+// rows, in text order: a rectangle whose middle is inside the row so far, or holds the row's,
+// joins it.
+std::vector<std::vector<QRectF>> rectangleRows(const QList<QPolygonF> &bounds)
 {
-    constexpr qint64 kMaxSelectionWork = 4'000'000;
-    const std::vector<TextLine> lines = splitPageText(all);
-    const qint64 pageChars = std::max<qint64>(1, all.size());
-    if (qint64(lines.size()) * pageChars > kMaxSelectionWork)
-        return std::nullopt;
-    qint64 work = qint64(lines.size()) * pageChars;
-    QByteArray out;
-    for (const TextLine &line : lines) {
-        const QList<QPolygonF> bounds =
-            pdf.getSelectionAtIndex(page, int(line.start), int(line.length)).bounds();
-        if (bounds.size() <= 1) {
-            if (bounds.size() == 1)
-                out += boxRecord(bounds.front().boundingRect(), line.text);
-            continue;
+    std::vector<std::vector<QRectF>> rows;
+    qreal top = 0, bottom = 0;
+    for (const QPolygonF &bound : bounds) {
+        const QRectF box = bound.boundingRect();
+        const qreal middle = box.center().y(), rowMiddle = (top + bottom) / 2;
+        if (!rows.empty() && ((middle >= top && middle <= bottom) ||
+                              (rowMiddle >= box.top() && rowMiddle <= box.bottom()))) {
+            rows.back().push_back(box);
+            top = std::min(top, box.top());
+            bottom = std::max(bottom, box.bottom());
+        } else {
+            rows.push_back({box});
+            top = box.top();
+            bottom = box.bottom();
         }
-        qsizetype from = 0; // where the current rectangle's text starts in the line
-        for (qsizetype box = 1; box < bounds.size(); ++box) {
-            qsizetype low = from + 1, high = line.length; // the first prefix with box + 1
-            while (low < high) {
-                const qsizetype middle = (low + high) / 2;
-                work += pageChars;
-                if (work > kMaxSelectionWork)
-                    return std::nullopt;
-                if (pdf.getSelectionAtIndex(page, int(line.start), int(middle)).bounds().size() >
-                    box)
-                    high = middle;
-                else
-                    low = middle + 1;
-            }
-            const qsizetype next = std::max(from, low - 1); // the new rectangle's first character
-            out += boxRecord(bounds[box - 1].boundingRect(), line.text.mid(from, next - from));
-            from = next;
-        }
-        out += boxRecord(bounds.back().boundingRect(), line.text.mid(from));
     }
-    return out;
+    return rows;
 }
+
+// A small mark raised against its neighbour (a footnote's number after a word).
+bool raisedAgainst(const QRectF &mark, const QRectF &other)
+{
+    return mark.height() < 0.75 * other.height() &&
+           mark.bottom() < other.top() + 0.7 * other.height();
+}
+
+// A row's runs with the ones that only change the style merged: what the reader tells apart is
+// what a gap sets apart (a bullet, a table cell) or a raised mark. Each merged run: its
+// rectangle and how many of the row's rectangles it covers.
+std::vector<QRectF> mergeRuns(const std::vector<QRectF> &row)
+{
+    std::vector<QRectF> runs;
+    for (const QRectF &box : row) {
+        if (!runs.empty()) {
+            QRectF &last = runs.back();
+            const qreal gap = box.left() - last.right();
+            if (gap > -1 && gap < 0.25 * std::max(box.height(), last.height()) &&
+                !raisedAgainst(box, last) && !raisedAgainst(last, box)) {
+                last = last.united(box);
+                continue;
+            }
+        }
+        runs.push_back(box);
+    }
+    return runs;
+}
+
+// A page's runs with their text. Where the rows of rectangles are the page's lines of text
+// (as many), a row of one run is its line and costs nothing; otherwise each line's rectangles are
+// a selection of the line. Where a line holds runs set apart, where each starts is the character
+// at its left edge (a selection between two points). QtPdf loads the page's text again for every
+// selection (8 ms a call on a page of 33,000 characters, more where a page holds more glyph boxes
+// than characters), so the selections stop at a budget, per page and for the whole file, past
+// which a page is given as lines.
+class BoxedPages
+{
+public:
+    explicit BoxedPages(QPdfDocument &pdf) : m_pdf(pdf) {}
+
+    std::optional<QByteArray> page(int page, const QPdfSelection &selection, const QString &all)
+    {
+        m_page = page;
+        m_cost = std::max<qint64>({1, all.size(), selection.bounds().size()});
+        m_pageWork = 0;
+        const std::vector<TextLine> lines = splitPageText(all);
+        std::vector<std::vector<QRectF>> rows = rectangleRows(selection.bounds());
+        if (rows.size() != lines.size()) {
+            rows.clear();
+            for (const TextLine &line : lines) {
+                if (!spend())
+                    return std::nullopt;
+                const QList<QPolygonF> bounds =
+                    m_pdf.getSelectionAtIndex(page, int(line.start), int(line.length)).bounds();
+                rows.emplace_back();
+                for (const QPolygonF &bound : bounds)
+                    rows.back().push_back(bound.boundingRect());
+            }
+        }
+        QByteArray out;
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            const std::optional<QByteArray> boxes = line(lines[i], mergeRuns(rows[i]));
+            if (!boxes)
+                return std::nullopt;
+            out += *boxes;
+        }
+        return out;
+    }
+
+private:
+    static constexpr qint64 kMaxPageWork = 2'000'000;
+    static constexpr qint64 kMaxWork = 40'000'000;
+
+    bool spend()
+    {
+        m_pageWork += m_cost;
+        m_work += m_cost;
+        return m_pageWork <= kMaxPageWork && m_work <= kMaxWork;
+    }
+
+    std::optional<QByteArray> line(const TextLine &line, const std::vector<QRectF> &runs)
+    {
+        if (runs.empty())
+            return QByteArray();
+        QByteArray out;
+        qsizetype from = 0; // where the current run's text starts in the line
+        for (std::size_t run = 1; run < runs.size(); ++run) {
+            if (!spend())
+                return std::nullopt;
+            const QRectF &before = runs[run - 1], &box = runs[run];
+            const QPointF start(before.left() + std::min<qreal>(0.5, before.width() / 2),
+                                before.center().y());
+            const QPointF end(box.left() + std::min<qreal>(0.5, box.width() / 2),
+                              box.center().y());
+            const qsizetype at = m_pdf.getSelection(m_page, start, end).endIndex() - line.start;
+            if (at <= from || at >= line.length)
+                continue; // not found: the run stays with the one before
+            out += boxRecord(runs[run - 1], line.text.mid(from, at - from));
+            from = at;
+        }
+        QRectF last = runs.back();
+        if (from == 0)
+            for (const QRectF &box : runs)
+                last = last.united(box);
+        return out + boxRecord(last, line.text.mid(from));
+    }
+
+    QPdfDocument &m_pdf;
+    int m_page = 0;
+    qint64 m_cost = 1;     // what one selection loads: the page's characters or glyph boxes
+    qint64 m_pageWork = 0; // what the selections of this page loaded
+    qint64 m_work = 0;     // and of the whole file
+};
 
 } // namespace
 
@@ -214,13 +306,14 @@ QByteArray extractPdfText(const QString &path)
     QPdfDocument pdf;
     openPdf(pdf, name);
     QByteArray payload;
+    BoxedPages boxed(pdf);
     bool anyText = false;
     for (int page = 0; page < pdf.pageCount(); ++page) {
         const QPdfSelection selection = pdf.getAllText(page);
         const QString all = selection.text();
         anyText = anyText || !all.trimmed().isEmpty();
         payload += "page\n";
-        if (const std::optional<QByteArray> boxes = boxedPage(pdf, page, all))
+        if (const std::optional<QByteArray> boxes = boxed.page(page, selection, all))
             payload += *boxes;
         else
             payload += plainPage(pdf, page, selection, all);

@@ -153,8 +153,9 @@ private slots:
             for (QString &text : *list)
                 text = text.simplified();
         int texts = 0;
+        QStringList unmatchedTexts = foundTexts;
         for (const QString &text : sourceTexts)
-            texts += foundTexts.contains(text);
+            texts += unmatchedTexts.removeOne(text);
         for (QStringList *list : {&source, &found})
             list->replaceInStrings(QRegularExpression(QStringLiteral("^ol")), QStringLiteral("ul"));
         QStringList report;
@@ -164,10 +165,10 @@ private slots:
             const QStringList want = source.filter(QRegularExpression(QLatin1Char('^') + prefix));
             const QStringList got = found.filter(QRegularExpression(QLatin1Char('^') + prefix));
             int hits = 0;
+            QStringList unmatched = got; // each found once
             for (const QString &line : want)
-                hits += got.contains(line);
-            for (const QString &line : got)
-                extra += !want.contains(line);
+                hits += unmatched.removeOne(line);
+            extra += unmatched.size();
             allFound += hits;
             report << QStringLiteral("%1 %2/%3").arg(QLatin1String(kind)).arg(hits).arg(want.size());
         }
@@ -177,6 +178,8 @@ private slots:
         for (const QString &text : sourceTexts)
             if (!foundTexts.contains(text))
                 qInfo("  text missed: %s", qPrintable(text));
+        for (const QString &text : unmatchedTexts)
+            qInfo("  text extra:  %s", qPrintable(text));
         for (const QString &line : source)
             if (!found.contains(line))
                 qInfo("  missed: %s", qPrintable(line));

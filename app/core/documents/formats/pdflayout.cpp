@@ -266,6 +266,7 @@ struct Block
     bool ordered = false;
     QString mark; // a note's number
     std::vector<std::vector<std::pair<int, Marked>>> rows; // a table's: (column, text)
+    std::vector<qreal> columns;                             // and where its columns start
 };
 
 class Builder
@@ -295,13 +296,17 @@ public:
         m_body = bodySize(sizes);
         m_pitch = usualPitch(pageLines);
         for (std::size_t page = 0; page < m_pages.size(); ++page) {
-            if (m_pages[page].boxes.empty())
+            // A paragraph, a list or a table goes on over a page break: a paragraph when its
+            // last line ran to the edge and the page's first starts where its lines did.
+            m_pageStart = m_blocks.size();
+            if (m_pages[page].boxes.empty()) {
+                m_open = m_carry = -1;
                 plainPage(m_pages[page], name);
-            else
+            } else {
                 boxedPage(pageLines[page]);
-            endList();
-            m_open = -1;
+            }
         }
+        loneRows();
         rankHeadings();
         return std::move(m_blocks);
     }
@@ -365,10 +370,46 @@ private:
         return std::clamp(usual, 1.0 * m_body, 2.5 * m_body);
     }
 
+    // The page's notes: a footnote (its number set apart, or text smaller than the body's) or
+    // a page number, which the page's flow of text goes on past.
+    bool isNote(const Line &line) const
+    {
+        if (line.mark == Line::Mark::Note || line.size < 0.9 * m_body)
+            return true;
+        const QString text = joinedCells(line).text;
+        return std::all_of(text.begin(), text.end(), [](QChar c) { return c.isDigit(); });
+    }
+    bool onlyNotesAfter(const std::vector<Line> &lines, std::size_t from) const
+    {
+        return std::all_of(lines.begin() + qsizetype(from), lines.end(),
+                           [this](const Line &line) { return isNote(line); });
+    }
+
+    // The block of this page the next page's first line or table may continue: its last one
+    // that is not a note.
+    int carried() const
+    {
+        for (std::size_t block = m_blocks.size(); block-- > m_pageStart;) {
+            const Block &b = m_blocks[block];
+            const bool digits = std::all_of(b.text.text.begin(), b.text.text.end(),
+                                            [](QChar c) { return c.isDigit(); });
+            if (b.kind == Block::Kind::Table ||
+                (b.kind != Block::Kind::Note && b.size >= 0.9 * m_body && !digits))
+                return int(block);
+        }
+        return -1;
+    }
+
     void boxedPage(const std::vector<Line> &lines)
     {
+        m_open = m_carry >= 0 && m_blocks[std::size_t(m_carry)].kind != Block::Kind::Table
+                     ? m_carry
+                     : -1;
         for (std::size_t i = 0; i < lines.size();) {
-            if (const std::size_t rows = tableRows(lines, i); rows >= 2) {
+            // A row alone at the page's end may be a table's first, the rest on the next page
+            // (single rows left so are paragraphs again: loneRows()).
+            if (const std::size_t rows = tableRows(lines, i);
+                rows >= 2 || (rows == 1 && onlyNotesAfter(lines, i + 1))) {
                 table(lines, i, rows);
                 i += rows;
                 continue;
@@ -376,6 +417,7 @@ private:
             place(lines[i]);
             ++i;
         }
+        m_carry = carried();
     }
 
     // How many lines from `first` on make a table: rows of two cells or more whose cells start
@@ -434,6 +476,7 @@ private:
         Block block;
         block.kind = Block::Kind::Table;
         block.size = m_body;
+        block.columns = m_columns;
         for (std::size_t i = first; i < first + rows; ++i) {
             std::vector<std::pair<int, Marked>> row;
             for (const Cell &cell : lines[i].cells) {
@@ -445,8 +488,21 @@ private:
             }
             block.rows.push_back(std::move(row));
         }
-        m_blocks.push_back(std::move(block));
         m_open = -1;
+        // The rest of the table that ended the page before: the first block here, the same
+        // columns.
+        Block *carried = m_blocks.size() == m_pageStart && m_carry >= 0
+                             ? &m_blocks[std::size_t(m_carry)]
+                             : nullptr;
+        if (carried && carried->kind == Block::Kind::Table &&
+            carried->columns.size() == m_columns.size() &&
+            std::equal(m_columns.begin(), m_columns.end(), carried->columns.begin(),
+                       [this](qreal a, qreal b) { return std::abs(a - b) <= tolerance(); })) {
+            for (auto &row : block.rows)
+                carried->rows.push_back(std::move(row));
+            return;
+        }
+        m_blocks.push_back(std::move(block));
     }
 
     // A line goes on the open block when it continues it, else it starts one.
@@ -474,7 +530,8 @@ private:
             block.ordered = line.mark == Line::Mark::Number;
             block.level = listLevel(line.markLeft);
         } else {
-            endList();
+            if (line.mark != Line::Mark::Note && line.size >= 0.9 * m_body)
+                endList(); // a page's footnotes come between a list's items on two pages
             if (line.mark == Line::Mark::Note) {
                 block.kind = Block::Kind::Note;
                 block.mark = line.markText;
@@ -492,7 +549,14 @@ private:
             return false;
         const qreal pitch = line.top - block.lastTop;
         // Sizes read from boxes vary by a few percent with the letters a line holds.
-        if (std::abs(line.size - block.size) > 0.15 * block.size || pitch <= 0)
+        if (std::abs(line.size - block.size) > 0.15 * block.size)
+            return false;
+        const QByteArray last = block.text.text.right(4).toUtf8();
+        if (m_blocks.size() == m_pageStart) // the page's first line, the block the last page's
+            return (!endsSentence(last) || block.right - block.lastRight <= 2 * m_body) &&
+                   block.kind != Block::Kind::Heading && !isHeading(line) &&
+                   std::abs(line.left() - block.textLeft) <= tolerance();
+        if (pitch <= 0)
             return false;
         if (block.kind == Block::Kind::Heading)
             return pitch <= 1.6 * line.size;
@@ -502,9 +566,20 @@ private:
             return std::abs(line.left() - block.textLeft) <= tolerance();
         // A line that ended a sentence well short of the column's right edge (the block's, or
         // this line's) ended a paragraph.
-        const QByteArray last = block.text.text.right(4).toUtf8();
         return !(endsSentence(last) &&
                  std::max(block.right, line.right()) - block.lastRight > 2 * m_body);
+    }
+
+    // A table of one row is a line with a gap in it: a paragraph.
+    void loneRows()
+    {
+        for (Block &block : m_blocks)
+            if (block.kind == Block::Kind::Table && block.rows.size() == 1) {
+                for (const auto &[column, text] : block.rows.front())
+                    block.text.append(text, true);
+                block.rows.clear();
+                block.kind = Block::Kind::Paragraph;
+            }
     }
 
     // Nested by where the marker stands: deeper than the list's last marker by more than the
@@ -543,6 +618,8 @@ private:
     const std::vector<PdfPage> &m_pages;
     std::vector<Block> m_blocks;
     int m_open = -1; // the block the next line may continue
+    std::size_t m_pageStart = 0; // the first block of the page being read
+    int m_carry = -1; // the last page's block that this page may continue (carried())
     qreal m_body = 12;
     qreal m_pitch = 14;
     std::vector<qreal> m_columns;
