@@ -13,6 +13,8 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QElapsedTimer>
+#include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -348,6 +350,39 @@ private slots:
         QCOMPARE(paragraphs(doc),
                  QStringList({"the cat is small.", "A dog.", "Hello there."}));
         QVERIFY(structure(doc).isEmpty());
+    }
+
+    // What a damaged or hostile PDF can make the helper report: boxes anywhere, of any size
+    // (huge, tiny, overlapping, NaN), with markers, numbers and gaps at random. 20,000 boxes
+    // read in a few seconds at most, without a crash, and every box's text is kept somewhere.
+    void randomBoxesAreReadQuickly()
+    {
+        QRandomGenerator random(41);
+        const QStringList texts = {"\u2022", "1.", "1", "*", "Word", "Two words", "a)", "x y z",
+                                   "\u00e1rbol", "12", "Q", " ", "The end."};
+        QByteArray records;
+        for (int i = 0; i < 20000; ++i) {
+            if (i % 700 == 0)
+                records += "page\n";
+            const double scale = random.bounded(10) == 0 ? 1e6 : 1.0;
+            records += box(random.bounded(600.0) * scale, (i % 700) * 1.1 + random.bounded(3.0),
+                           random.bounded(200.0), random.bounded(30.0) * scale,
+                           texts[int(random.bounded(qsizetype(texts.size())))].toUtf8().constData());
+            if (i % 5000 == 0)
+                records += "box nan nan 10 10 NaN\nbox 1 1 inf 10 Inf\nbox 1 1 -5 -5 Negative\n";
+        }
+        QElapsedTimer clock;
+        clock.start();
+        const Document doc = fromRecords(records);
+        qInfo("20,000 random boxes: %lld segments in %lld ms", qint64(doc.segments.size()),
+              clock.elapsed());
+        QVERIFY(clock.elapsed() < 10'000);
+        QVERIFY(!doc.segments.empty());
+        QVERIFY(paragraphs(doc).join(QLatin1Char(' ')).contains(QStringLiteral("Word")));
+        QVERIFY(!describeLayout(doc).empty());
+        QTemporaryDir dir;
+        for (const char *suffix : {"docx", "odt", "html", "txt"})
+            writeDocument(doc, dir.filePath(QStringLiteral("random.") + QLatin1String(suffix)));
     }
 
     // Records that are not the helper's are skipped, boxes of no size or text too, and a
