@@ -194,12 +194,16 @@ bool raisedAgainst(const QRectF &mark, const QRectF &other)
 // rectangle and how many of the row's rectangles it covers.
 std::vector<QRectF> mergeRuns(const std::vector<QRectF> &row)
 {
+    // Narrower than the reader's gap between cells (half the type size; a box with a descender
+    // is about the size, one without three quarters of it), so what it parts stays apart; wide
+    // enough for the word spaces of justified text set as a text object a word (TeX).
+    constexpr qreal kMergeGap = 0.45;
     std::vector<QRectF> runs;
     for (const QRectF &box : row) {
         if (!runs.empty()) {
             QRectF &last = runs.back();
             const qreal gap = box.left() - last.right();
-            if (gap > -1 && gap < 0.25 * std::max(box.height(), last.height()) &&
+            if (gap > -1 && gap < kMergeGap * std::max(box.height(), last.height()) &&
                 !raisedAgainst(box, last) && !raisedAgainst(last, box)) {
                 last = last.united(box);
                 continue;
@@ -241,9 +245,23 @@ public:
                     rows.back().push_back(bound.boundingRect());
             }
         }
+        std::vector<std::vector<QRectF>> runs;
+        for (const std::vector<QRectF> &row : rows)
+            runs.push_back(mergeRuns(row));
         QByteArray out;
+        std::vector<QRectF> parted;
         for (std::size_t i = 0; i < lines.size(); ++i) {
-            const std::optional<QByteArray> boxes = line(lines[i], mergeRuns(rows[i]));
+            // A table's row alone at a page's foot or head (its other rows on the next page or
+            // the one before; footnotes below it) is parted too.
+            const bool cells = alignsWithNeighbour(runs, i) || i < 2 || i + 4 >= lines.size();
+            parted.clear();
+            for (std::size_t k = 0; k < runs[i].size(); ++k) {
+                if (k == 0 || cells || partedAt(runs[i], k))
+                    parted.push_back(runs[i][k]);
+                else
+                    parted.back() = parted.back().united(runs[i][k]);
+            }
+            const std::optional<QByteArray> boxes = line(lines[i], parted);
             if (!boxes)
                 return std::nullopt;
             out += *boxes;
@@ -252,6 +270,32 @@ public:
     }
 
 private:
+    // Which of a row's runs are worth the selections that part their text: what the reader can
+    // make something of. A raised mark; a first run no wider than a few letters (a bullet, "1.");
+    // runs that start where the runs of the row above or below do (a table's cells). The other
+    // runs are merged (a word in italics or in another font, set as a text object of its own, as
+    // TeX and code listings do word by word).
+    static bool partedAt(const std::vector<QRectF> &row, std::size_t k)
+    {
+        return raisedAgainst(row[k], row[k - 1]) || raisedAgainst(row[k - 1], row[k]) ||
+               (k == 1 && row[0].width() <= 2 * row[1].height());
+    }
+    static bool alignsWithNeighbour(const std::vector<std::vector<QRectF>> &runs, std::size_t i)
+    {
+        const std::vector<QRectF> &row = runs[i];
+        for (const std::size_t other : {i - 1, i + 1}) {
+            if (row.size() < 2 || other >= runs.size() || runs[other].size() < 2)
+                continue;
+            for (std::size_t k = 1; k < row.size(); ++k) {
+                const qreal tolerance = std::max<qreal>(0.6 * row[k].height(), 5);
+                for (const QRectF &run : runs[other])
+                    if (std::abs(run.left() - row[k].left()) <= tolerance)
+                        return true;
+            }
+        }
+        return false;
+    }
+
     static constexpr qint64 kMaxPageWork = 2'000'000;
     static constexpr qint64 kMaxWork = 40'000'000;
 
