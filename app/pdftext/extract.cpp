@@ -231,6 +231,10 @@ public:
         m_page = page;
         m_cost = std::max<qint64>({1, all.size(), selection.bounds().size()});
         m_pageWork = 0;
+        // Far more boxes than characters: glyphs drawn off the page (QPdfWriter wrapping a word
+        // down past its end), nothing a reader of the page's text sees. Given as lines.
+        if (selection.bounds().size() > 4 * std::max<qsizetype>(all.size(), 1000))
+            return std::nullopt;
         const std::vector<TextLine> lines = splitPageText(all);
         std::vector<std::vector<QRectF>> rows = rectangleRows(selection.bounds());
         if (rows.size() != lines.size()) {

@@ -553,7 +553,8 @@ private:
             return false;
         const QByteArray last = block.text.text.right(4).toUtf8();
         if (m_blocks.size() == m_pageStart) // the page's first line, the block the last page's
-            return (!endsSentence(last) || block.right - block.lastRight <= 2 * m_body) &&
+            return (!endsSentence(last) ||
+                    (block.lines > 1 && block.right - block.lastRight <= 2 * m_body)) &&
                    block.kind != Block::Kind::Heading && !isHeading(line) &&
                    std::abs(line.left() - block.textLeft) <= tolerance();
         if (pitch <= 0)
