@@ -4,6 +4,7 @@
 // (tests/data/documents/make_fixtures.sh): what the PDF is read as is compared with what the .docx
 // says, heading by heading, item by item and cell by cell. The other cases are pages of boxes
 // written here in the helper's own records (formats/pdftext.h).
+#include "tests/support/clirunner.h"
 #include "tests/support/testutil.h"
 
 #include "app/core/documents/formats.h"
@@ -273,6 +274,54 @@ private slots:
         QVERIFY2(texts.contains(QStringLiteral("The church was built a long time ago.")),
                  qPrintable(texts.join(QLatin1Char('|'))));
         QVERIFY(pdf.render().contains("famous<sup>1</sup> and many"));
+    }
+
+    // Translated by the shipped model through glosa-cli, as a user would: the footnote mark
+    // follows the translated word whole ("famosa<sup>1</sup>", not "famos<sup>1</sup>a", where
+    // the model's pieces part the word), and each list item starts with its capital
+    // ("• caminamos" was the model reading the bullet as the sentence's first word).
+    void translatedMarksAndItemsStayWhole()
+    {
+        const QString models = QStringLiteral(GLOSA_SOURCE_DIR "/resources/models");
+        if (!QFileInfo::exists(models + QStringLiteral("/transformer-general-en-es/model.json")))
+            QSKIP("resources/models/transformer-general-en-es is not exported");
+        QTemporaryDir dir;
+        auto translate = [&](const QString &suffix) {
+            const QString out = dir.filePath(QStringLiteral("report.es.") + suffix);
+            const glosa::test::CliRun run = glosa::test::runGlosaCli(
+                {"translate-doc", "--model", "transformer-general-en-es", "--force-language",
+                 fixture(QStringLiteral("report.pdf")), "-o", out},
+                {{QStringLiteral("GLOSA_MODEL_PATH"), models},
+                 {QStringLiteral("GLOSA_PLUGIN_PATH"), QStringLiteral(GLOSA_BINARY_DIR "/plugins")}});
+            if (run.exitCode != 0)
+                qWarning("%s", run.err.constData());
+            return readDocument(out);
+        };
+        const Document docx = translate(QStringLiteral("docx"));
+        QByteArray body;
+        for (const ZipEntry &member : docx.archive)
+            if (member.name == QLatin1String("word/document.xml"))
+                body = member.data;
+        const QRegularExpression raised(
+            QStringLiteral("(\\w)</w:t></w:r><w:r><w:rPr><w:vertAlign w:val=\"superscript\"/>"
+                           "</w:rPr><w:t>1</w:t></w:r><w:r><w:t xml:space=\"preserve\">(.)"),
+            QRegularExpression::UseUnicodePropertiesOption);
+        const QRegularExpressionMatch mark = raised.match(QString::fromUtf8(body));
+        QVERIFY2(mark.hasMatch(), body.constData());
+        QVERIFY2(!mark.captured(2).front().isLetter(), body.constData());
+        const QString written = QString::fromUtf8(translate(QStringLiteral("html")).render());
+        QCOMPARE(written.count(QStringLiteral("<sup>1</sup>")), 2); // the mark and the note's
+        const QRegularExpression inside(QStringLiteral("\\w<sup>1</sup>\\w"),
+                                        QRegularExpression::UseUnicodePropertiesOption);
+        QVERIFY2(!written.contains(inside), qPrintable(written));
+        const QRegularExpression item(QStringLiteral("<li>(.)"),
+                                      QRegularExpression::UseUnicodePropertiesOption);
+        int items = 0;
+        for (auto it = item.globalMatch(written); it.hasNext(); ++items) {
+            const QString first = it.next().captured(1);
+            QVERIFY2(first.front().isUpper(), qPrintable(written));
+        }
+        QCOMPARE(items, 5);
     }
 
     // "• caminamos": the bullet is the list's, not the first word of the item's text.
