@@ -60,8 +60,6 @@ void placeLines(QPdfDocument &pdf, int page, const QPdfSelection &selection,
                        .top();
 }
 
-
-
 QPdfDocument::Error openPdf(QPdfDocument &pdf, const QString &name)
 {
     if (const QFileInfo file(name); file.exists() && file.size() == 0) // QtPdf: "invalid"
@@ -322,8 +320,7 @@ private:
             const QRectF &before = runs[run - 1], &box = runs[run];
             const QPointF start(before.left() + std::min<qreal>(0.5, before.width() / 2),
                                 before.center().y());
-            const QPointF end(box.left() + std::min<qreal>(0.5, box.width() / 2),
-                              box.center().y());
+            const QPointF end(box.left() + std::min<qreal>(0.5, box.width() / 2), box.center().y());
             const qsizetype at = m_pdf.getSelection(m_page, start, end).endIndex() - line.start;
             if (at <= from || at >= line.length)
                 continue; // not found: the run stays with the one before

@@ -12,9 +12,9 @@
 #include "app/core/documents/layout.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
-#include <QElapsedTimer>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -37,10 +37,10 @@ QStringList structure(const Document &doc)
     QStringList lines;
     for (std::size_t i = 0; i < layout.size(); ++i) {
         const BlockRole &role = layout[i].role;
-        const QString text = QString::fromUtf8(doc.segments[i].translation
-                                                   ? doc.segments[i].translation->text
-                                                   : doc.segments[i].text)
-                                 .trimmed();
+        const QString text =
+            QString::fromUtf8(doc.segments[i].translation ? doc.segments[i].translation->text
+                                                          : doc.segments[i].text)
+                .trimmed();
         switch (role.kind) {
         case Kind::Heading:
             lines << QStringLiteral("h%1 %2").arg(role.level).arg(text);
@@ -138,7 +138,8 @@ private slots:
             const QString pdf = docx.absolutePath() + QLatin1Char('/') + docx.completeBaseName() +
                                 QStringLiteral(".pdf");
             if (QFileInfo::exists(pdf))
-                QTest::newRow(qPrintable(docx.fileName())) << docx.absoluteFilePath() << pdf << false;
+                QTest::newRow(qPrintable(docx.fileName()))
+                    << docx.absoluteFilePath() << pdf << false;
         }
     }
     void structureFoundAgainstTheDocx()
@@ -163,8 +164,9 @@ private slots:
             list->replaceInStrings(QRegularExpression(QStringLiteral("^ol")), QStringLiteral("ul"));
         QStringList report;
         int allFound = 0, extra = 0;
-        for (const auto &[kind, prefix] : {std::pair{"headings", "h"}, std::pair{"list items", "ul"},
-                                          std::pair{"table cells", "cell"}}) {
+        for (const auto &[kind, prefix] :
+             {std::pair{"headings", "h"}, std::pair{"list items", "ul"},
+              std::pair{"table cells", "cell"}}) {
             const QStringList want = source.filter(QRegularExpression(QLatin1Char('^') + prefix));
             const QStringList got = found.filter(QRegularExpression(QLatin1Char('^') + prefix));
             int hits = 0;
@@ -173,11 +175,13 @@ private slots:
                 hits += unmatched.removeOne(line);
             extra += unmatched.size();
             allFound += hits;
-            report << QStringLiteral("%1 %2/%3").arg(QLatin1String(kind)).arg(hits).arg(want.size());
+            report
+                << QStringLiteral("%1 %2/%3").arg(QLatin1String(kind)).arg(hits).arg(want.size());
         }
         report << QStringLiteral("text blocks %1/%2").arg(texts).arg(sourceTexts.size());
-        qInfo("%s: %s; %d in the PDF that the .docx does not have", qPrintable(QFileInfo(pdf).fileName()),
-              qPrintable(report.join(QStringLiteral(", "))), extra);
+        qInfo("%s: %s; %d in the PDF that the .docx does not have",
+              qPrintable(QFileInfo(pdf).fileName()), qPrintable(report.join(QStringLiteral(", "))),
+              extra);
         for (const QString &text : sourceTexts)
             if (!foundTexts.contains(text))
                 qInfo("  text missed: %s", qPrintable(text));
@@ -234,8 +238,10 @@ private slots:
         if (suffix == QLatin1String("docx")) {
             // Word keeps whether a list is numbered in its numbering part, which our reader
             // does not read: the numbered items are those of numbering 2.
-            QCOMPARE(xml.count("<w:numId w:val=\"2\"/>"), expected.filter(QStringLiteral("ol0")).size());
-            expected.replaceInStrings(QRegularExpression(QStringLiteral("^ol")), QStringLiteral("ul"));
+            QCOMPARE(xml.count("<w:numId w:val=\"2\"/>"),
+                     expected.filter(QStringLiteral("ol0")).size());
+            expected.replaceInStrings(QRegularExpression(QStringLiteral("^ol")),
+                                      QStringLiteral("ul"));
         }
         QCOMPARE(structure(back), expected);
     }
@@ -265,8 +271,9 @@ private slots:
             QStringLiteral("The old church in the town is very famous and many people visit it."));
         QVERIFY2(at >= 0, qPrintable(texts.join(QLatin1Char('|'))));
         const Segment &segment = pdf.segments[std::size_t(at)];
-        const auto mark = std::find_if(segment.spans.begin(), segment.spans.end(),
-                                       [](const InlineSpan &s) { return s.open == "<sup>1</sup>"; });
+        const auto mark =
+            std::find_if(segment.spans.begin(), segment.spans.end(),
+                         [](const InlineSpan &s) { return s.open == "<sup>1</sup>"; });
         QVERIFY(mark != segment.spans.end());
         QCOMPARE(segment.text.left(mark->range.begin), QByteArray("The old church in the town is "
                                                                   "very famous"));
@@ -292,7 +299,8 @@ private slots:
                 {"translate-doc", "--model", "transformer-general-en-es", "--force-language",
                  fixture(QStringLiteral("report.pdf")), "-o", out},
                 {{QStringLiteral("GLOSA_MODEL_PATH"), models},
-                 {QStringLiteral("GLOSA_PLUGIN_PATH"), QStringLiteral(GLOSA_BINARY_DIR "/plugins")}});
+                 {QStringLiteral("GLOSA_PLUGIN_PATH"),
+                  QStringLiteral(GLOSA_BINARY_DIR "/plugins")}});
             if (run.exitCode != 0)
                 qWarning("%s", run.err.constData());
             return readDocument(out);
@@ -332,7 +340,8 @@ private slots:
             QVERIFY2(!text.startsWith(QStringLiteral("\u2022")) &&
                          !text.startsWith(QStringLiteral("1.")),
                      qPrintable(text));
-        QVERIFY(paragraphs(pdf).contains(QStringLiteral("We walked along the beach every morning.")));
+        QVERIFY(
+            paragraphs(pdf).contains(QStringLiteral("We walked along the beach every morning.")));
     }
 
     // Lists nest by their markers' indentation; a wrapped item's second line continues it; a
@@ -346,9 +355,9 @@ private slots:
             box(86, 142, 150, kTall, "Back out") + box(72, 158, 10, kTall, "1.") +
             box(86, 158, 150, kTall, "Numbered one") + box(72, 174, 10, kTall, "2.") +
             box(86, 174, 150, kTall, "Numbered two"));
-        QCOMPARE(structure(doc), QStringList({"ul0 First item that wraps onto a second line.",
-                                              "ul1 Inner item", "ul0 Back out",
-                                              "ol0 Numbered one", "ol0 Numbered two"}));
+        QCOMPARE(structure(doc),
+                 QStringList({"ul0 First item that wraps onto a second line.", "ul1 Inner item",
+                              "ul0 Back out", "ol0 Numbered one", "ol0 Numbered two"}));
     }
 
     // Headings rank by size: 24 pt is level 1, 18 pt level 2, the 12 pt body is paragraphs;
@@ -363,8 +372,8 @@ private slots:
             box(72, 165, 300, kDeep, "over three lines of the page") +
             box(72, 180, 100, kTall, "and ends.") + box(72, 210, 200, 13, "Section Two") +
             box(72, 240, 300, kDeep, "More body, with a y."));
-        QCOMPARE(structure(doc), QStringList({"h1 Big Title", "h2 Section One Continued Here",
-                                              "h2 Section Two"}));
+        QCOMPARE(structure(doc),
+                 QStringList({"h1 Big Title", "h2 Section One Continued Here", "h2 Section Two"}));
         const QStringList texts = paragraphs(doc);
         const qsizetype body =
             texts.indexOf(QStringLiteral("Body text that goes on over three lines of the page and "
@@ -396,8 +405,7 @@ private slots:
         const Document doc = fromRecords("page\ntext the cat is\ntext small.\ntext \ntext A dog.\n"
                                          "page\n" +
                                          box(72, 100, 100, kTall, "Hello there."));
-        QCOMPARE(paragraphs(doc),
-                 QStringList({"the cat is small.", "A dog.", "Hello there."}));
+        QCOMPARE(paragraphs(doc), QStringList({"the cat is small.", "A dog.", "Hello there."}));
         QVERIFY(structure(doc).isEmpty());
     }
 
@@ -407,16 +415,17 @@ private slots:
     void randomBoxesAreReadQuickly()
     {
         QRandomGenerator random(41);
-        const QStringList texts = {"\u2022", "1.", "1", "*", "Word", "Two words", "a)", "x y z",
-                                   "\u00e1rbol", "12", "Q", " ", "The end."};
+        const QStringList texts = {"\u2022", "1.",         "1",  "*", "Word", "Two words", "a)",
+                                   "x y z",  "\u00e1rbol", "12", "Q", " ",    "The end."};
         QByteArray records;
         for (int i = 0; i < 20000; ++i) {
             if (i % 700 == 0)
                 records += "page\n";
             const double scale = random.bounded(10) == 0 ? 1e6 : 1.0;
-            records += box(random.bounded(600.0) * scale, (i % 700) * 1.1 + random.bounded(3.0),
-                           random.bounded(200.0), random.bounded(30.0) * scale,
-                           texts[int(random.bounded(qsizetype(texts.size())))].toUtf8().constData());
+            records +=
+                box(random.bounded(600.0) * scale, (i % 700) * 1.1 + random.bounded(3.0),
+                    random.bounded(200.0), random.bounded(30.0) * scale,
+                    texts[int(random.bounded(qsizetype(texts.size())))].toUtf8().constData());
             if (i % 5000 == 0)
                 records += "box nan nan 10 10 NaN\nbox 1 1 inf 10 Inf\nbox 1 1 -5 -5 Negative\n";
         }

@@ -118,7 +118,8 @@ private:
             const BlockRole &role = m_layout[end].role;
             rows = std::max(rows, role.row + 1);
             columns = std::max(columns, role.column + 1);
-            cells[{role.row, role.column}] += m_xml.paragraph(role, runsOf(m_doc.segments[end], m_xml));
+            cells[{role.row, role.column}] +=
+                m_xml.paragraph(role, runsOf(m_doc.segments[end], m_xml));
         }
         // A grid mostly empty (cells far apart in a damaged file) is written as paragraphs, as
         // the Documents view shows it: a full grid could be millions of empty cells.

@@ -19,8 +19,7 @@ const QRegularExpression kNoteMark(QStringLiteral("^(\\d{1,3}|[*\u2020\u2021\u00
 // A numbered list's marker set apart: "1.", "12)", "b.", "iv)".
 const QRegularExpression kNumberMark(QStringLiteral("^(\\d{1,3}|[a-zA-Z]|[ivxIVX]{1,5})[.)]$"));
 // The same at the start of a run's text, followed by the item's text.
-const QRegularExpression kNumberPrefix(
-    QStringLiteral("^(\\d{1,3}|[a-zA-Z])[.)]\\s+(?=\\p{Lu})"));
+const QRegularExpression kNumberPrefix(QStringLiteral("^(\\d{1,3}|[a-zA-Z])[.)]\\s+(?=\\p{Lu})"));
 
 bool isBullet(const QString &text)
 {
@@ -179,10 +178,10 @@ void findMark(Line &line)
     Cell &first = line.cells.front();
     const QString head = first.text.text;
     if (line.cells.size() >= 2 && first.text.notes.empty()) {
-        const Line::Mark mark = isBullet(head)                           ? Line::Mark::Bullet
-                                : kNumberMark.match(head).hasMatch()     ? Line::Mark::Number
-                                : kNoteMark.match(head).hasMatch()       ? Line::Mark::Note
-                                                                         : Line::Mark::None;
+        const Line::Mark mark = isBullet(head)                       ? Line::Mark::Bullet
+                                : kNumberMark.match(head).hasMatch() ? Line::Mark::Number
+                                : kNoteMark.match(head).hasMatch()   ? Line::Mark::Note
+                                                                     : Line::Mark::None;
         if (mark != Line::Mark::None) {
             line.mark = mark;
             line.markText = head;
@@ -191,14 +190,16 @@ void findMark(Line &line)
             return;
         }
     }
+    qsizetype cut = 0;
     if (head.size() > 2 && isBullet(head.left(1)) && head.at(1).isSpace()) {
         line.mark = Line::Mark::Bullet;
-    } else if (const auto match = kNumberPrefix.match(head); match.hasMatch()) {
+        cut = 1;
+    } else if (const QRegularExpressionMatch match = kNumberPrefix.match(head); match.hasMatch()) {
         line.mark = Line::Mark::Number;
+        cut = match.capturedEnd();
     } else {
         return;
     }
-    const qsizetype cut = line.mark == Line::Mark::Bullet ? 1 : kNumberPrefix.match(head).capturedEnd();
     line.markText = head.left(cut).trimmed();
     line.markLeft = first.left;
     first.text.text = head.mid(cut).trimmed();
@@ -264,9 +265,9 @@ struct Block
     qreal left = 0, right = 0, textLeft = 0, lastTop = 0, lastRight = 0;
     int level = 0;
     bool ordered = false;
-    QString mark; // a note's number
+    QString mark;                                          // a note's number
     std::vector<std::vector<std::pair<int, Marked>>> rows; // a table's: (column, text)
-    std::vector<qreal> columns;                             // and where its columns start
+    std::vector<qreal> columns;                            // and where its columns start
 };
 
 class Builder
@@ -402,9 +403,8 @@ private:
 
     void boxedPage(const std::vector<Line> &lines)
     {
-        m_open = m_carry >= 0 && m_blocks[std::size_t(m_carry)].kind != Block::Kind::Table
-                     ? m_carry
-                     : -1;
+        m_open = m_carry >= 0 && m_blocks[std::size_t(m_carry)].kind != Block::Kind::Table ? m_carry
+                                                                                           : -1;
         for (std::size_t i = 0; i < lines.size();) {
             // A row alone at the page's end may be a table's first, the rest on the next page
             // (single rows left so are paragraphs again: loneRows()).
@@ -618,9 +618,9 @@ private:
 
     const std::vector<PdfPage> &m_pages;
     std::vector<Block> m_blocks;
-    int m_open = -1; // the block the next line may continue
+    int m_open = -1;             // the block the next line may continue
     std::size_t m_pageStart = 0; // the first block of the page being read
-    int m_carry = -1; // the last page's block that this page may continue (carried())
+    int m_carry = -1;            // the last page's block that this page may continue (carried())
     qreal m_body = 12;
     qreal m_pitch = 14;
     std::vector<qreal> m_columns;
@@ -635,7 +635,8 @@ Segment segmentOf(const Marked &text, int lines, const std::vector<qsizetype> &b
     const std::vector<qsizetype> bytes = utf16ToBytes(text.text);
     segment.lines = lines;
     for (const qsizetype at : breaks)
-        segment.breaks.push_back(bytes[std::size_t(std::clamp<qsizetype>(at, 0, text.text.size()))]);
+        segment.breaks.push_back(
+            bytes[std::size_t(std::clamp<qsizetype>(at, 0, text.text.size()))]);
     for (const auto &[at, mark] : text.notes) {
         InlineSpan span;
         const qsizetype byte = bytes[std::size_t(std::clamp<qsizetype>(at, 0, text.text.size()))];
