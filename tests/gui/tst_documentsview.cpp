@@ -667,6 +667,31 @@ private slots:
             QCOMPARE(view.sourceBlock(p).text(), expected[p]);
     }
 
+    // A plain document opened after a formatted one is shown plain: the pane's typing format
+    // (the .docx's heading, large and bold) must not carry over to every paragraph.
+    void aPlainDocumentAfterAFormattedOneIsShownPlain()
+    {
+        DocumentsView view(*m_context);
+        if (!showOpened(view, fixture(QStringLiteral("report.docx"))))
+            return;
+        QVERIFY(view.sourceBlock(0).charFormat().fontWeight() >= QFont::Bold ||
+                view.sourceBlock(0).blockFormat().headingLevel() > 0);
+        QSignalSpy opened(&view, &DocumentsView::opened);
+        view.openDocument(fixture(QStringLiteral("sample.txt")));
+        QVERIFY(opened.wait(60000));
+        const QFont plain = view.sourcePane()->document()->defaultFont();
+        for (QTextBlock block = view.sourcePane()->document()->firstBlock(); block.isValid();
+             block = block.next()) {
+            for (auto it = block.begin(); !it.atEnd(); ++it) {
+                const QTextCharFormat format = it.fragment().charFormat();
+                QVERIFY2(format.fontWeight() < QFont::Bold, qPrintable(block.text()));
+                QVERIFY2(!format.hasProperty(QTextFormat::FontPointSize) ||
+                             format.fontPointSize() <= plain.pointSizeF(),
+                         qPrintable(block.text()));
+            }
+        }
+    }
+
     void droppingAFileOpensIt()
     {
         DocumentsView view(*m_context);

@@ -216,7 +216,9 @@ public:
 
     std::vector<SegmentLayout> run() &&
     {
+        // A PDF is read as HTML of the structure its boxes show (formats/pdflayout.h).
         const bool tagged = m_doc.format == QLatin1String("html") ||
+                            m_doc.format == QLatin1String("pdf") ||
                             m_doc.format == QLatin1String("odt") ||
                             m_doc.format == QLatin1String("docx");
         QByteArray skeleton; // since the last slot

@@ -196,6 +196,9 @@ QTextCharFormat DocumentPane::textFormat(const QTextBlock &block, bool dimmed) c
 
 void DocumentPane::fillPlain(const QStringList &texts, bool dimmed)
 {
+    // setPlainText types with the cursor's format: after a formatted document whose first block
+    // was a heading, every paragraph came out large and bold.
+    setCurrentCharFormat(QTextCharFormat());
     setPlainText(texts.join(QLatin1Char('\n')));
     for (QTextBlock block = document()->firstBlock(); block.isValid(); block = block.next()) {
         block.setUserState(int(m_blocks.size()));
