@@ -2,14 +2,17 @@
 
 #include "app/core/documents/document.h"
 #include "app/core/inference/imageloader.h"
+#include "app/core/platform/handoff.h"
 #include "app/core/settings/decodingmaps.h"
 #include "engine/decoding/coverage.h"
 #include "engine/decoding/decodingfields.h"
 #include "engine/text/protectedspans.h"
 
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QPointer>
 
 #include <algorithm>
 #include <stdexcept>
@@ -83,6 +86,34 @@ engine::DecodingOptions decodingOptionsFromSettings(const QJsonObject &settings)
     } catch (const std::exception &) {
         return engine::DecodingOptions();
     }
+}
+
+void makeHistoryEntry(QObject *receiver, bool slow, std::function<HistoryEntry()> make,
+                      std::function<void(const HistoryEntry &)> record)
+{
+    if (!slow) {
+        record(make());
+        return;
+    }
+    // Handed back through qApp, which outlives the receiver; the guard is read on the GUI
+    // thread only.
+    startOnPool([guard = QPointer<QObject>(receiver), make = std::move(make),
+                 record = std::move(record)] {
+        HistoryEntry entry = make();
+        postCall(qApp, [guard, record, entry = std::move(entry)] {
+            if (guard)
+                record(entry);
+        });
+    });
+}
+
+ModelInfo historyModelInfo(const ModelCatalog &catalog, const QString &id)
+{
+    if (const std::optional<ModelInfo> info = catalog.find(id))
+        return *info;
+    ModelInfo unknown;
+    unknown.id = id;
+    return unknown;
 }
 
 HistoryEntry translationHistoryEntry(const TranslationResult &result, const ModelInfo &model)

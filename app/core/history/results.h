@@ -27,6 +27,9 @@
 
 #include <QJsonObject>
 #include <QList>
+#include <QObject>
+
+#include <functional>
 
 namespace glosa {
 
@@ -34,6 +37,28 @@ QJsonObject decodingSettingsJson(const engine::DecodingOptions &options);
 // Unknown keys are ignored (an entry written by another version still opens); settings the engine
 // rejects give the default options.
 engine::DecodingOptions decodingOptionsFromSettings(const QJsonObject &settings);
+
+// The installed model `id`, or, when it is gone, a model that is only that id (the entry still
+// names it).
+ModelInfo historyModelInfo(const ModelCatalog &catalog, const QString &id);
+
+// Makes an entry with `make` and hands it to `record` on `receiver`'s (the GUI) thread: at once,
+// or, when `slow`, made on the thread pool and handed back later (dropped if `receiver` is gone
+// by then). Making an entry reads every alignment cell, and for a caption the image file: a
+// long text's entry (5,000 words: ~40 million cells a hypothesis) or a 12-megapixel JPEG's
+// takes the GUI thread hundreds of milliseconds.
+void makeHistoryEntry(QObject *receiver, bool slow, std::function<HistoryEntry()> make,
+                      std::function<void(const HistoryEntry &)> record);
+// Whether results with this many alignment cells make their entry slowly (above).
+inline bool isSlowHistoryEntry(const QList<TranslationResult> &results)
+{
+    constexpr qsizetype kLargeAlignmentCells = 2'000'000;
+    qsizetype cells = 0;
+    for (const TranslationResult &r : results)
+        for (const TranslationHypothesis &h : r.hypotheses)
+            cells += h.alignment.size();
+    return cells >= kLargeAlignmentCells;
+}
 
 HistoryEntry translationHistoryEntry(const TranslationResult &result, const ModelInfo &model);
 // One entry for all columns of a Compare run (columns in order, n-best ranks within each).

@@ -1,8 +1,9 @@
 #include "app/gui/views/translateview.h"
 
 #include "app/core/inference/inferenceworker.h"
-#include "app/core/platform/savefile.h"
 #include "app/core/inference/translationrunner.h"
+#include "app/core/platform/savefile.h"
+#include "app/core/presenters/translatepresenter.h"
 #include "app/gui/widgets/decodingpanel.h"
 #include "app/gui/guiutil.h"
 #include "app/gui/widgets/headgridwidget.h"
@@ -67,7 +68,7 @@ QTextEdit::ExtraSelection tokenSelection(QPlainTextEdit *editor, const TokenSpan
 } // namespace
 
 TranslateView::TranslateView(AppContext &context, QWidget *parent)
-    : QWidget(parent), m_context(context)
+    : QWidget(parent), m_context(context), m_presenter(new TranslatePresenter(context, this))
 {
     // The widgets are made in this order, which is the focus chain's (Tab's): the editors, their
     // controls, then the panels.
@@ -99,12 +100,12 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
     layout->setContentsMargins(16, 12, 16, 12);
     layout->addWidget(m_mainSplitter);
 
+    m_presenter->setOptionsSource([this] { return m_decoding->options(); });
     connectTranslating();
     connectTranslationPane();
     connectAttentionPanel();
-
-    connect(&context, &AppContext::modelChosen, this, &TranslateView::useModel);
-    useModel(context.choice(AppContext::kTranslation));
+    connectPresenter();
+    onModelChanged();
     retranslateUi();
     updateCounts();
 }
@@ -321,7 +322,7 @@ void TranslateView::connectTranslating()
     m_debounce->setInterval(kDebounceMs);
     connect(m_debounce, &QTimer::timeout, this, [this] {
         // Translating as you type never replaces the user's edits; the button asks first.
-        if (m_edited) {
+        if (m_presenter->isEdited()) {
             m_status->setText(
                 tr("Your edited translation is kept: press Translate to replace it."));
             return;
@@ -329,6 +330,7 @@ void TranslateView::connectTranslating()
         translateAutomatically();
     });
     connect(m_source, &QPlainTextEdit::textChanged, this, [this] {
+        m_presenter->setSource(m_source->toPlainText());
         updateCounts();
         // The coverage underlines belong to the translated text: an edit takes them away.
         updateOverlay();
@@ -336,17 +338,18 @@ void TranslateView::connectTranslating()
             m_debounce->start();
     });
     connect(m_translate, &QPushButton::clicked, this, [this] {
-        if (m_edited && QMessageBox::question(
-                            this, tr("Replace your edits?"),
-                            tr("The translation has your edits. Translate again and "
-                               "replace them with the model's translation?")) != QMessageBox::Yes)
+        if (m_presenter->isEdited()
+            && QMessageBox::question(this, tr("Replace your edits?"),
+                                     tr("The translation has your edits. Translate again and "
+                                        "replace them with the model's translation?"))
+                   != QMessageBox::Yes)
             return;
         translateNow();
     });
     connect(m_cancel, &QPushButton::clicked, this, &TranslateView::cancel);
-    // The bar's switch chooses the offered model, which translates the text (useModel) once it
-    // is loaded.
-    connect(m_languageBar, &LanguageWarningBar::goOn, this, &TranslateView::translateNow);
+    // The bar's switch chooses the offered model, which translates the text once it is loaded.
+    connect(m_languageBar, &LanguageWarningBar::goOn, m_presenter,
+            &TranslatePresenter::translateAnyway);
     connect(m_decoding, &DecodingPanel::optionsChanged, this, [this] {
         if (m_live->isChecked() && !m_source->toPlainText().trimmed().isEmpty())
             m_debounce->start();
@@ -356,27 +359,15 @@ void TranslateView::connectTranslating()
 void TranslateView::connectTranslationPane()
 {
     connect(m_target, &QPlainTextEdit::textChanged, this, [this] {
-        if (m_settingTarget)
-            return;
-        const TranslationHypothesis *h = shownHypothesis();
-        const bool edited = m_target->toPlainText() != (h ? h->text : QString());
-        if (!edited && !m_edited)
-            return;
-        m_edited = edited;
-        m_status->setText(edited ? tr("Edited: your version is kept in the history next to the "
-                                      "model's.")
-                                 : QString());
-        updateOverlay();
-        emit translationEdited(editedText());
+        if (!m_settingTarget)
+            m_presenter->setTargetText(m_target->toPlainText());
     });
     connect(m_confidence, &QCheckBox::toggled, this, &TranslateView::updateOverlay);
     connect(m_copy, &QPushButton::clicked, this, [this] {
         QApplication::clipboard()->setText(m_target->toPlainText());
     });
-    connect(m_alternatives, &QComboBox::activated, this, [this](int index) {
-        m_hypothesis = index;
-        showResult(m_result);
-    });
+    connect(m_alternatives, &QComboBox::activated, m_presenter,
+            &TranslatePresenter::chooseHypothesis);
     connect(m_target, &QPlainTextEdit::selectionChanged, this, &TranslateView::updateOverlay);
     connect(m_chart, &ProbabilityChart::candidateChosen, this,
             &TranslateView::decodeWithCandidate);
@@ -384,9 +375,68 @@ void TranslateView::connectTranslationPane()
     connect(m_source, &QPlainTextEdit::selectionChanged, this, &TranslateView::updateOverlay);
 }
 
+void TranslateView::connectPresenter()
+{
+    TranslatePresenter *p = m_presenter;
+    connect(p, &TranslatePresenter::modelChanged, this, &TranslateView::onModelChanged);
+    connect(p, &TranslatePresenter::modelLoaded, this, [this] {
+        updateAlignmentChoices();
+        updateKindChoices();
+    });
+    connect(p, &TranslatePresenter::busyChanged, this, [this](bool busy) {
+        m_cancel->setEnabled(busy);
+        if (!busy)
+            m_progress->setVisible(false);
+    });
+    connect(p, &TranslatePresenter::requestStarted, this, [this](TranslatePresenter::Request r) {
+        m_debounce->stop();
+        m_status->setText(r == TranslatePresenter::Request::Steering
+                              ? tr("Translating with your choice…")
+                              : tr("Translating…"));
+    });
+    connect(p, &TranslatePresenter::progress, this, [this](int step, int max) {
+        m_progress->setVisible(true);
+        m_progress->setRange(0, std::max(1, max));
+        m_progress->setValue(step);
+    });
+    // A text of several batches: sentences done of all and the time left, as Documents shows.
+    connect(p, &TranslatePresenter::sentencesDone, this, [this](int done, int total, qint64 left) {
+        m_progress->setVisible(true);
+        m_progress->setRange(0, total);
+        m_progress->setValue(done);
+        m_status->setText(tr("Translating: %1").arg(sentenceProgressText(done, total, left, true)));
+    });
+    connect(p, &TranslatePresenter::resultChanged, this, &TranslateView::showResult);
+    connect(p, &TranslatePresenter::translated, this, &TranslateView::onTranslated);
+    connect(p, &TranslatePresenter::translationShown, this, &TranslateView::translationShown);
+    connect(p, &TranslatePresenter::failed, this, [this](const QString &message) {
+        m_status->setText(tr("Translation failed: %1").arg(message));
+        emit statusMessage(message);
+    });
+    connect(p, &TranslatePresenter::notTranslated, this, [this] {
+        m_debounce->stop();
+        m_progress->setVisible(false);
+        m_status->setText(tr("Not translated: the text is not in %1.")
+                              .arg(languageName(m_presenter->choice().model->sourceLanguage)));
+    });
+    connect(p, &TranslatePresenter::languageMismatchChanged, this, [this] {
+        m_languageBar->showMismatch(m_presenter->languageMismatch(), m_presenter->choice().model);
+    });
+    connect(p, &TranslatePresenter::candidatesChanged, this, &TranslateView::updateCandidates);
+    connect(p, &TranslatePresenter::editedChanged, this, [this](bool edited) {
+        m_status->setText(edited ? tr("Edited: your version is kept in the history next to the "
+                                      "model's.")
+                                 : QString());
+        updateOverlay();
+    });
+    connect(p, &TranslatePresenter::translationEdited, this, &TranslateView::translationEdited);
+}
+
 void TranslateView::connectAttentionPanel()
 {
     connect(m_alignment, &QComboBox::activated, this, [this] {
+        const QPoint choice = m_alignment->currentData().toPoint();
+        m_presenter->setAlignment({choice.x(), choice.y()});
         if (!m_source->toPlainText().trimmed().isEmpty())
             translateNow(); // the alignment is recorded while decoding
     });
@@ -394,7 +444,8 @@ void TranslateView::connectAttentionPanel()
     // translated without them is translated again with them.
     const auto attentionChoiceChanged = [this] {
         updateLayerHeadChoices();
-        if (missingAttentionMaps() && !m_source->toPlainText().trimmed().isEmpty())
+        m_presenter->setEveryAttention(needsEveryAttention());
+        if (m_presenter->missingAttentionMaps() && !m_source->toPlainText().trimmed().isEmpty())
             translateNow();
         else
             showAttention();
@@ -467,8 +518,8 @@ void TranslateView::retranslateUi()
     for (int i = 0; i < m_alternatives->count(); ++i)
         m_alternatives->setItemText(i, tr("Alternative %1").arg(i + 1));
     updateCounts();
-    if (!m_worker)
-        m_status->setText(unavailableText(m_choice));
+    if (!m_presenter->worker())
+        m_status->setText(unavailableText(m_presenter->choice()));
 }
 
 void TranslateView::changeEvent(QEvent *event)
@@ -488,75 +539,38 @@ void TranslateView::setLanguages(const QString &source, const QString &target)
     m_targetTitle->setText(target.isEmpty() ? tr("Translation") : languageName(target));
 }
 
-void TranslateView::useModel(const ModelChoice &choice)
+void TranslateView::onModelChanged()
 {
-    if (choice.task != AppContext::kTranslation)
-        return;
-    if (m_worker)
-        disconnect(m_worker, nullptr, this, nullptr);
-    m_choice = choice;
-    m_languageBar->reset(); // a new model: the text is checked against its language again
-    InferenceWorker *worker = choice.isReady() ? m_context.workerFor(*choice.model) : nullptr;
-    m_worker = worker;
-    m_request.reset();
+    const ModelChoice &choice = m_presenter->choice();
+    InferenceWorker *worker = m_presenter->worker();
     setLanguages(choice.model ? choice.model->sourceLanguage : QString(),
                  choice.model ? choice.model->targetLanguage : QString());
-    const bool usable = worker != nullptr;
-    m_translate->setEnabled(usable);
+    m_translate->setEnabled(worker != nullptr);
     m_source->setEnabled(true);
     m_status->setText(unavailableText(choice));
     if (!worker)
         return;
     m_decoding->setModelDefaults(worker->modelInfo().decodingDefaults());
-    connect(worker, &InferenceWorker::busyChanged, this, [this](bool busy) {
-        m_cancel->setEnabled(busy);
-        if (!busy)
-            m_progress->setVisible(false);
-    });
-    connect(worker, &InferenceWorker::modelLoaded, this, [this] {
-        m_alignment->clear(); // a new model: its default again
-        updateAlignmentChoices();
-        updateKindChoices();
-        if (!m_source->toPlainText().trimmed().isEmpty())
-            translateAutomatically();
-    });
-    m_alignment->clear();
     updateAlignmentChoices();
     updateKindChoices();
-    if (worker->isModelLoaded() && !m_source->toPlainText().trimmed().isEmpty())
-        translateAutomatically();
-}
-
-bool TranslateView::checkSourceLanguage()
-{
-    return m_languageBar->check(m_source->toPlainText(), m_choice.model);
 }
 
 void TranslateView::translateAutomatically()
 {
-    if (m_worker && checkSourceLanguage()) {
-        m_debounce->stop();
-        m_request.reset();
-        m_worker->cancel();
-        m_progress->setVisible(false);
-        // What the pane shows is another model's or another text's translation: not this one.
-        if (!m_edited)
-            showResult(TranslationResult());
-        m_status->setText(tr("Not translated: the text is not in %1.")
-                              .arg(languageName(m_choice.model->sourceLanguage)));
-        return;
-    }
-    translateNow();
+    if (!m_presenter->worker())
+        m_status->setText(unavailableText(m_presenter->choice()));
+    else
+        m_presenter->translateAutomatically();
 }
 
 void TranslateView::updateAlignmentChoices()
 {
-    const int layers = m_worker && m_worker->isModelLoaded() ? m_worker->alignmentLayers() : 0;
-    const int heads = layers > 0 ? m_worker->alignmentHeads() : 0;
-    const QVariant current = m_alignment->currentData();
+    InferenceWorker *worker = m_presenter->isModelLoaded() ? m_presenter->worker() : nullptr;
+    const int layers = worker ? worker->alignmentLayers() : 0;
+    const int heads = layers > 0 ? worker->alignmentHeads() : 0;
     m_alignment->clear();
     if (layers > 0) {
-        const AlignmentChoice preset = m_worker->defaultAlignment();
+        const AlignmentChoice preset = worker->defaultAlignment();
         for (int layer = 0; layer < layers; ++layer)
             for (int head = engine::AlignmentSource::kAverageHeads; head < heads; ++head) {
                 QString text = head == engine::AlignmentSource::kAverageHeads
@@ -566,17 +580,17 @@ void TranslateView::updateAlignmentChoices()
                     text = tr("%1 (default)").arg(text);
                 m_alignment->addItem(text, QPoint(layer, head));
             }
-        const int index = m_alignment->findData(
-            current.isValid() ? current : QVariant(QPoint(preset.layer, preset.head)));
-        m_alignment->setCurrentIndex(std::max(0, index));
+        const AlignmentChoice shown = m_presenter->alignment();
+        m_alignment->setCurrentIndex(
+            std::max(0, m_alignment->findData(QPoint(shown.layer, shown.head))));
     }
     m_alignment->setVisible(layers > 0 && shownAttentionKind() == engine::AttentionKind::Cross);
 }
 
 void TranslateView::updateKindChoices()
 {
-    const QList<engine::AttentionKind> kinds = m_worker && m_worker->isModelLoaded()
-                                                   ? m_worker->attentionKinds()
+    const QList<engine::AttentionKind> kinds = m_presenter->isModelLoaded()
+                                                   ? m_presenter->worker()->attentionKinds()
                                                    : QList<engine::AttentionKind>();
     const engine::AttentionKind current = shownAttentionKind();
     m_kind->clear();
@@ -600,6 +614,7 @@ void TranslateView::updateKindChoices()
     if (kinds.size() <= 1)
         m_allHeads->setChecked(false);
     updateLayerHeadChoices();
+    m_presenter->setEveryAttention(needsEveryAttention());
 }
 
 engine::AttentionKind TranslateView::shownAttentionKind() const
@@ -642,12 +657,6 @@ bool TranslateView::needsEveryAttention() const
     return shownAttentionKind() != engine::AttentionKind::Cross || m_allHeads->isChecked();
 }
 
-bool TranslateView::missingAttentionMaps() const
-{
-    const TranslationHypothesis *h = shownHypothesis();
-    return needsEveryAttention() && h && h->attentionMaps.isEmpty();
-}
-
 void TranslateView::showAttention()
 {
     using Kind = engine::AttentionKind;
@@ -677,7 +686,8 @@ void TranslateView::showAttention()
         return;
     }
     QStringList sourceLabels, targetLabels;
-    for (const TokenSpan &t : m_result.sourceTokens)
+    const TranslationResult &result = m_presenter->result();
+    for (const TokenSpan &t : result.sourceTokens)
         sourceLabels << t.surface();
     for (const TokenSpan &t : h->tokens)
         targetLabels << t.surface();
@@ -686,13 +696,14 @@ void TranslateView::showAttention()
     if (grid) {
         QList<QVector<float>> maps;
         for (int head = 0; head < attentionHeads(*h, kind); ++head)
-            maps << attentionMatrix(m_result, *h, kind, layerHead.x(), head, &rows, &columns);
+            maps << attentionMatrix(result, *h, kind, layerHead.x(), head, &rows, &columns);
         m_headGrid->setHeads(maps, rows, columns);
         return;
     }
     if (kind == Kind::Cross) {
         // The alignment the search recorded for the chosen layer and head.
-        if (h->alignment.isEmpty() && m_worker && m_worker->attentionKinds().isEmpty())
+        if (h->alignment.isEmpty() && m_presenter->worker()
+            && m_presenter->worker()->attentionKinds().isEmpty())
             m_heatmap->clear(tr("This model has no attention, so there is no alignment to show: "
                                 "its decoder sees only a fixed summary of the source, the "
                                 "bottleneck that attention removes."));
@@ -703,7 +714,7 @@ void TranslateView::showAttention()
         return;
     }
     const QVector<float> matrix =
-        attentionMatrix(m_result, *h, kind, layerHead.x(), layerHead.y(), &rows, &columns);
+        attentionMatrix(result, *h, kind, layerHead.x(), layerHead.y(), &rows, &columns);
     if (matrix.isEmpty())
         m_heatmap->clear();
     else if (kind == Kind::EncoderSelf)
@@ -724,17 +735,11 @@ void TranslateView::showStoredResult(const TranslationResult &result, const QStr
     m_source->setPlainText(result.source);
     // Both edits above start the live-translation timer; the stored result is the translation.
     m_debounce->stop();
-    m_request.reset(); // a request still running for the old text must not replace it
-    m_hypothesis = 0;
-    m_candidateToken = -1;
-    m_original = TranslationResult();
-    m_steeringBar->setVisible(false);
-    showResult(result);
+    m_presenter->showStoredResult(result, editedText);
     if (!editedText.isEmpty()) {
         m_settingTarget = true;
         m_target->setPlainText(editedText);
         m_settingTarget = false;
-        m_edited = editedText != (result.best() ? result.best()->text : QString());
         updateOverlay();
     }
     m_status->setText(status);
@@ -743,61 +748,20 @@ void TranslateView::showStoredResult(const TranslationResult &result, const QStr
 void TranslateView::translateNow()
 {
     m_debounce->stop();
-    if (!m_worker) {
-        m_status->setText(unavailableText(m_choice));
-        return;
-    }
-    const QString text = m_source->toPlainText();
-    if (text.trimmed().isEmpty()) {
-        m_worker->cancel();
-        m_languageBar->reset();
-        showResult(TranslationResult());
-        return;
-    }
-    // Asked for: translated whatever the language, but not silently.
-    checkSourceLanguage();
-    engine::DecodingOptions options = m_decoding->options();
-    options.trace = false;
-    AlignmentChoice alignment;
-    if (m_alignment->currentIndex() >= 0) {
-        const QPoint choice = m_alignment->currentData().toPoint();
-        alignment = {choice.x(), choice.y()};
-    }
-    m_request = m_worker->translate(text, {options}, alignment, needsEveryAttention());
-    m_sentencesShown = false;
-    m_translationTime.start();
-    connect(m_request.get(), &InferenceRequest::progress, this, [this](int step, int max) {
-        if (m_sentencesShown)
-            return; // a long text: the bar counts sentences
-        m_progress->setVisible(true);
-        m_progress->setRange(0, std::max(1, max));
-        m_progress->setValue(step);
-    });
-    // A text of several batches: sentences done of all and the time left, as Documents shows.
-    connect(m_request.get(), &InferenceRequest::sentencesDone, this, [this](int done, int total) {
-        if (done >= total)
-            return; // one batch, or the last: the result follows at once
-        m_sentencesShown = true;
-        m_progress->setVisible(true);
-        m_progress->setRange(0, total);
-        m_progress->setValue(done);
-        const qint64 left = m_translationTime.elapsed() * (total - done) / std::max(1, done);
-        m_status->setText(tr("Translating: %1").arg(sentenceProgressText(done, total, left, true)));
-    });
-    connect(m_request.get(), &InferenceRequest::translated, this, &TranslateView::onResult);
-    connect(m_request.get(), &InferenceRequest::failed, this, &TranslateView::onFailed);
-    m_status->setText(tr("Translating…"));
+    if (!m_presenter->worker())
+        m_status->setText(unavailableText(m_presenter->choice()));
+    else
+        m_presenter->translate();
 }
 
 void TranslateView::cancel()
 {
     m_debounce->stop();
-    if (m_worker)
-        m_worker->cancel();
+    m_presenter->cancel();
     m_progress->setVisible(false);
     // The pane still shows the translation of the text as it was: say so and dim it, rather
     // than let it pass for the translation of what is in the source pane now.
-    setStale(!m_result.isEmpty() && m_result.source != m_source->toPlainText());
+    setStale(m_presenter->isStale());
     m_status->setText(isTranslationStale()
                           ? tr("Cancelled. The translation shown is of the text before your "
                                "last changes.")
@@ -841,7 +805,6 @@ void TranslateView::scrollIntoView(QPlainTextEdit *editor, const TokenSpan &toke
 
 void TranslateView::setStale(bool stale)
 {
-    m_stale = stale;
     QPalette palette = m_source->palette(); // the editors' own colours
     if (stale)
         palette.setColor(QPalette::Text, palette.color(QPalette::PlaceholderText));
@@ -854,18 +817,12 @@ void TranslateView::swapTexts()
     m_source->setPlainText(translation);
 }
 
-void TranslateView::onResult(const QList<TranslationResult> &results)
+void TranslateView::onTranslated(const TranslationResult &r, bool steered)
 {
-    if (results.isEmpty())
+    if (steered) {
+        m_status->setText(tr("Translated again with your choice forced."));
         return;
-    // The source may have changed while this ran; the debounce timer will bring a fresh one.
-    m_hypothesis = 0;
-    // A new translation: the word and the steering were of the old one.
-    m_candidateToken = -1;
-    m_original = TranslationResult();
-    m_steeringBar->setVisible(false);
-    showResult(results.first());
-    const TranslationResult &r = results.first();
+    }
     QString status = tr("%n token(s) in %1 ms", "", r.best() ? int(r.best()->tokens.size()) : 0)
                          .arg(QLocale().toString(r.elapsedMs, 'f', 0));
     if (!r.missingSpans.isEmpty()) {
@@ -884,39 +841,37 @@ void TranslateView::onResult(const QList<TranslationResult> &results)
                       .arg(QLocale().createSeparatedList(quoted));
     }
     m_status->setText(status);
-    emit translationShown(r);
-}
-
-void TranslateView::onFailed(const QString &message)
-{
-    m_status->setText(tr("Translation failed: %1").arg(message));
-    emit statusMessage(message);
 }
 
 const TranslationHypothesis *TranslateView::shownHypothesis() const
 {
-    if (m_result.hypotheses.isEmpty())
-        return nullptr;
-    return &m_result.hypotheses.at(std::clamp<int>(m_hypothesis, 0,
-                                                   m_result.hypotheses.size() - 1));
+    return m_presenter->shownHypothesis();
 }
 
-void TranslateView::showResult(const TranslationResult &result)
+void TranslateView::showResult()
 {
-    m_result = result;
-    setStale(false);
+    const TranslationResult &result = m_presenter->result();
+    setStale(m_presenter->isStale());
     m_hoverTarget = m_hoverSource = -1;
     m_alternatives->clear();
     for (int i = 0; i < result.hypotheses.size(); ++i)
         m_alternatives->addItem(tr("Alternative %1").arg(i + 1));
-    m_alternatives->setCurrentIndex(std::max(0, std::min<int>(m_hypothesis,
-                                                              result.hypotheses.size() - 1)));
+    m_alternatives->setCurrentIndex(
+        std::max(0, std::min<int>(m_presenter->hypothesis(), result.hypotheses.size() - 1)));
     m_alternatives->setVisible(result.hypotheses.size() > 1);
     const TranslationHypothesis *h = shownHypothesis();
     m_settingTarget = true;
     m_target->setPlainText(h ? h->text : QString());
     m_settingTarget = false;
-    m_edited = false;
+    m_steeringBar->setVisible(m_presenter->isSteered());
+    if (m_presenter->isSteered()) {
+        const TranslatePresenter::Steering &steering = m_presenter->steering();
+        m_steering->setText(
+            steeringLabel(steering.words, steering.ends, steering.sentence, steering.sentences));
+        QPalette pal = m_steering->palette();
+        pal.setColor(QPalette::WindowText, theme::accent(palette()));
+        m_steering->setPalette(pal);
+    }
     updateLayerHeadChoices();
     showAttention();
     updateOverlay();
@@ -925,8 +880,7 @@ void TranslateView::showResult(const TranslationResult &result)
 
 void TranslateView::showCandidates(int token)
 {
-    m_candidateToken = token;
-    updateCandidates();
+    m_presenter->showCandidates(token);
 }
 
 void TranslateView::updateCandidates()
@@ -952,96 +906,16 @@ void TranslateView::updateCandidates()
 
 void TranslateView::updateCandidatesChart()
 {
-    const TranslationHypothesis *h = shownHypothesis();
-    // The trace follows the best hypothesis; an edited pane has no tokens to point at.
-    if (m_candidateToken < 0 || !h || m_hypothesis != 0 || m_edited
-        || m_candidateToken >= h->tokens.size()) {
+    int step = 0;
+    if (const SentenceTrace *trace = m_presenter->candidatesTrace(&step))
+        m_chart->setStep(*trace, step);
+    else
         m_chart->clear();
-        return;
-    }
-    if (m_result.traces.isEmpty()) {
-        m_chart->clear();
-        if (m_traceRequest || !m_worker)
-            return;
-        // The same translation again, traced: the same text, settings and seed decode the same.
-        engine::DecodingOptions options = m_result.options;
-        options.trace = true;
-        m_traceRequest = m_worker->translate(m_result.source, {options});
-        const QString text = h->text;
-        connect(m_traceRequest.get(), &InferenceRequest::translated, this,
-                [this, text](const QList<TranslationResult> &results) {
-                    m_traceRequest.release()->deleteLater();
-                    // Only if it is still the shown translation (and the model still says it).
-                    if (!results.isEmpty() && results.first().best() && m_result.best()
-                        && results.first().best()->text == text && m_result.best()->text == text
-                        && m_result.traces.isEmpty()) {
-                        m_result.traces = results.first().traces;
-                        updateCandidates();
-                    }
-                });
-        connect(m_traceRequest.get(), &InferenceRequest::failed, this,
-                [this] { m_traceRequest.release()->deleteLater(); });
-        connect(m_traceRequest.get(), &InferenceRequest::cancelled, this,
-                [this] { m_traceRequest.release()->deleteLater(); });
-        return;
-    }
-    const int sentence = m_result.sentenceOfToken(m_candidateToken);
-    if (sentence < 0) {
-        m_chart->clear();
-        return;
-    }
-    const SentenceTrace &trace = m_result.traces[sentence];
-    m_chart->setStep(trace, m_candidateToken - trace.targetOffset);
 }
 
 void TranslateView::decodeWithCandidate(int token)
 {
-    const int sentence = m_result.sentenceOfToken(m_candidateToken);
-    if (!m_worker || m_hypothesis != 0 || sentence < 0)
-        return;
-    const SentenceTrace &trace = m_result.traces[sentence];
-    const QList<int> prefix = trace.prefixWith(m_candidateToken - trace.targetOffset, token);
-    if (prefix.isEmpty())
-        return;
-    // The shown translation's settings (a steered one's prefix is replaced), the prefix added.
-    engine::DecodingOptions options = m_result.options;
-    options.trace = true; // its candidates can be shown and steered in turn
-    options.targetPrefix.assign(prefix.begin(), prefix.end());
-    options.targetPrefixSentence = sentence;
-    options.maxLength = std::max(options.maxLength, int(prefix.size()));
-    bool ends = false;
-    const QString words = trace.words(prefix, &ends);
-    const QString label = steeringLabel(words, ends, sentence, int(m_result.traces.size()));
-    AlignmentChoice alignment;
-    if (m_alignment->currentIndex() >= 0) {
-        const QPoint choice = m_alignment->currentData().toPoint();
-        alignment = {choice.x(), choice.y()};
-    }
-    m_debounce->stop();
-    m_request = m_worker->translate(m_result.source, {options}, alignment, needsEveryAttention());
-    connect(m_request.get(), &InferenceRequest::translated, this,
-            [this, label](const QList<TranslationResult> &results) {
-                if (results.isEmpty())
-                    return;
-                if (m_original.isEmpty())
-                    m_original = m_result;
-                m_hypothesis = 0;
-                showResult(results.first());
-                showSteering(label);
-                m_status->setText(tr("Translated again with your choice forced."));
-                emit translationShown(results.first());
-            });
-    connect(m_request.get(), &InferenceRequest::failed, this, &TranslateView::onFailed);
-    m_status->setText(tr("Translating with your choice…"));
-}
-
-void TranslateView::showSteering(const QString &label)
-{
-    m_steering->setText(label);
-    QPalette pal = m_steering->palette();
-    pal.setColor(QPalette::WindowText, theme::accent(palette()));
-    m_steering->setPalette(pal);
-    m_steeringBar->setVisible(true);
+    m_presenter->decodeWithCandidate(token);
 }
 
 QString TranslateView::steeringText() const
@@ -1051,34 +925,49 @@ QString TranslateView::steeringText() const
 
 void TranslateView::backToOriginal()
 {
-    if (m_original.isEmpty())
+    if (!m_presenter->isSteered())
         return;
-    m_request.reset(); // a steered translation still on its way must not come back
-    const TranslationResult original = m_original;
-    m_original = TranslationResult();
-    m_steeringBar->setVisible(false);
-    m_hypothesis = 0;
-    showResult(original);
+    m_presenter->backToOriginal();
     m_status->clear();
 }
 
 QString TranslateView::editedText() const
 {
-    return m_edited ? m_target->toPlainText() : QString();
+    return m_presenter->editedText();
+}
+
+const TranslationResult &TranslateView::result() const
+{
+    return m_presenter->result();
+}
+
+int TranslateView::candidatesToken() const
+{
+    return m_presenter->candidatesToken();
+}
+
+bool TranslateView::isSteered() const
+{
+    return m_presenter->isSteered();
+}
+
+bool TranslateView::isTranslationStale() const
+{
+    return m_presenter->isStale();
 }
 
 int TranslateView::targetTokenAt(int position) const
 {
     const TranslationHypothesis *h = shownHypothesis();
-    return h && !m_edited ? tokenAt(h->tokens, position) : -1;
+    return h && !m_presenter->isEdited() ? tokenAt(h->tokens, position) : -1;
 }
 
 int TranslateView::sourceTokenAt(int position) const
 {
     // Only while the source still says what was translated: positions would be stale otherwise.
-    if (m_source->toPlainText() != m_result.source)
+    if (m_source->toPlainText() != result().source)
         return -1;
-    return tokenAt(m_result.sourceTokens, position);
+    return tokenAt(result().sourceTokens, position);
 }
 
 bool TranslateView::eventFilter(QObject *watched, QEvent *event)
@@ -1130,8 +1019,8 @@ QList<int> TranslateView::selectedTokens(bool target) const
     if (target) {
         if (const TranslationHypothesis *h = shownHypothesis())
             spans = &h->tokens;
-    } else if (m_source->toPlainText() == m_result.source) {
-        spans = &m_result.sourceTokens;
+    } else if (m_source->toPlainText() == result().source) {
+        spans = &result().sourceTokens;
     }
     if (!spans)
         return tokens;
@@ -1148,14 +1037,16 @@ void TranslateView::updateOverlay()
     QList<QTextEdit::ExtraSelection> sourceSelections, targetSelections;
     const TranslationHypothesis *h = shownHypothesis();
     // Token positions hold for the model's texts only, not for edited ones.
-    const bool sourceCurrent = m_source->toPlainText() == m_result.source && !m_edited;
+    const bool edited = m_presenter->isEdited();
+    const bool best = m_presenter->hypothesis() == 0;
+    const bool sourceCurrent = m_source->toPlainText() == result().source && !edited;
 
-    if (h && m_hypothesis == 0 && !m_edited)
+    if (h && best && !edited)
         markForcedTokens(*h, targetSelections);
-    if (h && m_confidence->isChecked() && !m_edited)
+    if (h && m_confidence->isChecked() && !edited)
         markConfidence(*h, targetSelections);
     // Likely omissions: source words the best translation gave little attention in all.
-    if (h && m_hypothesis == 0 && sourceCurrent && m_result.coverage.available)
+    if (h && best && sourceCurrent && result().coverage.available)
         markOmissions(sourceSelections);
     int heatRow = -1, heatColumn = -1;
     if (h && !h->alignment.isEmpty() && sourceCurrent)
@@ -1171,7 +1062,7 @@ void TranslateView::markForcedTokens(const TranslationHypothesis &h,
                                      QList<QTextEdit::ExtraSelection> &targetSelections) const
 {
     const QPalette pal = palette();
-    for (int i : m_result.forcedTokens()) {
+    for (int i : result().forcedTokens()) {
         if (h.tokens.at(i).begin == h.tokens.at(i).end)
             continue;
         QTextEdit::ExtraSelection s = tokenSelection(m_target, h.tokens.at(i));
@@ -1203,10 +1094,11 @@ void TranslateView::markConfidence(const TranslationHypothesis &h,
 void TranslateView::markOmissions(QList<QTextEdit::ExtraSelection> &sourceSelections) const
 {
     const QPalette pal = palette();
-    for (const CoveredWord &word : m_result.coverage.flagged()) {
+    const TranslationCoverage &coverage = result().coverage;
+    for (const CoveredWord &word : coverage.flagged()) {
         QTextEdit::ExtraSelection s =
             tokenSelection(m_source, TokenSpan{-1, {}, word.begin, word.end});
-        s.format = omissionFormat(pal, word.mass, m_result.coverage.threshold);
+        s.format = omissionFormat(pal, word.mass, coverage.threshold);
         s.format.setProperty(kCoverageProperty, word.mass);
         sourceSelections << s;
     }
@@ -1218,6 +1110,7 @@ void TranslateView::markAlignment(const TranslationHypothesis &h,
                                   int &heatColumn)
 {
     const QPalette pal = palette();
+    const QList<TokenSpan> &sourceTokens = result().sourceTokens;
     // Which rows (target tokens) or columns (source tokens) are active.
     QList<int> targets = m_hoverTarget >= 0 ? QList<int>{m_hoverTarget} : selectedTokens(true);
     QList<int> sources;
@@ -1247,23 +1140,23 @@ void TranslateView::markAlignment(const TranslationHypothesis &h,
             targetSelections << s;
         }
         // Several selected target words: each source word shows its strongest weight.
-        QVector<float> weights(m_result.sourceTokens.size(), 0.0f);
+        QVector<float> weights(sourceTokens.size(), 0.0f);
         QList<bool> empty(weights.size());
         for (int j = 0; j < weights.size(); ++j) {
             for (int t : targets)
                 weights[j] = std::max(weights[j], h.alignmentAt(t, j));
-            empty[j] = m_result.sourceTokens.at(j).begin == m_result.sourceTokens.at(j).end;
+            empty[j] = sourceTokens.at(j).begin == sourceTokens.at(j).end;
         }
-        markWeights(m_source, m_result.sourceTokens, weights, empty, sourceSelections);
+        markWeights(m_source, sourceTokens, weights, empty, sourceSelections);
         // A hovered word of a long translation attends to source words that may be out of
         // sight: the strongest one is scrolled into view (the source's own cursor stays).
         const QList<int> strongest = overlayWords(weights, empty);
         if (m_hoverTarget >= 0 && !strongest.isEmpty())
-            scrollIntoView(m_source, m_result.sourceTokens.at(strongest.first()));
+            scrollIntoView(m_source, sourceTokens.at(strongest.first()));
     } else if (!sources.isEmpty()) {
         heatColumn = sources.size() == 1 ? sources.first() : -1;
         for (int j : sources) {
-            QTextEdit::ExtraSelection s = tokenSelection(m_source, m_result.sourceTokens.at(j));
+            QTextEdit::ExtraSelection s = tokenSelection(m_source, sourceTokens.at(j));
             s.format.setBackground(theme::attentionColor(pal, 1.0f));
             s.format.setProperty(kTokenProperty, j);
             sourceSelections << s;

@@ -47,6 +47,7 @@ class HeadGridWidget;
 class HeatmapWidget;
 class InferenceRequest;
 class InferenceWorker;
+class TranslatePresenter;
 
 class TranslateView : public QWidget
 {
@@ -95,11 +96,13 @@ public:
     QSplitter *verticalSplitter() const { return m_verticalSplitter; }
     QSplitter *attentionSplitter() const { return m_bottomSplitter; }
     QWidget *candidatesPanel() const { return m_candidatesCard; }
-    const TranslationResult &result() const { return m_result; }
+    // What the view shows and decides (the view renders it and forwards input to it).
+    TranslatePresenter *presenter() const { return m_presenter; }
+    const TranslationResult &result() const;
     // The candidates panel and the steering (see the header comment).
     ProbabilityChart *candidatesChart() const { return m_chart; }
-    int candidatesToken() const { return m_candidateToken; }
-    bool isSteered() const { return !m_original.isEmpty(); }
+    int candidatesToken() const;
+    bool isSteered() const;
     QString steeringText() const;
     QPushButton *backToOriginalButton() const { return m_back; }
     // Shown instead of translating when the text does not look like the model's source language
@@ -123,7 +126,7 @@ public:
     bool saveTranslation(const QString &path, QString *error) const;
     // After a Cancel: the translation shown is of an earlier text (dimmed, and the status says
     // so) until the next one is shown.
-    bool isTranslationStale() const { return m_stale; }
+    bool isTranslationStale() const;
 
     // Index of the target / source token at a text position, -1 when none.
     int targetTokenAt(int position) const;
@@ -177,22 +180,20 @@ private:
     // The translation pane: post-editing, copy, alternatives, the overlay, steering.
     void connectTranslationPane();
     void connectAttentionPanel();
+    void connectPresenter();
 
     void retranslateUi();
-    // What translates without being asked (a model change, typing, a setting): like
-    // translateNow(), unless the text looks like another language than the model's source; then
-    // the language warning is shown and nothing is translated.
+    // What translates without being asked (typing, a setting): the presenter's guard first.
     void translateAutomatically();
-    // Shows or hides the language warning for the source text; true when it is shown.
-    bool checkSourceLanguage();
     void setStale(bool stale);
     // Scrolls `editor` (not its cursor) so that `token` is in sight.
     void scrollIntoView(QPlainTextEdit *editor, const TokenSpan &token);
-    // The translation model chosen in the context: its worker, or why there is none.
-    void useModel(const glosa::ModelChoice &choice);
-    void onResult(const QList<glosa::TranslationResult> &results);
-    void onFailed(const QString &message);
-    void showResult(const TranslationResult &result);
+    // The presenter's model: its languages, decoding defaults and attention, or why there is
+    // none.
+    void onModelChanged();
+    void onTranslated(const glosa::TranslationResult &result, bool steered);
+    // Renders the presenter's result: the hypothesis shown, its attention, the steering.
+    void showResult();
     void updateOverlay();
     // updateOverlay()'s marks, each appended to an editor's extra selections: the forced words of
     // a steered translation, the confidence shading, the likely omissions, and the words aligned
@@ -213,34 +214,19 @@ private:
     // The heatmap or the head grid for the shown hypothesis, kind, layer and head.
     void showAttention();
     // Whether what the panel shows needs every attention map (TranslationHypothesis::
-    // attentionMaps), and whether the shown result lacks them (then it is translated again).
+    // attentionMaps).
     bool needsEveryAttention() const;
-    bool missingAttentionMaps() const;
     // The layer and head shown: the cross-attention's from alignmentSelector(), the others' from
     // layerHeadSelector().
     QPoint shownLayerHead() const;
     QList<int> selectedTokens(bool target) const;
-    // The chart for m_candidateToken (asking the worker for the trace when the result has none),
-    // and the candidates card sized to it: collapsed while empty.
+    // The chart for the presenter's candidates, and the candidates card sized to it: collapsed
+    // while empty.
     void updateCandidates();
     void updateCandidatesChart();
-    void showSteering(const QString &label);
 
     AppContext &m_context;
-    ModelChoice m_choice;
-    InferenceWorker *m_worker = nullptr;         // the chosen model's; null when it cannot run
-    std::unique_ptr<InferenceRequest> m_request; // the translation on its way, if any
-    // The shown result again with its search trace (for the candidates), when it had none.
-    std::unique_ptr<InferenceRequest> m_traceRequest;
-    TranslationResult m_result;
-    // While a steered result is shown: the translation it was steered from; empty otherwise.
-    TranslationResult m_original;
-    int m_candidateToken = -1;
-    int m_hypothesis = 0;
-    bool m_edited = false;        // the target pane holds the user's version
-    bool m_stale = false;         // see isTranslationStale()
-    bool m_sentencesShown = false;   // the progress bar counts sentences (a long text)
-    QElapsedTimer m_translationTime; // since the translation on its way was asked for
+    TranslatePresenter *m_presenter; // a child
     bool m_settingTarget = false; // the view, not the user, is filling the target pane
     int m_hoverTarget = -1;
     int m_hoverSource = -1;

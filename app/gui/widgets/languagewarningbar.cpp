@@ -45,21 +45,25 @@ void LanguageWarningBar::setTexts(const QString &note, const QString &switchText
 
 bool LanguageWarningBar::check(const QString &text, const std::optional<ModelInfo> &model)
 {
-    m_language.clear();
-    m_offer.clear();
-    if (model && !m_accepted) {
-        const LanguageMismatch mismatch = checkSourceLanguage(
-            text, *model, [this](const QString &source, const QString &target) {
-                return m_context.modelForDirection(source, target);
-            });
-        m_language = mismatch.language;
+    LanguageMismatch mismatch;
+    if (model && !m_accepted)
+        mismatch = checkSourceLanguage(text, *model,
+                                       [this](const QString &source, const QString &target) {
+                                           return m_context.modelForDirection(source, target);
+                                       });
+    showMismatch(mismatch, model);
+    return mismatch.found();
+}
+
+void LanguageWarningBar::showMismatch(const LanguageMismatch &mismatch,
+                                      const std::optional<ModelInfo> &model)
+{
+    m_language = mismatch.language;
+    m_offer = mismatch.offer ? mismatch.offer->id : QString();
+    if (model)
         m_modelLanguage = model->sourceLanguage;
-        if (mismatch.offer)
-            m_offer = mismatch.offer->id;
-    }
     updateTexts();
     setVisible(!m_language.isEmpty());
-    return !m_language.isEmpty();
 }
 
 void LanguageWarningBar::reset()
