@@ -1675,6 +1675,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <source>Evaluations</source>
         <translation>Evaluaciones</translation>
     </message>
+    <message>
+        <source>Underlined: “%1”, the words you chose among the candidates; the rest is the model&apos;s.</source>
+        <translation>Subrayado: «%1», las palabras que elegiste entre las candidatas; el resto es del modelo.</translation>
+    </message>
 </context>
 <context>
     <name>glosa::Languages</name>

@@ -1657,6 +1657,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <source>Evaluations</source>
         <translation>평가</translation>
     </message>
+    <message>
+        <source>Underlined: “%1”, the words you chose among the candidates; the rest is the model&apos;s.</source>
+        <translation>밑줄: “%1”, 후보 중에서 직접 고른 단어입니다. 나머지는 모델의 번역입니다.</translation>
+    </message>
 </context>
 <context>
     <name>glosa::Languages</name>

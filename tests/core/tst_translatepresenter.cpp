@@ -235,6 +235,59 @@ private slots:
         QVERIFY(m_presenter->result().options.targetPrefix.empty());
     }
 
+    // "History keeps a version the user undid": after "Back to the original" the history holds
+    // what is shown, not the forced version; while a forced version is kept, its entry says
+    // which words were forced.
+    void theHistoryKeepsWhatIsShownAfterBackToTheOriginal()
+    {
+        QVERIFY(translate(*m_presenter, kEnglish));
+        const QString original = m_presenter->result().best()->text;
+        QVERIFY(flush(*m_context, *m_presenter));
+
+        const int k = 1;
+        QSignalSpy candidates(m_presenter.get(), &TranslatePresenter::candidatesChanged);
+        m_presenter->showCandidates(k);
+        int step = -1;
+        while (!m_presenter->candidatesTrace(&step))
+            QVERIFY(candidates.wait(kTimeoutMs));
+        const int alternative = otherCandidate(*m_presenter->candidatesTrace(&step), step,
+                                               m_presenter->result().best()->tokens[k].id);
+        QVERIFY(alternative >= 0);
+        QSignalSpy translated(m_presenter.get(), &TranslatePresenter::translated);
+        m_presenter->decodeWithCandidate(alternative);
+        QVERIFY(translated.wait(kTimeoutMs));
+        const TranslationResult steered = m_presenter->result();
+        const QString forcedText = steered.best()->text;
+        QVERIFY(forcedText != original);
+
+        // The forced version, recorded: it replaces the original in the session, and says what
+        // was forced.
+        const std::optional<HistoryEntry> forcedEntry = flush(*m_context, *m_presenter);
+        QVERIFY(forcedEntry);
+        QCOMPARE(forcedEntry->bestOutput()->text, forcedText);
+        const std::optional<ForcedWords> forced = historyForcedWords(*forcedEntry);
+        QVERIFY(forced);
+        const TokenSpan &first = steered.best()->tokens[0];
+        const TokenSpan &last = steered.best()->tokens[k];
+        QCOMPARE(forced->begin, first.begin);
+        QCOMPARE(forced->end, last.end);
+        QCOMPARE(forced->text, forcedText.mid(first.begin, last.end - first.begin).trimmed());
+        const QString html = historyOutputHtml(*forcedEntry, *forcedEntry->bestOutput());
+        QVERIFY2(html.contains(QStringLiteral("<u>%1</u>").arg(forced->text.toHtmlEscaped())),
+                 qPrintable(html));
+
+        // Back to the original: the history holds what is shown again, and only that.
+        m_presenter->backToOriginal();
+        const std::optional<HistoryEntry> back = flush(*m_context, *m_presenter);
+        QVERIFY2(back, "going back to the original recorded nothing");
+        QCOMPARE(back->bestOutput()->text, original);
+        QVERIFY(!historyForcedWords(*back));
+        const QList<HistoryEntry> entries = entriesOf(*m_context, kEnglish);
+        QCOMPARE(entries.size(), 1);
+        QCOMPARE(entries.first().bestOutput()->text, original);
+        QVERIFY(!historyForcedWords(entries.first()));
+    }
+
 private:
     QTemporaryDir m_dir;
     std::unique_ptr<AppContext> m_context;

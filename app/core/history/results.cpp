@@ -23,6 +23,7 @@ namespace {
 const QString kColumns = QStringLiteral("columns");
 const QString kGrid = QStringLiteral("grid");
 const QString kCoverageThreshold = QStringLiteral("coverageThreshold");
+const QString kForced = QStringLiteral("forced");
 
 QStringList pieces(const QList<TokenSpan> &tokens)
 {
@@ -125,7 +126,42 @@ HistoryEntry translationHistoryEntry(const TranslationResult &result, const Mode
     entry.inputText = result.source;
     entry.elapsedMs = result.elapsedMs;
     appendOutputs(entry, result, 0, QString());
+    // The words the user forced, so that the entry says which of them were not the model's.
+    const QList<int> forced = result.forcedTokens();
+    if (!forced.isEmpty())
+        entry.settings.insert(
+            kForced, QJsonObject{{QStringLiteral("begin"), result.best()->tokens[forced.first()].begin},
+                                 {QStringLiteral("end"), result.best()->tokens[forced.last()].end}});
     return entry;
+}
+
+std::optional<ForcedWords> historyForcedWords(const HistoryEntry &entry)
+{
+    const QJsonObject forced = entry.settings.value(kForced).toObject();
+    const HistoryOutput *best = entry.bestOutput();
+    if (entry.kind != HistoryKind::Translation || forced.isEmpty() || !best)
+        return std::nullopt;
+    ForcedWords words;
+    words.begin = std::clamp(forced.value(QStringLiteral("begin")).toInt(), 0, int(best->text.size()));
+    words.end = std::clamp(forced.value(QStringLiteral("end")).toInt(), words.begin,
+                           int(best->text.size()));
+    words.text = best->text.mid(words.begin, words.end - words.begin).trimmed();
+    if (words.text.isEmpty())
+        return std::nullopt;
+    return words;
+}
+
+QString historyOutputHtml(const HistoryEntry &entry, const HistoryOutput &output)
+{
+    const auto html = [](const QString &text) {
+        return text.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+    };
+    const std::optional<ForcedWords> forced = historyForcedWords(entry);
+    if (!forced || output.rank != 0 || output.column != 0)
+        return html(output.text);
+    return html(output.text.left(forced->begin)) + QStringLiteral("<u>") +
+           html(output.text.mid(forced->begin, forced->end - forced->begin)) +
+           QStringLiteral("</u>") + html(output.text.mid(forced->end));
 }
 
 HistoryEntry comparisonHistoryEntry(const QString &input, const QList<TranslationResult> &columns,

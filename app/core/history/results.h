@@ -30,6 +30,7 @@
 #include <QObject>
 
 #include <functional>
+#include <optional>
 
 namespace glosa {
 
@@ -61,6 +62,20 @@ inline bool isSlowHistoryEntry(const QList<TranslationResult> &results)
 }
 
 HistoryEntry translationHistoryEntry(const TranslationResult &result, const ModelInfo &model);
+// The words the user forced in a translation entry (a steered translation's prefix: the
+// Translate view's candidates): where they are in the best output's text (UTF-16) and what they
+// say. Stored in the settings as "forced": {"begin", "end"}.
+struct ForcedWords
+{
+    int begin = 0;
+    int end = 0;
+    QString text;
+};
+std::optional<ForcedWords> historyForcedWords(const HistoryEntry &entry);
+// An output's text as the History details show it: HTML-escaped, lines broken, and in the best
+// output of a translation the forced words underlined.
+QString historyOutputHtml(const HistoryEntry &entry, const HistoryOutput &output);
+
 // One entry for all columns of a Compare run (columns in order, n-best ranks within each).
 HistoryEntry comparisonHistoryEntry(const QString &input, const QList<TranslationResult> &columns,
                                     const ModelInfo &model);

@@ -314,6 +314,9 @@ void TranslatePresenter::backToOriginal()
     m_steering = Steering();
     m_hypothesis = 0;
     setResult(original);
+    // What is shown is what the history keeps: the original replaces the steered entry.
+    emit translationShown(original);
+    holdForHistory(original);
 }
 
 void TranslatePresenter::showStoredResult(const TranslationResult &result,
