@@ -3,6 +3,9 @@
 #include "app/core/history/recorder.h"
 #include "app/core/history/results.h"
 #include "app/core/history/store.h"
+#include "app/core/platform/savefile.h"
+
+#include <QDir>
 
 #include <algorithm>
 
@@ -114,6 +117,24 @@ void TranslatePresenter::setTargetText(const QString &text)
     m_editToSave = editedText();
     m_editSettle.start();
     emit translationEdited(editedText());
+}
+
+bool TranslatePresenter::saveTranslation(const QString &path, QString *error) const
+{
+    const TranslationHypothesis *h = shownHypothesis();
+    // SaveFile, not QSaveFile: on a full disk QSaveFile renamed an empty file over the old one
+    // and reported success (savefile.h says why).
+    SaveFile file(path);
+    QByteArray text = (m_edited ? m_editedText : h ? h->text : QString()).toUtf8();
+    if (!text.isEmpty() && !text.endsWith('\n'))
+        text += '\n';
+    if (file.open(QIODevice::WriteOnly)) {
+        file.write(text);
+        if (file.commit())
+            return true;
+    }
+    *error = tr("Could not save %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
+    return false;
 }
 
 void TranslatePresenter::translate()

@@ -102,6 +102,9 @@ public:
     bool isEdited() const { return m_edited; }
     // The user's version of the shown translation, empty while it is the model's own.
     QString editedText() const { return m_edited ? m_editedText : QString(); }
+    // The translation as shown (the user's version when edited) into `path` as UTF-8, replaced
+    // whole or not at all; false with the reason in *error.
+    bool saveTranslation(const QString &path, QString *error) const;
 
     // --- Candidates and steering -----------------------------------------------------------
     // The best translation's token whose candidates are shown; -1: none.

@@ -1,40 +1,35 @@
 #include "app/gui/views/translateview.h"
 
 #include "app/core/inference/inferenceworker.h"
-#include "app/core/inference/translationrunner.h"
-#include "app/core/platform/savefile.h"
 #include "app/core/presenters/translatepresenter.h"
+#include "app/gui/widgets/alignmentoverlay.h"
+#include "app/gui/widgets/attentionpanel.h"
+#include "app/gui/widgets/candidatespanel.h"
 #include "app/gui/widgets/decodingpanel.h"
 #include "app/gui/guiutil.h"
-#include "app/gui/widgets/headgridwidget.h"
-#include "app/gui/widgets/heatmapwidget.h"
 #include "app/gui/widgets/probabilitychart.h"
+#include "app/gui/widgets/sourcepane.h"
+#include "app/gui/widgets/steeringbar.h"
 #include "app/gui/theme.h"
 
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
-#include <QDir>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QMessageBox>
-#include <QMouseEvent>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QScrollBar>
 #include <QSplitter>
-#include <QTextBlock>
-#include <QTextLayout>
 #include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <cmath>
 
 namespace glosa {
 
@@ -49,22 +44,6 @@ QWidget *card(QWidget *parent, QLayout *layout)
     return w;
 }
 
-int tokenAt(const QList<TokenSpan> &tokens, int position)
-{
-    for (int i = 0; i < tokens.size(); ++i)
-        if (tokens.at(i).begin <= position && position < tokens.at(i).end)
-            return i;
-    return -1;
-}
-
-QTextEdit::ExtraSelection tokenSelection(QPlainTextEdit *editor, const TokenSpan &span)
-{
-    QTextEdit::ExtraSelection selection;
-    selection.cursor = QTextCursor(editor->document());
-    selection.cursor.setPosition(span.begin);
-    selection.cursor.setPosition(span.end, QTextCursor::KeepAnchor);
-    return selection;
-}
 } // namespace
 
 TranslateView::TranslateView(AppContext &context, QWidget *parent)
@@ -107,40 +86,31 @@ TranslateView::TranslateView(AppContext &context, QWidget *parent)
     connectPresenter();
     onModelChanged();
     retranslateUi();
-    updateCounts();
 }
 
 TranslateView::~TranslateView() = default;
 
 void TranslateView::createEditors()
 {
-    m_source = new QPlainTextEdit(this);
+    m_sourcePane = new SourcePane(this);
+    m_source = m_sourcePane->editor();
     m_target = new QPlainTextEdit(this); // editable: post-editing
     for (QPlainTextEdit *editor : {m_source, m_target}) {
         editor->setFont(theme::editorFont(font()));
         editor->setFrameShape(QFrame::StyledPanel);
-        editor->viewport()->setMouseTracking(true);
-        editor->viewport()->installEventFilter(this);
         editor->document()->setDocumentMargin(12);
         editor->setTabChangesFocus(true);
     }
+    m_overlay = new AlignmentOverlay(this, m_source, m_target);
 }
 
 void TranslateView::createControls()
 {
-    m_sourceTitle = new QLabel(this);
     m_targetTitle = new QLabel(this);
-    m_sourceTitle->setFont(theme::titleFont(font()));
     m_targetTitle->setFont(theme::titleFont(font()));
-    m_count = new QLabel(this);
-    m_count->setForegroundRole(QPalette::PlaceholderText);
-    m_translate = new QPushButton(this);
-    m_translate->setObjectName(QStringLiteral("translateButton"));
-    m_translate->setDefault(true);
-    m_cancel = new QPushButton(this);
-    m_cancel->setEnabled(false);
-    m_live = new QCheckBox(this);
-    m_live->setChecked(true);
+    m_translate = m_sourcePane->translateButton();
+    m_cancel = m_sourcePane->cancelButton();
+    m_live = m_sourcePane->liveToggle();
     m_confidence = new QCheckBox(this);
     m_alternatives = new QComboBox(this);
     m_alternatives->setVisible(false);
@@ -153,22 +123,13 @@ void TranslateView::createControls()
     m_progress->setMaximumHeight(6);
     m_progress->setTextVisible(false);
     m_progress->setVisible(false);
-}
-
-QLayout *TranslateView::sourcePaneLayout()
-{
-    auto *sourceLayout = new QVBoxLayout;
-    sourceLayout->setSpacing(6);
-    sourceLayout->addWidget(m_sourceTitle);
-    sourceLayout->addWidget(m_source, 1);
-    auto *sourceBar = new QHBoxLayout;
-    sourceBar->addWidget(m_count);
-    sourceBar->addStretch(1);
-    sourceBar->addWidget(m_live);
-    sourceBar->addWidget(m_cancel);
-    sourceBar->addWidget(m_translate);
-    sourceLayout->addLayout(sourceBar);
-    return sourceLayout;
+    // Tab goes from the source to the translation, then to the source pane's buttons (made with
+    // the source editor, before the translation's).
+    setTabOrder(m_source, m_target);
+    setTabOrder(m_target, m_translate);
+    setTabOrder(m_translate, m_cancel);
+    setTabOrder(m_cancel, m_live);
+    setTabOrder(m_live, m_confidence);
 }
 
 QLayout *TranslateView::targetPaneLayout()
@@ -194,14 +155,7 @@ QLayout *TranslateView::targetPaneLayout()
 
 QWidget *TranslateView::createSteeringBar()
 {
-    m_steering = new QLabel(this);
-    m_steering->setWordWrap(true);
-    m_back = new QPushButton(this);
-    auto *steeringLayout = new QHBoxLayout;
-    steeringLayout->addWidget(m_steering, 1);
-    steeringLayout->addWidget(m_back);
-    m_steeringBar = card(this, steeringLayout);
-    m_steeringBar->setVisible(false);
+    m_steeringBar = new SteeringBar(this);
     return m_steeringBar;
 }
 
@@ -213,83 +167,25 @@ QWidget *TranslateView::createLanguageBar()
 
 void TranslateView::buildEditorSplitter()
 {
-    QLayout *sourceLayout = sourcePaneLayout();
     QLayout *targetLayout = targetPaneLayout();
     m_editorSplitter = new QSplitter(Qt::Horizontal, this);
-    m_editorSplitter->addWidget(card(this, sourceLayout));
+    m_editorSplitter->addWidget(m_sourcePane);
     m_editorSplitter->addWidget(card(this, targetLayout));
     m_editorSplitter->setChildrenCollapsible(false);
     m_editorSplitter->setHandleWidth(16);
 }
 
-QLayout *TranslateView::attentionPanelLayout()
-{
-    m_heatmapTitle = new QLabel(this);
-    m_heatmapTitle->setFont(theme::titleFont(font()));
-    m_heatmapHint = new QLabel(this);
-    m_heatmapHint->setForegroundRole(QPalette::PlaceholderText);
-    // Wraps: in Spanish, with the layer and head selector beside it, it made the window 1,466
-    // pixels wide at least, wider than a 1280 × 800 screen.
-    m_heatmapHint->setWordWrap(true);
-    m_heatmap = new HeatmapWidget(this);
-    m_heatmapScroll = new QScrollArea(this);
-    m_heatmapScroll->setWidget(m_heatmap);
-    m_heatmapScroll->setWidgetResizable(true);
-    m_heatmapScroll->setFrameShape(QFrame::StyledPanel);
-    auto *heatLayout = new QVBoxLayout;
-    auto *heatHeader = new QHBoxLayout;
-    heatHeader->addWidget(m_heatmapTitle);
-    heatHeader->addWidget(m_heatmapHint, 1);
-    m_alignment = new QComboBox(this);
-    m_alignment->setVisible(false);
-    m_alignment->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_kind = new QComboBox(this);
-    m_kind->setVisible(false);
-    m_kind->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_layerHead = new QComboBox(this);
-    m_layerHead->setVisible(false);
-    m_layerHead->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_allHeads = new QCheckBox(this);
-    m_allHeads->setVisible(false);
-    heatHeader->addWidget(m_kind);
-    heatHeader->addWidget(m_alignment);
-    heatHeader->addWidget(m_layerHead);
-    heatHeader->addWidget(m_allHeads);
-    m_headGrid = new HeadGridWidget(this);
-    m_headGridScroll = new QScrollArea(this);
-    m_headGridScroll->setWidget(m_headGrid);
-    m_headGridScroll->setWidgetResizable(true);
-    m_headGridScroll->setFrameShape(QFrame::StyledPanel);
-    m_headGridScroll->setVisible(false);
-    heatLayout->addLayout(heatHeader);
-    heatLayout->addWidget(m_heatmapScroll, 1);
-    heatLayout->addWidget(m_headGridScroll, 1);
-    return heatLayout;
-}
-
-QLayout *TranslateView::candidatesPanelLayout()
-{
-    m_candidatesTitle = new QLabel(this);
-    m_candidatesTitle->setFont(theme::titleFont(font()));
-    m_chart = new ProbabilityChart(this);
-    auto *candidatesLayout = new QVBoxLayout;
-    candidatesLayout->addWidget(m_candidatesTitle);
-    candidatesLayout->addWidget(m_chart, 1);
-    return candidatesLayout;
-}
-
 void TranslateView::buildAttentionSplitter()
 {
-    QLayout *heatLayout = attentionPanelLayout();
-    QLayout *candidatesLayout = candidatesPanelLayout();
+    m_attention = new AttentionPanel(this);
     // Under the attention panel, not beside it: beside it, the Spanish window was 1,300 pixels
     // wide at least, wider than a 1280 × 800 screen.
     // The heatmap takes the room; the candidates card is only as tall as its hint while no word
     // is chosen (updateCandidates), instead of half the window for an empty chart.
     m_bottomSplitter = new QSplitter(Qt::Vertical, this);
-    m_bottomSplitter->addWidget(card(this, heatLayout));
-    m_candidatesCard = card(this, candidatesLayout);
-    m_bottomSplitter->addWidget(m_candidatesCard);
+    m_bottomSplitter->addWidget(m_attention);
+    m_candidates = new CandidatesPanel(this);
+    m_bottomSplitter->addWidget(m_candidates);
     m_bottomSplitter->setStretchFactor(0, 1);
     m_bottomSplitter->setStretchFactor(1, 0);
     m_bottomSplitter->setHandleWidth(16);
@@ -331,7 +227,6 @@ void TranslateView::connectTranslating()
     });
     connect(m_source, &QPlainTextEdit::textChanged, this, [this] {
         m_presenter->setSource(m_source->toPlainText());
-        updateCounts();
         // The coverage underlines belong to the translated text: an edit takes them away.
         updateOverlay();
         if (m_live->isChecked())
@@ -362,27 +257,25 @@ void TranslateView::connectTranslationPane()
         if (!m_settingTarget)
             m_presenter->setTargetText(m_target->toPlainText());
     });
-    connect(m_confidence, &QCheckBox::toggled, this, &TranslateView::updateOverlay);
+    connect(m_confidence, &QCheckBox::toggled, m_overlay, &AlignmentOverlay::setConfidenceShading);
+    connect(m_overlay, &AlignmentOverlay::targetClicked, this, &TranslateView::showCandidates);
+    connect(m_overlay, &AlignmentOverlay::highlighted, m_attention,
+            &AttentionPanel::setHighlight);
     connect(m_copy, &QPushButton::clicked, this, [this] {
         QApplication::clipboard()->setText(m_target->toPlainText());
     });
     connect(m_alternatives, &QComboBox::activated, m_presenter,
             &TranslatePresenter::chooseHypothesis);
-    connect(m_target, &QPlainTextEdit::selectionChanged, this, &TranslateView::updateOverlay);
-    connect(m_chart, &ProbabilityChart::candidateChosen, this,
+    connect(m_candidates->chart(), &ProbabilityChart::candidateChosen, this,
             &TranslateView::decodeWithCandidate);
-    connect(m_back, &QPushButton::clicked, this, &TranslateView::backToOriginal);
-    connect(m_source, &QPlainTextEdit::selectionChanged, this, &TranslateView::updateOverlay);
+    connect(m_steeringBar, &SteeringBar::backClicked, this, &TranslateView::backToOriginal);
 }
 
 void TranslateView::connectPresenter()
 {
     TranslatePresenter *p = m_presenter;
     connect(p, &TranslatePresenter::modelChanged, this, &TranslateView::onModelChanged);
-    connect(p, &TranslatePresenter::modelLoaded, this, [this] {
-        updateAlignmentChoices();
-        updateKindChoices();
-    });
+    connect(p, &TranslatePresenter::modelLoaded, this, &TranslateView::updateAttentionModel);
     connect(p, &TranslatePresenter::busyChanged, this, [this](bool busy) {
         m_cancel->setEnabled(busy);
         if (!busy)
@@ -434,90 +327,48 @@ void TranslateView::connectPresenter()
 
 void TranslateView::connectAttentionPanel()
 {
-    connect(m_alignment, &QComboBox::activated, this, [this] {
-        const QPoint choice = m_alignment->currentData().toPoint();
-        m_presenter->setAlignment({choice.x(), choice.y()});
-        if (!m_source->toPlainText().trimmed().isEmpty())
-            translateNow(); // the alignment is recorded while decoding
-    });
+    connect(m_attention, &AttentionPanel::alignmentChosen, this,
+            [this](const AlignmentChoice &alignment) {
+                m_presenter->setAlignment(alignment);
+                if (!m_source->toPlainText().trimmed().isEmpty())
+                    translateNow(); // the alignment is recorded while decoding
+            });
     // The other kinds and the head grid are drawn from the maps the result carries; a result
     // translated without them is translated again with them.
-    const auto attentionChoiceChanged = [this] {
-        updateLayerHeadChoices();
-        m_presenter->setEveryAttention(needsEveryAttention());
+    connect(m_attention, &AttentionPanel::attentionChoiceChanged, this, [this] {
+        m_presenter->setEveryAttention(m_attention->needsEveryAttention());
         if (m_presenter->missingAttentionMaps() && !m_source->toPlainText().trimmed().isEmpty())
             translateNow();
-        else
-            showAttention();
-    };
-    connect(m_kind, &QComboBox::activated, this, attentionChoiceChanged);
-    connect(m_allHeads, &QCheckBox::toggled, this, attentionChoiceChanged);
-    connect(m_layerHead, &QComboBox::activated, this, &TranslateView::showAttention);
-    connect(m_headGrid, &HeadGridWidget::headClicked, this, [this](int head) {
-        const bool cross = shownAttentionKind() == engine::AttentionKind::Cross;
-        QComboBox *selector = cross ? m_alignment : m_layerHead;
-        const int index = selector->findData(QPoint(shownLayerHead().x(), head));
-        if (index < 0)
-            return;
-        selector->setCurrentIndex(index);
-        m_allHeads->setChecked(false); // shows that head large (or translates again)
-        if (cross)
-            emit m_alignment->activated(index);
     });
-    connect(m_heatmap, &HeatmapWidget::cellHovered, this, [this](int row, int) {
-        if (shownAttentionKind() != engine::AttentionKind::Cross)
-            return; // the editors' overlay follows the alignment
-        m_hoverTarget = row;
-        m_hoverSource = -1;
-        updateOverlay();
+    connect(m_attention, &AttentionPanel::rowHovered, this, [this](int row) {
+        m_overlay->hoverTarget(row);
     });
+}
+
+void TranslateView::updateAttentionModel()
+{
+    m_attention->setModel(m_presenter->isModelLoaded() ? m_presenter->worker() : nullptr,
+                          m_presenter->alignment());
+    m_presenter->setEveryAttention(m_attention->needsEveryAttention());
 }
 
 void TranslateView::retranslateUi()
 {
     setLanguages(m_sourceLanguage, m_targetLanguage);
-    m_translate->setText(tr("&Translate"));
-    m_translate->setToolTip(tr("Translate now (Ctrl+Enter)"));
-    m_cancel->setText(tr("Cancel"));
-    m_live->setText(tr("Translate as I type"));
     m_confidence->setText(tr("Shade by confidence"));
     m_confidence->setToolTip(
         tr("Underline target words the model was unsure about (darker: less probable)"));
     m_copy->setText(tr("Copy"));
     m_copy->setToolTip(tr("Copy the translation to the clipboard"));
-    m_source->setPlaceholderText(tr("Type or paste text to translate…"));
     m_target->setPlaceholderText(tr("The translation appears here. Hover a word to see which "
                                     "source words it came from."));
-    m_source->setAccessibleName(tr("Source text"));
     m_target->setAccessibleName(tr("Translation"));
     m_alternatives->setAccessibleName(tr("Alternative translations"));
-    m_heatmap->setAccessibleName(tr("Attention heatmap"));
-    m_heatmapTitle->setText(tr("Attention"));
-    m_candidatesTitle->setText(tr("Candidates"));
-    m_chart->setAccessibleName(tr("Candidates at the selected word"));
-    m_chart->setPlaceholderText(tr("Click a word of the translation to see the candidates the "
-                                   "model weighed there; click one of them to translate again "
-                                   "with it."));
     m_languageBar->setTexts(tr("This text looks like %1, and the model translates from %2."),
                             tr("Translate %1 → %2"), tr("Translate anyway"));
-    m_back->setText(tr("Back to the original"));
-    m_back->setToolTip(tr("Show the translation this one was steered from"));
     m_decodingTitle->setText(tr("Decoding"));
-    m_alignment->setAccessibleName(tr("Attention layer and head"));
-    m_alignment->setToolTip(tr("Which cross-attention the heatmap and the highlights show"));
-    m_kind->setAccessibleName(tr("Attention kind"));
-    m_kind->setToolTip(tr("Which of the model's attentions the heatmap shows"));
-    m_layerHead->setAccessibleName(tr("Attention layer and head"));
-    m_allHeads->setText(tr("All heads"));
-    m_allHeads->setToolTip(tr("Every head of the layer side by side; click one to see it large"));
-    m_headGrid->setAccessibleName(tr("Attention heads"));
-    updateAlignmentChoices();
-    updateKindChoices();
-    updateLayerHeadChoices();
-    showAttention(); // the hint follows the kind
     for (int i = 0; i < m_alternatives->count(); ++i)
         m_alternatives->setItemText(i, tr("Alternative %1").arg(i + 1));
-    updateCounts();
     if (!m_presenter->worker())
         m_status->setText(unavailableText(m_presenter->choice()));
 }
@@ -535,7 +386,7 @@ void TranslateView::setLanguages(const QString &source, const QString &target)
 {
     m_sourceLanguage = source;
     m_targetLanguage = target;
-    m_sourceTitle->setText(source.isEmpty() ? tr("Source") : languageName(source));
+    m_sourcePane->setLanguage(source);
     m_targetTitle->setText(target.isEmpty() ? tr("Translation") : languageName(target));
 }
 
@@ -551,8 +402,7 @@ void TranslateView::onModelChanged()
     if (!worker)
         return;
     m_decoding->setModelDefaults(worker->modelInfo().decodingDefaults());
-    updateAlignmentChoices();
-    updateKindChoices();
+    updateAttentionModel();
 }
 
 void TranslateView::translateAutomatically()
@@ -561,166 +411,6 @@ void TranslateView::translateAutomatically()
         m_status->setText(unavailableText(m_presenter->choice()));
     else
         m_presenter->translateAutomatically();
-}
-
-void TranslateView::updateAlignmentChoices()
-{
-    InferenceWorker *worker = m_presenter->isModelLoaded() ? m_presenter->worker() : nullptr;
-    const int layers = worker ? worker->alignmentLayers() : 0;
-    const int heads = layers > 0 ? worker->alignmentHeads() : 0;
-    m_alignment->clear();
-    if (layers > 0) {
-        const AlignmentChoice preset = worker->defaultAlignment();
-        for (int layer = 0; layer < layers; ++layer)
-            for (int head = engine::AlignmentSource::kAverageHeads; head < heads; ++head) {
-                QString text = head == engine::AlignmentSource::kAverageHeads
-                                   ? tr("Layer %1 · mean of heads").arg(layer + 1)
-                                   : tr("Layer %1 · head %2").arg(layer + 1).arg(head + 1);
-                if (preset == AlignmentChoice{layer, head})
-                    text = tr("%1 (default)").arg(text);
-                m_alignment->addItem(text, QPoint(layer, head));
-            }
-        const AlignmentChoice shown = m_presenter->alignment();
-        m_alignment->setCurrentIndex(
-            std::max(0, m_alignment->findData(QPoint(shown.layer, shown.head))));
-    }
-    m_alignment->setVisible(layers > 0 && shownAttentionKind() == engine::AttentionKind::Cross);
-}
-
-void TranslateView::updateKindChoices()
-{
-    const QList<engine::AttentionKind> kinds = m_presenter->isModelLoaded()
-                                                   ? m_presenter->worker()->attentionKinds()
-                                                   : QList<engine::AttentionKind>();
-    const engine::AttentionKind current = shownAttentionKind();
-    m_kind->clear();
-    for (const engine::AttentionKind kind : kinds) {
-        switch (kind) {
-        case engine::AttentionKind::Cross:
-            m_kind->addItem(tr("Cross-attention"), int(kind));
-            break;
-        case engine::AttentionKind::EncoderSelf:
-            m_kind->addItem(tr("Encoder self-attention"), int(kind));
-            break;
-        case engine::AttentionKind::DecoderSelf:
-            m_kind->addItem(tr("Decoder self-attention"), int(kind));
-            break;
-        }
-    }
-    m_kind->setCurrentIndex(std::max(0, m_kind->findData(int(current))));
-    // One kind (the RNN, the toy models): nothing to choose, and no heads to lay out.
-    m_kind->setVisible(kinds.size() > 1);
-    m_allHeads->setVisible(kinds.size() > 1);
-    if (kinds.size() <= 1)
-        m_allHeads->setChecked(false);
-    updateLayerHeadChoices();
-    m_presenter->setEveryAttention(needsEveryAttention());
-}
-
-engine::AttentionKind TranslateView::shownAttentionKind() const
-{
-    return m_kind->currentIndex() < 0
-               ? engine::AttentionKind::Cross
-               : static_cast<engine::AttentionKind>(m_kind->currentData().toInt());
-}
-
-void TranslateView::updateLayerHeadChoices()
-{
-    const engine::AttentionKind kind = shownAttentionKind();
-    const TranslationHypothesis *h = shownHypothesis();
-    const int layers = h ? attentionLayers(*h, kind) : 0;
-    const int heads = h ? attentionHeads(*h, kind) : 0;
-    const QVariant current = m_layerHead->currentData();
-    m_layerHead->clear();
-    if (kind != engine::AttentionKind::Cross)
-        for (int layer = 0; layer < layers; ++layer)
-            for (int head = engine::AlignmentSource::kAverageHeads; head < heads; ++head)
-                m_layerHead->addItem(head == engine::AlignmentSource::kAverageHeads
-                                         ? tr("Layer %1 · mean of heads").arg(layer + 1)
-                                         : tr("Layer %1 · head %2").arg(layer + 1).arg(head + 1),
-                                     QPoint(layer, head));
-    m_layerHead->setCurrentIndex(std::max(0, m_layerHead->findData(current)));
-    m_layerHead->setVisible(m_layerHead->count() > 0);
-    m_alignment->setVisible(m_alignment->count() > 0 && kind == engine::AttentionKind::Cross);
-}
-
-QPoint TranslateView::shownLayerHead() const
-{
-    const QComboBox *selector =
-        shownAttentionKind() == engine::AttentionKind::Cross ? m_alignment : m_layerHead;
-    return selector->currentIndex() >= 0 ? selector->currentData().toPoint()
-                                         : QPoint(0, engine::AlignmentSource::kAverageHeads);
-}
-
-bool TranslateView::needsEveryAttention() const
-{
-    return shownAttentionKind() != engine::AttentionKind::Cross || m_allHeads->isChecked();
-}
-
-void TranslateView::showAttention()
-{
-    using Kind = engine::AttentionKind;
-    const Kind kind = shownAttentionKind();
-    const bool grid = m_allHeads->isChecked();
-    switch (kind) {
-    case Kind::Cross:
-        m_heatmapHint->setText(grid ? tr("every head of the layer · click one to see it large")
-                                    : tr("rows: translation tokens · columns: source tokens · "
-                                         "hover a cell for its weight"));
-        break;
-    case Kind::EncoderSelf:
-        m_heatmapHint->setText(tr("rows and columns: source tokens · each row: what the encoder "
-                                  "read for that token"));
-        break;
-    case Kind::DecoderSelf:
-        m_heatmapHint->setText(tr("rows: translation tokens · columns: what the decoder had read "
-                                  "(the start, then the translation so far; the rest is masked)"));
-        break;
-    }
-    m_heatmapScroll->setVisible(!grid);
-    m_headGridScroll->setVisible(grid);
-    const TranslationHypothesis *h = shownHypothesis();
-    if (!h) {
-        m_heatmap->clear();
-        m_headGrid->clear();
-        return;
-    }
-    QStringList sourceLabels, targetLabels;
-    const TranslationResult &result = m_presenter->result();
-    for (const TokenSpan &t : result.sourceTokens)
-        sourceLabels << t.surface();
-    for (const TokenSpan &t : h->tokens)
-        targetLabels << t.surface();
-    const QPoint layerHead = shownLayerHead();
-    int rows = 0, columns = 0;
-    if (grid) {
-        QList<QVector<float>> maps;
-        for (int head = 0; head < attentionHeads(*h, kind); ++head)
-            maps << attentionMatrix(result, *h, kind, layerHead.x(), head, &rows, &columns);
-        m_headGrid->setHeads(maps, rows, columns);
-        return;
-    }
-    if (kind == Kind::Cross) {
-        // The alignment the search recorded for the chosen layer and head.
-        if (h->alignment.isEmpty() && m_presenter->worker()
-            && m_presenter->worker()->attentionKinds().isEmpty())
-            m_heatmap->clear(tr("This model has no attention, so there is no alignment to show: "
-                                "its decoder sees only a fixed summary of the source, the "
-                                "bottleneck that attention removes."));
-        else if (h->alignment.isEmpty())
-            m_heatmap->clear();
-        else
-            m_heatmap->setMatrix(targetLabels, sourceLabels, h->alignment);
-        return;
-    }
-    const QVector<float> matrix =
-        attentionMatrix(result, *h, kind, layerHead.x(), layerHead.y(), &rows, &columns);
-    if (matrix.isEmpty())
-        m_heatmap->clear();
-    else if (kind == Kind::EncoderSelf)
-        m_heatmap->setMatrix(sourceLabels, sourceLabels, matrix);
-    else
-        m_heatmap->setMatrix(targetLabels, decoderInputLabels(*h, QStringLiteral("<s>")), matrix);
 }
 
 void TranslateView::setSourceText(const QString &text)
@@ -770,37 +460,7 @@ void TranslateView::cancel()
 
 bool TranslateView::saveTranslation(const QString &path, QString *error) const
 {
-    // SaveFile, not QSaveFile: on a full disk QSaveFile renamed an empty file over the old one
-    // and reported success (savefile.h says why).
-    SaveFile file(path);
-    QByteArray text = m_target->toPlainText().toUtf8();
-    if (!text.isEmpty() && !text.endsWith('\n'))
-        text += '\n';
-    if (file.open(QIODevice::WriteOnly)) {
-        file.write(text);
-        if (file.commit())
-            return true;
-    }
-    *error = tr("Could not save %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
-    return false;
-}
-
-void TranslateView::scrollIntoView(QPlainTextEdit *editor, const TokenSpan &token)
-{
-    QTextCursor at(editor->document());
-    at.setPosition(std::clamp<int>(token.begin, 0, editor->document()->characterCount() - 1));
-    const QRect shown = editor->viewport()->rect();
-    const QRect where = editor->cursorRect(at);
-    if (shown.contains(where))
-        return;
-    // QPlainTextEdit's scroll bar counts lines, wrapped ones included: the word's line, a
-    // half viewport down.
-    const QTextBlock block = at.block();
-    const QTextLine line =
-        block.layout() ? block.layout()->lineForTextPosition(at.positionInBlock()) : QTextLine();
-    const int number = block.firstLineNumber() + (line.isValid() ? line.lineNumber() : 0);
-    const int visible = shown.height() / std::max(1, editor->fontMetrics().lineSpacing());
-    editor->verticalScrollBar()->setValue(number - visible / 2);
+    return m_presenter->saveTranslation(path, error);
 }
 
 void TranslateView::setStale(bool stale)
@@ -843,16 +503,11 @@ void TranslateView::onTranslated(const TranslationResult &r, bool steered)
     m_status->setText(status);
 }
 
-const TranslationHypothesis *TranslateView::shownHypothesis() const
-{
-    return m_presenter->shownHypothesis();
-}
-
 void TranslateView::showResult()
 {
     const TranslationResult &result = m_presenter->result();
     setStale(m_presenter->isStale());
-    m_hoverTarget = m_hoverSource = -1;
+    m_overlay->clearHover();
     m_alternatives->clear();
     for (int i = 0; i < result.hypotheses.size(); ++i)
         m_alternatives->addItem(tr("Alternative %1").arg(i + 1));
@@ -863,17 +518,12 @@ void TranslateView::showResult()
     m_settingTarget = true;
     m_target->setPlainText(h ? h->text : QString());
     m_settingTarget = false;
-    m_steeringBar->setVisible(m_presenter->isSteered());
-    if (m_presenter->isSteered()) {
-        const TranslatePresenter::Steering &steering = m_presenter->steering();
-        m_steering->setText(
-            steeringLabel(steering.words, steering.ends, steering.sentence, steering.sentences));
-        QPalette pal = m_steering->palette();
-        pal.setColor(QPalette::WindowText, theme::accent(palette()));
-        m_steering->setPalette(pal);
-    }
-    updateLayerHeadChoices();
-    showAttention();
+    const TranslatePresenter::Steering &steering = m_presenter->steering();
+    m_steeringBar->setLabel(m_presenter->isSteered()
+                                ? steeringLabel(steering.words, steering.ends, steering.sentence,
+                                                steering.sentences)
+                                : QString());
+    m_attention->setResult(result, m_presenter->hypothesis());
     updateOverlay();
     updateCandidates();
 }
@@ -885,32 +535,9 @@ void TranslateView::showCandidates(int token)
 
 void TranslateView::updateCandidates()
 {
-    updateCandidatesChart();
-    // An empty chart is a title and a line of help: the heatmap above gets the rest. With
-    // candidates, the card gets the chart's height back.
-    const bool shown = m_chart->barCount() > 0;
-    const int collapsed = m_candidatesTitle->sizeHint().height() + 4 * fontMetrics().height();
-    m_candidatesCard->setMaximumHeight(shown ? QWIDGETSIZE_MAX : collapsed);
-    const QList<int> sizes = m_bottomSplitter->sizes();
-    const int total = sizes.value(0) + sizes.value(1);
-    if (shown && m_candidatesCard->height() < m_chart->sizeHint().height()) {
-        const int wanted = std::min(total / 2, m_chart->sizeHint().height() +
-                                                   m_candidatesTitle->sizeHint().height());
-        m_bottomSplitter->setSizes({total - wanted, wanted});
-    } else if (!shown && sizes.value(1) > collapsed) {
-        // QSplitter keeps the card's old share and leaves what the maximum cuts off blank
-        // (171 px at 1280 × 800): the heatmap takes it.
-        m_bottomSplitter->setSizes({total - collapsed, collapsed});
-    }
-}
-
-void TranslateView::updateCandidatesChart()
-{
     int step = 0;
-    if (const SentenceTrace *trace = m_presenter->candidatesTrace(&step))
-        m_chart->setStep(*trace, step);
-    else
-        m_chart->clear();
+    const SentenceTrace *trace = m_presenter->candidatesTrace(&step);
+    m_candidates->showStep(trace, step);
 }
 
 void TranslateView::decodeWithCandidate(int token)
@@ -920,7 +547,7 @@ void TranslateView::decodeWithCandidate(int token)
 
 QString TranslateView::steeringText() const
 {
-    return isSteered() ? m_steering->text() : QString();
+    return isSteered() ? m_steeringBar->label() : QString();
 }
 
 void TranslateView::backToOriginal()
@@ -931,268 +558,22 @@ void TranslateView::backToOriginal()
     m_status->clear();
 }
 
-QString TranslateView::editedText() const
-{
-    return m_presenter->editedText();
-}
-
-const TranslationResult &TranslateView::result() const
-{
-    return m_presenter->result();
-}
-
-int TranslateView::candidatesToken() const
-{
-    return m_presenter->candidatesToken();
-}
-
-bool TranslateView::isSteered() const
-{
-    return m_presenter->isSteered();
-}
-
-bool TranslateView::isTranslationStale() const
-{
-    return m_presenter->isStale();
-}
-
-int TranslateView::targetTokenAt(int position) const
-{
-    const TranslationHypothesis *h = shownHypothesis();
-    return h && !m_presenter->isEdited() ? tokenAt(h->tokens, position) : -1;
-}
-
-int TranslateView::sourceTokenAt(int position) const
-{
-    // Only while the source still says what was translated: positions would be stale otherwise.
-    if (m_source->toPlainText() != result().source)
-        return -1;
-    return tokenAt(result().sourceTokens, position);
-}
-
-bool TranslateView::eventFilter(QObject *watched, QEvent *event)
-{
-    const bool target = watched == m_target->viewport();
-    const bool source = watched == m_source->viewport();
-    // The token under the pointer, -1 off the text.
-    const auto tokenUnder = [&](const QPoint &pos) {
-        QPlainTextEdit *editor = target ? m_target : m_source;
-        const QTextCursor cursor = editor->cursorForPosition(pos);
-        int position = cursor.position();
-        // cursorForPosition() returns the nearest boundary; the character under the pointer is
-        // the one before it when the pointer is on its right half.
-        const QRect caret = editor->cursorRect(cursor);
-        if (pos.x() < caret.x() && position > 0)
-            --position;
-        const bool onText = std::abs(pos.y() - caret.center().y()) <= caret.height();
-        return !onText ? -1 : target ? targetTokenAt(position) : sourceTokenAt(position);
-    };
-    if ((target || source) && event->type() == QEvent::MouseMove) {
-        const int token = tokenUnder(static_cast<QMouseEvent *>(event)->position().toPoint());
-        int &hover = target ? m_hoverTarget : m_hoverSource;
-        if (token != hover || (target ? m_hoverSource : m_hoverTarget) != -1) {
-            hover = token;
-            (target ? m_hoverSource : m_hoverTarget) = -1;
-            updateOverlay();
-        }
-    } else if (target && event->type() == QEvent::MouseButtonRelease) {
-        // A click (not a drag that selected text) on a word shows its candidates.
-        if (!m_target->textCursor().hasSelection())
-            showCandidates(tokenUnder(static_cast<QMouseEvent *>(event)->position().toPoint()));
-    } else if ((target || source) && event->type() == QEvent::Leave) {
-        if (m_hoverTarget != -1 || m_hoverSource != -1) {
-            m_hoverTarget = m_hoverSource = -1;
-            updateOverlay();
-        }
-    }
-    return QWidget::eventFilter(watched, event);
-}
-
-QList<int> TranslateView::selectedTokens(bool target) const
-{
-    QPlainTextEdit *editor = target ? m_target : m_source;
-    const QTextCursor cursor = editor->textCursor();
-    QList<int> tokens;
-    if (!cursor.hasSelection())
-        return tokens;
-    const QList<TokenSpan> *spans = nullptr;
-    if (target) {
-        if (const TranslationHypothesis *h = shownHypothesis())
-            spans = &h->tokens;
-    } else if (m_source->toPlainText() == result().source) {
-        spans = &result().sourceTokens;
-    }
-    if (!spans)
-        return tokens;
-    for (int i = 0; i < spans->size(); ++i) {
-        const TokenSpan &t = spans->at(i);
-        if (t.end > cursor.selectionStart() && t.begin < cursor.selectionEnd())
-            tokens << i;
-    }
-    return tokens;
-}
+bool TranslateView::liveTranslate() const { return m_live->isChecked(); }
+void TranslateView::setLiveTranslate(bool on) { m_live->setChecked(on); }
 
 void TranslateView::updateOverlay()
 {
-    QList<QTextEdit::ExtraSelection> sourceSelections, targetSelections;
-    const TranslationHypothesis *h = shownHypothesis();
-    // Token positions hold for the model's texts only, not for edited ones.
-    const bool edited = m_presenter->isEdited();
-    const bool best = m_presenter->hypothesis() == 0;
-    const bool sourceCurrent = m_source->toPlainText() == result().source && !edited;
-
-    if (h && best && !edited)
-        markForcedTokens(*h, targetSelections);
-    if (h && m_confidence->isChecked() && !edited)
-        markConfidence(*h, targetSelections);
-    // Likely omissions: source words the best translation gave little attention in all.
-    if (h && best && sourceCurrent && result().coverage.available)
-        markOmissions(sourceSelections);
-    int heatRow = -1, heatColumn = -1;
-    if (h && !h->alignment.isEmpty() && sourceCurrent)
-        markAlignment(*h, sourceSelections, targetSelections, heatRow, heatColumn);
-    m_source->setExtraSelections(sourceSelections);
-    m_target->setExtraSelections(targetSelections);
-    // Rows and columns are target × source tokens in the cross-attention only.
-    const bool cross = shownAttentionKind() == engine::AttentionKind::Cross;
-    m_heatmap->setHighlight(cross ? heatRow : -1, cross ? heatColumn : -1);
+    m_overlay->setResult(m_presenter->result(), m_presenter->hypothesis(), m_presenter->isEdited());
 }
 
-void TranslateView::markForcedTokens(const TranslationHypothesis &h,
-                                     QList<QTextEdit::ExtraSelection> &targetSelections) const
-{
-    const QPalette pal = palette();
-    for (int i : result().forcedTokens()) {
-        if (h.tokens.at(i).begin == h.tokens.at(i).end)
-            continue;
-        QTextEdit::ExtraSelection s = tokenSelection(m_target, h.tokens.at(i));
-        s.format.setUnderlineStyle(QTextCharFormat::DotLine);
-        s.format.setUnderlineColor(theme::accent(pal));
-        s.format.setProperty(kForcedProperty, true);
-        s.format.setToolTip(tr("Forced: part of the prefix you chose"));
-        targetSelections << s;
-    }
-}
-
-void TranslateView::markConfidence(const TranslationHypothesis &h,
-                                   QList<QTextEdit::ExtraSelection> &targetSelections) const
-{
-    const QPalette pal = palette();
-    for (int i = 0; i < h.tokens.size() && i < h.tokenLogProbs.size(); ++i) {
-        const float p = std::exp(h.tokenLogProbs.at(i));
-        if (p > 0.9f || h.tokens.at(i).begin == h.tokens.at(i).end)
-            continue;
-        QTextEdit::ExtraSelection s = tokenSelection(m_target, h.tokens.at(i));
-        s.format.setUnderlineStyle(QTextCharFormat::SingleUnderline);
-        s.format.setUnderlineColor(theme::confidenceColor(pal, p));
-        s.format.setBackground(theme::confidenceColor(pal, p).lighter(100));
-        s.format.setToolTip(tr("Probability %1%").arg(QLocale().toString(p * 100, 'f', 1)));
-        targetSelections << s;
-    }
-}
-
-void TranslateView::markOmissions(QList<QTextEdit::ExtraSelection> &sourceSelections) const
-{
-    const QPalette pal = palette();
-    const TranslationCoverage &coverage = result().coverage;
-    for (const CoveredWord &word : coverage.flagged()) {
-        QTextEdit::ExtraSelection s =
-            tokenSelection(m_source, TokenSpan{-1, {}, word.begin, word.end});
-        s.format = omissionFormat(pal, word.mass, coverage.threshold);
-        s.format.setProperty(kCoverageProperty, word.mass);
-        sourceSelections << s;
-    }
-}
-
-void TranslateView::markAlignment(const TranslationHypothesis &h,
-                                  QList<QTextEdit::ExtraSelection> &sourceSelections,
-                                  QList<QTextEdit::ExtraSelection> &targetSelections, int &heatRow,
-                                  int &heatColumn)
-{
-    const QPalette pal = palette();
-    const QList<TokenSpan> &sourceTokens = result().sourceTokens;
-    // Which rows (target tokens) or columns (source tokens) are active.
-    QList<int> targets = m_hoverTarget >= 0 ? QList<int>{m_hoverTarget} : selectedTokens(true);
-    QList<int> sources;
-    if (targets.isEmpty())
-        sources = m_hoverSource >= 0 ? QList<int>{m_hoverSource} : selectedTokens(false);
-
-    // The words a hovered/selected word attended to (or was attended by), shaded by weight.
-    const auto markWeights = [&pal](QPlainTextEdit *editor, const QList<TokenSpan> &spans,
-                                    const QVector<float> &weights, const QList<bool> &empty,
-                                    QList<QTextEdit::ExtraSelection> &selections) {
-        for (int i : overlayWords(weights, empty)) {
-            QTextEdit::ExtraSelection s = tokenSelection(editor, spans.at(i));
-            s.format.setBackground(theme::attentionColor(pal, weights[i]));
-            s.format.setProperty(kTokenProperty, i);
-            s.format.setProperty(kWeightProperty, weights[i]);
-            s.format.setToolTip(QLocale().toString(weights[i], 'f', 3));
-            selections << s;
-        }
-    };
-    if (!targets.isEmpty()) {
-        heatRow = targets.size() == 1 ? targets.first() : -1;
-        for (int t : targets) {
-            QTextEdit::ExtraSelection s = tokenSelection(m_target, h.tokens.at(t));
-            s.format.setBackground(theme::attentionColor(pal, 1.0f));
-            s.format.setForeground(theme::textOn(theme::attentionColor(pal, 1.0f)));
-            s.format.setProperty(kTokenProperty, t);
-            targetSelections << s;
-        }
-        // Several selected target words: each source word shows its strongest weight.
-        QVector<float> weights(sourceTokens.size(), 0.0f);
-        QList<bool> empty(weights.size());
-        for (int j = 0; j < weights.size(); ++j) {
-            for (int t : targets)
-                weights[j] = std::max(weights[j], h.alignmentAt(t, j));
-            empty[j] = sourceTokens.at(j).begin == sourceTokens.at(j).end;
-        }
-        markWeights(m_source, sourceTokens, weights, empty, sourceSelections);
-        // A hovered word of a long translation attends to source words that may be out of
-        // sight: the strongest one is scrolled into view (the source's own cursor stays).
-        const QList<int> strongest = overlayWords(weights, empty);
-        if (m_hoverTarget >= 0 && !strongest.isEmpty())
-            scrollIntoView(m_source, sourceTokens.at(strongest.first()));
-    } else if (!sources.isEmpty()) {
-        heatColumn = sources.size() == 1 ? sources.first() : -1;
-        for (int j : sources) {
-            QTextEdit::ExtraSelection s = tokenSelection(m_source, sourceTokens.at(j));
-            s.format.setBackground(theme::attentionColor(pal, 1.0f));
-            s.format.setProperty(kTokenProperty, j);
-            sourceSelections << s;
-        }
-        QVector<float> weights(h.tokens.size(), 0.0f);
-        QList<bool> empty(weights.size());
-        for (int t = 0; t < weights.size(); ++t) {
-            for (int j : sources)
-                weights[t] = std::max(weights[t], h.alignmentAt(t, j));
-            empty[t] = h.tokens.at(t).begin == h.tokens.at(t).end;
-        }
-        markWeights(m_target, h.tokens, weights, empty, targetSelections);
-    }
-}
+int TranslateView::targetTokenAt(int position) const { return m_overlay->targetTokenAt(position); }
+int TranslateView::sourceTokenAt(int position) const { return m_overlay->sourceTokenAt(position); }
 
 QList<int> TranslateView::overlayWords(const QVector<float> &weights, const QList<bool> &empty)
 {
-    QList<int> words;
-    for (int i = 0; i < weights.size(); ++i)
-        if (weights.at(i) >= kMinOverlayWeight && !empty.value(i))
-            words << i;
-    std::stable_sort(words.begin(), words.end(),
-                     [&](int a, int b) { return weights.at(a) > weights.at(b); });
-    if (words.size() > kMaxOverlayWords)
-        words.resize(kMaxOverlayWords);
-    return words;
+    return AlignmentOverlay::overlayWords(weights, empty);
 }
 
-void TranslateView::updateCounts()
-{
-    const QString text = m_source->toPlainText();
-    m_count->setText(tr("%n character(s)", "", int(text.size())));
-}
-
-bool TranslateView::liveTranslate() const { return m_live->isChecked(); }
-void TranslateView::setLiveTranslate(bool on) { m_live->setChecked(on); }
 bool TranslateView::confidenceShading() const { return m_confidence->isChecked(); }
 void TranslateView::setConfidenceShading(bool on) { m_confidence->setChecked(on); }
 
