@@ -12,6 +12,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <functional>
 #include <memory>
 
 using namespace glosa;
@@ -190,6 +191,60 @@ private slots:
         QVERIFY(useModel(*m_context, *m_presenter, offer));
         QVERIFY(translate(*m_presenter, spanish));
         QVERIFY(!m_presenter->languageMismatch().found());
+    }
+
+    // A model change translates the text again, unless it looks like another language.
+    void aModelChangeTranslatesAgainUnlessTheGuardWarns()
+    {
+        const QString other = QStringLiteral("transformer-general-en-es");
+        QVERIFY(translate(*m_presenter, kEnglish));
+        QSignalSpy translated(m_presenter.get(), &TranslatePresenter::translated);
+        QSignalSpy stopped(m_presenter.get(), &TranslatePresenter::notTranslated);
+        QVERIFY(useModel(*m_context, *m_presenter, other));
+        while (translated.isEmpty())
+            QVERIFY(translated.wait(kTimeoutMs));
+        QCOMPARE(m_presenter->result().modelId, other);
+        QCOMPARE(m_presenter->result().source, kEnglish);
+
+        // Spanish text: the load checks it and translates nothing.
+        m_presenter->setSource(QStringLiteral("¿Dónde está la estación de tren? Quiero ir a la "
+                                              "playa con mis amigos mañana."));
+        QVERIFY(useModel(*m_context, *m_presenter, QStringLiteral("transformer-en-es")));
+        QCOMPARE(stopped.size(), 1);
+        QVERIFY(m_presenter->languageMismatch().found());
+        QVERIFY(m_presenter->result().isEmpty());
+        QVERIFY(!m_presenter->isBusy());
+        QCOMPARE(translated.size(), 1);
+    }
+
+    // One editing session of one text keeps one entry per model: the text typed on, a model
+    // switch and back make two entries, and another text a third.
+    void oneEditingSessionKeepsOneEntryPerModel()
+    {
+        HistoryStore *store = m_context->history()->store();
+        const qint64 before = store->count();
+        QSignalSpy translated(m_presenter.get(), &TranslatePresenter::translated);
+        const auto step = [&](const std::function<void()> &change) {
+            translated.clear();
+            change();
+            while (translated.isEmpty())
+                if (!translated.wait(kTimeoutMs))
+                    return false;
+            m_presenter->flushHistory(); // as leaving the tab does
+            return true;
+        };
+        QVERIFY(step([&] { translate(*m_presenter, QStringLiteral("The government announced a plan.")); }));
+        QVERIFY(step([&] {
+            translate(*m_presenter, QStringLiteral("The government announced a new plan on Monday."));
+        }));
+        QCOMPARE(store->count() - before, 1);
+        QVERIFY(step([&] {
+            useModel(*m_context, *m_presenter, QStringLiteral("transformer-general-en-es"));
+        }));
+        QVERIFY(step([&] { useModel(*m_context, *m_presenter, QStringLiteral("transformer-en-es")); }));
+        QCOMPARE(store->count() - before, 2);
+        QVERIFY(step([&] { translate(*m_presenter, QStringLiteral("Where is the station?")); }));
+        QCOMPARE(store->count() - before, 3);
     }
 
     void aChosenCandidateIsForcedAndBackReturnsToTheOriginal()
