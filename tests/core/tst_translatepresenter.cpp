@@ -96,8 +96,8 @@ private slots:
     {
         m_context.reset(new AppContext({QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
                                        {QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")}));
-        const QString path = m_dir.filePath(QStringLiteral("history-%1.sqlite")
-                                                .arg(QTest::currentTestFunction()));
+        const QString path =
+            m_dir.filePath(QStringLiteral("history-%1.sqlite").arg(QTest::currentTestFunction()));
         QVERIFY2(m_context->history()->open(path), qPrintable(m_context->history()->openError()));
         m_presenter.reset(new TranslatePresenter(*m_context));
         QVERIFY2(useModel(*m_context, *m_presenter, QStringLiteral("transformer-en-es")),
@@ -233,15 +233,18 @@ private slots:
             m_presenter->flushHistory(); // as leaving the tab does
             return true;
         };
-        QVERIFY(step([&] { translate(*m_presenter, QStringLiteral("The government announced a plan.")); }));
+        QVERIFY(step(
+            [&] { translate(*m_presenter, QStringLiteral("The government announced a plan.")); }));
         QVERIFY(step([&] {
-            translate(*m_presenter, QStringLiteral("The government announced a new plan on Monday."));
+            translate(*m_presenter,
+                      QStringLiteral("The government announced a new plan on Monday."));
         }));
         QCOMPARE(store->count() - before, 1);
         QVERIFY(step([&] {
             useModel(*m_context, *m_presenter, QStringLiteral("transformer-general-en-es"));
         }));
-        QVERIFY(step([&] { useModel(*m_context, *m_presenter, QStringLiteral("transformer-en-es")); }));
+        QVERIFY(
+            step([&] { useModel(*m_context, *m_presenter, QStringLiteral("transformer-en-es")); }));
         QCOMPARE(store->count() - before, 2);
         QVERIFY(step([&] { translate(*m_presenter, QStringLiteral("Where is the station?")); }));
         QCOMPARE(store->count() - before, 3);
@@ -274,9 +277,9 @@ private slots:
         QVERIFY(translated.last().at(1).toBool()); // steered
         const TranslationResult &steered = m_presenter->result();
         const QList<int> expected{h.tokens[0].id, alternative};
-        QCOMPARE(QList<int>(steered.options.targetPrefix.begin(),
-                            steered.options.targetPrefix.end()),
-                 expected);
+        QCOMPARE(
+            QList<int>(steered.options.targetPrefix.begin(), steered.options.targetPrefix.end()),
+            expected);
         QCOMPARE(steered.options.targetPrefixSentence, 0);
         QCOMPARE(steered.best()->tokens[1].id, alternative);
         QVERIFY(m_presenter->isSteered());

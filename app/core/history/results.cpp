@@ -128,10 +128,12 @@ HistoryEntry translationHistoryEntry(const TranslationResult &result, const Mode
     appendOutputs(entry, result, 0, QString());
     // The words the user forced, so that the entry says which of them were not the model's.
     const QList<int> forced = result.forcedTokens();
-    if (!forced.isEmpty())
-        entry.settings.insert(
-            kForced, QJsonObject{{QStringLiteral("begin"), result.best()->tokens[forced.first()].begin},
-                                 {QStringLiteral("end"), result.best()->tokens[forced.last()].end}});
+    if (!forced.isEmpty()) {
+        const QList<TokenSpan> &tokens = result.best()->tokens;
+        entry.settings.insert(kForced,
+                              QJsonObject{{QStringLiteral("begin"), tokens[forced.first()].begin},
+                                          {QStringLiteral("end"), tokens[forced.last()].end}});
+    }
     return entry;
 }
 
@@ -142,9 +144,9 @@ std::optional<ForcedWords> historyForcedWords(const HistoryEntry &entry)
     if (entry.kind != HistoryKind::Translation || forced.isEmpty() || !best)
         return std::nullopt;
     ForcedWords words;
-    words.begin = std::clamp(forced.value(QStringLiteral("begin")).toInt(), 0, int(best->text.size()));
-    words.end = std::clamp(forced.value(QStringLiteral("end")).toInt(), words.begin,
-                           int(best->text.size()));
+    const int size = int(best->text.size());
+    words.begin = std::clamp(forced.value(QStringLiteral("begin")).toInt(), 0, size);
+    words.end = std::clamp(forced.value(QStringLiteral("end")).toInt(), words.begin, size);
     words.text = best->text.mid(words.begin, words.end - words.begin).trimmed();
     if (words.text.isEmpty())
         return std::nullopt;

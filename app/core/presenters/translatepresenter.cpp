@@ -91,8 +91,8 @@ const TranslationHypothesis *TranslatePresenter::shownHypothesis() const
 {
     if (m_result.hypotheses.isEmpty())
         return nullptr;
-    return &m_result.hypotheses.at(std::clamp<int>(m_hypothesis, 0,
-                                                   m_result.hypotheses.size() - 1));
+    return &m_result.hypotheses.at(
+        std::clamp<int>(m_hypothesis, 0, m_result.hypotheses.size() - 1));
 }
 
 void TranslatePresenter::setResult(const TranslationResult &result)
@@ -177,10 +177,10 @@ bool TranslatePresenter::checkLanguage()
 {
     m_mismatch = LanguageMismatch();
     if (m_choice.model && !m_languageAccepted)
-        m_mismatch = checkSourceLanguage(
-            m_source, *m_choice.model, [this](const QString &source, const QString &target) {
-                return m_context.modelForDirection(source, target);
-            });
+        m_mismatch = checkSourceLanguage(m_source, *m_choice.model,
+                                         [this](const QString &source, const QString &target) {
+                                             return m_context.modelForDirection(source, target);
+                                         });
     emit languageMismatchChanged();
     return m_mismatch.found();
 }
@@ -263,8 +263,8 @@ const SentenceTrace *TranslatePresenter::candidatesTrace(int *step) const
 {
     const TranslationHypothesis *h = shownHypothesis();
     // The trace follows the best hypothesis; an edited pane has no tokens to point at.
-    if (m_candidateToken < 0 || !h || m_hypothesis != 0 || m_edited
-        || m_candidateToken >= h->tokens.size() || m_result.traces.isEmpty())
+    if (m_candidateToken < 0 || !h || m_hypothesis != 0 || m_edited ||
+        m_candidateToken >= h->tokens.size() || m_result.traces.isEmpty())
         return nullptr;
     const int sentence = m_result.sentenceOfToken(m_candidateToken);
     if (sentence < 0)
@@ -277,9 +277,9 @@ const SentenceTrace *TranslatePresenter::candidatesTrace(int *step) const
 void TranslatePresenter::requestTrace()
 {
     const TranslationHypothesis *h = shownHypothesis();
-    if (m_candidateToken < 0 || !h || m_hypothesis != 0 || m_edited
-        || m_candidateToken >= h->tokens.size() || !m_result.traces.isEmpty() || m_traceRequest
-        || !m_worker)
+    if (m_candidateToken < 0 || !h || m_hypothesis != 0 || m_edited ||
+        m_candidateToken >= h->tokens.size() || !m_result.traces.isEmpty() || m_traceRequest ||
+        !m_worker)
         return;
     // The same translation again, traced: the same text, settings and seed decode the same.
     engine::DecodingOptions options = m_result.options;
@@ -290,9 +290,9 @@ void TranslatePresenter::requestTrace()
             [this, text](const QList<TranslationResult> &results) {
                 m_traceRequest.release()->deleteLater();
                 // Only if it is still the shown translation (and the model still says it).
-                if (!results.isEmpty() && results.first().best() && m_result.best()
-                    && results.first().best()->text == text && m_result.best()->text == text
-                    && m_result.traces.isEmpty()) {
+                if (!results.isEmpty() && results.first().best() && m_result.best() &&
+                    results.first().best()->text == text && m_result.best()->text == text &&
+                    m_result.traces.isEmpty()) {
                     m_result.traces = results.first().traces;
                     emit candidatesChanged();
                 }
@@ -425,8 +425,8 @@ void TranslatePresenter::recordEntry(const HistoryEntry &entry)
             m_policy.recorded(key, id);
     }
     // The entry of the translation shown: later edits of it go there.
-    if (id > 0 && !m_result.isEmpty() && entry.inputText == m_result.source
-        && entry.modelId == m_result.modelId) {
+    if (id > 0 && !m_result.isEmpty() && entry.inputText == m_result.source &&
+        entry.modelId == m_result.modelId) {
         m_shownEntryId = id;
         if (m_editToSave && !m_editSettle.isActive())
             saveEdit();

@@ -132,8 +132,8 @@ public slots:
     // translate(), unless the source looks like another language; then nothing is translated
     // (notTranslated).
     void translateAutomatically();
-    // The user goes on with the model chosen although the guard warned (until the text or the
-    // model changes).
+    // The user goes on with the model chosen although the guard warned (until the model changes
+    // or the source is cleared).
     void translateAnyway();
     void cancel();
     void showCandidates(int token);

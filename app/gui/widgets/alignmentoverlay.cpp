@@ -76,8 +76,8 @@ const TranslationHypothesis *AlignmentOverlay::shownHypothesis() const
 {
     if (m_result.hypotheses.isEmpty())
         return nullptr;
-    return &m_result.hypotheses.at(std::clamp<int>(m_hypothesis, 0,
-                                                   m_result.hypotheses.size() - 1));
+    return &m_result.hypotheses.at(
+        std::clamp<int>(m_hypothesis, 0, m_result.hypotheses.size() - 1));
 }
 
 void AlignmentOverlay::scrollIntoView(QPlainTextEdit *editor, const TokenSpan &token)
@@ -199,7 +199,7 @@ void AlignmentOverlay::update()
 }
 
 void AlignmentOverlay::markForcedTokens(const TranslationHypothesis &h,
-                                     QList<QTextEdit::ExtraSelection> &targetSelections) const
+                                        QList<QTextEdit::ExtraSelection> &targetSelections) const
 {
     const QPalette pal = m_view->palette();
     for (int i : m_result.forcedTokens()) {
@@ -215,7 +215,7 @@ void AlignmentOverlay::markForcedTokens(const TranslationHypothesis &h,
 }
 
 void AlignmentOverlay::markConfidence(const TranslationHypothesis &h,
-                                   QList<QTextEdit::ExtraSelection> &targetSelections) const
+                                      QList<QTextEdit::ExtraSelection> &targetSelections) const
 {
     const QPalette pal = m_view->palette();
     for (int i = 0; i < h.tokens.size() && i < h.tokenLogProbs.size(); ++i) {
@@ -245,9 +245,9 @@ void AlignmentOverlay::markOmissions(QList<QTextEdit::ExtraSelection> &sourceSel
 }
 
 void AlignmentOverlay::markAlignment(const TranslationHypothesis &h,
-                                  QList<QTextEdit::ExtraSelection> &sourceSelections,
-                                  QList<QTextEdit::ExtraSelection> &targetSelections, int &heatRow,
-                                  int &heatColumn)
+                                     QList<QTextEdit::ExtraSelection> &sourceSelections,
+                                     QList<QTextEdit::ExtraSelection> &targetSelections,
+                                     int &heatRow, int &heatColumn)
 {
     const QPalette pal = m_view->palette();
     const QList<TokenSpan> &sourceTokens = m_result.sourceTokens;

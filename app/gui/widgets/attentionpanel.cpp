@@ -103,8 +103,8 @@ const TranslationHypothesis *AttentionPanel::shownHypothesis() const
 {
     if (m_result.hypotheses.isEmpty())
         return nullptr;
-    return &m_result.hypotheses.at(std::clamp<int>(m_hypothesis, 0,
-                                                   m_result.hypotheses.size() - 1));
+    return &m_result.hypotheses.at(
+        std::clamp<int>(m_hypothesis, 0, m_result.hypotheses.size() - 1));
 }
 
 void AttentionPanel::setHighlight(int row, int column)
@@ -260,16 +260,16 @@ void AttentionPanel::showAttention()
     switch (kind) {
     case Kind::Cross:
         m_hint->setText(grid ? tr("every head of the layer · click one to see it large")
-                                    : tr("rows: translation tokens · columns: source tokens · "
-                                         "hover a cell for its weight"));
+                             : tr("rows: translation tokens · columns: source tokens · "
+                                  "hover a cell for its weight"));
         break;
     case Kind::EncoderSelf:
         m_hint->setText(tr("rows and columns: source tokens · each row: what the encoder "
-                                  "read for that token"));
+                           "read for that token"));
         break;
     case Kind::DecoderSelf:
         m_hint->setText(tr("rows: translation tokens · columns: what the decoder had read "
-                                  "(the start, then the translation so far; the rest is masked)"));
+                           "(the start, then the translation so far; the rest is masked)"));
         break;
     }
     m_heatmapScroll->setVisible(!grid);
