@@ -194,7 +194,7 @@ QString historyEntryHtml(const HistoryEntry &e)
         for (const HistoryOutput &o : e.outputs) {
             if (o.column != c)
                 continue;
-            html += QStringLiteral("<li>%1").arg(paragraph(o.text));
+            html += QStringLiteral("<li>%1").arg(historyOutputHtml(e, o));
             if (o.score)
                 html +=
                     QStringLiteral(" <small>%1</small>")
@@ -203,6 +203,12 @@ QString historyEntryHtml(const HistoryEntry &e)
         }
         html += QStringLiteral("</ol>");
     }
+    if (const std::optional<ForcedWords> forced = historyForcedWords(e))
+        html += QStringLiteral("<p><small>%1</small></p>")
+                    .arg(HistoryView::tr("Underlined: “%1”, the words you chose among the "
+                                         "candidates; the rest is the model's.")
+                             .arg(forced->text)
+                             .toHtmlEscaped());
     if (!e.editedText.isEmpty())
         html += QStringLiteral("<h4>%1</h4><p>%2</p>")
                     .arg(HistoryView::tr("Your version"), paragraph(e.editedText));
