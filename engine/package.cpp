@@ -71,64 +71,84 @@ ComputeType parseComputeType(const std::string &name)
     throw std::invalid_argument("compute type \"" + name + "\" is not one of auto, float32, int8");
 }
 
-ModelPackage ModelPackage::load(const std::string &folder, ComputeType computeType)
+namespace {
+
+// model.json read and parsed within its bounds: the top level an object.
+json readManifestFile(const std::string &folder, const std::string &manifestPath)
 {
-    ModelPackage package;
-    package.m_folder = folder;
     std::error_code error;
     if (!fs::is_directory(folder, error))
         throw PackageError(folder, {},
                            "not a folder (a model package is a folder with model.json)");
-    const std::string manifestPath = package.manifestPath();
     RegularFile file(manifestPath);
     if (!file.ok())
         throw PackageError(manifestPath, {}, file.missing() ? "file not found" : file.error());
     std::string contents;
     if (!file.readAll(contents, kMaxManifestBytes))
-        package.failManifest(file.error());
-    const std::string refused = parseJsonBounded(contents, JsonBounds{}, package.m_manifest);
+        throw PackageError(manifestPath, {}, file.error());
+    json manifest;
+    const std::string refused = parseJsonBounded(contents, JsonBounds{}, manifest);
     if (!refused.empty())
-        package.failManifest(refused);
-    const json &m = package.m_manifest;
-    if (!m.is_object())
-        package.failManifest("the top level is " + typeName(m) + ", expected an object");
+        throw PackageError(manifestPath, {}, refused);
+    if (!manifest.is_object())
+        throw PackageError(manifestPath, {},
+                           "the top level is " + typeName(manifest) + ", expected an object");
+    return manifest;
+}
 
-    // Helpers that name the key in every message ("languages.target").
-    auto require = [&](const json &parent, const std::string &key,
-                       const std::string &path) -> const json & {
+// The manifest's keys, each checked with a message that names it ("languages.target").
+struct ManifestReader
+{
+    const std::string &manifestPath;
+    const std::string &folder;
+
+    [[noreturn]] void fail(const std::string &message) const
+    {
+        throw PackageError(manifestPath, {}, message);
+    }
+    const json &require(const json &parent, const std::string &key, const std::string &path) const
+    {
         if (!parent.contains(key))
-            package.failManifest("missing required key \"" + path + "\"");
+            fail("missing required key \"" + path + "\"");
         return parent[key];
-    };
-    auto requireString = [&](const json &parent, const std::string &key,
-                             const std::string &path) -> std::string {
+    }
+    std::string requireString(const json &parent, const std::string &key,
+                              const std::string &path) const
+    {
         const json &value = require(parent, key, path);
         if (!value.is_string())
-            package.failManifest("\"" + path + "\" is " + typeName(value) + ", expected a string");
+            fail("\"" + path + "\" is " + typeName(value) + ", expected a string");
         std::string text = value.get<std::string>();
         if (text.empty())
-            package.failManifest("\"" + path + "\" is empty");
+            fail("\"" + path + "\" is empty");
         return text;
-    };
-    auto requireObject = [&](const json &parent, const std::string &key,
-                             const std::string &path) -> const json & {
+    }
+    const json &requireObject(const json &parent, const std::string &key,
+                              const std::string &path) const
+    {
         const json &value = require(parent, key, path);
         if (!value.is_object())
-            package.failManifest("\"" + path + "\" is " + typeName(value) + ", expected an object");
+            fail("\"" + path + "\" is " + typeName(value) + ", expected an object");
         return value;
-    };
+    }
     // A file named by the manifest: relative, inside the folder, present.
-    auto requireFile = [&](const json &parent, const std::string &key,
-                           const std::string &path) -> std::string {
+    std::string requireFile(const json &parent, const std::string &key,
+                            const std::string &path) const
+    {
         const std::string name = requireString(parent, key, path);
         const fs::path relative(name);
         if (relative.is_absolute() || std::any_of(relative.begin(), relative.end(),
                                                   [](const fs::path &p) { return p == ".."; }))
-            package.failManifest("\"" + path + "\" is \"" + name +
-                                 "\"; files must be named relative to the package folder");
+            fail("\"" + path + "\" is \"" + name +
+                 "\"; files must be named relative to the package folder");
         const std::string file = (fs::path(folder) / relative).string();
-        // The rule holds after symlinks too: a link to a file outside the package (or to a
-        // device, which never ends) is refused, where it loaded or read as "not found".
+        checkRegularFileInside(file, path);
+        return file;
+    }
+    // The rule holds after symlinks too: a link to a file outside the package (or to a device,
+    // which never ends) is refused, where it loaded or read as "not found".
+    void checkRegularFileInside(const std::string &file, const std::string &path) const
+    {
         std::error_code linkError;
         const fs::path target = fs::canonical(file, linkError);
         if (linkError)
@@ -155,100 +175,154 @@ ModelPackage ModelPackage::load(const std::string &folder, ComputeType computeTy
                                "is a link to " + target.string() +
                                    ", outside the package folder (named by \"" + path +
                                    "\" in model.json; files must lie inside the package)");
-        return file;
-    };
+    }
+};
 
-    const json &version = require(m, "format_version", "format_version");
+// What the package is: format, id, names, task, architecture, plugin, licence, languages.
+struct Identity
+{
+    std::string id, name, version, architecture, plugin, licence;
+    Task task = Task::Translation;
+    std::string sourceLanguage, targetLanguage;
+};
+
+Identity readIdentity(const ManifestReader &r, const json &m)
+{
+    const json &version = r.require(m, "format_version", "format_version");
     if (!version.is_number_integer())
-        package.failManifest("\"format_version\" is " + typeName(version) + ", expected 1");
+        r.fail("\"format_version\" is " + typeName(version) + ", expected 1");
     if (version.get<std::int64_t>() != 1)
-        package.failManifest("\"format_version\" is " + version.dump() +
-                             "; this version of Glosa reads format 1 only");
-
-    package.m_id = requireString(m, "id", "id");
-    if (!isValidId(package.m_id))
-        package.failManifest("\"id\" is \"" + package.m_id +
-                             "\"; ids use letters, digits, '-', '_' and '.' only and do not start "
-                             "with '.' or '-'");
-    package.m_name = requireString(m, "name", "name");
+        r.fail("\"format_version\" is " + version.dump() +
+               "; this version of Glosa reads format 1 only");
+    Identity p;
+    p.id = r.requireString(m, "id", "id");
+    if (!isValidId(p.id))
+        r.fail("\"id\" is \"" + p.id +
+               "\"; ids use letters, digits, '-', '_' and '.' only and do not start with '.' or "
+               "'-'");
+    p.name = r.requireString(m, "name", "name");
     if (m.contains("version")) {
         if (!m["version"].is_string())
-            package.failManifest("\"version\" is " + typeName(m["version"]) +
-                                 ", expected a string");
-        package.m_version = m["version"].get<std::string>();
+            r.fail("\"version\" is " + typeName(m["version"]) + ", expected a string");
+        p.version = m["version"].get<std::string>();
     }
-    const std::string task = requireString(m, "task", "task");
+    const std::string task = r.requireString(m, "task", "task");
     if (const std::optional<Task> known = taskFromName(task))
-        package.m_task = *known;
+        p.task = *known;
     else
-        package.failManifest("\"task\" is \"" + task + "\", expected \"" +
-                             taskName(Task::Translation) + "\" or \"" +
-                             taskName(Task::Captioning) + "\"");
-    const bool translation = package.m_task == Task::Translation;
-    package.m_architecture = requireString(m, "architecture", "architecture");
-    package.m_plugin = requireString(m, "plugin", "plugin");
-    package.m_licence = requireString(m, "licence", "licence");
+        r.fail("\"task\" is \"" + task + "\", expected \"" + taskName(Task::Translation) +
+               "\" or \"" + taskName(Task::Captioning) + "\"");
+    p.architecture = r.requireString(m, "architecture", "architecture");
+    p.plugin = r.requireString(m, "plugin", "plugin");
+    p.licence = r.requireString(m, "licence", "licence");
+    const json &languages = r.requireObject(m, "languages", "languages");
+    p.targetLanguage = r.requireString(languages, "target", "languages.target");
+    if (p.task == Task::Translation)
+        p.sourceLanguage = r.requireString(languages, "source", "languages.source");
+    return p;
+}
 
-    const json &languages = requireObject(m, "languages", "languages");
-    package.m_targetLanguage = requireString(languages, "target", "languages.target");
-    if (translation)
-        package.m_sourceLanguage = requireString(languages, "source", "languages.source");
-
-    requireObject(m, "hyperparameters", "hyperparameters");
+// The sections the loader does not read itself, checked for their type; the training data
+// must be named with its licence and attribution.
+void checkSections(const ManifestReader &r, const json &m)
+{
+    r.requireObject(m, "hyperparameters", "hyperparameters");
     if (m.contains("decoding") && !m["decoding"].is_object())
-        package.failManifest("\"decoding\" is " + typeName(m["decoding"]) + ", expected an object");
+        r.fail("\"decoding\" is " + typeName(m["decoding"]) + ", expected an object");
     if (m.contains("scores") && !m["scores"].is_object())
-        package.failManifest("\"scores\" is " + typeName(m["scores"]) + ", expected an object");
-
-    const json &training = requireObject(m, "training", "training");
-    const json &data = require(training, "data", "training.data");
+        r.fail("\"scores\" is " + typeName(m["scores"]) + ", expected an object");
+    const json &training = r.requireObject(m, "training", "training");
+    const json &data = r.require(training, "data", "training.data");
     if (!data.is_array() || data.empty())
-        package.failManifest("\"training.data\" must be a non-empty array naming the training "
-                             "data with its licence and attribution");
+        r.fail("\"training.data\" must be a non-empty array naming the training "
+               "data with its licence and attribution");
     for (std::size_t i = 0; i < data.size(); ++i) {
         const std::string at = "training.data[" + std::to_string(i) + "]";
         if (!data[i].is_object())
-            package.failManifest("\"" + at + "\" is " + typeName(data[i]) + ", expected an object");
-        requireString(data[i], "licence", at + ".licence");
-        requireString(data[i], "attribution", at + ".attribution");
+            r.fail("\"" + at + "\" is " + typeName(data[i]) + ", expected an object");
+        r.requireString(data[i], "licence", at + ".licence");
+        r.requireString(data[i], "attribution", at + ".attribution");
     }
+}
 
-    // Files last, so that a manifest error is reported before a missing-file error.
-    const json &tokenizer = requireObject(m, "tokenizer", "tokenizer");
-    const std::string type = requireString(tokenizer, "type", "tokenizer.type");
-    if (type != "sentencepiece")
-        package.failManifest("\"tokenizer.type\" is \"" + type + "\", expected \"sentencepiece\"");
-    const std::string targetModel = requireFile(tokenizer, "target", "tokenizer.target");
-    const std::string sourceModel =
-        translation ? requireFile(tokenizer, "source", "tokenizer.source") : std::string();
-    const std::string weights = requireFile(m, "weights", "weights");
-
+// The files the manifest names, each checked to be a regular file inside the package; "" for
+// an optional one absent (a captioner has no source side).
+struct PackageFiles
+{
+    std::string targetModel, sourceModel, weights;
     // Optional vocabularies that number the pieces (MarianMT's vocab.json, tokenizer.h).
+    std::string targetVocabulary, sourceVocabulary, truecase;
+};
+
+PackageFiles readFiles(const ManifestReader &r, const json &m, bool translation)
+{
+    const json &tokenizer = r.requireObject(m, "tokenizer", "tokenizer");
+    const std::string type = r.requireString(tokenizer, "type", "tokenizer.type");
+    if (type != "sentencepiece")
+        r.fail("\"tokenizer.type\" is \"" + type + "\", expected \"sentencepiece\"");
+    PackageFiles f;
+    f.targetModel = r.requireFile(tokenizer, "target", "tokenizer.target");
+    if (translation)
+        f.sourceModel = r.requireFile(tokenizer, "source", "tokenizer.source");
+    f.weights = r.requireFile(m, "weights", "weights");
     const auto optionalFile = [&](const char *key) {
         return tokenizer.contains(key)
-                   ? requireFile(tokenizer, key, std::string("tokenizer.") + key)
+                   ? r.requireFile(tokenizer, key, std::string("tokenizer.") + key)
                    : std::string();
     };
-    const std::string targetVocabulary = optionalFile("target_vocabulary");
-    const std::string sourceVocabulary = translation ? optionalFile("source_vocabulary") : "";
-    const std::string truecase = translation ? optionalFile("truecase") : "";
-    const auto makeTokenizer = [](const std::string &model, const std::string &vocabulary) {
-        return vocabulary.empty() ? std::make_shared<const Tokenizer>(model)
-                                  : std::make_shared<const Tokenizer>(model, vocabulary);
-    };
+    f.targetVocabulary = optionalFile("target_vocabulary");
+    if (translation) {
+        f.sourceVocabulary = optionalFile("source_vocabulary");
+        f.truecase = optionalFile("truecase");
+    }
+    return f;
+}
+
+std::shared_ptr<const Tokenizer> makeTokenizer(const std::string &model,
+                                               const std::string &vocabulary)
+{
+    return vocabulary.empty() ? std::make_shared<const Tokenizer>(model)
+                              : std::make_shared<const Tokenizer>(model, vocabulary);
+}
+
+} // namespace
+
+ModelPackage ModelPackage::load(const std::string &folder, ComputeType computeType)
+{
+    ModelPackage package;
+    package.m_folder = folder;
+    const std::string manifestPath = package.manifestPath();
+    package.m_manifest = readManifestFile(folder, manifestPath);
+    const json &m = package.m_manifest;
+    const ManifestReader reader{manifestPath, folder};
+    Identity identity = readIdentity(reader, m);
+    package.m_id = std::move(identity.id);
+    package.m_name = std::move(identity.name);
+    package.m_version = std::move(identity.version);
+    package.m_task = identity.task;
+    package.m_architecture = std::move(identity.architecture);
+    package.m_plugin = std::move(identity.plugin);
+    package.m_licence = std::move(identity.licence);
+    package.m_targetLanguage = std::move(identity.targetLanguage);
+    package.m_sourceLanguage = std::move(identity.sourceLanguage);
+    const bool translation = package.m_task == Task::Translation;
+    checkSections(reader, m);
+    // Files last, so that a manifest error is reported before a missing-file error.
+    const PackageFiles files = readFiles(reader, m, translation);
+
+    std::error_code error;
     const auto sameFile = [&](const std::string &a, const std::string &b) {
         return a.empty() ? b.empty() : !b.empty() && fs::equivalent(a, b, error);
     };
-
-    package.m_weights = std::make_shared<const SafeTensorsFile>(weights);
-    package.m_targetTokenizer = makeTokenizer(targetModel, targetVocabulary);
+    package.m_weights = std::make_shared<const SafeTensorsFile>(files.weights);
+    package.m_targetTokenizer = makeTokenizer(files.targetModel, files.targetVocabulary);
     if (translation)
-        package.m_sourceTokenizer =
-            sameFile(sourceModel, targetModel) && sameFile(sourceVocabulary, targetVocabulary)
-                ? package.m_targetTokenizer
-                : makeTokenizer(sourceModel, sourceVocabulary);
-    if (!truecase.empty())
-        package.m_truecaser = std::make_shared<const Truecaser>(Truecaser::load(truecase));
+        package.m_sourceTokenizer = sameFile(files.sourceModel, files.targetModel) &&
+                                            sameFile(files.sourceVocabulary, files.targetVocabulary)
+                                        ? package.m_targetTokenizer
+                                        : makeTokenizer(files.sourceModel, files.sourceVocabulary);
+    if (!files.truecase.empty())
+        package.m_truecaser = std::make_shared<const Truecaser>(Truecaser::load(files.truecase));
     // Packages hold fp32/fp16 weights so far ("compute_type" absent): Auto is fp32 for them.
     const auto stored = m.find("compute_type");
     const bool storedInt8 = stored != m.end() && stored->is_string() && *stored == "int8";

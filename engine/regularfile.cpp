@@ -117,17 +117,40 @@ bool RegularFile::readAll(std::string &out, std::uint64_t maxBytes)
 
 namespace glosa::engine {
 
-FileWriter::FileWriter(const std::string &path)
+FileWriter::FileWriter(const std::string &path, Mode mode)
 {
-    m_fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0644);
-    if (m_fd < 0)
-        m_error = std::string("cannot create: ") + std::strerror(errno);
+    // Never through a symbolic link: every file written here is one the program named itself
+    // (a staging folder's file, a partial download), and a link planted there is not one.
+    const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW;
+    m_fd = ::open(path.c_str(), mode == Mode::Append ? flags : flags | O_TRUNC, 0644);
+    if (m_fd < 0) {
+        fail("cannot create: ");
+        return;
+    }
+    if (mode == Mode::Truncate)
+        return;
+    struct stat st {};
+    if (::fstat(m_fd, &st) != 0)
+        fail("cannot write: ");
+    else if (!S_ISREG(st.st_mode)) {
+        m_errno = EINVAL;
+        m_error = "cannot write: not a regular file";
+    } else if (::lseek(m_fd, 0, SEEK_END) < 0)
+        fail("cannot write: ");
+    else
+        m_size = static_cast<std::uint64_t>(st.st_size);
 }
 
 FileWriter::~FileWriter()
 {
     if (m_fd >= 0)
         ::close(m_fd);
+}
+
+void FileWriter::fail(const char *what)
+{
+    m_errno = errno;
+    m_error = std::string(what) + std::strerror(m_errno);
 }
 
 void FileWriter::write(const void *data, std::size_t size)
@@ -138,20 +161,21 @@ void FileWriter::write(const void *data, std::size_t size)
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
-            m_error = std::string("cannot write: ") + std::strerror(errno);
+            fail("cannot write: ");
             return;
         }
         bytes += n; // a short write: the next one says why (ENOSPC) or goes on
         size -= static_cast<std::size_t>(n);
+        m_size += static_cast<std::uint64_t>(n);
     }
 }
 
 std::string FileWriter::finish()
 {
-    if (m_error.empty() && ::fsync(m_fd) != 0)
-        m_error = std::string("cannot write: ") + std::strerror(errno);
+    if (m_error.empty() && m_fd >= 0 && ::fsync(m_fd) != 0)
+        fail("cannot write: ");
     if (m_fd >= 0 && ::close(m_fd) != 0 && m_error.empty())
-        m_error = std::string("cannot write: ") + std::strerror(errno);
+        fail("cannot write: ");
     m_fd = -1;
     return m_error;
 }

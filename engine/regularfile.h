@@ -75,7 +75,10 @@ namespace glosa::engine {
 class FileWriter
 {
 public:
-    explicit FileWriter(const std::string &path);
+    // Append continues a file (a partial download): it must be a regular file or not exist yet,
+    // and size() starts at its length. Neither mode follows a symbolic link.
+    enum class Mode { Truncate, Append };
+    explicit FileWriter(const std::string &path, Mode mode = Mode::Truncate);
     ~FileWriter();
     FileWriter(const FileWriter &) = delete;
     FileWriter &operator=(const FileWriter &) = delete;
@@ -85,8 +88,19 @@ public:
     // Syncs and closes: empty when every byte is on disk, else "cannot write: <strerror>".
     std::string finish();
 
+    bool ok() const { return m_error.empty(); }
+    const std::string &error() const { return m_error; }
+    // The errno of the first failure (ENOSPC for a full disk), 0 while there is none.
+    int errorNumber() const { return m_errno; }
+    // The file's length: what was there (Append) and what was written since.
+    std::uint64_t size() const { return m_size; }
+
 private:
+    void fail(const char *what);
+
     int m_fd = -1;
+    std::uint64_t m_size = 0;
+    int m_errno = 0;
     std::string m_error;
 };
 

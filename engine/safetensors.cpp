@@ -12,6 +12,7 @@
 #include <fstream>
 #include <limits>
 #include <set>
+#include <tuple>
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -144,9 +145,97 @@ SafeTensorsFile::SafeTensorsFile(const std::string &path) : m_path(path)
     checkFinite();
 }
 
+namespace {
+
+using nlohmann::json;
+
+// "__metadata__": an object of strings, into `metadata`.
+void readMetadata(const json &value, const std::string &path,
+                  std::map<std::string, std::string> &metadata)
+{
+    if (!value.is_object())
+        throw PackageError(path, {},
+                           "\"__metadata__\" is a JSON " + std::string(value.type_name()) +
+                               ", expected an object of strings");
+    for (const auto &[key, text] : value.items()) {
+        if (!text.is_string())
+            throw PackageError(path, {},
+                               "\"__metadata__\" value \"" + key + "\" is a JSON " +
+                                   text.type_name() + ", expected a string");
+        metadata[key] = text.get<std::string>();
+    }
+}
+
+// A tensor's "dtype", a supported one, into `dtype`; returns its name.
+std::string entryDtype(const std::string &name, const json &dtype, const std::string &path,
+                       DType &parsed)
+{
+    if (!dtype.is_string())
+        throw PackageError(path, name,
+                           "\"dtype\" is a JSON " + std::string(dtype.type_name()) +
+                               ", expected a string");
+    const std::string dtypeText = dtype.get<std::string>();
+    if (!parseDtype(dtypeText, parsed))
+        throw PackageError(path, name,
+                           "dtype \"" + dtypeText + "\" is " +
+                               (isKnownSafeTensorsDtype(dtypeText) ? "not supported" : "unknown") +
+                               " (supported: F32, F16, BF16, I32, I8)");
+    return dtypeText;
+}
+
+// A tensor's "shape" within the rank and element limits, into `shape`; returns its element
+// count.
+std::uint64_t entryShape(const std::string &name, const json &shape, const std::string &path,
+                         Shape &parsed)
+{
+    if (!shape.is_array())
+        throw PackageError(path, name,
+                           "\"shape\" is a JSON " + std::string(shape.type_name()) +
+                               ", expected an array of integers");
+    if (shape.size() > static_cast<std::size_t>(limits::kMaxTensorRank))
+        throw PackageError(path, name,
+                           "shape has " + std::to_string(shape.size()) +
+                               " dimensions, more than the limit of " +
+                               std::to_string(limits::kMaxTensorRank));
+    std::uint64_t numel = 1;
+    for (const json &d : shape) {
+        if (!d.is_number_integer())
+            throw PackageError(
+                path, name, "shape " + shape.dump() + " has a non-integer dimension " + d.dump());
+        if (d.is_number_integer() && !d.is_number_unsigned() && d.get<std::int64_t>() < 0)
+            throw PackageError(path, name, "shape " + shape.dump() + " has a negative dimension");
+        const std::uint64_t dim = d.get<std::uint64_t>();
+        if (dim > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) ||
+            __builtin_mul_overflow(numel, dim, &numel) ||
+            numel > static_cast<std::uint64_t>(limits::kMaxTensorElements))
+            throw PackageError(path, name,
+                               "shape " + shape.dump() + " has more elements than the limit of " +
+                                   std::to_string(limits::kMaxTensorElements));
+        parsed.push_back(static_cast<std::int64_t>(dim));
+    }
+    return numel;
+}
+
+// A tensor's "data_offsets": [begin, end], begin <= end.
+std::pair<std::uint64_t, std::uint64_t> entryOffsets(const std::string &name, const json &offsets,
+                                                     const std::string &path)
+{
+    if (!offsets.is_array() || offsets.size() != 2 || !offsets[0].is_number_unsigned() ||
+        !offsets[1].is_number_unsigned())
+        throw PackageError(path, name,
+                           "\"data_offsets\" is " + offsets.dump() +
+                               ", expected [begin, end] with non-negative integers");
+    const std::uint64_t begin = offsets[0].get<std::uint64_t>();
+    const std::uint64_t end = offsets[1].get<std::uint64_t>();
+    if (begin > end)
+        throw PackageError(path, name, "data_offsets " + offsets.dump() + " end before they begin");
+    return {begin, end};
+}
+
+} // namespace
+
 void SafeTensorsFile::parseHeader(const char *header, std::size_t length)
 {
-    using nlohmann::json;
     // nlohmann keeps the last of duplicate keys silently; a duplicate tensor name would let one
     // definition hide another, so duplicates are refused.
     JsonBounds bounds;
@@ -162,15 +251,7 @@ void SafeTensorsFile::parseHeader(const char *header, std::size_t length)
 
     for (const auto &[name, value] : root.items()) {
         if (name == "__metadata__") {
-            if (!value.is_object())
-                fail({}, "\"__metadata__\" is a JSON " + std::string(value.type_name()) +
-                             ", expected an object of strings");
-            for (const auto &[key, text] : value.items()) {
-                if (!text.is_string())
-                    fail({}, "\"__metadata__\" value \"" + key + "\" is a JSON " +
-                                 text.type_name() + ", expected a string");
-                m_metadata[key] = text.get<std::string>();
-            }
+            readMetadata(value, m_path, m_metadata);
             continue;
         }
         if (!value.is_object())
@@ -179,51 +260,10 @@ void SafeTensorsFile::parseHeader(const char *header, std::size_t length)
         for (const char *key : {"dtype", "shape", "data_offsets"})
             if (!value.contains(key))
                 fail(name, std::string("entry has no \"") + key + "\"");
-
         Entry entry;
-        const json &dtype = value["dtype"];
-        if (!dtype.is_string())
-            fail(name,
-                 "\"dtype\" is a JSON " + std::string(dtype.type_name()) + ", expected a string");
-        const std::string dtypeText = dtype.get<std::string>();
-        if (!parseDtype(dtypeText, entry.dtype))
-            fail(name, "dtype \"" + dtypeText + "\" is " +
-                           (isKnownSafeTensorsDtype(dtypeText) ? "not supported" : "unknown") +
-                           " (supported: F32, F16, BF16, I32, I8)");
-
-        const json &shape = value["shape"];
-        if (!shape.is_array())
-            fail(name, "\"shape\" is a JSON " + std::string(shape.type_name()) +
-                           ", expected an array of integers");
-        if (shape.size() > static_cast<std::size_t>(limits::kMaxTensorRank))
-            fail(name, "shape has " + std::to_string(shape.size()) +
-                           " dimensions, more than the limit of " +
-                           std::to_string(limits::kMaxTensorRank));
-        std::uint64_t numel = 1;
-        for (const json &d : shape) {
-            if (!d.is_number_integer())
-                fail(name, "shape " + shape.dump() + " has a non-integer dimension " + d.dump());
-            if (d.is_number_integer() && !d.is_number_unsigned() && d.get<std::int64_t>() < 0)
-                fail(name, "shape " + shape.dump() + " has a negative dimension");
-            const std::uint64_t dim = d.get<std::uint64_t>();
-            if (dim > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) ||
-                __builtin_mul_overflow(numel, dim, &numel) ||
-                numel > static_cast<std::uint64_t>(limits::kMaxTensorElements))
-                fail(name, "shape " + shape.dump() + " has more elements than the limit of " +
-                               std::to_string(limits::kMaxTensorElements));
-            entry.shape.push_back(static_cast<std::int64_t>(dim));
-        }
-
-        const json &offsets = value["data_offsets"];
-        if (!offsets.is_array() || offsets.size() != 2 || !offsets[0].is_number_unsigned() ||
-            !offsets[1].is_number_unsigned())
-            fail(name, "\"data_offsets\" is " + offsets.dump() +
-                           ", expected [begin, end] with non-negative integers");
-        entry.begin = offsets[0].get<std::uint64_t>();
-        entry.end = offsets[1].get<std::uint64_t>();
-        if (entry.begin > entry.end)
-            fail(name, "data_offsets " + offsets.dump() + " end before they begin");
-
+        const std::string dtypeText = entryDtype(name, value["dtype"], m_path, entry.dtype);
+        const std::uint64_t numel = entryShape(name, value["shape"], m_path, entry.shape);
+        std::tie(entry.begin, entry.end) = entryOffsets(name, value["data_offsets"], m_path);
         const std::uint64_t bytes = numel * dtypeSize(entry.dtype); // numel is within the limit
         if (bytes != entry.end - entry.begin)
             fail(name, "shape " + shapeToString(entry.shape) + " × " + dtypeText + " = " +

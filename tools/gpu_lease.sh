@@ -40,8 +40,8 @@ tree_mb() {
 
 case "$cmd" in
 prepare)
-  if [ ! -f "$CORPUS/train.tsv" ] || [ "$ROOT/tools/glosa_corpus.py" -nt "$CORPUS/train.tsv" ] ||
-     [ "$ROOT/tools/glosa_phrases.py" -nt "$CORPUS/train.tsv" ]; then
+  if [ ! -f "$CORPUS/train.tsv" ] || [ "$ROOT/tools/glosa/corpus/broad.py" -nt "$CORPUS/train.tsv" ] ||
+     [ "$ROOT/tools/glosa/corpus/phrases.py" -nt "$CORPUS/train.tsv" ]; then
     OMP_WAIT_POLICY=PASSIVE nice -n 10 "$PY" "$ROOT/tools/glosa_corpus.py" build --pair "$PAIR" --out "$CORPUS"
   fi
   grep -q '"cldr"' "$CORPUS/stats.json" || echo "note: no CLDR names in $CORPUS (apt install python3-icu, then rebuild)" >&2

@@ -135,7 +135,7 @@ device)
     read -r name _ <<<"$spec"
     [ -n "${GLOSA_ONLY:-}" ] && [ "$name" != "$GLOSA_ONLY" ] && continue
     d=/tmp/runs/gpu-$name
-    [ -f "$d/best.pt" ] && python3 -c "import sys; sys.path.insert(0, '$ROOT/tools'); import glosa_train; glosa_train.compact_checkpoint('$d/best.pt', '$OUT/$name.pt')"
+    [ -f "$d/best.pt" ] && PYTHONPATH="$ROOT/tools" python3 -c "from glosa.train import trainer; trainer.compact_checkpoint('$d/best.pt', '$OUT/$name.pt')"
     grep -a "DEV\|epoch .* data\|finished\|Error\|error" "/tmp/runs/$name.log" | tail -20
   done
   tar -C /tmp/runs -czf "$OUT/logs.tgz" $(cd /tmp/runs && ls -d *.log gpu-*/history.json gpu-*/best-dev-hyps.txt 2>/dev/null)
@@ -154,7 +154,7 @@ unpack)
   for f in "$from"/*.pt; do
     name=$(basename "$f" .pt)
     mkdir -p "$RUNS_DIR/gpu-$name"
-    /usr/bin/python3 -c "import sys; sys.path.insert(0, '$ROOT/tools'); import glosa_train; glosa_train.expand_checkpoint('$f', '$RUNS_DIR/gpu-$name/best.pt')"
+    PYTHONPATH="$ROOT/tools" /usr/bin/python3 -c "from glosa.train import trainer; trainer.expand_checkpoint('$f', '$RUNS_DIR/gpu-$name/best.pt')"
     cp "$TOKENIZER/spm.model" "$RUNS_DIR/gpu-$name/spm.model"
   done
   tar -C "$RUNS_DIR" -xzf "$from/logs.tgz"

@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="es">
 <context>
+    <name>glosa::AlignmentOverlay</name>
+    <message>
+        <source>Forced: part of the prefix you chose</source>
+        <translation>Forzada: parte del prefijo que eligió</translation>
+    </message>
+    <message>
+        <source>Probability %1%</source>
+        <translation>Probabilidad %1 %</translation>
+    </message>
+</context>
+<context>
     <name>glosa::Architectures</name>
     <message>
         <source>Transformer</source>
@@ -14,6 +25,89 @@
     <message>
         <source>Show, Attend and Tell</source>
         <translation>Show, Attend and Tell</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::AttentionPanel</name>
+    <message>
+        <source>Attention heatmap</source>
+        <translation>Mapa de calor de la atención</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>Atención</translation>
+    </message>
+    <message>
+        <source>Attention layer and head</source>
+        <translation>Capa y cabeza de atención</translation>
+    </message>
+    <message>
+        <source>Which cross-attention the heatmap and the highlights show</source>
+        <translation>Qué atención cruzada muestran el mapa de calor y los resaltados</translation>
+    </message>
+    <message>
+        <source>Attention kind</source>
+        <translation>Tipo de atención</translation>
+    </message>
+    <message>
+        <source>Which of the model&apos;s attentions the heatmap shows</source>
+        <translation>Qué atención del modelo muestra el mapa de calor</translation>
+    </message>
+    <message>
+        <source>All heads</source>
+        <translation>Todas las cabezas</translation>
+    </message>
+    <message>
+        <source>Every head of the layer side by side; click one to see it large</source>
+        <translation>Todas las cabezas de la capa, una junto a otra; pulse una para verla en grande</translation>
+    </message>
+    <message>
+        <source>Attention heads</source>
+        <translation>Cabezas de atención</translation>
+    </message>
+    <message>
+        <source>Layer %1 · mean of heads</source>
+        <translation>Capa %1 · media de las cabezas</translation>
+    </message>
+    <message>
+        <source>Layer %1 · head %2</source>
+        <translation>Capa %1 · cabeza %2</translation>
+    </message>
+    <message>
+        <source>%1 (default)</source>
+        <translation>%1 (predeterminado)</translation>
+    </message>
+    <message>
+        <source>Cross-attention</source>
+        <translation>Atención cruzada</translation>
+    </message>
+    <message>
+        <source>Encoder self-attention</source>
+        <translation>Autoatención del codificador</translation>
+    </message>
+    <message>
+        <source>Decoder self-attention</source>
+        <translation>Autoatención del decodificador</translation>
+    </message>
+    <message>
+        <source>every head of the layer · click one to see it large</source>
+        <translation>todas las cabezas de la capa · pulse una para verla en grande</translation>
+    </message>
+    <message>
+        <source>rows: translation tokens · columns: source tokens · hover a cell for its weight</source>
+        <translation>filas: tokens de la traducción · columnas: tokens del original · pase el puntero sobre una celda para ver su peso</translation>
+    </message>
+    <message>
+        <source>rows and columns: source tokens · each row: what the encoder read for that token</source>
+        <translation>filas y columnas: tokens del original · cada fila: lo que el codificador leyó para ese token</translation>
+    </message>
+    <message>
+        <source>rows: translation tokens · columns: what the decoder had read (the start, then the translation so far; the rest is masked)</source>
+        <translation>filas: tokens de la traducción · columnas: lo que el decodificador había leído (el inicio y la traducción hasta entonces; el resto está enmascarado)</translation>
+    </message>
+    <message>
+        <source>This model has no attention, so there is no alignment to show: its decoder sees only a fixed summary of the source, the bottleneck that attention removes.</source>
+        <translation>Este modelo no tiene atención, así que no hay alineación que mostrar: su decodificador solo ve un resumen fijo de la fuente, el cuello de botella que la atención elimina.</translation>
     </message>
 </context>
 <context>
@@ -55,6 +149,21 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>Click to decode again with the words up to here forced: a new column shows where this path leads</source>
         <translation>Clic para decodificar de nuevo forzando las palabras hasta aquí: una columna nueva muestra adónde lleva este camino</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::CandidatesPanel</name>
+    <message>
+        <source>Candidates</source>
+        <translation>Candidatas</translation>
+    </message>
+    <message>
+        <source>Candidates at the selected word</source>
+        <translation>Candidatas en la palabra seleccionada</translation>
+    </message>
+    <message>
+        <source>Click a word of the translation to see the candidates the model weighed there; click one of them to translate again with it.</source>
+        <translation>Haga clic en una palabra de la traducción para ver las candidatas que el modelo sopesó allí; haga clic en una de ellas para traducir de nuevo con ella.</translation>
     </message>
 </context>
 <context>
@@ -1360,10 +1469,6 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <translation>&amp;Exportar…</translation>
     </message>
     <message>
-        <source>Save the entries the filters select as JSON Lines, CSV or TMX</source>
-        <translation>Guardar las entradas que seleccionan los filtros como JSON Lines, CSV o TMX</translation>
-    </message>
-    <message>
         <source>Clear all…</source>
         <translation>Borrar todo…</translation>
     </message>
@@ -1678,6 +1783,14 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>Evaluations</source>
         <translation>Evaluaciones</translation>
+    </message>
+    <message>
+        <source>Save the entries the list shows as JSON Lines, CSV or TMX</source>
+        <translation>Guardar las entradas que muestra la lista como JSON Lines, CSV o TMX</translation>
+    </message>
+    <message>
+        <source>Underlined: “%1”, the words you chose among the candidates; the rest is the model&apos;s.</source>
+        <translation>Subrayado: «%1», las palabras que elegiste entre las candidatas; el resto es del modelo.</translation>
     </message>
 </context>
 <context>
@@ -2290,29 +2403,7 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     </message>
 </context>
 <context>
-    <name>glosa::Steering</name>
-    <message>
-        <source>prefix: «%1» + end</source>
-        <translation>prefijo: «%1» + fin</translation>
-    </message>
-    <message>
-        <source>prefix: «%1»</source>
-        <translation>prefijo: «%1»</translation>
-    </message>
-    <message>
-        <source>sentence %1 · %2</source>
-        <translation>oración %1 · %2</translation>
-    </message>
-</context>
-<context>
-    <name>glosa::TestSets</name>
-    <message>
-        <source>%1 (bundled)</source>
-        <translation>%1 (incluido)</translation>
-    </message>
-</context>
-<context>
-    <name>glosa::TranslateView</name>
+    <name>glosa::SourcePane</name>
     <message>
         <source>&amp;Translate</source>
         <translation>&amp;Traducir</translation>
@@ -2330,6 +2421,68 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <translation>Traducir al escribir</translation>
     </message>
     <message>
+        <source>Type or paste text to translate…</source>
+        <translation>Escriba o pegue el texto que quiere traducir…</translation>
+    </message>
+    <message>
+        <source>Source text</source>
+        <translation>Texto original</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Original</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n character(s)</source>
+        <translation>
+            <numerusform>%n carácter</numerusform>
+            <numerusform>%n caracteres</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>glosa::Steering</name>
+    <message>
+        <source>prefix: «%1» + end</source>
+        <translation>prefijo: «%1» + fin</translation>
+    </message>
+    <message>
+        <source>prefix: «%1»</source>
+        <translation>prefijo: «%1»</translation>
+    </message>
+    <message>
+        <source>sentence %1 · %2</source>
+        <translation>oración %1 · %2</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::SteeringBar</name>
+    <message>
+        <source>Back to the original</source>
+        <translation>Volver a la original</translation>
+    </message>
+    <message>
+        <source>Show the translation this one was steered from</source>
+        <translation>Mostrar la traducción de la que se desvió esta</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::TestSets</name>
+    <message>
+        <source>%1 (bundled)</source>
+        <translation>%1 (incluido)</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::TranslatePresenter</name>
+    <message>
+        <source>Could not save %1: %2</source>
+        <translation>No se pudo guardar %1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::TranslateView</name>
+    <message>
         <source>Shade by confidence</source>
         <translation>Sombrear según la confianza</translation>
     </message>
@@ -2346,16 +2499,8 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <translation>Copiar la traducción al portapapeles</translation>
     </message>
     <message>
-        <source>Type or paste text to translate…</source>
-        <translation>Escriba o pegue el texto que quiere traducir…</translation>
-    </message>
-    <message>
         <source>The translation appears here. Hover a word to see which source words it came from.</source>
         <translation>La traducción aparece aquí. Pase el puntero sobre una palabra para ver de qué palabras del original procede.</translation>
-    </message>
-    <message>
-        <source>Source text</source>
-        <translation>Texto original</translation>
     </message>
     <message>
         <source>Translation</source>
@@ -2366,28 +2511,12 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <translation>Traducciones alternativas</translation>
     </message>
     <message>
-        <source>Attention heatmap</source>
-        <translation>Mapa de calor de la atención</translation>
-    </message>
-    <message>
-        <source>Attention</source>
-        <translation>Atención</translation>
-    </message>
-    <message>
-        <source>rows: translation tokens · columns: source tokens · hover a cell for its weight</source>
-        <translation>filas: tokens de la traducción · columnas: tokens del original · pase el puntero sobre una celda para ver su peso</translation>
-    </message>
-    <message>
         <source>Decoding</source>
         <translation>Decodificación</translation>
     </message>
     <message>
         <source>Alternative %1</source>
         <translation>Alternativa %1</translation>
-    </message>
-    <message>
-        <source>Source</source>
-        <translation>Original</translation>
     </message>
     <message>
         <source>Translating…</source>
@@ -2409,37 +2538,6 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <translation>Error en la traducción: %1</translation>
     </message>
     <message>
-        <source>Probability %1%</source>
-        <translation>Probabilidad %1 %</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n character(s)</source>
-        <translation>
-            <numerusform>%n carácter</numerusform>
-            <numerusform>%n caracteres</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Attention layer and head</source>
-        <translation>Capa y cabeza de atención</translation>
-    </message>
-    <message>
-        <source>Which cross-attention the heatmap and the highlights show</source>
-        <translation>Qué atención cruzada muestran el mapa de calor y los resaltados</translation>
-    </message>
-    <message>
-        <source>Layer %1 · mean of heads</source>
-        <translation>Capa %1 · media de las cabezas</translation>
-    </message>
-    <message>
-        <source>Layer %1 · head %2</source>
-        <translation>Capa %1 · cabeza %2</translation>
-    </message>
-    <message>
-        <source>%1 (default)</source>
-        <translation>%1 (predeterminado)</translation>
-    </message>
-    <message>
         <source>Your edited translation is kept: press Translate to replace it.</source>
         <translation>Se conserva su traducción corregida: pulse Traducir para reemplazarla.</translation>
     </message>
@@ -2456,84 +2554,12 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <translation>La traducción tiene sus correcciones. ¿Traducir de nuevo y reemplazarlas por la traducción del modelo?</translation>
     </message>
     <message>
-        <source>Attention kind</source>
-        <translation>Tipo de atención</translation>
-    </message>
-    <message>
-        <source>Which of the model&apos;s attentions the heatmap shows</source>
-        <translation>Qué atención del modelo muestra el mapa de calor</translation>
-    </message>
-    <message>
-        <source>All heads</source>
-        <translation>Todas las cabezas</translation>
-    </message>
-    <message>
-        <source>Every head of the layer side by side; click one to see it large</source>
-        <translation>Todas las cabezas de la capa, una junto a otra; pulse una para verla en grande</translation>
-    </message>
-    <message>
-        <source>Attention heads</source>
-        <translation>Cabezas de atención</translation>
-    </message>
-    <message>
-        <source>Cross-attention</source>
-        <translation>Atención cruzada</translation>
-    </message>
-    <message>
-        <source>Encoder self-attention</source>
-        <translation>Autoatención del codificador</translation>
-    </message>
-    <message>
-        <source>Decoder self-attention</source>
-        <translation>Autoatención del decodificador</translation>
-    </message>
-    <message>
-        <source>every head of the layer · click one to see it large</source>
-        <translation>todas las cabezas de la capa · pulse una para verla en grande</translation>
-    </message>
-    <message>
-        <source>rows and columns: source tokens · each row: what the encoder read for that token</source>
-        <translation>filas y columnas: tokens del original · cada fila: lo que el codificador leyó para ese token</translation>
-    </message>
-    <message>
-        <source>rows: translation tokens · columns: what the decoder had read (the start, then the translation so far; the rest is masked)</source>
-        <translation>filas: tokens de la traducción · columnas: lo que el decodificador había leído (el inicio y la traducción hasta entonces; el resto está enmascarado)</translation>
-    </message>
-    <message>
-        <source>This model has no attention, so there is no alignment to show: its decoder sees only a fixed summary of the source, the bottleneck that attention removes.</source>
-        <translation>Este modelo no tiene atención, así que no hay alineación que mostrar: su decodificador solo ve un resumen fijo de la fuente, el cuello de botella que la atención elimina.</translation>
-    </message>
-    <message>
-        <source>Candidates</source>
-        <translation>Candidatas</translation>
-    </message>
-    <message>
-        <source>Candidates at the selected word</source>
-        <translation>Candidatas en la palabra seleccionada</translation>
-    </message>
-    <message>
-        <source>Click a word of the translation to see the candidates the model weighed there; click one of them to translate again with it.</source>
-        <translation>Haga clic en una palabra de la traducción para ver las candidatas que el modelo sopesó allí; haga clic en una de ellas para traducir de nuevo con ella.</translation>
-    </message>
-    <message>
-        <source>Back to the original</source>
-        <translation>Volver a la original</translation>
-    </message>
-    <message>
-        <source>Show the translation this one was steered from</source>
-        <translation>Mostrar la traducción de la que se desvió esta</translation>
-    </message>
-    <message>
         <source>Translated again with your choice forced.</source>
         <translation>Traducido de nuevo con su elección forzada.</translation>
     </message>
     <message>
         <source>Translating with your choice…</source>
         <translation>Traduciendo con su elección…</translation>
-    </message>
-    <message>
-        <source>Forced: part of the prefix you chose</source>
-        <translation>Forzada: parte del prefijo que eligió</translation>
     </message>
     <message>
         <source>This text looks like %1, and the model translates from %2.</source>
@@ -2558,10 +2584,6 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>Translating: %1</source>
         <translation>Traduciendo: %1</translation>
-    </message>
-    <message>
-        <source>Could not save %1: %2</source>
-        <translation>No se pudo guardar %1: %2</translation>
     </message>
     <message>
         <source>Not in the translation: %1 (this model cannot protect numbers, URLs and code)</source>

@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ko">
 <context>
+    <name>glosa::AlignmentOverlay</name>
+    <message>
+        <source>Forced: part of the prefix you chose</source>
+        <translation>강제됨: 선택한 접두사의 일부</translation>
+    </message>
+    <message>
+        <source>Probability %1%</source>
+        <translation>확률 %1%</translation>
+    </message>
+</context>
+<context>
     <name>glosa::Architectures</name>
     <message>
         <source>Transformer</source>
@@ -14,6 +25,89 @@
     <message>
         <source>Show, Attend and Tell</source>
         <translation>Show, Attend and Tell</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::AttentionPanel</name>
+    <message>
+        <source>Attention heatmap</source>
+        <translation>어텐션 히트맵</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>어텐션</translation>
+    </message>
+    <message>
+        <source>Attention layer and head</source>
+        <translation>어텐션 레이어와 헤드</translation>
+    </message>
+    <message>
+        <source>Which cross-attention the heatmap and the highlights show</source>
+        <translation>히트맵과 강조 표시에 보여 줄 교차 어텐션</translation>
+    </message>
+    <message>
+        <source>Attention kind</source>
+        <translation>어텐션 종류</translation>
+    </message>
+    <message>
+        <source>Which of the model&apos;s attentions the heatmap shows</source>
+        <translation>히트맵에 보여 줄 모델의 어텐션</translation>
+    </message>
+    <message>
+        <source>All heads</source>
+        <translation>모든 헤드</translation>
+    </message>
+    <message>
+        <source>Every head of the layer side by side; click one to see it large</source>
+        <translation>레이어의 모든 헤드를 나란히 표시 · 하나를 클릭하면 크게 표시</translation>
+    </message>
+    <message>
+        <source>Attention heads</source>
+        <translation>어텐션 헤드</translation>
+    </message>
+    <message>
+        <source>Layer %1 · mean of heads</source>
+        <translation>레이어 %1 · 헤드 평균</translation>
+    </message>
+    <message>
+        <source>Layer %1 · head %2</source>
+        <translation>레이어 %1 · 헤드 %2</translation>
+    </message>
+    <message>
+        <source>%1 (default)</source>
+        <translation>%1 (기본값)</translation>
+    </message>
+    <message>
+        <source>Cross-attention</source>
+        <translation>교차 어텐션</translation>
+    </message>
+    <message>
+        <source>Encoder self-attention</source>
+        <translation>인코더 셀프 어텐션</translation>
+    </message>
+    <message>
+        <source>Decoder self-attention</source>
+        <translation>디코더 셀프 어텐션</translation>
+    </message>
+    <message>
+        <source>every head of the layer · click one to see it large</source>
+        <translation>레이어의 모든 헤드 · 하나를 클릭하면 크게 표시</translation>
+    </message>
+    <message>
+        <source>rows: translation tokens · columns: source tokens · hover a cell for its weight</source>
+        <translation>행: 번역 토큰 · 열: 원문 토큰 · 셀 위에 마우스를 올리면 가중치 표시</translation>
+    </message>
+    <message>
+        <source>rows and columns: source tokens · each row: what the encoder read for that token</source>
+        <translation>행과 열: 원문 토큰 · 각 행: 인코더가 그 토큰을 위해 읽은 것</translation>
+    </message>
+    <message>
+        <source>rows: translation tokens · columns: what the decoder had read (the start, then the translation so far; the rest is masked)</source>
+        <translation>행: 번역 토큰 · 열: 디코더가 읽은 것 (시작 토큰과 그때까지의 번역, 나머지는 마스킹됨)</translation>
+    </message>
+    <message>
+        <source>This model has no attention, so there is no alignment to show: its decoder sees only a fixed summary of the source, the bottleneck that attention removes.</source>
+        <translation>이 모델에는 어텐션이 없어서 보여 줄 정렬이 없습니다. 디코더는 원문의 고정된 요약만 봅니다. 어텐션이 없애는 바로 그 병목입니다.</translation>
     </message>
 </context>
 <context>
@@ -55,6 +149,21 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>Click to decode again with the words up to here forced: a new column shows where this path leads</source>
         <translation>클릭하면 여기까지의 단어를 강제하여 다시 디코딩합니다: 이 경로가 어디로 이어지는지 새 열에 표시됩니다</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::CandidatesPanel</name>
+    <message>
+        <source>Candidates</source>
+        <translation>후보</translation>
+    </message>
+    <message>
+        <source>Candidates at the selected word</source>
+        <translation>선택한 단어의 후보</translation>
+    </message>
+    <message>
+        <source>Click a word of the translation to see the candidates the model weighed there; click one of them to translate again with it.</source>
+        <translation>번역의 단어를 클릭하면 모델이 그 자리에서 고려한 후보가 표시됩니다. 후보 하나를 클릭하면 그 단어로 다시 번역합니다.</translation>
     </message>
 </context>
 <context>
@@ -1350,10 +1459,6 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>내보내기(&amp;E)…</translation>
     </message>
     <message>
-        <source>Save the entries the filters select as JSON Lines, CSV or TMX</source>
-        <translation>필터로 고른 항목을 JSON Lines, CSV 또는 TMX로 저장합니다</translation>
-    </message>
-    <message>
         <source>Clear all…</source>
         <translation>모두 지우기…</translation>
     </message>
@@ -1660,6 +1765,14 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>Evaluations</source>
         <translation>평가</translation>
+    </message>
+    <message>
+        <source>Save the entries the list shows as JSON Lines, CSV or TMX</source>
+        <translation>목록에 보이는 항목을 JSON Lines, CSV 또는 TMX로 저장합니다</translation>
+    </message>
+    <message>
+        <source>Underlined: “%1”, the words you chose among the candidates; the rest is the model&apos;s.</source>
+        <translation>밑줄: “%1”, 후보 중에서 직접 고른 단어입니다. 나머지는 모델의 번역입니다.</translation>
     </message>
 </context>
 <context>
@@ -2271,29 +2384,7 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     </message>
 </context>
 <context>
-    <name>glosa::Steering</name>
-    <message>
-        <source>prefix: «%1» + end</source>
-        <translation>접두사: «%1» + 끝</translation>
-    </message>
-    <message>
-        <source>prefix: «%1»</source>
-        <translation>접두사: «%1»</translation>
-    </message>
-    <message>
-        <source>sentence %1 · %2</source>
-        <translation>문장 %1 · %2</translation>
-    </message>
-</context>
-<context>
-    <name>glosa::TestSets</name>
-    <message>
-        <source>%1 (bundled)</source>
-        <translation>%1 (내장)</translation>
-    </message>
-</context>
-<context>
-    <name>glosa::TranslateView</name>
+    <name>glosa::SourcePane</name>
     <message>
         <source>&amp;Translate</source>
         <translation>번역(&amp;T)</translation>
@@ -2311,6 +2402,67 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>입력하는 동안 번역</translation>
     </message>
     <message>
+        <source>Type or paste text to translate…</source>
+        <translation>번역할 텍스트를 입력하거나 붙여넣으십시오…</translation>
+    </message>
+    <message>
+        <source>Source text</source>
+        <translation>원문 텍스트</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>원문</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n character(s)</source>
+        <translation>
+            <numerusform>%n자</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>glosa::Steering</name>
+    <message>
+        <source>prefix: «%1» + end</source>
+        <translation>접두사: «%1» + 끝</translation>
+    </message>
+    <message>
+        <source>prefix: «%1»</source>
+        <translation>접두사: «%1»</translation>
+    </message>
+    <message>
+        <source>sentence %1 · %2</source>
+        <translation>문장 %1 · %2</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::SteeringBar</name>
+    <message>
+        <source>Back to the original</source>
+        <translation>원래 번역으로</translation>
+    </message>
+    <message>
+        <source>Show the translation this one was steered from</source>
+        <translation>이 번역이 바뀌기 전의 번역 보기</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::TestSets</name>
+    <message>
+        <source>%1 (bundled)</source>
+        <translation>%1 (내장)</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::TranslatePresenter</name>
+    <message>
+        <source>Could not save %1: %2</source>
+        <translation>%1을(를) 저장하지 못했습니다: %2</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::TranslateView</name>
+    <message>
         <source>Shade by confidence</source>
         <translation>신뢰도에 따라 음영 표시</translation>
     </message>
@@ -2327,16 +2479,8 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>번역을 클립보드에 복사합니다</translation>
     </message>
     <message>
-        <source>Type or paste text to translate…</source>
-        <translation>번역할 텍스트를 입력하거나 붙여넣으십시오…</translation>
-    </message>
-    <message>
         <source>The translation appears here. Hover a word to see which source words it came from.</source>
         <translation>번역이 여기에 표시됩니다. 단어 위에 마우스를 올리면 어느 원문 단어에서 왔는지 볼 수 있습니다.</translation>
-    </message>
-    <message>
-        <source>Source text</source>
-        <translation>원문 텍스트</translation>
     </message>
     <message>
         <source>Translation</source>
@@ -2347,28 +2491,12 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>대체 번역</translation>
     </message>
     <message>
-        <source>Attention heatmap</source>
-        <translation>어텐션 히트맵</translation>
-    </message>
-    <message>
-        <source>Attention</source>
-        <translation>어텐션</translation>
-    </message>
-    <message>
-        <source>rows: translation tokens · columns: source tokens · hover a cell for its weight</source>
-        <translation>행: 번역 토큰 · 열: 원문 토큰 · 셀 위에 마우스를 올리면 가중치 표시</translation>
-    </message>
-    <message>
         <source>Decoding</source>
         <translation>디코딩</translation>
     </message>
     <message>
         <source>Alternative %1</source>
         <translation>대안 %1</translation>
-    </message>
-    <message>
-        <source>Source</source>
-        <translation>원문</translation>
     </message>
     <message>
         <source>Translating…</source>
@@ -2389,36 +2517,6 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>번역 실패: %1</translation>
     </message>
     <message>
-        <source>Probability %1%</source>
-        <translation>확률 %1%</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n character(s)</source>
-        <translation>
-            <numerusform>%n자</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Attention layer and head</source>
-        <translation>어텐션 레이어와 헤드</translation>
-    </message>
-    <message>
-        <source>Which cross-attention the heatmap and the highlights show</source>
-        <translation>히트맵과 강조 표시에 보여 줄 교차 어텐션</translation>
-    </message>
-    <message>
-        <source>Layer %1 · mean of heads</source>
-        <translation>레이어 %1 · 헤드 평균</translation>
-    </message>
-    <message>
-        <source>Layer %1 · head %2</source>
-        <translation>레이어 %1 · 헤드 %2</translation>
-    </message>
-    <message>
-        <source>%1 (default)</source>
-        <translation>%1 (기본값)</translation>
-    </message>
-    <message>
         <source>Your edited translation is kept: press Translate to replace it.</source>
         <translation>수정한 번역이 유지됩니다. 바꾸려면 번역을 누르세요.</translation>
     </message>
@@ -2435,84 +2533,12 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>번역에 수정한 내용이 있습니다. 다시 번역하여 모델의 번역으로 바꿀까요?</translation>
     </message>
     <message>
-        <source>Attention kind</source>
-        <translation>어텐션 종류</translation>
-    </message>
-    <message>
-        <source>Which of the model&apos;s attentions the heatmap shows</source>
-        <translation>히트맵에 보여 줄 모델의 어텐션</translation>
-    </message>
-    <message>
-        <source>All heads</source>
-        <translation>모든 헤드</translation>
-    </message>
-    <message>
-        <source>Every head of the layer side by side; click one to see it large</source>
-        <translation>레이어의 모든 헤드를 나란히 표시 · 하나를 클릭하면 크게 표시</translation>
-    </message>
-    <message>
-        <source>Attention heads</source>
-        <translation>어텐션 헤드</translation>
-    </message>
-    <message>
-        <source>Cross-attention</source>
-        <translation>교차 어텐션</translation>
-    </message>
-    <message>
-        <source>Encoder self-attention</source>
-        <translation>인코더 셀프 어텐션</translation>
-    </message>
-    <message>
-        <source>Decoder self-attention</source>
-        <translation>디코더 셀프 어텐션</translation>
-    </message>
-    <message>
-        <source>every head of the layer · click one to see it large</source>
-        <translation>레이어의 모든 헤드 · 하나를 클릭하면 크게 표시</translation>
-    </message>
-    <message>
-        <source>rows and columns: source tokens · each row: what the encoder read for that token</source>
-        <translation>행과 열: 원문 토큰 · 각 행: 인코더가 그 토큰을 위해 읽은 것</translation>
-    </message>
-    <message>
-        <source>rows: translation tokens · columns: what the decoder had read (the start, then the translation so far; the rest is masked)</source>
-        <translation>행: 번역 토큰 · 열: 디코더가 읽은 것 (시작 토큰과 그때까지의 번역, 나머지는 마스킹됨)</translation>
-    </message>
-    <message>
-        <source>This model has no attention, so there is no alignment to show: its decoder sees only a fixed summary of the source, the bottleneck that attention removes.</source>
-        <translation>이 모델에는 어텐션이 없어서 보여 줄 정렬이 없습니다. 디코더는 원문의 고정된 요약만 봅니다. 어텐션이 없애는 바로 그 병목입니다.</translation>
-    </message>
-    <message>
-        <source>Candidates</source>
-        <translation>후보</translation>
-    </message>
-    <message>
-        <source>Candidates at the selected word</source>
-        <translation>선택한 단어의 후보</translation>
-    </message>
-    <message>
-        <source>Click a word of the translation to see the candidates the model weighed there; click one of them to translate again with it.</source>
-        <translation>번역의 단어를 클릭하면 모델이 그 자리에서 고려한 후보가 표시됩니다. 후보 하나를 클릭하면 그 단어로 다시 번역합니다.</translation>
-    </message>
-    <message>
-        <source>Back to the original</source>
-        <translation>원래 번역으로</translation>
-    </message>
-    <message>
-        <source>Show the translation this one was steered from</source>
-        <translation>이 번역이 바뀌기 전의 번역 보기</translation>
-    </message>
-    <message>
         <source>Translated again with your choice forced.</source>
         <translation>선택을 강제하여 다시 번역했습니다.</translation>
     </message>
     <message>
         <source>Translating with your choice…</source>
         <translation>선택한 단어로 번역 중…</translation>
-    </message>
-    <message>
-        <source>Forced: part of the prefix you chose</source>
-        <translation>강제됨: 선택한 접두사의 일부</translation>
     </message>
     <message>
         <source>This text looks like %1, and the model translates from %2.</source>
@@ -2537,10 +2563,6 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>Translating: %1</source>
         <translation>번역 중: %1</translation>
-    </message>
-    <message>
-        <source>Could not save %1: %2</source>
-        <translation>%1을(를) 저장하지 못했습니다: %2</translation>
     </message>
     <message>
         <source>Not in the translation: %1 (this model cannot protect numbers, URLs and code)</source>

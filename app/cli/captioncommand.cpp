@@ -152,9 +152,56 @@ Command captionCommand()
     return help;
 }
 
+// The captioning model --model names, else the default one; "" with a message when none is
+// installed.
+QString captionerId(const QCommandLineParser &parser, QTextStream &err)
+{
+    const QString modelId = parser.value("model");
+    if (!modelId.isEmpty())
+        return modelId;
+    const Installed installed;
+    const std::optional<ModelInfo> captioner =
+        installed.catalog.defaultModel(taskKey(engine::Task::Captioning));
+    if (!captioner) {
+        err << "glosa-cli caption: no captioning model is installed (see 'glosa-cli "
+               "models')\n";
+        return {};
+    }
+    return captioner->id;
+}
+
+// One image captioned, written (text or --json) and, with --save-history, recorded as the app
+// would record it (image hash and thumbnail included); false when that failed.
+bool captionImage(const QString &path, engine::CaptioningModel &model, const ModelInfo &info,
+                  const engine::DecodingOptions &decoding, const QCommandLineParser &parser,
+                  const CommandIo &io)
+{
+    QElapsedTimer timer;
+    timer.start();
+    const RgbImage image = loadRgbImage(path);
+    const engine::ImageCaption caption =
+        model.caption(image.pixels.data(), image.width, image.height, decoding);
+    const double ms = double(timer.nsecsElapsed()) / 1e6;
+    if (parser.isSet("json")) {
+        io.out << QJsonDocument(toJson(path, caption, decoding, model, ms))
+                      .toJson(QJsonDocument::Compact)
+               << "\n";
+    } else {
+        const auto &hyps = caption.result.hypotheses;
+        io.out << (hyps.empty() ? QString()
+                                : tidyCaption(fromUtf8(model.tokenizer().decode(std::vector<int>(
+                                      hyps[0].tokens.begin(), hyps[0].tokens.end())))))
+               << "\n";
+    }
+    if (!parser.isSet("save-history"))
+        return true;
+    CaptionResult shown = captionResultFrom(model, caption, path, decoding);
+    shown.elapsedMs = ms;
+    return saveToHistory(captionHistoryEntry(shown, info), io.historyPath, io.err) != 0;
+}
+
 int runCaptionCommand(const QStringList &args, const CommandIo &io)
 {
-    const QString &historyPath = io.historyPath;
     QTextStream &out = io.out, &err = io.err;
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
@@ -169,19 +216,9 @@ int runCaptionCommand(const QStringList &args, const CommandIo &io)
         err << "glosa-cli caption: no image given (glosa-cli caption --model ID IMAGE...)\n";
         return 2;
     }
-    QString modelId = parser.value("model");
-    if (modelId.isEmpty()) { // the default captioning package
-        const Installed installed;
-        const ModelCatalog &catalog = installed.catalog;
-        const std::optional<ModelInfo> captioner =
-            catalog.defaultModel(taskKey(engine::Task::Captioning));
-        if (!captioner) {
-            err << "glosa-cli caption: no captioning model is installed (see 'glosa-cli "
-                   "models')\n";
-            return 1;
-        }
-        modelId = captioner->id;
-    }
+    const QString modelId = captionerId(parser, err);
+    if (modelId.isEmpty())
+        return 1;
     QString error;
     ModelInfo info;
     const std::shared_ptr<engine::CaptioningModel> model = loadCaptioner(modelId, &error, &info);
@@ -197,43 +234,18 @@ int runCaptionCommand(const QStringList &args, const CommandIo &io)
         err << "glosa-cli caption: " << e.what() << "\n";
         return 2;
     }
-    const bool json = parser.isSet("json");
-    const bool saveHistory = parser.isSet("save-history");
     int status = 0;
     for (const QString &path : images) {
-        QElapsedTimer timer;
-        timer.start();
         try {
-            const RgbImage image = loadRgbImage(path);
-            const engine::ImageCaption caption =
-                model->caption(image.pixels.data(), image.width, image.height, decoding);
-            const double ms = double(timer.nsecsElapsed()) / 1e6;
-            if (json) {
-                out << QJsonDocument(toJson(path, caption, decoding, *model, ms))
-                           .toJson(QJsonDocument::Compact)
-                    << "\n";
-            } else {
-                const auto &hyps = caption.result.hypotheses;
-                out << (hyps.empty()
-                            ? QString()
-                            : tidyCaption(fromUtf8(model->tokenizer().decode(
-                                  std::vector<int>(hyps[0].tokens.begin(), hyps[0].tokens.end())))))
-                    << "\n";
-            }
-            // The entry the app would make for this caption (image hash and thumbnail included).
-            if (saveHistory) {
-                CaptionResult shown = captionResultFrom(*model, caption, path, decoding);
-                shown.elapsedMs = ms;
-                if (saveToHistory(captionHistoryEntry(shown, info), historyPath, err) == 0)
-                    status = 1;
-            }
+            if (!captionImage(path, *model, info, decoding, parser, io))
+                status = 1;
         } catch (const std::exception &e) {
             // ImageLoadError names the file; engine errors do not, so add it.
             const QString message = QString::fromUtf8(e.what());
             err << "glosa-cli caption: "
                 << (message.startsWith(path) ? message : path + QStringLiteral(": ") + message)
                 << "\n";
-            if (json)
+            if (parser.isSet("json"))
                 out << QJsonDocument(QJsonObject{{"image", path}, {"error", message}})
                            .toJson(QJsonDocument::Compact)
                     << "\n";

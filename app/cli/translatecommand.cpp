@@ -150,22 +150,10 @@ QJsonObject coverageJson(const engine::TranslatedSegment &segment, const std::st
                        {"flagged", flagged}};
 }
 
-QJsonObject toJson(const QByteArray &line, const engine::TranslationResult &result,
-                   const DecodingOptions &options, const engine::TranslationModel &model,
-                   double elapsedMs, bool withAlignment,
-                   const engine::CoverageOptions &coverageOptions)
+// The whole text's n-best (engine::TranslationResult::hypothesisText), each with its pieces,
+// ids, log-probabilities, score and whether every sentence ended with EOS.
+QJsonArray hypothesesJson(const engine::TranslationResult &result, const engine::Tokenizer &target)
 {
-    const engine::Tokenizer &target = model.targetTokenizer();
-    const QString source = QString::fromUtf8(line);
-    QJsonObject object;
-    object["source"] = source;
-    object["translation"] = fromUtf8(result.text);
-    object["model"] = QString::fromStdString(model.id());
-    object["strategy"] = fromNlohmann(engine::decodingOptionsToJson(options));
-    object["elapsed_ms"] = rounded(elapsedMs, 1000);
-
-    // Hypotheses: the whole text's n-best (engine::TranslationResult::hypothesisText).
-    const std::string source8(line.constData(), line.size());
     // An empty line: one empty hypothesis.
     const std::size_t hypothesisCount = std::max<std::size_t>(result.hypothesisCount(), 1);
     QJsonArray hypotheses;
@@ -193,15 +181,16 @@ QJsonObject toJson(const QByteArray &line, const engine::TranslationResult &resu
                                       {"score", rounded(score, 1e6)},
                                       {"complete", complete}});
     }
-    object["hypotheses"] = hypotheses;
-    // Spans a model without placeholders lost (TranslatedSegment::missingSpans).
-    QJsonArray missingSpans;
-    for (const auto &segment : result.segments)
-        for (const std::string &span : segment.missingSpans)
-            missingSpans.append(fromUtf8(span));
-    object["missing_spans"] = missingSpans;
+    return hypotheses;
+}
 
-    // Source tokens (the columns) and the block-diagonal alignment of the best hypothesis.
+// "source_tokens" (the alignment's columns) and "segments" (each sentence's place in the source
+// and the translation, its first token of each, its coverage) into `object`; returns the number
+// of source tokens.
+std::size_t addSegmentsJson(QJsonObject &object, const std::string &source8,
+                            const engine::TranslationResult &result,
+                            const engine::CoverageOptions &coverageOptions)
+{
     QJsonArray sourceTokens, segments;
     std::size_t columns = 0, rows = 0;
     const engine::Utf8Offsets sourceOffsets(source8), targetOffsets(result.text);
@@ -221,8 +210,13 @@ QJsonObject toJson(const QByteArray &line, const engine::TranslationResult &resu
     }
     object["source_tokens"] = sourceTokens;
     object["segments"] = segments;
-    if (!withAlignment)
-        return object;
+    return columns;
+}
+
+// The best hypothesis's alignment over all `columns` source tokens, block-diagonal (each
+// sentence's rows attend to its own columns); null for a model without attention.
+QJsonValue alignmentJson(const engine::TranslationResult &result, std::size_t columns)
+{
     QJsonArray alignment;
     std::size_t column = 0;
     bool attends = false;
@@ -245,7 +239,31 @@ QJsonObject toJson(const QByteArray &line, const engine::TranslationResult &resu
         column += width;
     }
     // All zeros would read as "attended to nothing"; a model without attention has no alignment.
-    object["alignment"] = attends ? QJsonValue(alignment) : QJsonValue();
+    return attends ? QJsonValue(alignment) : QJsonValue();
+}
+
+QJsonObject toJson(const QByteArray &line, const engine::TranslationResult &result,
+                   const DecodingOptions &options, const engine::TranslationModel &model,
+                   double elapsedMs, bool withAlignment,
+                   const engine::CoverageOptions &coverageOptions)
+{
+    QJsonObject object;
+    object["source"] = QString::fromUtf8(line);
+    object["translation"] = fromUtf8(result.text);
+    object["model"] = QString::fromStdString(model.id());
+    object["strategy"] = fromNlohmann(engine::decodingOptionsToJson(options));
+    object["elapsed_ms"] = rounded(elapsedMs, 1000);
+    object["hypotheses"] = hypothesesJson(result, model.targetTokenizer());
+    // Spans a model without placeholders lost (TranslatedSegment::missingSpans).
+    QJsonArray missingSpans;
+    for (const auto &segment : result.segments)
+        for (const std::string &span : segment.missingSpans)
+            missingSpans.append(fromUtf8(span));
+    object["missing_spans"] = missingSpans;
+    const std::string source8(line.constData(), line.size());
+    const std::size_t columns = addSegmentsJson(object, source8, result, coverageOptions);
+    if (withAlignment)
+        object["alignment"] = alignmentJson(result, columns);
     return object;
 }
 
@@ -400,11 +418,23 @@ qsizetype cutPoint(const engine::SentenceSplitter &splitter, const QByteArray &l
 
 } // namespace
 
-int runTranslateCommand(const QStringList &args, const CommandIo &io)
+Command translateCommand();
+
+// The output options besides the decoding: --json, --save-history, --attention and the
+// coverage threshold.
+struct TranslateOutput
 {
-    const QString &historyPath = io.historyPath;
-    QTextStream &err = io.err;
-    QCommandLineParser parser;
+    bool json = false;
+    bool saveHistory = false;
+    bool allAttention = false;
+    engine::CoverageOptions coverage;
+};
+
+// The arguments checked before the (slow) model load: they parse, and -o is none of the inputs.
+// Returns the exit code for bad ones; fills `inputs` (FILE arguments in order, or stdin: "-").
+std::optional<int> checkArguments(QCommandLineParser &parser, const QStringList &args,
+                                  QTextStream &err, QStringList &inputs)
+{
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     parser.addOptions(translateCommand().options);
     if (!parser.parse(QStringList{QStringLiteral("glosa-cli translate")} + args)) {
@@ -419,8 +449,7 @@ int runTranslateCommand(const QStringList &args, const CommandIo &io)
         err << "glosa-cli translate: " << error.what() << "\n";
         return 2;
     }
-    // FILE arguments in order, or stdin ("-" is stdin too).
-    QStringList inputs = parser.positionalArguments();
+    inputs = parser.positionalArguments();
     if (inputs.isEmpty())
         inputs << QStringLiteral("-");
     const QString outputPath = parser.value("output");
@@ -430,80 +459,343 @@ int runTranslateCommand(const QStringList &args, const CommandIo &io)
                 << " itself; write the translation to another file\n";
             return 2;
         }
+    return std::nullopt;
+}
+
+// The model the options name, loaded; the exit code when it cannot be.
+std::shared_ptr<engine::TranslationModel> loadModel(const QCommandLineParser &parser,
+                                                    QTextStream &err, ModelInfo &info, int &exit)
+{
     QString error;
     const std::optional<QString> modelId = modelFromCommandLine(parser, &error);
     if (!modelId) {
         err << "glosa-cli translate: " << error << "\n";
-        return parser.isSet("model") ? 2 : 1;
+        exit = parser.isSet("model") ? 2 : 1;
+        return nullptr;
     }
     const std::optional<engine::ComputeType> computeType =
         computeTypeFromCommandLine(parser, &error);
     if (!computeType) {
         err << "glosa-cli translate: " << error << "\n";
-        return 2;
+        exit = 2;
+        return nullptr;
     }
-    ModelInfo info;
-    const std::shared_ptr<engine::TranslationModel> model =
+    std::shared_ptr<engine::TranslationModel> model =
         loadTranslationModel(*modelId, &error, &info, *computeType);
     if (!model) {
         err << "glosa-cli translate: " << error.simplified() << "\n";
-        return 1;
+        exit = 1;
     }
+    return model;
+}
+
+// The decoding options: the model's defaults, the command line's, and the target prefix
+// (--target-prefix-text, --prefix-sentence); throws std::invalid_argument for bad ones.
+DecodingOptions decodingFor(const QCommandLineParser &parser, engine::TranslationModel &model)
+{
+    DecodingOptions decoding =
+        decodingOptionsFromCommandLine(parser, model.defaultDecodingOptions());
+    if (parser.isSet("target-prefix-text")) {
+        // Words, as a person writes them: the model's own target tokenizer makes the ids
+        // (the same pieces the model would produce for them at the start of a sentence).
+        decoding.targetPrefix.clear();
+        const std::string words = parser.value("target-prefix-text").toStdString();
+        for (const engine::Token &token : model.targetTokenizer().encode(words))
+            decoding.targetPrefix.push_back(token.id);
+        if (decoding.targetPrefix.empty())
+            throw std::invalid_argument("--target-prefix-text is empty");
+    }
+    if (parser.isSet("prefix-sentence")) {
+        bool ok = false;
+        const int sentence = parser.value("prefix-sentence").toInt(&ok);
+        if (!ok || sentence < 1)
+            throw std::invalid_argument(QStringLiteral("--prefix-sentence '%1' is not a sentence "
+                                                       "number (1 is the first)")
+                                            .arg(parser.value("prefix-sentence"))
+                                            .toStdString());
+        if (decoding.targetPrefix.empty())
+            throw std::invalid_argument("--prefix-sentence needs --target-prefix-text");
+        decoding.targetPrefixSentence = sentence - 1;
+    }
+    decoding.validate(model.decoder().vocabularySize());
+    return decoding;
+}
+
+// --json, --save-history, --attention and --coverage-threshold; "" or why they are refused.
+QString outputFor(const QCommandLineParser &parser, engine::TranslationModel &model,
+                  TranslateOutput &output)
+{
+    output.json = parser.isSet("json");
+    output.saveHistory = parser.isSet("save-history");
+    const QString attention = parser.value("attention");
+    if (attention != QLatin1String("cross") && attention != QLatin1String("all"))
+        return QStringLiteral("--attention must be cross or all, not '%1'").arg(attention);
+    output.allAttention = attention == QLatin1String("all");
+    output.coverage = model.coverageOptions();
+    if (parser.isSet("coverage-threshold")) {
+        bool ok = false;
+        output.coverage.threshold = parser.value("coverage-threshold").toFloat(&ok);
+        if (!ok || !std::isfinite(output.coverage.threshold) || output.coverage.threshold < 0.0f)
+            return QStringLiteral("--coverage-threshold '%1' is not a number >= 0")
+                .arg(parser.value("coverage-threshold"));
+    }
+    if (output.allAttention && !output.json)
+        return QStringLiteral("--attention all needs --json");
+    return {};
+}
+
+// One `translate` over its inputs, line by line, with one model: the status it ends with.
+class TranslateRun
+{
+public:
+    TranslateRun(const QCommandLineParser &parser, const CommandIo &io, QTextStream &out,
+                 std::shared_ptr<engine::TranslationModel> model, const ModelInfo &info,
+                 const DecodingOptions &decoding, const TranslateOutput &output)
+        : m_io(io), m_err(io.err), m_out(out), m_model(model), m_info(info), m_decoding(decoding),
+          m_output(output), m_translator(model), m_splitter(model->sourceLanguage()),
+          m_guard(parser, info)
+    {
+    }
+
+    // Reads one input ("-": stdin) and translates it line by line.
+    void translateInput(const QString &name)
+    {
+        const bool isStdin = name == QLatin1String("-");
+        const QString shown = isStdin ? QStringLiteral("stdin") : name;
+        QFile input(isStdin ? QString() : name);
+        if (!isStdin && QFileInfo(name).isDir()) {
+            m_err << "glosa-cli translate: " << name << " is a folder, not a text file\n";
+            m_status = 1;
+            return;
+        }
+        // By descriptor: on a FILE* (fgets) Qt's readLine stops at a NUL byte and loses the rest.
+        if (!(isStdin ? input.open(STDIN_FILENO, QIODevice::ReadOnly)
+                      : input.open(QIODevice::ReadOnly))) {
+            m_err << "glosa-cli translate: cannot read " << shown << ": " << input.errorString()
+                  << "\n";
+            m_status = 1;
+            return;
+        }
+        // A photo or an archive is refused with one message, not an error (with its raw bytes)
+        // for every "line" of it: a regular file is looked at before anything is translated;
+        // a pipe, a line at a time (a NUL byte ends it).
+        if (!input.isSequential()) {
+            if (const QString why = binaryReason(input.peek(kBinarySniffBytes)); !why.isEmpty()) {
+                m_err << "glosa-cli translate: " << shown << " is binary data, not text (" << why
+                      << "); nothing was translated\n";
+                m_status = 1;
+                return;
+            }
+        }
+        for (qint64 lineNumber = 1;; ++lineNumber) {
+            // At most the limit and "\r\n" (readLine reads one byte less than it is given).
+            QByteArray line = input.readLine(limits::kMaxLineBytes + 3);
+            if (line.isEmpty() && (input.atEnd() || !input.isReadable()))
+                break;
+            // (atEnd() is no help on a pipe: it is true whenever the pipe is momentarily empty.)
+            if (input.isSequential() && isBinaryLine(line)) {
+                m_err << "glosa-cli translate: " << shown << ": line " << lineNumber
+                      << " is binary data, not text; the rest is not read\n";
+                m_status = 1;
+                break;
+            }
+            translateLine(input, line, lineNumber);
+        }
+    }
+
+    int status() const { return m_status == 0 && m_wrongLanguage ? kExitWrongLanguage : m_status; }
+
+private:
+    // On a pipe nothing is looked at ahead: a line that is mostly control characters ends the
+    // input (a NUL byte or two in text are translated).
+    static bool isBinaryLine(const QByteArray &line)
+    {
+        if (line.size() < 8)
+            return false;
+        qsizetype controls = 0;
+        for (const char c : line)
+            controls += static_cast<unsigned char>(c) < 0x09 ? 1 : 0;
+        return controls * 10 > line.size();
+    }
+
+    // One line of the input, its line end written after it.
+    void translateLine(QFile &input, QByteArray &line, qint64 lineNumber)
+    {
+        int part = 0;
+        const QString refused = translateOverlongStart(input, line, lineNumber, part);
+        if (!refused.isEmpty()) {
+            m_err << "glosa-cli translate: line " << lineNumber << ": " << refused << "\n";
+            m_status = 1;
+            if (m_output.json)
+                m_out << QJsonDocument(QJsonObject{{"line", lineNumber}, {"error", refused}})
+                             .toJson(QJsonDocument::Compact);
+            m_out << "\n";
+            return;
+        }
+        if (line.endsWith('\n'))
+            line.chop(1);
+        if (line.endsWith('\r'))
+            line.chop(1);
+        if (part == 0 || !line.isEmpty())
+            translatePiece(line, lineNumber, part > 0 ? part + 1 : 0);
+        m_out << "\n";
+        m_out.flush();
+        m_err.flush();
+    }
+
+    // An overlong line is translated a stretch of whole sentences at a time, as the app
+    // translates a long paragraph, until what is left of it fits (in `line`; `part` counts the
+    // stretches). Only a stretch of the limit's length without a sentence end or a space in it
+    // is refused (and the rest of its line skipped, never held whole): then why.
+    QString translateOverlongStart(QFile &input, QByteArray &line, qint64 lineNumber, int &part)
+    {
+        while (!line.endsWith('\n') && line.size() > limits::kMaxLineBytes + 1) {
+            const qsizetype cut = cutPoint(m_splitter, line, limits::kMaxLineBytes);
+            if (cut <= 0) {
+                for (QByteArray rest;
+                     !(rest = input.readLine(1 << 16)).isEmpty() && !rest.endsWith('\n');) {
+                }
+                return QStringLiteral("longer than the limit of %1 bytes a line, with no "
+                                      "sentence end or space to split it at; not "
+                                      "translated (break it into lines)")
+                    .arg(limits::kMaxLineBytes);
+            }
+            translatePiece(line.left(cut), lineNumber, ++part);
+            // The white space between the sentences is kept as it was.
+            qsizetype next = cut;
+            while (next < line.size() && (line[next] == ' ' || line[next] == '\t'))
+                ++next;
+            if (m_output.json)
+                m_out << "\n";
+            else
+                m_out << QString::fromUtf8(line.mid(cut, next - cut));
+            line.remove(0, next);
+            line += input.readLine(limits::kMaxLineBytes + 3 - line.size());
+        }
+        return {};
+    }
+
+    // Translates one piece of a line (the whole line, or a stretch of whole sentences of an
+    // overlong one) and writes its translation; `part` > 0 numbers the pieces of an overlong
+    // line.
+    void translatePiece(const QByteArray &line, qint64 lineNumber, int part)
+    {
+        const QString source = QString::fromUtf8(line);
+        const QString where = part > 0
+                                  ? QStringLiteral("line %1 (part %2)").arg(lineNumber).arg(part)
+                                  : QStringLiteral("line %1").arg(lineNumber);
+        if (const QString why = m_guard.check(source); !why.isEmpty()) {
+            m_err << "glosa-cli translate: " << where << " " << why << "\n";
+            m_wrongLanguage = true;
+            if (m_output.json)
+                m_out << QJsonDocument(QJsonObject{{"source", source}, {"error", why}})
+                             .toJson(QJsonDocument::Compact);
+            return;
+        }
+        QElapsedTimer timer;
+        timer.start();
+        try {
+            const engine::TranslationResult result =
+                m_translator.translate(std::string_view(line.constData(), line.size()), m_decoding);
+            writeResult(line, result, timer.nsecsElapsed() / 1e6);
+            reportSegments(result, where);
+        } catch (const std::exception &failure) {
+            m_err << "glosa-cli translate: " << where << ": " << failure.what() << "\n";
+            m_status = 1;
+            if (m_output.json)
+                m_out << QJsonDocument(QJsonObject{{"source", source},
+                                                   {"error", QString::fromUtf8(failure.what())}})
+                             .toJson(QJsonDocument::Compact);
+        }
+    }
+
+    // The translation as text or JSON, and into the history with --save-history.
+    void writeResult(const QByteArray &line, const engine::TranslationResult &result,
+                     double elapsedMs)
+    {
+        if (m_output.json || m_output.saveHistory) {
+            QJsonObject object = toJson(line, result, m_decoding, *m_model, elapsedMs,
+                                        m_output.json, m_output.coverage);
+            if (m_output.allAttention)
+                object["attention"] = attentionJson(m_translator, result);
+            if (m_output.json)
+                m_out << QJsonDocument(object).toJson(QJsonDocument::Compact);
+            if (m_output.saveHistory && !line.isEmpty() &&
+                saveToHistory(historyEntry(object, result, m_info), m_io.historyPath, m_err) == 0)
+                m_status = 1;
+        }
+        if (!m_output.json)
+            m_out << fromUtf8(result.text);
+    }
+
+    // Says so when the maximum length cut a sentence (the output is then incomplete), and when
+    // a model without placeholders lost numbers, URLs... or the terms of --keep and
+    // --keep-file, which are kept the same way.
+    void reportSegments(const engine::TranslationResult &result, const QString &where)
+    {
+        const std::vector<std::string> &keep = m_decoding.keepTerms;
+        for (std::size_t i = 0; i < result.segments.size(); ++i) {
+            const auto &hypotheses = result.segments[i].hypotheses;
+            if (!hypotheses.empty() && !hypotheses.front().endedWithEos)
+                m_err << "glosa-cli translate: " << where << ": sentence " << i + 1
+                      << " stopped at the maximum length (" << hypotheses.front().tokens.size()
+                      << " tokens); its translation may be incomplete\n";
+            QStringList missing;
+            bool keptTerm = false;
+            for (const std::string &span : result.segments[i].missingSpans) {
+                missing << QStringLiteral("\"%1\"").arg(fromUtf8(span));
+                keptTerm = keptTerm || std::find(keep.begin(), keep.end(), span) != keep.end();
+            }
+            if (!missing.isEmpty())
+                m_err << "glosa-cli translate: " << where << ": sentence " << i + 1
+                      << ": the translation lost " << missing.join(QStringLiteral(", "))
+                      << (keptTerm ? " (this model cannot protect numbers, URLs, code or the "
+                                     "terms of --keep and --keep-file: check them)\n"
+                                   : " (this model cannot protect numbers, URLs and code: "
+                                     "check them)\n");
+        }
+    }
+
+    const CommandIo &m_io;
+    QTextStream &m_err;
+    QTextStream &m_out;
+    std::shared_ptr<engine::TranslationModel> m_model;
+    const ModelInfo &m_info;
+    const DecodingOptions &m_decoding;
+    const TranslateOutput &m_output;
+    engine::Translator m_translator;
+    const engine::SentenceSplitter m_splitter;
+    const LanguageGuard m_guard;
+    int m_status = 0;
+    bool m_wrongLanguage = false; // a piece was not translated for its language
+};
+
+int runTranslateCommand(const QStringList &args, const CommandIo &io)
+{
+    QTextStream &err = io.err;
+    QCommandLineParser parser;
+    QStringList inputs;
+    if (const std::optional<int> refused = checkArguments(parser, args, err, inputs))
+        return *refused;
+    ModelInfo info;
+    int exit = 0;
+    const std::shared_ptr<engine::TranslationModel> model = loadModel(parser, err, info, exit);
+    if (!model)
+        return exit;
     DecodingOptions decoding;
     try {
-        decoding = decodingOptionsFromCommandLine(parser, model->defaultDecodingOptions());
-        if (parser.isSet("target-prefix-text")) {
-            // Words, as a person writes them: the model's own target tokenizer makes the ids
-            // (the same pieces the model would produce for them at the start of a sentence).
-            decoding.targetPrefix.clear();
-            const std::string words = parser.value("target-prefix-text").toStdString();
-            for (const engine::Token &token : model->targetTokenizer().encode(words))
-                decoding.targetPrefix.push_back(token.id);
-            if (decoding.targetPrefix.empty())
-                throw std::invalid_argument("--target-prefix-text is empty");
-        }
-        if (parser.isSet("prefix-sentence")) {
-            bool ok = false;
-            const int sentence = parser.value("prefix-sentence").toInt(&ok);
-            if (!ok || sentence < 1)
-                throw std::invalid_argument(
-                    QStringLiteral("--prefix-sentence '%1' is not a sentence number "
-                                   "(1 is the first)")
-                        .arg(parser.value("prefix-sentence"))
-                        .toStdString());
-            if (decoding.targetPrefix.empty())
-                throw std::invalid_argument("--prefix-sentence needs --target-prefix-text");
-            decoding.targetPrefixSentence = sentence - 1;
-        }
-        decoding.validate(model->decoder().vocabularySize());
+        decoding = decodingFor(parser, *model);
     } catch (const std::exception &invalid) {
         err << "glosa-cli translate: " << invalid.what() << "\n";
         return 2;
     }
-    const bool json = parser.isSet("json");
-    const bool saveHistory = parser.isSet("save-history");
-    const QString attention = parser.value("attention");
-    if (attention != QLatin1String("cross") && attention != QLatin1String("all")) {
-        err << "glosa-cli translate: --attention must be cross or all, not '" << attention << "'\n";
+    TranslateOutput output;
+    if (const QString refused = outputFor(parser, *model, output); !refused.isEmpty()) {
+        err << "glosa-cli translate: " << refused << "\n";
         return 2;
     }
-    const bool allAttention = attention == QLatin1String("all");
-    engine::CoverageOptions coverage = model->coverageOptions();
-    if (parser.isSet("coverage-threshold")) {
-        bool ok = false;
-        coverage.threshold = parser.value("coverage-threshold").toFloat(&ok);
-        if (!ok || !std::isfinite(coverage.threshold) || coverage.threshold < 0.0f) {
-            err << "glosa-cli translate: --coverage-threshold '"
-                << parser.value("coverage-threshold") << "' is not a number >= 0\n";
-            return 2;
-        }
-    }
-    if (allAttention && !json) {
-        err << "glosa-cli translate: --attention all needs --json\n";
-        return 2;
-    }
-
     // -o OUT: written through a SaveFile, so OUT is replaced only once everything is translated.
+    const QString outputPath = parser.value("output");
     std::optional<SaveFile> outputFile;
     std::optional<QTextStream> outputStream;
     if (!outputPath.isEmpty()) {
@@ -515,186 +807,16 @@ int runTranslateCommand(const QStringList &args, const CommandIo &io)
         }
         outputStream.emplace(&*outputFile);
     }
-    QTextStream &out = outputStream ? *outputStream : io.out;
-
-    engine::Translator translator(model);
-    const engine::SentenceSplitter splitter(model->sourceLanguage());
-    const LanguageGuard guard(parser, info);
-    int status = 0;
-    bool wrongLanguage = false; // a piece was not translated for its language
-
-    // Translates one piece of a line (the whole line, or a stretch of whole sentences of an
-    // overlong one) and writes its translation; `part` > 0 numbers the pieces of an overlong line.
-    auto translatePiece = [&](const QByteArray &line, qint64 lineNumber, int part) {
-        const QString source = QString::fromUtf8(line);
-        const QString where = part > 0
-                                  ? QStringLiteral("line %1 (part %2)").arg(lineNumber).arg(part)
-                                  : QStringLiteral("line %1").arg(lineNumber);
-        if (const QString why = guard.check(source); !why.isEmpty()) {
-            err << "glosa-cli translate: " << where << " " << why << "\n";
-            wrongLanguage = true;
-            if (json)
-                out << QJsonDocument(QJsonObject{{"source", source}, {"error", why}})
-                           .toJson(QJsonDocument::Compact);
-            return;
-        }
-        QElapsedTimer timer;
-        timer.start();
-        try {
-            const engine::TranslationResult result =
-                translator.translate(std::string_view(line.constData(), line.size()), decoding);
-            const double elapsedMs = timer.nsecsElapsed() / 1e6;
-            if (json || saveHistory) {
-                QJsonObject object =
-                    toJson(line, result, decoding, *model, elapsedMs, json, coverage);
-                if (allAttention)
-                    object["attention"] = attentionJson(translator, result);
-                if (json)
-                    out << QJsonDocument(object).toJson(QJsonDocument::Compact);
-                if (saveHistory && !line.isEmpty() &&
-                    saveToHistory(historyEntry(object, result, info), historyPath, err) == 0)
-                    status = 1;
-            }
-            if (!json)
-                out << fromUtf8(result.text);
-            // Say so when the maximum length cut a sentence: the output is then incomplete.
-            for (std::size_t i = 0; i < result.segments.size(); ++i) {
-                const auto &hypotheses = result.segments[i].hypotheses;
-                if (!hypotheses.empty() && !hypotheses.front().endedWithEos)
-                    err << "glosa-cli translate: " << where << ": sentence " << i + 1
-                        << " stopped at the maximum length (" << hypotheses.front().tokens.size()
-                        << " tokens); its translation may be incomplete\n";
-                // A model without placeholders reads numbers, URLs... as text and may change them.
-                // And the terms of --keep and --keep-file, which are kept the same way.
-                QStringList missing;
-                bool keptTerm = false;
-                for (const std::string &span : result.segments[i].missingSpans) {
-                    missing << QStringLiteral("\"%1\"").arg(fromUtf8(span));
-                    keptTerm =
-                        keptTerm || std::find(decoding.keepTerms.begin(), decoding.keepTerms.end(),
-                                              span) != decoding.keepTerms.end();
-                }
-                if (!missing.isEmpty())
-                    err << "glosa-cli translate: " << where << ": sentence " << i + 1
-                        << ": the translation lost " << missing.join(QStringLiteral(", "))
-                        << (keptTerm ? " (this model cannot protect numbers, URLs, code or the "
-                                       "terms of --keep and --keep-file: check them)\n"
-                                     : " (this model cannot protect numbers, URLs and code: "
-                                       "check them)\n");
-            }
-        } catch (const std::exception &failure) {
-            err << "glosa-cli translate: " << where << ": " << failure.what() << "\n";
-            status = 1;
-            if (json)
-                out << QJsonDocument(QJsonObject{{"source", source},
-                                                 {"error", QString::fromUtf8(failure.what())}})
-                           .toJson(QJsonDocument::Compact);
-        }
-    };
-
-    for (const QString &name : inputs) {
-        const bool isStdin = name == QLatin1String("-");
-        const QString shown = isStdin ? QStringLiteral("stdin") : name;
-        QFile input(isStdin ? QString() : name);
-        if (!isStdin && QFileInfo(name).isDir()) {
-            err << "glosa-cli translate: " << name << " is a folder, not a text file\n";
-            status = 1;
-            continue;
-        }
-        // By descriptor: on a FILE* (fgets) Qt's readLine stops at a NUL byte and loses the rest.
-        if (!(isStdin ? input.open(STDIN_FILENO, QIODevice::ReadOnly)
-                      : input.open(QIODevice::ReadOnly))) {
-            err << "glosa-cli translate: cannot read " << shown << ": " << input.errorString()
-                << "\n";
-            status = 1;
-            continue;
-        }
-        // A photo or an archive is refused with one message, not an error (with its raw bytes)
-        // for every "line" of it: a regular file is looked at before anything is translated;
-        // a pipe, a line at a time (a NUL byte ends it).
-        if (!input.isSequential()) {
-            if (const QString why = binaryReason(input.peek(kBinarySniffBytes)); !why.isEmpty()) {
-                err << "glosa-cli translate: " << shown << " is binary data, not text (" << why
-                    << "); nothing was translated\n";
-                status = 1;
-                continue;
-            }
-        }
-        for (qint64 lineNumber = 1;; ++lineNumber) {
-            // At most the limit and "\r\n" (readLine reads one byte less than it is given).
-            QByteArray line = input.readLine(limits::kMaxLineBytes + 3);
-            if (line.isEmpty() && (input.atEnd() || !input.isReadable()))
-                break;
-            // (atEnd() is no help on a pipe: it is true whenever the pipe is momentarily empty.)
-            // On a pipe nothing is looked at ahead: a line that is mostly control characters
-            // ends the input (a NUL byte or two in text are translated).
-            if (input.isSequential() && line.size() >= 8) {
-                qsizetype controls = 0;
-                for (const char c : line)
-                    controls += static_cast<unsigned char>(c) < 0x09 ? 1 : 0;
-                if (controls * 10 > line.size()) {
-                    err << "glosa-cli translate: " << shown << ": line " << lineNumber
-                        << " is binary data, not text; the rest is not read\n";
-                    status = 1;
-                    break;
-                }
-            }
-            // An overlong line is translated a stretch of whole sentences at a time, as the app
-            // translates a long paragraph; only a stretch of the limit's length without a sentence
-            // end or a space in it is refused (and the rest of its line skipped, never held
-            // whole).
-            int part = 0;
-            QString refused;
-            while (!line.endsWith('\n') && line.size() > limits::kMaxLineBytes + 1) {
-                const qsizetype cut = cutPoint(splitter, line, limits::kMaxLineBytes);
-                if (cut <= 0) {
-                    for (QByteArray rest;
-                         !(rest = input.readLine(1 << 16)).isEmpty() && !rest.endsWith('\n');) {
-                    }
-                    refused = QStringLiteral("longer than the limit of %1 bytes a line, with no "
-                                             "sentence end or space to split it at; not "
-                                             "translated (break it into lines)")
-                                  .arg(limits::kMaxLineBytes);
-                    break;
-                }
-                translatePiece(line.left(cut), lineNumber, ++part);
-                // The white space between the sentences is kept as it was.
-                qsizetype next = cut;
-                while (next < line.size() && (line[next] == ' ' || line[next] == '\t'))
-                    ++next;
-                if (json)
-                    out << "\n";
-                else
-                    out << QString::fromUtf8(line.mid(cut, next - cut));
-                line.remove(0, next);
-                line += input.readLine(limits::kMaxLineBytes + 3 - line.size());
-            }
-            if (!refused.isEmpty()) {
-                err << "glosa-cli translate: line " << lineNumber << ": " << refused << "\n";
-                status = 1;
-                if (json)
-                    out << QJsonDocument(QJsonObject{{"line", lineNumber}, {"error", refused}})
-                               .toJson(QJsonDocument::Compact);
-                out << "\n";
-                continue;
-            }
-            if (line.endsWith('\n'))
-                line.chop(1);
-            if (line.endsWith('\r'))
-                line.chop(1);
-            if (part == 0 || !line.isEmpty())
-                translatePiece(line, lineNumber, part > 0 ? part + 1 : 0);
-            out << "\n";
-            out.flush();
-            err.flush();
-        }
-    }
+    TranslateRun run(parser, io, outputStream ? *outputStream : io.out, model, info, decoding,
+                     output);
+    for (const QString &name : inputs)
+        run.translateInput(name);
     if (outputFile && !outputFile->commit()) {
         err << "glosa-cli translate: cannot write " << outputPath << ": "
             << outputFile->errorString() << "\n";
         return 1;
     }
-    return status == 0 && wrongLanguage ? kExitWrongLanguage : status;
+    return run.status();
 }
 
 Command translateCommand()

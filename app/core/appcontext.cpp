@@ -2,7 +2,9 @@
 
 #include "app/core/history/recorder.h"
 #include "app/core/inference/inferenceworker.h"
+#include "app/core/inference/languageguess.h"
 #include "app/core/models/pluginregistry.h"
+#include "app/core/platform/handoff.h"
 #include "app/core/settings/settings.h"
 
 #include <QLocale>
@@ -27,6 +29,10 @@ AppContext::AppContext(const QStringList &pluginFolders, const QStringList &mode
     plugins->scan(pluginFolders);
     m_plugins = std::move(plugins);
     rescanModels();
+    // The language guard's trigram profiles are counted from the bundled samples on first use:
+    // off the GUI thread, before a view asks (a document's first Translate stalled the GUI thread
+    // for 68 ms under ThreadSanitizer while they were counted there).
+    startOnPool([] { LanguageGuess::bundled(); });
 }
 
 AppContext::~AppContext()

@@ -5,6 +5,7 @@
 #include "app/core/history/recorder.h"
 #include "app/core/history/results.h"
 #include "app/core/inference/inferenceworker.h"
+#include "app/core/presenters/translatepresenter.h"
 #include "app/gui/views/captionview.h"
 #include "app/gui/views/compareview.h"
 #include "app/gui/widgets/decodingpanel.h"
@@ -21,227 +22,82 @@
 
 namespace glosa {
 
-namespace {
-QString keyOf(const HistoryEntry &e)
-{
-    return QStringList{historyKindName(e.kind), e.modelId, e.inputText, e.imagePath,
-                       QString::fromUtf8(QJsonDocument(e.settings).toJson(QJsonDocument::Compact))}
-        .join(QChar(0));
-}
-
-ModelInfo modelInfo(const ModelCatalog &catalog, const QString &id)
-{
-    if (const std::optional<ModelInfo> info = catalog.find(id))
-        return *info;
-    ModelInfo unknown;
-    unknown.id = id;
-    return unknown;
-}
-} // namespace
-
 HistoryController::HistoryController(AppContext &context, const Views &views, QWidget *window)
     : QObject(window), m_context(context), m_views(views), m_window(window),
       m_recorder(context.history()), m_view(views.history)
 {
-    m_clock.start();
-    m_settle.setSingleShot(true);
-    // A coarse timer may fire up to 5% early, before the policy's settling time.
-    m_settle.setTimerType(Qt::PreciseTimer);
-    connect(&m_settle, &QTimer::timeout, this, &HistoryController::onSettleTimer);
-    connect(views.translate, &TranslateView::translationShown, this,
-            &HistoryController::onTranslation);
+    TranslatePresenter *translate = views.translate->presenter();
+    connect(translate, &TranslatePresenter::historyChanged, m_view, &HistoryView::refresh);
+    connect(translate, &TranslatePresenter::historyFailed, this,
+            [this](TranslatePresenter::HistoryFailure failure, const QString &reason) {
+                emit m_view->statusMessage(
+                    (failure == TranslatePresenter::HistoryFailure::SaveEdit
+                         ? tr("Your edit was not saved to the history: %1")
+                         : tr("An earlier version of this translation could not be replaced "
+                              "in the history: %1"))
+                        .arg(reason));
+            });
     connect(views.compare, &CompareView::comparisonShown, this, &HistoryController::onComparison);
     connect(views.caption, &CaptionView::captionShown, this, &HistoryController::onCaption);
     connect(views.caption, &CaptionView::captionTranslated, this,
             [this](const TranslationResult &result) {
-                recordOnce(translationHistoryEntry(result,
-                                                   modelInfo(m_context.catalog(), result.modelId)));
+                recordOnce(translationHistoryEntry(
+                    result, historyModelInfo(m_context.catalog(), result.modelId)));
             });
     connect(views.tabs, &QTabWidget::currentChanged, this, [this] { flush(); });
-    m_editSettle.setSingleShot(true);
-    m_editSettle.setInterval(kSettleMs / 2);
-    connect(&m_editSettle, &QTimer::timeout, this, &HistoryController::saveEdit);
-    connect(views.translate, &TranslateView::translationEdited, this, [this](const QString &text) {
-        m_editToSave = text;
-        m_editSettle.start();
-    });
     connect(m_view, &HistoryView::openRequested, this, &HistoryController::openEntry);
     connect(m_view, &HistoryView::rerunRequested, this, &HistoryController::rerun);
     window->installEventFilter(this); // flush on close
 }
 
-HistoryController::~HistoryController()
-{
-    *m_alive = false;
-}
+HistoryController::~HistoryController() = default;
 
 bool HistoryController::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched == m_window && event->type() == QEvent::Close) {
+    if (watched == m_window && event->type() == QEvent::Close)
         flush();
-        saveEdit();
-    }
     return QObject::eventFilter(watched, event);
-}
-
-void HistoryController::onTranslation(const TranslationResult &result)
-{
-    if (result.isEmpty()) // the source was cleared: what was there before still settles
-        return;
-    if (m_policy.hold(result.source, m_clock.elapsed()))
-        recordPending(); // a different text, not the next state of the one being typed
-    m_pending = result;
-    m_shownTranslationId = 0; // a new translation replaced the recorded one in the view
-    m_editToSave.reset();
-    m_settle.start(static_cast<int>(*m_policy.settlesAt() - m_clock.elapsed()));
-}
-
-void HistoryController::onSettleTimer()
-{
-    const qint64 now = m_clock.elapsed();
-    if (m_policy.takeSettled(now))
-        recordPending();
-    else if (const std::optional<qint64> at = m_policy.settlesAt())
-        m_settle.start(static_cast<int>(std::max<qint64>(*at - now, 1)));
 }
 
 void HistoryController::flush()
 {
-    m_settle.stop();
-    if (m_policy.release())
-        recordPending();
-}
-
-void HistoryController::recordPending()
-{
-    if (!m_pending)
-        return;
-    const TranslationResult result = *m_pending;
-    m_pending.reset();
-    record(
-        QList<TranslationResult>{result},
-        [result, info = modelInfo(m_context.catalog(), result.modelId)] {
-            return translationHistoryEntry(result, info);
-        },
-        &HistoryController::recordInSession);
-}
-
-void HistoryController::recordInSession(const HistoryEntry &entry)
-{
-    m_policy.enterSession(entry.inputText);
-    const bool duplicate = m_policy.isDuplicate(keyOf(entry));
-    recordOnce(entry);
-    const qint64 id = m_policy.lastId();
-    if (duplicate || id <= 0) // nothing new, or queued behind another process's lock
-        return;
-    const qint64 previous = m_policy.replaceInSession(entry.modelId, id);
-    HistoryStore *store = m_recorder->store();
-    if (previous <= 0 || !store)
-        return;
-    try {
-        // An entry holding the user's own version of the translation is theirs: kept.
-        const std::optional<HistoryEntry> old = store->entry(previous);
-        if (!old || !old->editedText.isEmpty())
-            return;
-        if (old->starred)
-            store->setStarred(id, true);
-        store->removeEntry(previous);
-        m_view->refresh();
-    } catch (const std::exception &e) {
-        // The new entry is recorded; the earlier one merely stays.
-        emit m_view->statusMessage(tr("An earlier version of this translation could not be "
-                                      "replaced in the history: %1")
-                                       .arg(QString::fromUtf8(e.what())));
-    }
+    m_views.translate->presenter()->flushHistory();
 }
 
 void HistoryController::onComparison()
 {
-    const CompareView *compare = m_views.compare;
-    QList<TranslationResult> columns;
-    for (int i = 0; i < compare->columnCount(); ++i)
-        columns << compare->column(i)->result();
+    const ComparePresenter *compare = m_views.compare->presenter();
+    const QList<TranslationResult> columns = compare->results();
     if (columns.isEmpty() || columns.first().isEmpty())
         return;
-    record(columns, [columns, info = modelInfo(m_context.catalog(), columns.first().modelId)] {
-        return comparisonHistoryEntry(columns.first().source, columns, info);
-    });
-}
-
-void HistoryController::record(const QList<TranslationResult> &results,
-                               std::function<HistoryEntry()> makeEntry, Recording how)
-{
-    // Making the entry reads every alignment cell: for a long text (5,000 words: ~40 million
-    // per hypothesis) that takes the GUI thread hundreds of milliseconds, so it is made on the
-    // thread pool and recorded back here. Usual sizes are recorded at once, so that the History
-    // tab lists a translation the moment it is opened.
-    qsizetype cells = 0;
-    for (const TranslationResult &r : results)
-        for (const TranslationHypothesis &h : r.hypotheses)
-            cells += h.alignment.size();
-    if (cells < kLargeAlignmentCells)
-        (this->*how)(makeEntry());
-    else
-        recordInBackground(std::move(makeEntry), how);
-}
-
-void HistoryController::saveEdit()
-{
-    m_editSettle.stop();
-    if (!m_editToSave)
-        return;
-    flush(); // the model's translation first
-    if (m_shownTranslationId <= 0 || !m_recorder->store())
-        return; // recorded later (recordOnce() comes back here), or not recorded at all
-    try {
-        m_recorder->store()->setEditedText(m_shownTranslationId, *m_editToSave);
-        m_editToSave.reset();
-        m_view->refresh();
-    } catch (const std::exception &e) {
-        emit m_view->statusMessage(
-            tr("Your edit was not saved to the history: %1").arg(QString::fromUtf8(e.what())));
-        m_editToSave.reset();
-    }
-}
-
-void HistoryController::recordInBackground(std::function<HistoryEntry()> makeEntry, Recording how)
-{
-    // Recorded back on the GUI thread, where m_alive is read and written, so the check there is
-    // not racy.
-    startOnPool([this, makeEntry = std::move(makeEntry), alive = m_alive, how] {
-        HistoryEntry entry = makeEntry();
-        postCall(qApp, [this, alive, entry = std::move(entry), how] {
-            if (*alive)
-                (this->*how)(entry);
-        });
-    });
+    makeHistoryEntry(
+        this, isSlowHistoryEntry(columns),
+        [columns, info = historyModelInfo(m_context.catalog(), columns.first().modelId)] {
+            return comparisonHistoryEntry(columns.first().source, columns, info);
+        },
+        [this](const HistoryEntry &entry) { recordOnce(entry); });
 }
 
 void HistoryController::onCaption(const CaptionResult &result)
 {
     // The entry reads, hashes, decodes and shrinks the image file: 362 ms for a 12-megapixel
     // JPEG here.
-    recordInBackground([result, info = modelInfo(m_context.catalog(), result.modelId)] {
-        return captionHistoryEntry(result, info);
-    });
+    makeHistoryEntry(
+        this, true,
+        [result, info = historyModelInfo(m_context.catalog(), result.modelId)] {
+            return captionHistoryEntry(result, info);
+        },
+        [this](const HistoryEntry &entry) { recordOnce(entry); });
 }
 
 void HistoryController::recordOnce(const HistoryEntry &entry)
 {
-    const QString key = keyOf(entry);
+    const QString key = historyEntryKey(entry);
     qint64 id = m_policy.lastId(); // the same as the last one: that entry
     if (!m_policy.isDuplicate(key)) {
         id = m_recorder->record(entry);
         if (id != 0) // saved, or waiting for another process's lock
             m_policy.recorded(key, id);
-    }
-    // The entry of the translation on show: later edits of it go there.
-    const TranslationResult &shown = m_views.translate->result();
-    if (id > 0 && entry.kind == HistoryKind::Translation && !shown.isEmpty() &&
-        entry.inputText == shown.source && entry.modelId == shown.modelId) {
-        m_shownTranslationId = id;
-        if (m_editToSave && !m_editSettle.isActive())
-            saveEdit();
     }
 }
 
@@ -262,7 +118,10 @@ void HistoryController::openEntry(const HistoryEntry &entry)
     // The view about to be filled may re-translate what it restores; that must not be recorded
     // as a new entry, and a translation still held back belongs to what the view showed before.
     flush();
-    m_policy.opened(keyOf(entry), entry.id);
+    if (entry.kind == HistoryKind::Translation)
+        m_views.translate->presenter()->historyEntryOpened(entry);
+    else
+        m_policy.opened(historyEntryKey(entry), entry.id);
     const QString when = QLocale().toString(entry.time.toLocalTime(), QLocale::ShortFormat);
     const QString status = tr("From the history (%1).").arg(when);
     const QString note = versionNote(entry);
@@ -272,8 +131,6 @@ void HistoryController::openEntry(const HistoryEntry &entry)
         m_views.tabs->setCurrentWidget(m_views.translate);
         m_views.translate->showStoredResult(translationResultFromHistory(entry), status,
                                             entry.editedText);
-        m_shownTranslationId = entry.id; // edits of the reopened translation go to its entry
-        m_editToSave.reset();
         break;
     case HistoryKind::Comparison: {
         m_context.chooseModel(entry.modelId);
@@ -325,7 +182,7 @@ void HistoryController::rerun(const HistoryEntry &entry)
         }
         m_rerun = worker->caption(entry.imagePath, m_views.caption->decodingPanel()->options());
         connect(m_rerun.get(), &InferenceRequest::captioned, this, [this](const CaptionResult &r) {
-            showRerun(captionHistoryEntry(r, modelInfo(m_context.catalog(), r.modelId)));
+            showRerun(captionHistoryEntry(r, historyModelInfo(m_context.catalog(), r.modelId)));
         });
         connect(m_rerun.get(), &InferenceRequest::failed, m_view, &HistoryView::showRerunFailed);
         return;

@@ -1,23 +1,18 @@
-// HistoryController: connects the views to the history. It records what the Translate, Compare and
-// Caption views show through the HistoryRecorder, opens a recorded entry in its view again (same
-// model, settings, outputs and alignment), and runs "Re-run with current settings".
+// HistoryController: connects the views to the history. It records what the Compare and Caption
+// views show through the HistoryRecorder, opens a recorded entry in its view again (same model,
+// settings, outputs and alignment), and runs "Re-run with current settings".
 //
-// Which translations are recorded, and which entry a new one replaces, is SessionPolicy's
-// (app/core/history/sessionpolicy.h: settling, duplicates, one entry per model and editing
-// session); this class applies it: it holds the result the policy holds, records it when the
-// policy says so (or when the user leaves the Translate tab or closes the window), and replaces
-// a session's earlier entry (its star carried over; an entry with the user's edits in it stays).
-// Comparisons, captions and translated captions are explicit requests and are recorded as soon as
-// they are shown.
+// The Translate tab's translations are recorded by its presenter (TranslatePresenter, with
+// SessionPolicy's settling and editing sessions); this class tells it when the user leaves the
+// tab or closes the window (flush()) and shows what it reports. Comparisons, captions and
+// translated captions are explicit requests and are recorded as soon as they are shown.
 #pragma once
 
 #include "app/core/history/entry.h"
 #include "app/core/history/sessionpolicy.h"
 #include "app/core/inference/inferenceresult.h"
 
-#include <QElapsedTimer>
 #include <QObject>
-#include <QTimer>
 
 class QTabWidget;
 
@@ -62,7 +57,7 @@ public:
     HistoryController(AppContext &context, const Views &views, QWidget *window);
     ~HistoryController() override;
 
-    // Records the held-back translation now, if any.
+    // Records the Translate tab's held-back translation and edit now, if any.
     void flush();
     void openEntry(const glosa::HistoryEntry &entry);
     void rerun(const glosa::HistoryEntry &entry);
@@ -71,26 +66,10 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
-    void onTranslation(const glosa::TranslationResult &result);
-    void onSettleTimer();
-    // Records m_pending (the result the policy released).
-    void recordPending();
     void onComparison();
     void onCaption(const glosa::CaptionResult &result);
+    // Records `entry` unless it repeats the last one recorded or opened.
     void recordOnce(const HistoryEntry &entry);
-    // recordOnce() for the Translate view's translations, within the editing session (above).
-    void recordInSession(const HistoryEntry &entry);
-    using Recording = void (HistoryController::*)(const HistoryEntry &);
-    // Records what makeEntry() makes with `how`: at once, or for results with more alignment
-    // cells than kLargeAlignmentCells made on the thread pool and recorded when done.
-    void record(const QList<TranslationResult> &results, std::function<HistoryEntry()> makeEntry,
-                Recording how = &HistoryController::recordOnce);
-    void recordInBackground(std::function<HistoryEntry()> makeEntry,
-                            Recording how = &HistoryController::recordOnce);
-    // Post-editing: the user's version of the shown translation goes into its entry, once the
-    // typing settles (the translation itself is recorded first when it is still held back).
-    void saveEdit();
-    static constexpr qsizetype kLargeAlignmentCells = 2'000'000;
     QString versionNote(const HistoryEntry &entry) const;
     InferenceWorker *captionWorker() const;
     // A re-run's result: shown next to the recorded entry, and recorded itself.
@@ -101,17 +80,7 @@ private:
     QWidget *m_window;
     HistoryRecorder *m_recorder;
     HistoryView *m_view;
-    SessionPolicy m_policy;
-    QElapsedTimer m_clock;                 // the policy's clock
-    std::optional<TranslationResult> m_pending; // the result the policy holds
-    QTimer m_settle;                       // wakes the policy when the held result settles
-    qint64 m_shownTranslationId = 0; // the entry of what the Translate view shows; 0: none yet
-    std::optional<QString> m_editToSave;
-    QTimer m_editSettle;
-
-    // Cleared by the destructor; caption entries made on the thread pool check it.
-    std::shared_ptr<bool> m_alive = std::make_shared<bool>(true);
-
+    SessionPolicy m_policy; // duplicates of comparisons, captions and re-runs
     std::unique_ptr<InferenceRequest> m_rerun;
 };
 

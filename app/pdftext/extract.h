@@ -7,8 +7,9 @@
 
 namespace glosa::documents::formats {
 
-// The text of every page by blocks of lines (pages and blocks end with a blank line), UTF-8,
-// ending with a newline: what readTxt makes paragraphs of. Throws DocumentError naming `path`.
+// Every page's text as the boxes of its runs, or as lines where a page holds too much text to
+// place in time: the records of the frame's text (formats/pdftext.h), which pdflayout.h makes a
+// document of. Throws DocumentError naming `path`.
 QByteArray extractPdfText(const QString &path);
 
 } // namespace glosa::documents::formats

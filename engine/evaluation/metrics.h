@@ -1,5 +1,5 @@
 // Corpus BLEU and chrF as sacrebleu 2.x computes them by default, for the Evaluate view and
-// `glosa-cli evaluate` (a C++ port of tools/glosa_metrics.py, which the training scripts use;
+// `glosa-cli evaluate` (a C++ port of tools/glosa/eval/metrics.py, which the training scripts use;
 // tests/engine/tst_metrics.cpp checks both against the same hand-computed and published cases).
 //
 // BLEU (sacrebleu `BLEU()`): tokenizer 13a, n-grams 1..4, case-sensitive, counts clipped by the

@@ -17,6 +17,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <regex>
@@ -142,7 +143,7 @@ private:
     std::unique_ptr<TorchCheckpoint> m_torch;
 };
 
-// Row-wise int8 as tools/export_package.py quantize_int8 writes it (docs/model-package.md).
+// Row-wise int8 as tools/glosa/export/package.py's quantize_int8 writes it (docs/model-package.md).
 std::pair<Tensor, Tensor> quantizeRows(const Tensor &w)
 {
     const std::int64_t rows = w.dim(0), columns = w.numel() / std::max<std::int64_t>(rows, 1);
@@ -415,21 +416,33 @@ void writeManifest(const fs::path &path, const json &manifest)
 
 } // namespace
 
-json marianHyperparameters(const json &config, const std::string &path)
+namespace {
+
+void checkMarianModelType(const json &config, const std::string &path)
 {
     if (!config.is_object())
         throw PackageError(path, {}, "expected a JSON object (a Hugging Face model config)");
-    const ConfigReader c{config, path};
     if (!config.contains("model_type"))
         throw PackageError(path, {},
                            "has no \"model_type\": not a Hugging Face model config (Glosa "
                            "imports MarianMT models, model_type marian)");
-    const std::string type = c.string("model_type", "");
+    const std::string type = ConfigReader{config, path}.string("model_type", "");
     if (type != "marian")
         throw PackageError(path, {},
                            "model_type " + type +
                                " is not supported; Glosa imports MarianMT (model_type marian, "
                                "the Helsinki-NLP opus-mt-* models)");
+}
+
+struct MarianWidths
+{
+    std::int64_t d = 0, heads = 0, ffn = 0;
+};
+
+// d_model, the heads and the feed-forward width: the encoder's and the decoder's the same, as
+// Glosa's Transformer has them.
+MarianWidths marianWidths(const ConfigReader &c)
+{
     using namespace limits;
     const std::int64_t d = c.integer("d_model", 2, kMaxModelWidth);
     const std::int64_t heads = c.integer("encoder_attention_heads", 1, kMaxModelWidth);
@@ -445,6 +458,17 @@ json marianHyperparameters(const json &config, const std::string &path)
                               " attention heads");
     if (d % 2 != 0)
         c.fail("d_model", std::to_string(d) + " must be even (sinusoidal positions)");
+    return {d, heads, ffn};
+}
+
+} // namespace
+
+json marianHyperparameters(const json &config, const std::string &path)
+{
+    checkMarianModelType(config, path);
+    const ConfigReader c{config, path};
+    using namespace limits;
+    const auto [d, heads, ffn] = marianWidths(c);
     const std::int64_t vocab = c.integer("vocab_size", 1, kMaxVocabulary);
     const std::int64_t targetVocab = c.integer("decoder_vocab_size", 1, kMaxVocabulary, vocab);
     const bool shared = c.boolean("share_encoder_decoder_embeddings", true);
@@ -552,8 +576,10 @@ json marianDecoding(const json &generation, json &h, const std::string &path)
     return decoding;
 }
 
-MarianImport importMarian(const std::string &sourceFolder, const std::string &destinationRoot,
-                          const MarianImportOptions &options)
+namespace {
+
+// The MarianMT folder, checked to be one: config.json present, no link leading out of it.
+fs::path checkedSourceFolder(const std::string &sourceFolder)
 {
     const fs::path source = fs::absolute(sourceFolder).lexically_normal();
     std::error_code error;
@@ -566,60 +592,89 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
         throw PackageError(configPath.string(), {},
                            "file not found: not a Hugging Face model folder");
     checkLinksStayInside(source);
-    const json config = readJsonFile(configPath.string(), kMaxConfigBytes);
-    json h = marianHyperparameters(config, configPath.string());
-    const auto progress = [&](double fraction) {
-        if (options.cancelled && options.cancelled())
-            throw PackageError(source.string(), {}, "the import was cancelled");
-        if (options.progress)
-            options.progress(fraction);
-    };
-    progress(0.0);
+    return source;
+}
 
+// What the folder's JSON files say: the hyperparameters, the generation defaults and the
+// tokenizer's layout (one joint vocabulary, or vocab.json + target_vocab.json).
+struct MarianConfig
+{
+    json config;
+    json hyperparameters;
+    fs::path generationPath; // empty when config.json holds the generation defaults
+    json generation;
+    json decoding;
+    json tokenizerConfig;
+    std::string tokenizerConfigPath;
+    std::string targetVocabularyFile;
+    bool separateVocabularies = false;
+    std::int64_t sourceVocab = 0, targetVocab = 0;
+
+    ConfigReader tokenizerReader() const
+    {
+        return ConfigReader{tokenizerConfig, tokenizerConfigPath};
+    }
+};
+
+MarianConfig readMarianConfig(const fs::path &source)
+{
+    MarianConfig c;
+    const fs::path configPath = source / "config.json";
+    c.config = readJsonFile(configPath.string(), kMaxConfigBytes);
+    c.hyperparameters = marianHyperparameters(c.config, configPath.string());
+    return c;
+}
+
+void readGenerationAndTokenizerConfig(const fs::path &source, MarianConfig &c)
+{
     // Generation defaults: generation_config.json, else the same keys in config.json (older
     // uploads keep them there).
     const fs::path generationPath = source / "generation_config.json";
-    const json generation = fs::exists(generationPath)
-                                ? readJsonFile(generationPath.string(), kMaxConfigBytes)
-                                : config;
-    const std::string generationFile =
-        fs::exists(generationPath) ? generationPath.string() : configPath.string();
-    const json decoding = marianDecoding(generation, h, generationFile);
-    const std::int64_t targetVocab = h["vocab_size"];
+    if (fs::exists(generationPath)) {
+        c.generationPath = generationPath;
+        c.generation = readJsonFile(generationPath.string(), kMaxConfigBytes);
+    }
+    c.decoding = marianDecoding(
+        c.generationPath.empty() ? c.config : c.generation, c.hyperparameters,
+        (c.generationPath.empty() ? source / "config.json" : generationPath).string());
+    c.targetVocab = c.hyperparameters["vocab_size"];
+    c.tokenizerConfigPath = (source / "tokenizer_config.json").string();
+    c.tokenizerConfig = fs::exists(c.tokenizerConfigPath)
+                            ? readJsonFile(c.tokenizerConfigPath, kMaxConfigBytes)
+                            : json::object();
+    if (!c.tokenizerConfig.is_object())
+        throw PackageError(c.tokenizerConfigPath, {}, "expected a JSON object");
+    c.separateVocabularies = c.tokenizerReader().boolean("separate_vocabs", false);
+    c.targetVocabularyFile = c.separateVocabularies ? "target_vocab.json" : "vocab.json";
+    c.sourceVocab = c.hyperparameters.contains("source_vocab_size")
+                        ? c.hyperparameters["source_vocab_size"].get<std::int64_t>()
+                        : c.targetVocab;
+}
 
-    // Tokenizer files: one joint vocabulary, or vocab.json + target_vocab.json.
-    const fs::path tokenizerConfigPath = source / "tokenizer_config.json";
-    const json tokenizerConfig = fs::exists(tokenizerConfigPath)
-                                     ? readJsonFile(tokenizerConfigPath.string(), kMaxConfigBytes)
-                                     : json::object();
-    if (!tokenizerConfig.is_object())
-        throw PackageError(tokenizerConfigPath.string(), {}, "expected a JSON object");
-    const ConfigReader t{tokenizerConfig, tokenizerConfigPath.string()};
-    const bool separateVocabularies = t.boolean("separate_vocabs", false);
+void requireTokenizerFiles(const fs::path &source, const MarianConfig &c)
+{
     for (const char *file : {"source.spm", "target.spm", "vocab.json"})
         requireTokenizerFile(source / file,
                              "a MarianMT folder holds source.spm, target.spm and vocab.json");
-    const std::string targetVocabularyFile =
-        separateVocabularies ? "target_vocab.json" : "vocab.json";
-    requireTokenizerFile(source / targetVocabularyFile,
+    requireTokenizerFile(source / c.targetVocabularyFile,
                          "tokenizer_config.json says separate_vocabs");
-    const Tokenizer sourceTokenizer((source / "source.spm").string(),
-                                    (source / "vocab.json").string());
-    const Tokenizer targetTokenizer((source / "target.spm").string(),
-                                    (source / targetVocabularyFile).string());
-    const std::int64_t sourceVocab =
-        h.contains("source_vocab_size") ? h["source_vocab_size"].get<std::int64_t>() : targetVocab;
-    const auto checkVocabulary = [&](const Tokenizer &tokenizer, std::int64_t expected,
-                                     const char *key) {
+}
+
+// The tokenizers' vocabularies agree with config.json: sizes, </s> and <pad>.
+void checkVocabularies(const Tokenizer &sourceTokenizer, const Tokenizer &targetTokenizer,
+                       const MarianConfig &c)
+{
+    const auto checkSize = [](const Tokenizer &tokenizer, std::int64_t expected, const char *key) {
         if (tokenizer.vocabSize() != expected)
             throw PackageError(
                 tokenizer.vocabularyPath(), {},
                 "vocabulary size mismatch: the file has " + std::to_string(tokenizer.vocabSize()) +
                     " pieces but config.json's " + key + " is " + std::to_string(expected));
     };
-    checkVocabulary(sourceTokenizer, sourceVocab, "vocab_size");
-    checkVocabulary(targetTokenizer, targetVocab,
-                    separateVocabularies ? "decoder_vocab_size" : "vocab_size");
+    checkSize(sourceTokenizer, c.sourceVocab, "vocab_size");
+    checkSize(targetTokenizer, c.targetVocab,
+              c.separateVocabularies ? "decoder_vocab_size" : "vocab_size");
+    const json &h = c.hyperparameters;
     if (targetTokenizer.eosId() != h["eos_id"].get<std::int64_t>() ||
         targetTokenizer.padId() != h["pad_id"].get<std::int64_t>())
         throw PackageError(targetTokenizer.vocabularyPath(), {},
@@ -627,47 +682,68 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
                                ", " + std::to_string(targetTokenizer.padId()) +
                                ") differ from config.json's eos_token_id and pad_token_id (" +
                                h["eos_id"].dump() + ", " + h["pad_id"].dump() + ")");
+}
 
-    // Languages, licence.
+// The languages, the model's name and its licence.
+struct MarianLanguages
+{
+    std::string from, to;
+    json targetCodes; // a multi-target model's >>xx<< tokens, else empty
+    std::string folderName, modelName, licence;
+};
+
+MarianLanguages marianLanguages(const fs::path &source, const MarianConfig &c,
+                                const Tokenizer &sourceTokenizer,
+                                const MarianImportOptions &options)
+{
+    MarianLanguages l{options.sourceLanguage, options.targetLanguage, json(), {}, {}, {}};
+    const ConfigReader t = c.tokenizerReader();
     const ModelCard card = readModelCard(source / "README.md");
-    std::string from = options.sourceLanguage, to = options.targetLanguage;
+    // The first source that names both languages wins: the options, tokenizer_config.json, the
+    // model card, the folder's name.
     const auto fill = [&](const std::string &a, const std::string &b) {
-        if (from.empty() && to.empty() && isLanguageCode(a) && isLanguageCode(b)) {
-            from = a;
-            to = b;
+        if (l.from.empty() && l.to.empty() && isLanguageCode(a) && isLanguageCode(b)) {
+            l.from = a;
+            l.to = b;
         }
     };
     fill(t.string("source_lang", ""), t.string("target_lang", ""));
     if (card.languages.size() == 2)
         fill(card.languages[0], card.languages[1]);
     std::smatch match;
-    const std::string folderName = source.filename().string();
-    const std::string modelName = modelNameOf(options.repo, folderName);
+    l.folderName = source.filename().string();
+    l.modelName = modelNameOf(options.repo, l.folderName);
     static const std::regex pair(".*-([a-z]{2,3})-([a-z]{2,3})$");
-    if (std::regex_match(modelName, match, pair))
+    if (std::regex_match(l.modelName, match, pair))
         fill(match[1], match[2]);
-    const json targetCodes = targetLanguageCodes(sourceTokenizer, source / "README.md");
-    if (!targetCodes.empty())
-        multiTargetLanguages(targetCodes, t.string("source_lang", ""), modelName, from, to);
-    if (from.empty() || to.empty() || !isLanguageCode(from) || !isLanguageCode(to))
+    l.targetCodes = targetLanguageCodes(sourceTokenizer, source / "README.md");
+    if (!l.targetCodes.empty())
+        multiTargetLanguages(l.targetCodes, t.string("source_lang", ""), l.modelName, l.from, l.to);
+    if (l.from.empty() || l.to.empty() || !isLanguageCode(l.from) || !isLanguageCode(l.to))
         throw PackageError(source.string(), {},
                            "cannot tell the languages (tokenizer_config.json's source_lang and "
                            "target_lang, the model card, the folder name): give them (--from, "
                            "--to)");
-    const std::string licence = card.licence.empty()
-                                    ? "unknown (see the model's source: " + source.string() + ")"
-                                    : card.licence;
+    l.licence = card.licence.empty() ? "unknown (see the model's source: " + source.string() + ")"
+                                     : card.licence;
+    return l;
+}
 
-    // The package id and its folder.
-    std::string id = options.id;
+// The package's id (given, else the model's name, else marian-FROM-TO) and its folder, which
+// must not exist yet.
+std::pair<std::string, fs::path> packageDestination(const std::string &givenId,
+                                                    const MarianLanguages &l,
+                                                    const fs::path &source, const fs::path &root)
+{
+    std::string id = givenId;
     if (id.empty())
-        id = isValidPackageId(modelName) ? modelName : "marian-" + from + "-" + to;
+        id = isValidPackageId(l.modelName) ? l.modelName : "marian-" + l.from + "-" + l.to;
     if (!isValidPackageId(id))
         throw PackageError(source.string(), {},
                            "\"" + id +
                                "\" is not a valid package id (letters, digits, '-', '_', "
                                "'.'; not starting with '.' or '-')");
-    const fs::path root = fs::absolute(destinationRoot).lexically_normal();
+    std::error_code error;
     fs::create_directories(root, error);
     if (error)
         throw PackageError(root.string(), {}, "cannot create the folder: " + error.message());
@@ -676,110 +752,138 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
         throw PackageError(destination.string(), {},
                            "already exists (a model with id \"" + id +
                                "\" is installed there; remove it first or choose another id)");
-    removeAbandonedStaging(root);
-    StagingFolder staging(root);
+    return {id, destination};
+}
 
-    // Weights, renamed into the Transformer plugin's layout.
-    const HfWeights weights(source);
-    const std::int64_t d = h["d_model"], ffn = h["ffn_dim"];
-    const bool shared = h["shared_embeddings"], tied = h["tied_embeddings"];
-    struct Item
+// One tensor of the package: our name, the checkpoint's, the shape config.json implies.
+struct WeightItem
+{
+    std::string ours, theirs;
+    Shape shape;
+    // Stored with more rows than the vocabulary: only the first are used.
+    bool firstRows = false;
+};
+
+// The checkpoint's tensors renamed into the Transformer plugin's layout.
+class MarianWeightMap
+{
+public:
+    MarianWeightMap(const HfWeights &weights, json &h) : m_weights(weights), m_h(h)
     {
-        std::string ours, theirs;
-        Shape shape;
-        // Stored with more rows than the vocabulary: only the first are used.
-        bool firstRows = false;
-    };
-    std::vector<Item> items;
-    const auto require = [&](const std::string &ours, const std::vector<std::string> &theirs,
-                             const Shape &shape) {
+        m_d = h["d_model"];
+        m_ffn = h["ffn_dim"];
+    }
+
+    std::vector<WeightItem> items(const MarianConfig &c)
+    {
+        embeddings(c);
+        for (int l = 0; l < m_h["encoder_layers"].get<int>(); ++l) {
+            const std::string layer = "encoder.layers." + std::to_string(l);
+            attention(layer + ".self_attn", layer + ".self_attn");
+            norm(layer + ".self_attn_norm", layer + ".self_attn_layer_norm");
+            feedForward(layer + ".ffn", layer);
+            norm(layer + ".ffn_norm", layer + ".final_layer_norm");
+        }
+        for (int l = 0; l < m_h["decoder_layers"].get<int>(); ++l) {
+            const std::string layer = "decoder.layers." + std::to_string(l);
+            attention(layer + ".self_attn", layer + ".self_attn");
+            norm(layer + ".self_attn_norm", layer + ".self_attn_layer_norm");
+            attention(layer + ".cross_attn", layer + ".encoder_attn");
+            norm(layer + ".cross_attn_norm", layer + ".encoder_attn_layer_norm");
+            feedForward(layer + ".ffn", layer);
+            norm(layer + ".ffn_norm", layer + ".final_layer_norm");
+        }
+        return std::move(m_items);
+    }
+
+private:
+    // The embeddings and the output layer; a missing final_logits_bias turns the output bias off
+    // in the hyperparameters.
+    void embeddings(const MarianConfig &c)
+    {
+        const bool shared = m_h["shared_embeddings"], tied = m_h["tied_embeddings"];
+        if (shared) {
+            embedding("embedding.weight", {"shared.weight", "decoder.embed_tokens.weight"},
+                      c.targetVocab, c.targetVocabularyFile);
+        } else {
+            embedding("embedding.weight", {"decoder.embed_tokens.weight"}, c.targetVocab,
+                      c.targetVocabularyFile);
+            embedding("source_embedding.weight", {"encoder.embed_tokens.weight"}, c.sourceVocab,
+                      "vocab.json");
+        }
+        if (!tied)
+            embedding("output.weight", {"lm_head.weight"}, c.targetVocab, c.targetVocabularyFile);
+        if (const auto bias = m_weights.find("final_logits_bias")) {
+            const Shape shape = m_weights.shape(*bias);
+            const bool more = shape.size() == 2 && shape[0] == 1 && shape[1] > c.targetVocab;
+            m_items.push_back({"output.bias", *bias, {1, more ? shape[1] : c.targetVocab}, more});
+        } else {
+            m_h["output_bias"] = false;
+        }
+    }
+    void require(const std::string &ours, const std::vector<std::string> &theirs,
+                 const Shape &shape)
+    {
         for (const std::string &name : theirs)
-            if (const auto stored = weights.find(name)) {
-                items.push_back({ours, *stored, shape});
+            if (const auto stored = m_weights.find(name)) {
+                m_items.push_back({ours, *stored, shape});
                 return;
             }
-        throw PackageError(weights.path(), "model." + theirs.front(),
+        throw PackageError(m_weights.path(), "model." + theirs.front(),
                            "not found (a MarianMT checkpoint has it)");
-    };
-    // The embeddings: the vocabulary size must agree with vocab.json; a target-side matrix may
-    // have more rows than the target vocabulary (transformers writes the decoder's that way when
-    // the vocabularies are separate), of which the first are the vocabulary's.
-    const auto embedding = [&](const std::string &ours, const std::vector<std::string> &theirs,
-                               std::int64_t rows, const std::string &vocabulary) {
+    }
+    // The vocabulary size must agree with vocab.json; a target-side matrix may have more rows
+    // than the target vocabulary (transformers writes the decoder's that way when the
+    // vocabularies are separate), of which the first are the vocabulary's.
+    void embedding(const std::string &ours, const std::vector<std::string> &theirs,
+                   std::int64_t rows, const std::string &vocabulary)
+    {
         const bool targetSide = ours != "source_embedding.weight";
         for (const std::string &name : theirs)
-            if (const auto stored = weights.find(name)) {
-                const Shape shape = weights.shape(*stored);
+            if (const auto stored = m_weights.find(name)) {
+                const Shape shape = m_weights.shape(*stored);
                 if (shape.size() == 2 && shape[0] != rows && !(targetSide && shape[0] > rows))
-                    throw PackageError(weights.path(), *stored,
+                    throw PackageError(m_weights.path(), *stored,
                                        "vocabulary size mismatch: the weights have " +
                                            std::to_string(shape[0]) + " rows but " + vocabulary +
                                            " has " + std::to_string(rows) + " pieces");
                 const bool more = shape.size() == 2 && shape[0] > rows;
-                items.push_back({ours, *stored, more ? Shape{shape[0], d} : Shape{rows, d}, more});
+                m_items.push_back(
+                    {ours, *stored, more ? Shape{shape[0], m_d} : Shape{rows, m_d}, more});
                 return;
             }
-        throw PackageError(weights.path(), "model." + theirs.front(),
+        throw PackageError(m_weights.path(), "model." + theirs.front(),
                            "not found (a MarianMT checkpoint has it)");
-    };
-    if (shared) {
-        embedding("embedding.weight", {"shared.weight", "decoder.embed_tokens.weight"}, targetVocab,
-                  targetVocabularyFile);
-    } else {
-        embedding("embedding.weight", {"decoder.embed_tokens.weight"}, targetVocab,
-                  targetVocabularyFile);
-        embedding("source_embedding.weight", {"encoder.embed_tokens.weight"}, sourceVocab,
-                  "vocab.json");
     }
-    if (!tied)
-        embedding("output.weight", {"lm_head.weight"}, targetVocab, targetVocabularyFile);
-    if (const auto bias = weights.find("final_logits_bias")) {
-        const Shape shape = weights.shape(*bias);
-        const bool more = shape.size() == 2 && shape[0] == 1 && shape[1] > targetVocab;
-        items.push_back({"output.bias", *bias, {1, more ? shape[1] : targetVocab}, more});
-    } else
-        h["output_bias"] = false;
-    const auto attention = [&](const std::string &ours, const std::string &theirs) {
+    void attention(const std::string &ours, const std::string &theirs)
+    {
         for (const char *proj : {"q_proj", "k_proj", "v_proj", "out_proj"}) {
-            require(ours + "." + proj + ".weight", {theirs + "." + proj + ".weight"}, {d, d});
-            require(ours + "." + proj + ".bias", {theirs + "." + proj + ".bias"}, {d});
+            require(ours + "." + proj + ".weight", {theirs + "." + proj + ".weight"}, {m_d, m_d});
+            require(ours + "." + proj + ".bias", {theirs + "." + proj + ".bias"}, {m_d});
         }
-    };
-    const auto norm = [&](const std::string &ours, const std::string &theirs) {
-        require(ours + ".weight", {theirs + ".weight"}, {d});
-        require(ours + ".bias", {theirs + ".bias"}, {d});
-    };
-    const auto feedForward = [&](const std::string &ours, const std::string &theirs) {
-        require(ours + ".fc1.weight", {theirs + ".fc1.weight"}, {ffn, d});
-        require(ours + ".fc1.bias", {theirs + ".fc1.bias"}, {ffn});
-        require(ours + ".fc2.weight", {theirs + ".fc2.weight"}, {d, ffn});
-        require(ours + ".fc2.bias", {theirs + ".fc2.bias"}, {d});
-    };
-    for (int l = 0; l < h["encoder_layers"].get<int>(); ++l) {
-        const std::string ours = "encoder.layers." + std::to_string(l);
-        const std::string theirs = "encoder.layers." + std::to_string(l);
-        attention(ours + ".self_attn", theirs + ".self_attn");
-        norm(ours + ".self_attn_norm", theirs + ".self_attn_layer_norm");
-        feedForward(ours + ".ffn", theirs);
-        norm(ours + ".ffn_norm", theirs + ".final_layer_norm");
     }
-    for (int l = 0; l < h["decoder_layers"].get<int>(); ++l) {
-        const std::string ours = "decoder.layers." + std::to_string(l);
-        const std::string theirs = "decoder.layers." + std::to_string(l);
-        attention(ours + ".self_attn", theirs + ".self_attn");
-        norm(ours + ".self_attn_norm", theirs + ".self_attn_layer_norm");
-        attention(ours + ".cross_attn", theirs + ".encoder_attn");
-        norm(ours + ".cross_attn_norm", theirs + ".encoder_attn_layer_norm");
-        feedForward(ours + ".ffn", theirs);
-        norm(ours + ".ffn_norm", theirs + ".final_layer_norm");
+    void norm(const std::string &ours, const std::string &theirs)
+    {
+        require(ours + ".weight", {theirs + ".weight"}, {m_d});
+        require(ours + ".bias", {theirs + ".bias"}, {m_d});
+    }
+    void feedForward(const std::string &ours, const std::string &theirs)
+    {
+        require(ours + ".fc1.weight", {theirs + ".fc1.weight"}, {m_ffn, m_d});
+        require(ours + ".fc1.bias", {theirs + ".fc1.bias"}, {m_ffn});
+        require(ours + ".fc2.weight", {theirs + ".fc2.weight"}, {m_d, m_ffn});
+        require(ours + ".fc2.bias", {theirs + ".fc2.bias"}, {m_d});
     }
 
-    std::vector<Shape> shapes;
-    for (const Item &item : items)
-        shapes.push_back(item.shape);
-    checkMaterialisedSize(shapes, weights.path());
+    const HfWeights &m_weights;
+    json &m_h;
+    std::int64_t m_d = 0, m_ffn = 0;
+    std::vector<WeightItem> m_items;
+};
 
-    // Stored position tables (older uploads) must be the sinusoidal halves we compute.
+// Stored position tables (older uploads) must be the sinusoidal halves we compute.
+void checkPositionTables(const HfWeights &weights, std::int64_t d)
+{
     for (const char *stack : {"encoder", "decoder"}) {
         const auto stored = weights.find(std::string(stack) + ".embed_positions.weight");
         if (!stored)
@@ -802,17 +906,24 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
                                        ", expected " + std::to_string(b[i]) +
                                        "); learned positions are not supported");
     }
+}
 
+// model.safetensors: each item loaded, cut to the vocabulary, int8 where asked; progress runs
+// to 0.9.
+void writeMarianWeights(const HfWeights &weights, const std::vector<WeightItem> &items,
+                        std::int64_t targetVocab, bool int8, const fs::path &path,
+                        const std::string &id, const std::function<void(double)> &progress)
+{
     std::vector<std::pair<std::string, Tensor>> converted;
     for (std::size_t i = 0; i < items.size(); ++i) {
         progress(0.9 * static_cast<double>(i) / static_cast<double>(items.size()));
-        const Item &item = items[i];
+        const WeightItem &item = items[i];
         Tensor w = weights.load(item.theirs, item.shape);
         if (item.ours == "output.bias")
             w = w.reshaped({w.numel()}).slice(0, targetVocab).clone();
         else if (item.firstRows)
             w = w.slice(0, targetVocab).clone();
-        if (options.int8 && w.rank() >= 2) {
+        if (int8 && w.rank() >= 2) {
             auto [codes, scales] = quantizeRows(w);
             converted.emplace_back(item.ours, std::move(codes));
             converted.emplace_back(item.ours + ".scale", std::move(scales));
@@ -821,26 +932,36 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
         }
     }
     progress(0.9);
-    writeSafeTensors((staging.path() / "model.safetensors").string(), converted,
+    writeSafeTensors(path.string(), converted,
                      {{"format", "pt"},
                       {"architecture", "transformer"},
                       {"id", id},
                       {"imported_from", "huggingface-marian"}});
-    converted.clear();
+}
 
+// The tokenizer files and the model card, copied as they are.
+void copyTokenizerFiles(const fs::path &source, const fs::path &staging,
+                        const std::string &targetVocabularyFile)
+{
     for (const std::string &file :
          {std::string("source.spm"), std::string("target.spm"), std::string("vocab.json"),
           targetVocabularyFile, std::string("README.md")}) {
-        if (!fs::exists(source / file) || fs::exists(staging.path() / file))
+        if (!fs::exists(source / file) || fs::exists(staging / file))
             continue;
         const std::string why =
-            copyRegularFile((source / file).string(), (staging.path() / file).string());
+            copyRegularFile((source / file).string(), (staging / file).string());
         if (!why.empty())
             throw PackageError((source / file).string(), {},
-                               "cannot copy it into the package (" +
-                                   (staging.path() / file).string() + "): " + why);
+                               "cannot copy it into the package (" + (staging / file).string() +
+                                   "): " + why);
     }
+}
 
+// model.json of the imported package (docs/model-package.md).
+json marianManifest(const std::string &id, const fs::path &source, const MarianConfig &c,
+                    const MarianLanguages &l, const std::string &weightsFile,
+                    const MarianImportOptions &options)
+{
     const std::time_t now = std::time(nullptr);
     char date[32];
     std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
@@ -848,45 +969,88 @@ MarianImport importMarian(const std::string &sourceFolder, const std::string &de
         {"format_version", 1},
         {"id", id},
         {"version", "1.0.0"},
-        {"name", displayName(options.repo, modelName, from, to, targetCodes)},
+        {"name", displayName(options.repo, l.modelName, l.from, l.to, l.targetCodes)},
         {"task", taskName(Task::Translation)},
         {"architecture", "transformer"},
         {"plugin", "transformer"},
-        {"languages", {{"source", from}, {"target", to}}},
-        {"hyperparameters", h},
+        {"languages", {{"source", l.from}, {"target", l.to}}},
+        {"hyperparameters", c.hyperparameters},
         {"tokenizer",
          {{"type", "sentencepiece"},
           {"source", "source.spm"},
           {"target", "target.spm"},
           {"source_vocabulary", "vocab.json"},
-          {"target_vocabulary", targetVocabularyFile}}},
+          {"target_vocabulary", c.targetVocabularyFile}}},
         {"weights", "model.safetensors"},
-        {"decoding", decoding},
+        {"decoding", c.decoding},
         {"training",
          {{"data", json::array({{{"name", "as stated in the model card (README.md) of " +
-                                              (options.repo.empty() ? folderName : options.repo)},
-                                 {"licence", licence},
+                                              (options.repo.empty() ? l.folderName : options.repo)},
+                                 {"licence", l.licence},
                                  {"attribution", "the model's authors (for OPUS-MT: Helsinki-NLP, "
                                                  "Tiedemann and Thottingal 2020), imported from " +
                                                      source.string()}}})}}},
-        {"licence", licence},
+        {"licence", l.licence},
         {"imported_from",
          {{"folder", source.string()},
           {"format", "huggingface-marian"},
-          {"weights", weights.fileName()},
+          {"weights", weightsFile},
           {"date", date},
-          {"config", config},
-          {"generation_config", fs::exists(generationPath) ? generation : json()}}},
+          {"config", c.config},
+          {"generation_config", c.generationPath.empty() ? json() : c.generation}}},
     };
     if (options.int8)
         manifest["compute_type"] = "int8";
-    if (!targetCodes.empty())
-        manifest["target_languages"] = targetCodes;
+    if (!l.targetCodes.empty())
+        manifest["target_languages"] = l.targetCodes;
     if (!options.repo.empty())
         manifest["imported_from"]["repo"] = options.repo;
     if (!options.commit.empty())
         manifest["imported_from"]["commit"] = options.commit;
-    writeManifest(staging.path() / "model.json", manifest);
+    return manifest;
+}
+
+} // namespace
+
+MarianImport importMarian(const std::string &sourceFolder, const std::string &destinationRoot,
+                          const MarianImportOptions &options)
+{
+    const fs::path source = checkedSourceFolder(sourceFolder);
+    MarianConfig c = readMarianConfig(source);
+    const std::function<void(double)> progress = [&](double fraction) {
+        if (options.cancelled && options.cancelled())
+            throw PackageError(source.string(), {}, "the import was cancelled");
+        if (options.progress)
+            options.progress(fraction);
+    };
+    progress(0.0);
+
+    readGenerationAndTokenizerConfig(source, c);
+    requireTokenizerFiles(source, c);
+    const Tokenizer sourceTokenizer((source / "source.spm").string(),
+                                    (source / "vocab.json").string());
+    const Tokenizer targetTokenizer((source / "target.spm").string(),
+                                    (source / c.targetVocabularyFile).string());
+    checkVocabularies(sourceTokenizer, targetTokenizer, c);
+    const MarianLanguages languages = marianLanguages(source, c, sourceTokenizer, options);
+
+    const fs::path root = fs::absolute(destinationRoot).lexically_normal();
+    const auto [id, destination] = packageDestination(options.id, languages, source, root);
+    removeAbandonedStaging(root);
+    StagingFolder staging(root);
+
+    const HfWeights weights(source);
+    const std::vector<WeightItem> items = MarianWeightMap(weights, c.hyperparameters).items(c);
+    std::vector<Shape> shapes;
+    for (const WeightItem &item : items)
+        shapes.push_back(item.shape);
+    checkMaterialisedSize(shapes, weights.path());
+    checkPositionTables(weights, c.hyperparameters["d_model"].get<std::int64_t>());
+    writeMarianWeights(weights, items, c.targetVocab, options.int8,
+                       staging.path() / "model.safetensors", id, progress);
+    copyTokenizerFiles(source, staging.path(), c.targetVocabularyFile);
+    writeManifest(staging.path() / "model.json",
+                  marianManifest(id, source, c, languages, weights.fileName(), options));
     // The package must load as any other before it becomes visible.
     ModelPackage::load(staging.path().string());
     progress(1.0);

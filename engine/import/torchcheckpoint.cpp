@@ -356,48 +356,74 @@ private:
         push(it->second);
     }
 
-    void step(unsigned char op, std::size_t at)
+    // The protocol, frame, mark, stack and memo opcodes. Returns false for another opcode.
+    bool stackOp(unsigned char op)
     {
         switch (op) {
         case 0x80: { // PROTO
             const auto version = static_cast<unsigned char>(take(1)[0]);
             if (version < 2 || version > 5)
                 fail("pickle protocol " + std::to_string(version) + " (expected 2 to 5)");
-            return;
+            return true;
         }
         case 0x95: // FRAME: a length hint
             take(8);
-            return;
+            return true;
         case '(':
             m_marks.push_back(m_stack.size());
-            return;
+            return true;
         case '0':
             pop();
-            return;
+            return true;
         case '1':
             popMark();
-            return;
+            return true;
         case '2':
             push(top());
-            return;
+            return true;
+        case 'q':
+            memoPut(littleEndian(1));
+            return true;
+        case 'r':
+            memoPut(littleEndian(4));
+            return true;
+        case 0x94: // MEMOIZE
+            memoPut(m_memo.size());
+            return true;
+        case 'h':
+            memoGet(littleEndian(1));
+            return true;
+        case 'j':
+            memoGet(littleEndian(4));
+            return true;
+        default:
+            return false;
+        }
+    }
+
+    // None, booleans, integers and floats (a float only as a placeholder: a state dict's
+    // tensors never need one's value). Returns false for another opcode.
+    bool scalarOp(unsigned char op)
+    {
+        switch (op) {
         case 'N':
             push(makeInt(0, Kind::None));
-            return;
+            return true;
         case 0x88:
             push(makeInt(1, Kind::Bool));
-            return;
+            return true;
         case 0x89:
             push(makeInt(0, Kind::Bool));
-            return;
+            return true;
         case 'J':
             push(makeInt(static_cast<std::int32_t>(littleEndian(4))));
-            return;
+            return true;
         case 'K':
             push(makeInt(static_cast<std::int64_t>(littleEndian(1))));
-            return;
+            return true;
         case 'M':
             push(makeInt(static_cast<std::int64_t>(littleEndian(2))));
-            return;
+            return true;
         case 0x8a: { // LONG1: n-byte two's complement
             const std::size_t n = littleEndian(1);
             if (n > 8)
@@ -406,40 +432,58 @@ private:
             if (n > 0 && n < 8 && (v >> (8 * n - 1)) & 1)
                 v |= ~std::uint64_t(0) << (8 * n); // sign extension
             push(makeInt(static_cast<std::int64_t>(v)));
-            return;
+            return true;
         }
         case 'G': { // BINFLOAT: big-endian double; kept only as a placeholder value
             take(8);
             push(makeInt(0, Kind::Float));
-            return;
+            return true;
         }
+        default:
+            return false;
+        }
+    }
+
+    // Strings and bytes, whatever their length prefix. Returns false for another opcode.
+    bool stringOp(unsigned char op)
+    {
+        switch (op) {
         case 'X':
             push(makeString(take(littleEndian(4))));
-            return;
+            return true;
         case 0x8c:
             push(makeString(take(littleEndian(1))));
-            return;
+            return true;
         case 0x8d:
             push(makeString(take(littleEndian(8))));
-            return;
+            return true;
         case 'U':
             push(makeString(take(littleEndian(1))));
-            return;
+            return true;
         case 'T':
             push(makeString(take(littleEndian(4))));
-            return;
+            return true;
         case 'C':
             push(makeString(take(littleEndian(1))));
-            return;
+            return true;
         case 'B':
             push(makeString(take(littleEndian(4))));
-            return;
+            return true;
+        default:
+            return false;
+        }
+    }
+
+    // Tuples, lists and dicts, and adding items to them. Returns false for another opcode.
+    bool containerOp(unsigned char op)
+    {
+        switch (op) {
         case ')':
             push(makeContainer(Kind::Tuple));
-            return;
+            return true;
         case 't':
             push(makeContainer(Kind::Tuple, popMark()));
-            return;
+            return true;
         case 0x85:
         case 0x86:
         case 0x87: {
@@ -447,92 +491,94 @@ private:
             for (std::size_t i = items.size(); i-- > 0;)
                 items[i] = pop();
             push(makeContainer(Kind::Tuple, std::move(items)));
-            return;
+            return true;
         }
         case ']':
             push(makeContainer(Kind::List));
-            return;
+            return true;
         case 'l':
             push(makeContainer(Kind::List, popMark()));
-            return;
+            return true;
         case 'a': {
             const std::size_t item = pop();
             addToList(top(), {item});
-            return;
+            return true;
         }
         case 'e': {
             const std::vector<std::size_t> items = popMark();
             addToList(top(), items);
-            return;
+            return true;
         }
         case '}':
             push(makeContainer(Kind::Dict));
-            return;
+            return true;
         case 'd': {
             const std::vector<std::size_t> items = popMark();
             const std::size_t dict = makeContainer(Kind::Dict);
             addToDict(dict, items);
             push(dict);
-            return;
+            return true;
         }
         case 's': {
             const std::size_t value = pop();
             const std::size_t key = pop();
             addToDict(top(), {key, value});
-            return;
+            return true;
         }
         case 'u': {
             const std::vector<std::size_t> items = popMark();
             addToDict(top(), items);
-            return;
+            return true;
         }
+        default:
+            return false;
+        }
+    }
+
+    // Globals (only the whitelisted ones), REDUCE, BUILD and persistent ids: how torch.save
+    // names tensors and their storages; no object is ever constructed. Returns false for another
+    // opcode.
+    bool objectOp(unsigned char op)
+    {
+        switch (op) {
         case 'c': {
             const std::string module = line();
             const std::string name = line();
             push(global(module, name));
-            return;
+            return true;
         }
         case 0x93: { // STACK_GLOBAL
             const std::size_t name = pop();
             const std::size_t module = pop();
             push(global(expect(module, Kind::String, "STACK_GLOBAL's module").text,
                         expect(name, Kind::String, "STACK_GLOBAL's name").text));
-            return;
+            return true;
         }
         case 'R': {
             const std::size_t args = pop();
             const std::size_t callable = pop();
             push(reduce(callable, args));
-            return;
+            return true;
         }
         case 'b': { // BUILD: the state of an OrderedDict (_metadata) or a tensor is not needed
             pop();
             const Kind kind = m_objects[top()].kind;
             if (kind != Kind::Dict && kind != Kind::Tensor)
                 fail(std::string("BUILD on ") + kindName(kind) + " is not allowed");
-            return;
+            return true;
         }
         case 'Q':
             push(persistent(pop()));
-            return;
-        case 'q':
-            memoPut(littleEndian(1));
-            return;
-        case 'r':
-            memoPut(littleEndian(4));
-            return;
-        case 0x94:
-            memoPut(m_memo.size());
-            return; // MEMOIZE
-        case 'h':
-            memoGet(littleEndian(1));
-            return;
-        case 'j':
-            memoGet(littleEndian(4));
-            return;
+            return true;
         default:
-            break;
+            return false;
         }
+    }
+
+    void step(unsigned char op, std::size_t at)
+    {
+        if (stackOp(op) || scalarOp(op) || stringOp(op) || containerOp(op) || objectOp(op))
+            return;
         char hex[8];
         std::snprintf(hex, sizeof hex, "0x%02x", op);
         const bool printable = op >= 0x20 && op < 0x7f;
@@ -586,6 +632,146 @@ std::uint64_t readLe(const char *p, int n)
     for (int i = 0; i < n; ++i)
         v |= std::uint64_t(static_cast<unsigned char>(p[i])) << (8 * i);
     return v;
+}
+
+// --- Reading the zip archive torch.save writes -------------------------------------------------
+
+struct ZipDirectory
+{
+    std::uint64_t entries = 0;
+    std::uint64_t offset = 0, size = 0;
+};
+
+// The central directory's place and entry count, from the end record (zip64's where needed).
+ZipDirectory findZipDirectory(std::string_view file, const std::string &path)
+{
+    // End of central directory: the last 22 + comment bytes.
+    std::size_t eocd = std::string_view::npos;
+    const std::size_t earliest = file.size() >= 22 + 65535 ? file.size() - 22 - 65535 : 0;
+    for (std::size_t at = file.size() - 22;; --at) {
+        if (readLe(file.data() + at, 4) == 0x06054b50) {
+            eocd = at;
+            break;
+        }
+        if (at == earliest)
+            break;
+    }
+    if (eocd == std::string_view::npos)
+        throw PackageError(path, {},
+                           "the zip archive has no end-of-directory record (a truncated file?)");
+    const char *e = file.data() + eocd;
+    std::uint64_t entries = readLe(e + 10, 2);
+    std::uint64_t directorySize = readLe(e + 12, 4);
+    std::uint64_t directoryOffset = readLe(e + 16, 4);
+    if (entries == 0xffff || directorySize == 0xffffffff || directoryOffset == 0xffffffff) {
+        // Zip64: the locator sits just before the end record.
+        if (eocd < 20 || readLe(file.data() + eocd - 20, 4) != 0x07064b50)
+            throw PackageError(path, {}, "the zip64 archive has no zip64 locator");
+        const std::uint64_t record = readLe(file.data() + eocd - 20 + 8, 8);
+        if (file.size() < 56 || record > file.size() - 56 ||
+            readLe(file.data() + record, 4) != 0x06064b50)
+            throw PackageError(path, {}, "the zip64 end-of-directory record is outside the file");
+        entries = readLe(file.data() + record + 32, 8);
+        directorySize = readLe(file.data() + record + 40, 8);
+        directoryOffset = readLe(file.data() + record + 48, 8);
+    }
+    if (directoryOffset > file.size() || directorySize > file.size() - directoryOffset)
+        throw PackageError(path, {}, "the zip directory lies outside the file (a truncated file?)");
+    return {entries, directoryOffset, directorySize};
+}
+
+// The directory entry `i` at `at` (moved past it): its name, and where its data lies in the
+// file, checked to lie inside it, stored (not compressed) and not encrypted.
+std::pair<std::string, ZipEntry> readZipEntry(std::string_view file, std::uint64_t &at,
+                                              std::uint64_t end, std::uint64_t i,
+                                              const std::string &path)
+{
+    if (at + 46 > end || readLe(file.data() + at, 4) != 0x02014b50)
+        throw PackageError(path, {}, "zip directory entry " + std::to_string(i) + " is damaged");
+    const char *c = file.data() + at;
+    const auto flags = readLe(c + 8, 2);
+    const auto method = readLe(c + 10, 2);
+    std::uint64_t compressed = readLe(c + 20, 4);
+    std::uint64_t size = readLe(c + 24, 4);
+    const auto nameLength = readLe(c + 28, 2);
+    const auto extraLength = readLe(c + 30, 2);
+    const auto commentLength = readLe(c + 32, 2);
+    std::uint64_t local = readLe(c + 42, 4);
+    if (at + 46 + nameLength + extraLength + commentLength > end)
+        throw PackageError(path, {},
+                           "zip directory entry " + std::to_string(i) + " runs past the directory");
+    const std::string name(c + 46, nameLength);
+    // Zip64 sizes and offset, in this order, for the fields that are 0xffffffff.
+    for (std::uint64_t x = 0; x + 4 <= extraLength;) {
+        const char *field = c + 46 + nameLength + x;
+        const auto id = readLe(field, 2), length = readLe(field + 2, 2);
+        if (x + 4 + length > extraLength)
+            break;
+        if (id == 0x0001) {
+            std::uint64_t y = 4;
+            for (std::uint64_t *v : {&size, &compressed, &local})
+                if (*v == 0xffffffff && y + 8 <= 4 + length) {
+                    *v = readLe(field + y, 8);
+                    y += 8;
+                }
+        }
+        x += 4 + length;
+    }
+    at += 46 + nameLength + extraLength + commentLength;
+    if (file.size() < 30 || local > file.size() - 30 ||
+        readLe(file.data() + local, 4) != 0x04034b50)
+        throw PackageError(path, {}, "the zip entry \"" + name + "\" points outside the file");
+    const std::uint64_t data =
+        local + 30 + readLe(file.data() + local + 26, 2) + readLe(file.data() + local + 28, 2);
+    if ((flags & 1) != 0)
+        throw PackageError(path, {}, "the zip entry \"" + name + "\" is encrypted");
+    if (method != 0 || compressed != size)
+        throw PackageError(path, {},
+                           "the zip entry \"" + name +
+                               "\" is compressed; torch.save stores its entries uncompressed");
+    if (data > file.size() || size > file.size() - data)
+        throw PackageError(path, {},
+                           "the zip entry \"" + name + "\" (" + std::to_string(size) +
+                               " bytes) runs past the end of the file (a truncated file?)");
+    return {name, ZipEntry{data, size}};
+}
+
+std::map<std::string, ZipEntry> readZipDirectory(std::string_view file, const std::string &path)
+{
+    const ZipDirectory directory = findZipDirectory(file, path);
+    std::map<std::string, ZipEntry> zip;
+    std::uint64_t at = directory.offset;
+    const std::uint64_t end = directory.offset + directory.size;
+    for (std::uint64_t i = 0; i < directory.entries; ++i) {
+        auto [name, entry] = readZipEntry(file, at, end, i, path);
+        zip[name] = entry;
+    }
+    return zip;
+}
+
+// The archive's folder name: the one holding data.pkl (and the tensors' data/<key>); its
+// byteorder, where written, must be little.
+std::string checkpointArchive(const std::map<std::string, ZipEntry> &zip, std::string_view file,
+                              const std::string &path)
+{
+    // <archive>/data.pkl, <archive>/data/<key>, optionally <archive>/byteorder.
+    std::string archive;
+    for (const auto &[name, entry] : zip) {
+        const std::size_t slash = name.find('/');
+        if (slash != std::string::npos && name.substr(slash) == "/data.pkl") {
+            if (!archive.empty())
+                throw PackageError(path, {}, "the archive holds more than one data.pkl");
+            archive = name.substr(0, slash);
+        }
+    }
+    if (archive.empty())
+        throw PackageError(path, {},
+                           "the zip archive has no <name>/data.pkl: not a PyTorch checkpoint");
+    const auto byteorder = zip.find(archive + "/byteorder");
+    if (byteorder != zip.end() &&
+        file.substr(byteorder->second.offset, byteorder->second.size) != "little")
+        throw PackageError(path, {}, "the checkpoint was written on a big-endian machine");
+    return archive;
 }
 
 // The legacy format's first pickle: PROTO, optionally FRAME, LONG1 of torch.serialization's
@@ -678,105 +864,8 @@ TorchCheckpoint::TorchCheckpoint(const std::string &path) : m_path(path)
     if (file.size() < 22 || file.substr(0, 2) != "PK")
         fail({}, "not a PyTorch checkpoint (neither a zip archive nor a pickle)");
 
-    // End of central directory: the last 22 + comment bytes.
-    std::size_t eocd = std::string_view::npos;
-    const std::size_t earliest = file.size() >= 22 + 65535 ? file.size() - 22 - 65535 : 0;
-    for (std::size_t at = file.size() - 22;; --at) {
-        if (readLe(file.data() + at, 4) == 0x06054b50) {
-            eocd = at;
-            break;
-        }
-        if (at == earliest)
-            break;
-    }
-    if (eocd == std::string_view::npos)
-        fail({}, "the zip archive has no end-of-directory record (a truncated file?)");
-    const char *e = file.data() + eocd;
-    std::uint64_t entries = readLe(e + 10, 2);
-    std::uint64_t directorySize = readLe(e + 12, 4);
-    std::uint64_t directoryOffset = readLe(e + 16, 4);
-    if (entries == 0xffff || directorySize == 0xffffffff || directoryOffset == 0xffffffff) {
-        // Zip64: the locator sits just before the end record.
-        if (eocd < 20 || readLe(file.data() + eocd - 20, 4) != 0x07064b50)
-            fail({}, "the zip64 archive has no zip64 locator");
-        const std::uint64_t record = readLe(file.data() + eocd - 20 + 8, 8);
-        if (file.size() < 56 || record > file.size() - 56 ||
-            readLe(file.data() + record, 4) != 0x06064b50)
-            fail({}, "the zip64 end-of-directory record is outside the file");
-        entries = readLe(file.data() + record + 32, 8);
-        directorySize = readLe(file.data() + record + 40, 8);
-        directoryOffset = readLe(file.data() + record + 48, 8);
-    }
-    if (directoryOffset > file.size() || directorySize > file.size() - directoryOffset)
-        fail({}, "the zip directory lies outside the file (a truncated file?)");
-
-    std::map<std::string, ZipEntry> zip;
-    std::uint64_t at = directoryOffset;
-    const std::uint64_t end = directoryOffset + directorySize;
-    for (std::uint64_t i = 0; i < entries; ++i) {
-        if (at + 46 > end || readLe(file.data() + at, 4) != 0x02014b50)
-            fail({}, "zip directory entry " + std::to_string(i) + " is damaged");
-        const char *c = file.data() + at;
-        const auto flags = readLe(c + 8, 2);
-        const auto method = readLe(c + 10, 2);
-        std::uint64_t compressed = readLe(c + 20, 4);
-        std::uint64_t size = readLe(c + 24, 4);
-        const auto nameLength = readLe(c + 28, 2);
-        const auto extraLength = readLe(c + 30, 2);
-        const auto commentLength = readLe(c + 32, 2);
-        std::uint64_t local = readLe(c + 42, 4);
-        if (at + 46 + nameLength + extraLength + commentLength > end)
-            fail({}, "zip directory entry " + std::to_string(i) + " runs past the directory");
-        const std::string name(c + 46, nameLength);
-        // Zip64 sizes and offset, in this order, for the fields that are 0xffffffff.
-        for (std::uint64_t x = 0; x + 4 <= extraLength;) {
-            const char *field = c + 46 + nameLength + x;
-            const auto id = readLe(field, 2), length = readLe(field + 2, 2);
-            if (x + 4 + length > extraLength)
-                break;
-            if (id == 0x0001) {
-                std::uint64_t y = 4;
-                for (std::uint64_t *v : {&size, &compressed, &local})
-                    if (*v == 0xffffffff && y + 8 <= 4 + length) {
-                        *v = readLe(field + y, 8);
-                        y += 8;
-                    }
-            }
-            x += 4 + length;
-        }
-        at += 46 + nameLength + extraLength + commentLength;
-        if (file.size() < 30 || local > file.size() - 30 ||
-            readLe(file.data() + local, 4) != 0x04034b50)
-            fail({}, "the zip entry \"" + name + "\" points outside the file");
-        const std::uint64_t data =
-            local + 30 + readLe(file.data() + local + 26, 2) + readLe(file.data() + local + 28, 2);
-        if ((flags & 1) != 0)
-            fail({}, "the zip entry \"" + name + "\" is encrypted");
-        if (method != 0 || compressed != size)
-            fail({}, "the zip entry \"" + name +
-                         "\" is compressed; torch.save stores its entries uncompressed");
-        if (data > file.size() || size > file.size() - data)
-            fail({}, "the zip entry \"" + name + "\" (" + std::to_string(size) +
-                         " bytes) runs past the end of the file (a truncated file?)");
-        zip[name] = {data, size};
-    }
-
-    // <archive>/data.pkl, <archive>/data/<key>, optionally <archive>/byteorder.
-    std::string archive;
-    for (const auto &[name, entry] : zip) {
-        const std::size_t slash = name.find('/');
-        if (slash != std::string::npos && name.substr(slash) == "/data.pkl") {
-            if (!archive.empty())
-                fail({}, "the archive holds more than one data.pkl");
-            archive = name.substr(0, slash);
-        }
-    }
-    if (archive.empty())
-        fail({}, "the zip archive has no <name>/data.pkl: not a PyTorch checkpoint");
-    const auto byteorder = zip.find(archive + "/byteorder");
-    if (byteorder != zip.end() &&
-        file.substr(byteorder->second.offset, byteorder->second.size) != "little")
-        fail({}, "the checkpoint was written on a big-endian machine");
+    const std::map<std::string, ZipEntry> zip = readZipDirectory(file, path);
+    const std::string archive = checkpointArchive(zip, file, path);
     const ZipEntry pickle = zip.at(archive + "/data.pkl");
     m_tensors = readStateDictPickle(file.substr(pickle.offset, pickle.size), path);
     std::map<std::string, std::string_view> storages;

@@ -14,7 +14,7 @@ namespace glosa::engine {
 namespace {
 
 // One alternative per kind, in priority order (the leftmost match wins, then the first
-// alternative). Keep equal to tools/glosa_spans.py's _PATTERNS (ICU syntax here: \x{...}).
+// alternative). Keep equal to tools/glosa/data/spans.py's _PATTERNS (ICU syntax here: \x{...}).
 constexpr std::array<const char *, 9> kKinds = {"private",     "url",   "email",  "code",  "tag",
                                                 "placeholder", "emoji", "number", "symbol"};
 

@@ -1,5 +1,5 @@
 // bench_translate: the engine side of the translation speed benchmark (docs/benchmarks.md),
-// mirroring tools/bench_translate_torch.py step for step: the same package, sentences, batching
+// mirroring tools/bench/translate_torch.py step for step: the same package, sentences, batching
 // (stable sort by source length, consecutive batches), maximum length (1.5 × padded source
 // length + 10 per batch), PAD/BOS suppressed, greedy or beam search with GNMT α = 0.6.
 //
@@ -10,7 +10,7 @@
 // seconds of the decoding loop (tokenisation and detokenisation included, model loading
 // excluded) and the peak resident memory of the process (ru_maxrss, model loading included).
 // --output-ids writes each translation's token ids (a line per sentence): an imported MarianMT
-// package with random weights (tools/make_opus_shape.py) decodes to unknown pieces, so the table
+// package with random weights (tools/bench/make_opus_shape.py) decodes to unknown pieces, so the table
 // script compares its sides by ids. Suppressed tokens are the package's pad_id and start token
 // (Marian's EOS is 0, our PAD).
 // The decoders are the plugins' own classes (linked statically here), so the numbers are those

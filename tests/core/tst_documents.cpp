@@ -788,8 +788,8 @@ private slots:
         for (qsizetype n = 0; n < whole.size(); ++n)
             QVERIFY2(!formats::readPdfTextFrame(whole.left(n)), qPrintable(QString::number(n)));
         QVERIFY(!formats::readPdfTextFrame(whole + "x"));
-        QVERIFY(!formats::readPdfTextFrame("glosa-pdftext 1\nwhat 3\nabc"));
-        QVERIFY(!formats::readPdfTextFrame("glosa-pdftext 1\ntext -1\n"));
+        QVERIFY(!formats::readPdfTextFrame("glosa-pdftext 2\nwhat 3\nabc"));
+        QVERIFY(!formats::readPdfTextFrame("glosa-pdftext 2\ntext -1\n"));
     }
 
     void trickyHtmlKeepsEveryTag_data()

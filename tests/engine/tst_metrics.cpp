@@ -1,6 +1,6 @@
-// engine/evaluation/metrics against the cases tools/test_metrics.py checks the Python metrics
+// engine/evaluation/metrics against the cases tools/tests/test_metrics.py checks the Python metrics
 // with (hand-computed, and values published by sacrebleu and its metric cards), and against
-// tools/glosa_metrics.py itself on 72 Spanish segments with numbers, punctuation and non-ASCII
+// tools/glosa/eval/metrics.py itself on 72 Spanish segments with numbers, punctuation and non-ASCII
 // text (tests/data/metrics: expected.json was written by the Python code from the two text files),
 // so that the training scripts and the app report the same scores.
 #include "engine/evaluation/metrics.h"
@@ -156,7 +156,7 @@ private slots:
         QCOMPARE(corpusChrf({""}, {{"hola"}}), 0.0);
     }
 
-    // The same numbers as tools/glosa_metrics.py on real Spanish text.
+    // The same numbers as tools/glosa/eval/metrics.py on real Spanish text.
     void agreesWithThePythonMetrics()
     {
         const QString dir = glosa::test::testDataDir() + QStringLiteral("/metrics/");

@@ -1,6 +1,6 @@
 // Protected spans (engine/text/protectedspans.h): the C++ rules find exactly the spans the
 // training data was made with (tests/data/protected-spans/cases.tsv is written by
-// tools/glosa_spans.py, and tools/test_spans.py checks the Python side against the same table),
+// tools/glosa_spans.py, and tools/tests/test_spans.py checks the Python side against the same table),
 // restoreSpans puts every span back exactly once, the general-domain SentencePiece model
 // (tests/data/protected-spans/spm.model, the one the packages ship) reads each placeholder as one
 // piece, and the Translator hands a model that declares placeholders its spans as placeholders

@@ -62,6 +62,8 @@ def main():
     put("fuzz_html", "report.html", read("documents", "report.html")[:4000])
     put("fuzz_docx", "textbox.docx", read("documents", "textbox.docx"))
     put("fuzz_odt", "textbox.odt", read("documents", "textbox.odt"))
+    # A PDF with what pdflayout recovers: headings, nested lists, tables, a footnote mark.
+    put("fuzz_pdf", "structure.pdf", read("documents", "structure.pdf"))
     with zipfile.ZipFile(os.path.join(DATA, "documents", "sample.docx")) as z:
         put("fuzz_docx_xml", "document.xml", z.read("word/document.xml"))
     with zipfile.ZipFile(os.path.join(DATA, "documents", "textbox.docx")) as z:

@@ -7,6 +7,7 @@
 
 #include "app/core/appcontext.h"
 #include "app/core/documents/formats.h"
+#include "app/core/documents/layout.h"
 #include "app/core/documents/ziparchive.h"
 #include "app/core/history/recorder.h"
 #include "app/core/models/modelcatalog.h"
@@ -21,7 +22,6 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -36,6 +36,7 @@
 
 #include <QtTest>
 #include <cmath>
+#include <functional>
 #include <memory>
 
 using namespace glosa;
@@ -64,6 +65,60 @@ QPushButton *button(const QWidget &view, const QString &text)
         if (candidate->text() == text)
             return candidate;
     return nullptr;
+}
+
+// The row and column of the table cell `block` is in; (-1, -1) outside a table.
+QPair<int, int> cellOf(const QTextBlock &block)
+{
+    if (QTextTable *table = QTextCursor(block).currentTable()) {
+        const QTextTableCell cell = table->cellAt(block.position());
+        return {cell.row(), cell.column()};
+    }
+    return {-1, -1};
+}
+
+// The stretches of `block`'s text whose format `has`, each as long as it goes, trimmed.
+QStringList stretches(const QTextBlock &block,
+                      const std::function<bool(const QTextCharFormat &)> &has)
+{
+    QStringList found;
+    bool inside = false;
+    for (auto it = block.begin(); !it.atEnd(); ++it) {
+        const QTextFragment fragment = it.fragment();
+        const bool styled = fragment.isValid() && has(fragment.charFormat());
+        if (styled && inside)
+            found.last() += fragment.text();
+        else if (styled)
+            found << fragment.text();
+        inside = styled;
+    }
+    for (QString &text : found)
+        text = text.trimmed();
+    found.removeAll(QString());
+    return found;
+}
+
+// The same, of a segment read back from an exported file: its stretches with `style`.
+QStringList stretches(const documents::Segment &segment, const documents::SegmentLayout &layout,
+                      int style)
+{
+    std::vector<documents::ByteRange> ranges;
+    for (const documents::StyledRange &styled : layout.styles)
+        if (styled.styles & style)
+            ranges.push_back(styled.range);
+    std::sort(ranges.begin(), ranges.end(),
+              [](const auto &a, const auto &b) { return a.begin < b.begin; });
+    std::vector<documents::ByteRange> merged;
+    for (const documents::ByteRange &range : ranges)
+        if (!merged.empty() && range.begin <= merged.back().end)
+            merged.back().end = std::max(merged.back().end, range.end);
+        else
+            merged.push_back(range);
+    QStringList found;
+    for (const documents::ByteRange &range : merged)
+        found << QString::fromUtf8(segment.text.mid(range.begin, range.size())).trimmed();
+    found.removeAll(QString());
+    return found;
 }
 
 } // namespace
@@ -106,8 +161,8 @@ private slots:
         DocumentsView view(*m_context);
         if (!showOpened(view, fixture(QStringLiteral("report.docx"))))
             return;
-        // One line per paragraph in the translation pane (the source lays out its table).
-        const int paragraphs = view.targetPane()->document()->blockCount();
+        // One block per paragraph in either pane.
+        const int paragraphs = view.presenter()->paragraphCount();
         QVERIFY(paragraphs >= 10);
         QVERIFY(view.sourcePane()->toPlainText().contains(QStringLiteral("sea")));
 
@@ -127,7 +182,8 @@ private slots:
                      QStringLiteral("%1 / %1 sentences").arg(view.progressBar()->maximum())),
                  qPrintable(view.progressText()));
         QCOMPARE(view.translatedCount(), paragraphs);
-        QCOMPARE(view.targetPane()->document()->blockCount(), paragraphs);
+        QCOMPARE(view.targetPane()->document()->blockCount(),
+                 view.sourcePane()->document()->blockCount());
         const auto [spanish, english] =
             glosa::test::spanishAndEnglishWords(view.targetPane()->toPlainText());
         QVERIFY2(spanish >= 15 && english <= spanish / 5,
@@ -182,7 +238,7 @@ private slots:
                  qPrintable(sourceSentence + " | " + targetSentence));
         QVERIFY(view.sourceBlock(1).text().startsWith(sourceSentence));
         // Clicking in the translation selects the same sentence.
-        QTextCursor inTarget(view.targetPane()->document()->findBlockByNumber(1));
+        QTextCursor inTarget(view.targetBlock(1));
         inTarget.movePosition(QTextCursor::EndOfBlock);
         view.targetPane()->setTextCursor(inTarget);
         QCOMPARE(view.currentParagraph(), 1);
@@ -283,26 +339,6 @@ private slots:
             QVERIFY2(done[i] != before[i] && !done[i].isEmpty(), done[i]);
     }
 
-    // A Translate right after a Cancel is a translation of its own: the cancelled one still stops
-    // (finished(false)) and the new one translates the rest. Before, both shared one flag, which
-    // translate() cleared before the running translation read it: that one went on to the end.
-    void aCancelIsNotUndoneByTheNextTranslate()
-    {
-        DocumentsView view(*m_context);
-        if (!showOpened(view, m_dir.filePath(QStringLiteral("longer.txt"))))
-            return;
-        QSignalSpy finished(view.worker(), &documents::DocumentWorker::finished);
-        QSignalSpy progress(view.worker(), &documents::DocumentWorker::progress);
-        view.worker()->translate();
-        QVERIFY(progress.wait(120000)); // the first batch of 300 sentences is done: it runs
-        view.worker()->cancel();
-        view.worker()->translate();
-        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 180000);
-        QCOMPARE(finished.at(0).at(0).toBool(), false);
-        QCOMPARE(finished.at(1).at(0).toBool(), true);
-        QCOMPARE(view.translatedCount(), 300);
-    }
-
     void subtitlesStreamKeepTheirTimings()
     {
         // 100 cues (the 50 sentences twice), CRLF, streamed 1 KB at a time: the exported .srt
@@ -375,23 +411,25 @@ private slots:
         QSignalSpy opened(&view, &DocumentsView::opened);
         view.openDocument(m_dir.filePath(QStringLiteral("longer.txt")));
         QVERIFY(opened.wait(10000));
-        // Make the panes' paragraphs differ in length, as a translation does.
+        // Both panes scroll by pixels, block for block: the top paragraph of one is put at the top
+        // of the other. A pane's top paragraph is probed one pixel in: the pixel row at a block's
+        // top edge hit-tests to the block above.
         QTextEdit *source = view.sourcePane();
-        QPlainTextEdit *target = view.targetPane();
+        QTextEdit *target = view.targetPane();
         QVERIFY(source->verticalScrollBar()->maximum() > 0);
-        // The source scrolls by pixels, the translation by lines. The source's top paragraph is
-        // probed one pixel in: the pixel row at a block's top edge hit-tests to the block above.
-        auto sourceTop = [&] {
-            return source->cursorForPosition(QPoint(0, 1)).block().userState();
+        auto topOf = [](const QTextEdit *pane) {
+            return pane->cursorForPosition(QPoint(0, 1)).block().userState();
         };
-        const QRectF block =
-            source->document()->documentLayout()->blockBoundingRect(view.sourceBlock(150));
-        source->verticalScrollBar()->setValue(int(std::ceil(block.top())));
-        QCOMPARE(sourceTop(), 150);
-        QCOMPARE(target->cursorForPosition(QPoint(0, 0)).blockNumber(), 150);
-        const QTextBlock back = target->document()->findBlockByNumber(40);
-        target->verticalScrollBar()->setValue(back.firstLineNumber());
-        QCOMPARE(sourceTop(), 40);
+        auto scrollTo = [](QTextEdit *pane, const QTextBlock &block) {
+            const QRectF rect = pane->document()->documentLayout()->blockBoundingRect(block);
+            pane->verticalScrollBar()->setValue(int(std::ceil(rect.top())));
+        };
+        scrollTo(source, view.sourceBlock(150));
+        QCOMPARE(topOf(source), 150);
+        QCOMPARE(topOf(target), 150);
+        scrollTo(target, view.targetBlock(40));
+        QCOMPARE(topOf(target), 40);
+        QCOMPARE(topOf(source), 40);
     }
 
     // Issue #31: the source pane showed flat text, bold lost and a table one cell per line. It
@@ -433,7 +471,7 @@ private slots:
         if (!showOpened(view, fixture(file)))
             return;
         QTextDocument *source = view.sourcePane()->document();
-        const int paragraphs = view.targetPane()->document()->blockCount();
+        const int paragraphs = view.presenter()->paragraphCount();
 
         // The table is a QTextTable of its cells, each cell's paragraph in its cell.
         QList<QTextTable *> tables;
@@ -457,7 +495,7 @@ private slots:
             const QTextBlock block = view.sourceBlock(p);
             QVERIFY(block.isValid());
             QCOMPARE(block.userState(), p);
-            QCOMPARE(block.text(), view.targetPane()->document()->findBlockByNumber(p).text());
+            QCOMPARE(block.text(), view.targetBlock(p).text());
             if (block.text() == cells[3])
                 cellParagraph = p;
             if (block.text() == heading)
@@ -488,14 +526,121 @@ private slots:
         click.movePosition(QTextCursor::Right);
         view.sourcePane()->setTextCursor(click);
         QCOMPARE(view.currentParagraph(), cellParagraph);
-        QCOMPARE(view.targetPane()->textCursor().blockNumber(), cellParagraph);
+        QCOMPARE(view.targetPane()->textCursor().block().userState(), cellParagraph);
         QCOMPARE(view.sourcePane()->extraSelections().size(), 1);
         QCOMPARE(view.sourcePane()->extraSelections().first().cursor.selectedText(), cells[3]);
         // And a click on its line in the translation pane selects it in the source.
-        view.targetPane()->setTextCursor(
-            QTextCursor(view.targetPane()->document()->findBlockByNumber(headingParagraph)));
+        view.targetPane()->setTextCursor(QTextCursor(view.targetBlock(headingParagraph)));
         QCOMPARE(view.currentParagraph(), headingParagraph);
         QCOMPARE(view.sourcePane()->textCursor().block().userState(), headingParagraph);
+    }
+
+    // The translation pane was one plain line per paragraph beside a formatted source, so the
+    // panes did not line up and the user could not see what Export writes. It has the source's
+    // blocks (headings, list items, table cells), and the bold and italic where the export puts
+    // them (projectSpans: the words the source's were translated into).
+    void theTranslationKeepsTheSourcesLayout_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("report.docx") << QStringLiteral("report.docx");
+        QTest::newRow("report.html") << QStringLiteral("report.html");
+    }
+    void theTranslationKeepsTheSourcesLayout()
+    {
+        QFETCH(QString, file);
+        DocumentsView view(*m_context);
+        if (!showOpened(view, fixture(file)))
+            return;
+        QSignalSpy finished(&view, &DocumentsView::finished);
+        view.translateDocument();
+        QVERIFY(finished.wait(120000));
+        QTRY_VERIFY(!view.worker()->isBusy());
+        const int paragraphs = view.presenter()->paragraphCount();
+        QCOMPARE(view.targetPane()->document()->blockCount(),
+                 view.sourcePane()->document()->blockCount());
+        int cells = 0, headings = 0, items = 0;
+        for (int p = 0; p < paragraphs; ++p) {
+            const QTextBlock source = view.sourceBlock(p), target = view.targetBlock(p);
+            QVERIFY(target.isValid());
+            QCOMPARE(target.userState(), p);
+            QCOMPARE(target.text(), view.presenter()->target(p));
+            QCOMPARE(target.blockFormat().headingLevel(), source.blockFormat().headingLevel());
+            QCOMPARE(bool(target.textList()), bool(source.textList()));
+            if (source.textList())
+                QCOMPARE(target.textList()->format().style(), source.textList()->format().style());
+            QCOMPARE(cellOf(target), cellOf(source));
+            cells += cellOf(source).first >= 0;
+            headings += source.blockFormat().headingLevel() > 0;
+            items += source.textList() != nullptr;
+        }
+        QCOMPARE(cells, 4);
+        QVERIFY(headings >= 1 && items >= 1);
+
+        // Highlighting and linked scrolling go block for block: a click in a cell of the
+        // translation's table highlights that cell's paragraph in the source, and the paragraph
+        // at the top of one pane is at the top of the other, though their heights differ.
+        const int lastCell = paragraphs - 1 - [&] {
+            for (int back = 0; back < paragraphs; ++back)
+                if (cellOf(view.targetBlock(paragraphs - 1 - back)).first >= 0)
+                    return back;
+            return paragraphs;
+        }();
+        QTextCursor inCell(view.targetBlock(lastCell));
+        inCell.movePosition(QTextCursor::Right);
+        view.targetPane()->setTextCursor(inCell);
+        QCOMPARE(view.currentParagraph(), lastCell);
+        QCOMPARE(view.sourcePane()->textCursor().block().userState(), lastCell);
+        QCOMPARE(view.sourcePane()->extraSelections().first().cursor.block().userState(),
+                 lastCell);
+        view.resize(1000, 260);
+        QTRY_VERIFY(view.sourcePane()->verticalScrollBar()->maximum() > 0 &&
+                    view.targetPane()->verticalScrollBar()->maximum() > 0);
+        auto topOf = [](const QTextEdit *pane, const QTextBlock &block) {
+            return int(std::ceil(
+                pane->document()->documentLayout()->blockBoundingRect(block).top()));
+        };
+        int linked = 0; // of the paragraphs that can be scrolled to the top
+        for (int p = 1; p < paragraphs; ++p) {
+            QScrollBar *source = view.sourcePane()->verticalScrollBar();
+            QScrollBar *target = view.targetPane()->verticalScrollBar();
+            const int top = topOf(view.sourcePane(), view.sourceBlock(p));
+            if (top > source->maximum())
+                break;
+            source->setValue(top);
+            const int there =
+                std::min(target->maximum(), topOf(view.targetPane(), view.targetBlock(p)));
+            QVERIFY2(std::abs(target->value() - there) <= 1,
+                     qPrintable(QStringLiteral("paragraph %1: %2, not %3")
+                                    .arg(p)
+                                    .arg(target->value())
+                                    .arg(there)));
+            linked += cellOf(view.sourceBlock(p)).first >= 0 ? 10 : 1;
+        }
+        QVERIFY2(linked >= 5, qPrintable(QString::number(linked)));
+
+        // The runs are where the exported file has them.
+        QSignalSpy exported(&view, &DocumentsView::exported);
+        const QString out = m_dir.filePath(QStringLiteral("layout.") + file);
+        view.exportTo(out);
+        QVERIFY(exported.wait(30000));
+        const documents::Document written = documents::readDocument(out);
+        const std::vector<documents::SegmentLayout> layout = documents::describeLayout(written);
+        QCOMPARE(int(written.segments.size()), paragraphs);
+        int bold = 0;
+        for (int p = 0; p < paragraphs; ++p) {
+            if (view.sourceBlock(p).blockFormat().headingLevel() > 0)
+                continue; // bold as a whole
+            const QStringList shownBold = stretches(view.targetBlock(p), [](const auto &format) {
+                return format.fontWeight() >= QFont::Bold;
+            });
+            const auto &segment = written.segments[std::size_t(p)];
+            QCOMPARE(shownBold, stretches(segment, layout[std::size_t(p)], documents::Bold));
+            const QStringList shownItalic = stretches(
+                view.targetBlock(p), [](const auto &format) { return format.fontItalic(); });
+            QCOMPARE(shownItalic, stretches(segment, layout[std::size_t(p)], documents::Italic));
+            bold += int(shownBold.size());
+        }
+        QVERIFY(bold >= 1);
     }
 
     // A table whose cells stand far apart (here one 20,000 columns out, past empty cells) is
@@ -520,6 +665,31 @@ private slots:
                                       QStringLiteral("first"), QStringLiteral("after")};
         for (int p = 0; p < expected.size(); ++p)
             QCOMPARE(view.sourceBlock(p).text(), expected[p]);
+    }
+
+    // A plain document opened after a formatted one is shown plain: the pane's typing format
+    // (the .docx's heading, large and bold) must not carry over to every paragraph.
+    void aPlainDocumentAfterAFormattedOneIsShownPlain()
+    {
+        DocumentsView view(*m_context);
+        if (!showOpened(view, fixture(QStringLiteral("report.docx"))))
+            return;
+        QVERIFY(view.sourceBlock(0).charFormat().fontWeight() >= QFont::Bold ||
+                view.sourceBlock(0).blockFormat().headingLevel() > 0);
+        QSignalSpy opened(&view, &DocumentsView::opened);
+        view.openDocument(fixture(QStringLiteral("sample.txt")));
+        QVERIFY(opened.wait(60000));
+        const QFont plain = view.sourcePane()->document()->defaultFont();
+        for (QTextBlock block = view.sourcePane()->document()->firstBlock(); block.isValid();
+             block = block.next()) {
+            for (auto it = block.begin(); !it.atEnd(); ++it) {
+                const QTextCharFormat format = it.fragment().charFormat();
+                QVERIFY2(format.fontWeight() < QFont::Bold, qPrintable(block.text()));
+                QVERIFY2(!format.hasProperty(QTextFormat::FontPointSize) ||
+                             format.fontPointSize() <= plain.pointSizeF(),
+                         qPrintable(block.text()));
+            }
+        }
     }
 
     void droppingAFileOpensIt()
@@ -768,12 +938,12 @@ private slots:
         view.translateDocument();
         QVERIFY(finished.wait(120000));
         QTRY_VERIFY(!view.worker()->isBusy());
-        QPlainTextEdit *pane = view.targetPane();
+        QTextEdit *pane = view.targetPane();
         QVERIFY(!pane->isReadOnly());
         const int paragraphs = pane->document()->blockCount();
 
         // Type at the end of the first paragraph; Return and joining lines are refused.
-        QTextCursor end(pane->document()->findBlockByNumber(0));
+        QTextCursor end(view.targetBlock(0));
         end.movePosition(QTextCursor::EndOfBlock);
         pane->setTextCursor(end);
         pane->setFocus();
@@ -781,7 +951,7 @@ private slots:
         QTest::keyClick(pane, Qt::Key_Return);
         QTest::keyClick(pane, Qt::Key_Delete);
         QCOMPARE(pane->document()->blockCount(), paragraphs);
-        const QString mine = pane->document()->findBlockByNumber(0).text();
+        const QString mine = view.targetBlock(0).text();
         QVERIFY2(mine.endsWith(QStringLiteral(" (revisado)")), qPrintable(mine));
         QCOMPARE(view.edits().value(0).size(), 1); // the sentence typed into
         QVERIFY(mine.endsWith(view.edits().value(0).first()));
@@ -799,7 +969,7 @@ private slots:
         QVERIFY(!view.hasUnexportedEdits());
         QTest::keyClicks(pane, QStringLiteral("!"));
         QVERIFY(view.hasUnexportedEdits());
-        const QString mineNow = pane->document()->findBlockByNumber(0).text();
+        const QString mineNow = view.targetBlock(0).text();
 
         // Another direction: Translate asks; Cancel keeps the edits, Discard translates anew.
         QVERIFY(m_context->chooseModel(reverse.id));
@@ -811,7 +981,7 @@ private slots:
         translate->click();
         QVERIFY(*answered); // asked and answered inside click()
         QCOMPARE(view.edits().size(), 1);
-        QCOMPARE(pane->document()->findBlockByNumber(0).text(), mineNow);
+        QCOMPARE(view.targetBlock(0).text(), mineNow);
         QTRY_VERIFY(translate->isEnabled());
         answered = answerNextQuestion(QMessageBox::Discard);
         translate->click();
@@ -822,8 +992,7 @@ private slots:
         view.translateAnywayButton()->click();
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 120000);
         QVERIFY(view.edits().isEmpty());
-        QVERIFY(
-            !pane->document()->findBlockByNumber(0).text().contains(QStringLiteral("revisado")));
+        QVERIFY(!view.targetBlock(0).text().contains(QStringLiteral("revisado")));
     }
 
     // Post-editing one sentence of a paragraph: Export writes it in place of the model's and the
@@ -858,7 +1027,7 @@ private slots:
         int paragraph = -1;
         for (QTextBlock b = view.sourcePane()->document()->begin(); b.isValid(); b = b.next())
             if (b.text().startsWith(QStringLiteral("Last summer")))
-                paragraph = b.blockNumber();
+                paragraph = b.userState();
         QVERIFY(paragraph >= 0);
         QSignalSpy exported(&view, &DocumentsView::exported);
         // The exported text (of the document's XML for a .docx).
@@ -881,8 +1050,8 @@ private slots:
         QVERIFY2(!boldWord.isEmpty(), qPrintable(unedited));
 
         // Select the translation of the first sentence and type over it.
-        QPlainTextEdit *pane = view.targetPane();
-        QTextCursor at(pane->document()->findBlockByNumber(paragraph));
+        QTextEdit *pane = view.targetPane();
+        QTextCursor at(view.targetBlock(paragraph));
         pane->setTextCursor(at);
         QCOMPARE(view.currentSentence(), 0);
         QCOMPARE(pane->extraSelections().size(), 1);
@@ -898,7 +1067,7 @@ private slots:
         QCOMPARE(view.edits().size(), 1);
         QCOMPARE(view.edits().value(paragraph), (QMap<int, QString>{{0, mine}}));
         // The highlight follows the edited sentence.
-        pane->setTextCursor(QTextCursor(pane->document()->findBlockByNumber(paragraph)));
+        pane->setTextCursor(QTextCursor(view.targetBlock(paragraph)));
         QCOMPARE(pane->extraSelections().first().cursor.selectedText(), mine);
 
         // Only the sentence changed: the rest of the paragraph, its bold included, is as it was.
@@ -921,7 +1090,7 @@ private slots:
                  view.sourcePane()->document()->blockCount());
         QVERIFY(entry->bestOutput()->text.contains(model));
         QVERIFY(!entry->bestOutput()->text.contains(mine));
-        QCOMPARE(entry->editedText, pane->toPlainText());
+        QCOMPARE(entry->editedText, view.presenter()->targets().join(QLatin1Char('\n')));
         QVERIFY(entry->editedText.contains(mine));
         QCOMPARE(entry->settings.value(QStringLiteral("document")).toString(), fixture(file));
         QVERIFY(entry->outputs.first().alignment.isEmpty()); // no matrices for documents
@@ -934,36 +1103,6 @@ private slots:
         QVERIFY(
             history->store()->entry(entry->id)->editedText.contains(QStringLiteral("¡") + mine));
         QTRY_VERIFY(!view.worker()->isBusy());
-        history->close();
-    }
-
-    // Closing the app (the view goes) records the edits made since the last export.
-    void editsReachTheHistoryWhenTheViewCloses()
-    {
-        HistoryRecorder *history = m_context->history();
-        QVERIFY(history->open(m_dir.filePath(QStringLiteral("closing.sqlite"))));
-        auto view = std::make_unique<DocumentsView>(*m_context);
-        if (!showOpened(*view, fixture(QStringLiteral("sample.txt"))))
-            return;
-        QSignalSpy finished(view.get(), &DocumentsView::finished);
-        view->translateDocument();
-        QVERIFY(finished.wait(120000));
-        QTRY_VERIFY(!view->worker()->isBusy());
-        HistoryFilter documents;
-        documents.kind = HistoryKind::Document;
-        QCOMPARE(history->store()->recent(documents).items.size(), 1);
-        const qint64 id = history->store()->recent(documents).items[0].id;
-        QCOMPARE(history->store()->entry(id)->editedText, QString()); // not edited yet
-
-        // Typed through the document (keyboard focus needs an active window, which a test run
-        // alone may not have yet): the pane reports it as an edit all the same.
-        QPlainTextEdit *pane = view->targetPane();
-        QTextCursor end(pane->document()->findBlockByNumber(0));
-        end.movePosition(QTextCursor::EndOfBlock);
-        end.insertText(QStringLiteral(" (al cerrar)"));
-        QVERIFY(!view->edits().isEmpty());
-        view.reset();
-        QVERIFY(history->store()->entry(id)->editedText.contains(QStringLiteral(" (al cerrar)")));
         history->close();
     }
 
@@ -1027,8 +1166,10 @@ private:
         view.openDocument(path);
         // The worker reports `opened` while it still counts as busy, and the view keeps Translate
         // disabled while busy: under load a click right after `opened` could find it disabled.
-        if (!opened.wait(10000) ||
-            !QTest::qWaitFor([&] { return !view.worker()->isBusy(); }, 10000)) {
+        // A bound for a hang, not a speed: a long file under ThreadSanitizer on a loaded machine
+        // took more than 10 s to open.
+        if (!opened.wait(60000) ||
+            !QTest::qWaitFor([&] { return !view.worker()->isBusy(); }, 60000)) {
             QTest::qFail(qPrintable(QStringLiteral("%1 did not open").arg(path)), __FILE__,
                          __LINE__);
             return false;

@@ -303,7 +303,7 @@ private slots:
         view->openDocument(docx);
         QVERIFY(opened.wait(kTimeoutMs));
         QTRY_VERIFY_WITH_TIMEOUT(!view->worker()->isBusy(), kTimeoutMs);
-        const int paragraphs = view->targetPane()->document()->blockCount(); // one per line
+        const int paragraphs = view->presenter()->paragraphCount();
         QVERIFY(paragraphs >= 10);
 
         QSignalSpy finished(view, &DocumentsView::finished);

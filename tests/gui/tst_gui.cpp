@@ -40,6 +40,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QTableWidget>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -322,7 +323,7 @@ private slots:
 
         // Exactly the tokens outside the longest common subsequence are underlined.
         const TranslationHypothesis &mine = *greedy->result().best();
-        const QList<int> expected = CompareView::differingTokens(mine, *sampled->result().best());
+        const QList<int> expected = ComparePresenter::differingTokens(mine, *sampled->result().best());
         QVERIFY(!expected.isEmpty());
         QList<int> underlined;
         for (const QTextEdit::ExtraSelection &sel : greedy->output()->extraSelections())
@@ -413,6 +414,66 @@ private slots:
         // Selecting the first word scrolls back.
         compare->selectToken(0, 0);
         QCOMPARE(scroll->horizontalScrollBar()->value(), 0);
+    }
+
+    // Issue #41, item 8: at 1280 × 800 with five columns, a column's text was drawn over its
+    // "score …" footer once the columns were short (the tree enlarged): the output kept a fixed
+    // minimum height the squeezed column did not have. Every column's output now ends above its
+    // footer, the footer shows all its lines, and the search tree has room for its rows.
+    void compareColumnsKeepTheirTextOffTheFooterAt1280x800()
+    {
+        test::Window window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.tabs()->setCurrentIndex(MainWindow::CompareTab);
+        CompareView *compare = window.compareView();
+        compare->setColumnCount(5); // greedy, beam 5, beam 5 + 3-gram, top-k, top-p
+        compare->input()->setPlainText(QStringLiteral("the cat is big and the dog is small"));
+        QVERIFY(runComparison(compare));
+        const auto check = [&](const QString &when) {
+            QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+            for (int i = 0; i < compare->columnCount(); ++i) {
+                const CompareColumn *c = compare->column(i);
+                const QRect text = c->output()->geometry(), footer = c->footer()->geometry();
+                const QString where = QStringLiteral("%1, column %2: text %3,%4 %5×%6, footer "
+                                                     "%7,%8 %9×%10")
+                                          .arg(when)
+                                          .arg(i + 1)
+                                          .arg(text.x())
+                                          .arg(text.y())
+                                          .arg(text.width())
+                                          .arg(text.height())
+                                          .arg(footer.x())
+                                          .arg(footer.y())
+                                          .arg(footer.width())
+                                          .arg(footer.height());
+                QVERIFY2(!c->footer()->text().isEmpty(), qPrintable(where));
+                QVERIFY2(footer.height() > 0 && text.bottom() < footer.top(), qPrintable(where));
+                QVERIFY2(footer.height() >= c->footer()->heightForWidth(footer.width()),
+                         qPrintable(where));
+                QVERIFY2(text.height() >= c->output()->fontMetrics().lineSpacing(),
+                         qPrintable(where));
+            }
+        };
+        check(QStringLiteral("as opened"));
+        // The search tree of the beam column has room for its rows without scrolling up and
+        // down.
+        QScrollArea *treeScroll =
+            qobject_cast<QScrollArea *>(compare->tree()->parentWidget()->parentWidget());
+        QVERIFY(treeScroll && compare->tree()->nodeCount() > 0);
+        const QList<int> split = compare->splitter()->sizes();
+        qInfo() << "columns" << split.value(0) << "px, tree pane" << split.value(1)
+                << "px, tree view" << treeScroll->viewport()->height() << "px, tree"
+                << compare->tree()->sizeHint().height() << "px";
+        // Eight rows of nodes (26 px each) and the tree's margins.
+        QVERIFY2(treeScroll->viewport()->height() >= 8 * 26 + 2 * 18,
+                 qPrintable(QStringLiteral("columns %1 px, tree %2 px")
+                                .arg(split.value(0))
+                                .arg(treeScroll->viewport()->height())));
+        // The tree enlarged as far as the splitter goes.
+        compare->splitter()->setSizes({0, 10000});
+        check(QStringLiteral("tree enlarged"));
     }
 
     void resampleDrawsNewSeedsAndKeepsThePresets()

@@ -19,6 +19,7 @@
 #include "app/gui/mainwindow.h"
 #include "app/gui/views/translateview.h"
 
+#include "tests/support/historytestutil.h"
 #include "tests/support/testutil.h"
 #include "tests/support/testwindow.h"
 
@@ -620,6 +621,53 @@ private slots:
         QVERIFY(lines(chosen).join('\n').contains("<tu"));
         QCOMPARE(messages.size(), 1);
         QVERIFY(messages.first().first().toString().contains(QStringLiteral("Exported 1")));
+    }
+
+    // Issue #41, item 5: with a search showing 1 entry, Export wrote all 14. It writes what the
+    // list shows, and the status bar says how many.
+    void exportWritesWhatTheSearchShows()
+    {
+        m_window->tabs()->setCurrentIndex(MainWindow::HistoryTab);
+        for (int i = 0; i < 13; ++i)
+            QVERIFY(m_history->record(test::makeTranslation(
+                        QStringLiteral("The house number %1 is red.").arg(i),
+                        {QStringLiteral("La casa número %1 es roja.").arg(i)})) > 0);
+        QVERIFY(m_history->record(test::makeTranslation(QStringLiteral("A coffee, please."),
+                                                        {QStringLiteral("Un café, por favor.")}))
+                > 0);
+        QCOMPARE(m_history->store()->count(), 14);
+        QTest::keyClicks(m_view->searchEdit(), QStringLiteral("coffee"));
+        m_view->refresh();
+        QCOMPARE(m_view->model()->rowCount(), 1);
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("shown.jsonl"));
+        QCOMPARE(m_view->exportTo(path, QStringLiteral("jsonl")), 1);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = file.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 1);
+        QVERIFY(lines.first().contains("A coffee, please."));
+
+        // Through Export…: the message counts the entries written.
+        const QString chosen = dir.filePath(QStringLiteral("chosen.csv"));
+        whenModal<QFileDialog>([&](QFileDialog *dialog) {
+            dialog->setDirectory(dir.path());
+            auto *name = dialog->findChild<QLineEdit *>(QStringLiteral("fileNameEdit"));
+            QVERIFY(name);
+            name->setText(QFileInfo(chosen).fileName());
+            QMetaObject::invokeMethod(dialog, "accept"); // a protected slot
+        });
+        QSignalSpy messages(m_view, &HistoryView::statusMessage);
+        QTest::mouseClick(m_view->findChild<QPushButton *>(QStringLiteral("historyExport")),
+                          Qt::LeftButton);
+        QVERIFY(QFile::exists(chosen));
+        QCOMPARE(messages.size(), 1);
+        QVERIFY2(messages.first().first().toString().startsWith(QStringLiteral("Exported 1 ")),
+                 qPrintable(messages.first().first().toString()));
+        m_view->searchEdit()->clear();
+        m_view->refresh();
+        QCOMPARE(m_view->model()->rowCount(), 14);
     }
 
     void listLoadsPageByPage()

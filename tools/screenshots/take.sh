@@ -23,10 +23,9 @@ shot() { # shot NAME SECONDS ARGS... (CLICK="X Y": click there, as a reader woul
 
 shot translate 12 --model transformer-general-en-es --view translate \
   "I would like to book a table for two people tomorrow evening. The restaurant near the station is very popular."
-# A sentence where greedy search commits to "Los" (a masculine article for the feminine
-# "ganancias") and then invents "ansiguentes", while beam search keeps "Las ganancias"; the click
-# selects greedy's first word, where the columns part, so the chart shows that step's candidates.
-CLICK="40 342" shot compare 8 --model transformer-general-en-es --view compare \
+# A sentence where greedy search takes "se crecen" and beam search "están creciendo"; the click
+# selects greedy's "se", where the columns part, so the chart shows that step's candidates.
+CLICK="122 328" shot compare 8 --model transformer-general-en-es --view compare \
   "Earnings of both Italian and Spanish bonds are growing towards critical limits."
 shot caption 8 --model transformer-general-en-es --view caption "$ROOT/tests/data/images/astronaut.jpg" \
   "$ROOT/tests/data/images/chelsea.jpg"

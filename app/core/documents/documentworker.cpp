@@ -28,15 +28,25 @@ int utf16Offset(const QByteArray &text, qsizetype bytes)
 }
 
 // Segment `index` of `chunk`, paragraph `paragraph` of the document, as it will be written: with
-// the protected text (URLs, e-mail addresses, numbers) put back where the model changed it.
-TranslatedParagraph paragraphOf(const Document &chunk, int index, int paragraphIndex)
+// the protected text (URLs, e-mail addresses, numbers) put back where the model changed it, and
+// the segment's styled stretches (`styles`, describeLayout's) on the words their spans land on.
+TranslatedParagraph paragraphOf(const Document &chunk, int index, int paragraphIndex,
+                                const std::vector<StyledRange> &styles)
 {
     const Segment &segment = chunk.segments[std::size_t(index)];
     SegmentTranslation written = *segment.translation;
-    projectSpans(segment, written);
+    const std::vector<ByteRange> landed = projectSpans(segment, written);
     TranslatedParagraph paragraph;
     paragraph.index = paragraphIndex;
     paragraph.text = QString::fromUtf8(written.text);
+    for (const StyledRange &styled : styles) {
+        if (styled.span < 0 || std::size_t(styled.span) >= landed.size())
+            continue;
+        const ByteRange range = landed[std::size_t(styled.span)];
+        if (range.size() > 0)
+            paragraph.runs.append({utf16Offset(written.text, range.begin),
+                                   utf16Offset(written.text, range.end), styled.styles});
+    }
     for (const SentencePair &pair : written.sentences) {
         QList<OmissionMark> omissions;
         for (const CoverageWarning &warning : pair.omissions)
@@ -117,6 +127,7 @@ public:
     {
         m_document.reset();
         m_finished.reset();
+        m_styles.clear();
         try {
             auto document = std::make_unique<ChunkedTranslation>(
                 path, chunkSize, [this, path](const QString &message) {
@@ -127,8 +138,9 @@ public:
             // translated or exported.
             QStringList paragraphs;
             QList<ParagraphLayout> layouts;
+            std::vector<std::vector<StyledRange>> styles;
             document->scan([&](const Document &chunk) {
-                const std::vector<SegmentLayout> described = describeLayout(chunk);
+                std::vector<SegmentLayout> described = describeLayout(chunk);
                 for (std::size_t i = 0; i < chunk.segments.size(); ++i) {
                     const QByteArray &text = chunk.segments[i].text;
                     paragraphs << QString::fromUtf8(text);
@@ -137,8 +149,10 @@ public:
                         layout.runs.append({utf16Offset(text, styled.range.begin),
                                             utf16Offset(text, styled.range.end), styled.styles});
                     layouts << layout;
+                    styles.push_back(std::move(described[i].styles));
                 }
             });
+            m_styles = std::move(styles);
             m_document = std::move(document);
             m_finished = std::make_unique<FinishedChunks>();
             // Last: the job ends (and the worker stops being busy) right after.
@@ -200,7 +214,10 @@ public:
             QObject connections; // for this translation only
             connect(m_document.get(), &ChunkedTranslation::segmentTranslated, &connections,
                     [&](const Document &chunk, int segment, int paragraph) {
-                        fresh.append(paragraphOf(chunk, segment, paragraph));
+                        static const std::vector<StyledRange> none;
+                        const auto at = std::size_t(paragraph);
+                        fresh.append(paragraphOf(chunk, segment, paragraph,
+                                                 at < m_styles.size() ? m_styles[at] : none));
                     });
             connect(m_document.get(), &ChunkedTranslation::progress, &connections,
                     [&](const ChunkProgress &progress) {
@@ -290,6 +307,8 @@ private:
     DocumentWorker *m_owner;
     std::unique_ptr<ChunkedTranslation> m_document; // null: nothing open
     std::unique_ptr<FinishedChunks> m_finished;     // m_document's, written when it is streamed
+    // Each paragraph's styled stretches (describeLayout's), for its translation's runs.
+    std::vector<std::vector<StyledRange>> m_styles;
     std::unique_ptr<engine::Translator> m_translator;
     QString m_modelId;
     engine::ComputeType m_computeType = engine::ComputeType::Auto;

@@ -93,6 +93,9 @@ struct TranslatedParagraph
     int index = -1;
     QString text;
     QList<SentenceLink> sentences;
+    // The source's styled runs (ParagraphLayout::runs) where projectSpans() carried them in
+    // `text`: the bold, italic and links Export writes, in UTF-16 offsets of `text`.
+    QList<StyledRun> runs;
 };
 
 class DocumentWorker : public QObject

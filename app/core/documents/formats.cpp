@@ -41,12 +41,13 @@ const std::vector<DocumentFormat> &documentFormats()
          parseOdt, nullptr, false, {{"odt", asRead}, {"txt", plainText}}},
         {"docx", {}, QT_TRANSLATE_NOOP("glosa::DocumentsView", "Word document"),
          parseDocx, nullptr, false, {{"docx", asRead}, {"txt", plainText}}},
-        // Not written back (QtPdf only reads): its text blocks become paragraphs of an editable
-        // format, or the text as laid out on the pages.
+        // Not written back (QtPdf only reads): its headings, paragraphs, lists and tables
+        // become those of an editable format, or its paragraphs the text, on as many lines as
+        // on the pages.
         {"pdf", {}, QT_TRANSLATE_NOOP("glosa::DocumentsView", "PDF document"),
          nullptr, readPdf, false,
-         {{"odt", writeOdtParagraphs}, {"docx", writeDocxParagraphs},
-          {"html", writeHtmlParagraphs}, {"txt", asRead}}},
+         {{"odt", writeOdtBlocks}, {"docx", writeDocxBlocks},
+          {"html", writeHtml}, {"txt", plainText}}},
     };
     // clang-format on
     return table;

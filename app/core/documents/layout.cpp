@@ -216,7 +216,9 @@ public:
 
     std::vector<SegmentLayout> run() &&
     {
+        // A PDF is read as HTML of the structure its boxes show (formats/pdflayout.h).
         const bool tagged = m_doc.format == QLatin1String("html") ||
+                            m_doc.format == QLatin1String("pdf") ||
                             m_doc.format == QLatin1String("odt") ||
                             m_doc.format == QLatin1String("docx");
         QByteArray skeleton; // since the last slot
@@ -282,7 +284,8 @@ private:
         SegmentLayout &layout = m_layout[std::size_t(index)];
         layout.role = role;
         const Segment &segment = m_doc.segments[std::size_t(index)];
-        for (const InlineSpan &span : segment.spans) {
+        for (std::size_t s = 0; s < segment.spans.size(); ++s) {
+            const InlineSpan &span = segment.spans[s];
             if (span.range.size() > 0 && !span.open.isEmpty()) {
                 const int styles =
                     m_markdown ? markdownStyles(span.open) : tagStyles(span.open, m_odfStyles);
@@ -291,7 +294,7 @@ private:
                     layout.styles.back().range == span.range)
                     layout.styles.back().styles |= styles;
                 else if (styles != 0)
-                    layout.styles.push_back({span.range, styles});
+                    layout.styles.push_back({span.range, styles, int(s)});
             }
             for (const NestedSegment &nested : span.nested)
                 if (nested.segment >= 0 && std::size_t(nested.segment) < m_layout.size() &&

@@ -13,7 +13,8 @@
 // the same markup: the tags of HTML, OpenDocument (content.xml, styles.xml: headings, lists,
 // tables and the automatic text styles that make a <text:span> bold) and Word (w:pStyle Heading1,
 // w:numPr, w:tbl; a run's w:rPr), and Markdown's line prefixes and emphasis markers. Subtitle
-// tags (<i>, <b>) are read as HTML's. Plain text and PDF are paragraphs without styles.
+// tags (<i>, <b>) are read as HTML's, and so is a PDF (the HTML formats/pdflayout.h makes of
+// its boxes). Plain text is paragraphs without styles.
 #pragma once
 
 #include "app/core/documents/document.h"
@@ -50,6 +51,8 @@ struct StyledRange
 {
     ByteRange range; // in Segment::text
     int styles = 0;  // TextStyle flags
+    // The span of Segment::spans it comes from: projectSpans() gives its range in a translation.
+    int span = -1;
 };
 
 struct SegmentLayout

@@ -210,6 +210,21 @@ ByteRange toWords(ByteRange range, const QByteArray &text)
     return range;
 }
 
+// An empty range at `at` moved out of the word it is inside ("famos|a", where the model's pieces
+// part a word): to the word's end when `afterWord` (a footnote mark, a <br> after a word), else
+// to its start.
+ByteRange outsideWord(qsizetype at, const QByteArray &text, bool afterWord)
+{
+    at = std::clamp<qsizetype>(at, 0, text.size());
+    while (afterWord && at > 0 && at < text.size() && isWordByte(text[at - 1]) &&
+           isWordByte(text[at]))
+        ++at;
+    while (!afterWord && at > 0 && at < text.size() && isWordByte(text[at - 1]) &&
+           isWordByte(text[at]))
+        --at;
+    return {at, at};
+}
+
 // A position after replacing [from.begin, from.end) by `size` bytes.
 qsizetype shifted(qsizetype position, ByteRange from, qsizetype size)
 {
@@ -379,6 +394,9 @@ void placeMarkup(const Segment &segment, const SegmentTranslation &translation,
         ByteRange target = toWords(links.targetOf(spans[k].range), translation.text);
         // An empty span after a space in the source goes after the space in the target too.
         const ByteRange source = spans[k].range;
+        if (source.size() == 0 && target.size() == 0) // after a word, never inside its pieces
+            target = outsideWord(target.begin, translation.text,
+                                 source.begin > 0 && isWordByte(segment.text[source.begin - 1]));
         if (source.size() == 0 && source.begin > 0 && segment.text[source.begin - 1] == ' ' &&
             target.begin < translation.text.size() && translation.text[target.begin] == ' ')
             target.begin = target.end = target.begin + 1;

@@ -33,6 +33,7 @@ std::optional<HistoryExportFormat> historyExportFormatFromName(const QString &na
 struct HistoryExport
 {
     qint64 records = 0;             // lines, rows without the header, or <tu> elements
+    qint64 entries = 0;             // history entries in the file
     QList<HistoryDamage> damaged;   // entries that could not be read (a damaged file), by id
 };
 
@@ -41,9 +42,10 @@ struct HistoryExport
 // "./h.sqlite" or a symlink to it is refused too. Overwriting them loses the whole history.
 QString historyExportTargetProblem(const HistoryStore &store, const QString &path);
 
-// Writes the entries matching `filter` to `device` (already open for writing). Throws
-// HistoryError (Io when the device refuses the data, or whatever the store throws).
+// Writes the entries matching `filter` to `device` (already open for writing); with a `search`
+// (HistoryStore::search's words), only those it finds among them: what the History list shows.
+// Throws HistoryError (Io when the device refuses the data, or whatever the store throws).
 HistoryExport exportHistory(const HistoryStore &store, HistoryExportFormat format, QIODevice &device,
-                     const HistoryFilter &filter = {});
+                     const HistoryFilter &filter = {}, const QString &search = QString());
 
 } // namespace glosa

@@ -2,14 +2,17 @@
 
 #include "app/core/documents/document.h"
 #include "app/core/inference/imageloader.h"
+#include "app/core/platform/handoff.h"
 #include "app/core/settings/decodingmaps.h"
 #include "engine/decoding/coverage.h"
 #include "engine/decoding/decodingfields.h"
 #include "engine/text/protectedspans.h"
 
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QPointer>
 
 #include <algorithm>
 #include <stdexcept>
@@ -20,6 +23,7 @@ namespace {
 const QString kColumns = QStringLiteral("columns");
 const QString kGrid = QStringLiteral("grid");
 const QString kCoverageThreshold = QStringLiteral("coverageThreshold");
+const QString kForced = QStringLiteral("forced");
 
 QStringList pieces(const QList<TokenSpan> &tokens)
 {
@@ -85,6 +89,34 @@ engine::DecodingOptions decodingOptionsFromSettings(const QJsonObject &settings)
     }
 }
 
+void makeHistoryEntry(QObject *receiver, bool slow, std::function<HistoryEntry()> make,
+                      std::function<void(const HistoryEntry &)> record)
+{
+    if (!slow) {
+        record(make());
+        return;
+    }
+    // Handed back through qApp, which outlives the receiver; the guard is read on the GUI
+    // thread only.
+    startOnPool([guard = QPointer<QObject>(receiver), make = std::move(make),
+                 record = std::move(record)] {
+        HistoryEntry entry = make();
+        postCall(qApp, [guard, record, entry = std::move(entry)] {
+            if (guard)
+                record(entry);
+        });
+    });
+}
+
+ModelInfo historyModelInfo(const ModelCatalog &catalog, const QString &id)
+{
+    if (const std::optional<ModelInfo> info = catalog.find(id))
+        return *info;
+    ModelInfo unknown;
+    unknown.id = id;
+    return unknown;
+}
+
 HistoryEntry translationHistoryEntry(const TranslationResult &result, const ModelInfo &model)
 {
     HistoryEntry entry = entryFor(HistoryKind::Translation, model);
@@ -94,7 +126,44 @@ HistoryEntry translationHistoryEntry(const TranslationResult &result, const Mode
     entry.inputText = result.source;
     entry.elapsedMs = result.elapsedMs;
     appendOutputs(entry, result, 0, QString());
+    // The words the user forced, so that the entry says which of them were not the model's.
+    const QList<int> forced = result.forcedTokens();
+    if (!forced.isEmpty()) {
+        const QList<TokenSpan> &tokens = result.best()->tokens;
+        entry.settings.insert(kForced,
+                              QJsonObject{{QStringLiteral("begin"), tokens[forced.first()].begin},
+                                          {QStringLiteral("end"), tokens[forced.last()].end}});
+    }
     return entry;
+}
+
+std::optional<ForcedWords> historyForcedWords(const HistoryEntry &entry)
+{
+    const QJsonObject forced = entry.settings.value(kForced).toObject();
+    const HistoryOutput *best = entry.bestOutput();
+    if (entry.kind != HistoryKind::Translation || forced.isEmpty() || !best)
+        return std::nullopt;
+    ForcedWords words;
+    const int size = int(best->text.size());
+    words.begin = std::clamp(forced.value(QStringLiteral("begin")).toInt(), 0, size);
+    words.end = std::clamp(forced.value(QStringLiteral("end")).toInt(), words.begin, size);
+    words.text = best->text.mid(words.begin, words.end - words.begin).trimmed();
+    if (words.text.isEmpty())
+        return std::nullopt;
+    return words;
+}
+
+QString historyOutputHtml(const HistoryEntry &entry, const HistoryOutput &output)
+{
+    const auto html = [](const QString &text) {
+        return text.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+    };
+    const std::optional<ForcedWords> forced = historyForcedWords(entry);
+    if (!forced || output.rank != 0 || output.column != 0)
+        return html(output.text);
+    return html(output.text.left(forced->begin)) + QStringLiteral("<u>") +
+           html(output.text.mid(forced->begin, forced->end - forced->begin)) +
+           QStringLiteral("</u>") + html(output.text.mid(forced->end));
 }
 
 HistoryEntry comparisonHistoryEntry(const QString &input, const QList<TranslationResult> &columns,

@@ -27,6 +27,10 @@
 
 #include <QJsonObject>
 #include <QList>
+#include <QObject>
+
+#include <functional>
+#include <optional>
 
 namespace glosa {
 
@@ -35,7 +39,43 @@ QJsonObject decodingSettingsJson(const engine::DecodingOptions &options);
 // rejects give the default options.
 engine::DecodingOptions decodingOptionsFromSettings(const QJsonObject &settings);
 
+// The installed model `id`, or, when it is gone, a model that is only that id (the entry still
+// names it).
+ModelInfo historyModelInfo(const ModelCatalog &catalog, const QString &id);
+
+// Makes an entry with `make` and hands it to `record` on `receiver`'s (the GUI) thread: at once,
+// or, when `slow`, made on the thread pool and handed back later (dropped if `receiver` is gone
+// by then). Making an entry reads every alignment cell, and for a caption the image file: a
+// long text's entry (5,000 words: ~40 million cells a hypothesis) or a 12-megapixel JPEG's
+// takes the GUI thread hundreds of milliseconds.
+void makeHistoryEntry(QObject *receiver, bool slow, std::function<HistoryEntry()> make,
+                      std::function<void(const HistoryEntry &)> record);
+// Whether results with this many alignment cells make their entry slowly (above).
+inline bool isSlowHistoryEntry(const QList<TranslationResult> &results)
+{
+    constexpr qsizetype kLargeAlignmentCells = 2'000'000;
+    qsizetype cells = 0;
+    for (const TranslationResult &r : results)
+        for (const TranslationHypothesis &h : r.hypotheses)
+            cells += h.alignment.size();
+    return cells >= kLargeAlignmentCells;
+}
+
 HistoryEntry translationHistoryEntry(const TranslationResult &result, const ModelInfo &model);
+// The words the user forced in a translation entry (a steered translation's prefix: the
+// Translate view's candidates): where they are in the best output's text (UTF-16) and what they
+// say. Stored in the settings as "forced": {"begin", "end"}.
+struct ForcedWords
+{
+    int begin = 0;
+    int end = 0;
+    QString text;
+};
+std::optional<ForcedWords> historyForcedWords(const HistoryEntry &entry);
+// An output's text as the History details show it: HTML-escaped, lines broken, and in the best
+// output of a translation the forced words underlined.
+QString historyOutputHtml(const HistoryEntry &entry, const HistoryOutput &output);
+
 // One entry for all columns of a Compare run (columns in order, n-best ranks within each).
 HistoryEntry comparisonHistoryEntry(const QString &input, const QList<TranslationResult> &columns,
                                     const ModelInfo &model);

@@ -1,5 +1,7 @@
 #include "app/core/history/sessionpolicy.h"
 
+#include <QJsonDocument>
+
 #include <algorithm>
 
 namespace glosa {
@@ -13,6 +15,13 @@ bool sameTextEdited(const QString &a, const QString &b)
     while (suffix < shorter && a[a.size() - 1 - suffix] == b[b.size() - 1 - suffix])
         ++suffix;
     return shorter > 0 && 2 * std::max(prefix, suffix) >= shorter;
+}
+
+QString historyEntryKey(const HistoryEntry &e)
+{
+    return QStringList{historyKindName(e.kind), e.modelId, e.inputText, e.imagePath,
+                       QString::fromUtf8(QJsonDocument(e.settings).toJson(QJsonDocument::Compact))}
+        .join(QChar(0));
 }
 
 bool SessionPolicy::hold(const QString &text, qint64 now)

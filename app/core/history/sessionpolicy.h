@@ -20,6 +20,8 @@
 // history starts a new session (it is never replaced).
 #pragma once
 
+#include "app/core/history/entry.h"
+
 #include <QHash>
 #include <QString>
 
@@ -31,6 +33,10 @@ namespace glosa {
 // beginning or an end at least half as long as the shorter of the two ("The" → "The cat",
 // "Good mornign" → "Good morning"), where a new sentence pasted over the old one shares little.
 bool sameTextEdited(const QString &a, const QString &b);
+
+// What makes two entries duplicates (SessionPolicy::isDuplicate): kind, model, input, image and
+// settings.
+QString historyEntryKey(const HistoryEntry &entry);
 
 class SessionPolicy
 {

@@ -1,5 +1,7 @@
 #include "app/core/hub/hubclient.h"
 
+#include "engine/regularfile.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -16,11 +18,8 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fcntl.h>
 #include <memory>
 #include <optional>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace glosa {
 
@@ -373,81 +372,43 @@ HubResult<HubRepoInfo> HubClient::repoInfo(const QString &repo, const QString &r
 
 namespace {
 
-// The partial file a download writes: POSIX calls, so that a failed write's errno (ENOSPC)
-// reaches the message, and fsync before the rename.
+// The partial file a download writes, through the engine's FileWriter: a failed write's errno
+// (ENOSPC) reaches the message, and the file is synced before the rename.
 class PartFile
 {
 public:
     explicit PartFile(QString path) : m_path(std::move(path)) {}
-    ~PartFile() { close(); }
 
-    // Opens for appending; `restart` truncates. The size already there is in size().
+    // Continues the file; `restart` empties it first. The size already there is in size().
     bool open(bool restart)
     {
-        close();
-        const QByteArray name = QFile::encodeName(m_path);
-        m_fd = ::open(name.constData(),
-                      O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (restart ? O_TRUNC : 0), 0644);
-        if (m_fd < 0)
-            return fail();
-        struct stat st {};
-        if (::fstat(m_fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-            errno = errno ? errno : EINVAL;
-            return fail();
-        }
-        m_size = st.st_size;
-        return ::lseek(m_fd, 0, SEEK_END) >= 0 || fail();
+        m_file.reset();
+        const std::string name = QFile::encodeName(m_path).toStdString();
+        using Mode = engine::FileWriter::Mode;
+        m_file.emplace(name, restart ? Mode::Truncate : Mode::Append);
+        return m_file->ok();
     }
     bool write(const QByteArray &bytes)
     {
-        const char *data = bytes.constData();
-        qint64 left = bytes.size();
-        while (left > 0) {
-            const ssize_t n = ::write(m_fd, data, size_t(left));
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0)
-                return fail();
-            data += n;
-            left -= n;
-            m_size += n;
-        }
-        return true;
+        m_file->write(bytes.constData(), std::size_t(bytes.size()));
+        return m_file->ok();
     }
-    bool finish()
-    {
-        if (m_fd >= 0 && (::fsync(m_fd) != 0 || ::close(m_fd) != 0)) {
-            m_fd = -1;
-            return fail();
-        }
-        m_fd = -1;
-        return true;
-    }
-    void close()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-        m_fd = -1;
-    }
-    qint64 size() const { return m_size; }
-    int error() const { return m_errno; }
+    bool finish() { return m_file->finish().empty(); }
+    void close() { m_file.reset(); }
+    qint64 size() const { return m_file ? qint64(m_file->size()) : 0; }
+    int error() const { return m_file ? m_file->errorNumber() : 0; }
     HubError writeError() const
     {
-        return {m_errno == ENOSPC || m_errno == EDQUOT ? HubErrorKind::DiskFull
-                                                       : HubErrorKind::WriteFailed,
-                QStringLiteral("cannot write %1: %2").arg(m_path, QString::fromLocal8Bit(std::strerror(m_errno)))};
+        const int number = error();
+        return {number == ENOSPC || number == EDQUOT ? HubErrorKind::DiskFull
+                                                     : HubErrorKind::WriteFailed,
+                QStringLiteral("cannot write %1: %2")
+                    .arg(m_path, QString::fromLocal8Bit(std::strerror(number)))};
     }
 
 private:
-    bool fail()
-    {
-        m_errno = errno;
-        return false;
-    }
     QString m_path;
-    int m_fd = -1;
-    qint64 m_size = 0;
-    int m_errno = 0;
+    std::optional<engine::FileWriter> m_file;
 };
 
 // The digest a file is checked against while it streams: the LFS SHA-256, or git's blob SHA-1.

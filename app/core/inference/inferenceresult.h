@@ -27,6 +27,8 @@
 #include <QStringList>
 #include <QVector>
 
+#include <functional>
+
 namespace glosa {
 
 // One token as shown to the user: its vocabulary piece and the UTF-16 range it covers in the
@@ -67,6 +69,11 @@ struct TranslationHypothesis
     // attentionMatrix() (translationrunner.h) draws one kind, layer and head of it.
     QList<SentenceAttention> attentionMaps;
 
+    // The whole word token `token` is part of, as this hypothesis's text shows it ("▁mu", "cho"
+    // → "mucho"): the word the beam tree's and the chart's labels name (wordStart() below), so
+    // that a note about one token names a word a reader can find. Empty for no such token.
+    QString wordAt(int token) const;
+
     float alignmentAt(int target, int source) const
     {
         return alignment.isEmpty() ? 0.0f : alignment.at(target * sourceCount + source);
@@ -106,6 +113,15 @@ struct SentenceTrace
     QString tokenText(const QList<int> &before, int token, const QString &space,
                       bool wholeWord = false) const;
 };
+
+// Where the word of token `index` starts and ends in a sequence of pieces (`pieceAt(i)`: the
+// vocabulary piece of token i): a word starts at a piece marked "▁" or after a control piece
+// ("</s>"), and runs until the next such piece. wordStart() is the index of its first token,
+// wordEnd() one past its last (`count` tokens in all). SentenceTrace::tokenText names words
+// with them for the beam tree and the chart, TranslationHypothesis::wordAt for Compare's notes.
+qsizetype wordStart(qsizetype index, const std::function<QString(qsizetype)> &pieceAt);
+qsizetype wordEnd(qsizetype index, qsizetype count,
+                  const std::function<QString(qsizetype)> &pieceAt);
 
 // A source word of the best hypothesis's coverage (engine/decoding/coverage.h): where it is in
 // the source text (UTF-16), the attention mass it received over the whole translation, and

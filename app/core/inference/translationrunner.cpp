@@ -108,6 +108,54 @@ QString completeCharacters(const QByteArray &bytes)
 
 } // namespace
 
+qsizetype wordStart(qsizetype index, const std::function<QString(qsizetype)> &pieceAt)
+{
+    qsizetype start = index;
+    if (pieceAt(index).startsWith(kSpaceMark))
+        return start;
+    while (start > 0) {
+        const QString p = pieceAt(start - 1);
+        if (isControlPiece(p))
+            break;
+        --start;
+        if (p.startsWith(kSpaceMark))
+            break;
+    }
+    return start;
+}
+
+qsizetype wordEnd(qsizetype index, qsizetype count, const std::function<QString(qsizetype)> &pieceAt)
+{
+    qsizetype end = index + 1;
+    while (end < count) {
+        const QString p = pieceAt(end);
+        if (p.startsWith(kSpaceMark) || isControlPiece(p))
+            break;
+        ++end;
+    }
+    return end;
+}
+
+QString TranslationHypothesis::wordAt(int token) const
+{
+    if (token < 0 || token >= tokens.size())
+        return QString();
+    const auto pieceAt = [this](qsizetype i) { return tokens.at(i).piece; };
+    const qsizetype first = wordStart(token, pieceAt);
+    const qsizetype last = wordEnd(token, tokens.size(), pieceAt);
+    // The engine's own text of those tokens (engine::detokenize placed them): byte pieces and
+    // placeholders read as the characters and spans they stand for. White-space tokens are empty.
+    int begin = -1, end = -1;
+    for (qsizetype i = first; i < last; ++i) {
+        const TokenSpan &t = tokens.at(i);
+        if (t.begin == t.end)
+            continue;
+        begin = begin < 0 ? t.begin : std::min(begin, t.begin);
+        end = std::max(end, t.end);
+    }
+    return begin < 0 ? tokens.at(token).surface() : text.mid(begin, end - begin);
+}
+
 QString SentenceTrace::words(const QList<int> &tokens, bool *ends) const
 {
     QString text;
@@ -145,18 +193,10 @@ QString SentenceTrace::tokenText(const QList<int> &before, int token, const QStr
     if (isControlPiece(piece))
         return piece;
     // The word this token continues: the tokens since the last one that starts a word.
-    qsizetype wordStart = before.size();
-    if (!piece.startsWith(kSpaceMark)) {
-        while (wordStart > 0) {
-            const QString p = pieces.value(before.at(wordStart - 1));
-            if (isControlPiece(p))
-                break;
-            --wordStart;
-            if (p.startsWith(kSpaceMark))
-                break;
-        }
-    }
-    const QList<int> word = before.mid(wordStart);
+    const qsizetype start = wordStart(before.size(), [&](qsizetype i) {
+        return i < before.size() ? pieces.value(before.at(i)) : piece;
+    });
+    const QList<int> word = before.mid(start);
     if (const int byte = pieceByte(piece); byte >= 0) {
         // The byte pieces just before this one make its character with it.
         QByteArray run;

@@ -86,13 +86,14 @@ QString quoted(const QString &s)
     return QLatin1Char('"') + s + QLatin1Char('"');
 }
 
-// Checks the manifest keys that the catalog and the loader rely on, and fills `info`. Returns the
-// list of problems (empty when the manifest is usable). The engine re-checks everything when the
-// model is loaded; this is the cheap part that lets listings explain a broken package.
-QStringList readManifest(const QJsonObject &m, ModelInfo &info)
+// The problems found in one manifest, in the order its keys are checked.
+struct ManifestCheck
 {
+    const QJsonObject &m;
     QStringList problems;
-    auto requireString = [&](const char *key) -> QString {
+
+    QString requireString(const char *key)
+    {
         const QJsonValue v = m.value(QLatin1String(key));
         if (v.isUndefined())
             problems << QStringLiteral("missing %1").arg(quoted(QLatin1String(key)));
@@ -100,107 +101,139 @@ QStringList readManifest(const QJsonObject &m, ModelInfo &info)
             problems
                 << QStringLiteral("%1 must be a non-empty string").arg(quoted(QLatin1String(key)));
         return v.toString();
-    };
-    auto requireObject = [&](const char *key) -> QJsonObject {
+    }
+    QJsonObject requireObject(const char *key)
+    {
         const QJsonValue v = m.value(QLatin1String(key));
         if (v.isUndefined())
             problems << QStringLiteral("missing %1").arg(quoted(QLatin1String(key)));
         else if (!v.isObject())
             problems << QStringLiteral("%1 must be an object").arg(quoted(QLatin1String(key)));
         return v.toObject();
-    };
+    }
+};
 
-    const QJsonValue format = m.value(QLatin1String("format_version"));
+// format_version, id, name, version, task, architecture, plugin.
+void readIdentity(ManifestCheck &c, ModelInfo &info)
+{
+    QStringList &problems = c.problems;
+    const QJsonValue format = c.m.value(QLatin1String("format_version"));
     if (format.isUndefined())
         problems << QStringLiteral("missing \"format_version\"");
     else if (!format.isDouble() || format.toDouble() != 1.0)
         problems << QStringLiteral("\"format_version\" is %1, expected 1")
                         .arg(format.isDouble() ? QString::number(format.toDouble())
                                                : QStringLiteral("not a number"));
-
-    info.id = requireString("id");
+    info.id = c.requireString("id");
     // The id becomes a folder name on import and appears on command lines.
     static const QRegularExpression idPattern(QStringLiteral("^[A-Za-z0-9_-][A-Za-z0-9._-]*$"));
     if (!info.id.isEmpty() && !idPattern.match(info.id).hasMatch())
         problems << QStringLiteral("\"id\" %1 may contain only letters, digits, '.', '_' and '-' "
                                    "and must not start with '.'")
                         .arg(quoted(info.id));
-    info.name = requireString("name");
-    info.version = m.value(QLatin1String("version")).toString();
-    info.task = requireString("task");
+    info.name = c.requireString("name");
+    info.version = c.m.value(QLatin1String("version")).toString();
+    info.task = c.requireString("task");
     if (!info.task.isEmpty() && !engine::taskFromName(info.task.toStdString()))
         problems << QStringLiteral("\"task\" is %1, expected %2 or %3")
                         .arg(quoted(info.task), quoted(taskKey(engine::Task::Translation)),
                              quoted(taskKey(engine::Task::Captioning)));
-    info.architecture = requireString("architecture");
-    info.plugin = requireString("plugin");
+    info.architecture = c.requireString("architecture");
+    info.plugin = c.requireString("plugin");
+}
 
-    const QJsonObject languages = requireObject("languages");
+void readLanguages(ManifestCheck &c, ModelInfo &info)
+{
+    const QJsonObject languages = c.requireObject("languages");
     info.sourceLanguage = languages.value(QLatin1String("source")).toString();
     info.targetLanguage = languages.value(QLatin1String("target")).toString();
-    if (m.value(QLatin1String("languages")).isObject()) {
+    if (c.m.value(QLatin1String("languages")).isObject()) {
         if (info.targetLanguage.isEmpty())
-            problems << QStringLiteral("missing \"languages.target\"");
+            c.problems << QStringLiteral("missing \"languages.target\"");
         // A captioning model reads an image, so only a translation model needs a source.
         if (info.sourceLanguage.isEmpty() && info.is(engine::Task::Translation))
-            problems << QStringLiteral("missing \"languages.source\"");
+            c.problems << QStringLiteral("missing \"languages.source\"");
     }
+}
 
-    requireObject("hyperparameters");
-    // A file of the package: present, a regular file, and inside the folder after symlinks (as
-    // the engine's loader requires; "models --all" listed such packages as "ok").
+// The tokenizer and weights files: present, regular files, and inside the folder after
+// symlinks (as the engine's loader requires; "models --all" listed such packages as "ok").
+void checkFiles(ManifestCheck &c, const ModelInfo &info)
+{
     const QString folder = QFileInfo(info.folder).canonicalFilePath();
     auto checkFile = [&](const QString &what, const QString &file) {
         const QFileInfo found(QDir(info.folder).filePath(file));
         if (!found.exists())
-            problems << QStringLiteral("%1 %2 not found").arg(what, quoted(file));
+            c.problems << QStringLiteral("%1 %2 not found").arg(what, quoted(file));
         else if (const QString kind = nonRegularFileKind(found.filePath()); !kind.isEmpty())
-            problems << QStringLiteral("%1 %2 is %3 (%4), not a file")
-                            .arg(what, quoted(file), kind, found.canonicalFilePath());
+            c.problems << QStringLiteral("%1 %2 is %3 (%4), not a file")
+                              .arg(what, quoted(file), kind, found.canonicalFilePath());
         else if (!isInside(found.canonicalFilePath(), folder))
-            problems << QStringLiteral("%1 %2 is a link to %3, outside the package folder")
-                            .arg(what, quoted(file), found.canonicalFilePath());
+            c.problems << QStringLiteral("%1 %2 is a link to %3, outside the package folder")
+                              .arg(what, quoted(file), found.canonicalFilePath());
     };
-    const QJsonObject tokenizer = requireObject("tokenizer");
+    const QJsonObject tokenizer = c.requireObject("tokenizer");
     for (const char *side : {"source", "target"}) {
         const QString file = tokenizer.value(QLatin1String(side)).toString();
         if (!file.isEmpty())
             checkFile(QStringLiteral("tokenizer file"), file);
     }
-    const QString weights = requireString("weights");
+    const QString weights = c.requireString("weights");
     if (!weights.isEmpty())
         checkFile(QStringLiteral("weights file"), weights);
+}
 
-    const QJsonObject training = requireObject("training");
-    if (m.value(QLatin1String("training")).isObject()) {
-        const QJsonValue data = training.value(QLatin1String("data"));
-        if (!data.isArray())
-            problems << QStringLiteral("\"training.data\" must be an array");
-        const QJsonArray sets = data.toArray();
-        for (qsizetype i = 0; i < sets.size(); ++i) {
-            const QJsonObject set = sets.at(i).toObject();
-            for (const char *key : {"licence", "attribution"})
-                if (!set.value(QLatin1String(key)).isString())
-                    problems << QStringLiteral("\"training.data[%1]\" lacks %2")
-                                    .arg(i)
-                                    .arg(quoted(QLatin1String(key)));
-        }
+// training.data: an array of sets, each with its licence and attribution.
+void checkTraining(ManifestCheck &c)
+{
+    const QJsonObject training = c.requireObject("training");
+    if (!c.m.value(QLatin1String("training")).isObject())
+        return;
+    const QJsonValue data = training.value(QLatin1String("data"));
+    if (!data.isArray())
+        c.problems << QStringLiteral("\"training.data\" must be an array");
+    const QJsonArray sets = data.toArray();
+    for (qsizetype i = 0; i < sets.size(); ++i) {
+        const QJsonObject set = sets.at(i).toObject();
+        for (const char *key : {"licence", "attribution"})
+            if (!set.value(QLatin1String(key)).isString())
+                c.problems << QStringLiteral("\"training.data[%1]\" lacks %2")
+                                  .arg(i)
+                                  .arg(quoted(QLatin1String(key)));
     }
-    info.licence = requireString("licence");
+}
 
-    const QJsonValue scores = m.value(QLatin1String("scores"));
+// scores, default, target_languages: optional, of their type where present.
+void readOptionalKeys(ManifestCheck &c, ModelInfo &info)
+{
+    const QJsonValue scores = c.m.value(QLatin1String("scores"));
     if (!scores.isUndefined() && !scores.isObject())
-        problems << QStringLiteral("\"scores\" must be an object");
+        c.problems << QStringLiteral("\"scores\" must be an object");
     info.scores = scores.toObject();
-    const QJsonValue isDefault = m.value(QLatin1String("default"));
+    const QJsonValue isDefault = c.m.value(QLatin1String("default"));
     if (!isDefault.isUndefined() && !isDefault.isBool())
-        problems << QStringLiteral("\"default\" must be true or false");
+        c.problems << QStringLiteral("\"default\" must be true or false");
     info.isDefault = isDefault.toBool();
-    const QJsonValue targets = m.value(QLatin1String("target_languages"));
+    const QJsonValue targets = c.m.value(QLatin1String("target_languages"));
     if (!targets.isUndefined() && !targets.isObject())
-        problems << QStringLiteral("\"target_languages\" must be an object");
+        c.problems << QStringLiteral("\"target_languages\" must be an object");
     info.targetLanguages = targets.toObject().keys();
-    return problems;
+}
+
+// Checks the manifest keys that the catalog and the loader rely on, and fills `info`. Returns the
+// list of problems (empty when the manifest is usable). The engine re-checks everything when the
+// model is loaded; this is the cheap part that lets listings explain a broken package.
+QStringList readManifest(const QJsonObject &m, ModelInfo &info)
+{
+    ManifestCheck check{m, {}};
+    readIdentity(check, info);
+    readLanguages(check, info);
+    check.requireObject("hyperparameters");
+    checkFiles(check, info);
+    checkTraining(check);
+    info.licence = check.requireString("licence");
+    readOptionalKeys(check, info);
+    return check.problems;
 }
 
 // Copies the regular files under `from` into `to` (which exists), keeping subfolders.

@@ -1,41 +1,33 @@
 #include "app/gui/views/historyview.h"
 
-#include "app/core/settings/decodingmaps.h"
-#include "app/core/history/export.h"
 #include "app/core/history/recorder.h"
-#include "app/core/history/results.h"
 #include "app/core/history/retention.h"
-#include "app/core/platform/savefile.h"
+#include "app/core/history/store.h"
+#include "app/core/presenters/historypresenter.h"
+#include "app/gui/dialogs/historysettingsdialog.h"
 #include "app/gui/guiutil.h"
-#include "app/gui/views/historymodel.h"
 #include "app/gui/theme.h"
+#include "app/gui/views/historybanner.h"
+#include "app/gui/views/historyentryhtml.h"
+#include "app/gui/views/historymodel.h"
 
 #include <algorithm>
 
-#include <QAbstractTextDocumentLayout>
 #include <QAction>
-#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDialog>
-#include <QDialogButtonBox>
+#include <QDir>
 #include <QEvent>
-#include <QFile>
 #include <QFileDialog>
-#include <QFileInfo>
-#include <QFormLayout>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
-#include <QLocale>
 #include <QMessageBox>
-#include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QSpinBox>
 #include <QSplitter>
 #include <QStyledItemDelegate>
 #include <QTextBrowser>
@@ -47,212 +39,65 @@ namespace glosa {
 
 namespace {
 constexpr int kSearchDelayMs = 200;
-
-// Paints HistoryModel::HtmlRole: a header line, the input or the search snippet, the output, each
-// on one line and cut at the right edge. Rows of one height let the list use uniform item sizes,
-// so laying out thousands of loaded rows costs nothing (wrapped rows of varying height made every
-// page that was fetched re-measure all rows before it: 48 ms at 200 rows).
-class HistoryDelegate : public QStyledItemDelegate
-{
-public:
-    using QStyledItemDelegate::QStyledItemDelegate;
-
-    void paint(QPainter *painter, const QStyleOptionViewItem &option,
-               const QModelIndex &index) const override
-    {
-        QStyleOptionViewItem opt = option;
-        initStyleOption(&opt, index);
-        opt.text.clear();
-        QStyle *style = opt.widget ? opt.widget->style() : QApplication::style();
-        style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
-        QTextDocument doc;
-        setUp(doc, option, index);
-        painter->save();
-        painter->setClipRect(option.rect.adjusted(6, 0, -6, 0));
-        painter->translate(option.rect.topLeft() + QPoint(6, 4));
-        QAbstractTextDocumentLayout::PaintContext context;
-        context.palette = option.palette;
-        const bool selected = option.state & QStyle::State_Selected;
-        context.palette.setColor(QPalette::Text, option.palette.color(
-                                                     selected ? QPalette::HighlightedText
-                                                              : QPalette::Text));
-        doc.documentLayout()->draw(painter, context);
-        painter->restore();
-    }
-
-    QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override
-    {
-        QTextDocument doc;
-        setUp(doc, option, index);
-        return QSize(120, int(doc.size().height()) + 8); // the list gives rows its full width
-    }
-
-private:
-    static void setUp(QTextDocument &doc, const QStyleOptionViewItem &option,
-                      const QModelIndex &index)
-    {
-        doc.setDefaultFont(option.font);
-        doc.setDocumentMargin(0);
-        // On the selection's background the muted output and the accent would not be readable.
-        const bool selected = option.state & QStyle::State_Selected;
-        const QPalette &pal = option.palette;
-        doc.setDefaultStyleSheet(
-            QStringLiteral(".output { color: %1; } b { color: %2; }")
-                .arg(pal.color(selected ? QPalette::HighlightedText : QPalette::PlaceholderText)
-                         .name(),
-                     (selected ? pal.color(QPalette::HighlightedText) : theme::accent(pal))
-                         .name()));
-        QTextOption noWrap;
-        noWrap.setWrapMode(QTextOption::NoWrap);
-        doc.setDefaultTextOption(noWrap);
-        doc.setHtml(index.data(HistoryModel::HtmlRole).toString());
-    }
-};
-
-QString modelText(const HistoryEntry &e)
-{
-    return e.modelVersion.isEmpty() ? e.modelId : QStringLiteral("%1 %2").arg(e.modelId, e.modelVersion);
-}
-
-QString paragraph(const QString &text)
-{
-    return text.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
-}
-
-QString cell(const QString &text, bool header = false)
-{
-    return header ? QStringLiteral("<th align='left'>%1</th>").arg(text.toHtmlEscaped())
-                  : QStringLiteral("<td>%1</td>").arg(text.toHtmlEscaped());
-}
-
-QString number(double value, int decimals = 2)
-{
-    return QLocale().toString(value, 'f', decimals);
-}
-
-// An evaluation: the test set, a table of scores (one row per model), BLEU by source length as
-// a table (the chart's numbers) and the differences the entry kept.
-QString evaluationHtml(const HistoryEntry &e)
-{
-    const StoredEvaluation stored = evaluationFromHistory(e);
-    QString html = QStringLiteral("<h4>%1</h4><p>%2</p>")
-                       .arg(HistoryView::tr("Test set"),
-                            HistoryView::tr("%1 (%n sentence(s))", nullptr, int(stored.sentences))
-                                .arg(stored.testSetName)
-                                .toHtmlEscaped());
-    html += QStringLiteral("<h4>%1</h4><table cellspacing='0' cellpadding='3'><tr>")
-                .arg(HistoryView::tr("Scores"));
-    for (const QString &title : {HistoryView::tr("Model"), HistoryView::tr("BLEU"),
-                                 HistoryView::tr("chrF2"), HistoryView::tr("Brevity penalty"),
-                                 HistoryView::tr("Decoding"), HistoryView::tr("Time")})
-        html += cell(title, true);
-    html += QStringLiteral("</tr>");
-    for (const StoredModelScore &m : stored.models) {
-        html += QStringLiteral("<tr>") +
-                cell(m.version.isEmpty() ? m.id : QStringLiteral("%1 %2").arg(m.id, m.version)) +
-                cell(number(m.bleu)) + cell(number(m.chrf)) + cell(number(m.brevityPenalty, 3)) +
-                cell(decodingSummary(m.decoding)) +
-                cell(HistoryView::tr("%1 s").arg(number(m.seconds, 1))) + QStringLiteral("</tr>");
-    }
-    html += QStringLiteral("</table>");
-    if (!stored.buckets.empty()) {
-        html += QStringLiteral("<h4>%1</h4><table cellspacing='0' cellpadding='3'><tr>")
-                    .arg(HistoryView::tr("BLEU by source-sentence length (words)"));
-        html += cell(HistoryView::tr("Words"), true) + cell(HistoryView::tr("Sentences"), true);
-        for (const StoredModelScore &m : stored.models)
-            html += cell(m.id, true);
-        html += QStringLiteral("</tr>");
-        for (const engine::LengthBucket &b : stored.buckets) {
-            html += QStringLiteral("<tr>") +
-                    cell(QString::fromStdString(engine::lengthBucketLabel(b))) +
-                    cell(QLocale().toString(qint64(b.sentences)));
-            for (const double bleu : b.bleu)
-                html += cell(number(bleu));
-            html += QStringLiteral("</tr>");
-        }
-        html += QStringLiteral("</table>");
-    }
-    if (!stored.differences.isEmpty() && stored.models.size() >= 2) {
-        html += QStringLiteral("<h4>%1</h4><ol>")
-                    .arg(HistoryView::tr("Where %1 and %2 differ most (sentence chrF2)")
-                             .arg(stored.models[0].id, stored.models[1].id)
-                             .toHtmlEscaped());
-        for (const StoredDifference &d : stored.differences)
-            html += QStringLiteral("<li>%1 <small>(%2 / %3)</small><br>%4: %5<br>%6: %7<br>%8</li>")
-                        .arg(paragraph(d.source), number(d.chrfA, 1), number(d.chrfB, 1),
-                             stored.models[0].id.toHtmlEscaped(), paragraph(d.hypothesisA),
-                             stored.models[1].id.toHtmlEscaped(), paragraph(d.hypothesisB),
-                             paragraph(HistoryView::tr("Reference: %1").arg(d.reference)));
-        html += QStringLiteral("</ol>");
-    }
-    return html;
-}
-
-// One entry in full for the details pane.
-QString entryHtml(const HistoryEntry &e)
-{
-    QString html =
-        QStringLiteral("<p><b>%1</b> · %2 · %3 · %4</p>")
-            .arg(HistoryModel::kindLabel(e.kind), modelText(e).toHtmlEscaped(),
-                 QLocale().toString(e.time.toLocalTime(), QLocale::LongFormat).toHtmlEscaped(),
-                 HistoryView::tr("%1 ms").arg(QLocale().toString(e.elapsedMs, 'f', 0)));
-    if (e.kind == HistoryKind::Caption) {
-        if (!e.thumbnailPng.isEmpty())
-            html += QStringLiteral("<p><img src='history:thumbnail'></p>");
-        html += QStringLiteral("<p>%1</p>").arg(paragraph(e.imagePath));
-    } else if (e.kind == HistoryKind::Evaluation) {
-        return html + evaluationHtml(e);
-    } else {
-        html += QStringLiteral("<h4>%1</h4><p>%2</p>")
-                    .arg(HistoryView::tr("Input"), paragraph(e.inputText));
-    }
-    const QList<engine::DecodingOptions> columns = historyColumnOptions(e);
-    for (int c = 0; c < columns.size(); ++c) {
-        const QString title = e.kind == HistoryKind::Comparison
-                                  ? HistoryView::tr("Column %1").arg(c + 1)
-                                  : HistoryView::tr("Output");
-        // A document names its file instead (decoded with the Documents view's own settings).
-        const QString about = e.kind == HistoryKind::Document
-                                  ? e.settings.value(QStringLiteral("document")).toString()
-                                  : decodingSummary(columns[c]);
-        html +=
-            QStringLiteral("<h4>%1 <small>(%2)</small></h4><ol>").arg(title, about.toHtmlEscaped());
-        for (const HistoryOutput &o : e.outputs) {
-            if (o.column != c)
-                continue;
-            html += QStringLiteral("<li>%1").arg(paragraph(o.text));
-            if (o.score)
-                html +=
-                    QStringLiteral(" <small>%1</small>")
-                        .arg(HistoryView::tr("score %1").arg(QLocale().toString(*o.score, 'f', 2)));
-            html += QStringLiteral("</li>");
-        }
-        html += QStringLiteral("</ol>");
-    }
-    if (!e.editedText.isEmpty())
-        html += QStringLiteral("<h4>%1</h4><p>%2</p>")
-                    .arg(HistoryView::tr("Your version"), paragraph(e.editedText));
-    return html;
-}
-
-QString rerunTitle(const QString &when, const HistoryEntry &e)
-{
-    const QList<engine::DecodingOptions> options = historyColumnOptions(e);
-    return QStringLiteral("%1 — %2 · %3")
-        .arg(when, modelText(e), options.isEmpty() ? QString() : decodingSummary(options.first()));
-}
+constexpr HistoryKind kKinds[] = {HistoryKind::Translation, HistoryKind::Caption,
+                                  HistoryKind::Comparison, HistoryKind::Document,
+                                  HistoryKind::Evaluation};
 } // namespace
 
 HistoryView::HistoryView(HistoryRecorder *recorder, QWidget *parent)
-    : QWidget(parent), m_recorder(recorder)
+    : QWidget(parent), m_recorder(recorder), m_presenter(new HistoryPresenter(recorder, this))
 {
-    m_banner = new QLabel(this);
-    m_banner->setWordWrap(true);
-    m_banner->setVisible(false);
-    m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_banner->setFrameShape(QFrame::StyledPanel);
-    m_banner->setMargin(8);
+    m_banner = new HistoryBanner(recorder, this);
+    connect(m_banner, &HistoryBanner::statusMessage, this, &HistoryView::statusMessage);
 
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(makeListPane());
+    splitter->addWidget(makeEntryPane());
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
+    splitter->setHandleWidth(16);
+    splitter->setChildrenCollapsible(false);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(16, 12, 16, 12);
+    layout->addWidget(m_banner);
+    layout->addLayout(makeFilterRow());
+    layout->addWidget(splitter, 1);
+
+    // Names for tests and accessibility tools.
+    m_search->setObjectName(QStringLiteral("historySearch"));
+    m_list->setObjectName(QStringLiteral("historyList"));
+    m_open->setObjectName(QStringLiteral("historyOpen"));
+    m_rerun->setObjectName(QStringLiteral("historyRerun"));
+    m_star->setObjectName(QStringLiteral("historyStar"));
+    m_delete->setObjectName(QStringLiteral("historyDelete"));
+    m_export->setObjectName(QStringLiteral("historyExport"));
+    m_clear->setObjectName(QStringLiteral("historyClear"));
+    m_settings->setObjectName(QStringLiteral("historySettings"));
+
+    connect(recorder, &HistoryRecorder::storeChanged, this, &HistoryView::storeChanged);
+    connect(recorder, &HistoryRecorder::entriesAdded, this, &HistoryView::entriesAdded);
+    connect(recorder, &HistoryRecorder::warning, this, &HistoryView::warn);
+    connect(recorder, &HistoryRecorder::statusMessage, this, &HistoryView::statusMessage);
+    // The main window's children go in the order they were made; the list must not keep the
+    // store of a recorder that went first.
+    connect(recorder, &QObject::destroyed, m_listModel, [model = m_listModel] {
+        model->setStore(nullptr);
+    });
+    connect(m_presenter, &HistoryPresenter::currentChanged, this, &HistoryView::showCurrent);
+    connect(m_presenter, &HistoryPresenter::failed, this, &HistoryView::showFailure);
+    connect(m_presenter, &HistoryPresenter::entryRemoved, this, [this](qint64 id) {
+        m_listModel->removeRowOf(id);
+        updateCount();
+    });
+    connectCommands();
+
+    retranslateUi();
+    updateButtons();
+}
+
+QLayout *HistoryView::makeFilterRow()
+{
     m_search = new QLineEdit(this);
     m_search->setClearButtonEnabled(true);
     m_kind = new QComboBox(this);
@@ -262,17 +107,33 @@ HistoryView::HistoryView(HistoryRecorder *recorder, QWidget *parent)
     m_export = new QPushButton(this);
     m_clear = new QPushButton(this);
     m_settings = new QPushButton(this);
-    for (int i = 0; i < 6; ++i)
+    for (int i = 0; i <= int(std::size(kKinds)); ++i)
         m_kind->addItem(QString());
     m_model->addItem(QString());
-    for (int days : {0, 1, 7, 30, 365})
+    for (int days : HistoryPresenter::kPeriods)
         m_period->addItem(QString(), days);
 
+    auto *filters = new QHBoxLayout;
+    filters->addWidget(m_search, 3);
+    filters->addWidget(m_kind);
+    filters->addWidget(m_model);
+    filters->addWidget(m_period);
+    filters->addWidget(m_starredOnly);
+    filters->addSpacing(12);
+    filters->addWidget(m_export);
+    filters->addWidget(m_clear);
+    filters->addWidget(m_settings);
+    return filters;
+}
+
+QWidget *HistoryView::makeListPane()
+{
     m_listModel = new HistoryModel(this);
-    connect(m_listModel, &HistoryModel::damageFound, this, &HistoryView::showDamage);
+    connect(m_listModel, &HistoryModel::damageFound, this,
+            [this] { m_banner->showDamage(m_listModel->damaged()); });
     m_list = new QListView(this);
     m_list->setModel(m_listModel);
-    m_list->setItemDelegate(new HistoryDelegate(m_list));
+    m_list->setItemDelegate(makeHistoryDelegate(m_list));
     m_list->setUniformItemSizes(true);
     m_list->setAlternatingRowColors(true);
     m_list->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -280,6 +141,16 @@ HistoryView::HistoryView(HistoryRecorder *recorder, QWidget *parent)
     m_count = new QLabel(this);
     m_count->setForegroundRole(QPalette::PlaceholderText);
 
+    auto *left = new QWidget(this);
+    auto *leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(m_list, 1);
+    leftLayout->addWidget(m_count);
+    return left;
+}
+
+QWidget *HistoryView::makeEntryPane()
+{
     m_details = new QTextBrowser(this);
     m_details->setOpenLinks(false);
     m_open = new QPushButton(this);
@@ -289,6 +160,23 @@ HistoryView::HistoryView(HistoryRecorder *recorder, QWidget *parent)
     m_star->setCheckable(true);
     m_delete = new QPushButton(this);
 
+    auto *right = new QWidget(this);
+    auto *rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->addWidget(m_details, 2);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_open);
+    buttons->addWidget(m_rerun);
+    buttons->addStretch(1);
+    buttons->addWidget(m_star);
+    buttons->addWidget(m_delete);
+    rightLayout->addLayout(buttons);
+    rightLayout->addWidget(makeRerunPane(), 1);
+    return right;
+}
+
+QWidget *HistoryView::makeRerunPane()
+{
     m_thenTitle = new QLabel(this);
     m_nowTitle = new QLabel(this);
     m_then = new QPlainTextEdit(this);
@@ -313,78 +201,11 @@ HistoryView::HistoryView(HistoryRecorder *recorder, QWidget *parent)
     rerunLayout->setColumnStretch(1, 1);
     rerunLayout->setRowStretch(1, 1);
     m_rerunPane->setVisible(false);
+    return m_rerunPane;
+}
 
-    auto *filters = new QHBoxLayout;
-    filters->addWidget(m_search, 3);
-    filters->addWidget(m_kind);
-    filters->addWidget(m_model);
-    filters->addWidget(m_period);
-    filters->addWidget(m_starredOnly);
-    filters->addSpacing(12);
-    filters->addWidget(m_export);
-    filters->addWidget(m_clear);
-    filters->addWidget(m_settings);
-
-    auto *left = new QWidget(this);
-    auto *leftLayout = new QVBoxLayout(left);
-    leftLayout->setContentsMargins(0, 0, 0, 0);
-    leftLayout->addWidget(m_list, 1);
-    leftLayout->addWidget(m_count);
-
-    auto *right = new QWidget(this);
-    auto *rightLayout = new QVBoxLayout(right);
-    rightLayout->setContentsMargins(0, 0, 0, 0);
-    rightLayout->addWidget(m_details, 2);
-    auto *buttons = new QHBoxLayout;
-    buttons->addWidget(m_open);
-    buttons->addWidget(m_rerun);
-    buttons->addStretch(1);
-    buttons->addWidget(m_star);
-    buttons->addWidget(m_delete);
-    rightLayout->addLayout(buttons);
-    rightLayout->addWidget(m_rerunPane, 1);
-
-    auto *splitter = new QSplitter(Qt::Horizontal, this);
-    splitter->addWidget(left);
-    splitter->addWidget(right);
-    splitter->setStretchFactor(0, 2);
-    splitter->setStretchFactor(1, 3);
-    splitter->setHandleWidth(16);
-    splitter->setChildrenCollapsible(false);
-
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(16, 12, 16, 12);
-    m_repair = new QPushButton(this);
-    m_repair->setVisible(false);
-    auto *bannerRow = new QHBoxLayout;
-    bannerRow->addWidget(m_banner, 1);
-    bannerRow->addWidget(m_repair, 0, Qt::AlignTop);
-    layout->addLayout(bannerRow);
-    layout->addLayout(filters);
-    layout->addWidget(splitter, 1);
-
-    // Names for tests and accessibility tools.
-    m_search->setObjectName(QStringLiteral("historySearch"));
-    m_list->setObjectName(QStringLiteral("historyList"));
-    m_open->setObjectName(QStringLiteral("historyOpen"));
-    m_rerun->setObjectName(QStringLiteral("historyRerun"));
-    m_star->setObjectName(QStringLiteral("historyStar"));
-    m_delete->setObjectName(QStringLiteral("historyDelete"));
-    m_export->setObjectName(QStringLiteral("historyExport"));
-    m_clear->setObjectName(QStringLiteral("historyClear"));
-    m_repair->setObjectName(QStringLiteral("historyRepair"));
-    m_settings->setObjectName(QStringLiteral("historySettings"));
-
-    connect(recorder, &HistoryRecorder::storeChanged, this, &HistoryView::storeChanged);
-    connect(recorder, &HistoryRecorder::entriesAdded, this, &HistoryView::entriesAdded);
-    connect(recorder, &HistoryRecorder::warning, this, &HistoryView::warn);
-    connect(recorder, &HistoryRecorder::statusMessage, this, &HistoryView::statusMessage);
-    // The main window's children go in the order they were made; the list must not keep the
-    // store of a recorder that went first.
-    connect(recorder, &QObject::destroyed, m_listModel, [model = m_listModel] {
-        model->setStore(nullptr);
-    });
-
+void HistoryView::connectCommands()
+{
     m_searchDelay = new QTimer(this);
     m_searchDelay->setSingleShot(true);
     m_searchDelay->setInterval(kSearchDelayMs);
@@ -397,7 +218,7 @@ HistoryView::HistoryView(HistoryRecorder *recorder, QWidget *parent)
     connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex &index) {
                 if (index.isValid())
-                    showEntry(index.data(HistoryModel::IdRole).toLongLong());
+                    m_presenter->select(index.data(HistoryModel::IdRole).toLongLong());
             });
     connect(m_list, &QListView::activated, this, &HistoryView::openCurrent);
     // The same commands on the list's context menu, Delete on the keyboard.
@@ -419,16 +240,17 @@ HistoryView::HistoryView(HistoryRecorder *recorder, QWidget *parent)
     connect(m_delete, &QPushButton::clicked, this, &HistoryView::deleteCurrent);
     connect(m_export, &QPushButton::clicked, this, &HistoryView::exportHistory);
     connect(m_clear, &QPushButton::clicked, this, [this] { clearAll(); });
-    connect(m_repair, &QPushButton::clicked, this, [this] { repairFile(); });
     connect(m_settings, &QPushButton::clicked, this, &HistoryView::editSettings);
-
-    retranslateUi();
-    updateButtons();
 }
 
 HistoryStore *HistoryView::store() const
 {
-    return m_recorder ? m_recorder->store() : nullptr;
+    return m_presenter->store();
+}
+
+qint64 HistoryView::currentId() const
+{
+    return m_presenter->currentId();
 }
 
 void HistoryView::retranslateUi()
@@ -451,11 +273,9 @@ void HistoryView::retranslateUi()
     m_period->setAccessibleName(tr("Period"));
     m_starredOnly->setText(tr("Starred"));
     m_export->setText(tr("&Export…"));
-    m_export->setToolTip(tr("Save the entries the filters select as JSON Lines, CSV or TMX"));
+    m_export->setToolTip(tr("Save the entries the list shows as JSON Lines, CSV or TMX"));
     m_clear->setText(tr("Clear all…"));
-    m_repair->setText(tr("Re&pair…"));
-    m_repair->setToolTip(tr("Rebuild the history file from the entries that can be read, keeping "
-                            "the damaged file beside it"));
+    m_banner->retranslateUi();
     m_settings->setText(tr("Settings…"));
     m_settings->setToolTip(tr("Recording and how long entries are kept"));
     m_list->setAccessibleName(tr("History entries"));
@@ -475,25 +295,21 @@ void HistoryView::retranslateUi()
 
 void HistoryView::updateCount()
 {
-    if (!store() || !store()->isOpen()) {
+    if (!store() || !store()->isOpen())
         m_count->clear();
-        return;
-    }
-    try {
-        m_count->setText(m_listModel->search().trimmed().isEmpty()
-                             ? tr("%n entry(s)", "", int(store()->count(m_listModel->filter())))
-                             : tr("Search results"));
-    } catch (const std::exception &) {
-        m_count->clear(); // the list query reports store errors; the count is a nicety
-    }
+    else if (const std::optional<qint64> count = m_presenter->count())
+        m_count->setText(tr("%n entry(s)", "", int(*count)));
+    else
+        m_count->setText(m_presenter->search().trimmed().isEmpty() ? QString()
+                                                                   : tr("Search results"));
 }
 
 void HistoryView::changeEvent(QEvent *event)
 {
     if (m_delete && event->type() == QEvent::LanguageChange) {
         retranslateUi();
-        if (m_current)
-            m_details->setHtml(entryHtml(*m_current));
+        if (const std::optional<HistoryEntry> &current = m_presenter->current())
+            m_details->setHtml(historyEntryHtml(*current));
     }
     QWidget::changeEvent(event);
 }
@@ -508,107 +324,38 @@ void HistoryView::showEvent(QShowEvent *event)
 void HistoryView::storeChanged()
 {
     m_listModel->setStore(store());
-    m_current.reset();
-    m_repair->setVisible(false);
-    if (!store()) {
-        m_banner->setVisible(false);
-        if (m_recorder && !m_recorder->openError().isEmpty()) {
-            const QString message =
-                tr("The history could not be opened, so nothing will be recorded until Glosa "
-                   "restarts.");
-            warn(QStringLiteral("%1 %2").arg(message, m_recorder->openError()));
-        }
-    } else if (m_recorder->openResult().status == HistoryOpenResult::Status::Recovered) {
-        const HistoryOpenResult &result = m_recorder->openResult();
-        if (result.recoveredEntries == 0 && result.lostEntries == 0)
-            warn(tr("The history file was damaged and has been set aside as %1. A new, empty "
-                    "history was started.")
-                     .arg(QDir::toNativeSeparators(result.backupPath)));
-        else
-            warn(tr("The history file was rebuilt. The damaged one is kept as %1; %n entry(s) "
-                    "that could be read were carried over, %2 could not be.",
-                    "", result.recoveredEntries)
-                     .arg(QDir::toNativeSeparators(result.backupPath))
-                     .arg(result.lostEntries));
-    } else if (m_recorder->openResult().status == HistoryOpenResult::Status::Damaged) {
-        warnDamaged(tr("The history file %1 is damaged in places: the entries stored there cannot "
-                       "be read, the others work as usual. Repair rebuilds the file from them "
-                       "and keeps the old one.")
-                        .arg(QDir::toNativeSeparators(store()->path())));
-    }
+    m_presenter->clearCurrent();
+    m_banner->showStoreState();
     refresh();
     updateButtons();
 }
 
-void HistoryView::showDamage()
-{
-    const QList<HistoryDamage> &damaged = m_listModel->damaged();
-    QStringList ids;
-    for (const HistoryDamage &damage : damaged)
-        ids << QString::number(damage.id);
-    // Not silently skipped: which entries, and SQLite's reason, for a bug report or the repair.
-    warnDamaged(tr("%n history entry(s) cannot be read, the file being damaged where they are "
-                   "stored: %1 (%2). The others work as usual; Repair rebuilds the file from them "
-                   "and keeps the old one.",
-                   "", int(damaged.size()))
-                    .arg(ids.join(QStringLiteral(", ")), damaged.first().error));
-}
-
-void HistoryView::warnDamaged(const QString &message)
-{
-    warn(message);
-    m_repair->setVisible(store() != nullptr);
-}
-
 bool HistoryView::repairFile()
 {
-    if (!store())
-        return false;
-    const auto answer = QMessageBox::question(
-        this, tr("Repair the history file"),
-        tr("Rebuild the history file from the entries that can be read? The damaged file is kept "
-           "beside it, and the entries stored in its damaged places cannot be brought back. "
-           "Close other Glosa windows and glosa-cli first."),
-        QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
-    if (answer != QMessageBox::Yes)
-        return false;
-    // On the GUI thread, with a wait cursor: every reader of the store would wait on its mutex
-    // for the rebuild anyway, and a repair is rare and asked for (0.5 s for 10,000 entries,
-    // docs/robustness.md).
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    const bool repaired = m_recorder->repair(); // storeChanged() shows the result
-    QApplication::restoreOverrideCursor();
-    return repaired;
+    return m_banner->repair();
 }
 
-void HistoryView::showBanner(const QString &text)
+QLabel *HistoryView::banner() const
 {
-    m_banner->setText(text);
-    m_banner->setVisible(true);
+    return m_banner->label();
+}
+
+void HistoryView::warn(const QString &message)
+{
+    m_banner->warn(message);
 }
 
 void HistoryView::reportError(const QString &what, const std::exception &error)
 {
     const auto *history = dynamic_cast<const HistoryError *>(&error);
-    const QString why = history ? history->message() : QString::fromLocal8Bit(error.what());
-    warn(QStringLiteral("%1 %2").arg(what, why));
-}
-
-void HistoryView::warn(const QString &message)
-{
-    showBanner(message);
-    emit statusMessage(message);
+    warn(QStringLiteral("%1 %2").arg(
+        what, history ? history->message() : QString::fromLocal8Bit(error.what())));
 }
 
 void HistoryView::entriesAdded(bool writesWork)
 {
-    const HistoryOpenResult::Status opened = m_recorder->openResult().status;
-    if (writesWork && !m_banner->isHidden() && opened != HistoryOpenResult::Status::Recovered &&
-        opened != HistoryOpenResult::Status::Damaged && m_listModel->damaged().isEmpty())
-    {
-        m_banner->setVisible(false); // the earlier write error is over
-        m_repair->setVisible(false);
-    }
+    if (writesWork)
+        m_banner->writesWork(!m_listModel->damaged().isEmpty());
     if (isVisible())
         refresh();
     else
@@ -625,30 +372,27 @@ void HistoryView::setModelIds(const QStringList &ids)
     m_model->setCurrentIndex(std::max(0, m_model->findData(current)));
 }
 
-HistoryFilter HistoryView::currentFilter() const
+void HistoryView::syncQuery()
 {
-    HistoryFilter filter;
-    static const HistoryKind kinds[] = {HistoryKind::Translation, HistoryKind::Caption,
-                                        HistoryKind::Comparison, HistoryKind::Document,
-                                        HistoryKind::Evaluation};
-    if (m_kind->currentIndex() > 0)
-        filter.kind = kinds[m_kind->currentIndex() - 1];
-    filter.modelId = m_model->currentData().toString();
-    if (const int days = m_period->currentData().toInt(); days > 0)
-        filter.from = QDateTime(QDate::currentDate().addDays(1 - days), QTime(0, 0));
-    filter.starredOnly = m_starredOnly->isChecked();
-    return filter;
+    // The presenter holds what the list shows (an export takes the same).
+    const int kind = m_kind->currentIndex();
+    m_presenter->setSearch(m_search->text());
+    m_presenter->setFilter(HistoryPresenter::makeFilter(
+        kind > 0 ? std::optional(kKinds[kind - 1]) : std::nullopt,
+        m_model->currentData().toString(), m_period->currentData().toInt(),
+        m_starredOnly->isChecked()));
 }
 
 void HistoryView::refresh()
 {
     m_searchDelay->stop();
     m_stale = false;
+    syncQuery();
     if (!store())
         return;
     const qint64 shown = currentId();
     try {
-        m_listModel->setQuery(m_search->text(), currentFilter());
+        m_listModel->setQuery(m_presenter->search(), m_presenter->filter());
     } catch (const std::exception &e) {
         reportError(tr("The history could not be read:"), e);
         return;
@@ -659,44 +403,52 @@ void HistoryView::refresh()
         m_list->setCurrentIndex(m_listModel->index(row));
 }
 
-void HistoryView::showEntry(qint64 id)
+void HistoryView::showCurrent()
 {
-    if (!store() || (m_current && m_current->id == id))
-        return;
-    try {
-        m_current = store()->entry(id);
-    } catch (const std::exception &e) {
-        m_current.reset();
-        reportError(tr("The entry could not be read:"), e);
-    }
-    m_rerunPane->setVisible(false);
-    if (m_current) {
-        if (!m_current->thumbnailPng.isEmpty())
+    const std::optional<HistoryEntry> &current = m_presenter->current();
+    if (current && current->id != m_detailsId) {
+        m_rerunPane->setVisible(false);
+        if (!current->thumbnailPng.isEmpty())
             m_details->document()->addResource(QTextDocument::ImageResource,
                                                QUrl(QStringLiteral("history:thumbnail")),
-                                               QImage::fromData(m_current->thumbnailPng));
-        m_details->setHtml(entryHtml(*m_current));
-    } else {
+                                               QImage::fromData(current->thumbnailPng));
+        m_details->setHtml(historyEntryHtml(*current));
+    } else if (!current) {
+        m_rerunPane->setVisible(false);
         m_details->clear();
     }
+    m_detailsId = current ? current->id : 0;
     updateButtons();
+}
+
+void HistoryView::showFailure(HistoryPresenter::Action action, const QString &reason)
+{
+    QString what;
+    switch (action) {
+    case HistoryPresenter::Action::Read: what = tr("The history could not be read:"); break;
+    case HistoryPresenter::Action::ReadEntry: what = tr("The entry could not be read:"); break;
+    case HistoryPresenter::Action::Star: what = tr("The star could not be saved:"); break;
+    case HistoryPresenter::Action::Delete: what = tr("The entry could not be deleted:"); break;
+    case HistoryPresenter::Action::Clear: what = tr("The history could not be cleared:"); break;
+    case HistoryPresenter::Action::Export: what = tr("The history could not be exported."); break;
+    }
+    warn(QStringLiteral("%1 %2").arg(what, reason));
 }
 
 void HistoryView::updateButtons()
 {
-    const bool have = m_current.has_value();
-    // A document's translation is shown here only: no view restores or re-runs a whole document.
-    // An evaluation opens in the Evaluate dialog as stored; re-running one takes minutes and
-    // is the dialog's own Evaluate.
-    const bool restorable = have && m_current->kind != HistoryKind::Document;
-    const bool rerunnable = restorable && m_current->kind != HistoryKind::Evaluation;
+    const std::optional<HistoryEntry> &current = m_presenter->current();
+    const bool have = current.has_value();
+    const bool restorable = m_presenter->canOpen();
+    const bool rerunnable = m_presenter->canRerun();
+    const bool starred = have && current->starred;
     m_open->setEnabled(restorable);
     m_rerun->setEnabled(rerunnable);
     m_star->setEnabled(have);
     m_delete->setEnabled(have);
-    m_star->setChecked(have && m_current->starred);
-    m_star->setText(have && m_current->starred ? tr("★ Starred") : tr("☆ Star"));
-    m_starAction->setText(have && m_current->starred ? tr("Remove star") : tr("Star"));
+    m_star->setChecked(starred);
+    m_star->setText(starred ? tr("★ Starred") : tr("☆ Star"));
+    m_starAction->setText(starred ? tr("Remove star") : tr("Star"));
     m_openAction->setEnabled(restorable);
     m_rerunAction->setEnabled(rerunnable);
     m_starAction->setEnabled(have);
@@ -714,19 +466,19 @@ void HistoryView::focusSearch()
 void HistoryView::openCurrent()
 {
     if (m_open->isEnabled())
-        emit openRequested(*m_current);
+        emit openRequested(*m_presenter->current());
 }
 
 void HistoryView::rerunCurrent()
 {
     if (m_rerun->isEnabled())
-        emit rerunRequested(*m_current);
+        emit rerunRequested(*m_presenter->current());
 }
 
 void HistoryView::showRerunPending(const HistoryEntry &then)
 {
     const HistoryOutput *best = then.bestOutput();
-    m_thenTitle->setText(rerunTitle(tr("Then"), then));
+    m_thenTitle->setText(historyRerunTitle(tr("Then"), then));
     m_then->setPlainText(best ? best->text : QString());
     m_nowTitle->setText(tr("Now"));
     m_now->setPlainText(tr("Running…"));
@@ -736,7 +488,7 @@ void HistoryView::showRerunPending(const HistoryEntry &then)
 void HistoryView::showRerunResult(const HistoryEntry &now)
 {
     const HistoryOutput *best = now.bestOutput();
-    m_nowTitle->setText(rerunTitle(tr("Now"), now));
+    m_nowTitle->setText(historyRerunTitle(tr("Now"), now));
     m_now->setPlainText(best ? best->text : QString());
     m_rerunPane->setVisible(true);
 }
@@ -749,38 +501,16 @@ void HistoryView::showRerunFailed(const QString &message)
 
 void HistoryView::toggleStarCurrent()
 {
-    if (!m_current || !store())
-        return;
-    const bool starred = !m_current->starred;
-    try {
-        store()->setStarred(m_current->id, starred);
-    } catch (const std::exception &e) {
-        reportError(tr("The star could not be saved:"), e);
-        updateButtons();
-        return;
+    if (m_presenter->toggleStarCurrent()) {
+        const HistoryEntry &current = *m_presenter->current();
+        m_listModel->setStarred(m_listModel->rowOf(current.id), current.starred);
     }
-    m_current->starred = starred;
-    m_listModel->setStarred(m_listModel->rowOf(m_current->id), starred);
     updateButtons();
 }
 
 void HistoryView::deleteCurrent()
 {
-    if (!m_current || !store())
-        return;
-    const qint64 id = m_current->id;
-    try {
-        store()->removeEntry(id);
-    } catch (const std::exception &e) {
-        reportError(tr("The entry could not be deleted:"), e);
-        return;
-    }
-    m_current.reset();
-    m_details->clear();
-    m_rerunPane->setVisible(false);
-    m_listModel->removeRowOf(id);
-    updateButtons();
-    updateCount();
+    m_presenter->deleteCurrent(); // entryRemoved and currentChanged show it
 }
 
 qint64 HistoryView::clearAll()
@@ -793,17 +523,9 @@ qint64 HistoryView::clearAll()
         QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
     if (answer != QMessageBox::Yes)
         return 0;
-    qint64 removed = 0;
-    try {
-        removed = store()->clear();
-    } catch (const std::exception &e) {
-        reportError(tr("The history could not be cleared:"), e);
+    const qint64 removed = m_presenter->clearAll();
+    if (removed < 0)
         return 0;
-    }
-    m_current.reset();
-    m_details->clear();
-    m_rerunPane->setVisible(false);
-    updateButtons();
     refresh();
     emit statusMessage(tr("Removed %n history entry(s).", "", int(removed)));
     return removed;
@@ -824,99 +546,49 @@ void HistoryView::exportHistory()
     if (path.isEmpty())
         return;
     rememberFolder(path);
-    QString format = QFileInfo(path).suffix().toLower();
-    if (!historyExportFormatFromName(format))
-        format = selected == csv ? QStringLiteral("csv")
-                 : selected == tmx ? QStringLiteral("tmx")
-                                   : QStringLiteral("jsonl");
-    const qint64 n = exportTo(path, format);
-    if (n >= 0)
-        emit statusMessage(tr("Exported %n entry(s) to %1", "", int(n))
+    const QString chosen = selected == csv   ? QStringLiteral("csv")
+                           : selected == tmx ? QStringLiteral("tmx")
+                                             : QStringLiteral("jsonl");
+    const HistoryPresenter::Exported done =
+        exportEntries(path, HistoryPresenter::exportFormat(path, chosen));
+    if (done.entries >= 0)
+        emit statusMessage(tr("Exported %n entry(s) to %1", "", int(done.entries))
                                .arg(QDir::toNativeSeparators(path)));
 }
 
 qint64 HistoryView::exportTo(const QString &path, const QString &formatName)
 {
-    const std::optional<HistoryExportFormat> format = historyExportFormatFromName(formatName);
-    if (!store() || !format)
-        return -1;
-    // SaveFile: a failed export (full disk) leaves an earlier file of that name as it was.
-    SaveFile file(path);
-    try {
-        if (const QString problem = historyExportTargetProblem(*store(), path); !problem.isEmpty())
-            throw HistoryError(HistoryError::Code::Io, problem);
-        if (!file.open(QIODevice::WriteOnly))
-            throw HistoryError(HistoryError::Code::Io,
-                               tr("Cannot write %1: %2").arg(path, file.errorString()));
-        const HistoryExport done = glosa::exportHistory(*store(), *format, file, currentFilter());
-        if (!file.commit())
-            throw HistoryError(HistoryError::Code::Io,
-                               tr("Cannot write %1: %2").arg(path, file.errorString()));
-        if (!done.damaged.isEmpty()) {
-            // The readable entries are in the file; the ones a damaged page holds are named.
-            QStringList ids;
-            for (const HistoryDamage &damage : done.damaged)
-                ids << QString::number(damage.id);
-            warnDamaged(tr("%n history entry(s) could not be exported, the file being damaged "
-                    "where they are stored: %1 (%2). Everything else was exported; Repair "
-                    "rebuilds the file from it and keeps the old one.",
-                    "", int(done.damaged.size()))
-                     .arg(ids.join(QStringLiteral(", ")), done.damaged.first().error));
-        }
-        return done.records;
-    } catch (const std::exception &e) { // the SaveFile is not committed: the old file stays
-        reportError(tr("The history could not be exported."), e);
-        QMessageBox::warning(this, tr("Export history"), m_banner->text());
-        return -1;
+    return exportEntries(path, formatName).records;
+}
+
+HistoryPresenter::Exported HistoryView::exportEntries(const QString &path,
+                                                      const QString &formatName)
+{
+    syncQuery(); // the search and the filters as they are set now
+    const HistoryPresenter::Exported done = m_presenter->exportTo(path, formatName);
+    if (done.entries < 0 && !banner()->isHidden() && store()) {
+        QMessageBox::warning(this, tr("Export history"), banner()->text());
+        return done;
     }
+    if (!done.damaged.isEmpty()) {
+        // The readable entries are in the file; the ones a damaged page holds are named.
+        QStringList ids;
+        for (const HistoryDamage &damage : done.damaged)
+            ids << QString::number(damage.id);
+        m_banner->warnDamaged(
+            tr("%n history entry(s) could not be exported, the file being damaged where they "
+               "are stored: %1 (%2). Everything else was exported; Repair rebuilds the file from "
+               "it and keeps the old one.",
+               "", int(done.damaged.size()))
+                .arg(ids.join(QStringLiteral(", ")), done.damaged.first().error));
+    }
+    return done;
 }
 
 void HistoryView::editSettings()
 {
-    QDialog dialog(this);
-    dialog.setWindowTitle(tr("History settings"));
-    auto *form = new QFormLayout(&dialog);
-    auto *enabled = new QCheckBox(tr("Record translations, captions and comparisons"), &dialog);
-    enabled->setObjectName(QStringLiteral("historyEnabled"));
-    enabled->setChecked(settings::historyEnabled.value());
-    auto *maxEntries = new QSpinBox(&dialog);
-    maxEntries->setObjectName(QStringLiteral("historyMaxEntries"));
-    maxEntries->setRange(0, 10'000'000);
-    maxEntries->setSingleStep(1000);
-    maxEntries->setSpecialValueText(tr("No limit"));
-    maxEntries->setValue(int(settings::historyMaxEntries.value()));
-    auto *maxAge = new QSpinBox(&dialog);
-    maxAge->setObjectName(QStringLiteral("historyMaxAgeDays"));
-    maxAge->setRange(0, 36500);
-    maxAge->setSuffix(tr(" days"));
-    maxAge->setSpecialValueText(tr("No limit"));
-    maxAge->setValue(settings::historyMaxAgeDays.value());
-    auto *maxSize = new QSpinBox(&dialog);
-    maxSize->setObjectName(QStringLiteral("historyMaxMegabytes"));
-    maxSize->setRange(0, 1'000'000);
-    maxSize->setSingleStep(100);
-    maxSize->setSuffix(tr(" MB"));
-    maxSize->setSpecialValueText(tr("No limit"));
-    maxSize->setValue(int(settings::historyMaxMegabytes.value()));
-    auto *note = new QLabel(tr("Starred entries are always kept. Older entries beyond the limits "
-                               "are removed now and whenever a new one is recorded."),
-                            &dialog);
-    note->setWordWrap(true);
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
-    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    form->addRow(enabled);
-    form->addRow(tr("Keep at most:"), maxEntries);
-    form->addRow(tr("Remove entries older than:"), maxAge);
-    form->addRow(tr("Keep the history file under:"), maxSize);
-    form->addRow(note);
-    form->addRow(buttons);
-    if (dialog.exec() != QDialog::Accepted)
+    if (!editHistorySettings(this))
         return;
-    settings::historyEnabled.setValue(enabled->isChecked());
-    settings::historyMaxEntries.setValue(maxEntries->value());
-    settings::historyMaxAgeDays.setValue(maxAge->value());
-    settings::historyMaxMegabytes.setValue(maxSize->value());
     const qint64 removed = m_recorder ? m_recorder->applyRetentionSettings() : 0;
     if (removed > 0)
         emit statusMessage(tr("Removed %n old history entry(s).", "", int(removed)));

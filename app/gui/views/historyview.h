@@ -12,6 +12,7 @@
 #pragma once
 
 #include "app/core/history/entry.h"
+#include "app/core/presenters/historypresenter.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -22,6 +23,7 @@ class QAction;
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QLayout;
 class QLineEdit;
 class QListView;
 class QPlainTextEdit;
@@ -31,6 +33,7 @@ class QTimer;
 
 namespace glosa {
 
+class HistoryBanner;
 class HistoryModel;
 class HistoryRecorder;
 class HistoryStore;
@@ -62,8 +65,9 @@ public:
     QTextBrowser *details() const { return m_details; }
     QPlainTextEdit *rerunThen() const { return m_then; }
     QPlainTextEdit *rerunNow() const { return m_now; }
-    QLabel *banner() const { return m_banner; }
-    qint64 currentId() const { return m_current ? m_current->id : 0; }
+    QLabel *banner() const;
+    qint64 currentId() const;
+    HistoryPresenter *presenter() const { return m_presenter; }
     // Runs the query now (what typing in the search field does after a short pause).
     void refresh();
 
@@ -74,8 +78,9 @@ public slots:
     void deleteCurrent();
     // Asks first; returns how many entries were removed (0 when the user said no).
     qint64 clearAll();
-    // Asks for a file; exportTo() writes what the filters select (the search text does not apply:
-    // exports take whole entries, and a search is for finding one).
+    // Asks for a file; exportTo() writes what the list shows (the search and the filters) and
+    // returns the records written (lines, CSV rows, TMX units; -1 on failure); the status
+    // message says how many entries.
     void exportHistory();
     qint64 exportTo(const QString &path, const QString &formatName);
     // Offered while the file is known to be damaged: asks, then rebuilds it from the entries that
@@ -94,35 +99,39 @@ protected:
     void showEvent(QShowEvent *event) override;
 
 private:
+    QLayout *makeFilterRow();
+    QWidget *makeListPane();
+    QWidget *makeEntryPane();
+    QWidget *makeRerunPane();
+    void connectCommands();
     void retranslateUi();
     HistoryStore *store() const;
-    void showEntry(qint64 id);
+    // The presenter's entry in the details pane.
+    void showCurrent();
+    void showFailure(HistoryPresenter::Action action, const QString &reason);
+    void syncQuery();
+    HistoryPresenter::Exported exportEntries(const QString &path, const QString &formatName);
     void reportError(const QString &what, const std::exception &error);
-    void showBanner(const QString &text);
-    void showDamage(); // the entries the list met that cannot be read
     // The recorder's signals.
     void storeChanged();
     void warn(const QString &message);
-    // The banner with the Repair button beside it: a damaged file's message.
-    void warnDamaged(const QString &message);
     void entriesAdded(bool writesWork);
     void updateButtons();
     void updateCount();
-    HistoryFilter currentFilter() const;
 
     QPointer<HistoryRecorder> m_recorder;
+    HistoryPresenter *m_presenter = nullptr;
     HistoryModel *m_listModel = nullptr;
-    std::optional<HistoryEntry> m_current;
+    qint64 m_detailsId = 0; // the entry the details pane shows
     bool m_stale = false; // entries were added while the tab was hidden
 
-    QLabel *m_banner = nullptr;
+    HistoryBanner *m_banner = nullptr;
     QLineEdit *m_search = nullptr;
     QComboBox *m_kind = nullptr;
     QComboBox *m_model = nullptr;
     QComboBox *m_period = nullptr;
     QCheckBox *m_starredOnly = nullptr;
     QPushButton *m_export = nullptr;
-    QPushButton *m_repair = nullptr; // beside the banner, while damage is known
     QPushButton *m_clear = nullptr;
     QPushButton *m_settings = nullptr;
     QListView *m_list = nullptr;

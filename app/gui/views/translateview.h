@@ -1,27 +1,26 @@
-// TranslateView: source and target editors with the alignment overlay, the attention panel and
-// the decoding panel. Hover or select a target word and the source words it attended to light up
-// with intensity by weight; hover a source word and the target words that attended to it light up.
-//
-// The attention panel shows the cross-attention (the alignment the search recorded) by default;
-// for a model with an AttentionInspector (engine/layers/attentioninspector.h) it also offers
-// encoder and decoder self-attention, any layer and head or their mean, and a grid of every head
-// of a layer. Those maps are asked of the worker only while one of them is shown.
+// TranslateView: source and target editors with the alignment overlay (AlignmentOverlay: hover
+// or select a word and the words it attended to, or that attended to it, light up), the
+// attention panel (AttentionPanel), the candidates chart and the decoding panel. What the tab
+// shows and decides is its presenter's (TranslatePresenter: the translation, steering, the
+// language guard, the history); the view renders it and forwards input.
 //
 // The candidates panel: click a word of the translation and the chart shows what the model
-// weighed at that step (the search trace, asked of the worker on the first click, since tracing
-// every translation as you type would slow it). Clicking another candidate translates again with
-// the translation up to that word and the candidate forced, in that sentence only; the result is
-// labelled with the prefix (forced words underlined with dots) and "Back to the original"
-// returns to the translation it came from.
+// weighed at that step. Clicking another candidate translates again with the translation up to
+// that word and the candidate forced, in that sentence only; the result is labelled with the
+// prefix (forced words underlined with dots) and "Back to the original" returns to the
+// translation it came from.
 #pragma once
 
 #include "app/core/appcontext.h"
 #include "app/core/inference/inferenceresult.h"
+#include "app/core/presenters/translatepresenter.h"
+#include "app/gui/widgets/alignmentoverlay.h"
+#include "app/gui/widgets/attentionpanel.h"
+#include "app/gui/widgets/candidatespanel.h"
 #include "app/gui/widgets/languagewarningbar.h"
+#include "app/gui/widgets/steeringbar.h"
 #include "engine/layers/attentioninspector.h"
 
-#include <QElapsedTimer>
-#include <QTextEdit>
 #include <QTextFormat>
 #include <QWidget>
 
@@ -41,32 +40,30 @@ class QTimer;
 namespace glosa {
 
 class AppContext;
+class AttentionPanel;
+class SourcePane;
+class CandidatesPanel;
+class SteeringBar;
 class DecodingPanel;
 class ProbabilityChart;
 class HeadGridWidget;
 class HeatmapWidget;
 class InferenceRequest;
 class InferenceWorker;
+class TranslatePresenter;
 
 class TranslateView : public QWidget
 {
     Q_OBJECT
 public:
-    // Properties stored in the editors' extra selections, so that tests (and accessibility
-    // tools) can read what the overlay shows: the token index and its attention weight.
-    static constexpr int kTokenProperty = QTextFormat::UserProperty + 1;
-    static constexpr int kWeightProperty = QTextFormat::UserProperty + 2;
-    static constexpr int kForcedProperty = QTextFormat::UserProperty + 3; // a forced token
-    // On a source word the coverage check flagged (engine/decoding/coverage.h): its attention
-    // mass.
-    static constexpr int kCoverageProperty = QTextFormat::UserProperty + 4;
-    // The overlay lights up at most this many words, the strongest, and none under the minimum
-    // weight: QTextLayout unites the regions of all extra selections of a paragraph into one
-    // QPainterPath on every paint, which is quadratic in their number (255 faint selections on a
-    // 40-sentence paragraph took 50 ms a paint), and weights under 1% are barely visible anyway.
-    static constexpr int kMaxOverlayWords = 40;
-    static constexpr float kMinOverlayWeight = 0.01f;
-    // Which of `weights` the overlay shows (indices, strongest first), skipping `empty` ones.
+    // What the editors' extra selections carry, and how many words they light up
+    // (AlignmentOverlay says why).
+    static constexpr int kTokenProperty = AlignmentOverlay::kTokenProperty;
+    static constexpr int kWeightProperty = AlignmentOverlay::kWeightProperty;
+    static constexpr int kForcedProperty = AlignmentOverlay::kForcedProperty;
+    static constexpr int kCoverageProperty = AlignmentOverlay::kCoverageProperty;
+    static constexpr int kMaxOverlayWords = AlignmentOverlay::kMaxOverlayWords;
+    static constexpr float kMinOverlayWeight = AlignmentOverlay::kMinOverlayWeight;
     static QList<int> overlayWords(const QVector<float> &weights, const QList<bool> &empty);
 
     explicit TranslateView(AppContext &context, QWidget *parent = nullptr);
@@ -76,17 +73,15 @@ public:
 
     QPlainTextEdit *sourceEditor() const { return m_source; }
     QPlainTextEdit *targetEditor() const { return m_target; }
-    HeatmapWidget *heatmap() const { return m_heatmap; }
-    // Which layer and head the alignment comes from (models with several; hidden otherwise).
-    QComboBox *alignmentSelector() const { return m_alignment; }
-    // Which attention the panel shows: one entry per kind the model has (hidden with one).
-    QComboBox *attentionKindSelector() const { return m_kind; }
-    engine::AttentionKind shownAttentionKind() const;
-    // The layer and head of a self-attention kind (the cross-attention's is alignmentSelector()).
-    QComboBox *layerHeadSelector() const { return m_layerHead; }
-    // Shows every head of the chosen layer side by side instead of one map.
-    QCheckBox *allHeadsToggle() const { return m_allHeads; }
-    HeadGridWidget *headGrid() const { return m_headGrid; }
+    // The attention panel's parts (AttentionPanel says what each does).
+    AttentionPanel *attentionPanel() const { return m_attention; }
+    HeatmapWidget *heatmap() const { return m_attention->heatmap(); }
+    QComboBox *alignmentSelector() const { return m_attention->alignmentSelector(); }
+    QComboBox *attentionKindSelector() const { return m_attention->kindSelector(); }
+    engine::AttentionKind shownAttentionKind() const { return m_attention->shownKind(); }
+    QComboBox *layerHeadSelector() const { return m_attention->layerHeadSelector(); }
+    QCheckBox *allHeadsToggle() const { return m_attention->allHeadsToggle(); }
+    HeadGridWidget *headGrid() const { return m_attention->headGrid(); }
     DecodingPanel *decodingPanel() const { return m_decoding; }
     QSplitter *mainSplitter() const { return m_mainSplitter; }
     QSplitter *editorSplitter() const { return m_editorSplitter; }
@@ -94,21 +89,23 @@ public:
     // positions are saved with the window's).
     QSplitter *verticalSplitter() const { return m_verticalSplitter; }
     QSplitter *attentionSplitter() const { return m_bottomSplitter; }
-    QWidget *candidatesPanel() const { return m_candidatesCard; }
-    const TranslationResult &result() const { return m_result; }
+    QWidget *candidatesPanel() const { return m_candidates; }
+    // What the view shows and decides (the view renders it and forwards input to it).
+    TranslatePresenter *presenter() const { return m_presenter; }
+    const TranslationResult &result() const { return m_presenter->result(); }
     // The candidates panel and the steering (see the header comment).
-    ProbabilityChart *candidatesChart() const { return m_chart; }
-    int candidatesToken() const { return m_candidateToken; }
-    bool isSteered() const { return !m_original.isEmpty(); }
+    ProbabilityChart *candidatesChart() const { return m_candidates->chart(); }
+    int candidatesToken() const { return m_presenter->candidatesToken(); }
+    bool isSteered() const { return m_presenter->isSteered(); }
     QString steeringText() const;
-    QPushButton *backToOriginalButton() const { return m_back; }
+    QPushButton *backToOriginalButton() const { return m_steeringBar->backButton(); }
     // Shown instead of translating when the text does not look like the model's source language
     // (LanguageGuess): it names the language and offers that direction's model, or to translate
     // anyway.
     QWidget *languageWarning() const { return m_languageBar; }
     QPushButton *switchDirectionButton() const { return m_languageBar->switchButton(); }
     QPushButton *translateAnywayButton() const { return m_languageBar->goOnButton(); }
-    const TranslationHypothesis *shownHypothesis() const;
+    const TranslationHypothesis *shownHypothesis() const { return m_presenter->shownHypothesis(); }
 
     bool liveTranslate() const;
     void setLiveTranslate(bool on);
@@ -117,13 +114,13 @@ public:
 
     // Post-editing: the translation pane is editable. The user's version of the shown
     // translation, empty while it is the model's own.
-    QString editedText() const;
+    QString editedText() const { return m_presenter->editedText(); }
     // Writes the translation pane's text (the user's edits included) to `path` as UTF-8; false
     // with the reason in *error.
     bool saveTranslation(const QString &path, QString *error) const;
     // After a Cancel: the translation shown is of an earlier text (dimmed, and the status says
     // so) until the next one is shown.
-    bool isTranslationStale() const { return m_stale; }
+    bool isTranslationStale() const { return m_presenter->isStale(); }
 
     // Index of the target / source token at a text position, -1 when none.
     int targetTokenAt(int position) const;
@@ -155,20 +152,17 @@ signals:
 
 protected:
     void changeEvent(QEvent *event) override;
-    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     // The constructor's parts (the widgets are made in the focus chain's order: see there).
     void createEditors();
     void createControls(); // the editors' buttons, titles, status and progress bar
-    QLayout *sourcePaneLayout();
     QLayout *targetPaneLayout();
     // Above the translation: the steering label with "Back to the original", and the language
     // warning; both hidden until needed.
     QWidget *createSteeringBar();
     QWidget *createLanguageBar();
     void buildEditorSplitter();      // the source pane beside the target pane
-    QLayout *attentionPanelLayout(); // the heatmap, its selectors and the head grid
     QLayout *candidatesPanelLayout();
     void buildAttentionSplitter(); // the attention panel over the candidates
     QWidget *buildDecodingCard();
@@ -177,81 +171,36 @@ private:
     // The translation pane: post-editing, copy, alternatives, the overlay, steering.
     void connectTranslationPane();
     void connectAttentionPanel();
+    void connectPresenter();
+    // The attention panel's choices for the presenter's model, and what it asks of requests.
+    void updateAttentionModel();
 
     void retranslateUi();
-    // What translates without being asked (a model change, typing, a setting): like
-    // translateNow(), unless the text looks like another language than the model's source; then
-    // the language warning is shown and nothing is translated.
+    // What translates without being asked (typing, a setting): the presenter's guard first.
     void translateAutomatically();
-    // Shows or hides the language warning for the source text; true when it is shown.
-    bool checkSourceLanguage();
     void setStale(bool stale);
-    // Scrolls `editor` (not its cursor) so that `token` is in sight.
-    void scrollIntoView(QPlainTextEdit *editor, const TokenSpan &token);
-    // The translation model chosen in the context: its worker, or why there is none.
-    void useModel(const glosa::ModelChoice &choice);
-    void onResult(const QList<glosa::TranslationResult> &results);
-    void onFailed(const QString &message);
-    void showResult(const TranslationResult &result);
+    // The presenter's model: its languages, decoding defaults and attention, or why there is
+    // none.
+    void onModelChanged();
+    void onTranslated(const glosa::TranslationResult &result, bool steered);
+    // Renders the presenter's result: the hypothesis shown, its attention, the steering.
+    void showResult();
+    // The overlay's marks for the presenter's result, hypothesis and edits.
     void updateOverlay();
-    // updateOverlay()'s marks, each appended to an editor's extra selections: the forced words of
-    // a steered translation, the confidence shading, the likely omissions, and the words aligned
-    // to the hovered or selected ones (with the heatmap cell to highlight in heatRow/heatColumn).
-    void markForcedTokens(const TranslationHypothesis &h,
-                          QList<QTextEdit::ExtraSelection> &targetSelections) const;
-    void markConfidence(const TranslationHypothesis &h,
-                        QList<QTextEdit::ExtraSelection> &targetSelections) const;
-    void markOmissions(QList<QTextEdit::ExtraSelection> &sourceSelections) const;
-    void markAlignment(const TranslationHypothesis &h,
-                       QList<QTextEdit::ExtraSelection> &sourceSelections,
-                       QList<QTextEdit::ExtraSelection> &targetSelections, int &heatRow,
-                       int &heatColumn);
-    void updateCounts();
-    void updateAlignmentChoices();
-    void updateKindChoices();
-    void updateLayerHeadChoices();
-    // The heatmap or the head grid for the shown hypothesis, kind, layer and head.
-    void showAttention();
-    // Whether what the panel shows needs every attention map (TranslationHypothesis::
-    // attentionMaps), and whether the shown result lacks them (then it is translated again).
-    bool needsEveryAttention() const;
-    bool missingAttentionMaps() const;
-    // The layer and head shown: the cross-attention's from alignmentSelector(), the others' from
-    // layerHeadSelector().
-    QPoint shownLayerHead() const;
-    QList<int> selectedTokens(bool target) const;
-    // The chart for m_candidateToken (asking the worker for the trace when the result has none),
-    // and the candidates card sized to it: collapsed while empty.
+    // The chart for the presenter's candidates.
     void updateCandidates();
-    void updateCandidatesChart();
-    void showSteering(const QString &label);
 
     AppContext &m_context;
-    ModelChoice m_choice;
-    InferenceWorker *m_worker = nullptr;         // the chosen model's; null when it cannot run
-    std::unique_ptr<InferenceRequest> m_request; // the translation on its way, if any
-    // The shown result again with its search trace (for the candidates), when it had none.
-    std::unique_ptr<InferenceRequest> m_traceRequest;
-    TranslationResult m_result;
-    // While a steered result is shown: the translation it was steered from; empty otherwise.
-    TranslationResult m_original;
-    int m_candidateToken = -1;
-    int m_hypothesis = 0;
-    bool m_edited = false;        // the target pane holds the user's version
-    bool m_stale = false;         // see isTranslationStale()
-    bool m_sentencesShown = false;   // the progress bar counts sentences (a long text)
-    QElapsedTimer m_translationTime; // since the translation on its way was asked for
+    TranslatePresenter *m_presenter; // a child
     bool m_settingTarget = false; // the view, not the user, is filling the target pane
-    int m_hoverTarget = -1;
-    int m_hoverSource = -1;
+    AlignmentOverlay *m_overlay = nullptr;
 
-    QLabel *m_sourceTitle = nullptr;
     QLabel *m_targetTitle = nullptr;
     QString m_sourceLanguage;
     QString m_targetLanguage;
-    QPlainTextEdit *m_source = nullptr;
+    SourcePane *m_sourcePane = nullptr;
+    QPlainTextEdit *m_source = nullptr; // the source pane's
     QPlainTextEdit *m_target = nullptr;
-    QLabel *m_count = nullptr;
     QPushButton *m_translate = nullptr;
     QPushButton *m_cancel = nullptr;
     QCheckBox *m_live = nullptr;
@@ -260,29 +209,16 @@ private:
     QPushButton *m_copy = nullptr;
     QLabel *m_status = nullptr;
     QProgressBar *m_progress = nullptr;
-    QLabel *m_heatmapTitle = nullptr;
-    QLabel *m_heatmapHint = nullptr;
-    QComboBox *m_alignment = nullptr;
-    QComboBox *m_kind = nullptr;
-    QComboBox *m_layerHead = nullptr;
-    QCheckBox *m_allHeads = nullptr;
-    HeatmapWidget *m_heatmap = nullptr;
-    QScrollArea *m_heatmapScroll = nullptr;
-    HeadGridWidget *m_headGrid = nullptr;
-    QScrollArea *m_headGridScroll = nullptr;
-    QLabel *m_candidatesTitle = nullptr;
-    ProbabilityChart *m_chart = nullptr;
-    QWidget *m_steeringBar = nullptr;
+    AttentionPanel *m_attention = nullptr;
+    CandidatesPanel *m_candidates = nullptr;
+    SteeringBar *m_steeringBar = nullptr;
     LanguageWarningBar *m_languageBar = nullptr; // "Translate anyway": none until the model changes
-    QLabel *m_steering = nullptr;
-    QPushButton *m_back = nullptr;
     QLabel *m_decodingTitle = nullptr;
     DecodingPanel *m_decoding = nullptr;
     QSplitter *m_mainSplitter = nullptr;
     QSplitter *m_editorSplitter = nullptr;
     QSplitter *m_verticalSplitter = nullptr;
     QSplitter *m_bottomSplitter = nullptr; // the attention panel over the candidates
-    QWidget *m_candidatesCard = nullptr;
     QTimer *m_debounce = nullptr;
 };
 

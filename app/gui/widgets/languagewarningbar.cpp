@@ -1,6 +1,5 @@
 #include "app/gui/widgets/languagewarningbar.h"
 
-#include "app/core/inference/languageguess.h"
 #include "app/gui/guiutil.h"
 
 #include <QHBoxLayout>
@@ -45,21 +44,24 @@ void LanguageWarningBar::setTexts(const QString &note, const QString &switchText
 
 bool LanguageWarningBar::check(const QString &text, const std::optional<ModelInfo> &model)
 {
-    m_language.clear();
-    m_offer.clear();
-    if (model && !m_accepted) {
-        const LanguageMismatch mismatch = checkSourceLanguage(
-            text, *model, [this](const QString &source, const QString &target) {
-                return m_context.modelForDirection(source, target);
-            });
-        m_language = mismatch.language;
-        m_modelLanguage = model->sourceLanguage;
-        if (mismatch.offer)
-            m_offer = mismatch.offer->id;
-    }
+    LanguageMismatch mismatch;
+    if (model && !m_accepted)
+        mismatch = checkSourceLanguage(text, *model,
+                                       [this](const QString &source, const QString &target) {
+                                           return m_context.modelForDirection(source, target);
+                                       });
+    showMismatch(mismatch, model ? model->sourceLanguage : QString());
+    return mismatch.found();
+}
+
+void LanguageWarningBar::showMismatch(const LanguageMismatch &mismatch,
+                                      const QString &modelLanguage)
+{
+    m_language = mismatch.language;
+    m_modelLanguage = modelLanguage;
+    m_offer = mismatch.offer ? mismatch.offer->id : QString();
     updateTexts();
-    setVisible(!m_language.isEmpty());
-    return !m_language.isEmpty();
+    setVisible(mismatch.found());
 }
 
 void LanguageWarningBar::reset()

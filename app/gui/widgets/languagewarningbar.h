@@ -14,6 +14,7 @@
 #pragma once
 
 #include "app/core/appcontext.h"
+#include "app/core/inference/languageguess.h"
 
 #include <QString>
 #include <QWidget>
@@ -37,6 +38,9 @@ public:
     // Runs the guard on `text` for `model` and shows the bar when the text looks like another
     // language; true when it is shown. Never shown after goOn until reset().
     bool check(const QString &text, const std::optional<ModelInfo> &model);
+    // Shows what a presenter's guard found (found(): the bar is shown) for a model translating
+    // from `modelLanguage`, without checking anything itself.
+    void showMismatch(const LanguageMismatch &mismatch, const QString &modelLanguage);
     // Another text or model: checked again; the bar is hidden.
     void reset();
 

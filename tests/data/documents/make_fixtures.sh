@@ -24,6 +24,14 @@ convert 'pdf:writer_pdf_Export'
 for suffix in docx odt pdf; do
     cp "$work/report.$suffix" "$here/report.$suffix"
 done
+# structure.html (nested lists, three heading levels, tables with an empty cell, a footnote) as
+# Word's file, and the PDF LibreOffice prints from that .docx: what tst_pdflayout measures the
+# structure read from a PDF against.
+nice -n 10 soffice --headless --norestore --infilter="HTML (StarWriter)" \
+    --convert-to 'docx:MS Word 2007 XML' --outdir "$work" "$here/structure.html" >/dev/null 2>&1
+nice -n 10 soffice --headless --norestore --convert-to 'pdf:writer_pdf_Export' \
+    --outdir "$work/pdf" "$work/structure.docx" >/dev/null 2>&1
+cp "$work/structure.docx" "$work/pdf/structure.pdf" "$here/"
 # Text boxes as Word stores them (DrawingML with a VML fallback) and as ODF does (draw:frame),
 # from a flat ODF text.
 for target in 'docx:MS Word 2007 XML' 'odt:writer8'; do
@@ -33,4 +41,4 @@ done
 cp "$work/textbox.docx" "$work/textbox.odt" "$here/"
 # A document cut short, as an interrupted download leaves it.
 head -c 3000 "$here/report.docx" > "$here/truncated.docx"
-ls -l "$here"/report.* "$here"/textbox.* "$here/truncated.docx"
+ls -l "$here"/report.* "$here"/structure.* "$here"/textbox.* "$here/truncated.docx"

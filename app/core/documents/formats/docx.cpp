@@ -1,5 +1,6 @@
 // Word (WordprocessingML): the paragraphs of the document, notes, headers and footers; runs
 // become tile spans so that their formatting is split over the translation (formats.h).
+#include "app/core/documents/formats/blockxml.h"
 #include "app/core/documents/formats/entrypoints.h"
 #include "app/core/documents/formats/markup.h"
 #include "app/core/documents/formats/textlines.h"
@@ -395,33 +396,142 @@ Document parseDocx(const QByteArray &bytes, const QString &name)
     return doc;
 }
 
-// A minimal WordprocessingML document (content types, package relationship, document part)
-// with one <w:p> per paragraph.
-QByteArray writeDocxParagraphs(const Document &document)
+namespace {
+
+// Word's own names for what the written document uses: Heading1…6, a list paragraph, a table
+// with its grid lines. Sizes in half-points.
+QByteArray docxStyles()
 {
-    const QByteArray body = paragraphsAsXml(
-        document,
+    QByteArray styles =
         "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
-        "<w:document xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\">"
-        "<w:body>",
-        "<w:p><w:r><w:t xml:space=\"preserve\">", "</w:t></w:r></w:p>\n",
-        "</w:body></w:document>\n");
+        "<w:styles xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\">"
+        "<w:style w:type=\"paragraph\" w:default=\"1\" w:styleId=\"Normal\"><w:name w:val=\"Normal\"/>"
+        "<w:pPr><w:spacing w:after=\"120\"/></w:pPr></w:style>";
+    const int sizes[] = {36, 30, 26, 24, 22, 22};
+    for (int level = 1; level <= 6; ++level)
+        styles += "<w:style w:type=\"paragraph\" w:styleId=\"Heading" + QByteArray::number(level) +
+                  "\"><w:name w:val=\"heading " + QByteArray::number(level) +
+                  "\"/><w:basedOn w:val=\"Normal\"/><w:next w:val=\"Normal\"/><w:qFormat/>"
+                  "<w:pPr><w:keepNext/><w:spacing w:before=\"240\" w:after=\"60\"/>"
+                  "<w:outlineLvl w:val=\"" + QByteArray::number(level - 1) +
+                  "\"/></w:pPr><w:rPr><w:b/><w:sz w:val=\"" + QByteArray::number(sizes[level - 1]) +
+                  "\"/></w:rPr></w:style>";
+    return styles +
+           "<w:style w:type=\"paragraph\" w:styleId=\"ListParagraph\"><w:name w:val=\"List "
+           "Paragraph\"/><w:basedOn w:val=\"Normal\"/><w:pPr><w:spacing w:after=\"0\"/></w:pPr>"
+           "</w:style><w:style w:type=\"table\" w:styleId=\"TableGrid\"><w:name w:val=\"Table "
+           "Grid\"/><w:tblPr><w:tblBorders><w:top w:val=\"single\" w:sz=\"4\"/><w:left "
+           "w:val=\"single\" w:sz=\"4\"/><w:bottom w:val=\"single\" w:sz=\"4\"/><w:right "
+           "w:val=\"single\" w:sz=\"4\"/><w:insideH w:val=\"single\" w:sz=\"4\"/><w:insideV "
+           "w:val=\"single\" w:sz=\"4\"/></w:tblBorders></w:tblPr></w:style></w:styles>\n";
+}
+
+// Two lists, bulleted (numId 1) and numbered (numId 2), nine levels each.
+QByteArray docxNumbering()
+{
+    QByteArray numbering =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
+        "<w:numbering xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\">";
+    for (int ordered = 0; ordered < 2; ++ordered) {
+        numbering += "<w:abstractNum w:abstractNumId=\"" + QByteArray::number(ordered) + "\">";
+        for (int level = 0; level < 9; ++level)
+            numbering += "<w:lvl w:ilvl=\"" + QByteArray::number(level) +
+                         "\"><w:start w:val=\"1\"/><w:numFmt w:val=\"" +
+                         (ordered ? "decimal" : "bullet") + "\"/><w:lvlText w:val=\"" +
+                         (ordered ? "%" + QByteArray::number(level + 1) + "." : "\xE2\x80\xA2") +
+                         "\"/><w:lvlJc w:val=\"left\"/><w:pPr><w:ind w:left=\"" +
+                         QByteArray::number(720 * (level + 1)) +
+                         "\" w:hanging=\"360\"/></w:pPr></w:lvl>";
+        numbering += "</w:abstractNum>";
+    }
+    return numbering +
+           "<w:num w:numId=\"1\"><w:abstractNumId w:val=\"0\"/></w:num>"
+           "<w:num w:numId=\"2\"><w:abstractNumId w:val=\"1\"/></w:num></w:numbering>\n";
+}
+
+BlockXml docxBlocks()
+{
+    BlockXml xml;
+    xml.paragraph = [](const BlockRole &role, const QByteArray &runs) {
+        QByteArray properties;
+        if (role.kind == BlockRole::Kind::Heading)
+            properties = "<w:pStyle w:val=\"Heading" +
+                         QByteArray::number(std::clamp(role.level, 1, 6)) + "\"/>";
+        else if (role.kind == BlockRole::Kind::ListItem)
+            properties = "<w:pStyle w:val=\"ListParagraph\"/><w:numPr><w:ilvl w:val=\"" +
+                         QByteArray::number(std::clamp(role.level, 0, 8)) +
+                         "\"/><w:numId w:val=\"" + (role.ordered ? "2" : "1") +
+                         "\"/></w:numPr>";
+        return "<w:p>" + (properties.isEmpty() ? QByteArray() : "<w:pPr>" + properties + "</w:pPr>") +
+               runs + "</w:p>\n";
+    };
+    xml.run = [](const QByteArray &text) {
+        return "<w:r><w:t xml:space=\"preserve\">" + text + "</w:t></w:r>";
+    };
+    xml.mark = [](const QByteArray &text) {
+        return "<w:r><w:rPr><w:vertAlign w:val=\"superscript\"/></w:rPr><w:t>" + text +
+               "</w:t></w:r>";
+    };
+    xml.tableOpen = [](int columns) {
+        QByteArray grid;
+        for (int column = 0; column < columns; ++column)
+            grid += "<w:gridCol w:w=\"" + QByteArray::number(9000 / std::max(1, columns)) + "\"/>";
+        return "<w:tbl><w:tblPr><w:tblStyle w:val=\"TableGrid\"/><w:tblW w:w=\"5000\" "
+               "w:type=\"pct\"/></w:tblPr><w:tblGrid>" +
+               grid + "</w:tblGrid>\n";
+    };
+    xml.tableClose = "</w:tbl>\n";
+    xml.rowOpen = "<w:tr>";
+    xml.rowClose = "</w:tr>\n";
+    xml.cellOpen = "<w:tc>";
+    xml.cellClose = "</w:tc>";
+    xml.emptyCell = "<w:p/>";
+    return xml;
+}
+
+} // namespace
+
+// A minimal WordprocessingML document (content types, relationships, the document part, its
+// styles and numbering) with the document's headings, paragraphs, lists and tables.
+QByteArray writeDocxBlocks(const Document &document)
+{
+    QByteArray body = blocksAsXml(document, docxBlocks());
+    if (body.isEmpty() || body.endsWith("</w:tbl>\n"))
+        body += "<w:p/>"; // Word's body ends with a paragraph
+    body = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
+           "<w:document xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\">"
+           "<w:body>" +
+           body + "</w:body></w:document>\n";
+    const QByteArray part = "application/vnd.openxmlformats-officedocument.wordprocessingml.";
     const QByteArray types =
         "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
         "<Types xmlns=\"http://schemas.openxmlformats.org/package/2006/content-types\">"
         "<Default Extension=\"rels\" "
         "ContentType=\"application/vnd.openxmlformats-package.relationships+xml\"/>"
         "<Default Extension=\"xml\" ContentType=\"application/xml\"/>"
-        "<Override PartName=\"/word/document.xml\" ContentType=\"application/"
-        "vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml\"/></Types>\n";
+        "<Override PartName=\"/word/document.xml\" ContentType=\"" + part + "document.main+xml\"/>"
+        "<Override PartName=\"/word/styles.xml\" ContentType=\"" + part + "styles+xml\"/>"
+        "<Override PartName=\"/word/numbering.xml\" ContentType=\"" + part + "numbering+xml\"/>"
+        "</Types>\n";
+    const QByteArray relationships = "http://schemas.openxmlformats.org/officeDocument/2006/"
+                                     "relationships/";
     const QByteArray rels =
         "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
         "<Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">"
-        "<Relationship Id=\"rId1\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/"
-        "relationships/officeDocument\" Target=\"word/document.xml\"/></Relationships>\n";
+        "<Relationship Id=\"rId1\" Type=\"" + relationships + "officeDocument\" "
+        "Target=\"word/document.xml\"/></Relationships>\n";
+    const QByteArray documentRels =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
+        "<Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">"
+        "<Relationship Id=\"rId1\" Type=\"" + relationships + "styles\" Target=\"styles.xml\"/>"
+        "<Relationship Id=\"rId2\" Type=\"" + relationships + "numbering\" "
+        "Target=\"numbering.xml\"/></Relationships>\n";
     return writeZip({{QStringLiteral("[Content_Types].xml"), types, false},
                      {QStringLiteral("_rels/.rels"), rels, false},
-                     {QStringLiteral("word/document.xml"), body, false}});
+                     {QStringLiteral("word/document.xml"), body, false},
+                     {QStringLiteral("word/_rels/document.xml.rels"), documentRels, false},
+                     {QStringLiteral("word/styles.xml"), docxStyles(), false},
+                     {QStringLiteral("word/numbering.xml"), docxNumbering(), false}});
 }
 
 } // namespace glosa::documents::formats

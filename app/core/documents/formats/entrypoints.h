@@ -28,11 +28,12 @@ Document readPdf(const QString &path, const std::atomic<bool> *cancelled = nullp
 Document readPdf(const QString &path, std::chrono::milliseconds timeLimit,
                  const std::atomic<bool> *cancelled = nullptr);
 
-// The document as read, with the target language on its <html> tag once translated.
+// The document as read, with the target language on its <html> tag once translated (a PDF's
+// too: it is read as HTML, formats/pdflayout.h).
 QByteArray writeHtml(const Document &document);
-// A document of another format as one paragraph per segment (a PDF's text blocks).
-QByteArray writeHtmlParagraphs(const Document &document);
-QByteArray writeOdtParagraphs(const Document &document);
-QByteArray writeDocxParagraphs(const Document &document);
+// A document of another format (a PDF) as a word processor's file of its layout's headings,
+// paragraphs, lists and tables (formats/blockxml.h).
+QByteArray writeOdtBlocks(const Document &document);
+QByteArray writeDocxBlocks(const Document &document);
 
 } // namespace glosa::documents::formats

@@ -76,13 +76,4 @@ QByteArray writeHtml(const Document &document)
     return withTargetLanguage(document.render(), document);
 }
 
-QByteArray writeHtmlParagraphs(const Document &document)
-{
-    return withTargetLanguage(
-        paragraphsAsXml(document,
-                        "<!DOCTYPE html>\n<html>\n<head><meta charset=\"utf-8\"></head>\n<body>\n",
-                        "<p>", "</p>\n", "</body>\n</html>\n"),
-        document);
-}
-
 } // namespace glosa::documents::formats

@@ -555,18 +555,6 @@ void readMarkup(const QByteArray &bytes, const QString &name, const MarkupRules 
     HtmlReader(bytes, name, rules, doc).read(check);
 }
 
-QByteArray paragraphsAsXml(const Document &document, const QByteArray &head, const QByteArray &open,
-                           const QByteArray &close, const QByteArray &tail)
-{
-    QByteArray out = head;
-    for (const Segment &segment : document.segments) {
-        Segment copy = segment;
-        copy.lines = 1;
-        out += open + renderSegment(copy, TextEscaping::Xml) + close;
-    }
-    return out + tail;
-}
-
 void checkMemberUtf8(const QByteArray &data, const QString &label)
 {
     const std::size_t bad = engine::findInvalidUtf8({data.constData(), std::size_t(data.size())});

@@ -41,10 +41,4 @@ qsizetype tagEnd(const QByteArray &raw, qsizetype i);
 // Throws DocumentError "`label` is corrupt" when an archive member is not UTF-8.
 void checkMemberUtf8(const QByteArray &data, const QString &label);
 
-// The paragraphs of a document read from a PDF (translated, else as read), each on one line,
-// XML-escaped and wrapped in `open` … `close`, between `head` and `tail`: the body of the
-// .html, .odt and .docx written for it.
-QByteArray paragraphsAsXml(const Document &document, const QByteArray &head, const QByteArray &open,
-                           const QByteArray &close, const QByteArray &tail);
-
 } // namespace glosa::documents::formats

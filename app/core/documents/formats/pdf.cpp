@@ -1,8 +1,10 @@
-// PDF, read only: the text of each page, read like a .txt file. QtPdf runs in the glosa-pdftext
+// PDF, read only: the boxes of each page's text, made into headings, lists, tables and paragraphs
+// (pdflayout.h). QtPdf runs in the glosa-pdftext
 // helper process under time and memory limits (formats/pdftext.h says why); this file starts it,
 // waits for it and turns whatever becomes of it into the document or a DocumentError. What a
 // PDF is written as instead is the PDF row of the format table (formats.cpp).
 #include "app/core/documents/formats/entrypoints.h"
+#include "app/core/documents/formats/pdflayout.h"
 #include "app/core/documents/formats/pdftext.h"
 #include "app/core/platform/executabledir.h"
 #include "app/core/limits.h"
@@ -241,9 +243,7 @@ Document readPdf(const QString &path, std::chrono::milliseconds timeLimit,
                                 .arg(WEXITSTATUS(process.status)));
     if (frame->isError)
         throw DocumentError(QString::fromUtf8(frame->payload));
-    Document doc = readTxt(frame->payload, name);
-    doc.format = QStringLiteral("pdf");
-    return doc;
+    return pdfDocument(parsePdfPages(frame->payload), name);
 }
 
 } // namespace glosa::documents::formats

@@ -6,7 +6,7 @@
 namespace glosa::documents::formats {
 
 namespace {
-const QByteArray kFrameMagic = QByteArrayLiteral("glosa-pdftext 1\n");
+const QByteArray kFrameMagic = QByteArrayLiteral("glosa-pdftext 2\n");
 } // namespace
 
 QByteArray writePdfTextFrame(const PdfTextFrame &frame)

@@ -1,0 +1,270 @@
+// ComparePresenter, the Compare tab without widgets, on the bundled English → Spanish Transformer
+// (real plugin, real model, real worker thread): every column decoded with its own settings, the
+// notes on where two columns part (naming the words, not the word pieces, of the step where
+// their searches chose differently) and on a setting that changed nothing, a column decoded
+// again alone when its settings change, steering from a node of the search tree, the language
+// guard, and a comparison shown from the history. Each waits on the presenter's own signals.
+#include "app/core/appcontext.h"
+#include "app/core/presenters/comparepresenter.h"
+#include "app/core/settings/decodingmaps.h"
+
+#include "tests/support/testutil.h"
+#include "tests/support/traceutil.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <memory>
+
+using namespace glosa;
+
+namespace {
+
+constexpr int kTimeoutMs = 120000;
+const QString kModel = QStringLiteral("transformer-en-es");
+
+// The white-space separated stretch of `text` around `position`: a word as a reader sees it.
+QString wordAround(const QString &text, int position)
+{
+    int begin = position, end = position;
+    while (begin > 0 && !text.at(begin - 1).isSpace())
+        --begin;
+    while (end < text.size() && !text.at(end).isSpace())
+        ++end;
+    return text.mid(begin, end - begin);
+}
+
+// Compares and waits until every column has its result.
+bool compared(ComparePresenter &presenter, const QString &text)
+{
+    QSignalSpy shown(&presenter, &ComparePresenter::comparisonShown);
+    presenter.compare(text);
+    return shown.wait(kTimeoutMs);
+}
+
+// Waits until column `index` has a result of its current settings.
+bool columnDecoded(ComparePresenter &presenter, int index)
+{
+    QSignalSpy changed(&presenter, &ComparePresenter::columnChanged);
+    while (presenter.column(index).pending || !presenter.column(index).hasResult() ||
+           presenter.column(index).isStale())
+        if (!changed.wait(kTimeoutMs))
+            return false;
+    return true;
+}
+
+engine::DecodingOptions beam(int size, int noRepeat = 0)
+{
+    engine::DecodingOptions o;
+    o.strategy = engine::SearchStrategy::Beam;
+    o.beamSize = size;
+    o.noRepeatNgramSize = noRepeat;
+    return o;
+}
+
+} // namespace
+
+class TestComparePresenter : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_settingsDir;
+    std::unique_ptr<AppContext> m_context;
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_settingsDir.isValid());
+        glosa::test::isolateAppState(m_settingsDir.path(), m_settingsDir.path(),
+                                     QStringLiteral("tst_comparepresenter"));
+        m_context = std::make_unique<AppContext>(
+            QStringList{QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
+            QStringList{QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+        QVERIFY2(m_context->chooseModel(kModel), "the bundled transformer-en-es is missing");
+    }
+
+    void cleanupTestCase() { m_context.reset(); }
+
+    // Greedy, beam 5 and beam 5 with a 5-gram block a short sentence never triggers.
+    void columnsSayWhereTheyPartAndWhenASettingChangedNothing()
+    {
+        ComparePresenter presenter(*m_context);
+        QVERIFY(presenter.canCompare());
+        presenter.setColumnCount(3);
+        presenter.setColumnOptions(0, engine::DecodingOptions());
+        presenter.setColumnOptions(1, beam(5));
+        presenter.setColumnOptions(2, beam(5, 5));
+        QVERIFY(compared(presenter, QStringLiteral("The government announced on Tuesday that "
+                                                   "it would raise the minimum wage next year.")));
+        QCOMPARE(presenter.status().kind, ComparePresenter::Status::Kind::Done);
+        for (int i = 0; i < 3; ++i) {
+            const CompareColumnState &c = presenter.column(i);
+            QVERIFY(c.hasResult() && !c.pending && !c.isStale());
+            QVERIFY(!c.result.traces.isEmpty()); // the trees are asked for
+            const int other = i == 0 ? 1 : i - 1;
+            const TranslationHypothesis &mine = *c.result.best();
+            const TranslationHypothesis &theirs = *presenter.column(other).result.best();
+            QCOMPARE(c.differing,
+                     ComparePresenter::differingTokens(c.result, presenter.column(other).result));
+            QCOMPARE(c.divergence.token >= 0, mine.text != theirs.text);
+        }
+        const CompareColumnState &blocked = presenter.column(2);
+        if (blocked.result.best()->text == presenter.column(1).result.best()->text)
+            QCOMPARE(blocked.sameAs, 1);
+        // The tree shows the first beam search until a word is picked.
+        QCOMPARE(presenter.selectedColumn(), 1);
+        QVERIFY(presenter.selectedTrace());
+        QCOMPARE(presenter.selectedStep(), -1);
+        presenter.selectToken(1, 2);
+        QCOMPARE(presenter.selectedStep(), 2 - presenter.selectedTrace()->targetOffset);
+    }
+
+    // The note on where two columns part names the words of that step as the text shows them
+    // ("un" against "mucho"), not the model's word pieces ("mu").
+    void theNoteNamesWordsNotPieces()
+    {
+        ComparePresenter presenter(*m_context);
+        presenter.setColumnCount(2);
+        engine::DecodingOptions wild;
+        wild.strategy = engine::SearchStrategy::Sample;
+        wild.temperature = 3.0f;
+        presenter.setColumnOptions(0, engine::DecodingOptions());
+        int insideWords = 0;
+        for (quint64 seed = 1; seed <= 40 && insideWords < 2; ++seed) {
+            wild.seed = seed;
+            presenter.setColumnOptions(1, wild);
+            QVERIFY(compared(presenter, QStringLiteral("The unbelievable musicians performed "
+                                                       "extraordinarily well yesterday.")));
+            const CompareDivergence &d = presenter.column(1).divergence;
+            if (d.token < 0)
+                continue;
+            const TranslationHypothesis &mine = *presenter.column(1).result.best();
+            const TranslationHypothesis &theirs = *presenter.column(0).result.best();
+            const TokenSpan &token = mine.tokens[d.token];
+            const QString word = wordAround(mine.text, token.begin);
+            QCOMPARE(d.mine, word);
+            if (d.token < theirs.tokens.size())
+                QCOMPARE(d.theirs, wordAround(theirs.text, theirs.tokens[d.token].begin));
+            // Where the token is only a piece of its word, the piece alone was named before.
+            if (word != token.surface())
+                ++insideWords;
+        }
+        QVERIFY2(insideWords > 0, "40 samples at T = 3 never parted inside a word");
+    }
+
+    // A column whose settings the user changes says so at once and is decoded again alone.
+    void anEditedColumnIsDecodedAgainAlone()
+    {
+        ComparePresenter presenter(*m_context);
+        presenter.setColumnCount(2);
+        presenter.setColumnOptions(0, engine::DecodingOptions());
+        presenter.setColumnOptions(1, engine::DecodingOptions());
+        QVERIFY(compared(presenter, QStringLiteral("The cat sleeps on the sofa.")));
+        QCOMPARE(presenter.column(1).sameAs, -1); // the same settings: nothing to say
+        const double firstTime = presenter.column(0).result.elapsedMs;
+        presenter.editColumnOptions(1, beam(4), QString());
+        QVERIFY(presenter.column(1).isStale() || presenter.column(1).pending);
+        QCOMPARE(presenter.status().kind, ComparePresenter::Status::Kind::DecodingColumn);
+        QVERIFY(columnDecoded(presenter, 1));
+        QCOMPARE(presenter.column(1).result.options.beamSize, 4);
+        QCOMPARE(presenter.column(0).result.elapsedMs, firstTime); // not decoded again
+    }
+
+    // A node off the best path of the tree: a new column with the path to it forced in that
+    // sentence, labelled with its words; the next comparison of another text drops the prefix.
+    void aNodeOfTheTreeSteersANewColumn()
+    {
+        ComparePresenter presenter(*m_context);
+        presenter.setColumnCount(2);
+        presenter.setColumnOptions(0, beam(4, 2));
+        QVERIFY(compared(presenter, QStringLiteral("The black cat sleeps on the old sofa. The "
+                                                   "dog is very small.")));
+        const TranslationResult original = presenter.column(0).result;
+        QCOMPARE(original.traces.size(), 2);
+        presenter.selectToken(0, original.traces[1].targetOffset);
+        QCOMPARE(presenter.treeSentence(), 1);
+        const SentenceTrace &trace = original.traces[1];
+        const int node = test::offPathNode(trace);
+        QVERIFY(node > 0);
+        presenter.decodeFromNode(node);
+        QCOMPARE(presenter.columnCount(), 3);
+        const CompareColumnState &steered = presenter.column(2);
+        QVERIFY(steered.isSteered());
+        QCOMPARE(QList<int>(steered.options.targetPrefix.begin(),
+                            steered.options.targetPrefix.end()),
+                 trace.pathTokens(node));
+        QCOMPARE(steered.options.targetPrefixSentence, 1);
+        QCOMPARE(steered.options.beamSize, 4);
+        QCOMPARE(steered.steering.words, trace.words(trace.pathTokens(node)));
+        QCOMPARE(steered.steering.sentence, 1);
+        QCOMPARE(steered.steering.sentences, 2);
+        QVERIFY(columnDecoded(presenter, 2));
+        QCOMPARE(presenter.column(2).result.forcedTokens().size(), trace.pathTokens(node).size());
+
+        QVERIFY(compared(presenter, QStringLiteral("The dog is small.")));
+        QVERIFY(!presenter.column(2).isSteered());
+    }
+
+    // Spanish given to the English → Spanish model is not compared; "Compare anyway" goes on.
+    void theLanguageGuardStopsAComparisonUntilTheUserGoesOn()
+    {
+        ComparePresenter presenter(*m_context);
+        const QString spanish = QStringLiteral("¿Dónde está la estación de tren? Quiero ir al "
+                                               "centro de la ciudad.");
+        QSignalSpy found(&presenter, &ComparePresenter::languageMismatchFound);
+        QSignalSpy shown(&presenter, &ComparePresenter::comparisonShown);
+        presenter.compare(spanish);
+        QCOMPARE(found.count(), 1);
+        QCOMPARE(presenter.languageMismatch().language, QStringLiteral("es"));
+        QVERIFY(presenter.languageMismatch().offer.has_value()); // Spanish → English
+        QCOMPARE(presenter.languageMismatch().offer->sourceLanguage, QStringLiteral("es"));
+        QCOMPARE(presenter.status().kind, ComparePresenter::Status::Kind::WrongLanguage);
+        QVERIFY(!presenter.isComparing());
+
+        QSignalSpy cleared(&presenter, &ComparePresenter::languageMismatchCleared);
+        presenter.compareAnyway(spanish);
+        QCOMPARE(cleared.count(), 1);
+        QVERIFY(presenter.isComparing());
+        QVERIFY(shown.wait(kTimeoutMs));
+        // Until the input changes, the user's answer holds.
+        presenter.compare(spanish);
+        QCOMPARE(found.count(), 1);
+        QVERIFY(shown.wait(kTimeoutMs));
+        presenter.inputChanged();
+        presenter.compare(spanish);
+        QCOMPARE(found.count(), 2);
+    }
+
+    // A comparison from the history: its columns and settings, no decoding, no trees.
+    void aStoredComparisonIsShownAsRecorded()
+    {
+        ComparePresenter live(*m_context);
+        live.setColumnCount(2);
+        QVERIFY(compared(live, QStringLiteral("The house is red.")));
+        QList<TranslationResult> stored = live.results();
+        for (TranslationResult &r : stored)
+            r.traces.clear(); // the history keeps no trees
+
+        ComparePresenter presenter(*m_context);
+        QSignalSpy shown(&presenter, &ComparePresenter::comparisonShown);
+        presenter.showStoredComparison(stored.first().source, stored,
+                                       QStringLiteral("From the history."));
+        QCOMPARE(presenter.columnCount(), 2);
+        QCOMPARE(presenter.status().kind, ComparePresenter::Status::Kind::Stored);
+        QCOMPARE(presenter.status().text, QStringLiteral("From the history."));
+        QCOMPARE(presenter.comparedText(), QStringLiteral("The house is red."));
+        for (int i = 0; i < 2; ++i) {
+            QCOMPARE(presenter.column(i).result.best()->text, stored[i].best()->text);
+            QCOMPARE(presenter.column(i).preset, live.column(i).preset);
+            QVERIFY(!presenter.column(i).isStale());
+        }
+        QVERIFY(!presenter.selectedTrace());
+        QVERIFY(!presenter.isComparing());
+        QCOMPARE(shown.count(), 0); // not a new comparison: nothing to record
+    }
+};
+
+QTEST_MAIN(TestComparePresenter)
+#include "tst_comparepresenter.moc"

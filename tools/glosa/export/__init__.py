@@ -1,0 +1,2 @@
+"""Out of training: model packages (package), ONNX graphs (onnx), the parity fixtures of
+tests/data/parity (parity) and our PyTorch MarianMT (marian)."""
