@@ -17,7 +17,7 @@
 // Why: at batch 32 a 65,001-wide output layer's log-softmax (reading and writing 8 MB a step) and
 // the search's argmax over it were ~8% of an OPUS-MT model's greedy step; the row of one
 // hypothesis (260 KB) stays in L2 through the three read-only passes here
-// (docs/benchmarks.md, "Imported models": the output layer at greedy).
+// (docs/benchmarks.md, "Imported models at small M and the output layer").
 //
 // The exponentials use glibc's vector expf (libmvec: 16 lanes with AVX-512 where oneDNN may use
 // it, else 8 with AVX2, else the scalar expf), chosen once per process like halfgemv.h's kernel.
