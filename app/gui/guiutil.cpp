@@ -2,13 +2,13 @@
 
 #include "app/core/appcontext.h"
 #include "app/core/settings/settings.h"
+#include "app/gui/filedialogs.h"
 #include "app/gui/theme.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QLocale>
-#include <QStandardPaths>
 
 #include <unicode/locid.h>
 #include <unicode/unistr.h>
@@ -72,24 +72,9 @@ QString formatBytes(qint64 bytes)
     return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeSIFormat);
 }
 
-QString documentsFolder()
-{
-    const QString last = settings::lastFolder.value();
-    if (!last.isEmpty() && QDir(last).exists())
-        return last;
-    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    return !documents.isEmpty() && QDir(documents).exists() ? documents : QDir::homePath();
-}
-
-void rememberFolder(const QString &path)
-{
-    const QFileInfo info(path);
-    settings::lastFolder.setValue(info.isDir() ? info.absoluteFilePath() : info.absolutePath());
-}
-
 void rememberOpened(OpenedAs kind, const QString &path)
 {
-    rememberFolder(path);
+    rememberFolder(kind == OpenedAs::Image ? FileKind::Images : FileKind::Documents, path);
     // Stored as "kind|path": a list of strings reads back from any QSettings format.
     const QString entry =
         QString::number(int(kind)) + QLatin1Char('|') + QFileInfo(path).absoluteFilePath();

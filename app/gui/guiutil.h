@@ -24,12 +24,6 @@ QString architectureName(const QString &architecture);
 QString modelName(const ModelInfo &info);
 // "1.2 MB", "340 KB".
 QString formatBytes(qint64 bytes);
-// Where file dialogs start: the folder of the last file chosen in one (rememberFolder(), kept
-// across sessions) while it exists, else the user's Documents folder, else the home folder (a
-// fresh account, a server): a dialog opened on a missing folder shows an empty list.
-QString documentsFolder();
-// A file (or folder) chosen in a file dialog: its folder is where the next dialog starts.
-void rememberFolder(const QString &path);
 // What a recent file was opened as, so that File ▸ Open Recent opens it in the same view.
 enum class OpenedAs { Text, Document, Image };
 struct RecentFile
@@ -37,7 +31,8 @@ struct RecentFile
     OpenedAs kind = OpenedAs::Text;
     QString path;
 };
-// A file opened through a dialog: first in File ▸ Open Recent, and its folder remembered.
+// A file opened through a dialog: first in File ▸ Open Recent, and its folder remembered for its
+// kind of file (app/gui/filedialogs.h).
 inline constexpr int kMaxRecentFiles = 10;
 void rememberOpened(OpenedAs kind, const QString &path);
 // Newest first, at most kMaxRecentFiles, those that still exist.

@@ -3,6 +3,7 @@
 #include "app/core/platform/handoff.h"
 #include "app/core/inference/inferenceworker.h"
 #include "app/gui/widgets/decodingpanel.h"
+#include "app/gui/filedialogs.h"
 #include "app/gui/guiutil.h"
 #include "app/gui/theme.h"
 
@@ -11,7 +12,6 @@
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QImageReader>
@@ -353,8 +353,8 @@ QStringList CaptionView::images() const
 void CaptionView::openImages()
 {
     const QStringList paths =
-        QFileDialog::getOpenFileNames(this, tr("Open images"), documentsFolder(),
-                                      tr("Images (*.png *.jpg *.jpeg *.webp *.bmp *.gif)"));
+        openFileNames(this, FileKind::Images, tr("Open images"),
+                      tr("Images (*.png *.jpg *.jpeg *.webp *.bmp *.gif)"));
     for (const QString &path : paths)
         rememberOpened(OpenedAs::Image, path);
     addImages(paths);

@@ -8,6 +8,7 @@
 #include "app/gui/widgets/languagewarningbar.h"
 #include "app/core/models/modelcatalog.h"
 #include "app/core/settings/decodingmaps.h"
+#include "app/gui/filedialogs.h"
 #include "app/gui/guiutil.h"
 #include "app/gui/theme.h"
 
@@ -18,7 +19,6 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QEvent>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QGuiApplication>
@@ -302,7 +302,7 @@ QStringList DocumentsView::exportFilters(const QStringList &formats)
 void DocumentsView::chooseDocument()
 {
     const QString path =
-        QFileDialog::getOpenFileName(this, tr("Open document"), documentsFolder(), openFilter());
+        openFileName(this, FileKind::Documents, tr("Open document"), openFilter());
     if (!path.isEmpty() && !keepEdits()) {
         rememberOpened(OpenedAs::Document, path);
         openDocument(path);
@@ -560,11 +560,10 @@ void DocumentsView::exportDocument()
                                                     m_worker->modelInfo().targetLanguage +
                                                     QLatin1Char('.') + formats.first());
     QString filter = filters.first();
-    QString path = QFileDialog::getSaveFileName(this, tr("Export translation"), suggested,
-                                                filters.join(QStringLiteral(";;")), &filter);
+    QString path = saveFileName(this, FileKind::Exports, tr("Export translation"), suggested,
+                                filters.join(QStringLiteral(";;")), &filter);
     if (path.isEmpty())
         return;
-    rememberFolder(path);
     const QString chosen = formats.value(filters.indexOf(filter), formats.first());
     if (!formats.contains(documents::formatForPath(path)))
         path += QLatin1Char('.') + chosen;

@@ -6,6 +6,7 @@
 #include "app/core/history/results.h"
 #include "app/core/history/retention.h"
 #include "app/core/platform/savefile.h"
+#include "app/gui/filedialogs.h"
 #include "app/gui/guiutil.h"
 #include "app/gui/views/historymodel.h"
 #include "app/gui/theme.h"
@@ -19,9 +20,9 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QEvent>
 #include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGridLayout>
@@ -817,13 +818,12 @@ void HistoryView::exportHistory()
     const QString csv = tr("CSV, best outputs (*.csv)");
     const QString tmx = tr("TMX translation memory, translations only (*.tmx)");
     QString selected = jsonl;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export history"),
-        documentsFolder() + QStringLiteral("/glosa-history.jsonl"),
-        QStringList{jsonl, csv, tmx}.join(QStringLiteral(";;")), &selected);
+    const QString path = saveFileName(this, FileKind::Exports, tr("Export history"),
+                                      QStringLiteral("glosa-history.jsonl"),
+                                      QStringList{jsonl, csv, tmx}.join(QStringLiteral(";;")),
+                                      &selected);
     if (path.isEmpty())
         return;
-    rememberFolder(path);
     QString format = QFileInfo(path).suffix().toLower();
     if (!historyExportFormatFromName(format))
         format = selected == csv ? QStringLiteral("csv")
