@@ -42,7 +42,7 @@ QList<RecentFile> recentFiles();
 QString unavailableText(const ModelChoice &choice);
 // What a translation decoded with a forced prefix says about it: «prefix: “El gato negro”», with
 // "+ end" when the prefix forces the end of the sentence, and which sentence when the text has
-// several (`sentence` from 0).
+// several (`sentence` from 0). Built again on a language change (liveText()), as the next one is.
 QString steeringLabel(const QString &words, bool ends, int sentence, int sentences);
 // Progress of a long translation, the Translate and Documents views alike: "12 / 40 sentences,
 // about 1 min 5 s left"; the time left only while `running` and not done, "estimating" while

@@ -6,6 +6,7 @@
 #include "app/gui/widgets/decodingpanel.h"
 #include "app/gui/widgets/languagewarningbar.h"
 #include "app/gui/guiutil.h"
+#include "app/gui/livetext.h"
 #include "app/gui/widgets/probabilitychart.h"
 #include "app/gui/theme.h"
 
@@ -551,7 +552,7 @@ void CompareView::compare()
     connect(m_request.get(), &InferenceRequest::columnReady, this, &CompareView::showColumn);
     connect(m_request.get(), &InferenceRequest::translated, this, [this] {
         m_comparing = false;
-        m_status->setText(tr("Done."));
+        m_status->setText(liveText([] { return tr("Done."); }));
         // Until a word is picked, the tree shows the first beam search: greedy's is one line.
         if (m_selectedToken < 0)
             for (int i = 0; i < m_columns.size(); ++i)
@@ -593,7 +594,7 @@ void CompareView::decodeColumn(int index, const QString &status)
     connect(m_columnRequest.get(), &InferenceRequest::columnReady, this,
             [this, index](int, const TranslationResult &result) { showColumn(index, result); });
     connect(m_columnRequest.get(), &InferenceRequest::translated, this,
-            [this] { m_status->setText(tr("Done.")); });
+            [this] { m_status->setText(liveText([] { return tr("Done."); })); });
     connect(m_columnRequest.get(), &InferenceRequest::failed, this, &CompareView::showFailure);
     c->setPending();
     m_status->setText(status);
