@@ -392,8 +392,11 @@ HistoryView::HistoryView(HistoryRecorder *recorder, QWidget *parent)
     connect(m_searchDelay, &QTimer::timeout, this, &HistoryView::refresh);
     connect(m_search, &QLineEdit::textChanged, m_searchDelay, qOverload<>(&QTimer::start));
     connect(m_search, &QLineEdit::returnPressed, this, &HistoryView::refresh);
-    for (QComboBox *box : {m_kind, m_model, m_period})
+    for (QComboBox *box : {m_kind, m_model, m_period}) {
         connect(box, &QComboBox::activated, this, &HistoryView::refresh);
+        // As wide as their entries in the language shown now, not in the one first shown in.
+        box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    }
     connect(m_starredOnly, &QCheckBox::toggled, this, &HistoryView::refresh);
     connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex &index) {

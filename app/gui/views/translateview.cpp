@@ -226,6 +226,7 @@ QLayout *TranslateView::attentionPanelLayout()
     m_heatmapTitle = new QLabel(this);
     m_heatmapTitle->setFont(theme::titleFont(font()));
     m_heatmapHint = new QLabel(this);
+    m_heatmapHint->setObjectName(QStringLiteral("heatmapHint"));
     m_heatmapHint->setForegroundRole(QPalette::PlaceholderText);
     // Wraps: in Spanish, with the layer and head selector beside it, it made the window 1,466
     // pixels wide at least, wider than a 1280 × 800 screen.
@@ -238,7 +239,7 @@ QLayout *TranslateView::attentionPanelLayout()
     auto *heatLayout = new QVBoxLayout;
     auto *heatHeader = new QHBoxLayout;
     heatHeader->addWidget(m_heatmapTitle);
-    heatHeader->addWidget(m_heatmapHint, 1);
+    heatHeader->addStretch(1);
     m_alignment = new QComboBox(this);
     m_alignment->setVisible(false);
     m_alignment->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -261,6 +262,9 @@ QLayout *TranslateView::attentionPanelLayout()
     m_headGridScroll->setFrameShape(QFrame::StyledPanel);
     m_headGridScroll->setVisible(false);
     heatLayout->addLayout(heatHeader);
+    // On a line of its own, the panel's width: beside the title and the selectors, the Spanish
+    // hint wrapped onto six lines and pushed the heatmap down.
+    heatLayout->addWidget(m_heatmapHint);
     heatLayout->addWidget(m_heatmapScroll, 1);
     heatLayout->addWidget(m_headGridScroll, 1);
     return heatLayout;
