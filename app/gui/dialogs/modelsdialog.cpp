@@ -229,7 +229,11 @@ void ModelsDialog::fill()
         m_models->item(r, 0)->setData(Qt::UserRole + 2, m.isValid() && m.shadowedBy.isEmpty());
     }
     fitColumns();
+    fillPlugins();
+}
 
+void ModelsDialog::fillPlugins()
+{
     const QList<PluginRecord> &records = m_plugins.records();
     m_pluginTable->setRowCount(records.size());
     for (int r = 0; r < records.size(); ++r) {

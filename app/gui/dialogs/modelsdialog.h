@@ -40,6 +40,8 @@ protected:
 
 private:
     void fill();
+    // The Plugins tab and the folders models are looked for in.
+    void fillPlugins();
     // The columns as wide as their text, the widest narrowed (wrapped, or elided with the whole
     // text in the tooltip) until the table fits the dialog: no column scrolled out of sight.
     void fitColumns();
