@@ -90,6 +90,20 @@ private slots:
         QVERIFY(picker.state() != ModelPickerPresenter::State::Unavailable);
     }
 
+    // A model picked is Loading until its worker has loaded it, then Ready: said by choiceChanged.
+    void theChosenModelLoads()
+    {
+        AppContext context({QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
+                           {QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+        ModelPickerPresenter picker(context);
+        QSignalSpy changed(&picker, &ModelPickerPresenter::choiceChanged);
+        picker.choose(QStringLiteral("rnn-attention-en-es"));
+        QCOMPARE(picker.current()->id, QStringLiteral("rnn-attention-en-es"));
+        while (picker.state() == ModelPickerPresenter::State::Loading)
+            QVERIFY(changed.wait(60000));
+        QCOMPARE(picker.state(), ModelPickerPresenter::State::Ready);
+    }
+
 private:
     QTemporaryDir m_dir;
     std::unique_ptr<AppContext> m_context;
