@@ -1,13 +1,14 @@
 // Switching the interface language in an open window leaves nothing of the old one (issue #41,
 // item 6): the main window brought to a state with every label built from a template on screen
 // (a translation reopened "From the history (…)", a document's "10 / 10 sentences", a Compare
-// column steered by "prefix: «…»"), then switched en → ko → es → en. At each step every visible
-// string of every tab, and the application's font, must be those of a window started in that
-// language and brought to the same state. Digits are left out of the comparison (times and
-// counts of the history differ between the windows; their words may not).
+// column steered by "prefix: «…»", a caption's time), then switched en → ko → es → en. At each
+// step every visible string of every tab, and the application's font, must be those of a window
+// started in that language and brought to the same state. Digits are left out of the comparison
+// (times and counts of the history differ between the windows; their words may not).
 #include "app/core/appcontext.h"
 #include "app/core/inference/inferenceworker.h"
 #include "app/gui/mainwindow.h"
+#include "app/gui/views/captionview.h"
 #include "app/gui/views/compareview.h"
 #include "app/gui/views/documentsview.h"
 #include "app/gui/views/historymodel.h"
@@ -153,6 +154,13 @@ bool bringToState(MainWindow &window)
     QTest::mouseClick(compare->tree(), Qt::LeftButton, {}, compare->tree()->nodePosition(node));
     if (compare->columnCount() != 3 ||
         !QTest::qWaitFor([&] { return compare->column(2)->hasResult(); }, kTimeoutMs))
+        return false;
+
+    // A caption: its time ("412 ms").
+    window.tabs()->setCurrentIndex(MainWindow::CaptionTab);
+    QSignalSpy captioned(window.captionView(), &CaptionView::captionShown);
+    window.captionView()->addImages({QStringLiteral(GLOSA_TEST_DATA_DIR "/images/chelsea.jpg")});
+    if (!captioned.wait(kTimeoutMs))
         return false;
 
     window.tabs()->setCurrentIndex(MainWindow::DocumentsTab);

@@ -526,8 +526,9 @@ void CompareView::compare()
     if (text.trimmed().isEmpty())
         return;
     if (m_languageBar->check(text, m_choice.model)) {
-        m_status->setText(tr("Not compared: the text is not in %1.")
-                              .arg(languageName(m_choice.model->sourceLanguage)));
+        m_status->setText(liveText([language = m_choice.model->sourceLanguage] {
+            return tr("Not compared: the text is not in %1.").arg(languageName(language));
+        }));
         return;
     }
     // A prefix belongs to a sentence of the text it was chosen in; another text drops it (the
@@ -770,7 +771,7 @@ void CompareView::showStoredComparison(const QString &input,
 
 void CompareView::showFailure(const QString &message)
 {
-    m_status->setText(tr("Comparison failed: %1").arg(message));
+    m_status->setText(liveText([message] { return tr("Comparison failed: %1").arg(message); }));
 }
 
 void CompareView::showColumn(int index, const TranslationResult &result)

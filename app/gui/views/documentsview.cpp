@@ -10,6 +10,7 @@
 #include "app/core/settings/decodingmaps.h"
 #include "app/gui/filedialogs.h"
 #include "app/gui/guiutil.h"
+#include "app/gui/livetext.h"
 #include "app/gui/theme.h"
 
 #include <QAbstractTextDocumentLayout>
@@ -134,8 +135,9 @@ DocumentsView::DocumentsView(AppContext &context, QWidget *parent)
                 if (!block.isValid() || block.blockNumber() >= m_sources.size())
                     return;
                 noteEdit(block.blockNumber(), block.text());
-                m_status->setText(tr("%n paragraph(s) edited; Export writes your version.", "",
-                                     int(m_edits.size())));
+                m_status->setText(liveText([n = int(m_edits.size())] {
+                    return tr("%n paragraph(s) edited; Export writes your version.", "", n);
+                }));
             });
     m_quality->setObjectName(QStringLiteral("quality"));
 
@@ -446,8 +448,9 @@ void DocumentsView::translateDocument()
         return;
     }
     if (m_translatedCount == 0 && m_languageBar->check(languageSample(m_sources), m_choice.model)) {
-        m_status->setText(tr("Not translated: the document is not in %1.")
-                              .arg(languageName(m_choice.model->sourceLanguage)));
+        m_status->setText(liveText([language = m_choice.model->sourceLanguage] {
+            return tr("Not translated: the document is not in %1.").arg(languageName(language));
+        }));
         return;
     }
     m_translatedWith = currentSettings();

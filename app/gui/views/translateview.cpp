@@ -5,6 +5,7 @@
 #include "app/core/inference/translationrunner.h"
 #include "app/gui/widgets/decodingpanel.h"
 #include "app/gui/guiutil.h"
+#include "app/gui/livetext.h"
 #include "app/gui/widgets/headgridwidget.h"
 #include "app/gui/widgets/heatmapwidget.h"
 #include "app/gui/widgets/probabilitychart.h"
@@ -546,8 +547,9 @@ void TranslateView::translateAutomatically()
         // What the pane shows is another model's or another text's translation: not this one.
         if (!m_edited)
             showResult(TranslationResult());
-        m_status->setText(tr("Not translated: the text is not in %1.")
-                              .arg(languageName(m_choice.model->sourceLanguage)));
+        m_status->setText(liveText([language = m_choice.model->sourceLanguage] {
+            return tr("Not translated: the text is not in %1.").arg(languageName(language));
+        }));
         return;
     }
     translateNow();
@@ -893,7 +895,7 @@ void TranslateView::onResult(const QList<TranslationResult> &results)
 
 void TranslateView::onFailed(const QString &message)
 {
-    m_status->setText(tr("Translation failed: %1").arg(message));
+    m_status->setText(liveText([message] { return tr("Translation failed: %1").arg(message); }));
     emit statusMessage(message);
 }
 
@@ -1032,7 +1034,8 @@ void TranslateView::decodeWithCandidate(int token)
                 m_hypothesis = 0;
                 showResult(results.first());
                 showSteering(label);
-                m_status->setText(tr("Translated again with your choice forced."));
+                m_status->setText(
+                    liveText([] { return tr("Translated again with your choice forced."); }));
                 emit translationShown(results.first());
             });
     connect(m_request.get(), &InferenceRequest::failed, this, &TranslateView::onFailed);
