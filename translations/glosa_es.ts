@@ -13,6 +13,53 @@
     </message>
 </context>
 <context>
+    <name>glosa::AboutDialog</name>
+    <message>
+        <source>About Glosa</source>
+        <translation>Acerca de Glosa</translation>
+    </message>
+    <message>
+        <source>An offline translator that shows why it chose its words.</source>
+        <translation>Un traductor sin conexión que muestra por qué eligió sus palabras.</translation>
+    </message>
+    <message>
+        <source>Data and models</source>
+        <translation>Datos y modelos</translation>
+    </message>
+    <message>
+        <source>Translation models are trained on sentence pairs from Tatoeba (CC-BY 2.0 FR), www.manythings.org/anki and tatoeba.org.</source>
+        <translation>Los modelos de traducción se entrenan con pares de oraciones de Tatoeba (CC-BY 2.0 FR), www.manythings.org/anki y tatoeba.org.</translation>
+    </message>
+    <message>
+        <source>The captioner is trained on Flickr8k, for research use only; the images belong to their owners and are not distributed.</source>
+        <translation>El modelo de descripción de imágenes se entrena con Flickr8k, solo para uso en investigación; las imágenes pertenecen a sus propietarios y no se distribuyen.</translation>
+    </message>
+    <message>
+        <source>Image features come from MobileNetV2 (Apache License 2.0).</source>
+        <translation>Las características de imagen provienen de MobileNetV2 (Apache License 2.0).</translation>
+    </message>
+    <message>
+        <source>Software</source>
+        <translation>Software</translation>
+    </message>
+    <message>
+        <source>Qt 6 (LGPL 3.0)</source>
+        <translation>Qt 6 (LGPL 3.0)</translation>
+    </message>
+    <message>
+        <source>oneDNN (Apache License 2.0)</source>
+        <translation>oneDNN (Apache License 2.0)</translation>
+    </message>
+    <message>
+        <source>SentencePiece (Apache License 2.0), ICU (Unicode License)</source>
+        <translation>SentencePiece (Apache License 2.0), ICU (Unicode License)</translation>
+    </message>
+    <message>
+        <source>SQLite (public domain), nlohmann/json (MIT)</source>
+        <translation>SQLite (dominio público), nlohmann/json (MIT)</translation>
+    </message>
+</context>
+<context>
     <name>glosa::Architectures</name>
     <message>
         <source>Transformer</source>
@@ -1794,6 +1841,21 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     </message>
 </context>
 <context>
+    <name>glosa::KeepTermsDialog</name>
+    <message>
+        <source>Do not translate</source>
+        <translation>No traducir</translation>
+    </message>
+    <message>
+        <source>Terms that every translation copies as they are, such as product and people&apos;s names, one a line (whole words, matching case):</source>
+        <translation>Términos que toda traducción copia tal cual, como nombres de productos y de personas, uno por línea (palabras completas, con mayúsculas y minúsculas exactas):</translation>
+    </message>
+    <message>
+        <source>Terms not to translate</source>
+        <translation>Términos que no se traducen</translation>
+    </message>
+</context>
+<context>
     <name>glosa::Languages</name>
     <message>
         <source>Image</source>
@@ -1820,54 +1882,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     </message>
 </context>
 <context>
-    <name>glosa::MainWindow</name>
+    <name>glosa::MainMenus</name>
     <message>
-        <source>Glosa</source>
-        <translation>Glosa</translation>
-    </message>
-    <message>
-        <source>Translate</source>
-        <translation>Traducir</translation>
-    </message>
-    <message>
-        <source>Compare</source>
-        <translation>Comparar</translation>
-    </message>
-    <message>
-        <source>Caption</source>
-        <translation>Describir</translation>
-    </message>
-    <message>
-        <source>Documents</source>
-        <translation>Documentos</translation>
-    </message>
-    <message>
-        <source>History</source>
-        <translation>Historial</translation>
-    </message>
-    <message>
-        <source>&amp;Model:</source>
-        <translation>&amp;Modelo:</translation>
-    </message>
-    <message>
-        <source>Translation model</source>
-        <translation>Modelo de traducción</translation>
-    </message>
-    <message>
-        <source>Swap languages (Ctrl+Shift+S)</source>
-        <translation>Intercambiar idiomas (Ctrl+Shift+S)</translation>
-    </message>
-    <message>
-        <source>Swap languages</source>
-        <translation>Intercambiar idiomas</translation>
-    </message>
-    <message>
-        <source>Find in the texts (Enter: next)</source>
-        <translation>Buscar en los textos (Enter: siguiente)</translation>
-    </message>
-    <message>
-        <source>Find</source>
-        <translation>Buscar</translation>
+        <source>No recent files</source>
+        <translation>No hay archivos recientes</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -1878,8 +1896,20 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <translation>&amp;Abrir…</translation>
     </message>
     <message>
+        <source>Open &amp;Recent</source>
+        <translation>Abrir &amp;reciente</translation>
+    </message>
+    <message>
+        <source>&amp;Save translation…</source>
+        <translation>&amp;Guardar traducción…</translation>
+    </message>
+    <message>
         <source>&amp;Import model…</source>
         <translation>&amp;Importar modelo…</translation>
+    </message>
+    <message>
+        <source>&amp;Get models…</source>
+        <translation>&amp;Obtener modelos…</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
@@ -1918,40 +1948,32 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <translation>C&amp;omparar estrategias</translation>
     </message>
     <message>
+        <source>&amp;Evaluate models…</source>
+        <translation>E&amp;valuar modelos…</translation>
+    </message>
+    <message>
         <source>&amp;View</source>
         <translation>&amp;Ver</translation>
     </message>
     <message>
-        <source>&amp;Settings</source>
-        <translation>&amp;Configuración</translation>
+        <source>Translate</source>
+        <translation>Traducir</translation>
     </message>
     <message>
-        <source>&amp;Language</source>
-        <translation>&amp;Idioma</translation>
+        <source>Compare</source>
+        <translation>Comparar</translation>
     </message>
     <message>
-        <source>&amp;History…</source>
-        <translation>&amp;Historial…</translation>
+        <source>Caption</source>
+        <translation>Describir</translation>
     </message>
     <message>
-        <source>&amp;Arithmetic</source>
-        <translation>&amp;Aritmética</translation>
+        <source>Documents</source>
+        <translation>Documentos</translation>
     </message>
     <message>
-        <source>Automatic: int8 where the model stores it</source>
-        <translation>Automática: int8 donde el modelo lo guarda</translation>
-    </message>
-    <message>
-        <source>Float32: the reference, slower</source>
-        <translation>Float32: la referencia, más lenta</translation>
-    </message>
-    <message>
-        <source>Int8: about 1.5-3x faster, nearly always the same words</source>
-        <translation>Int8: de 1,5 a 3 veces más rápida, casi siempre las mismas palabras</translation>
-    </message>
-    <message>
-        <source>System default</source>
-        <translation>Predeterminado del sistema</translation>
+        <source>History</source>
+        <translation>Historial</translation>
     </message>
     <message>
         <source>&amp;Help</source>
@@ -1970,24 +1992,95 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <translation>Acerca de &amp;Qt</translation>
     </message>
     <message>
-        <source>Ready</source>
-        <translation>Listo</translation>
+        <source>&amp;Settings</source>
+        <translation>&amp;Configuración</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Idioma</translation>
+    </message>
+    <message>
+        <source>&amp;History…</source>
+        <translation>&amp;Historial…</translation>
+    </message>
+    <message>
+        <source>&amp;Do not translate…</source>
+        <translation>&amp;No traducir…</translation>
+    </message>
+    <message>
+        <source>&amp;Arithmetic</source>
+        <translation>&amp;Aritmética</translation>
+    </message>
+    <message>
+        <source>A&amp;ppearance</source>
+        <translation>A&amp;pariencia</translation>
+    </message>
+    <message>
+        <source>As the system has it</source>
+        <translation>Como la tenga el sistema</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>Clara</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>Oscura</translation>
+    </message>
+    <message>
+        <source>Automatic: int8 where the model stores it</source>
+        <translation>Automática: int8 donde el modelo lo guarda</translation>
+    </message>
+    <message>
+        <source>Float32: the reference, slower</source>
+        <translation>Float32: la referencia, más lenta</translation>
+    </message>
+    <message>
+        <source>Int8: about 1.5-3x faster, nearly always the same words</source>
+        <translation>Int8: de 1,5 a 3 veces más rápida, casi siempre las mismas palabras</translation>
+    </message>
+    <message>
+        <source>System default</source>
+        <translation>Predeterminado del sistema</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::MainWindow</name>
+    <message>
+        <source>Glosa</source>
+        <translation>Glosa</translation>
+    </message>
+    <message>
+        <source>Translate</source>
+        <translation>Traducir</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Comparar</translation>
+    </message>
+    <message>
+        <source>Caption</source>
+        <translation>Describir</translation>
+    </message>
+    <message>
+        <source>Documents</source>
+        <translation>Documentos</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>Historial</translation>
+    </message>
+    <message>
+        <source>Find in the texts (Enter: next)</source>
+        <translation>Buscar en los textos (Enter: siguiente)</translation>
+    </message>
+    <message>
+        <source>Find</source>
+        <translation>Buscar</translation>
     </message>
     <message>
         <source>Loaded %1</source>
         <translation>Se cargó %1</translation>
-    </message>
-    <message>
-        <source>Could not load the model</source>
-        <translation>No se pudo cargar el modelo</translation>
-    </message>
-    <message>
-        <source>Loading…</source>
-        <translation>Cargando…</translation>
-    </message>
-    <message>
-        <source>No %1 → %2 model is installed</source>
-        <translation>No hay ningún modelo %1 → %2 instalado</translation>
     </message>
     <message>
         <source>Open text</source>
@@ -2008,86 +2101,6 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>Imported %1</source>
         <translation>Se importó %1</translation>
-    </message>
-    <message>
-        <source>About Glosa</source>
-        <translation>Acerca de Glosa</translation>
-    </message>
-    <message>
-        <source>An offline translator that shows why it chose its words.</source>
-        <translation>Un traductor sin conexión que muestra por qué eligió sus palabras.</translation>
-    </message>
-    <message>
-        <source>Data and models</source>
-        <translation>Datos y modelos</translation>
-    </message>
-    <message>
-        <source>Translation models are trained on sentence pairs from Tatoeba (CC-BY 2.0 FR), www.manythings.org/anki and tatoeba.org.</source>
-        <translation>Los modelos de traducción se entrenan con pares de oraciones de Tatoeba (CC-BY 2.0 FR), www.manythings.org/anki y tatoeba.org.</translation>
-    </message>
-    <message>
-        <source>The captioner is trained on Flickr8k, for research use only; the images belong to their owners and are not distributed.</source>
-        <translation>El modelo de descripción de imágenes se entrena con Flickr8k, solo para uso en investigación; las imágenes pertenecen a sus propietarios y no se distribuyen.</translation>
-    </message>
-    <message>
-        <source>Image features come from MobileNetV2 (Apache License 2.0).</source>
-        <translation>Las características de imagen provienen de MobileNetV2 (Apache License 2.0).</translation>
-    </message>
-    <message>
-        <source>Software</source>
-        <translation>Software</translation>
-    </message>
-    <message>
-        <source>Qt 6 (LGPL 3.0)</source>
-        <translation>Qt 6 (LGPL 3.0)</translation>
-    </message>
-    <message>
-        <source>oneDNN (Apache License 2.0)</source>
-        <translation>oneDNN (Apache License 2.0)</translation>
-    </message>
-    <message>
-        <source>SentencePiece (Apache License 2.0), ICU (Unicode License)</source>
-        <translation>SentencePiece (Apache License 2.0), ICU (Unicode License)</translation>
-    </message>
-    <message>
-        <source>SQLite (public domain), nlohmann/json (MIT)</source>
-        <translation>SQLite (dominio público), nlohmann/json (MIT)</translation>
-    </message>
-    <message>
-        <source>&amp;Evaluate models…</source>
-        <translation>E&amp;valuar modelos…</translation>
-    </message>
-    <message>
-        <source>Translate captions &amp;with:</source>
-        <translation>Traducir descripciones &amp;con:</translation>
-    </message>
-    <message>
-        <source>Open &amp;Recent</source>
-        <translation>Abrir &amp;reciente</translation>
-    </message>
-    <message>
-        <source>&amp;Save translation…</source>
-        <translation>&amp;Guardar traducción…</translation>
-    </message>
-    <message>
-        <source>A&amp;ppearance</source>
-        <translation>A&amp;pariencia</translation>
-    </message>
-    <message>
-        <source>As the system has it</source>
-        <translation>Como la tenga el sistema</translation>
-    </message>
-    <message>
-        <source>Light</source>
-        <translation>Clara</translation>
-    </message>
-    <message>
-        <source>Dark</source>
-        <translation>Oscura</translation>
-    </message>
-    <message>
-        <source>No recent files</source>
-        <translation>No hay archivos recientes</translation>
     </message>
     <message>
         <source>Save translation</source>
@@ -2134,36 +2147,8 @@ log p %4 · acumulado %5 · puntuación %6</translation>
         <translation>%1 es ahora el predeterminado para su dirección</translation>
     </message>
     <message>
-        <source>&amp;Do not translate…</source>
-        <translation>&amp;No traducir…</translation>
-    </message>
-    <message>
-        <source>Do not translate</source>
-        <translation>No traducir</translation>
-    </message>
-    <message>
-        <source>Terms that every translation copies as they are, such as product and people&apos;s names, one a line (whole words, matching case):</source>
-        <translation>Términos que toda traducción copia tal cual, como nombres de productos y de personas, uno por línea (palabras completas, con mayúsculas y minúsculas exactas):</translation>
-    </message>
-    <message>
-        <source>Terms not to translate</source>
-        <translation>Términos que no se traducen</translation>
-    </message>
-    <message>
         <source>Could not save settings: %1</source>
         <translation>No se pudo guardar la configuración: %1</translation>
-    </message>
-    <message>
-        <source>&amp;Get models…</source>
-        <translation>&amp;Obtener modelos…</translation>
-    </message>
-    <message>
-        <source>A stronger %1 → %2 model is available from OPUS-MT (≈ %3)</source>
-        <translation>Hay un modelo %1 → %2 mejor en OPUS-MT (≈ %3)</translation>
-    </message>
-    <message>
-        <source>Opens Get models… with %1 chosen; nothing is downloaded until you click Download</source>
-        <translation>Abre Obtener modelos… con %1 elegido; no se descarga nada hasta que pulses Descargar</translation>
     </message>
     <message>
         <source>Installed %1</source>
@@ -2176,6 +2161,57 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>The settings could not be read (%1) and start from their defaults; the old file is kept as %2.</source>
         <translation>No se pudo leer la configuración (%1); se empieza con los valores predeterminados. El archivo anterior se guarda como %2.</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::ModelBar</name>
+    <message>
+        <source>Translate captions &amp;with:</source>
+        <translation>Traducir descripciones &amp;con:</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>&amp;Modelo:</translation>
+    </message>
+    <message>
+        <source>%1 (default)</source>
+        <translation>%1 (predeterminado)</translation>
+    </message>
+    <message>
+        <source>Ready</source>
+        <translation>Listo</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>Cargando…</translation>
+    </message>
+    <message>
+        <source>Could not load the model</source>
+        <translation>No se pudo cargar el modelo</translation>
+    </message>
+    <message>
+        <source>No %1 → %2 model is installed</source>
+        <translation>No hay ningún modelo %1 → %2 instalado</translation>
+    </message>
+    <message>
+        <source>Swap languages (Ctrl+Shift+S)</source>
+        <translation>Intercambiar idiomas (Ctrl+Shift+S)</translation>
+    </message>
+    <message>
+        <source>A stronger %1 → %2 model is available from OPUS-MT (≈ %3)</source>
+        <translation>Hay un modelo %1 → %2 mejor en OPUS-MT (≈ %3)</translation>
+    </message>
+    <message>
+        <source>Opens Get models… with %1 chosen; nothing is downloaded until you click Download</source>
+        <translation>Abre Obtener modelos… con %1 elegido; no se descarga nada hasta que pulses Descargar</translation>
+    </message>
+    <message>
+        <source>Translation model</source>
+        <translation>Modelo de traducción</translation>
+    </message>
+    <message>
+        <source>Swap languages</source>
+        <translation>Intercambiar idiomas</translation>
     </message>
 </context>
 <context>
@@ -2195,6 +2231,13 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>No usable translation model is installed (see Help ▸ Models… for why).</source>
         <translation>No hay instalado ningún modelo de traducción utilizable (el motivo se indica en Ayuda ▸ Modelos…).</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::ModelImport</name>
+    <message>
+        <source>%1 is not a model folder. Import takes a Glosa package (a folder with model.json and its weights) or a Hugging Face MarianMT folder (config.json, the weights in model.safetensors or pytorch_model.bin, source.spm, target.spm and vocab.json).</source>
+        <translation>%1 no es una carpeta de modelo. Importar admite un paquete de Glosa (una carpeta con model.json y sus pesos) o una carpeta MarianMT de Hugging Face (config.json, los pesos en model.safetensors o pytorch_model.bin, source.spm, target.spm y vocab.json).</translation>
     </message>
 </context>
 <context>

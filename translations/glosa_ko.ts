@@ -13,6 +13,53 @@
     </message>
 </context>
 <context>
+    <name>glosa::AboutDialog</name>
+    <message>
+        <source>About Glosa</source>
+        <translation>Glosa 정보</translation>
+    </message>
+    <message>
+        <source>An offline translator that shows why it chose its words.</source>
+        <translation>단어를 고른 이유를 보여 주는 오프라인 번역기입니다.</translation>
+    </message>
+    <message>
+        <source>Data and models</source>
+        <translation>데이터와 모델</translation>
+    </message>
+    <message>
+        <source>Translation models are trained on sentence pairs from Tatoeba (CC-BY 2.0 FR), www.manythings.org/anki and tatoeba.org.</source>
+        <translation>번역 모델은 Tatoeba(CC-BY 2.0 FR)의 문장 쌍(www.manythings.org/anki, tatoeba.org)으로 학습되었습니다.</translation>
+    </message>
+    <message>
+        <source>The captioner is trained on Flickr8k, for research use only; the images belong to their owners and are not distributed.</source>
+        <translation>캡션 모델은 연구 목적으로만 쓸 수 있는 Flickr8k로 학습되었습니다. 이미지는 각 소유자의 것이며 배포하지 않습니다.</translation>
+    </message>
+    <message>
+        <source>Image features come from MobileNetV2 (Apache License 2.0).</source>
+        <translation>이미지 특징은 MobileNetV2(Apache License 2.0)로 추출합니다.</translation>
+    </message>
+    <message>
+        <source>Software</source>
+        <translation>소프트웨어</translation>
+    </message>
+    <message>
+        <source>Qt 6 (LGPL 3.0)</source>
+        <translation>Qt 6 (LGPL 3.0)</translation>
+    </message>
+    <message>
+        <source>oneDNN (Apache License 2.0)</source>
+        <translation>oneDNN (Apache License 2.0)</translation>
+    </message>
+    <message>
+        <source>SentencePiece (Apache License 2.0), ICU (Unicode License)</source>
+        <translation>SentencePiece (Apache License 2.0), ICU (Unicode License)</translation>
+    </message>
+    <message>
+        <source>SQLite (public domain), nlohmann/json (MIT)</source>
+        <translation>SQLite (퍼블릭 도메인), nlohmann/json (MIT)</translation>
+    </message>
+</context>
+<context>
     <name>glosa::Architectures</name>
     <message>
         <source>Transformer</source>
@@ -1776,6 +1823,21 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     </message>
 </context>
 <context>
+    <name>glosa::KeepTermsDialog</name>
+    <message>
+        <source>Do not translate</source>
+        <translation>번역하지 않을 용어</translation>
+    </message>
+    <message>
+        <source>Terms that every translation copies as they are, such as product and people&apos;s names, one a line (whole words, matching case):</source>
+        <translation>모든 번역에서 그대로 복사할 용어(제품명, 인명 등), 한 줄에 하나씩(단어 전체, 대소문자 구분):</translation>
+    </message>
+    <message>
+        <source>Terms not to translate</source>
+        <translation>번역하지 않을 용어</translation>
+    </message>
+</context>
+<context>
     <name>glosa::Languages</name>
     <message>
         <source>Image</source>
@@ -1801,54 +1863,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     </message>
 </context>
 <context>
-    <name>glosa::MainWindow</name>
+    <name>glosa::MainMenus</name>
     <message>
-        <source>Glosa</source>
-        <translation>Glosa</translation>
-    </message>
-    <message>
-        <source>Translate</source>
-        <translation>번역</translation>
-    </message>
-    <message>
-        <source>Compare</source>
-        <translation>비교</translation>
-    </message>
-    <message>
-        <source>Caption</source>
-        <translation>캡션</translation>
-    </message>
-    <message>
-        <source>Documents</source>
-        <translation>문서</translation>
-    </message>
-    <message>
-        <source>History</source>
-        <translation>기록</translation>
-    </message>
-    <message>
-        <source>&amp;Model:</source>
-        <translation>모델(&amp;M):</translation>
-    </message>
-    <message>
-        <source>Translation model</source>
-        <translation>번역 모델</translation>
-    </message>
-    <message>
-        <source>Swap languages (Ctrl+Shift+S)</source>
-        <translation>언어 바꾸기 (Ctrl+Shift+S)</translation>
-    </message>
-    <message>
-        <source>Swap languages</source>
-        <translation>언어 바꾸기</translation>
-    </message>
-    <message>
-        <source>Find in the texts (Enter: next)</source>
-        <translation>텍스트에서 찾기 (Enter: 다음)</translation>
-    </message>
-    <message>
-        <source>Find</source>
-        <translation>찾기</translation>
+        <source>No recent files</source>
+        <translation>최근 파일 없음</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -1859,8 +1877,20 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>열기(&amp;O)…</translation>
     </message>
     <message>
+        <source>Open &amp;Recent</source>
+        <translation>최근 파일 열기(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Save translation…</source>
+        <translation>번역 저장(&amp;S)…</translation>
+    </message>
+    <message>
         <source>&amp;Import model…</source>
         <translation>모델 가져오기(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>&amp;Get models…</source>
+        <translation>모델 받기(&amp;G)…</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
@@ -1899,40 +1929,32 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>전략 비교(&amp;O)</translation>
     </message>
     <message>
+        <source>&amp;Evaluate models…</source>
+        <translation>모델 평가(&amp;E)…</translation>
+    </message>
+    <message>
         <source>&amp;View</source>
         <translation>보기(&amp;V)</translation>
     </message>
     <message>
-        <source>&amp;Settings</source>
-        <translation>설정(&amp;S)</translation>
+        <source>Translate</source>
+        <translation>번역</translation>
     </message>
     <message>
-        <source>&amp;Language</source>
-        <translation>언어(&amp;L)</translation>
+        <source>Compare</source>
+        <translation>비교</translation>
     </message>
     <message>
-        <source>&amp;History…</source>
-        <translation>기록(&amp;H)…</translation>
+        <source>Caption</source>
+        <translation>캡션</translation>
     </message>
     <message>
-        <source>&amp;Arithmetic</source>
-        <translation>연산 방식(&amp;A)</translation>
+        <source>Documents</source>
+        <translation>문서</translation>
     </message>
     <message>
-        <source>Automatic: int8 where the model stores it</source>
-        <translation>자동: 모델에 int8 가중치가 있으면 int8</translation>
-    </message>
-    <message>
-        <source>Float32: the reference, slower</source>
-        <translation>Float32: 기준 방식, 더 느림</translation>
-    </message>
-    <message>
-        <source>Int8: about 1.5-3x faster, nearly always the same words</source>
-        <translation>Int8: 약 1.5~3배 빠름, 거의 항상 같은 단어</translation>
-    </message>
-    <message>
-        <source>System default</source>
-        <translation>시스템 기본값</translation>
+        <source>History</source>
+        <translation>기록</translation>
     </message>
     <message>
         <source>&amp;Help</source>
@@ -1951,24 +1973,95 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>Qt 정보(&amp;Q)</translation>
     </message>
     <message>
-        <source>Ready</source>
-        <translation>준비됨</translation>
+        <source>&amp;Settings</source>
+        <translation>설정(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>언어(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;History…</source>
+        <translation>기록(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>&amp;Do not translate…</source>
+        <translation>번역하지 않을 용어(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>&amp;Arithmetic</source>
+        <translation>연산 방식(&amp;A)</translation>
+    </message>
+    <message>
+        <source>A&amp;ppearance</source>
+        <translation>모양(&amp;P)</translation>
+    </message>
+    <message>
+        <source>As the system has it</source>
+        <translation>시스템 설정대로</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>밝게</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>어둡게</translation>
+    </message>
+    <message>
+        <source>Automatic: int8 where the model stores it</source>
+        <translation>자동: 모델에 int8 가중치가 있으면 int8</translation>
+    </message>
+    <message>
+        <source>Float32: the reference, slower</source>
+        <translation>Float32: 기준 방식, 더 느림</translation>
+    </message>
+    <message>
+        <source>Int8: about 1.5-3x faster, nearly always the same words</source>
+        <translation>Int8: 약 1.5~3배 빠름, 거의 항상 같은 단어</translation>
+    </message>
+    <message>
+        <source>System default</source>
+        <translation>시스템 기본값</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::MainWindow</name>
+    <message>
+        <source>Glosa</source>
+        <translation>Glosa</translation>
+    </message>
+    <message>
+        <source>Translate</source>
+        <translation>번역</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>비교</translation>
+    </message>
+    <message>
+        <source>Caption</source>
+        <translation>캡션</translation>
+    </message>
+    <message>
+        <source>Documents</source>
+        <translation>문서</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>기록</translation>
+    </message>
+    <message>
+        <source>Find in the texts (Enter: next)</source>
+        <translation>텍스트에서 찾기 (Enter: 다음)</translation>
+    </message>
+    <message>
+        <source>Find</source>
+        <translation>찾기</translation>
     </message>
     <message>
         <source>Loaded %1</source>
         <translation>%1을(를) 불러왔습니다</translation>
-    </message>
-    <message>
-        <source>Could not load the model</source>
-        <translation>모델을 불러올 수 없습니다</translation>
-    </message>
-    <message>
-        <source>Loading…</source>
-        <translation>불러오는 중…</translation>
-    </message>
-    <message>
-        <source>No %1 → %2 model is installed</source>
-        <translation>%1 → %2 모델이 설치되어 있지 않습니다</translation>
     </message>
     <message>
         <source>Open text</source>
@@ -1989,86 +2082,6 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>Imported %1</source>
         <translation>%1을(를) 가져왔습니다</translation>
-    </message>
-    <message>
-        <source>About Glosa</source>
-        <translation>Glosa 정보</translation>
-    </message>
-    <message>
-        <source>An offline translator that shows why it chose its words.</source>
-        <translation>단어를 고른 이유를 보여 주는 오프라인 번역기입니다.</translation>
-    </message>
-    <message>
-        <source>Data and models</source>
-        <translation>데이터와 모델</translation>
-    </message>
-    <message>
-        <source>Translation models are trained on sentence pairs from Tatoeba (CC-BY 2.0 FR), www.manythings.org/anki and tatoeba.org.</source>
-        <translation>번역 모델은 Tatoeba(CC-BY 2.0 FR)의 문장 쌍(www.manythings.org/anki, tatoeba.org)으로 학습되었습니다.</translation>
-    </message>
-    <message>
-        <source>The captioner is trained on Flickr8k, for research use only; the images belong to their owners and are not distributed.</source>
-        <translation>캡션 모델은 연구 목적으로만 쓸 수 있는 Flickr8k로 학습되었습니다. 이미지는 각 소유자의 것이며 배포하지 않습니다.</translation>
-    </message>
-    <message>
-        <source>Image features come from MobileNetV2 (Apache License 2.0).</source>
-        <translation>이미지 특징은 MobileNetV2(Apache License 2.0)로 추출합니다.</translation>
-    </message>
-    <message>
-        <source>Software</source>
-        <translation>소프트웨어</translation>
-    </message>
-    <message>
-        <source>Qt 6 (LGPL 3.0)</source>
-        <translation>Qt 6 (LGPL 3.0)</translation>
-    </message>
-    <message>
-        <source>oneDNN (Apache License 2.0)</source>
-        <translation>oneDNN (Apache License 2.0)</translation>
-    </message>
-    <message>
-        <source>SentencePiece (Apache License 2.0), ICU (Unicode License)</source>
-        <translation>SentencePiece (Apache License 2.0), ICU (Unicode License)</translation>
-    </message>
-    <message>
-        <source>SQLite (public domain), nlohmann/json (MIT)</source>
-        <translation>SQLite (퍼블릭 도메인), nlohmann/json (MIT)</translation>
-    </message>
-    <message>
-        <source>&amp;Evaluate models…</source>
-        <translation>모델 평가(&amp;E)…</translation>
-    </message>
-    <message>
-        <source>Translate captions &amp;with:</source>
-        <translation>캡션 번역 모델(&amp;W):</translation>
-    </message>
-    <message>
-        <source>Open &amp;Recent</source>
-        <translation>최근 파일 열기(&amp;R)</translation>
-    </message>
-    <message>
-        <source>&amp;Save translation…</source>
-        <translation>번역 저장(&amp;S)…</translation>
-    </message>
-    <message>
-        <source>A&amp;ppearance</source>
-        <translation>모양(&amp;P)</translation>
-    </message>
-    <message>
-        <source>As the system has it</source>
-        <translation>시스템 설정대로</translation>
-    </message>
-    <message>
-        <source>Light</source>
-        <translation>밝게</translation>
-    </message>
-    <message>
-        <source>Dark</source>
-        <translation>어둡게</translation>
-    </message>
-    <message>
-        <source>No recent files</source>
-        <translation>최근 파일 없음</translation>
     </message>
     <message>
         <source>Save translation</source>
@@ -2115,36 +2128,8 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>%1이(가) 이제 이 방향의 기본 모델입니다</translation>
     </message>
     <message>
-        <source>&amp;Do not translate…</source>
-        <translation>번역하지 않을 용어(&amp;D)…</translation>
-    </message>
-    <message>
-        <source>Do not translate</source>
-        <translation>번역하지 않을 용어</translation>
-    </message>
-    <message>
-        <source>Terms that every translation copies as they are, such as product and people&apos;s names, one a line (whole words, matching case):</source>
-        <translation>모든 번역에서 그대로 복사할 용어(제품명, 인명 등), 한 줄에 하나씩(단어 전체, 대소문자 구분):</translation>
-    </message>
-    <message>
-        <source>Terms not to translate</source>
-        <translation>번역하지 않을 용어</translation>
-    </message>
-    <message>
         <source>Could not save settings: %1</source>
         <translation>설정을 저장하지 못했습니다: %1</translation>
-    </message>
-    <message>
-        <source>&amp;Get models…</source>
-        <translation>모델 받기(&amp;G)…</translation>
-    </message>
-    <message>
-        <source>A stronger %1 → %2 model is available from OPUS-MT (≈ %3)</source>
-        <translation>OPUS-MT에서 더 나은 %1 → %2 모델을 받을 수 있습니다 (약 %3)</translation>
-    </message>
-    <message>
-        <source>Opens Get models… with %1 chosen; nothing is downloaded until you click Download</source>
-        <translation>%1을(를) 고른 채로 모델 받기…를 엽니다. 다운로드를 누르기 전에는 아무것도 내려받지 않습니다</translation>
     </message>
     <message>
         <source>Installed %1</source>
@@ -2157,6 +2142,57 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>The settings could not be read (%1) and start from their defaults; the old file is kept as %2.</source>
         <translation>설정을 읽을 수 없어(%1) 기본값으로 시작합니다. 이전 파일은 %2(으)로 보관했습니다.</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::ModelBar</name>
+    <message>
+        <source>Translate captions &amp;with:</source>
+        <translation>캡션 번역 모델(&amp;W):</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>모델(&amp;M):</translation>
+    </message>
+    <message>
+        <source>%1 (default)</source>
+        <translation>%1 (기본값)</translation>
+    </message>
+    <message>
+        <source>Ready</source>
+        <translation>준비됨</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>불러오는 중…</translation>
+    </message>
+    <message>
+        <source>Could not load the model</source>
+        <translation>모델을 불러올 수 없습니다</translation>
+    </message>
+    <message>
+        <source>No %1 → %2 model is installed</source>
+        <translation>%1 → %2 모델이 설치되어 있지 않습니다</translation>
+    </message>
+    <message>
+        <source>Swap languages (Ctrl+Shift+S)</source>
+        <translation>언어 바꾸기 (Ctrl+Shift+S)</translation>
+    </message>
+    <message>
+        <source>A stronger %1 → %2 model is available from OPUS-MT (≈ %3)</source>
+        <translation>OPUS-MT에서 더 나은 %1 → %2 모델을 받을 수 있습니다 (약 %3)</translation>
+    </message>
+    <message>
+        <source>Opens Get models… with %1 chosen; nothing is downloaded until you click Download</source>
+        <translation>%1을(를) 고른 채로 모델 받기…를 엽니다. 다운로드를 누르기 전에는 아무것도 내려받지 않습니다</translation>
+    </message>
+    <message>
+        <source>Translation model</source>
+        <translation>번역 모델</translation>
+    </message>
+    <message>
+        <source>Swap languages</source>
+        <translation>언어 바꾸기</translation>
     </message>
 </context>
 <context>
@@ -2176,6 +2212,13 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>No usable translation model is installed (see Help ▸ Models… for why).</source>
         <translation>사용할 수 있는 번역 모델이 설치되어 있지 않습니다 (이유는 도움말 ▸ 모델…에서 확인하십시오).</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::ModelImport</name>
+    <message>
+        <source>%1 is not a model folder. Import takes a Glosa package (a folder with model.json and its weights) or a Hugging Face MarianMT folder (config.json, the weights in model.safetensors or pytorch_model.bin, source.spm, target.spm and vocab.json).</source>
+        <translation>%1은(는) 모델 폴더가 아닙니다. 가져오기는 Glosa 패키지(model.json과 가중치가 있는 폴더) 또는 Hugging Face MarianMT 폴더(config.json, model.safetensors 또는 pytorch_model.bin의 가중치, source.spm, target.spm, vocab.json)를 받습니다.</translation>
     </message>
 </context>
 <context>

@@ -3,13 +3,14 @@
 #include "app/core/appcontext.h"
 #include "app/core/models/pluginregistry.h"
 #include "app/core/settings/settings.h"
+#include "app/gui/filedialogs.h"
+#include "app/gui/livetext.h"
 #include "app/gui/theme.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QLocale>
-#include <QStandardPaths>
 
 #include <unicode/locid.h>
 #include <unicode/unistr.h>
@@ -77,24 +78,9 @@ QString formatBytes(qint64 bytes)
     return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeSIFormat);
 }
 
-QString documentsFolder()
-{
-    const QString last = settings::lastFolder.value();
-    if (!last.isEmpty() && QDir(last).exists())
-        return last;
-    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    return !documents.isEmpty() && QDir(documents).exists() ? documents : QDir::homePath();
-}
-
-void rememberFolder(const QString &path)
-{
-    const QFileInfo info(path);
-    settings::lastFolder.setValue(info.isDir() ? info.absoluteFilePath() : info.absolutePath());
-}
-
 void rememberOpened(OpenedAs kind, const QString &path)
 {
-    rememberFolder(path);
+    rememberFolder(kind == OpenedAs::Image ? FileKind::Images : FileKind::Documents, path);
     // Stored as "kind|path": a list of strings reads back from any QSettings format.
     const QString entry =
         QString::number(int(kind)) + QLatin1Char('|') + QFileInfo(path).absoluteFilePath();
@@ -146,35 +132,40 @@ QString unavailableText(const ModelChoice &choice)
 
 QString steeringLabel(const QString &words, bool ends, int sentence, int sentences)
 {
-    const QString prefix =
-        ends ? QCoreApplication::translate("glosa::Steering", "prefix: «%1» + end").arg(words)
-             : QCoreApplication::translate("glosa::Steering", "prefix: «%1»").arg(words);
-    if (sentences <= 1)
-        return prefix;
-    return QCoreApplication::translate("glosa::Steering", "sentence %1 · %2")
-        .arg(sentence + 1)
-        .arg(prefix);
+    return liveText([=] {
+        const QString prefix =
+            ends ? QCoreApplication::translate("glosa::Steering", "prefix: «%1» + end").arg(words)
+                 : QCoreApplication::translate("glosa::Steering", "prefix: «%1»").arg(words);
+        if (sentences <= 1)
+            return prefix;
+        return QCoreApplication::translate("glosa::Steering", "sentence %1 · %2")
+            .arg(sentence + 1)
+            .arg(prefix);
+    });
 }
 
 QString sentenceProgressText(int done, int total, qint64 millisecondsLeft, bool running)
 {
-    // The Documents view's strings (it had them first): one translation serves both views.
-    QString text = QCoreApplication::translate("glosa::DocumentsView", "%1 / %2 sentences")
-                       .arg(done)
-                       .arg(total);
-    if (!running || done >= total)
-        return text;
-    if (millisecondsLeft < 0)
+    return liveText([=] {
+        // The Documents view's strings (it had them first): one translation serves both views.
+        QString text = QCoreApplication::translate("glosa::DocumentsView", "%1 / %2 sentences")
+                           .arg(done)
+                           .arg(total);
+        if (!running || done >= total)
+            return text;
+        if (millisecondsLeft < 0)
+            return text + QCoreApplication::translate("glosa::DocumentsView",
+                                                      ", estimating the time left…");
+        const qint64 seconds = (millisecondsLeft + 500) / 1000;
+        const QString left =
+            seconds < 60
+                ? QCoreApplication::translate("glosa::DocumentsView", "%n s", nullptr, int(seconds))
+                : QCoreApplication::translate("glosa::DocumentsView", "%1 min %2 s")
+                      .arg(seconds / 60)
+                      .arg(seconds % 60);
         return text +
-               QCoreApplication::translate("glosa::DocumentsView", ", estimating the time left…");
-    const qint64 seconds = (millisecondsLeft + 500) / 1000;
-    const QString left =
-        seconds < 60
-            ? QCoreApplication::translate("glosa::DocumentsView", "%n s", nullptr, int(seconds))
-            : QCoreApplication::translate("glosa::DocumentsView", "%1 min %2 s")
-                  .arg(seconds / 60)
-                  .arg(seconds % 60);
-    return text + QCoreApplication::translate("glosa::DocumentsView", ", about %1 left").arg(left);
+               QCoreApplication::translate("glosa::DocumentsView", ", about %1 left").arg(left);
+    });
 }
 
 QString omissionToolTip(float mass, float threshold)

@@ -25,12 +25,6 @@ QString architectureName(const QString &architecture);
 QString modelName(const ModelInfo &info);
 // "1.2 MB", "340 KB".
 QString formatBytes(qint64 bytes);
-// Where file dialogs start: the folder of the last file chosen in one (rememberFolder(), kept
-// across sessions) while it exists, else the user's Documents folder, else the home folder (a
-// fresh account, a server): a dialog opened on a missing folder shows an empty list.
-QString documentsFolder();
-// A file (or folder) chosen in a file dialog: its folder is where the next dialog starts.
-void rememberFolder(const QString &path);
 // What a recent file was opened as, so that File ▸ Open Recent opens it in the same view.
 enum class OpenedAs { Text, Document, Image };
 struct RecentFile
@@ -38,7 +32,8 @@ struct RecentFile
     OpenedAs kind = OpenedAs::Text;
     QString path;
 };
-// A file opened through a dialog: first in File ▸ Open Recent, and its folder remembered.
+// A file opened through a dialog: first in File ▸ Open Recent, and its folder remembered for its
+// kind of file (app/gui/filedialogs.h).
 inline constexpr int kMaxRecentFiles = 10;
 void rememberOpened(OpenedAs kind, const QString &path);
 // Newest first, at most kMaxRecentFiles, those that still exist.
@@ -48,7 +43,7 @@ QList<RecentFile> recentFiles();
 QString unavailableText(const ModelChoice &choice);
 // What a translation decoded with a forced prefix says about it: «prefix: “El gato negro”», with
 // "+ end" when the prefix forces the end of the sentence, and which sentence when the text has
-// several (`sentence` from 0).
+// several (`sentence` from 0). Built again on a language change (liveText()), as the next one is.
 QString steeringLabel(const QString &words, bool ends, int sentence, int sentences);
 // Progress of a long translation, the Translate and Documents views alike: "12 / 40 sentences,
 // about 1 min 5 s left"; the time left only while `running` and not done, "estimating" while

@@ -10,6 +10,7 @@
 #include "app/gui/views/compareview.h"
 #include "app/gui/widgets/decodingpanel.h"
 #include "app/gui/dialogs/evaluatedialog.h"
+#include "app/gui/livetext.h"
 #include "app/gui/views/historyview.h"
 #include "app/gui/views/translateview.h"
 
@@ -122,8 +123,11 @@ void HistoryController::openEntry(const HistoryEntry &entry)
         m_views.translate->presenter()->historyEntryOpened(entry);
     else
         m_policy.opened(historyEntryKey(entry), entry.id);
-    const QString when = QLocale().toString(entry.time.toLocalTime(), QLocale::ShortFormat);
-    const QString status = tr("From the history (%1).").arg(when);
+    // Dates follow the interface language too: the whole line is built again on a change.
+    const QString status = liveText([time = entry.time] {
+        return tr("From the history (%1).")
+            .arg(QLocale().toString(time.toLocalTime(), QLocale::ShortFormat));
+    });
     const QString note = versionNote(entry);
     switch (entry.kind) {
     case HistoryKind::Translation:

@@ -1,20 +1,15 @@
-// The main window: a model / direction bar over one tab per view (Translate, Compare, Caption,
-// Documents, History), menus with the standard shortcuts, and settings that survive a restart.
+// The main window: a model / direction bar (ModelBar) over one tab per view (Translate, Compare,
+// Caption, Documents, History), the menus (MainMenus), and settings that survive a restart.
 // What the views share (models, workers, the history) is the AppContext's, which outlives it.
 #pragma once
 
 #include <QMainWindow>
 #include <QPointer>
 
-class QAction;
-class QActionGroup;
 class QComboBox;
 class QLabel;
 class QLineEdit;
-class QMenu;
 class QTabWidget;
-class QToolButton;
-class QTranslator;
 
 namespace glosa {
 
@@ -25,8 +20,10 @@ class HistoryView;
 class DocumentsView;
 class EvaluateDialog;
 class GetModelsDialog;
+class MainMenus;
+class ModelBar;
+class ModelsDialog;
 class TranslateView;
-struct ModelChoice;
 struct RecentFile;
 
 class MainWindow : public QMainWindow
@@ -39,7 +36,8 @@ public:
     ~MainWindow() override;
 
     // Installs the translators for `language` ("ko", "es", "en"; "" = system locale) on the
-    // application; every window retranslates itself through QEvent::LanguageChange.
+    // application (app/core/uilanguage.h) and the font its script needs; every window
+    // retranslates itself through QEvent::LanguageChange.
     static bool setUiLanguage(const QString &language);
     static QString uiLanguage();
 
@@ -49,13 +47,16 @@ public:
     HistoryView *historyView() const { return m_history; }
     DocumentsView *documentsView() const { return m_documents; }
     QTabWidget *tabs() const { return m_tabs; }
-    QComboBox *modelPicker() const { return m_models; }
+    ModelBar *modelBar() const { return m_modelBar; }
+    QComboBox *modelPicker() const;
     AppContext &context() const { return m_context; }
     // The translation model in the picker (the context's choice).
     QString currentModelId() const;
 
 public slots:
     void openFile();
+    // File ▸ Open Recent: the file in the view it was opened in.
+    void openRecent(const glosa::RecentFile &file);
     void importModel();
     // The end of importModel()'s work on the pool: a message for an error, else the new model
     // listed and chosen.
@@ -67,7 +68,7 @@ public slots:
     // The dialog while it is open (tests).
     GetModelsDialog *getModelsDialog() const;
     // The picker's offer of an OPUS-MT model for the direction (hidden when there is none).
-    QLabel *hubHint() const { return m_hubHint; }
+    QLabel *hubHint() const;
     // Translate ▸ Evaluate models…: one dialog, kept while the window lives (not modal, so that a
     // sentence it opens in Compare can be looked at beside it).
     void showEvaluate();
@@ -79,27 +80,26 @@ public slots:
     // File ▸ Save translation…: the Translate view's translation as a text file (the Documents
     // view exports its document).
     void saveTranslation();
+    // Edit ▸ Find (Ctrl+F): the find bar over the texts, or History's search there.
+    void showFindBar();
 
 protected:
     void closeEvent(QCloseEvent *event) override;
     void changeEvent(QEvent *event) override;
 
 private:
-    void createMenus();
+    void createViews();
+    QWidget *createFindBar();
+    void connectStatusMessages();
     void retranslateUi();
     void restoreSettings();
     void saveSettings() const;
-    // The picker lists the installed translation models, and shows the chosen one and its state.
-    void fillModelPicker();
-    void showModelChoice(const glosa::ModelChoice &choice);
-    void updateSwap();
-    void updateHubHint();
-    void updateModelLabel();
+    void listModelIds();
     // Reads a text file into the Translate view.
     void openText(const QString &path);
-    void fillRecentMenu();
-    void openRecent(const glosa::RecentFile &file);
-    void showFindBar();
+    // The Models dialog's requests; true when the dialog is to be shown again, rescanned.
+    bool removeModel(ModelsDialog &dialog, const QString &id);
+    bool makeDefault(ModelsDialog &dialog, const QString &id);
 
     AppContext &m_context;
 
@@ -110,49 +110,12 @@ private:
     DocumentsView *m_documents = nullptr;
     HistoryView *m_history = nullptr;
 
-    QLabel *m_modelLabel = nullptr;
-    QComboBox *m_models = nullptr;
-    QToolButton *m_swap = nullptr;
-    QLabel *m_modelState = nullptr;
-    QLabel *m_hubHint = nullptr;
+    ModelBar *m_modelBar = nullptr;
+    MainMenus *m_menus = nullptr;
     QPointer<GetModelsDialog> m_getModels; // while open
     QWidget *m_findBar = nullptr;
     QLineEdit *m_findEdit = nullptr;
-
-    QMenu *m_fileMenu = nullptr;
-    QMenu *m_editMenu = nullptr;
-    QMenu *m_viewMenu = nullptr;
-    QMenu *m_translateMenu = nullptr;
-    QMenu *m_settingsMenu = nullptr;
-    QMenu *m_languageMenu = nullptr;
-    QMenu *m_computeMenu = nullptr;
-    QList<QAction *> m_computeActions; // auto, float32, int8
-    QMenu *m_appearanceMenu = nullptr;
-    QList<QAction *> m_appearanceActions; // system, light, dark
-    QMenu *m_helpMenu = nullptr;
-    QAction *m_openAction = nullptr;
-    QMenu *m_recentMenu = nullptr;
-    QAction *m_saveAction = nullptr;
-    QAction *m_importAction = nullptr;
-    QAction *m_getModelsAction = nullptr;
-    QAction *m_quitAction = nullptr;
-    QAction *m_copyAction = nullptr;
-    QAction *m_pasteAction = nullptr;
-    QAction *m_findAction = nullptr;
-    QAction *m_translateAction = nullptr;
-    QAction *m_cancelAction = nullptr;
-    QAction *m_swapAction = nullptr;
-    QAction *m_compareAction = nullptr;
-    QAction *m_evaluateAction = nullptr;
     EvaluateDialog *m_evaluate = nullptr;
-    QList<QAction *> m_tabActions;
-    QAction *m_historySettingsAction = nullptr;
-    QAction *m_keepTermsAction = nullptr;
-    QAction *m_modelsAction = nullptr;
-    QAction *m_aboutAction = nullptr;
-    QAction *m_aboutQtAction = nullptr;
-    QActionGroup *m_languageGroup = nullptr;
-    QList<QAction *> m_languageActions;
 };
 
 } // namespace glosa

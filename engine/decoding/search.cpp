@@ -3,6 +3,7 @@
 #include "engine/decoding/logitsprocessor.h"
 #include "engine/decoding/sampler.h"
 #include "engine/layers/stepdecoder.h"
+#include "engine/ops/rowsoftmax.h"
 
 #include <algorithm>
 #include <cmath>
@@ -191,12 +192,14 @@ struct Sentence
     }
 };
 
-void checkStepOutputs(const Tensor &logProbs, const Tensor &attention, std::int64_t rows,
+// `logProbs` may be StepDecoder::stepLogits' logits, of the same shape.
+void checkStepOutputs(const Tensor *logProbs, const Tensor &attention, std::int64_t rows,
                       std::int64_t vocabulary, std::int64_t maxSourceLength)
 {
-    if (logProbs.rank() != 2 || logProbs.dim(0) != rows || logProbs.dim(1) != vocabulary)
+    if (logProbs &&
+        (logProbs->rank() != 2 || logProbs->dim(0) != rows || logProbs->dim(1) != vocabulary))
         throw std::runtime_error("StepDecoder::step returned log-probabilities of shape " +
-                                 shapeToString(logProbs.shape()) + ", expected [" +
+                                 shapeToString(logProbs->shape()) + ", expected [" +
                                  std::to_string(rows) + ", " + std::to_string(vocabulary) + "]");
     if (!attention.empty() &&
         (attention.rank() != 2 || attention.dim(0) != rows || attention.dim(1) < maxSourceLength))
@@ -384,9 +387,36 @@ std::pair<std::int64_t, int> aliveRows(const std::vector<Sentence> &sentences)
 // One decoder step for every alive hypothesis (its last token, the start token first). Rows of
 // logProbs and attention follow the sentences' alive hypotheses in order, finished sentences
 // left out.
+// With `lazy` (StepDecoder::stepLogits: a greedy search without sampling or traces), the model
+// returns its logits and each row's normaliser instead of logProbs, and a row's log-probabilities
+// are computed only when something reads them (LazyRows::row).
+struct LazyRows
+{
+    Tensor logits;            // [rows, vocab]
+    Tensor normalizers;       // [rows, 2]: max, log Σ exp
+    std::vector<float> ready; // one row's log-probabilities, for the processors
+
+    ops::RowNormalizer normalizer(std::int64_t r) const
+    {
+        const float *n = normalizers.data<float>() + 2 * r;
+        return {n[0], n[1]};
+    }
+    const float *logitsRow(std::int64_t r) const
+    {
+        return logits.data<float>() + r * logits.dim(1);
+    }
+    // Row r as step() would have written it (ops/rowsoftmax.h: bit for bit).
+    std::span<float> row(std::int64_t r)
+    {
+        const std::int64_t vocabulary = logits.dim(1);
+        ready.resize(static_cast<std::size_t>(vocabulary));
+        ops::logSoftmaxRow(logitsRow(r), vocabulary, normalizer(r), ready.data());
+        return {ready.data(), ready.size()};
+    }
+};
 void stepAlive(StepDecoder &decoder, DecoderState &state, std::vector<Sentence> &sentences,
                std::int64_t rows, std::int64_t maxSourceLength, bool withCoverage,
-               Tensor &lastTokens, Tensor &logProbs, Tensor &attention)
+               Tensor &lastTokens, Tensor &logProbs, Tensor &attention, LazyRows *lazy = nullptr)
 {
     lastTokens.resize({rows}, DType::I32);
     std::int32_t *last = lastTokens.data<std::int32_t>();
@@ -394,8 +424,17 @@ void stepAlive(StepDecoder &decoder, DecoderState &state, std::vector<Sentence> 
         if (!sentence.done)
             for (const Alive &alive : sentence.alive)
                 *last++ = alive.tokens.empty() ? decoder.startToken() : alive.tokens.back();
-    decoder.step(state, lastTokens, logProbs, attention);
-    checkStepOutputs(logProbs, attention, rows, decoder.vocabularySize(), maxSourceLength);
+    if (lazy) {
+        decoder.stepLogits(state, lastTokens, lazy->logits, lazy->normalizers, attention);
+        if (lazy->normalizers.shape() != Shape{rows, 2})
+            throw std::runtime_error("StepDecoder::stepLogits returned normalisers of shape " +
+                                     shapeToString(lazy->normalizers.shape()) + ", expected [" +
+                                     std::to_string(rows) + ", 2]");
+    } else {
+        decoder.step(state, lastTokens, logProbs, attention);
+    }
+    checkStepOutputs(lazy ? &lazy->logits : &logProbs, attention, rows, decoder.vocabularySize(),
+                     maxSourceLength);
     if (withCoverage && attention.empty()) // no attention: no coverage penalty (see extend())
         for (Sentence &sentence : sentences)
             for (Alive &alive : sentence.alive)
@@ -642,6 +681,10 @@ std::vector<DecodingResult> GreedySearch::operator()(StepDecoder &decoder,
     if (samples > 1)
         state->reorder(origins);
 
+    // Greedy without traces reads one row at a time, and without processors only its argmax:
+    // the model need not write the [rows, vocab] distribution.
+    const bool lazy = !sampling && !options.trace && decoder.hasStepLogits();
+    LazyRows rowsRead;
     Tensor lastTokens, logProbs, attention;
     for (std::int32_t step = 0;; ++step) {
         const auto [rows, maxSteps] = aliveRows(sentences);
@@ -649,7 +692,7 @@ std::vector<DecodingResult> GreedySearch::operator()(StepDecoder &decoder,
             break;
         checkCancelled(control);
         stepAlive(decoder, *state, sentences, rows, maxSourceLength, withCoverage, lastTokens,
-                  logProbs, attention);
+                  logProbs, attention, lazy ? &rowsRead : nullptr);
 
         origins.clear();
         std::int32_t row = 0;
@@ -658,30 +701,39 @@ std::vector<DecodingResult> GreedySearch::operator()(StepDecoder &decoder,
             std::vector<Alive> next;
             for (const Alive &alive : sentence.alive) {
                 const std::int32_t thisRow = row++;
-                std::span<float> scores(logProbs.data<float>() + thisRow * vocabulary,
-                                        static_cast<std::size_t>(vocabulary));
                 const float *attentionRow =
                     attention.empty() ? nullptr
                                       : attention.data<float>() + thisRow * attention.dim(1);
-                ProcessorContext context{step, alive.tokens, endToken};
-                const float shift =
-                    processRow(chain, context, scores, sentence, alive, step, options);
-                std::int32_t token;
-                if (sampling) {
-                    std::vector<std::vector<TokenProbability>> stages;
-                    const auto distribution =
-                        sampler.distribution(scores, sentence.tracer.enabled() ? &stages : nullptr);
-                    sentence.tracer.samplerStages(std::move(stages));
-                    token = RandomSampler::draw(distribution, generators[b][alive.sample]);
+                std::int32_t token = -1;
+                float logProb = 0.0f;
+                if (lazy && chain.empty()) {
+                    token = ops::bestOfRow(rowsRead.logitsRow(thisRow), vocabulary,
+                                           rowsRead.normalizer(thisRow), &logProb);
                 } else {
-                    token = BestSampler::sample(scores);
+                    std::span<float> scores =
+                        lazy ? rowsRead.row(thisRow)
+                             : std::span<float>(logProbs.data<float>() + thisRow * vocabulary,
+                                                static_cast<std::size_t>(vocabulary));
+                    ProcessorContext context{step, alive.tokens, endToken};
+                    const float shift =
+                        processRow(chain, context, scores, sentence, alive, step, options);
+                    if (sampling) {
+                        std::vector<std::vector<TokenProbability>> stages;
+                        const auto distribution = sampler.distribution(
+                            scores, sentence.tracer.enabled() ? &stages : nullptr);
+                        sentence.tracer.samplerStages(std::move(stages));
+                        token = RandomSampler::draw(distribution, generators[b][alive.sample]);
+                    } else {
+                        token = BestSampler::sample(scores);
+                    }
+                    sentence.tracer.endRow(step, alive.traceNode, token);
+                    if (token >= 0)
+                        logProb = scores[token] - shift;
                 }
-                sentence.tracer.endRow(step, alive.traceNode, token);
                 if (token < 0) { // every token blocked: stop here, without EOS
                     sentence.finished.push_back(finalize(options, sentence, alive, false, 0));
                     continue;
                 }
-                const float logProb = scores[token] - shift;
                 if (token == endToken) {
                     Hypothesis hypothesis = finalize(options, sentence, alive, true, logProb);
                     hypothesis.traceNode = sentence.tracer.addNode(

@@ -45,8 +45,7 @@ std::uint64_t tokenKey(const std::vector<std::int32_t> &ids)
     return hash;
 }
 
-void StepDecoder::step(DecoderState &state, const Tensor &lastTokens, Tensor &logProbs,
-                       Tensor &attention)
+void StepDecoder::checkStep(const DecoderState &state, const Tensor &lastTokens) const
 {
     const std::int64_t rows = state.rows();
     if (lastTokens.rank() != 1 || lastTokens.dim(0) != rows || lastTokens.dtype() != DType::I32)
@@ -60,7 +59,27 @@ void StepDecoder::step(DecoderState &state, const Tensor &lastTokens, Tensor &lo
             throw std::invalid_argument("StepDecoder::step: token " + std::to_string(tokens[r]) +
                                         " of row " + std::to_string(r) + " is outside [0, " +
                                         std::to_string(vocabulary) + ")");
+}
+
+void StepDecoder::step(DecoderState &state, const Tensor &lastTokens, Tensor &logProbs,
+                       Tensor &attention)
+{
+    checkStep(state, lastTokens);
     advance(state, lastTokens, logProbs, attention);
+}
+
+void StepDecoder::stepLogits(DecoderState &state, const Tensor &lastTokens, Tensor &logits,
+                             Tensor &normalizers, Tensor &attention)
+{
+    if (!hasStepLogits())
+        throw std::logic_error("StepDecoder::stepLogits: this model returns log-probabilities only");
+    checkStep(state, lastTokens);
+    advanceLogits(state, lastTokens, logits, normalizers, attention);
+}
+
+void StepDecoder::advanceLogits(DecoderState &, const Tensor &, Tensor &, Tensor &, Tensor &)
+{
+    throw std::logic_error("StepDecoder::advanceLogits: not overridden");
 }
 
 } // namespace glosa::engine

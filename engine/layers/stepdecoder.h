@@ -115,11 +115,31 @@ public:
     // advance() runs; a family checks only what is its own (a Transformer's max_positions).
     void step(DecoderState &state, const Tensor &lastTokens, Tensor &logProbs, Tensor &attention);
 
+    // Whether stepLogits() is available: a greedy search (no sampling, no traces) then calls it
+    // instead of step() and computes a row's log-probabilities only where something reads them.
+    virtual bool hasStepLogits() const { return false; }
+    // Advances every row by one token like step(), but returns the distribution unnormalised:
+    //   logits:      [rows, vocab] F32; step()'s logProbs[r, j] is, bit for bit,
+    //                (logits[r, j] - normalizers[r, 0]) - normalizers[r, 1]
+    //                (ops/rowsoftmax.h: logSoftmaxRow, bestOfRow), ids the model never
+    //                generates already -inf
+    //   normalizers: [rows, 2] F32, each row's max logit and log Σ exp(logit - max)
+    //   attention:   as step()'s
+    // Throws std::logic_error where !hasStepLogits(), and what step() throws.
+    void stepLogits(DecoderState &state, const Tensor &lastTokens, Tensor &logits,
+                    Tensor &normalizers, Tensor &attention);
+
 protected:
     // step() after its checks: lastTokens is I32 [state.rows()] with every id in range; rows()
     // may be 0 (resize the outputs and return).
     virtual void advance(DecoderState &state, const Tensor &lastTokens, Tensor &logProbs,
                          Tensor &attention) = 0;
+    // stepLogits() after the same checks; overridden with hasStepLogits().
+    virtual void advanceLogits(DecoderState &state, const Tensor &lastTokens, Tensor &logits,
+                               Tensor &normalizers, Tensor &attention);
+
+private:
+    void checkStep(const DecoderState &state, const Tensor &lastTokens) const;
 };
 
 // A step decoder with its own encoder over source token ids: the translation families.

@@ -21,14 +21,32 @@ GLOSA_HALF_TARGET inline float horizontalSum(__m256 v)
     return _mm_cvtss_f32(s);
 }
 
+// Eight weights as fp32: converted from fp16 (exact), or loaded as they are.
+GLOSA_HALF_TARGET inline __m256 load8(const std::uint16_t *w)
+{
+    return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(w)));
+}
+GLOSA_HALF_TARGET inline __m256 load8(const float *w)
+{
+    return _mm256_loadu_ps(w);
+}
+GLOSA_HALF_TARGET inline float load1(const std::uint16_t *w)
+{
+    return _cvtsh_ss(*w);
+}
+GLOSA_HALF_TARGET inline float load1(const float *w)
+{
+    return *w;
+}
+
 // R weight rows against the M rows of x: y[i, r] = Σ_c x[i, c] · w[r, c]. Each 8 halves of a
 // weight row are loaded and converted once and used for all M rows (the point: W is read once
 // per call, whatever M); the R·M sums live in registers (R·M ≤ 8 accumulators, plus the R
 // converted weight vectors and one x vector, within AVX2's 16). Several rows at once also give
 // the FMA unit independent chains at M = 1.
-template <int M, int R>
-GLOSA_HALF_TARGET inline void rowBlock(const float *x, std::int64_t k, const std::uint16_t *w,
-                                       float *y, std::int64_t n)
+template <int M, int R, typename W>
+GLOSA_HALF_TARGET inline void rowBlock(const float *x, std::int64_t k, const W *w, float *y,
+                                       std::int64_t n)
 {
     __m256 acc[R][M];
 #pragma GCC unroll 8
@@ -41,8 +59,7 @@ GLOSA_HALF_TARGET inline void rowBlock(const float *x, std::int64_t k, const std
         __m256 wv[R];
 #pragma GCC unroll 8
         for (int r = 0; r < R; ++r)
-            wv[r] =
-                _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(w + r * k + c)));
+            wv[r] = load8(w + r * k + c);
 #pragma GCC unroll 8
         for (int i = 0; i < M; ++i) {
             const __m256 xv = _mm256_loadu_ps(x + i * k + c);
@@ -57,7 +74,7 @@ GLOSA_HALF_TARGET inline void rowBlock(const float *x, std::int64_t k, const std
         for (int i = 0; i < M; ++i) {
             float s = horizontalSum(acc[r][i]);
             for (std::int64_t c = k8; c < k; ++c) // k % 8 trailing columns
-                s = std::fma(x[i * k + c], _cvtsh_ss(w[r * k + c]), s);
+                s = std::fma(x[i * k + c], load1(w + r * k + c), s);
             y[i * n + r] = s;
         }
 }
@@ -79,18 +96,17 @@ void epilogue(int m, std::int64_t n, const float *bias, Activation activation, f
 
 // Output columns [begin, end) of y for all M rows, then bias and activation on them (while they
 // are in cache).
-template <int M>
-GLOSA_HALF_TARGET void columns(const float *x, std::int64_t k, const std::uint16_t *w,
-                               std::int64_t n, const float *bias, Activation activation, float *y,
+template <int M, typename W>
+GLOSA_HALF_TARGET void columns(const float *x, std::int64_t k, const W *w, std::int64_t n, const float *bias, Activation activation, float *y,
                                std::int64_t begin, std::int64_t end)
 {
     // R·M ≤ 8 accumulators (see rowBlock); at M = 1, 2 four weight rows at once.
     constexpr int R = M <= 2 ? 4 : 2;
     std::int64_t j = begin;
     for (; j + R <= end; j += R)
-        rowBlock<M, R>(x, k, w + j * k, y + j, n);
+        rowBlock<M, R, W>(x, k, w + j * k, y + j, n);
     for (; j < end; ++j)
-        rowBlock<M, 1>(x, k, w + j * k, y + j, n);
+        rowBlock<M, 1, W>(x, k, w + j * k, y + j, n);
     epilogue(M, n, bias, activation, y, begin, end);
 }
 
@@ -105,14 +121,25 @@ GLOSA_HALF_TARGET_512 inline float horizontalSum512(__m512 v)
                                        _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xf, d, 1))));
 }
 
+GLOSA_HALF_TARGET_512 inline __m512 load16(const std::uint16_t *w)
+{
+    // maskz: GCC 12's unmasked form warns of its undefined pass-through (PR 105593).
+    return _mm512_maskz_cvtph_ps(0xffff,
+                                 _mm256_loadu_si256(reinterpret_cast<const __m256i *>(w)));
+}
+GLOSA_HALF_TARGET_512 inline __m512 load16(const float *w)
+{
+    return _mm512_loadu_ps(w);
+}
+
 // The same with AVX-512F: 16 halves a conversion, 16 lanes an FMA. Where the CPU has AVX-512,
 // oneDNN's fp32 kernels use it too, and with the model in L3 (32 MB on the development VM) the
 // 256-bit kernel is then limited by its conversions and FMAs rather than by the bytes: 1.2-1.5x
 // oneDNN at M = 1 and level at M = 2, against 1.7-2.2x and 1.3x with 512 bits (docs/benchmarks.md,
 // "fp16 weights at small M"). R·M ≤ 16 accumulators of the 32 registers.
-template <int M, int R>
-GLOSA_HALF_TARGET_512 inline void rowBlock512(const float *x, std::int64_t k,
-                                              const std::uint16_t *w, float *y, std::int64_t n)
+template <int M, int R, typename W>
+GLOSA_HALF_TARGET_512 inline void rowBlock512(const float *x, std::int64_t k, const W *w, float *y,
+                                              std::int64_t n)
 {
     __m512 acc[R][M];
 #pragma GCC unroll 16
@@ -125,9 +152,7 @@ GLOSA_HALF_TARGET_512 inline void rowBlock512(const float *x, std::int64_t k,
         __m512 wv[R];
 #pragma GCC unroll 16
         for (int r = 0; r < R; ++r)
-            // maskz: GCC 12's unmasked form warns of its undefined pass-through (PR 105593).
-            wv[r] = _mm512_maskz_cvtph_ps(
-                0xffff, _mm256_loadu_si256(reinterpret_cast<const __m256i *>(w + r * k + c)));
+            wv[r] = load16(w + r * k + c);
 #pragma GCC unroll 16
         for (int i = 0; i < M; ++i) {
             const __m512 xv = _mm512_loadu_ps(x + i * k + c);
@@ -142,27 +167,26 @@ GLOSA_HALF_TARGET_512 inline void rowBlock512(const float *x, std::int64_t k,
         for (int i = 0; i < M; ++i) {
             float s = horizontalSum512(acc[r][i]);
             for (std::int64_t c = k16; c < k; ++c) // k % 16 trailing columns
-                s = std::fma(x[i * k + c], _cvtsh_ss(w[r * k + c]), s);
+                s = std::fma(x[i * k + c], load1(w + r * k + c), s);
             y[i * n + r] = s;
         }
 }
 
-template <int M>
-GLOSA_HALF_TARGET_512 void columns512(const float *x, std::int64_t k, const std::uint16_t *w,
-                                      std::int64_t n, const float *bias, Activation activation,
+template <int M, typename W>
+GLOSA_HALF_TARGET_512 void columns512(const float *x, std::int64_t k, const W *w, std::int64_t n, const float *bias, Activation activation,
                                       float *y, std::int64_t begin, std::int64_t end)
 {
     constexpr int R = M == 1 ? 8 : 4; // R·M ≤ 16 accumulators
     std::int64_t j = begin;
     for (; j + R <= end; j += R)
-        rowBlock512<M, R>(x, k, w + j * k, y + j, n);
+        rowBlock512<M, R, W>(x, k, w + j * k, y + j, n);
     for (; j < end; ++j)
-        rowBlock512<M, 1>(x, k, w + j * k, y + j, n);
+        rowBlock512<M, 1, W>(x, k, w + j * k, y + j, n);
     epilogue(M, n, bias, activation, y, begin, end);
 }
 
-template <int M>
-void run(const float *x, std::int64_t k, const std::uint16_t *w, std::int64_t n, const float *bias,
+template <int M, typename W>
+void run(const float *x, std::int64_t k, const W *w, std::int64_t n, const float *bias,
          Activation activation, float *y)
 {
     const bool wide = halfGemvIsa() == HalfGemvIsa::Avx512;
@@ -174,10 +198,10 @@ void run(const float *x, std::int64_t k, const std::uint16_t *w, std::int64_t n,
 #pragma omp parallel for schedule(static) if (parallel)
     for (std::int64_t b = 0; b < blocks; ++b)
         if (wide)
-            columns512<M>(x, k, w, n, bias, activation, y, b * kBlock,
+            columns512<M, W>(x, k, w, n, bias, activation, y, b * kBlock,
                           std::min(n, (b + 1) * kBlock));
         else
-            columns<M>(x, k, w, n, bias, activation, y, b * kBlock,
+            columns<M, W>(x, k, w, n, bias, activation, y, b * kBlock,
                        std::min(n, (b + 1) * kBlock));
 }
 
@@ -224,18 +248,21 @@ std::int64_t halfGemvMaxRows()
     return 0;
 }
 
-void halfGemv(const float *x, std::int64_t m, std::int64_t k, const std::uint16_t *w,
-              std::int64_t n, const float *bias, Activation activation, float *y)
+namespace {
+
+template <typename W>
+void smallGemv(const float *x, std::int64_t m, std::int64_t k, const W *w, std::int64_t n,
+               const float *bias, Activation activation, float *y)
 {
     switch (m) {
     case 1:
-        return run<1>(x, k, w, n, bias, activation, y);
+        return run<1, W>(x, k, w, n, bias, activation, y);
     case 2:
-        return run<2>(x, k, w, n, bias, activation, y);
+        return run<2, W>(x, k, w, n, bias, activation, y);
     case 3:
-        return run<3>(x, k, w, n, bias, activation, y);
+        return run<3, W>(x, k, w, n, bias, activation, y);
     case 4:
-        return run<4>(x, k, w, n, bias, activation, y);
+        return run<4, W>(x, k, w, n, bias, activation, y);
     default:
         break;
     }
@@ -243,8 +270,22 @@ void halfGemv(const float *x, std::int64_t m, std::int64_t k, const std::uint16_
     // stays correct whatever m.
     for (std::int64_t r = 0; r < m; r += 4) {
         const std::int64_t rows = std::min<std::int64_t>(4, m - r);
-        halfGemv(x + r * k, rows, k, w, n, bias, activation, y + r * n);
+        smallGemv(x + r * k, rows, k, w, n, bias, activation, y + r * n);
     }
+}
+
+} // namespace
+
+void halfGemv(const float *x, std::int64_t m, std::int64_t k, const std::uint16_t *w,
+              std::int64_t n, const float *bias, Activation activation, float *y)
+{
+    smallGemv(x, m, k, w, n, bias, activation, y);
+}
+
+void floatGemv(const float *x, std::int64_t m, std::int64_t k, const float *w, std::int64_t n,
+               const float *bias, Activation activation, float *y)
+{
+    smallGemv(x, m, k, w, n, bias, activation, y);
 }
 
 } // namespace glosa::engine::ops::detail

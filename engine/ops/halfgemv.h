@@ -36,5 +36,11 @@ std::int64_t halfGemvMaxRows();
 // (halfGemvMaxRows()). Runs on OpenMP threads when W is large enough to pay for them.
 void halfGemv(const float *x, std::int64_t m, std::int64_t k, const std::uint16_t *w,
               std::int64_t n, const float *bias, Activation activation, float *y);
+// The same kernel on fp32 weights, w [n, k] row-major: for fp32 packages (an OPUS-MT model
+// imported with --float32), whose decoder steps at batch 1 stream fp32 weights; oneDNN 2.6's
+// brgemm read them slower at one row than ONNX Runtime's MLAS (docs/benchmarks.md, "Imported
+// models at small M"). Needs halfGemvIsa() != HalfGemvIsa::None (AVX2 + FMA).
+void floatGemv(const float *x, std::int64_t m, std::int64_t k, const float *w, std::int64_t n,
+               const float *bias, Activation activation, float *y);
 
 } // namespace glosa::engine::ops::detail

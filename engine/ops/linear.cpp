@@ -1,6 +1,7 @@
 #include "engine/ops/linear.h"
 
 #include "engine/ops/dnnlutil.h"
+#include "engine/ops/elementwise.h"
 #include "engine/ops/halfgemv.h"
 #include "engine/ops/quantizedlinear.h"
 
@@ -47,6 +48,12 @@ struct Linear::Impl
     // top of 4; +12 MB peak for transformer-en-es), accepted for ~1.9x faster greedy decoding
     // at batch 1, 1.3x beam 4 (docs/benchmarks.md, "fp16 weights at small M").
     Tensor half;
+    // The same for weights that came as F32 (a package imported with --float32): a plain fp32
+    // copy [out, in] read by floatGemv at M <= halfGemvMaxRows(). oneDNN 2.6's brgemm read fp32
+    // weights at one row slower than ONNX Runtime's MLAS on the OPUS-MT shape, so the copy
+    // (+100% memory for these layers) buys the fp32 decoder step at batch 1
+    // (docs/benchmarks.md, "Imported models at small M").
+    Tensor plain;
 
     dnnl::matmul::primitive_desc makeMatmulPd(std::int64_t m) const
     {
@@ -131,6 +138,8 @@ Linear::Linear(const Tensor &weight, const Tensor &bias, Activation activation, 
     impl->packed.setSource(packed);
     if (weight.dtype() == DType::F16 && halfGemvMaxRows() > 0)
         impl->half = weight.clone(); // own aligned storage: `weight` may view a mapped file
+    else if (weight.dtype() == DType::F32 && halfGemvMaxRows() > 0)
+        impl->plain = weight.clone();
     m_impl = std::move(impl);
 }
 
@@ -168,6 +177,10 @@ bool Linear::halfWeights() const
 {
     return m_impl && !m_impl->half.empty();
 }
+bool Linear::plainWeights() const
+{
+    return m_impl && !m_impl->plain.empty();
+}
 Linear::Kernel Linear::kernel() const
 {
     return m_int8 ? Kernel::Convolution : m_impl ? m_impl->kernel : Kernel::Auto;
@@ -191,11 +204,22 @@ void Linear::operator()(const Tensor &x, Tensor &y) const
     y.resize(outShape);
     if (m == 0)
         return;
-    if (!m_impl->half.empty() && m <= halfGemvMaxRows()) {
+    const bool small = m <= halfGemvMaxRows();
+    if (small && !(m_impl->half.empty() && m_impl->plain.empty())) {
         runtime::stream(); // applies runtime::setNumThreads to this thread's OpenMP
-        halfGemv(x.data<float>(), m, m_impl->in, m_impl->half.data<std::uint16_t>(), m_impl->out,
-                 m_impl->bias.empty() ? nullptr : m_impl->bias.data<float>(),
-                 m_impl->activation, y.data<float>());
+        // The kernels' epilogue applies ReLU in place; other activations go to oneDNN's eltwise
+        // (vectorised, the fused post-op of the larger M) rather than a scalar loop.
+        const Activation act = m_impl->activation;
+        const bool fused = act == Activation::None || act == Activation::Relu;
+        const float *bias = m_impl->bias.empty() ? nullptr : m_impl->bias.data<float>();
+        if (!m_impl->half.empty())
+            halfGemv(x.data<float>(), m, m_impl->in, m_impl->half.data<std::uint16_t>(),
+                     m_impl->out, bias, fused ? act : Activation::None, y.data<float>());
+        else
+            floatGemv(x.data<float>(), m, m_impl->in, m_impl->plain.data<float>(), m_impl->out,
+                      bias, fused ? act : Activation::None, y.data<float>());
+        if (!fused)
+            Elementwise{act}(y, y);
         return;
     }
     const auto p = m_impl->primitiveFor(m);

@@ -30,6 +30,11 @@
 // differs. 1.4–2.2× oneDNN on the Transformer's decoder layers at M = 1; greedy decoding at batch
 // 1 1.5–1.9× faster, beam 4 1.3× (docs/benchmarks.md, "fp16 weights at small M").
 //
+// fp32 weights likewise (an OPUS-MT model imported with --float32): a plain fp32 copy beside the
+// packed one, read by the same kernel at up to halfWeightsMaxRows() rows, where oneDNN 2.6's
+// brgemm streamed the weights slower than ONNX Runtime's MLAS (docs/benchmarks.md, "Imported
+// models at small M").
+//
 // Thread-safe: one Linear may be called from several threads at once. Copies share the packed
 // weights.
 #pragma once
@@ -73,6 +78,9 @@ public:
     // weights as fp16 when halfWeights(): they came as F16 (see "fp16 weights" above).
     static std::int64_t halfWeightsMaxRows();
     bool halfWeights() const;
+    // The same for weights that came as F32: a plain fp32 copy read by the same kernel
+    // (halfgemv.h, floatGemv) at up to halfWeightsMaxRows() rows; +100% memory for the layer.
+    bool plainWeights() const;
 
 private:
     struct Impl;

@@ -5,6 +5,7 @@
 #include "engine/layers/textstate.h"
 #include "engine/limits.h"
 #include "engine/package.h"
+#include "engine/ops/rowsoftmax.h"
 #include "engine/packageerror.h"
 #include "engine/text/tokenizer.h"
 
@@ -502,6 +503,52 @@ void TransformerDecoder::advance(engine::DecoderState &base, const Tensor &lastT
                                  Tensor &logProbs, Tensor &attention)
 {
     State &st = engine::stateOf<State>(base, "TransformerDecoder");
+    const std::int64_t rows = st.rows(), vocab = m_config.vocabSize;
+    logProbs.resize({rows, vocab});
+    if (!forward(st, lastTokens, attention, st.logits))
+        return;
+    const float *logits = st.logits.data<float>();
+    float *lp = logProbs.data<float>();
+#pragma omp parallel for schedule(static) if (rows > 1 && rows * vocab > kParallelWork)
+    for (std::int64_t r = 0; r < rows; ++r) {
+        const float *row = logits + r * vocab;
+        engine::ops::logSoftmaxRow(row, vocab, engine::ops::rowNormalizer(row, vocab),
+                                   lp + r * vocab);
+        // After the softmax, as Hugging Face's bad_words_ids: the other tokens keep the
+        // probabilities the model gave them.
+        for (std::int32_t id : m_config.neverGenerate)
+            lp[r * vocab + id] = -std::numeric_limits<float>::infinity();
+    }
+}
+
+void TransformerDecoder::advanceLogits(engine::DecoderState &base, const Tensor &lastTokens,
+                                       Tensor &logits, Tensor &normalizers, Tensor &attention)
+{
+    State &st = engine::stateOf<State>(base, "TransformerDecoder");
+    const std::int64_t rows = st.rows(), vocab = m_config.vocabSize;
+    logits.resize({rows, vocab});
+    normalizers.resize({rows, 2});
+    if (!forward(st, lastTokens, attention, logits))
+        return;
+    float *x = logits.data<float>();
+    float *norms = normalizers.data<float>();
+#pragma omp parallel for schedule(static) if (rows > 1 && rows * vocab > kParallelWork)
+    for (std::int64_t r = 0; r < rows; ++r) {
+        float *row = x + r * vocab;
+        const engine::ops::RowNormalizer norm = engine::ops::rowNormalizer(row, vocab);
+        norms[2 * r] = norm.max;
+        norms[2 * r + 1] = norm.logSum;
+        // The normaliser includes them, as advance()'s softmax does.
+        for (std::int32_t id : m_config.neverGenerate)
+            row[id] = -std::numeric_limits<float>::infinity();
+    }
+}
+
+// One decoder step up to the output layer: logits [rows, vocab], attention [rows, S]. False
+// (attention sized, nothing computed) for a state without rows.
+bool TransformerDecoder::forward(State &st, const Tensor &lastTokens, Tensor &attention,
+                                 Tensor &logits)
+{
     const TransformerConfig &c = m_config;
     const std::int64_t d = c.dModel, heads = c.heads, dh = c.headDim();
     const std::int64_t rows = st.rows();
@@ -511,10 +558,9 @@ void TransformerDecoder::advance(engine::DecoderState &base, const Tensor &lastT
                                     std::to_string(t) + " reaches max_positions " +
                                     std::to_string(c.maxPositions));
     const std::int64_t S = st.maxSourceLength;
-    logProbs.resize({rows, c.vocabSize});
     attention.resize({rows, S});
     if (rows == 0)
-        return;
+        return false;
     st.reserve(t + 1, c.maxPositions);
 
     m_embedding(lastTokens, st.x); // [rows, d]
@@ -609,17 +655,9 @@ void TransformerDecoder::advance(engine::DecoderState &base, const Tensor &lastT
     }
     if (c.shape.finalNorms)
         m_decoderNorm(st.x, st.x);
-    m_output(st.x, st.logits); // [rows, vocab]
-    m_logSoftmax(st.logits, logProbs);
-    // After the softmax, as Hugging Face's bad_words_ids: the other tokens keep the
-    // probabilities the model gave them.
-    if (!c.neverGenerate.empty()) {
-        float *lp = logProbs.data<float>();
-        for (std::int64_t r = 0; r < rows; ++r)
-            for (std::int32_t id : c.neverGenerate)
-                lp[r * c.vocabSize + id] = -std::numeric_limits<float>::infinity();
-    }
+    m_output(st.x, logits); // [rows, vocab]
     st.step = t + 1;
+    return true;
 }
 
 } // namespace glosa::transformer

@@ -65,7 +65,6 @@
 #include "engine/ops/embedding.h"
 #include "engine/ops/layernorm.h"
 #include "engine/ops/linear.h"
-#include "engine/ops/softmax.h"
 #include "engine/tensor.h"
 
 #include <cstdint>
@@ -128,6 +127,7 @@ public:
     std::int64_t maxTargetLength() const override { return m_config.maxPositions; }
     engine::AlignmentSource *alignmentSource() override { return this; }
     engine::AttentionInspector *attentionInspector() override { return this; }
+    bool hasStepLogits() const override { return true; } // see advanceLogits()
     // sources: ids with the final EOS (the training convention: pieces + </s>), each at most
     // maxPositions long. Throws std::invalid_argument for an empty source, an id outside the
     // vocabulary or a source that is too long.
@@ -161,6 +161,11 @@ private:
     // maxPositions target tokens.
     void advance(engine::DecoderState &state, const engine::Tensor &lastTokens,
                  engine::Tensor &logProbs, engine::Tensor &attention) override;
+    // stepLogits(): the logits and each row's normaliser, the log-softmax left to the reader
+    // (rowsoftmax.h; advance() computes it with the same loops, so both agree bit for bit).
+    void advanceLogits(engine::DecoderState &state, const engine::Tensor &lastTokens,
+                       engine::Tensor &logits, engine::Tensor &normalizers,
+                       engine::Tensor &attention) override;
 
     struct Attention
     {
@@ -188,6 +193,8 @@ private:
         FeedForward ffn;
     };
     class State;
+    bool forward(State &state, const engine::Tensor &lastTokens, engine::Tensor &attention,
+                 engine::Tensor &logits);
 
     void embed(const engine::ops::Embedding &embedding, const engine::Tensor &ids,
                const std::vector<std::int64_t> &positions, engine::Tensor &out) const;
@@ -201,7 +208,6 @@ private:
     std::vector<DecoderLayer> m_decoder;
     engine::ops::LayerNorm m_decoderNorm;
     engine::ops::Linear m_output; // [vocab, d]: tied to the embedding or its own; optional bias
-    engine::ops::LogSoftmax m_logSoftmax;
     int m_alignmentLayer = 0;
     int m_alignmentHead = kAverageHeads;
     // Set only during inspectAttention() (one sentence, one row): encode() and step() then copy

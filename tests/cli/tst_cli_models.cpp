@@ -148,6 +148,20 @@ private slots:
                  r.err.constData());
         r = run({"models", "import"});
         QCOMPARE(r.exitCode, 2);
+        // A wrong folder (here one with a text file only) is named, with what a model folder
+        // holds: not "no model.json in the folder", which says nothing of MarianMT.
+        QTemporaryDir wrong;
+        QFile notes(wrong.filePath("notes.txt"));
+        QVERIFY(notes.open(QIODevice::WriteOnly));
+        notes.close();
+        r = run({"models", "import", wrong.path()});
+        QCOMPARE(r.exitCode, 1);
+        for (const char *part : {"is not a model folder", "Glosa package", "model.json",
+                                 "MarianMT", "config.json", "model.safetensors",
+                                 "pytorch_model.bin", "source.spm", "target.spm", "vocab.json"})
+            QVERIFY2(r.err.contains(part), r.err.constData());
+        QVERIFY2(r.err.contains(wrong.path().toUtf8()), r.err.constData());
+        QVERIFY2(!r.err.contains("no model.json in the folder"), r.err.constData());
         r = run({"models", "import", m_fixture + "/safetensors", "--id", "../escape"});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("not a valid package id"), r.err.constData());

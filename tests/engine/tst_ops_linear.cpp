@@ -253,6 +253,41 @@ private slots:
         GLOSA_COMPARE_TENSORS(many, expected);
         GLOSA_COMPARE_TENSORS(one, expected);
     }
+    // F32 weights keep a plain copy for the small-M kernel (floatGemv) where the CPU has
+    // AVX2/FMA: one row to past the threshold, K odd (the tail loops), N past one OpenMP block
+    // of 64 with a partial row group, and an activation left to oneDNN's eltwise.
+    void floatWeightsMatchReference_data()
+    {
+        QTest::addColumn<int>("in");
+        QTest::addColumn<int>("out");
+        QTest::addColumn<Activation>("activation");
+        QTest::addRow("37x8003") << 37 << 8003 << Activation::None;
+        QTest::addRow("512x67 relu") << 512 << 67 << Activation::Relu;
+        QTest::addRow("17x300 swish") << 17 << 300 << Activation::Swish;
+        QTest::addRow("1x5 gelu") << 1 << 5 << Activation::Gelu;
+    }
+    void floatWeightsMatchReference()
+    {
+        QFETCH(int, in);
+        QFETCH(int, out);
+        QFETCH(Activation, activation);
+        const Tensor w = randomTensor({out, in}, 71), b = randomTensor({out}, 72);
+        const Linear linear(w, b, activation);
+        QVERIFY(!linear.halfWeights());
+        if (!linear.plainWeights())
+            qInfo("no AVX2/FMA here: F32 weights take oneDNN at every M");
+        for (int m : {1, 2, 3, 4, 5, 1}) {
+            const Tensor x = randomTensor({m, in}, 73 + m, -2.0f, 2.0f);
+            Tensor y, expected, one;
+            linear(x, y);
+            reference::linear(x, w, b, activation, expected);
+            GLOSA_COMPARE_TENSORS(y, expected);
+            runtime::setNumThreads(1);
+            linear(x, one);
+            runtime::setNumThreads(0);
+            GLOSA_COMPARE_TENSORS(one, expected);
+        }
+    }
     void singleThreadMatches()
     {
         const Tensor w = randomTensor({64, 48}, 11);

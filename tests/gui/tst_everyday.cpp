@@ -15,6 +15,7 @@
 #include "app/gui/views/compareview.h"
 #include "app/gui/widgets/decodingpanel.h"
 #include "app/gui/views/documentsview.h"
+#include "app/gui/filedialogs.h"
 #include "app/gui/guiutil.h"
 #include "app/gui/widgets/heatmapwidget.h"
 #include "app/gui/mainwindow.h"
@@ -373,7 +374,7 @@ private slots:
         const QString document = dir.filePath(QStringLiteral("notes.md"));
         QVERIFY(QFile::copy(QStringLiteral(GLOSA_TEST_DATA_DIR "/documents/sample.md"), document));
         rememberOpened(OpenedAs::Document, document);
-        QCOMPARE(documentsFolder(), QFileInfo(document).absolutePath());
+        QCOMPARE(startFolder(FileKind::Documents), QFileInfo(document).absolutePath());
         QCOMPARE(recentFiles().value(0).path, QFileInfo(document).absoluteFilePath());
 
         auto context = makeContext();

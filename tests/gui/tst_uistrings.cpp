@@ -8,11 +8,11 @@
 #include "app/core/evaluation/testsets.h"
 #include "app/core/inference/inferenceworker.h"
 #include "app/gui/guiutil.h"
-#include "app/gui/views/compareview.h"
-#include "app/gui/widgets/decodingpanel.h"
-#include "app/gui/views/documentsview.h"
 #include "app/gui/mainwindow.h"
+#include "app/gui/views/compareview.h"
+#include "app/gui/views/documentsview.h"
 #include "app/gui/views/translateview.h"
+#include "app/gui/widgets/decodingpanel.h"
 
 #include "tests/support/testutil.h"
 
@@ -197,14 +197,22 @@ private slots:
         QTest::addColumn<QString>("ui");
         QTest::addColumn<QString>("code");
         QTest::addColumn<QString>("name");
-        QTest::newRow("en it") << "en" << "it" << QStringLiteral("Italian");
-        QTest::newRow("ko it") << "ko" << "it" << QStringLiteral("이탈리아어");
-        QTest::newRow("es it") << "es" << "it" << QStringLiteral("Italiano");
-        QTest::newRow("ko en") << "ko" << "en" << QStringLiteral("영어");
-        QTest::newRow("es de") << "es" << "de" << QStringLiteral("Alemán");
-        QTest::newRow("en pt-BR") << "en" << "pt-BR" << QStringLiteral("Portuguese");
-        QTest::newRow("unknown") << "ko" << "zzz" << QStringLiteral("zzz");
-        QTest::newRow("ko image") << "ko" << "" << QStringLiteral("이미지");
+        QTest::newRow("en it") << "en"
+                               << "it" << QStringLiteral("Italian");
+        QTest::newRow("ko it") << "ko"
+                               << "it" << QStringLiteral("이탈리아어");
+        QTest::newRow("es it") << "es"
+                               << "it" << QStringLiteral("Italiano");
+        QTest::newRow("ko en") << "ko"
+                               << "en" << QStringLiteral("영어");
+        QTest::newRow("es de") << "es"
+                               << "de" << QStringLiteral("Alemán");
+        QTest::newRow("en pt-BR") << "en"
+                                  << "pt-BR" << QStringLiteral("Portuguese");
+        QTest::newRow("unknown") << "ko"
+                                 << "zzz" << QStringLiteral("zzz");
+        QTest::newRow("ko image") << "ko"
+                                  << "" << QStringLiteral("이미지");
     }
 
     void languagesAreNamedInTheInterfaceLanguage()
@@ -221,26 +229,43 @@ private slots:
     // Item 9: at the default 1280×800 (and the commonest laptop's 1366×768), in each language, no
     // widget's text needs more width than the widget has: a label cut off, a button reading
     // "Dele…", a combo box whose entry hides its arrow.
+    // The same after switching from English in the open window (Settings ▸ Language): History's
+    // filters kept their English width and read "Todos los tipo", "Cualquier fec".
     void nothingIsClipped_data()
     {
         QTest::addColumn<QString>("language");
         QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("switched");
         for (const char *language : {"en", "ko", "es"})
             for (const QSize size : {QSize(1280, 800), QSize(1366, 768)})
-                QTest::addRow("%s %dx%d", language, size.width(), size.height())
-                    << QString::fromLatin1(language) << size;
+                for (const bool switched : {false, true})
+                    if (!switched || QLatin1String(language) != QLatin1String("en"))
+                        QTest::addRow("%s %dx%d%s", language, size.width(), size.height(),
+                                      switched ? " switched" : "")
+                            << QString::fromLatin1(language) << size << switched;
     }
     void nothingIsClipped()
     {
         QFETCH(QString, language);
         QFETCH(QSize, size);
+        QFETCH(bool, switched);
         AppContext context({QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
                            {QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
         MainWindow window(context);
-        QVERIFY(MainWindow::setUiLanguage(language));
+        QVERIFY(MainWindow::setUiLanguage(switched ? QStringLiteral("en") : language));
         window.resize(size);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
+        if (switched) {
+            // Every tab shown once in English first, as a user would have seen them.
+            for (int tab = 0; tab < window.tabs()->count(); ++tab) {
+                window.tabs()->setCurrentIndex(tab);
+                QCoreApplication::processEvents();
+            }
+            window.tabs()->setCurrentIndex(0);
+            QVERIFY(MainWindow::setUiLanguage(language));
+            QCoreApplication::processEvents(); // the posted QEvent::LanguageChange
+        }
         // The decoding panels' folded "Advanced" sections open, so that their rows count too.
         for (DecodingPanel *panel : window.findChildren<DecodingPanel *>())
             panel->setAdvancedOpen(true);
@@ -307,6 +332,44 @@ private slots:
         for (const QString &problem : std::as_const(problems))
             qWarning().noquote() << problem;
         QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 clipped").arg(problems.size())));
+    }
+
+    // The attention panel's hint takes two lines at most once a Transformer's translation is shown
+    // (its attention kind, layer and head selectors beside the title): beside them, the Spanish
+    // hint wrapped onto six lines and pushed the heatmap down.
+    void attentionHintStaysShort_data()
+    {
+        QTest::addColumn<QString>("language");
+        for (const char *language : {"en", "ko", "es"})
+            QTest::newRow(language) << QString::fromLatin1(language);
+    }
+    void attentionHintStaysShort()
+    {
+        QFETCH(QString, language);
+        AppContext context({QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
+                           {QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+        QVERIFY(MainWindow::setUiLanguage(language));
+        MainWindow window(context);
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(context.chooseModel(QStringLiteral("transformer-general-en-es")));
+        const auto model = context.choice(AppContext::kTranslation).model;
+        QVERIFY(
+            QTest::qWaitFor([&] { return context.workerFor(*model)->isModelLoaded(); }, 120000));
+        TranslateView *translate = window.translateView();
+        translate->setLiveTranslate(false);
+        QSignalSpy translated(translate, &TranslateView::translationShown);
+        translate->setSourceText(QStringLiteral("The station is closed today."));
+        translate->translateNow();
+        QVERIFY(translated.wait(120000));
+        QCoreApplication::processEvents();
+        auto *hint = window.findChild<QLabel *>(QStringLiteral("heatmapHint"));
+        QVERIFY(hint && hint->isVisible());
+        const int lines = hint->height() / QFontMetrics(hint->font()).lineSpacing();
+        MainWindow::setUiLanguage(QStringLiteral("en"));
+        QVERIFY2(lines <= 2,
+                 qPrintable(QStringLiteral("%1 lines: %2").arg(lines).arg(hint->text())));
     }
 
 private:

@@ -11,8 +11,10 @@
 // where /usr/bin/python3 has no torch), and the separate-vocabularies layout (a target_vocab.json,
 // encoder and decoder embeddings of their own) whose decoder embedding has more rows than
 // decoder_vocab_size, as transformers writes it. Skips with a message when ../shared is absent.
+#include "engine/decoding/sampler.h"
 #include "engine/decoding/search.h"
 #include "engine/import/marianimport.h"
+#include "engine/ops/rowsoftmax.h"
 #include "engine/package.h"
 #include "engine/safetensors.h"
 #include "engine/translation/translationmodel.h"
@@ -376,6 +378,71 @@ private slots:
                     ints(m_reference["cases"][i]["greedy"]["ids"]);
         qInfo("%s int8: greedy %d/12 identical to transformers' float32", qPrintable(form), same);
         QVERIFY2(same >= 10, qPrintable(QString::number(same)));
+    }
+
+    // A greedy search without sampling or traces reads TransformerDecoder::stepLogits, which
+    // never writes the [rows, vocab] log-probabilities: each row's log-softmax computed from them
+    // must be step()'s bit for bit at every step of a batch (fp32 and int8), so must the argmax
+    // and its value taken without writing the row, and a whole greedy decode (with and without
+    // a processor) must equal one that writes the rows (a trace forces them).
+    void logitsStepEqualsFullStep_data()
+    {
+        QTest::addColumn<bool>("int8");
+        QTest::newRow("float32") << false;
+        QTest::newRow("int8") << true;
+    }
+    void logitsStepEqualsFullStep()
+    {
+        QFETCH(bool, int8);
+        Loaded loaded = load(imported(QStringLiteral("safetensors"), int8));
+        transformer::TransformerDecoder &decoder = *loaded.decoder;
+        QVERIFY(decoder.hasStepLogits());
+        std::vector<std::vector<std::int32_t>> sources;
+        for (const json &c : m_reference["cases"])
+            sources.push_back(ints(c["input_ids"]));
+        auto full = decoder.encode(sources), lazy = decoder.encode(sources);
+        const auto rows = static_cast<std::int64_t>(sources.size());
+        const std::int64_t vocab = decoder.vocabularySize();
+        engine::Tensor last = engine::Tensor::fromInts(
+            {rows}, std::vector<std::int32_t>(rows, decoder.startToken()));
+        engine::Tensor logProbs, attention, logits, norms, lazyAttention;
+        std::vector<float> written(vocab);
+        for (int t = 0; t < 12; ++t) {
+            decoder.step(*full, last, logProbs, attention);
+            decoder.stepLogits(*lazy, last, logits, norms, lazyAttention);
+            QCOMPARE(norms.shape(), (engine::Shape{rows, 2}));
+            for (std::int64_t r = 0; r < rows; ++r) {
+                const float *expected = logProbs.data<float>() + r * vocab;
+                const float *x = logits.data<float>() + r * vocab;
+                const engine::ops::RowNormalizer norm{norms.data<float>()[2 * r],
+                                                      norms.data<float>()[2 * r + 1]};
+                engine::ops::logSoftmaxRow(x, vocab, norm, written.data());
+                QVERIFY(std::equal(written.begin(), written.end(), expected)); // exactly
+                const std::int32_t token =
+                    engine::BestSampler::sample({expected, static_cast<std::size_t>(vocab)});
+                float best = 0.0f;
+                QCOMPARE(engine::ops::bestOfRow(x, vocab, norm, &best), token);
+                QVERIFY(best == expected[token]); // exactly (QCOMPARE on floats is fuzzy)
+                last.data<std::int32_t>()[r] = token;
+            }
+            QVERIFY(std::equal(attention.data<float>(), attention.data<float>() + attention.numel(),
+                               lazyAttention.data<float>()));
+        }
+
+        for (bool suppress : {false, true}) {
+            engine::DecodingOptions options;
+            options.maxLength = 60;
+            if (suppress)
+                options.suppressTokens = {5, 7};
+            const auto fast = engine::decode(decoder, sources, options);
+            options.trace = true;
+            const auto slow = engine::decode(decoder, sources, options);
+            for (std::size_t i = 0; i < sources.size(); ++i) {
+                QCOMPARE(fast[i].hypotheses[0].tokens, slow[i].hypotheses[0].tokens);
+                QCOMPARE(fast[i].hypotheses[0].tokenLogProbs, slow[i].hypotheses[0].tokenLogProbs);
+                QVERIFY(fast[i].hypotheses[0].score == slow[i].hypotheses[0].score);
+            }
+        }
     }
 };
 

@@ -42,7 +42,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
 SIDES = {"engine": "engine fp32", "int8": "engine int8", "torch": "PyTorch", "ort": "ORT fp32",
-         "ort8": "ORT int8"}
+         "ort8": "ORT int8", "base": "baseline fp32", "base8": "baseline int8"}
 
 
 def run_json(command, peak=False):
@@ -160,6 +160,8 @@ def main():
     p.add_argument("--max-len-b", type=float, default=10)
     p.add_argument("--runs", type=int, default=3, help="runs per side and row (odd: a true median)")
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
+    p.add_argument("--baseline", help="another build folder: sides base/base8 run its "
+                   "bench_translate on the same packages (before/after in one run)")
     p.add_argument("--onnx", default=os.path.join(ROOT, "build", "onnx"),
                    help="folder of the exported graphs, one subfolder per model")
     p.add_argument("--show-diffs", type=int, default=5, help="differing outputs printed per row")
@@ -212,10 +214,12 @@ def main():
 
                 def command(side, first):
                     out = ["--output-ids" if spec["ids"] else "--output", outputs[side]] if first else []
-                    if side in ("engine", "int8"):
-                        return pin + ([os.path.join(args.build, "bin", "bench_translate"), "--model",
-                                       spec[side], "--compute-type",
-                                       "int8" if side == "int8" else "float32"] + common + out)
+                    if side in ("engine", "int8", "base", "base8"):
+                        build = args.baseline if side.startswith("base") else args.build
+                        int8 = side in ("int8", "base8")
+                        return pin + ([os.path.join(build, "bin", "bench_translate"), "--model",
+                                       spec["int8" if int8 else "engine"], "--compute-type",
+                                       "int8" if int8 else "float32"] + common + out)
                     if side == "torch":
                         return pin + (["/usr/bin/python3", os.path.join(HERE, "translate_torch.py"),
                                        "--model", spec["torch"], "--impl", spec["impl"]] + common + out)

@@ -23,6 +23,8 @@ shot() { # shot NAME SECONDS ARGS... (CLICK="X Y": click there, as a reader woul
 
 shot translate 12 --model transformer-general-en-es --view translate \
   "I would like to book a table for two people tomorrow evening. The restaurant near the station is very popular."
+# The model picker open: each direction under its name, its default first.
+CLICK="250 40" shot models 8 --model transformer-general-en-es --view translate
 # A sentence where greedy search takes "se crecen" and beam search "están creciendo"; the click
 # selects greedy's "se", where the columns part, so the chart shows that step's candidates.
 CLICK="122 328" shot compare 8 --model transformer-general-en-es --view compare \

@@ -5,6 +5,7 @@
 #include "engine/import/marianimport.h"
 #include "engine/import/staging.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 
@@ -17,6 +18,27 @@ bool isHuggingFaceFolder(const QString &folder)
            QFileInfo::exists(dir.filePath(QStringLiteral("config.json")));
 }
 
+// A folder that is neither kind (a wrong folder picked, one level too high or too low): what
+// each kind holds, so that the user can tell which folder to pick.
+bool notAModelFolder(const QString &folder)
+{
+    const QDir dir(folder);
+    return QFileInfo(folder).isDir() &&
+           !QFileInfo::exists(dir.filePath(QStringLiteral("model.json"))) &&
+           !QFileInfo::exists(dir.filePath(QStringLiteral("config.json")));
+}
+
+QString notAModelFolderMessage(const QString &folder)
+{
+    // Translated for the GUI; glosa-cli installs no translator and says it in English.
+    return QCoreApplication::translate(
+               "glosa::ModelImport",
+               "%1 is not a model folder. Import takes a Glosa package (a folder with model.json "
+               "and its weights) or a Hugging Face MarianMT folder (config.json, the weights in "
+               "model.safetensors or pytorch_model.bin, source.spm, target.spm and vocab.json).")
+        .arg(QDir::toNativeSeparators(folder));
+}
+
 ModelImportResult importModelFolder(const ModelImportRequest &request,
                                     const std::function<void(double)> &progress,
                                     const std::function<bool()> &cancelled)
@@ -24,6 +46,10 @@ ModelImportResult importModelFolder(const ModelImportRequest &request,
     ModelImportResult result;
     const QString root =
         request.destinationRoot.isEmpty() ? ModelCatalog::userModelsDir() : request.destinationRoot;
+    if (notAModelFolder(request.folder)) {
+        result.error = notAModelFolderMessage(request.folder);
+        return result;
+    }
     if (!isHuggingFaceFolder(request.folder)) {
         const auto imported = ModelCatalog::importModel(request.folder, root, &result.error);
         if (imported) {

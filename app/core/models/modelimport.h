@@ -43,6 +43,11 @@ struct ModelImportResult
 // Whether `folder` holds a Hugging Face MarianMT model (config.json, no model.json).
 bool isHuggingFaceFolder(const QString &folder);
 
+// Whether `folder` is a folder with neither model.json nor config.json, and the message that
+// says what a model folder holds.
+bool notAModelFolder(const QString &folder);
+QString notAModelFolderMessage(const QString &folder);
+
 // `progress` receives the fraction done (0..1) from the calling thread; `cancelled` is polled
 // between tensors. Both may be empty. Never throws.
 ModelImportResult importModelFolder(const ModelImportRequest &request,

@@ -13,6 +13,25 @@ std::unique_ptr<QSettings> openSettings()
     return std::make_unique<QSettings>();
 }
 
+const Setting<QString> &settings::lastFolderOf(FileKind kind)
+{
+    static const Setting<QString> documents{"files/folders/documents"};
+    static const Setting<QString> images{"files/folders/images"};
+    static const Setting<QString> models{"files/folders/models"};
+    static const Setting<QString> exports{"files/folders/exports"};
+    switch (kind) {
+    case FileKind::Images:
+        return images;
+    case FileKind::Models:
+        return models;
+    case FileKind::Exports:
+        return exports;
+    case FileKind::Documents:
+        break;
+    }
+    return documents;
+}
+
 Setting<QString> settings::directionModel(const QString &source, const QString &target)
 {
     return Setting<QString>(QStringLiteral("models/direction/") + source + QLatin1Char('-') +

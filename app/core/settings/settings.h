@@ -113,7 +113,17 @@ inline constexpr char kModelPreset[] = ":model";
 inline const Setting<QString> decodingPreset{"decoding/preset", QString::fromLatin1(kModelPreset)};
 inline const Setting<QVariantMap> presets{"decoding/presets"}; // user presets: name → options map
 inline const Setting<int> compareColumns{"compare/columns", 3};
-inline const Setting<QString> lastFolder{"files/lastFolder"};  // where the next file dialog starts
+// Where the last file dialog of any kind left off: what a kind of file with no folder of its own
+// yet starts in (it was the only one before there was one per kind).
+inline const Setting<QString> lastFolder{"files/lastFolder"};
+// Where the next file dialog for each kind of file starts: the folder of the last one chosen.
+enum class FileKind {
+    Documents, // texts and documents opened, test sets
+    Images,    // photos to caption
+    Models,    // model folders to import
+    Exports,   // translations, documents and the history written out
+};
+const Setting<QString> &lastFolderOf(FileKind kind);
 inline const Setting<QStringList> recentFiles{"files/recent"}; // "kind|path", newest first
 inline const Setting<QString> language{"ui/language"};         // "" follows the system locale
 inline const Setting<QString> appearance{"ui/appearance"};     // "system", "light" or "dark"

@@ -6,13 +6,13 @@
 #include "app/core/history/results.h"
 #include "app/core/inference/languageguess.h"
 #include "app/core/settings/settings.h"
+#include "app/gui/filedialogs.h"
 #include "app/gui/guiutil.h"
 #include "app/gui/theme.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -253,19 +253,18 @@ void EvaluateDialog::chooseTestSet(int index)
         useTestSetFiles(QString());
         return;
     }
-    const QString path = QFileDialog::getOpenFileName(
-        this, index == TsvFile ? tr("Test set (TSV)") : tr("Source sentences"), documentsFolder());
+    const QString path = openFileName(
+        this, FileKind::Documents, index == TsvFile ? tr("Test set (TSV)") : tr("Source sentences"));
     if (path.isEmpty()) {
         useTestSetFiles(m_tsvPath, m_referencePath); // back to what was chosen
         return;
     }
-    rememberFolder(path);
     if (index == TsvFile) {
         useTestSetFiles(path);
         return;
     }
     const QString references =
-        QFileDialog::getOpenFileName(this, tr("Reference translations"), documentsFolder());
+        openFileName(this, FileKind::Documents, tr("Reference translations"));
     if (references.isEmpty())
         useTestSetFiles(m_tsvPath, m_referencePath);
     else

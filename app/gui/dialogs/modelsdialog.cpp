@@ -16,6 +16,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace glosa {
 
 namespace {
@@ -111,6 +113,47 @@ ModelsDialog::ModelsDialog(const ModelCatalog &catalog, const PluginRegistry &pl
     fill();
 }
 
+void ModelsDialog::fitColumns()
+{
+    m_models->resizeColumnsToContents();
+    QHeaderView *header = m_models->horizontalHeader();
+    QList<int> widths;
+    for (int c = 0; c < header->count(); ++c)
+        widths << header->sectionSize(c);
+    // The widest width every column may keep so that all fit: the largest cap whose total fits.
+    const int available = m_models->viewport()->width();
+    const auto total = [&](int cap) {
+        int sum = 0;
+        for (int w : widths)
+            sum += std::min(w, cap);
+        return sum;
+    };
+    int low = header->minimumSectionSize(), high = *std::max_element(widths.begin(), widths.end());
+    while (low < high) {
+        const int cap = (low + high + 1) / 2;
+        if (total(cap) <= available)
+            low = cap;
+        else
+            high = cap - 1;
+    }
+    for (int c = 0; c < widths.size(); ++c)
+        header->resizeSection(c, std::min(widths[c], low));
+    m_models->resizeRowsToContents();
+}
+
+void ModelsDialog::showEvent(QShowEvent *event)
+{
+    QDialog::showEvent(event);
+    fitColumns();
+}
+
+void ModelsDialog::resizeEvent(QResizeEvent *event)
+{
+    QDialog::resizeEvent(event);
+    if (isVisible())
+        fitColumns();
+}
+
 bool ModelsDialog::isDirectionDefault(const ModelInfo &m) const
 {
     // The model the app takes for the direction when the user has not picked one in it:
@@ -147,7 +190,7 @@ void ModelsDialog::fill()
             m.is(engine::Task::Captioning)
                 ? tr("Image → %1").arg(targets.join(QStringLiteral(", ")))
                 : QStringLiteral("%1 → %2").arg(languageName(m.sourceLanguage),
-                                               targets.join(QStringLiteral(", ")));
+                                                targets.join(QStringLiteral(", ")));
         // Imported models live directly in the user's models folder and may be removed.
         const bool imported =
             !userRoot.isEmpty() && QFileInfo(m.folder).canonicalPath() == userRoot;
@@ -164,10 +207,12 @@ void ModelsDialog::fill()
                                    .toObject()
                                    .value(QLatin1String("format"))
                                    .toString();
-        const QStringList cells = {m.name.isEmpty() ? m.id : m.name,
+        // Names and architectures in the interface language, as the model picker shows them.
+        const QString architecture = architectureName(m.architecture);
+        const QStringList cells = {m.name.isEmpty() ? m.id : modelName(m),
                                    languages,
-                                   marian.isEmpty() ? m.architecture
-                                                    : tr("%1 (MarianMT)").arg(m.architecture),
+                                   marian.isEmpty() ? architecture
+                                                    : tr("%1 (MarianMT)").arg(architecture),
                                    scoresText(m.scores),
                                    formatBytes(m.sizeOnDisk),
                                    m.licence,
@@ -183,9 +228,12 @@ void ModelsDialog::fill()
         m_models->item(r, 0)->setData(Qt::UserRole + 1, imported && !m.id.isEmpty());
         m_models->item(r, 0)->setData(Qt::UserRole + 2, m.isValid() && m.shadowedBy.isEmpty());
     }
-    m_models->resizeColumnsToContents();
-    m_models->resizeRowsToContents();
+    fitColumns();
+    fillPlugins();
+}
 
+void ModelsDialog::fillPlugins()
+{
     const QList<PluginRecord> &records = m_plugins.records();
     m_pluginTable->setRowCount(records.size());
     for (int r = 0; r < records.size(); ++r) {

@@ -34,8 +34,17 @@ signals:
     // "Use as default for this direction" was clicked on a usable model.
     void defaultRequested(const QString &id);
 
+protected:
+    void showEvent(QShowEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     void fill();
+    // The Plugins tab and the folders models are looked for in.
+    void fillPlugins();
+    // The columns as wide as their text, the widest narrowed (wrapped, or elided with the whole
+    // text in the tooltip) until the table fits the dialog: no column scrolled out of sight.
+    void fitColumns();
     bool isDirectionDefault(const ModelInfo &m) const;
 
     const ModelCatalog &m_catalog;

@@ -3,7 +3,9 @@
 #include "app/core/platform/handoff.h"
 #include "app/core/inference/inferenceworker.h"
 #include "app/gui/widgets/decodingpanel.h"
+#include "app/gui/filedialogs.h"
 #include "app/gui/guiutil.h"
+#include "app/gui/livetext.h"
 #include "app/gui/theme.h"
 
 #include <QApplication>
@@ -11,7 +13,6 @@
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QImageReader>
@@ -353,8 +354,8 @@ QStringList CaptionView::images() const
 void CaptionView::openImages()
 {
     const QStringList paths =
-        QFileDialog::getOpenFileNames(this, tr("Open images"), documentsFolder(),
-                                      tr("Images (*.png *.jpg *.jpeg *.webp *.bmp *.gif)"));
+        openFileNames(this, FileKind::Images, tr("Open images"),
+                      tr("Images (*.png *.jpg *.jpeg *.webp *.bmp *.gif)"));
     for (const QString &path : paths)
         rememberOpened(OpenedAs::Image, path);
     addImages(paths);
@@ -436,7 +437,8 @@ void CaptionView::captionSelected()
         // Nothing of the previous image may stay: "Translate caption" would translate it.
         m_image->setImage(QImage());
         showResult(CaptionResult());
-        m_status->setText(tr("Captioning failed: %1").arg(message));
+        m_status->setText(
+            liveText([message] { return tr("Captioning failed: %1").arg(message); }));
     });
     showResult(CaptionResult()); // the caption shown so far is another image's
     m_status->setText(tr("Captioning…"));
@@ -455,7 +457,9 @@ void CaptionView::showResult(const CaptionResult &result)
     selectWord(0);
     if (result.text.isEmpty() && result.imagePath.isEmpty())
         return; // cleared, not shown
-    m_status->setText(tr("%1 ms").arg(QLocale().toString(result.elapsedMs, 'f', 0)));
+    m_status->setText(liveText([ms = result.elapsedMs] {
+        return tr("%1 ms").arg(QLocale().toString(ms, 'f', 0));
+    }));
     emit captionShown(result);
 }
 

@@ -3,7 +3,9 @@
 #include "app/core/documents/formats.h"
 #include "app/core/documents/textencoding.h"
 #include "app/core/settings/decodingmaps.h"
+#include "app/gui/filedialogs.h"
 #include "app/gui/guiutil.h"
+#include "app/gui/livetext.h"
 #include "app/gui/theme.h"
 #include "app/gui/widgets/documentpane.h"
 #include "app/gui/widgets/languagewarningbar.h"
@@ -13,7 +15,6 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QEvent>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -145,12 +146,14 @@ void DocumentsView::connectPresenter()
     connect(p, &DocumentsPresenter::languageMismatchFound, this, [this] {
         m_languageBar->showMismatch(m_presenter->languageMismatch(),
                                     m_presenter->modelSourceLanguage());
-        m_status->setText(tr("Not translated: the document is not in %1.")
-                              .arg(languageName(m_presenter->modelSourceLanguage())));
+        m_status->setText(liveText([language = m_presenter->modelSourceLanguage()] {
+            return tr("Not translated: the document is not in %1.").arg(languageName(language));
+        }));
     });
     connect(p, &DocumentsPresenter::editsChanged, this, [this] {
-        m_status->setText(tr("%n paragraph(s) edited; Export writes your version.", "",
-                             int(m_presenter->edits().size())));
+        m_status->setText(liveText([n = int(m_presenter->edits().size())] {
+            return tr("%n paragraph(s) edited; Export writes your version.", "", n);
+        }));
     });
     connect(p, &DocumentsPresenter::finished, this, &DocumentsView::showFinished);
     connect(p, &DocumentsPresenter::exported, this, &DocumentsView::showExported);
@@ -230,7 +233,7 @@ QStringList DocumentsView::exportFilters(const QStringList &formats)
 void DocumentsView::chooseDocument()
 {
     const QString path =
-        QFileDialog::getOpenFileName(this, tr("Open document"), documentsFolder(), openFilter());
+        openFileName(this, FileKind::Documents, tr("Open document"), openFilter());
     if (!path.isEmpty() && !keepEdits()) {
         rememberOpened(OpenedAs::Document, path);
         openDocument(path);
@@ -390,12 +393,11 @@ void DocumentsView::exportDocument()
         return;
     const QStringList filters = exportFilters(formats);
     QString filter = filters.first();
-    QString path = QFileDialog::getSaveFileName(this, tr("Export translation"),
-                                                m_presenter->suggestedExportPath(),
-                                                filters.join(QStringLiteral(";;")), &filter);
+    QString path = saveFileName(this, FileKind::Exports, tr("Export translation"),
+                                m_presenter->suggestedExportPath(),
+                                filters.join(QStringLiteral(";;")), &filter);
     if (path.isEmpty())
         return;
-    rememberFolder(path);
     const QString chosen = formats.value(filters.indexOf(filter), formats.first());
     if (!formats.contains(documents::formatForPath(path)))
         path += QLatin1Char('.') + chosen;

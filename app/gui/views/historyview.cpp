@@ -5,6 +5,7 @@
 #include "app/core/history/store.h"
 #include "app/core/presenters/historypresenter.h"
 #include "app/gui/dialogs/historysettingsdialog.h"
+#include "app/gui/filedialogs.h"
 #include "app/gui/guiutil.h"
 #include "app/gui/theme.h"
 #include "app/gui/views/historybanner.h"
@@ -18,7 +19,6 @@
 #include <QComboBox>
 #include <QDir>
 #include <QEvent>
-#include <QFileDialog>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QImage>
@@ -212,8 +212,11 @@ void HistoryView::connectCommands()
     connect(m_searchDelay, &QTimer::timeout, this, &HistoryView::refresh);
     connect(m_search, &QLineEdit::textChanged, m_searchDelay, qOverload<>(&QTimer::start));
     connect(m_search, &QLineEdit::returnPressed, this, &HistoryView::refresh);
-    for (QComboBox *box : {m_kind, m_model, m_period})
+    for (QComboBox *box : {m_kind, m_model, m_period}) {
         connect(box, &QComboBox::activated, this, &HistoryView::refresh);
+        // As wide as their entries in the language shown now, not in the one first shown in.
+        box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    }
     connect(m_starredOnly, &QCheckBox::toggled, this, &HistoryView::refresh);
     connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex &index) {
@@ -539,13 +542,12 @@ void HistoryView::exportHistory()
     const QString csv = tr("CSV, best outputs (*.csv)");
     const QString tmx = tr("TMX translation memory, translations only (*.tmx)");
     QString selected = jsonl;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export history"),
-        documentsFolder() + QStringLiteral("/glosa-history.jsonl"),
-        QStringList{jsonl, csv, tmx}.join(QStringLiteral(";;")), &selected);
+    const QString path = saveFileName(this, FileKind::Exports, tr("Export history"),
+                                      QStringLiteral("glosa-history.jsonl"),
+                                      QStringList{jsonl, csv, tmx}.join(QStringLiteral(";;")),
+                                      &selected);
     if (path.isEmpty())
         return;
-    rememberFolder(path);
     const QString chosen = selected == csv   ? QStringLiteral("csv")
                            : selected == tmx ? QStringLiteral("tmx")
                                              : QStringLiteral("jsonl");

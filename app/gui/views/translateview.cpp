@@ -7,6 +7,7 @@
 #include "app/gui/widgets/candidatespanel.h"
 #include "app/gui/widgets/decodingpanel.h"
 #include "app/gui/guiutil.h"
+#include "app/gui/livetext.h"
 #include "app/gui/widgets/probabilitychart.h"
 #include "app/gui/widgets/sourcepane.h"
 #include "app/gui/widgets/steeringbar.h"
@@ -303,14 +304,15 @@ void TranslateView::connectPresenter()
     connect(p, &TranslatePresenter::translated, this, &TranslateView::onTranslated);
     connect(p, &TranslatePresenter::translationShown, this, &TranslateView::translationShown);
     connect(p, &TranslatePresenter::failed, this, [this](const QString &message) {
-        m_status->setText(tr("Translation failed: %1").arg(message));
+        m_status->setText(liveText([message] { return tr("Translation failed: %1").arg(message); }));
         emit statusMessage(message);
     });
     connect(p, &TranslatePresenter::notTranslated, this, [this] {
         m_debounce->stop();
         m_progress->setVisible(false);
-        m_status->setText(tr("Not translated: the text is not in %1.")
-                              .arg(languageName(m_presenter->choice().model->sourceLanguage)));
+        m_status->setText(liveText([language = m_presenter->choice().model->sourceLanguage] {
+            return tr("Not translated: the text is not in %1.").arg(languageName(language));
+        }));
     });
     connect(p, &TranslatePresenter::languageMismatchChanged, this, [this] {
         const std::optional<ModelInfo> &model = m_presenter->choice().model;
@@ -482,7 +484,8 @@ void TranslateView::swapTexts()
 void TranslateView::onTranslated(const TranslationResult &r, bool steered)
 {
     if (steered) {
-        m_status->setText(tr("Translated again with your choice forced."));
+        m_status->setText(
+            liveText([] { return tr("Translated again with your choice forced."); }));
         return;
     }
     QString status = tr("%n token(s) in %1 ms", "", r.best() ? int(r.best()->tokens.size()) : 0)

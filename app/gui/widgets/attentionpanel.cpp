@@ -123,6 +123,7 @@ void AttentionPanel::createWidgets()
     // Wraps: in Spanish, with the layer and head selector beside it, it made the window 1,466
     // pixels wide at least, wider than a 1280 × 800 screen.
     m_hint->setWordWrap(true);
+    m_hint->setObjectName(QStringLiteral("heatmapHint"));
     m_heatmap = new HeatmapWidget(this);
     m_heatmapScroll = new QScrollArea(this);
     m_heatmapScroll->setWidget(m_heatmap);
@@ -131,7 +132,7 @@ void AttentionPanel::createWidgets()
     auto *heatLayout = new QVBoxLayout;
     auto *heatHeader = new QHBoxLayout;
     heatHeader->addWidget(m_title);
-    heatHeader->addWidget(m_hint, 1);
+    heatHeader->addStretch(1);
     m_alignment = new QComboBox(this);
     m_alignment->setVisible(false);
     m_alignment->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -154,6 +155,9 @@ void AttentionPanel::createWidgets()
     m_headGridScroll->setFrameShape(QFrame::StyledPanel);
     m_headGridScroll->setVisible(false);
     heatLayout->addLayout(heatHeader);
+    // On a line of its own, the panel's width: beside the title and the selectors, the Spanish
+    // hint wrapped onto six lines and pushed the heatmap down.
+    heatLayout->addWidget(m_hint);
     heatLayout->addWidget(m_heatmapScroll, 1);
     heatLayout->addWidget(m_headGridScroll, 1);
     heatLayout->setContentsMargins(0, 0, 0, 0);

@@ -101,7 +101,7 @@ def run_ort(args):
 
 
 def encode_sources(codec, sentences):
-    """Source ids with EOS appended, as bench_translate and bench_translate_torch.py make them."""
+    """Source ids with EOS appended, as bench_translate and tools/bench/translate_torch.py make them."""
     if isinstance(codec, marian_torch.MarianCodec):
         return codec.encode(list(sentences))  # vocab.json ids, </s> appended
     return [s + [glosa_train.EOS] for s in codec.encode(list(sentences))]

@@ -1,0 +1,136 @@
+#include "engine/ops/rowsoftmax.h"
+
+#include "engine/ops/halfgemv.h"
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+// glibc's vector expf (libmvec), by its vector-ABI names: 16 lanes (AVX-512) and 8 (AVX2).
+extern "C" __m512 _ZGVeN16v_expf(__m512);
+extern "C" __m256 _ZGVdN8v_expf(__m256);
+
+namespace glosa::engine::ops {
+
+namespace {
+
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+float maxOf(const float *x, std::int64_t n)
+{
+    float best = kNegInf;
+#pragma omp simd reduction(max : best)
+    for (std::int64_t j = 0; j < n; ++j)
+        best = x[j] > best ? x[j] : best;
+    return best;
+}
+
+__attribute__((target("avx512f"))) float sumExp512(const float *x, std::int64_t n, float max)
+{
+    const __m512 m = _mm512_set1_ps(max);
+    __m512 a = _mm512_setzero_ps(), b = _mm512_setzero_ps();
+    std::int64_t j = 0;
+    for (; j + 32 <= n; j += 32) {
+        a = _mm512_add_ps(a, _ZGVeN16v_expf(_mm512_sub_ps(_mm512_loadu_ps(x + j), m)));
+        b = _mm512_add_ps(b, _ZGVeN16v_expf(_mm512_sub_ps(_mm512_loadu_ps(x + j + 16), m)));
+    }
+    for (; j < n; j += 16) { // the tail, padded with -inf (exp: 0)
+        const auto mask = static_cast<__mmask16>(n - j >= 16 ? 0xffff : (1u << (n - j)) - 1);
+        const __m512 v = _mm512_mask_loadu_ps(_mm512_set1_ps(kNegInf), mask, x + j);
+        a = _mm512_add_ps(a, _ZGVeN16v_expf(_mm512_sub_ps(v, m)));
+    }
+    alignas(64) float lanes[16];
+    _mm512_store_ps(lanes, _mm512_add_ps(a, b));
+    float sum = 0.0f;
+    for (float lane : lanes)
+        sum += lane;
+    return sum;
+}
+
+__attribute__((target("avx2,fma"))) float sumExp256(const float *x, std::int64_t n, float max)
+{
+    const __m256 m = _mm256_set1_ps(max);
+    __m256 a = _mm256_setzero_ps(), b = _mm256_setzero_ps();
+    std::int64_t j = 0;
+    for (; j + 16 <= n; j += 16) {
+        a = _mm256_add_ps(a, _ZGVdN8v_expf(_mm256_sub_ps(_mm256_loadu_ps(x + j), m)));
+        b = _mm256_add_ps(b, _ZGVdN8v_expf(_mm256_sub_ps(_mm256_loadu_ps(x + j + 8), m)));
+    }
+    for (; j < n; j += 8) { // the tail, padded with -inf (exp: 0)
+        alignas(32) float tail[8];
+        std::fill(tail, tail + 8, kNegInf);
+        std::copy(x + j, x + std::min(n, j + 8), tail);
+        a = _mm256_add_ps(a, _ZGVdN8v_expf(_mm256_sub_ps(_mm256_load_ps(tail), m)));
+    }
+    alignas(32) float lanes[8];
+    _mm256_store_ps(lanes, _mm256_add_ps(a, b));
+    float sum = 0.0f;
+    for (float lane : lanes)
+        sum += lane;
+    return sum;
+}
+
+float sumExp(const float *x, std::int64_t n, float max)
+{
+    switch (detail::halfGemvIsa()) {
+    case detail::HalfGemvIsa::Avx512:
+        return sumExp512(x, n, max);
+    case detail::HalfGemvIsa::Avx2:
+        return sumExp256(x, n, max);
+    case detail::HalfGemvIsa::None:
+        break;
+    }
+    float sum = 0.0f;
+    for (std::int64_t j = 0; j < n; ++j)
+        sum += std::exp(x[j] - max);
+    return sum;
+}
+
+} // namespace
+
+RowNormalizer rowNormalizer(const float *x, std::int64_t n)
+{
+    RowNormalizer norm;
+    norm.max = maxOf(x, n);
+    // Every entry -inf: exp(-inf - -inf) would be NaN; the row has no distribution.
+    norm.logSum = norm.max == kNegInf ? 0.0f : std::log(sumExp(x, n, norm.max));
+    return norm;
+}
+
+void logSoftmaxRow(const float *x, std::int64_t n, RowNormalizer norm, float *out)
+{
+#pragma omp simd
+    for (std::int64_t j = 0; j < n; ++j)
+        out[j] = (x[j] - norm.max) - norm.logSum;
+}
+
+std::int32_t bestOfRow(const float *x, std::int64_t n, RowNormalizer norm, float *logProb)
+{
+    // Rounding is monotonic, so the largest value is that of the largest entry; entries a little
+    // below it may round to the same value, and the first of those is the one the written row
+    // gives BestSampler.
+    const float top = maxOf(x, n);
+    const float best = (top - norm.max) - norm.logSum;
+    if (!(top > kNegInf) || std::isnan(best))
+        return -1;
+    constexpr std::int64_t kBlock = 64;
+    for (std::int64_t begin = 0; begin < n; begin += kBlock) {
+        const std::int64_t end = std::min(n, begin + kBlock);
+        int any = 0;
+#pragma omp simd reduction(| : any)
+        for (std::int64_t j = begin; j < end; ++j)
+            any |= ((x[j] - norm.max) - norm.logSum) == best;
+        if (!any)
+            continue;
+        for (std::int64_t j = begin; j < end; ++j)
+            if (((x[j] - norm.max) - norm.logSum) == best) {
+                *logProb = best;
+                return static_cast<std::int32_t>(j);
+            }
+    }
+    return -1; // not reached: the largest entry gives `best`
+}
+
+} // namespace glosa::engine::ops

@@ -1,0 +1,116 @@
+// ops/rowsoftmax.h against the plain reference (reference::softmax, double) and against
+// BestSampler on the written row: bestOfRow must give the very token and log-probability a greedy
+// search takes from logSoftmaxRow's output, rounding ties included.
+#include "engine/decoding/sampler.h"
+#include "engine/ops/rowsoftmax.h"
+#include "tests/engine/tst_ops_common.h"
+#include "tests/reference/opsreference.h"
+
+#include <QtTest>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+using namespace glosa;
+using namespace glosa::engine;
+using namespace glosa::test;
+
+namespace {
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+// QCOMPARE on floats is fuzzy; these must be the same bits.
+std::uint32_t bits(float v)
+{
+    return std::bit_cast<std::uint32_t>(v);
+}
+} // namespace
+
+class TestOpsRowSoftmax : public QObject
+{
+    Q_OBJECT
+private slots:
+    // Sizes around the vector widths (8, 16) and their doubles (the two accumulators), the
+    // OPUS-MT vocabulary, and the tail lengths in between.
+    void matchesReference_data()
+    {
+        QTest::addColumn<int>("n");
+        for (int n : {1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 100, 1001, 65001})
+            QTest::addRow("n%d", n) << n;
+    }
+    void matchesReference()
+    {
+        QFETCH(int, n);
+        const Tensor x = randomTensor({1, n}, 7 + n, -8.0f, 8.0f);
+        Tensor expected;
+        ops::reference::softmax(x, Tensor(), true, expected);
+        const ops::RowNormalizer norm = ops::rowNormalizer(x.data<float>(), n);
+        Tensor y({1, n});
+        ops::logSoftmaxRow(x.data<float>(), n, norm, y.data<float>());
+        GLOSA_COMPARE_TENSORS(y, expected);
+
+        float best = 0.0f;
+        const std::int32_t token = ops::bestOfRow(x.data<float>(), n, norm, &best);
+        const std::span<const float> row(y.data<float>(), static_cast<std::size_t>(n));
+        QCOMPARE(token, BestSampler::sample(row));
+        QCOMPARE(bits(best), bits(row[token])); // bit for bit, not within a tolerance
+    }
+    void inPlace()
+    {
+        const Tensor x = randomTensor({1, 33}, 3);
+        Tensor y = x.clone(), expected;
+        ops::reference::softmax(x, Tensor(), true, expected);
+        ops::logSoftmaxRow(y.data<float>(), 33, ops::rowNormalizer(y.data<float>(), 33),
+                           y.data<float>());
+        GLOSA_COMPARE_TENSORS(y, expected);
+    }
+    // A token a little below the largest logit whose log-probability rounds to the same value
+    // (log Σ exp ≈ 11 for 65,001 entries: an ulp there is ~1e-6): the written row makes them tie
+    // and BestSampler takes the first, so bestOfRow must too, not the argmax of the logits.
+    void roundingTieTakesTheFirst()
+    {
+        const int n = 65001;
+        Tensor x = randomTensor({1, n}, 11, -1.0f, 1.0f);
+        float *p = x.data<float>();
+        p[20] = 2.0f;
+        p[10] = std::nextafter(2.0f, 0.0f); // 1.2e-7 below: log Σ exp ≈ 9.2, half an ulp 4.8e-7
+        const ops::RowNormalizer norm = ops::rowNormalizer(p, n);
+        std::vector<float> row(n);
+        ops::logSoftmaxRow(p, n, norm, row.data());
+        QCOMPARE(bits(row[10]), bits(row[20])); // the premise: they tie once written
+        QVERIFY(p[10] < p[20]);
+        float best = 0.0f;
+        QCOMPARE(ops::bestOfRow(p, n, norm, &best), BestSampler::sample(row));
+        QCOMPARE(ops::bestOfRow(p, n, norm, &best), 10);
+        QCOMPARE(bits(best), bits(row[10]));
+    }
+    // Ids the caller sets to -inf after the normaliser (never generated) keep their share of
+    // the normaliser and are never chosen; a row of -inf has no best token.
+    void excludedEntries()
+    {
+        Tensor x = randomTensor({1, 50}, 13);
+        float *p = x.data<float>();
+        p[42] = 9.0f; // the largest
+        const ops::RowNormalizer norm = ops::rowNormalizer(p, 50);
+        std::vector<float> row(50);
+        ops::logSoftmaxRow(p, 50, norm, row.data());
+        p[42] = row[42] = kNegInf;
+        float best = 0.0f;
+        const std::int32_t token = ops::bestOfRow(p, 50, norm, &best);
+        QVERIFY(token != 42);
+        QCOMPARE(token, BestSampler::sample(row));
+        QCOMPARE(bits(best), bits(row[token]));
+
+        std::vector<float> none(17, kNegInf);
+        const ops::RowNormalizer empty = ops::rowNormalizer(none.data(), 17);
+        QCOMPARE(empty.max, kNegInf);
+        best = 1.0f;
+        QCOMPARE(ops::bestOfRow(none.data(), 17, empty, &best), -1);
+        QCOMPARE(best, 1.0f);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOpsRowSoftmax)
+#include "tst_ops_rowsoftmax.moc"
