@@ -3,6 +3,7 @@
 #include "app/core/history/recorder.h"
 #include "app/core/history/results.h"
 #include "app/core/history/store.h"
+#include "app/core/inference/decodingrequest.h"
 #include "app/core/platform/savefile.h"
 
 #include <QDir>
@@ -63,9 +64,12 @@ void TranslatePresenter::setOptionsSource(std::function<engine::DecodingOptions(
 
 engine::DecodingOptions TranslatePresenter::requestOptions() const
 {
-    engine::DecodingOptions options = m_optionsSource ? m_optionsSource()
-                                      : m_worker      ? m_worker->modelInfo().decodingDefaults()
-                                                      : engine::DecodingOptions();
+    // Without a panel (a test, a future view with none): the model's defaults and the app's
+    // do-not-translate terms, as the one request builder makes them.
+    engine::DecodingOptions options =
+        m_optionsSource ? m_optionsSource()
+        : m_worker      ? decodingRequest(m_worker->modelInfo().decodingDefaults(), {})
+                        : engine::DecodingOptions();
     options.trace = false;
     return options;
 }
