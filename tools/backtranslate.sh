@@ -1,5 +1,5 @@
 #!/bin/bash
-# Back-translate one side of the monolingual corpus (issue #30) in the background and keep it
+# Back-translate one side of the monolingual corpus in the background and keep it
 # running: tools/backtranslate.py is started again if it is killed before it has finished (it
 # skips the pairs already in the output, so nothing is lost but the chunk in flight).
 #

@@ -359,7 +359,7 @@ int clearEntries(HistoryStore &store, const HistoryOpenResult &, const HistoryRe
 struct Subcommand
 {
     const char *name;
-    // Reading needs no write access: a read-only folder or file still lists (issue #33).
+    // Reading needs no write access: a read-only folder or file still lists.
     bool readsOnly;
     int (*run)(HistoryStore &, const HistoryOpenResult &, const HistoryRequest &,
                const CommandIo &);

@@ -1,5 +1,5 @@
 // bench_decoding: what the search, the samplers and the logits processors cost next to the model
-// step they drive (issue 3 target: < 5% of step time at beam 5 with a 16k vocabulary).
+// step they drive (target: < 5% of step time at beam 5 with a 16k vocabulary).
 //
 //     build/bin/bench_decoding [--vocab 16000] [--hidden 512] [--beam 5] [--steps 64]
 //                              [--repeats 5] [--threads 1]

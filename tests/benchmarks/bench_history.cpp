@@ -6,7 +6,7 @@
 // $GLOSA_DATA/tatoeba-en-es/train.tsv when present, else generated sentences), each with a 4-best
 // list, scores and a float16 alignment, then measures single addEntry calls (each its own
 // transaction, with and without an fsync per commit), full-text searches, recent() pages and open()
-// with its quick_check. Targets from issue 7: adding < 5 ms, searching 100,000 entries < 50 ms.
+// with its quick_check. Targets: adding < 5 ms, searching 100,000 entries < 50 ms.
 // Results go to docs/benchmarks.md.
 #include "app/core/history/store.h"
 

@@ -366,7 +366,7 @@ private slots:
         const QString bad = dir.filePath(QStringLiteral("rnn-bad-threshold"));
         QVERIFY(QDir().mkpath(bad));
         const QString shipped = models + QStringLiteral("/rnn-attention-en-es/");
-        // Copies: a package's files must lie inside it, links included (issue #33, item 9).
+        // Copies: a package's files must lie inside it, links included.
         for (const QString &file : QDir(shipped).entryList(QDir::Files))
             QVERIFY(QFile::copy(shipped + file, bad + QLatin1Char('/') + file));
         QFile::remove(bad + QStringLiteral("/model.json"));
@@ -544,7 +544,7 @@ private slots:
         QVERIFY2(missing.err.contains("no.txt"), missing.err);
     }
 
-    // The do-not-translate list (issue #31, item 14): --keep TERM and --keep-file FILE, on the
+    // The do-not-translate list: --keep TERM and --keep-file FILE, on the
     // bundled general RNN, which reads the band "The Rolling Stones" as "Las piedras" (stones) and
     // translates the city's name.
     void keptTermsAreCopied()

@@ -64,7 +64,7 @@ private slots:
         QCOMPARE(o["bleu_by_length"].toArray()[0].toObject()["last_words"].toInt(), 5);
     }
 
-    // Issue #17's claim, on the models that ship: without attention, BLEU falls with sentence
+    // Bahdanau et al.'s claim, on the models that ship: without attention, BLEU falls with sentence
     // length faster than with it (Bahdanau et al. 2015, Fig. 2). The three RNNs differ only in
     // their attention; compared is each model's BLEU on 11-15-word sentences relative to its own
     // on 1-5 words (greedy on the bundled sample: 0.37 without attention, about 0.8 with).

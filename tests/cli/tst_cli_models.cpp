@@ -104,7 +104,7 @@ private slots:
         QCOMPARE(nlohmann::json::parse(lines[1].toStdString())["missing_spans"],
                  nlohmann::json::array());
         QVERIFY2(!r.err.contains("--keep"), r.err.constData());
-        // Issue #31: a term of --keep is kept the same way, and the warning names --keep when
+        // A term of --keep is kept the same way, and the warning names --keep when
         // one of its terms is lost (it named numbers, URLs and code only).
         r = run({"translate", "--model", "fixture-en-es", "--keep", "Zorblatix"},
                 "Zorblatix is here.\n");

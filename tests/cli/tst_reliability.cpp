@@ -1,4 +1,4 @@
-// Never lose a user's file, never stall on a document (issue #33). Each test drives the real
+// Never lose a user's file, never stall on a document. Each test drives the real
 // glosa-cli (with the toy model, tests/data/toy-en-es) or the real app classes on real files, and
 // failed on the code before the fix:
 //   1. a full disk (a small tmpfs) truncated translate-doc's output, exported history and

@@ -415,7 +415,7 @@ private slots:
         QVERIFY2(out.contains("<i>rojo</i>"), out);
     }
 
-    // Issue #31: the Documents view shows a document as it is formatted, from describeLayout():
+    // The Documents view shows a document as it is formatted, from describeLayout():
     // each segment's place on the page and its styled words, read from the markup the readers
     // keep. The fixtures, then the cases a reader of real files meets.
     void layoutOfTheFixtures_data()
@@ -820,7 +820,7 @@ private slots:
         QVERIFY2(!out.contains("the cat") && !out.contains("the dog"), out);
     }
 
-    // Issue #16, finding 5: projecting the spans was O(spans²) (each span against every link and
+    // Projecting the spans was O(spans²) (each span against every link and
     // every earlier span) and so was writing them (every span at every position), so a paragraph
     // of 20,000 bold words took minutes. Both are O(n log n) now; this paragraph (with a
     // translation that keeps the order, one link a word) then takes a fraction of a second. No
@@ -1025,7 +1025,7 @@ private slots:
         const QString out = dir.filePath(QStringLiteral("out.") + suffix);
         QCOMPARE(writeDocument(doc, out, doc.encoding), doc.encoding);
         QCOMPARE(readAll(out), bytes);
-        // Unless asked for, the output is UTF-8 (issue #33).
+        // Unless asked for, the output is UTF-8.
         QCOMPARE(writeDocument(doc, out), QStringLiteral("UTF-8"));
         QCOMPARE(readAll(out), doc.render());
     }
@@ -1073,7 +1073,7 @@ private slots:
     }
 
     // A Latin-1 Markdown file through glosa-cli: not streamed as UTF-8 (which failed), written
-    // in UTF-8 (issue #33), or with --output-encoding input back in Latin-1 (the code span's
+    // in UTF-8, or with --output-encoding input back in Latin-1 (the code span's
     // "Ç" and the translation's "ñ" one byte each), and said so.
     void cliTranslatesALatin1Text()
     {

@@ -125,7 +125,7 @@ private slots:
         const HistoryEntry entry = evaluationHistoryEntry(set, models, evaluations, options, 5, 2);
         QCOMPARE(entry.kind, HistoryKind::Evaluation);
         // The entry names every model evaluated, not only the first (whose id is the entry's
-        // model, for the history's model filter): issue #31, item 12.
+        // model, for the history's model filter).
         QCOMPARE(entry.inputText,
                  QStringLiteral("kitchen-sentences.tsv · transformer-en-es, rnn-attention-en-es"));
         QCOMPARE(entry.modelId, models[0].id);

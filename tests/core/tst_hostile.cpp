@@ -1,4 +1,4 @@
-// Hostile input (issue #16): each finding's minimised input, committed under tests/data/hostile/
+// Hostile input: each finding's minimised input, committed under tests/data/hostile/
 // (written by make_hostile.py), now ends in a clear error naming the limit and the file, or
 // simply works. Before the fixes each of these crashed (SIGABRT on std::bad_alloc, SIGSEGV),
 // ran for minutes or took gigabytes. Documents go through the real readers and the real

@@ -96,7 +96,7 @@ class TestPdfLayout : public QObject
     Q_OBJECT
 
 private slots:
-    // The measure of issue #41's "PDF documents lose their structure": every heading, list item
+    // The measure of "PDF documents lose their structure": every heading, list item
     // and table cell of report.docx is found in report.pdf, with its level, kind and place; and
     // whether a list is numbered, which Word's file keeps in its numbering part (not read), as
     // report.html, the source of both, says.

@@ -1,7 +1,7 @@
 // A 422-word sentence (tests/data/long-sentence/en.txt, one full stop, clauses joined by commas
 // and semicolons) through each bundled general-domain model (the ones trained with placeholders,
 // whose packages set max_source_length) with its default decoding: it is translated in full,
-// never truncated silently (issue #13). The Translator cuts it into chunks of at most
+// never truncated silently. The Translator cuts it into chunks of at most
 // max_source_length pieces, after a clause mark where it can; every chunk's translation must end
 // with the model's own end of sentence (not the length limit), the chunks must cover the whole
 // input, the output must be about as long as the input, and it must not loop (a model given more

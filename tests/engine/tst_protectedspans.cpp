@@ -246,7 +246,7 @@ private slots:
 
     void initTestCase() { runtime::setNumThreads(1); }
 
-    // A do-not-translate list (issue #31, item 14): whole words only, the longer of two terms at
+    // A do-not-translate list: whole words only, the longer of two terms at
     // one place, and a term wins over a rule's span it overlaps.
     void keptTermsAreSpans()
     {

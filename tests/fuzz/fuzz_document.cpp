@@ -2,7 +2,7 @@
 // html, srt, docx, odt, pdf). With GLOSA_FUZZ_MEMBER the bytes are the XML layer instead: they
 // become that member (word/document.xml, content.xml) of an otherwise valid archive.
 //
-// Besides not crashing, the round-trip property (issue #16): with no translation, render() gives
+// Besides not crashing, the round-trip property: with no translation, render() gives
 // the input back byte for byte; for .docx/.odt the members that hold no text come back as they
 // were and the rewritten text parts read back to the same segments. PDF is read only, through
 // the entry point the app uses: the glosa-pdftext child process, with a 3 s limit here (libFuzzer times out at 10 s).

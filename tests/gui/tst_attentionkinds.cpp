@@ -116,7 +116,7 @@ private slots:
         QCOMPARE(grid->heads(), heads);
         QCOMPARE(grid->rows(), T);
         QCOMPARE(grid->columns(), T);
-        // The grid fits its panel's width and scrolls down (issue #31, item 10): every tile and
+        // The grid fits its panel's width and scrolls down: every tile and
         // its "Head n" title lies inside the grid, which is no wider than the scroll area shows,
         // and what is below the panel is reached by the vertical scroll bar.
         auto *gridScroll = qobject_cast<QScrollArea *>(grid->parentWidget()->parentWidget());

@@ -43,7 +43,7 @@ using namespace glosa;
 
 namespace {
 // The GUI thread's longest stretch away from its event loop while a document translates, in its
-// own CPU time: 50 ms, the bound issue #17 sets for evaluations, for any long job.
+// own CPU time: 50 ms, the bound the evaluation dialog is held to, for any long job.
 constexpr double kStallBoundMs = 50 * test::kSanitizerSlowdown;
 } // namespace
 
@@ -432,7 +432,7 @@ private slots:
         QCOMPARE(topOf(source), 40);
     }
 
-    // Issue #31: the source pane showed flat text, bold lost and a table one cell per line. It
+    // The source pane showed flat text, bold lost and a table one cell per line. It
     // shows the document as it is formatted, and a click in a table cell still selects that
     // cell's paragraph (and its line in the translation pane).
     void theSourceIsShownFormatted_data()
@@ -730,7 +730,7 @@ private slots:
         QTest::newRow("empty") << "empty.txt"
                                << "is empty";
     }
-    // Settings ▸ Do not translate reaches documents too (issue #31, item 14): through the general
+    // Settings ▸ Do not translate reaches documents too: through the general
     // RNN, which reads the band "The Rolling Stones" as "Las piedras" and translates the city, the
     // names come out as they are.
     void keptTermsReachDocuments()
@@ -881,7 +881,7 @@ private slots:
     }
 
     // A Latin-1 text: read (not streamed as UTF-8, which refused it), its encoding said in the
-    // status line, translated, and exported in UTF-8 (issue #33: output is UTF-8; it was
+    // status line, translated, and exported in UTF-8 (output is UTF-8; it was
     // written back in Latin-1).
     void aLatin1TextSaysItsEncodingAndExportsUtf8()
     {

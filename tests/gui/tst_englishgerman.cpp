@@ -1,4 +1,4 @@
-// Another language pair in every view (issue #29, "Any language pair"): the bundled English →
+// Another language pair in every view: the bundled English →
 // German Transformer (resources/models/transformer-en-de, trained on Tatoeba en–de by
 // tools/train_transformer.py) chosen in the real main window's model picker, through the real
 // plugin and workers, offscreen: the Translate view with its alignment overlay, attention kinds

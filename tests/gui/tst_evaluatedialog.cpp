@@ -176,7 +176,7 @@ private slots:
         QCOMPARE(window.compareView()->input()->toPlainText(), QStringLiteral("The cat sleeps."));
     }
 
-    // Issue #17: "Results go into the history." The entry holds the scores of both models, the
+    // Results go into the history. The entry holds the scores of both models, the
     // History view lists it under Evaluations and shows the table, the search finds it by a model
     // id, and Open shows the stored scores in the dialog again without running anything.
     void evaluationsGoIntoTheHistory()
@@ -264,7 +264,7 @@ private slots:
         QCOMPARE(store->recent(evaluations).items.size(), 1); // opening records nothing
     }
 
-    // Issue #17: the GUI thread never blocks longer than 50 ms while an evaluation runs. Timed
+    // The GUI thread never blocks longer than 50 ms while an evaluation runs. Timed
     // in the GUI thread's own CPU time from the click to the shown result (scores, chart and
     // differences included), both shipped models with greedy search on every 10th pair of the
     // bundled sample (every length; the whole sample takes 2 minutes here, 4x that under ASan).

@@ -1,4 +1,4 @@
-// The first hour with the app (issue #31), on the bundled models, real plugins and real worker
+// The first hour with the app, on the bundled models, real plugins and real worker
 // threads: ⇄ and the picker follow one rule (the direction's default, then the user's last choice
 // for it); a model change never translates text in another language silently; one editing session
 // leaves one history entry per model; the Caption view names its captioner; Documents uses the

@@ -1,4 +1,4 @@
-// The app's file dialogs as a user meets them (issue #41, items 11 and 12): each kind of file
+// The app's file dialogs as a user meets them: each kind of file
 // (documents, images, models, exports) starts where the last dialog for that kind left off,
 // so that History's export does not open in the photos folder and Import reopens beside the
 // last model folder; and Import pointed at a wrong folder says what a model folder holds. The

@@ -126,7 +126,7 @@ private slots:
         QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
     }
 
-    // Issue #33, item 1: a settings file that cannot be written is said so in the status bar,
+    // A settings file that cannot be written is said so in the status bar,
     // with the system's reason (that the old file is kept: tst_reliability). Before, nothing
     // was said, and QSettings had renamed an empty file over the settings.
     void settingsThatCannotBeSavedAreReported()
@@ -302,8 +302,7 @@ private slots:
         }
         QVERIFY2(differ, "20 samples at T = 3 all gave greedy's translation");
 
-        // The sample's words are shaded by their probability, so that its unlikely picks show
-        // (issue #31, item 11): every word.
+        // The sample's words are shaded by their probability, so that its unlikely picks show: every word.
         const TranslationHypothesis &sample = *sampled->result().best();
         int shaded = 0;
         float lowest = 1.0f;
@@ -416,7 +415,7 @@ private slots:
         QCOMPARE(scroll->horizontalScrollBar()->value(), 0);
     }
 
-    // Issue #41, item 8: at 1280 × 800 with five columns, a column's text was drawn over its
+    // At 1280 × 800 with five columns, a column's text was drawn over its
     // "score …" footer once the columns were short (the tree enlarged): the output kept a fixed
     // minimum height the squeezed column did not have. Every column's output now ends above its
     // footer, the footer shows all its lines, and the search tree has room for its rows.
@@ -727,7 +726,7 @@ private slots:
         QCOMPARE(chart.axisMaximum(), 1.0);
     }
 
-    // Issue #31, item 7: the legend said "after suppress-tokens", the engine's name for a stage.
+    // The legend said "after suppress-tokens", the engine's name for a stage.
     // It says what the bars mean to the output, whatever the stages are called.
     void chartLegendSaysWhatTheBarsMean()
     {

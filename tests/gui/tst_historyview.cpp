@@ -623,7 +623,7 @@ private slots:
         QVERIFY(messages.first().first().toString().contains(QStringLiteral("Exported 1")));
     }
 
-    // Issue #41, item 5: with a search showing 1 entry, Export wrote all 14. It writes what the
+    // With a search showing 1 entry, Export wrote all 14. It writes what the
     // list shows, and the status bar says how many.
     void exportWritesWhatTheSearchShows()
     {

@@ -95,7 +95,7 @@ private slots:
         QVERIFY2(!status->text().contains(QStringLiteral("do-not-translate")),
                  qPrintable(status->text()));
 
-        // Issue #31: a term of Settings ▸ Do not translate is kept the same way, and the warning
+        // A term of Settings ▸ Do not translate is kept the same way, and the warning
         // names the list when one of its terms is lost (it named numbers, URLs and code only).
         settings::keepTerms.setValue(QStringList{QStringLiteral("Zorblatix")});
         view.setSourceText(QStringLiteral("Zorblatix is here."));

@@ -1,5 +1,5 @@
-// Switching the interface language in an open window leaves nothing of the old one (issue #41,
-// item 6): the main window brought to a state with every label built from a template on screen
+// Switching the interface language in an open window leaves nothing of the old one: the
+// main window brought to a state with every label built from a template on screen
 // (a translation reopened "From the history (…)", a document's "10 / 10 sentences", a Compare
 // column steered by "prefix: «…»", a caption's time), then switched en → ko → es → en. At each
 // step every visible string of every tab, and the application's font, must be those of a window

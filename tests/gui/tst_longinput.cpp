@@ -1,7 +1,7 @@
 // A 5,000-word text in the Translate and Compare views with the real default Transformer
 // (resources/models/transformer-general-en-es): the GUI thread never works more than 100 ms
 // without returning to the event loop while it is translated, shown, compared and shown again
-// (issue #18: comparing such a paste froze the window for about a minute).
+// (comparing such a paste froze the window for about a minute).
 #include "app/core/inference/inferenceworker.h"
 #include "app/gui/views/compareview.h"
 #include "app/gui/widgets/heatmapwidget.h"

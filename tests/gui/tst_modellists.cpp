@@ -1,4 +1,4 @@
-// The two lists of models a user reads (issue #41, item 9), on the bundled models: the window's
+// The two lists of models a user reads, on the bundled models: the window's
 // model picker, grouped by direction under a heading that names it, each direction's default
 // first; and the Models dialog, whose table fits its dialog (Licence and Origin needed
 // scrolling) and names the bundled models in the interface language (they stayed English in the

@@ -1,4 +1,4 @@
-// Shutdown while worker threads are busy (issue #16, finding 1). The main window starts loading
+// Shutdown while worker threads are busy. The main window starts loading
 // its model on a worker thread as soon as it is built; destroying it at once used to destroy
 // its PluginRegistry (a member) before the workers (children, deleted after the members) were
 // stopped, while a worker was still inside ModelCatalog::load reading it: a heap-use-after-free

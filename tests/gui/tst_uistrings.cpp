@@ -1,4 +1,4 @@
-// The Korean interface, as a Korean user sees it (issue #31, item 13): the main window on the
+// The Korean interface, as a Korean user sees it: the main window on the
 // bundled models, switched to Korean, with a translation, a comparison and a document shown, and
 // every view's visible text read off the widgets (labels, buttons, tabs, combo entries, group
 // titles, header sections, placeholders). tst_translations checks the .ts files only; strings

@@ -1,4 +1,4 @@
-// SmallTmpfs: a 2 MiB tmpfs mounted in a temporary folder for the full-disk tests (issue #33),
+// SmallTmpfs: a 2 MiB tmpfs mounted in a temporary folder for the full-disk tests,
 // unmounted at the end. Mounting needs root or CAP_SYS_ADMIN (CI runs as root); where it is not
 // allowed, isMounted() is false and why() says so, for the test's QSKIP.
 #pragma once

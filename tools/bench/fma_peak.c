@@ -1,6 +1,6 @@
 /* One core's fp32 FMA peak, measured: independent vector FMA chains (enough of them to cover the
  * FMA latency on both pipes), best of several trials. Used by tools/bench/translate_table.py for
- * the roofline line (issue #14); it compiles this with the system C compiler into the build
+ * the roofline line; it compiles this with the system C compiler into the build
  * folder. Prints one JSON line: GFLOP/s with 256-bit (AVX2) and, where the CPU has it, 512-bit
  * (AVX-512) vectors (0 where it has not); one FMA = 2 FLOP per lane. Timed in the thread's CPU
  * time, so that on a shared machine the time the thread waited for its core does not count: the

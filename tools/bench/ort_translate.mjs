@@ -1,4 +1,4 @@
-// ONNX Runtime side of the translation benchmark (issue #14, docs/benchmarks.md): decodes source
+// ONNX Runtime side of the translation benchmark (docs/benchmarks.md): decodes source
 // token ids with the graphs of tools/export_onnx.py in onnxruntime-node, with the same batching,
 // maximum length and searches as build/bin/bench_translate and tools/bench/translate_torch.py.
 // SentencePiece is not available in Node, so the caller tokenises (ids in, ids out); the timed

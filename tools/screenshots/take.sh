@@ -33,11 +33,11 @@ shot caption 8 --model transformer-general-en-es --view caption "$ROOT/tests/dat
   "$ROOT/tests/data/images/chelsea.jpg"
 shot documents 12 --model transformer-general-en-es --view documents "$ROOT/tests/data/documents/report.docx"
 # Translate ▸ Evaluate models… on the bundled Tatoeba sample: every en→es model, BLEU by source
-# length (the no-attention RNN falls fastest: the bottleneck of issue #17).
+# length (the no-attention RNN falls fastest: the bottleneck).
 WINDOW="Evaluate models" shot evaluate 60 --view evaluate
 # The runs above were recorded in this XDG_DATA_HOME's history.
 shot history 5 --view history table
-# An imported MarianMT model (issue #29): the OPUS-MT-shaped fixture of ../shared, imported with
+# An imported MarianMT model: the OPUS-MT-shaped fixture of ../shared, imported with
 # `glosa-cli models import` into this XDG_DATA_HOME's models folder as a user would, translating
 # in the Translate view with its attention.
 FIXTURE=$ROOT/../shared/fixtures/marian-tiny-en-es/safetensors

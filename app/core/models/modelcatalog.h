@@ -81,7 +81,7 @@ struct ModelInfo
 };
 
 // A model id or folder as a message shows it: one of 100,000 characters is its first 100 and its
-// length, so that the message stays a line (issue #33).
+// length, so that the message stays a line.
 QString shownModelName(const QString &idOrFolder);
 
 class ModelCatalog

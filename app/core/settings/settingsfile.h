@@ -1,5 +1,5 @@
 // The settings file: every `QSettings()` of the app and glosa-cli, in a format of our own that a
-// failed write never replaces with a cut file (issue #33, item 1).
+// failed write never replaces with a cut file.
 //
 // Why not QSettings' INI format (Qt 6.4, measured on a full 1 MiB tmpfs): it writes through
 // QSaveFile, which takes a flush that fails in close() for success, so sync() returned NoError

@@ -364,7 +364,7 @@ void EvaluateDialog::showResults(bool complete)
             m_scores->setItem(m, c, new QTableWidgetItem(cells[c]));
     }
     m_chart->setData(ids, engine::bleuByLength(set, pointers));
-    // Recorded whatever the rest shows: the scores are the result (issue #17).
+    // Recorded whatever the rest shows: the scores are the result.
     if (HistoryRecorder *history = m_context.history())
         history->record(evaluationHistoryEntry(set, models, evaluations, m_worker->options()));
     if (evaluations.size() < 2) {

@@ -107,7 +107,7 @@ DecodingPanel::DecodingPanel(QWidget *parent, bool compact) : QWidget(parent), m
     layout->addWidget(m_searchGroup);
 
     // "Advanced": the jargon (normalisations, penalties, limits) a new user need not meet, folded
-    // until opened (issue #31, item 8).
+    // until opened.
     m_advancedToggle = new QToolButton(this);
     m_advancedToggle->setCheckable(true);
     m_advancedToggle->setAutoRaise(true);

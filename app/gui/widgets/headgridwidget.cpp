@@ -19,7 +19,7 @@ HeadGridWidget::HeadGridWidget(QWidget *parent) : QWidget(parent)
 {
     // QScrollArea asks the size policy, not hasHeightForWidth(), whether the height follows the
     // width: without it the grid got the viewport's height and the tiles' lower part was cut
-    // off, out of the scroll bar's reach (issue #31, item 10).
+    // off, out of the scroll bar's reach.
     QSizePolicy policy(QSizePolicy::Expanding, QSizePolicy::Preferred);
     policy.setHeightForWidth(true);
     setSizePolicy(policy);

@@ -1,5 +1,5 @@
 // A spin box for a 64-bit unsigned value (the sampling seed): QSpinBox holds an int, which cut the
-// seeds that model.json, the CLI and the history accept to 2^31 - 1 (issue #32).
+// seeds that model.json, the CLI and the history accept to 2^31 - 1.
 #pragma once
 
 #include <QAbstractSpinBox>

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes the minimised hostile inputs of tst_hostile (issue #16), one file per finding; the output
+"""Writes the minimised hostile inputs of tst_hostile, one file per finding; the output
 is committed. Standard library only: /usr/bin/python3 tests/data/hostile/make_hostile.py.
 
 `--large DIR` also writes the full-size inputs of docs/robustness.md's table into DIR (not

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Build the monolingual corpora of a language pair's two sides for back-translation (issue #30).
+"""Build the monolingual corpora of a language pair's two sides for back-translation.
 
 --pair (default en-es) picks the languages; SOURCES, STOP and ABBREV hold Spanish and English
 only, so another pair needs its sources and word lists added first (the script says so).

@@ -25,7 +25,7 @@ The pair (English first, en-es) names the data folders; a model's languages give
 reference a sentence, read from <set>.<src>.gz and <set>.<tgt>.gz, or the one regional variant
 <set>.<lang>-<region>.gz). `report` adds the dev sets of the pair's broad corpus
 (glosa_corpus.py: dev-news = newstest2012, dev-docs, dev-prose) and two small sets of ours with
-our own references (tools/eval/<set>.<lang>: the sentences quoted in issue #13, and a 12-sentence
+our own references (tools/eval/<set>.<lang>: the sentences that first showed the problem, and a 12-sentence
 news paragraph, en and es), leaving out with a note what a pair does not have (sets, an Apertium
 mode), and for output in a language with a word list (WORD_LISTS: es, en) the share of invented
 words. For Spanish: words (letters only) that are neither in Debian's Spanish word list
@@ -344,7 +344,7 @@ def known_words(lang="es"):
 
 
 def short_failures(hyps, groups, known):
-    """(outputs with an invented word, empty outputs): the short-input measure of issue #30, where
+    """(outputs with an invented word, empty outputs): the short-input measure, where
     one invented word is a failed translation ("Done" -> "¡Netras!")."""
     invented = empty = 0
     for h, g in zip(hyps, groups):

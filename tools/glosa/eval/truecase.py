@@ -10,7 +10,7 @@ only (docs/training.md, "Truecasing the first word"):
   truecase_eval.py examples --model transformer-general-en-es "Hello!" Teacher Gym
 
 `short` reports, for every form and setting, the share of outputs that match a reference (case and
-punctuation aside: the dictionary accuracy of issue #43) and the share with an invented word (a
+punctuation aside: the dictionary accuracy) and the share with an invented word (a
 word in neither the target language's word list nor the references: evaluate.py's measure), for
 the single words and for all the 1-4-word inputs; the gap is lower-cased minus capitalised.
 The corpus is evaluate.py's default (/work/runs/broad-<pair>, or --corpus).

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Our own PyTorch (eager) implementation of MarianMT / OPUS-MT, the baseline of the issue #29
+"""Our own PyTorch (eager) implementation of MarianMT / OPUS-MT, the baseline of the
 speed rows in docs/benchmarks.md: it reads a Hugging Face MarianMT folder (config.json,
 pytorch_model.bin or model.safetensors, source.spm, target.spm, vocab.json) without the
 `transformers` package, which Debian does not have.

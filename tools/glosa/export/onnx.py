@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Export a Transformer package to two ONNX graphs for the ONNX Runtime column of the translation
-benchmark (issue #14, docs/benchmarks.md), then check them against PyTorch through
+benchmark (docs/benchmarks.md), then check them against PyTorch through
 onnxruntime-node (tools/bench/ort_translate.mjs --check).
 
   /usr/bin/python3 tools/export_onnx.py --model resources/models/transformer-en-es \

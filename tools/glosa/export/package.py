@@ -41,7 +41,7 @@ LANG_NAMES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German"}
 ARCH_TITLES = {arch: title
                for path in glob.glob(os.path.join(REPO_ROOT, "plugins", "*", "*.json"))
                for arch, title in json.load(open(path, encoding="utf-8")).get("titles", {}).items()}
-# The RNN's score function names the package, so that the attention lab's models (issue #17) can
+# The RNN's score function names the package, so that the attention lab's models can
 # be told apart in a model list.
 RNN_TITLES = {"general": "RNN, Luong attention", "additive": "RNN, Bahdanau attention",
               "dot": "RNN, dot-product attention", "scaled-dot": "RNN, scaled dot attention",

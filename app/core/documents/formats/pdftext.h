@@ -1,6 +1,6 @@
 // Reading a PDF's text with QtPdf (pdfium), and the frame the glosa-pdftext helper (app/pdftext)
 // hands it back in. pdfium cannot be interrupted from outside, and a hostile file can keep it
-// busy for minutes or make it allocate without bound (issue #16; abandoning a thread inside it
+// busy for minutes or make it allocate without bound (abandoning a thread inside it
 // would leave it burning CPU and memory), so the app never runs it in its own process: readPdf
 // (pdf.cpp) runs the helper under time and memory limits, as browsers do, and reads its frame.
 // The extraction (app/pdftext/extract.h) is built into the helper only.
