@@ -8,9 +8,11 @@
 #include <cmath>
 #include <limits>
 
-// glibc's vector expf (libmvec), by its vector-ABI names: 16 lanes (AVX-512) and 8 (AVX2).
-extern "C" __m512 _ZGVeN16v_expf(__m512);
-extern "C" __m256 _ZGVdN8v_expf(__m256);
+// glibc's vector expf (libmvec), by its vector-ABI names: 16 lanes (AVX-512) and 8 (AVX2). Each
+// declared for the ISA it takes its arguments in, as the functions that call it are: clang
+// refuses a vector argument whose ABI the file's own target does not have.
+extern "C" __attribute__((target("avx512f"))) __m512 _ZGVeN16v_expf(__m512);
+extern "C" __attribute__((target("avx2,fma"))) __m256 _ZGVdN8v_expf(__m256);
 
 namespace glosa::engine::ops {
 
