@@ -2,17 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="es">
 <context>
-    <name>glosa::AlignmentOverlay</name>
-    <message>
-        <source>Forced: part of the prefix you chose</source>
-        <translation>Forzada: parte del prefijo que eligió</translation>
-    </message>
-    <message>
-        <source>Probability %1%</source>
-        <translation>Probabilidad %1 %</translation>
-    </message>
-</context>
-<context>
     <name>glosa::AboutDialog</name>
     <message>
         <source>About Glosa</source>
@@ -57,6 +46,17 @@
     <message>
         <source>SQLite (public domain), nlohmann/json (MIT)</source>
         <translation>SQLite (dominio público), nlohmann/json (MIT)</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::AlignmentOverlay</name>
+    <message>
+        <source>Forced: part of the prefix you chose</source>
+        <translation>Forzada: parte del prefijo que eligió</translation>
+    </message>
+    <message>
+        <source>Probability %1%</source>
+        <translation>Probabilidad %1 %</translation>
     </message>
 </context>
 <context>
@@ -2481,6 +2481,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
             <numerusform>%n carácter</numerusform>
             <numerusform>%n caracteres</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>〰 Wavy underline: a word the translation may have left out. Point at it to see why.</source>
+        <translation>〰 Subrayado ondulado: una palabra que la traducción puede haber omitido. Señálela para ver por qué.</translation>
     </message>
 </context>
 <context>

@@ -2,17 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ko">
 <context>
-    <name>glosa::AlignmentOverlay</name>
-    <message>
-        <source>Forced: part of the prefix you chose</source>
-        <translation>강제됨: 선택한 접두사의 일부</translation>
-    </message>
-    <message>
-        <source>Probability %1%</source>
-        <translation>확률 %1%</translation>
-    </message>
-</context>
-<context>
     <name>glosa::AboutDialog</name>
     <message>
         <source>About Glosa</source>
@@ -57,6 +46,17 @@
     <message>
         <source>SQLite (public domain), nlohmann/json (MIT)</source>
         <translation>SQLite (퍼블릭 도메인), nlohmann/json (MIT)</translation>
+    </message>
+</context>
+<context>
+    <name>glosa::AlignmentOverlay</name>
+    <message>
+        <source>Forced: part of the prefix you chose</source>
+        <translation>강제됨: 선택한 접두사의 일부</translation>
+    </message>
+    <message>
+        <source>Probability %1%</source>
+        <translation>확률 %1%</translation>
     </message>
 </context>
 <context>
@@ -2461,6 +2461,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
         <translation>
             <numerusform>%n자</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>〰 Wavy underline: a word the translation may have left out. Point at it to see why.</source>
+        <translation>〰 물결 밑줄: 번역에서 빠졌을 수 있는 단어입니다. 가리키면 이유가 보입니다.</translation>
     </message>
 </context>
 <context>

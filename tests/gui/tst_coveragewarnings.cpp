@@ -9,10 +9,14 @@
 #include "app/gui/views/translateview.h"
 #include "engine/decoding/coverage.h"
 
+#include <QApplication>
+#include <QHelpEvent>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTextEdit>
+#include <QToolTip>
 
 #include <cmath>
 
@@ -100,6 +104,22 @@ private slots:
                  qPrintable(tooltip));
         for (const CoveredWord &word : forced.coverage.flagged())
             QVERIFY(word.mass < forced.coverage.threshold);
+        // Hovering the underlined word shows why it is underlined: an editor shows no tooltip
+        // of an extra selection by itself.
+        QPlainTextEdit *editor = view.sourceEditor();
+        QTextCursor onSofa(editor->document());
+        onSofa.setPosition(int(source.indexOf(QStringLiteral("sofa"))) + 2);
+        const QPoint at = editor->cursorRect(onSofa).center();
+        QHelpEvent help(QEvent::ToolTip, at, editor->viewport()->mapToGlobal(at));
+        QApplication::sendEvent(editor->viewport(), &help);
+        QTRY_COMPARE(QToolTip::text(), tooltip);
+        const QPoint corner(2, editor->viewport()->height() - 2); // below the one line of text
+        QHelpEvent offText(QEvent::ToolTip, corner, editor->viewport()->mapToGlobal(corner));
+        QApplication::sendEvent(editor->viewport(), &offText);
+        QTRY_VERIFY(QToolTip::text().isEmpty());
+        // A legend line says what the underline is while one is shown.
+        auto *legend = view.findChild<QLabel *>(QStringLiteral("omissionLegend"));
+        QVERIFY(legend && legend->isVisible());
 
         // Reopened from the history: the same words, masses (the alignment is kept as float16)
         // and warnings, computed again from the stored alignment.
@@ -120,6 +140,7 @@ private slots:
         // The warning is the best hypothesis's: typing over the source takes it away.
         view.sourceEditor()->setPlainText(source + QStringLiteral(" Yes."));
         QVERIFY(underlined(view.sourceEditor()).isEmpty());
+        QVERIFY(!view.findChild<QLabel *>(QStringLiteral("omissionLegend"))->isVisible());
     }
 };
 

@@ -103,6 +103,8 @@ void TranslateView::createEditors()
         editor->setTabChangesFocus(true);
     }
     m_overlay = new AlignmentOverlay(this, m_source, m_target);
+    connect(m_overlay, &AlignmentOverlay::omissionsMarked, m_sourcePane,
+            &SourcePane::setOmissionLegendVisible);
 }
 
 void TranslateView::createControls()

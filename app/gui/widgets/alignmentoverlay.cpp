@@ -10,6 +10,7 @@
 #include <QScrollBar>
 #include <QTextBlock>
 #include <QTextLayout>
+#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -112,23 +113,50 @@ int AlignmentOverlay::sourceTokenAt(int position) const
     return tokenAt(m_result.sourceTokens, position);
 }
 
+int AlignmentOverlay::characterAt(const QPlainTextEdit *editor, const QPoint &pos)
+{
+    const QTextCursor cursor = editor->cursorForPosition(pos);
+    int position = cursor.position();
+    // cursorForPosition() returns the nearest boundary; the character under the pointer is the
+    // one before it when the pointer is on its right half.
+    const QRect caret = editor->cursorRect(cursor);
+    if (pos.x() < caret.x() && position > 0)
+        --position;
+    return std::abs(pos.y() - caret.center().y()) <= caret.height() ? position : -1;
+}
+
+QString AlignmentOverlay::toolTipAt(const QPlainTextEdit *editor, const QPoint &pos)
+{
+    const int position = characterAt(editor, pos);
+    if (position < 0)
+        return {};
+    for (const QTextEdit::ExtraSelection &s : editor->extraSelections())
+        if (s.cursor.selectionStart() <= position && position < s.cursor.selectionEnd() &&
+            !s.format.toolTip().isEmpty())
+            return s.format.toolTip();
+    return {};
+}
+
 bool AlignmentOverlay::eventFilter(QObject *watched, QEvent *event)
 {
     const bool target = watched == m_target->viewport();
     const bool source = watched == m_source->viewport();
     // The token under the pointer, -1 off the text.
     const auto tokenUnder = [&](const QPoint &pos) {
-        QPlainTextEdit *editor = target ? m_target : m_source;
-        const QTextCursor cursor = editor->cursorForPosition(pos);
-        int position = cursor.position();
-        // cursorForPosition() returns the nearest boundary; the character under the pointer is
-        // the one before it when the pointer is on its right half.
-        const QRect caret = editor->cursorRect(cursor);
-        if (pos.x() < caret.x() && position > 0)
-            --position;
-        const bool onText = std::abs(pos.y() - caret.center().y()) <= caret.height();
-        return !onText ? -1 : target ? targetTokenAt(position) : sourceTokenAt(position);
+        const int position = characterAt(target ? m_target : m_source, pos);
+        return position < 0 ? -1 : target ? targetTokenAt(position) : sourceTokenAt(position);
     };
+    if ((target || source) && event->type() == QEvent::ToolTip) {
+        // The marks' explanations (a likely omission, a forced word, a probability) are in their
+        // formats; an editor shows no tooltip of an extra selection by itself.
+        const auto *help = static_cast<QHelpEvent *>(event);
+        const QString tip = toolTipAt(target ? m_target : m_source, help->pos());
+        if (tip.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), tip, static_cast<QWidget *>(watched));
+        return true;
+    }
     if ((target || source) && event->type() == QEvent::MouseMove) {
         const int token = tokenUnder(static_cast<QMouseEvent *>(event)->position().toPoint());
         int &hover = target ? m_hoverTarget : m_hoverSource;
@@ -190,11 +218,16 @@ void AlignmentOverlay::update()
     // Likely omissions: source words the best translation gave little attention in all.
     if (h && best && sourceCurrent && m_result.coverage.available)
         markOmissions(sourceSelections);
+    const bool omissions = !sourceSelections.isEmpty();
     int heatRow = -1, heatColumn = -1;
     if (h && !h->alignment.isEmpty() && sourceCurrent)
         markAlignment(*h, sourceSelections, targetSelections, heatRow, heatColumn);
     m_source->setExtraSelections(sourceSelections);
     m_target->setExtraSelections(targetSelections);
+    if (omissions != m_omissionsMarked) {
+        m_omissionsMarked = omissions;
+        emit omissionsMarked(omissions);
+    }
     emit highlighted(heatRow, heatColumn);
 }
 

@@ -52,17 +52,25 @@ public:
     int sourceTokenAt(int position) const;
     // Marks again (the selections, the texts or the colours changed).
     void update();
+    // The explanation of the mark under `pos` in `editor`'s viewport (a likely omission, a forced
+    // word, a probability): what hovering there shows. Empty off the marks.
+    static QString toolTipAt(const QPlainTextEdit *editor, const QPoint &pos);
 
 signals:
     // A click (not a drag that selected text) on target token `token` (-1: off the words).
     void targetClicked(int token);
     // The heatmap cell of the hovered or selected words (-1: none).
     void highlighted(int row, int column);
+    // Whether the source words now carry likely-omission underlines (a legend says what they
+    // are while they do).
+    void omissionsMarked(bool marked);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    // The character under `pos` in `editor`'s viewport, -1 off the text.
+    static int characterAt(const QPlainTextEdit *editor, const QPoint &pos);
     const TranslationHypothesis *shownHypothesis() const;
     QList<int> selectedTokens(bool target) const;
     // Scrolls `editor` (not its cursor) so that `token` is in sight.
@@ -86,6 +94,7 @@ private:
     bool m_edited = false;
     bool m_confidence = false;
     int m_hoverTarget = -1;
+    bool m_omissionsMarked = false;
     int m_hoverSource = -1;
 };
 

@@ -27,12 +27,18 @@ SourcePane::SourcePane(QWidget *parent) : QWidget(parent)
     m_cancel->setEnabled(false);
     m_live = new QCheckBox(this);
     m_live->setChecked(true);
+    m_omissionLegend = new QLabel(this);
+    m_omissionLegend->setObjectName(QStringLiteral("omissionLegend"));
+    m_omissionLegend->setWordWrap(true);
+    m_omissionLegend->setForegroundRole(QPalette::PlaceholderText);
+    m_omissionLegend->setVisible(false);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(6);
     layout->addWidget(m_title);
     layout->addWidget(m_editor, 1);
+    layout->addWidget(m_omissionLegend);
     auto *bar = new QHBoxLayout;
     bar->addWidget(m_count);
     bar->addStretch(1);
@@ -54,6 +60,8 @@ void SourcePane::retranslateUi()
     m_live->setText(tr("Translate as I type"));
     m_editor->setPlaceholderText(tr("Type or paste text to translate…"));
     m_editor->setAccessibleName(tr("Source text"));
+    m_omissionLegend->setText(tr("〰 Wavy underline: a word the translation may have left out. "
+                                 "Point at it to see why."));
     updateCount();
 }
 
@@ -68,6 +76,11 @@ void SourcePane::setLanguage(const QString &language)
 {
     m_language = language;
     m_title->setText(language.isEmpty() ? tr("Source") : languageName(language));
+}
+
+void SourcePane::setOmissionLegendVisible(bool visible)
+{
+    m_omissionLegend->setVisible(visible);
 }
 
 void SourcePane::updateCount()

@@ -24,6 +24,8 @@ public:
     QCheckBox *liveToggle() const { return m_live; }
     // The title: the language's name, "Source" when none.
     void setLanguage(const QString &language);
+    // The line under the editor that says what a wavy underline means, shown while any is.
+    void setOmissionLegendVisible(bool visible);
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -36,6 +38,7 @@ private:
     QLabel *m_title = nullptr;
     QPlainTextEdit *m_editor = nullptr;
     QLabel *m_count = nullptr;
+    QLabel *m_omissionLegend = nullptr;
     QCheckBox *m_live = nullptr;
     QPushButton *m_cancel = nullptr;
     QPushButton *m_translate = nullptr;
