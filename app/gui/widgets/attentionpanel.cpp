@@ -7,6 +7,8 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QStyle>
+#include <QStyleOptionComboBox>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -76,8 +78,28 @@ void AttentionPanel::retranslateUi()
     showAttention(); // the hint follows the kind
 }
 
+void AttentionPanel::fitToEntries(QComboBox *box)
+{
+    // QComboBox's own size for its contents came out a pixel short of the entry's advance now
+    // and then after a language switch ("Capa 2 · media de las cabezas (predeterminado)"):
+    // the widest entry as drawn, with the frame and arrow the style adds, is the least width.
+    int widest = 0;
+    for (int i = 0; i < box->count(); ++i)
+        widest = std::max(widest, box->fontMetrics().horizontalAdvance(box->itemText(i)));
+    QStyleOptionComboBox option;
+    option.initFrom(box);
+    box->setMinimumWidth(
+        box->style()
+            ->sizeFromContents(QStyle::CT_ComboBox, &option,
+                               QSize(widest, box->fontMetrics().height()), box)
+            .width());
+}
+
 void AttentionPanel::changeEvent(QEvent *event)
 {
+    if (event->type() == QEvent::FontChange)
+        for (QComboBox *box : {m_kind, m_alignment, m_layerHead})
+            fitToEntries(box);
     if (event->type() == QEvent::LanguageChange)
         retranslateUi();
     QWidget::changeEvent(event);
@@ -144,10 +166,17 @@ void AttentionPanel::createWidgets()
     m_layerHead->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_allHeads = new QCheckBox(this);
     m_allHeads->setVisible(false);
+    // Never narrower than their entries, and the layer and head on a row of their own: beside
+    // the title and the kind, "Capa 2 · media de las cabezas (predeterminado)" was squeezed a
+    // pixel short of its last character at 1280 × 800.
+    for (QComboBox *box : {m_kind, m_alignment, m_layerHead})
+        box->setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Fixed);
     heatHeader->addWidget(m_kind);
-    heatHeader->addWidget(m_alignment);
-    heatHeader->addWidget(m_layerHead);
-    heatHeader->addWidget(m_allHeads);
+    auto *selectors = new QHBoxLayout;
+    selectors->addWidget(m_alignment);
+    selectors->addWidget(m_layerHead);
+    selectors->addWidget(m_allHeads);
+    selectors->addStretch(1);
     m_headGrid = new HeadGridWidget(this);
     m_headGridScroll = new QScrollArea(this);
     m_headGridScroll->setWidget(m_headGrid);
@@ -155,6 +184,7 @@ void AttentionPanel::createWidgets()
     m_headGridScroll->setFrameShape(QFrame::StyledPanel);
     m_headGridScroll->setVisible(false);
     heatLayout->addLayout(heatHeader);
+    heatLayout->addLayout(selectors);
     // On a line of its own, the panel's width: beside the title and the selectors, the Spanish
     // hint wrapped onto six lines and pushed the heatmap down.
     heatLayout->addWidget(m_hint);
@@ -186,6 +216,7 @@ void AttentionPanel::updateAlignmentChoices()
             std::max(0, m_alignment->findData(QPoint(shown.layer, shown.head))));
     }
     m_alignment->setVisible(layers > 0 && shownKind() == engine::AttentionKind::Cross);
+    fitToEntries(m_alignment);
 }
 
 void AttentionPanel::updateKindChoices()
@@ -210,6 +241,7 @@ void AttentionPanel::updateKindChoices()
     m_kind->setCurrentIndex(std::max(0, m_kind->findData(int(current))));
     // One kind (the RNN, the toy models): nothing to choose, and no heads to lay out.
     m_kind->setVisible(kinds.size() > 1);
+    fitToEntries(m_kind);
     m_allHeads->setVisible(kinds.size() > 1);
     if (kinds.size() <= 1)
         m_allHeads->setChecked(false);
@@ -241,6 +273,7 @@ void AttentionPanel::updateLayerHeadChoices()
     m_layerHead->setCurrentIndex(std::max(0, m_layerHead->findData(current)));
     m_layerHead->setVisible(m_layerHead->count() > 0);
     m_alignment->setVisible(m_alignment->count() > 0 && kind == engine::AttentionKind::Cross);
+    fitToEntries(m_layerHead);
 }
 
 QPoint AttentionPanel::shownLayerHead() const
