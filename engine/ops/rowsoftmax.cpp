@@ -26,6 +26,14 @@ float maxOf(const float *x, std::int64_t n)
 #pragma omp simd reduction(max : best)
     for (std::int64_t j = 0; j < n; ++j)
         best = x[j] > best ? x[j] : best;
+    // An OpenMP max reduction may start its lanes at the lowest finite float instead of -inf
+    // (clang's does): a row that is -inf throughout came back as -FLT_MAX. Such a row is read
+    // again, one entry at a time.
+    if (best <= std::numeric_limits<float>::lowest()) {
+        best = kNegInf;
+        for (std::int64_t j = 0; j < n; ++j)
+            best = std::max(best, x[j]);
+    }
     return best;
 }
 
