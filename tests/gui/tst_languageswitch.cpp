@@ -18,6 +18,7 @@
 
 #include "tests/support/testutil.h"
 #include "tests/support/traceutil.h"
+#include "tests/support/visibletext.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -58,34 +59,7 @@ QStringList visibleStrings(QWidget *root)
                          .arg(QString::fromLatin1(w->metaObject()->className()), w->objectName(),
                               QString(text).replace(digits, QStringLiteral("#")));
     };
-    for (QWidget *w : root->findChildren<QWidget *>()) {
-        if (!w->isVisible() || w->visibleRegion().isEmpty())
-            continue;
-        if (auto *label = qobject_cast<QLabel *>(w)) {
-            QTextDocument plain;
-            plain.setHtml(label->text());
-            add(Qt::mightBeRichText(label->text()) ? plain.toPlainText() : label->text(), w);
-        } else if (auto *button = qobject_cast<QAbstractButton *>(w)) {
-            add(button->text(), w);
-        } else if (auto *combo = qobject_cast<QComboBox *>(w)) {
-            for (int i = 0; i < combo->count(); ++i)
-                add(combo->itemText(i), w);
-        } else if (auto *tabs = qobject_cast<QTabBar *>(w)) {
-            for (int i = 0; i < tabs->count(); ++i)
-                add(tabs->tabText(i), w);
-        } else if (auto *group = qobject_cast<QGroupBox *>(w)) {
-            add(group->title(), w);
-        } else if (auto *header = qobject_cast<QHeaderView *>(w)) {
-            for (int i = 0; header->model() && i < header->count(); ++i)
-                add(header->model()->headerData(i, header->orientation()).toString(), w);
-        } else if (auto *line = qobject_cast<QLineEdit *>(w)) {
-            if (line->text().isEmpty())
-                add(line->placeholderText(), w);
-        } else if (auto *editor = qobject_cast<QPlainTextEdit *>(w)) {
-            if (editor->toPlainText().isEmpty())
-                add(editor->placeholderText(), w);
-        }
-    }
+    forEachVisibleText(root, add);
     return texts;
 }
 
