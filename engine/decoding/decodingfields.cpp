@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <type_traits>
 
@@ -338,6 +339,49 @@ std::string decodingFieldToText(const DecodingOptions &options, const DecodingFi
         field.member);
 }
 
+namespace {
+
+// Terms one a line, trimmed; blank lines are not terms.
+template <typename T> T termsFromLines(std::string_view text)
+{
+    T terms;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string_view::npos)
+            end = text.size();
+        std::string_view term = text.substr(start, end - start);
+        while (!term.empty() && std::isspace(static_cast<unsigned char>(term.front())))
+            term.remove_prefix(1);
+        while (!term.empty() && std::isspace(static_cast<unsigned char>(term.back())))
+            term.remove_suffix(1);
+        if (!term.empty())
+            terms.emplace_back(term);
+        start = end + 1;
+    }
+    return terms;
+}
+
+// Token ids separated by commas; nullopt where one is not a number of 0 or more.
+template <typename T> std::optional<T> idsFromText(std::string_view text)
+{
+    T ids;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t comma = text.find(',', start);
+        if (comma == std::string_view::npos)
+            comma = text.size();
+        std::int32_t id = 0;
+        if (!parseNumber(text.substr(start, comma - start), id) || id < 0)
+            return std::nullopt;
+        ids.push_back(id);
+        start = comma + 1;
+    }
+    return ids;
+}
+
+} // namespace
+
 void decodingFieldFromText(DecodingOptions &options, const DecodingField &field,
                            std::string_view text)
 {
@@ -391,37 +435,12 @@ void decodingFieldFromText(DecodingOptions &options, const DecodingField &field,
                     notA(choices<T>());
                 }
             } else if constexpr (isTerms<T>) {
-                // One a line, trimmed; blank lines are not terms.
-                T terms;
-                std::size_t start = 0;
-                while (start <= text.size()) {
-                    std::size_t end = text.find('\n', start);
-                    if (end == std::string_view::npos)
-                        end = text.size();
-                    std::string_view term = text.substr(start, end - start);
-                    while (!term.empty() && std::isspace(static_cast<unsigned char>(term.front())))
-                        term.remove_prefix(1);
-                    while (!term.empty() && std::isspace(static_cast<unsigned char>(term.back())))
-                        term.remove_suffix(1);
-                    if (!term.empty())
-                        terms.emplace_back(term);
-                    start = end + 1;
-                }
-                target = std::move(terms);
+                target = termsFromLines<T>(text);
             } else {
-                T ids;
-                std::size_t start = 0;
-                while (start < text.size()) {
-                    std::size_t comma = text.find(',', start);
-                    if (comma == std::string_view::npos)
-                        comma = text.size();
-                    std::int32_t id = 0;
-                    if (!parseNumber(text.substr(start, comma - start), id) || id < 0)
-                        notA(kindName<T>());
-                    ids.push_back(id);
-                    start = comma + 1;
-                }
-                target = std::move(ids);
+                std::optional<T> ids = idsFromText<T>(text);
+                if (!ids)
+                    notA(kindName<T>());
+                target = std::move(*ids);
             }
         },
         field.member);

@@ -201,6 +201,207 @@ Token codeToken(const Tokenizer &tokenizer, const std::string &code, std::size_t
     return token;
 }
 
+// A prefix for one sentence: that sentence is searched on its own with it, the others without it
+// (the search forces a prefix in every row of its batch).
+struct Steering
+{
+    Steering(const DecodingOptions &options, std::size_t sentences)
+        : oneSentence(options.targetPrefixSentence >= 0 && !options.targetPrefix.empty()),
+          steered(static_cast<std::size_t>(std::max(options.targetPrefixSentence, 0))),
+          unsteered(options)
+    {
+        if (oneSentence && steered >= sentences)
+            throw std::invalid_argument(
+                "decoding option target_prefix_sentence = " + std::to_string(steered) +
+                " (from 0): the text has only " + std::to_string(sentences) + " sentence(s)");
+        if (oneSentence)
+            unsteered.targetPrefix.clear();
+    }
+
+    bool oneSentence;
+    std::size_t steered;
+    DecodingOptions unsteered; // the options of every other sentence
+};
+
+// One translate() call's steps and what they share: the model's parts, the options and the
+// input, located once.
+class TranslationRun
+{
+public:
+    TranslationRun(const TranslationModel &model, const SpanProtector &protector,
+                   std::string_view text, const DecodingOptions &options)
+        : m_model(model), m_protector(protector), m_options(options), m_text(text),
+          m_code(targetCode(model, text, &m_start)), m_offsets(text),
+          m_appendEos(model.appendSourceEos()),
+          m_limit(static_cast<std::size_t>(model.maxSourceLength()) - (m_appendEos ? 1 : 0) -
+                  (m_code.empty() ? 0 : 1)),
+          m_placeholders(static_cast<std::size_t>(model.placeholders()))
+    {
+    }
+
+    // 1. Sentences (their first words truecased in what the model reads), then pieces located
+    // in the input, then chunks of what is too long.
+    std::vector<PendingSegment> segments(const SentenceSplitter &splitter) const
+    {
+        const Truecaser *truecaser = m_options.truecase ? m_model.truecaser() : nullptr;
+        std::string truecased(truecaser ? m_text : std::string_view()); // the bytes of the input
+        const std::string_view modelText = truecaser ? std::string_view(truecased) : m_text;
+        std::vector<PendingSegment> pending;
+        for (TextSpan sentence : splitter.split(m_text.substr(m_start))) {
+            sentence = {sentence.begin + m_start, sentence.end + m_start};
+            // A model without placeholders reads the spans as text, but a kept term or a URL
+            // first in a sentence is still not lowered.
+            std::vector<ProtectedSpan> spans;
+            if (m_placeholders || truecaser)
+                spans = m_protector.find(m_text.substr(sentence.begin, sentence.size()),
+                                         m_options.keepTerms);
+            bool lowered = truecaser && truecaseSentence(*truecaser, truecased, sentence, spans);
+            if (!m_placeholders)
+                spans.clear();
+            for (const Unit &unit : protectionUnits(m_text, sentence, spans, m_placeholders)) {
+                std::vector<Token> tokens = encodeUnit(m_model.sourceTokenizer(), modelText, unit);
+                for (Token &token : tokens) {
+                    token.chars = m_offsets.codePoints(token.bytes);
+                    token.utf16 = m_offsets.utf16(token.bytes);
+                }
+                if (!tokens.empty())
+                    appendChunks(pending, std::move(tokens), unit, lowered);
+            }
+        }
+        // Segment sources must not overlap and must be ordered for the white space copy.
+        for (std::size_t i = 1; i < pending.size(); ++i)
+            pending[i].source.begin = std::max(pending[i].source.begin, pending[i - 1].source.end);
+        return pending;
+    }
+
+    // The search of pending[first, last): one batch, and the steered sentence on its own.
+    std::vector<DecodingResult> decodeBatch(TextStepDecoder &decoder,
+                                            const std::vector<PendingSegment> &pending,
+                                            std::size_t first, std::size_t last,
+                                            const Steering &steering,
+                                            const DecodingControl &control) const
+    {
+        const bool steers =
+            steering.oneSentence && steering.steered >= first && steering.steered < last;
+        std::vector<std::vector<std::int32_t>> sources;
+        for (std::size_t i = first; i < last; ++i)
+            if (!steering.oneSentence || i != steering.steered)
+                sources.push_back(sourceIds(pending[i]));
+        std::vector<DecodingResult> decoded;
+        if (!sources.empty())
+            decoded = decode(decoder, sources, steering.unsteered, control);
+        if (steers)
+            decoded.insert(decoded.begin() + static_cast<std::ptrdiff_t>(steering.steered - first),
+                           std::move(decode(decoder, {sourceIds(pending[steering.steered])},
+                                            m_options, control)[0]));
+        return decoded;
+    }
+
+    // A searched segment: what the model read (EOS included), its hypotheses and their texts,
+    // and the protected spans a model without placeholders left out.
+    void finish(TranslatedSegment &segment, PendingSegment pending, DecodingResult decoded) const
+    {
+        segment.source = pending.source;
+        segment.sourceTokens = std::move(pending.tokens);
+        segment.protectedSpans = std::move(pending.spans);
+        segment.truecased = pending.truecased;
+        if (m_appendEos)
+            segment.sourceTokens.push_back(eosToken(segment.source.end));
+        segment.hypotheses = std::move(decoded.hypotheses);
+        segment.trace = std::move(decoded.trace);
+        for (const Hypothesis &hypothesis : segment.hypotheses) {
+            Detokenized detokenized =
+                detokenize(m_model.targetTokenizer(), hypothesis.tokens, segment.protectedSpans);
+            if (segment.truecased)
+                capitalizeFirstLetter(detokenized.text); // same bytes: the ranges hold
+            segment.texts.push_back(std::move(detokenized.text));
+            segment.targetTokens.push_back(std::move(detokenized.tokens));
+        }
+        if (m_placeholders == 0 && !segment.texts.empty()) {
+            const std::string_view read =
+                m_text.substr(segment.source.begin, segment.source.size());
+            for (const ProtectedSpan &span : m_protector.find(read, m_options.keepTerms)) {
+                const std::string_view spanText = read.substr(span.bytes.begin, span.bytes.size());
+                if (segment.texts.front().find(spanText) == std::string::npos)
+                    segment.missingSpans.emplace_back(spanText);
+            }
+        }
+    }
+
+    // 3. The text: input white space around the segments, the best hypotheses in between (a
+    // typed language code is not copied).
+    void joinText(TranslationResult &result) const
+    {
+        std::size_t copied = m_start;
+        for (TranslatedSegment &segment : result.segments) {
+            result.text.append(m_text.substr(copied, segment.source.begin - copied));
+            const std::size_t start = result.text.size();
+            if (!segment.texts.empty())
+                result.text += segment.texts.front();
+            segment.target = {start, result.text.size()};
+            copied = segment.source.end;
+        }
+        result.text.append(m_text.substr(copied));
+    }
+
+private:
+    // A unit's pieces as segments of at most m_limit pieces, the language code first in each;
+    // `lowered` goes to the sentence's first one.
+    void appendChunks(std::vector<PendingSegment> &pending, std::vector<Token> tokens,
+                      const Unit &unit, bool &lowered) const
+    {
+        const Tokenizer &tokenizer = m_model.sourceTokenizer();
+        for (std::vector<Token> &piece : chunk(std::move(tokens), m_limit)) {
+            PendingSegment segment;
+            segment.source = {piece.front().bytes.begin, piece.back().bytes.end};
+            // A chunk's range covers its pieces (a lone "▁" has an empty range: keep it inside).
+            segment.source.begin = std::max(segment.source.begin, unit.range.begin);
+            segment.source.end = std::max(segment.source.end, segment.source.begin);
+            segment.spans = renumberPlaceholders(piece, m_text, tokenizer);
+            if (!m_code.empty())
+                piece.insert(piece.begin(),
+                             codeToken(tokenizer, m_code, segment.source.begin, m_offsets));
+            segment.tokens = std::move(piece);
+            segment.truecased = std::exchange(lowered, false); // the sentence's first piece
+            pending.push_back(std::move(segment));
+        }
+    }
+
+    std::vector<std::int32_t> sourceIds(const PendingSegment &segment) const
+    {
+        std::vector<std::int32_t> ids;
+        for (const Token &token : segment.tokens)
+            ids.push_back(token.id);
+        if (m_appendEos)
+            ids.push_back(m_model.sourceTokenizer().eosId());
+        return ids;
+    }
+
+    // The EOS the model reads after a segment: an empty range at its end, `at`.
+    Token eosToken(std::size_t at) const
+    {
+        const Tokenizer &tokenizer = m_model.sourceTokenizer();
+        Token eos;
+        eos.id = tokenizer.eosId();
+        eos.piece = tokenizer.idToPiece(eos.id);
+        eos.bytes = {at, at};
+        eos.chars = m_offsets.codePoints(eos.bytes);
+        eos.utf16 = m_offsets.utf16(eos.bytes);
+        return eos;
+    }
+
+    const TranslationModel &m_model;
+    const SpanProtector &m_protector;
+    const DecodingOptions &m_options;
+    std::string_view m_text;
+    std::size_t m_start = 0; // where the sentences begin: after a typed language code
+    std::string m_code;      // the target language code first in every segment, or empty
+    Utf8Offsets m_offsets;   // of m_text
+    bool m_appendEos;
+    std::size_t m_limit; // pieces in a segment, besides the code and EOS
+    std::size_t m_placeholders;
+};
+
 } // namespace
 
 const Tensor &TranslatedSegment::alignment() const
@@ -275,148 +476,23 @@ TranslationResult Translator::translate(std::string_view text, const DecodingOpt
     validateUtf8(text, "input");
     TextStepDecoder &decoder = m_model->decoder();
     options.validate(decoder.vocabularySize());
-    const Tokenizer &sourceTokenizer = m_model->sourceTokenizer();
-    const Tokenizer &targetTokenizer = m_model->targetTokenizer();
-    const bool appendEos = m_model->appendSourceEos();
-    std::size_t start = 0;
-    const std::string code = targetCode(*m_model, text, &start);
-    const std::size_t limit = static_cast<std::size_t>(m_model->maxSourceLength()) -
-                              (appendEos ? 1 : 0) - (code.empty() ? 0 : 1);
-    const std::size_t placeholders = static_cast<std::size_t>(m_model->placeholders());
-
-    // 1. Sentences (their first words truecased in what the model reads), then pieces located
-    // in the input, then chunks of what is too long.
-    const SentenceSplitter &splitter = *m_splitter;
-    const Utf8Offsets inputOffsets(text);
-    const Truecaser *truecaser = options.truecase ? m_model->truecaser() : nullptr;
-    std::string truecased(truecaser ? text : std::string_view()); // the same bytes as `text`
-    const std::string_view modelText = truecaser ? std::string_view(truecased) : text;
-    std::vector<PendingSegment> pending;
-    for (TextSpan sentence : splitter.split(text.substr(start))) {
-        sentence = {sentence.begin + start, sentence.end + start};
-        // A model without placeholders reads the spans as text, but a kept term or a URL first
-        // in a sentence is still not lowered.
-        std::vector<ProtectedSpan> spans;
-        if (placeholders || truecaser)
-            spans = m_protector->find(text.substr(sentence.begin, sentence.size()),
-                                      options.keepTerms);
-        bool lowered = truecaser && truecaseSentence(*truecaser, truecased, sentence, spans);
-        if (!placeholders)
-            spans.clear();
-        for (const Unit &unit : protectionUnits(text, sentence, spans, placeholders)) {
-            std::vector<Token> tokens = encodeUnit(sourceTokenizer, modelText, unit);
-            for (Token &token : tokens) {
-                token.chars = inputOffsets.codePoints(token.bytes);
-                token.utf16 = inputOffsets.utf16(token.bytes);
-            }
-            if (tokens.empty())
-                continue;
-            for (std::vector<Token> &piece : chunk(std::move(tokens), limit)) {
-                PendingSegment segment;
-                segment.source = {piece.front().bytes.begin, piece.back().bytes.end};
-                // A chunk's range covers its pieces (a lone "▁" has an empty range: keep it
-                // inside).
-                segment.source.begin = std::max(segment.source.begin, unit.range.begin);
-                segment.source.end = std::max(segment.source.end, segment.source.begin);
-                segment.spans = renumberPlaceholders(piece, text, sourceTokenizer);
-                if (!code.empty())
-                    piece.insert(piece.begin(), codeToken(sourceTokenizer, code,
-                                                          segment.source.begin, inputOffsets));
-                segment.tokens = std::move(piece);
-                segment.truecased = std::exchange(lowered, false); // the sentence's first piece
-                pending.push_back(std::move(segment));
-            }
-        }
-    }
-    // Segment sources must not overlap and must be ordered for the white space copy below.
-    for (std::size_t i = 1; i < pending.size(); ++i)
-        pending[i].source.begin = std::max(pending[i].source.begin, pending[i - 1].source.end);
-
-    // A prefix for one sentence: that sentence is searched on its own with it, the others
-    // without it (the search forces a prefix in every row of its batch).
-    const bool oneSentence = options.targetPrefixSentence >= 0 && !options.targetPrefix.empty();
-    const auto steered = static_cast<std::size_t>(std::max(options.targetPrefixSentence, 0));
-    if (oneSentence && steered >= pending.size())
-        throw std::invalid_argument("decoding option target_prefix_sentence = " +
-                                    std::to_string(steered) + " (from 0): the text has only " +
-                                    std::to_string(pending.size()) + " sentence(s)");
-    DecodingOptions unsteered = options;
-    if (oneSentence)
-        unsteered.targetPrefix.clear();
+    const TranslationRun run(*m_model, *m_protector, text, options);
+    std::vector<PendingSegment> pending = run.segments(*m_splitter);
+    const Steering steering(options, pending.size());
 
     // 2. Search, in batches.
     TranslationResult result;
     result.segments.resize(pending.size());
-    const auto sourceIds = [&](std::size_t i) {
-        std::vector<std::int32_t> ids;
-        for (const Token &token : pending[i].tokens)
-            ids.push_back(token.id);
-        if (appendEos)
-            ids.push_back(sourceTokenizer.eosId());
-        return ids;
-    };
     for (std::size_t first = 0; first < pending.size(); first += m_batchSize) {
         const std::size_t last = std::min(pending.size(), first + m_batchSize);
-        std::vector<std::vector<std::int32_t>> sources;
+        std::vector<DecodingResult> decoded =
+            run.decodeBatch(decoder, pending, first, last, steering, control);
         for (std::size_t i = first; i < last; ++i)
-            if (!oneSentence || i != steered)
-                sources.push_back(sourceIds(i));
-        std::vector<DecodingResult> decoded;
-        if (!sources.empty())
-            decoded = decode(decoder, sources, unsteered, control);
-        if (oneSentence && steered >= first && steered < last)
-            decoded.insert(decoded.begin() + static_cast<std::ptrdiff_t>(steered - first),
-                           std::move(decode(decoder, {sourceIds(steered)}, options, control)[0]));
-        for (std::size_t i = first; i < last; ++i) {
-            TranslatedSegment &segment = result.segments[i];
-            segment.source = pending[i].source;
-            segment.sourceTokens = std::move(pending[i].tokens);
-            segment.protectedSpans = std::move(pending[i].spans);
-            segment.truecased = pending[i].truecased;
-            if (appendEos) {
-                Token eos;
-                eos.id = sourceTokenizer.eosId();
-                eos.piece = sourceTokenizer.idToPiece(eos.id);
-                eos.bytes = {segment.source.end, segment.source.end};
-                eos.chars = inputOffsets.codePoints(eos.bytes);
-                eos.utf16 = inputOffsets.utf16(eos.bytes);
-                segment.sourceTokens.push_back(std::move(eos));
-            }
-            segment.hypotheses = std::move(decoded[i - first].hypotheses);
-            segment.trace = std::move(decoded[i - first].trace);
-            for (const Hypothesis &hypothesis : segment.hypotheses) {
-                Detokenized detokenized =
-                    detokenize(targetTokenizer, hypothesis.tokens, segment.protectedSpans);
-                if (segment.truecased)
-                    capitalizeFirstLetter(detokenized.text); // same bytes: the ranges hold
-                segment.texts.push_back(std::move(detokenized.text));
-                segment.targetTokens.push_back(std::move(detokenized.tokens));
-            }
-            if (placeholders == 0 && !segment.texts.empty()) {
-                const std::string_view read = text.substr(segment.source.begin, segment.source.size());
-                for (const ProtectedSpan &span : m_protector->find(read, options.keepTerms)) {
-                    const std::string_view spanText = read.substr(span.bytes.begin, span.bytes.size());
-                    if (segment.texts.front().find(spanText) == std::string::npos)
-                        segment.missingSpans.emplace_back(spanText);
-                }
-            }
-        }
+            run.finish(result.segments[i], std::move(pending[i]), std::move(decoded[i - first]));
         if (control.segmentsDone)
             control.segmentsDone(last, pending.size());
     }
-
-    // 3. The text: input white space around the segments, the best hypotheses in between (a
-    // typed language code is not copied).
-    std::size_t copied = start;
-    for (TranslatedSegment &segment : result.segments) {
-        result.text.append(text.substr(copied, segment.source.begin - copied));
-        const std::size_t start = result.text.size();
-        if (!segment.texts.empty())
-            result.text += segment.texts.front();
-        segment.target = {start, result.text.size()};
-        copied = segment.source.end;
-    }
-    result.text.append(text.substr(copied));
+    run.joinText(result);
     return result;
 }
 

@@ -101,20 +101,13 @@ public:
 
 // ---------------------------------------------------------------------------------------------
 
-RnnAttentionDecoder::RnnAttentionDecoder(const engine::ModelPackage &package)
-    : m_config(RnnAttentionConfig::fromPackage(package))
+namespace {
+
+// The weights a package of this family holds, with their shapes.
+std::vector<engine::TensorRequirement> requiredTensors(const RnnAttentionConfig &c)
 {
-    const RnnAttentionConfig &c = m_config;
     const std::int64_t E = c.embeddingDim, H = c.encoderHidden, Hd = c.decoderHidden,
                        K = 2 * c.encoderHidden, A = c.attentionDim;
-    const std::shared_ptr<const engine::Tokenizer> target = package.targetTokenizer();
-    if (target && target->vocabSize() != c.vocabSize)
-        throw PackageError(target->path(), "",
-                           "the tokenizer has " + std::to_string(target->vocabSize()) +
-                               " pieces but the model's vocabulary (hyperparameters.vocab_size)"
-                               " has " +
-                               std::to_string(c.vocabSize));
-
     std::vector<engine::TensorRequirement> required{
         {"embedding.weight", {c.vocabSize, E}},  {"encoder.bridge.weight", {Hd, K}},
         {"encoder.bridge.bias", {Hd}},           {"decoder.rnn.weight_ih", {3 * Hd, 2 * E}},
@@ -137,7 +130,25 @@ RnnAttentionDecoder::RnnAttentionDecoder(const engine::ModelPackage &package)
         required.push_back({"decoder.attention.key_proj.weight", {A, K}});
         required.push_back({"decoder.attention.v.weight", {1, A}});
     }
-    package.requireTensors(required);
+    return required;
+}
+
+} // namespace
+
+RnnAttentionDecoder::RnnAttentionDecoder(const engine::ModelPackage &package)
+    : m_config(RnnAttentionConfig::fromPackage(package))
+{
+    const RnnAttentionConfig &c = m_config;
+    const std::int64_t K = 2 * c.encoderHidden, A = c.attentionDim;
+    const std::shared_ptr<const engine::Tokenizer> target = package.targetTokenizer();
+    if (target && target->vocabSize() != c.vocabSize)
+        throw PackageError(target->path(), "",
+                           "the tokenizer has " + std::to_string(target->vocabSize()) +
+                               " pieces but the model's vocabulary (hyperparameters.vocab_size)"
+                               " has " +
+                               std::to_string(c.vocabSize));
+
+    package.requireTensors(requiredTensors(c));
 
     auto w = [&](const std::string &name) { return package.weight(name); };
     // Projection weights as stored when F16: Linear (and the GRUs' Linears) then multiply a

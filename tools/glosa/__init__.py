@@ -6,6 +6,7 @@
   glosa.train    the training loop and the model families (Transformer, RNN, captioner)
   glosa.export   model packages, ONNX graphs, parity fixtures, our PyTorch MarianMT
   glosa.eval     BLEU and chrF2 as sacrebleu computes them, and the evaluations built on them
+  glosa.checks   checks on the C++ sources a compiler does not make (function lengths)
 
 The scripts in tools/ are thin entry points into it (`tools/train_transformer.py` runs
 `glosa.train.transformer`); from tools/, `python3 -m glosa.train.transformer` does the same.

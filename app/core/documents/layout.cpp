@@ -312,6 +312,13 @@ private:
 
     void onTag(const Tag &tag)
     {
+        if (!tableTag(tag) && !headingOrListTag(tag))
+            propertiesTag(tag);
+    }
+
+    // A table, row or cell tag: where in which table we are. False for any other tag.
+    bool tableTag(const Tag &tag)
+    {
         const QByteArray &name = tag.name;
         const bool start = !tag.closing;
         if (name == "table" || name == "table:table" || name == "w:tbl") {
@@ -332,7 +339,7 @@ private:
         } else if (name == "td" || name == "th" || name == "table:table-cell" ||
                    name == "table:covered-table-cell" || name == "w:tc") {
             if (m_tables.empty())
-                return;
+                return true;
             Table &table = m_tables.back();
             if (start) {
                 table.row = std::max(table.row, 0);
@@ -343,8 +350,19 @@ private:
             } else {
                 table.inCell = false;
             }
-        } else if ((name.size() == 2 && name[0] == 'h' && name[1] >= '1' && name[1] <= '6') ||
-                   name == "text:h") {
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    // An HTML or OpenDocument heading, list or list item tag. False for any other tag.
+    bool headingOrListTag(const Tag &tag)
+    {
+        const QByteArray &name = tag.name;
+        const bool start = !tag.closing;
+        if ((name.size() == 2 && name[0] == 'h' && name[1] >= '1' && name[1] <= '6') ||
+            name == "text:h") {
             if (start && !tag.selfClosing)
                 m_heading = name == "text:h"
                                 ? std::clamp(tag.value("text:outline-level").toInt(), 1, 6)
@@ -367,7 +385,19 @@ private:
         } else if (name == "li" || name == "text:list-item" || name == "text:list-header") {
             if (!m_lists.empty())
                 m_lists.back().inItem = start && !tag.selfClosing;
-        } else if (name == "w:p") {
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    // Word's paragraph properties (its heading and list levels) and OpenDocument's styles (which
+    // text styles are bold or italic, which list styles are numbered).
+    void propertiesTag(const Tag &tag)
+    {
+        const QByteArray &name = tag.name;
+        const bool start = !tag.closing;
+        if (name == "w:p") {
             if (start) { // a paragraph's properties start afresh
                 m_wordHeading = 0;
                 m_wordList = -1;

@@ -255,6 +255,114 @@ QList<qint64> everyIdNewestFirst(Connection &d)
     return ids;
 }
 
+// A full-text search: its SQL, how its statements are bound and how a row becomes a hit with
+// its snippets, and the two ways of reading a page of hits.
+class FtsSearch
+{
+public:
+    FtsSearch(const QString &query, const HistoryFilter &filter,
+              const HistorySearchOptions &options)
+        : m_query(query), m_filter(filterSql(filter)), m_options(options),
+          m_byRelevance(options.order == HistorySearchOptions::Order::Relevance),
+          // FTS5 drives the loop; ordering by its rowid (= entries.id) or by its rank lets it
+          // deliver rows already sorted, so LIMIT stops early and snippet() runs only for the
+          // rows returned.
+          m_from(" FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid"
+                 " WHERE entries_fts MATCH ?4" +
+                 m_filter.where),
+          m_select(std::string("SELECT ") + kSummaryColumns +
+                   ", snippet(entries_fts, -1, ?1, ?2, '…', ?3)"
+                   ", snippet(entries_fts, 0, ?1, ?2, '…', ?3)"
+                   ", snippet(entries_fts, 1, ?1, ?2, '…', ?3)" +
+                   m_from)
+    {
+    }
+
+    // The page from the indexes, in one read transaction (one snapshot for both statements).
+    void pageFromIndexes(Connection &d, int offset, int limit, HistoryPage &page) const
+    {
+        qint64 floorId = 0;
+        if (m_byRelevance) {
+            // The oldest id among the newest kRelevanceWindow matches (see Order::Relevance).
+            auto w = d.prepare("SELECT entries_fts.rowid" + m_from +
+                               " ORDER BY entries_fts.rowid DESC LIMIT 1 OFFSET ?");
+            w.bind(4, m_query);
+            int i = 5;
+            for (const auto &bind : m_filter.binds)
+                bind(w, i++);
+            w.bind(i, HistorySearchOptions::kRelevanceWindow - 1);
+            if (w.step())
+                floorId = w.int64(0);
+        }
+        auto s = d.prepare(m_select +
+                           (m_byRelevance ? " AND entries_fts.rowid >= ? ORDER BY entries_fts.rank"
+                                          : " ORDER BY entries_fts.rowid DESC") +
+                           " LIMIT ? OFFSET ?");
+        int i = bindAll(s);
+        if (m_byRelevance)
+            s.bind(i++, floorId);
+        readPage(s, i, limit, offset, page, [this](const Statement &row) { return hit(row); });
+    }
+
+    // A damaged page on the way: the matching ids from the full-text index alone (its own
+    // pages), then each entry on its own. By relevance, every match is ranked here.
+    HistoryPage pageEntryByEntry(Connection &d, int offset, int limit) const
+    {
+        HistoryPage page;
+        d.readTransaction([&] {
+            QList<qint64> ids;
+            auto s =
+                d.prepare(std::string("SELECT rowid FROM entries_fts WHERE entries_fts MATCH ?") +
+                          (m_byRelevance ? " ORDER BY rank" : " ORDER BY rowid DESC"));
+            s.bind(1, m_query);
+            if (!readIds(s, ids))
+                ids = everyIdNewestFirst(d); // the index is damaged too: every entry, by id
+            page = readEntryByEntry(ids, offset, limit, [&](qint64 id) {
+                std::optional<HistorySummary> summary;
+                auto r = d.prepare(m_select + " AND entries_fts.rowid = ?");
+                r.bind(bindAll(r), id);
+                if (r.step())
+                    summary = hit(r);
+                return summary;
+            });
+        });
+        return page;
+    }
+
+private:
+    // Binds the snippets' markers and the query (1-4) and the filter; returns the next index.
+    int bindAll(Statement &s) const
+    {
+        s.bind(1, m_options.highlightBegin);
+        s.bind(2, m_options.highlightEnd);
+        s.bind(3, std::clamp(m_options.snippetTokens, 1, 64));
+        s.bind(4, m_query);
+        int i = 5;
+        for (const auto &bind : m_filter.binds)
+            bind(s, i++);
+        return i;
+    }
+
+    HistorySummary hit(const Statement &row) const
+    {
+        HistorySummary h = readSummary(row);
+        h.snippet = row.text(10);
+        const QString inInput = row.text(11), inOutputs = row.text(12);
+        if (inInput.contains(m_options.highlightBegin))
+            h.inputSnippet = inInput;
+        if (inOutputs.contains(m_options.highlightBegin))
+            h.outputSnippet = inOutputs;
+        return h;
+    }
+
+    const QString m_query;
+    const FilterSql m_filter;
+    const HistorySearchOptions &m_options;
+    const bool m_byRelevance;
+    const std::string m_from;
+    const std::string m_select;
+};
+
 } // namespace
 
 HistoryStore::HistoryStore() : HistoryStore(Options()) {}
@@ -439,94 +547,19 @@ HistoryPage HistoryStore::search(const QString &text, const HistoryFilter &filte
     const QString query = ftsQuery(text);
     if (query.isEmpty())
         return recent(filter, offset, limit);
-    const FilterSql f = filterSql(filter);
-    const bool byRelevance = options.order == HistorySearchOptions::Order::Relevance;
-    // FTS5 drives the loop; ordering by its rowid (= entries.id) or by its rank lets it deliver
-    // rows already sorted, so LIMIT stops early and snippet() runs only for the rows returned.
-    const std::string from = " FROM entries_fts JOIN entries e ON e.id = entries_fts.rowid"
-                             " WHERE entries_fts MATCH ?4" +
-                             f.where;
-    const std::string select = std::string("SELECT ") + kSummaryColumns +
-                               ", snippet(entries_fts, -1, ?1, ?2, '…', ?3)"
-                               ", snippet(entries_fts, 0, ?1, ?2, '…', ?3)"
-                               ", snippet(entries_fts, 1, ?1, ?2, '…', ?3)" +
-                               from;
-    // Binds the snippets' markers and the query (1-4) and the filter; returns the next index.
-    const auto bindSearch = [&](Statement &s) {
-        s.bind(1, options.highlightBegin);
-        s.bind(2, options.highlightEnd);
-        s.bind(3, std::clamp(options.snippetTokens, 1, 64));
-        s.bind(4, query);
-        int i = 5;
-        for (const auto &bind : f.binds)
-            bind(s, i++);
-        return i;
-    };
-    const auto readHit = [&](const Statement &row) {
-        HistorySummary h = readSummary(row);
-        h.snippet = row.text(10);
-        const QString inInput = row.text(11), inOutputs = row.text(12);
-        if (inInput.contains(options.highlightBegin))
-            h.inputSnippet = inInput;
-        if (inOutputs.contains(options.highlightBegin))
-            h.outputSnippet = inOutputs;
-        return h;
-    };
-    HistoryPage page;
+    const FtsSearch search(query, filter, options);
     if (!m_damaged) {
         try {
-            d->readTransaction([&] { // one snapshot for both statements
-                qint64 floorId = 0;
-                if (byRelevance) {
-                    // The oldest id among the newest kRelevanceWindow matches (see
-                    // Order::Relevance).
-                    auto w = d->prepare("SELECT entries_fts.rowid" + from +
-                                        " ORDER BY entries_fts.rowid DESC LIMIT 1 OFFSET ?");
-                    w.bind(4, query);
-                    int i = 5;
-                    for (const auto &bind : f.binds)
-                        bind(w, i++);
-                    w.bind(i, HistorySearchOptions::kRelevanceWindow - 1);
-                    if (w.step())
-                        floorId = w.int64(0);
-                }
-                auto s = d->prepare(select +
-                                    (byRelevance
-                                         ? " AND entries_fts.rowid >= ? ORDER BY entries_fts.rank"
-                                         : " ORDER BY entries_fts.rowid DESC") +
-                                    " LIMIT ? OFFSET ?");
-                int i = bindSearch(s);
-                if (byRelevance)
-                    s.bind(i++, floorId);
-                readPage(s, i, limit, offset, page, readHit);
-            });
+            HistoryPage page;
+            d->readTransaction([&] { search.pageFromIndexes(*d, offset, limit, page); });
             return page;
         } catch (const HistoryError &error) {
             if (!isCorrupt(error))
                 throw;
             m_damaged = true;
-            page = {};
         }
     }
-    // A damaged page on the way: the matching ids from the full-text index alone (its own
-    // pages), then each entry on its own. By relevance, every match is ranked here.
-    d->readTransaction([&] {
-        QList<qint64> ids;
-        auto s = d->prepare(std::string("SELECT rowid FROM entries_fts WHERE entries_fts MATCH ?") +
-                            (byRelevance ? " ORDER BY rank" : " ORDER BY rowid DESC"));
-        s.bind(1, query);
-        if (!readIds(s, ids))
-            ids = everyIdNewestFirst(*d); // the index is damaged too: every entry, by id
-        page = readEntryByEntry(ids, offset, limit, [&](qint64 id) {
-            std::optional<HistorySummary> summary;
-            auto r = d->prepare(select + " AND entries_fts.rowid = ?");
-            r.bind(bindSearch(r), id);
-            if (r.step())
-                summary = readHit(r);
-            return summary;
-        });
-    });
-    return page;
+    return search.pageEntryByEntry(*d, offset, limit);
 }
 
 qint64 HistoryStore::count(const HistoryFilter &filter) const

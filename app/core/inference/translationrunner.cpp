@@ -277,48 +277,24 @@ std::shared_ptr<T> modelAs(const std::shared_ptr<engine::Model> &model, const ch
     return typed;
 }
 
-} // namespace
-
-bool canTranslate(const engine::Model &model)
+// Source tokens of every segment, in order; returns where each segment's columns start.
+std::vector<int> appendSourceTokens(TranslationResult &result,
+                                    const engine::TranslationResult &translated)
 {
-    return dynamic_cast<const engine::TranslationModel *>(&model) != nullptr;
-}
-
-bool canCaption(const engine::Model &model)
-{
-    return dynamic_cast<const engine::CaptioningModel *>(&model) != nullptr;
-}
-
-TranslationResult runTranslation(const std::shared_ptr<engine::Model> &model, const QString &text,
-                                 const engine::DecodingOptions &options,
-                                 const engine::DecodingControl &control, bool everyAttention)
-{
-    QElapsedTimer timer;
-    timer.start();
-    const auto translationModel = modelAs<engine::TranslationModel>(model, "a translation model");
-
-    TranslationResult result;
-    result.modelId = QString::fromStdString(model->id());
-    result.source = text;
-    result.options = options;
-
-    engine::Translator translator(translationModel);
-    const std::string utf8 = text.toStdString();
-    const engine::TranslationResult translated = translator.translate(utf8, options, control);
-    const engine::Tokenizer &targetTokenizer = translationModel->targetTokenizer();
-
-    // Source tokens of every segment, in order; remember where each segment's columns start.
     std::vector<int> firstColumn;
     for (const engine::TranslatedSegment &segment : translated.segments) {
         firstColumn.push_back(result.sourceTokens.size());
         for (const engine::Token &token : segment.sourceTokens)
             result.sourceTokens.append(toSpan(token));
     }
-    const int sourceCount = result.sourceTokens.size();
+    return firstColumn;
+}
 
-    // Coverage of the best hypothesis, here on the worker so that views only paint it. Available
-    // when any sentence has attention (a model without attention has it in none).
-    const engine::CoverageOptions coverageOptions = translationModel->coverageOptions();
+// Coverage of the best hypothesis, here on the worker so that views only paint it. Available
+// when any sentence has attention (a model without attention has it in none).
+void appendCoverage(TranslationResult &result, const engine::TranslationResult &translated,
+                    const std::string &utf8, const engine::CoverageOptions &coverageOptions)
+{
     result.coverage.threshold = coverageOptions.threshold;
     for (const engine::TranslatedSegment &segment : translated.segments) {
         for (const std::string &span : segment.missingSpans)
@@ -331,10 +307,22 @@ TranslationResult runTranslation(const std::shared_ptr<engine::Model> &model, co
                 {int(segment.sourceTokens[word.firstToken].utf16.begin),
                  int(segment.sourceTokens[word.endToken - 1].utf16.end), word.mass, word.flagged});
     }
+}
 
-    // The whole text's n-best, put together by the engine; each segment's tokens were located in
-    // its own text, which starts at starts[s] in the whole one.
-    for (std::size_t k = 0; k < translated.hypothesisCount(); ++k) {
+// The whole text's n-best, put together by the engine; each segment's tokens were located in its
+// own text, which starts at starts[s] in the whole one.
+struct WholeText
+{
+    const engine::TranslationResult &translated;
+    engine::Translator &translator; // for every layer's attention
+    const std::vector<int> &firstColumn;
+    int sourceCount;
+    bool everyAttention;
+    const engine::DecodingControl &control;
+
+    // Hypothesis k of the whole text: every segment's k-th.
+    TranslationHypothesis hypothesis(std::size_t k) const
+    {
         TranslationHypothesis hypothesis;
         hypothesis.sourceCount = sourceCount;
         std::vector<std::size_t> starts;
@@ -363,50 +351,99 @@ TranslationResult runTranslation(const std::shared_ptr<engine::Model> &model, co
                 QVector<float>(h.tokenLogProbs.begin(), h.tokenLogProbs.end());
             hypothesis.score += h.score;
             hypothesis.logProb += h.logProb;
-            // [tokens, segment source tokens] → rows of the whole-text matrix.
-            const bool hasAttention = !h.attention.empty() && h.attention.rank() == 2;
-            const std::int64_t columns = hasAttention ? h.attention.dim(1) : 0;
-            const int segmentColumns = int(segment.sourceTokens.size());
-            for (std::size_t t = 0; t < h.tokens.size(); ++t) {
-                std::vector<float> row(sourceCount, 0.0f);
-                if (hasAttention) {
-                    const float *a = h.attention.data<float>() + t * columns;
-                    for (int j = 0; j < std::min<int>(segmentColumns, int(columns)); ++j)
-                        row[firstColumn[s] + j] = a[j];
-                }
-                alignment.insert(alignment.end(), row.begin(), row.end());
-            }
+            appendAlignmentRows(alignment, h, int(segment.sourceTokens.size()), firstColumn[s]);
         }
         if (std::any_of(alignment.begin(), alignment.end(), [](float v) { return v != 0.0f; }))
             hypothesis.alignment = QVector<float>(alignment.begin(), alignment.end());
-        result.hypotheses.append(std::move(hypothesis));
+        return hypothesis;
     }
 
-    if (options.trace) {
-        int offset = 0;
-        for (const engine::TranslatedSegment &segment : translated.segments) {
-            SentenceTrace trace;
-            trace.trace = segment.trace;
-            trace.targetOffset = offset;
-            if (!segment.hypotheses.empty()) {
-                trace.tokenCount = int(segment.hypotheses.front().tokens.size());
-                trace.bestNode = segment.hypotheses.front().traceNode;
+    // [tokens, segment source tokens] → rows of the whole-text matrix, the segment's columns
+    // from `first`.
+    void appendAlignmentRows(std::vector<float> &alignment, const engine::Hypothesis &h,
+                             int segmentColumns, int first) const
+    {
+        const bool hasAttention = !h.attention.empty() && h.attention.rank() == 2;
+        const std::int64_t columns = hasAttention ? h.attention.dim(1) : 0;
+        for (std::size_t t = 0; t < h.tokens.size(); ++t) {
+            std::vector<float> row(sourceCount, 0.0f);
+            if (hasAttention) {
+                const float *a = h.attention.data<float>() + t * columns;
+                for (int j = 0; j < std::min<int>(segmentColumns, int(columns)); ++j)
+                    row[first + j] = a[j];
             }
-            offset += trace.tokenCount;
-            for (const std::string &span : segment.protectedSpans)
-                trace.protectedSpans << QString::fromStdString(span);
-            auto name = [&](int id) {
-                if (id >= 0 && id < targetTokenizer.vocabSize() && !trace.pieces.contains(id))
-                    trace.pieces.insert(id, QString::fromStdString(targetTokenizer.idToPiece(id)));
-            };
-            for (const engine::TraceNode &node : trace.trace.nodes)
-                name(node.token);
-            for (const engine::StepTrace &step : trace.trace.steps)
-                for (std::int32_t id : step.tokens)
-                    name(id);
-            result.traces.append(std::move(trace));
+            alignment.insert(alignment.end(), row.begin(), row.end());
         }
     }
+};
+
+// Each segment's search trace, its place among the best's tokens and the pieces it names.
+void appendTraces(TranslationResult &result, const engine::TranslationResult &translated,
+                  const engine::Tokenizer &targetTokenizer)
+{
+    int offset = 0;
+    for (const engine::TranslatedSegment &segment : translated.segments) {
+        SentenceTrace trace;
+        trace.trace = segment.trace;
+        trace.targetOffset = offset;
+        if (!segment.hypotheses.empty()) {
+            trace.tokenCount = int(segment.hypotheses.front().tokens.size());
+            trace.bestNode = segment.hypotheses.front().traceNode;
+        }
+        offset += trace.tokenCount;
+        for (const std::string &span : segment.protectedSpans)
+            trace.protectedSpans << QString::fromStdString(span);
+        auto name = [&](int id) {
+            if (id >= 0 && id < targetTokenizer.vocabSize() && !trace.pieces.contains(id))
+                trace.pieces.insert(id, QString::fromStdString(targetTokenizer.idToPiece(id)));
+        };
+        for (const engine::TraceNode &node : trace.trace.nodes)
+            name(node.token);
+        for (const engine::StepTrace &step : trace.trace.steps)
+            for (std::int32_t id : step.tokens)
+                name(id);
+        result.traces.append(std::move(trace));
+    }
+}
+
+} // namespace
+
+bool canTranslate(const engine::Model &model)
+{
+    return dynamic_cast<const engine::TranslationModel *>(&model) != nullptr;
+}
+
+bool canCaption(const engine::Model &model)
+{
+    return dynamic_cast<const engine::CaptioningModel *>(&model) != nullptr;
+}
+
+TranslationResult runTranslation(const std::shared_ptr<engine::Model> &model, const QString &text,
+                                 const engine::DecodingOptions &options,
+                                 const engine::DecodingControl &control, bool everyAttention)
+{
+    QElapsedTimer timer;
+    timer.start();
+    const auto translationModel = modelAs<engine::TranslationModel>(model, "a translation model");
+
+    TranslationResult result;
+    result.modelId = QString::fromStdString(model->id());
+    result.source = text;
+    result.options = options;
+
+    engine::Translator translator(translationModel);
+    const std::string utf8 = text.toStdString();
+    const engine::TranslationResult translated = translator.translate(utf8, options, control);
+
+    const std::vector<int> firstColumn = appendSourceTokens(result, translated);
+    appendCoverage(result, translated, utf8, translationModel->coverageOptions());
+    const int sourceCount = int(result.sourceTokens.size());
+    const WholeText whole{translated,  translator,     firstColumn,
+                          sourceCount, everyAttention, control};
+    for (std::size_t k = 0; k < translated.hypothesisCount(); ++k)
+        result.hypotheses.append(whole.hypothesis(k));
+    if (options.trace)
+        appendTraces(result, translated, translationModel->targetTokenizer());
     result.elapsedMs = timer.nsecsElapsed() / 1e6;
     return result;
 }

@@ -10,6 +10,7 @@
 #include <QPluginLoader>
 
 #include <mutex>
+#include <optional>
 
 namespace glosa {
 
@@ -42,6 +43,93 @@ QStringList stringList(const QJsonValue &value)
 bool isUsefulError(const QString &error)
 {
     return !error.isEmpty() && error != QLatin1String("Unknown error");
+}
+
+// Why a file is not loaded as a plugin.
+struct Rejection
+{
+    PluginRecord::Status status;
+    QString reason;
+};
+
+// The file's Qt plugin metadata into `record`: its IID, name, families, tasks, their titles and
+// the plugin API version. Reading the metadata parses the file's .qtmetadata section; it does
+// not dlopen() it, so nothing from the plugin runs until instantiate().
+std::optional<Rejection> readMetaData(QPluginLoader &loader, PluginRecord &record)
+{
+    const QJsonObject metaData = loader.metaData();
+    if (metaData.isEmpty()) {
+        const QString why = loader.errorString();
+        return Rejection{PluginRecord::Status::NotAPlugin,
+                         isUsefulError(why)
+                             ? QStringLiteral("not a plugin: %1").arg(why)
+                             : QStringLiteral("not a plugin: no Qt plugin metadata")};
+    }
+
+    const QString iid = metaData.value(QLatin1String("IID")).toString();
+    if (iid != QLatin1String(GlosaModelPluginInterface_iid))
+        return Rejection{PluginRecord::Status::WrongIid,
+                         QStringLiteral("wrong IID \"%1\", expected \"%2\"")
+                             .arg(iid, QLatin1String(GlosaModelPluginInterface_iid))};
+
+    const QJsonObject json = metaData.value(QLatin1String("MetaData")).toObject();
+    record.name = json.value(QLatin1String("name")).toString();
+    record.architectures = stringList(json.value(QLatin1String("architectures")));
+    record.tasks = stringList(json.value(QLatin1String("tasks")));
+    const QJsonObject titles = json.value(QLatin1String("titles")).toObject();
+    for (auto it = titles.begin(); it != titles.end(); ++it)
+        if (it.value().isString() && record.architectures.contains(it.key()))
+            record.titles.insert(it.key(), it.value().toString());
+
+    // JSON numbers are doubles: 1.5 or "1" must not pass as version 1.
+    const QJsonValue version = json.value(QLatin1String("apiVersion"));
+    if (!version.isDouble() || version.toDouble() != double(version.toInt()))
+        return Rejection{PluginRecord::Status::MissingApiVersion,
+                         version.isUndefined()
+                             ? QStringLiteral("metadata missing apiVersion")
+                             : QStringLiteral("metadata apiVersion is not an integer")};
+    record.apiVersion = version.toInt();
+    if (record.apiVersion != GLOSA_MODEL_PLUGIN_API_VERSION)
+        return Rejection{PluginRecord::Status::WrongApiVersion,
+                         QStringLiteral("apiVersion %1, expected %2")
+                             .arg(record.apiVersion)
+                             .arg(GLOSA_MODEL_PLUGIN_API_VERSION)};
+    return std::nullopt;
+}
+
+// The same plugin is often present twice (build tree and install dir, or a file and its
+// versioned symlink): the folder searched first wins and the later copy is never loaded.
+std::optional<Rejection> duplicate(const PluginRecord &record, const QList<PluginRecord> &loaded)
+{
+    const QString key = record.name.isEmpty() ? QFileInfo(record.fileName).fileName() : record.name;
+    for (const PluginRecord &other : loaded) {
+        if (!other.isLoaded())
+            continue;
+        const QString otherKey =
+            other.name.isEmpty() ? QFileInfo(other.fileName).fileName() : other.name;
+        if (otherKey == key)
+            return Rejection{
+                PluginRecord::Status::Duplicate,
+                QStringLiteral("plugin \"%1\" already loaded from %2").arg(key, other.fileName)};
+    }
+    return std::nullopt;
+}
+
+// Loads the plugin (its code runs from here on) and takes its model interface into `record`.
+std::optional<Rejection> instantiate(QPluginLoader &loader, PluginRecord &record)
+{
+    QObject *instance = loader.instance();
+    if (!instance)
+        return Rejection{PluginRecord::Status::InstanceFailed,
+                         QStringLiteral("instance() failed: %1").arg(loader.errorString())};
+    auto *plugin = qobject_cast<ModelPluginInterface *>(instance);
+    if (!plugin)
+        return Rejection{PluginRecord::Status::InterfaceMismatch,
+                         QStringLiteral("qobject_cast to glosa::ModelPluginInterface failed "
+                                        "(class %1 does not declare the interface)")
+                             .arg(QLatin1String(instance->metaObject()->className()))};
+    record.plugin = plugin;
+    return std::nullopt;
 }
 
 } // namespace
@@ -133,72 +221,15 @@ const PluginRecord &PluginRegistry::addFile(const QString &fileName)
         return reject(PluginRecord::Status::NotAPlugin,
                       QStringLiteral("not a plugin: not a shared library file name"));
 
-    // Reading the metadata parses the file's .qtmetadata section; it does not dlopen() it, so
-    // nothing from the plugin runs until instance() below.
     QPluginLoader loader(record.fileName);
-    const QJsonObject metaData = loader.metaData();
-    if (metaData.isEmpty()) {
-        const QString why = loader.errorString();
-        return reject(PluginRecord::Status::NotAPlugin,
-                      isUsefulError(why) ? QStringLiteral("not a plugin: %1").arg(why)
-                                         : QStringLiteral("not a plugin: no Qt plugin metadata"));
-    }
+    std::optional<Rejection> rejected = readMetaData(loader, record);
+    if (!rejected)
+        rejected = duplicate(record, m_records);
+    if (!rejected)
+        rejected = instantiate(loader, record);
+    if (rejected)
+        return reject(rejected->status, rejected->reason);
 
-    const QString iid = metaData.value(QLatin1String("IID")).toString();
-    if (iid != QLatin1String(GlosaModelPluginInterface_iid))
-        return reject(PluginRecord::Status::WrongIid,
-                      QStringLiteral("wrong IID \"%1\", expected \"%2\"")
-                          .arg(iid, QLatin1String(GlosaModelPluginInterface_iid)));
-
-    const QJsonObject json = metaData.value(QLatin1String("MetaData")).toObject();
-    record.name = json.value(QLatin1String("name")).toString();
-    record.architectures = stringList(json.value(QLatin1String("architectures")));
-    record.tasks = stringList(json.value(QLatin1String("tasks")));
-    const QJsonObject titles = json.value(QLatin1String("titles")).toObject();
-    for (auto it = titles.begin(); it != titles.end(); ++it)
-        if (it.value().isString() && record.architectures.contains(it.key()))
-            record.titles.insert(it.key(), it.value().toString());
-
-    // JSON numbers are doubles: 1.5 or "1" must not pass as version 1.
-    const QJsonValue version = json.value(QLatin1String("apiVersion"));
-    if (!version.isDouble() || version.toDouble() != double(version.toInt()))
-        return reject(PluginRecord::Status::MissingApiVersion,
-                      version.isUndefined()
-                          ? QStringLiteral("metadata missing apiVersion")
-                          : QStringLiteral("metadata apiVersion is not an integer"));
-    record.apiVersion = version.toInt();
-    if (record.apiVersion != GLOSA_MODEL_PLUGIN_API_VERSION)
-        return reject(PluginRecord::Status::WrongApiVersion,
-                      QStringLiteral("apiVersion %1, expected %2")
-                          .arg(record.apiVersion)
-                          .arg(GLOSA_MODEL_PLUGIN_API_VERSION));
-
-    // The same plugin is often present twice (build tree and install dir, or a file and its
-    // versioned symlink): the folder searched first wins and the later copy is never loaded.
-    const QString key = record.name.isEmpty() ? QFileInfo(record.fileName).fileName() : record.name;
-    for (const PluginRecord &other : std::as_const(m_records)) {
-        if (!other.isLoaded())
-            continue;
-        const QString otherKey =
-            other.name.isEmpty() ? QFileInfo(other.fileName).fileName() : other.name;
-        if (otherKey == key)
-            return reject(
-                PluginRecord::Status::Duplicate,
-                QStringLiteral("plugin \"%1\" already loaded from %2").arg(key, other.fileName));
-    }
-
-    QObject *instance = loader.instance();
-    if (!instance)
-        return reject(PluginRecord::Status::InstanceFailed,
-                      QStringLiteral("instance() failed: %1").arg(loader.errorString()));
-    auto *plugin = qobject_cast<ModelPluginInterface *>(instance);
-    if (!plugin)
-        return reject(PluginRecord::Status::InterfaceMismatch,
-                      QStringLiteral("qobject_cast to glosa::ModelPluginInterface failed "
-                                     "(class %1 does not declare the interface)")
-                          .arg(QLatin1String(instance->metaObject()->className())));
-
-    record.plugin = plugin;
     record.status = PluginRecord::Status::Loaded;
     {
         const std::lock_guard lock(titlesMutex());

@@ -117,6 +117,29 @@ void LengthChart::paintEvent(QPaintEvent *)
     }
 }
 
+namespace {
+
+// The results, one above the other: the scores and the chart under its title, then the
+// sentences where the models differ.
+QSplitter *resultsPane(QWidget *parent, QTableWidget *scores, LengthChart *chart,
+                       QTreeWidget *differences, const QString &chartTitle)
+{
+    auto *results = new QSplitter(Qt::Vertical, parent);
+    auto *top = new QWidget(results);
+    auto *topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addWidget(scores);
+    auto *title = new QLabel(chartTitle, top);
+    title->setFont(theme::titleFont(parent->font()));
+    topLayout->addWidget(title);
+    topLayout->addWidget(chart, 1);
+    results->addWidget(top);
+    results->addWidget(differences);
+    return results;
+}
+
+} // namespace
+
 EvaluateDialog::EvaluateDialog(AppContext &context, QWidget *parent)
     : QDialog(parent), m_context(context), m_worker(new EvaluationWorker(this))
 {
@@ -165,17 +188,8 @@ EvaluateDialog::EvaluateDialog(AppContext &context, QWidget *parent)
     buttons->addWidget(m_run);
     buttons->addWidget(m_cancel);
     buttons->addWidget(m_progress, 1);
-    auto *results = new QSplitter(Qt::Vertical, this);
-    auto *top = new QWidget(results);
-    auto *topLayout = new QVBoxLayout(top);
-    topLayout->setContentsMargins(0, 0, 0, 0);
-    topLayout->addWidget(m_scores);
-    auto *chartTitle = new QLabel(tr("BLEU by source-sentence length (words)"), top);
-    chartTitle->setFont(theme::titleFont(font()));
-    topLayout->addWidget(chartTitle);
-    topLayout->addWidget(m_chart, 1);
-    results->addWidget(top);
-    results->addWidget(m_differences);
+    QSplitter *results = resultsPane(this, m_scores, m_chart, m_differences,
+                                     tr("BLEU by source-sentence length (words)"));
     auto *close = new QDialogButtonBox(QDialogButtonBox::Close, this);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);

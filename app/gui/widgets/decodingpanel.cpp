@@ -120,6 +120,24 @@ DecodingPanel::DecodingPanel(QWidget *parent, bool compact) : QWidget(parent), m
     layout->addWidget(m_advanced);
     layout->addStretch(1);
 
+    addControls();
+
+    showOptions(m_modelDefaults);
+    reloadPresets();
+    m_presets->setCurrentIndex(m_presets->findData(QLatin1String(kModelPreset)));
+    retranslateUi();
+
+    connectControls();
+    connect(m_advancedToggle, &QToolButton::toggled, this, &DecodingPanel::setAdvancedOpen);
+    connect(m_presets, &QComboBox::activated, this,
+            [this](int index) { applyPreset(m_presets->itemData(index).toString()); });
+    connect(m_savePreset, &QToolButton::clicked, this, &DecodingPanel::savePreset);
+    connect(m_deletePreset, &QToolButton::clicked, this, &DecodingPanel::deletePreset);
+}
+
+// A control for each decoding field a person sets, in the Search group or under Advanced.
+void DecodingPanel::addControls()
+{
     for (const DecodingFieldInfo &info : decodingFieldInfos()) {
         if (!info.isSetting())
             continue;
@@ -156,12 +174,10 @@ DecodingPanel::DecodingPanel(QWidget *parent, bool compact) : QWidget(parent), m
         form->setRowWrapPolicy(QFormLayout::WrapLongRows);
         form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
     }
+}
 
-    showOptions(m_modelDefaults);
-    reloadPresets();
-    m_presets->setCurrentIndex(m_presets->findData(QLatin1String(kModelPreset)));
-    retranslateUi();
-
+void DecodingPanel::connectControls()
+{
     for (const Control &c : std::as_const(m_controls)) {
         if (auto *box = qobject_cast<QComboBox *>(c.widget))
             connect(box, &QComboBox::currentIndexChanged, this, &DecodingPanel::onControlChanged);
@@ -172,11 +188,6 @@ DecodingPanel::DecodingPanel(QWidget *parent, bool compact) : QWidget(parent), m
         else if (auto *box = qobject_cast<UInt64SpinBox *>(c.widget))
             connect(box, &UInt64SpinBox::valueChanged, this, &DecodingPanel::onControlChanged);
     }
-    connect(m_advancedToggle, &QToolButton::toggled, this, &DecodingPanel::setAdvancedOpen);
-    connect(m_presets, &QComboBox::activated, this,
-            [this](int index) { applyPreset(m_presets->itemData(index).toString()); });
-    connect(m_savePreset, &QToolButton::clicked, this, &DecodingPanel::savePreset);
-    connect(m_deletePreset, &QToolButton::clicked, this, &DecodingPanel::deletePreset);
 }
 
 QWidget *DecodingPanel::controlFor(const engine::DecodingField &field) const

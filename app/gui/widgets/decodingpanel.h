@@ -68,6 +68,8 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
+    void addControls();
+    void connectControls();
     void retranslateUi();
     void reloadPresets();
     void updateEnabled();

@@ -160,28 +160,40 @@ private:
             --last;
         const bool boxes = std::any_of(m_items.begin(), m_items.end(),
                                        [](const Item &item) { return item.inner != nullptr; });
-        // Items outside the segment: skeleton, but a text box keeps its paragraphs' slots.
-        auto outside = [&](std::size_t from, std::size_t to) {
-            for (std::size_t k = from; k < to; ++k) {
-                if (m_items[k].inner)
-                    m_doc.appendParts(Document(*m_items[k].inner));
-                else
-                    m_doc.appendSkeleton(m_items[k].raw);
-            }
-        };
         if (first == last) {
             if (!boxes) {
                 m_doc.appendSkeleton(raw);
             } else {
                 m_doc.appendSkeleton(raw.left(open));
-                outside(0, m_items.size());
+                appendOutside(0, m_items.size());
                 m_doc.appendSkeleton(raw.mid(close));
             }
             return;
         }
         m_doc.appendSkeleton(raw.left(open));
-        outside(0, first);
-        // Containers (<w:hyperlink>) opened or closed outside [first, last) stay whole there.
+        appendOutside(0, first);
+        readItems(first, last);
+        protectSpans(m_segment.text, m_segment.spans);
+        m_doc.appendSegment(std::move(m_segment));
+        appendOutside(last, m_items.size());
+        m_doc.appendSkeleton(raw.mid(close));
+    }
+
+    // Items outside the segment: skeleton, but a text box keeps its paragraphs' slots.
+    void appendOutside(std::size_t from, std::size_t to)
+    {
+        for (std::size_t k = from; k < to; ++k) {
+            if (m_items[k].inner)
+                m_doc.appendParts(Document(*m_items[k].inner));
+            else
+                m_doc.appendSkeleton(m_items[k].raw);
+        }
+    }
+
+    // Items [first, last) as the segment's text and spans. Containers (<w:hyperlink>) opened or
+    // closed outside [first, last) stay whole there.
+    void readItems(std::size_t first, std::size_t last)
+    {
         std::vector<std::pair<qsizetype, std::size_t>> containers; // text position, item
         int order = 0;
         for (std::size_t k = first; k < last; ++k) {
@@ -208,40 +220,39 @@ private:
                 m_segment.spans.push_back(std::move(span));
             } else {
                 m_segment.spans.push_back({{at, at}, item.raw, {}, false, order, order});
-                // A tab or a line break separates words: the run before it gets a space, and
-                // what came after that run (this item, and markup such as a bookmark between
-                // them) moves past the space, out of the run's text.
                 if (item.separates && !m_segment.text.isEmpty() && !m_segment.text.endsWith(' '))
-                    for (auto span = m_segment.spans.rbegin(); span != m_segment.spans.rend();
-                         ++span)
-                        if (span->tile) {
-                            const qsizetype end = m_segment.text.size();
-                            if (span->range.end == end) {
-                                m_segment.text += ' ';
-                                ++span->range.end;
-                                // A hyperlink that closed with the run takes the space too:
-                                // spans nest, never cross.
-                                for (auto around = m_segment.spans.begin();
-                                     around != std::prev(span.base()); ++around)
-                                    if (!around->tile && around->range.begin < end &&
-                                        around->range.end == end)
-                                        ++around->range.end;
-                                for (auto after = span.base(); after != m_segment.spans.end();
-                                     ++after) {
-                                    if (after->range.begin == end)
-                                        ++after->range.begin;
-                                    if (after->range.end == end)
-                                        ++after->range.end;
-                                }
-                            }
-                            break;
-                        }
+                    separateLastRun();
             }
         }
-        protectSpans(m_segment.text, m_segment.spans);
-        m_doc.appendSegment(std::move(m_segment));
-        outside(last, m_items.size());
-        m_doc.appendSkeleton(raw.mid(close));
+    }
+
+    // A tab or a line break separates words: the run before it gets a space, and what came after
+    // that run (this item, and markup such as a bookmark between them) moves past the space, out
+    // of the run's text.
+    void separateLastRun()
+    {
+        for (auto span = m_segment.spans.rbegin(); span != m_segment.spans.rend(); ++span) {
+            if (!span->tile)
+                continue;
+            const qsizetype end = m_segment.text.size();
+            if (span->range.end == end) {
+                m_segment.text += ' ';
+                ++span->range.end;
+                // A hyperlink that closed with the run takes the space too: spans nest, never
+                // cross.
+                for (auto around = m_segment.spans.begin(); around != std::prev(span.base());
+                     ++around)
+                    if (!around->tile && around->range.begin < end && around->range.end == end)
+                        ++around->range.end;
+                for (auto after = span.base(); after != m_segment.spans.end(); ++after) {
+                    if (after->range.begin == end)
+                        ++after->range.begin;
+                    if (after->range.end == end)
+                        ++after->range.end;
+                }
+            }
+            return;
+        }
     }
 
     struct Item

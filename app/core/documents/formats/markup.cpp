@@ -101,85 +101,91 @@ public:
                 i = end;
                 continue;
             }
-            if (m_bytes.mid(i, 4) == "<!--") {
-                const qsizetype end = m_bytes.indexOf("-->", i + 4);
-                i = boundary(i, end < 0 ? n : end + 3);
-                continue;
-            }
-            if (m_bytes.mid(i, 9) == "<![CDATA[") {
-                const qsizetype end = m_bytes.indexOf("]]>", i);
-                i = boundary(i, end < 0 ? n : end + 3);
-                continue;
-            }
-            if (i + 1 < n && (m_bytes[i + 1] == '!' || m_bytes[i + 1] == '?')) {
-                const qsizetype end = m_bytes.indexOf('>', i);
-                i = boundary(i, end < 0 ? n : end + 1);
-                continue;
-            }
-            const bool closing = i + 1 < n && m_bytes[i + 1] == '/';
-            qsizetype k = i + (closing ? 2 : 1);
-            const qsizetype nameStart = k;
-            while (k < n && (std::isalnum(uchar(m_bytes[k])) || m_bytes[k] == '-' ||
-                             m_bytes[k] == ':' || m_bytes[k] == '_'))
-                ++k;
-            if (k == nameStart || !std::isalpha(uchar(m_bytes[nameStart]))) {
-                text(i, i + 1); // a lone '<' is text
-                ++i;
-                continue;
-            }
-            const QByteArray tagName = m_bytes.mid(nameStart, k - nameStart).toLower();
-            // To the '>' that is not inside a quoted attribute value.
-            char quoteChar = 0;
-            while (k < n && (quoteChar || m_bytes[k] != '>')) {
-                if (quoteChar && m_bytes[k] == quoteChar)
-                    quoteChar = 0;
-                else if (!quoteChar && (m_bytes[k] == '"' || m_bytes[k] == '\''))
-                    quoteChar = m_bytes[k];
-                ++k;
-            }
-            if (k >= n)
-                throw DocumentError(QStringLiteral("%1: the tag '<%2' at offset %3 is not closed "
-                                                   "with '>'")
-                                        .arg(m_name, QString::fromUtf8(tagName))
-                                        .arg(i));
-            const qsizetype end = k + 1;
-            const QByteArray raw = m_bytes.mid(i, end - i);
-            if (!closing && m_rules.raw.contains(tagName) && !raw.endsWith("/>")) {
-                // Raw content up to the matching end tag, untouched.
-                const QByteArray close = "</" + tagName;
-                qsizetype stop = lowered().indexOf(close, end);
-                if (stop < 0)
-                    stop = n;
-                const qsizetype after = m_bytes.indexOf('>', stop);
-                i = boundary(i, after < 0 ? n : after + 1);
-                continue;
-            }
-            if (!closing && m_rules.notes.contains(tagName) && !raw.endsWith("/>")) {
-                i = note(tagName, raw, end);
-                continue;
-            }
-            if (!m_rules.inlines.contains(tagName)) {
-                flush();
-                // The tag is skeleton; its alt or title text gets a slot of its own.
-                std::vector<NestedSegment> nested;
-                const QByteArray open = closing ? raw : nestAttributes(raw, nested);
-                qsizetype from = 0;
-                for (const NestedSegment &n : nested) {
-                    m_doc.appendSkeleton(open.mid(from, n.at - from));
-                    m_doc.parts.push_back({{}, n.segment});
-                    from = n.at;
-                }
-                m_doc.appendSkeleton(open.mid(from));
-                i = end;
-                continue;
-            }
-            inlineTag(tagName, raw, closing || raw.endsWith("/>"), closing);
-            i = end;
+            const qsizetype skipped = declaration(i);
+            i = skipped >= 0 ? skipped : element(i);
         }
         flush();
     }
 
 private:
+    // A comment, CDATA, a declaration or a processing instruction at i, kept as it is. Returns
+    // where reading goes on, or -1 where there is none at i.
+    qsizetype declaration(qsizetype i)
+    {
+        const qsizetype n = m_bytes.size();
+        if (m_bytes.mid(i, 4) == "<!--") {
+            const qsizetype end = m_bytes.indexOf("-->", i + 4);
+            return boundary(i, end < 0 ? n : end + 3);
+        }
+        if (m_bytes.mid(i, 9) == "<![CDATA[") {
+            const qsizetype end = m_bytes.indexOf("]]>", i);
+            return boundary(i, end < 0 ? n : end + 3);
+        }
+        if (i + 1 < n && (m_bytes[i + 1] == '!' || m_bytes[i + 1] == '?')) {
+            const qsizetype end = m_bytes.indexOf('>', i);
+            return boundary(i, end < 0 ? n : end + 1);
+        }
+        return -1;
+    }
+
+    // The start or end tag at i (a lone '<' is text): a raw element kept whole, a note, a block
+    // tag or an inline one. Returns where reading goes on.
+    qsizetype element(qsizetype i)
+    {
+        const qsizetype n = m_bytes.size();
+        const bool closing = i + 1 < n && m_bytes[i + 1] == '/';
+        qsizetype k = i + (closing ? 2 : 1);
+        const qsizetype nameStart = k;
+        while (k < n && (std::isalnum(uchar(m_bytes[k])) || m_bytes[k] == '-' ||
+                         m_bytes[k] == ':' || m_bytes[k] == '_'))
+            ++k;
+        if (k == nameStart || !std::isalpha(uchar(m_bytes[nameStart]))) {
+            text(i, i + 1); // a lone '<' is text
+            return i + 1;
+        }
+        const QByteArray tagName = m_bytes.mid(nameStart, k - nameStart).toLower();
+        // To the '>' that is not inside a quoted attribute value.
+        const qsizetype end = tagEnd(m_bytes, i);
+        if (end < 0)
+            throw DocumentError(QStringLiteral("%1: the tag '<%2' at offset %3 is not closed "
+                                               "with '>'")
+                                    .arg(m_name, QString::fromUtf8(tagName))
+                                    .arg(i));
+        const QByteArray raw = m_bytes.mid(i, end - i);
+        if (!closing && m_rules.raw.contains(tagName) && !raw.endsWith("/>")) {
+            // Raw content up to the matching end tag, untouched.
+            const QByteArray close = "</" + tagName;
+            qsizetype stop = lowered().indexOf(close, end);
+            if (stop < 0)
+                stop = n;
+            const qsizetype after = m_bytes.indexOf('>', stop);
+            return boundary(i, after < 0 ? n : after + 1);
+        }
+        if (!closing && m_rules.notes.contains(tagName) && !raw.endsWith("/>"))
+            return note(tagName, raw, end);
+        if (!m_rules.inlines.contains(tagName))
+            blockTag(raw, closing);
+        else
+            inlineTag(tagName, raw, closing || raw.endsWith("/>"), closing);
+        return end;
+    }
+
+    // A tag that is not inline ends the paragraph and is skeleton; its alt or title text gets a
+    // slot of its own.
+    void blockTag(const QByteArray &raw, bool closing)
+    {
+        flush();
+        std::vector<NestedSegment> nested;
+        const QByteArray open = closing ? raw : nestAttributes(raw, nested);
+        qsizetype from = 0;
+        for (const NestedSegment &n : nested) {
+            m_doc.appendSkeleton(open.mid(from, n.at - from));
+            m_doc.parts.push_back({{}, n.segment});
+            from = n.at;
+        }
+        m_doc.appendSkeleton(open.mid(from));
+    }
+
     // The input in lower case, made once: end tags of raw elements are found in it (making it
     // for each <script> read 50,000 of them in 162 s).
     const QByteArray &lowered()
@@ -198,6 +204,42 @@ private:
         int order;
         std::vector<NestedSegment> nested;
     };
+
+    // An attribute value raw[textBegin, textEnd) as a segment: what it writes otherwise than
+    // its text (a run of white space, an entity, a quote) is kept as read.
+    static Segment attributeSegment(const QByteArray &raw, qsizetype textBegin, qsizetype textEnd)
+    {
+        Segment segment;
+        segment.attribute = true;
+        for (qsizetype c = textBegin; c < textEnd;) {
+            const qsizetype at = segment.text.size();
+            if (isSpace(raw[c])) {
+                qsizetype e = c;
+                while (e < textEnd && isSpace(raw[e]))
+                    ++e;
+                segment.text += ' ';
+                if (e - c != 1 || raw[c] != ' ')
+                    segment.asRead.push_back({{at, at + 1}, raw.mid(c, e - c)});
+                c = e;
+                continue;
+            }
+            const qsizetype semicolon = raw.indexOf(';', c);
+            if (raw[c] == '&' && semicolon > c && semicolon < textEnd && semicolon - c <= 10) {
+                const QByteArray decoded = decodeEntity(raw.mid(c + 1, semicolon - c - 1));
+                if (!decoded.isEmpty()) {
+                    segment.text += decoded;
+                    segment.asRead.push_back(
+                        {{at, segment.text.size()}, raw.mid(c, semicolon + 1 - c)});
+                    c = semicolon + 1;
+                    continue;
+                }
+            }
+            if (escapedWhenWritten(raw[c], true))
+                segment.asRead.push_back({{at, at + 1}, raw.mid(c, 1)});
+            segment.text += raw[c++];
+        }
+        return segment;
+    }
 
     // `raw` without the values of the translated attributes, which become nested segments of
     // the document (at their places in the returned bytes).
@@ -250,35 +292,7 @@ private:
                 ++textBegin;
             while (textEnd > textBegin && isSpace(raw[textEnd - 1]))
                 --textEnd;
-            Segment segment;
-            segment.attribute = true;
-            for (qsizetype c = textBegin; c < textEnd;) {
-                const qsizetype at = segment.text.size();
-                if (isSpace(raw[c])) {
-                    qsizetype e = c;
-                    while (e < textEnd && isSpace(raw[e]))
-                        ++e;
-                    segment.text += ' ';
-                    if (e - c != 1 || raw[c] != ' ')
-                        segment.asRead.push_back({{at, at + 1}, raw.mid(c, e - c)});
-                    c = e;
-                    continue;
-                }
-                const qsizetype semicolon = raw.indexOf(';', c);
-                if (raw[c] == '&' && semicolon > c && semicolon < textEnd && semicolon - c <= 10) {
-                    const QByteArray decoded = decodeEntity(raw.mid(c + 1, semicolon - c - 1));
-                    if (!decoded.isEmpty()) {
-                        segment.text += decoded;
-                        segment.asRead.push_back(
-                            {{at, segment.text.size()}, raw.mid(c, semicolon + 1 - c)});
-                        c = semicolon + 1;
-                        continue;
-                    }
-                }
-                if (escapedWhenWritten(raw[c], true))
-                    segment.asRead.push_back({{at, at + 1}, raw.mid(c, 1)});
-                segment.text += raw[c++];
-            }
+            Segment segment = attributeSegment(raw, textBegin, textEnd);
             if (segment.text.trimmed().isEmpty())
                 continue;
             protectSpans(segment.text, segment.spans);

@@ -127,115 +127,149 @@ private:
     std::set<qsizetype> m_unclosedFences;
 };
 
-// Markdown inline syntax of raw[from, to) into plain text and spans. Links and emphasis deeper
-// than limits::kMaxMarkupDepth are text: each level parses its part again.
-void parseMarkdownInline(const QByteArray &raw, qsizetype from, qsizetype to, Segment &segment,
-                         InlineIndex &index, int depth = 0)
+// Markdown inline syntax into plain text and spans: code spans, images, links and emphasis.
+// Links and emphasis deeper than limits::kMaxMarkupDepth are text: each level parses its part
+// again.
+class InlineParser
 {
+public:
+    InlineParser(const QByteArray &raw, Segment &segment, InlineIndex &index)
+        : m_raw(raw), m_segment(segment), m_index(index)
+    {
+    }
+
+    // raw[from, to) appended to the segment.
+    void parse(qsizetype from, qsizetype to, int depth = 0)
+    {
+        const bool nest = depth < limits::kMaxMarkupDepth;
+        qsizetype i = from;
+        while (i < to) {
+            const char c = m_raw[i];
+            qsizetype next = -1; // after the construct at i, where there is one
+            if (c == '\\' && i + 1 < to) {
+                m_segment.text += m_raw.mid(i, 2);
+                next = i + 2;
+            } else if (c == '`') {
+                next = codeSpan(i, to);
+            } else if (c == '!' && i + 1 < to && m_raw[i + 1] == '[') {
+                next = image(i, to);
+            } else if (c == '[' && nest) {
+                next = link(i, to, depth);
+            } else if ((c == '*' || c == '_') && nest) {
+                next = emphasis(i, from, to, depth);
+            }
+            if (next < 0) {
+                m_segment.text += c;
+                next = i + 1;
+            }
+            i = next;
+        }
+    }
+
+private:
     // The markers' offsets in `raw` order them: an image at the edge of emphasis (`*![i](y)*`)
     // has the same empty range as the emphasis' edge, and only the order says it is inside.
-    auto addSpan = [&](qsizetype begin, const QByteArray &open, const QByteArray &close,
-                       bool verbatim, qsizetype openAt, qsizetype closeAt) {
-        segment.spans.push_back({{begin, segment.text.size()},
-                                 open,
-                                 close,
-                                 verbatim,
-                                 int(openAt),
-                                 int(closeAt)});
-    };
-    const bool nest = depth < limits::kMaxMarkupDepth;
-    qsizetype i = from;
-    while (i < to) {
-        const char c = raw[i];
-        if (c == '\\' && i + 1 < to) {
-            segment.text += raw.mid(i, 2);
-            i += 2;
-            continue;
-        }
-        if (c == '`') {
-            qsizetype ticks = 0;
-            while (i + ticks < to && raw[i + ticks] == '`')
-                ++ticks;
-            const QByteArray fence(ticks, '`');
-            const qsizetype close = index.fenceUnclosed(ticks) ? -1 : raw.indexOf(fence, i + ticks);
-            if (close > 0 && close + ticks <= to) {
-                const qsizetype begin = segment.text.size();
-                segment.text += raw.mid(i + ticks, close - i - ticks);
-                addSpan(begin, fence, fence, true, i, close);
-                i = close + ticks;
-                continue;
-            }
-            if (close < 0)
-                index.setFenceUnclosed(ticks);
-            // A run without its closing run is text, all of it (from each of its backticks
-            // the search would fail again).
-            segment.text += fence;
-            i += ticks;
-            continue;
-        }
-        if (c == '!' && i + 1 < to && raw[i + 1] == '[') {
-            // ![alt](url), kept whole: "!["  then up to the first ']', '(' right after it,
-            // and up to the first ')'.
-            const qsizetype bracket = index.next(']', i + 2);
-            if (bracket > 0 && bracket + 1 < to && raw[bracket + 1] == '(') {
-                const qsizetype end = index.next(')', bracket + 2);
-                if (end > 0 && end < to) {
-                    addSpan(segment.text.size(), raw.mid(i, end + 1 - i), {}, false, i, i);
-                    i = end + 1;
-                    continue;
-                }
-            }
-        }
-        if (c == '[' && nest) {
-            // [text](url): the text is translated, the url kept.
-            const qsizetype close = index.partner(i);
-            if (close > 0 && close < to && close + 1 < to && raw[close + 1] == '(') {
-                const qsizetype end = index.next(')', close + 2);
-                if (end > 0 && end < to) {
-                    const qsizetype begin = segment.text.size();
-                    const std::size_t at = segment.spans.size();
-                    segment.spans.push_back({});
-                    parseMarkdownInline(raw, i + 1, close, segment, index, depth + 1);
-                    segment.spans[at] = {{begin, segment.text.size()},
-                                         "[",
-                                         raw.mid(close, end + 1 - close),
-                                         false,
-                                         int(i),
-                                         int(close)};
-                    i = end + 1;
-                    continue;
-                }
-            }
-        }
-        if ((c == '*' || c == '_') && nest) {
-            const QByteArray marker =
-                (i + 1 < to && raw[i + 1] == c) ? QByteArray(2, c) : QByteArray(1, c);
-            const qsizetype inner = i + marker.size();
-            const bool opens = inner < to && !isSpace(raw[inner]) &&
-                               (c == '*' || i == from || !std::isalnum(uchar(raw[i - 1])));
-            const qsizetype close = opens ? index.closer(marker, inner + 1) : -1;
-            if (close > 0 && close + marker.size() <= to) {
-                const qsizetype begin = segment.text.size();
-                const std::size_t at = segment.spans.size();
-                segment.spans.push_back({});
-                parseMarkdownInline(raw, inner, close, segment, index, depth + 1);
-                segment.spans[at] = {
-                    {begin, segment.text.size()}, marker, marker, false, int(i), int(close)};
-                i = close + marker.size();
-                continue;
-            }
-        }
-        segment.text += c;
-        ++i;
+    void addSpan(qsizetype begin, const QByteArray &open, const QByteArray &close, bool verbatim,
+                 qsizetype openAt, qsizetype closeAt)
+    {
+        m_segment.spans.push_back(
+            {{begin, m_segment.text.size()}, open, close, verbatim, int(openAt), int(closeAt)});
     }
-}
+
+    // A run of backticks and the text up to the same run, verbatim; a run without its closing
+    // run is text. Always consumes the run.
+    qsizetype codeSpan(qsizetype i, qsizetype to)
+    {
+        qsizetype ticks = 0;
+        while (i + ticks < to && m_raw[i + ticks] == '`')
+            ++ticks;
+        const QByteArray fence(ticks, '`');
+        const qsizetype close = m_index.fenceUnclosed(ticks) ? -1 : m_raw.indexOf(fence, i + ticks);
+        if (close > 0 && close + ticks <= to) {
+            const qsizetype begin = m_segment.text.size();
+            m_segment.text += m_raw.mid(i + ticks, close - i - ticks);
+            addSpan(begin, fence, fence, true, i, close);
+            return close + ticks;
+        }
+        if (close < 0)
+            m_index.setFenceUnclosed(ticks);
+        // A run without its closing run is text, all of it (from each of its backticks the
+        // search would fail again).
+        m_segment.text += fence;
+        return i + ticks;
+    }
+
+    // ![alt](url), kept whole: "![" then up to the first ']', '(' right after it, and up to the
+    // first ')'.
+    qsizetype image(qsizetype i, qsizetype to)
+    {
+        const qsizetype bracket = m_index.next(']', i + 2);
+        if (bracket > 0 && bracket + 1 < to && m_raw[bracket + 1] == '(') {
+            const qsizetype end = m_index.next(')', bracket + 2);
+            if (end > 0 && end < to) {
+                addSpan(m_segment.text.size(), m_raw.mid(i, end + 1 - i), {}, false, i, i);
+                return end + 1;
+            }
+        }
+        return -1;
+    }
+
+    // [text](url): the text is translated, the url kept.
+    qsizetype link(qsizetype i, qsizetype to, int depth)
+    {
+        const qsizetype close = m_index.partner(i);
+        if (close > 0 && close < to && close + 1 < to && m_raw[close + 1] == '(') {
+            const qsizetype end = m_index.next(')', close + 2);
+            if (end > 0 && end < to) {
+                const qsizetype begin = m_segment.text.size();
+                const std::size_t at = m_segment.spans.size();
+                m_segment.spans.push_back({});
+                parse(i + 1, close, depth + 1);
+                m_segment.spans[at] = {{begin, m_segment.text.size()},
+                                       "[",
+                                       m_raw.mid(close, end + 1 - close),
+                                       false,
+                                       int(i),
+                                       int(close)};
+                return end + 1;
+            }
+        }
+        return -1;
+    }
+
+    // *x*, **x**, _x_, __x__ (an underscore opens only at a word's start).
+    qsizetype emphasis(qsizetype i, qsizetype from, qsizetype to, int depth)
+    {
+        const char c = m_raw[i];
+        const QByteArray marker =
+            (i + 1 < to && m_raw[i + 1] == c) ? QByteArray(2, c) : QByteArray(1, c);
+        const qsizetype inner = i + marker.size();
+        const bool opens = inner < to && !isSpace(m_raw[inner]) &&
+                           (c == '*' || i == from || !std::isalnum(uchar(m_raw[i - 1])));
+        const qsizetype close = opens ? m_index.closer(marker, inner + 1) : -1;
+        if (close > 0 && close + marker.size() <= to) {
+            const qsizetype begin = m_segment.text.size();
+            const std::size_t at = m_segment.spans.size();
+            m_segment.spans.push_back({});
+            parse(inner, close, depth + 1);
+            m_segment.spans[at] = {
+                {begin, m_segment.text.size()}, marker, marker, false, int(i), int(close)};
+            return close + marker.size();
+        }
+        return -1;
+    }
+
+    const QByteArray &m_raw;
+    Segment &m_segment;
+    InlineIndex &m_index;
+};
 
 Segment markdownSegment(const QByteArray &raw, int lines, const QByteArray &lineBreak)
 {
     Segment segment;
     segment.lines = lines;
     InlineIndex index(raw);
-    parseMarkdownInline(raw, 0, raw.size(), segment, index);
+    InlineParser(raw, segment, index).parse(0, raw.size());
     foldLineBreaks(segment, lineBreak);
     protectSpans(segment.text, segment.spans);
     return segment;
@@ -292,125 +326,165 @@ qsizetype quotePrefix(const QByteArray &content)
     return i;
 }
 
-Document readMd(const QByteArray &bytes, const QString &name)
+// Markdown, line by line: a paragraph's lines (until a blank line or a block's start) are one
+// segment; headings, list items and quotes start one after their markers; each table cell is one;
+// fences, code blocks, rules and HTML lines stay as they are.
+class MdReader
 {
-    static const QRegularExpression heading(QStringLiteral(R"(^(#{1,6}\s+))"));
-    static const QRegularExpression item(
-        QStringLiteral(R"(^((?:>\s?)*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?))"));
-    static const QRegularExpression rule(QStringLiteral(R"(^([-*_]\s*){3,}$)"));
-    static const QRegularExpression tableRule(QStringLiteral(R"(^\|?[\s:|-]+\|[\s:|-]*$)"));
-    Document doc;
-    doc.format = QStringLiteral("md");
-    doc.lineBreak = lineBreakOf(bytes);
-    const QByteArray bom = checkText(bytes, name);
-    doc.appendSkeleton(bom);
-    const std::vector<Line> lines = splitLines(bytes.mid(bom.size()));
-    QByteArray paragraph, tail;
-    int count = 0;
-    auto flush = [&] {
-        if (count > 0)
-            doc.appendSegment(markdownSegment(paragraph, count, doc.lineBreak));
-        doc.appendSkeleton(tail);
-        paragraph.clear();
-        tail.clear();
-        count = 0;
-    };
-    QByteArray fence;
-    int lineNumber = 0;
-    for (const Line &line : lines) {
-        ++lineNumber;
+public:
+    explicit MdReader(const QString &name) : m_name(name) {}
+
+    Document read(const QByteArray &bytes)
+    {
+        m_doc.format = QStringLiteral("md");
+        m_doc.lineBreak = lineBreakOf(bytes);
+        const QByteArray bom = checkText(bytes, m_name);
+        m_doc.appendSkeleton(bom);
+        for (const Line &line : splitLines(bytes.mid(bom.size()))) {
+            ++m_lineNumber;
+            readLine(line);
+        }
+        flush();
+        return std::move(m_doc);
+    }
+
+private:
+    void readLine(const Line &line)
+    {
+        static const QRegularExpression rule(QStringLiteral(R"(^([-*_]\s*){3,}$)"));
+        static const QRegularExpression tableRule(QStringLiteral(R"(^\|?[\s:|-]+\|[\s:|-]*$)"));
         const QByteArray whole = line.indent + line.content + line.tail;
-        if (!fence.isEmpty()) {
-            doc.appendSkeleton(whole);
-            if (line.content.startsWith(fence))
-                fence.clear();
-            continue;
+        if (!m_fence.isEmpty()) {
+            m_doc.appendSkeleton(whole);
+            if (line.content.startsWith(m_fence))
+                m_fence.clear();
+            return;
         }
         if (line.content.startsWith("```") || line.content.startsWith("~~~")) {
             flush();
-            fence = line.content.left(3);
-            doc.appendSkeleton(whole);
-            continue;
+            m_fence = line.content.left(3);
+            m_doc.appendSkeleton(whole);
+            return;
         }
         const QString content = QString::fromUtf8(line.content);
         const bool codeBlock =
-            count == 0 && (line.indent.contains('\t') || line.indent.size() >= 4);
+            m_count == 0 && (line.indent.contains('\t') || line.indent.size() >= 4);
+        const bool table = line.content.startsWith('|');
         if (line.content.isEmpty() || codeBlock || rule.match(content).hasMatch() ||
-            (line.content.startsWith('<') && line.content.endsWith('>'))) {
+            (line.content.startsWith('<') && line.content.endsWith('>')) ||
+            (table && tableRule.match(content).hasMatch())) {
             flush();
-            doc.appendSkeleton(whole);
-            continue;
+            m_doc.appendSkeleton(whole);
+            return;
         }
-        if (line.content.startsWith('|')) {
+        if (table) {
             flush();
-            if (tableRule.match(content).hasMatch()) {
-                doc.appendSkeleton(whole);
-                continue;
-            }
-            // Each cell its own segment; pipes and padding kept.
-            doc.appendSkeleton(line.indent);
-            qsizetype i = 0;
-            while (i < line.content.size()) {
-                qsizetype next = i + 1;
-                while (next < line.content.size() &&
-                       (line.content[next] != '|' || line.content[next - 1] == '\\'))
-                    ++next;
-                doc.appendSkeleton(line.content.mid(i, 1));
-                const QByteArray cell = line.content.mid(i + 1, next - i - 1);
-                const QByteArray trimmed = cell.trimmed();
-                if (!trimmed.isEmpty()) {
-                    const qsizetype lead = cell.indexOf(trimmed);
-                    doc.appendSkeleton(cell.left(lead));
-                    doc.appendSegment(markdownSegment(trimmed, 1, doc.lineBreak));
-                    doc.appendSkeleton(cell.mid(lead + trimmed.size()));
-                } else {
-                    doc.appendSkeleton(cell);
-                }
-                i = next;
-            }
-            doc.appendSkeleton(line.tail);
-            continue;
+            tableRow(line);
+            return;
         }
-        // Nesting is capped as in HTML: 100,000 levels on one line (200 KB) took 45 s and
-        // hundreds of MB.
+        checkNesting(line);
+        if (blockStart(line, content))
+            return;
+        if (m_count > 0 && line.indent.isEmpty() && m_tail == m_doc.lineBreak) {
+            m_paragraph += '\n' + line.content;
+            m_tail = line.tail;
+            ++m_count;
+            return;
+        }
+        flush();
+        m_doc.appendSkeleton(line.indent);
+        m_paragraph = line.content;
+        m_tail = line.tail;
+        m_count = 1;
+    }
+
+    // Each cell its own segment; pipes and padding kept.
+    void tableRow(const Line &line)
+    {
+        m_doc.appendSkeleton(line.indent);
+        qsizetype i = 0;
+        while (i < line.content.size()) {
+            qsizetype next = i + 1;
+            while (next < line.content.size() &&
+                   (line.content[next] != '|' || line.content[next - 1] == '\\'))
+                ++next;
+            m_doc.appendSkeleton(line.content.mid(i, 1));
+            const QByteArray cell = line.content.mid(i + 1, next - i - 1);
+            const QByteArray trimmed = cell.trimmed();
+            if (!trimmed.isEmpty()) {
+                const qsizetype lead = cell.indexOf(trimmed);
+                m_doc.appendSkeleton(cell.left(lead));
+                m_doc.appendSegment(markdownSegment(trimmed, 1, m_doc.lineBreak));
+                m_doc.appendSkeleton(cell.mid(lead + trimmed.size()));
+            } else {
+                m_doc.appendSkeleton(cell);
+            }
+            i = next;
+        }
+        m_doc.appendSkeleton(line.tail);
+    }
+
+    // Nesting is capped as in HTML: 100,000 levels on one line (200 KB) took 45 s and hundreds
+    // of MB.
+    void checkNesting(const Line &line) const
+    {
         if (blockNesting(line.content).depth > limits::kMaxMarkupDepth)
             throw DocumentError(QStringLiteral("%1: block quotes or list items nest deeper than "
                                                "the limit of %2 (line %3)")
-                                    .arg(name)
+                                    .arg(m_name)
                                     .arg(limits::kMaxMarkupDepth)
-                                    .arg(lineNumber));
+                                    .arg(m_lineNumber));
+    }
+
+    // A heading, a list item or a quote: its markers are skeleton and its text starts a
+    // paragraph. False where the line starts none.
+    bool blockStart(const Line &line, const QString &content)
+    {
+        static const QRegularExpression heading(QStringLiteral(R"(^(#{1,6}\s+))"));
+        static const QRegularExpression item(
+            QStringLiteral(R"(^((?:>\s?)*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?))"));
         QRegularExpressionMatch match = heading.match(content);
         if (!match.hasMatch())
             match = item.match(content);
         const qsizetype quoted = match.hasMatch() ? 0 : quotePrefix(line.content);
-        if (match.hasMatch() || quoted > 0) {
-            flush();
-            qsizetype prefix = quoted > 0 ? quoted : match.captured(1).toUtf8().size();
-            // Lists and quotes nested on the one line ("- - x", "> - > x"): every marker is
-            // markup, the text is what follows the last one.
-            prefix += blockNesting(line.content.mid(prefix)).length;
-            doc.appendSkeleton(line.indent + line.content.left(prefix));
-            paragraph = line.content.mid(prefix);
-            tail = line.tail;
-            count = paragraph.isEmpty() ? 0 : 1;
-            if (count == 0)
-                doc.appendSkeleton(tail), tail.clear();
-            continue;
-        }
-        if (count > 0 && line.indent.isEmpty() && tail == doc.lineBreak) {
-            paragraph += '\n' + line.content;
-            tail = line.tail;
-            ++count;
-            continue;
-        }
+        if (!match.hasMatch() && quoted == 0)
+            return false;
         flush();
-        doc.appendSkeleton(line.indent);
-        paragraph = line.content;
-        tail = line.tail;
-        count = 1;
+        qsizetype prefix = quoted > 0 ? quoted : match.captured(1).toUtf8().size();
+        // Lists and quotes nested on the one line ("- - x", "> - > x"): every marker is markup,
+        // the text is what follows the last one.
+        prefix += blockNesting(line.content.mid(prefix)).length;
+        m_doc.appendSkeleton(line.indent + line.content.left(prefix));
+        m_paragraph = line.content.mid(prefix);
+        m_tail = line.tail;
+        m_count = m_paragraph.isEmpty() ? 0 : 1;
+        if (m_count == 0)
+            m_doc.appendSkeleton(m_tail), m_tail.clear();
+        return true;
     }
-    flush();
-    return doc;
+
+    // The paragraph read so far as a segment, then the line break after it.
+    void flush()
+    {
+        if (m_count > 0)
+            m_doc.appendSegment(markdownSegment(m_paragraph, m_count, m_doc.lineBreak));
+        m_doc.appendSkeleton(m_tail);
+        m_paragraph.clear();
+        m_tail.clear();
+        m_count = 0;
+    }
+
+    const QString &m_name;
+    Document m_doc;
+    QByteArray m_paragraph, m_tail; // the paragraph being read and the line break after it
+    int m_count = 0;                // its lines
+    QByteArray m_fence;             // "```" or "~~~" inside a fenced block
+    int m_lineNumber = 0;
+};
+
+Document readMd(const QByteArray &bytes, const QString &name)
+{
+    return MdReader(name).read(bytes);
 }
 
 } // namespace
