@@ -2,7 +2,6 @@
 
 #include "app/core/appcontext.h"
 #include "app/core/platform/handoff.h"
-#include "app/core/history/recorder.h"
 #include "app/core/history/results.h"
 #include "app/core/inference/inferenceworker.h"
 #include "app/core/presenters/translatepresenter.h"
@@ -25,7 +24,7 @@ namespace glosa {
 
 HistoryController::HistoryController(AppContext &context, const Views &views, QWidget *window)
     : QObject(window), m_context(context), m_views(views), m_window(window),
-      m_recorder(context.history()), m_view(views.history)
+      m_view(views.history), m_reruns(context.history(), this)
 {
     TranslatePresenter *translate = views.translate->presenter();
     connect(translate, &TranslatePresenter::historyChanged, m_view, &HistoryView::refresh);
@@ -37,13 +36,6 @@ HistoryController::HistoryController(AppContext &context, const Views &views, QW
                          : tr("An earlier version of this translation could not be replaced "
                               "in the history: %1"))
                         .arg(reason));
-            });
-    connect(views.compare, &CompareView::comparisonShown, this, &HistoryController::onComparison);
-    connect(views.caption, &CaptionView::captionShown, this, &HistoryController::onCaption);
-    connect(views.caption, &CaptionView::captionTranslated, this,
-            [this](const TranslationResult &result) {
-                recordOnce(translationHistoryEntry(
-                    result, historyModelInfo(m_context.catalog(), result.modelId)));
             });
     connect(views.tabs, &QTabWidget::currentChanged, this, [this] { flush(); });
     connect(m_view, &HistoryView::openRequested, this, &HistoryController::openEntry);
@@ -65,43 +57,6 @@ void HistoryController::flush()
     m_views.translate->presenter()->flushHistory();
 }
 
-void HistoryController::onComparison()
-{
-    const ComparePresenter *compare = m_views.compare->presenter();
-    const QList<TranslationResult> columns = compare->results();
-    if (columns.isEmpty() || columns.first().isEmpty())
-        return;
-    makeHistoryEntry(
-        this, isSlowHistoryEntry(columns),
-        [columns, info = historyModelInfo(m_context.catalog(), columns.first().modelId)] {
-            return comparisonHistoryEntry(columns.first().source, columns, info);
-        },
-        [this](const HistoryEntry &entry) { recordOnce(entry); });
-}
-
-void HistoryController::onCaption(const CaptionResult &result)
-{
-    // The entry reads, hashes, decodes and shrinks the image file: 362 ms for a 12-megapixel
-    // JPEG here.
-    makeHistoryEntry(
-        this, true,
-        [result, info = historyModelInfo(m_context.catalog(), result.modelId)] {
-            return captionHistoryEntry(result, info);
-        },
-        [this](const HistoryEntry &entry) { recordOnce(entry); });
-}
-
-void HistoryController::recordOnce(const HistoryEntry &entry)
-{
-    const QString key = historyEntryKey(entry);
-    qint64 id = m_policy.lastId(); // the same as the last one: that entry
-    if (!m_policy.isDuplicate(key)) {
-        id = m_recorder->record(entry);
-        if (id != 0) // saved, or waiting for another process's lock
-            m_policy.recorded(key, id);
-    }
-}
-
 QString HistoryController::versionNote(const HistoryEntry &entry) const
 {
     const std::optional<ModelInfo> installed = m_context.catalog().find(entry.modelId);
@@ -119,10 +74,15 @@ void HistoryController::openEntry(const HistoryEntry &entry)
     // The view about to be filled may re-translate what it restores; that must not be recorded
     // as a new entry, and a translation still held back belongs to what the view showed before.
     flush();
-    if (entry.kind == HistoryKind::Translation)
-        m_views.translate->presenter()->historyEntryOpened(entry);
-    else
-        m_policy.opened(historyEntryKey(entry), entry.id);
+    switch (entry.kind) {
+    case HistoryKind::Translation: m_views.translate->presenter()->historyEntryOpened(entry); break;
+    case HistoryKind::Comparison: m_views.compare->presenter()->historyEntryOpened(entry); break;
+    case HistoryKind::Caption: m_views.caption->presenter()->historyEntryOpened(entry); break;
+    case HistoryKind::Document:
+    case HistoryKind::Evaluation: break;
+    }
+    if (entry.kind != HistoryKind::Translation)
+        m_reruns.opened(entry); // re-running it unchanged records nothing new
     // Dates follow the interface language too: the whole line is built again on a change.
     const QString status = liveText([time = entry.time] {
         return tr("From the history (%1).")
@@ -171,7 +131,7 @@ InferenceWorker *HistoryController::captionWorker() const
 void HistoryController::showRerun(const HistoryEntry &now)
 {
     m_view->showRerunResult(now);
-    recordOnce(now);
+    m_reruns.record(false, [now] { return now; });
 }
 
 void HistoryController::rerun(const HistoryEntry &entry)
