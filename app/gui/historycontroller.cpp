@@ -2,7 +2,7 @@
 
 #include "app/core/appcontext.h"
 #include "app/core/platform/handoff.h"
-#include "app/core/history/results.h"
+#include "app/core/history/entrykinds.h"
 #include "app/core/inference/inferenceworker.h"
 #include "app/core/presenters/translatepresenter.h"
 #include "app/gui/views/captionview.h"

@@ -7,7 +7,7 @@
 // history. Each waits on the presenter's own signals.
 #include "app/core/appcontext.h"
 #include "app/core/history/recorder.h"
-#include "app/core/history/results.h"
+#include "app/core/history/entrykinds.h"
 #include "app/core/history/store.h"
 #include "app/core/presenters/comparepresenter.h"
 #include "app/core/settings/decodingmaps.h"

@@ -1,7 +1,7 @@
 #include "app/core/history/explicitrecorder.h"
 
 #include "app/core/history/recorder.h"
-#include "app/core/history/results.h"
+#include "app/core/history/entrykinds.h"
 
 namespace glosa {
 

@@ -1,6 +1,6 @@
 #include "app/core/presenters/captionpresenter.h"
 
-#include "app/core/history/results.h"
+#include "app/core/history/entrykinds.h"
 #include "app/core/inference/inferenceworker.h"
 #include "app/core/platform/handoff.h"
 

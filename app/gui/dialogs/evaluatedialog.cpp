@@ -3,7 +3,7 @@
 #include "app/core/appcontext.h"
 #include "app/core/evaluation/testsets.h"
 #include "app/core/history/recorder.h"
-#include "app/core/history/results.h"
+#include "app/core/history/entrykinds.h"
 #include "app/core/inference/languageguess.h"
 #include "app/core/settings/settings.h"
 #include "app/gui/filedialogs.h"
