@@ -7,7 +7,7 @@
 #include "app/core/inference/languageguess.h"
 #include "app/core/settings/settings.h"
 #include "app/gui/filedialogs.h"
-#include "app/gui/guiutil.h"
+#include "app/core/displaynames.h"
 #include "app/gui/theme.h"
 
 #include <QCheckBox>

@@ -1,7 +1,8 @@
 #include "app/gui/views/captionview.h"
 
 #include "app/gui/filedialogs.h"
-#include "app/gui/guiutil.h"
+#include "app/core/displaynames.h"
+#include "app/gui/recentfiles.h"
 #include "app/gui/theme.h"
 #include "app/gui/widgets/decodingpanel.h"
 
