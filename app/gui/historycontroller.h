@@ -1,19 +1,21 @@
 // HistoryController: the window's routes between the History tab and the other tabs. It opens a
 // recorded entry in its tab again (same model, settings, outputs and alignment: the tab is made
-// current and its presenter told, so that showing the entry again records nothing), runs
-// "Re-run with current settings" with the Translate or Caption tab's settings and records its
-// result, and tells the Translate tab when the user leaves it or closes the window (flush()).
+// current and its presenter told, so that showing the entry again records nothing), hands
+// "Re-run with current settings" to HistoryRerunner with the Caption and the Translate tabs'
+// settings and shows what it reports, and tells the Translate tab when the user leaves it or
+// closes the window (flush()).
 //
 // What the tabs show is recorded by their presenters: translations by TranslatePresenter (with
 // SessionPolicy's settling and editing sessions), comparisons by ComparePresenter, captions and
-// translated captions by CaptionPresenter, documents by DocumentsPresenter. What stays here is
-// the window's: which tab shows an entry, and the settings of two tabs' decoding panels.
+// translated captions by CaptionPresenter, documents by DocumentsPresenter, re-runs by
+// HistoryRerunner. What stays here is the window's: which tab shows an entry (a QTabWidget and
+// the views), the settings of two tabs' decoding panels, and the words for what failed.
 #pragma once
 
 #include "app/core/history/entry.h"
-#include "app/core/history/explicitrecorder.h"
 #include "app/core/history/sessionpolicy.h"
 #include "app/core/inference/inferenceresult.h"
+#include "app/core/presenters/historyrerunner.h"
 
 #include <QObject>
 
@@ -30,8 +32,6 @@ class CaptionView;
 class CompareView;
 class EvaluateDialog;
 class HistoryView;
-class InferenceRequest;
-class InferenceWorker;
 class TranslateView;
 
 class HistoryController : public QObject
@@ -54,8 +54,8 @@ public:
         std::function<EvaluateDialog *()> evaluate;
     };
 
-    // Opens entries in `views` and records re-runs through the context's recorder; `window`
-    // holds them (what the Translate tab holds back is recorded when it closes).
+    // Opens entries in `views` and re-runs them; `window` holds them (what the Translate tab
+    // holds back is recorded when it closes).
     HistoryController(AppContext &context, const Views &views, QWidget *window);
     ~HistoryController() override;
 
@@ -69,16 +69,13 @@ protected:
 
 private:
     QString versionNote(const HistoryEntry &entry) const;
-    InferenceWorker *captionWorker() const;
-    // A re-run's result: shown next to the recorded entry, and recorded itself.
-    void showRerun(const HistoryEntry &now);
+    void showRerunFailure(glosa::HistoryRerunner::Failure failure, const QString &detail);
 
     AppContext &m_context;
     Views m_views;
     QWidget *m_window;
     HistoryView *m_view;
-    ExplicitRecorder m_reruns;
-    std::unique_ptr<InferenceRequest> m_rerun;
+    HistoryRerunner *m_rerunner;
 };
 
 } // namespace glosa
