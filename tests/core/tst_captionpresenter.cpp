@@ -4,8 +4,8 @@
 // here by the same models loaded separately, never written down. Every wait is on one of the
 // presenter's own signals.
 #include "app/core/appcontext.h"
-#include "app/core/history/recorder.h"
 #include "app/core/history/entrykinds.h"
+#include "app/core/history/recorder.h"
 #include "app/core/history/store.h"
 #include "app/core/inference/translationrunner.h"
 #include "app/core/models/modelcatalog.h"
@@ -19,6 +19,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <memory>
 
 using namespace glosa;
@@ -298,6 +299,45 @@ private slots:
         QVERIFY(shown.wait(kTimeoutMs));
         QCOMPARE(p.result().imagePath, saved);
         QVERIFY(!p.result().text.isEmpty());
+    }
+
+    // Photographs of the captioner's own domain (Flickr8k's held-out part, /work/shared): each
+    // selected image's caption is the model's own, and each word's attention is a distribution
+    // over the grid.
+    void captionsFlickr8kPhotos()
+    {
+        GLOSA_REQUIRE_SHARED_DATA(QStringLiteral("flickr8k/dev.tsv"));
+        const QString folder = test::sharedDataDir() + QStringLiteral("/flickr8k/");
+        QFile tsv(folder + QStringLiteral("dev.tsv"));
+        QVERIFY(tsv.open(QIODevice::ReadOnly | QIODevice::Text));
+        QStringList photos;
+        while (photos.size() < 3 && !tsv.atEnd()) {
+            const QString path = folder + QStringLiteral("images/") +
+                                 QString::fromUtf8(tsv.readLine()).section(QLatin1Char('\t'), 0, 0);
+            if (!photos.contains(path) && QFile::exists(path))
+                photos << path;
+        }
+        QCOMPARE(photos.size(), 3);
+        CaptionPresenter &p = *m_presenter;
+        QSignalSpy shown(&p, &CaptionPresenter::captionShown);
+        p.addImages(photos);
+        const std::shared_ptr<engine::Model> model = loadCaptioner();
+        QVERIFY(model);
+        for (int i = 0; i < photos.size(); ++i) {
+            if (i > 0)
+                p.selectImage(i);
+            QVERIFY(shown.wait(kTimeoutMs));
+            const CaptionResult &result = p.result();
+            QCOMPARE(result.imagePath, photos[i]);
+            QCOMPARE(result.text, runCaption(model, photos[i], result.options).text);
+            for (int word = 0; word < result.tokens.size(); ++word) {
+                p.selectWord(word);
+                double sum = 0;
+                for (const float w : p.selectedAttention())
+                    sum += w;
+                QVERIFY2(std::abs(sum - 1.0) < 1e-3, qPrintable(QString::number(sum)));
+            }
+        }
     }
 
     // Only translation models installed: the tab says there is no captioner instead of trying.
