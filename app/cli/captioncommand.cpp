@@ -22,7 +22,7 @@
 
 #include "app/cli/historycommand.h"
 #include "app/cli/modeloptions.h"
-#include "app/core/history/results.h"
+#include "app/core/history/entrykinds.h"
 #include "app/core/inference/imageloader.h"
 #include "app/core/models/modelcatalog.h"
 #include "app/core/models/pluginregistry.h"

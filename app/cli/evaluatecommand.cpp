@@ -16,7 +16,7 @@
 
 #include "app/cli/historycommand.h"
 #include "app/cli/modeloptions.h"
-#include "app/core/history/results.h"
+#include "app/core/history/entrykinds.h"
 #include "app/core/evaluation/testsets.h"
 #include "app/core/models/modelcatalog.h"
 #include "engine/decoding/decodingfields.h"

@@ -34,7 +34,7 @@ class PluginRegistry;
 // The model chosen for a task, and whether it can run.
 struct ModelChoice
 {
-    // Why the choice cannot run; the GUI words it (unavailableText() in app/gui/guiutil.h).
+    // Why the choice cannot run; the GUI words it (unavailableText() in app/core/displaynames.h).
     enum class Status {
         Ready,         // `model` is installed and its plugin is loaded
         NoneInstalled, // no model package at all

@@ -1,31 +1,25 @@
 #include "app/gui/historycontroller.h"
 
 #include "app/core/appcontext.h"
-#include "app/core/platform/handoff.h"
-#include "app/core/history/recorder.h"
-#include "app/core/history/results.h"
-#include "app/core/inference/inferenceworker.h"
+#include "app/core/history/entrykinds.h"
 #include "app/core/presenters/translatepresenter.h"
-#include "app/gui/views/captionview.h"
-#include "app/gui/views/compareview.h"
-#include "app/gui/widgets/decodingpanel.h"
 #include "app/gui/dialogs/evaluatedialog.h"
 #include "app/gui/livetext.h"
+#include "app/gui/views/captionview.h"
+#include "app/gui/views/compareview.h"
 #include "app/gui/views/historyview.h"
 #include "app/gui/views/translateview.h"
+#include "app/gui/widgets/decodingpanel.h"
 
-#include <QApplication>
 #include <QEvent>
-#include <QFileInfo>
-#include <QJsonDocument>
 #include <QLocale>
 #include <QTabWidget>
 
 namespace glosa {
 
 HistoryController::HistoryController(AppContext &context, const Views &views, QWidget *window)
-    : QObject(window), m_context(context), m_views(views), m_window(window),
-      m_recorder(context.history()), m_view(views.history)
+    : QObject(window), m_context(context), m_views(views), m_window(window), m_view(views.history),
+      m_rerunner(new HistoryRerunner(context, this))
 {
     TranslatePresenter *translate = views.translate->presenter();
     connect(translate, &TranslatePresenter::historyChanged, m_view, &HistoryView::refresh);
@@ -38,16 +32,11 @@ HistoryController::HistoryController(AppContext &context, const Views &views, QW
                               "in the history: %1"))
                         .arg(reason));
             });
-    connect(views.compare, &CompareView::comparisonShown, this, &HistoryController::onComparison);
-    connect(views.caption, &CaptionView::captionShown, this, &HistoryController::onCaption);
-    connect(views.caption, &CaptionView::captionTranslated, this,
-            [this](const TranslationResult &result) {
-                recordOnce(translationHistoryEntry(
-                    result, historyModelInfo(m_context.catalog(), result.modelId)));
-            });
     connect(views.tabs, &QTabWidget::currentChanged, this, [this] { flush(); });
     connect(m_view, &HistoryView::openRequested, this, &HistoryController::openEntry);
     connect(m_view, &HistoryView::rerunRequested, this, &HistoryController::rerun);
+    connect(m_rerunner, &HistoryRerunner::finished, m_view, &HistoryView::showRerunResult);
+    connect(m_rerunner, &HistoryRerunner::failed, this, &HistoryController::showRerunFailure);
     window->installEventFilter(this); // flush on close
 }
 
@@ -63,43 +52,6 @@ bool HistoryController::eventFilter(QObject *watched, QEvent *event)
 void HistoryController::flush()
 {
     m_views.translate->presenter()->flushHistory();
-}
-
-void HistoryController::onComparison()
-{
-    const ComparePresenter *compare = m_views.compare->presenter();
-    const QList<TranslationResult> columns = compare->results();
-    if (columns.isEmpty() || columns.first().isEmpty())
-        return;
-    makeHistoryEntry(
-        this, isSlowHistoryEntry(columns),
-        [columns, info = historyModelInfo(m_context.catalog(), columns.first().modelId)] {
-            return comparisonHistoryEntry(columns.first().source, columns, info);
-        },
-        [this](const HistoryEntry &entry) { recordOnce(entry); });
-}
-
-void HistoryController::onCaption(const CaptionResult &result)
-{
-    // The entry reads, hashes, decodes and shrinks the image file: 362 ms for a 12-megapixel
-    // JPEG here.
-    makeHistoryEntry(
-        this, true,
-        [result, info = historyModelInfo(m_context.catalog(), result.modelId)] {
-            return captionHistoryEntry(result, info);
-        },
-        [this](const HistoryEntry &entry) { recordOnce(entry); });
-}
-
-void HistoryController::recordOnce(const HistoryEntry &entry)
-{
-    const QString key = historyEntryKey(entry);
-    qint64 id = m_policy.lastId(); // the same as the last one: that entry
-    if (!m_policy.isDuplicate(key)) {
-        id = m_recorder->record(entry);
-        if (id != 0) // saved, or waiting for another process's lock
-            m_policy.recorded(key, id);
-    }
 }
 
 QString HistoryController::versionNote(const HistoryEntry &entry) const
@@ -119,10 +71,22 @@ void HistoryController::openEntry(const HistoryEntry &entry)
     // The view about to be filled may re-translate what it restores; that must not be recorded
     // as a new entry, and a translation still held back belongs to what the view showed before.
     flush();
-    if (entry.kind == HistoryKind::Translation)
+    switch (entry.kind) {
+    case HistoryKind::Translation:
         m_views.translate->presenter()->historyEntryOpened(entry);
-    else
-        m_policy.opened(historyEntryKey(entry), entry.id);
+        break;
+    case HistoryKind::Comparison:
+        m_views.compare->presenter()->historyEntryOpened(entry);
+        break;
+    case HistoryKind::Caption:
+        m_views.caption->presenter()->historyEntryOpened(entry);
+        break;
+    case HistoryKind::Document:
+    case HistoryKind::Evaluation:
+        break;
+    }
+    if (entry.kind != HistoryKind::Translation)
+        m_rerunner->historyEntryOpened(entry); // re-running it unchanged records nothing new
     // Dates follow the interface language too: the whole line is built again on a change.
     const QString status = liveText([time = entry.time] {
         return tr("From the history (%1).")
@@ -162,50 +126,30 @@ void HistoryController::openEntry(const HistoryEntry &entry)
         emit m_view->statusMessage(note);
 }
 
-InferenceWorker *HistoryController::captionWorker() const
-{
-    const ModelChoice captioner = m_context.choice(AppContext::kCaptioning);
-    return captioner.isReady() ? m_context.workerFor(*captioner.model) : nullptr;
-}
-
-void HistoryController::showRerun(const HistoryEntry &now)
-{
-    m_view->showRerunResult(now);
-    recordOnce(now);
-}
-
 void HistoryController::rerun(const HistoryEntry &entry)
 {
     m_view->showRerunPending(entry);
-    if (entry.kind == HistoryKind::Caption) {
-        InferenceWorker *worker = captionWorker();
-        if (!worker || !QFileInfo::exists(entry.imagePath)) {
-            m_view->showRerunFailed(!worker ? tr("No captioning model is installed.")
-                                            : tr("The image %1 is gone.").arg(entry.imagePath));
-            return;
-        }
-        m_rerun = worker->caption(entry.imagePath, m_views.caption->decodingPanel()->options());
-        connect(m_rerun.get(), &InferenceRequest::captioned, this, [this](const CaptionResult &r) {
-            showRerun(captionHistoryEntry(r, historyModelInfo(m_context.catalog(), r.modelId)));
-        });
-        connect(m_rerun.get(), &InferenceRequest::failed, m_view, &HistoryView::showRerunFailed);
-        return;
-    }
-    // Translations and comparisons: the input with the Translate view's model and settings.
-    const ModelChoice translation = m_context.choice(AppContext::kTranslation);
-    if (!translation.isReady()) {
+    m_rerunner->rerun(entry, m_views.caption->decodingPanel()->options(),
+                      m_views.translate->decodingPanel()->options());
+}
+
+void HistoryController::showRerunFailure(HistoryRerunner::Failure failure, const QString &detail)
+{
+    using Failure = HistoryRerunner::Failure;
+    switch (failure) {
+    case Failure::NoCaptioner:
+        m_view->showRerunFailed(tr("No captioning model is installed."));
+        break;
+    case Failure::ImageGone:
+        m_view->showRerunFailed(tr("The image %1 is gone.").arg(detail));
+        break;
+    case Failure::NoTranslator:
         m_view->showRerunFailed(tr("No translation model is installed."));
-        return;
+        break;
+    case Failure::Worker:
+        m_view->showRerunFailed(detail);
+        break;
     }
-    engine::DecodingOptions options = m_views.translate->decodingPanel()->options();
-    options.trace = false;
-    m_rerun = m_context.workerFor(*translation.model)->translate(entry.inputText, {options});
-    connect(m_rerun.get(), &InferenceRequest::translated, this,
-            [this, info = *translation.model](const QList<TranslationResult> &results) {
-                if (!results.isEmpty())
-                    showRerun(translationHistoryEntry(results.first(), info));
-            });
-    connect(m_rerun.get(), &InferenceRequest::failed, m_view, &HistoryView::showRerunFailed);
 }
 
 } // namespace glosa

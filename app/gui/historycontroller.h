@@ -1,16 +1,21 @@
-// HistoryController: connects the views to the history. It records what the Compare and Caption
-// views show through the HistoryRecorder, opens a recorded entry in its view again (same model,
-// settings, outputs and alignment), and runs "Re-run with current settings".
+// HistoryController: the window's routes between the History tab and the other tabs. It opens a
+// recorded entry in its tab again (same model, settings, outputs and alignment: the tab is made
+// current and its presenter told, so that showing the entry again records nothing), hands
+// "Re-run with current settings" to HistoryRerunner with the Caption and the Translate tabs'
+// settings and shows what it reports, and tells the Translate tab when the user leaves it or
+// closes the window (flush()).
 //
-// The Translate tab's translations are recorded by its presenter (TranslatePresenter, with
-// SessionPolicy's settling and editing sessions); this class tells it when the user leaves the
-// tab or closes the window (flush()) and shows what it reports. Comparisons, captions and
-// translated captions are explicit requests and are recorded as soon as they are shown.
+// What the tabs show is recorded by their presenters: translations by TranslatePresenter (with
+// SessionPolicy's settling and editing sessions), comparisons by ComparePresenter, captions and
+// translated captions by CaptionPresenter, documents by DocumentsPresenter, re-runs by
+// HistoryRerunner. What stays here is the window's: which tab shows an entry (a QTabWidget and
+// the views), the settings of two tabs' decoding panels, and the words for what failed.
 #pragma once
 
 #include "app/core/history/entry.h"
 #include "app/core/history/sessionpolicy.h"
 #include "app/core/inference/inferenceresult.h"
+#include "app/core/presenters/historyrerunner.h"
 
 #include <QObject>
 
@@ -26,10 +31,7 @@ class AppContext;
 class CaptionView;
 class CompareView;
 class EvaluateDialog;
-class HistoryRecorder;
 class HistoryView;
-class InferenceRequest;
-class InferenceWorker;
 class TranslateView;
 
 class HistoryController : public QObject
@@ -52,8 +54,8 @@ public:
         std::function<EvaluateDialog *()> evaluate;
     };
 
-    // Records what `views` show through the context's recorder; `window` holds them (what is
-    // held back is recorded when it closes).
+    // Opens entries in `views` and re-runs them; `window` holds them (what the Translate tab
+    // holds back is recorded when it closes).
     HistoryController(AppContext &context, const Views &views, QWidget *window);
     ~HistoryController() override;
 
@@ -66,22 +68,14 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
-    void onComparison();
-    void onCaption(const glosa::CaptionResult &result);
-    // Records `entry` unless it repeats the last one recorded or opened.
-    void recordOnce(const HistoryEntry &entry);
     QString versionNote(const HistoryEntry &entry) const;
-    InferenceWorker *captionWorker() const;
-    // A re-run's result: shown next to the recorded entry, and recorded itself.
-    void showRerun(const HistoryEntry &now);
+    void showRerunFailure(glosa::HistoryRerunner::Failure failure, const QString &detail);
 
     AppContext &m_context;
     Views m_views;
     QWidget *m_window;
-    HistoryRecorder *m_recorder;
     HistoryView *m_view;
-    SessionPolicy m_policy; // duplicates of comparisons, captions and re-runs
-    std::unique_ptr<InferenceRequest> m_rerun;
+    HistoryRerunner *m_rerunner;
 };
 
 } // namespace glosa

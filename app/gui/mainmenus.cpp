@@ -3,7 +3,7 @@
 #include "app/core/appcontext.h"
 #include "app/core/settings/settings.h"
 #include "app/core/uilanguage.h"
-#include "app/gui/guiutil.h"
+#include "app/gui/recentfiles.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/theme.h"
 #include "app/gui/views/captionview.h"

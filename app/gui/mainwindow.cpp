@@ -16,7 +16,7 @@
 #include "app/gui/dialogs/keeptermsdialog.h"
 #include "app/gui/dialogs/modelsdialog.h"
 #include "app/gui/filedialogs.h"
-#include "app/gui/guiutil.h"
+#include "app/gui/recentfiles.h"
 #include "app/gui/historycontroller.h"
 #include "app/gui/mainmenus.h"
 #include "app/gui/modelbar.h"

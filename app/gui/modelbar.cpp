@@ -2,7 +2,7 @@
 
 #include "app/core/appcontext.h"
 #include "app/core/presenters/modelpickerpresenter.h"
-#include "app/gui/guiutil.h"
+#include "app/core/displaynames.h"
 
 #include <QComboBox>
 #include <QEvent>

@@ -3,8 +3,12 @@
 // notes on where two columns part (naming the words, not the word pieces, of the step where
 // their searches chose differently) and on a setting that changed nothing, a column decoded
 // again alone when its settings change, steering from a node of the search tree, the language
-// guard, and a comparison shown from the history. Each waits on the presenter's own signals.
+// guard, a comparison shown from the history and each comparison recorded once in a real SQLite
+// history. Each waits on the presenter's own signals.
 #include "app/core/appcontext.h"
+#include "app/core/history/recorder.h"
+#include "app/core/history/entrykinds.h"
+#include "app/core/history/store.h"
 #include "app/core/presenters/comparepresenter.h"
 #include "app/core/settings/decodingmaps.h"
 
@@ -263,6 +267,49 @@ private slots:
         QVERIFY(!presenter.selectedTrace());
         QVERIFY(!presenter.isComparing());
         QCOMPARE(shown.count(), 0); // not a new comparison: nothing to record
+    }
+
+    // Each comparison shown is one entry of all its columns; comparing the same again, or a
+    // comparison opened from the history, records nothing new.
+    void eachComparisonIsRecordedOnce()
+    {
+        HistoryRecorder *history = m_context->history();
+        QVERIFY2(history->open(m_settingsDir.filePath(QStringLiteral("history.sqlite"))),
+                 qPrintable(history->openError()));
+        ComparePresenter presenter(*m_context);
+        presenter.setColumnCount(2);
+        presenter.setColumnOptions(0, engine::DecodingOptions());
+        presenter.setColumnOptions(1, beam(4));
+        QSignalSpy recorded(&presenter, &ComparePresenter::entryRecorded);
+        const QString text = QStringLiteral("The house is red.");
+        QVERIFY(compared(presenter, text));
+        QCOMPARE(recorded.count(), 1); // a short text's entry is made at once
+        const qint64 id = recorded.last().at(0).toLongLong();
+        QVERIFY(id > 0);
+        const std::optional<HistoryEntry> entry = history->store()->entry(id);
+        QVERIFY(entry);
+        QCOMPARE(entry->kind, HistoryKind::Comparison);
+        QCOMPARE(entry->inputText, text);
+        QCOMPARE(historyColumnOptions(*entry).size(), 2);
+        for (int i = 0; i < 2; ++i)
+            QCOMPARE(entry->bestOutput(i)->text, presenter.column(i).result.best()->text);
+
+        QVERIFY(compared(presenter, text)); // Compare pressed twice
+        QCOMPARE(recorded.last().at(0).toLongLong(), id);
+        QCOMPARE(history->store()->count(), 1);
+        QVERIFY(compared(presenter, QStringLiteral("The door is open.")));
+        QCOMPARE(history->store()->count(), 2);
+
+        QList<TranslationResult> columns;
+        for (int i = 0; i < 2; ++i)
+            columns << translationResultFromHistory(*entry, i);
+        presenter.historyEntryOpened(*entry);
+        presenter.showStoredComparison(entry->inputText, columns,
+                                       QStringLiteral("From the history."));
+        QVERIFY(compared(presenter, entry->inputText));
+        QCOMPARE(recorded.last().at(0).toLongLong(), id);
+        QCOMPARE(history->store()->count(), 2);
+        history->close();
     }
 };
 

@@ -2,7 +2,7 @@
 // and outputs of each entry kind surviving the trip into a HistoryEntry and back. The end-to-end
 // check against the real worker's positions is tests/gui/tst_historyview.cpp.
 #include "app/core/history/export.h"
-#include "app/core/history/results.h"
+#include "app/core/history/entrykinds.h"
 #include "app/core/history/store.h"
 #include "app/core/models/modelcatalog.h"
 #include "app/core/models/pluginregistry.h"

@@ -1,6 +1,6 @@
 // SessionPolicy (app/core/history/sessionpolicy.h) driven by tables of events on a fake clock:
 // which of the Translate view's results settle into the history, and which entry a new one
-// replaces. HistoryController applies exactly these calls; here no view, model, timer or sleep
+// replaces. TranslatePresenter applies exactly these calls; here no view, model, timer or sleep
 // is involved, so each row fails exactly when the policy is wrong.
 #include "app/core/history/sessionpolicy.h"
 
@@ -133,7 +133,7 @@ private slots:
                 QVERIFY(!policy.settlesAt());
                 break;
             case Op::Record:
-                // What HistoryController::recordInSession() does with the store's new id.
+                // What TranslatePresenter::recordEntry() does with the store's new id.
                 policy.enterSession(s.text);
                 if (policy.isDuplicate(keyOf(s))) {
                     got = -1;

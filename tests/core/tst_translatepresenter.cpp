@@ -3,7 +3,7 @@
 // presenter's own signals.
 #include "app/core/appcontext.h"
 #include "app/core/history/recorder.h"
-#include "app/core/history/results.h"
+#include "app/core/history/entrykinds.h"
 #include "app/core/history/store.h"
 #include "app/core/presenters/translatepresenter.h"
 #include "tests/support/testutil.h"

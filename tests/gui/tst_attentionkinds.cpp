@@ -2,10 +2,12 @@
 // plugin, real model): it lists the kinds the model has, switching to encoder self-attention
 // translates again with every map and shows a source × source heatmap equal to what the engine's
 // AttentionInspector gives the same model, decoder self-attention is masked (nothing above the
-// diagonal), and the head grid shows every head of a layer, one click opening a head large.
+// diagonal), and the head grid shows every head of a layer, one click opening a head large; its
+// selectors are as wide as their entries as drawn.
 #include "app/core/appcontext.h"
 #include "app/core/inference/inferenceworker.h"
 #include "app/core/models/pluginregistry.h"
+#include "app/gui/widgets/attentionpanel.h"
 #include "app/gui/widgets/headgridwidget.h"
 #include "app/gui/widgets/heatmapwidget.h"
 #include "app/gui/views/translateview.h"
@@ -18,6 +20,8 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QStyle>
+#include <QStyleOptionComboBox>
 #include <QTest>
 
 using namespace glosa;
@@ -174,6 +178,46 @@ private slots:
         QVERIFY(view.shownHypothesis()->alignment.isEmpty());
         QCOMPARE(view.heatmap()->rows(), 0);
         QVERIFY(view.heatmap()->emptyMessage().contains(QStringLiteral("no attention")));
+    }
+
+    // Each selector is at least as wide as its widest entry as it is drawn: the entry's advance
+    // with the style's frame and arrow. QComboBox's own hint holds the entries' ink, a pixel less
+    // than the advance of "Layer 2 · mean of heads (default)" and of most Korean entries.
+    void selectorsHoldTheirWidestEntry()
+    {
+        AppContext context({QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
+                           {QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+        QVERIFY2(context.chooseModel(QStringLiteral("transformer-en-es")),
+                 "resources/models/transformer-en-es is missing");
+        TranslateView view(context);
+        view.setLiveTranslate(false);
+        view.resize(1280, 800);
+        view.show();
+        QSignalSpy shown(&view, &TranslateView::translationShown);
+        view.setSourceText(QStringLiteral("I would like a cup of coffee."));
+        view.translateNow();
+        QVERIFY(shown.wait(60000));
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        int checked = 0;
+        for (QComboBox *box : {view.attentionKindSelector(), view.alignmentSelector()}) {
+            QVERIFY2(box->isVisible() && box->count() > 0, "the Transformer has both selectors");
+            const QFontMetrics fm = box->fontMetrics();
+            int widest = 0;
+            for (int i = 0; i < box->count(); ++i)
+                widest = std::max(widest, fm.horizontalAdvance(box->itemText(i)));
+            QStyleOptionComboBox option;
+            option.initFrom(box);
+            const int needed =
+                box->style()
+                    ->sizeFromContents(QStyle::CT_ComboBox, &option, QSize(widest, fm.height()), box)
+                    .width();
+            QVERIFY2(box->width() >= needed, qPrintable(QStringLiteral("%1 needs %2 px, has %3")
+                                                            .arg(box->accessibleName())
+                                                            .arg(needed)
+                                                            .arg(box->width())));
+            ++checked;
+        }
+        QCOMPARE(checked, 2);
     }
 };
 

@@ -4,7 +4,7 @@
 // to its verb, then "."), the words cut off get a wavy underline whose tooltip gives the attention
 // mass and the threshold; reopened from the history, the same words are underlined again.
 #include "app/core/appcontext.h"
-#include "app/core/history/results.h"
+#include "app/core/history/entrykinds.h"
 #include "app/core/inference/inferenceworker.h"
 #include "app/gui/views/translateview.h"
 #include "engine/decoding/coverage.h"

@@ -6,7 +6,7 @@
 #include "app/core/appcontext.h"
 #include "app/core/evaluation/testsets.h"
 #include "app/core/history/recorder.h"
-#include "app/core/history/results.h"
+#include "app/core/history/entrykinds.h"
 #include "app/core/history/store.h"
 #include "app/gui/views/compareview.h"
 #include "app/gui/dialogs/evaluatedialog.h"

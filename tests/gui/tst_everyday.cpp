@@ -16,7 +16,7 @@
 #include "app/gui/widgets/decodingpanel.h"
 #include "app/gui/views/documentsview.h"
 #include "app/gui/filedialogs.h"
-#include "app/gui/guiutil.h"
+#include "app/gui/recentfiles.h"
 #include "app/gui/widgets/heatmapwidget.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/widgets/probabilitychart.h"

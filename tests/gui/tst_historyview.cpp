@@ -5,7 +5,7 @@
 #include "app/core/settings/decodingmaps.h"
 #include "app/core/history/export.h"
 #include "app/core/history/recorder.h"
-#include "app/core/history/results.h"
+#include "app/core/history/entrykinds.h"
 #include "app/core/history/retention.h"
 #include "app/core/history/store.h"
 #include "app/core/inference/inferenceworker.h"

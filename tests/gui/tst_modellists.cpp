@@ -6,7 +6,7 @@
 #include "app/core/appcontext.h"
 #include "app/core/models/pluginregistry.h"
 #include "app/gui/dialogs/modelsdialog.h"
-#include "app/gui/guiutil.h"
+#include "app/core/displaynames.h"
 #include "app/gui/mainwindow.h"
 
 #include "tests/support/testutil.h"

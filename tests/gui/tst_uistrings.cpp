@@ -7,7 +7,7 @@
 #include "app/core/appcontext.h"
 #include "app/core/evaluation/testsets.h"
 #include "app/core/inference/inferenceworker.h"
-#include "app/gui/guiutil.h"
+#include "app/core/displaynames.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/views/compareview.h"
 #include "app/gui/views/documentsview.h"

@@ -1,5 +1,5 @@
 // HistoryRecorder: records translations, captions and comparisons into the history, for the app
-// (shared by its views and the HistoryController) and for glosa-cli's --save-history. It owns the
+// (shared by its presenters) and for glosa-cli's --save-history. It owns the
 // HistoryStore and the policy around writing to it; the views only render what it reports.
 //
 // Basic usage:

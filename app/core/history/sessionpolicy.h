@@ -1,7 +1,7 @@
 // SessionPolicy: which of the Translate view's results become history entries, and which entry
-// a new one replaces. HistoryController applies it to the views; it lives here, free of views,
-// models, timers and the store, so that tests drive it with a fake clock (times are milliseconds
-// of whatever clock the caller reads) and tables of events.
+// a new one replaces. TranslatePresenter applies it (ExplicitRecorder only its duplicates); it
+// lives here, free of views, models, timers and the store, so that tests drive it with a fake
+// clock (times are milliseconds of whatever clock the caller reads) and tables of events.
 //
 // Settling: translate-as-you-type produces a result for every pause in typing, and recording
 // each one would fill the history with "Good", "Good mor", "Good morning". So the latest result

@@ -1,5 +1,6 @@
 #include "app/core/presenters/comparepresenter.h"
 
+#include "app/core/history/entrykinds.h"
 #include "app/core/inference/inferenceworker.h"
 #include "app/core/settings/decodingmaps.h"
 
@@ -61,7 +62,7 @@ bool CompareColumnState::isStale() const
 }
 
 ComparePresenter::ComparePresenter(AppContext &context, QObject *parent)
-    : QObject(parent), m_context(context)
+    : QObject(parent), m_context(context), m_history(context.history(), this)
 {
     setColumnCount(3);
     connect(&context, &AppContext::modelChosen, this, &ComparePresenter::useModel);
@@ -250,6 +251,25 @@ void ComparePresenter::comparisonDone()
                 break;
             }
     emit comparisonShown();
+    recordComparison();
+}
+
+void ComparePresenter::recordComparison()
+{
+    const QList<TranslationResult> columns = results();
+    if (columns.isEmpty() || columns.first().isEmpty())
+        return;
+    m_history.record(
+        isSlowHistoryEntry(columns),
+        [columns, info = historyModelInfo(m_context.catalog(), columns.first().modelId)] {
+            return comparisonHistoryEntry(columns.first().source, columns, info);
+        },
+        [this](qint64 id) { emit entryRecorded(id); });
+}
+
+void ComparePresenter::historyEntryOpened(const HistoryEntry &entry)
+{
+    m_history.opened(entry);
 }
 
 void ComparePresenter::resample(const QString &text)

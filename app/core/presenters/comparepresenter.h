@@ -11,7 +11,8 @@
 //     (named by the words those tokens are part of), and a column whose settings changed nothing;
 //   - steering: a node of the selected column's search tree, or a candidate of its chart, as a
 //     prefix forced in that sentence in a new column (or the rightmost steered one, at six).
-// The history records results() when comparisonShown() (HistoryController).
+// Each comparison shown is recorded in the history at once, and not again when it repeats the
+// last one recorded or opened (ExplicitRecorder).
 // Everything is reported by signals on the thread that made it; the view renders the getters.
 //
 // Basic usage:
@@ -23,6 +24,7 @@
 #pragma once
 
 #include "app/core/appcontext.h"
+#include "app/core/history/explicitrecorder.h"
 #include "app/core/inference/inferenceresult.h"
 #include "app/core/inference/languageguess.h"
 
@@ -168,6 +170,8 @@ public slots:
     // options, without decoding again (search trees are not recorded).
     void showStoredComparison(const QString &input, const QList<glosa::TranslationResult> &columns,
                               const QString &status);
+    // `entry` was opened from the history: comparing the same again records nothing new.
+    void historyEntryOpened(const glosa::HistoryEntry &entry);
 
 signals:
     void columnCountChanged();
@@ -182,6 +186,8 @@ signals:
     void languageMismatchCleared();
     // Every column of a comparison has its result.
     void comparisonShown();
+    // The comparison shown went to the history as entry `id` (ExplicitRecorder::record).
+    void entryRecorded(qint64 id);
 
 private:
     void useModel(const glosa::ModelChoice &choice);
@@ -190,6 +196,7 @@ private:
     // Another text drops the columns' prefixes (each belongs to a sentence of its text).
     void dropSteeringFor(const QString &text);
     void comparisonDone();
+    void recordComparison();
     void rerunColumn(int index);
     void decodeColumn(int index, Status::Kind status);
     // The column a decode from a prefix goes to, made when there is room; -1 when full.
@@ -214,6 +221,7 @@ private:
     Status m_status;
     LanguageMismatch m_mismatch;
     bool m_languageAccepted = false; // "Compare anyway" until the input changes
+    ExplicitRecorder m_history;
 };
 
 } // namespace glosa

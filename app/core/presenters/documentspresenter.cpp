@@ -2,7 +2,7 @@
 
 #include "app/core/documents/formats.h"
 #include "app/core/history/recorder.h"
-#include "app/core/history/results.h"
+#include "app/core/history/entrykinds.h"
 
 #include <QDir>
 #include <QFileInfo>

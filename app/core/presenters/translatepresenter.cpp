@@ -1,7 +1,7 @@
 #include "app/core/presenters/translatepresenter.h"
 
 #include "app/core/history/recorder.h"
-#include "app/core/history/results.h"
+#include "app/core/history/entrykinds.h"
 #include "app/core/history/store.h"
 #include "app/core/inference/decodingrequest.h"
 #include "app/core/platform/savefile.h"

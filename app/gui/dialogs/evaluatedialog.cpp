@@ -3,11 +3,11 @@
 #include "app/core/appcontext.h"
 #include "app/core/evaluation/testsets.h"
 #include "app/core/history/recorder.h"
-#include "app/core/history/results.h"
+#include "app/core/history/entrykinds.h"
 #include "app/core/inference/languageguess.h"
 #include "app/core/settings/settings.h"
 #include "app/gui/filedialogs.h"
-#include "app/gui/guiutil.h"
+#include "app/core/displaynames.h"
 #include "app/gui/theme.h"
 
 #include <QCheckBox>

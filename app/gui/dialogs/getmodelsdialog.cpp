@@ -3,7 +3,7 @@
 #include "app/core/appcontext.h"
 #include "app/core/hub/knownmodels.h"
 #include "app/core/hub/modeldownloads.h"
-#include "app/gui/guiutil.h"
+#include "app/core/displaynames.h"
 
 #include <QDialogButtonBox>
 #include <QDir>

@@ -2,7 +2,7 @@
 
 #include "app/core/models/modelcatalog.h"
 #include "app/core/models/pluginregistry.h"
-#include "app/gui/guiutil.h"
+#include "app/core/displaynames.h"
 
 #include <QDialogButtonBox>
 #include <QDir>

@@ -1,54 +1,27 @@
 // CaptionView: drop, paste or open images (several at once, shown as thumbnails); the caption of
 // the selected one with a per-word attention heatmap over the image (hover or scrub the words,
-// blend slider), decoding settings, and "Translate caption" with the translation model.
+// blend slider), decoding settings, and "Translate caption" with the translation model. What it
+// shows and decides is CaptionPresenter's (app/core/presenters); this class renders it and
+// forwards the user's input.
 #pragma once
 
 #include "app/core/appcontext.h"
 #include "app/core/inference/inferenceresult.h"
+#include "app/core/presenters/captionpresenter.h"
+#include "app/gui/widgets/imageattentionwidget.h"
 
-#include <QHash>
 #include <QWidget>
 
-#include <memory>
-
-class QComboBox;
 class QHBoxLayout;
 class QLabel;
+class QLayout;
 class QListWidget;
 class QPushButton;
 class QSlider;
-class QPlainTextEdit;
 
 namespace glosa {
 
 class DecodingPanel;
-class InferenceRequest;
-class InferenceWorker;
-
-// The image with the attention of one word painted over it.
-class ImageAttentionWidget : public QWidget
-{
-    Q_OBJECT
-public:
-    explicit ImageAttentionWidget(QWidget *parent = nullptr);
-    void setImage(const QImage &image);
-    // weights: [rows * cols] row-major; empty clears the overlay.
-    void setAttention(int rows, int cols, const QVector<float> &weights);
-    void setBlend(double blend); // 0: image only, 1: heatmap only
-    double blend() const { return m_blend; }
-    const QVector<float> &attention() const { return m_weights; } // what the overlay shows
-    const QImage &image() const { return m_image; }
-    QSize sizeHint() const override;
-
-protected:
-    void paintEvent(QPaintEvent *event) override;
-
-private:
-    QImage m_image;
-    QImage m_heat; // rows × cols, ARGB, scaled smoothly when painted
-    QVector<float> m_weights;
-    double m_blend = 0.75;
-};
 
 class CaptionView : public QWidget
 {
@@ -57,12 +30,13 @@ public:
     explicit CaptionView(AppContext &context, QWidget *parent = nullptr);
     ~CaptionView() override;
 
+    CaptionPresenter *presenter() const { return m_presenter; }
     // Adds images (thumbnails) and captions the first one added.
     void addImages(const QStringList &paths);
-    QStringList images() const;
-    const CaptionResult &result() const { return m_result; }
-    QString captionText() const;
-    QString translatedCaption() const;
+    QStringList images() const { return m_presenter->images(); }
+    const CaptionResult &result() const { return m_presenter->result(); }
+    QString captionText() const { return m_presenter->result().text; }
+    QString translatedCaption() const { return m_presenter->translation(); }
     void selectWord(int index);
     DecodingPanel *decodingPanel() const { return m_decoding; }
     // Names the captioning model in use ("Captioner: …"), or why there is none.
@@ -82,8 +56,9 @@ public slots:
     void translateCaption();
 
 signals:
+    // The captioning model captioned an image (CaptionPresenter::captionShown).
     void captionShown(const glosa::CaptionResult &result);
-    // "Translate caption" finished (the history records it as a translation).
+    // "Translate caption" finished (the presenter records it as a translation).
     void captionTranslated(const glosa::TranslationResult &result);
 
 protected:
@@ -93,25 +68,28 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    void createWidgets();
+    QLayout *imagesColumn();
+    QLayout *captionColumn();
+    QLayout *decodingColumn();
+    void connectInput();
+    void connectPresenter();
     void retranslateUi();
-    void updateCaptionerName();
-    // The captioning model chosen in the context, and the translation model that translates
-    // captions: their workers, or why there is none.
-    void useModel(const glosa::ModelChoice &choice);
-    void showResult(const CaptionResult &result);
-    void rebuildWords();
-    void setThumbnail(const QString &path, const QImage &thumbnail);
-    bool canTranslate() const;
-    void updateTranslateButton();
 
-    AppContext &m_context;
-    ModelChoice m_captioner;
-    InferenceWorker *m_worker = nullptr;     // the captioning model's; null when none can run
-    InferenceWorker *m_translator = nullptr; // the translation model's; null when none can run
-    std::unique_ptr<InferenceRequest> m_request;
-    std::unique_ptr<InferenceRequest> m_translationRequest;
-    CaptionResult m_result;
-    int m_word = -1;
+    // What the presenter decided, drawn.
+    void showStatus();
+    void showCaptioner();
+    void useCaptioner(); // the captioning model changed: its name, Caption, its decoding
+    void showTranslateButton();
+    void addImageItems(int first);
+    void showThumbnail(const QString &path);
+    void showCurrentImage();
+    void showImage();
+    void showCaption();
+    void showWord();
+    void showTranslation();
+
+    CaptionPresenter *m_presenter;
 
     QLabel *m_imagesTitle = nullptr;
     QListWidget *m_thumbnails = nullptr;

@@ -1,7 +1,7 @@
 #include "app/gui/views/comparecolumn.h"
 
 #include "app/core/settings/decodingmaps.h"
-#include "app/gui/guiutil.h"
+#include "app/gui/composedtext.h"
 #include "app/gui/theme.h"
 #include "app/gui/widgets/decodingpanel.h"
 

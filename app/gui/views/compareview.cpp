@@ -1,6 +1,6 @@
 #include "app/gui/views/compareview.h"
 
-#include "app/gui/guiutil.h"
+#include "app/core/displaynames.h"
 #include "app/gui/theme.h"
 #include "app/gui/widgets/beamtreewidget.h"
 #include "app/gui/widgets/languagewarningbar.h"

@@ -1,6 +1,6 @@
 #include "app/gui/views/historyentryhtml.h"
 
-#include "app/core/history/results.h"
+#include "app/core/history/entrykinds.h"
 #include "app/core/settings/decodingmaps.h"
 #include "app/gui/theme.h"
 #include "app/gui/views/historymodel.h"

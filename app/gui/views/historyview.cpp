@@ -6,7 +6,6 @@
 #include "app/core/presenters/historypresenter.h"
 #include "app/gui/dialogs/historysettingsdialog.h"
 #include "app/gui/filedialogs.h"
-#include "app/gui/guiutil.h"
 #include "app/gui/theme.h"
 #include "app/gui/views/historybanner.h"
 #include "app/gui/views/historyentryhtml.h"

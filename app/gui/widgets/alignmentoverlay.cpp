@@ -1,6 +1,6 @@
 #include "app/gui/widgets/alignmentoverlay.h"
 
-#include "app/gui/guiutil.h"
+#include "app/gui/omissionmarks.h"
 #include "app/gui/theme.h"
 
 #include <QEvent>

@@ -19,6 +19,43 @@
 
 namespace glosa {
 
+namespace {
+
+// A combo box whose size hint holds its widest entry as it is drawn. QComboBox measures its
+// entries by their ink (QFontMetrics::boundingRect, in QComboBoxPrivate::recomputeSizeHint) but
+// draws the current one by its advance from the left edge of the text field, so an entry whose
+// first glyph has a left side bearing was drawn a pixel past the width it asked for ("Capa 2 ·
+// media de las cabezas (predeterminado)", some Korean entries). The hint is computed afresh
+// whenever the layout asks: AdjustToContents tells the layout when the entries change, as a
+// language switch changes them.
+class EntryWideComboBox : public QComboBox
+{
+public:
+    explicit EntryWideComboBox(QWidget *parent) : QComboBox(parent)
+    {
+        setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    }
+    QSize sizeHint() const override { return QComboBox::sizeHint().expandedTo(entriesSize()); }
+    QSize minimumSizeHint() const override
+    {
+        return QComboBox::minimumSizeHint().expandedTo(entriesSize());
+    }
+
+private:
+    QSize entriesSize() const
+    {
+        int widest = 0;
+        for (int i = 0; i < count(); ++i)
+            widest = std::max(widest, fontMetrics().horizontalAdvance(itemText(i)));
+        QStyleOptionComboBox option;
+        initStyleOption(&option);
+        return style()->sizeFromContents(QStyle::CT_ComboBox, &option,
+                                         QSize(widest, fontMetrics().height()), this);
+    }
+};
+
+} // namespace
+
 AttentionPanel::AttentionPanel(QWidget *parent) : QWidget(parent)
 {
     createWidgets();
@@ -78,28 +115,8 @@ void AttentionPanel::retranslateUi()
     showAttention(); // the hint follows the kind
 }
 
-void AttentionPanel::fitToEntries(QComboBox *box)
-{
-    // QComboBox's own size for its contents came out a pixel short of the entry's advance now
-    // and then after a language switch ("Capa 2 · media de las cabezas (predeterminado)"):
-    // the widest entry as drawn, with the frame and arrow the style adds, is the least width.
-    int widest = 0;
-    for (int i = 0; i < box->count(); ++i)
-        widest = std::max(widest, box->fontMetrics().horizontalAdvance(box->itemText(i)));
-    QStyleOptionComboBox option;
-    option.initFrom(box);
-    box->setMinimumWidth(
-        box->style()
-            ->sizeFromContents(QStyle::CT_ComboBox, &option,
-                               QSize(widest, box->fontMetrics().height()), box)
-            .width());
-}
-
 void AttentionPanel::changeEvent(QEvent *event)
 {
-    if (event->type() == QEvent::FontChange)
-        for (QComboBox *box : {m_kind, m_alignment, m_layerHead})
-            fitToEntries(box);
     if (event->type() == QEvent::LanguageChange)
         retranslateUi();
     QWidget::changeEvent(event);
@@ -155,20 +172,17 @@ void AttentionPanel::createWidgets()
     auto *heatHeader = new QHBoxLayout;
     heatHeader->addWidget(m_title);
     heatHeader->addStretch(1);
-    m_alignment = new QComboBox(this);
+    m_alignment = new EntryWideComboBox(this);
     m_alignment->setVisible(false);
-    m_alignment->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_kind = new QComboBox(this);
+    m_kind = new EntryWideComboBox(this);
     m_kind->setVisible(false);
-    m_kind->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_layerHead = new QComboBox(this);
+    m_layerHead = new EntryWideComboBox(this);
     m_layerHead->setVisible(false);
-    m_layerHead->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_allHeads = new QCheckBox(this);
     m_allHeads->setVisible(false);
-    // Never narrower than their entries, and the layer and head on a row of their own: beside
-    // the title and the kind, "Capa 2 · media de las cabezas (predeterminado)" was squeezed a
-    // pixel short of its last character at 1280 × 800.
+    // Never narrower than their entries (EntryWideComboBox's hint), and the layer and head on a
+    // row of their own: beside the title and the kind, "Capa 2 · media de las cabezas
+    // (predeterminado)" was squeezed short of its last character at 1280 × 800.
     for (QComboBox *box : {m_kind, m_alignment, m_layerHead})
         box->setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Fixed);
     heatHeader->addWidget(m_kind);
@@ -216,7 +230,6 @@ void AttentionPanel::updateAlignmentChoices()
             std::max(0, m_alignment->findData(QPoint(shown.layer, shown.head))));
     }
     m_alignment->setVisible(layers > 0 && shownKind() == engine::AttentionKind::Cross);
-    fitToEntries(m_alignment);
 }
 
 void AttentionPanel::updateKindChoices()
@@ -241,7 +254,6 @@ void AttentionPanel::updateKindChoices()
     m_kind->setCurrentIndex(std::max(0, m_kind->findData(int(current))));
     // One kind (the RNN, the toy models): nothing to choose, and no heads to lay out.
     m_kind->setVisible(kinds.size() > 1);
-    fitToEntries(m_kind);
     m_allHeads->setVisible(kinds.size() > 1);
     if (kinds.size() <= 1)
         m_allHeads->setChecked(false);
@@ -273,7 +285,6 @@ void AttentionPanel::updateLayerHeadChoices()
     m_layerHead->setCurrentIndex(std::max(0, m_layerHead->findData(current)));
     m_layerHead->setVisible(m_layerHead->count() > 0);
     m_alignment->setVisible(m_alignment->count() > 0 && kind == engine::AttentionKind::Cross);
-    fitToEntries(m_layerHead);
 }
 
 QPoint AttentionPanel::shownLayerHead() const

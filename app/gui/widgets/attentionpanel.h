@@ -68,8 +68,6 @@ private:
     void updateAlignmentChoices();
     void updateKindChoices();
     void updateLayerHeadChoices();
-    // At least as wide as its widest entry as drawn.
-    static void fitToEntries(QComboBox *box);
     // The layer and head shown: the cross-attention's from alignmentSelector(), the others' from
     // layerHeadSelector().
     QPoint shownLayerHead() const;

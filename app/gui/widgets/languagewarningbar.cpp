@@ -1,6 +1,6 @@
 #include "app/gui/widgets/languagewarningbar.h"
 
-#include "app/gui/guiutil.h"
+#include "app/core/displaynames.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

@@ -1,6 +1,6 @@
 #include "app/gui/widgets/sourcepane.h"
 
-#include "app/gui/guiutil.h"
+#include "app/core/displaynames.h"
 #include "app/gui/theme.h"
 
 #include <QCheckBox>

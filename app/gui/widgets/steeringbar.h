@@ -16,7 +16,7 @@ public:
     explicit SteeringBar(QWidget *parent = nullptr);
 
     QPushButton *backButton() const { return m_back; }
-    // Shown with `label` (steeringLabel(), app/gui/guiutil.h); hidden when it is empty.
+    // Shown with `label` (steeringLabel(), app/gui/composedtext.h); hidden when it is empty.
     void setLabel(const QString &label);
     QString label() const;
 

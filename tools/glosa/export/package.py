@@ -294,7 +294,7 @@ def main(argv=None):
                    "scales (docs/model-package.md); the engine then computes in int8 by default")
     p.add_argument("--version", default="1.0.0")
     p.add_argument("--name", help="the package's display name (default: from the languages and "
-                   "architecture); the GUI translates the bundled ones (app/gui/guiutil.cpp)")
+                   "architecture); the GUI translates the bundled ones (app/core/displaynames.cpp)")
     p.add_argument("--default", action="store_true",
                    help='write "default": true: the package to use for its direction')
     p.add_argument("--list", action="store_true", help="print tensor names and shapes, then exit")

@@ -1,5 +1,10 @@
-// Converts what the inference worker produces (TranslationResult, CaptionResult) into history
-// entries and back, so that the GUI can record a view and later restore it as it was.
+// The history's entry of each kind — translation, comparison, caption, document, evaluation —
+// made from what was shown, and read back: what an entry of each kind holds (its outputs and its
+// settings JSON), so that a view's result can be recorded and later restored as it was.
+//
+// The words: a *result* is what a model run gives (app/core/inference/inferenceresult.h's
+// TranslationResult and CaptionResult; engine::TranslationResult per segment); an *entry* is what
+// the history keeps (entry.h's HistoryEntry); this file turns one into the other, kind by kind.
 //
 // Basic usage:
 //     HistoryEntry e = translationHistoryEntry(result, modelInfo);

@@ -1,15 +1,9 @@
-#include "app/gui/guiutil.h"
+#include "app/core/displaynames.h"
 
 #include "app/core/appcontext.h"
 #include "app/core/models/pluginregistry.h"
-#include "app/core/settings/settings.h"
-#include "app/gui/filedialogs.h"
-#include "app/gui/livetext.h"
-#include "app/gui/theme.h"
 
 #include <QCoreApplication>
-#include <QDir>
-#include <QFileInfo>
 #include <QLocale>
 
 #include <unicode/locid.h>
@@ -78,30 +72,6 @@ QString formatBytes(qint64 bytes)
     return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeSIFormat);
 }
 
-void rememberOpened(OpenedAs kind, const QString &path)
-{
-    rememberFolder(kind == OpenedAs::Image ? FileKind::Images : FileKind::Documents, path);
-    // Stored as "kind|path": a list of strings reads back from any QSettings format.
-    const QString entry =
-        QString::number(int(kind)) + QLatin1Char('|') + QFileInfo(path).absoluteFilePath();
-    QStringList stored = settings::recentFiles.value();
-    stored.removeAll(entry);
-    stored.prepend(entry);
-    settings::recentFiles.setValue(stored.mid(0, kMaxRecentFiles));
-}
-
-QList<RecentFile> recentFiles()
-{
-    QList<RecentFile> recent;
-    for (const QString &entry : settings::recentFiles.value()) {
-        const int kind = entry.section(QLatin1Char('|'), 0, 0).toInt();
-        const QString path = entry.section(QLatin1Char('|'), 1);
-        if (kind >= 0 && kind <= int(OpenedAs::Image) && QFileInfo::exists(path))
-            recent << RecentFile{OpenedAs(kind), path};
-    }
-    return recent;
-}
-
 QString unavailableText(const ModelChoice &choice)
 {
     using Status = ModelChoice::Status;
@@ -128,64 +98,6 @@ QString unavailableText(const ModelChoice &choice)
     return QCoreApplication::translate("glosa::ModelChoice",
                                        "No usable translation model is installed (see Help ▸ "
                                        "Models… for why).");
-}
-
-QString steeringLabel(const QString &words, bool ends, int sentence, int sentences)
-{
-    return liveText([=] {
-        const QString prefix =
-            ends ? QCoreApplication::translate("glosa::Steering", "prefix: «%1» + end").arg(words)
-                 : QCoreApplication::translate("glosa::Steering", "prefix: «%1»").arg(words);
-        if (sentences <= 1)
-            return prefix;
-        return QCoreApplication::translate("glosa::Steering", "sentence %1 · %2")
-            .arg(sentence + 1)
-            .arg(prefix);
-    });
-}
-
-QString sentenceProgressText(int done, int total, qint64 millisecondsLeft, bool running)
-{
-    return liveText([=] {
-        // The Documents view's strings (it had them first): one translation serves both views.
-        QString text = QCoreApplication::translate("glosa::DocumentsView", "%1 / %2 sentences")
-                           .arg(done)
-                           .arg(total);
-        if (!running || done >= total)
-            return text;
-        if (millisecondsLeft < 0)
-            return text + QCoreApplication::translate("glosa::DocumentsView",
-                                                      ", estimating the time left…");
-        const qint64 seconds = (millisecondsLeft + 500) / 1000;
-        const QString left =
-            seconds < 60
-                ? QCoreApplication::translate("glosa::DocumentsView", "%n s", nullptr, int(seconds))
-                : QCoreApplication::translate("glosa::DocumentsView", "%1 min %2 s")
-                      .arg(seconds / 60)
-                      .arg(seconds % 60);
-        return text +
-               QCoreApplication::translate("glosa::DocumentsView", ", about %1 left").arg(left);
-    });
-}
-
-QString omissionToolTip(float mass, float threshold)
-{
-    return QCoreApplication::translate(
-               "glosa::Coverage",
-               "Possibly left out of the translation: this word received an attention mass of %1 "
-               "over the whole translation of its sentence, below the threshold of %2. Each word "
-               "of a translation hands out an attention mass of 1 over the source, so a word it "
-               "translated usually gets about 1.")
-        .arg(QLocale().toString(mass, 'f', 2), QLocale().toString(threshold, 'f', 2));
-}
-
-QTextCharFormat omissionFormat(const QPalette &palette, float mass, float threshold)
-{
-    QTextCharFormat format;
-    format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
-    format.setUnderlineColor(theme::confidenceColor(palette, 0.0f));
-    format.setToolTip(omissionToolTip(mass, threshold));
-    return format;
 }
 
 } // namespace glosa

@@ -1,4 +1,4 @@
-#include "app/core/history/results.h"
+#include "app/core/history/entrykinds.h"
 
 #include "app/core/documents/document.h"
 #include "app/core/inference/imageloader.h"
@@ -229,32 +229,40 @@ HistoryEntry documentHistoryEntry(const QString &path, const QStringList &source
     return entry;
 }
 
-HistoryEntry evaluationHistoryEntry(const engine::TestSet &set, const QList<ModelInfo> &models,
-                                    const std::vector<engine::ModelEvaluation> &evaluations,
-                                    const QList<engine::DecodingOptions> &options,
-                                    int bucketWidth, int differenceCount)
+namespace {
+
+// The history list's line for an evaluation: the set and every model evaluated (the entry's
+// model is the first, which the model filter matches; the row named only that one of six).
+QString evaluationInputText(const QString &setName, const QList<ModelInfo> &models)
 {
-    const qsizetype count = std::min<qsizetype>(models.size(), qsizetype(evaluations.size()));
-    HistoryEntry entry = entryFor(HistoryKind::Evaluation, models.value(0));
-    const QString setName = QString::fromStdString(set.name);
-    // What the history's list shows of it: the set and every model evaluated (the entry's model
-    // is the first, which the model filter matches; the row named only that one of six).
     QStringList ids;
-    for (qsizetype m = 0; m < models.size(); ++m)
-        ids << models[m].id;
-    entry.inputText =
-        ids.size() < 2 ? setName : QStringLiteral("%1 · %2").arg(setName, ids.join(", "));
+    for (const ModelInfo &model : models)
+        ids << model.id;
+    return ids.size() < 2 ? setName : QStringLiteral("%1 · %2").arg(setName, ids.join(", "));
+}
+
+QJsonObject testSetJson(const engine::TestSet &set, const QString &setName)
+{
     std::size_t referenceCount = 0;
     for (const auto &references : set.references)
         referenceCount += references.size();
-    QJsonArray modelArray;
-    std::vector<const engine::ModelEvaluation *> pointers;
+    return QJsonObject{{QStringLiteral("name"), setName},
+                       {QStringLiteral("sentences"), qint64(set.size())},
+                       {QStringLiteral("references"), qint64(referenceCount)}};
+}
+
+// The first `count` models' scores: the settings' "models" rows, returned, and one output (a
+// column) each in `entry`, whose time is theirs together.
+QJsonArray addModelScores(HistoryEntry &entry, const QList<ModelInfo> &models,
+                          const std::vector<engine::ModelEvaluation> &evaluations,
+                          const QList<engine::DecodingOptions> &options, qsizetype count)
+{
+    QJsonArray scores;
     for (qsizetype m = 0; m < count; ++m) {
         const ModelInfo &model = models[m];
         const engine::ModelEvaluation &e = evaluations[std::size_t(m)];
-        pointers.push_back(&e);
         entry.elapsedMs += e.seconds * 1000.0;
-        modelArray.append(QJsonObject{
+        scores.append(QJsonObject{
             {QStringLiteral("id"), model.id},
             {QStringLiteral("version"), model.version},
             {QStringLiteral("bleu"), e.bleu.score},
@@ -274,61 +282,98 @@ HistoryEntry evaluationHistoryEntry(const engine::TestSet &set, const QList<Mode
         output.score = e.bleu.score;
         entry.outputs.append(output);
     }
-    QJsonArray bucketArray;
+    return scores;
+}
+
+// BLEU by source length of the first `count` models, `bucketWidth` words a bucket.
+QJsonArray lengthBucketsJson(const engine::TestSet &set,
+                             const std::vector<engine::ModelEvaluation> &evaluations,
+                             qsizetype count, int bucketWidth)
+{
+    std::vector<const engine::ModelEvaluation *> pointers;
+    for (qsizetype m = 0; m < count; ++m)
+        pointers.push_back(&evaluations[std::size_t(m)]);
+    QJsonArray buckets;
     for (const engine::LengthBucket &b : engine::bleuByLength(set, pointers, bucketWidth)) {
         QJsonArray bleu;
         for (const double v : b.bleu)
             bleu.append(v);
-        bucketArray.append(QJsonObject{{QStringLiteral("firstWords"), b.firstWords},
-                                       {QStringLiteral("lastWords"), b.lastWords},
-                                       {QStringLiteral("sentences"), qint64(b.sentences)},
-                                       {QStringLiteral("bleu"), bleu}});
+        buckets.append(QJsonObject{{QStringLiteral("firstWords"), b.firstWords},
+                                   {QStringLiteral("lastWords"), b.lastWords},
+                                   {QStringLiteral("sentences"), qint64(b.sentences)},
+                                   {QStringLiteral("bleu"), bleu}});
     }
+    return buckets;
+}
+
+// One sentence where the first two models' chrF2 differ, as the entry keeps it; nothing for a
+// sentence outside the set or either run.
+std::optional<QJsonObject> differenceJson(const engine::TestSet &set,
+                                          const std::vector<engine::ModelEvaluation> &evaluations,
+                                          const engine::SentenceDifference &d)
+{
+    const std::size_t i = d.sentence;
+    if (i >= set.size() || i >= evaluations[0].hypotheses.size() ||
+        i >= evaluations[1].hypotheses.size())
+        return std::nullopt;
+    return QJsonObject{
+        {QStringLiteral("sentence"), qint64(i)},
+        {QStringLiteral("source"), QString::fromStdString(set.sources[i])},
+        {QStringLiteral("reference"),
+         set.references[i].empty() ? QString() : QString::fromStdString(set.references[i].front())},
+        {QStringLiteral("chrfA"), d.chrfA},
+        {QStringLiteral("chrfB"), d.chrfB},
+        {QStringLiteral("hypothesisA"), QString::fromStdString(evaluations[0].hypotheses[i])},
+        {QStringLiteral("hypothesisB"), QString::fromStdString(evaluations[1].hypotheses[i])}};
+}
+
+// Up to `count` sentences where the first model does best against the second, largest difference
+// first, then up to `count` where the second does best, from the other end of the list.
+QJsonArray differencesJson(const engine::TestSet &set,
+                           const std::vector<engine::ModelEvaluation> &evaluations, int count)
+{
+    const std::vector<engine::SentenceDifference> diffs =
+        engine::differences(evaluations[0], evaluations[1]);
+    QJsonArray out;
+    const auto add = [&](const engine::SentenceDifference &d) {
+        if (const std::optional<QJsonObject> row = differenceJson(set, evaluations, d))
+            out.append(*row);
+    };
+    int shown = 0;
+    for (auto it = diffs.begin(); it != diffs.end() && shown < count; ++it, ++shown)
+        if (it->chrfA > it->chrfB)
+            add(*it);
+        else
+            break;
+    shown = 0;
+    for (auto it = diffs.rbegin(); it != diffs.rend() && shown < count; ++it, ++shown)
+        if (it->chrfB > it->chrfA)
+            add(*it);
+        else
+            break;
+    return out;
+}
+
+} // namespace
+
+HistoryEntry evaluationHistoryEntry(const engine::TestSet &set, const QList<ModelInfo> &models,
+                                    const std::vector<engine::ModelEvaluation> &evaluations,
+                                    const QList<engine::DecodingOptions> &options,
+                                    int bucketWidth, int differenceCount)
+{
+    const qsizetype count = std::min<qsizetype>(models.size(), qsizetype(evaluations.size()));
+    HistoryEntry entry = entryFor(HistoryKind::Evaluation, models.value(0));
+    const QString setName = QString::fromStdString(set.name);
+    entry.inputText = evaluationInputText(setName, models);
+    const QJsonArray scores = addModelScores(entry, models, evaluations, options, count);
     entry.settings = QJsonObject{
-        {QStringLiteral("testSet"),
-         QJsonObject{{QStringLiteral("name"), setName},
-                     {QStringLiteral("sentences"), qint64(set.size())},
-                     {QStringLiteral("references"), qint64(referenceCount)}}},
-        {QStringLiteral("models"), modelArray},
+        {QStringLiteral("testSet"), testSetJson(set, setName)},
+        {QStringLiteral("models"), scores},
         {QStringLiteral("bucketWidth"), bucketWidth},
-        {QStringLiteral("buckets"), bucketArray}};
-    if (count >= 2 && differenceCount > 0) {
-        const std::vector<engine::SentenceDifference> diffs =
-            engine::differences(evaluations[0], evaluations[1]);
-        QJsonArray diffArray;
-        auto add = [&](const engine::SentenceDifference &d) {
-            const std::size_t i = d.sentence;
-            if (i >= set.size() || i >= evaluations[0].hypotheses.size() ||
-                i >= evaluations[1].hypotheses.size())
-                return;
-            diffArray.append(QJsonObject{
-                {QStringLiteral("sentence"), qint64(i)},
-                {QStringLiteral("source"), QString::fromStdString(set.sources[i])},
-                {QStringLiteral("reference"),
-                 set.references[i].empty() ? QString()
-                                           : QString::fromStdString(set.references[i].front())},
-                {QStringLiteral("chrfA"), d.chrfA},
-                {QStringLiteral("chrfB"), d.chrfB},
-                {QStringLiteral("hypothesisA"),
-                 QString::fromStdString(evaluations[0].hypotheses[i])},
-                {QStringLiteral("hypothesisB"),
-                 QString::fromStdString(evaluations[1].hypotheses[i])}});
-        };
-        // Largest first where the first model does better; then the other end of the list.
-        int shown = 0;
-        for (auto it = diffs.begin(); it != diffs.end() && shown < differenceCount; ++it, ++shown)
-            if (it->chrfA > it->chrfB)
-                add(*it);
-            else
-                break;
-        shown = 0;
-        for (auto it = diffs.rbegin(); it != diffs.rend() && shown < differenceCount; ++it, ++shown)
-            if (it->chrfB > it->chrfA)
-                add(*it);
-            else
-                break;
-        entry.settings.insert(QStringLiteral("differences"), diffArray);
-    }
+        {QStringLiteral("buckets"), lengthBucketsJson(set, evaluations, count, bucketWidth)}};
+    if (count >= 2 && differenceCount > 0)
+        entry.settings.insert(QStringLiteral("differences"),
+                              differencesJson(set, evaluations, differenceCount));
     return entry;
 }
 
