@@ -49,8 +49,6 @@ PENDING = {
         "split on the speed branch",
     ("plugins/transformer/transformerdecoder.cpp", "TransformerDecoder::forward"):
         "split on the speed branch",
-    ("app/gui/views/captionview.cpp", "CaptionView::CaptionView"): "split on the presenter branch",
-    ("app/core/history/results.cpp", "evaluationHistoryEntry"): "split on the presenter branch",
 }
 
 
