@@ -2,9 +2,11 @@
 
 #include "engine/ops/dnnlutil.h"
 #include "engine/ops/elementwise.h"
+#include "engine/ops/int8gemv.h"
 
 #include <cmath>
 #include <cstdint>
+#include <mutex>
 #include <vector>
 
 namespace glosa::engine::ops {
@@ -113,6 +115,16 @@ struct QuantizedLinear::Impl
     std::vector<std::int8_t> codes;
     PackedWeights packed; // from the codes, as oiw
     ShapeCache<QuantizedPrimitive> primitives;
+    // The codes packed for int8Gemv (calls of at most int8GemvMaxRows() rows), made by the first
+    // such call: an encoder's layers, which never see so few rows, keep no second copy.
+    mutable std::once_flag gemvPacked;
+    mutable detail::Int8GemvWeights gemv;
+
+    const detail::Int8GemvWeights &gemvWeights() const
+    {
+        std::call_once(gemvPacked, [this] { gemv = detail::packInt8Gemv(codes.data(), out, in); });
+        return gemv;
+    }
 
     // x [m, in] is one NWC image of width m with `in` channels, y [m, out] likewise.
     dnnl::convolution_forward::primitive_desc makePd(std::int64_t m) const
@@ -212,11 +224,18 @@ void QuantizedLinear::operator()(const Tensor &x, Tensor &y) const
         rowScales[r] = rowScale(xs + r * im.in, im.in);
         quantizeRow(xs + r * im.in, im.in, rowScales[r], codes.data() + r * im.in);
     }
-    const auto p = im.primitiveFor(m);
-    execute(p->prim, p->pd,
-            {{DNNL_ARG_SRC, dnnl::memory(p->pd.src_desc(), runtime::engine(), codes.data())},
-             {DNNL_ARG_WEIGHTS, p->weights},
-             {DNNL_ARG_DST, wrap(p->pd.dst_desc(), y)}});
+    if (m <= detail::int8GemvMaxRows()) {
+        // The same numbers as the primitive's, reading the weights once (int8gemv.h).
+        runtime::stream(); // applies runtime::setNumThreads to this thread's OpenMP
+        detail::int8Gemv(codes.data(), m, im.gemvWeights(), im.weightScales.data(),
+                         y.data<float>());
+    } else {
+        const auto p = im.primitiveFor(m);
+        execute(p->prim, p->pd,
+                {{DNNL_ARG_SRC, dnnl::memory(p->pd.src_desc(), runtime::engine(), codes.data())},
+                 {DNNL_ARG_WEIGHTS, p->weights},
+                 {DNNL_ARG_DST, wrap(p->pd.dst_desc(), y)}});
+    }
     // The primitive applied s_w; the row scale, the bias and the activation remain.
     float *ys = y.data<float>();
     for (std::int64_t r = 0; r < m; ++r) {

@@ -10,6 +10,9 @@
 //   - reference::linear in fp32: int8 is an approximation, and the test states how good: the
 //     relative RMS error stays under 3% (measured 0.1–0.9% with VNNI, 0.3–1.5% on AVX2; every
 //     case prints its numbers).
+// Calls of 1-4 rows (int8gemv.h's VNNI kernel where the CPU has it) must equal oneDNN's results
+// for the same rows bit for bit (smallRowsEqualOneDnn).
+#include "engine/ops/int8gemv.h"
 #include "engine/ops/linear.h"
 #include "engine/ops/quantizedlinear.h"
 #include "engine/runtime.h"
@@ -19,6 +22,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <thread>
 
@@ -107,6 +111,53 @@ private slots:
         QVERIFY2(vsFp32 < 0.03, qPrintable(QString("vs fp32 reference %1").arg(vsFp32)));
         qInfo("relative RMS error: %.4f vs the int8 reference, %.4f vs fp32 (%s)", vsInt8, vsFp32,
               op.implementation(rows).c_str());
+    }
+
+    // Calls of 1-4 rows run the VNNI kernel of int8gemv.h where the CPU has it, more rows
+    // oneDNN's convolution: both must give the same numbers, bit for bit (the int32 sums are
+    // exact, the scales applied alike), and those of the plain int8 reference (in double, hence
+    // within float rounding). Odd sizes: a partial block of 16 output channels, k not a multiple
+    // of 4; one thread and all of them.
+    void smallRowsEqualOneDnn_data()
+    {
+        QTest::addColumn<int>("in");
+        QTest::addColumn<int>("out");
+        QTest::addColumn<bool>("withBias");
+        QTest::addRow("37x19") << 37 << 19 << true;
+        QTest::addRow("3x64") << 3 << 64 << false;
+        QTest::addRow("64x3") << 64 << 3 << true;
+        QTest::addRow("515x1001") << 515 << 1001 << false;
+        QTest::addRow("2048x130") << 2048 << 130 << true;
+        QTest::addRow("512x8003") << 512 << 8003 << false;
+    }
+    void smallRowsEqualOneDnn()
+    {
+        QFETCH(int, in);
+        QFETCH(int, out);
+        QFETCH(bool, withBias);
+        if (ops::detail::int8GemvMaxRows() == 0)
+            qInfo("no AVX-512 VNNI here: every call takes oneDNN (the comparison still runs)");
+        const unsigned seed = static_cast<unsigned>(in * 31 + out);
+        const Tensor x = randomTensor({5, in}, seed, -2.0f, 2.0f);
+        const Tensor w = randomTensor({out, in}, seed + 1, -0.3f, 0.3f);
+        const Tensor b = withBias ? randomTensor({out}, seed + 2) : Tensor();
+        const QuantizedLinear op(w, b);
+        Tensor five, int8Reference;
+        op(x, five); // 5 rows: oneDNN
+        reference::quantizedLinear(x, w, b, Activation::None, int8Reference);
+        QVERIFY2(relativeRms(five, int8Reference) < 1e-6,
+                 qPrintable(QString::number(relativeRms(five, int8Reference))));
+        for (int threads : {1, 0}) {
+            runtime::setNumThreads(threads);
+            for (std::int64_t m = 1; m <= 4; ++m) {
+                Tensor y;
+                op(x.slice(0, m), y);
+                QCOMPARE(y.shape(), (Shape{m, out}));
+                QVERIFY2(std::equal(y.data<float>(), y.data<float>() + m * out, five.data<float>()),
+                         qPrintable(QString("%1 rows, %2 threads").arg(m).arg(threads)));
+            }
+        }
+        runtime::setNumThreads(1);
     }
 
     // Rows are quantized independently: a row of large values next to one of small ones does
