@@ -356,6 +356,7 @@ struct Candidate
     float score;             // cumulative log-probability
     std::int32_t hypothesis; // index in Sentence::alive
     std::int32_t token;
+    float logProb; // the token's log-probability (after the processors, renormalised)
 };
 
 // Total order: higher score first, then earlier hypothesis, then smaller token.
@@ -368,6 +369,65 @@ bool candidateBefore(const Candidate &a, const Candidate &b)
     return a.token < b.token;
 }
 
+// The best `wanted` candidates of a sentence's step: a min-heap (its front the worst kept) and
+// the score a candidate must reach to enter once it is full.
+struct CandidateHeap
+{
+    std::vector<Candidate> items;
+    std::size_t wanted = 0;
+    float threshold = kNegInf;
+
+    void reset(std::size_t size)
+    {
+        items.clear();
+        wanted = size;
+        threshold = kNegInf;
+    }
+    void offer(const Candidate &candidate)
+    {
+        if (items.size() == wanted) {
+            if (!candidateBefore(candidate, items.front()))
+                return;
+            std::pop_heap(items.begin(), items.end(), candidateBefore);
+            items.back() = candidate;
+        } else {
+            items.push_back(candidate);
+        }
+        std::push_heap(items.begin(), items.end(), candidateBefore);
+        if (items.size() == wanted)
+            threshold = items.front().score;
+    }
+};
+
+// Offers every token of hypothesis `h` to the heap: total = base + score(v), log-probability
+// score(v) - shift. Blocks of 64 tokens are first tested with one vector comparison against the
+// threshold (which only rises), and only a block holding a candidate that could enter is walked
+// one token at a time, as the heap needs; the result is that of walking every token (NaN totals
+// included: they pass the test as they pass the walk's). `score` is the row's log-probabilities,
+// written or computed from the logits on the fly (StepRows).
+template <class Score>
+void offerRow(CandidateHeap &heap, std::int32_t h, std::int64_t vocabulary, float base, float shift,
+              Score score)
+{
+    constexpr std::int64_t kBlock = 64;
+    for (std::int64_t begin = 0; begin < vocabulary; begin += kBlock) {
+        const std::int64_t end = std::min(vocabulary, begin + kBlock);
+        const float threshold = heap.threshold;
+        int any = 0;
+#pragma omp simd reduction(| : any)
+        for (std::int64_t v = begin; v < end; ++v)
+            any |= !(base + score(v) < threshold);
+        if (!any)
+            continue;
+        for (std::int64_t v = begin; v < end; ++v) {
+            const float value = score(v);
+            const float total = base + value;
+            if (total < heap.threshold || total == kNegInf)
+                continue;
+            heap.offer({total, h, static_cast<std::int32_t>(v), value - shift});
+        }
+    }
+}
 
 // How many rows the alive hypotheses of the sentences still decoding hold, and the longest
 // length limit among them (for DecodingControl::progress).
@@ -384,15 +444,14 @@ std::pair<std::int64_t, int> aliveRows(const std::vector<Sentence> &sentences)
     return {rows, maxSteps};
 }
 
-// One decoder step for every alive hypothesis (its last token, the start token first). Rows of
-// logProbs and attention follow the sentences' alive hypotheses in order, finished sentences
-// left out.
-// With `lazy` (StepDecoder::stepLogits: a greedy search without sampling or traces), the model
-// returns its logits and each row's normaliser instead of logProbs, and a row's log-probabilities
-// are computed only when something reads them (LazyRows::row).
-struct LazyRows
+// One step's rows, one per alive hypothesis: step()'s log-probabilities, or with `lazy`
+// (StepDecoder::stepLogits: a search without sampling or traces) the logits and each row's
+// normaliser, a row's log-probabilities being computed only where something reads them.
+struct StepRows
 {
-    Tensor logits;            // [rows, vocab]
+    bool lazy = false;
+    Tensor logProbs;          // [rows, vocab], without lazy
+    Tensor logits;            // [rows, vocab], with lazy
     Tensor normalizers;       // [rows, 2]: max, log Σ exp
     std::vector<float> ready; // one row's log-probabilities, for the processors
 
@@ -405,18 +464,27 @@ struct LazyRows
     {
         return logits.data<float>() + r * logits.dim(1);
     }
-    // Row r as step() would have written it (ops/rowsoftmax.h: bit for bit).
+    // Row r as step() wrote it (lazy: computed, bit for bit; ops/rowsoftmax.h), for the
+    // processors to edit in place; valid until the next call.
     std::span<float> row(std::int64_t r)
     {
+        if (!lazy) {
+            const std::int64_t vocabulary = logProbs.dim(1);
+            return {logProbs.data<float>() + r * vocabulary, static_cast<std::size_t>(vocabulary)};
+        }
         const std::int64_t vocabulary = logits.dim(1);
         ready.resize(static_cast<std::size_t>(vocabulary));
         ops::logSoftmaxRow(logitsRow(r), vocabulary, normalizer(r), ready.data());
         return {ready.data(), ready.size()};
     }
 };
+
+// One decoder step for every alive hypothesis (its last token, the start token first). Rows of
+// `out` and attention follow the sentences' alive hypotheses in order, finished sentences left
+// out.
 void stepAlive(StepDecoder &decoder, DecoderState &state, std::vector<Sentence> &sentences,
                std::int64_t rows, std::int64_t maxSourceLength, bool withCoverage,
-               Tensor &lastTokens, Tensor &logProbs, Tensor &attention, LazyRows *lazy = nullptr)
+               Tensor &lastTokens, StepRows &out, Tensor &attention)
 {
     lastTokens.resize({rows}, DType::I32);
     std::int32_t *last = lastTokens.data<std::int32_t>();
@@ -424,17 +492,17 @@ void stepAlive(StepDecoder &decoder, DecoderState &state, std::vector<Sentence> 
         if (!sentence.done)
             for (const Alive &alive : sentence.alive)
                 *last++ = alive.tokens.empty() ? decoder.startToken() : alive.tokens.back();
-    if (lazy) {
-        decoder.stepLogits(state, lastTokens, lazy->logits, lazy->normalizers, attention);
-        if (lazy->normalizers.shape() != Shape{rows, 2})
+    if (out.lazy) {
+        decoder.stepLogits(state, lastTokens, out.logits, out.normalizers, attention);
+        if (out.normalizers.shape() != Shape{rows, 2})
             throw std::runtime_error("StepDecoder::stepLogits returned normalisers of shape " +
-                                     shapeToString(lazy->normalizers.shape()) + ", expected [" +
+                                     shapeToString(out.normalizers.shape()) + ", expected [" +
                                      std::to_string(rows) + ", 2]");
     } else {
-        decoder.step(state, lastTokens, logProbs, attention);
+        decoder.step(state, lastTokens, out.logProbs, attention);
     }
-    checkStepOutputs(lazy ? &lazy->logits : &logProbs, attention, rows, decoder.vocabularySize(),
-                     maxSourceLength);
+    checkStepOutputs(out.lazy ? &out.logits : &out.logProbs, attention, rows,
+                     decoder.vocabularySize(), maxSourceLength);
     if (withCoverage && attention.empty()) // no attention: no coverage penalty (see extend())
         for (Sentence &sentence : sentences)
             for (Alive &alive : sentence.alive)
@@ -450,49 +518,39 @@ struct BeamStep
     std::int32_t endToken;
     std::int64_t vocabulary;
     bool withCoverage;
-    Tensor &logProbs; // the processors edit its rows in place (this step's scratch)
+    StepRows &rows; // the processors edit its rows in place (this step's scratch)
     const Tensor &attention;
-    std::int32_t firstRow; // the sentence's first row in logProbs and attention
+    std::int32_t firstRow; // the sentence's first row in `rows` and attention
 };
 
-// Beam search, part 1: processes each of the sentence's rows (shifts[h]: row h's normaliser)
-// and keeps the 2×beam best (hypothesis, token) pairs in a min-heap, one comparison per
-// vocabulary entry for most of them; `heap` ends sorted best first.
-void bestCandidates(const BeamStep &at, Sentence &sentence, std::vector<Candidate> &heap,
-                    std::vector<float> &shifts)
+// Beam search, part 1: processes each of the sentence's rows and keeps the 2×beam best
+// (hypothesis, token) pairs (CandidateHeap, offerRow); `heap` ends sorted best first. Without
+// processors a lazy row is read straight from the logits: (x - max) - logSum, as step() writes
+// it.
+void bestCandidates(const BeamStep &at, Sentence &sentence, CandidateHeap &heap)
 {
-    const std::size_t wanted = 2 * static_cast<std::size_t>(at.options.beamSize);
+    heap.reset(2 * static_cast<std::size_t>(at.options.beamSize));
     const auto aliveCount = static_cast<std::int32_t>(sentence.alive.size());
-    heap.clear();
-    shifts.assign(aliveCount, 0.0f);
-    float threshold = kNegInf;
     for (std::int32_t h = 0; h < aliveCount; ++h) {
         const Alive &alive = sentence.alive[h];
-        float *scores = at.logProbs.data<float>() + (at.firstRow + h) * at.vocabulary;
-        ProcessorContext context{at.step, alive.tokens, at.endToken};
-        shifts[h] = processRow(at.chain, context, {scores, static_cast<std::size_t>(at.vocabulary)},
-                               sentence, alive, at.step, at.options);
-        sentence.tracer.endRow(at.step, alive.traceNode, -1);
-        const float base = alive.cumulative - shifts[h];
-        for (std::int32_t v = 0; v < at.vocabulary; ++v) {
-            const float total = base + scores[v];
-            if (total < threshold || total == kNegInf)
-                continue;
-            const Candidate candidate{total, h, v};
-            if (heap.size() == wanted) {
-                if (!candidateBefore(candidate, heap.front()))
-                    continue;
-                std::pop_heap(heap.begin(), heap.end(), candidateBefore);
-                heap.back() = candidate;
-            } else {
-                heap.push_back(candidate);
-            }
-            std::push_heap(heap.begin(), heap.end(), candidateBefore);
-            if (heap.size() == wanted)
-                threshold = heap.front().score;
+        const std::int32_t row = at.firstRow + h;
+        if (at.rows.lazy && at.chain.empty()) {
+            const float *x = at.rows.logitsRow(row);
+            const ops::RowNormalizer norm = at.rows.normalizer(row);
+            offerRow(heap, h, at.vocabulary, alive.cumulative, 0.0f,
+                     [x, norm](std::int64_t v) { return (x[v] - norm.max) - norm.logSum; });
+            continue;
         }
+        const std::span<float> scores = at.rows.row(row);
+        ProcessorContext context{at.step, alive.tokens, at.endToken};
+        const float shift =
+            processRow(at.chain, context, scores, sentence, alive, at.step, at.options);
+        sentence.tracer.endRow(at.step, alive.traceNode, -1);
+        const float *values = scores.data();
+        offerRow(heap, h, at.vocabulary, alive.cumulative - shift, shift,
+                 [values](std::int64_t v) { return values[v]; });
     }
-    std::sort(heap.begin(), heap.end(), candidateBefore);
+    std::sort(heap.items.begin(), heap.items.end(), candidateBefore);
 }
 
 // Beam search, part 2: walks the candidates best first. EOS among the first `beam` finishes a
@@ -500,7 +558,7 @@ void bestCandidates(const BeamStep &at, Sentence &sentence, std::vector<Candidat
 // appends their rows to `origins`.
 std::vector<Alive> fillBeam(const BeamStep &at, Sentence &sentence,
                             const std::vector<Candidate> &candidates,
-                            const std::vector<float> &shifts, std::vector<std::int32_t> &origins)
+                            std::vector<std::int32_t> &origins)
 {
     const int beam = at.options.beamSize;
     const DecodingOptions &options = at.options;
@@ -510,11 +568,9 @@ std::vector<Alive> fillBeam(const BeamStep &at, Sentence &sentence,
         const Candidate &candidate = candidates[rank];
         const Alive &parent = sentence.alive[candidate.hypothesis];
         const std::int32_t row = at.firstRow + candidate.hypothesis;
-        const float logProb = at.logProbs.data<float>()[row * at.vocabulary + candidate.token] -
-                              shifts[candidate.hypothesis];
-        const float *attentionRow = at.attention.empty()
-                                        ? nullptr
-                                        : at.attention.data<float>() + row * at.attention.dim(1);
+        const float logProb = candidate.logProb;
+        const float *attentionRow =
+            at.attention.empty() ? nullptr : at.attention.data<float>() + row * at.attention.dim(1);
         const auto length = static_cast<int>(parent.tokens.size()) + 1;
         if (candidate.token == at.endToken) {
             if (rank < static_cast<std::size_t>(beam)) {
@@ -524,19 +580,17 @@ std::vector<Alive> fillBeam(const BeamStep &at, Sentence &sentence,
                     hypothesis.score, NodeFate::Finished);
                 sentence.finished.push_back(std::move(hypothesis));
             } else if (sentence.tracer.enabled()) {
-                sentence.tracer.addNode(parent.traceNode, at.step, candidate.token, logProb,
-                                        candidate.score,
-                                        finalScore(options, candidate.score, length),
-                                        NodeFate::Pruned);
+                sentence.tracer.addNode(
+                    parent.traceNode, at.step, candidate.token, logProb, candidate.score,
+                    finalScore(options, candidate.score, length), NodeFate::Pruned);
             }
             continue;
         }
         if (static_cast<int>(next.size()) >= beam) {
             if (sentence.tracer.enabled())
-                sentence.tracer.addNode(parent.traceNode, at.step, candidate.token, logProb,
-                                        candidate.score,
-                                        finalScore(options, candidate.score, length),
-                                        NodeFate::Pruned);
+                sentence.tracer.addNode(
+                    parent.traceNode, at.step, candidate.token, logProb, candidate.score,
+                    finalScore(options, candidate.score, length), NodeFate::Pruned);
             continue;
         }
         Alive child =
@@ -607,6 +661,145 @@ bool beamDone(const Sentence &sentence, const DecodingOptions &options)
     return true;
 }
 
+// Greedy search and sampling, part 1: one alive hypothesis per input and sample, with the
+// sampling generators per (input, sample), so that the same input samples the same in any batch
+// (read before the first reorder, while row b is input b); the state's rows are repeated for
+// the samples.
+struct GreedyStart
+{
+    std::vector<Sentence> sentences;
+    std::int64_t maxSourceLength = 0;
+    std::vector<std::vector<Rng>> generators; // [input][sample]; empty without sampling
+};
+
+GreedyStart startGreedy(const StepDecoder &decoder, DecoderState &state,
+                        const DecodingOptions &options, const LogitsProcessorChain &chain,
+                        std::int64_t inputs)
+{
+    const bool sampling = options.strategy == SearchStrategy::Sample;
+    const int samples = sampling ? options.nBest : 1;
+    GreedyStart start;
+    start.generators.resize(static_cast<std::size_t>(inputs));
+    std::vector<std::int32_t> origins;
+    for (std::int64_t b = 0; b < inputs; ++b) {
+        Sentence &sentence =
+            startSentence(start.sentences, decoder, state, b, options, chain, sampling);
+        start.maxSourceLength = std::max(start.maxSourceLength, sentence.sourceLength);
+        for (int k = 0; k < samples; ++k) {
+            if (sampling)
+                start.generators[b].emplace_back(Rng::derive(options.seed, state.sourceKey(b), k));
+            Alive alive;
+            alive.sample = static_cast<std::uint32_t>(k);
+            if (options.coveragePenalty > 0)
+                alive.coverage.assign(sentence.sourceLength, 0.0f);
+            sentence.alive.push_back(std::move(alive));
+            origins.push_back(static_cast<std::int32_t>(b));
+        }
+    }
+    if (samples > 1)
+        state.reorder(origins);
+    return start;
+}
+
+// What one greedy (or sampling) step works with.
+struct GreedyStep
+{
+    const DecodingOptions &options;
+    const LogitsProcessorChain &chain;
+    const RandomSampler &sampler;
+    std::int32_t step;
+    std::int32_t endToken;
+    std::int64_t vocabulary;
+    bool sampling;
+    bool withCoverage;
+    StepRows &rows;
+    const Tensor &attention;
+};
+
+// Greedy search, part 2: the token row `row` (hypothesis `alive`) continues with, and its
+// log-probability in *logProb; -1 when every token is blocked. Without processors a lazy row
+// gives its argmax straight from the logits (ops::bestOfRow).
+std::int32_t chooseToken(const GreedyStep &at, Sentence &sentence, const Alive &alive,
+                         std::int32_t row, std::vector<Rng> &generators, float *logProb)
+{
+    if (at.rows.lazy && at.chain.empty())
+        return ops::bestOfRow(at.rows.logitsRow(row), at.vocabulary, at.rows.normalizer(row),
+                              logProb);
+    const std::span<float> scores = at.rows.row(row);
+    ProcessorContext context{at.step, alive.tokens, at.endToken};
+    const float shift = processRow(at.chain, context, scores, sentence, alive, at.step, at.options);
+    std::int32_t token = -1;
+    if (at.sampling) {
+        std::vector<std::vector<TokenProbability>> stages;
+        const auto distribution =
+            at.sampler.distribution(scores, sentence.tracer.enabled() ? &stages : nullptr);
+        sentence.tracer.samplerStages(std::move(stages));
+        token = RandomSampler::draw(distribution, generators[alive.sample]);
+    } else {
+        token = BestSampler::sample(scores);
+    }
+    sentence.tracer.endRow(at.step, alive.traceNode, token);
+    if (token >= 0)
+        *logProb = scores[token] - shift;
+    return token;
+}
+
+// Greedy search, part 3: continues `alive` with `token`. A blocked row (-1), an EOS or a
+// hypothesis reaching its maximum length finishes; otherwise the child is appended to `next`
+// and its row to `origins`.
+void continueWith(const GreedyStep &at, Sentence &sentence, const Alive &alive, std::int32_t row,
+                  std::int32_t token, float logProb, std::vector<Alive> &next,
+                  std::vector<std::int32_t> &origins)
+{
+    const DecodingOptions &options = at.options;
+    if (token < 0) { // every token blocked: stop here, without EOS
+        sentence.finished.push_back(finalize(options, sentence, alive, false, 0));
+        return;
+    }
+    if (token == at.endToken) {
+        Hypothesis hypothesis = finalize(options, sentence, alive, true, logProb);
+        hypothesis.traceNode =
+            sentence.tracer.addNode(alive.traceNode, at.step, token, logProb, hypothesis.logProb,
+                                    hypothesis.score, NodeFate::Finished);
+        sentence.finished.push_back(std::move(hypothesis));
+        return;
+    }
+    const float *attentionRow =
+        at.attention.empty() ? nullptr : at.attention.data<float>() + row * at.attention.dim(1);
+    Alive child = extend(sentence, alive, token, logProb, attentionRow, at.withCoverage);
+    const bool full = static_cast<int>(child.tokens.size()) >= sentence.maxLength;
+    child.traceNode = sentence.tracer.addNode(
+        alive.traceNode, at.step, token, logProb, child.cumulative,
+        finalScore(options, child.cumulative, static_cast<int>(child.tokens.size()),
+                   child.coverage.empty() ? nullptr : child.coverage.data(), sentence.sourceLength),
+        full ? NodeFate::Finished : NodeFate::Kept);
+    if (full) {
+        sentence.finished.push_back(finalize(options, sentence, child, false, 0));
+        return;
+    }
+    origins.push_back(row);
+    next.push_back(std::move(child));
+}
+
+// Greedy search: parts 2 and 3 for every alive row, in row order; `origins` receives the rows
+// that go on.
+void greedyStep(const GreedyStep &at, GreedyStart &start, std::vector<std::int32_t> &origins)
+{
+    std::int32_t row = 0;
+    for (std::size_t b = 0; b < start.sentences.size(); ++b) {
+        Sentence &sentence = start.sentences[b];
+        std::vector<Alive> next;
+        for (const Alive &alive : sentence.alive) {
+            const std::int32_t thisRow = row++;
+            float logProb = 0.0f;
+            const std::int32_t token =
+                chooseToken(at, sentence, alive, thisRow, start.generators[b], &logProb);
+            continueWith(at, sentence, alive, thisRow, token, logProb, next, origins);
+        }
+        sentence.alive = std::move(next);
+    }
+}
+
 } // namespace
 
 double lengthNormalizer(const DecodingOptions &options, int length)
@@ -647,123 +840,39 @@ std::vector<DecodingResult> GreedySearch::operator()(StepDecoder &decoder,
                                                      const DecodingOptions &options,
                                                      const DecodingControl &control) const
 {
-    const std::int64_t vocabulary = decoder.vocabularySize();
     const std::int64_t inputs = startChecks(decoder, state.get(), options);
     if (inputs == 0)
         return {};
     const bool sampling = options.strategy == SearchStrategy::Sample;
-    const int samples = sampling ? options.nBest : 1;
     const std::int32_t endToken = decoder.endToken();
     const LogitsProcessorChain chain = LogitsProcessorChain::fromOptions(options, endToken);
     const RandomSampler sampler(options);
     const bool withCoverage = options.coveragePenalty > 0;
-
-    std::vector<Sentence> sentences;
-    std::int64_t maxSourceLength = 0;
-    std::vector<std::int32_t> origins;
-    // Generators per (sentence, sample): the same input samples the same in any batch. Read
-    // before the first reorder, while row b is input b.
-    std::vector<std::vector<Rng>> generators(static_cast<std::size_t>(inputs));
-    for (std::int64_t b = 0; b < inputs; ++b) {
-        Sentence &sentence = startSentence(sentences, decoder, *state, b, options, chain, sampling);
-        maxSourceLength = std::max(maxSourceLength, sentence.sourceLength);
-        for (int k = 0; k < samples; ++k) {
-            if (sampling)
-                generators[b].emplace_back(Rng::derive(options.seed, state->sourceKey(b), k));
-            Alive alive;
-            alive.sample = static_cast<std::uint32_t>(k);
-            if (withCoverage)
-                alive.coverage.assign(sentence.sourceLength, 0.0f);
-            sentence.alive.push_back(std::move(alive));
-            origins.push_back(static_cast<std::int32_t>(b));
-        }
-    }
-    if (samples > 1)
-        state->reorder(origins);
+    GreedyStart start = startGreedy(decoder, *state, options, chain, inputs);
 
     // Greedy without traces reads one row at a time, and without processors only its argmax:
     // the model need not write the [rows, vocab] distribution.
-    const bool lazy = !sampling && !options.trace && decoder.hasStepLogits();
-    LazyRows rowsRead;
-    Tensor lastTokens, logProbs, attention;
+    StepRows rows;
+    rows.lazy = !sampling && !options.trace && decoder.hasStepLogits();
+    Tensor lastTokens, attention;
+    std::vector<std::int32_t> origins;
     for (std::int32_t step = 0;; ++step) {
-        const auto [rows, maxSteps] = aliveRows(sentences);
-        if (rows == 0)
+        const auto [alive, maxSteps] = aliveRows(start.sentences);
+        if (alive == 0)
             break;
         checkCancelled(control);
-        stepAlive(decoder, *state, sentences, rows, maxSourceLength, withCoverage, lastTokens,
-                  logProbs, attention, lazy ? &rowsRead : nullptr);
-
+        stepAlive(decoder, *state, start.sentences, alive, start.maxSourceLength, withCoverage,
+                  lastTokens, rows, attention);
+        const GreedyStep at{
+            options,  chain,        sampler, step,     endToken, decoder.vocabularySize(),
+            sampling, withCoverage, rows,    attention};
         origins.clear();
-        std::int32_t row = 0;
-        for (std::size_t b = 0; b < sentences.size(); ++b) {
-            Sentence &sentence = sentences[b];
-            std::vector<Alive> next;
-            for (const Alive &alive : sentence.alive) {
-                const std::int32_t thisRow = row++;
-                const float *attentionRow =
-                    attention.empty() ? nullptr
-                                      : attention.data<float>() + thisRow * attention.dim(1);
-                std::int32_t token = -1;
-                float logProb = 0.0f;
-                if (lazy && chain.empty()) {
-                    token = ops::bestOfRow(rowsRead.logitsRow(thisRow), vocabulary,
-                                           rowsRead.normalizer(thisRow), &logProb);
-                } else {
-                    std::span<float> scores =
-                        lazy ? rowsRead.row(thisRow)
-                             : std::span<float>(logProbs.data<float>() + thisRow * vocabulary,
-                                                static_cast<std::size_t>(vocabulary));
-                    ProcessorContext context{step, alive.tokens, endToken};
-                    const float shift =
-                        processRow(chain, context, scores, sentence, alive, step, options);
-                    if (sampling) {
-                        std::vector<std::vector<TokenProbability>> stages;
-                        const auto distribution = sampler.distribution(
-                            scores, sentence.tracer.enabled() ? &stages : nullptr);
-                        sentence.tracer.samplerStages(std::move(stages));
-                        token = RandomSampler::draw(distribution, generators[b][alive.sample]);
-                    } else {
-                        token = BestSampler::sample(scores);
-                    }
-                    sentence.tracer.endRow(step, alive.traceNode, token);
-                    if (token >= 0)
-                        logProb = scores[token] - shift;
-                }
-                if (token < 0) { // every token blocked: stop here, without EOS
-                    sentence.finished.push_back(finalize(options, sentence, alive, false, 0));
-                    continue;
-                }
-                if (token == endToken) {
-                    Hypothesis hypothesis = finalize(options, sentence, alive, true, logProb);
-                    hypothesis.traceNode = sentence.tracer.addNode(
-                        alive.traceNode, step, token, logProb, hypothesis.logProb, hypothesis.score,
-                        NodeFate::Finished);
-                    sentence.finished.push_back(std::move(hypothesis));
-                    continue;
-                }
-                Alive child = extend(sentence, alive, token, logProb, attentionRow, withCoverage);
-                const bool full = static_cast<int>(child.tokens.size()) >= sentence.maxLength;
-                child.traceNode = sentence.tracer.addNode(
-                    alive.traceNode, step, token, logProb, child.cumulative,
-                    finalScore(options, child.cumulative, static_cast<int>(child.tokens.size()),
-                               child.coverage.empty() ? nullptr : child.coverage.data(),
-                               sentence.sourceLength),
-                    full ? NodeFate::Finished : NodeFate::Kept);
-                if (full) {
-                    sentence.finished.push_back(finalize(options, sentence, child, false, 0));
-                    continue;
-                }
-                origins.push_back(thisRow);
-                next.push_back(std::move(child));
-            }
-            sentence.alive = std::move(next);
-        }
+        greedyStep(at, start, origins);
         if (control.progress)
             control.progress(step, maxSteps);
         state->reorder(origins);
     }
-    return collectResults(sentences, samples);
+    return collectResults(start.sentences, sampling ? options.nBest : 1);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -792,28 +901,31 @@ std::vector<DecodingResult> BeamSearch::operator()(StepDecoder &decoder,
         sentence.alive.push_back(std::move(start));
     }
 
-    Tensor lastTokens, logProbs, attention;
+    // Without traces the candidates are chosen from the logits (bestCandidates): the model need
+    // not write the [rows, vocab] distribution.
+    StepRows stepRows;
+    stepRows.lazy = !options.trace && decoder.hasStepLogits();
+    Tensor lastTokens, attention;
     std::vector<std::int32_t> origins, beamOrigins;
-    std::vector<Candidate> candidates;
-    std::vector<float> shifts; // per alive hypothesis: the processors' normaliser
+    CandidateHeap candidates;
     for (std::int32_t step = 0;; ++step) {
         const auto [rows, maxSteps] = aliveRows(sentences);
         if (rows == 0)
             break;
         checkCancelled(control);
         stepAlive(decoder, *state, sentences, rows, maxSourceLength, withCoverage, lastTokens,
-                  logProbs, attention);
+                  stepRows, attention);
 
         origins.clear();
         std::int32_t firstRow = 0;
         for (Sentence &sentence : sentences) {
             if (sentence.done)
                 continue;
-            const BeamStep at{options, chain,        step,      endToken, vocabulary,
-                              withCoverage, logProbs, attention, firstRow};
-            bestCandidates(at, sentence, candidates, shifts);
+            const BeamStep at{options,      chain,    step,      endToken, vocabulary,
+                              withCoverage, stepRows, attention, firstRow};
+            bestCandidates(at, sentence, candidates);
             beamOrigins.clear();
-            std::vector<Alive> kept = fillBeam(at, sentence, candidates, shifts, beamOrigins);
+            std::vector<Alive> kept = fillBeam(at, sentence, candidates.items, beamOrigins);
             firstRow += static_cast<std::int32_t>(sentence.alive.size());
             sentence.alive = std::move(kept);
             if (beamDone(sentence, options)) {

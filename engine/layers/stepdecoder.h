@@ -115,8 +115,9 @@ public:
     // advance() runs; a family checks only what is its own (a Transformer's max_positions).
     void step(DecoderState &state, const Tensor &lastTokens, Tensor &logProbs, Tensor &attention);
 
-    // Whether stepLogits() is available: a greedy search (no sampling, no traces) then calls it
-    // instead of step() and computes a row's log-probabilities only where something reads them.
+    // Whether stepLogits() is available: greedy and beam search (no sampling, no traces) then
+    // call it instead of step() and compute a row's log-probabilities only where something reads
+    // them (greedy: the argmax; beam: the candidates that can still enter its heap).
     virtual bool hasStepLogits() const { return false; }
     // Advances every row by one token like step(), but returns the distribution unnormalised:
     //   logits:      [rows, vocab] F32; step()'s logProbs[r, j] is, bit for bit,

@@ -4,8 +4,8 @@
 #include "engine/layers/stategather.h"
 #include "engine/layers/textstate.h"
 #include "engine/limits.h"
-#include "engine/package.h"
 #include "engine/ops/rowsoftmax.h"
+#include "engine/package.h"
 #include "engine/packageerror.h"
 #include "engine/text/tokenizer.h"
 
@@ -105,6 +105,74 @@ std::vector<std::int32_t> tokenList(const engine::ModelPackage &package, const s
         ids.push_back(v.get<std::int32_t>());
     }
     return ids;
+}
+
+// The model's tokenizers must cover its vocabularies exactly.
+void checkTokenizers(const engine::ModelPackage &package, const TransformerConfig &c)
+{
+    const std::shared_ptr<const engine::Tokenizer> target = package.targetTokenizer();
+    if (target && target->vocabSize() != c.vocabSize)
+        throw PackageError(target->path(), "",
+                           "the tokenizer has " + std::to_string(target->vocabSize()) +
+                               " pieces but the model's vocabulary (hyperparameters.vocab_size)"
+                               " has " +
+                               std::to_string(c.vocabSize));
+    const std::shared_ptr<const engine::Tokenizer> source = package.sourceTokenizer();
+    if (source && source->vocabSize() != c.sourceVocabSize)
+        throw PackageError(source->path(), "",
+                           "the source tokenizer has " + std::to_string(source->vocabSize()) +
+                               " pieces but the encoder's vocabulary has " +
+                               std::to_string(c.sourceVocabSize));
+}
+
+// Every tensor the configuration needs, with its shape: checked before any is used.
+std::vector<engine::TensorRequirement> requiredTensors(const TransformerConfig &c)
+{
+    const std::int64_t d = c.dModel;
+    std::vector<engine::TensorRequirement> required{{"embedding.weight", {c.vocabSize, d}}};
+    if (!c.sharedEmbeddings)
+        required.push_back({"source_embedding.weight", {c.sourceVocabSize, d}});
+    if (!c.tiedOutput)
+        required.push_back({"output.weight", {c.vocabSize, d}});
+    if (c.outputBias)
+        required.push_back({"output.bias", {c.vocabSize}});
+    auto addNorm = [&](const std::string &prefix) {
+        required.push_back({prefix + ".weight", {d}});
+        required.push_back({prefix + ".bias", {d}});
+    };
+    auto addAttention = [&](const std::string &prefix) {
+        for (const char *proj : {"q_proj", "k_proj", "v_proj", "out_proj"}) {
+            required.push_back({prefix + "." + proj + ".weight", {d, d}});
+            required.push_back({prefix + "." + proj + ".bias", {d}});
+        }
+    };
+    auto addFfn = [&](const std::string &prefix) {
+        required.push_back({prefix + ".fc1.weight", {c.ffnDim, d}});
+        required.push_back({prefix + ".fc1.bias", {c.ffnDim}});
+        required.push_back({prefix + ".fc2.weight", {d, c.ffnDim}});
+        required.push_back({prefix + ".fc2.bias", {d}});
+    };
+    for (int l = 0; l < c.encoderLayers; ++l) {
+        const std::string p = "encoder.layers." + std::to_string(l);
+        addNorm(p + ".self_attn_norm");
+        addAttention(p + ".self_attn");
+        addNorm(p + ".ffn_norm");
+        addFfn(p + ".ffn");
+    }
+    if (c.shape.finalNorms)
+        addNorm("encoder.final_norm");
+    for (int l = 0; l < c.decoderLayers; ++l) {
+        const std::string p = "decoder.layers." + std::to_string(l);
+        addNorm(p + ".self_attn_norm");
+        addAttention(p + ".self_attn");
+        addNorm(p + ".cross_attn_norm");
+        addAttention(p + ".cross_attn");
+        addNorm(p + ".ffn_norm");
+        addFfn(p + ".ffn");
+    }
+    if (c.shape.finalNorms)
+        addNorm("decoder.final_norm");
+    return required;
 }
 
 } // namespace
@@ -230,68 +298,16 @@ public:
 TransformerDecoder::TransformerDecoder(const engine::ModelPackage &package)
     : m_config(TransformerConfig::fromPackage(package))
 {
+    checkTokenizers(package, m_config);
+    package.requireTensors(requiredTensors(m_config)); // every tensor before any is used
+    loadWeights(package);
+}
+
+// Packs every weight the checked package holds into the layers.
+void TransformerDecoder::loadWeights(const engine::ModelPackage &package)
+{
     const TransformerConfig &c = m_config;
     const std::int64_t d = c.dModel;
-    const std::shared_ptr<const engine::Tokenizer> target = package.targetTokenizer();
-    if (target && target->vocabSize() != c.vocabSize)
-        throw PackageError(target->path(), "",
-                           "the tokenizer has " + std::to_string(target->vocabSize()) +
-                               " pieces but the model's vocabulary (hyperparameters.vocab_size)"
-                               " has " +
-                               std::to_string(c.vocabSize));
-    const std::shared_ptr<const engine::Tokenizer> source = package.sourceTokenizer();
-    if (source && source->vocabSize() != c.sourceVocabSize)
-        throw PackageError(source->path(), "",
-                           "the source tokenizer has " + std::to_string(source->vocabSize()) +
-                               " pieces but the encoder's vocabulary has " +
-                               std::to_string(c.sourceVocabSize));
-
-    // Every tensor is checked before any is used.
-    std::vector<engine::TensorRequirement> required{{"embedding.weight", {c.vocabSize, d}}};
-    if (!c.sharedEmbeddings)
-        required.push_back({"source_embedding.weight", {c.sourceVocabSize, d}});
-    if (!c.tiedOutput)
-        required.push_back({"output.weight", {c.vocabSize, d}});
-    if (c.outputBias)
-        required.push_back({"output.bias", {c.vocabSize}});
-    auto addNorm = [&](const std::string &prefix) {
-        required.push_back({prefix + ".weight", {d}});
-        required.push_back({prefix + ".bias", {d}});
-    };
-    auto addAttention = [&](const std::string &prefix) {
-        for (const char *proj : {"q_proj", "k_proj", "v_proj", "out_proj"}) {
-            required.push_back({prefix + "." + proj + ".weight", {d, d}});
-            required.push_back({prefix + "." + proj + ".bias", {d}});
-        }
-    };
-    auto addFfn = [&](const std::string &prefix) {
-        required.push_back({prefix + ".fc1.weight", {c.ffnDim, d}});
-        required.push_back({prefix + ".fc1.bias", {c.ffnDim}});
-        required.push_back({prefix + ".fc2.weight", {d, c.ffnDim}});
-        required.push_back({prefix + ".fc2.bias", {d}});
-    };
-    for (int l = 0; l < c.encoderLayers; ++l) {
-        const std::string p = "encoder.layers." + std::to_string(l);
-        addNorm(p + ".self_attn_norm");
-        addAttention(p + ".self_attn");
-        addNorm(p + ".ffn_norm");
-        addFfn(p + ".ffn");
-    }
-    if (c.shape.finalNorms)
-        addNorm("encoder.final_norm");
-    for (int l = 0; l < c.decoderLayers; ++l) {
-        const std::string p = "decoder.layers." + std::to_string(l);
-        addNorm(p + ".self_attn_norm");
-        addAttention(p + ".self_attn");
-        addNorm(p + ".cross_attn_norm");
-        addAttention(p + ".cross_attn");
-        addNorm(p + ".ffn_norm");
-        addFfn(p + ".ffn");
-    }
-    if (c.shape.finalNorms)
-        addNorm("decoder.final_norm");
-    package.requireTensors(required);
-
     auto w = [&](const std::string &name) { return package.weight(name); };
     // Projection weights as stored when F16: Linear then multiplies a decoder step's few rows
     // with fp16 weights, half the bytes (linear.h, "fp16 weights").
@@ -550,7 +566,6 @@ bool TransformerDecoder::forward(State &st, const Tensor &lastTokens, Tensor &at
                                  Tensor &logits)
 {
     const TransformerConfig &c = m_config;
-    const std::int64_t d = c.dModel, heads = c.heads, dh = c.headDim();
     const std::int64_t rows = st.rows();
     const std::int64_t t = st.step;
     if (t >= c.maxPositions)
@@ -563,89 +578,15 @@ bool TransformerDecoder::forward(State &st, const Tensor &lastTokens, Tensor &at
         return false;
     st.reserve(t + 1, c.maxPositions);
 
-    m_embedding(lastTokens, st.x); // [rows, d]
-    {
-        float *x = st.x.data<float>();
-        const float *pe = m_positions.data<float>() + t * d;
-        for (std::int64_t r = 0; r < rows; ++r)
-            for (std::int64_t f = 0; f < d; ++f)
-                x[r * d + f] += pe[f];
-    }
-    const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
-    const std::int64_t cap = st.capacity;
-    st.probs.resize({rows, heads, std::max(S, st.capacity)});
-    const std::int64_t probStride = st.probs.dim(2);
-    float *probs = st.probs.data<float>();
-    float *att = attention.data<float>();
-    std::fill(att, att + rows * S, 0.0f);
-
+    embedStep(st, lastTokens);
+    st.probs.resize({rows, c.heads, std::max(S, st.capacity)});
+    std::fill(attention.data<float>(), attention.data<float>() + rows * S, 0.0f);
     for (int l = 0; l < c.decoderLayers; ++l) {
         const DecoderLayer &layer = m_decoder[l];
-        // Self-attention over positions 0..t, with this step's key and value appended.
-        layer.self.qkv(sublayerInput(c.shape, layer.self.norm, st.x, st.normed),
-                       st.qkv); // [rows, 3d]
-        float *keys = st.selfKeys[l].data<float>();
-        float *values = st.selfValues[l].data<float>();
-        const float *qkv = st.qkv.data<float>();
-        for (std::int64_t r = 0; r < rows; ++r) {
-            std::memcpy(keys + (r * cap + t) * d, qkv + r * 3 * d + d, d * sizeof(float));
-            std::memcpy(values + (r * cap + t) * d, qkv + r * 3 * d + 2 * d, d * sizeof(float));
-        }
-        st.context.resize({rows, d});
-        float *ctx = st.context.data<float>();
-        const std::int64_t tasks = rows * heads;
-#pragma omp parallel for schedule(static) if (tasks * (t + 1) * dh > kParallelWork)
-        for (std::int64_t task = 0; task < tasks; ++task) {
-            const std::int64_t r = task / heads, h = task % heads;
-            attendOne(qkv + r * 3 * d + h * dh, keys + r * cap * d + h * dh, d,
-                      values + r * cap * d + h * dh, d, t + 1, dh, scale,
-                      probs + (r * heads + h) * probStride, ctx + r * d + h * dh);
-        }
-        if (m_recording) // one row: its position t sees positions 0..t
-            for (std::int64_t h = 0; h < heads; ++h)
-                std::memcpy(mapRow(m_recording->decoderSelf, l, h, t), probs + h * probStride,
-                            (t + 1) * sizeof(float));
-        layer.self.out(st.context, st.projected);
-        closeSublayer(c.shape, layer.self.norm, st.x, st.projected);
-
-        // Cross-attention over the row's sentence.
-        layer.cross.query(sublayerInput(c.shape, layer.cross.norm, st.x, st.normed),
-                          st.query); // [rows, d]
-        const float *q = st.query.data<float>();
-        const float *memory = st.crossKeyValues[l].data<float>();
-        const std::int32_t *sentence = st.rowSentence.data();
-        const std::int64_t *lengths = st.lengths.data();
-#pragma omp parallel for schedule(static) if (tasks * S * dh > kParallelWork)
-        for (std::int64_t task = 0; task < tasks; ++task) {
-            const std::int64_t r = task / heads, h = task % heads;
-            const float *kv = memory + sentence[r] * S * 2 * d;
-            attendOne(q + r * d + h * dh, kv + h * dh, 2 * d, kv + d + h * dh, 2 * d,
-                      lengths[sentence[r]], dh, scale, probs + (r * heads + h) * probStride,
-                      ctx + r * d + h * dh);
-        }
-        if (m_recording)
-            for (std::int64_t h = 0; h < heads; ++h)
-                std::memcpy(mapRow(m_recording->cross, l, h, t), probs + h * probStride,
-                            S * sizeof(float));
-        if (l == m_alignmentLayer) {
-            for (std::int64_t r = 0; r < rows; ++r) {
-                const std::int64_t n = lengths[sentence[r]];
-                float *out = att + r * S;
-                if (m_alignmentHead == kAverageHeads) {
-                    for (std::int64_t h = 0; h < heads; ++h) {
-                        const float *p = probs + (r * heads + h) * probStride;
-                        for (std::int64_t j = 0; j < n; ++j)
-                            out[j] += p[j];
-                    }
-                    const float inverse = 1.0f / static_cast<float>(heads);
-                    for (std::int64_t j = 0; j < n; ++j)
-                        out[j] *= inverse;
-                } else {
-                    std::memcpy(out, probs + (r * heads + m_alignmentHead) * probStride,
-                                n * sizeof(float));
-                }
-            }
-        }
+        selfAttentionStep(l, st);
+        crossAttentionStep(l, st);
+        if (l == m_alignmentLayer)
+            alignmentRows(st, attention);
         layer.cross.out(st.context, st.projected);
         closeSublayer(c.shape, layer.cross.norm, st.x, st.projected);
 
@@ -658,6 +599,112 @@ bool TransformerDecoder::forward(State &st, const Tensor &lastTokens, Tensor &at
     m_output(st.x, logits); // [rows, vocab]
     st.step = t + 1;
     return true;
+}
+
+// st.x [rows, d] = E[lastTokens] * scale + PE[st.step].
+void TransformerDecoder::embedStep(State &st, const Tensor &lastTokens) const
+{
+    const std::int64_t d = m_config.dModel, rows = st.rows();
+    m_embedding(lastTokens, st.x);
+    float *x = st.x.data<float>();
+    const float *pe = m_positions.data<float>() + st.step * d;
+    for (std::int64_t r = 0; r < rows; ++r)
+        for (std::int64_t f = 0; f < d; ++f)
+            x[r * d + f] += pe[f];
+}
+
+// Layer `l`'s self-attention over positions 0..st.step, this step's key and value appended to
+// the cache first; closes the sublayer (st.x updated).
+void TransformerDecoder::selfAttentionStep(int l, State &st)
+{
+    const TransformerConfig &c = m_config;
+    const std::int64_t d = c.dModel, heads = c.heads, dh = c.headDim();
+    const std::int64_t rows = st.rows(), t = st.step, cap = st.capacity;
+    const std::int64_t probStride = st.probs.dim(2);
+    const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
+    float *probs = st.probs.data<float>();
+    const Attention &self = m_decoder[l].self;
+    self.qkv(sublayerInput(c.shape, self.norm, st.x, st.normed), st.qkv); // [rows, 3d]
+    float *keys = st.selfKeys[l].data<float>();
+    float *values = st.selfValues[l].data<float>();
+    const float *qkv = st.qkv.data<float>();
+    for (std::int64_t r = 0; r < rows; ++r) {
+        std::memcpy(keys + (r * cap + t) * d, qkv + r * 3 * d + d, d * sizeof(float));
+        std::memcpy(values + (r * cap + t) * d, qkv + r * 3 * d + 2 * d, d * sizeof(float));
+    }
+    st.context.resize({rows, d});
+    float *ctx = st.context.data<float>();
+    const std::int64_t tasks = rows * heads;
+#pragma omp parallel for schedule(static) if (tasks * (t + 1) * dh > kParallelWork)
+    for (std::int64_t task = 0; task < tasks; ++task) {
+        const std::int64_t r = task / heads, h = task % heads;
+        attendOne(qkv + r * 3 * d + h * dh, keys + r * cap * d + h * dh, d,
+                  values + r * cap * d + h * dh, d, t + 1, dh, scale,
+                  probs + (r * heads + h) * probStride, ctx + r * d + h * dh);
+    }
+    if (m_recording) // one row: its position t sees positions 0..t
+        for (std::int64_t h = 0; h < heads; ++h)
+            std::memcpy(mapRow(m_recording->decoderSelf, l, h, t), probs + h * probStride,
+                        (t + 1) * sizeof(float));
+    self.out(st.context, st.projected);
+    closeSublayer(c.shape, self.norm, st.x, st.projected);
+}
+
+// Layer `l`'s cross-attention over each row's sentence: st.context [rows, d], the weights in
+// st.probs (the sublayer is closed by the caller, after alignmentRows() has read them).
+void TransformerDecoder::crossAttentionStep(int l, State &st)
+{
+    const TransformerConfig &c = m_config;
+    const std::int64_t d = c.dModel, heads = c.heads, dh = c.headDim();
+    const std::int64_t rows = st.rows(), S = st.maxSourceLength, t = st.step;
+    const std::int64_t probStride = st.probs.dim(2);
+    const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
+    float *probs = st.probs.data<float>();
+    float *ctx = st.context.data<float>();
+    const Attention &cross = m_decoder[l].cross;
+    cross.query(sublayerInput(c.shape, cross.norm, st.x, st.normed), st.query); // [rows, d]
+    const float *q = st.query.data<float>();
+    const float *memory = st.crossKeyValues[l].data<float>();
+    const std::int32_t *sentence = st.rowSentence.data();
+    const std::int64_t *lengths = st.lengths.data();
+    const std::int64_t tasks = rows * heads;
+#pragma omp parallel for schedule(static) if (tasks * S * dh > kParallelWork)
+    for (std::int64_t task = 0; task < tasks; ++task) {
+        const std::int64_t r = task / heads, h = task % heads;
+        const float *kv = memory + sentence[r] * S * 2 * d;
+        attendOne(q + r * d + h * dh, kv + h * dh, 2 * d, kv + d + h * dh, 2 * d,
+                  lengths[sentence[r]], dh, scale, probs + (r * heads + h) * probStride,
+                  ctx + r * d + h * dh);
+    }
+    if (m_recording)
+        for (std::int64_t h = 0; h < heads; ++h)
+            std::memcpy(mapRow(m_recording->cross, l, h, t), probs + h * probStride,
+                        S * sizeof(float));
+}
+
+// attention [rows, S] (zeroed by the caller) += the cross-attention weights in st.probs of the
+// chosen head, or their mean over the heads (setAlignment()).
+void TransformerDecoder::alignmentRows(const State &st, Tensor &attention) const
+{
+    const std::int64_t heads = m_config.heads, rows = st.rows(), S = st.maxSourceLength;
+    const std::int64_t probStride = st.probs.dim(2);
+    const float *probs = st.probs.data<float>();
+    for (std::int64_t r = 0; r < rows; ++r) {
+        const std::int64_t n = st.lengths[st.rowSentence[r]];
+        float *out = attention.data<float>() + r * S;
+        if (m_alignmentHead == kAverageHeads) {
+            for (std::int64_t h = 0; h < heads; ++h) {
+                const float *p = probs + (r * heads + h) * probStride;
+                for (std::int64_t j = 0; j < n; ++j)
+                    out[j] += p[j];
+            }
+            const float inverse = 1.0f / static_cast<float>(heads);
+            for (std::int64_t j = 0; j < n; ++j)
+                out[j] *= inverse;
+        } else {
+            std::memcpy(out, probs + (r * heads + m_alignmentHead) * probStride, n * sizeof(float));
+        }
+    }
 }
 
 } // namespace glosa::transformer

@@ -193,8 +193,14 @@ private:
         FeedForward ffn;
     };
     class State;
+    void loadWeights(const engine::ModelPackage &package);
     bool forward(State &state, const engine::Tensor &lastTokens, engine::Tensor &attention,
                  engine::Tensor &logits);
+    // forward()'s steps, in order.
+    void embedStep(State &state, const engine::Tensor &lastTokens) const;
+    void selfAttentionStep(int layer, State &state);
+    void crossAttentionStep(int layer, State &state);
+    void alignmentRows(const State &state, engine::Tensor &attention) const;
 
     void embed(const engine::ops::Embedding &embedding, const engine::Tensor &ids,
                const std::vector<std::int64_t> &positions, engine::Tensor &out) const;
@@ -202,7 +208,7 @@ private:
     TransformerConfig m_config;
     engine::ops::Embedding m_embedding;       // the decoder's, scaled by sqrt(d_model) or 1
     engine::ops::Embedding m_sourceEmbedding; // the encoder's when not shared
-    engine::Tensor m_positions;         // [maxPositions, d]
+    engine::Tensor m_positions;               // [maxPositions, d]
     std::vector<EncoderLayer> m_encoder;
     engine::ops::LayerNorm m_encoderNorm;
     std::vector<DecoderLayer> m_decoder;

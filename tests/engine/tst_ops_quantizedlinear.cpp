@@ -10,6 +10,9 @@
 //   - reference::linear in fp32: int8 is an approximation, and the test states how good: the
 //     relative RMS error stays under 3% (measured 0.1–0.9% with VNNI, 0.3–1.5% on AVX2; every
 //     case prints its numbers).
+// Calls of 1-4 rows (int8gemv.h's VNNI kernel where the CPU has it) must equal oneDNN's results
+// for the same rows bit for bit (smallRowsEqualOneDnn).
+#include "engine/ops/int8gemv.h"
 #include "engine/ops/linear.h"
 #include "engine/ops/quantizedlinear.h"
 #include "engine/runtime.h"
@@ -19,6 +22,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <thread>
 
@@ -107,6 +111,86 @@ private slots:
         QVERIFY2(vsFp32 < 0.03, qPrintable(QString("vs fp32 reference %1").arg(vsFp32)));
         qInfo("relative RMS error: %.4f vs the int8 reference, %.4f vs fp32 (%s)", vsInt8, vsFp32,
               op.implementation(rows).c_str());
+    }
+
+    // Calls of 1-4 rows run the VNNI kernel of int8gemv.h where the CPU has it, more rows
+    // oneDNN's convolution: both must give the same numbers, bit for bit (the int32 sums are
+    // exact, the scales applied alike), and those of the plain int8 reference (in double, hence
+    // within float rounding). Odd sizes: a partial block of 16 output channels, k not a multiple
+    // of 4; one thread and all of them.
+    void smallRowsEqualOneDnn_data()
+    {
+        QTest::addColumn<int>("in");
+        QTest::addColumn<int>("out");
+        QTest::addColumn<bool>("withBias");
+        QTest::addRow("37x19") << 37 << 19 << true;
+        QTest::addRow("3x64") << 3 << 64 << false;
+        QTest::addRow("64x3") << 64 << 3 << true;
+        QTest::addRow("515x1001") << 515 << 1001 << false;
+        QTest::addRow("2048x130") << 2048 << 130 << true;
+        QTest::addRow("512x8003") << 512 << 8003 << false;
+    }
+    void smallRowsEqualOneDnn()
+    {
+        QFETCH(int, in);
+        QFETCH(int, out);
+        QFETCH(bool, withBias);
+        if (ops::detail::int8GemvMaxRows() == 0)
+            qInfo("no AVX-512 VNNI here: every call takes oneDNN (the comparison still runs)");
+        const unsigned seed = static_cast<unsigned>(in * 31 + out);
+        const Tensor x = randomTensor({5, in}, seed, -2.0f, 2.0f);
+        const Tensor w = randomTensor({out, in}, seed + 1, -0.3f, 0.3f);
+        const Tensor b = withBias ? randomTensor({out}, seed + 2) : Tensor();
+        const QuantizedLinear op(w, b);
+        Tensor five, int8Reference;
+        op(x, five); // 5 rows: oneDNN
+        reference::quantizedLinear(x, w, b, Activation::None, int8Reference);
+        // Exact sums with VNNI; 7-bit weights without (the file's header).
+        const double bound = ops::detail::int8GemvMaxRows() > 0 ? 1e-6 : 0.02;
+        QVERIFY2(relativeRms(five, int8Reference) < bound,
+                 qPrintable(QString::number(relativeRms(five, int8Reference))));
+        for (int threads : {1, 0}) {
+            runtime::setNumThreads(threads);
+            for (std::int64_t m = 1; m <= 4; ++m) {
+                Tensor y;
+                op(x.slice(0, m), y);
+                QCOMPARE(y.shape(), (Shape{m, out}));
+                QVERIFY2(std::equal(y.data<float>(), y.data<float>() + m * out, five.data<float>()),
+                         qPrintable(QString("%1 rows, %2 threads").arg(m).arg(threads)));
+            }
+        }
+        runtime::setNumThreads(1);
+    }
+
+    // Every row count up to 40 (and a few beyond) against the plain int8 reference, on shapes
+    // with K >= 512: oneDNN 2.6's kernel for AVX-512 without VNNI got 5 rows wrong there
+    // (quantizedlinear.cpp, widthFiveBroken), which this test shows under
+    // ONEDNN_MAX_CPU_ISA=AVX512_CORE.
+    void rowCountsMatchReference_data()
+    {
+        QTest::addColumn<int>("in");
+        QTest::addColumn<int>("out");
+        QTest::addRow("515x1001") << 515 << 1001;
+        QTest::addRow("2048x130") << 2048 << 130;
+    }
+    void rowCountsMatchReference()
+    {
+        QFETCH(int, in);
+        QFETCH(int, out);
+        const Tensor w = randomTensor({out, in}, 91, -0.3f, 0.3f);
+        const Tensor b = randomTensor({out}, 92);
+        const QuantizedLinear op(w, b);
+        for (int rows = 1; rows <= 64; rows += rows < 40 ? 1 : 8) {
+            const Tensor x = randomTensor({rows, in}, 93 + rows);
+            Tensor y, expected;
+            op(x, y);
+            reference::quantizedLinear(x, w, b, Activation::None, expected);
+            QVERIFY2(relativeRms(y, expected) < 0.02,
+                     qPrintable(QString("%1 rows: %2 (%3)")
+                                    .arg(rows)
+                                    .arg(relativeRms(y, expected))
+                                    .arg(QString::fromStdString(op.implementation(rows)))));
+        }
     }
 
     // Rows are quantized independently: a row of large values next to one of small ones does

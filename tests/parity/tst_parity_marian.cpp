@@ -444,6 +444,59 @@ private slots:
             }
         }
     }
+
+    // Beam search chooses its candidates from stepLogits' logits and normalisers unless it
+    // traces; the trace's decodes write every row (step()). Both must give the same hypotheses,
+    // bit for bit, with and without processors and with a coverage penalty (which reads the
+    // attention).
+    void lazyBeamEqualsFullBeam_data() { logitsStepEqualsFullStep_data(); }
+    void lazyBeamEqualsFullBeam()
+    {
+        QFETCH(bool, int8);
+        Loaded loaded = load(imported(QStringLiteral("safetensors"), int8));
+        transformer::TransformerDecoder &decoder = *loaded.decoder;
+        std::vector<std::vector<std::int32_t>> sources;
+        for (const json &c : m_reference["cases"])
+            sources.push_back(ints(c["input_ids"]));
+        int compared = 0;
+        for (int variant = 0; variant < 3; ++variant) {
+            engine::DecodingOptions options;
+            options.strategy = engine::SearchStrategy::Beam;
+            options.beamSize = 4;
+            options.nBest = 4;
+            options.maxLength = 40;
+            options.lengthNormalization = engine::LengthNormalization::Gnmt;
+            options.lengthPenalty = 0.6f;
+            if (variant >= 1)
+                options.suppressTokens = {5, 7};
+            if (variant == 2) {
+                options.coveragePenalty = 0.2f;
+                options.noRepeatNgramSize = 2;
+            }
+            const auto fast = engine::decode(decoder, sources, options);
+            options.trace = true;
+            const auto slow = engine::decode(decoder, sources, options);
+            QCOMPARE(fast.size(), slow.size());
+            for (std::size_t i = 0; i < sources.size(); ++i) {
+                QCOMPARE(fast[i].hypotheses.size(), slow[i].hypotheses.size());
+                for (std::size_t k = 0; k < fast[i].hypotheses.size(); ++k) {
+                    const engine::Hypothesis &a = fast[i].hypotheses[k], &b = slow[i].hypotheses[k];
+                    QCOMPARE(a.tokens, b.tokens);
+                    QCOMPARE(a.tokenLogProbs, b.tokenLogProbs); // std::vector ==: exactly
+                    QVERIFY(a.logProb == b.logProb);
+                    QVERIFY(a.score == b.score);
+                    QVERIFY(a.eosLogProb == b.eosLogProb);
+                    QCOMPARE(a.endedWithEos, b.endedWithEos);
+                    QCOMPARE(a.attention.shape(), b.attention.shape());
+                    QVERIFY(std::equal(a.attention.data<float>(),
+                                       a.attention.data<float>() + a.attention.numel(),
+                                       b.attention.data<float>()));
+                    ++compared;
+                }
+            }
+        }
+        QVERIFY(compared >= 3 * 12 * 4);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestParityMarian)

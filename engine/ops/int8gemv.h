@@ -1,0 +1,49 @@
+// int8Gemv: the int32 products of a few int8 rows with int8 weights, scaled per output channel,
+// as oneDNN's int8 convolution computes them for QuantizedLinear (quantizedlinear.h): internal to
+// it, which uses it for calls of at most int8GemvMaxRows() rows (a decoder step at batch 1 and
+// beam 4 at batch 1).
+//
+//     y[i, j] = float(Σ_c x[i, c] · W[j, c]) · scales[j]     (x, W int8; the sum exact in int32)
+//
+// Why: at batch 1 a step multiplies one row by every weight of the decoder and the 65,001-wide
+// output layer (55 MB of int8 on the OPUS-MT shape), so it is bound by the bytes it reads; oneDNN's
+// 1x1 convolution also pays its per-call cost (primitive lookup, memory objects) 37 times a step.
+// This kernel reads each weight once for all the rows, from a copy packed for AVX-512 VNNI
+// (vpdpbusd: 4 u8 × s8 products summed into each of 16 int32 lanes): W in blocks of 16 output
+// channels × 4 input channels. vpdpbusd wants the activations unsigned, so they enter as x + 128
+// (a flip of the sign bit) and 128 · Σ_c W[j, c] is subtracted from each sum, as oneDNN's s8s8
+// compensation does: the int32 sums are exact either way, and the scale is applied as oneDNN
+// applies it (one fp32 multiply after the conversion), so the results are oneDNN's bit for bit
+// (tst_ops_quantizedlinear checks it).
+//
+// Only with AVX-512 VNNI (where oneDNN's own int8 kernels use it too: without VNNI oneDNN halves
+// the weights to 7 bits, which this kernel would not reproduce).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace glosa::engine::ops::detail {
+
+// Up to how many rows the kernel runs here: 4 with AVX-512 VNNI that oneDNN may use
+// (ONEDNN_MAX_CPU_ISA), else 0 (no kernel).
+std::int64_t int8GemvMaxRows();
+
+// The weights as the kernel reads them: [ceil(n / 16)][ceil(k / 4)][16][4] bytes (zeros past n
+// and k), and per channel 128 · Σ_c W[j, c].
+struct Int8GemvWeights
+{
+    std::int64_t n = 0;
+    std::int64_t k = 0;
+    std::vector<std::int8_t> packed;
+    std::vector<std::int32_t> compensation; // [ceil(n / 16) · 16]
+};
+// codes [n, k] row-major.
+Int8GemvWeights packInt8Gemv(const std::int8_t *codes, std::int64_t n, std::int64_t k);
+
+// x [m, k] int8 row-major, scales [n], y [m, n] F32. Needs int8GemvMaxRows() > 0; any m (in
+// groups of 4). Runs on OpenMP threads when the weights are large enough to pay for them.
+void int8Gemv(const std::int8_t *x, std::int64_t m, const Int8GemvWeights &w, const float *scales,
+              float *y);
+
+} // namespace glosa::engine::ops::detail
