@@ -44,11 +44,6 @@ EXCEPTIONS = {
 # The lead empties this list when those branches merge (an entry that no longer matches a long
 # function is reported as stale, so a merge that fixes one shows it).
 PENDING = {
-    ("engine/decoding/search.cpp", "GreedySearch::operator()"): "split on the speed branch",
-    ("plugins/transformer/transformerdecoder.cpp", "TransformerDecoder::TransformerDecoder"):
-        "split on the speed branch",
-    ("plugins/transformer/transformerdecoder.cpp", "TransformerDecoder::forward"):
-        "split on the speed branch",
 }
 
 
