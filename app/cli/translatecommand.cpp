@@ -874,9 +874,10 @@ Command translateCommand()
                        "--attention all also every attention map of the best hypothesis. Each "
                        "segment carries its \"coverage\": the attention mass every source token "
                        "received and the source words whose mass is below --coverage-threshold "
-                       "(likely omissions; none for a model without attention). \"unknown_words\": the "
-                       "translation's words in neither the target language's Hunspell "
-                       "dictionary nor the source (null without a dictionary).");
+                       "(likely omissions; none for a model without attention). "
+                       "\"unknown_words\": the translation's words in neither the target "
+                       "language's Hunspell dictionary nor the source (null without a "
+                       "dictionary).");
     help.options = modelCommandLineOptions() + decodingCommandLineOptions();
     help.options += QList<QCommandLineOption>{
         {"json", "One JSON object per line."},

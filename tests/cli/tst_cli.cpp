@@ -393,9 +393,9 @@ private slots:
         if (WordCheck::findDictionary(QStringLiteral("es"), WordCheck::dictionaryFolders())
                 .isEmpty())
             QSKIP("no Spanish Hunspell dictionary (apt-get install hunspell-es)");
-        const Run run = runCli({"translate", "--model", "transformer-general-en-es", "--json"},
-                               "Hello!\nHi!\n",
-                               QStringLiteral(GLOSA_SOURCE_DIR "/resources/models"));
+        const Run run =
+            runCli({"translate", "--model", "transformer-general-en-es", "--json"}, "Hello!\nHi!\n",
+                   QStringLiteral(GLOSA_SOURCE_DIR "/resources/models"));
         QVERIFY2(run.exitCode == 0, run.err);
         const QJsonObject madeUp = parse(run.lines().value(0));
         QCOMPARE(madeUp["translation"].toString(), QStringLiteral("¡Holalo!"));

@@ -56,7 +56,7 @@ private slots:
         QCOMPARE(WordCheck::findDictionary(QStringLiteral("es"),
                                            {dir.path(), QStringLiteral("/usr/share/hunspell")}),
                  dir.filePath(QStringLiteral("es_MX.dic")));
-        // Korean has no dictionary installed; a language code is never a path.
+        // A language without a dictionary has none; a language code is never a path.
         QVERIFY(WordCheck::findDictionary(QStringLiteral("xx"), WordCheck::dictionaryFolders())
                     .isEmpty());
         QVERIFY(WordCheck::findDictionary(QStringLiteral("../es_ES"), {dir.path()}).isEmpty());

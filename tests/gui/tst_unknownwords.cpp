@@ -89,11 +89,10 @@ private slots:
         // A click anywhere on it shows the candidates of its least probable piece.
         const UnknownWord word = presenter->unknownWords().first();
         QVERIFY(word.token >= 0);
-        QSignalSpy candidates(presenter, &TranslatePresenter::candidatesChanged);
         QTest::mouseClick(target->viewport(), Qt::LeftButton, {}, at);
         QCOMPARE(view.candidatesToken(), word.token);
-        QVERIFY(QTest::qWaitFor([&] { return view.candidatesChart()->barCount() > 0; },
-                                kTimeoutMs));
+        QVERIFY(
+            QTest::qWaitFor([&] { return view.candidatesChart()->barCount() > 0; }, kTimeoutMs));
 
         // The user's version of the translation is theirs: no marks, no legend.
         target->setPlainText(target->toPlainText() + QStringLiteral(" Sí."));

@@ -18,7 +18,10 @@ namespace glosa {
 
 namespace {
 
-bool isApostrophe(QChar c) { return c == u'\'' || c == u'\u2019'; }
+bool isApostrophe(QChar c)
+{
+    return c == u'\'' || c == u'\u2019';
+}
 
 // "l'homme" → "l", "homme".
 QStringList apostropheParts(const QString &word)
@@ -196,8 +199,7 @@ bool WordCheck::encode(const QString &word, std::string *out) const
     UConverter *converter = ucnv_open(m_encoding.toLatin1().constData(), &status);
     if (U_FAILURE(status))
         return false;
-    ucnv_setFromUCallBack(converter, UCNV_FROM_U_CALLBACK_STOP, nullptr, nullptr, nullptr,
-                          &status);
+    ucnv_setFromUCallBack(converter, UCNV_FROM_U_CALLBACK_STOP, nullptr, nullptr, nullptr, &status);
     out->resize(std::size_t(word.size()) * 4 + 4);
     const int32_t length = ucnv_fromUChars(converter, out->data(), int32_t(out->size()),
                                            reinterpret_cast<const UChar *>(word.utf16()),
@@ -263,9 +265,9 @@ QList<UnknownWord> WordCheck::unknownWords(const TranslationHypothesis &hypothes
             const TokenSpan &t = hypothesis.tokens.at(i);
             if (t.begin >= word.end || t.end <= word.begin || t.begin == t.end)
                 continue;
-            if (word.token < 0 || (i < hypothesis.tokenLogProbs.size() &&
-                                   hypothesis.tokenLogProbs.at(i) <
-                                       hypothesis.tokenLogProbs.value(word.token)))
+            if (word.token < 0 ||
+                (i < hypothesis.tokenLogProbs.size() &&
+                 hypothesis.tokenLogProbs.at(i) < hypothesis.tokenLogProbs.value(word.token)))
                 word.token = i;
         }
     }

@@ -54,9 +54,8 @@ public:
     static QString findDictionary(const QString &language, const QStringList &folders);
     // The dictionary of `language` loaded from `folders`; null when there is none or it cannot
     // be read (then *error says why). Blocking: Hunspell reads the whole dictionary.
-    static std::shared_ptr<const WordCheck> load(const QString &language,
-                                                 const QStringList &folders,
-                                                 QString *error = nullptr);
+    static std::shared_ptr<const WordCheck>
+    load(const QString &language, const QStringList &folders, QString *error = nullptr);
     // load() from dictionaryFolders(), once per language for the process; thread-safe.
     static std::shared_ptr<const WordCheck> forLanguage(const QString &language);
 

@@ -145,12 +145,12 @@ bool TranslatePresenter::updateUnknownWords(bool announce)
     QList<UnknownWord> words;
     if (m_wordCheck && h && !m_edited)
         words = m_wordCheck->unknownWords(*h, m_result.source);
-    const bool changed = words.size() != m_unknownWords.size() ||
-                         !std::equal(words.begin(), words.end(), m_unknownWords.begin(),
-                                     [](const UnknownWord &a, const UnknownWord &b) {
-                                         return a.begin == b.begin && a.end == b.end &&
-                                                a.token == b.token;
-                                     });
+    const bool changed =
+        words.size() != m_unknownWords.size() ||
+        !std::equal(words.begin(), words.end(), m_unknownWords.begin(),
+                    [](const UnknownWord &a, const UnknownWord &b) {
+                        return a.begin == b.begin && a.end == b.end && a.token == b.token;
+                    });
     m_unknownWords = words;
     if (changed && announce)
         emit unknownWordsChanged();

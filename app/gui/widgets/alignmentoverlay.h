@@ -3,8 +3,8 @@
 // weight; hover a source word and the target words that attended to it light up. Also the
 // forced words of a steered translation (dotted), the words the target language does not know
 // (dotted, in the warning colour; a click shows their candidates), the confidence shading and
-// the likely omissions the coverage check flagged. The marks are the editors' extra selections, each
-// carrying properties that tests (and accessibility tools) read: the token index and its
+// the likely omissions the coverage check flagged. The marks are the editors' extra selections,
+// each carrying properties that tests (and accessibility tools) read: the token index and its
 // attention weight.
 #pragma once
 
