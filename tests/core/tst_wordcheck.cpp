@@ -91,6 +91,9 @@ private slots:
         QTest::newRow("copied, case aside") << "valley y software" << "The Valley software" << "";
         // A capital inside a sentence is a name; at its start it is not.
         QTest::newRow("names") << "Vi a Kwabena ayer. Xolimbo llegó." << "I saw him." << "Xolimbo";
+        // Quoted speech starts a sentence of its own.
+        QTest::newRow("quoted") << "Tom dijo: \"Xolimbo\" a Kwabena (Zulmo), y luego «¡Glorfo!»."
+                                << "Tom said." << "Xolimbo|Glorfo";
         QTest::newRow("numbers, acronyms, codes")
             << "Son 25kg, 3D y la OTANX en foo_bar, ejemplo.com y ana@correo.es." << "" << "";
         QTest::newRow("hyphenated") << "un coche rojo-verde y un glorfo-rojo" << "" << "glorfo";

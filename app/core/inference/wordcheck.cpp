@@ -82,18 +82,23 @@ bool isGlued(const QString &text, int begin, int end)
             text.at(end + 1).isLetterOrNumber());
 }
 
-// Whether the word at `begin` starts a sentence (the text, a line, or after . ! ? …, opening
-// quotes and Spanish ¡ ¿ aside): a capital there is no sign of a name.
+// Whether the word at `begin` starts a sentence: the text's, a line's, one after . ! ? …, or
+// quoted speech (after an opening quote, ¡ or ¿: «dijo: "¡Hola!"»). A capital there is no sign of
+// a name.
 bool startsSentence(const QString &text, int begin)
 {
-    static const QString opening = QStringLiteral("¡¿\"'«“‘„([—–-");
-    int i = begin - 1;
-    while (i >= 0 && (text.at(i).isSpace() || opening.contains(text.at(i)))) {
-        if (text.at(i) == u'\n')
+    static const QString speech = QStringLiteral("¡¿«“„");
+    static const QString around = QStringLiteral("\"'«“‘„»”’()[]—–-"); // quotes, brackets, dashes
+    for (int i = begin - 1; i >= 0; --i) {
+        const QChar c = text.at(i);
+        // A straight quote opens after a space or at the start, and closes after a word.
+        const bool opens = c == u'"' && (i == 0 || text.at(i - 1).isSpace());
+        if (c == u'\n' || speech.contains(c) || opens)
             return true;
-        --i;
+        if (!c.isSpace() && !around.contains(c))
+            return QStringLiteral(".!?…。").contains(c);
     }
-    return i < 0 || QStringLiteral(".!?…。").contains(text.at(i));
+    return true;
 }
 
 QSet<QString> foldedWords(const QString &text)
