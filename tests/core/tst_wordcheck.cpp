@@ -56,6 +56,11 @@ private slots:
         QCOMPARE(WordCheck::findDictionary(QStringLiteral("es"),
                                            {dir.path(), QStringLiteral("/usr/share/hunspell")}),
                  dir.filePath(QStringLiteral("es_MX.dic")));
+        // A dictionary without its affix file is none (a clear reason, no Hunspell error).
+        QVERIFY(QFile::remove(dir.filePath(QStringLiteral("es_MX.aff"))));
+        QString error;
+        QVERIFY(!WordCheck::load(QStringLiteral("es"), {dir.path()}, &error));
+        QVERIFY2(error.contains(QStringLiteral("cannot be read")), qPrintable(error));
         // A language without a dictionary has none; a language code is never a path.
         QVERIFY(WordCheck::findDictionary(QStringLiteral("xx"), WordCheck::dictionaryFolders())
                     .isEmpty());

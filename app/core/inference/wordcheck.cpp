@@ -165,7 +165,7 @@ std::shared_ptr<const WordCheck> WordCheck::load(const QString &language,
         why = QStringLiteral("no Hunspell dictionary of '%1' in %2")
                   .arg(language, folders.join(QStringLiteral(", ")));
     else if (!QFileInfo(aff).isFile() || !QFileInfo(dic).isReadable())
-        why = QStringLiteral("%1 has no readable %2").arg(dic, aff);
+        why = QStringLiteral("%1 or %2 cannot be read").arg(dic, aff);
     if (!why.isEmpty()) {
         if (error)
             *error = why;
