@@ -403,6 +403,12 @@ private slots:
         QCOMPARE(changed.size(), 1);
         m_presenter->setTargetText(text);
         QCOMPARE(unknownWordsOf(*m_presenter), QStringList{QStringLiteral("Holalo")});
+        // Reopened from the history with the user's version: theirs again.
+        const TranslationResult shown = m_presenter->result();
+        m_presenter->showStoredResult(shown, text + QStringLiteral(" Holalo."));
+        QVERIFY(m_presenter->unknownWords().isEmpty());
+        m_presenter->showStoredResult(shown);
+        QCOMPARE(unknownWordsOf(*m_presenter), QStringList{QStringLiteral("Holalo")});
 
         QVERIFY(translate(*m_presenter, QStringLiteral("Hi!")));
         QCOMPARE(m_presenter->shownHypothesis()->text, QStringLiteral("¡Hola!"));

@@ -405,6 +405,7 @@ void TranslatePresenter::showStoredResult(const TranslationResult &result,
     if (!editedText.isEmpty()) {
         m_edited = editedText != (result.best() ? result.best()->text : QString());
         m_editedText = m_edited ? editedText : QString();
+        updateUnknownWords(); // the user's version: no marks
     }
 }
 
