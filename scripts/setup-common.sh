@@ -15,6 +15,7 @@ PACKAGES=(
   nlohmann-json3-dev libbenchmark-dev xvfb xauth
   libquazip1-qt6-dev qt6-pdf-dev qt6-image-formats-plugins libssl-dev python3
   qt6-translations-l10n fonts-nanum
+  libhunspell-dev hunspell-es hunspell-en-us hunspell-de-de hunspell-fr
 )
 
 missing=()

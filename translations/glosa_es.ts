@@ -58,6 +58,10 @@
         <source>Probability %1%</source>
         <translation>Probabilidad %1 %</translation>
     </message>
+    <message>
+        <source>Not a known %1 word: the model may have made it up. Click it to see the words it weighed there.</source>
+        <translation>No es una palabra conocida en %1: puede que el modelo la haya inventado. Haga clic en ella para ver las palabras que sopesó ahí.</translation>
+    </message>
 </context>
 <context>
     <name>glosa::Architectures</name>
@@ -2639,6 +2643,10 @@ log p %4 · acumulado %5 · puntuación %6</translation>
     <message>
         <source>Not in the translation: %1 (this model cannot protect numbers, URLs, code or the terms of your do-not-translate list)</source>
         <translation>No está en la traducción: %1 (este modelo no puede proteger números, URL, código ni los términos de su lista de «No traducir»)</translation>
+    </message>
+    <message>
+        <source>┈ Dotted red underline: not a known %1 word. Click it to see what else the model weighed there.</source>
+        <translation>┈ Subrayado rojo punteado: no es una palabra conocida en %1. Haga clic en ella para ver qué más sopesó el modelo ahí.</translation>
     </message>
 </context>
 <context>

@@ -58,6 +58,10 @@
         <source>Probability %1%</source>
         <translation>확률 %1%</translation>
     </message>
+    <message>
+        <source>Not a known %1 word: the model may have made it up. Click it to see the words it weighed there.</source>
+        <translation>알려진 %1 단어가 아닙니다. 모델이 지어낸 단어일 수 있습니다. 클릭하면 모델이 그 자리에서 고려한 단어들을 볼 수 있습니다.</translation>
+    </message>
 </context>
 <context>
     <name>glosa::Architectures</name>
@@ -2618,6 +2622,10 @@ log p %4 · 누적 %5 · 점수 %6</translation>
     <message>
         <source>Not in the translation: %1 (this model cannot protect numbers, URLs, code or the terms of your do-not-translate list)</source>
         <translation>번역에 없음: %1 (이 모델은 숫자, URL, 코드와 번역하지 않을 용어 목록의 용어를 보호할 수 없습니다)</translation>
+    </message>
+    <message>
+        <source>┈ Dotted red underline: not a known %1 word. Click it to see what else the model weighed there.</source>
+        <translation>┈ 빨간 점선 밑줄: 알려진 %1 단어가 아닙니다. 클릭하면 모델이 그 자리에서 고려한 다른 단어들을 볼 수 있습니다.</translation>
     </message>
 </context>
 <context>

@@ -35,7 +35,10 @@
 // "segments" (each sentence's "source" and "target" UTF-16 ranges and the index of its first
 // source and target token), "strategy" (every setting in effect), "model", "elapsed_ms",
 // "missing_spans" (numbers, URLs, code... of the source that a model without placeholders, an
-// imported MarianMT one, left out of the best translation; stderr also says so).
+// imported MarianMT one, left out of the best translation; stderr also says so),
+// "unknown_words" (the best translation's words in neither the target language's Hunspell
+// dictionary nor the source, each "word" and its UTF-16 "range": what the Translate view
+// underlines, app/core/inference/wordcheck.h; null when the language has no dictionary).
 // --attention all (with --json; the default, cross, gives only "alignment") adds "attention": one
 // object per segment (as in "segments"), with a key for each kind the model has
 // (engine/layers/attentioninspector.h) holding [layer][head][row][column] weights of the best
@@ -59,6 +62,7 @@
 #include "app/cli/historycommand.h"
 #include "app/cli/modeloptions.h"
 #include "app/core/history/entry.h"
+#include "app/core/inference/wordcheck.h"
 #include "app/core/limits.h"
 #include "app/core/models/modelcatalog.h"
 #include "app/core/models/pluginregistry.h"
@@ -265,6 +269,19 @@ QJsonObject toJson(const QByteArray &line, const engine::TranslationResult &resu
     if (withAlignment)
         object["alignment"] = alignmentJson(result, columns);
     return object;
+}
+
+// The words of `translation` WordCheck marks (the Translate view's dotted underline); null
+// without a dictionary.
+QJsonValue unknownWordsJson(const WordCheck *check, const QString &translation,
+                            const QString &source)
+{
+    if (!check)
+        return QJsonValue();
+    QJsonArray words;
+    for (const UnknownWord &w : check->unknownWords(translation, source))
+        words.append(QJsonObject{{"word", w.word}, {"range", QJsonArray{w.begin, w.end}}});
+    return words;
 }
 
 // --attention all: one object per segment, each kind the model has → [layers][heads][rows][columns]
@@ -718,6 +735,14 @@ private:
                                         m_output.json, m_output.coverage);
             if (m_output.allAttention)
                 object["attention"] = attentionJson(m_translator, result);
+            if (m_output.json) {
+                if (!m_wordCheckLoaded) // on the first line only: it reads the dictionary
+                    m_wordCheck = WordCheck::forLanguage(m_info.targetLanguage);
+                m_wordCheckLoaded = true;
+                object["unknown_words"] =
+                    unknownWordsJson(m_wordCheck.get(), object["translation"].toString(),
+                                     object["source"].toString());
+            }
             if (m_output.json)
                 m_out << QJsonDocument(object).toJson(QJsonDocument::Compact);
             if (m_output.saveHistory && !line.isEmpty() &&
@@ -766,6 +791,8 @@ private:
     engine::Translator m_translator;
     const engine::SentenceSplitter m_splitter;
     const LanguageGuard m_guard;
+    std::shared_ptr<const WordCheck> m_wordCheck; // --json: the target language's dictionary
+    bool m_wordCheckLoaded = false;
     int m_status = 0;
     bool m_wrongLanguage = false; // a piece was not translated for its language
 };
@@ -847,7 +874,10 @@ Command translateCommand()
                        "--attention all also every attention map of the best hypothesis. Each "
                        "segment carries its \"coverage\": the attention mass every source token "
                        "received and the source words whose mass is below --coverage-threshold "
-                       "(likely omissions; none for a model without attention).");
+                       "(likely omissions; none for a model without attention). "
+                       "\"unknown_words\": the translation's words in neither the target "
+                       "language's Hunspell dictionary nor the source (null without a "
+                       "dictionary).");
     help.options = modelCommandLineOptions() + decodingCommandLineOptions();
     help.options += QList<QCommandLineOption>{
         {"json", "One JSON object per line."},

@@ -4,6 +4,7 @@
 #include "tests/support/clirunner.h"
 #include "tests/support/testutil.h"
 
+#include "app/core/inference/wordcheck.h"
 #include "app/core/models/modelcatalog.h"
 #include "app/core/models/pluginregistry.h"
 #include "engine/decoding/coverage.h"
@@ -382,6 +383,29 @@ private slots:
         const Run refused = runCli({"translate", "--model", bad}, input, bad);
         QVERIFY(refused.exitCode != 0);
         QVERIFY2(refused.err.contains("coverage_threshold"), refused.err);
+    }
+
+    // --json's "unknown_words" are the Translate view's marks (app/core/inference/wordcheck.h):
+    // the default model's made-up "¡Holalo!" has one, its right "¡Hola!" none.
+    void unknownWordsAreTheWordsNoDictionaryKnows()
+    {
+        using glosa::WordCheck;
+        if (WordCheck::findDictionary(QStringLiteral("es"), WordCheck::dictionaryFolders())
+                .isEmpty())
+            QSKIP("no Spanish Hunspell dictionary (apt-get install hunspell-es)");
+        const Run run =
+            runCli({"translate", "--model", "transformer-general-en-es", "--json"}, "Hello!\nHi!\n",
+                   QStringLiteral(GLOSA_SOURCE_DIR "/resources/models"));
+        QVERIFY2(run.exitCode == 0, run.err);
+        const QJsonObject madeUp = parse(run.lines().value(0));
+        QCOMPARE(madeUp["translation"].toString(), QStringLiteral("¡Holalo!"));
+        const QJsonArray words = madeUp["unknown_words"].toArray();
+        QCOMPARE(words.size(), 1);
+        QCOMPARE(words[0].toObject()["word"].toString(), QStringLiteral("Holalo"));
+        QCOMPARE(words[0].toObject()["range"].toArray(), (QJsonArray{1, 7}));
+        const QJsonObject right = parse(run.lines().value(1));
+        QCOMPARE(right["translation"].toString(), QStringLiteral("¡Hola!"));
+        QVERIFY(right["unknown_words"].isArray() && right["unknown_words"].toArray().isEmpty());
     }
 
     // --target-prefix-text takes words: the bundled Transformer's own tokenizer makes the ids.

@@ -5,6 +5,7 @@
 #include "app/core/history/recorder.h"
 #include "app/core/history/entrykinds.h"
 #include "app/core/history/store.h"
+#include "app/core/inference/wordcheck.h"
 #include "app/core/presenters/translatepresenter.h"
 #include "tests/support/testutil.h"
 
@@ -41,6 +42,25 @@ bool translate(TranslatePresenter &presenter, const QString &text)
     presenter.setSource(text);
     presenter.translate();
     return translated.wait(kTimeoutMs);
+}
+
+// Waits until the presenter has the dictionary of its model's target language; false when none
+// came (the language has none here).
+bool waitForWordCheck(TranslatePresenter &presenter)
+{
+    QSignalSpy changed(&presenter, &TranslatePresenter::unknownWordsChanged);
+    while (!presenter.checksWords())
+        if (!changed.wait(kTimeoutMs))
+            return false;
+    return true;
+}
+
+QStringList unknownWordsOf(const TranslatePresenter &presenter)
+{
+    QStringList words;
+    for (const UnknownWord &w : presenter.unknownWords())
+        words << w.word;
+    return words;
 }
 
 // Records what the presenter holds back (as leaving the tab does); the recorded entry, if any.
@@ -344,6 +364,69 @@ private slots:
         QCOMPARE(entries.size(), 1);
         QCOMPARE(entries.first().bestOutput()->text, original);
         QVERIFY(!historyForcedWords(entries.first()));
+    }
+
+    // The default model's made-up word (issue #41: "Hello!" → "¡Holalo!") is marked, with the
+    // token whose candidates explain it; a right translation of the same kind ("Hi!" →
+    // "¡Hola!") is not; the user's edits are theirs.
+    void aMadeUpWordIsMarkedWithItsCandidates()
+    {
+        if (!WordCheck::forLanguage(QStringLiteral("es")))
+            QSKIP("no Spanish Hunspell dictionary (apt-get install hunspell-es)");
+        QVERIFY(useModel(*m_context, *m_presenter, QStringLiteral("transformer-general-en-es")));
+        QVERIFY(waitForWordCheck(*m_presenter));
+        QCOMPARE(m_presenter->wordCheckLanguage(), QStringLiteral("es"));
+        QVERIFY(translate(*m_presenter, QStringLiteral("Hello!")));
+        const QString text = m_presenter->shownHypothesis()->text;
+        QCOMPARE(unknownWordsOf(*m_presenter), QStringList{QStringLiteral("Holalo")});
+        const UnknownWord word = m_presenter->unknownWords().first();
+        QCOMPARE(text.mid(word.begin, word.end - word.begin), word.word);
+        // Its token is one of its pieces, the one the model was least sure of.
+        const TranslationHypothesis &h = *m_presenter->shownHypothesis();
+        QVERIFY(word.token >= 0 && word.token < h.tokens.size());
+        QVERIFY(h.tokens[word.token].begin >= word.begin && h.tokens[word.token].end <= word.end);
+        for (int i = 0; i < h.tokens.size(); ++i)
+            if (h.tokens[i].begin >= word.begin && h.tokens[i].end <= word.end)
+                QVERIFY(h.tokenLogProbs[word.token] <= h.tokenLogProbs[i]);
+        // Its candidates are the trace's step of that token.
+        QSignalSpy candidates(m_presenter.get(), &TranslatePresenter::candidatesChanged);
+        m_presenter->showCandidates(word.token);
+        int step = -1;
+        while (!m_presenter->candidatesTrace(&step))
+            QVERIFY(candidates.wait(kTimeoutMs));
+        QCOMPARE(step, word.token);
+
+        // The user's version is theirs: nothing marked, and the marks are back with the model's.
+        QSignalSpy changed(m_presenter.get(), &TranslatePresenter::unknownWordsChanged);
+        m_presenter->setTargetText(text + QStringLiteral(" Holalo."));
+        QVERIFY(m_presenter->unknownWords().isEmpty());
+        QCOMPARE(changed.size(), 1);
+        m_presenter->setTargetText(text);
+        QCOMPARE(unknownWordsOf(*m_presenter), QStringList{QStringLiteral("Holalo")});
+        // Reopened from the history with the user's version: theirs again.
+        const TranslationResult shown = m_presenter->result();
+        m_presenter->showStoredResult(shown, text + QStringLiteral(" Holalo."));
+        QVERIFY(m_presenter->unknownWords().isEmpty());
+        m_presenter->showStoredResult(shown);
+        QCOMPARE(unknownWordsOf(*m_presenter), QStringList{QStringLiteral("Holalo")});
+
+        QVERIFY(translate(*m_presenter, QStringLiteral("Hi!")));
+        QCOMPARE(m_presenter->shownHypothesis()->text, QStringLiteral("¡Hola!"));
+        QVERIFY2(m_presenter->unknownWords().isEmpty(),
+                 qPrintable(m_presenter->shownHypothesis()->text));
+    }
+
+    // Each model's target language has its own dictionary: English → German checks German.
+    void theDictionaryFollowsTheTargetLanguage()
+    {
+        if (!WordCheck::forLanguage(QStringLiteral("de")))
+            QSKIP("no German Hunspell dictionary (apt-get install hunspell-de-de)");
+        QVERIFY(useModel(*m_context, *m_presenter, QStringLiteral("transformer-en-de")));
+        QCOMPARE(m_presenter->wordCheckLanguage(), QStringLiteral("de"));
+        QVERIFY(waitForWordCheck(*m_presenter));
+        QVERIFY(translate(*m_presenter, QStringLiteral("The house is big.")));
+        QVERIFY2(m_presenter->unknownWords().isEmpty(),
+                 qPrintable(m_presenter->shownHypothesis()->text));
     }
 
 private:

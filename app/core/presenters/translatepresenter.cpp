@@ -4,9 +4,12 @@
 #include "app/core/history/entrykinds.h"
 #include "app/core/history/store.h"
 #include "app/core/inference/decodingrequest.h"
+#include "app/core/platform/handoff.h"
 #include "app/core/platform/savefile.h"
 
+#include <QCoreApplication>
 #include <QDir>
+#include <QPointer>
 
 #include <algorithm>
 
@@ -40,6 +43,7 @@ void TranslatePresenter::useModel(const ModelChoice &choice)
     m_worker = choice.isReady() ? m_context.workerFor(*choice.model) : nullptr;
     m_request.reset();
     m_alignment = isModelLoaded() ? m_worker->defaultAlignment() : AlignmentChoice();
+    useWordCheck(choice.model ? choice.model->targetLanguage : QString());
     if (m_worker) {
         connect(m_worker, &InferenceWorker::busyChanged, this, &TranslatePresenter::busyChanged);
         connect(m_worker, &InferenceWorker::modelLoaded, this, &TranslatePresenter::onModelLoaded);
@@ -105,8 +109,52 @@ void TranslatePresenter::setResult(const TranslationResult &result)
     m_stale = false;
     m_edited = false;
     m_editedText.clear();
+    // Before the view renders the result, marks and all (resultChanged says they changed too).
+    updateUnknownWords(false);
     emit resultChanged();
     requestTrace();
+}
+
+void TranslatePresenter::useWordCheck(const QString &language)
+{
+    if (language == m_wordCheckLanguage)
+        return;
+    m_wordCheckLanguage = language;
+    m_wordCheck.reset();
+    updateUnknownWords();
+    if (language.isEmpty())
+        return;
+    // Hunspell reads the whole dictionary (about 0.2 s for Spanish): never on the GUI thread.
+    // Handed back through qApp, which outlives the presenter; the guard is read there only.
+    startOnPool([guard = QPointer<TranslatePresenter>(this), language] {
+        std::shared_ptr<const WordCheck> check = WordCheck::forLanguage(language);
+        postCall(qApp, [guard, language, check = std::move(check)] {
+            if (!guard || guard->m_wordCheckLanguage != language)
+                return; // another model came meanwhile
+            guard->m_wordCheck = check;
+            if (!guard->updateUnknownWords())
+                emit guard->unknownWordsChanged(); // checksWords() changed
+        });
+    });
+}
+
+bool TranslatePresenter::updateUnknownWords(bool announce)
+{
+    const TranslationHypothesis *h = shownHypothesis();
+    // An edited pane is the user's text: its words are theirs, and the tokens no longer hold.
+    QList<UnknownWord> words;
+    if (m_wordCheck && h && !m_edited)
+        words = m_wordCheck->unknownWords(*h, m_result.source);
+    const bool changed =
+        words.size() != m_unknownWords.size() ||
+        !std::equal(words.begin(), words.end(), m_unknownWords.begin(),
+                    [](const UnknownWord &a, const UnknownWord &b) {
+                        return a.begin == b.begin && a.end == b.end && a.token == b.token;
+                    });
+    m_unknownWords = words;
+    if (changed && announce)
+        emit unknownWordsChanged();
+    return changed;
 }
 
 void TranslatePresenter::setTargetText(const QString &text)
@@ -117,6 +165,7 @@ void TranslatePresenter::setTargetText(const QString &text)
         return;
     m_edited = edited;
     m_editedText = edited ? text : QString();
+    updateUnknownWords();
     emit editedChanged(edited);
     m_editToSave = editedText();
     m_editSettle.start();
@@ -356,6 +405,7 @@ void TranslatePresenter::showStoredResult(const TranslationResult &result,
     if (!editedText.isEmpty()) {
         m_edited = editedText != (result.best() ? result.best()->text : QString());
         m_editedText = m_edited ? editedText : QString();
+        updateUnknownWords(); // the user's version: no marks
     }
 }
 

@@ -4,7 +4,9 @@
 // translation again with a prefix the user forced, and "Back to the original"), the language
 // guard (checkSourceLanguage, app/core/inference/languageguess.h) and what goes into the history
 // (SessionPolicy: one settled entry per model and editing session; the user's edits into the
-// entry of what they edited). TranslateView renders this state and forwards input to it.
+// entry of what they edited), and the words of the translation its language does not know
+// (WordCheck: a made-up word, marked with its candidates). TranslateView renders this state
+// and forwards input to it.
 //
 // Basic usage:
 //     TranslatePresenter presenter(context);             // follows the context's model choice
@@ -16,6 +18,7 @@
 //     presenter.showCandidates(token);  // the trace is asked for: candidatesChanged
 //     presenter.decodeWithCandidate(id);  // steered: resultChanged, isSteered()
 //     presenter.backToOriginal();
+//     connect(&presenter, &TranslatePresenter::unknownWordsChanged, ...);  // unknownWords()
 //     presenter.flushHistory();         // the tab is left: what is held back is recorded
 #pragma once
 
@@ -25,6 +28,7 @@
 #include "app/core/inference/inferenceresult.h"
 #include "app/core/inference/inferenceworker.h"
 #include "app/core/inference/languageguess.h"
+#include "app/core/inference/wordcheck.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -115,6 +119,17 @@ public:
     bool isSteered() const { return !m_original.isEmpty(); }
     const Steering &steering() const { return m_steering; }
 
+    // --- Words the target language does not know --------------------------------------------
+    // The shown hypothesis's words in neither the target language's dictionary nor the source
+    // (WordCheck), each with the token whose candidates explain it; none while the pane holds
+    // the user's edits, or while no dictionary is loaded.
+    const QList<UnknownWord> &unknownWords() const { return m_unknownWords; }
+    // Whether the model's target language has a dictionary, loaded: words are checked. False
+    // while it loads (unknownWordsChanged follows) and for a language without one.
+    bool checksWords() const { return m_wordCheck != nullptr; }
+    // The language the dictionary is asked for (the model's target language).
+    QString wordCheckLanguage() const { return m_wordCheckLanguage; }
+
     // --- The language guard ----------------------------------------------------------------
     // The language the source looks like when it is not the model's, with the model offered for
     // it; empty language while the source passes (or the user went on anyway).
@@ -173,6 +188,9 @@ signals:
     void notTranslated();
     void languageMismatchChanged();
     void candidatesChanged();
+    // unknownWords() or checksWords() changed (an edit, the dictionary loaded, another model);
+    // with a new result resultChanged says so.
+    void unknownWordsChanged();
     void editedChanged(bool edited);
     // The user's version of the shown translation; "" when they went back to the model's.
     void translationEdited(const QString &text);
@@ -195,6 +213,11 @@ private:
     // Shows `result` as the new translation (n-best choice, candidates and edits start over).
     void setResult(const TranslationResult &result);
     void requestTrace();
+    // Loads the dictionary of `language` on the pool (once per language for the process).
+    void useWordCheck(const QString &language);
+    // The marks of the shown hypothesis again; true when they changed (and then
+    // unknownWordsChanged, if `announce`).
+    bool updateUnknownWords(bool announce = true);
 
     // The history: SessionPolicy applied to the results shown.
     void holdForHistory(const TranslationResult &result);
@@ -227,6 +250,10 @@ private:
     bool m_edited = false;
     QString m_editedText;
     bool m_stale = false;
+
+    QString m_wordCheckLanguage;
+    std::shared_ptr<const WordCheck> m_wordCheck;
+    QList<UnknownWord> m_unknownWords;
 
     LanguageMismatch m_mismatch;
     bool m_languageAccepted = false;

@@ -106,6 +106,8 @@ void TranslateView::createEditors()
     m_overlay = new AlignmentOverlay(this, m_source, m_target);
     connect(m_overlay, &AlignmentOverlay::omissionsMarked, m_sourcePane,
             &SourcePane::setOmissionLegendVisible);
+    connect(m_overlay, &AlignmentOverlay::unknownWordsMarked, this,
+            [this](bool marked) { m_wordLegend->setVisible(marked); });
 }
 
 void TranslateView::createControls()
@@ -127,6 +129,11 @@ void TranslateView::createControls()
     m_progress->setMaximumHeight(6);
     m_progress->setTextVisible(false);
     m_progress->setVisible(false);
+    m_wordLegend = new QLabel(this); // what the unknown words' underline means, while shown
+    m_wordLegend->setObjectName(QStringLiteral("unknownWordLegend"));
+    m_wordLegend->setWordWrap(true);
+    m_wordLegend->setForegroundRole(QPalette::PlaceholderText);
+    m_wordLegend->setVisible(false);
     // Tab goes from the source to the translation, then to the source pane's buttons (made with
     // the source editor, before the translation's).
     setTabOrder(m_source, m_target);
@@ -145,9 +152,14 @@ QLayout *TranslateView::targetPaneLayout()
     targetHeader->addStretch(1);
     targetHeader->addWidget(m_alternatives);
     targetLayout->addLayout(targetHeader);
-    targetLayout->addWidget(createSteeringBar());
-    targetLayout->addWidget(createLanguageBar());
+    // Above the translation: the steering label with "Back to the original", and the language
+    // warning; both hidden until needed.
+    m_steeringBar = new SteeringBar(this);
+    targetLayout->addWidget(m_steeringBar);
+    m_languageBar = new LanguageWarningBar(m_context, this);
+    targetLayout->addWidget(m_languageBar);
     targetLayout->addWidget(m_target, 1);
+    targetLayout->addWidget(m_wordLegend);
     targetLayout->addWidget(m_progress);
     auto *targetBar = new QHBoxLayout;
     targetBar->addWidget(m_status, 1);
@@ -155,18 +167,6 @@ QLayout *TranslateView::targetPaneLayout()
     targetBar->addWidget(m_copy);
     targetLayout->addLayout(targetBar);
     return targetLayout;
-}
-
-QWidget *TranslateView::createSteeringBar()
-{
-    m_steeringBar = new SteeringBar(this);
-    return m_steeringBar;
-}
-
-QWidget *TranslateView::createLanguageBar()
-{
-    m_languageBar = new LanguageWarningBar(m_context, this);
-    return m_languageBar;
 }
 
 void TranslateView::buildEditorSplitter()
@@ -323,6 +323,7 @@ void TranslateView::connectPresenter()
                                     model ? model->sourceLanguage : QString());
     });
     connect(p, &TranslatePresenter::candidatesChanged, this, &TranslateView::updateCandidates);
+    connect(p, &TranslatePresenter::unknownWordsChanged, this, &TranslateView::updateOverlay);
     connect(p, &TranslatePresenter::editedChanged, this, [this](bool edited) {
         m_status->setText(edited ? tr("Edited: your version is kept in the history next to the "
                                       "model's.")
@@ -395,6 +396,9 @@ void TranslateView::setLanguages(const QString &source, const QString &target)
     m_targetLanguage = target;
     m_sourcePane->setLanguage(source);
     m_targetTitle->setText(target.isEmpty() ? tr("Translation") : languageName(target));
+    m_wordLegend->setText(tr("┈ Dotted red underline: not a known %1 word. Click it to see what "
+                             "else the model weighed there.")
+                              .arg(languageName(target)));
 }
 
 void TranslateView::onModelChanged()
@@ -571,6 +575,7 @@ void TranslateView::setLiveTranslate(bool on) { m_live->setChecked(on); }
 
 void TranslateView::updateOverlay()
 {
+    m_overlay->setUnknownWords(m_presenter->unknownWords(), m_presenter->wordCheckLanguage());
     m_overlay->setResult(m_presenter->result(), m_presenter->hypothesis(), m_presenter->isEdited());
 }
 

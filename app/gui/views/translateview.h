@@ -8,7 +8,9 @@
 // weighed at that step. Clicking another candidate translates again with the translation up to
 // that word and the candidate forced, in that sentence only; the result is labelled with the
 // prefix (forced words underlined with dots) and "Back to the original" returns to the
-// translation it came from.
+// translation it came from. A word of the translation its language does not know (WordCheck)
+// is underlined with red dots, a line under the pane says what they mean, and a click on one
+// shows the candidates of its least probable piece.
 #pragma once
 
 #include "app/core/appcontext.h"
@@ -158,10 +160,6 @@ private:
     void createEditors();
     void createControls(); // the editors' buttons, titles, status and progress bar
     QLayout *targetPaneLayout();
-    // Above the translation: the steering label with "Back to the original", and the language
-    // warning; both hidden until needed.
-    QWidget *createSteeringBar();
-    QWidget *createLanguageBar();
     void buildEditorSplitter();      // the source pane beside the target pane
     QLayout *candidatesPanelLayout();
     void buildAttentionSplitter(); // the attention panel over the candidates
@@ -208,6 +206,7 @@ private:
     QComboBox *m_alternatives = nullptr;
     QPushButton *m_copy = nullptr;
     QLabel *m_status = nullptr;
+    QLabel *m_wordLegend = nullptr;
     QProgressBar *m_progress = nullptr;
     AttentionPanel *m_attention = nullptr;
     CandidatesPanel *m_candidates = nullptr;

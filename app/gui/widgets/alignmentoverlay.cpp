@@ -55,6 +55,22 @@ void AlignmentOverlay::setResult(const TranslationResult &result, int hypothesis
     update();
 }
 
+void AlignmentOverlay::setUnknownWords(const QList<UnknownWord> &words, const QString &language)
+{
+    m_unknownWords = words;
+    m_unknownLanguage = language;
+}
+
+const UnknownWord *AlignmentOverlay::unknownWordAt(int position) const
+{
+    if (m_edited)
+        return nullptr;
+    for (const UnknownWord &word : m_unknownWords)
+        if (word.begin <= position && position < word.end)
+            return &word;
+    return nullptr;
+}
+
 void AlignmentOverlay::setConfidenceShading(bool on)
 {
     m_confidence = on;
@@ -166,9 +182,12 @@ bool AlignmentOverlay::eventFilter(QObject *watched, QEvent *event)
             update();
         }
     } else if (target && event->type() == QEvent::MouseButtonRelease) {
-        // A click (not a drag that selected text) on a word shows its candidates.
+        // A click (not a drag that selected text) on a word shows its candidates; on an unknown
+        // word, those of its least probable piece, wherever in the word the click was.
+        const QPoint pos = static_cast<QMouseEvent *>(event)->position().toPoint();
+        const UnknownWord *unknown = unknownWordAt(characterAt(m_target, pos));
         if (!m_target->textCursor().hasSelection())
-            emit targetClicked(tokenUnder(static_cast<QMouseEvent *>(event)->position().toPoint()));
+            emit targetClicked(unknown && unknown->token >= 0 ? unknown->token : tokenUnder(pos));
     } else if ((target || source) && event->type() == QEvent::Leave) {
         if (m_hoverTarget != -1 || m_hoverSource != -1) {
             m_hoverTarget = m_hoverSource = -1;
@@ -213,6 +232,9 @@ void AlignmentOverlay::update()
 
     if (h && best && !edited)
         markForcedTokens(*h, targetSelections);
+    if (h && !edited)
+        markUnknownWords(targetSelections);
+    const bool unknown = h && !edited && !m_unknownWords.isEmpty();
     if (h && m_confidence && !edited)
         markConfidence(*h, targetSelections);
     // Likely omissions: source words the best translation gave little attention in all.
@@ -227,6 +249,10 @@ void AlignmentOverlay::update()
     if (omissions != m_omissionsMarked) {
         m_omissionsMarked = omissions;
         emit omissionsMarked(omissions);
+    }
+    if (unknown != m_unknownMarked) {
+        m_unknownMarked = unknown;
+        emit unknownWordsMarked(unknown);
     }
     emit highlighted(heatRow, heatColumn);
 }
@@ -245,6 +271,31 @@ void AlignmentOverlay::markForcedTokens(const TranslationHypothesis &h,
         s.format.setToolTip(tr("Forced: part of the prefix you chose"));
         targetSelections << s;
     }
+}
+
+void AlignmentOverlay::markUnknownWords(QList<QTextEdit::ExtraSelection> &targetSelections) const
+{
+    const QPalette pal = m_view->palette();
+    const QString tip = unknownWordToolTip(m_unknownLanguage);
+    const int length = m_target->document()->characterCount() - 1;
+    for (const UnknownWord &word : m_unknownWords) {
+        if (word.end > length) // of a text the pane no longer shows
+            continue;
+        QTextEdit::ExtraSelection s =
+            tokenSelection(m_target, TokenSpan{-1, {}, word.begin, word.end});
+        s.format.setUnderlineStyle(QTextCharFormat::DotLine);
+        s.format.setUnderlineColor(theme::confidenceColor(pal, 0.0f));
+        s.format.setProperty(kUnknownWordProperty, word.token);
+        s.format.setToolTip(tip);
+        targetSelections << s;
+    }
+}
+
+QString AlignmentOverlay::unknownWordToolTip(const QString &language)
+{
+    return tr("Not a known %1 word: the model may have made it up. Click it to see the words it "
+              "weighed there.")
+        .arg(languageName(language));
 }
 
 void AlignmentOverlay::markConfidence(const TranslationHypothesis &h,
