@@ -192,6 +192,17 @@ class Lists(unittest.TestCase):
                 self.assertTrue(path.startswith(fl.ROOTS) and name and reason.strip(), (path, name))
 
 
+class FileLimits(unittest.TestCase):
+    def test_a_file_over_its_folders_limit_is_found(self):
+        with tempfile.TemporaryDirectory() as root:
+            os.makedirs(os.path.join(root, "gui", "views"))
+            for name, lines in (("long.cpp", 601), ("fits.cpp", 600), ("notes.txt", 900)):
+                with open(os.path.join(root, "gui", "views", name), "w") as f:
+                    f.write("x\n" * lines)
+            self.assertEqual(fl.long_files(root, {"gui": 600}),
+                             [(os.path.join("gui", "views", "long.cpp"), 601, 600)])
+
+
 class Repository(unittest.TestCase):
     def test_no_function_over_80_lines(self):
         problems, _ = fl.check()

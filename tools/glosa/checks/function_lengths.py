@@ -1,4 +1,5 @@
-"""No function in app/, engine/ or plugins/ is longer than 80 lines.
+"""No function in app/, engine/ or plugins/ is longer than 80 lines, and no file of app/gui/ longer
+than 600 (a view that grows past that is doing its presenter's work: docs/architecture.md).
 
 A function's length is counted from the first line of its signature (its `template <...>` line,
 where it has one) to the line of its closing brace. Lambdas and local classes count toward the
@@ -33,6 +34,8 @@ from glosa import REPO_ROOT
 
 LIMIT = 80
 ROOTS = ("app", "engine", "plugins")
+# Folder -> the most lines a .cpp/.h file in it (and below) may have.
+FILE_LIMITS = {"app/gui": 600}
 SUFFIXES = (".cpp", ".h")
 
 # (path from the repository root, function name as reported) -> why it may be longer. For
@@ -382,6 +385,20 @@ def long_functions(root=REPO_ROOT, limit=LIMIT):
     return found
 
 
+def long_files(root=REPO_ROOT, file_limits=None):
+    """(path, lines, limit) for each file over its folder's limit in FILE_LIMITS."""
+    found = []
+    for folder, limit in (FILE_LIMITS if file_limits is None else file_limits).items():
+        for directory, _, names in sorted(os.walk(os.path.join(root, folder))):
+            for name in sorted(n for n in names if n.endswith(SUFFIXES)):
+                path = os.path.join(directory, name)
+                with open(path, encoding="utf-8") as f:
+                    lines = sum(1 for _ in f)
+                if lines > limit:
+                    found.append((os.path.relpath(path, root), lines, limit))
+    return found
+
+
 def check(root=REPO_ROOT, limit=LIMIT, exceptions=None, pending=None):
     """(problems, allowed): one line per function over the limit that no list names and per
     list entry that names no long function; and the long functions the lists allow."""
@@ -396,6 +413,9 @@ def check(root=REPO_ROOT, limit=LIMIT, exceptions=None, pending=None):
         else:
             problems.append("%s:%d: %s is %d lines (the limit is %d): split it into named steps"
                             % (fn.path, fn.first_line, fn.name, fn.length, limit))
+    for path, lines, limit_lines in long_files(root):
+        problems.append("%s is %d lines (the limit in its folder is %d): move its logic to a "
+                        "presenter or split it by purpose" % (path, lines, limit_lines))
     for listed, title in ((exceptions, "EXCEPTIONS"), (pending, "PENDING")):
         for key in sorted(set(listed) - matched):
             problems.append("%s: %s in %s is no longer over %d lines (or was renamed): remove it "
