@@ -29,33 +29,44 @@ using namespace glosa;
 namespace {
 
 // Answers the next modal dialog of type T as soon as it shows (the static QFileDialog and
-// QMessageBox functions run their own event loop until it is answered).
-template <typename T> void answerNext(std::function<void(T *)> answer)
+// QMessageBox functions run their own event loop until it is answered). `answer` returns whether
+// it is done; until then it is asked again on the next tick.
+template <typename T> void answerNext(std::function<bool(T *)> answer)
 {
     auto *timer = new QTimer;
     timer->setInterval(20);
     QObject::connect(timer, &QTimer::timeout, [timer, answer] {
         auto *dialog = qobject_cast<T *>(QApplication::activeModalWidget());
-        if (!dialog || !dialog->isVisible())
+        if (!dialog || !dialog->isVisible() || !answer(dialog))
             return;
         timer->stop();
         timer->deleteLater();
-        answer(dialog);
     });
     timer->start();
 }
 
 // The next file dialog: where it started, then `choice` chosen in it (cancelled when empty).
+// QFileDialog lists a folder on a thread of its own: a file selected before the listing arrives
+// can be dropped again, and accepting then picks the wrong entry or keeps the dialog open. So the
+// choice is selected until the dialog holds it, and accepted until the dialog has closed.
 void answerFileDialog(QString *startedIn, const QString &choice)
 {
-    answerNext<QFileDialog>([startedIn, choice](QFileDialog *dialog) {
-        *startedIn = QDir(dialog->directory()).absolutePath();
+    auto seen = std::make_shared<bool>(false);
+    answerNext<QFileDialog>([startedIn, choice, seen](QFileDialog *dialog) {
+        if (!*seen)
+            *startedIn = QDir(dialog->directory()).absolutePath();
+        *seen = true;
         if (choice.isEmpty()) {
             dialog->reject();
-            return;
+            return true;
         }
-        dialog->selectFile(choice);
+        const QStringList held = dialog->selectedFiles();
+        if (held.size() != 1 || QDir::cleanPath(held.first()) != QDir::cleanPath(choice)) {
+            dialog->selectFile(choice);
+            return false;
+        }
         static_cast<QDialog *>(dialog)->accept(); // QFileDialog's own, which checks the choice
+        return !dialog->isVisible();
     });
 }
 
@@ -138,6 +149,7 @@ private slots:
         answerNext<QMessageBox>([&message](QMessageBox *box) {
             message = box->text();
             box->accept();
+            return true;
         });
         window.importModel();
         QTRY_VERIFY_WITH_TIMEOUT(!message.isEmpty(), 30000);
