@@ -16,8 +16,9 @@
 
 #include "app/cli/historycommand.h"
 #include "app/cli/modeloptions.h"
-#include "app/core/history/entrykinds.h"
 #include "app/core/evaluation/testsets.h"
+#include "app/core/history/entrykinds.h"
+#include "app/core/inference/languageguess.h"
 #include "app/core/models/modelcatalog.h"
 #include "engine/decoding/decodingfields.h"
 #include "engine/translation/translationmodel.h"

@@ -1,6 +1,5 @@
 #include "app/core/evaluation/testsets.h"
 
-#include "app/core/inference/languageguess.h"
 #include "app/core/platform/regularfile.h"
 
 #include <QCoreApplication>
@@ -90,14 +89,6 @@ QHash<QString, QStringList> bundledSentencesByLanguage()
         }
     }
     return sentences;
-}
-
-QString testSetLanguageSample(const engine::TestSet &set)
-{
-    QStringList sources;
-    for (std::size_t i = 0; i < set.size() && i < 200; ++i)
-        sources << QString::fromStdString(set.sources[i]);
-    return languageSample(sources);
 }
 
 std::optional<engine::TestSet> bundledTestSet(const QString &sourceLanguage,

@@ -27,9 +27,6 @@ std::optional<engine::TestSet> bundledTestSet(const QString &sourceLanguage,
 // The sentences of every bundled sample by language ("en" → its English sentences...): the
 // language profiles of languageguess.h are made from them.
 QHash<QString, QStringList> bundledSentencesByLanguage();
-// What the language guard (checkSourceLanguage) reads of a test set: its first source sentences,
-// as languageSample() joins them.
-QString testSetLanguageSample(const engine::TestSet &set);
 
 // A TSV file: when its "# columns: X Y" comment names `sourceLanguage`, that column is the
 // source; otherwise the first column is. nullopt with *error (naming the file and the line).

@@ -1,5 +1,7 @@
 #include "app/core/hub/hubcache.h"
 
+#include "app/core/models/modelimport.h"
+
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
@@ -105,23 +107,6 @@ QList<CachedHubModel> findCachedMarianModels(const QStringList &cacheDirs)
         }
     }
     return models;
-}
-
-QString repoForCacheSnapshot(const QString &folder)
-{
-    // .../models--ORG--NAME/snapshots/COMMIT: huggingface_hub's repo_folder_name, "/" -> "--".
-    const QStringList parts = QDir::cleanPath(folder).split(QLatin1Char('/'), Qt::SkipEmptyParts);
-    if (parts.size() < 3 || parts.at(parts.size() - 2) != QLatin1String("snapshots"))
-        return {};
-    const QString repoFolder = parts.at(parts.size() - 3);
-    const QLatin1String prefix("models--");
-    if (!repoFolder.startsWith(prefix) || repoFolder.size() == prefix.size())
-        return {};
-    const QString repo = repoFolder.mid(prefix.size());
-    const qsizetype separator = repo.indexOf(QStringLiteral("--"));
-    if (separator == 0 || separator == repo.size() - 2)
-        return {};
-    return separator < 0 ? repo : repo.left(separator) + QLatin1Char('/') + repo.mid(separator + 2);
 }
 
 } // namespace glosa

@@ -24,8 +24,4 @@ QStringList huggingFaceCacheDirs();
 // folders, newest snapshot of each repository only.
 QList<CachedHubModel> findCachedMarianModels(const QStringList &cacheDirs = huggingFaceCacheDirs());
 
-// "Helsinki-NLP/opus-mt-en-es" for ".../models--Helsinki-NLP--opus-mt-en-es/snapshots/abc/";
-// empty for a folder outside such a layout.
-QString repoForCacheSnapshot(const QString &folder);
-
 } // namespace glosa

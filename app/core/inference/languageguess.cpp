@@ -1,6 +1,7 @@
 #include "app/core/inference/languageguess.h"
 
 #include "app/core/evaluation/testsets.h"
+#include "engine/evaluation/evaluation.h"
 
 #include <algorithm>
 #include <cmath>
@@ -111,6 +112,14 @@ QString languageSample(const QStringList &paragraphs)
         sample += paragraph.left(LanguageGuess::kSampleChars) + QLatin1Char('\n');
     }
     return sample;
+}
+
+QString testSetLanguageSample(const engine::TestSet &set)
+{
+    QStringList sources;
+    for (std::size_t i = 0; i < set.size() && i < 200; ++i)
+        sources << QString::fromStdString(set.sources[i]);
+    return languageSample(sources);
 }
 
 } // namespace glosa

@@ -29,6 +29,10 @@
 #include <functional>
 #include <optional>
 
+namespace glosa::engine {
+struct TestSet;
+}
+
 namespace glosa {
 
 class LanguageGuess
@@ -105,5 +109,8 @@ LanguageMismatch checkSourceLanguage(const QString &text, const ModelInfo &model
 // The text a document is checked by: its paragraphs joined, up to the first few thousand
 // characters the guess reads (headings and captions alone are often too short to tell).
 QString languageSample(const QStringList &paragraphs);
+// What the language guard reads of a test set: its first source sentences, as languageSample()
+// joins them.
+QString testSetLanguageSample(const engine::TestSet &set);
 
 } // namespace glosa

@@ -24,8 +24,8 @@ struct ModelImportRequest
     QString id;              // MarianMT: the package id (empty: the repository's name)
     // MarianMT: the Hugging Face repository ("Helsinki-NLP/opus-mt-en-es"); empty when unknown,
     // then taken from the path of a Hugging Face cache snapshot
-    // (.../models--ORG--NAME/snapshots/COMMIT/, app/core/hub/hubcache.h), whose commit model.json
-    // records too.
+    // (.../models--ORG--NAME/snapshots/COMMIT/, repoForCacheSnapshot below), whose commit
+    // model.json records too.
     QString repo;
     QString commit;          // MarianMT: the repository's commit, when `repo` is given
     QString sourceLanguage;  // MarianMT: when the folder does not say
@@ -59,5 +59,9 @@ ModelImportResult importModelFolder(const ModelImportRequest &request,
 // removal cut short never leaves half a package listed; then forgotten as any direction's default
 // (defaults.json). False with the reason in *error.
 bool removeImportedModel(const QString &id, QString *removedFolder, QString *error);
+
+// "Helsinki-NLP/opus-mt-en-es" for ".../models--Helsinki-NLP--opus-mt-en-es/snapshots/abc/";
+// empty for a folder outside such a layout (the Hugging Face cache's, app/core/hub/hubcache.h).
+QString repoForCacheSnapshot(const QString &folder);
 
 } // namespace glosa

@@ -2,7 +2,7 @@
 
 #include "app/core/history/recorder.h"
 #include "app/core/history/store.h"
-#include "app/gui/views/historyview.h"
+#include "app/gui/historytexts.h"
 
 #include <QApplication>
 #include <QDir>
@@ -33,9 +33,9 @@ HistoryBanner::HistoryBanner(HistoryRecorder *recorder, QWidget *parent)
 
 void HistoryBanner::retranslateUi()
 {
-    m_repair->setText(HistoryView::tr("Re&pair…"));
-    m_repair->setToolTip(HistoryView::tr("Rebuild the history file from the entries that can be "
-                                         "read, keeping the damaged file beside it"));
+    m_repair->setText(HistoryTexts::tr("Re&pair…"));
+    m_repair->setToolTip(HistoryTexts::tr("Rebuild the history file from the entries that can be "
+                                          "read, keeping the damaged file beside it"));
 }
 
 void HistoryBanner::sync()
@@ -76,25 +76,25 @@ void HistoryBanner::showStoreState()
         hideAll();
         if (!m_recorder->openError().isEmpty())
             warn(QStringLiteral("%1 %2").arg(
-                HistoryView::tr("The history could not be opened, so nothing will be recorded "
-                                "until Glosa restarts."),
+                HistoryTexts::tr("The history could not be opened, so nothing will be recorded "
+                                 "until Glosa restarts."),
                 m_recorder->openError()));
     } else if (result.status == HistoryOpenResult::Status::Recovered) {
         if (result.recoveredEntries == 0 && result.lostEntries == 0)
-            warn(HistoryView::tr("The history file was damaged and has been set aside as %1. A "
-                                 "new, empty history was started.")
+            warn(HistoryTexts::tr("The history file was damaged and has been set aside as %1. A "
+                                  "new, empty history was started.")
                      .arg(QDir::toNativeSeparators(result.backupPath)));
         else
-            warn(HistoryView::tr("The history file was rebuilt. The damaged one is kept as %1; "
-                                 "%n entry(s) that could be read were carried over, %2 could "
-                                 "not be.",
-                                 "", result.recoveredEntries)
+            warn(HistoryTexts::tr("The history file was rebuilt. The damaged one is kept as %1; "
+                                  "%n entry(s) that could be read were carried over, %2 could "
+                                  "not be.",
+                                  "", result.recoveredEntries)
                      .arg(QDir::toNativeSeparators(result.backupPath))
                      .arg(result.lostEntries));
     } else if (result.status == HistoryOpenResult::Status::Damaged) {
-        warnDamaged(HistoryView::tr("The history file %1 is damaged in places: the entries "
-                                    "stored there cannot be read, the others work as usual. "
-                                    "Repair rebuilds the file from them and keeps the old one.")
+        warnDamaged(HistoryTexts::tr("The history file %1 is damaged in places: the entries "
+                                     "stored there cannot be read, the others work as usual. "
+                                     "Repair rebuilds the file from them and keeps the old one.")
                         .arg(QDir::toNativeSeparators(m_recorder->store()->path())));
     }
 }
@@ -107,10 +107,10 @@ void HistoryBanner::showDamage(const QList<HistoryDamage> &damaged)
     for (const HistoryDamage &damage : damaged)
         ids << QString::number(damage.id);
     // Not silently skipped: which entries, and SQLite's reason, for a bug report or the repair.
-    warnDamaged(HistoryView::tr("%n history entry(s) cannot be read, the file being damaged "
-                                "where they are stored: %1 (%2). The others work as usual; "
-                                "Repair rebuilds the file from them and keeps the old one.",
-                                "", int(damaged.size()))
+    warnDamaged(HistoryTexts::tr("%n history entry(s) cannot be read, the file being damaged "
+                                 "where they are stored: %1 (%2). The others work as usual; "
+                                 "Repair rebuilds the file from them and keeps the old one.",
+                                 "", int(damaged.size()))
                     .arg(ids.join(QStringLiteral(", ")), damaged.first().error));
 }
 
@@ -129,11 +129,11 @@ bool HistoryBanner::repair()
     if (!m_recorder || !m_recorder->store())
         return false;
     const auto answer = QMessageBox::question(
-        this, HistoryView::tr("Repair the history file"),
-        HistoryView::tr("Rebuild the history file from the entries that can be read? The "
-                        "damaged file is kept beside it, and the entries stored in its damaged "
-                        "places cannot be brought back. Close other Glosa windows and glosa-cli "
-                        "first."),
+        this, HistoryTexts::tr("Repair the history file"),
+        HistoryTexts::tr("Rebuild the history file from the entries that can be read? The "
+                         "damaged file is kept beside it, and the entries stored in its damaged "
+                         "places cannot be brought back. Close other Glosa windows and glosa-cli "
+                         "first."),
         QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
     if (answer != QMessageBox::Yes)
         return false;

@@ -2,9 +2,9 @@
 
 #include "app/core/history/entrykinds.h"
 #include "app/core/settings/decodingmaps.h"
+#include "app/gui/historytexts.h"
 #include "app/gui/theme.h"
 #include "app/gui/views/historymodel.h"
-#include "app/gui/views/historyview.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QApplication>
@@ -104,15 +104,15 @@ QString evaluationHtml(const HistoryEntry &e)
 {
     const StoredEvaluation stored = evaluationFromHistory(e);
     QString html = QStringLiteral("<h4>%1</h4><p>%2</p>")
-                       .arg(HistoryView::tr("Test set"),
-                            HistoryView::tr("%1 (%n sentence(s))", nullptr, int(stored.sentences))
+                       .arg(HistoryTexts::tr("Test set"),
+                            HistoryTexts::tr("%1 (%n sentence(s))", nullptr, int(stored.sentences))
                                 .arg(stored.testSetName)
                                 .toHtmlEscaped());
     html += QStringLiteral("<h4>%1</h4><table cellspacing='0' cellpadding='3'><tr>")
-                .arg(HistoryView::tr("Scores"));
-    for (const QString &title : {HistoryView::tr("Model"), HistoryView::tr("BLEU"),
-                                 HistoryView::tr("chrF2"), HistoryView::tr("Brevity penalty"),
-                                 HistoryView::tr("Decoding"), HistoryView::tr("Time")})
+                .arg(HistoryTexts::tr("Scores"));
+    for (const QString &title : {HistoryTexts::tr("Model"), HistoryTexts::tr("BLEU"),
+                                 HistoryTexts::tr("chrF2"), HistoryTexts::tr("Brevity penalty"),
+                                 HistoryTexts::tr("Decoding"), HistoryTexts::tr("Time")})
         html += cell(title, true);
     html += QStringLiteral("</tr>");
     for (const StoredModelScore &m : stored.models) {
@@ -120,13 +120,13 @@ QString evaluationHtml(const HistoryEntry &e)
                 cell(m.version.isEmpty() ? m.id : QStringLiteral("%1 %2").arg(m.id, m.version)) +
                 cell(number(m.bleu)) + cell(number(m.chrf)) + cell(number(m.brevityPenalty, 3)) +
                 cell(decodingSummary(m.decoding)) +
-                cell(HistoryView::tr("%1 s").arg(number(m.seconds, 1))) + QStringLiteral("</tr>");
+                cell(HistoryTexts::tr("%1 s").arg(number(m.seconds, 1))) + QStringLiteral("</tr>");
     }
     html += QStringLiteral("</table>");
     if (!stored.buckets.empty()) {
         html += QStringLiteral("<h4>%1</h4><table cellspacing='0' cellpadding='3'><tr>")
-                    .arg(HistoryView::tr("BLEU by source-sentence length (words)"));
-        html += cell(HistoryView::tr("Words"), true) + cell(HistoryView::tr("Sentences"), true);
+                    .arg(HistoryTexts::tr("BLEU by source-sentence length (words)"));
+        html += cell(HistoryTexts::tr("Words"), true) + cell(HistoryTexts::tr("Sentences"), true);
         for (const StoredModelScore &m : stored.models)
             html += cell(m.id, true);
         html += QStringLiteral("</tr>");
@@ -142,7 +142,7 @@ QString evaluationHtml(const HistoryEntry &e)
     }
     if (!stored.differences.isEmpty() && stored.models.size() >= 2) {
         html += QStringLiteral("<h4>%1</h4><ol>")
-                    .arg(HistoryView::tr("Where %1 and %2 differ most (sentence chrF2)")
+                    .arg(HistoryTexts::tr("Where %1 and %2 differ most (sentence chrF2)")
                              .arg(stored.models[0].id, stored.models[1].id)
                              .toHtmlEscaped());
         for (const StoredDifference &d : stored.differences)
@@ -150,7 +150,7 @@ QString evaluationHtml(const HistoryEntry &e)
                         .arg(paragraph(d.source), number(d.chrfA, 1), number(d.chrfB, 1),
                              stored.models[0].id.toHtmlEscaped(), paragraph(d.hypothesisA),
                              stored.models[1].id.toHtmlEscaped(), paragraph(d.hypothesisB),
-                             paragraph(HistoryView::tr("Reference: %1").arg(d.reference)));
+                             paragraph(HistoryTexts::tr("Reference: %1").arg(d.reference)));
         html += QStringLiteral("</ol>");
     }
     return html;
@@ -169,7 +169,7 @@ QString historyEntryHtml(const HistoryEntry &e)
         QStringLiteral("<p><b>%1</b> · %2 · %3 · %4</p>")
             .arg(HistoryModel::kindLabel(e.kind), modelText(e).toHtmlEscaped(),
                  QLocale().toString(e.time.toLocalTime(), QLocale::LongFormat).toHtmlEscaped(),
-                 HistoryView::tr("%1 ms").arg(QLocale().toString(e.elapsedMs, 'f', 0)));
+                 HistoryTexts::tr("%1 ms").arg(QLocale().toString(e.elapsedMs, 'f', 0)));
     if (e.kind == HistoryKind::Caption) {
         if (!e.thumbnailPng.isEmpty())
             html += QStringLiteral("<p><img src='history:thumbnail'></p>");
@@ -178,13 +178,13 @@ QString historyEntryHtml(const HistoryEntry &e)
         return html + evaluationHtml(e);
     } else {
         html += QStringLiteral("<h4>%1</h4><p>%2</p>")
-                    .arg(HistoryView::tr("Input"), paragraph(e.inputText));
+                    .arg(HistoryTexts::tr("Input"), paragraph(e.inputText));
     }
     const QList<engine::DecodingOptions> columns = historyColumnOptions(e);
     for (int c = 0; c < columns.size(); ++c) {
         const QString title = e.kind == HistoryKind::Comparison
-                                  ? HistoryView::tr("Column %1").arg(c + 1)
-                                  : HistoryView::tr("Output");
+                                  ? HistoryTexts::tr("Column %1").arg(c + 1)
+                                  : HistoryTexts::tr("Output");
         // A document names its file instead (decoded with the Documents view's own settings).
         const QString about = e.kind == HistoryKind::Document
                                   ? e.settings.value(QStringLiteral("document")).toString()
@@ -198,20 +198,21 @@ QString historyEntryHtml(const HistoryEntry &e)
             if (o.score)
                 html +=
                     QStringLiteral(" <small>%1</small>")
-                        .arg(HistoryView::tr("score %1").arg(QLocale().toString(*o.score, 'f', 2)));
+                        .arg(
+                            HistoryTexts::tr("score %1").arg(QLocale().toString(*o.score, 'f', 2)));
             html += QStringLiteral("</li>");
         }
         html += QStringLiteral("</ol>");
     }
     if (const std::optional<ForcedWords> forced = historyForcedWords(e))
         html += QStringLiteral("<p><small>%1</small></p>")
-                    .arg(HistoryView::tr("Underlined: “%1”, the words you chose among the "
-                                         "candidates; the rest is the model's.")
+                    .arg(HistoryTexts::tr("Underlined: “%1”, the words you chose among the "
+                                          "candidates; the rest is the model's.")
                              .arg(forced->text)
                              .toHtmlEscaped());
     if (!e.editedText.isEmpty())
         html += QStringLiteral("<h4>%1</h4><p>%2</p>")
-                    .arg(HistoryView::tr("Your version"), paragraph(e.editedText));
+                    .arg(HistoryTexts::tr("Your version"), paragraph(e.editedText));
     return html;
 }
 
