@@ -1,5 +1,6 @@
 #include "app/gui/widgets/alignmentoverlay.h"
 
+#include "app/core/displaynames.h"
 #include "app/gui/omissionmarks.h"
 #include "app/gui/theme.h"
 
