@@ -116,12 +116,32 @@ void logSoftmaxRow(const float *x, std::int64_t n, RowNormalizer norm, float *ou
         out[j] = (x[j] - norm.max) - norm.logSum;
 }
 
-std::int32_t bestOfRow(const float *x, std::int64_t n, RowNormalizer norm, float *logProb)
+namespace {
+
+// The largest entry outside `excluded` (sorted, unique): the stretches between excluded ids.
+float maxExcept(const float *x, std::int64_t n, std::span<const std::int32_t> excluded)
+{
+    float top = kNegInf;
+    std::int64_t begin = 0;
+    for (const std::int32_t id : excluded) {
+        const std::int64_t stop = std::min<std::int64_t>(id, n);
+        if (stop > begin)
+            top = std::max(top, maxOf(x + begin, stop - begin));
+        begin = std::max<std::int64_t>(begin, id + 1);
+    }
+    if (begin < n)
+        top = std::max(top, maxOf(x + begin, n - begin));
+    return top;
+}
+
+// The first j outside `excluded` whose log-probability is `best`, that of the largest entry
+// `top` outside it; -1 when there is none.
+std::int32_t firstBest(const float *x, std::int64_t n, RowNormalizer norm, float top,
+                       std::span<const std::int32_t> excluded, float *logProb)
 {
     // Rounding is monotonic, so the largest value is that of the largest entry; entries a little
     // below it may round to the same value, and the first of those is the one the written row
     // gives BestSampler.
-    const float top = maxOf(x, n);
     const float best = (top - norm.max) - norm.logSum;
     if (!(top > kNegInf) || std::isnan(best))
         return -1;
@@ -135,12 +155,26 @@ std::int32_t bestOfRow(const float *x, std::int64_t n, RowNormalizer norm, float
         if (!any)
             continue;
         for (std::int64_t j = begin; j < end; ++j)
-            if (((x[j] - norm.max) - norm.logSum) == best) {
+            if (((x[j] - norm.max) - norm.logSum) == best &&
+                !std::binary_search(excluded.begin(), excluded.end(), static_cast<std::int32_t>(j))) {
                 *logProb = best;
                 return static_cast<std::int32_t>(j);
             }
     }
     return -1; // not reached: the largest entry gives `best`
+}
+
+} // namespace
+
+std::int32_t bestOfRow(const float *x, std::int64_t n, RowNormalizer norm, float *logProb)
+{
+    return firstBest(x, n, norm, maxOf(x, n), {}, logProb);
+}
+
+std::int32_t bestOfRow(const float *x, std::int64_t n, RowNormalizer norm, float *logProb,
+                       std::span<const std::int32_t> excluded)
+{
+    return firstBest(x, n, norm, maxExcept(x, n, excluded), excluded, logProb);
 }
 
 } // namespace glosa::engine::ops

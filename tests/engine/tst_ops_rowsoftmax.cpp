@@ -110,6 +110,79 @@ private slots:
         QCOMPARE(ops::bestOfRow(none.data(), 17, empty, &best), -1);
         QCOMPARE(best, 1.0f);
     }
+
+    // Excluded ids (suppressed tokens) are skipped as if the written row held -inf there while
+    // the normaliser still counts them: the token and log-probability BestSampler takes from the
+    // written row with those entries set to -inf, bit for bit. Odd lengths (vector tails), an
+    // excluded id that is the largest, ids at both ends, all but one excluded, and all excluded.
+    void excludedIds_data()
+    {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<QList<int>>("excluded");
+        QTest::addColumn<int>("largest"); // the entry set above every other (-1: none)
+        QTest::addRow("n1 none") << 1 << QList<int>{} << -1;
+        QTest::addRow("n7 max excluded") << 7 << QList<int>{3} << 3;
+        QTest::addRow("n17 ends") << 17 << QList<int>{0, 16} << 16;
+        QTest::addRow("n33 max and pad") << 33 << QList<int>{1, 2, 31} << 2;
+        QTest::addRow("n65001 max excluded") << 65001 << QList<int>{0, 42, 65000} << 42;
+        QTest::addRow("n65001 max kept") << 65001 << QList<int>{0, 65000} << 12345;
+        QList<int> allButFive;
+        for (int j = 0; j < 19; ++j)
+            if (j != 5)
+                allButFive.append(j);
+        QTest::addRow("n19 all but one") << 19 << allButFive << 0;
+        QList<int> all;
+        for (int j = 0; j < 9; ++j)
+            all.append(j);
+        QTest::addRow("n9 all") << 9 << all << 4;
+    }
+    void excludedIds()
+    {
+        QFETCH(int, n);
+        QFETCH(QList<int>, excluded);
+        QFETCH(int, largest);
+        Tensor x = randomTensor({1, n}, 5 + n, -4.0f, 4.0f);
+        float *p = x.data<float>();
+        if (largest >= 0)
+            p[largest] = 9.0f;
+        const ops::RowNormalizer norm = ops::rowNormalizer(p, n);
+        std::vector<float> row(n);
+        ops::logSoftmaxRow(p, n, norm, row.data());
+        const std::vector<std::int32_t> ids(excluded.begin(), excluded.end());
+        for (std::int32_t id : ids)
+            row[id] = kNegInf; // what SuppressTokens does to the written row
+        const float before = row.empty() ? 0.0f : p[0];
+        float best = 1.0f;
+        const std::int32_t token = ops::bestOfRow(p, n, norm, &best, ids);
+        QCOMPARE(p[0], before); // the logits are not edited
+        if (static_cast<int>(ids.size()) == n) {
+            QCOMPARE(token, -1);
+            QCOMPARE(best, 1.0f);
+            return;
+        }
+        QCOMPARE(token, BestSampler::sample(row));
+        QVERIFY(!excluded.contains(token));
+        QCOMPARE(bits(best), bits(row[token]));
+    }
+    // A rounding tie whose first entry is excluded: the second one wins, as on the written row.
+    void excludedTieTakesTheNext()
+    {
+        const int n = 65001;
+        Tensor x = randomTensor({1, n}, 11, -1.0f, 1.0f);
+        float *p = x.data<float>();
+        p[20] = 2.0f;
+        p[10] = std::nextafter(2.0f, 0.0f);
+        const ops::RowNormalizer norm = ops::rowNormalizer(p, n);
+        std::vector<float> row(n);
+        ops::logSoftmaxRow(p, n, norm, row.data());
+        QCOMPARE(bits(row[10]), bits(row[20]));
+        float best = 0.0f;
+        const std::vector<std::int32_t> ten{10}, twenty{20};
+        QCOMPARE(ops::bestOfRow(p, n, norm, &best, ten), 20);
+        QCOMPARE(bits(best), bits(row[20]));
+        QCOMPARE(ops::bestOfRow(p, n, norm, &best, twenty), 10);
+        QCOMPARE(bits(best), bits(row[10]));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestOpsRowSoftmax)
