@@ -69,22 +69,36 @@ private slots:
     // A token a little below the largest logit whose log-probability rounds to the same value
     // (log Σ exp ≈ 11 for 65,001 entries: an ulp there is ~1e-6): the written row makes them tie
     // and BestSampler takes the first, so bestOfRow must too, not the argmax of the logits.
+    // The two in one block of the search's pass and in different ones (its blocks are 256 long).
+    void roundingTieTakesTheFirst_data()
+    {
+        QTest::addColumn<int>("first");
+        QTest::addColumn<int>("second");
+        QTest::newRow("same block") << 10 << 20;
+        QTest::newRow("adjacent blocks") << 255 << 256;
+        QTest::newRow("far apart") << 10 << 64700;
+    }
     void roundingTieTakesTheFirst()
     {
+        QFETCH(int, first);
+        QFETCH(int, second);
         const int n = 65001;
         Tensor x = randomTensor({1, n}, 11, -1.0f, 1.0f);
         float *p = x.data<float>();
-        p[20] = 2.0f;
-        p[10] = std::nextafter(2.0f, 0.0f); // 1.2e-7 below: log Σ exp ≈ 9.2, half an ulp 4.8e-7
+        p[second] = 2.0f;
+        p[first] = std::nextafter(2.0f, 0.0f); // 1.2e-7 below: log Σ exp ≈ 9.2, half an ulp 4.8e-7
         const ops::RowNormalizer norm = ops::rowNormalizer(p, n);
         std::vector<float> row(n);
         ops::logSoftmaxRow(p, n, norm, row.data());
-        QCOMPARE(bits(row[10]), bits(row[20])); // the premise: they tie once written
-        QVERIFY(p[10] < p[20]);
+        QCOMPARE(bits(row[first]), bits(row[second])); // the premise: they tie once written
+        QVERIFY(p[first] < p[second]);
         float best = 0.0f;
         QCOMPARE(ops::bestOfRow(p, n, norm, &best), BestSampler::sample(row));
-        QCOMPARE(ops::bestOfRow(p, n, norm, &best), 10);
-        QCOMPARE(bits(best), bits(row[10]));
+        QCOMPARE(ops::bestOfRow(p, n, norm, &best), first);
+        QCOMPARE(bits(best), bits(row[first]));
+        const std::vector<std::int32_t> excluded{first};
+        QCOMPARE(ops::bestOfRow(p, n, norm, &best, excluded), second);
+        QCOMPARE(bits(best), bits(row[second]));
     }
     // Ids the caller sets to -inf after the normaliser (never generated) keep their share of
     // the normaliser and are never chosen; a row of -inf has no best token.
@@ -125,6 +139,7 @@ private slots:
         QTest::addRow("n17 ends") << 17 << QList<int>{0, 16} << 16;
         QTest::addRow("n33 max and pad") << 33 << QList<int>{1, 2, 31} << 2;
         QTest::addRow("n65001 max excluded") << 65001 << QList<int>{0, 42, 65000} << 42;
+        QTest::addRow("n1001 block edges") << 1001 << QList<int>{255, 256, 511, 1000} << 256;
         QTest::addRow("n65001 max kept") << 65001 << QList<int>{0, 65000} << 12345;
         QList<int> allButFive;
         for (int j = 0; j < 19; ++j)
@@ -163,25 +178,6 @@ private slots:
         QCOMPARE(token, BestSampler::sample(row));
         QVERIFY(!excluded.contains(token));
         QCOMPARE(bits(best), bits(row[token]));
-    }
-    // A rounding tie whose first entry is excluded: the second one wins, as on the written row.
-    void excludedTieTakesTheNext()
-    {
-        const int n = 65001;
-        Tensor x = randomTensor({1, n}, 11, -1.0f, 1.0f);
-        float *p = x.data<float>();
-        p[20] = 2.0f;
-        p[10] = std::nextafter(2.0f, 0.0f);
-        const ops::RowNormalizer norm = ops::rowNormalizer(p, n);
-        std::vector<float> row(n);
-        ops::logSoftmaxRow(p, n, norm, row.data());
-        QCOMPARE(bits(row[10]), bits(row[20]));
-        float best = 0.0f;
-        const std::vector<std::int32_t> ten{10}, twenty{20};
-        QCOMPARE(ops::bestOfRow(p, n, norm, &best, ten), 20);
-        QCOMPARE(bits(best), bits(row[20]));
-        QCOMPARE(ops::bestOfRow(p, n, norm, &best, twenty), 10);
-        QCOMPARE(bits(best), bits(row[10]));
     }
 };
 
