@@ -68,18 +68,36 @@ void ScoreRow::forceOnly(std::int32_t token)
     m_rewritten = true;
 }
 
+namespace {
+
+// The row summed to 1 before the processors: only the changed entries moved mass, `before` out
+// and `after` in. nullopt when too little of it is left to trust the difference.
+std::optional<float> logMassFromChanges(double before, double after)
+{
+    const double mass = 1.0 - before + after;
+    if (mass >= 1e-3 && (1.0 - before) >= 1e-3)
+        return static_cast<float>(std::log(mass));
+    return std::nullopt;
+}
+
+} // namespace
+
+std::optional<float> ScoreRow::logMassAfterBlocking(double blocked)
+{
+    // logMass() adds exp(-inf) = 0 to `after` for each block: 0 exactly.
+    return logMassFromChanges(blocked, 0.0);
+}
+
 float ScoreRow::logMass() const
 {
     if (!m_rewritten && m_logProbabilities) {
-        // The row summed to 1 before the processors: only the changed entries moved mass.
         double before = 0.0, after = 0.0;
         for (const Change &change : m_changes) {
             before += std::exp(static_cast<double>(change.original));
             after += std::exp(static_cast<double>(m_scores[change.token]));
         }
-        const double mass = 1.0 - before + after;
-        if (mass >= 1e-3 && (1.0 - before) >= 1e-3)
-            return static_cast<float>(std::log(mass));
+        if (const std::optional<float> mass = logMassFromChanges(before, after))
+            return *mass;
     }
     float maximum = kBlocked;
     for (float value : m_scores)
@@ -270,6 +288,22 @@ void LogitsProcessorChain::add(std::shared_ptr<const LogitsProcessor> processor)
     if (!processor)
         throw std::invalid_argument("LogitsProcessorChain::add: null processor");
     m_processors.push_back(std::move(processor));
+}
+
+std::optional<std::vector<std::int32_t>> LogitsProcessorChain::suppressedOnly() const
+{
+    if (m_processors.empty())
+        return std::nullopt;
+    std::vector<std::int32_t> tokens;
+    for (const auto &processor : m_processors) {
+        const auto *suppress = dynamic_cast<const SuppressTokens *>(processor.get());
+        if (!suppress)
+            return std::nullopt;
+        for (std::int32_t token : suppress->tokens())
+            if (std::find(tokens.begin(), tokens.end(), token) == tokens.end())
+                tokens.push_back(token);
+    }
+    return tokens;
 }
 
 void LogitsProcessorChain::apply(const ProcessorContext &context, std::vector<float> &scores) const

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -78,6 +79,11 @@ public:
     // entries alone (O(changes)) when the row held log-probabilities and keeps at least 1e-3 of
     // its mass; otherwise over the whole row. -inf when every score is -inf.
     float logMass() const;
+    // What logMass() gives for a row of log-probabilities whose only changes were blocks (set to
+    // -inf) of entries whose probabilities, exp(double(original)) summed in the order of the
+    // changes, are `blocked`; nullopt where logMass() would read the whole row instead. Lets a
+    // search that only suppresses tokens renormalise without writing the row.
+    static std::optional<float> logMassAfterBlocking(double blocked);
     // Log-softmax again after the processors (scores -= logMass()). Returns false when every
     // score is -inf (the row cannot be renormalised; left as is).
     bool renormalize();
@@ -110,6 +116,7 @@ public:
     explicit SuppressTokens(std::vector<std::int32_t> tokens);
     std::string name() const override { return "suppress-tokens"; }
     void apply(const ProcessorContext &context, ScoreRow &scores) const override;
+    const std::vector<std::int32_t> &tokens() const { return m_tokens; }
 
 private:
     std::vector<std::int32_t> m_tokens;
@@ -193,6 +200,10 @@ public:
     static LogitsProcessorChain fromOptions(const DecodingOptions &options, std::int32_t endToken);
 
     void add(std::shared_ptr<const LogitsProcessor> processor);
+    // When every processor is SuppressTokens (and there is one): the tokens they block, in the
+    // order ScoreRow records their changes (first occurrence, no repeats). A greedy search then
+    // takes the argmax without them straight from the logits. nullopt otherwise.
+    std::optional<std::vector<std::int32_t>> suppressedOnly() const;
     bool empty() const { return m_processors.empty(); }
     const std::vector<std::shared_ptr<const LogitsProcessor>> &processors() const
     {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <queue>
 #include <string>
 
@@ -701,6 +702,14 @@ GreedyStart startGreedy(const StepDecoder &decoder, DecoderState &state,
     return start;
 }
 
+// The tokens a suppress-only chain blocks: in the order of its changes (what the renormaliser
+// sums) and sorted (what ops::bestOfRow skips).
+struct SuppressedTokens
+{
+    std::vector<std::int32_t> inOrder;
+    std::vector<std::int32_t> sorted;
+};
+
 // What one greedy (or sampling) step works with.
 struct GreedyStep
 {
@@ -714,17 +723,47 @@ struct GreedyStep
     bool withCoverage;
     StepRows &rows;
     const Tensor &attention;
+    const SuppressedTokens *suppressed; // lazy rows whose processors only suppress; else null
 };
+
+// Greedy search with processors that only suppress tokens: the row's argmax without them and its
+// log-probability, renormalised as LogitsProcessorChain::applyLazily does on the written row (bit
+// for bit), without writing it; -1 where the written row must decide (nothing left to choose, or
+// too little mass left for ScoreRow's shortcut).
+std::int32_t bestUnsuppressed(const GreedyStep &at, std::int32_t row, float *logProb)
+{
+    const float *x = at.rows.logitsRow(row);
+    const ops::RowNormalizer norm = at.rows.normalizer(row);
+    float best = 0.0f;
+    const std::int32_t token =
+        ops::bestOfRow(x, at.vocabulary, norm, &best, at.suppressed->sorted);
+    if (token < 0)
+        return -1;
+    double blocked = 0.0; // in the order ScoreRow records the blocks
+    for (const std::int32_t id : at.suppressed->inOrder)
+        blocked += std::exp(static_cast<double>((x[id] - norm.max) - norm.logSum));
+    const std::optional<float> shift = ScoreRow::logMassAfterBlocking(blocked);
+    if (!shift)
+        return -1;
+    *logProb = best - *shift;
+    return token;
+}
 
 // Greedy search, part 2: the token row `row` (hypothesis `alive`) continues with, and its
 // log-probability in *logProb; -1 when every token is blocked. Without processors a lazy row
-// gives its argmax straight from the logits (ops::bestOfRow).
+// gives its argmax straight from the logits (ops::bestOfRow), and so does one whose processors
+// only suppress tokens (bestUnsuppressed).
 std::int32_t chooseToken(const GreedyStep &at, Sentence &sentence, const Alive &alive,
                          std::int32_t row, std::vector<Rng> &generators, float *logProb)
 {
     if (at.rows.lazy && at.chain.empty())
         return ops::bestOfRow(at.rows.logitsRow(row), at.vocabulary, at.rows.normalizer(row),
                               logProb);
+    if (at.suppressed) {
+        const std::int32_t token = bestUnsuppressed(at, row, logProb);
+        if (token >= 0)
+            return token;
+    }
     const std::span<float> scores = at.rows.row(row);
     ProcessorContext context{at.step, alive.tokens, at.endToken};
     const float shift = processRow(at.chain, context, scores, sentence, alive, at.step, at.options);
@@ -850,10 +889,16 @@ std::vector<DecodingResult> GreedySearch::operator()(StepDecoder &decoder,
     const bool withCoverage = options.coveragePenalty > 0;
     GreedyStart start = startGreedy(decoder, *state, options, chain, inputs);
 
-    // Greedy without traces reads one row at a time, and without processors only its argmax:
-    // the model need not write the [rows, vocab] distribution.
+    // Greedy without traces reads one row at a time, and without processors (or with only
+    // suppressed tokens) only its argmax: the model need not write the [rows, vocab] distribution.
     StepRows rows;
     rows.lazy = !sampling && !options.trace && decoder.hasStepLogits();
+    std::optional<SuppressedTokens> suppressed;
+    if (rows.lazy)
+        if (std::optional<std::vector<std::int32_t>> tokens = chain.suppressedOnly()) {
+            suppressed = SuppressedTokens{*tokens, *tokens};
+            std::sort(suppressed->sorted.begin(), suppressed->sorted.end());
+        }
     Tensor lastTokens, attention;
     std::vector<std::int32_t> origins;
     for (std::int32_t step = 0;; ++step) {
@@ -865,7 +910,7 @@ std::vector<DecodingResult> GreedySearch::operator()(StepDecoder &decoder,
                   lastTokens, rows, attention);
         const GreedyStep at{
             options,  chain,        sampler, step,     endToken, decoder.vocabularySize(),
-            sampling, withCoverage, rows,    attention};
+            sampling, withCoverage, rows,    attention, suppressed ? &*suppressed : nullptr};
         origins.clear();
         greedyStep(at, start, origins);
         if (control.progress)

@@ -116,31 +116,70 @@ void logSoftmaxRow(const float *x, std::int64_t n, RowNormalizer norm, float *ou
         out[j] = (x[j] - norm.max) - norm.logSum;
 }
 
+namespace {
+
+bool isExcluded(std::span<const std::int32_t> excluded, std::int64_t j)
+{
+    return std::binary_search(excluded.begin(), excluded.end(), static_cast<std::int32_t>(j));
+}
+
+// The largest entry of x[begin, end) outside `excluded`; *next: the first excluded id not below
+// `begin` (advanced past the block).
+float blockMax(const float *x, std::int64_t begin, std::int64_t end,
+               std::span<const std::int32_t> excluded, std::size_t *next)
+{
+    if (*next < excluded.size() && excluded[*next] < end) { // rare: the few suppressed ids
+        float m = kNegInf;
+        for (std::int64_t j = begin; j < end; ++j)
+            if (isExcluded(excluded, j))
+                *next += 1;
+            else
+                m = std::max(m, x[j]);
+        return m;
+    }
+    return maxOf(x + begin, end - begin);
+}
+
+// One pass over the row: each block's largest entry outside `excluded` and its log-probability;
+// the first block holding the largest of those holds the first position with it (rounding is
+// monotonic, so an earlier entry a little below the largest logit that rounds to the same value
+// is found too, as the written row gives BestSampler). Then that block alone is read again.
+std::int32_t firstBest(const float *x, std::int64_t n, RowNormalizer norm,
+                       std::span<const std::int32_t> excluded, float *logProb)
+{
+    constexpr std::int64_t kBlock = 256; // long enough that a block's reduction costs little
+    float best = kNegInf;
+    std::int64_t at = -1; // the first block holding `best`
+    std::size_t next = 0;
+    for (std::int64_t begin = 0; begin < n; begin += kBlock) {
+        const float top = blockMax(x, begin, std::min(n, begin + kBlock), excluded, &next);
+        const float value = (top - norm.max) - norm.logSum;
+        if (top > kNegInf && value > best) { // NaN never wins
+            best = value;
+            at = begin;
+        }
+    }
+    if (at < 0)
+        return -1;
+    for (std::int64_t j = at; j < std::min(n, at + kBlock); ++j)
+        if (((x[j] - norm.max) - norm.logSum) == best && !isExcluded(excluded, j)) {
+            *logProb = best;
+            return static_cast<std::int32_t>(j);
+        }
+    return -1; // not reached: the block's largest entry gives `best`
+}
+
+} // namespace
+
 std::int32_t bestOfRow(const float *x, std::int64_t n, RowNormalizer norm, float *logProb)
 {
-    // Rounding is monotonic, so the largest value is that of the largest entry; entries a little
-    // below it may round to the same value, and the first of those is the one the written row
-    // gives BestSampler.
-    const float top = maxOf(x, n);
-    const float best = (top - norm.max) - norm.logSum;
-    if (!(top > kNegInf) || std::isnan(best))
-        return -1;
-    constexpr std::int64_t kBlock = 64;
-    for (std::int64_t begin = 0; begin < n; begin += kBlock) {
-        const std::int64_t end = std::min(n, begin + kBlock);
-        int any = 0;
-#pragma omp simd reduction(| : any)
-        for (std::int64_t j = begin; j < end; ++j)
-            any |= ((x[j] - norm.max) - norm.logSum) == best;
-        if (!any)
-            continue;
-        for (std::int64_t j = begin; j < end; ++j)
-            if (((x[j] - norm.max) - norm.logSum) == best) {
-                *logProb = best;
-                return static_cast<std::int32_t>(j);
-            }
-    }
-    return -1; // not reached: the largest entry gives `best`
+    return firstBest(x, n, norm, {}, logProb);
+}
+
+std::int32_t bestOfRow(const float *x, std::int64_t n, RowNormalizer norm, float *logProb,
+                       std::span<const std::int32_t> excluded)
+{
+    return firstBest(x, n, norm, excluded, logProb);
 }
 
 } // namespace glosa::engine::ops

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 namespace glosa::engine::ops {
 
@@ -41,5 +42,10 @@ void logSoftmaxRow(const float *x, std::int64_t n, RowNormalizer norm, float *ou
 // (and *logProb untouched) when every entry is -inf or NaN. Entries the caller set to -inf after
 // rowNormalizer() (ids never generated) are never chosen.
 std::int32_t bestOfRow(const float *x, std::int64_t n, RowNormalizer norm, float *logProb);
+// The same, skipping the ids in `excluded` (sorted, unique, each in [0, n)) as if they were -inf,
+// while `norm` still counts them: the argmax of a written row in which a processor set those ids
+// to -inf after the log-softmax (suppressed tokens), without writing the row or editing x.
+std::int32_t bestOfRow(const float *x, std::int64_t n, RowNormalizer norm, float *logProb,
+                       std::span<const std::int32_t> excluded);
 
 } // namespace glosa::engine::ops

@@ -259,6 +259,44 @@ private slots:
         QVERIFY(LogitsProcessorChain::fromOptions(DecodingOptions(), 1).empty());
     }
 
+    // A chain that only suppresses names its tokens in the order ScoreRow records them (first
+    // occurrence, no repeats), and logMassAfterBlocking() from those gives what applyLazily()
+    // returns on the written row, bit for bit: the greedy search renormalises from them alone.
+    // Any other processor, or none, leaves the written row to decide.
+    void suppressOnlyShortcut()
+    {
+        LogitsProcessorChain chain;
+        QVERIFY(!chain.suppressedOnly());
+        chain.add(std::make_shared<SuppressTokens>(Tokens{6, 2, 6}));
+        chain.add(std::make_shared<SuppressTokens>(Tokens{0, 2}));
+        QCOMPARE(chain.suppressedOnly(), std::optional<Tokens>(Tokens{6, 2, 0}));
+        const Scores row = logSoftmax({0.3f, 1.2f, 2.0f, -0.4f, 0.9f, 1.7f, -1.1f, 0.0f});
+        Scores scores = row;
+        ScoreRow processed(scores);
+        const float shift = chain.applyLazily({0, {}, 1}, processed, [](auto, const auto &) {});
+        const Tokens suppressed = *chain.suppressedOnly();
+        double blocked = 0.0;
+        for (std::int32_t token : suppressed)
+            blocked += std::exp(static_cast<double>(row[token]));
+        const std::optional<float> mass = ScoreRow::logMassAfterBlocking(blocked);
+        QVERIFY(mass.has_value());
+        QVERIFY(*mass == shift); // exactly: QCOMPARE on floats is fuzzy
+        QVERIFY(shift < 0.0f);
+        // Too little mass left: logMass() reads the whole row, so must the search.
+        QVERIFY(!ScoreRow::logMassAfterBlocking(1.0 - 1e-4));
+
+        DecodingOptions options;
+        options.suppressTokens = {3};
+        options.minLength = 2;
+        QVERIFY(!LogitsProcessorChain::fromOptions(options, 1).suppressedOnly());
+        options.minLength = 0;
+        options.noRepeatNgramSize = 2;
+        QVERIFY(!LogitsProcessorChain::fromOptions(options, 1).suppressedOnly());
+        options.noRepeatNgramSize = 0;
+        QCOMPARE(LogitsProcessorChain::fromOptions(options, 1).suppressedOnly(),
+                 std::optional<Tokens>(Tokens{3}));
+    }
+
     // A forced token wins over every rule that would block it: the user chose it (steering
     // the search from the GUI's tree or chart). It comes out with probability 1, and the n-gram
     // rule does not report it as blocked.

@@ -69,22 +69,36 @@ private slots:
     // A token a little below the largest logit whose log-probability rounds to the same value
     // (log Σ exp ≈ 11 for 65,001 entries: an ulp there is ~1e-6): the written row makes them tie
     // and BestSampler takes the first, so bestOfRow must too, not the argmax of the logits.
+    // The two in one block of the search's pass and in different ones (its blocks are 256 long).
+    void roundingTieTakesTheFirst_data()
+    {
+        QTest::addColumn<int>("first");
+        QTest::addColumn<int>("second");
+        QTest::newRow("same block") << 10 << 20;
+        QTest::newRow("adjacent blocks") << 255 << 256;
+        QTest::newRow("far apart") << 10 << 64700;
+    }
     void roundingTieTakesTheFirst()
     {
+        QFETCH(int, first);
+        QFETCH(int, second);
         const int n = 65001;
         Tensor x = randomTensor({1, n}, 11, -1.0f, 1.0f);
         float *p = x.data<float>();
-        p[20] = 2.0f;
-        p[10] = std::nextafter(2.0f, 0.0f); // 1.2e-7 below: log Σ exp ≈ 9.2, half an ulp 4.8e-7
+        p[second] = 2.0f;
+        p[first] = std::nextafter(2.0f, 0.0f); // 1.2e-7 below: log Σ exp ≈ 9.2, half an ulp 4.8e-7
         const ops::RowNormalizer norm = ops::rowNormalizer(p, n);
         std::vector<float> row(n);
         ops::logSoftmaxRow(p, n, norm, row.data());
-        QCOMPARE(bits(row[10]), bits(row[20])); // the premise: they tie once written
-        QVERIFY(p[10] < p[20]);
+        QCOMPARE(bits(row[first]), bits(row[second])); // the premise: they tie once written
+        QVERIFY(p[first] < p[second]);
         float best = 0.0f;
         QCOMPARE(ops::bestOfRow(p, n, norm, &best), BestSampler::sample(row));
-        QCOMPARE(ops::bestOfRow(p, n, norm, &best), 10);
-        QCOMPARE(bits(best), bits(row[10]));
+        QCOMPARE(ops::bestOfRow(p, n, norm, &best), first);
+        QCOMPARE(bits(best), bits(row[first]));
+        const std::vector<std::int32_t> excluded{first};
+        QCOMPARE(ops::bestOfRow(p, n, norm, &best, excluded), second);
+        QCOMPARE(bits(best), bits(row[second]));
     }
     // Ids the caller sets to -inf after the normaliser (never generated) keep their share of
     // the normaliser and are never chosen; a row of -inf has no best token.
@@ -109,6 +123,61 @@ private slots:
         best = 1.0f;
         QCOMPARE(ops::bestOfRow(none.data(), 17, empty, &best), -1);
         QCOMPARE(best, 1.0f);
+    }
+
+    // Excluded ids (suppressed tokens) are skipped as if the written row held -inf there while
+    // the normaliser still counts them: the token and log-probability BestSampler takes from the
+    // written row with those entries set to -inf, bit for bit. Odd lengths (vector tails), an
+    // excluded id that is the largest, ids at both ends, all but one excluded, and all excluded.
+    void excludedIds_data()
+    {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<QList<int>>("excluded");
+        QTest::addColumn<int>("largest"); // the entry set above every other (-1: none)
+        QTest::addRow("n1 none") << 1 << QList<int>{} << -1;
+        QTest::addRow("n7 max excluded") << 7 << QList<int>{3} << 3;
+        QTest::addRow("n17 ends") << 17 << QList<int>{0, 16} << 16;
+        QTest::addRow("n33 max and pad") << 33 << QList<int>{1, 2, 31} << 2;
+        QTest::addRow("n65001 max excluded") << 65001 << QList<int>{0, 42, 65000} << 42;
+        QTest::addRow("n1001 block edges") << 1001 << QList<int>{255, 256, 511, 1000} << 256;
+        QTest::addRow("n65001 max kept") << 65001 << QList<int>{0, 65000} << 12345;
+        QList<int> allButFive;
+        for (int j = 0; j < 19; ++j)
+            if (j != 5)
+                allButFive.append(j);
+        QTest::addRow("n19 all but one") << 19 << allButFive << 0;
+        QList<int> all;
+        for (int j = 0; j < 9; ++j)
+            all.append(j);
+        QTest::addRow("n9 all") << 9 << all << 4;
+    }
+    void excludedIds()
+    {
+        QFETCH(int, n);
+        QFETCH(QList<int>, excluded);
+        QFETCH(int, largest);
+        Tensor x = randomTensor({1, n}, 5 + n, -4.0f, 4.0f);
+        float *p = x.data<float>();
+        if (largest >= 0)
+            p[largest] = 9.0f;
+        const ops::RowNormalizer norm = ops::rowNormalizer(p, n);
+        std::vector<float> row(n);
+        ops::logSoftmaxRow(p, n, norm, row.data());
+        const std::vector<std::int32_t> ids(excluded.begin(), excluded.end());
+        for (std::int32_t id : ids)
+            row[id] = kNegInf; // what SuppressTokens does to the written row
+        const float before = row.empty() ? 0.0f : p[0];
+        float best = 1.0f;
+        const std::int32_t token = ops::bestOfRow(p, n, norm, &best, ids);
+        QCOMPARE(p[0], before); // the logits are not edited
+        if (static_cast<int>(ids.size()) == n) {
+            QCOMPARE(token, -1);
+            QCOMPARE(best, 1.0f);
+            return;
+        }
+        QCOMPARE(token, BestSampler::sample(row));
+        QVERIFY(!excluded.contains(token));
+        QCOMPARE(bits(best), bits(row[token]));
     }
 };
 

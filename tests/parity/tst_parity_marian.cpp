@@ -429,18 +429,31 @@ private slots:
                                lazyAttention.data<float>()));
         }
 
-        for (bool suppress : {false, true}) {
+        // Suppressed tokens that greedy would choose (the first and third token of the first
+        // unsuppressed decode), listed twice and out of order, so that the argmax without them
+        // and the renormalised log-probability are both exercised; a processor that is more than
+        // suppression (min length) keeps the written row.
+        std::vector<std::int32_t> chosen;
+        for (int variant = 0; variant < 3; ++variant) {
             engine::DecodingOptions options;
             options.maxLength = 60;
-            if (suppress)
-                options.suppressTokens = {5, 7};
+            if (variant >= 1)
+                options.suppressTokens = {5, chosen.at(2), chosen.at(0), 7, chosen.at(2)};
+            if (variant == 2)
+                options.minLength = 3;
             const auto fast = engine::decode(decoder, sources, options);
             options.trace = true;
             const auto slow = engine::decode(decoder, sources, options);
+            if (variant == 0)
+                chosen = fast[0].hypotheses[0].tokens;
+            else
+                QVERIFY(fast[0].hypotheses[0].tokens != chosen); // the suppression bites
             for (std::size_t i = 0; i < sources.size(); ++i) {
-                QCOMPARE(fast[i].hypotheses[0].tokens, slow[i].hypotheses[0].tokens);
-                QCOMPARE(fast[i].hypotheses[0].tokenLogProbs, slow[i].hypotheses[0].tokenLogProbs);
-                QVERIFY(fast[i].hypotheses[0].score == slow[i].hypotheses[0].score);
+                const engine::Hypothesis &a = fast[i].hypotheses[0], &b = slow[i].hypotheses[0];
+                QCOMPARE(a.tokens, b.tokens);
+                QVERIFY(a.tokenLogProbs == b.tokenLogProbs); // exactly: QCOMPARE is fuzzy
+                QVERIFY(a.logProb == b.logProb && a.eosLogProb == b.eosLogProb);
+                QVERIFY(a.score == b.score);
             }
         }
     }
