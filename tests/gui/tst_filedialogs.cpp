@@ -16,6 +16,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QTemporaryDir>
 #include <QTest>
@@ -46,25 +47,22 @@ template <typename T> void answerNext(std::function<bool(T *)> answer)
 }
 
 // The next file dialog: where it started, then `choice` chosen in it (cancelled when empty).
-// QFileDialog lists a folder on a thread of its own: a file selected before the listing arrives
-// can be dropped again, and accepting then picks the wrong entry or keeps the dialog open. So the
-// choice is selected until the dialog holds it, and accepted until the dialog has closed.
+// The choice is typed into the dialog's name field, as a person would: selectFile() leaves that
+// field alone once it has keyboard focus, which the dialog takes when it is activated (early or
+// late, depending on the machine's load), and accepting then picks nothing or the folder shown.
 void answerFileDialog(QString *startedIn, const QString &choice)
 {
-    auto seen = std::make_shared<bool>(false);
-    answerNext<QFileDialog>([startedIn, choice, seen](QFileDialog *dialog) {
-        if (!*seen)
-            *startedIn = QDir(dialog->directory()).absolutePath();
-        *seen = true;
+    answerNext<QFileDialog>([startedIn, choice](QFileDialog *dialog) {
+        *startedIn = QDir(dialog->directory()).absolutePath();
         if (choice.isEmpty()) {
             dialog->reject();
             return true;
         }
-        const QStringList held = dialog->selectedFiles();
-        if (held.size() != 1 || QDir::cleanPath(held.first()) != QDir::cleanPath(choice)) {
-            dialog->selectFile(choice);
+        auto *name = dialog->findChild<QLineEdit *>(QStringLiteral("fileNameEdit"));
+        if (!name)
             return false;
-        }
+        dialog->setDirectory(QFileInfo(choice).absolutePath());
+        name->setText(QFileInfo(choice).fileName());
         static_cast<QDialog *>(dialog)->accept(); // QFileDialog's own, which checks the choice
         return !dialog->isVisible();
     });
