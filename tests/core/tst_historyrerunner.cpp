@@ -10,6 +10,7 @@
 #include "app/core/models/modelcatalog.h"
 #include "app/core/models/pluginregistry.h"
 #include "app/core/presenters/historyrerunner.h"
+#include "tests/support/appcontextutil.h"
 #include "tests/support/testutil.h"
 
 #include <QSignalSpy>
@@ -37,11 +38,9 @@ private slots:
 
     void init()
     {
-        m_context.reset(new AppContext({QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
-                                       {QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")}));
-        const QString path =
-            m_dir.filePath(QStringLiteral("history-%1.sqlite").arg(QTest::currentTestFunction()));
-        QVERIFY2(m_context->history()->open(path), qPrintable(m_context->history()->openError()));
+        QString error;
+        m_context = test::bundledContextWithHistory(m_dir, &error);
+        QVERIFY2(m_context, qPrintable(error));
         QVERIFY2(m_context->chooseModel(QStringLiteral("transformer-en-es")),
                  "resources/models/transformer-en-es is missing");
     }

@@ -7,6 +7,7 @@
 #include "app/core/history/store.h"
 #include "app/core/inference/wordcheck.h"
 #include "app/core/presenters/translatepresenter.h"
+#include "tests/support/appcontextutil.h"
 #include "tests/support/testutil.h"
 
 #include <QSignalSpy>
@@ -114,11 +115,9 @@ private slots:
 
     void init()
     {
-        m_context.reset(new AppContext({QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
-                                       {QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")}));
-        const QString path =
-            m_dir.filePath(QStringLiteral("history-%1.sqlite").arg(QTest::currentTestFunction()));
-        QVERIFY2(m_context->history()->open(path), qPrintable(m_context->history()->openError()));
+        QString error;
+        m_context = test::bundledContextWithHistory(m_dir, &error);
+        QVERIFY2(m_context, qPrintable(error));
         m_presenter.reset(new TranslatePresenter(*m_context));
         QVERIFY2(useModel(*m_context, *m_presenter, QStringLiteral("transformer-en-es")),
                  "resources/models/transformer-en-es did not load");
