@@ -19,16 +19,22 @@ QList<int> lcsDiffering(const QList<TokenSpan> &a, int a0, int a1, const QList<T
                         int b0, int b1)
 {
     const int n = std::max(0, a1 - a0), m = std::max(0, b1 - b0);
+    // Each surface once: surface() builds a string, and the table compares n × m pairs (1,500²
+    // at the cap, on the GUI thread).
+    std::vector<QString> x(n), y(m);
+    for (int i = 0; i < n; ++i)
+        x[i] = a[a0 + i].surface();
+    for (int j = 0; j < m; ++j)
+        y[j] = b[b0 + j].surface();
     std::vector<std::vector<int>> lcs(n + 1, std::vector<int>(m + 1, 0));
     for (int i = n - 1; i >= 0; --i)
         for (int j = m - 1; j >= 0; --j)
-            lcs[i][j] = a[a0 + i].surface() == b[b0 + j].surface()
-                            ? lcs[i + 1][j + 1] + 1
-                            : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+            lcs[i][j] = x[i] == y[j] ? lcs[i + 1][j + 1] + 1
+                                     : std::max(lcs[i + 1][j], lcs[i][j + 1]);
     QList<int> differing;
     int i = 0, j = 0;
     while (i < n) {
-        if (j < m && a[a0 + i].surface() == b[b0 + j].surface()) {
+        if (j < m && x[i] == y[j]) {
             ++i;
             ++j;
         } else if (j < m && lcs[i][j + 1] >= lcs[i + 1][j]) {
