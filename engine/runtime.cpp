@@ -2,22 +2,51 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <new>
+#include <string>
 
 namespace glosa::engine::runtime {
 
 namespace {
 
-std::atomic<int> g_requestedThreads{0};      // 0 = all cores
-std::atomic<unsigned> g_threadGeneration{1}; // bumped by setNumThreads
+constexpr int kAuto = -1;
+std::atomic<int> g_requestedThreads{0};      // 0 = all cores, kAuto = WorkThreads decide
+std::atomic<unsigned> g_threadGeneration{1}; // bumped by setNumThreads and setAutoThreads
+thread_local int t_adaptedThreads = 1;       // this thread's count in auto mode
+std::atomic<int> g_threadsTaken{0};          // by the live WorkThreads of this process
 
 int resolvedThreads(int requested)
 {
+    if (requested == kAuto)
+        return t_adaptedThreads;
     return requested > 0 ? requested : omp_get_num_procs();
+}
+
+// This process's threads in state R (running or runnable), the caller included.
+int ownRunnableThreads()
+{
+    int runnable = 0;
+    std::error_code error;
+    for (const auto &task : std::filesystem::directory_iterator("/proc/self/task", error)) {
+        std::ifstream stat(task.path() / "stat");
+        std::string line;
+        if (!std::getline(stat, line))
+            continue;
+        // "tid (name) S ...": the name may hold spaces and parentheses; the state follows the
+        // last ')'.
+        const std::size_t close = line.rfind(')');
+        if (close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'R')
+            ++runnable;
+    }
+    return std::max(runnable, 1);
 }
 
 struct FreeDeleter
@@ -56,6 +85,55 @@ void setNumThreads(int n)
 int numThreads()
 {
     return resolvedThreads(g_requestedThreads.load());
+}
+
+void setAutoThreads()
+{
+    g_requestedThreads.store(kAuto);
+    g_threadGeneration.fetch_add(1, std::memory_order_acq_rel);
+    stream();
+}
+
+WorkThreads::WorkThreads()
+{
+    if (g_requestedThreads.load() != kAuto)
+        return;
+    const int free = coresLeftIdle() - g_threadsTaken.load();
+    m_taken = std::clamp(free, 1, cores());
+    g_threadsTaken.fetch_add(m_taken);
+    t_adaptedThreads = m_taken;
+    omp_set_num_threads(m_taken);
+}
+
+WorkThreads::~WorkThreads()
+{
+    g_threadsTaken.fetch_sub(m_taken);
+}
+
+int cores()
+{
+    return omp_get_num_procs();
+}
+
+int coresLeftIdle()
+{
+    const int procs = cores();
+    std::ifstream file("/proc/loadavg");
+    std::string line;
+    if (!std::getline(file, line))
+        return 1;
+    return coresLeftIdle(line.c_str(), ownRunnableThreads(), procs);
+}
+
+int coresLeftIdle(const char *loadavg, int ownRunnable, int procs)
+{
+    double one = 0, five = 0, fifteen = 0;
+    int runnable = 0, total = 0;
+    if (std::sscanf(loadavg, "%lf %lf %lf %d/%d", &one, &five, &fifteen, &runnable, &total) != 5 ||
+        procs < 1)
+        return 1;
+    const int others = std::max(0, runnable - std::max(ownRunnable, 1));
+    return std::clamp(procs - others, 1, procs);
 }
 
 void *threadScratchpad(std::size_t bytes)

@@ -58,7 +58,8 @@ int run(QStringList args, QTextStream &err)
         return 0;
     }
     if (command == QLatin1String("--version")) {
-        QTextStream(stdout) << "glosa-cli " << GLOSA_VERSION << "\n";
+        QTextStream(stdout) << "glosa-cli " << GLOSA_VERSION << "\n"
+                            << QString::fromStdString(glosa::openMpDescription()) << "\n";
         return 0;
     }
     if (const glosa::cli::Command *found = glosa::cli::findCommand(command)) {

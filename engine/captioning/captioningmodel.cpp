@@ -2,6 +2,7 @@
 
 #include "engine/decoding/decodingfields.h"
 #include "engine/package.h"
+#include "engine/runtime.h"
 #include "engine/vision/imageprep.h"
 
 #include <stdexcept>
@@ -34,6 +35,7 @@ ImageCaption CaptioningModel::caption(const std::uint8_t *rgb, int width, int he
 {
     if (control.cancelled && control.cancelled())
         throw DecodingCancelled();
+    const runtime::WorkThreads threads; // the cores idle now, where the user chose none
     const Tensor input =
         vision::prepareRgb(rgb, width, height, m_encoder->inputWidth(), m_encoder->inputHeight());
     std::vector<DecodingResult> results =

@@ -1,5 +1,6 @@
 #include "engine/translation/translator.h"
 
+#include "engine/runtime.h"
 #include "engine/text/protectedspans.h"
 #include "engine/text/sentencesplitter.h"
 #include "engine/text/truecaser.h"
@@ -485,6 +486,7 @@ TranslationResult Translator::translate(std::string_view text, const DecodingOpt
     result.segments.resize(pending.size());
     for (std::size_t first = 0; first < pending.size(); first += m_batchSize) {
         const std::size_t last = std::min(pending.size(), first + m_batchSize);
+        const runtime::WorkThreads threads; // the cores idle now, where the user chose none
         std::vector<DecodingResult> decoded =
             run.decodeBatch(decoder, pending, first, last, steering, control);
         for (std::size_t i = first; i < last; ++i)

@@ -32,10 +32,14 @@ struct CliRun
 // GLOSA_MODEL_PATH, ...). HOME and the XDG folders point into a private temporary folder so that
 // the user's own models, settings and history stay out of the test. For tests that watch the
 // process while it runs (progress lines, signals); runGlosaCli() below is the common case.
-inline void prepareGlosaCli(QProcess &process, const QList<std::pair<QString, QString>> &env)
+// `unset`: variables of the test's own environment the process should not see (before `env`).
+inline void prepareGlosaCli(QProcess &process, const QList<std::pair<QString, QString>> &env,
+                            const QStringList &unset = {})
 {
     static QTemporaryDir home;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    for (const QString &name : unset)
+        environment.remove(name);
     environment.insert(QStringLiteral("XDG_DATA_HOME"), home.path() + QStringLiteral("/data"));
     environment.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path() + QStringLiteral("/config"));
     environment.insert(QStringLiteral("HOME"), home.path());
@@ -48,10 +52,11 @@ inline void prepareGlosaCli(QProcess &process, const QList<std::pair<QString, QS
 // glosa-cli `args` with `input` on stdin, prepared as prepareGlosaCli() says; waits for it.
 inline CliRun runGlosaCli(const QStringList &args,
                           const QList<std::pair<QString, QString>> &env = {},
-                          const QByteArray &input = {}, int timeoutMs = 300000)
+                          const QByteArray &input = {}, int timeoutMs = 300000,
+                          const QStringList &unset = {})
 {
     QProcess process;
-    prepareGlosaCli(process, env);
+    prepareGlosaCli(process, env, unset);
     process.setArguments(args);
     process.start();
     CliRun run;
