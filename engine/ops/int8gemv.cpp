@@ -4,6 +4,7 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 namespace glosa::engine::ops::detail {
@@ -84,9 +85,9 @@ void run(const std::uint8_t *xu, std::int64_t k4, const Int8GemvWeights &w, cons
     }
 }
 
-} // namespace
+std::atomic<std::int64_t> rowLimit{-1};
 
-std::int64_t int8GemvMaxRows()
+std::int64_t cpuMaxRows()
 {
     static const std::int64_t rows = [] {
         __builtin_cpu_init();
@@ -100,6 +101,19 @@ std::int64_t int8GemvMaxRows()
         return (allowed & vnni) == vnni ? std::int64_t(4) : std::int64_t(0);
     }();
     return rows;
+}
+
+} // namespace
+
+std::int64_t int8GemvMaxRows()
+{
+    const std::int64_t limit = rowLimit.load(std::memory_order_relaxed);
+    return limit < 0 ? cpuMaxRows() : std::min(limit, cpuMaxRows());
+}
+
+void limitInt8GemvRows(std::int64_t rows)
+{
+    rowLimit.store(rows, std::memory_order_relaxed);
 }
 
 Int8GemvWeights packInt8Gemv(const std::int8_t *codes, std::int64_t n, std::int64_t k)

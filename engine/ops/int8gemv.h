@@ -28,6 +28,10 @@ namespace glosa::engine::ops::detail {
 // Up to how many rows the kernel runs here: 4 with AVX-512 VNNI that oneDNN may use
 // (ONEDNN_MAX_CPU_ISA), else 0 (no kernel).
 std::int64_t int8GemvMaxRows();
+// For tests and benchmarks: int8GemvMaxRows() reports at most `rows` from now on (0: every call
+// takes oneDNN), or what the CPU allows again with -1. Process-wide; not to be changed while
+// calls run.
+void limitInt8GemvRows(std::int64_t rows);
 
 // The weights as the kernel reads them: [ceil(n / 16)][ceil(k / 4)][16][4] bytes (zeros past n
 // and k), and per channel 128 · Σ_c W[j, c].
