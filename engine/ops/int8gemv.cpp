@@ -1,6 +1,7 @@
 #include "engine/ops/int8gemv.h"
 
 #include <immintrin.h>
+#include <omp.h>
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <algorithm>
@@ -19,6 +20,7 @@ constexpr int kPanelBlocks = 4;           // blocks per panel, interleaved in on
 constexpr std::int64_t kPanelChannels = kLanes * kPanelBlocks;
 constexpr std::int64_t kStepBytes = kBlockBytes * kPanelBlocks; // one group of a panel
 constexpr int kTileRows = 6;              // 6 × 4 accumulators + 4 weights + 1 broadcast ≤ 32
+constexpr std::int64_t kChunkBytes = std::int64_t(512) << 10; // weights a tile passes over
 
 #define GLOSA_VNNI_TARGET __attribute__((target("avx512f,avx512bw,avx512vnni")))
 
@@ -185,16 +187,24 @@ void int8Gemv(const std::int8_t *x, std::int64_t m, const Int8GemvWeights &w, co
     const std::int64_t rows = m / tiles, longer = m % tiles;
     const std::int64_t panels = (w.n + kPanelChannels - 1) / kPanelChannels;
     const std::int64_t step = m <= 2 ? 2 : 1;
-    const std::int64_t groups = (panels + step - 1) / step;
+    // Each tile passes over a chunk of panels that stays in L2 (its rows' sums written row by
+    // row in runs of the chunk's width), every tile of the call in turn, then the next chunk;
+    // at least one chunk per thread.
+    const std::int64_t threads = omp_get_max_threads();
+    std::int64_t chunk = std::max<std::int64_t>(1, kChunkBytes / (k4 * kStepBytes));
+    chunk = std::min(chunk, (panels + threads - 1) / threads);
+    chunk = (chunk + step - 1) / step * step;
+    const std::int64_t chunks = (panels + chunk - 1) / chunk;
     // Worth waking the OpenMP threads from 64 KB of weights on.
-    const bool parallel = w.n * w.k >= (std::int64_t(1) << 16) && groups > 1;
+    const bool parallel = w.n * w.k >= (std::int64_t(1) << 16) && chunks > 1;
 #pragma omp parallel for schedule(static) if (parallel)
-    for (std::int64_t group = 0; group < groups; ++group) {
-        const std::int64_t panel = group * step;
-        const std::int64_t width = std::min(step, panels - panel);
+    for (std::int64_t part = 0; part < chunks; ++part) {
+        const std::int64_t end = std::min(panels, (part + 1) * chunk);
         for (std::int64_t t = 0; t < tiles; ++t) {
             const std::int64_t first = t * rows + std::min(t, longer);
-            tileFor(rows + (t < longer ? 1 : 0), width)(call, first, panel);
+            const std::int64_t height = rows + (t < longer ? 1 : 0);
+            for (std::int64_t panel = part * chunk; panel < end; panel += step)
+                tileFor(height, std::min(step, end - panel))(call, first, panel);
         }
     }
 }
