@@ -37,7 +37,8 @@ struct Call
 // Rows [row, row + R) against the P panels from `panel` (P · 64 output channels): each 64
 // weight bytes are loaded once for the R rows, the R · 4P sums stay in registers for all of K.
 template <int R, int P>
-GLOSA_VNNI_TARGET void tile(const Call &c, std::int64_t row, std::int64_t panel)
+GLOSA_VNNI_TARGET void tile(const Call &c, std::int64_t row, std::int64_t panel,
+                            const std::int8_t *prefetch)
 {
     constexpr int B = P * kPanelBlocks;
     __m512i acc[R][B];
@@ -50,6 +51,8 @@ GLOSA_VNNI_TARGET void tile(const Call &c, std::int64_t row, std::int64_t panel)
     const std::int8_t *wp = c.w->packed.data() + panel * panelBytes;
     const std::uint8_t *x = c.xu + row * k4 * kGroup;
     for (std::int64_t g = 0; g < k4; ++g) {
+        if (prefetch)
+            _mm_prefetch(reinterpret_cast<const char *>(prefetch + g * kBlockBytes), _MM_HINT_T1);
         __m512i wv[B];
 #pragma GCC unroll 16
         for (int b = 0; b < B; ++b)
@@ -86,7 +89,8 @@ GLOSA_VNNI_TARGET void tile(const Call &c, std::int64_t row, std::int64_t panel)
     }
 }
 
-using TileFunction = void (*)(const Call &, std::int64_t row, std::int64_t panel);
+using TileFunction = void (*)(const Call &, std::int64_t row, std::int64_t panel,
+                              const std::int8_t *prefetch);
 
 // The tile for `rows` rows (1..kTileRows) over `panels` panels (1, or 2 for up to 2 rows).
 TileFunction tileFor(std::int64_t rows, std::int64_t panels)
@@ -203,8 +207,17 @@ void int8Gemv(const std::int8_t *x, std::int64_t m, const Int8GemvWeights &w, co
         for (std::int64_t t = 0; t < tiles; ++t) {
             const std::int64_t first = t * rows + std::min(t, longer);
             const std::int64_t height = rows + (t < longer ? 1 : 0);
-            for (std::int64_t panel = part * chunk; panel < end; panel += step)
-                tileFor(height, std::min(step, end - panel))(call, first, panel);
+            // The first four tiles bring the next chunk into L2, a line an iteration.
+            const std::int64_t lines = (end - part * chunk) * k4;
+            const std::int8_t *next = t < 4 && end < panels
+                                          ? w.packed.data() + end * k4 * kStepBytes +
+                                                t * lines * kBlockBytes
+                                          : nullptr;
+            for (std::int64_t panel = part * chunk; panel < end; panel += step) {
+                const std::int8_t *ahead =
+                    next ? next + (panel - part * chunk) * k4 * kBlockBytes : nullptr;
+                tileFor(height, std::min(step, end - panel))(call, first, panel, ahead);
+            }
         }
     }
 }
