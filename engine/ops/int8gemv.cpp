@@ -20,7 +20,7 @@ constexpr int kPanelBlocks = 4;           // blocks per panel, interleaved in on
 constexpr std::int64_t kPanelChannels = kLanes * kPanelBlocks;
 constexpr std::int64_t kStepBytes = kBlockBytes * kPanelBlocks; // one group of a panel
 constexpr int kTileRows = 6;              // 6 × 4 accumulators + 4 weights + 1 broadcast ≤ 32
-constexpr std::int64_t kChunkBytes = std::int64_t(512) << 10; // weights a tile passes over
+constexpr std::int64_t kChunkBytes = std::int64_t(512) << 10; // weights a tile passes over (many rows)
 
 #define GLOSA_VNNI_TARGET __attribute__((target("avx512f,avx512bw,avx512vnni")))
 
@@ -191,11 +191,15 @@ void int8Gemv(const std::int8_t *x, std::int64_t m, const Int8GemvWeights &w, co
     const std::int64_t rows = m / tiles, longer = m % tiles;
     const std::int64_t panels = (w.n + kPanelChannels - 1) / kPanelChannels;
     const std::int64_t step = m <= 2 ? 2 : 1;
-    // Each tile passes over a chunk of panels that stays in L2 (its rows' sums written row by
-    // row in runs of the chunk's width), every tile of the call in turn, then the next chunk;
-    // at least one chunk per thread.
+    // Each tile passes over a chunk of panels, every tile in turn, then the next chunk, while the
+    // first four tiles bring the next chunk into L2. With up to 12 tiles (72 rows) a chunk is one
+    // panel: the next streams in from L3 while the tiles compute on this one (a decoder step's
+    // weights are not in L2). More tiles wrote 256 bytes per row and panel to that many rows,
+    // which cost more than the weights (128 × 65,001: 1.2× slower), and take chunks of up to
+    // kChunkBytes of weights, kept in L2, so that each tile writes runs of the chunk's width.
+    // At least one chunk per thread.
     const std::int64_t threads = omp_get_max_threads();
-    std::int64_t chunk = std::max<std::int64_t>(1, kChunkBytes / (k4 * kStepBytes));
+    std::int64_t chunk = tiles > 12 ? std::max<std::int64_t>(1, kChunkBytes / (k4 * kStepBytes)) : 1;
     chunk = std::min(chunk, (panels + threads - 1) / threads);
     chunk = (chunk + step - 1) / step * step;
     const std::int64_t chunks = (panels + chunk - 1) / chunk;
