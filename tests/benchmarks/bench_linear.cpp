@@ -12,8 +12,10 @@
 // --shapes MxKxN,...: instead, ops::QuantizedLinear on those shapes, its int8 kernel
 // (int8gemv.h) against oneDNN's int8 convolution, alternated in the same way: each side's whole
 // call (quantizing the input and the rescale included), the kernel alone on codes already
-// quantized, GOP/s (2·M·K·N per call), and oneDNN's implementation for M rows.
-// Usage: bench_linear [threads] [--half | --shapes MxKxN,...] (default: all threads).
+// quantized, GOP/s (2·M·K·N per call), and oneDNN's implementation for M rows. With --cold each
+// side cycles through copies of the layer (about 24 MB of weights in all), so that its weights
+// come from L3 as in a decoder step, where the other layers' pass between two calls of one.
+// Usage: bench_linear [threads] [--half | --shapes MxKxN,... [--cold]] (default: all threads).
 #include "engine/ops/int8gemv.h"
 #include "engine/ops/linear.h"
 #include "engine/ops/quantizedlinear.h"
@@ -119,21 +121,27 @@ std::vector<std::array<std::int64_t, 3>> parseShapes(const std::string &list)
 
 // QuantizedLinear on each shape: its int8 kernel against oneDNN (int8gemv.h's row limit set to
 // 0 for the oneDNN side), and the kernel alone on codes quantized beforehand.
-int benchShapes(const std::vector<std::array<std::int64_t, 3>> &shapes)
+int benchShapes(const std::vector<std::array<std::int64_t, 3>> &shapes, bool cold)
 {
     namespace detail = ops::detail;
-    std::printf("threads: %d; int8 kernel for up to %lld rows here\n", runtime::numThreads(),
-                static_cast<long long>(detail::int8GemvMaxRows()));
+    std::printf("threads: %d; int8 kernel for up to %lld rows here; weights %s\n",
+                runtime::numThreads(), static_cast<long long>(detail::int8GemvMaxRows()),
+                cold ? "from L3 (--cold)" : "hot (one layer)");
     std::printf("%-16s %9s %9s %9s %9s %9s %9s %9s  %s\n", "M x K x N", "kern us", "kern GOP/s",
                 "dnnl us", "dnnl GOP/s", "dnnl/kern", "gemv us", "gemv GOP/s", "oneDNN impl");
     for (const auto &[m, k, n] : shapes) {
         const Tensor w = randomTensor({n, k}, 1), x = randomTensor({m, k}, 3);
-        const ops::QuantizedLinear op(w);
+        const std::int64_t copies = cold ? std::max<std::int64_t>(1, (24 << 20) / (n * k)) : 1;
+        std::vector<ops::QuantizedLinear> layers; // each its own weights (a copy would share them)
+        for (std::int64_t i = 0; i < copies; ++i)
+            layers.emplace_back(w);
+        const ops::QuantizedLinear &op = layers.front();
         Tensor yKernel, yDnnl;
-        auto kernel = [&] { op(x, yKernel); };
+        std::size_t nextKernel = 0, nextDnnl = 0;
+        auto kernel = [&] { layers[nextKernel++ % layers.size()](x, yKernel); };
         auto dnnl = [&] {
             detail::limitInt8GemvRows(0);
-            op(x, yDnnl);
+            layers[nextDnnl++ % layers.size()](x, yDnnl);
             detail::limitInt8GemvRows(-1);
         };
         const auto [tKernel, tDnnl, ratio] = alternated(kernel, dnnl, 31);
@@ -200,10 +208,13 @@ int main(int argc, char **argv)
 {
     bool halfMode = false;
     std::vector<std::array<std::int64_t, 3>> given;
+    bool cold = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--half") {
             halfMode = true;
+        } else if (arg == "--cold") {
+            cold = true;
         } else if (arg == "--shapes") {
             given = parseShapes(i + 1 < argc ? argv[++i] : "");
             if (given.empty()) {
@@ -218,7 +229,7 @@ int main(int argc, char **argv)
     if (halfMode)
         return benchHalf();
     if (!given.empty())
-        return benchShapes(given);
+        return benchShapes(given, cold);
     using Kernel = ops::Linear::Kernel;
     std::printf("threads: %d; Linear::Kernel::Auto uses the %s here\n", runtime::numThreads(),
                 ops::Linear(randomTensor({8, 8}, 1)).kernel() == Kernel::Matmul
