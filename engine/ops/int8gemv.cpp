@@ -165,11 +165,15 @@ Int8GemvWeights packInt8Gemv(const std::int8_t *codes, std::int64_t n, std::int6
         const std::int8_t *row = codes + j * k;
         std::int8_t *out = w.packed.data() + (j / kPanelChannels) * k4 * kStepBytes +
                            (j % kPanelChannels) * kGroup; // block (j % 64) / 16, lane j % 16
+        // Four input channels at a time (a load of the whole model packs ~80M weights).
+        const std::int64_t whole = k / kGroup;
+        for (std::int64_t g = 0; g < whole; ++g)
+            std::memcpy(out + g * kStepBytes, row + g * kGroup, kGroup);
+        for (std::int64_t c = whole * kGroup; c < k; ++c)
+            out[whole * kStepBytes + c % kGroup] = row[c];
         std::int32_t sum = 0;
-        for (std::int64_t c = 0; c < k; ++c) {
-            out[(c / kGroup) * kStepBytes + c % kGroup] = row[c];
+        for (std::int64_t c = 0; c < k; ++c)
             sum += row[c];
-        }
         w.compensation[j] = 128 * sum;
     }
     return w;
