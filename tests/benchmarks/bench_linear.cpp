@@ -27,6 +27,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <random>
 #include <sstream>
 #include <string>
@@ -124,8 +125,10 @@ std::vector<std::array<std::int64_t, 3>> parseShapes(const std::string &list)
 int benchShapes(const std::vector<std::array<std::int64_t, 3>> &shapes, bool cold)
 {
     namespace detail = ops::detail;
-    std::printf("threads: %d; int8 kernel for up to %lld rows here; weights %s\n",
-                runtime::numThreads(), static_cast<long long>(detail::int8GemvMaxRows()),
+    const std::int64_t maxRows = detail::int8GemvMaxRows();
+    std::printf("threads: %d; int8 kernel for %s rows here; weights %s\n", runtime::numThreads(),
+                maxRows == std::numeric_limits<std::int64_t>::max() ? "any number of"
+                                                                    : std::to_string(maxRows).c_str(),
                 cold ? "from L3 (--cold)" : "hot (one layer)");
     std::printf("%-16s %9s %9s %9s %9s %9s %9s %9s  %s\n", "M x K x N", "kern us", "kern GOP/s",
                 "dnnl us", "dnnl GOP/s", "dnnl/kern", "gemv us", "gemv GOP/s", "oneDNN impl");
