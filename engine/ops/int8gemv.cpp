@@ -13,14 +13,15 @@ namespace glosa::engine::ops::detail {
 
 namespace {
 
-constexpr std::int64_t kLanes = 16;       // output channels per block (int32 lanes of a zmm)
-constexpr std::int64_t kGroup = 4;        // input channels per lane (vpdpbusd)
+constexpr std::int64_t kLanes = 16; // output channels per block (int32 lanes of a zmm)
+constexpr std::int64_t kGroup = 4;  // input channels per lane (vpdpbusd)
 constexpr std::int64_t kBlockBytes = kLanes * kGroup;
-constexpr int kPanelBlocks = 4;           // blocks per panel, interleaved in one stream
+constexpr int kPanelBlocks = 4; // blocks per panel, interleaved in one stream
 constexpr std::int64_t kPanelChannels = kLanes * kPanelBlocks;
 constexpr std::int64_t kStepBytes = kBlockBytes * kPanelBlocks; // one group of a panel
-constexpr int kTileRows = 6;              // 6 × 4 accumulators + 4 weights + 1 broadcast ≤ 32
-constexpr std::int64_t kChunkBytes = std::int64_t(512) << 10; // weights a tile passes over (many rows)
+constexpr int kTileRows = 6; // 6 × 4 accumulators + 4 weights + 1 broadcast ≤ 32
+// The weights a tile passes over at a time when the rows are many (int8Gemv).
+constexpr std::int64_t kChunkBytes = std::int64_t(512) << 10;
 
 #define GLOSA_VNNI_TARGET __attribute__((target("avx512f,avx512bw,avx512vnni")))
 
@@ -36,6 +37,7 @@ struct Call
 
 // Rows [row, row + R) against the P panels from `panel` (P · 64 output channels): each 64
 // weight bytes are loaded once for the R rows, the R · 4P sums stay in registers for all of K.
+// `prefetch` (or null): k4 lines of the next chunk, one an iteration, to bring into L2.
 template <int R, int P>
 GLOSA_VNNI_TARGET void tile(const Call &c, std::int64_t row, std::int64_t panel,
                             const std::int8_t *prefetch)
@@ -203,7 +205,8 @@ void int8Gemv(const std::int8_t *x, std::int64_t m, const Int8GemvWeights &w, co
     // kChunkBytes of weights, kept in L2, so that each tile writes runs of the chunk's width.
     // At least one chunk per thread.
     const std::int64_t threads = omp_get_max_threads();
-    std::int64_t chunk = tiles > 12 ? std::max<std::int64_t>(1, kChunkBytes / (k4 * kStepBytes)) : 1;
+    std::int64_t chunk =
+        tiles > 12 ? std::max<std::int64_t>(1, kChunkBytes / (k4 * kStepBytes)) : 1;
     chunk = std::min(chunk, (panels + threads - 1) / threads);
     chunk = (chunk + step - 1) / step * step;
     const std::int64_t chunks = (panels + chunk - 1) / chunk;
@@ -217,10 +220,10 @@ void int8Gemv(const std::int8_t *x, std::int64_t m, const Int8GemvWeights &w, co
             const std::int64_t height = rows + (t < longer ? 1 : 0);
             // The first four tiles bring the next chunk into L2, a line an iteration.
             const std::int64_t lines = (end - part * chunk) * k4;
-            const std::int8_t *next = t < 4 && end < panels
-                                          ? w.packed.data() + end * k4 * kStepBytes +
-                                                t * lines * kBlockBytes
-                                          : nullptr;
+            const std::int8_t *next =
+                t < 4 && end < panels
+                    ? w.packed.data() + end * k4 * kStepBytes + t * lines * kBlockBytes
+                    : nullptr;
             for (std::int64_t panel = part * chunk; panel < end; panel += step) {
                 const std::int8_t *ahead =
                     next ? next + (panel - part * chunk) * k4 * kBlockBytes : nullptr;

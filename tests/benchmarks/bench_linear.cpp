@@ -127,8 +127,9 @@ int benchShapes(const std::vector<std::array<std::int64_t, 3>> &shapes, bool col
     namespace detail = ops::detail;
     const std::int64_t maxRows = detail::int8GemvMaxRows();
     std::printf("threads: %d; int8 kernel for %s rows here; weights %s\n", runtime::numThreads(),
-                maxRows == std::numeric_limits<std::int64_t>::max() ? "any number of"
-                                                                    : std::to_string(maxRows).c_str(),
+                maxRows == std::numeric_limits<std::int64_t>::max()
+                    ? "any number of"
+                    : std::to_string(maxRows).c_str(),
                 cold ? "from L3 (--cold)" : "hot (one layer)");
     std::printf("%-16s %9s %9s %9s %9s %9s %9s %9s  %s\n", "M x K x N", "kern us", "kern GOP/s",
                 "dnnl us", "dnnl GOP/s", "dnnl/kern", "gemv us", "gemv GOP/s", "oneDNN impl");
@@ -195,10 +196,9 @@ int benchHalf()
         Tensor y;
         half(x, y);
         full(x, y);
-        const auto [h, f, ratio] =
-            alternated([&] { half(x, y); }, [&] { full(x, y); }, 61);
-        std::printf("%-16s %10.1f %10.1f %9.2fx %9.1f  %s\n", shapeLabel(m, k, n).c_str(),
-                    h * 1e6, f * 1e6, ratio, 2.0 * n * k / h * 1e-9,
+        const auto [h, f, ratio] = alternated([&] { half(x, y); }, [&] { full(x, y); }, 61);
+        std::printf("%-16s %10.1f %10.1f %9.2fx %9.1f  %s\n", shapeLabel(m, k, n).c_str(), h * 1e6,
+                    f * 1e6, ratio, 2.0 * n * k / h * 1e-9,
                     half.halfWeights() && m <= ops::Linear::halfWeightsMaxRows() ? "fp16"
                                                                                  : "oneDNN");
     }
