@@ -280,7 +280,9 @@ int main(int argc, char **argv)
         std::printf("%-16s %12.1f %12.1f %12.1f %12.1f %12.2f %8.2fx %10.1f %8.2fx  %s\n", label,
                     seconds[0] * 1e6, flops / seconds[0] * 1e-9, seconds[1] * 1e6,
                     flops / seconds[1] * 1e-9, flops / reference * 1e-9, seconds[0] / seconds[1],
-                    int8 * 1e6, seconds[autoConv] / int8, quantized.implementation(m).c_str());
+                    int8 * 1e6, seconds[autoConv] / int8,
+                    m <= ops::detail::int8GemvMaxRows() ? "int8gemv (ours)"
+                                                        : quantized.implementation(m).c_str());
     }
     return 0;
 }
