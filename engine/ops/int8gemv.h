@@ -11,9 +11,9 @@
 // of the core's vpdpbusd peak (docs/benchmarks.md, "Fourth round"). This kernel reads the weights
 // from a copy packed for AVX-512 VNNI (vpdpbusd: 4 u8 × s8 products summed into each of 16 int32
 // lanes): panels of 64 output channels, each a single stream of [K / 4][4 blocks of 16
-// channels][4 input channels] bytes. A panel (64·K bytes: 32 KB at K = 512) stays in L1 or L2
-// while every tile of up to 6 rows passes over it, each tile holding its 6 × 64 sums in 24
-// registers for the whole of K. vpdpbusd wants the activations unsigned, so they enter as x + 128
+// channels][4 input channels] bytes. A panel (64·K bytes: 32 KB at K = 512; with many rows a
+// chunk of panels up to 512 KB) stays in L1 or L2 while every tile of up to 6 rows passes over
+// it and the next streams in, each tile holding its 6 × 64 sums in 24 registers for all of K. vpdpbusd wants the activations unsigned, so they enter as x + 128
 // (a flip of the sign bit) and 128 · Σ_c W[j, c] is subtracted from each sum, as oneDNN's s8s8
 // compensation does: the int32 sums are exact either way, and the scale is applied as oneDNN
 // applies it (one fp32 multiply after the conversion), so the results are oneDNN's bit for bit
