@@ -1,10 +1,13 @@
 #include "engine/ops/int8gemv.h"
 
 #include <immintrin.h>
+#include <omp.h>
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <limits>
 
 namespace glosa::engine::ops::detail {
 
@@ -13,80 +16,115 @@ namespace {
 constexpr std::int64_t kLanes = 16; // output channels per block (int32 lanes of a zmm)
 constexpr std::int64_t kGroup = 4;  // input channels per lane (vpdpbusd)
 constexpr std::int64_t kBlockBytes = kLanes * kGroup;
+constexpr int kPanelBlocks = 4; // blocks per panel, interleaved in one stream
+constexpr std::int64_t kPanelChannels = kLanes * kPanelBlocks;
+constexpr std::int64_t kStepBytes = kBlockBytes * kPanelBlocks; // one group of a panel
+constexpr int kTileRows = 6; // 6 × 4 accumulators + 4 weights + 1 broadcast ≤ 32
+// The weights a tile passes over at a time when the rows are many (int8Gemv).
+constexpr std::int64_t kChunkBytes = std::int64_t(512) << 10;
 
 #define GLOSA_VNNI_TARGET __attribute__((target("avx512f,avx512bw,avx512vnni")))
 
-// B blocks of 16 output channels (from `block`) against the M rows of xu (x + 128 as u8,
-// [M][k4 * 4]): each 64 weight bytes are loaded once for all the rows; M·B ≤ 16 accumulators,
-// B weight vectors and one broadcast within the 32 registers.
-template <int M, int B>
-GLOSA_VNNI_TARGET void blocks(const std::uint8_t *xu, std::int64_t k4, const Int8GemvWeights &w,
-                              const float *scales, std::int64_t block, float *y)
+// What every tile of one call reads and writes.
+struct Call
 {
-    __m512i acc[M][B];
+    const std::uint8_t *xu; // x + 128 as u8, [m][k4 · 4] (the padding past k is 128: x = 0)
+    std::int64_t k4;
+    const Int8GemvWeights *w;
+    const float *scales;
+    float *y; // [m][n]
+};
+
+// Rows [row, row + R) against the P panels from `panel` (P · 64 output channels): each 64
+// weight bytes are loaded once for the R rows, the R · 4P sums stay in registers for all of K.
+// `prefetch` (or null): k4 lines of the next chunk, one an iteration, to bring into L2.
+template <int R, int P>
+GLOSA_VNNI_TARGET void tile(const Call &c, std::int64_t row, std::int64_t panel,
+                            const std::int8_t *prefetch)
+{
+    constexpr int B = P * kPanelBlocks;
+    __m512i acc[R][B];
 #pragma GCC unroll 16
-    for (int i = 0; i < M; ++i)
+    for (int i = 0; i < R; ++i)
 #pragma GCC unroll 16
         for (int b = 0; b < B; ++b)
             acc[i][b] = _mm512_setzero_si512();
-    const std::int8_t *base = w.packed.data() + block * k4 * kBlockBytes;
+    const std::int64_t k4 = c.k4, panelBytes = k4 * kStepBytes;
+    const std::int8_t *wp = c.w->packed.data() + panel * panelBytes;
+    const std::uint8_t *x = c.xu + row * k4 * kGroup;
     for (std::int64_t g = 0; g < k4; ++g) {
+        if (prefetch)
+            _mm_prefetch(reinterpret_cast<const char *>(prefetch + g * kBlockBytes), _MM_HINT_T1);
         __m512i wv[B];
 #pragma GCC unroll 16
         for (int b = 0; b < B; ++b)
-            wv[b] = _mm512_loadu_si512(base + (b * k4 + g) * kBlockBytes);
+            wv[b] = _mm512_load_si512(wp + (b / kPanelBlocks) * panelBytes + g * kStepBytes +
+                                      (b % kPanelBlocks) * kBlockBytes);
 #pragma GCC unroll 16
-        for (int i = 0; i < M; ++i) {
+        for (int i = 0; i < R; ++i) {
             std::int32_t four;
-            std::memcpy(&four, xu + (i * k4 + g) * kGroup, sizeof four);
+            std::memcpy(&four, x + (i * k4 + g) * kGroup, sizeof four);
             const __m512i xv = _mm512_set1_epi32(four);
 #pragma GCC unroll 16
             for (int b = 0; b < B; ++b)
                 acc[i][b] = _mm512_dpbusd_epi32(acc[i][b], xv, wv[b]);
         }
     }
+    const std::int64_t n = c.w->n;
 #pragma GCC unroll 16
     for (int b = 0; b < B; ++b) {
-        const std::int64_t first = (block + b) * kLanes;
-        const std::int64_t valid = std::min<std::int64_t>(kLanes, w.n - first);
+        const std::int64_t first = panel * kPanelChannels + b * kLanes;
+        if (first >= n)
+            break;
+        const std::int64_t valid = std::min<std::int64_t>(kLanes, n - first);
         const auto mask = static_cast<__mmask16>(valid >= kLanes ? 0xffff : (1u << valid) - 1);
-        const __m512i compensation = _mm512_loadu_si512(w.compensation.data() + first);
-        const __m512 scale = _mm512_maskz_loadu_ps(mask, scales + first);
+        const __m512i compensation = _mm512_loadu_si512(c.w->compensation.data() + first);
+        const __m512 scale = _mm512_maskz_loadu_ps(mask, c.scales + first);
 #pragma GCC unroll 16
-        for (int i = 0; i < M; ++i) {
+        for (int i = 0; i < R; ++i) {
             // float(exact sum) · scale: what oneDNN's int8 kernels store.
             // maskz: GCC 12's unmasked form warns of its undefined pass-through (PR 105593).
             const __m512 sum =
                 _mm512_maskz_cvtepi32_ps(0xffff, _mm512_sub_epi32(acc[i][b], compensation));
-            _mm512_mask_storeu_ps(y + i * w.n + first, mask, _mm512_mul_ps(sum, scale));
+            _mm512_mask_storeu_ps(c.y + (row + i) * n + first, mask, _mm512_mul_ps(sum, scale));
         }
     }
 }
 
-template <int M>
-void run(const std::uint8_t *xu, std::int64_t k4, const Int8GemvWeights &w, const float *scales,
-         float *y)
+using TileFunction = void (*)(const Call &, std::int64_t row, std::int64_t panel,
+                              const std::int8_t *prefetch);
+
+// The tile for `rows` rows (1..kTileRows) over `panels` panels (1, or 2 for up to 2 rows).
+TileFunction tileFor(std::int64_t rows, std::int64_t panels)
 {
-    constexpr int B = M <= 2 ? 8 : 4;
-    const std::int64_t nBlocks = (w.n + kLanes - 1) / kLanes;
-    const std::int64_t groups = (nBlocks + B - 1) / B;
-    // Worth waking the OpenMP threads from 64 KB of weights on.
-    const bool parallel = w.n * w.k >= (std::int64_t(1) << 16) && groups > 1;
-#pragma omp parallel for schedule(static) if (parallel)
-    for (std::int64_t group = 0; group < groups; ++group) {
-        const std::int64_t first = group * B;
-        if (first + B <= nBlocks) {
-            blocks<M, B>(xu, k4, w, scales, first, y);
-            continue;
+    static constexpr TileFunction one[] = {nullptr,    tile<1, 1>, tile<2, 1>, tile<3, 1>,
+                                           tile<4, 1>, tile<5, 1>, tile<6, 1>};
+    static constexpr TileFunction two[] = {nullptr, tile<1, 2>, tile<2, 2>};
+    return panels == 2 ? two[rows] : one[rows];
+}
+
+// x + 128 as unsigned bytes (the sign bit flipped), each row padded to k4 · 4 with 128.
+GLOSA_VNNI_TARGET void toUnsigned(const std::int8_t *x, std::int64_t m, std::int64_t k,
+                                  std::int64_t k4, std::uint8_t *xu)
+{
+    const __m512i flip = _mm512_set1_epi8(static_cast<char>(0x80));
+    for (std::int64_t i = 0; i < m; ++i) {
+        const std::int8_t *in = x + i * k;
+        std::uint8_t *out = xu + i * k4 * kGroup;
+        for (std::int64_t c = 0; c < k; c += 64) {
+            const std::int64_t left = std::min<std::int64_t>(64, k - c);
+            const __mmask64 mask = left == 64 ? ~__mmask64(0) : (__mmask64(1) << left) - 1;
+            _mm512_mask_storeu_epi8(out + c, mask,
+                                    _mm512_xor_si512(_mm512_maskz_loadu_epi8(mask, in + c), flip));
         }
-        for (std::int64_t block = first; block < nBlocks; ++block)
-            blocks<M, 1>(xu, k4, w, scales, block, y);
+        for (std::int64_t c = k; c < k4 * kGroup; ++c)
+            out[c] = 0x80;
     }
 }
 
-} // namespace
+std::atomic<std::int64_t> rowLimit{-1};
 
-std::int64_t int8GemvMaxRows()
+std::int64_t cpuMaxRows()
 {
     static const std::int64_t rows = [] {
         __builtin_cpu_init();
@@ -97,9 +135,23 @@ std::int64_t int8GemvMaxRows()
         // weights without VNNI), and this kernel stands aside so that results stay oneDNN's.
         const auto allowed = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
         const auto vnni = static_cast<unsigned>(dnnl::cpu_isa::avx512_core_vnni);
-        return (allowed & vnni) == vnni ? std::int64_t(4) : std::int64_t(0);
+        return (allowed & vnni) == vnni ? std::numeric_limits<std::int64_t>::max()
+                                        : std::int64_t(0);
     }();
     return rows;
+}
+
+} // namespace
+
+std::int64_t int8GemvMaxRows()
+{
+    const std::int64_t limit = rowLimit.load(std::memory_order_relaxed);
+    return limit < 0 ? cpuMaxRows() : std::min(limit, cpuMaxRows());
+}
+
+void limitInt8GemvRows(std::int64_t rows)
+{
+    rowLimit.store(rows, std::memory_order_relaxed);
 }
 
 Int8GemvWeights packInt8Gemv(const std::int8_t *codes, std::int64_t n, std::int64_t k)
@@ -107,18 +159,23 @@ Int8GemvWeights packInt8Gemv(const std::int8_t *codes, std::int64_t n, std::int6
     Int8GemvWeights w;
     w.n = n;
     w.k = k;
-    const std::int64_t nBlocks = (n + kLanes - 1) / kLanes, k4 = (k + kGroup - 1) / kGroup;
-    w.packed.assign(static_cast<std::size_t>(nBlocks * k4 * kBlockBytes), 0);
-    w.compensation.assign(static_cast<std::size_t>(nBlocks * kLanes), 0);
+    const std::int64_t panels = (n + kPanelChannels - 1) / kPanelChannels;
+    const std::int64_t k4 = (k + kGroup - 1) / kGroup;
+    w.packed.assign(static_cast<std::size_t>(panels * k4 * kStepBytes), 0);
+    w.compensation.assign(static_cast<std::size_t>(panels * kPanelChannels), 0);
     for (std::int64_t j = 0; j < n; ++j) {
         const std::int8_t *row = codes + j * k;
-        std::int8_t *out =
-            w.packed.data() + (j / kLanes) * k4 * kBlockBytes + (j % kLanes) * kGroup;
+        std::int8_t *out = w.packed.data() + (j / kPanelChannels) * k4 * kStepBytes +
+                           (j % kPanelChannels) * kGroup; // block (j % 64) / 16, lane j % 16
+        // Four input channels at a time (a load of the whole model packs ~80M weights).
+        const std::int64_t whole = k / kGroup;
+        for (std::int64_t g = 0; g < whole; ++g)
+            std::memcpy(out + g * kStepBytes, row + g * kGroup, kGroup);
+        for (std::int64_t c = whole * kGroup; c < k; ++c)
+            out[whole * kStepBytes + c % kGroup] = row[c];
         std::int32_t sum = 0;
-        for (std::int64_t c = 0; c < k; ++c) {
-            out[(c / kGroup) * kBlockBytes + c % kGroup] = row[c];
+        for (std::int64_t c = 0; c < k; ++c)
             sum += row[c];
-        }
         w.compensation[j] = 128 * sum;
     }
     return w;
@@ -127,31 +184,51 @@ Int8GemvWeights packInt8Gemv(const std::int8_t *codes, std::int64_t n, std::int6
 void int8Gemv(const std::int8_t *x, std::int64_t m, const Int8GemvWeights &w, const float *scales,
               float *y)
 {
+    if (m <= 0)
+        return;
     const std::int64_t k4 = (w.k + kGroup - 1) / kGroup;
-    for (std::int64_t r = 0; r < m; r += 4) {
-        const std::int64_t rows = std::min<std::int64_t>(4, m - r);
-        // x + 128 as unsigned bytes (the sign bit flipped); the padding past k reads 128 (x = 0)
-        // against zero weights.
-        thread_local std::vector<std::uint8_t> xu;
-        xu.assign(static_cast<std::size_t>(rows * k4 * kGroup), 0x80);
-        for (std::int64_t i = 0; i < rows; ++i)
-            for (std::int64_t c = 0; c < w.k; ++c)
-                xu[i * k4 * kGroup + c] =
-                    static_cast<std::uint8_t>(x[(r + i) * w.k + c]) ^ std::uint8_t(0x80);
-        float *out = y + r * w.n;
-        switch (rows) {
-        case 1:
-            run<1>(xu.data(), k4, w, scales, out);
-            break;
-        case 2:
-            run<2>(xu.data(), k4, w, scales, out);
-            break;
-        case 3:
-            run<3>(xu.data(), k4, w, scales, out);
-            break;
-        default:
-            run<4>(xu.data(), k4, w, scales, out);
-            break;
+    thread_local std::vector<std::uint8_t, CacheLineAllocator<std::uint8_t>> xu;
+    xu.resize(static_cast<std::size_t>(m * k4 * kGroup));
+    toUnsigned(x, m, w.k, k4, xu.data());
+    const Call call{xu.data(), k4, &w, scales, y};
+    // Rows in tiles of at most kTileRows, as even as they come (32 rows: 6, 6, 5, 5, 5, 5); one
+    // or two rows take two panels at a time, for more sums in flight.
+    const std::int64_t tiles = (m + kTileRows - 1) / kTileRows;
+    const std::int64_t rows = m / tiles, longer = m % tiles;
+    const std::int64_t panels = (w.n + kPanelChannels - 1) / kPanelChannels;
+    const std::int64_t step = m <= 2 ? 2 : 1;
+    // Each tile passes over a chunk of panels, every tile in turn, then the next chunk, while the
+    // first four tiles bring the next chunk into L2. With up to 12 tiles (72 rows) a chunk is one
+    // panel: the next streams in from L3 while the tiles compute on this one (a decoder step's
+    // weights are not in L2). More tiles wrote 256 bytes per row and panel to that many rows,
+    // which cost more than the weights (128 × 65,001: 1.2× slower), and take chunks of up to
+    // kChunkBytes of weights, kept in L2, so that each tile writes runs of the chunk's width.
+    // At least one chunk per thread.
+    const std::int64_t threads = omp_get_max_threads();
+    std::int64_t chunk =
+        tiles > 12 ? std::max<std::int64_t>(1, kChunkBytes / (k4 * kStepBytes)) : 1;
+    chunk = std::min(chunk, (panels + threads - 1) / threads);
+    chunk = (chunk + step - 1) / step * step;
+    const std::int64_t chunks = (panels + chunk - 1) / chunk;
+    // Worth waking the OpenMP threads from 64 KB of weights on.
+    const bool parallel = w.n * w.k >= (std::int64_t(1) << 16) && chunks > 1;
+#pragma omp parallel for schedule(static) if (parallel)
+    for (std::int64_t part = 0; part < chunks; ++part) {
+        const std::int64_t end = std::min(panels, (part + 1) * chunk);
+        for (std::int64_t t = 0; t < tiles; ++t) {
+            const std::int64_t first = t * rows + std::min(t, longer);
+            const std::int64_t height = rows + (t < longer ? 1 : 0);
+            // The first four tiles bring the next chunk into L2, a line an iteration.
+            const std::int64_t lines = (end - part * chunk) * k4;
+            const std::int8_t *next =
+                t < 4 && end < panels
+                    ? w.packed.data() + end * k4 * kStepBytes + t * lines * kBlockBytes
+                    : nullptr;
+            for (std::int64_t panel = part * chunk; panel < end; panel += step) {
+                const std::int8_t *ahead =
+                    next ? next + (panel - part * chunk) * k4 * kBlockBytes : nullptr;
+                tileFor(height, std::min(step, end - panel))(call, first, panel, ahead);
+            }
         }
     }
 }

@@ -9,17 +9,27 @@
 // ratio is the median of the per-round ratios, which a loaded machine disturbs less than the
 // times themselves. Shapes: a batch-1 decoder step's layers and beams, and M = 1..16 on the
 // output projection to place Linear::halfWeightsMaxRows().
-// Usage: bench_linear [threads] [--half] (default: all threads).
+// --shapes MxKxN,...: instead, ops::QuantizedLinear on those shapes, its int8 kernel
+// (int8gemv.h) against oneDNN's int8 convolution, alternated in the same way: each side's whole
+// call (quantizing the input and the rescale included), the kernel alone on codes already
+// quantized, GOP/s (2·M·K·N per call), and oneDNN's implementation for M rows. With --cold each
+// side cycles through copies of the layer (about 24 MB of weights in all), so that its weights
+// come from L3 as in a decoder step, where the other layers' pass between two calls of one.
+// Usage: bench_linear [threads] [--half | --shapes MxKxN,... [--cold]] (default: all threads).
+#include "engine/ops/int8gemv.h"
 #include "engine/ops/linear.h"
 #include "engine/ops/quantizedlinear.h"
 #include "engine/runtime.h"
 #include "tests/reference/opsreference.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -58,6 +68,110 @@ Tensor toHalf(const Tensor &t)
     return half;
 }
 
+double median(std::vector<double> v)
+{
+    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+    return v[v.size() / 2];
+}
+
+// Seconds per call of `a` and of `b` and the ratio b / a, as medians over rounds that alternate
+// which goes first; each sample times as many calls as take about 2 ms.
+template <typename A, typename B> std::array<double, 3> alternated(A &&a, B &&b, int rounds)
+{
+    const double once = std::min(medianSeconds(a, 5), medianSeconds(b, 5));
+    const int reps = std::clamp(static_cast<int>(2e-3 / std::max(once, 1e-7)), 1, 10000);
+    auto sample = [reps](auto &&f) {
+        const auto start = std::chrono::steady_clock::now();
+        for (int i = 0; i < reps; ++i)
+            f();
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
+               reps;
+    };
+    std::vector<double> ta, tb, ratio;
+    for (int r = 0; r < rounds; ++r) {
+        const double first = r % 2 ? sample(a) : sample(b);
+        const double second = r % 2 ? sample(b) : sample(a);
+        ta.push_back(r % 2 ? first : second);
+        tb.push_back(r % 2 ? second : first);
+        ratio.push_back(tb.back() / ta.back());
+    }
+    return {median(ta), median(tb), median(ratio)};
+}
+
+std::string shapeLabel(std::int64_t m, std::int64_t k, std::int64_t n)
+{
+    return std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n);
+}
+
+// "32x512x65001,8x512x512" -> {{32, 512, 65001}, {8, 512, 512}}; empty on a malformed list.
+std::vector<std::array<std::int64_t, 3>> parseShapes(const std::string &list)
+{
+    std::vector<std::array<std::int64_t, 3>> shapes;
+    std::stringstream in(list);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        long long m = 0, k = 0, n = 0;
+        char tail = 0;
+        if (std::sscanf(item.c_str(), "%lldx%lldx%lld%c", &m, &k, &n, &tail) != 3 || m < 1 ||
+            k < 1 || n < 1)
+            return {};
+        shapes.push_back({m, k, n});
+    }
+    return shapes;
+}
+
+// QuantizedLinear on each shape: its int8 kernel against oneDNN (int8gemv.h's row limit set to
+// 0 for the oneDNN side), and the kernel alone on codes quantized beforehand.
+int benchShapes(const std::vector<std::array<std::int64_t, 3>> &shapes, bool cold)
+{
+    namespace detail = ops::detail;
+    const std::int64_t maxRows = detail::int8GemvMaxRows();
+    std::printf("threads: %d; int8 kernel for %s rows here; weights %s\n", runtime::numThreads(),
+                maxRows == std::numeric_limits<std::int64_t>::max()
+                    ? "any number of"
+                    : std::to_string(maxRows).c_str(),
+                cold ? "from L3 (--cold)" : "hot (one layer)");
+    std::printf("%-16s %9s %9s %9s %9s %9s %9s %9s  %s\n", "M x K x N", "kern us", "kern GOP/s",
+                "dnnl us", "dnnl GOP/s", "dnnl/kern", "gemv us", "gemv GOP/s", "oneDNN impl");
+    for (const auto &[m, k, n] : shapes) {
+        const Tensor w = randomTensor({n, k}, 1), x = randomTensor({m, k}, 3);
+        const std::int64_t copies = cold ? std::max<std::int64_t>(1, (24 << 20) / (n * k)) : 1;
+        std::vector<ops::QuantizedLinear> layers; // each its own weights (a copy would share them)
+        for (std::int64_t i = 0; i < copies; ++i)
+            layers.emplace_back(w);
+        const ops::QuantizedLinear &op = layers.front();
+        Tensor yKernel, yDnnl;
+        std::size_t nextKernel = 0, nextDnnl = 0;
+        auto kernel = [&] { layers[nextKernel++ % layers.size()](x, yKernel); };
+        auto dnnl = [&] {
+            detail::limitInt8GemvRows(0);
+            layers[nextDnnl++ % layers.size()](x, yDnnl);
+            detail::limitInt8GemvRows(-1);
+        };
+        const auto [tKernel, tDnnl, ratio] = alternated(kernel, dnnl, 31);
+        const double work = 2.0 * m * k * n; // operations a call
+        // The kernel alone: random codes, no quantizing or rescale around it.
+        std::vector<std::int8_t> codes(static_cast<std::size_t>(n * k)), xq(m * k);
+        std::mt19937 rng(4);
+        for (auto *v : {&codes, &xq})
+            for (std::int8_t &c : *v)
+                c = static_cast<std::int8_t>(static_cast<int>(rng() % 255) - 127);
+        const detail::Int8GemvWeights packed = detail::packInt8Gemv(codes.data(), n, k);
+        const std::vector<float> scales(static_cast<std::size_t>(n), 1.0f);
+        std::vector<float> y(static_cast<std::size_t>(m * n));
+        double tGemv = 0.0;
+        if (detail::int8GemvMaxRows() >= m) {
+            auto gemv = [&] { detail::int8Gemv(xq.data(), m, packed, scales.data(), y.data()); };
+            tGemv = std::get<0>(alternated(gemv, gemv, 11));
+        }
+        std::printf("%-16s %9.1f %9.1f %9.1f %9.1f %8.2fx %9.1f %9.1f  %s\n",
+                    shapeLabel(m, k, n).c_str(), tKernel * 1e6, work / tKernel * 1e-9, tDnnl * 1e6,
+                    work / tDnnl * 1e-9, ratio, tGemv * 1e6, tGemv > 0 ? work / tGemv * 1e-9 : 0.0,
+                    op.implementation(m).c_str());
+    }
+    return 0;
+}
+
 int benchHalf()
 {
     std::printf("threads: %d; fp16 kernel %s; Linear::halfWeightsMaxRows() = %lld\n",
@@ -82,42 +196,9 @@ int benchHalf()
         Tensor y;
         half(x, y);
         full(x, y);
-        // Each sample times `reps` calls (about 2 ms); rounds alternate which side goes first.
-        const double once = medianSeconds([&] { full(x, y); }, 5);
-        const int reps = std::clamp(static_cast<int>(2e-3 / std::max(once, 1e-7)), 1, 10000);
-        auto sample = [&](const ops::Linear &linear) {
-            const auto start = std::chrono::steady_clock::now();
-            for (int i = 0; i < reps; ++i)
-                linear(x, y);
-            return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-                       .count() /
-                   reps;
-        };
-        const int rounds = 61;
-        std::vector<double> tHalf, tFull, ratio;
-        for (int r = 0; r < rounds; ++r) {
-            double h, f;
-            if (r % 2) {
-                h = sample(half);
-                f = sample(full);
-            } else {
-                f = sample(full);
-                h = sample(half);
-            }
-            tHalf.push_back(h);
-            tFull.push_back(f);
-            ratio.push_back(f / h);
-        }
-        auto median = [](std::vector<double> v) {
-            std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-            return v[v.size() / 2];
-        };
-        char label[32];
-        std::snprintf(label, sizeof label, "%lldx%lldx%lld", static_cast<long long>(m),
-                      static_cast<long long>(k), static_cast<long long>(n));
-        const double h = median(tHalf);
-        std::printf("%-16s %10.1f %10.1f %9.2fx %9.1f  %s\n", label, h * 1e6,
-                    median(tFull) * 1e6, median(ratio), 2.0 * n * k / h * 1e-9,
+        const auto [h, f, ratio] = alternated([&] { half(x, y); }, [&] { full(x, y); }, 61);
+        std::printf("%-16s %10.1f %10.1f %9.2fx %9.1f  %s\n", shapeLabel(m, k, n).c_str(), h * 1e6,
+                    f * 1e6, ratio, 2.0 * n * k / h * 1e-9,
                     half.halfWeights() && m <= ops::Linear::halfWeightsMaxRows() ? "fp16"
                                                                                  : "oneDNN");
     }
@@ -129,14 +210,29 @@ int benchHalf()
 int main(int argc, char **argv)
 {
     bool halfMode = false;
+    std::vector<std::array<std::int64_t, 3>> given;
+    bool cold = false;
     for (int i = 1; i < argc; ++i) {
-        if (std::string(argv[i]) == "--half")
+        const std::string arg = argv[i];
+        if (arg == "--half") {
             halfMode = true;
-        else
+        } else if (arg == "--cold") {
+            cold = true;
+        } else if (arg == "--shapes") {
+            given = parseShapes(i + 1 < argc ? argv[++i] : "");
+            if (given.empty()) {
+                std::fprintf(stderr, "bench_linear: --shapes wants MxKxN[,MxKxN...] with "
+                                     "positive sizes, e.g. 32x512x65001,1x512x512\n");
+                return 2;
+            }
+        } else {
             runtime::setNumThreads(std::atoi(argv[i]));
+        }
     }
     if (halfMode)
         return benchHalf();
+    if (!given.empty())
+        return benchShapes(given, cold);
     using Kernel = ops::Linear::Kernel;
     std::printf("threads: %d; Linear::Kernel::Auto uses the %s here\n", runtime::numThreads(),
                 ops::Linear(randomTensor({8, 8}, 1)).kernel() == Kernel::Matmul
@@ -184,7 +280,9 @@ int main(int argc, char **argv)
         std::printf("%-16s %12.1f %12.1f %12.1f %12.1f %12.2f %8.2fx %10.1f %8.2fx  %s\n", label,
                     seconds[0] * 1e6, flops / seconds[0] * 1e-9, seconds[1] * 1e6,
                     flops / seconds[1] * 1e-9, flops / reference * 1e-9, seconds[0] / seconds[1],
-                    int8 * 1e6, seconds[autoConv] / int8, quantized.implementation(m).c_str());
+                    int8 * 1e6, seconds[autoConv] / int8,
+                    m <= ops::detail::int8GemvMaxRows() ? "int8gemv (ours)"
+                                                        : quantized.implementation(m).c_str());
     }
     return 0;
 }

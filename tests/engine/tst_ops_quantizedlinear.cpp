@@ -10,8 +10,8 @@
 //   - reference::linear in fp32: int8 is an approximation, and the test states how good: the
 //     relative RMS error stays under 3% (measured 0.1–0.9% with VNNI, 0.3–1.5% on AVX2; every
 //     case prints its numbers).
-// Calls of 1-4 rows (int8gemv.h's VNNI kernel where the CPU has it) must equal oneDNN's results
-// for the same rows bit for bit (smallRowsEqualOneDnn).
+// Where the CPU has AVX-512 VNNI every call runs int8gemv.h's kernel, whose results must equal
+// oneDNN's for the same rows bit for bit (kernelEqualsOneDnn).
 #include "engine/ops/int8gemv.h"
 #include "engine/ops/linear.h"
 #include "engine/ops/quantizedlinear.h"
@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <cmath>
 #include <thread>
+#include <vector>
 
 using namespace glosa::engine;
 using namespace glosa::engine::ops;
@@ -113,12 +114,15 @@ private slots:
               op.implementation(rows).c_str());
     }
 
-    // Calls of 1-4 rows run the VNNI kernel of int8gemv.h where the CPU has it, more rows
-    // oneDNN's convolution: both must give the same numbers, bit for bit (the int32 sums are
-    // exact, the scales applied alike), and those of the plain int8 reference (in double, hence
-    // within float rounding). Odd sizes: a partial block of 16 output channels, k not a multiple
-    // of 4; one thread and all of them.
-    void smallRowsEqualOneDnn_data()
+    // With AVX-512 VNNI every call runs int8gemv.h's kernel, which must give oneDNN's numbers
+    // for the same rows bit for bit (the int32 sums are exact, the scales applied alike): here
+    // oneDNN's side is the same op with the kernel's row limit at 0. Every row count up to 40
+    // (each tile height of 1-6 rows and their mixes, the two-panel path of 1-2 rows) and a few
+    // beyond (beam 4 at batch 32 is 128 rows, an encoder's batch hundreds). Odd sizes: a
+    // partial panel of 64 output channels (blocks wholly past n), k not a multiple of 4,
+    // K = 2,048; one thread and all of them. Also against the plain int8 reference (in double,
+    // hence within float rounding).
+    void kernelEqualsOneDnn_data()
     {
         QTest::addColumn<int>("in");
         QTest::addColumn<int>("out");
@@ -130,33 +134,46 @@ private slots:
         QTest::addRow("2048x130") << 2048 << 130 << true;
         QTest::addRow("512x8003") << 512 << 8003 << false;
     }
-    void smallRowsEqualOneDnn()
+    void kernelEqualsOneDnn()
     {
         QFETCH(int, in);
         QFETCH(int, out);
         QFETCH(bool, withBias);
         if (ops::detail::int8GemvMaxRows() == 0)
             qInfo("no AVX-512 VNNI here: every call takes oneDNN (the comparison still runs)");
+        else // the kernel takes a decoder step at beam 4 and batch 32, and an encoder's batch
+            QVERIFY(ops::detail::int8GemvMaxRows() >= 513);
         const unsigned seed = static_cast<unsigned>(in * 31 + out);
-        const Tensor x = randomTensor({5, in}, seed, -2.0f, 2.0f);
+        const Tensor x = randomTensor({513, in}, seed, -2.0f, 2.0f);
         const Tensor w = randomTensor({out, in}, seed + 1, -0.3f, 0.3f);
         const Tensor b = withBias ? randomTensor({out}, seed + 2) : Tensor();
         const QuantizedLinear op(w, b);
-        Tensor five, int8Reference;
-        op(x, five); // 5 rows: oneDNN
-        reference::quantizedLinear(x, w, b, Activation::None, int8Reference);
+        Tensor forty, int8Reference;
+        op(x.slice(0, 40), forty);
+        reference::quantizedLinear(x.slice(0, 40), w, b, Activation::None, int8Reference);
         // Exact sums with VNNI; 7-bit weights without (the file's header).
         const double bound = ops::detail::int8GemvMaxRows() > 0 ? 1e-6 : 0.02;
-        QVERIFY2(relativeRms(five, int8Reference) < bound,
-                 qPrintable(QString::number(relativeRms(five, int8Reference))));
+        QVERIFY2(relativeRms(forty, int8Reference) < bound,
+                 qPrintable(QString::number(relativeRms(forty, int8Reference))));
+        std::vector<std::int64_t> rowCounts;
+        for (std::int64_t m = 1; m <= 40; ++m)
+            rowCounts.push_back(m);
+        rowCounts.insert(rowCounts.end(), {47, 64, 128, 203, 513});
         for (int threads : {1, 0}) {
             runtime::setNumThreads(threads);
-            for (std::int64_t m = 1; m <= 4; ++m) {
-                Tensor y;
-                op(x.slice(0, m), y);
+            for (const std::int64_t m : rowCounts) {
+                const Tensor rows = x.slice(0, m);
+                Tensor y, dnnl;
+                op(rows, y);
+                ops::detail::limitInt8GemvRows(0);
+                op(rows, dnnl);
+                ops::detail::limitInt8GemvRows(-1);
                 QCOMPARE(y.shape(), (Shape{m, out}));
-                QVERIFY2(std::equal(y.data<float>(), y.data<float>() + m * out, five.data<float>()),
-                         qPrintable(QString("%1 rows, %2 threads").arg(m).arg(threads)));
+                QVERIFY2(std::equal(y.data<float>(), y.data<float>() + m * out, dnnl.data<float>()),
+                         qPrintable(QString("%1 rows, %2 threads (oneDNN: %3)")
+                                        .arg(m)
+                                        .arg(threads)
+                                        .arg(QString::fromStdString(op.implementation(m)))));
             }
         }
         runtime::setNumThreads(1);
