@@ -12,6 +12,7 @@
 #include "app/core/presenters/comparepresenter.h"
 #include "app/core/settings/decodingmaps.h"
 
+#include "tests/support/appcontextutil.h"
 #include "tests/support/testutil.h"
 #include "tests/support/traceutil.h"
 
@@ -94,9 +95,7 @@ private slots:
         QVERIFY(m_settingsDir.isValid());
         glosa::test::isolateAppState(m_settingsDir.path(), m_settingsDir.path(),
                                      QStringLiteral("tst_comparepresenter"));
-        m_context = std::make_unique<AppContext>(
-            QStringList{QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
-            QStringList{QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+        m_context = std::make_unique<test::BundledContext>();
         QVERIFY2(m_context->chooseModel(kModel), "the bundled transformer-en-es is missing");
     }
 
