@@ -4,7 +4,6 @@
 #include "app/core/settings/settings.h"
 #include "app/core/uilanguage.h"
 #include "app/gui/recentfiles.h"
-#include "app/gui/mainwindow.h"
 #include "app/gui/theme.h"
 #include "app/gui/views/captionview.h"
 #include "app/gui/views/compareview.h"
@@ -18,6 +17,7 @@
 #include <QClipboard>
 #include <QDir>
 #include <QEvent>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPlainTextEdit>
@@ -25,7 +25,7 @@
 
 namespace glosa {
 
-MainMenus::MainMenus(MainWindow &window) : QObject(&window), m_window(window)
+MainMenus::MainMenus(const Window &window) : QObject(window.window), m_window(window)
 {
     createFileMenu();
     createEditMenu();
@@ -34,7 +34,7 @@ MainMenus::MainMenus(MainWindow &window) : QObject(&window), m_window(window)
     createSettingsMenu();
     createHelpMenu();
     retranslateUi();
-    window.installEventFilter(this);
+    window.window->installEventFilter(this);
 }
 
 void MainMenus::setSwapEnabled(bool enabled)
@@ -44,25 +44,25 @@ void MainMenus::setSwapEnabled(bool enabled)
 
 bool MainMenus::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched == &m_window && event->type() == QEvent::LanguageChange)
+    if (watched == m_window.window && event->type() == QEvent::LanguageChange)
         retranslateUi();
     return QObject::eventFilter(watched, event);
 }
 
 void MainMenus::createFileMenu()
 {
-    MainWindow *w = &m_window;
-    m_fileMenu = w->menuBar()->addMenu(QString());
-    m_openAction = m_fileMenu->addAction(QString(), QKeySequence::Open, w, &MainWindow::openFile);
+    const Window &w = m_window;
+    m_fileMenu = w.window->menuBar()->addMenu(QString());
+    m_openAction = m_fileMenu->addAction(QString(), QKeySequence::Open, w.window, w.openFile);
     m_recentMenu = m_fileMenu->addMenu(QString());
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainMenus::fillRecentMenu);
     m_saveAction =
-        m_fileMenu->addAction(QString(), QKeySequence::Save, w, &MainWindow::saveTranslation);
+        m_fileMenu->addAction(QString(), QKeySequence::Save, w.window, w.saveTranslation);
     m_fileMenu->addSeparator();
-    m_importAction = m_fileMenu->addAction(QString(), w, &MainWindow::importModel);
-    m_getModelsAction = m_fileMenu->addAction(QString(), w, [w] { w->showGetModels(); });
+    m_importAction = m_fileMenu->addAction(QString(), w.window, w.importModel);
+    m_getModelsAction = m_fileMenu->addAction(QString(), w.window, w.getModels);
     m_fileMenu->addSeparator();
-    m_quitAction = m_fileMenu->addAction(QString(), QKeySequence::Quit, w, &QWidget::close);
+    m_quitAction = m_fileMenu->addAction(QString(), QKeySequence::Quit, w.window, &QWidget::close);
 }
 
 void MainMenus::fillRecentMenu()
@@ -70,7 +70,7 @@ void MainMenus::fillRecentMenu()
     m_recentMenu->clear();
     const QList<RecentFile> recent = recentFiles();
     for (const RecentFile &file : recent)
-        m_recentMenu->addAction(QDir::toNativeSeparators(file.path), &m_window,
+        m_recentMenu->addAction(QDir::toNativeSeparators(file.path), m_window.window,
                                 [this, file] { m_window.openRecent(file); });
     if (recent.isEmpty())
         m_recentMenu->addAction(tr("No recent files"))->setEnabled(false);
@@ -78,78 +78,75 @@ void MainMenus::fillRecentMenu()
 
 void MainMenus::createEditMenu()
 {
-    MainWindow *w = &m_window;
-    m_editMenu = w->menuBar()->addMenu(QString());
-    m_copyAction =
-        m_editMenu->addAction(QString(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Y), w, [w] {
-            QApplication::clipboard()->setText(w->translateView()->targetEditor()->toPlainText());
-        });
-    m_pasteAction =
-        m_editMenu->addAction(QString(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_V), w, [w] {
-            w->tabs()->setCurrentIndex(MainWindow::TranslateTab);
-            w->translateView()->setSourceText(QApplication::clipboard()->text());
+    const Window &w = m_window;
+    m_editMenu = w.window->menuBar()->addMenu(QString());
+    m_copyAction = m_editMenu->addAction(
+        QString(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Y), w.window,
+        [w] { QApplication::clipboard()->setText(w.translate->targetEditor()->toPlainText()); });
+    m_pasteAction = m_editMenu->addAction(
+        QString(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_V), w.window, [w] {
+            w.tabs->setCurrentWidget(w.translate);
+            w.translate->setSourceText(QApplication::clipboard()->text());
         });
     m_editMenu->addSeparator();
-    m_findAction =
-        m_editMenu->addAction(QString(), QKeySequence::Find, w, &MainWindow::showFindBar);
+    m_findAction = m_editMenu->addAction(QString(), QKeySequence::Find, w.window, w.find);
 }
 
 void MainMenus::createTranslateMenu()
 {
-    MainWindow *w = &m_window;
-    m_translateMenu = w->menuBar()->addMenu(QString());
-    m_translateAction = m_translateMenu->addAction(QString(), w, [w] {
-        switch (w->tabs()->currentIndex()) {
-        case MainWindow::CompareTab:
-            return w->compareView()->compare();
-        case MainWindow::CaptionTab:
-            return w->captionView()->captionSelected();
-        case MainWindow::DocumentsTab:
-            return w->documentsView()->translateDocument();
-        default:
-            return w->translateView()->translateNow();
-        }
+    const Window &w = m_window;
+    m_translateMenu = w.window->menuBar()->addMenu(QString());
+    m_translateAction = m_translateMenu->addAction(QString(), w.window, [w] {
+        const QWidget *tab = w.tabs->currentWidget();
+        if (tab == w.compare)
+            w.compare->compare();
+        else if (tab == w.caption)
+            w.caption->captionSelected();
+        else if (tab == w.documents)
+            w.documents->translateDocument();
+        else
+            w.translate->translateNow();
     });
     m_translateAction->setShortcuts(
         {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
-    m_cancelAction = m_translateMenu->addAction(QString(), QKeySequence(Qt::Key_Escape), w, [w] {
-        if (w->tabs()->currentIndex() == MainWindow::DocumentsTab)
-            w->documentsView()->cancel();
-        else
-            w->translateView()->cancel();
-    });
-    m_swapAction = m_translateMenu->addAction(
-        QString(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), w, &MainWindow::swapDirection);
-    m_compareAction = m_translateMenu->addAction(
-        QString(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), w, [w] {
-            // Carry the sentence over when Compare has none yet: "compare what I just typed".
-            CompareView *compare = w->compareView();
-            if (compare->input()->toPlainText().trimmed().isEmpty())
-                compare->input()->setPlainText(w->translateView()->sourceEditor()->toPlainText());
-            w->tabs()->setCurrentIndex(MainWindow::CompareTab);
-            compare->compare();
+    m_cancelAction =
+        m_translateMenu->addAction(QString(), QKeySequence(Qt::Key_Escape), w.window, [w] {
+            if (w.tabs->currentWidget() == w.documents)
+                w.documents->cancel();
+            else
+                w.translate->cancel();
         });
-    m_evaluateAction = m_translateMenu->addAction(QString(), w, &MainWindow::showEvaluate);
+    m_swapAction = m_translateMenu->addAction(
+        QString(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), w.window, w.swapDirection);
+    m_compareAction = m_translateMenu->addAction(
+        QString(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), w.window, [w] {
+            // Carry the sentence over when Compare has none yet: "compare what I just typed".
+            if (w.compare->input()->toPlainText().trimmed().isEmpty())
+                w.compare->input()->setPlainText(w.translate->sourceEditor()->toPlainText());
+            w.tabs->setCurrentWidget(w.compare);
+            w.compare->compare();
+        });
+    m_evaluateAction = m_translateMenu->addAction(QString(), w.window, w.evaluate);
 }
 
 void MainMenus::createViewMenu()
 {
-    m_viewMenu = m_window.menuBar()->addMenu(QString());
+    m_viewMenu = m_window.window->menuBar()->addMenu(QString());
     for (int i = 0; i < 5; ++i)
         m_tabActions << m_viewMenu->addAction(QString(), QKeySequence(Qt::CTRL | (Qt::Key_1 + i)),
-                                              &m_window,
-                                              [this, i] { m_window.tabs()->setCurrentIndex(i); });
+                                              m_window.window,
+                                              [this, i] { m_window.tabs->setCurrentIndex(i); });
 }
 
 void MainMenus::createSettingsMenu()
 {
-    m_settingsMenu = m_window.menuBar()->addMenu(QString());
+    m_settingsMenu = m_window.window->menuBar()->addMenu(QString());
     createLanguageMenu();
     createAppearanceMenu();
     createComputeMenu();
     m_historySettingsAction =
-        m_settingsMenu->addAction(QString(), m_window.historyView(), &HistoryView::editSettings);
-    m_keepTermsAction = m_settingsMenu->addAction(QString(), &m_window, &MainWindow::editKeptTerms);
+        m_settingsMenu->addAction(QString(), m_window.history, &HistoryView::editSettings);
+    m_keepTermsAction = m_settingsMenu->addAction(QString(), m_window.window, m_window.keepTerms);
     m_keepTermsAction->setObjectName(QStringLiteral("keepTermsAction"));
 }
 
@@ -163,9 +160,9 @@ void MainMenus::createLanguageMenu()
         a->setData(QString::fromLatin1(code));
         group->addAction(a);
         m_languageActions << a;
-        connect(a, &QAction::triggered, this, [code] {
+        connect(a, &QAction::triggered, this, [this, code] {
             const QString language = QString::fromLatin1(code);
-            MainWindow::setUiLanguage(language);
+            m_window.setUiLanguage(language);
             settings::language.setValue(language);
         });
     }
@@ -213,17 +210,17 @@ void MainMenus::createComputeMenu()
             if (a->data().toString() == engine::computeTypeName(computeTypeFromSettings()))
                 return;
             settings::computeType.setValue(a->data().toString());
-            m_window.context().reloadModels();
+            m_window.context->reloadModels();
         });
     }
 }
 
 void MainMenus::createHelpMenu()
 {
-    m_helpMenu = m_window.menuBar()->addMenu(QString());
-    m_modelsAction = m_helpMenu->addAction(QString(), &m_window, &MainWindow::showModels);
+    m_helpMenu = m_window.window->menuBar()->addMenu(QString());
+    m_modelsAction = m_helpMenu->addAction(QString(), m_window.window, m_window.models);
     m_helpMenu->addSeparator();
-    m_aboutAction = m_helpMenu->addAction(QString(), &m_window, &MainWindow::showAbout);
+    m_aboutAction = m_helpMenu->addAction(QString(), m_window.window, m_window.about);
     m_aboutQtAction = m_helpMenu->addAction(QString(), qApp, &QApplication::aboutQt);
 }
 

@@ -1,25 +1,55 @@
 // The main window's menu bar: File, Edit, Translate, View, Settings and Help with the standard
 // shortcuts, built once and retranslated on QEvent::LanguageChange. Each action calls the
-// window's slot or view that does the work; the menus hold no state of their own beyond the
-// checked language, appearance and arithmetic.
+// window's command or the view that does the work, both handed over in a MainMenus::Window, so
+// that the menus do not know the window that owns them; the menus hold no state of their own
+// beyond the checked language, appearance and arithmetic.
 #pragma once
 
 #include <QList>
 #include <QObject>
+#include <QString>
+
+#include <functional>
 
 class QAction;
+class QMainWindow;
 class QMenu;
+class QTabWidget;
 
 namespace glosa {
 
-class MainWindow;
+class AppContext;
+class CaptionView;
+class CompareView;
+class DocumentsView;
+class HistoryView;
+class TranslateView;
 struct RecentFile;
 
 class MainMenus : public QObject
 {
     Q_OBJECT
 public:
-    explicit MainMenus(MainWindow &window);
+    // What the menus act on: the window, its tabs and views, and its commands.
+    struct Window
+    {
+        QMainWindow *window = nullptr; // holds the menu bar; its LanguageChange retranslates them
+        AppContext *context = nullptr; // Settings ▸ Arithmetic loads its models again
+        QTabWidget *tabs = nullptr;    // one tab per view below
+        TranslateView *translate = nullptr;
+        CompareView *compare = nullptr;
+        CaptionView *caption = nullptr;
+        DocumentsView *documents = nullptr;
+        HistoryView *history = nullptr;
+        // The window's commands (its dialogs and what they lead to).
+        std::function<void()> openFile, saveTranslation, importModel, getModels, find,
+            swapDirection, evaluate, keepTerms, models, about;
+        std::function<void(const RecentFile &)> openRecent;
+        // Installs the interface language ("" = the system's) in every window.
+        std::function<void(const QString &)> setUiLanguage;
+    };
+
+    explicit MainMenus(const Window &window);
 
     // ⇄ is offered only while the reverse direction has a model.
     void setSwapEnabled(bool enabled);
@@ -41,7 +71,7 @@ private:
     void retranslateUi();
     void retranslateSettings();
 
-    MainWindow &m_window;
+    Window m_window;
     QMenu *m_fileMenu = nullptr;
     QMenu *m_editMenu = nullptr;
     QMenu *m_viewMenu = nullptr;

@@ -74,6 +74,30 @@ void applyLanguageFont(const QString &code)
         g_fontBeforeKorean.reset();
     }
 }
+// What the menus act on: the window's views and its commands.
+MainMenus::Window menusWindow(MainWindow &w)
+{
+    return {.window = &w,
+            .context = &w.context(),
+            .tabs = w.tabs(),
+            .translate = w.translateView(),
+            .compare = w.compareView(),
+            .caption = w.captionView(),
+            .documents = w.documentsView(),
+            .history = w.historyView(),
+            .openFile = [&w] { w.openFile(); },
+            .saveTranslation = [&w] { w.saveTranslation(); },
+            .importModel = [&w] { w.importModel(); },
+            .getModels = [&w] { w.showGetModels(); },
+            .find = [&w] { w.showFindBar(); },
+            .swapDirection = [&w] { w.swapDirection(); },
+            .evaluate = [&w] { w.showEvaluate(); },
+            .keepTerms = [&w] { w.editKeptTerms(); },
+            .models = [&w] { w.showModels(); },
+            .about = [&w] { w.showAbout(); },
+            .openRecent = [&w](const RecentFile &file) { w.openRecent(file); },
+            .setUiLanguage = [](const QString &language) { MainWindow::setUiLanguage(language); }};
+}
 } // namespace
 
 bool MainWindow::setUiLanguage(const QString &language)
@@ -114,7 +138,7 @@ MainWindow::MainWindow(AppContext &context, QWidget *parent)
     centralLayout->addWidget(m_tabs, 1);
     setCentralWidget(central);
 
-    m_menus = new MainMenus(*this);
+    m_menus = new MainMenus(menusWindow(*this));
     const auto showSwap = [this] {
         m_menus->setSwapEnabled(bool(m_modelBar->presenter()->reverseModel()));
     };

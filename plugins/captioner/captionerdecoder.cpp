@@ -4,8 +4,7 @@
 #include "engine/layers/stategather.h"
 #include "engine/limits.h"
 #include "engine/package.h"
-#include "engine/packageerror.h"
-#include "engine/text/tokenizer.h"
+#include "engine/tokenizersizes.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,7 +14,6 @@
 
 namespace glosa::captioner {
 
-using engine::PackageError;
 using engine::Tensor;
 
 CaptionerConfig CaptionerConfig::fromPackage(const engine::ModelPackage &package)
@@ -58,13 +56,7 @@ CaptionerDecoder::CaptionerDecoder(const engine::ModelPackage &package,
     const CaptionerConfig &c = m_config;
     const std::int64_t P = c.annotationDim(), E = c.embedDim, H = c.hiddenDim, A = c.attentionDim,
                        V = c.vocabSize;
-    const std::shared_ptr<const engine::Tokenizer> target = package.targetTokenizer();
-    if (target && target->vocabSize() != V)
-        throw PackageError(target->path(), "",
-                           "the tokenizer has " + std::to_string(target->vocabSize()) +
-                               " pieces but the model's vocabulary (hyperparameters.vocab_size)"
-                               " has " +
-                               std::to_string(V));
+    engine::requireTokenizerSizes(package, V);
     package.requireTensors({
         {"decoder.decoder_att.weight", {A, H}},
         {"decoder.decoder_att.bias", {A}},

@@ -5,8 +5,7 @@
 #include "engine/layers/textstate.h"
 #include "engine/limits.h"
 #include "engine/package.h"
-#include "engine/packageerror.h"
-#include "engine/text/tokenizer.h"
+#include "engine/tokenizersizes.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,7 +16,6 @@
 
 namespace glosa::rnnattention {
 
-using engine::PackageError;
 using engine::Shape;
 using engine::Tensor;
 
@@ -140,13 +138,7 @@ RnnAttentionDecoder::RnnAttentionDecoder(const engine::ModelPackage &package)
 {
     const RnnAttentionConfig &c = m_config;
     const std::int64_t K = 2 * c.encoderHidden, A = c.attentionDim;
-    const std::shared_ptr<const engine::Tokenizer> target = package.targetTokenizer();
-    if (target && target->vocabSize() != c.vocabSize)
-        throw PackageError(target->path(), "",
-                           "the tokenizer has " + std::to_string(target->vocabSize()) +
-                               " pieces but the model's vocabulary (hyperparameters.vocab_size)"
-                               " has " +
-                               std::to_string(c.vocabSize));
+    engine::requireTokenizerSizes(package, c.vocabSize);
 
     package.requireTensors(requiredTensors(c));
 

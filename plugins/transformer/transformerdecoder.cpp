@@ -6,8 +6,7 @@
 #include "engine/limits.h"
 #include "engine/ops/rowsoftmax.h"
 #include "engine/package.h"
-#include "engine/packageerror.h"
-#include "engine/text/tokenizer.h"
+#include "engine/tokenizersizes.h"
 
 #include <algorithm>
 #include <cmath>
@@ -18,7 +17,6 @@
 
 namespace glosa::transformer {
 
-using engine::PackageError;
 using engine::Shape;
 using engine::Tensor;
 using engine::layers::closeSublayer;
@@ -105,24 +103,6 @@ std::vector<std::int32_t> tokenList(const engine::ModelPackage &package, const s
         ids.push_back(v.get<std::int32_t>());
     }
     return ids;
-}
-
-// The model's tokenizers must cover its vocabularies exactly.
-void checkTokenizers(const engine::ModelPackage &package, const TransformerConfig &c)
-{
-    const std::shared_ptr<const engine::Tokenizer> target = package.targetTokenizer();
-    if (target && target->vocabSize() != c.vocabSize)
-        throw PackageError(target->path(), "",
-                           "the tokenizer has " + std::to_string(target->vocabSize()) +
-                               " pieces but the model's vocabulary (hyperparameters.vocab_size)"
-                               " has " +
-                               std::to_string(c.vocabSize));
-    const std::shared_ptr<const engine::Tokenizer> source = package.sourceTokenizer();
-    if (source && source->vocabSize() != c.sourceVocabSize)
-        throw PackageError(source->path(), "",
-                           "the source tokenizer has " + std::to_string(source->vocabSize()) +
-                               " pieces but the encoder's vocabulary has " +
-                               std::to_string(c.sourceVocabSize));
 }
 
 // Every tensor the configuration needs, with its shape: checked before any is used.
@@ -298,7 +278,7 @@ public:
 TransformerDecoder::TransformerDecoder(const engine::ModelPackage &package)
     : m_config(TransformerConfig::fromPackage(package))
 {
-    checkTokenizers(package, m_config);
+    engine::requireTokenizerSizes(package, m_config.vocabSize, m_config.sourceVocabSize);
     package.requireTensors(requiredTensors(m_config)); // every tensor before any is used
     loadWeights(package);
 }

@@ -12,11 +12,13 @@
 #include "app/core/presenters/comparepresenter.h"
 #include "app/core/settings/decodingmaps.h"
 
+#include "tests/support/appcontextutil.h"
 #include "tests/support/testutil.h"
 #include "tests/support/traceutil.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QThreadPool>
 #include <QtTest>
 
 #include <memory>
@@ -39,12 +41,22 @@ QString wordAround(const QString &text, int position)
     return text.mid(begin, end - begin);
 }
 
-// Compares and waits until every column has its result.
+// Waits until every column's differing tokens are those of its current results.
+bool differencesSettled(ComparePresenter &presenter, QSignalSpy &differences)
+{
+    while (presenter.differencesPending())
+        if (!differences.wait(kTimeoutMs))
+            return false;
+    return true;
+}
+
+// Compares and waits until every column has its result and its differing tokens.
 bool compared(ComparePresenter &presenter, const QString &text)
 {
     QSignalSpy shown(&presenter, &ComparePresenter::comparisonShown);
+    QSignalSpy differences(&presenter, &ComparePresenter::differencesShown);
     presenter.compare(text);
-    return shown.wait(kTimeoutMs);
+    return shown.wait(kTimeoutMs) && differencesSettled(presenter, differences);
 }
 
 // Waits until column `index` has a result of its current settings.
@@ -83,9 +95,7 @@ private slots:
         QVERIFY(m_settingsDir.isValid());
         glosa::test::isolateAppState(m_settingsDir.path(), m_settingsDir.path(),
                                      QStringLiteral("tst_comparepresenter"));
-        m_context = std::make_unique<AppContext>(
-            QStringList{QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
-            QStringList{QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+        m_context = std::make_unique<test::BundledContext>();
         QVERIFY2(m_context->chooseModel(kModel), "the bundled transformer-en-es is missing");
     }
 
@@ -156,6 +166,55 @@ private slots:
                 ++insideWords;
         }
         QVERIFY2(insideWords > 0, "40 samples at T = 3 never parted inside a word");
+    }
+
+    // The tokens outside the longest common subsequence are worked out on the thread pool: a
+    // comparison shown has none marked until differencesShown() brings differingTokens()'s; an
+    // answer for results that were replaced before it came is dropped, not shown over the new.
+    void differencesArriveBySignalAndStaleOnesAreDropped()
+    {
+        ComparePresenter presenter(*m_context);
+        presenter.setColumnCount(2);
+        engine::DecodingOptions wild;
+        wild.strategy = engine::SearchStrategy::Sample;
+        wild.temperature = 3.0f;
+        presenter.setColumnOptions(0, engine::DecodingOptions());
+        const QString text = QStringLiteral("The unbelievable musicians performed "
+                                            "extraordinarily well yesterday.");
+        QList<int> expected;
+        for (quint64 seed = 1; seed <= 20 && expected.isEmpty(); ++seed) {
+            wild.seed = seed;
+            presenter.setColumnOptions(1, wild);
+            QVERIFY(compared(presenter, text));
+            expected = presenter.column(0).differing;
+        }
+        QVERIFY2(!expected.isEmpty(), "20 samples at T = 3 all gave greedy's translation");
+        const TranslationResult greedy = presenter.column(0).result;
+        const TranslationResult sampled = presenter.column(1).result;
+        QCOMPARE(expected, ComparePresenter::differingTokens(greedy, sampled));
+
+        QSignalSpy differences(&presenter, &ComparePresenter::differencesShown);
+        presenter.showStoredComparison(text, {greedy, sampled}, QString());
+        QVERIFY(presenter.differencesPending());
+        QVERIFY(presenter.column(0).differing.isEmpty());
+        QVERIFY(differences.wait(kTimeoutMs));
+        QVERIFY(!presenter.differencesPending());
+        QCOMPARE(presenter.column(0).differing, expected);
+        QCOMPARE(presenter.column(1).differing,
+                 ComparePresenter::differingTokens(sampled, greedy));
+
+        // Another comparison shown before the first one's answer: only its own is shown, however
+        // the two answers are ordered.
+        differences.clear();
+        presenter.showStoredComparison(text, {greedy, sampled}, QString());
+        presenter.showStoredComparison(text, {greedy, greedy}, QString());
+        QVERIFY(differences.wait(kTimeoutMs));
+        QThreadPool::globalInstance()->waitForDone(); // both answers are posted
+        QCoreApplication::sendPostedEvents(&presenter);
+        QCOMPARE(differences.size(), 1);
+        QVERIFY(!presenter.differencesPending());
+        QCOMPARE(presenter.column(0).differing, QList<int>());
+        QCOMPARE(presenter.column(1).differing, QList<int>());
     }
 
     // A column whose settings the user changes says so at once and is decoded again alone.

@@ -6,6 +6,7 @@
 #include "app/core/presenters/modelpickerpresenter.h"
 #include "app/core/settings/settings.h"
 
+#include "tests/support/appcontextutil.h"
 #include "tests/support/testutil.h"
 
 #include <QSignalSpy>
@@ -33,9 +34,7 @@ private slots:
         QVERIFY(m_dir.isValid());
         test::isolateAppState(m_dir.path(), m_dir.path(),
                               QStringLiteral("tst_modelpickerpresenter"));
-        m_context = std::make_unique<AppContext>(
-            QStringList{QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
-            QStringList{QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+        m_context = std::make_unique<test::BundledContext>();
     }
 
     void groupsByDirectionWithTheDefaultFirst()
@@ -93,8 +92,7 @@ private slots:
     // A model picked is Loading until its worker has loaded it, then Ready: said by choiceChanged.
     void theChosenModelLoads()
     {
-        AppContext context({QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
-                           {QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+        test::BundledContext context;
         ModelPickerPresenter picker(context);
         QSignalSpy changed(&picker, &ModelPickerPresenter::choiceChanged);
         picker.choose(QStringLiteral("rnn-attention-en-es"));

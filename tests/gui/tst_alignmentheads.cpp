@@ -10,6 +10,8 @@
 #include "app/gui/views/translateview.h"
 #include "engine/translation/translationmodel.h"
 
+#include "tests/support/appcontextutil.h"
+
 #include <QComboBox>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
@@ -34,8 +36,7 @@ class TestAlignmentHeads : public QObject
 private slots:
     void choosingAHeadShowsThatHeadsWeights()
     {
-        AppContext context({QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
-                           {QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+        test::BundledContext context;
         const auto info = context.catalog().find(QStringLiteral("transformer-en-es"));
         QVERIFY2(info && info->isValid(), "resources/models/transformer-en-es is missing");
         const int layers = info->manifest["hyperparameters"]["decoder_layers"].toInt();

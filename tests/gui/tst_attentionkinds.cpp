@@ -13,6 +13,7 @@
 #include "app/gui/views/translateview.h"
 #include "engine/layers/attentioninspector.h"
 #include "engine/translation/translationmodel.h"
+#include "tests/support/appcontextutil.h"
 #include "tests/support/testutil.h"
 
 #include <QCheckBox>
@@ -33,8 +34,7 @@ class TestAttentionKinds : public QObject
 private slots:
     void switchesKindsAndHeads()
     {
-        AppContext context({QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
-                           {QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+        test::BundledContext context;
         const auto info = context.catalog().find(QStringLiteral("transformer-en-es"));
         QVERIFY2(info && info->isValid(), "resources/models/transformer-en-es is missing");
         const int heads = info->manifest["hyperparameters"]["heads"].toInt();
@@ -185,8 +185,7 @@ private slots:
     // than the advance of "Layer 2 · mean of heads (default)" and of most Korean entries.
     void selectorsHoldTheirWidestEntry()
     {
-        AppContext context({QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
-                           {QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+        test::BundledContext context;
         QVERIFY2(context.chooseModel(QStringLiteral("transformer-en-es")),
                  "resources/models/transformer-en-es is missing");
         TranslateView view(context);

@@ -9,6 +9,8 @@
 #include "app/core/models/pluginregistry.h"
 #include "app/gui/views/captionview.h"
 
+#include "tests/support/appcontextutil.h"
+
 #include <QApplication>
 #include <QLabel>
 #include <QListWidget>
@@ -29,9 +31,7 @@ class TestCaptionView : public QObject
 private slots:
     void initTestCase()
     {
-        m_context = std::make_unique<AppContext>(
-            QStringList{QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
-            QStringList{QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+        m_context = std::make_unique<test::BundledContext>();
         const auto captioner = m_context->catalog().find(QStringLiteral("captioner-en"));
         const auto translator = m_context->catalog().find(QStringLiteral("transformer-en-es"));
         QVERIFY2(captioner && captioner->isValid(), "resources/models/captioner-en is missing");

@@ -7,7 +7,10 @@
 #include "app/core/history/entrykinds.h"
 #include "app/core/inference/inferenceworker.h"
 #include "app/gui/views/translateview.h"
+
 #include "engine/decoding/coverage.h"
+
+#include "tests/support/appcontextutil.h"
 
 #include <QApplication>
 #include <QHelpEvent>
@@ -50,8 +53,7 @@ private slots:
     void forcedOmissionIsUnderlined()
     {
         std::unique_ptr<AppContext> context(
-            new AppContext({QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
-                           {QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")}));
+            new test::BundledContext);
         TranslateView view(*context);
         view.setLiveTranslate(false);
         view.resize(1280, 800);

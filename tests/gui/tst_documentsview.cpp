@@ -2,6 +2,7 @@
 // (resources/models/transformer-en-es) on real documents: the LibreOffice-made .docx fixture and
 // a text of 50 everyday sentences (tests/data/documents/sentences.txt) repeated into a longer
 // document. Translation runs on the DocumentWorker thread; these tests only wait for signals.
+#include "tests/support/appcontextutil.h"
 #include "tests/support/stallmeter.h"
 #include "tests/support/testutil.h"
 
@@ -134,9 +135,7 @@ private slots:
             QStringLiteral(GLOSA_SOURCE_DIR "/resources/models/transformer-en-es");
         if (!QFileInfo::exists(package + QStringLiteral("/model.json")))
             QSKIP("resources/models/transformer-en-es is not exported");
-        m_context = std::make_unique<AppContext>(
-            QStringList{QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
-            QStringList{QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+        m_context = std::make_unique<test::BundledContext>();
         m_info = ModelCatalog::readPackage(package);
         QVERIFY2(m_info.isValid(), qPrintable(m_info.error));
         if (!m_context->plugins()->pluginForArchitecture(m_info.architecture))

@@ -15,6 +15,7 @@
 #include "app/gui/mainwindow.h"
 #include "engine/translation/translationmodel.h"
 #include "engine/translation/translator.h"
+#include "tests/support/appcontextutil.h"
 #include "tests/support/stallmeter.h"
 #include "tests/support/testutil.h"
 
@@ -39,8 +40,7 @@ namespace {
 
 AppContext *newContext()
 {
-    return new AppContext({QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
-                          {QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+    return new test::BundledContext;
 }
 
 QString writeSmallTestSet(const QTemporaryDir &dir)

@@ -23,6 +23,7 @@
 #include "app/gui/theme.h"
 #include "app/gui/views/translateview.h"
 
+#include "tests/support/appcontextutil.h"
 #include "tests/support/testutil.h"
 
 #include <QAction>
@@ -60,9 +61,7 @@ const QString kEnglish = QStringLiteral(
 
 std::unique_ptr<AppContext> makeContext()
 {
-    return std::make_unique<AppContext>(
-        QStringList{QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
-        QStringList{QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+    return std::make_unique<test::BundledContext>();
 }
 
 bool waitLoaded(AppContext &context, const QString &id)

@@ -10,6 +10,7 @@
 #include "app/gui/views/captionview.h"
 #include "app/gui/views/historyview.h"
 
+#include "tests/support/appcontextutil.h"
 #include "tests/support/testutil.h"
 
 #include <QApplication>
@@ -70,9 +71,7 @@ void answerFileDialog(QString *startedIn, const QString &choice)
 
 std::unique_ptr<AppContext> makeContext()
 {
-    return std::make_unique<AppContext>(
-        QStringList{QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
-        QStringList{QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+    return std::make_unique<test::BundledContext>();
 }
 
 } // namespace

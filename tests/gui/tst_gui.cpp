@@ -100,12 +100,18 @@ CompareView *showCompare(MainWindow &window, int columns)
     return compare;
 }
 
-// Runs a comparison and waits until every column has shown its result.
+// Compares and waits until every column shows its result and where it parts from its neighbour.
 bool runComparison(CompareView *compare)
 {
     QSignalSpy shown(compare, &CompareView::comparisonShown);
+    QSignalSpy differences(compare->presenter(), &ComparePresenter::differencesShown);
     compare->compare();
-    return shown.wait(15000);
+    if (!shown.wait(15000))
+        return false;
+    while (compare->presenter()->differencesPending())
+        if (!differences.wait(15000))
+            return false;
+    return true;
 }
 
 } // namespace

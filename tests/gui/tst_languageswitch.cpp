@@ -16,6 +16,7 @@
 #include "app/gui/views/translateview.h"
 #include "app/gui/widgets/beamtreewidget.h"
 
+#include "tests/support/appcontextutil.h"
 #include "tests/support/testutil.h"
 #include "tests/support/traceutil.h"
 #include "tests/support/visibletext.h"
@@ -172,9 +173,7 @@ bool bringToState(MainWindow &window)
 
 std::unique_ptr<AppContext> makeContext()
 {
-    return std::make_unique<AppContext>(
-        QStringList{QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
-        QStringList{QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+    return std::make_unique<test::BundledContext>();
 }
 
 } // namespace

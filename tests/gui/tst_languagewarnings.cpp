@@ -3,6 +3,7 @@
 // through the Spanish model ("A trip to the bee"). Now each view warns as the Translate view does,
 // names the language, offers the direction the text asks for and to go on anyway, and
 // translates nothing until one is chosen.
+#include "tests/support/appcontextutil.h"
 #include "tests/support/testutil.h"
 
 #include "app/core/appcontext.h"
@@ -34,9 +35,7 @@ class TestLanguageWarnings : public QObject
 private slots:
     void initTestCase()
     {
-        m_context = std::make_unique<AppContext>(
-            QStringList{QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
-            QStringList{QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+        m_context = std::make_unique<test::BundledContext>();
         const auto enEs = m_context->modelForDirection("en", "es");
         const auto esEn = m_context->modelForDirection("es", "en");
         if (!enEs || !esEn)

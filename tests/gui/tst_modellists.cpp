@@ -9,6 +9,7 @@
 #include "app/core/displaynames.h"
 #include "app/gui/mainwindow.h"
 
+#include "tests/support/appcontextutil.h"
 #include "tests/support/testutil.h"
 
 #include <QComboBox>
@@ -30,9 +31,7 @@ private slots:
     {
         QVERIFY(m_dir.isValid());
         test::isolateAppState(m_dir.path(), m_dir.path(), QStringLiteral("tst_modellists"));
-        m_context = std::make_unique<AppContext>(
-            QStringList{QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
-            QStringList{QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+        m_context = std::make_unique<test::BundledContext>();
     }
 
     void pickerGroupsByDirection()

@@ -10,6 +10,7 @@
 #include "app/gui/views/compareview.h"
 #include "app/gui/widgets/probabilitychart.h"
 #include "app/gui/views/translateview.h"
+#include "tests/support/appcontextutil.h"
 #include "tests/support/traceutil.h"
 
 #include <QPlainTextEdit>
@@ -27,8 +28,7 @@ constexpr int kTimeoutMs = 60000;
 
 AppContext *makeContext()
 {
-    return new AppContext({QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
-                          {QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+    return new test::BundledContext;
 }
 
 // Chooses the bundled English → Spanish Transformer and waits until its worker has loaded it.

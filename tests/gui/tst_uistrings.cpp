@@ -14,6 +14,7 @@
 #include "app/gui/views/translateview.h"
 #include "app/gui/widgets/decodingpanel.h"
 
+#include "tests/support/appcontextutil.h"
 #include "tests/support/testutil.h"
 #include "tests/support/visibletext.h"
 
@@ -96,8 +97,7 @@ private slots:
 
     void koreanInterfaceHasNoEnglish()
     {
-        AppContext context({QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
-                           {QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+        test::BundledContext context;
         MainWindow window(context);
         window.resize(1280, 800);
         window.show();
@@ -222,8 +222,7 @@ private slots:
         QFETCH(QString, language);
         QFETCH(QSize, size);
         QFETCH(bool, switched);
-        AppContext context({QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
-                           {QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+        test::BundledContext context;
         MainWindow window(context);
         QVERIFY(MainWindow::setUiLanguage(switched ? QStringLiteral("en") : language));
         window.resize(size);
@@ -323,8 +322,7 @@ private slots:
     void attentionHintStaysShort()
     {
         QFETCH(QString, language);
-        AppContext context({QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
-                           {QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+        test::BundledContext context;
         QVERIFY(MainWindow::setUiLanguage(language));
         MainWindow window(context);
         window.resize(1280, 800);

@@ -9,6 +9,8 @@
 #include "app/gui/views/translateview.h"
 #include "app/gui/widgets/probabilitychart.h"
 
+#include "tests/support/appcontextutil.h"
+
 #include <QApplication>
 #include <QHelpEvent>
 #include <QLabel>
@@ -52,8 +54,7 @@ private slots:
     {
         if (!WordCheck::forLanguage(QStringLiteral("es")))
             QSKIP("no Spanish Hunspell dictionary (apt-get install hunspell-es)");
-        AppContext context({QStringLiteral(GLOSA_BINARY_DIR "/plugins")},
-                           {QStringLiteral(GLOSA_SOURCE_DIR "/resources/models")});
+        test::BundledContext context;
         TranslateView view(context);
         view.setLiveTranslate(false);
         view.resize(1280, 800);

@@ -2,8 +2,10 @@
 
 #include "app/core/history/entrykinds.h"
 #include "app/core/inference/inferenceworker.h"
+#include "app/core/platform/handoff.h"
 #include "app/core/settings/decodingmaps.h"
 
+#include <QPointer>
 #include <QRandomGenerator>
 
 #include <algorithm>
@@ -20,7 +22,7 @@ QList<int> lcsDiffering(const QList<TokenSpan> &a, int a0, int a1, const QList<T
 {
     const int n = std::max(0, a1 - a0), m = std::max(0, b1 - b0);
     // Each surface once: surface() builds a string, and the table compares n × m pairs (1,500²
-    // at the cap, on the GUI thread).
+    // at the cap).
     std::vector<QString> x(n), y(m);
     for (int i = 0; i < n; ++i)
         x[i] = a[a0 + i].surface();
@@ -135,6 +137,7 @@ void ComparePresenter::setColumnCount(int count)
     }
     while (m_columns.size() > count)
         m_columns.removeLast();
+    m_differencesJobs.resize(count); // new columns: nothing to wait for (0)
     m_selectedColumn = std::min(m_selectedColumn, count - 1);
     emit columnCountChanged();
 }
@@ -414,7 +417,10 @@ void ComparePresenter::showStoredComparison(const QString &input,
             c.steering.sentence = columns[i].options.targetPrefixSentence;
         }
     }
-    refreshDifferences();
+    QList<int> all;
+    for (int i = 0; i < m_columns.size(); ++i)
+        all << i;
+    refreshDifferences(all);
     m_selectedToken = -1;
     m_treeSentence = 0;
     emit selectionChanged();
@@ -434,7 +440,7 @@ void ComparePresenter::showColumn(int index, const TranslationResult &result)
     m_columns[index].pending = false;
     if (index == m_selectedColumn)
         m_selectedToken = -1;
-    refreshDifferences();
+    refreshDifferences({index});
     if (index == m_selectedColumn)
         selectToken(index, -1);
 }
@@ -505,20 +511,78 @@ CompareDivergence ComparePresenter::divergence(int index, int other) const
     return d;
 }
 
-void ComparePresenter::refreshDifferences()
+bool ComparePresenter::differencesPending() const
+{
+    return std::any_of(m_differencesJobs.begin(), m_differencesJobs.end(),
+                       [](quint64 job) { return job != 0; });
+}
+
+void ComparePresenter::refreshDifferences(const QList<int> &changed)
 {
     // Each column is compared with its neighbour on the left (the first with the second), so a
-    // reader scanning left to right sees what each strategy changed.
+    // reader scanning left to right sees what each strategy changed. The notes take one pass and
+    // are made here; the differing tokens wait for the pool (startDifferences).
+    QList<int> recompute;
     for (int i = 0; i < m_columns.size(); ++i) {
         const int other = i == 0 ? 1 : i - 1;
         CompareColumnState &c = m_columns[i];
+        bool shown = changed.contains(i);
         if (c.hasResult() && other < m_columns.size() && m_columns[other].hasResult()) {
-            c.differing = differingTokens(c.result, m_columns[other].result);
-            c.sameAs = sameAsColumn(i);
-            c.divergence = divergence(i, other);
+            const int sameAs = sameAsColumn(i);
+            const CompareDivergence d = divergence(i, other);
+            shown = shown || sameAs != c.sameAs || !(d == c.divergence);
+            c.sameAs = sameAs;
+            c.divergence = d;
+            if (changed.contains(i) || changed.contains(other)) {
+                c.differing.clear(); // its tokens are of another pair of results
+                recompute << i;
+                shown = true;
+            }
         }
+        if (shown)
+            emit columnChanged(i);
+    }
+    if (!recompute.isEmpty())
+        startDifferences(recompute);
+}
+
+void ComparePresenter::startDifferences(const QList<int> &columns)
+{
+    // The longest common subsequence fills an n × m table: up to 1,500² cells for a text without
+    // traces, which stalled the window when made on its thread.
+    const quint64 job = ++m_lastDifferencesJob;
+    QList<std::pair<TranslationResult, TranslationResult>> pairs;
+    for (int i : columns) {
+        m_differencesJobs[i] = job;
+        pairs.append({m_columns[i].result, m_columns[i == 0 ? 1 : i - 1].result});
+    }
+    startOnPool([guard = QPointer<ComparePresenter>(this), job, columns, pairs] {
+        QList<QList<int>> differing;
+        for (const auto &[mine, theirs] : pairs)
+            differing << differingTokens(mine, theirs);
+        postCall(guard, [guard, job, columns, differing] {
+            if (guard)
+                guard->showDifferences(job, columns, differing);
+        });
+    });
+}
+
+void ComparePresenter::showDifferences(quint64 job, const QList<int> &columns,
+                                       const QList<QList<int>> &differing)
+{
+    bool shown = false;
+    for (int k = 0; k < columns.size(); ++k) {
+        const int i = columns[k];
+        // A column whose results changed since waits for a later job.
+        if (i >= m_columns.size() || m_differencesJobs[i] != job)
+            continue;
+        m_differencesJobs[i] = 0;
+        m_columns[i].differing = differing[k];
+        shown = true;
         emit columnChanged(i);
     }
+    if (shown && !differencesPending())
+        emit differencesShown();
 }
 
 void ComparePresenter::selectToken(int column, int token)

@@ -7,8 +7,10 @@
 //     another language than the model's source is not compared until the user goes on anyway or
 //     takes the offered direction;
 //   - where and why the columns part: the tokens of each column outside the longest common
-//     subsequence with its neighbour, the first step at which their searches chose differently
-//     (named by the words those tokens are part of), and a column whose settings changed nothing;
+//     subsequence with its neighbour (an n × m table: computed on the thread pool and delivered
+//     by differencesShown(), a result of columns changed since dropped), the first step at which
+//     their searches chose differently (named by the words those tokens are part of), and a
+//     column whose settings changed nothing;
 //   - steering: a node of the selected column's search tree, or a candidate of its chart, as a
 //     prefix forced in that sentence in a new column (or the rightmost steered one, at six).
 // Each comparison shown is recorded in the history at once, and not again when it repeats the
@@ -47,6 +49,8 @@ struct CompareDivergence
     int column = -1; // the neighbour
     QString mine, theirs; // the words of the two tokens; theirs is empty where it has none
     float myProbability = 0.0f, theirProbability = 0.0f;
+
+    bool operator==(const CompareDivergence &) const = default;
 };
 
 // A forced prefix as a column names it: its words, whether it ends the sentence, and where.
@@ -65,7 +69,7 @@ struct CompareColumnState
     CompareSteering steering;
     TranslationResult result;
     bool pending = false; // decoding
-    QList<int> differing; // tokens of the best hypothesis not in its neighbour's
+    QList<int> differing; // tokens of the best hypothesis not in its neighbour's (see below)
     int sameAs = -1;      // an earlier column with other settings and the same output
     CompareDivergence divergence;
 
@@ -130,6 +134,9 @@ public:
     const SentenceTrace *selectedTrace() const;
     // The step of the selected token in selectedTrace(), -1 for none.
     int selectedStep() const;
+    // Some column's `differing` is being computed for its current result and neighbour (it is
+    // empty until differencesShown()).
+    bool differencesPending() const;
 
     // Token indices of a's best hypothesis that are not in the longest common subsequence with
     // b's (by surface form).
@@ -186,6 +193,9 @@ signals:
     void languageMismatchCleared();
     // Every column of a comparison has its result.
     void comparisonShown();
+    // Every column's `differing` is up to date again (each column that changed was announced by
+    // columnChanged first).
+    void differencesShown();
     // The comparison shown went to the history as entry `id` (ExplicitRecorder::record).
     void entryRecorded(qint64 id);
 
@@ -203,7 +213,12 @@ private:
     int steeringTarget();
     void showColumn(int index, const glosa::TranslationResult &result);
     void showFailure(const QString &message);
-    void refreshDifferences();
+    // The notes of every column, those whose result or neighbour's result is in `changed`
+    // anew: their `differing` is started on the pool.
+    void refreshDifferences(const QList<int> &changed);
+    void startDifferences(const QList<int> &columns);
+    void showDifferences(quint64 job, const QList<int> &columns,
+                         const QList<QList<int>> &differing);
     CompareDivergence divergence(int index, int other) const;
     int sameAsColumn(int index) const;
 
@@ -222,6 +237,10 @@ private:
     LanguageMismatch m_mismatch;
     bool m_languageAccepted = false; // "Compare anyway" until the input changes
     ExplicitRecorder m_history;
+    // Per column, the job computing its `differing` (0: up to date). A job's answer is shown for
+    // the columns still waiting for that job only: results that changed since start another.
+    QList<quint64> m_differencesJobs;
+    quint64 m_lastDifferencesJob = 0;
 };
 
 } // namespace glosa

@@ -98,7 +98,7 @@ void CompareColumn::changeEvent(QEvent *event)
     // Palette changes arrive during construction (setBackgroundRole), before the children exist.
     if (m_metrics && event->type() == QEvent::LanguageChange)
         retranslateUi();
-    else if (m_metrics && event->type() == QEvent::PaletteChange)
+    else if (m_metrics && !m_rendering && event->type() == QEvent::PaletteChange)
         repaintTokens();
     QWidget::changeEvent(event);
 }
@@ -126,7 +126,11 @@ void CompareColumn::render()
         m_output->setPlainText(text);
     }
     const bool selected = m_presenter.selectedColumn() == m_index;
+    // Another background role is a palette change, whose handler repaints the tokens: they are
+    // painted once, below.
+    m_rendering = true;
     setBackgroundRole(selected ? QPalette::AlternateBase : QPalette::Base);
+    m_rendering = false;
     showMetrics();
     repaintTokens();
     updateGeometry();

@@ -66,6 +66,7 @@ private:
     ComparePresenter &m_presenter;
     int m_index = 0;
     QString m_shownText; // the text the output holds
+    bool m_rendering = false; // render() is under way: it repaints the tokens itself
     QComboBox *m_preset = nullptr;
     QToolButton *m_edit = nullptr;
     QLabel *m_summary = nullptr;

@@ -6,10 +6,10 @@
 #include "app/core/presenters/historypresenter.h"
 #include "app/gui/dialogs/historysettingsdialog.h"
 #include "app/gui/filedialogs.h"
-#include "app/gui/theme.h"
 #include "app/gui/views/historybanner.h"
 #include "app/gui/views/historyentryhtml.h"
 #include "app/gui/views/historymodel.h"
+#include "app/gui/views/historyrerunpane.h"
 
 #include <algorithm>
 
@@ -18,7 +18,6 @@
 #include <QComboBox>
 #include <QDir>
 #include <QEvent>
-#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QImage>
 #include <QLabel>
@@ -170,37 +169,9 @@ QWidget *HistoryView::makeEntryPane()
     buttons->addWidget(m_star);
     buttons->addWidget(m_delete);
     rightLayout->addLayout(buttons);
-    rightLayout->addWidget(makeRerunPane(), 1);
+    m_rerunPane = new HistoryRerunPane(this);
+    rightLayout->addWidget(m_rerunPane, 1);
     return right;
-}
-
-QWidget *HistoryView::makeRerunPane()
-{
-    m_thenTitle = new QLabel(this);
-    m_nowTitle = new QLabel(this);
-    m_then = new QPlainTextEdit(this);
-    m_now = new QPlainTextEdit(this);
-    for (QLabel *l : {m_thenTitle, m_nowTitle}) {
-        l->setWordWrap(true);
-        l->setFont(theme::titleFont(font()));
-    }
-    for (QPlainTextEdit *e : {m_then, m_now}) {
-        e->setReadOnly(true);
-        e->setFont(theme::editorFont(font()));
-    }
-    m_rerunPane = new QWidget(this);
-    // A grid keeps both texts level when one title wraps and the other does not.
-    auto *rerunLayout = new QGridLayout(m_rerunPane);
-    rerunLayout->setContentsMargins(0, 0, 0, 0);
-    rerunLayout->addWidget(m_thenTitle, 0, 0, Qt::AlignBottom);
-    rerunLayout->addWidget(m_nowTitle, 0, 1, Qt::AlignBottom);
-    rerunLayout->addWidget(m_then, 1, 0);
-    rerunLayout->addWidget(m_now, 1, 1);
-    rerunLayout->setColumnStretch(0, 1);
-    rerunLayout->setColumnStretch(1, 1);
-    rerunLayout->setRowStretch(1, 1);
-    m_rerunPane->setVisible(false);
-    return m_rerunPane;
 }
 
 void HistoryView::connectCommands()
@@ -479,26 +450,27 @@ void HistoryView::rerunCurrent()
 
 void HistoryView::showRerunPending(const HistoryEntry &then)
 {
-    const HistoryOutput *best = then.bestOutput();
-    m_thenTitle->setText(historyRerunTitle(tr("Then"), then));
-    m_then->setPlainText(best ? best->text : QString());
-    m_nowTitle->setText(tr("Now"));
-    m_now->setPlainText(tr("Running…"));
-    m_rerunPane->setVisible(true);
+    m_rerunPane->showPending(then);
 }
 
 void HistoryView::showRerunResult(const HistoryEntry &now)
 {
-    const HistoryOutput *best = now.bestOutput();
-    m_nowTitle->setText(historyRerunTitle(tr("Now"), now));
-    m_now->setPlainText(best ? best->text : QString());
-    m_rerunPane->setVisible(true);
+    m_rerunPane->showResult(now);
 }
 
 void HistoryView::showRerunFailed(const QString &message)
 {
-    m_now->setPlainText(message);
-    m_rerunPane->setVisible(true);
+    m_rerunPane->showFailed(message);
+}
+
+QPlainTextEdit *HistoryView::rerunThen() const
+{
+    return m_rerunPane->thenText();
+}
+
+QPlainTextEdit *HistoryView::rerunNow() const
+{
+    return m_rerunPane->nowText();
 }
 
 void HistoryView::toggleStarCurrent()

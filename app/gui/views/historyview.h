@@ -35,6 +35,7 @@ namespace glosa {
 
 class HistoryBanner;
 class HistoryModel;
+class HistoryRerunPane;
 class HistoryRecorder;
 class HistoryStore;
 
@@ -63,8 +64,8 @@ public:
     QListView *list() const { return m_list; }
     HistoryModel *model() const { return m_listModel; }
     QTextBrowser *details() const { return m_details; }
-    QPlainTextEdit *rerunThen() const { return m_then; }
-    QPlainTextEdit *rerunNow() const { return m_now; }
+    QPlainTextEdit *rerunThen() const;
+    QPlainTextEdit *rerunNow() const;
     QLabel *banner() const;
     qint64 currentId() const;
     HistoryPresenter *presenter() const { return m_presenter; }
@@ -102,7 +103,6 @@ private:
     QLayout *makeFilterRow();
     QWidget *makeListPane();
     QWidget *makeEntryPane();
-    QWidget *makeRerunPane();
     void connectCommands();
     void retranslateUi();
     HistoryStore *store() const;
@@ -145,11 +145,7 @@ private:
     QAction *m_rerunAction = nullptr;
     QAction *m_starAction = nullptr;
     QAction *m_deleteAction = nullptr;
-    QWidget *m_rerunPane = nullptr;
-    QLabel *m_thenTitle = nullptr;
-    QLabel *m_nowTitle = nullptr;
-    QPlainTextEdit *m_then = nullptr;
-    QPlainTextEdit *m_now = nullptr;
+    HistoryRerunPane *m_rerunPane = nullptr;
     QTimer *m_searchDelay = nullptr;
 };
 

@@ -12,6 +12,7 @@
 #include "app/gui/widgets/probabilitychart.h"
 #include "app/gui/widgets/sourcepane.h"
 #include "app/gui/widgets/steeringbar.h"
+#include "app/gui/widgets/targetpane.h"
 #include "app/gui/theme.h"
 
 #include <QApplication>
@@ -96,7 +97,8 @@ void TranslateView::createEditors()
 {
     m_sourcePane = new SourcePane(this);
     m_source = m_sourcePane->editor();
-    m_target = new QPlainTextEdit(this); // editable: post-editing
+    m_targetPane = new TargetPane(m_context, this);
+    m_target = m_targetPane->editor(); // editable: post-editing
     for (QPlainTextEdit *editor : {m_source, m_target}) {
         editor->setFont(theme::editorFont(font()));
         editor->setFrameShape(QFrame::StyledPanel);
@@ -112,28 +114,18 @@ void TranslateView::createEditors()
 
 void TranslateView::createControls()
 {
-    m_targetTitle = new QLabel(this);
-    m_targetTitle->setFont(theme::titleFont(font()));
     m_translate = m_sourcePane->translateButton();
     m_cancel = m_sourcePane->cancelButton();
     m_live = m_sourcePane->liveToggle();
-    m_confidence = new QCheckBox(this);
-    m_alternatives = new QComboBox(this);
-    m_alternatives->setVisible(false);
-    m_copy = new QPushButton(this);
-    m_status = new QLabel(this);
-    m_status->setObjectName(QStringLiteral("translateStatus"));
-    m_status->setWordWrap(true);
-    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_progress = new QProgressBar(this);
-    m_progress->setMaximumHeight(6);
-    m_progress->setTextVisible(false);
-    m_progress->setVisible(false);
-    m_wordLegend = new QLabel(this); // what the unknown words' underline means, while shown
-    m_wordLegend->setObjectName(QStringLiteral("unknownWordLegend"));
-    m_wordLegend->setWordWrap(true);
-    m_wordLegend->setForegroundRole(QPalette::PlaceholderText);
-    m_wordLegend->setVisible(false);
+    m_targetTitle = m_targetPane->title();
+    m_alternatives = m_targetPane->alternatives();
+    m_steeringBar = m_targetPane->steeringBar();
+    m_languageBar = m_targetPane->languageBar();
+    m_wordLegend = m_targetPane->wordLegend();
+    m_progress = m_targetPane->progress();
+    m_status = m_targetPane->status();
+    m_confidence = m_targetPane->confidenceToggle();
+    m_copy = m_targetPane->copyButton();
     // Tab goes from the source to the translation, then to the source pane's buttons (made with
     // the source editor, before the translation's).
     setTabOrder(m_source, m_target);
@@ -143,38 +135,11 @@ void TranslateView::createControls()
     setTabOrder(m_live, m_confidence);
 }
 
-QLayout *TranslateView::targetPaneLayout()
-{
-    auto *targetLayout = new QVBoxLayout;
-    targetLayout->setSpacing(6);
-    auto *targetHeader = new QHBoxLayout;
-    targetHeader->addWidget(m_targetTitle);
-    targetHeader->addStretch(1);
-    targetHeader->addWidget(m_alternatives);
-    targetLayout->addLayout(targetHeader);
-    // Above the translation: the steering label with "Back to the original", and the language
-    // warning; both hidden until needed.
-    m_steeringBar = new SteeringBar(this);
-    targetLayout->addWidget(m_steeringBar);
-    m_languageBar = new LanguageWarningBar(m_context, this);
-    targetLayout->addWidget(m_languageBar);
-    targetLayout->addWidget(m_target, 1);
-    targetLayout->addWidget(m_wordLegend);
-    targetLayout->addWidget(m_progress);
-    auto *targetBar = new QHBoxLayout;
-    targetBar->addWidget(m_status, 1);
-    targetBar->addWidget(m_confidence);
-    targetBar->addWidget(m_copy);
-    targetLayout->addLayout(targetBar);
-    return targetLayout;
-}
-
 void TranslateView::buildEditorSplitter()
 {
-    QLayout *targetLayout = targetPaneLayout();
     m_editorSplitter = new QSplitter(Qt::Horizontal, this);
     m_editorSplitter->addWidget(m_sourcePane);
-    m_editorSplitter->addWidget(card(this, targetLayout));
+    m_editorSplitter->addWidget(m_targetPane);
     m_editorSplitter->setChildrenCollapsible(false);
     m_editorSplitter->setHandleWidth(16);
 }

@@ -44,6 +44,7 @@ namespace glosa {
 class AppContext;
 class AttentionPanel;
 class SourcePane;
+class TargetPane;
 class CandidatesPanel;
 class SteeringBar;
 class DecodingPanel;
@@ -158,10 +159,8 @@ protected:
 private:
     // The constructor's parts (the widgets are made in the focus chain's order: see there).
     void createEditors();
-    void createControls(); // the editors' buttons, titles, status and progress bar
-    QLayout *targetPaneLayout();
+    void createControls(); // the panes' buttons, titles, status and progress bar
     void buildEditorSplitter();      // the source pane beside the target pane
-    QLayout *candidatesPanelLayout();
     void buildAttentionSplitter(); // the attention panel over the candidates
     QWidget *buildDecodingCard();
     // What asks for a translation (typing, the buttons, the language warning, the decoding panel).
@@ -198,6 +197,7 @@ private:
     QString m_targetLanguage;
     SourcePane *m_sourcePane = nullptr;
     QPlainTextEdit *m_source = nullptr; // the source pane's
+    TargetPane *m_targetPane = nullptr; // m_target and the target side's widgets below are its
     QPlainTextEdit *m_target = nullptr;
     QPushButton *m_translate = nullptr;
     QPushButton *m_cancel = nullptr;
