@@ -47,6 +47,7 @@
 namespace glosa::engine::ops {
 
 class QuantizedLinear;
+struct RowNormalizer;
 
 class Linear
 {
@@ -67,6 +68,10 @@ public:
 
     // x [..., in] (F32) -> y [..., out]; y is resized (its storage reused when large enough).
     void operator()(const Tensor &x, Tensor &y) const;
+    // The same, and rowNormalizer() (rowsoftmax.h) of each row of y in normalizers [rows]: a
+    // decoder's output layer. int8 layers take each row's max as they rescale it
+    // (quantizedlinear.h); fp32 ones read y once it is written.
+    void operator()(const Tensor &x, Tensor &y, RowNormalizer *normalizers) const;
 
     bool empty() const { return m_impl == nullptr && m_int8 == nullptr; }
     std::int64_t inFeatures() const;

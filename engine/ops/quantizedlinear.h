@@ -27,6 +27,7 @@
 #pragma once
 
 #include "engine/ops/activation.h"
+#include "engine/ops/rowsoftmax.h"
 #include "engine/tensor.h"
 
 #include <memory>
@@ -42,6 +43,12 @@ public:
 
     // x [..., in] (F32) -> y [..., out] (F32); y is resized.
     void operator()(const Tensor &x, Tensor &y) const;
+    // The same, and each output row's normaliser (rowsoftmax.h), normalizers [rows]: what a
+    // decoder's output layer needs for its log-softmax. The max is taken block by block as the
+    // rescale writes the row (while the block is in L1), the sum of exponentials right after
+    // (while the row is in L2), instead of two more passes over [rows, vocab] once it has left
+    // the caches: the same numbers as rowNormalizer() of each row of y.
+    void operator()(const Tensor &x, Tensor &y, RowNormalizer *normalizers) const;
 
     bool empty() const { return m_impl == nullptr; }
     std::int64_t inFeatures() const;

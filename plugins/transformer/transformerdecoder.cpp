@@ -291,6 +291,7 @@ public:
     std::vector<Tensor> selfValues;     // per layer [rows, capacity, d]
     // Per-step buffers, reused.
     Tensor x, normed, qkv, query, context, projected, hidden, logits, probs, positionIds;
+    std::vector<engine::ops::RowNormalizer> rowNormalizers; // [rows]: the output layer's
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -528,8 +529,7 @@ void TransformerDecoder::advance(engine::DecoderState &base, const Tensor &lastT
 #pragma omp parallel for schedule(static) if (rows > 1 && rows * vocab > kParallelWork)
     for (std::int64_t r = 0; r < rows; ++r) {
         const float *row = logits + r * vocab;
-        engine::ops::logSoftmaxRow(row, vocab, engine::ops::rowNormalizer(row, vocab),
-                                   lp + r * vocab);
+        engine::ops::logSoftmaxRow(row, vocab, st.rowNormalizers[r], lp + r * vocab);
         // After the softmax, as Hugging Face's bad_words_ids: the other tokens keep the
         // probabilities the model gave them.
         for (std::int32_t id : m_config.neverGenerate)
@@ -548,10 +548,9 @@ void TransformerDecoder::advanceLogits(engine::DecoderState &base, const Tensor 
         return;
     float *x = logits.data<float>();
     float *norms = normalizers.data<float>();
-#pragma omp parallel for schedule(static) if (rows > 1 && rows * vocab > kParallelWork)
     for (std::int64_t r = 0; r < rows; ++r) {
         float *row = x + r * vocab;
-        const engine::ops::RowNormalizer norm = engine::ops::rowNormalizer(row, vocab);
+        const engine::ops::RowNormalizer norm = st.rowNormalizers[r];
         norms[2 * r] = norm.max;
         norms[2 * r + 1] = norm.logSum;
         // The normaliser includes them, as advance()'s softmax does.
@@ -560,8 +559,9 @@ void TransformerDecoder::advanceLogits(engine::DecoderState &base, const Tensor 
     }
 }
 
-// One decoder step up to the output layer: logits [rows, vocab], attention [rows, S]. False
-// (attention sized, nothing computed) for a state without rows.
+// One decoder step up to the output layer: logits [rows, vocab], each row's normaliser in
+// st.rowNormalizers, attention [rows, S]. False (attention sized, nothing computed) for a state
+// without rows.
 bool TransformerDecoder::forward(State &st, const Tensor &lastTokens, Tensor &attention,
                                  Tensor &logits)
 {
@@ -596,7 +596,8 @@ bool TransformerDecoder::forward(State &st, const Tensor &lastTokens, Tensor &at
     }
     if (c.shape.finalNorms)
         m_decoderNorm(st.x, st.x);
-    m_output(st.x, logits); // [rows, vocab]
+    st.rowNormalizers.resize(static_cast<std::size_t>(rows));
+    m_output(st.x, logits, st.rowNormalizers.data()); // [rows, vocab]
     st.step = t + 1;
     return true;
 }

@@ -181,10 +181,12 @@ private slots:
                 QCOMPARE(got[n], -7.0f);
             }
         }
+        // A long row with a wide spread, as a peaked attention gives.
         for (int width : {1, 3, 4, 5, 31, 32, 33, 64, 100}) {
-            for (int n : {1, 2, 7, 20}) {
+            for (int n : {1, 2, 7, 20, 999}) {
                 const int valueStride = width + 3;
-                const Tensor scores = randomTensor({n}, 21 + n, -4.0f, 4.0f);
+                const float spread = n > 100 ? 60.0f : 4.0f;
+                const Tensor scores = randomTensor({n}, 21 + n, -spread, spread);
                 const Tensor v = randomTensor({n, valueStride}, 22 + width);
                 std::vector<float> p(scores.data<float>(), scores.data<float>() + n), pWant = p;
                 std::vector<float> out(width + 1, -7.0f), want(width);
