@@ -187,10 +187,11 @@ Linear::Kernel Linear::kernel() const
     return m_int8 ? Kernel::Convolution : m_impl ? m_impl->kernel : Kernel::Auto;
 }
 
-void Linear::operator()(const Tensor &x, Tensor &y, RowNormalizer *normalizers) const
+void Linear::operator()(const Tensor &x, Tensor &y, RowNormalizer *normalizers,
+                        const std::function<void(std::int64_t)> *rowDone) const
 {
     if (m_int8) {
-        (*m_int8)(x, y, normalizers);
+        (*m_int8)(x, y, normalizers, rowDone);
         return;
     }
     (*this)(x, y);
@@ -200,8 +201,11 @@ void Linear::operator()(const Tensor &x, Tensor &y, RowNormalizer *normalizers) 
         return;
     const float *ys = y.data<float>();
 #pragma omp parallel for schedule(static) if (rows > 1 && rows * n > (1 << 15))
-    for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t r = 0; r < rows; ++r) {
         normalizers[r] = rowNormalizer(ys + r * n, n);
+        if (rowDone)
+            (*rowDone)(r);
+    }
 }
 
 void Linear::operator()(const Tensor &x, Tensor &y) const

@@ -42,6 +42,7 @@
 #include "engine/ops/activation.h"
 #include "engine/tensor.h"
 
+#include <functional>
 #include <memory>
 
 namespace glosa::engine::ops {
@@ -71,7 +72,10 @@ public:
     // The same, and rowNormalizer() (rowsoftmax.h) of each row of y in normalizers [rows]: a
     // decoder's output layer. int8 layers take each row's max as they rescale it
     // (quantizedlinear.h); fp32 ones read y once it is written.
-    void operator()(const Tensor &x, Tensor &y, RowNormalizer *normalizers) const;
+    // rowDone(r), when given, is called as soon as row r and its normaliser are written (from
+    // OpenMP threads, several rows at once).
+    void operator()(const Tensor &x, Tensor &y, RowNormalizer *normalizers,
+                    const std::function<void(std::int64_t)> *rowDone = nullptr) const;
 
     bool empty() const { return m_impl == nullptr && m_int8 == nullptr; }
     std::int64_t inFeatures() const;

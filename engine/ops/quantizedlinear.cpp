@@ -97,7 +97,8 @@ constexpr std::int64_t kNormBlock = 4096;
 static_assert(kNormBlock % 16 == 0);
 
 void rescaleRowsWithNormalizers(float *y, std::int64_t m, std::int64_t n, const float *rowScales,
-                                const float *bias, RowNormalizer *normalizers)
+                                const float *bias, RowNormalizer *normalizers,
+                                const std::function<void(std::int64_t)> *rowDone)
 {
 #pragma omp parallel for schedule(static) if (m > 1 && m * n > (1 << 15))
     for (std::int64_t r = 0; r < m; ++r) {
@@ -110,6 +111,8 @@ void rescaleRowsWithNormalizers(float *y, std::int64_t m, std::int64_t n, const 
             begin = end;
         }
         normalizers[r] = rowNormalizer(row, n, max);
+        if (rowDone)
+            (*rowDone)(r);
     }
 }
 
@@ -253,7 +256,8 @@ void QuantizedLinear::operator()(const Tensor &x, Tensor &y) const
     (*this)(x, y, nullptr);
 }
 
-void QuantizedLinear::operator()(const Tensor &x, Tensor &y, RowNormalizer *normalizers) const
+void QuantizedLinear::operator()(const Tensor &x, Tensor &y, RowNormalizer *normalizers,
+                                 const std::function<void(std::int64_t)> *rowDone) const
 {
     if (!m_impl)
         throw std::logic_error("QuantizedLinear: called on an empty (default-constructed) op");
@@ -305,15 +309,18 @@ void QuantizedLinear::operator()(const Tensor &x, Tensor &y, RowNormalizer *norm
     float *ys = y.data<float>();
     const float *bias = im.bias.empty() ? nullptr : im.bias.data();
     if (normalizers && im.activation == Activation::None) {
-        rescaleRowsWithNormalizers(ys, m, im.out, rowScales.data(), bias, normalizers);
+        rescaleRowsWithNormalizers(ys, m, im.out, rowScales.data(), bias, normalizers, rowDone);
         return;
     }
     for (std::int64_t r = 0; r < m; ++r)
         rescaleRow(ys + r * im.out, im.out, rowScales[r], bias);
     applyActivation(im.activation, y);
     if (normalizers)
-        for (std::int64_t r = 0; r < m; ++r)
+        for (std::int64_t r = 0; r < m; ++r) {
             normalizers[r] = rowNormalizer(ys + r * im.out, im.out);
+            if (rowDone)
+                (*rowDone)(r);
+        }
 }
 
 } // namespace glosa::engine::ops

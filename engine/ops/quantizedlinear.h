@@ -30,6 +30,7 @@
 #include "engine/ops/rowsoftmax.h"
 #include "engine/tensor.h"
 
+#include <functional>
 #include <memory>
 
 namespace glosa::engine::ops {
@@ -48,7 +49,10 @@ public:
     // rescale writes the row (while the block is in L1), the sum of exponentials right after
     // (while the row is in L2), instead of two more passes over [rows, vocab] once it has left
     // the caches: the same numbers as rowNormalizer() of each row of y.
-    void operator()(const Tensor &x, Tensor &y, RowNormalizer *normalizers) const;
+    // rowDone(r), when given, is called as soon as row r and its normaliser are written (from
+    // OpenMP threads, several rows at once).
+    void operator()(const Tensor &x, Tensor &y, RowNormalizer *normalizers,
+                    const std::function<void(std::int64_t)> *rowDone = nullptr) const;
 
     bool empty() const { return m_impl == nullptr; }
     std::int64_t inFeatures() const;

@@ -538,17 +538,17 @@ void TransformerDecoder::advance(engine::DecoderState &base, const Tensor &lastT
 }
 
 void TransformerDecoder::advanceLogits(engine::DecoderState &base, const Tensor &lastTokens,
-                                       Tensor &logits, Tensor &normalizers, Tensor &attention)
+                                       Tensor &logits, Tensor &normalizers, Tensor &attention,
+                                       const RowReady *rowReady)
 {
     State &st = engine::stateOf<State>(base, "TransformerDecoder");
     const std::int64_t rows = st.rows(), vocab = m_config.vocabSize;
     logits.resize({rows, vocab});
     normalizers.resize({rows, 2});
-    if (!forward(st, lastTokens, attention, logits))
-        return;
     float *x = logits.data<float>();
     float *norms = normalizers.data<float>();
-    for (std::int64_t r = 0; r < rows; ++r) {
+    // Each row as soon as the output layer has its normaliser: the row still in cache.
+    const std::function<void(std::int64_t)> finish = [&](std::int64_t r) {
         float *row = x + r * vocab;
         const engine::ops::RowNormalizer norm = st.rowNormalizers[r];
         norms[2 * r] = norm.max;
@@ -556,14 +556,17 @@ void TransformerDecoder::advanceLogits(engine::DecoderState &base, const Tensor 
         // The normaliser includes them, as advance()'s softmax does.
         for (std::int32_t id : m_config.neverGenerate)
             row[id] = -std::numeric_limits<float>::infinity();
-    }
+        if (rowReady)
+            (*rowReady)(r);
+    };
+    forward(st, lastTokens, attention, logits, &finish);
 }
 
 // One decoder step up to the output layer: logits [rows, vocab], each row's normaliser in
-// st.rowNormalizers, attention [rows, S]. False (attention sized, nothing computed) for a state
-// without rows.
+// st.rowNormalizers (rowDone(r) called once row r and its normaliser are written), attention
+// [rows, S]. False (attention sized, nothing computed) for a state without rows.
 bool TransformerDecoder::forward(State &st, const Tensor &lastTokens, Tensor &attention,
-                                 Tensor &logits)
+                                 Tensor &logits, const std::function<void(std::int64_t)> *rowDone)
 {
     const TransformerConfig &c = m_config;
     const std::int64_t rows = st.rows();
@@ -597,7 +600,7 @@ bool TransformerDecoder::forward(State &st, const Tensor &lastTokens, Tensor &at
     if (c.shape.finalNorms)
         m_decoderNorm(st.x, st.x);
     st.rowNormalizers.resize(static_cast<std::size_t>(rows));
-    m_output(st.x, logits, st.rowNormalizers.data()); // [rows, vocab]
+    m_output(st.x, logits, st.rowNormalizers.data(), rowDone); // [rows, vocab]
     st.step = t + 1;
     return true;
 }
