@@ -939,6 +939,8 @@ std::vector<DecodingResult> GreedySearch::operator()(StepDecoder &decoder,
         const auto [alive, maxSteps] = aliveRows(start.sentences);
         if (alive == 0)
             break;
+        if (step == 0)
+            state->expectSteps(maxSteps);
         checkCancelled(control);
         stepAlive(decoder, *state, start.sentences, alive, start.maxSourceLength, withCoverage,
                   lastTokens, rows, attention);
@@ -991,6 +993,8 @@ std::vector<DecodingResult> BeamSearch::operator()(StepDecoder &decoder,
         const auto [rows, maxSteps] = aliveRows(sentences);
         if (rows == 0)
             break;
+        if (step == 0)
+            state->expectSteps(maxSteps);
         checkCancelled(control);
         stepAlive(decoder, *state, sentences, rows, maxSourceLength, withCoverage, lastTokens,
                   stepRows, attention);

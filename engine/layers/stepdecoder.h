@@ -57,6 +57,10 @@ public:
     // expansion, n-best samples) or left out (finished hypotheses and sentences); origins may be
     // empty. Throws std::out_of_range for an origin outside [0, rows()).
     virtual void reorder(const std::vector<std::int32_t> &origins) = 0;
+    // The most steps the search may take from here (its longest maxLength), told once before
+    // the first step: a state may size what grows with the steps once instead of growing it
+    // (a Transformer's key/value caches). A hint only; the default ignores it.
+    virtual void expectSteps(std::int64_t steps) { (void)steps; }
 };
 
 // For DecoderState::reorder() implementations: throws std::out_of_range, naming `decoder`, for an
