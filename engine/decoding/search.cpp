@@ -455,6 +455,13 @@ struct StepRows
     Tensor logits;            // [rows, vocab], with lazy
     Tensor normalizers;       // [rows, 2]: max, log Σ exp
     std::vector<float> ready; // one row's log-probabilities, for the processors
+    // With `argmaxes` (greedy, lazy, reading a row only for its argmax): each row's best token
+    // outside `excluded` and its log-probability, taken as the decoder finished the row
+    // (stepLogits' rowReady: the row still in cache, not read back from memory afterwards).
+    bool argmaxes = false;
+    std::span<const std::int32_t> excluded;
+    std::vector<std::int32_t> bestTokens; // [rows]
+    std::vector<float> bestLogProbs;      // [rows]
 
     ops::RowNormalizer normalizer(std::int64_t r) const
     {
@@ -464,6 +471,27 @@ struct StepRows
     const float *logitsRow(std::int64_t r) const
     {
         return logits.data<float>() + r * logits.dim(1);
+    }
+    // ops::bestOfRow of row r without `excluded`; -1 (and *logProb untouched) when nothing is
+    // left.
+    std::int32_t findArgmax(std::int64_t r, float *logProb) const
+    {
+        return ops::bestOfRow(logitsRow(r), logits.dim(1), normalizer(r), logProb, excluded);
+    }
+    void storeArgmax(std::int64_t r)
+    {
+        float logProb = 0.0f;
+        bestTokens[r] = findArgmax(r, &logProb);
+        bestLogProbs[r] = logProb;
+    }
+    // Row r's argmax as findArgmax gives it, from the step's own pass when it ran.
+    std::int32_t argmax(std::int64_t r, float *logProb) const
+    {
+        if (bestTokens.empty())
+            return findArgmax(r, logProb);
+        if (bestTokens[r] >= 0)
+            *logProb = bestLogProbs[r];
+        return bestTokens[r];
     }
     // Row r as step() wrote it (lazy: computed, bit for bit; ops/rowsoftmax.h), for the
     // processors to edit in place; valid until the next call.
@@ -494,7 +522,11 @@ void stepAlive(StepDecoder &decoder, DecoderState &state, std::vector<Sentence> 
             for (const Alive &alive : sentence.alive)
                 *last++ = alive.tokens.empty() ? decoder.startToken() : alive.tokens.back();
     if (out.lazy) {
-        decoder.stepLogits(state, lastTokens, out.logits, out.normalizers, attention);
+        out.bestTokens.assign(out.argmaxes ? static_cast<std::size_t>(rows) : 0, -1);
+        out.bestLogProbs.resize(out.bestTokens.size());
+        const StepDecoder::RowReady rowReady = [&out](std::int64_t r) { out.storeArgmax(r); };
+        decoder.stepLogits(state, lastTokens, out.logits, out.normalizers, attention,
+                           out.argmaxes ? &rowReady : nullptr);
         if (out.normalizers.shape() != Shape{rows, 2})
             throw std::runtime_error("StepDecoder::stepLogits returned normalisers of shape " +
                                      shapeToString(out.normalizers.shape()) + ", expected [" +
@@ -735,8 +767,7 @@ std::int32_t bestUnsuppressed(const GreedyStep &at, std::int32_t row, float *log
     const float *x = at.rows.logitsRow(row);
     const ops::RowNormalizer norm = at.rows.normalizer(row);
     float best = 0.0f;
-    const std::int32_t token =
-        ops::bestOfRow(x, at.vocabulary, norm, &best, at.suppressed->sorted);
+    const std::int32_t token = at.rows.argmax(row, &best); // without the suppressed ids
     if (token < 0)
         return -1;
     double blocked = 0.0; // in the order ScoreRow records the blocks
@@ -757,8 +788,7 @@ std::int32_t chooseToken(const GreedyStep &at, Sentence &sentence, const Alive &
                          std::int32_t row, std::vector<Rng> &generators, float *logProb)
 {
     if (at.rows.lazy && at.chain.empty())
-        return ops::bestOfRow(at.rows.logitsRow(row), at.vocabulary, at.rows.normalizer(row),
-                              logProb);
+        return at.rows.argmax(row, logProb);
     if (at.suppressed) {
         const std::int32_t token = bestUnsuppressed(at, row, logProb);
         if (token >= 0)
@@ -899,12 +929,18 @@ std::vector<DecodingResult> GreedySearch::operator()(StepDecoder &decoder,
             suppressed = SuppressedTokens{*tokens, *tokens};
             std::sort(suppressed->sorted.begin(), suppressed->sorted.end());
         }
+    // Rows read only for their argmax (without the suppressed ids): taken as each row is made.
+    rows.argmaxes = rows.lazy && (chain.empty() || suppressed);
+    if (suppressed)
+        rows.excluded = suppressed->sorted;
     Tensor lastTokens, attention;
     std::vector<std::int32_t> origins;
     for (std::int32_t step = 0;; ++step) {
         const auto [alive, maxSteps] = aliveRows(start.sentences);
         if (alive == 0)
             break;
+        if (step == 0)
+            state->expectSteps(maxSteps);
         checkCancelled(control);
         stepAlive(decoder, *state, start.sentences, alive, start.maxSourceLength, withCoverage,
                   lastTokens, rows, attention);
@@ -957,6 +993,8 @@ std::vector<DecodingResult> BeamSearch::operator()(StepDecoder &decoder,
         const auto [rows, maxSteps] = aliveRows(sentences);
         if (rows == 0)
             break;
+        if (step == 0)
+            state->expectSteps(maxSteps);
         checkCancelled(control);
         stepAlive(decoder, *state, sentences, rows, maxSourceLength, withCoverage, lastTokens,
                   stepRows, attention);

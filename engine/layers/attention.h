@@ -9,7 +9,9 @@
 //
 // Positions past `n` (padding of a shorter sentence, the future in masked self-attention) are
 // never visited, which equals masking them with -inf. All arithmetic is fp32, the max is
-// subtracted before exp (PyTorch's softmax), and float reductions are vectorised (omp simd).
+// subtracted before exp (PyTorch's softmax), and each dot product is summed in one fixed order
+// (four lanes, attention.cpp) whichever path computes it, so that the scores never depend on how
+// many keys a call has.
 #pragma once
 
 #include <cstdint>

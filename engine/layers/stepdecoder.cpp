@@ -69,15 +69,16 @@ void StepDecoder::step(DecoderState &state, const Tensor &lastTokens, Tensor &lo
 }
 
 void StepDecoder::stepLogits(DecoderState &state, const Tensor &lastTokens, Tensor &logits,
-                             Tensor &normalizers, Tensor &attention)
+                             Tensor &normalizers, Tensor &attention, const RowReady *rowReady)
 {
     if (!hasStepLogits())
         throw std::logic_error("StepDecoder::stepLogits: this model returns log-probabilities only");
     checkStep(state, lastTokens);
-    advanceLogits(state, lastTokens, logits, normalizers, attention);
+    advanceLogits(state, lastTokens, logits, normalizers, attention, rowReady);
 }
 
-void StepDecoder::advanceLogits(DecoderState &, const Tensor &, Tensor &, Tensor &, Tensor &)
+void StepDecoder::advanceLogits(DecoderState &, const Tensor &, Tensor &, Tensor &, Tensor &,
+                                const RowReady *)
 {
     throw std::logic_error("StepDecoder::advanceLogits: not overridden");
 }

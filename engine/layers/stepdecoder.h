@@ -25,6 +25,7 @@
 #include "engine/tensor.h"
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <stdexcept>
@@ -56,6 +57,10 @@ public:
     // expansion, n-best samples) or left out (finished hypotheses and sentences); origins may be
     // empty. Throws std::out_of_range for an origin outside [0, rows()).
     virtual void reorder(const std::vector<std::int32_t> &origins) = 0;
+    // The most steps the search may take from here (its longest maxLength), told once before
+    // the first step: a state may size what grows with the steps once instead of growing it
+    // (a Transformer's key/value caches). A hint only; the default ignores it.
+    virtual void expectSteps(std::int64_t steps) { (void)steps; }
 };
 
 // For DecoderState::reorder() implementations: throws std::out_of_range, naming `decoder`, for an
@@ -126,9 +131,14 @@ public:
     //                generates already -inf
     //   normalizers: [rows, 2] F32, each row's max logit and log Σ exp(logit - max)
     //   attention:   as step()'s
+    //   rowReady:    when given, called once per row as soon as that row of logits and its
+    //                normaliser are final, while the row is still in cache (a search reading
+    //                each row once, as greedy's argmax does, then need not bring [rows, vocab]
+    //                back from memory); from OpenMP threads, several rows at once.
     // Throws std::logic_error where !hasStepLogits(), and what step() throws.
+    using RowReady = std::function<void(std::int64_t row)>;
     void stepLogits(DecoderState &state, const Tensor &lastTokens, Tensor &logits,
-                    Tensor &normalizers, Tensor &attention);
+                    Tensor &normalizers, Tensor &attention, const RowReady *rowReady = nullptr);
 
 protected:
     // step() after its checks: lastTokens is I32 [state.rows()] with every id in range; rows()
@@ -137,7 +147,7 @@ protected:
                          Tensor &attention) = 0;
     // stepLogits() after the same checks; overridden with hasStepLogits().
     virtual void advanceLogits(DecoderState &state, const Tensor &lastTokens, Tensor &logits,
-                               Tensor &normalizers, Tensor &attention);
+                               Tensor &normalizers, Tensor &attention, const RowReady *rowReady);
 
 private:
     void checkStep(const DecoderState &state, const Tensor &lastTokens) const;

@@ -4,6 +4,7 @@
 #include "engine/ops/elementwise.h"
 #include "engine/ops/halfgemv.h"
 #include "engine/ops/quantizedlinear.h"
+#include "engine/ops/rowsoftmax.h"
 
 #include <vector>
 
@@ -184,6 +185,27 @@ bool Linear::plainWeights() const
 Linear::Kernel Linear::kernel() const
 {
     return m_int8 ? Kernel::Convolution : m_impl ? m_impl->kernel : Kernel::Auto;
+}
+
+void Linear::operator()(const Tensor &x, Tensor &y, RowNormalizer *normalizers,
+                        const std::function<void(std::int64_t)> *rowDone) const
+{
+    if (m_int8) {
+        (*m_int8)(x, y, normalizers, rowDone);
+        return;
+    }
+    (*this)(x, y);
+    const std::int64_t n = y.rank() ? y.dim(-1) : 0;
+    const std::int64_t rows = n ? y.numel() / n : 0;
+    if (rows == 0)
+        return;
+    const float *ys = y.data<float>();
+#pragma omp parallel for schedule(static) if (rows > 1 && rows * n > (1 << 15))
+    for (std::int64_t r = 0; r < rows; ++r) {
+        normalizers[r] = rowNormalizer(ys + r * n, n);
+        if (rowDone)
+            (*rowDone)(r);
+    }
 }
 
 void Linear::operator()(const Tensor &x, Tensor &y) const

@@ -42,11 +42,13 @@
 #include "engine/ops/activation.h"
 #include "engine/tensor.h"
 
+#include <functional>
 #include <memory>
 
 namespace glosa::engine::ops {
 
 class QuantizedLinear;
+struct RowNormalizer;
 
 class Linear
 {
@@ -67,6 +69,13 @@ public:
 
     // x [..., in] (F32) -> y [..., out]; y is resized (its storage reused when large enough).
     void operator()(const Tensor &x, Tensor &y) const;
+    // The same, and rowNormalizer() (rowsoftmax.h) of each row of y in normalizers [rows]: a
+    // decoder's output layer. int8 layers take each row's max as they rescale it
+    // (quantizedlinear.h); fp32 ones read y once it is written.
+    // rowDone(r), when given, is called as soon as row r and its normaliser are written (from
+    // OpenMP threads, several rows at once).
+    void operator()(const Tensor &x, Tensor &y, RowNormalizer *normalizers,
+                    const std::function<void(std::int64_t)> *rowDone = nullptr) const;
 
     bool empty() const { return m_impl == nullptr && m_int8 == nullptr; }
     std::int64_t inFeatures() const;

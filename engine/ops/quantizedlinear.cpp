@@ -4,8 +4,10 @@
 #include "engine/ops/elementwise.h"
 #include "engine/ops/int8gemv.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <mutex>
 #include <vector>
 
@@ -79,6 +81,39 @@ GLOSA_VECTOR_CLONES void rescaleRow(float *row, std::int64_t n, float s, const f
 #pragma omp simd
     for (std::int64_t i = 0; i < n; ++i)
         row[i] = row[i] * s + bias[i];
+}
+
+// Rows rescaled as rescaleRow does, each row's normaliser computed on the way: the row a block
+// of kNormBlock floats at a time (16 KB, in L1 while its max is taken), the last block holding
+// the rest (kNormBlock to 2 · kNormBlock - 1 floats, or the whole of a shorter row), then the sum
+// of exponentials while the row is in L2. Bit for bit the separate passes: rescaleRow is
+// element-wise, and each clone splits a call into whole vectors from its start, then a tail of
+// fewer than 16 floats; blocks that are multiples of 16 long (the last one at least 16) put every
+// float in the same kind of instruction as one call over the row does (the AVX-512 clone fuses
+// the multiply and the bias add in its 16-wide loop and in its last scalars, not in an 8-wide
+// step between them, so the kind matters). The max of the blocks' maxima is the row's
+// (rowsoftmax.h).
+constexpr std::int64_t kNormBlock = 4096;
+static_assert(kNormBlock % 16 == 0);
+
+void rescaleRowsWithNormalizers(float *y, std::int64_t m, std::int64_t n, const float *rowScales,
+                                const float *bias, RowNormalizer *normalizers,
+                                const std::function<void(std::int64_t)> *rowDone)
+{
+#pragma omp parallel for schedule(static) if (m > 1 && m * n > (1 << 15))
+    for (std::int64_t r = 0; r < m; ++r) {
+        float *row = y + r * n;
+        float max = -std::numeric_limits<float>::infinity();
+        for (std::int64_t begin = 0; begin < n;) {
+            const std::int64_t end = n - begin < 2 * kNormBlock ? n : begin + kNormBlock;
+            rescaleRow(row + begin, end - begin, rowScales[r], bias ? bias + begin : nullptr);
+            max = std::max(max, rowMax(row + begin, end - begin));
+            begin = end;
+        }
+        normalizers[r] = rowNormalizer(row, n, max);
+        if (rowDone)
+            (*rowDone)(r);
+    }
 }
 
 // ReLU in the rescale pass's wake; the others (swish, GELU, ...) by oneDNN's eltwise over all of
@@ -223,6 +258,12 @@ std::string QuantizedLinear::implementation(std::int64_t rows) const
 
 void QuantizedLinear::operator()(const Tensor &x, Tensor &y) const
 {
+    (*this)(x, y, nullptr);
+}
+
+void QuantizedLinear::operator()(const Tensor &x, Tensor &y, RowNormalizer *normalizers,
+                                 const std::function<void(std::int64_t)> *rowDone) const
+{
     if (!m_impl)
         throw std::logic_error("QuantizedLinear: called on an empty (default-constructed) op");
     requireF32(x, "QuantizedLinear", "input");
@@ -271,11 +312,20 @@ void QuantizedLinear::operator()(const Tensor &x, Tensor &y) const
     }
     // The primitive applied s_w; the row scale, the bias and the activation remain.
     float *ys = y.data<float>();
-    for (std::int64_t r = 0; r < m; ++r) {
-        float *row = ys + r * im.out;
-        rescaleRow(row, im.out, rowScales[r], im.bias.empty() ? nullptr : im.bias.data());
+    const float *bias = im.bias.empty() ? nullptr : im.bias.data();
+    if (normalizers && im.activation == Activation::None) {
+        rescaleRowsWithNormalizers(ys, m, im.out, rowScales.data(), bias, normalizers, rowDone);
+        return;
     }
+    for (std::int64_t r = 0; r < m; ++r)
+        rescaleRow(ys + r * im.out, im.out, rowScales[r], bias);
     applyActivation(im.activation, y);
+    if (normalizers)
+        for (std::int64_t r = 0; r < m; ++r) {
+            normalizers[r] = rowNormalizer(ys + r * im.out, im.out);
+            if (rowDone)
+                (*rowDone)(r);
+        }
 }
 
 } // namespace glosa::engine::ops

@@ -28,8 +28,10 @@
 #pragma once
 
 #include "engine/ops/activation.h"
+#include "engine/ops/rowsoftmax.h"
 #include "engine/tensor.h"
 
+#include <functional>
 #include <memory>
 
 namespace glosa::engine::ops {
@@ -43,6 +45,15 @@ public:
 
     // x [..., in] (F32) -> y [..., out] (F32); y is resized.
     void operator()(const Tensor &x, Tensor &y) const;
+    // The same, and each output row's normaliser (rowsoftmax.h), normalizers [rows]: what a
+    // decoder's output layer needs for its log-softmax. The max is taken block by block as the
+    // rescale writes the row (while the block is in L1), the sum of exponentials right after
+    // (while the row is in L2), instead of two more passes over [rows, vocab] once it has left
+    // the caches: the same numbers as rowNormalizer() of each row of y.
+    // rowDone(r), when given, is called as soon as row r and its normaliser are written (from
+    // OpenMP threads, several rows at once).
+    void operator()(const Tensor &x, Tensor &y, RowNormalizer *normalizers,
+                    const std::function<void(std::int64_t)> *rowDone = nullptr) const;
 
     bool empty() const { return m_impl == nullptr; }
     std::int64_t inFeatures() const;

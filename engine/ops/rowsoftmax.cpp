@@ -20,12 +20,88 @@ namespace {
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
-float maxOf(const float *x, std::int64_t n)
+// max_j x[j] as the compiler vectorises it for the x86-64 baseline (SSE2: one four-lane
+// accumulator, a vector max every four cycles).
+float maxInOrder(const float *x, std::int64_t n)
 {
     float best = kNegInf;
 #pragma omp simd reduction(max : best)
     for (std::int64_t j = 0; j < n; ++j)
         best = x[j] > best ? x[j] : best;
+    return best;
+}
+
+// The same maximum with four 16-lane accumulators. maxps(x, best) keeps `best` when x is NaN,
+// as `x[j] > best ? x[j] : best` does.
+__attribute__((target("avx512f"))) float maxOf512(const float *x, std::int64_t n)
+{
+    const __m512 none = _mm512_set1_ps(kNegInf);
+    constexpr __mmask16 kAll = 0xffff; // maskz: GCC 12 warns on the plain form's undefined source
+    __m512 a = none, b = none, c = none, d = none;
+    std::int64_t j = 0;
+    for (; j + 64 <= n; j += 64) {
+        a = _mm512_maskz_max_ps(kAll, _mm512_loadu_ps(x + j), a);
+        b = _mm512_maskz_max_ps(kAll, _mm512_loadu_ps(x + j + 16), b);
+        c = _mm512_maskz_max_ps(kAll, _mm512_loadu_ps(x + j + 32), c);
+        d = _mm512_maskz_max_ps(kAll, _mm512_loadu_ps(x + j + 48), d);
+    }
+    for (; j < n; j += 16) { // the tail, padded with -inf
+        const auto mask = static_cast<__mmask16>(n - j >= 16 ? 0xffff : (1u << (n - j)) - 1);
+        a = _mm512_maskz_max_ps(kAll, _mm512_mask_loadu_ps(none, mask, x + j), a);
+    }
+    alignas(64) float lanes[16];
+    _mm512_store_ps(lanes, _mm512_maskz_max_ps(kAll, _mm512_maskz_max_ps(kAll, a, b),
+                                               _mm512_maskz_max_ps(kAll, c, d)));
+    float best = kNegInf;
+    for (float lane : lanes)
+        best = lane > best ? lane : best;
+    return best;
+}
+
+__attribute__((target("avx2"))) float maxOf256(const float *x, std::int64_t n)
+{
+    const __m256 none = _mm256_set1_ps(kNegInf);
+    __m256 a = none, b = none, c = none, d = none;
+    std::int64_t j = 0;
+    for (; j + 32 <= n; j += 32) {
+        a = _mm256_max_ps(_mm256_loadu_ps(x + j), a);
+        b = _mm256_max_ps(_mm256_loadu_ps(x + j + 8), b);
+        c = _mm256_max_ps(_mm256_loadu_ps(x + j + 16), c);
+        d = _mm256_max_ps(_mm256_loadu_ps(x + j + 24), d);
+    }
+    alignas(32) float lanes[8];
+    _mm256_store_ps(lanes, _mm256_max_ps(_mm256_max_ps(a, b), _mm256_max_ps(c, d)));
+    float best = kNegInf;
+    for (float lane : lanes)
+        best = lane > best ? lane : best;
+    for (; j < n; ++j)
+        best = x[j] > best ? x[j] : best;
+    return best;
+}
+
+// The largest entry, NaN skipped. Why several accumulators: with the baseline's one, the max of
+// a 65,001-wide output row and the search's blocks of it were ~6% of int8 greedy decoding at
+// batch 32 (docs/benchmarks.md, "Fourth round"). A max does not round, so any order gives the
+// same value, and the same bits but for a maximum of 0, which may be +0 or -0 depending on which
+// zero a lane meets first: such a row is read again in the baseline's order (rare; a logit of
+// exactly zero).
+float maxOf(const float *x, std::int64_t n)
+{
+    float best;
+    switch (detail::halfGemvIsa()) {
+    case detail::HalfGemvIsa::Avx512:
+        best = maxOf512(x, n);
+        break;
+    case detail::HalfGemvIsa::Avx2:
+        best = maxOf256(x, n);
+        break;
+    case detail::HalfGemvIsa::None:
+    default:
+        best = maxInOrder(x, n);
+        break;
+    }
+    if (best == 0.0f)
+        best = maxInOrder(x, n);
     // An OpenMP max reduction may start its lanes at the lowest finite float instead of -inf
     // (clang's does): a row that is -inf throughout came back as -FLT_MAX. Such a row is read
     // again, one entry at a time.
@@ -102,8 +178,18 @@ float sumExp(const float *x, std::int64_t n, float max)
 
 RowNormalizer rowNormalizer(const float *x, std::int64_t n)
 {
+    return rowNormalizer(x, n, maxOf(x, n));
+}
+
+float rowMax(const float *x, std::int64_t n)
+{
+    return maxOf(x, n);
+}
+
+RowNormalizer rowNormalizer(const float *x, std::int64_t n, float max)
+{
     RowNormalizer norm;
-    norm.max = maxOf(x, n);
+    norm.max = max;
     // Every entry -inf: exp(-inf - -inf) would be NaN; the row has no distribution.
     norm.logSum = norm.max == kNegInf ? 0.0f : std::log(sumExp(x, n, norm.max));
     return norm;

@@ -36,6 +36,14 @@ struct RowNormalizer
 
 // x [n], n >= 1. Entries may be -inf (they add nothing); NaN makes the result NaN.
 RowNormalizer rowNormalizer(const float *x, std::int64_t n);
+// The normaliser's two passes apart, for a row whose max is taken while it is written (the int8
+// output layer's rescale, quantizedlinear.h): rowNormalizer(x, n) is, bit for bit,
+// rowNormalizer(x, n, rowMax(x, n)), and rowMax of a row is the largest rowMax of its parts: a
+// max does not round and skips NaN either way (only a row whose largest entries are zeros of
+// both signs could get the other zero, which no difference, exp or log-probability tells apart
+// from it but for the sign of a log-probability of exactly 0).
+float rowMax(const float *x, std::int64_t n);
+RowNormalizer rowNormalizer(const float *x, std::int64_t n, float max);
 // out[j] = (x[j] - norm.max) - norm.logSum; out may be x.
 void logSoftmaxRow(const float *x, std::int64_t n, RowNormalizer norm, float *out);
 // The first j with the largest (x[j] - norm.max) - norm.logSum, and that value in *logProb; -1

@@ -68,6 +68,7 @@
 #include "engine/tensor.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -165,7 +166,7 @@ private:
     // (rowsoftmax.h; advance() computes it with the same loops, so both agree bit for bit).
     void advanceLogits(engine::DecoderState &state, const engine::Tensor &lastTokens,
                        engine::Tensor &logits, engine::Tensor &normalizers,
-                       engine::Tensor &attention) override;
+                       engine::Tensor &attention, const RowReady *rowReady) override;
 
     struct Attention
     {
@@ -195,7 +196,7 @@ private:
     class State;
     void loadWeights(const engine::ModelPackage &package);
     bool forward(State &state, const engine::Tensor &lastTokens, engine::Tensor &attention,
-                 engine::Tensor &logits);
+                 engine::Tensor &logits, const std::function<void(std::int64_t)> *rowDone = nullptr);
     // forward()'s steps, in order.
     void embedStep(State &state, const engine::Tensor &lastTokens) const;
     void selfAttentionStep(int layer, State &state);

@@ -13,6 +13,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 using namespace glosa::engine;
@@ -33,6 +34,49 @@ std::vector<double> softmax(const std::vector<double> &scores)
     for (double &v : p)
         v /= sum;
     return p;
+}
+
+// dotScores' summation order (engine/layers/attention.cpp), one key at a time in scalar code:
+// lane l adds q[i] · k[i] for i ≡ l (mod 4) below dim rounded down to 4, the rest goes to lane
+// 0, then (((lane0 + 0) + lane1) + lane2) + lane3, times scale. It is what GCC made of the plain
+// `omp simd` loop for the x86-64 baseline, which the faster paths must reproduce bit for bit.
+float dotInOrder(const float *q, const float *k, int dim, float scale)
+{
+    float lane[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    const int vectorDim = dim & ~3;
+    for (int i = 0; i < vectorDim; ++i)
+        lane[i % 4] += q[i] * k[i];
+    for (int i = vectorDim; i < dim; ++i)
+        lane[0] += q[i] * k[i];
+    return ((((lane[0] + 0.0f) + lane[1]) + lane[2]) + lane[3]) * scale;
+}
+
+// softmaxWeightedSum as the plain loops computed it: max, exp and sum in order, p_j = e_j ·
+// (1 / sum), out[i] = Σ_j p_j · v_j[i] with j in order.
+void softmaxWeightedSumInOrder(float *scores, int n, const float *values, int valueStride,
+                               int width, float *out)
+{
+    float maximum = -INFINITY;
+    for (int j = 0; j < n; ++j)
+        maximum = std::max(maximum, scores[j]);
+    float sum = 0.0f;
+    for (int j = 0; j < n; ++j) {
+        scores[j] = std::exp(scores[j] - maximum);
+        sum += scores[j];
+    }
+    const float inverse = 1.0f / sum;
+    for (int i = 0; i < width; ++i)
+        out[i] = 0.0f;
+    for (int j = 0; j < n; ++j) {
+        scores[j] *= inverse;
+        for (int i = 0; i < width; ++i)
+            out[i] += scores[j] * values[j * valueStride + i];
+    }
+}
+
+bool sameBits(float a, float b)
+{
+    return std::memcmp(&a, &b, sizeof a) == 0;
 }
 
 } // namespace
@@ -106,6 +150,63 @@ private slots:
                 qPrintable(QStringLiteral("out %1: %2 vs %3").arg(i).arg(out[i]).arg(expected)));
         }
         QCOMPARE(out[width], -7.0f);
+    }
+
+    // The attention loops keep the plain loops' floats bit for bit (a decoder's outputs must not
+    // move by a bit when they get faster): every key-group path of dotScores (eight, four and
+    // single keys, dims with and without a tail of dim % 4) and softmaxWeightedSum's register
+    // blocks (32, 4 and single outputs).
+    void attentionKeepsItsOrder()
+    {
+        for (int dim : {1, 2, 3, 4, 5, 7, 8, 31, 64, 65, 100}) {
+            for (int n : {1, 3, 4, 5, 8, 9, 15, 16, 17, 33}) {
+                const int stride = dim + 5;
+                const Tensor q = randomTensor({dim}, 11 + dim, -3.0f, 3.0f);
+                const Tensor k = randomTensor({n, stride}, 12 + n, -3.0f, 3.0f);
+                const float scale = 1.0f / std::sqrt(float(dim));
+                std::vector<float> got(n + 1, -7.0f);
+                layers::dotScores(q.data<float>(), k.data<float>(), stride, n, dim, scale,
+                                  got.data());
+                for (int j = 0; j < n; ++j) {
+                    const float want =
+                        dotInOrder(q.data<float>(), k.data<float>() + j * stride, dim, scale);
+                    QVERIFY2(sameBits(got[j], want),
+                             qPrintable(QStringLiteral("dim %1, n %2, key %3: %4 vs %5")
+                                            .arg(dim)
+                                            .arg(n)
+                                            .arg(j)
+                                            .arg(double(got[j]), 0, 'g', 9)
+                                            .arg(double(want), 0, 'g', 9)));
+                }
+                QCOMPARE(got[n], -7.0f);
+            }
+        }
+        // A long row with a wide spread, as a peaked attention gives.
+        for (int width : {1, 3, 4, 5, 31, 32, 33, 64, 100}) {
+            for (int n : {1, 2, 7, 20, 999}) {
+                const int valueStride = width + 3;
+                const float spread = n > 100 ? 60.0f : 4.0f;
+                const Tensor scores = randomTensor({n}, 21 + n, -spread, spread);
+                const Tensor v = randomTensor({n, valueStride}, 22 + width);
+                std::vector<float> p(scores.data<float>(), scores.data<float>() + n), pWant = p;
+                std::vector<float> out(width + 1, -7.0f), want(width);
+                layers::softmaxWeightedSum(p.data(), n, v.data<float>(), valueStride, width,
+                                           out.data());
+                softmaxWeightedSumInOrder(pWant.data(), n, v.data<float>(), valueStride, width,
+                                          want.data());
+                for (int j = 0; j < n; ++j)
+                    QVERIFY2(sameBits(p[j], pWant[j]), qPrintable(QStringLiteral("p %1").arg(j)));
+                for (int i = 0; i < width; ++i)
+                    QVERIFY2(sameBits(out[i], want[i]),
+                             qPrintable(QStringLiteral("width %1, n %2, out %3: %4 vs %5")
+                                            .arg(width)
+                                            .arg(n)
+                                            .arg(i)
+                                            .arg(double(out[i]), 0, 'g', 9)
+                                            .arg(double(want[i]), 0, 'g', 9)));
+                QCOMPARE(out[width], -7.0f);
+            }
+        }
     }
 
     // Every row lands where its origin says, rank > 2 kept, the in-place and the spare path.

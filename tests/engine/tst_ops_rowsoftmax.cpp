@@ -2,7 +2,9 @@
 // BestSampler on the written row: bestOfRow must give the very token and log-probability a greedy
 // search takes from logSoftmaxRow's output, rounding ties included.
 #include "engine/decoding/sampler.h"
+#include "engine/ops/linear.h"
 #include "engine/ops/rowsoftmax.h"
+#include "engine/runtime.h"
 #include "tests/engine/tst_ops_common.h"
 #include "tests/reference/opsreference.h"
 
@@ -178,6 +180,80 @@ private slots:
         QCOMPARE(token, BestSampler::sample(row));
         QVERIFY(!excluded.contains(token));
         QCOMPARE(bits(best), bits(row[token]));
+    }
+
+    // rowMax, the max both the normaliser and bestOfRow's blocks read, vectorised with several
+    // accumulators: the largest entry wherever it sits (the first, a vector's last lane, the
+    // tail), NaN never chosen, a row of -inf and NaN only giving -inf.
+    void rowMaxFindsTheLargest()
+    {
+        for (int n : {1, 2, 7, 15, 16, 17, 31, 33, 63, 64, 65, 100, 255, 256, 257, 65001}) {
+            const Tensor x = randomTensor({n}, 40 + n, -5.0f, 5.0f);
+            for (int at : {0, n / 2, n - 1}) {
+                std::vector<float> row(x.data<float>(), x.data<float>() + n);
+                row[at] = 6.5f;
+                if (n > 2)
+                    row[(at + 1) % n] = std::numeric_limits<float>::quiet_NaN();
+                QCOMPARE(bits(ops::rowMax(row.data(), n)), bits(6.5f));
+                for (float &v : row)
+                    v = std::isnan(v) ? v : kNegInf;
+                QCOMPARE(bits(ops::rowMax(row.data(), n)), bits(kNegInf));
+            }
+        }
+    }
+
+    // An output layer's normalisers computed with it (Linear's overload: int8 layers take each
+    // row's max while they rescale it, a block at a time) are rowNormalizer() of the rows it
+    // writes, and the rows are those of the plain call, bit for bit: widths of one block, of
+    // several with a longer last block, around the vector tails (16 k + 8, 16 k + 9, 16 k + 15),
+    // the OPUS-MT vocabulary; 1-4 rows (int8gemv's kernel where the CPU has VNNI), 5 and 32 rows
+    // (oneDNN); with and without a bias; one thread and two.
+    void outputLayerNormalizers_data()
+    {
+        QTest::addColumn<bool>("int8");
+        QTest::addColumn<int>("out");
+        QTest::addColumn<int>("rows");
+        QTest::addColumn<bool>("bias");
+        QTest::addColumn<int>("threads");
+        for (bool int8 : {true, false})
+            for (int out : {40, 8200, 12311, 16392, 20041, 65001})
+                for (int rows : {1, 3, 5, 32})
+                    QTest::addRow("%s out %d rows %d", int8 ? "int8" : "fp32", out, rows)
+                        << int8 << out << rows << (out % 2 == 1) << (rows == 5 ? 2 : 1);
+        QTest::addRow("int8 65001 without bias") << true << 65001 << 3 << false << 1;
+        QTest::addRow("int8 20041 without bias, 2 threads") << true << 20041 << 32 << false << 2;
+    }
+    void outputLayerNormalizers()
+    {
+        QFETCH(bool, int8);
+        QFETCH(int, out);
+        QFETCH(int, rows);
+        QFETCH(bool, bias);
+        QFETCH(int, threads);
+        constexpr int in = 64;
+        runtime::setNumThreads(threads);
+        const Tensor w = randomTensor({out, in}, 3 + out, -0.5f, 0.5f);
+        const Tensor b = bias ? randomTensor({out}, 4 + out, -2.0f, 2.0f) : Tensor();
+        const ops::Linear layer = ops::Linear::withPrecision(int8, w, b);
+        const Tensor x = randomTensor({rows, in}, 5 + rows, -3.0f, 3.0f);
+        Tensor plain, fused;
+        layer(x, plain);
+        std::vector<ops::RowNormalizer> norms(static_cast<std::size_t>(rows));
+        layer(x, fused, norms.data());
+        runtime::setNumThreads(1);
+        QCOMPARE(fused.shape(), plain.shape());
+        for (std::int64_t i = 0; i < plain.numel(); ++i)
+            if (bits(fused.data<float>()[i]) != bits(plain.data<float>()[i]))
+                QFAIL(qPrintable(QStringLiteral("row %1, column %2: %3 vs %4")
+                                     .arg(i / out)
+                                     .arg(i % out)
+                                     .arg(double(fused.data<float>()[i]), 0, 'g', 9)
+                                     .arg(double(plain.data<float>()[i]), 0, 'g', 9)));
+        for (int r = 0; r < rows; ++r) {
+            const ops::RowNormalizer want = ops::rowNormalizer(plain.data<float>() + r * out, out);
+            QCOMPARE(bits(norms[r].max), bits(want.max));
+            QCOMPARE(bits(norms[r].logSum), bits(want.logSum));
+        }
     }
 };
 

@@ -884,6 +884,7 @@ private slots:
 
     // Lengths and sampling keys come from the state, not from source ids (an image encoder's
     // state has none): maxLengthRatio follows sourceLength(), the samples follow sourceKey().
+    // The state is told once, before the first step, how many steps the search may take.
     void stateGivesLengthsAndKeys()
     {
         // A state reporting its own source length and key over a TableStepDecoder's state, and
@@ -902,7 +903,13 @@ private slots:
             {
                 inner->reorder(origins);
             }
+            void expectSteps(std::int64_t steps) override
+            {
+                if (told)
+                    told->push_back(steps);
+            }
             std::unique_ptr<DecoderState> inner;
+            std::vector<std::int64_t> *told = nullptr; // what expectSteps() was told
 
         private:
             std::int64_t m_length;
@@ -937,7 +944,11 @@ private slots:
         options.maxLengthRatio = 1.5f; // ceil(1.5 × 2) = 3, where the ids would give 9
         for (SearchStrategy strategy : {SearchStrategy::Greedy, SearchStrategy::Beam}) {
             options.strategy = strategy;
-            const Hypothesis best = decode(decoder, reported(2, 0), options)[0].hypotheses.at(0);
+            std::vector<std::int64_t> told;
+            auto state = reported(2, 0);
+            state->told = &told;
+            const Hypothesis best = decode(decoder, std::move(state), options)[0].hypotheses.at(0);
+            QCOMPARE(told, std::vector<std::int64_t>{3}); // ceil(1.5 × 2), once
             QCOMPARE(best.tokens.size(), std::size_t(3));
             QCOMPARE(best.attention.shape(), (Shape{3, 2}));
         }

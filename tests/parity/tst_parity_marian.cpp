@@ -407,9 +407,21 @@ private slots:
             {rows}, std::vector<std::int32_t>(rows, decoder.startToken()));
         engine::Tensor logProbs, attention, logits, norms, lazyAttention;
         std::vector<float> written(vocab);
+        // rowReady sees each row once, already final: its argmax then is the argmax after.
+        std::vector<int> calls(rows);
+        std::vector<std::int32_t> early(rows);
+        const engine::StepDecoder::RowReady rowReady = [&](std::int64_t r) {
+            ++calls[r];
+            const engine::ops::RowNormalizer norm{norms.data<float>()[2 * r],
+                                                  norms.data<float>()[2 * r + 1]};
+            float best = 0.0f;
+            early[r] = engine::ops::bestOfRow(logits.data<float>() + r * vocab, vocab, norm, &best);
+        };
         for (int t = 0; t < 12; ++t) {
             decoder.step(*full, last, logProbs, attention);
-            decoder.stepLogits(*lazy, last, logits, norms, lazyAttention);
+            std::fill(calls.begin(), calls.end(), 0);
+            decoder.stepLogits(*lazy, last, logits, norms, lazyAttention, &rowReady);
+            QCOMPARE(calls, std::vector<int>(rows, 1));
             QCOMPARE(norms.shape(), (engine::Shape{rows, 2}));
             for (std::int64_t r = 0; r < rows; ++r) {
                 const float *expected = logProbs.data<float>() + r * vocab;
@@ -423,6 +435,7 @@ private slots:
                 float best = 0.0f;
                 QCOMPARE(engine::ops::bestOfRow(x, vocab, norm, &best), token);
                 QVERIFY(best == expected[token]); // exactly (QCOMPARE on floats is fuzzy)
+                QCOMPARE(early[r], token);
                 last.data<std::int32_t>()[r] = token;
             }
             QVERIFY(std::equal(attention.data<float>(), attention.data<float>() + attention.numel(),
