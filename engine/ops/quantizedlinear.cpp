@@ -253,7 +253,11 @@ Activation QuantizedLinear::activation() const
 
 std::string QuantizedLinear::implementation(std::int64_t rows) const
 {
-    return m_impl ? m_impl->primitiveFor(rows)->pd.impl_info_str() : std::string();
+    if (!m_impl)
+        return {};
+    if (rows <= detail::int8GemvMaxRows())
+        return "int8gemv:avx512_vnni";
+    return m_impl->primitiveFor(rows)->pd.impl_info_str();
 }
 
 void QuantizedLinear::operator()(const Tensor &x, Tensor &y) const

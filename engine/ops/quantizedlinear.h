@@ -59,8 +59,8 @@ public:
     std::int64_t inFeatures() const;
     std::int64_t outFeatures() const;
     Activation activation() const;
-    // The oneDNN implementation chosen for `rows` rows (e.g. "jit_uni_int8_1x1:avx2"), for
-    // benchmarks.
+    // What runs a call of `rows` rows, for benchmarks and test messages: "int8gemv:avx512_vnni"
+    // (the engine's kernel, int8gemv.h) or oneDNN's implementation (e.g. "jit_uni_int8_1x1:avx2").
     std::string implementation(std::int64_t rows) const;
 
 private:
