@@ -30,7 +30,8 @@ int resolvedThreads(int requested)
     return requested > 0 ? requested : omp_get_num_procs();
 }
 
-// This process's threads in state R (running or runnable), the caller included.
+// This process's threads in state R (running or runnable), the caller included (0 where /proc
+// cannot be read: coresLeftIdle counts the caller then).
 int ownRunnableThreads()
 {
     int runnable = 0;
@@ -46,7 +47,7 @@ int ownRunnableThreads()
         if (close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'R')
             ++runnable;
     }
-    return std::max(runnable, 1);
+    return runnable;
 }
 
 struct FreeDeleter

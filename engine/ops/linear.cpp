@@ -196,16 +196,8 @@ void Linear::operator()(const Tensor &x, Tensor &y, RowNormalizer *normalizers,
     }
     (*this)(x, y);
     const std::int64_t n = y.rank() ? y.dim(-1) : 0;
-    const std::int64_t rows = n ? y.numel() / n : 0;
-    if (rows == 0)
-        return;
-    const float *ys = y.data<float>();
-#pragma omp parallel for schedule(static) if (rows > 1 && rows * n > (1 << 15))
-    for (std::int64_t r = 0; r < rows; ++r) {
-        normalizers[r] = rowNormalizer(ys + r * n, n);
-        if (rowDone)
-            (*rowDone)(r);
-    }
+    if (n > 0)
+        rowNormalizers(y.data<float>(), y.numel() / n, n, normalizers, rowDone);
 }
 
 void Linear::operator()(const Tensor &x, Tensor &y) const

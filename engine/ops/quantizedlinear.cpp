@@ -57,8 +57,7 @@ GLOSA_VECTOR_CLONES float rowScale(const float *v, std::int64_t n)
     return amax > 0.0f ? amax / 127.0f : 1.0f;
 }
 
-GLOSA_VECTOR_CLONES void quantizeRow(const float *v, std::int64_t n, float scale,
-                                     std::int8_t *out)
+GLOSA_VECTOR_CLONES void quantizeRow(const float *v, std::int64_t n, float scale, std::int8_t *out)
 {
     const float inverse = 1.0f / scale;
     // |v| <= max|v| = 127 · scale, so no clamp is needed; rounding half away from zero.
@@ -325,11 +324,7 @@ void QuantizedLinear::operator()(const Tensor &x, Tensor &y, RowNormalizer *norm
         rescaleRow(ys + r * im.out, im.out, rowScales[r], bias);
     applyActivation(im.activation, y);
     if (normalizers)
-        for (std::int64_t r = 0; r < m; ++r) {
-            normalizers[r] = rowNormalizer(ys + r * im.out, im.out);
-            if (rowDone)
-                (*rowDone)(r);
-        }
+        rowNormalizers(ys, m, im.out, normalizers, rowDone);
 }
 
 } // namespace glosa::engine::ops

@@ -195,6 +195,17 @@ RowNormalizer rowNormalizer(const float *x, std::int64_t n, float max)
     return norm;
 }
 
+void rowNormalizers(const float *y, std::int64_t rows, std::int64_t n, RowNormalizer *out,
+                    const std::function<void(std::int64_t)> *rowDone)
+{
+#pragma omp parallel for schedule(static) if (rows > 1 && rows * n > (1 << 15))
+    for (std::int64_t r = 0; r < rows; ++r) {
+        out[r] = rowNormalizer(y + r * n, n);
+        if (rowDone)
+            (*rowDone)(r);
+    }
+}
+
 void logSoftmaxRow(const float *x, std::int64_t n, RowNormalizer norm, float *out)
 {
 #pragma omp simd

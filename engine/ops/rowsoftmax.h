@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 
 namespace glosa::engine::ops {
@@ -44,6 +45,10 @@ RowNormalizer rowNormalizer(const float *x, std::int64_t n);
 // from it but for the sign of a log-probability of exactly 0).
 float rowMax(const float *x, std::int64_t n);
 RowNormalizer rowNormalizer(const float *x, std::int64_t n, float max);
+// rowNormalizer() of each row of y [rows, n] into out [rows]; rowDone(r), when given, as soon as
+// row r's is written (from OpenMP threads, several rows at once).
+void rowNormalizers(const float *y, std::int64_t rows, std::int64_t n, RowNormalizer *out,
+                    const std::function<void(std::int64_t)> *rowDone = nullptr);
 // out[j] = (x[j] - norm.max) - norm.logSum; out may be x.
 void logSoftmaxRow(const float *x, std::int64_t n, RowNormalizer norm, float *out);
 // The first j with the largest (x[j] - norm.max) - norm.logSum, and that value in *logProb; -1

@@ -6,8 +6,8 @@
 // guard, a comparison shown from the history and each comparison recorded once in a real SQLite
 // history. Each waits on the presenter's own signals.
 #include "app/core/appcontext.h"
-#include "app/core/history/recorder.h"
 #include "app/core/history/entrykinds.h"
+#include "app/core/history/recorder.h"
 #include "app/core/history/store.h"
 #include "app/core/presenters/comparepresenter.h"
 #include "app/core/settings/decodingmaps.h"
@@ -79,6 +79,18 @@ engine::DecodingOptions beam(int size, int noRepeat = 0)
     return o;
 }
 
+// Two columns: greedy, and sampling at T = 3 (the caller sets its seed into column 1), which
+// parts from greedy early and often.
+engine::DecodingOptions greedyBesideSampling(ComparePresenter &presenter)
+{
+    presenter.setColumnCount(2);
+    engine::DecodingOptions wild;
+    wild.strategy = engine::SearchStrategy::Sample;
+    wild.temperature = 3.0f;
+    presenter.setColumnOptions(0, engine::DecodingOptions());
+    return wild;
+}
+
 } // namespace
 
 class TestComparePresenter : public QObject
@@ -140,11 +152,7 @@ private slots:
     void theNoteNamesWordsNotPieces()
     {
         ComparePresenter presenter(*m_context);
-        presenter.setColumnCount(2);
-        engine::DecodingOptions wild;
-        wild.strategy = engine::SearchStrategy::Sample;
-        wild.temperature = 3.0f;
-        presenter.setColumnOptions(0, engine::DecodingOptions());
+        engine::DecodingOptions wild = greedyBesideSampling(presenter);
         int insideWords = 0;
         for (quint64 seed = 1; seed <= 40 && insideWords < 2; ++seed) {
             wild.seed = seed;
@@ -174,11 +182,7 @@ private slots:
     void differencesArriveBySignalAndStaleOnesAreDropped()
     {
         ComparePresenter presenter(*m_context);
-        presenter.setColumnCount(2);
-        engine::DecodingOptions wild;
-        wild.strategy = engine::SearchStrategy::Sample;
-        wild.temperature = 3.0f;
-        presenter.setColumnOptions(0, engine::DecodingOptions());
+        engine::DecodingOptions wild = greedyBesideSampling(presenter);
         const QString text = QStringLiteral("The unbelievable musicians performed "
                                             "extraordinarily well yesterday.");
         QList<int> expected;
@@ -200,8 +204,7 @@ private slots:
         QVERIFY(differences.wait(kTimeoutMs));
         QVERIFY(!presenter.differencesPending());
         QCOMPARE(presenter.column(0).differing, expected);
-        QCOMPARE(presenter.column(1).differing,
-                 ComparePresenter::differingTokens(sampled, greedy));
+        QCOMPARE(presenter.column(1).differing, ComparePresenter::differingTokens(sampled, greedy));
 
         // Another comparison shown before the first one's answer: only its own is shown, however
         // the two answers are ordered.
@@ -255,9 +258,9 @@ private slots:
         QCOMPARE(presenter.columnCount(), 3);
         const CompareColumnState &steered = presenter.column(2);
         QVERIFY(steered.isSteered());
-        QCOMPARE(QList<int>(steered.options.targetPrefix.begin(),
-                            steered.options.targetPrefix.end()),
-                 trace.pathTokens(node));
+        QCOMPARE(
+            QList<int>(steered.options.targetPrefix.begin(), steered.options.targetPrefix.end()),
+            trace.pathTokens(node));
         QCOMPARE(steered.options.targetPrefixSentence, 1);
         QCOMPARE(steered.options.beamSize, 4);
         QCOMPARE(steered.steering.words, trace.words(trace.pathTokens(node)));
