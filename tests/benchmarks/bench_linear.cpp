@@ -161,7 +161,8 @@ int benchShapes(const std::vector<std::array<std::int64_t, 3>> &shapes, bool col
         std::vector<float> y(static_cast<std::size_t>(m * n));
         double tGemv = 0.0;
         if (detail::int8GemvMaxRows() >= m) {
-            auto gemv = [&] { detail::int8Gemv(xq.data(), m, packed, scales.data(), y.data()); };
+            const std::int64_t rows = m; // clang 14 cannot capture a structured binding
+            auto gemv = [&] { detail::int8Gemv(xq.data(), rows, packed, scales.data(), y.data()); };
             tGemv = std::get<0>(alternated(gemv, gemv, 11));
         }
         detail::limitInt8GemvRows(0);
