@@ -64,10 +64,34 @@ struct Int8GemvWeights
 // codes [n, k] row-major.
 Int8GemvWeights packInt8Gemv(const std::int8_t *codes, std::int64_t n, std::int64_t k);
 
+// What the store does to each output after the weight scale, as the registers leave for y: the
+// rest of QuantizedLinear's arithmetic, which was a second pass over y (at 32 × 65,001, 8 MB read
+// and written again from L3). With rowScales null, y is the formula above and nothing else
+// applies. Otherwise, per output, in this order and with these roundings (rescaleRow's in
+// quantizedlinear.cpp, as GCC's AVX-512 clone of it computes them):
+//     v = float(sum) · scales[j]                      (rounded, as above)
+//     v = v · rowScales[i]                             without bias
+//     v = fma(v, rowScales[i], bias[j])                with bias, one rounding, except
+//     v = (v · rowScales[i]) + bias[j]                 (two roundings) at the 8 channels from
+//                                                      n - n % 16 when n % 16 >= 8: the clone's
+//                                                      8-wide step between its 16-wide loop and
+//                                                      its fused scalar tail
+//     v = max(v, 0)                                    with relu (NaN and -0 become +0)
+// and with rowMax, the largest v of each row (NaN skipped), taken across panels and threads.
+struct Int8GemvEpilogue
+{
+    const float *rowScales = nullptr; // [m]: each input row's scale, or null (no epilogue)
+    const float *bias = nullptr;      // [n] or null
+    bool relu = false;
+    // [m] or null. Only a maximum of zero may come out as the other zero than a pass over the
+    // row in order would give (rowsoftmax.h's rowMax); -inf for a row of -inf and NaN.
+    float *rowMax = nullptr;
+};
+
 // x [m, k] int8 row-major, scales [n], y [m, n] F32. Needs int8GemvMaxRows() > 0; any m. Runs on
 // OpenMP threads (over panels of output channels) when the weights are large enough to pay for
 // them.
 void int8Gemv(const std::int8_t *x, std::int64_t m, const Int8GemvWeights &w, const float *scales,
-              float *y);
+              float *y, const Int8GemvEpilogue &epilogue = {});
 
 } // namespace glosa::engine::ops::detail

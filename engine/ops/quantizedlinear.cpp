@@ -115,6 +115,22 @@ void rescaleRowsWithNormalizers(float *y, std::int64_t m, std::int64_t n, const 
     }
 }
 
+// Each row's normaliser from its max taken as the kernel wrote it (int8gemv.h): the exponential
+// sum is the one pass over the row left. A max of zero may be the other zero than rowMax's (the
+// only way two orders of a max differ): such a row is read again as rowMax reads it.
+void normalizersFromMaxima(const float *y, std::int64_t m, std::int64_t n, const float *maxima,
+                           RowNormalizer *normalizers,
+                           const std::function<void(std::int64_t)> *rowDone)
+{
+#pragma omp parallel for schedule(static) if (m > 1 && m * n > (1 << 15))
+    for (std::int64_t r = 0; r < m; ++r) {
+        const float *row = y + r * n;
+        normalizers[r] = rowNormalizer(row, n, maxima[r] == 0.0f ? rowMax(row, n) : maxima[r]);
+        if (rowDone)
+            (*rowDone)(r);
+    }
+}
+
 // ReLU in the rescale pass's wake; the others (swish, GELU, ...) by oneDNN's eltwise over all of
 // y at once: vectorised, and the same kernel as the fp32 Linear's fused post-op. (Applied row by
 // row with activationReference's double exp, swish was ~6% of the int8 OPUS-MT shape's decoding
@@ -176,6 +192,35 @@ struct QuantizedLinear::Impl
     {
         std::call_once(gemvPacked, [this] { gemv = detail::packInt8Gemv(codes.data(), out, in); });
         return gemv;
+    }
+
+    // int8gemv.h's kernel on the codes of m rows into y [m, out]: the same numbers as the
+    // primitive and the rescale pass, faster at every M measured. Its store applies the row
+    // scale, the bias and ReLU (and takes each row's max for the normalisers) as it writes y.
+    void runKernel(const std::int8_t *x, std::int64_t m, const float *rowScales, Tensor &y,
+                   RowNormalizer *normalizers,
+                   const std::function<void(std::int64_t)> *rowDone) const
+    {
+        runtime::stream(); // applies runtime::setNumThreads to this thread's OpenMP
+        thread_local std::vector<float> maxima;
+        detail::Int8GemvEpilogue epilogue;
+        epilogue.rowScales = rowScales;
+        epilogue.bias = bias.empty() ? nullptr : bias.data();
+        epilogue.relu = activation == Activation::Relu;
+        if (normalizers && activation == Activation::None) {
+            maxima.resize(static_cast<std::size_t>(m));
+            epilogue.rowMax = maxima.data();
+        }
+        float *ys = y.data<float>();
+        detail::int8Gemv(x, m, gemvWeights(), weightScales.data(), ys, epilogue);
+        if (epilogue.rowMax) {
+            normalizersFromMaxima(ys, m, out, epilogue.rowMax, normalizers, rowDone);
+            return;
+        }
+        if (activation != Activation::Relu)
+            applyActivation(activation, y);
+        if (normalizers)
+            rowNormalizers(ys, m, out, normalizers, rowDone);
     }
 
     // x [m, in] is one NWC image of width m with `in` channels, y [m, out] likewise.
@@ -291,27 +336,24 @@ void QuantizedLinear::operator()(const Tensor &x, Tensor &y, RowNormalizer *norm
         quantizeRow(xs + r * im.in, im.in, rowScales[r], codes.data() + r * im.in);
     }
     if (m <= detail::int8GemvMaxRows()) {
-        // The same numbers as the primitive's, faster at every M measured (int8gemv.h).
-        runtime::stream(); // applies runtime::setNumThreads to this thread's OpenMP
-        detail::int8Gemv(codes.data(), m, im.gemvWeights(), im.weightScales.data(),
-                         y.data<float>());
+        im.runKernel(codes.data(), m, rowScales.data(), y, normalizers, rowDone);
+        return;
+    }
+    // Rows [first, first + rows) of x's codes into the same rows of y.
+    const Tensor rowsOfY = y.reshaped({m, im.out});
+    auto convolve = [&](std::int64_t first, std::int64_t rows) {
+        const auto p = im.primitiveFor(rows);
+        execute(p->prim, p->pd,
+                {{DNNL_ARG_SRC, dnnl::memory(p->pd.src_desc(), runtime::engine(),
+                                             codes.data() + first * im.in)},
+                 {DNNL_ARG_WEIGHTS, p->weights},
+                 {DNNL_ARG_DST, wrap(p->pd.dst_desc(), rowsOfY.slice(first, first + rows))}});
+    };
+    if (m == 5 && widthFiveBroken()) {
+        convolve(0, 4);
+        convolve(4, 1);
     } else {
-        // Rows [first, first + rows) of x's codes into the same rows of y.
-        const Tensor rowsOfY = y.reshaped({m, im.out});
-        auto convolve = [&](std::int64_t first, std::int64_t rows) {
-            const auto p = im.primitiveFor(rows);
-            execute(p->prim, p->pd,
-                    {{DNNL_ARG_SRC, dnnl::memory(p->pd.src_desc(), runtime::engine(),
-                                                 codes.data() + first * im.in)},
-                     {DNNL_ARG_WEIGHTS, p->weights},
-                     {DNNL_ARG_DST, wrap(p->pd.dst_desc(), rowsOfY.slice(first, first + rows))}});
-        };
-        if (m == 5 && widthFiveBroken()) {
-            convolve(0, 4);
-            convolve(4, 1);
-        } else {
-            convolve(0, m);
-        }
+        convolve(0, m);
     }
     // The primitive applied s_w; the row scale, the bias and the activation remain.
     float *ys = y.data<float>();

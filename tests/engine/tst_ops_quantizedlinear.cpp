@@ -23,7 +23,10 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstring>
+#include <functional>
 #include <thread>
 #include <vector>
 
@@ -174,6 +177,82 @@ private slots:
                                         .arg(m)
                                         .arg(threads)
                                         .arg(QString::fromStdString(op.implementation(m)))));
+            }
+        }
+        runtime::setNumThreads(1);
+    }
+
+    // The kernel's store applies the row scale, the bias, ReLU and each row's max (for the
+    // output layer's normalisers) as it writes y; the oneDNN side still makes a second pass
+    // (rescaleRow, rescaleRowsWithNormalizers). The two must agree bit for bit, which pins the
+    // store's fp32 operations: the fused multiply-add of the bias except for the 8 outputs from
+    // n - n % 16 when n % 16 >= 8, which rescaleRow's AVX-512 clone multiplies and adds apart
+    // (widths 1,001, 2,047, 1,032 and 12 have them, 19 does not); ReLU's zeros; a row whose max
+    // is zero (its normaliser from the row read again). Row counts of every tile height, one
+    // and two panels at a time, one thread and all of them.
+    void storeEqualsRescalePass_data()
+    {
+        QTest::addColumn<int>("in");
+        QTest::addColumn<int>("out");
+        QTest::addColumn<bool>("withBias");
+        QTest::addColumn<Activation>("activation");
+        QTest::addColumn<bool>("withNormalizers");
+        QTest::addRow("515x1001 bias") << 515 << 1001 << true << Activation::None << false;
+        QTest::addRow("256x2047 bias") << 256 << 2047 << true << Activation::None << false;
+        QTest::addRow("64x1032 bias") << 64 << 1032 << true << Activation::None << false;
+        QTest::addRow("37x12 bias") << 37 << 12 << true << Activation::None << false;
+        QTest::addRow("37x19 bias") << 37 << 19 << true << Activation::None << false;
+        QTest::addRow("512x1001 no bias") << 512 << 1001 << false << Activation::None << false;
+        QTest::addRow("515x1001 relu") << 515 << 1001 << true << Activation::Relu << false;
+        QTest::addRow("64x1001 swish") << 64 << 1001 << true << Activation::Swish << false;
+        QTest::addRow("512x8011 normalizers") << 512 << 8011 << true << Activation::None << true;
+        QTest::addRow("64x1001 normalizers, no bias") << 64 << 1001 << false << Activation::None
+                                                     << true;
+    }
+    void storeEqualsRescalePass()
+    {
+        QFETCH(int, in);
+        QFETCH(int, out);
+        QFETCH(bool, withBias);
+        QFETCH(Activation, activation);
+        QFETCH(bool, withNormalizers);
+        if (ops::detail::int8GemvMaxRows() == 0)
+            QSKIP("no AVX-512 VNNI here: every call takes oneDNN and the rescale pass");
+        const unsigned seed = static_cast<unsigned>(in * 37 + out);
+        Tensor x = randomTensor({128, in}, seed, -2.0f, 2.0f);
+        const Tensor w = randomTensor({out, in}, seed + 1, -0.3f, 0.3f);
+        Tensor b = withBias ? randomTensor({out}, seed + 2) : Tensor();
+        if (withBias) { // row 3 all zeros: its outputs are the bias, whose largest is 0
+            std::fill(x.data<float>() + 3 * in, x.data<float>() + 4 * in, 0.0f);
+            for (std::int64_t j = 0; j < out; ++j)
+                b.data<float>()[j] = -std::fabs(b.data<float>()[j]);
+            b.data<float>()[out / 2] = 0.0f;
+        }
+        const QuantizedLinear op(w, b, activation);
+        auto call = [&](const Tensor &rows, Tensor &y, std::vector<RowNormalizer> &norms) {
+            norms.assign(static_cast<std::size_t>(rows.dim(0)), RowNormalizer{-1.0f, -1.0f});
+            std::vector<std::atomic<int>> done(norms.size());
+            const std::function<void(std::int64_t)> rowDone = [&](std::int64_t r) { ++done[r]; };
+            op(rows, y, withNormalizers ? norms.data() : nullptr, &rowDone);
+            for (const std::atomic<int> &d : done) // each row reported once, if at all
+                QVERIFY(d.load() == (withNormalizers ? 1 : 0));
+        };
+        for (int threads : {1, 0}) {
+            runtime::setNumThreads(threads);
+            for (const std::int64_t m : {1, 2, 3, 4, 5, 6, 7, 11, 13, 32, 40, 128}) {
+                const Tensor rows = x.slice(0, m);
+                Tensor y, dnnl;
+                std::vector<RowNormalizer> norms, dnnlNorms;
+                call(rows, y, norms);
+                ops::detail::limitInt8GemvRows(0);
+                call(rows, dnnl, dnnlNorms);
+                ops::detail::limitInt8GemvRows(-1);
+                const QString where = QString("%1 rows, %2 threads").arg(m).arg(threads);
+                QVERIFY2(std::memcmp(y.data<float>(), dnnl.data<float>(), m * out * 4) == 0,
+                         qPrintable(where));
+                QVERIFY2(std::memcmp(norms.data(), dnnlNorms.data(),
+                                     norms.size() * sizeof(RowNormalizer)) == 0,
+                         qPrintable(where + " (normalisers)"));
             }
         }
         runtime::setNumThreads(1);
