@@ -41,27 +41,32 @@ struct Call
     float *rowMax;
 };
 
-// 16 outputs of one row after the weight scale, as Int8GemvEpilogue spells out: `split` when
-// the block holds the 8 outputs rescaleRow's AVX-512 clone multiplies and adds apart.
-GLOSA_VNNI_TARGET inline __m512 finish(const Call &c, __m512 v, std::int64_t row, __m512 bias,
-                                       bool split)
+#define GLOSA_AVX512_TARGET __attribute__((target("avx512f")))
+
+// v · s (+ bias) for 16 outputs of a row, as Int8GemvEpilogue spells out: `split` when they are
+// the row's last 8-15, whose first 8 are multiplied and added apart.
+GLOSA_AVX512_TARGET inline __m512 rescale(__m512 v, __m512 s, bool withBias, __m512 bias,
+                                          bool split)
+{
+    if (!withBias)
+        return _mm512_mul_ps(v, s);
+    const __m512 fused = _mm512_fmadd_ps(v, s, bias);
+    if (!split)
+        return fused;
+    __m512 product = _mm512_mul_ps(v, s);
+    // The product rounded before the add: with the two in reach of each other GCC contracts
+    // them into the fused form (-ffp-contract=fast, GNU C++'s default).
+    asm("" : "+v"(product));
+    return _mm512_mask_mov_ps(fused, 0x00ff, _mm512_add_ps(product, bias));
+}
+
+// The epilogue of 16 outputs of row `row` after the weight scale.
+GLOSA_AVX512_TARGET inline __m512 finish(const Call &c, __m512 v, std::int64_t row, __m512 bias,
+                                         bool split)
 {
     if (!c.rowScales)
         return v;
-    const __m512 s = _mm512_set1_ps(c.rowScales[row]);
-    if (!c.bias) {
-        v = _mm512_mul_ps(v, s);
-    } else {
-        __m512 fused = _mm512_fmadd_ps(v, s, bias);
-        if (split) {
-            __m512 product = _mm512_mul_ps(v, s);
-            // The product rounded before the add: with the two in reach of each other GCC
-            // contracts them into the fused form (-ffp-contract=fast, GNU C++'s default).
-            asm("" : "+v"(product));
-            fused = _mm512_mask_mov_ps(fused, 0x00ff, _mm512_add_ps(product, bias));
-        }
-        v = fused;
-    }
+    v = rescale(v, _mm512_set1_ps(c.rowScales[row]), c.bias != nullptr, bias, split);
     if (c.relu) // maxps(v, 0) gives its second operand for NaN and -0, as v > 0 ? v : 0 does
         v = _mm512_maskz_max_ps(0xffff, v, _mm512_setzero_ps());
     return v;
@@ -169,6 +174,23 @@ GLOSA_VNNI_TARGET void toUnsigned(const std::int8_t *x, std::int64_t m, std::int
             out[c] = 0x80;
     }
 }
+
+} // namespace
+
+GLOSA_AVX512_TARGET void rescaleRowAvx512(float *row, std::int64_t n, float s, const float *bias)
+{
+    const __m512 vs = _mm512_set1_ps(s);
+    for (std::int64_t j = 0; j < n; j += kLanes) {
+        const std::int64_t valid = std::min<std::int64_t>(kLanes, n - j);
+        const auto mask = static_cast<__mmask16>(valid >= kLanes ? 0xffff : (1u << valid) - 1);
+        const __m512 b = bias ? _mm512_maskz_loadu_ps(mask, bias + j) : _mm512_setzero_ps();
+        const __m512 v = rescale(_mm512_maskz_loadu_ps(mask, row + j), vs, bias != nullptr, b,
+                                 valid >= 8 && valid < kLanes);
+        _mm512_mask_storeu_ps(row + j, mask, v);
+    }
+}
+
+namespace {
 
 std::atomic<std::int64_t> rowLimit{-1};
 

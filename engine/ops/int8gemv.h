@@ -19,6 +19,9 @@
 // applies it (one fp32 multiply after the conversion), so the results are oneDNN's bit for bit
 // (tst_ops_quantizedlinear checks it for every row count it runs).
 //
+// The store can also finish QuantizedLinear's arithmetic (Int8GemvEpilogue below: the input
+// row's scale, the bias, ReLU, each row's max), which was a second pass over y.
+//
 // Only with AVX-512 VNNI (where oneDNN's own int8 kernels use it too: without VNNI oneDNN halves
 // the weights to 7 bits, which this kernel would not reproduce).
 #pragma once
@@ -87,6 +90,11 @@ struct Int8GemvEpilogue
     // row in order would give (rowsoftmax.h's rowMax); -inf for a row of -inf and NaN.
     float *rowMax = nullptr;
 };
+
+// row[j] = row[j] · s (+ bias[j]) with the epilogue's roundings above (n = the row's length):
+// QuantizedLinear's rescale of oneDNN's output on CPUs with AVX-512F, so that both paths round
+// alike whichever compiler built them (left to the vectoriser, the split comes and goes).
+void rescaleRowAvx512(float *row, std::int64_t n, float s, const float *bias);
 
 // x [m, k] int8 row-major, scales [n], y [m, n] F32. Needs int8GemvMaxRows() > 0; any m. Runs on
 // OpenMP threads (over panels of output channels) when the weights are large enough to pay for

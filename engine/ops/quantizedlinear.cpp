@@ -29,8 +29,10 @@ struct QuantizedPrimitive
 // 16% of greedy decoding's time (perf, transformer-en-es), compiled for the x86-64 baseline
 // (SSE2, 4 lanes) like the rest of the engine. Cloned for AVX2 and AVX-512 too, the variant picked
 // once at load by the CPU (GCC's target_clones, an ifunc). The clones compute the same bits: the
-// loops are element-wise (and a max), and no clone enables FMA contraction ("avx2" does not
-// imply "fma"), so the rescale rounds as the baseline does.
+// loops are element-wise (and a max), and the rescale's clones do not enable FMA contraction
+// ("avx2" does not imply "fma"). With AVX-512F the rescale is int8gemv.h's rescaleRowAvx512,
+// which fuses the bias's multiply-add (as GCC's AVX-512 clone of the loop did), so that oneDNN's
+// path and the int8 kernel's store round alike.
 // Not under ThreadSanitizer: the dynamic loader runs an ifunc's resolver while it relocates the
 // library, before TSan's runtime is up, and TSan instruments the resolver too (every test of
 // scripts/test-tsan crashed in __tsan_func_entry before main).
@@ -43,8 +45,10 @@ struct QuantizedPrimitive
 #endif
 #ifdef GLOSA_TSAN_BUILD
 #define GLOSA_VECTOR_CLONES
+#define GLOSA_RESCALE_CLONES
 #else
 #define GLOSA_VECTOR_CLONES __attribute__((target_clones("default", "avx2", "avx512f")))
+#define GLOSA_RESCALE_CLONES __attribute__((target_clones("default", "avx2")))
 #endif
 
 // Symmetric int8: scale = max|v| / 127 (1 for an all-zero row, whose codes are all zero anyway).
@@ -68,8 +72,8 @@ GLOSA_VECTOR_CLONES void quantizeRow(const float *v, std::int64_t n, float scale
     }
 }
 
-// row = row · s (+ bias): the input row's scale (the primitive applied the weights').
-GLOSA_VECTOR_CLONES void rescaleRow(float *row, std::int64_t n, float s, const float *bias)
+// row = row · s (+ bias) without AVX-512F: a multiply, then an add.
+GLOSA_RESCALE_CLONES void rescaleRowUnfused(float *row, std::int64_t n, float s, const float *bias)
 {
     if (!bias) {
 #pragma omp simd
@@ -82,16 +86,28 @@ GLOSA_VECTOR_CLONES void rescaleRow(float *row, std::int64_t n, float s, const f
         row[i] = row[i] * s + bias[i];
 }
 
+// row = row · s (+ bias): the input row's scale (the primitive applied the weights').
+void rescaleRow(float *row, std::int64_t n, float s, const float *bias)
+{
+    static const bool avx512 = [] {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx512f") != 0;
+    }();
+    if (avx512)
+        detail::rescaleRowAvx512(row, n, s, bias);
+    else
+        rescaleRowUnfused(row, n, s, bias);
+}
+
 // Rows rescaled as rescaleRow does, each row's normaliser computed on the way: the row a block
 // of kNormBlock floats at a time (16 KB, in L1 while its max is taken), the last block holding
 // the rest (kNormBlock to 2 · kNormBlock - 1 floats, or the whole of a shorter row), then the sum
 // of exponentials while the row is in L2. Bit for bit the separate passes: rescaleRow is
-// element-wise, and each clone splits a call into whole vectors from its start, then a tail of
+// element-wise, and each variant splits a call into whole vectors from its start, then a tail of
 // fewer than 16 floats; blocks that are multiples of 16 long (the last one at least 16) put every
-// float in the same kind of instruction as one call over the row does (the AVX-512 clone fuses
-// the multiply and the bias add in its 16-wide loop and in its last scalars, not in an 8-wide
-// step between them, so the kind matters). The max of the blocks' maxima is the row's
-// (rowsoftmax.h).
+// float in the same kind of instruction as one call over the row does (rescaleRowAvx512 fuses
+// the multiply and the bias add but for 8 outputs of the tail, so the kind matters). The max of
+// the blocks' maxima is the row's (rowsoftmax.h).
 constexpr std::int64_t kNormBlock = 4096;
 static_assert(kNormBlock % 16 == 0);
 

@@ -27,6 +27,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -256,6 +257,74 @@ private slots:
             }
         }
         runtime::setNumThreads(1);
+    }
+
+    // The store's roundings written out in scalar code (int8gemv.h, Int8GemvEpilogue), against
+    // the kernel itself, so that the two paths above cannot drift together: t = the kernel's
+    // output without an epilogue; then fma(t, s, b), or t · s rounded and + b for the 8 outputs
+    // from n - n % 16 when n % 16 >= 8; ReLU; each row's max. rescaleRowAvx512 (oneDNN's path)
+    // likewise on t.
+    void storeRoundsAsSpecified_data()
+    {
+        QTest::addColumn<int>("in");
+        QTest::addColumn<int>("out");
+        for (const int out : {12, 19, 64, 1001, 1032, 2047})
+            QTest::addRow("64x%d", out) << 64 << out;
+    }
+    void storeRoundsAsSpecified()
+    {
+        QFETCH(int, in);
+        QFETCH(int, out);
+        if (ops::detail::int8GemvMaxRows() == 0)
+            QSKIP("no AVX-512 VNNI here: no kernel");
+        const std::int64_t m = 7;
+        std::vector<std::int8_t> codes(static_cast<std::size_t>(out * in)), x(m * in);
+        std::mt19937 rng(static_cast<unsigned>(out));
+        for (auto *v : {&codes, &x})
+            for (std::int8_t &c : *v)
+                c = static_cast<std::int8_t>(static_cast<int>(rng() % 255) - 127);
+        std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+        std::vector<float> scales(out), bias(out), rowScales(m);
+        for (float &v : scales)
+            v = 1e-3f * (1.0f + dist(rng));
+        for (float &v : bias)
+            v = dist(rng);
+        for (float &v : rowScales)
+            v = 1e-2f * (1.5f + dist(rng));
+        const auto w = ops::detail::packInt8Gemv(codes.data(), out, in);
+        std::vector<float> t(m * out), y(m * out), maxima(m), rescaled;
+        ops::detail::int8Gemv(x.data(), m, w, scales.data(), t.data());
+        const std::int64_t split = out - out % 16;
+        for (const bool relu : {false, true}) {
+            ops::detail::Int8GemvEpilogue epilogue;
+            epilogue.rowScales = rowScales.data();
+            epilogue.bias = bias.data();
+            epilogue.relu = relu;
+            epilogue.rowMax = maxima.data();
+            ops::detail::int8Gemv(x.data(), m, w, scales.data(), y.data(), epilogue);
+            rescaled = t;
+            for (std::int64_t i = 0; i < m; ++i) {
+                ops::detail::rescaleRowAvx512(rescaled.data() + i * out, out, rowScales[i],
+                                              bias.data());
+                float best = -INFINITY;
+                for (std::int64_t j = 0; j < out; ++j) {
+                    const float v = t[i * out + j];
+                    volatile float product = v * rowScales[i]; // rounded on its own
+                    float expected = out % 16 >= 8 && j >= split && j < split + 8
+                                         ? product + bias[j]
+                                         : std::fma(v, rowScales[i], bias[j]);
+                    QVERIFY2(rescaled[i * out + j] == expected,
+                             qPrintable(QString("rescaleRowAvx512, row %1, output %2").arg(i).arg(j)));
+                    if (relu)
+                        expected = expected > 0.0f ? expected : 0.0f;
+                    QVERIFY2(std::memcmp(&y[i * out + j], &expected, 4) == 0,
+                             qPrintable(QString("row %1, output %2: %3, expected %4")
+                                            .arg(i).arg(j).arg(y[i * out + j]).arg(expected)));
+                    best = std::max(best, expected);
+                }
+                QCOMPARE(maxima[i], best);
+            }
+        }
     }
 
     // Every row count up to 40 (and a few beyond) against the plain int8 reference, on shapes
