@@ -121,8 +121,8 @@ GLOSA_VNNI_TARGET void tile(const Call &c, std::int64_t row, std::int64_t panel,
         const auto mask = static_cast<__mmask16>(valid >= kLanes ? 0xffff : (1u << valid) - 1);
         const __m512i compensation = _mm512_loadu_si512(c.w->compensation.data() + first);
         const __m512 scale = _mm512_maskz_loadu_ps(mask, c.scales + first);
-        const __m512 bias = c.bias ? _mm512_maskz_loadu_ps(mask, c.bias + first)
-                                   : _mm512_setzero_ps();
+        const __m512 bias =
+            c.bias ? _mm512_maskz_loadu_ps(mask, c.bias + first) : _mm512_setzero_ps();
         const bool split = valid >= 8 && valid < kLanes; // the row's last 8-15 outputs
 #pragma GCC unroll 16
         for (int i = 0; i < R; ++i) {
@@ -260,8 +260,8 @@ void int8Gemv(const std::int8_t *x, std::int64_t m, const Int8GemvWeights &w, co
     thread_local std::vector<std::uint8_t, CacheLineAllocator<std::uint8_t>> xu;
     xu.resize(static_cast<std::size_t>(m * k4 * kGroup));
     toUnsigned(x, m, w.k, k4, xu.data());
-    const Call call{xu.data(), k4,           &w,          scales, y, epilogue.rowScales,
-                    epilogue.bias, epilogue.relu, nullptr};
+    const Call call{xu.data(),     k4,     &w, scales, y, epilogue.rowScales, epilogue.bias,
+                    epilogue.relu, nullptr};
     // Rows in tiles of at most kTileRows, as even as they come (32 rows: 6, 6, 5, 5, 5, 5); one
     // or two rows take two panels at a time, for more sums in flight.
     const std::int64_t tiles = (m + kTileRows - 1) / kTileRows;

@@ -360,8 +360,8 @@ void QuantizedLinear::operator()(const Tensor &x, Tensor &y, RowNormalizer *norm
     auto convolve = [&](std::int64_t first, std::int64_t rows) {
         const auto p = im.primitiveFor(rows);
         execute(p->prim, p->pd,
-                {{DNNL_ARG_SRC, dnnl::memory(p->pd.src_desc(), runtime::engine(),
-                                             codes.data() + first * im.in)},
+                {{DNNL_ARG_SRC,
+                  dnnl::memory(p->pd.src_desc(), runtime::engine(), codes.data() + first * im.in)},
                  {DNNL_ARG_WEIGHTS, p->weights},
                  {DNNL_ARG_DST, wrap(p->pd.dst_desc(), rowsOfY.slice(first, first + rows))}});
     };

@@ -207,8 +207,8 @@ private slots:
         QTest::addRow("515x1001 relu") << 515 << 1001 << true << Activation::Relu << false;
         QTest::addRow("64x1001 swish") << 64 << 1001 << true << Activation::Swish << false;
         QTest::addRow("512x8011 normalizers") << 512 << 8011 << true << Activation::None << true;
-        QTest::addRow("64x1001 normalizers, no bias") << 64 << 1001 << false << Activation::None
-                                                     << true;
+        QTest::addRow("64x1001 normalizers, no bias")
+            << 64 << 1001 << false << Activation::None << true;
     }
     void storeEqualsRescalePass()
     {
@@ -313,13 +313,17 @@ private slots:
                     float expected = out % 16 >= 8 && j >= split && j < split + 8
                                          ? product + bias[j]
                                          : std::fma(v, rowScales[i], bias[j]);
-                    QVERIFY2(rescaled[i * out + j] == expected,
-                             qPrintable(QString("rescaleRowAvx512, row %1, output %2").arg(i).arg(j)));
+                    QVERIFY2(
+                        rescaled[i * out + j] == expected,
+                        qPrintable(QString("rescaleRowAvx512, row %1, output %2").arg(i).arg(j)));
                     if (relu)
                         expected = expected > 0.0f ? expected : 0.0f;
                     QVERIFY2(std::memcmp(&y[i * out + j], &expected, 4) == 0,
                              qPrintable(QString("row %1, output %2: %3, expected %4")
-                                            .arg(i).arg(j).arg(y[i * out + j]).arg(expected)));
+                                            .arg(i)
+                                            .arg(j)
+                                            .arg(y[i * out + j])
+                                            .arg(expected)));
                     best = std::max(best, expected);
                 }
                 QCOMPARE(maxima[i], best);
