@@ -33,7 +33,44 @@ struct Call
     const Int8GemvWeights *w;
     const float *scales;
     float *y; // [m][n]
+    // The store's epilogue (Int8GemvEpilogue); rowMax: this thread's maxima so far, [m][16]
+    // (one per lane, on 64-byte boundaries).
+    const float *rowScales;
+    const float *bias;
+    bool relu;
+    float *rowMax;
 };
+
+#define GLOSA_AVX512_TARGET __attribute__((target("avx512f")))
+
+// v · s (+ bias) for 16 outputs of a row, as Int8GemvEpilogue spells out: `split` when they are
+// the row's last 8-15, whose first 8 are multiplied and added apart.
+GLOSA_AVX512_TARGET inline __m512 rescale(__m512 v, __m512 s, bool withBias, __m512 bias,
+                                          bool split)
+{
+    if (!withBias)
+        return _mm512_mul_ps(v, s);
+    const __m512 fused = _mm512_fmadd_ps(v, s, bias);
+    if (!split)
+        return fused;
+    __m512 product = _mm512_mul_ps(v, s);
+    // The product rounded before the add: with the two in reach of each other GCC contracts
+    // them into the fused form (-ffp-contract=fast, GNU C++'s default).
+    asm("" : "+v"(product));
+    return _mm512_mask_mov_ps(fused, 0x00ff, _mm512_add_ps(product, bias));
+}
+
+// The epilogue of 16 outputs of row `row` after the weight scale.
+GLOSA_AVX512_TARGET inline __m512 finish(const Call &c, __m512 v, std::int64_t row, __m512 bias,
+                                         bool split)
+{
+    if (!c.rowScales)
+        return v;
+    v = rescale(v, _mm512_set1_ps(c.rowScales[row]), c.bias != nullptr, bias, split);
+    if (c.relu) // maxps(v, 0) gives its second operand for NaN and -0, as v > 0 ? v : 0 does
+        v = _mm512_maskz_max_ps(0xffff, v, _mm512_setzero_ps());
+    return v;
+}
 
 // Rows [row, row + R) against the P panels from `panel` (P · 64 output channels): each 64
 // weight bytes are loaded once for the R rows, the R · 4P sums stay in registers for all of K.
@@ -71,6 +108,10 @@ GLOSA_VNNI_TARGET void tile(const Call &c, std::int64_t row, std::int64_t panel,
         }
     }
     const std::int64_t n = c.w->n;
+    __m512 best[R];
+#pragma GCC unroll 16
+    for (int i = 0; i < R; ++i)
+        best[i] = _mm512_set1_ps(-std::numeric_limits<float>::infinity());
 #pragma GCC unroll 16
     for (int b = 0; b < B; ++b) {
         const std::int64_t first = panel * kPanelChannels + b * kLanes;
@@ -80,15 +121,27 @@ GLOSA_VNNI_TARGET void tile(const Call &c, std::int64_t row, std::int64_t panel,
         const auto mask = static_cast<__mmask16>(valid >= kLanes ? 0xffff : (1u << valid) - 1);
         const __m512i compensation = _mm512_loadu_si512(c.w->compensation.data() + first);
         const __m512 scale = _mm512_maskz_loadu_ps(mask, c.scales + first);
+        const __m512 bias =
+            c.bias ? _mm512_maskz_loadu_ps(mask, c.bias + first) : _mm512_setzero_ps();
+        const bool split = valid >= 8 && valid < kLanes; // the row's last 8-15 outputs
 #pragma GCC unroll 16
         for (int i = 0; i < R; ++i) {
             // float(exact sum) · scale: what oneDNN's int8 kernels store.
             // maskz: GCC 12's unmasked form warns of its undefined pass-through (PR 105593).
             const __m512 sum =
                 _mm512_maskz_cvtepi32_ps(0xffff, _mm512_sub_epi32(acc[i][b], compensation));
-            _mm512_mask_storeu_ps(c.y + (row + i) * n + first, mask, _mm512_mul_ps(sum, scale));
+            const __m512 v = finish(c, _mm512_mul_ps(sum, scale), row + i, bias, split);
+            _mm512_mask_storeu_ps(c.y + (row + i) * n + first, mask, v);
+            if (c.rowMax) // maxps(v, best) keeps best where v is NaN
+                best[i] = _mm512_mask_max_ps(best[i], mask, v, best[i]);
         }
     }
+    if (c.rowMax) // lane by lane: the 16 lanes are reduced once, at the end of the call
+#pragma GCC unroll 16
+        for (int i = 0; i < R; ++i) {
+            float *lanes = c.rowMax + (row + i) * kLanes;
+            _mm512_store_ps(lanes, _mm512_maskz_max_ps(0xffff, best[i], _mm512_load_ps(lanes)));
+        }
 }
 
 using TileFunction = void (*)(const Call &, std::int64_t row, std::int64_t panel,
@@ -121,6 +174,23 @@ GLOSA_VNNI_TARGET void toUnsigned(const std::int8_t *x, std::int64_t m, std::int
             out[c] = 0x80;
     }
 }
+
+} // namespace
+
+GLOSA_AVX512_TARGET void rescaleRowAvx512(float *row, std::int64_t n, float s, const float *bias)
+{
+    const __m512 vs = _mm512_set1_ps(s);
+    for (std::int64_t j = 0; j < n; j += kLanes) {
+        const std::int64_t valid = std::min<std::int64_t>(kLanes, n - j);
+        const auto mask = static_cast<__mmask16>(valid >= kLanes ? 0xffff : (1u << valid) - 1);
+        const __m512 b = bias ? _mm512_maskz_loadu_ps(mask, bias + j) : _mm512_setzero_ps();
+        const __m512 v = rescale(_mm512_maskz_loadu_ps(mask, row + j), vs, bias != nullptr, b,
+                                 valid >= 8 && valid < kLanes);
+        _mm512_mask_storeu_ps(row + j, mask, v);
+    }
+}
+
+namespace {
 
 std::atomic<std::int64_t> rowLimit{-1};
 
@@ -182,7 +252,7 @@ Int8GemvWeights packInt8Gemv(const std::int8_t *codes, std::int64_t n, std::int6
 }
 
 void int8Gemv(const std::int8_t *x, std::int64_t m, const Int8GemvWeights &w, const float *scales,
-              float *y)
+              float *y, const Int8GemvEpilogue &epilogue)
 {
     if (m <= 0)
         return;
@@ -190,7 +260,8 @@ void int8Gemv(const std::int8_t *x, std::int64_t m, const Int8GemvWeights &w, co
     thread_local std::vector<std::uint8_t, CacheLineAllocator<std::uint8_t>> xu;
     xu.resize(static_cast<std::size_t>(m * k4 * kGroup));
     toUnsigned(x, m, w.k, k4, xu.data());
-    const Call call{xu.data(), k4, &w, scales, y};
+    const Call call{xu.data(),     k4,     &w, scales, y, epilogue.rowScales, epilogue.bias,
+                    epilogue.relu, nullptr};
     // Rows in tiles of at most kTileRows, as even as they come (32 rows: 6, 6, 5, 5, 5, 5); one
     // or two rows take two panels at a time, for more sums in flight.
     const std::int64_t tiles = (m + kTileRows - 1) / kTileRows;
@@ -212,8 +283,18 @@ void int8Gemv(const std::int8_t *x, std::int64_t m, const Int8GemvWeights &w, co
     const std::int64_t chunks = (panels + chunk - 1) / chunk;
     // Worth waking the OpenMP threads from 64 KB of weights on.
     const bool parallel = w.n * w.k >= (std::int64_t(1) << 16) && chunks > 1;
+    // Each thread's row maxima apart (a pointer: in the parallel region the name would be each
+    // OpenMP thread's own thread_local), then the largest of them.
+    thread_local std::vector<float, CacheLineAllocator<float>> maxima;
+    const std::int64_t teams = parallel ? threads : 1, lanes = m * kLanes;
+    if (epilogue.rowMax)
+        maxima.assign(static_cast<std::size_t>(teams * lanes),
+                      -std::numeric_limits<float>::infinity());
+    float *const threadMaxima = maxima.data();
 #pragma omp parallel for schedule(static) if (parallel)
     for (std::int64_t part = 0; part < chunks; ++part) {
+        Call own = call;
+        own.rowMax = epilogue.rowMax ? threadMaxima + omp_get_thread_num() * lanes : nullptr;
         const std::int64_t end = std::min(panels, (part + 1) * chunk);
         for (std::int64_t t = 0; t < tiles; ++t) {
             const std::int64_t first = t * rows + std::min(t, longer);
@@ -227,10 +308,18 @@ void int8Gemv(const std::int8_t *x, std::int64_t m, const Int8GemvWeights &w, co
             for (std::int64_t panel = part * chunk; panel < end; panel += step) {
                 const std::int8_t *ahead =
                     next ? next + (panel - part * chunk) * k4 * kBlockBytes : nullptr;
-                tileFor(height, std::min(step, end - panel))(call, first, panel, ahead);
+                tileFor(height, std::min(step, end - panel))(own, first, panel, ahead);
             }
         }
     }
+    if (epilogue.rowMax)
+        for (std::int64_t i = 0; i < m; ++i) {
+            float best = -std::numeric_limits<float>::infinity();
+            for (std::int64_t t = 0; t < teams; ++t)
+                for (std::int64_t l = 0; l < kLanes; ++l)
+                    best = std::max(best, threadMaxima[t * lanes + i * kLanes + l]);
+            epilogue.rowMax[i] = best;
+        }
 }
 
 } // namespace glosa::engine::ops::detail

@@ -13,11 +13,15 @@
 // lanes): panels of 64 output channels, each a single stream of [K / 4][4 blocks of 16
 // channels][4 input channels] bytes. A panel (64·K bytes: 32 KB at K = 512; with many rows a
 // chunk of panels up to 512 KB) stays in L1 or L2 while every tile of up to 6 rows passes over
-// it and the next streams in, each tile holding its 6 × 64 sums in 24 registers for all of K. vpdpbusd wants the activations unsigned, so they enter as x + 128
-// (a flip of the sign bit) and 128 · Σ_c W[j, c] is subtracted from each sum, as oneDNN's s8s8
-// compensation does: the int32 sums are exact either way, and the scale is applied as oneDNN
-// applies it (one fp32 multiply after the conversion), so the results are oneDNN's bit for bit
-// (tst_ops_quantizedlinear checks it for every row count it runs).
+// it and the next streams in, each tile holding its 6 × 64 sums in 24 registers for all of K.
+// vpdpbusd wants the activations unsigned, so they enter as x + 128 (a flip of the sign bit) and
+// 128 · Σ_c W[j, c] is subtracted from each sum, as oneDNN's s8s8 compensation does: the int32 sums
+// are exact either way, and the scale is applied as oneDNN applies it (one fp32 multiply after the
+// conversion), so the results are oneDNN's bit for bit (tst_ops_quantizedlinear checks it for every
+// row count it runs).
+//
+// The store can also finish QuantizedLinear's arithmetic (Int8GemvEpilogue below: the input
+// row's scale, the bias, ReLU, each row's max), which was a second pass over y.
 //
 // Only with AVX-512 VNNI (where oneDNN's own int8 kernels use it too: without VNNI oneDNN halves
 // the weights to 7 bits, which this kernel would not reproduce).
@@ -64,10 +68,40 @@ struct Int8GemvWeights
 // codes [n, k] row-major.
 Int8GemvWeights packInt8Gemv(const std::int8_t *codes, std::int64_t n, std::int64_t k);
 
+// What the store does to each output after the weight scale, as the registers leave for y: the
+// rest of QuantizedLinear's arithmetic, which was a second pass over y (at 32 × 65,001, 8 MB read
+// and written again from L3). With rowScales null, y is the formula above and nothing else
+// applies. Otherwise, per output, in this order and with these roundings (those GCC's AVX-512
+// clone of the rescale loop had, kept so that no output bit changed; rescaleRowAvx512 below
+// gives oneDNN's path the same):
+//     v = float(sum) · scales[j]                      (rounded, as above)
+//     v = v · rowScales[i]                             without bias
+//     v = fma(v, rowScales[i], bias[j])                with bias, one rounding, except
+//     v = (v · rowScales[i]) + bias[j]                 (two roundings) at the 8 channels from
+//                                                      n - n % 16 when n % 16 >= 8 (where the
+//                                                      vectoriser had put an 8-wide step between
+//                                                      its 16-wide loop and its fused scalar tail)
+//     v = max(v, 0)                                    with relu (NaN and -0 become +0)
+// and with rowMax, the largest v of each row (NaN skipped), taken across panels and threads.
+struct Int8GemvEpilogue
+{
+    const float *rowScales = nullptr; // [m]: each input row's scale, or null (no epilogue)
+    const float *bias = nullptr;      // [n] or null
+    bool relu = false;
+    // [m] or null. Only a maximum of zero may come out as the other zero than a pass over the
+    // row in order would give (rowsoftmax.h's rowMax); -inf for a row of -inf and NaN.
+    float *rowMax = nullptr;
+};
+
+// row[j] = row[j] · s (+ bias[j]) with the epilogue's roundings above (n = the row's length):
+// QuantizedLinear's rescale of oneDNN's output on CPUs with AVX-512F, so that both paths round
+// alike whichever compiler built them (left to the vectoriser, the split comes and goes).
+void rescaleRowAvx512(float *row, std::int64_t n, float s, const float *bias);
+
 // x [m, k] int8 row-major, scales [n], y [m, n] F32. Needs int8GemvMaxRows() > 0; any m. Runs on
 // OpenMP threads (over panels of output channels) when the weights are large enough to pay for
 // them.
 void int8Gemv(const std::int8_t *x, std::int64_t m, const Int8GemvWeights &w, const float *scales,
-              float *y);
+              float *y, const Int8GemvEpilogue &epilogue = {});
 
 } // namespace glosa::engine::ops::detail

@@ -29,8 +29,10 @@ struct QuantizedPrimitive
 // 16% of greedy decoding's time (perf, transformer-en-es), compiled for the x86-64 baseline
 // (SSE2, 4 lanes) like the rest of the engine. Cloned for AVX2 and AVX-512 too, the variant picked
 // once at load by the CPU (GCC's target_clones, an ifunc). The clones compute the same bits: the
-// loops are element-wise (and a max), and no clone enables FMA contraction ("avx2" does not
-// imply "fma"), so the rescale rounds as the baseline does.
+// loops are element-wise (and a max), and the rescale's clones do not enable FMA contraction
+// ("avx2" does not imply "fma"). With AVX-512F the rescale is int8gemv.h's rescaleRowAvx512,
+// which fuses the bias's multiply-add (as GCC's AVX-512 clone of the loop did), so that oneDNN's
+// path and the int8 kernel's store round alike.
 // Not under ThreadSanitizer: the dynamic loader runs an ifunc's resolver while it relocates the
 // library, before TSan's runtime is up, and TSan instruments the resolver too (every test of
 // scripts/test-tsan crashed in __tsan_func_entry before main).
@@ -43,8 +45,10 @@ struct QuantizedPrimitive
 #endif
 #ifdef GLOSA_TSAN_BUILD
 #define GLOSA_VECTOR_CLONES
+#define GLOSA_RESCALE_CLONES
 #else
 #define GLOSA_VECTOR_CLONES __attribute__((target_clones("default", "avx2", "avx512f")))
+#define GLOSA_RESCALE_CLONES __attribute__((target_clones("default", "avx2")))
 #endif
 
 // Symmetric int8: scale = max|v| / 127 (1 for an all-zero row, whose codes are all zero anyway).
@@ -68,8 +72,8 @@ GLOSA_VECTOR_CLONES void quantizeRow(const float *v, std::int64_t n, float scale
     }
 }
 
-// row = row · s (+ bias): the input row's scale (the primitive applied the weights').
-GLOSA_VECTOR_CLONES void rescaleRow(float *row, std::int64_t n, float s, const float *bias)
+// row = row · s (+ bias) without AVX-512F: a multiply, then an add.
+GLOSA_RESCALE_CLONES void rescaleRowUnfused(float *row, std::int64_t n, float s, const float *bias)
 {
     if (!bias) {
 #pragma omp simd
@@ -82,16 +86,28 @@ GLOSA_VECTOR_CLONES void rescaleRow(float *row, std::int64_t n, float s, const f
         row[i] = row[i] * s + bias[i];
 }
 
+// row = row · s (+ bias): the input row's scale (the primitive applied the weights').
+void rescaleRow(float *row, std::int64_t n, float s, const float *bias)
+{
+    static const bool avx512 = [] {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx512f") != 0;
+    }();
+    if (avx512)
+        detail::rescaleRowAvx512(row, n, s, bias);
+    else
+        rescaleRowUnfused(row, n, s, bias);
+}
+
 // Rows rescaled as rescaleRow does, each row's normaliser computed on the way: the row a block
 // of kNormBlock floats at a time (16 KB, in L1 while its max is taken), the last block holding
 // the rest (kNormBlock to 2 · kNormBlock - 1 floats, or the whole of a shorter row), then the sum
 // of exponentials while the row is in L2. Bit for bit the separate passes: rescaleRow is
-// element-wise, and each clone splits a call into whole vectors from its start, then a tail of
+// element-wise, and each variant splits a call into whole vectors from its start, then a tail of
 // fewer than 16 floats; blocks that are multiples of 16 long (the last one at least 16) put every
-// float in the same kind of instruction as one call over the row does (the AVX-512 clone fuses
-// the multiply and the bias add in its 16-wide loop and in its last scalars, not in an 8-wide
-// step between them, so the kind matters). The max of the blocks' maxima is the row's
-// (rowsoftmax.h).
+// float in the same kind of instruction as one call over the row does (rescaleRowAvx512 fuses
+// the multiply and the bias add but for 8 outputs of the tail, so the kind matters). The max of
+// the blocks' maxima is the row's (rowsoftmax.h).
 constexpr std::int64_t kNormBlock = 4096;
 static_assert(kNormBlock % 16 == 0);
 
@@ -110,6 +126,22 @@ void rescaleRowsWithNormalizers(float *y, std::int64_t m, std::int64_t n, const 
             begin = end;
         }
         normalizers[r] = rowNormalizer(row, n, max);
+        if (rowDone)
+            (*rowDone)(r);
+    }
+}
+
+// Each row's normaliser from its max taken as the kernel wrote it (int8gemv.h): the exponential
+// sum is the one pass over the row left. A max of zero may be the other zero than rowMax's (the
+// only way two orders of a max differ): such a row is read again as rowMax reads it.
+void normalizersFromMaxima(const float *y, std::int64_t m, std::int64_t n, const float *maxima,
+                           RowNormalizer *normalizers,
+                           const std::function<void(std::int64_t)> *rowDone)
+{
+#pragma omp parallel for schedule(static) if (m > 1 && m * n > (1 << 15))
+    for (std::int64_t r = 0; r < m; ++r) {
+        const float *row = y + r * n;
+        normalizers[r] = rowNormalizer(row, n, maxima[r] == 0.0f ? rowMax(row, n) : maxima[r]);
         if (rowDone)
             (*rowDone)(r);
     }
@@ -176,6 +208,35 @@ struct QuantizedLinear::Impl
     {
         std::call_once(gemvPacked, [this] { gemv = detail::packInt8Gemv(codes.data(), out, in); });
         return gemv;
+    }
+
+    // int8gemv.h's kernel on the codes of m rows into y [m, out]: the same numbers as the
+    // primitive and the rescale pass, faster at every M measured. Its store applies the row
+    // scale, the bias and ReLU (and takes each row's max for the normalisers) as it writes y.
+    void runKernel(const std::int8_t *x, std::int64_t m, const float *rowScales, Tensor &y,
+                   RowNormalizer *normalizers,
+                   const std::function<void(std::int64_t)> *rowDone) const
+    {
+        runtime::stream(); // applies runtime::setNumThreads to this thread's OpenMP
+        thread_local std::vector<float> maxima;
+        detail::Int8GemvEpilogue epilogue;
+        epilogue.rowScales = rowScales;
+        epilogue.bias = bias.empty() ? nullptr : bias.data();
+        epilogue.relu = activation == Activation::Relu;
+        if (normalizers && activation == Activation::None) {
+            maxima.resize(static_cast<std::size_t>(m));
+            epilogue.rowMax = maxima.data();
+        }
+        float *ys = y.data<float>();
+        detail::int8Gemv(x, m, gemvWeights(), weightScales.data(), ys, epilogue);
+        if (epilogue.rowMax) {
+            normalizersFromMaxima(ys, m, out, epilogue.rowMax, normalizers, rowDone);
+            return;
+        }
+        if (activation != Activation::Relu)
+            applyActivation(activation, y);
+        if (normalizers)
+            rowNormalizers(ys, m, out, normalizers, rowDone);
     }
 
     // x [m, in] is one NWC image of width m with `in` channels, y [m, out] likewise.
@@ -291,27 +352,24 @@ void QuantizedLinear::operator()(const Tensor &x, Tensor &y, RowNormalizer *norm
         quantizeRow(xs + r * im.in, im.in, rowScales[r], codes.data() + r * im.in);
     }
     if (m <= detail::int8GemvMaxRows()) {
-        // The same numbers as the primitive's, faster at every M measured (int8gemv.h).
-        runtime::stream(); // applies runtime::setNumThreads to this thread's OpenMP
-        detail::int8Gemv(codes.data(), m, im.gemvWeights(), im.weightScales.data(),
-                         y.data<float>());
+        im.runKernel(codes.data(), m, rowScales.data(), y, normalizers, rowDone);
+        return;
+    }
+    // Rows [first, first + rows) of x's codes into the same rows of y.
+    const Tensor rowsOfY = y.reshaped({m, im.out});
+    auto convolve = [&](std::int64_t first, std::int64_t rows) {
+        const auto p = im.primitiveFor(rows);
+        execute(p->prim, p->pd,
+                {{DNNL_ARG_SRC,
+                  dnnl::memory(p->pd.src_desc(), runtime::engine(), codes.data() + first * im.in)},
+                 {DNNL_ARG_WEIGHTS, p->weights},
+                 {DNNL_ARG_DST, wrap(p->pd.dst_desc(), rowsOfY.slice(first, first + rows))}});
+    };
+    if (m == 5 && widthFiveBroken()) {
+        convolve(0, 4);
+        convolve(4, 1);
     } else {
-        // Rows [first, first + rows) of x's codes into the same rows of y.
-        const Tensor rowsOfY = y.reshaped({m, im.out});
-        auto convolve = [&](std::int64_t first, std::int64_t rows) {
-            const auto p = im.primitiveFor(rows);
-            execute(p->prim, p->pd,
-                    {{DNNL_ARG_SRC, dnnl::memory(p->pd.src_desc(), runtime::engine(),
-                                                 codes.data() + first * im.in)},
-                     {DNNL_ARG_WEIGHTS, p->weights},
-                     {DNNL_ARG_DST, wrap(p->pd.dst_desc(), rowsOfY.slice(first, first + rows))}});
-        };
-        if (m == 5 && widthFiveBroken()) {
-            convolve(0, 4);
-            convolve(4, 1);
-        } else {
-            convolve(0, m);
-        }
+        convolve(0, m);
     }
     // The primitive applied s_w; the row scale, the bias and the activation remain.
     float *ys = y.data<float>();

@@ -22,7 +22,10 @@
 // Where the CPU has AVX-512 VNNI every call runs int8gemv.h's kernel instead: the same numbers
 // bit for bit, faster than oneDNN 2.6's kernels at every row count measured (a decoder step at
 // batch 1 to 32 and beam 4, an encoder's batch), and without oneDNN's per-call cost. Its packed
-// copy of the weights is made at construction, in place of oneDNN's.
+// copy of the weights is made at construction, in place of oneDNN's. The kernel's store applies
+// s_x, the bias and ReLU itself (and takes each row's max for the normalisers below), with the
+// fp32 operations of the pass over y it replaces, so that no second pass over y is left (other
+// activations still take oneDNN's eltwise over y; docs/benchmarks.md, "Fifth round").
 //
 // Thread-safe: one QuantizedLinear may be called from several threads at once.
 #pragma once
@@ -46,10 +49,11 @@ public:
     // x [..., in] (F32) -> y [..., out] (F32); y is resized.
     void operator()(const Tensor &x, Tensor &y) const;
     // The same, and each output row's normaliser (rowsoftmax.h), normalizers [rows]: what a
-    // decoder's output layer needs for its log-softmax. The max is taken block by block as the
-    // rescale writes the row (while the block is in L1), the sum of exponentials right after
-    // (while the row is in L2), instead of two more passes over [rows, vocab] once it has left
-    // the caches: the same numbers as rowNormalizer() of each row of y.
+    // decoder's output layer needs for its log-softmax. With the int8 kernel the max is taken
+    // as the kernel's store writes the row, and the sum of exponentials is the one pass over y
+    // left; on oneDNN's path the max is taken block by block as the rescale writes the row
+    // (while the block is in L1), the sum right after (while the row is in L2). Either way the
+    // same numbers as rowNormalizer() of each row of y.
     // rowDone(r), when given, is called as soon as row r and its normaliser are written (from
     // OpenMP threads, several rows at once).
     void operator()(const Tensor &x, Tensor &y, RowNormalizer *normalizers,

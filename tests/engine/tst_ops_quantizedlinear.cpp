@@ -23,7 +23,11 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstring>
+#include <functional>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -177,6 +181,154 @@ private slots:
             }
         }
         runtime::setNumThreads(1);
+    }
+
+    // The kernel's store applies the row scale, the bias, ReLU and each row's max (for the
+    // output layer's normalisers) as it writes y; the oneDNN side still makes a second pass
+    // (rescaleRow, rescaleRowsWithNormalizers). The two must agree bit for bit, which pins the
+    // store's fp32 operations: the fused multiply-add of the bias except for the 8 outputs from
+    // n - n % 16 when n % 16 >= 8, which rescaleRow's AVX-512 clone multiplies and adds apart
+    // (widths 1,001, 2,047, 1,032 and 12 have them, 19 does not); ReLU's zeros; a row whose max
+    // is zero (its normaliser from the row read again). Row counts of every tile height, one
+    // and two panels at a time, one thread and all of them.
+    void storeEqualsRescalePass_data()
+    {
+        QTest::addColumn<int>("in");
+        QTest::addColumn<int>("out");
+        QTest::addColumn<bool>("withBias");
+        QTest::addColumn<Activation>("activation");
+        QTest::addColumn<bool>("withNormalizers");
+        QTest::addRow("515x1001 bias") << 515 << 1001 << true << Activation::None << false;
+        QTest::addRow("256x2047 bias") << 256 << 2047 << true << Activation::None << false;
+        QTest::addRow("64x1032 bias") << 64 << 1032 << true << Activation::None << false;
+        QTest::addRow("37x12 bias") << 37 << 12 << true << Activation::None << false;
+        QTest::addRow("37x19 bias") << 37 << 19 << true << Activation::None << false;
+        QTest::addRow("512x1001 no bias") << 512 << 1001 << false << Activation::None << false;
+        QTest::addRow("515x1001 relu") << 515 << 1001 << true << Activation::Relu << false;
+        QTest::addRow("64x1001 swish") << 64 << 1001 << true << Activation::Swish << false;
+        QTest::addRow("512x8011 normalizers") << 512 << 8011 << true << Activation::None << true;
+        QTest::addRow("64x1001 normalizers, no bias")
+            << 64 << 1001 << false << Activation::None << true;
+    }
+    void storeEqualsRescalePass()
+    {
+        QFETCH(int, in);
+        QFETCH(int, out);
+        QFETCH(bool, withBias);
+        QFETCH(Activation, activation);
+        QFETCH(bool, withNormalizers);
+        if (ops::detail::int8GemvMaxRows() == 0)
+            QSKIP("no AVX-512 VNNI here: every call takes oneDNN and the rescale pass");
+        const unsigned seed = static_cast<unsigned>(in * 37 + out);
+        Tensor x = randomTensor({128, in}, seed, -2.0f, 2.0f);
+        const Tensor w = randomTensor({out, in}, seed + 1, -0.3f, 0.3f);
+        Tensor b = withBias ? randomTensor({out}, seed + 2) : Tensor();
+        if (withBias) { // row 3 all zeros: its outputs are the bias, whose largest is 0
+            std::fill(x.data<float>() + 3 * in, x.data<float>() + 4 * in, 0.0f);
+            for (std::int64_t j = 0; j < out; ++j)
+                b.data<float>()[j] = -std::fabs(b.data<float>()[j]);
+            b.data<float>()[out / 2] = 0.0f;
+        }
+        const QuantizedLinear op(w, b, activation);
+        auto call = [&](const Tensor &rows, Tensor &y, std::vector<RowNormalizer> &norms) {
+            norms.assign(static_cast<std::size_t>(rows.dim(0)), RowNormalizer{-1.0f, -1.0f});
+            std::vector<std::atomic<int>> done(norms.size());
+            const std::function<void(std::int64_t)> rowDone = [&](std::int64_t r) { ++done[r]; };
+            op(rows, y, withNormalizers ? norms.data() : nullptr, &rowDone);
+            for (const std::atomic<int> &d : done) // each row reported once, if at all
+                QVERIFY(d.load() == (withNormalizers ? 1 : 0));
+        };
+        for (int threads : {1, 0}) {
+            runtime::setNumThreads(threads);
+            for (const std::int64_t m : {1, 2, 3, 4, 5, 6, 7, 11, 13, 32, 40, 128}) {
+                const Tensor rows = x.slice(0, m);
+                Tensor y, dnnl;
+                std::vector<RowNormalizer> norms, dnnlNorms;
+                call(rows, y, norms);
+                ops::detail::limitInt8GemvRows(0);
+                call(rows, dnnl, dnnlNorms);
+                ops::detail::limitInt8GemvRows(-1);
+                const QString where = QString("%1 rows, %2 threads").arg(m).arg(threads);
+                QVERIFY2(std::memcmp(y.data<float>(), dnnl.data<float>(), m * out * 4) == 0,
+                         qPrintable(where));
+                QVERIFY2(std::memcmp(norms.data(), dnnlNorms.data(),
+                                     norms.size() * sizeof(RowNormalizer)) == 0,
+                         qPrintable(where + " (normalisers)"));
+            }
+        }
+        runtime::setNumThreads(1);
+    }
+
+    // The store's roundings written out in scalar code (int8gemv.h, Int8GemvEpilogue), against
+    // the kernel itself, so that the two paths above cannot drift together: t = the kernel's
+    // output without an epilogue; then fma(t, s, b), or t · s rounded and + b for the 8 outputs
+    // from n - n % 16 when n % 16 >= 8; ReLU; each row's max. rescaleRowAvx512 (oneDNN's path)
+    // likewise on t.
+    void storeRoundsAsSpecified_data()
+    {
+        QTest::addColumn<int>("in");
+        QTest::addColumn<int>("out");
+        for (const int out : {12, 19, 64, 1001, 1032, 2047})
+            QTest::addRow("64x%d", out) << 64 << out;
+    }
+    void storeRoundsAsSpecified()
+    {
+        QFETCH(int, in);
+        QFETCH(int, out);
+        if (ops::detail::int8GemvMaxRows() == 0)
+            QSKIP("no AVX-512 VNNI here: no kernel");
+        const std::int64_t m = 7;
+        std::vector<std::int8_t> codes(static_cast<std::size_t>(out * in)), x(m * in);
+        std::mt19937 rng(static_cast<unsigned>(out));
+        for (auto *v : {&codes, &x})
+            for (std::int8_t &c : *v)
+                c = static_cast<std::int8_t>(static_cast<int>(rng() % 255) - 127);
+        std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+        std::vector<float> scales(out), bias(out), rowScales(m);
+        for (float &v : scales)
+            v = 1e-3f * (1.0f + dist(rng));
+        for (float &v : bias)
+            v = dist(rng);
+        for (float &v : rowScales)
+            v = 1e-2f * (1.5f + dist(rng));
+        const auto w = ops::detail::packInt8Gemv(codes.data(), out, in);
+        std::vector<float> t(m * out), y(m * out), maxima(m), rescaled;
+        ops::detail::int8Gemv(x.data(), m, w, scales.data(), t.data());
+        const std::int64_t split = out - out % 16;
+        for (const bool relu : {false, true}) {
+            ops::detail::Int8GemvEpilogue epilogue;
+            epilogue.rowScales = rowScales.data();
+            epilogue.bias = bias.data();
+            epilogue.relu = relu;
+            epilogue.rowMax = maxima.data();
+            ops::detail::int8Gemv(x.data(), m, w, scales.data(), y.data(), epilogue);
+            rescaled = t;
+            for (std::int64_t i = 0; i < m; ++i) {
+                ops::detail::rescaleRowAvx512(rescaled.data() + i * out, out, rowScales[i],
+                                              bias.data());
+                float best = -INFINITY;
+                for (std::int64_t j = 0; j < out; ++j) {
+                    const float v = t[i * out + j];
+                    volatile float product = v * rowScales[i]; // rounded on its own
+                    float expected = out % 16 >= 8 && j >= split && j < split + 8
+                                         ? product + bias[j]
+                                         : std::fma(v, rowScales[i], bias[j]);
+                    QVERIFY2(
+                        rescaled[i * out + j] == expected,
+                        qPrintable(QString("rescaleRowAvx512, row %1, output %2").arg(i).arg(j)));
+                    if (relu)
+                        expected = expected > 0.0f ? expected : 0.0f;
+                    QVERIFY2(std::memcmp(&y[i * out + j], &expected, 4) == 0,
+                             qPrintable(QString("row %1, output %2: %3, expected %4")
+                                            .arg(i)
+                                            .arg(j)
+                                            .arg(y[i * out + j])
+                                            .arg(expected)));
+                    best = std::max(best, expected);
+                }
+                QCOMPARE(maxima[i], best);
+            }
+        }
     }
 
     // Every row count up to 40 (and a few beyond) against the plain int8 reference, on shapes
