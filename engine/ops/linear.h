@@ -44,6 +44,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 
 namespace glosa::engine::ops {
 
@@ -90,6 +91,10 @@ public:
     // The same for weights that came as F32: a plain fp32 copy read by the same kernel
     // (halfgemv.h, floatGemv) at up to halfWeightsMaxRows() rows; +100% memory for the layer.
     bool plainWeights() const;
+    // Which kernel a call of `rows` rows runs here: "floatgemm:avx512" (floatgemm.h),
+    // "halfgemv:…" / "floatgemv:…" (halfgemv.h), or oneDNN's implementation (e.g.
+    // "brg:avx512_core"); int8 layers answer as QuantizedLinear::implementation.
+    std::string implementation(std::int64_t rows) const;
 
 private:
     struct Impl;
