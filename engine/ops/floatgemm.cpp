@@ -16,7 +16,7 @@ constexpr std::int64_t kLanes = 16; // output channels per zmm
 constexpr int kPanelBlocks = 4;     // zmm per k step of a panel
 constexpr std::int64_t kPanelChannels = kLanes * kPanelBlocks;
 constexpr std::int64_t kLineFloats = 16; // one cache line
-constexpr int kTileRows = 6; // 6 × 4 accumulators + 4 weights + 1 broadcast ≤ 32
+constexpr int kTileRows = 6;             // 6 × 4 accumulators + 4 weights + 1 broadcast ≤ 32
 // The weights a tile passes over at a time when the rows are many (floatGemm).
 constexpr std::int64_t kChunkBytes = std::int64_t(512) << 10;
 
@@ -54,8 +54,8 @@ GLOSA_GEMM_TARGET inline void store(const Call &c, std::int64_t row, std::int64_
 
 // Rows [row, row + R) against the P panels from `panel` (P · 64 output channels): each 64
 // weights are loaded once for the R rows, the R · 4P sums stay in registers for all of K.
-// `prefetch` (or null): 4k / c.sharers lines of the next chunk (a panel's k steps are 4k lines),
-// spread evenly over the k steps, to bring into L2.
+// `prefetch` (or null): 4Pk / c.sharers lines of the next chunk (a panel's k steps are 4k
+// lines), spread evenly over the k steps, to bring into L2.
 template <int R, int P>
 GLOSA_GEMM_TARGET void tile(const Call &c, std::int64_t row, std::int64_t panel,
                             const float *prefetch)
@@ -73,7 +73,7 @@ GLOSA_GEMM_TARGET void tile(const Call &c, std::int64_t row, std::int64_t panel,
     std::int64_t credit = 0;
     for (std::int64_t s = 0; s < k; ++s) {
         if (prefetch)
-            for (credit += kPanelBlocks; credit >= c.sharers; credit -= c.sharers) {
+            for (credit += B; credit >= c.sharers; credit -= c.sharers) {
                 _mm_prefetch(reinterpret_cast<const char *>(prefetch), _MM_HINT_T1);
                 prefetch += kLineFloats;
             }
@@ -181,11 +181,12 @@ void floatGemm(const float *x, std::int64_t m, const FloatGemmWeights &w, const 
     // Rows in tiles of at most kTileRows, as even as they come (32 rows: 6, 6, 5, 5, 5, 5); one
     // or two rows take two panels at a time, for more sums in flight.
     const std::int64_t tiles = (m + kTileRows - 1) / kTileRows;
-    // Every tile (at least four shares, so that one tile fetches a quarter of the next chunk) brings
-    // its share of the next chunk into L2 while it computes: with the first four tiles only, as
-    // int8Gemv does, 32 × 512 × 65,001 ran 1.2× oneDNN instead of 1.25-1.4×, 128 rows 1.0× instead
-    // of 1.2× (`bench_linear --float --cold`).
-    const Call call{x, &w, bias, relu, y, std::max<std::int64_t>(tiles, kPanelBlocks)};
+    // Every tile brings its share of the next chunk into L2 while it computes: with the first
+    // four tiles only, as int8Gemv does, 32 × 512 × 65,001 ran 1.2× oneDNN instead of 1.25–1.5×,
+    // 128 rows 1.0× instead of 1.15–1.2×; one tile (up to 6 rows) prefetching a quarter of the
+    // next panel instead of all of it, 4 rows 1.0× oneDNN instead of 1.1–1.25×
+    // (`bench_linear --float --cold`).
+    const Call call{x, &w, bias, relu, y, tiles};
     const std::int64_t rows = m / tiles, longer = m % tiles;
     const std::int64_t panels = (w.n + kPanelChannels - 1) / kPanelChannels;
     const std::int64_t step = m <= 2 ? 2 : 1;
@@ -210,10 +211,9 @@ void floatGemm(const float *x, std::int64_t m, const FloatGemmWeights &w, const 
             const std::int64_t height = rows + (t < longer ? 1 : 0);
             // Tile t's share of the next chunk's lines: [t, t + 1) · lines / sharers.
             const std::int64_t lines = (end - begin) * w.k * kPanelBlocks;
-            const float *next =
-                t < call.sharers && end < panels
-                    ? w.packed.data() + end * panelFloats + t * lines / call.sharers * kLineFloats
-                    : nullptr;
+            const float *next = end < panels ? w.packed.data() + end * panelFloats +
+                                                   t * lines / call.sharers * kLineFloats
+                                             : nullptr;
             for (std::int64_t panel = begin; panel < end; panel += step) {
                 const std::int64_t done = (panel - begin) * w.k * kPanelBlocks / call.sharers;
                 const float *ahead = next ? next + done * kLineFloats : nullptr;

@@ -40,8 +40,9 @@ struct Linear::Impl
     Tensor bias; // [1, out] F32, or empty
     // The fp32 weights packed for floatGemm (floatgemm.h), where Kernel::Auto finds it at
     // construction: then the layer's one fp32 copy, the kernel serving every call of up to
-    // floatGemmMaxRows() rows (all of them: it beat oneDNN's brgemm at every M measured on the
-    // decoder's shapes, docs/benchmarks.md "Fifth round"). Else empty.
+    // floatGemmMaxRows() rows (all of them: 1.2-1.5x oneDNN's brgemm on the decoder's shapes
+    // at 32 rows, level or faster at the other row counts measured; docs/benchmarks.md, "Fifth
+    // round"). Else empty.
     detail::FloatGemmWeights gemm;
     // The weights packed for a oneDNN primitive: at construction for M = 1 where floatGemm does
     // not run, and any other layout a primitive asks for (in practice the layout depends on K
@@ -59,8 +60,9 @@ struct Linear::Impl
     // top of 4; +12 MB peak for transformer-en-es), accepted for ~1.9x faster greedy decoding
     // at batch 1, 1.3x beam 4 (docs/benchmarks.md, "fp16 weights at small M").
     Tensor half;
-    // The same for weights that came as F32 (a package imported with --float32): a plain fp32
-    // copy [out, in] read by floatGemv at M <= halfGemvMaxRows(). oneDNN 2.6's brgemm read fp32
+    // The same for weights that came as F32 (a package imported with --float32) where floatGemm
+    // does not run (no AVX-512): a plain fp32 copy [out, in] read by floatGemv at
+    // M <= halfGemvMaxRows(). oneDNN 2.6's brgemm read fp32
     // weights at one row slower than ONNX Runtime's MLAS on the OPUS-MT shape, so the copy
     // (+100% memory for these layers) buys the fp32 decoder step at batch 1
     // (docs/benchmarks.md, "Imported models at small M").

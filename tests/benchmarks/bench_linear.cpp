@@ -191,9 +191,9 @@ int benchFloatShapes(const std::vector<std::array<std::int64_t, 3>> &shapes, boo
     std::printf("threads: %d; fp32 kernel %s here; weights %s\n", runtime::numThreads(),
                 detail::floatGemmMaxRows() > 0 ? "for every call" : "NOT available",
                 cold ? "from L3 (--cold)" : "hot (one layer)");
-    std::printf("%-16s %9s %9s %9s %9s %9s %9s %9s  %s / %s\n", "M x K x N", "kern us",
-                "kern GF/s", "dnnl us", "dnnl GF/s", "dnnl/kern", "gemv us", "gemv/kern",
-                "kernel", "oneDNN impl");
+    std::printf("%-16s %9s %9s %9s %9s %9s %9s %9s  %s / %s\n", "M x K x N", "kern us", "kern GF/s",
+                "dnnl us", "dnnl GF/s", "dnnl/kern", "gemv us", "gemv/kern", "kernel",
+                "oneDNN impl");
     for (const auto &[m, k, n] : shapes) {
         const Tensor w = randomTensor({n, k}, 1), b = randomTensor({n}, 2);
         const Tensor x = randomTensor({m, k}, 3);
@@ -233,8 +233,8 @@ int benchFloatShapes(const std::vector<std::array<std::int64_t, 3>> &shapes, boo
         detail::limitFloatGemmRows(-1);
         const double work = 2.0 * m * k * n;
         std::printf("%-16s %9.1f %9.1f %9.1f %9.1f %8.2fx %9.1f %8.2fx  %s / %s\n",
-                    shapeLabel(m, k, n).c_str(), tKernel * 1e6, work / tKernel * 1e-9,
-                    tDnnl * 1e6, work / tDnnl * 1e-9, ratio, tGemv * 1e6, gemvRatio,
+                    shapeLabel(m, k, n).c_str(), tKernel * 1e6, work / tKernel * 1e-9, tDnnl * 1e6,
+                    work / tDnnl * 1e-9, ratio, tGemv * 1e6, gemvRatio,
                     layers.front().implementation(m).c_str(), dnnlImplementation.c_str());
     }
     return 0;
@@ -242,20 +242,19 @@ int benchFloatShapes(const std::vector<std::array<std::int64_t, 3>> &shapes, boo
 
 int benchHalf()
 {
-    std::printf("threads: %d; fp16 kernel %s; Linear::halfWeightsMaxRows() = %lld\n",
-                runtime::numThreads(),
-                ops::Linear(toHalf(randomTensor({8, 8}, 1))).halfWeights() ? "available"
-                                                                           : "NOT available",
-                static_cast<long long>(ops::Linear::halfWeightsMaxRows()));
+    std::printf(
+        "threads: %d; fp16 kernel %s; Linear::halfWeightsMaxRows() = %lld\n", runtime::numThreads(),
+        ops::Linear(toHalf(randomTensor({8, 8}, 1))).halfWeights() ? "available" : "NOT available",
+        static_cast<long long>(ops::Linear::halfWeightsMaxRows()));
     // "f16 us" is Linear on the F16 weights: the fp16 kernel up to halfWeightsMaxRows() rows
     // ("path" fp16), oneDNN fp32 above (the ratio is then noise: the same path on both sides).
     std::printf("%-16s %10s %10s %10s %9s  %s\n", "M x K x N", "f16 us", "fp32 us", "fp32/f16",
                 "f16 GB/s", "path");
     const std::int64_t shapes[][3] = {
-        {1, 256, 256},  {1, 256, 768},  {1, 256, 1024}, {1, 1024, 256}, {1, 256, 8000},
-        {1, 256, 16000}, {4, 256, 256}, {4, 256, 1024}, {4, 1024, 256}, {4, 256, 8000},
-        {2, 256, 8000}, {3, 256, 8000}, {5, 256, 8000}, {6, 256, 8000}, {8, 256, 8000},
-        {9, 256, 8000}, {12, 256, 8000}, {16, 256, 8000}, {8, 256, 1024}, {16, 256, 1024}};
+        {1, 256, 256},   {1, 256, 768},   {1, 256, 1024},  {1, 1024, 256}, {1, 256, 8000},
+        {1, 256, 16000}, {4, 256, 256},   {4, 256, 1024},  {4, 1024, 256}, {4, 256, 8000},
+        {2, 256, 8000},  {3, 256, 8000},  {5, 256, 8000},  {6, 256, 8000}, {8, 256, 8000},
+        {9, 256, 8000},  {12, 256, 8000}, {16, 256, 8000}, {8, 256, 1024}, {16, 256, 1024}};
     for (const auto &s : shapes) {
         const std::int64_t m = s[0], k = s[1], n = s[2];
         const Tensor w16 = toHalf(randomTensor({n, k}, 1));
@@ -317,10 +316,9 @@ int main(int argc, char **argv)
                 "fp32/int8", "int8 kernel");
     // The shipped models' layers: Transformer d_model 256, FFN 1024, fused QKV 768, tied output
     // projection 8000; RNN GRU gates 512 -> 1536.
-    const std::int64_t shapes[][3] = {{1, 512, 512},    {1, 256, 8000},   {32, 256, 256},
-                                      {32, 256, 768},   {32, 256, 1024},  {32, 1024, 256},
-                                      {32, 512, 1536},  {32, 256, 8000},  {64, 512, 2048},
-                                      {512, 512, 512}};
+    const std::int64_t shapes[][3] = {
+        {1, 512, 512},   {1, 256, 8000},  {32, 256, 256},  {32, 256, 768},  {32, 256, 1024},
+        {32, 1024, 256}, {32, 512, 1536}, {32, 256, 8000}, {64, 512, 2048}, {512, 512, 512}};
     for (const auto &s : shapes) {
         const std::int64_t m = s[0], k = s[1], n = s[2];
         const Tensor w = randomTensor({n, k}, 1), b = randomTensor({n}, 2);
@@ -341,9 +339,9 @@ int main(int argc, char **argv)
         Tensor yq;
         quantized(x, yq);
         const double once = medianSeconds([&] { quantized(x, yq); }, 5);
-        const double int8 = medianSeconds(
-            [&] { quantized(x, yq); },
-            std::clamp(static_cast<int>(1.0 / std::max(once, 1e-7)), 50, 20000));
+        const double int8 =
+            medianSeconds([&] { quantized(x, yq); },
+                          std::clamp(static_cast<int>(1.0 / std::max(once, 1e-7)), 50, 20000));
         Tensor yRef;
         const double reference =
             medianSeconds([&] { ops::reference::linear(x, w, b, ops::Activation::None, yRef); },
