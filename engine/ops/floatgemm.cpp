@@ -150,16 +150,17 @@ FloatGemmWeights packFloatGemm(const float *w, std::int64_t n, std::int64_t k)
     const std::int64_t panels = (n + kPanelChannels - 1) / kPanelChannels;
     packed.packed.assign(static_cast<std::size_t>(panels * k * kPanelChannels), 0.0f);
     float *out = packed.packed.data();
-    // Panel by panel, so that its 64 rows' reads and the panel's writes stay in L2.
+    // Panel by panel, a k step of its 64 channels at a time: the writes run in sequence and the
+    // reads stay in the 64 rows' current cache lines (against a channel at a time, whose writes
+    // leap 256 bytes: 200 ms instead of 155 for the 65,001 × 512 output layer, one thread).
 #pragma omp parallel for schedule(static) if (n * k >= (std::int64_t(1) << 20))
     for (std::int64_t p = 0; p < panels; ++p) {
         float *panel = out + p * k * kPanelChannels;
+        const float *rows = w + p * kPanelChannels * k;
         const std::int64_t channels = std::min(kPanelChannels, n - p * kPanelChannels);
-        for (std::int64_t j = 0; j < channels; ++j) {
-            const float *row = w + (p * kPanelChannels + j) * k;
-            for (std::int64_t s = 0; s < k; ++s)
-                panel[s * kPanelChannels + j] = row[s];
-        }
+        for (std::int64_t s = 0; s < k; ++s)
+            for (std::int64_t j = 0; j < channels; ++j)
+                panel[s * kPanelChannels + j] = rows[j * k + s];
     }
     return packed;
 }
