@@ -186,7 +186,9 @@ void floatGemm(const float *x, std::int64_t m, const FloatGemmWeights &w, const 
     // four tiles only, as int8Gemv does, 32 × 512 × 65,001 ran 1.2× oneDNN instead of 1.25–1.5×,
     // 128 rows 1.0× instead of 1.15–1.2×; one tile (up to 6 rows) prefetching a quarter of the
     // next panel instead of all of it, 4 rows 1.0× oneDNN instead of 1.1–1.25×
-    // (`bench_linear --float --cold`).
+    // (`bench_linear --float --cold`). Not with one or two rows (two panels at a time, bound by
+    // the bytes they stream): there the hardware's prefetcher keeps up, and ours competed with the
+    // streams, 1 × 512 × 65,001 0.87–0.93× oneDNN and floatGemv against 1.0× without.
     const Call call{x, &w, bias, relu, y, tiles};
     const std::int64_t rows = m / tiles, longer = m % tiles;
     const std::int64_t panels = (w.n + kPanelChannels - 1) / kPanelChannels;
@@ -212,9 +214,10 @@ void floatGemm(const float *x, std::int64_t m, const FloatGemmWeights &w, const 
             const std::int64_t height = rows + (t < longer ? 1 : 0);
             // Tile t's share of the next chunk's lines: [t, t + 1) · lines / sharers.
             const std::int64_t lines = (end - begin) * w.k * kPanelBlocks;
-            const float *next = end < panels ? w.packed.data() + end * panelFloats +
-                                                   t * lines / call.sharers * kLineFloats
-                                             : nullptr;
+            const float *next =
+                end < panels && step == 1
+                    ? w.packed.data() + end * panelFloats + t * lines / call.sharers * kLineFloats
+                    : nullptr;
             for (std::int64_t panel = begin; panel < end; panel += step) {
                 const std::int64_t done = (panel - begin) * w.k * kPanelBlocks / call.sharers;
                 const float *ahead = next ? next + done * kLineFloats : nullptr;
