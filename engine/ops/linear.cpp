@@ -62,10 +62,9 @@ struct Linear::Impl
     Tensor half;
     // The same for weights that came as F32 (a package imported with --float32) where floatGemm
     // does not run (no AVX-512): a plain fp32 copy [out, in] read by floatGemv at
-    // M <= halfGemvMaxRows(). oneDNN 2.6's brgemm read fp32
-    // weights at one row slower than ONNX Runtime's MLAS on the OPUS-MT shape, so the copy
-    // (+100% memory for these layers) buys the fp32 decoder step at batch 1
-    // (docs/benchmarks.md, "Imported models at small M").
+    // M <= halfGemvMaxRows(). oneDNN 2.6's brgemm read fp32 weights at one row slower than ONNX
+    // Runtime's MLAS on the OPUS-MT shape, so the copy (+100% memory for these layers) buys the
+    // fp32 decoder step at batch 1 (docs/benchmarks.md, "Imported models at small M").
     Tensor plain;
 
     dnnl::matmul::primitive_desc makeMatmulPd(std::int64_t m) const
