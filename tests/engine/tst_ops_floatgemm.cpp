@@ -156,8 +156,11 @@ private slots:
         const Tensor w = randomTensor({70, 33}, 21);
         const Linear linear(w);
         const QByteArray isa = qgetenv("ONEDNN_MAX_CPU_ISA").toUpper();
-        const bool avx512 = __builtin_cpu_supports("avx512f") &&
-                            (isa.isEmpty() || isa == "ALL" || isa.startsWith("AVX512"));
+        // oneDNN's avx512_core: F, BW, DQ and VL.
+        const bool avx512 =
+            __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+            __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+            (isa.isEmpty() || isa == "ALL" || isa.startsWith("AVX512"));
         QCOMPARE(kernelHere(), avx512);
         for (std::int64_t rows : {1, 4, 5, 32, 128})
             QCOMPARE(linear.implementation(rows) == "floatgemm:avx512", avx512);
