@@ -39,7 +39,10 @@ void halfGemv(const float *x, std::int64_t m, std::int64_t k, const std::uint16_
 // The same kernel on fp32 weights, w [n, k] row-major: for fp32 packages (an OPUS-MT model
 // imported with --float32), whose decoder steps at batch 1 stream fp32 weights; oneDNN 2.6's
 // brgemm read them slower at one row than ONNX Runtime's MLAS (docs/benchmarks.md, "Imported
-// models at small M"). Needs halfGemvIsa() != HalfGemvIsa::None (AVX2 + FMA).
+// models at small M"). Linear runs it only where floatgemm.h's kernel does not (without
+// AVX-512): with AVX-512 that kernel's panels, one aligned stream each, read the same weights
+// 1.0–1.4× faster at 1–4 rows ("Fifth round"), and spare this kernel's plain copy. Needs
+// halfGemvIsa() != HalfGemvIsa::None (AVX2 + FMA).
 void floatGemv(const float *x, std::int64_t m, std::int64_t k, const float *w, std::int64_t n,
                const float *bias, Activation activation, float *y);
 

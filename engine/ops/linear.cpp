@@ -2,10 +2,12 @@
 
 #include "engine/ops/dnnlutil.h"
 #include "engine/ops/elementwise.h"
+#include "engine/ops/floatgemm.h"
 #include "engine/ops/halfgemv.h"
 #include "engine/ops/quantizedlinear.h"
 #include "engine/ops/rowsoftmax.h"
 
+#include <mutex>
 #include <vector>
 
 namespace glosa::engine::ops {
@@ -36,10 +38,19 @@ struct Linear::Impl
     Activation activation = Activation::None;
     Kernel kernel = Kernel::Matmul;
     Tensor bias; // [1, out] F32, or empty
-    // The weights packed for M = 1 at construction, and any other layout a primitive asks for
-    // (in practice the layout depends on K and N only, so there is one); the plain weights are
-    // not kept.
-    PackedWeights packed;
+    // The fp32 weights packed for floatGemm (floatgemm.h), where Kernel::Auto finds it at
+    // construction: then the layer's one fp32 copy, the kernel serving every call of up to
+    // floatGemmMaxRows() rows (all of them: 1.2-1.5x oneDNN's brgemm on the decoder's shapes
+    // at 32 rows, level or faster at the other row counts measured; docs/benchmarks.md, "Fifth
+    // round"). Else empty.
+    detail::FloatGemmWeights gemm;
+    // The weights packed for a oneDNN primitive: at construction for M = 1 where floatGemm does
+    // not run, and any other layout a primitive asks for (in practice the layout depends on K
+    // and N only, so there is one); the plain weights are not kept. Where floatGemm runs, packed
+    // from its panels only when a call takes oneDNN (limitFloatGemmRows, for tests and
+    // benchmarks).
+    mutable PackedWeights packed;
+    mutable std::once_flag packedFromGemm;
     ShapeCache<LinearPrimitive> primitives;
     // The weights as fp16 [out, in] row-major, kept when they came as F16 and the CPU has
     // AVX2/FMA/F16C: for M <= halfGemvMaxRows() (a decoder step at batch 1) the product reads
@@ -49,11 +60,11 @@ struct Linear::Impl
     // top of 4; +12 MB peak for transformer-en-es), accepted for ~1.9x faster greedy decoding
     // at batch 1, 1.3x beam 4 (docs/benchmarks.md, "fp16 weights at small M").
     Tensor half;
-    // The same for weights that came as F32 (a package imported with --float32): a plain fp32
-    // copy [out, in] read by floatGemv at M <= halfGemvMaxRows(). oneDNN 2.6's brgemm read fp32
-    // weights at one row slower than ONNX Runtime's MLAS on the OPUS-MT shape, so the copy
-    // (+100% memory for these layers) buys the fp32 decoder step at batch 1
-    // (docs/benchmarks.md, "Imported models at small M").
+    // The same for weights that came as F32 (a package imported with --float32) where floatGemm
+    // does not run (no AVX-512): a plain fp32 copy [out, in] read by floatGemv at
+    // M <= halfGemvMaxRows(). oneDNN 2.6's brgemm read fp32 weights at one row slower than ONNX
+    // Runtime's MLAS on the OPUS-MT shape, so the copy (+100% memory for these layers) buys the
+    // fp32 decoder step at batch 1 (docs/benchmarks.md, "Imported models at small M").
     Tensor plain;
 
     dnnl::matmul::primitive_desc makeMatmulPd(std::int64_t m) const
@@ -107,9 +118,30 @@ struct Linear::Impl
                 p.pd = pd;
                 p.prim = dnnl::convolution_forward(pd);
             }
-            p.weights = packed.get(p.pd.weights_desc(0));
+            p.weights = packedWeights(p.pd.weights_desc(0));
             return p;
         });
+    }
+
+    // The fp32 weights [out, in] reordered into `layout`.
+    dnnl::memory pack(const Tensor &w, const dnnl::memory::desc &layout) const
+    {
+        dnnl::memory plain(plainWeights(), runtime::engine(), const_cast<void *>(w.raw()));
+        dnnl::memory converted(layout, runtime::engine());
+        dnnl::reorder(plain, converted).execute(runtime::stream(), plain, converted);
+        runtime::stream().wait();
+        return converted;
+    }
+
+    dnnl::memory packedWeights(const dnnl::memory::desc &layout) const
+    {
+        if (!gemm.packed.empty())
+            std::call_once(packedFromGemm, [&] {
+                Tensor w({out, in});
+                unpackFloatGemm(gemm, w.data<float>());
+                packed.setSource(pack(w, layout));
+            });
+        return packed.get(layout);
     }
 };
 
@@ -132,14 +164,15 @@ Linear::Linear(const Tensor &weight, const Tensor &bias, Activation activation, 
     if (impl->kernel == Kernel::Convolution)
         layout = impl->makeConvolutionPd(1).weights_desc();
     const Tensor w = floatWeights(weight);
-    dnnl::memory plain(impl->plainWeights(), runtime::engine(), const_cast<void *>(w.raw()));
-    dnnl::memory packed(layout, runtime::engine());
-    dnnl::reorder(plain, packed).execute(runtime::stream(), plain, packed);
-    runtime::stream().wait();
-    impl->packed.setSource(packed);
+    // One fp32 copy: floatGemm's panels where it runs (Auto only: an explicit kernel is oneDNN's,
+    // for tests and benchmarks), else oneDNN's layout.
+    if (kernel == Kernel::Auto && floatGemmMaxRows() > 0)
+        impl->gemm = packFloatGemm(w.data<float>(), impl->out, impl->in);
+    else
+        impl->packed.setSource(impl->pack(w, layout));
     if (weight.dtype() == DType::F16 && halfGemvMaxRows() > 0)
         impl->half = weight.clone(); // own aligned storage: `weight` may view a mapped file
-    else if (weight.dtype() == DType::F32 && halfGemvMaxRows() > 0)
+    else if (weight.dtype() == DType::F32 && halfGemvMaxRows() > 0 && impl->gemm.packed.empty())
         impl->plain = weight.clone();
     m_impl = std::move(impl);
 }
@@ -182,6 +215,22 @@ bool Linear::plainWeights() const
 {
     return m_impl && !m_impl->plain.empty();
 }
+std::string Linear::implementation(std::int64_t rows) const
+{
+    if (m_int8)
+        return m_int8->implementation(rows);
+    if (!m_impl)
+        return {};
+    const bool wide = halfGemvIsa() == HalfGemvIsa::Avx512;
+    if (rows <= halfGemvMaxRows() && !m_impl->half.empty())
+        return wide ? "halfgemv:avx512" : "halfgemv:avx2";
+    if (rows <= halfGemvMaxRows() && !m_impl->plain.empty())
+        return wide ? "floatgemv:avx512" : "floatgemv:avx2";
+    if (rows <= floatGemmMaxRows() && !m_impl->gemm.packed.empty())
+        return "floatgemm:avx512";
+    return m_impl->primitiveFor(rows)->pd.impl_info_str();
+}
+
 Linear::Kernel Linear::kernel() const
 {
     return m_int8 ? Kernel::Convolution : m_impl ? m_impl->kernel : Kernel::Auto;
@@ -233,6 +282,18 @@ void Linear::operator()(const Tensor &x, Tensor &y) const
             floatGemv(x.data<float>(), m, m_impl->in, m_impl->plain.data<float>(), m_impl->out,
                       bias, fused ? act : Activation::None, y.data<float>());
         if (!fused)
+            Elementwise{act}(y, y);
+        return;
+    }
+    if (!m_impl->gemm.packed.empty() && m <= floatGemmMaxRows()) {
+        runtime::stream(); // applies runtime::setNumThreads to this thread's OpenMP
+        // ReLU in the kernel's store; the others by oneDNN's eltwise over y (vectorised, the
+        // same kernel as oneDNN's fused post-op).
+        const Activation act = m_impl->activation;
+        floatGemm(x.data<float>(), m, m_impl->gemm,
+                  m_impl->bias.empty() ? nullptr : m_impl->bias.data<float>(),
+                  act == Activation::Relu, y.data<float>());
+        if (act != Activation::None && act != Activation::Relu)
             Elementwise{act}(y, y);
         return;
     }

@@ -1,4 +1,5 @@
-// Linear: y = x · Wᵀ + b, optionally followed by a fused activation (one oneDNN matmul).
+// Linear: y = x · Wᵀ + b, optionally followed by a fused activation (our own AVX-512 fp32 kernel
+// or one oneDNN matmul).
 //
 // Basic usage:
 //     ops::Linear proj(weight, bias);            // weight [out, in], bias [out] (or empty)
@@ -30,10 +31,22 @@
 // differs. 1.4–2.2× oneDNN on the Transformer's decoder layers at M = 1; greedy decoding at batch
 // 1 1.5–1.9× faster, beam 4 1.3× (docs/benchmarks.md, "fp16 weights at small M").
 //
-// fp32 weights likewise (an OPUS-MT model imported with --float32): a plain fp32 copy beside the
-// packed one, read by the same kernel at up to halfWeightsMaxRows() rows, where oneDNN 2.6's
-// brgemm streamed the weights slower than ONNX Runtime's MLAS (docs/benchmarks.md, "Imported
-// models at small M").
+// Our own fp32 kernel (floatgemm.h): where the CPU has AVX-512F and oneDNN may use it, Kernel::Auto
+// packs the fp32 weights (F32, or F16/BF16 converted) once into the kernel's panels instead of
+// oneDNN's layout, and every call runs it (the fp16 kernel above keeps its calls of up to 4 rows):
+// oneDNN 2.6's brgemm does not prefetch weights that come from L3 or memory, as a decoder step's
+// do, and reached about half of the core's fp32 peak there; the kernel keeps a panel in L2 while
+// every tile of rows passes over it and brings the next one in meanwhile: 1.2–1.5× oneDNN on the
+// OPUS-MT decoder's shapes at 32 rows, level or better from 1 to 513 rows (docs/benchmarks.md,
+// "Fifth round: an own fp32 kernel"). The layer keeps that one fp32 copy; a call that takes oneDNN
+// instead (detail::limitFloatGemmRows, tests and benchmarks) packs oneDNN's from the panels.
+// implementation() names the kernel a call runs.
+//
+// Without AVX-512 (or with ONEDNN_MAX_CPU_ISA below it), F32 weights keep a plain fp32 copy beside
+// oneDNN's packed one, read by halfgemv.h's kernel (floatGemv) at up to halfWeightsMaxRows() rows
+// (an OPUS-MT model imported with --float32 at batch 1: oneDNN 2.6 streamed the weights slower
+// than ONNX Runtime's MLAS; docs/benchmarks.md, "Imported models at small M"). With AVX-512 the
+// panels serve those rows too: floatGemm read them 1.0–1.4× faster than floatGemv.
 //
 // Thread-safe: one Linear may be called from several threads at once. Copies share the packed
 // weights.
@@ -44,6 +57,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 
 namespace glosa::engine::ops {
 
@@ -87,9 +101,14 @@ public:
     // weights as fp16 when halfWeights(): they came as F16 (see "fp16 weights" above).
     static std::int64_t halfWeightsMaxRows();
     bool halfWeights() const;
-    // The same for weights that came as F32: a plain fp32 copy read by the same kernel
-    // (halfgemv.h, floatGemv) at up to halfWeightsMaxRows() rows; +100% memory for the layer.
+    // The same for weights that came as F32 where floatGemm does not run (no AVX-512): a plain
+    // fp32 copy read by the same kernel (halfgemv.h, floatGemv) at up to halfWeightsMaxRows()
+    // rows; +100% memory for the layer.
     bool plainWeights() const;
+    // Which kernel a call of `rows` rows runs here: "floatgemm:avx512" (floatgemm.h),
+    // "halfgemv:…" / "floatgemv:…" (halfgemv.h), or oneDNN's implementation (e.g.
+    // "brg:avx512_core"); int8 layers answer as QuantizedLinear::implementation.
+    std::string implementation(std::int64_t rows) const;
 
 private:
     struct Impl;

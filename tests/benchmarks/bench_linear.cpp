@@ -15,7 +15,14 @@
 // quantized, GOP/s (2·M·K·N per call), and oneDNN's implementation for M rows. With --cold each
 // side cycles through copies of the layer (about 24 MB of weights in all), so that its weights
 // come from L3 as in a decoder step, where the other layers' pass between two calls of one.
-// Usage: bench_linear [threads] [--half | --shapes MxKxN,... [--cold]] (default: all threads).
+// --float --shapes MxKxN,...: the same for fp32 ops::Linear: its fp32 kernel (floatgemm.h)
+// against oneDNN's matmul (the kernel's row limit set to 0 for that side,
+// detail::limitFloatGemmRows), alternated, GFLOP/s, and for up to 4 rows also floatGemv
+// (halfgemv.h) on plain fp32 weights against the kernel, alternated likewise.
+// Usage: bench_linear [threads] [--half | [--float] --shapes MxKxN,... [--cold]] (default: all
+// threads).
+#include "engine/ops/floatgemm.h"
+#include "engine/ops/halfgemv.h"
 #include "engine/ops/int8gemv.h"
 #include "engine/ops/linear.h"
 #include "engine/ops/quantizedlinear.h"
@@ -176,22 +183,78 @@ int benchShapes(const std::vector<std::array<std::int64_t, 3>> &shapes, bool col
     return 0;
 }
 
+// fp32 Linear on each shape: its kernel against oneDNN's matmul, and floatGemv against the
+// kernel for up to 4 rows; `cold` cycles each side through copies of the weights.
+int benchFloatShapes(const std::vector<std::array<std::int64_t, 3>> &shapes, bool cold)
+{
+    namespace detail = ops::detail;
+    std::printf("threads: %d; fp32 kernel %s here; weights %s\n", runtime::numThreads(),
+                detail::floatGemmMaxRows() > 0 ? "for every call" : "NOT available",
+                cold ? "from L3 (--cold)" : "hot (one layer)");
+    std::printf("%-16s %9s %9s %9s %9s %9s %9s %9s  %s / %s\n", "M x K x N", "kern us", "kern GF/s",
+                "dnnl us", "dnnl GF/s", "dnnl/kern", "gemv us", "gemv/kern", "kernel",
+                "oneDNN impl");
+    for (const auto &[m, k, n] : shapes) {
+        const Tensor w = randomTensor({n, k}, 1), b = randomTensor({n}, 2);
+        const Tensor x = randomTensor({m, k}, 3);
+        const std::int64_t copies = cold ? std::max<std::int64_t>(1, (48 << 20) / (n * k * 4)) : 1;
+        std::vector<ops::Linear> layers; // each its own weights (a copy would share them)
+        std::vector<Tensor> plain;       // floatGemv's weights, as many copies
+        for (std::int64_t i = 0; i < copies; ++i) {
+            layers.emplace_back(w, b);
+            if (m <= 4)
+                plain.push_back(w.clone());
+        }
+        Tensor yKernel, yDnnl, yGemv(Shape{m, n});
+        std::size_t nextKernel = 0, nextDnnl = 0, nextGemv = 0;
+        auto kernel = [&] { layers[nextKernel++ % layers.size()](x, yKernel); };
+        auto dnnl = [&] {
+            detail::limitFloatGemmRows(0);
+            layers[nextDnnl++ % layers.size()](x, yDnnl);
+            detail::limitFloatGemmRows(-1);
+        };
+        for (std::int64_t i = 0; i < copies; ++i)
+            dnnl(); // oneDNN's copy of each layer's weights, packed on its first call
+        const auto [tKernel, tDnnl, ratio] = alternated(kernel, dnnl, 31);
+        double tGemv = 0.0, gemvRatio = 0.0;
+        if (m <= 4 && detail::halfGemvIsa() != detail::HalfGemvIsa::None) {
+            const std::int64_t rows = m, outs = n, ins = k; // clang 14 cannot capture bindings
+            auto gemv = [&] {
+                detail::floatGemv(x.data<float>(), rows, ins,
+                                  plain[nextGemv++ % plain.size()].data<float>(), outs,
+                                  b.data<float>(), ops::Activation::None, yGemv.data<float>());
+            };
+            const auto times = alternated(kernel, gemv, 31);
+            tGemv = times[1];
+            gemvRatio = times[2];
+        }
+        detail::limitFloatGemmRows(0);
+        const std::string dnnlImplementation = layers.front().implementation(m);
+        detail::limitFloatGemmRows(-1);
+        const double work = 2.0 * m * k * n;
+        std::printf("%-16s %9.1f %9.1f %9.1f %9.1f %8.2fx %9.1f %8.2fx  %s / %s\n",
+                    shapeLabel(m, k, n).c_str(), tKernel * 1e6, work / tKernel * 1e-9, tDnnl * 1e6,
+                    work / tDnnl * 1e-9, ratio, tGemv * 1e6, gemvRatio,
+                    layers.front().implementation(m).c_str(), dnnlImplementation.c_str());
+    }
+    return 0;
+}
+
 int benchHalf()
 {
-    std::printf("threads: %d; fp16 kernel %s; Linear::halfWeightsMaxRows() = %lld\n",
-                runtime::numThreads(),
-                ops::Linear(toHalf(randomTensor({8, 8}, 1))).halfWeights() ? "available"
-                                                                           : "NOT available",
-                static_cast<long long>(ops::Linear::halfWeightsMaxRows()));
+    std::printf(
+        "threads: %d; fp16 kernel %s; Linear::halfWeightsMaxRows() = %lld\n", runtime::numThreads(),
+        ops::Linear(toHalf(randomTensor({8, 8}, 1))).halfWeights() ? "available" : "NOT available",
+        static_cast<long long>(ops::Linear::halfWeightsMaxRows()));
     // "f16 us" is Linear on the F16 weights: the fp16 kernel up to halfWeightsMaxRows() rows
     // ("path" fp16), oneDNN fp32 above (the ratio is then noise: the same path on both sides).
     std::printf("%-16s %10s %10s %10s %9s  %s\n", "M x K x N", "f16 us", "fp32 us", "fp32/f16",
                 "f16 GB/s", "path");
     const std::int64_t shapes[][3] = {
-        {1, 256, 256},  {1, 256, 768},  {1, 256, 1024}, {1, 1024, 256}, {1, 256, 8000},
-        {1, 256, 16000}, {4, 256, 256}, {4, 256, 1024}, {4, 1024, 256}, {4, 256, 8000},
-        {2, 256, 8000}, {3, 256, 8000}, {5, 256, 8000}, {6, 256, 8000}, {8, 256, 8000},
-        {9, 256, 8000}, {12, 256, 8000}, {16, 256, 8000}, {8, 256, 1024}, {16, 256, 1024}};
+        {1, 256, 256},   {1, 256, 768},   {1, 256, 1024},  {1, 1024, 256}, {1, 256, 8000},
+        {1, 256, 16000}, {4, 256, 256},   {4, 256, 1024},  {4, 1024, 256}, {4, 256, 8000},
+        {2, 256, 8000},  {3, 256, 8000},  {5, 256, 8000},  {6, 256, 8000}, {8, 256, 8000},
+        {9, 256, 8000},  {12, 256, 8000}, {16, 256, 8000}, {8, 256, 1024}, {16, 256, 1024}};
     for (const auto &s : shapes) {
         const std::int64_t m = s[0], k = s[1], n = s[2];
         const Tensor w16 = toHalf(randomTensor({n, k}, 1));
@@ -215,11 +278,13 @@ int main(int argc, char **argv)
 {
     bool halfMode = false;
     std::vector<std::array<std::int64_t, 3>> given;
-    bool cold = false;
+    bool cold = false, floatMode = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--half") {
             halfMode = true;
+        } else if (arg == "--float") {
+            floatMode = true;
         } else if (arg == "--cold") {
             cold = true;
         } else if (arg == "--shapes") {
@@ -235,8 +300,12 @@ int main(int argc, char **argv)
     }
     if (halfMode)
         return benchHalf();
+    if (floatMode && given.empty()) {
+        std::fprintf(stderr, "bench_linear: --float wants --shapes MxKxN[,MxKxN...]\n");
+        return 2;
+    }
     if (!given.empty())
-        return benchShapes(given, cold);
+        return floatMode ? benchFloatShapes(given, cold) : benchShapes(given, cold);
     using Kernel = ops::Linear::Kernel;
     std::printf("threads: %d; Linear::Kernel::Auto uses the %s here\n", runtime::numThreads(),
                 ops::Linear(randomTensor({8, 8}, 1)).kernel() == Kernel::Matmul
@@ -247,10 +316,9 @@ int main(int argc, char **argv)
                 "fp32/int8", "int8 kernel");
     // The shipped models' layers: Transformer d_model 256, FFN 1024, fused QKV 768, tied output
     // projection 8000; RNN GRU gates 512 -> 1536.
-    const std::int64_t shapes[][3] = {{1, 512, 512},    {1, 256, 8000},   {32, 256, 256},
-                                      {32, 256, 768},   {32, 256, 1024},  {32, 1024, 256},
-                                      {32, 512, 1536},  {32, 256, 8000},  {64, 512, 2048},
-                                      {512, 512, 512}};
+    const std::int64_t shapes[][3] = {
+        {1, 512, 512},   {1, 256, 8000},  {32, 256, 256},  {32, 256, 768},  {32, 256, 1024},
+        {32, 1024, 256}, {32, 512, 1536}, {32, 256, 8000}, {64, 512, 2048}, {512, 512, 512}};
     for (const auto &s : shapes) {
         const std::int64_t m = s[0], k = s[1], n = s[2];
         const Tensor w = randomTensor({n, k}, 1), b = randomTensor({n}, 2);
@@ -271,9 +339,9 @@ int main(int argc, char **argv)
         Tensor yq;
         quantized(x, yq);
         const double once = medianSeconds([&] { quantized(x, yq); }, 5);
-        const double int8 = medianSeconds(
-            [&] { quantized(x, yq); },
-            std::clamp(static_cast<int>(1.0 / std::max(once, 1e-7)), 50, 20000));
+        const double int8 =
+            medianSeconds([&] { quantized(x, yq); },
+                          std::clamp(static_cast<int>(1.0 / std::max(once, 1e-7)), 50, 20000));
         Tensor yRef;
         const double reference =
             medianSeconds([&] { ops::reference::linear(x, w, b, ops::Activation::None, yRef); },

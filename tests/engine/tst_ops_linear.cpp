@@ -253,9 +253,10 @@ private slots:
         GLOSA_COMPARE_TENSORS(many, expected);
         GLOSA_COMPARE_TENSORS(one, expected);
     }
-    // F32 weights keep a plain copy for the small-M kernel (floatGemv) where the CPU has
-    // AVX2/FMA: one row to past the threshold, K odd (the tail loops), N past one OpenMP block
-    // of 64 with a partial row group, and an activation left to oneDNN's eltwise.
+    // F32 weights at small M: the fp32 kernel's panels with AVX-512 (floatgemm.h), else a plain
+    // copy for floatGemv where the CPU has AVX2/FMA: one row to past floatGemv's threshold, K odd
+    // (the tail loops), N past one OpenMP block of 64 with a partial row group, and an activation
+    // left to oneDNN's eltwise.
     void floatWeightsMatchReference_data()
     {
         QTest::addColumn<int>("in");
@@ -274,8 +275,7 @@ private slots:
         const Tensor w = randomTensor({out, in}, 71), b = randomTensor({out}, 72);
         const Linear linear(w, b, activation);
         QVERIFY(!linear.halfWeights());
-        if (!linear.plainWeights())
-            qInfo("no AVX2/FMA here: F32 weights take oneDNN at every M");
+        qInfo("F32 weights at one row: %s", linear.implementation(1).c_str());
         for (int m : {1, 2, 3, 4, 5, 1}) {
             const Tensor x = randomTensor({m, in}, 73 + m, -2.0f, 2.0f);
             Tensor y, expected, one;
