@@ -1,12 +1,11 @@
 #include "engine/ops/floatgemm.h"
 
+#include "engine/ops/kernelrows.h"
+
 #include <immintrin.h>
 #include <omp.h>
-#include <oneapi/dnnl/dnnl.hpp>
 
 #include <algorithm>
-#include <atomic>
-#include <limits>
 
 namespace glosa::engine::ops::detail {
 
@@ -111,35 +110,24 @@ TileFunction tileFor(std::int64_t rows, std::int64_t panels)
     return panels == 2 ? two[rows] : one[rows];
 }
 
-std::atomic<std::int64_t> rowLimit{-1};
-
-std::int64_t cpuMaxRows()
+bool cpuHasAvx512()
 {
-    static const std::int64_t rows = [] {
-        __builtin_cpu_init();
-        if (!__builtin_cpu_supports("avx512f"))
-            return std::int64_t(0);
-        // ONEDNN_MAX_CPU_ISA below AVX-512 (how tests and benchmarks stand in for a machine
-        // without it): oneDNN's kernels as there.
-        const auto allowed = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
-        const auto avx512 = static_cast<unsigned>(dnnl::cpu_isa::avx512_core);
-        return (allowed & avx512) == avx512 ? std::numeric_limits<std::int64_t>::max()
-                                            : std::int64_t(0);
-    }();
-    return rows;
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f");
 }
+
+constinit KernelRows kernelRows(dnnl::cpu_isa::avx512_core, cpuHasAvx512);
 
 } // namespace
 
 std::int64_t floatGemmMaxRows()
 {
-    const std::int64_t limit = rowLimit.load(std::memory_order_relaxed);
-    return limit < 0 ? cpuMaxRows() : std::min(limit, cpuMaxRows());
+    return kernelRows.max();
 }
 
 void limitFloatGemmRows(std::int64_t rows)
 {
-    rowLimit.store(rows, std::memory_order_relaxed);
+    kernelRows.limit(rows);
 }
 
 FloatGemmWeights packFloatGemm(const float *w, std::int64_t n, std::int64_t k)

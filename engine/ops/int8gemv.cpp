@@ -1,11 +1,11 @@
 #include "engine/ops/int8gemv.h"
 
+#include "engine/ops/kernelrows.h"
+
 #include <immintrin.h>
 #include <omp.h>
-#include <oneapi/dnnl/dnnl.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <limits>
 
@@ -192,36 +192,27 @@ GLOSA_AVX512_TARGET void rescaleRowAvx512(float *row, std::int64_t n, float s, c
 
 namespace {
 
-std::atomic<std::int64_t> rowLimit{-1};
-
-std::int64_t cpuMaxRows()
+// Only with VNNI that oneDNN may use: below it oneDNN's int8 kernels compute otherwise (7-bit
+// weights without VNNI), and this kernel stands aside so that results stay oneDNN's.
+bool cpuHasVnni()
 {
-    static const std::int64_t rows = [] {
-        __builtin_cpu_init();
-        if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw") ||
-            !__builtin_cpu_supports("avx512vnni"))
-            return std::int64_t(0);
-        // ONEDNN_MAX_CPU_ISA below VNNI: oneDNN's int8 kernels then compute otherwise (7-bit
-        // weights without VNNI), and this kernel stands aside so that results stay oneDNN's.
-        const auto allowed = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
-        const auto vnni = static_cast<unsigned>(dnnl::cpu_isa::avx512_core_vnni);
-        return (allowed & vnni) == vnni ? std::numeric_limits<std::int64_t>::max()
-                                        : std::int64_t(0);
-    }();
-    return rows;
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512vnni");
 }
+
+constinit KernelRows kernelRows(dnnl::cpu_isa::avx512_core_vnni, cpuHasVnni);
 
 } // namespace
 
 std::int64_t int8GemvMaxRows()
 {
-    const std::int64_t limit = rowLimit.load(std::memory_order_relaxed);
-    return limit < 0 ? cpuMaxRows() : std::min(limit, cpuMaxRows());
+    return kernelRows.max();
 }
 
 void limitInt8GemvRows(std::int64_t rows)
 {
-    rowLimit.store(rows, std::memory_order_relaxed);
+    kernelRows.limit(rows);
 }
 
 Int8GemvWeights packInt8Gemv(const std::int8_t *codes, std::int64_t n, std::int64_t k)
