@@ -1,6 +1,6 @@
 #include "engine/ops/floatgemm.h"
 
-#include "engine/ops/kernelrows.h"
+#include "engine/ops/panelkernel.h"
 
 #include <immintrin.h>
 #include <omp.h>
@@ -15,9 +15,7 @@ constexpr std::int64_t kLanes = 16; // output channels per zmm
 constexpr int kPanelBlocks = 4;     // zmm per k step of a panel
 constexpr std::int64_t kPanelChannels = kLanes * kPanelBlocks;
 constexpr std::int64_t kLineFloats = 16; // one cache line
-constexpr int kTileRows = 6;             // 6 × 4 accumulators + 4 weights + 1 broadcast ≤ 32
-// The weights a tile passes over at a time when the rows are many (floatGemm).
-constexpr std::int64_t kChunkBytes = std::int64_t(512) << 10;
+static_assert(kPanelChannels == PanelSchedule::kPanelChannels);
 
 #define GLOSA_GEMM_TARGET __attribute__((target("avx512f")))
 
@@ -101,7 +99,8 @@ GLOSA_GEMM_TARGET void tile(const Call &c, std::int64_t row, std::int64_t panel,
 using TileFunction = void (*)(const Call &, std::int64_t row, std::int64_t panel,
                               const float *prefetch);
 
-// The tile for `rows` rows (1..kTileRows) over `panels` panels (1, or 2 for up to 2 rows).
+// The tile for `rows` rows (1..PanelSchedule::kTileRows) over `panels` panels (1, or 2 for up to
+// 2 rows).
 TileFunction tileFor(std::int64_t rows, std::int64_t panels)
 {
     static constexpr TileFunction one[] = {nullptr,    tile<1, 1>, tile<2, 1>, tile<3, 1>,
@@ -167,39 +166,25 @@ void floatGemm(const float *x, std::int64_t m, const FloatGemmWeights &w, const 
 {
     if (m <= 0)
         return;
-    // Rows in tiles of at most kTileRows, as even as they come (32 rows: 6, 6, 5, 5, 5, 5); one
-    // or two rows take two panels at a time, for more sums in flight.
-    const std::int64_t tiles = (m + kTileRows - 1) / kTileRows;
-    // Every tile brings its share of the next chunk into L2 while it computes: with the first
-    // four tiles only, as int8Gemv does, 32 × 512 × 65,001 ran 1.2× oneDNN instead of 1.25–1.5×,
-    // 128 rows 1.0× instead of 1.15–1.2×; one tile (up to 6 rows) prefetching a quarter of the
+    // Tiles and chunks as int8Gemv's (panelkernel.h). Every tile brings its share of the next
+    // chunk into L2 while it computes: with the first four tiles only, as int8Gemv does,
+    // 32 × 512 × 65,001 ran 1.2× oneDNN instead of 1.25–1.5×, 128 rows 1.0× instead of
+    // 1.15–1.2×; one tile (up to 6 rows) prefetching a quarter of the
     // next panel instead of all of it, 4 rows 1.0× oneDNN instead of 1.1–1.25×
     // (`bench_linear --float --cold`). Not with one or two rows (two panels at a time, bound by
     // the bytes they stream): there the hardware's prefetcher keeps up, and ours competed with the
     // streams, 1 × 512 × 65,001 0.87–0.93× oneDNN and floatGemv against 1.0× without.
-    const Call call{x, &w, bias, relu, y, tiles};
-    const std::int64_t rows = m / tiles, longer = m % tiles;
-    const std::int64_t panels = (w.n + kPanelChannels - 1) / kPanelChannels;
-    const std::int64_t step = m <= 2 ? 2 : 1;
     const std::int64_t panelFloats = w.k * kPanelChannels;
-    // Every tile passes over a chunk of panels in turn, then the next chunk, while the tiles
-    // bring the next chunk into L2. Up to 12 tiles (72 rows) a chunk is one panel, as in
-    // int8Gemv; with more, chunks of up to kChunkBytes, so that each tile writes runs of the
-    // chunk's width to its rows rather than 256 bytes. At least one chunk per thread.
-    const std::int64_t threads = omp_get_max_threads();
-    const std::int64_t panelBytes = panelFloats * std::int64_t(sizeof(float));
-    std::int64_t chunk = tiles > 12 ? std::max<std::int64_t>(1, kChunkBytes / panelBytes) : 1;
-    chunk = std::min(chunk, (panels + threads - 1) / threads);
-    chunk = (chunk + step - 1) / step * step;
-    const std::int64_t chunks = (panels + chunk - 1) / chunk;
-    // Worth waking the OpenMP threads from 64 K weights on.
-    const bool parallel = w.n * w.k >= (std::int64_t(1) << 16) && chunks > 1;
+    const PanelSchedule plan(m, w.n, w.k, panelFloats * std::int64_t(sizeof(float)),
+                             omp_get_max_threads());
+    const Call call{x, &w, bias, relu, y, plan.tiles};
+    const std::int64_t panels = plan.panels, chunk = plan.chunk, step = plan.step;
+    const bool parallel = plan.parallel;
 #pragma omp parallel for schedule(static) if (parallel)
-    for (std::int64_t part = 0; part < chunks; ++part) {
+    for (std::int64_t part = 0; part < plan.chunks; ++part) {
         const std::int64_t begin = part * chunk, end = std::min(panels, begin + chunk);
-        for (std::int64_t t = 0; t < tiles; ++t) {
-            const std::int64_t first = t * rows + std::min(t, longer);
-            const std::int64_t height = rows + (t < longer ? 1 : 0);
+        for (std::int64_t t = 0; t < plan.tiles; ++t) {
+            const std::int64_t first = plan.firstRow(t), height = plan.height(t);
             // Tile t's share of the next chunk's lines: [t, t + 1) · lines / sharers.
             const std::int64_t lines = (end - begin) * w.k * kPanelBlocks;
             const float *next =

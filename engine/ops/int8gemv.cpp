@@ -1,6 +1,6 @@
 #include "engine/ops/int8gemv.h"
 
-#include "engine/ops/kernelrows.h"
+#include "engine/ops/panelkernel.h"
 
 #include <immintrin.h>
 #include <omp.h>
@@ -19,9 +19,7 @@ constexpr std::int64_t kBlockBytes = kLanes * kGroup;
 constexpr int kPanelBlocks = 4; // blocks per panel, interleaved in one stream
 constexpr std::int64_t kPanelChannels = kLanes * kPanelBlocks;
 constexpr std::int64_t kStepBytes = kBlockBytes * kPanelBlocks; // one group of a panel
-constexpr int kTileRows = 6; // 6 × 4 accumulators + 4 weights + 1 broadcast ≤ 32
-// The weights a tile passes over at a time when the rows are many (int8Gemv).
-constexpr std::int64_t kChunkBytes = std::int64_t(512) << 10;
+static_assert(kPanelChannels == PanelSchedule::kPanelChannels);
 
 #define GLOSA_VNNI_TARGET __attribute__((target("avx512f,avx512bw,avx512vnni")))
 
@@ -147,7 +145,8 @@ GLOSA_VNNI_TARGET void tile(const Call &c, std::int64_t row, std::int64_t panel,
 using TileFunction = void (*)(const Call &, std::int64_t row, std::int64_t panel,
                               const std::int8_t *prefetch);
 
-// The tile for `rows` rows (1..kTileRows) over `panels` panels (1, or 2 for up to 2 rows).
+// The tile for `rows` rows (1..PanelSchedule::kTileRows) over `panels` panels (1, or 2 for up to
+// 2 rows).
 TileFunction tileFor(std::int64_t rows, std::int64_t panels)
 {
     static constexpr TileFunction one[] = {nullptr,    tile<1, 1>, tile<2, 1>, tile<3, 1>,
@@ -253,27 +252,11 @@ void int8Gemv(const std::int8_t *x, std::int64_t m, const Int8GemvWeights &w, co
     toUnsigned(x, m, w.k, k4, xu.data());
     const Call call{xu.data(),     k4,     &w, scales, y, epilogue.rowScales, epilogue.bias,
                     epilogue.relu, nullptr};
-    // Rows in tiles of at most kTileRows, as even as they come (32 rows: 6, 6, 5, 5, 5, 5); one
-    // or two rows take two panels at a time, for more sums in flight.
-    const std::int64_t tiles = (m + kTileRows - 1) / kTileRows;
-    const std::int64_t rows = m / tiles, longer = m % tiles;
-    const std::int64_t panels = (w.n + kPanelChannels - 1) / kPanelChannels;
-    const std::int64_t step = m <= 2 ? 2 : 1;
-    // Each tile passes over a chunk of panels, every tile in turn, then the next chunk, while the
-    // first four tiles bring the next chunk into L2. With up to 12 tiles (72 rows) a chunk is one
-    // panel: the next streams in from L3 while the tiles compute on this one (a decoder step's
-    // weights are not in L2). More tiles wrote 256 bytes per row and panel to that many rows,
-    // which cost more than the weights (128 × 65,001: 1.2× slower), and take chunks of up to
-    // kChunkBytes of weights, kept in L2, so that each tile writes runs of the chunk's width.
-    // At least one chunk per thread.
+    // The first four tiles bring the next chunk into L2 (panelkernel.h).
     const std::int64_t threads = omp_get_max_threads();
-    std::int64_t chunk =
-        tiles > 12 ? std::max<std::int64_t>(1, kChunkBytes / (k4 * kStepBytes)) : 1;
-    chunk = std::min(chunk, (panels + threads - 1) / threads);
-    chunk = (chunk + step - 1) / step * step;
-    const std::int64_t chunks = (panels + chunk - 1) / chunk;
-    // Worth waking the OpenMP threads from 64 KB of weights on.
-    const bool parallel = w.n * w.k >= (std::int64_t(1) << 16) && chunks > 1;
+    const PanelSchedule plan(m, w.n, w.k, k4 * kStepBytes, threads);
+    const std::int64_t panels = plan.panels, chunk = plan.chunk, step = plan.step;
+    const bool parallel = plan.parallel;
     // Each thread's row maxima apart (a pointer: in the parallel region the name would be each
     // OpenMP thread's own thread_local), then the largest of them.
     thread_local std::vector<float, CacheLineAllocator<float>> maxima;
@@ -283,13 +266,12 @@ void int8Gemv(const std::int8_t *x, std::int64_t m, const Int8GemvWeights &w, co
                       -std::numeric_limits<float>::infinity());
     float *const threadMaxima = maxima.data();
 #pragma omp parallel for schedule(static) if (parallel)
-    for (std::int64_t part = 0; part < chunks; ++part) {
+    for (std::int64_t part = 0; part < plan.chunks; ++part) {
         Call own = call;
         own.rowMax = epilogue.rowMax ? threadMaxima + omp_get_thread_num() * lanes : nullptr;
         const std::int64_t end = std::min(panels, (part + 1) * chunk);
-        for (std::int64_t t = 0; t < tiles; ++t) {
-            const std::int64_t first = t * rows + std::min(t, longer);
-            const std::int64_t height = rows + (t < longer ? 1 : 0);
+        for (std::int64_t t = 0; t < plan.tiles; ++t) {
+            const std::int64_t first = plan.firstRow(t), height = plan.height(t);
             // The first four tiles bring the next chunk into L2, a line an iteration.
             const std::int64_t lines = (end - part * chunk) * k4;
             const std::int8_t *next =
